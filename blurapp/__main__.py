@@ -1,0 +1,3 @@
+from blurapp.cli import main
+
+raise SystemExit(main())

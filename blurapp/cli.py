@@ -1,0 +1,396 @@
+"""The `blurapp` command: the window, or `compare`, `blur` and `bench` on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from blurapp import __version__
+from blurapp.core.kernel import (
+    DEFAULT_KERNEL_SIZE,
+    DEFAULT_SIGMA,
+    InvalidKernelError,
+    KernelSize,
+    check_kernel_size,
+    check_sigma,
+)
+
+COMMANDS = ("compare", "blur", "bench")
+BENCH_MEGAPIXELS = (0.3, 2.0, 12.0, 24.0)
+BENCH_KERNEL_SIZES = (9, 25)
+
+log = logging.getLogger("blurapp")
+
+
+class _CommandFailed(Exception):
+    """A failure already worded for the user: printed as one `error:` line, exit status 1."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Argument types: the checks themselves live beside the kernel.
+
+
+def _kernel_size_argument(text: str) -> KernelSize:
+    try:
+        return check_kernel_size(text)
+    except InvalidKernelError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _sigma_argument(text: str) -> float:
+    try:
+        return check_sigma(text)
+    except InvalidKernelError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _positive_int_argument(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _megapixels_argument(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of megapixels, not {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"megapixels must be a positive number, not {text}")
+    return value
+
+
+def _add_common_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--version", action="version", version=f"blurapp {__version__}")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="print debug logging to stderr"
+    )
+
+
+def _add_kernel_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--kernel-size",
+        type=_kernel_size_argument,
+        default=DEFAULT_KERNEL_SIZE,
+        metavar="K|auto",
+        help=f"odd kernel size, or 'auto' for 2·ceil(3σ)+1 (default {DEFAULT_KERNEL_SIZE})",
+    )
+    parser.add_argument(
+        "--sigma",
+        type=_sigma_argument,
+        default=DEFAULT_SIGMA,
+        metavar="S",
+        help=f"Gaussian sigma in pixels (default {DEFAULT_SIGMA})",
+    )
+
+
+def _image_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "image", nargs="?", type=Path, help="photo to open (default: the bundled sample photo)"
+    )
+
+
+def build_window_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="blurapp",
+        description=(
+            "Open a photo and compare a Gaussian blur run with NumPy and with JAX-jit. "
+            f"Commands for the terminal: {', '.join(COMMANDS)} (see 'blurapp COMMAND --help')."
+        ),
+    )
+    _add_common_options(parser)
+    _image_argument(parser)
+    return parser
+
+
+def build_command_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="blurapp")
+    _add_common_options(parser)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    compare = commands.add_parser(
+        "compare", help="blur a photo with both engines and print the figures"
+    )
+    _add_common_options(compare)
+    _image_argument(compare)
+    _add_kernel_options(compare)
+    compare.add_argument(
+        "--repeat",
+        type=_positive_int_argument,
+        default=3,
+        metavar="N",
+        help="steady JAX calls to take the median of (default 3)",
+    )
+    compare.add_argument("--json", action="store_true", help="print one JSON object")
+    compare.add_argument(
+        "--out-dir",
+        type=Path,
+        metavar="DIR",
+        help="also write numpy.npy, jax.npy, numpy.png and jax.png here",
+    )
+
+    blur = commands.add_parser("blur", help="blur a photo with one engine and save the result")
+    _add_common_options(blur)
+    _image_argument(blur)
+    blur.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="OUT",
+        help=".npy for the float32 array, or an image file (.png, .tif, .jpg, …)",
+    )
+    blur.add_argument("--engine", choices=("numpy", "jax"), default="numpy")
+    _add_kernel_options(blur)
+
+    bench = commands.add_parser("bench", help="time NumPy against JAX on synthetic images")
+    _add_common_options(bench)
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument(
+        "--megapixels",
+        type=_megapixels_argument,
+        nargs="+",
+        default=list(BENCH_MEGAPIXELS),
+        metavar="MP",
+        help="image sizes (default: %(default)s)",
+    )
+    bench.add_argument(
+        "--kernel-sizes",
+        type=_kernel_size_argument,
+        nargs="+",
+        default=list(BENCH_KERNEL_SIZES),
+        metavar="K",
+        help="kernel sizes (default: %(default)s)",
+    )
+    bench.add_argument(
+        "--repeat", type=_positive_int_argument, default=3, metavar="N", help="steady JAX calls"
+    )
+    return parser
+
+
+def _first_word(argv: Sequence[str]) -> str | None:
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if _first_word(argv) in COMMANDS:
+        args = build_command_parser().parse_args(argv)
+    else:
+        args = build_window_parser().parse_args(argv)
+        args.command = None
+    _configure_logging(args.verbose)
+    try:
+        if args.command == "compare":
+            return _compare(args)
+        if args.command == "blur":
+            return _blur(args)
+        if args.command == "bench":
+            return _bench(args)
+        return _open_window(args)
+    except _CommandFailed as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+
+
+class _NoTracebackFormatter(logging.Formatter):
+    """Warnings for a terminal user: one line each; --verbose shows the tracebacks."""
+
+    def formatException(self, ei) -> str:
+        return ""
+
+    def formatStack(self, stack_info: str) -> str:
+        return ""
+
+
+def _configure_logging(verbose: bool) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    if verbose:
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    else:
+        handler.setFormatter(_NoTracebackFormatter("%(levelname)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.DEBUG if verbose else logging.WARNING)
+    if verbose:
+        # jax's own debug output is mostly compiler detail; keep BlurApp's readable.
+        logging.getLogger("jax").setLevel(logging.INFO)
+
+
+# ---------------------------------------------------------------------------------------------
+# Commands
+
+
+def _open_window(args: argparse.Namespace) -> int:
+    print(
+        "blurapp: the window is not built yet; use 'blurapp compare' to compare the engines "
+        "in the terminal."
+    )
+    return 0
+
+
+def _load(path: Path | None):
+    from blurapp.core.photo import PhotoError, load_photo
+    from blurapp.core.sample import sample_photo_path
+
+    try:
+        return load_photo(path if path is not None else sample_photo_path())
+    except PhotoError as error:
+        raise _CommandFailed(str(error)) from None
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from blurapp.core.comparison import compare
+    from blurapp.core.figures import comparison_lines
+
+    photo = _load(args.image)
+    result = compare(
+        photo.gray, kernel_size=args.kernel_size, sigma=args.sigma, repeats=args.repeat
+    )
+    if args.out_dir is not None:
+        _write_outputs(args.out_dir, result)
+    if args.json:
+        print(json.dumps(_comparison_json(photo, result), indent=2))
+    else:
+        rows = comparison_lines(result, str(photo.path), photo.width, photo.height)
+        width = max(len(name) for name, _ in rows)
+        for name, value in rows:
+            print(f"{name:<{width}}  {value}")
+    return 0
+
+
+def _comparison_json(photo, result) -> dict:
+    jax = result.jax
+    return {
+        "image": {"path": str(photo.path), "width": photo.width, "height": photo.height},
+        "kernel": {"size": result.kernel_size, "sigma": result.sigma},
+        "numpy": {"seconds": result.numpy.seconds},
+        "jax": {
+            "first_call_seconds": jax.first_call_seconds if jax else None,
+            "compiled": jax.compiled if jax else None,
+            "seconds": jax.seconds if jax else None,
+            "repeat_seconds": list(jax.repeat_seconds) if jax else None,
+            "to_device_seconds": jax.to_device_seconds if jax else None,
+            "from_device_seconds": jax.from_device_seconds if jax else None,
+            "device": jax.device if jax else None,
+            "error": result.jax_error,
+        },
+        "speedup": result.speedup,
+        "max_abs_diff": result.max_abs_diff,
+        "within_tolerance": result.within_tolerance,
+    }
+
+
+def _write_outputs(folder: Path, result) -> None:
+    from blurapp.core.saving import OutputError, save_output
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise _CommandFailed(f"{folder}: cannot create the folder ({error.strerror})") from None
+    runs = {"numpy": result.numpy, "jax": result.jax}
+    try:
+        for name, run in runs.items():
+            if run is None:
+                continue
+            save_output(folder / f"{name}.npy", run.output)
+            save_output(folder / f"{name}.png", run.output)
+    except OutputError as error:
+        raise _CommandFailed(str(error)) from None
+
+
+def _blur(args: argparse.Namespace) -> int:
+    from blurapp.core.jax_engine import JaxUnavailableError, blur_jax
+    from blurapp.core.kernel import gaussian_kernel
+    from blurapp.core.numpy_engine import blur_numpy
+    from blurapp.core.saving import OutputError, save_output
+
+    photo = _load(args.image)
+    kernel = gaussian_kernel(args.kernel_size, args.sigma)
+    if args.engine == "jax":
+        try:
+            output = blur_jax(photo.gray, kernel)
+        except JaxUnavailableError as error:
+            raise _CommandFailed(str(error)) from None
+    else:
+        output = blur_numpy(photo.gray, kernel)
+    try:
+        save_output(args.output, output, bit_depth=photo.bit_depth)
+    except OutputError as error:
+        raise _CommandFailed(str(error)) from None
+    log.info("wrote %s", args.output)
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from blurapp.bench import run_bench
+
+    report = run_bench(
+        megapixels=args.megapixels,
+        kernel_sizes=args.kernel_sizes,
+        repeats=args.repeat,
+        sigma=DEFAULT_SIGMA,
+        on_row=None if args.json else _print_bench_row,
+        on_start=None if args.json else _print_bench_header,
+    )
+    if args.json:
+        print(json.dumps(report, indent=2))
+    return 0
+
+
+_BENCH_COLUMNS = (
+    ("size", 11),
+    ("MP", 5),
+    ("kernel", 7),
+    ("NumPy ms", 10),
+    ("JAX 1st ms", 11),
+    ("JAX ms", 9),
+    ("speedup", 8),
+    ("max abs diff", 12),
+)
+
+
+def _print_bench_header(machine: dict) -> None:
+    print(f"machine: {machine['description']}")
+    print(f"JAX device: {machine['jax_device']}")
+    print("  ".join(f"{name:>{width}}" for name, width in _BENCH_COLUMNS))
+
+
+def _print_bench_row(row: dict) -> None:
+    def ms(seconds):
+        return "—" if seconds is None else f"{seconds * 1000:,.1f}"
+
+    speedup = row["speedup"]
+    diff = row["max_abs_diff"]
+    cells = (
+        f"{row['width']}×{row['height']}",
+        f"{row['megapixels']:.1f}",
+        f"{row['kernel_size']}×{row['kernel_size']}",
+        ms(row["numpy_seconds"]),
+        ms(row["jax_first_call_seconds"]),
+        ms(row["jax_seconds"]),
+        "—" if speedup is None else f"{speedup:.1f}×",
+        "—" if diff is None else f"{diff:.1e}",
+    )
+    print(
+        "  ".join(
+            f"{cell:>{width}}" for cell, (_, width) in zip(cells, _BENCH_COLUMNS, strict=True)
+        ),
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,70 @@
+"""BlurApp's core: photo loading, the kernel, both engines and the comparison. No Qt here.
+
+jax is imported lazily, only by the functions that run the JAX engine.
+"""
+
+from blurapp.core.comparison import (
+    DEFAULT_REPEATS,
+    ENGINES,
+    TOLERANCE,
+    ComparisonResult,
+    Engine,
+    JaxRun,
+    NumpyRun,
+    compare,
+    max_abs_difference,
+    run_jax,
+    run_numpy,
+)
+from blurapp.core.jax_engine import JaxUnavailableError, blur_jax
+from blurapp.core.kernel import (
+    DEFAULT_KERNEL_SIZE,
+    DEFAULT_SIGMA,
+    InvalidKernelError,
+    KernelSize,
+    auto_kernel_size,
+    check_kernel_size,
+    check_sigma,
+    effective_kernel_size,
+    gaussian_kernel,
+)
+from blurapp.core.numpy_engine import BlurCancelled, blur_numpy
+from blurapp.core.photo import Photo, PhotoError, load_grayscale, load_photo
+from blurapp.core.sample import sample_photo_path
+from blurapp.core.saving import OutputError, save_output, to_8bit, write_atomically
+
+__all__ = [
+    "DEFAULT_KERNEL_SIZE",
+    "DEFAULT_REPEATS",
+    "DEFAULT_SIGMA",
+    "ENGINES",
+    "TOLERANCE",
+    "BlurCancelled",
+    "ComparisonResult",
+    "Engine",
+    "InvalidKernelError",
+    "JaxRun",
+    "JaxUnavailableError",
+    "KernelSize",
+    "NumpyRun",
+    "OutputError",
+    "Photo",
+    "PhotoError",
+    "auto_kernel_size",
+    "blur_jax",
+    "blur_numpy",
+    "check_kernel_size",
+    "check_sigma",
+    "compare",
+    "effective_kernel_size",
+    "gaussian_kernel",
+    "load_grayscale",
+    "load_photo",
+    "max_abs_difference",
+    "run_jax",
+    "run_numpy",
+    "sample_photo_path",
+    "save_output",
+    "to_8bit",
+    "write_atomically",
+]

@@ -1,0 +1,183 @@
+"""Run both engines on one photo and kernel, and time each part on its own."""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from blurapp.core.kernel import (
+    DEFAULT_KERNEL_SIZE,
+    DEFAULT_SIGMA,
+    KernelSize,
+    gaussian_kernel,
+)
+from blurapp.core.numpy_engine import blur_numpy
+
+log = logging.getLogger(__name__)
+
+Engine = Literal["numpy", "jax"]
+ENGINES: tuple[Engine, ...] = ("numpy", "jax")
+DEFAULT_REPEATS = 3
+# The two engines sum the same float32 products in different orders; they must agree this closely.
+TOLERANCE = 1e-5
+
+
+@dataclass(frozen=True, eq=False)
+class NumpyRun:
+    output: np.ndarray
+    seconds: float
+
+
+@dataclass(frozen=True, eq=False)
+class JaxRun:
+    output: np.ndarray
+    first_call_seconds: float  # trace + compile + run (just the run when already compiled)
+    seconds: float  # steady: the median of the repeats, input already on the device
+    repeat_seconds: tuple[float, ...]
+    to_device_seconds: float
+    from_device_seconds: float
+    device: str
+    compiled: bool  # whether the first call had to compile
+
+
+@dataclass(frozen=True, eq=False)
+class ComparisonResult:
+    kernel: np.ndarray
+    sigma: float
+    numpy: NumpyRun | None = None
+    jax: JaxRun | None = None
+    jax_error: str | None = None  # why there is no JAX run, in a user's words
+    max_abs_diff: float | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        diff = None
+        if self.numpy is not None and self.jax is not None:
+            diff = max_abs_difference(self.numpy.output, self.jax.output)
+        object.__setattr__(self, "max_abs_diff", diff)
+
+    @property
+    def kernel_size(self) -> int:
+        return int(self.kernel.shape[0])
+
+    @property
+    def speedup(self) -> float | None:
+        """NumPy seconds ÷ JAX steady seconds."""
+        if self.numpy is None or self.jax is None or self.jax.seconds <= 0:
+            return None
+        return self.numpy.seconds / self.jax.seconds
+
+    @property
+    def within_tolerance(self) -> bool | None:
+        return None if self.max_abs_diff is None else self.max_abs_diff <= TOLERANCE
+
+
+def max_abs_difference(a: np.ndarray, b: np.ndarray) -> float:
+    """max |a − b| computed in float64, a block of rows at a time to keep memory flat."""
+    if a.shape != b.shape:
+        raise ValueError(f"cannot compare outputs of shapes {a.shape} and {b.shape}")
+    if a.size == 0:
+        return 0.0
+    rows_per_block = max(1, (1 << 20) // max(1, a.shape[-1]))
+    largest = 0.0
+    for start in range(0, a.shape[0], rows_per_block):
+        block = slice(start, start + rows_per_block)
+        diff = np.abs(a[block].astype(np.float64) - b[block].astype(np.float64))
+        largest = max(largest, float(diff.max()))
+    return largest
+
+
+def run_numpy(
+    image: np.ndarray,
+    kernel: np.ndarray,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> NumpyRun:
+    start = time.perf_counter()
+    output = blur_numpy(image, kernel, progress=progress, cancelled=cancelled)
+    return NumpyRun(output=output, seconds=time.perf_counter() - start)
+
+
+def run_jax(image: np.ndarray, kernel: np.ndarray, *, repeats: int = DEFAULT_REPEATS) -> JaxRun:
+    """Time JAX's transfers, first call and steady calls apart. Raises JaxUnavailableError."""
+    from blurapp.core.jax_engine import compiled_blurs, describe_device, import_jax, jax_device
+
+    if repeats < 1:
+        raise ValueError(f"repeats must be at least 1, not {repeats}")
+    jax = import_jax()
+    device = jax_device()
+    image = np.ascontiguousarray(image, dtype=np.float32)
+    kernel = np.ascontiguousarray(kernel, dtype=np.float32)
+
+    start = time.perf_counter()
+    image_on_device = jax.device_put(image, device)
+    kernel_on_device = jax.device_put(kernel, device)
+    jax.block_until_ready((image_on_device, kernel_on_device))
+    to_device = time.perf_counter() - start
+
+    start = time.perf_counter()
+    blur, compiled = compiled_blurs.get(image.shape, kernel.shape[0])
+    output = blur(image_on_device, kernel_on_device).block_until_ready()
+    first_call = time.perf_counter() - start
+
+    repeat_seconds = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        output = blur(image_on_device, kernel_on_device).block_until_ready()
+        repeat_seconds.append(time.perf_counter() - start)
+
+    start = time.perf_counter()
+    host_output = np.array(jax.device_get(output), dtype=np.float32)
+    from_device = time.perf_counter() - start
+
+    return JaxRun(
+        output=host_output,
+        first_call_seconds=first_call,
+        seconds=statistics.median(repeat_seconds),
+        repeat_seconds=tuple(repeat_seconds),
+        to_device_seconds=to_device,
+        from_device_seconds=from_device,
+        device=describe_device(device),
+        compiled=compiled,
+    )
+
+
+def compare(
+    image: np.ndarray,
+    *,
+    kernel_size: KernelSize = DEFAULT_KERNEL_SIZE,
+    sigma: float = DEFAULT_SIGMA,
+    repeats: int = DEFAULT_REPEATS,
+    engines: Collection[Engine] = ENGINES,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> ComparisonResult:
+    """Blur `image` with each of `engines` and gather the figures into one result.
+
+    A JAX failure (not installed, out of device memory, a compile error) does not stop
+    the NumPy run: it is reported in `jax_error`.
+    """
+    from blurapp.core.jax_engine import JaxUnavailableError
+
+    kernel = gaussian_kernel(kernel_size, sigma)
+    numpy_run = jax_run = jax_error = None
+    if "numpy" in engines:
+        numpy_run = run_numpy(image, kernel, progress=progress, cancelled=cancelled)
+    if "jax" in engines:
+        try:
+            jax_run = run_jax(image, kernel, repeats=repeats)
+        except JaxUnavailableError as error:
+            log.warning("%s", error, exc_info=True)
+            jax_error = str(error)
+        except Exception as error:
+            log.warning("the JAX engine failed", exc_info=True)
+            jax_error = f"JAX failed: {type(error).__name__}: {error}"
+    return ComparisonResult(
+        kernel=kernel, sigma=float(sigma), numpy=numpy_run, jax=jax_run, jax_error=jax_error
+    )

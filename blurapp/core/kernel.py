@@ -1,0 +1,80 @@
+"""The Gaussian kernel of the tutorial, and the one place its parameters are checked."""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+import numpy as np
+
+DEFAULT_KERNEL_SIZE = 9
+DEFAULT_SIGMA = 2.5
+
+KernelSize = int | Literal["auto"]
+
+
+class InvalidKernelError(ValueError):
+    """A kernel size or sigma that no Gaussian kernel can be made from."""
+
+
+def check_sigma(sigma: float) -> float:
+    """Return sigma as a float, or raise InvalidKernelError saying why it cannot be used."""
+    try:
+        value = float(sigma)
+    except (TypeError, ValueError):
+        raise InvalidKernelError(f"sigma must be a number, not {sigma!r}") from None
+    if not math.isfinite(value):
+        raise InvalidKernelError(f"sigma must be a finite number, not {value}")
+    if value <= 0:
+        raise InvalidKernelError(f"sigma must be greater than 0, not {value:g}")
+    return value
+
+
+def auto_kernel_size(sigma: float) -> int:
+    """The kernel size that covers three sigmas on each side: 2·ceil(3σ)+1."""
+    return 2 * math.ceil(3 * check_sigma(sigma)) + 1
+
+
+def check_kernel_size(size: object) -> KernelSize:
+    """Return a valid kernel size (an odd int >= 1, or "auto"), or raise InvalidKernelError."""
+    if isinstance(size, str):
+        text = size.strip().lower()
+        if text == "auto":
+            return "auto"
+        try:
+            size = int(text)
+        except ValueError:
+            raise InvalidKernelError(
+                f"kernel size must be an odd whole number or 'auto', not {size!r}"
+            ) from None
+    if isinstance(size, bool) or not isinstance(size, int | np.integer):
+        raise InvalidKernelError(f"kernel size must be an odd whole number, not {size!r}")
+    size = int(size)
+    if size < 1:
+        raise InvalidKernelError(f"kernel size must be at least 1, not {size}")
+    if size % 2 == 0:
+        raise InvalidKernelError(
+            f"kernel size must be odd so the kernel has a centre pixel, not {size}"
+        )
+    return size
+
+
+def effective_kernel_size(size: KernelSize, sigma: float) -> int:
+    """The kernel size actually used: `size` itself, or the automatic size for `sigma`."""
+    size = check_kernel_size(size)
+    return auto_kernel_size(sigma) if size == "auto" else size
+
+
+def gaussian_kernel(
+    size: KernelSize = DEFAULT_KERNEL_SIZE, sigma: float = DEFAULT_SIGMA
+) -> np.ndarray:
+    """A size×size float32 Gaussian kernel normalised to sum 1.
+
+    Weights are exp(-(x²+y²)/(2σ²)) for x, y in -(size//2)…size//2.
+    """
+    sigma = check_sigma(sigma)
+    size = effective_kernel_size(size, sigma)
+    offsets = np.arange(size, dtype=np.float64) - size // 2
+    x, y = np.meshgrid(offsets, offsets)
+    weights = np.exp(-(x**2 + y**2) / (2 * sigma**2))
+    return (weights / weights.sum()).astype(np.float32)

@@ -1,0 +1,156 @@
+"""Turning a photo file into the grayscale float32 array that both engines blur."""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+# ITU-R 601-2 luma, the weights Pillow's own "L" conversion uses, here in floating point.
+LUMA_WEIGHTS = np.array([0.299, 0.587, 0.114], dtype=np.float32)
+
+_SIXTEEN_BIT_MODES = {"I;16", "I;16L", "I;16B", "I;16N", "I"}
+_ALPHA_MODES = {"RGBA", "RGBa", "LA", "La", "PA"}
+
+
+class _UnsupportedPixels(ValueError):
+    """Pixels that decode fine but have no grayscale meaning BlurApp can give them."""
+
+
+class PhotoError(Exception):
+    """A photo that BlurApp cannot read; the message names the file and the problem."""
+
+    def __init__(self, path: str | os.PathLike[str], problem: str) -> None:
+        self.path = Path(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")
+
+
+@dataclass(frozen=True, eq=False)
+class Photo:
+    """A photo as the engines see it: grayscale float32 in [0, 1], shaped height × width."""
+
+    path: Path
+    gray: np.ndarray
+    bit_depth: int  # 8 or 16: what the source file held, so outputs can keep its precision
+
+    @property
+    def height(self) -> int:
+        return int(self.gray.shape[0])
+
+    @property
+    def width(self) -> int:
+        return int(self.gray.shape[1])
+
+
+def load_grayscale(path: str | os.PathLike[str]) -> np.ndarray:
+    """The photo at `path` as a float32 height×width array in [0, 1]. Raises PhotoError."""
+    return load_photo(path).gray
+
+
+def load_photo(path: str | os.PathLike[str]) -> Photo:
+    """Read the photo at `path` as grayscale, as a viewer would show it. Raises PhotoError.
+
+    EXIF orientation is applied, transparency is composited over white, 16-bit
+    grayscale keeps its full range, and only the first frame of an animation is used.
+    """
+    path = Path(path)
+    _check_is_readable_file(path)
+    try:
+        with warnings.catch_warnings():
+            # A file just over Pillow's pixel limit only warns; treat it like one far over it.
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as image:
+                image.seek(0)
+                image.load()
+                sixteen_bit = image.mode in _SIXTEEN_BIT_MODES
+                upright = ImageOps.exif_transpose(image)
+                gray = _to_gray(upright)
+    except PhotoError:
+        raise
+    except _UnsupportedPixels as error:
+        raise PhotoError(path, f"this kind of image is not supported: {error}") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise PhotoError(
+            path,
+            f"the image is too large to open safely (over {Image.MAX_IMAGE_PIXELS:,} pixels)",
+        ) from None
+    except UnidentifiedImageError:
+        raise PhotoError(path, "this is not an image file BlurApp can read") from None
+    except MemoryError:
+        raise PhotoError(path, "there is not enough memory to open this image") from None
+    except OSError as error:
+        raise PhotoError(path, _describe_os_error(error)) from None
+    except Exception as error:
+        # Pillow's decoders raise many kinds of error on damaged files; each means the same here.
+        raise PhotoError(path, f"the file is damaged or not a valid image ({error})") from None
+    if gray.size == 0:
+        raise PhotoError(path, "the image has no pixels")
+    return Photo(path=path, gray=gray, bit_depth=16 if sixteen_bit else 8)
+
+
+def _check_is_readable_file(path: Path) -> None:
+    try:
+        if path.is_dir():
+            raise PhotoError(path, "this is a folder, not an image file")
+        if not path.exists():
+            raise PhotoError(path, "no such file")
+        if path.stat().st_size == 0:
+            raise PhotoError(path, "the file is empty")
+    except OSError as error:
+        raise PhotoError(path, _describe_os_error(error)) from None
+
+
+def _describe_os_error(error: OSError) -> str:
+    message = str(error.strerror or error)
+    if "truncated" in message.lower():
+        return "the file is truncated (it ends before the image does)"
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    return f"the file could not be read ({message})"
+
+
+def _to_gray(image: Image.Image) -> np.ndarray:
+    mode = image.mode
+    if mode in _SIXTEEN_BIT_MODES:
+        return _sixteen_bit_to_gray(image)
+    if mode == "F":
+        values = np.asarray(image, dtype=np.float32)
+        if not np.all(np.isfinite(values)) or values.min() < 0 or values.max() > 1:
+            raise _UnsupportedPixels("32-bit float pixels must lie between 0 and 1")
+        return np.ascontiguousarray(values)
+    if mode == "P":
+        image = image.convert("RGBA" if "transparency" in image.info else "RGB")
+    elif mode in _ALPHA_MODES:
+        image = image.convert("LA" if mode in {"LA", "La"} else "RGBA")
+    elif mode in {"1", "L"}:
+        image = image.convert("L")
+    elif mode != "RGB":
+        # CMYK, YCbCr, LAB, HSV and the rest: Pillow knows how to reach RGB from each.
+        try:
+            image = image.convert("RGB")
+        except ValueError:
+            raise _UnsupportedPixels(f"Pillow mode {mode!r} has no colour conversion") from None
+
+    pixels = np.asarray(image, dtype=np.float32) / np.float32(255)
+    if image.mode == "L":
+        return np.ascontiguousarray(pixels)
+    if image.mode == "LA":
+        gray, alpha = pixels[..., 0], pixels[..., 1]
+    else:
+        gray = pixels[..., :3] @ LUMA_WEIGHTS
+        alpha = pixels[..., 3] if image.mode == "RGBA" else None
+    if alpha is not None:
+        gray = gray * alpha + (np.float32(1) - alpha)  # over a white background
+    return np.ascontiguousarray(np.clip(gray, 0, 1), dtype=np.float32)
+
+
+def _sixteen_bit_to_gray(image: Image.Image) -> np.ndarray:
+    values = np.asarray(image)
+    if values.dtype.kind == "i" and values.size and (values.min() < 0 or values.max() > 65535):
+        raise _UnsupportedPixels("32-bit integer pixels fall outside the 16-bit range")
+    return (values.astype(np.float32) / np.float32(65535)).astype(np.float32)
