@@ -1,4 +1,4 @@
-"""The tutorial's manual convolution in NumPy: edge-pad, then add a weighted shifted slice per tap."""
+"""The tutorial's manual convolution in NumPy: edge padding, one weighted shifted slice per tap."""
 
 from __future__ import annotations
 

@@ -1,0 +1,206 @@
+"""The command line as a user runs it: a separate process, its output and exit status."""
+
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image
+from scipy.ndimage import correlate
+
+from blurapp.core import gaussian_kernel, load_grayscale, sample_photo_path
+
+
+def blurapp(*args, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-m", "blurapp", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
+
+
+def assert_no_traceback(run):
+    assert "Traceback" not in run.stderr and "Traceback" not in run.stdout
+
+
+@pytest.fixture(scope="module")
+def photo(tmp_path_factory):
+    path = tmp_path_factory.mktemp("photos") / "street.png"
+    rng = np.random.default_rng(1)
+    Image.fromarray(rng.integers(0, 256, (30, 45, 3), dtype=np.uint8)).save(path)
+    return path
+
+
+def test_version():
+    from blurapp import __version__
+
+    run = blurapp("--version")
+    assert run.returncode == 0
+    assert run.stdout.strip() == f"blurapp {__version__}"
+
+
+def test_compare_prints_the_table_for_the_bundled_photo():
+    run = blurapp("compare")
+    assert run.returncode == 0, run.stderr
+    assert_no_traceback(run)
+    table = dict(re.split(r"\s{2,}", line, maxsplit=1) for line in run.stdout.splitlines())
+    assert str(sample_photo_path()) in table["image"] and "600 × 400" in table["image"]
+    assert table["kernel"] == "9 × 9, sigma 2.5"
+    for name in (
+        "NumPy",
+        "JAX first call",
+        "JAX steady",
+        "speedup",
+        "transfers",
+        "max abs diff",
+        "device",
+    ):
+        assert name in table, name
+    assert table["NumPy"].endswith(" ms")
+    assert "within 1e-05" in table["max abs diff"] and "NOT" not in table["max abs diff"]
+    assert table["device"] == "cpu" or table["device"].startswith("gpu: ")
+
+
+def test_compare_json_has_the_contracted_keys(photo):
+    run = blurapp(
+        "compare", photo, "--kernel-size", "auto", "--sigma", "1.5", "--repeat", "2", "--json"
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["image"] == {"path": str(photo), "width": 45, "height": 30}
+    assert data["kernel"] == {"size": 11, "sigma": 1.5}
+    assert data["numpy"]["seconds"] > 0
+    assert data["jax"]["first_call_seconds"] > 0 and data["jax"]["seconds"] > 0
+    assert len(data["jax"]["repeat_seconds"]) == 2
+    assert data["jax"]["device"] == "cpu" or data["jax"]["device"].startswith("gpu: ")
+    assert 0 <= data["max_abs_diff"] <= 1e-5
+
+
+def test_compare_out_dir_writes_both_outputs(photo, tmp_path):
+    out = tmp_path / "results"
+    run = blurapp("compare", photo, "--out-dir", out, "--kernel-size", "5", "--sigma", "1")
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["jax.npy", "jax.png", "numpy.npy", "numpy.png"]
+    expected = correlate(
+        load_grayscale(photo).astype(np.float64), gaussian_kernel(5, 1.0), mode="nearest"
+    )
+    for engine in ("numpy", "jax"):
+        array = np.load(out / f"{engine}.npy")
+        assert array.dtype == np.float32
+        np.testing.assert_allclose(array, expected, atol=1e-5, rtol=0)
+        with Image.open(out / f"{engine}.png") as png:
+            assert png.mode == "L" and png.size == (45, 30)
+            assert np.abs(np.asarray(png).astype(float) - expected * 255).max() <= 0.51
+
+
+@pytest.mark.parametrize("engine", ["numpy", "jax"])
+def test_blur_to_npy_gives_the_float32_result(photo, tmp_path, engine):
+    out = tmp_path / "blurred.npy"
+    run = blurapp("blur", photo, "-o", out, "--engine", engine, "--sigma", "2")
+    assert run.returncode == 0, run.stderr
+    expected = correlate(
+        load_grayscale(photo).astype(np.float64), gaussian_kernel(9, 2.0), mode="nearest"
+    )
+    np.testing.assert_allclose(np.load(out), expected, atol=1e-5, rtol=0)
+
+
+def test_blur_to_an_image_gives_8_bit_grayscale(photo, tmp_path):
+    out = tmp_path / "blurred.jpg"
+    run = blurapp("blur", photo, "-o", out)
+    assert run.returncode == 0, run.stderr
+    with Image.open(out) as written:
+        assert written.mode == "L" and written.size == (45, 30)
+
+
+def test_blur_of_a_16_bit_photo_stays_16_bit_in_png(tmp_path):
+    source = tmp_path / "deep.png"
+    Image.fromarray(np.linspace(0, 65535, 400, dtype=np.uint16).reshape(20, 20)).save(source)
+    out = tmp_path / "deep-blurred.png"
+    run = blurapp("blur", source, "-o", out, "--kernel-size", "1")
+    assert run.returncode == 0, run.stderr
+    with Image.open(source) as before, Image.open(out) as after:
+        assert after.mode.startswith("I")
+        np.testing.assert_array_equal(np.asarray(after), np.asarray(before))
+
+
+def test_blur_that_cannot_write_leaves_the_old_file(photo, tmp_path):
+    out = tmp_path / "keep.xyz"
+    out.write_bytes(b"old")
+    run = blurapp("blur", photo, "-o", out)
+    assert run.returncode == 1
+    assert run.stderr.startswith("error: ") and str(out) in run.stderr
+    assert out.read_bytes() == b"old"
+    assert_no_traceback(run)
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda d: d / "missing.png", "no such file"),
+        (lambda d: d, "folder"),
+        (lambda d: (d / "empty.jpg").write_bytes(b"") or d / "empty.jpg", "empty"),
+        (lambda d: (d / "text.png").write_text("hello") and d / "text.png", "not an image"),
+    ],
+)
+@pytest.mark.parametrize("command", ["compare", "blur"])
+def test_an_unreadable_file_gives_one_error_line_and_status_1(tmp_path, make, words, command):
+    path = make(tmp_path)
+    extra = ["-o", tmp_path / "out.png"] if command == "blur" else []
+    run = blurapp(command, path, *extra)
+    assert run.returncode == 1
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1, run.stderr
+    assert lines[0].startswith("error: ") and str(path) in lines[0] and words in lines[0]
+    assert_no_traceback(run)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        ("--kernel-size", "4", "odd"),
+        ("--kernel-size", "0", "at least 1"),
+        ("--kernel-size", "-3", "at least 1"),
+        ("--sigma", "0", "greater than 0"),
+        ("--sigma", "-1", "greater than 0"),
+        ("--sigma", "nan", "finite"),
+        ("--sigma", "inf", "finite"),
+        ("--sigma", "abc", "number"),
+    ],
+)
+def test_bad_parameters_give_usage_and_status_2(option, value, words):
+    run = blurapp("compare", option, value)
+    assert run.returncode == 2
+    assert "usage: blurapp compare" in run.stderr
+    assert words in run.stderr
+    assert_no_traceback(run)
+
+
+def test_bench_json_on_small_sizes():
+    run = blurapp("bench", "--json", "--megapixels", "0.01", "0.02", "--kernel-sizes", "3", "9")
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["machine"]["cores"] >= 1
+    rows = report["results"]
+    assert [(round(r["megapixels"], 2), r["kernel_size"]) for r in rows] == [
+        (0.01, 3),
+        (0.01, 9),
+        (0.02, 3),
+        (0.02, 9),
+    ]
+    for row in rows:
+        assert row["numpy_seconds"] > 0 and row["jax_seconds"] > 0
+        assert row["speedup"] == pytest.approx(row["numpy_seconds"] / row["jax_seconds"])
+        assert row["max_abs_diff"] <= 1e-5
+
+
+def test_bench_table_prints_a_row_per_case():
+    run = blurapp("bench", "--megapixels", "0.01", "--kernel-sizes", "3", "5")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("machine: ")
+    assert "NumPy ms" in lines[2] and "JAX 1st ms" in lines[2]
+    assert len(lines) == 5 and "3×3" in lines[3] and "5×5" in lines[4]

@@ -1,0 +1,141 @@
+"""Both engines against an independent oracle: scipy's edge-padded correlation."""
+
+import numpy as np
+import pytest
+from scipy.ndimage import correlate
+
+from blurapp.core import (
+    TOLERANCE,
+    BlurCancelled,
+    blur_jax,
+    blur_numpy,
+    compare,
+    gaussian_kernel,
+)
+
+ENGINES = {"numpy": blur_numpy, "jax": blur_jax}
+
+
+def oracle(image, kernel):
+    return correlate(image.astype(np.float64), kernel.astype(np.float64), mode="nearest")
+
+
+def random_image(height, width, seed=0):
+    return np.random.default_rng(seed).random((height, width), dtype=np.float32)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("shape", [(1, 1), (3, 5), (4, 6), (5, 3), (40, 17), (473, 716)])
+@pytest.mark.parametrize("sigma", [0.7, 2.5, 6.0])
+def test_engine_matches_scipy_on_many_shapes(engine, shape, sigma):
+    # (1, 1), (3, 5), (4, 6) and (5, 3) are all smaller than the 9 × 9 kernel.
+    image = random_image(*shape, seed=sum(shape))
+    kernel = gaussian_kernel(9, sigma)
+    output = ENGINES[engine](image, kernel)
+    assert output.dtype == np.float32
+    assert output.shape == shape
+    np.testing.assert_allclose(output, oracle(image, kernel), rtol=0, atol=TOLERANCE)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("size", range(1, 32, 2))
+def test_engine_matches_scipy_for_every_kernel_size(engine, size):
+    image = random_image(37, 23, seed=size)
+    kernel = gaussian_kernel(size, 0.3 * size + 0.5)
+    np.testing.assert_allclose(
+        ENGINES[engine](image, kernel), oracle(image, kernel), rtol=0, atol=TOLERANCE
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_large_non_square_image_with_a_large_kernel(engine):
+    image = random_image(473, 716, seed=7)
+    kernel = gaussian_kernel(31, 5.0)
+    np.testing.assert_allclose(
+        ENGINES[engine](image, kernel), oracle(image, kernel), rtol=0, atol=TOLERANCE
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_kernel_of_size_one_returns_the_image(engine):
+    image = random_image(12, 9)
+    np.testing.assert_array_equal(ENGINES[engine](image, gaussian_kernel(1, 2.0)), image)
+
+
+def test_engines_agree_with_each_other():
+    image = random_image(120, 80, seed=3)
+    kernel = gaussian_kernel(15, 3.0)
+    difference = np.abs(blur_numpy(image, kernel) - blur_jax(image, kernel)).max()
+    assert difference <= TOLERANCE
+
+
+def test_numpy_engine_reports_progress_for_every_tap():
+    seen = []
+    blur_numpy(
+        random_image(10, 10), gaussian_kernel(3, 1.0), progress=lambda d, t: seen.append((d, t))
+    )
+    assert seen == [(i, 9) for i in range(1, 10)]
+
+
+def test_numpy_engine_stops_between_taps_when_cancelled():
+    checks = []
+
+    def cancelled():
+        checks.append(1)
+        return len(checks) > 5
+
+    with pytest.raises(BlurCancelled):
+        blur_numpy(random_image(10, 10), gaussian_kernel(9, 2.0), cancelled=cancelled)
+    assert len(checks) == 6  # five taps ran, the sixth check stopped it
+
+
+def test_comparison_figures_are_separate_and_consistent():
+    image = random_image(200, 300, seed=11)
+    result = compare(image, kernel_size=9, sigma=2.5, repeats=4)
+    kernel = gaussian_kernel(9, 2.5)
+    expected = oracle(image, kernel)
+    np.testing.assert_allclose(result.numpy.output, expected, atol=TOLERANCE, rtol=0)
+    np.testing.assert_allclose(result.jax.output, expected, atol=TOLERANCE, rtol=0)
+    assert result.max_abs_diff == pytest.approx(
+        float(np.abs(result.numpy.output.astype(np.float64) - result.jax.output).max())
+    )
+    assert result.within_tolerance
+    assert len(result.jax.repeat_seconds) == 4
+    assert result.jax.seconds == pytest.approx(float(np.median(result.jax.repeat_seconds)))
+    assert result.jax.device in {"cpu"} or result.jax.device.startswith("gpu: ")
+    for seconds in (
+        result.numpy.seconds,
+        result.jax.first_call_seconds,
+        result.jax.seconds,
+        result.jax.to_device_seconds,
+        result.jax.from_device_seconds,
+    ):
+        assert seconds > 0
+    assert result.speedup == pytest.approx(result.numpy.seconds / result.jax.seconds)
+
+
+def test_a_new_sigma_reuses_the_compiled_blur_and_a_new_size_compiles():
+    image = random_image(61, 47, seed=5)
+    first = compare(image, kernel_size=11, sigma=1.5)
+    again = compare(image, kernel_size=11, sigma=3.5)
+    other_size = compare(image, kernel_size=13, sigma=3.5)
+    assert first.jax.compiled
+    assert not again.jax.compiled
+    assert other_size.jax.compiled
+    # The reused program really used the new weights.
+    np.testing.assert_allclose(
+        again.jax.output, oracle(image, gaussian_kernel(11, 3.5)), atol=TOLERANCE, rtol=0
+    )
+
+
+def test_a_jax_failure_is_reported_and_numpy_still_runs(monkeypatch):
+    from blurapp.core import comparison
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("RESOURCE_EXHAUSTED: out of memory on the device")
+
+    monkeypatch.setattr(comparison, "run_jax", broken)
+    result = compare(random_image(20, 20))
+    assert result.jax is None
+    assert "out of memory" in result.jax_error
+    assert result.numpy is not None and result.max_abs_diff is None

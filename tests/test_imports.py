@@ -1,0 +1,57 @@
+"""The core stays light: no Qt, and jax only when an engine needs it."""
+
+import subprocess
+import sys
+
+
+def modules_after(code):
+    run = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys; print(' '.join(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    return set(run.stdout.split())
+
+
+def test_importing_the_core_pulls_in_neither_qt_nor_jax():
+    loaded = modules_after("import blurapp.core")
+    assert "blurapp.core.photo" in loaded  # the import really happened
+    assert not {name for name in loaded if name.startswith(("PySide6", "jax", "jaxlib"))}
+
+
+def test_version_does_not_import_jax_or_qt():
+    loaded = modules_after(
+        "import sys\nfrom blurapp.cli import main\n"
+        "try:\n    main(['--version'])\nexcept SystemExit as e:\n    assert e.code == 0"
+    )
+    assert "blurapp.cli" in loaded
+    assert not {name for name in loaded if name.startswith(("PySide6", "jax", "jaxlib"))}
+
+
+def test_running_the_jax_engine_does_import_jax():
+    # The other half of the check above: the lazy import happens where it should.
+    loaded = modules_after(
+        "import numpy as np\nfrom blurapp.core import blur_jax, gaussian_kernel\n"
+        "blur_jax(np.zeros((4, 4), np.float32), gaussian_kernel(3, 1.0))"
+    )
+    assert "jax" in loaded
+
+
+def test_jax_is_kept_from_taking_most_of_the_gpu_unless_the_user_chose():
+    code = (
+        "import os\nfrom blurapp.core.jax_engine import import_jax\nimport_jax()\n"
+        "print(os.environ['XLA_PYTHON_CLIENT_PREALLOCATE'])"
+    )
+    import os
+
+    for preset, expected in ((None, "false"), ("true", "true")):
+        env = {k: v for k, v in os.environ.items() if k != "XLA_PYTHON_CLIENT_PREALLOCATE"}
+        if preset is not None:
+            env["XLA_PYTHON_CLIENT_PREALLOCATE"] = preset
+        run = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+        )
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip() == expected

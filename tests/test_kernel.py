@@ -1,0 +1,73 @@
+import math
+
+import numpy as np
+import pytest
+
+from blurapp.core.kernel import (
+    DEFAULT_KERNEL_SIZE,
+    DEFAULT_SIGMA,
+    InvalidKernelError,
+    auto_kernel_size,
+    effective_kernel_size,
+    gaussian_kernel,
+)
+
+
+def test_defaults_are_the_tutorials():
+    assert (DEFAULT_KERNEL_SIZE, DEFAULT_SIGMA) == (9, 2.5)
+    assert gaussian_kernel().shape == (9, 9)
+
+
+@pytest.mark.parametrize("size", [1, 3, 9, 31])
+@pytest.mark.parametrize("sigma", [0.3, 1.0, 2.5, 10.0])
+def test_kernel_matches_the_formula(size, sigma):
+    kernel = gaussian_kernel(size, sigma)
+    assert kernel.dtype == np.float32
+    assert kernel.shape == (size, size)
+    r = size // 2
+    y, x = np.mgrid[-r : r + 1, -r : r + 1]
+    expected = np.exp(-(x**2 + y**2) / (2 * sigma**2))
+    expected /= expected.sum()
+    np.testing.assert_allclose(kernel, expected, rtol=1e-6, atol=1e-9)
+    assert math.isclose(float(kernel.sum(dtype=np.float64)), 1.0, abs_tol=1e-6)
+    np.testing.assert_array_equal(kernel, kernel.T)
+    np.testing.assert_array_equal(kernel, kernel[::-1, ::-1])
+
+
+@pytest.mark.parametrize(("sigma", "size"), [(0.1, 3), (1.0, 7), (2.5, 17), (3.4, 23)])
+def test_auto_size_is_two_ceil_three_sigma_plus_one(sigma, size):
+    assert auto_kernel_size(sigma) == size
+    assert effective_kernel_size("auto", sigma) == size
+    assert gaussian_kernel("auto", sigma).shape == (size, size)
+
+
+def test_tiny_sigma_gives_the_identity_not_nan():
+    kernel = gaussian_kernel(5, 1e-200)
+    assert np.isfinite(kernel).all()
+    assert kernel[2, 2] == 1 and kernel.sum() == 1
+
+
+@pytest.mark.parametrize(
+    ("size", "words"),
+    [(0, "at least 1"), (-3, "at least 1"), (4, "odd"), (2.5, "whole number"), ("big", "'auto'")],
+)
+def test_bad_size_is_refused_with_the_reason(size, words):
+    with pytest.raises(InvalidKernelError, match=words):
+        gaussian_kernel(size, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("sigma", "words"),
+    [(0, "greater than 0"), (-1, "greater than 0"), (math.nan, "finite"), (math.inf, "finite")],
+)
+def test_bad_sigma_is_refused_with_the_reason(sigma, words):
+    with pytest.raises(InvalidKernelError, match=f"sigma must be.*{words}"):
+        gaussian_kernel(9, sigma)
+
+
+def test_sizes_beyond_the_maximum_are_refused():
+    with pytest.raises(InvalidKernelError, match="at most 101"):
+        gaussian_kernel(103, 2.0)
+    with pytest.raises(InvalidKernelError, match="sigma 40 needs an automatic kernel size of 241"):
+        gaussian_kernel("auto", 40)
+    assert gaussian_kernel(101, 40).shape == (101, 101)

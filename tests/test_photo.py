@@ -1,0 +1,253 @@
+"""The loader on files made here with Pillow, and on every way a file can be wrong."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from blurapp.core import PhotoError, load_grayscale, load_photo, sample_photo_path
+
+
+def luma(r, g, b):
+    return (0.299 * r + 0.587 * g + 0.114 * b) / 255
+
+
+def test_the_bundled_sample_is_a_real_colour_photo():
+    photo = load_photo(sample_photo_path())
+    assert (photo.width, photo.height) == (600, 400)
+    assert photo.gray.dtype == np.float32
+    assert 0 <= photo.gray.min() < 0.2 and 0.8 < photo.gray.max() <= 1
+    assert photo.bit_depth == 8
+
+
+def test_rgb_uses_the_601_luma_in_floating_point(tmp_path):
+    pixels = np.array([[[255, 0, 0], [0, 255, 0], [0, 0, 255], [10, 200, 77]]], dtype=np.uint8)
+    path = tmp_path / "colours.png"
+    Image.fromarray(pixels).save(path)
+    gray = load_grayscale(path)
+    expected = [luma(*p) for p in pixels[0].tolist()]
+    np.testing.assert_allclose(gray[0], expected, rtol=0, atol=1e-6)
+
+
+def test_exif_orientation_turns_a_phone_photo_upright(tmp_path):
+    stored = np.zeros((20, 40, 3), dtype=np.uint8)  # landscape as stored: 40 wide, 20 high
+    stored[:5, :5] = 255  # a white mark in the stored top-left corner
+    image = Image.fromarray(stored)
+    exif = image.getexif()
+    exif[0x0112] = 6  # "rotate 90° clockwise to display"
+    path = tmp_path / "phone.jpg"
+    image.save(path, exif=exif, quality=95)
+    gray = load_grayscale(path)
+    assert gray.shape == (40, 20)  # portrait, as a viewer shows it
+    assert gray[:5, -5:].mean() > 0.9  # the mark is now in the top-right corner
+    assert gray[-5:, :5].mean() < 0.1
+
+
+def test_sixteen_bit_png_keeps_its_full_range(tmp_path):
+    ramp = np.linspace(0, 65535, 256 * 4, dtype=np.uint16).reshape(4, 256)
+    ramp[0, :2] = [1000, 1001]  # neighbouring 16-bit levels stay distinct
+    path = tmp_path / "ramp16.png"
+    Image.fromarray(ramp).save(path)
+    photo = load_photo(path)
+    assert photo.bit_depth == 16
+    np.testing.assert_allclose(photo.gray, ramp / 65535, rtol=0, atol=1e-7)
+    assert photo.gray.max() == 1.0
+    assert photo.gray[0, 0] < photo.gray[0, 1]
+    assert np.unique(photo.gray).size > 256  # not squeezed into 8 bits
+
+
+def test_sixteen_bit_tiff_keeps_its_full_range(tmp_path):
+    values = np.array([[0, 300, 40000, 65535]], dtype=np.uint16)
+    path = tmp_path / "gray16.tif"
+    Image.fromarray(values).save(path)
+    np.testing.assert_allclose(load_grayscale(path), values / 65535, rtol=0, atol=1e-7)
+
+
+def test_rgba_is_composited_over_white(tmp_path):
+    pixels = np.array([[[255, 0, 0, 128], [0, 0, 0, 0], [0, 0, 0, 255]]], dtype=np.uint8)
+    path = tmp_path / "rgba.png"
+    Image.fromarray(pixels, "RGBA").save(path)
+    gray = load_grayscale(path)
+    alpha = 128 / 255
+    np.testing.assert_allclose(gray[0], [luma(255, 0, 0) * alpha + 1 - alpha, 1.0, 0.0], atol=1e-6)
+
+
+def test_la_is_composited_over_white(tmp_path):
+    image = Image.new("LA", (2, 1))
+    image.putpixel((0, 0), (100, 255))
+    image.putpixel((1, 0), (0, 0))
+    path = tmp_path / "la.png"
+    image.save(path)
+    np.testing.assert_allclose(load_grayscale(path)[0], [100 / 255, 1.0], atol=1e-6)
+
+
+def test_palette_with_transparency_shows_white_where_transparent(tmp_path):
+    image = Image.new("P", (3, 1))
+    image.putpalette([0, 0, 0, 255, 0, 0, 0, 0, 255] + [0] * (256 * 3 - 9))
+    image.putdata([0, 1, 2])
+    path = tmp_path / "palette.png"
+    image.save(path, transparency=0)
+    gray = load_grayscale(path)
+    np.testing.assert_allclose(gray[0], [1.0, luma(255, 0, 0), luma(0, 0, 255)], atol=1e-6)
+
+
+def test_palette_without_transparency(tmp_path):
+    image = Image.new("P", (2, 1))
+    image.putpalette([0, 255, 0, 40, 40, 40] + [0] * (256 * 3 - 6))
+    image.putdata([0, 1])
+    path = tmp_path / "palette.gif"
+    image.save(path)
+    np.testing.assert_allclose(load_grayscale(path)[0], [luma(0, 255, 0), 40 / 255], atol=1e-6)
+
+
+def test_cmyk_jpeg(tmp_path):
+    image = Image.new("CMYK", (16, 16), (0, 0, 0, 0))  # no ink: white paper
+    image.paste((0, 0, 0, 255), (8, 0, 16, 16))  # full black ink on the right half
+    path = tmp_path / "cmyk.jpg"
+    image.save(path, quality=100)
+    with Image.open(path) as check:
+        assert check.mode == "CMYK"
+    gray = load_grayscale(path)
+    assert gray.shape == (16, 16)
+    assert gray[:, :6].mean() > 0.97 and gray[:, 10:].mean() < 0.03
+
+
+def test_one_bit_and_eight_bit_gray(tmp_path):
+    bits = Image.new("1", (2, 1))
+    bits.putpixel((1, 0), 1)
+    bits.save(tmp_path / "bits.png")
+    np.testing.assert_array_equal(load_grayscale(tmp_path / "bits.png")[0], [0.0, 1.0])
+
+    gray = np.array([[0, 51, 255]], dtype=np.uint8)
+    Image.fromarray(gray).save(tmp_path / "gray.png")
+    np.testing.assert_allclose(load_grayscale(tmp_path / "gray.png"), gray / 255, atol=1e-7)
+
+
+def test_animated_gif_gives_its_first_frame(tmp_path):
+    frames = [Image.new("L", (4, 4), level) for level in (30, 200, 120)]
+    path = tmp_path / "animated.gif"
+    frames[0].save(path, save_all=True, append_images=frames[1:], duration=100, loop=0)
+    with Image.open(path) as check:
+        assert check.n_frames == 3
+    np.testing.assert_allclose(load_grayscale(path), np.full((4, 4), 30 / 255), atol=1e-6)
+
+
+def test_multipage_tiff_gives_its_first_page(tmp_path):
+    pages = [Image.new("L", (3, 2), level) for level in (77, 5)]
+    path = tmp_path / "pages.tif"
+    pages[0].save(path, save_all=True, append_images=pages[1:])
+    np.testing.assert_allclose(load_grayscale(path), np.full((2, 3), 77 / 255), atol=1e-6)
+
+
+def test_non_ascii_file_name(tmp_path):
+    path = tmp_path / "café ☕ фото.png"
+    Image.new("L", (5, 4), 128).save(path)
+    photo = load_photo(path)
+    assert photo.gray.shape == (4, 5)
+    assert photo.path == path
+
+
+# --- Every failure is a PhotoError naming the file -----------------------------------------
+
+
+def assert_refused(path, words):
+    with pytest.raises(PhotoError) as caught:
+        load_grayscale(path)
+    message = str(caught.value)
+    assert str(path) in message
+    assert words in message
+    assert caught.value.path == path
+    return message
+
+
+def test_missing_file(tmp_path):
+    assert_refused(tmp_path / "nowhere.jpg", "no such file")
+
+
+def test_a_folder(tmp_path):
+    assert_refused(tmp_path, "folder")
+
+
+def test_an_empty_file(tmp_path):
+    path = tmp_path / "empty.png"
+    path.touch()
+    assert_refused(path, "empty")
+
+
+def test_not_an_image(tmp_path):
+    path = tmp_path / "notes.jpg"
+    path.write_text("shopping list: coffee, milk\n")
+    assert_refused(path, "not an image")
+
+
+@pytest.mark.parametrize(("suffix", "fraction"), [(".png", 0.5), (".jpg", 0.5), (".png", 0.9)])
+def test_a_truncated_file(tmp_path, suffix, fraction):
+    whole = tmp_path / f"whole{suffix}"
+    noise = np.random.default_rng(0).integers(0, 255, (64, 64, 3), dtype=np.uint8)
+    Image.fromarray(noise).save(whole)
+    data = whole.read_bytes()
+    cut = tmp_path / f"cut{suffix}"
+    cut.write_bytes(data[: int(len(data) * fraction)])
+    assert_refused(cut, "truncated")
+
+
+@pytest.mark.parametrize("times_limit", [1.5, 3])
+def test_an_image_over_the_decompression_bomb_limit(tmp_path, monkeypatch, times_limit):
+    path = tmp_path / "bomb.png"
+    Image.new("L", (100, 100)).save(path)
+    # 10,000 pixels: above 1× the limit Pillow warns, above 2× it refuses; both are refused here.
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", int(10_000 / times_limit))
+    assert_refused(path, "too large")
+
+
+def test_an_unsupported_mode(tmp_path):
+    path = tmp_path / "floats.tif"
+    Image.fromarray(np.array([[0.5, 42.0]], dtype=np.float32)).save(path)
+    assert_refused(path, "not supported")
+
+
+def test_a_32_bit_integer_image_outside_16_bits(tmp_path):
+    path = tmp_path / "int32.tif"
+    Image.fromarray(np.array([[0, 1_000_000]], dtype=np.int32)).save(path)
+    assert_refused(path, "not supported")
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.binary(max_size=2048))
+def test_arbitrary_bytes_give_an_image_or_a_photo_error(tmp_path, data):
+    path = tmp_path / "anything.img"
+    path.write_bytes(data)
+    try:
+        gray = load_grayscale(path)
+    except PhotoError as error:
+        assert str(path) in str(error)
+    else:
+        assert gray.dtype == np.float32 and gray.ndim == 2
+        assert np.isfinite(gray).all() and gray.min() >= 0 and gray.max() <= 1
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_damaged_real_files_give_an_image_or_a_photo_error(tmp_path, data):
+    # Starting from a real PNG/JPEG/GIF/TIFF reaches much deeper into the decoders than noise.
+    fmt = data.draw(st.sampled_from(["PNG", "JPEG", "GIF", "TIFF", "BMP", "WEBP"]))
+    source = tmp_path / f"source.{fmt.lower()}"
+    Image.new("RGB", (24, 16), (200, 30, 90)).save(source, format=fmt)
+    raw = bytearray(source.read_bytes())
+    for _ in range(data.draw(st.integers(1, 8))):
+        position = data.draw(st.integers(0, len(raw) - 1))
+        raw[position] = data.draw(st.integers(0, 255))
+    raw = raw[: data.draw(st.integers(1, len(raw)))]
+    path = tmp_path / "damaged"
+    path.write_bytes(bytes(raw))
+    try:
+        gray = load_grayscale(path)
+    except PhotoError as error:
+        assert str(path) in str(error)
+    else:
+        assert gray.ndim == 2 and np.isfinite(gray).all()
