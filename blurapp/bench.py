@@ -27,6 +27,17 @@ def synthetic_image(megapixels: float, seed: int = 0) -> np.ndarray:
     return np.random.default_rng(seed).random((height, width), dtype=np.float32)
 
 
+def _cpu_model() -> str | None:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
 def describe_machine() -> dict:
     from blurapp.core.jax_engine import JaxUnavailableError, describe_device, jax_device
 
@@ -37,7 +48,7 @@ def describe_machine() -> dict:
         jax_version = jax.__version__
     except JaxUnavailableError as error:
         device, jax_version = f"unavailable ({error})", None
-    cpu = platform.processor() or platform.machine()
+    cpu = _cpu_model() or platform.processor() or platform.machine()
     cores = os.cpu_count()
     return {
         "description": f"{platform.system()} {platform.machine()}, {cores} cores ({cpu}), "

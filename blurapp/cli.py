@@ -6,6 +6,7 @@ import argparse
 import json
 import logging
 import math
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -203,6 +204,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`blurapp bench | head`); that is not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 class _NoTracebackFormatter(logging.Formatter):

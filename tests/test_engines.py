@@ -139,3 +139,17 @@ def test_a_jax_failure_is_reported_and_numpy_still_runs(monkeypatch):
     assert result.jax is None
     assert "out of memory" in result.jax_error
     assert result.numpy is not None and result.max_abs_diff is None
+
+
+def test_jax_run_stops_between_steps_when_cancelled():
+    from blurapp.core import run_jax
+
+    steps = []
+
+    def cancelled():
+        steps.append(1)
+        return len(steps) >= 3  # before the first call, after one steady call
+
+    with pytest.raises(BlurCancelled):
+        run_jax(random_image(16, 16), gaussian_kernel(3, 1.0), repeats=5, cancelled=cancelled)
+    assert len(steps) == 3

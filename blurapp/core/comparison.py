@@ -17,7 +17,7 @@ from blurapp.core.kernel import (
     KernelSize,
     gaussian_kernel,
 )
-from blurapp.core.numpy_engine import blur_numpy
+from blurapp.core.numpy_engine import BlurCancelled, blur_numpy
 
 log = logging.getLogger(__name__)
 
@@ -104,8 +104,23 @@ def run_numpy(
     return NumpyRun(output=output, seconds=time.perf_counter() - start)
 
 
-def run_jax(image: np.ndarray, kernel: np.ndarray, *, repeats: int = DEFAULT_REPEATS) -> JaxRun:
-    """Time JAX's transfers, first call and steady calls apart. Raises JaxUnavailableError."""
+def run_jax(
+    image: np.ndarray,
+    kernel: np.ndarray,
+    *,
+    repeats: int = DEFAULT_REPEATS,
+    cancelled: Callable[[], bool] | None = None,
+) -> JaxRun:
+    """Time JAX's transfers, first call and steady calls apart. Raises JaxUnavailableError.
+
+    `cancelled()` is checked between the steps (a compiled call itself cannot be stopped);
+    when it returns True, BlurCancelled is raised.
+    """
+
+    def check() -> None:
+        if cancelled is not None and cancelled():
+            raise BlurCancelled
+
     from blurapp.core.jax_engine import compiled_blurs, describe_device, import_jax, jax_device
 
     if repeats < 1:
@@ -121,6 +136,7 @@ def run_jax(image: np.ndarray, kernel: np.ndarray, *, repeats: int = DEFAULT_REP
     jax.block_until_ready((image_on_device, kernel_on_device))
     to_device = time.perf_counter() - start
 
+    check()
     start = time.perf_counter()
     blur, compiled = compiled_blurs.get(image.shape, kernel.shape[0])
     output = blur(image_on_device, kernel_on_device).block_until_ready()
@@ -128,10 +144,12 @@ def run_jax(image: np.ndarray, kernel: np.ndarray, *, repeats: int = DEFAULT_REP
 
     repeat_seconds = []
     for _ in range(repeats):
+        check()
         start = time.perf_counter()
         output = blur(image_on_device, kernel_on_device).block_until_ready()
         repeat_seconds.append(time.perf_counter() - start)
 
+    check()
     start = time.perf_counter()
     host_output = np.array(jax.device_get(output), dtype=np.float32)
     from_device = time.perf_counter() - start
@@ -161,7 +179,8 @@ def compare(
     """Blur `image` with each of `engines` and gather the figures into one result.
 
     A JAX failure (not installed, out of device memory, a compile error) does not stop
-    the NumPy run: it is reported in `jax_error`.
+    the NumPy run: it is reported in `jax_error`. BlurCancelled is raised when
+    `cancelled()` turns True.
     """
     from blurapp.core.jax_engine import JaxUnavailableError
 
@@ -171,7 +190,9 @@ def compare(
         numpy_run = run_numpy(image, kernel, progress=progress, cancelled=cancelled)
     if "jax" in engines:
         try:
-            jax_run = run_jax(image, kernel, repeats=repeats)
+            jax_run = run_jax(image, kernel, repeats=repeats, cancelled=cancelled)
+        except BlurCancelled:
+            raise
         except JaxUnavailableError as error:
             log.warning("%s", error, exc_info=True)
             jax_error = str(error)
