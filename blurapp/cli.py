@@ -110,6 +110,12 @@ def build_window_parser() -> argparse.ArgumentParser:
     )
     _add_common_options(parser)
     _image_argument(parser)
+    parser.add_argument(
+        "--screenshot",
+        type=Path,
+        metavar="OUT.png",
+        help="open the window, run the comparison, save a picture of the window and exit",
+    )
     return parser
 
 
@@ -239,11 +245,9 @@ def _configure_logging(verbose: bool) -> None:
 
 
 def _open_window(args: argparse.Namespace) -> int:
-    print(
-        "blurapp: the window is not built yet; use 'blurapp compare' to compare the engines "
-        "in the terminal."
-    )
-    return 0
+    from blurapp.ui.app import run_window
+
+    return run_window(args.image, screenshot=args.screenshot)
 
 
 def _load(path: Path | None):

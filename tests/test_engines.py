@@ -153,3 +153,27 @@ def test_jax_run_stops_between_steps_when_cancelled():
     with pytest.raises(BlurCancelled):
         run_jax(random_image(16, 16), gaussian_kernel(3, 1.0), repeats=5, cancelled=cancelled)
     assert len(steps) == 3
+
+
+def test_difference_picture_makes_the_largest_difference_white():
+    from blurapp.core import difference_picture
+
+    a = np.zeros((2, 3), np.float32)
+    b = a.copy()
+    b[0, 1] = 2e-7
+    b[1, 2] = -1e-7
+    picture, largest = difference_picture(a, b)
+    assert largest == pytest.approx(2e-7)
+    assert picture.dtype == np.uint8
+    assert picture.tolist() == [[0, 255, 0], [0, 0, 128]]
+    same, zero = difference_picture(a, a)
+    assert zero == 0 and not same.any()
+
+
+def test_compare_reports_each_engine_as_it_finishes():
+    done = []
+    compare(
+        random_image(8, 8),
+        on_engine_done=lambda e, run, err: done.append((e, run is not None, err)),
+    )
+    assert done == [("numpy", True, None), ("jax", True, None)]

@@ -92,6 +92,20 @@ def max_abs_difference(a: np.ndarray, b: np.ndarray) -> float:
     return largest
 
 
+def difference_picture(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float]:
+    """|a − b| as a uint8 picture scaled so the largest difference is white, and that largest
+    difference (0 when the two are identical, and the picture is then black)."""
+    largest = max_abs_difference(a, b)
+    picture = np.zeros(a.shape, dtype=np.uint8)
+    if largest > 0:
+        rows_per_block = max(1, (1 << 20) // max(1, a.shape[-1]))
+        for start in range(0, a.shape[0], rows_per_block):
+            block = slice(start, start + rows_per_block)
+            diff = np.abs(a[block].astype(np.float64) - b[block].astype(np.float64))
+            picture[block] = np.rint(diff * (255 / largest))
+    return picture, largest
+
+
 def run_numpy(
     image: np.ndarray,
     kernel: np.ndarray,
@@ -175,12 +189,14 @@ def compare(
     engines: Collection[Engine] = ENGINES,
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    on_engine_done: Callable[[Engine, NumpyRun | JaxRun | None, str | None], None] | None = None,
 ) -> ComparisonResult:
     """Blur `image` with each of `engines` and gather the figures into one result.
 
     A JAX failure (not installed, out of device memory, a compile error) does not stop
     the NumPy run: it is reported in `jax_error`. BlurCancelled is raised when
-    `cancelled()` turns True.
+    `cancelled()` turns True. `on_engine_done(engine, run, error)` is called as each
+    engine finishes, so a view can show one result while the other is still computing.
     """
     from blurapp.core.jax_engine import JaxUnavailableError
 
@@ -188,6 +204,8 @@ def compare(
     numpy_run = jax_run = jax_error = None
     if "numpy" in engines:
         numpy_run = run_numpy(image, kernel, progress=progress, cancelled=cancelled)
+        if on_engine_done is not None:
+            on_engine_done("numpy", numpy_run, None)
     if "jax" in engines:
         try:
             jax_run = run_jax(image, kernel, repeats=repeats, cancelled=cancelled)
@@ -199,6 +217,8 @@ def compare(
         except Exception as error:
             log.warning("the JAX engine failed", exc_info=True)
             jax_error = f"JAX failed: {type(error).__name__}: {error}"
+        if on_engine_done is not None:
+            on_engine_done("jax", jax_run, jax_error)
     return ComparisonResult(
         kernel=kernel, sigma=float(sigma), numpy=numpy_run, jax=jax_run, jax_error=jax_error
     )

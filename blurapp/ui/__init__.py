@@ -1,0 +1,1 @@
+"""BlurApp's window: a Qt view over blurapp.core. Only this package imports PySide6."""

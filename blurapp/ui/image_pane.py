@@ -1,0 +1,216 @@
+"""Image panes that zoom and pan together, so both show the same pixels."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QImage, QPainter, QPixmap, QTextDocument, QWheelEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QGraphicsPixmapItem,
+    QGraphicsScene,
+    QGraphicsView,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
+
+MIN_ZOOM = 1 / 64
+MAX_ZOOM = 64.0
+ZOOM_STEP = 1.25
+
+
+def gray_qimage(picture: np.ndarray) -> QImage:
+    """A uint8 height×width array as a QImage that owns its own copy of the pixels."""
+    picture = np.ascontiguousarray(picture, dtype=np.uint8)
+    height, width = picture.shape
+    image = QImage(picture.data, width, height, width, QImage.Format.Format_Grayscale8)
+    return image.copy()  # detach from the array's memory
+
+
+class ImageView(QGraphicsView):
+    """One picture, zoomed with the wheel and panned by dragging."""
+
+    zoom_changed = Signal(float)
+    view_moved = Signal()  # scrolled or zoomed: the linked views follow
+    clicked = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setScene(QGraphicsScene(self))
+        self._item = QGraphicsPixmapItem()
+        self._item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
+        self.scene().addItem(self._item)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        self.setBackgroundBrush(Qt.GlobalColor.darkGray)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._fit = True
+        self.horizontalScrollBar().valueChanged.connect(self.view_moved)
+        self.verticalScrollBar().valueChanged.connect(self.view_moved)
+
+    # The picture ---------------------------------------------------------------------------
+
+    def set_picture(self, image: QImage | None) -> None:
+        same_size = image is not None and self.picture_size() == image.size()
+        self._item.setPixmap(QPixmap() if image is None else QPixmap.fromImage(image))
+        self.scene().setSceneRect(QRectF(self._item.pixmap().rect()))
+        if not same_size and self._fit:
+            self.fit_to_window()
+
+    def picture_size(self) -> QSize:
+        return self._item.pixmap().size()
+
+    def has_picture(self) -> bool:
+        return not self._item.pixmap().isNull()
+
+    def pixmap(self) -> QPixmap:
+        return self._item.pixmap()
+
+    # Zoom ----------------------------------------------------------------------------------
+
+    def zoom(self) -> float:
+        return self.transform().m11()
+
+    def is_fitted(self) -> bool:
+        return self._fit
+
+    def set_zoom(self, zoom: float, *, fit: bool = False) -> None:
+        zoom = min(MAX_ZOOM, max(MIN_ZOOM, zoom))
+        self._fit = fit
+        # Nearest-neighbour when magnified, so single pixels can be compared.
+        self._item.setTransformationMode(
+            Qt.TransformationMode.SmoothTransformation
+            if zoom < 1
+            else Qt.TransformationMode.FastTransformation
+        )
+        self.setTransform(self.transform().fromScale(zoom, zoom))
+        self.zoom_changed.emit(zoom)
+        self.view_moved.emit()
+
+    def zoom_by(self, factor: float) -> None:
+        self.set_zoom(self.zoom() * factor)
+
+    def fit_to_window(self) -> None:
+        if not self.has_picture():
+            self._fit = True
+            return
+        size = self.picture_size()
+        viewport = self.viewport().size()
+        zoom = min(viewport.width() / size.width(), viewport.height() / size.height())
+        self.set_zoom(zoom, fit=True)
+        self.centerOn(QRectF(self._item.pixmap().rect()).center())
+
+    def center(self) -> QPointF:
+        """The point of the picture at the middle of the view."""
+        return self.mapToScene(self.viewport().rect().center())
+
+    # Events --------------------------------------------------------------------------------
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt's name)
+        steps = event.angleDelta().y() / 120
+        if steps and self.has_picture():
+            self.zoom_by(ZOOM_STEP**steps)
+            event.accept()
+        else:
+            super().wheelEvent(event)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self._fit:
+            self.fit_to_window()
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        self.clicked.emit()
+        super().mousePressEvent(event)
+
+
+class ViewLink:
+    """Keeps views at the same zoom and showing the same point of the picture."""
+
+    def __init__(self, views: list[ImageView]) -> None:
+        self.views = views
+        self._following = False
+        for view in views:
+            view.view_moved.connect(lambda view=view: self._follow(view))
+
+    def _follow(self, leader: ImageView) -> None:
+        if self._following:
+            return
+        self._following = True
+        try:
+            center = leader.center()
+            for view in self.views:
+                if view is leader:
+                    continue
+                view._fit = leader.is_fitted()
+                view._item.setTransformationMode(leader._item.transformationMode())
+                view.setTransform(leader.transform())
+                view.centerOn(center)
+        finally:
+            self._following = False
+
+    def zoom_by(self, factor: float) -> None:
+        self.views[0].zoom_by(factor)
+
+    def set_zoom(self, zoom: float) -> None:
+        self.views[0].set_zoom(zoom)
+
+    def fit_to_window(self) -> None:
+        self.views[0].fit_to_window()
+
+
+class ResultPane(QFrame):
+    """A captioned image view: which engine, on which device, how fast."""
+
+    selected = Signal()
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("pane")
+        self.title = title
+        self.caption = QLabel(title)
+        self.caption.setWordWrap(True)
+        self.caption.setTextFormat(Qt.TextFormat.RichText)
+        self.view = ImageView(self)
+        self.view.clicked.connect(self.selected)
+        self.placeholder = QLabel(self.view)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setStyleSheet("color: #f0f0f0; font-size: 12pt; padding: 12px;")
+        self.placeholder.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.view, 1)
+        self.set_selected(False)
+
+    def set_caption(self, html: str) -> None:
+        self.caption.setText(html)
+
+    def caption_text(self) -> str:
+        """The caption as a user reads it, without markup."""
+        document = QTextDocument()
+        document.setHtml(self.caption.text())
+        return document.toPlainText()
+
+    def set_placeholder(self, text: str) -> None:
+        self.placeholder.setText(text)
+        self.placeholder.setVisible(bool(text))
+        self.placeholder.resize(self.view.size())
+
+    def placeholder_text(self) -> str:
+        return "" if self.placeholder.isHidden() else self.placeholder.text()
+
+    def set_selected(self, selected: bool) -> None:
+        self.is_selected = selected
+        border = "#3d8ee6" if selected else "transparent"
+        self.setStyleSheet(f"QFrame#pane {{ border: 2px solid {border}; border-radius: 3px; }}")
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.placeholder.resize(self.view.size())

@@ -1,0 +1,809 @@
+"""BlurApp's main window: a view over blurapp.core, with all the work on a worker thread."""
+
+from __future__ import annotations
+
+import html
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, Signal, Slot
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from blurapp import __version__
+from blurapp.core.comparison import DEFAULT_REPEATS, ComparisonResult, Engine
+from blurapp.core.figures import format_megapixels, format_ms
+from blurapp.core.kernel import (
+    DEFAULT_KERNEL_SIZE,
+    DEFAULT_SIGMA,
+    MAX_KERNEL_SIZE,
+    InvalidKernelError,
+    KernelSize,
+    auto_kernel_size,
+    effective_kernel_size,
+)
+from blurapp.core.photo import Photo
+from blurapp.core.saving import OutputError, save_output
+from blurapp.ui.figures_panel import FiguresPanel
+from blurapp.ui.image_pane import ResultPane, ViewLink, gray_qimage
+from blurapp.ui.worker import EngineResult, LoadedPhoto, RunOutcome, RunRequest, WorkerThread
+
+log = logging.getLogger(__name__)
+
+APP_NAME = "BlurApp"
+MAX_RECENT_FILES = 8
+MIN_SIGMA, MAX_SIGMA = 0.1, 16.5  # 16.5 keeps the automatic size within MAX_KERNEL_SIZE
+SIGMA_SLIDER_STEPS = 10  # slider positions per unit of sigma
+
+ENGINE_CHOICES: list[tuple[str, tuple[Engine, ...]]] = [
+    ("NumPy and JAX", ("numpy", "jax")),
+    ("NumPy only", ("numpy",)),
+    ("JAX only", ("jax",)),
+]
+ENGINE_TITLES = {"numpy": "NumPy", "jax": "JAX-jit"}
+SHOW_CHOICES = [
+    ("blurred", "Blurred results"),
+    ("original", "Original"),
+    ("difference", "Difference"),
+]
+
+
+def default_settings() -> QSettings:
+    return QSettings(APP_NAME, APP_NAME)
+
+
+def _photo_file_filter() -> str:
+    from PIL import Image
+
+    extensions = sorted(
+        {f"*{ext}" for ext, fmt in Image.registered_extensions().items() if fmt in Image.OPEN}
+    )
+    return f"Images ({' '.join(extensions)});;All files (*)"
+
+
+class OddSpinBox(QSpinBox):
+    """A spin box that steps by 2 and turns a typed even number into the next odd one."""
+
+    def validate(self, text: str, position: int):  # noqa: D102
+        state, text, position = super().validate(text, position)
+        if state == state.Acceptable and int(text or 0) % 2 == 0:
+            return state.Intermediate, text, position
+        return state, text, position
+
+    def fixup(self, text: str) -> str:
+        try:
+            value = int(text)
+        except ValueError:
+            return str(self.value())
+        value = value + 1 if value % 2 == 0 else value
+        return str(min(self.maximum(), max(self.minimum(), value)))
+
+
+@dataclass(frozen=True)
+class _ShownRun:
+    """An engine's result on screen, and what it was computed from."""
+
+    engine_result: EngineResult
+    photo: Photo
+    kernel_size: int
+    sigma: float
+
+
+class MainWindow(QMainWindow):
+    photo_shown = Signal(object)  # Photo, once it is on screen
+    results_shown = Signal(object)  # ComparisonResult, once both panes and figures show it
+    run_cancelled = Signal()
+    run_failed = Signal(str)
+    message_shown = Signal(str, str)  # title, text: every warning the user is given
+    # Requests for the worker: connected across threads, so its slots run on its thread.
+    _load_requested = Signal(int, object)
+    _run_requested = Signal(object)
+
+    def __init__(self, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.settings = settings if settings is not None else default_settings()
+        self.photo: Photo | None = None
+        self._original = None  # QImage of the grayscale photo
+        self._load_number = 0
+        self._run_number = 0
+        self._running: RunRequest | None = None
+        self._shown: dict[Engine, _ShownRun] = {}
+        self._errors: dict[Engine, str | None] = {}  # why an engine's last run gave nothing
+        self._outcome: RunOutcome | None = None
+        self._difference = None  # QImage
+        self._show = "blurred"
+        self.show_messages = True  # False: warnings only go out as message_shown (screenshots)
+
+        self._worker_thread = WorkerThread()
+        worker = self._worker_thread.worker
+        worker.photo_loaded.connect(self._on_photo_loaded)
+        worker.photo_failed.connect(self._on_photo_failed)
+        worker.progress.connect(self._on_progress)
+        worker.engine_finished.connect(self._on_engine_finished)
+        worker.run_finished.connect(self._on_run_finished)
+        worker.run_cancelled.connect(self._on_run_cancelled)
+        worker.run_failed.connect(self._on_run_failed)
+        self._load_requested.connect(worker.load)
+        self._run_requested.connect(worker.run)
+
+        self._build_panes()
+        self._build_side_panel()
+        self._build_actions()
+        self._build_status_bar()
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.side_panel)
+        splitter.addWidget(self.panes_widget)
+        splitter.setStretchFactor(1, 1)
+        splitter.setCollapsible(1, False)
+        self.setCentralWidget(splitter)
+        self.setAcceptDrops(True)
+        self._restore_settings()
+        self._update_title()
+        self._update_enabled()
+        self._update_captions()
+
+    # --- Building the window ---------------------------------------------------------------
+
+    def _build_panes(self) -> None:
+        self.numpy_pane = ResultPane(ENGINE_TITLES["numpy"])
+        self.jax_pane = ResultPane(ENGINE_TITLES["jax"])
+        self.panes = {"numpy": self.numpy_pane, "jax": self.jax_pane}
+        self.view_link = ViewLink([self.numpy_pane.view, self.jax_pane.view])
+        self.numpy_pane.selected.connect(lambda: self._select_pane("numpy"))
+        self.jax_pane.selected.connect(lambda: self._select_pane("jax"))
+        self._select_pane("numpy")
+        self.panes_widget = QWidget()
+        layout = QHBoxLayout(self.panes_widget)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.numpy_pane, 1)
+        layout.addWidget(self.jax_pane, 1)
+
+    def _build_side_panel(self) -> None:
+        self.size_spin = OddSpinBox()
+        self.size_spin.setRange(1, MAX_KERNEL_SIZE)
+        self.size_spin.setSingleStep(2)
+        self.size_spin.setValue(DEFAULT_KERNEL_SIZE)
+        self.size_spin.setToolTip("Kernel size in pixels: odd, so the kernel has a centre")
+        self.auto_size_check = QCheckBox("auto")
+        self.auto_size_check.setToolTip("Choose the size from sigma: 2·ceil(3σ)+1")
+        self.effective_size_label = QLabel()
+        self.effective_size_label.setStyleSheet("font-weight: bold;")
+
+        self.sigma_spin = QDoubleSpinBox()
+        self.sigma_spin.setRange(MIN_SIGMA, MAX_SIGMA)
+        self.sigma_spin.setDecimals(2)
+        self.sigma_spin.setSingleStep(0.1)
+        self.sigma_spin.setValue(DEFAULT_SIGMA)
+        self.sigma_slider = QSlider(Qt.Orientation.Horizontal)
+        self.sigma_slider.setRange(
+            round(MIN_SIGMA * SIGMA_SLIDER_STEPS), round(MAX_SIGMA * SIGMA_SLIDER_STEPS)
+        )
+        self.sigma_slider.setValue(round(DEFAULT_SIGMA * SIGMA_SLIDER_STEPS))
+
+        self.engines_combo = QComboBox()
+        for label, engines in ENGINE_CHOICES:
+            self.engines_combo.addItem(label, engines)
+
+        self.show_combo = QComboBox()
+        for key, label in SHOW_CHOICES:
+            self.show_combo.addItem(label, key)
+
+        self.run_button = QPushButton("Run")
+        self.run_button.setDefault(True)
+        self.run_button.setToolTip("Blur with the chosen engines (Ctrl+R)")
+        self.run_button.setStyleSheet("font-weight: bold; padding: 6px 18px;")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop the run in progress (Esc)")
+
+        size_row = QHBoxLayout()
+        size_row.addWidget(self.size_spin, 1)
+        size_row.addWidget(self.auto_size_check)
+        sigma_row = QHBoxLayout()
+        sigma_row.addWidget(self.sigma_spin)
+        sigma_row.addWidget(self.sigma_slider, 1)
+        form = QFormLayout()
+        form.addRow("Kernel size", size_row)
+        form.addRow("Sigma", sigma_row)
+        form.addRow("Kernel used", self.effective_size_label)
+        form.addRow("Engines", self.engines_combo)
+        form.addRow("Show", self.show_combo)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button, 1)
+        buttons.addWidget(self.cancel_button)
+        blur_group = QGroupBox("Gaussian blur")
+        blur_layout = QVBoxLayout(blur_group)
+        blur_layout.addLayout(form)
+        blur_layout.addLayout(buttons)
+
+        self.figures = FiguresPanel()
+        self.side_panel = QWidget()
+        self.side_panel.setMinimumWidth(330)
+        self.side_panel.setMaximumWidth(520)
+        side = QVBoxLayout(self.side_panel)
+        side.setContentsMargins(6, 6, 6, 6)
+        side.addWidget(blur_group)
+        side.addWidget(self.figures, 1)
+
+        self.size_spin.valueChanged.connect(self._on_parameters_changed)
+        self.auto_size_check.toggled.connect(self._on_parameters_changed)
+        self.sigma_spin.valueChanged.connect(self._on_sigma_spin_changed)
+        self.sigma_slider.valueChanged.connect(self._on_sigma_slider_changed)
+        self.show_combo.currentIndexChanged.connect(
+            lambda _: self.set_show(self.show_combo.currentData())
+        )
+        self.run_button.clicked.connect(self.run_comparison)
+        self.cancel_button.clicked.connect(self.cancel_run)
+
+    def _build_actions(self) -> None:
+        menu = self.menuBar()
+        file_menu = menu.addMenu("&File")
+        self.open_action = file_menu.addAction(
+            "&Open…", QKeySequence.StandardKey.Open, self.choose_photo
+        )
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.save_action = file_menu.addAction(
+            "&Save Results…", QKeySequence.StandardKey.Save, self.save_results
+        )
+        file_menu.addSeparator()
+        file_menu.addAction("&Quit", QKeySequence.StandardKey.Quit, self.close)
+
+        edit_menu = menu.addMenu("&Edit")
+        self.copy_action = edit_menu.addAction(
+            "&Copy Selected Image", QKeySequence.StandardKey.Copy, self.copy_selected
+        )
+
+        view_menu = menu.addMenu("&View")
+        view_menu.addAction(
+            "Zoom &In", QKeySequence.StandardKey.ZoomIn, lambda: self.view_link.zoom_by(1.25)
+        )
+        view_menu.addAction(
+            "Zoom &Out", QKeySequence.StandardKey.ZoomOut, lambda: self.view_link.zoom_by(0.8)
+        )
+        view_menu.addAction("&Fit to Window", QKeySequence("Ctrl+0"), self.view_link.fit_to_window)
+        view_menu.addAction(
+            "&Actual Size (100%)", QKeySequence("Ctrl+1"), lambda: self.view_link.set_zoom(1.0)
+        )
+        view_menu.addSeparator()
+        self.show_actions = QActionGroup(self)
+        for number, (key, label) in enumerate(SHOW_CHOICES, start=1):
+            action = view_menu.addAction(
+                label, QKeySequence(f"Alt+{number}"), lambda key=key: self.set_show(key)
+            )
+            action.setCheckable(True)
+            action.setData(key)
+            action.setChecked(key == self._show)
+            self.show_actions.addAction(action)
+
+        run_menu = menu.addMenu("&Run")
+        self.run_action = run_menu.addAction("&Run", QKeySequence("Ctrl+R"), self.run_comparison)
+        self.cancel_action = run_menu.addAction(
+            "&Cancel", QKeySequence(Qt.Key.Key_Escape), self.cancel_run
+        )
+
+        help_menu = menu.addMenu("&Help")
+        help_menu.addAction("&About BlurApp", self._show_about)
+        self._rebuild_recent_menu()
+
+    def _build_status_bar(self) -> None:
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setMaximumWidth(240)
+        self.progress_bar.setTextVisible(True)
+        self.progress_bar.hide()
+        self.status_label = QLabel()
+        self.statusBar().addWidget(self.status_label, 1)
+        self.statusBar().addPermanentWidget(self.progress_bar)
+
+    # --- Parameters -----------------------------------------------------------------------
+
+    def kernel_size_setting(self) -> KernelSize:
+        return "auto" if self.auto_size_check.isChecked() else self.size_spin.value()
+
+    def sigma(self) -> float:
+        return float(self.sigma_spin.value())
+
+    def effective_kernel_size(self) -> int:
+        return effective_kernel_size(self.kernel_size_setting(), self.sigma())
+
+    def engines(self) -> tuple[Engine, ...]:
+        return self.engines_combo.currentData()
+
+    def set_parameters(
+        self, *, kernel_size: KernelSize | None = None, sigma: float | None = None
+    ) -> None:
+        if sigma is not None:
+            self.sigma_spin.setValue(sigma)
+        if kernel_size == "auto":
+            self.auto_size_check.setChecked(True)
+        elif kernel_size is not None:
+            self.auto_size_check.setChecked(False)
+            self.size_spin.setValue(kernel_size)
+
+    def _on_sigma_spin_changed(self, value: float) -> None:
+        position = round(value * SIGMA_SLIDER_STEPS)
+        if self.sigma_slider.value() != position:
+            self.sigma_slider.blockSignals(True)
+            self.sigma_slider.setValue(position)
+            self.sigma_slider.blockSignals(False)
+        self._on_parameters_changed()
+
+    def _on_sigma_slider_changed(self, position: int) -> None:
+        value = position / SIGMA_SLIDER_STEPS
+        if abs(self.sigma_spin.value() - value) >= 0.5 / SIGMA_SLIDER_STEPS:
+            self.sigma_spin.setValue(value)
+
+    def _on_parameters_changed(self, *_args) -> None:
+        self.size_spin.setEnabled(not self.auto_size_check.isChecked())
+        size = self.effective_kernel_size()
+        auto_note = (
+            f" (auto, 2·ceil(3σ)+1 = {auto_kernel_size(self.sigma())})"
+            if self.auto_size_check.isChecked()
+            else ""
+        )
+        self.effective_size_label.setText(f"{size} × {size}{auto_note}")
+        self._update_captions()
+
+    # --- Opening photos -------------------------------------------------------------------
+
+    def choose_photo(self) -> None:
+        folder = str(self.settings.value("last_folder", str(Path.home())))
+        path, _ = QFileDialog.getOpenFileName(self, "Open Photo", folder, _photo_file_filter())
+        if path:
+            self.open_photo(Path(path))
+
+    def open_photo(self, path: str | Path) -> None:
+        """Load `path` on the worker thread; the photo is shown when it has loaded."""
+        path = Path(path)
+        self._load_number += 1
+        worker = self._worker_thread.worker
+        worker.want_load(self._load_number)
+        self.status_label.setText(f"Opening {path.name}…")
+        self._load_requested.emit(self._load_number, path)
+
+    @Slot(object)
+    def _on_photo_loaded(self, loaded: LoadedPhoto) -> None:
+        if loaded.request != self._load_number:
+            return
+        if self._running is not None:
+            self.cancel_run()
+        self.photo = loaded.photo
+        self._original = gray_qimage(loaded.picture)
+        self._shown.clear()
+        self._errors.clear()
+        self._outcome = None
+        self._difference = None
+        self.figures.show_rows(
+            [
+                (
+                    "image",
+                    f"{self.photo.path.name}, {format_megapixels(self.photo.width, self.photo.height)}",
+                )
+            ]
+        )
+        self.figures.clear_result()
+        self.figures.set_stale(None)
+        for pane in self.panes.values():
+            pane.view.set_picture(self._original)
+        self.view_link.fit_to_window()
+        self._refresh_pictures()
+        self._remember_recent(self.photo.path)
+        self.settings.setValue("last_folder", str(self.photo.path.parent))
+        self.status_label.setText(
+            f"{self.photo.path}  ·  {format_megapixels(self.photo.width, self.photo.height)}"
+        )
+        self._update_title()
+        self._update_enabled()
+        self._update_captions()
+        self.photo_shown.emit(self.photo)
+
+    @Slot(int, str)
+    def _on_photo_failed(self, request: int, message: str) -> None:
+        if request != self._load_number:
+            return
+        self.status_label.setText("Could not open the photo")
+        log.warning("could not open a photo: %s", message)
+        self._warn("Cannot Open Photo", message)
+        if self.photo is not None:
+            self.status_label.setText(
+                f"{self.photo.path}  ·  {format_megapixels(self.photo.width, self.photo.height)}"
+            )
+
+    # --- Running --------------------------------------------------------------------------
+
+    def run_comparison(self) -> None:
+        """Blur the photo with the chosen engines; a run still in flight is superseded."""
+        if self.photo is None:
+            return
+        try:
+            self.effective_kernel_size()
+        except InvalidKernelError as error:
+            self._warn("Invalid Kernel", str(error))
+            return
+        self._run_number += 1
+        request = RunRequest(
+            number=self._run_number,
+            photo=self.photo,
+            kernel_size=self.kernel_size_setting(),
+            sigma=self.sigma(),
+            engines=self.engines(),
+            repeats=DEFAULT_REPEATS,
+        )
+        self._running = request
+        worker = self._worker_thread.worker
+        worker.want_run(request.number)
+        self._run_requested.emit(request)
+        self.progress_bar.show()
+        self._on_progress(request.number, request.engines[0], 0, 0)
+        self._update_enabled()
+
+    def cancel_run(self) -> None:
+        if self._running is None:
+            return
+        self._run_number += 1  # nothing in flight is wanted any more
+        self._worker_thread.worker.want_run(self._run_number)
+        self._running = None
+        self.progress_bar.hide()
+        self.status_label.setText("Cancelled")
+        self._update_enabled()
+        self.run_cancelled.emit()
+
+    def is_running(self) -> bool:
+        return self._running is not None
+
+    @Slot(int, str, int, int)
+    def _on_progress(self, request: int, engine: str, done: int, total: int) -> None:
+        if self._running is None or request != self._running.number:
+            return
+        if engine == "numpy":
+            self.progress_bar.setRange(0, total or 1)
+            self.progress_bar.setValue(done)
+            self.progress_bar.setFormat("NumPy %p%")
+            self.status_label.setText(
+                f"NumPy: {done} of {total} kernel taps" if total else "NumPy: starting…"
+            )
+        else:
+            self.progress_bar.setRange(0, 0)  # busy: a compiled call reports no progress
+            self.progress_bar.setFormat("JAX")
+            self.status_label.setText("JAX: compiling and running…")
+
+    @Slot(object)
+    def _on_engine_finished(self, done: EngineResult) -> None:
+        if self._running is None or done.request != self._running.number:
+            return  # a superseded run's result is never shown
+        request = self._running
+        if done.run is not None:
+            self._shown[done.engine] = _ShownRun(
+                done,
+                request.photo,
+                effective_kernel_size(request.kernel_size, request.sigma),
+                request.sigma,
+            )
+        else:
+            self._shown.pop(done.engine, None)
+        self._errors[done.engine] = done.error
+        self._refresh_pictures()
+        self._update_captions()
+
+    @Slot(object)
+    def _on_run_finished(self, outcome: RunOutcome) -> None:
+        if self._running is None or outcome.request.number != self._running.number:
+            return
+        self._running = None
+        self._outcome = outcome
+        self._difference = (
+            gray_qimage(outcome.difference) if outcome.difference is not None else None
+        )
+        photo = outcome.request.photo
+        self.figures.show_result(outcome.result, photo.path.name, photo.width, photo.height)
+        self.figures.set_stale(None)
+        self.progress_bar.hide()
+        self.status_label.setText(self._summary(outcome.result))
+        self._refresh_pictures()
+        self._update_captions()
+        self._update_enabled()
+        self.results_shown.emit(outcome.result)
+
+    @Slot(int)
+    def _on_run_cancelled(self, request: int) -> None:
+        # The window already showed the cancellation when it asked for it.
+        log.debug("run %d stopped", request)
+
+    @Slot(int, str)
+    def _on_run_failed(self, request: int, message: str) -> None:
+        if self._running is None or request != self._running.number:
+            return
+        self._running = None
+        self.progress_bar.hide()
+        self.status_label.setText("The run failed")
+        self._update_enabled()
+        self.run_failed.emit(message)
+        self._warn("Run Failed", f"The comparison failed: {message}", critical=True)
+
+    def _summary(self, result: ComparisonResult) -> str:
+        parts = []
+        if result.numpy is not None:
+            parts.append(f"NumPy {format_ms(result.numpy.seconds)}")
+        if result.jax is not None:
+            parts.append(f"JAX {format_ms(result.jax.seconds)} on {result.jax.device}")
+        elif result.jax_error:
+            parts.append("JAX unavailable")
+        return "Done: " + ", ".join(parts)
+
+    # --- What the panes show ----------------------------------------------------------------
+
+    def set_show(self, key: str) -> None:
+        """Show the blurred results, the original photo, or the difference (right pane)."""
+        self._show = key
+        index = self.show_combo.findData(key)
+        if self.show_combo.currentIndex() != index:
+            self.show_combo.setCurrentIndex(index)
+        for action in self.show_actions.actions():
+            action.setChecked(action.data() == key)
+        self._refresh_pictures()
+        self._update_captions()
+
+    def showing(self) -> str:
+        return self._show
+
+    def _picture_for(self, engine: Engine):
+        if self._show == "original":
+            return self._original
+        if self._show == "difference" and engine == "jax":
+            return self._difference
+        shown = self._shown.get(engine)
+        return gray_qimage(shown.engine_result.picture) if shown is not None else None
+
+    def _refresh_pictures(self) -> None:
+        for engine, pane in self.panes.items():
+            picture = self._picture_for(engine)
+            pane.view.set_picture(picture)
+            pane.set_placeholder(self._placeholder_for(engine) if picture is None else "")
+
+    def _placeholder_for(self, engine: Engine) -> str:
+        if self.photo is None:
+            return "Open a photo: File ▸ Open (Ctrl+O), or drop one here"
+        if self._show == "difference" and engine == "jax":
+            return "The difference appears after a run with both engines"
+        error = self._errors.get(engine)
+        if error:
+            return f"{ENGINE_TITLES[engine]} could not run:\n{error}"
+        return "Press Run (Ctrl+R)"
+
+    def _is_stale(self, shown: _ShownRun) -> bool:
+        try:
+            size = self.effective_kernel_size()
+        except InvalidKernelError:
+            return True
+        return (
+            shown.photo is not self.photo
+            or shown.kernel_size != size
+            or shown.sigma != self.sigma()
+        )
+
+    def _update_captions(self) -> None:
+        for engine, pane in self.panes.items():
+            pane.set_caption(self._caption_for(engine))
+        stale = [shown for shown in self._shown.values() if self._is_stale(shown)]
+        if self._outcome is not None and stale:
+            self.figures.set_stale("the parameters changed since this run; press Run")
+        else:
+            self.figures.set_stale(None)
+
+    def _caption_for(self, engine: Engine) -> str:
+        title = f"<b>{ENGINE_TITLES[engine]}</b>"
+        if self._show == "original":
+            return f"<b>Original</b> · grayscale" + (
+                f" · {self.photo.width} × {self.photo.height}" if self.photo else ""
+            )
+        if self._show == "difference" and engine == "jax":
+            scale = self._outcome.difference_scale if self._outcome is not None else None
+            if scale is None:
+                return "<b>Difference</b> |NumPy − JAX|"
+            if scale == 0:
+                return "<b>Difference</b> |NumPy − JAX| · identical outputs (all black)"
+            return f"<b>Difference</b> |NumPy − JAX| · white = {scale:.2g} (×{255 / scale:.3g} in 8-bit levels)"
+        shown = self._shown.get(engine)
+        if shown is None:
+            error = self._errors.get(engine)
+            device = "CPU" if engine == "numpy" else "GPU when present, else CPU"
+            return f"{title} · {'unavailable' if error else device}"
+        run = shown.engine_result.run
+        if engine == "numpy":
+            text = f"{title} · cpu · {format_ms(run.seconds)}"
+        else:
+            first = "compiled" if run.compiled else "already compiled"
+            text = (
+                f"{title} · {html.escape(run.device)} · steady {format_ms(run.seconds)}"
+                f" · first call {format_ms(run.first_call_seconds)} ({first})"
+            )
+        text += f" · {shown.kernel_size} × {shown.kernel_size}, σ {shown.sigma:g}"
+        if self._is_stale(shown):
+            text += ' · <span style="color:#b35c00; font-weight:bold">out of date</span>'
+        return text
+
+    def _select_pane(self, engine: Engine) -> None:
+        self.selected_engine = engine
+        for key, pane in self.panes.items():
+            pane.set_selected(key == engine)
+
+    # --- Saving and copying -----------------------------------------------------------------
+
+    def save_results(self) -> None:
+        """Write each engine's output as PNG into a folder the user picks, atomically."""
+        if not self._shown or self.photo is None:
+            return
+        start = str(
+            self.settings.value(
+                "last_save_folder", self.settings.value("last_folder", str(Path.home()))
+            )
+        )
+        folder = QFileDialog.getExistingDirectory(self, "Save Results to Folder", start)
+        if not folder:
+            return
+        folder = Path(folder)
+        stem = self.photo.path.stem
+        targets = {engine: folder / f"{stem}-{engine}.png" for engine in self._shown}
+        existing = [path for path in targets.values() if path.exists()]
+        if existing:
+            names = "\n".join(path.name for path in existing)
+            answer = QMessageBox.question(
+                self,
+                "Replace Files?",
+                f"These files already exist in {folder}:\n{names}\n\nReplace them?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        try:
+            for engine, path in targets.items():
+                shown = self._shown[engine]
+                save_output(path, shown.engine_result.run.output, bit_depth=shown.photo.bit_depth)
+        except OutputError as error:
+            self._warn("Cannot Save Results", str(error))
+            return
+        self.settings.setValue("last_save_folder", str(folder))
+        self.status_label.setText(
+            f"Saved {', '.join(p.name for p in targets.values())} in {folder}"
+        )
+
+    def copy_selected(self) -> None:
+        pane = self.panes[self.selected_engine]
+        if pane.view.has_picture():
+            QApplication.clipboard().setImage(pane.view.pixmap().toImage())
+            self.status_label.setText(f"Copied the {pane.title} image")
+
+    # --- Drag and drop ----------------------------------------------------------------------
+
+    @staticmethod
+    def _dropped_file(mime) -> Path | None:
+        for url in mime.urls() if mime.hasUrls() else []:
+            if url.isLocalFile():
+                return Path(url.toLocalFile())
+        return None
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        if self._dropped_file(event.mimeData()) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        path = self._dropped_file(event.mimeData())
+        if path is not None:
+            event.acceptProposedAction()
+            self.open_photo(path)
+
+    # --- Recent files and settings ----------------------------------------------------------
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent_files", [])
+        if isinstance(value, str):  # QSettings gives a lone string for a one-item list
+            value = [value]
+        return [str(item) for item in value or []]
+
+    def _remember_recent(self, path: Path) -> None:
+        entry = str(path.resolve())
+        recent = [entry] + [item for item in self.recent_files() if item != entry]
+        self.settings.setValue("recent_files", recent[:MAX_RECENT_FILES])
+        self._rebuild_recent_menu()
+
+    def _rebuild_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        recent = self.recent_files()
+        for number, item in enumerate(recent, start=1):
+            action = self.recent_menu.addAction(
+                f"&{number} {Path(item).name}", lambda item=item: self.open_photo(item)
+            )
+            action.setToolTip(item)
+        if recent:
+            self.recent_menu.addSeparator()
+            self.recent_menu.addAction("Clear Menu", self._clear_recent)
+        self.recent_menu.setEnabled(bool(recent))
+
+    def _clear_recent(self) -> None:
+        self.settings.setValue("recent_files", [])
+        self._rebuild_recent_menu()
+
+    def _restore_settings(self) -> None:
+        geometry = self.settings.value("geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1360, 820)
+        try:
+            sigma = float(self.settings.value("sigma", DEFAULT_SIGMA))
+        except (TypeError, ValueError):
+            sigma = DEFAULT_SIGMA
+        size_value = str(self.settings.value("kernel_size", DEFAULT_KERNEL_SIZE))
+        size: KernelSize
+        if size_value == "auto":
+            size = "auto"
+        else:
+            try:
+                size = int(size_value)
+            except ValueError:
+                size = DEFAULT_KERNEL_SIZE
+        self.set_parameters(kernel_size=size, sigma=min(MAX_SIGMA, max(MIN_SIGMA, sigma)))
+        self._on_parameters_changed()
+
+    def _save_settings(self) -> None:
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.setValue("sigma", self.sigma())
+        self.settings.setValue("kernel_size", str(self.kernel_size_setting()))
+        self.settings.sync()
+
+    # --- The rest -------------------------------------------------------------------------
+
+    def _update_title(self) -> None:
+        name = self.photo.path.name if self.photo is not None else "no photo"
+        self.setWindowTitle(f"{name} — {APP_NAME}")
+
+    def _update_enabled(self) -> None:
+        running = self._running is not None
+        has_photo = self.photo is not None
+        self.run_button.setEnabled(has_photo)
+        self.run_action.setEnabled(has_photo)
+        self.cancel_button.setEnabled(running)
+        self.cancel_action.setEnabled(running)
+        self.save_action.setEnabled(bool(self._shown))
+
+    def _warn(self, title: str, text: str, *, critical: bool = False) -> None:
+        self.message_shown.emit(title, text)
+        if self.show_messages:
+            box = QMessageBox.critical if critical else QMessageBox.warning
+            box(self, title, text)
+
+    def _show_about(self) -> None:
+        QMessageBox.about(
+            self,
+            f"About {APP_NAME}",
+            f"<b>{APP_NAME} {__version__}</b><p>The same Gaussian blur with NumPy on the CPU and "
+            "with JAX-jit on the GPU (or the CPU), side by side.</p>",
+        )
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self._save_settings()
+        self._running = None
+        self._worker_thread.stop()
+        super().closeEvent(event)

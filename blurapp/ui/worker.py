@@ -1,0 +1,200 @@
+"""The work the window must never do on its own thread: loading, the engines, 8-bit pictures.
+
+A single Worker lives in a QThread and takes requests one at a time through queued signals.
+Every request carries a number; the window remembers the newest one it wants, and the worker
+stops early (between kernel taps, between JAX calls) once its request is no longer wanted.
+Results travel back as plain data: NumPy arrays and the core's result objects.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from blurapp.core.comparison import (
+    ComparisonResult,
+    Engine,
+    JaxRun,
+    NumpyRun,
+    compare,
+    difference_picture,
+)
+from blurapp.core.kernel import KernelSize
+from blurapp.core.numpy_engine import BlurCancelled
+from blurapp.core.photo import Photo, PhotoError, load_photo
+from blurapp.core.saving import to_8bit
+
+log = logging.getLogger(__name__)
+
+# Every worker thread the window starts, so tests can check none outlives its window.
+_started_threads: weakref.WeakSet[QThread] = weakref.WeakSet()
+
+
+def running_worker_threads() -> list[QThread]:
+    return [thread for thread in list(_started_threads) if thread.isRunning()]
+
+
+@dataclass(frozen=True, eq=False)
+class LoadedPhoto:
+    request: int
+    photo: Photo
+    picture: np.ndarray  # the grayscale photo as uint8, ready to show
+
+
+@dataclass(frozen=True, eq=False)
+class RunRequest:
+    number: int
+    photo: Photo
+    kernel_size: KernelSize
+    sigma: float
+    engines: tuple[Engine, ...]
+    repeats: int
+
+
+@dataclass(frozen=True, eq=False)
+class EngineResult:
+    """One engine's run (or why it failed) with its output as a picture."""
+
+    request: int
+    engine: Engine
+    run: NumpyRun | JaxRun | None
+    picture: np.ndarray | None
+    error: str | None
+
+
+@dataclass(frozen=True, eq=False)
+class RunOutcome:
+    request: RunRequest
+    result: ComparisonResult
+    difference: np.ndarray | None  # |NumPy − JAX| as uint8, largest difference white
+    difference_scale: float | None  # the difference that white stands for
+
+
+class Worker(QObject):
+    photo_loaded = Signal(object)  # LoadedPhoto
+    photo_failed = Signal(int, str)  # request, message naming the file
+    progress = Signal(int, str, int, int)  # request, engine, done, total (total 0: unknown)
+    engine_finished = Signal(object)  # EngineResult
+    run_finished = Signal(object)  # RunOutcome
+    run_cancelled = Signal(int)
+    run_failed = Signal(int, str)  # request, message; the traceback goes to the log
+
+    def __init__(self) -> None:
+        super().__init__()
+        # Written by the window's thread, read here: plain ints, so no lock is needed.
+        self._wanted_load = 0
+        self._wanted_run = 0
+        self._stopping = threading.Event()
+
+    # Called directly from the GUI thread -----------------------------------------------------
+
+    def want_load(self, request: int) -> None:
+        self._wanted_load = request
+
+    def want_run(self, request: int) -> None:
+        """Only run `request` is wanted now; an older one stops at its next check."""
+        self._wanted_run = request
+
+    def stop(self) -> None:
+        """Drop everything: the window is closing."""
+        self._stopping.set()
+        self._wanted_load = self._wanted_run = -1
+
+    # Slots, run on the worker's thread -----------------------------------------------------
+
+    @Slot(int, object)
+    def load(self, request: int, path: Path) -> None:
+        if request != self._wanted_load or self._stopping.is_set():
+            return
+        try:
+            photo = load_photo(path)
+            picture = to_8bit(photo.gray)
+        except PhotoError as error:
+            self.photo_failed.emit(request, str(error))
+            return
+        except Exception as error:
+            log.exception("could not open %s", path)
+            self.photo_failed.emit(request, f"{path}: unexpected error: {error}")
+            return
+        if request == self._wanted_load:
+            self.photo_loaded.emit(LoadedPhoto(request, photo, picture))
+
+    @Slot(object)
+    def run(self, request: RunRequest) -> None:
+        number = request.number
+
+        def cancelled() -> bool:
+            return number != self._wanted_run or self._stopping.is_set()
+
+        if cancelled():
+            self.run_cancelled.emit(number)
+            return
+        last_percent = -1
+
+        def progress(done: int, total: int) -> None:
+            nonlocal last_percent
+            percent = done * 100 // total
+            if percent != last_percent:  # at most 101 signals, however many taps
+                last_percent = percent
+                self.progress.emit(number, "numpy", done, total)
+
+        def engine_done(engine: Engine, run: NumpyRun | JaxRun | None, error: str | None) -> None:
+            picture = to_8bit(run.output) if run is not None else None
+            self.engine_finished.emit(EngineResult(number, engine, run, picture, error))
+            if engine == "numpy" and "jax" in request.engines:
+                self.progress.emit(number, "jax", 0, 0)
+
+        try:
+            if request.engines[0] == "jax":
+                self.progress.emit(number, "jax", 0, 0)
+            result = compare(
+                request.photo.gray,
+                kernel_size=request.kernel_size,
+                sigma=request.sigma,
+                repeats=request.repeats,
+                engines=request.engines,
+                progress=progress,
+                cancelled=cancelled,
+                on_engine_done=engine_done,
+            )
+            difference = scale = None
+            if result.numpy is not None and result.jax is not None:
+                difference, scale = difference_picture(result.numpy.output, result.jax.output)
+        except BlurCancelled:
+            self.run_cancelled.emit(number)
+            return
+        except Exception as error:
+            log.exception("the comparison failed")
+            self.run_failed.emit(number, f"{type(error).__name__}: {error}")
+            return
+        if cancelled():
+            self.run_cancelled.emit(number)
+            return
+        self.run_finished.emit(RunOutcome(request, result, difference, scale))
+
+
+class WorkerThread:
+    """A Worker in its own QThread, started at once and stopped with `stop()`."""
+
+    def __init__(self) -> None:
+        self.thread = QThread()
+        self.thread.setObjectName("blurapp-worker")
+        self.worker = Worker()
+        self.worker.moveToThread(self.thread)
+        _started_threads.add(self.thread)
+        self.thread.start()
+
+    def stop(self) -> None:
+        """Ask the work in hand to stop, then wait for the thread to end.
+
+        The wait is bounded by one step of the engines: a kernel tap, or one compiled JAX call.
+        """
+        self.worker.stop()
+        self.thread.quit()
+        self.thread.wait()
