@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QIODevice, QTimer
+from PySide6.QtCore import QBuffer, QIODevice, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 from blurapp.core.saving import OutputError, write_atomically
@@ -14,6 +15,7 @@ from blurapp.ui.main_window import APP_NAME, MainWindow
 
 # Longer than a first JIT compile plus both engines on a large photo on a slow machine.
 SCREENSHOT_TIMEOUT_S = 300
+SCREENSHOT_SIZE = (1360, 820)
 
 
 def _has_display() -> bool:
@@ -22,22 +24,36 @@ def _has_display() -> bool:
 
 def run_window(image: Path | None, *, screenshot: Path | None = None) -> int:
     """Open the main window on `image` (the bundled sample if None) and run Qt's event loop."""
-    from blurapp.core.sample import sample_photo_path
-
     if screenshot is not None and not _has_display():
         # A screenshot needs no screen: render offscreen when there is none.
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "blurapp"])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
-    window = MainWindow()
-    window.show()
     outcome = {"status": 0}
-    if screenshot is not None:
+    if screenshot is None:
+        window = MainWindow()
+        open_window(window, image)
+        return app.exec()
+    # A screenshot shows the defaults at a fixed size and leaves the user's settings alone.
+    with tempfile.TemporaryDirectory(prefix="blurapp-screenshot-") as folder:
+        settings = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(settings)
+        window.resize(*SCREENSHOT_SIZE)
         _arrange_screenshot(app, window, screenshot, outcome)
-    window.open_photo(image if image is not None else sample_photo_path())
-    status = app.exec()
+        open_window(window, image)
+        status = app.exec()
+        del window, settings
     return outcome["status"] or status
+
+
+def open_window(window: MainWindow, image: Path | None) -> MainWindow:
+    """Show `window` and start loading `image`, or the bundled sample photo when None."""
+    from blurapp.core.sample import sample_photo_path
+
+    window.show()
+    window.open_photo(image if image is not None else sample_photo_path())
+    return window
 
 
 def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, outcome: dict) -> None:

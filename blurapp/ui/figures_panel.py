@@ -38,11 +38,11 @@ class TimingChart(QWidget):
     def _row_height(self) -> int:
         return QFontMetrics(self.font()).height() + 8
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+    def sizeHint(self) -> QSize:
         rows = max(1, len(self._bars))
         return QSize(320, rows * self._row_height() + QFontMetrics(self.font()).height() + 10)
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802
+    def minimumSizeHint(self) -> QSize:
         return QSize(220, self.sizeHint().height())
 
     def scale(self) -> tuple[float, float]:
@@ -54,7 +54,7 @@ class TimingChart(QWidget):
             high = low * 10
         return low, high
 
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         metrics = QFontMetrics(self.font())

@@ -110,7 +110,7 @@ class ImageView(QGraphicsView):
 
     # Events --------------------------------------------------------------------------------
 
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt's name)
+    def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120
         if steps and self.has_picture():
             self.zoom_by(ZOOM_STEP**steps)
@@ -118,12 +118,12 @@ class ImageView(QGraphicsView):
         else:
             super().wheelEvent(event)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self._fit:
             self.fit_to_window()
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:
         self.clicked.emit()
         super().mousePressEvent(event)
 
@@ -211,6 +211,6 @@ class ResultPane(QFrame):
         border = "#3d8ee6" if selected else "transparent"
         self.setStyleSheet(f"QFrame#pane {{ border: 2px solid {border}; border-radius: 3px; }}")
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.placeholder.resize(self.view.size())

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -84,7 +84,7 @@ def _photo_file_filter() -> str:
 class OddSpinBox(QSpinBox):
     """A spin box that steps by 2 and turns a typed even number into the next odd one."""
 
-    def validate(self, text: str, position: int):  # noqa: D102
+    def validate(self, text: str, position: int):
         state, text, position = super().validate(text, position)
         if state == state.Acceptable and int(text or 0) % 2 == 0:
             return state.Intermediate, text, position
@@ -112,7 +112,9 @@ class _ShownRun:
 class MainWindow(QMainWindow):
     photo_shown = Signal(object)  # Photo, once it is on screen
     results_shown = Signal(object)  # ComparisonResult, once both panes and figures show it
-    run_cancelled = Signal()
+    run_cancelled = Signal()  # the user cancelled; the window shows it at once
+    run_stopped = Signal()  # the worker has let go of a cancelled or superseded run
+    progress_shown = Signal(str, int, int)  # engine, done, total (0 total: busy, no count)
     run_failed = Signal(str)
     message_shown = Signal(str, str)  # title, text: every warning the user is given
     # Requests for the worker: connected across threads, so its slots run on its thread.
@@ -485,6 +487,7 @@ class MainWindow(QMainWindow):
             self.progress_bar.setRange(0, 0)  # busy: a compiled call reports no progress
             self.progress_bar.setFormat("JAX")
             self.status_label.setText("JAX: compiling and running…")
+        self.progress_shown.emit(engine, done, total)
 
     @Slot(object)
     def _on_engine_finished(self, done: EngineResult) -> None:
@@ -527,6 +530,7 @@ class MainWindow(QMainWindow):
     def _on_run_cancelled(self, request: int) -> None:
         # The window already showed the cancellation when it asked for it.
         log.debug("run %d stopped", request)
+        self.run_stopped.emit()
 
     @Slot(int, str)
     def _on_run_failed(self, request: int, message: str) -> None:
@@ -571,7 +575,10 @@ class MainWindow(QMainWindow):
         if self._show == "difference" and engine == "jax":
             return self._difference
         shown = self._shown.get(engine)
-        return gray_qimage(shown.engine_result.picture) if shown is not None else None
+        if shown is not None:
+            return gray_qimage(shown.engine_result.picture)
+        # Before a first run each pane shows the photo itself, so there is something to see.
+        return None if self._errors.get(engine) else self._original
 
     def _refresh_pictures(self) -> None:
         for engine, pane in self.panes.items():
@@ -587,7 +594,7 @@ class MainWindow(QMainWindow):
         error = self._errors.get(engine)
         if error:
             return f"{ENGINE_TITLES[engine]} could not run:\n{error}"
-        return "Press Run (Ctrl+R)"
+        return ""
 
     def _is_stale(self, shown: _ShownRun) -> bool:
         try:
@@ -612,7 +619,7 @@ class MainWindow(QMainWindow):
     def _caption_for(self, engine: Engine) -> str:
         title = f"<b>{ENGINE_TITLES[engine]}</b>"
         if self._show == "original":
-            return f"<b>Original</b> · grayscale" + (
+            return "<b>Original</b> · grayscale" + (
                 f" · {self.photo.width} × {self.photo.height}" if self.photo else ""
             )
         if self._show == "difference" and engine == "jax":
@@ -624,9 +631,11 @@ class MainWindow(QMainWindow):
             return f"<b>Difference</b> |NumPy − JAX| · white = {scale:.2g} (×{255 / scale:.3g} in 8-bit levels)"
         shown = self._shown.get(engine)
         if shown is None:
-            error = self._errors.get(engine)
+            if self._errors.get(engine):
+                return f"{title} · unavailable"
             device = "CPU" if engine == "numpy" else "GPU when present, else CPU"
-            return f"{title} · {'unavailable' if error else device}"
+            waiting = " · not run yet: showing the original, press Run" if self.photo else ""
+            return f"{title} · {device}{waiting}"
         run = shown.engine_result.run
         if engine == "numpy":
             text = f"{title} · cpu · {format_ms(run.seconds)}"
@@ -702,13 +711,13 @@ class MainWindow(QMainWindow):
                 return Path(url.toLocalFile())
         return None
 
-    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def dragEnterEvent(self, event) -> None:
         if self._dropped_file(event.mimeData()) is not None:
             event.acceptProposedAction()
         else:
             event.ignore()
 
-    def dropEvent(self, event) -> None:  # noqa: N802
+    def dropEvent(self, event) -> None:
         path = self._dropped_file(event.mimeData())
         if path is not None:
             event.acceptProposedAction()
@@ -802,7 +811,7 @@ class MainWindow(QMainWindow):
             "with JAX-jit on the GPU (or the CPU), side by side.</p>",
         )
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
         self._save_settings()
         self._running = None
         self._worker_thread.stop()

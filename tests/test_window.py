@@ -1,0 +1,493 @@
+"""The real window, driven as a user drives it (pytest-qt, offscreen)."""
+
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from PIL import Image
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
+from PySide6.QtGui import QDropEvent, QWheelEvent
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from blurapp.core import TOLERANCE, gaussian_kernel, load_grayscale, sample_photo_path, to_8bit
+from blurapp.ui.app import open_window
+from blurapp.ui.main_window import MainWindow
+
+# Longer than a first JIT compile on a slow, busy machine.
+RUN_TIMEOUT_MS = 120_000
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def make_window(qtbot, settings):
+    windows = []
+
+    def make(image=None, *, wait=True):
+        window = MainWindow(settings)
+        qtbot.addWidget(window)
+        windows.append(window)
+        if wait:
+            with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+                open_window(window, image)
+        else:
+            window.show()
+        return window
+
+    yield make
+    for window in windows:
+        window.close()
+
+
+@pytest.fixture
+def warnings_shown(monkeypatch):
+    shown = []
+
+    def record(parent, title, text, *args, **kwargs):
+        shown.append((title, text))
+        return QMessageBox.StandardButton.Ok
+
+    monkeypatch.setattr(QMessageBox, "warning", record)
+    monkeypatch.setattr(QMessageBox, "critical", record)
+    return shown
+
+
+def photo_file(tmp_path, name="street.png", size=(90, 60), seed=0):
+    path = tmp_path / name
+    pixels = np.random.default_rng(seed).integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
+    Image.fromarray(pixels).save(path)
+    return path
+
+
+def run(qtbot, window):
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
+        qtbot.mouseClick(window.run_button, Qt.MouseButton.LeftButton)
+    return shown.args[0]
+
+
+def slow_setup(window):
+    """Parameters that keep the NumPy engine busy for seconds on a 2-core machine."""
+    window.set_parameters(kernel_size=61, sigma=10.0)
+
+
+def numpy_busy(engine, done, total):
+    return engine == "numpy" and done > 0
+
+
+def big_photo(tmp_path):
+    return photo_file(tmp_path, "big.png", size=(1500, 1000))
+
+
+# --- Opening ------------------------------------------------------------------------------
+
+
+def test_the_bundled_sample_opens_when_no_image_is_given(make_window):
+    window = make_window()
+    assert window.windowTitle() == "coffee.png — BlurApp"
+    assert window.photo.path == sample_photo_path()
+    for pane in window.panes.values():
+        assert (pane.view.picture_size().width(), pane.view.picture_size().height()) == (600, 400)
+        assert pane.placeholder_text() == ""
+        assert pane.caption_text().endswith("not run yet: showing the original, press Run")
+
+
+def test_an_image_given_on_the_command_line_opens(make_window, tmp_path):
+    path = photo_file(tmp_path, "holiday.png", size=(70, 50))
+    window = make_window(path)
+    assert window.windowTitle() == "holiday.png — BlurApp"
+    assert window.numpy_pane.view.picture_size().width() == 70
+    np.testing.assert_array_equal(window.photo.gray, load_grayscale(path))
+
+
+def test_open_through_the_file_dialog(make_window, tmp_path, monkeypatch, qtbot):
+    window = make_window()
+    path = photo_file(tmp_path, "chosen.png", size=(40, 30))
+    asked = []
+
+    def choose(parent, caption, folder, filters):
+        asked.append(filters)
+        return str(path), filters.split(";;")[0]
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        window.open_action.trigger()
+    assert window.windowTitle() == "chosen.png — BlurApp"
+    assert "*.png" in asked[0] and "*.jpg" in asked[0] and "*.tif" in asked[0]
+    assert window.numpy_pane.view.picture_size().height() == 30
+
+
+def test_open_by_dropping_a_file(make_window, tmp_path, qtbot):
+    window = make_window()
+    path = photo_file(tmp_path, "dropped.png", size=(33, 22))
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(
+        QPointF(50, 50),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        window.dropEvent(event)
+    assert event.isAccepted()
+    assert window.windowTitle() == "dropped.png — BlurApp"
+
+
+def test_open_recent_reopens_a_photo(make_window, tmp_path, qtbot):
+    first = photo_file(tmp_path, "first.png")
+    window = make_window(first)
+    make_window_second = photo_file(tmp_path, "second.png")
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        window.open_photo(make_window_second)
+    entries = [a for a in window.recent_menu.actions() if a.toolTip()]
+    assert [a.toolTip() for a in entries][:2] == [str(make_window_second), str(first)]
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        entries[1].trigger()
+    assert window.windowTitle() == "first.png — BlurApp"
+
+
+def test_a_bad_file_shows_a_message_and_keeps_the_photo(
+    make_window, tmp_path, qtbot, warnings_shown
+):
+    window = make_window()
+    bad = tmp_path / "broken.jpg"
+    bad.write_bytes(b"\xff\xd8\xff\xe0 this is not really a JPEG")
+    with qtbot.waitSignal(window.message_shown, timeout=RUN_TIMEOUT_MS):
+        window.open_photo(bad)
+    [(title, text)] = warnings_shown
+    assert title == "Cannot Open Photo"
+    assert str(bad) in text
+    assert window.windowTitle() == "coffee.png — BlurApp"
+    assert window.numpy_pane.view.picture_size().width() == 600
+
+
+# --- Running ------------------------------------------------------------------------------
+
+
+def test_run_shows_both_results_with_their_figures(make_window, qtbot):
+    window = make_window()
+    result = run(qtbot, window)
+    assert result.max_abs_diff <= TOLERANCE
+    for pane in window.panes.values():
+        size = pane.view.picture_size()
+        assert (size.width(), size.height()) == (600, 400)
+        assert pane.placeholder_text() == ""
+    numpy_caption = window.numpy_pane.caption_text()
+    jax_caption = window.jax_pane.caption_text()
+    assert numpy_caption.startswith("NumPy · cpu · ") and " ms · 9 × 9, σ 2.5" in numpy_caption
+    assert jax_caption.startswith(f"JAX-jit · {result.jax.device} · steady ")
+    assert "first call" in jax_caption and "(compiled)" in jax_caption
+    figures = window.figures
+    assert figures.value("NumPy").endswith(" ms")
+    assert "includes compilation" in figures.value("JAX first call")
+    assert figures.value("JAX steady").endswith("(median of 3)")
+    assert figures.value("speedup").endswith("(NumPy ÷ JAX steady)")
+    assert figures.value("transfers").startswith("to device ")
+    assert "within 1e-05" in figures.value("max abs diff") and "of 255 levels" in figures.value(
+        "max abs diff"
+    )
+    assert figures.value("device") == result.jax.device
+    assert figures.value("kernel") == "9 × 9, sigma 2.5"
+    assert "600 × 400" in figures.value("image")
+    assert [name for name, _ in figures.chart.bars()] == ["NumPy", "JAX first call", "JAX steady"]
+    # The pictures are the engines' outputs.
+    expected = to_8bit(result.numpy.output)
+    shown = window.numpy_pane.view.pixmap().toImage()
+    assert shown.pixelColor(123, 45).red() == expected[45, 123]
+    assert not window.progress_bar.isVisible() and not window.cancel_button.isEnabled()
+
+
+def test_a_new_sigma_reuses_the_compiled_program_and_a_new_size_compiles(
+    make_window, qtbot, tmp_path
+):
+    # A shape no other test uses, so the first run must compile.
+    window = make_window(photo_file(tmp_path, size=(131, 79)))
+    first = run(qtbot, window)
+    window.set_parameters(sigma=4.0)
+    again = run(qtbot, window)
+    assert first.jax.compiled and not again.jax.compiled
+    assert "already compiled" in window.jax_pane.caption_text()
+    assert "already compiled" in window.figures.value("JAX first call")
+    window.set_parameters(kernel_size=13)
+    resized = run(qtbot, window)
+    assert resized.jax.compiled and resized.kernel_size == 13
+    assert "(compiled)" in window.jax_pane.caption_text()
+
+
+def test_auto_size_follows_sigma(make_window, qtbot):
+    window = make_window()
+    window.set_parameters(kernel_size="auto", sigma=2.0)
+    assert window.effective_size_label.text().startswith("13 × 13")
+    assert not window.size_spin.isEnabled()
+    result = run(qtbot, window)
+    assert result.kernel_size == 13
+
+
+def test_kernel_size_steps_by_two_and_stays_odd(make_window):
+    window = make_window()
+    window.size_spin.setValue(9)
+    window.size_spin.stepUp()
+    assert window.size_spin.value() == 11
+    assert window.size_spin.fixup("12") == "13"
+
+
+def test_changing_a_parameter_marks_results_out_of_date(make_window, qtbot):
+    window = make_window()
+    run(qtbot, window)
+    assert "out of date" not in window.numpy_pane.caption_text()
+    window.sigma_slider.setValue(35)
+    assert window.sigma() == pytest.approx(3.5)
+    assert "out of date" in window.numpy_pane.caption_text()
+    assert "out of date" in window.jax_pane.caption_text()
+    assert window.figures.stale_label.text().startswith("Out of date")
+
+
+def test_numpy_only_keeps_the_jax_pane_marked_out_of_date(make_window, qtbot):
+    window = make_window()
+    run(qtbot, window)
+    window.set_parameters(sigma=1.0)
+    window.engines_combo.setCurrentIndex(1)  # NumPy only
+    result = run(qtbot, window)
+    assert result.jax is None and result.numpy is not None
+    assert "out of date" not in window.numpy_pane.caption_text()
+    assert "out of date" in window.jax_pane.caption_text()
+    assert window.jax_pane.view.has_picture()
+
+
+def test_a_jax_failure_is_shown_in_its_pane_and_numpy_still_works(make_window, qtbot, monkeypatch):
+    from blurapp.core import comparison
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("RESOURCE_EXHAUSTED: out of memory while trying to allocate")
+
+    monkeypatch.setattr(comparison, "run_jax", broken)
+    window = make_window()
+    result = run(qtbot, window)
+    assert result.numpy is not None and result.jax is None
+    assert window.numpy_pane.view.has_picture()
+    assert "could not run" in window.jax_pane.placeholder_text()
+    assert "out of memory" in window.jax_pane.placeholder_text()
+    assert "unavailable" in window.jax_pane.caption_text()
+    assert "out of memory" in window.figures.value("JAX")
+
+
+def test_cancel_during_a_run(make_window, qtbot, tmp_path):
+    window = make_window(big_photo(tmp_path))
+    slow_setup(window)
+    shown = []
+    window.results_shown.connect(shown.append)
+    with qtbot.waitSignal(
+        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=numpy_busy
+    ):
+        window.run_comparison()
+    assert window.progress_bar.isVisible() and window.cancel_button.isEnabled()
+    with qtbot.waitSignal(window.run_stopped, timeout=10_000):
+        qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
+    assert not window.is_running()
+    assert window.status_label.text() == "Cancelled"
+    assert not window.progress_bar.isVisible()
+    qtbot.wait(300)
+    assert shown == []
+    assert "not run yet" in window.numpy_pane.caption_text()
+
+
+def test_close_during_a_run_ends_within_two_seconds(make_window, qtbot, tmp_path):
+    window = make_window(big_photo(tmp_path))
+    slow_setup(window)
+    with qtbot.waitSignal(
+        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=numpy_busy
+    ):
+        window.run_comparison()
+    start = time.monotonic()
+    window.close()
+    assert time.monotonic() - start < 2.0
+    assert not window._worker_thread.thread.isRunning()
+
+
+def test_a_second_run_during_the_first_shows_only_the_second(make_window, qtbot, tmp_path):
+    window = make_window(big_photo(tmp_path))
+    slow_setup(window)
+    shown = []
+    window.results_shown.connect(shown.append)
+    with qtbot.waitSignal(
+        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=numpy_busy
+    ):
+        window.run_comparison()
+    window.set_parameters(kernel_size=3, sigma=0.8)
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.run_comparison()
+    qtbot.wait(500)
+    assert [(r.kernel_size, r.sigma) for r in shown] == [(3, 0.8)]
+    assert "3 × 3, σ 0.8" in window.numpy_pane.caption_text()
+
+
+# --- Looking at the results ---------------------------------------------------------------
+
+
+def test_both_panes_zoom_and_pan_together(make_window, qtbot):
+    window = make_window()
+    run(qtbot, window)
+    left, right = window.numpy_pane.view, window.jax_pane.view
+    wheel = QWheelEvent(
+        QPointF(100, 100),
+        left.viewport().mapToGlobal(QPointF(100, 100)),
+        QPoint(0, 0),
+        QPoint(0, 240),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    before = left.zoom()
+    QApplication.sendEvent(left.viewport(), wheel)
+    assert left.zoom() == pytest.approx(before * 1.25**2)
+    assert right.zoom() == pytest.approx(left.zoom())
+    left.horizontalScrollBar().setValue(left.horizontalScrollBar().value() + 40)
+    assert (right.center() - left.center()).manhattanLength() < 2
+    QApplication.sendEvent(window, QApplication.focusWidget() and wheel)  # harmless
+    window.view_link.set_zoom(1.0)
+    assert left.zoom() == right.zoom() == 1.0
+    window.view_link.fit_to_window()
+    assert left.is_fitted() and right.zoom() == pytest.approx(left.zoom())
+
+
+def test_zoom_shortcuts(make_window, qtbot):
+    window = make_window()
+    view = window.jax_pane.view
+    view.setFocus()
+    zoom = view.zoom()
+    qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    assert view.zoom() == 1.0 and window.numpy_pane.view.zoom() == 1.0
+    qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert view.zoom() == pytest.approx(zoom)
+
+
+def test_the_difference_and_original_views(make_window, qtbot):
+    window = make_window()
+    result = run(qtbot, window)
+    window.set_show("difference")
+    caption = window.jax_pane.caption_text()
+    assert caption.startswith("Difference |NumPy − JAX|")
+    difference = np.abs(result.numpy.output.astype(np.float64) - result.jax.output)
+    if result.max_abs_diff > 0:
+        assert f"white = {result.max_abs_diff:.2g}" in caption
+        picture = window.jax_pane.view.pixmap().toImage()
+        y, x = np.unravel_index(np.argmax(difference), difference.shape)
+        assert picture.pixelColor(int(x), int(y)).red() == 255
+    else:
+        assert "identical" in caption
+    assert window.numpy_pane.caption_text().startswith("NumPy")
+    window.set_show("original")
+    assert window.numpy_pane.caption_text().startswith("Original")
+    original = window.numpy_pane.view.pixmap().toImage()
+    assert original.pixelColor(10, 10).red() == to_8bit(window.photo.gray)[10, 10]
+    window.set_show("blurred")
+    assert window.jax_pane.caption_text().startswith("JAX-jit")
+
+
+def test_copy_puts_the_selected_pane_on_the_clipboard(make_window, qtbot):
+    window = make_window()
+    result = run(qtbot, window)
+    qtbot.mouseClick(window.jax_pane.view.viewport(), Qt.MouseButton.LeftButton)
+    assert window.selected_engine == "jax"
+    window.copy_action.trigger()
+    image = QApplication.clipboard().image()
+    assert (image.width(), image.height()) == (600, 400)
+    assert image.pixelColor(5, 5).red() == to_8bit(result.jax.output)[5, 5]
+
+
+def test_save_results_writes_both_and_asks_before_overwriting(
+    make_window, qtbot, tmp_path, monkeypatch
+):
+    window = make_window()
+    result = run(qtbot, window)
+    folder = tmp_path / "out"
+    folder.mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
+    questions = []
+    answer = [QMessageBox.StandardButton.No]
+
+    def question(parent, title, text, *args, **kwargs):
+        questions.append(text)
+        return answer[0]
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    window.save_action.trigger()
+    assert questions == []
+    assert sorted(p.name for p in folder.iterdir()) == ["coffee-jax.png", "coffee-numpy.png"]
+    for engine, run_ in (("numpy", result.numpy), ("jax", result.jax)):
+        with Image.open(folder / f"coffee-{engine}.png") as saved:
+            np.testing.assert_array_equal(np.asarray(saved), to_8bit(run_.output))
+
+    (folder / "coffee-numpy.png").write_bytes(b"keep me")
+    window.save_action.trigger()
+    assert len(questions) == 1 and "coffee-numpy.png" in questions[0]
+    assert (folder / "coffee-numpy.png").read_bytes() == b"keep me"
+
+    answer[0] = QMessageBox.StandardButton.Yes
+    window.save_action.trigger()
+    with Image.open(folder / "coffee-numpy.png") as saved:
+        assert saved.size == (600, 400)
+    assert sorted(p.name for p in folder.iterdir()) == ["coffee-jax.png", "coffee-numpy.png"]
+
+
+def test_settings_survive_a_new_window(make_window, qtbot, tmp_path, settings):
+    path = photo_file(tmp_path, "remembered.png")
+    window = make_window(path)
+    window.set_parameters(kernel_size=15, sigma=3.3)
+    window.resize(700, 500)
+    window.close()
+    again = make_window(wait=False)
+    assert again.kernel_size_setting() == 15
+    assert again.sigma() == pytest.approx(3.3)
+    assert again.recent_files()[0] == str(path)
+    assert settings.value("last_folder") == str(tmp_path)
+    assert (again.width(), again.height()) == (700, 500)
+
+
+def test_blurred_pixels_match_the_oracle(make_window, qtbot):
+    from scipy.ndimage import correlate
+
+    window = make_window()
+    result = run(qtbot, window)
+    expected = correlate(
+        window.photo.gray.astype(np.float64), gaussian_kernel(9, 2.5), mode="nearest"
+    )
+    np.testing.assert_allclose(result.jax.output, expected, atol=TOLERANCE, rtol=0)
+
+
+def test_screenshot_command_saves_a_picture_of_the_window(tmp_path):
+    out = tmp_path / "shot.png"
+    source = photo_file(tmp_path, "scene.png", size=(200, 120))
+    run_ = subprocess.run(
+        [sys.executable, "-m", "blurapp", "--screenshot", str(out), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run_.returncode == 0, run_.stderr
+    assert "Traceback" not in run_.stderr
+    with Image.open(out) as shot:
+        assert shot.width >= 800 and shot.height >= 500
+
+
+def test_screenshot_of_a_bad_photo_fails_with_one_error_line(tmp_path):
+    out = tmp_path / "shot.png"
+    bad = tmp_path / "bad.png"
+    bad.write_text("not a picture")
+    run_ = subprocess.run(
+        [sys.executable, "-m", "blurapp", "--screenshot", str(out), str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run_.returncode == 1
+    errors = [line for line in run_.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and str(bad) in errors[0]
+    assert not out.exists()
