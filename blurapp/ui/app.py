@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import tempfile
@@ -13,9 +14,11 @@ from PySide6.QtWidgets import QApplication
 from blurapp.core.saving import OutputError, write_atomically
 from blurapp.ui.main_window import APP_NAME, MainWindow
 
+log = logging.getLogger(__name__)
+
 # Longer than a first JIT compile plus both engines on a large photo on a slow machine.
 SCREENSHOT_TIMEOUT_S = 300
-SCREENSHOT_SIZE = (1360, 820)
+SCREENSHOT_SIZE = (1360, 700)
 
 
 def _has_display() -> bool:
@@ -33,6 +36,7 @@ def run_window(image: Path | None, *, screenshot: Path | None = None) -> int:
     outcome = {"status": 0}
     if screenshot is None:
         window = MainWindow()
+        _report_uncaught_errors(window)
         open_window(window, image)
         return app.exec()
     # A screenshot shows the defaults at a fixed size and leaves the user's settings alone.
@@ -45,6 +49,20 @@ def run_window(image: Path | None, *, screenshot: Path | None = None) -> int:
         status = app.exec()
         del window, settings
     return outcome["status"] or status
+
+
+def _report_uncaught_errors(window: MainWindow) -> None:
+    """An error in a slot would otherwise only reach the terminal: tell the user as well."""
+
+    def report(kind, error, trace) -> None:
+        log.error("unexpected error", exc_info=(kind, error, trace))
+        window._warn(
+            "Unexpected Error",
+            f"{kind.__name__}: {error}\n\nBlurApp is still running; the details are in the log.",
+            critical=True,
+        )
+
+    sys.excepthook = report
 
 
 def open_window(window: MainWindow, image: Path | None) -> MainWindow:

@@ -143,6 +143,7 @@ class FiguresPanel(QGroupBox):
         while self._grid.count():
             widget = self._grid.takeAt(0).widget()
             if widget is not None:
+                widget.hide()  # at once: deleteLater alone leaves it painted until later
                 widget.deleteLater()
         self._values = {}
         for index, (name, value) in enumerate(rows):

@@ -175,6 +175,9 @@ class ResultPane(QFrame):
         self.caption = QLabel(title)
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(Qt.TextFormat.RichText)
+        self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        # Room for two lines in every pane, so both views get the same height and scale.
+        self.caption.setFixedHeight(2 * self.caption.fontMetrics().lineSpacing() + 4)
         self.view = ImageView(self)
         self.view.clicked.connect(self.selected)
         self.placeholder = QLabel(self.view)

@@ -313,8 +313,16 @@ class MainWindow(QMainWindow):
         self.progress_bar.setTextVisible(True)
         self.progress_bar.hide()
         self.status_label = QLabel()
+        self.zoom_label = QLabel()
+        self.zoom_label.setToolTip("Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%")
         self.statusBar().addWidget(self.status_label, 1)
         self.statusBar().addPermanentWidget(self.progress_bar)
+        self.statusBar().addPermanentWidget(self.zoom_label)
+        self.numpy_pane.view.zoom_changed.connect(self._on_zoom_changed)
+        self.jax_pane.view.zoom_changed.connect(self._on_zoom_changed)
+
+    def _on_zoom_changed(self, zoom: float) -> None:
+        self.zoom_label.setText(f"Zoom {zoom:.0%}")
 
     # --- Parameters -----------------------------------------------------------------------
 
@@ -394,14 +402,8 @@ class MainWindow(QMainWindow):
         self._errors.clear()
         self._outcome = None
         self._difference = None
-        self.figures.show_rows(
-            [
-                (
-                    "image",
-                    f"{self.photo.path.name}, {format_megapixels(self.photo.width, self.photo.height)}",
-                )
-            ]
-        )
+        size = format_megapixels(self.photo.width, self.photo.height)
+        self.figures.show_rows([("image", f"{self.photo.path.name}, {size}")])
         self.figures.clear_result()
         self.figures.set_stale(None)
         for pane in self.panes.values():
@@ -628,7 +630,10 @@ class MainWindow(QMainWindow):
                 return "<b>Difference</b> |NumPy − JAX|"
             if scale == 0:
                 return "<b>Difference</b> |NumPy − JAX| · identical outputs (all black)"
-            return f"<b>Difference</b> |NumPy − JAX| · white = {scale:.2g} (×{255 / scale:.3g} in 8-bit levels)"
+            return (
+                f"<b>Difference</b> |NumPy − JAX| · black = 0, white = {scale:.2g}"
+                f" ({scale * 255:.2g} of an 8-bit level), stretched to be seen"
+            )
         shown = self._shown.get(engine)
         if shown is None:
             if self._errors.get(engine):
