@@ -491,3 +491,18 @@ def test_screenshot_of_a_bad_photo_fails_with_one_error_line(tmp_path):
     errors = [line for line in run_.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and str(bad) in errors[0]
     assert not out.exists()
+
+
+def test_the_window_without_a_screen_says_so_instead_of_crashing():
+    import os
+
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}
+    }
+    run_ = subprocess.run(
+        [sys.executable, "-m", "blurapp"], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert run_.returncode == 1
+    assert run_.stderr.startswith("error: no screen") and "blurapp compare" in run_.stderr

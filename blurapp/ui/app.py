@@ -30,6 +30,18 @@ def run_window(image: Path | None, *, screenshot: Path | None = None) -> int:
     if screenshot is not None and not _has_display():
         # A screenshot needs no screen: render offscreen when there is none.
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if (
+        sys.platform.startswith("linux")
+        and not _has_display()
+        and "QT_QPA_PLATFORM" not in os.environ
+    ):
+        # Qt would abort the process with a core dump; say what is wrong instead.
+        print(
+            "error: no screen to open the window on (DISPLAY is not set); "
+            "use 'blurapp compare' in a terminal, or 'blurapp --screenshot OUT.png'",
+            file=sys.stderr,
+        )
+        return 1
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "blurapp"])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
