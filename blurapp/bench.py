@@ -5,6 +5,7 @@ A benchmark to read, not a timed test: it prints figures and asserts nothing.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import platform
@@ -14,7 +15,7 @@ import numpy as np
 
 from blurapp import __version__
 from blurapp.core.comparison import compare
-from blurapp.core.kernel import KernelSize
+from blurapp.core.kernel import ALGORITHMS, Algorithm, KernelSize
 
 # Photo-like aspect ratio 3:2, as the 24 MP reference image (6000 × 4000).
 _ASPECT = 1.5
@@ -66,6 +67,7 @@ def run_bench(
     *,
     megapixels: Sequence[float],
     kernel_sizes: Sequence[KernelSize],
+    algorithms: Sequence[Algorithm] = ALGORITHMS,
     repeats: int,
     sigma: float,
     on_start: Callable[[dict], None] | None = None,
@@ -77,10 +79,13 @@ def run_bench(
     rows = []
     for mp in megapixels:
         image = synthetic_image(mp)
-        for kernel_size in kernel_sizes:
-            result = compare(image, kernel_size=kernel_size, sigma=sigma, repeats=repeats)
+        for kernel_size, algorithm in itertools.product(kernel_sizes, algorithms):
+            result = compare(
+                image, kernel_size=kernel_size, sigma=sigma, algorithm=algorithm, repeats=repeats
+            )
             jax = result.jax
             row = {
+                "algorithm": algorithm,
                 "megapixels": image.size / 1e6,
                 "width": int(image.shape[1]),
                 "height": int(image.shape[0]),

@@ -13,12 +13,15 @@ from pathlib import Path
 
 from blurapp import __version__
 from blurapp.core.kernel import (
+    ALGORITHMS,
+    DEFAULT_ALGORITHM,
     DEFAULT_KERNEL_SIZE,
     DEFAULT_SIGMA,
     InvalidKernelError,
     KernelSize,
     check_kernel_size,
     check_sigma,
+    effective_kernel_size,
 )
 
 COMMANDS = ("compare", "blur", "bench")
@@ -79,6 +82,12 @@ def _add_common_options(parser: argparse.ArgumentParser) -> None:
 
 def _add_kernel_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
+        "--algorithm",
+        choices=ALGORITHMS,
+        default=DEFAULT_ALGORITHM,
+        help="2d: the tutorial's k×k taps (default); separable: k taps along rows, then columns",
+    )
+    parser.add_argument(
         "--kernel-size",
         type=_kernel_size_argument,
         default=DEFAULT_KERNEL_SIZE,
@@ -127,6 +136,7 @@ def build_command_parser() -> argparse.ArgumentParser:
     compare = commands.add_parser(
         "compare", help="blur a photo with both engines and print the figures"
     )
+    compare.set_defaults(command_parser=compare)
     _add_common_options(compare)
     _image_argument(compare)
     _add_kernel_options(compare)
@@ -146,6 +156,7 @@ def build_command_parser() -> argparse.ArgumentParser:
     )
 
     blur = commands.add_parser("blur", help="blur a photo with one engine and save the result")
+    blur.set_defaults(command_parser=blur)
     _add_common_options(blur)
     _image_argument(blur)
     blur.add_argument(
@@ -179,9 +190,26 @@ def build_command_parser() -> argparse.ArgumentParser:
         help="kernel sizes (default: %(default)s)",
     )
     bench.add_argument(
+        "--algorithms",
+        choices=ALGORITHMS,
+        nargs="+",
+        default=list(ALGORITHMS),
+        help="algorithms to time (default: both)",
+    )
+    bench.add_argument(
         "--repeat", type=_positive_int_argument, default=3, metavar="N", help="steady JAX calls"
     )
     return parser
+
+
+def _check_kernel_together(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Size and sigma each pass alone; 'auto' with a large sigma can still ask too much."""
+    if getattr(args, "kernel_size", None) is None:
+        return
+    try:
+        effective_kernel_size(args.kernel_size, args.sigma)
+    except InvalidKernelError as error:
+        args.command_parser.error(str(error))
 
 
 def _first_word(argv: Sequence[str]) -> str | None:
@@ -191,7 +219,9 @@ def _first_word(argv: Sequence[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if _first_word(argv) in COMMANDS:
-        args = build_command_parser().parse_args(argv)
+        parser = build_command_parser()
+        args = parser.parse_args(argv)
+        _check_kernel_together(parser, args)
     else:
         args = build_window_parser().parse_args(argv)
         args.command = None
@@ -266,7 +296,11 @@ def _compare(args: argparse.Namespace) -> int:
 
     photo = _load(args.image)
     result = compare(
-        photo.gray, kernel_size=args.kernel_size, sigma=args.sigma, repeats=args.repeat
+        photo.gray,
+        kernel_size=args.kernel_size,
+        sigma=args.sigma,
+        algorithm=args.algorithm,
+        repeats=args.repeat,
     )
     if args.out_dir is not None:
         _write_outputs(args.out_dir, result)
@@ -284,11 +318,16 @@ def _comparison_json(photo, result) -> dict:
     jax = result.jax
     return {
         "image": {"path": str(photo.path), "width": photo.width, "height": photo.height},
-        "kernel": {"size": result.kernel_size, "sigma": result.sigma},
+        "kernel": {
+            "size": result.kernel_size,
+            "sigma": result.sigma,
+            "algorithm": result.algorithm,
+        },
         "numpy": {"seconds": result.numpy.seconds},
         "jax": {
             "first_call_seconds": jax.first_call_seconds if jax else None,
             "compiled": jax.compiled if jax else None,
+            "compilation": str(jax.compilation) if jax else None,
             "seconds": jax.seconds if jax else None,
             "repeat_seconds": list(jax.repeat_seconds) if jax else None,
             "to_device_seconds": jax.to_device_seconds if jax else None,
@@ -322,19 +361,28 @@ def _write_outputs(folder: Path, result) -> None:
 
 def _blur(args: argparse.Namespace) -> int:
     from blurapp.core.jax_engine import JaxUnavailableError, blur_jax
-    from blurapp.core.kernel import gaussian_kernel
+    from blurapp.core.kernel import kernel_for
     from blurapp.core.numpy_engine import blur_numpy
-    from blurapp.core.saving import OutputError, save_output
+    from blurapp.core.saving import OutputError, check_output_path, save_output
 
+    try:
+        check_output_path(args.output)  # before the work, not after it
+    except OutputError as error:
+        raise _CommandFailed(str(error)) from None
     photo = _load(args.image)
-    kernel = gaussian_kernel(args.kernel_size, args.sigma)
-    if args.engine == "jax":
-        try:
+    kernel = kernel_for(args.algorithm, args.kernel_size, args.sigma)
+    try:
+        if args.engine == "jax":
             output = blur_jax(photo.gray, kernel)
-        except JaxUnavailableError as error:
-            raise _CommandFailed(str(error)) from None
-    else:
-        output = blur_numpy(photo.gray, kernel)
+        else:
+            output = blur_numpy(photo.gray, kernel)
+    except JaxUnavailableError as error:
+        raise _CommandFailed(str(error)) from None
+    except MemoryError:
+        raise _CommandFailed(f"{photo.path}: not enough memory to blur this photo") from None
+    except Exception as error:
+        log.debug("the %s engine failed", args.engine, exc_info=True)
+        raise _CommandFailed(f"the {args.engine} engine failed: {error}") from None
     try:
         save_output(args.output, output, bit_depth=photo.bit_depth)
     except OutputError as error:
@@ -349,6 +397,7 @@ def _bench(args: argparse.Namespace) -> int:
     report = run_bench(
         megapixels=args.megapixels,
         kernel_sizes=args.kernel_sizes,
+        algorithms=args.algorithms,
         repeats=args.repeat,
         sigma=DEFAULT_SIGMA,
         on_row=None if args.json else _print_bench_row,
@@ -363,6 +412,7 @@ _BENCH_COLUMNS = (
     ("size", 11),
     ("MP", 5),
     ("kernel", 7),
+    ("algorithm", 9),
     ("NumPy ms", 10),
     ("JAX 1st ms", 11),
     ("JAX ms", 9),
@@ -387,6 +437,7 @@ def _print_bench_row(row: dict) -> None:
         f"{row['width']}×{row['height']}",
         f"{row['megapixels']:.1f}",
         f"{row['kernel_size']}×{row['kernel_size']}",
+        row["algorithm"],
         ms(row["numpy_seconds"]),
         ms(row["jax_first_call_seconds"]),
         ms(row["jax_seconds"]),

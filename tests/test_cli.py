@@ -72,7 +72,7 @@ def test_compare_json_has_the_contracted_keys(photo):
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     assert data["image"] == {"path": str(photo), "width": 45, "height": 30}
-    assert data["kernel"] == {"size": 11, "sigma": 1.5}
+    assert data["kernel"] == {"size": 11, "sigma": 1.5, "algorithm": "2d"}
     assert data["numpy"]["seconds"] > 0
     assert data["jax"]["first_call_seconds"] > 0 and data["jax"]["seconds"] > 0
     assert len(data["jax"]["repeat_seconds"]) == 2
@@ -185,7 +185,9 @@ def test_bench_json_on_small_sizes():
     report = json.loads(run.stdout)
     assert report["machine"]["cores"] >= 1
     rows = report["results"]
-    assert [(round(r["megapixels"], 2), r["kernel_size"]) for r in rows] == [
+    assert [
+        (round(r["megapixels"], 2), r["kernel_size"]) for r in rows if r["algorithm"] == "2d"
+    ] == [
         (0.01, 3),
         (0.01, 9),
         (0.02, 3),
@@ -203,4 +205,58 @@ def test_bench_table_prints_a_row_per_case():
     lines = run.stdout.splitlines()
     assert lines[0].startswith("machine: ")
     assert "NumPy ms" in lines[2] and "JAX 1st ms" in lines[2]
-    assert len(lines) == 5 and "3×3" in lines[3] and "5×5" in lines[4]
+    assert len(lines) == 7 and "3×3" in lines[3] and "5×5" in lines[5]
+    assert "2d" in lines[3] and "separable" in lines[4]
+
+
+def test_compare_separable_json(photo):
+    run = blurapp("compare", photo, "--algorithm", "separable", "--json")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["kernel"] == {"size": 9, "sigma": 2.5, "algorithm": "separable"}
+    assert data["max_abs_diff"] <= 1e-5
+
+
+def test_unknown_algorithm_is_a_usage_error():
+    run = blurapp("compare", "--algorithm", "fft")
+    assert run.returncode == 2 and "invalid choice: 'fft'" in run.stderr
+    assert_no_traceback(run)
+
+
+def test_a_second_launch_loads_the_compiled_blur_from_the_cache(photo, tmp_path):
+    import os
+
+    env = {**os.environ, "BLURAPP_CACHE_DIR": str(tmp_path / "cache")}
+
+    def first_call():
+        run = subprocess.run(
+            [sys.executable, "-m", "blurapp", "compare", str(photo), "--json"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+        )
+        assert run.returncode == 0, run.stderr
+        return json.loads(run.stdout)["jax"]
+
+    first, second = first_call(), first_call()
+    assert first["compilation"] == "compiled"
+    assert second["compilation"] == "from cache"
+    assert any((tmp_path / "cache" / "jax-compilation").iterdir())
+
+
+def test_bench_rows_cover_both_algorithms():
+    run = blurapp("bench", "--json", "--megapixels", "0.01", "--kernel-sizes", "5")
+    assert run.returncode == 0, run.stderr
+    rows = json.loads(run.stdout)["results"]
+    assert [r["algorithm"] for r in rows] == ["2d", "separable"]
+
+
+@pytest.mark.parametrize("command", [["compare"], ["blur", "-o", "out.png"]])
+def test_auto_size_too_large_for_sigma_is_a_usage_error(command, tmp_path):
+    run = blurapp(*command, "--kernel-size", "auto", "--sigma", "20", cwd=tmp_path)
+    assert run.returncode == 2
+    assert "sigma 20 needs an automatic kernel size of 121" in run.stderr
+    assert f"usage: blurapp {command[0]}" in run.stderr
+    assert_no_traceback(run)
+    assert not (tmp_path / "out.png").exists()

@@ -177,3 +177,61 @@ def test_compare_reports_each_engine_as_it_finishes():
         on_engine_done=lambda e, run, err: done.append((e, run is not None, err)),
     )
     assert done == [("numpy", True, None), ("jax", True, None)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("shape", [(1, 1), (3, 5), (40, 17), (473, 716)])
+@pytest.mark.parametrize("size", [1, 3, 9, 25, 31])
+def test_separable_engine_matches_scipy(engine, shape, size):
+    from blurapp.core import gaussian_kernel_1d
+
+    image = random_image(*shape, seed=size)
+    sigma = 0.3 * size + 0.5
+    output = ENGINES[engine](image, gaussian_kernel_1d(size, sigma))
+    assert output.dtype == np.float32 and output.shape == shape
+    # The oracle gets the 2-D kernel: separable must give the same 2-D blur.
+    np.testing.assert_allclose(
+        output, oracle(image, gaussian_kernel(size, sigma)), rtol=0, atol=TOLERANCE
+    )
+
+
+def test_the_2d_kernel_is_the_outer_product_of_the_1d_one():
+    from blurapp.core import gaussian_kernel_1d
+
+    for size, sigma in [(1, 1.0), (9, 2.5), (31, 6.0)]:
+        row = gaussian_kernel_1d(size, sigma)
+        assert row.shape == (size,) and row.dtype == np.float32
+        assert float(row.sum(dtype=np.float64)) == pytest.approx(1.0, abs=1e-6)
+        np.testing.assert_allclose(
+            np.outer(row, row), gaussian_kernel(size, sigma), rtol=1e-6, atol=1e-9
+        )
+
+
+def test_separable_and_2d_comparisons_agree():
+    image = random_image(300, 200, seed=9)
+    two_d = compare(image, kernel_size=15, sigma=3.0)
+    separable = compare(image, kernel_size=15, sigma=3.0, algorithm="separable")
+    assert separable.algorithm == "separable" and separable.kernel_size == 15
+    for a, b in [(two_d.numpy, separable.numpy), (two_d.jax, separable.jax)]:
+        assert np.abs(a.output - b.output).max() <= TOLERANCE
+    assert separable.max_abs_diff <= TOLERANCE
+
+
+def test_numpy_separable_reports_two_k_taps():
+    from blurapp.core import gaussian_kernel_1d
+
+    seen = []
+    blur_numpy(
+        random_image(6, 6), gaussian_kernel_1d(5, 1.0), progress=lambda d, t: seen.append((d, t))
+    )
+    assert seen == [(i, 10) for i in range(1, 11)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_large_kernels_take_the_looped_path_and_stay_exact(engine):
+    # 17 × 17 = 289 taps: beyond the JAX engine's unrolling limit.
+    image = random_image(64, 48, seed=17)
+    kernel = gaussian_kernel(17, 4.0)
+    np.testing.assert_allclose(
+        ENGINES[engine](image, kernel), oracle(image, kernel), rtol=0, atol=TOLERANCE
+    )

@@ -251,3 +251,16 @@ def test_damaged_real_files_give_an_image_or_a_photo_error(tmp_path, data):
         assert str(path) in str(error)
     else:
         assert gray.ndim == 2 and np.isfinite(gray).all()
+
+
+def test_a_transparent_colour_key_in_gray_and_rgb_pngs_shows_white(tmp_path):
+    gray = Image.fromarray(np.array([[0, 200]], dtype=np.uint8))
+    gray.save(tmp_path / "gray-key.png", transparency=0)
+    np.testing.assert_allclose(
+        load_grayscale(tmp_path / "gray-key.png")[0], [1.0, 200 / 255], atol=1e-6
+    )
+    rgb = Image.fromarray(np.array([[[0, 0, 0], [10, 20, 30]]], dtype=np.uint8))
+    rgb.save(tmp_path / "rgb-key.png", transparency=(0, 0, 0))
+    np.testing.assert_allclose(
+        load_grayscale(tmp_path / "rgb-key.png")[0], [1.0, luma(10, 20, 30)], atol=1e-6
+    )

@@ -182,10 +182,14 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
     jax_caption = window.jax_pane.caption_text()
     assert numpy_caption.startswith("NumPy · cpu · ") and " ms · 9 × 9, σ 2.5" in numpy_caption
     assert jax_caption.startswith(f"JAX-jit · {result.jax.device} · steady ")
-    assert "first call" in jax_caption and "(compiled)" in jax_caption
+    # Compiled now, or loaded from the test run's compilation cache if another test compiled it.
+    assert "first call" in jax_caption and result.jax.compiled
+    assert ("(compiled)" in jax_caption) or ("(from cache)" in jax_caption)
     figures = window.figures
     assert figures.value("NumPy").endswith(" ms")
-    assert "includes compilation" in figures.value("JAX first call")
+    assert figures.value("JAX first call").endswith(
+        ("(includes compilation)", "(program loaded from the compilation cache)")
+    )
     assert figures.value("JAX steady").endswith("(median of 3)")
     assert figures.value("speedup").endswith("(NumPy ÷ JAX steady)")
     assert figures.value("transfers").startswith("to device ")
@@ -250,14 +254,23 @@ def test_changing_a_parameter_marks_results_out_of_date(make_window, qtbot):
 
 def test_numpy_only_keeps_the_jax_pane_marked_out_of_date(make_window, qtbot):
     window = make_window()
-    run(qtbot, window)
-    window.set_parameters(sigma=1.0)
-    window.engines_combo.setCurrentIndex(1)  # NumPy only
+    first = run(qtbot, window)
+    window.engines_combo.setCurrentIndex(1)  # NumPy only, same parameters
     result = run(qtbot, window)
     assert result.jax is None and result.numpy is not None
     assert "out of date" not in window.numpy_pane.caption_text()
     assert "out of date" in window.jax_pane.caption_text()
     assert window.jax_pane.view.has_picture()
+    # The kept pane's figure stays visible, marked as coming from the earlier run.
+    assert window.figures.value("JAX steady").endswith("(earlier run, out of date)")
+    assert window.figures.value("NumPy").endswith(" ms")
+    # The newest run had one engine: there is no difference to show, and the window says so.
+    window.set_show("difference")
+    assert (
+        window.jax_pane.placeholder_text() == "The difference appears after a run with both engines"
+    )
+    assert not window.jax_pane.view.has_picture()
+    assert first.max_abs_diff is not None
 
 
 def test_a_jax_failure_is_shown_in_its_pane_and_numpy_still_works(make_window, qtbot, monkeypatch):
@@ -441,11 +454,13 @@ def test_settings_survive_a_new_window(make_window, qtbot, tmp_path, settings):
     path = photo_file(tmp_path, "remembered.png")
     window = make_window(path)
     window.set_parameters(kernel_size=15, sigma=3.3)
+    window.set_algorithm("separable")
     window.resize(700, 500)
     window.close()
     again = make_window(wait=False)
     assert again.kernel_size_setting() == 15
     assert again.sigma() == pytest.approx(3.3)
+    assert again.algorithm() == "separable"
     assert again.recent_files()[0] == str(path)
     assert settings.value("last_folder") == str(tmp_path)
     assert (again.width(), again.height()) == (700, 500)
@@ -506,3 +521,92 @@ def test_the_window_without_a_screen_says_so_instead_of_crashing():
     )
     assert run_.returncode == 1
     assert run_.stderr.startswith("error: no screen") and "blurapp compare" in run_.stderr
+
+
+def test_the_separable_algorithm_from_the_window(make_window, qtbot):
+    window = make_window()
+    run(qtbot, window)
+    window.set_algorithm("separable")
+    assert "out of date" in window.numpy_pane.caption_text()
+    result = run(qtbot, window)
+    assert result.algorithm == "separable" and result.kernel.shape == (9,)
+    assert result.max_abs_diff <= TOLERANCE
+    assert window.numpy_pane.caption_text().endswith("σ 2.5, separable")
+    assert window.figures.value("kernel") == "9 × 9, sigma 2.5, separable (9 + 9 taps)"
+
+
+def test_cancel_after_numpy_marks_the_older_figures_out_of_date(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path, size=(300, 200)))
+    window.set_parameters(kernel_size=3, sigma=0.8)
+    run(qtbot, window)
+    window.set_parameters(kernel_size=41, sigma=7.0)
+    with qtbot.waitSignal(
+        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: e == "jax"
+    ):
+        window.run_comparison()
+    window.cancel_run()
+    # NumPy's new result is shown; everything from the older run says it is out of date.
+    assert "41 × 41" in window.numpy_pane.caption_text()
+    assert "out of date" not in window.numpy_pane.caption_text()
+    assert (
+        "3 × 3" in window.jax_pane.caption_text()
+        and "out of date" in window.jax_pane.caption_text()
+    )
+    assert window.figures.stale_label.isVisibleTo(window)
+    window.set_show("difference")
+    assert "out of date" in window.jax_pane.caption_text()
+
+
+def test_opening_a_photo_during_a_run_supersedes_the_run(make_window, qtbot, tmp_path):
+    window = make_window(big_photo(tmp_path))
+    slow_setup(window)
+    shown = []
+    window.results_shown.connect(shown.append)
+    with qtbot.waitSignal(
+        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=numpy_busy
+    ):
+        window.run_comparison()
+    start = time.monotonic()
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        window.open_photo(sample_photo_path())
+    assert time.monotonic() - start < 2.0
+    assert not window.is_running()
+    qtbot.wait(300)
+    assert shown == []
+
+
+def test_close_during_a_long_jax_call_hides_the_window_at_once(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path, size=(1200, 800)))
+    window.set_parameters(kernel_size=101, sigma=16.0)
+    window.engines_combo.setCurrentIndex(2)  # JAX only: a long compiled call
+    with qtbot.waitSignal(
+        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: e == "jax"
+    ):
+        window.run_comparison()
+    qtbot.wait(200)
+    start = time.monotonic()
+    window.close()
+    assert time.monotonic() - start < 2.0
+    assert not window.isVisible()
+    # The worker ends when its call returns; nothing is shown, nothing aborts.
+    qtbot.waitUntil(lambda: not window._worker_thread.thread.isRunning(), timeout=RUN_TIMEOUT_MS)
+    QApplication.instance().setQuitOnLastWindowClosed(True)
+
+
+def test_a_saved_even_kernel_size_falls_back_to_the_default(qtbot, settings):
+    settings.setValue("kernel_size", "8")
+    settings.setValue("sigma", "not a number")
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    assert window.kernel_size_setting() == 9 and window.sigma() == 2.5
+    window.close()
+
+
+def test_ctrl_plus_and_minus_zoom_both_panes(make_window, qtbot):
+    window = make_window()
+    window.view_link.set_zoom(1.0)
+    qtbot.keyClick(window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert window.numpy_pane.view.zoom() == pytest.approx(1.25)
+    assert window.jax_pane.view.zoom() == pytest.approx(1.25)
+    qtbot.keyClick(window, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert window.jax_pane.view.zoom() == pytest.approx(1.0)

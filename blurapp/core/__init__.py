@@ -17,10 +17,13 @@ from blurapp.core.comparison import (
     run_jax,
     run_numpy,
 )
-from blurapp.core.jax_engine import JaxUnavailableError, blur_jax
+from blurapp.core.jax_engine import Compilation, JaxUnavailableError, blur_jax
 from blurapp.core.kernel import (
+    ALGORITHMS,
+    DEFAULT_ALGORITHM,
     DEFAULT_KERNEL_SIZE,
     DEFAULT_SIGMA,
+    Algorithm,
     InvalidKernelError,
     KernelSize,
     auto_kernel_size,
@@ -28,6 +31,8 @@ from blurapp.core.kernel import (
     check_sigma,
     effective_kernel_size,
     gaussian_kernel,
+    gaussian_kernel_1d,
+    kernel_for,
 )
 from blurapp.core.numpy_engine import BlurCancelled, blur_numpy
 from blurapp.core.photo import Photo, PhotoError, load_grayscale, load_photo
@@ -35,13 +40,17 @@ from blurapp.core.sample import sample_photo_path
 from blurapp.core.saving import OutputError, save_output, to_8bit, write_atomically
 
 __all__ = [
+    "ALGORITHMS",
+    "DEFAULT_ALGORITHM",
     "DEFAULT_KERNEL_SIZE",
     "DEFAULT_REPEATS",
     "DEFAULT_SIGMA",
     "ENGINES",
     "TOLERANCE",
+    "Algorithm",
     "BlurCancelled",
     "ComparisonResult",
+    "Compilation",
     "Engine",
     "InvalidKernelError",
     "JaxRun",
@@ -60,6 +69,8 @@ __all__ = [
     "difference_picture",
     "effective_kernel_size",
     "gaussian_kernel",
+    "gaussian_kernel_1d",
+    "kernel_for",
     "load_grayscale",
     "load_photo",
     "max_abs_difference",

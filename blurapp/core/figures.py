@@ -3,6 +3,20 @@
 from __future__ import annotations
 
 from blurapp.core.comparison import TOLERANCE, ComparisonResult
+from blurapp.core.jax_engine import Compilation
+from blurapp.core.kernel import Algorithm
+
+FIRST_CALL_NOTES = {
+    Compilation.COMPILED: "includes compilation",
+    Compilation.FROM_CACHE: "program loaded from the compilation cache",
+    Compilation.REUSED: "already compiled",
+}
+
+
+def describe_kernel(size: int, sigma: float, algorithm: Algorithm) -> str:
+    """'9 × 9, sigma 2.5' for the 2-D algorithm; separable adds how it is applied."""
+    text = f"{size} × {size}, sigma {sigma:g}"
+    return text if algorithm == "2d" else f"{text}, separable ({size} + {size} taps)"
 
 
 def format_ms(seconds: float) -> str:
@@ -42,13 +56,13 @@ def comparison_lines(
     """(name, value) rows describing a comparison, in the order a reader wants them."""
     rows = [
         ("image", f"{image_label}, {format_megapixels(width, height)}"),
-        ("kernel", f"{result.kernel_size} × {result.kernel_size}, sigma {result.sigma:g}"),
+        ("kernel", describe_kernel(result.kernel_size, result.sigma, result.algorithm)),
     ]
     if result.numpy is not None:
         rows.append(("NumPy", format_ms(result.numpy.seconds)))
     if result.jax is not None:
         jax = result.jax
-        first = "includes compilation" if jax.compiled else "already compiled"
+        first = FIRST_CALL_NOTES[jax.compilation]
         rows += [
             ("JAX first call", f"{format_ms(jax.first_call_seconds)} ({first})"),
             ("JAX steady", f"{format_ms(jax.seconds)} (median of {len(jax.repeat_seconds)})"),

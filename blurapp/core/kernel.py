@@ -14,6 +14,10 @@ DEFAULT_SIGMA = 2.5
 MAX_KERNEL_SIZE = 101
 
 KernelSize = int | Literal["auto"]
+# "2d": the tutorial's k² taps; "separable": k taps along rows, then k along columns.
+Algorithm = Literal["2d", "separable"]
+ALGORITHMS: tuple[Algorithm, ...] = ("2d", "separable")
+DEFAULT_ALGORITHM: Algorithm = "2d"
 
 
 class InvalidKernelError(ValueError):
@@ -78,6 +82,15 @@ def effective_kernel_size(size: KernelSize, sigma: float) -> int:
     return automatic
 
 
+def _gaussian_1d(size: int, sigma: float) -> np.ndarray:
+    """exp(-x²/(2σ²)) for x in -(size//2)…size//2, normalised to sum 1, in float64."""
+    offsets = np.arange(size, dtype=np.float64) - size // 2
+    # Scaling the offsets first keeps a tiny sigma from giving 0/0 at the centre.
+    with np.errstate(over="ignore"):
+        weights = np.exp(-((offsets / sigma) ** 2) / 2)
+    return weights / weights.sum()
+
+
 def gaussian_kernel(
     size: KernelSize = DEFAULT_KERNEL_SIZE, sigma: float = DEFAULT_SIGMA
 ) -> np.ndarray:
@@ -86,10 +99,23 @@ def gaussian_kernel(
     Weights are exp(-(x²+y²)/(2σ²)) for x, y in -(size//2)…size//2.
     """
     sigma = check_sigma(sigma)
-    size = effective_kernel_size(size, sigma)
-    offsets = np.arange(size, dtype=np.float64) - size // 2
-    # Scaling the offsets first keeps a tiny sigma from giving 0/0 at the centre.
-    with np.errstate(over="ignore"):
-        scaled = (offsets / sigma) ** 2
-    weights = np.exp(-(scaled[:, None] + scaled[None, :]) / 2)
-    return (weights / weights.sum()).astype(np.float32)
+    row = _gaussian_1d(effective_kernel_size(size, sigma), sigma)
+    # exp(-(x²+y²)/2σ²) = exp(-x²/2σ²)·exp(-y²/2σ²), and the normalisations multiply too.
+    return np.outer(row, row).astype(np.float32)
+
+
+def gaussian_kernel_1d(
+    size: KernelSize = DEFAULT_KERNEL_SIZE, sigma: float = DEFAULT_SIGMA
+) -> np.ndarray:
+    """The 1-D factor of `gaussian_kernel`: its outer product with itself is the 2-D kernel."""
+    sigma = check_sigma(sigma)
+    return _gaussian_1d(effective_kernel_size(size, sigma), sigma).astype(np.float32)
+
+
+def kernel_for(algorithm: Algorithm, size: KernelSize, sigma: float) -> np.ndarray:
+    """The weights an engine takes: k×k for the 2-D algorithm, k for the separable one."""
+    if algorithm == "2d":
+        return gaussian_kernel(size, sigma)
+    if algorithm == "separable":
+        return gaussian_kernel_1d(size, sigma)
+    raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, not {algorithm!r}")

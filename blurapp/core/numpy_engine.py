@@ -20,29 +20,52 @@ def blur_numpy(
 ) -> np.ndarray:
     """Correlate `image` with `kernel`, edges padded by repeating the border pixels.
 
-    `progress(done, total)` is called after each kernel tap; `cancelled()` is checked
-    before each tap and, when it returns True, BlurCancelled is raised.
+    A k×k kernel is applied as the tutorial does, one tap at a time; a 1-D kernel of k
+    weights is applied along the rows and then along the columns (separable: 2k taps).
+    `progress(done, total)` is called after each tap; `cancelled()` is checked before
+    each tap and, when it returns True, BlurCancelled is raised.
     """
     image = _as_float32_2d(image)
     kernel = np.asarray(kernel, dtype=np.float32)
-    size = kernel.shape[0]
-    radius = size // 2
-    height, width = image.shape
+    radius = kernel.shape[0] // 2
     padded = np.pad(image, radius, mode="edge")
+    taps = _Taps(kernel.size if kernel.ndim == 2 else 2 * kernel.size, progress, cancelled)
+    if kernel.ndim == 2:
+        return _add_shifted_slices(padded, kernel, image.shape, taps)
+    # Rows first, over every padded row, so the column pass has its border rows to read.
+    rows = _add_shifted_slices(padded, kernel[None, :], (padded.shape[0], image.shape[1]), taps)
+    return _add_shifted_slices(rows, kernel[:, None], image.shape, taps)
 
-    output = np.zeros_like(image)
-    scratch = np.empty_like(image)  # reused for every tap, so no new array per tap
-    total = size * size
-    done = 0
-    for dy in range(size):
-        for dx in range(size):
-            if cancelled is not None and cancelled():
-                raise BlurCancelled
+
+class _Taps:
+    """Counts kernel taps for progress, and stops between taps when asked to."""
+
+    def __init__(self, total, progress, cancelled) -> None:
+        self.total, self.done = total, 0
+        self._progress, self._cancelled = progress, cancelled
+
+    def before(self) -> None:
+        if self._cancelled is not None and self._cancelled():
+            raise BlurCancelled
+
+    def after(self) -> None:
+        self.done += 1
+        if self._progress is not None:
+            self._progress(self.done, self.total)
+
+
+def _add_shifted_slices(
+    padded: np.ndarray, kernel: np.ndarray, shape: tuple[int, int], taps: _Taps
+) -> np.ndarray:
+    height, width = shape
+    output = np.zeros(shape, dtype=np.float32)
+    scratch = np.empty(shape, dtype=np.float32)  # reused for every tap: no new array per tap
+    for dy in range(kernel.shape[0]):
+        for dx in range(kernel.shape[1]):
+            taps.before()
             np.multiply(padded[dy : dy + height, dx : dx + width], kernel[dy, dx], out=scratch)
             output += scratch
-            done += 1
-            if progress is not None:
-                progress(done, total)
+            taps.after()
     return output
 
 

@@ -127,6 +127,9 @@ def _to_gray(image: Image.Image) -> np.ndarray:
         image = image.convert("RGBA" if "transparency" in image.info else "RGB")
     elif mode in _ALPHA_MODES:
         image = image.convert("LA" if mode in {"LA", "La"} else "RGBA")
+    elif mode in {"L", "RGB"} and "transparency" in image.info:
+        # A PNG's single transparent colour (its tRNS chunk): composite that over white too.
+        image = image.convert("LA" if mode == "L" else "RGBA")
     elif mode in {"1", "L"}:
         image = image.convert("L")
     elif mode != "RGB":

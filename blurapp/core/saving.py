@@ -79,6 +79,30 @@ def to_16bit(image: np.ndarray) -> np.ndarray:
     return np.rint(np.clip(image, 0, 1) * 65535).astype(np.uint16)
 
 
+def check_output_path(path: str | os.PathLike[str]) -> None:
+    """Raise OutputError now if `path` could not take a result: unknown format, no folder."""
+    path = Path(path)
+    _image_format(path)
+    if path.is_dir():
+        raise OutputError(path, "this is a folder; give a file name")
+    if not path.parent.is_dir():
+        raise OutputError(path, f"the folder {path.parent} does not exist")
+
+
+def _image_format(path: Path) -> str | None:
+    """Pillow's format name for `path`'s extension; None for .npy. Raises OutputError."""
+    extension = path.suffix.lower()
+    if extension == ".npy":
+        return None
+    image_format = Image.registered_extensions().get(extension)
+    if image_format is None or image_format not in Image.SAVE:
+        raise OutputError(
+            path,
+            f"unknown output format {extension or '(none)'!r}; use .png, .tif, .jpg or .npy",
+        )
+    return image_format
+
+
 def save_output(path: str | os.PathLike[str], image: np.ndarray, *, bit_depth: int = 8) -> None:
     """Save a blurred image atomically; the format follows the file's extension.
 
@@ -86,18 +110,12 @@ def save_output(path: str | os.PathLike[str], image: np.ndarray, *, bit_depth: i
     or 16-bit for PNG and TIFF when `bit_depth` is 16. Raises OutputError.
     """
     path = Path(path)
-    extension = path.suffix.lower()
-    if extension == ".npy":
+    image_format = _image_format(path)
+    if image_format is None:
         array = np.asarray(image, dtype=np.float32)
         write_atomically(path, lambda file: np.save(file, array, allow_pickle=False))
         return
-
-    image_format = Image.registered_extensions().get(extension)
-    if image_format is None or image_format not in Image.SAVE:
-        raise OutputError(
-            path,
-            f"unknown output format {extension or '(none)'!r}; use .png, .tif, .jpg or .npy",
-        )
+    extension = path.suffix.lower()
     if bit_depth == 16 and extension in _SIXTEEN_BIT_EXTENSIONS:
         picture = Image.fromarray(to_16bit(image))  # uint16 gives mode "I;16"
     else:

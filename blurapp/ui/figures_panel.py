@@ -161,9 +161,15 @@ class FiguresPanel(QGroupBox):
             self._values[name] = value_label
 
     def show_result(
-        self, result: ComparisonResult, image_label: str, width: int, height: int
+        self,
+        result: ComparisonResult,
+        image_label: str,
+        width: int,
+        height: int,
+        earlier: list[tuple[str, str]] = (),
     ) -> None:
-        self.show_rows(comparison_lines(result, image_label, width, height))
+        """The figures of `result`, then `earlier` rows kept from a previous run."""
+        self.show_rows(comparison_lines(result, image_label, width, height) + list(earlier))
         bars = []
         if result.numpy is not None:
             bars.append(("NumPy", result.numpy.seconds, NUMPY_COLOUR))

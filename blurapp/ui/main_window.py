@@ -33,13 +33,17 @@ from PySide6.QtWidgets import (
 from blurapp import __version__
 from blurapp.core.comparison import DEFAULT_REPEATS, ComparisonResult, Engine
 from blurapp.core.figures import format_megapixels, format_ms
+from blurapp.core.jax_engine import Compilation
 from blurapp.core.kernel import (
+    DEFAULT_ALGORITHM,
     DEFAULT_KERNEL_SIZE,
     DEFAULT_SIGMA,
     MAX_KERNEL_SIZE,
+    Algorithm,
     InvalidKernelError,
     KernelSize,
     auto_kernel_size,
+    check_kernel_size,
     effective_kernel_size,
 )
 from blurapp.core.photo import Photo
@@ -52,6 +56,7 @@ log = logging.getLogger(__name__)
 
 APP_NAME = "BlurApp"
 MAX_RECENT_FILES = 8
+CLOSE_WAIT_MS = 1500  # closing must finish within 2 s
 MIN_SIGMA, MAX_SIGMA = 0.1, 16.5  # 16.5 keeps the automatic size within MAX_KERNEL_SIZE
 SIGMA_SLIDER_STEPS = 10  # slider positions per unit of sigma
 
@@ -61,6 +66,11 @@ ENGINE_CHOICES: list[tuple[str, tuple[Engine, ...]]] = [
     ("JAX only", ("jax",)),
 ]
 ENGINE_TITLES = {"numpy": "NumPy", "jax": "JAX-jit"}
+ALGORITHM_CHOICES: list[tuple[Algorithm, str]] = [
+    ("2d", "2-D (tutorial)"),
+    ("separable", "Separable"),
+]
+OUT_OF_DATE = ' · <span style="color:#b35c00; font-weight:bold">out of date</span>'
 SHOW_CHOICES = [
     ("blurred", "Blurred results"),
     ("original", "Original"),
@@ -104,9 +114,8 @@ class _ShownRun:
     """An engine's result on screen, and what it was computed from."""
 
     engine_result: EngineResult
-    photo: Photo
-    kernel_size: int
-    sigma: float
+    request: RunRequest
+    kernel_size: int  # the size actually used (auto resolved)
 
 
 class MainWindow(QMainWindow):
@@ -136,18 +145,6 @@ class MainWindow(QMainWindow):
         self._show = "blurred"
         self.show_messages = True  # False: warnings only go out as message_shown (screenshots)
 
-        self._worker_thread = WorkerThread()
-        worker = self._worker_thread.worker
-        worker.photo_loaded.connect(self._on_photo_loaded)
-        worker.photo_failed.connect(self._on_photo_failed)
-        worker.progress.connect(self._on_progress)
-        worker.engine_finished.connect(self._on_engine_finished)
-        worker.run_finished.connect(self._on_run_finished)
-        worker.run_cancelled.connect(self._on_run_cancelled)
-        worker.run_failed.connect(self._on_run_failed)
-        self._load_requested.connect(worker.load)
-        self._run_requested.connect(worker.run)
-
         self._build_panes()
         self._build_side_panel()
         self._build_actions()
@@ -163,6 +160,20 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_enabled()
         self._update_captions()
+
+        # Last, once nothing above can fail: a thread left running by a failed constructor
+        # would abort the whole program.
+        self._worker_thread = WorkerThread()
+        worker = self._worker_thread.worker
+        worker.photo_loaded.connect(self._on_photo_loaded)
+        worker.photo_failed.connect(self._on_photo_failed)
+        worker.progress.connect(self._on_progress)
+        worker.engine_finished.connect(self._on_engine_finished)
+        worker.run_finished.connect(self._on_run_finished)
+        worker.run_cancelled.connect(self._on_run_cancelled)
+        worker.run_failed.connect(self._on_run_failed)
+        self._load_requested.connect(worker.load)
+        self._run_requested.connect(worker.run)
 
     # --- Building the window ---------------------------------------------------------------
 
@@ -203,6 +214,14 @@ class MainWindow(QMainWindow):
         )
         self.sigma_slider.setValue(round(DEFAULT_SIGMA * SIGMA_SLIDER_STEPS))
 
+        self.algorithm_combo = QComboBox()
+        for key, label in ALGORITHM_CHOICES:
+            self.algorithm_combo.addItem(label, key)
+        self.algorithm_combo.setToolTip(
+            "2-D: the tutorial's k × k taps. Separable: k taps along the rows, then k down the"
+            " columns: the same blur in 2k taps instead of k²."
+        )
+
         self.engines_combo = QComboBox()
         for label, engines in ENGINE_CHOICES:
             self.engines_combo.addItem(label, engines)
@@ -228,6 +247,7 @@ class MainWindow(QMainWindow):
         form.addRow("Kernel size", size_row)
         form.addRow("Sigma", sigma_row)
         form.addRow("Kernel used", self.effective_size_label)
+        form.addRow("Algorithm", self.algorithm_combo)
         form.addRow("Engines", self.engines_combo)
         form.addRow("Show", self.show_combo)
         buttons = QHBoxLayout()
@@ -249,6 +269,7 @@ class MainWindow(QMainWindow):
 
         self.size_spin.valueChanged.connect(self._on_parameters_changed)
         self.auto_size_check.toggled.connect(self._on_parameters_changed)
+        self.algorithm_combo.currentIndexChanged.connect(self._on_parameters_changed)
         self.sigma_spin.valueChanged.connect(self._on_sigma_spin_changed)
         self.sigma_slider.valueChanged.connect(self._on_sigma_slider_changed)
         self.show_combo.currentIndexChanged.connect(
@@ -276,8 +297,10 @@ class MainWindow(QMainWindow):
         )
 
         view_menu = menu.addMenu("&View")
-        view_menu.addAction(
-            "Zoom &In", QKeySequence.StandardKey.ZoomIn, lambda: self.view_link.zoom_by(1.25)
+        zoom_in = view_menu.addAction("Zoom &In", lambda: self.view_link.zoom_by(1.25))
+        # Ctrl+= too: on most keyboards "+" needs Shift.
+        zoom_in.setShortcuts(
+            [QKeySequence(QKeySequence.StandardKey.ZoomIn), QKeySequence("Ctrl+=")]
         )
         view_menu.addAction(
             "Zoom &Out", QKeySequence.StandardKey.ZoomOut, lambda: self.view_link.zoom_by(0.8)
@@ -335,6 +358,12 @@ class MainWindow(QMainWindow):
     def effective_kernel_size(self) -> int:
         return effective_kernel_size(self.kernel_size_setting(), self.sigma())
 
+    def algorithm(self) -> Algorithm:
+        return self.algorithm_combo.currentData()
+
+    def set_algorithm(self, algorithm: Algorithm) -> None:
+        self.algorithm_combo.setCurrentIndex(max(0, self.algorithm_combo.findData(algorithm)))
+
     def engines(self) -> tuple[Engine, ...]:
         return self.engines_combo.currentData()
 
@@ -384,6 +413,8 @@ class MainWindow(QMainWindow):
     def open_photo(self, path: str | Path) -> None:
         """Load `path` on the worker thread; the photo is shown when it has loaded."""
         path = Path(path)
+        # The worker takes one request at a time: a run in flight would hold the photo back.
+        self._drop_run()
         self._load_number += 1
         worker = self._worker_thread.worker
         worker.want_load(self._load_number)
@@ -394,8 +425,7 @@ class MainWindow(QMainWindow):
     def _on_photo_loaded(self, loaded: LoadedPhoto) -> None:
         if loaded.request != self._load_number:
             return
-        if self._running is not None:
-            self.cancel_run()
+        self._drop_run()
         self.photo = loaded.photo
         self._original = gray_qimage(loaded.picture)
         self._shown.clear()
@@ -449,6 +479,7 @@ class MainWindow(QMainWindow):
             photo=self.photo,
             kernel_size=self.kernel_size_setting(),
             sigma=self.sigma(),
+            algorithm=self.algorithm(),
             engines=self.engines(),
             repeats=DEFAULT_REPEATS,
         )
@@ -461,15 +492,21 @@ class MainWindow(QMainWindow):
         self._update_enabled()
 
     def cancel_run(self) -> None:
+        if self._drop_run():
+            self.status_label.setText("Cancelled")
+            self._update_captions()
+            self.run_cancelled.emit()
+
+    def _drop_run(self) -> bool:
+        """Stop wanting the run in flight, if any; the worker lets go at its next check."""
         if self._running is None:
-            return
-        self._run_number += 1  # nothing in flight is wanted any more
+            return False
+        self._run_number += 1
         self._worker_thread.worker.want_run(self._run_number)
         self._running = None
         self.progress_bar.hide()
-        self.status_label.setText("Cancelled")
         self._update_enabled()
-        self.run_cancelled.emit()
+        return True
 
     def is_running(self) -> bool:
         return self._running is not None
@@ -498,10 +535,7 @@ class MainWindow(QMainWindow):
         request = self._running
         if done.run is not None:
             self._shown[done.engine] = _ShownRun(
-                done,
-                request.photo,
-                effective_kernel_size(request.kernel_size, request.sigma),
-                request.sigma,
+                done, request, effective_kernel_size(request.kernel_size, request.sigma)
             )
         else:
             self._shown.pop(done.engine, None)
@@ -519,8 +553,13 @@ class MainWindow(QMainWindow):
             gray_qimage(outcome.difference) if outcome.difference is not None else None
         )
         photo = outcome.request.photo
-        self.figures.show_result(outcome.result, photo.path.name, photo.width, photo.height)
-        self.figures.set_stale(None)
+        self.figures.show_result(
+            outcome.result,
+            photo.path.name,
+            photo.width,
+            photo.height,
+            earlier=self._earlier_rows(outcome.result),
+        )
         self.progress_bar.hide()
         self.status_label.setText(self._summary(outcome.result))
         self._refresh_pictures()
@@ -544,6 +583,19 @@ class MainWindow(QMainWindow):
         self._update_enabled()
         self.run_failed.emit(message)
         self._warn("Run Failed", f"The comparison failed: {message}", critical=True)
+
+    def _earlier_rows(self, result: ComparisonResult) -> list[tuple[str, str]]:
+        """The figures of a pane kept from an earlier run, when this run used one engine."""
+        rows = []
+        numpy_kept = self._shown.get("numpy") if result.numpy is None else None
+        jax_kept = self._shown.get("jax") if result.jax is None and not result.jax_error else None
+        if numpy_kept is not None:
+            seconds = numpy_kept.engine_result.run.seconds
+            rows.append(("NumPy", f"{format_ms(seconds)} (earlier run, out of date)"))
+        if jax_kept is not None:
+            seconds = jax_kept.engine_result.run.seconds
+            rows.append(("JAX steady", f"{format_ms(seconds)} (earlier run, out of date)"))
+        return rows
 
     def _summary(self, result: ComparisonResult) -> str:
         parts = []
@@ -575,7 +627,7 @@ class MainWindow(QMainWindow):
         if self._show == "original":
             return self._original
         if self._show == "difference" and engine == "jax":
-            return self._difference
+            return self._difference if self._outcome is not None else None
         shown = self._shown.get(engine)
         if shown is not None:
             return gray_qimage(shown.engine_result.picture)
@@ -598,25 +650,29 @@ class MainWindow(QMainWindow):
             return f"{ENGINE_TITLES[engine]} could not run:\n{error}"
         return ""
 
-    def _is_stale(self, shown: _ShownRun) -> bool:
+    def _stale_reason(self, request: RunRequest) -> str | None:
+        """Why results of `request` no longer match what the window would compute, if they don't."""
         try:
             size = self.effective_kernel_size()
         except InvalidKernelError:
-            return True
-        return (
-            shown.photo is not self.photo
-            or shown.kernel_size != size
-            or shown.sigma != self.sigma()
-        )
+            size = None
+        if (
+            request.photo is not self.photo
+            or effective_kernel_size(request.kernel_size, request.sigma) != size
+            or request.sigma != self.sigma()
+            or request.algorithm != self.algorithm()
+        ):
+            return "the parameters changed since this run; press Run"
+        latest = max((shown.request.number for shown in self._shown.values()), default=0)
+        if request.number != latest:
+            return "a later run has replaced results on screen; press Run"
+        return None
 
     def _update_captions(self) -> None:
         for engine, pane in self.panes.items():
             pane.set_caption(self._caption_for(engine))
-        stale = [shown for shown in self._shown.values() if self._is_stale(shown)]
-        if self._outcome is not None and stale:
-            self.figures.set_stale("the parameters changed since this run; press Run")
-        else:
-            self.figures.set_stale(None)
+        outcome = self._outcome
+        self.figures.set_stale(self._stale_reason(outcome.request) if outcome else None)
 
     def _caption_for(self, engine: Engine) -> str:
         title = f"<b>{ENGINE_TITLES[engine]}</b>"
@@ -629,11 +685,15 @@ class MainWindow(QMainWindow):
             if scale is None:
                 return "<b>Difference</b> |NumPy − JAX|"
             if scale == 0:
-                return "<b>Difference</b> |NumPy − JAX| · identical outputs (all black)"
-            return (
-                f"<b>Difference</b> |NumPy − JAX| · black = 0, white = {scale:.2g}"
-                f" ({scale * 255:.2g} of an 8-bit level), stretched to be seen"
-            )
+                text = "<b>Difference</b> |NumPy − JAX| · identical outputs (all black)"
+            else:
+                text = (
+                    f"<b>Difference</b> |NumPy − JAX| · black = 0, white = {scale:.2g}"
+                    f" ({scale * 255:.2g} of an 8-bit level), stretched to be seen"
+                )
+            if self._stale_reason(self._outcome.request):
+                text += OUT_OF_DATE
+            return text
         shown = self._shown.get(engine)
         if shown is None:
             if self._errors.get(engine):
@@ -645,14 +705,16 @@ class MainWindow(QMainWindow):
         if engine == "numpy":
             text = f"{title} · cpu · {format_ms(run.seconds)}"
         else:
-            first = "compiled" if run.compiled else "already compiled"
+            first = "compiled" if run.compilation is Compilation.COMPILED else str(run.compilation)
             text = (
                 f"{title} · {html.escape(run.device)} · steady {format_ms(run.seconds)}"
                 f" · first call {format_ms(run.first_call_seconds)} ({first})"
             )
-        text += f" · {shown.kernel_size} × {shown.kernel_size}, σ {shown.sigma:g}"
-        if self._is_stale(shown):
-            text += ' · <span style="color:#b35c00; font-weight:bold">out of date</span>'
+        text += f" · {shown.kernel_size} × {shown.kernel_size}, σ {shown.request.sigma:g}"
+        if shown.request.algorithm == "separable":
+            text += ", separable"
+        if self._stale_reason(shown.request):
+            text += OUT_OF_DATE
         return text
 
     def _select_pane(self, engine: Engine) -> None:
@@ -692,7 +754,9 @@ class MainWindow(QMainWindow):
         try:
             for engine, path in targets.items():
                 shown = self._shown[engine]
-                save_output(path, shown.engine_result.run.output, bit_depth=shown.photo.bit_depth)
+                save_output(
+                    path, shown.engine_result.run.output, bit_depth=shown.request.photo.bit_depth
+                )
         except OutputError as error:
             self._warn("Cannot Save Results", str(error))
             return
@@ -770,21 +834,19 @@ class MainWindow(QMainWindow):
         except (TypeError, ValueError):
             sigma = DEFAULT_SIGMA
         size_value = str(self.settings.value("kernel_size", DEFAULT_KERNEL_SIZE))
-        size: KernelSize
-        if size_value == "auto":
-            size = "auto"
-        else:
-            try:
-                size = int(size_value)
-            except ValueError:
-                size = DEFAULT_KERNEL_SIZE
+        try:
+            size: KernelSize = check_kernel_size(size_value)
+        except InvalidKernelError:
+            size = DEFAULT_KERNEL_SIZE  # a settings file edited by hand, or by an old version
         self.set_parameters(kernel_size=size, sigma=min(MAX_SIGMA, max(MIN_SIGMA, sigma)))
+        self.set_algorithm(str(self.settings.value("algorithm", DEFAULT_ALGORITHM)))
         self._on_parameters_changed()
 
     def _save_settings(self) -> None:
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("sigma", self.sigma())
         self.settings.setValue("kernel_size", str(self.kernel_size_setting()))
+        self.settings.setValue("algorithm", self.algorithm())
         self.settings.sync()
 
     # --- The rest -------------------------------------------------------------------------
@@ -819,5 +881,11 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self._save_settings()
         self._running = None
-        self._worker_thread.stop()
+        if not self._worker_thread.stop(wait_ms=CLOSE_WAIT_MS):
+            # Still inside one compiled JAX call, which cannot be interrupted: the window goes
+            # now, and the program ends as soon as that call returns.
+            log.info("closing while a JAX call finishes")
+            app = QApplication.instance()
+            app.setQuitOnLastWindowClosed(False)
+            self._worker_thread.thread.finished.connect(app.quit)
         super().closeEvent(event)

@@ -25,7 +25,7 @@ from blurapp.core.comparison import (
     compare,
     difference_picture,
 )
-from blurapp.core.kernel import KernelSize
+from blurapp.core.kernel import Algorithm, KernelSize
 from blurapp.core.numpy_engine import BlurCancelled
 from blurapp.core.photo import Photo, PhotoError, load_photo
 from blurapp.core.saving import to_8bit
@@ -53,6 +53,7 @@ class RunRequest:
     photo: Photo
     kernel_size: KernelSize
     sigma: float
+    algorithm: Algorithm
     engines: tuple[Engine, ...]
     repeats: int
 
@@ -157,6 +158,7 @@ class Worker(QObject):
                 request.photo.gray,
                 kernel_size=request.kernel_size,
                 sigma=request.sigma,
+                algorithm=request.algorithm,
                 repeats=request.repeats,
                 engines=request.engines,
                 progress=progress,
@@ -190,11 +192,14 @@ class WorkerThread:
         _started_threads.add(self.thread)
         self.thread.start()
 
-    def stop(self) -> None:
-        """Ask the work in hand to stop, then wait for the thread to end.
+    def stop(self, wait_ms: int | None = None) -> bool:
+        """Ask the work in hand to stop, and wait up to `wait_ms` (None: as long as it takes)
+        for the thread to end. Returns whether it has ended.
 
-        The wait is bounded by one step of the engines: a kernel tap, or one compiled JAX call.
+        The worker stops at its next check: after a kernel tap or one compiled JAX call.
         """
         self.worker.stop()
         self.thread.quit()
-        self.thread.wait()
+        if wait_ms is None:
+            return self.thread.wait()
+        return self.thread.wait(wait_ms)
