@@ -202,7 +202,7 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
     assert [name for name, _ in figures.chart.bars()] == ["NumPy", "JAX first call", "JAX steady"]
     # The pictures are the engines' outputs.
     expected = to_8bit(result.numpy.output)
-    shown = window.numpy_pane.view.pixmap().toImage()
+    shown = window.numpy_pane.view.image()
     assert shown.pixelColor(123, 45).red() == expected[45, 123]
     assert not window.progress_bar.isVisible() and not window.cancel_button.isEnabled()
 
@@ -390,7 +390,7 @@ def test_the_difference_and_original_views(make_window, qtbot):
     difference = np.abs(result.numpy.output.astype(np.float64) - result.jax.output)
     if result.max_abs_diff > 0:
         assert f"white = {result.max_abs_diff:.2g}" in caption
-        picture = window.jax_pane.view.pixmap().toImage()
+        picture = window.jax_pane.view.image()
         y, x = np.unravel_index(np.argmax(difference), difference.shape)
         assert picture.pixelColor(int(x), int(y)).red() == 255
     else:
@@ -398,7 +398,7 @@ def test_the_difference_and_original_views(make_window, qtbot):
     assert window.numpy_pane.caption_text().startswith("NumPy")
     window.set_show("original")
     assert window.numpy_pane.caption_text().startswith("Original")
-    original = window.numpy_pane.view.pixmap().toImage()
+    original = window.numpy_pane.view.image()
     assert original.pixelColor(10, 10).red() == to_8bit(window.photo.gray)[10, 10]
     window.set_show("blurred")
     assert window.jax_pane.caption_text().startswith("JAX-jit")
@@ -610,3 +610,25 @@ def test_ctrl_plus_and_minus_zoom_both_panes(make_window, qtbot):
     assert window.jax_pane.view.zoom() == pytest.approx(1.25)
     qtbot.keyClick(window, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
     assert window.jax_pane.view.zoom() == pytest.approx(1.0)
+
+
+def test_pyramid_levels_halve_with_rounded_means():
+    from blurapp.ui.pyramid import build_pyramid
+
+    picture = np.arange(2000 * 1200, dtype=np.uint64).reshape(1200, 2000) % 256
+    levels = build_pyramid(picture.astype(np.uint8))
+    assert [level.shape for level in levels] == [(1200, 2000), (600, 1000), (300, 500)]
+    block = picture[:2, :2].astype(float)
+    assert levels[1][0, 0] == int(np.floor(block.mean() + 0.5))
+
+
+def test_a_zoomed_out_big_picture_is_drawn_from_a_smaller_level(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path, "wide.png", size=(3000, 2000)))
+    view = window.numpy_pane.view
+    assert len(view._item.levels()) == 4  # 3000, 1500, 750, 375 wide
+    window.view_link.fit_to_window()
+    # The view shows the whole picture, at the same scale in both panes.
+    assert view.zoom() < 0.5
+    assert window.jax_pane.view.zoom() == pytest.approx(view.zoom())
+    grabbed = view.viewport().grab().toImage()
+    assert not grabbed.isNull()

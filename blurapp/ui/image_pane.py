@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QImage, QPainter, QPixmap, QTextDocument, QWheelEvent
+from PySide6.QtGui import QImage, QPainter, QTextDocument, QWheelEvent
 from PySide6.QtWidgets import (
     QFrame,
-    QGraphicsPixmapItem,
+    QGraphicsItem,
     QGraphicsScene,
     QGraphicsView,
     QLabel,
@@ -21,11 +21,65 @@ ZOOM_STEP = 1.25
 
 
 def gray_qimage(picture: np.ndarray) -> QImage:
-    """A uint8 height×width array as a QImage that owns its own copy of the pixels."""
-    picture = np.ascontiguousarray(picture, dtype=np.uint8)
+    """A view of a contiguous uint8 height×width array as a QImage, without copying.
+
+    The caller keeps the array alive for as long as the QImage is used.
+    """
     height, width = picture.shape
-    image = QImage(picture.data, width, height, width, QImage.Format.Format_Grayscale8)
-    return image.copy()  # detach from the array's memory
+    return QImage(picture.data, width, height, width, QImage.Format.Format_Grayscale8)
+
+
+class PictureItem(QGraphicsItem):
+    """A grayscale picture drawn from the pyramid level that matches the zoom.
+
+    Only the part in view is drawn, from a level at least as detailed as the screen needs,
+    so a 24 MP photo pans and zooms as smoothly as a small one.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._levels: tuple[np.ndarray, ...] = ()
+        self._images: list[QImage] = []
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
+
+    def set_levels(self, levels: tuple[np.ndarray, ...]) -> None:
+        self.prepareGeometryChange()
+        self._levels = levels
+        self._images = [gray_qimage(level) for level in levels]
+        self.update()
+
+    def levels(self) -> tuple[np.ndarray, ...]:
+        return self._levels
+
+    def size(self) -> QSize:
+        if not self._levels:
+            return QSize()
+        height, width = self._levels[0].shape
+        return QSize(width, height)
+
+    def boundingRect(self) -> QRectF:
+        size = self.size()
+        return QRectF(0, 0, size.width(), size.height())
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        if not self._images:
+            return
+        scale = painter.worldTransform().m11()
+        level = 0
+        # The smallest level still at least as detailed as the screen at this zoom.
+        while level + 1 < len(self._images) and scale * 2 ** (level + 1) <= 1:
+            level += 1
+        factor = 2**level
+        exposed = option.exposedRect.intersected(self.boundingRect())
+        source = QRectF(
+            exposed.x() / factor,
+            exposed.y() / factor,
+            exposed.width() / factor,
+            exposed.height() / factor,
+        )
+        # Magnified: square pixels, to compare them one by one. Reduced: smooth.
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, scale * factor < 1)
+        painter.drawImage(exposed, self._images[level], source)
 
 
 class ImageView(QGraphicsView):
@@ -38,13 +92,11 @@ class ImageView(QGraphicsView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setScene(QGraphicsScene(self))
-        self._item = QGraphicsPixmapItem()
-        self._item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
+        self._item = PictureItem()
         self.scene().addItem(self._item)
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
-        self.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         self.setBackgroundBrush(Qt.GlobalColor.darkGray)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -54,21 +106,27 @@ class ImageView(QGraphicsView):
 
     # The picture ---------------------------------------------------------------------------
 
-    def set_picture(self, image: QImage | None) -> None:
-        same_size = image is not None and self.picture_size() == image.size()
-        self._item.setPixmap(QPixmap() if image is None else QPixmap.fromImage(image))
-        self.scene().setSceneRect(QRectF(self._item.pixmap().rect()))
-        if not same_size and self._fit:
+    def set_picture(self, levels: tuple[np.ndarray, ...] | None) -> None:
+        """Show a picture given as its pyramid (see pyramid.build_pyramid), or none."""
+        levels = levels or ()
+        if levels is self._item.levels():
+            return
+        old_size = self.picture_size()
+        self._item.set_levels(levels)
+        self.scene().setSceneRect(self._item.boundingRect())
+        if self.picture_size() != old_size and self._fit:
             self.fit_to_window()
 
     def picture_size(self) -> QSize:
-        return self._item.pixmap().size()
+        return self._item.size()
 
     def has_picture(self) -> bool:
-        return not self._item.pixmap().isNull()
+        return bool(self._item.levels())
 
-    def pixmap(self) -> QPixmap:
-        return self._item.pixmap()
+    def image(self) -> QImage:
+        """The picture at full size (a copy), as the clipboard and the tests take it."""
+        levels = self._item.levels()
+        return gray_qimage(levels[0]).copy() if levels else QImage()
 
     # Zoom ----------------------------------------------------------------------------------
 
@@ -81,12 +139,6 @@ class ImageView(QGraphicsView):
     def set_zoom(self, zoom: float, *, fit: bool = False) -> None:
         zoom = min(MAX_ZOOM, max(MIN_ZOOM, zoom))
         self._fit = fit
-        # Nearest-neighbour when magnified, so single pixels can be compared.
-        self._item.setTransformationMode(
-            Qt.TransformationMode.SmoothTransformation
-            if zoom < 1
-            else Qt.TransformationMode.FastTransformation
-        )
         self.setTransform(self.transform().fromScale(zoom, zoom))
         self.zoom_changed.emit(zoom)
         self.view_moved.emit()
@@ -102,7 +154,7 @@ class ImageView(QGraphicsView):
         viewport = self.viewport().size()
         zoom = min(viewport.width() / size.width(), viewport.height() / size.height())
         self.set_zoom(zoom, fit=True)
-        self.centerOn(QRectF(self._item.pixmap().rect()).center())
+        self.centerOn(self._item.boundingRect().center())
 
     def center(self) -> QPointF:
         """The point of the picture at the middle of the view."""
@@ -147,7 +199,6 @@ class ViewLink:
                 if view is leader:
                     continue
                 view._fit = leader.is_fitted()
-                view._item.setTransformationMode(leader._item.transformationMode())
                 view.setTransform(leader.transform())
                 view.centerOn(center)
         finally:

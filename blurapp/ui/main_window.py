@@ -49,7 +49,7 @@ from blurapp.core.kernel import (
 from blurapp.core.photo import Photo
 from blurapp.core.saving import OutputError, save_output
 from blurapp.ui.figures_panel import FiguresPanel
-from blurapp.ui.image_pane import ResultPane, ViewLink, gray_qimage
+from blurapp.ui.image_pane import ResultPane, ViewLink
 from blurapp.ui.worker import EngineResult, LoadedPhoto, RunOutcome, RunRequest, WorkerThread
 
 log = logging.getLogger(__name__)
@@ -134,14 +134,14 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.settings = settings if settings is not None else default_settings()
         self.photo: Photo | None = None
-        self._original = None  # QImage of the grayscale photo
+        self._original = None  # pyramid of the grayscale photo
         self._load_number = 0
         self._run_number = 0
         self._running: RunRequest | None = None
         self._shown: dict[Engine, _ShownRun] = {}
         self._errors: dict[Engine, str | None] = {}  # why an engine's last run gave nothing
         self._outcome: RunOutcome | None = None
-        self._difference = None  # QImage
+        self._difference = None  # pyramid of |NumPy − JAX|
         self._show = "blurred"
         self.show_messages = True  # False: warnings only go out as message_shown (screenshots)
 
@@ -427,7 +427,7 @@ class MainWindow(QMainWindow):
             return
         self._drop_run()
         self.photo = loaded.photo
-        self._original = gray_qimage(loaded.picture)
+        self._original = loaded.picture
         self._shown.clear()
         self._errors.clear()
         self._outcome = None
@@ -549,9 +549,7 @@ class MainWindow(QMainWindow):
             return
         self._running = None
         self._outcome = outcome
-        self._difference = (
-            gray_qimage(outcome.difference) if outcome.difference is not None else None
-        )
+        self._difference = outcome.difference
         photo = outcome.request.photo
         self.figures.show_result(
             outcome.result,
@@ -630,7 +628,7 @@ class MainWindow(QMainWindow):
             return self._difference if self._outcome is not None else None
         shown = self._shown.get(engine)
         if shown is not None:
-            return gray_qimage(shown.engine_result.picture)
+            return shown.engine_result.picture
         # Before a first run each pane shows the photo itself, so there is something to see.
         return None if self._errors.get(engine) else self._original
 
@@ -768,7 +766,7 @@ class MainWindow(QMainWindow):
     def copy_selected(self) -> None:
         pane = self.panes[self.selected_engine]
         if pane.view.has_picture():
-            QApplication.clipboard().setImage(pane.view.pixmap().toImage())
+            QApplication.clipboard().setImage(pane.view.image())
             self.status_label.setText(f"Copied the {pane.title} image")
 
     # --- Drag and drop ----------------------------------------------------------------------

@@ -29,6 +29,7 @@ from blurapp.core.kernel import Algorithm, KernelSize
 from blurapp.core.numpy_engine import BlurCancelled
 from blurapp.core.photo import Photo, PhotoError, load_photo
 from blurapp.core.saving import to_8bit
+from blurapp.ui.pyramid import build_pyramid
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ def running_worker_threads() -> list[QThread]:
 class LoadedPhoto:
     request: int
     photo: Photo
-    picture: np.ndarray  # the grayscale photo as uint8, ready to show
+    picture: tuple[np.ndarray, ...]  # the grayscale photo as a uint8 pyramid, ready to show
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,7 +66,7 @@ class EngineResult:
     request: int
     engine: Engine
     run: NumpyRun | JaxRun | None
-    picture: np.ndarray | None
+    picture: tuple[np.ndarray, ...] | None  # the output as a uint8 pyramid
     error: str | None
 
 
@@ -73,7 +74,7 @@ class EngineResult:
 class RunOutcome:
     request: RunRequest
     result: ComparisonResult
-    difference: np.ndarray | None  # |NumPy − JAX| as uint8, largest difference white
+    difference: tuple[np.ndarray, ...] | None  # |NumPy − JAX| pyramid, largest difference white
     difference_scale: float | None  # the difference that white stands for
 
 
@@ -115,7 +116,7 @@ class Worker(QObject):
             return
         try:
             photo = load_photo(path)
-            picture = to_8bit(photo.gray)
+            picture = build_pyramid(to_8bit(photo.gray))
         except PhotoError as error:
             self.photo_failed.emit(request, str(error))
             return
@@ -146,7 +147,7 @@ class Worker(QObject):
                 self.progress.emit(number, "numpy", done, total)
 
         def engine_done(engine: Engine, run: NumpyRun | JaxRun | None, error: str | None) -> None:
-            picture = to_8bit(run.output) if run is not None else None
+            picture = build_pyramid(to_8bit(run.output)) if run is not None else None
             self.engine_finished.emit(EngineResult(number, engine, run, picture, error))
             if engine == "numpy" and "jax" in request.engines:
                 self.progress.emit(number, "jax", 0, 0)
@@ -168,6 +169,7 @@ class Worker(QObject):
             difference = scale = None
             if result.numpy is not None and result.jax is not None:
                 difference, scale = difference_picture(result.numpy.output, result.jax.output)
+                difference = build_pyramid(difference)
         except BlurCancelled:
             self.run_cancelled.emit(number)
             return
