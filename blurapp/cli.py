@@ -125,6 +125,8 @@ def build_window_parser() -> argparse.ArgumentParser:
         metavar="OUT.png",
         help="open the window, run the comparison, save a picture of the window and exit",
     )
+    # For `blurapp bench`'s start-up figure only.
+    parser.add_argument("--exit-when-shown", action="store_true", help=argparse.SUPPRESS)
     return parser
 
 
@@ -277,7 +279,7 @@ def _configure_logging(verbose: bool) -> None:
 def _open_window(args: argparse.Namespace) -> int:
     from blurapp.ui.app import run_window
 
-    return run_window(args.image, screenshot=args.screenshot)
+    return run_window(args.image, screenshot=args.screenshot, exit_when_shown=args.exit_when_shown)
 
 
 def _load(path: Path | None):

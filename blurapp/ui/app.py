@@ -25,7 +25,9 @@ def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def run_window(image: Path | None, *, screenshot: Path | None = None) -> int:
+def run_window(
+    image: Path | None, *, screenshot: Path | None = None, exit_when_shown: bool = False
+) -> int:
     """Open the main window on `image` (the bundled sample if None) and run Qt's event loop."""
     if screenshot is not None and not _has_display():
         # A screenshot needs no screen: render offscreen when there is none.
@@ -50,6 +52,15 @@ def run_window(image: Path | None, *, screenshot: Path | None = None) -> int:
         window = MainWindow()
         _report_uncaught_errors(window)
         open_window(window, image)
+        if exit_when_shown:
+            # For `blurapp bench`: say when the window is up (and whether JAX was needed for
+            # that), then leave.
+            def report() -> None:
+                print(f"shown jax_imported={'jax' in sys.modules}", flush=True)
+                window.close()
+                app.quit()
+
+            QTimer.singleShot(0, report)
         return app.exec()
     # A screenshot shows the defaults at a fixed size and leaves the user's settings alone.
     with tempfile.TemporaryDirectory(prefix="blurapp-screenshot-") as folder:
@@ -59,7 +70,9 @@ def run_window(image: Path | None, *, screenshot: Path | None = None) -> int:
         _arrange_screenshot(app, window, screenshot, outcome)
         open_window(window, image)
         status = app.exec()
-        del window, settings
+        # The settings file goes with the folder: let go of it (and the window) first.
+        window.deleteLater()
+        settings.sync()
     return outcome["status"] or status
 
 

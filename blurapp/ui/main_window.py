@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Signal, Slot
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -126,9 +126,11 @@ class MainWindow(QMainWindow):
     progress_shown = Signal(str, int, int)  # engine, done, total (0 total: busy, no count)
     run_failed = Signal(str)
     message_shown = Signal(str, str)  # title, text: every warning the user is given
+    jax_ready = Signal(str)  # JAX has started in the background, on this device
     # Requests for the worker: connected across threads, so its slots run on its thread.
     _load_requested = Signal(int, object)
     _run_requested = Signal(object)
+    _warm_up_requested = Signal()
 
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
@@ -143,6 +145,8 @@ class MainWindow(QMainWindow):
         self._outcome: RunOutcome | None = None
         self._difference = None  # pyramid of |NumPy − JAX|
         self._show = "blurred"
+        self.jax_device: str | None = None  # known once JAX has started on the worker
+        self._jax_unavailable: str | None = None  # why JAX could not start, if it could not
         self.show_messages = True  # False: warnings only go out as message_shown (screenshots)
 
         self._build_panes()
@@ -172,8 +176,12 @@ class MainWindow(QMainWindow):
         worker.run_finished.connect(self._on_run_finished)
         worker.run_cancelled.connect(self._on_run_cancelled)
         worker.run_failed.connect(self._on_run_failed)
+        worker.jax_ready.connect(self._on_jax_ready)
+        worker.jax_unavailable.connect(self._on_jax_unavailable)
         self._load_requested.connect(worker.load)
         self._run_requested.connect(worker.run)
+        self._warm_up_requested.connect(worker.warm_up)
+        self._warmed_up = False
 
     # --- Building the window ---------------------------------------------------------------
 
@@ -410,6 +418,25 @@ class MainWindow(QMainWindow):
         if path:
             self.open_photo(Path(path))
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._warmed_up:
+            # After the window is up: importing JAX takes a second, and not on this thread.
+            self._warmed_up = True
+            QTimer.singleShot(0, self._warm_up_requested.emit)
+
+    @Slot(str)
+    def _on_jax_ready(self, device: str) -> None:
+        self.jax_device = device
+        self._update_captions()
+        self.jax_ready.emit(device)
+
+    @Slot(str)
+    def _on_jax_unavailable(self, message: str) -> None:
+        self._jax_unavailable = message
+        self._refresh_pictures()
+        self._update_captions()
+
     def open_photo(self, path: str | Path) -> None:
         """Load `path` on the worker thread; the photo is shown when it has loaded."""
         path = Path(path)
@@ -630,7 +657,7 @@ class MainWindow(QMainWindow):
         if shown is not None:
             return shown.engine_result.picture
         # Before a first run each pane shows the photo itself, so there is something to see.
-        return None if self._errors.get(engine) else self._original
+        return None if self._error_for(engine) else self._original
 
     def _refresh_pictures(self) -> None:
         for engine, pane in self.panes.items():
@@ -638,12 +665,19 @@ class MainWindow(QMainWindow):
             pane.view.set_picture(picture)
             pane.set_placeholder(self._placeholder_for(engine) if picture is None else "")
 
+    def _error_for(self, engine: Engine) -> str | None:
+        """Why `engine` has no result to show, if it failed."""
+        error = self._errors.get(engine)
+        if error is None and engine == "jax" and engine not in self._shown:
+            error = self._jax_unavailable
+        return error
+
     def _placeholder_for(self, engine: Engine) -> str:
         if self.photo is None:
             return "Open a photo: File ▸ Open (Ctrl+O), or drop one here"
         if self._show == "difference" and engine == "jax":
             return "The difference appears after a run with both engines"
-        error = self._errors.get(engine)
+        error = self._error_for(engine)
         if error:
             return f"{ENGINE_TITLES[engine]} could not run:\n{error}"
         return ""
@@ -694,9 +728,9 @@ class MainWindow(QMainWindow):
             return text
         shown = self._shown.get(engine)
         if shown is None:
-            if self._errors.get(engine):
+            if self._error_for(engine):
                 return f"{title} · unavailable"
-            device = "CPU" if engine == "numpy" else "GPU when present, else CPU"
+            device = "cpu" if engine == "numpy" else self.jax_device or "GPU when present, else CPU"
             waiting = " · not run yet: showing the original, press Run" if self.photo else ""
             return f"{title} · {device}{waiting}"
         run = shown.engine_result.run

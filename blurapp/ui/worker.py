@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +69,7 @@ class EngineResult:
     run: NumpyRun | JaxRun | None
     picture: tuple[np.ndarray, ...] | None  # the output as a uint8 pyramid
     error: str | None
+    sent_at: float = field(default_factory=time.perf_counter)  # to time the display
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,6 +78,7 @@ class RunOutcome:
     result: ComparisonResult
     difference: tuple[np.ndarray, ...] | None  # |NumPy − JAX| pyramid, largest difference white
     difference_scale: float | None  # the difference that white stands for
+    sent_at: float = field(default_factory=time.perf_counter)  # to time the display
 
 
 class Worker(QObject):
@@ -86,6 +89,8 @@ class Worker(QObject):
     run_finished = Signal(object)  # RunOutcome
     run_cancelled = Signal(int)
     run_failed = Signal(int, str)  # request, message; the traceback goes to the log
+    jax_ready = Signal(str)  # the device JAX will run on, once it is imported
+    jax_unavailable = Signal(str)  # why JAX cannot run
 
     def __init__(self) -> None:
         super().__init__()
@@ -109,6 +114,25 @@ class Worker(QObject):
         self._wanted_load = self._wanted_run = -1
 
     # Slots, run on the worker's thread -----------------------------------------------------
+
+    @Slot()
+    def warm_up(self) -> None:
+        """Import JAX and find its device now, so the first Run doesn't wait for it."""
+        from blurapp.core.jax_engine import JaxUnavailableError, describe_device, jax_device
+
+        if self._stopping.is_set():
+            return
+        try:
+            device = describe_device(jax_device())
+        except JaxUnavailableError as error:
+            log.warning("%s", error, exc_info=True)
+            self.jax_unavailable.emit(str(error))
+            return
+        except Exception as error:
+            log.exception("JAX failed to start")
+            self.jax_unavailable.emit(f"JAX failed to start: {error}")
+            return
+        self.jax_ready.emit(device)
 
     @Slot(int, object)
     def load(self, request: int, path: Path) -> None:

@@ -1,0 +1,131 @@
+"""Measurements of the real window for `blurapp bench`, run in a process of their own:
+`python -m blurapp.ui.probe PHOTO` prints one JSON object.
+
+- the longest stall of the event loop during a comparison, seen by a 10 ms timer;
+- the time from the worker sending a result to both panes painted;
+- the time to repaint both panes after zooming and panning a big photo.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TIMER_MS = 10
+
+
+def measure(photo: Path) -> dict:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEventLoop, QObject, QSettings, QTimer, Slot
+    from PySide6.QtWidgets import QApplication
+
+    from blurapp.ui.app import open_window
+    from blurapp.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    with tempfile.TemporaryDirectory(prefix="blurapp-probe-") as folder:
+        settings = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(settings)
+        window.resize(1360, 820)
+
+        def wait_for(signal, timeout_s: float = 600) -> None:
+            loop = QEventLoop()
+            signal.connect(loop.quit)
+            QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+            loop.exec()
+
+        gaps: list[float] = []
+        last = [time.perf_counter()]
+
+        stalls: list[tuple[float, float]] = []
+
+        def tick() -> None:
+            now = time.perf_counter()
+            gaps.append(now - last[0])
+            if now - last[0] > 0.03:
+                stalls.append((last[0], now - last[0]))
+            last[0] = now
+
+        timer = QTimer()
+        timer.setInterval(TIMER_MS)
+        timer.timeout.connect(tick)
+        display: dict[str, float] = {}
+
+        def painted(engine: str, sent_at: float) -> None:
+            # Render the pane now, through the same paint code the screen's next frame runs.
+            window.panes[engine].view.viewport().grab()
+            display[engine] = time.perf_counter() - sent_at
+
+        class Receiver(QObject):
+            # A QObject's slot on this thread, so the worker's signal arrives here, queued.
+            @Slot(object)
+            def engine_finished(self, done) -> None:
+                painted(done.engine, done.sent_at)
+
+            @Slot(str, int, int)
+            def progress(self, engine: str, done: int, total: int) -> None:
+                phases.append((time.perf_counter(), engine, done))
+
+        phases: list[tuple[float, str, int]] = []
+        receiver = Receiver()
+        window._worker_thread.worker.engine_finished.connect(receiver.engine_finished)
+        window.progress_shown.connect(receiver.progress)
+        # Start-up: the photo loads and JAX is imported in the background.
+        timer.start()
+        last[0] = time.perf_counter()
+        open_window(window, photo)
+        wait_for(window.photo_shown)
+        if window.jax_device is None:
+            wait_for(window.jax_ready)
+        startup_stall = max(gaps) - TIMER_MS / 1000 if gaps else None
+        gaps.clear()
+        stalls.clear()
+        last[0] = time.perf_counter()
+        window.run_comparison()
+        wait_for(window.results_shown)
+        outcome = window._outcome
+        for view in (window.numpy_pane.view, window.jax_pane.view):
+            view.viewport().grab()
+        both_painted = time.perf_counter() - outcome.sent_at
+        app.processEvents()
+        timer.stop()
+
+        def repaint_both() -> float:
+            start = time.perf_counter()
+            for view in (window.numpy_pane.view, window.jax_pane.view):
+                view.viewport().grab()
+            return time.perf_counter() - start
+
+        window.view_link.fit_to_window()
+        fit = repaint_both()
+        window.view_link.set_zoom(1.0)
+        actual = repaint_both()
+        window.numpy_pane.view.horizontalScrollBar().setValue(400)
+        panned = repaint_both()
+        result = outcome.result
+        if os.environ.get("BLURAPP_PROBE_DEBUG"):
+            for at, length in stalls:
+                phase = [p for p in phases if p[0] <= at]
+                print(f"stall {length * 1000:.0f} ms after {phase[-1][1:] if phase else None}")
+        report = {
+            "photo": str(photo),
+            "megapixels": window.photo.width * window.photo.height / 1e6,
+            "longest_stall_seconds": max(gaps) - TIMER_MS / 1000 if gaps else None,
+            "longest_stall_while_starting_seconds": startup_stall,
+            "timer_ticks": len(gaps),
+            "result_to_both_panes_painted_seconds": both_painted,
+            "engine_result_to_pane_painted_seconds": display,
+            "repaint_both_panes_seconds": {"fit": fit, "100%": actual, "panned": panned},
+            "numpy_seconds": result.numpy.seconds if result.numpy else None,
+            "jax_seconds": result.jax.seconds if result.jax else None,
+        }
+        window.close()
+    return report
+
+
+if __name__ == "__main__":
+    print(json.dumps(measure(Path(sys.argv[1]))))
