@@ -1,21 +1,31 @@
-"""`blurapp bench`: NumPy against JAX-jit on synthetic images of several sizes.
+"""`blurapp bench`: NumPy against JAX-jit on synthetic images, and BlurApp's own overheads.
 
-A benchmark to read, not a timed test: it prints figures and asserts nothing.
+A benchmark to read, not a timed test: it prints figures and asserts nothing. Sections:
+engines (the table), yardsticks (OpenCV and a plain copy), first-call (the compilation
+cache across launches), startup, window (stalls and display in a real window, offscreen)
+and memory (peak RSS of whole runs).
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 
 from blurapp import __version__
-from blurapp.core.comparison import compare
-from blurapp.core.kernel import ALGORITHMS, Algorithm, KernelSize
+from blurapp.core.comparison import compare, max_abs_difference
+from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA, Algorithm, KernelSize, gaussian_kernel
 
 # Photo-like aspect ratio 3:2, as the 24 MP reference image (6000 × 4000).
 _ASPECT = 1.5
@@ -70,12 +80,8 @@ def run_bench(
     algorithms: Sequence[Algorithm] = ALGORITHMS,
     repeats: int,
     sigma: float,
-    on_start: Callable[[dict], None] | None = None,
     on_row: Callable[[dict], None] | None = None,
 ) -> dict:
-    machine = describe_machine()
-    if on_start is not None:
-        on_start(machine)
     rows = []
     for mp in megapixels:
         image = synthetic_image(mp)
@@ -104,4 +110,193 @@ def run_bench(
             if on_row is not None:
                 on_row(row)
             del result
-    return {"machine": machine, "results": rows}
+    return {"results": rows}
+
+
+def _time_best(function: Callable[[], object], repeats: int = 5) -> float:
+    """The median of `repeats` timed calls, after one untimed warm-up call."""
+    function()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def yardsticks(megapixels: float, kernel_size: int = 9) -> dict:
+    """BlurApp's engines beside OpenCV's filter2D (when installed) and a plain copy."""
+    image = synthetic_image(megapixels)
+    result = compare(image, kernel_size=kernel_size, sigma=DEFAULT_SIGMA, repeats=5)
+    report = {
+        "megapixels": image.size / 1e6,
+        "kernel_size": kernel_size,
+        "numpy_seconds": result.numpy.seconds,
+        "jax_seconds": result.jax.seconds if result.jax else None,
+        "copy_seconds": _time_best(image.copy),
+        "opencv_seconds": None,
+        "opencv": None,
+    }
+    try:
+        import cv2  # an optional yardstick only: never a dependency of BlurApp
+    except ImportError:
+        return report
+    kernel = gaussian_kernel(kernel_size, DEFAULT_SIGMA)
+
+    def opencv() -> np.ndarray:
+        return cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_REPLICATE)
+
+    report["opencv"] = cv2.__version__
+    report["opencv_seconds"] = _time_best(opencv)
+    if result.jax is not None:
+        report["opencv_max_abs_diff"] = max_abs_difference(opencv(), result.jax.output)
+    return report
+
+
+def _blurapp(*args: str, env: dict | None = None, timeout: float = 900) -> tuple[str, float]:
+    """Run the blurapp command: its stdout and wall seconds."""
+    command = [sys.executable, "-m", "blurapp", *args]
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+    )
+    out, _ = process.communicate(timeout=timeout)
+    return out, time.perf_counter() - start
+
+
+def _write_photo(folder: Path, megapixels: float) -> Path:
+    from PIL import Image
+
+    path = folder / f"synthetic-{megapixels:g}mp.tif"
+    pixels = (synthetic_image(megapixels) * 255).astype(np.uint8)
+    Image.fromarray(pixels).save(path)  # uncompressed TIFF: quick to write and to read
+    return path
+
+
+def first_call(photo: Path) -> dict:
+    """JAX's first call in a first launch (empty compilation cache) and in a second one."""
+    with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
+        env = {**os.environ, "BLURAPP_CACHE_DIR": cache}
+        launches = []
+        for _ in range(2):
+            out, _ = _blurapp("compare", str(photo), "--json", env=env)
+            launches.append(json.loads(out)["jax"])
+    first, second = launches
+    return {
+        "photo": str(photo),
+        "first_launch_seconds": first["first_call_seconds"],
+        "first_launch": first["compilation"],
+        "second_launch_seconds": second["first_call_seconds"],
+        "second_launch": second["compilation"],
+        "ratio": second["first_call_seconds"] / first["first_call_seconds"],
+    }
+
+
+def startup(runs: int = 5) -> dict:
+    """Wall seconds until the window is shown (offscreen), and for `blurapp --version`."""
+    env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
+    shown, jax_imported = [], []
+    for _ in range(runs):
+        command = [sys.executable, "-m", "blurapp", "--exit-when-shown"]
+        start = time.perf_counter()
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+        )
+        line = process.stdout.readline()
+        shown.append(time.perf_counter() - start)
+        jax_imported.append("jax_imported=True" in line)
+        process.communicate(timeout=120)
+    version = []
+    for _ in range(runs):
+        _, seconds = _blurapp("--version")
+        version.append(seconds)
+    return {
+        "window_shown_seconds": statistics.median(shown),
+        "window_shown_min_seconds": min(shown),
+        "jax_imported_before_shown": any(jax_imported),
+        "version_seconds": statistics.median(version),
+        "runs": runs,
+    }
+
+
+def window(photo: Path) -> dict:
+    """Stalls of the event loop and display times in a real window (see blurapp.ui.probe)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
+    with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
+        env["BLURAPP_CACHE_DIR"] = cache
+        run = subprocess.run(
+            [sys.executable, "-m", "blurapp.ui.probe", str(photo)],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            env=env,
+        )
+    if run.returncode != 0:
+        return {"error": run.stderr.strip().splitlines()[-1:] or ["the probe failed"]}
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def memory(photo: Path, big_megapixels: float) -> dict:
+    """Peak resident memory of `blurapp compare` on a photo file, and of the core on a very
+    large synthetic image (too large for Pillow's default pixel limit as a file)."""
+    with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
+        env = {**os.environ, "BLURAPP_CACHE_DIR": cache}
+        compare_peak = _peak_of([sys.executable, "-m", "blurapp", "compare", str(photo)], env)
+        code = f"from blurapp.bench import memory_probe; memory_probe({big_megapixels!r})"
+        big_peak = _peak_of([sys.executable, "-c", code], env)
+    return {
+        "photo": str(photo),
+        "compare_peak_bytes": compare_peak,
+        "big_megapixels": big_megapixels,
+        "big_peak_bytes": big_peak,
+    }
+
+
+def _peak_of(command: list[str], env: dict) -> int | None:
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+    )
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        return None
+    return usage.ru_maxrss * 1024  # kilobytes on Linux
+
+
+def memory_probe(megapixels: float) -> None:
+    """A whole comparison of a synthetic image, for `memory` to measure from outside."""
+    result = compare(synthetic_image(megapixels))
+    print(json.dumps({"megapixels": megapixels, "max_abs_diff": result.max_abs_diff}))
+
+
+def run_sections(
+    sections: Sequence[str],
+    probe_megapixels: float,
+    big_megapixels: float,
+    on_section: Callable[[str, dict], None] | None = None,
+) -> dict:
+    """The sections after the engines table, each a dict of figures."""
+    report = {}
+    with tempfile.TemporaryDirectory(prefix="blurapp-bench-") as folder:
+        photo = None
+        if {"first-call", "window", "memory"} & set(sections):
+            photo = _write_photo(Path(folder), probe_megapixels)
+        for name in sections:
+            if name == "yardsticks":
+                figures = yardsticks(probe_megapixels)
+            elif name == "first-call":
+                from blurapp.core.sample import sample_photo_path
+
+                figures = {"sample": first_call(sample_photo_path()), "large": first_call(photo)}
+            elif name == "startup":
+                figures = startup()
+            elif name == "window":
+                figures = window(photo)
+            elif name == "memory":
+                figures = memory(photo, big_megapixels)
+            else:
+                continue
+            report[name] = figures
+            if on_section is not None:
+                on_section(name, figures)
+    return report

@@ -27,6 +27,7 @@ from blurapp.core.kernel import (
 COMMANDS = ("compare", "blur", "bench")
 BENCH_MEGAPIXELS = (0.3, 2.0, 12.0, 24.0)
 BENCH_KERNEL_SIZES = (9, 25)
+BENCH_SECTIONS = ("engines", "yardsticks", "first-call", "startup", "window", "memory")
 
 log = logging.getLogger("blurapp")
 
@@ -200,6 +201,27 @@ def build_command_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument(
         "--repeat", type=_positive_int_argument, default=3, metavar="N", help="steady JAX calls"
+    )
+    bench.add_argument(
+        "--sections",
+        nargs="+",
+        choices=BENCH_SECTIONS,
+        default=list(BENCH_SECTIONS),
+        help="what to measure (default: everything)",
+    )
+    bench.add_argument(
+        "--probe-megapixels",
+        type=_megapixels_argument,
+        default=24.0,
+        metavar="MP",
+        help="image size for the yardsticks, first-call, window and memory sections (24)",
+    )
+    bench.add_argument(
+        "--big-megapixels",
+        type=_megapixels_argument,
+        default=100.0,
+        metavar="MP",
+        help="the very large image of the memory section (100)",
     )
     return parser
 
@@ -394,20 +416,103 @@ def _blur(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from blurapp.bench import run_bench
+    from blurapp.bench import describe_machine, run_bench, run_sections
 
-    report = run_bench(
-        megapixels=args.megapixels,
-        kernel_sizes=args.kernel_sizes,
-        algorithms=args.algorithms,
-        repeats=args.repeat,
-        sigma=DEFAULT_SIGMA,
-        on_row=None if args.json else _print_bench_row,
-        on_start=None if args.json else _print_bench_header,
+    report: dict = {"machine": describe_machine()}
+    if not args.json:
+        _print_bench_header(report["machine"])
+    if "engines" in args.sections:
+        if not args.json:
+            _print_bench_columns()
+        report["results"] = run_bench(
+            megapixels=args.megapixels,
+            kernel_sizes=args.kernel_sizes,
+            algorithms=args.algorithms,
+            repeats=args.repeat,
+            sigma=DEFAULT_SIGMA,
+            on_row=None if args.json else _print_bench_row,
+        )["results"]
+    report.update(
+        run_sections(
+            [name for name in args.sections if name != "engines"],
+            probe_megapixels=args.probe_megapixels,
+            big_megapixels=args.big_megapixels,
+            on_section=None if args.json else _print_bench_section,
+        )
     )
     if args.json:
         print(json.dumps(report, indent=2))
     return 0
+
+
+def _ms(seconds: float | None) -> str:
+    return "—" if seconds is None else f"{seconds * 1000:,.1f} ms"
+
+
+def _mb(size: int | None) -> str:
+    return "— (failed)" if size is None else f"{size / 1e6:,.0f} MB"
+
+
+def _print_bench_section(name: str, figures: dict) -> None:
+    print()
+    if name == "yardsticks":
+        mp, k = figures["megapixels"], figures["kernel_size"]
+        print(f"yardsticks ({mp:.0f} MP, {k}×{k}, 2d):")
+        print(f"  NumPy engine          {_ms(figures['numpy_seconds'])}")
+        print(f"  JAX engine, steady    {_ms(figures['jax_seconds'])}")
+        if figures["opencv_seconds"] is not None:
+            ratio = figures["jax_seconds"] / figures["opencv_seconds"]
+            print(
+                f"  OpenCV filter2D       {_ms(figures['opencv_seconds'])} "
+                f"(OpenCV {figures['opencv']}, BORDER_REPLICATE; JAX is {ratio:.1f}× its time)"
+            )
+        else:
+            print("  OpenCV filter2D       — (opencv-python-headless is not installed)")
+        print(f"  plain copy of image   {_ms(figures['copy_seconds'])}")
+    elif name == "first-call":
+        print("first call across launches (JAX's persistent compilation cache):")
+        for label, launch in (
+            ("bundled photo", figures["sample"]),
+            ("large photo", figures["large"]),
+        ):
+            print(
+                f"  {label:<14} first launch {_ms(launch['first_launch_seconds'])} "
+                f"({launch['first_launch']}), second {_ms(launch['second_launch_seconds'])} "
+                f"({launch['second_launch']}): {launch['ratio']:.0%}"
+            )
+    elif name == "startup":
+        print(f"start-up (median of {figures['runs']} launches):")
+        print(
+            f"  window shown          {_ms(figures['window_shown_seconds'])} after launch "
+            f"(jax imported before: {'yes' if figures['jax_imported_before_shown'] else 'no'})"
+        )
+        print(f"  blurapp --version     {_ms(figures['version_seconds'])}")
+    elif name == "window":
+        if "error" in figures:
+            print(f"window: the probe failed: {figures['error']}")
+            return
+        repaint = figures["repaint_both_panes_seconds"]
+        print(f"window ({figures['megapixels']:.0f} MP photo, offscreen, 10 ms timer):")
+        print(f"  longest stall during a comparison   {_ms(figures['longest_stall_seconds'])}")
+        print(
+            "  longest stall while starting        "
+            f"{_ms(figures['longest_stall_while_starting_seconds'])} (photo load, JAX import)"
+        )
+        print(
+            "  worker result → both panes painted  "
+            f"{_ms(figures['result_to_both_panes_painted_seconds'])}"
+        )
+        print(
+            f"  repaint both panes                  fit {_ms(repaint['fit'])}, "
+            f"100% {_ms(repaint['100%'])}, after a pan {_ms(repaint['panned'])}"
+        )
+    elif name == "memory":
+        print("memory (peak resident set):")
+        print(f"  blurapp compare on the large photo  {_mb(figures['compare_peak_bytes'])}")
+        print(
+            f"  a {figures['big_megapixels']:g} MP comparison (core)      "
+            f"{_mb(figures['big_peak_bytes'])}"
+        )
 
 
 _BENCH_COLUMNS = (
@@ -426,6 +531,9 @@ _BENCH_COLUMNS = (
 def _print_bench_header(machine: dict) -> None:
     print(f"machine: {machine['description']}")
     print(f"JAX device: {machine['jax_device']}")
+
+
+def _print_bench_columns() -> None:
     print("  ".join(f"{name:>{width}}" for name, width in _BENCH_COLUMNS))
 
 

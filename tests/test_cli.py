@@ -180,7 +180,18 @@ def test_bad_parameters_give_usage_and_status_2(option, value, words):
 
 
 def test_bench_json_on_small_sizes():
-    run = blurapp("bench", "--json", "--megapixels", "0.01", "0.02", "--kernel-sizes", "3", "9")
+    run = blurapp(
+        "bench",
+        "--json",
+        "--sections",
+        "engines",
+        "--megapixels",
+        "0.01",
+        "0.02",
+        "--kernel-sizes",
+        "3",
+        "9",
+    )
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     assert report["machine"]["cores"] >= 1
@@ -200,7 +211,9 @@ def test_bench_json_on_small_sizes():
 
 
 def test_bench_table_prints_a_row_per_case():
-    run = blurapp("bench", "--megapixels", "0.01", "--kernel-sizes", "3", "5")
+    run = blurapp(
+        "bench", "--sections", "engines", "--megapixels", "0.01", "--kernel-sizes", "3", "5"
+    )
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0].startswith("machine: ")
@@ -246,7 +259,9 @@ def test_a_second_launch_loads_the_compiled_blur_from_the_cache(photo, tmp_path)
 
 
 def test_bench_rows_cover_both_algorithms():
-    run = blurapp("bench", "--json", "--megapixels", "0.01", "--kernel-sizes", "5")
+    run = blurapp(
+        "bench", "--json", "--sections", "engines", "--megapixels", "0.01", "--kernel-sizes", "5"
+    )
     assert run.returncode == 0, run.stderr
     rows = json.loads(run.stdout)["results"]
     assert [r["algorithm"] for r in rows] == ["2d", "separable"]
@@ -260,3 +275,56 @@ def test_auto_size_too_large_for_sigma_is_a_usage_error(command, tmp_path):
     assert f"usage: blurapp {command[0]}" in run.stderr
     assert_no_traceback(run)
     assert not (tmp_path / "out.png").exists()
+
+
+def test_a_damaged_saved_program_is_ignored_and_the_blur_still_runs(photo, tmp_path):
+    import os
+
+    env = {**os.environ, "BLURAPP_CACHE_DIR": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "blurapp", "compare", str(photo), "--json"]
+    first = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    assert first.returncode == 0, first.stderr
+    [saved] = (tmp_path / "cache" / "jax-compilation" / "blurapp").glob("*.bin")
+    saved.write_bytes(b"not a compiled program")
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    assert again.returncode == 0, again.stderr
+    assert "ignoring a saved JAX program" in again.stderr and "Traceback" not in again.stderr
+    assert json.loads(again.stdout)["max_abs_diff"] <= 1e-5
+
+
+@pytest.mark.slow
+def test_bench_reports_every_section_on_small_images():
+    run = blurapp(
+        "bench",
+        "--json",
+        "--sections",
+        "yardsticks",
+        "first-call",
+        "startup",
+        "window",
+        "memory",
+        "--probe-megapixels",
+        "0.5",
+        "--big-megapixels",
+        "1",
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    yard = report["yardsticks"]
+    assert yard["numpy_seconds"] > 0 and yard["jax_seconds"] > 0 and yard["copy_seconds"] > 0
+    for launch in report["first-call"].values():
+        assert launch["first_launch"] == "compiled" and launch["second_launch"] == "from cache"
+        assert launch["ratio"] == pytest.approx(
+            launch["second_launch_seconds"] / launch["first_launch_seconds"]
+        )
+    startup = report["startup"]
+    assert startup["window_shown_seconds"] > 0 and startup["version_seconds"] > 0
+    assert startup["jax_imported_before_shown"] is False
+    window = report["window"]
+    assert window["megapixels"] == pytest.approx(0.5, rel=0.01)
+    assert (
+        window["longest_stall_seconds"] is not None
+        and window["result_to_both_panes_painted_seconds"] > 0
+    )
+    memory = report["memory"]
+    assert memory["compare_peak_bytes"] > 50e6 and memory["big_peak_bytes"] > 50e6
