@@ -167,9 +167,11 @@ def _blurapp(*args: str, env: dict | None = None, timeout: float = 900) -> tuple
 def _write_photo(folder: Path, megapixels: float) -> Path:
     from PIL import Image
 
-    path = folder / f"synthetic-{megapixels:g}mp.tif"
-    pixels = (synthetic_image(megapixels) * 255).astype(np.uint8)
-    Image.fromarray(pixels).save(path)  # uncompressed TIFF: quick to write and to read
+    # A colour JPEG, as a camera writes it: the loader's colour path is part of the figure.
+    path = folder / f"synthetic-{megapixels:g}mp.jpg"
+    gray = (synthetic_image(megapixels) * 255).astype(np.uint8)
+    pixels = np.stack([gray, gray[::-1], gray[:, ::-1]], axis=-1)
+    Image.fromarray(pixels).save(path, quality=90)
     return path
 
 

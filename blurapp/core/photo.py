@@ -139,17 +139,26 @@ def _to_gray(image: Image.Image) -> np.ndarray:
         except ValueError:
             raise _UnsupportedPixels(f"Pillow mode {mode!r} has no colour conversion") from None
 
-    pixels = np.asarray(image, dtype=np.float32) / np.float32(255)
+    # One channel at a time, in float32: a 24 MP colour photo never exists as a float array
+    # of all three channels (that alone would be 288 MB).
+    pixels = np.asarray(image)
+    scale = np.float32(1 / 255)
     if image.mode == "L":
-        return np.ascontiguousarray(pixels)
+        return np.multiply(pixels, scale, dtype=np.float32)
+    gray = np.empty(pixels.shape[:2], dtype=np.float32)
+    channel = np.empty_like(gray)
     if image.mode == "LA":
-        gray, alpha = pixels[..., 0], pixels[..., 1]
+        np.multiply(pixels[..., 0], scale, out=gray)
     else:
-        gray = pixels[..., :3] @ LUMA_WEIGHTS
-        alpha = pixels[..., 3] if image.mode == "RGBA" else None
-    if alpha is not None:
-        gray = gray * alpha + (np.float32(1) - alpha)  # over a white background
-    return np.ascontiguousarray(np.clip(gray, 0, 1), dtype=np.float32)
+        np.multiply(pixels[..., 0], LUMA_WEIGHTS[0] * scale, out=gray)
+        for index in (1, 2):
+            np.multiply(pixels[..., index], LUMA_WEIGHTS[index] * scale, out=channel)
+            gray += channel
+    if image.mode in {"LA", "RGBA"}:
+        alpha = np.multiply(pixels[..., -1], scale, out=channel)
+        gray *= alpha
+        gray += np.float32(1) - alpha  # over a white background
+    return np.clip(gray, 0, 1, out=gray)
 
 
 def _sixteen_bit_to_gray(image: Image.Image) -> np.ndarray:
