@@ -249,7 +249,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         args = build_window_parser().parse_args(argv)
         args.command = None
-    _configure_logging(args.verbose)
+    from blurapp.logs import configure_logging
+
+    configure_logging(args.verbose)
     try:
         if args.command == "compare":
             return _compare(args)
@@ -260,6 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _open_window(args)
     except _CommandFailed as error:
         print(f"error: {error}", file=sys.stderr)
+        log.error("%s", error, extra={"file_only": True})
         return 1
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
@@ -268,30 +271,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`blurapp bench | head`); that is not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
-
-
-class _NoTracebackFormatter(logging.Formatter):
-    """Warnings for a terminal user: one line each; --verbose shows the tracebacks."""
-
-    def formatException(self, ei) -> str:
-        return ""
-
-    def formatStack(self, stack_info: str) -> str:
-        return ""
-
-
-def _configure_logging(verbose: bool) -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    if verbose:
-        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    else:
-        handler.setFormatter(_NoTracebackFormatter("%(levelname)s: %(message)s"))
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(logging.DEBUG if verbose else logging.WARNING)
-    if verbose:
-        # jax's own debug output is mostly compiler detail; keep BlurApp's readable.
-        logging.getLogger("jax").setLevel(logging.INFO)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -416,6 +395,15 @@ def _blur(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    import tempfile
+
+    # "JAX 1st" must mean a real compilation: an empty cache of the bench's own, every time.
+    with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
+        os.environ["BLURAPP_CACHE_DIR"] = cache
+        return _run_bench(args)
+
+
+def _run_bench(args: argparse.Namespace) -> int:
     from blurapp.bench import describe_machine, run_bench, run_sections
 
     report: dict = {"machine": describe_machine()}

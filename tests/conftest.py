@@ -10,6 +10,8 @@ if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
 
 # JAX's compilation cache goes to a folder of the test run's, never the user's cache.
 os.environ.setdefault("BLURAPP_CACHE_DIR", tempfile.mkdtemp(prefix="blurapp-test-cache-"))
+# Likewise the log file.
+os.environ.setdefault("BLURAPP_STATE_DIR", tempfile.mkdtemp(prefix="blurapp-test-state-"))
 
 
 @pytest.fixture(autouse=True)

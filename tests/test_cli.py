@@ -328,3 +328,35 @@ def test_bench_reports_every_section_on_small_images():
     )
     memory = report["memory"]
     assert memory["compare_peak_bytes"] > 50e6 and memory["big_peak_bytes"] > 50e6
+
+
+def test_a_program_loaded_from_jaxs_own_cache_is_not_saved_again(photo, tmp_path):
+    # Re-saving such a program gives a file that loads but cannot run (jaxlib 0.10 on the CPU).
+    import os
+
+    env = {**os.environ, "BLURAPP_CACHE_DIR": str(tmp_path / "cache")}
+    command = [
+        sys.executable,
+        "-m",
+        "blurapp",
+        "compare",
+        str(photo),
+        "--json",
+        "--kernel-size",
+        "7",
+    ]
+    saved = tmp_path / "cache" / "jax-compilation" / "blurapp"
+
+    def launch():
+        run = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+        assert run.returncode == 0, run.stderr
+        data = json.loads(run.stdout)
+        assert data["jax"]["error"] is None and data["max_abs_diff"] <= 1e-5
+        return data["jax"]["compilation"]
+
+    assert launch() == "compiled"
+    for file in saved.glob("*.bin"):
+        file.unlink()
+    assert launch() == "from cache"  # from JAX's persistent cache
+    assert list(saved.glob("*.bin")) == []
+    assert launch() == "from cache"

@@ -264,3 +264,16 @@ def test_a_transparent_colour_key_in_gray_and_rgb_pngs_shows_white(tmp_path):
     np.testing.assert_allclose(
         load_grayscale(tmp_path / "rgb-key.png")[0], [1.0, luma(10, 20, 30)], atol=1e-6
     )
+
+
+def test_a_photo_too_large_for_the_memory_is_refused_up_front(tmp_path, monkeypatch):
+    import blurapp.core.photo as photo_module
+
+    path = tmp_path / "huge.png"
+    Image.new("L", (3000, 2000)).save(path)
+    decoded = []
+    monkeypatch.setattr(Image.Image, "load", lambda self: decoded.append(self) or None)
+    monkeypatch.setattr(photo_module, "available_memory", lambda: 100_000_000)  # 100 MB free
+    message = assert_refused(path, "3,000 × 2,000 pixels (6 MP)")
+    assert "needs about 0.2 GB of memory, but only 0.1 GB is available" in message
+    assert decoded == []  # refused before decoding a single pixel

@@ -275,9 +275,19 @@ class _CompiledBlurs:
                 compiled = self._jitted.lower(image_spec, weights_spec).compile()
                 if _cache_hits == hits_before:
                     how = Compilation.COMPILED
-                _store_executable(jax, shape, kernel_shape, compiled)
+                    # Only a program compiled here: one that JAX loaded from its own cache
+                    # serialises into a file that loads but fails to run (jaxlib 0.10, CPU).
+                    _store_executable(jax, shape, kernel_shape, compiled)
             self._by_key[key] = compiled
             return compiled, how
+
+    def forget(self, shape: tuple[int, int], kernel_shape: tuple[int, ...]) -> None:
+        """Drop a program that failed to run, here and on disk, so the next get() compiles."""
+        with self._lock:
+            self._by_key.pop((*shape, *kernel_shape), None)
+            path = _executable_path(import_jax(), shape, kernel_shape)
+            if path is not None:
+                path.unlink(missing_ok=True)
 
     def clear(self) -> None:
         with self._lock:

@@ -65,11 +65,13 @@ def load_photo(path: str | os.PathLike[str]) -> Photo:
             # A file just over Pillow's pixel limit only warns; treat it like one far over it.
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(path) as image:
+                _check_fits_in_memory(path, *image.size)
                 image.seek(0)
                 image.load()
                 sixteen_bit = image.mode in _SIXTEEN_BIT_MODES
-                upright = ImageOps.exif_transpose(image)
-                gray = _to_gray(upright)
+                # In place: a 24 MP photo is not copied just to learn it needs no turning.
+                ImageOps.exif_transpose(image, in_place=True)
+                gray = _to_gray(image)
     except PhotoError:
         raise
     except _UnsupportedPixels as error:
@@ -91,6 +93,40 @@ def load_photo(path: str | os.PathLike[str]) -> Photo:
     if gray.size == 0:
         raise PhotoError(path, "the image has no pixels")
     return Photo(path=path, gray=gray, bit_depth=16 if sixteen_bit else 8)
+
+
+# Bytes of memory per pixel a whole comparison takes at its peak: the float32 photo, the NumPy
+# engine's padded copy, output and scratch, JAX's copies on the device and its output, and the
+# pictures shown. Measured with `blurapp bench` (memory): about 30 to 38 bytes a pixel.
+WORKING_BYTES_PER_PIXEL = 40
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the system can still give this process, or None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _check_fits_in_memory(path: Path, width: int, height: int) -> None:
+    """Refuse, before decoding, a photo whose comparison would not fit in memory."""
+    needed = width * height * WORKING_BYTES_PER_PIXEL
+    available = available_memory()
+    if available is not None and needed > available:
+        raise PhotoError(
+            path,
+            f"the image is {width:,} × {height:,} pixels ({width * height / 1e6:,.0f} MP); "
+            f"blurring it needs about {needed / 1e9:.1f} GB of memory, but only "
+            f"{available / 1e9:.1f} GB is available",
+        )
 
 
 def _check_is_readable_file(path: Path) -> None:
@@ -141,21 +177,24 @@ def _to_gray(image: Image.Image) -> np.ndarray:
 
     # One channel at a time, in float32: a 24 MP colour photo never exists as a float array
     # of all three channels (that alone would be 288 MB).
-    pixels = np.asarray(image)
     scale = np.float32(1 / 255)
     if image.mode == "L":
-        return np.multiply(pixels, scale, dtype=np.float32)
-    gray = np.empty(pixels.shape[:2], dtype=np.float32)
+        return np.multiply(np.asarray(image), scale, dtype=np.float32)
+
+    def band(index: int) -> np.ndarray:
+        return np.asarray(image.getchannel(index))  # one 8-bit channel
+
+    gray = np.empty((image.height, image.width), dtype=np.float32)
     channel = np.empty_like(gray)
     if image.mode == "LA":
-        np.multiply(pixels[..., 0], scale, out=gray)
+        np.multiply(band(0), scale, out=gray)
     else:
-        np.multiply(pixels[..., 0], LUMA_WEIGHTS[0] * scale, out=gray)
+        np.multiply(band(0), LUMA_WEIGHTS[0] * scale, out=gray)
         for index in (1, 2):
-            np.multiply(pixels[..., index], LUMA_WEIGHTS[index] * scale, out=channel)
+            np.multiply(band(index), LUMA_WEIGHTS[index] * scale, out=channel)
             gray += channel
     if image.mode in {"LA", "RGBA"}:
-        alpha = np.multiply(pixels[..., -1], scale, out=channel)
+        alpha = np.multiply(band(image.getbands().index("A")), scale, out=channel)
         gray *= alpha
         gray += np.float32(1) - alpha  # over a white background
     return np.clip(gray, 0, 1, out=gray)

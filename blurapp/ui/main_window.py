@@ -897,17 +897,27 @@ class MainWindow(QMainWindow):
         self.save_action.setEnabled(bool(self._shown))
 
     def _warn(self, title: str, text: str, *, critical: bool = False) -> None:
+        log.log(logging.ERROR if critical else logging.WARNING, "%s: %s", title, text)
         self.message_shown.emit(title, text)
         if self.show_messages:
             box = QMessageBox.critical if critical else QMessageBox.warning
             box(self, title, text)
 
     def _show_about(self) -> None:
+        from blurapp.core.paths import log_file_path
+
+        log_file = html.escape(str(log_file_path()))
         QMessageBox.about(
             self,
-            f"About {APP_NAME}",
-            f"<b>{APP_NAME} {__version__}</b><p>The same Gaussian blur with NumPy on the CPU and "
-            "with JAX-jit on the GPU (or the CPU), side by side.</p>",
+            self.tr("About BlurApp"),
+            f"<b>{APP_NAME} {__version__}</b><p>"
+            + self.tr(
+                "The same Gaussian blur with NumPy on the CPU and with JAX-jit on the GPU "
+                "(or the CPU), side by side."
+            )
+            + "</p><p>"
+            + self.tr("Warnings and errors are logged to:")
+            + f"<br><tt>{log_file}</tt></p>",
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:
