@@ -74,10 +74,15 @@ def _megapixels_argument(text: str) -> float:
     return value
 
 
-def _add_common_options(parser: argparse.ArgumentParser) -> None:
+def _add_common_options(parser: argparse.ArgumentParser, *, top: bool = True) -> None:
     parser.add_argument("--version", action="version", version=f"blurapp {__version__}")
     parser.add_argument(
-        "-v", "--verbose", action="store_true", help="print debug logging to stderr"
+        "-v",
+        "--verbose",
+        action="store_true",
+        # In a command's own options, no default: `blurapp -v compare` must stay verbose.
+        default=False if top else argparse.SUPPRESS,
+        help="print debug logging to stderr",
     )
 
 
@@ -140,7 +145,7 @@ def build_command_parser() -> argparse.ArgumentParser:
         "compare", help="blur a photo with both engines and print the figures"
     )
     compare.set_defaults(command_parser=compare)
-    _add_common_options(compare)
+    _add_common_options(compare, top=False)
     _image_argument(compare)
     _add_kernel_options(compare)
     compare.add_argument(
@@ -160,7 +165,7 @@ def build_command_parser() -> argparse.ArgumentParser:
 
     blur = commands.add_parser("blur", help="blur a photo with one engine and save the result")
     blur.set_defaults(command_parser=blur)
-    _add_common_options(blur)
+    _add_common_options(blur, top=False)
     _image_argument(blur)
     blur.add_argument(
         "-o",
@@ -174,7 +179,7 @@ def build_command_parser() -> argparse.ArgumentParser:
     _add_kernel_options(blur)
 
     bench = commands.add_parser("bench", help="time NumPy against JAX on synthetic images")
-    _add_common_options(bench)
+    _add_common_options(bench, top=False)
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument(
         "--megapixels",

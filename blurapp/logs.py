@@ -13,6 +13,8 @@ from blurapp.core.paths import log_file_path
 LOG_FILE_BYTES = 1_000_000
 LOG_FILE_BACKUPS = 3
 
+_installed: list[logging.Handler] = []
+
 
 class _OneLineFormatter(logging.Formatter):
     """A terminal user gets one line per warning; the traceback goes to the log file."""
@@ -59,9 +61,13 @@ def configure_logging(verbose: bool = False) -> Path | None:
         handlers.append(to_file)
 
     root = logging.getLogger()
-    for old in root.handlers:
+    # Replace only the handlers an earlier call installed; others (a test runner's) stay.
+    for old in _installed:
+        root.removeHandler(old)
         old.close()
-    root.handlers[:] = handlers
+    _installed[:] = handlers
+    for handler in handlers:
+        root.addHandler(handler)
     root.setLevel(logging.DEBUG if verbose else logging.WARNING)
     if verbose:
         # jax's own debug output is mostly compiler detail; keep BlurApp's readable.

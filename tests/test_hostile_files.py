@@ -1,0 +1,95 @@
+"""Damaged and hostile files from every format the loader reads: each ends in a photo or the
+one clean error, in bounded time, through the loader, the command line and the window."""
+
+import io
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from hostile import FORMATS, HOSTILE
+from PIL import Image
+
+from blurapp.cli import main
+from blurapp.core import PhotoError, load_grayscale
+
+TIME_LIMIT_S = 10
+
+
+@pytest.fixture(scope="module")
+def hostile_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("hostile")
+    for name, data in HOSTILE:
+        (folder / name).write_bytes(data)
+    return folder
+
+
+def test_there_is_damage_of_every_kind_for_every_format():
+    for fmt in FORMATS:
+        names = [name for name, _ in HOSTILE if name.startswith(f"{fmt}-")]
+        assert len(names) == 12, fmt
+    # And the damage is real: most of them cannot be read.
+    refused = 0
+    for _, data in HOSTILE:
+        try:
+            Image.open(io.BytesIO(data)).load()
+        except Exception:
+            refused += 1
+    assert refused > len(HOSTILE) / 2
+
+
+@pytest.mark.parametrize("name", [name for name, _ in HOSTILE])
+def test_the_loader_gives_a_photo_or_the_one_error_in_bounded_time(hostile_folder, name):
+    path = hostile_folder / name
+    start = time.monotonic()
+    try:
+        gray = load_grayscale(path)
+    except PhotoError as error:
+        assert str(path) in str(error)
+    else:
+        assert gray.ndim == 2 and gray.dtype == np.float32 and np.isfinite(gray).all()
+    assert time.monotonic() - start < TIME_LIMIT_S
+
+
+def test_absurd_declared_sizes_are_refused_with_the_reason(hostile_folder):
+    for fmt in ["PNG", "BMP", "GIF", "JPEG", "TIFF"]:
+        suffix = {"JPEG": "jpg", "TIFF": "tif"}.get(fmt, fmt.lower())
+        path = hostile_folder / f"{fmt}-absurd-size.{suffix}"
+        with pytest.raises(PhotoError) as caught:
+            load_grayscale(path)
+        assert str(path) in str(caught.value)
+
+
+@pytest.mark.parametrize("name", [name for name, _ in HOSTILE][::3])
+def test_compare_gives_a_result_or_one_error_line(hostile_folder, name, capsys):
+    path = hostile_folder / name
+    status = main(["compare", str(path), "--kernel-size", "3"])
+    out, err = capsys.readouterr()
+    assert status in (0, 1)
+    if status == 1:
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and str(path) in lines[0]
+        assert out == ""
+    else:
+        assert "max abs diff" in out
+
+
+def test_compare_in_a_process_of_its_own_never_shows_a_traceback(hostile_folder):
+    for name in [
+        "PNG-cut-0.5.png",
+        "JPEG-bad-header.jpg",
+        "GIF-absurd-size.gif",
+        "WEBP-flipped-40.webp",
+    ]:
+        path = hostile_folder / name
+        run = subprocess.run(
+            [sys.executable, "-m", "blurapp", "compare", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert run.returncode in (0, 1), (name, run.stderr)
+        assert "Traceback" not in run.stderr
+        if run.returncode == 1:
+            assert run.stderr.startswith("error: ") and str(path) in run.stderr

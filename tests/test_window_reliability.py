@@ -1,0 +1,269 @@
+"""The window under hostile files, faults and long sessions: it stays up and says what happened."""
+
+import logging
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from hostile import HOSTILE
+from PIL import Image
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from blurapp.core import TOLERANCE, JaxUnavailableError
+from blurapp.ui.app import open_window
+from blurapp.ui.main_window import MainWindow
+
+RUN_TIMEOUT_MS = 120_000
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        open_window(window, None)
+    yield window
+    window.close()
+
+
+@pytest.fixture
+def boxes(monkeypatch):
+    shown = []
+
+    def record(parent, title, text, *args, **kwargs):
+        shown.append((title, text))
+        return QMessageBox.StandardButton.Ok
+
+    monkeypatch.setattr(QMessageBox, "warning", record)
+    monkeypatch.setattr(QMessageBox, "critical", record)
+    return shown
+
+
+def run(qtbot, window):
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
+        window.run_comparison()
+    return shown.args[0]
+
+
+def test_hostile_files_in_the_window_give_a_photo_or_a_message(window, qtbot, tmp_path, boxes):
+    answers = []
+    window.photo_shown.connect(lambda photo: answers.append(photo))
+    window.message_shown.connect(lambda title, text: answers.append(text))
+    for name, data in HOSTILE[::2]:
+        path = tmp_path / name
+        path.write_bytes(data)
+        before = len(boxes)
+        start = time.monotonic()
+        expected = len(answers) + 1
+        window.open_photo(path)
+        qtbot.waitUntil(lambda expected=expected: len(answers) >= expected, timeout=RUN_TIMEOUT_MS)
+        assert time.monotonic() - start < 10, name
+        if len(boxes) > before:
+            title, text = boxes[-1]
+            assert title == "Cannot Open Photo" and str(path) in text
+            assert window.photo is not None  # the photo already shown stays
+        else:
+            assert window.photo.path == path
+        assert window.isVisible()
+    # After all that, the window still works.
+    assert run(qtbot, window).max_abs_diff <= TOLERANCE
+
+
+def test_jax_failing_to_import_leaves_the_numpy_side_working(qtbot, tmp_path, monkeypatch, boxes):
+    import blurapp.core.jax_engine as jax_engine
+
+    def broken():
+        raise JaxUnavailableError("JAX could not be loaded: simulated broken installation")
+
+    monkeypatch.setattr(jax_engine, "import_jax", broken)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        open_window(window, None)
+    qtbot.waitUntil(lambda: "unavailable" in window.jax_pane.caption_text(), timeout=RUN_TIMEOUT_MS)
+    assert "simulated broken installation" in window.jax_pane.placeholder_text()
+    result = run(qtbot, window)
+    assert result.jax is None and result.numpy is not None
+    assert window.numpy_pane.view.has_picture()
+    assert "simulated broken installation" in window.figures.value("JAX")
+    assert boxes == []  # said in the pane, not in a box the user must click away
+    window.close()
+
+
+def test_an_exception_in_the_worker_reaches_the_user_and_the_log(
+    window, qtbot, monkeypatch, boxes, caplog
+):
+    import blurapp.ui.worker as worker_module
+
+    def broken(*args, **kwargs):
+        raise ValueError("simulated bug in the comparison")
+
+    monkeypatch.setattr(worker_module, "compare", broken)
+    with qtbot.waitSignal(window.run_failed, timeout=RUN_TIMEOUT_MS):
+        window.run_comparison()
+    [(title, text)] = boxes
+    assert title == "Run Failed" and "ValueError: simulated bug in the comparison" in text
+    logged = [r for r in caplog.records if r.levelno >= logging.ERROR and r.exc_info]
+    assert any("simulated bug" in str(r.exc_info[1]) for r in logged)
+    assert not window.is_running() and window.run_button.isEnabled()
+    monkeypatch.undo()
+    assert run(qtbot, window).numpy is not None  # and the next run works
+
+
+def test_saving_into_a_folder_that_refuses_keeps_everything(
+    window, qtbot, tmp_path, monkeypatch, boxes
+):
+    import blurapp.core.saving as saving
+
+    run(qtbot, window)
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    (folder / "coffee-numpy.png").write_bytes(b"precious")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(saving.tempfile, "mkstemp", refuse)
+    window.save_action.trigger()
+    [(title, text)] = boxes
+    assert title == "Cannot Save Results" and "Permission denied" in text
+    assert sorted(p.name for p in folder.iterdir()) == ["coffee-numpy.png"]
+    assert (folder / "coffee-numpy.png").read_bytes() == b"precious"
+
+
+def test_a_write_failing_midway_leaves_the_old_file_and_no_temporary(
+    window, qtbot, tmp_path, monkeypatch, boxes
+):
+    run(qtbot, window)
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "coffee-jax.png").write_bytes(b"old result")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    real_fdopen = os.fdopen
+
+    class FailingFile:
+        def __init__(self, file):
+            self.file = file
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.file.close()
+
+        def write(self, data):
+            self.file.write(data[: len(data) // 2])
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode: FailingFile(real_fdopen(fd, mode)))
+    window.save_action.trigger()
+    assert boxes and "No space left on device" in boxes[-1][1]
+    assert (folder / "coffee-jax.png").read_bytes() == b"old result"
+    assert sorted(p.name for p in folder.iterdir()) == ["coffee-jax.png"]
+
+
+def test_help_about_names_the_log_file(window, monkeypatch):
+    from blurapp.core.paths import log_file_path
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "about", lambda parent, title, text: shown.append(text))
+    window._show_about()
+    assert str(log_file_path()) in shown[0]
+
+
+def test_the_log_file_gets_the_traceback_behind_an_error(tmp_path):
+    env = {**os.environ, "BLURAPP_STATE_DIR": str(tmp_path / "state")}
+    bad = tmp_path / "bad.png"
+    bad.write_text("not an image")
+    run_ = subprocess.run(
+        [sys.executable, "-m", "blurapp", "compare", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert run_.returncode == 1
+    log_text = (tmp_path / "state" / "blurapp.log").read_text()
+    assert "ERROR" in log_text and str(bad) in log_text
+    # The error line went to the terminal once, not twice.
+    assert run_.stderr.count(str(bad)) == 1
+
+
+def test_verbose_prints_debug_logging(tmp_path):
+    run_ = subprocess.run(
+        [sys.executable, "-m", "blurapp", "-v", "blur", "-o", str(tmp_path / "out.npy")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run_.returncode == 0, run_.stderr
+    assert "INFO blurapp: wrote" in run_.stderr or "DEBUG" in run_.stderr
+
+
+def _resident_bytes():
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.slow
+def test_two_hundred_runs_in_one_window_do_not_grow_memory(window, qtbot, tmp_path):
+    photos = []
+    for index, size in enumerate([(240, 160), (200, 300)]):
+        path = tmp_path / f"photo{index}.png"
+        rng = np.random.default_rng(index)
+        Image.fromarray(rng.integers(0, 256, (size[1], size[0]), dtype=np.uint8)).save(path)
+        photos.append(path)
+    sizes = [3, 5, 7, 9]
+    baseline = None
+    for number in range(200):
+        if number % 50 == 0:
+            with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+                window.open_photo(photos[(number // 50) % 2])
+        window.set_parameters(kernel_size=sizes[number % 4], sigma=0.5 + (number % 13) / 4)
+        window.set_algorithm("separable" if number % 3 == 0 else "2d")
+        result = run(qtbot, window)
+        assert result.max_abs_diff <= TOLERANCE
+        if number == 9:
+            baseline = _resident_bytes()
+    QApplication.processEvents()
+    growth = _resident_bytes() - baseline
+    assert growth <= 50e6, f"resident memory grew by {growth / 1e6:.0f} MB over 190 runs"
+
+
+@pytest.mark.slow
+def test_a_burst_of_a_thousand_changes_shows_only_the_last(window, qtbot):
+    shown = []
+    window.results_shown.connect(shown.append)
+    ticks = []
+    from PySide6.QtCore import QTimer
+
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start()
+    for number in range(1000):
+        window.set_parameters(sigma=0.5 + number / 100)
+        window.run_comparison()
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+        pass
+    qtbot.wait(500)
+    timer.stop()
+    assert [r.sigma for r in shown] == [pytest.approx(10.49)]
+    assert (
+        "σ 10.5" in window.numpy_pane.caption_text()
+        or "σ 10.49" in window.numpy_pane.caption_text()
+    )
+    gaps = np.diff(ticks)
+    assert len(gaps) > 10 and gaps.max() < 0.5  # the window kept answering
