@@ -243,9 +243,9 @@ def memory(photo: Path, big_megapixels: float) -> dict:
     large synthetic image (too large for Pillow's default pixel limit as a file)."""
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
         env = {**os.environ, "BLURAPP_CACHE_DIR": cache}
-        compare_peak = _peak_of([sys.executable, "-m", "blurapp", "compare", str(photo)], env)
+        compare_peak = _peak_of(["-m", "blurapp", "compare", str(photo)], env)
         code = f"from blurapp.bench import memory_probe; memory_probe({big_megapixels!r})"
-        big_peak = _peak_of([sys.executable, "-c", code], env)
+        big_peak = _peak_of(["-c", code], env)
     return {
         "photo": str(photo),
         "compare_peak_bytes": compare_peak,
@@ -254,15 +254,38 @@ def memory(photo: Path, big_megapixels: float) -> dict:
     }
 
 
-def _peak_of(command: list[str], env: dict) -> int | None:
-    process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+# Runs Python with the given arguments, then reports the process's own high-water mark of
+# resident memory. (The rusage of a child is no good here: Linux counts in it what the parent
+# had resident when it forked, and the bench itself holds large images by then.)
+_PEAK_WRAPPER = """
+import atexit, runpy, sys
+def report():
+    with open("/proc/self/status") as status:
+        peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+    sys.stderr.write(f"\\npeak_rss_kb={peak}\\n")
+atexit.register(report)
+arguments = sys.argv[1:]
+if arguments[0] == "-m":
+    sys.argv = [arguments[1], *arguments[2:]]
+    runpy.run_module(arguments[1], run_name="__main__", alter_sys=True)
+else:
+    sys.argv = ["-c"]
+    exec(arguments[1])
+"""
+
+
+def _peak_of(arguments: list[str], env: dict) -> int | None:
+    run = subprocess.run(
+        [sys.executable, "-c", _PEAK_WRAPPER, *arguments],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env=env,
     )
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
+    lines = [line for line in run.stderr.splitlines() if line.startswith("peak_rss_kb=")]
+    if run.returncode != 0 or not lines:
         return None
-    return usage.ru_maxrss * 1024  # kilobytes on Linux
+    return int(lines[-1].split("=")[1]) * 1024
 
 
 def memory_probe(megapixels: float) -> None:
