@@ -88,9 +88,11 @@ class ImageView(QGraphicsView):
     zoom_changed = Signal(float)
     view_moved = Signal()  # scrolled or zoomed: the linked views follow
     clicked = Signal()
+    focused = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setScene(QGraphicsScene(self))
         self._item = PictureItem()
         self.scene().addItem(self._item)
@@ -175,6 +177,10 @@ class ImageView(QGraphicsView):
         if self._fit:
             self.fit_to_window()
 
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self.focused.emit()
+
     def mousePressEvent(self, event) -> None:
         self.clicked.emit()
         super().mousePressEvent(event)
@@ -231,6 +237,12 @@ class ResultPane(QFrame):
         self.caption.setFixedHeight(2 * self.caption.fontMetrics().lineSpacing() + 4)
         self.view = ImageView(self)
         self.view.clicked.connect(self.selected)
+        self.view.focused.connect(self.selected)
+        self.view.setAccessibleName(f"{title} image")
+        self.view.setToolTip(
+            f"{title}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan;"
+            " both panes move together"
+        )
         self.placeholder = QLabel(self.view)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import itertools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,8 @@ from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QComboBox,
+    QDialog,
+    QDialogButtonBox,
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
@@ -26,6 +29,8 @@ from PySide6.QtWidgets import (
     QSlider,
     QSpinBox,
     QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -109,6 +114,39 @@ class OddSpinBox(QSpinBox):
         return str(min(self.maximum(), max(self.minimum(), value)))
 
 
+class ShortcutsDialog(QDialog):
+    """A table of the window's keyboard shortcuts."""
+
+    def __init__(self, rows: list[tuple[str, str, str]], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Keyboard Shortcuts"))
+        table = QTableWidget(len(rows), 3, self)
+        table.setHorizontalHeaderLabels([self.tr("Menu"), self.tr("Action"), self.tr("Keys")])
+        table.verticalHeader().hide()
+        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        table.setAccessibleName(self.tr("Keyboard shortcuts"))
+        for row, cells in enumerate(rows):
+            for column, text in enumerate(cells):
+                table.setItem(row, column, QTableWidgetItem(text))
+        table.resizeColumnsToContents()
+        table.horizontalHeader().setStretchLastSection(True)
+        notes = QLabel(
+            self.tr(
+                "Tab moves through the parameters and the two panes; in a pane the arrow keys "
+                "pan. Alt and an underlined letter jumps to a parameter."
+            )
+        )
+        notes.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(table)
+        layout.addWidget(notes)
+        layout.addWidget(buttons)
+        self.table = table
+        self.resize(520, 520)
+
+
 @dataclass(frozen=True)
 class _ShownRun:
     """An engine's result on screen, and what it was computed from."""
@@ -159,6 +197,7 @@ class MainWindow(QMainWindow):
         splitter.setStretchFactor(1, 1)
         splitter.setCollapsible(1, False)
         self.setCentralWidget(splitter)
+        self._set_tab_order()
         self.setAcceptDrops(True)
         self._restore_settings()
         self._update_title()
@@ -206,7 +245,7 @@ class MainWindow(QMainWindow):
         self.size_spin.setSingleStep(2)
         self.size_spin.setValue(DEFAULT_KERNEL_SIZE)
         self.size_spin.setToolTip("Kernel size in pixels: odd, so the kernel has a centre")
-        self.auto_size_check = QCheckBox("auto")
+        self.auto_size_check = QCheckBox("a&uto")
         self.auto_size_check.setToolTip("Choose the size from sigma: 2·ceil(3σ)+1")
         self.effective_size_label = QLabel()
         self.effective_size_label.setStyleSheet("font-weight: bold;")
@@ -252,12 +291,19 @@ class MainWindow(QMainWindow):
         sigma_row.addWidget(self.sigma_spin)
         sigma_row.addWidget(self.sigma_slider, 1)
         form = QFormLayout()
-        form.addRow("Kernel size", size_row)
-        form.addRow("Sigma", sigma_row)
-        form.addRow("Kernel used", self.effective_size_label)
-        form.addRow("Algorithm", self.algorithm_combo)
-        form.addRow("Engines", self.engines_combo)
-        form.addRow("Show", self.show_combo)
+        # Alt + the underlined letter jumps to each control.
+        for text, row, buddy in [
+            ("&Kernel size", size_row, self.size_spin),
+            ("&Sigma", sigma_row, self.sigma_spin),
+            ("Kernel used", self.effective_size_label, None),
+            ("Algori&thm", self.algorithm_combo, self.algorithm_combo),
+            ("E&ngines", self.engines_combo, self.engines_combo),
+            ("Sho&w", self.show_combo, self.show_combo),
+        ]:
+            label = QLabel(text)
+            if buddy is not None:
+                label.setBuddy(buddy)
+            form.addRow(label, row)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button, 1)
         buttons.addWidget(self.cancel_button)
@@ -275,6 +321,21 @@ class MainWindow(QMainWindow):
         side.addWidget(blur_group)
         side.addWidget(self.figures, 1)
 
+        for widget, name, tip in [
+            (self.size_spin, "Kernel size", None),
+            (self.auto_size_check, "Automatic kernel size", None),
+            (self.sigma_spin, "Sigma", "Gaussian sigma in pixels"),
+            (self.sigma_slider, "Sigma slider", "Gaussian sigma in pixels"),
+            (self.algorithm_combo, "Algorithm", None),
+            (self.engines_combo, "Engines", "Which engines a run uses"),
+            (self.show_combo, "Show", "What the panes show: results, original or difference"),
+            (self.run_button, "Run", None),
+            (self.cancel_button, "Cancel", None),
+            (self.effective_size_label, "Kernel used", "The kernel size a run will use"),
+        ]:
+            widget.setAccessibleName(name)
+            if tip is not None:
+                widget.setToolTip(tip)
         self.size_spin.valueChanged.connect(self._on_parameters_changed)
         self.auto_size_check.toggled.connect(self._on_parameters_changed)
         self.algorithm_combo.currentIndexChanged.connect(self._on_parameters_changed)
@@ -285,6 +346,24 @@ class MainWindow(QMainWindow):
         )
         self.run_button.clicked.connect(self.run_comparison)
         self.cancel_button.clicked.connect(self.cancel_run)
+
+    def _set_tab_order(self) -> None:
+        # Tab walks the parameters top to bottom, then the buttons, then the two panes.
+        chain = [
+            self.size_spin,
+            self.auto_size_check,
+            self.sigma_spin,
+            self.sigma_slider,
+            self.algorithm_combo,
+            self.engines_combo,
+            self.show_combo,
+            self.run_button,
+            self.cancel_button,
+            self.numpy_pane.view,
+            self.jax_pane.view,
+        ]
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
 
     def _build_actions(self) -> None:
         menu = self.menuBar()
@@ -317,6 +396,9 @@ class MainWindow(QMainWindow):
         view_menu.addAction(
             "&Actual Size (100%)", QKeySequence("Ctrl+1"), lambda: self.view_link.set_zoom(1.0)
         )
+        self.other_pane_action = view_menu.addAction(
+            "Select the &Other Pane", QKeySequence(Qt.Key.Key_F6), self._select_other_pane
+        )
         view_menu.addSeparator()
         self.show_actions = QActionGroup(self)
         for number, (key, label) in enumerate(SHOW_CHOICES, start=1):
@@ -329,12 +411,18 @@ class MainWindow(QMainWindow):
             self.show_actions.addAction(action)
 
         run_menu = menu.addMenu("&Run")
-        self.run_action = run_menu.addAction("&Run", QKeySequence("Ctrl+R"), self.run_comparison)
+        self.run_action = run_menu.addAction("&Run", self.run_comparison)
+        self.run_action.setShortcuts(
+            [QKeySequence("Ctrl+R"), QKeySequence(QKeySequence.StandardKey.Refresh)]
+        )
         self.cancel_action = run_menu.addAction(
             "&Cancel", QKeySequence(Qt.Key.Key_Escape), self.cancel_run
         )
 
         help_menu = menu.addMenu("&Help")
+        self.shortcuts_action = help_menu.addAction(
+            "&Keyboard Shortcuts", QKeySequence.StandardKey.HelpContents, self.show_shortcuts
+        )
         help_menu.addAction("&About BlurApp", self._show_about)
         self._rebuild_recent_menu()
 
@@ -748,6 +836,32 @@ class MainWindow(QMainWindow):
         if self._stale_reason(shown.request):
             text += OUT_OF_DATE
         return text
+
+    def _select_other_pane(self) -> None:
+        other = "jax" if self.selected_engine == "numpy" else "numpy"
+        self._select_pane(other)
+        self.panes[other].view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def shortcut_rows(self) -> list[tuple[str, str, str]]:
+        """(menu, action, keys) for every menu action with a shortcut, as the menus show them."""
+        rows = []
+        for menu_action in self.menuBar().actions():
+            menu = menu_action.menu()
+            for action in menu.actions() if menu is not None else []:
+                keys = ", ".join(
+                    key.toString(QKeySequence.SequenceFormat.NativeText)
+                    for key in action.shortcuts()
+                )
+                if keys:
+                    rows.append(
+                        (menu_action.text().replace("&", ""), action.text().replace("&", ""), keys)
+                    )
+        return rows
+
+    def show_shortcuts(self) -> None:
+        """Help ▸ Keyboard Shortcuts: every shortcut of the menus, read from the menus."""
+        dialog = ShortcutsDialog(self.shortcut_rows(), self)
+        dialog.exec()
 
     def _select_pane(self, engine: Engine) -> None:
         self.selected_engine = engine
