@@ -1,4 +1,4 @@
-"""Where the bundled sample photo is, installed or in a source checkout."""
+"""Where BlurApp's bundled files are (the sample photo, icons): installed, or in a checkout."""
 
 from __future__ import annotations
 
@@ -8,10 +8,15 @@ from pathlib import Path
 SAMPLE_PHOTO_NAME = "coffee.png"
 
 
-def sample_photo_path() -> Path:
-    """The bundled sample photo (CC0; see resources/README.md)."""
-    installed = resources.files("blurapp") / "resources" / SAMPLE_PHOTO_NAME
+def resource_path(relative: str) -> Path:
+    """A bundled file, by its path inside the resources folder."""
+    installed = resources.files("blurapp").joinpath("resources", *relative.split("/"))
     if installed.is_file():
         return Path(str(installed))
-    # A source checkout keeps it in the top-level resources/ folder.
-    return Path(__file__).resolve().parents[2] / "resources" / SAMPLE_PHOTO_NAME
+    # A source checkout keeps them in the top-level resources/ folder.
+    return Path(__file__).resolve().parents[2] / "resources" / relative
+
+
+def sample_photo_path() -> Path:
+    """The bundled sample photo (CC0; see resources/README.md)."""
+    return resource_path(SAMPLE_PHOTO_NAME)

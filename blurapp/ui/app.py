@@ -12,7 +12,7 @@ from PySide6.QtCore import QBuffer, QIODevice, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 from blurapp.core.saving import OutputError, write_atomically
-from blurapp.ui.main_window import APP_NAME, MainWindow
+from blurapp.ui.main_window import APP_NAME, DESKTOP_ID, MainWindow
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,8 @@ def run_window(
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "blurapp"])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
+    # Matches the .desktop file's name, so desktops put the window under BlurApp's entry.
+    app.setDesktopFileName(DESKTOP_ID)
     outcome = {"status": 0}
     if screenshot is None:
         window = MainWindow()

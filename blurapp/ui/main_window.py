@@ -8,8 +8,8 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -60,6 +60,7 @@ from blurapp.ui.worker import EngineResult, LoadedPhoto, RunOutcome, RunRequest,
 log = logging.getLogger(__name__)
 
 APP_NAME = "BlurApp"
+DESKTOP_ID = "io.github.blurapp.BlurApp"  # the .desktop and AppStream id (packaging/linux)
 MAX_RECENT_FILES = 8
 CLOSE_WAIT_MS = 1500  # closing must finish within 2 s
 MIN_SIGMA, MAX_SIGMA = 0.1, 16.5  # 16.5 keeps the automatic size within MAX_KERNEL_SIZE
@@ -81,6 +82,19 @@ SHOW_CHOICES = [
     ("original", "Original"),
     ("difference", "Difference"),
 ]
+
+
+ICON_SIZES = (16, 22, 24, 32, 48, 64, 128, 256)
+
+
+def app_icon() -> QIcon:
+    """BlurApp's icon at every size it is drawn at (see resources/icons)."""
+    from blurapp.core.sample import resource_path
+
+    icon = QIcon()
+    for size in ICON_SIZES:
+        icon.addFile(str(resource_path(f"icons/blurapp-{size}.png")), QSize(size, size))
+    return icon
 
 
 def default_settings() -> QSettings:
@@ -199,6 +213,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(splitter)
         self._set_tab_order()
         self.setAcceptDrops(True)
+        self.setWindowIcon(app_icon())
         self._restore_settings()
         self._update_title()
         self._update_enabled()
