@@ -131,6 +131,11 @@ def build_window_parser() -> argparse.ArgumentParser:
         metavar="OUT.png",
         help="open the window, run the comparison, save a picture of the window and exit",
     )
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="the window's language, e.g. zh_CN or en (default: the system's)",
+    )
     # For `blurapp bench`'s start-up figure only.
     parser.add_argument("--exit-when-shown", action="store_true", help=argparse.SUPPRESS)
     return parser
@@ -285,7 +290,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _open_window(args: argparse.Namespace) -> int:
     from blurapp.ui.app import run_window
 
-    return run_window(args.image, screenshot=args.screenshot, exit_when_shown=args.exit_when_shown)
+    return run_window(
+        args.image,
+        screenshot=args.screenshot,
+        exit_when_shown=args.exit_when_shown,
+        language=args.lang,
+    )
 
 
 def _load(path: Path | None):

@@ -1,22 +1,65 @@
-"""The figures of a comparison in words, the same in the command line and the window."""
+"""The figures of a comparison in words, the same in the command line and the window.
+
+Every phrase goes through `translate` (the window passes Qt's translation; the command line
+keeps English). Phrases are marked with QT_TRANSLATE_NOOP so `pyside6-lupdate` finds them here,
+without this module importing Qt.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from blurapp.core.comparison import TOLERANCE, ComparisonResult
 from blurapp.core.jax_engine import Compilation
 from blurapp.core.kernel import Algorithm
 
+Translate = Callable[[str], str]
+CONTEXT = "Figures"
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    """Marks `text` for translation in `context`; the translating happens where it is shown."""
+    return text
+
+
+def _english(text: str) -> str:
+    return text
+
+
+# The names of the rows, as keys and as English labels.
+ROW_NAMES = (
+    QT_TRANSLATE_NOOP("Figures", "image"),
+    QT_TRANSLATE_NOOP("Figures", "kernel"),
+    QT_TRANSLATE_NOOP("Figures", "NumPy"),
+    QT_TRANSLATE_NOOP("Figures", "JAX first call"),
+    QT_TRANSLATE_NOOP("Figures", "JAX steady"),
+    QT_TRANSLATE_NOOP("Figures", "speedup"),
+    QT_TRANSLATE_NOOP("Figures", "transfers"),
+    QT_TRANSLATE_NOOP("Figures", "max abs diff"),
+    QT_TRANSLATE_NOOP("Figures", "device"),
+    QT_TRANSLATE_NOOP("Figures", "JAX"),
+)
+
 FIRST_CALL_NOTES = {
-    Compilation.COMPILED: "includes compilation",
-    Compilation.FROM_CACHE: "program loaded from the compilation cache",
-    Compilation.REUSED: "already compiled",
+    Compilation.COMPILED: QT_TRANSLATE_NOOP("Figures", "includes compilation"),
+    Compilation.FROM_CACHE: QT_TRANSLATE_NOOP(
+        "Figures", "program loaded from the compilation cache"
+    ),
+    Compilation.REUSED: QT_TRANSLATE_NOOP("Figures", "already compiled"),
 }
 
 
-def describe_kernel(size: int, sigma: float, algorithm: Algorithm) -> str:
+def describe_kernel(
+    size: int, sigma: float, algorithm: Algorithm, translate: Translate = _english
+) -> str:
     """'9 × 9, sigma 2.5' for the 2-D algorithm; separable adds how it is applied."""
-    text = f"{size} × {size}, sigma {sigma:g}"
-    return text if algorithm == "2d" else f"{text}, separable ({size} + {size} taps)"
+    text = translate(QT_TRANSLATE_NOOP("Figures", "{size} × {size}, sigma {sigma}")).format(
+        size=size, sigma=f"{sigma:g}"
+    )
+    if algorithm == "2d":
+        return text
+    separable = translate(QT_TRANSLATE_NOOP("Figures", "separable ({size} + {size} taps)"))
+    return f"{text}, {separable.format(size=size)}"
 
 
 def format_ms(seconds: float) -> str:
@@ -37,13 +80,20 @@ def format_speedup(speedup: float | None) -> str:
     return f"{speedup:,.0f}×" if speedup >= 100 else f"{speedup:.1f}×"
 
 
-def format_difference(result: ComparisonResult) -> str:
-    """'2.4e-07 (0.00006 levels of 255), within 1e-5'."""
+def format_difference(result: ComparisonResult, translate: Translate = _english) -> str:
+    """'2.4e-07 (6.1e-05 of 255 levels), within 1e-05'."""
     diff = result.max_abs_diff
     if diff is None:
         return "—"
-    verdict = "within" if diff <= TOLERANCE else "NOT within"
-    return f"{diff:.2g} ({diff * 255:.2g} of 255 levels), {verdict} {TOLERANCE:g}"
+    if diff <= TOLERANCE:
+        text = QT_TRANSLATE_NOOP("Figures", "{diff} ({levels} of 255 levels), within {tolerance}")
+    else:
+        text = QT_TRANSLATE_NOOP(
+            "Figures", "{diff} ({levels} of 255 levels), NOT within {tolerance}"
+        )
+    return translate(text).format(
+        diff=f"{diff:.2g}", levels=f"{diff * 255:.2g}", tolerance=f"{TOLERANCE:g}"
+    )
 
 
 def format_megapixels(width: int, height: int) -> str:
@@ -51,30 +101,45 @@ def format_megapixels(width: int, height: int) -> str:
 
 
 def comparison_lines(
-    result: ComparisonResult, image_label: str, width: int, height: int
+    result: ComparisonResult,
+    image_label: str,
+    width: int,
+    height: int,
+    translate: Translate = _english,
 ) -> list[tuple[str, str]]:
-    """(name, value) rows describing a comparison, in the order a reader wants them."""
+    """(name, value) rows describing a comparison, in the order a reader wants them.
+
+    Names stay English (they are keys; see ROW_NAMES to show them); values are translated.
+    """
     rows = [
         ("image", f"{image_label}, {format_megapixels(width, height)}"),
-        ("kernel", describe_kernel(result.kernel_size, result.sigma, result.algorithm)),
+        ("kernel", describe_kernel(result.kernel_size, result.sigma, result.algorithm, translate)),
     ]
     if result.numpy is not None:
         rows.append(("NumPy", format_ms(result.numpy.seconds)))
     if result.jax is not None:
         jax = result.jax
-        first = FIRST_CALL_NOTES[jax.compilation]
+        first = translate(FIRST_CALL_NOTES[jax.compilation])
+        median = translate(QT_TRANSLATE_NOOP("Figures", "median of {count}"))
+        speedup = translate(QT_TRANSLATE_NOOP("Figures", "NumPy ÷ JAX steady"))
+        transfers = translate(QT_TRANSLATE_NOOP("Figures", "to device {to}, from device {back}"))
         rows += [
             ("JAX first call", f"{format_ms(jax.first_call_seconds)} ({first})"),
-            ("JAX steady", f"{format_ms(jax.seconds)} (median of {len(jax.repeat_seconds)})"),
-            ("speedup", f"{format_speedup(result.speedup)} (NumPy ÷ JAX steady)"),
+            (
+                "JAX steady",
+                f"{format_ms(jax.seconds)} ({median.format(count=len(jax.repeat_seconds))})",
+            ),
+            ("speedup", f"{format_speedup(result.speedup)} ({speedup})"),
             (
                 "transfers",
-                f"to device {format_ms(jax.to_device_seconds)}, "
-                f"from device {format_ms(jax.from_device_seconds)}",
+                transfers.format(
+                    to=format_ms(jax.to_device_seconds), back=format_ms(jax.from_device_seconds)
+                ),
             ),
-            ("max abs diff", format_difference(result)),
+            ("max abs diff", format_difference(result, translate)),
             ("device", jax.device),
         ]
     elif result.jax_error is not None:
-        rows.append(("JAX", f"unavailable: {result.jax_error}"))
+        unavailable = translate(QT_TRANSLATE_NOOP("Figures", "unavailable: {reason}"))
+        rows.append(("JAX", unavailable.format(reason=result.jax_error)))
     return rows

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from blurapp.core.saving import OutputError, write_atomically
 from blurapp.ui.main_window import APP_NAME, DESKTOP_ID, MainWindow
+from blurapp.ui.translations import install_translations
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +27,11 @@ def _has_display() -> bool:
 
 
 def run_window(
-    image: Path | None, *, screenshot: Path | None = None, exit_when_shown: bool = False
+    image: Path | None,
+    *,
+    screenshot: Path | None = None,
+    exit_when_shown: bool = False,
+    language: str | None = None,
 ) -> int:
     """Open the main window on `image` (the bundled sample if None) and run Qt's event loop."""
     if screenshot is not None and not _has_display():
@@ -49,6 +54,7 @@ def run_window(
     app.setOrganizationName(APP_NAME)
     # Matches the .desktop file's name, so desktops put the window under BlurApp's entry.
     app.setDesktopFileName(DESKTOP_ID)
+    translators = install_translations(app, language)  # noqa: F841 (kept alive with the app)
     outcome = {"status": 0}
     if screenshot is None:
         window = MainWindow()

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from blurapp.core.comparison import ComparisonResult
-from blurapp.core.figures import comparison_lines, format_ms
+from blurapp.core.figures import CONTEXT, comparison_lines, format_ms
+
+
+def figure_text(text: str) -> str:
+    """A phrase of blurapp.core.figures in the user's language."""
+    return QCoreApplication.translate(CONTEXT, text)
+
 
 NUMPY_COLOUR = QColor("#4c72b0")
 JAX_FIRST_COLOUR = QColor("#dd8452")
@@ -62,10 +68,11 @@ class TimingChart(QWidget):
         if not self._bars:
             painter.setPen(text_colour)
             painter.drawText(
-                self.rect(), Qt.AlignmentFlag.AlignCenter, "Timings appear after a run"
+                self.rect(), Qt.AlignmentFlag.AlignCenter, self.tr("Timings appear after a run")
             )
             return
-        label_width = max(metrics.horizontalAdvance(name) for name, _, _ in self._bars) + 8
+        labels = [figure_text(name) for name, _, _ in self._bars]
+        label_width = max(metrics.horizontalAdvance(label) for label in labels) + 8
         value_width = max(metrics.horizontalAdvance(format_ms(s)) for _, s, _ in self._bars) + 8
         left = label_width
         right = self.width() - value_width
@@ -95,13 +102,13 @@ class TimingChart(QWidget):
                 label,
             )
 
-        for index, (name, seconds, colour) in enumerate(self._bars):
+        for index, (_, seconds, colour) in enumerate(self._bars):
             top = index * row + 3
             painter.setPen(text_colour)
             painter.drawText(
                 QRectF(0, top, label_width - 6, row - 6),
                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                name,
+                labels[index],
             )
             # At least a sliver, so the fastest bar is never invisible.
             end = max(x_of(seconds), left + 3)
@@ -118,7 +125,7 @@ class FiguresPanel(QGroupBox):
     """Every figure of the last comparison, visible at a glance."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Figures", parent)
+        super().__init__(self.tr("Figures"), parent)
         self._grid = QGridLayout()
         self._grid.setHorizontalSpacing(12)
         self._grid.setVerticalSpacing(3)
@@ -128,7 +135,7 @@ class FiguresPanel(QGroupBox):
         self.stale_label.setWordWrap(True)
         self.stale_label.hide()
         self.chart = TimingChart()
-        self.chart_caption = QLabel("Time per blur, log scale")
+        self.chart_caption = QLabel(self.tr("Time per blur, log scale"))
         self.chart_caption.setStyleSheet("color: gray;")
         layout = QVBoxLayout(self)
         layout.addWidget(self.stale_label)
@@ -147,7 +154,7 @@ class FiguresPanel(QGroupBox):
                 widget.deleteLater()
         self._values = {}
         for index, (name, value) in enumerate(rows):
-            name_label = QLabel(name)
+            name_label = QLabel(figure_text(name))
             name_label.setStyleSheet("color: gray;")
             value_label = QLabel(value)
             value_label.setWordWrap(True)
@@ -169,7 +176,8 @@ class FiguresPanel(QGroupBox):
         earlier: list[tuple[str, str]] = (),
     ) -> None:
         """The figures of `result`, then `earlier` rows kept from a previous run."""
-        self.show_rows(comparison_lines(result, image_label, width, height) + list(earlier))
+        rows = comparison_lines(result, image_label, width, height, figure_text)
+        self.show_rows(rows + list(earlier))
         bars = []
         if result.numpy is not None:
             bars.append(("NumPy", result.numpy.seconds, NUMPY_COLOUR))
@@ -187,5 +195,7 @@ class FiguresPanel(QGroupBox):
         return label.text() if label is not None else ""
 
     def set_stale(self, reason: str | None) -> None:
-        self.stale_label.setText(f"Out of date: {reason}" if reason else "")
+        self.stale_label.setText(
+            self.tr("Out of date: {reason}").format(reason=reason) if reason else ""
+        )
         self.stale_label.setVisible(bool(reason))

@@ -238,10 +238,12 @@ class ResultPane(QFrame):
         self.view = ImageView(self)
         self.view.clicked.connect(self.selected)
         self.view.focused.connect(self.selected)
-        self.view.setAccessibleName(f"{title} image")
+        self.view.setAccessibleName(self.tr("{engine} image").format(engine=title))
         self.view.setToolTip(
-            f"{title}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan;"
-            " both panes move together"
+            self.tr(
+                "{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan;"
+                " both panes move together"
+            ).format(engine=title)
         )
         self.placeholder = QLabel(self.view)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)

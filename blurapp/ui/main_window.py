@@ -8,7 +8,17 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QByteArray,
+    QCoreApplication,
+    QSettings,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -66,21 +76,21 @@ CLOSE_WAIT_MS = 1500  # closing must finish within 2 s
 MIN_SIGMA, MAX_SIGMA = 0.1, 16.5  # 16.5 keeps the automatic size within MAX_KERNEL_SIZE
 SIGMA_SLIDER_STEPS = 10  # slider positions per unit of sigma
 
+# Labels are marked here and translated where they are shown (self.tr).
 ENGINE_CHOICES: list[tuple[str, tuple[Engine, ...]]] = [
-    ("NumPy and JAX", ("numpy", "jax")),
-    ("NumPy only", ("numpy",)),
-    ("JAX only", ("jax",)),
+    (QT_TRANSLATE_NOOP("MainWindow", "NumPy and JAX"), ("numpy", "jax")),
+    (QT_TRANSLATE_NOOP("MainWindow", "NumPy only"), ("numpy",)),
+    (QT_TRANSLATE_NOOP("MainWindow", "JAX only"), ("jax",)),
 ]
-ENGINE_TITLES = {"numpy": "NumPy", "jax": "JAX-jit"}
+ENGINE_TITLES = {"numpy": "NumPy", "jax": "JAX-jit"}  # names, not translated
 ALGORITHM_CHOICES: list[tuple[Algorithm, str]] = [
-    ("2d", "2-D (tutorial)"),
-    ("separable", "Separable"),
+    ("2d", QT_TRANSLATE_NOOP("MainWindow", "2-D (tutorial)")),
+    ("separable", QT_TRANSLATE_NOOP("MainWindow", "Separable")),
 ]
-OUT_OF_DATE = ' · <span style="color:#b35c00; font-weight:bold">out of date</span>'
 SHOW_CHOICES = [
-    ("blurred", "Blurred results"),
-    ("original", "Original"),
-    ("difference", "Difference"),
+    ("blurred", QT_TRANSLATE_NOOP("MainWindow", "Blurred results")),
+    ("original", QT_TRANSLATE_NOOP("MainWindow", "Original")),
+    ("difference", QT_TRANSLATE_NOOP("MainWindow", "Difference")),
 ]
 
 
@@ -107,7 +117,9 @@ def _photo_file_filter() -> str:
     extensions = sorted(
         {f"*{ext}" for ext, fmt in Image.registered_extensions().items() if fmt in Image.OPEN}
     )
-    return f"Images ({' '.join(extensions)});;All files (*)"
+    images = QCoreApplication.translate("MainWindow", "Images")
+    everything = QCoreApplication.translate("MainWindow", "All files")
+    return f"{images} ({' '.join(extensions)});;{everything} (*)"
 
 
 class OddSpinBox(QSpinBox):
@@ -259,9 +271,9 @@ class MainWindow(QMainWindow):
         self.size_spin.setRange(1, MAX_KERNEL_SIZE)
         self.size_spin.setSingleStep(2)
         self.size_spin.setValue(DEFAULT_KERNEL_SIZE)
-        self.size_spin.setToolTip("Kernel size in pixels: odd, so the kernel has a centre")
-        self.auto_size_check = QCheckBox("a&uto")
-        self.auto_size_check.setToolTip("Choose the size from sigma: 2·ceil(3σ)+1")
+        self.size_spin.setToolTip(self.tr("Kernel size in pixels: odd, so the kernel has a centre"))
+        self.auto_size_check = QCheckBox(self.tr("a&uto"))
+        self.auto_size_check.setToolTip(self.tr("Choose the size from sigma: 2·ceil(3σ)+1"))
         self.effective_size_label = QLabel()
         self.effective_size_label.setStyleSheet("font-weight: bold;")
 
@@ -278,26 +290,28 @@ class MainWindow(QMainWindow):
 
         self.algorithm_combo = QComboBox()
         for key, label in ALGORITHM_CHOICES:
-            self.algorithm_combo.addItem(label, key)
+            self.algorithm_combo.addItem(self.tr(label), key)
         self.algorithm_combo.setToolTip(
-            "2-D: the tutorial's k × k taps. Separable: k taps along the rows, then k down the"
-            " columns: the same blur in 2k taps instead of k²."
+            self.tr(
+                "2-D: the tutorial's k × k taps. Separable: k taps along the rows, then k down"
+                " the columns: the same blur in 2k taps instead of k²."
+            )
         )
 
         self.engines_combo = QComboBox()
         for label, engines in ENGINE_CHOICES:
-            self.engines_combo.addItem(label, engines)
+            self.engines_combo.addItem(self.tr(label), engines)
 
         self.show_combo = QComboBox()
         for key, label in SHOW_CHOICES:
-            self.show_combo.addItem(label, key)
+            self.show_combo.addItem(self.tr(label), key)
 
-        self.run_button = QPushButton("Run")
+        self.run_button = QPushButton(self.tr("Run"))
         self.run_button.setDefault(True)
-        self.run_button.setToolTip("Blur with the chosen engines (Ctrl+R)")
+        self.run_button.setToolTip(self.tr("Blur with the chosen engines (Ctrl+R)"))
         self.run_button.setStyleSheet("font-weight: bold; padding: 6px 18px;")
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop the run in progress (Esc)")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Stop the run in progress (Esc)"))
 
         size_row = QHBoxLayout()
         size_row.addWidget(self.size_spin, 1)
@@ -308,12 +322,12 @@ class MainWindow(QMainWindow):
         form = QFormLayout()
         # Alt + the underlined letter jumps to each control.
         for text, row, buddy in [
-            ("&Kernel size", size_row, self.size_spin),
-            ("&Sigma", sigma_row, self.sigma_spin),
-            ("Kernel used", self.effective_size_label, None),
-            ("Algori&thm", self.algorithm_combo, self.algorithm_combo),
-            ("E&ngines", self.engines_combo, self.engines_combo),
-            ("Sho&w", self.show_combo, self.show_combo),
+            (self.tr("&Kernel size"), size_row, self.size_spin),
+            (self.tr("&Sigma"), sigma_row, self.sigma_spin),
+            (self.tr("Kernel used"), self.effective_size_label, None),
+            (self.tr("Algori&thm"), self.algorithm_combo, self.algorithm_combo),
+            (self.tr("E&ngines"), self.engines_combo, self.engines_combo),
+            (self.tr("Sho&w"), self.show_combo, self.show_combo),
         ]:
             label = QLabel(text)
             if buddy is not None:
@@ -322,7 +336,7 @@ class MainWindow(QMainWindow):
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button, 1)
         buttons.addWidget(self.cancel_button)
-        blur_group = QGroupBox("Gaussian blur")
+        blur_group = QGroupBox(self.tr("Gaussian blur"))
         blur_layout = QVBoxLayout(blur_group)
         blur_layout.addLayout(form)
         blur_layout.addLayout(buttons)
@@ -336,17 +350,26 @@ class MainWindow(QMainWindow):
         side.addWidget(blur_group)
         side.addWidget(self.figures, 1)
 
+        sigma_tip = self.tr("Gaussian sigma in pixels")
         for widget, name, tip in [
-            (self.size_spin, "Kernel size", None),
-            (self.auto_size_check, "Automatic kernel size", None),
-            (self.sigma_spin, "Sigma", "Gaussian sigma in pixels"),
-            (self.sigma_slider, "Sigma slider", "Gaussian sigma in pixels"),
-            (self.algorithm_combo, "Algorithm", None),
-            (self.engines_combo, "Engines", "Which engines a run uses"),
-            (self.show_combo, "Show", "What the panes show: results, original or difference"),
-            (self.run_button, "Run", None),
-            (self.cancel_button, "Cancel", None),
-            (self.effective_size_label, "Kernel used", "The kernel size a run will use"),
+            (self.size_spin, self.tr("Kernel size"), None),
+            (self.auto_size_check, self.tr("Automatic kernel size"), None),
+            (self.sigma_spin, self.tr("Sigma"), sigma_tip),
+            (self.sigma_slider, self.tr("Sigma slider"), sigma_tip),
+            (self.algorithm_combo, self.tr("Algorithm"), None),
+            (self.engines_combo, self.tr("Engines"), self.tr("Which engines a run uses")),
+            (
+                self.show_combo,
+                self.tr("Show"),
+                self.tr("What the panes show: results, original or difference"),
+            ),
+            (self.run_button, self.tr("Run"), None),
+            (self.cancel_button, self.tr("Cancel"), None),
+            (
+                self.effective_size_label,
+                self.tr("Kernel used"),
+                self.tr("The kernel size a run will use"),
+            ),
         ]:
             widget.setAccessibleName(name)
             if tip is not None:
@@ -382,63 +405,71 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         menu = self.menuBar()
-        file_menu = menu.addMenu("&File")
+        file_menu = menu.addMenu(self.tr("&File"))
         self.open_action = file_menu.addAction(
-            "&Open…", QKeySequence.StandardKey.Open, self.choose_photo
+            self.tr("&Open…"), QKeySequence.StandardKey.Open, self.choose_photo
         )
-        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu = file_menu.addMenu(self.tr("Open &Recent"))
         self.save_action = file_menu.addAction(
-            "&Save Results…", QKeySequence.StandardKey.Save, self.save_results
+            self.tr("&Save Results…"), QKeySequence.StandardKey.Save, self.save_results
         )
         file_menu.addSeparator()
-        file_menu.addAction("&Quit", QKeySequence.StandardKey.Quit, self.close)
+        file_menu.addAction(self.tr("&Quit"), QKeySequence.StandardKey.Quit, self.close)
 
-        edit_menu = menu.addMenu("&Edit")
+        edit_menu = menu.addMenu(self.tr("&Edit"))
         self.copy_action = edit_menu.addAction(
-            "&Copy Selected Image", QKeySequence.StandardKey.Copy, self.copy_selected
+            self.tr("&Copy Selected Image"), QKeySequence.StandardKey.Copy, self.copy_selected
         )
 
-        view_menu = menu.addMenu("&View")
-        zoom_in = view_menu.addAction("Zoom &In", lambda: self.view_link.zoom_by(1.25))
+        view_menu = menu.addMenu(self.tr("&View"))
+        zoom_in = view_menu.addAction(self.tr("Zoom &In"), lambda: self.view_link.zoom_by(1.25))
         # Ctrl+= too: on most keyboards "+" needs Shift.
         zoom_in.setShortcuts(
             [QKeySequence(QKeySequence.StandardKey.ZoomIn), QKeySequence("Ctrl+=")]
         )
         view_menu.addAction(
-            "Zoom &Out", QKeySequence.StandardKey.ZoomOut, lambda: self.view_link.zoom_by(0.8)
+            self.tr("Zoom &Out"),
+            QKeySequence.StandardKey.ZoomOut,
+            lambda: self.view_link.zoom_by(0.8),
         )
-        view_menu.addAction("&Fit to Window", QKeySequence("Ctrl+0"), self.view_link.fit_to_window)
         view_menu.addAction(
-            "&Actual Size (100%)", QKeySequence("Ctrl+1"), lambda: self.view_link.set_zoom(1.0)
+            self.tr("&Fit to Window"), QKeySequence("Ctrl+0"), self.view_link.fit_to_window
+        )
+        view_menu.addAction(
+            self.tr("&Actual Size (100%)"),
+            QKeySequence("Ctrl+1"),
+            lambda: self.view_link.set_zoom(1.0),
         )
         self.other_pane_action = view_menu.addAction(
-            "Select the &Other Pane", QKeySequence(Qt.Key.Key_F6), self._select_other_pane
+            self.tr("Select the &Other Pane"), QKeySequence(Qt.Key.Key_F6), self._select_other_pane
         )
         view_menu.addSeparator()
         self.show_actions = QActionGroup(self)
         for number, (key, label) in enumerate(SHOW_CHOICES, start=1):
             action = view_menu.addAction(
-                label, QKeySequence(f"Alt+{number}"), lambda key=key: self.set_show(key)
+                self.tr(label), QKeySequence(f"Alt+{number}"), lambda key=key: self.set_show(key)
             )
             action.setCheckable(True)
             action.setData(key)
             action.setChecked(key == self._show)
             self.show_actions.addAction(action)
 
-        run_menu = menu.addMenu("&Run")
-        self.run_action = run_menu.addAction("&Run", self.run_comparison)
+        run_menu = menu.addMenu(self.tr("&Run"))
+        self.run_action = run_menu.addAction(self.tr("&Run"), self.run_comparison)
         self.run_action.setShortcuts(
             [QKeySequence("Ctrl+R"), QKeySequence(QKeySequence.StandardKey.Refresh)]
         )
         self.cancel_action = run_menu.addAction(
-            "&Cancel", QKeySequence(Qt.Key.Key_Escape), self.cancel_run
+            self.tr("&Cancel"), QKeySequence(Qt.Key.Key_Escape), self.cancel_run
         )
 
-        help_menu = menu.addMenu("&Help")
+        help_menu = menu.addMenu(self.tr("&Help"))
         self.shortcuts_action = help_menu.addAction(
-            "&Keyboard Shortcuts", QKeySequence.StandardKey.HelpContents, self.show_shortcuts
+            self.tr("&Keyboard Shortcuts"),
+            QKeySequence.StandardKey.HelpContents,
+            self.show_shortcuts,
         )
-        help_menu.addAction("&About BlurApp", self._show_about)
+        help_menu.addAction(self.tr("&About BlurApp"), self._show_about)
         self._rebuild_recent_menu()
 
     def _build_status_bar(self) -> None:
@@ -448,7 +479,9 @@ class MainWindow(QMainWindow):
         self.progress_bar.hide()
         self.status_label = QLabel()
         self.zoom_label = QLabel()
-        self.zoom_label.setToolTip("Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%")
+        self.zoom_label.setToolTip(
+            self.tr("Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%")
+        )
         self.statusBar().addWidget(self.status_label, 1)
         self.statusBar().addPermanentWidget(self.progress_bar)
         self.statusBar().addPermanentWidget(self.zoom_label)
@@ -456,7 +489,7 @@ class MainWindow(QMainWindow):
         self.jax_pane.view.zoom_changed.connect(self._on_zoom_changed)
 
     def _on_zoom_changed(self, zoom: float) -> None:
-        self.zoom_label.setText(f"Zoom {zoom:.0%}")
+        self.zoom_label.setText(self.tr("Zoom {percent}").format(percent=f"{zoom:.0%}"))
 
     # --- Parameters -----------------------------------------------------------------------
 
@@ -506,7 +539,8 @@ class MainWindow(QMainWindow):
         self.size_spin.setEnabled(not self.auto_size_check.isChecked())
         size = self.effective_kernel_size()
         auto_note = (
-            f" (auto, 2·ceil(3σ)+1 = {auto_kernel_size(self.sigma())})"
+            " "
+            + self.tr("(auto, 2·ceil(3σ)+1 = {size})").format(size=auto_kernel_size(self.sigma()))
             if self.auto_size_check.isChecked()
             else ""
         )
@@ -517,7 +551,9 @@ class MainWindow(QMainWindow):
 
     def choose_photo(self) -> None:
         folder = str(self.settings.value("last_folder", str(Path.home())))
-        path, _ = QFileDialog.getOpenFileName(self, "Open Photo", folder, _photo_file_filter())
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Open Photo"), folder, _photo_file_filter()
+        )
         if path:
             self.open_photo(Path(path))
 
@@ -548,7 +584,7 @@ class MainWindow(QMainWindow):
         self._load_number += 1
         worker = self._worker_thread.worker
         worker.want_load(self._load_number)
-        self.status_label.setText(f"Opening {path.name}…")
+        self.status_label.setText(self.tr("Opening {name}…").format(name=path.name))
         self._load_requested.emit(self._load_number, path)
 
     @Slot(object)
@@ -584,9 +620,8 @@ class MainWindow(QMainWindow):
     def _on_photo_failed(self, request: int, message: str) -> None:
         if request != self._load_number:
             return
-        self.status_label.setText("Could not open the photo")
-        log.warning("could not open a photo: %s", message)
-        self._warn("Cannot Open Photo", message)
+        self.status_label.setText(self.tr("Could not open the photo"))
+        self._warn(self.tr("Cannot Open Photo"), message)
         if self.photo is not None:
             self.status_label.setText(
                 f"{self.photo.path}  ·  {format_megapixels(self.photo.width, self.photo.height)}"
@@ -601,7 +636,7 @@ class MainWindow(QMainWindow):
         try:
             self.effective_kernel_size()
         except InvalidKernelError as error:
-            self._warn("Invalid Kernel", str(error))
+            self._warn(self.tr("Invalid Kernel"), str(error))
             return
         self._run_number += 1
         request = RunRequest(
@@ -623,7 +658,7 @@ class MainWindow(QMainWindow):
 
     def cancel_run(self) -> None:
         if self._drop_run():
-            self.status_label.setText("Cancelled")
+            self.status_label.setText(self.tr("Cancelled"))
             self._update_captions()
             self.run_cancelled.emit()
 
@@ -648,9 +683,11 @@ class MainWindow(QMainWindow):
         if engine == "numpy":
             self.progress_bar.setRange(0, total or 1)
             self.progress_bar.setValue(done)
-            self.progress_bar.setFormat("NumPy %p%")
+            self.progress_bar.setFormat(self.tr("NumPy %p%"))
             self.status_label.setText(
-                f"NumPy: {done} of {total} kernel taps" if total else "NumPy: starting…"
+                self.tr("NumPy: {done} of {total} kernel taps").format(done=done, total=total)
+                if total
+                else self.tr("NumPy: starting…")
             )
         else:
             self.progress_bar.setRange(0, 0)  # busy: a compiled call reports no progress
@@ -707,22 +744,27 @@ class MainWindow(QMainWindow):
             return
         self._running = None
         self.progress_bar.hide()
-        self.status_label.setText("The run failed")
+        self.status_label.setText(self.tr("The run failed"))
         self._update_enabled()
         self.run_failed.emit(message)
-        self._warn("Run Failed", f"The comparison failed: {message}", critical=True)
+        self._warn(
+            self.tr("Run Failed"),
+            self.tr("The comparison failed: {reason}").format(reason=message),
+            critical=True,
+        )
 
     def _earlier_rows(self, result: ComparisonResult) -> list[tuple[str, str]]:
         """The figures of a pane kept from an earlier run, when this run used one engine."""
         rows = []
+        earlier = self.tr("earlier run, out of date")
         numpy_kept = self._shown.get("numpy") if result.numpy is None else None
         jax_kept = self._shown.get("jax") if result.jax is None and not result.jax_error else None
         if numpy_kept is not None:
             seconds = numpy_kept.engine_result.run.seconds
-            rows.append(("NumPy", f"{format_ms(seconds)} (earlier run, out of date)"))
+            rows.append(("NumPy", f"{format_ms(seconds)} ({earlier})"))
         if jax_kept is not None:
             seconds = jax_kept.engine_result.run.seconds
-            rows.append(("JAX steady", f"{format_ms(seconds)} (earlier run, out of date)"))
+            rows.append(("JAX steady", f"{format_ms(seconds)} ({earlier})"))
         return rows
 
     def _summary(self, result: ComparisonResult) -> str:
@@ -730,10 +772,14 @@ class MainWindow(QMainWindow):
         if result.numpy is not None:
             parts.append(f"NumPy {format_ms(result.numpy.seconds)}")
         if result.jax is not None:
-            parts.append(f"JAX {format_ms(result.jax.seconds)} on {result.jax.device}")
+            parts.append(
+                self.tr("JAX {time} on {device}").format(
+                    time=format_ms(result.jax.seconds), device=result.jax.device
+                )
+            )
         elif result.jax_error:
-            parts.append("JAX unavailable")
-        return "Done: " + ", ".join(parts)
+            parts.append(self.tr("JAX unavailable"))
+        return self.tr("Done: {figures}").format(figures=", ".join(parts))
 
     # --- What the panes show ----------------------------------------------------------------
 
@@ -777,12 +823,15 @@ class MainWindow(QMainWindow):
 
     def _placeholder_for(self, engine: Engine) -> str:
         if self.photo is None:
-            return "Open a photo: File ▸ Open (Ctrl+O), or drop one here"
+            return self.tr("Open a photo: File ▸ Open (Ctrl+O), or drop one here")
         if self._show == "difference" and engine == "jax":
-            return "The difference appears after a run with both engines"
+            return self.tr("The difference appears after a run with both engines")
         error = self._error_for(engine)
         if error:
-            return f"{ENGINE_TITLES[engine]} could not run:\n{error}"
+            return (
+                self.tr("{engine} could not run:").format(engine=ENGINE_TITLES[engine])
+                + f"\n{error}"
+            )
         return ""
 
     def _stale_reason(self, request: RunRequest) -> str | None:
@@ -797,10 +846,10 @@ class MainWindow(QMainWindow):
             or request.sigma != self.sigma()
             or request.algorithm != self.algorithm()
         ):
-            return "the parameters changed since this run; press Run"
+            return self.tr("the parameters changed since this run; press Run")
         latest = max((shown.request.number for shown in self._shown.values()), default=0)
         if request.number != latest:
-            return "a later run has replaced results on screen; press Run"
+            return self.tr("a later run has replaced results on screen; press Run")
         return None
 
     def _update_captions(self) -> None:
@@ -809,47 +858,62 @@ class MainWindow(QMainWindow):
         outcome = self._outcome
         self.figures.set_stale(self._stale_reason(outcome.request) if outcome else None)
 
+    def _out_of_date(self) -> str:
+        mark = html.escape(self.tr("out of date"))
+        return f' · <span style="color:#b35c00; font-weight:bold">{mark}</span>'
+
     def _caption_for(self, engine: Engine) -> str:
         title = f"<b>{ENGINE_TITLES[engine]}</b>"
         if self._show == "original":
-            return "<b>Original</b> · grayscale" + (
-                f" · {self.photo.width} × {self.photo.height}" if self.photo else ""
-            )
+            text = "<b>{}</b> · {}".format(self.tr("Original"), self.tr("grayscale"))
+            if self.photo:
+                text += f" · {self.photo.width} × {self.photo.height}"
+            return text
         if self._show == "difference" and engine == "jax":
+            heading = "<b>{}</b> |NumPy − JAX|".format(self.tr("Difference"))
             scale = self._outcome.difference_scale if self._outcome is not None else None
             if scale is None:
-                return "<b>Difference</b> |NumPy − JAX|"
+                return heading
             if scale == 0:
-                text = "<b>Difference</b> |NumPy − JAX| · identical outputs (all black)"
+                text = f"{heading} · " + self.tr("identical outputs (all black)")
             else:
-                text = (
-                    f"<b>Difference</b> |NumPy − JAX| · black = 0, white = {scale:.2g}"
-                    f" ({scale * 255:.2g} of an 8-bit level), stretched to be seen"
-                )
+                text = f"{heading} · " + self.tr(
+                    "black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen"
+                ).format(white=f"{scale:.2g}", levels=f"{scale * 255:.2g}")
             if self._stale_reason(self._outcome.request):
-                text += OUT_OF_DATE
+                text += self._out_of_date()
             return text
         shown = self._shown.get(engine)
         if shown is None:
             if self._error_for(engine):
-                return f"{title} · unavailable"
-            device = "cpu" if engine == "numpy" else self.jax_device or "GPU when present, else CPU"
-            waiting = " · not run yet: showing the original, press Run" if self.photo else ""
-            return f"{title} · {device}{waiting}"
+                return f"{title} · " + self.tr("unavailable")
+            if engine == "numpy":
+                device = "cpu"
+            else:
+                device = self.jax_device or self.tr("GPU when present, else CPU")
+            waiting = ""
+            if self.photo:
+                waiting = " · " + self.tr("not run yet: showing the original, press Run")
+            return f"{title} · {html.escape(device)}{waiting}"
         run = shown.engine_result.run
         if engine == "numpy":
             text = f"{title} · cpu · {format_ms(run.seconds)}"
         else:
-            first = "compiled" if run.compilation is Compilation.COMPILED else str(run.compilation)
-            text = (
-                f"{title} · {html.escape(run.device)} · steady {format_ms(run.seconds)}"
-                f" · first call {format_ms(run.first_call_seconds)} ({first})"
+            first = {
+                Compilation.COMPILED: self.tr("compiled"),
+                Compilation.FROM_CACHE: self.tr("from cache"),
+                Compilation.REUSED: self.tr("already compiled"),
+            }[run.compilation]
+            text = f"{title} · {html.escape(run.device)} · " + self.tr(
+                "steady {steady} · first call {first} ({how})"
+            ).format(
+                steady=format_ms(run.seconds), first=format_ms(run.first_call_seconds), how=first
             )
         text += f" · {shown.kernel_size} × {shown.kernel_size}, σ {shown.request.sigma:g}"
         if shown.request.algorithm == "separable":
-            text += ", separable"
+            text += ", " + self.tr("separable")
         if self._stale_reason(shown.request):
-            text += OUT_OF_DATE
+            text += self._out_of_date()
         return text
 
     def _select_other_pane(self) -> None:
@@ -894,7 +958,7 @@ class MainWindow(QMainWindow):
                 "last_save_folder", self.settings.value("last_folder", str(Path.home()))
             )
         )
-        folder = QFileDialog.getExistingDirectory(self, "Save Results to Folder", start)
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Save Results to Folder"), start)
         if not folder:
             return
         folder = Path(folder)
@@ -905,8 +969,10 @@ class MainWindow(QMainWindow):
             names = "\n".join(path.name for path in existing)
             answer = QMessageBox.question(
                 self,
-                "Replace Files?",
-                f"These files already exist in {folder}:\n{names}\n\nReplace them?",
+                self.tr("Replace Files?"),
+                self.tr("These files already exist in {folder}:").format(folder=folder)
+                + f"\n{names}\n\n"
+                + self.tr("Replace them?"),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                 QMessageBox.StandardButton.No,
             )
@@ -919,18 +985,22 @@ class MainWindow(QMainWindow):
                     path, shown.engine_result.run.output, bit_depth=shown.request.photo.bit_depth
                 )
         except OutputError as error:
-            self._warn("Cannot Save Results", str(error))
+            self._warn(self.tr("Cannot Save Results"), str(error))
             return
         self.settings.setValue("last_save_folder", str(folder))
         self.status_label.setText(
-            f"Saved {', '.join(p.name for p in targets.values())} in {folder}"
+            self.tr("Saved {files} in {folder}").format(
+                files=", ".join(p.name for p in targets.values()), folder=folder
+            )
         )
 
     def copy_selected(self) -> None:
         pane = self.panes[self.selected_engine]
         if pane.view.has_picture():
             QApplication.clipboard().setImage(pane.view.image())
-            self.status_label.setText(f"Copied the {pane.title} image")
+            self.status_label.setText(
+                self.tr("Copied the {engine} image").format(engine=pane.title)
+            )
 
     # --- Drag and drop ----------------------------------------------------------------------
 
@@ -977,7 +1047,7 @@ class MainWindow(QMainWindow):
             action.setToolTip(item)
         if recent:
             self.recent_menu.addSeparator()
-            self.recent_menu.addAction("Clear Menu", self._clear_recent)
+            self.recent_menu.addAction(self.tr("Clear Menu"), self._clear_recent)
         self.recent_menu.setEnabled(bool(recent))
 
     def _clear_recent(self) -> None:
@@ -1013,7 +1083,7 @@ class MainWindow(QMainWindow):
     # --- The rest -------------------------------------------------------------------------
 
     def _update_title(self) -> None:
-        name = self.photo.path.name if self.photo is not None else "no photo"
+        name = self.photo.path.name if self.photo is not None else self.tr("no photo")
         self.setWindowTitle(f"{name} — {APP_NAME}")
 
     def _update_enabled(self) -> None:

@@ -1,0 +1,126 @@
+"""The window in Simplified Chinese, and translation files that are complete and current."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from blurapp.ui.app import open_window
+from blurapp.ui.main_window import MainWindow
+from blurapp.ui.translations import TRANSLATIONS, install_translations
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOLS = Path(sys.executable).parent
+RUN_TIMEOUT_MS = 120_000
+
+
+def qt_tool(name):
+    tool = TOOLS / name
+    return str(tool) if tool.exists() else shutil.which(name)
+
+
+@pytest.fixture
+def chinese(qapp):
+    translators = install_translations(qapp, "zh_CN")
+    assert translators, "the zh_CN translation did not load"
+    yield
+    for translator in translators:
+        qapp.removeTranslator(translator)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, chinese):
+    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        open_window(window, None)
+    yield window
+    window.close()
+
+
+def test_menus_and_controls_are_in_chinese(window):
+    menus = [action.text() for action in window.menuBar().actions()]
+    assert menus == ["文件(&F)", "编辑(&E)", "视图(&V)", "运行(&R)", "帮助(&H)"]
+    assert window.run_button.text() == "运行"
+    assert window.open_action.text() == "打开(&O)…"
+    assert window.engines_combo.itemText(0) == "NumPy 和 JAX"
+    assert window.show_combo.itemText(2) == "差异"
+    assert window.figures.title() == "测量数据"
+    assert "尚未运行" in window.numpy_pane.caption_text()
+
+
+def test_figure_labels_and_values_are_in_chinese(window, qtbot):
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.run_comparison()
+    grid = window.figures._grid
+    names = [
+        grid.itemAtPosition(row, 0).widget().text()
+        for row in range(grid.rowCount())
+        if grid.itemAtPosition(row, 0)
+    ]
+    assert names[:4] == ["图像", "卷积核", "NumPy", "JAX 首次调用"]
+    assert "加速比" in names and "最大绝对误差" in names
+    assert "在 1e-05 以内" in window.figures.value("max abs diff")
+    assert "次的中位数" in window.figures.value("JAX steady")
+    assert (
+        window.jax_pane.caption_text().startswith("JAX-jit · ")
+        and "稳定" in window.jax_pane.caption_text()
+    )
+    assert window.status_label.text().startswith("完成：")
+
+
+def test_the_window_is_english_without_a_translation(qtbot, tmp_path):
+    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    assert window.menuBar().actions()[0].text() == "&File"
+    window.close()
+
+
+def test_lang_en_installs_nothing(qapp):
+    assert install_translations(qapp, "en") == []
+
+
+def test_every_translatable_string_has_a_chinese_translation(tmp_path):
+    ts = TRANSLATIONS / "blurapp_zh_CN.ts"
+    assert 'type="unfinished"' not in ts.read_text(encoding="utf-8")
+    copy = tmp_path / "check.ts"
+    shutil.copy(ts, copy)
+    sources = [str(p) for p in sorted((ROOT / "blurapp" / "ui").glob("*.py"))]
+    sources.append(str(ROOT / "blurapp" / "core" / "figures.py"))
+    run = subprocess.run(
+        [qt_tool("pyside6-lupdate"), *sources, "-ts", str(copy)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    # A new tr() string anywhere would show up here as "1 new" (and as unfinished).
+    assert "(0 new " in run.stdout + run.stderr, run.stdout + run.stderr
+    assert 'type="unfinished"' not in copy.read_text(encoding="utf-8")
+
+
+def test_the_shipped_qm_is_built_from_the_ts(tmp_path):
+    built = tmp_path / "check.qm"
+    run = subprocess.run(
+        [qt_tool("pyside6-lrelease"), str(TRANSLATIONS / "blurapp_zh_CN.ts"), "-qm", str(built)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert built.read_bytes() == (TRANSLATIONS / "blurapp_zh_CN.qm").read_bytes()
+
+
+def test_lang_option_reaches_the_window(tmp_path):
+    out = tmp_path / "zh.png"
+    run = subprocess.run(
+        [sys.executable, "-m", "blurapp", "--lang", "zh_CN", "--screenshot", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert out.stat().st_size > 10_000
