@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 # The .ts sources and the compiled .qm files live in the package, so a wheel carries them.
-TRANSLATIONS = Path(__file__).resolve().parents[1] / "i18n"
+TRANSLATIONS = Path(str(resources.files("blurapp").joinpath("i18n")))
 LANGUAGES = ("en", "zh_CN")
 
 
