@@ -239,6 +239,7 @@ def test_two_hundred_runs_in_one_window_do_not_grow_memory(window, qtbot, tmp_pa
             baseline = _resident_bytes()
     QApplication.processEvents()
     growth = _resident_bytes() - baseline
+    print(f"resident memory growth over runs 10-200: {growth / 1e6:.1f} MB")
     assert growth <= 50e6, f"resident memory grew by {growth / 1e6:.0f} MB over 190 runs"
 
 
