@@ -184,6 +184,8 @@ def first_call(photo: Path) -> dict:
             out, _ = _blurapp("compare", str(photo), "--json", env=env)
             launches.append(json.loads(out)["jax"])
     first, second = launches
+    if first["first_call_seconds"] is None or second["first_call_seconds"] is None:
+        return {"photo": str(photo), "error": first["error"] or second["error"]}
     return {
         "photo": str(photo),
         "first_launch_seconds": first["first_call_seconds"],
@@ -205,9 +207,12 @@ def startup(runs: int = 5) -> dict:
             command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
         )
         line = process.stdout.readline()
-        shown.append(time.perf_counter() - start)
-        jax_imported.append("jax_imported=True" in line)
+        seconds = time.perf_counter() - start
         process.communicate(timeout=120)
+        if not line.startswith("shown") or process.returncode != 0:
+            return {"error": "the window did not open (see `blurapp` on this machine)"}
+        shown.append(seconds)
+        jax_imported.append("jax_imported=True" in line)
     version = []
     for _ in range(runs):
         _, seconds = _blurapp("--version")

@@ -272,7 +272,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _open_window(args)
     except _CommandFailed as error:
         print(f"error: {error}", file=sys.stderr)
-        log.error("%s", error, extra={"file_only": True})
+        # The file gets the traceback behind the message (the cause's, when there is one).
+        log.error("%s", error, exc_info=error.__cause__ or error, extra={"file_only": True})
         return 1
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
@@ -305,7 +306,7 @@ def _load(path: Path | None):
     try:
         return load_photo(path if path is not None else sample_photo_path())
     except PhotoError as error:
-        raise _CommandFailed(str(error)) from None
+        raise _CommandFailed(str(error)) from error
 
 
 def _compare(args: argparse.Namespace) -> int:
@@ -374,7 +375,7 @@ def _write_outputs(folder: Path, result) -> None:
             save_output(folder / f"{name}.npy", run.output)
             save_output(folder / f"{name}.png", run.output)
     except OutputError as error:
-        raise _CommandFailed(str(error)) from None
+        raise _CommandFailed(str(error)) from error
 
 
 def _blur(args: argparse.Namespace) -> int:
@@ -386,7 +387,7 @@ def _blur(args: argparse.Namespace) -> int:
     try:
         check_output_path(args.output)  # before the work, not after it
     except OutputError as error:
-        raise _CommandFailed(str(error)) from None
+        raise _CommandFailed(str(error)) from error
     photo = _load(args.image)
     kernel = kernel_for(args.algorithm, args.kernel_size, args.sigma)
     try:
@@ -395,7 +396,7 @@ def _blur(args: argparse.Namespace) -> int:
         else:
             output = blur_numpy(photo.gray, kernel)
     except JaxUnavailableError as error:
-        raise _CommandFailed(str(error)) from None
+        raise _CommandFailed(str(error)) from error
     except MemoryError:
         raise _CommandFailed(f"{photo.path}: not enough memory to blur this photo") from None
     except Exception as error:
@@ -404,7 +405,7 @@ def _blur(args: argparse.Namespace) -> int:
     try:
         save_output(args.output, output, bit_depth=photo.bit_depth)
     except OutputError as error:
-        raise _CommandFailed(str(error)) from None
+        raise _CommandFailed(str(error)) from error
     log.info("wrote %s", args.output)
     return 0
 
@@ -463,14 +464,14 @@ def _print_bench_section(name: str, figures: dict) -> None:
         print(f"yardsticks ({mp:.0f} MP, {k}×{k}, 2d):")
         print(f"  NumPy engine          {_ms(figures['numpy_seconds'])}")
         print(f"  JAX engine, steady    {_ms(figures['jax_seconds'])}")
-        if figures["opencv_seconds"] is not None:
-            ratio = figures["jax_seconds"] / figures["opencv_seconds"]
-            print(
-                f"  OpenCV filter2D       {_ms(figures['opencv_seconds'])} "
-                f"(OpenCV {figures['opencv']}, BORDER_REPLICATE; JAX is {ratio:.1f}× its time)"
-            )
-        else:
+        if figures["opencv_seconds"] is None:
             print("  OpenCV filter2D       — (opencv-python-headless is not installed)")
+        else:
+            note = f"OpenCV {figures['opencv']}, BORDER_REPLICATE"
+            if figures["jax_seconds"] is not None:
+                ratio = figures["jax_seconds"] / figures["opencv_seconds"]
+                note += f"; JAX is {ratio:.1f}× its time"
+            print(f"  OpenCV filter2D       {_ms(figures['opencv_seconds'])} ({note})")
         print(f"  plain copy of image   {_ms(figures['copy_seconds'])}")
     elif name == "first-call":
         print("first call across launches (JAX's persistent compilation cache):")
@@ -478,12 +479,18 @@ def _print_bench_section(name: str, figures: dict) -> None:
             ("bundled photo", figures["sample"]),
             ("large photo", figures["large"]),
         ):
+            if "error" in launch:
+                print(f"  {label:<14} — (JAX unavailable: {launch['error']})")
+                continue
             print(
                 f"  {label:<14} first launch {_ms(launch['first_launch_seconds'])} "
                 f"({launch['first_launch']}), second {_ms(launch['second_launch_seconds'])} "
                 f"({launch['second_launch']}): {launch['ratio']:.0%}"
             )
     elif name == "startup":
+        if "error" in figures:
+            print(f"start-up: {figures['error']}")
+            return
         print(f"start-up (median of {figures['runs']} launches):")
         print(
             f"  window shown          {_ms(figures['window_shown_seconds'])} after launch "

@@ -89,7 +89,10 @@ def test_every_translatable_string_has_a_chinese_translation(tmp_path):
     copy = tmp_path / "check.ts"
     shutil.copy(ts, copy)
     sources = [str(p) for p in sorted((ROOT / "blurapp" / "ui").glob("*.py"))]
-    sources.append(str(ROOT / "blurapp" / "core" / "figures.py"))
+    sources += [
+        str(ROOT / "blurapp" / "core" / name)
+        for name in ("figures.py", "wording.py", "photo.py", "saving.py")
+    ]
     run = subprocess.run(
         [qt_tool("pyside6-lupdate"), *sources, "-ts", str(copy)],
         capture_output=True,
@@ -124,3 +127,44 @@ def test_lang_option_reaches_the_window(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     assert out.stat().st_size > 10_000
+
+
+def test_problems_with_a_file_are_told_in_chinese(window, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    shown = []
+    monkeypatch.setattr(
+        QMessageBox, "warning", lambda parent, title, text, *a, **k: shown.append((title, text))
+    )
+    missing = tmp_path / "missing.png"
+    with qtbot.waitSignal(window.message_shown, timeout=RUN_TIMEOUT_MS):
+        window.open_photo(missing)
+    [(title, text)] = shown
+    assert title == "无法打开照片"
+    assert text == f"{missing}: 文件不存在"
+
+
+def test_the_red_warning_does_not_depend_on_the_language(window):
+    import numpy as np
+
+    from blurapp.core import Compilation
+    from blurapp.core.comparison import ComparisonResult, JaxRun, NumpyRun
+
+    numpy_run = NumpyRun(output=np.zeros((2, 2), np.float32), seconds=0.1)
+    jax_run = JaxRun(
+        output=np.full((2, 2), 0.01, np.float32),
+        first_call_seconds=0.2,
+        seconds=0.01,
+        repeat_seconds=(0.01,),
+        to_device_seconds=0.001,
+        from_device_seconds=0.001,
+        device="cpu",
+        compilation=Compilation.COMPILED,
+    )
+    result = ComparisonResult(
+        kernel=np.ones((1, 1), np.float32), sigma=1.0, numpy=numpy_run, jax=jax_run
+    )
+    assert result.within_tolerance is False
+    window.figures.show_result(result, "x.png", 2, 2)
+    assert "超出" in window.figures.value("max abs diff")
+    assert "#c0392b" in window.figures._values["max abs diff"].styleSheet()

@@ -194,6 +194,7 @@ def test_the_log_file_gets_the_traceback_behind_an_error(tmp_path):
     assert run_.returncode == 1
     log_text = (tmp_path / "state" / "blurapp.log").read_text()
     assert "ERROR" in log_text and str(bad) in log_text
+    assert "Traceback" in log_text and "UnidentifiedImageError" in log_text
     # The error line went to the terminal once, not twice.
     assert run_.stderr.count(str(bad)) == 1
 
@@ -268,3 +269,69 @@ def test_a_burst_of_a_thousand_changes_shows_only_the_last(window, qtbot):
     )
     gaps = np.diff(ticks)
     assert len(gaps) > 10 and gaps.max() < 0.5  # the window kept answering
+
+
+QUIT_DURING_A_LONG_CALL = """
+import sys, time
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from blurapp.ui import app as blurapp_app
+from blurapp.ui.main_window import MainWindow
+
+application = QApplication([])
+window = MainWindow()
+window.closed_while_busy.connect(blurapp_app._exit_now)  # as run_window connects it
+window.set_parameters(kernel_size=101, sigma=16.0)
+window.engines_combo.setCurrentIndex(2)  # JAX only: one call takes seconds on a CPU
+
+def on_progress(engine, done, total):
+    if engine == "jax":
+        QTimer.singleShot(1000, close)  # well inside the 2.7 s compiled call
+
+
+ready = set()
+
+
+def start(what):
+    ready.add(what)
+    if ready == {"photo", "jax"}:  # JAX imported, so the run goes straight to the call
+        window.run_comparison()
+
+def close():
+    print(f"closing {time.monotonic():.3f}", flush=True)
+    window.close()
+
+window.progress_shown.connect(on_progress)
+window.photo_shown.connect(lambda photo: start("photo"))
+window.jax_ready.connect(lambda device: start("jax"))
+blurapp_app.open_window(window, sys.argv[1])
+application.exec()
+print("event loop ended normally", flush=True)
+"""
+
+
+def test_quitting_during_a_long_jax_call_ends_the_program_within_two_seconds(tmp_path):
+    photo = tmp_path / "large.png"
+    Image.fromarray(np.random.default_rng(0).integers(0, 256, (2000, 3000), dtype=np.uint8)).save(
+        photo
+    )
+    env = {
+        **os.environ,
+        "BLURAPP_CACHE_DIR": str(tmp_path / "cache"),
+        "XDG_CONFIG_HOME": str(tmp_path),
+    }
+    with subprocess.Popen(
+        [sys.executable, "-c", QUIT_DURING_A_LONG_CALL, str(photo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    ) as process:
+        line = process.stdout.readline()
+        assert line.startswith("closing"), line + process.stderr.read()
+        closed_at = time.monotonic()
+        process.wait(timeout=60)
+        assert time.monotonic() - closed_at < 2.0
+        assert process.returncode == 0
+        assert "event loop ended normally" not in process.stdout.read()
+        assert "Traceback" not in process.stderr.read()

@@ -7,23 +7,15 @@ without this module importing Qt.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from blurapp.core.comparison import TOLERANCE, ComparisonResult
 from blurapp.core.jax_engine import Compilation
 from blurapp.core.kernel import Algorithm
+from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 
-Translate = Callable[[str], str]
 CONTEXT = "Figures"
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
-    """Marks `text` for translation in `context`; the translating happens where it is shown."""
-    return text
-
-
-def _english(text: str) -> str:
-    return text
+_english = english
 
 
 # The names of the rows, as keys and as English labels.

@@ -199,6 +199,7 @@ def _executable_path(jax: ModuleType, shape: tuple[int, ...], kernel_shape: tupl
     identity = repr(
         (
             engine,
+            _processor_identity(),  # CPU programs use this processor's instructions
             jax.__version__,
             jaxlib.__version__,
             device.platform,
@@ -209,6 +210,36 @@ def _executable_path(jax: ModuleType, shape: tuple[int, ...], kernel_shape: tupl
         )
     )
     return _executable_folder / f"blur-{hashlib.sha256(identity.encode()).hexdigest()[:32]}.bin"
+
+
+def _processor_identity() -> str:
+    """The processor model and its instruction-set flags, as far as the system says."""
+    import platform
+
+    details = [platform.machine(), platform.processor()]
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith(("model name", "flags", "Features")):
+                    details.append(line.strip())
+                if line.strip() == "":
+                    break  # the first processor is enough
+    except OSError:
+        pass
+    return hashlib.sha256("\n".join(details).encode()).hexdigest()
+
+
+# Saved programs kept at most; the oldest go first (shapes of photos long closed, old versions).
+MAX_SAVED_PROGRAMS = 200
+
+
+def _prune_saved_programs(folder: Path) -> None:
+    try:
+        saved = sorted(folder.glob("blur-*.bin"), key=lambda path: path.stat().st_mtime)
+        for path in saved[:-MAX_SAVED_PROGRAMS]:
+            path.unlink(missing_ok=True)
+    except OSError:
+        log.debug("could not prune %s", folder, exc_info=True)
 
 
 def _load_executable(jax: ModuleType, shape, kernel_shape) -> Callable[[Any, Any], Any] | None:
@@ -227,7 +258,9 @@ def _load_executable(jax: ModuleType, shape, kernel_shape) -> Callable[[Any, Any
         result = jax.tree_util.tree_structure(0)
         return serialize_executable.deserialize_and_load(path.read_bytes(), arguments, result)
     except Exception:
-        log.warning("ignoring a saved JAX program that would not load: %s", path, exc_info=True)
+        # Damaged: remove it, so the warning comes once and a later compile can save it anew.
+        log.warning("removing a saved JAX program that would not load: %s", path, exc_info=True)
+        path.unlink(missing_ok=True)
         return None
 
 
@@ -242,6 +275,7 @@ def _store_executable(jax: ModuleType, shape, kernel_shape, compiled: Any) -> No
 
         payload, _, _ = serialize_executable.serialize(compiled)
         write_atomically(path, lambda file: file.write(payload))
+        _prune_saved_programs(path.parent)
     except Exception:
         log.warning("could not save the compiled JAX program to %s", path, exc_info=True)
 

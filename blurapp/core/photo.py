@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from blurapp.core.wording import QT_TRANSLATE_NOOP, FileProblem
+
 # ITU-R 601-2 luma, the weights Pillow's own "L" conversion uses, here in floating point.
 LUMA_WEIGHTS = np.array([0.299, 0.587, 0.114], dtype=np.float32)
 
@@ -21,13 +23,8 @@ class _UnsupportedPixels(ValueError):
     """Pixels that decode fine but have no grayscale meaning BlurApp can give them."""
 
 
-class PhotoError(Exception):
+class PhotoError(FileProblem):
     """A photo that BlurApp cannot read; the message names the file and the problem."""
-
-    def __init__(self, path: str | os.PathLike[str], problem: str) -> None:
-        self.path = Path(path)
-        self.problem = problem
-        super().__init__(f"{self.path}: {problem}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,23 +72,38 @@ def load_photo(path: str | os.PathLike[str]) -> Photo:
     except PhotoError:
         raise
     except _UnsupportedPixels as error:
-        raise PhotoError(path, f"this kind of image is not supported: {error}") from None
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise PhotoError(
             path,
-            f"the image is too large to open safely (over {Image.MAX_IMAGE_PIXELS:,} pixels)",
-        ) from None
-    except UnidentifiedImageError:
-        raise PhotoError(path, "this is not an image file BlurApp can read") from None
-    except MemoryError:
-        raise PhotoError(path, "there is not enough memory to open this image") from None
+            QT_TRANSLATE_NOOP("FileProblem", "this kind of image is not supported: {reason}"),
+            reason=error,
+        ) from error
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
+        raise PhotoError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem", "the image is too large to open safely (over {limit} pixels)"
+            ),
+            limit=f"{Image.MAX_IMAGE_PIXELS:,}",
+        ) from error
+    except UnidentifiedImageError as error:
+        raise PhotoError(
+            path, QT_TRANSLATE_NOOP("FileProblem", "this is not an image file BlurApp can read")
+        ) from error
+    except MemoryError as error:
+        raise PhotoError(
+            path, QT_TRANSLATE_NOOP("FileProblem", "there is not enough memory to open this image")
+        ) from error
     except OSError as error:
-        raise PhotoError(path, _describe_os_error(error)) from None
+        raise _os_problem(path, error) from error
     except Exception as error:
         # Pillow's decoders raise many kinds of error on damaged files; each means the same here.
-        raise PhotoError(path, f"the file is damaged or not a valid image ({error})") from None
+        raise PhotoError(
+            path,
+            QT_TRANSLATE_NOOP("FileProblem", "the file is damaged or not a valid image ({reason})"),
+            reason=error,
+        ) from error
     if gray.size == 0:
-        raise PhotoError(path, "the image has no pixels")
+        raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "the image has no pixels"))
     return Photo(path=path, gray=gray, bit_depth=16 if sixteen_bit else 8)
 
 
@@ -123,31 +135,44 @@ def _check_fits_in_memory(path: Path, width: int, height: int) -> None:
     if available is not None and needed > available:
         raise PhotoError(
             path,
-            f"the image is {width:,} × {height:,} pixels ({width * height / 1e6:,.0f} MP); "
-            f"blurring it needs about {needed / 1e9:.1f} GB of memory, but only "
-            f"{available / 1e9:.1f} GB is available",
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "the image is {width} × {height} pixels ({megapixels} MP); blurring it needs "
+                "about {needed} GB of memory, but only {available} GB is available",
+            ),
+            width=f"{width:,}",
+            height=f"{height:,}",
+            megapixels=f"{width * height / 1e6:,.0f}",
+            needed=f"{needed / 1e9:.1f}",
+            available=f"{available / 1e9:.1f}",
         )
 
 
 def _check_is_readable_file(path: Path) -> None:
     try:
         if path.is_dir():
-            raise PhotoError(path, "this is a folder, not an image file")
+            raise PhotoError(
+                path, QT_TRANSLATE_NOOP("FileProblem", "this is a folder, not an image file")
+            )
         if not path.exists():
-            raise PhotoError(path, "no such file")
+            raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "no such file"))
         if path.stat().st_size == 0:
-            raise PhotoError(path, "the file is empty")
+            raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "the file is empty"))
     except OSError as error:
-        raise PhotoError(path, _describe_os_error(error)) from None
+        raise _os_problem(path, error) from error
 
 
-def _describe_os_error(error: OSError) -> str:
+def _os_problem(path: Path, error: OSError) -> PhotoError:
     message = str(error.strerror or error)
     if "truncated" in message.lower():
-        return "the file is truncated (it ends before the image does)"
+        template = QT_TRANSLATE_NOOP(
+            "FileProblem", "the file is truncated (it ends before the image does)"
+        )
+        return PhotoError(path, template)
     if isinstance(error, PermissionError):
-        return "permission denied"
-    return f"the file could not be read ({message})"
+        return PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "permission denied"))
+    template = QT_TRANSLATE_NOOP("FileProblem", "the file could not be read ({reason})")
+    return PhotoError(path, template, reason=message)
 
 
 def _to_gray(image: Image.Image) -> np.ndarray:

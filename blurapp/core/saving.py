@@ -13,16 +13,13 @@ from typing import BinaryIO
 import numpy as np
 from PIL import Image
 
+from blurapp.core.wording import QT_TRANSLATE_NOOP, FileProblem
+
 _SIXTEEN_BIT_EXTENSIONS = {".png", ".tif", ".tiff"}
 
 
-class OutputError(Exception):
+class OutputError(FileProblem):
     """A result that could not be written; the message names the file and the problem."""
-
-    def __init__(self, path: str | os.PathLike[str], problem: str) -> None:
-        self.path = Path(path)
-        self.problem = problem
-        super().__init__(f"{self.path}: {problem}")
 
 
 def _current_umask() -> int:
@@ -44,14 +41,25 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[BinaryIO], N
     path = Path(path)
     folder = path.parent
     if path.is_dir():
-        raise OutputError(path, "this is a folder; give a file name")
+        raise OutputError(
+            path, QT_TRANSLATE_NOOP("FileProblem", "this is a folder; give a file name")
+        )
     if not folder.is_dir():
-        raise OutputError(path, f"the folder {folder} does not exist")
+        raise OutputError(
+            path,
+            QT_TRANSLATE_NOOP("FileProblem", "the folder {folder} does not exist"),
+            folder=folder,
+        )
     try:
         mode = path.stat().st_mode & 0o7777 if path.exists() else _NEW_FILE_MODE
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".part")
     except OSError as error:
-        raise OutputError(path, f"cannot write in {folder}: {error.strerror or error}") from None
+        raise OutputError(
+            path,
+            QT_TRANSLATE_NOOP("FileProblem", "cannot write in {folder}: {reason}"),
+            folder=folder,
+            reason=error.strerror or error,
+        ) from error
     try:
         with os.fdopen(handle, "wb") as file:
             write(file)
@@ -64,8 +72,10 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[BinaryIO], N
             os.unlink(temporary)
         if isinstance(error, OSError):
             raise OutputError(
-                path, f"the file could not be written: {error.strerror or error}"
-            ) from None
+                path,
+                QT_TRANSLATE_NOOP("FileProblem", "the file could not be written: {reason}"),
+                reason=error.strerror or error,
+            ) from error
         raise
 
 
@@ -84,9 +94,15 @@ def check_output_path(path: str | os.PathLike[str]) -> None:
     path = Path(path)
     _image_format(path)
     if path.is_dir():
-        raise OutputError(path, "this is a folder; give a file name")
+        raise OutputError(
+            path, QT_TRANSLATE_NOOP("FileProblem", "this is a folder; give a file name")
+        )
     if not path.parent.is_dir():
-        raise OutputError(path, f"the folder {path.parent} does not exist")
+        raise OutputError(
+            path,
+            QT_TRANSLATE_NOOP("FileProblem", "the folder {folder} does not exist"),
+            folder=path.parent,
+        )
 
 
 def _image_format(path: Path) -> str | None:
@@ -98,7 +114,10 @@ def _image_format(path: Path) -> str | None:
     if image_format is None or image_format not in Image.SAVE:
         raise OutputError(
             path,
-            f"unknown output format {extension or '(none)'!r}; use .png, .tif, .jpg or .npy",
+            QT_TRANSLATE_NOOP(
+                "FileProblem", "unknown output format {extension}; use .png, .tif, .jpg or .npy"
+            ),
+            extension=repr(extension or "(none)"),
         )
     return image_format
 
@@ -126,5 +145,10 @@ def save_output(path: str | os.PathLike[str], image: np.ndarray, *, bit_depth: i
     try:
         picture.save(buffer, format=image_format)
     except (OSError, ValueError, KeyError) as error:
-        raise OutputError(path, f"{image_format} cannot store this image: {error}") from None
+        raise OutputError(
+            path,
+            QT_TRANSLATE_NOOP("FileProblem", "{format} cannot store this image: {reason}"),
+            format=image_format,
+            reason=error,
+        ) from error
     write_atomically(path, lambda file: file.write(buffer.getvalue()))

@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QIODevice, QSettings, QTimer
+from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 from blurapp.core.saving import OutputError, write_atomically
@@ -59,6 +59,7 @@ def run_window(
     if screenshot is None:
         window = MainWindow()
         _report_uncaught_errors(window)
+        window.closed_while_busy.connect(_exit_now)
         open_window(window, image)
         if exit_when_shown:
             # For `blurapp bench`: say when the window is up (and whether JAX was needed for
@@ -84,14 +85,29 @@ def run_window(
     return outcome["status"] or status
 
 
+def _exit_now() -> None:
+    """End the program although the worker is still inside one compiled JAX call.
+
+    That call cannot be interrupted and may take seconds; the settings are saved, nothing of the
+    user's is being written, and quitting must take under 2 s.
+    """
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
 def _report_uncaught_errors(window: MainWindow) -> None:
     """An error in a slot would otherwise only reach the terminal: tell the user as well."""
 
     def report(kind, error, trace) -> None:
         log.error("unexpected error", exc_info=(kind, error, trace))
+        still_running = QCoreApplication.translate(
+            "MainWindow", "BlurApp is still running; the details are in the log."
+        )
         window._warn(
-            "Unexpected Error",
-            f"{kind.__name__}: {error}\n\nBlurApp is still running; the details are in the log.",
+            QCoreApplication.translate("MainWindow", "Unexpected Error"),
+            f"{kind.__name__}: {error}\n\n{still_running}",
             critical=True,
         )
 

@@ -146,7 +146,7 @@ class FiguresPanel(QGroupBox):
         layout.addStretch(1)
         self._values: dict[str, QLabel] = {}
 
-    def show_rows(self, rows: list[tuple[str, str]]) -> None:
+    def show_rows(self, rows: list[tuple[str, str]], *, outside_tolerance: bool = False) -> None:
         while self._grid.count():
             widget = self._grid.takeAt(0).widget()
             if widget is not None:
@@ -159,7 +159,7 @@ class FiguresPanel(QGroupBox):
             value_label = QLabel(value)
             value_label.setWordWrap(True)
             value_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            if name == "max abs diff" and "NOT" in value:
+            if name == "max abs diff" and outside_tolerance:
                 value_label.setStyleSheet("color: #c0392b; font-weight: bold;")
             elif name == "speedup":
                 value_label.setStyleSheet("font-weight: bold;")
@@ -177,7 +177,7 @@ class FiguresPanel(QGroupBox):
     ) -> None:
         """The figures of `result`, then `earlier` rows kept from a previous run."""
         rows = comparison_lines(result, image_label, width, height, figure_text)
-        self.show_rows(rows + list(earlier))
+        self.show_rows(rows + list(earlier), outside_tolerance=result.within_tolerance is False)
         bars = []
         if result.numpy is not None:
             bars.append(("NumPy", result.numpy.seconds, NUMPY_COLOUR))

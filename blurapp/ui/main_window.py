@@ -61,8 +61,9 @@ from blurapp.core.kernel import (
     check_kernel_size,
     effective_kernel_size,
 )
-from blurapp.core.photo import Photo
+from blurapp.core.photo import Photo, PhotoError
 from blurapp.core.saving import OutputError, save_output
+from blurapp.core.wording import FileProblem
 from blurapp.ui.figures_panel import FiguresPanel
 from blurapp.ui.image_pane import ResultPane, ViewLink
 from blurapp.ui.worker import EngineResult, LoadedPhoto, RunOutcome, RunRequest, WorkerThread
@@ -105,6 +106,11 @@ def app_icon() -> QIcon:
     for size in ICON_SIZES:
         icon.addFile(str(resource_path(f"icons/blurapp-{size}.png")), QSize(size, size))
     return icon
+
+
+def translated_problem(error: FileProblem) -> str:
+    """A file problem's message in the user's language (the core words it in English)."""
+    return error.translated(lambda text: QCoreApplication.translate(FileProblem.CONTEXT, text))
 
 
 def default_settings() -> QSettings:
@@ -191,6 +197,7 @@ class MainWindow(QMainWindow):
     run_failed = Signal(str)
     message_shown = Signal(str, str)  # title, text: every warning the user is given
     jax_ready = Signal(str)  # JAX has started in the background, on this device
+    closed_while_busy = Signal()  # closed while the worker is inside one uninterruptible call
     # Requests for the worker: connected across threads, so its slots run on its thread.
     _load_requested = Signal(int, object)
     _run_requested = Signal(object)
@@ -441,7 +448,7 @@ class MainWindow(QMainWindow):
             lambda: self.view_link.set_zoom(1.0),
         )
         self.other_pane_action = view_menu.addAction(
-            self.tr("Select the &Other Pane"), QKeySequence(Qt.Key.Key_F6), self._select_other_pane
+            self.tr("Select the Other &Pane"), QKeySequence(Qt.Key.Key_F6), self._select_other_pane
         )
         view_menu.addSeparator()
         self.show_actions = QActionGroup(self)
@@ -616,12 +623,12 @@ class MainWindow(QMainWindow):
         self._update_captions()
         self.photo_shown.emit(self.photo)
 
-    @Slot(int, str)
-    def _on_photo_failed(self, request: int, message: str) -> None:
+    @Slot(int, object)
+    def _on_photo_failed(self, request: int, error: PhotoError) -> None:
         if request != self._load_number:
             return
         self.status_label.setText(self.tr("Could not open the photo"))
-        self._warn(self.tr("Cannot Open Photo"), message)
+        self._warn(self.tr("Cannot Open Photo"), translated_problem(error))
         if self.photo is not None:
             self.status_label.setText(
                 f"{self.photo.path}  ·  {format_megapixels(self.photo.width, self.photo.height)}"
@@ -692,7 +699,7 @@ class MainWindow(QMainWindow):
         else:
             self.progress_bar.setRange(0, 0)  # busy: a compiled call reports no progress
             self.progress_bar.setFormat("JAX")
-            self.status_label.setText("JAX: compiling and running…")
+            self.status_label.setText(self.tr("JAX: compiling and running…"))
         self.progress_shown.emit(engine, done, total)
 
     @Slot(object)
@@ -985,7 +992,7 @@ class MainWindow(QMainWindow):
                     path, shown.engine_result.run.output, bit_depth=shown.request.photo.bit_depth
                 )
         except OutputError as error:
-            self._warn(self.tr("Cannot Save Results"), str(error))
+            self._warn(self.tr("Cannot Save Results"), translated_problem(error), error=error)
             return
         self.settings.setValue("last_save_folder", str(folder))
         self.status_label.setText(
@@ -1095,8 +1102,12 @@ class MainWindow(QMainWindow):
         self.cancel_action.setEnabled(running)
         self.save_action.setEnabled(bool(self._shown))
 
-    def _warn(self, title: str, text: str, *, critical: bool = False) -> None:
-        log.log(logging.ERROR if critical else logging.WARNING, "%s: %s", title, text)
+    def _warn(
+        self, title: str, text: str, *, critical: bool = False, error: BaseException | None = None
+    ) -> None:
+        """Tell the user; the log gets the message, and `error`'s traceback when there is one."""
+        level = logging.ERROR if critical else logging.WARNING
+        log.log(level, "%s: %s", title, text, exc_info=error)
         self.message_shown.emit(title, text)
         if self.show_messages:
             box = QMessageBox.critical if critical else QMessageBox.warning
@@ -1129,4 +1140,5 @@ class MainWindow(QMainWindow):
             app = QApplication.instance()
             app.setQuitOnLastWindowClosed(False)
             self._worker_thread.thread.finished.connect(app.quit)
+            self.closed_while_busy.emit()
         super().closeEvent(event)

@@ -30,6 +30,7 @@ from blurapp.core.kernel import Algorithm, KernelSize
 from blurapp.core.numpy_engine import BlurCancelled
 from blurapp.core.photo import Photo, PhotoError, load_photo
 from blurapp.core.saving import to_8bit
+from blurapp.core.wording import QT_TRANSLATE_NOOP
 from blurapp.ui.pyramid import build_pyramid
 
 log = logging.getLogger(__name__)
@@ -83,7 +84,7 @@ class RunOutcome:
 
 class Worker(QObject):
     photo_loaded = Signal(object)  # LoadedPhoto
-    photo_failed = Signal(int, str)  # request, message naming the file
+    photo_failed = Signal(int, object)  # request, PhotoError (its message names the file)
     progress = Signal(int, str, int, int)  # request, engine, done, total (total 0: unknown)
     engine_finished = Signal(object)  # EngineResult
     run_finished = Signal(object)  # RunOutcome
@@ -142,11 +143,15 @@ class Worker(QObject):
             photo = load_photo(path)
             picture = build_pyramid(to_8bit(photo.gray))
         except PhotoError as error:
-            self.photo_failed.emit(request, str(error))
+            log.warning("%s", error, exc_info=error)  # the cause's traceback, in the log
+            self.photo_failed.emit(request, error)
             return
         except Exception as error:
             log.exception("could not open %s", path)
-            self.photo_failed.emit(request, f"{path}: unexpected error: {error}")
+            unexpected = PhotoError(
+                path, QT_TRANSLATE_NOOP("FileProblem", "unexpected error: {reason}"), reason=error
+            )
+            self.photo_failed.emit(request, unexpected)
             return
         if request == self._wanted_load:
             self.photo_loaded.emit(LoadedPhoto(request, photo, picture))

@@ -1,0 +1,40 @@
+"""Words the core shows to people, kept translatable without the core importing Qt.
+
+Phrases are marked with QT_TRANSLATE_NOOP(context, text), the marker `pyside6-lupdate` looks
+for; the window translates them when it shows them, the command line keeps English.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+Translate = Callable[[str], str]
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    """Marks `text` for translation in `context`; the translating happens where it is shown."""
+    return text
+
+
+def english(text: str) -> str:
+    return text
+
+
+class FileProblem(Exception):
+    """A file BlurApp cannot use. The message names the file and says what is wrong; the
+    problem is kept as a template and its values, so it can be shown in the user's language."""
+
+    CONTEXT = "FileProblem"
+
+    def __init__(self, path: str | os.PathLike[str], template: str, **values: object) -> None:
+        self.path = Path(path)
+        self.template = template
+        self.values = values
+        self.problem = template.format(**values)
+        super().__init__(f"{self.path}: {self.problem}")
+
+    def translated(self, translate: Translate) -> str:
+        """The message with its problem put through `translate` (the path stays as it is)."""
+        return f"{self.path}: {translate(self.template).format(**self.values)}"
