@@ -133,6 +133,7 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
         app.quit()
 
     def save() -> None:
+        window.run_button.setFocus()  # no text cursor blinking in a parameter box
         QApplication.processEvents()
         picture = window.grab()
         buffer = QBuffer()
