@@ -28,3 +28,65 @@ def no_worker_left_running(request):
             thread.quit()
             thread.wait(5000)
         pytest.fail(f"{request.node.name} left {len(left)} worker thread(s) running")
+
+
+# --- The real window ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def settings(tmp_path):
+    """Window settings in a file of the test's own, never the user's."""
+    from PySide6.QtCore import QSettings
+
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def make_window(qtbot, settings):
+    """Make a shown MainWindow on `image` (the bundled photo by default), waiting until the photo
+    is on screen unless wait=False; every window made is closed at the end of the test."""
+    from qt_helpers import RUN_TIMEOUT_MS
+
+    from blurapp.ui.app import open_window
+    from blurapp.ui.main_window import MainWindow
+
+    windows = []
+
+    def make(image=None, *, wait=True):
+        window = MainWindow(settings)
+        qtbot.addWidget(window)
+        windows.append(window)
+        if wait:
+            with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+                open_window(window, image)
+            qtbot.waitExposed(window)
+            window.activateWindow()
+        else:
+            window.show()
+        return window
+
+    yield make
+    for window in windows:
+        window.close()
+
+
+@pytest.fixture
+def window(make_window):
+    """A window showing the bundled photo."""
+    return make_window()
+
+
+@pytest.fixture
+def warnings_shown(monkeypatch):
+    """Message boxes replaced by a list of the (title, text) they would have shown."""
+    from PySide6.QtWidgets import QMessageBox
+
+    shown = []
+
+    def record(parent, title, text, *args, **kwargs):
+        shown.append((title, text))
+        return QMessageBox.StandardButton.Ok
+
+    monkeypatch.setattr(QMessageBox, "warning", record)
+    monkeypatch.setattr(QMessageBox, "critical", record)
+    return shown

@@ -1,27 +1,13 @@
 """Everything the window does can be done from the keyboard."""
 
-import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
+from qt_helpers import RUN_TIMEOUT_MS
 
-from blurapp.ui.app import open_window
-from blurapp.ui.main_window import MainWindow, ShortcutsDialog
+from blurapp.ui.main_window import ShortcutsDialog
 
-RUN_TIMEOUT_MS = 120_000
 CTRL = Qt.KeyboardModifier.ControlModifier
 ALT = Qt.KeyboardModifier.AltModifier
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(window)
-    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-        open_window(window, None)
-    qtbot.waitExposed(window)
-    window.activateWindow()
-    yield window
-    window.close()
 
 
 def test_ctrl_r_runs_and_f5_runs_again(window, qtbot):

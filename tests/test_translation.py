@@ -6,15 +6,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from qt_helpers import RUN_TIMEOUT_MS
 
-from blurapp.ui.app import open_window
-from blurapp.ui.main_window import MainWindow
 from blurapp.ui.translations import TRANSLATIONS, install_translations
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = Path(sys.executable).parent
-RUN_TIMEOUT_MS = 120_000
 
 
 def qt_tool(name):
@@ -32,13 +29,9 @@ def chinese(qapp):
 
 
 @pytest.fixture
-def window(qtbot, tmp_path, chinese):
-    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(window)
-    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-        open_window(window, None)
-    yield window
-    window.close()
+def window(chinese, make_window):
+    # `chinese` first: a window takes its words when it is built.
+    return make_window()
 
 
 def test_menus_and_controls_are_in_chinese(window):
@@ -72,11 +65,9 @@ def test_figure_labels_and_values_are_in_chinese(window, qtbot):
     assert window.status_label.text().startswith("完成：")
 
 
-def test_the_window_is_english_without_a_translation(qtbot, tmp_path):
-    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(window)
+def test_the_window_is_english_without_a_translation(make_window):
+    window = make_window(wait=False)
     assert window.menuBar().actions()[0].text() == "&File"
-    window.close()
 
 
 def test_lang_en_installs_nothing(qapp):

@@ -7,61 +7,13 @@ import time
 import numpy as np
 import pytest
 from PIL import Image
-from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from qt_helpers import RUN_TIMEOUT_MS, photo_file
 
 from blurapp.core import TOLERANCE, gaussian_kernel, load_grayscale, sample_photo_path, to_8bit
-from blurapp.ui.app import open_window
 from blurapp.ui.main_window import MainWindow
-
-# Longer than a first JIT compile on a slow, busy machine.
-RUN_TIMEOUT_MS = 120_000
-
-
-@pytest.fixture
-def settings(tmp_path):
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-
-
-@pytest.fixture
-def make_window(qtbot, settings):
-    windows = []
-
-    def make(image=None, *, wait=True):
-        window = MainWindow(settings)
-        qtbot.addWidget(window)
-        windows.append(window)
-        if wait:
-            with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-                open_window(window, image)
-        else:
-            window.show()
-        return window
-
-    yield make
-    for window in windows:
-        window.close()
-
-
-@pytest.fixture
-def warnings_shown(monkeypatch):
-    shown = []
-
-    def record(parent, title, text, *args, **kwargs):
-        shown.append((title, text))
-        return QMessageBox.StandardButton.Ok
-
-    monkeypatch.setattr(QMessageBox, "warning", record)
-    monkeypatch.setattr(QMessageBox, "critical", record)
-    return shown
-
-
-def photo_file(tmp_path, name="street.png", size=(90, 60), seed=0):
-    path = tmp_path / name
-    pixels = np.random.default_rng(seed).integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
-    Image.fromarray(pixels).save(path)
-    return path
 
 
 def run(qtbot, window):

@@ -10,38 +10,10 @@ import numpy as np
 import pytest
 from hostile import HOSTILE
 from PIL import Image
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from qt_helpers import RUN_TIMEOUT_MS
 
 from blurapp.core import TOLERANCE, JaxUnavailableError
-from blurapp.ui.app import open_window
-from blurapp.ui.main_window import MainWindow
-
-RUN_TIMEOUT_MS = 120_000
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(settings)
-    qtbot.addWidget(window)
-    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-        open_window(window, None)
-    yield window
-    window.close()
-
-
-@pytest.fixture
-def boxes(monkeypatch):
-    shown = []
-
-    def record(parent, title, text, *args, **kwargs):
-        shown.append((title, text))
-        return QMessageBox.StandardButton.Ok
-
-    monkeypatch.setattr(QMessageBox, "warning", record)
-    monkeypatch.setattr(QMessageBox, "critical", record)
-    return shown
 
 
 def run(qtbot, window):
@@ -50,21 +22,23 @@ def run(qtbot, window):
     return shown.args[0]
 
 
-def test_hostile_files_in_the_window_give_a_photo_or_a_message(window, qtbot, tmp_path, boxes):
+def test_hostile_files_in_the_window_give_a_photo_or_a_message(
+    window, qtbot, tmp_path, warnings_shown
+):
     answers = []
     window.photo_shown.connect(lambda photo: answers.append(photo))
     window.message_shown.connect(lambda title, text: answers.append(text))
     for name, data in HOSTILE[::2]:
         path = tmp_path / name
         path.write_bytes(data)
-        before = len(boxes)
+        before = len(warnings_shown)
         start = time.monotonic()
         expected = len(answers) + 1
         window.open_photo(path)
         qtbot.waitUntil(lambda expected=expected: len(answers) >= expected, timeout=RUN_TIMEOUT_MS)
         assert time.monotonic() - start < 10, name
-        if len(boxes) > before:
-            title, text = boxes[-1]
+        if len(warnings_shown) > before:
+            title, text = warnings_shown[-1]
             assert title == "Cannot Open Photo" and str(path) in text
             assert window.photo is not None  # the photo already shown stays
         else:
@@ -74,30 +48,27 @@ def test_hostile_files_in_the_window_give_a_photo_or_a_message(window, qtbot, tm
     assert run(qtbot, window).max_abs_diff <= TOLERANCE
 
 
-def test_jax_failing_to_import_leaves_the_numpy_side_working(qtbot, tmp_path, monkeypatch, boxes):
+def test_jax_failing_to_import_leaves_the_numpy_side_working(
+    qtbot, make_window, monkeypatch, warnings_shown
+):
     import blurapp.core.jax_engine as jax_engine
 
     def broken():
         raise JaxUnavailableError("JAX could not be loaded: simulated broken installation")
 
     monkeypatch.setattr(jax_engine, "import_jax", broken)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(settings)
-    qtbot.addWidget(window)
-    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-        open_window(window, None)
+    window = make_window()  # made after the patch, so its start-up meets the broken JAX
     qtbot.waitUntil(lambda: "unavailable" in window.jax_pane.caption_text(), timeout=RUN_TIMEOUT_MS)
     assert "simulated broken installation" in window.jax_pane.placeholder_text()
     result = run(qtbot, window)
     assert result.jax is None and result.numpy is not None
     assert window.numpy_pane.view.has_picture()
     assert "simulated broken installation" in window.figures.value("JAX")
-    assert boxes == []  # said in the pane, not in a box the user must click away
-    window.close()
+    assert warnings_shown == []  # said in the pane, not in a box the user must click away
 
 
 def test_an_exception_in_the_worker_reaches_the_user_and_the_log(
-    window, qtbot, monkeypatch, boxes, caplog
+    window, qtbot, monkeypatch, warnings_shown, caplog
 ):
     import blurapp.ui.worker as worker_module
 
@@ -107,7 +78,7 @@ def test_an_exception_in_the_worker_reaches_the_user_and_the_log(
     monkeypatch.setattr(worker_module, "compare", broken)
     with qtbot.waitSignal(window.run_failed, timeout=RUN_TIMEOUT_MS):
         window.run_comparison()
-    [(title, text)] = boxes
+    [(title, text)] = warnings_shown
     assert title == "Run Failed" and "ValueError: simulated bug in the comparison" in text
     logged = [r for r in caplog.records if r.levelno >= logging.ERROR and r.exc_info]
     assert any("simulated bug" in str(r.exc_info[1]) for r in logged)
@@ -117,7 +88,7 @@ def test_an_exception_in_the_worker_reaches_the_user_and_the_log(
 
 
 def test_saving_into_a_folder_that_refuses_keeps_everything(
-    window, qtbot, tmp_path, monkeypatch, boxes
+    window, qtbot, tmp_path, monkeypatch, warnings_shown
 ):
     import blurapp.core.saving as saving
 
@@ -133,14 +104,14 @@ def test_saving_into_a_folder_that_refuses_keeps_everything(
 
     monkeypatch.setattr(saving.tempfile, "mkstemp", refuse)
     window.save_action.trigger()
-    [(title, text)] = boxes
+    [(title, text)] = warnings_shown
     assert title == "Cannot Save Results" and "Permission denied" in text
     assert sorted(p.name for p in folder.iterdir()) == ["coffee-numpy.png"]
     assert (folder / "coffee-numpy.png").read_bytes() == b"precious"
 
 
 def test_a_write_failing_midway_leaves_the_old_file_and_no_temporary(
-    window, qtbot, tmp_path, monkeypatch, boxes
+    window, qtbot, tmp_path, monkeypatch, warnings_shown
 ):
     run(qtbot, window)
     folder = tmp_path / "out"
@@ -166,7 +137,7 @@ def test_a_write_failing_midway_leaves_the_old_file_and_no_temporary(
 
     monkeypatch.setattr(os, "fdopen", lambda fd, mode: FailingFile(real_fdopen(fd, mode)))
     window.save_action.trigger()
-    assert boxes and "No space left on device" in boxes[-1][1]
+    assert warnings_shown and "No space left on device" in warnings_shown[-1][1]
     assert (folder / "coffee-jax.png").read_bytes() == b"old result"
     assert sorted(p.name for p in folder.iterdir()) == ["coffee-jax.png"]
 

@@ -9,36 +9,35 @@ from pathlib import Path
 APP_FOLDER = "blurapp"
 
 
+def _user_dir(
+    override: str, xdg_variable: str, xdg_default: str, mac: tuple[str, ...], windows: str
+) -> Path:
+    if os.environ.get(override):
+        return Path(os.environ[override])
+    if sys.platform == "darwin":
+        return Path.home().joinpath("Library", *mac)
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(base) / "BlurApp" / windows
+    return Path(os.environ.get(xdg_variable) or Path.home() / xdg_default) / APP_FOLDER
+
+
 def user_cache_dir() -> Path:
     """The per-user cache folder: $XDG_CACHE_HOME/blurapp (~/.cache/blurapp) on Linux.
 
     BLURAPP_CACHE_DIR overrides it (the tests and the benchmark use their own).
     """
-    override = os.environ.get("BLURAPP_CACHE_DIR")
-    if override:
-        return Path(override)
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "BlurApp"
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        return Path(base) / "BlurApp" / "cache"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / APP_FOLDER
+    return _user_dir(
+        "BLURAPP_CACHE_DIR", "XDG_CACHE_HOME", ".cache", ("Caches", "BlurApp"), "cache"
+    )
 
 
 def user_state_dir() -> Path:
     """The per-user state folder, for the log: $XDG_STATE_HOME/blurapp (~/.local/state/blurapp)
     on Linux. BLURAPP_STATE_DIR overrides it."""
-    override = os.environ.get("BLURAPP_STATE_DIR")
-    if override:
-        return Path(override)
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Logs" / "BlurApp"
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        return Path(base) / "BlurApp" / "state"
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / APP_FOLDER
+    return _user_dir(
+        "BLURAPP_STATE_DIR", "XDG_STATE_HOME", ".local/state", ("Logs", "BlurApp"), "state"
+    )
 
 
 def log_file_path() -> Path:
