@@ -275,7 +275,6 @@ class ResultPane(QFrame):
         return "" if self.placeholder.isHidden() else self.placeholder.text()
 
     def set_selected(self, selected: bool) -> None:
-        self.is_selected = selected
         border = "#3d8ee6" if selected else "transparent"
         self.setStyleSheet(f"QFrame#pane {{ border: 2px solid {border}; border-radius: 3px; }}")
 

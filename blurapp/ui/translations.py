@@ -9,7 +9,6 @@ from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 # The .ts sources and the compiled .qm files live in the package, so a wheel carries them.
 TRANSLATIONS = Path(str(resources.files("blurapp").joinpath("i18n")))
-LANGUAGES = ("en", "zh_CN")
 
 
 def install_translations(app: QCoreApplication, language: str | None = None) -> list[QTranslator]:
