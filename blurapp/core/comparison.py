@@ -86,32 +86,37 @@ class ComparisonResult:
         return None if self.max_abs_diff is None else self.max_abs_diff <= TOLERANCE
 
 
-def max_abs_difference(a: np.ndarray, b: np.ndarray) -> float:
-    """max |a − b| computed in float64, a block of rows at a time to keep memory flat."""
+def _abs_difference_blocks(a: np.ndarray, b: np.ndarray):
+    """(rows, |a − b| in float64) a block of rows at a time, so memory stays flat."""
     if a.shape != b.shape:
         raise ValueError(f"cannot compare outputs of shapes {a.shape} and {b.shape}")
-    if a.size == 0:
-        return 0.0
     rows_per_block = max(1, (1 << 20) // max(1, a.shape[-1]))
-    largest = 0.0
     for start in range(0, a.shape[0], rows_per_block):
-        block = slice(start, start + rows_per_block)
-        diff = np.abs(a[block].astype(np.float64) - b[block].astype(np.float64))
-        largest = max(largest, float(diff.max()))
-    return largest
+        rows = slice(start, start + rows_per_block)
+        yield rows, np.abs(a[rows].astype(np.float64) - b[rows].astype(np.float64))
 
 
-def difference_picture(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float]:
+def max_abs_difference(a: np.ndarray, b: np.ndarray) -> float:
+    """max |a − b| computed in float64."""
+    return max(
+        (float(diff.max()) for _, diff in _abs_difference_blocks(a, b) if diff.size), default=0.0
+    )
+
+
+def difference_picture(
+    a: np.ndarray, b: np.ndarray, largest: float | None = None
+) -> tuple[np.ndarray, float]:
     """|a − b| as a uint8 picture scaled so the largest difference is white, and that largest
-    difference (0 when the two are identical, and the picture is then black)."""
-    largest = max_abs_difference(a, b)
+    difference (0 when the two are identical, and the picture is then black).
+
+    Pass `largest` when it is known already (a ComparisonResult's max_abs_diff) to save a pass.
+    """
+    if largest is None:
+        largest = max_abs_difference(a, b)
     picture = np.zeros(a.shape, dtype=np.uint8)
     if largest > 0:
-        rows_per_block = max(1, (1 << 20) // max(1, a.shape[-1]))
-        for start in range(0, a.shape[0], rows_per_block):
-            block = slice(start, start + rows_per_block)
-            diff = np.abs(a[block].astype(np.float64) - b[block].astype(np.float64))
-            picture[block] = np.rint(diff * (255 / largest))
+        for rows, diff in _abs_difference_blocks(a, b):
+            picture[rows] = np.rint(diff * (255 / largest))
     return picture, largest
 
 

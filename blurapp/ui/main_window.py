@@ -609,19 +609,18 @@ class MainWindow(QMainWindow):
         self.figures.show_rows([("image", f"{self.photo.path.name}, {size}")])
         self.figures.clear_result()
         self.figures.set_stale(None)
-        for pane in self.panes.values():
-            pane.view.set_picture(self._original)
+        self._refresh_pictures()  # both panes show the photo until a first run
         self.view_link.fit_to_window()
-        self._refresh_pictures()
         self._remember_recent(self.photo.path)
         self.settings.setValue("last_folder", str(self.photo.path.parent))
-        self.status_label.setText(
-            f"{self.photo.path}  ·  {format_megapixels(self.photo.width, self.photo.height)}"
-        )
+        self.status_label.setText(self._photo_status())
         self._update_title()
         self._update_enabled()
         self._update_captions()
         self.photo_shown.emit(self.photo)
+
+    def _photo_status(self) -> str:
+        return f"{self.photo.path}  ·  {format_megapixels(self.photo.width, self.photo.height)}"
 
     @Slot(int, object)
     def _on_photo_failed(self, request: int, error: PhotoError) -> None:
@@ -630,9 +629,7 @@ class MainWindow(QMainWindow):
         self.status_label.setText(self.tr("Could not open the photo"))
         self._warn(self.tr("Cannot Open Photo"), translated_problem(error))
         if self.photo is not None:
-            self.status_label.setText(
-                f"{self.photo.path}  ·  {format_megapixels(self.photo.width, self.photo.height)}"
-            )
+            self.status_label.setText(self._photo_status())
 
     # --- Running --------------------------------------------------------------------------
 

@@ -197,7 +197,9 @@ class Worker(QObject):
             )
             difference = scale = None
             if result.numpy is not None and result.jax is not None:
-                difference, scale = difference_picture(result.numpy.output, result.jax.output)
+                difference, scale = difference_picture(
+                    result.numpy.output, result.jax.output, result.max_abs_diff
+                )
                 difference = build_pyramid(difference)
         except BlurCancelled:
             self.run_cancelled.emit(number)
