@@ -10,6 +10,23 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 ALT = Qt.KeyboardModifier.AltModifier
 
 
+def controls_in_tab_order(window):
+    """Every control a user reaches with Tab, in the order the window should visit them."""
+    return [
+        window.size_spin,
+        window.auto_size_check,
+        window.sigma_spin,
+        window.sigma_slider,
+        window.algorithm_combo,
+        window.engines_combo,
+        window.show_combo,
+        window.run_button,
+        window.cancel_button,
+        window.numpy_pane.view,
+        window.jax_pane.view,
+    ]
+
+
 def test_ctrl_r_runs_and_f5_runs_again(window, qtbot):
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
         qtbot.keyClick(window, Qt.Key.Key_R, CTRL)
@@ -71,38 +88,14 @@ def test_tab_walks_the_parameters_then_the_panes(window, qtbot):
     for _ in range(10):
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
         visited.append(QApplication.focusWidget())
-    expected = [
-        window.size_spin,
-        window.auto_size_check,
-        window.sigma_spin,
-        window.sigma_slider,
-        window.algorithm_combo,
-        window.engines_combo,
-        window.show_combo,
-        window.run_button,
-        window.cancel_button,
-        window.numpy_pane.view,
-        window.jax_pane.view,
-    ]
+    expected = controls_in_tab_order(window)
     # The cancel button is disabled when no run is going, so Tab passes over it.
     expected.remove(window.cancel_button)
     assert visited[: len(expected)] == expected
 
 
 def test_every_control_has_an_accessible_name(window):
-    for widget in (
-        window.size_spin,
-        window.auto_size_check,
-        window.sigma_spin,
-        window.sigma_slider,
-        window.algorithm_combo,
-        window.engines_combo,
-        window.show_combo,
-        window.run_button,
-        window.cancel_button,
-        window.numpy_pane.view,
-        window.jax_pane.view,
-    ):
+    for widget in controls_in_tab_order(window):
         assert widget.accessibleName(), widget
     assert window.numpy_pane.view.accessibleName() == "NumPy image"
     assert "zoom" in window.jax_pane.view.toolTip()

@@ -27,6 +27,14 @@ def slow_setup(window):
     window.set_parameters(kernel_size=61, sigma=10.0)
 
 
+def start_and_wait_for_numpy(qtbot, window):
+    """Start a run and return once the NumPy engine has done its first taps."""
+    with qtbot.waitSignal(
+        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=numpy_busy
+    ):
+        window.run_comparison()
+
+
 def numpy_busy(engine, done, total):
     return engine == "numpy" and done > 0
 
@@ -255,10 +263,7 @@ def test_cancel_during_a_run(make_window, qtbot, tmp_path):
     slow_setup(window)
     shown = []
     window.results_shown.connect(shown.append)
-    with qtbot.waitSignal(
-        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=numpy_busy
-    ):
-        window.run_comparison()
+    start_and_wait_for_numpy(qtbot, window)
     assert window.progress_bar.isVisible() and window.cancel_button.isEnabled()
     with qtbot.waitSignal(window.run_stopped, timeout=10_000):
         qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
@@ -273,10 +278,7 @@ def test_cancel_during_a_run(make_window, qtbot, tmp_path):
 def test_close_during_a_run_ends_within_two_seconds(make_window, qtbot, tmp_path):
     window = make_window(big_photo(tmp_path))
     slow_setup(window)
-    with qtbot.waitSignal(
-        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=numpy_busy
-    ):
-        window.run_comparison()
+    start_and_wait_for_numpy(qtbot, window)
     start = time.monotonic()
     window.close()
     assert time.monotonic() - start < 2.0
@@ -288,10 +290,7 @@ def test_a_second_run_during_the_first_shows_only_the_second(make_window, qtbot,
     slow_setup(window)
     shown = []
     window.results_shown.connect(shown.append)
-    with qtbot.waitSignal(
-        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=numpy_busy
-    ):
-        window.run_comparison()
+    start_and_wait_for_numpy(qtbot, window)
     window.set_parameters(kernel_size=3, sigma=0.8)
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
         window.run_comparison()
@@ -522,10 +521,7 @@ def test_opening_a_photo_during_a_run_supersedes_the_run(make_window, qtbot, tmp
     slow_setup(window)
     shown = []
     window.results_shown.connect(shown.append)
-    with qtbot.waitSignal(
-        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=numpy_busy
-    ):
-        window.run_comparison()
+    start_and_wait_for_numpy(qtbot, window)
     start = time.monotonic()
     with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
         window.open_photo(sample_photo_path())
