@@ -21,7 +21,6 @@ from blurapp.core.kernel import (
     KernelSize,
     check_kernel_size,
     check_sigma,
-    effective_kernel_size,
 )
 
 COMMANDS = ("compare", "blur", "bench")
@@ -236,16 +235,6 @@ def build_command_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _check_kernel_together(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Size and sigma each pass alone; 'auto' with a large sigma can still ask too much."""
-    if getattr(args, "kernel_size", None) is None:
-        return
-    try:
-        effective_kernel_size(args.kernel_size, args.sigma)
-    except InvalidKernelError as error:
-        args.command_parser.error(str(error))
-
-
 def _first_word(argv: Sequence[str]) -> str | None:
     return next((word for word in argv if not word.startswith("-")), None)
 
@@ -255,7 +244,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if _first_word(argv) in COMMANDS:
         parser = build_command_parser()
         args = parser.parse_args(argv)
-        _check_kernel_together(parser, args)
     else:
         args = build_window_parser().parse_args(argv)
         args.command = None

@@ -6,8 +6,12 @@ import pytest
 from blurapp.core.kernel import (
     DEFAULT_KERNEL_SIZE,
     DEFAULT_SIGMA,
+    MAX_KERNEL_SIZE,
+    MAX_SIGMA,
+    MIN_SIGMA,
     InvalidKernelError,
     auto_kernel_size,
+    cuts_gaussian_short,
     effective_kernel_size,
     gaussian_kernel,
 )
@@ -41,10 +45,30 @@ def test_auto_size_is_two_ceil_three_sigma_plus_one(sigma, size):
     assert gaussian_kernel("auto", sigma).shape == (size, size)
 
 
-def test_tiny_sigma_gives_the_identity_not_nan():
-    kernel = gaussian_kernel(5, 1e-200)
+def test_the_smallest_sigma_gives_the_identity_not_nan():
+    kernel = gaussian_kernel(5, MIN_SIGMA)
     assert np.isfinite(kernel).all()
     assert kernel[2, 2] == 1 and kernel.sum() == 1
+
+
+def test_every_sigma_in_range_has_an_automatic_size_within_the_maximum():
+    assert effective_kernel_size("auto", MAX_SIGMA) <= MAX_KERNEL_SIZE
+    assert gaussian_kernel("auto", MAX_SIGMA).shape == (101, 101)
+
+
+@pytest.mark.parametrize(
+    ("size", "sigma", "short"),
+    [(9, 2.5, False), (11, 9.0, True), (101, 16.5, False), (1, 16.5, False), (3, 1.5, True)],
+)
+def test_a_kernel_that_cuts_the_gaussian_short_is_noted(size, sigma, short):
+    from blurapp.core.figures import short_kernel_note
+
+    assert cuts_gaussian_short(size, sigma) is short
+    note = short_kernel_note(size, sigma)
+    if short:
+        assert note is not None and f"{size} × {size}" in note and "cut short" in note
+    else:
+        assert note is None
 
 
 @pytest.mark.parametrize(
@@ -58,7 +82,15 @@ def test_bad_size_is_refused_with_the_reason(size, words):
 
 @pytest.mark.parametrize(
     ("sigma", "words"),
-    [(0, "greater than 0"), (-1, "greater than 0"), (math.nan, "finite"), (math.inf, "finite")],
+    [
+        (0, "greater than 0"),
+        (-1, "greater than 0"),
+        (math.nan, "finite"),
+        (math.inf, "finite"),
+        (0.05, "between 0.1 and 16.5"),
+        (16.6, "between 0.1 and 16.5"),
+        (1e308, "between 0.1 and 16.5, not 1e\\+308"),
+    ],
 )
 def test_bad_sigma_is_refused_with_the_reason(sigma, words):
     with pytest.raises(InvalidKernelError, match=f"sigma must be.*{words}"):
@@ -68,6 +100,4 @@ def test_bad_sigma_is_refused_with_the_reason(sigma, words):
 def test_sizes_beyond_the_maximum_are_refused():
     with pytest.raises(InvalidKernelError, match="at most 101"):
         gaussian_kernel(103, 2.0)
-    with pytest.raises(InvalidKernelError, match="sigma 40 needs an automatic kernel size of 241"):
-        gaussian_kernel("auto", 40)
-    assert gaussian_kernel(101, 40).shape == (101, 101)
+    assert gaussian_kernel(101, MAX_SIGMA).shape == (101, 101)

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from blurapp.core import blur_jax, blur_numpy, gaussian_kernel, kernel_for
+from blurapp.core.kernel import MAX_SIGMA, MIN_SIGMA
 
 ENGINES = {"numpy": blur_numpy, "jax": blur_jax}
 # Small shapes keep the JAX compilations (one per shape and kernel size) affordable; kernels
@@ -14,6 +15,7 @@ ENGINES = {"numpy": blur_numpy, "jax": blur_jax}
 SIZES = st.sampled_from([1, 3, 5, 9, 15])
 SHAPES = st.tuples(st.integers(1, 12), st.integers(1, 12))
 SIGMAS = st.floats(0.3, 6.0)
+SMALLEST_NORMAL = np.finfo(np.float32).tiny
 PROPERTY_SETTINGS = settings(max_examples=25, deadline=None)
 
 
@@ -86,11 +88,15 @@ def test_the_blur_is_linear(setup, data, shape, a, b):
 @given(data=st.data(), shape=SHAPES, sigma=SIGMAS)
 def test_a_kernel_of_size_one_is_the_identity(engine, algorithm, data, shape, sigma):
     image = data.draw(images(shape))
-    np.testing.assert_array_equal(blur(engine, image, kernel_for(algorithm, 1, sigma)), image)
+    output = blur(engine, image, kernel_for(algorithm, 1, sigma))
+    # The engines promise the identity up to subnormals, which XLA on the CPU flushes to zero.
+    subnormal = image < SMALLEST_NORMAL
+    np.testing.assert_array_equal(output[~subnormal], image[~subnormal])
+    assert set(output[subnormal].tolist()) <= {0.0} | set(image[subnormal].tolist())
 
 
 @settings(max_examples=200, deadline=None)
-@given(size=st.integers(0, 50).map(lambda n: 2 * n + 1), sigma=st.floats(0.01, 100))
+@given(size=st.integers(0, 50).map(lambda n: 2 * n + 1), sigma=st.floats(MIN_SIGMA, MAX_SIGMA))
 def test_the_kernel_sums_to_one_and_is_symmetric(size, sigma):
     kernel = gaussian_kernel(size, sigma)
     assert float(kernel.sum(dtype=np.float64)) == pytest.approx(1.0, abs=1e-5)

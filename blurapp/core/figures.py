@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from blurapp.core.comparison import TOLERANCE, ComparisonResult
 from blurapp.core.jax_engine import Compilation
-from blurapp.core.kernel import Algorithm
+from blurapp.core.kernel import Algorithm, auto_kernel_size, cuts_gaussian_short, kernel_reach
 from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 
 CONTEXT = "Figures"
@@ -54,6 +54,23 @@ def describe_kernel(
     return f"{text}, {separable.format(size=size)}"
 
 
+def short_kernel_note(size: int, sigma: float, translate: Translate = _english) -> str | None:
+    """A warning when a size × size kernel cuts the Gaussian of `sigma` short, else None."""
+    if not cuts_gaussian_short(size, sigma):
+        return None
+    text = QT_TRANSLATE_NOOP(
+        "Figures",
+        "a {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is "
+        "cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ",
+    )
+    return translate(text).format(
+        size=size,
+        reach=f"{kernel_reach(size, sigma):.1f}",
+        sigma=f"{sigma:g}",
+        auto=auto_kernel_size(sigma),
+    )
+
+
 def format_ms(seconds: float) -> str:
     """Seconds as milliseconds with about three significant digits: '1,532 ms', '4.21 ms'."""
     ms = seconds * 1000
@@ -72,24 +89,37 @@ def format_speedup(speedup: float | None) -> str:
     return f"{speedup:,.0f}×" if speedup >= 100 else f"{speedup:.1f}×"
 
 
-def format_difference(result: ComparisonResult, translate: Translate = _english) -> str:
-    """'2.4e-07 (6.1e-05 of 255 levels), within 1e-05'."""
+def format_difference(
+    result: ComparisonResult, translate: Translate = _english, *, bit_depth: int = 8
+) -> str:
+    """'2.4e-07 (6.1e-05 of 255 levels), within 1e-05': the levels are the photo's own
+    (65,535 for a 16-bit photo)."""
     diff = result.max_abs_diff
     if diff is None:
         return "—"
     if diff <= TOLERANCE:
-        text = QT_TRANSLATE_NOOP("Figures", "{diff} ({levels} of 255 levels), within {tolerance}")
+        text = QT_TRANSLATE_NOOP(
+            "Figures", "{diff} ({levels} of {count} levels), within {tolerance}"
+        )
     else:
         text = QT_TRANSLATE_NOOP(
-            "Figures", "{diff} ({levels} of 255 levels), NOT within {tolerance}"
+            "Figures", "{diff} ({levels} of {count} levels), NOT within {tolerance}"
         )
+    count = 2**bit_depth - 1
     return translate(text).format(
-        diff=f"{diff:.2g}", levels=f"{diff * 255:.2g}", tolerance=f"{TOLERANCE:g}"
+        diff=f"{diff:.2g}",
+        levels=f"{diff * count:.2g}",
+        count=f"{count:,}",
+        tolerance=f"{TOLERANCE:g}",
     )
 
 
 def format_megapixels(width: int, height: int) -> str:
-    return f"{width} × {height} ({width * height / 1e6:.2f} MP)"
+    """'4000 × 3000 (12.00 MP)'; below 0.01 MP the pixel count itself, '3 × 5 (15 pixels)'."""
+    pixels = width * height
+    if pixels < 10_000:
+        return f"{width} × {height} ({pixels:,} pixels)"
+    return f"{width} × {height} ({pixels / 1e6:.2f} MP)"
 
 
 def comparison_lines(
@@ -98,6 +128,8 @@ def comparison_lines(
     width: int,
     height: int,
     translate: Translate = _english,
+    *,
+    bit_depth: int = 8,
 ) -> list[tuple[str, str]]:
     """(name, value) rows describing a comparison, in the order a reader wants them.
 
@@ -128,7 +160,7 @@ def comparison_lines(
                     to=format_ms(jax.to_device_seconds), back=format_ms(jax.from_device_seconds)
                 ),
             ),
-            ("max abs diff", format_difference(result, translate)),
+            ("max abs diff", format_difference(result, translate, bit_depth=bit_depth)),
             ("device", jax.device),
         ]
     elif result.jax_error is not None:

@@ -12,6 +12,14 @@ DEFAULT_SIGMA = 2.5
 # A direct convolution costs size² operations per pixel: at 101 × 101 a 24 MP photo already
 # takes minutes in NumPy, and the unrolled JAX program grows with the size.
 MAX_KERNEL_SIZE = 101
+# One range for the command line and the window. Beyond 16.5 the automatic size
+# (2·ceil(3σ)+1) would pass MAX_KERNEL_SIZE, and any kernel that fits would cut the Gaussian
+# short; below 0.1 every kernel is the identity to float32 precision (exp(-50) ≈ 2e-22).
+MIN_SIGMA = 0.1
+MAX_SIGMA = 16.5
+# A kernel whose edge lies closer to its centre than this many sigmas cuts off enough of the
+# Gaussian to look like a box blur: worth a note. The tutorial's 9 × 9 at σ 2.5 reaches 1.6σ.
+SHORT_KERNEL_SIGMAS = 1.5
 
 KernelSize = int | Literal["auto"]
 # "2d": the tutorial's k² taps; "separable": k taps along rows, then k along columns.
@@ -34,6 +42,10 @@ def check_sigma(sigma: float) -> float:
         raise InvalidKernelError(f"sigma must be a finite number, not {value}")
     if value <= 0:
         raise InvalidKernelError(f"sigma must be greater than 0, not {value:g}")
+    if not MIN_SIGMA <= value <= MAX_SIGMA:
+        raise InvalidKernelError(
+            f"sigma must be between {MIN_SIGMA:g} and {MAX_SIGMA:g}, not {value:g}"
+        )
     return value
 
 
@@ -69,17 +81,22 @@ def check_kernel_size(size: object) -> KernelSize:
 
 
 def effective_kernel_size(size: KernelSize, sigma: float) -> int:
-    """The kernel size actually used: `size` itself, or the automatic size for `sigma`."""
+    """The kernel size actually used: `size` itself, or the automatic size for `sigma`.
+
+    Every sigma in range has an automatic size within MAX_KERNEL_SIZE.
+    """
     size = check_kernel_size(size)
-    if size != "auto":
-        return size
-    automatic = auto_kernel_size(sigma)
-    if automatic > MAX_KERNEL_SIZE:
-        raise InvalidKernelError(
-            f"sigma {sigma:g} needs an automatic kernel size of {automatic}, more than the "
-            f"largest BlurApp supports ({MAX_KERNEL_SIZE}); choose a size or a smaller sigma"
-        )
-    return automatic
+    return auto_kernel_size(sigma) if size == "auto" else size
+
+
+def kernel_reach(size: int, sigma: float) -> float:
+    """How far the kernel reaches from its centre, in sigmas: radius ÷ σ."""
+    return (size // 2) / sigma
+
+
+def cuts_gaussian_short(size: int, sigma: float) -> bool:
+    """Whether a size × size kernel ends so close to its centre that the blur looks boxy."""
+    return size > 1 and kernel_reach(size, sigma) < SHORT_KERNEL_SIGMAS
 
 
 def _gaussian_1d(size: int, sigma: float) -> np.ndarray:

@@ -3,19 +3,36 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
+import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
 import numpy as np
-from PIL import Image
+from PIL import Image, PngImagePlugin
 
 from blurapp.core.wording import QT_TRANSLATE_NOOP, FileProblem
 
 _SIXTEEN_BIT_EXTENSIONS = {".png", ".tif", ".tiff"}
+# What `blur -o` and Save Results write, by extension: Pillow's format name, None for NumPy's.
+OUTPUT_FORMATS: dict[str, str | None] = {
+    ".png": "PNG",
+    ".tif": "TIFF",
+    ".tiff": "TIFF",
+    ".jpg": "JPEG",
+    ".jpeg": "JPEG",
+    ".bmp": "BMP",
+    ".webp": "WEBP",
+    ".npy": None,
+}
+# Temporary files are named `.blurapp-XXXXXXXX.part`: short, so a target name near the file
+# system's limit still has room beside it, and recognisable, so stale ones can be swept.
+TEMPORARY_PREFIX = ".blurapp-"
+TEMPORARY_SUFFIX = ".part"
 
 
 class OutputError(FileProblem):
@@ -40,19 +57,12 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[BinaryIO], N
     """
     path = Path(path)
     folder = path.parent
-    if path.is_dir():
-        raise OutputError(
-            path, QT_TRANSLATE_NOOP("FileProblem", "this is a folder; give a file name")
-        )
-    if not folder.is_dir():
-        raise OutputError(
-            path,
-            QT_TRANSLATE_NOOP("FileProblem", "the folder {folder} does not exist"),
-            folder=folder,
-        )
+    _check_target(path)
     try:
         mode = path.stat().st_mode & 0o7777 if path.exists() else _NEW_FILE_MODE
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".part")
+        handle, temporary = tempfile.mkstemp(
+            dir=folder, prefix=TEMPORARY_PREFIX, suffix=TEMPORARY_SUFFIX
+        )
     except OSError as error:
         raise OutputError(
             path,
@@ -89,44 +99,102 @@ def to_16bit(image: np.ndarray) -> np.ndarray:
     return np.rint(np.clip(image, 0, 1) * 65535).astype(np.uint16)
 
 
-def check_output_path(path: str | os.PathLike[str]) -> None:
-    """Raise OutputError now if `path` could not take a result: unknown format, no folder."""
-    path = Path(path)
-    _image_format(path)
-    if path.is_dir():
+def _check_target(path: Path) -> None:
+    """Raise OutputError unless `path` names a file that could be written in a folder that
+    exists (a name too long for the file system included)."""
+    try:
+        is_folder = path.is_dir()
+        folder_exists = path.parent.is_dir()
+    except OSError as error:
+        raise _name_problem(path, error) from error
+    if is_folder:
         raise OutputError(
             path, QT_TRANSLATE_NOOP("FileProblem", "this is a folder; give a file name")
         )
-    if not path.parent.is_dir():
+    if not folder_exists:
         raise OutputError(
             path,
             QT_TRANSLATE_NOOP("FileProblem", "the folder {folder} does not exist"),
             folder=path.parent,
         )
+    if len(os.fsencode(path.name)) > _longest_name(path.parent):
+        raise _name_problem(path, OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG)))
+
+
+def _longest_name(folder: Path) -> int:
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        return 255
+
+
+def _name_problem(path: Path, error: OSError) -> OutputError:
+    if error.errno == errno.ENAMETOOLONG:
+        return OutputError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem", "the file name is too long for the file system; choose a shorter one"
+            ),
+        )
+    return OutputError(
+        path,
+        QT_TRANSLATE_NOOP("FileProblem", "the file could not be written: {reason}"),
+        reason=error.strerror or error,
+    )
+
+
+def check_output_path(
+    path: str | os.PathLike[str], *, source: str | os.PathLike[str] | None = None
+) -> None:
+    """Raise OutputError now if `path` could not take a result: unknown format, no folder,
+    a name too long, or the photo being blurred itself (`source`), which is never replaced."""
+    path = Path(path)
+    _image_format(path)
+    _check_target(path)
+    if source is not None and _same_file(path, Path(source)):
+        raise OutputError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "this is the photo being blurred; BlurApp never writes over it, choose another "
+                "name",
+            ),
+        )
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _image_format(path: Path) -> str | None:
     """Pillow's format name for `path`'s extension; None for .npy. Raises OutputError."""
     extension = path.suffix.lower()
-    if extension == ".npy":
-        return None
-    image_format = Image.registered_extensions().get(extension)
-    if image_format is None or image_format not in Image.SAVE:
+    if extension not in OUTPUT_FORMATS:
         raise OutputError(
             path,
-            QT_TRANSLATE_NOOP(
-                "FileProblem", "unknown output format {extension}; use .png, .tif, .jpg or .npy"
-            ),
+            QT_TRANSLATE_NOOP("FileProblem", "unknown output format {extension}; use {accepted}"),
             extension=repr(extension or "(none)"),
+            accepted=", ".join(OUTPUT_FORMATS),
         )
-    return image_format
+    return OUTPUT_FORMATS[extension]
 
 
-def save_output(path: str | os.PathLike[str], image: np.ndarray, *, bit_depth: int = 8) -> None:
+def save_output(
+    path: str | os.PathLike[str],
+    image: np.ndarray,
+    *,
+    bit_depth: int = 8,
+    description: Mapping[str, str] | None = None,
+) -> None:
     """Save a blurred image atomically; the format follows the file's extension.
 
     `.npy` keeps the float32 array exactly; an image extension gives 8-bit grayscale,
-    or 16-bit for PNG and TIFF when `bit_depth` is 16. Raises OutputError.
+    or 16-bit for PNG and TIFF when `bit_depth` is 16. `description` (what made the image:
+    engine, kernel size, sigma, …) goes into a PNG's text chunks, one per key, and into a
+    TIFF's ImageDescription as JSON. Raises OutputError.
     """
     path = Path(path)
     image_format = _image_format(path)
@@ -142,8 +210,16 @@ def save_output(path: str | os.PathLike[str], image: np.ndarray, *, bit_depth: i
 
     # Encode in memory first, so an encoder error cannot leave a half-written temporary file.
     buffer = io.BytesIO()
+    options: dict[str, object] = {}
+    if description and image_format == "PNG":
+        chunks = PngImagePlugin.PngInfo()
+        for key, value in description.items():
+            chunks.add_itxt(key, str(value))  # iTXt: UTF-8, so any value survives
+        options["pnginfo"] = chunks
+    elif description and image_format == "TIFF":
+        options["tiffinfo"] = {270: json.dumps(dict(description), ensure_ascii=False)}
     try:
-        picture.save(buffer, format=image_format)
+        picture.save(buffer, format=image_format, **options)
     except (OSError, ValueError, KeyError) as error:
         raise OutputError(
             path,
