@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPolygonF
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QGroupBox,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.figures import CONTEXT, comparison_lines, format_ms
@@ -21,17 +33,130 @@ NUMPY_COLOUR = QColor("#4c72b0")
 JAX_FIRST_COLOUR = QColor("#dd8452")
 JAX_STEADY_COLOUR = QColor("#55a868")
 
+# A bar more than this many times the next longest is drawn broken: to scale, the others would
+# get under a twentieth of the axis, too short to compare with each other.
+BREAK_RATIO = 20
+BREAK_ZONE = 30  # px past the axis's end where a broken bar shows its break
+TICK_GAP = 12  # px at least between two tick labels
+MIN_BAR = 2  # px: a bar of a few microseconds is still there to see
+
+
+@dataclass(frozen=True)
+class Tick:
+    x: float  # where its mark is on the axis
+    label: str  # milliseconds
+    label_left: float  # where its label starts
+
+
+@dataclass(frozen=True)
+class BarLayout:
+    name: str
+    value: str  # the bar's real time, as printed beside it
+    end: float  # x where the bar ends
+    broken: bool  # too long to draw to scale: drawn past the axis with a break
+    value_left: float  # where the printed time starts, right of the bar
+
+
+@dataclass(frozen=True)
+class ChartLayout:
+    name_width: float  # the column of bar names, left of the bars
+    bar_left: float  # x of zero
+    axis_end: float  # x of the last tick
+    break_x: float | None  # x of the break mark, when a bar is broken
+    bars: list[BarLayout]
+    ticks: list[Tick]
+
+
+def _nice_steps(largest: float):
+    """1, 2, 5 × 10ⁿ from about a twentieth of `largest` up to the first that is ≥ `largest`."""
+    exponent = math.floor(math.log10(largest / 20))
+    while True:
+        for mantissa in (1, 2, 5):
+            step = mantissa * 10.0**exponent
+            yield step
+            if step >= largest:
+                return
+        exponent += 1
+
+
+def _tick_text(ms: float, step: float) -> str:
+    decimals = max(0, -math.floor(math.log10(step) + 1e-9))
+    return "0" if ms == 0 else f"{ms:,.{decimals}f}"
+
+
+def chart_layout(
+    bars: list[tuple[str, float]], width: int, text_width: Callable[[str], float]
+) -> ChartLayout:
+    """Where TimingChart draws `bars` (name, seconds) across `width` px, on a linear axis from zero.
+
+    Bar lengths are proportional to time, except one bar over BREAK_RATIO times the next
+    longest, which is drawn broken past the axis's end. Ticks are 1, 2 or 5 × 10ⁿ ms, as many
+    as fit without their labels touching; `text_width` measures a string in the chart's font.
+    """
+    values = [format_ms(seconds) for _, seconds in bars]
+    name_width = min(max(text_width(name) for name, _ in bars) + 8, 0.4 * width)
+    bar_left = name_width
+    plot_right = max(bar_left + 20, width - max(text_width(v) for v in values) - 8)
+    ms = [seconds * 1000 for _, seconds in bars]
+    ordered = sorted(ms, reverse=True)
+    broken = None
+    if len(ms) >= 2 and ordered[0] > BREAK_RATIO * ordered[1]:
+        broken = ms.index(ordered[0])
+    largest = ordered[1] if broken is not None else ordered[0]
+    axis_end = plot_right - BREAK_ZONE if broken is not None else plot_right
+    axis_end = max(axis_end, bar_left + 10)
+
+    def ticks_for(step: float) -> tuple[float, list[Tick]]:
+        count = math.ceil(largest / step - 1e-9)
+        top = count * step
+        ticks = []
+        for k in range(count + 1):
+            x = bar_left + (axis_end - bar_left) * k / count
+            label = _tick_text(k * step, step)
+            label_width = text_width(label)
+            # Centred under its mark, but kept inside the widget.
+            left = min(max(x - label_width / 2, 0), width - label_width)
+            ticks.append(Tick(x, label, left))
+        return top, ticks
+
+    def apart(ticks: list[Tick]) -> bool:
+        return all(
+            a.label_left + text_width(a.label) + TICK_GAP <= b.label_left
+            for a, b in itertools.pairwise(ticks)
+        )
+
+    for step in _nice_steps(largest):
+        top, ticks = ticks_for(step)
+        if apart(ticks):
+            break
+    else:
+        ticks = ticks[-1:]  # too narrow for two labels: the top one still gives the scale
+
+    laid_out = []
+    for index, (name, _) in enumerate(bars):
+        if index == broken:
+            end = plot_right
+        else:
+            end = max(bar_left + (axis_end - bar_left) * ms[index] / top, bar_left + MIN_BAR)
+        laid_out.append(BarLayout(name, values[index], end, index == broken, end + 4))
+    break_x = (axis_end + plot_right) / 2 if broken is not None else None
+    return ChartLayout(name_width, bar_left, axis_end, break_x, laid_out, ticks)
+
 
 class TimingChart(QWidget):
-    """Horizontal bars for NumPy, JAX's first call and JAX steady, on a log scale.
-
-    A log scale keeps a 1 ms bar visible beside a 2 s one, and equal ratios look equal.
-    """
+    """Horizontal bars for NumPy, JAX's first call and JAX steady, their length proportional to
+    time; a bar that would dwarf the others is drawn broken, with its time beside it."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._bars: list[tuple[str, float, QColor]] = []
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setToolTip(
+            self.tr(
+                "Bar length is proportional to time. A bar with a break is too long to draw "
+                "to scale; its time is printed beside it."
+            )
+        )
 
     def set_timings(self, bars: list[tuple[str, float, QColor]]) -> None:
         self._bars = [(name, seconds, colour) for name, seconds, colour in bars if seconds > 0]
@@ -40,6 +165,12 @@ class TimingChart(QWidget):
 
     def bars(self) -> list[tuple[str, float]]:
         return [(name, seconds) for name, seconds, _ in self._bars]
+
+    def layout_for_width(self, width: int) -> ChartLayout:
+        """The geometry paintEvent draws at `width`, in this widget's font."""
+        metrics = QFontMetrics(self.font())
+        named = [(figure_text(name), seconds) for name, seconds, _ in self._bars]
+        return chart_layout(named, width, metrics.horizontalAdvance)
 
     def _row_height(self) -> int:
         return QFontMetrics(self.font()).height() + 8
@@ -51,74 +182,86 @@ class TimingChart(QWidget):
     def minimumSizeHint(self) -> QSize:
         return QSize(220, self.sizeHint().height())
 
-    def scale(self) -> tuple[float, float]:
-        """The chart's range in seconds: whole decades around the bars."""
-        values = [seconds for _, seconds, _ in self._bars]
-        low = 10 ** math.floor(math.log10(min(values)))
-        high = 10 ** math.ceil(math.log10(max(values)))
-        if high <= low:
-            high = low * 10
-        return low, high
-
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         metrics = QFontMetrics(self.font())
         text_colour = self.palette().windowText().color()
+        background = self.palette().window().color()
         if not self._bars:
             painter.setPen(text_colour)
             painter.drawText(
                 self.rect(), Qt.AlignmentFlag.AlignCenter, self.tr("Timings appear after a run")
             )
             return
-        labels = [figure_text(name) for name, _, _ in self._bars]
-        label_width = max(metrics.horizontalAdvance(label) for label in labels) + 8
-        value_width = max(metrics.horizontalAdvance(format_ms(s)) for _, s, _ in self._bars) + 8
-        left = label_width
-        right = self.width() - value_width
-        span = max(10, right - left)
-        low, high = self.scale()
-        decades = math.log10(high / low)
+        layout = self.layout_for_width(self.width())
         row = self._row_height()
-
-        def x_of(seconds: float) -> float:
-            return left + span * math.log10(seconds / low) / decades
-
-        # Decade grid lines, labelled at the bottom.
-        grid_pen = QPen(QColor(text_colour))
-        grid_pen.setStyle(Qt.PenStyle.DotLine)
         bottom = len(self._bars) * row
-        for power in range(round(decades) + 1):
-            seconds = low * 10**power
-            x = x_of(seconds)
-            painter.setPen(grid_pen)
-            painter.drawLine(int(x), 0, int(x), bottom)
+
+        # An axis under the bars with tick marks, no grid lines: nothing runs through the bars'
+        # printed times, and each bar's time is printed anyway.
+        painter.setPen(text_colour)
+        zero = round(layout.bar_left) - 1  # bars start just right of it
+        painter.drawLine(zero, 0, zero, bottom)
+        painter.drawLine(zero, bottom, round(layout.axis_end), bottom)
+        for tick in layout.ticks:
+            painter.drawLine(round(tick.x), bottom, round(tick.x), bottom + 3)
+            painter.drawText(round(tick.label_left), bottom + metrics.ascent() + 5, tick.label)
+
+        for index, (bar, (_, _, colour)) in enumerate(zip(layout.bars, self._bars, strict=True)):
+            top = index * row + 3
+            height = row - 6
             painter.setPen(text_colour)
-            label = format_ms(seconds).replace(".000", "").replace(".00", "").replace(".0 ", " ")
-            width = metrics.horizontalAdvance(label)
             painter.drawText(
-                int(min(max(x - width / 2, 0), self.width() - width)),
-                bottom + metrics.ascent() + 4,
-                label,
+                QRectF(0, top, layout.name_width - 6, height),
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                metrics.elidedText(bar.name, Qt.TextElideMode.ElideRight, layout.name_width - 6),
+            )
+            # Whole pixels: crisp edges, and the painted length is the computed one.
+            left = round(layout.bar_left)
+            painter.fillRect(QRect(left, top, round(bar.end) - left, height), colour)
+            if bar.broken:
+                self._draw_break(painter, layout.break_x, top, height, background)
+            painter.drawText(
+                QRectF(bar.value_left, top, metrics.horizontalAdvance(bar.value) + 2, height),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                bar.value,
             )
 
-        for index, (_, seconds, colour) in enumerate(self._bars):
-            top = index * row + 3
-            painter.setPen(text_colour)
-            painter.drawText(
-                QRectF(0, top, label_width - 6, row - 6),
-                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                labels[index],
+    @staticmethod
+    def _draw_break(painter: QPainter, x: float, top: int, height: int, background: QColor) -> None:
+        """A slanted gap across the bar: the mark readers know for 'longer than drawn'."""
+        slant, gap = 4, 3
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(background)
+        painter.drawPolygon(
+            QPolygonF(
+                [
+                    QPointF(x + slant, top - 1),
+                    QPointF(x + slant + gap, top - 1),
+                    QPointF(x - slant + gap, top + height + 1),
+                    QPointF(x - slant, top + height + 1),
+                ]
             )
-            # At least a sliver, so the fastest bar is never invisible.
-            end = max(x_of(seconds), left + 3)
-            painter.fillRect(QRectF(left, top, end - left, row - 6), colour)
-            painter.setPen(text_colour)
-            painter.drawText(
-                QRectF(end + 4, top, value_width + span, row - 6),
-                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                format_ms(seconds),
-            )
+        )
+        painter.restore()
+
+
+class _VerticalScroll(QScrollArea):
+    """Scrolls `content` up and down, never sideways: it is as wide as the content needs."""
+
+    def __init__(self, content: QWidget) -> None:
+        super().__init__()
+        self.setWidget(content)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def minimumSizeHint(self) -> QSize:
+        scroll_bar = self.verticalScrollBar().sizeHint().width()
+        width = self.widget().minimumSizeHint().width() + scroll_bar
+        return QSize(width, super().minimumSizeHint().height())
 
 
 class FiguresPanel(QGroupBox):
@@ -135,15 +278,23 @@ class FiguresPanel(QGroupBox):
         self.stale_label.setWordWrap(True)
         self.stale_label.hide()
         self.chart = TimingChart()
-        self.chart_caption = QLabel(self.tr("Time per blur, log scale"))
+        self.chart_caption = QLabel(self.tr("Time per blur (ms)"))
         self.chart_caption.setStyleSheet("color: gray;")
+        # Wrapped rows need more height the narrower the panel; a window's layout does not ask
+        # for that height, so the rows and chart scroll when the panel is short rather than
+        # being squeezed into each other.
+        figures = QWidget()
+        figures_layout = QVBoxLayout(figures)
+        figures_layout.setContentsMargins(0, 0, 0, 0)
+        figures_layout.addLayout(self._grid)
+        figures_layout.addSpacing(6)
+        figures_layout.addWidget(self.chart_caption)
+        figures_layout.addWidget(self.chart)
+        figures_layout.addStretch(1)
+        self._scroll = _VerticalScroll(figures)
         layout = QVBoxLayout(self)
         layout.addWidget(self.stale_label)
-        layout.addLayout(self._grid)
-        layout.addSpacing(6)
-        layout.addWidget(self.chart_caption)
-        layout.addWidget(self.chart)
-        layout.addStretch(1)
+        layout.addWidget(self._scroll, 1)
         self._values: dict[str, QLabel] = {}
 
     def show_rows(self, rows: list[tuple[str, str]], *, outside_tolerance: bool = False) -> None:
@@ -166,6 +317,7 @@ class FiguresPanel(QGroupBox):
             self._grid.addWidget(name_label, index, 0, Qt.AlignmentFlag.AlignTop)
             self._grid.addWidget(value_label, index, 1)
             self._values[name] = value_label
+        self._scroll.updateGeometry()  # the widest row may have changed
 
     def show_result(
         self,
