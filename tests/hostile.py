@@ -68,3 +68,13 @@ def hostile_files():
 
 
 HOSTILE = list(hostile_files())
+
+
+def mappable_tiff():
+    """(bytes, pixels) of an uncompressed single-strip TIFF: the kind Pillow memory-maps when it
+    is given the file's name, so that a file cut short under it ends the process with SIGBUS."""
+    # 50 KB: one strip (Pillow writes strips of up to 64 KB) over a dozen memory pages.
+    pixels = np.random.default_rng(7).integers(0, 256, (200, 256), dtype=np.uint8)
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, format="TIFF")
+    return buffer.getvalue(), pixels

@@ -2,13 +2,14 @@
 one clean error, in bounded time, through the loader, the command line and the window."""
 
 import io
+import mmap
 import subprocess
 import sys
 import time
 
 import numpy as np
 import pytest
-from hostile import FORMATS, HOSTILE
+from hostile import FORMATS, HOSTILE, mappable_tiff
 from PIL import Image
 
 from blurapp.cli import main
@@ -93,3 +94,57 @@ def test_compare_in_a_process_of_its_own_never_shows_a_traceback(hostile_folder)
         assert "Traceback" not in run.stderr
         if run.returncode == 1:
             assert run.stderr.startswith("error: ") and str(path) in run.stderr
+
+
+def test_photos_are_read_without_memory_mapping_them(tmp_path, monkeypatch):
+    data, pixels = mappable_tiff()
+    path = tmp_path / "plain.tif"
+    path.write_bytes(data)
+    mapped = []
+    real_mmap = mmap.mmap
+    monkeypatch.setattr(
+        mmap, "mmap", lambda *args, **kw: mapped.append(args) or real_mmap(*args, **kw)
+    )
+    with Image.open(path) as image:
+        image.load()
+    assert mapped, "Pillow no longer maps this file when given its name; the test proves nothing"
+    mapped.clear()
+    np.testing.assert_allclose(load_grayscale(path), pixels / 255, rtol=0, atol=1e-7)
+    assert mapped == []
+
+
+# Another program cuts the photo short just as Pillow is about to read its pixels: Pillow calls
+# load_prepare after it has chosen to map or to read the file, and before it touches a pixel.
+CUT_SHORT_WHILE_LOADING = """
+import sys
+from pathlib import Path
+from PIL import TiffImagePlugin
+from blurapp.core import PhotoError, load_grayscale
+
+path = Path(sys.argv[1])
+prepare = TiffImagePlugin.TiffImageFile.load_prepare
+
+def cut_short_then_prepare(image):
+    with open(path, "r+b") as file:
+        file.truncate(path.stat().st_size // 4)
+    prepare(image)
+
+TiffImagePlugin.TiffImageFile.load_prepare = cut_short_then_prepare
+try:
+    load_grayscale(path)
+except PhotoError as error:
+    print(error)
+"""
+
+
+def test_a_photo_cut_short_while_it_loads_gives_the_error_not_a_crash(tmp_path):
+    path = tmp_path / "plain.tif"
+    path.write_bytes(mappable_tiff()[0])
+    run = subprocess.run(
+        [sys.executable, "-c", CUT_SHORT_WHILE_LOADING, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, f"the process ended with status {run.returncode}: {run.stderr}"
+    assert run.stdout.strip() == f"{path}: the file is truncated (it ends before the image does)"

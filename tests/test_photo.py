@@ -1,5 +1,10 @@
 """The loader on files made here with Pillow, and on every way a file can be wrong."""
 
+import os
+import sys
+import threading
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -62,6 +67,51 @@ def test_sixteen_bit_tiff_keeps_its_full_range(tmp_path):
     path = tmp_path / "gray16.tif"
     Image.fromarray(values).save(path)
     np.testing.assert_allclose(load_grayscale(path), values / 65535, rtol=0, atol=1e-7)
+
+
+def test_a_transparent_colour_key_in_a_sixteen_bit_png_shows_white(tmp_path):
+    values = np.array([[1000, 0, 40000, 1001]], dtype=np.uint16)
+    path = tmp_path / "gray16-key.png"
+    Image.fromarray(values).save(path, transparency=1000)
+    assert b"tRNS\x03\xe8" in path.read_bytes()  # the key, 1000, as the PNG stores it
+    photo = load_photo(path)
+    np.testing.assert_allclose(photo.gray[0], [1.0, 0.0, 40000 / 65535, 1001 / 65535], atol=1e-7)
+    assert photo.bit_depth == 16
+
+
+@pytest.mark.parametrize(
+    ("values", "full_scale", "bit_depth"),
+    [([0, 1, 128, 255], 255, 8), ([0, 255, 256, 65535], 65535, 16), ([0, 5, 2000], 65535, 16)],
+)
+def test_a_32_bit_integer_tiff_is_scaled_by_the_range_its_values_are_in(
+    tmp_path, values, full_scale, bit_depth
+):
+    path = tmp_path / "int32.tif"
+    Image.fromarray(np.array([values], dtype=np.int32)).save(path)
+    with Image.open(path) as check:
+        assert check.mode == "I" and check.tag_v2[258] == (32,)  # 32 bits per sample
+    photo = load_photo(path)
+    np.testing.assert_allclose(photo.gray[0], np.array(values) / full_scale, rtol=0, atol=1e-7)
+    assert photo.bit_depth == bit_depth
+
+
+def test_a_dark_sixteen_bit_tiff_stays_sixteen_bit(tmp_path):
+    values = np.array([[0, 1, 100, 255]], dtype=np.uint16)  # fits 8 bits, but the file says 16
+    path = tmp_path / "dark16.tif"
+    Image.fromarray(values).save(path)
+    photo = load_photo(path)
+    np.testing.assert_allclose(photo.gray, values / 65535, rtol=0, atol=1e-7)
+    assert photo.bit_depth == 16
+
+
+def test_a_dark_sixteen_bit_pgm_stays_sixteen_bit(tmp_path):
+    path = tmp_path / "dark16.pgm"
+    path.write_bytes(b"P5\n4 1\n65535\n" + np.array([0, 1, 100, 255], dtype=">u2").tobytes())
+    with Image.open(path) as check:
+        assert check.mode == "I"  # Pillow gives 16-bit PGMs the 32-bit integer mode
+    photo = load_photo(path)
+    np.testing.assert_allclose(photo.gray[0], [0, 1 / 65535, 100 / 65535, 255 / 65535], atol=1e-9)
+    assert photo.bit_depth == 16
 
 
 def test_rgba_is_composited_over_white(tmp_path):
@@ -148,6 +198,37 @@ def test_non_ascii_file_name(tmp_path):
     assert photo.path == path
 
 
+# b"caf\xe9" is "café" in Latin-1; not UTF-8, so Python keeps the byte as a lone surrogate.
+NOT_UTF8 = os.fsdecode(b"caf\xe9")
+linux_only = pytest.mark.skipif(
+    sys.platform != "linux", reason="only Linux allows file names that are not UTF-8"
+)
+
+
+@linux_only
+def test_a_file_name_that_is_not_utf8_loads(tmp_path):
+    path = tmp_path / f"{NOT_UTF8}.png"
+    Image.new("L", (3, 2), 51).save(path)
+    assert os.fsencode(path).endswith(b"/caf\xe9.png")
+    photo = load_photo(path)
+    np.testing.assert_allclose(photo.gray, np.full((2, 3), 0.2), atol=1e-7)
+    assert photo.path == path
+
+
+@linux_only
+@pytest.mark.parametrize("content", [None, b"not a photo"])
+def test_the_error_for_a_file_name_that_is_not_utf8_can_be_shown(tmp_path, content):
+    path = tmp_path / f"{NOT_UTF8}.png"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(PhotoError) as caught:
+        load_grayscale(path)
+    message = str(caught.value)
+    message.encode("utf-8")  # printable and showable: no lone surrogates left
+    assert message.startswith(f"{os.fsencode(tmp_path).decode()}/caf\ufffd.png: ")
+    assert caught.value.path == path  # the real name, to open the file with
+
+
 # --- Every failure is a PhotoError naming the file -----------------------------------------
 
 
@@ -173,6 +254,40 @@ def test_an_empty_file(tmp_path):
     path = tmp_path / "empty.png"
     path.touch()
     assert_refused(path, "empty")
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    path = tmp_path / "pipe.png"
+    os.mkfifo(path)
+    refusals = []
+
+    def load():
+        try:
+            load_grayscale(path)
+        except PhotoError as error:
+            refusals.append(str(error))
+
+    reader = threading.Thread(target=load, daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    if reader.is_alive():
+        with open(path, "wb"):  # the other end of the pipe lets the stuck reader go
+            pass
+        reader.join()
+        pytest.fail("loading a FIFO waited for something to write into it")
+    assert refusals == [f"{path}: this is not a regular file"]
+
+
+def test_a_device_is_refused(tmp_path):
+    assert_refused(Path("/dev/zero"), "this is not a regular file")
+
+
+@pytest.mark.skipif(not Path("/proc/cpuinfo").exists(), reason="no /proc file system")
+def test_a_proc_file_is_not_called_empty():
+    # The kernel reports a size of 0 for it, yet reading it gives text.
+    assert Path("/proc/cpuinfo").stat().st_size == 0
+    message = assert_refused(Path("/proc/cpuinfo"), "this is not an image file BlurApp can read")
+    assert "empty" not in message
 
 
 def test_not_an_image(tmp_path):

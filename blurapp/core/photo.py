@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,8 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP, FileProblem
 # ITU-R 601-2 luma, the weights Pillow's own "L" conversion uses, here in floating point.
 LUMA_WEIGHTS = np.array([0.299, 0.587, 0.114], dtype=np.float32)
 
-_SIXTEEN_BIT_MODES = {"I;16", "I;16L", "I;16B", "I;16N", "I"}
+# Integer samples wider than 8 bits: "I;16*" hold 16 bits, "I" holds 32.
+_WIDE_INTEGER_MODES = {"I;16", "I;16L", "I;16B", "I;16N", "I"}
 _ALPHA_MODES = {"RGBA", "RGBa", "LA", "La", "PA"}
 
 
@@ -54,21 +56,32 @@ def load_photo(path: str | os.PathLike[str]) -> Photo:
 
     EXIF orientation is applied, transparency is composited over white, 16-bit
     grayscale keeps its full range, and only the first frame of an animation is used.
+    32-bit integer grayscale is scaled by the range its values are in: 0-255 as 8-bit,
+    0-65535 as 16-bit; values beyond that are refused.
     """
     path = Path(path)
     _check_is_readable_file(path)
     try:
-        with warnings.catch_warnings():
+        with open(path, "rb") as file, warnings.catch_warnings():
+            # Empty by what it holds, not by its size: /proc files have a size of 0 yet hold
+            # text, which is then refused as not being an image.
+            if not file.peek(1):
+                raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "the file is empty"))
             # A file just over Pillow's pixel limit only warns; treat it like one far over it.
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as image:
+            # Given a file object rather than a name, Pillow reads the pixels instead of
+            # memory-mapping the file: a mapped file cut short by another program while the
+            # photo loads kills the whole process with SIGBUS; a read one is just truncated.
+            with Image.open(file) as image:
                 _check_fits_in_memory(path, *image.size)
                 image.seek(0)
                 image.load()
-                sixteen_bit = image.mode in _SIXTEEN_BIT_MODES
                 # In place: a 24 MP photo is not copied just to learn it needs no turning.
                 ImageOps.exif_transpose(image, in_place=True)
-                gray = _to_gray(image)
+                if image.mode in _WIDE_INTEGER_MODES:
+                    gray, bit_depth = _wide_integers_to_gray(image)
+                else:
+                    gray, bit_depth = _to_gray(image), 8
     except PhotoError:
         raise
     except _UnsupportedPixels as error:
@@ -104,7 +117,7 @@ def load_photo(path: str | os.PathLike[str]) -> Photo:
         ) from error
     if gray.size == 0:
         raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "the image has no pixels"))
-    return Photo(path=path, gray=gray, bit_depth=16 if sixteen_bit else 8)
+    return Photo(path=path, gray=gray, bit_depth=bit_depth)
 
 
 # Bytes of memory per pixel a whole comparison takes at its peak: the float32 photo, the NumPy
@@ -150,14 +163,16 @@ def _check_fits_in_memory(path: Path, width: int, height: int) -> None:
 
 def _check_is_readable_file(path: Path) -> None:
     try:
-        if path.is_dir():
+        mode = path.stat().st_mode
+        if stat.S_ISDIR(mode):
             raise PhotoError(
                 path, QT_TRANSLATE_NOOP("FileProblem", "this is a folder, not an image file")
             )
-        if not path.exists():
-            raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "no such file"))
-        if path.stat().st_size == 0:
-            raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "the file is empty"))
+        # Never opened: opening a FIFO waits for a writer, and opening a device can act on it.
+        if not stat.S_ISREG(mode):
+            raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "this is not a regular file"))
+    except (FileNotFoundError, NotADirectoryError) as error:
+        raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "no such file")) from error
     except OSError as error:
         raise _os_problem(path, error) from error
 
@@ -177,8 +192,6 @@ def _os_problem(path: Path, error: OSError) -> PhotoError:
 
 def _to_gray(image: Image.Image) -> np.ndarray:
     mode = image.mode
-    if mode in _SIXTEEN_BIT_MODES:
-        return _sixteen_bit_to_gray(image)
     if mode == "F":
         values = np.asarray(image, dtype=np.float32)
         if not np.all(np.isfinite(values)) or values.min() < 0 or values.max() > 1:
@@ -225,8 +238,23 @@ def _to_gray(image: Image.Image) -> np.ndarray:
     return np.clip(gray, 0, 1, out=gray)
 
 
-def _sixteen_bit_to_gray(image: Image.Image) -> np.ndarray:
+def _wide_integers_to_gray(image: Image.Image) -> tuple[np.ndarray, int]:
+    """Grayscale in [0, 1] and the bit depth (8 or 16) the photo's values were made in."""
     values = np.asarray(image)
-    if values.dtype.kind == "i" and values.size and (values.min() < 0 or values.max() > 65535):
-        raise _UnsupportedPixels("32-bit integer pixels fall outside the 16-bit range")
-    return (values.astype(np.float32) / np.float32(65535)).astype(np.float32)
+    bit_depth = 16
+    # 32-bit integers say nothing of the range they were written in, so their values decide:
+    # a 0-255 photo stored 32 bits wide would otherwise show nearly black. A PGM's 16-bit
+    # samples also arrive as "I", but Pillow has already put them on 0-65535.
+    if image.mode == "I" and image.format != "PPM" and values.size:
+        low, high = values.min(), values.max()
+        if low < 0 or high > 65535:
+            raise _UnsupportedPixels("32-bit integer pixels fall outside the 16-bit range")
+        if high <= 255:
+            bit_depth = 8
+    gray = np.divide(values, np.float32(2**bit_depth - 1), dtype=np.float32)
+    # A PNG's single transparent level (its tRNS chunk), in the file's own 16-bit values:
+    # composited over white like every other transparency.
+    key = image.info.get("transparency")
+    if isinstance(key, int):
+        gray[values == key] = 1.0
+    return gray, bit_depth

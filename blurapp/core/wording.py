@@ -22,6 +22,24 @@ def english(text: str) -> str:
     return text
 
 
+def display_path(path: str | os.PathLike[str]) -> str:
+    """A path as people read it, on one line and printable on any terminal.
+
+    Bytes that are not UTF-8 (kept by Python as surrogate escapes) show as U+FFFD, and
+    control characters such as a newline as their escape (\\n), so an `error:` line stays one
+    line. The path itself is never changed: only what is shown.
+    """
+    text = os.fsencode(path).decode("utf-8", "replace")
+    return "".join(
+        character if character.isprintable() or character == " " else _escape(character)
+        for character in text
+    )
+
+
+def _escape(character: str) -> str:
+    return repr(character)[1:-1]
+
+
 class FileProblem(Exception):
     """A file BlurApp cannot use. The message names the file and says what is wrong; the
     problem is kept as a template and its values, so it can be shown in the user's language."""
@@ -33,8 +51,8 @@ class FileProblem(Exception):
         self.template = template
         self.values = values
         self.problem = template.format(**values)
-        super().__init__(f"{self.path}: {self.problem}")
+        super().__init__(f"{display_path(self.path)}: {self.problem}")
 
     def translated(self, translate: Translate) -> str:
-        """The message with its problem put through `translate` (the path stays as it is)."""
-        return f"{self.path}: {translate(self.template).format(**self.values)}"
+        """The message with its problem put through `translate` (the path is not translated)."""
+        return f"{display_path(self.path)}: {translate(self.template).format(**self.values)}"
