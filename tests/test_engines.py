@@ -235,3 +235,19 @@ def test_large_kernels_take_the_looped_path_and_stay_exact(engine):
     np.testing.assert_allclose(
         ENGINES[engine](image, kernel), oracle(image, kernel), rtol=0, atol=TOLERANCE
     )
+
+
+def test_jax_running_out_of_memory_is_told_apart(monkeypatch, caplog):
+    from blurapp.core import comparison
+    from blurapp.core.jax_engine import Compilation, compiled_blurs
+
+    def out_of_memory(*_arrays):
+        raise RuntimeError("RESOURCE_EXHAUSTED: Out of memory while trying to allocate 4.0GiB")
+
+    monkeypatch.setattr(
+        compiled_blurs, "get", lambda *shapes: (out_of_memory, Compilation.FROM_CACHE)
+    )
+    result = comparison.compare(np.zeros((4, 4), np.float32), kernel_size=3, sigma=1.0)
+    assert result.numpy is not None and result.jax is None
+    assert result.jax_error.startswith("JAX ran out of memory for this photo")
+    assert "compiling it again" not in caplog.text

@@ -167,17 +167,7 @@ def run_jax(
     check()
     start = time.perf_counter()
     blur, compilation = compiled_blurs.get(image.shape, kernel.shape)
-    try:
-        output = blur(image_on_device, kernel_on_device).block_until_ready()
-    except Exception:
-        if compilation is not Compilation.FROM_CACHE:
-            raise
-        # A saved program that loads but will not run: compile afresh, and time that instead.
-        log.warning("a cached JAX program failed to run; compiling it again", exc_info=True)
-        compiled_blurs.forget(image.shape, kernel.shape)
-        start = time.perf_counter()
-        blur, compilation = compiled_blurs.get(image.shape, kernel.shape)
-        output = blur(image_on_device, kernel_on_device).block_until_ready()
+    output = blur(image_on_device, kernel_on_device).block_until_ready()
     first_call = time.perf_counter() - start
 
     repeat_seconds = []
@@ -204,6 +194,14 @@ def run_jax(
         device=describe_device(device),
         compilation=compilation,
     )
+
+
+def describe_jax_failure(error: Exception) -> str:
+    """Why a JAX run failed, in a user's words: running out of memory is told apart."""
+    if isinstance(error, MemoryError) or "RESOURCE_EXHAUSTED" in str(error):
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        return f"JAX ran out of memory for this photo ({first_line or type(error).__name__})"
+    return f"JAX failed: {type(error).__name__}: {error}"
 
 
 def compare(
@@ -243,7 +241,7 @@ def compare(
             jax_error = str(error)
         except Exception as error:
             log.warning("the JAX engine failed", exc_info=True)
-            jax_error = f"JAX failed: {type(error).__name__}: {error}"
+            jax_error = describe_jax_failure(error)
         if on_engine_done is not None:
             on_engine_done("jax", jax_run, jax_error)
     return ComparisonResult(

@@ -6,13 +6,11 @@ jax is imported only inside these functions: importing blurapp.core, or asking
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import threading
 from collections.abc import Callable
 from enum import StrEnum
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -31,7 +29,6 @@ class JaxUnavailableError(RuntimeError):
 _import_lock = threading.Lock()
 _configured = False
 _cache_hits = 0  # persistent-cache hits JAX has reported in this process
-_executable_folder: Path | None = None  # BlurApp's own store of compiled blurs
 
 
 def import_jax() -> ModuleType:
@@ -51,21 +48,21 @@ def import_jax() -> ModuleType:
 
 
 def _use_compilation_cache(jax: ModuleType) -> None:
-    """Keep compiled blurs on disk, so a later launch's first call skips compilation."""
-    from blurapp.core.paths import user_cache_dir
+    """Keep compiled blurs on disk, so a later launch's first call skips compilation.
+
+    The cache holds native code that JAX loads and runs, so it is used only in a private
+    folder (see blurapp.core.paths): one that others could write to gets a warning, and
+    BlurApp compiles afresh in every launch instead.
+    """
+    from blurapp.core.paths import private_folder, user_cache_dir
 
     folder = user_cache_dir() / "jax-compilation"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        private_folder(folder.parent)  # the cache folder itself must be safe too
+        private_folder(folder)
     except OSError as error:
-        log.warning("JAX's compilation cache is off: cannot create %s (%s)", folder, error)
+        log.warning("JAX's compilation cache is off: %s", error)
         return
-    global _executable_folder
-    _executable_folder = folder / "blurapp"
-    try:
-        _executable_folder.mkdir(exist_ok=True)
-    except OSError:
-        _executable_folder = None
     jax.config.update("jax_compilation_cache_dir", str(folder))
     # BlurApp's programs compile in well under JAX's default 1 s threshold: cache them all.
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
@@ -187,99 +184,6 @@ class Compilation(StrEnum):
     REUSED = "already compiled"  # compiled earlier in this session
 
 
-def _executable_path(jax: ModuleType, shape: tuple[int, ...], kernel_shape: tuple[int, ...]):
-    """Where a compiled blur for this exact setup is kept, or None without a cache folder."""
-    if _executable_folder is None:
-        return None
-    import jaxlib
-
-    device = jax.devices()[0]
-    with open(__file__, "rb") as source:  # a change to this engine makes new programs
-        engine = hashlib.sha256(source.read()).hexdigest()
-    identity = repr(
-        (
-            engine,
-            _processor_identity(),  # CPU programs use this processor's instructions
-            jax.__version__,
-            jaxlib.__version__,
-            device.platform,
-            device.device_kind,
-            getattr(device.client, "platform_version", ""),
-            shape,
-            kernel_shape,
-        )
-    )
-    return _executable_folder / f"blur-{hashlib.sha256(identity.encode()).hexdigest()[:32]}.bin"
-
-
-def _processor_identity() -> str:
-    """The processor model and its instruction-set flags, as far as the system says."""
-    import platform
-
-    details = [platform.machine(), platform.processor()]
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith(("model name", "flags", "Features")):
-                    details.append(line.strip())
-                if line.strip() == "":
-                    break  # the first processor is enough
-    except OSError:
-        pass
-    return hashlib.sha256("\n".join(details).encode()).hexdigest()
-
-
-# Saved programs kept at most; the oldest go first (shapes of photos long closed, old versions).
-MAX_SAVED_PROGRAMS = 200
-
-
-def _prune_saved_programs(folder: Path) -> None:
-    try:
-        saved = sorted(folder.glob("blur-*.bin"), key=lambda path: path.stat().st_mtime)
-        for path in saved[:-MAX_SAVED_PROGRAMS]:
-            path.unlink(missing_ok=True)
-    except OSError:
-        log.debug("could not prune %s", folder, exc_info=True)
-
-
-def _load_executable(jax: ModuleType, shape, kernel_shape) -> Callable[[Any, Any], Any] | None:
-    """A compiled blur saved by an earlier launch, loaded without tracing or compiling.
-
-    JAX's own persistent cache still traces and lowers the program to find it (about 80 ms
-    for a 9 × 9 kernel); this skips that too. Anything unexpected falls back to compiling.
-    """
-    path = _executable_path(jax, shape, kernel_shape)
-    if path is None or not path.is_file():
-        return None
-    try:
-        from jax.experimental import serialize_executable
-
-        arguments = jax.tree_util.tree_structure(((0, 0), {}))
-        result = jax.tree_util.tree_structure(0)
-        return serialize_executable.deserialize_and_load(path.read_bytes(), arguments, result)
-    except Exception:
-        # Damaged: remove it, so the warning comes once and a later compile can save it anew.
-        log.warning("removing a saved JAX program that would not load: %s", path, exc_info=True)
-        path.unlink(missing_ok=True)
-        return None
-
-
-def _store_executable(jax: ModuleType, shape, kernel_shape, compiled: Any) -> None:
-    path = _executable_path(jax, shape, kernel_shape)
-    if path is None:
-        return
-    try:
-        from jax.experimental import serialize_executable
-
-        from blurapp.core.saving import write_atomically
-
-        payload, _, _ = serialize_executable.serialize(compiled)
-        write_atomically(path, lambda file: file.write(payload))
-        _prune_saved_programs(path.parent)
-    except Exception:
-        log.warning("could not save the compiled JAX program to %s", path, exc_info=True)
-
-
 class _CompiledBlurs:
     """One compiled blur per (image shape, kernel shape); a new sigma reuses it."""
 
@@ -298,30 +202,15 @@ class _CompiledBlurs:
             if compiled is not None:
                 return compiled, Compilation.REUSED
             jax = import_jax()
-            compiled = _load_executable(jax, shape, kernel_shape)
-            how = Compilation.FROM_CACHE
-            if compiled is None:
-                if self._jitted is None:
-                    self._jitted = jax.jit(_blur)
-                image_spec = jax.ShapeDtypeStruct(shape, np.float32)
-                weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32)
-                hits_before = _cache_hits
-                compiled = self._jitted.lower(image_spec, weights_spec).compile()
-                if _cache_hits == hits_before:
-                    how = Compilation.COMPILED
-                    # Only a program compiled here: one that JAX loaded from its own cache
-                    # serialises into a file that loads but fails to run (jaxlib 0.10, CPU).
-                    _store_executable(jax, shape, kernel_shape, compiled)
+            if self._jitted is None:
+                self._jitted = jax.jit(_blur)
+            image_spec = jax.ShapeDtypeStruct(shape, np.float32)
+            weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32)
+            hits_before = _cache_hits
+            compiled = self._jitted.lower(image_spec, weights_spec).compile()
+            how = Compilation.COMPILED if _cache_hits == hits_before else Compilation.FROM_CACHE
             self._by_key[key] = compiled
             return compiled, how
-
-    def forget(self, shape: tuple[int, int], kernel_shape: tuple[int, ...]) -> None:
-        """Drop a program that failed to run, here and on disk, so the next get() compiles."""
-        with self._lock:
-            self._by_key.pop((*shape, *kernel_shape), None)
-            path = _executable_path(import_jax(), shape, kernel_shape)
-            if path is not None:
-                path.unlink(missing_ok=True)
 
     def clear(self) -> None:
         with self._lock:
