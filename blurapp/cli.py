@@ -7,6 +7,7 @@ import json
 import logging
 import math
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,6 +34,36 @@ log = logging.getLogger("blurapp")
 
 class _CommandFailed(Exception):
     """A failure already worded for the user: printed as one `error:` line, exit status 1."""
+
+
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled as Ctrl+C is: what is being written is removed, not left."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop_on_signal(signum: int, _frame: object) -> None:
+    raise _Stopped(signum)
+
+
+def _shown(path: os.PathLike[str] | str) -> str:
+    from blurapp.core.wording import display_path
+
+    return display_path(path)
+
+
+def _print(text: str) -> None:
+    """Print to stdout; a stdout that cannot take it (a full disk) is a clean error."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        # Later writes (Python's own flush at exit) go nowhere instead of failing again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise _CommandFailed(f"cannot write the output: {error.strerror or error}") from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -250,6 +281,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from blurapp.logs import configure_logging
 
     configure_logging(args.verbose)
+    if args.command is not None:
+        # The window keeps the system's handling; a command cleans up and ends as for Ctrl+C.
+        for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+            if signum is not None:
+                signal.signal(signum, _stop_on_signal)
     try:
         if args.command == "compare":
             return _compare(args)
@@ -263,6 +299,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The file gets the traceback behind the message (the cause's, when there is one).
         log.error("%s", error, exc_info=error.__cause__ or error, extra={"file_only": True})
         return 1
+    except _Stopped as stop:
+        print(f"error: stopped by {signal.Signals(stop.signum).name}", file=sys.stderr)
+        return 128 + stop.signum
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
@@ -287,12 +326,18 @@ def _open_window(args: argparse.Namespace) -> int:
     )
 
 
-def _load(path: Path | None):
-    from blurapp.core.photo import PhotoError, load_photo
+def _source(path: Path | None) -> Path:
+    """The photo a command works on: the one named, or the bundled sample."""
     from blurapp.core.sample import sample_photo_path
 
+    return path if path is not None else sample_photo_path()
+
+
+def _load(path: Path):
+    from blurapp.core.photo import PhotoError, load_photo
+
     try:
-        return load_photo(path if path is not None else sample_photo_path())
+        return load_photo(path)
     except PhotoError as error:
         raise _CommandFailed(str(error)) from error
 
@@ -301,30 +346,49 @@ def _compare(args: argparse.Namespace) -> int:
     from blurapp.core.comparison import compare
     from blurapp.core.figures import comparison_lines
 
-    photo = _load(args.image)
-    result = compare(
-        photo.gray,
-        kernel_size=args.kernel_size,
-        sigma=args.sigma,
-        algorithm=args.algorithm,
-        repeats=args.repeat,
-    )
+    source = _source(args.image)
+    if args.out_dir is not None:
+        _check_outputs(args.out_dir, source)  # before the work, not after it
+    photo = _load(source)
+    _note_short_kernel(args)
+    try:
+        result = compare(
+            photo.gray,
+            kernel_size=args.kernel_size,
+            sigma=args.sigma,
+            algorithm=args.algorithm,
+            repeats=args.repeat,
+        )
+    except MemoryError:
+        raise _CommandFailed(
+            f"{_shown(photo.path)}: not enough memory to compare the engines on this photo"
+        ) from None
     if args.out_dir is not None:
         _write_outputs(args.out_dir, result)
     if args.json:
-        print(json.dumps(_comparison_json(photo, result), indent=2))
+        _print(json.dumps(_comparison_json(photo, result), indent=2))
     else:
-        rows = comparison_lines(result, str(photo.path), photo.width, photo.height)
+        rows = comparison_lines(
+            result, _shown(photo.path), photo.width, photo.height, bit_depth=photo.bit_depth
+        )
         width = max(len(name) for name, _ in rows)
-        for name, value in rows:
-            print(f"{name:<{width}}  {value}")
+        _print("\n".join(f"{name:<{width}}  {value}" for name, value in rows))
     return 0
+
+
+def _note_short_kernel(args: argparse.Namespace) -> None:
+    from blurapp.core.figures import short_kernel_note
+    from blurapp.core.kernel import effective_kernel_size
+
+    note = short_kernel_note(effective_kernel_size(args.kernel_size, args.sigma), args.sigma)
+    if note is not None:
+        print(f"note: {note}", file=sys.stderr)
 
 
 def _comparison_json(photo, result) -> dict:
     jax = result.jax
     return {
-        "image": {"path": str(photo.path), "width": photo.width, "height": photo.height},
+        "image": {"path": _shown(photo.path), "width": photo.width, "height": photo.height},
         "kernel": {
             "size": result.kernel_size,
             "sigma": result.sigma,
@@ -348,20 +412,40 @@ def _comparison_json(photo, result) -> dict:
     }
 
 
+_OUTPUT_NAMES = ("numpy.npy", "numpy.png", "jax.npy", "jax.png")
+
+
+def _check_outputs(folder: Path, source: Path) -> None:
+    """Refuse, before any work, an output folder whose files would replace the photo."""
+    from blurapp.core.saving import OutputError, check_output_path
+
+    try:
+        for name in _OUTPUT_NAMES:
+            if (folder / name).exists():
+                check_output_path(folder / name, source=source)
+    except OutputError as error:
+        raise _CommandFailed(str(error)) from error
+
+
 def _write_outputs(folder: Path, result) -> None:
-    from blurapp.core.saving import OutputError, save_output
+    from blurapp.core.saving import OutputError, output_description, save_output
 
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise _CommandFailed(f"{folder}: cannot create the folder ({error.strerror})") from None
+        raise _CommandFailed(
+            f"{_shown(folder)}: cannot create the folder ({error.strerror or error})"
+        ) from None
     runs = {"numpy": result.numpy, "jax": result.jax}
     try:
         for name, run in runs.items():
             if run is None:
                 continue
+            description = output_description(
+                name, result.kernel_size, result.sigma, result.algorithm
+            )
             save_output(folder / f"{name}.npy", run.output)
-            save_output(folder / f"{name}.png", run.output)
+            save_output(folder / f"{name}.png", run.output, description=description)
     except OutputError as error:
         raise _CommandFailed(str(error)) from error
 
@@ -370,13 +454,20 @@ def _blur(args: argparse.Namespace) -> int:
     from blurapp.core.jax_engine import JaxUnavailableError, blur_jax
     from blurapp.core.kernel import kernel_for
     from blurapp.core.numpy_engine import blur_numpy
-    from blurapp.core.saving import OutputError, check_output_path, save_output
+    from blurapp.core.saving import (
+        OutputError,
+        check_output_path,
+        output_description,
+        save_output,
+    )
 
+    source = _source(args.image)
     try:
-        check_output_path(args.output)  # before the work, not after it
+        check_output_path(args.output, source=source)  # before the work, not after it
     except OutputError as error:
         raise _CommandFailed(str(error)) from error
-    photo = _load(args.image)
+    photo = _load(source)
+    _note_short_kernel(args)
     kernel = kernel_for(args.algorithm, args.kernel_size, args.sigma)
     try:
         if args.engine == "jax":
@@ -386,15 +477,18 @@ def _blur(args: argparse.Namespace) -> int:
     except JaxUnavailableError as error:
         raise _CommandFailed(str(error)) from error
     except MemoryError:
-        raise _CommandFailed(f"{photo.path}: not enough memory to blur this photo") from None
+        raise _CommandFailed(
+            f"{_shown(photo.path)}: not enough memory to blur this photo"
+        ) from None
     except Exception as error:
         log.debug("the %s engine failed", args.engine, exc_info=True)
         raise _CommandFailed(f"the {args.engine} engine failed: {error}") from None
+    description = output_description(args.engine, kernel.shape[0], args.sigma, args.algorithm)
     try:
-        save_output(args.output, output, bit_depth=photo.bit_depth)
+        save_output(args.output, output, bit_depth=photo.bit_depth, description=description)
     except OutputError as error:
         raise _CommandFailed(str(error)) from error
-    log.info("wrote %s", args.output)
+    _print(f"wrote {_shown(args.output)}")
     return 0
 
 

@@ -3,12 +3,13 @@ their tracebacks, and short lines on stderr (debug lines too with --verbose)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import logging.handlers
 import sys
 from pathlib import Path
 
-from blurapp.core.paths import log_file_path
+from blurapp.core.paths import log_file_path, private_folder
 
 LOG_FILE_BYTES = 1_000_000
 LOG_FILE_BACKUPS = 3
@@ -26,6 +27,35 @@ class _OneLineFormatter(logging.Formatter):
         return ""
 
 
+class _LogFile(logging.handlers.RotatingFileHandler):
+    """The log file. When it cannot be written (a full disk, a removed folder) the user is told
+    once on stderr and logging to the file stops, instead of a traceback for every record."""
+
+    _failed = False
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        if self._failed:
+            return
+        self._failed = True
+        error = sys.exc_info()[1]
+        reason = getattr(error, "strerror", None) or error
+        print(
+            f"warning: cannot write the log file {self.baseFilename}: {reason}; "
+            "logging to it stops",
+            file=sys.stderr,
+        )
+        logging.getLogger().removeHandler(self)
+        with contextlib.suppress(OSError):  # closing flushes, and would fail the same way
+            self.close()
+
+
+class _Terminal(logging.StreamHandler):
+    """Lines on stderr. If stderr itself cannot be written there is nobody to tell: stay quiet."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        pass
+
+
 class _NotFileOnly(logging.Filter):
     """Records already shown to the user another way (an `error:` line) stay out of stderr."""
 
@@ -36,7 +66,7 @@ class _NotFileOnly(logging.Filter):
 def configure_logging(verbose: bool = False) -> Path | None:
     """Send warnings to the log file and stderr; return the log file, or None if it can't be
     written (BlurApp then logs to stderr only)."""
-    terminal = logging.StreamHandler(sys.stderr)
+    terminal = _Terminal(sys.stderr)
     terminal.addFilter(_NotFileOnly())
     if verbose:
         terminal.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
@@ -48,12 +78,20 @@ def configure_logging(verbose: bool = False) -> Path | None:
 
     path: Path | None = log_file_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        to_file = logging.handlers.RotatingFileHandler(
-            path, maxBytes=LOG_FILE_BYTES, backupCount=LOG_FILE_BACKUPS, encoding="utf-8"
+        private_folder(path.parent)
+        # backslashreplace: a file name that is not UTF-8 is logged, not a logging error.
+        to_file = _LogFile(
+            path,
+            maxBytes=LOG_FILE_BYTES,
+            backupCount=LOG_FILE_BACKUPS,
+            encoding="utf-8",
+            errors="backslashreplace",
         )
     except OSError as error:
-        print(f"warning: cannot write the log file {path}: {error.strerror}", file=sys.stderr)
+        print(
+            f"warning: cannot write the log file {path}: {error.strerror or error}",
+            file=sys.stderr,
+        )
         path = None
     else:
         to_file.setLevel(logging.WARNING)

@@ -60,7 +60,7 @@ def short_kernel_note(size: int, sigma: float, translate: Translate = _english) 
         return None
     text = QT_TRANSLATE_NOOP(
         "Figures",
-        "a {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is "
+        "the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is "
         "cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ",
     )
     return translate(text).format(
