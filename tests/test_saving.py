@@ -89,3 +89,19 @@ def test_overwriting_keeps_the_files_permissions(tmp_path):
     save_output(target, gradient())
     assert target.stat().st_mode & 0o777 == 0o640
     assert [p.name for p in tmp_path.iterdir()] == ["shared.npy"]
+
+
+def test_a_save_sweeps_temporary_files_a_killed_process_left(tmp_path):
+    import os
+    import time
+
+    left = tmp_path / ".blurapp-k1ll3d00.part"
+    left.write_bytes(b"left by a process killed mid-save")
+    two_days_ago = time.time() - 2 * 24 * 3600
+    os.utime(left, (two_days_ago, two_days_ago))
+    running = tmp_path / ".blurapp-st1llgo0.part"  # another save, still under way
+    running.write_bytes(b"being written now")
+    save_output(tmp_path / "out.png", gradient())
+    assert not left.exists()
+    assert running.exists()
+    assert (tmp_path / "out.png").is_file()

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import tempfile
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import BinaryIO
@@ -33,6 +34,9 @@ OUTPUT_FORMATS: dict[str, str | None] = {
 # system's limit still has room beside it, and recognisable, so stale ones can be swept.
 TEMPORARY_PREFIX = ".blurapp-"
 TEMPORARY_SUFFIX = ".part"
+# A temporary file this old was left by a process that was killed outright (SIGKILL, power
+# loss); a younger one may belong to a save still running in another BlurApp.
+STALE_TEMPORARY_SECONDS = 24 * 3600
 
 
 class OutputError(FileProblem):
@@ -77,6 +81,7 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[BinaryIO], N
             os.fsync(file.fileno())
         os.chmod(temporary, mode)
         os.replace(temporary, path)
+        _sweep_stale_temporaries(folder)
     except BaseException as error:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
@@ -87,6 +92,15 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[BinaryIO], N
                 reason=error.strerror or error,
             ) from error
         raise
+
+
+def _sweep_stale_temporaries(folder: Path) -> None:
+    """Remove BlurApp's own temporary files that a killed process left in `folder`."""
+    too_old = time.time() - STALE_TEMPORARY_SECONDS
+    for leftover in folder.glob(f"{TEMPORARY_PREFIX}*{TEMPORARY_SUFFIX}"):
+        with contextlib.suppress(OSError):
+            if leftover.is_file() and leftover.stat().st_mtime < too_old:
+                leftover.unlink()
 
 
 def to_8bit(image: np.ndarray) -> np.ndarray:
