@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import logging
 import math
@@ -54,16 +55,22 @@ def _shown(path: os.PathLike[str] | str) -> str:
     return display_path(path)
 
 
-def _print(text: str) -> None:
+def _print(text: str = "") -> None:
     """Print to stdout; a stdout that cannot take it (a full disk) is a clean error."""
     try:
         print(text, flush=True)
     except BrokenPipeError:
         raise
     except OSError as error:
-        # Later writes (Python's own flush at exit) go nowhere instead of failing again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _silence_stdout()
         raise _CommandFailed(f"cannot write the output: {error.strerror or error}") from None
+
+
+def _silence_stdout() -> None:
+    """Send later writes to stdout (Python's own flush at exit) nowhere, instead of failing."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,6 +288,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from blurapp.logs import configure_logging
 
     configure_logging(args.verbose)
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        # A terminal that cannot show a character (an ASCII or Latin-1 locale, a × or the
+        # U+FFFD of a name that is not UTF-8) gets a replacement, not a traceback at the end.
+        sys.stdout.reconfigure(errors="replace")
     if args.command is not None:
         # The window keeps the system's handling; a command cleans up and ends as for Ctrl+C.
         for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
@@ -307,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader went away (`blurapp bench | head`); that is not an error of ours.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _silence_stdout()
         return 141
 
 
@@ -416,13 +427,19 @@ _OUTPUT_NAMES = ("numpy.npy", "numpy.png", "jax.npy", "jax.png")
 
 
 def _check_outputs(folder: Path, source: Path) -> None:
-    """Refuse, before any work, an output folder whose files would replace the photo."""
+    """Refuse, before any work, an output folder that cannot be used or whose files would
+    replace the photo."""
     from blurapp.core.saving import OutputError, check_output_path
 
     try:
+        exists = folder.is_dir()
+    except OSError as error:  # a name too long, a loop of links
+        raise _CommandFailed(f"{_shown(folder)}: {error.strerror or error}") from None
+    if not exists:
+        return  # made after the work; nothing in it can be the photo
+    try:
         for name in _OUTPUT_NAMES:
-            if (folder / name).exists():
-                check_output_path(folder / name, source=source)
+            check_output_path(folder / name, source=source)
     except OutputError as error:
         raise _CommandFailed(str(error)) from error
 
@@ -527,7 +544,7 @@ def _run_bench(args: argparse.Namespace) -> int:
         )
     )
     if args.json:
-        print(json.dumps(report, indent=2))
+        _print(json.dumps(report, indent=2))
     return 0
 
 
@@ -540,68 +557,68 @@ def _mb(size: int | None) -> str:
 
 
 def _print_bench_section(name: str, figures: dict) -> None:
-    print()
+    _print()
     if name == "yardsticks":
         mp, k = figures["megapixels"], figures["kernel_size"]
-        print(f"yardsticks ({mp:.0f} MP, {k}×{k}, 2d):")
-        print(f"  NumPy engine          {_ms(figures['numpy_seconds'])}")
-        print(f"  JAX engine, steady    {_ms(figures['jax_seconds'])}")
+        _print(f"yardsticks ({mp:.0f} MP, {k}×{k}, 2d):")
+        _print(f"  NumPy engine          {_ms(figures['numpy_seconds'])}")
+        _print(f"  JAX engine, steady    {_ms(figures['jax_seconds'])}")
         if figures["opencv_seconds"] is None:
-            print("  OpenCV filter2D       — (opencv-python-headless is not installed)")
+            _print("  OpenCV filter2D       — (opencv-python-headless is not installed)")
         else:
             note = f"OpenCV {figures['opencv']}, BORDER_REPLICATE"
             if figures["jax_seconds"] is not None:
                 ratio = figures["jax_seconds"] / figures["opencv_seconds"]
                 note += f"; JAX is {ratio:.1f}× its time"
-            print(f"  OpenCV filter2D       {_ms(figures['opencv_seconds'])} ({note})")
-        print(f"  plain copy of image   {_ms(figures['copy_seconds'])}")
+            _print(f"  OpenCV filter2D       {_ms(figures['opencv_seconds'])} ({note})")
+        _print(f"  plain copy of image   {_ms(figures['copy_seconds'])}")
     elif name == "first-call":
-        print("first call across launches (JAX's persistent compilation cache):")
+        _print("first call across launches (JAX's persistent compilation cache):")
         for label, launch in (
             ("bundled photo", figures["sample"]),
             ("large photo", figures["large"]),
         ):
             if "error" in launch:
-                print(f"  {label:<14} — (JAX unavailable: {launch['error']})")
+                _print(f"  {label:<14} — (JAX unavailable: {launch['error']})")
                 continue
-            print(
+            _print(
                 f"  {label:<14} first launch {_ms(launch['first_launch_seconds'])} "
                 f"({launch['first_launch']}), second {_ms(launch['second_launch_seconds'])} "
                 f"({launch['second_launch']}): {launch['ratio']:.0%}"
             )
     elif name == "startup":
         if "error" in figures:
-            print(f"start-up: {figures['error']}")
+            _print(f"start-up: {figures['error']}")
             return
-        print(f"start-up (median of {figures['runs']} launches):")
-        print(
+        _print(f"start-up (median of {figures['runs']} launches):")
+        _print(
             f"  window shown          {_ms(figures['window_shown_seconds'])} after launch "
             f"(jax imported before: {'yes' if figures['jax_imported_before_shown'] else 'no'})"
         )
-        print(f"  blurapp --version     {_ms(figures['version_seconds'])}")
+        _print(f"  blurapp --version     {_ms(figures['version_seconds'])}")
     elif name == "window":
         if "error" in figures:
-            print(f"window: the probe failed: {figures['error']}")
+            _print(f"window: the probe failed: {figures['error']}")
             return
         repaint = figures["repaint_both_panes_seconds"]
-        print(f"window ({figures['megapixels']:.0f} MP photo, offscreen, 10 ms timer):")
-        print(f"  longest stall during a comparison   {_ms(figures['longest_stall_seconds'])}")
-        print(
+        _print(f"window ({figures['megapixels']:.0f} MP photo, offscreen, 10 ms timer):")
+        _print(f"  longest stall during a comparison   {_ms(figures['longest_stall_seconds'])}")
+        _print(
             "  longest stall while starting        "
             f"{_ms(figures['longest_stall_while_starting_seconds'])} (photo load, JAX import)"
         )
-        print(
+        _print(
             "  worker result → both panes painted  "
             f"{_ms(figures['result_to_both_panes_painted_seconds'])}"
         )
-        print(
+        _print(
             f"  repaint both panes                  fit {_ms(repaint['fit'])}, "
             f"100% {_ms(repaint['100%'])}, after a pan {_ms(repaint['panned'])}"
         )
     elif name == "memory":
-        print("memory (peak resident set):")
-        print(f"  blurapp compare on the large photo  {_mb(figures['compare_peak_bytes'])}")
-        print(
+        _print("memory (peak resident set):")
+        _print(f"  blurapp compare on the large photo  {_mb(figures['compare_peak_bytes'])}")
+        _print(
             f"  a {figures['big_megapixels']:g} MP comparison (core)      "
             f"{_mb(figures['big_peak_bytes'])}"
         )
@@ -621,12 +638,12 @@ _BENCH_COLUMNS = (
 
 
 def _print_bench_header(machine: dict) -> None:
-    print(f"machine: {machine['description']}")
-    print(f"JAX device: {machine['jax_device']}")
+    _print(f"machine: {machine['description']}")
+    _print(f"JAX device: {machine['jax_device']}")
 
 
 def _print_bench_columns() -> None:
-    print("  ".join(f"{name:>{width}}" for name, width in _BENCH_COLUMNS))
+    _print("  ".join(f"{name:>{width}}" for name, width in _BENCH_COLUMNS))
 
 
 def _print_bench_row(row: dict) -> None:
@@ -646,11 +663,10 @@ def _print_bench_row(row: dict) -> None:
         "—" if speedup is None else f"{speedup:.1f}×",
         "—" if diff is None else f"{diff:.1e}",
     )
-    print(
+    _print(
         "  ".join(
             f"{cell:>{width}}" for cell, (_, width) in zip(cells, _BENCH_COLUMNS, strict=True)
-        ),
-        flush=True,
+        )
     )
 
 

@@ -78,7 +78,7 @@ def configure_logging(verbose: bool = False) -> Path | None:
 
     path: Path | None = log_file_path()
     try:
-        private_folder(path.parent)
+        path = private_folder(path.parent) / path.name
         # backslashreplace: a file name that is not UTF-8 is logged, not a logging error.
         to_file = _LogFile(
             path,

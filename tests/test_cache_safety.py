@@ -78,7 +78,7 @@ def test_a_cache_others_can_write_to_is_not_used(photo, tmp_path, shared):
     first, stderr = compare(photo, cache)
     second, _ = compare(photo, cache)
     assert stderr.count("compilation cache is off") == 1
-    assert f"{unsafe} can be written by other users" in stderr
+    assert f"{unsafe} can be written by other users; make it yours" in stderr
     # Nothing is kept, so nothing is loaded: every launch compiles afresh, and still blurs.
     assert first["jax"]["compilation"] == second["jax"]["compilation"] == "compiled"
     assert second["max_abs_diff"] <= 1e-5
@@ -89,8 +89,47 @@ def test_a_cache_of_another_user_is_refused(tmp_path, monkeypatch):
     folder = tmp_path / "theirs"
     folder.mkdir(mode=0o700)
     monkeypatch.setattr(os, "getuid", lambda: os.stat(folder).st_uid + 1)
-    with pytest.raises(UnsafeFolderError, match="belongs to another user"):
+    with pytest.raises(UnsafeFolderError, match="is not a folder of your own"):
         check_private(folder)
+
+
+SOMEONE_ELSE = 1234
+as_root = pytest.mark.skipif(
+    not hasattr(os, "getuid") or os.getuid() != 0,
+    reason="giving a folder to another user needs root (CI runs as root)",
+)
+
+
+@as_root
+@pytest.mark.parametrize("mode", [0o755, 0o1777])
+def test_a_folder_inside_another_users_folder_is_refused(tmp_path, mode):
+    # Its owner can rename what is inside, sticky or not, and put in a folder of their own.
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    theirs.chmod(mode)
+    os.chown(theirs, SOMEONE_ELSE, SOMEONE_ELSE)
+    with pytest.raises(UnsafeFolderError, match=f"{theirs} belongs to another user"):
+        private_folder(theirs / "mine" / "cache")
+    assert list(theirs.iterdir()) == []  # nothing created inside
+
+
+@as_root
+def test_a_writable_folder_above_another_users_folder_is_refused(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    mine = shared / "mine"
+    mine.mkdir(mode=0o700)
+    with pytest.raises(UnsafeFolderError, match=f"{shared} can be written by other users"):
+        private_folder(mine / "cache")
+
+
+def test_a_cache_reached_through_a_link_is_used_by_its_real_path(tmp_path):
+    real = tmp_path / "real-cache"
+    real.mkdir(mode=0o700)
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    assert private_folder(link) == real.resolve()
 
 
 def test_new_folders_are_private(photo, tmp_path):

@@ -17,6 +17,8 @@ from PIL import Image
 from blurapp import cli
 from blurapp.core.saving import OUTPUT_FORMATS
 
+BLURAPP = (sys.executable, "-m", "blurapp")
+
 
 def blurapp(*args, cwd=None, env=None):
     return subprocess.run(
@@ -249,6 +251,39 @@ def test_a_kernel_that_cuts_the_gaussian_short_gets_a_note(photo, tmp_path):
     out = tmp_path / "boxy.npy"
     run = blurapp("blur", str(photo), "-o", str(out), "--kernel-size", "11", "--sigma", "9")
     assert run.returncode == 0
-    assert "note: the 11 × 11 kernel reaches only 0.6σ" in text(run.stderr)
+    assert "note: the 11 × 11 kernel reaches only 0.56σ" in text(run.stderr)
     quiet = blurapp("blur", str(photo), "-o", str(out))  # the tutorial's 9 × 9 at 2.5
     assert "note:" not in text(quiet.stderr)
+
+
+def test_an_output_folder_name_too_long_is_a_clean_error(photo, tmp_path):
+    run = blurapp("compare", str(photo), "--out-dir", str(tmp_path / ("f" * 300)))
+    assert run.returncode == 1
+    assert_one_error_line(run, "File name too long")
+
+
+def test_a_full_output_is_a_clean_error_for_the_bench_too():
+    tiny = ("--megapixels", "0.01", "--kernel-sizes", "3", "--algorithms", "2d")
+    with open("/dev/full", "w") as full:
+        run = subprocess.run(
+            [*BLURAPP, "bench", "--sections", "engines", "--json", *tiny],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            timeout=300,
+        )
+    assert run.returncode == 1
+    assert_one_error_line(run, "cannot write the output", "No space left on device")
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_terminal_that_cannot_show_every_character_gets_replacements(not_utf8_photo, encoding):
+    env = {**os.environ, "PYTHONIOENCODING": f"{encoding}:strict"}
+    run = subprocess.run(
+        [sys.executable, "-m", "blurapp", "compare", not_utf8_photo, "--repeat", "1"],
+        capture_output=True,
+        timeout=300,
+        env=env,
+    )
+    assert run.returncode == 0, text(run.stderr)
+    assert "Traceback" not in text(run.stderr)
+    assert "caf?.png" in run.stdout.decode(encoding)

@@ -83,8 +83,9 @@ def test_bad_size_is_refused_with_the_reason(size, words):
 @pytest.mark.parametrize(
     ("sigma", "words"),
     [
-        (0, "greater than 0"),
-        (-1, "greater than 0"),
+        (0, "between 0.1 and 16.5, not 0"),
+        (-1, "between 0.1 and 16.5, not -1"),
+        (16.500001, "between 0.1 and 16.5, not 16.500001"),
         (math.nan, "finite"),
         (math.inf, "finite"),
         (0.05, "between 0.1 and 16.5"),

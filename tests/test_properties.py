@@ -92,7 +92,7 @@ def test_a_kernel_of_size_one_is_the_identity(engine, algorithm, data, shape, si
     # The engines promise the identity up to subnormals, which XLA on the CPU flushes to zero.
     subnormal = image < SMALLEST_NORMAL
     np.testing.assert_array_equal(output[~subnormal], image[~subnormal])
-    assert set(output[subnormal].tolist()) <= {0.0} | set(image[subnormal].tolist())
+    assert ((output[subnormal] == image[subnormal]) | (output[subnormal] == 0)).all()
 
 
 @settings(max_examples=200, deadline=None)

@@ -96,12 +96,14 @@ def test_a_save_sweeps_temporary_files_a_killed_process_left(tmp_path):
     import time
 
     left = tmp_path / ".blurapp-k1ll3d00.part"
-    left.write_bytes(b"left by a process killed mid-save")
+    left_by_an_earlier_version = tmp_path / ".out.png.x7d2k9aa.part"
     two_days_ago = time.time() - 2 * 24 * 3600
-    os.utime(left, (two_days_ago, two_days_ago))
+    for leftover in (left, left_by_an_earlier_version):
+        leftover.write_bytes(b"left by a process killed mid-save")
+        os.utime(leftover, (two_days_ago, two_days_ago))
     running = tmp_path / ".blurapp-st1llgo0.part"  # another save, still under way
     running.write_bytes(b"being written now")
     save_output(tmp_path / "out.png", gradient())
-    assert not left.exists()
+    assert not left.exists() and not left_by_an_earlier_version.exists()
     assert running.exists()
     assert (tmp_path / "out.png").is_file()

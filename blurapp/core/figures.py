@@ -65,7 +65,7 @@ def short_kernel_note(size: int, sigma: float, translate: Translate = _english) 
     )
     return translate(text).format(
         size=size,
-        reach=f"{kernel_reach(size, sigma):.1f}",
+        reach=f"{kernel_reach(size, sigma):.2f}",
         sigma=f"{sigma:g}",
         auto=auto_kernel_size(sigma),
     )

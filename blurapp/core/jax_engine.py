@@ -56,10 +56,8 @@ def _use_compilation_cache(jax: ModuleType) -> None:
     """
     from blurapp.core.paths import private_folder, user_cache_dir
 
-    folder = user_cache_dir() / "jax-compilation"
     try:
-        private_folder(folder.parent)  # the cache folder itself must be safe too
-        private_folder(folder)
+        folder = private_folder(user_cache_dir() / "jax-compilation")
     except OSError as error:
         log.warning("JAX's compilation cache is off: %s", error)
         return

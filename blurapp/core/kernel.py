@@ -40,11 +40,10 @@ def check_sigma(sigma: float) -> float:
         raise InvalidKernelError(f"sigma must be a number, not {sigma!r}") from None
     if not math.isfinite(value):
         raise InvalidKernelError(f"sigma must be a finite number, not {value}")
-    if value <= 0:
-        raise InvalidKernelError(f"sigma must be greater than 0, not {value:g}")
     if not MIN_SIGMA <= value <= MAX_SIGMA:
+        # .10g: 16.500001 must not read as the 16.5 it is refused beside.
         raise InvalidKernelError(
-            f"sigma must be between {MIN_SIGMA:g} and {MAX_SIGMA:g}, not {value:g}"
+            f"sigma must be between {MIN_SIGMA:g} and {MAX_SIGMA:g}, not {value:.10g}"
         )
     return value
 

@@ -64,51 +64,64 @@ def log_file_path() -> Path:
 
 
 def private_folder(folder: Path) -> Path:
-    """`folder`, created with mode 0700 where missing, once it is known to be safe.
+    """`folder`, created with mode 0700 where missing, once it is known to be safe; returned
+    as its real path (symlinks resolved), which is the one to use from then on.
 
-    Raises UnsafeFolderError when the folder, or a parent of it up to the first one the user
-    does not own, belongs to someone else or can be written by group or others: whoever can
-    write there could plant a compiled program or replace the log. Nothing is created inside
-    an unsafe parent. Raises OSError when the folder cannot be created.
+    Raises UnsafeFolderError when the folder is not the user's own, or when anyone but the
+    user and root could change it or any folder above it: they could plant a compiled program
+    or replace the log. Nothing is created inside an unsafe folder. Raises OSError when the
+    folder cannot be created. On Windows no check is made (no POSIX owners and modes).
     """
-    folder = folder.absolute()
+    if not hasattr(os, "getuid"):
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+    real = Path(os.path.realpath(folder))
     missing = []
-    while not folder.exists() and folder.parent != folder:
-        missing.append(folder)
-        folder = folder.parent
-    if missing:
-        _check_parents(folder)
-        for folder in reversed(missing):
-            folder.mkdir(mode=PRIVATE_MODE, exist_ok=True)
-    check_private(folder)
-    if os.stat(folder).st_mode & 0o077:  # made readable to others by an earlier version
-        os.chmod(folder, PRIVATE_MODE)
-    return folder
+    existing = real
+    while not existing.exists():
+        missing.append(existing)
+        existing = existing.parent
+    _check_ancestors(existing if missing else real.parent)
+    for path in reversed(missing):
+        # Inside folders only the user and root can write, nobody can slip one in meanwhile.
+        path.mkdir(mode=PRIVATE_MODE, exist_ok=True)
+    _check_own(real)
+    if os.stat(real).st_mode & 0o077:  # made readable to others by an earlier version
+        os.chmod(real, PRIVATE_MODE)
+    return real
 
 
 def check_private(folder: Path) -> None:
-    """Raise UnsafeFolderError unless only this user can change what is in `folder`."""
-    if not hasattr(os, "getuid"):  # Windows: per-user profile folders, no POSIX modes
-        return
-    details = os.stat(folder)
-    if details.st_uid != os.getuid():
-        raise UnsafeFolderError(f"{folder} belongs to another user (uid {details.st_uid})")
+    """Raise UnsafeFolderError unless only this user (and root) can change what is in
+    `folder`: the rule OpenSSH applies to the files it trusts."""
+    if hasattr(os, "getuid"):
+        real = Path(os.path.realpath(folder))
+        _check_own(real)
+        _check_ancestors(real.parent)
+
+
+def _fix(path: Path) -> str:
+    return f"make it yours and writable only by you (chmod go-w {path}), or choose another folder"
+
+
+def _check_own(folder: Path) -> None:
+    details = os.lstat(folder)
+    if details.st_uid != os.getuid() or not stat.S_ISDIR(details.st_mode):
+        raise UnsafeFolderError(f"{folder} is not a folder of your own; {_fix(folder)}")
     if details.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise UnsafeFolderError(f"{folder} can be written by other users")
-    _check_parents(folder.parent)
+        raise UnsafeFolderError(f"{folder} can be written by other users; {_fix(folder)}")
 
 
-def _check_parents(path: Path) -> None:
-    """Each parent up to and including the first one the user does not own (/home, /tmp):
-    whoever can write in a parent can swap the folder below it for their own, unless the
-    parent is sticky (as /tmp is), where only an entry's owner may rename it."""
-    if not hasattr(os, "getuid"):
-        return
-    while True:
-        details = os.stat(path)
+def _check_ancestors(path: Path) -> None:
+    """`path` and every folder above it: owned by the user or root, and not writable by
+    others unless sticky (as /tmp is), where only an entry's owner may rename it."""
+    for ancestor in (path, *path.parents):
+        details = os.stat(ancestor)
+        if details.st_uid not in (os.getuid(), 0):
+            raise UnsafeFolderError(
+                f"{ancestor} belongs to another user (uid {details.st_uid}), who could swap "
+                "the folders inside it"
+            )
         writable_by_others = details.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
         if writable_by_others and not details.st_mode & stat.S_ISVTX:
-            raise UnsafeFolderError(f"{path} can be written by other users")
-        if details.st_uid != os.getuid() or path.parent == path:
-            return
-        path = path.parent
+            raise UnsafeFolderError(f"{ancestor} can be written by other users; {_fix(ancestor)}")

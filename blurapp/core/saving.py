@@ -81,7 +81,6 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[BinaryIO], N
             os.fsync(file.fileno())
         os.chmod(temporary, mode)
         os.replace(temporary, path)
-        _sweep_stale_temporaries(folder)
     except BaseException as error:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
@@ -92,15 +91,19 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[BinaryIO], N
                 reason=error.strerror or error,
             ) from error
         raise
+    _sweep_stale_temporaries(path)
 
 
-def _sweep_stale_temporaries(folder: Path) -> None:
-    """Remove BlurApp's own temporary files that a killed process left in `folder`."""
+def _sweep_stale_temporaries(path: Path) -> None:
+    """Remove the temporary files that a killed process left beside `path`: BlurApp's own,
+    and those of earlier versions, which were named `.NAME.XXXXXXXX.part` after their target."""
     too_old = time.time() - STALE_TEMPORARY_SECONDS
-    for leftover in folder.glob(f"{TEMPORARY_PREFIX}*{TEMPORARY_SUFFIX}"):
-        with contextlib.suppress(OSError):
-            if leftover.is_file() and leftover.stat().st_mtime < too_old:
-                leftover.unlink()
+    patterns = (f"{TEMPORARY_PREFIX}*{TEMPORARY_SUFFIX}", f".{path.name}.*{TEMPORARY_SUFFIX}")
+    for pattern in patterns:
+        for leftover in path.parent.glob(pattern):
+            with contextlib.suppress(OSError):
+                if leftover.is_file() and leftover.stat().st_mtime < too_old:
+                    leftover.unlink()
 
 
 def to_8bit(image: np.ndarray) -> np.ndarray:
