@@ -116,3 +116,16 @@ def test_f1_lists_every_shortcut(window, qtbot, monkeypatch):
     assert actions["Cancel"] == "Esc"
     assert actions["Keyboard Shortcuts"] == "F1"
     assert "Ctrl+0" in actions.values() and "F6" in actions.values()
+
+
+def test_the_shortcuts_dialog_shows_every_row_without_scrolling(window, qtbot):
+    dialog = ShortcutsDialog(window.shortcut_rows(), window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    table = dialog.table
+    assert table.rowCount() == len(window.shortcut_rows()) > 10
+    assert table.verticalScrollBar().maximum() == 0
+    last = table.visualItemRect(table.item(table.rowCount() - 1, 0))
+    assert table.viewport().rect().contains(last)
+    assert table.horizontalScrollBar().maximum() == 0

@@ -392,21 +392,27 @@ def test_save_results_writes_both_and_asks_before_overwriting(
     monkeypatch.setattr(QMessageBox, "question", question)
     window.save_action.trigger()
     assert questions == []
-    assert sorted(p.name for p in folder.iterdir()) == ["coffee-jax.png", "coffee-numpy.png"]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "coffee-jax-9x9-s2.5.png",
+        "coffee-numpy-9x9-s2.5.png",
+    ]
     for engine, run_ in (("numpy", result.numpy), ("jax", result.jax)):
-        with Image.open(folder / f"coffee-{engine}.png") as saved:
+        with Image.open(folder / f"coffee-{engine}-9x9-s2.5.png") as saved:
             np.testing.assert_array_equal(np.asarray(saved), to_8bit(run_.output))
 
-    (folder / "coffee-numpy.png").write_bytes(b"keep me")
+    (folder / "coffee-numpy-9x9-s2.5.png").write_bytes(b"keep me")
     window.save_action.trigger()
-    assert len(questions) == 1 and "coffee-numpy.png" in questions[0]
-    assert (folder / "coffee-numpy.png").read_bytes() == b"keep me"
+    assert len(questions) == 1 and "coffee-numpy-9x9-s2.5.png" in questions[0]
+    assert (folder / "coffee-numpy-9x9-s2.5.png").read_bytes() == b"keep me"
 
     answer[0] = QMessageBox.StandardButton.Yes
     window.save_action.trigger()
-    with Image.open(folder / "coffee-numpy.png") as saved:
+    with Image.open(folder / "coffee-numpy-9x9-s2.5.png") as saved:
         assert saved.size == (600, 400)
-    assert sorted(p.name for p in folder.iterdir()) == ["coffee-jax.png", "coffee-numpy.png"]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "coffee-jax-9x9-s2.5.png",
+        "coffee-numpy-9x9-s2.5.png",
+    ]
 
 
 def test_settings_survive_a_new_window(make_window, qtbot, tmp_path, settings):
@@ -414,7 +420,7 @@ def test_settings_survive_a_new_window(make_window, qtbot, tmp_path, settings):
     window = make_window(path)
     window.set_parameters(kernel_size=15, sigma=3.3)
     window.set_algorithm("separable")
-    window.resize(700, 500)
+    window.resize(900, 650)
     window.close()
     again = make_window(wait=False)
     assert again.kernel_size_setting() == 15
@@ -422,7 +428,7 @@ def test_settings_survive_a_new_window(make_window, qtbot, tmp_path, settings):
     assert again.algorithm() == "separable"
     assert again.recent_files()[0] == str(path)
     assert settings.value("last_folder") == str(tmp_path)
-    assert (again.width(), again.height()) == (700, 500)
+    assert (again.width(), again.height()) == (900, 650)
 
 
 def test_blurred_pixels_match_the_oracle(make_window, qtbot):

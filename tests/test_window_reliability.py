@@ -95,7 +95,7 @@ def test_saving_into_a_folder_that_refuses_keeps_everything(
     run(qtbot, window)
     folder = tmp_path / "locked"
     folder.mkdir()
-    (folder / "coffee-numpy.png").write_bytes(b"precious")
+    (folder / "coffee-numpy-9x9-s2.5.png").write_bytes(b"precious")
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
 
@@ -106,8 +106,8 @@ def test_saving_into_a_folder_that_refuses_keeps_everything(
     window.save_action.trigger()
     [(title, text)] = warnings_shown
     assert title == "Cannot Save Results" and "Permission denied" in text
-    assert sorted(p.name for p in folder.iterdir()) == ["coffee-numpy.png"]
-    assert (folder / "coffee-numpy.png").read_bytes() == b"precious"
+    assert sorted(p.name for p in folder.iterdir()) == ["coffee-numpy-9x9-s2.5.png"]
+    assert (folder / "coffee-numpy-9x9-s2.5.png").read_bytes() == b"precious"
 
 
 def test_a_write_failing_midway_leaves_the_old_file_and_no_temporary(
@@ -116,7 +116,7 @@ def test_a_write_failing_midway_leaves_the_old_file_and_no_temporary(
     run(qtbot, window)
     folder = tmp_path / "out"
     folder.mkdir()
-    (folder / "coffee-jax.png").write_bytes(b"old result")
+    (folder / "coffee-jax-9x9-s2.5.png").write_bytes(b"old result")
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     real_fdopen = os.fdopen
@@ -138,15 +138,16 @@ def test_a_write_failing_midway_leaves_the_old_file_and_no_temporary(
     monkeypatch.setattr(os, "fdopen", lambda fd, mode: FailingFile(real_fdopen(fd, mode)))
     window.save_action.trigger()
     assert warnings_shown and "No space left on device" in warnings_shown[-1][1]
-    assert (folder / "coffee-jax.png").read_bytes() == b"old result"
-    assert sorted(p.name for p in folder.iterdir()) == ["coffee-jax.png"]
+    assert (folder / "coffee-jax-9x9-s2.5.png").read_bytes() == b"old result"
+    assert sorted(p.name for p in folder.iterdir()) == ["coffee-jax-9x9-s2.5.png"]
 
 
 def test_help_about_names_the_log_file(window, monkeypatch):
     from blurapp.core.paths import log_file_path
+    from blurapp.ui.main_window import AboutDialog
 
     shown = []
-    monkeypatch.setattr(QMessageBox, "about", lambda parent, title, text: shown.append(text))
+    monkeypatch.setattr(AboutDialog, "exec", lambda self: shown.append(self.label.text()) or 0)
     window._show_about()
     assert str(log_file_path()) in shown[0]
 

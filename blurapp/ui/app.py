@@ -11,9 +11,9 @@ from pathlib import Path
 from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
-from blurapp.core.saving import OutputError, write_atomically
-from blurapp.ui.main_window import APP_NAME, DESKTOP_ID, MainWindow
-from blurapp.ui.translations import install_translations
+from blurapp.core.saving import OutputError, check_output_path, write_atomically
+from blurapp.ui.main_window import APP_NAME, DESKTOP_ID, MainWindow, readable
+from blurapp.ui.translations import TRANSLATIONS, install_translations
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,26 @@ def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def available_languages() -> list[str]:
+    """The languages the window can be shown in: English, and each shipped translation."""
+    translated = sorted(path.stem.removeprefix("blurapp_") for path in TRANSLATIONS.glob("*.qm"))
+    return ["en", *translated]
+
+
+def _check_language(language: str) -> None:
+    """Say on stderr when `language` has no translation (the window then stays in English)."""
+    available = available_languages()
+    wanted = language.replace("-", "_")
+    # "zh" finds zh_CN, as Qt's own lookup does.
+    if any(wanted == name or name.startswith(f"{wanted}_") for name in available):
+        return
+    print(
+        f"warning: no translation for --lang {language!r}; the window is in English. "
+        f"Available: {', '.join(available)}",
+        file=sys.stderr,
+    )
+
+
 def run_window(
     image: Path | None,
     *,
@@ -34,9 +54,16 @@ def run_window(
     language: str | None = None,
 ) -> int:
     """Open the main window on `image` (the bundled sample if None) and run Qt's event loop."""
-    if screenshot is not None and not _has_display():
-        # A screenshot needs no screen: render offscreen when there is none.
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if screenshot is not None:
+        # Before anything opens: a target that cannot be written fails now, not after a run.
+        try:
+            check_output_path(screenshot)
+        except OutputError as error:
+            print(f"error: {readable(str(error))}", file=sys.stderr)
+            return 1
+        if not _has_display():
+            # A screenshot needs no screen: render offscreen when there is none.
+            os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     if (
         sys.platform.startswith("linux")
         and not _has_display()
@@ -54,6 +81,8 @@ def run_window(
     app.setOrganizationName(APP_NAME)
     # Matches the .desktop file's name, so desktops put the window under BlurApp's entry.
     app.setDesktopFileName(DESKTOP_ID)
+    if language:
+        _check_language(language)
     translators = install_translations(app, language)  # noqa: F841 (kept alive with the app)
     outcome = {"status": 0}
     if screenshot is None:
@@ -101,7 +130,7 @@ def _report_uncaught_errors(window: MainWindow) -> None:
     """An error in a slot would otherwise only reach the terminal: tell the user as well."""
 
     def report(kind, error, trace) -> None:
-        log.error("unexpected error", exc_info=(kind, error, trace))
+        # _warn logs it, with the traceback: once.
         still_running = QCoreApplication.translate(
             "MainWindow", "BlurApp is still running; the details are in the log."
         )
@@ -109,6 +138,7 @@ def _report_uncaught_errors(window: MainWindow) -> None:
             QCoreApplication.translate("MainWindow", "Unexpected Error"),
             f"{kind.__name__}: {error}\n\n{still_running}",
             critical=True,
+            error=error,
         )
 
     sys.excepthook = report
@@ -127,7 +157,9 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
     """Once the photo is open, run the comparison; once results show, save a grab and quit."""
 
     def fail(message: str) -> None:
-        print(f"error: {message}", file=sys.stderr)
+        if outcome["status"]:  # the first failure is the one to tell
+            return
+        print(f"error: {readable(message)}", file=sys.stderr)
         outcome["status"] = 1
         window.close()
         app.quit()
@@ -140,19 +172,30 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
         picture.save(buffer, "PNG")
         data = bytes(buffer.data())
-        try:
-            write_atomically(target, lambda file: file.write(data))
-        except OutputError as error:
-            fail(str(error))
-            return
+        write_atomically(target, lambda file: file.write(data))
         window.close()
         app.quit()
 
+    def save_or_fail() -> None:
+        try:
+            save()
+        except OutputError as error:
+            fail(str(error))
+        except Exception as error:
+            log.error("could not save the screenshot", exc_info=error, extra={"file_only": True})
+            fail(f"{target}: the screenshot could not be saved: {error}")
+
+    def report_uncaught(kind, error, trace) -> None:
+        # Nobody is there to read a message box: an error in a slot ends the program.
+        log.error("unexpected error", exc_info=(kind, error, trace), extra={"file_only": True})
+        fail(f"unexpected error: {kind.__name__}: {error}")
+
+    sys.excepthook = report_uncaught
     # A message box would wait for a click nobody gives: report on stderr instead.
     window.show_messages = False
     window.message_shown.connect(lambda title, text: fail(text))
     window.photo_shown.connect(lambda _: window.run_comparison())
-    window.results_shown.connect(lambda _: QTimer.singleShot(100, save))
+    window.results_shown.connect(lambda _: QTimer.singleShot(100, save_or_fail))
     window.run_failed.connect(fail)
     QTimer.singleShot(
         SCREENSHOT_TIMEOUT_S * 1000, lambda: fail("the comparison did not finish in time")

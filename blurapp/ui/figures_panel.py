@@ -326,9 +326,13 @@ class FiguresPanel(QGroupBox):
         width: int,
         height: int,
         earlier: list[tuple[str, str]] = (),
+        bit_depth: int = 8,
     ) -> None:
-        """The figures of `result`, then `earlier` rows kept from a previous run."""
-        rows = comparison_lines(result, image_label, width, height, figure_text)
+        """The figures of `result`, then `earlier` rows kept from a previous run; differences
+        are in levels of the photo's `bit_depth`."""
+        rows = comparison_lines(
+            result, image_label, width, height, figure_text, bit_depth=bit_depth
+        )
         self.show_rows(rows + list(earlier), outside_tolerance=result.within_tolerance is False)
         bars = []
         if result.numpy is not None:

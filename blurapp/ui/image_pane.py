@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QImage, QPainter, QTextDocument, QWheelEvent
@@ -224,6 +226,7 @@ class ResultPane(QFrame):
     """A captioned image view: which engine, on which device, how fast."""
 
     selected = Signal()
+    caption_reflowed = Signal()  # the caption's text or width changed: its height may have to
 
     def __init__(self, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -233,8 +236,9 @@ class ResultPane(QFrame):
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(Qt.TextFormat.RichText)
         self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        # Room for two lines in every pane, so both views get the same height and scale.
-        self.caption.setFixedHeight(2 * self.caption.fontMetrics().lineSpacing() + 4)
+        # Room for two lines at least; CaptionLink gives both panes' captions the height of the
+        # taller one's whole text.
+        self.caption.setFixedHeight(self.smallest_caption_height())
         self.view = ImageView(self)
         self.view.clicked.connect(self.selected)
         self.view.focused.connect(self.selected)
@@ -258,7 +262,28 @@ class ResultPane(QFrame):
         self.set_selected(False)
 
     def set_caption(self, html: str) -> None:
-        self.caption.setText(html)
+        if html != self.caption.text():
+            self.caption.setText(html)
+            self.caption_reflowed.emit()
+
+    def smallest_caption_height(self) -> int:
+        return 2 * self.caption.fontMetrics().lineSpacing() + 4
+
+    def caption_height_needed(self) -> int:
+        """The height at which the caption shows its whole text, wrapped to the pane's width."""
+        width = self.layout().contentsRect().width()
+        if width <= 0:
+            width = self.caption.width()
+        # Laid out as the label lays it out; the label's own heightForWidth would never go below
+        # the height it was last fixed at.
+        document = QTextDocument()
+        document.setDocumentMargin(0)
+        document.setDefaultFont(self.caption.font())
+        document.setHtml(self.caption.text())
+        margins = self.caption.contentsMargins()
+        document.setTextWidth(max(1, width - margins.left() - margins.right()))
+        height = math.ceil(document.size().height()) + margins.top() + margins.bottom()
+        return max(self.smallest_caption_height(), height)
 
     def caption_text(self) -> str:
         """The caption as a user reads it, without markup."""
@@ -281,3 +306,22 @@ class ResultPane(QFrame):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.placeholder.resize(self.view.size())
+        if event.size().width() != event.oldSize().width():
+            self.caption_reflowed.emit()
+
+
+class CaptionLink:
+    """Gives the captions of panes side by side one height, the one the longest needs to show
+    its whole text: captions never clip, and the views below them stay the same size, so both
+    show the picture at the same scale."""
+
+    def __init__(self, panes: list[ResultPane]) -> None:
+        self.panes = panes
+        for pane in panes:
+            pane.caption_reflowed.connect(self.align)
+
+    def align(self) -> None:
+        height = max(pane.caption_height_needed() for pane in self.panes)
+        for pane in self.panes:
+            if pane.caption.height() != height:
+                pane.caption.setFixedHeight(height)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import html
 import itertools
 import logging
+import os
+import platform
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,10 +17,12 @@ from PySide6.QtCore import (
     QCoreApplication,
     QSettings,
     QSize,
+    QStandardPaths,
     Qt,
     QTimer,
     Signal,
     Slot,
+    qVersion,
 )
 from PySide6.QtGui import QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
@@ -47,25 +52,35 @@ from PySide6.QtWidgets import (
 
 from blurapp import __version__
 from blurapp.core.comparison import DEFAULT_REPEATS, ComparisonResult, Engine
-from blurapp.core.figures import format_megapixels, format_ms
+from blurapp.core.figures import (
+    describe_kernel,
+    format_megapixels,
+    format_ms,
+    short_kernel_note,
+)
 from blurapp.core.jax_engine import Compilation
 from blurapp.core.kernel import (
+    ALGORITHMS,
     DEFAULT_ALGORITHM,
     DEFAULT_KERNEL_SIZE,
     DEFAULT_SIGMA,
     MAX_KERNEL_SIZE,
+    MAX_SIGMA,
+    MIN_SIGMA,
     Algorithm,
     InvalidKernelError,
     KernelSize,
     auto_kernel_size,
     check_kernel_size,
+    check_sigma,
     effective_kernel_size,
 )
 from blurapp.core.photo import Photo, PhotoError
-from blurapp.core.saving import OutputError, save_output
+from blurapp.core.sample import sample_photo_path
+from blurapp.core.saving import OutputError, check_output_path, save_output
 from blurapp.core.wording import FileProblem
-from blurapp.ui.figures_panel import FiguresPanel
-from blurapp.ui.image_pane import ResultPane, ViewLink
+from blurapp.ui.figures_panel import FiguresPanel, figure_text
+from blurapp.ui.image_pane import CaptionLink, ResultPane, ViewLink
 from blurapp.ui.worker import EngineResult, LoadedPhoto, RunOutcome, RunRequest, WorkerThread
 
 log = logging.getLogger(__name__)
@@ -74,7 +89,9 @@ APP_NAME = "BlurApp"
 DESKTOP_ID = "io.github.blurapp.BlurApp"  # the .desktop and AppStream id (packaging/linux)
 MAX_RECENT_FILES = 8
 CLOSE_WAIT_MS = 1500  # closing must finish within 2 s
-MIN_SIGMA, MAX_SIGMA = 0.1, 16.5  # 16.5 keeps the automatic size within MAX_KERNEL_SIZE
+# The smallest window in which the parameters, the figures and two captioned panes can all
+# be read (the panes' captions wrap to at most four lines).
+MIN_WINDOW_SIZE = (800, 600)
 SIGMA_SLIDER_STEPS = 10  # slider positions per unit of sigma
 
 # Labels are marked here and translated where they are shown (self.tr).
@@ -110,7 +127,50 @@ def app_icon() -> QIcon:
 
 def translated_problem(error: FileProblem) -> str:
     """A file problem's message in the user's language (the core words it in English)."""
-    return error.translated(lambda text: QCoreApplication.translate(FileProblem.CONTEXT, text))
+    return readable(
+        error.translated(lambda text: QCoreApplication.translate(FileProblem.CONTEXT, text))
+    )
+
+
+def readable(text: str | os.PathLike[str]) -> str:
+    """`text` as Qt can show it: a file name's bytes that are not UTF-8 become "�".
+
+    Python keeps such bytes as lone surrogates, which Qt would silently drop.
+    """
+    return os.fsencode(text).decode("utf-8", "replace")
+
+
+# A path whose bytes are not UTF-8 cannot go through QSettings as text: it is stored as
+# this prefix and the bytes in hex.
+RAW_PATH_PREFIX = "bytes:"
+
+
+def path_to_setting(path: str | os.PathLike[str]) -> str:
+    text = os.fspath(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return RAW_PATH_PREFIX + os.fsencode(text).hex()
+    return text
+
+
+def path_from_setting(value: object) -> str | None:
+    if not isinstance(value, str) or not value:
+        return None
+    if value.startswith(RAW_PATH_PREFIX):
+        try:
+            return os.fsdecode(bytes.fromhex(value.removeprefix(RAW_PATH_PREFIX)))
+        except ValueError:
+            return None
+    return value
+
+
+def is_sample_photo(path: Path) -> bool:
+    """Whether `path` is the bundled sample photo, which the user did not choose."""
+    try:
+        return path.resolve() == sample_photo_path().resolve()
+    except OSError:
+        return False
 
 
 def default_settings() -> QSettings:
@@ -128,22 +188,119 @@ def _photo_file_filter() -> str:
     return f"{images} ({' '.join(extensions)});;{everything} (*)"
 
 
-class OddSpinBox(QSpinBox):
-    """A spin box that steps by 2 and turns a typed even number into the next odd one."""
+class KernelSizeSpinBox(QSpinBox):
+    """The kernel size: steps by 2, and takes any whole number typed, saying what it uses.
+
+    `note` says why the size used differs from the one typed (even, out of range), from the
+    first key pressed until the next change; the window shows it.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setRange(1, MAX_KERNEL_SIZE)
+        self.setSingleStep(2)
+        self.note = ""
+        self.lineEdit().textEdited.connect(self._on_typed)
+
+    def reading(self, text: str) -> tuple[int | None, str]:
+        """The size a run would use for `text` (None: no number), and why it is not `text`."""
+        try:
+            typed = int(text.strip())
+        except ValueError:
+            return None, ""
+        if typed < 1:
+            return 1, self.tr("kernel size {typed} is below the smallest, 1: using 1").format(
+                typed=typed
+            )
+        if typed > MAX_KERNEL_SIZE:
+            return MAX_KERNEL_SIZE, self.tr(
+                "kernel size {typed} is above the largest, {largest}: using {largest}"
+            ).format(typed=typed, largest=MAX_KERNEL_SIZE)
+        if typed % 2 == 0:
+            return typed + 1, self.tr(
+                "kernel sizes are odd, so the kernel has a centre: using {size}"
+            ).format(size=typed + 1)
+        return typed, ""
+
+    def value_to_use(self) -> int:
+        """What a run uses now, the text being typed included."""
+        value, _ = self.reading(self.cleanText())
+        return self.value() if value is None else value
 
     def validate(self, text: str, position: int):
         state, text, position = super().validate(text, position)
-        if state == state.Acceptable and int(text or 0) % 2 == 0:
+        value, note = self.reading(text)
+        # A number the size cannot be is still typed in full; fixup then says what is used.
+        if value is not None and note:
             return state.Intermediate, text, position
         return state, text, position
 
     def fixup(self, text: str) -> str:
-        try:
-            value = int(text)
-        except ValueError:
+        value, note = self.reading(text)
+        if value is None:
             return str(self.value())
-        value = value + 1 if value % 2 == 0 else value
-        return str(min(self.maximum(), max(self.minimum(), value)))
+        self.note = note
+        return str(value)
+
+    def stepBy(self, steps: int) -> None:
+        self.note = ""
+        super().stepBy(steps)
+
+    def _on_typed(self, text: str) -> None:
+        self.note = self.reading(text)[1]
+
+
+class SigmaSpinBox(QDoubleSpinBox):
+    """Sigma: takes any number typed, and says when it uses the nearest one in range instead
+    (see KernelSizeSpinBox.note)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setRange(MIN_SIGMA, MAX_SIGMA)
+        self.setDecimals(2)
+        self.setSingleStep(0.1)
+        self.note = ""
+        self.lineEdit().textEdited.connect(self._on_typed)
+
+    def reading(self, text: str) -> tuple[float | None, str]:
+        """The sigma a run would use for `text` (None: no number), and why it is not `text`."""
+        typed, ok = self.locale().toDouble(text.strip())
+        if not ok or typed != typed:
+            return None, ""
+        if typed < MIN_SIGMA:
+            return MIN_SIGMA, self.tr(
+                "sigma {typed} is below the smallest, {smallest}: using {smallest}"
+            ).format(typed=f"{typed:g}", smallest=f"{MIN_SIGMA:g}")
+        if typed > MAX_SIGMA:
+            return MAX_SIGMA, self.tr(
+                "sigma {typed} is above the largest, {largest}: using {largest}"
+            ).format(typed=f"{typed:g}", largest=f"{MAX_SIGMA:g}")
+        return round(typed, self.decimals()), ""
+
+    def value_to_use(self) -> float:
+        """What a run uses now, the text being typed included."""
+        value, _ = self.reading(self.cleanText())
+        return float(self.value()) if value is None else value
+
+    def validate(self, text: str, position: int):
+        state, text, position = super().validate(text, position)
+        if state == state.Invalid and self.reading(text)[1]:
+            return state.Intermediate, text, position
+        return state, text, position
+
+    def fixup(self, text: str) -> str:
+        value, note = self.reading(text)
+        if value is None:
+            return self.textFromValue(self.value())
+        self.note = note
+        return self.textFromValue(value)
+
+    def stepBy(self, steps: int) -> None:
+        self.note = ""
+        super().stepBy(steps)
+
+    def _on_typed(self, text: str) -> None:
+        self.note = self.reading(text)[1]
 
 
 class ShortcutsDialog(QDialog):
@@ -161,6 +318,7 @@ class ShortcutsDialog(QDialog):
             for column, text in enumerate(cells):
                 table.setItem(row, column, QTableWidgetItem(text))
         table.resizeColumnsToContents()
+        table.resizeRowsToContents()
         table.horizontalHeader().setStretchLastSection(True)
         notes = QLabel(
             self.tr(
@@ -176,7 +334,94 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(notes)
         layout.addWidget(buttons)
         self.table = table
-        self.resize(520, 520)
+        # Every row at once, as far as the screen allows; the rest of the dialog (note,
+        # buttons, title bar) needs about ROOM_AROUND_TABLE pixels.
+        frame = 2 * table.frameWidth()
+        rows_height = (
+            table.horizontalHeader().sizeHint().height() + table.verticalHeader().length() + frame
+        )
+        screen = parent.screen() if parent is not None else QApplication.primaryScreen()
+        available = screen.availableGeometry()
+        table.setMinimumHeight(min(rows_height, available.height() - self.ROOM_AROUND_TABLE))
+        table.setMinimumWidth(
+            min(
+                table.horizontalHeader().length()
+                + frame
+                + table.verticalScrollBar().sizeHint().width(),
+                available.width() - 40,
+            )
+        )
+        self.resize(self.sizeHint())
+
+    ROOM_AROUND_TABLE = 180
+
+
+def version_rows(jax_device: str | None) -> list[tuple[str, str]]:
+    """(name, version) of BlurApp and what it runs on: what a bug report needs.
+
+    JAX is described only if something has already imported it: About must not wait for it.
+    """
+    import numpy
+    import PySide6
+
+    translate = QCoreApplication.translate
+    jax = sys.modules.get("jax")
+    if jax is None:
+        jax_text = translate("MainWindow", "not loaded yet")
+    else:
+        device = jax_device or translate("MainWindow", "device not known yet")
+        jax_text = f"{jax.__version__} ({device})"
+    return [
+        (APP_NAME, __version__),
+        ("Python", f"{platform.python_version()} ({platform.python_implementation()})"),
+        ("NumPy", numpy.__version__),
+        ("JAX", jax_text),
+        ("Qt", qVersion()),
+        ("PySide6", PySide6.__version__),
+        (translate("MainWindow", "System"), platform.platform()),
+    ]
+
+
+class AboutDialog(QDialog):
+    """Help ▸ About: what BlurApp is, every version a bug report needs (selectable, with a
+    Copy button), and where the log is."""
+
+    def __init__(
+        self, versions: list[tuple[str, str]], log_file: str, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("About BlurApp"))
+        self.versions_text = "\n".join(f"{name}: {value}" for name, value in versions)
+        rows = "".join(
+            f"<tr><td>{html.escape(name)}</td><td>{html.escape(value)}</td></tr>"
+            for name, value in versions
+        )
+        self.label = QLabel(
+            f"<b>{APP_NAME} {__version__}</b><p>"
+            + self.tr(
+                "The same Gaussian blur with NumPy on the CPU and with JAX-jit on the GPU "
+                "(or the CPU), side by side."
+            )
+            + f'</p><table cellspacing="0" cellpadding="2">{rows}</table><p>'
+            + self.tr("Warnings and errors are logged to:")
+            + f"<br><tt>{html.escape(log_file)}</tt></p>"
+        )
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.copy_button = buttons.addButton(
+            self.tr("&Copy Versions"), QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.copy_button.setToolTip(self.tr("Copy the versions, to paste into a bug report"))
+        self.copy_button.clicked.connect(
+            lambda: QApplication.clipboard().setText(self.versions_text)
+        )
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.label)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(420)
 
 
 @dataclass(frozen=True)
@@ -230,6 +475,7 @@ class MainWindow(QMainWindow):
         splitter.setStretchFactor(1, 1)
         splitter.setCollapsible(1, False)
         self.setCentralWidget(splitter)
+        self.setMinimumSize(*MIN_WINDOW_SIZE)
         self._set_tab_order()
         self.setAcceptDrops(True)
         self.setWindowIcon(app_icon())
@@ -237,6 +483,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_enabled()
         self._update_captions()
+        self._refresh_pictures()  # until a photo opens, the panes say how to open one
 
         # Last, once nothing above can fail: a thread left running by a failed constructor
         # would abort the whole program.
@@ -263,6 +510,7 @@ class MainWindow(QMainWindow):
         self.jax_pane = ResultPane(ENGINE_TITLES["jax"])
         self.panes = {"numpy": self.numpy_pane, "jax": self.jax_pane}
         self.view_link = ViewLink([self.numpy_pane.view, self.jax_pane.view])
+        self.caption_link = CaptionLink([self.numpy_pane, self.jax_pane])
         self.numpy_pane.selected.connect(lambda: self._select_pane("numpy"))
         self.jax_pane.selected.connect(lambda: self._select_pane("jax"))
         self._select_pane("numpy")
@@ -274,9 +522,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.jax_pane, 1)
 
     def _build_side_panel(self) -> None:
-        self.size_spin = OddSpinBox()
-        self.size_spin.setRange(1, MAX_KERNEL_SIZE)
-        self.size_spin.setSingleStep(2)
+        self.size_spin = KernelSizeSpinBox()
         self.size_spin.setValue(DEFAULT_KERNEL_SIZE)
         self.size_spin.setToolTip(self.tr("Kernel size in pixels: odd, so the kernel has a centre"))
         self.auto_size_check = QCheckBox(self.tr("a&uto"))
@@ -284,10 +530,7 @@ class MainWindow(QMainWindow):
         self.effective_size_label = QLabel()
         self.effective_size_label.setStyleSheet("font-weight: bold;")
 
-        self.sigma_spin = QDoubleSpinBox()
-        self.sigma_spin.setRange(MIN_SIGMA, MAX_SIGMA)
-        self.sigma_spin.setDecimals(2)
-        self.sigma_spin.setSingleStep(0.1)
+        self.sigma_spin = SigmaSpinBox()
         self.sigma_spin.setValue(DEFAULT_SIGMA)
         self.sigma_slider = QSlider(Qt.Orientation.Horizontal)
         self.sigma_slider.setRange(
@@ -343,9 +586,15 @@ class MainWindow(QMainWindow):
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button, 1)
         buttons.addWidget(self.cancel_button)
+        # Why the parameters used differ from those typed, and kernels that cut the Gaussian.
+        self.parameter_note = QLabel()
+        self.parameter_note.setWordWrap(True)
+        self.parameter_note.setStyleSheet("color: #b35c00;")
+        self.parameter_note.hide()
         blur_group = QGroupBox(self.tr("Gaussian blur"))
         blur_layout = QVBoxLayout(blur_group)
         blur_layout.addLayout(form)
+        blur_layout.addWidget(self.parameter_note)
         blur_layout.addLayout(buttons)
 
         self.figures = FiguresPanel()
@@ -377,14 +626,19 @@ class MainWindow(QMainWindow):
                 self.tr("Kernel used"),
                 self.tr("The kernel size a run will use"),
             ),
+            (self.parameter_note, self.tr("Notes on the parameters"), None),
         ]:
             widget.setAccessibleName(name)
             if tip is not None:
                 widget.setToolTip(tip)
         self.size_spin.valueChanged.connect(self._on_parameters_changed)
+        # While a number is typed, before it is taken: show what a run would use. (The spin
+        # boxes' own textChanged waits for a value they accept.)
+        self.size_spin.lineEdit().textChanged.connect(self._on_parameters_changed)
+        self.sigma_spin.lineEdit().textChanged.connect(self._on_parameters_changed)
         self.auto_size_check.toggled.connect(self._on_parameters_changed)
         self.algorithm_combo.currentIndexChanged.connect(self._on_parameters_changed)
-        self.sigma_spin.valueChanged.connect(self._on_sigma_spin_changed)
+        self.sigma_spin.valueChanged.connect(self._on_parameters_changed)
         self.sigma_slider.valueChanged.connect(self._on_sigma_slider_changed)
         self.show_combo.currentIndexChanged.connect(
             lambda _: self.set_show(self.show_combo.currentData())
@@ -501,10 +755,12 @@ class MainWindow(QMainWindow):
     # --- Parameters -----------------------------------------------------------------------
 
     def kernel_size_setting(self) -> KernelSize:
-        return "auto" if self.auto_size_check.isChecked() else self.size_spin.value()
+        """The kernel size a run uses: "auto", or the size in the box (as typed so far)."""
+        return "auto" if self.auto_size_check.isChecked() else self.size_spin.value_to_use()
 
     def sigma(self) -> float:
-        return float(self.sigma_spin.value())
+        """The sigma a run uses: the one in the box, as typed so far."""
+        return self.sigma_spin.value_to_use()
 
     def effective_kernel_size(self) -> int:
         return effective_kernel_size(self.kernel_size_setting(), self.sigma())
@@ -522,44 +778,62 @@ class MainWindow(QMainWindow):
         self, *, kernel_size: KernelSize | None = None, sigma: float | None = None
     ) -> None:
         if sigma is not None:
+            self.sigma_spin.note = ""
             self.sigma_spin.setValue(sigma)
         if kernel_size == "auto":
             self.auto_size_check.setChecked(True)
         elif kernel_size is not None:
             self.auto_size_check.setChecked(False)
+            self.size_spin.note = ""
             self.size_spin.setValue(kernel_size)
 
-    def _on_sigma_spin_changed(self, value: float) -> None:
-        position = round(value * SIGMA_SLIDER_STEPS)
+    def _on_sigma_slider_changed(self, position: int) -> None:
+        value = position / SIGMA_SLIDER_STEPS
+        if abs(self.sigma() - value) >= 0.5 / SIGMA_SLIDER_STEPS:
+            self.sigma_spin.note = ""
+            self.sigma_spin.setValue(value)
+
+    def _on_parameters_changed(self, *_args) -> None:
+        auto = self.auto_size_check.isChecked()
+        self.size_spin.setEnabled(not auto)
+        sigma = self.sigma()
+        size = self.effective_kernel_size()
+        position = round(sigma * SIGMA_SLIDER_STEPS)
         if self.sigma_slider.value() != position:
             self.sigma_slider.blockSignals(True)
             self.sigma_slider.setValue(position)
             self.sigma_slider.blockSignals(False)
-        self._on_parameters_changed()
-
-    def _on_sigma_slider_changed(self, position: int) -> None:
-        value = position / SIGMA_SLIDER_STEPS
-        if abs(self.sigma_spin.value() - value) >= 0.5 / SIGMA_SLIDER_STEPS:
-            self.sigma_spin.setValue(value)
-
-    def _on_parameters_changed(self, *_args) -> None:
-        self.size_spin.setEnabled(not self.auto_size_check.isChecked())
-        size = self.effective_kernel_size()
         auto_note = (
-            " "
-            + self.tr("(auto, 2·ceil(3σ)+1 = {size})").format(size=auto_kernel_size(self.sigma()))
-            if self.auto_size_check.isChecked()
+            " " + self.tr("(auto, 2·ceil(3σ)+1 = {size})").format(size=auto_kernel_size(sigma))
+            if auto
             else ""
         )
         self.effective_size_label.setText(f"{size} × {size}{auto_note}")
+        notes = [
+            "" if auto else self.size_spin.note,
+            self.sigma_spin.note,
+            short_kernel_note(size, sigma, figure_text) or "",
+        ]
+        text = "\n".join(note for note in notes if note)
+        self.parameter_note.setText(text)
+        self.parameter_note.setVisible(bool(text))
         self._update_captions()
 
     # --- Opening photos -------------------------------------------------------------------
 
+    def _open_folder(self) -> Path:
+        """Where File ▸ Open starts: the last folder a photo came from, else the Pictures folder
+        (never the bundled sample's folder, deep inside the installation)."""
+        last = path_from_setting(self.settings.value("last_folder"))
+        bundled = sample_photo_path().parent.resolve()
+        if last is not None and Path(last).is_dir() and Path(last).resolve() != bundled:
+            return Path(last)
+        pictures = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.PicturesLocation)
+        return Path(pictures) if pictures and Path(pictures).is_dir() else Path.home()
+
     def choose_photo(self) -> None:
-        folder = str(self.settings.value("last_folder", str(Path.home())))
         path, _ = QFileDialog.getOpenFileName(
-            self, self.tr("Open Photo"), folder, _photo_file_filter()
+            self, self.tr("Open Photo"), readable(self._open_folder()), _photo_file_filter()
         )
         if path:
             self.open_photo(Path(path))
@@ -591,7 +865,7 @@ class MainWindow(QMainWindow):
         self._load_number += 1
         worker = self._worker_thread.worker
         worker.want_load(self._load_number)
-        self.status_label.setText(self.tr("Opening {name}…").format(name=path.name))
+        self.status_label.setText(self.tr("Opening {name}…").format(name=readable(path.name)))
         self._load_requested.emit(self._load_number, path)
 
     @Slot(object)
@@ -606,13 +880,14 @@ class MainWindow(QMainWindow):
         self._outcome = None
         self._difference = None
         size = format_megapixels(self.photo.width, self.photo.height)
-        self.figures.show_rows([("image", f"{self.photo.path.name}, {size}")])
+        self.figures.show_rows([("image", f"{readable(self.photo.path.name)}, {size}")])
         self.figures.clear_result()
         self.figures.set_stale(None)
         self._refresh_pictures()  # both panes show the photo until a first run
         self.view_link.fit_to_window()
-        self._remember_recent(self.photo.path)
-        self.settings.setValue("last_folder", str(self.photo.path.parent))
+        if not is_sample_photo(self.photo.path):  # the user never chose it
+            self._remember_recent(self.photo.path)
+            self.settings.setValue("last_folder", path_to_setting(self.photo.path.parent))
         self.status_label.setText(self._photo_status())
         self._update_title()
         self._update_enabled()
@@ -620,14 +895,18 @@ class MainWindow(QMainWindow):
         self.photo_shown.emit(self.photo)
 
     def _photo_status(self) -> str:
-        return f"{self.photo.path}  ·  {format_megapixels(self.photo.width, self.photo.height)}"
+        if is_sample_photo(self.photo.path):
+            where = self.tr("sample photo ({name})").format(name=self.photo.path.name)
+        else:
+            where = readable(self.photo.path)
+        return f"{where}  ·  {format_megapixels(self.photo.width, self.photo.height)}"
 
     @Slot(int, object)
     def _on_photo_failed(self, request: int, error: PhotoError) -> None:
         if request != self._load_number:
             return
         self.status_label.setText(self.tr("Could not open the photo"))
-        self._warn(self.tr("Cannot Open Photo"), translated_problem(error))
+        self._warn(self.tr("Cannot Open Photo"), translated_problem(error), error=error)
         if self.photo is not None:
             self.status_label.setText(self._photo_status())
 
@@ -637,6 +916,9 @@ class MainWindow(QMainWindow):
         """Blur the photo with the chosen engines; a run still in flight is superseded."""
         if self.photo is None:
             return
+        # Ctrl+R while typing: take the text as it is, and show any change made to it.
+        self.size_spin.interpretText()
+        self.sigma_spin.interpretText()
         try:
             self.effective_kernel_size()
         except InvalidKernelError as error:
@@ -724,10 +1006,11 @@ class MainWindow(QMainWindow):
         photo = outcome.request.photo
         self.figures.show_result(
             outcome.result,
-            photo.path.name,
+            readable(photo.path.name),
             photo.width,
             photo.height,
             earlier=self._earlier_rows(outcome.result),
+            bit_depth=photo.bit_depth,
         )
         self.progress_bar.hide()
         self.status_label.setText(self._summary(outcome.result))
@@ -742,10 +1025,11 @@ class MainWindow(QMainWindow):
         log.debug("run %d stopped", request)
         self.run_stopped.emit()
 
-    @Slot(int, str)
-    def _on_run_failed(self, request: int, message: str) -> None:
+    @Slot(int, object)
+    def _on_run_failed(self, request: int, error: Exception) -> None:
         if self._running is None or request != self._running.number:
             return
+        message = f"{type(error).__name__}: {error}"
         self._running = None
         self.progress_bar.hide()
         self.status_label.setText(self.tr("The run failed"))
@@ -755,6 +1039,7 @@ class MainWindow(QMainWindow):
             self.tr("Run Failed"),
             self.tr("The comparison failed: {reason}").format(reason=message),
             critical=True,
+            error=error,
         )
 
     def _earlier_rows(self, result: ComparisonResult) -> list[tuple[str, str]]:
@@ -953,28 +1238,84 @@ class MainWindow(QMainWindow):
 
     # --- Saving and copying -----------------------------------------------------------------
 
+    def result_file_name(self, engine: Engine) -> str:
+        """The default name of `engine`'s result: the photo's name and what made the result,
+        e.g. coffee-numpy-9x9-s2.5.png."""
+        shown = self._shown[engine]
+        size = shown.kernel_size
+        name = f"{self.photo.path.stem}-{engine}-{size}x{size}-s{shown.request.sigma:g}"
+        if shown.request.algorithm != DEFAULT_ALGORITHM:
+            name += f"-{shown.request.algorithm}"
+        return f"{name}.png"
+
+    def _result_description(self, engine: Engine) -> dict[str, str]:
+        """What made `engine`'s result, written into the file beside the pixels."""
+        shown = self._shown[engine]
+        description = {
+            "Software": f"{APP_NAME} {__version__}",
+            "engine": ENGINE_TITLES[engine],
+            "kernel size": f"{shown.kernel_size}",
+            "sigma": f"{shown.request.sigma:g}",
+            "algorithm": shown.request.algorithm,
+            "photo": readable(shown.request.photo.path.name),
+        }
+        if engine == "jax":
+            description["device"] = shown.engine_result.run.device
+        return description
+
+    def _confirm_mixed_parameters(self) -> bool:
+        """When the two results were made with different parameters, say so and ask."""
+        made_with = {
+            engine: (shown.kernel_size, shown.request.sigma, shown.request.algorithm)
+            for engine, shown in self._shown.items()
+        }
+        if len(set(made_with.values())) < 2:
+            return True
+        lines = "\n".join(
+            f"{ENGINE_TITLES[engine]}: {describe_kernel(*made, figure_text)}"
+            for engine, made in made_with.items()
+        )
+        answer = QMessageBox.question(
+            self,
+            self.tr("Save Results Made with Different Parameters?"),
+            self.tr("The two results were not made with the same parameters:")
+            + f"\n{lines}\n\n"
+            + self.tr("Each file's name and description say which parameters made it. Save both?"),
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Save
+
     def save_results(self) -> None:
-        """Write each engine's output as PNG into a folder the user picks, atomically."""
+        """Write each engine's output as PNG into a folder the user picks, atomically, named
+        and described by the parameters that made it; never over the photo itself."""
         if not self._shown or self.photo is None:
             return
-        start = str(
-            self.settings.value(
-                "last_save_folder", self.settings.value("last_folder", str(Path.home()))
-            )
+        if not self._confirm_mixed_parameters():
+            return
+        start = path_from_setting(self.settings.value("last_save_folder")) or str(
+            self._open_folder()
         )
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Save Results to Folder"), start)
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("Save Results to Folder"), readable(start)
+        )
         if not folder:
             return
         folder = Path(folder)
-        stem = self.photo.path.stem
-        targets = {engine: folder / f"{stem}-{engine}.png" for engine in self._shown}
+        targets = {engine: folder / self.result_file_name(engine) for engine in self._shown}
+        try:
+            for path in targets.values():
+                check_output_path(path, source=self.photo.path)
+        except OutputError as error:
+            self._warn(self.tr("Cannot Save Results"), translated_problem(error), error=error)
+            return
         existing = [path for path in targets.values() if path.exists()]
         if existing:
-            names = "\n".join(path.name for path in existing)
+            names = "\n".join(readable(path.name) for path in existing)
             answer = QMessageBox.question(
                 self,
                 self.tr("Replace Files?"),
-                self.tr("These files already exist in {folder}:").format(folder=folder)
+                self.tr("These files already exist in {folder}:").format(folder=readable(folder))
                 + f"\n{names}\n\n"
                 + self.tr("Replace them?"),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
@@ -986,15 +1327,19 @@ class MainWindow(QMainWindow):
             for engine, path in targets.items():
                 shown = self._shown[engine]
                 save_output(
-                    path, shown.engine_result.run.output, bit_depth=shown.request.photo.bit_depth
+                    path,
+                    shown.engine_result.run.output,
+                    bit_depth=shown.request.photo.bit_depth,
+                    description=self._result_description(engine),
                 )
         except OutputError as error:
             self._warn(self.tr("Cannot Save Results"), translated_problem(error), error=error)
             return
-        self.settings.setValue("last_save_folder", str(folder))
+        self.settings.setValue("last_save_folder", path_to_setting(folder))
         self.status_label.setText(
             self.tr("Saved {files} in {folder}").format(
-                files=", ".join(p.name for p in targets.values()), folder=folder
+                files=", ".join(readable(p.name) for p in targets.values()),
+                folder=readable(folder),
             )
         )
 
@@ -1030,15 +1375,19 @@ class MainWindow(QMainWindow):
     # --- Recent files and settings ----------------------------------------------------------
 
     def recent_files(self) -> list[str]:
+        """The paths of Open Recent, newest first, exactly as the file system names them."""
         value = self.settings.value("recent_files", [])
         if isinstance(value, str):  # QSettings gives a lone string for a one-item list
             value = [value]
-        return [str(item) for item in value or []]
+        paths = (path_from_setting(item) for item in value or [])
+        return [path for path in paths if path is not None]
 
     def _remember_recent(self, path: Path) -> None:
         entry = str(path.resolve())
         recent = [entry] + [item for item in self.recent_files() if item != entry]
-        self.settings.setValue("recent_files", recent[:MAX_RECENT_FILES])
+        self.settings.setValue(
+            "recent_files", [path_to_setting(item) for item in recent[:MAX_RECENT_FILES]]
+        )
         self._rebuild_recent_menu()
 
     def _rebuild_recent_menu(self) -> None:
@@ -1046,9 +1395,9 @@ class MainWindow(QMainWindow):
         recent = self.recent_files()
         for number, item in enumerate(recent, start=1):
             action = self.recent_menu.addAction(
-                f"&{number} {Path(item).name}", lambda item=item: self.open_photo(item)
+                f"&{number} {readable(Path(item).name)}", lambda item=item: self.open_photo(item)
             )
-            action.setToolTip(item)
+            action.setToolTip(readable(item))
         if recent:
             self.recent_menu.addSeparator()
             self.recent_menu.addAction(self.tr("Clear Menu"), self._clear_recent)
@@ -1064,17 +1413,23 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1360, 820)
+        # Each value passes the core's own check, or its default is used: the file may have
+        # been edited by hand, or written by an older version.
         try:
-            sigma = float(self.settings.value("sigma", DEFAULT_SIGMA))
-        except (TypeError, ValueError):
-            sigma = DEFAULT_SIGMA
-        size_value = str(self.settings.value("kernel_size", DEFAULT_KERNEL_SIZE))
-        try:
-            size: KernelSize = check_kernel_size(size_value)
+            sigma = check_sigma(self.settings.value("sigma", DEFAULT_SIGMA))
         except InvalidKernelError:
-            size = DEFAULT_KERNEL_SIZE  # a settings file edited by hand, or by an old version
-        self.set_parameters(kernel_size=size, sigma=min(MAX_SIGMA, max(MIN_SIGMA, sigma)))
-        self.set_algorithm(str(self.settings.value("algorithm", DEFAULT_ALGORITHM)))
+            sigma = DEFAULT_SIGMA
+        try:
+            size: KernelSize = check_kernel_size(
+                str(self.settings.value("kernel_size", DEFAULT_KERNEL_SIZE))
+            )
+        except InvalidKernelError:
+            size = DEFAULT_KERNEL_SIZE
+        algorithm = self.settings.value("algorithm", DEFAULT_ALGORITHM)
+        if algorithm not in ALGORITHMS:
+            algorithm = DEFAULT_ALGORITHM
+        self.set_parameters(kernel_size=size, sigma=sigma)
+        self.set_algorithm(algorithm)
         self._on_parameters_changed()
 
     def _save_settings(self) -> None:
@@ -1087,7 +1442,7 @@ class MainWindow(QMainWindow):
     # --- The rest -------------------------------------------------------------------------
 
     def _update_title(self) -> None:
-        name = self.photo.path.name if self.photo is not None else self.tr("no photo")
+        name = readable(self.photo.path.name) if self.photo is not None else self.tr("no photo")
         self.setWindowTitle(f"{name} — {APP_NAME}")
 
     def _update_enabled(self) -> None:
@@ -1102,9 +1457,15 @@ class MainWindow(QMainWindow):
     def _warn(
         self, title: str, text: str, *, critical: bool = False, error: BaseException | None = None
     ) -> None:
-        """Tell the user; the log gets the message, and `error`'s traceback when there is one."""
+        """Tell the user; the log gets the message, and `error`'s traceback when there is one.
+
+        This is the one place a window error is logged, so it reaches the terminal once. With
+        show_messages off, whoever receives message_shown tells the user (the screenshot prints
+        an `error:` line), and the log keeps it to its file.
+        """
         level = logging.ERROR if critical else logging.WARNING
-        log.log(level, "%s: %s", title, text, exc_info=error)
+        extra = {} if self.show_messages else {"file_only": True}
+        log.log(level, "%s: %s", title, text, exc_info=error, extra=extra)
         self.message_shown.emit(title, text)
         if self.show_messages:
             box = QMessageBox.critical if critical else QMessageBox.warning
@@ -1113,19 +1474,8 @@ class MainWindow(QMainWindow):
     def _show_about(self) -> None:
         from blurapp.core.paths import log_file_path
 
-        log_file = html.escape(str(log_file_path()))
-        QMessageBox.about(
-            self,
-            self.tr("About BlurApp"),
-            f"<b>{APP_NAME} {__version__}</b><p>"
-            + self.tr(
-                "The same Gaussian blur with NumPy on the CPU and with JAX-jit on the GPU "
-                "(or the CPU), side by side."
-            )
-            + "</p><p>"
-            + self.tr("Warnings and errors are logged to:")
-            + f"<br><tt>{log_file}</tt></p>",
-        )
+        dialog = AboutDialog(version_rows(self.jax_device), readable(log_file_path()), self)
+        dialog.exec()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._save_settings()

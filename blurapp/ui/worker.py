@@ -84,12 +84,14 @@ class RunOutcome:
 
 class Worker(QObject):
     photo_loaded = Signal(object)  # LoadedPhoto
+    # The window tells the user and logs each failure, with its traceback: the worker doesn't,
+    # or every error would reach the terminal twice.
     photo_failed = Signal(int, object)  # request, PhotoError (its message names the file)
     progress = Signal(int, str, int, int)  # request, engine, done, total (total 0: unknown)
     engine_finished = Signal(object)  # EngineResult
     run_finished = Signal(object)  # RunOutcome
     run_cancelled = Signal(int)
-    run_failed = Signal(int, str)  # request, message; the traceback goes to the log
+    run_failed = Signal(int, object)  # request, the exception
     jax_ready = Signal(str)  # the device JAX will run on, once it is imported
     jax_unavailable = Signal(str)  # why JAX cannot run
 
@@ -143,14 +145,13 @@ class Worker(QObject):
             photo = load_photo(path)
             picture = build_pyramid(to_8bit(photo.gray))
         except PhotoError as error:
-            log.warning("%s", error, exc_info=error)  # the cause's traceback, in the log
             self.photo_failed.emit(request, error)
             return
         except Exception as error:
-            log.exception("could not open %s", path)
             unexpected = PhotoError(
                 path, QT_TRANSLATE_NOOP("FileProblem", "unexpected error: {reason}"), reason=error
             )
+            unexpected.__cause__ = error  # the log shows its traceback
             self.photo_failed.emit(request, unexpected)
             return
         if request == self._wanted_load:
@@ -205,8 +206,7 @@ class Worker(QObject):
             self.run_cancelled.emit(number)
             return
         except Exception as error:
-            log.exception("the comparison failed")
-            self.run_failed.emit(number, f"{type(error).__name__}: {error}")
+            self.run_failed.emit(number, error)
             return
         if cancelled():
             self.run_cancelled.emit(number)
