@@ -2,6 +2,34 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <location filename="../ui/main_window.py" line="393"/>
+        <source>About BlurApp</source>
+        <translation>关于 BlurApp</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="402"/>
+        <source>The same Gaussian blur with NumPy on the CPU and with JAX-jit on the GPU (or the CPU), side by side.</source>
+        <translation>同一个高斯模糊，分别由 CPU 上的 NumPy 和 GPU（或 CPU）上的 JAX-jit 运行，并排对比。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="406"/>
+        <source>Warnings and errors are logged to:</source>
+        <translation>警告和错误记录在：</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="414"/>
+        <source>&amp;Copy Versions</source>
+        <translation>复制版本信息(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="416"/>
+        <source>Copy the versions, to paste into a bug report</source>
+        <translation>复制版本信息，以便粘贴到错误报告中</translation>
+    </message>
+</context>
+<context>
     <name>Figures</name>
     <message>
         <location filename="../core/figures.py" line="23"/>
@@ -79,32 +107,37 @@
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="81"/>
-        <source>{diff} ({levels} of 255 levels), within {tolerance}</source>
-        <translation>{diff}（{levels} 个 8 位灰度级），在 {tolerance} 以内</translation>
+        <location filename="../core/figures.py" line="61"/>
+        <source>the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ</source>
+        <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="83"/>
-        <source>{diff} ({levels} of 255 levels), NOT within {tolerance}</source>
-        <translation>{diff}（{levels} 个 8 位灰度级），超出 {tolerance}</translation>
+        <location filename="../core/figures.py" line="101"/>
+        <source>{diff} ({levels} of {count} levels), within {tolerance}</source>
+        <translation>{diff}（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="115"/>
+        <location filename="../core/figures.py" line="105"/>
+        <source>{diff} ({levels} of {count} levels), NOT within {tolerance}</source>
+        <translation>{diff}（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="147"/>
         <source>median of {count}</source>
         <translation>{count} 次的中位数</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="116"/>
+        <location filename="../core/figures.py" line="148"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="117"/>
+        <location filename="../core/figures.py" line="149"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="135"/>
+        <location filename="../core/figures.py" line="167"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
     </message>
@@ -112,17 +145,17 @@
 <context>
     <name>FiguresPanel</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="128"/>
+        <location filename="../ui/figures_panel.py" line="271"/>
         <source>Figures</source>
         <translation>测量数据</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="138"/>
-        <source>Time per blur, log scale</source>
-        <translation>每次模糊的耗时（对数刻度）</translation>
+        <location filename="../ui/figures_panel.py" line="281"/>
+        <source>Time per blur (ms)</source>
+        <translation>每次模糊的耗时（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="199"/>
+        <location filename="../ui/figures_panel.py" line="355"/>
         <source>Out of date: {reason}</source>
         <translation>已过期：{reason}</translation>
     </message>
@@ -135,633 +168,691 @@
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="77"/>
+        <location filename="../core/photo.py" line="90"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="83"/>
+        <location filename="../core/photo.py" line="96"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="90"/>
+        <location filename="../core/photo.py" line="103"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="94"/>
+        <location filename="../core/photo.py" line="107"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="102"/>
+        <location filename="../core/photo.py" line="115"/>
         <source>the file is damaged or not a valid image ({reason})</source>
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="106"/>
+        <location filename="../core/photo.py" line="119"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="138"/>
+        <location filename="../core/photo.py" line="151"/>
         <source>the image is {width} × {height} pixels ({megapixels} MP); blurring it needs about {needed} GB of memory, but only {available} GB is available</source>
         <translation>图像为 {width} × {height} 像素（{megapixels} 百万像素）；模糊它约需 {needed} GB 内存，但只有 {available} GB 可用</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="155"/>
+        <location filename="../core/photo.py" line="169"/>
         <source>this is a folder, not an image file</source>
         <translation>这是文件夹，不是图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="158"/>
+        <location filename="../core/photo.py" line="173"/>
+        <source>this is not a regular file</source>
+        <translation>这不是普通文件</translation>
+    </message>
+    <message>
+        <location filename="../core/photo.py" line="175"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="160"/>
+        <location filename="../core/photo.py" line="69"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="168"/>
+        <location filename="../core/photo.py" line="183"/>
         <source>the file is truncated (it ends before the image does)</source>
         <translation>文件不完整（在图像结束之前就结束了）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="173"/>
+        <location filename="../core/photo.py" line="188"/>
         <source>permission denied</source>
         <translation>权限不足</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="174"/>
+        <location filename="../core/photo.py" line="189"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="45"/>
-        <location filename="../core/saving.py" line="98"/>
+        <location filename="../core/saving.py" line="129"/>
         <source>this is a folder; give a file name</source>
         <translation>这是文件夹；请给出文件名</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="50"/>
-        <location filename="../core/saving.py" line="103"/>
+        <location filename="../core/saving.py" line="134"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="59"/>
+        <location filename="../core/saving.py" line="152"/>
+        <source>the file name is too long for the file system; choose a shorter one</source>
+        <translation>文件名对文件系统来说太长；请选择更短的名称</translation>
+    </message>
+    <message>
+        <location filename="../core/saving.py" line="174"/>
+        <source>this is the photo being blurred; BlurApp never writes over it, choose another name</source>
+        <translation>这是正在模糊的照片；BlurApp 从不覆盖它，请选择其他名称</translation>
+    </message>
+    <message>
+        <location filename="../core/saving.py" line="195"/>
+        <source>unknown output format {extension}; use {accepted}</source>
+        <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
+    </message>
+    <message>
+        <location filename="../core/saving.py" line="73"/>
         <source>cannot write in {folder}: {reason}</source>
         <translation>无法写入 {folder}：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="76"/>
+        <location filename="../core/saving.py" line="90"/>
+        <location filename="../core/saving.py" line="158"/>
         <source>the file could not be written: {reason}</source>
         <translation>无法写入文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="117"/>
-        <source>unknown output format {extension}; use .png, .tif, .jpg or .npy</source>
-        <translation>未知的输出格式 {extension}；请使用 .png、.tif、.jpg 或 .npy</translation>
-    </message>
-    <message>
-        <location filename="../core/saving.py" line="150"/>
+        <location filename="../core/saving.py" line="258"/>
         <source>{format} cannot store this image: {reason}</source>
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
 </context>
 <context>
+    <name>KernelSizeSpinBox</name>
+    <message>
+        <location filename="../ui/main_window.py" line="212"/>
+        <source>kernel size {typed} is below the smallest, 1: using 1</source>
+        <translation>卷积核大小 {typed} 小于最小值 1：使用 1</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="217"/>
+        <source>kernel size {typed} is above the largest, {largest}: using {largest}</source>
+        <translation>卷积核大小 {typed} 大于最大值 {largest}：使用 {largest}</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="221"/>
+        <source>kernel sizes are odd, so the kernel has a centre: using {size}</source>
+        <translation>卷积核大小须为奇数，以便有中心：使用 {size}</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/main_window.py" line="82"/>
+        <location filename="../ui/main_window.py" line="99"/>
         <source>NumPy and JAX</source>
         <translation>NumPy 和 JAX</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="83"/>
+        <location filename="../ui/main_window.py" line="100"/>
         <source>NumPy only</source>
         <translation>仅 NumPy</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="84"/>
+        <location filename="../ui/main_window.py" line="101"/>
         <source>JAX only</source>
         <translation>仅 JAX</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="88"/>
+        <location filename="../ui/main_window.py" line="105"/>
         <source>2-D (tutorial)</source>
         <translation>二维（教程方法）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="89"/>
+        <location filename="../ui/main_window.py" line="106"/>
         <source>Separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="92"/>
+        <location filename="../ui/main_window.py" line="109"/>
         <source>Blurred results</source>
         <translation>模糊结果</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="93"/>
-        <location filename="../ui/main_window.py" line="875"/>
+        <location filename="../ui/main_window.py" line="110"/>
+        <location filename="../ui/main_window.py" line="1157"/>
         <source>Original</source>
         <translation>原图</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="94"/>
-        <location filename="../ui/main_window.py" line="880"/>
+        <location filename="../ui/main_window.py" line="111"/>
+        <location filename="../ui/main_window.py" line="1162"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="126"/>
+        <location filename="../ui/main_window.py" line="186"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="127"/>
+        <location filename="../ui/main_window.py" line="187"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="281"/>
+        <location filename="../ui/main_window.py" line="370"/>
+        <source>not loaded yet</source>
+        <translation>尚未加载</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="372"/>
+        <source>device not known yet</source>
+        <translation>设备尚未确定</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="381"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="527"/>
         <source>Kernel size in pixels: odd, so the kernel has a centre</source>
         <translation>卷积核尺寸（像素）：须为奇数，使卷积核有中心</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="282"/>
+        <location filename="../ui/main_window.py" line="528"/>
         <source>a&amp;uto</source>
         <translation>自动(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="283"/>
+        <location filename="../ui/main_window.py" line="529"/>
         <source>Choose the size from sigma: 2·ceil(3σ)+1</source>
         <translation>按 sigma 选择尺寸：2·ceil(3σ)+1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="303"/>
+        <location filename="../ui/main_window.py" line="546"/>
         <source>2-D: the tutorial&apos;s k × k taps. Separable: k taps along the rows, then k down the columns: the same blur in 2k taps instead of k².</source>
         <translation>二维：教程中的 k × k 次采样。可分离：先沿行 k 次，再沿列 k 次：以 2k 次代替 k² 次得到同样的模糊。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="316"/>
-        <location filename="../ui/main_window.py" line="373"/>
+        <location filename="../ui/main_window.py" line="559"/>
+        <location filename="../ui/main_window.py" line="622"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="318"/>
+        <location filename="../ui/main_window.py" line="561"/>
         <source>Blur with the chosen engines (Ctrl+R)</source>
         <translation>用所选引擎进行模糊（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="320"/>
-        <location filename="../ui/main_window.py" line="374"/>
+        <location filename="../ui/main_window.py" line="563"/>
+        <location filename="../ui/main_window.py" line="623"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="321"/>
+        <location filename="../ui/main_window.py" line="564"/>
         <source>Stop the run in progress (Esc)</source>
         <translation>停止正在进行的运行（Esc）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="332"/>
+        <location filename="../ui/main_window.py" line="575"/>
         <source>&amp;Kernel size</source>
         <translation>卷积核尺寸(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="333"/>
+        <location filename="../ui/main_window.py" line="576"/>
         <source>&amp;Sigma</source>
         <translation>Sigma(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="334"/>
-        <location filename="../ui/main_window.py" line="377"/>
+        <location filename="../ui/main_window.py" line="577"/>
+        <location filename="../ui/main_window.py" line="626"/>
         <source>Kernel used</source>
         <translation>实际卷积核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="335"/>
+        <location filename="../ui/main_window.py" line="578"/>
         <source>Algori&amp;thm</source>
         <translation>算法(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="336"/>
+        <location filename="../ui/main_window.py" line="579"/>
         <source>E&amp;ngines</source>
         <translation>引擎(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="337"/>
+        <location filename="../ui/main_window.py" line="580"/>
         <source>Sho&amp;w</source>
         <translation>显示(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="346"/>
+        <location filename="../ui/main_window.py" line="594"/>
         <source>Gaussian blur</source>
         <translation>高斯模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="360"/>
+        <location filename="../ui/main_window.py" line="609"/>
         <source>Gaussian sigma in pixels</source>
         <translation>高斯 sigma（像素）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="362"/>
+        <location filename="../ui/main_window.py" line="611"/>
         <source>Kernel size</source>
         <translation>卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="363"/>
+        <location filename="../ui/main_window.py" line="612"/>
         <source>Automatic kernel size</source>
         <translation>自动卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="364"/>
+        <location filename="../ui/main_window.py" line="613"/>
         <source>Sigma</source>
         <translation>Sigma</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="365"/>
+        <location filename="../ui/main_window.py" line="614"/>
         <source>Sigma slider</source>
         <translation>Sigma 滑块</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="366"/>
+        <location filename="../ui/main_window.py" line="615"/>
         <source>Algorithm</source>
         <translation>算法</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="367"/>
+        <location filename="../ui/main_window.py" line="616"/>
         <source>Engines</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="367"/>
+        <location filename="../ui/main_window.py" line="616"/>
         <source>Which engines a run uses</source>
         <translation>一次运行使用哪些引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="370"/>
+        <location filename="../ui/main_window.py" line="619"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="371"/>
+        <location filename="../ui/main_window.py" line="620"/>
         <source>What the panes show: results, original or difference</source>
         <translation>窗格显示的内容：结果、原图或差异</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="378"/>
+        <location filename="../ui/main_window.py" line="627"/>
         <source>The kernel size a run will use</source>
         <translation>运行时将使用的卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="415"/>
+        <location filename="../ui/main_window.py" line="629"/>
+        <source>Notes on the parameters</source>
+        <translation>参数说明</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="669"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="417"/>
+        <location filename="../ui/main_window.py" line="671"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="419"/>
+        <location filename="../ui/main_window.py" line="673"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="421"/>
+        <location filename="../ui/main_window.py" line="675"/>
         <source>&amp;Save Results…</source>
         <translation>保存结果(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="424"/>
+        <location filename="../ui/main_window.py" line="678"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="426"/>
+        <location filename="../ui/main_window.py" line="680"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="428"/>
+        <location filename="../ui/main_window.py" line="682"/>
         <source>&amp;Copy Selected Image</source>
         <translation>复制所选图像(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="431"/>
+        <location filename="../ui/main_window.py" line="685"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="432"/>
+        <location filename="../ui/main_window.py" line="686"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="438"/>
+        <location filename="../ui/main_window.py" line="692"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="443"/>
+        <location filename="../ui/main_window.py" line="697"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="446"/>
+        <location filename="../ui/main_window.py" line="700"/>
         <source>&amp;Actual Size (100%)</source>
         <translation>实际大小 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="451"/>
+        <location filename="../ui/main_window.py" line="705"/>
         <source>Select the Other &amp;Pane</source>
         <translation>选择另一个窗格(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="464"/>
-        <location filename="../ui/main_window.py" line="465"/>
+        <location filename="../ui/main_window.py" line="718"/>
+        <location filename="../ui/main_window.py" line="719"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="470"/>
+        <location filename="../ui/main_window.py" line="724"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="473"/>
+        <location filename="../ui/main_window.py" line="727"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="475"/>
+        <location filename="../ui/main_window.py" line="729"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="479"/>
+        <location filename="../ui/main_window.py" line="733"/>
         <source>&amp;About BlurApp</source>
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="490"/>
+        <location filename="../ui/main_window.py" line="744"/>
         <source>Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%</source>
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="499"/>
+        <location filename="../ui/main_window.py" line="753"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="550"/>
+        <location filename="../ui/main_window.py" line="807"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="562"/>
+        <location filename="../ui/main_window.py" line="836"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="594"/>
+        <location filename="../ui/main_window.py" line="868"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="630"/>
+        <location filename="../ui/main_window.py" line="899"/>
+        <source>sample photo ({name})</source>
+        <translation>示例照片（{name}）</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="908"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="631"/>
+        <location filename="../ui/main_window.py" line="909"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="646"/>
+        <location filename="../ui/main_window.py" line="925"/>
         <source>Invalid Kernel</source>
         <translation>无效的卷积核</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="668"/>
+        <location filename="../ui/main_window.py" line="947"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="693"/>
+        <location filename="../ui/main_window.py" line="972"/>
         <source>NumPy %p%</source>
         <translation>NumPy %p%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="695"/>
+        <location filename="../ui/main_window.py" line="974"/>
         <source>NumPy: {done} of {total} kernel taps</source>
         <translation>NumPy：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="697"/>
+        <location filename="../ui/main_window.py" line="976"/>
         <source>NumPy: starting…</source>
         <translation>NumPy：正在开始…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="702"/>
+        <location filename="../ui/main_window.py" line="981"/>
         <source>JAX: compiling and running…</source>
         <translation>JAX：正在编译并运行…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="754"/>
+        <location filename="../ui/main_window.py" line="1035"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="758"/>
+        <location filename="../ui/main_window.py" line="1039"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="759"/>
+        <location filename="../ui/main_window.py" line="1040"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="766"/>
+        <location filename="../ui/main_window.py" line="1048"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="783"/>
+        <location filename="../ui/main_window.py" line="1065"/>
         <source>JAX {time} on {device}</source>
         <translation>JAX {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="788"/>
+        <location filename="../ui/main_window.py" line="1070"/>
         <source>JAX unavailable</source>
         <translation>JAX 不可用</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="789"/>
+        <location filename="../ui/main_window.py" line="1071"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="833"/>
+        <location filename="../ui/main_window.py" line="1115"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="835"/>
+        <location filename="../ui/main_window.py" line="1117"/>
         <source>The difference appears after a run with both engines</source>
         <translation>用两个引擎运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="839"/>
+        <location filename="../ui/main_window.py" line="1121"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="856"/>
+        <location filename="../ui/main_window.py" line="1138"/>
         <source>the parameters changed since this run; press Run</source>
         <translation>此次运行后参数已更改；请点击运行</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="859"/>
+        <location filename="../ui/main_window.py" line="1141"/>
         <source>a later run has replaced results on screen; press Run</source>
         <translation>之后的运行已替换屏幕上的结果；请点击运行</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="869"/>
+        <location filename="../ui/main_window.py" line="1151"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="875"/>
+        <location filename="../ui/main_window.py" line="1157"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="885"/>
+        <location filename="../ui/main_window.py" line="1167"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="888"/>
+        <location filename="../ui/main_window.py" line="1170"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="896"/>
+        <location filename="../ui/main_window.py" line="1178"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="900"/>
+        <location filename="../ui/main_window.py" line="1182"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="903"/>
+        <location filename="../ui/main_window.py" line="1185"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="910"/>
+        <location filename="../ui/main_window.py" line="1192"/>
         <source>compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="911"/>
+        <location filename="../ui/main_window.py" line="1193"/>
         <source>from cache</source>
         <translation>取自缓存</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="912"/>
+        <location filename="../ui/main_window.py" line="1194"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="915"/>
+        <location filename="../ui/main_window.py" line="1197"/>
         <source>steady {steady} · first call {first} ({how})</source>
         <translation>稳定 {steady} · 首次调用 {first}（{how}）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="921"/>
+        <location filename="../ui/main_window.py" line="1203"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="968"/>
+        <location filename="../ui/main_window.py" line="1280"/>
+        <source>Save Results Made with Different Parameters?</source>
+        <translation>保存用不同参数得到的结果？</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="1281"/>
+        <source>The two results were not made with the same parameters:</source>
+        <translation>两个结果不是用相同参数得到的：</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="1283"/>
+        <source>Each file&apos;s name and description say which parameters made it. Save both?</source>
+        <translation>每个文件的名称和说明都注明了所用参数。两个都保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="1300"/>
         <source>Save Results to Folder</source>
         <translation>将结果保存到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="979"/>
+        <location filename="../ui/main_window.py" line="1317"/>
         <source>Replace Files?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="980"/>
+        <location filename="../ui/main_window.py" line="1318"/>
         <source>These files already exist in {folder}:</source>
         <translation>以下文件已存在于 {folder}：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="982"/>
+        <location filename="../ui/main_window.py" line="1320"/>
         <source>Replace them?</source>
         <translation>是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="995"/>
+        <location filename="../ui/main_window.py" line="1310"/>
+        <location filename="../ui/main_window.py" line="1336"/>
         <source>Cannot Save Results</source>
         <translation>无法保存结果</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="999"/>
+        <location filename="../ui/main_window.py" line="1340"/>
         <source>Saved {files} in {folder}</source>
         <translation>已将 {files} 保存到 {folder}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="1009"/>
+        <location filename="../ui/main_window.py" line="1351"/>
         <source>Copied the {engine} image</source>
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="1057"/>
+        <location filename="../ui/main_window.py" line="1403"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="1093"/>
+        <location filename="../ui/main_window.py" line="1445"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="1122"/>
-        <source>About BlurApp</source>
-        <translation>关于 BlurApp</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1125"/>
-        <source>The same Gaussian blur with NumPy on the CPU and with JAX-jit on the GPU (or the CPU), side by side.</source>
-        <translation>同一个高斯模糊，分别由 CPU 上的 NumPy 和 GPU（或 CPU）上的 JAX-jit 运行，并排对比。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1129"/>
-        <source>Warnings and errors are logged to:</source>
-        <translation>警告和错误记录在：</translation>
-    </message>
-    <message>
-        <location filename="../ui/app.py" line="105"/>
+        <location filename="../ui/app.py" line="134"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="109"/>
+        <location filename="../ui/app.py" line="138"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
@@ -769,12 +860,12 @@
 <context>
     <name>ResultPane</name>
     <message>
-        <location filename="../ui/image_pane.py" line="241"/>
+        <location filename="../ui/image_pane.py" line="245"/>
         <source>{engine} image</source>
         <translation>{engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="244"/>
+        <location filename="../ui/image_pane.py" line="248"/>
         <source>{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan; both panes move together</source>
         <translation>{engine}：滚轮或 Ctrl +/− 缩放，拖动或方向键平移；两个窗格同步移动</translation>
     </message>
@@ -782,40 +873,58 @@
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../ui/main_window.py" line="154"/>
+        <location filename="../ui/main_window.py" line="311"/>
         <source>Keyboard Shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="156"/>
+        <location filename="../ui/main_window.py" line="313"/>
         <source>Menu</source>
         <translation>菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="156"/>
+        <location filename="../ui/main_window.py" line="313"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="156"/>
+        <location filename="../ui/main_window.py" line="313"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="159"/>
+        <location filename="../ui/main_window.py" line="316"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="167"/>
+        <location filename="../ui/main_window.py" line="325"/>
         <source>Tab moves through the parameters and the two panes; in a pane the arrow keys pan. Alt and an underlined letter jumps to a parameter.</source>
         <translation>Tab 键在参数和两个窗格之间移动；在窗格中用方向键平移。Alt 加带下划线的字母可跳到对应参数。</translation>
     </message>
 </context>
 <context>
+    <name>SigmaSpinBox</name>
+    <message>
+        <location filename="../ui/main_window.py" line="272"/>
+        <source>sigma {typed} is below the smallest, {smallest}: using {smallest}</source>
+        <translation>sigma {typed} 小于最小值 {smallest}：使用 {smallest}</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="276"/>
+        <source>sigma {typed} is above the largest, {largest}: using {largest}</source>
+        <translation>sigma {typed} 大于最大值 {largest}：使用 {largest}</translation>
+    </message>
+</context>
+<context>
     <name>TimingChart</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="71"/>
+        <location filename="../ui/figures_panel.py" line="156"/>
+        <source>Bar length is proportional to time. A bar with a break is too long to draw to scale; its time is printed beside it.</source>
+        <translation>条形长度与耗时成正比。带断口的条形太长，无法按比例绘制；其耗时标在旁边。</translation>
+    </message>
+    <message>
+        <location filename="../ui/figures_panel.py" line="193"/>
         <source>Timings appear after a run</source>
         <translation>运行后显示耗时</translation>
     </message>
