@@ -12,7 +12,8 @@ from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QSettings, QTim
 from PySide6.QtWidgets import QApplication
 
 from blurapp.core.saving import OutputError, check_output_path, write_atomically
-from blurapp.ui.main_window import APP_NAME, DESKTOP_ID, MainWindow, readable
+from blurapp.core.wording import display_path
+from blurapp.ui.main_window import APP_NAME, DESKTOP_ID, MainWindow
 from blurapp.ui.translations import TRANSLATIONS, install_translations
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ def run_window(
         try:
             check_output_path(screenshot)
         except OutputError as error:
-            print(f"error: {readable(str(error))}", file=sys.stderr)
+            print(f"error: {display_path(str(error))}", file=sys.stderr)
             return 1
         if not _has_display():
             # A screenshot needs no screen: render offscreen when there is none.
@@ -159,7 +160,7 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
     def fail(message: str) -> None:
         if outcome["status"]:  # the first failure is the one to tell
             return
-        print(f"error: {readable(message)}", file=sys.stderr)
+        print(f"error: {display_path(message)}", file=sys.stderr)
         outcome["status"] = 1
         window.close()
         app.quit()

@@ -78,7 +78,7 @@ from blurapp.core.kernel import (
 from blurapp.core.photo import Photo, PhotoError
 from blurapp.core.sample import sample_photo_path
 from blurapp.core.saving import OutputError, check_output_path, save_output
-from blurapp.core.wording import FileProblem
+from blurapp.core.wording import FileProblem, display_path
 from blurapp.ui.figures_panel import FiguresPanel, figure_text
 from blurapp.ui.image_pane import CaptionLink, ResultPane, ViewLink
 from blurapp.ui.worker import EngineResult, LoadedPhoto, RunOutcome, RunRequest, WorkerThread
@@ -127,17 +127,9 @@ def app_icon() -> QIcon:
 
 def translated_problem(error: FileProblem) -> str:
     """A file problem's message in the user's language (the core words it in English)."""
-    return readable(
+    return display_path(
         error.translated(lambda text: QCoreApplication.translate(FileProblem.CONTEXT, text))
     )
-
-
-def readable(text: str | os.PathLike[str]) -> str:
-    """`text` as Qt can show it: a file name's bytes that are not UTF-8 become "�".
-
-    Python keeps such bytes as lone surrogates, which Qt would silently drop.
-    """
-    return os.fsencode(text).decode("utf-8", "replace")
 
 
 # A path whose bytes are not UTF-8 cannot go through QSettings as text: it is stored as
@@ -833,7 +825,7 @@ class MainWindow(QMainWindow):
 
     def choose_photo(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, self.tr("Open Photo"), readable(self._open_folder()), _photo_file_filter()
+            self, self.tr("Open Photo"), display_path(self._open_folder()), _photo_file_filter()
         )
         if path:
             self.open_photo(Path(path))
@@ -865,7 +857,7 @@ class MainWindow(QMainWindow):
         self._load_number += 1
         worker = self._worker_thread.worker
         worker.want_load(self._load_number)
-        self.status_label.setText(self.tr("Opening {name}…").format(name=readable(path.name)))
+        self.status_label.setText(self.tr("Opening {name}…").format(name=display_path(path.name)))
         self._load_requested.emit(self._load_number, path)
 
     @Slot(object)
@@ -880,7 +872,7 @@ class MainWindow(QMainWindow):
         self._outcome = None
         self._difference = None
         size = format_megapixels(self.photo.width, self.photo.height)
-        self.figures.show_rows([("image", f"{readable(self.photo.path.name)}, {size}")])
+        self.figures.show_rows([("image", f"{display_path(self.photo.path.name)}, {size}")])
         self.figures.clear_result()
         self.figures.set_stale(None)
         self._refresh_pictures()  # both panes show the photo until a first run
@@ -898,7 +890,7 @@ class MainWindow(QMainWindow):
         if is_sample_photo(self.photo.path):
             where = self.tr("sample photo ({name})").format(name=self.photo.path.name)
         else:
-            where = readable(self.photo.path)
+            where = display_path(self.photo.path)
         return f"{where}  ·  {format_megapixels(self.photo.width, self.photo.height)}"
 
     @Slot(int, object)
@@ -1006,7 +998,7 @@ class MainWindow(QMainWindow):
         photo = outcome.request.photo
         self.figures.show_result(
             outcome.result,
-            readable(photo.path.name),
+            display_path(photo.path.name),
             photo.width,
             photo.height,
             earlier=self._earlier_rows(outcome.result),
@@ -1257,7 +1249,7 @@ class MainWindow(QMainWindow):
             "kernel size": f"{shown.kernel_size}",
             "sigma": f"{shown.request.sigma:g}",
             "algorithm": shown.request.algorithm,
-            "photo": readable(shown.request.photo.path.name),
+            "photo": display_path(shown.request.photo.path.name),
         }
         if engine == "jax":
             description["device"] = shown.engine_result.run.device
@@ -1297,7 +1289,7 @@ class MainWindow(QMainWindow):
             self._open_folder()
         )
         folder = QFileDialog.getExistingDirectory(
-            self, self.tr("Save Results to Folder"), readable(start)
+            self, self.tr("Save Results to Folder"), display_path(start)
         )
         if not folder:
             return
@@ -1311,11 +1303,13 @@ class MainWindow(QMainWindow):
             return
         existing = [path for path in targets.values() if path.exists()]
         if existing:
-            names = "\n".join(readable(path.name) for path in existing)
+            names = "\n".join(display_path(path.name) for path in existing)
             answer = QMessageBox.question(
                 self,
                 self.tr("Replace Files?"),
-                self.tr("These files already exist in {folder}:").format(folder=readable(folder))
+                self.tr("These files already exist in {folder}:").format(
+                    folder=display_path(folder)
+                )
                 + f"\n{names}\n\n"
                 + self.tr("Replace them?"),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
@@ -1338,8 +1332,8 @@ class MainWindow(QMainWindow):
         self.settings.setValue("last_save_folder", path_to_setting(folder))
         self.status_label.setText(
             self.tr("Saved {files} in {folder}").format(
-                files=", ".join(readable(p.name) for p in targets.values()),
-                folder=readable(folder),
+                files=", ".join(display_path(p.name) for p in targets.values()),
+                folder=display_path(folder),
             )
         )
 
@@ -1395,9 +1389,10 @@ class MainWindow(QMainWindow):
         recent = self.recent_files()
         for number, item in enumerate(recent, start=1):
             action = self.recent_menu.addAction(
-                f"&{number} {readable(Path(item).name)}", lambda item=item: self.open_photo(item)
+                f"&{number} {display_path(Path(item).name)}",
+                lambda item=item: self.open_photo(item),
             )
-            action.setToolTip(readable(item))
+            action.setToolTip(display_path(item))
         if recent:
             self.recent_menu.addSeparator()
             self.recent_menu.addAction(self.tr("Clear Menu"), self._clear_recent)
@@ -1442,7 +1437,7 @@ class MainWindow(QMainWindow):
     # --- The rest -------------------------------------------------------------------------
 
     def _update_title(self) -> None:
-        name = readable(self.photo.path.name) if self.photo is not None else self.tr("no photo")
+        name = display_path(self.photo.path.name) if self.photo is not None else self.tr("no photo")
         self.setWindowTitle(f"{name} — {APP_NAME}")
 
     def _update_enabled(self) -> None:
@@ -1474,7 +1469,7 @@ class MainWindow(QMainWindow):
     def _show_about(self) -> None:
         from blurapp.core.paths import log_file_path
 
-        dialog = AboutDialog(version_rows(self.jax_device), readable(log_file_path()), self)
+        dialog = AboutDialog(version_rows(self.jax_device), display_path(log_file_path()), self)
         dialog.exec()
 
     def closeEvent(self, event: QCloseEvent) -> None:
