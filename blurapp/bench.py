@@ -19,12 +19,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from blurapp import __version__
-from blurapp.core.comparison import compare, max_abs_difference
+from blurapp.core.comparison import compare, comparison_dict, max_abs_difference
+from blurapp.core.engines import Engine, get_engine
 from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA, Algorithm, KernelSize, gaussian_kernel
 
 # Photo-like aspect ratio 3:2, as the 24 MP reference image (6000 × 4000).
@@ -73,6 +75,12 @@ def describe_machine() -> dict:
     }
 
 
+# The benchmark's engines: the tutorial's three timings. JAX without jit is slow on large images,
+# so it is timed once after its first call.
+BENCH_ENGINES = ("numpy", "jax", "jax-eager")
+EAGER_REPEATS = 1
+
+
 def run_bench(
     *,
     megapixels: Sequence[float],
@@ -80,37 +88,41 @@ def run_bench(
     algorithms: Sequence[Algorithm] = ALGORITHMS,
     repeats: int,
     sigma: float,
+    engines: Sequence[str] = BENCH_ENGINES,
     on_row: Callable[[dict], None] | None = None,
 ) -> dict:
+    """One row per image size, kernel and algorithm: each engine's figures (as in
+    `compare --json`, under its JSON key), and the size of the image."""
     rows = []
     for mp in megapixels:
         image = synthetic_image(mp)
         for kernel_size, algorithm in itertools.product(kernel_sizes, algorithms):
             result = compare(
-                image, kernel_size=kernel_size, sigma=sigma, algorithm=algorithm, repeats=repeats
+                image,
+                kernel_size=kernel_size,
+                sigma=sigma,
+                algorithm=algorithm,
+                repeats=repeats,
+                engines=[_capped(name, repeats) for name in engines],
             )
-            jax = result.jax
             row = {
-                "algorithm": algorithm,
                 "megapixels": image.size / 1e6,
                 "width": int(image.shape[1]),
                 "height": int(image.shape[0]),
-                "kernel_size": result.kernel_size,
-                "sigma": sigma,
-                "numpy_seconds": result.numpy.seconds,
-                "jax_first_call_seconds": jax.first_call_seconds if jax else None,
-                "jax_seconds": jax.seconds if jax else None,
-                "jax_to_device_seconds": jax.to_device_seconds if jax else None,
-                "jax_from_device_seconds": jax.from_device_seconds if jax else None,
-                "speedup": result.speedup,
-                "max_abs_diff": result.max_abs_diff,
-                "jax_error": result.jax_error,
+                **comparison_dict(result),
             }
             rows.append(row)
             if on_row is not None:
                 on_row(row)
             del result
     return {"results": rows}
+
+
+def _capped(name: str, repeats: int) -> Engine:
+    engine = get_engine(name)
+    if engine.name.startswith("jax-eager"):
+        return replace(engine, max_repeats=min(repeats, EAGER_REPEATS))
+    return engine
 
 
 def _time_best(function: Callable[[], object], repeats: int = 5) -> float:

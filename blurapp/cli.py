@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from blurapp import __version__
+from blurapp.core.engines import DEFAULT_REPEATS
 from blurapp.core.kernel import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
@@ -123,6 +124,55 @@ def _add_common_options(parser: argparse.ArgumentParser, *, top: bool = True) ->
     )
 
 
+def _engines_argument(text: str):
+    from blurapp.core.engines import UnknownEngineError, parse_engines
+
+    try:
+        return parse_engines(text)
+    except UnknownEngineError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _engine_argument(text: str):
+    from blurapp.core.engines import UnknownEngineError, get_engine
+
+    try:
+        return get_engine(text)
+    except UnknownEngineError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _add_engine_options(parser: argparse.ArgumentParser, *, several: bool) -> None:
+    from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE, engine_names
+    from blurapp.core.jax_engine import PLATFORMS
+
+    names = ", ".join(engine_names())
+    if several:
+        parser.add_argument(
+            "--engines",
+            type=_engines_argument,
+            default=",".join(DEFAULT_ENGINES),
+            metavar="E,E,…",
+            help=f"engines to compare, in order ({names}; JAX ones also as NAME@cpu or "
+            f"NAME@gpu; default {','.join(DEFAULT_ENGINES)})",
+        )
+    else:
+        parser.add_argument(
+            "--engine",
+            type=_engine_argument,
+            default=REFERENCE_ENGINE,
+            metavar="E",
+            help=f"the engine to blur with ({names}, or a JAX one as NAME@cpu/NAME@gpu; "
+            f"default {REFERENCE_ENGINE})",
+        )
+    parser.add_argument(
+        "--device",
+        choices=("auto", *PLATFORMS),
+        default="auto",
+        help="where the JAX engines run (default auto: the GPU when there is one)",
+    )
+
+
 def _add_kernel_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--algorithm",
@@ -190,19 +240,20 @@ def build_command_parser() -> argparse.ArgumentParser:
     _add_common_options(compare, top=False)
     _image_argument(compare)
     _add_kernel_options(compare)
+    _add_engine_options(compare, several=True)
     compare.add_argument(
         "--repeat",
         type=_positive_int_argument,
-        default=3,
+        default=DEFAULT_REPEATS,
         metavar="N",
-        help="steady JAX calls to take the median of (default 3)",
+        help=f"steady calls of each JAX engine to take the median of (default {DEFAULT_REPEATS})",
     )
     compare.add_argument("--json", action="store_true", help="print one JSON object")
     compare.add_argument(
         "--out-dir",
         type=Path,
         metavar="DIR",
-        help="also write numpy.npy, jax.npy, numpy.png and jax.png here",
+        help="also write ENGINE.npy and ENGINE.png of each engine here (numpy.npy, jax.png, …)",
     )
 
     blur = commands.add_parser("blur", help="blur a photo with one engine and save the result")
@@ -217,12 +268,21 @@ def build_command_parser() -> argparse.ArgumentParser:
         metavar="OUT",
         help=".npy for the float32 array, or an image file (.png, .tif, .jpg, …)",
     )
-    blur.add_argument("--engine", choices=("numpy", "jax"), default="numpy")
+    _add_engine_options(blur, several=False)
     _add_kernel_options(blur)
 
     bench = commands.add_parser("bench", help="time NumPy against JAX on synthetic images")
     _add_common_options(bench, top=False)
     bench.add_argument("--json", action="store_true", help="print one JSON object")
+    from blurapp.bench import BENCH_ENGINES
+
+    bench.add_argument(
+        "--engines",
+        type=_engines_argument,
+        default=",".join(BENCH_ENGINES),
+        metavar="E,E,…",
+        help=f"engines of the table (default {','.join(BENCH_ENGINES)}; numpy must be one)",
+    )
     bench.add_argument(
         "--megapixels",
         type=_megapixels_argument,
@@ -359,7 +419,7 @@ def _compare(args: argparse.Namespace) -> int:
 
     source = _source(args.image)
     if args.out_dir is not None:
-        _check_outputs(args.out_dir, source)  # before the work, not after it
+        _check_outputs(args.out_dir, source, args.engines)  # before the work, not after it
     photo = _load(source)
     _note_short_kernel(args)
     try:
@@ -369,6 +429,8 @@ def _compare(args: argparse.Namespace) -> int:
             sigma=args.sigma,
             algorithm=args.algorithm,
             repeats=args.repeat,
+            engines=args.engines,
+            device=args.device,
         )
     except MemoryError:
         raise _CommandFailed(
@@ -397,36 +459,17 @@ def _note_short_kernel(args: argparse.Namespace) -> None:
 
 
 def _comparison_json(photo, result) -> dict:
-    jax = result.jax
-    return {
-        "image": {"path": _shown(photo.path), "width": photo.width, "height": photo.height},
-        "kernel": {
-            "size": result.kernel_size,
-            "sigma": result.sigma,
-            "algorithm": result.algorithm,
-        },
-        "numpy": {"seconds": result.numpy.seconds},
-        "jax": {
-            "first_call_seconds": jax.first_call_seconds if jax else None,
-            "compiled": jax.compiled if jax else None,
-            "compilation": str(jax.compilation) if jax else None,
-            "seconds": jax.seconds if jax else None,
-            "repeat_seconds": list(jax.repeat_seconds) if jax else None,
-            "to_device_seconds": jax.to_device_seconds if jax else None,
-            "from_device_seconds": jax.from_device_seconds if jax else None,
-            "device": jax.device if jax else None,
-            "error": result.jax_error,
-        },
-        "speedup": result.speedup,
-        "max_abs_diff": result.max_abs_diff,
-        "within_tolerance": result.within_tolerance,
-    }
+    from blurapp.core.comparison import comparison_dict
+
+    image = {"path": _shown(photo.path), "width": photo.width, "height": photo.height}
+    return {"image": image, **comparison_dict(result)}
 
 
-_OUTPUT_NAMES = ("numpy.npy", "numpy.png", "jax.npy", "jax.png")
+def _output_names(engine) -> tuple[str, str]:
+    return f"{engine.name}.npy", f"{engine.name}.png"
 
 
-def _check_outputs(folder: Path, source: Path) -> None:
+def _check_outputs(folder: Path, source: Path, engines) -> None:
     """Refuse, before any work, an output folder that cannot be used or whose files would
     replace the photo."""
     from blurapp.core.saving import OutputError, check_output_path
@@ -438,8 +481,9 @@ def _check_outputs(folder: Path, source: Path) -> None:
     if not exists:
         return  # made after the work; nothing in it can be the photo
     try:
-        for name in _OUTPUT_NAMES:
-            check_output_path(folder / name, source=source)
+        for engine in engines:
+            for name in _output_names(engine):
+                check_output_path(folder / name, source=source)
     except OutputError as error:
         raise _CommandFailed(str(error)) from error
 
@@ -453,24 +497,23 @@ def _write_outputs(folder: Path, result) -> None:
         raise _CommandFailed(
             f"{_shown(folder)}: cannot create the folder ({error.strerror or error})"
         ) from None
-    runs = {"numpy": result.numpy, "jax": result.jax}
+    from blurapp.core.engines import get_engine
+
     try:
-        for name, run in runs.items():
-            if run is None:
-                continue
+        for name, run in result.runs.items():
+            array_name, picture_name = _output_names(get_engine(name))
             description = output_description(
                 name, result.kernel_size, result.sigma, result.algorithm
             )
-            save_output(folder / f"{name}.npy", run.output)
-            save_output(folder / f"{name}.png", run.output, description=description)
+            save_output(folder / array_name, run.output)
+            save_output(folder / picture_name, run.output, description=description)
     except OutputError as error:
         raise _CommandFailed(str(error)) from error
 
 
 def _blur(args: argparse.Namespace) -> int:
-    from blurapp.core.jax_engine import JaxUnavailableError, blur_jax
+    from blurapp.core.jax_engine import JaxUnavailableError
     from blurapp.core.kernel import kernel_for
-    from blurapp.core.numpy_engine import blur_numpy
     from blurapp.core.saving import (
         OutputError,
         check_output_path,
@@ -486,11 +529,9 @@ def _blur(args: argparse.Namespace) -> int:
     photo = _load(source)
     _note_short_kernel(args)
     kernel = kernel_for(args.algorithm, args.kernel_size, args.sigma)
+    engine = args.engine
     try:
-        if args.engine == "jax":
-            output = blur_jax(photo.gray, kernel)
-        else:
-            output = blur_numpy(photo.gray, kernel)
+        output = engine.blur(photo.gray, kernel, repeats=1, device=args.device).output
     except JaxUnavailableError as error:
         raise _CommandFailed(str(error)) from error
     except MemoryError:
@@ -498,9 +539,9 @@ def _blur(args: argparse.Namespace) -> int:
             f"{_shown(photo.path)}: not enough memory to blur this photo"
         ) from None
     except Exception as error:
-        log.debug("the %s engine failed", args.engine, exc_info=True)
-        raise _CommandFailed(f"the {args.engine} engine failed: {error}") from None
-    description = output_description(args.engine, kernel.shape[0], args.sigma, args.algorithm)
+        log.debug("the %s engine failed", engine.name, exc_info=True)
+        raise _CommandFailed(f"the {engine.title} engine failed: {error}") from None
+    description = output_description(engine.name, kernel.shape[0], args.sigma, args.algorithm)
     try:
         save_output(args.output, output, bit_depth=photo.bit_depth, description=description)
     except OutputError as error:
@@ -533,6 +574,7 @@ def _run_bench(args: argparse.Namespace) -> int:
             algorithms=args.algorithms,
             repeats=args.repeat,
             sigma=DEFAULT_SIGMA,
+            engines=[engine.name for engine in args.engines],
             on_row=None if args.json else _print_bench_row,
         )["results"]
     report.update(
@@ -630,6 +672,7 @@ _BENCH_COLUMNS = (
     ("kernel", 7),
     ("algorithm", 9),
     ("NumPy ms", 10),
+    ("eager ms", 10),
     ("JAX 1st ms", 11),
     ("JAX ms", 9),
     ("speedup", 8),
@@ -644,22 +687,26 @@ def _print_bench_header(machine: dict) -> None:
 
 def _print_bench_columns() -> None:
     _print("  ".join(f"{name:>{width}}" for name, width in _BENCH_COLUMNS))
+    _print("  (eager: JAX without jit, one steady call; JAX: JAX-jit; speedup: NumPy ÷ JAX-jit)")
 
 
 def _print_bench_row(row: dict) -> None:
-    def ms(seconds):
+    def ms(engine: str, figure: str = "seconds") -> str:
+        seconds = row.get(engine, {}).get(figure)
         return "—" if seconds is None else f"{seconds * 1000:,.1f}"
 
     speedup = row["speedup"]
     diff = row["max_abs_diff"]
+    kernel = row["kernel"]["size"]
     cells = (
         f"{row['width']}×{row['height']}",
         f"{row['megapixels']:.1f}",
-        f"{row['kernel_size']}×{row['kernel_size']}",
-        row["algorithm"],
-        ms(row["numpy_seconds"]),
-        ms(row["jax_first_call_seconds"]),
-        ms(row["jax_seconds"]),
+        f"{kernel}×{kernel}",
+        row["kernel"]["algorithm"],
+        ms("numpy"),
+        ms("jax_eager"),
+        ms("jax", "first_call_seconds"),
+        ms("jax"),
         "—" if speedup is None else f"{speedup:.1f}×",
         "—" if diff is None else f"{diff:.1e}",
     )

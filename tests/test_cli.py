@@ -197,7 +197,9 @@ def test_bench_json_on_small_sizes():
     assert report["machine"]["cores"] >= 1
     rows = report["results"]
     assert [
-        (round(r["megapixels"], 2), r["kernel_size"]) for r in rows if r["algorithm"] == "2d"
+        (round(r["megapixels"], 2), r["kernel"]["size"])
+        for r in rows
+        if r["kernel"]["algorithm"] == "2d"
     ] == [
         (0.01, 3),
         (0.01, 9),
@@ -205,9 +207,11 @@ def test_bench_json_on_small_sizes():
         (0.02, 9),
     ]
     for row in rows:
-        assert row["numpy_seconds"] > 0 and row["jax_seconds"] > 0
-        assert row["speedup"] == pytest.approx(row["numpy_seconds"] / row["jax_seconds"])
-        assert row["max_abs_diff"] <= 1e-5
+        numpy, jax, eager = row["numpy"], row["jax"], row["jax_eager"]
+        assert numpy["seconds"] > 0 and jax["seconds"] > 0 and eager["seconds"] > 0
+        assert row["speedup"] == pytest.approx(numpy["seconds"] / jax["seconds"])
+        assert row["max_abs_diff"] <= 1e-5 and eager["max_abs_diff"] <= 1e-5
+        assert len(eager["repeat_seconds"]) == 1  # op by op is slow: timed once
 
 
 def test_bench_table_prints_a_row_per_case():
@@ -217,9 +221,10 @@ def test_bench_table_prints_a_row_per_case():
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0].startswith("machine: ")
-    assert "NumPy ms" in lines[2] and "JAX 1st ms" in lines[2]
-    assert len(lines) == 7 and "3×3" in lines[3] and "5×5" in lines[5]
-    assert "2d" in lines[3] and "separable" in lines[4]
+    assert "NumPy ms" in lines[2] and "eager ms" in lines[2] and "JAX 1st ms" in lines[2]
+    assert lines[3].strip().startswith("(eager: JAX without jit")
+    assert len(lines) == 8 and "3×3" in lines[4] and "5×5" in lines[6]
+    assert "2d" in lines[4] and "separable" in lines[5]
 
 
 def test_compare_separable_json(photo):
@@ -264,7 +269,7 @@ def test_bench_rows_cover_both_algorithms():
     )
     assert run.returncode == 0, run.stderr
     rows = json.loads(run.stdout)["results"]
-    assert [r["algorithm"] for r in rows] == ["2d", "separable"]
+    assert [r["kernel"]["algorithm"] for r in rows] == ["2d", "separable"]
 
 
 @pytest.mark.parametrize("command", [["compare"], ["blur", "-o", "out.png"]])

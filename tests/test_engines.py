@@ -1,4 +1,6 @@
-"""Both engines against an independent oracle: scipy's edge-padded correlation."""
+"""Every registered engine against an independent oracle: scipy's edge-padded correlation."""
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -10,10 +12,17 @@ from blurapp.core import (
     blur_jax,
     blur_numpy,
     compare,
+    engine_names,
     gaussian_kernel,
+    get_engine,
 )
+from blurapp.core import engines as registry
 
-ENGINES = {"numpy": blur_numpy, "jax": blur_jax}
+ENGINES = engine_names()
+
+
+def blur(engine, image, kernel):
+    return get_engine(engine).blur(image, kernel, repeats=1).output
 
 
 def oracle(image, kernel):
@@ -31,7 +40,7 @@ def test_engine_matches_scipy_on_many_shapes(engine, shape, sigma):
     # (1, 1), (3, 5), (4, 6) and (5, 3) are all smaller than the 9 × 9 kernel.
     image = random_image(*shape, seed=sum(shape))
     kernel = gaussian_kernel(9, sigma)
-    output = ENGINES[engine](image, kernel)
+    output = blur(engine, image, kernel)
     assert output.dtype == np.float32
     assert output.shape == shape
     np.testing.assert_allclose(output, oracle(image, kernel), rtol=0, atol=TOLERANCE)
@@ -43,7 +52,7 @@ def test_engine_matches_scipy_for_every_kernel_size(engine, size):
     image = random_image(37, 23, seed=size)
     kernel = gaussian_kernel(size, 0.3 * size + 0.5)
     np.testing.assert_allclose(
-        ENGINES[engine](image, kernel), oracle(image, kernel), rtol=0, atol=TOLERANCE
+        blur(engine, image, kernel), oracle(image, kernel), rtol=0, atol=TOLERANCE
     )
 
 
@@ -52,14 +61,14 @@ def test_large_non_square_image_with_a_large_kernel(engine):
     image = random_image(473, 716, seed=7)
     kernel = gaussian_kernel(31, 5.0)
     np.testing.assert_allclose(
-        ENGINES[engine](image, kernel), oracle(image, kernel), rtol=0, atol=TOLERANCE
+        blur(engine, image, kernel), oracle(image, kernel), rtol=0, atol=TOLERANCE
     )
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_kernel_of_size_one_returns_the_image(engine):
     image = random_image(12, 9)
-    np.testing.assert_array_equal(ENGINES[engine](image, gaussian_kernel(1, 2.0)), image)
+    np.testing.assert_array_equal(blur(engine, image, gaussian_kernel(1, 2.0)), image)
 
 
 def test_engines_agree_with_each_other():
@@ -129,12 +138,10 @@ def test_a_new_sigma_reuses_the_compiled_blur_and_a_new_size_compiles():
 
 
 def test_a_jax_failure_is_reported_and_numpy_still_runs(monkeypatch):
-    from blurapp.core import comparison
-
     def broken(*args, **kwargs):
         raise RuntimeError("RESOURCE_EXHAUSTED: out of memory on the device")
 
-    monkeypatch.setattr(comparison, "run_jax", broken)
+    monkeypatch.setitem(registry._registry, "jax", replace(get_engine("jax"), run=broken))
     result = compare(random_image(20, 20))
     assert result.jax is None
     assert "out of memory" in result.jax_error
@@ -142,7 +149,7 @@ def test_a_jax_failure_is_reported_and_numpy_still_runs(monkeypatch):
 
 
 def test_jax_run_stops_between_steps_when_cancelled():
-    from blurapp.core import run_jax
+    from blurapp.core.jax_engine import run_jax
 
     steps = []
 
@@ -187,7 +194,7 @@ def test_separable_engine_matches_scipy(engine, shape, size):
 
     image = random_image(*shape, seed=size)
     sigma = 0.3 * size + 0.5
-    output = ENGINES[engine](image, gaussian_kernel_1d(size, sigma))
+    output = blur(engine, image, gaussian_kernel_1d(size, sigma))
     assert output.dtype == np.float32 and output.shape == shape
     # The oracle gets the 2-D kernel: separable must give the same 2-D blur.
     np.testing.assert_allclose(
@@ -233,13 +240,14 @@ def test_large_kernels_take_the_looped_path_and_stay_exact(engine):
     image = random_image(64, 48, seed=17)
     kernel = gaussian_kernel(17, 4.0)
     np.testing.assert_allclose(
-        ENGINES[engine](image, kernel), oracle(image, kernel), rtol=0, atol=TOLERANCE
+        blur(engine, image, kernel), oracle(image, kernel), rtol=0, atol=TOLERANCE
     )
 
 
 def test_jax_running_out_of_memory_is_told_apart(monkeypatch, caplog):
     from blurapp.core import comparison
-    from blurapp.core.jax_engine import Compilation, compiled_blurs
+    from blurapp.core.jax_engine import compiled_blurs
+    from blurapp.core.runs import Compilation
 
     def out_of_memory(*_arrays):
         raise RuntimeError("RESOURCE_EXHAUSTED: Out of memory while trying to allocate 4.0GiB")
@@ -249,5 +257,5 @@ def test_jax_running_out_of_memory_is_told_apart(monkeypatch, caplog):
     )
     result = comparison.compare(np.zeros((4, 4), np.float32), kernel_size=3, sigma=1.0)
     assert result.numpy is not None and result.jax is None
-    assert result.jax_error.startswith("JAX ran out of memory for this photo")
+    assert result.jax_error.startswith("JAX-jit ran out of memory for this photo")
     assert "compiling it again" not in caplog.text

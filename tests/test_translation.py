@@ -82,7 +82,7 @@ def test_every_translatable_string_has_a_chinese_translation(tmp_path):
     sources = [str(p) for p in sorted((ROOT / "blurapp" / "ui").glob("*.py"))]
     sources += [
         str(ROOT / "blurapp" / "core" / name)
-        for name in ("figures.py", "wording.py", "photo.py", "saving.py")
+        for name in ("figures.py", "wording.py", "photo.py", "saving.py", "engines.py")
     ]
     run = subprocess.run(
         [qt_tool("pyside6-lupdate"), *sources, "-ts", str(copy)],
@@ -139,13 +139,13 @@ def test_the_red_warning_does_not_depend_on_the_language(window):
     import numpy as np
 
     from blurapp.core import Compilation
-    from blurapp.core.comparison import ComparisonResult, JaxRun, NumpyRun
+    from blurapp.core.comparison import ComparisonResult
+    from blurapp.core.runs import EngineRun
 
-    numpy_run = NumpyRun(output=np.zeros((2, 2), np.float32), seconds=0.1)
-    jax_run = JaxRun(
+    numpy_run = EngineRun(output=np.zeros((2, 2), np.float32), repeat_seconds=(0.1,))
+    jax_run = EngineRun(
         output=np.full((2, 2), 0.01, np.float32),
         first_call_seconds=0.2,
-        seconds=0.01,
         repeat_seconds=(0.01,),
         to_device_seconds=0.001,
         from_device_seconds=0.001,
@@ -153,7 +153,9 @@ def test_the_red_warning_does_not_depend_on_the_language(window):
         compilation=Compilation.COMPILED,
     )
     result = ComparisonResult(
-        kernel=np.ones((1, 1), np.float32), sigma=1.0, numpy=numpy_run, jax=jax_run
+        kernel=np.ones((1, 1), np.float32),
+        sigma=1.0,
+        runs={"numpy": numpy_run, "jax": jax_run},
     )
     assert result.within_tolerance is False
     window.figures.show_result(result, "x.png", 2, 2)

@@ -242,12 +242,14 @@ def test_numpy_only_keeps_the_jax_pane_marked_out_of_date(make_window, qtbot):
 
 
 def test_a_jax_failure_is_shown_in_its_pane_and_numpy_still_works(make_window, qtbot, monkeypatch):
-    from blurapp.core import comparison
+    from dataclasses import replace
+
+    from blurapp.core import engines, get_engine
 
     def broken(*args, **kwargs):
         raise RuntimeError("RESOURCE_EXHAUSTED: out of memory while trying to allocate")
 
-    monkeypatch.setattr(comparison, "run_jax", broken)
+    monkeypatch.setitem(engines._registry, "jax", replace(get_engine("jax"), run=broken))
     window = make_window()
     result = run(qtbot, window)
     assert result.numpy is not None and result.jax is None

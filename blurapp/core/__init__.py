@@ -4,20 +4,24 @@ jax is imported lazily, only by the functions that run the JAX engine.
 """
 
 from blurapp.core.comparison import (
-    DEFAULT_REPEATS,
-    ENGINES,
     TOLERANCE,
     ComparisonResult,
-    Engine,
-    JaxRun,
-    NumpyRun,
     compare,
     difference_picture,
     max_abs_difference,
-    run_jax,
-    run_numpy,
 )
-from blurapp.core.jax_engine import Compilation, JaxUnavailableError, blur_jax
+from blurapp.core.engines import (
+    DEFAULT_ENGINES,
+    DEFAULT_REPEATS,
+    REFERENCE_ENGINE,
+    Engine,
+    UnknownEngineError,
+    engine_names,
+    get_engine,
+    parse_engines,
+    register,
+)
+from blurapp.core.jax_engine import JaxUnavailableError, blur_jax, blur_jax_eager
 from blurapp.core.kernel import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
@@ -34,48 +38,53 @@ from blurapp.core.kernel import (
     gaussian_kernel_1d,
     kernel_for,
 )
-from blurapp.core.numpy_engine import BlurCancelled, blur_numpy
+from blurapp.core.numpy_engine import blur_numpy
 from blurapp.core.photo import Photo, PhotoError, load_grayscale, load_photo
+from blurapp.core.runs import BlurCancelled, Compilation, EngineRun
 from blurapp.core.sample import sample_photo_path
 from blurapp.core.saving import OutputError, save_output, to_8bit, write_atomically
 
 __all__ = [
     "ALGORITHMS",
     "DEFAULT_ALGORITHM",
+    "DEFAULT_ENGINES",
     "DEFAULT_KERNEL_SIZE",
     "DEFAULT_REPEATS",
     "DEFAULT_SIGMA",
-    "ENGINES",
+    "REFERENCE_ENGINE",
     "TOLERANCE",
     "Algorithm",
     "BlurCancelled",
     "ComparisonResult",
     "Compilation",
     "Engine",
+    "EngineRun",
     "InvalidKernelError",
-    "JaxRun",
     "JaxUnavailableError",
     "KernelSize",
-    "NumpyRun",
     "OutputError",
     "Photo",
     "PhotoError",
+    "UnknownEngineError",
     "auto_kernel_size",
     "blur_jax",
+    "blur_jax_eager",
     "blur_numpy",
     "check_kernel_size",
     "check_sigma",
     "compare",
     "difference_picture",
     "effective_kernel_size",
+    "engine_names",
     "gaussian_kernel",
     "gaussian_kernel_1d",
+    "get_engine",
     "kernel_for",
     "load_grayscale",
     "load_photo",
     "max_abs_difference",
-    "run_jax",
-    "run_numpy",
+    "parse_engines",
+    "register",
     "sample_photo_path",
     "save_output",
     "to_8bit",

@@ -1,17 +1,21 @@
-"""Run both engines on one photo and kernel, and time each part on its own."""
+"""Run several engines on one photo and kernel, each timed on its own, and compare each
+engine's output with the reference engine's (NumPy's)."""
 
 from __future__ import annotations
 
 import logging
-import statistics
-import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
 
 import numpy as np
 
-from blurapp.core.jax_engine import Compilation
+from blurapp.core.engines import (
+    DEFAULT_ENGINES,
+    DEFAULT_REPEATS,
+    REFERENCE_ENGINE,
+    Engine,
+    get_engine,
+)
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
     DEFAULT_KERNEL_SIZE,
@@ -20,70 +24,119 @@ from blurapp.core.kernel import (
     KernelSize,
     kernel_for,
 )
-from blurapp.core.numpy_engine import BlurCancelled, blur_numpy
+from blurapp.core.runs import BlurCancelled, EngineRun
 
 log = logging.getLogger(__name__)
 
-Engine = Literal["numpy", "jax"]
-ENGINES: tuple[Engine, ...] = ("numpy", "jax")
-DEFAULT_REPEATS = 3
-# The two engines sum the same float32 products in different orders; they must agree this closely.
+# Engines sum the same float32 products in different orders; they must agree this closely.
 TOLERANCE = 1e-5
 
 
 @dataclass(frozen=True, eq=False)
-class NumpyRun:
-    output: np.ndarray
-    seconds: float
-
-
-@dataclass(frozen=True, eq=False)
-class JaxRun:
-    output: np.ndarray
-    first_call_seconds: float  # trace + compile + run (just the run when already compiled)
-    seconds: float  # steady: the median of the repeats, input already on the device
-    repeat_seconds: tuple[float, ...]
-    to_device_seconds: float
-    from_device_seconds: float
-    device: str
-    compilation: Compilation  # compiled now, loaded from the disk cache, or reused
-
-    @property
-    def compiled(self) -> bool:
-        """Whether the first call had to get a program (compile it, or load it from disk)."""
-        return self.compilation is not Compilation.REUSED
-
-
-@dataclass(frozen=True, eq=False)
 class ComparisonResult:
+    """Each engine's run (in the order they ran) or why it has none, and each run's largest
+    difference from the reference engine's output."""
+
     kernel: np.ndarray  # k×k for the 2-D algorithm, k weights for the separable one
     sigma: float
     algorithm: Algorithm = DEFAULT_ALGORITHM
-    numpy: NumpyRun | None = None
-    jax: JaxRun | None = None
-    jax_error: str | None = None  # why there is no JAX run, in a user's words
-    max_abs_diff: float | None = field(init=False)
+    runs: Mapping[str, EngineRun] = field(default_factory=dict)
+    errors: Mapping[str, str] = field(default_factory=dict)  # engine → why, in a user's words
+    reference: str = REFERENCE_ENGINE
+    differences: Mapping[str, float] = field(init=False)  # engine → max |run − reference|
 
     def __post_init__(self) -> None:
-        diff = None
-        if self.numpy is not None and self.jax is not None:
-            diff = max_abs_difference(self.numpy.output, self.jax.output)
-        object.__setattr__(self, "max_abs_diff", diff)
+        reference = self.runs.get(self.reference)
+        differences = {}
+        if reference is not None:
+            for name, run in self.runs.items():
+                if name != self.reference:
+                    differences[name] = max_abs_difference(reference.output, run.output)
+        object.__setattr__(self, "differences", differences)
 
     @property
     def kernel_size(self) -> int:
         return int(self.kernel.shape[0])
 
+    def speedup_of(self, engine: str) -> float | None:
+        """The reference engine's seconds ÷ `engine`'s steady seconds."""
+        reference, run = self.runs.get(self.reference), self.runs.get(engine)
+        if reference is None or run is None or run.seconds <= 0:
+            return None
+        return reference.seconds / run.seconds
+
+    def agrees(self, engine: str) -> bool | None:
+        """Whether `engine`'s output is within TOLERANCE of the reference's (None: unknown)."""
+        diff = self.differences.get(engine)
+        return None if diff is None else diff <= TOLERANCE
+
+    # The tutorial's pair, by the names the window and the JSON have always used.
+    @property
+    def numpy(self) -> EngineRun | None:
+        return self.runs.get("numpy")
+
+    @property
+    def jax(self) -> EngineRun | None:
+        return self.runs.get("jax")
+
+    @property
+    def jax_error(self) -> str | None:
+        return self.errors.get("jax")
+
+    @property
+    def max_abs_diff(self) -> float | None:
+        return self.differences.get("jax")
+
     @property
     def speedup(self) -> float | None:
-        """NumPy seconds ÷ JAX steady seconds."""
-        if self.numpy is None or self.jax is None or self.jax.seconds <= 0:
-            return None
-        return self.numpy.seconds / self.jax.seconds
+        return self.speedup_of("jax")
 
     @property
     def within_tolerance(self) -> bool | None:
-        return None if self.max_abs_diff is None else self.max_abs_diff <= TOLERANCE
+        return self.agrees("jax")
+
+
+def engine_dict(result: ComparisonResult, name: str) -> dict:
+    """One engine's figures as plain data, the same shape for every engine: what
+    `compare --json` prints under the engine's key and the benchmark keeps per row."""
+    run = result.runs.get(name)
+    return {
+        "seconds": run.seconds if run else None,
+        "repeat_seconds": list(run.repeat_seconds) if run else None,
+        "first_call_seconds": run.first_call_seconds if run else None,
+        "compiled": run.compiled if run else None,
+        "compilation": str(run.compilation) if run and run.compilation else None,
+        "to_device_seconds": run.to_device_seconds if run else None,
+        "from_device_seconds": run.from_device_seconds if run else None,
+        "device": run.device if run else None,
+        "speedup": result.speedup_of(name) if name != result.reference else None,
+        "max_abs_diff": result.differences.get(name),
+        "within_tolerance": result.agrees(name),
+        "error": result.errors.get(name),
+    }
+
+
+def comparison_dict(result: ComparisonResult) -> dict:
+    """The whole comparison as plain data: the kernel, one object per engine under its JSON
+    key (numpy, jax, jax_eager, …), and JAX-jit's speedup and difference at the top level, as
+    `compare --json` has always given them."""
+    from blurapp.core.engines import get_engine
+
+    data: dict = {
+        "kernel": {
+            "size": result.kernel_size,
+            "sigma": result.sigma,
+            "algorithm": result.algorithm,
+        }
+    }
+    for name in [*result.runs, *result.errors]:
+        data[get_engine(name).json_key] = engine_dict(result, name)
+    data.update(
+        speedup=result.speedup,
+        max_abs_diff=result.max_abs_diff,
+        within_tolerance=result.within_tolerance,
+    )
+    return data
 
 
 def _abs_difference_blocks(a: np.ndarray, b: np.ndarray):
@@ -120,88 +173,15 @@ def difference_picture(
     return picture, largest
 
 
-def run_numpy(
-    image: np.ndarray,
-    kernel: np.ndarray,
-    *,
-    progress: Callable[[int, int], None] | None = None,
-    cancelled: Callable[[], bool] | None = None,
-) -> NumpyRun:
-    start = time.perf_counter()
-    output = blur_numpy(image, kernel, progress=progress, cancelled=cancelled)
-    return NumpyRun(output=output, seconds=time.perf_counter() - start)
-
-
-def run_jax(
-    image: np.ndarray,
-    kernel: np.ndarray,
-    *,
-    repeats: int = DEFAULT_REPEATS,
-    cancelled: Callable[[], bool] | None = None,
-) -> JaxRun:
-    """Time JAX's transfers, first call and steady calls apart. Raises JaxUnavailableError.
-
-    `cancelled()` is checked between the steps (a compiled call itself cannot be stopped);
-    when it returns True, BlurCancelled is raised.
-    """
-
-    def check() -> None:
-        if cancelled is not None and cancelled():
-            raise BlurCancelled
-
-    from blurapp.core.jax_engine import compiled_blurs, describe_device, import_jax, jax_device
-
-    if repeats < 1:
-        raise ValueError(f"repeats must be at least 1, not {repeats}")
-    jax = import_jax()
-    device = jax_device()
-    image = np.ascontiguousarray(image, dtype=np.float32)
-    kernel = np.ascontiguousarray(kernel, dtype=np.float32)
-
-    start = time.perf_counter()
-    image_on_device = jax.device_put(image, device)
-    kernel_on_device = jax.device_put(kernel, device)
-    jax.block_until_ready((image_on_device, kernel_on_device))
-    to_device = time.perf_counter() - start
-
-    check()
-    start = time.perf_counter()
-    blur, compilation = compiled_blurs.get(image.shape, kernel.shape)
-    output = blur(image_on_device, kernel_on_device).block_until_ready()
-    first_call = time.perf_counter() - start
-
-    repeat_seconds = []
-    for _ in range(repeats):
-        check()
-        start = time.perf_counter()
-        output = blur(image_on_device, kernel_on_device).block_until_ready()
-        repeat_seconds.append(time.perf_counter() - start)
-
-    check()
-    start = time.perf_counter()
-    host_output = jax.device_get(output)
-    from_device = time.perf_counter() - start
-    # No copy on top (it is not part of the transfer): this array is only ever read.
-    host_output = np.asarray(host_output, dtype=np.float32)
-
-    return JaxRun(
-        output=host_output,
-        first_call_seconds=first_call,
-        seconds=statistics.median(repeat_seconds),
-        repeat_seconds=tuple(repeat_seconds),
-        to_device_seconds=to_device,
-        from_device_seconds=from_device,
-        device=describe_device(device),
-        compilation=compilation,
-    )
-
-
-def describe_jax_failure(error: Exception) -> str:
-    """Why a JAX run failed, in a user's words: running out of memory is told apart."""
+def describe_failure(engine: Engine, error: Exception) -> str:
+    """Why an engine's run failed, in a user's words: running out of memory is told apart."""
     if isinstance(error, MemoryError) or "RESOURCE_EXHAUSTED" in str(error):
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        return f"JAX ran out of memory for this photo ({first_line or type(error).__name__})"
-    return f"JAX failed: {type(error).__name__}: {error}"
+        return (
+            f"{engine.title} ran out of memory for this photo "
+            f"({first_line or type(error).__name__})"
+        )
+    return f"{engine.title} failed: {type(error).__name__}: {error}"
 
 
 def compare(
@@ -211,44 +191,59 @@ def compare(
     sigma: float = DEFAULT_SIGMA,
     algorithm: Algorithm = DEFAULT_ALGORITHM,
     repeats: int = DEFAULT_REPEATS,
-    engines: Collection[Engine] = ENGINES,
-    progress: Callable[[int, int], None] | None = None,
+    engines: Collection[str | Engine] = DEFAULT_ENGINES,
+    device: str = "auto",
+    progress: Callable[[str, int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
-    on_engine_done: Callable[[Engine, NumpyRun | JaxRun | None, str | None], None] | None = None,
+    on_engine_done: Callable[[str, EngineRun | None, str | None], None] | None = None,
 ) -> ComparisonResult:
-    """Blur `image` with each of `engines` and gather the figures into one result.
+    """Blur `image` with each of `engines` (names or Engines) and gather the figures.
 
-    A JAX failure (not installed, out of device memory, a compile error) does not stop
-    the NumPy run: it is reported in `jax_error`. BlurCancelled is raised when
-    `cancelled()` turns True. `on_engine_done(engine, run, error)` is called as each
-    engine finishes, so a view can show one result while the other is still computing.
+    An engine that fails (JAX not installed, out of device memory, a compile error) does not
+    stop the others: its reason is in `errors`. BlurCancelled is raised when `cancelled()`
+    turns True. `progress(engine, done, total)` reports taps; `on_engine_done(engine, run,
+    error)` is called as each engine finishes, so a view can show one result while the next
+    is still computing. `device` is the platform of the JAX engines ("auto", "cpu", "gpu").
     """
     from blurapp.core.jax_engine import JaxUnavailableError
 
     kernel = kernel_for(algorithm, kernel_size, sigma)
-    numpy_run = jax_run = jax_error = None
-    if "numpy" in engines:
-        numpy_run = run_numpy(image, kernel, progress=progress, cancelled=cancelled)
-        if on_engine_done is not None:
-            on_engine_done("numpy", numpy_run, None)
-    if "jax" in engines:
+    runs: dict[str, EngineRun] = {}
+    errors: dict[str, str] = {}
+    for engine in engines:
+        engine = get_engine(engine) if isinstance(engine, str) else engine
+        run = error = None
         try:
-            jax_run = run_jax(image, kernel, repeats=repeats, cancelled=cancelled)
+            run = engine.blur(
+                image,
+                kernel,
+                repeats=repeats,
+                device=device,
+                progress=None if progress is None else _for_engine(progress, engine.name),
+                cancelled=cancelled,
+            )
         except BlurCancelled:
             raise
-        except JaxUnavailableError as error:
-            log.warning("%s", error, exc_info=True)
-            jax_error = str(error)
-        except Exception as error:
-            log.warning("the JAX engine failed", exc_info=True)
-            jax_error = describe_jax_failure(error)
+        except JaxUnavailableError as failure:
+            log.warning("%s", failure, exc_info=True)
+            error = str(failure)
+        except Exception as failure:
+            if engine.name == REFERENCE_ENGINE and isinstance(failure, MemoryError):
+                raise  # the photo itself does not fit: nothing to compare
+            log.warning("the %s engine failed", engine.title, exc_info=True)
+            error = describe_failure(engine, failure)
+        if run is not None:
+            runs[engine.name] = run
+        else:
+            errors[engine.name] = error
         if on_engine_done is not None:
-            on_engine_done("jax", jax_run, jax_error)
+            on_engine_done(engine.name, run, error)
     return ComparisonResult(
-        kernel=kernel,
-        sigma=float(sigma),
-        algorithm=algorithm,
-        numpy=numpy_run,
-        jax=jax_run,
-        jax_error=jax_error,
+        kernel=kernel, sigma=float(sigma), algorithm=algorithm, runs=runs, errors=errors
     )
+
+
+def _for_engine(
+    progress: Callable[[str, int, int], None], engine: str
+) -> Callable[[int, int], None]:
+    return lambda done, total: progress(engine, done, total)

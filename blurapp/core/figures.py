@@ -8,8 +8,9 @@ without this module importing Qt.
 from __future__ import annotations
 
 from blurapp.core.comparison import TOLERANCE, ComparisonResult
-from blurapp.core.jax_engine import Compilation
+from blurapp.core.engines import get_engine
 from blurapp.core.kernel import Algorithm, auto_kernel_size, cuts_gaussian_short, kernel_reach
+from blurapp.core.runs import Compilation, EngineRun
 from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 
 CONTEXT = "Figures"
@@ -90,11 +91,10 @@ def format_speedup(speedup: float | None) -> str:
 
 
 def format_difference(
-    result: ComparisonResult, translate: Translate = _english, *, bit_depth: int = 8
+    diff: float | None, translate: Translate = _english, *, bit_depth: int = 8
 ) -> str:
     """'2.4e-07 (6.1e-05 of 255 levels), within 1e-05': the levels are the photo's own
     (65,535 for a 16-bit photo)."""
-    diff = result.max_abs_diff
     if diff is None:
         return "—"
     if diff <= TOLERANCE:
@@ -133,37 +133,73 @@ def comparison_lines(
 ) -> list[tuple[str, str]]:
     """(name, value) rows describing a comparison, in the order a reader wants them.
 
-    Names stay English (they are keys; see ROW_NAMES to show them); values are translated.
+    The reference engine gets its time; JAX-jit its rows of old (first call, steady, speedup,
+    transfers, max abs diff, device); every other engine one row under its title. Names stay
+    English (they are keys; see ROW_NAMES to show them, engine titles are in the "Engines"
+    context); values are translated.
     """
     rows = [
         ("image", f"{image_label}, {format_megapixels(width, height)}"),
         ("kernel", describe_kernel(result.kernel_size, result.sigma, result.algorithm, translate)),
     ]
-    if result.numpy is not None:
-        rows.append(("NumPy", format_ms(result.numpy.seconds)))
-    if result.jax is not None:
-        jax = result.jax
-        first = translate(FIRST_CALL_NOTES[jax.compilation])
-        median = translate(QT_TRANSLATE_NOOP("Figures", "median of {count}"))
+    reference = result.runs.get(result.reference)
+    if reference is not None:
+        rows.append((get_engine(result.reference).title, format_ms(reference.seconds)))
+    median = translate(QT_TRANSLATE_NOOP("Figures", "median of {count}"))
+    for name in [*result.runs, *result.errors]:
+        if name == result.reference:
+            continue
+        engine = get_engine(name)
+        run = result.runs.get(name)
+        if run is None:
+            unavailable = translate(QT_TRANSLATE_NOOP("Figures", "unavailable: {reason}"))
+            key = "JAX" if name == "jax" else engine.title
+            rows.append((key, unavailable.format(reason=result.errors[name])))
+            continue
+        steady = f"{format_ms(run.seconds)} ({median.format(count=len(run.repeat_seconds))})"
+        difference = format_difference(result.differences.get(name), translate, bit_depth=bit_depth)
+        if name != "jax":
+            rows.append((engine.title, _one_row(result, name, run, steady, difference, translate)))
+            continue
+        first = translate(FIRST_CALL_NOTES[run.compilation])
         speedup = translate(QT_TRANSLATE_NOOP("Figures", "NumPy ÷ JAX steady"))
         transfers = translate(QT_TRANSLATE_NOOP("Figures", "to device {to}, from device {back}"))
         rows += [
-            ("JAX first call", f"{format_ms(jax.first_call_seconds)} ({first})"),
-            (
-                "JAX steady",
-                f"{format_ms(jax.seconds)} ({median.format(count=len(jax.repeat_seconds))})",
-            ),
-            ("speedup", f"{format_speedup(result.speedup)} ({speedup})"),
+            ("JAX first call", f"{format_ms(run.first_call_seconds)} ({first})"),
+            ("JAX steady", steady),
+            ("speedup", f"{format_speedup(result.speedup_of(name))} ({speedup})"),
             (
                 "transfers",
                 transfers.format(
-                    to=format_ms(jax.to_device_seconds), back=format_ms(jax.from_device_seconds)
+                    to=format_ms(run.to_device_seconds), back=format_ms(run.from_device_seconds)
                 ),
             ),
-            ("max abs diff", format_difference(result, translate, bit_depth=bit_depth)),
-            ("device", jax.device),
+            ("max abs diff", difference),
+            ("device", run.device),
         ]
-    elif result.jax_error is not None:
-        unavailable = translate(QT_TRANSLATE_NOOP("Figures", "unavailable: {reason}"))
-        rows.append(("JAX", unavailable.format(reason=result.jax_error)))
     return rows
+
+
+def _one_row(
+    result: ComparisonResult,
+    name: str,
+    run: EngineRun,
+    steady: str,
+    difference: str,
+    translate: Translate,
+) -> str:
+    """An engine beyond the tutorial's pair in one line: steady time, first call, speed-up
+    against the reference, difference from it, device."""
+    parts = [steady]
+    if run.first_call_seconds is not None:
+        first = translate(QT_TRANSLATE_NOOP("Figures", "first call {time}"))
+        parts.append(first.format(time=format_ms(run.first_call_seconds)))
+    speedup = translate(QT_TRANSLATE_NOOP("Figures", "{speedup} NumPy's speed"))
+    parts.append(speedup.format(speedup=format_speedup(result.speedup_of(name))))
+    parts.append(
+        translate(QT_TRANSLATE_NOOP("Figures", "max abs diff {difference}")).format(
+            difference=difference
+        )
+    )
+    parts.append(run.device)
+    return "; ".join(parts)

@@ -10,11 +10,18 @@ import logging
 import os
 import threading
 from collections.abc import Callable
-from enum import StrEnum
 from types import ModuleType
 from typing import Any
 
 import numpy as np
+
+from blurapp.core.runs import (
+    Cancelled,
+    Compilation,
+    EngineRun,
+    Progress,
+    check_cancelled,
+)
 
 log = logging.getLogger(__name__)
 
@@ -74,13 +81,43 @@ def _use_compilation_cache(jax: ModuleType) -> None:
     jax.monitoring.register_event_listener(count_hits)
 
 
-def jax_device() -> Any:
-    """The device JAX computes on: its default backend's first device (a GPU when present)."""
+# The platforms a user can choose by name: `--device gpu`, or an engine name like `jax@gpu`.
+PLATFORMS = ("cpu", "gpu")
+
+
+def jax_device(platform: str | None = None) -> Any:
+    """The device JAX computes on: the first of `platform` ("cpu", "gpu"), or of its default
+    backend (a GPU when present) for None or "auto"."""
     jax = import_jax()
+    if platform not in (None, "auto") and platform not in PLATFORMS:
+        raise ValueError(f"platform must be one of auto, {', '.join(PLATFORMS)}, not {platform!r}")
     try:
-        return jax.devices()[0]
+        return jax.devices()[0] if platform in (None, "auto") else jax.devices(platform)[0]
     except Exception as error:
-        raise JaxUnavailableError(f"JAX found no device to run on: {error}") from error
+        if platform in (None, "auto"):
+            raise JaxUnavailableError(f"JAX found no device to run on: {error}") from error
+        raise JaxUnavailableError(
+            f"JAX has no {platform} device here (it has: {', '.join(jax_platforms())})"
+        ) from error
+
+
+def jax_platforms() -> list[str]:
+    """The platforms of PLATFORMS that JAX has a device on, the default one first."""
+    jax = import_jax()
+    found = []
+    for platform in PLATFORMS:
+        try:
+            if jax.devices(platform):
+                found.append(platform)
+        except RuntimeError:  # no such backend in this JAX, or no device for it
+            continue
+    default = _platform_of(jax_device())
+    return sorted(found, key=lambda platform: platform != default)
+
+
+def _platform_of(device: Any) -> str:
+    platform = str(device.platform).lower()
+    return "gpu" if platform in {"gpu", "cuda", "rocm"} else platform
 
 
 def describe_device(device: Any) -> str:
@@ -174,14 +211,6 @@ def _blur(image: Any, weights: Any) -> Any:
     return blurred.reshape(strips * rows, width)[:height]
 
 
-class Compilation(StrEnum):
-    """How the first call of a run got its program."""
-
-    COMPILED = "compiled"  # traced and compiled now
-    FROM_CACHE = "from cache"  # loaded from the persistent compilation cache on disk
-    REUSED = "already compiled"  # compiled earlier in this session
-
-
 class _CompiledBlurs:
     """One compiled blur per (image shape, kernel shape); a new sigma reuses it."""
 
@@ -191,19 +220,22 @@ class _CompiledBlurs:
         self._jitted: Any = None
 
     def get(
-        self, shape: tuple[int, int], kernel_shape: tuple[int, ...]
+        self, shape: tuple[int, int], kernel_shape: tuple[int, ...], device: Any = None
     ) -> tuple[Callable[[Any, Any], Any], Compilation]:
-        """The compiled blur, and how it was obtained."""
-        key = (*shape, *kernel_shape)
+        """The compiled blur for `device` (JAX's default device when None), and how it was
+        obtained."""
+        jax = import_jax()
+        device = jax_device() if device is None else device
+        key = (*shape, *kernel_shape, device.platform, device.id)
         with self._lock:
             compiled = self._by_key.get(key)
             if compiled is not None:
                 return compiled, Compilation.REUSED
-            jax = import_jax()
             if self._jitted is None:
                 self._jitted = jax.jit(_blur)
-            image_spec = jax.ShapeDtypeStruct(shape, np.float32)
-            weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32)
+            on_device = jax.sharding.SingleDeviceSharding(device)
+            image_spec = jax.ShapeDtypeStruct(shape, np.float32, sharding=on_device)
+            weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
             hits_before = _cache_hits
             compiled = self._jitted.lower(image_spec, weights_spec).compile()
             how = Compilation.COMPILED if _cache_hits == hits_before else Compilation.FROM_CACHE
@@ -218,7 +250,7 @@ class _CompiledBlurs:
 compiled_blurs = _CompiledBlurs()
 
 
-def blur_jax(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+def blur_jax(image: np.ndarray, kernel: np.ndarray, platform: str | None = None) -> np.ndarray:
     """Correlate `image` with `kernel` under jax.jit; edges padded by repeating border pixels.
 
     A k×k kernel gives the tutorial's 2-D convolution, a 1-D kernel the separable one.
@@ -228,8 +260,145 @@ def blur_jax(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     jax = import_jax()
     image = np.asarray(image, dtype=np.float32)
     kernel = np.asarray(kernel, dtype=np.float32)
-    device = jax_device()
-    blur, _ = compiled_blurs.get(image.shape, kernel.shape)
+    device = jax_device(platform)
+    blur, _ = compiled_blurs.get(image.shape, kernel.shape, device)
     output = blur(jax.device_put(image, device), jax.device_put(kernel, device))
     # A copy: on the CPU, device_get may hand back JAX's own read-only buffer.
     return np.array(jax.device_get(output), dtype=np.float32)
+
+
+def blur_jax_eager(
+    image: Any,
+    kernel: Any,
+    *,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> Any:
+    """The tutorial's convolution in JAX *without* jit: one slice, multiply and add per tap,
+    each dispatched on its own, as NumPy does. On the device of `image` (a JAX array, or a
+    NumPy one for JAX's default device); returns a JAX array on that device.
+
+    `progress` and `cancelled` work between taps, as in the NumPy engine.
+    """
+    import jax.numpy as jnp
+
+    image = jnp.asarray(image, dtype=jnp.float32)
+    kernel = jnp.asarray(kernel, dtype=jnp.float32)
+    height, width = image.shape
+    radius = kernel.shape[0] // 2
+    padded = jnp.pad(image, radius, mode="edge")
+    total = kernel.size if kernel.ndim == 2 else 2 * kernel.size
+    done = 0
+
+    def add_shifted_slices(source: Any, weights: Any, rows: int, columns: int) -> Any:
+        nonlocal done
+        output = jnp.zeros((rows, columns), jnp.float32)
+        for dy in range(weights.shape[0]):
+            for dx in range(weights.shape[1]):
+                check_cancelled(cancelled)
+                output = output + weights[dy, dx] * source[dy : dy + rows, dx : dx + columns]
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+        return output
+
+    if kernel.ndim == 2:
+        return add_shifted_slices(padded, kernel, height, width)
+    rows = add_shifted_slices(padded, kernel[None, :], height + 2 * radius, width)
+    return add_shifted_slices(rows, kernel[:, None], height, width)
+
+
+def run_jax(
+    image: np.ndarray,
+    kernel: np.ndarray,
+    *,
+    repeats: int = 3,
+    platform: str | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> EngineRun:
+    """JAX-jit: the copies to and from the device, the first call (with compilation) and the
+    median of `repeats` steady calls, each timed on its own. Raises JaxUnavailableError.
+
+    `cancelled()` is checked between the steps (a compiled call itself cannot be stopped);
+    `progress` is not called: the compiled program runs every tap at once.
+    """
+    device = jax_device(platform)
+
+    def get_program() -> tuple[Callable[[Any, Any], Any], Compilation]:
+        return compiled_blurs.get(image.shape, kernel.shape, device)
+
+    return _time_on_device(image, kernel, device, get_program, repeats, cancelled)
+
+
+def run_jax_eager(
+    image: np.ndarray,
+    kernel: np.ndarray,
+    *,
+    repeats: int = 3,
+    platform: str | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> EngineRun:
+    """JAX without jit, timed as JAX-jit is: its first call compiles each small operation once
+    (JAX caches them per shape); the steady calls show what dispatching op by op costs."""
+    device = jax_device(platform)
+
+    def blur(image_on_device: Any, kernel_on_device: Any) -> Any:
+        return blur_jax_eager(
+            image_on_device, kernel_on_device, progress=progress, cancelled=cancelled
+        )
+
+    return _time_on_device(image, kernel, device, lambda: (blur, None), repeats, cancelled)
+
+
+def _time_on_device(
+    image: np.ndarray,
+    kernel: np.ndarray,
+    device: Any,
+    get_program: Callable[[], tuple[Callable[[Any, Any], Any], Compilation | None]],
+    repeats: int,
+    cancelled: Cancelled | None,
+) -> EngineRun:
+    """Copies, first call (getting the program included) and steady calls, timed apart."""
+    import time
+
+    if repeats < 1:
+        raise ValueError(f"repeats must be at least 1, not {repeats}")
+    jax = import_jax()
+    image = np.ascontiguousarray(image, dtype=np.float32)
+    kernel = np.ascontiguousarray(kernel, dtype=np.float32)
+
+    start = time.perf_counter()
+    image_on_device = jax.device_put(image, device)
+    kernel_on_device = jax.device_put(kernel, device)
+    jax.block_until_ready((image_on_device, kernel_on_device))
+    to_device = time.perf_counter() - start
+
+    check_cancelled(cancelled)
+    start = time.perf_counter()
+    blur, compilation = get_program()
+    output = blur(image_on_device, kernel_on_device).block_until_ready()
+    first = time.perf_counter() - start
+
+    repeat_seconds = []
+    for _ in range(repeats):
+        check_cancelled(cancelled)
+        start = time.perf_counter()
+        output = blur(image_on_device, kernel_on_device).block_until_ready()
+        repeat_seconds.append(time.perf_counter() - start)
+
+    check_cancelled(cancelled)
+    start = time.perf_counter()
+    host_output = jax.device_get(output)
+    from_device = time.perf_counter() - start
+    return EngineRun(
+        # No copy on top (it is not part of the transfer): this array is only ever read.
+        output=np.asarray(host_output, dtype=np.float32),
+        repeat_seconds=tuple(repeat_seconds),
+        device=describe_device(device),
+        first_call_seconds=first,
+        compilation=compilation,
+        to_device_seconds=to_device,
+        from_device_seconds=from_device,
+    )

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import numpy as np
 
-
-class BlurCancelled(Exception):
-    """The caller asked the blur to stop before it finished."""
+from blurapp.core.runs import BlurCancelled, Cancelled, EngineRun, Progress
 
 
 def blur_numpy(
@@ -67,6 +66,22 @@ def _add_shifted_slices(
             output += scratch
             taps.after()
     return output
+
+
+def run_numpy(
+    image: np.ndarray,
+    kernel: np.ndarray,
+    *,
+    repeats: int = 1,
+    platform: str | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> EngineRun:
+    """Blur once and time it: NumPy has nothing to compile or copy. `repeats` and `platform`
+    are the registry's common arguments; NumPy runs once, on the CPU."""
+    start = time.perf_counter()
+    output = blur_numpy(image, kernel, progress=progress, cancelled=cancelled)
+    return EngineRun(output=output, repeat_seconds=(time.perf_counter() - start,))
 
 
 def _as_float32_2d(image: np.ndarray) -> np.ndarray:

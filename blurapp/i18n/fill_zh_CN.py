@@ -186,6 +186,12 @@ ZH_CN = {
     "sigma {typed} is below the smallest, {smallest}: using {smallest}": "sigma {typed} 小于最小值 {smallest}：使用 {smallest}",
     "sigma {typed} is above the largest, {largest}: using {largest}": "sigma {typed} 大于最大值 {largest}：使用 {largest}",
     "Bar length is proportional to time. A bar with a break is too long to draw to scale; its time is printed beside it.": "条形长度与耗时成正比。带断口的条形太长，无法按比例绘制；其耗时标在旁边。",
+    # Engines (the registry's titles) and the figures of engines beyond the tutorial's pair
+    "JAX-jit": "JAX-jit",
+    "JAX without jit": "不用 jit 的 JAX",
+    "first call {time}": "首次调用 {time}",
+    "{speedup} NumPy's speed": "NumPy 速度的 {speedup}",
+    "max abs diff {difference}": "最大绝对误差 {difference}",
     # ResultPane
     "{engine} image": "{engine} 图像",
     "{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan; both panes move together": "{engine}：滚轮或 Ctrl +/− 缩放，拖动或方向键平移；两个窗格同步移动",

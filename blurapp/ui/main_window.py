@@ -51,14 +51,14 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp import __version__
-from blurapp.core.comparison import DEFAULT_REPEATS, ComparisonResult, Engine
+from blurapp.core.comparison import ComparisonResult
+from blurapp.core.engines import DEFAULT_REPEATS
 from blurapp.core.figures import (
     describe_kernel,
     format_megapixels,
     format_ms,
     short_kernel_note,
 )
-from blurapp.core.jax_engine import Compilation
 from blurapp.core.kernel import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
@@ -76,6 +76,7 @@ from blurapp.core.kernel import (
     effective_kernel_size,
 )
 from blurapp.core.photo import Photo, PhotoError
+from blurapp.core.runs import Compilation
 from blurapp.core.sample import sample_photo_path
 from blurapp.core.saving import OutputError, check_output_path, save_output
 from blurapp.core.wording import FileProblem, display_path
@@ -95,7 +96,7 @@ MIN_WINDOW_SIZE = (800, 600)
 SIGMA_SLIDER_STEPS = 10  # slider positions per unit of sigma
 
 # Labels are marked here and translated where they are shown (self.tr).
-ENGINE_CHOICES: list[tuple[str, tuple[Engine, ...]]] = [
+ENGINE_CHOICES: list[tuple[str, tuple[str, ...]]] = [
     (QT_TRANSLATE_NOOP("MainWindow", "NumPy and JAX"), ("numpy", "jax")),
     (QT_TRANSLATE_NOOP("MainWindow", "NumPy only"), ("numpy",)),
     (QT_TRANSLATE_NOOP("MainWindow", "JAX only"), ("jax",)),
@@ -448,8 +449,8 @@ class MainWindow(QMainWindow):
         self._load_number = 0
         self._run_number = 0
         self._running: RunRequest | None = None
-        self._shown: dict[Engine, _ShownRun] = {}
-        self._errors: dict[Engine, str | None] = {}  # why an engine's last run gave nothing
+        self._shown: dict[str, _ShownRun] = {}
+        self._errors: dict[str, str | None] = {}  # why an engine's last run gave nothing
         self._outcome: RunOutcome | None = None
         self._difference = None  # pyramid of |NumPy − JAX|
         self._show = "blurred"
@@ -763,7 +764,7 @@ class MainWindow(QMainWindow):
     def set_algorithm(self, algorithm: Algorithm) -> None:
         self.algorithm_combo.setCurrentIndex(max(0, self.algorithm_combo.findData(algorithm)))
 
-    def engines(self) -> tuple[Engine, ...]:
+    def engines(self) -> tuple[str, ...]:
         return self.engines_combo.currentData()
 
     def set_parameters(
@@ -1078,7 +1079,7 @@ class MainWindow(QMainWindow):
     def showing(self) -> str:
         return self._show
 
-    def _picture_for(self, engine: Engine):
+    def _picture_for(self, engine: str):
         if self._show == "original":
             return self._original
         if self._show == "difference" and engine == "jax":
@@ -1095,14 +1096,14 @@ class MainWindow(QMainWindow):
             pane.view.set_picture(picture)
             pane.set_placeholder(self._placeholder_for(engine) if picture is None else "")
 
-    def _error_for(self, engine: Engine) -> str | None:
+    def _error_for(self, engine: str) -> str | None:
         """Why `engine` has no result to show, if it failed."""
         error = self._errors.get(engine)
         if error is None and engine == "jax" and engine not in self._shown:
             error = self._jax_unavailable
         return error
 
-    def _placeholder_for(self, engine: Engine) -> str:
+    def _placeholder_for(self, engine: str) -> str:
         if self.photo is None:
             return self.tr("Open a photo: File ▸ Open (Ctrl+O), or drop one here")
         if self._show == "difference" and engine == "jax":
@@ -1143,7 +1144,7 @@ class MainWindow(QMainWindow):
         mark = html.escape(self.tr("out of date"))
         return f' · <span style="color:#b35c00; font-weight:bold">{mark}</span>'
 
-    def _caption_for(self, engine: Engine) -> str:
+    def _caption_for(self, engine: str) -> str:
         title = f"<b>{ENGINE_TITLES[engine]}</b>"
         if self._show == "original":
             text = "<b>{}</b> · {}".format(self.tr("Original"), self.tr("grayscale"))
@@ -1223,14 +1224,14 @@ class MainWindow(QMainWindow):
         dialog = ShortcutsDialog(self.shortcut_rows(), self)
         dialog.exec()
 
-    def _select_pane(self, engine: Engine) -> None:
+    def _select_pane(self, engine: str) -> None:
         self.selected_engine = engine
         for key, pane in self.panes.items():
             pane.set_selected(key == engine)
 
     # --- Saving and copying -----------------------------------------------------------------
 
-    def result_file_name(self, engine: Engine) -> str:
+    def result_file_name(self, engine: str) -> str:
         """The default name of `engine`'s result: the photo's name and what made the result,
         e.g. coffee-numpy-9x9-s2.5.png."""
         shown = self._shown[engine]
@@ -1240,7 +1241,7 @@ class MainWindow(QMainWindow):
             name += f"-{shown.request.algorithm}"
         return f"{name}.png"
 
-    def _result_description(self, engine: Engine) -> dict[str, str]:
+    def _result_description(self, engine: str) -> dict[str, str]:
         """What made `engine`'s result, written into the file beside the pixels."""
         shown = self._shown[engine]
         description = {

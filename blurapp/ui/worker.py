@@ -18,17 +18,10 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from blurapp.core.comparison import (
-    ComparisonResult,
-    Engine,
-    JaxRun,
-    NumpyRun,
-    compare,
-    difference_picture,
-)
+from blurapp.core.comparison import ComparisonResult, compare, difference_picture
 from blurapp.core.kernel import Algorithm, KernelSize
-from blurapp.core.numpy_engine import BlurCancelled
 from blurapp.core.photo import Photo, PhotoError, load_photo
+from blurapp.core.runs import BlurCancelled, EngineRun
 from blurapp.core.saving import to_8bit
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 from blurapp.ui.pyramid import build_pyramid
@@ -57,7 +50,7 @@ class RunRequest:
     kernel_size: KernelSize
     sigma: float
     algorithm: Algorithm
-    engines: tuple[Engine, ...]
+    engines: tuple[str, ...]  # engine names, in the order they run
     repeats: int
 
 
@@ -66,8 +59,8 @@ class EngineResult:
     """One engine's run (or why it failed) with its output as a picture."""
 
     request: int
-    engine: Engine
-    run: NumpyRun | JaxRun | None
+    engine: str
+    run: EngineRun | None
     picture: tuple[np.ndarray, ...] | None  # the output as a uint8 pyramid
     error: str | None
     sent_at: float = field(default_factory=time.perf_counter)  # to time the display
@@ -169,22 +162,25 @@ class Worker(QObject):
             return
         last_percent = -1
 
-        def progress(done: int, total: int) -> None:
+        def progress(engine: str, done: int, total: int) -> None:
             nonlocal last_percent
             percent = done * 100 // total
             if percent != last_percent:  # at most 101 signals, however many taps
                 last_percent = percent
-                self.progress.emit(number, "numpy", done, total)
+                self.progress.emit(number, engine, done, total)
 
-        def engine_done(engine: Engine, run: NumpyRun | JaxRun | None, error: str | None) -> None:
+        def engine_done(engine: str, run: EngineRun | None, error: str | None) -> None:
+            nonlocal last_percent
             picture = build_pyramid(to_8bit(run.output)) if run is not None else None
             self.engine_finished.emit(EngineResult(number, engine, run, picture, error))
-            if engine == "numpy" and "jax" in request.engines:
-                self.progress.emit(number, "jax", 0, 0)
+            following = request.engines.index(engine) + 1
+            if following < len(request.engines):
+                last_percent = -1
+                # Busy, length unknown, until (unless) the next engine reports its taps.
+                self.progress.emit(number, request.engines[following], 0, 0)
 
         try:
-            if request.engines[0] == "jax":
-                self.progress.emit(number, "jax", 0, 0)
+            self.progress.emit(number, request.engines[0], 0, 0)
             result = compare(
                 request.photo.gray,
                 kernel_size=request.kernel_size,
