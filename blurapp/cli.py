@@ -560,14 +560,17 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _run_bench(args: argparse.Namespace) -> int:
+    from blurapp import bench_report
     from blurapp.bench import describe_machine, run_bench, run_sections
 
-    report: dict = {"machine": describe_machine()}
-    if not args.json:
-        _print_bench_header(report["machine"])
-    if "engines" in args.sections:
+    def show(lines: list[str]) -> None:
         if not args.json:
-            _print_bench_columns()
+            _print("\n".join(lines))
+
+    report: dict = {"machine": describe_machine()}
+    show(bench_report.header_lines(report["machine"]))
+    if "engines" in args.sections:
+        show(bench_report.column_lines())
         report["results"] = run_bench(
             megapixels=args.megapixels,
             kernel_sizes=args.kernel_sizes,
@@ -575,146 +578,19 @@ def _run_bench(args: argparse.Namespace) -> int:
             repeats=args.repeat,
             sigma=DEFAULT_SIGMA,
             engines=[engine.name for engine in args.engines],
-            on_row=None if args.json else _print_bench_row,
+            on_row=lambda row: show([bench_report.row_line(row)]),
         )["results"]
     report.update(
         run_sections(
             [name for name in args.sections if name != "engines"],
             probe_megapixels=args.probe_megapixels,
             big_megapixels=args.big_megapixels,
-            on_section=None if args.json else _print_bench_section,
+            on_section=lambda name, figures: show(bench_report.section_lines(name, figures)),
         )
     )
     if args.json:
         _print(json.dumps(report, indent=2))
     return 0
-
-
-def _ms(seconds: float | None) -> str:
-    return "—" if seconds is None else f"{seconds * 1000:,.1f} ms"
-
-
-def _mb(size: int | None) -> str:
-    return "— (failed)" if size is None else f"{size / 1e6:,.0f} MB"
-
-
-def _print_bench_section(name: str, figures: dict) -> None:
-    _print()
-    if name == "yardsticks":
-        mp, k = figures["megapixels"], figures["kernel_size"]
-        _print(f"yardsticks ({mp:.0f} MP, {k}×{k}, 2d):")
-        _print(f"  NumPy engine          {_ms(figures['numpy_seconds'])}")
-        _print(f"  JAX engine, steady    {_ms(figures['jax_seconds'])}")
-        if figures["opencv_seconds"] is None:
-            _print("  OpenCV filter2D       — (opencv-python-headless is not installed)")
-        else:
-            note = f"OpenCV {figures['opencv']}, BORDER_REPLICATE"
-            if figures["jax_seconds"] is not None:
-                ratio = figures["jax_seconds"] / figures["opencv_seconds"]
-                note += f"; JAX is {ratio:.1f}× its time"
-            _print(f"  OpenCV filter2D       {_ms(figures['opencv_seconds'])} ({note})")
-        _print(f"  plain copy of image   {_ms(figures['copy_seconds'])}")
-    elif name == "first-call":
-        _print("first call across launches (JAX's persistent compilation cache):")
-        for label, launch in (
-            ("bundled photo", figures["sample"]),
-            ("large photo", figures["large"]),
-        ):
-            if "error" in launch:
-                _print(f"  {label:<14} — (JAX unavailable: {launch['error']})")
-                continue
-            _print(
-                f"  {label:<14} first launch {_ms(launch['first_launch_seconds'])} "
-                f"({launch['first_launch']}), second {_ms(launch['second_launch_seconds'])} "
-                f"({launch['second_launch']}): {launch['ratio']:.0%}"
-            )
-    elif name == "startup":
-        if "error" in figures:
-            _print(f"start-up: {figures['error']}")
-            return
-        _print(f"start-up (median of {figures['runs']} launches):")
-        _print(
-            f"  window shown          {_ms(figures['window_shown_seconds'])} after launch "
-            f"(jax imported before: {'yes' if figures['jax_imported_before_shown'] else 'no'})"
-        )
-        _print(f"  blurapp --version     {_ms(figures['version_seconds'])}")
-    elif name == "window":
-        if "error" in figures:
-            _print(f"window: the probe failed: {figures['error']}")
-            return
-        repaint = figures["repaint_both_panes_seconds"]
-        _print(f"window ({figures['megapixels']:.0f} MP photo, offscreen, 10 ms timer):")
-        _print(f"  longest stall during a comparison   {_ms(figures['longest_stall_seconds'])}")
-        _print(
-            "  longest stall while starting        "
-            f"{_ms(figures['longest_stall_while_starting_seconds'])} (photo load, JAX import)"
-        )
-        _print(
-            "  worker result → both panes painted  "
-            f"{_ms(figures['result_to_both_panes_painted_seconds'])}"
-        )
-        _print(
-            f"  repaint both panes                  fit {_ms(repaint['fit'])}, "
-            f"100% {_ms(repaint['100%'])}, after a pan {_ms(repaint['panned'])}"
-        )
-    elif name == "memory":
-        _print("memory (peak resident set):")
-        _print(f"  blurapp compare on the large photo  {_mb(figures['compare_peak_bytes'])}")
-        _print(
-            f"  a {figures['big_megapixels']:g} MP comparison (core)      "
-            f"{_mb(figures['big_peak_bytes'])}"
-        )
-
-
-_BENCH_COLUMNS = (
-    ("size", 11),
-    ("MP", 5),
-    ("kernel", 7),
-    ("algorithm", 9),
-    ("NumPy ms", 10),
-    ("eager ms", 10),
-    ("JAX 1st ms", 11),
-    ("JAX ms", 9),
-    ("speedup", 8),
-    ("max abs diff", 12),
-)
-
-
-def _print_bench_header(machine: dict) -> None:
-    _print(f"machine: {machine['description']}")
-    _print(f"JAX device: {machine['jax_device']}")
-
-
-def _print_bench_columns() -> None:
-    _print("  ".join(f"{name:>{width}}" for name, width in _BENCH_COLUMNS))
-    _print("  (eager: JAX without jit, one steady call; JAX: JAX-jit; speedup: NumPy ÷ JAX-jit)")
-
-
-def _print_bench_row(row: dict) -> None:
-    def ms(engine: str, figure: str = "seconds") -> str:
-        seconds = row.get(engine, {}).get(figure)
-        return "—" if seconds is None else f"{seconds * 1000:,.1f}"
-
-    speedup = row["speedup"]
-    diff = row["max_abs_diff"]
-    kernel = row["kernel"]["size"]
-    cells = (
-        f"{row['width']}×{row['height']}",
-        f"{row['megapixels']:.1f}",
-        f"{kernel}×{kernel}",
-        row["kernel"]["algorithm"],
-        ms("numpy"),
-        ms("jax_eager"),
-        ms("jax", "first_call_seconds"),
-        ms("jax"),
-        "—" if speedup is None else f"{speedup:.1f}×",
-        "—" if diff is None else f"{diff:.1e}",
-    )
-    _print(
-        "  ".join(
-            f"{cell:>{width}}" for cell, (_, width) in zip(cells, _BENCH_COLUMNS, strict=True)
-        )
-    )
 
 
 if __name__ == "__main__":
