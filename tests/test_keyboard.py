@@ -4,7 +4,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 from qt_helpers import RUN_TIMEOUT_MS
 
-from blurapp.ui.main_window import ShortcutsDialog
+from blurapp.ui.dialogs import ShortcutsDialog
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 ALT = Qt.KeyboardModifier.AltModifier
@@ -18,12 +18,14 @@ def controls_in_tab_order(window):
         window.sigma_spin,
         window.sigma_slider,
         window.algorithm_combo,
-        window.engines_combo,
+        *window.engine_checks.values(),
         window.show_combo,
         window.run_button,
         window.cancel_button,
-        window.numpy_pane.view,
-        window.jax_pane.view,
+        window.left_pane.engine_combo,
+        window.left_pane.view,
+        window.right_pane.engine_combo,
+        window.right_pane.view,
     ]
 
 
@@ -36,7 +38,7 @@ def test_ctrl_r_runs_and_f5_runs_again(window, qtbot):
 
 def test_escape_cancels_a_run(window, qtbot):
     window.set_parameters(kernel_size=101, sigma=16.0)
-    window.engines_combo.setCurrentIndex(1)  # NumPy only: ten thousand taps
+    window.set_timed("jax", False)  # NumPy only: ten thousand taps
     with qtbot.waitSignal(
         window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: d > 0
     ):
@@ -65,10 +67,10 @@ def test_alt_and_a_number_switch_what_the_panes_show(window, qtbot):
 def test_f6_moves_between_the_panes_and_ctrl_c_copies_the_selected_one(window, qtbot):
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
         qtbot.keyClick(window, Qt.Key.Key_R, CTRL)
-    assert window.selected_engine == "numpy"
+    assert window.selected_pane == 0
     qtbot.keyClick(window, Qt.Key.Key_F6)
-    assert window.selected_engine == "jax"
-    assert QApplication.focusWidget() is window.jax_pane.view
+    assert window.selected_pane == 1
+    assert QApplication.focusWidget() is window.right_pane.view
     qtbot.keyClick(window, Qt.Key.Key_C, CTRL)
     assert QApplication.clipboard().image().width() == 600
 
@@ -85,7 +87,7 @@ def test_alt_mnemonics_reach_the_parameters(window, qtbot):
 def test_tab_walks_the_parameters_then_the_panes(window, qtbot):
     window.size_spin.setFocus(Qt.FocusReason.TabFocusReason)
     visited = [QApplication.focusWidget()]
-    for _ in range(10):
+    for _ in range(len(controls_in_tab_order(window))):
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
         visited.append(QApplication.focusWidget())
     expected = controls_in_tab_order(window)
@@ -97,8 +99,8 @@ def test_tab_walks_the_parameters_then_the_panes(window, qtbot):
 def test_every_control_has_an_accessible_name(window):
     for widget in controls_in_tab_order(window):
         assert widget.accessibleName(), widget
-    assert window.numpy_pane.view.accessibleName() == "NumPy image"
-    assert "zoom" in window.jax_pane.view.toolTip()
+    assert window.left_pane.view.accessibleName() == "NumPy image"
+    assert "zoom" in window.right_pane.view.toolTip()
 
 
 def test_f1_lists_every_shortcut(window, qtbot, monkeypatch):

@@ -39,10 +39,11 @@ def test_menus_and_controls_are_in_chinese(window):
     assert menus == ["文件(&F)", "编辑(&E)", "视图(&V)", "运行(&R)", "帮助(&H)"]
     assert window.run_button.text() == "运行"
     assert window.open_action.text() == "打开(&O)…"
-    assert window.engines_combo.itemText(0) == "NumPy 和 JAX"
+    assert window.right_pane.engine_combo.itemText(2) == "不用 jit 的 JAX"
+    assert window.engine_checks["jax-eager"].text() == "不用 jit 的 JAX"
     assert window.show_combo.itemText(2) == "差异"
     assert window.figures.title() == "测量数据"
-    assert "尚未运行" in window.numpy_pane.caption_text()
+    assert "尚未运行" in window.left_pane.caption_text()
 
 
 def test_figure_labels_and_values_are_in_chinese(window, qtbot):
@@ -59,8 +60,8 @@ def test_figure_labels_and_values_are_in_chinese(window, qtbot):
     assert "在 1e-05 以内" in window.figures.value("max abs diff")
     assert "次的中位数" in window.figures.value("JAX steady")
     assert (
-        window.jax_pane.caption_text().startswith("JAX-jit · ")
-        and "稳定" in window.jax_pane.caption_text()
+        window.right_pane.caption_text().startswith("JAX-jit · ")
+        and "稳定" in window.right_pane.caption_text()
     )
     assert window.status_label.text().startswith("完成：")
 
@@ -80,6 +81,7 @@ def test_every_translatable_string_has_a_chinese_translation(tmp_path):
     copy = tmp_path / "check.ts"
     shutil.copy(ts, copy)
     sources = [str(p) for p in sorted((ROOT / "blurapp" / "ui").glob("*.py"))]
+    sources.append(str(ROOT / "blurapp" / "session.py"))
     sources += [
         str(ROOT / "blurapp" / "core" / name)
         for name in ("figures.py", "wording.py", "photo.py", "saving.py", "engines.py")

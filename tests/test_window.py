@@ -50,7 +50,7 @@ def test_the_bundled_sample_opens_when_no_image_is_given(make_window):
     window = make_window()
     assert window.windowTitle() == "coffee.png — BlurApp"
     assert window.photo.path == sample_photo_path()
-    for pane in window.panes.values():
+    for pane in window.panes:
         assert (pane.view.picture_size().width(), pane.view.picture_size().height()) == (600, 400)
         assert pane.placeholder_text() == ""
         assert pane.caption_text().endswith("not run yet: showing the original, press Run")
@@ -60,7 +60,7 @@ def test_an_image_given_on_the_command_line_opens(make_window, tmp_path):
     path = photo_file(tmp_path, "holiday.png", size=(70, 50))
     window = make_window(path)
     assert window.windowTitle() == "holiday.png — BlurApp"
-    assert window.numpy_pane.view.picture_size().width() == 70
+    assert window.left_pane.view.picture_size().width() == 70
     np.testing.assert_array_equal(window.photo.gray, load_grayscale(path))
 
 
@@ -78,7 +78,7 @@ def test_open_through_the_file_dialog(make_window, tmp_path, monkeypatch, qtbot)
         window.open_action.trigger()
     assert window.windowTitle() == "chosen.png — BlurApp"
     assert "*.png" in asked[0] and "*.jpg" in asked[0] and "*.tif" in asked[0]
-    assert window.numpy_pane.view.picture_size().height() == 30
+    assert window.left_pane.view.picture_size().height() == 30
 
 
 def test_open_by_dropping_a_file(make_window, tmp_path, qtbot):
@@ -124,7 +124,7 @@ def test_a_bad_file_shows_a_message_and_keeps_the_photo(
     assert title == "Cannot Open Photo"
     assert str(bad) in text
     assert window.windowTitle() == "coffee.png — BlurApp"
-    assert window.numpy_pane.view.picture_size().width() == 600
+    assert window.left_pane.view.picture_size().width() == 600
 
 
 # --- Running ------------------------------------------------------------------------------
@@ -134,12 +134,12 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
     window = make_window()
     result = run(qtbot, window)
     assert result.max_abs_diff <= TOLERANCE
-    for pane in window.panes.values():
+    for pane in window.panes:
         size = pane.view.picture_size()
         assert (size.width(), size.height()) == (600, 400)
         assert pane.placeholder_text() == ""
-    numpy_caption = window.numpy_pane.caption_text()
-    jax_caption = window.jax_pane.caption_text()
+    numpy_caption = window.left_pane.caption_text()
+    jax_caption = window.right_pane.caption_text()
     assert numpy_caption.startswith("NumPy · cpu · ") and " ms · 9 × 9, σ 2.5" in numpy_caption
     assert jax_caption.startswith(f"JAX-jit · {result.jax.device} · steady ")
     # Whether it compiled depends on what ran before in this test process; the caption and the
@@ -170,7 +170,7 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
     assert [name for name, _ in figures.chart.bars()] == ["NumPy", "JAX first call", "JAX steady"]
     # The pictures are the engines' outputs.
     expected = to_8bit(result.numpy.output)
-    shown = window.numpy_pane.view.image()
+    shown = window.left_pane.view.image()
     assert shown.pixelColor(123, 45).red() == expected[45, 123]
     assert not window.progress_bar.isVisible() and not window.cancel_button.isEnabled()
 
@@ -184,12 +184,12 @@ def test_a_new_sigma_reuses_the_compiled_program_and_a_new_size_compiles(
     window.set_parameters(sigma=4.0)
     again = run(qtbot, window)
     assert first.jax.compiled and not again.jax.compiled
-    assert "already compiled" in window.jax_pane.caption_text()
+    assert "already compiled" in window.right_pane.caption_text()
     assert "already compiled" in window.figures.value("JAX first call")
     window.set_parameters(kernel_size=13)
     resized = run(qtbot, window)
     assert resized.jax.compiled and resized.kernel_size == 13
-    assert "(compiled)" in window.jax_pane.caption_text()
+    assert "(compiled)" in window.right_pane.caption_text()
 
 
 def test_auto_size_follows_sigma(make_window, qtbot):
@@ -212,32 +212,33 @@ def test_kernel_size_steps_by_two_and_stays_odd(make_window):
 def test_changing_a_parameter_marks_results_out_of_date(make_window, qtbot):
     window = make_window()
     run(qtbot, window)
-    assert "out of date" not in window.numpy_pane.caption_text()
+    assert "out of date" not in window.left_pane.caption_text()
     window.sigma_slider.setValue(35)
     assert window.sigma() == pytest.approx(3.5)
-    assert "out of date" in window.numpy_pane.caption_text()
-    assert "out of date" in window.jax_pane.caption_text()
+    assert "out of date" in window.left_pane.caption_text()
+    assert "out of date" in window.right_pane.caption_text()
     assert window.figures.stale_label.text().startswith("Out of date")
 
 
-def test_numpy_only_keeps_the_jax_pane_marked_out_of_date(make_window, qtbot):
+def test_numpy_only_keeps_the_right_pane_marked_out_of_date(make_window, qtbot):
     window = make_window()
     first = run(qtbot, window)
-    window.engines_combo.setCurrentIndex(1)  # NumPy only, same parameters
+    window.set_timed("jax", False)  # NumPy only, same parameters
     result = run(qtbot, window)
     assert result.jax is None and result.numpy is not None
-    assert "out of date" not in window.numpy_pane.caption_text()
-    assert "out of date" in window.jax_pane.caption_text()
-    assert window.jax_pane.view.has_picture()
+    assert "out of date" not in window.left_pane.caption_text()
+    assert "out of date" in window.right_pane.caption_text()
+    assert window.right_pane.view.has_picture()
     # The kept pane's figure stays visible, marked as coming from the earlier run.
     assert window.figures.value("JAX steady").endswith("(earlier run, out of date)")
     assert window.figures.value("NumPy").endswith(" ms")
     # The newest run had one engine: there is no difference to show, and the window says so.
     window.set_show("difference")
     assert (
-        window.jax_pane.placeholder_text() == "The difference appears after a run with both engines"
+        window.right_pane.placeholder_text()
+        == "The difference appears after a run with NumPy and JAX-jit"
     )
-    assert not window.jax_pane.view.has_picture()
+    assert not window.right_pane.view.has_picture()
     assert first.max_abs_diff is not None
 
 
@@ -253,10 +254,10 @@ def test_a_jax_failure_is_shown_in_its_pane_and_numpy_still_works(make_window, q
     window = make_window()
     result = run(qtbot, window)
     assert result.numpy is not None and result.jax is None
-    assert window.numpy_pane.view.has_picture()
-    assert "could not run" in window.jax_pane.placeholder_text()
-    assert "out of memory" in window.jax_pane.placeholder_text()
-    assert "unavailable" in window.jax_pane.caption_text()
+    assert window.left_pane.view.has_picture()
+    assert "could not run" in window.right_pane.placeholder_text()
+    assert "out of memory" in window.right_pane.placeholder_text()
+    assert "unavailable" in window.right_pane.caption_text()
     assert "out of memory" in window.figures.value("JAX")
 
 
@@ -274,7 +275,7 @@ def test_cancel_during_a_run(make_window, qtbot, tmp_path):
     assert not window.progress_bar.isVisible()
     qtbot.wait(300)
     assert shown == []
-    assert "not run yet" in window.numpy_pane.caption_text()
+    assert "not run yet" in window.left_pane.caption_text()
 
 
 def test_close_during_a_run_ends_within_two_seconds(make_window, qtbot, tmp_path):
@@ -284,7 +285,7 @@ def test_close_during_a_run_ends_within_two_seconds(make_window, qtbot, tmp_path
     start = time.monotonic()
     window.close()
     assert time.monotonic() - start < 2.0
-    assert not window._worker_thread.thread.isRunning()
+    assert not window.worker.thread.isRunning()
 
 
 def test_a_second_run_during_the_first_shows_only_the_second(make_window, qtbot, tmp_path):
@@ -298,7 +299,7 @@ def test_a_second_run_during_the_first_shows_only_the_second(make_window, qtbot,
         window.run_comparison()
     qtbot.wait(500)
     assert [(r.kernel_size, r.sigma) for r in shown] == [(3, 0.8)]
-    assert "3 × 3, σ 0.8" in window.numpy_pane.caption_text()
+    assert "3 × 3, σ 0.8" in window.left_pane.caption_text()
 
 
 # --- Looking at the results ---------------------------------------------------------------
@@ -307,7 +308,7 @@ def test_a_second_run_during_the_first_shows_only_the_second(make_window, qtbot,
 def test_both_panes_zoom_and_pan_together(make_window, qtbot):
     window = make_window()
     run(qtbot, window)
-    left, right = window.numpy_pane.view, window.jax_pane.view
+    left, right = window.left_pane.view, window.right_pane.view
     wheel = QWheelEvent(
         QPointF(100, 100),
         left.viewport().mapToGlobal(QPointF(100, 100)),
@@ -333,11 +334,11 @@ def test_both_panes_zoom_and_pan_together(make_window, qtbot):
 
 def test_zoom_shortcuts(make_window, qtbot):
     window = make_window()
-    view = window.jax_pane.view
+    view = window.right_pane.view
     view.setFocus()
     zoom = view.zoom()
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
-    assert view.zoom() == 1.0 and window.numpy_pane.view.zoom() == 1.0
+    assert view.zoom() == 1.0 and window.left_pane.view.zoom() == 1.0
     qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     assert view.zoom() == pytest.approx(zoom)
 
@@ -346,30 +347,30 @@ def test_the_difference_and_original_views(make_window, qtbot):
     window = make_window()
     result = run(qtbot, window)
     window.set_show("difference")
-    caption = window.jax_pane.caption_text()
-    assert caption.startswith("Difference |NumPy − JAX|")
+    caption = window.right_pane.caption_text()
+    assert caption.startswith("Difference |NumPy − JAX-jit|")
     difference = np.abs(result.numpy.output.astype(np.float64) - result.jax.output)
     if result.max_abs_diff > 0:
         assert f"white = {result.max_abs_diff:.2g}" in caption
-        picture = window.jax_pane.view.image()
+        picture = window.right_pane.view.image()
         y, x = np.unravel_index(np.argmax(difference), difference.shape)
         assert picture.pixelColor(int(x), int(y)).red() == 255
     else:
         assert "identical" in caption
-    assert window.numpy_pane.caption_text().startswith("NumPy")
+    assert window.left_pane.caption_text().startswith("NumPy")
     window.set_show("original")
-    assert window.numpy_pane.caption_text().startswith("Original")
-    original = window.numpy_pane.view.image()
+    assert window.left_pane.caption_text().startswith("Original")
+    original = window.left_pane.view.image()
     assert original.pixelColor(10, 10).red() == to_8bit(window.photo.gray)[10, 10]
     window.set_show("blurred")
-    assert window.jax_pane.caption_text().startswith("JAX-jit")
+    assert window.right_pane.caption_text().startswith("JAX-jit")
 
 
 def test_copy_puts_the_selected_pane_on_the_clipboard(make_window, qtbot):
     window = make_window()
     result = run(qtbot, window)
-    qtbot.mouseClick(window.jax_pane.view.viewport(), Qt.MouseButton.LeftButton)
-    assert window.selected_engine == "jax"
+    qtbot.mouseClick(window.right_pane.view.viewport(), Qt.MouseButton.LeftButton)
+    assert window.selected_pane == 1
     window.copy_action.trigger()
     image = QApplication.clipboard().image()
     assert (image.width(), image.height()) == (600, 400)
@@ -494,11 +495,11 @@ def test_the_separable_algorithm_from_the_window(make_window, qtbot):
     window = make_window()
     run(qtbot, window)
     window.set_algorithm("separable")
-    assert "out of date" in window.numpy_pane.caption_text()
+    assert "out of date" in window.left_pane.caption_text()
     result = run(qtbot, window)
     assert result.algorithm == "separable" and result.kernel.shape == (9,)
     assert result.max_abs_diff <= TOLERANCE
-    assert window.numpy_pane.caption_text().endswith("σ 2.5, separable")
+    assert window.left_pane.caption_text().endswith("σ 2.5, separable")
     assert window.figures.value("kernel") == "9 × 9, sigma 2.5, separable (9 + 9 taps)"
 
 
@@ -513,15 +514,15 @@ def test_cancel_after_numpy_marks_the_older_figures_out_of_date(make_window, qtb
         window.run_comparison()
     window.cancel_run()
     # NumPy's new result is shown; everything from the older run says it is out of date.
-    assert "41 × 41" in window.numpy_pane.caption_text()
-    assert "out of date" not in window.numpy_pane.caption_text()
+    assert "41 × 41" in window.left_pane.caption_text()
+    assert "out of date" not in window.left_pane.caption_text()
     assert (
-        "3 × 3" in window.jax_pane.caption_text()
-        and "out of date" in window.jax_pane.caption_text()
+        "3 × 3" in window.right_pane.caption_text()
+        and "out of date" in window.right_pane.caption_text()
     )
     assert window.figures.stale_label.isVisibleTo(window)
     window.set_show("difference")
-    assert "out of date" in window.jax_pane.caption_text()
+    assert "out of date" in window.right_pane.caption_text()
 
 
 def test_opening_a_photo_during_a_run_supersedes_the_run(make_window, qtbot, tmp_path):
@@ -542,7 +543,7 @@ def test_opening_a_photo_during_a_run_supersedes_the_run(make_window, qtbot, tmp
 def test_close_during_a_long_jax_call_hides_the_window_at_once(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path, size=(1200, 800)))
     window.set_parameters(kernel_size=101, sigma=16.0)
-    window.engines_combo.setCurrentIndex(2)  # JAX only: a long compiled call
+    window.set_timed("numpy", False)  # JAX only: a long compiled call
     with qtbot.waitSignal(
         window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: e == "jax"
     ):
@@ -553,7 +554,7 @@ def test_close_during_a_long_jax_call_hides_the_window_at_once(make_window, qtbo
     assert time.monotonic() - start < 2.0
     assert not window.isVisible()
     # The worker ends when its call returns; nothing is shown, nothing aborts.
-    qtbot.waitUntil(lambda: not window._worker_thread.thread.isRunning(), timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: not window.worker.thread.isRunning(), timeout=RUN_TIMEOUT_MS)
     QApplication.instance().setQuitOnLastWindowClosed(True)
 
 
@@ -570,10 +571,10 @@ def test_ctrl_plus_and_minus_zoom_both_panes(make_window, qtbot):
     window = make_window()
     window.view_link.set_zoom(1.0)
     qtbot.keyClick(window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
-    assert window.numpy_pane.view.zoom() == pytest.approx(1.25)
-    assert window.jax_pane.view.zoom() == pytest.approx(1.25)
+    assert window.left_pane.view.zoom() == pytest.approx(1.25)
+    assert window.right_pane.view.zoom() == pytest.approx(1.25)
     qtbot.keyClick(window, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
-    assert window.jax_pane.view.zoom() == pytest.approx(1.0)
+    assert window.right_pane.view.zoom() == pytest.approx(1.0)
 
 
 def test_pyramid_levels_halve_with_rounded_means():
@@ -588,11 +589,11 @@ def test_pyramid_levels_halve_with_rounded_means():
 
 def test_a_zoomed_out_big_picture_is_drawn_from_a_smaller_level(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path, "wide.png", size=(3000, 2000)))
-    view = window.numpy_pane.view
+    view = window.left_pane.view
     assert len(view._item.levels()) == 4  # 3000, 1500, 750, 375 wide
     window.view_link.fit_to_window()
     # The view shows the whole picture, at the same scale in both panes.
     assert view.zoom() < 0.5
-    assert window.jax_pane.view.zoom() == pytest.approx(view.zoom())
+    assert window.right_pane.view.zoom() == pytest.approx(view.zoom())
     grabbed = view.viewport().grab().toImage()
     assert not grabbed.isNull()

@@ -24,9 +24,8 @@ from blurapp.ui.main_window import MainWindow
 
 
 def run(qtbot, window, engines=("numpy", "jax")):
-    combo = window.engines_combo
-    [index] = [i for i in range(combo.count()) if combo.itemData(i) == engines]
-    combo.setCurrentIndex(index)
+    for name, check in window.engine_checks.items():
+        check.setChecked(name in engines)
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
         qtbot.mouseClick(window.run_button, Qt.MouseButton.LeftButton)
     return shown.args[0]
@@ -193,7 +192,7 @@ def test_a_photo_whose_name_is_not_utf8_reopens_from_open_recent(make_window, tm
     with qtbot.waitSignal(again.photo_shown, timeout=RUN_TIMEOUT_MS):
         entry.trigger()
     assert os.fsencode(again.photo.path) == raw
-    assert again.numpy_pane.view.picture_size().width() == 40
+    assert again.left_pane.view.picture_size().width() == 40
 
 
 # --- E2: typed parameters ---------------------------------------------------------------------
@@ -265,18 +264,18 @@ def whole_caption_height(caption):
 
 def test_captions_show_their_whole_text_from_the_minimum_size_up(window, qtbot):
     run(qtbot, window)
-    line = window.jax_pane.caption.fontMetrics().lineSpacing()
+    line = window.right_pane.caption.fontMetrics().lineSpacing()
     minimum = window.minimumSize()
     for width, height in [(minimum.width(), minimum.height()), (800, 640), (1360, 820)]:
         window.resize(width, height)
         QApplication.processEvents()
-        for pane in window.panes.values():
+        for pane in window.panes:
             needed = whole_caption_height(pane.caption)
             assert pane.caption.height() >= needed, (width, pane.title, pane.caption_text())
             if (width, height) == (minimum.width(), minimum.height()):
                 assert needed <= 4 * line + 4, "the smallest window wraps captions unreadably"
         # Both views keep one size, so both show the picture at the same scale.
-        assert window.numpy_pane.view.size() == window.jax_pane.view.size()
+        assert window.left_pane.view.size() == window.right_pane.view.size()
 
 
 # --- E4: first launch -------------------------------------------------------------------------
@@ -307,7 +306,7 @@ def test_a_missing_photo_at_launch_says_how_to_open_one(
     qtbot.waitUntil(lambda: bool(warnings_shown), timeout=RUN_TIMEOUT_MS)
     assert "missing.png" in warnings_shown[0][1]
     assert not window.run_button.isEnabled()
-    for pane in window.panes.values():
+    for pane in window.panes:
         assert "Ctrl+O" in pane.placeholder_text() and "drop" in pane.placeholder_text()
         assert pane.placeholder.isVisible()
 
@@ -392,7 +391,7 @@ def test_about_gives_every_version_a_bug_report_needs_and_copies_them(window, mo
     import PySide6
 
     from blurapp import __version__
-    from blurapp.ui.main_window import AboutDialog
+    from blurapp.ui.dialogs import AboutDialog
 
     shown = []
     monkeypatch.setattr(AboutDialog, "exec", lambda self: shown.append(self) or 0)
@@ -414,7 +413,7 @@ def test_about_gives_every_version_a_bug_report_needs_and_copies_them(window, mo
 
 
 def test_about_does_not_load_jax_to_describe_it(monkeypatch):
-    from blurapp.ui.main_window import version_rows
+    from blurapp.ui.dialogs import version_rows
 
     monkeypatch.delitem(sys.modules, "jax", raising=False)
     assert dict(version_rows(None))["JAX"] == "not loaded yet"

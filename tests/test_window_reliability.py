@@ -58,11 +58,13 @@ def test_jax_failing_to_import_leaves_the_numpy_side_working(
 
     monkeypatch.setattr(jax_engine, "import_jax", broken)
     window = make_window()  # made after the patch, so its start-up meets the broken JAX
-    qtbot.waitUntil(lambda: "unavailable" in window.jax_pane.caption_text(), timeout=RUN_TIMEOUT_MS)
-    assert "simulated broken installation" in window.jax_pane.placeholder_text()
+    qtbot.waitUntil(
+        lambda: "unavailable" in window.right_pane.caption_text(), timeout=RUN_TIMEOUT_MS
+    )
+    assert "simulated broken installation" in window.right_pane.placeholder_text()
     result = run(qtbot, window)
     assert result.jax is None and result.numpy is not None
-    assert window.numpy_pane.view.has_picture()
+    assert window.left_pane.view.has_picture()
     assert "simulated broken installation" in window.figures.value("JAX")
     assert warnings_shown == []  # said in the pane, not in a box the user must click away
 
@@ -144,7 +146,7 @@ def test_a_write_failing_midway_leaves_the_old_file_and_no_temporary(
 
 def test_help_about_names_the_log_file(window, monkeypatch):
     from blurapp.core.paths import log_file_path
-    from blurapp.ui.main_window import AboutDialog
+    from blurapp.ui.dialogs import AboutDialog
 
     shown = []
     monkeypatch.setattr(AboutDialog, "exec", lambda self: shown.append(self.label.text()) or 0)
@@ -236,8 +238,7 @@ def test_a_burst_of_a_thousand_changes_shows_only_the_last(window, qtbot):
     timer.stop()
     assert [r.sigma for r in shown] == [pytest.approx(10.49)]
     assert (
-        "σ 10.5" in window.numpy_pane.caption_text()
-        or "σ 10.49" in window.numpy_pane.caption_text()
+        "σ 10.5" in window.left_pane.caption_text() or "σ 10.49" in window.left_pane.caption_text()
     )
     gaps = np.diff(ticks)
     assert len(gaps) > 10 and gaps.max() < 0.5  # the window kept answering
@@ -254,7 +255,7 @@ application = QApplication([])
 window = MainWindow()
 window.closed_while_busy.connect(blurapp_app._exit_now)  # as run_window connects it
 window.set_parameters(kernel_size=101, sigma=16.0)
-window.engines_combo.setCurrentIndex(2)  # JAX only: one call takes seconds on a CPU
+window.set_timed("numpy", False)  # JAX only: one call takes seconds on a CPU
 
 def on_progress(engine, done, total):
     if engine == "jax":

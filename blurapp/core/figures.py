@@ -33,6 +33,13 @@ ROW_NAMES = (
     QT_TRANSLATE_NOOP("Figures", "JAX"),
 )
 
+
+def steady_key(engine: str) -> str:
+    """The row (and chart bar) that holds `engine`'s steady time: "JAX steady" for JAX-jit,
+    whose first call has a row of its own ("JAX first call"), the engine's title otherwise."""
+    return "JAX steady" if engine == "jax" else get_engine(engine).title
+
+
 FIRST_CALL_NOTES = {
     Compilation.COMPILED: QT_TRANSLATE_NOOP("Figures", "includes compilation"),
     Compilation.FROM_CACHE: QT_TRANSLATE_NOOP(
@@ -203,3 +210,21 @@ def _one_row(
     )
     parts.append(run.device)
     return "; ".join(parts)
+
+
+def timing_bars(result: ComparisonResult) -> list[tuple[str, float]]:
+    """(row key, seconds) of every time a chart of `result` shows, in the tutorial's order:
+    the reference, the engines that compile nothing, then JAX-jit's first call and steady."""
+
+    def order(name: str) -> int:
+        if name == result.reference:
+            return 0
+        return 2 if result.runs[name].compilation is not None else 1
+
+    bars = []
+    for name in sorted(result.runs, key=order):
+        run = result.runs[name]
+        if name == "jax" and run.first_call_seconds is not None:
+            bars.append(("JAX first call", run.first_call_seconds))
+        bars.append((steady_key(name), run.seconds))
+    return bars

@@ -4,29 +4,175 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../ui/main_window.py" line="386"/>
+        <location filename="../ui/dialogs.py" line="112"/>
         <source>About BlurApp</source>
         <translation>关于 BlurApp</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="395"/>
+        <location filename="../ui/dialogs.py" line="121"/>
         <source>The same Gaussian blur with NumPy on the CPU and with JAX-jit on the GPU (or the CPU), side by side.</source>
         <translation>同一个高斯模糊，分别由 CPU 上的 NumPy 和 GPU（或 CPU）上的 JAX-jit 运行，并排对比。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="399"/>
+        <location filename="../ui/dialogs.py" line="125"/>
         <source>Warnings and errors are logged to:</source>
         <translation>警告和错误记录在：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="407"/>
+        <location filename="../ui/dialogs.py" line="133"/>
         <source>&amp;Copy Versions</source>
         <translation>复制版本信息(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="409"/>
+        <location filename="../ui/dialogs.py" line="135"/>
         <source>Copy the versions, to paste into a bug report</source>
         <translation>复制版本信息，以便粘贴到错误报告中</translation>
+    </message>
+</context>
+<context>
+    <name>BlurControls</name>
+    <message>
+        <location filename="../ui/side_panel.py" line="43"/>
+        <source>Gaussian blur</source>
+        <translation>高斯模糊</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="46"/>
+        <source>Kernel size in pixels: odd, so the kernel has a centre</source>
+        <translation>卷积核尺寸（像素）：须为奇数，使卷积核有中心</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="47"/>
+        <source>a&amp;uto</source>
+        <translation>自动(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="48"/>
+        <source>Choose the size from sigma: 2·ceil(3σ)+1</source>
+        <translation>按 sigma 选择尺寸：2·ceil(3σ)+1</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="63"/>
+        <source>2-D: the tutorial&apos;s k × k taps. Separable: k taps along the rows, then k down the columns: the same blur in 2k taps instead of k².</source>
+        <translation>二维：教程中的 k × k 次采样。可分离：先沿行 k 次，再沿列 k 次：以 2k 次代替 k² 次得到同样的模糊。</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="73"/>
+        <source>Time {engine}</source>
+        <translation>计时 {engine}</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="75"/>
+        <source>The reference: every other engine is compared with it</source>
+        <translation>参照：其他每个引擎都与它比较</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="82"/>
+        <location filename="../ui/side_panel.py" line="135"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="84"/>
+        <source>Blur with the chosen engines (Ctrl+R)</source>
+        <translation>用所选引擎进行模糊（Ctrl+R）</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="86"/>
+        <location filename="../ui/side_panel.py" line="136"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="87"/>
+        <source>Stop the run in progress (Esc)</source>
+        <translation>停止正在进行的运行（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="99"/>
+        <source>&amp;Kernel size</source>
+        <translation>卷积核尺寸(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="100"/>
+        <source>&amp;Sigma</source>
+        <translation>Sigma(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="101"/>
+        <location filename="../ui/side_panel.py" line="139"/>
+        <source>Kernel used</source>
+        <translation>实际卷积核</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="102"/>
+        <source>Algori&amp;thm</source>
+        <translation>算法(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="103"/>
+        <source>E&amp;ngines</source>
+        <translation>引擎(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="104"/>
+        <source>Sho&amp;w</source>
+        <translation>显示(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="123"/>
+        <source>Gaussian sigma in pixels</source>
+        <translation>高斯 sigma（像素）</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="125"/>
+        <source>Kernel size</source>
+        <translation>卷积核尺寸</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="126"/>
+        <source>Automatic kernel size</source>
+        <translation>自动卷积核尺寸</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="127"/>
+        <source>Sigma</source>
+        <translation>Sigma</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="128"/>
+        <source>Sigma slider</source>
+        <translation>Sigma 滑块</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="129"/>
+        <source>Algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="132"/>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="133"/>
+        <source>What the panes show: results, original or difference</source>
+        <translation>窗格显示的内容：结果、原图或差异</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="140"/>
+        <source>The kernel size a run will use</source>
+        <translation>运行时将使用的卷积核尺寸</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="142"/>
+        <source>Notes on the parameters</source>
+        <translation>参数说明</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="149"/>
+        <source>Time this engine in each run, beside the reference</source>
+        <translation>每次运行时与参照一起为此引擎计时</translation>
     </message>
 </context>
 <context>
@@ -100,77 +246,77 @@
         <translation>JAX</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="37"/>
+        <location filename="../core/figures.py" line="44"/>
         <source>includes compilation</source>
         <translation>含编译时间</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="38"/>
+        <location filename="../core/figures.py" line="45"/>
         <source>program loaded from the compilation cache</source>
         <translation>程序取自编译缓存</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="41"/>
+        <location filename="../core/figures.py" line="48"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="49"/>
+        <location filename="../core/figures.py" line="56"/>
         <source>{size} × {size}, sigma {sigma}</source>
         <translation>{size} × {size}，sigma {sigma}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="54"/>
+        <location filename="../core/figures.py" line="61"/>
         <source>separable ({size} + {size} taps)</source>
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="62"/>
+        <location filename="../core/figures.py" line="69"/>
         <source>the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ</source>
         <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="101"/>
+        <location filename="../core/figures.py" line="108"/>
         <source>{diff} ({levels} of {count} levels), within {tolerance}</source>
         <translation>{diff}（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="105"/>
+        <location filename="../core/figures.py" line="112"/>
         <source>{diff} ({levels} of {count} levels), NOT within {tolerance}</source>
         <translation>{diff}（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="148"/>
+        <location filename="../core/figures.py" line="155"/>
         <source>median of {count}</source>
         <translation>{count} 次的中位数</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="165"/>
+        <location filename="../core/figures.py" line="172"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="166"/>
+        <location filename="../core/figures.py" line="173"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="195"/>
+        <location filename="../core/figures.py" line="202"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="197"/>
+        <location filename="../core/figures.py" line="204"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="200"/>
+        <location filename="../core/figures.py" line="207"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="155"/>
+        <location filename="../core/figures.py" line="162"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
     </message>
@@ -178,17 +324,17 @@
 <context>
     <name>FiguresPanel</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="271"/>
+        <location filename="../ui/figures_panel.py" line="289"/>
         <source>Figures</source>
         <translation>测量数据</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="281"/>
+        <location filename="../ui/figures_panel.py" line="299"/>
         <source>Time per blur (ms)</source>
         <translation>每次模糊的耗时（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="355"/>
+        <location filename="../ui/figures_panel.py" line="381"/>
         <source>Out of date: {reason}</source>
         <translation>已过期：{reason}</translation>
     </message>
@@ -196,7 +342,7 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../ui/worker.py" line="145"/>
+        <location filename="../ui/worker.py" line="147"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
@@ -315,17 +461,17 @@
 <context>
     <name>KernelSizeSpinBox</name>
     <message>
-        <location filename="../ui/main_window.py" line="205"/>
+        <location filename="../ui/parameter_boxes.py" line="32"/>
         <source>kernel size {typed} is below the smallest, 1: using 1</source>
         <translation>卷积核大小 {typed} 小于最小值 1：使用 1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="210"/>
+        <location filename="../ui/parameter_boxes.py" line="37"/>
         <source>kernel size {typed} is above the largest, {largest}: using {largest}</source>
         <translation>卷积核大小 {typed} 大于最大值 {largest}：使用 {largest}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="214"/>
+        <location filename="../ui/parameter_boxes.py" line="41"/>
         <source>kernel sizes are odd, so the kernel has a centre: using {size}</source>
         <translation>卷积核大小须为奇数，以便有中心：使用 {size}</translation>
     </message>
@@ -333,559 +479,203 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/main_window.py" line="100"/>
-        <source>NumPy and JAX</source>
-        <translation>NumPy 和 JAX</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="101"/>
-        <source>NumPy only</source>
-        <translation>仅 NumPy</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="102"/>
-        <source>JAX only</source>
-        <translation>仅 JAX</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="106"/>
-        <source>2-D (tutorial)</source>
-        <translation>二维（教程方法）</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="107"/>
-        <source>Separable</source>
-        <translation>可分离</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="110"/>
-        <source>Blurred results</source>
-        <translation>模糊结果</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="111"/>
-        <location filename="../ui/main_window.py" line="1150"/>
-        <source>Original</source>
-        <translation>原图</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="112"/>
-        <location filename="../ui/main_window.py" line="1155"/>
-        <source>Difference</source>
-        <translation>差异</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="179"/>
+        <location filename="../ui/main_window.py" line="91"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="180"/>
+        <location filename="../ui/main_window.py" line="92"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="363"/>
+        <location filename="../ui/dialogs.py" line="89"/>
         <source>not loaded yet</source>
         <translation>尚未加载</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="365"/>
+        <location filename="../ui/dialogs.py" line="91"/>
         <source>device not known yet</source>
         <translation>设备尚未确定</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="374"/>
+        <location filename="../ui/dialogs.py" line="100"/>
         <source>System</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="520"/>
-        <source>Kernel size in pixels: odd, so the kernel has a centre</source>
-        <translation>卷积核尺寸（像素）：须为奇数，使卷积核有中心</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="521"/>
-        <source>a&amp;uto</source>
-        <translation>自动(&amp;U)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="522"/>
-        <source>Choose the size from sigma: 2·ceil(3σ)+1</source>
-        <translation>按 sigma 选择尺寸：2·ceil(3σ)+1</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="539"/>
-        <source>2-D: the tutorial&apos;s k × k taps. Separable: k taps along the rows, then k down the columns: the same blur in 2k taps instead of k².</source>
-        <translation>二维：教程中的 k × k 次采样。可分离：先沿行 k 次，再沿列 k 次：以 2k 次代替 k² 次得到同样的模糊。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="552"/>
-        <location filename="../ui/main_window.py" line="615"/>
-        <source>Run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="554"/>
-        <source>Blur with the chosen engines (Ctrl+R)</source>
-        <translation>用所选引擎进行模糊（Ctrl+R）</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="556"/>
-        <location filename="../ui/main_window.py" line="616"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="557"/>
-        <source>Stop the run in progress (Esc)</source>
-        <translation>停止正在进行的运行（Esc）</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="568"/>
-        <source>&amp;Kernel size</source>
-        <translation>卷积核尺寸(&amp;K)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="569"/>
-        <source>&amp;Sigma</source>
-        <translation>Sigma(&amp;S)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="570"/>
-        <location filename="../ui/main_window.py" line="619"/>
-        <source>Kernel used</source>
-        <translation>实际卷积核</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="571"/>
-        <source>Algori&amp;thm</source>
-        <translation>算法(&amp;T)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="572"/>
-        <source>E&amp;ngines</source>
-        <translation>引擎(&amp;N)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="573"/>
-        <source>Sho&amp;w</source>
-        <translation>显示(&amp;W)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="587"/>
-        <source>Gaussian blur</source>
-        <translation>高斯模糊</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="602"/>
-        <source>Gaussian sigma in pixels</source>
-        <translation>高斯 sigma（像素）</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="604"/>
-        <source>Kernel size</source>
-        <translation>卷积核尺寸</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="605"/>
-        <source>Automatic kernel size</source>
-        <translation>自动卷积核尺寸</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="606"/>
-        <source>Sigma</source>
-        <translation>Sigma</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="607"/>
-        <source>Sigma slider</source>
-        <translation>Sigma 滑块</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="608"/>
-        <source>Algorithm</source>
-        <translation>算法</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="609"/>
-        <source>Engines</source>
-        <translation>引擎</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="609"/>
-        <source>Which engines a run uses</source>
-        <translation>一次运行使用哪些引擎</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="612"/>
-        <source>Show</source>
-        <translation>显示</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="613"/>
-        <source>What the panes show: results, original or difference</source>
-        <translation>窗格显示的内容：结果、原图或差异</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="620"/>
-        <source>The kernel size a run will use</source>
-        <translation>运行时将使用的卷积核尺寸</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="622"/>
-        <source>Notes on the parameters</source>
-        <translation>参数说明</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="662"/>
+        <location filename="../ui/main_window.py" line="208"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="664"/>
+        <location filename="../ui/main_window.py" line="210"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="666"/>
+        <location filename="../ui/main_window.py" line="212"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="668"/>
+        <location filename="../ui/main_window.py" line="214"/>
         <source>&amp;Save Results…</source>
         <translation>保存结果(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="671"/>
+        <location filename="../ui/main_window.py" line="217"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="673"/>
+        <location filename="../ui/main_window.py" line="219"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="675"/>
+        <location filename="../ui/main_window.py" line="221"/>
         <source>&amp;Copy Selected Image</source>
         <translation>复制所选图像(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="678"/>
+        <location filename="../ui/main_window.py" line="224"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="679"/>
+        <location filename="../ui/main_window.py" line="225"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="685"/>
+        <location filename="../ui/main_window.py" line="231"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="690"/>
+        <location filename="../ui/main_window.py" line="236"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="693"/>
+        <location filename="../ui/main_window.py" line="239"/>
         <source>&amp;Actual Size (100%)</source>
         <translation>实际大小 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="698"/>
+        <location filename="../ui/main_window.py" line="244"/>
         <source>Select the Other &amp;Pane</source>
         <translation>选择另一个窗格(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="711"/>
-        <location filename="../ui/main_window.py" line="712"/>
+        <location filename="../ui/main_window.py" line="259"/>
+        <location filename="../ui/main_window.py" line="260"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="717"/>
+        <location filename="../ui/main_window.py" line="265"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="720"/>
+        <location filename="../ui/main_window.py" line="268"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="722"/>
+        <location filename="../ui/main_window.py" line="270"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="726"/>
+        <location filename="../ui/main_window.py" line="274"/>
         <source>&amp;About BlurApp</source>
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="737"/>
+        <location filename="../ui/main_window.py" line="285"/>
         <source>Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%</source>
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="746"/>
+        <location filename="../ui/main_window.py" line="294"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="800"/>
-        <source>(auto, 2·ceil(3σ)+1 = {size})</source>
-        <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
+        <location filename="../ui/main_window.py" line="474"/>
+        <source>Nothing to Run</source>
+        <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="829"/>
+        <location filename="../ui/main_window.py" line="474"/>
+        <source>Tick at least one engine to time.</source>
+        <translation>请至少勾选一个要计时的引擎。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="423"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="861"/>
+        <location filename="../ui/main_window.py" line="443"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="892"/>
-        <source>sample photo ({name})</source>
-        <translation>示例照片（{name}）</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="901"/>
+        <location filename="../ui/main_window.py" line="458"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="902"/>
+        <location filename="../ui/main_window.py" line="459"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="918"/>
-        <source>Invalid Kernel</source>
-        <translation>无效的卷积核</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="940"/>
+        <location filename="../ui/main_window.py" line="482"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="965"/>
-        <source>NumPy %p%</source>
-        <translation>NumPy %p%</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="967"/>
-        <source>NumPy: {done} of {total} kernel taps</source>
-        <translation>NumPy：已完成 {done} / {total} 次采样</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="969"/>
-        <source>NumPy: starting…</source>
-        <translation>NumPy：正在开始…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="974"/>
-        <source>JAX: compiling and running…</source>
-        <translation>JAX：正在编译并运行…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1028"/>
+        <location filename="../ui/main_window.py" line="516"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="1032"/>
+        <location filename="../ui/main_window.py" line="519"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="1033"/>
+        <location filename="../ui/main_window.py" line="520"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="1041"/>
-        <source>earlier run, out of date</source>
-        <translation>较早的运行，已过期</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1058"/>
-        <source>JAX {time} on {device}</source>
-        <translation>JAX {time}，设备 {device}</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1063"/>
-        <source>JAX unavailable</source>
-        <translation>JAX 不可用</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1064"/>
-        <source>Done: {figures}</source>
-        <translation>完成：{figures}</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1108"/>
-        <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
-        <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1110"/>
-        <source>The difference appears after a run with both engines</source>
-        <translation>用两个引擎运行后显示差异</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1114"/>
-        <source>{engine} could not run:</source>
-        <translation>{engine} 无法运行：</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1131"/>
-        <source>the parameters changed since this run; press Run</source>
-        <translation>此次运行后参数已更改；请点击运行</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1134"/>
-        <source>a later run has replaced results on screen; press Run</source>
-        <translation>之后的运行已替换屏幕上的结果；请点击运行</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1144"/>
-        <source>out of date</source>
-        <translation>已过期</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1150"/>
-        <source>grayscale</source>
-        <translation>灰度</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1160"/>
-        <source>identical outputs (all black)</source>
-        <translation>输出完全相同（全黑）</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1163"/>
-        <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
-        <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1171"/>
-        <source>unavailable</source>
-        <translation>不可用</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1175"/>
-        <source>GPU when present, else CPU</source>
-        <translation>有 GPU 时用 GPU，否则用 CPU</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1178"/>
-        <source>not run yet: showing the original, press Run</source>
-        <translation>尚未运行：显示原图，请点击运行</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1185"/>
-        <source>compiled</source>
-        <translation>已编译</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1186"/>
-        <source>from cache</source>
-        <translation>取自缓存</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1187"/>
-        <source>already compiled</source>
-        <translation>已编译</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1190"/>
-        <source>steady {steady} · first call {first} ({how})</source>
-        <translation>稳定 {steady} · 首次调用 {first}（{how}）</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1196"/>
-        <source>separable</source>
-        <translation>可分离</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1273"/>
-        <source>Save Results Made with Different Parameters?</source>
-        <translation>保存用不同参数得到的结果？</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1274"/>
-        <source>The two results were not made with the same parameters:</source>
-        <translation>两个结果不是用相同参数得到的：</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1276"/>
-        <source>Each file&apos;s name and description say which parameters made it. Save both?</source>
-        <translation>每个文件的名称和说明都注明了所用参数。两个都保存吗？</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1293"/>
-        <source>Save Results to Folder</source>
-        <translation>将结果保存到文件夹</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1310"/>
-        <source>Replace Files?</source>
-        <translation>替换文件？</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1311"/>
-        <source>These files already exist in {folder}:</source>
-        <translation>以下文件已存在于 {folder}：</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1315"/>
-        <source>Replace them?</source>
-        <translation>是否替换？</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1303"/>
-        <location filename="../ui/main_window.py" line="1331"/>
-        <source>Cannot Save Results</source>
-        <translation>无法保存结果</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1335"/>
-        <source>Saved {files} in {folder}</source>
-        <translation>已将 {files} 保存到 {folder}</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.py" line="1346"/>
+        <location filename="../ui/main_window.py" line="576"/>
         <source>Copied the {engine} image</source>
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="1399"/>
+        <location filename="../ui/main_window.py" line="623"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="1441"/>
+        <location filename="../ui/main_window.py" line="660"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="135"/>
+        <location filename="../ui/app.py" line="136"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="139"/>
+        <location filename="../ui/app.py" line="140"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
@@ -893,45 +683,238 @@
 <context>
     <name>ResultPane</name>
     <message>
-        <location filename="../ui/image_pane.py" line="245"/>
+        <location filename="../ui/image_pane.py" line="246"/>
+        <source>The engine this pane shows</source>
+        <translation>此窗格显示的引擎</translation>
+    </message>
+    <message>
+        <location filename="../ui/image_pane.py" line="291"/>
+        <source>Engine of the {engine} pane</source>
+        <translation>{engine} 窗格的引擎</translation>
+    </message>
+    <message>
+        <location filename="../ui/image_pane.py" line="293"/>
         <source>{engine} image</source>
         <translation>{engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="248"/>
+        <location filename="../ui/image_pane.py" line="296"/>
         <source>{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan; both panes move together</source>
         <translation>{engine}：滚轮或 Ctrl +/− 缩放，拖动或方向键平移；两个窗格同步移动</translation>
     </message>
 </context>
 <context>
+    <name>Session</name>
+    <message>
+        <location filename="../session.py" line="45"/>
+        <source>2-D (tutorial)</source>
+        <translation>二维（教程方法）</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="46"/>
+        <source>Separable</source>
+        <translation>可分离</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="49"/>
+        <source>Blurred results</source>
+        <translation>模糊结果</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="50"/>
+        <source>Original</source>
+        <translation>原图</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="51"/>
+        <source>Difference</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="54"/>
+        <source>compiled</source>
+        <translation>已编译</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="55"/>
+        <source>from cache</source>
+        <translation>取自缓存</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="56"/>
+        <source>already compiled</source>
+        <translation>已编译</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="320"/>
+        <source>another photo is open</source>
+        <translation>已打开另一张照片</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="326"/>
+        <source>kernel size changed from {old} to {new} since this run</source>
+        <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="334"/>
+        <source>sigma changed from {old} to {new} since this run</source>
+        <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="340"/>
+        <source>algorithm changed from {old} to {new} since this run</source>
+        <translation>此次运行后算法已从 {old} 改为 {new}</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="350"/>
+        <source>a later run replaced other results</source>
+        <translation>之后的运行替换了其他结果</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="353"/>
+        <source>{reasons}; press Run</source>
+        <translation>{reasons}；请按“运行”</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="406"/>
+        <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
+        <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="413"/>
+        <source>Choose another engine for this pane to see its difference from {reference}</source>
+        <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="420"/>
+        <source>The difference appears after a run with {reference} and {engine}</source>
+        <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="426"/>
+        <source>{engine} could not run:</source>
+        <translation>{engine} 无法运行：</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="435"/>
+        <source>grayscale</source>
+        <translation>灰度</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="444"/>
+        <source>unavailable</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="448"/>
+        <source>not run yet: showing the original, press Run</source>
+        <translation>尚未运行：显示原图，请点击运行</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="460"/>
+        <source>steady {steady}</source>
+        <translation>稳定 {steady}</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="463"/>
+        <source>first call {first}</source>
+        <translation>首次调用 {first}</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="469"/>
+        <source>separable</source>
+        <translation>可分离</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="478"/>
+        <source>GPU when present, else CPU</source>
+        <translation>有 GPU 时用 GPU，否则用 CPU</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="490"/>
+        <source>identical outputs (all black)</source>
+        <translation>输出完全相同（全黑）</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="493"/>
+        <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
+        <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="501"/>
+        <source>out of date</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="511"/>
+        <source>(auto, 2·ceil(3σ)+1 = {size})</source>
+        <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="524"/>
+        <source>earlier run, out of date</source>
+        <translation>较早的运行，已过期</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="538"/>
+        <source>{engine} {time} on {device}</source>
+        <translation>{engine} {time}，设备 {device}</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="544"/>
+        <source>{engine} unavailable</source>
+        <translation>{engine} 不可用</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="546"/>
+        <source>Done: {figures}</source>
+        <translation>完成：{figures}</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="553"/>
+        <source>{engine}: {done} of {total} kernel taps</source>
+        <translation>{engine}：已完成 {done} / {total} 次采样</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="555"/>
+        <source>{engine}: running…</source>
+        <translation>{engine}：正在运行…</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="560"/>
+        <source>sample photo ({name})</source>
+        <translation>示例照片（{name}）</translation>
+    </message>
+</context>
+<context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../ui/main_window.py" line="304"/>
+        <location filename="../ui/dialogs.py" line="30"/>
         <source>Keyboard Shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="306"/>
+        <location filename="../ui/dialogs.py" line="32"/>
         <source>Menu</source>
         <translation>菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="306"/>
+        <location filename="../ui/dialogs.py" line="32"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="306"/>
+        <location filename="../ui/dialogs.py" line="32"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="309"/>
+        <location filename="../ui/dialogs.py" line="35"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="318"/>
+        <location filename="../ui/dialogs.py" line="44"/>
         <source>Tab moves through the parameters and the two panes; in a pane the arrow keys pan. Alt and an underlined letter jumps to a parameter.</source>
         <translation>Tab 键在参数和两个窗格之间移动；在窗格中用方向键平移。Alt 加带下划线的字母可跳到对应参数。</translation>
     </message>
@@ -939,12 +922,12 @@
 <context>
     <name>SigmaSpinBox</name>
     <message>
-        <location filename="../ui/main_window.py" line="265"/>
+        <location filename="../ui/parameter_boxes.py" line="92"/>
         <source>sigma {typed} is below the smallest, {smallest}: using {smallest}</source>
         <translation>sigma {typed} 小于最小值 {smallest}：使用 {smallest}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="269"/>
+        <location filename="../ui/parameter_boxes.py" line="96"/>
         <source>sigma {typed} is above the largest, {largest}: using {largest}</source>
         <translation>sigma {typed} 大于最大值 {largest}：使用 {largest}</translation>
     </message>
@@ -952,12 +935,12 @@
 <context>
     <name>TimingChart</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="156"/>
+        <location filename="../ui/figures_panel.py" line="174"/>
         <source>Bar length is proportional to time. A bar with a break is too long to draw to scale; its time is printed beside it.</source>
         <translation>条形长度与耗时成正比。带断口的条形太长，无法按比例绘制；其耗时标在旁边。</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="193"/>
+        <location filename="../ui/figures_panel.py" line="211"/>
         <source>Timings appear after a run</source>
         <translation>运行后显示耗时</translation>
     </message>

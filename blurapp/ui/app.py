@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QApplication
 
 from blurapp.core.saving import OutputError, check_output_path, write_atomically
 from blurapp.core.wording import display_path
-from blurapp.ui.main_window import APP_NAME, DESKTOP_ID, MainWindow
+from blurapp.ui.identity import APP_NAME, DESKTOP_ID
+from blurapp.ui.main_window import MainWindow
 from blurapp.ui.translations import TRANSLATIONS, install_translations
 
 log = logging.getLogger(__name__)

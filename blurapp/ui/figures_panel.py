@@ -21,7 +21,9 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.core.comparison import ComparisonResult
-from blurapp.core.figures import CONTEXT, comparison_lines, format_ms
+from blurapp.core.figures import CONTEXT, comparison_lines, format_ms, steady_key, timing_bars
+from blurapp.session import ENGINES_CONTEXT
+from blurapp.ui.colours import NOTE_COLOUR, WARNING_COLOUR
 
 
 def figure_text(text: str) -> str:
@@ -29,9 +31,24 @@ def figure_text(text: str) -> str:
     return QCoreApplication.translate(CONTEXT, text)
 
 
+def row_name_text(name: str) -> str:
+    """A figure row's name in the user's language: a row of the figures, or an engine's title."""
+    translated = figure_text(name)
+    if translated == name:
+        translated = QCoreApplication.translate(ENGINES_CONTEXT, name)
+    return translated
+
+
 NUMPY_COLOUR = QColor("#4c72b0")
 JAX_FIRST_COLOUR = QColor("#dd8452")
 JAX_STEADY_COLOUR = QColor("#55a868")
+BAR_COLOURS = {
+    "NumPy": NUMPY_COLOUR,
+    "JAX first call": JAX_FIRST_COLOUR,
+    "JAX steady": JAX_STEADY_COLOUR,
+}
+# The bars of the other engines, in turn.
+MORE_COLOURS = [QColor("#8172b3"), QColor("#937860"), QColor("#da8bc3"), QColor("#8c8c8c")]
 
 # A bar more than this many times the next longest is drawn broken: to scale, the others would
 # get under a twentieth of the axis, too short to compare with each other.
@@ -144,8 +161,9 @@ def chart_layout(
 
 
 class TimingChart(QWidget):
-    """Horizontal bars for NumPy, JAX's first call and JAX steady, their length proportional to
-    time; a bar that would dwarf the others is drawn broken, with its time beside it."""
+    """Horizontal bars for every engine's time (NumPy, JAX without jit, JAX's first call, JAX
+    steady, …), their length proportional to time; a bar that would dwarf the others is drawn
+    broken, with its time beside it. Bars are named as given, already in the user's language."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -169,7 +187,7 @@ class TimingChart(QWidget):
     def layout_for_width(self, width: int) -> ChartLayout:
         """The geometry paintEvent draws at `width`, in this widget's font."""
         metrics = QFontMetrics(self.font())
-        named = [(figure_text(name), seconds) for name, seconds, _ in self._bars]
+        named = [(name, seconds) for name, seconds, _ in self._bars]
         return chart_layout(named, width, metrics.horizontalAdvance)
 
     def _row_height(self) -> int:
@@ -274,7 +292,7 @@ class FiguresPanel(QGroupBox):
         self._grid.setVerticalSpacing(3)
         self._grid.setColumnStretch(1, 1)
         self.stale_label = QLabel()
-        self.stale_label.setStyleSheet("color: #b35c00; font-weight: bold;")
+        self.stale_label.setStyleSheet(f"color: {NOTE_COLOUR}; font-weight: bold;")
         self.stale_label.setWordWrap(True)
         self.stale_label.hide()
         self.chart = TimingChart()
@@ -297,7 +315,11 @@ class FiguresPanel(QGroupBox):
         layout.addWidget(self._scroll, 1)
         self._values: dict[str, QLabel] = {}
 
-    def show_rows(self, rows: list[tuple[str, str]], *, outside_tolerance: bool = False) -> None:
+    def show_rows(
+        self, rows: list[tuple[str, str]], *, outside: frozenset[str] = frozenset()
+    ) -> None:
+        """Rows of (name, value); the values of the rows named in `outside` (differences
+        outside the tolerance) in the warning colour."""
         while self._grid.count():
             widget = self._grid.takeAt(0).widget()
             if widget is not None:
@@ -305,13 +327,13 @@ class FiguresPanel(QGroupBox):
                 widget.deleteLater()
         self._values = {}
         for index, (name, value) in enumerate(rows):
-            name_label = QLabel(figure_text(name))
+            name_label = QLabel(row_name_text(name))
             name_label.setStyleSheet("color: gray;")
             value_label = QLabel(value)
             value_label.setWordWrap(True)
             value_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            if name == "max abs diff" and outside_tolerance:
-                value_label.setStyleSheet("color: #c0392b; font-weight: bold;")
+            if name in outside:
+                value_label.setStyleSheet(f"color: {WARNING_COLOUR}; font-weight: bold;")
             elif name == "speedup":
                 value_label.setStyleSheet("font-weight: bold;")
             self._grid.addWidget(name_label, index, 0, Qt.AlignmentFlag.AlignTop)
@@ -333,13 +355,17 @@ class FiguresPanel(QGroupBox):
         rows = comparison_lines(
             result, image_label, width, height, figure_text, bit_depth=bit_depth
         )
-        self.show_rows(rows + list(earlier), outside_tolerance=result.within_tolerance is False)
-        bars = []
-        if result.numpy is not None:
-            bars.append(("NumPy", result.numpy.seconds, NUMPY_COLOUR))
-        if result.jax is not None:
-            bars.append(("JAX first call", result.jax.first_call_seconds, JAX_FIRST_COLOUR))
-            bars.append(("JAX steady", result.jax.seconds, JAX_STEADY_COLOUR))
+        outside = {
+            "max abs diff" if engine == "jax" else steady_key(engine)
+            for engine in result.differences
+            if result.agrees(engine) is False
+        }
+        self.show_rows(rows + list(earlier), outside=frozenset(outside))
+        more = iter(MORE_COLOURS * 4)
+        bars = [
+            (row_name_text(key), seconds, BAR_COLOURS.get(key) or next(more, NUMPY_COLOUR))
+            for key, seconds in timing_bars(result)
+        ]
         self.chart.set_timings(bars)
 
     def clear_result(self) -> None:

@@ -8,14 +8,18 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QImage, QPainter, QTextDocument, QWheelEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QFrame,
     QGraphicsItem,
     QGraphicsScene,
     QGraphicsView,
+    QHBoxLayout,
     QLabel,
     QVBoxLayout,
     QWidget,
 )
+
+from blurapp.ui.colours import SELECTED_COLOUR
 
 MIN_ZOOM = 1 / 64
 MAX_ZOOM = 64.0
@@ -223,16 +227,28 @@ class ViewLink:
 
 
 class ResultPane(QFrame):
-    """A captioned image view: which engine, on which device, how fast."""
+    """A captioned image view under a choice of engine: which engine, on which device, how fast."""
 
     selected = Signal()
+    engine_chosen = Signal(str)  # the user picked another engine for this pane
     caption_reflowed = Signal()  # the caption's text or width changed: its height may have to
 
-    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, engines: list[tuple[str, str]], engine: str, parent: QWidget | None = None
+    ) -> None:
+        """`engines`: (name, title) of each engine the pane can show; `engine`: the one shown."""
         super().__init__(parent)
         self.setObjectName("pane")
-        self.title = title
-        self.caption = QLabel(title)
+        self.engine_combo = QComboBox()
+        self.engine_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        for name, title in engines:
+            self.engine_combo.addItem(title, name)
+        self.engine_combo.setToolTip(self.tr("The engine this pane shows"))
+        self.engine_combo.currentIndexChanged.connect(
+            lambda _: self.engine_chosen.emit(self.engine_combo.currentData())
+        )
+        self.title = ""
+        self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(Qt.TextFormat.RichText)
         self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -242,13 +258,7 @@ class ResultPane(QFrame):
         self.view = ImageView(self)
         self.view.clicked.connect(self.selected)
         self.view.focused.connect(self.selected)
-        self.view.setAccessibleName(self.tr("{engine} image").format(engine=title))
-        self.view.setToolTip(
-            self.tr(
-                "{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan;"
-                " both panes move together"
-            ).format(engine=title)
-        )
+        self.engine_combo.activated.connect(lambda _: self.selected.emit())
         self.placeholder = QLabel(self.view)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)
@@ -257,9 +267,36 @@ class ResultPane(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
+        header = QHBoxLayout()
+        header.addWidget(self.engine_combo)
+        header.addStretch(1)
+        layout.addLayout(header)
         layout.addWidget(self.caption)
         layout.addWidget(self.view, 1)
+        self.set_engine(engine)
         self.set_selected(False)
+
+    def engine(self) -> str:
+        return self.engine_combo.currentData()
+
+    def set_engine(self, engine: str) -> None:
+        """Show `engine` as the pane's choice (without emitting engine_chosen)."""
+        index = self.engine_combo.findData(engine)
+        if index < 0:
+            raise ValueError(f"this pane cannot show {engine!r}")
+        self.engine_combo.blockSignals(True)
+        self.engine_combo.setCurrentIndex(index)
+        self.engine_combo.blockSignals(False)
+        self.title = title = self.engine_combo.itemText(index)
+        pane_name = self.tr("Engine of the {engine} pane").format(engine=title)
+        self.engine_combo.setAccessibleName(pane_name)
+        self.view.setAccessibleName(self.tr("{engine} image").format(engine=title))
+        self.view.setToolTip(
+            self.tr(
+                "{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan;"
+                " both panes move together"
+            ).format(engine=title)
+        )
 
     def set_caption(self, html: str) -> None:
         if html != self.caption.text():
@@ -300,7 +337,7 @@ class ResultPane(QFrame):
         return "" if self.placeholder.isHidden() else self.placeholder.text()
 
     def set_selected(self, selected: bool) -> None:
-        border = "#3d8ee6" if selected else "transparent"
+        border = SELECTED_COLOUR if selected else "transparent"
         self.setStyleSheet(f"QFrame#pane {{ border: 2px solid {border}; border-radius: 3px; }}")
 
     def resizeEvent(self, event) -> None:

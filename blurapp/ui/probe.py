@@ -56,8 +56,10 @@ def measure(photo: Path) -> dict:
         display: dict[str, float] = {}
 
         def painted(engine: str, sent_at: float) -> None:
+            if engine not in window.session.pane_engines:
+                return
             # Render the pane now, through the same paint code the screen's next frame runs.
-            window.panes[engine].view.viewport().grab()
+            window.panes[window.session.pane_engines.index(engine)].view.viewport().grab()
             display[engine] = time.perf_counter() - sent_at
 
         class Receiver(QObject):
@@ -72,7 +74,9 @@ def measure(photo: Path) -> dict:
 
         phases: list[tuple[float, str, int]] = []
         receiver = Receiver()
-        window._worker_thread.worker.engine_finished.connect(receiver.engine_finished)
+        window.worker.engine_finished.connect(receiver.engine_finished)
+        outcomes = []
+        window.worker.run_finished.connect(outcomes.append)
         window.progress_shown.connect(receiver.progress)
         # Start-up: the photo loads and JAX is imported in the background.
         timer.start()
@@ -87,8 +91,8 @@ def measure(photo: Path) -> dict:
         last[0] = time.perf_counter()
         window.run_comparison()
         wait_for(window.results_shown)
-        outcome = window._outcome
-        for view in (window.numpy_pane.view, window.jax_pane.view):
+        outcome = outcomes[-1]
+        for view in (window.left_pane.view, window.right_pane.view):
             view.viewport().grab()
         both_painted = time.perf_counter() - outcome.sent_at
         app.processEvents()
@@ -96,7 +100,7 @@ def measure(photo: Path) -> dict:
 
         def repaint_both() -> float:
             start = time.perf_counter()
-            for view in (window.numpy_pane.view, window.jax_pane.view):
+            for view in (window.left_pane.view, window.right_pane.view):
                 view.viewport().grab()
             return time.perf_counter() - start
 
@@ -104,7 +108,7 @@ def measure(photo: Path) -> dict:
         fit = repaint_both()
         window.view_link.set_zoom(1.0)
         actual = repaint_both()
-        window.numpy_pane.view.horizontalScrollBar().setValue(400)
+        window.left_pane.view.horizontalScrollBar().setValue(400)
         panned = repaint_both()
         result = outcome.result
         if os.environ.get("BLURAPP_PROBE_DEBUG"):

@@ -1,9 +1,10 @@
 """The work the window must never do on its own thread: loading, the engines, 8-bit pictures.
 
 A single Worker lives in a QThread and takes requests one at a time through queued signals.
-Every request carries a number; the window remembers the newest one it wants, and the worker
-stops early (between kernel taps, between JAX calls) once its request is no longer wanted.
-Results travel back as plain data: NumPy arrays and the core's result objects.
+Every request carries a number; the WorkerClient, on the window's thread, hands out the numbers,
+remembers the newest one wanted and passes on only its answers, while the worker stops early
+(between kernel taps, between JAX calls) once its request is no longer wanted. Results travel
+back as plain data: NumPy arrays and the core's result objects.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from blurapp.core.photo import Photo, PhotoError, load_photo
 from blurapp.core.runs import BlurCancelled, EngineRun
 from blurapp.core.saving import to_8bit
 from blurapp.core.wording import QT_TRANSLATE_NOOP
+from blurapp.session import Newest, Parameters
 from blurapp.ui.pyramid import build_pyramid
 
 log = logging.getLogger(__name__)
@@ -70,8 +72,8 @@ class EngineResult:
 class RunOutcome:
     request: RunRequest
     result: ComparisonResult
-    difference: tuple[np.ndarray, ...] | None  # |NumPy − JAX| pyramid, largest difference white
-    difference_scale: float | None  # the difference that white stands for
+    # engine → (|reference − engine| as a pyramid, largest difference white; that difference)
+    differences: dict[str, tuple[tuple[np.ndarray, ...], float]]
     sent_at: float = field(default_factory=time.perf_counter)  # to time the display
 
 
@@ -192,12 +194,15 @@ class Worker(QObject):
                 cancelled=cancelled,
                 on_engine_done=engine_done,
             )
-            difference = scale = None
-            if result.numpy is not None and result.jax is not None:
-                difference, scale = difference_picture(
-                    result.numpy.output, result.jax.output, result.max_abs_diff
+            differences = {}
+            reference = result.runs.get(result.reference)
+            for engine, difference in result.differences.items():
+                if cancelled():
+                    break
+                picture, scale = difference_picture(
+                    reference.output, result.runs[engine].output, difference
                 )
-                difference = build_pyramid(difference)
+                differences[engine] = (build_pyramid(picture), scale)
         except BlurCancelled:
             self.run_cancelled.emit(number)
             return
@@ -207,7 +212,7 @@ class Worker(QObject):
         if cancelled():
             self.run_cancelled.emit(number)
             return
-        self.run_finished.emit(RunOutcome(request, result, difference, scale))
+        self.run_finished.emit(RunOutcome(request, result, differences))
 
 
 class WorkerThread:
@@ -232,3 +237,125 @@ class WorkerThread:
         if wait_ms is None:
             return self.thread.wait()
         return self.thread.wait(wait_ms)
+
+
+class WorkerClient(QObject):
+    """The window's side of the worker: it numbers the requests, cancels the one superseded,
+    and passes on only the answers to the newest, so the window keeps no bookkeeping."""
+
+    photo_loaded = Signal(object)  # LoadedPhoto
+    photo_failed = Signal(object)  # PhotoError
+    progress = Signal(str, int, int)  # engine, done, total (0: busy, no count)
+    engine_finished = Signal(object)  # EngineResult
+    run_finished = Signal(object)  # RunOutcome
+    run_failed = Signal(object)  # the exception
+    run_stopped = Signal()  # the worker has let go of a cancelled or superseded run
+    jax_ready = Signal(str)
+    jax_unavailable = Signal(str)
+    # Requests for the worker: connected across threads, so its slots run on its thread.
+    _load_requested = Signal(int, object)
+    _run_requested = Signal(object)
+    _warm_up_requested = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._loads = Newest()
+        self._runs = Newest()
+        self._worker_thread = WorkerThread()
+        self.thread = self._worker_thread.thread
+        worker = self.worker = self._worker_thread.worker
+        worker.photo_loaded.connect(self._on_photo_loaded)
+        worker.photo_failed.connect(self._on_photo_failed)
+        worker.progress.connect(self._on_progress)
+        worker.engine_finished.connect(self._on_engine_finished)
+        worker.run_finished.connect(self._on_run_finished)
+        worker.run_cancelled.connect(self._on_run_cancelled)
+        worker.run_failed.connect(self._on_run_failed)
+        worker.jax_ready.connect(self.jax_ready)
+        worker.jax_unavailable.connect(self.jax_unavailable)
+        self._load_requested.connect(worker.load)
+        self._run_requested.connect(worker.run)
+        self._warm_up_requested.connect(worker.warm_up)
+
+    # --- Requests --------------------------------------------------------------------------
+
+    def load(self, path: Path) -> None:
+        """Load `path`; a run in flight is dropped (the worker takes one request at a time)."""
+        self.cancel()
+        number = self._loads.next()
+        self.worker.want_load(number)
+        self._load_requested.emit(number, path)
+
+    def run(
+        self, photo: Photo, parameters: Parameters, engines: tuple[str, ...], repeats: int
+    ) -> None:
+        """Run `engines` on `photo`; a run still in flight is superseded."""
+        number = self._runs.next()
+        self.worker.want_run(number)
+        self._run_requested.emit(
+            RunRequest(
+                number=number,
+                photo=photo,
+                kernel_size=parameters.kernel_size,
+                sigma=parameters.sigma,
+                algorithm=parameters.algorithm,
+                engines=engines,
+                repeats=repeats,
+            )
+        )
+
+    def cancel(self) -> bool:
+        """Stop wanting the run in flight; whether there was one."""
+        if not self._runs.drop():
+            return False
+        self.worker.want_run(self._runs.number)
+        return True
+
+    def is_running(self) -> bool:
+        return self._runs.pending
+
+    def warm_up(self) -> None:
+        self._warm_up_requested.emit()
+
+    def stop(self, wait_ms: int | None = None) -> bool:
+        """Drop everything and end the thread; whether it has ended within `wait_ms`."""
+        self._runs.drop()
+        self._loads.drop()
+        return self._worker_thread.stop(wait_ms)
+
+    # --- Answers: only the newest request's pass ---------------------------------------------
+
+    @Slot(object)
+    def _on_photo_loaded(self, loaded: LoadedPhoto) -> None:
+        if self._loads.done(loaded.request):
+            self.photo_loaded.emit(loaded)
+
+    @Slot(int, object)
+    def _on_photo_failed(self, request: int, error: PhotoError) -> None:
+        if self._loads.done(request):
+            self.photo_failed.emit(error)
+
+    @Slot(int, str, int, int)
+    def _on_progress(self, request: int, engine: str, done: int, total: int) -> None:
+        if self._runs.wanted(request):
+            self.progress.emit(engine, done, total)
+
+    @Slot(object)
+    def _on_engine_finished(self, done: EngineResult) -> None:
+        if self._runs.wanted(done.request):
+            self.engine_finished.emit(done)
+
+    @Slot(object)
+    def _on_run_finished(self, outcome: RunOutcome) -> None:
+        if self._runs.done(outcome.request.number):
+            self.run_finished.emit(outcome)
+
+    @Slot(int)
+    def _on_run_cancelled(self, request: int) -> None:
+        log.debug("run %d stopped", request)
+        self.run_stopped.emit()
+
+    @Slot(int, object)
+    def _on_run_failed(self, request: int, error: Exception) -> None:
+        if self._runs.done(request):
+            self.run_failed.emit(error)

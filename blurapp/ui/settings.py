@@ -1,0 +1,144 @@
+"""What the window remembers between launches, in one table of defaults.
+
+Every value goes through `read_setting` and `write_setting`: an unknown key is a bug and raises
+KeyError; a stored value that does not pass its check (a file edited by hand, or written by an
+older version) reads as its default, and writing a bad value raises ValueError.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from blurapp.core.engines import DEFAULT_ENGINES, get_engine
+from blurapp.core.kernel import (
+    ALGORITHMS,
+    DEFAULT_ALGORITHM,
+    DEFAULT_KERNEL_SIZE,
+    DEFAULT_SIGMA,
+    check_kernel_size,
+    check_sigma,
+)
+from blurapp.session import DEFAULT_PANE_ENGINES
+from blurapp.ui.identity import APP_NAME
+
+MAX_RECENT_FILES = 8
+
+# A path whose bytes are not UTF-8 cannot go through QSettings as text: it is stored as
+# this prefix and the bytes in hex.
+RAW_PATH_PREFIX = "bytes:"
+
+
+def path_to_setting(path: str | os.PathLike[str]) -> str:
+    text = os.fspath(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return RAW_PATH_PREFIX + os.fsencode(text).hex()
+    return text
+
+
+def path_from_setting(value: object) -> str | None:
+    if not isinstance(value, str) or not value:
+        return None
+    if value.startswith(RAW_PATH_PREFIX):
+        try:
+            return os.fsdecode(bytes.fromhex(value.removeprefix(RAW_PATH_PREFIX)))
+        except ValueError:
+            return None
+    return value
+
+
+def _path(value: object) -> str | None:
+    if value is None:
+        return None
+    path = path_from_setting(value)
+    if path is None:
+        raise ValueError(f"not a path: {value!r}")
+    return path
+
+
+def _paths(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):  # QSettings gives a lone string for a one-item list
+        value = [value]
+    return tuple(_path(item) for item in value or [])[:MAX_RECENT_FILES]
+
+
+def _engines(value: object) -> tuple[str, ...]:
+    """'numpy,jax' (or a list) → registered engine names; raises ValueError otherwise."""
+    names = value.split(",") if isinstance(value, str) else list(value or [])
+    names = tuple(get_engine(str(name)).name for name in names if str(name).strip())
+    if not names:
+        raise ValueError("no engines")
+    return names
+
+
+def _pane_engines(value: object) -> tuple[str, ...]:
+    names = _engines(value)
+    if len(names) != len(DEFAULT_PANE_ENGINES):
+        raise ValueError(f"one engine per pane, not {names!r}")
+    return names
+
+
+def _algorithm(value: object) -> str:
+    if value not in ALGORITHMS:
+        raise ValueError(f"no algorithm {value!r}")
+    return value
+
+
+def _geometry(value: object) -> QByteArray:
+    if not isinstance(value, QByteArray):
+        raise ValueError("not a saved geometry")
+    return value
+
+
+def _joined(names: tuple[str, ...]) -> str:
+    return ",".join(names)
+
+
+@dataclass(frozen=True)
+class Setting:
+    default: object
+    check: Callable[[object], object]  # the stored value → the value to use; ValueError if bad
+    store: Callable[[object], object] = lambda value: value  # the value → what QSettings keeps
+
+
+SETTINGS: dict[str, Setting] = {
+    "geometry": Setting(QByteArray(), _geometry),
+    "kernel_size": Setting(DEFAULT_KERNEL_SIZE, lambda v: check_kernel_size(str(v)), str),
+    "sigma": Setting(DEFAULT_SIGMA, check_sigma),
+    "algorithm": Setting(DEFAULT_ALGORITHM, _algorithm),
+    "pane_engines": Setting(DEFAULT_PANE_ENGINES, _pane_engines, _joined),
+    "timed_engines": Setting(DEFAULT_ENGINES, _engines, _joined),
+    "last_folder": Setting(None, _path, lambda p: path_to_setting(p) if p else ""),
+    "last_save_folder": Setting(None, _path, lambda p: path_to_setting(p) if p else ""),
+    "recent_files": Setting((), _paths, lambda paths: [path_to_setting(p) for p in paths]),
+}
+
+
+def default_settings() -> QSettings:
+    return QSettings(APP_NAME, APP_NAME)
+
+
+def read_setting(settings: QSettings, key: str):
+    """The value stored under `key`, checked; its default when there is none or it is bad."""
+    setting = SETTINGS[key]
+    value = settings.value(key)
+    if value is None or value == "":
+        return setting.default
+    try:
+        return setting.check(value)
+    except (ValueError, TypeError):  # InvalidKernelError and UnknownEngineError among them
+        return setting.default
+
+
+def write_setting(settings: QSettings, key: str, value: object) -> None:
+    """Store `value` under `key`; raises KeyError for a key not in SETTINGS, ValueError for a
+    value its check refuses."""
+    setting = SETTINGS[key]
+    if value is not None:
+        setting.check(setting.store(value))
+    settings.setValue(key, setting.store(value) if value is not None else "")
