@@ -304,10 +304,11 @@ class FiguresPanel(QGroupBox):
         figures = QWidget()
         figures_layout = QVBoxLayout(figures)
         figures_layout.setContentsMargins(0, 0, 0, 0)
-        figures_layout.addLayout(self._grid)
-        figures_layout.addSpacing(6)
+        # The chart first: read at a glance, it is what a short panel must not scroll away.
         figures_layout.addWidget(self.chart_caption)
         figures_layout.addWidget(self.chart)
+        figures_layout.addSpacing(6)
+        figures_layout.addLayout(self._grid)
         figures_layout.addStretch(1)
         self._scroll = _VerticalScroll(figures)
         layout = QVBoxLayout(self)

@@ -1,0 +1,260 @@
+"""The window's session without a window: no QApplication, no worker, no JAX."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from blurapp.core import InvalidKernelError
+from blurapp.core.comparison import ComparisonResult
+from blurapp.core.kernel import MAX_SIGMA
+from blurapp.core.photo import Photo
+from blurapp.core.runs import Compilation, EngineRun
+from blurapp.session import LEFT, RIGHT, Newest, Parameters, Session
+
+
+def photo(name="street.png", shape=(4, 6)):
+    return Photo(path=Path(f"/photos/{name}"), gray=np.zeros(shape, np.float32), bit_depth=8)
+
+
+def numpy_run(seconds=0.025):
+    return EngineRun(output=np.zeros((4, 6), np.float32), repeat_seconds=(seconds,))
+
+
+def jax_run(compilation=Compilation.COMPILED):
+    return EngineRun(
+        output=np.full((4, 6), 1e-7, np.float32),
+        repeat_seconds=(0.0002, 0.0003, 0.0002),
+        device="cpu",
+        first_call_seconds=0.366,
+        compilation=compilation,
+        to_device_seconds=0.001,
+        from_device_seconds=0.001,
+    )
+
+
+def finish(session, runs, errors=()):
+    """Play a run through the session as the worker reports it."""
+    plan = session.start_run()
+    for engine, run in runs.items():
+        session.engine_done(engine, run, None, picture=f"picture of {engine}")
+    for engine, error in dict(errors).items():
+        session.engine_done(engine, None, error)
+    result = ComparisonResult(
+        kernel=np.ones((plan.parameters.effective_size,) * 2, np.float32),
+        sigma=plan.parameters.sigma,
+        algorithm=plan.parameters.algorithm,
+        runs=runs,
+        errors=dict(errors),
+    )
+    session.run_done(result, {e: (f"difference of {e}", 1e-7) for e in result.differences})
+    return result
+
+
+@pytest.fixture
+def session():
+    session = Session()
+    session.set_photo(photo(), original="the photo")
+    return session
+
+
+def test_importing_the_session_does_not_import_qt():
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import blurapp.session, sys; assert 'PySide6' not in sys.modules; "
+            "assert 'jax' not in sys.modules",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+
+
+# --- Parameters -----------------------------------------------------------------------------
+
+
+def test_parameters_are_checked_by_the_cores_rules():
+    assert Parameters(kernel_size="9", sigma="2.5").kernel_size == 9
+    assert Parameters(kernel_size="auto", sigma=2.0).effective_size == 13
+    for bad in [{"kernel_size": 8}, {"kernel_size": 0}, {"sigma": 0}, {"sigma": MAX_SIGMA * 2}]:
+        with pytest.raises(InvalidKernelError):
+            Parameters(**bad)
+    with pytest.raises(InvalidKernelError, match="algorithm"):
+        Parameters(algorithm="fast")
+
+
+def test_parameters_are_one_value():
+    assert Parameters(9, 2.5, "2d") == Parameters()
+    assert Parameters("auto", 1.0).same_blur(Parameters(7, 1.0))
+    with pytest.raises(AttributeError):
+        Parameters().sigma = 3.0
+
+
+# --- What is out of date, and why ----------------------------------------------------------
+
+
+def test_a_changed_sigma_says_from_what_to_what(session):
+    finish(session, {"numpy": numpy_run(), "jax": jax_run()})
+    assert session.caption(LEFT).out_of_date is None
+    session.set_parameters(Parameters(sigma=3.0))
+    reason = session.caption(LEFT).out_of_date
+    assert reason == "sigma changed from 2.5 to 3 since this run; press Run"
+    assert session.figures_out_of_date() == reason
+    assert session.caption(LEFT).text().endswith(" · out of date")
+
+
+def test_every_change_is_named(session):
+    finish(session, {"numpy": numpy_run()})
+    session.set_parameters(Parameters(kernel_size=13, sigma=2.5, algorithm="separable"))
+    reason = session.result_out_of_date("numpy")
+    assert "kernel size changed from 9 × 9 to 13 × 13 since this run" in reason
+    assert "algorithm changed from 2-D (tutorial) to Separable since this run" in reason
+    assert "sigma" not in reason
+
+
+def test_auto_picking_the_same_size_is_not_a_change(session):
+    session.set_parameters(Parameters(kernel_size=7, sigma=1.0))
+    finish(session, {"numpy": numpy_run()})
+    session.set_parameters(Parameters(kernel_size="auto", sigma=1.0))
+    assert session.result_out_of_date("numpy") is None
+
+
+def test_a_result_kept_from_an_earlier_run_says_a_later_run_replaced_others(session):
+    finish(session, {"numpy": numpy_run(), "jax": jax_run()})
+    session.set_timed("jax", False)
+    result = finish(session, {"numpy": numpy_run(0.02)})
+    assert result.jax is None
+    assert session.caption(LEFT).out_of_date is None
+    assert "a later run replaced other results" in session.caption(RIGHT).out_of_date
+    assert session.earlier_rows() == [("JAX steady", "0.200 ms (earlier run, out of date)")]
+
+
+# --- Captions, placeholders, pictures --------------------------------------------------------
+
+
+def test_captions_before_and_after_a_run(session):
+    assert session.caption(LEFT).text() == (
+        "NumPy · cpu · not run yet: showing the original, press Run"
+    )
+    assert session.caption(RIGHT).text().startswith("JAX-jit · GPU when present, else CPU · ")
+    session.jax_started("cpu")
+    assert session.caption(RIGHT).details[0] == "cpu"
+    assert session.picture(LEFT) == "the photo"
+    finish(session, {"numpy": numpy_run(), "jax": jax_run()})
+    assert session.caption(LEFT).text() == "NumPy · cpu · 25.0 ms · 9 × 9, σ 2.5"
+    assert session.caption(RIGHT).text() == (
+        "JAX-jit · cpu · steady 0.200 ms · first call 366 ms (compiled) · 9 × 9, σ 2.5"
+    )
+    assert session.picture(RIGHT) == "picture of jax"
+
+
+def test_a_pane_shows_the_engine_chosen_for_it(session):
+    session.set_pane_engine(RIGHT, "jax-eager")
+    assert session.timed == ("numpy", "jax", "jax-eager")  # chosen for a pane: timed too
+    eager = EngineRun(
+        output=np.zeros((4, 6), np.float32), repeat_seconds=(0.2348,), first_call_seconds=0.68
+    )
+    finish(session, {"numpy": numpy_run(), "jax": jax_run(), "jax-eager": eager})
+    assert session.caption(RIGHT).text() == (
+        "JAX without jit · cpu · steady 235 ms · first call 680 ms · 9 × 9, σ 2.5"
+    )
+    session.set_show("difference")
+    assert session.caption(RIGHT).heading == "Difference |NumPy − JAX without jit|"
+    assert session.picture(RIGHT) == "difference of jax-eager"
+    session.set_pane_engine(RIGHT, "numpy")
+    assert session.picture(RIGHT) is None
+    assert "Choose another engine" in session.placeholder(RIGHT)
+
+
+def test_a_failed_engine_says_why_in_its_pane(session):
+    finish(session, {"numpy": numpy_run()}, errors={"jax": "JAX-jit ran out of memory"})
+    assert session.picture(RIGHT) is None
+    assert session.placeholder(RIGHT) == "JAX-jit could not run:\nJAX-jit ran out of memory"
+    assert session.caption(RIGHT).text() == "JAX-jit · unavailable"
+    assert session.summary() == "Done: NumPy 25.0 ms, JAX-jit unavailable"
+
+
+def test_jax_failing_to_start_shows_in_its_panes_before_any_run(session):
+    session.jax_failed("JAX could not be loaded")
+    assert "JAX could not be loaded" in session.placeholder(RIGHT)
+    assert session.placeholder(LEFT) == ""
+
+
+def test_without_a_photo_the_panes_say_how_to_open_one():
+    session = Session()
+    assert "Ctrl+O" in session.placeholder(LEFT)
+    assert session.start_run() is None
+
+
+def test_captions_go_through_the_translation_given():
+    session = Session(lambda context, text: f"[{context}]{text}")
+    session.set_photo(photo())
+    caption = session.caption(LEFT)
+    assert caption.heading == "[Engines]NumPy"
+    assert caption.details[-1].startswith("[Session]not run yet")
+
+
+# --- Results bookkeeping --------------------------------------------------------------------
+
+
+def test_a_new_photo_drops_every_result(session):
+    finish(session, {"numpy": numpy_run()})
+    heard = []
+    session.subscribe(heard.append)
+    session.set_photo(photo("other.png"))
+    assert session.results == {} and session.outcome is None
+    assert heard == ["photo"]
+
+
+def test_listeners_hear_what_changed(session):
+    heard = []
+    session.subscribe(heard.append)
+    session.set_parameters(Parameters(sigma=3.0))
+    session.set_parameters(Parameters(sigma=3.0))  # no change, no news
+    session.set_show("original")
+    finish(session, {"numpy": numpy_run()})
+    assert heard == ["parameters", "show", "running", "results", "results", "running"]
+
+
+def test_answers_after_a_cancel_are_ignored(session):
+    plan = session.start_run()
+    assert plan.engines == ("numpy", "jax")
+    session.run_stopped()
+    session.engine_done("numpy", numpy_run(), None)
+    assert session.results == {}
+
+
+def test_the_newest_request_wins():
+    requests = Newest()
+    first = requests.next()
+    second = requests.next()
+    assert not requests.wanted(first) and requests.wanted(second)
+    assert not requests.done(first)
+    assert requests.done(second) and not requests.wanted(second)
+    third = requests.next()
+    assert requests.drop() and not requests.wanted(third) and not requests.drop()
+
+
+def test_saving_names_and_describes_each_result(session):
+    finish(session, {"numpy": numpy_run()})
+    session.set_parameters(Parameters(kernel_size=21))
+    session.set_timed("numpy", False)
+    finish(session, {"jax": jax_run()})
+    assert session.result_file_name("numpy") == "street-numpy-9x9-s2.5.png"
+    assert session.result_file_name("jax") == "street-jax-21x21-s2.5.png"
+    assert session.result_description("jax")["device"] == "cpu"
+    assert session.result_description("numpy")["engine"] == "NumPy"
+    assert session.mixed_parameters() == [
+        "NumPy: 9 × 9, sigma 2.5",
+        "JAX-jit: 21 × 21, sigma 2.5",
+    ]
+
+
+def test_progress_wording(session):
+    assert session.progress("numpy", 3, 81) == ("NumPy: 3 of 81 kernel taps", "NumPy %p%")
+    assert session.progress("jax", 0, 0) == ("JAX-jit: running…", "JAX-jit")
