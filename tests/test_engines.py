@@ -259,3 +259,20 @@ def test_jax_running_out_of_memory_is_told_apart(monkeypatch, caplog):
     assert result.numpy is not None and result.jax is None
     assert result.jax_error.startswith("JAX-jit ran out of memory for this photo")
     assert "compiling it again" not in caplog.text
+
+
+@pytest.mark.parametrize("algorithm", ["2d", "separable"])
+def test_the_gpus_one_pass_formulation_matches_scipy_too(algorithm):
+    # On a GPU a looped kernel (over 225 taps) runs in one pass instead of strips: check that
+    # formulation here on the CPU, as no GPU may be there to run it.
+    import jax
+
+    from blurapp.core.jax_engine import _blur
+    from blurapp.core.kernel import kernel_for
+
+    image = random_image(300, 70, seed=9)  # taller than a strip
+    weights = kernel_for(algorithm, 25, 6.0)
+    one_pass = jax.jit(_blur, static_argnames="in_strips")(image, weights, in_strips=False)
+    np.testing.assert_allclose(
+        np.asarray(one_pass), oracle(image, gaussian_kernel(25, 6.0)), atol=TOLERANCE, rtol=0
+    )

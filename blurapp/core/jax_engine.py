@@ -184,8 +184,14 @@ BATCHED_STRIP_ROWS = 64
 LOOPED_STRIP_ROWS = 128
 
 
-def _blur(image: Any, weights: Any) -> Any:
-    """The jitted blur. Shapes are static (part of the compiled program); weights are traced."""
+def _blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
+    """The jitted blur. Shapes are static (part of the compiled program); weights are traced.
+
+    `in_strips=False` makes the kernel-row loop one pass over the whole image: on a GPU that
+    measured 2.8× faster than looping strip by strip (24 MP, 25×25: 2.4 ms against 6.8 ms on an
+    NVIDIA H200), while the unrolled kernels stay in batched strips there too (24 MP, 9×9:
+    0.40 ms against 0.84 ms in one pass).
+    """
     import jax
     import jax.numpy as jnp
     from jax import lax
@@ -195,7 +201,7 @@ def _blur(image: Any, weights: Any) -> Any:
     taps = weights.size if weights.ndim == 2 else 2 * weights.size
     unrolled = taps <= UNROLL_TAPS
     strip_rows = BATCHED_STRIP_ROWS if unrolled else LOOPED_STRIP_ROWS
-    if height <= strip_rows:
+    if height <= strip_rows or not (unrolled or in_strips):
         return _blur_block(jnp.pad(image, radius, mode="edge"), weights, height, width)
     strips = -(-height // strip_rows)
     rows = -(-height // strips)  # equal strips of at most strip_rows
@@ -232,12 +238,14 @@ class _CompiledBlurs:
             if compiled is not None:
                 return compiled, Compilation.REUSED
             if self._jitted is None:
-                self._jitted = jax.jit(_blur)
+                self._jitted = jax.jit(_blur, static_argnames="in_strips")
             on_device = jax.sharding.SingleDeviceSharding(device)
             image_spec = jax.ShapeDtypeStruct(shape, np.float32, sharding=on_device)
             weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
             hits_before = _cache_hits
-            compiled = self._jitted.lower(image_spec, weights_spec).compile()
+            # Strips keep the data in a CPU's cache; a GPU's loop does better in one pass.
+            in_strips = _platform_of(device) == "cpu"
+            compiled = self._jitted.lower(image_spec, weights_spec, in_strips=in_strips).compile()
             how = Compilation.COMPILED if _cache_hits == hits_before else Compilation.FROM_CACHE
             self._by_key[key] = compiled
             return compiled, how
