@@ -154,7 +154,8 @@ def _add_engine_options(parser: argparse.ArgumentParser, *, several: bool) -> No
             default=",".join(DEFAULT_ENGINES),
             metavar="E,E,…",
             help=f"engines to compare, in order ({names}; JAX ones also as NAME@cpu or "
-            f"NAME@gpu; default {','.join(DEFAULT_ENGINES)})",
+            f"NAME@gpu; 'all': every engine, the JAX ones on every platform there is; "
+            f"default {','.join(DEFAULT_ENGINES)})",
         )
     else:
         parser.add_argument(
@@ -307,7 +308,11 @@ def build_command_parser() -> argparse.ArgumentParser:
         help="algorithms to time (default: both)",
     )
     bench.add_argument(
-        "--repeat", type=_positive_int_argument, default=3, metavar="N", help="steady JAX calls"
+        "--repeat",
+        type=_positive_int_argument,
+        default=DEFAULT_REPEATS,
+        metavar="N",
+        help=f"steady calls of each JAX engine (default {DEFAULT_REPEATS})",
     )
     bench.add_argument(
         "--sections",
@@ -497,11 +502,9 @@ def _write_outputs(folder: Path, result) -> None:
         raise _CommandFailed(
             f"{_shown(folder)}: cannot create the folder ({error.strerror or error})"
         ) from None
-    from blurapp.core.engines import get_engine
-
     try:
         for name, run in result.runs.items():
-            array_name, picture_name = _output_names(get_engine(name))
+            array_name, picture_name = _output_names(result.engine(name))
             description = output_description(
                 name, result.kernel_size, result.sigma, result.algorithm
             )
@@ -531,7 +534,7 @@ def _blur(args: argparse.Namespace) -> int:
     kernel = kernel_for(args.algorithm, args.kernel_size, args.sigma)
     engine = args.engine
     try:
-        output = engine.blur(photo.gray, kernel, repeats=1, device=args.device).output
+        output = engine.blur(photo.gray, kernel, repeats=0, device=args.device).output
     except JaxUnavailableError as error:
         raise _CommandFailed(str(error)) from error
     except MemoryError:

@@ -119,7 +119,8 @@ def test_jax_without_jit_reports_taps_and_stops_between_them():
     get_engine("jax-eager").blur(
         image, gaussian_kernel(3, 1.0), repeats=1, progress=lambda d, t: seen.append((d, t))
     )
-    assert seen[:9] == [(n, 9) for n in range(1, 10)]
+    # Every tap reported once per run (on its first call), then no more: one fill of a bar.
+    assert seen == [(n, 9) for n in range(1, 10)]
     checks = []
 
     def cancelled():
@@ -181,6 +182,42 @@ def test_a_platform_is_chosen_among_several_devices(photo):
     )
     assert refused.returncode == 1
     assert refused.stderr.strip() == "error: JAX has no gpu device here (it has: cpu)"
+
+
+def test_an_engine_not_in_the_registry_still_gets_its_figures():
+    from blurapp.core.comparison import comparison_dict
+    from blurapp.core.figures import comparison_lines
+
+    outsider = Engine("outsider", "Outsider", run_scipy)
+    result = compare(np.ones((6, 6), np.float32), engines=["numpy", outsider])
+    assert comparison_dict(result)["outsider"]["max_abs_diff"] <= TOLERANCE
+    assert "Outsider" in dict(comparison_lines(result, "x", 6, 6))
+
+
+def test_all_engines_means_every_engine_on_every_platform(photo, capsys, monkeypatch):
+    assert [e.name for e in parse_engines("all")] == list(engine_names())
+    monkeypatch.setenv("JAX_PLATFORMS", "cpu")
+    assert cli.main(["compare", str(photo), "--engines", "all", "--json", "--repeat", "1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"numpy", "jax", "jax_eager"} <= set(data)
+
+
+def test_blur_runs_its_engine_once(photo, tmp_path):
+    calls = []
+
+    def counting(image, kernel, *, repeats, **_):
+        calls.append(repeats)
+        return EngineRun(output=np.asarray(image), repeat_seconds=())
+
+    register(Engine("counting", "Counting", counting))
+    try:
+        assert (
+            cli.main(["blur", str(photo), "--engine", "counting", "-o", str(tmp_path / "c.npy")])
+            == 0
+        )
+    finally:
+        registry.unregister("counting")
+    assert calls == [0]  # the first call only: no steady calls to time
 
 
 def test_compare_out_dir_writes_each_engines_pair(photo, tmp_path):

@@ -43,6 +43,8 @@ class ComparisonResult:
     runs: Mapping[str, EngineRun] = field(default_factory=dict)
     errors: Mapping[str, str] = field(default_factory=dict)  # engine → why, in a user's words
     reference: str = REFERENCE_ENGINE
+    # The engines that ran, by name (registered or not); others are looked up in the registry.
+    engines: Mapping[str, Engine] = field(default_factory=dict)
     differences: Mapping[str, float] = field(init=False)  # engine → max |run − reference|
 
     def __post_init__(self) -> None:
@@ -57,6 +59,10 @@ class ComparisonResult:
     @property
     def kernel_size(self) -> int:
         return int(self.kernel.shape[0])
+
+    def engine(self, name: str) -> Engine:
+        """The engine a run or error of this result came from."""
+        return self.engines.get(name) or get_engine(name)
 
     def speedup_of(self, engine: str) -> float | None:
         """The reference engine's seconds ÷ `engine`'s steady seconds."""
@@ -73,7 +79,7 @@ class ComparisonResult:
     # The tutorial's pair, by the names the window and the JSON have always used.
     @property
     def numpy(self) -> EngineRun | None:
-        return self.runs.get("numpy")
+        return self.runs.get(REFERENCE_ENGINE)
 
     @property
     def jax(self) -> EngineRun | None:
@@ -120,8 +126,6 @@ def comparison_dict(result: ComparisonResult) -> dict:
     """The whole comparison as plain data: the kernel, one object per engine under its JSON
     key (numpy, jax, jax_eager, …), and JAX-jit's speedup and difference at the top level, as
     `compare --json` has always given them."""
-    from blurapp.core.engines import get_engine
-
     data: dict = {
         "kernel": {
             "size": result.kernel_size,
@@ -130,7 +134,7 @@ def comparison_dict(result: ComparisonResult) -> dict:
         }
     }
     for name in [*result.runs, *result.errors]:
-        data[get_engine(name).json_key] = engine_dict(result, name)
+        data[result.engine(name).json_key] = engine_dict(result, name)
     data.update(
         speedup=result.speedup,
         max_abs_diff=result.max_abs_diff,
@@ -210,8 +214,10 @@ def compare(
     kernel = kernel_for(algorithm, kernel_size, sigma)
     runs: dict[str, EngineRun] = {}
     errors: dict[str, str] = {}
+    chosen: dict[str, Engine] = {}
     for engine in engines:
         engine = get_engine(engine) if isinstance(engine, str) else engine
+        chosen[engine.name] = engine
         run = error = None
         try:
             run = engine.blur(
@@ -239,7 +245,12 @@ def compare(
         if on_engine_done is not None:
             on_engine_done(engine.name, run, error)
     return ComparisonResult(
-        kernel=kernel, sigma=float(sigma), algorithm=algorithm, runs=runs, errors=errors
+        kernel=kernel,
+        sigma=float(sigma),
+        algorithm=algorithm,
+        runs=runs,
+        errors=errors,
+        engines=chosen,
     )
 
 

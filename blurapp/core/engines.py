@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from blurapp.core import jax_engine, numpy_engine
-from blurapp.core.runs import Cancelled, EngineRun, Progress
+from blurapp.core.runs import DEFAULT_REPEATS, Cancelled, EngineRun, Progress
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 RunEngine = Callable[..., EngineRun]
@@ -23,7 +23,8 @@ RunEngine = Callable[..., EngineRun]
 # `blurapp compare` or a new window: the tutorial's pair.
 REFERENCE_ENGINE = "numpy"
 DEFAULT_ENGINES = ("numpy", "jax")
-DEFAULT_REPEATS = 3
+# `--engines all`: every engine, the JAX ones on every platform JAX has.
+ALL_ENGINES = "all"
 
 
 class UnknownEngineError(ValueError):
@@ -58,7 +59,8 @@ class Engine:
         cancelled: Cancelled | None = None,
     ) -> EngineRun:
         """Run this engine on `image` and time it. `device` is the platform for a JAX engine
-        that has none of its own ("auto": JAX's default, a GPU when there is one)."""
+        that has none of its own ("auto": JAX's default, a GPU when there is one). `repeats=0`
+        blurs once (the first call) and times no steady call: for when only the output counts."""
         if self.max_repeats is not None:
             repeats = min(repeats, self.max_repeats)
         platform = self.platform or (device if self.uses_jax else None)
@@ -119,7 +121,10 @@ def get_engine(name: str) -> Engine:
 
 
 def parse_engines(text: str) -> tuple[Engine, ...]:
-    """'numpy,jax,jax-eager' → those engines, in that order, each once."""
+    """'numpy,jax,jax-eager' → those engines, in that order, each once; 'all' → every engine
+    on every platform (see engines_on_every_platform)."""
+    if text.strip() == ALL_ENGINES:
+        return engines_on_every_platform()
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not names:
         raise UnknownEngineError("name at least one engine")
@@ -132,8 +137,14 @@ def parse_engines(text: str) -> tuple[Engine, ...]:
 
 def engines_on_every_platform() -> tuple[Engine, ...]:
     """Every registered engine, with the JAX ones once per platform JAX has when it has more
-    than one (a GPU machine shows JAX on the CPU beside JAX on the GPU). Imports JAX."""
-    platforms = jax_engine.jax_platforms() if any(e.uses_jax for e in _registry.values()) else []
+    than one (a GPU machine shows JAX on the CPU beside JAX on the GPU). Imports JAX; where JAX
+    cannot start, the registered engines as they are (their runs will say why)."""
+    platforms = []
+    if any(engine.uses_jax for engine in _registry.values()):
+        try:
+            platforms = jax_engine.jax_platforms()
+        except jax_engine.JaxUnavailableError:
+            platforms = []
     engines: list[Engine] = []
     for engine in _registry.values():
         if engine.uses_jax and len(platforms) > 1:
@@ -152,7 +163,13 @@ _TITLES = (
 
 register(Engine("numpy", "NumPy", numpy_engine.run_numpy))
 register(Engine("jax", "JAX-jit", jax_engine.run_jax, uses_jax=True))
-# Op by op is tens of times slower than jit: three timed calls are plenty.
+# Op by op is tens of times slower than jit: never more steady calls than a default run's.
 register(
-    Engine("jax-eager", "JAX without jit", jax_engine.run_jax_eager, uses_jax=True, max_repeats=3)
+    Engine(
+        "jax-eager",
+        "JAX without jit",
+        jax_engine.run_jax_eager,
+        uses_jax=True,
+        max_repeats=DEFAULT_REPEATS,
+    )
 )

@@ -151,12 +151,12 @@ def comparison_lines(
     ]
     reference = result.runs.get(result.reference)
     if reference is not None:
-        rows.append((get_engine(result.reference).title, format_ms(reference.seconds)))
+        rows.append((result.engine(result.reference).title, format_ms(reference.seconds)))
     median = translate(QT_TRANSLATE_NOOP("Figures", "median of {count}"))
     for name in [*result.runs, *result.errors]:
         if name == result.reference:
             continue
-        engine = get_engine(name)
+        engine = result.engine(name)
         run = result.runs.get(name)
         if run is None:
             unavailable = translate(QT_TRANSLATE_NOOP("Figures", "unavailable: {reason}"))

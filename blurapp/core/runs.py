@@ -10,6 +10,8 @@ from enum import StrEnum
 import numpy as np
 
 Progress = Callable[[int, int], None]  # (taps done, taps in all)
+# Steady calls of an engine a comparison takes the median of, unless told otherwise.
+DEFAULT_REPEATS = 3
 Cancelled = Callable[[], bool]
 
 
@@ -43,6 +45,9 @@ class EngineRun:
 
     @property
     def seconds(self) -> float:
+        """The median steady time; the first call's when no steady call was timed."""
+        if not self.repeat_seconds:
+            return self.first_call_seconds or 0.0
         return statistics.median(self.repeat_seconds)
 
     @property
