@@ -102,3 +102,13 @@ def test_sizes_beyond_the_maximum_are_refused():
     with pytest.raises(InvalidKernelError, match="at most 101"):
         gaussian_kernel(103, 2.0)
     assert gaussian_kernel(101, MAX_SIGMA).shape == (101, 101)
+
+
+def test_an_unknown_algorithm_is_refused_with_the_ones_there_are():
+    from blurapp.core.kernel import check_algorithm, kernel_for
+
+    assert check_algorithm("separable") == "separable"
+    with pytest.raises(
+        InvalidKernelError, match="algorithm must be one of 2d, separable, not 'fft'"
+    ):
+        kernel_for("fft", 9, 2.5)

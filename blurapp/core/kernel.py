@@ -128,10 +128,17 @@ def gaussian_kernel_1d(
     return _gaussian_1d(effective_kernel_size(size, sigma), sigma).astype(np.float32)
 
 
+def check_algorithm(algorithm: object) -> Algorithm:
+    """Return `algorithm` if it is one of ALGORITHMS, or raise InvalidKernelError."""
+    if algorithm not in ALGORITHMS:
+        raise InvalidKernelError(
+            f"algorithm must be one of {', '.join(ALGORITHMS)}, not {algorithm!r}"
+        )
+    return algorithm  # type: ignore[return-value]
+
+
 def kernel_for(algorithm: Algorithm, size: KernelSize, sigma: float) -> np.ndarray:
     """The weights an engine takes: k×k for the 2-D algorithm, k for the separable one."""
-    if algorithm == "2d":
+    if check_algorithm(algorithm) == "2d":
         return gaussian_kernel(size, sigma)
-    if algorithm == "separable":
-        return gaussian_kernel_1d(size, sigma)
-    raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, not {algorithm!r}")
+    return gaussian_kernel_1d(size, sigma)
