@@ -15,18 +15,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from blurapp.core.comparison import ComparisonResult
-from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE, engine_names, get_engine
+from blurapp.core.engines import (
+    DEFAULT_ENGINES,
+    REFERENCE_ENGINE,
+    UnknownEngineError,
+    engine_names,
+    get_engine,
+)
 from blurapp.core.figures import CONTEXT as FIGURES_CONTEXT
-from blurapp.core.figures import describe_kernel, format_ms, short_kernel_note, steady_key
+from blurapp.core.figures import (
+    describe_kernel,
+    format_megapixels,
+    format_ms,
+    short_kernel_note,
+    steady_key,
+)
 from blurapp.core.kernel import (
-    ALGORITHMS,
     DEFAULT_ALGORITHM,
     DEFAULT_KERNEL_SIZE,
     DEFAULT_SIGMA,
     Algorithm,
-    InvalidKernelError,
     KernelSize,
     auto_kernel_size,
+    check_algorithm,
     check_kernel_size,
     check_sigma,
     effective_kernel_size,
@@ -63,6 +74,16 @@ def _english(context: str, text: str) -> str:
     return text
 
 
+def offered_engine(name: str) -> str:
+    """`name` if it is one of the engines the window offers (engine_names(): no @platform
+    variants, which the panes do not list), else UnknownEngineError."""
+    if name not in engine_names():
+        raise UnknownEngineError(
+            f"no engine called {name!r} to choose; the engines are {', '.join(engine_names())}"
+        )
+    return name
+
+
 @dataclass(frozen=True)
 class Parameters:
     """The blur's parameters as one value, checked by the core's own rules: the kernel size
@@ -75,10 +96,7 @@ class Parameters:
     def __post_init__(self) -> None:
         object.__setattr__(self, "kernel_size", check_kernel_size(self.kernel_size))
         object.__setattr__(self, "sigma", check_sigma(self.sigma))
-        if self.algorithm not in ALGORITHMS:
-            raise InvalidKernelError(
-                f"the algorithm must be one of {', '.join(ALGORITHMS)}, not {self.algorithm!r}"
-            )
+        check_algorithm(self.algorithm)
 
     @property
     def effective_size(self) -> int:
@@ -178,7 +196,10 @@ class Newest:
 
 class Session:
     """The window's state, and its wording. Listeners get the name of what changed:
-    "photo", "parameters", "engines", "show", "jax", "results" or "running"."""
+    "photo", "parameters", "engines", "show", "jax", "results", "outcome" or "running".
+
+    `running` is the one record of a run in flight: whatever drops it (a new photo, a cancel)
+    tells listeners "running", and the answers of a run it no longer holds are refused."""
 
     def __init__(self, translate: Translate = _english) -> None:
         self.translate = translate
@@ -215,12 +236,14 @@ class Session:
     # --- What the user does --------------------------------------------------------------
 
     def set_photo(self, photo: Photo, original: Any = None) -> None:
-        """A new photo: every result of the old one goes."""
+        """A new photo: every result of the old one goes, and a run in flight with it."""
         self.photo, self.original = photo, original
         self.results.clear()
         self.outcome = None
-        self.running = None
+        was_running, self.running = self.running is not None, None
         self._changed("photo")
+        if was_running:
+            self._changed("running")
 
     def set_parameters(self, parameters: Parameters) -> None:
         if parameters != self.parameters:
@@ -228,8 +251,8 @@ class Session:
             self._changed("parameters")
 
     def set_pane_engine(self, pane: int, engine: str) -> None:
-        """Show `engine` in `pane`; a run then times it too."""
-        engine = get_engine(engine).name
+        """Show `engine` in `pane`; a run then times it too, for as long as a pane shows it."""
+        offered_engine(engine)
         changed = self.pane_engines[pane] != engine or engine not in self.timed
         self.pane_engines[pane] = engine
         self.timed = self._in_order({*self.timed, engine})
@@ -237,15 +260,28 @@ class Session:
             self._changed("engines")
 
     def set_timed(self, engine: str, timed: bool) -> None:
-        """Time `engine` in the next runs, or stop timing it."""
+        """Time `engine` in the next runs, or stop timing it. An engine a pane shows is always
+        timed (so Run always refreshes both panes): untiming it raises ValueError."""
+        offered_engine(engine)
+        if not timed and engine in self.pane_engines:
+            raise ValueError(f"{engine!r} is shown in a pane: choose another engine there first")
         engines = set(self.timed) | {engine} if timed else set(self.timed) - {engine}
+        self._set_timed(engines)
+
+    def set_timed_engines(self, engines: tuple[str, ...]) -> None:
+        """Time `engines` and the panes' engines (as settings restore them)."""
+        for engine in engines:
+            offered_engine(engine)
+        self._set_timed(set(engines) | set(self.pane_engines))
+
+    def _set_timed(self, engines: set[str]) -> None:
         if self._in_order(engines) != self.timed:
             self.timed = self._in_order(engines)
             self._changed("engines")
 
-    def set_timed_engines(self, engines: tuple[str, ...]) -> None:
-        self.timed = self._in_order(set(engines) | set(self.pane_engines))
-        self._changed("engines")
+    def untimeable(self) -> tuple[str, ...]:
+        """The engines that cannot be untimed: those the panes show."""
+        return self._in_order(set(self.pane_engines))
 
     @staticmethod
     def _in_order(engines: set[str]) -> tuple[str, ...]:
@@ -282,26 +318,34 @@ class Session:
 
     def engine_done(
         self, engine: str, run: EngineRun | None, error: str | None, picture: Any = None
-    ) -> None:
-        """One engine of the run in flight has finished (a run no longer going is ignored)."""
+    ) -> bool:
+        """One engine of the run in flight has finished; whether it was taken (the answer of
+        a run no longer going is not)."""
         plan = self.running
         if plan is None:
-            return
+            return False
         self.results[engine] = KeptResult(
             engine, run, error, picture, plan.photo, plan.parameters, plan.serial
         )
         self._changed("results")
+        return True
 
     def run_done(
-        self, result: ComparisonResult, differences: Mapping[str, tuple[Any, float]] = {}
-    ) -> None:
+        self, result: ComparisonResult, differences: Mapping[str, tuple[Any, float]] | None = None
+    ) -> bool:
+        """The run in flight has finished; whether it was taken. Listeners hear "results",
+        "running", then "outcome" (the figures to show), last, when all else is up to date."""
         plan = self.running
         if plan is None:
-            return
+            return False
         self.running = None
-        self.outcome = Outcome(result, plan.photo, plan.parameters, plan.serial, differences)
+        self.outcome = Outcome(
+            result, plan.photo, plan.parameters, plan.serial, dict(differences or {})
+        )
         self._changed("results")
         self._changed("running")
+        self._changed("outcome")
+        return True
 
     def run_stopped(self) -> None:
         """The run in flight was cancelled, or failed: what it finished stays."""
@@ -562,8 +606,6 @@ class Session:
             )
         else:
             where = display_path(photo.path)
-        from blurapp.core.figures import format_megapixels
-
         return f"{where}  ·  {format_megapixels(photo.width, photo.height)}"
 
     # --- Saving ----------------------------------------------------------------------------

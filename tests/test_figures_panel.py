@@ -210,3 +210,58 @@ def test_figure_rows_wrap_without_clipping_or_overlap(qtbot, height):
         qtbot.wait(1)  # let the layouts settle
         assert panel.width() == width
         assert_rows_readable(panel)
+
+
+def _result(outputs: dict[str, float], engines=None):
+    """A comparison whose engines' outputs are all `value` (NumPy's is 0)."""
+    from blurapp.core.comparison import ComparisonResult
+    from blurapp.core.runs import Compilation, EngineRun
+
+    runs = {}
+    for i, (name, value) in enumerate(outputs.items()):
+        jit = {"first_call_seconds": 0.3, "compilation": Compilation.COMPILED, "device": "cpu"}
+        jit |= {"to_device_seconds": 0.001, "from_device_seconds": 0.001}
+        runs[name] = EngineRun(
+            output=np.full((4, 6), value, np.float32),
+            repeat_seconds=(0.01 * i + 0.01,),
+            **(jit if name == "jax" else {}),
+        )
+    return ComparisonResult(
+        kernel=np.ones((3, 3), np.float32), sigma=1.0, runs=runs, engines=engines or {}
+    )
+
+
+def test_each_engine_keeps_its_bar_colour_whatever_else_ran(qtbot):
+    from blurapp.core.engines import Engine, register, unregister
+
+    panel = FiguresPanel()
+    qtbot.addWidget(panel)
+    panel.show_result(_result({"numpy": 0, "jax-eager": 0}), "a.png", 6, 4)
+    alone = panel.chart.colours()
+    register(Engine("twin", "Twin", run=None))
+    try:
+        # Registered after JAX without jit, but running before it here.
+        panel.show_result(_result({"numpy": 0, "twin": 0, "jax-eager": 0}), "a.png", 6, 4)
+    finally:
+        unregister("twin")
+    assert panel.chart.colours()["JAX without jit"] == alone["JAX without jit"]
+    assert len(set(panel.chart.colours().values())) == 3
+
+
+def test_a_difference_outside_the_tolerance_marks_that_engines_row(qtbot):
+    from blurapp.core.engines import get_engine
+
+    panel = FiguresPanel()
+    qtbot.addWidget(panel)
+    panel.show_result(_result({"numpy": 0, "jax-eager": 0.5, "jax": 0}), "a.png", 6, 4)
+    assert "color" in panel._values["JAX without jit"].styleSheet()
+    assert "color" not in panel._values["max abs diff"].styleSheet()
+    # An engine the registry does not hold (made elsewhere) is found through the result.
+    from dataclasses import replace
+
+    from blurapp.ui.figures_panel import difference_row
+
+    twin = replace(get_engine("numpy"), name="twin", title="Twin")
+    result = _result({"numpy": 0, "twin": 0.5}, engines={"twin": twin})
+    assert difference_row(result, "twin") == "Twin"
+    assert difference_row(result, "jax") == "max abs diff"

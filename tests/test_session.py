@@ -126,11 +126,12 @@ def test_auto_picking_the_same_size_is_not_a_change(session):
 
 def test_a_result_kept_from_an_earlier_run_says_a_later_run_replaced_others(session):
     finish(session, {"numpy": numpy_run(), "jax": jax_run()})
+    session.set_pane_engine(RIGHT, "numpy")  # a pane's engine is always timed
     session.set_timed("jax", False)
     result = finish(session, {"numpy": numpy_run(0.02)})
     assert result.jax is None
     assert session.caption(LEFT).out_of_date is None
-    assert "a later run replaced other results" in session.caption(RIGHT).out_of_date
+    assert "a later run replaced other results" in session.result_out_of_date("jax")
     assert session.earlier_rows() == [("JAX steady", "0.200 ms (earlier run, out of date)")]
 
 
@@ -218,7 +219,7 @@ def test_listeners_hear_what_changed(session):
     session.set_parameters(Parameters(sigma=3.0))  # no change, no news
     session.set_show("original")
     finish(session, {"numpy": numpy_run()})
-    assert heard == ["parameters", "show", "running", "results", "results", "running"]
+    assert heard == ["parameters", "show", "running", "results", "results", "running", "outcome"]
 
 
 def test_answers_after_a_cancel_are_ignored(session):
@@ -243,6 +244,7 @@ def test_the_newest_request_wins():
 def test_saving_names_and_describes_each_result(session):
     finish(session, {"numpy": numpy_run()})
     session.set_parameters(Parameters(kernel_size=21))
+    session.set_pane_engine(LEFT, "jax")
     session.set_timed("numpy", False)
     finish(session, {"jax": jax_run()})
     assert session.result_file_name("numpy") == "street-numpy-9x9-s2.5.png"
@@ -258,3 +260,68 @@ def test_saving_names_and_describes_each_result(session):
 def test_progress_wording(session):
     assert session.progress("numpy", 3, 81) == ("NumPy: 3 of 81 kernel taps", "NumPy %p%")
     assert session.progress("jax", 0, 0) == ("JAX-jit: running…", "JAX-jit")
+
+
+# --- Review fixes: one record of the run, the engines a pane shows ----------------------------
+
+
+def test_a_run_superseded_by_a_new_photo_is_refused_and_says_so(session):
+    plan = session.start_run()
+    session.set_photo(photo("other.png"), original="the other photo")
+    assert session.running is None
+    assert session.engine_done("numpy", numpy_run(), None, picture="old") is False
+    result = ComparisonResult(
+        kernel=np.ones((plan.parameters.effective_size,) * 2, np.float32),
+        sigma=plan.parameters.sigma,
+        runs={"numpy": numpy_run()},
+    )
+    assert session.run_done(result) is False
+    assert session.outcome is None and session.results == {}
+    # The run that goes on is accepted, and says so.
+    session.start_run()
+    assert session.engine_done("numpy", numpy_run(), None) is True
+    assert session.run_done(result) is True
+    assert session.outcome.photo.path.name == "other.png"
+
+
+def test_each_finished_run_keeps_its_own_differences(session):
+    first = finish(session, {"numpy": numpy_run()})
+    session.start_run()
+    session.run_done(first)  # no differences given
+    session.outcome.differences["leak"] = (None, 1.0)  # whatever a caller does to one
+    session.start_run()
+    session.run_done(first)
+    assert "leak" not in session.outcome.differences
+
+
+def test_a_panes_engine_cannot_be_untimed(session):
+    with pytest.raises(ValueError, match="pane"):
+        session.set_timed("jax", False)  # the right pane shows JAX-jit
+    assert session.timed == ("numpy", "jax")
+    session.set_pane_engine(RIGHT, "numpy")
+    session.set_timed("jax", False)
+    assert session.timed == ("numpy",)
+    assert session.untimeable() == ("numpy",)
+
+
+def test_only_the_engines_the_window_offers_can_be_chosen(session):
+    from blurapp.core.engines import UnknownEngineError
+
+    for name in ["jax@cpu", "no-such-engine"]:
+        with pytest.raises(UnknownEngineError):
+            session.set_timed(name, True)
+        with pytest.raises(UnknownEngineError):
+            session.set_pane_engine(LEFT, name)
+        with pytest.raises(UnknownEngineError):
+            session.set_timed_engines(("numpy", name))
+    assert session.timed == ("numpy", "jax") and session.pane_engines == ["numpy", "jax"]
+
+
+def test_setting_the_same_timed_engines_again_is_no_news(session):
+    heard = []
+    session.subscribe(heard.append)
+    session.set_timed_engines(("numpy", "jax"))
+    session.set_timed_engines(("jax",))  # the panes' engines stay timed: still no change
+    assert heard == []
+    session.set_timed_engines(("jax-eager",))
+    assert heard == ["engines"] and session.timed == ("numpy", "jax", "jax-eager")

@@ -220,12 +220,15 @@ def test_changing_a_parameter_marks_results_out_of_date(make_window, qtbot):
     assert window.figures.stale_label.text().startswith("Out of date")
 
 
-def test_numpy_only_keeps_the_right_pane_marked_out_of_date(make_window, qtbot):
+def test_numpy_only_keeps_the_jax_result_marked_out_of_date(make_window, qtbot):
     window = make_window()
     first = run(qtbot, window)
+    window.set_pane_engine(1, "numpy")  # a pane's engine is always timed
     window.set_timed("jax", False)  # NumPy only, same parameters
     result = run(qtbot, window)
     assert result.jax is None and result.numpy is not None
+    window.set_pane_engine(1, "jax")  # ticked again, so the next Run refreshes it
+    assert window.engine_checks["jax"].isChecked()
     assert "out of date" not in window.left_pane.caption_text()
     assert "out of date" in window.right_pane.caption_text()
     assert window.right_pane.view.has_picture()
@@ -543,6 +546,7 @@ def test_opening_a_photo_during_a_run_supersedes_the_run(make_window, qtbot, tmp
 def test_close_during_a_long_jax_call_hides_the_window_at_once(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path, size=(1200, 800)))
     window.set_parameters(kernel_size=101, sigma=16.0)
+    window.set_pane_engine(0, "jax")  # a pane's engine is always timed
     window.set_timed("numpy", False)  # JAX only: a long compiled call
     with qtbot.waitSignal(
         window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: e == "jax"

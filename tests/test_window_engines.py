@@ -5,12 +5,14 @@ import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from qt_helpers import RUN_TIMEOUT_MS
 
 from blurapp.core import TOLERANCE, to_8bit
 from blurapp.core.engines import Engine, register, unregister
 from blurapp.core.runs import EngineRun
+
+INDICATOR = QPoint(6, 8)  # on a check box's box, wherever its layout stretches it
 
 
 def run(qtbot, window):
@@ -56,7 +58,8 @@ def test_a_pane_shows_the_engine_chosen_for_it_and_marks_it_until_run(window, qt
     assert pane.view.accessibleName() == "JAX without jit image"
     result = run(qtbot, window)
     assert "jax-eager" in result.runs and "jax-eager" not in first.runs
-    assert pane.caption_text().startswith("JAX without jit · cpu · steady ")
+    device = result.runs["jax-eager"].device
+    assert pane.caption_text().startswith(f"JAX without jit · {device} · steady ")
     expected = to_8bit(result.runs["jax-eager"].output)
     assert pane.view.image().pixelColor(7, 9).red() == expected[9, 7]
     # The difference view compares the right pane's engine with NumPy.
@@ -99,11 +102,11 @@ def test_a_fourth_engine_registered_in_a_few_lines_runs_in_the_window(make_windo
 def test_the_engines_chosen_survive_a_new_window(make_window, qtbot, settings):
     window = make_window(wait=False)
     window.set_pane_engine(0, "jax-eager")
-    window.set_timed("jax", False)
+    window.set_timed("numpy", False)  # no pane shows it now
     window.close()
     again = make_window(wait=False)
     assert again.session.pane_engines == ["jax-eager", "jax"]
-    assert again.session.timed == ("numpy", "jax", "jax-eager")  # the right pane shows JAX-jit
+    assert again.session.timed == ("jax", "jax-eager")
     assert again.left_pane.engine_combo.currentData() == "jax-eager"
 
 
@@ -122,3 +125,57 @@ def test_settings_have_one_table_and_refuse_unknown_keys_and_bad_values(settings
     assert read_setting(settings, "pane_engines") == SETTINGS["pane_engines"].default
     write_setting(settings, "pane_engines", ("jax-eager", "numpy"))
     assert read_setting(settings, "pane_engines") == ("jax-eager", "numpy")
+
+
+def test_saved_engine_names_the_panes_do_not_offer_read_as_the_defaults(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from blurapp.session import DEFAULT_PANE_ENGINES
+    from blurapp.ui.main_window import MainWindow
+    from blurapp.ui.settings import SETTINGS, read_setting
+
+    # As a hand-edited file (or a build that offered JAX per platform) leaves them.
+    path = tmp_path / "settings.ini"
+    path.write_text("[General]\npane_engines=jax@cpu, jax\ntimed_engines=jax@cpu\n")
+    settings = QSettings(str(path), QSettings.Format.IniFormat)
+    assert read_setting(settings, "pane_engines") == DEFAULT_PANE_ENGINES
+    assert read_setting(settings, "timed_engines") == SETTINGS["timed_engines"].default
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    try:
+        assert window.session.pane_engines == list(DEFAULT_PANE_ENGINES)
+        assert window.session.timed == ("numpy", "jax")
+        ticked = tuple(name for name, check in window.engine_checks.items() if check.isChecked())
+        assert ticked == window.session.timed
+    finally:
+        window.close()
+    with pytest.raises(ValueError):
+        from blurapp.ui.settings import write_setting
+
+        write_setting(settings, "timed_engines", ("numpy", "jax@cpu"))
+
+
+def test_the_engine_a_pane_shows_cannot_be_unticked(window, qtbot):
+    check = window.engine_checks["jax"]  # the right pane shows JAX-jit
+    assert check.isChecked() and not check.isEnabled()
+    assert "pane" in check.toolTip()
+    qtbot.mouseClick(check, Qt.MouseButton.LeftButton, pos=INDICATOR)
+    assert check.isChecked() and window.session.timed == ("numpy", "jax")
+    run(qtbot, window)
+    assert "not run yet" not in window.right_pane.caption_text()
+    # Another engine for the pane frees JAX-jit's box; the new engine's is held instead.
+    window.set_pane_engine(1, "jax-eager")
+    assert check.isEnabled() and not window.engine_checks["jax-eager"].isEnabled()
+    qtbot.mouseClick(check, Qt.MouseButton.LeftButton, pos=INDICATOR)
+    assert not check.isChecked() and window.session.timed == ("numpy", "jax-eager")
+
+
+def test_a_restored_panes_engine_is_ticked_and_held(make_window, settings):
+    settings.setValue("pane_engines", "numpy,jax-eager")
+    settings.setValue("timed_engines", "numpy")
+    window = make_window(wait=False)
+    assert window.session.timed == ("numpy", "jax-eager")
+    for name in ("numpy", "jax-eager"):
+        assert window.engine_checks[name].isChecked()
+        assert not window.engine_checks[name].isEnabled()
+    assert window.engine_checks["jax"].isEnabled() and not window.engine_checks["jax"].isChecked()

@@ -255,6 +255,7 @@ application = QApplication([])
 window = MainWindow()
 window.closed_while_busy.connect(blurapp_app._exit_now)  # as run_window connects it
 window.set_parameters(kernel_size=101, sigma=16.0)
+window.set_pane_engine(0, "jax")  # a pane's engine is always timed
 window.set_timed("numpy", False)  # JAX only: one call takes seconds on a CPU
 
 def on_progress(engine, done, total):
@@ -308,3 +309,30 @@ def test_quitting_during_a_long_jax_call_ends_the_program_within_two_seconds(tmp
         assert process.returncode == 0
         assert "event loop ended normally" not in process.stdout.read()
         assert "Traceback" not in process.stderr.read()
+
+
+def test_run_asked_for_while_a_new_photo_loads_never_shows_the_old_photos_figures(
+    window, qtbot, tmp_path
+):
+    from qt_helpers import photo_file
+
+    other = photo_file(tmp_path, "other.png", size=(120, 80))
+    with qtbot.capture_exceptions() as exceptions:
+        with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+            window.open_photo(other)
+            window.run_comparison()  # before the new photo has loaded
+        # Whatever the worker still has of the old photo's run is let go, or arrives now.
+        qtbot.waitUntil(lambda: not window.worker.is_running(), timeout=RUN_TIMEOUT_MS)
+        qtbot.wait(300)
+    assert exceptions == []
+    assert window.figures.value("image").startswith("other.png")
+    assert window.figures.chart.bars() == []
+    assert window.session.outcome is None and window.session.results == {}
+    assert not window.is_running()
+    assert not window.cancel_button.isEnabled() and window.run_button.isEnabled()
+    assert not window.progress_bar.isVisible()
+    assert "other.png" in window.status_label.text() and "Done" not in window.status_label.text()
+    # The next Run is of the new photo.
+    result = run(qtbot, window)
+    assert result.numpy.output.shape == (80, 120)
+    assert window.figures.value("image").startswith("other.png")

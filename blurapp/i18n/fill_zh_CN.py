@@ -162,6 +162,8 @@ ZH_CN = {
     "Time {engine}": "计时 {engine}",
     "The reference: every other engine is compared with it": "参照：其他每个引擎都与它比较",
     "Time this engine in each run, beside the reference": "每次运行时与参照一起为此引擎计时",
+    "A pane shows {engine}, so every run times it: choose another engine for the pane "
+    "to untick it": "有一个窗格显示 {engine}，因此每次运行都会为它计时：为该窗格选择其他引擎后才能取消勾选",
     "Nothing to Run": "没有可运行的引擎",
     "Tick at least one engine to time.": "请至少勾选一个要计时的引擎。",
     "The engine this pane shows": "此窗格显示的引擎",

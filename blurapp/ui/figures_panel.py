@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -21,7 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.core.comparison import ComparisonResult
-from blurapp.core.figures import CONTEXT, comparison_lines, format_ms, steady_key, timing_bars
+from blurapp.core.engines import engine_names
+from blurapp.core.figures import CONTEXT, comparison_lines, format_ms, timing_bars
 from blurapp.session import ENGINES_CONTEXT
 from blurapp.ui.colours import NOTE_COLOUR, WARNING_COLOUR
 
@@ -47,8 +49,24 @@ BAR_COLOURS = {
     "JAX first call": JAX_FIRST_COLOUR,
     "JAX steady": JAX_STEADY_COLOUR,
 }
-# The bars of the other engines, in turn.
+# The bars of the other engines: each its own, by its place in the registry (see bar_colour).
 MORE_COLOURS = [QColor("#8172b3"), QColor("#937860"), QColor("#da8bc3"), QColor("#8c8c8c")]
+
+
+def bar_colour(engine: str) -> QColor:
+    """The colour of an engine's bar, the same in every run whatever else ran: by the engine's
+    place in the registry (a name not registered, by a hash that does not change)."""
+    names = engine_names()
+    place = names.index(engine) if engine in names else zlib.crc32(engine.encode())
+    return MORE_COLOURS[place % len(MORE_COLOURS)]
+
+
+def difference_row(result: ComparisonResult, engine: str) -> str:
+    """The figure row that holds `engine`'s difference from the reference, as
+    core.figures.comparison_lines names it: JAX-jit's is "max abs diff", every other engine's
+    is its one row, under the title of the engine that made the result."""
+    return "max abs diff" if engine == "jax" else result.engine(engine).title
+
 
 # A bar more than this many times the next longest is drawn broken: to scale, the others would
 # get under a twentieth of the axis, too short to compare with each other.
@@ -183,6 +201,10 @@ class TimingChart(QWidget):
 
     def bars(self) -> list[tuple[str, float]]:
         return [(name, seconds) for name, seconds, _ in self._bars]
+
+    def colours(self) -> dict[str, str]:
+        """Each bar's colour ('#8172b3'), by the bar's name."""
+        return {name: colour.name() for name, _, colour in self._bars}
 
     def layout_for_width(self, width: int) -> ChartLayout:
         """The geometry paintEvent draws at `width`, in this widget's font."""
@@ -357,14 +379,15 @@ class FiguresPanel(QGroupBox):
             result, image_label, width, height, figure_text, bit_depth=bit_depth
         )
         outside = {
-            "max abs diff" if engine == "jax" else steady_key(engine)
+            difference_row(result, engine)
             for engine in result.differences
             if result.agrees(engine) is False
         }
         self.show_rows(rows + list(earlier), outside=frozenset(outside))
-        more = iter(MORE_COLOURS * 4)
+        # timing_bars names a bar by its row; back to the engine for its colour.
+        engine_of = {result.engine(name).title: name for name in result.runs}
         bars = [
-            (row_name_text(key), seconds, BAR_COLOURS.get(key) or next(more, NUMPY_COLOUR))
+            (row_name_text(key), seconds, BAR_COLOURS.get(key) or bar_colour(engine_of[key]))
             for key, seconds in timing_bars(result)
         ]
         self.chart.set_timings(bars)

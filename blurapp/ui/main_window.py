@@ -55,7 +55,7 @@ from blurapp.ui.settings import (
     write_setting,
 )
 from blurapp.ui.side_panel import BlurControls
-from blurapp.ui.worker import EngineResult, LoadedPhoto, RunOutcome, WorkerClient
+from blurapp.ui.worker import LoadedPhoto, WorkerClient
 
 __all__ = ["APP_NAME", "DESKTOP_ID", "ICON_SIZES", "AboutDialog", "MainWindow", "app_icon"]
 
@@ -169,7 +169,6 @@ class MainWindow(QMainWindow):
         self.session.subscribe(self._on_model_changed)
         self._restore_settings()
         self._update_title()
-        self._on_model_running()
         self._on_model_engines()
 
         # Last, once nothing above can fail: a thread left running by a failed constructor
@@ -178,13 +177,18 @@ class MainWindow(QMainWindow):
         self.worker.photo_loaded.connect(self._on_photo_loaded)
         self.worker.photo_failed.connect(self._on_photo_failed)
         self.worker.progress.connect(self._on_progress)
-        self.worker.engine_finished.connect(self._on_engine_finished)
-        self.worker.run_finished.connect(self._on_run_finished)
+        self.worker.engine_finished.connect(
+            lambda done: self.session.engine_done(done.engine, done.run, done.error, done.picture)
+        )
+        self.worker.run_finished.connect(
+            lambda outcome: self.session.run_done(outcome.result, outcome.differences)
+        )
         self.worker.run_stopped.connect(self.run_stopped)
         self.worker.run_failed.connect(self._on_run_failed)
         self.worker.jax_ready.connect(self._on_jax_ready)
         self.worker.jax_unavailable.connect(self.session.jax_failed)
         self._warmed_up = False
+        self._on_model_running()
 
     # --- Building the window ---------------------------------------------------------------
 
@@ -323,8 +327,8 @@ class MainWindow(QMainWindow):
         self.session.set_pane_engine(pane, engine)
 
     def set_timed(self, engine: str, timed: bool) -> None:
-        """Tick or untick `engine` under Engines, as the user does."""
-        self.engine_checks[engine].setChecked(timed)
+        """Tick or untick `engine` under Engines (ValueError for one a pane shows)."""
+        self.session.set_timed(engine, timed)
 
     def _on_view_parameters_edited(self) -> None:
         try:
@@ -349,7 +353,7 @@ class MainWindow(QMainWindow):
     def _on_model_engines(self) -> None:
         for pane, engine in zip(self.panes, self.session.pane_engines, strict=True):
             pane.set_engine(engine)
-        self.controls.show_timed(self.session.timed)
+        self.controls.show_timed(self.session.timed, self.session.untimeable())
         self._on_model_results()
 
     def _on_model_show(self) -> None:
@@ -389,8 +393,24 @@ class MainWindow(QMainWindow):
             pane.caption.setToolTip(caption.out_of_date or "")
         self.figures.set_stale(self.session.figures_out_of_date())
 
+    def _on_model_outcome(self) -> None:
+        outcome, session = self.session.outcome, self.session
+        photo = outcome.photo
+        self.figures.show_result(
+            outcome.result,
+            display_path(photo.path.name),
+            photo.width,
+            photo.height,
+            earlier=session.earlier_rows(),
+            bit_depth=photo.bit_depth,
+        )
+        self.status_label.setText(session.summary())
+        self.results_shown.emit(outcome.result)
+
     def _on_model_running(self) -> None:
         running = self.session.running is not None
+        if not running:
+            self.worker.cancel()  # the session's run is the one record: the worker follows it
         has_photo = self.session.photo is not None
         self.run_button.setEnabled(has_photo)
         self.run_action.setEnabled(has_photo)
@@ -438,8 +458,8 @@ class MainWindow(QMainWindow):
     def open_photo(self, path: str | Path) -> None:
         """Load `path` on the worker thread; the photo is shown when it has loaded."""
         path = Path(path)
-        self.worker.load(path)  # a run in flight would hold the photo back: it is dropped
-        self.session.run_stopped()
+        self.session.run_stopped()  # a run in flight would hold the photo back
+        self.worker.load(path)
         self.status_label.setText(self.tr("Opening {name}…").format(name=display_path(path.name)))
 
     def _on_photo_loaded(self, loaded: LoadedPhoto) -> None:
@@ -477,8 +497,8 @@ class MainWindow(QMainWindow):
         self._on_progress(plan.engines[0], 0, 0)
 
     def cancel_run(self) -> None:
-        if self.worker.cancel():
-            self.session.run_stopped()
+        if self.session.running is not None:
+            self.session.run_stopped()  # and the worker with it (_on_model_running)
             self.status_label.setText(self.tr("Cancelled"))
             self.run_cancelled.emit()
 
@@ -492,23 +512,6 @@ class MainWindow(QMainWindow):
         self.progress_bar.setFormat(bar_format)
         self.status_label.setText(status)
         self.progress_shown.emit(engine, done, total)
-
-    def _on_engine_finished(self, done: EngineResult) -> None:
-        self.session.engine_done(done.engine, done.run, done.error, done.picture)
-
-    def _on_run_finished(self, outcome: RunOutcome) -> None:
-        photo = outcome.request.photo
-        self.session.run_done(outcome.result, outcome.differences)
-        self.figures.show_result(
-            outcome.result,
-            display_path(photo.path.name),
-            photo.width,
-            photo.height,
-            earlier=self.session.earlier_rows(),
-            bit_depth=photo.bit_depth,
-        )
-        self.status_label.setText(self.session.summary())
-        self.results_shown.emit(outcome.result)
 
     def _on_run_failed(self, error: Exception) -> None:
         message = f"{type(error).__name__}: {error}"

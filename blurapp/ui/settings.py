@@ -13,16 +13,16 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from blurapp.core.engines import DEFAULT_ENGINES, get_engine
+from blurapp.core.engines import DEFAULT_ENGINES
 from blurapp.core.kernel import (
-    ALGORITHMS,
     DEFAULT_ALGORITHM,
     DEFAULT_KERNEL_SIZE,
     DEFAULT_SIGMA,
+    check_algorithm,
     check_kernel_size,
     check_sigma,
 )
-from blurapp.session import DEFAULT_PANE_ENGINES
+from blurapp.session import DEFAULT_PANE_ENGINES, offered_engine
 from blurapp.ui.identity import APP_NAME
 
 MAX_RECENT_FILES = 8
@@ -68,9 +68,10 @@ def _paths(value: object) -> tuple[str, ...]:
 
 
 def _engines(value: object) -> tuple[str, ...]:
-    """'numpy,jax' (or a list) → registered engine names; raises ValueError otherwise."""
+    """'numpy,jax' (or a list) → the names of engines the window offers (no 'jax@cpu': the
+    panes do not list it); raises ValueError otherwise."""
     names = value.split(",") if isinstance(value, str) else list(value or [])
-    names = tuple(get_engine(str(name)).name for name in names if str(name).strip())
+    names = tuple(offered_engine(str(name).strip()) for name in names if str(name).strip())
     if not names:
         raise ValueError("no engines")
     return names
@@ -81,12 +82,6 @@ def _pane_engines(value: object) -> tuple[str, ...]:
     if len(names) != len(DEFAULT_PANE_ENGINES):
         raise ValueError(f"one engine per pane, not {names!r}")
     return names
-
-
-def _algorithm(value: object) -> str:
-    if value not in ALGORITHMS:
-        raise ValueError(f"no algorithm {value!r}")
-    return value
 
 
 def _geometry(value: object) -> QByteArray:
@@ -110,7 +105,7 @@ SETTINGS: dict[str, Setting] = {
     "geometry": Setting(QByteArray(), _geometry),
     "kernel_size": Setting(DEFAULT_KERNEL_SIZE, lambda v: check_kernel_size(str(v)), str),
     "sigma": Setting(DEFAULT_SIGMA, check_sigma),
-    "algorithm": Setting(DEFAULT_ALGORITHM, _algorithm),
+    "algorithm": Setting(DEFAULT_ALGORITHM, check_algorithm),
     "pane_engines": Setting(DEFAULT_PANE_ENGINES, _pane_engines, _joined),
     "timed_engines": Setting(DEFAULT_ENGINES, _engines, _joined),
     "last_folder": Setting(None, _path, lambda p: path_to_setting(p) if p else ""),

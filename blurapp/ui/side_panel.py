@@ -147,6 +147,7 @@ class BlurControls(QGroupBox):
         for check in self.engine_checks.values():
             if not check.toolTip():
                 check.setToolTip(self.tr("Time this engine in each run, beside the reference"))
+        self._engine_tips = {name: check.toolTip() for name, check in self.engine_checks.items()}
 
         self.size_spin.valueChanged.connect(self.parameters_edited)
         # While a number is typed, before it is taken: show what a run would use. (The spin
@@ -215,11 +216,19 @@ class BlurControls(QGroupBox):
         self.parameter_note.setText(text)
         self.parameter_note.setVisible(bool(text))
 
-    def show_timed(self, timed: tuple[str, ...]) -> None:
+    def show_timed(self, timed: tuple[str, ...], held: tuple[str, ...] = ()) -> None:
+        """Tick the engines `timed`; those `held` (a pane shows them) cannot be unticked."""
+        held_tip = self.tr(
+            "A pane shows {engine}, so every run times it: choose another engine for the pane "
+            "to untick it"
+        )
         for name, check in self.engine_checks.items():
             check.blockSignals(True)
             check.setChecked(name in timed)
             check.blockSignals(False)
+            check.setEnabled(name not in held)
+            tip = held_tip.format(engine=check.text()) if name in held else self._engine_tips[name]
+            check.setToolTip(tip)
 
     def show_showing(self, show: str) -> None:
         index = self.show_combo.findData(show)

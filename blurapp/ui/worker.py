@@ -280,8 +280,8 @@ class WorkerClient(QObject):
     # --- Requests --------------------------------------------------------------------------
 
     def load(self, path: Path) -> None:
-        """Load `path`; a run in flight is dropped (the worker takes one request at a time)."""
-        self.cancel()
+        """Load `path`. The worker takes one request at a time: cancel a run in flight first,
+        or the photo waits for it."""
         number = self._loads.next()
         self.worker.want_load(number)
         self._load_requested.emit(number, path)
