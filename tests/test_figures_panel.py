@@ -259,9 +259,9 @@ def test_a_difference_outside_the_tolerance_marks_that_engines_row(qtbot):
     # An engine the registry does not hold (made elsewhere) is found through the result.
     from dataclasses import replace
 
-    from blurapp.ui.figures_panel import difference_row
+    from blurapp.core.figures import difference_key
 
     twin = replace(get_engine("numpy"), name="twin", title="Twin")
     result = _result({"numpy": 0, "twin": 0.5}, engines={"twin": twin})
-    assert difference_row(result, "twin") == "Twin"
-    assert difference_row(result, "jax") == "max abs diff"
+    assert difference_key(result, "twin") == "Twin"
+    assert difference_key(result, "jax") == "max abs diff"

@@ -244,3 +244,12 @@ def test_a_slow_engine_keeps_its_cap_on_repeats(monkeypatch):
     slow = replace(get_engine("jax-eager"), run=counting, max_repeats=2)
     slow.blur(np.zeros((2, 2), np.float32), gaussian_kernel(1, 1.0), repeats=9)
     assert calls == [2]
+
+
+def test_the_chart_and_rows_of_an_unregistered_engine_use_its_own_title():
+    from blurapp.core.figures import difference_key, timing_bars
+
+    outsider = Engine("outsider", "Outsider", run_scipy)
+    result = compare(np.ones((6, 6), np.float32), engines=["numpy", outsider])
+    assert [key for key, _ in timing_bars(result)] == ["NumPy", "Outsider"]
+    assert difference_key(result, "outsider") == "Outsider"

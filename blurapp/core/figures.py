@@ -34,10 +34,23 @@ ROW_NAMES = (
 )
 
 
-def steady_key(engine: str) -> str:
+# The engine whose figures keep rows of their own, as `blurapp compare` has always printed them.
+JIT_ENGINE = "jax"
+
+
+def steady_key(engine: str, title: str | None = None) -> str:
     """The row (and chart bar) that holds `engine`'s steady time: "JAX steady" for JAX-jit,
-    whose first call has a row of its own ("JAX first call"), the engine's title otherwise."""
-    return "JAX steady" if engine == "jax" else get_engine(engine).title
+    whose first call has a row of its own ("JAX first call"), the engine's title otherwise
+    (`title` for an engine that may not be in the registry)."""
+    if engine == JIT_ENGINE:
+        return "JAX steady"
+    return title if title is not None else get_engine(engine).title
+
+
+def difference_key(result: ComparisonResult, engine: str) -> str:
+    """The row that holds `engine`'s difference from the reference: JAX-jit's "max abs diff",
+    every other engine's one row, under its title."""
+    return "max abs diff" if engine == JIT_ENGINE else result.engine(engine).title
 
 
 FIRST_CALL_NOTES = {
@@ -160,12 +173,12 @@ def comparison_lines(
         run = result.runs.get(name)
         if run is None:
             unavailable = translate(QT_TRANSLATE_NOOP("Figures", "unavailable: {reason}"))
-            key = "JAX" if name == "jax" else engine.title
+            key = "JAX" if name == JIT_ENGINE else engine.title
             rows.append((key, unavailable.format(reason=result.errors[name])))
             continue
         steady = f"{format_ms(run.seconds)} ({median.format(count=len(run.repeat_seconds))})"
         difference = format_difference(result.differences.get(name), translate, bit_depth=bit_depth)
-        if name != "jax":
+        if name != JIT_ENGINE:
             rows.append((engine.title, _one_row(result, name, run, steady, difference, translate)))
             continue
         first = translate(FIRST_CALL_NOTES[run.compilation])
@@ -224,7 +237,7 @@ def timing_bars(result: ComparisonResult) -> list[tuple[str, float]]:
     bars = []
     for name in sorted(result.runs, key=order):
         run = result.runs[name]
-        if name == "jax" and run.first_call_seconds is not None:
+        if name == JIT_ENGINE and run.first_call_seconds is not None:
             bars.append(("JAX first call", run.first_call_seconds))
-        bars.append((steady_key(name), run.seconds))
+        bars.append((steady_key(name, result.engine(name).title), run.seconds))
     return bars

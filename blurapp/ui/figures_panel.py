@@ -23,7 +23,13 @@ from PySide6.QtWidgets import (
 
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.engines import engine_names
-from blurapp.core.figures import CONTEXT, comparison_lines, format_ms, timing_bars
+from blurapp.core.figures import (
+    CONTEXT,
+    comparison_lines,
+    difference_key,
+    format_ms,
+    timing_bars,
+)
 from blurapp.session import ENGINES_CONTEXT
 from blurapp.ui.colours import NOTE_COLOUR, WARNING_COLOUR
 
@@ -59,13 +65,6 @@ def bar_colour(engine: str) -> QColor:
     names = engine_names()
     place = names.index(engine) if engine in names else zlib.crc32(engine.encode())
     return MORE_COLOURS[place % len(MORE_COLOURS)]
-
-
-def difference_row(result: ComparisonResult, engine: str) -> str:
-    """The figure row that holds `engine`'s difference from the reference, as
-    core.figures.comparison_lines names it: JAX-jit's is "max abs diff", every other engine's
-    is its one row, under the title of the engine that made the result."""
-    return "max abs diff" if engine == "jax" else result.engine(engine).title
 
 
 # A bar more than this many times the next longest is drawn broken: to scale, the others would
@@ -379,7 +378,7 @@ class FiguresPanel(QGroupBox):
             result, image_label, width, height, figure_text, bit_depth=bit_depth
         )
         outside = {
-            difference_row(result, engine)
+            difference_key(result, engine)
             for engine in result.differences
             if result.agrees(engine) is False
         }
