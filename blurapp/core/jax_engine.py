@@ -117,18 +117,15 @@ def jax_platforms() -> list[str]:
 
 
 def _platform_of(device: Any) -> str:
+    """A device's platform as a user names it: CUDA and ROCm devices are both "gpu"."""
     platform = str(device.platform).lower()
     return "gpu" if platform in {"gpu", "cuda", "rocm"} else platform
 
 
 def describe_device(device: Any) -> str:
     """A device in a user's words: 'gpu: NVIDIA H200', 'cpu'."""
-    platform = str(device.platform).lower()
-    if platform in {"gpu", "cuda", "rocm"}:
-        return f"gpu: {device.device_kind}"
-    if platform == "cpu":
-        return "cpu"
-    return f"{platform}: {device.device_kind}"
+    platform = _platform_of(device)
+    return platform if platform == "cpu" else f"{platform}: {device.device_kind}"
 
 
 # Up to this many taps, every tap is unrolled into one fused pass over the image; beyond it,
