@@ -76,7 +76,7 @@ def describe_machine() -> dict:
 
 
 # The benchmark's engines: the tutorial's three timings. Slow engines (those with a cap on their
-# repeats, as JAX without jit) are timed once after their first call: large images take long.
+# repeats, as JAX without jit) are timed once after their warm-up: large images take long.
 BENCH_ENGINES = ("numpy", "jax", "jax-eager")
 SLOW_ENGINE_REPEATS = 1
 
@@ -86,7 +86,7 @@ def run_bench(
     megapixels: Sequence[float],
     kernel_sizes: Sequence[KernelSize],
     algorithms: Sequence[Algorithm] = ALGORITHMS,
-    repeats: int,
+    repeats: int | None,
     sigma: float,
     engines: Sequence[str] = BENCH_ENGINES,
     on_row: Callable[[dict], None] | None = None,
@@ -118,10 +118,11 @@ def run_bench(
     return {"results": rows}
 
 
-def _capped(name: str, repeats: int) -> Engine:
+def _capped(name: str, repeats: int | None) -> Engine:
     engine = get_engine(name)
     if engine.max_repeats is not None:
-        return replace(engine, max_repeats=min(repeats, SLOW_ENGINE_REPEATS))
+        calls = SLOW_ENGINE_REPEATS if repeats is None else min(repeats, SLOW_ENGINE_REPEATS)
+        return replace(engine, max_repeats=calls)
     return engine
 
 

@@ -5,6 +5,12 @@ The command line prints these lines; `--json` prints the figures themselves inst
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from blurapp.core.sweep import SweepPoint
+
 
 def _ms(seconds: float | None) -> str:
     return "—" if seconds is None else f"{seconds * 1000:,.1f} ms"
@@ -91,11 +97,12 @@ _BENCH_COLUMNS = (
     ("MP", 5),
     ("kernel", 7),
     ("algorithm", 9),
-    ("NumPy ms", 10),
+    ("NumPy ms (IQR)", 22),
     ("eager ms", 10),
     ("JAX 1st ms", 11),
-    ("JAX ms", 9),
+    ("JAX ms (IQR)", 20),
     ("speedup", 8),
+    ("end-to-end", 10),
     ("max abs diff", 12),
 )
 
@@ -107,7 +114,10 @@ def header_lines(machine: dict) -> list[str]:
 def column_lines() -> list[str]:
     return [
         "  ".join(f"{name:>{width}}" for name, width in _BENCH_COLUMNS),
-        "  (eager: JAX without jit, one steady call; JAX: JAX-jit; speedup: NumPy ÷ JAX-jit)",
+        "  (medians of interleaved steady calls, with the quartiles between which the middle half"
+        " of the calls lie; eager: JAX without jit, one steady call; JAX: JAX-jit;",
+        "  speedup: NumPy ÷ JAX-jit; end-to-end: the same with JAX-jit's copies to and from"
+        " its device counted)",
     ]
 
 
@@ -118,7 +128,14 @@ def row_line(row: dict) -> str:
         seconds = row.get(engine, {}).get(figure)
         return "—" if seconds is None else f"{seconds * 1000:,.1f}"
 
-    speedup = row["speedup"]
+    def spread(engine: str) -> str:
+        quartiles = row.get(engine, {}).get("seconds_quartiles")
+        if not quartiles:
+            return ms(engine)
+        low, high = (f"{seconds * 1000:,.1f}" for seconds in quartiles)
+        return f"{ms(engine)} ({low}–{high})"
+
+    speedup, end_to_end = row["speedup"], row.get("speedup_end_to_end")
     diff = row["max_abs_diff"]
     kernel = row["kernel"]["size"]
     cells = (
@@ -126,13 +143,59 @@ def row_line(row: dict) -> str:
         f"{row['megapixels']:.1f}",
         f"{kernel}×{kernel}",
         row["kernel"]["algorithm"],
-        ms("numpy"),
+        spread("numpy"),
         ms("jax_eager"),
         ms("jax", "first_call_seconds"),
-        ms("jax"),
+        spread("jax"),
         "—" if speedup is None else f"{speedup:.1f}×",
+        "—" if end_to_end is None else f"{end_to_end:.1f}×",
         "—" if diff is None else f"{diff:.1e}",
     )
     return "  ".join(
         f"{cell:>{width}}" for cell, (_, width) in zip(cells, _BENCH_COLUMNS, strict=True)
     )
+
+
+# --- `blurapp bench --sweep`: one line per size as it finishes --------------------------------
+
+
+def sweep_header_lines(
+    photo: str, width: int, height: int, kernel: str, reference: str = "numpy"
+) -> list[str]:
+    return [
+        f"scaling sweep of {photo} ({width}×{height}), resampled to each size; kernel {kernel}",
+        f"  (ms: each engine's median steady call; speedup: {reference} ÷ the engine)",
+    ]
+
+
+def _sweep_columns(engines: Sequence[str], reference: str) -> list[tuple[str, int]]:
+    columns = [("size", 11), ("MP", 6)]
+    columns += [(f"{name} ms", max(9, len(name) + 3)) for name in engines]
+    columns += [(f"{name} speedup", max(8, len(name) + 8)) for name in engines if name != reference]
+    return columns
+
+
+def sweep_column_line(engines: Sequence[str], reference: str = "numpy") -> str:
+    return "  ".join(f"{name:>{width}}" for name, width in _sweep_columns(engines, reference))
+
+
+def sweep_row_lines(point: SweepPoint, previous: SweepPoint | None = None) -> list[str]:
+    """One size of the sweep, under sweep_column_line of the same engines; then why an engine
+    has no time, unless the size before failed the same way."""
+    from blurapp.core.figures import format_ms, format_speedup
+
+    def ms(name: str) -> str:
+        seconds = point.seconds.get(name)
+        return "—" if seconds is None else format_ms(seconds).removesuffix(" ms")
+
+    others = [name for name in point.engines if name != point.reference]
+    cells = [f"{point.width}×{point.height}", f"{point.megapixels:.2f}"]
+    cells += [ms(name) for name in point.engines]
+    cells += [format_speedup(point.speedups.get(name)) for name in others]
+    columns = _sweep_columns(point.engines, point.reference)
+    lines = ["  ".join(f"{cell:>{width}}" for cell, (_, width) in zip(cells, columns, strict=True))]
+    told = previous.errors if previous is not None else {}
+    lines += [
+        f"  {name}: {error}" for name, error in point.errors.items() if told.get(name) != error
+    ]
+    return lines

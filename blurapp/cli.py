@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from blurapp import __version__
-from blurapp.core.engines import DEFAULT_REPEATS
 from blurapp.core.kernel import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
@@ -25,6 +24,7 @@ from blurapp.core.kernel import (
     check_kernel_size,
     check_sigma,
 )
+from blurapp.core.timing import MEASURE_SECONDS
 
 COMMANDS = ("compare", "blur", "bench")
 BENCH_MEGAPIXELS = (0.3, 2.0, 12.0, 24.0)
@@ -90,6 +90,18 @@ def _sigma_argument(text: str) -> float:
         return check_sigma(text)
     except InvalidKernelError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _repeat_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--repeat",
+        type=_positive_int_argument,
+        default=None,
+        metavar="N",
+        help="steady calls of each engine to take the median of, timed in turn after a "
+        f"warm-up (default: as many as measure each engine over {MEASURE_SECONDS:g} s, "
+        "at least 5, fewer for slow engines)",
+    )
 
 
 def _positive_int_argument(text: str) -> int:
@@ -242,13 +254,7 @@ def build_command_parser() -> argparse.ArgumentParser:
     _image_argument(compare)
     _add_kernel_options(compare)
     _add_engine_options(compare, several=True)
-    compare.add_argument(
-        "--repeat",
-        type=_positive_int_argument,
-        default=DEFAULT_REPEATS,
-        metavar="N",
-        help=f"steady calls of each JAX engine to take the median of (default {DEFAULT_REPEATS})",
-    )
+    _repeat_option(compare)
     compare.add_argument("--json", action="store_true", help="print one JSON object")
     compare.add_argument(
         "--out-dir",
@@ -307,13 +313,7 @@ def build_command_parser() -> argparse.ArgumentParser:
         default=list(ALGORITHMS),
         help="algorithms to time (default: both)",
     )
-    bench.add_argument(
-        "--repeat",
-        type=_positive_int_argument,
-        default=DEFAULT_REPEATS,
-        metavar="N",
-        help=f"steady calls of each JAX engine (default {DEFAULT_REPEATS})",
-    )
+    _repeat_option(bench)
     bench.add_argument(
         "--sections",
         nargs="+",
@@ -334,6 +334,25 @@ def build_command_parser() -> argparse.ArgumentParser:
         default=100.0,
         metavar="MP",
         help="the very large image of the memory section (100)",
+    )
+    bench.add_argument(
+        "--sweep",
+        action="store_true",
+        help="instead: a scaling sweep, the engines on a photo resampled from 0.1 MP up to "
+        "--max-megapixels (with the first of --kernel-sizes and --algorithms)",
+    )
+    bench.add_argument(
+        "--photo", type=Path, metavar="PATH", help="the sweep's photo (default: the bundled one)"
+    )
+    bench.add_argument(
+        "--max-megapixels",
+        type=_megapixels_argument,
+        default=24.0,
+        metavar="MP",
+        help="the sweep's largest size (24)",
+    )
+    bench.add_argument(
+        "--csv", type=Path, metavar="OUT.csv", help="also write the sweep's figures as CSV"
     )
     return parser
 
@@ -572,6 +591,11 @@ def _run_bench(args: argparse.Namespace) -> int:
 
     report: dict = {"machine": describe_machine()}
     show(bench_report.header_lines(report["machine"]))
+    if args.sweep:
+        report["sweep"] = _run_sweep(args, show)
+        if args.json:
+            _print(json.dumps(report, indent=2))
+        return 0
     if "engines" in args.sections:
         show(bench_report.column_lines())
         report["results"] = run_bench(
@@ -594,6 +618,57 @@ def _run_bench(args: argparse.Namespace) -> int:
     if args.json:
         _print(json.dumps(report, indent=2))
     return 0
+
+
+def _run_sweep(args: argparse.Namespace, show) -> dict:
+    """`bench --sweep`: a line per size as it finishes; the CSV rewritten after each size, so
+    a sweep stopped part way keeps what it measured."""
+    from blurapp import bench_report
+    from blurapp.core.figures import describe_kernel
+    from blurapp.core.kernel import effective_kernel_size
+    from blurapp.core.saving import OutputError
+    from blurapp.core.sweep import run_sweep, sweep_sizes, write_sweep_csv
+
+    photo = _load(_source(args.photo))
+    kernel_size, algorithm = args.kernel_sizes[0], args.algorithms[0]
+    engines = [engine.name for engine in args.engines]
+    kernel = describe_kernel(
+        effective_kernel_size(kernel_size, DEFAULT_SIGMA), DEFAULT_SIGMA, algorithm
+    )
+    show(bench_report.sweep_header_lines(_shown(photo.path), photo.width, photo.height, kernel))
+    show([bench_report.sweep_column_line(engines)])
+    points = []
+
+    def on_point(point) -> None:
+        show(bench_report.sweep_row_lines(point, points[-1] if points else None))
+        points.append(point)
+        if args.csv is not None:
+            write_sweep_csv(args.csv, points)
+
+    try:
+        run_sweep(
+            photo.gray,
+            sizes=sweep_sizes(photo.gray.shape, max_megapixels=args.max_megapixels),
+            kernel_size=kernel_size,
+            sigma=DEFAULT_SIGMA,
+            algorithm=algorithm,
+            engines=engines,
+            repeats=args.repeat,
+            on_point=on_point,
+        )
+    except OutputError as error:
+        raise _CommandFailed(str(error)) from error
+    except MemoryError:
+        raise _CommandFailed(
+            f"not enough memory for the sweep's next size after {len(points)} sizes"
+        ) from None
+    if args.csv is not None:
+        show([f"wrote {_shown(args.csv)}"])
+    return {
+        "photo": {"path": _shown(photo.path), "width": photo.width, "height": photo.height},
+        "kernel": {"size": kernel_size, "sigma": DEFAULT_SIGMA, "algorithm": algorithm},
+        "points": [point.as_dict() for point in points],
+    }
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from blurapp.core.comparison import ComparisonResult
+from blurapp.core.comparison import TIMING, ComparisonResult
 from blurapp.core.engines import (
     DEFAULT_ENGINES,
     REFERENCE_ENGINE,
@@ -60,6 +60,8 @@ SHOW_LABELS: dict[str, str] = {
     "blurred": QT_TRANSLATE_NOOP("Session", "Blurred results"),
     "original": QT_TRANSLATE_NOOP("Session", "Original"),
     "difference": QT_TRANSLATE_NOOP("Session", "Difference"),
+    # Each pane: the original left of a divider the user drags, its engine's blur right of it.
+    "split": QT_TRANSLATE_NOOP("Session", "Before/after"),
 }
 COMPILATION_WORDS = {
     Compilation.COMPILED: QT_TRANSLATE_NOOP("Session", "compiled"),
@@ -123,6 +125,7 @@ class KeptResult:
     photo: Photo
     parameters: Parameters
     serial: int  # the session's run that made it
+    final: bool = True  # False: the output of a first call, its steady calls not yet timed
 
 
 @dataclass(frozen=True, eq=False)
@@ -317,15 +320,21 @@ class Session:
         return self.running
 
     def engine_done(
-        self, engine: str, run: EngineRun | None, error: str | None, picture: Any = None
+        self,
+        engine: str,
+        run: EngineRun | None,
+        error: str | None,
+        picture: Any = None,
+        final: bool = True,
     ) -> bool:
-        """One engine of the run in flight has finished; whether it was taken (the answer of
-        a run no longer going is not)."""
+        """One engine of the run in flight has finished (`final` False: its first call has,
+        and its output can be shown while it is timed); whether it was taken (the answer of a
+        run no longer going is not)."""
         plan = self.running
         if plan is None:
             return False
         self.results[engine] = KeptResult(
-            engine, run, error, picture, plan.photo, plan.parameters, plan.serial
+            engine, run, error, picture, plan.photo, plan.parameters, plan.serial, final
         )
         self._changed("results")
         return True
@@ -441,6 +450,13 @@ class Session:
         # Before a first run each pane shows the photo itself, so there is something to see.
         return None if self.error_for(engine) else self.original
 
+    def picture_before(self, pane: int) -> Any:
+        """What `pane` draws left of its divider when showing before/after (the original; the
+        right side is `picture`), or None when the pane shows one picture whole."""
+        if self.show != "split" or self.picture(pane) is None:
+            return None
+        return self.original
+
     def placeholder(self, pane: int) -> str:
         """What `pane` says where there is no picture to draw ('' when there is one)."""
         tr = self.tr
@@ -482,29 +498,46 @@ class Session:
             return Caption(tr(SHOW_LABELS["original"]), tuple(details))
         if self.show == "difference" and pane == RIGHT:
             return self._difference_caption(engine)
+        if self.show == "split" and self.picture(pane) is not None:
+            # What each side of the divider shows, then the result's figures as usual.
+            title = tr(QT_TRANSLATE_NOOP("Session", "Left: original, right: {engine}")).format(
+                engine=title
+            )
         kept = self.results.get(engine)
         if kept is None or kept.run is None:
             if self.error_for(engine):
                 return Caption(title, (tr(QT_TRANSLATE_NOOP("Session", "unavailable")),))
             details = [self._device_before_run(engine)]
             if self.photo is not None:
-                details.append(
-                    tr(QT_TRANSLATE_NOOP("Session", "not run yet: showing the original, press Run"))
+                not_run = (
+                    QT_TRANSLATE_NOOP(
+                        "Session", "not run yet: the original on both sides, press Run"
+                    )
+                    if self.show == "split"
+                    else QT_TRANSLATE_NOOP(
+                        "Session", "not run yet: showing the original, press Run"
+                    )
                 )
+                details.append(tr(not_run))
             return Caption(title, tuple(details))
         run = kept.run
-        if run.first_call_seconds is None:
+        if not kept.final:
+            details = [run.device]
+            if run.first_call_seconds is not None:
+                details.append(self._first_call_words(run))
+            if self.running is not None and self.running.serial == kept.serial:
+                details.append(tr(QT_TRANSLATE_NOOP("Session", "timing…")))
+            else:
+                details.append(tr(QT_TRANSLATE_NOOP("Session", "not timed: the run stopped")))
+        elif run.first_call_seconds is None:
             details = [run.device, format_ms(run.seconds)]
         else:
-            first = format_ms(run.first_call_seconds)
-            if run.compilation is not None:
-                first += f" ({tr(COMPILATION_WORDS[run.compilation])})"
             details = [
                 run.device,
                 tr(QT_TRANSLATE_NOOP("Session", "steady {steady}")).format(
                     steady=format_ms(run.seconds)
                 ),
-                tr(QT_TRANSLATE_NOOP("Session", "first call {first}")).format(first=first),
+                self._first_call_words(run),
             ]
         made = kept.parameters
         size = made.effective_size
@@ -512,6 +545,13 @@ class Session:
         if made.algorithm == "separable":
             details[-1] += ", " + tr(QT_TRANSLATE_NOOP("Session", "separable"))
         return Caption(title, tuple(details), self.result_out_of_date(engine))
+
+    def _first_call_words(self, run: EngineRun) -> str:
+        tr = self.tr
+        first = format_ms(run.first_call_seconds)
+        if run.compilation is not None:
+            first += f" ({tr(COMPILATION_WORDS[run.compilation])})"
+        return tr(QT_TRANSLATE_NOOP("Session", "first call {first}")).format(first=first)
 
     def _device_before_run(self, engine: str) -> str:
         described = get_engine(engine)
@@ -592,6 +632,11 @@ class Session:
     def progress(self, engine: str, done: int, total: int) -> tuple[str, str]:
         """(status line, progress bar format) while `engine` runs: its taps when it counts them."""
         tr = self.tr
+        if engine == TIMING:
+            timing = tr(QT_TRANSLATE_NOOP("Session", "timing the engines: {done} of {total} calls"))
+            return timing.format(done=done, total=total), tr(
+                QT_TRANSLATE_NOOP("Session", "timing %p%")
+            )
         title = self.title(engine)
         if total:
             taps = tr(QT_TRANSLATE_NOOP("Session", "{engine}: {done} of {total} kernel taps"))

@@ -55,12 +55,13 @@ def test_compare_prints_the_table_for_the_bundled_photo():
         "JAX first call",
         "JAX steady",
         "speedup",
+        "end-to-end speedup",
         "transfers",
         "max abs diff",
         "device",
     ):
         assert name in table, name
-    assert table["NumPy"].endswith(" ms")
+    assert " ms (median of " in table["NumPy"] and "middle half" in table["NumPy"]
     assert "within 1e-05" in table["max abs diff"] and "NOT" not in table["max abs diff"]
     assert table["device"] == "cpu" or table["device"].startswith("gpu: ")
 
@@ -222,9 +223,10 @@ def test_bench_table_prints_a_row_per_case():
     lines = run.stdout.splitlines()
     assert lines[0].startswith("machine: ")
     assert "NumPy ms" in lines[2] and "eager ms" in lines[2] and "JAX 1st ms" in lines[2]
-    assert lines[3].strip().startswith("(eager: JAX without jit")
-    assert len(lines) == 8 and "3×3" in lines[4] and "5×5" in lines[6]
-    assert "2d" in lines[4] and "separable" in lines[5]
+    assert lines[3].strip().startswith("(medians of interleaved steady calls")
+    assert "end-to-end" in lines[2] and "(IQR)" in lines[2]
+    assert len(lines) == 9 and "3×3" in lines[5] and "5×5" in lines[7]
+    assert "2d" in lines[5] and "separable" in lines[6]
 
 
 def test_compare_separable_json(photo):

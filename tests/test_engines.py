@@ -141,7 +141,7 @@ def test_a_jax_failure_is_reported_and_numpy_still_runs(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("RESOURCE_EXHAUSTED: out of memory on the device")
 
-    monkeypatch.setitem(registry._registry, "jax", replace(get_engine("jax"), run=broken))
+    monkeypatch.setitem(registry._registry, "jax", replace(get_engine("jax"), first_call=broken))
     result = compare(random_image(20, 20))
     assert result.jax is None
     assert "out of memory" in result.jax_error
@@ -149,16 +149,16 @@ def test_a_jax_failure_is_reported_and_numpy_still_runs(monkeypatch):
 
 
 def test_jax_run_stops_between_steps_when_cancelled():
-    from blurapp.core.jax_engine import run_jax
-
     steps = []
 
     def cancelled():
         steps.append(1)
-        return len(steps) >= 3  # before the first call, after one steady call
+        return len(steps) >= 3  # before the first call, after it, before the warm-up call
 
     with pytest.raises(BlurCancelled):
-        run_jax(random_image(16, 16), gaussian_kernel(3, 1.0), repeats=5, cancelled=cancelled)
+        get_engine("jax").blur(
+            random_image(16, 16), gaussian_kernel(3, 1.0), repeats=5, cancelled=cancelled
+        )
     assert len(steps) == 3
 
 

@@ -15,8 +15,9 @@ from blurapp import cli
 from blurapp.core import (
     TOLERANCE,
     BlurCancelled,
+    Call,
     Engine,
-    EngineRun,
+    FirstCall,
     UnknownEngineError,
     compare,
     engine_names,
@@ -28,11 +29,11 @@ from blurapp.core import engines as registry
 from blurapp.core.engines import engines_on_every_platform, parse_engines
 
 
-def run_scipy(image, kernel, *, repeats, platform, progress, cancelled):
+def run_scipy(image, kernel, *, platform, progress, cancelled):
     """A fourth engine: scipy's own correlation, in the registry's shape."""
     weights = kernel if kernel.ndim == 2 else np.outer(kernel, kernel)
     output = correlate(image, weights, mode="nearest").astype(np.float32)
-    return EngineRun(output=output, repeat_seconds=(1e-3,))
+    return FirstCall(output=output, again=lambda: Call(1e-3), seconds=1e-3)
 
 
 @pytest.fixture
@@ -205,9 +206,9 @@ def test_all_engines_means_every_engine_on_every_platform(photo, capsys, monkeyp
 def test_blur_runs_its_engine_once(photo, tmp_path):
     calls = []
 
-    def counting(image, kernel, *, repeats, **_):
-        calls.append(repeats)
-        return EngineRun(output=np.asarray(image), repeat_seconds=())
+    def counting(image, kernel, **_):
+        calls.append("first")
+        return FirstCall(output=np.asarray(image), again=lambda: calls.append("again"), seconds=0)
 
     register(Engine("counting", "Counting", counting))
     try:
@@ -217,7 +218,7 @@ def test_blur_runs_its_engine_once(photo, tmp_path):
         )
     finally:
         registry.unregister("counting")
-    assert calls == [0]  # the first call only: no steady calls to time
+    assert calls == ["first"]  # the first call only: no steady calls to time
 
 
 def test_compare_out_dir_writes_each_engines_pair(photo, tmp_path):
@@ -237,13 +238,17 @@ def test_compare_out_dir_writes_each_engines_pair(photo, tmp_path):
 def test_a_slow_engine_keeps_its_cap_on_repeats(monkeypatch):
     calls = []
 
-    def counting(image, kernel, *, repeats, **_):
-        calls.append(repeats)
-        return EngineRun(output=image, repeat_seconds=(1.0,) * repeats)
+    def again():
+        calls.append("again")
+        return Call(1.0)
 
-    slow = replace(get_engine("jax-eager"), run=counting, max_repeats=2)
-    slow.blur(np.zeros((2, 2), np.float32), gaussian_kernel(1, 1.0), repeats=9)
-    assert calls == [2]
+    def counting(image, kernel, **_):
+        return FirstCall(output=image, again=again, seconds=1.0)
+
+    slow = replace(get_engine("jax-eager"), first_call=counting, max_repeats=2)
+    run = slow.blur(np.zeros((2, 2), np.float32), gaussian_kernel(1, 1.0), repeats=9)
+    assert len(calls) == 3  # a warm-up call, then two timed
+    assert run.repeat_seconds == (1.0, 1.0)
 
 
 def test_the_chart_and_rows_of_an_unregistered_engine_use_its_own_title():

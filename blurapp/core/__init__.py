@@ -12,7 +12,6 @@ from blurapp.core.comparison import (
 )
 from blurapp.core.engines import (
     DEFAULT_ENGINES,
-    DEFAULT_REPEATS,
     REFERENCE_ENGINE,
     Engine,
     UnknownEngineError,
@@ -40,7 +39,7 @@ from blurapp.core.kernel import (
 )
 from blurapp.core.numpy_engine import blur_numpy
 from blurapp.core.photo import Photo, PhotoError, load_grayscale, load_photo
-from blurapp.core.runs import BlurCancelled, Compilation, EngineRun
+from blurapp.core.runs import BlurCancelled, Call, Compilation, EngineRun, FirstCall
 from blurapp.core.sample import sample_photo_path
 from blurapp.core.saving import OutputError, save_output, to_8bit, write_atomically
 
@@ -49,16 +48,17 @@ __all__ = [
     "DEFAULT_ALGORITHM",
     "DEFAULT_ENGINES",
     "DEFAULT_KERNEL_SIZE",
-    "DEFAULT_REPEATS",
     "DEFAULT_SIGMA",
     "REFERENCE_ENGINE",
     "TOLERANCE",
     "Algorithm",
     "BlurCancelled",
+    "Call",
     "ComparisonResult",
     "Compilation",
     "Engine",
     "EngineRun",
+    "FirstCall",
     "InvalidKernelError",
     "JaxUnavailableError",
     "KernelSize",

@@ -11,7 +11,6 @@ import numpy as np
 
 from blurapp.core.engines import (
     DEFAULT_ENGINES,
-    DEFAULT_REPEATS,
     REFERENCE_ENGINE,
     Engine,
     get_engine,
@@ -24,12 +23,16 @@ from blurapp.core.kernel import (
     KernelSize,
     kernel_for,
 )
-from blurapp.core.runs import BlurCancelled, EngineRun
+from blurapp.core.runs import BlurCancelled, EngineRun, FirstCall
+from blurapp.core.timing import time_engines
 
 log = logging.getLogger(__name__)
 
 # Engines sum the same float32 products in different orders; they must agree this closely.
 TOLERANCE = 1e-5
+# What `compare` reports progress for while it times the engines' steady calls, in place of
+# an engine's name.
+TIMING = "timing"
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,11 +68,19 @@ class ComparisonResult:
         return self.engines.get(name) or get_engine(name)
 
     def speedup_of(self, engine: str) -> float | None:
-        """The reference engine's seconds ÷ `engine`'s steady seconds."""
+        """The reference engine's median steady seconds ÷ `engine`'s."""
         reference, run = self.runs.get(self.reference), self.runs.get(engine)
         if reference is None or run is None or run.seconds <= 0:
             return None
         return reference.seconds / run.seconds
+
+    def end_to_end_speedup_of(self, engine: str) -> float | None:
+        """As speedup_of, with each engine's copies to and from its device counted: what a
+        caller holding the photo in memory gains."""
+        reference, run = self.runs.get(self.reference), self.runs.get(engine)
+        if reference is None or run is None or run.end_to_end_seconds <= 0:
+            return None
+        return reference.end_to_end_seconds / run.end_to_end_seconds
 
     def agrees(self, engine: str) -> bool | None:
         """Whether `engine`'s output is within TOLERANCE of the reference's (None: unknown)."""
@@ -98,6 +109,10 @@ class ComparisonResult:
         return self.speedup_of("jax")
 
     @property
+    def end_to_end_speedup(self) -> float | None:
+        return self.end_to_end_speedup_of("jax")
+
+    @property
     def within_tolerance(self) -> bool | None:
         return self.agrees("jax")
 
@@ -106,16 +121,21 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
     """One engine's figures as plain data, the same shape for every engine: what
     `compare --json` prints under the engine's key and the benchmark keeps per row."""
     run = result.runs.get(name)
+    reference = name == result.reference
     return {
-        "seconds": run.seconds if run else None,
-        "repeat_seconds": list(run.repeat_seconds) if run else None,
+        "seconds": run.seconds if run else None,  # the median steady call
+        "seconds_all": list(run.repeat_seconds) if run else None,
+        "seconds_quartiles": list(run.quartiles) if run else None,
+        "repeat_seconds": list(run.repeat_seconds) if run else None,  # as seconds_all
+        "end_to_end_seconds": run.end_to_end_seconds if run else None,
         "first_call_seconds": run.first_call_seconds if run else None,
         "compiled": run.compiled if run else None,
         "compilation": str(run.compilation) if run and run.compilation else None,
         "to_device_seconds": run.to_device_seconds if run else None,
         "from_device_seconds": run.from_device_seconds if run else None,
         "device": run.device if run else None,
-        "speedup": result.speedup_of(name) if name != result.reference else None,
+        "speedup": None if reference else result.speedup_of(name),
+        "speedup_end_to_end": None if reference else result.end_to_end_speedup_of(name),
         "max_abs_diff": result.differences.get(name),
         "within_tolerance": result.agrees(name),
         "error": result.errors.get(name),
@@ -124,8 +144,8 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
 
 def comparison_dict(result: ComparisonResult) -> dict:
     """The whole comparison as plain data: the kernel, one object per engine under its JSON
-    key (numpy, jax, jax_eager, …), and JAX-jit's speedup and difference at the top level, as
-    `compare --json` has always given them."""
+    key (numpy, jax, jax_eager, …), and JAX-jit's speedups (steady, and end to end with the
+    copies) and difference at the top level, as `compare --json` has always given them."""
     data: dict = {
         "kernel": {
             "size": result.kernel_size,
@@ -137,6 +157,7 @@ def comparison_dict(result: ComparisonResult) -> dict:
         data[result.engine(name).json_key] = engine_dict(result, name)
     data.update(
         speedup=result.speedup,
+        speedup_end_to_end=result.end_to_end_speedup,
         max_abs_diff=result.max_abs_diff,
         within_tolerance=result.within_tolerance,
     )
@@ -194,64 +215,100 @@ def compare(
     kernel_size: KernelSize = DEFAULT_KERNEL_SIZE,
     sigma: float = DEFAULT_SIGMA,
     algorithm: Algorithm = DEFAULT_ALGORITHM,
-    repeats: int = DEFAULT_REPEATS,
+    repeats: int | None = None,
     engines: Collection[str | Engine] = DEFAULT_ENGINES,
     device: str = "auto",
     progress: Callable[[str, int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     on_engine_done: Callable[[str, EngineRun | None, str | None], None] | None = None,
+    on_output: Callable[[str, EngineRun], None] | None = None,
 ) -> ComparisonResult:
-    """Blur `image` with each of `engines` (names or Engines) and gather the figures.
+    """Blur `image` with each of `engines` (names or Engines) and time them alike.
 
-    An engine that fails (JAX not installed, out of device memory, a compile error) does not
-    stop the others: its reason is in `errors`. BlurCancelled is raised when `cancelled()`
-    turns True. `progress(engine, done, total)` reports taps; `on_engine_done(engine, run,
-    error)` is called as each engine finishes, so a view can show one result while the next
-    is still computing. `device` is the platform of the JAX engines ("auto", "cpu", "gpu").
+    Each engine makes its first call in turn; then their steady calls are timed together,
+    interleaved (blurapp.core.timing): `repeats` of each, or as many as each needs when None;
+    0 times none, for the outputs alone. An engine that fails (JAX not installed, out of device
+    memory, a compile error) does not stop the others: its reason is in `errors`.
+    BlurCancelled is raised when `cancelled()` turns True. `progress(engine, done, total)`
+    reports taps, then `progress(TIMING, calls done, calls in all)` the timing.
+    `on_engine_done(engine, run, error)` is called as each engine's figures are final: with
+    `repeats=0` as each finishes its first call; otherwise once the timing is done, and
+    `on_output(engine, run)` before that, as each engine's first call is done (`run` holds the
+    first call only), so a view can show one output while the next engine still computes.
+    `device` is the platform of the JAX engines ("auto", "cpu", "gpu").
     """
-    from blurapp.core.jax_engine import JaxUnavailableError
-
     kernel = kernel_for(algorithm, kernel_size, sigma)
-    runs: dict[str, EngineRun] = {}
+    first_calls: dict[str, FirstCall] = {}
     errors: dict[str, str] = {}
     chosen: dict[str, Engine] = {}
     for engine in engines:
         engine = get_engine(engine) if isinstance(engine, str) else engine
         chosen[engine.name] = engine
-        run = error = None
-        try:
-            run = engine.blur(
-                image,
-                kernel,
-                repeats=repeats,
-                device=device,
-                progress=None if progress is None else _for_engine(progress, engine.name),
-                cancelled=cancelled,
-            )
-        except BlurCancelled:
-            raise
-        except JaxUnavailableError as failure:
-            log.warning("%s", failure, exc_info=True)
-            error = str(failure)
-        except Exception as failure:
-            if engine.name == REFERENCE_ENGINE and isinstance(failure, MemoryError):
-                raise  # the photo itself does not fit: nothing to compare
-            log.warning("the %s engine failed", engine.title, exc_info=True)
-            error = describe_failure(engine, failure)
-        if run is not None:
-            runs[engine.name] = run
-        else:
-            errors[engine.name] = error
-        if on_engine_done is not None:
-            on_engine_done(engine.name, run, error)
+        first = _first_call(engine, image, kernel, device, progress, cancelled, errors)
+        if first is not None:
+            first_calls[engine.name] = first
+        run = time_engines({engine.name: first}, repeats=0)[engine.name] if first else None
+        if repeats == 0 and on_engine_done is not None:
+            on_engine_done(engine.name, run, errors.get(engine.name))
+        elif run is not None and on_output is not None:
+            on_output(engine.name, run)
+
+    def failed(name: str, error: Exception) -> None:
+        log.warning("the %s engine failed", chosen[name].title, exc_info=error)
+        errors[name] = describe_failure(chosen[name], error)
+
+    runs = time_engines(
+        first_calls,
+        repeats=repeats,
+        max_repeats={name: engine.max_repeats for name, engine in chosen.items()},
+        cancelled=cancelled,
+        failed=failed,
+        progress=None if progress is None else _for_engine(progress, TIMING),
+    )
+    if repeats != 0 and on_engine_done is not None:
+        for name in chosen:
+            on_engine_done(name, runs.get(name), errors.get(name))
     return ComparisonResult(
         kernel=kernel,
         sigma=float(sigma),
         algorithm=algorithm,
-        runs=runs,
-        errors=errors,
+        runs={name: runs[name] for name in chosen if name in runs},
+        errors={name: errors[name] for name in chosen if name in errors},
         engines=chosen,
     )
+
+
+def _first_call(
+    engine: Engine,
+    image: np.ndarray,
+    kernel: np.ndarray,
+    device: str,
+    progress: Callable[[str, int, int], None] | None,
+    cancelled: Callable[[], bool] | None,
+    errors: dict[str, str],
+) -> FirstCall | None:
+    """`engine`'s first call, or None with the reason in `errors`."""
+    from blurapp.core.jax_engine import JaxUnavailableError
+
+    try:
+        return engine.start(
+            image,
+            kernel,
+            device=device,
+            progress=None if progress is None else _for_engine(progress, engine.name),
+            cancelled=cancelled,
+        )
+    except BlurCancelled:
+        raise
+    except JaxUnavailableError as failure:
+        log.warning("%s", failure, exc_info=True)
+        errors[engine.name] = str(failure)
+    except Exception as failure:
+        if engine.name == REFERENCE_ENGINE and isinstance(failure, MemoryError):
+            raise  # the photo itself does not fit: nothing to compare
+        log.warning("the %s engine failed", engine.title, exc_info=True)
+        errors[engine.name] = describe_failure(engine, failure)
+    return None
 
 
 def _for_engine(

@@ -1,8 +1,10 @@
 """Every engine BlurApp can blur with, in one registry that the command line, the benchmark,
 the worker, the figures and the window all iterate.
 
-A new engine is a module with a run function (see blurapp.core.numpy_engine.run_numpy) and one
-`register(...)` line below. A JAX engine also runs on a chosen platform: `jax@cpu`, `jax@gpu`.
+A new engine is a module with a first-call function (see
+blurapp.core.numpy_engine.first_numpy_call) and one `register(...)` line below: the timing of
+steady calls is the same for every engine (blurapp.core.timing). A JAX engine also runs on a
+chosen platform: `jax@cpu`, `jax@gpu`.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from blurapp.core import jax_engine, numpy_engine
-from blurapp.core.runs import DEFAULT_REPEATS, Cancelled, EngineRun, Progress
+from blurapp.core.runs import Cancelled, EngineRun, FirstCall, Progress
+from blurapp.core.timing import time_engines
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
-RunEngine = Callable[..., EngineRun]
-# run(image, kernel, *, repeats, platform, progress, cancelled) -> EngineRun
+FirstCallFunction = Callable[..., FirstCall]
+# first_call(image, kernel, *, platform, progress, cancelled) -> FirstCall
 
 # What the comparison measures every other engine against, and the engines of a plain
 # `blurapp compare` or a new window: the tutorial's pair.
@@ -38,7 +41,7 @@ class Engine:
 
     name: str
     title: str
-    run: RunEngine
+    first_call: FirstCallFunction
     uses_jax: bool = False  # needs JAX, and runs on a platform chosen by --device or @platform
     max_repeats: int | None = None  # slow engines: steady calls timed at most this many times
     platform: str | None = None  # a variant's own platform (jax@gpu); None: --device decides
@@ -48,30 +51,46 @@ class Engine:
         """The engine's key in `compare --json`: jax-eager → jax_eager, jax@gpu → jax_gpu."""
         return self.name.replace("-", "_").replace("@", "_")
 
+    def start(
+        self,
+        image: np.ndarray,
+        kernel: np.ndarray,
+        *,
+        device: str = "auto",
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> FirstCall:
+        """Make this engine's first call on `image`. `device` is the platform for a JAX engine
+        that has none of its own ("auto": JAX's default, a GPU when there is one)."""
+        platform = self.platform or (device if self.uses_jax else None)
+        return self.first_call(
+            image,
+            kernel,
+            platform=None if platform == "auto" else platform,
+            progress=progress,
+            cancelled=cancelled,
+        )
+
     def blur(
         self,
         image: np.ndarray,
         kernel: np.ndarray,
         *,
-        repeats: int = DEFAULT_REPEATS,
+        repeats: int | None = None,
         device: str = "auto",
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> EngineRun:
-        """Run this engine on `image` and time it. `device` is the platform for a JAX engine
-        that has none of its own ("auto": JAX's default, a GPU when there is one). `repeats=0`
-        blurs once (the first call) and times no steady call: for when only the output counts."""
-        if self.max_repeats is not None:
-            repeats = min(repeats, self.max_repeats)
-        platform = self.platform or (device if self.uses_jax else None)
-        return self.run(
-            image,
-            kernel,
+        """Run this engine alone on `image` and time it (see blurapp.core.timing; `repeats`
+        None chooses the number of steady calls). `repeats=0` blurs once (the first call)
+        and times no steady call: for when only the output counts."""
+        first = self.start(image, kernel, device=device, progress=progress, cancelled=cancelled)
+        return time_engines(
+            {self.name: first},
             repeats=repeats,
-            platform=None if platform == "auto" else platform,
-            progress=progress,
+            max_repeats={self.name: self.max_repeats},
             cancelled=cancelled,
-        )
+        )[self.name]
 
 
 _registry: dict[str, Engine] = {}
@@ -113,7 +132,7 @@ def get_engine(name: str) -> Engine:
     return Engine(
         name=f"{base}@{platform}",
         title=f"{engine.title} ({platform.upper()})",
-        run=engine.run,
+        first_call=engine.first_call,
         uses_jax=True,
         max_repeats=engine.max_repeats,
         platform=platform,
@@ -161,15 +180,15 @@ _TITLES = (
     QT_TRANSLATE_NOOP("Engines", "JAX without jit"),
 )
 
-register(Engine("numpy", "NumPy", numpy_engine.run_numpy))
-register(Engine("jax", "JAX-jit", jax_engine.run_jax, uses_jax=True))
-# Op by op is tens of times slower than jit: never more steady calls than a default run's.
+register(Engine("numpy", "NumPy", numpy_engine.first_numpy_call))
+register(Engine("jax", "JAX-jit", jax_engine.first_jax_call, uses_jax=True))
+# Op by op is tens of times slower than jit, and steadier than it is quick: three calls tell.
 register(
     Engine(
         "jax-eager",
         "JAX without jit",
-        jax_engine.run_jax_eager,
+        jax_engine.first_jax_eager_call,
         uses_jax=True,
-        max_repeats=DEFAULT_REPEATS,
+        max_repeats=3,
     )
 )

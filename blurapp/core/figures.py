@@ -27,6 +27,7 @@ ROW_NAMES = (
     QT_TRANSLATE_NOOP("Figures", "JAX first call"),
     QT_TRANSLATE_NOOP("Figures", "JAX steady"),
     QT_TRANSLATE_NOOP("Figures", "speedup"),
+    QT_TRANSLATE_NOOP("Figures", "end-to-end speedup"),
     QT_TRANSLATE_NOOP("Figures", "transfers"),
     QT_TRANSLATE_NOOP("Figures", "max abs diff"),
     QT_TRANSLATE_NOOP("Figures", "device"),
@@ -104,6 +105,23 @@ def format_ms(seconds: float) -> str:
     return f"{ms:.3f} ms"
 
 
+def format_timed(run: EngineRun, translate: Translate = _english) -> str:
+    """An engine's steady time with how it was measured: '10.9 ms (median of 23,
+    middle half 10.7–11.0 ms)'; a time measured once stands alone."""
+    count = len(run.repeat_seconds)
+    if count < 2:
+        return format_ms(run.seconds)
+    low, high = run.quartiles
+    spread = translate(QT_TRANSLATE_NOOP("Figures", "median of {count}, middle half {low}–{high}"))
+    spread = spread.format(count=count, low=_ms_number(low), high=format_ms(high))
+    return f"{format_ms(run.seconds)} ({spread})"
+
+
+def _ms_number(seconds: float) -> str:
+    """format_ms without its unit, for the first figure of a range."""
+    return format_ms(seconds).removesuffix(" ms")
+
+
 def format_speedup(speedup: float | None) -> str:
     if speedup is None:
         return "—"
@@ -164,8 +182,7 @@ def comparison_lines(
     ]
     reference = result.runs.get(result.reference)
     if reference is not None:
-        rows.append((result.engine(result.reference).title, format_ms(reference.seconds)))
-    median = translate(QT_TRANSLATE_NOOP("Figures", "median of {count}"))
+        rows.append((result.engine(result.reference).title, format_timed(reference, translate)))
     for name in [*result.runs, *result.errors]:
         if name == result.reference:
             continue
@@ -176,18 +193,23 @@ def comparison_lines(
             key = "JAX" if name == JIT_ENGINE else engine.title
             rows.append((key, unavailable.format(reason=result.errors[name])))
             continue
-        steady = f"{format_ms(run.seconds)} ({median.format(count=len(run.repeat_seconds))})"
+        steady = format_timed(run, translate)
         difference = format_difference(result.differences.get(name), translate, bit_depth=bit_depth)
         if name != JIT_ENGINE:
             rows.append((engine.title, _one_row(result, name, run, steady, difference, translate)))
             continue
         first = translate(FIRST_CALL_NOTES[run.compilation])
         speedup = translate(QT_TRANSLATE_NOOP("Figures", "NumPy ÷ JAX steady"))
+        with_copies = translate(
+            QT_TRANSLATE_NOOP("Figures", "copies to and from the device ({device}) included")
+        )
+        end_to_end = format_speedup(result.end_to_end_speedup_of(name))
         transfers = translate(QT_TRANSLATE_NOOP("Figures", "to device {to}, from device {back}"))
         rows += [
             ("JAX first call", f"{format_ms(run.first_call_seconds)} ({first})"),
             ("JAX steady", steady),
             ("speedup", f"{format_speedup(result.speedup_of(name))} ({speedup})"),
+            ("end-to-end speedup", f"{end_to_end} ({with_copies.format(device=run.device)})"),
             (
                 "transfers",
                 transfers.format(

@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.runs import (
-    DEFAULT_REPEATS,
+    Call,
     Cancelled,
     Compilation,
-    EngineRun,
+    FirstCall,
     Progress,
     check_cancelled,
 )
@@ -315,17 +315,16 @@ def blur_jax_eager(
     return add_shifted_slices(rows, kernel[:, None], height, width)
 
 
-def run_jax(
+def first_jax_call(
     image: np.ndarray,
     kernel: np.ndarray,
     *,
-    repeats: int = DEFAULT_REPEATS,
     platform: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
-) -> EngineRun:
-    """JAX-jit: the copies to and from the device, the first call (with compilation) and the
-    median of `repeats` steady calls, each timed on its own. Raises JaxUnavailableError.
+) -> FirstCall:
+    """JAX-jit's first call (with compilation, or the program from the cache), with the copies
+    to and from the device timed apart. Raises JaxUnavailableError.
 
     `cancelled()` is checked between the steps (a compiled call itself cannot be stopped);
     `progress` is not called: the compiled program runs every tap at once.
@@ -335,86 +334,84 @@ def run_jax(
     def get_program() -> tuple[Callable[[Any, Any], Any], Compilation]:
         return compiled_blurs.get(image.shape, kernel.shape, device)
 
-    return _time_on_device(image, kernel, device, get_program, repeats, cancelled)
+    return _first_call_on_device(image, kernel, device, get_program, progress, cancelled)
 
 
-def run_jax_eager(
+def first_jax_eager_call(
     image: np.ndarray,
     kernel: np.ndarray,
     *,
-    repeats: int = DEFAULT_REPEATS,
     platform: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
-) -> EngineRun:
+) -> FirstCall:
     """JAX without jit, timed as JAX-jit is: its first call compiles each small operation once
-    (JAX caches them per shape); the steady calls show what dispatching op by op costs."""
+    (JAX caches them per shape); the steady calls show what dispatching op by op costs. Taps
+    are reported on the first call only, so a progress bar fills once."""
     device = jax_device(platform)
-    calls = 0
 
-    def blur(image_on_device: Any, kernel_on_device: Any) -> Any:
-        nonlocal calls
-        calls += 1
-        # Taps are reported once, on the first call: a progress bar fills once per run.
+    def blur(image_on_device: Any, kernel_on_device: Any, report: Progress | None = None) -> Any:
         return blur_jax_eager(
-            image_on_device,
-            kernel_on_device,
-            progress=progress if calls == 1 else None,
-            cancelled=cancelled,
+            image_on_device, kernel_on_device, progress=report, cancelled=cancelled
         )
 
-    return _time_on_device(image, kernel, device, lambda: (blur, None), repeats, cancelled)
+    return _first_call_on_device(image, kernel, device, lambda: (blur, None), progress, cancelled)
 
 
-def _time_on_device(
+def _first_call_on_device(
     image: np.ndarray,
     kernel: np.ndarray,
     device: Any,
-    get_program: Callable[[], tuple[Callable[[Any, Any], Any], Compilation | None]],
-    repeats: int,
+    get_program: Callable[[], tuple[Callable[..., Any], Compilation | None]],
+    progress: Progress | None,
     cancelled: Cancelled | None,
-) -> EngineRun:
-    """Copies, first call (getting the program included) and steady calls, timed apart."""
+) -> FirstCall:
+    """The copy to the device, the first call (getting the program included) and the copy
+    back, timed apart; `again()` times a steady call with its own two copies."""
     import time
 
-    if repeats < 0:
-        raise ValueError(f"repeats must be 0 or more, not {repeats}")
     jax = import_jax()
     image = np.ascontiguousarray(image, dtype=np.float32)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
     # A device's first copy sets up its runtime (tens of ms on a GPU): not a copy's cost.
     jax.block_until_ready(jax.device_put(np.zeros(1, np.float32), device))
+    kernel_on_device = jax.block_until_ready(jax.device_put(kernel, device))
 
-    start = time.perf_counter()
-    image_on_device = jax.device_put(image, device)
-    kernel_on_device = jax.device_put(kernel, device)
-    jax.block_until_ready((image_on_device, kernel_on_device))
-    to_device = time.perf_counter() - start
+    def to_device() -> tuple[Any, float]:
+        start = time.perf_counter()
+        return jax.block_until_ready(jax.device_put(image, device)), time.perf_counter() - start
 
+    def from_device(output: Any) -> tuple[np.ndarray, float]:
+        start = time.perf_counter()
+        # No copy on top (it is not part of the transfer): this array is only ever read.
+        host = np.asarray(jax.device_get(output), dtype=np.float32)
+        return host, time.perf_counter() - start
+
+    image_on_device, to_seconds = to_device()
     check_cancelled(cancelled)
     start = time.perf_counter()
     blur, compilation = get_program()
-    output = blur(image_on_device, kernel_on_device).block_until_ready()
+    if compilation is None:  # an engine that compiles nothing reports its taps
+        output = jax.block_until_ready(blur(image_on_device, kernel_on_device, progress))
+    else:
+        output = jax.block_until_ready(blur(image_on_device, kernel_on_device))
     first = time.perf_counter() - start
-
-    repeat_seconds = []
-    for _ in range(repeats):
-        check_cancelled(cancelled)
-        start = time.perf_counter()
-        output = blur(image_on_device, kernel_on_device).block_until_ready()
-        repeat_seconds.append(time.perf_counter() - start)
-
     check_cancelled(cancelled)
-    start = time.perf_counter()
-    host_output = jax.device_get(output)
-    from_device = time.perf_counter() - start
-    return EngineRun(
-        # No copy on top (it is not part of the transfer): this array is only ever read.
-        output=np.asarray(host_output, dtype=np.float32),
-        repeat_seconds=tuple(repeat_seconds),
+    host_output, from_seconds = from_device(output)
+
+    def again() -> Call:
+        on_device, to_seconds = to_device()
+        start = time.perf_counter()
+        output = jax.block_until_ready(blur(on_device, kernel_on_device))
+        seconds = time.perf_counter() - start
+        return Call(seconds, to_seconds, from_device(output)[1])
+
+    return FirstCall(
+        output=host_output,
+        again=again,
+        seconds=first,
         device=describe_device(device),
-        first_call_seconds=first,
         compilation=compilation,
-        to_device_seconds=to_device,
-        from_device_seconds=from_device,
+        to_device_seconds=to_seconds,
+        from_device_seconds=from_seconds,
     )

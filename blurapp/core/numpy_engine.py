@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from blurapp.core.runs import BlurCancelled, Cancelled, EngineRun, Progress
+from blurapp.core.runs import BlurCancelled, Call, Cancelled, FirstCall, Progress
 
 
 def blur_numpy(
@@ -68,20 +68,26 @@ def _add_shifted_slices(
     return output
 
 
-def run_numpy(
+def first_numpy_call(
     image: np.ndarray,
     kernel: np.ndarray,
     *,
-    repeats: int = 1,
     platform: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
-) -> EngineRun:
-    """Blur once and time it: NumPy has nothing to compile or copy. `repeats` and `platform`
-    are the registry's common arguments; NumPy runs once, on the CPU."""
-    start = time.perf_counter()
-    output = blur_numpy(image, kernel, progress=progress, cancelled=cancelled)
-    return EngineRun(output=output, repeat_seconds=(time.perf_counter() - start,))
+) -> FirstCall:
+    """Blur once, timed; NumPy has nothing to compile or copy, and runs on the CPU whatever
+    the registry's `platform`. Taps are reported on this call only; every call stops between
+    taps when `cancelled()` turns True."""
+    image = _as_float32_2d(image)
+
+    def blur(report: Progress | None) -> tuple[np.ndarray, float]:
+        start = time.perf_counter()
+        output = blur_numpy(image, kernel, progress=report, cancelled=cancelled)
+        return output, time.perf_counter() - start
+
+    output, seconds = blur(progress)
+    return FirstCall(output=output, again=lambda: Call(blur(None)[1]), seconds=seconds)
 
 
 def _as_float32_2d(image: np.ndarray) -> np.ndarray:

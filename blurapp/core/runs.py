@@ -6,12 +6,11 @@ import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 import numpy as np
 
 Progress = Callable[[int, int], None]  # (taps done, taps in all)
-# Steady calls of an engine a comparison takes the median of, unless told otherwise.
-DEFAULT_REPEATS = 3
 Cancelled = Callable[[], bool]
 
 
@@ -27,12 +26,39 @@ class Compilation(StrEnum):
     REUSED = "already compiled"  # compiled earlier in this session
 
 
+class Call(NamedTuple):
+    """One steady call of an engine, timed: the blur itself and, on a device, the copies of
+    the photo to it and of the result back (None for an engine that copies nothing)."""
+
+    seconds: float
+    to_device_seconds: float | None = None
+    from_device_seconds: float | None = None
+
+    @property
+    def end_to_end_seconds(self) -> float:
+        return self.seconds + (self.to_device_seconds or 0.0) + (self.from_device_seconds or 0.0)
+
+
+@dataclass(frozen=True, eq=False)
+class FirstCall:
+    """An engine's first call on an image, done: its output and figures, and `again()`, which
+    times one more call of the same blur (see blurapp.core.timing)."""
+
+    output: np.ndarray
+    again: Callable[[], Call]
+    seconds: float  # with compilation, for an engine that compiles
+    device: str = "cpu"
+    compilation: Compilation | None = None  # None: the engine compiles nothing
+    to_device_seconds: float | None = None
+    from_device_seconds: float | None = None
+
+
 @dataclass(frozen=True, eq=False)
 class EngineRun:
     """One engine's blur of one image: the output, and every figure timed on its own.
 
-    `seconds` is the steady time: the median of `repeat_seconds` (a single run for an engine
-    timed once). Engines on a device time their copies apart; a compiled engine its first call.
+    `seconds` is the steady time: the median of `repeat_seconds`, every steady call timed.
+    Engines on a device time their copies apart; a compiled engine its first call.
     """
 
     output: np.ndarray
@@ -40,8 +66,10 @@ class EngineRun:
     device: str = "cpu"
     first_call_seconds: float | None = None  # with compilation, or just the run when reused
     compilation: Compilation | None = None  # None: the engine compiles nothing
-    to_device_seconds: float | None = None
+    to_device_seconds: float | None = None  # the median copy (the first call's, untimed)
     from_device_seconds: float | None = None
+    # Each steady call with its copies; empty for an engine that copies nothing.
+    end_to_end_repeat_seconds: tuple[float, ...] = ()
 
     @property
     def seconds(self) -> float:
@@ -49,6 +77,25 @@ class EngineRun:
         if not self.repeat_seconds:
             return self.first_call_seconds or 0.0
         return statistics.median(self.repeat_seconds)
+
+    @property
+    def end_to_end_seconds(self) -> float:
+        """The median steady call with its copies to and from the device; for an engine that
+        copies nothing, its steady time. Without steady calls: the first call with its copies."""
+        if self.end_to_end_repeat_seconds:
+            return statistics.median(self.end_to_end_repeat_seconds)
+        copies = (self.to_device_seconds or 0.0) + (self.from_device_seconds or 0.0)
+        return self.seconds + copies if not self.repeat_seconds else self.seconds
+
+    @property
+    def quartiles(self) -> tuple[float, float]:
+        """The steady calls' spread: the first and third quartile (both the one time when
+        only one call was timed)."""
+        times = self.repeat_seconds or (self.seconds,)
+        if len(times) == 1:
+            return times[0], times[0]
+        first, _, third = statistics.quantiles(times, n=4, method="inclusive")
+        return first, third
 
     @property
     def compiled(self) -> bool:

@@ -32,6 +32,7 @@ from blurapp.core.figures import (
 )
 from blurapp.session import ENGINES_CONTEXT
 from blurapp.ui.colours import NOTE_COLOUR, WARNING_COLOUR
+from blurapp.ui.fonts import scaled_font
 
 
 def figure_text(text: str) -> str:
@@ -303,6 +304,17 @@ class _VerticalScroll(QScrollArea):
         return QSize(width, super().minimumSizeHint().height())
 
 
+@dataclass(frozen=True)
+class RowArrangement:
+    """Which of the figures' rows show, in what order, and how (FiguresPanel.arrange_rows)."""
+
+    first: frozenset[str] = frozenset()  # shown before the others
+    hidden: frozenset[str] = frozenset()  # left out
+    # Each name above its value, which gets the panel's whole width: room for large type, and
+    # no long name can push the values past the panel's edge.
+    stacked: bool = False
+
+
 class FiguresPanel(QGroupBox):
     """Every figure of the last comparison, visible at a glance."""
 
@@ -336,6 +348,9 @@ class FiguresPanel(QGroupBox):
         layout.addWidget(self.stale_label)
         layout.addWidget(self._scroll, 1)
         self._values: dict[str, QLabel] = {}
+        self._font_scale = (1.0, 1.0)  # the figures', the speed-up's; see set_font_scale
+        self._arrangement = RowArrangement()
+        self._shown: tuple[list[tuple[str, str]], frozenset[str]] = ([], frozenset())
 
     def show_rows(
         self, rows: list[tuple[str, str]], *, outside: frozenset[str] = frozenset()
@@ -348,7 +363,12 @@ class FiguresPanel(QGroupBox):
                 widget.hide()  # at once: deleteLater alone leaves it painted until later
                 widget.deleteLater()
         self._values = {}
-        for index, (name, value) in enumerate(rows):
+        self._shown = (rows, outside)
+        arrangement = self._arrangement
+        rows = [row for row in rows if row[0] not in arrangement.hidden]
+        rows.sort(key=lambda row: row[0] not in arrangement.first)  # the rest keep their order
+        line = 0  # in the grid: a stacked row takes two
+        for name, value in rows:
             name_label = QLabel(row_name_text(name))
             name_label.setStyleSheet("color: gray;")
             value_label = QLabel(value)
@@ -358,9 +378,16 @@ class FiguresPanel(QGroupBox):
                 value_label.setStyleSheet(f"color: {WARNING_COLOUR}; font-weight: bold;")
             elif name == "speedup":
                 value_label.setStyleSheet("font-weight: bold;")
-            self._grid.addWidget(name_label, index, 0, Qt.AlignmentFlag.AlignTop)
-            self._grid.addWidget(value_label, index, 1)
+            if arrangement.stacked:
+                self._grid.addWidget(name_label, line, 0, 1, 2)
+                line += 1
+                self._grid.addWidget(value_label, line, 0, 1, 2)
+            else:
+                self._grid.addWidget(name_label, line, 0, Qt.AlignmentFlag.AlignTop)
+                self._grid.addWidget(value_label, line, 1)
+            line += 1
             self._values[name] = value_label
+        self._apply_font_scale()
         self._scroll.updateGeometry()  # the widest row may have changed
 
     def show_result(
@@ -404,3 +431,29 @@ class FiguresPanel(QGroupBox):
             self.tr("Out of date: {reason}").format(reason=reason) if reason else ""
         )
         self.stale_label.setVisible(bool(reason))
+
+    def arrange_rows(self, arrangement: RowArrangement = RowArrangement()) -> None:
+        """Lay the rows out as `arrangement` says, now and in the results to come; by default
+        every row shows, in its own order, beside its name."""
+        self._arrangement = arrangement
+        rows, outside = self._shown
+        self.show_rows(rows, outside=outside)
+
+    def set_font_scale(self, figures: float, speedup: float | None = None) -> None:
+        """Set the rows, the chart and their notes in `figures` times the panel's type size, and
+        the speed-up `speedup` times (as the others when not given); 1 is the normal size."""
+        self._font_scale = (figures, speedup if speedup is not None else figures)
+        self._apply_font_scale()
+        self._scroll.updateGeometry()  # its width follows the rows' (_VerticalScroll)
+
+    def _apply_font_scale(self) -> None:
+        figures, speedup = self._font_scale
+        font = scaled_font(self, figures)
+        for widget in [self.stale_label, self.chart_caption, self.chart]:
+            widget.setFont(font)
+        for index in range(self._grid.count()):
+            widget = self._grid.itemAt(index).widget()
+            if widget is not None:
+                widget.setFont(font)
+        if "speedup" in self._values:
+            self._values["speedup"].setFont(scaled_font(self, speedup))

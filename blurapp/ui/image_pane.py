@@ -6,7 +6,17 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QImage, QPainter, QTextDocument, QWheelEvent
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QTextDocument,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -20,10 +30,14 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.ui.colours import SELECTED_COLOUR
+from blurapp.ui.fonts import scaled_font
 
 MIN_ZOOM = 1 / 64
 MAX_ZOOM = 64.0
 ZOOM_STEP = 1.25
+# The before/after divider, in screen pixels: the mouse picks it up this close to its line,
+# which is also the radius of its handle.
+DIVIDER_REACH = 10
 
 
 def gray_qimage(picture: np.ndarray) -> QImage:
@@ -36,7 +50,8 @@ def gray_qimage(picture: np.ndarray) -> QImage:
 
 
 class PictureItem(QGraphicsItem):
-    """A grayscale picture drawn from the pyramid level that matches the zoom.
+    """A grayscale picture drawn from the pyramid level that matches the zoom; or, split, a
+    picture "before" left of a divider and the picture right of it.
 
     Only the part in view is drawn, from a level at least as detailed as the screen needs,
     so a 24 MP photo pans and zooms as smoothly as a small one.
@@ -46,16 +61,33 @@ class PictureItem(QGraphicsItem):
         super().__init__()
         self._levels: tuple[np.ndarray, ...] = ()
         self._images: list[QImage] = []
+        self._before: tuple[np.ndarray, ...] = ()
+        self._before_images: list[QImage] = []
+        self.divider = 0.5  # the fraction of the width left of the divider
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
 
-    def set_levels(self, levels: tuple[np.ndarray, ...]) -> None:
+    def set_levels(
+        self, levels: tuple[np.ndarray, ...], before: tuple[np.ndarray, ...] = ()
+    ) -> None:
         self.prepareGeometryChange()
-        self._levels = levels
+        self._levels, self._before = levels, before
         self._images = [gray_qimage(level) for level in levels]
+        self._before_images = [gray_qimage(level) for level in before]
         self.update()
 
     def levels(self) -> tuple[np.ndarray, ...]:
         return self._levels
+
+    def before(self) -> tuple[np.ndarray, ...]:
+        return self._before
+
+    def set_divider(self, fraction: float) -> None:
+        self.divider = fraction
+        self.update()
+
+    def divider_x(self) -> float:
+        """Where the divider is, in picture pixels from the left edge."""
+        return self.divider * self.size().width()
 
     def size(self) -> QSize:
         if not self._levels:
@@ -75,24 +107,41 @@ class PictureItem(QGraphicsItem):
         # The smallest level still at least as detailed as the screen at this zoom.
         while level + 1 < len(self._images) and scale * 2 ** (level + 1) <= 1:
             level += 1
-        factor = 2**level
-        exposed = option.exposedRect.intersected(self.boundingRect())
-        source = QRectF(
-            exposed.x() / factor,
-            exposed.y() / factor,
-            exposed.width() / factor,
-            exposed.height() / factor,
-        )
         # Magnified: square pixels, to compare them one by one. Reduced: smooth.
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, scale * factor < 1)
-        painter.drawImage(exposed, self._images[level], source)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, scale * 2**level < 1)
+        exposed = option.exposedRect.intersected(self.boundingRect())
+        if not self._before_images:
+            self._draw(painter, self._images, level, exposed)
+            return
+        bounds, x = self.boundingRect(), self.divider_x()
+        left = QRectF(0, 0, x, bounds.height())
+        right = QRectF(x, 0, bounds.width() - x, bounds.height())
+        self._draw(painter, self._before_images, level, exposed.intersected(left))
+        self._draw(painter, self._images, level, exposed.intersected(right))
+
+    @staticmethod
+    def _draw(painter: QPainter, images: list[QImage], level: int, target: QRectF) -> None:
+        """Draw the `target` part of the picture (in full-size pixels) from pyramid `level`."""
+        if target.isEmpty():
+            return
+        level = min(level, len(images) - 1)
+        factor = 2**level
+        source = QRectF(
+            target.x() / factor,
+            target.y() / factor,
+            target.width() / factor,
+            target.height() / factor,
+        )
+        painter.drawImage(target, images[level], source)
 
 
 class ImageView(QGraphicsView):
-    """One picture, zoomed with the wheel and panned by dragging."""
+    """One picture, zoomed with the wheel and panned by dragging; or two split by a divider
+    the user drags, the one before on its left."""
 
     zoom_changed = Signal(float)
     view_moved = Signal()  # scrolled or zoomed: the linked views follow
+    divider_moved = Signal(float)  # the fraction of the width left of it: linked views follow
     clicked = Signal()
     focused = Signal()
 
@@ -109,19 +158,34 @@ class ImageView(QGraphicsView):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._fit = True
+        self._dragging_divider = False
         self.horizontalScrollBar().valueChanged.connect(self.view_moved)
         self.verticalScrollBar().valueChanged.connect(self.view_moved)
 
     # The picture ---------------------------------------------------------------------------
 
-    def set_picture(self, levels: tuple[np.ndarray, ...] | None) -> None:
-        """Show a picture given as its pyramid (see pyramid.build_pyramid), or none."""
-        levels = levels or ()
-        if levels is self._item.levels():
+    def set_picture(
+        self,
+        levels: tuple[np.ndarray, ...] | None,
+        before: tuple[np.ndarray, ...] | None = None,
+    ) -> None:
+        """Show a picture given as its pyramid (see pyramid.build_pyramid), or none; with
+        `before` (a pyramid of the same size), that left of the divider and `levels` right."""
+        levels, before = levels or (), before or ()
+        if levels is self._item.levels() and before is self._item.before():
             return
         old_size = self.picture_size()
-        self._item.set_levels(levels)
+        self._item.set_levels(levels, before)
         self.scene().setSceneRect(self._item.boundingRect())
+        # The divider's handle and labels keep their place on screen while the picture
+        # scrolls under them, so a scroll repaints the whole view instead of moving pixels.
+        mode = QGraphicsView.ViewportUpdateMode
+        self.setViewportUpdateMode(
+            mode.FullViewportUpdate if before else mode.MinimalViewportUpdate
+        )
+        if not before and self.viewport().cursor().shape() == Qt.CursorShape.SplitHCursor:
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+        self.viewport().update()
         if self.picture_size() != old_size and self._fit:
             self.fit_to_window()
 
@@ -132,9 +196,88 @@ class ImageView(QGraphicsView):
         return bool(self._item.levels())
 
     def image(self) -> QImage:
-        """The picture at full size (a copy), as the clipboard and the tests take it."""
+        """The picture at full size (a copy), as the clipboard and the tests take it; split,
+        the picture right of the divider."""
         levels = self._item.levels()
         return gray_qimage(levels[0]).copy() if levels else QImage()
+
+    # The before/after divider ------------------------------------------------------------
+
+    def is_split(self) -> bool:
+        return bool(self._item.before()) and self.has_picture()
+
+    def divider(self) -> float:
+        """Where the divider is, as the fraction of the picture's width left of it."""
+        return self._item.divider
+
+    def set_divider(self, fraction: float) -> None:
+        """Move the divider to `fraction` of the picture's width (0 to 1) from its left edge."""
+        fraction = min(1.0, max(0.0, fraction))
+        if fraction != self._item.divider:
+            self._item.set_divider(fraction)
+            self.viewport().update()
+            self.divider_moved.emit(fraction)
+
+    def _divider_on_screen(self) -> tuple[float, float, float]:
+        """(x, top, bottom) of the divider's line in the view's pixels."""
+        transform = self.viewportTransform()
+        x = transform.map(QPointF(self._item.divider_x(), 0)).x()
+        top = max(0.0, transform.map(QPointF(0, 0)).y())
+        bottom = transform.map(QPointF(0, self.picture_size().height())).y()
+        return x, top, min(float(self.viewport().height()), bottom)
+
+    def _over_divider(self, position: QPointF) -> bool:
+        if not self.is_split():
+            return False
+        x, top, bottom = self._divider_on_screen()
+        return abs(position.x() - x) <= DIVIDER_REACH and top <= position.y() <= bottom
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        if not self.is_split():
+            return
+        x, top, bottom = self._divider_on_screen()
+        if not 0 <= x <= self.viewport().width() or bottom <= top:
+            return
+        painter.save()
+        painter.resetTransform()  # in the view's pixels: the same size at every zoom
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        shadow, light = QColor(0, 0, 0, 150), QColor(255, 255, 255)
+        # A light line edged dark, to stand out on bright and dark pictures alike.
+        for colour, width in ((shadow, 4), (light, 2)):
+            painter.setPen(QPen(colour, width))
+            painter.drawLine(QPointF(x, top), QPointF(x, bottom))
+        middle = (top + bottom) / 2
+        painter.setPen(QPen(shadow, 1.5))
+        painter.setBrush(light)
+        painter.drawEllipse(QPointF(x, middle), DIVIDER_REACH, DIVIDER_REACH)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(60, 60, 60))
+        for side in (-1, 1):  # ◂ ▸: it moves sideways
+            tip, back = x + side * 7, x + side * 2
+            painter.drawPolygon(
+                QPolygonF(
+                    [QPointF(tip, middle), QPointF(back, middle - 4), QPointF(back, middle + 4)]
+                )
+            )
+        self._draw_side_labels(painter, x, top)
+        painter.restore()
+
+    def _draw_side_labels(self, painter: QPainter, x: float, top: float) -> None:
+        """'Before' and 'After' either side of the divider, near its top."""
+        font = QFont(self.font())
+        font.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
+        painter.setFont(font)
+        metrics = painter.fontMetrics()
+        height = metrics.height() + 4
+        for text, side in ((self.tr("Before"), -1), (self.tr("After"), 1)):
+            width = metrics.horizontalAdvance(text) + 12
+            left = x - 8 - width if side < 0 else x + 8
+            box = QRectF(left, top + 8, width, height)
+            path = QPainterPath()
+            path.addRoundedRect(box, 4, 4)
+            painter.fillPath(path, QColor(0, 0, 0, 160))
+            painter.setPen(QColor(255, 255, 255))
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
     # Zoom ----------------------------------------------------------------------------------
 
@@ -189,17 +332,50 @@ class ImageView(QGraphicsView):
 
     def mousePressEvent(self, event) -> None:
         self.clicked.emit()
+        if event.button() == Qt.MouseButton.LeftButton and self._over_divider(event.position()):
+            self._dragging_divider = True  # instead of panning
+            event.accept()
+            return
         super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._dragging_divider:
+            scene_x = self.mapToScene(event.position().toPoint()).x()
+            self.set_divider(scene_x / self.picture_size().width())
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+        if event.buttons() == Qt.MouseButton.NoButton:
+            over = self._over_divider(event.position())
+            shape = self.viewport().cursor().shape()
+            if over and shape != Qt.CursorShape.SplitHCursor:
+                self.viewport().setCursor(Qt.CursorShape.SplitHCursor)
+            elif not over and shape == Qt.CursorShape.SplitHCursor:
+                self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)  # the hand that pans
+
+    def mouseReleaseEvent(self, event) -> None:
+        if self._dragging_divider and event.button() == Qt.MouseButton.LeftButton:
+            self._dragging_divider = False
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
 
 
 class ViewLink:
-    """Keeps views at the same zoom and showing the same point of the picture."""
+    """Keeps views at the same zoom, showing the same point of the picture, with their
+    before/after dividers at the same place."""
 
     def __init__(self, views: list[ImageView]) -> None:
         self.views = views
         self._following = False
         for view in views:
             view.view_moved.connect(lambda view=view: self._follow(view))
+            view.divider_moved.connect(self._move_dividers)
+
+    def _move_dividers(self, fraction: float) -> None:
+        # A view already there does not emit again, so this ends.
+        for view in self.views:
+            view.set_divider(fraction)
 
     def _follow(self, leader: ImageView) -> None:
         if self._following:
@@ -302,6 +478,11 @@ class ResultPane(QFrame):
         if html != self.caption.text():
             self.caption.setText(html)
             self.caption_reflowed.emit()
+
+    def set_caption_scale(self, factor: float) -> None:
+        """Set the caption in `factor` times the pane's type size; 1 is the normal size."""
+        self.caption.setFont(scaled_font(self, factor))
+        self.caption_reflowed.emit()  # its lines are taller now, or shorter
 
     def smallest_caption_height(self) -> int:
         return 2 * self.caption.fontMetrics().lineSpacing() + 4

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.core.engines import DEFAULT_REPEATS, engine_names
+from blurapp.core.engines import engine_names
 from blurapp.core.figures import format_megapixels
 from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
 from blurapp.core.photo import PhotoError
@@ -47,6 +47,7 @@ from blurapp.ui.dialogs import AboutDialog, ShortcutsDialog, version_rows
 from blurapp.ui.figures_panel import FiguresPanel
 from blurapp.ui.identity import APP_NAME, DESKTOP_ID, ICON_SIZES, app_icon
 from blurapp.ui.image_pane import CaptionLink, ResultPane, ViewLink
+from blurapp.ui.presentation import Presentation
 from blurapp.ui.results_saving import save_results
 from blurapp.ui.settings import (
     MAX_RECENT_FILES,
@@ -55,6 +56,7 @@ from blurapp.ui.settings import (
     write_setting,
 )
 from blurapp.ui.side_panel import BlurControls
+from blurapp.ui.sweep_window import open_sweep_window
 from blurapp.ui.worker import LoadedPhoto, WorkerClient
 
 __all__ = ["APP_NAME", "DESKTOP_ID", "ICON_SIZES", "AboutDialog", "MainWindow", "app_icon"]
@@ -156,6 +158,7 @@ class MainWindow(QMainWindow):
             QWidget.setTabOrder(first, second)
         self.setAcceptDrops(True)
         self.setWindowIcon(app_icon())
+        self.presentation = Presentation(self)  # never on at launch: not kept in the settings
 
         self.controls.parameters_edited.connect(self._on_view_parameters_edited)
         self.controls.timed_toggled.connect(self.session.set_timed)
@@ -178,7 +181,9 @@ class MainWindow(QMainWindow):
         self.worker.photo_failed.connect(self._on_photo_failed)
         self.worker.progress.connect(self._on_progress)
         self.worker.engine_finished.connect(
-            lambda done: self.session.engine_done(done.engine, done.run, done.error, done.picture)
+            lambda done: self.session.engine_done(
+                done.engine, done.run, done.error, done.picture, done.final
+            )
         )
         self.worker.run_finished.connect(
             lambda outcome: self.session.run_done(outcome.result, outcome.differences)
@@ -259,6 +264,12 @@ class MainWindow(QMainWindow):
             action.setData(key)
             action.setChecked(key == self.session.show)
             self.show_actions.addAction(action)
+        view_menu.addSeparator()
+        # Checked while on; see blurapp.ui.presentation, which does the rest.
+        self.presentation_action = view_menu.addAction(
+            self.tr("P&resentation"), QKeySequence(Qt.Key.Key_F11)
+        )
+        self.presentation_action.setCheckable(True)
 
         run_menu = menu.addMenu(self.tr("&Run"))
         self.run_action = run_menu.addAction(self.tr("&Run"), self.run_comparison)
@@ -267,6 +278,10 @@ class MainWindow(QMainWindow):
         )
         self.cancel_action = run_menu.addAction(
             self.tr("&Cancel"), QKeySequence(Qt.Key.Key_Escape), self.cancel_run
+        )
+        run_menu.addSeparator()
+        self.sweep_action = run_menu.addAction(
+            self.tr("Scaling &Sweep…"), lambda: open_sweep_window(self)
         )
 
         help_menu = menu.addMenu(self.tr("&Help"))
@@ -379,8 +394,7 @@ class MainWindow(QMainWindow):
     def _on_model_results(self) -> None:
         session = self.session
         for index, pane in enumerate(self.panes):
-            picture = session.picture(index)
-            pane.view.set_picture(picture)
+            pane.view.set_picture(session.picture(index), session.picture_before(index))
             pane.set_placeholder(session.placeholder(index))
         self._show_captions()
         self.save_action.setEnabled(bool(session.saved_results()))
@@ -414,6 +428,7 @@ class MainWindow(QMainWindow):
         has_photo = self.session.photo is not None
         self.run_button.setEnabled(has_photo)
         self.run_action.setEnabled(has_photo)
+        self.sweep_action.setEnabled(has_photo)
         self.cancel_button.setEnabled(running)
         self.cancel_action.setEnabled(running)
         self.progress_bar.setVisible(running)
@@ -493,7 +508,7 @@ class MainWindow(QMainWindow):
         if plan is None:
             self._warn(self.tr("Nothing to Run"), self.tr("Tick at least one engine to time."))
             return
-        self.worker.run(plan.photo, plan.parameters, plan.engines, DEFAULT_REPEATS)
+        self.worker.run(plan.photo, plan.parameters, plan.engines, None)
         self._on_progress(plan.engines[0], 0, 0)
 
     def cancel_run(self) -> None:
@@ -528,7 +543,8 @@ class MainWindow(QMainWindow):
     # --- What the panes show ----------------------------------------------------------------
 
     def set_show(self, key: str) -> None:
-        """Show the blurred results, the original photo, or the difference (right pane)."""
+        """Show the blurred results, the original photo, the difference (right pane), or
+        before/after ("split": the original and the blur either side of a divider)."""
         self.session.set_show(key)
 
     def showing(self) -> str:
@@ -649,7 +665,7 @@ class MainWindow(QMainWindow):
 
     def _save_settings(self) -> None:
         parameters = self.session.parameters
-        write_setting(self.settings, "geometry", self.saveGeometry())
+        write_setting(self.settings, "geometry", self.presentation.geometry_to_save())
         write_setting(self.settings, "sigma", parameters.sigma)
         write_setting(self.settings, "kernel_size", parameters.kernel_size)
         write_setting(self.settings, "algorithm", parameters.algorithm)

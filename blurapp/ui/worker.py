@@ -53,7 +53,7 @@ class RunRequest:
     sigma: float
     algorithm: Algorithm
     engines: tuple[str, ...]  # engine names, in the order they run
-    repeats: int
+    repeats: int | None  # None: as many as each engine needs (blurapp.core.timing)
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,6 +65,7 @@ class EngineResult:
     run: EngineRun | None
     picture: tuple[np.ndarray, ...] | None  # the output as a uint8 pyramid
     error: str | None
+    final: bool = True  # False: the first call only, its steady calls still to be timed
     sent_at: float = field(default_factory=time.perf_counter)  # to time the display
 
 
@@ -162,24 +163,33 @@ class Worker(QObject):
         if cancelled():
             self.run_cancelled.emit(number)
             return
-        last_percent = -1
+        last_percent: tuple[str, int] | None = None
 
         def progress(engine: str, done: int, total: int) -> None:
             nonlocal last_percent
-            percent = done * 100 // total
-            if percent != last_percent:  # at most 101 signals, however many taps
+            percent = (engine, done * 100 // total)
+            if percent != last_percent:  # at most 101 signals a step, however many taps
                 last_percent = percent
                 self.progress.emit(number, engine, done, total)
 
-        def engine_done(engine: str, run: EngineRun | None, error: str | None) -> None:
+        pictures: dict[str, tuple[np.ndarray, ...]] = {}
+
+        def engine_done(
+            engine: str, run: EngineRun | None, error: str | None, final: bool = True
+        ) -> None:
             nonlocal last_percent
-            picture = build_pyramid(to_8bit(run.output)) if run is not None else None
-            self.engine_finished.emit(EngineResult(number, engine, run, picture, error))
+            picture = pictures.get(engine)
+            if picture is None and run is not None:
+                picture = pictures[engine] = build_pyramid(to_8bit(run.output))
+            self.engine_finished.emit(EngineResult(number, engine, run, picture, error, final))
             following = request.engines.index(engine) + 1
-            if following < len(request.engines):
-                last_percent = -1
+            if following < len(request.engines) and not (final and request.repeats != 0):
+                last_percent = None
                 # Busy, length unknown, until (unless) the next engine reports its taps.
                 self.progress.emit(number, request.engines[following], 0, 0)
+
+        def output_ready(engine: str, run: EngineRun) -> None:
+            engine_done(engine, run, None, final=False)
 
         try:
             self.progress.emit(number, request.engines[0], 0, 0)
@@ -193,6 +203,7 @@ class Worker(QObject):
                 progress=progress,
                 cancelled=cancelled,
                 on_engine_done=engine_done,
+                on_output=output_ready,
             )
             differences = {}
             reference = result.runs.get(result.reference)
@@ -287,7 +298,7 @@ class WorkerClient(QObject):
         self._load_requested.emit(number, path)
 
     def run(
-        self, photo: Photo, parameters: Parameters, engines: tuple[str, ...], repeats: int
+        self, photo: Photo, parameters: Parameters, engines: tuple[str, ...], repeats: int | None
     ) -> None:
         """Run `engines` on `photo`; a run still in flight is superseded."""
         number = self._runs.next()

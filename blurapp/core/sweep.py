@@ -1,0 +1,240 @@
+"""The scaling sweep: the comparison run on one photo resampled to a range of sizes, so time
+can be read against megapixels for every engine.
+
+The photo is resampled both down and up. An engine's time depends on how many pixels it
+blurs, not on what they show, so a photo enlarged to 24 MP costs what a 24 MP photo costs; a
+sweep that stopped at the photo's own size would show no scaling for the bundled 0.24 MP
+sample. The photo's own size is one of the points, unresampled: the size the window's
+comparison measures.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image
+
+from blurapp.core.comparison import compare
+from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE, Engine
+from blurapp.core.kernel import (
+    DEFAULT_ALGORITHM,
+    DEFAULT_KERNEL_SIZE,
+    DEFAULT_SIGMA,
+    Algorithm,
+    KernelSize,
+)
+from blurapp.core.runs import BlurCancelled
+from blurapp.core.saving import write_atomically
+
+# Log-spaced, from a thumbnail to a 24 MP camera's photo (6000 × 4000).
+SWEEP_MEGAPIXELS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 24.0)
+DEFAULT_MAX_MEGAPIXELS = 24.0
+# Sizes closer than this factor add nothing a log axis can show: the photo's own size takes
+# the place of a ladder size this near it.
+_NEAR = 1.2
+
+
+@dataclass(frozen=True)
+class SweepSize:
+    height: int
+    width: int
+    resampled: bool = True  # False: the photo at its own size
+
+    @property
+    def megapixels(self) -> float:
+        return self.height * self.width / 1e6
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    """One size of a sweep: each engine's steady seconds (or why it has none), and each
+    engine's speed-up over the reference (reference seconds ÷ the engine's)."""
+
+    width: int
+    height: int
+    engines: tuple[str, ...]  # in the order they ran
+    seconds: Mapping[str, float]
+    errors: Mapping[str, str]
+    speedups: Mapping[str, float]  # every engine but the reference that has one
+    resampled: bool = True
+    reference: str = REFERENCE_ENGINE
+
+    @property
+    def megapixels(self) -> float:
+        return self.width * self.height / 1e6
+
+    def as_dict(self) -> dict:
+        """The point as plain data, for `bench --sweep --json`."""
+        return {
+            "megapixels": self.megapixels,
+            "width": self.width,
+            "height": self.height,
+            "resampled": self.resampled,
+            "engines": {
+                name: {
+                    "seconds": self.seconds.get(name),
+                    "speedup": self.speedups.get(name),
+                    "error": self.errors.get(name),
+                }
+                for name in self.engines
+            },
+        }
+
+
+def _near(a: float, b: float) -> bool:
+    return max(a, b) < _NEAR * min(a, b)
+
+
+def sweep_sizes(
+    photo_shape: tuple[int, int],
+    *,
+    max_megapixels: float = DEFAULT_MAX_MEGAPIXELS,
+    megapixels: Sequence[float] = SWEEP_MEGAPIXELS,
+) -> list[SweepSize]:
+    """The sizes a sweep of a photo of `photo_shape` (height, width) runs at, smallest first.
+
+    The sizes of `megapixels` up to `max_megapixels`, then `max_megapixels` itself, and the
+    photo's own size when it is no larger; each resampled size keeps the photo's aspect ratio.
+    Always at least one size.
+    """
+    if not math.isfinite(max_megapixels) or max_megapixels <= 0:
+        raise ValueError(
+            f"the largest size must be a positive number of megapixels, not {max_megapixels}"
+        )
+    height, width = photo_shape
+    own = SweepSize(height, width, resampled=False)
+    targets = sorted(mp for mp in megapixels if mp <= max_megapixels * (1 + 1e-9))
+    if not targets or (targets[-1] < max_megapixels and not _near(targets[-1], max_megapixels)):
+        targets.append(max_megapixels)
+    sizes = []
+    if own.megapixels <= max_megapixels * (1 + 1e-9):
+        sizes.append(own)
+        targets = [mp for mp in targets if not _near(mp, own.megapixels)]
+    aspect = width / height
+    for mp in targets:
+        new_height = max(1, round(math.sqrt(mp * 1e6 / aspect)))
+        sizes.append(SweepSize(new_height, max(1, round(new_height * aspect))))
+    unique = {}
+    for size in sorted(sizes, key=lambda size: (size.megapixels, size.resampled)):
+        unique.setdefault((size.height, size.width), size)  # the photo's own before a copy
+    return list(unique.values())
+
+
+def resample(image: np.ndarray, height: int, width: int) -> np.ndarray:
+    """`image` (float32 in [0, 1]) resized to height × width, still float32 in [0, 1]."""
+    if image.shape == (height, width):
+        return image
+    picture = Image.fromarray(np.ascontiguousarray(image, dtype=np.float32))  # mode "F"
+    # Bilinear weights are never negative, so values stay in range; Lanczos would ring past it.
+    resized = np.array(picture.resize((width, height), Image.Resampling.BILINEAR))
+    # Float rounding can still step an ulp outside [0, 1].
+    return np.clip(resized, 0.0, 1.0, out=resized)
+
+
+def run_sweep(
+    image: np.ndarray,
+    *,
+    sizes: Sequence[SweepSize] | None = None,
+    kernel_size: KernelSize = DEFAULT_KERNEL_SIZE,
+    sigma: float = DEFAULT_SIGMA,
+    algorithm: Algorithm = DEFAULT_ALGORITHM,
+    engines: Collection[str | Engine] = DEFAULT_ENGINES,
+    device: str = "auto",
+    repeats: int | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    on_point: Callable[[SweepPoint], None] | None = None,
+) -> list[SweepPoint]:
+    """Compare `engines` on `image` resampled to each of `sizes` (default: sweep_sizes of its
+    shape), smallest first; `on_point` is called as each size finishes. `repeats` is
+    compare's: the steady calls of each engine, None for as many as each needs.
+
+    Stops when `cancelled()` turns True, checked between sizes and inside each comparison,
+    and returns the points finished by then (the size in progress is dropped). A MemoryError
+    of the reference engine (a size too large for this machine) propagates.
+    """
+    if sizes is None:
+        sizes = sweep_sizes(image.shape)
+    points: list[SweepPoint] = []
+    for size in sizes:
+        if cancelled is not None and cancelled():
+            break
+        resized = resample(image, size.height, size.width)
+        try:
+            result = compare(
+                resized,
+                kernel_size=kernel_size,
+                sigma=sigma,
+                algorithm=algorithm,
+                repeats=repeats,
+                engines=engines,
+                device=device,
+                cancelled=cancelled,
+            )
+        except BlurCancelled:
+            break
+        names = tuple(result.engines)
+        point = SweepPoint(
+            width=size.width,
+            height=size.height,
+            engines=names,
+            seconds={name: run.seconds for name, run in result.runs.items()},
+            errors=dict(result.errors),
+            speedups={
+                name: speedup
+                for name in names
+                if name != result.reference and (speedup := result.speedup_of(name)) is not None
+            },
+            resampled=size.resampled,
+            reference=result.reference,
+        )
+        # The outputs of a large size take hundreds of MB: gone before the next size is made.
+        del result, resized
+        points.append(point)
+        if on_point is not None:
+            on_point(point)
+    return points
+
+
+def sweep_engines(points: Sequence[SweepPoint]) -> tuple[str, ...]:
+    """Every engine of `points`, in the order they ran."""
+    return tuple(dict.fromkeys(name for point in points for name in point.engines))
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else repr(float(value))
+
+
+def sweep_csv_rows(points: Sequence[SweepPoint]) -> list[list[str]]:
+    """The sweep as CSV rows, the header first: the size, then each engine's steady seconds,
+    each engine's speed-up over the reference, and why an engine has no time (empty when it
+    has one)."""
+    engines = sweep_engines(points)
+    reference = points[0].reference if points else REFERENCE_ENGINE
+    others = [name for name in engines if name != reference]
+    header = ["megapixels", "width", "height", "resampled"]
+    header += [f"{name}_seconds" for name in engines]
+    header += [f"{name}_speedup" for name in others]
+    header += [f"{name}_error" for name in engines]
+    rows = [header]
+    for point in points:
+        row = [f"{point.megapixels:.6f}", str(point.width), str(point.height)]
+        row.append("yes" if point.resampled else "no")
+        row += [_number(point.seconds.get(name)) for name in engines]
+        row += [_number(point.speedups.get(name)) for name in others]
+        row += [point.errors.get(name, "") for name in engines]
+        rows.append(row)
+    return rows
+
+
+def write_sweep_csv(path: str | os.PathLike[str], points: Sequence[SweepPoint]) -> None:
+    """Write the sweep as a UTF-8 CSV file, atomically. Raises saving.OutputError."""
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(sweep_csv_rows(points))
+    data = text.getvalue().encode("utf-8")
+    write_atomically(path, lambda file: file.write(data))

@@ -1,0 +1,138 @@
+"""How BlurApp times its engines: every engine the same way, so their figures can be divided.
+
+After each engine's first call (which compiles, for JAX-jit), every engine makes one untimed
+warm-up call; then the engines are timed in rounds, one steady call each per round, the order
+reversed every other round, so that a burst of noise on the machine (another program, the CPU
+changing its clock) falls on all of them alike instead of on whichever ran then. Like `timeit`'s
+autorange, the number of calls is chosen so that each engine is measured over at least
+MEASURE_SECONDS: first from the warm-up call, then, as the calls come in, from their median
+(a first call or two after compilation can be several times slower than the rest). Slow engines
+are capped so a comparison stays short. A figure is the median of the calls, shown with its
+quartiles.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Mapping
+
+from blurapp.core.runs import (
+    BlurCancelled,
+    Call,
+    Cancelled,
+    EngineRun,
+    FirstCall,
+    check_cancelled,
+)
+
+# Each engine is timed over at least this long…
+MEASURE_SECONDS = 0.3
+# …in at least this many calls, and at most this many…
+MIN_CALLS = 5
+MAX_CALLS = 1000
+# …unless that would take longer than this: a slow engine (NumPy on 24 MP: over a second a
+# call) is timed fewer times, at least once.
+MAX_MEASURE_SECONDS = 4.0
+
+# An engine that failed in a steady call: it is dropped from the rounds with this reason.
+Failure = Callable[[str, Exception], None]
+# (calls timed so far, calls to time in all), after each timed call.
+Counted = Callable[[int, int], None]
+
+
+def calls_for(seconds: float) -> int:
+    """How many steady calls to time of an engine whose one call took `seconds`."""
+    wanted = max(MIN_CALLS, math.ceil(MEASURE_SECONDS / max(seconds, 1e-9)))
+    affordable = max(1, math.floor(MAX_MEASURE_SECONDS / max(seconds, 1e-9)))
+    return min(MAX_CALLS, wanted, affordable)
+
+
+def time_engines(
+    first_calls: Mapping[str, FirstCall],
+    *,
+    repeats: int | None = None,
+    max_repeats: Mapping[str, int | None] | None = None,
+    cancelled: Cancelled | None = None,
+    failed: Failure | None = None,
+    progress: Counted | None = None,
+) -> dict[str, EngineRun]:
+    """Time the steady calls of engines whose first call is done, interleaved round by round.
+
+    `repeats`: the steady calls of every engine (0: none, the first call only); None chooses
+    them per engine (see calls_for). `max_repeats` caps an engine's calls by name. An engine
+    whose steady call raises is left out of the answer and reported to `failed(name, error)`
+    (without `failed`, the error propagates). BlurCancelled is raised when `cancelled()` turns
+    True between calls. `progress(done, total)` follows the timed calls.
+    """
+    if repeats is not None and repeats < 0:
+        raise ValueError(f"repeats must be 0 or more, not {repeats}")
+    caps = dict(max_repeats or {})
+    calls: dict[str, list[Call]] = {name: [] for name in first_calls}
+    wanted: dict[str, int] = {}
+    alive = list(first_calls)
+
+    def call(name: str) -> Call | None:
+        check_cancelled(cancelled)
+        try:
+            return first_calls[name].again()
+        except Exception as error:
+            if failed is None or isinstance(error, BlurCancelled):
+                raise
+            failed(name, error)
+            alive.remove(name)
+            return None
+
+    def want(name: str, seconds: float) -> None:
+        count = calls_for(seconds) if repeats is None else repeats
+        cap = caps.get(name)
+        wanted[name] = max(len(calls[name]), count if cap is None else min(count, cap))
+
+    if repeats != 0:
+        for name in list(alive):  # the warm-up round, untimed but for choosing the count
+            warm_up = call(name)
+            if warm_up is not None:
+                want(name, warm_up.seconds)
+    round_number = 0
+    while any(len(calls[name]) < wanted.get(name, 0) for name in alive):
+        order = alive if round_number % 2 == 0 else alive[::-1]
+        for name in list(order):
+            if len(calls[name]) < wanted[name]:
+                done = call(name)
+                if done is not None:
+                    calls[name].append(done)
+                    want(name, statistics.median(c.seconds for c in calls[name]))
+                if progress is not None:
+                    done_so_far = sum(len(calls[name]) for name in alive)
+                    progress(done_so_far, sum(wanted[name] for name in alive))
+        round_number += 1
+    return {name: _engine_run(first_calls[name], calls[name]) for name in alive}
+
+
+def _engine_run(first: FirstCall, calls: list[Call]) -> EngineRun:
+    copies = first.to_device_seconds is not None
+    # An engine with nothing to compile or copy has no first call of its own to show: untimed
+    # beyond it, its one call is its time.
+    own_first_call = first.compilation is not None or copies
+    steady = tuple(call.seconds for call in calls)
+    if not steady and not own_first_call:
+        steady = (first.seconds,)
+    return EngineRun(
+        output=first.output,
+        repeat_seconds=steady,
+        device=first.device,
+        first_call_seconds=first.seconds if own_first_call else None,
+        compilation=first.compilation,
+        to_device_seconds=_median_or(first.to_device_seconds, [c.to_device_seconds for c in calls]),
+        from_device_seconds=_median_or(
+            first.from_device_seconds, [c.from_device_seconds for c in calls]
+        ),
+        end_to_end_repeat_seconds=tuple(call.end_to_end_seconds for call in calls)
+        if copies
+        else (),
+    )
+
+
+def _median_or(first: float | None, figures: list[float | None]) -> float | None:
+    timed = [figure for figure in figures if figure is not None]
+    return statistics.median(timed) if timed else first

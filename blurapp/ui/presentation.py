@@ -1,0 +1,109 @@
+"""Presentation mode, for showing the GPU speed-up to an audience (F11, View ▸ Presentation).
+
+The window goes full screen, the image panes get the room the side panel can give up, and the
+figures and the panes' captions are set in type read from the back of a room, the speed-up in
+the largest. The controls keep their size: the presenter, not the audience, uses them. Esc
+leaves, as in slide software, except while a run can be cancelled: then Esc stays Cancel.
+
+Whether presentation mode is on is deliberately not remembered between launches: a presenter's
+full screen window is not how the next person to start BlurApp wants it to open.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QByteArray, QObject, Qt
+from PySide6.QtGui import QAction, QFontMetrics, QKeySequence
+
+from blurapp.ui.figures_panel import RowArrangement
+from blurapp.ui.fonts import scaled_font
+
+if TYPE_CHECKING:
+    from blurapp.ui.main_window import MainWindow
+
+FIGURES_SCALE = 2.0  # the figures, the chart and the captions: twice the normal type
+SPEEDUP_SCALE = 3.0  # the speed-up, the figure a demo is about: the largest type
+# The speed-up first, right under the chart, where it shows without scrolling on a 720-line
+# projector too; left out, the figures an audience finds elsewhere on the screen (the photo's name
+# in the title bar, the kernel and the device in the captions) or does not need.
+PRESENTED_ROWS = RowArrangement(
+    first=frozenset({"speedup"}),
+    hidden=frozenset({"image", "kernel", "transfers", "device"}),
+    stacked=True,
+)
+# The side panel's width when presenting. Panes side by side are short of width, not height, so
+# each pixel the panel gives up makes the pictures larger. It keeps a share of the screen, and at
+# least this many characters of presentation type: the chart names its bars in two fifths of its
+# width, and "JAX without jit" must fit.
+SIDE_PANEL_SHARE = 0.27
+SIDE_PANEL_CHARACTERS = 38
+
+
+class Presentation(QObject):
+    """Turns `window`'s presentation mode on and off as its presentation_action is checked."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        self._action = window.presentation_action
+        self._was_maximized = False
+        self._geometry_before = QByteArray()
+        self._side_width_limits = (0, 0)
+        # Its own action rather than a second shortcut of the View menu's, which would turn
+        # presentation mode on as well; it is on only while Cancel does not want Esc, as two
+        # actions on one key would both be refused.
+        self._leave_action = QAction(self.tr("Leave Presentation"), window)
+        self._leave_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self._leave_action.triggered.connect(lambda: self._action.setChecked(False))
+        window.addAction(self._leave_action)
+        window.cancel_action.enabledChanged.connect(self._update_escape)
+        self._action.toggled.connect(self._on_toggled)
+        self._update_escape()
+
+    def is_on(self) -> bool:
+        return self._action.isChecked()
+
+    def geometry_to_save(self) -> QByteArray:
+        """The window's geometry for the settings: while presenting, the one from before, so that
+        the next launch opens as the window was before presentation mode, never full screen."""
+        return self._geometry_before if self.is_on() else self._window.saveGeometry()
+
+    def _on_toggled(self, on: bool) -> None:
+        if on:
+            self._enter()
+        else:
+            self._leave()
+        self._update_escape()
+
+    def _enter(self) -> None:
+        window = self._window
+        self._was_maximized = window.isMaximized()
+        self._geometry_before = window.saveGeometry()
+        side = window.side_panel
+        self._side_width_limits = (side.minimumWidth(), side.maximumWidth())
+        window.figures.arrange_rows(PRESENTED_ROWS)
+        window.figures.set_font_scale(FIGURES_SCALE, SPEEDUP_SCALE)
+        for pane in window.panes:
+            pane.set_caption_scale(FIGURES_SCALE)
+        character = QFontMetrics(scaled_font(window.figures, FIGURES_SCALE)).averageCharWidth()
+        share = window.screen().geometry().width() * SIDE_PANEL_SHARE
+        side.setFixedWidth(round(max(share, SIDE_PANEL_CHARACTERS * character)))
+        window.showFullScreen()
+
+    def _leave(self) -> None:
+        window = self._window
+        window.figures.arrange_rows()
+        window.figures.set_font_scale(1)
+        for pane in window.panes:
+            pane.set_caption_scale(1)
+        side = window.side_panel
+        side.setMinimumWidth(self._side_width_limits[0])
+        side.setMaximumWidth(self._side_width_limits[1])
+        if self._was_maximized:
+            window.showMaximized()
+        else:
+            window.showNormal()
+
+    def _update_escape(self) -> None:
+        self._leave_action.setEnabled(self.is_on() and not self._window.cancel_action.isEnabled())

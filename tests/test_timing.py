@@ -1,0 +1,155 @@
+"""How engines are timed: warm-up, interleaved rounds, autorange, medians and spread, and the
+figures `compare --json` gives for them."""
+
+import json
+import statistics
+
+import numpy as np
+import pytest
+
+from blurapp import cli
+from blurapp.core import Call, FirstCall, compare, sample_photo_path
+from blurapp.core.engines import Engine
+from blurapp.core.timing import (
+    MAX_CALLS,
+    MAX_MEASURE_SECONDS,
+    MEASURE_SECONDS,
+    MIN_CALLS,
+    calls_for,
+    time_engines,
+)
+
+
+def scripted(name: str, seconds: float, log: list[str]) -> FirstCall:
+    """An engine whose every call 'takes' `seconds` and is written to `log`."""
+
+    def again() -> Call:
+        log.append(name)
+        return Call(seconds)
+
+    return FirstCall(output=np.zeros((2, 2), np.float32), again=again, seconds=seconds)
+
+
+def test_engines_are_timed_in_interleaved_rounds_after_one_warm_up_call_each():
+    log: list[str] = []
+    runs = time_engines({"a": scripted("a", 0.01, log), "b": scripted("b", 0.01, log)}, repeats=3)
+    # Warm-up a, b; then the rounds, each other one in reverse order.
+    assert log == ["a", "b", "a", "b", "b", "a", "a", "b"]
+    assert runs["a"].repeat_seconds == (0.01,) * 3 and runs["b"].repeat_seconds == (0.01,) * 3
+
+
+def test_the_number_of_calls_measures_each_engine_long_enough_and_caps_slow_ones():
+    assert calls_for(0.005) * 0.005 >= MEASURE_SECONDS
+    assert calls_for(1e-7) == MAX_CALLS
+    assert calls_for(0.2) == MIN_CALLS
+    assert calls_for(1.5) == int(MAX_MEASURE_SECONDS // 1.5)  # fewer than MIN_CALLS
+    assert calls_for(60.0) == 1
+    log: list[str] = []
+    runs = time_engines({"fast": scripted("fast", 0.002, log), "slow": scripted("slow", 2.0, log)})
+    assert len(runs["fast"].repeat_seconds) == calls_for(0.002)
+    assert len(runs["slow"].repeat_seconds) == calls_for(2.0) == 2
+
+
+def test_an_engine_cap_limits_its_calls_only():
+    log: list[str] = []
+    runs = time_engines(
+        {"a": scripted("a", 0.01, log), "capped": scripted("capped", 0.01, log)},
+        repeats=6,
+        max_repeats={"capped": 2},
+    )
+    assert len(runs["a"].repeat_seconds) == 6 and len(runs["capped"].repeat_seconds) == 2
+
+
+def test_no_repeats_means_the_first_call_only():
+    log: list[str] = []
+    runs = time_engines({"a": scripted("a", 0.01, log)}, repeats=0)
+    assert log == []
+    assert runs["a"].seconds == 0.01  # an engine with nothing to compile: its one call
+
+
+def test_a_failing_steady_call_drops_that_engine_and_says_why():
+    log: list[str] = []
+
+    def broken() -> Call:
+        raise RuntimeError("RESOURCE_EXHAUSTED")
+
+    failures = {}
+    runs = time_engines(
+        {
+            "a": scripted("a", 0.01, log),
+            "b": FirstCall(output=np.zeros(1), again=broken, seconds=0.01),
+        },
+        repeats=2,
+        failed=lambda name, error: failures.setdefault(name, str(error)),
+    )
+    assert list(runs) == ["a"] and failures == {"b": "RESOURCE_EXHAUSTED"}
+
+
+def test_the_median_and_quartiles_come_from_every_call():
+    times = iter([0.5, 0.001, 0.004, 0.002, 0.003, 0.005])
+
+    def again() -> Call:
+        return Call(next(times))
+
+    first = FirstCall(output=np.zeros(1), again=again, seconds=1.0)
+    run = time_engines({"a": first}, repeats=5)["a"]
+    assert run.repeat_seconds == (0.001, 0.004, 0.002, 0.003, 0.005)  # the warm-up is left out
+    assert run.seconds == 0.003
+    assert run.quartiles == (0.002, 0.004)
+
+
+def test_compare_times_every_engine_alike_and_the_speedup_divides_medians():
+    image = np.random.default_rng(0).random((64, 96), dtype=np.float32)
+    result = compare(image, repeats=4)
+    for run in result.runs.values():
+        assert len(run.repeat_seconds) == 4  # NumPy too
+        assert run.seconds == statistics.median(run.repeat_seconds)
+    assert result.speedup == pytest.approx(result.numpy.seconds / result.jax.seconds)
+    jax = result.jax
+    assert len(jax.end_to_end_repeat_seconds) == 4
+    for steady, end_to_end in zip(jax.repeat_seconds, jax.end_to_end_repeat_seconds, strict=True):
+        assert end_to_end >= steady
+    assert result.end_to_end_speedup == pytest.approx(result.numpy.seconds / jax.end_to_end_seconds)
+
+
+def test_compare_json_keeps_its_keys_and_adds_every_call_and_the_end_to_end_figures(capsys):
+    assert cli.main(["compare", str(sample_photo_path()), "--json", "--repeat", "3"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    numpy, jax = data["numpy"], data["jax"]
+    for engine in (numpy, jax):
+        assert len(engine["seconds_all"]) == 3
+        assert engine["seconds"] == statistics.median(engine["seconds_all"])
+        low, high = engine["seconds_quartiles"]
+        assert min(engine["seconds_all"]) <= low <= engine["seconds"] <= high
+    assert jax["end_to_end_seconds"] >= jax["seconds"]
+    assert data["speedup"] == pytest.approx(numpy["seconds"] / jax["seconds"])
+    assert data["speedup_end_to_end"] == pytest.approx(numpy["seconds"] / jax["end_to_end_seconds"])
+    assert data["speedup_end_to_end"] <= data["speedup"]
+
+
+def test_without_repeat_the_command_line_chooses_enough_calls(capsys):
+    assert cli.main(["compare", str(sample_photo_path()), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for key in ("numpy", "jax"):
+        times = data[key]["seconds_all"]
+        assert len(times) >= MIN_CALLS
+        # Measured over MEASURE_SECONDS, unless a slow call capped the count.
+        assert sum(times) >= MEASURE_SECONDS * 0.5 or len(times) == MAX_CALLS
+
+
+def test_a_registered_engine_is_timed_like_the_others():
+    calls = []
+
+    def first_call(image, kernel, **_):
+        def again():
+            calls.append(1)
+            return Call(0.001)
+
+        return FirstCall(output=np.asarray(image, np.float32), again=again, seconds=0.001)
+
+    custom = Engine("custom", "Custom", first_call)
+    result = compare(
+        np.ones((8, 8), np.float32), engines=["numpy", custom], kernel_size=1, repeats=5
+    )
+    assert len(calls) == 6  # warm-up and five
+    assert result.speedup_of("custom") == pytest.approx(result.numpy.seconds / 0.001)
