@@ -10,6 +10,7 @@ passes Qt's; the default keeps English), marked with QT_TRANSLATE_NOOP for pysid
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +51,9 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 CONTEXT = "Session"
 ENGINES_CONTEXT = "Engines"  # where the registry's titles are marked
 DEFAULT_PANE_ENGINES = ("numpy", "jax")  # left, right
+# A pane's live updates per second count those of the last this many seconds: long enough to
+# be steady while a slider moves, short enough to vanish soon after it stops.
+LIVE_RATE_SECONDS = 2.0
 LEFT, RIGHT = 0, 1
 
 ALGORITHM_LABELS: dict[str, str] = {
@@ -126,6 +130,7 @@ class KeptResult:
     parameters: Parameters
     serial: int  # the session's run that made it
     final: bool = True  # False: the output of a first call, its steady calls not yet timed
+    live: bool = False  # made by the live preview: one call, not timed in rounds
 
 
 @dataclass(frozen=True, eq=False)
@@ -148,6 +153,13 @@ class RunPlan:
     photo: Photo
     parameters: Parameters
     engines: tuple[str, ...]
+    live: bool = False  # a live preview: the panes' engines, one call each, JAX-jit first
+
+    @property
+    def repeats(self) -> int | None:
+        """The steady calls the worker times: none for a live preview (the panes only need
+        the outputs), as many as each engine needs for a run."""
+        return 0 if self.live else None
 
 
 @dataclass(frozen=True)
@@ -199,7 +211,7 @@ class Newest:
 
 class Session:
     """The window's state, and its wording. Listeners get the name of what changed:
-    "photo", "parameters", "engines", "show", "jax", "results", "outcome" or "running".
+    "photo", "parameters", "engines", "show", "live", "jax", "results", "outcome" or "running".
 
     `running` is the one record of a run in flight: whatever drops it (a new photo, a cancel)
     tells listeners "running", and the answers of a run it no longer holds are refused."""
@@ -217,6 +229,9 @@ class Session:
         self.results: dict[str, KeptResult] = {}
         self.outcome: Outcome | None = None
         self.running: RunPlan | None = None
+        # Live preview: every change of the parameters re-blurs the panes at once.
+        self.live = True
+        self._live_updates: dict[str, list[float]] = {}  # engine → when its live results came
         self._serial = 0
         self._listeners: list[Callable[[str], None]] = []
 
@@ -292,6 +307,11 @@ class Session:
         order = {name: index for index, name in enumerate(engine_names())}
         return tuple(sorted(engines, key=lambda name: (order.get(name, len(order)), name)))
 
+    def set_live(self, live: bool) -> None:
+        if live != self.live:
+            self.live = live
+            self._changed("live")
+
     def set_show(self, show: str) -> None:
         if show not in SHOW_LABELS:
             raise ValueError(f"nothing to show called {show!r}")
@@ -319,6 +339,19 @@ class Session:
         self._changed("running")
         return self.running
 
+    def start_live_preview(self) -> RunPlan | None:
+        """Re-blur the panes with the parameters now, one call per engine, as the live
+        preview does on every change; None when it is off or there is no photo. The compiled
+        engines go first: their panes keep up while NumPy's lags. Supersedes a run going."""
+        if not self.live or self.photo is None:
+            return None
+        shown = set(self.pane_engines)
+        engines = sorted(self._in_order(shown), key=lambda name: not get_engine(name).uses_jax)
+        self._serial += 1
+        self.running = RunPlan(self._serial, self.photo, self.parameters, tuple(engines), live=True)
+        self._changed("running")
+        return self.running
+
     def engine_done(
         self,
         engine: str,
@@ -334,8 +367,12 @@ class Session:
         if plan is None:
             return False
         self.results[engine] = KeptResult(
-            engine, run, error, picture, plan.photo, plan.parameters, plan.serial, final
+            engine, run, error, picture, plan.photo, plan.parameters, plan.serial, final, plan.live
         )
+        if plan.live and run is not None:
+            now = time.monotonic()
+            recent = [t for t in self._live_updates.get(engine, []) if now - t < LIVE_RATE_SECONDS]
+            self._live_updates[engine] = [*recent, now]
         self._changed("results")
         return True
 
@@ -348,6 +385,10 @@ class Session:
         if plan is None:
             return False
         self.running = None
+        if plan.live:
+            # One call each is a preview, not a measurement: the figures stay the last run's.
+            self._changed("running")
+            return True
         self.outcome = Outcome(
             result, plan.photo, plan.parameters, plan.serial, dict(differences or {})
         )
@@ -355,6 +396,16 @@ class Session:
         self._changed("running")
         self._changed("outcome")
         return True
+
+    def live_rate(self, engine: str, now: float | None = None) -> float | None:
+        """How many live results a second `engine`'s pane got while the parameters moved
+        (over the last LIVE_RATE_SECONDS); None once they have been still that long, or
+        with fewer than two updates to count between."""
+        now = time.monotonic() if now is None else now
+        times = [t for t in self._live_updates.get(engine, []) if now - t < LIVE_RATE_SECONDS]
+        if len(times) < 2:
+            return None
+        return (len(times) - 1) / max(times[-1] - times[0], 1e-6)
 
     def run_stopped(self) -> None:
         """The run in flight was cancelled, or failed: what it finished stays."""
@@ -521,7 +572,16 @@ class Session:
                 details.append(tr(not_run))
             return Caption(title, tuple(details))
         run = kept.run
-        if not kept.final:
+        if kept.live:
+            one_call = tr(QT_TRANSLATE_NOOP("Session", "live: {time}, one call"))
+            details = [run.device, one_call.format(time=format_ms(run.seconds))]
+            if run.compiled:  # a new kernel size: this call compiled (or loaded) its program
+                details[-1] += f" ({tr(COMPILATION_WORDS[run.compilation])})"
+            rate = self.live_rate(engine)
+            if rate is not None:
+                per_second = tr(QT_TRANSLATE_NOOP("Session", "{rate} updates/s"))
+                details.append(per_second.format(rate=f"{rate:.1f}"))
+        elif not kept.final:
             details = [run.device]
             if run.first_call_seconds is not None:
                 details.append(self._first_call_words(run))

@@ -44,7 +44,11 @@ def settings(tmp_path):
 @pytest.fixture
 def make_window(qtbot, settings):
     """Make a shown MainWindow on `image` (the bundled photo by default), waiting until the photo
-    is on screen unless wait=False; every window made is closed at the end of the test."""
+    is on screen unless wait=False; every window made is closed at the end of the test.
+
+    The live preview is off unless live=True: most tests press Run and look at what one run
+    shows, which a live preview racing beside it would change under them. Its own tests
+    (tests/test_live_preview.py) turn it on, and check a new window has it on."""
     from qt_helpers import RUN_TIMEOUT_MS
 
     from blurapp.ui.app import open_window
@@ -52,8 +56,9 @@ def make_window(qtbot, settings):
 
     windows = []
 
-    def make(image=None, *, wait=True):
+    def make(image=None, *, wait=True, live=False):
         window = MainWindow(settings)
+        window.set_live(live)
         qtbot.addWidget(window)
         windows.append(window)
         if wait:

@@ -114,6 +114,7 @@ class MainWindow(QMainWindow):
     run_failed = Signal(str)
     message_shown = Signal(str, str)  # title, text: every warning the user is given
     jax_ready = Signal(str)  # JAX has started in the background, on this device
+    live_shown = Signal(str)  # an engine's live-preview result is in its pane (the engine)
     closed_while_busy = Signal()  # closed while the worker is inside one uninterruptible call
 
     def __init__(self, settings: QSettings | None = None) -> None:
@@ -167,7 +168,7 @@ class MainWindow(QMainWindow):
         self.controls.cancel_button.clicked.connect(self.cancel_run)
         for index, pane in enumerate(self.panes):
             pane.engine_chosen.connect(
-                lambda engine, index=index: self.session.set_pane_engine(index, engine)
+                lambda engine, index=index: self.set_pane_engine(index, engine)
             )
         self.session.subscribe(self._on_model_changed)
         self._restore_settings()
@@ -180,11 +181,7 @@ class MainWindow(QMainWindow):
         self.worker.photo_loaded.connect(self._on_photo_loaded)
         self.worker.photo_failed.connect(self._on_photo_failed)
         self.worker.progress.connect(self._on_progress)
-        self.worker.engine_finished.connect(
-            lambda done: self.session.engine_done(
-                done.engine, done.run, done.error, done.picture, done.final
-            )
-        )
+        self.worker.engine_finished.connect(self._on_engine_finished)
         self.worker.run_finished.connect(
             lambda outcome: self.session.run_done(outcome.result, outcome.differences)
         )
@@ -270,6 +267,10 @@ class MainWindow(QMainWindow):
             self.tr("P&resentation"), QKeySequence(Qt.Key.Key_F11)
         )
         self.presentation_action.setCheckable(True)
+        self.live_action = view_menu.addAction(self.tr("&Live Preview"), QKeySequence("Ctrl+L"))
+        self.live_action.setCheckable(True)
+        self.live_action.setChecked(self.session.live)
+        self.live_action.toggled.connect(self.session.set_live)
 
         run_menu = menu.addMenu(self.tr("&Run"))
         self.run_action = run_menu.addAction(self.tr("&Run"), self.run_comparison)
@@ -339,7 +340,14 @@ class MainWindow(QMainWindow):
 
     def set_pane_engine(self, pane: int, engine: str) -> None:
         """Show `engine` in the left (0) or right (1) pane, as if chosen in its list."""
+        before = list(self.session.pane_engines)
         self.session.set_pane_engine(pane, engine)
+        if self.session.pane_engines != before:
+            self.start_live_preview()
+
+    def set_live(self, live: bool) -> None:
+        """Turn the live preview on or off, as View ▸ Live Preview does."""
+        self.session.set_live(live)
 
     def set_timed(self, engine: str, timed: bool) -> None:
         """Tick or untick `engine` under Engines (ValueError for one a pane shows)."""
@@ -350,8 +358,11 @@ class MainWindow(QMainWindow):
             parameters = self.controls.parameters()
         except InvalidKernelError:
             return  # the boxes only give values in range; nothing to show otherwise
+        before = self.session.parameters
         self.session.set_parameters(parameters)
         self._on_model_parameters()  # the typed-text notes change without the parameters
+        if self.session.parameters != before:
+            self.start_live_preview()
 
     # --- The session, rendered ---------------------------------------------------------------
 
@@ -376,6 +387,10 @@ class MainWindow(QMainWindow):
         for action in self.show_actions.actions():
             action.setChecked(action.data() == self.session.show)
         self._on_model_results()
+
+    def _on_model_live(self) -> None:
+        self.live_action.setChecked(self.session.live)
+        self.start_live_preview()  # on: the panes catch up with the parameters now
 
     def _on_model_jax(self) -> None:
         self._on_model_results()
@@ -426,12 +441,14 @@ class MainWindow(QMainWindow):
         if not running:
             self.worker.cancel()  # the session's run is the one record: the worker follows it
         has_photo = self.session.photo is not None
+        # A live preview is quick and frequent: no progress bar flickering for it.
+        timing = running and not self.session.running.live
         self.run_button.setEnabled(has_photo)
         self.run_action.setEnabled(has_photo)
         self.sweep_action.setEnabled(has_photo)
         self.cancel_button.setEnabled(running)
         self.cancel_action.setEnabled(running)
-        self.progress_bar.setVisible(running)
+        self.progress_bar.setVisible(timing)
 
     # --- Opening photos -------------------------------------------------------------------
 
@@ -484,6 +501,7 @@ class MainWindow(QMainWindow):
             self._remember_recent(loaded.photo.path)
             write_setting(self.settings, "last_folder", str(loaded.photo.path.parent))
         self.status_label.setText(self._photo_status())
+        self.start_live_preview()  # first: a Run started on photo_shown supersedes it
         self.photo_shown.emit(loaded.photo)
 
     def _photo_status(self) -> str:
@@ -508,8 +526,22 @@ class MainWindow(QMainWindow):
         if plan is None:
             self._warn(self.tr("Nothing to Run"), self.tr("Tick at least one engine to time."))
             return
-        self.worker.run(plan.photo, plan.parameters, plan.engines, None)
+        self.worker.run(plan.photo, plan.parameters, plan.engines, plan.repeats)
         self._on_progress(plan.engines[0], 0, 0)
+
+    def start_live_preview(self) -> None:
+        """Re-blur the panes with the parameters now, if the live preview is on; the newest
+        request supersedes any run in flight."""
+        plan = self.session.start_live_preview()
+        if plan is not None:
+            self.worker.run(plan.photo, plan.parameters, plan.engines, plan.repeats)
+
+    def _on_engine_finished(self, done) -> None:
+        taken = self.session.engine_done(
+            done.engine, done.run, done.error, done.picture, done.final
+        )
+        if taken and self.session.results[done.engine].live:
+            self.live_shown.emit(done.engine)
 
     def cancel_run(self) -> None:
         if self.session.running is not None:
@@ -662,6 +694,7 @@ class MainWindow(QMainWindow):
         for index, engine in enumerate(read_setting(self.settings, "pane_engines")):
             self.session.set_pane_engine(index, engine)
         self.session.set_timed_engines(read_setting(self.settings, "timed_engines"))
+        self.session.set_live(read_setting(self.settings, "live_preview"))
 
     def _save_settings(self) -> None:
         parameters = self.session.parameters
@@ -671,6 +704,7 @@ class MainWindow(QMainWindow):
         write_setting(self.settings, "algorithm", parameters.algorithm)
         write_setting(self.settings, "pane_engines", tuple(self.session.pane_engines))
         write_setting(self.settings, "timed_engines", self.session.timed or ("numpy",))
+        write_setting(self.settings, "live_preview", self.session.live)
         self.settings.sync()
 
     # --- The rest -------------------------------------------------------------------------

@@ -90,6 +90,15 @@ def _geometry(value: object) -> QByteArray:
     return value
 
 
+def _switch(value: object) -> bool:
+    """On or off: QSettings may hand a stored bool back as the text 'true' or 'false'."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in {"true", "false"}:
+        return value.lower() == "true"
+    raise ValueError(f"not on or off: {value!r}")
+
+
 def _joined(names: tuple[str, ...]) -> str:
     return ",".join(names)
 
@@ -108,6 +117,7 @@ SETTINGS: dict[str, Setting] = {
     "algorithm": Setting(DEFAULT_ALGORITHM, check_algorithm),
     "pane_engines": Setting(DEFAULT_PANE_ENGINES, _pane_engines, _joined),
     "timed_engines": Setting(DEFAULT_ENGINES, _engines, _joined),
+    "live_preview": Setting(True, _switch),
     "last_folder": Setting(None, _path, lambda p: path_to_setting(p) if p else ""),
     "last_save_folder": Setting(None, _path, lambda p: path_to_setting(p) if p else ""),
     "recent_files": Setting((), _paths, lambda paths: [path_to_setting(p) for p in paths]),

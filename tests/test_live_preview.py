@@ -1,0 +1,183 @@
+"""The live preview: the panes re-blur as the parameters change, without pressing Run."""
+
+import numpy as np
+from PySide6.QtCore import QSettings, Qt
+from qt_helpers import RUN_TIMEOUT_MS, photo_file
+from scipy.ndimage import correlate
+
+from blurapp.core import kernel_for
+from blurapp.session import Parameters, Session
+
+
+def oracle(photo, parameters):
+    kernel = kernel_for(parameters.algorithm, parameters.kernel_size, parameters.sigma)
+    weights = kernel if kernel.ndim == 2 else np.outer(kernel, kernel)
+    return correlate(photo.gray, weights, mode="nearest")
+
+
+def wait_for_both(qtbot, window, change):
+    """Make `change`, and return once both panes show their live result for it."""
+    seen = []
+    window.live_shown.connect(seen.append)
+    try:
+        change()
+        qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
+    finally:
+        window.live_shown.disconnect(seen.append)
+    return seen
+
+
+def assert_panes_show(window, parameters):
+    """Each pane's caption names `parameters`, and its picture is the blur they make."""
+    for pane, engine in zip(window.panes, window.session.pane_engines, strict=True):
+        kept = window.session.results[engine]
+        assert kept.parameters == parameters and kept.live
+        assert pane.view._item.levels() is kept.picture
+        caption = pane.caption_text()
+        assert f"σ {parameters.sigma:g}" in caption and "live: " in caption, caption
+        assert "out of date" not in caption
+        np.testing.assert_allclose(
+            kept.run.output, oracle(window.photo, parameters), atol=1e-5, rtol=0
+        )
+
+
+def test_a_new_window_has_the_live_preview_on_and_remembers_turning_it_off(qtbot, tmp_path):
+    from blurapp.ui.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    assert window.session.live and window.live_action.isChecked()
+    window.live_action.trigger()
+    assert not window.session.live
+    window.close()
+    again = MainWindow(settings)
+    qtbot.addWidget(again)
+    assert not again.session.live and not again.live_action.isChecked()
+    again.close()
+
+
+def test_opening_a_photo_shows_it_blurred_at_once(make_window, qtbot, tmp_path):
+    window = make_window(live=True, wait=False)
+    seen = wait_for_both(qtbot, window, lambda: window.open_photo(photo_file(tmp_path)))
+    assert seen[0] == "jax"  # the compiled engine's pane first: it keeps up
+    assert_panes_show(window, window.session.parameters)
+
+
+def test_moving_sigma_reblurs_both_panes_without_run(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path), live=True)
+    shown = []
+    window.results_shown.connect(shown.append)
+    wait_for_both(qtbot, window, lambda: window.sigma_slider.setValue(30))
+    parameters = window.session.parameters
+    assert parameters.sigma == 3.0
+    assert_panes_show(window, parameters)
+    # A preview is one call each: the figures stay those of a timed run (there was none).
+    assert shown == [] and window.session.outcome is None
+    wait_for_both(qtbot, window, lambda: window.set_parameters(algorithm="separable"))
+    assert_panes_show(window, window.session.parameters)
+
+
+def test_the_newest_change_wins_and_numpy_stops_between_taps(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path, size=(900, 600)), live=True)
+    taps = []  # (request, engine, done, total) as the worker reports them, stale or not
+
+    def record(request, engine, done, total):
+        taps.append((request, engine, done, total))
+
+    window.worker.worker.progress.connect(record, Qt.ConnectionType.DirectConnection)
+    # A 41 × 41 kernel: NumPy spends a second on its 1,681 taps.
+    with qtbot.waitSignal(
+        window.progress_shown,
+        timeout=RUN_TIMEOUT_MS,
+        check_params_cb=lambda engine, done, total: engine == "numpy" and done > 0,
+    ):
+        window.set_parameters(kernel_size=41, sigma=6.0)
+    for sigma in (6.5, 7.0, 7.5):
+        window.set_parameters(sigma=sigma)
+    qtbot.waitUntil(
+        lambda: all(
+            engine in window.session.results
+            and window.session.results[engine].parameters.sigma == 7.5
+            for engine in ("numpy", "jax")
+        ),
+        timeout=RUN_TIMEOUT_MS,
+    )
+    # The NumPy blur of sigma 6 was left between taps, not finished.
+    big = 41 * 41
+    first = min(
+        request for request, engine, done, total in taps if engine == "numpy" and total == big
+    )
+    done = max(done for request, engine, done, _ in taps if request == first and engine == "numpy")
+    assert 0 < done < big
+    assert_panes_show(window, window.session.parameters)
+
+
+def test_each_pane_says_how_often_it_updates_while_the_slider_moves(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path), live=True)
+    for position in (26, 27, 28, 29):
+        wait_for_both(
+            qtbot, window, lambda position=position: window.sigma_slider.setValue(position)
+        )
+    for pane in window.panes:
+        assert " updates/s" in pane.caption_text(), pane.caption_text()
+
+
+def test_with_the_live_preview_off_a_change_waits_for_run(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path))
+    live = []
+    window.live_shown.connect(live.append)
+    window.set_parameters(sigma=4.0)
+    qtbot.wait(500)
+    assert live == [] and window.session.results == {}
+    # Turning it on catches the panes up with the parameters.
+    wait_for_both(qtbot, window, lambda: window.live_action.trigger())
+    assert_panes_show(window, window.session.parameters)
+
+
+def test_a_timed_run_after_a_preview_replaces_the_live_captions(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path), live=True)
+    wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=2.0))
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.run_comparison()
+    caption = window.right_pane.caption_text()
+    assert "live" not in caption and "steady " in caption
+    assert "median of " in window.figures.value("JAX steady")
+
+
+# --- The session, without a window ----------------------------------------------------------
+
+
+def test_the_session_plans_a_preview_of_the_panes_engines_jit_first(tmp_path):
+    from blurapp.core import load_photo
+
+    session = Session()
+    assert session.start_live_preview() is None  # no photo
+    session.set_photo(load_photo(photo_file(tmp_path)))
+    plan = session.start_live_preview()
+    assert plan.live and plan.repeats == 0 and plan.engines == ("jax", "numpy")
+    session.set_timed("jax-eager", True)  # timed by Run, but no pane shows it
+    assert session.start_live_preview().engines == ("jax", "numpy")
+    session.set_live(False)
+    assert session.start_live_preview() is None
+    assert session.start_run().repeats is None  # a run times as many calls as each needs
+
+
+def test_the_update_rate_counts_the_last_two_seconds(tmp_path, monkeypatch):
+    import blurapp.session as session_module
+    from blurapp.core import get_engine, load_photo
+
+    clock = [100.0]
+    monkeypatch.setattr(session_module.time, "monotonic", lambda: clock[0])
+    session = Session()
+    photo = load_photo(photo_file(tmp_path))
+    session.set_photo(photo)
+    run = get_engine("numpy").blur(photo.gray, kernel_for("2d", 3, 1.0), repeats=0)
+    for step in range(5):
+        session.set_parameters(Parameters(kernel_size=3, sigma=1.0 + step / 10))
+        session.start_live_preview()
+        session.engine_done("numpy", run, None)
+        clock[0] += 0.25
+    assert session.live_rate("numpy") == 4.0  # 5 updates, 0.25 s apart
+    clock[0] += 5
+    assert session.live_rate("numpy") is None  # still for a while: no rate to show
