@@ -154,6 +154,7 @@ class RunPlan:
     parameters: Parameters
     engines: tuple[str, ...]
     live: bool = False  # a live preview: the panes' engines, one call each, JAX-jit first
+    moving: bool = False  # a preview of parameters the user is changing (counted per second)
 
     @property
     def repeats(self) -> int | None:
@@ -257,6 +258,7 @@ class Session:
         """A new photo: every result of the old one goes, and a run in flight with it."""
         self.photo, self.original = photo, original
         self.results.clear()
+        self._live_updates.clear()
         self.outcome = None
         was_running, self.running = self.running is not None, None
         self._changed("photo")
@@ -339,16 +341,30 @@ class Session:
         self._changed("running")
         return self.running
 
-    def start_live_preview(self) -> RunPlan | None:
-        """Re-blur the panes with the parameters now, one call per engine, as the live
-        preview does on every change; None when it is off or there is no photo. The compiled
-        engines go first: their panes keep up while NumPy's lags. Supersedes a run going."""
+    def start_live_preview(self, moving: bool = False) -> RunPlan | None:
+        """Re-blur the panes whose result does not show the photo and parameters now, one
+        call per engine, as the live preview does on every change (`moving`: a change of the
+        parameters); None when it is off, there is no photo or nothing to re-blur. The
+        compiled engines go first: their panes keep up while NumPy's lags. Supersedes a run
+        going, unless it is a timed run of these very parameters, which shows them soon."""
         if not self.live or self.photo is None:
             return None
-        shown = set(self.pane_engines)
-        engines = sorted(self._in_order(shown), key=lambda name: not get_engine(name).uses_jax)
+        running = self.running
+        if (
+            running is not None
+            and not running.live
+            and running.photo is self.photo
+            and running.parameters.same_blur(self.parameters)
+        ):
+            return None
+        stale = {engine for engine in self.pane_engines if not self._shows_now(engine)}
+        if not stale:
+            return None
+        engines = sorted(self._in_order(stale), key=lambda name: not get_engine(name).uses_jax)
         self._serial += 1
-        self.running = RunPlan(self._serial, self.photo, self.parameters, tuple(engines), live=True)
+        self.running = RunPlan(
+            self._serial, self.photo, self.parameters, tuple(engines), live=True, moving=moving
+        )
         self._changed("running")
         return self.running
 
@@ -369,7 +385,7 @@ class Session:
         self.results[engine] = KeptResult(
             engine, run, error, picture, plan.photo, plan.parameters, plan.serial, final, plan.live
         )
-        if plan.live and run is not None:
+        if plan.moving and run is not None:
             now = time.monotonic()
             recent = [t for t in self._live_updates.get(engine, []) if now - t < LIVE_RATE_SECONDS]
             self._live_updates[engine] = [*recent, now]
@@ -396,6 +412,15 @@ class Session:
         self._changed("running")
         self._changed("outcome")
         return True
+
+    def _shows_now(self, engine: str) -> bool:
+        """Whether `engine`'s kept result is of the photo and the parameters now."""
+        kept = self.results.get(engine)
+        return (
+            kept is not None
+            and kept.photo is self.photo
+            and kept.parameters.same_blur(self.parameters)
+        )
 
     def live_rate(self, engine: str, now: float | None = None) -> float | None:
         """How many live results a second `engine`'s pane got while the parameters moved
@@ -449,8 +474,9 @@ class Session:
                     new=tr(ALGORITHM_LABELS[now.algorithm]),
                 )
             )
-        newest = max((kept.serial for kept in self.results.values()), default=0)
-        if not reasons and serial != newest:
+        # A preview replaces no figures: only a later timed run makes these out of date.
+        newest = max((kept.serial for kept in self.results.values() if not kept.live), default=0)
+        if not reasons and serial < newest:
             reasons.append(tr(QT_TRANSLATE_NOOP("Session", "a later run replaced other results")))
         if not reasons:
             return None
@@ -669,7 +695,10 @@ class Session:
         return [
             (steady_key(engine), f"{format_ms(kept.run.seconds)} ({earlier})")
             for engine, kept in self.results.items()
-            if kept.run is not None and engine not in result.runs and engine not in result.errors
+            if kept.run is not None
+            and not kept.live  # one call is no steady figure
+            and engine not in result.runs
+            and engine not in result.errors
         ]
 
     def summary(self) -> str:

@@ -121,6 +121,38 @@ def test_each_pane_says_how_often_it_updates_while_the_slider_moves(make_window,
         )
     for pane in window.panes:
         assert " updates/s" in pane.caption_text(), pane.caption_text()
+    # Once the slider has been still a while, the rate goes: it described the moving.
+    qtbot.waitUntil(
+        lambda: all(" updates/s" not in pane.caption_text() for pane in window.panes),
+        timeout=4000,
+    )
+    assert "live: " in window.right_pane.caption_text()
+
+
+def test_the_status_bar_is_not_left_on_a_previews_progress(make_window, qtbot, tmp_path):
+    window = make_window(live=True, wait=False)
+    wait_for_both(qtbot, window, lambda: window.open_photo(photo_file(tmp_path)))
+    qtbot.wait(100)
+    status = window.status_label.text()
+    assert "street.png" in status and "taps" not in status and "running" not in status
+    assert not window.progress_bar.isVisible() and not window.cancel_button.isEnabled()
+
+
+def test_choosing_a_panes_engine_previews_that_pane_only(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path), live=True)
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.run_comparison()
+    timed = window.session.results["numpy"]
+    seen = []
+    window.live_shown.connect(seen.append)
+    window.set_pane_engine(1, "jax-eager")
+    qtbot.waitUntil(lambda: seen == ["jax-eager"], timeout=RUN_TIMEOUT_MS)
+    qtbot.wait(200)
+    assert seen == ["jax-eager"]
+    assert window.session.results["numpy"] is timed  # the timed figures stay
+    assert "out of date" not in window.left_pane.caption_text()
+    assert "live" not in window.left_pane.caption_text()
+    assert not window.figures.stale_label.isVisibleTo(window)
 
 
 def test_with_the_live_preview_off_a_change_waits_for_run(make_window, qtbot, tmp_path):
@@ -158,9 +190,15 @@ def test_the_session_plans_a_preview_of_the_panes_engines_jit_first(tmp_path):
     assert plan.live and plan.repeats == 0 and plan.engines == ("jax", "numpy")
     session.set_timed("jax-eager", True)  # timed by Run, but no pane shows it
     assert session.start_live_preview().engines == ("jax", "numpy")
+    # A timed run of the parameters now is not interrupted by a preview of the same.
+    session.set_pane_engine(1, "jax-eager")
+    run = session.start_run()
+    assert run.repeats is None  # a run times as many calls as each needs
+    assert session.start_live_preview() is None and session.running is run
+    session.set_parameters(Parameters(sigma=4.0))
+    assert session.start_live_preview(moving=True).engines == ("jax-eager", "numpy")
     session.set_live(False)
     assert session.start_live_preview() is None
-    assert session.start_run().repeats is None  # a run times as many calls as each needs
 
 
 def test_the_update_rate_counts_the_last_two_seconds(tmp_path, monkeypatch):
@@ -175,7 +213,7 @@ def test_the_update_rate_counts_the_last_two_seconds(tmp_path, monkeypatch):
     run = get_engine("numpy").blur(photo.gray, kernel_for("2d", 3, 1.0), repeats=0)
     for step in range(5):
         session.set_parameters(Parameters(kernel_size=3, sigma=1.0 + step / 10))
-        session.start_live_preview()
+        session.start_live_preview(moving=True)
         session.engine_done("numpy", run, None)
         clock[0] += 0.25
     assert session.live_rate("numpy") == 4.0  # 5 updates, 0.25 s apart

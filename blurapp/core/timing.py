@@ -60,7 +60,7 @@ def time_engines(
     """Time the steady calls of engines whose first call is done, interleaved round by round.
 
     `repeats`: the steady calls of every engine (0: none, the first call only); None chooses
-    them per engine (see calls_for). `max_repeats` caps an engine's calls by name. An engine
+    them per engine (see calls_for), capped by name by `max_repeats`. An engine
     whose steady call raises is left out of the answer and reported to `failed(name, error)`
     (without `failed`, the error propagates). BlurCancelled is raised when `cancelled()` turns
     True between calls. `progress(done, total)` follows the timed calls.
@@ -84,9 +84,14 @@ def time_engines(
             return None
 
     def want(name: str, seconds: float) -> None:
-        count = calls_for(seconds) if repeats is None else repeats
-        cap = caps.get(name)
+        if repeats is not None:  # --repeat N: N calls of every engine, slow ones too
+            wanted[name] = repeats
+            return
+        count, cap = calls_for(seconds), caps.get(name)
         wanted[name] = max(len(calls[name]), count if cap is None else min(count, cap))
+
+    def left(name: str) -> int:
+        return wanted.get(name, 0) - len(calls[name])
 
     if repeats != 0:
         for name in list(alive):  # the warm-up round, untimed but for choosing the count
@@ -94,14 +99,19 @@ def time_engines(
             if warm_up is not None:
                 want(name, warm_up.seconds)
     round_number = 0
-    while any(len(calls[name]) < wanted.get(name, 0) for name in alive):
+    while any(left(name) > 0 for name in alive):
+        # Every engine still to be timed takes part in every round, the ones with more calls
+        # left making more of them, so all of them end together: a fast engine's hundreds of
+        # calls are spread over the whole time a slow one is measured, not bunched after it.
+        fewest = min(left(name) for name in alive if left(name) > 0)
         order = alive if round_number % 2 == 0 else alive[::-1]
         for name in list(order):
-            if len(calls[name]) < wanted[name]:
+            for _ in range(math.ceil(max(left(name), 0) / fewest)):
                 done = call(name)
-                if done is not None:
-                    calls[name].append(done)
-                    want(name, statistics.median(c.seconds for c in calls[name]))
+                if done is None:
+                    break
+                calls[name].append(done)
+                want(name, statistics.median(c.seconds for c in calls[name]))
                 if progress is not None:
                     done_so_far = sum(len(calls[name]) for name in alive)
                     progress(done_so_far, sum(wanted[name] for name in alive))

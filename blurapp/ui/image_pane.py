@@ -341,7 +341,9 @@ class ImageView(QGraphicsView):
     def mouseMoveEvent(self, event) -> None:
         if self._dragging_divider:
             scene_x = self.mapToScene(event.position().toPoint()).x()
-            self.set_divider(scene_x / self.picture_size().width())
+            width = self.picture_size().width()
+            if width > 0:  # 0: the picture was cleared mid-drag; nothing to move
+                self.set_divider(scene_x / width)
             event.accept()
             return
         super().mouseMoveEvent(event)

@@ -41,7 +41,15 @@ from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
 from blurapp.core.photo import PhotoError
 from blurapp.core.sample import sample_photo_path
 from blurapp.core.wording import FileProblem, display_path
-from blurapp.session import LEFT, RIGHT, SHOW_LABELS, Caption, Parameters, Session
+from blurapp.session import (
+    LEFT,
+    LIVE_RATE_SECONDS,
+    RIGHT,
+    SHOW_LABELS,
+    Caption,
+    Parameters,
+    Session,
+)
 from blurapp.ui.colours import NOTE_COLOUR
 from blurapp.ui.dialogs import AboutDialog, ShortcutsDialog, version_rows
 from blurapp.ui.figures_panel import FiguresPanel
@@ -190,6 +198,10 @@ class MainWindow(QMainWindow):
         self.worker.jax_ready.connect(self._on_jax_ready)
         self.worker.jax_unavailable.connect(self.session.jax_failed)
         self._warmed_up = False
+        self._live_rate_timer = QTimer(self)
+        self._live_rate_timer.setSingleShot(True)
+        self._live_rate_timer.setInterval(round(LIVE_RATE_SECONDS * 1000) + 50)
+        self._live_rate_timer.timeout.connect(self._show_captions)
         self._on_model_running()
 
     # --- Building the window ---------------------------------------------------------------
@@ -362,7 +374,7 @@ class MainWindow(QMainWindow):
         self.session.set_parameters(parameters)
         self._on_model_parameters()  # the typed-text notes change without the parameters
         if self.session.parameters != before:
-            self.start_live_preview()
+            self.start_live_preview(moving=True)
 
     # --- The session, rendered ---------------------------------------------------------------
 
@@ -446,8 +458,8 @@ class MainWindow(QMainWindow):
         self.run_button.setEnabled(has_photo)
         self.run_action.setEnabled(has_photo)
         self.sweep_action.setEnabled(has_photo)
-        self.cancel_button.setEnabled(running)
-        self.cancel_action.setEnabled(running)
+        self.cancel_button.setEnabled(timing)
+        self.cancel_action.setEnabled(timing)
         self.progress_bar.setVisible(timing)
 
     # --- Opening photos -------------------------------------------------------------------
@@ -529,18 +541,26 @@ class MainWindow(QMainWindow):
         self.worker.run(plan.photo, plan.parameters, plan.engines, plan.repeats)
         self._on_progress(plan.engines[0], 0, 0)
 
-    def start_live_preview(self) -> None:
-        """Re-blur the panes with the parameters now, if the live preview is on; the newest
-        request supersedes any run in flight."""
-        plan = self.session.start_live_preview()
-        if plan is not None:
-            self.worker.run(plan.photo, plan.parameters, plan.engines, plan.repeats)
+    def start_live_preview(self, moving: bool = False) -> None:
+        """Re-blur the panes that do not show the parameters now, if the live preview is on
+        (see Session.start_live_preview); `moving`: for a change of the parameters."""
+        timing = self.session.running is not None and not self.session.running.live
+        plan = self.session.start_live_preview(moving)
+        if plan is None:
+            return
+        self.worker.run(plan.photo, plan.parameters, plan.engines, plan.repeats)
+        if timing:  # superseded: say so, or its last progress would stay in the status bar
+            self.status_label.setText(
+                self.tr("The run stopped for the new parameters; press Run to time them")
+            )
 
     def _on_engine_finished(self, done) -> None:
         taken = self.session.engine_done(
             done.engine, done.run, done.error, done.picture, done.final
         )
         if taken and self.session.results[done.engine].live:
+            # The updates per second go from the captions once the parameters stay still.
+            self._live_rate_timer.start()
             self.live_shown.emit(done.engine)
 
     def cancel_run(self) -> None:
@@ -553,12 +573,17 @@ class MainWindow(QMainWindow):
         return self.session.running is not None
 
     def _on_progress(self, engine: str, done: int, total: int) -> None:
+        running = self.session.running
+        if running is None or not running.live:  # a preview's taps are gone in a blink
+            self._show_progress(engine, done, total)
+        self.progress_shown.emit(engine, done, total)
+
+    def _show_progress(self, engine: str, done: int, total: int) -> None:
         status, bar_format = self.session.progress(engine, done, total)
         self.progress_bar.setRange(0, total)  # 0, 0: busy, a compiled call reports no progress
         self.progress_bar.setValue(done)
         self.progress_bar.setFormat(bar_format)
         self.status_label.setText(status)
-        self.progress_shown.emit(engine, done, total)
 
     def _on_run_failed(self, error: Exception) -> None:
         message = f"{type(error).__name__}: {error}"

@@ -208,7 +208,8 @@ class Worker(QObject):
             differences = {}
             reference = result.runs.get(result.reference)
             for engine, difference in result.differences.items():
-                if cancelled():
+                # A preview is never shown as figures: no difference pictures to spend on.
+                if cancelled() or request.repeats == 0:
                     break
                 picture, scale = difference_picture(
                     reference.output, result.runs[engine].output, difference
