@@ -2,8 +2,8 @@
 
 A benchmark to read, not a timed test: it prints figures and asserts nothing. Sections:
 engines (the table), yardsticks (OpenCV and a plain copy), first-call (the compilation
-cache across launches), startup, window (stalls and display in a real window, offscreen)
-and memory (peak RSS of whole runs).
+cache across launches), startup, window (stalls and display in a real window, offscreen),
+live (the live preview's latency) and memory (peak RSS of whole runs).
 """
 
 from __future__ import annotations
@@ -256,6 +256,36 @@ def window(photo: Path) -> dict:
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
+# The live preview's latency is measured on photos of these sizes: a phone's 2 MP and a
+# camera's 24 MP.
+LIVE_MEGAPIXELS = (2.0, 24.0)
+
+
+def live(folder: Path) -> dict:
+    """The live preview's latency in a real window (see blurapp.ui.probe.measure_live), for
+    each of LIVE_MEGAPIXELS and each algorithm."""
+    env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
+    figures = {}
+    with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
+        env["BLURAPP_CACHE_DIR"] = cache
+        for megapixels, algorithm in itertools.product(LIVE_MEGAPIXELS, ALGORITHMS):
+            photo = _write_photo(folder, megapixels)
+            run = subprocess.run(
+                [sys.executable, "-m", "blurapp.ui.probe", "--live", str(photo), algorithm],
+                capture_output=True,
+                text=True,
+                timeout=900,
+                env=env,
+            )
+            key = f"{megapixels:g} MP {algorithm}"
+            if run.returncode != 0:
+                lines = run.stderr.strip().splitlines()
+                figures[key] = {"error": lines[-1] if lines else "the probe failed"}
+            else:
+                figures[key] = json.loads(run.stdout.strip().splitlines()[-1])
+    return figures
+
+
 def memory(photo: Path, big_megapixels: float) -> dict:
     """Peak resident memory of `blurapp compare` on a photo file, and of the core on a very
     large synthetic image (too large for Pillow's default pixel limit as a file)."""
@@ -337,6 +367,8 @@ def run_sections(
                 figures = window(photo)
             elif name == "memory":
                 figures = memory(photo, big_megapixels)
+            elif name == "live":
+                figures = live(Path(folder))
             else:
                 continue
             report[name] = figures

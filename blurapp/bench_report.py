@@ -82,6 +82,18 @@ def section_lines(name: str, figures: dict) -> list[str]:
             f"  repaint both panes                  fit {_ms(repaint['fit'])}, "
             f"100% {_ms(repaint['100%'])}, after a pan {_ms(repaint['panned'])}"
         )
+    elif name == "live":
+        lines.append("live preview (sigma moved a step each 0.1 s; change → JAX pane painted):")
+        for case, live in figures.items():
+            if "error" in live:
+                lines.append(f"  {case}  — ({live['error']})")
+                continue
+            lines.append(
+                f"  {live['megapixels']:>4.1f} MP, {live['kernel']} {live['algorithm']:<9}: "
+                f"median {_ms(live['latency_median_seconds'])}, longest "
+                f"{_ms(live['latency_max_seconds'])} ({live['changes']} changes, "
+                f"JAX on {live['jax_device']})"
+            )
     elif name == "memory":
         lines.append("memory (peak resident set):")
         lines.append(f"  blurapp compare on the large photo  {_mb(figures['compare_peak_bytes'])}")

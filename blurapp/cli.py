@@ -29,7 +29,7 @@ from blurapp.core.timing import MEASURE_SECONDS
 COMMANDS = ("compare", "blur", "bench")
 BENCH_MEGAPIXELS = (0.3, 2.0, 12.0, 24.0)
 BENCH_KERNEL_SIZES = (9, 25)
-BENCH_SECTIONS = ("engines", "yardsticks", "first-call", "startup", "window", "memory")
+BENCH_SECTIONS = ("engines", "yardsticks", "first-call", "startup", "window", "live", "memory")
 
 log = logging.getLogger("blurapp")
 

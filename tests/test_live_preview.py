@@ -219,3 +219,15 @@ def test_the_update_rate_counts_the_last_two_seconds(tmp_path, monkeypatch):
     assert session.live_rate("numpy") == 4.0  # 5 updates, 0.25 s apart
     clock[0] += 5
     assert session.live_rate("numpy") is None  # still for a while: no rate to show
+
+
+def test_the_bench_measures_the_live_previews_latency(qtbot, tmp_path):
+    from blurapp.bench_report import section_lines
+    from blurapp.ui.probe import LIVE_CHANGES, measure_live
+
+    figures = measure_live(photo_file(tmp_path, size=(300, 200)), "separable")
+    assert figures["changes"] == LIVE_CHANGES == len(figures["latency_seconds"])
+    assert figures["algorithm"] == "separable" and figures["kernel"] == "9 × 9"
+    assert 0 < figures["latency_median_seconds"] <= figures["latency_max_seconds"] < 30
+    lines = section_lines("live", {"0.06 MP separable": figures})
+    assert "0.1 MP, 9 × 9 separable: median " in lines[2]

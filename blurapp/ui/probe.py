@@ -3,13 +3,16 @@
 
 - the longest stall of the event loop during a comparison, seen by a 10 ms timer;
 - the time from the worker sending a result to both panes painted;
-- the time to repaint both panes after zooming and panning a big photo.
+- the time to repaint both panes after zooming and panning a big photo;
+- with `--live`, the live preview's latency: from a change of sigma to the JAX-jit pane
+  repainted with its blur, while NumPy's pane still computes the change before.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -131,5 +134,77 @@ def measure(photo: Path) -> dict:
     return report
 
 
+# Sigma moves this many times, a slider step (0.1) each, this far apart: a slow drag.
+LIVE_CHANGES = 12
+LIVE_CHANGE_GAP_S = 0.1
+
+
+def measure_live(photo: Path, algorithm: str = "2d") -> dict:
+    """Change sigma as a dragged slider does and time each change until the JAX-jit pane is
+    repainted with the blur of it: the window's own path (parameters → worker → JAX-jit →
+    8-bit pyramid → pane) through to the paint code the screen's next frame runs."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from blurapp.ui.app import open_window
+    from blurapp.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    with tempfile.TemporaryDirectory(prefix="blurapp-probe-") as folder:
+        settings = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(settings)
+        window.resize(1360, 820)
+        window.set_live(True)
+        window.set_parameters(algorithm=algorithm)
+        shown: list[tuple[str, float]] = []
+        window.live_shown.connect(lambda engine: shown.append((engine, time.perf_counter())))
+
+        def wait_until(condition, timeout_s: float = 600) -> bool:
+            deadline = time.perf_counter() + timeout_s
+            while not condition() and time.perf_counter() < deadline:
+                app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
+            return condition()
+
+        def pause(seconds: float) -> None:
+            loop = QEventLoop()
+            QTimer.singleShot(round(seconds * 1000), loop.quit)
+            loop.exec()
+
+        open_window(window, photo)
+        # The preview of the photo as opened: JAX-jit compiles (or loads) its program here.
+        if not wait_until(lambda: {"jax", "numpy"} <= {engine for engine, _ in shown}):
+            return {"error": "the live preview did not show the photo"}
+        jax_pane = window.panes[window.session.pane_engines.index("jax")]
+        latencies = []
+        sigma = window.session.parameters.sigma
+        for step in range(1, LIVE_CHANGES + 1):
+            before = len(shown)
+            start = time.perf_counter()
+            window.set_parameters(sigma=round(sigma + step / 10, 1))
+            if not wait_until(lambda before=before: any(e == "jax" for e, _ in shown[before:])):
+                return {"error": "JAX-jit's pane did not follow the slider"}
+            jax_pane.view.viewport().grab()  # the paint the screen's next frame runs
+            latencies.append(time.perf_counter() - start)
+            pause(LIVE_CHANGE_GAP_S)
+        wait_until(lambda: window.session.running is None)
+        report = {
+            "photo": str(photo),
+            "megapixels": window.photo.width * window.photo.height / 1e6,
+            "kernel": window.session.kernel_used(),
+            "algorithm": algorithm,
+            "changes": LIVE_CHANGES,
+            "latency_median_seconds": statistics.median(latencies),
+            "latency_max_seconds": max(latencies),
+            "latency_seconds": latencies,
+            "jax_device": window.jax_device,
+        }
+        window.close()
+    return report
+
+
 if __name__ == "__main__":
-    print(json.dumps(measure(Path(sys.argv[1]))))
+    if sys.argv[1] == "--live":  # --live PHOTO ALGORITHM
+        print(json.dumps(measure_live(Path(sys.argv[2]), sys.argv[3])))
+    else:
+        print(json.dumps(measure(Path(sys.argv[1]))))
