@@ -606,6 +606,7 @@ def _blur(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     import tempfile
 
+    _check_sweep_csv(args)
     # "JAX 1st" must mean a real compilation: an empty cache of the bench's own, every time.
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
         os.environ["BLURAPP_CACHE_DIR"] = cache
@@ -649,6 +650,18 @@ def _run_bench(args: argparse.Namespace) -> int:
     if args.json:
         _print(json.dumps(report, indent=2))
     return 0
+
+
+def _check_sweep_csv(args: argparse.Namespace) -> None:
+    """`bench --sweep --csv`: a CSV that could not be written fails now, before any size is
+    measured, not after the first."""
+    from blurapp.core.saving import OutputError, check_output_path
+
+    if args.sweep and args.csv is not None:
+        try:
+            check_output_path(args.csv, source=_source(args.photo), image=False)
+        except OutputError as error:
+            raise _CommandFailed(str(error)) from error
 
 
 def _run_sweep(args: argparse.Namespace, show) -> dict:

@@ -4,11 +4,14 @@ import csv
 import json
 import subprocess
 import sys
+import threading
+import time
 
 import numpy as np
 import pytest
 from PIL import Image
 from qt_helpers import RUN_TIMEOUT_MS, photo_file
+from test_split_view import jax_settled
 
 from blurapp.core.sweep import (
     SWEEP_MEGAPIXELS,
@@ -227,6 +230,18 @@ def test_bench_sweep_prints_a_line_per_size_and_writes_the_csv(tmp_path):
     assert all(float(row["jax_seconds"]) > 0 for row in rows)
 
 
+def test_bench_sweep_checks_its_csv_before_measuring(tmp_path):
+    out = tmp_path / "missing" / "sweep.csv"
+    start = time.monotonic()
+    run = blurapp(*SWEEP, "--csv", out)
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == [f"error: {out}: the folder {out.parent} does not exist"], (
+        run.stderr
+    )
+    assert run.stdout == ""  # not a size measured, not even the machine described
+    assert time.monotonic() - start < 30
+
+
 def test_bench_sweep_json_has_the_points(tmp_path):
     run = blurapp(*SWEEP, "--json")
     assert run.returncode == 0, run.stderr
@@ -279,12 +294,14 @@ def qtbot_left():
 
 
 def test_the_sweep_window_saves_its_csv_and_picture(sweep_window, qtbot, tmp_path, monkeypatch):
-    from PySide6.QtWidgets import QFileDialog
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
 
     with qtbot.waitSignal(sweep_window.sweep_finished, timeout=RUN_TIMEOUT_MS):
         sweep_window.run()
     chosen = iter([str(tmp_path / "chart"), str(tmp_path / "figures.csv")])  # no .png: added
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (next(chosen), ""))
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *args: asked.append(args))
     sweep_window.save_picture()
     sweep_window.save_csv()
     with Image.open(tmp_path / "chart.png") as picture:
@@ -296,6 +313,7 @@ def test_the_sweep_window_saves_its_csv_and_picture(sweep_window, qtbot, tmp_pat
         rows = list(csv.DictReader(file))
     assert [row["width"] for row in rows] == ["60", "387"]
     assert "figures.csv" in sweep_window.status_label.text()
+    assert asked == []  # no file of either name was there to replace
 
 
 def test_stop_keeps_the_sizes_done_and_closing_ends_the_thread(sweep_window, qtbot):
@@ -308,7 +326,8 @@ def test_stop_keeps_the_sizes_done_and_closing_ends_the_thread(sweep_window, qtb
     assert len(sweep_window.points) >= 1 and "Stopped after" in sweep_window.status_label.text()
     thread = sweep_window._sweeper.thread
     sweep_window.close()
-    assert not thread.isRunning()
+    assert sweep_window._sweeper is None
+    qtbot.waitUntil(lambda: not thread.isRunning(), timeout=RUN_TIMEOUT_MS)
 
 
 def test_run_menu_opens_the_sweep_on_the_windows_photo_and_engines(window, qtbot):
@@ -329,3 +348,172 @@ def test_run_menu_opens_the_sweep_on_the_windows_photo_and_engines(window, qtbot
 def test_the_sweep_needs_a_photo(make_window):
     window = make_window(wait=False)
     assert window.session.photo is None and not window.sweep_action.isEnabled()
+
+
+def test_saving_asks_before_replacing_a_file_the_dialog_did_not_ask_about(
+    sweep_window, qtbot, tmp_path, monkeypatch
+):
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    with qtbot.waitSignal(sweep_window.sweep_finished, timeout=RUN_TIMEOUT_MS):
+        sweep_window.run()
+    existing = tmp_path / "chart.png"
+    existing.write_bytes(b"the user's own chart")
+    # The dialog checked "chart", which is not there; the file written would be chart.png.
+    chosen = str(tmp_path / "chart")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (chosen, ""))
+    asked, answer = [], QMessageBox.StandardButton.No
+
+    def question(parent, title, text, *args):
+        asked.append((title, text))
+        return answer
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    sweep_window.save_picture()
+    assert asked == [("Replace File?", "chart.png already exists. Do you want to replace it?")]
+    assert existing.read_bytes() == b"the user's own chart"  # declined: left alone
+    answer = QMessageBox.StandardButton.Yes
+    sweep_window.save_picture()
+    assert len(asked) == 2 and existing.read_bytes().startswith(b"\x89PNG")
+    # Named with its extension, the dialog itself asked about it: not asked again.
+    chosen = str(existing)
+    sweep_window.save_picture()
+    assert len(asked) == 2
+
+
+def blocking_compare(monkeypatch):
+    """Make each comparison of a sweep one uninterruptible call, as a JAX call on a large photo
+    is, until the returned event is set; the other event is set once the call is entered."""
+    from blurapp.core import sweep
+
+    entered, release = threading.Event(), threading.Event()
+    real = sweep.compare
+
+    def compare(*args, **kwargs):
+        entered.set()
+        release.wait(60)  # no cancelled() check in here
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sweep, "compare", compare)
+    return entered, release
+
+
+def test_closing_during_a_long_uninterruptible_call_returns_at_once(
+    sweep_window, qtbot, monkeypatch
+):
+    entered, release = blocking_compare(monkeypatch)
+    sweep_window.run()
+    assert entered.wait(30)
+    thread = sweep_window._sweeper.thread
+    start = time.monotonic()
+    sweep_window.close()
+    assert time.monotonic() - start < 1.0
+    assert not sweep_window.isVisible() and sweep_window._sweeper is None
+    assert thread.isRunning()  # still inside its call: left to end on its own
+    release.set()
+    qtbot.waitUntil(lambda: not thread.isRunning(), timeout=RUN_TIMEOUT_MS)
+
+
+def test_closing_the_main_window_during_a_sweep_returns_at_once(window, qtbot, monkeypatch):
+    jax_settled(qtbot, window)
+    window.sweep_action.trigger()
+    sweep = open_sweep(window)
+    entered, release = blocking_compare(monkeypatch)
+    sweep.run()
+    assert entered.wait(30)
+    thread = sweep._sweeper.thread
+    start = time.monotonic()
+    window.close()  # takes the sweep window with it
+    assert time.monotonic() - start < 1.0
+    assert not window.isVisible() and not sweep.isVisible()
+    assert thread.isRunning()
+    release.set()
+    qtbot.waitUntil(lambda: not thread.isRunning(), timeout=RUN_TIMEOUT_MS)
+
+
+def open_sweep(window):
+    from blurapp.ui.sweep_window import SweepWindow
+
+    [sweep] = [child for child in window.findChildren(SweepWindow) if not child.is_closed()]
+    sweep.max_spin.setValue(0.1)  # one small size
+    return sweep
+
+
+def test_the_sweep_is_modal_and_starting_it_cancels_the_windows_run(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    jax_settled(qtbot, window)
+    window.set_parameters(kernel_size=51)  # a run still going when the sweep starts
+    window.run_comparison()
+    assert window.is_running()
+    window.sweep_action.trigger()
+    sweep = open_sweep(window)
+    assert sweep.windowModality() == Qt.WindowModality.WindowModal
+    with qtbot.waitSignal(window.run_cancelled, timeout=1000):
+        sweep.run()
+    assert not window.is_running()
+    with qtbot.waitSignal(sweep.sweep_finished, timeout=RUN_TIMEOUT_MS):
+        pass
+    sweep.close()
+
+
+def test_starting_the_sweep_drops_a_live_preview_in_flight(make_window, qtbot):
+    window = make_window(live=True)
+    jax_settled(qtbot, window)
+    window.sweep_action.trigger()
+    sweep = open_sweep(window)
+    window.set_parameters(sigma=4.0)  # a live preview re-blurs the panes
+    running = window.session.running
+    assert running is not None and running.live
+    cancelled = []
+    window.run_cancelled.connect(lambda: cancelled.append(True))
+    sweep.run()
+    assert window.session.running is None
+    assert cancelled == []  # nothing the user cancelled: no "Cancelled" for a preview
+    with qtbot.waitSignal(sweep.sweep_finished, timeout=RUN_TIMEOUT_MS):
+        pass
+    sweep.close()
+
+
+def test_a_failed_sweep_is_told_as_the_main_window_tells_it(
+    window, qtbot, monkeypatch, warnings_shown
+):
+    from blurapp.core import sweep as sweep_module
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(sweep_module, "compare", fail)
+    window.show_messages = False  # as in a screenshot: no message box, only message_shown
+    told = []
+    window.message_shown.connect(lambda title, text: told.append((title, text)))
+    window.sweep_action.trigger()
+    sweep = open_sweep(window)
+    with qtbot.waitSignal(sweep.sweep_failed, timeout=RUN_TIMEOUT_MS):
+        sweep.run()
+    assert told == [("Sweep Failed", "The sweep stopped: RuntimeError: boom")]
+    assert warnings_shown == []
+    sweep.close()
+
+
+def test_a_hidden_sweep_window_is_reused_and_one_closed_with_esc_deleted(window, qtbot):
+    import shiboken6
+    from PySide6.QtCore import Qt
+
+    from blurapp.ui.sweep_window import SweepWindow
+
+    window.sweep_action.trigger()
+    first = open_sweep(window)
+    first.hide()
+    window.sweep_action.trigger()
+    assert window.findChildren(SweepWindow) == [first] and first.isVisible()
+    with qtbot.waitSignal(first.sweep_finished, timeout=RUN_TIMEOUT_MS):
+        first.run()
+    thread = first._sweeper.thread
+    qtbot.keyClick(first, Qt.Key.Key_Escape)
+    assert not thread.isRunning()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(first), timeout=5000)
+    window.sweep_action.trigger()
+    [second] = window.findChildren(SweepWindow)
+    assert second.isVisible()
+    second.close()

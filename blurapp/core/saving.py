@@ -182,12 +182,17 @@ def _name_problem(path: Path, error: OSError) -> OutputError:
 
 
 def check_output_path(
-    path: str | os.PathLike[str], *, source: str | os.PathLike[str] | None = None
+    path: str | os.PathLike[str],
+    *,
+    source: str | os.PathLike[str] | None = None,
+    image: bool = True,
 ) -> None:
-    """Raise OutputError now if `path` could not take a result: unknown format, no folder,
-    a name too long, or the photo being blurred itself (`source`), which is never replaced."""
+    """Raise OutputError now if `path` could not take a result: unknown format (for an
+    `image`; any for another file, a CSV), no folder, a name too long, or the photo being
+    blurred itself (`source`), which is never replaced."""
     path = Path(path)
-    _image_format(path)
+    if image:
+        _image_format(path)
     _check_target(path)
     if source is not None and _same_file(path, Path(source)):
         raise OutputError(

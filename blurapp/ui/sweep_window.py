@@ -27,7 +27,6 @@ from PySide6.QtCore import (
     QSize,
     QStandardPaths,
     Qt,
-    QThread,
     Signal,
     Slot,
 )
@@ -61,7 +60,7 @@ from blurapp.core.sweep import (
 from blurapp.core.wording import display_path
 from blurapp.session import ENGINES_CONTEXT, Parameters
 from blurapp.ui.figures_panel import BAR_COLOURS, bar_colour
-from blurapp.ui.worker import _started_threads
+from blurapp.ui.worker import WorkerThread, finish_in_background
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +72,9 @@ PANEL_GAP = 14
 TIME_SHARE = 0.62  # of the height below the legend: the time plot; the speed-up plot the rest
 GRID_COLOUR = QColor(128, 128, 128, 48)
 ONE_COLOUR = QColor(128, 128, 128)
+# Closing waits this long for the sweep's thread; one inside a JAX call then ends on its own.
+# The main window, closing, waits for its own worker after this: under 2 s in all.
+CLOSE_WAIT_MS = 250
 
 
 def engine_colour(engine: str) -> QColor:
@@ -410,12 +412,15 @@ class SweepRequest:
 
 
 class SweepWorker(QObject):
-    """Runs sweeps on its own thread, one at a time; every signal carries its sweep's number."""
+    """Runs sweeps on its own thread, one at a time; every signal carries its sweep's number.
+
+    The window tells the user and logs a failure, with its traceback: the worker doesn't, or
+    it would reach the terminal twice (as the window's Worker)."""
 
     point_done = Signal(int, object)  # number, SweepPoint
     sweep_done = Signal(int, object)  # number, list[SweepPoint]
     sweep_stopped = Signal(int)
-    sweep_failed = Signal(int, str)  # number, what went wrong
+    sweep_failed = Signal(int, str, object)  # number, what went wrong, the exception (or None)
 
     def __init__(self) -> None:
         super().__init__()
@@ -450,11 +455,10 @@ class SweepWorker(QObject):
                 on_point=lambda point: self.point_done.emit(number, point),
             )
         except MemoryError:
-            self.sweep_failed.emit(number, "not enough memory for the next size")
+            self.sweep_failed.emit(number, "not enough memory for the next size", None)
             return
         except Exception as error:
-            log.exception("the sweep failed")
-            self.sweep_failed.emit(number, f"{type(error).__name__}: {error}")
+            self.sweep_failed.emit(number, f"{type(error).__name__}: {error}", error)
             return
         if cancelled():
             self.sweep_stopped.emit(number)
@@ -463,20 +467,17 @@ class SweepWorker(QObject):
 
 
 class SweepThread(QObject):
-    """A SweepWorker in a QThread of its own, started at once, registered with the window's
-    worker threads so the tests see one left running."""
+    """A SweepWorker in a WorkerThread of its own, started at once: the tests see one left
+    running as they see the window's worker."""
 
     _run_requested = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.thread = QThread()
-        self.thread.setObjectName("blurapp-sweep")
-        self.worker = SweepWorker()
-        self.worker.moveToThread(self.thread)
+        self._worker_thread = WorkerThread(SweepWorker(), name="blurapp-sweep")
+        self.thread = self._worker_thread.thread
+        self.worker: SweepWorker = self._worker_thread.worker
         self._run_requested.connect(self.worker.run)
-        _started_threads.add(self.thread)
-        self.thread.start()
 
     def run(self, request: SweepRequest) -> None:
         self.worker.want(request.number)
@@ -485,21 +486,28 @@ class SweepThread(QObject):
     def cancel(self) -> None:
         self.worker.want(0)
 
-    def stop(self) -> None:
-        """Stop the sweep and wait for the thread: one JAX call at most, a few seconds on a
-        24 MP photo."""
-        self.worker.stop()
-        self.thread.quit()
-        self.thread.wait()
+    def stop(self, wait_ms: int | None = CLOSE_WAIT_MS) -> bool:
+        """Stop the sweep and wait up to `wait_ms` (None: as long as it takes) for the thread.
+        A thread still inside one JAX call (seconds on a large photo) is left to end on its
+        own, held until it does. Returns whether it has ended."""
+        if self._worker_thread.stop(wait_ms):
+            return True
+        log.info("the sweep's thread ends once its JAX call returns")
+        finish_in_background(self._worker_thread)
+        return False
 
 
 # --- The window --------------------------------------------------------------------------
 
 
 class SweepWindow(QDialog):
-    """Run ▸ Scaling Sweep: a chart of each engine's time against the photo's size."""
+    """Run ▸ Scaling Sweep: a chart of each engine's time against the photo's size.
+
+    Modal to the window it belongs to: a sweep and that window's runs would measure at the
+    same time, each skewing the other's figures."""
 
     point_shown = Signal(object)  # SweepPoint, once the chart shows it
+    sweep_started = Signal()  # before the first size: whatever else measures should stop
     sweep_finished = Signal(object)  # list[SweepPoint]: every size done
     sweep_stopped = Signal()  # stopped by the user, or closed, before the last size
     sweep_failed = Signal(str)
@@ -515,11 +523,12 @@ class SweepWindow(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Scaling Sweep"))
-        self.setModal(False)
+        self.setWindowModality(Qt.WindowModality.WindowModal)
         self.repeats = repeats  # None: as many steady calls as each engine needs
         self.points: list[SweepPoint] = []
         self._number = 0
         self._running = False
+        self._closed = False  # closed, and deleted soon when WA_DeleteOnClose: never reused
         self._sweeper: SweepThread | None = None
 
         self.subject_label = QLabel()
@@ -603,6 +612,7 @@ class SweepWindow(QDialog):
 
     def run(self) -> None:
         """Start the sweep; one in progress starts over."""
+        self.sweep_started.emit()
         if self._sweeper is None:
             self._sweeper = SweepThread(self)
             worker = self._sweeper.worker
@@ -678,18 +688,28 @@ class SweepWindow(QDialog):
     def _on_sweep_stopped(self, number: int) -> None:
         log.debug("sweep %d stopped", number)
 
-    def _on_sweep_failed(self, number: int, message: str) -> None:
+    def _on_sweep_failed(self, number: int, message: str, error: BaseException | None) -> None:
         if number != self._number:
             return
         self._running = False
         self._on_model_running()
         self.status_label.setText(self.tr("The sweep failed"))
         self.sweep_failed.emit(message)
-        QMessageBox.warning(
-            self,
+        self._warn(
             self.tr("Sweep Failed"),
             self.tr("The sweep stopped: {reason}").format(reason=message),
+            error=error,
         )
+
+    def _warn(self, title: str, text: str, *, error: BaseException | None = None) -> None:
+        """Tell the user as the window this one belongs to does (which logs it, and shows no
+        message box with its show_messages off); on its own, log it and show a box."""
+        owner = self.parent()
+        if owner is not None and hasattr(owner, "_warn"):
+            owner._warn(title, text, error=error)
+            return
+        log.warning("%s: %s", title, text, exc_info=error)
+        QMessageBox.warning(self, title, text)
 
     # --- Saving -------------------------------------------------------------------------
 
@@ -708,26 +728,46 @@ class SweepWindow(QDialog):
         ) or str(Path.home())
         return str(Path(folder) / f"{self.photo.path.stem}-sweep{extension}")
 
-    def save_picture(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self,
-            self.tr("Save Sweep Picture"),
-            self._save_name(".png"),
-            self.tr("PNG images (*.png)"),
+    def _choose_save_path(self, title: str, extension: str, file_filter: str) -> Path | None:
+        """The file the user chooses, `extension` added when its name lacks it; None when they
+        cancel, or decline to replace the file that name with the extension names.
+
+        The dialog asked about replacing the name as typed: with the extension added, the
+        name is a different file, and replacing it is asked here."""
+        chosen, _ = QFileDialog.getSaveFileName(
+            self, title, self._save_name(extension), file_filter
         )
-        if path:
+        if not chosen:
+            return None
+        path = _with_extension(chosen, extension)
+        if path.name != Path(chosen).name and path.is_file():
+            answer = QMessageBox.question(
+                self,
+                self.tr("Replace File?"),
+                self.tr("{name} already exists. Do you want to replace it?").format(
+                    name=display_path(path.name)
+                ),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return None
+        return path
+
+    def save_picture(self) -> None:
+        path = self._choose_save_path(
+            self.tr("Save Sweep Picture"), ".png", self.tr("PNG images (*.png)")
+        )
+        if path is not None:
             png = self.picture_png()
-            self._write(_with_extension(path, ".png"), lambda file: file.write(png))
+            self._write(path, lambda file: file.write(png))
 
     def save_csv(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self,
-            self.tr("Save Sweep as CSV"),
-            self._save_name(".csv"),
-            self.tr("CSV files (*.csv)"),
+        path = self._choose_save_path(
+            self.tr("Save Sweep as CSV"), ".csv", self.tr("CSV files (*.csv)")
         )
-        if path:
-            self._write(_with_extension(path, ".csv"), None)
+        if path is not None:
+            self._write(path, None)
 
     def _write(self, path: Path, write) -> None:
         try:
@@ -738,11 +778,15 @@ class SweepWindow(QDialog):
         except OutputError as error:
             from blurapp.ui.main_window import translated_problem
 
-            QMessageBox.warning(self, self.tr("Cannot Save"), translated_problem(error))
+            self._warn(self.tr("Cannot Save"), translated_problem(error))
             return
         self.status_label.setText(self.tr("Saved {name}").format(name=display_path(path.name)))
 
     # --- Closing ------------------------------------------------------------------------
+
+    def is_closed(self) -> bool:
+        """Closed and not shown since: deleted soon when WA_DeleteOnClose is set."""
+        return self._closed
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.parent() and event.type() == QEvent.Type.Close:
@@ -750,17 +794,36 @@ class SweepWindow(QDialog):
         return False
 
     def _stop_thread(self) -> None:
+        """Stop the sweep and its thread, waiting CLOSE_WAIT_MS at most: a thread still inside
+        one JAX call ends on its own once the call returns (SweepThread.stop)."""
         self.stop()
-        if self._sweeper is not None:
-            self._sweeper.stop()
-            self._sweeper = None
+        sweeper, self._sweeper = self._sweeper, None
+        if sweeper is None:
+            return
+        worker = sweeper.worker
+        # Whatever it still sends belongs to no sweep: nothing of it reaches a window closed.
+        worker.point_done.disconnect(self._on_point_done)
+        worker.sweep_done.disconnect(self._on_sweep_done)
+        worker.sweep_stopped.disconnect(self._on_sweep_stopped)
+        worker.sweep_failed.disconnect(self._on_sweep_failed)
+        sweeper.stop(CLOSE_WAIT_MS)
+
+    def _close_down(self) -> None:
+        self._stop_thread()
+        self._closed = True
+        if self.testAttribute(Qt.WidgetAttribute.WA_DeleteOnClose):
+            self.deleteLater()  # closed by Esc too, whichever Qt: deleted, never just hidden
+
+    def showEvent(self, event) -> None:
+        self._closed = False
+        super().showEvent(event)
 
     def done(self, result: int) -> None:
-        self._stop_thread()
+        self._close_down()
         super().done(result)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self._stop_thread()
+        self._close_down()
         super().closeEvent(event)
 
 
@@ -770,17 +833,33 @@ def _with_extension(path: str, extension: str) -> Path:
     return path if path.suffix.lower() == extension else path.with_name(path.name + extension)
 
 
+def stop_window_run(window) -> None:
+    """A sweep measures alone: the main window's run in flight is cancelled, and its live
+    preview's call dropped."""
+    running = window.session.running
+    if running is None:
+        return
+    if running.live:
+        window.session.run_stopped()
+    else:
+        window.cancel_run()
+
+
 def open_sweep_window(window) -> SweepWindow | None:
     """Run ▸ Scaling Sweep: the main window's sweep window on its photo, parameters and timed
     engines, made on first use; None without a photo."""
     session = window.session
     if session.photo is None:
         return None
-    # A closed one may not be deleted yet: only a window still shown is reused.
-    sweep = next((shown for shown in window.findChildren(SweepWindow) if shown.isVisible()), None)
+    # A closed one is deleted soon (WA_DeleteOnClose): only one still open, shown or hidden,
+    # is reused.
+    sweep = next(
+        (child for child in window.findChildren(SweepWindow) if not child.is_closed()), None
+    )
     if sweep is None:
         sweep = SweepWindow(session.photo, session.parameters, session.timed, window)
         sweep.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        sweep.sweep_started.connect(lambda: stop_window_run(window))
     elif not sweep.is_running():
         sweep.set_subject(session.photo, session.parameters, session.timed)
     sweep.show()

@@ -9,6 +9,7 @@ back as plain data: NumPy arrays and the core's result objects.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 import time
@@ -228,12 +229,13 @@ class Worker(QObject):
 
 
 class WorkerThread:
-    """A Worker in its own QThread, started at once and stopped with `stop()`."""
+    """A worker in its own QThread, started at once and stopped with `stop()`: a Worker, or
+    `worker` (any QObject with a stop() method) named `name`."""
 
-    def __init__(self) -> None:
+    def __init__(self, worker: QObject | None = None, name: str = "blurapp-worker") -> None:
         self.thread = QThread()
-        self.thread.setObjectName("blurapp-worker")
-        self.worker = Worker()
+        self.thread.setObjectName(name)
+        self.worker = worker if worker is not None else Worker()
         self.worker.moveToThread(self.thread)
         _started_threads.add(self.thread)
         self.thread.start()
@@ -249,6 +251,25 @@ class WorkerThread:
         if wait_ms is None:
             return self.thread.wait()
         return self.thread.wait(wait_ms)
+
+
+# Worker threads let go of while still inside one uninterruptible call: held until they end,
+# as a QThread destroyed while running aborts the program.
+_finishing: list[WorkerThread] = []
+
+
+def finish_in_background(worker_thread: WorkerThread) -> None:
+    """Hold `worker_thread`, already stopped, until its thread ends on its own: whoever closes
+    need not wait for the call in hand, and the program waits for it before exiting."""
+    _finishing[:] = [held for held in _finishing if not held.thread.wait(0)]
+    if not worker_thread.thread.wait(0):
+        _finishing.append(worker_thread)
+
+
+@atexit.register
+def _wait_for_finishing() -> None:
+    while _finishing:
+        _finishing.pop().thread.wait()
 
 
 class WorkerClient(QObject):
