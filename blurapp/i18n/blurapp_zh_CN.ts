@@ -183,17 +183,17 @@
 <context>
     <name>Engines</name>
     <message>
-        <location filename="../core/engines.py" line="159"/>
+        <location filename="../core/engines.py" line="178"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/engines.py" line="160"/>
+        <location filename="../core/engines.py" line="179"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
     <message>
-        <location filename="../core/engines.py" line="161"/>
+        <location filename="../core/engines.py" line="180"/>
         <source>JAX without jit</source>
         <translation>不用 jit 的 JAX</translation>
     </message>
@@ -232,96 +232,106 @@
     </message>
     <message>
         <location filename="../core/figures.py" line="30"/>
+        <source>end-to-end speedup</source>
+        <translation>端到端加速比</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="31"/>
         <source>transfers</source>
         <translation>数据传输</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="31"/>
+        <location filename="../core/figures.py" line="32"/>
         <source>max abs diff</source>
         <translation>最大绝对误差</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="32"/>
+        <location filename="../core/figures.py" line="33"/>
         <source>device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="33"/>
+        <location filename="../core/figures.py" line="34"/>
         <source>JAX</source>
         <translation>JAX</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="44"/>
+        <location filename="../core/figures.py" line="58"/>
         <source>includes compilation</source>
         <translation>含编译时间</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="45"/>
+        <location filename="../core/figures.py" line="59"/>
         <source>program loaded from the compilation cache</source>
         <translation>程序取自编译缓存</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="48"/>
+        <location filename="../core/figures.py" line="62"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="56"/>
+        <location filename="../core/figures.py" line="70"/>
         <source>{size} × {size}, sigma {sigma}</source>
         <translation>{size} × {size}，sigma {sigma}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="61"/>
+        <location filename="../core/figures.py" line="75"/>
         <source>separable ({size} + {size} taps)</source>
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="69"/>
+        <location filename="../core/figures.py" line="83"/>
         <source>the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ</source>
         <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="108"/>
+        <location filename="../core/figures.py" line="115"/>
+        <source>median of {count}, middle half {low}–{high}</source>
+        <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="139"/>
         <source>{diff} ({levels} of {count} levels), within {tolerance}</source>
         <translation>{diff}（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="112"/>
+        <location filename="../core/figures.py" line="143"/>
         <source>{diff} ({levels} of {count} levels), NOT within {tolerance}</source>
         <translation>{diff}（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="155"/>
-        <source>median of {count}</source>
-        <translation>{count} 次的中位数</translation>
-    </message>
-    <message>
-        <location filename="../core/figures.py" line="172"/>
+        <location filename="../core/figures.py" line="202"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="173"/>
+        <location filename="../core/figures.py" line="204"/>
+        <source>copies to and from the device ({device}) included</source>
+        <translation>含与设备（{device}）之间的数据传输</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="207"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="202"/>
+        <location filename="../core/figures.py" line="237"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="204"/>
+        <location filename="../core/figures.py" line="239"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="207"/>
+        <location filename="../core/figures.py" line="242"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="162"/>
+        <location filename="../core/figures.py" line="192"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
     </message>
@@ -329,17 +339,17 @@
 <context>
     <name>FiguresPanel</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="310"/>
+        <location filename="../ui/figures_panel.py" line="322"/>
         <source>Figures</source>
         <translation>测量数据</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="320"/>
+        <location filename="../ui/figures_panel.py" line="332"/>
         <source>Time per blur (ms)</source>
         <translation>每次模糊的耗时（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="404"/>
+        <location filename="../ui/figures_panel.py" line="431"/>
         <source>Out of date: {reason}</source>
         <translation>已过期：{reason}</translation>
     </message>
@@ -347,7 +357,7 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../ui/worker.py" line="147"/>
+        <location filename="../ui/worker.py" line="149"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
@@ -422,27 +432,27 @@
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="129"/>
+        <location filename="../core/saving.py" line="150"/>
         <source>this is a folder; give a file name</source>
         <translation>这是文件夹；请给出文件名</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="134"/>
+        <location filename="../core/saving.py" line="155"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="152"/>
+        <location filename="../core/saving.py" line="173"/>
         <source>the file name is too long for the file system; choose a shorter one</source>
         <translation>文件名对文件系统来说太长；请选择更短的名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="174"/>
+        <location filename="../core/saving.py" line="200"/>
         <source>this is the photo being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的照片；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="195"/>
+        <location filename="../core/saving.py" line="221"/>
         <source>unknown output format {extension}; use {accepted}</source>
         <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
     </message>
@@ -453,14 +463,27 @@
     </message>
     <message>
         <location filename="../core/saving.py" line="90"/>
-        <location filename="../core/saving.py" line="158"/>
+        <location filename="../core/saving.py" line="179"/>
         <source>the file could not be written: {reason}</source>
         <translation>无法写入文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="258"/>
+        <location filename="../core/saving.py" line="284"/>
         <source>{format} cannot store this image: {reason}</source>
         <translation>{format} 无法保存此图像：{reason}</translation>
+    </message>
+</context>
+<context>
+    <name>ImageView</name>
+    <message>
+        <location filename="../ui/image_pane.py" line="272"/>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <location filename="../ui/image_pane.py" line="272"/>
+        <source>After</source>
+        <translation>之后</translation>
     </message>
 </context>
 <context>
@@ -484,12 +507,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/main_window.py" line="91"/>
+        <location filename="../ui/main_window.py" line="101"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="92"/>
+        <location filename="../ui/main_window.py" line="102"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
@@ -509,168 +532,188 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="212"/>
+        <location filename="../ui/main_window.py" line="226"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="214"/>
+        <location filename="../ui/main_window.py" line="228"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="216"/>
+        <location filename="../ui/main_window.py" line="230"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="218"/>
+        <location filename="../ui/main_window.py" line="232"/>
         <source>&amp;Save Results…</source>
         <translation>保存结果(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="221"/>
+        <location filename="../ui/main_window.py" line="235"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="223"/>
+        <location filename="../ui/main_window.py" line="237"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="225"/>
+        <location filename="../ui/main_window.py" line="239"/>
         <source>&amp;Copy Selected Image</source>
         <translation>复制所选图像(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="228"/>
+        <location filename="../ui/main_window.py" line="242"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="229"/>
+        <location filename="../ui/main_window.py" line="243"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="235"/>
+        <location filename="../ui/main_window.py" line="249"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="240"/>
+        <location filename="../ui/main_window.py" line="254"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="243"/>
+        <location filename="../ui/main_window.py" line="257"/>
         <source>&amp;Actual Size (100%)</source>
         <translation>实际大小 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="248"/>
+        <location filename="../ui/main_window.py" line="262"/>
         <source>Select the Other &amp;Pane</source>
         <translation>选择另一个窗格(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="263"/>
-        <location filename="../ui/main_window.py" line="264"/>
+        <location filename="../ui/main_window.py" line="279"/>
+        <source>P&amp;resentation</source>
+        <translation>演示模式(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="282"/>
+        <source>&amp;Live Preview</source>
+        <translation>实时预览(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="287"/>
+        <location filename="../ui/main_window.py" line="288"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="269"/>
+        <location filename="../ui/main_window.py" line="293"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="272"/>
+        <location filename="../ui/main_window.py" line="297"/>
+        <source>Scaling &amp;Sweep…</source>
+        <translation>规模扫描(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="300"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="274"/>
+        <location filename="../ui/main_window.py" line="302"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="278"/>
+        <location filename="../ui/main_window.py" line="306"/>
         <source>&amp;About BlurApp</source>
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="289"/>
+        <location filename="../ui/main_window.py" line="317"/>
         <source>Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%</source>
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="298"/>
+        <location filename="../ui/main_window.py" line="326"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="494"/>
+        <location filename="../ui/main_window.py" line="539"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="494"/>
+        <location filename="../ui/main_window.py" line="539"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="443"/>
+        <location filename="../ui/main_window.py" line="487"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="463"/>
+        <location filename="../ui/main_window.py" line="507"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="478"/>
+        <location filename="../ui/main_window.py" line="523"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="479"/>
+        <location filename="../ui/main_window.py" line="524"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="502"/>
+        <location filename="../ui/main_window.py" line="554"/>
+        <source>The run stopped for the new parameters; press Run to time them</source>
+        <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="569"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="519"/>
+        <location filename="../ui/main_window.py" line="591"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="522"/>
+        <location filename="../ui/main_window.py" line="594"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="523"/>
+        <location filename="../ui/main_window.py" line="595"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="579"/>
+        <location filename="../ui/main_window.py" line="652"/>
         <source>Copied the {engine} image</source>
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="626"/>
+        <location filename="../ui/main_window.py" line="699"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="663"/>
+        <location filename="../ui/main_window.py" line="738"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -686,24 +729,32 @@
     </message>
 </context>
 <context>
+    <name>Presentation</name>
+    <message>
+        <location filename="../ui/presentation.py" line="56"/>
+        <source>Leave Presentation</source>
+        <translation>退出演示模式</translation>
+    </message>
+</context>
+<context>
     <name>ResultPane</name>
     <message>
-        <location filename="../ui/image_pane.py" line="246"/>
+        <location filename="../ui/image_pane.py" line="424"/>
         <source>The engine this pane shows</source>
         <translation>此窗格显示的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="291"/>
+        <location filename="../ui/image_pane.py" line="469"/>
         <source>Engine of the {engine} pane</source>
         <translation>{engine} 窗格的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="293"/>
+        <location filename="../ui/image_pane.py" line="471"/>
         <source>{engine} image</source>
         <translation>{engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="296"/>
+        <location filename="../ui/image_pane.py" line="474"/>
         <source>{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan; both panes move together</source>
         <translation>{engine}：滚轮或 Ctrl +/− 缩放，拖动或方向键平移；两个窗格同步移动</translation>
     </message>
@@ -711,182 +762,227 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../session.py" line="56"/>
+        <location filename="../session.py" line="60"/>
         <source>2-D (tutorial)</source>
         <translation>二维（教程方法）</translation>
     </message>
     <message>
-        <location filename="../session.py" line="57"/>
+        <location filename="../session.py" line="61"/>
         <source>Separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../session.py" line="60"/>
+        <location filename="../session.py" line="64"/>
         <source>Blurred results</source>
         <translation>模糊结果</translation>
     </message>
     <message>
-        <location filename="../session.py" line="61"/>
+        <location filename="../session.py" line="65"/>
         <source>Original</source>
         <translation>原图</translation>
     </message>
     <message>
-        <location filename="../session.py" line="62"/>
+        <location filename="../session.py" line="66"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../session.py" line="65"/>
+        <location filename="../session.py" line="68"/>
+        <source>Before/after</source>
+        <translation>前后对比</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="71"/>
         <source>compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../session.py" line="66"/>
+        <location filename="../session.py" line="72"/>
         <source>from cache</source>
         <translation>取自缓存</translation>
     </message>
     <message>
-        <location filename="../session.py" line="67"/>
+        <location filename="../session.py" line="73"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../session.py" line="364"/>
+        <location filename="../session.py" line="449"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../session.py" line="370"/>
+        <location filename="../session.py" line="455"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="378"/>
+        <location filename="../session.py" line="463"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="384"/>
+        <location filename="../session.py" line="469"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="394"/>
+        <location filename="../session.py" line="480"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../session.py" line="397"/>
+        <location filename="../session.py" line="483"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../session.py" line="450"/>
+        <location filename="../session.py" line="543"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../session.py" line="457"/>
+        <location filename="../session.py" line="550"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../session.py" line="464"/>
+        <location filename="../session.py" line="557"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../session.py" line="470"/>
+        <location filename="../session.py" line="563"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../session.py" line="479"/>
+        <location filename="../session.py" line="572"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../session.py" line="488"/>
+        <location filename="../session.py" line="580"/>
+        <source>Left: original, right: {engine}</source>
+        <translation>左：原图，右：{engine}</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="586"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="492"/>
+        <location filename="../session.py" line="590"/>
+        <source>not run yet: the original on both sides, press Run</source>
+        <translation>尚未运行：两侧均显示原图，请点击运行</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="594"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../session.py" line="504"/>
+        <location filename="../session.py" line="602"/>
+        <source>live: {time}, one call</source>
+        <translation>实时：{time}，单次调用</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="608"/>
+        <source>{rate} updates/s</source>
+        <translation>每秒更新 {rate} 次</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="615"/>
+        <source>timing…</source>
+        <translation>正在计时…</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="617"/>
+        <source>not timed: the run stopped</source>
+        <translation>未计时：运行已停止</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="623"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="507"/>
+        <location filename="../session.py" line="640"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="513"/>
+        <location filename="../session.py" line="632"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../session.py" line="522"/>
+        <location filename="../session.py" line="648"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../session.py" line="534"/>
+        <location filename="../session.py" line="660"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../session.py" line="537"/>
+        <location filename="../session.py" line="663"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../session.py" line="545"/>
+        <location filename="../session.py" line="671"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../session.py" line="555"/>
+        <location filename="../session.py" line="681"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../session.py" line="568"/>
+        <location filename="../session.py" line="694"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../session.py" line="582"/>
+        <location filename="../session.py" line="711"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="588"/>
+        <location filename="../session.py" line="717"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="590"/>
+        <location filename="../session.py" line="719"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="597"/>
+        <location filename="../session.py" line="725"/>
+        <source>timing the engines: {done} of {total} calls</source>
+        <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="727"/>
+        <source>timing %p%</source>
+        <translation>计时 %p%</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="731"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../session.py" line="599"/>
+        <location filename="../session.py" line="733"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../session.py" line="604"/>
+        <location filename="../session.py" line="738"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>
@@ -938,14 +1034,166 @@
     </message>
 </context>
 <context>
+    <name>SweepChart</name>
+    <message>
+        <location filename="../ui/sweep_window.py" line="216"/>
+        <source>Press Run: the comparison runs on the photo at each size in turn, and each size is drawn here as it finishes.</source>
+        <translation>点击运行：对比会依次在照片的各个尺寸上运行，每个尺寸完成后即绘制在此处。</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="244"/>
+        <source>Time per blur (ms, median of steady calls)</source>
+        <translation>每次模糊的耗时（毫秒，稳定调用的中位数）</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="259"/>
+        <source>Speed-up over {reference} ({reference}&apos;s time ÷ the engine&apos;s)</source>
+        <translation>相对 {reference} 的加速比（{reference} 的耗时 ÷ 该引擎的耗时）</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="274"/>
+        <source>Photo size (megapixels, log scale)</source>
+        <translation>照片尺寸（百万像素，对数刻度）</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="362"/>
+        <source>this photo</source>
+        <translation>此照片</translation>
+    </message>
+</context>
+<context>
+    <name>SweepWindow</name>
+    <message>
+        <location filename="../ui/sweep_window.py" line="525"/>
+        <source>Scaling Sweep</source>
+        <translation>规模扫描</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="544"/>
+        <source>The sweep runs from 0.1 MP up to this size. The photo is resampled up or down: an engine&apos;s time depends on how many pixels it blurs, not on what they show.</source>
+        <translation>扫描从 0.1 百万像素一直到此尺寸。照片会被放大或缩小重采样：引擎的耗时取决于要模糊的像素数量，而与画面内容无关。</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="549"/>
+        <source>&amp;Largest size:</source>
+        <translation>最大尺寸(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="552"/>
+        <location filename="../ui/sweep_window.py" line="664"/>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="554"/>
+        <source>Save &amp;Picture…</source>
+        <translation>保存图表(&amp;P)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="555"/>
+        <source>Save &amp;CSV…</source>
+        <translation>保存 CSV(&amp;C)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="556"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="598"/>
+        <source>{photo}, {size} · kernel {kernel} · {engines}</source>
+        <translation>{photo}，{size} · 卷积核 {kernel} · {engines}</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="627"/>
+        <source>Running…</source>
+        <translation>正在运行…</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="652"/>
+        <source>Stopped after {count} sizes</source>
+        <translation>已在完成 {count} 个尺寸后停止</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="664"/>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="675"/>
+        <source>{size} done</source>
+        <translation>{size} 已完成</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="684"/>
+        <source>Done: {count} sizes</source>
+        <translation>完成：{count} 个尺寸</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="696"/>
+        <source>The sweep failed</source>
+        <translation>扫描失败</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="699"/>
+        <source>Sweep Failed</source>
+        <translation>扫描失败</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="700"/>
+        <source>The sweep stopped: {reason}</source>
+        <translation>扫描已停止：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="746"/>
+        <source>Replace File?</source>
+        <translation>替换文件？</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="747"/>
+        <source>{name} already exists. Do you want to replace it?</source>
+        <translation>{name} 已存在。是否替换？</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="759"/>
+        <source>Save Sweep Picture</source>
+        <translation>保存扫描图表</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="759"/>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="767"/>
+        <source>Save Sweep as CSV</source>
+        <translation>将扫描保存为 CSV</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="767"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="781"/>
+        <source>Cannot Save</source>
+        <translation>无法保存</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_window.py" line="783"/>
+        <source>Saved {name}</source>
+        <translation>已保存 {name}</translation>
+    </message>
+</context>
+<context>
     <name>TimingChart</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="191"/>
+        <location filename="../ui/figures_panel.py" line="192"/>
         <source>Bar length is proportional to time. A bar with a break is too long to draw to scale; its time is printed beside it.</source>
         <translation>条形长度与耗时成正比。带断口的条形太长，无法按比例绘制；其耗时标在旁边。</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="232"/>
+        <location filename="../ui/figures_panel.py" line="233"/>
         <source>Timings appear after a run</source>
         <translation>运行后显示耗时</translation>
     </message>
