@@ -180,6 +180,9 @@ def _blur_block(padded: Any, weights: Any, height: int, width: int) -> Any:
 # are the fastest measured on a 24 MP image (`blurapp bench`, 2-core x86 CPU).
 BATCHED_STRIP_ROWS = 64
 LOOPED_STRIP_ROWS = 128
+# From this kernel radius up, the CPU's batched strips are gathered from the image directly;
+# for a 3 × 3 kernel XLA fuses that gather into the blur itself, five times slower.
+GATHER_MIN_RADIUS = 2
 
 
 def _blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
@@ -203,6 +206,18 @@ def _blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
         return _blur_block(jnp.pad(image, radius, mode="edge"), weights, height, width)
     strips = -(-height // strip_rows)
     rows = -(-height // strips)  # equal strips of at most strip_rows
+    if unrolled and in_strips and radius >= GATHER_MIN_RADIUS:
+        # Each strip with its edge padding gathered straight from the image (indices clamped
+        # to the edge): one pass over memory where padding the whole image and slicing strips
+        # from it made three. On a 24 MP photo, 9 × 9: 2-D 106 → 85 ms, separable 80 → 58 ms.
+        wanted_rows = jnp.arange(strips)[:, None] * rows + jnp.arange(-radius, rows + radius)
+        wanted_columns = jnp.arange(-radius, width + radius)
+        blocks = image[
+            jnp.clip(wanted_rows, 0, height - 1)[:, :, None],
+            jnp.clip(wanted_columns, 0, width - 1)[None, None, :],
+        ]
+        blurred = jax.vmap(lambda block: _blur_block(block, weights, rows, width))(blocks)
+        return blurred.reshape(strips * rows, width)[:height]
     extra = strips * rows - height  # rows past the bottom (fewer than `strips`), cropped at the end
     padded = jnp.pad(image, ((radius, radius + extra), (radius, radius)), mode="edge")
 
