@@ -150,7 +150,7 @@ def measure_live(photo: Path, algorithm: str = "2d") -> dict:
     from blurapp.ui.app import open_window
     from blurapp.ui.main_window import MainWindow
 
-    app = QApplication.instance() or QApplication([])
+    _app = QApplication.instance() or QApplication([])  # held while the window lives
     with tempfile.TemporaryDirectory(prefix="blurapp-probe-") as folder:
         settings = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(settings)
@@ -161,9 +161,15 @@ def measure_live(photo: Path, algorithm: str = "2d") -> dict:
         window.live_shown.connect(lambda engine: shown.append((engine, time.perf_counter())))
 
         def wait_until(condition, timeout_s: float = 600) -> bool:
+            # Idle in an event loop, as the window is while a user drags: polling here would
+            # hold Python's lock against the worker and slow what is measured.
             deadline = time.perf_counter() + timeout_s
             while not condition() and time.perf_counter() < deadline:
-                app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
+                loop = QEventLoop()
+                window.live_shown.connect(loop.quit)
+                QTimer.singleShot(50, loop.quit)
+                loop.exec()
+                window.live_shown.disconnect(loop.quit)
             return condition()
 
         def pause(seconds: float) -> None:
