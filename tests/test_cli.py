@@ -1,6 +1,7 @@
 """The command line as a user runs it: a separate process, its output and exit status."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import pytest
 from PIL import Image
 from scipy.ndimage import correlate
 
+from blurapp import cli
 from blurapp.core import gaussian_kernel, load_grayscale, sample_photo_path
 
 
@@ -322,3 +324,33 @@ def test_bench_reports_every_section_on_small_images():
     )
     memory = report["memory"]
     assert memory["compare_peak_bytes"] > 50e6 and memory["big_peak_bytes"] > 50e6
+
+
+def test_the_command_restarts_once_with_huge_pages_for_large_buffers(monkeypatch):
+    restarts = []
+
+    def execv(program, arguments):
+        restarts.append((program, list(arguments), os.environ["GLIBC_TUNABLES"]))
+
+    monkeypatch.setattr(cli.os, "execv", execv)
+    monkeypatch.setattr(cli.sys, "platform", "linux")
+    monkeypatch.setattr(cli.sys, "orig_argv", ["python", "-m", "blurapp", "compare", "x.png"])
+    monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=2")
+    monkeypatch.delenv("BLURAPP_HUGE_PAGES", raising=False)
+    cli._restart_with_huge_pages()
+    assert restarts == [
+        (
+            sys.executable,
+            ["python", "-m", "blurapp", "compare", "x.png"],
+            "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1",
+        )
+    ]
+    cli._restart_with_huge_pages()  # set now: no second restart
+    monkeypatch.delenv("GLIBC_TUNABLES")
+    monkeypatch.setenv("BLURAPP_HUGE_PAGES", "0")
+    cli._restart_with_huge_pages()
+    assert len(restarts) == 1
+    # main() given its arguments (as tests and embedders call it) never restarts.
+    monkeypatch.delenv("BLURAPP_HUGE_PAGES")
+    assert cli.main(["compare", "/no/such/photo.png"]) == 1
+    assert len(restarts) == 1
