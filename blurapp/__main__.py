@@ -1,3 +1,3 @@
-from blurapp.cli import main
+from blurapp.start import main
 
 raise SystemExit(main())

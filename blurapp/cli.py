@@ -361,36 +361,7 @@ def _first_word(argv: Sequence[str]) -> str | None:
     return next((word for word in argv if not word.startswith("-")), None)
 
 
-# Set before the process starts, this makes glibc's malloc ask Linux for transparent huge pages
-# for large blocks (where Linux leaves them to madvise, as Debian and Ubuntu do). XLA allocates
-# every result afresh, in 4 KiB pages a first write faults in one by one: a 24 MP result cost
-# ~40 ms of page faults per call, more than a 9-tap blur itself (bench: JAX-jit 24 MP 9×9
-# separable 213 → 85 ms on the 2-core CPU). NumPy already asks for huge pages itself.
-_HUGE_PAGES = "glibc.malloc.hugetlb=1"
-
-
-def _restart_with_huge_pages() -> None:
-    """Run this same command again at once, with _HUGE_PAGES set; nothing when it is set
-    already, off Linux, in a frozen build, or with BLURAPP_HUGE_PAGES=0."""
-    tunables = os.environ.get("GLIBC_TUNABLES", "")
-    if (
-        not sys.platform.startswith("linux")
-        or "glibc.malloc.hugetlb" in tunables
-        or os.environ.get("BLURAPP_HUGE_PAGES") == "0"
-        or getattr(sys, "frozen", False)
-    ):
-        return
-    os.environ["GLIBC_TUNABLES"] = f"{tunables}:{_HUGE_PAGES}" if tunables else _HUGE_PAGES
-    sys.stdout.flush()
-    sys.stderr.flush()
-    try:
-        os.execv(sys.executable, sys.orig_argv)
-    except OSError:  # then without: slower on large photos, nothing else
-        log.debug("could not restart with huge pages", exc_info=True)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    from_command_line = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if _first_word(argv) in COMMANDS:
         parser = build_command_parser()
@@ -398,8 +369,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         args = build_window_parser().parse_args(argv)
         args.command = None
-    if from_command_line:
-        _restart_with_huge_pages()
     from blurapp.logs import configure_logging
 
     configure_logging(args.verbose)

@@ -312,6 +312,9 @@ class Session:
     def set_live(self, live: bool) -> None:
         if live != self.live:
             self.live = live
+            if not live and self.running is not None and self.running.live:
+                self.running = None  # a preview in flight would still land in the panes
+                self._changed("running")
             self._changed("live")
 
     def set_show(self, show: str) -> None:
@@ -356,11 +359,18 @@ class Session:
             and running.photo is self.photo
             and running.parameters.same_blur(self.parameters)
         ):
-            return None
+            return None  # its outcome will show them; a pane it leaves out is previewed after
         stale = {engine for engine in self.pane_engines if not self._shows_now(engine)}
         if not stale:
+            if running is not None and (
+                running.photo is not self.photo or not running.parameters.same_blur(self.parameters)
+            ):
+                # Back to what the panes show before a preview of a passing value came: it
+                # would land on them, under a caption for parameters no longer chosen.
+                self.running = None
+                self._changed("running")
             return None
-        engines = sorted(self._in_order(stale), key=lambda name: not get_engine(name).uses_jax)
+        engines = sorted(self._in_order(stale), key=lambda name: not get_engine(name).compiles)
         self._serial += 1
         self.running = RunPlan(
             self._serial, self.photo, self.parameters, tuple(engines), live=True, moving=moving

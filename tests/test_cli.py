@@ -11,7 +11,6 @@ import pytest
 from PIL import Image
 from scipy.ndimage import correlate
 
-from blurapp import cli
 from blurapp.core import gaussian_kernel, load_grayscale, sample_photo_path
 
 
@@ -327,17 +326,21 @@ def test_bench_reports_every_section_on_small_images():
 
 
 def test_the_command_restarts_once_with_huge_pages_for_large_buffers(monkeypatch):
+    from blurapp import start
+
     restarts = []
 
     def execv(program, arguments):
         restarts.append((program, list(arguments), os.environ["GLIBC_TUNABLES"]))
 
-    monkeypatch.setattr(cli.os, "execv", execv)
-    monkeypatch.setattr(cli.sys, "platform", "linux")
-    monkeypatch.setattr(cli.sys, "orig_argv", ["python", "-m", "blurapp", "compare", "x.png"])
+    monkeypatch.setattr(start.os, "execv", execv)
+    monkeypatch.setattr(start.sys, "platform", "linux")
+    monkeypatch.setattr(start, "_glibc_knows_huge_pages", lambda: True)
+    monkeypatch.setattr(start.sys, "orig_argv", ["python", "-m", "blurapp", "compare", "x.png"])
+    monkeypatch.setattr(start.sys, "argv", ["blurapp", "compare", "x.png"])
     monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=2")
     monkeypatch.delenv("BLURAPP_HUGE_PAGES", raising=False)
-    cli._restart_with_huge_pages()
+    start.restart_with_huge_pages()
     assert restarts == [
         (
             sys.executable,
@@ -345,12 +348,17 @@ def test_the_command_restarts_once_with_huge_pages_for_large_buffers(monkeypatch
             "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1",
         )
     ]
-    cli._restart_with_huge_pages()  # set now: no second restart
-    monkeypatch.delenv("GLIBC_TUNABLES")
-    monkeypatch.setenv("BLURAPP_HUGE_PAGES", "0")
-    cli._restart_with_huge_pages()
+    start.restart_with_huge_pages()  # set now: no second restart
     assert len(restarts) == 1
-    # main() given its arguments (as tests and embedders call it) never restarts.
-    monkeypatch.delenv("BLURAPP_HUGE_PAGES")
-    assert cli.main(["compare", "/no/such/photo.png"]) == 1
+    monkeypatch.delenv("GLIBC_TUNABLES")
+    # Code given to Python itself would run twice (-c) or be gone (stdin): no restart.
+    for started in (["python", "-c", "..."], ["python", "-"], ["python"]):
+        monkeypatch.setattr(start.sys, "orig_argv", started)
+        start.restart_with_huge_pages()
+    monkeypatch.setattr(start.sys, "orig_argv", ["python", "-m", "blurapp", "--version"])
+    monkeypatch.setattr(start.sys, "argv", ["blurapp", "--version"])
+    start.restart_with_huge_pages()
+    monkeypatch.setattr(start.sys, "argv", ["blurapp", "compare"])
+    monkeypatch.setenv("BLURAPP_HUGE_PAGES", "0")
+    start.restart_with_huge_pages()
     assert len(restarts) == 1

@@ -196,7 +196,8 @@ def test_the_session_plans_a_preview_of_the_panes_engines_jit_first(tmp_path):
     assert run.repeats is None  # a run times as many calls as each needs
     assert session.start_live_preview() is None and session.running is run
     session.set_parameters(Parameters(sigma=4.0))
-    assert session.start_live_preview(moving=True).engines == ("jax-eager", "numpy")
+    # Compiled engines first; JAX without jit is no quicker than NumPy.
+    assert session.start_live_preview(moving=True).engines == ("numpy", "jax-eager")
     session.set_live(False)
     assert session.start_live_preview() is None
 
@@ -231,3 +232,33 @@ def test_the_bench_measures_the_live_previews_latency(qtbot, tmp_path):
     assert 0 < figures["latency_median_seconds"] <= figures["latency_max_seconds"] < 30
     lines = section_lines("live", {"0.06 MP separable": figures})
     assert "0.1 MP, 9 × 9 separable: median " in lines[2]
+
+
+def test_going_back_to_what_the_panes_show_drops_the_preview_of_the_passing_value(tmp_path):
+    from blurapp.core import get_engine, load_photo
+
+    session = Session()
+    photo = load_photo(photo_file(tmp_path))
+    session.set_photo(photo)
+    shown = session.parameters
+    session.start_live_preview()
+    for engine in ("jax", "numpy"):
+        run = get_engine(engine).blur(photo.gray, kernel_for("2d", 9, shown.sigma), repeats=0)
+        session.engine_done(engine, run, None)
+    session.run_stopped()
+    session.set_parameters(Parameters(sigma=2.6))
+    assert session.start_live_preview(moving=True) is not None
+    session.set_parameters(shown)  # back before the 2.6 preview came
+    assert session.start_live_preview(moving=True) is None
+    assert session.running is None  # the 2.6 preview is dropped: it would land on the panes
+
+
+def test_a_pane_engine_chosen_during_a_run_is_previewed_when_it_ends(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path), live=True)
+    seen = []
+    window.live_shown.connect(seen.append)
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.run_comparison()
+        window.set_pane_engine(1, "jax-eager")  # the run in flight times numpy and jax
+    qtbot.waitUntil(lambda: "jax-eager" in seen, timeout=RUN_TIMEOUT_MS)
+    assert "live: " in window.right_pane.caption_text()

@@ -45,6 +45,7 @@ class Engine:
     uses_jax: bool = False  # needs JAX, and runs on a platform chosen by --device or @platform
     max_repeats: int | None = None  # slow engines: steady calls timed at most this many times
     platform: str | None = None  # a variant's own platform (jax@gpu); None: --device decides
+    compiles: bool = False  # runs one compiled program: fast once compiled (a preview's first)
 
     @property
     def json_key(self) -> str:
@@ -136,6 +137,7 @@ def get_engine(name: str) -> Engine:
         uses_jax=True,
         max_repeats=engine.max_repeats,
         platform=platform,
+        compiles=engine.compiles,
     )
 
 
@@ -181,7 +183,7 @@ _TITLES = (
 )
 
 register(Engine("numpy", "NumPy", numpy_engine.first_numpy_call))
-register(Engine("jax", "JAX-jit", jax_engine.first_jax_call, uses_jax=True))
+register(Engine("jax", "JAX-jit", jax_engine.first_jax_call, uses_jax=True, compiles=True))
 # Op by op is tens of times slower than jit, and steadier than it is quick: three calls tell.
 register(
     Engine(

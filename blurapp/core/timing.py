@@ -107,6 +107,8 @@ def time_engines(
         order = alive if round_number % 2 == 0 else alive[::-1]
         for name in list(order):
             for _ in range(math.ceil(max(left(name), 0) / fewest)):
+                if left(name) <= 0:  # its count fell as its calls came in slower
+                    break
                 done = call(name)
                 if done is None:
                     break

@@ -447,6 +447,7 @@ class MainWindow(QMainWindow):
         )
         self.status_label.setText(session.summary())
         self.results_shown.emit(outcome.result)
+        self.start_live_preview()  # a pane whose engine was chosen while the run went
 
     def _on_model_running(self) -> None:
         running = self.session.running is not None
@@ -762,6 +763,7 @@ class MainWindow(QMainWindow):
         dialog.exec()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self._live_rate_timer.stop()
         self._save_settings()
         self.session.run_stopped()
         if not self.worker.stop(wait_ms=CLOSE_WAIT_MS):

@@ -147,7 +147,6 @@ def measure_live(photo: Path, algorithm: str = "2d") -> dict:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from blurapp.ui.app import open_window
     from blurapp.ui.main_window import MainWindow
 
     _app = QApplication.instance() or QApplication([])  # held while the window lives
@@ -177,36 +176,43 @@ def measure_live(photo: Path, algorithm: str = "2d") -> dict:
             QTimer.singleShot(round(seconds * 1000), loop.quit)
             loop.exec()
 
-        open_window(window, photo)
-        # The preview of the photo as opened: JAX-jit compiles (or loads) its program here.
-        if not wait_until(lambda: {"jax", "numpy"} <= {engine for engine, _ in shown}):
-            return {"error": "the live preview did not show the photo"}
-        jax_pane = window.panes[window.session.pane_engines.index("jax")]
-        latencies = []
-        sigma = window.session.parameters.sigma
-        for step in range(1, LIVE_CHANGES + 1):
-            before = len(shown)
-            start = time.perf_counter()
-            window.set_parameters(sigma=round(sigma + step / 10, 1))
-            if not wait_until(lambda before=before: any(e == "jax" for e, _ in shown[before:])):
-                return {"error": "JAX-jit's pane did not follow the slider"}
-            jax_pane.view.viewport().grab()  # the paint the screen's next frame runs
-            latencies.append(time.perf_counter() - start)
-            pause(LIVE_CHANGE_GAP_S)
-        wait_until(lambda: window.session.running is None)
-        report = {
-            "photo": str(photo),
-            "megapixels": window.photo.width * window.photo.height / 1e6,
-            "kernel": window.session.kernel_used(),
-            "algorithm": algorithm,
-            "changes": LIVE_CHANGES,
-            "latency_median_seconds": statistics.median(latencies),
-            "latency_max_seconds": max(latencies),
-            "latency_seconds": latencies,
-            "jax_device": window.jax_device,
-        }
-        window.close()
-    return report
+        try:
+            return _drag_sigma(window, photo, shown, wait_until, pause)
+        finally:
+            window.close()  # and its worker with it, whatever happened
+
+
+def _drag_sigma(window, photo: Path, shown: list, wait_until, pause) -> dict:
+    from blurapp.ui.app import open_window
+
+    open_window(window, photo)
+    # The preview of the photo as opened: JAX-jit compiles (or loads) its program here.
+    if not wait_until(lambda: {"jax", "numpy"} <= {engine for engine, _ in shown}):
+        return {"error": "the live preview did not show the photo"}
+    jax_pane = window.panes[window.session.pane_engines.index("jax")]
+    latencies = []
+    sigma = window.session.parameters.sigma
+    for step in range(1, LIVE_CHANGES + 1):
+        before = len(shown)
+        start = time.perf_counter()
+        window.set_parameters(sigma=round(sigma + step / 10, 1))
+        if not wait_until(lambda before=before: any(e == "jax" for e, _ in shown[before:])):
+            return {"error": "JAX-jit's pane did not follow the slider"}
+        jax_pane.view.viewport().grab()  # the paint the screen's next frame runs
+        latencies.append(time.perf_counter() - start)
+        pause(LIVE_CHANGE_GAP_S)
+    wait_until(lambda: window.session.running is None)
+    return {
+        "photo": str(photo),
+        "megapixels": window.photo.width * window.photo.height / 1e6,
+        "kernel": window.session.kernel_used(),
+        "algorithm": window.session.parameters.algorithm,
+        "changes": LIVE_CHANGES,
+        "latency_median_seconds": statistics.median(latencies),
+        "latency_max_seconds": max(latencies),
+        "latency_seconds": latencies,
+        "jax_device": window.jax_device,
+    }
 
 
 if __name__ == "__main__":
