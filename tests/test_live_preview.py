@@ -72,6 +72,7 @@ def test_moving_sigma_reblurs_both_panes_without_run(make_window, qtbot, tmp_pat
     parameters = window.session.parameters
     assert parameters.sigma == 3.0
     assert_panes_show(window, parameters)
+    assert window.status_label.text().startswith("Live preview: one call per engine")
     # A preview is one call each: the figures stay those of a timed run (there was none).
     assert shown == [] and window.session.outcome is None
     wait_for_both(qtbot, window, lambda: window.set_parameters(algorithm="separable"))

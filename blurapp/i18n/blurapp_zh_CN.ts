@@ -183,17 +183,17 @@
 <context>
     <name>Engines</name>
     <message>
-        <location filename="../core/engines.py" line="178"/>
+        <location filename="../core/engines.py" line="180"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/engines.py" line="179"/>
+        <location filename="../core/engines.py" line="181"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
     <message>
-        <location filename="../core/engines.py" line="180"/>
+        <location filename="../core/engines.py" line="182"/>
         <source>JAX without jit</source>
         <translation>不用 jit 的 JAX</translation>
     </message>
@@ -432,27 +432,27 @@
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="150"/>
+        <location filename="../core/saving.py" line="151"/>
         <source>this is a folder; give a file name</source>
         <translation>这是文件夹；请给出文件名</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="155"/>
+        <location filename="../core/saving.py" line="156"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="173"/>
+        <location filename="../core/saving.py" line="174"/>
         <source>the file name is too long for the file system; choose a shorter one</source>
         <translation>文件名对文件系统来说太长；请选择更短的名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="200"/>
+        <location filename="../core/saving.py" line="201"/>
         <source>this is the photo being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的照片；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="221"/>
+        <location filename="../core/saving.py" line="222"/>
         <source>unknown output format {extension}; use {accepted}</source>
         <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
     </message>
@@ -463,12 +463,12 @@
     </message>
     <message>
         <location filename="../core/saving.py" line="90"/>
-        <location filename="../core/saving.py" line="179"/>
+        <location filename="../core/saving.py" line="180"/>
         <source>the file could not be written: {reason}</source>
         <translation>无法写入文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="284"/>
+        <location filename="../core/saving.py" line="285"/>
         <source>{format} cannot store this image: {reason}</source>
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
@@ -648,72 +648,77 @@
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="539"/>
+        <location filename="../ui/main_window.py" line="540"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="539"/>
+        <location filename="../ui/main_window.py" line="540"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="487"/>
+        <location filename="../ui/main_window.py" line="488"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="507"/>
+        <location filename="../ui/main_window.py" line="508"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="523"/>
+        <location filename="../ui/main_window.py" line="524"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="524"/>
+        <location filename="../ui/main_window.py" line="525"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="554"/>
+        <location filename="../ui/main_window.py" line="555"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="569"/>
+        <location filename="../ui/main_window.py" line="559"/>
+        <source>Live preview: one call per engine; press Run to time these parameters</source>
+        <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="574"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="591"/>
+        <location filename="../ui/main_window.py" line="596"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="594"/>
+        <location filename="../ui/main_window.py" line="599"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="595"/>
+        <location filename="../ui/main_window.py" line="600"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="652"/>
+        <location filename="../ui/main_window.py" line="657"/>
         <source>Copied the {engine} image</source>
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="699"/>
+        <location filename="../ui/main_window.py" line="704"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="738"/>
+        <location filename="../ui/main_window.py" line="743"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -807,182 +812,182 @@
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../session.py" line="449"/>
+        <location filename="../session.py" line="459"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../session.py" line="455"/>
+        <location filename="../session.py" line="465"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="463"/>
+        <location filename="../session.py" line="473"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="469"/>
+        <location filename="../session.py" line="479"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="480"/>
+        <location filename="../session.py" line="490"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../session.py" line="483"/>
+        <location filename="../session.py" line="493"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../session.py" line="543"/>
+        <location filename="../session.py" line="553"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../session.py" line="550"/>
+        <location filename="../session.py" line="560"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../session.py" line="557"/>
+        <location filename="../session.py" line="567"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../session.py" line="563"/>
+        <location filename="../session.py" line="573"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../session.py" line="572"/>
+        <location filename="../session.py" line="582"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../session.py" line="580"/>
+        <location filename="../session.py" line="590"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="586"/>
+        <location filename="../session.py" line="596"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="590"/>
+        <location filename="../session.py" line="600"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../session.py" line="594"/>
+        <location filename="../session.py" line="604"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../session.py" line="602"/>
+        <location filename="../session.py" line="612"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="608"/>
+        <location filename="../session.py" line="618"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../session.py" line="615"/>
+        <location filename="../session.py" line="625"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../session.py" line="617"/>
+        <location filename="../session.py" line="627"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../session.py" line="623"/>
+        <location filename="../session.py" line="633"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="640"/>
+        <location filename="../session.py" line="650"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="632"/>
+        <location filename="../session.py" line="642"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../session.py" line="648"/>
+        <location filename="../session.py" line="658"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../session.py" line="660"/>
+        <location filename="../session.py" line="670"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../session.py" line="663"/>
+        <location filename="../session.py" line="673"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../session.py" line="671"/>
+        <location filename="../session.py" line="681"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../session.py" line="681"/>
+        <location filename="../session.py" line="691"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../session.py" line="694"/>
+        <location filename="../session.py" line="704"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../session.py" line="711"/>
+        <location filename="../session.py" line="721"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="717"/>
+        <location filename="../session.py" line="727"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="719"/>
+        <location filename="../session.py" line="729"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="725"/>
+        <location filename="../session.py" line="735"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="727"/>
+        <location filename="../session.py" line="737"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../session.py" line="731"/>
+        <location filename="../session.py" line="741"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../session.py" line="733"/>
+        <location filename="../session.py" line="743"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../session.py" line="738"/>
+        <location filename="../session.py" line="748"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>

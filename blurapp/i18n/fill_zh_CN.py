@@ -233,6 +233,7 @@ ZH_CN = {
     "&Live Preview": "实时预览(&L)",
     "Scaling &Sweep…": "规模扫描(&S)…",
     "The run stopped for the new parameters; press Run to time them": "运行已因参数更改而停止；请点击运行为新参数计时",
+    "Live preview: one call per engine; press Run to time these parameters": "实时预览：每个引擎调用一次；请点击运行为这些参数计时",
     "Leave Presentation": "退出演示模式",
     "Before/after": "前后对比",
     "Left: original, right: {engine}": "左：原图，右：{engine}",

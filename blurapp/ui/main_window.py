@@ -554,6 +554,10 @@ class MainWindow(QMainWindow):
             self.status_label.setText(
                 self.tr("The run stopped for the new parameters; press Run to time them")
             )
+        elif moving:  # the last run's "Done: …" no longer describes what the panes show
+            self.status_label.setText(
+                self.tr("Live preview: one call per engine; press Run to time these parameters")
+            )
 
     def _on_engine_finished(self, done) -> None:
         taken = self.session.engine_done(
