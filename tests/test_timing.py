@@ -2,6 +2,7 @@
 figures `compare --json` gives for them."""
 
 import json
+import math
 import statistics
 
 import numpy as np
@@ -15,6 +16,7 @@ from blurapp.core.timing import (
     MAX_MEASURE_SECONDS,
     MEASURE_SECONDS,
     MIN_CALLS,
+    SAMPLE_SECONDS,
     calls_for,
     time_engines,
 )
@@ -46,7 +48,10 @@ def test_the_number_of_calls_measures_each_engine_long_enough_and_caps_slow_ones
     assert calls_for(60.0) == 1
     log: list[str] = []
     runs = time_engines({"fast": scripted("fast", 0.002, log), "slow": scripted("slow", 2.0, log)})
-    assert len(runs["fast"].repeat_seconds) == calls_for(0.002)
+    # A 2 ms engine is timed in samples of 3 calls (6 ms ≥ SAMPLE_SECONDS), as many as 0.3 s holds.
+    assert runs["fast"].calls_per_sample == math.ceil(SAMPLE_SECONDS / 0.002) == 3
+    assert len(runs["fast"].repeat_seconds) == calls_for(0.006)
+    assert runs["slow"].calls_per_sample == 1
     assert len(runs["slow"].repeat_seconds) == calls_for(2.0) == 2
 
 
@@ -64,9 +69,11 @@ def test_an_engine_cap_limits_its_chosen_calls_and_repeat_overrides_it():
 def test_a_fast_engines_many_calls_are_spread_over_a_slow_ones_time():
     log: list[str] = []
     time_engines({"fast": scripted("fast", 0.001, log), "slow": scripted("slow", 0.1, log)})
-    timed = log[2:]  # after the warm-up round
+    assert log[:3] == ["fast", "fast", "slow"]  # the warm-up round: two calls of a quick engine
+    timed = log[3:]
     fast_calls, slow_calls = timed.count("fast"), timed.count("slow")
-    assert slow_calls == calls_for(0.1) and fast_calls == calls_for(0.001)
+    # The fast engine in samples of 5 calls (5 ms), as many samples as 0.3 s holds.
+    assert slow_calls == calls_for(0.1) and fast_calls == 5 * calls_for(0.005)
     slow_at = [index for index, name in enumerate(timed) if name == "slow"]
     # Each slow call is about where its share of the rounds puts it, not all at one end.
     for number, index in enumerate(slow_at, start=1):
@@ -145,10 +152,10 @@ def test_without_repeat_the_command_line_chooses_enough_calls(capsys):
     assert cli.main(["compare", str(sample_photo_path()), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     for key in ("numpy", "jax"):
-        times = data[key]["seconds_all"]
+        times, per_sample = data[key]["seconds_all"], data[key]["calls_per_sample"]
         assert len(times) >= MIN_CALLS
-        # Measured over MEASURE_SECONDS, unless a slow call capped the count.
-        assert sum(times) >= MEASURE_SECONDS * 0.5 or len(times) == MAX_CALLS
+        # Measured over MEASURE_SECONDS (samples × calls each), unless the count hit its cap.
+        assert sum(times) * per_sample >= MEASURE_SECONDS * 0.5 or len(times) == MAX_CALLS
 
 
 def test_a_registered_engine_is_timed_like_the_others():
@@ -167,3 +174,19 @@ def test_a_registered_engine_is_timed_like_the_others():
     )
     assert len(calls) == 6  # warm-up and five
     assert result.speedup_of("custom") == pytest.approx(result.numpy.seconds / 0.001)
+
+
+def test_a_quick_engines_sample_is_the_mean_of_several_calls():
+    """Calls alternating between two times, as JAX-jit's do on a small photo on this CPU: each
+    sample averages them, so the median does not jump between the two."""
+    times = iter([0.0005, 0.0005] + [0.0005, 0.0015] * 2000)
+
+    def again() -> Call:
+        return Call(next(times), 0.0001, 0.0001)
+
+    first = FirstCall(output=np.zeros(1), again=again, seconds=0.1, to_device_seconds=0.0001)
+    run = time_engines({"alternating": first})["alternating"]
+    assert run.calls_per_sample == 10  # 5 ms of 0.5 ms calls
+    assert run.seconds == pytest.approx(0.001)
+    assert run.quartiles == (pytest.approx(0.001), pytest.approx(0.001))
+    assert run.end_to_end_seconds == pytest.approx(0.0012)

@@ -124,7 +124,8 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
     reference = name == result.reference
     return {
         "seconds": run.seconds if run else None,  # the median steady call
-        "seconds_all": list(run.repeat_seconds) if run else None,
+        "seconds_all": list(run.repeat_seconds) if run else None,  # every sample
+        "calls_per_sample": run.calls_per_sample if run else None,
         "seconds_quartiles": list(run.quartiles) if run else None,
         "repeat_seconds": list(run.repeat_seconds) if run else None,  # as seconds_all
         "end_to_end_seconds": run.end_to_end_seconds if run else None,

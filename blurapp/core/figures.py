@@ -112,8 +112,19 @@ def format_timed(run: EngineRun, translate: Translate = _english) -> str:
     if count < 2:
         return format_ms(run.seconds)
     low, high = run.quartiles
-    spread = translate(QT_TRANSLATE_NOOP("Figures", "median of {count}, middle half {low}–{high}"))
-    spread = spread.format(count=count, low=_ms_number(low), high=format_ms(high))
+    if run.calls_per_sample > 1:
+        spread = translate(
+            QT_TRANSLATE_NOOP(
+                "Figures", "median of {count} samples of {number} calls, middle half {low}–{high}"
+            )
+        )
+    else:
+        spread = translate(
+            QT_TRANSLATE_NOOP("Figures", "median of {count}, middle half {low}–{high}")
+        )
+    spread = spread.format(
+        count=count, number=run.calls_per_sample, low=_ms_number(low), high=format_ms(high)
+    )
     return f"{format_ms(run.seconds)} ({spread})"
 
 

@@ -57,7 +57,8 @@ class FirstCall:
 class EngineRun:
     """One engine's blur of one image: the output, and every figure timed on its own.
 
-    `seconds` is the steady time: the median of `repeat_seconds`, every steady call timed.
+    `seconds` is the steady time: the median of `repeat_seconds`, every steady sample timed (a
+    sample is one call, or for a quick engine the mean of `calls_per_sample` calls in a row).
     Engines on a device time their copies apart; a compiled engine its first call.
     """
 
@@ -70,6 +71,8 @@ class EngineRun:
     from_device_seconds: float | None = None
     # Each steady call with its copies; empty for an engine that copies nothing.
     end_to_end_repeat_seconds: tuple[float, ...] = ()
+    # A quick engine's steady figures are samples, each the mean of this many calls in a row.
+    calls_per_sample: int = 1
 
     @property
     def seconds(self) -> float:

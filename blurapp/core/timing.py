@@ -4,11 +4,12 @@ After each engine's first call (which compiles, for JAX-jit), every engine makes
 warm-up call; then the engines are timed in rounds, one steady call each per round, the order
 reversed every other round, so that a burst of noise on the machine (another program, the CPU
 changing its clock) falls on all of them alike instead of on whichever ran then. Like `timeit`'s
-autorange, the number of calls is chosen so that each engine is measured over at least
-MEASURE_SECONDS: first from the warm-up call, then, as the calls come in, from their median
-(a first call or two after compilation can be several times slower than the rest). Slow engines
-are capped so a comparison stays short. A figure is the median of the calls, shown with its
-quartiles.
+autorange, an engine quicker than SAMPLE_SECONDS is timed in samples of several calls in a row
+(each sample their mean), and the number of samples is chosen so that each engine is measured
+over at least MEASURE_SECONDS: first from the warm-up call, then, as the samples come in, from
+their median (a first call or two after compilation can be several times slower than the rest).
+Slow engines are capped so a comparison stays short. A figure is the median of the samples,
+shown with its quartiles.
 """
 
 from __future__ import annotations
@@ -34,6 +35,12 @@ MAX_CALLS = 1000
 # …unless that would take longer than this: a slow engine (NumPy on 24 MP: over a second a
 # call) is timed fewer times, at least once.
 MAX_MEASURE_SECONDS = 4.0
+# A timed sample lasts at least this long: an engine quicker than that is called several times in
+# a row per sample (timeit's `number`) and the sample is their mean. On this 2-core CPU, JAX-jit's
+# calls on a small photo alternate between two times (0.65 and 1.2 ms on the bundled photo); one
+# call per sample made the median jump between the two from run to run.
+SAMPLE_SECONDS = 0.005
+MAX_CALLS_PER_SAMPLE = 100
 
 # An engine that failed in a steady call: it is dropped from the rounds with this reason.
 Failure = Callable[[str, Exception], None]
@@ -70,12 +77,13 @@ def time_engines(
     caps = dict(max_repeats or {})
     calls: dict[str, list[Call]] = {name: [] for name in first_calls}
     wanted: dict[str, int] = {}
+    per_sample = dict.fromkeys(first_calls, 1)
     alive = list(first_calls)
 
     def call(name: str) -> Call | None:
         check_cancelled(cancelled)
         try:
-            return first_calls[name].again()
+            return _mean([first_calls[name].again() for _ in range(per_sample[name])])
         except Exception as error:
             if failed is None or isinstance(error, BlurCancelled):
                 raise
@@ -87,7 +95,7 @@ def time_engines(
         if repeats is not None:  # --repeat N: N calls of every engine, slow ones too
             wanted[name] = repeats
             return
-        count, cap = calls_for(seconds), caps.get(name)
+        count, cap = calls_for(seconds * per_sample[name]), caps.get(name)
         wanted[name] = max(len(calls[name]), count if cap is None else min(count, cap))
 
     def left(name: str) -> int:
@@ -96,7 +104,14 @@ def time_engines(
     if repeats != 0:
         for name in list(alive):  # the warm-up round, untimed but for choosing the count
             warm_up = call(name)
+            if warm_up is not None and repeats is None and warm_up.seconds < SAMPLE_SECONDS:
+                # A quick engine's first calls after compiling are often slower: one more.
+                again = call(name)
+                warm_up = again if again is None else min(warm_up, again)
             if warm_up is not None:
+                if repeats is None:
+                    quick = math.ceil(SAMPLE_SECONDS / max(warm_up.seconds, 1e-9))
+                    per_sample[name] = min(MAX_CALLS_PER_SAMPLE, quick)
                 want(name, warm_up.seconds)
     round_number = 0
     while any(left(name) > 0 for name in alive):
@@ -118,10 +133,21 @@ def time_engines(
                     done_so_far = sum(len(calls[name]) for name in alive)
                     progress(done_so_far, sum(wanted[name] for name in alive))
         round_number += 1
-    return {name: _engine_run(first_calls[name], calls[name]) for name in alive}
+    return {name: _engine_run(first_calls[name], calls[name], per_sample[name]) for name in alive}
 
 
-def _engine_run(first: FirstCall, calls: list[Call]) -> EngineRun:
+def _mean(calls: list[Call]) -> Call:
+    """The calls of one sample as one call: the mean of each of its times."""
+    if len(calls) == 1:
+        return calls[0]
+
+    def mean(times: list[float | None]) -> float | None:
+        return None if times[0] is None else statistics.fmean(times)
+
+    return Call(*(mean(list(times)) for times in zip(*calls, strict=True)))
+
+
+def _engine_run(first: FirstCall, calls: list[Call], per_sample: int = 1) -> EngineRun:
     copies = first.to_device_seconds is not None
     # An engine with nothing to compile or copy has no first call of its own to show: untimed
     # beyond it, its one call is its time.
@@ -142,6 +168,7 @@ def _engine_run(first: FirstCall, calls: list[Call]) -> EngineRun:
         end_to_end_repeat_seconds=tuple(call.end_to_end_seconds for call in calls)
         if copies
         else (),
+        calls_per_sample=per_sample if calls else 1,
     )
 
 

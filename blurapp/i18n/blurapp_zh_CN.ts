@@ -286,52 +286,57 @@
         <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="115"/>
+        <location filename="../core/figures.py" line="117"/>
+        <source>median of {count} samples of {number} calls, middle half {low}–{high}</source>
+        <translation>{count} 个样本（每个为连续 {number} 次调用的平均）的中位数，中间一半在 {low}–{high}</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="123"/>
         <source>median of {count}, middle half {low}–{high}</source>
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="139"/>
+        <location filename="../core/figures.py" line="150"/>
         <source>{diff} ({levels} of {count} levels), within {tolerance}</source>
         <translation>{diff}（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="143"/>
+        <location filename="../core/figures.py" line="154"/>
         <source>{diff} ({levels} of {count} levels), NOT within {tolerance}</source>
         <translation>{diff}（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="202"/>
+        <location filename="../core/figures.py" line="213"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="204"/>
+        <location filename="../core/figures.py" line="215"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="207"/>
+        <location filename="../core/figures.py" line="218"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="237"/>
+        <location filename="../core/figures.py" line="248"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="239"/>
+        <location filename="../core/figures.py" line="250"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="242"/>
+        <location filename="../core/figures.py" line="253"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="192"/>
+        <location filename="../core/figures.py" line="203"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
     </message>

@@ -226,6 +226,7 @@ ZH_CN = {
     # Live preview, timing figures, split view, scaling sweep window, presentation mode
     "end-to-end speedup": "端到端加速比",
     "median of {count}, middle half {low}–{high}": "{count} 次的中位数，中间一半在 {low}–{high}",
+    "median of {count} samples of {number} calls, middle half {low}–{high}": "{count} 个样本（每个为连续 {number} 次调用的平均）的中位数，中间一半在 {low}–{high}",
     "copies to and from the device ({device}) included": "含与设备（{device}）之间的数据传输",
     "Before": "之前",
     "After": "之后",
