@@ -169,7 +169,7 @@ def _abs_difference_blocks(a: np.ndarray, b: np.ndarray):
     """(rows, |a − b| in float64) a block of rows at a time, so memory stays flat."""
     if a.shape != b.shape:
         raise ValueError(f"cannot compare outputs of shapes {a.shape} and {b.shape}")
-    rows_per_block = max(1, (1 << 20) // max(1, a.shape[-1]))
+    rows_per_block = max(1, (1 << 20) // max(1, int(np.prod(a.shape[1:]))))
     for start in range(0, a.shape[0], rows_per_block):
         rows = slice(start, start + rows_per_block)
         yield rows, np.abs(a[rows].astype(np.float64) - b[rows].astype(np.float64))

@@ -197,6 +197,12 @@ def _blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
     import jax.numpy as jnp
     from jax import lax
 
+    if image.ndim == 3:
+        # A colour photo's channels in the one program: the blur below, mapped over them.
+        def blur_channel(channel: Any) -> Any:
+            return _blur(channel, weights, in_strips)
+
+        return jax.vmap(blur_channel, in_axes=2, out_axes=2)(image)
     height, width = image.shape
     radius = weights.shape[0] // 2
     taps = weights.size if weights.ndim == 2 else 2 * weights.size
@@ -305,9 +311,10 @@ def blur_jax_eager(
 
     image = jnp.asarray(image, dtype=jnp.float32)
     kernel = jnp.asarray(kernel, dtype=jnp.float32)
-    height, width = image.shape
+    height, width = image.shape[:2]
     radius = kernel.shape[0] // 2
-    padded = jnp.pad(image, radius, mode="edge")
+    channels = [(0, 0)] * (image.ndim - 2)  # a colour photo's channels are not padded
+    padded = jnp.pad(image, ((radius, radius), (radius, radius), *channels), mode="edge")
     total = kernel.size if kernel.ndim == 2 else 2 * kernel.size
     done = 0
 

@@ -19,20 +19,24 @@ def blur_numpy(
 ) -> np.ndarray:
     """Correlate `image` with `kernel`, edges padded by repeating the border pixels.
 
-    A k×k kernel is applied as the tutorial does, one tap at a time; a 1-D kernel of k
-    weights is applied along the rows and then along the columns (separable: 2k taps).
+    `image` is height × width, or height × width × channels (each channel blurred alike, all
+    of them in every tap). A k×k kernel is applied as the tutorial does, one tap at a time; a
+    1-D kernel of k weights is applied along the rows and then along the columns (separable:
+    2k taps).
     `progress(done, total)` is called after each tap; `cancelled()` is checked before
     each tap and, when it returns True, BlurCancelled is raised.
     """
-    image = _as_float32_2d(image)
+    image = _as_float32_image(image)
     kernel = np.asarray(kernel, dtype=np.float32)
     radius = kernel.shape[0] // 2
-    padded = np.pad(image, radius, mode="edge")
+    channels = image.shape[2:]
+    padded = np.pad(image, ((radius, radius), (radius, radius), *[(0, 0)] * len(channels)), "edge")
     taps = _Taps(kernel.size if kernel.ndim == 2 else 2 * kernel.size, progress, cancelled)
     if kernel.ndim == 2:
         return _add_shifted_slices(padded, kernel, image.shape, taps)
     # Rows first, over every padded row, so the column pass has its border rows to read.
-    rows = _add_shifted_slices(padded, kernel[None, :], (padded.shape[0], image.shape[1]), taps)
+    rows_shape = (padded.shape[0], image.shape[1], *channels)
+    rows = _add_shifted_slices(padded, kernel[None, :], rows_shape, taps)
     return _add_shifted_slices(rows, kernel[:, None], image.shape, taps)
 
 
@@ -54,9 +58,9 @@ class _Taps:
 
 
 def _add_shifted_slices(
-    padded: np.ndarray, kernel: np.ndarray, shape: tuple[int, int], taps: _Taps
+    padded: np.ndarray, kernel: np.ndarray, shape: tuple[int, ...], taps: _Taps
 ) -> np.ndarray:
-    height, width = shape
+    height, width = shape[:2]
     output = np.zeros(shape, dtype=np.float32)
     scratch = np.empty(shape, dtype=np.float32)  # reused for every tap: no new array per tap
     for dy in range(kernel.shape[0]):
@@ -79,7 +83,7 @@ def first_numpy_call(
     """Blur once, timed; NumPy has nothing to compile or copy, and runs on the CPU whatever
     the registry's `platform`. Taps are reported on this call only; every call stops between
     taps when `cancelled()` turns True."""
-    image = _as_float32_2d(image)
+    image = _as_float32_image(image)
 
     def blur(report: Progress | None) -> tuple[np.ndarray, float]:
         start = time.perf_counter()
@@ -90,8 +94,11 @@ def first_numpy_call(
     return FirstCall(output=output, again=lambda: Call(blur(None)[1]), seconds=seconds)
 
 
-def _as_float32_2d(image: np.ndarray) -> np.ndarray:
+def _as_float32_image(image: np.ndarray) -> np.ndarray:
     image = np.asarray(image, dtype=np.float32)
-    if image.ndim != 2:
-        raise ValueError(f"expected a 2-D grayscale image, got an array of shape {image.shape}")
+    if image.ndim not in (2, 3):
+        raise ValueError(
+            "expected an image of height × width (grayscale) or height × width × channels, "
+            f"got an array of shape {image.shape}"
+        )
     return image
