@@ -24,7 +24,7 @@ from blurapp.core.kernel import (
     kernel_for,
 )
 from blurapp.core.runs import BlurCancelled, EngineRun, FirstCall
-from blurapp.core.timing import time_engines
+from blurapp.core.timing import first_call_run, time_engines
 
 log = logging.getLogger(__name__)
 
@@ -248,11 +248,11 @@ def compare(
         first = _first_call(engine, image, kernel, device, progress, cancelled, errors)
         if first is not None:
             first_calls[engine.name] = first
-        run = time_engines({engine.name: first}, repeats=0)[engine.name] if first else None
         if repeats == 0 and on_engine_done is not None:
+            run = first_call_run(first) if first else None
             on_engine_done(engine.name, run, errors.get(engine.name))
-        elif run is not None and on_output is not None:
-            on_output(engine.name, run)
+        elif first is not None and on_output is not None:
+            on_output(engine.name, first_call_run(first))
 
     def failed(name: str, error: Exception) -> None:
         log.warning("the %s engine failed", chosen[name].title, exc_info=error)

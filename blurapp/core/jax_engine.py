@@ -356,7 +356,7 @@ def first_jax_call(
     def get_program() -> tuple[Callable[[Any, Any], Any], Compilation]:
         return compiled_blurs.get(image.shape, kernel.shape, device)
 
-    return _first_call_on_device(image, kernel, device, get_program, progress, cancelled)
+    return _first_call_on_device(image, kernel, device, get_program, cancelled)
 
 
 def first_jax_eager_call(
@@ -371,21 +371,23 @@ def first_jax_eager_call(
     (JAX caches them per shape); the steady calls show what dispatching op by op costs. Taps
     are reported on the first call only, so a progress bar fills once."""
     device = jax_device(platform)
+    reporting = progress  # handed to the first call only, then dropped
 
-    def blur(image_on_device: Any, kernel_on_device: Any, report: Progress | None = None) -> Any:
+    def blur(image_on_device: Any, kernel_on_device: Any) -> Any:
+        nonlocal reporting
+        report, reporting = reporting, None
         return blur_jax_eager(
             image_on_device, kernel_on_device, progress=report, cancelled=cancelled
         )
 
-    return _first_call_on_device(image, kernel, device, lambda: (blur, None), progress, cancelled)
+    return _first_call_on_device(image, kernel, device, lambda: (blur, None), cancelled)
 
 
 def _first_call_on_device(
     image: np.ndarray,
     kernel: np.ndarray,
     device: Any,
-    get_program: Callable[[], tuple[Callable[..., Any], Compilation | None]],
-    progress: Progress | None,
+    get_program: Callable[[], tuple[Callable[[Any, Any], Any], Compilation | None]],
     cancelled: Cancelled | None,
 ) -> FirstCall:
     """The copy to the device, the first call (getting the program included) and the copy
@@ -413,10 +415,7 @@ def _first_call_on_device(
     check_cancelled(cancelled)
     start = time.perf_counter()
     blur, compilation = get_program()
-    if compilation is None:  # an engine that compiles nothing reports its taps
-        output = jax.block_until_ready(blur(image_on_device, kernel_on_device, progress))
-    else:
-        output = jax.block_until_ready(blur(image_on_device, kernel_on_device))
+    output = jax.block_until_ready(blur(image_on_device, kernel_on_device))
     first = time.perf_counter() - start
     check_cancelled(cancelled)
     host_output, from_seconds = from_device(output)

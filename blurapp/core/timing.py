@@ -136,6 +136,12 @@ def time_engines(
     return {name: _engine_run(first_calls[name], calls[name], per_sample[name]) for name in alive}
 
 
+def first_call_run(first: FirstCall) -> EngineRun:
+    """An engine's figures from its first call alone, no steady call timed: a preview's, or
+    its output while the others are timed."""
+    return _engine_run(first, [])
+
+
 def _mean(calls: list[Call]) -> Call:
     """The calls of one sample as one call: the mean of each of its times."""
     if len(calls) == 1:

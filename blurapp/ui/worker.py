@@ -14,6 +14,7 @@ import logging
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -206,16 +207,9 @@ class Worker(QObject):
                 on_engine_done=engine_done,
                 on_output=output_ready,
             )
-            differences = {}
-            reference = result.runs.get(result.reference)
-            for engine, difference in result.differences.items():
-                # A preview is never shown as figures: no difference pictures to spend on.
-                if cancelled() or request.repeats == 0:
-                    break
-                picture, scale = difference_picture(
-                    reference.output, result.runs[engine].output, difference
-                )
-                differences[engine] = (build_pyramid(picture), scale)
+            # A preview is never shown as figures: no difference pictures to spend on.
+            previewing = request.repeats == 0
+            differences = {} if previewing else _difference_pictures(result, cancelled)
         except BlurCancelled:
             self.run_cancelled.emit(number)
             return
@@ -226,6 +220,23 @@ class Worker(QObject):
             self.run_cancelled.emit(number)
             return
         self.run_finished.emit(RunOutcome(request, result, differences))
+
+
+def _difference_pictures(
+    result: ComparisonResult, cancelled: Callable[[], bool]
+) -> dict[str, tuple[tuple[np.ndarray, ...], float]]:
+    """Each engine's |reference − engine| as a pyramid, with the difference white stands for;
+    as many as were made when `cancelled()` turns True."""
+    differences = {}
+    reference = result.runs.get(result.reference)
+    for engine, difference in result.differences.items():
+        if cancelled():
+            break
+        picture, scale = difference_picture(
+            reference.output, result.runs[engine].output, difference
+        )
+        differences[engine] = (build_pyramid(picture), scale)
+    return differences
 
 
 class WorkerThread:
