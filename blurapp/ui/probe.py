@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import statistics
@@ -21,12 +22,14 @@ from pathlib import Path
 TIMER_MS = 10
 
 
-def measure(photo: Path) -> dict:
+@contextlib.contextmanager
+def _probe_window():
+    """(the application, a main window with settings of its own at the size the figures are
+    quoted for), closed afterwards, its worker with it, whatever happened."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QEventLoop, QObject, QSettings, QTimer, Slot
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from blurapp.ui.app import open_window
     from blurapp.ui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])
@@ -34,6 +37,18 @@ def measure(photo: Path) -> dict:
         settings = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(settings)
         window.resize(1360, 820)
+        try:
+            yield app, window
+        finally:
+            window.close()
+
+
+def measure(photo: Path) -> dict:
+    from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
+
+    from blurapp.ui.app import open_window
+
+    with _probe_window() as (app, window):
 
         def wait_for(signal, timeout_s: float = 600) -> None:
             loop = QEventLoop()
@@ -130,7 +145,6 @@ def measure(photo: Path) -> dict:
             "numpy_seconds": result.numpy.seconds if result.numpy else None,
             "jax_seconds": result.jax.seconds if result.jax else None,
         }
-        window.close()
     return report
 
 
@@ -143,17 +157,9 @@ def measure_live(photo: Path, algorithm: str = "2d") -> dict:
     """Change sigma as a dragged slider does and time each change until the JAX-jit pane is
     repainted with the blur of it: the window's own path (parameters → worker → JAX-jit →
     8-bit pyramid → pane) through to the paint code the screen's next frame runs."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QEventLoop, QSettings, QTimer
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtCore import QEventLoop, QTimer
 
-    from blurapp.ui.main_window import MainWindow
-
-    _app = QApplication.instance() or QApplication([])  # held while the window lives
-    with tempfile.TemporaryDirectory(prefix="blurapp-probe-") as folder:
-        settings = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
-        window = MainWindow(settings)
-        window.resize(1360, 820)
+    with _probe_window() as (_app, window):
         window.set_live(True)
         window.set_parameters(algorithm=algorithm)
         shown: list[tuple[str, float]] = []
@@ -176,10 +182,7 @@ def measure_live(photo: Path, algorithm: str = "2d") -> dict:
             QTimer.singleShot(round(seconds * 1000), loop.quit)
             loop.exec()
 
-        try:
-            return _drag_sigma(window, photo, shown, wait_until, pause)
-        finally:
-            window.close()  # and its worker with it, whatever happened
+        return _drag_sigma(window, photo, shown, wait_until, pause)
 
 
 def _drag_sigma(window, photo: Path, shown: list, wait_until, pause) -> dict:
