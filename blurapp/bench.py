@@ -33,11 +33,13 @@ from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA, Algorithm, KernelSize
 _ASPECT = 1.5
 
 
-def synthetic_image(megapixels: float, seed: int = 0) -> np.ndarray:
-    """A reproducible float32 image in [0, 1] of about `megapixels`, 3:2 landscape."""
+def synthetic_image(megapixels: float, seed: int = 0, channels: int = 1) -> np.ndarray:
+    """A reproducible float32 image in [0, 1] of about `megapixels`, 3:2 landscape; height ×
+    width, or height × width × `channels` when there are more than one."""
     height = max(1, round(math.sqrt(megapixels * 1e6 / _ASPECT)))
     width = max(1, round(height * _ASPECT))
-    return np.random.default_rng(seed).random((height, width), dtype=np.float32)
+    shape = (height, width) if channels == 1 else (height, width, channels)
+    return np.random.default_rng(seed).random(shape, dtype=np.float32)
 
 
 def _cpu_model() -> str | None:
@@ -90,12 +92,13 @@ def run_bench(
     sigma: float,
     engines: Sequence[str] = BENCH_ENGINES,
     on_row: Callable[[dict], None] | None = None,
+    channels: int = 1,
 ) -> dict:
     """One row per image size, kernel and algorithm: each engine's figures (as in
     `compare --json`, under its JSON key), and the size of the image."""
     rows = []
     for mp in megapixels:
-        image = synthetic_image(mp)
+        image = synthetic_image(mp, channels=channels)
         for kernel_size, algorithm in itertools.product(kernel_sizes, algorithms):
             result = compare(
                 image,
@@ -106,9 +109,10 @@ def run_bench(
                 engines=[_capped(name, repeats) for name in engines],
             )
             row = {
-                "megapixels": image.size / 1e6,
+                "megapixels": image.shape[0] * image.shape[1] / 1e6,
                 "width": int(image.shape[1]),
                 "height": int(image.shape[0]),
+                "channels": channels,
                 **comparison_dict(result),
             }
             rows.append(row)

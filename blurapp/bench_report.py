@@ -151,7 +151,8 @@ def row_line(row: dict) -> str:
     diff = row["max_abs_diff"]
     kernel = row["kernel"]["size"]
     cells = (
-        f"{row['width']}×{row['height']}",
+        f"{row['width']}×{row['height']}"
+        + (f"×{row['channels']}" if row.get("channels", 1) > 1 else ""),
         f"{row['megapixels']:.1f}",
         f"{kernel}×{kernel}",
         row["kernel"]["algorithm"],

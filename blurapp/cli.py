@@ -209,6 +209,16 @@ def _add_kernel_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _color_option(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("--color", action="store_true", help=help)
+
+
+_COLOR_HELP = (
+    "blur a colour photo's red, green and blue, each with the kernel (default: its grey, as the"
+    " tutorial did; a grey photo stays grey)"
+)
+
+
 def _image_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "image", nargs="?", type=Path, help="photo to open (default: the bundled sample photo)"
@@ -253,6 +263,7 @@ def build_command_parser() -> argparse.ArgumentParser:
     _add_common_options(compare, top=False)
     _image_argument(compare)
     _add_kernel_options(compare)
+    _color_option(compare, _COLOR_HELP)
     _add_engine_options(compare, several=True)
     _repeat_option(compare)
     compare.add_argument("--json", action="store_true", help="print one JSON object")
@@ -277,10 +288,12 @@ def build_command_parser() -> argparse.ArgumentParser:
     )
     _add_engine_options(blur, several=False)
     _add_kernel_options(blur)
+    _color_option(blur, _COLOR_HELP)
 
     bench = commands.add_parser("bench", help="time NumPy against JAX on synthetic images")
     _add_common_options(bench, top=False)
     bench.add_argument("--json", action="store_true", help="print one JSON object")
+    _color_option(bench, "time the engines table on colour images (height × width × 3)")
     from blurapp.bench import BENCH_ENGINES
 
     bench.add_argument(
@@ -428,11 +441,11 @@ def _source(path: Path | None) -> Path:
     return path if path is not None else sample_photo_path()
 
 
-def _load(path: Path):
+def _load(path: Path, *, color: bool = False):
     from blurapp.core.photo import PhotoError, load_photo
 
     try:
-        return load_photo(path)
+        return load_photo(path, color=color)
     except PhotoError as error:
         raise _CommandFailed(str(error)) from error
 
@@ -444,11 +457,11 @@ def _compare(args: argparse.Namespace) -> int:
     source = _source(args.image)
     if args.out_dir is not None:
         _check_outputs(args.out_dir, source, args.engines)  # before the work, not after it
-    photo = _load(source)
+    photo = _load(source, color=args.color)
     _note_short_kernel(args)
     try:
         result = compare(
-            photo.gray,
+            photo.pixels,
             kernel_size=args.kernel_size,
             sigma=args.sigma,
             algorithm=args.algorithm,
@@ -485,7 +498,12 @@ def _note_short_kernel(args: argparse.Namespace) -> None:
 def _comparison_json(photo, result) -> dict:
     from blurapp.core.comparison import comparison_dict
 
-    image = {"path": _shown(photo.path), "width": photo.width, "height": photo.height}
+    image = {
+        "path": _shown(photo.path),
+        "width": photo.width,
+        "height": photo.height,
+        "channels": result.channels,
+    }
     return {"image": image, **comparison_dict(result)}
 
 
@@ -548,12 +566,12 @@ def _blur(args: argparse.Namespace) -> int:
         check_output_path(args.output, source=source)  # before the work, not after it
     except OutputError as error:
         raise _CommandFailed(str(error)) from error
-    photo = _load(source)
+    photo = _load(source, color=args.color)
     _note_short_kernel(args)
     kernel = kernel_for(args.algorithm, args.kernel_size, args.sigma)
     engine = args.engine
     try:
-        output = engine.blur(photo.gray, kernel, repeats=0, device=args.device).output
+        output = engine.blur(photo.pixels, kernel, repeats=0, device=args.device).output
     except JaxUnavailableError as error:
         raise _CommandFailed(str(error)) from error
     except MemoryError:
@@ -607,6 +625,7 @@ def _run_bench(args: argparse.Namespace) -> int:
             sigma=DEFAULT_SIGMA,
             engines=[engine.name for engine in args.engines],
             on_row=lambda row: show([bench_report.row_line(row)]),
+            channels=3 if args.color else 1,
         )["results"]
     report.update(
         run_sections(

@@ -93,11 +93,13 @@ def offered_engine(name: str) -> str:
 @dataclass(frozen=True)
 class Parameters:
     """The blur's parameters as one value, checked by the core's own rules: the kernel size
-    setting (an odd size or "auto"), sigma in the core's range, and the algorithm."""
+    setting (an odd size or "auto"), sigma in the core's range, the algorithm, and whether a
+    colour photo is blurred in colour (each of R, G and B) or, as the tutorial did, in grey."""
 
     kernel_size: KernelSize = DEFAULT_KERNEL_SIZE
     sigma: float = DEFAULT_SIGMA
     algorithm: Algorithm = DEFAULT_ALGORITHM
+    color: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kernel_size", check_kernel_size(self.kernel_size))
@@ -111,10 +113,11 @@ class Parameters:
 
     def same_blur(self, other: Parameters) -> bool:
         """Whether both give the same blur (auto and the size it picks are the same)."""
-        return (self.effective_size, self.sigma, self.algorithm) == (
+        return (self.effective_size, self.sigma, self.algorithm, self.color) == (
             other.effective_size,
             other.sigma,
             other.algorithm,
+            other.color,
         )
 
 
@@ -131,6 +134,11 @@ class KeptResult:
     serial: int  # the session's run that made it
     final: bool = True  # False: the output of a first call, its steady calls not yet timed
     live: bool = False  # made by the live preview: one call, not timed in rounds
+
+    @property
+    def output_channels(self) -> int:
+        """1 for a grey result, 3 for a colour one."""
+        return self.photo.channels if self.parameters.color else 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -484,6 +492,12 @@ class Session:
                     new=tr(ALGORITHM_LABELS[now.algorithm]),
                 )
             )
+        if parameters.color != now.color:
+            reasons.append(
+                tr(QT_TRANSLATE_NOOP("Session", "colour turned on since this run"))
+                if now.color
+                else tr(QT_TRANSLATE_NOOP("Session", "colour turned off since this run"))
+            )
         # A preview replaces no figures: only a later timed run makes these out of date.
         newest = max((kept.serial for kept in self.results.values() if not kept.live), default=0)
         if not reasons and serial < newest:
@@ -640,6 +654,8 @@ class Session:
         details.append(f"{size} × {size}, σ {made.sigma:g}")
         if made.algorithm == "separable":
             details[-1] += ", " + tr(QT_TRANSLATE_NOOP("Session", "separable"))
+        if made.color and kept.photo.channels > 1:
+            details[-1] += ", " + tr(QT_TRANSLATE_NOOP("Session", "colour"))
         return Caption(title, tuple(details), self.result_out_of_date(engine))
 
     def _first_call_words(self, run: EngineRun) -> str:
@@ -675,7 +691,12 @@ class Session:
                     "black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen",
                 )
             ).format(white=f"{scale:.2g}", levels=f"{scale * 255:.2g}")
-        return Caption(heading, (detail,), self.figures_out_of_date())
+        details = [detail]
+        if self.outcome.result.channels > 1:
+            details.append(
+                tr(QT_TRANSLATE_NOOP("Session", "each pixel its largest over R, G and B"))
+            )
+        return Caption(heading, tuple(details), self.figures_out_of_date())
 
     def out_of_date_mark(self) -> str:
         return self.tr(QT_TRANSLATE_NOOP("Session", "out of date"))
@@ -767,6 +788,8 @@ class Session:
         name = f"{kept.photo.path.stem}-{safe}-{size}x{size}-s{kept.parameters.sigma:g}"
         if kept.parameters.algorithm != DEFAULT_ALGORITHM:
             name += f"-{kept.parameters.algorithm}"
+        if kept.parameters.color and kept.photo.channels > 1:
+            name += "-colour"
         return f"{name}.png"
 
     def result_description(self, engine: str) -> dict[str, str]:
@@ -777,6 +800,7 @@ class Session:
             get_engine(engine).title, made.effective_size, made.sigma, made.algorithm
         )
         description["photo"] = display_path(kept.photo.path.name)
+        description["channels"] = str(kept.output_channels)
         if get_engine(engine).uses_jax:
             description["device"] = kept.run.device
         return description

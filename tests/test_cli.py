@@ -73,7 +73,7 @@ def test_compare_json_has_the_contracted_keys(photo):
     )
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
-    assert data["image"] == {"path": str(photo), "width": 45, "height": 30}
+    assert data["image"] == {"path": str(photo), "width": 45, "height": 30, "channels": 1}
     assert data["kernel"] == {"size": 11, "sigma": 1.5, "algorithm": "2d"}
     assert data["numpy"]["seconds"] > 0
     assert data["jax"]["first_call_seconds"] > 0 and data["jax"]["seconds"] > 0

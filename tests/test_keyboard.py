@@ -18,6 +18,7 @@ def controls_in_tab_order(window):
         window.sigma_spin,
         window.sigma_slider,
         window.algorithm_combo,
+        window.controls.color_check,
         # The engines the panes show cannot be unticked: their boxes are disabled, out of Tab.
         *[check for check in window.engine_checks.values() if check.isEnabled()],
         window.show_combo,

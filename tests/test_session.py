@@ -16,7 +16,7 @@ from blurapp.session import LEFT, RIGHT, Newest, Parameters, Session
 
 
 def photo(name="street.png", shape=(4, 6)):
-    return Photo(path=Path(f"/photos/{name}"), gray=np.zeros(shape, np.float32), bit_depth=8)
+    return Photo(path=Path(f"/photos/{name}"), pixels=np.zeros(shape, np.float32), bit_depth=8)
 
 
 def numpy_run(seconds=0.025):

@@ -372,7 +372,8 @@ def test_the_difference_and_original_views(make_window, qtbot):
     window.set_show("original")
     assert window.left_pane.caption_text().startswith("Original")
     original = window.left_pane.view.image()
-    assert original.pixelColor(10, 10).red() == to_8bit(window.photo.gray)[10, 10]
+    # In colour, as the photo is, whatever the Colour switch (tests/test_colour_window.py).
+    assert original.pixelColor(10, 10).red() == to_8bit(window.photo.pixels)[10, 10, 0]
     window.set_show("blurred")
     assert window.right_pane.caption_text().startswith("JAX-jit")
 

@@ -63,6 +63,13 @@ class ComparisonResult:
     def kernel_size(self) -> int:
         return int(self.kernel.shape[0])
 
+    @property
+    def channels(self) -> int:
+        """The channels blurred: 1 for grey, 3 for colour (R, G, B)."""
+        for run in self.runs.values():
+            return int(run.output.shape[2]) if run.output.ndim == 3 else 1
+        return 1
+
     def engine(self, name: str) -> Engine:
         """The engine a run or error of this result came from."""
         return self.engines.get(name) or get_engine(name)
@@ -186,15 +193,19 @@ def difference_picture(
     a: np.ndarray, b: np.ndarray, largest: float | None = None
 ) -> tuple[np.ndarray, float]:
     """|a − b| as a uint8 picture scaled so the largest difference is white, and that largest
-    difference (0 when the two are identical, and the picture is then black).
+    difference (0 when the two are identical, and the picture is then black). For colour
+    (height × width × channels) each pixel shows its largest difference over the channels:
+    one grey picture, where a difference in any channel shows.
 
     Pass `largest` when it is known already (a ComparisonResult's max_abs_diff) to save a pass.
     """
     if largest is None:
         largest = max_abs_difference(a, b)
-    picture = np.zeros(a.shape, dtype=np.uint8)
+    picture = np.zeros(a.shape[:2], dtype=np.uint8)
     if largest > 0:
         for rows, diff in _abs_difference_blocks(a, b):
+            if diff.ndim == 3:
+                diff = diff.max(axis=2)
             picture[rows] = np.rint(diff * (255 / largest))
     return picture, largest
 

@@ -187,8 +187,11 @@ def comparison_lines(
     English (they are keys; see ROW_NAMES to show them, engine titles are in the "Engines"
     context); values are translated.
     """
+    image = f"{image_label}, {format_megapixels(width, height)}"
+    if result.channels > 1:
+        image += ", " + translate(QT_TRANSLATE_NOOP("Figures", "colour (R, G, B)"))
     rows = [
-        ("image", f"{image_label}, {format_megapixels(width, height)}"),
+        ("image", image),
         ("kernel", describe_kernel(result.kernel_size, result.sigma, result.algorithm, translate)),
     ]
     reference = result.runs.get(result.reference)
@@ -206,6 +209,10 @@ def comparison_lines(
             continue
         steady = format_timed(run, translate)
         difference = format_difference(result.differences.get(name), translate, bit_depth=bit_depth)
+        if result.channels > 1 and name in result.differences:
+            difference += " " + translate(
+                QT_TRANSLATE_NOOP("Figures", "(the largest over the {channels} channels)")
+            ).format(channels=result.channels)
         if name != JIT_ENGINE:
             rows.append((engine.title, _one_row(result, name, run, steady, difference, translate)))
             continue

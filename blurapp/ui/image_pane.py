@@ -40,17 +40,20 @@ ZOOM_STEP = 1.25
 DIVIDER_REACH = 10
 
 
-def gray_qimage(picture: np.ndarray) -> QImage:
-    """A view of a contiguous uint8 height×width array as a QImage, without copying.
+def picture_qimage(picture: np.ndarray) -> QImage:
+    """A view of a contiguous uint8 array, height×width (grey) or height×width×3 (RGB), as a
+    QImage, without copying.
 
     The caller keeps the array alive for as long as the QImage is used.
     """
-    height, width = picture.shape
+    height, width = picture.shape[:2]
+    if picture.ndim == 3:
+        return QImage(picture.data, width, height, 3 * width, QImage.Format.Format_RGB888)
     return QImage(picture.data, width, height, width, QImage.Format.Format_Grayscale8)
 
 
 class PictureItem(QGraphicsItem):
-    """A grayscale picture drawn from the pyramid level that matches the zoom; or, split, a
+    """A picture (grey or colour) drawn from the pyramid level that matches the zoom; or, split, a
     picture "before" left of a divider and the picture right of it.
 
     Only the part in view is drawn, from a level at least as detailed as the screen needs,
@@ -71,8 +74,8 @@ class PictureItem(QGraphicsItem):
     ) -> None:
         self.prepareGeometryChange()
         self._levels, self._before = levels, before
-        self._images = [gray_qimage(level) for level in levels]
-        self._before_images = [gray_qimage(level) for level in before]
+        self._images = [picture_qimage(level) for level in levels]
+        self._before_images = [picture_qimage(level) for level in before]
         self.update()
 
     def levels(self) -> tuple[np.ndarray, ...]:
@@ -92,7 +95,7 @@ class PictureItem(QGraphicsItem):
     def size(self) -> QSize:
         if not self._levels:
             return QSize()
-        height, width = self._levels[0].shape
+        height, width = self._levels[0].shape[:2]
         return QSize(width, height)
 
     def boundingRect(self) -> QRectF:
@@ -199,7 +202,7 @@ class ImageView(QGraphicsView):
         """The picture at full size (a copy), as the clipboard and the tests take it; split,
         the picture right of the divider."""
         levels = self._item.levels()
-        return gray_qimage(levels[0]).copy() if levels else QImage()
+        return picture_qimage(levels[0]).copy() if levels else QImage()
 
     # The before/after divider ------------------------------------------------------------
 

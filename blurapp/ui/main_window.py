@@ -718,6 +718,7 @@ class MainWindow(QMainWindow):
             kernel_size=read_setting(self.settings, "kernel_size"),
             sigma=read_setting(self.settings, "sigma"),
             algorithm=read_setting(self.settings, "algorithm"),
+            color=read_setting(self.settings, "color"),
         )
         self.controls.set_parameters(parameters)
         self._on_view_parameters_edited()
@@ -732,6 +733,7 @@ class MainWindow(QMainWindow):
         write_setting(self.settings, "sigma", parameters.sigma)
         write_setting(self.settings, "kernel_size", parameters.kernel_size)
         write_setting(self.settings, "algorithm", parameters.algorithm)
+        write_setting(self.settings, "color", parameters.color)
         write_setting(self.settings, "pane_engines", tuple(self.session.pane_engines))
         write_setting(self.settings, "timed_engines", self.session.timed or ("numpy",))
         write_setting(self.settings, "live_preview", self.session.live)

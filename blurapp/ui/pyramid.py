@@ -12,10 +12,11 @@ SMALLEST_LEVEL = 512
 
 
 def build_pyramid(picture: np.ndarray) -> tuple[np.ndarray, ...]:
-    """`picture` (uint8, height × width) and successive halvings, each pixel the mean of 2×2."""
+    """`picture` (uint8, height × width, or height × width × channels) and successive halvings,
+    each pixel the mean of 2×2."""
     picture = np.ascontiguousarray(picture, dtype=np.uint8)
     levels = [picture]
-    while max(levels[-1].shape) > SMALLEST_LEVEL and min(levels[-1].shape) >= 2:
+    while max(levels[-1].shape[:2]) > SMALLEST_LEVEL and min(levels[-1].shape[:2]) >= 2:
         levels.append(_halve(levels[-1]))
     return tuple(levels)
 

@@ -118,6 +118,7 @@ SETTINGS: dict[str, Setting] = {
     "pane_engines": Setting(DEFAULT_PANE_ENGINES, _pane_engines, _joined),
     "timed_engines": Setting(DEFAULT_ENGINES, _engines, _joined),
     "live_preview": Setting(True, _switch),
+    "color": Setting(False, _switch),
     "last_folder": Setting(None, _path, lambda p: path_to_setting(p) if p else ""),
     "last_save_folder": Setting(None, _path, lambda p: path_to_setting(p) if p else ""),
     "recent_files": Setting((), _paths, lambda paths: [path_to_setting(p) for p in paths]),

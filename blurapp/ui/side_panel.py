@@ -64,6 +64,13 @@ class BlurControls(QGroupBox):
                 " the columns: the same blur in 2k taps instead of k²."
             )
         )
+        self.color_check = QCheckBox(self.tr("Blur in co&lour"))
+        self.color_check.setToolTip(
+            self.tr(
+                "Blur each of red, green and blue (three times the work). Off: the photo is"
+                " blurred in grey, as in the tutorial."
+            )
+        )
         # One check box per engine: a run times every engine ticked; the panes show two.
         self.engine_checks: dict[str, QCheckBox] = {}
         engines_grid = QGridLayout()
@@ -100,6 +107,7 @@ class BlurControls(QGroupBox):
             (self.tr("&Sigma"), sigma_row, self.sigma_spin),
             (self.tr("Kernel used"), self.effective_size_label, None),
             (self.tr("Algori&thm"), self.algorithm_combo, self.algorithm_combo),
+            (self.tr("Colour"), self.color_check, None),
             (self.tr("E&ngines"), engines_grid, first_check),
             (self.tr("Sho&w"), self.show_combo, self.show_combo),
         ]:
@@ -127,6 +135,7 @@ class BlurControls(QGroupBox):
             (self.sigma_spin, self.tr("Sigma"), sigma_tip),
             (self.sigma_slider, self.tr("Sigma slider"), sigma_tip),
             (self.algorithm_combo, self.tr("Algorithm"), None),
+            (self.color_check, self.tr("Blur in colour"), None),
             (
                 self.show_combo,
                 self.tr("Show"),
@@ -156,6 +165,7 @@ class BlurControls(QGroupBox):
         self.sigma_spin.lineEdit().textChanged.connect(self.parameters_edited)
         self.auto_size_check.toggled.connect(self.parameters_edited)
         self.algorithm_combo.currentIndexChanged.connect(self.parameters_edited)
+        self.color_check.toggled.connect(self.parameters_edited)
         self.sigma_spin.valueChanged.connect(self.parameters_edited)
         self.sigma_slider.valueChanged.connect(self._on_sigma_slider_changed)
         self.show_combo.currentIndexChanged.connect(
@@ -169,6 +179,7 @@ class BlurControls(QGroupBox):
             self.sigma_spin,
             self.sigma_slider,
             self.algorithm_combo,
+            self.color_check,
             *self.engine_checks.values(),
             self.show_combo,
             self.run_button,
@@ -184,6 +195,7 @@ class BlurControls(QGroupBox):
             kernel_size="auto" if auto else self.size_spin.value_to_use(),
             sigma=self.sigma_spin.value_to_use(),
             algorithm=self.algorithm_combo.currentData(),
+            color=self.color_check.isChecked(),
         )
 
     def set_parameters(self, parameters: Parameters) -> None:
@@ -200,6 +212,7 @@ class BlurControls(QGroupBox):
                 self.size_spin.setValue(parameters.kernel_size)
         index = self.algorithm_combo.findData(parameters.algorithm)
         self.algorithm_combo.setCurrentIndex(max(0, index))
+        self.color_check.setChecked(parameters.color)
 
     def show_parameters(self, parameters: Parameters, kernel_used: str, short_note: str | None):
         """Follow the session's parameters: the slider, the size box, the kernel used, notes."""

@@ -44,7 +44,7 @@ def running_worker_threads() -> list[QThread]:
 class LoadedPhoto:
     request: int
     photo: Photo
-    picture: tuple[np.ndarray, ...]  # the grayscale photo as a uint8 pyramid, ready to show
+    picture: tuple[np.ndarray, ...]  # the photo (grey or RGB) as a uint8 pyramid, ready to show
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,6 +54,7 @@ class RunRequest:
     kernel_size: KernelSize
     sigma: float
     algorithm: Algorithm
+    color: bool  # blur a colour photo's channels, not its grey
     engines: tuple[str, ...]  # engine names, in the order they run
     repeats: int | None  # None: as many as each engine needs (blurapp.core.timing)
 
@@ -140,8 +141,9 @@ class Worker(QObject):
         if request != self._wanted_load or self._stopping.is_set():
             return
         try:
-            photo = load_photo(path)
-            picture = build_pyramid(to_8bit(photo.gray))
+            # In colour whatever the Colour switch says: Show ▸ Original shows the photo as it is.
+            photo = load_photo(path, color=True)
+            picture = build_pyramid(to_8bit(photo.pixels))
         except PhotoError as error:
             self.photo_failed.emit(request, error)
             return
@@ -196,7 +198,7 @@ class Worker(QObject):
         try:
             self.progress.emit(number, request.engines[0], 0, 0)
             result = compare(
-                request.photo.gray,
+                request.photo.to_blur(color=request.color),
                 kernel_size=request.kernel_size,
                 sigma=request.sigma,
                 algorithm=request.algorithm,
@@ -343,6 +345,7 @@ class WorkerClient(QObject):
                 kernel_size=parameters.kernel_size,
                 sigma=parameters.sigma,
                 algorithm=parameters.algorithm,
+                color=parameters.color,
                 engines=engines,
                 repeats=repeats,
             )
