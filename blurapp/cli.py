@@ -241,6 +241,7 @@ def build_window_parser() -> argparse.ArgumentParser:
         metavar="OUT.png",
         help="open the window, run the comparison, save a picture of the window and exit",
     )
+    _color_option(parser, "turn Colour on: blur a colour photo's red, green and blue")
     parser.add_argument(
         "--lang",
         metavar="LANG",
@@ -284,11 +285,21 @@ def build_command_parser() -> argparse.ArgumentParser:
         type=Path,
         required=True,
         metavar="OUT",
-        help=".npy for the float32 array, or an image file (.png, .tif, .jpg, …)",
+        help=".npy for the float32 array, or an image file (.png, .tif, .jpg, …); a TIFF or "
+        "zarr image too large for memory is blurred by blocks into .tif (a tiled BigTIFF) or .npy",
     )
     _add_engine_options(blur, several=False)
     _add_kernel_options(blur)
     _color_option(blur, _COLOR_HELP)
+    from blurapp.scale_commands import add_scheduler_option
+
+    add_scheduler_option(blur)
+    blur.add_argument(
+        "--tiles",
+        action="store_true",
+        help="blur a TIFF or zarr image by blocks even when it would fit in memory (always "
+        "so for one too large for it, or with --scheduler)",
+    )
 
     bench = commands.add_parser("bench", help="time NumPy against JAX on synthetic images")
     _add_common_options(bench, top=False)
@@ -431,6 +442,7 @@ def _open_window(args: argparse.Namespace) -> int:
         screenshot=args.screenshot,
         exit_when_shown=args.exit_when_shown,
         language=args.lang,
+        color=args.color,
     )
 
 
@@ -566,6 +578,13 @@ def _blur(args: argparse.Namespace) -> int:
         check_output_path(args.output, source=source)  # before the work, not after it
     except OutputError as error:
         raise _CommandFailed(str(error)) from error
+    from blurapp.core.tiled import needs_tiles
+
+    if args.tiles or args.scheduler is not None or needs_tiles(source, color=args.color):
+        from blurapp.scale_commands import blur_in_tiles
+
+        _note_short_kernel(args)
+        return blur_in_tiles(args, source)
     photo = _load(source, color=args.color)
     _note_short_kernel(args)
     kernel = kernel_for(args.algorithm, args.kernel_size, args.sigma)

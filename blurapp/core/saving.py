@@ -7,8 +7,10 @@ import errno
 import io
 import json
 import os
+import struct
 import tempfile
 import time
+import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import BinaryIO
@@ -250,10 +252,12 @@ def save_output(
 ) -> None:
     """Save a blurred image atomically; the format follows the file's extension.
 
-    `.npy` keeps the float32 array exactly; an image extension gives 8-bit grayscale,
-    or 16-bit for PNG and TIFF when `bit_depth` is 16. `description` (what made the image:
-    engine, kernel size, sigma, …) goes into a PNG's text chunks, one per key, and into a
-    TIFF's ImageDescription as JSON. Raises OutputError.
+    `image` is H×W grayscale or H×W×3 colour (R, G, B), float in [0, 1]. `.npy` keeps the
+    float32 array exactly, shape included; an image extension gives 8-bit grayscale or RGB,
+    or 16 bits a channel for PNG and TIFF when `bit_depth` is 16 (other formats fall back to
+    8). `description` (what made the image: engine, kernel size, sigma, …) goes into a PNG's
+    iTXt chunks, one per key, and into a TIFF's ImageDescription as JSON. Raises OutputError;
+    ValueError for an array that is neither H×W nor H×W×3.
     """
     path = Path(path)
     image_format = _image_format(path)
@@ -261,13 +265,44 @@ def save_output(
         array = np.asarray(image, dtype=np.float32)
         write_atomically(path, lambda file: np.save(file, array, allow_pickle=False))
         return
-    extension = path.suffix.lower()
-    if bit_depth == 16 and extension in _SIXTEEN_BIT_EXTENSIONS:
-        picture = Image.fromarray(to_16bit(image))  # uint16 gives mode "I;16"
-    else:
-        picture = Image.fromarray(to_8bit(image))  # uint8 gives mode "L"
-
+    colour = _is_colour(image)
+    sixteen_bit = bit_depth == 16 and path.suffix.lower() in _SIXTEEN_BIT_EXTENSIONS
     # Encode in memory first, so an encoder error cannot leave a half-written temporary file.
+    if sixteen_bit and colour:
+        # Pillow writes colour at 8 bits a channel only.
+        encoded = _encode_16bit_colour(path, to_16bit(image), image_format, description)
+    else:
+        # uint8 gives mode "L" for H×W and "RGB" for H×W×3; uint16 H×W gives "I;16".
+        levels = to_16bit(image) if sixteen_bit else to_8bit(image)
+        encoded = _encode_with_pillow(path, Image.fromarray(levels), image_format, description)
+    write_atomically(path, lambda file: file.write(encoded))
+
+
+def _is_colour(image: np.ndarray) -> bool:
+    """True for H×W×3, False for H×W; ValueError for any other shape."""
+    shape = np.shape(image)
+    if len(shape) == 2:
+        return False
+    if len(shape) == 3 and shape[2] == 3:
+        return True
+    raise ValueError(f"an image to save must be H×W or H×W×3 (R, G, B), not {shape}")
+
+
+def _encoder_problem(path: Path, image_format: str, error: Exception) -> OutputError:
+    return OutputError(
+        path,
+        QT_TRANSLATE_NOOP("FileProblem", "{format} cannot store this image: {reason}"),
+        format=image_format,
+        reason=error,
+    )
+
+
+def _encode_with_pillow(
+    path: Path,
+    picture: Image.Image,
+    image_format: str,
+    description: Mapping[str, str] | None,
+) -> bytes:
     buffer = io.BytesIO()
     options: dict[str, object] = {}
     if description and image_format == "PNG":
@@ -280,10 +315,54 @@ def save_output(
     try:
         picture.save(buffer, format=image_format, **options)
     except (OSError, ValueError, KeyError) as error:
-        raise OutputError(
-            path,
-            QT_TRANSLATE_NOOP("FileProblem", "{format} cannot store this image: {reason}"),
-            format=image_format,
-            reason=error,
-        ) from error
-    write_atomically(path, lambda file: file.write(buffer.getvalue()))
+        raise _encoder_problem(path, image_format, error) from error
+    return buffer.getvalue()
+
+
+def _encode_16bit_colour(
+    path: Path,
+    levels: np.ndarray,
+    image_format: str,
+    description: Mapping[str, str] | None,
+) -> bytes:
+    """A uint16 H×W×3 array as a PNG (libpng, through imagecodecs) or TIFF (tifffile)."""
+    import imagecodecs
+    import tifffile
+
+    try:
+        if image_format == "PNG":
+            encoded = imagecodecs.png_encode(levels)
+            if description:
+                encoded = _with_png_text(encoded, description)
+            return encoded
+        buffer = io.BytesIO()
+        tifffile.imwrite(
+            buffer,
+            levels,
+            photometric="rgb",
+            # TIFF strings are 7-bit ASCII: escaped JSON keeps every character of the text.
+            description=json.dumps(dict(description), ensure_ascii=True) if description else None,
+            metadata=None,  # no second ImageDescription with tifffile's own shape JSON
+            software=False,
+        )
+        return buffer.getvalue()
+    except (OSError, ValueError, KeyError, imagecodecs.PngError) as error:
+        raise _encoder_problem(path, image_format, error) from error
+
+
+def _with_png_text(png: bytes, description: Mapping[str, str]) -> bytes:
+    """`png` with one uncompressed iTXt chunk per key inserted after IHDR, as Pillow writes
+    them in the 8-bit path."""
+    (header_length,) = struct.unpack(">I", png[8:12])
+    if png[12:16] != b"IHDR":
+        raise ValueError("the PNG encoder's output does not start with IHDR")
+    after_header = 8 + 4 + 4 + header_length + 4  # signature, length, type, data, CRC
+    chunks = []
+    for key, value in description.items():
+        # Keyword (Latin-1), null, compression flag and method 0, empty language tag and
+        # translated keyword each ended by a null, then the UTF-8 text.
+        data = key.encode("latin-1") + b"\0" + b"\0\0" + b"\0" + b"\0" + str(value).encode("utf-8")
+        chunk_type = b"iTXt"
+        crc = zlib.crc32(chunk_type + data)
+        chunks.append(struct.pack(">I", len(data)) + chunk_type + data + struct.pack(">I", crc))
+    return png[:after_header] + b"".join(chunks) + png[after_header:]

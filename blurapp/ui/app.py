@@ -54,6 +54,7 @@ def run_window(
     screenshot: Path | None = None,
     exit_when_shown: bool = False,
     language: str | None = None,
+    color: bool = False,
 ) -> int:
     """Open the main window on `image` (the bundled sample if None) and run Qt's event loop."""
     if screenshot is not None:
@@ -89,6 +90,8 @@ def run_window(
     outcome = {"status": 0}
     if screenshot is None:
         window = MainWindow()
+        if color:
+            window.set_parameters(color=True)
         _report_uncaught_errors(window)
         window.closed_while_busy.connect(_exit_now)
         open_window(window, image)
@@ -107,6 +110,8 @@ def run_window(
         settings = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(settings)
         window.resize(*SCREENSHOT_SIZE)
+        if color:
+            window.set_parameters(color=True)
         _arrange_screenshot(app, window, screenshot, outcome)
         open_window(window, image)
         status = app.exec()

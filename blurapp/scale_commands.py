@@ -1,0 +1,84 @@
+"""The command line's work beyond one photo in memory: `blurapp batch` over folders of photos,
+and `blurapp blur` of an image too large for memory, block by block. Both run on Dask: this
+machine's cores, or a cluster named with --scheduler.
+
+The work itself is in the core (blurapp.core.batch, blurapp.core.tiled); this module turns
+options into calls, shows tqdm's progress bar on a terminal and words the outcome.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from blurapp.cli import _CommandFailed, _print, _shown
+
+
+@contextmanager
+def _progress_bar(total: int, unit: str, description: str) -> Iterator[Any]:
+    """tqdm's bar on stderr when it is a terminal (disable=None), nothing otherwise."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        from blurapp.core.tiled import SCALE_EXTRA
+
+        raise _CommandFailed(f"the progress bar needs tqdm: {SCALE_EXTRA}") from None
+    with tqdm(total=total, unit=unit, desc=description, disable=None, dynamic_ncols=True) as bar:
+        yield bar
+
+
+def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
+    """`blurapp blur BIG.tif -o OUT.tif`: the image read, blurred and written by blocks."""
+    from blurapp.core.kernel import kernel_for
+    from blurapp.core.photo import PhotoError
+    from blurapp.core.saving import OutputError, output_description
+    from blurapp.core.tiled import ClusterError, MissingExtraError, blur_file_tiled
+
+    kernel = kernel_for(args.algorithm, args.kernel_size, args.sigma)
+    description = output_description(args.engine.name, kernel.shape[0], args.sigma, args.algorithm)
+    bar = None
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    try:
+        with _progress_bar(0, "block", _shown(source.name)) as bar:
+            result = blur_file_tiled(
+                source,
+                args.output,
+                kernel=kernel,
+                engine=args.engine.name,
+                color=args.color,
+                scheduler=args.scheduler,
+                progress=progress,
+                description=description,
+            )
+    except (PhotoError, OutputError, MissingExtraError, ClusterError) as error:
+        raise _CommandFailed(str(error)) from error
+    except MemoryError:
+        raise _CommandFailed(f"{_shown(source)}: not enough memory for its blocks") from None
+    megapixels = result.width * result.height / 1e6
+    _print(
+        f"wrote {_shown(args.output)}: {result.width} × {result.height} ({megapixels:,.0f} MP) "
+        f"in {result.blocks} blocks, {result.seconds:.1f} s"
+    )
+    return 0
+
+
+def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); its "
+        "workers need BlurApp installed and the files at the same paths (default: this "
+        "machine's cores)",
+    )
+
+
+def _json(data: dict) -> None:
+    _print(json.dumps(data, indent=2))

@@ -1,0 +1,315 @@
+"""Blurring in tiles (blurapp.core.tiled) against scipy's correlation and the in-memory blur."""
+
+from __future__ import annotations
+
+import json
+import sys
+import zlib
+
+import numpy as np
+import pytest
+from scipy import ndimage
+
+pytest.importorskip("dask.array")
+tifffile = pytest.importorskip("tifffile")
+
+from blurapp.core import tiled  # noqa: E402
+from blurapp.core.engines import get_engine  # noqa: E402
+from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d  # noqa: E402
+from blurapp.core.photo import PhotoError, load_photo  # noqa: E402
+from blurapp.core.saving import OutputError  # noqa: E402
+
+
+def oracle(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """scipy's edge-padded correlation, channel by channel; a 1-D kernel as its outer product."""
+    kernel = np.asarray(kernel, np.float64)
+    if kernel.ndim == 1:
+        kernel = np.outer(kernel, kernel)
+    if image.ndim == 3:
+        return np.stack(
+            [oracle(image[..., channel], kernel) for channel in range(image.shape[2])], axis=-1
+        )
+    return ndimage.correlate(image, kernel, mode="nearest")
+
+
+def noise(shape, dtype=np.uint8, seed=13) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, np.iinfo(dtype).max, size=shape, dtype=dtype, endpoint=True)
+
+
+def write_tiff(path, data, tile=(64, 64), **options):
+    tifffile.imwrite(path, data, tile=tile, **options)
+    return path
+
+
+def as_float(data: np.ndarray) -> np.ndarray:
+    if data.dtype == np.uint8:
+        return np.multiply(data, np.float32(1 / 255), dtype=np.float32)
+    return np.divide(data, np.float32(np.iinfo(data.dtype).max), dtype=np.float32)
+
+
+def test_sixty_megapixels_match_the_in_memory_blur_and_scipy(tmp_path):
+    data = noise((7750, 7750))
+    source = write_tiff(tmp_path / "big.tif", data, tile=(512, 512))
+    kernel = gaussian_kernel(9, 2.5)
+
+    blurred = tiled.blur_tiled(tiled.open_tiled(source, block=2048), kernel).compute()
+
+    image = as_float(data)
+    del data
+    assert blurred.dtype == np.float32 and blurred.shape == image.shape
+    in_memory = get_engine("numpy").blur(image, kernel, repeats=0).output
+    assert np.abs(blurred - in_memory).max() <= 1e-5
+    del in_memory
+    # float32 in, so scipy keeps float32 out (it sums in float64): 240 MB, not 480.
+    assert np.abs(blurred - oracle(image, kernel)).max() <= 1e-5
+
+
+def test_separable_kernel_matches_scipy(tmp_path):
+    data = noise((600, 700))
+    source = write_tiff(tmp_path / "photo.tif", data, tile=(128, 128))
+    kernel = gaussian_kernel_1d(15, 3.0)
+
+    blurred = tiled.blur_tiled(tiled.open_tiled(source, block=256), kernel).compute()
+
+    assert np.abs(blurred - oracle(as_float(data), kernel)).max() <= 1e-5
+
+
+def test_small_blocks_under_a_wide_kernel_leave_no_seams(tmp_path):
+    # 16-pixel blocks that do not divide the image, under a kernel reaching 20 pixels out.
+    data = noise((90, 75))
+    source = write_tiff(tmp_path / "small.tif", data, tile=(32, 32))
+    kernel = gaussian_kernel(41, 6.0)
+
+    blurred = tiled.blur_tiled(tiled.open_tiled(source, block=16), kernel).compute()
+
+    assert np.abs(blurred - oracle(as_float(data), kernel)).max() <= 1e-5
+
+
+def test_sixteen_bit_colour_is_blurred_per_channel(tmp_path):
+    data = noise((300, 410, 3), np.uint16)
+    source = write_tiff(tmp_path / "colour.tif", data, photometric="rgb")
+    kernel = gaussian_kernel(9, 2.5)
+
+    array = tiled.open_tiled(source, color=True, block=128)
+    assert array.shape == (300, 410, 3) and array.chunksize == (128, 128, 3)
+    blurred = tiled.blur_tiled(array, kernel).compute()
+
+    assert np.abs(blurred - oracle(as_float(data), kernel)).max() <= 1e-5
+
+    output = tmp_path / "colour-blurred.tif"
+    result = tiled.blur_file_tiled(source, output, kernel=kernel, color=True, block=128)
+    assert (result.width, result.height, result.channels) == (410, 300, 3)
+    written = tifffile.imread(output)
+    assert written.dtype == np.uint16 and written.shape == (300, 410, 3)
+    assert np.abs(written.astype(np.int64) - np.rint(blurred * 65535)).max() <= 1
+
+
+def test_grey_from_colour_and_alpha_as_the_photo_loader_reads_them(tmp_path):
+    rgba = noise((120, 90, 4))
+    for name, data in (("rgb.tif", rgba[..., :3]), ("rgba.tif", rgba)):
+        extra = {"extrasamples": ["unassalpha"]} if data.shape[2] == 4 else {}
+        source = write_tiff(tmp_path / name, data, photometric="rgb", **extra)
+
+        grey = tiled.open_tiled(source, block=64).compute()
+
+        assert grey.shape == (120, 90)
+        assert np.abs(grey - load_photo(source).gray).max() <= 1e-6
+
+
+def test_written_bigtiff_is_tiled_eight_bit_and_describes_itself(tmp_path):
+    data = noise((700, 900))
+    source = write_tiff(tmp_path / "photo.tif", data)
+    output = tmp_path / "blurred.tif"
+    kernel = gaussian_kernel(9, 2.5)
+    description = {"Software": "BlurApp test", "kernel size": "9"}
+
+    result = tiled.blur_file_tiled(
+        source, output, kernel=kernel, block=256, description=description
+    )
+
+    assert (result.width, result.height, result.channels, result.blocks) == (900, 700, 1, 12)
+    with tifffile.TiffFile(output) as tiff:
+        assert tiff.is_bigtiff
+        page = tiff.pages.first
+        assert page.is_tiled and (page.tilelength, page.tilewidth) == tiled.OUTPUT_TILE
+        assert page.dtype == np.uint8
+        assert json.loads(page.description) == description
+        written = page.asarray()
+    expected = np.rint(oracle(as_float(data), kernel) * 255)
+    assert np.abs(written.astype(np.int64) - expected).max() <= 1
+    assert not list(tmp_path.glob(".blurapp-*"))  # no temporary file left
+
+
+def test_npy_output_is_the_float_blur(tmp_path):
+    data = noise((333, 257))
+    source = write_tiff(tmp_path / "photo.tif", data)
+    kernel = gaussian_kernel(7, 1.5)
+
+    tiled.blur_file_tiled(source, tmp_path / "blurred.npy", kernel=kernel, block=100)
+
+    written = np.load(tmp_path / "blurred.npy")
+    assert written.dtype == np.float32
+    assert np.abs(written - oracle(as_float(data), kernel)).max() <= 1e-5
+
+
+def test_progress_counts_up_to_every_block(tmp_path):
+    source = write_tiff(tmp_path / "photo.tif", noise((500, 300)))
+    calls = []
+
+    result = tiled.blur_file_tiled(
+        source,
+        tmp_path / "blurred.tif",
+        kernel=gaussian_kernel(5, 1.0),
+        block=128,
+        progress=lambda done, total: calls.append((done, total)),
+    )
+
+    assert result.blocks == 4 * 3
+    assert [done for done, _ in calls] == [3, 6, 9, 12]
+    assert {total for _, total in calls} == {12}
+
+
+def test_output_over_the_source_is_refused_and_the_source_kept(tmp_path):
+    source = write_tiff(tmp_path / "photo.tif", noise((64, 64)))
+    before = source.read_bytes()
+
+    with pytest.raises(OutputError, match="photo being blurred"):
+        tiled.blur_file_tiled(source, tmp_path / "." / "photo.tif", kernel=gaussian_kernel(3))
+
+    assert source.read_bytes() == before
+
+
+def test_unknown_output_format_is_refused(tmp_path):
+    source = write_tiff(tmp_path / "photo.tif", noise((64, 64)))
+    with pytest.raises(OutputError, match=r"\.png"):
+        tiled.blur_file_tiled(source, tmp_path / "blurred.png", kernel=gaussian_kernel(3))
+
+
+@pytest.mark.parametrize(
+    "content", [b"this is not an image at all", b"II*\x00\xff\xff\xff\x7f", b""]
+)
+def test_a_file_that_is_no_tiff_is_named_in_the_error(tmp_path, content):
+    path = tmp_path / "damaged.tif"
+    path.write_bytes(content)
+    with pytest.raises(PhotoError, match=r"damaged\.tif"):
+        tiled.open_tiled(path)
+    assert not tiled.needs_tiles(path)
+
+
+def test_damaged_tiles_are_named_in_the_error(tmp_path):
+    source = write_tiff(tmp_path / "cut.tif", noise((256, 256)), compression="zlib")
+    with tifffile.TiffFile(source) as tiff:
+        offsets = tiff.pages.first.dataoffsets
+    content = bytearray(source.read_bytes())
+    content[offsets[1] : offsets[1] + 64] = b"\x00" * 64  # one tile's zlib stream broken
+    source.write_bytes(bytes(content))
+
+    with pytest.raises(PhotoError, match=r"cut\.tif"):
+        tiled.blur_tiled(tiled.open_tiled(source, block=128), gaussian_kernel(3)).compute()
+
+
+def test_a_missing_file_is_named_in_the_error(tmp_path):
+    with pytest.raises(PhotoError, match=r"nowhere\.tif: no such file"):
+        tiled.open_tiled(tmp_path / "nowhere.tif")
+
+
+def test_needs_tiles_reads_the_size_from_the_header(tmp_path):
+    # 400 MP of zero tiles, each given to tifffile already compressed, so the file is small
+    # and quick to make: past Pillow's pixel limit all the same.
+    tile = np.zeros((1024, 1024), np.uint8)
+    compressed = zlib.compress(tile.tobytes())
+    huge = tmp_path / "huge.tif"
+    tifffile.imwrite(
+        huge,
+        data=(compressed for _ in range(20 * 20)),
+        shape=(20000, 20000),
+        dtype=np.uint8,
+        tile=tile.shape,
+        compression="zlib",
+        bigtiff=True,
+    )
+    assert huge.stat().st_size < 1_000_000
+    assert tiled.needs_tiles(huge)
+
+    small = write_tiff(tmp_path / "small.tif", noise((64, 64)))
+    assert not tiled.needs_tiles(small)
+    png = tmp_path / "small.png"
+    from PIL import Image
+
+    Image.fromarray(noise((64, 64))).save(png)
+    assert not tiled.needs_tiles(png)
+
+
+def test_needs_tiles_follows_pillows_limit(tmp_path, monkeypatch):
+    from PIL import Image
+
+    small = write_tiff(tmp_path / "small.tif", noise((64, 64)))
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 64 * 64 - 1)
+    assert tiled.needs_tiles(small)
+
+
+def test_needs_tiles_when_memory_is_short(tmp_path, monkeypatch):
+    small = write_tiff(tmp_path / "small.tif", noise((64, 64)))
+    monkeypatch.setattr(tiled, "available_memory", lambda: 64 * 64 * 10)
+    assert tiled.needs_tiles(small)
+
+
+def test_zarr_folder_is_read_in_tiles(tmp_path):
+    zarr = pytest.importorskip("zarr")
+    data = noise((200, 150))
+    folder = tmp_path / "image.zarr"
+    zarr.create_array(folder, shape=data.shape, chunks=(64, 64), dtype=np.uint8)[:] = data
+    assert tiled.needs_tiles(folder)
+
+    blurred = tiled.blur_tiled(tiled.open_tiled(folder, block=64), gaussian_kernel(5)).compute()
+
+    assert np.abs(blurred - oracle(as_float(data), gaussian_kernel(5))).max() <= 1e-5
+
+
+def test_jax_engine_in_tiles_matches_scipy(tmp_path):
+    pytest.importorskip("jax")
+    # Blocks that divide the image: every block with its halo has one shape, one compilation.
+    data = noise((128, 128))
+    source = write_tiff(tmp_path / "photo.tif", data)
+    kernel = gaussian_kernel(9, 2.5)
+
+    blurred = tiled.blur_tiled(tiled.open_tiled(source, block=64), kernel, "jax").compute()
+
+    assert np.abs(blurred - oracle(as_float(data), kernel)).max() <= 1e-5
+
+
+def test_without_dask_the_error_says_what_to_install(tmp_path, monkeypatch):
+    source = write_tiff(tmp_path / "photo.tif", noise((64, 64)))
+    monkeypatch.setitem(sys.modules, "dask.array", None)
+    with pytest.raises(tiled.MissingExtraError, match=r"pip install 'blurapp\[scale\]'"):
+        tiled.open_tiled(source)
+
+
+def test_a_distributed_cluster_computes_the_blocks(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    data = noise((300, 200))
+    source = write_tiff(tmp_path / "photo.tif", data)
+    kernel = gaussian_kernel(9, 2.5)
+    output = tmp_path / "blurred.npy"
+
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=True, dashboard_address=":0"
+    ) as cluster:
+        tiled.blur_file_tiled(
+            source, output, kernel=kernel, block=128, scheduler=cluster.scheduler_address
+        )
+
+    assert np.abs(np.load(output) - oracle(as_float(data), kernel)).max() <= 1e-5
+
+
+def test_a_cancelled_blur_leaves_no_file(tmp_path):
+    from blurapp.core.runs import BlurCancelled
+
+    source = write_tiff(tmp_path / "photo.tif", noise((300, 300)))
+    output = tmp_path / "blurred.tif"
+    with pytest.raises(BlurCancelled):
+        tiled.blur_file_tiled(
+            source, output, kernel=gaussian_kernel(3), block=128, cancelled=lambda: True
+        )
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["photo.tif"]
