@@ -122,6 +122,7 @@ class MainWindow(QMainWindow):
     run_failed = Signal(str)
     message_shown = Signal(str, str)  # title, text: every warning the user is given
     jax_ready = Signal(str)  # JAX has started in the background, on this device
+    blur_by_blocks_done = Signal(str, str)  # how it ended ("written", "failed", "cancelled"), words
     live_shown = Signal(str)  # an engine's live-preview result is in its pane (the engine)
     closed_while_busy = Signal()  # closed while the worker is inside one uninterruptible call
 
@@ -198,6 +199,7 @@ class MainWindow(QMainWindow):
         self.worker.jax_ready.connect(self._on_jax_ready)
         self.worker.jax_unavailable.connect(self.session.jax_failed)
         self._warmed_up = False
+        self.tiled_blur = None  # the blur by blocks of an image too large to open, if any
         self._live_rate_timer = QTimer(self)
         self._live_rate_timer.setSingleShot(True)
         self._live_rate_timer.setInterval(round(LIVE_RATE_SECONDS * 1000) + 50)
@@ -522,9 +524,42 @@ class MainWindow(QMainWindow):
 
     def _on_photo_failed(self, error: PhotoError) -> None:
         self.status_label.setText(self.tr("Could not open the photo"))
+        if self.show_messages and self._offer_blur_by_blocks(error):
+            return
         self._warn(self.tr("Cannot Open Photo"), translated_problem(error), error=error)
         if self.photo is not None:
             self.status_label.setText(self._photo_status())
+
+    def _offer_blur_by_blocks(self, error: PhotoError) -> bool:
+        """A TIFF or zarr image too large to open: offer to blur it to a file by blocks.
+        Whether it was offered (the user was asked, instead of being told it failed)."""
+        from blurapp.core.tiled import needs_tiles
+        from blurapp.ui.tiled_blur import offer_blur_by_blocks
+
+        parameters = self.session.parameters
+        try:
+            if not needs_tiles(error.path, color=parameters.color):
+                return False
+        except Exception:
+            log.debug("could not tell whether %s needs tiles", error.path, exc_info=True)
+            return False
+        log.info("%s", error, exc_info=error)
+        engine = self.session.pane_engines[RIGHT]
+        problem = translated_problem(error)
+        self.tiled_blur = offer_blur_by_blocks(self, error.path, parameters, engine, problem)
+        if self.tiled_blur is not None:
+            self.tiled_blur.ended.connect(self._on_blur_by_blocks_done)
+        if self.photo is not None:
+            self.status_label.setText(self._photo_status())
+        return True
+
+    def _on_blur_by_blocks_done(self, how: str, text: str) -> None:
+        self.status_label.setText(text)
+        self.blur_by_blocks_done.emit(how, text)
+        if how == "written" and self.show_messages:
+            QMessageBox.information(self, self.tr("Blurred by Blocks"), text)
+        elif how == "failed":
+            self._warn(self.tr("Cannot Blur by Blocks"), text)
 
     # --- Running --------------------------------------------------------------------------
 
@@ -770,6 +805,8 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._live_rate_timer.stop()
+        if self.tiled_blur is not None:
+            self.tiled_blur.close()  # stops its blur; its temporary file goes
         self._save_settings()
         self.session.run_stopped()
         if not self.worker.stop(wait_ms=CLOSE_WAIT_MS):

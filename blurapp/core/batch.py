@@ -1,0 +1,556 @@
+"""Blurring folders of photos: a plan of what to write where, then the work spread over Dask.
+
+A batch mirrors its inputs under one output folder: a photo given by name is written there
+under its own name, a folder's photos under a subfolder named after it, at the same relative
+paths; the suffix becomes that of the output format. Every photo is blurred exactly as
+`blurapp blur` blurs one (the same loading, engine call, bit depth and description), and a
+photo that cannot be read or written is listed with the reason, never stopping the rest.
+
+Outputs are written atomically (blurapp.core.saving), so an output that exists is complete:
+running the same batch again does only what is missing. Dask and distributed are imported
+only when a batch runs (`pip install 'blurapp[scale]'`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import socket
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageFile
+
+from blurapp.core.engines import REFERENCE_ENGINE, Engine, get_engine
+from blurapp.core.kernel import (
+    DEFAULT_ALGORITHM,
+    DEFAULT_KERNEL_SIZE,
+    DEFAULT_SIGMA,
+    Algorithm,
+    KernelSize,
+    kernel_for,
+)
+from blurapp.core.photo import PhotoError, load_photo
+from blurapp.core.saving import OutputError, check_output_path, output_description, save_output
+from blurapp.core.tiled import (
+    SCALE_EXTRA,
+    ClusterError,
+    MissingExtraError,
+    blur_file_tiled,
+    needs_tiles,
+)
+from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
+
+
+def _photo_suffixes() -> frozenset[str]:
+    """The extensions of every format Pillow can decode here. Stub formats (HDF5, GRIB, WMF
+    outside Windows, …) are left out: Pillow names them but needs a handler to read them."""
+    Image.init()
+    readable = set()
+    for format_name, (factory, _accept) in Image.OPEN.items():
+        if isinstance(factory, type) and issubclass(factory, ImageFile.StubImageFile):
+            continue
+        readable.add(format_name)
+    return frozenset(
+        suffix
+        for suffix, format_name in Image.registered_extensions().items()
+        if format_name in readable
+    )
+
+
+# What a folder's walk picks up (lower case, with the dot). A file named on the command line is
+# tried whatever its name, as `blurapp blur` would.
+PHOTO_SUFFIXES: frozenset[str] = _photo_suffixes()
+# The output formats of a batch, all lossless: an 8- or 16-bit image as the photo was, or the
+# float32 array itself.
+BATCH_FORMATS = ("png", "tif", "npy")
+DEFAULT_BATCH_FORMAT = "png"
+
+
+class BatchError(ValueError):
+    """A batch that cannot start at all (as opposed to one photo that fails): a bad output
+    folder, format or number of workers. The message is worded for the user."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One photo to blur: read `source`, write `output` (which is `relative` under the output
+    folder)."""
+
+    source: Path
+    output: Path
+    relative: Path
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A photo, or a named input, that gave no output; `reason` names the file and the
+    problem (a PhotoError's or OutputError's message)."""
+
+    source: Path
+    reason: str
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    """What a batch will do: `jobs` to run, `skipped` ones whose output already exists, and
+    inputs already known to fail (a missing file, an output that would replace an input)."""
+
+    out_dir: Path
+    jobs: tuple[Job, ...]
+    skipped: tuple[Job, ...] = ()
+    failed: tuple[Failure, ...] = ()
+
+    @property
+    def total(self) -> int:
+        """Every photo the plan accounts for: to run, skipped and failed."""
+        return len(self.jobs) + len(self.skipped) + len(self.failed)
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    """What a batch did. `done` photos were written, `skipped` were already there, `failed`
+    lists the others with why. `seconds` is the whole run's wall time (starting the workers
+    included); the rates count written photos only. `workers` says which process wrote how
+    many (host:pid)."""
+
+    done: int
+    skipped: int
+    failed: tuple[Failure, ...]
+    seconds: float
+    megapixels: float
+    workers: dict[str, int] = field(default_factory=dict)
+    outputs: tuple[Path, ...] = ()
+
+    @property
+    def photos_per_second(self) -> float:
+        return self.done / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def megapixels_per_second(self) -> float:
+        return self.megapixels / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as plain JSON values (paths as strings)."""
+        return {
+            "done": self.done,
+            "skipped": self.skipped,
+            "failed": [
+                {"source": str(failure.source), "reason": failure.reason} for failure in self.failed
+            ],
+            "seconds": round(self.seconds, 4),
+            "megapixels": round(self.megapixels, 4),
+            "photos_per_second": round(self.photos_per_second, 4),
+            "megapixels_per_second": round(self.megapixels_per_second, 4),
+            "workers": dict(self.workers),
+        }
+
+
+# --------------------------------------------------------------------------------------------
+# The plan
+
+
+def output_suffix(output_format: str) -> str:
+    """'png', '.PNG' → '.png'; raises BatchError for a format a batch does not write."""
+    name = output_format.strip().lower().lstrip(".")
+    if name == "tiff":
+        name = "tif"
+    if name not in BATCH_FORMATS:
+        raise BatchError(f"a batch writes {', '.join(BATCH_FORMATS)}, not {output_format!r}")
+    return f".{name}"
+
+
+def plan_batch(
+    inputs: Sequence[str | os.PathLike[str]],
+    out_dir: str | os.PathLike[str],
+    *,
+    output_format: str = DEFAULT_BATCH_FORMAT,
+    overwrite: bool = False,
+) -> BatchPlan:
+    """Plan a batch of `inputs` (photos and folders of photos, walked recursively for
+    PHOTO_SUFFIXES) into `out_dir`. Reads no photo and writes nothing.
+
+    A photo given by name is written as out_dir/NAME.png; a folder's photos as
+    out_dir/FOLDER/RELATIVE/PATH.png. An output that exists is skipped unless `overwrite`.
+    Never planned, but listed as failures: an input that does not exist, an output that would
+    be one of the inputs, and an output that an earlier input already takes. The output folder,
+    when it lies inside an input folder, is not walked. Raises BatchError for an unusable
+    `out_dir` or `output_format`.
+    """
+    suffix = output_suffix(output_format)
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise BatchError(f"{display_path(out_dir)}: the output folder is a file")
+    out_resolved = out_dir.resolve()
+
+    candidates: list[Job] = []
+    failed: list[Failure] = []
+    for given in map(Path, inputs):
+        if given.is_dir():
+            if given.resolve() == out_resolved:
+                raise BatchError(
+                    f"{display_path(given)}: the output folder cannot also be an input folder"
+                )
+            for source, relative in _walk_photos(given, out_resolved, failed):
+                candidates.append(Job(source, out_dir / relative.with_suffix(suffix), relative))
+        elif given.exists() or given.is_symlink():
+            relative = Path(given.name)
+            candidates.append(Job(given, out_dir / relative.with_suffix(suffix), relative))
+        else:
+            failed.append(
+                _failure(PhotoError(given, QT_TRANSLATE_NOOP("FileProblem", "no such file")))
+            )
+
+    sources = {_resolved(job.source) for job in candidates}
+    source_inodes = {inode for job in candidates if (inode := _inode(job.source)) is not None}
+    jobs: list[Job] = []
+    skipped: list[Job] = []
+    taken: dict[Path, Job] = {}
+    for job in candidates:
+        output = _resolved(job.output)
+        earlier = taken.get(output)
+        if earlier is not None:
+            if _resolved(earlier.source) != _resolved(job.source):
+                failed.append(Failure(job.source, str(_taken_output(job, earlier))))
+            continue  # the same photo named twice (a folder and a file in it) is blurred once
+        if output in sources or _inode(job.output) in source_inodes:
+            failed.append(Failure(job.source, str(_replaces_input(job))))
+            continue
+        taken[output] = job
+        if not overwrite and job.output.is_file():
+            skipped.append(job)
+        else:
+            jobs.append(job)
+    return BatchPlan(out_dir, tuple(jobs), tuple(skipped), tuple(failed))
+
+
+def _walk_photos(
+    folder: Path, out_resolved: Path, failed: list[Failure]
+) -> Iterator[tuple[Path, Path]]:
+    """(source, relative output path) for each photo under `folder`, in a stable order; the
+    output folder and linked folders (which may loop) are not entered."""
+    top = Path(folder.resolve().name or "photos")
+
+    def unreadable(error: OSError) -> None:
+        path = Path(error.filename) if error.filename else folder
+        failed.append(
+            Failure(
+                path,
+                f"{display_path(path)}: this folder could not be read ({error.strerror or error})",
+            )
+        )
+
+    for root, folders, files in os.walk(folder, onerror=unreadable):
+        here = Path(root)
+        folders[:] = sorted(name for name in folders if (here / name).resolve() != out_resolved)
+        for name in sorted(files):
+            if Path(name).suffix.lower() in PHOTO_SUFFIXES:
+                source = here / name
+                yield source, top / source.relative_to(folder)
+
+
+def _resolved(path: Path) -> Path:
+    return Path(os.path.abspath(path)).resolve()
+
+
+def _inode(path: Path) -> tuple[int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
+
+
+def _replaces_input(job: Job) -> OutputError:
+    return OutputError(
+        job.output,
+        QT_TRANSLATE_NOOP(
+            "FileProblem",
+            "this is one of the photos being blurred ({source}); BlurApp never writes over "
+            "an input, choose another output folder",
+        ),
+        source=display_path(job.source),
+    )
+
+
+def _taken_output(job: Job, earlier: Job) -> OutputError:
+    return OutputError(
+        job.output,
+        QT_TRANSLATE_NOOP(
+            "FileProblem",
+            "{other} is written here already; {source} was not blurred (rename one of them)",
+        ),
+        other=display_path(earlier.source),
+        source=display_path(job.source),
+    )
+
+
+def _failure(error: PhotoError | OutputError) -> Failure:
+    return Failure(error.path, str(error))
+
+
+# --------------------------------------------------------------------------------------------
+# One photo: what `blurapp blur` does, on whichever worker runs it
+
+
+@dataclass(frozen=True)
+class BlurSettings:
+    """Everything a worker needs besides the job: small and picklable."""
+
+    engine: str
+    kernel: np.ndarray
+    description: dict[str, str]
+    device: str = "auto"
+    color: bool = False
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """What became of one job: `error` is None when the output was written."""
+
+    job: Job
+    error: str | None
+    megapixels: float
+    worker: str
+
+
+def blur_job(job: Job, settings: BlurSettings) -> JobResult:
+    """Blur one photo as `blurapp blur` does and write its output. Never raises for a bad
+    photo, an engine's failure or an unwritable output: the result says what went wrong."""
+    worker = f"{socket.gethostname()}:{os.getpid()}"
+    megapixels = 0.0
+    try:
+        job.output.parent.mkdir(parents=True, exist_ok=True)
+        check_output_path(job.output, source=job.source)  # before the work, not after it
+        photo = load_photo(job.source, color=settings.color)
+        pixels = photo.pixels
+        megapixels = pixels.shape[0] * pixels.shape[1] / 1e6
+        output = _blur(photo.path, pixels, settings)
+        save_output(job.output, output, bit_depth=photo.bit_depth, description=settings.description)
+    except (PhotoError, OutputError) as error:
+        return JobResult(job, str(error), megapixels, worker)
+    except _EngineFailed as error:
+        return JobResult(job, str(error), megapixels, worker)
+    except OSError as error:  # making the output's folder
+        reason = f"{display_path(job.output)}: {error.strerror or error}"
+        return JobResult(job, reason, megapixels, worker)
+    return JobResult(job, None, megapixels, worker)
+
+
+class _EngineFailed(Exception):
+    pass
+
+
+def _blur(path: Path, pixels: np.ndarray, settings: BlurSettings) -> np.ndarray:
+    engine = get_engine(settings.engine)
+    try:
+        return engine.blur(pixels, settings.kernel, repeats=0, device=settings.device).output
+    except MemoryError:
+        raise _EngineFailed(f"{display_path(path)}: not enough memory to blur this photo") from None
+    except Exception as error:
+        raise _EngineFailed(
+            f"{display_path(path)}: the {engine.title} engine failed: {error}"
+        ) from None
+
+
+# --------------------------------------------------------------------------------------------
+# Running a plan
+
+# progress(photos finished, photos to run, megapixels written so far); finished counts failures.
+BatchProgress = Callable[[int, int, float], None]
+
+
+def run_batch(
+    plan: BatchPlan,
+    *,
+    engine: str | Engine = REFERENCE_ENGINE,
+    algorithm: Algorithm = DEFAULT_ALGORITHM,
+    kernel_size: KernelSize = DEFAULT_KERNEL_SIZE,
+    sigma: float = DEFAULT_SIGMA,
+    device: str = "auto",
+    color: bool = False,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: BatchProgress | None = None,
+) -> BatchSummary:
+    """Blur every job of `plan`, each as `blurapp blur` would, on Dask; never stops on a bad
+    photo (each failure is in the summary with its reason).
+
+    `scheduler` None runs here, on `workers` threads (default: one per CPU core);
+    "tcp://HOST:PORT" sends each photo to that distributed scheduler's workers as a task
+    (the workers must see the photos and the output folder at the same paths, and have
+    BlurApp installed). `progress` is called in this thread after each photo finishes.
+    A photo too large to load whole (blurapp.core.tiled.needs_tiles) is blurred in tiles, as
+    `blurapp blur` does, after the others and on the same scheduler; it needs a .tif or .npy
+    output. Raises MissingExtraError without Dask, ClusterError when the scheduler cannot be
+    reached, BatchError for a bad `workers`, and
+    UnknownEngineError / InvalidKernelError for bad settings.
+    """
+    start = time.perf_counter()
+    engine_name = engine.name if isinstance(engine, Engine) else get_engine(engine).name
+    kernel = kernel_for(algorithm, kernel_size, sigma)
+    settings = BlurSettings(
+        engine=engine_name,
+        kernel=kernel,
+        description=output_description(engine_name, kernel.shape[0], sigma, algorithm),
+        device=device,
+        color=color,
+    )
+    if workers is not None and workers < 1:
+        raise BatchError(f"workers must be at least 1, not {workers}")
+    jobs = list(plan.jobs)
+    if jobs:
+        plan.out_dir.mkdir(parents=True, exist_ok=True)
+    # Read from the headers; what cannot be read is loaded whole, which says why it fails.
+    too_large = {job for job in jobs if needs_tiles(job.source, color=color)}
+    whole = [job for job in jobs if job not in too_large]
+    in_tiles = [job for job in jobs if job in too_large]
+    if scheduler is None:
+        results = _run_here(whole, settings, workers)
+    else:
+        results = _run_on_cluster(whole, settings, scheduler)
+    results = itertools.chain(
+        results, (_blur_in_tiles(job, settings, scheduler) for job in in_tiles)
+    )
+
+    failed = list(plan.failed)
+    done_workers: dict[str, int] = {}
+    outputs: list[Path] = []
+    megapixels = 0.0
+    for finished, result in enumerate(results, start=1):
+        if result.error is None:
+            megapixels += result.megapixels
+            outputs.append(result.job.output)
+            done_workers[result.worker] = done_workers.get(result.worker, 0) + 1
+        else:
+            failed.append(Failure(result.job.source, result.error))
+        if progress is not None:
+            progress(finished, len(jobs), megapixels)
+    return BatchSummary(
+        done=len(outputs),
+        skipped=len(plan.skipped),
+        failed=tuple(sorted(failed, key=lambda failure: str(failure.source))),
+        seconds=time.perf_counter() - start,
+        megapixels=megapixels,
+        workers=done_workers,
+        outputs=tuple(sorted(outputs)),
+    )
+
+
+def _run_here(jobs: list[Job], settings: BlurSettings, workers: int | None) -> Iterator[JobResult]:
+    """Dask's threaded scheduler: each photo a task, results yielded as they finish.
+
+    Threads, not processes: both engines spend their time outside Python's lock (NumPy's
+    array arithmetic, XLA, Pillow's codecs), and threads share one compiled JAX program where
+    each process would import JAX and compile its own.
+    """
+    _import("dask")
+    import queue
+    import threading
+
+    from dask.threaded import get
+
+    finished: queue.Queue[JobResult | BaseException | None] = queue.Queue()
+    stop = threading.Event()
+    graph = {
+        ("blur", index): (_blur_unless_stopped, stop, job, settings)
+        for index, job in enumerate(jobs)
+    }
+
+    def posttask(_key: Any, result: JobResult | None, *_state: Any) -> None:
+        if result is not None:
+            finished.put(result)
+
+    def compute() -> None:
+        try:
+            get(
+                graph,
+                list(graph),
+                num_workers=workers or os.cpu_count() or 1,
+                # (start, start_state, pretask, posttask, finish), as dask.local documents
+                callbacks=[(None, None, None, posttask, None)],
+            )
+            finished.put(None)
+        except BaseException as error:
+            finished.put(error)
+
+    # Dask's local scheduler blocks its caller until every task is done; it runs in a thread
+    # of its own so that each result is handed on (and progress shown) as soon as it is there.
+    runner = threading.Thread(target=compute, name="blurapp-batch", daemon=True)
+    runner.start()
+    try:
+        while (item := finished.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()  # Ctrl+C or an error: the photos not yet started are left alone
+        runner.join()
+
+
+def _blur_in_tiles(job: Job, settings: BlurSettings, scheduler: str | None) -> JobResult:
+    """A photo too large to load whole, blurred as `blurapp blur` blurs it: in tiles, here or on
+    the cluster."""
+    worker = "tiles"  # blocks spread over the scheduler's workers, not one process
+    try:
+        job.output.parent.mkdir(parents=True, exist_ok=True)
+        result = blur_file_tiled(
+            job.source,
+            job.output,
+            kernel=settings.kernel,
+            engine=settings.engine,
+            color=settings.color,
+            scheduler=scheduler,
+            description=settings.description,
+        )
+    except (PhotoError, OutputError) as error:
+        return JobResult(job, str(error), 0.0, worker)
+    except OSError as error:
+        return JobResult(job, f"{display_path(job.output)}: {error.strerror or error}", 0.0, worker)
+    return JobResult(job, None, result.width * result.height / 1e6, worker)
+
+
+def _blur_unless_stopped(stop: Any, job: Job, settings: BlurSettings) -> JobResult | None:
+    return None if stop.is_set() else blur_job(job, settings)
+
+
+def _run_on_cluster(jobs: list[Job], settings: BlurSettings, address: str) -> Iterator[JobResult]:
+    """Each photo a task on the distributed scheduler at `address`, yielded as they finish."""
+    distributed = _import("distributed")
+    try:
+        client = distributed.Client(address, set_as_default=False, timeout=30)
+    except (OSError, TimeoutError) as error:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from error
+    with client:
+        futures = client.map(blur_job, jobs, settings=settings, pure=False)
+        job_of = {future.key: job for future, job in zip(futures, jobs, strict=True)}
+        try:
+            for future in distributed.as_completed(futures, loop=client.loop):
+                yield _result_of(future, job_of[future.key])
+        finally:
+            client.cancel(futures)
+
+
+def _result_of(future: Any, job: Job) -> JobResult:
+    """A finished future's JobResult; a task the cluster lost (a worker that died while
+    blurring it) is that photo's failure."""
+    try:
+        return future.result()
+    except Exception as error:
+        reason = f"{display_path(job.source)}: the cluster could not blur this photo ({error!r})"
+        return JobResult(job, reason, 0.0, "")
+
+
+def _import(name: str) -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        raise MissingExtraError(
+            f"blurring a batch needs {name}, which is not installed: {SCALE_EXTRA}"
+        ) from error

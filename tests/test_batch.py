@@ -1,0 +1,294 @@
+"""Batches of photos: a folder tree in, the same tree of blurred outputs out, each output what
+`blurapp blur` writes for that photo, and every bad file listed with its reason."""
+
+import hashlib
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+from scipy.ndimage import correlate
+
+from blurapp.core.batch import (
+    PHOTO_SUFFIXES,
+    BatchError,
+    plan_batch,
+    run_batch,
+)
+from blurapp.core.kernel import kernel_for
+from blurapp.core.photo import PhotoError, load_photo
+from blurapp.core.tiled import MissingExtraError
+
+SETTINGS = {"algorithm": "2d", "kernel_size": 5, "sigma": 1.5}
+KERNEL = kernel_for("2d", 5, 1.5)
+
+GOOD = ["a.png", "sub/b.jpg", "sub/deeper/c16.png", "sub/deeper/d.tif"]
+BAD = ["broken/truncated.png", "broken/text.png", "broken/empty.jpg"]
+
+
+def write_photos(folder: Path) -> None:
+    rng = np.random.default_rng(7)
+    (folder / "sub/deeper").mkdir(parents=True)
+    (folder / "broken").mkdir()
+    Image.fromarray(rng.integers(0, 256, (40, 50), dtype=np.uint8)).save(folder / "a.png")
+    Image.fromarray(rng.integers(0, 256, (36, 30, 3), dtype=np.uint8)).save(folder / "sub/b.jpg")
+    wide = rng.integers(0, 65536, (33, 41), dtype=np.uint16)
+    Image.fromarray(wide).save(folder / "sub/deeper/c16.png")
+    Image.fromarray(rng.integers(0, 256, (20, 25), dtype=np.uint8)).save(
+        folder / "sub/deeper/d.tif"
+    )
+    whole = (folder / "a.png").read_bytes()
+    (folder / "broken/truncated.png").write_bytes(whole[: len(whole) // 2])
+    (folder / "broken/text.png").write_text("not a picture at all\n")
+    (folder / "broken/empty.jpg").write_bytes(b"")
+    (folder / "notes.txt").write_text("a photo folder's notes, not a photo\n")
+    (folder / "sub/thumbs.db").write_bytes(b"\0" * 10)
+
+
+@pytest.fixture
+def photos(tmp_path):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    write_photos(folder)
+    return folder
+
+
+def _hashes(folder: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def _expected(source: Path) -> np.ndarray:
+    pixels = load_photo(source).gray
+    return correlate(pixels.astype(np.float64), KERNEL.astype(np.float64), mode="nearest")
+
+
+def _reason_of(source: Path) -> str:
+    with pytest.raises(PhotoError) as error:
+        load_photo(source)
+    return str(error.value)
+
+
+def test_the_walk_takes_what_pillow_reads():
+    assert {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".webp"} <= PHOTO_SUFFIXES
+    assert ".txt" not in PHOTO_SUFFIXES and ".h5" not in PHOTO_SUFFIXES  # HDF5: a stub only
+
+
+@pytest.mark.parametrize("engine", ["numpy", "jax"])
+def test_a_folder_tree_is_blurred_into_the_same_tree(tmp_path, photos, engine):
+    extra = tmp_path / "extra.png"
+    Image.fromarray(np.full((12, 14), 200, np.uint8)).save(extra)
+    readme = tmp_path / "readme.txt"
+    readme.write_text("given by name, so it is tried, and fails\n")
+    before = _hashes(tmp_path)
+    out = tmp_path / "out"
+
+    plan = plan_batch([photos, extra, readme], out, output_format="npy")
+    assert [job.relative.as_posix() for job in plan.jobs] == [
+        *(f"photos/{name}" for name in sorted([*GOOD, *BAD])),
+        "extra.png",
+        "readme.txt",
+    ]
+    progress = []
+    summary = run_batch(
+        plan, engine=engine, **SETTINGS, progress=lambda *call: progress.append(call)
+    )
+
+    for name in GOOD:
+        output = out / "photos" / Path(name).with_suffix(".npy")
+        blurred = np.load(output)
+        assert blurred.dtype == np.float32
+        np.testing.assert_allclose(blurred, _expected(photos / name), atol=1e-5, rtol=0)
+    np.testing.assert_allclose(np.load(out / "extra.npy"), 200 / 255, atol=1e-5)
+    failed = {failure.source: failure.reason for failure in summary.failed}
+    assert set(failed) == {photos / name for name in BAD} | {readme}
+    for source, reason in failed.items():
+        assert reason == _reason_of(source)
+        assert source.name in reason
+    assert "truncated" in failed[photos / "broken/truncated.png"]
+    assert "empty" in failed[photos / "broken/empty.jpg"]
+    assert "not an image file" in failed[readme]
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == sorted(
+        [*(f"photos/{Path(name).with_suffix('.npy').as_posix()}" for name in GOOD), "extra.npy"]
+    )
+
+    assert (summary.done, summary.skipped, len(summary.failed)) == (len(GOOD) + 1, 0, len(BAD) + 1)
+    pixels = sum(load_photo(photos / name).gray.size for name in GOOD) + 12 * 14
+    assert summary.megapixels == pytest.approx(pixels / 1e6)
+    assert summary.photos_per_second == pytest.approx(summary.done / summary.seconds)
+    report = summary.to_json()
+    assert report["done"] == summary.done and len(report["failed"]) == len(BAD) + 1
+    assert report["failed"][0].keys() == {"source", "reason"}
+    # Progress after every photo, failures included, and the megapixels of those written.
+    assert [call[:2] for call in progress] == [
+        (n, len(plan.jobs)) for n in range(1, len(plan.jobs) + 1)
+    ]
+    assert progress[-1][2] == pytest.approx(summary.megapixels)
+    assert {k: v for k, v in _hashes(tmp_path).items() if not k.startswith("out/")} == before
+
+
+def test_each_output_is_what_blurapp_blur_writes(tmp_path, photos):
+    out = tmp_path / "out"
+    summary = run_batch(plan_batch([photos], out), **SETTINGS)
+    assert summary.done == len(GOOD)
+    for name in ("a.png", "sub/deeper/c16.png"):  # 8-bit, and 16-bit kept 16-bit
+        single = tmp_path / f"single-{Path(name).stem}.png"
+        run = subprocess.run(
+            [
+                *(sys.executable, "-m", "blurapp", "blur", photos / name, "-o", single),
+                *("--kernel-size", "5", "--sigma", "1.5", "--algorithm", "2d", "--engine", "numpy"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert run.returncode == 0, run.stderr
+        with Image.open(single) as expected, Image.open(out / "photos" / name) as written:
+            assert written.mode == expected.mode
+            np.testing.assert_array_equal(np.asarray(written), np.asarray(expected))
+            assert written.text == expected.text  # engine, kernel size, sigma, algorithm
+    with Image.open(out / "photos/sub/deeper/c16.png") as wide:
+        assert wide.mode == "I;16"
+
+
+def test_running_again_does_only_what_is_missing(tmp_path, photos):
+    out = tmp_path / "out"
+    first = run_batch(plan_batch([photos], out), **SETTINGS)
+    assert first.done == len(GOOD)
+    written = {path: path.stat().st_mtime_ns for path in out.rglob("*.png")}
+
+    again = plan_batch([photos], out)
+    assert [job.relative.as_posix() for job in again.jobs] == [
+        f"photos/{name}" for name in sorted(BAD)
+    ]
+    assert len(again.skipped) == len(GOOD)
+    summary = run_batch(again, **SETTINGS)
+    assert (summary.done, summary.skipped, len(summary.failed)) == (0, len(GOOD), len(BAD))
+
+    lost = out / "photos/sub/b.png"
+    lost.unlink()
+    summary = run_batch(plan_batch([photos], out), **SETTINGS)
+    assert (summary.done, summary.skipped) == (1, len(GOOD) - 1)
+    assert summary.outputs == (lost,)
+    assert {path: path.stat().st_mtime_ns for path in out.rglob("*.png") if path != lost} == {
+        path: mtime for path, mtime in written.items() if path != lost
+    }
+
+    redo = plan_batch([photos], out, overwrite=True)
+    assert not redo.skipped and len(redo.jobs) == len(GOOD) + len(BAD)
+    summary = run_batch(redo, **SETTINGS)
+    assert (summary.done, summary.skipped) == (len(GOOD), 0)
+
+
+def test_an_input_is_never_written_over(tmp_path, photos):
+    before = _hashes(photos)
+    # The output folder is the input folder's parent: photos/a.png would be written to itself.
+    plan = plan_batch([photos], tmp_path, output_format="png")
+    refused = {failure.source: failure.reason for failure in plan.failed}
+    assert set(refused) == {
+        photos / name for name in ("a.png", "sub/deeper/c16.png", *BAD) if name.endswith(".png")
+    }
+    assert all("never writes over" in reason for reason in refused.values())
+    assert not {job.output for job in plan.jobs} & {photos / name for name in before}
+    summary = run_batch(plan, **SETTINGS)
+    assert summary.done == 2  # b.jpg and d.tif, written beside themselves as b.png and d.png
+    now = _hashes(photos)
+    assert {name: now[name] for name in before} == before
+    with pytest.raises(BatchError, match="cannot also be an input"):
+        plan_batch([photos], photos)
+
+
+def test_an_output_folder_inside_the_input_folder_is_not_walked(photos):
+    out = photos / "blurred"
+    run_batch(plan_batch([photos], out), **SETTINGS)
+    assert (out / "photos/a.png").is_file()
+    again = plan_batch([photos], out)
+    assert not any("blurred" in job.source.parts for job in (*again.jobs, *again.skipped))
+    assert len(again.skipped) == len(GOOD)
+
+
+def test_two_photos_wanting_the_same_output_are_not_both_written(tmp_path):
+    folder = tmp_path / "pair"
+    folder.mkdir()
+    Image.fromarray(np.zeros((8, 8), np.uint8)).save(folder / "x.jpg")
+    Image.fromarray(np.zeros((8, 8), np.uint8)).save(folder / "x.png")
+    plan = plan_batch([folder, folder / "x.png"], tmp_path / "out")
+    assert [job.source.name for job in plan.jobs] == ["x.jpg", "x.png"]  # out/pair/x, out/x
+    (failure,) = plan.failed
+    assert failure.source == folder / "x.png"
+    assert "x.jpg is written here already" in failure.reason
+
+
+def test_a_missing_input_is_a_failure_not_the_end(tmp_path, photos):
+    missing = tmp_path / "gone.png"
+    summary = run_batch(plan_batch([missing, photos], tmp_path / "out"), **SETTINGS)
+    assert summary.done == len(GOOD)
+    assert f"{missing}: no such file" in {failure.reason for failure in summary.failed}
+
+
+def test_bad_formats_and_output_folders_are_refused(tmp_path, photos):
+    with pytest.raises(BatchError, match="png, tif, npy"):
+        plan_batch([photos], tmp_path / "out", output_format="jpg")
+    (tmp_path / "file").write_text("")
+    with pytest.raises(BatchError, match="is a file"):
+        plan_batch([photos], tmp_path / "file")
+    assert (
+        plan_batch([photos], tmp_path / "out", output_format=".TIFF").jobs[0].output.suffix
+        == ".tif"
+    )
+
+
+def test_without_dask_the_error_says_what_to_install(tmp_path, photos, monkeypatch):
+    monkeypatch.setitem(sys.modules, "dask", None)  # `import dask` now raises ImportError
+    with pytest.raises(MissingExtraError, match=r"pip install 'blurapp\[scale\]'"):
+        run_batch(plan_batch([photos], tmp_path / "out"), **SETTINGS)
+
+
+def test_on_two_threads_the_outputs_are_the_same(tmp_path, photos):
+    outputs = {}
+    for workers in (1, 2):
+        out = tmp_path / f"out{workers}"
+        run_batch(plan_batch([photos], out, output_format="npy"), **SETTINGS, workers=workers)
+        outputs[workers] = {p.relative_to(out): np.load(p) for p in out.rglob("*.npy")}
+    assert outputs[1].keys() == outputs[2].keys() and len(outputs[1]) == len(GOOD)
+    for name, blurred in outputs[1].items():
+        np.testing.assert_array_equal(blurred, outputs[2][name])
+
+
+@pytest.mark.skipif(
+    "color" not in inspect.signature(load_photo).parameters,
+    reason="load_photo(path, color=True) has not landed yet (issue 12)",
+)
+def test_colour_photos_keep_their_channels(tmp_path):
+    rng = np.random.default_rng(3)
+    source = tmp_path / "colour.png"
+    Image.fromarray(rng.integers(0, 256, (21, 26, 3), dtype=np.uint8)).save(source)
+    out = tmp_path / "out"
+    summary = run_batch(plan_batch([source], out, output_format="npy"), **SETTINGS, color=True)
+    assert summary.done == 1
+    blurred = np.load(out / "colour.npy")
+    pixels = load_photo(source, color=True).pixels
+    assert blurred.shape == pixels.shape == (21, 26, 3)
+    for channel in range(3):
+        expected = correlate(pixels[..., channel].astype(np.float64), KERNEL, mode="nearest")
+        np.testing.assert_allclose(blurred[..., channel], expected, atol=1e-5, rtol=0)
+
+
+def test_a_photo_too_large_to_load_whole_is_blurred_in_tiles(tmp_path, photos, monkeypatch):
+    # As `blurapp blur` does: past Pillow's pixel limit a TIFF is read and blurred in tiles.
+    big = photos / "sub/deeper/d.tif"
+    pixels = np.random.default_rng(5).integers(0, 256, (60, 70), np.uint8)
+    Image.fromarray(pixels).save(big)
+    expected = correlate(pixels / 255, KERNEL.astype(np.float64), mode="nearest")
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)
+    out = tmp_path / "out"
+    summary = run_batch(plan_batch([big], out, output_format="npy"), **SETTINGS)
+    assert (summary.done, summary.failed) == (1, ())
+    np.testing.assert_allclose(np.load(out / "d.npy"), expected, atol=1e-5, rtol=0)
+    assert summary.workers == {"tiles": 1}

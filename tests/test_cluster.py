@@ -1,0 +1,165 @@
+"""A real Dask cluster: a scheduler and two workers in processes of their own, as on a network
+of machines, and the same outputs from it as from the local threads."""
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_batch import BAD, GOOD, SETTINGS, write_photos
+
+from blurapp.core.batch import plan_batch, run_batch
+from blurapp.core.kernel import kernel_for
+
+distributed = pytest.importorskip("distributed")
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+START_SECONDS = 60
+
+
+def _wait_for_file(path: Path, processes: list[subprocess.Popen], logs: Path) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while not path.exists():
+        for process in processes:
+            if process.poll() is not None:
+                pytest.fail(f"a Dask process ended at start:\n{_tail(logs)}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"the Dask scheduler did not start in {START_SECONDS} s:\n{_tail(logs)}")
+        time.sleep(0.1)
+    # The scheduler writes the file then fills it: wait until it reads as JSON.
+    while True:
+        with contextlib.suppress(ValueError):
+            json.loads(path.read_text())
+            return
+        time.sleep(0.05)
+
+
+def _tail(logs: Path) -> str:
+    return "\n".join(f"--- {log.name}\n{log.read_text()[-3000:]}" for log in sorted(logs.iterdir()))
+
+
+def _stop(processes: list[subprocess.Popen]) -> None:
+    """Workers first, while the scheduler is there to see them go (stopping both at once
+    left a worker waiting on the lost scheduler for seconds), then the scheduler."""
+    for process in reversed(processes):
+        if process.poll() is None:
+            process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """(scheduler address, the two workers' process ids): workers without a nanny, so each
+    worker is the very process started here, importing this repository's blurapp."""
+    folder = tmp_path_factory.mktemp("cluster")
+    logs = folder / "logs"
+    logs.mkdir()
+    scheduler_file = folder / "scheduler.json"
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPOSITORY), *sys.path]))
+    processes: list[subprocess.Popen] = []
+
+    def start(name: str, *arguments: str) -> subprocess.Popen:
+        with open(logs / f"{name}.log", "wb") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", *arguments],
+                cwd=REPOSITORY,
+                env=environment,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        processes.append(process)
+        return process
+
+    try:
+        start(
+            "scheduler",
+            *("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0"),
+            *("--scheduler-file", str(scheduler_file), "--no-dashboard"),
+        )
+        _wait_for_file(scheduler_file, processes, logs)
+        workers = [
+            start(
+                f"worker-{index}",
+                *("distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file)),
+                *("--nthreads", "1", "--no-dashboard", "--no-nanny", "--host", "127.0.0.1"),
+                *("--memory-limit", "0", "--name", f"blurapp-test-{index}"),
+            )
+            for index in range(2)
+        ]
+        address = json.loads(scheduler_file.read_text())["address"]
+        with distributed.Client(address, set_as_default=False, timeout=30) as client:
+            try:
+                client.wait_for_workers(2, timeout=START_SECONDS)
+            except TimeoutError:
+                pytest.fail(f"two Dask workers did not start:\n{_tail(logs)}")
+        yield address, {process.pid for process in workers}
+    finally:
+        _stop(processes)
+
+
+def _arrays(folder: Path) -> dict[Path, np.ndarray]:
+    return {path.relative_to(folder): np.load(path) for path in sorted(folder.rglob("*.npy"))}
+
+
+def test_a_batch_on_the_cluster_writes_what_a_local_batch_writes(tmp_path, cluster):
+    address, worker_pids = cluster
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    write_photos(photos)
+    for index in range(6):  # enough photos for both workers to take some
+        (photos / f"copy{index}.png").write_bytes((photos / "a.png").read_bytes())
+
+    local = run_batch(plan_batch([photos], tmp_path / "local", output_format="npy"), **SETTINGS)
+    progress = []
+    remote = run_batch(
+        plan_batch([photos], tmp_path / "remote", output_format="npy"),
+        **SETTINGS,
+        scheduler=address,
+        progress=lambda *call: progress.append(call),
+    )
+
+    assert remote.done == local.done == len(GOOD) + 6
+    expected, written = _arrays(tmp_path / "local"), _arrays(tmp_path / "remote")
+    assert written.keys() == expected.keys()
+    for name, array in expected.items():
+        np.testing.assert_array_equal(written[name], array)
+    assert [failure.reason for failure in remote.failed] == [
+        failure.reason for failure in local.failed
+    ]
+    assert len(remote.failed) == len(BAD)
+    # Blurred by the worker processes, both of them, not by this one.
+    pids = {int(worker.rsplit(":", 1)[1]) for worker in remote.workers}
+    assert pids == worker_pids
+    assert sum(remote.workers.values()) == remote.done
+    assert [call[:2] for call in progress] == [
+        (n, len(progress)) for n in range(1, 1 + len(progress))
+    ]
+
+    again = plan_batch([photos], tmp_path / "remote", output_format="npy")
+    summary = run_batch(again, **SETTINGS, scheduler=address)
+    assert (summary.done, summary.skipped) == (0, remote.done)
+
+
+def test_a_tiled_blur_on_the_cluster_writes_what_a_local_one_writes(tmp_path, cluster):
+    from blurapp.core.tiled import blur_file_tiled, write_test_tiff
+
+    address, _ = cluster
+    source = write_test_tiff(tmp_path / "big.tif", 2048, tile=256)  # 4.2 MP
+    kernel = kernel_for("2d", 9, 2.5)
+    blur_file_tiled(source, tmp_path / "local.npy", kernel=kernel, block=512)
+    result = blur_file_tiled(
+        source, tmp_path / "cluster.npy", kernel=kernel, block=512, scheduler=address
+    )
+    assert (result.width, result.height, result.blocks) == (2048, 2048, 16)
+    np.testing.assert_array_equal(
+        np.load(tmp_path / "cluster.npy"), np.load(tmp_path / "local.npy")
+    )

@@ -1,0 +1,115 @@
+"""An image too large to open: the window offers to blur it to a file by blocks, with a
+progress dialog, instead of only failing."""
+
+import numpy as np
+import pytest
+import tifffile
+from PIL import Image
+from PySide6.QtCore import Slot
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+from qt_helpers import RUN_TIMEOUT_MS
+from scipy.ndimage import correlate
+
+from blurapp.core import gaussian_kernel
+from blurapp.ui import tiled_blur
+
+
+class CancelAtTheFirstRow(tiled_blur.TiledBlurDialog):
+    """Cancel pressed as soon as the first row of blocks is written. (At module level: PySide
+    crashes collecting a QObject subclass made inside a test function.)"""
+
+    rows = 0
+
+    @Slot(int, int)
+    def _on_progress(self, done, total):
+        super()._on_progress(done, total)
+        type(self).rows += 1
+        if type(self).rows == 1:
+            self.cancel()
+
+
+@pytest.fixture
+def too_large(tmp_path, monkeypatch):
+    """A 1,200 × 900 tiled TIFF, past a pixel limit lowered to 1 MP for the test (Pillow's own
+    is 89 MP: a file that large would take minutes to blur here)."""
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 500_000)
+    levels = np.random.default_rng(7).integers(0, 256, (900, 1200), dtype=np.uint8)
+    path = tmp_path / "scan.tif"
+    tifffile.imwrite(path, levels, tile=(256, 256))
+    return path, levels
+
+
+@pytest.fixture
+def answers(monkeypatch, tmp_path):
+    """The user's answers: Yes to the offer, `output` in the save dialog."""
+    asked = []
+    chosen = {"output": tmp_path / "scan-blurred.tif", "answer": QMessageBox.StandardButton.Yes}
+
+    def question(parent, title, text, *args, **kwargs):
+        asked.append((title, text))
+        return chosen["answer"]
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(chosen["output"]), ""))
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: None)
+    chosen["asked"] = asked
+    return chosen
+
+
+def test_a_too_large_tiff_is_offered_a_blur_to_a_file(make_window, qtbot, too_large, answers):
+    path, levels = too_large
+    window = make_window()
+    with qtbot.waitSignal(window.blur_by_blocks_done, timeout=RUN_TIMEOUT_MS) as done:
+        window.open_photo(path)
+    [(title, text)] = answers["asked"]
+    assert title == "Photo Too Large to Open"
+    assert str(path) in text and "too large" in text
+    how, words = done.args
+    assert how == "written", words
+    assert "scan-blurred.tif" in words and "1,200 × 900" in words
+    expected = correlate(levels / 255.0, gaussian_kernel(9, 2.5), mode="nearest")
+    written = tifffile.imread(answers["output"])
+    assert written.shape == (900, 1200) and written.dtype == np.uint8
+    assert np.abs(written - expected * 255).max() <= 0.5 + 1e-3
+    assert window.status_label.text() == words
+    # The photo open before stays open.
+    assert window.windowTitle() == "coffee.png — BlurApp"
+
+
+def test_declining_the_offer_leaves_no_file(make_window, qtbot, too_large, answers):
+    path, _ = too_large
+    answers["answer"] = QMessageBox.StandardButton.No
+    window = make_window()
+    window.open_photo(path)
+    qtbot.waitUntil(lambda: bool(answers["asked"]), timeout=RUN_TIMEOUT_MS)
+    qtbot.wait(200)
+    assert not answers["output"].exists()
+    assert window.tiled_blur is None
+
+
+def test_cancelling_the_blur_by_blocks_leaves_no_file(
+    make_window, qtbot, too_large, answers, monkeypatch
+):
+    monkeypatch.setattr(tiled_blur, "TiledBlurDialog", CancelAtTheFirstRow)
+    # Small blocks: several rows of them, so there are rows left to cancel.
+    monkeypatch.setattr("blurapp.core.tiled.DEFAULT_BLOCK", 128)
+    window = make_window()
+    with qtbot.waitSignal(window.blur_by_blocks_done, timeout=RUN_TIMEOUT_MS) as done:
+        window.open_photo(path := too_large[0])
+    assert done.args[0] == "cancelled", done.args
+    assert CancelAtTheFirstRow.rows < 8  # 900 rows in blocks of 128: it stopped early
+    assert not answers["output"].exists()
+    assert sorted(p.name for p in path.parent.iterdir()) == ["scan.tif"]
+
+
+def test_a_small_photo_that_fails_is_not_offered_a_blur(
+    make_window, qtbot, tmp_path, answers, warnings_shown
+):
+    bad = tmp_path / "broken.tif"
+    bad.write_bytes(b"II*\x00 not really a TIFF")
+    window = make_window()
+    with qtbot.waitSignal(window.message_shown, timeout=RUN_TIMEOUT_MS):
+        window.open_photo(bad)
+    assert answers["asked"] == []
+    [(title, text)] = warnings_shown
+    assert title == "Cannot Open Photo" and str(bad) in text
