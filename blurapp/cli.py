@@ -26,7 +26,7 @@ from blurapp.core.kernel import (
 )
 from blurapp.core.timing import MEASURE_SECONDS
 
-COMMANDS = ("compare", "blur", "bench")
+COMMANDS = ("compare", "blur", "batch", "bench")
 BENCH_MEGAPIXELS = (0.3, 2.0, 12.0, 24.0)
 BENCH_KERNEL_SIZES = (9, 25)
 BENCH_SECTIONS = ("engines", "yardsticks", "first-call", "startup", "window", "live", "memory")
@@ -134,6 +134,16 @@ def _add_common_options(parser: argparse.ArgumentParser, *, top: bool = True) ->
         default=False if top else argparse.SUPPRESS,
         help="print debug logging to stderr",
     )
+
+
+def _workers_argument(text: str) -> int:
+    try:
+        workers = int(text)
+    except ValueError:
+        workers = 0
+    if workers < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers (1 or more)")
+    return workers
 
 
 def _engines_argument(text: str):
@@ -253,6 +263,9 @@ def build_window_parser() -> argparse.ArgumentParser:
 
 
 def build_command_parser() -> argparse.ArgumentParser:
+    from blurapp.core.batch import BATCH_FORMATS, DEFAULT_BATCH_FORMAT
+    from blurapp.scale_commands import add_scheduler_option
+
     parser = argparse.ArgumentParser(prog="blurapp")
     _add_common_options(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -291,8 +304,6 @@ def build_command_parser() -> argparse.ArgumentParser:
     _add_engine_options(blur, several=False)
     _add_kernel_options(blur)
     _color_option(blur, _COLOR_HELP)
-    from blurapp.scale_commands import add_scheduler_option
-
     add_scheduler_option(blur)
     blur.add_argument(
         "--tiles",
@@ -300,6 +311,51 @@ def build_command_parser() -> argparse.ArgumentParser:
         help="blur a TIFF or zarr image by blocks even when it would fit in memory (always "
         "so for one too large for it, or with --scheduler)",
     )
+
+    batch = commands.add_parser(
+        "batch",
+        help="blur photos and folders of photos into a folder, on this machine's cores or a "
+        "Dask cluster",
+    )
+    batch.set_defaults(command_parser=batch)
+    _add_common_options(batch, top=False)
+    batch.add_argument(
+        "inputs",
+        nargs="+",
+        type=Path,
+        metavar="INPUT",
+        help="photos, and folders walked for every photo Pillow reads",
+    )
+    batch.add_argument(
+        "--out-dir",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="where the blurred photos go, at the inputs' relative paths (never over an input)",
+    )
+    batch.add_argument(
+        "--format",
+        choices=BATCH_FORMATS,
+        default=DEFAULT_BATCH_FORMAT,
+        help=f"what to write: an image, or .npy float32 (default {DEFAULT_BATCH_FORMAT})",
+    )
+    batch.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="blur again the photos whose outputs exist (default: a second run does only "
+        "what is left)",
+    )
+    batch.add_argument(
+        "--workers",
+        type=_workers_argument,
+        metavar="N",
+        help="photos blurred at once on this machine (default: one per core)",
+    )
+    batch.add_argument("--json", action="store_true", help="print the summary as JSON")
+    _add_engine_options(batch, several=False)
+    _add_kernel_options(batch)
+    _color_option(batch, _COLOR_HELP)
+    add_scheduler_option(batch)
 
     bench = commands.add_parser("bench", help="time NumPy against JAX on synthetic images")
     _add_common_options(bench, top=False)
@@ -410,6 +466,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _compare(args)
         if args.command == "blur":
             return _blur(args)
+        if args.command == "batch":
+            from blurapp.scale_commands import batch
+
+            return batch(args)
         if args.command == "bench":
             return _bench(args)
         return _open_window(args)

@@ -70,6 +70,52 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
     return 0
 
 
+def batch(args: argparse.Namespace) -> int:
+    """`blurapp batch INPUT... --out-dir DIR`: every photo blurred as `blurapp blur` would,
+    the bad ones listed at the end; a second run does only what is left."""
+    from blurapp.core.batch import BatchError, plan_batch, run_batch
+    from blurapp.core.tiled import ClusterError, MissingExtraError
+
+    try:
+        plan = plan_batch(
+            args.inputs, args.out_dir, output_format=args.format, overwrite=args.overwrite
+        )
+        with _progress_bar(len(plan.jobs), "photo", "blurring") as bar:
+
+            def progress(finished: int, total: int, megapixels: float) -> None:
+                bar.update(finished - bar.n)
+                seconds = bar.format_dict["elapsed"] or 1e-9
+                bar.set_postfix_str(f"{megapixels / seconds:,.1f} MP/s", refresh=False)
+
+            summary = run_batch(
+                plan,
+                engine=args.engine,
+                algorithm=args.algorithm,
+                kernel_size=args.kernel_size,
+                sigma=args.sigma,
+                device=args.device,
+                color=args.color,
+                scheduler=args.scheduler,
+                workers=args.workers,
+                progress=progress,
+            )
+    except (BatchError, MissingExtraError, ClusterError) as error:
+        raise _CommandFailed(str(error)) from error
+    if args.json:
+        _print(json.dumps({"out_dir": _shown(plan.out_dir), **summary.to_json()}, indent=2))
+    else:
+        lines = [
+            f"{summary.done} blurred into {_shown(plan.out_dir)}, {summary.skipped} already "
+            f"done, {len(summary.failed)} failed; {summary.seconds:.1f} s, "
+            f"{summary.photos_per_second:.2f} photos/s, {summary.megapixels_per_second:.1f} MP/s"
+        ]
+        if summary.failed:
+            lines.append("failed:")
+            lines += [f"  {failure.reason}" for failure in summary.failed]
+        _print("\n".join(lines))
+    return 1 if summary.failed else 0
+
+
 def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--scheduler",
@@ -78,7 +124,3 @@ def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
         "workers need BlurApp installed and the files at the same paths (default: this "
         "machine's cores)",
     )
-
-
-def _json(data: dict) -> None:
-    _print(json.dumps(data, indent=2))
