@@ -101,6 +101,20 @@ def section_lines(name: str, figures: dict) -> list[str]:
             f"  a {figures['big_megapixels']:g} MP comparison (core)      "
             f"{_mb(figures['big_peak_bytes'])}"
         )
+    elif name == "scale":
+        lines.append("blurapp batch (1 MP colour JPEGs → PNG, 9×9, grey):")
+        for row in figures["batch"]:
+            lines.append(
+                f"  {row['engine']:<6} {row['workers']} worker(s): "
+                f"{row['photos_per_second']:.2f} photos/s, {row['megapixels_per_second']:.2f} MP/s "
+                f"({row['photos']} photos in {row['seconds']:.1f} s)"
+            )
+        giga = figures["gigapixel"]
+        lines.append(
+            f"gigapixel blur by blocks ({giga['pixels'] / 1e9:.2f} gigapixels, 8-bit grey TIFF, "
+            f"{giga['kernel_size']}×{giga['kernel_size']}, {giga['engine']}, blocks of "
+            f"{giga['block']}): {giga['seconds']:.0f} s, peak {_mb(giga['peak_rss_bytes'])}"
+        )
     return lines
 
 

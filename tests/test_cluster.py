@@ -150,7 +150,8 @@ def test_a_batch_on_the_cluster_writes_what_a_local_batch_writes(tmp_path, clust
 
 
 def test_a_tiled_blur_on_the_cluster_writes_what_a_local_one_writes(tmp_path, cluster):
-    from blurapp.core.tiled import blur_file_tiled, write_test_tiff
+    from blurapp.bench import write_test_tiff
+    from blurapp.core.tiled import blur_file_tiled
 
     address, _ = cluster
     source = write_test_tiff(tmp_path / "big.tif", 2048, tile=256)  # 4.2 MP

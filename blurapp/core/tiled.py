@@ -16,9 +16,6 @@ import contextlib
 import itertools
 import json
 import os
-import subprocess
-import sys
-import textwrap
 import threading
 import time
 import weakref
@@ -44,8 +41,9 @@ if TYPE_CHECKING:
 
 SCALE_EXTRA = "pip install 'blurapp[scale]'"
 # Blocks of 2048 × 2048: a 9 × 9 kernel's halo adds under 1 % to each, and 16 of them span a
-# 32768-pixel row. Measured (measure_gigapixel, 1 gigapixel, 9 × 9, this 2-core machine under
-# load): 2048 took 119 s at 0.97 GB peak; 1024 took 146 s at 0.43 GB (four times the blocks).
+# 32768-pixel row. Measured (blurapp.bench.measure_gigapixel, 1 gigapixel, 9 × 9, this 2-core
+# machine under load): 2048 took 119 s at 0.97 GB peak; 1024 took 146 s at 0.43 GB (four
+# times the blocks).
 DEFAULT_BLOCK = 2048
 # The written TIFF's tiles: small enough that a viewer reads little to show a corner.
 OUTPUT_TILE = (256, 256)
@@ -675,109 +673,3 @@ def _tile_rows(rows: np.ndarray, tile: tuple[int, int]) -> Iterator[np.ndarray]:
     for top in range(0, rows.shape[0], tile_height):
         for left in range(0, rows.shape[1], tile_width):
             yield rows[top : top + tile_height, left : left + tile_width]
-
-
-# --- Measuring --------------------------------------------------------------------------------
-
-_MEASURE_SCRIPT = textwrap.dedent(
-    """
-    import json, resource, sys, time
-    from blurapp.core.kernel import gaussian_kernel
-    from blurapp.core.tiled import blur_file_tiled
-    source, output, size, block, engine = sys.argv[1:6]
-    start = time.perf_counter()
-    result = blur_file_tiled(
-        source, output, kernel=gaussian_kernel(int(size)), engine=engine, block=int(block)
-    )
-    seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    print(json.dumps({"seconds": seconds, "peak_rss_bytes": peak, "blocks": result.blocks}))
-    """
-)
-
-
-def write_test_tiff(
-    path: str | os.PathLike[str],
-    side: int,
-    *,
-    tile: int = 512,
-    compression: str | None = None,
-    zeros: bool = False,
-) -> Path:
-    """Write a `side` × `side` 8-bit grey tiled BigTIFF from a generator of tiles, so making
-    even a gigapixel one holds a tile at a time: a noisy gradient, or zeros."""
-    import tifffile
-
-    rng = np.random.default_rng(13)
-    noise = rng.integers(0, 64, size=(tile, tile), dtype=np.uint8)
-    count = -(-side // tile)
-
-    def tiles() -> Iterator[np.ndarray]:
-        for row in range(count):
-            for column in range(count):
-                if zeros:
-                    yield np.zeros((tile, tile), np.uint8)
-                else:
-                    level = (row * 7 + column * 3) % 192
-                    yield np.roll(noise, row + column, axis=1) + np.uint8(level)
-
-    tifffile.imwrite(
-        path,
-        data=tiles(),
-        shape=(side, side),
-        dtype=np.uint8,
-        tile=(tile, tile),
-        bigtiff=True,
-        photometric="minisblack",
-        compression=compression,
-        metadata=None,
-    )
-    return Path(path)
-
-
-def measure_gigapixel(
-    tmp_folder: str | os.PathLike[str],
-    *,
-    side: int = 32768,
-    kernel_size: int = 9,
-    block: int = DEFAULT_BLOCK,
-    engine: str = "numpy",
-) -> dict[str, Any]:
-    """Blur a `side` × `side` (by default 1-gigapixel) 8-bit grey tiled TIFF in tiles, in a
-    process of its own, and return {seconds, peak_rss_bytes, pixels, …}: the peak is that
-    process's resident memory alone. The input and output (about 2 GB) go in `tmp_folder` and
-    are removed after."""
-    folder = Path(tmp_folder)
-    source = folder / "gigapixel-source.tif"
-    output = folder / "gigapixel-blurred.tif"
-    try:
-        write_test_tiff(source, side)
-        completed = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                _MEASURE_SCRIPT,
-                *map(str, (source, output, kernel_size)),
-                str(block),
-                engine,
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if completed.returncode != 0:
-            raise RuntimeError(f"the tiled blur failed:\n{completed.stderr.strip()}")
-        figures = json.loads(completed.stdout.strip().splitlines()[-1])
-    finally:
-        for path in (source, output):
-            with contextlib.suppress(OSError):
-                path.unlink()
-    return {
-        "seconds": figures["seconds"],
-        "peak_rss_bytes": figures["peak_rss_bytes"],
-        "pixels": side * side,
-        "blocks": figures["blocks"],
-        "block": block,
-        "kernel_size": kernel_size,
-        "engine": engine,
-    }
