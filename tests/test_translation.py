@@ -84,7 +84,15 @@ def test_every_translatable_string_has_a_chinese_translation(tmp_path):
     sources.append(str(ROOT / "blurapp" / "session.py"))
     sources += [
         str(ROOT / "blurapp" / "core" / name)
-        for name in ("figures.py", "wording.py", "photo.py", "saving.py", "engines.py")
+        for name in (
+            "figures.py",
+            "wording.py",
+            "photo.py",
+            "saving.py",
+            "engines.py",
+            "tiled.py",
+            "batch.py",
+        )
     ]
     run = subprocess.run(
         [qt_tool("pyside6-lupdate"), *sources, "-ts", str(copy)],

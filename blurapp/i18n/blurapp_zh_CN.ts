@@ -57,125 +57,145 @@
         <translation>二维：教程中的 k × k 次采样。可分离：先沿行 k 次，再沿列 k 次：以 2k 次代替 k² 次得到同样的模糊。</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="73"/>
+        <location filename="../ui/side_panel.py" line="67"/>
+        <source>Blur in co&amp;lour</source>
+        <translation>彩色模糊(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="70"/>
+        <source>Blur each of red, green and blue (three times the work). Off: the photo is blurred in grey, as in the tutorial.</source>
+        <translation>分别模糊红、绿、蓝三个通道（工作量为三倍）。关闭时：照片按教程的做法以灰度模糊。</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="80"/>
         <source>Time {engine}</source>
         <translation>计时 {engine}</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="75"/>
+        <location filename="../ui/side_panel.py" line="82"/>
         <source>The reference: every other engine is compared with it</source>
         <translation>参照：其他每个引擎都与它比较</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="82"/>
-        <location filename="../ui/side_panel.py" line="135"/>
+        <location filename="../ui/side_panel.py" line="89"/>
+        <location filename="../ui/side_panel.py" line="144"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="84"/>
+        <location filename="../ui/side_panel.py" line="91"/>
         <source>Blur with the chosen engines (Ctrl+R)</source>
         <translation>用所选引擎进行模糊（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="86"/>
-        <location filename="../ui/side_panel.py" line="136"/>
+        <location filename="../ui/side_panel.py" line="93"/>
+        <location filename="../ui/side_panel.py" line="145"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="87"/>
+        <location filename="../ui/side_panel.py" line="94"/>
         <source>Stop the run in progress (Esc)</source>
         <translation>停止正在进行的运行（Esc）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="99"/>
+        <location filename="../ui/side_panel.py" line="106"/>
         <source>&amp;Kernel size</source>
         <translation>卷积核尺寸(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="100"/>
+        <location filename="../ui/side_panel.py" line="107"/>
         <source>&amp;Sigma</source>
         <translation>Sigma(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="101"/>
-        <location filename="../ui/side_panel.py" line="139"/>
+        <location filename="../ui/side_panel.py" line="108"/>
+        <location filename="../ui/side_panel.py" line="148"/>
         <source>Kernel used</source>
         <translation>实际卷积核</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="102"/>
+        <location filename="../ui/side_panel.py" line="109"/>
         <source>Algori&amp;thm</source>
         <translation>算法(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="103"/>
+        <location filename="../ui/side_panel.py" line="110"/>
+        <source>Colour</source>
+        <translation>彩色</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="111"/>
         <source>E&amp;ngines</source>
         <translation>引擎(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="104"/>
+        <location filename="../ui/side_panel.py" line="112"/>
         <source>Sho&amp;w</source>
         <translation>显示(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="123"/>
+        <location filename="../ui/side_panel.py" line="131"/>
         <source>Gaussian sigma in pixels</source>
         <translation>高斯 sigma（像素）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="125"/>
+        <location filename="../ui/side_panel.py" line="133"/>
         <source>Kernel size</source>
         <translation>卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="126"/>
+        <location filename="../ui/side_panel.py" line="134"/>
         <source>Automatic kernel size</source>
         <translation>自动卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="127"/>
+        <location filename="../ui/side_panel.py" line="135"/>
         <source>Sigma</source>
         <translation>Sigma</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="128"/>
+        <location filename="../ui/side_panel.py" line="136"/>
         <source>Sigma slider</source>
         <translation>Sigma 滑块</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="129"/>
+        <location filename="../ui/side_panel.py" line="137"/>
         <source>Algorithm</source>
         <translation>算法</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="132"/>
+        <location filename="../ui/side_panel.py" line="138"/>
+        <source>Blur in colour</source>
+        <translation>彩色模糊</translation>
+    </message>
+    <message>
+        <location filename="../ui/side_panel.py" line="141"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="133"/>
+        <location filename="../ui/side_panel.py" line="142"/>
         <source>What the panes show: results, original or difference</source>
         <translation>窗格显示的内容：结果、原图或差异</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="140"/>
+        <location filename="../ui/side_panel.py" line="149"/>
         <source>The kernel size a run will use</source>
         <translation>运行时将使用的卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="142"/>
+        <location filename="../ui/side_panel.py" line="151"/>
         <source>Notes on the parameters</source>
         <translation>参数说明</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="149"/>
+        <location filename="../ui/side_panel.py" line="158"/>
         <source>Time this engine in each run, beside the reference</source>
         <translation>每次运行时与参照一起为此引擎计时</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="222"/>
+        <location filename="../ui/side_panel.py" line="235"/>
         <source>A pane shows {engine}, so every run times it: choose another engine for the pane to untick it</source>
         <translation>有一个窗格显示 {engine}，因此每次运行都会为它计时：为该窗格选择其他引擎后才能取消勾选</translation>
     </message>
@@ -306,37 +326,47 @@
         <translation>{diff}（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="213"/>
+        <location filename="../core/figures.py" line="192"/>
+        <source>colour (R, G, B)</source>
+        <translation>彩色（R、G、B）</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="214"/>
+        <source>(the largest over the {channels} channels)</source>
+        <translation>（{channels} 个通道中的最大值）</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="220"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="215"/>
+        <location filename="../core/figures.py" line="222"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="218"/>
+        <location filename="../core/figures.py" line="225"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="248"/>
+        <location filename="../core/figures.py" line="255"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="250"/>
+        <location filename="../core/figures.py" line="257"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="253"/>
+        <location filename="../core/figures.py" line="260"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="203"/>
+        <location filename="../core/figures.py" line="206"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
     </message>
@@ -362,131 +392,164 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../ui/worker.py" line="149"/>
+        <location filename="../ui/worker.py" line="152"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="90"/>
+        <location filename="../core/photo.py" line="144"/>
+        <location filename="../core/tiled.py" line="258"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="96"/>
+        <location filename="../core/photo.py" line="150"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="103"/>
+        <location filename="../core/photo.py" line="157"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="107"/>
+        <location filename="../core/photo.py" line="161"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="115"/>
+        <location filename="../core/photo.py" line="169"/>
+        <location filename="../core/tiled.py" line="350"/>
         <source>the file is damaged or not a valid image ({reason})</source>
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="119"/>
+        <location filename="../core/photo.py" line="173"/>
+        <location filename="../core/tiled.py" line="252"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="151"/>
+        <location filename="../core/photo.py" line="211"/>
         <source>the image is {width} × {height} pixels ({megapixels} MP); blurring it needs about {needed} GB of memory, but only {available} GB is available</source>
         <translation>图像为 {width} × {height} 像素（{megapixels} 百万像素）；模糊它约需 {needed} GB 内存，但只有 {available} GB 可用</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="169"/>
+        <location filename="../core/photo.py" line="229"/>
+        <location filename="../core/tiled.py" line="139"/>
         <source>this is a folder, not an image file</source>
         <translation>这是文件夹，不是图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="173"/>
+        <location filename="../core/photo.py" line="233"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="175"/>
+        <location filename="../core/photo.py" line="235"/>
+        <location filename="../core/tiled.py" line="143"/>
+        <location filename="../core/batch.py" line="205"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="69"/>
+        <location filename="../core/photo.py" line="110"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="183"/>
+        <location filename="../core/photo.py" line="243"/>
         <source>the file is truncated (it ends before the image does)</source>
         <translation>文件不完整（在图像结束之前就结束了）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="188"/>
+        <location filename="../core/photo.py" line="248"/>
+        <location filename="../core/tiled.py" line="148"/>
         <source>permission denied</source>
         <translation>权限不足</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="189"/>
+        <location filename="../core/photo.py" line="249"/>
+        <location filename="../core/tiled.py" line="152"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="151"/>
+        <location filename="../core/saving.py" line="153"/>
         <source>this is a folder; give a file name</source>
         <translation>这是文件夹；请给出文件名</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="156"/>
+        <location filename="../core/saving.py" line="158"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="174"/>
+        <location filename="../core/saving.py" line="176"/>
         <source>the file name is too long for the file system; choose a shorter one</source>
         <translation>文件名对文件系统来说太长；请选择更短的名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="201"/>
+        <location filename="../core/saving.py" line="203"/>
         <source>this is the photo being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的照片；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="222"/>
+        <location filename="../core/saving.py" line="224"/>
         <source>unknown output format {extension}; use {accepted}</source>
         <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="73"/>
+        <location filename="../core/saving.py" line="75"/>
         <source>cannot write in {folder}: {reason}</source>
         <translation>无法写入 {folder}：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="90"/>
-        <location filename="../core/saving.py" line="180"/>
+        <location filename="../core/saving.py" line="92"/>
+        <location filename="../core/saving.py" line="182"/>
         <source>the file could not be written: {reason}</source>
         <translation>无法写入文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="285"/>
+        <location filename="../core/saving.py" line="294"/>
         <source>{format} cannot store this image: {reason}</source>
         <translation>{format} 无法保存此图像：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/tiled.py" line="168"/>
+        <source>this is not a TIFF file, or it is damaged; only TIFF, BigTIFF and zarr images can be blurred in tiles ({reason})</source>
+        <translation>这不是 TIFF 文件，或文件已损坏；只有 TIFF、BigTIFF 和 zarr 图像可以分块模糊（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../core/tiled.py" line="218"/>
+        <source>this is not a zarr array BlurApp can read ({reason})</source>
+        <translation>这不是 BlurApp 能读取的 zarr 数组（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../core/tiled.py" line="574"/>
+        <source>an image blurred in tiles is written as {accepted}, not {extension}</source>
+        <translation>分块模糊的图像只能写为 {accepted}，不能写为 {extension}</translation>
+    </message>
+    <message>
+        <location filename="../core/batch.py" line="271"/>
+        <source>this is one of the photos being blurred ({source}); BlurApp never writes over an input, choose another output folder</source>
+        <translation>这是正在模糊的照片之一（{source}）；BlurApp 从不覆盖输入文件，请选择其他输出文件夹</translation>
+    </message>
+    <message>
+        <location filename="../core/batch.py" line="283"/>
+        <source>{other} is written here already; {source} was not blurred (rename one of them)</source>
+        <translation>{other} 已写入此处；{source} 未被模糊（请重命名其中之一）</translation>
     </message>
 </context>
 <context>
     <name>ImageView</name>
     <message>
-        <location filename="../ui/image_pane.py" line="272"/>
+        <location filename="../ui/image_pane.py" line="275"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="272"/>
+        <location filename="../ui/image_pane.py" line="275"/>
         <source>After</source>
         <translation>之后</translation>
     </message>
@@ -537,203 +600,213 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="226"/>
+        <location filename="../ui/main_window.py" line="228"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="228"/>
+        <location filename="../ui/main_window.py" line="230"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="230"/>
+        <location filename="../ui/main_window.py" line="232"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="232"/>
+        <location filename="../ui/main_window.py" line="234"/>
         <source>&amp;Save Results…</source>
         <translation>保存结果(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="235"/>
+        <location filename="../ui/main_window.py" line="237"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="237"/>
+        <location filename="../ui/main_window.py" line="239"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="239"/>
+        <location filename="../ui/main_window.py" line="241"/>
         <source>&amp;Copy Selected Image</source>
         <translation>复制所选图像(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="242"/>
+        <location filename="../ui/main_window.py" line="244"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="243"/>
+        <location filename="../ui/main_window.py" line="245"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="249"/>
+        <location filename="../ui/main_window.py" line="251"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="254"/>
+        <location filename="../ui/main_window.py" line="256"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="257"/>
+        <location filename="../ui/main_window.py" line="259"/>
         <source>&amp;Actual Size (100%)</source>
         <translation>实际大小 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="262"/>
+        <location filename="../ui/main_window.py" line="264"/>
         <source>Select the Other &amp;Pane</source>
         <translation>选择另一个窗格(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="279"/>
+        <location filename="../ui/main_window.py" line="281"/>
         <source>P&amp;resentation</source>
         <translation>演示模式(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="282"/>
+        <location filename="../ui/main_window.py" line="284"/>
         <source>&amp;Live Preview</source>
         <translation>实时预览(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="287"/>
-        <location filename="../ui/main_window.py" line="288"/>
+        <location filename="../ui/main_window.py" line="289"/>
+        <location filename="../ui/main_window.py" line="290"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="293"/>
+        <location filename="../ui/main_window.py" line="295"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="297"/>
+        <location filename="../ui/main_window.py" line="299"/>
         <source>Scaling &amp;Sweep…</source>
         <translation>规模扫描(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="300"/>
+        <location filename="../ui/main_window.py" line="302"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="302"/>
+        <location filename="../ui/main_window.py" line="304"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="306"/>
+        <location filename="../ui/main_window.py" line="308"/>
         <source>&amp;About BlurApp</source>
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="317"/>
+        <location filename="../ui/main_window.py" line="319"/>
         <source>Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%</source>
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="326"/>
+        <location filename="../ui/main_window.py" line="328"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="540"/>
+        <location filename="../ui/main_window.py" line="560"/>
+        <source>Blurred by Blocks</source>
+        <translation>已分块模糊</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="562"/>
+        <source>Cannot Blur by Blocks</source>
+        <translation>无法分块模糊</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="575"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="540"/>
+        <location filename="../ui/main_window.py" line="575"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="488"/>
+        <location filename="../ui/main_window.py" line="490"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="508"/>
+        <location filename="../ui/main_window.py" line="510"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="524"/>
+        <location filename="../ui/main_window.py" line="526"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="525"/>
+        <location filename="../ui/main_window.py" line="529"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="555"/>
+        <location filename="../ui/main_window.py" line="590"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="559"/>
+        <location filename="../ui/main_window.py" line="594"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="574"/>
+        <location filename="../ui/main_window.py" line="609"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="596"/>
+        <location filename="../ui/main_window.py" line="631"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="599"/>
+        <location filename="../ui/main_window.py" line="634"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="600"/>
+        <location filename="../ui/main_window.py" line="635"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="657"/>
+        <location filename="../ui/main_window.py" line="692"/>
         <source>Copied the {engine} image</source>
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="704"/>
+        <location filename="../ui/main_window.py" line="739"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="743"/>
+        <location filename="../ui/main_window.py" line="780"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="136"/>
+        <location filename="../ui/app.py" line="141"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="140"/>
+        <location filename="../ui/app.py" line="145"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
@@ -749,22 +822,22 @@
 <context>
     <name>ResultPane</name>
     <message>
-        <location filename="../ui/image_pane.py" line="424"/>
+        <location filename="../ui/image_pane.py" line="427"/>
         <source>The engine this pane shows</source>
         <translation>此窗格显示的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="469"/>
+        <location filename="../ui/image_pane.py" line="472"/>
         <source>Engine of the {engine} pane</source>
         <translation>{engine} 窗格的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="471"/>
+        <location filename="../ui/image_pane.py" line="474"/>
         <source>{engine} image</source>
         <translation>{engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="474"/>
+        <location filename="../ui/image_pane.py" line="477"/>
         <source>{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan; both panes move together</source>
         <translation>{engine}：滚轮或 Ctrl +/− 缩放，拖动或方向键平移；两个窗格同步移动</translation>
     </message>
@@ -817,182 +890,202 @@
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../session.py" line="459"/>
+        <location filename="../session.py" line="467"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../session.py" line="465"/>
+        <location filename="../session.py" line="473"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="473"/>
+        <location filename="../session.py" line="481"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="479"/>
+        <location filename="../session.py" line="487"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="490"/>
+        <location filename="../session.py" line="497"/>
+        <source>colour turned on since this run</source>
+        <translation>此次运行后打开了彩色</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="499"/>
+        <source>colour turned off since this run</source>
+        <translation>此次运行后关闭了彩色</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="504"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../session.py" line="493"/>
+        <location filename="../session.py" line="507"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../session.py" line="553"/>
+        <location filename="../session.py" line="567"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../session.py" line="560"/>
+        <location filename="../session.py" line="574"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../session.py" line="567"/>
+        <location filename="../session.py" line="581"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../session.py" line="573"/>
+        <location filename="../session.py" line="587"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../session.py" line="582"/>
+        <location filename="../session.py" line="596"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../session.py" line="590"/>
+        <location filename="../session.py" line="604"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="596"/>
+        <location filename="../session.py" line="610"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="600"/>
+        <location filename="../session.py" line="614"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../session.py" line="604"/>
+        <location filename="../session.py" line="618"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../session.py" line="612"/>
+        <location filename="../session.py" line="626"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="618"/>
+        <location filename="../session.py" line="632"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../session.py" line="625"/>
+        <location filename="../session.py" line="639"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../session.py" line="627"/>
+        <location filename="../session.py" line="641"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../session.py" line="633"/>
+        <location filename="../session.py" line="647"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="650"/>
+        <location filename="../session.py" line="658"/>
+        <source>colour</source>
+        <translation>彩色</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="666"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="642"/>
+        <location filename="../session.py" line="656"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../session.py" line="658"/>
+        <location filename="../session.py" line="674"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../session.py" line="670"/>
+        <location filename="../session.py" line="686"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../session.py" line="673"/>
+        <location filename="../session.py" line="689"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../session.py" line="681"/>
+        <location filename="../session.py" line="697"/>
+        <source>each pixel its largest over R, G and B</source>
+        <translation>每个像素取 R、G、B 中的最大值</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="702"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../session.py" line="691"/>
+        <location filename="../session.py" line="712"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../session.py" line="704"/>
+        <location filename="../session.py" line="725"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../session.py" line="721"/>
+        <location filename="../session.py" line="742"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="727"/>
+        <location filename="../session.py" line="748"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="729"/>
+        <location filename="../session.py" line="750"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="735"/>
+        <location filename="../session.py" line="756"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="737"/>
+        <location filename="../session.py" line="758"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../session.py" line="741"/>
+        <location filename="../session.py" line="762"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../session.py" line="743"/>
+        <location filename="../session.py" line="764"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../session.py" line="748"/>
+        <location filename="../session.py" line="769"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>
@@ -1193,6 +1286,73 @@
         <location filename="../ui/sweep_window.py" line="783"/>
         <source>Saved {name}</source>
         <translation>已保存 {name}</translation>
+    </message>
+</context>
+<context>
+    <name>TiledBlurDialog</name>
+    <message>
+        <location filename="../ui/tiled_blur.py" line="110"/>
+        <source>Blurring by Blocks</source>
+        <translation>正在分块模糊</translation>
+    </message>
+    <message>
+        <location filename="../ui/tiled_blur.py" line="112"/>
+        <source>Blurring {name} by blocks into {output}…</source>
+        <translation>正在将 {name} 分块模糊到 {output}…</translation>
+    </message>
+    <message>
+        <location filename="../ui/tiled_blur.py" line="148"/>
+        <source>Blurring by blocks into {output}: {done} of {total} blocks</source>
+        <translation>正在分块模糊到 {output}：已完成 {done} / {total} 块</translation>
+    </message>
+    <message>
+        <location filename="../ui/tiled_blur.py" line="158"/>
+        <source>Wrote {output}: {width} × {height} ({megapixels} MP) in {seconds} s.</source>
+        <translation>已写入 {output}：{width} × {height}（{megapixels} 百万像素），用时 {seconds} 秒。</translation>
+    </message>
+    <message>
+        <location filename="../ui/tiled_blur.py" line="173"/>
+        <source>The blur by blocks was cancelled.</source>
+        <translation>分块模糊已取消。</translation>
+    </message>
+    <message>
+        <location filename="../ui/tiled_blur.py" line="176"/>
+        <source>Stopping after the blocks in hand…</source>
+        <translation>正在处理完当前的块后停止…</translation>
+    </message>
+    <message>
+        <location filename="../ui/tiled_blur.py" line="208"/>
+        <source>Photo Too Large to Open</source>
+        <translation>照片过大，无法打开</translation>
+    </message>
+    <message>
+        <location filename="../ui/tiled_blur.py" line="209"/>
+        <source>{problem}
+
+BlurApp can still blur it with the current parameters by blocks, straight into a file, without opening it. Blur it to a file?</source>
+        <translation>{problem}
+
+BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打开。是否模糊到文件？</translation>
+    </message>
+    <message>
+        <location filename="../ui/tiled_blur.py" line="222"/>
+        <source>Blur to File</source>
+        <translation>模糊到文件</translation>
+    </message>
+    <message>
+        <location filename="../ui/tiled_blur.py" line="224"/>
+        <source>Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)</source>
+        <translation>分块 TIFF (*.tif *.tiff);;NumPy 数组 (*.npy)</translation>
+    </message>
+    <message>
+        <location filename="../ui/tiled_blur.py" line="237"/>
+        <source>Replace File?</source>
+        <translation>替换文件？</translation>
+    </message>
+    <message>
+        <location filename="../ui/tiled_blur.py" line="238"/>
+        <source>{name} already exists. Replace it?</source>
+        <translation>{name} 已存在。是否替换？</translation>
     </message>
 </context>
 <context>

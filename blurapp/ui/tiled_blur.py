@@ -11,7 +11,7 @@ import logging
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -205,10 +205,11 @@ def offer_blur_by_blocks(
     blocks; start it if so. Returns the progress dialog, or None if the user declined."""
     answer = QMessageBox.question(
         window,
-        window.tr("Photo Too Large to Open"),
-        window.tr(
+        QCoreApplication.translate("TiledBlurDialog", "Photo Too Large to Open"),
+        QCoreApplication.translate(
+            "TiledBlurDialog",
             "{problem}\n\nBlurApp can still blur it with the current parameters by blocks, "
-            "straight into a file, without opening it. Blur it to a file?"
+            "straight into a file, without opening it. Blur it to a file?",
         ).format(problem=problem),
         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         QMessageBox.StandardButton.Yes,
@@ -218,9 +219,11 @@ def offer_blur_by_blocks(
     suggested = source.with_name(f"{source.stem}-blurred.tif")
     chosen, _ = QFileDialog.getSaveFileName(
         window,
-        window.tr("Blur to File"),
+        QCoreApplication.translate("TiledBlurDialog", "Blur to File"),
         str(suggested),
-        window.tr("Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)"),
+        QCoreApplication.translate(
+            "TiledBlurDialog", "Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)"
+        ),
     )
     if not chosen:
         return None
@@ -231,8 +234,10 @@ def offer_blur_by_blocks(
         if output.exists() and (
             QMessageBox.question(
                 window,
-                window.tr("Replace File?"),
-                window.tr("{name} already exists. Replace it?").format(name=output.name),
+                QCoreApplication.translate("TiledBlurDialog", "Replace File?"),
+                QCoreApplication.translate(
+                    "TiledBlurDialog", "{name} already exists. Replace it?"
+                ).format(name=output.name),
             )
             != QMessageBox.StandardButton.Yes
         ):
