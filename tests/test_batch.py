@@ -2,7 +2,6 @@
 `blurapp blur` writes for that photo, and every bad file listed with its reason."""
 
 import hashlib
-import inspect
 import subprocess
 import sys
 from pathlib import Path
@@ -188,20 +187,21 @@ def test_running_again_does_only_what_is_missing(tmp_path, photos):
 
 def test_an_input_is_never_written_over(tmp_path, photos):
     before = _hashes(photos)
-    # The output folder is the input folder's parent: photos/a.png would be written to itself.
-    plan = plan_batch([photos], tmp_path, output_format="png")
+    # Photos named one by one into their own folder: a.png would be written over itself.
+    given = [photos / "a.png", photos / "sub/b.jpg", photos / "sub/deeper/c16.png"]
+    plan = plan_batch(given, photos, output_format="png")
     refused = {failure.source: failure.reason for failure in plan.failed}
-    assert set(refused) == {
-        photos / name for name in ("a.png", "sub/deeper/c16.png", *BAD) if name.endswith(".png")
-    }
-    assert all("never writes over" in reason for reason in refused.values())
-    assert not {job.output for job in plan.jobs} & {photos / name for name in before}
+    assert set(refused) == {photos / "a.png"}
+    assert "never writes over" in refused[photos / "a.png"]
     summary = run_batch(plan, **SETTINGS)
-    assert summary.done == 2  # b.jpg and d.tif, written beside themselves as b.png and d.png
+    assert summary.done == 2  # b.jpg and c16.png, as photos/b.png and photos/c16.png
     now = _hashes(photos)
     assert {name: now[name] for name in before} == before
-    with pytest.raises(BatchError, match="cannot also be an input"):
-        plan_batch([photos], photos)
+    # The output folder as an input folder, or as the folder holding one, is refused whole.
+    for out in (photos, photos.parent):
+        with pytest.raises(BatchError, match="cannot also be an input folder"):
+            plan_batch([photos], out)
+    assert {name: _hashes(photos)[name] for name in before} == before
 
 
 def test_an_output_folder_inside_the_input_folder_is_not_walked(photos):
@@ -261,10 +261,6 @@ def test_on_two_threads_the_outputs_are_the_same(tmp_path, photos):
         np.testing.assert_array_equal(blurred, outputs[2][name])
 
 
-@pytest.mark.skipif(
-    "color" not in inspect.signature(load_photo).parameters,
-    reason="load_photo(path, color=True) has not landed yet (issue 12)",
-)
 def test_colour_photos_keep_their_channels(tmp_path):
     rng = np.random.default_rng(3)
     source = tmp_path / "colour.png"
@@ -292,3 +288,41 @@ def test_a_photo_too_large_to_load_whole_is_blurred_in_tiles(tmp_path, photos, m
     assert (summary.done, summary.failed) == (1, ())
     np.testing.assert_allclose(np.load(out / "d.npy"), expected, atol=1e-5, rtol=0)
     assert summary.workers == {"tiles": 1}
+
+
+def test_a_photo_that_fails_by_blocks_does_not_stop_the_batch(tmp_path, photos, monkeypatch):
+    big = photos / "big.tif"
+    Image.fromarray(np.zeros((40, 50), np.uint8)).save(big)
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the disk caught fire")
+
+    monkeypatch.setattr("blurapp.core.batch.blur_file_tiled", broken)
+    summary = run_batch(plan_batch([photos], tmp_path / "out", output_format="npy"), **SETTINGS)
+    reasons = [failure.reason for failure in summary.failed]
+    assert f"{big}: RuntimeError: the disk caught fire" in reasons
+    assert summary.done >= 1  # the photos small enough to load whole were blurred all the same
+
+
+def test_a_photo_too_large_for_a_png_batch_says_which_format_to_use(tmp_path, monkeypatch):
+    big = tmp_path / "scan.tif"
+    Image.fromarray(np.zeros((40, 50), np.uint8)).save(big)
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)
+    summary = run_batch(plan_batch([big], tmp_path / "out"), **SETTINGS)
+    [failure] = summary.failed
+    assert failure.reason.startswith(f"{big}: too large to load whole")
+    assert "--format tif or npy" in failure.reason
+
+
+def test_an_output_folder_holding_an_input_folder_is_refused(tmp_path, photos):
+    # out/photos/… would be written beside the photos themselves.
+    with pytest.raises(BatchError, match="cannot also be an input folder or hold it"):
+        plan_batch([photos], photos.parent)
+
+
+def test_relative_paths_become_absolute_for_the_workers(tmp_path, photos, monkeypatch):
+    monkeypatch.chdir(photos.parent)
+    plan = plan_batch([photos.name], "out")
+    assert plan.out_dir == tmp_path / "out" and plan.out_dir.is_absolute()
+    assert all(job.source.is_absolute() and job.output.is_absolute() for job in plan.jobs)

@@ -9,14 +9,13 @@ import sys
 import time
 from pathlib import Path
 
+import distributed
 import numpy as np
 import pytest
 from test_batch import BAD, GOOD, SETTINGS, write_photos
 
 from blurapp.core.batch import plan_batch, run_batch
 from blurapp.core.kernel import kernel_for
-
-distributed = pytest.importorskip("distributed")
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 START_SECONDS = 60
@@ -164,3 +163,34 @@ def test_a_tiled_blur_on_the_cluster_writes_what_a_local_one_writes(tmp_path, cl
     np.testing.assert_array_equal(
         np.load(tmp_path / "cluster.npy"), np.load(tmp_path / "local.npy")
     )
+
+
+def test_relative_paths_on_the_cluster_land_where_the_user_is(tmp_path, cluster, monkeypatch):
+    # The workers run in the repository's folder; the user types paths relative to theirs.
+    address, _ = cluster
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    write_photos(photos)
+    monkeypatch.chdir(tmp_path)
+    summary = run_batch(
+        plan_batch(["photos"], "out", output_format="npy"), **SETTINGS, scheduler=address
+    )
+    assert summary.done == len(GOOD)
+    assert len(list((tmp_path / "out").rglob("*.npy"))) == len(GOOD)
+
+
+def test_an_address_without_tcp_reaches_the_cluster_too(tmp_path, cluster, monkeypatch):
+    from blurapp.bench import write_test_tiff
+    from blurapp.core.tiled import blur_file_tiled
+
+    address, _ = cluster
+    source = write_test_tiff(tmp_path / "scan.tif", 600, tile=256)
+    monkeypatch.chdir(tmp_path)
+    kernel = kernel_for("2d", 9, 2.5)
+    blur_file_tiled("scan.tif", "local.npy", kernel=kernel, block=256)
+    blur_file_tiled(
+        "scan.tif", "cluster.npy", kernel=kernel, block=256,
+        scheduler=address.removeprefix("tcp://"),
+    )  # fmt: skip
+    assert source.exists()
+    np.testing.assert_array_equal(np.load("cluster.npy"), np.load("local.npy"))

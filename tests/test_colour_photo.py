@@ -435,3 +435,16 @@ def test_a_damaged_sixteen_bit_tiff_is_refused(tmp_path):
     with pytest.raises(PhotoError) as caught:
         load_photo(path, color=True)
     assert str(caught.value).startswith(f"{path}: the file is damaged or not a valid image (")
+
+
+def test_a_16_bit_rgb_tiff_with_an_unspecified_fourth_sample_is_not_made_transparent(tmp_path):
+    import tifffile
+
+    values = np.zeros((4, 5, 4), np.uint16)
+    values[..., 0] = 30000
+    values[..., 3] = 0  # "unspecified" (RGBX): not alpha, so not white
+    path = tmp_path / "rgbx.tif"
+    tifffile.imwrite(path, values, photometric="rgb", extrasamples=["unspecified"])
+    photo = load_photo(path, color=True)
+    np.testing.assert_array_equal(photo.pixels[0, 0], np.float32([30000 / 65535, 0, 0]))
+    assert photo.bit_depth == 16

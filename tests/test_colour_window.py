@@ -160,3 +160,21 @@ def test_the_colour_switch_fits_at_small_and_large_sizes(make_window, size):
     check = window.controls.color_check
     assert check.isVisible()
     assert check.width() >= check.sizeHint().width()
+
+
+def test_a_colour_photo_too_large_for_a_colour_blur_opens_in_grey(
+    make_window, tmp_path, monkeypatch
+):
+    from blurapp.core.photo import WORKING_BYTES_PER_PIXEL
+
+    path = photo_file(tmp_path, "wide.png", size=(90, 60))
+    # Room for one channel's blur, not for three.
+    monkeypatch.setattr(
+        "blurapp.core.photo.available_memory", lambda: 90 * 60 * WORKING_BYTES_PER_PIXEL * 2
+    )
+    window = make_window(path)
+    assert window.windowTitle() == "wide.png — BlurApp"
+    assert window.photo.channels == 1
+    with Image.open(path) as image:
+        expected = np.asarray(image.convert("L"), dtype=np.float64) / 255
+    np.testing.assert_allclose(window.photo.pixels, expected, atol=1 / 255)

@@ -6,18 +6,17 @@ import json
 import sys
 import zlib
 
+import dask.array  # noqa: F401  (the scale extra, which the tests install)
 import numpy as np
 import pytest
+import tifffile
 from scipy import ndimage
 
-pytest.importorskip("dask.array")
-tifffile = pytest.importorskip("tifffile")
-
-from blurapp.core import tiled  # noqa: E402
-from blurapp.core.engines import get_engine  # noqa: E402
-from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d  # noqa: E402
-from blurapp.core.photo import PhotoError, load_photo  # noqa: E402
-from blurapp.core.saving import OutputError  # noqa: E402
+from blurapp.core import tiled
+from blurapp.core.engines import get_engine
+from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
+from blurapp.core.photo import PhotoError, load_photo
+from blurapp.core.saving import OutputError
 
 
 def oracle(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
@@ -256,7 +255,8 @@ def test_needs_tiles_when_memory_is_short(tmp_path, monkeypatch):
 
 
 def test_zarr_folder_is_read_in_tiles(tmp_path):
-    zarr = pytest.importorskip("zarr")
+    import zarr
+
     data = noise((200, 150))
     folder = tmp_path / "image.zarr"
     zarr.create_array(folder, shape=data.shape, chunks=(64, 64), dtype=np.uint8)[:] = data
@@ -268,7 +268,6 @@ def test_zarr_folder_is_read_in_tiles(tmp_path):
 
 
 def test_jax_engine_in_tiles_matches_scipy(tmp_path):
-    pytest.importorskip("jax")
     # Blocks that divide the image: every block with its halo has one shape, one compilation.
     data = noise((128, 128))
     source = write_tiff(tmp_path / "photo.tif", data)
@@ -287,7 +286,8 @@ def test_without_dask_the_error_says_what_to_install(tmp_path, monkeypatch):
 
 
 def test_a_distributed_cluster_computes_the_blocks(tmp_path):
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     data = noise((300, 200))
     source = write_tiff(tmp_path / "photo.tif", data)
     kernel = gaussian_kernel(9, 2.5)
@@ -313,3 +313,48 @@ def test_a_cancelled_blur_leaves_no_file(tmp_path):
             source, output, kernel=gaussian_kernel(3), block=128, cancelled=lambda: True
         )
     assert sorted(path.name for path in tmp_path.iterdir()) == ["photo.tif"]
+
+
+@pytest.mark.parametrize("size", [(5, 5), (1, 7), (3, 40)])
+def test_a_kernel_wider_than_the_image_still_matches_scipy(tmp_path, size):
+    levels = np.random.default_rng(11).integers(0, 256, size, dtype=np.uint8)
+    source = tmp_path / "small.tif"
+    tifffile.imwrite(source, levels)
+    kernel = gaussian_kernel(31, 5.0)
+    blurred = tiled.blur_tiled(tiled.open_tiled(source), kernel).compute()
+    expected = ndimage.correlate(levels / 255.0, kernel.astype(np.float64), mode="nearest")
+    np.testing.assert_allclose(blurred, expected, atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_the_tiff_orientation_is_applied_as_the_whole_image_loader_applies_it(
+    tmp_path, orientation
+):
+    levels = np.arange(4 * 6, dtype=np.uint8).reshape(4, 6) * 10
+    source = tmp_path / "turned.tif"
+    tifffile.imwrite(source, levels, extratags=[(274, "H", 1, orientation, True)])
+    whole = load_photo(source).pixels
+    turned = tiled.open_tiled(source, block=2).compute()
+    np.testing.assert_array_equal(turned, whole)
+
+
+def test_a_jpeg_compressed_colour_tiff_is_read_in_colour(tmp_path):
+    rgb = np.zeros((512, 512, 3), np.uint8)
+    rgb[..., 0] = 200
+    rgb[..., 2] = 90
+    source = tmp_path / "scan.tif"
+    tifffile.imwrite(source, rgb, tile=(256, 256), compression="jpeg")  # stored as YCbCr
+    pixels = tiled.open_tiled(source, color=True).compute()
+    assert pixels.shape == (512, 512, 3)
+    np.testing.assert_allclose(pixels[100, 100] * 255, [200, 0, 90], atol=3)
+
+
+def test_a_non_ascii_description_is_written_into_a_tiled_tiff(tmp_path):
+    source = tmp_path / "scan.tif"
+    tifffile.imwrite(source, np.zeros((64, 64), np.uint8), tile=(32, 32))
+    description = {"photo": "café.tif", "engine": "NumPy"}
+    tiled.blur_file_tiled(
+        source, tmp_path / "out.tif", kernel=gaussian_kernel(3, 1.0), description=description
+    )
+    with tifffile.TiffFile(tmp_path / "out.tif") as written:
+        assert json.loads(written.pages[0].description) == description

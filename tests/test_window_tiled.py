@@ -1,6 +1,8 @@
 """An image too large to open: the window offers to blur it to a file by blocks, with a
 progress dialog, instead of only failing."""
 
+import time
+
 import numpy as np
 import pytest
 import tifffile
@@ -90,14 +92,33 @@ def test_declining_the_offer_leaves_no_file(make_window, qtbot, too_large, answe
 def test_cancelling_the_blur_by_blocks_leaves_no_file(
     make_window, qtbot, too_large, answers, monkeypatch
 ):
+    from blurapp.core import tiled
+
+    real = tiled.blur_file_tiled
+
+    def waiting_for_cancel(*args, progress, cancelled, **kwargs):
+        """The real blur, whose first row of blocks then waits for Cancel: however fast the
+        machine, the dialog gets to press it before the last row."""
+
+        def report(done, total):
+            progress(done, total)
+            deadline = time.monotonic() + 30
+            while not cancelled() and time.monotonic() < deadline:
+                time.sleep(0.01)
+
+        return real(*args, progress=report, cancelled=cancelled, **kwargs)
+
+    monkeypatch.setattr(tiled, "blur_file_tiled", waiting_for_cancel)
     monkeypatch.setattr(tiled_blur, "TiledBlurDialog", CancelAtTheFirstRow)
+    monkeypatch.setattr(CancelAtTheFirstRow, "rows", 0)
     # Small blocks: several rows of them, so there are rows left to cancel.
-    monkeypatch.setattr("blurapp.core.tiled.DEFAULT_BLOCK", 128)
+    monkeypatch.setattr(tiled, "DEFAULT_BLOCK", 128)
     window = make_window()
+    path = too_large[0]
     with qtbot.waitSignal(window.blur_by_blocks_done, timeout=RUN_TIMEOUT_MS) as done:
-        window.open_photo(path := too_large[0])
+        window.open_photo(path)
     assert done.args[0] == "cancelled", done.args
-    assert CancelAtTheFirstRow.rows < 8  # 900 rows in blocks of 128: it stopped early
+    assert CancelAtTheFirstRow.rows == 1  # 900 rows in blocks of 128: it stopped after one
     assert not answers["output"].exists()
     assert sorted(p.name for p in path.parent.iterdir()) == ["scan.tif"]
 

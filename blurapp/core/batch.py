@@ -14,6 +14,7 @@ only when a batch runs (`pip install 'blurapp[scale]'`).
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import socket
 import time
@@ -37,6 +38,7 @@ from blurapp.core.kernel import (
 from blurapp.core.photo import PhotoError, load_photo
 from blurapp.core.saving import OutputError, check_output_path, output_description, save_output
 from blurapp.core.tiled import (
+    OUTPUT_EXTENSIONS,
     SCALE_EXTRA,
     ClusterError,
     MissingExtraError,
@@ -44,6 +46,8 @@ from blurapp.core.tiled import (
     needs_tiles,
 )
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
+
+log = logging.getLogger(__name__)
 
 
 def _photo_suffixes() -> frozenset[str]:
@@ -182,18 +186,22 @@ def plan_batch(
     `out_dir` or `output_format`.
     """
     suffix = output_suffix(output_format)
-    out_dir = Path(out_dir)
+    # Absolute paths: a cluster's workers read and write them from working folders of their own.
+    out_dir = Path(os.path.abspath(out_dir))
     if out_dir.exists() and not out_dir.is_dir():
         raise BatchError(f"{display_path(out_dir)}: the output folder is a file")
     out_resolved = out_dir.resolve()
 
     candidates: list[Job] = []
     failed: list[Failure] = []
-    for given in map(Path, inputs):
+    for given in (Path(os.path.abspath(path)) for path in inputs):
         if given.is_dir():
-            if given.resolve() == out_resolved:
+            top = given.resolve()
+            # The output folder as an input, or above one: outputs would land among the inputs.
+            if top == out_resolved or out_resolved / (top.name or "photos") == top:
                 raise BatchError(
-                    f"{display_path(given)}: the output folder cannot also be an input folder"
+                    f"{display_path(given)}: the output folder cannot also be an input folder "
+                    f"or hold it ({display_path(out_dir)})"
                 )
             for source, relative in _walk_photos(given, out_resolved, failed):
                 candidates.append(Job(source, out_dir / relative.with_suffix(suffix), relative))
@@ -507,10 +515,23 @@ def _blur_in_tiles(job: Job, settings: BlurSettings, scheduler: str | None) -> J
             scheduler=scheduler,
             description=settings.description,
         )
-    except (PhotoError, OutputError) as error:
+    except OutputError as error:
+        if job.output.suffix.lower() not in OUTPUT_EXTENSIONS:
+            hint = "; blurred by blocks, it needs --format tif or npy"
+            return JobResult(job, f"{display_path(job.source)}: too large to load whole{hint}",
+                             0.0, worker)  # fmt: skip
+        return JobResult(job, str(error), 0.0, worker)
+    except PhotoError as error:
         return JobResult(job, str(error), 0.0, worker)
     except OSError as error:
         return JobResult(job, f"{display_path(job.output)}: {error.strerror or error}", 0.0, worker)
+    except MemoryError:
+        return JobResult(job, f"{display_path(job.source)}: not enough memory", 0.0, worker)
+    except Exception as error:
+        # Whatever one photo does, the rest of the batch goes on (as for a photo loaded whole).
+        log.debug("blurring %s by blocks failed", job.source, exc_info=True)
+        reason = f"{display_path(job.source)}: {type(error).__name__}: {error}"
+        return JobResult(job, reason, 0.0, worker)
     return JobResult(job, None, result.width * result.height / 1e6, worker)
 
 

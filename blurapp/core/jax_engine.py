@@ -160,7 +160,8 @@ def _add_shifted_slices(padded: Any, weights: Any, height: int, width: int) -> A
         band = lax.dynamic_slice_in_dim(padded, dy, height, axis=0)
         return output + row_sum(band, weights[dy])
 
-    return lax.fori_loop(0, rows, add_kernel_row, jnp.zeros((height, width), padded.dtype))
+    start = jnp.zeros((height, width, *padded.shape[2:]), padded.dtype)
+    return lax.fori_loop(0, rows, add_kernel_row, start)
 
 
 def _blur_block(padded: Any, weights: Any, height: int, width: int) -> Any:
@@ -197,19 +198,16 @@ def _blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
     import jax.numpy as jnp
     from jax import lax
 
-    if image.ndim == 3:
-        # A colour photo's channels in the one program: the blur below, mapped over them.
-        def blur_channel(channel: Any) -> Any:
-            return _blur(channel, weights, in_strips)
-
-        return jax.vmap(blur_channel, in_axes=2, out_axes=2)(image)
-    height, width = image.shape
+    # A colour photo (height × width × channels) is blurred as it lies in memory: every tap's
+    # slice takes all the channels of its pixels, so a strip holds them together.
+    height, width, *channels = image.shape
     radius = weights.shape[0] // 2
+    edges = ((radius, radius), (radius, radius), *[(0, 0)] * len(channels))
     taps = weights.size if weights.ndim == 2 else 2 * weights.size
     unrolled = taps <= UNROLL_TAPS
     strip_rows = BATCHED_STRIP_ROWS if unrolled else LOOPED_STRIP_ROWS
     if height <= strip_rows or not (unrolled or in_strips):
-        return _blur_block(jnp.pad(image, radius, mode="edge"), weights, height, width)
+        return _blur_block(jnp.pad(image, edges, mode="edge"), weights, height, width)
     strips = -(-height // strip_rows)
     rows = -(-height // strips)  # equal strips of at most strip_rows
     if unrolled and in_strips and radius >= GATHER_MIN_RADIUS:
@@ -223,9 +221,9 @@ def _blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
             jnp.clip(wanted_columns, 0, width - 1)[None, None, :],
         ]
         blurred = jax.vmap(lambda block: _blur_block(block, weights, rows, width))(blocks)
-        return blurred.reshape(strips * rows, width)[:height]
+        return blurred.reshape(strips * rows, width, *channels)[:height]
     extra = strips * rows - height  # rows past the bottom (fewer than `strips`), cropped at the end
-    padded = jnp.pad(image, ((radius, radius + extra), (radius, radius)), mode="edge")
+    padded = jnp.pad(image, ((radius, radius + extra), (radius, radius), *edges[2:]), mode="edge")
 
     def blur_strip(index: Any) -> Any:
         block = lax.dynamic_slice_in_dim(padded, index * rows, rows + 2 * radius)
@@ -233,7 +231,7 @@ def _blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
 
     indices = jnp.arange(strips)
     blurred = jax.vmap(blur_strip)(indices) if unrolled else lax.map(blur_strip, indices)
-    return blurred.reshape(strips * rows, width)[:height]
+    return blurred.reshape(strips * rows, width, *channels)[:height]
 
 
 class _CompiledBlurs:

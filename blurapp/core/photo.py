@@ -30,7 +30,7 @@ _ALPHA_MODES = {"RGBA", "RGBa", "LA", "La", "PA"}
 _GRAY_MODES = {"1", "L", "LA", "La", "F", *_WIDE_INTEGER_MODES}
 # The TIFF tags (and their values) that tell 16-bit colour from the header.
 _BITS_PER_SAMPLE, _PHOTOMETRIC, _EXTRA_SAMPLES, _SAMPLE_FORMAT = 258, 262, 338, 339
-_PHOTOMETRIC_RGB, _ASSOCIATED_ALPHA = 2, 1
+_PHOTOMETRIC_RGB, _ASSOCIATED_ALPHA, _UNASSOCIATED_ALPHA = 2, 1, 2
 # What libpng (through imagecodecs) and tifffile say when a file ends before its pixels do.
 _CUT_SHORT = ("input stream too small", "failed to read")
 
@@ -41,6 +41,10 @@ class _UnsupportedPixels(ValueError):
 
 class PhotoError(FileProblem):
     """A photo that BlurApp cannot read; the message names the file and the problem."""
+
+
+class NotEnoughMemory(PhotoError):
+    """A photo refused before decoding: blurring it would not fit in the memory available."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -206,7 +210,7 @@ def _check_fits_in_memory(path: Path, width: int, height: int, *, channels: int)
     needed = width * height * channels * WORKING_BYTES_PER_PIXEL
     available = available_memory()
     if available is not None and needed > available:
-        raise PhotoError(
+        raise NotEnoughMemory(
             path,
             QT_TRANSLATE_NOOP(
                 "FileProblem",
@@ -375,9 +379,15 @@ def _sixteen_bit_colour(
                 if page.planarconfig == tifffile.PLANARCONFIG.SEPARATE:
                     values = np.moveaxis(values, 0, -1)
             extra = image.tag_v2.get(_EXTRA_SAMPLES)
-            premultiplied = (extra if isinstance(extra, tuple) else (extra,))[:1] == (
-                _ASSOCIATED_ALPHA,
-            )
+            meaning = (extra if isinstance(extra, tuple) else (extra,))[:1]
+            premultiplied = meaning == (_ASSOCIATED_ALPHA,)
+            if (
+                values.ndim == 3
+                and values.shape[2] in (2, 4)
+                and not (premultiplied or meaning == (_UNASSOCIATED_ALPHA,))
+            ):
+                # A band of no stated meaning (RGBX) is not transparency: left out.
+                values = values[..., :-1]
     except (RuntimeError, ValueError) as error:
         # Said as Pillow says it, so that a cut-short file is called truncated here too.
         if any(words in str(error) for words in _CUT_SHORT):
@@ -434,26 +444,27 @@ def _orientation(image: Image.Image) -> int:
     # The base class's reading: PNG's own getexif() decodes the whole image to look for an
     # eXIf chunk after the pixels, but PNG puts it before them, where Pillow has read it.
     orientation = Image.Image.getexif(image).get(ExifTags.Base.Orientation, 1)
-    return orientation if orientation in _UPRIGHT else 1
+    return orientation if orientation in UPRIGHT else 1
 
 
 # What turns stored pixels upright for each EXIF orientation: the transposes Pillow's
-# ImageOps.exif_transpose makes, for the photos decoded here without Pillow.
-_UPRIGHT = {
+# ImageOps.exif_transpose makes, for the photos decoded here without Pillow and for images
+# blurred by blocks (slices and swapped axes only, so a Dask array turns lazily too).
+UPRIGHT = {
     1: lambda pixels: pixels,
     2: lambda pixels: pixels[:, ::-1],
     3: lambda pixels: pixels[::-1, ::-1],
     4: lambda pixels: pixels[::-1],
     5: lambda pixels: pixels.swapaxes(0, 1),
-    6: lambda pixels: np.rot90(pixels, -1),
+    6: lambda pixels: pixels.swapaxes(0, 1)[:, ::-1],  # a quarter turn clockwise
     7: lambda pixels: pixels[::-1, ::-1].swapaxes(0, 1),
-    8: lambda pixels: np.rot90(pixels, 1),
+    8: lambda pixels: pixels.swapaxes(0, 1)[::-1],  # a quarter turn anticlockwise
 }
 
 
 def _turn_upright(pixels: np.ndarray, orientation: int) -> np.ndarray:
     # Contiguous, as every other load gives: the engines and Qt expect rows in order.
-    return np.ascontiguousarray(_UPRIGHT[orientation](pixels))
+    return np.ascontiguousarray(UPRIGHT[orientation](pixels))
 
 
 def _wide_integers_to_gray(image: Image.Image) -> tuple[np.ndarray, int]:

@@ -28,6 +28,7 @@ import numpy as np
 
 from blurapp.core.photo import (
     LUMA_WEIGHTS,
+    UPRIGHT,
     WORKING_BYTES_PER_PIXEL,
     PhotoError,
     available_memory,
@@ -112,6 +113,7 @@ class _Layout:
     colour: bool  # red, green and blue samples
     alpha: int | None  # _ASSOCIATED_ALPHA, _UNASSOCIATED_ALPHA or None
     inverted: bool  # TIFF MinIsWhite: 0 is white
+    orientation: int = 1  # the TIFF Orientation tag, as EXIF's: how to turn it upright
 
     @property
     def pixels(self) -> int:
@@ -131,7 +133,8 @@ def _is_zarr_folder(path: Path) -> bool:
 
 def _read_layout(path: str | os.PathLike[str]) -> _Layout:
     """The layout of the TIFF, BigTIFF or zarr array at `path`. Raises PhotoError."""
-    path = Path(path)
+    # Absolute: a cluster's workers open it from working folders of their own.
+    path = Path(os.path.abspath(path))
     try:
         if path.is_dir():
             if not _is_zarr_folder(path):
@@ -162,6 +165,8 @@ def _tiff_layout(path: Path) -> _Layout:
             page = tiff.pages.first
             shape, axes, dtype = page.shape, page.axes, np.dtype(page.dtype)
             photometric, extrasamples = int(page.photometric), tuple(page.extrasamples)
+            jpeg = page.compression == tifffile.COMPRESSION.JPEG
+            orientation = int(page.tags.valueof(274, 1) or 1)
     except (tifffile.TiffFileError, ValueError, IndexError, KeyError, TypeError) as error:
         raise PhotoError(
             path,
@@ -181,6 +186,9 @@ def _tiff_layout(path: Path) -> _Layout:
         samples, height, width = shape
     else:
         height, width, samples = shape
+    if photometric == tifffile.PHOTOMETRIC.YCBCR and jpeg:
+        # Usual for large scans: tifffile's decoder gives these tiles as RGB.
+        photometric = int(tifffile.PHOTOMETRIC.RGB)
     colour = photometric == tifffile.PHOTOMETRIC.RGB and samples >= 3
     if photometric not in (
         tifffile.PHOTOMETRIC.MINISBLACK,
@@ -203,6 +211,7 @@ def _tiff_layout(path: Path) -> _Layout:
         colour=colour,
         alpha=alpha,
         inverted=photometric == tifffile.PHOTOMETRIC.MINISWHITE,
+        orientation=orientation if orientation in range(1, 9) else 1,
     )
     _check_samples(layout)
     return layout
@@ -411,7 +420,8 @@ def _open_pixels(
         asarray=False,
         meta=np.empty((0,) * pixels.ndim, np.float32),
     )
-    return array, layout
+    # Upright as the whole-image loader shows it (lazily: slices and swapped axes of blocks).
+    return UPRIGHT[layout.orientation](array), layout
 
 
 def _check_block(block: int) -> int:
@@ -487,6 +497,13 @@ def blur_tiled(
     get_engine(engine)  # an unknown name fails here, not in the first block
     kernel = _check_kernel(kernel)
     radius = kernel.shape[0] // 2
+    height, width = array.shape[:2]
+    if radius >= min(height, width):
+        # Dask's halo cannot be wider than the image: repeat the edges by the radius first
+        # (what "nearest" would give), blur, and keep the middle.
+        edges = ((radius, radius), (radius, radius), *[(0, 0)] * (array.ndim - 2))
+        padded = da.pad(array, edges, mode="edge")
+        return blur_tiled(padded, kernel, engine)[radius : radius + height, radius : radius + width]
     depth = {0: radius, 1: radius}
     boundary = {0: "nearest", 1: "nearest"}
     if array.ndim == 3:
@@ -514,6 +531,11 @@ def _to_levels_block(block: np.ndarray, *, levels: type[np.unsignedinteger]) -> 
 # --- Writing ----------------------------------------------------------------------------------
 
 
+# Dask's own schedulers by name; any other text is a cluster's address (tcp://host:8786, or
+# host:8786 as distributed takes it too).
+_LOCAL_SCHEDULERS = {"threads", "threading", "sync", "synchronous", "single-threaded", "processes"}
+
+
 @contextlib.contextmanager
 def _dask_scheduler(scheduler: Any) -> Iterator[Any]:
     """What dask's compute takes as `scheduler`: the local threads for None, a Client of the
@@ -521,7 +543,7 @@ def _dask_scheduler(scheduler: Any) -> Iterator[Any]:
     if scheduler is None:
         yield "threads"
         return
-    if not (isinstance(scheduler, str) and "://" in scheduler):
+    if not isinstance(scheduler, str) or scheduler in _LOCAL_SCHEDULERS:
         yield scheduler
         return
     try:
@@ -532,7 +554,7 @@ def _dask_scheduler(scheduler: Any) -> Iterator[Any]:
         ) from error
     try:
         client = Client(scheduler, set_as_default=False, timeout=30)
-    except (OSError, TimeoutError) as error:
+    except (OSError, TimeoutError, ValueError) as error:
         raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from error
     try:
         yield client
@@ -566,7 +588,7 @@ def blur_file_tiled(
     Raises PhotoError, OutputError, MissingExtraError, ClusterError.
     """
     start = time.perf_counter()
-    output = Path(output)
+    output = Path(os.path.abspath(output))
     extension = output.suffix.lower()
     if extension not in OUTPUT_EXTENSIONS:
         raise OutputError(
@@ -612,8 +634,8 @@ def blur_file_tiled(
                 ),
             )
     return TiledResult(
-        width=layout.width,
-        height=layout.height,
+        width=int(result.shape[1]),
+        height=int(result.shape[0]),
         channels=3 if result.ndim == 3 else 1,
         seconds=time.perf_counter() - start,
         blocks=total,
@@ -648,7 +670,7 @@ def _write_tiff(
         bigtiff=True,
         photometric="rgb" if len(shape) == 3 else "minisblack",
         planarconfig="contig" if len(shape) == 3 else None,
-        description=json.dumps(dict(description), ensure_ascii=False) if description else None,
+        description=json.dumps(dict(description)) if description else None,  # 7-bit, as TIFF wants
         metadata=None,
         software="BlurApp",
     )

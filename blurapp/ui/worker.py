@@ -23,7 +23,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from blurapp.core.comparison import ComparisonResult, compare, difference_picture
 from blurapp.core.kernel import Algorithm, KernelSize
-from blurapp.core.photo import Photo, PhotoError, load_photo
+from blurapp.core.photo import NotEnoughMemory, Photo, PhotoError, load_photo
 from blurapp.core.runs import BlurCancelled, EngineRun
 from blurapp.core.saving import to_8bit
 from blurapp.core.wording import QT_TRANSLATE_NOOP
@@ -141,8 +141,13 @@ class Worker(QObject):
         if request != self._wanted_load or self._stopping.is_set():
             return
         try:
-            # In colour whatever the Colour switch says: Show ▸ Original shows the photo as it is.
-            photo = load_photo(path, color=True)
+            # In colour whatever the Colour switch says: Show ▸ Original shows the photo as it
+            # is. A colour photo whose colour blur would not fit in memory opens in grey.
+            try:
+                photo = load_photo(path, color=True)
+            except NotEnoughMemory:
+                photo = load_photo(path)
+                log.info("%s: opened in grey, too large to blur in colour here", path)
             picture = build_pyramid(to_8bit(photo.pixels))
         except PhotoError as error:
             self.photo_failed.emit(request, error)
