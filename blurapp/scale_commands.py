@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from blurapp.cli import _CommandFailed, _print, _shown
+from blurapp.cli import _CommandFailed, _print, _shown, log
 
 
 @contextmanager
@@ -33,6 +33,7 @@ def _progress_bar(total: int, unit: str, description: str) -> Iterator[Any]:
 
 def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
     """`blurapp blur BIG.tif -o OUT.tif`: the image read, blurred and written by blocks."""
+    from blurapp.core.jax_engine import JaxUnavailableError
     from blurapp.core.kernel import kernel_for
     from blurapp.core.photo import PhotoError
     from blurapp.core.saving import OutputError, output_description
@@ -40,6 +41,9 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
 
     kernel = kernel_for(args.algorithm, args.kernel_size, args.sigma)
     description = output_description(args.engine.name, kernel.shape[0], args.sigma, args.algorithm)
+    engine = args.engine.name
+    if args.engine.uses_jax and args.engine.platform is None and args.device != "auto":
+        engine += f"@{args.device}"  # every block on the device asked for, as `blur` does
     bar = None
 
     def progress(done: int, total: int) -> None:
@@ -52,7 +56,7 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
                 source,
                 args.output,
                 kernel=kernel,
-                engine=args.engine.name,
+                engine=engine,
                 color=args.color,
                 scheduler=args.scheduler,
                 progress=progress,
@@ -60,8 +64,14 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
             )
     except (PhotoError, OutputError, MissingExtraError, ClusterError) as error:
         raise _CommandFailed(str(error)) from error
+    except JaxUnavailableError as error:
+        raise _CommandFailed(str(error)) from error
     except MemoryError:
         raise _CommandFailed(f"{_shown(source)}: not enough memory for its blocks") from None
+    except Exception as error:
+        # As `blur` says it of a photo in memory: the engine's failure, in one line.
+        log.debug("blurring %s by blocks failed", source, exc_info=True)
+        raise _CommandFailed(f"the {args.engine.title} engine failed: {error}") from None
     megapixels = result.width * result.height / 1e6
     _print(
         f"wrote {_shown(args.output)}: {result.width} × {result.height} ({megapixels:,.0f} MP) "

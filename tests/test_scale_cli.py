@@ -143,3 +143,18 @@ def test_blur_by_blocks_refuses_an_output_it_cannot_write_before_the_work(tmp_pa
     assert run.returncode == 1
     assert run.stderr.startswith(f"error: {tmp_path / 'scan.png'}: ")
     assert "Traceback" not in run.stderr
+
+
+def test_blur_by_blocks_runs_jax_on_the_device_asked_for(tmp_path):
+    source = tmp_path / "scan.tif"
+    tifffile.imwrite(source, np.zeros((64, 64), np.uint8), tile=(32, 32))
+    run = blurapp("blur", source, "-o", tmp_path / "out.tif", "--tiles", "--engine", "jax",
+                  "--device", "gpu")  # fmt: skip
+    assert "Traceback" not in run.stderr
+    import jax
+
+    if any(device.platform == "gpu" for device in jax.devices()):
+        assert run.returncode == 0, run.stderr
+    else:  # the device is not ignored: asked for and missing, it is an error line
+        assert run.returncode == 1
+        assert run.stderr == "error: JAX has no gpu device here (it has: cpu)\n"
