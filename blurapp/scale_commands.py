@@ -69,9 +69,9 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
     except MemoryError:
         raise _CommandFailed(f"{_shown(source)}: not enough memory for its blocks") from None
     except Exception as error:
-        # As `blur` says it of a photo in memory: the engine's failure, in one line.
+        # In one line naming the image, as `batch` and the window say it.
         log.debug("blurring %s by blocks failed", source, exc_info=True)
-        raise _CommandFailed(f"the {args.engine.title} engine failed: {error}") from None
+        raise _CommandFailed(f"{_shown(source)}: {type(error).__name__}: {error}") from None
     megapixels = result.width * result.height / 1e6
     _print(
         f"wrote {_shown(args.output)}: {result.width} × {result.height} ({megapixels:,.0f} MP) "

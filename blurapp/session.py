@@ -111,13 +111,15 @@ class Parameters:
         """The kernel size a run uses: the size set, or the automatic size for sigma."""
         return effective_kernel_size(self.kernel_size, self.sigma)
 
-    def same_blur(self, other: Parameters) -> bool:
-        """Whether both give the same blur (auto and the size it picks are the same)."""
-        return (self.effective_size, self.sigma, self.algorithm, self.color) == (
+    def same_blur(self, other: Parameters, *, in_colour: bool = True) -> bool:
+        """Whether both give the same blur (auto and the size it picks are the same). With
+        `in_colour` False (a grey photo) the Colour switch changes nothing."""
+        colour = (self.color, other.color) if in_colour else (False, False)
+        return (self.effective_size, self.sigma, self.algorithm, colour[0]) == (
             other.effective_size,
             other.sigma,
             other.algorithm,
-            other.color,
+            colour[1],
         )
 
 
@@ -365,13 +367,14 @@ class Session:
             running is not None
             and not running.live
             and running.photo is self.photo
-            and running.parameters.same_blur(self.parameters)
+            and running.parameters.same_blur(self.parameters, in_colour=self._in_colour())
         ):
             return None  # its outcome will show them; a pane it leaves out is previewed after
         stale = {engine for engine in self.pane_engines if not self._shows_now(engine)}
         if not stale:
             if running is not None and (
-                running.photo is not self.photo or not running.parameters.same_blur(self.parameters)
+                running.photo is not self.photo
+                or not running.parameters.same_blur(self.parameters, in_colour=self._in_colour())
             ):
                 # Back to what the panes show before a preview of a passing value came: it
                 # would land on them, under a caption for parameters no longer chosen.
@@ -437,8 +440,12 @@ class Session:
         return (
             kept is not None
             and kept.photo is self.photo
-            and kept.parameters.same_blur(self.parameters)
+            and kept.parameters.same_blur(self.parameters, in_colour=self._in_colour())
         )
+
+    def _in_colour(self) -> bool:
+        """Whether the photo open has colour, so the Colour switch changes its blur."""
+        return self.photo is not None and self.photo.channels > 1
 
     def live_rate(self, engine: str, now: float | None = None) -> float | None:
         """How many live results a second `engine`'s pane got while the parameters moved
@@ -492,7 +499,7 @@ class Session:
                     new=tr(ALGORITHM_LABELS[now.algorithm]),
                 )
             )
-        if parameters.color != now.color:
+        if parameters.color != now.color and photo.channels > 1:
             reasons.append(
                 tr(QT_TRANSLATE_NOOP("Session", "colour turned on since this run"))
                 if now.color

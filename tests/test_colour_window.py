@@ -109,6 +109,10 @@ def test_a_grey_photo_stays_one_channel_with_colour_on(make_window, qtbot, tmp_p
     expected = correlate(levels / 255.0, gaussian_kernel(9, 2.5), mode="nearest")
     np.testing.assert_allclose(result.jax.output, expected, atol=TOLERANCE, rtol=0)
     assert "colour" not in window.right_pane.caption_text()
+    # Colour off again changes nothing for a grey photo: nothing goes out of date.
+    window.set_parameters(color=False)
+    assert window.session.result_out_of_date("jax") is None
+    assert "out of date" not in window.right_pane.caption_text()
 
 
 def test_colour_results_save_as_rgb_files(make_window, qtbot, tmp_path, monkeypatch):
@@ -175,6 +179,9 @@ def test_a_colour_photo_too_large_for_a_colour_blur_opens_in_grey(
     window = make_window(path)
     assert window.windowTitle() == "wide.png — BlurApp"
     assert window.photo.channels == 1
+    assert "opened in grey: there is not enough memory to blur it in colour" in (
+        window.status_label.text()
+    )
     with Image.open(path) as image:
         expected = np.asarray(image.convert("L"), dtype=np.float64) / 255
     np.testing.assert_allclose(window.photo.pixels, expected, atol=1 / 255)

@@ -261,8 +261,9 @@ def test_jax_running_out_of_memory_is_told_apart(monkeypatch, caplog):
     assert "compiling it again" not in caplog.text
 
 
+@pytest.mark.parametrize("channels", [1, 3])
 @pytest.mark.parametrize("algorithm", ["2d", "separable"])
-def test_the_gpus_one_pass_formulation_matches_scipy_too(algorithm):
+def test_the_gpus_one_pass_formulation_matches_scipy_too(algorithm, channels):
     # On a GPU a looped kernel (over 225 taps) runs in one pass instead of strips: check that
     # formulation here on the CPU, as no GPU may be there to run it.
     import jax
@@ -270,9 +271,15 @@ def test_the_gpus_one_pass_formulation_matches_scipy_too(algorithm):
     from blurapp.core.jax_engine import _blur
     from blurapp.core.kernel import kernel_for
 
-    image = random_image(300, 70, seed=9)  # taller than a strip
+    planes = [random_image(300, 70, seed=9 + plane) for plane in range(channels)]
+    image = planes[0] if channels == 1 else np.stack(planes, axis=2)  # taller than a strip
     weights = kernel_for(algorithm, 25, 6.0)
-    one_pass = jax.jit(_blur, static_argnames="in_strips")(image, weights, in_strips=False)
-    np.testing.assert_allclose(
-        np.asarray(one_pass), oracle(image, gaussian_kernel(25, 6.0)), atol=TOLERANCE, rtol=0
+    one_pass = np.asarray(
+        jax.jit(_blur, static_argnames="in_strips")(image, weights, in_strips=False)
     )
+    assert one_pass.shape == image.shape
+    for plane, blurred in zip(
+        planes, np.moveaxis(one_pass.reshape(300, 70, -1), 2, 0), strict=True
+    ):
+        expected = oracle(plane, gaussian_kernel(25, 6.0))
+        np.testing.assert_allclose(blurred, expected, atol=TOLERANCE, rtol=0)

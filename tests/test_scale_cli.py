@@ -157,4 +157,5 @@ def test_blur_by_blocks_runs_jax_on_the_device_asked_for(tmp_path):
         assert run.returncode == 0, run.stderr
     else:  # the device is not ignored: asked for and missing, it is an error line
         assert run.returncode == 1
-        assert run.stderr == "error: JAX has no gpu device here (it has: cpu)\n"
+        # The last line: a CUDA-less jaxlib on a machine with a driver warns before it.
+        assert run.stderr.splitlines()[-1] == "error: JAX has no gpu device here (it has: cpu)"

@@ -268,7 +268,9 @@ class _CompiledBlurs:
         obtained."""
         jax = import_jax()
         device = jax_device() if device is None else device
-        key = (*shape, *kernel_shape, device.platform, device.id)
+        # The shapes kept apart: flattened, a grey photo's 3 × 3 kernel and the same photo in
+        # colour with 3 separable taps would share a key, and a program.
+        key = (tuple(shape), tuple(kernel_shape), device.platform, device.id)
         with self._lock:
             compiled = self._by_key.get(key)
             if compiled is not None:

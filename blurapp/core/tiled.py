@@ -533,7 +533,15 @@ def _to_levels_block(block: np.ndarray, *, levels: type[np.unsignedinteger]) -> 
 
 # Dask's own schedulers by name; any other text is a cluster's address (tcp://host:8786, or
 # host:8786 as distributed takes it too).
-_LOCAL_SCHEDULERS = {"threads", "threading", "sync", "synchronous", "single-threaded", "processes"}
+_LOCAL_SCHEDULERS = {
+    "threads",
+    "threading",
+    "sync",
+    "synchronous",
+    "single-threaded",
+    "processes",
+    "multiprocessing",
+}
 
 
 @contextlib.contextmanager

@@ -392,85 +392,85 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../ui/worker.py" line="152"/>
+        <location filename="../ui/worker.py" line="159"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="144"/>
-        <location filename="../core/tiled.py" line="258"/>
+        <location filename="../core/photo.py" line="148"/>
+        <location filename="../core/tiled.py" line="267"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="150"/>
+        <location filename="../core/photo.py" line="154"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="157"/>
+        <location filename="../core/photo.py" line="161"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="161"/>
+        <location filename="../core/photo.py" line="165"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="169"/>
-        <location filename="../core/tiled.py" line="350"/>
+        <location filename="../core/photo.py" line="173"/>
+        <location filename="../core/tiled.py" line="359"/>
         <source>the file is damaged or not a valid image ({reason})</source>
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="173"/>
-        <location filename="../core/tiled.py" line="252"/>
+        <location filename="../core/photo.py" line="177"/>
+        <location filename="../core/tiled.py" line="261"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="211"/>
+        <location filename="../core/photo.py" line="215"/>
         <source>the image is {width} × {height} pixels ({megapixels} MP); blurring it needs about {needed} GB of memory, but only {available} GB is available</source>
         <translation>图像为 {width} × {height} 像素（{megapixels} 百万像素）；模糊它约需 {needed} GB 内存，但只有 {available} GB 可用</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="229"/>
-        <location filename="../core/tiled.py" line="139"/>
+        <location filename="../core/photo.py" line="233"/>
+        <location filename="../core/tiled.py" line="142"/>
         <source>this is a folder, not an image file</source>
         <translation>这是文件夹，不是图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="233"/>
+        <location filename="../core/photo.py" line="237"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="235"/>
-        <location filename="../core/tiled.py" line="143"/>
-        <location filename="../core/batch.py" line="205"/>
+        <location filename="../core/photo.py" line="239"/>
+        <location filename="../core/tiled.py" line="146"/>
+        <location filename="../core/batch.py" line="213"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="110"/>
+        <location filename="../core/photo.py" line="114"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="243"/>
+        <location filename="../core/photo.py" line="247"/>
         <source>the file is truncated (it ends before the image does)</source>
         <translation>文件不完整（在图像结束之前就结束了）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="248"/>
-        <location filename="../core/tiled.py" line="148"/>
+        <location filename="../core/photo.py" line="252"/>
+        <location filename="../core/tiled.py" line="151"/>
         <source>permission denied</source>
         <translation>权限不足</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="249"/>
-        <location filename="../core/tiled.py" line="152"/>
+        <location filename="../core/photo.py" line="253"/>
+        <location filename="../core/tiled.py" line="155"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
@@ -516,27 +516,27 @@
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/tiled.py" line="168"/>
+        <location filename="../core/tiled.py" line="173"/>
         <source>this is not a TIFF file, or it is damaged; only TIFF, BigTIFF and zarr images can be blurred in tiles ({reason})</source>
         <translation>这不是 TIFF 文件，或文件已损坏；只有 TIFF、BigTIFF 和 zarr 图像可以分块模糊（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/tiled.py" line="218"/>
+        <location filename="../core/tiled.py" line="227"/>
         <source>this is not a zarr array BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的 zarr 数组（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/tiled.py" line="574"/>
+        <location filename="../core/tiled.py" line="604"/>
         <source>an image blurred in tiles is written as {accepted}, not {extension}</source>
         <translation>分块模糊的图像只能写为 {accepted}，不能写为 {extension}</translation>
     </message>
     <message>
-        <location filename="../core/batch.py" line="271"/>
+        <location filename="../core/batch.py" line="279"/>
         <source>this is one of the photos being blurred ({source}); BlurApp never writes over an input, choose another output folder</source>
         <translation>这是正在模糊的照片之一（{source}）；BlurApp 从不覆盖输入文件，请选择其他输出文件夹</translation>
     </message>
     <message>
-        <location filename="../core/batch.py" line="283"/>
+        <location filename="../core/batch.py" line="291"/>
         <source>{other} is written here already; {source} was not blurred (rename one of them)</source>
         <translation>{other} 已写入此处；{source} 未被模糊（请重命名其中之一）</translation>
     </message>
@@ -716,22 +716,27 @@
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="560"/>
+        <location filename="../ui/main_window.py" line="521"/>
+        <source>opened in grey: there is not enough memory to blur it in colour</source>
+        <translation>以灰度打开：内存不足，无法彩色模糊</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.py" line="566"/>
         <source>Blurred by Blocks</source>
         <translation>已分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="562"/>
+        <location filename="../ui/main_window.py" line="568"/>
         <source>Cannot Blur by Blocks</source>
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="575"/>
+        <location filename="../ui/main_window.py" line="581"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="575"/>
+        <location filename="../ui/main_window.py" line="581"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -746,57 +751,57 @@
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="526"/>
+        <location filename="../ui/main_window.py" line="531"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="529"/>
+        <location filename="../ui/main_window.py" line="534"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="590"/>
+        <location filename="../ui/main_window.py" line="596"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="594"/>
+        <location filename="../ui/main_window.py" line="600"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="609"/>
+        <location filename="../ui/main_window.py" line="615"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="631"/>
+        <location filename="../ui/main_window.py" line="637"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="634"/>
+        <location filename="../ui/main_window.py" line="640"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="635"/>
+        <location filename="../ui/main_window.py" line="641"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="692"/>
+        <location filename="../ui/main_window.py" line="698"/>
         <source>Copied the {engine} image</source>
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="739"/>
+        <location filename="../ui/main_window.py" line="745"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="780"/>
+        <location filename="../ui/main_window.py" line="786"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -890,202 +895,202 @@
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../session.py" line="467"/>
+        <location filename="../session.py" line="474"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../session.py" line="473"/>
+        <location filename="../session.py" line="480"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="481"/>
+        <location filename="../session.py" line="488"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="487"/>
+        <location filename="../session.py" line="494"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="497"/>
+        <location filename="../session.py" line="504"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../session.py" line="499"/>
+        <location filename="../session.py" line="506"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../session.py" line="504"/>
+        <location filename="../session.py" line="511"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../session.py" line="507"/>
+        <location filename="../session.py" line="514"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../session.py" line="567"/>
+        <location filename="../session.py" line="574"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../session.py" line="574"/>
+        <location filename="../session.py" line="581"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../session.py" line="581"/>
+        <location filename="../session.py" line="588"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../session.py" line="587"/>
+        <location filename="../session.py" line="594"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../session.py" line="596"/>
+        <location filename="../session.py" line="603"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../session.py" line="604"/>
+        <location filename="../session.py" line="611"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="610"/>
+        <location filename="../session.py" line="617"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="614"/>
+        <location filename="../session.py" line="621"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../session.py" line="618"/>
+        <location filename="../session.py" line="625"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../session.py" line="626"/>
+        <location filename="../session.py" line="633"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="632"/>
+        <location filename="../session.py" line="639"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../session.py" line="639"/>
+        <location filename="../session.py" line="646"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../session.py" line="641"/>
+        <location filename="../session.py" line="648"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../session.py" line="647"/>
+        <location filename="../session.py" line="654"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="658"/>
+        <location filename="../session.py" line="665"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../session.py" line="666"/>
+        <location filename="../session.py" line="673"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="656"/>
+        <location filename="../session.py" line="663"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../session.py" line="674"/>
+        <location filename="../session.py" line="681"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../session.py" line="686"/>
+        <location filename="../session.py" line="693"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../session.py" line="689"/>
+        <location filename="../session.py" line="696"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../session.py" line="697"/>
+        <location filename="../session.py" line="704"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../session.py" line="702"/>
+        <location filename="../session.py" line="709"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../session.py" line="712"/>
+        <location filename="../session.py" line="719"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../session.py" line="725"/>
+        <location filename="../session.py" line="732"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../session.py" line="742"/>
+        <location filename="../session.py" line="749"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="748"/>
+        <location filename="../session.py" line="755"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="750"/>
+        <location filename="../session.py" line="757"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="756"/>
+        <location filename="../session.py" line="763"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="758"/>
+        <location filename="../session.py" line="765"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../session.py" line="762"/>
+        <location filename="../session.py" line="769"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../session.py" line="764"/>
+        <location filename="../session.py" line="771"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../session.py" line="769"/>
+        <location filename="../session.py" line="776"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>
@@ -1321,12 +1326,12 @@
         <translation>正在处理完当前的块后停止…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="208"/>
+        <location filename="../ui/tiled_blur.py" line="209"/>
         <source>Photo Too Large to Open</source>
         <translation>照片过大，无法打开</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="209"/>
+        <location filename="../ui/tiled_blur.py" line="210"/>
         <source>{problem}
 
 BlurApp can still blur it with the current parameters by blocks, straight into a file, without opening it. Blur it to a file?</source>
@@ -1335,22 +1340,22 @@ BlurApp can still blur it with the current parameters by blocks, straight into a
 BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打开。是否模糊到文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="222"/>
+        <location filename="../ui/tiled_blur.py" line="223"/>
         <source>Blur to File</source>
         <translation>模糊到文件</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="224"/>
+        <location filename="../ui/tiled_blur.py" line="225"/>
         <source>Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)</source>
         <translation>分块 TIFF (*.tif *.tiff);;NumPy 数组 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="237"/>
+        <location filename="../ui/tiled_blur.py" line="238"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="238"/>
+        <location filename="../ui/tiled_blur.py" line="239"/>
         <source>{name} already exists. Replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>

@@ -303,6 +303,7 @@ ZH_CN = {
     "Blur to File": "模糊到文件",
     "Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)": "分块 TIFF (*.tif *.tiff);;NumPy 数组 (*.npy)",
     "{name} already exists. Replace it?": "{name} 已存在。是否替换？",
+    "opened in grey: there is not enough memory to blur it in colour": "以灰度打开：内存不足，无法彩色模糊",
 }
 
 

@@ -515,7 +515,12 @@ class MainWindow(QMainWindow):
         if not is_sample_photo(loaded.photo.path):  # the user never chose it
             self._remember_recent(loaded.photo.path)
             write_setting(self.settings, "last_folder", str(loaded.photo.path.parent))
-        self.status_label.setText(self._photo_status())
+        status = self._photo_status()
+        if loaded.grey_for_memory:
+            status += " · " + self.tr(
+                "opened in grey: there is not enough memory to blur it in colour"
+            )
+        self.status_label.setText(status)
         self.start_live_preview()  # first: a Run started on photo_shown supersedes it
         self.photo_shown.emit(loaded.photo)
 
@@ -554,6 +559,7 @@ class MainWindow(QMainWindow):
         return True
 
     def _on_blur_by_blocks_done(self, how: str, text: str) -> None:
+        self.tiled_blur = None  # the dialog deletes itself
         self.status_label.setText(text)
         self.blur_by_blocks_done.emit(how, text)
         if how == "written" and self.show_messages:

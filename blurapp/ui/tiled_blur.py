@@ -187,6 +187,7 @@ class TiledBlurDialog(QDialog):
         self._let_go()
         self.hide()
         self.ended.emit(how, text)
+        self.deleteLater()  # each blur has a dialog of its own; this one is done
 
     def _let_go(self) -> None:
         if not self._thread.stop(wait_ms=CLOSE_WAIT_MS):

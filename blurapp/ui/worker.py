@@ -45,6 +45,7 @@ class LoadedPhoto:
     request: int
     photo: Photo
     picture: tuple[np.ndarray, ...]  # the photo (grey or RGB) as a uint8 pyramid, ready to show
+    grey_for_memory: bool = False  # a colour photo opened in grey: its colour blur would not fit
 
 
 @dataclass(frozen=True, eq=False)
@@ -143,10 +144,11 @@ class Worker(QObject):
         try:
             # In colour whatever the Colour switch says: Show ▸ Original shows the photo as it
             # is. A colour photo whose colour blur would not fit in memory opens in grey.
+            grey_for_memory = False
             try:
                 photo = load_photo(path, color=True)
             except NotEnoughMemory:
-                photo = load_photo(path)
+                photo, grey_for_memory = load_photo(path), True
                 log.info("%s: opened in grey, too large to blur in colour here", path)
             picture = build_pyramid(to_8bit(photo.pixels))
         except PhotoError as error:
@@ -160,7 +162,7 @@ class Worker(QObject):
             self.photo_failed.emit(request, unexpected)
             return
         if request == self._wanted_load:
-            self.photo_loaded.emit(LoadedPhoto(request, photo, picture))
+            self.photo_loaded.emit(LoadedPhoto(request, photo, picture, grey_for_memory))
 
     @Slot(object)
     def run(self, request: RunRequest) -> None:
