@@ -8,20 +8,11 @@ import sys
 
 import numpy as np
 import pytest
+from command_line import blurapp
 from PIL import Image
 from scipy.ndimage import correlate
 
 from blurapp.core import gaussian_kernel, load_grayscale, sample_photo_path
-
-
-def blurapp(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "blurapp", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=cwd,
-    )
 
 
 def assert_no_traceback(run):

@@ -1,24 +1,14 @@
 """`--color` on the command line: compare, blur and bench in colour, as a user runs them."""
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from command_line import blurapp
 from PIL import Image
 from scipy.ndimage import correlate
 
 from blurapp.core import gaussian_kernel, gaussian_kernel_1d, sample_photo_path
-
-
-def blurapp(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "blurapp", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def rgb_of(path):

@@ -13,19 +13,11 @@ import termios
 import numpy as np
 import pytest
 import tifffile
+from command_line import blurapp
 from PIL import Image
 from scipy.ndimage import correlate
 
 from blurapp.core import gaussian_kernel
-
-
-def blurapp(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "blurapp", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 @pytest.fixture

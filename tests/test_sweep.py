@@ -2,13 +2,12 @@
 
 import csv
 import json
-import subprocess
-import sys
 import threading
 import time
 
 import numpy as np
 import pytest
+from command_line import blurapp
 from PIL import Image
 from qt_helpers import RUN_TIMEOUT_MS, photo_file
 from test_split_view import jax_settled
@@ -195,15 +194,6 @@ def test_a_csv_that_cannot_be_written_is_an_output_error(tmp_path):
 
 
 # --- The command line ------------------------------------------------------------------------
-
-
-def blurapp(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "blurapp", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 SWEEP = ("bench", "--sweep", "--max-megapixels", "0.008", "--engines", "numpy,jax")
