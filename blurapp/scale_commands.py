@@ -90,6 +90,9 @@ def batch(args: argparse.Namespace) -> int:
         plan = plan_batch(
             args.inputs, args.out_dir, output_format=args.format, overwrite=args.overwrite
         )
+        if not (plan.jobs or plan.skipped or plan.failed):
+            given = ", ".join(_shown(path) for path in args.inputs)
+            raise _CommandFailed(f"{given}: no photos found (the types Pillow reads, or zarr)")
         with _progress_bar(len(plan.jobs), "photo", "blurring") as bar:
 
             def progress(finished: int, total: int, megapixels: float) -> None:

@@ -326,3 +326,21 @@ def test_relative_paths_become_absolute_for_the_workers(tmp_path, photos, monkey
     plan = plan_batch([photos.name], "out")
     assert plan.out_dir == tmp_path / "out" and plan.out_dir.is_absolute()
     assert all(job.source.is_absolute() and job.output.is_absolute() for job in plan.jobs)
+
+
+def test_a_zarr_image_in_a_folder_is_one_photo_blurred_by_blocks(tmp_path):
+    import zarr
+
+    pixels = np.random.default_rng(8).random((50, 60)).astype(np.float32)
+    folder = tmp_path / "scans" / "sub"
+    folder.mkdir(parents=True)
+    array = zarr.open_array(folder / "scan.zarr", mode="w", shape=pixels.shape, chunks=(32, 32),
+                            dtype="f4")  # fmt: skip
+    array[:] = pixels
+    plan = plan_batch([tmp_path / "scans"], tmp_path / "out", output_format="npy")
+    assert [job.relative.as_posix() for job in plan.jobs] == ["scans/sub/scan.zarr"]
+    summary = run_batch(plan, **SETTINGS)
+    assert (summary.done, summary.failed) == (1, ())
+    expected = correlate(pixels.astype(np.float64), KERNEL, mode="nearest")
+    blurred = np.load(tmp_path / "out/scans/sub/scan.npy")
+    np.testing.assert_allclose(blurred, expected, atol=1e-5, rtol=0)

@@ -151,3 +151,14 @@ def test_blur_by_blocks_runs_jax_on_the_device_asked_for(tmp_path):
         assert run.returncode == 1
         # The last line: a CUDA-less jaxlib on a machine with a driver warns before it.
         assert run.stderr.splitlines()[-1] == "error: JAX has no gpu device here (it has: cpu)"
+
+
+def test_a_batch_that_finds_no_photos_says_so(tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("not a photo")
+    run = blurapp("batch", tmp_path / "empty", "--out-dir", tmp_path / "out")
+    assert run.returncode == 1
+    assert (
+        run.stderr
+        == f"error: {tmp_path / 'empty'}: no photos found (the types Pillow reads, or zarr)\n"
+    )

@@ -43,6 +43,7 @@ from blurapp.core.tiled import (
     ClusterError,
     MissingExtraError,
     blur_file_tiled,
+    is_zarr_folder,
     needs_tiles,
 )
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
@@ -195,7 +196,7 @@ def plan_batch(
     candidates: list[Job] = []
     failed: list[Failure] = []
     for given in (Path(os.path.abspath(path)) for path in inputs):
-        if given.is_dir():
+        if given.is_dir() and not is_zarr_folder(given):
             top = given.resolve()
             # The output folder as an input, or above one: outputs would land among the inputs.
             if top == out_resolved or out_resolved / (top.name or "photos") == top:
@@ -255,10 +256,13 @@ def _walk_photos(
     for root, folders, files in os.walk(folder, onerror=unreadable):
         here = Path(root)
         folders[:] = sorted(name for name in folders if (here / name).resolve() != out_resolved)
-        for name in sorted(files):
-            if Path(name).suffix.lower() in PHOTO_SUFFIXES:
-                source = here / name
-                yield source, top / source.relative_to(folder)
+        # A zarr array is one image (blurred by blocks), not a folder of photos to enter.
+        images = [name for name in folders if is_zarr_folder(here / name)]
+        folders[:] = [name for name in folders if name not in images]
+        photos = [name for name in files if Path(name).suffix.lower() in PHOTO_SUFFIXES]
+        for name in sorted(images + photos):
+            source = here / name
+            yield source, top / source.relative_to(folder)
 
 
 def _resolved(path: Path) -> Path:

@@ -125,7 +125,8 @@ class _Layout:
         return 8 if self.dtype.itemsize == 1 else 16
 
 
-def _is_zarr_folder(path: Path) -> bool:
+def is_zarr_folder(path: Path) -> bool:
+    """Whether the folder `path` is a zarr array (an image, not a folder of photos)."""
     return path.suffix.lower() == ".zarr" or any(
         (path / name).is_file() for name in ("zarr.json", ".zarray")
     )
@@ -137,7 +138,7 @@ def _read_layout(path: str | os.PathLike[str]) -> _Layout:
     path = Path(os.path.abspath(path))
     try:
         if path.is_dir():
-            if not _is_zarr_folder(path):
+            if not is_zarr_folder(path):
                 raise PhotoError(
                     path, QT_TRANSLATE_NOOP("FileProblem", "this is a folder, not an image file")
                 )
