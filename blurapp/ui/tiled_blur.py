@@ -142,8 +142,15 @@ class TiledBlurDialog(QDialog):
 
     @Slot(int, int)
     def _on_progress(self, done: int, total: int) -> None:
+        # QProgressBar.setValue repaints at once when the value moves far enough; with the
+        # window-modal dialog that repaint could land inside a paint already going (Qt warned
+        # "Recursive repaint detected", then crashed). Updates off while it is set, then one
+        # ordinary update, drawn with the next paint.
+        self.bar.setUpdatesEnabled(False)
         self.bar.setMaximum(total)
         self.bar.setValue(done)
+        self.bar.setUpdatesEnabled(True)
+        self.bar.update()
         self.label.setText(
             self.tr("Blurring by blocks into {output}: {done} of {total} blocks").format(
                 output=self.output.name, done=done, total=total
