@@ -661,7 +661,7 @@ class Session:
         details.append(f"{size} × {size}, σ {made.sigma:g}")
         if made.algorithm == "separable":
             details[-1] += ", " + tr(QT_TRANSLATE_NOOP("Session", "separable"))
-        if made.color and kept.photo.channels > 1:
+        if kept.output_channels > 1:
             details[-1] += ", " + tr(QT_TRANSLATE_NOOP("Session", "colour"))
         return Caption(title, tuple(details), self.result_out_of_date(engine))
 
@@ -795,7 +795,7 @@ class Session:
         name = f"{kept.photo.path.stem}-{safe}-{size}x{size}-s{kept.parameters.sigma:g}"
         if kept.parameters.algorithm != DEFAULT_ALGORITHM:
             name += f"-{kept.parameters.algorithm}"
-        if kept.parameters.color and kept.photo.channels > 1:
+        if kept.output_channels > 1:
             name += "-colour"
         return f"{name}.png"
 

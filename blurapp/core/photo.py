@@ -105,7 +105,7 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
     in: 0-255 as 8-bit, 0-65535 as 16-bit; values beyond that are refused.
     """
     path = Path(path)
-    _check_is_readable_file(path)
+    check_is_readable_file(path)
     try:
         with open(path, "rb") as file, warnings.catch_warnings():
             # Empty by what it holds, not by its size: /proc files have a size of 0 yet hold
@@ -165,7 +165,7 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
             path, QT_TRANSLATE_NOOP("FileProblem", "there is not enough memory to open this image")
         ) from error
     except OSError as error:
-        raise _os_problem(path, error) from error
+        raise os_problem(path, error) from error
     except Exception as error:
         # Pillow's decoders raise many kinds of error on damaged files; each means the same here.
         raise PhotoError(
@@ -225,7 +225,9 @@ def _check_fits_in_memory(path: Path, width: int, height: int, *, channels: int)
         )
 
 
-def _check_is_readable_file(path: Path) -> None:
+def check_is_readable_file(path: Path) -> None:
+    """Refuse, with a PhotoError naming it, a path that is missing, a folder or not a regular
+    file, before anything opens it."""
     try:
         mode = path.stat().st_mode
         if stat.S_ISDIR(mode):
@@ -238,10 +240,11 @@ def _check_is_readable_file(path: Path) -> None:
     except (FileNotFoundError, NotADirectoryError) as error:
         raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "no such file")) from error
     except OSError as error:
-        raise _os_problem(path, error) from error
+        raise os_problem(path, error) from error
 
 
-def _os_problem(path: Path, error: OSError) -> PhotoError:
+def os_problem(path: Path, error: OSError) -> PhotoError:
+    """An OSError met reading `path`, as the PhotoError a user reads."""
     message = str(error.strerror or error)
     if "truncated" in message.lower():
         template = QT_TRANSLATE_NOOP(

@@ -32,6 +32,8 @@ from blurapp.core.photo import (
     WORKING_BYTES_PER_PIXEL,
     PhotoError,
     available_memory,
+    check_is_readable_file,
+    os_problem,
 )
 from blurapp.core.runs import BlurCancelled, Cancelled
 from blurapp.core.saving import OutputError, check_output_path, write_atomically
@@ -137,25 +139,13 @@ def _read_layout(path: str | os.PathLike[str]) -> _Layout:
     # Absolute: a cluster's workers open it from working folders of their own.
     path = Path(os.path.abspath(path))
     try:
-        if path.is_dir():
-            if not is_zarr_folder(path):
-                raise PhotoError(
-                    path, QT_TRANSLATE_NOOP("FileProblem", "this is a folder, not an image file")
-                )
+        if path.is_dir() and is_zarr_folder(path):
             return _zarr_layout(path)
-        if not path.exists():
-            raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "no such file"))
+        # Missing, a folder, not a regular file: refused as the whole-image loader refuses them.
+        check_is_readable_file(path)
         return _tiff_layout(path)
-    except PhotoError:
-        raise
-    except PermissionError as error:
-        raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "permission denied")) from error
     except OSError as error:
-        raise PhotoError(
-            path,
-            QT_TRANSLATE_NOOP("FileProblem", "the file could not be read ({reason})"),
-            reason=error.strerror or error,
-        ) from error
+        raise os_problem(path, error) from error
 
 
 def _tiff_layout(path: Path) -> _Layout:

@@ -398,7 +398,7 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="148"/>
-        <location filename="../core/tiled.py" line="267"/>
+        <location filename="../core/tiled.py" line="258"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
     </message>
@@ -419,13 +419,13 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="173"/>
-        <location filename="../core/tiled.py" line="359"/>
+        <location filename="../core/tiled.py" line="350"/>
         <source>the file is damaged or not a valid image ({reason})</source>
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
         <location filename="../core/photo.py" line="177"/>
-        <location filename="../core/tiled.py" line="261"/>
+        <location filename="../core/tiled.py" line="252"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
     </message>
@@ -435,20 +435,18 @@
         <translation>图像为 {width} × {height} 像素（{megapixels} 百万像素）；模糊它约需 {needed} GB 内存，但只有 {available} GB 可用</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="233"/>
-        <location filename="../core/tiled.py" line="142"/>
+        <location filename="../core/photo.py" line="235"/>
         <source>this is a folder, not an image file</source>
         <translation>这是文件夹，不是图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="237"/>
+        <location filename="../core/photo.py" line="239"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="239"/>
-        <location filename="../core/tiled.py" line="146"/>
-        <location filename="../core/batch.py" line="213"/>
+        <location filename="../core/photo.py" line="241"/>
+        <location filename="../core/batch.py" line="214"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
@@ -458,19 +456,17 @@
         <translation>文件为空</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="247"/>
+        <location filename="../core/photo.py" line="250"/>
         <source>the file is truncated (it ends before the image does)</source>
         <translation>文件不完整（在图像结束之前就结束了）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="252"/>
-        <location filename="../core/tiled.py" line="151"/>
+        <location filename="../core/photo.py" line="255"/>
         <source>permission denied</source>
         <translation>权限不足</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="253"/>
-        <location filename="../core/tiled.py" line="155"/>
+        <location filename="../core/photo.py" line="256"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
@@ -516,27 +512,27 @@
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/tiled.py" line="173"/>
+        <location filename="../core/tiled.py" line="164"/>
         <source>this is not a TIFF file, or it is damaged; only TIFF, BigTIFF and zarr images can be blurred in tiles ({reason})</source>
         <translation>这不是 TIFF 文件，或文件已损坏；只有 TIFF、BigTIFF 和 zarr 图像可以分块模糊（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/tiled.py" line="227"/>
+        <location filename="../core/tiled.py" line="218"/>
         <source>this is not a zarr array BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的 zarr 数组（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/tiled.py" line="604"/>
+        <location filename="../core/tiled.py" line="595"/>
         <source>an image blurred in tiles is written as {accepted}, not {extension}</source>
         <translation>分块模糊的图像只能写为 {accepted}，不能写为 {extension}</translation>
     </message>
     <message>
-        <location filename="../core/batch.py" line="279"/>
+        <location filename="../core/batch.py" line="283"/>
         <source>this is one of the photos being blurred ({source}); BlurApp never writes over an input, choose another output folder</source>
         <translation>这是正在模糊的照片之一（{source}）；BlurApp 从不覆盖输入文件，请选择其他输出文件夹</translation>
     </message>
     <message>
-        <location filename="../core/batch.py" line="291"/>
+        <location filename="../core/batch.py" line="295"/>
         <source>{other} is written here already; {source} was not blurred (rename one of them)</source>
         <translation>{other} 已写入此处；{source} 未被模糊（请重命名其中之一）</translation>
     </message>
@@ -1306,32 +1302,32 @@
         <translation>正在将 {name} 分块模糊到 {output}…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="148"/>
+        <location filename="../ui/tiled_blur.py" line="155"/>
         <source>Blurring by blocks into {output}: {done} of {total} blocks</source>
         <translation>正在分块模糊到 {output}：已完成 {done} / {total} 块</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="158"/>
+        <location filename="../ui/tiled_blur.py" line="165"/>
         <source>Wrote {output}: {width} × {height} ({megapixels} MP) in {seconds} s.</source>
         <translation>已写入 {output}：{width} × {height}（{megapixels} 百万像素），用时 {seconds} 秒。</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="173"/>
+        <location filename="../ui/tiled_blur.py" line="180"/>
         <source>The blur by blocks was cancelled.</source>
         <translation>分块模糊已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="176"/>
+        <location filename="../ui/tiled_blur.py" line="183"/>
         <source>Stopping after the blocks in hand…</source>
         <translation>正在处理完当前的块后停止…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="209"/>
+        <location filename="../ui/tiled_blur.py" line="216"/>
         <source>Photo Too Large to Open</source>
         <translation>照片过大，无法打开</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="210"/>
+        <location filename="../ui/tiled_blur.py" line="217"/>
         <source>{problem}
 
 BlurApp can still blur it with the current parameters by blocks, straight into a file, without opening it. Blur it to a file?</source>
@@ -1340,22 +1336,22 @@ BlurApp can still blur it with the current parameters by blocks, straight into a
 BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打开。是否模糊到文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="223"/>
+        <location filename="../ui/tiled_blur.py" line="230"/>
         <source>Blur to File</source>
         <translation>模糊到文件</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="225"/>
+        <location filename="../ui/tiled_blur.py" line="232"/>
         <source>Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)</source>
         <translation>分块 TIFF (*.tif *.tiff);;NumPy 数组 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="238"/>
+        <location filename="../ui/tiled_blur.py" line="245"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="239"/>
+        <location filename="../ui/tiled_blur.py" line="246"/>
         <source>{name} already exists. Replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>
