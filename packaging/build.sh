@@ -60,8 +60,8 @@ export BLURAPP_CACHE_DIR="$scratch/cache" BLURAPP_STATE_DIR="$scratch/state"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 
 # The build must hold this checkout's BlurApp (an editable install elsewhere must not win).
-cmp -s "$ROOT/blurapp/cli.py" "$DIST/blurapp/_internal/blurapp/cli.py" \
-  || fail "the build's blurapp/cli.py is not this checkout's"
+cmp -s "$ROOT/blurapp/cli/__init__.py" "$DIST/blurapp/_internal/blurapp/cli/__init__.py" \
+  || fail "the build's blurapp/cli/__init__.py is not this checkout's"
 
 say "$PROGRAM --version"
 version="$("$PROGRAM" --version)"

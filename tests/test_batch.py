@@ -11,15 +11,15 @@ import pytest
 from PIL import Image
 from scipy.ndimage import correlate
 
-from blurapp.core.batch import (
+from blurapp.core.kernel import kernel_for
+from blurapp.core.photo import PhotoError, load_photo
+from blurapp.scale.batch import (
     PHOTO_SUFFIXES,
     BatchError,
     plan_batch,
     run_batch,
 )
-from blurapp.core.kernel import kernel_for
-from blurapp.core.photo import PhotoError, load_photo
-from blurapp.core.tiled import MissingExtraError
+from blurapp.scale.tiled import MissingExtraError
 
 SETTINGS = {"algorithm": "2d", "kernel_size": 5, "sigma": 1.5}
 KERNEL = kernel_for("2d", 5, 1.5)
@@ -298,7 +298,7 @@ def test_a_photo_that_fails_by_blocks_does_not_stop_the_batch(tmp_path, photos, 
     def broken(*args, **kwargs):
         raise RuntimeError("the disk caught fire")
 
-    monkeypatch.setattr("blurapp.core.batch.blur_file_tiled", broken)
+    monkeypatch.setattr("blurapp.scale.batch.blur_file_tiled", broken)
     summary = run_batch(plan_batch([photos], tmp_path / "out", output_format="npy"), **SETTINGS)
     reasons = [failure.reason for failure in summary.failed]
     assert f"{big}: RuntimeError: the disk caught fire" in reasons

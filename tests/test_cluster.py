@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from test_batch import BAD, GOOD, SETTINGS, write_photos
 
-from blurapp.core.batch import plan_batch, run_batch
 from blurapp.core.kernel import kernel_for
+from blurapp.scale.batch import plan_batch, run_batch
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 START_SECONDS = 60
@@ -150,7 +150,7 @@ def test_a_batch_on_the_cluster_writes_what_a_local_batch_writes(tmp_path, clust
 
 def test_a_tiled_blur_on_the_cluster_writes_what_a_local_one_writes(tmp_path, cluster):
     from blurapp.bench import write_test_tiff
-    from blurapp.core.tiled import blur_file_tiled
+    from blurapp.scale.tiled import blur_file_tiled
 
     address, _ = cluster
     source = write_test_tiff(tmp_path / "big.tif", 2048, tile=256)  # 4.2 MP
@@ -181,7 +181,7 @@ def test_relative_paths_on_the_cluster_land_where_the_user_is(tmp_path, cluster,
 
 def test_an_address_without_tcp_reaches_the_cluster_too(tmp_path, cluster, monkeypatch):
     from blurapp.bench import write_test_tiff
-    from blurapp.core.tiled import blur_file_tiled
+    from blurapp.scale.tiled import blur_file_tiled
 
     address, _ = cluster
     source = write_test_tiff(tmp_path / "scan.tif", 600, tile=256)

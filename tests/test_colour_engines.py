@@ -6,7 +6,7 @@ import pytest
 from scipy.ndimage import correlate
 
 from blurapp.core import TOLERANCE, compare, gaussian_kernel, gaussian_kernel_1d, get_engine
-from blurapp.core.jax_engine import compiled_blurs
+from blurapp.core.engines.jax_engine import compiled_blurs
 
 ENGINES = ("numpy", "jax", "jax-eager")
 

@@ -246,7 +246,7 @@ def test_large_kernels_take_the_looped_path_and_stay_exact(engine):
 
 def test_jax_running_out_of_memory_is_told_apart(monkeypatch, caplog):
     from blurapp.core import comparison
-    from blurapp.core.jax_engine import compiled_blurs
+    from blurapp.core.engines.jax_engine import compiled_blurs
     from blurapp.core.runs import Compilation
 
     def out_of_memory(*_arrays):
@@ -268,7 +268,7 @@ def test_the_gpus_one_pass_formulation_matches_scipy_too(algorithm, channels):
     # formulation here on the CPU, as no GPU may be there to run it.
     import jax
 
-    from blurapp.core.jax_engine import _blur
+    from blurapp.core.engines.jax_engine import _blur
     from blurapp.core.kernel import kernel_for
 
     planes = [random_image(300, 70, seed=9 + plane) for plane in range(channels)]

@@ -41,7 +41,7 @@ def test_running_the_jax_engine_does_import_jax():
 
 def test_jax_is_kept_from_taking_most_of_the_gpu_unless_the_user_chose():
     code = (
-        "import os\nfrom blurapp.core.jax_engine import import_jax\nimport_jax()\n"
+        "import os\nfrom blurapp.core.engines.jax_engine import import_jax\nimport_jax()\n"
         "print(os.environ['XLA_PYTHON_CLIENT_PREALLOCATE'])"
     )
     import os

@@ -5,8 +5,8 @@ from PySide6.QtCore import QSettings, Qt
 from qt_helpers import RUN_TIMEOUT_MS, photo_file
 from scipy.ndimage import correlate
 
+from blurapp.app.session import Parameters, Session
 from blurapp.core import kernel_for
-from blurapp.session import Parameters, Session
 
 
 def oracle(photo, parameters):
@@ -204,7 +204,7 @@ def test_the_session_plans_a_preview_of_the_panes_engines_jit_first(tmp_path):
 
 
 def test_the_update_rate_counts_the_last_two_seconds(tmp_path, monkeypatch):
-    import blurapp.session as session_module
+    import blurapp.app.session as session_module
     from blurapp.core import get_engine, load_photo
 
     clock = [100.0]
@@ -224,7 +224,7 @@ def test_the_update_rate_counts_the_last_two_seconds(tmp_path, monkeypatch):
 
 
 def test_the_bench_measures_the_live_previews_latency(qtbot, tmp_path):
-    from blurapp.bench_report import section_lines
+    from blurapp.bench.report import section_lines
     from blurapp.ui.probe import LIVE_CHANGES, measure_live
 
     figures = measure_live(photo_file(tmp_path, size=(300, 200)), "separable")

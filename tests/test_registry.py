@@ -142,7 +142,7 @@ def test_a_jax_engine_on_a_platform_there_is_not_says_so():
 
 
 def test_jax_engines_appear_once_per_platform_when_there_are_several(monkeypatch):
-    from blurapp.core import jax_engine
+    from blurapp.core.engines import jax_engine
 
     assert [e.name for e in engines_on_every_platform()] == list(engine_names())
     monkeypatch.setattr(jax_engine, "jax_platforms", lambda: ["gpu", "cpu"])

@@ -7,12 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from blurapp.app.session import LEFT, RIGHT, Newest, Parameters, Session
 from blurapp.core import InvalidKernelError
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.kernel import MAX_SIGMA
 from blurapp.core.photo import Photo
 from blurapp.core.runs import Compilation, EngineRun
-from blurapp.session import LEFT, RIGHT, Newest, Parameters, Session
 
 
 def photo(name="street.png", shape=(4, 6)):
@@ -65,7 +65,7 @@ def test_importing_the_session_does_not_import_qt():
         [
             sys.executable,
             "-c",
-            "import blurapp.session, sys; assert 'PySide6' not in sys.modules; "
+            "import blurapp.app.session, sys; assert 'PySide6' not in sys.modules; "
             "assert 'jax' not in sys.modules",
         ],
         capture_output=True,

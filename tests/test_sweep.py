@@ -248,8 +248,8 @@ def test_bench_sweep_json_has_the_points(tmp_path):
 
 @pytest.fixture
 def sweep_window(qtbot, tmp_path):
+    from blurapp.app.session import Parameters
     from blurapp.core.photo import load_photo
-    from blurapp.session import Parameters
     from blurapp.ui.sweep_window import SweepWindow
 
     photo = load_photo(photo_file(tmp_path, size=(60, 40)))

@@ -1,4 +1,4 @@
-"""Blurring in tiles (blurapp.core.tiled) against scipy's correlation and the in-memory blur."""
+"""Blurring in tiles (blurapp.scale.tiled) against scipy's correlation and the in-memory blur."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import pytest
 import tifffile
 from scipy import ndimage
 
-from blurapp.core import tiled
 from blurapp.core.engines import get_engine
 from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
 from blurapp.core.photo import PhotoError, load_photo
 from blurapp.core.saving import OutputError
+from blurapp.scale import tiled
 
 
 def oracle(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:

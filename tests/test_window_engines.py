@@ -140,7 +140,7 @@ def test_settings_have_one_table_and_refuse_unknown_keys_and_bad_values(settings
 def test_saved_engine_names_the_panes_do_not_offer_read_as_the_defaults(qtbot, tmp_path):
     from PySide6.QtCore import QSettings
 
-    from blurapp.session import DEFAULT_PANE_ENGINES
+    from blurapp.app.session import DEFAULT_PANE_ENGINES
     from blurapp.ui.main_window import MainWindow
     from blurapp.ui.settings import SETTINGS, read_setting
 

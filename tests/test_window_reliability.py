@@ -51,7 +51,7 @@ def test_hostile_files_in_the_window_give_a_photo_or_a_message(
 def test_jax_failing_to_import_leaves_the_numpy_side_working(
     qtbot, make_window, monkeypatch, warnings_shown
 ):
-    import blurapp.core.jax_engine as jax_engine
+    import blurapp.core.engines.jax_engine as jax_engine
 
     def broken():
         raise JaxUnavailableError("JAX could not be loaded: simulated broken installation")

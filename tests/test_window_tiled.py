@@ -92,7 +92,7 @@ def test_declining_the_offer_leaves_no_file(make_window, qtbot, too_large, answe
 def test_cancelling_the_blur_by_blocks_leaves_no_file(
     make_window, qtbot, too_large, answers, monkeypatch
 ):
-    from blurapp.core import tiled
+    from blurapp.scale import tiled
 
     real = tiled.blur_file_tiled
 

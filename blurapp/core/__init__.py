@@ -20,7 +20,8 @@ from blurapp.core.engines import (
     parse_engines,
     register,
 )
-from blurapp.core.jax_engine import JaxUnavailableError, blur_jax, blur_jax_eager
+from blurapp.core.engines.jax_engine import JaxUnavailableError, blur_jax, blur_jax_eager
+from blurapp.core.engines.numpy_engine import blur_numpy
 from blurapp.core.kernel import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
@@ -37,7 +38,6 @@ from blurapp.core.kernel import (
     gaussian_kernel_1d,
     kernel_for,
 )
-from blurapp.core.numpy_engine import blur_numpy
 from blurapp.core.photo import Photo, PhotoError, load_grayscale, load_photo
 from blurapp.core.runs import BlurCancelled, Call, Compilation, EngineRun, FirstCall
 from blurapp.core.sample import sample_photo_path

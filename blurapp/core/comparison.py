@@ -300,7 +300,7 @@ def _first_call(
     errors: dict[str, str],
 ) -> FirstCall | None:
     """`engine`'s first call, or None with the reason in `errors`."""
-    from blurapp.core.jax_engine import JaxUnavailableError
+    from blurapp.core.engines.jax_engine import JaxUnavailableError
 
     try:
         return engine.start(

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from blurapp.app.session import ENGINES_CONTEXT
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.engines import engine_names
 from blurapp.core.figures import (
@@ -30,7 +31,6 @@ from blurapp.core.figures import (
     format_ms,
     timing_bars,
 )
-from blurapp.session import ENGINES_CONTEXT
 from blurapp.ui.colours import NOTE_COLOUR, WARNING_COLOUR
 from blurapp.ui.fonts import scaled_font
 

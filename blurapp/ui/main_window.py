@@ -1,4 +1,4 @@
-"""BlurApp's main window: widgets over a Session (blurapp.session), with the work on a worker.
+"""BlurApp's main window: widgets over a Session (blurapp.app.session), with the work on a worker.
 
 Handlers are named by direction: `_on_view_*` take what the user did to the session,
 `_on_model_*` show what the session has become; the worker's answers go to the session.
@@ -35,13 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.core.engines import engine_names
-from blurapp.core.figures import format_megapixels
-from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
-from blurapp.core.photo import PhotoError
-from blurapp.core.sample import sample_photo_path
-from blurapp.core.wording import FileProblem, display_path
-from blurapp.session import (
+from blurapp.app.session import (
     LEFT,
     LIVE_RATE_SECONDS,
     RIGHT,
@@ -50,6 +44,12 @@ from blurapp.session import (
     Parameters,
     Session,
 )
+from blurapp.core.engines import engine_names
+from blurapp.core.figures import format_megapixels
+from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
+from blurapp.core.photo import PhotoError
+from blurapp.core.sample import sample_photo_path
+from blurapp.core.wording import display_path
 from blurapp.ui.colours import NOTE_COLOUR
 from blurapp.ui.dialogs import AboutDialog, ShortcutsDialog, version_rows
 from blurapp.ui.figures_panel import FiguresPanel
@@ -65,6 +65,7 @@ from blurapp.ui.settings import (
 )
 from blurapp.ui.side_panel import BlurControls
 from blurapp.ui.sweep_window import open_sweep_window
+from blurapp.ui.translations import translated_problem
 from blurapp.ui.worker import LoadedPhoto, WorkerClient
 
 __all__ = ["APP_NAME", "DESKTOP_ID", "ICON_SIZES", "AboutDialog", "MainWindow", "app_icon"]
@@ -75,13 +76,6 @@ CLOSE_WAIT_MS = 1500  # closing must finish within 2 s
 # The smallest window in which the parameters, the figures and two captioned panes can all
 # be read (the panes' captions wrap to at most four lines).
 MIN_WINDOW_SIZE = (800, 600)
-
-
-def translated_problem(error: FileProblem) -> str:
-    """A file problem's message in the user's language (the core words it in English)."""
-    return display_path(
-        error.translated(lambda text: QCoreApplication.translate(FileProblem.CONTEXT, text))
-    )
 
 
 def is_sample_photo(path: Path) -> bool:
@@ -538,7 +532,7 @@ class MainWindow(QMainWindow):
     def _offer_blur_by_blocks(self, error: PhotoError) -> bool:
         """A TIFF or zarr image too large to open: offer to blur it to a file by blocks.
         Whether it was offered (the user was asked, instead of being told it failed)."""
-        from blurapp.core.tiled import needs_tiles
+        from blurapp.scale.tiled import needs_tiles
         from blurapp.ui.tiled_blur import offer_blur_by_blocks
 
         parameters = self.session.parameters

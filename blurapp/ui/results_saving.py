@@ -96,6 +96,6 @@ def save_results(window: MainWindow) -> None:
 
 
 def _translated(error: OutputError) -> str:
-    from blurapp.ui.main_window import translated_problem
+    from blurapp.ui.translations import translated_problem
 
     return translated_problem(error)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from blurapp.app.session import DEFAULT_PANE_ENGINES, offered_engine
 from blurapp.core.engines import DEFAULT_ENGINES
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
@@ -22,7 +23,6 @@ from blurapp.core.kernel import (
     check_kernel_size,
     check_sigma,
 )
-from blurapp.session import DEFAULT_PANE_ENGINES, offered_engine
 from blurapp.ui.identity import APP_NAME
 
 MAX_RECENT_FILES = 8

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from blurapp.app.session import ALGORITHM_LABELS, SHOW_LABELS, Parameters
 from blurapp.core.engines import REFERENCE_ENGINE
 from blurapp.core.kernel import DEFAULT_KERNEL_SIZE, DEFAULT_SIGMA, MAX_SIGMA, MIN_SIGMA
-from blurapp.session import ALGORITHM_LABELS, SHOW_LABELS, Parameters
 from blurapp.ui.colours import NOTE_COLOUR
 from blurapp.ui.parameter_boxes import KernelSizeSpinBox, SigmaSpinBox
 

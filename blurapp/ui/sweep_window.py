@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from blurapp.app.session import ENGINES_CONTEXT, Parameters
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.figures import describe_kernel, format_megapixels, steady_key
 from blurapp.core.kernel import Algorithm, KernelSize
@@ -58,7 +59,6 @@ from blurapp.core.sweep import (
     write_sweep_csv,
 )
 from blurapp.core.wording import display_path
-from blurapp.session import ENGINES_CONTEXT, Parameters
 from blurapp.ui.figures_panel import BAR_COLOURS, bar_colour
 from blurapp.ui.worker import WorkerThread, finish_in_background
 
@@ -776,7 +776,7 @@ class SweepWindow(QDialog):
             else:
                 write_atomically(path, write)
         except OutputError as error:
-            from blurapp.ui.main_window import translated_problem
+            from blurapp.ui.translations import translated_problem
 
             self._warn(self.tr("Cannot Save"), translated_problem(error))
             return

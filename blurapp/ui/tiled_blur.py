@@ -1,7 +1,7 @@
 """An image too large to open in the window, blurred to a file by blocks instead.
 
 The window offers it when a TIFF or zarr image is past what it can hold (see
-blurapp.core.tiled.needs_tiles); the blur runs on a worker thread of its own, under a progress
+blurapp.scale.tiled.needs_tiles); the blur runs on a worker thread of its own, under a progress
 dialog whose Cancel stops it between rows of blocks.
 """
 
@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from blurapp.app.session import Parameters
 from blurapp.core.kernel import kernel_for
 from blurapp.core.saving import output_description
 from blurapp.core.wording import display_path
-from blurapp.session import Parameters
 from blurapp.ui.worker import WorkerThread, finish_in_background
 
 log = logging.getLogger(__name__)
@@ -55,11 +55,11 @@ class TiledBlurWorker(QObject):
 
     @Slot()
     def run(self) -> None:
-        from blurapp.core import tiled
         from blurapp.core.photo import PhotoError
         from blurapp.core.runs import BlurCancelled
         from blurapp.core.saving import OutputError
-        from blurapp.core.tiled import ClusterError, MissingExtraError, blur_file_tiled
+        from blurapp.scale import tiled
+        from blurapp.scale.tiled import ClusterError, MissingExtraError, blur_file_tiled
 
         made = self.parameters
         kernel = kernel_for(made.algorithm, made.effective_size, made.sigma)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
+from blurapp.core.wording import FileProblem, display_path
+
 # The .ts sources and the compiled .qm files live in the package, so a wheel carries them.
 TRANSLATIONS = Path(str(resources.files("blurapp").joinpath("i18n")))
 
@@ -29,3 +31,10 @@ def install_translations(app: QCoreApplication, language: str | None = None) -> 
             app.installTranslator(qt)
             installed.append(qt)
     return installed
+
+
+def translated_problem(error: FileProblem) -> str:
+    """A file problem's message in the user's language (the core words it in English)."""
+    return display_path(
+        error.translated(lambda text: QCoreApplication.translate(FileProblem.CONTEXT, text))
+    )

@@ -21,13 +21,13 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from blurapp.app.session import Newest, Parameters
 from blurapp.core.comparison import ComparisonResult, compare, difference_picture
 from blurapp.core.kernel import Algorithm, KernelSize
 from blurapp.core.photo import NotEnoughMemory, Photo, PhotoError, load_photo
 from blurapp.core.runs import BlurCancelled, EngineRun
 from blurapp.core.saving import to_8bit
 from blurapp.core.wording import QT_TRANSLATE_NOOP
-from blurapp.session import Newest, Parameters
 from blurapp.ui.pyramid import build_pyramid
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ class Worker(QObject):
     @Slot()
     def warm_up(self) -> None:
         """Import JAX and find its device now, so the first Run doesn't wait for it."""
-        from blurapp.core.jax_engine import JaxUnavailableError, describe_device, jax_device
+        from blurapp.core.engines.jax_engine import JaxUnavailableError, describe_device, jax_device
 
         if self._stopping.is_set():
             return

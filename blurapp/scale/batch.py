@@ -37,7 +37,8 @@ from blurapp.core.kernel import (
 )
 from blurapp.core.photo import PhotoError, load_photo
 from blurapp.core.saving import OutputError, check_output_path, output_description, save_output
-from blurapp.core.tiled import (
+from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
+from blurapp.scale.tiled import (
     OUTPUT_EXTENSIONS,
     SCALE_EXTRA,
     ClusterError,
@@ -46,7 +47,6 @@ from blurapp.core.tiled import (
     is_zarr_folder,
     needs_tiles,
 )
-from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
 log = logging.getLogger(__name__)
 
@@ -396,7 +396,7 @@ def run_batch(
     "tcp://HOST:PORT" sends each photo to that distributed scheduler's workers as a task
     (the workers must see the photos and the output folder at the same paths, and have
     BlurApp installed). `progress` is called in this thread after each photo finishes.
-    A photo too large to load whole (blurapp.core.tiled.needs_tiles) is blurred in tiles, as
+    A photo too large to load whole (blurapp.scale.tiled.needs_tiles) is blurred in tiles, as
     `blurapp blur` does, after the others and on the same scheduler; it needs a .tif or .npy
     output. Raises MissingExtraError without Dask, ClusterError when the scheduler cannot be
     reached, BatchError for a bad `workers`, and

@@ -1,9 +1,9 @@
 """Every engine BlurApp can blur with, in one registry that the command line, the benchmark,
 the worker, the figures and the window all iterate.
 
-A new engine is a module with a first-call function (see
-blurapp.core.numpy_engine.first_numpy_call) and one `register(...)` line below: the timing of
-steady calls is the same for every engine (blurapp.core.timing). A JAX engine also runs on a
+A new engine is a module with a first-call function (see numpy_engine.first_numpy_call) and
+one `register(...)` line below: the timing of steady calls is the same for every engine
+(blurapp.core.timing). A JAX engine also runs on a
 chosen platform: `jax@cpu`, `jax@gpu`.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from blurapp.core import jax_engine, numpy_engine
+from blurapp.core.engines import jax_engine, numpy_engine
 from blurapp.core.runs import Cancelled, EngineRun, FirstCall, Progress
 from blurapp.core.timing import time_engines
 from blurapp.core.wording import QT_TRANSLATE_NOOP

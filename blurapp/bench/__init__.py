@@ -58,7 +58,7 @@ def _cpu_model() -> str | None:
 
 
 def describe_machine() -> dict:
-    from blurapp.core.jax_engine import JaxUnavailableError, describe_device, jax_device
+    from blurapp.core.engines.jax_engine import JaxUnavailableError, describe_device, jax_device
 
     try:
         device = describe_device(jax_device())
@@ -391,7 +391,7 @@ _MEASURE_SCRIPT = textwrap.dedent(
     """
     import json, resource, sys, time
     from blurapp.core.kernel import gaussian_kernel
-    from blurapp.core.tiled import blur_file_tiled
+    from blurapp.scale.tiled import blur_file_tiled
     source, output, size, block, engine = sys.argv[1:6]
     start = time.perf_counter()
     result = blur_file_tiled(
@@ -498,7 +498,7 @@ SCALE_ENGINES = ("numpy", "jax")
 def scale(folder: Path) -> dict:
     """`blurapp batch`'s throughput on 1 core and on all, each engine, into PNG; and the
     gigapixel blur by blocks: its time and its peak memory."""
-    from blurapp.core.batch import plan_batch, run_batch
+    from blurapp.scale.batch import plan_batch, run_batch
 
     photos = folder / "scale-photos"
     photos.mkdir()

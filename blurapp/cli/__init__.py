@@ -1,0 +1,134 @@
+"""The `blurapp` command: the window, or one of the commands for the terminal.
+
+Each command is a module of this package with `add_parser(commands)` and `run(args)`, imported
+only when that command runs (the window's start and `--version` import none of them)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from blurapp.cli.options import add_color_option, add_common_options, add_image_argument
+from blurapp.cli.output import CommandFailed, log, silence_stdout
+
+# The commands, in the order `blurapp --help` names them: the module of each.
+COMMANDS = {
+    "compare": "blurapp.cli.compare",
+    "blur": "blurapp.cli.blur",
+    "batch": "blurapp.cli.batch",
+    "bench": "blurapp.cli.bench",
+}
+
+
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled as Ctrl+C is: what is being written is removed, not left."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop_on_signal(signum: int, _frame: object) -> None:
+    raise _Stopped(signum)
+
+
+def build_window_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="blurapp",
+        description=(
+            "Open a photo and compare a Gaussian blur run with NumPy and with JAX-jit. "
+            f"Commands for the terminal: {', '.join(COMMANDS)} (see 'blurapp COMMAND --help')."
+        ),
+    )
+    add_common_options(parser)
+    add_image_argument(parser)
+    parser.add_argument(
+        "--screenshot",
+        type=Path,
+        metavar="OUT.png",
+        help="open the window, run the comparison, save a picture of the window and exit",
+    )
+    add_color_option(parser, "turn Colour on: blur a colour photo's red, green and blue")
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="the window's language, e.g. zh_CN or en (default: the system's)",
+    )
+    # For `blurapp bench`'s start-up figure only.
+    parser.add_argument("--exit-when-shown", action="store_true", help=argparse.SUPPRESS)
+    return parser
+
+
+def build_command_parser(name: str) -> argparse.ArgumentParser:
+    """The parser of `blurapp NAME …`; its module is imported here, and only it."""
+    parser = argparse.ArgumentParser(prog="blurapp")
+    add_common_options(parser)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    command = importlib.import_module(COMMANDS[name])
+    command.add_parser(commands).set_defaults(run=command.run)
+    return parser
+
+
+def _first_word(argv: Sequence[str]) -> str | None:
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if _first_word(argv) in COMMANDS:
+        args = build_command_parser(_first_word(argv)).parse_args(argv)
+    else:
+        args = build_window_parser().parse_args(argv)
+        args.command = None
+    from blurapp.logs import configure_logging
+
+    configure_logging(args.verbose)
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        # A terminal that cannot show a character (an ASCII or Latin-1 locale, a × or the
+        # U+FFFD of a name that is not UTF-8) gets a replacement, not a traceback at the end.
+        sys.stdout.reconfigure(errors="replace")
+    if args.command is not None:
+        # The window keeps the system's handling; a command cleans up and ends as for Ctrl+C.
+        for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+            if signum is not None:
+                signal.signal(signum, _stop_on_signal)
+    try:
+        if args.command is None:
+            return _open_window(args)
+        return args.run(args)
+    except CommandFailed as error:
+        print(f"error: {error}", file=sys.stderr)
+        # The file gets the traceback behind the message (the cause's, when there is one).
+        log.error("%s", error, exc_info=error.__cause__ or error, extra={"file_only": True})
+        return 1
+    except _Stopped as stop:
+        print(f"error: stopped by {signal.Signals(stop.signum).name}", file=sys.stderr)
+        return 128 + stop.signum
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`blurapp bench | head`); that is not an error of ours.
+        silence_stdout()
+        return 141
+
+
+def _open_window(args: argparse.Namespace) -> int:
+    from blurapp.ui.app import run_window
+
+    return run_window(
+        args.image,
+        screenshot=args.screenshot,
+        exit_when_shown=args.exit_when_shown,
+        language=args.lang,
+        color=args.color,
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,123 @@
+"""`blurapp batch`: photos and folders of photos blurred into a folder, on this machine's cores or
+a Dask cluster, with tqdm's bar on a terminal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from blurapp.cli.options import (
+    COLOR_HELP,
+    add_color_option,
+    add_common_options,
+    add_engine_options,
+    add_kernel_options,
+    add_scheduler_option,
+    workers_argument,
+)
+from blurapp.cli.output import (
+    CommandFailed,
+    print_line,
+    progress_bar,
+    shown,
+)
+
+
+def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    from blurapp.scale.batch import BATCH_FORMATS, DEFAULT_BATCH_FORMAT
+
+    batch = commands.add_parser(
+        "batch",
+        help="blur photos and folders of photos into a folder, on this machine's cores or a "
+        "Dask cluster",
+    )
+    batch.set_defaults(command_parser=batch)
+    add_common_options(batch, top=False)
+    batch.add_argument(
+        "inputs",
+        nargs="+",
+        type=Path,
+        metavar="INPUT",
+        help="photos, and folders walked for every photo Pillow reads",
+    )
+    batch.add_argument(
+        "--out-dir",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="where the blurred photos go, at the inputs' relative paths (never over an input)",
+    )
+    batch.add_argument(
+        "--format",
+        choices=BATCH_FORMATS,
+        default=DEFAULT_BATCH_FORMAT,
+        help=f"what to write: an image, or .npy float32 (default {DEFAULT_BATCH_FORMAT})",
+    )
+    batch.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="blur again the photos whose outputs exist (default: a second run does only "
+        "what is left)",
+    )
+    batch.add_argument(
+        "--workers",
+        type=workers_argument,
+        metavar="N",
+        help="photos blurred at once on this machine (default: one per core)",
+    )
+    batch.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_engine_options(batch, several=False)
+    add_kernel_options(batch)
+    add_color_option(batch, COLOR_HELP)
+    add_scheduler_option(batch)
+    return batch
+
+
+def run(args: argparse.Namespace) -> int:
+    """`blurapp batch INPUT... --out-dir DIR`: every photo blurred as `blurapp blur` would,
+    the bad ones listed at the end; a second run does only what is left."""
+    from blurapp.scale.batch import BatchError, plan_batch, run_batch
+    from blurapp.scale.tiled import ClusterError, MissingExtraError
+
+    try:
+        plan = plan_batch(
+            args.inputs, args.out_dir, output_format=args.format, overwrite=args.overwrite
+        )
+        if not (plan.jobs or plan.skipped or plan.failed):
+            given = ", ".join(shown(path) for path in args.inputs)
+            raise CommandFailed(f"{given}: no photos found (the types Pillow reads, or zarr)")
+        with progress_bar(len(plan.jobs), "photo", "blurring") as bar:
+
+            def progress(finished: int, total: int, megapixels: float) -> None:
+                bar.update(finished - bar.n)
+                seconds = bar.format_dict["elapsed"] or 1e-9
+                bar.set_postfix_str(f"{megapixels / seconds:,.1f} MP/s", refresh=False)
+
+            summary = run_batch(
+                plan,
+                engine=args.engine,
+                algorithm=args.algorithm,
+                kernel_size=args.kernel_size,
+                sigma=args.sigma,
+                device=args.device,
+                color=args.color,
+                scheduler=args.scheduler,
+                workers=args.workers,
+                progress=progress,
+            )
+    except (BatchError, MissingExtraError, ClusterError) as error:
+        raise CommandFailed(str(error)) from error
+    if args.json:
+        print_line(json.dumps({"out_dir": shown(plan.out_dir), **summary.to_json()}, indent=2))
+    else:
+        lines = [
+            f"{summary.done} blurred into {shown(plan.out_dir)}, {summary.skipped} already "
+            f"done, {len(summary.failed)} failed; {summary.seconds:.1f} s, "
+            f"{summary.photos_per_second:.2f} photos/s, {summary.megapixels_per_second:.1f} MP/s"
+        ]
+        if summary.failed:
+            lines.append("failed:")
+            lines += [f"  {failure.reason}" for failure in summary.failed]
+        print_line("\n".join(lines))
+    return 1 if summary.failed else 0

@@ -1,0 +1,225 @@
+"""`blurapp bench`: the engines timed on synthetic images, the sections beyond them, the sweep."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from blurapp.cli.options import (
+    add_color_option,
+    add_common_options,
+    add_repeat_option,
+    engines_argument,
+    kernel_size_argument,
+    megapixels_argument,
+)
+from blurapp.cli.output import (
+    CommandFailed,
+    load,
+    print_line,
+    shown,
+    source_photo,
+)
+from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA
+
+BENCH_MEGAPIXELS = (0.3, 2.0, 12.0, 24.0)
+BENCH_KERNEL_SIZES = (9, 25)
+BENCH_SECTIONS = ("engines", "yardsticks", "first-call", "startup", "window", "live", "memory")
+# Minutes, and 2 GB of disk: only when asked for (`--sections scale`).
+EXTRA_BENCH_SECTIONS = ("scale",)
+
+
+def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    bench = commands.add_parser("bench", help="time NumPy against JAX on synthetic images")
+    add_common_options(bench, top=False)
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    add_color_option(bench, "time the engines table on colour images (height × width × 3)")
+    from blurapp.bench import BENCH_ENGINES
+
+    bench.add_argument(
+        "--engines",
+        type=engines_argument,
+        default=",".join(BENCH_ENGINES),
+        metavar="E,E,…",
+        help=f"engines of the table (default {','.join(BENCH_ENGINES)}; numpy must be one)",
+    )
+    bench.add_argument(
+        "--megapixels",
+        type=megapixels_argument,
+        nargs="+",
+        default=list(BENCH_MEGAPIXELS),
+        metavar="MP",
+        help="image sizes (default: %(default)s)",
+    )
+    bench.add_argument(
+        "--kernel-sizes",
+        type=kernel_size_argument,
+        nargs="+",
+        default=list(BENCH_KERNEL_SIZES),
+        metavar="K",
+        help="kernel sizes (default: %(default)s)",
+    )
+    bench.add_argument(
+        "--algorithms",
+        choices=ALGORITHMS,
+        nargs="+",
+        default=list(ALGORITHMS),
+        help="algorithms to time (default: both)",
+    )
+    add_repeat_option(bench)
+    bench.add_argument(
+        "--sections",
+        nargs="+",
+        choices=BENCH_SECTIONS + EXTRA_BENCH_SECTIONS,
+        default=list(BENCH_SECTIONS),
+        help="what to measure (default: all but scale, which takes minutes and 2 GB of disk)",
+    )
+    bench.add_argument(
+        "--probe-megapixels",
+        type=megapixels_argument,
+        default=24.0,
+        metavar="MP",
+        help="image size for the yardsticks, first-call, window and memory sections (24)",
+    )
+    bench.add_argument(
+        "--big-megapixels",
+        type=megapixels_argument,
+        default=100.0,
+        metavar="MP",
+        help="the very large image of the memory section (100)",
+    )
+    bench.add_argument(
+        "--sweep",
+        action="store_true",
+        help="instead: a scaling sweep, the engines on a photo resampled from 0.1 MP up to "
+        "--max-megapixels (with the first of --kernel-sizes and --algorithms)",
+    )
+    bench.add_argument(
+        "--photo", type=Path, metavar="PATH", help="the sweep's photo (default: the bundled one)"
+    )
+    bench.add_argument(
+        "--max-megapixels",
+        type=megapixels_argument,
+        default=24.0,
+        metavar="MP",
+        help="the sweep's largest size (24)",
+    )
+    bench.add_argument(
+        "--csv", type=Path, metavar="OUT.csv", help="also write the sweep's figures as CSV"
+    )
+    return bench
+
+
+def run(args: argparse.Namespace) -> int:
+    import tempfile
+
+    _check_sweep_csv(args)
+    # "JAX 1st" must mean a real compilation: an empty cache of the bench's own, every time.
+    with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
+        os.environ["BLURAPP_CACHE_DIR"] = cache
+        return _run_bench(args)
+
+
+def _run_bench(args: argparse.Namespace) -> int:
+    from blurapp.bench import describe_machine, run_bench, run_sections
+    from blurapp.bench import report as bench_report
+
+    def show(lines: list[str]) -> None:
+        if not args.json:
+            print_line("\n".join(lines))
+
+    report: dict = {"machine": describe_machine()}
+    show(bench_report.header_lines(report["machine"]))
+    if args.sweep:
+        report["sweep"] = _run_sweep(args, show)
+        if args.json:
+            print_line(json.dumps(report, indent=2))
+        return 0
+    if "engines" in args.sections:
+        show(bench_report.column_lines())
+        report["results"] = run_bench(
+            megapixels=args.megapixels,
+            kernel_sizes=args.kernel_sizes,
+            algorithms=args.algorithms,
+            repeats=args.repeat,
+            sigma=DEFAULT_SIGMA,
+            engines=[engine.name for engine in args.engines],
+            on_row=lambda row: show([bench_report.row_line(row)]),
+            channels=3 if args.color else 1,
+        )["results"]
+    report.update(
+        run_sections(
+            [name for name in args.sections if name != "engines"],
+            probe_megapixels=args.probe_megapixels,
+            big_megapixels=args.big_megapixels,
+            on_section=lambda name, figures: show(bench_report.section_lines(name, figures)),
+        )
+    )
+    if args.json:
+        print_line(json.dumps(report, indent=2))
+    return 0
+
+
+def _check_sweep_csv(args: argparse.Namespace) -> None:
+    """`bench --sweep --csv`: a CSV that could not be written fails now, before any size is
+    measured, not after the first."""
+    from blurapp.core.saving import OutputError, check_output_path
+
+    if args.sweep and args.csv is not None:
+        try:
+            check_output_path(args.csv, source=source_photo(args.photo), image=False)
+        except OutputError as error:
+            raise CommandFailed(str(error)) from error
+
+
+def _run_sweep(args: argparse.Namespace, show) -> dict:
+    """`bench --sweep`: a line per size as it finishes; the CSV rewritten after each size, so
+    a sweep stopped part way keeps what it measured."""
+    from blurapp.bench import report as bench_report
+    from blurapp.core.figures import describe_kernel
+    from blurapp.core.kernel import effective_kernel_size
+    from blurapp.core.saving import OutputError
+    from blurapp.core.sweep import run_sweep, sweep_sizes, write_sweep_csv
+
+    photo = load(source_photo(args.photo))
+    kernel_size, algorithm = args.kernel_sizes[0], args.algorithms[0]
+    engines = [engine.name for engine in args.engines]
+    kernel = describe_kernel(
+        effective_kernel_size(kernel_size, DEFAULT_SIGMA), DEFAULT_SIGMA, algorithm
+    )
+    show(bench_report.sweep_header_lines(shown(photo.path), photo.width, photo.height, kernel))
+    show([bench_report.sweep_column_line(engines)])
+    points = []
+
+    def on_point(point) -> None:
+        show(bench_report.sweep_row_lines(point, points[-1] if points else None))
+        points.append(point)
+        if args.csv is not None:
+            write_sweep_csv(args.csv, points)
+
+    try:
+        run_sweep(
+            photo.gray,
+            sizes=sweep_sizes(photo.gray.shape, max_megapixels=args.max_megapixels),
+            kernel_size=kernel_size,
+            sigma=DEFAULT_SIGMA,
+            algorithm=algorithm,
+            engines=engines,
+            repeats=args.repeat,
+            on_point=on_point,
+        )
+    except OutputError as error:
+        raise CommandFailed(str(error)) from error
+    except MemoryError:
+        raise CommandFailed(
+            f"not enough memory for the sweep's next size after {len(points)} sizes"
+        ) from None
+    if args.csv is not None:
+        show([f"wrote {shown(args.csv)}"])
+    return {
+        "photo": {"path": shown(photo.path), "width": photo.width, "height": photo.height},
+        "kernel": {"size": kernel_size, "sigma": DEFAULT_SIGMA, "algorithm": algorithm},
+        "points": [point.as_dict() for point in points],
+    }

@@ -1,0 +1,145 @@
+"""`blurapp blur`: one photo blurred with one engine and saved; an image too large for memory
+blurred by blocks on Dask."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from blurapp.cli.options import (
+    COLOR_HELP,
+    add_color_option,
+    add_common_options,
+    add_engine_options,
+    add_image_argument,
+    add_kernel_options,
+    add_scheduler_option,
+)
+from blurapp.cli.output import (
+    CommandFailed,
+    load,
+    log,
+    note_short_kernel,
+    print_line,
+    progress_bar,
+    shown,
+    source_photo,
+)
+
+
+def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    blur = commands.add_parser("blur", help="blur a photo with one engine and save the result")
+    blur.set_defaults(command_parser=blur)
+    add_common_options(blur, top=False)
+    add_image_argument(blur)
+    blur.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="OUT",
+        help=".npy for the float32 array, or an image file (.png, .tif, .jpg, …); a TIFF or "
+        "zarr image too large for memory is blurred by blocks into .tif (a tiled BigTIFF) or .npy",
+    )
+    add_engine_options(blur, several=False)
+    add_kernel_options(blur)
+    add_color_option(blur, COLOR_HELP)
+    add_scheduler_option(blur)
+    blur.add_argument(
+        "--tiles",
+        action="store_true",
+        help="blur a TIFF or zarr image by blocks even when it would fit in memory (always "
+        "so for one too large for it, or with --scheduler)",
+    )
+    return blur
+
+
+def run(args: argparse.Namespace) -> int:
+    from blurapp.core.engines.jax_engine import JaxUnavailableError
+    from blurapp.core.kernel import kernel_for
+    from blurapp.core.saving import (
+        OutputError,
+        check_output_path,
+        output_description,
+        save_output,
+    )
+
+    source = source_photo(args.image)
+    try:
+        check_output_path(args.output, source=source)  # before the work, not after it
+    except OutputError as error:
+        raise CommandFailed(str(error)) from error
+    from blurapp.scale.tiled import needs_tiles
+
+    if args.tiles or args.scheduler is not None or needs_tiles(source, color=args.color):
+        note_short_kernel(args)
+        return blur_in_tiles(args, source)
+    photo = load(source, color=args.color)
+    note_short_kernel(args)
+    kernel = kernel_for(args.algorithm, args.kernel_size, args.sigma)
+    engine = args.engine
+    try:
+        output = engine.blur(photo.pixels, kernel, repeats=0, device=args.device).output
+    except JaxUnavailableError as error:
+        raise CommandFailed(str(error)) from error
+    except MemoryError:
+        raise CommandFailed(f"{shown(photo.path)}: not enough memory to blur this photo") from None
+    except Exception as error:
+        log.debug("the %s engine failed", engine.name, exc_info=True)
+        raise CommandFailed(f"the {engine.title} engine failed: {error}") from None
+    description = output_description(engine.name, kernel.shape[0], args.sigma, args.algorithm)
+    try:
+        save_output(args.output, output, bit_depth=photo.bit_depth, description=description)
+    except OutputError as error:
+        raise CommandFailed(str(error)) from error
+    print_line(f"wrote {shown(args.output)}")
+    return 0
+
+
+def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
+    """`blurapp blur BIG.tif -o OUT.tif`: the image read, blurred and written by blocks."""
+    from blurapp.core.engines.jax_engine import JaxUnavailableError
+    from blurapp.core.kernel import kernel_for
+    from blurapp.core.photo import PhotoError
+    from blurapp.core.saving import OutputError, output_description
+    from blurapp.scale.tiled import ClusterError, MissingExtraError, blur_file_tiled
+
+    kernel = kernel_for(args.algorithm, args.kernel_size, args.sigma)
+    description = output_description(args.engine.name, kernel.shape[0], args.sigma, args.algorithm)
+    engine = args.engine.name
+    if args.engine.uses_jax and args.engine.platform is None and args.device != "auto":
+        engine += f"@{args.device}"  # every block on the device asked for, as `blur` does
+    bar = None
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    try:
+        with progress_bar(0, "block", shown(source.name)) as bar:
+            result = blur_file_tiled(
+                source,
+                args.output,
+                kernel=kernel,
+                engine=engine,
+                color=args.color,
+                scheduler=args.scheduler,
+                progress=progress,
+                description=description,
+            )
+    except (PhotoError, OutputError, MissingExtraError, ClusterError) as error:
+        raise CommandFailed(str(error)) from error
+    except JaxUnavailableError as error:
+        raise CommandFailed(str(error)) from error
+    except MemoryError:
+        raise CommandFailed(f"{shown(source)}: not enough memory for its blocks") from None
+    except Exception as error:
+        # In one line naming the image, as `batch` and the window say it.
+        log.debug("blurring %s by blocks failed", source, exc_info=True)
+        raise CommandFailed(f"{shown(source)}: {type(error).__name__}: {error}") from None
+    megapixels = result.width * result.height / 1e6
+    print_line(
+        f"wrote {shown(args.output)}: {result.width} × {result.height} ({megapixels:,.0f} MP) "
+        f"in {result.blocks} blocks, {result.seconds:.1f} s"
+    )
+    return 0

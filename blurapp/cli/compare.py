@@ -1,0 +1,138 @@
+"""`blurapp compare`: the chosen engines on one photo, the figures printed (or JSON)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from blurapp.cli.options import (
+    COLOR_HELP,
+    add_color_option,
+    add_common_options,
+    add_engine_options,
+    add_image_argument,
+    add_kernel_options,
+    add_repeat_option,
+)
+from blurapp.cli.output import (
+    CommandFailed,
+    load,
+    note_short_kernel,
+    print_line,
+    shown,
+    source_photo,
+)
+
+
+def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    compare = commands.add_parser(
+        "compare", help="blur a photo with both engines and print the figures"
+    )
+    compare.set_defaults(command_parser=compare)
+    add_common_options(compare, top=False)
+    add_image_argument(compare)
+    add_kernel_options(compare)
+    add_color_option(compare, COLOR_HELP)
+    add_engine_options(compare, several=True)
+    add_repeat_option(compare)
+    compare.add_argument("--json", action="store_true", help="print one JSON object")
+    compare.add_argument(
+        "--out-dir",
+        type=Path,
+        metavar="DIR",
+        help="also write ENGINE.npy and ENGINE.png of each engine here (numpy.npy, jax.png, …)",
+    )
+    return compare
+
+
+def run(args: argparse.Namespace) -> int:
+    from blurapp.core.comparison import compare
+    from blurapp.core.figures import comparison_lines
+
+    source = source_photo(args.image)
+    if args.out_dir is not None:
+        _check_outputs(args.out_dir, source, args.engines)  # before the work, not after it
+    photo = load(source, color=args.color)
+    note_short_kernel(args)
+    try:
+        result = compare(
+            photo.pixels,
+            kernel_size=args.kernel_size,
+            sigma=args.sigma,
+            algorithm=args.algorithm,
+            repeats=args.repeat,
+            engines=args.engines,
+            device=args.device,
+        )
+    except MemoryError:
+        raise CommandFailed(
+            f"{shown(photo.path)}: not enough memory to compare the engines on this photo"
+        ) from None
+    if args.out_dir is not None:
+        _write_outputs(args.out_dir, result)
+    if args.json:
+        print_line(json.dumps(_comparison_json(photo, result), indent=2))
+    else:
+        rows = comparison_lines(
+            result, shown(photo.path), photo.width, photo.height, bit_depth=photo.bit_depth
+        )
+        width = max(len(name) for name, _ in rows)
+        print_line("\n".join(f"{name:<{width}}  {value}" for name, value in rows))
+    return 0
+
+
+def _comparison_json(photo, result) -> dict:
+    from blurapp.core.comparison import comparison_dict
+
+    image = {
+        "path": shown(photo.path),
+        "width": photo.width,
+        "height": photo.height,
+        "channels": result.channels,
+    }
+    return {"image": image, **comparison_dict(result)}
+
+
+def _output_names(engine) -> tuple[str, str]:
+    return f"{engine.name}.npy", f"{engine.name}.png"
+
+
+def _check_outputs(folder: Path, source: Path, engines) -> None:
+    """Refuse, before any work, an output folder that cannot be used or whose files would
+    replace the photo."""
+    from blurapp.core.saving import OutputError, check_output_path
+
+    try:
+        exists = folder.is_dir()
+    except OSError as error:  # a name too long, a loop of links
+        raise CommandFailed(f"{shown(folder)}: {error.strerror or error}") from None
+    if not exists:
+        return  # made after the work; nothing in it can be the photo
+    try:
+        for engine in engines:
+            for name in _output_names(engine):
+                check_output_path(folder / name, source=source)
+    except OutputError as error:
+        raise CommandFailed(str(error)) from error
+
+
+def _write_outputs(folder: Path, result) -> None:
+    from blurapp.core.saving import OutputError, output_description, save_output
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CommandFailed(
+            f"{shown(folder)}: cannot create the folder ({error.strerror or error})"
+        ) from None
+    try:
+        for name, run in result.runs.items():
+            array_name, picture_name = _output_names(result.engine(name))
+            description = output_description(
+                name, result.kernel_size, result.sigma, result.algorithm
+            )
+            save_output(folder / array_name, run.output)
+            save_output(folder / picture_name, run.output, description=description)
+    except OutputError as error:
+        raise CommandFailed(str(error)) from error

@@ -1,0 +1,188 @@
+"""The options the commands share, each checked where its fact lives (the kernel's checks
+beside the kernel, the engines' names in the registry)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+from blurapp import __version__
+from blurapp.core.kernel import (
+    ALGORITHMS,
+    DEFAULT_ALGORITHM,
+    DEFAULT_KERNEL_SIZE,
+    DEFAULT_SIGMA,
+    InvalidKernelError,
+    KernelSize,
+    check_kernel_size,
+    check_sigma,
+)
+from blurapp.core.timing import MEASURE_SECONDS
+
+
+def kernel_size_argument(text: str) -> KernelSize:
+    try:
+        return check_kernel_size(text)
+    except InvalidKernelError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def sigma_argument(text: str) -> float:
+    try:
+        return check_sigma(text)
+    except InvalidKernelError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_repeat_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--repeat",
+        type=positive_int_argument,
+        default=None,
+        metavar="N",
+        help="steady calls of each engine to take the median of, timed in turn after a "
+        f"warm-up (default: as many as measure each engine over {MEASURE_SECONDS:g} s, "
+        "at least 5, fewer for slow engines)",
+    )
+
+
+def positive_int_argument(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def megapixels_argument(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of megapixels, not {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"megapixels must be a positive number, not {text}")
+    return value
+
+
+def add_common_options(parser: argparse.ArgumentParser, *, top: bool = True) -> None:
+    parser.add_argument("--version", action="version", version=f"blurapp {__version__}")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        # In a command's own options, no default: `blurapp -v compare` must stay verbose.
+        default=False if top else argparse.SUPPRESS,
+        help="print debug logging to stderr",
+    )
+
+
+def workers_argument(text: str) -> int:
+    try:
+        workers = int(text)
+    except ValueError:
+        workers = 0
+    if workers < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers (1 or more)")
+    return workers
+
+
+def engines_argument(text: str):
+    from blurapp.core.engines import UnknownEngineError, parse_engines
+
+    try:
+        return parse_engines(text)
+    except UnknownEngineError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def engine_argument(text: str):
+    from blurapp.core.engines import UnknownEngineError, get_engine
+
+    try:
+        return get_engine(text)
+    except UnknownEngineError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_engine_options(parser: argparse.ArgumentParser, *, several: bool) -> None:
+    from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE, engine_names
+    from blurapp.core.engines.jax_engine import PLATFORMS
+
+    names = ", ".join(engine_names())
+    if several:
+        parser.add_argument(
+            "--engines",
+            type=engines_argument,
+            default=",".join(DEFAULT_ENGINES),
+            metavar="E,E,…",
+            help=f"engines to compare, in order ({names}; JAX ones also as NAME@cpu or "
+            f"NAME@gpu; 'all': every engine, the JAX ones on every platform there is; "
+            f"default {','.join(DEFAULT_ENGINES)})",
+        )
+    else:
+        parser.add_argument(
+            "--engine",
+            type=engine_argument,
+            default=REFERENCE_ENGINE,
+            metavar="E",
+            help=f"the engine to blur with ({names}, or a JAX one as NAME@cpu/NAME@gpu; "
+            f"default {REFERENCE_ENGINE})",
+        )
+    parser.add_argument(
+        "--device",
+        choices=("auto", *PLATFORMS),
+        default="auto",
+        help="where the JAX engines run (default auto: the GPU when there is one)",
+    )
+
+
+def add_kernel_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--algorithm",
+        choices=ALGORITHMS,
+        default=DEFAULT_ALGORITHM,
+        help="2d: the tutorial's k×k taps (default); separable: k taps along rows, then columns",
+    )
+    parser.add_argument(
+        "--kernel-size",
+        type=kernel_size_argument,
+        default=DEFAULT_KERNEL_SIZE,
+        metavar="K|auto",
+        help=f"odd kernel size, or 'auto' for 2·ceil(3σ)+1 (default {DEFAULT_KERNEL_SIZE})",
+    )
+    parser.add_argument(
+        "--sigma",
+        type=sigma_argument,
+        default=DEFAULT_SIGMA,
+        metavar="S",
+        help=f"Gaussian sigma in pixels (default {DEFAULT_SIGMA})",
+    )
+
+
+def add_color_option(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("--color", action="store_true", help=help)
+
+
+COLOR_HELP = (
+    "blur a colour photo's red, green and blue, each with the kernel (default: its grey, as the"
+    " tutorial did; a grey photo stays grey)"
+)
+
+
+def add_image_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "image", nargs="?", type=Path, help="photo to open (default: the bundled sample photo)"
+    )
+
+
+def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); its "
+        "workers need BlurApp installed and the files at the same paths (default: this "
+        "machine's cores)",
+    )

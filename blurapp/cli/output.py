@@ -1,0 +1,85 @@
+"""What every command shares in how it speaks: one `error:` line for a failure already worded,
+paths as people read them, stdout that may be full or gone; and the photo a command opens."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("blurapp")
+
+
+class CommandFailed(Exception):
+    """A failure already worded for the user: printed as one `error:` line, exit status 1."""
+
+
+def shown(path: os.PathLike[str] | str) -> str:
+    from blurapp.core.wording import display_path
+
+    return display_path(path)
+
+
+def print_line(text: str = "") -> None:
+    """Print to stdout; a stdout that cannot take it (a full disk) is a clean error."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        silence_stdout()
+        raise CommandFailed(f"cannot write the output: {error.strerror or error}") from None
+
+
+def silence_stdout() -> None:
+    """Send later writes to stdout (Python's own flush at exit) nowhere, instead of failing."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+# ---------------------------------------------------------------------------------------------
+# Argument types: the checks themselves live beside the kernel.
+
+
+def source_photo(path: Path | None) -> Path:
+    """The photo a command works on: the one named, or the bundled sample."""
+    from blurapp.core.sample import sample_photo_path
+
+    return path if path is not None else sample_photo_path()
+
+
+def load(path: Path, *, color: bool = False):
+    from blurapp.core.photo import PhotoError, load_photo
+
+    try:
+        return load_photo(path, color=color)
+    except PhotoError as error:
+        raise CommandFailed(str(error)) from error
+
+
+def note_short_kernel(args: argparse.Namespace) -> None:
+    from blurapp.core.figures import short_kernel_note
+    from blurapp.core.kernel import effective_kernel_size
+
+    note = short_kernel_note(effective_kernel_size(args.kernel_size, args.sigma), args.sigma)
+    if note is not None:
+        print(f"note: {note}", file=sys.stderr)
+
+
+@contextmanager
+def progress_bar(total: int, unit: str, description: str) -> Iterator[Any]:
+    """tqdm's bar on stderr when it is a terminal (disable=None), nothing otherwise."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        from blurapp.scale.tiled import SCALE_EXTRA
+
+        raise CommandFailed(f"the progress bar needs tqdm: {SCALE_EXTRA}") from None
+    with tqdm(total=total, unit=unit, desc=description, disable=None, dynamic_ncols=True) as bar:
+        yield bar
