@@ -5,7 +5,7 @@ from PySide6.QtCore import QSettings, Qt
 from qt_helpers import RUN_TIMEOUT_MS, photo_file
 from scipy.ndimage import correlate
 
-from blurapp.app.session import Parameters, Session
+from blurapp.app.session import BlurSpec, Session
 from blurapp.core import kernel_for
 
 
@@ -196,7 +196,7 @@ def test_the_session_plans_a_preview_of_the_panes_engines_jit_first(tmp_path):
     run = session.start_run()
     assert run.repeats is None  # a run times as many calls as each needs
     assert session.start_live_preview() is None and session.running is run
-    session.set_parameters(Parameters(sigma=4.0))
+    session.set_parameters(BlurSpec(sigma=4.0))
     # Compiled engines first; JAX without jit is no quicker than NumPy.
     assert session.start_live_preview(moving=True).engines == ("numpy", "jax-eager")
     session.set_live(False)
@@ -214,7 +214,7 @@ def test_the_update_rate_counts_the_last_two_seconds(tmp_path, monkeypatch):
     session.set_photo(photo)
     run = get_engine("numpy").blur(photo.gray, kernel_for("2d", 3, 1.0), repeats=0)
     for step in range(5):
-        session.set_parameters(Parameters(kernel_size=3, sigma=1.0 + step / 10))
+        session.set_parameters(BlurSpec(kernel_size=3, sigma=1.0 + step / 10))
         session.start_live_preview(moving=True)
         session.engine_done("numpy", run, None)
         clock[0] += 0.25
@@ -247,7 +247,7 @@ def test_going_back_to_what_the_panes_show_drops_the_preview_of_the_passing_valu
         run = get_engine(engine).blur(photo.gray, kernel_for("2d", 9, shown.sigma), repeats=0)
         session.engine_done(engine, run, None)
     session.run_stopped()
-    session.set_parameters(Parameters(sigma=2.6))
+    session.set_parameters(BlurSpec(sigma=2.6))
     assert session.start_live_preview(moving=True) is not None
     session.set_parameters(shown)  # back before the 2.6 preview came
     assert session.start_live_preview(moving=True) is None

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from blurapp.app.session import LEFT, RIGHT, Newest, Parameters, Session
+from blurapp.app.session import LEFT, RIGHT, BlurSpec, Newest, Session
 from blurapp.core import InvalidKernelError
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.kernel import MAX_SIGMA
@@ -43,7 +43,7 @@ def finish(session, runs, errors=()):
     for engine, error in dict(errors).items():
         session.engine_done(engine, None, error)
     result = ComparisonResult(
-        kernel=np.ones((plan.parameters.effective_size,) * 2, np.float32),
+        kernel=np.ones((plan.parameters.size,) * 2, np.float32),
         sigma=plan.parameters.sigma,
         algorithm=plan.parameters.algorithm,
         runs=runs,
@@ -75,24 +75,24 @@ def test_importing_the_session_does_not_import_qt():
     assert run.returncode == 0, run.stderr
 
 
-# --- Parameters -----------------------------------------------------------------------------
+# --- BlurSpec -----------------------------------------------------------------------------
 
 
 def test_parameters_are_checked_by_the_cores_rules():
-    assert Parameters(kernel_size="9", sigma="2.5").kernel_size == 9
-    assert Parameters(kernel_size="auto", sigma=2.0).effective_size == 13
+    assert BlurSpec(kernel_size="9", sigma="2.5").kernel_size == 9
+    assert BlurSpec(kernel_size="auto", sigma=2.0).size == 13
     for bad in [{"kernel_size": 8}, {"kernel_size": 0}, {"sigma": 0}, {"sigma": MAX_SIGMA * 2}]:
         with pytest.raises(InvalidKernelError):
-            Parameters(**bad)
+            BlurSpec(**bad)
     with pytest.raises(InvalidKernelError, match="algorithm"):
-        Parameters(algorithm="fast")
+        BlurSpec(algorithm="fast")
 
 
 def test_parameters_are_one_value():
-    assert Parameters(9, 2.5, "2d") == Parameters()
-    assert Parameters("auto", 1.0).same_blur(Parameters(7, 1.0))
+    assert BlurSpec(9, 2.5, "2d") == BlurSpec()
+    assert BlurSpec("auto", 1.0).same_blur(BlurSpec(7, 1.0))
     with pytest.raises(AttributeError):
-        Parameters().sigma = 3.0
+        BlurSpec().sigma = 3.0
 
 
 # --- What is out of date, and why ----------------------------------------------------------
@@ -101,7 +101,7 @@ def test_parameters_are_one_value():
 def test_a_changed_sigma_says_from_what_to_what(session):
     finish(session, {"numpy": numpy_run(), "jax": jax_run()})
     assert session.caption(LEFT).out_of_date is None
-    session.set_parameters(Parameters(sigma=3.0))
+    session.set_parameters(BlurSpec(sigma=3.0))
     reason = session.caption(LEFT).out_of_date
     assert reason == "sigma changed from 2.5 to 3 since this run; press Run"
     assert session.figures_out_of_date() == reason
@@ -110,7 +110,7 @@ def test_a_changed_sigma_says_from_what_to_what(session):
 
 def test_every_change_is_named(session):
     finish(session, {"numpy": numpy_run()})
-    session.set_parameters(Parameters(kernel_size=13, sigma=2.5, algorithm="separable"))
+    session.set_parameters(BlurSpec(kernel_size=13, sigma=2.5, algorithm="separable"))
     reason = session.result_out_of_date("numpy")
     assert "kernel size changed from 9 × 9 to 13 × 13 since this run" in reason
     assert "algorithm changed from 2-D (tutorial) to Separable since this run" in reason
@@ -118,9 +118,9 @@ def test_every_change_is_named(session):
 
 
 def test_auto_picking_the_same_size_is_not_a_change(session):
-    session.set_parameters(Parameters(kernel_size=7, sigma=1.0))
+    session.set_parameters(BlurSpec(kernel_size=7, sigma=1.0))
     finish(session, {"numpy": numpy_run()})
-    session.set_parameters(Parameters(kernel_size="auto", sigma=1.0))
+    session.set_parameters(BlurSpec(kernel_size="auto", sigma=1.0))
     assert session.result_out_of_date("numpy") is None
 
 
@@ -215,8 +215,8 @@ def test_a_new_photo_drops_every_result(session):
 def test_listeners_hear_what_changed(session):
     heard = []
     session.subscribe(heard.append)
-    session.set_parameters(Parameters(sigma=3.0))
-    session.set_parameters(Parameters(sigma=3.0))  # no change, no news
+    session.set_parameters(BlurSpec(sigma=3.0))
+    session.set_parameters(BlurSpec(sigma=3.0))  # no change, no news
     session.set_show("original")
     finish(session, {"numpy": numpy_run()})
     assert heard == ["parameters", "show", "running", "results", "results", "running", "outcome"]
@@ -243,14 +243,14 @@ def test_the_newest_request_wins():
 
 def test_saving_names_and_describes_each_result(session):
     finish(session, {"numpy": numpy_run()})
-    session.set_parameters(Parameters(kernel_size=21))
+    session.set_parameters(BlurSpec(kernel_size=21))
     session.set_pane_engine(LEFT, "jax")
     session.set_timed("numpy", False)
     finish(session, {"jax": jax_run()})
     assert session.result_file_name("numpy") == "street-numpy-9x9-s2.5.png"
     assert session.result_file_name("jax") == "street-jax-21x21-s2.5.png"
     assert session.result_description("jax")["device"] == "cpu"
-    assert session.result_description("numpy")["engine"] == "NumPy"
+    assert session.result_description("numpy")["engine"] == "numpy"
     assert session.mixed_parameters() == [
         "NumPy: 9 × 9, sigma 2.5",
         "JAX-jit: 21 × 21, sigma 2.5",
@@ -271,7 +271,7 @@ def test_a_run_superseded_by_a_new_photo_is_refused_and_says_so(session):
     assert session.running is None
     assert session.engine_done("numpy", numpy_run(), None, picture="old") is False
     result = ComparisonResult(
-        kernel=np.ones((plan.parameters.effective_size,) * 2, np.float32),
+        kernel=np.ones((plan.parameters.size,) * 2, np.float32),
         sigma=plan.parameters.sigma,
         runs={"numpy": numpy_run()},
     )

@@ -25,27 +25,17 @@ from blurapp.core.engines import (
 )
 from blurapp.core.figures import CONTEXT as FIGURES_CONTEXT
 from blurapp.core.figures import (
-    describe_kernel,
     format_megapixels,
     format_ms,
     short_kernel_note,
     steady_key,
 )
 from blurapp.core.kernel import (
-    DEFAULT_ALGORITHM,
-    DEFAULT_KERNEL_SIZE,
-    DEFAULT_SIGMA,
-    Algorithm,
-    KernelSize,
     auto_kernel_size,
-    check_algorithm,
-    check_kernel_size,
-    check_sigma,
-    effective_kernel_size,
 )
 from blurapp.core.photo import Photo
 from blurapp.core.runs import Compilation, EngineRun
-from blurapp.core.saving import output_description
+from blurapp.core.spec import BlurSpec, describe_kernel
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
 CONTEXT = "Session"
@@ -90,39 +80,6 @@ def offered_engine(name: str) -> str:
     return name
 
 
-@dataclass(frozen=True)
-class Parameters:
-    """The blur's parameters as one value, checked by the core's own rules: the kernel size
-    setting (an odd size or "auto"), sigma in the core's range, the algorithm, and whether a
-    colour photo is blurred in colour (each of R, G and B) or, as the tutorial did, in grey."""
-
-    kernel_size: KernelSize = DEFAULT_KERNEL_SIZE
-    sigma: float = DEFAULT_SIGMA
-    algorithm: Algorithm = DEFAULT_ALGORITHM
-    color: bool = False
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "kernel_size", check_kernel_size(self.kernel_size))
-        object.__setattr__(self, "sigma", check_sigma(self.sigma))
-        check_algorithm(self.algorithm)
-
-    @property
-    def effective_size(self) -> int:
-        """The kernel size a run uses: the size set, or the automatic size for sigma."""
-        return effective_kernel_size(self.kernel_size, self.sigma)
-
-    def same_blur(self, other: Parameters, *, in_colour: bool = True) -> bool:
-        """Whether both give the same blur (auto and the size it picks are the same). With
-        `in_colour` False (a grey photo) the Colour switch changes nothing."""
-        colour = (self.color, other.color) if in_colour else (False, False)
-        return (self.effective_size, self.sigma, self.algorithm, colour[0]) == (
-            other.effective_size,
-            other.sigma,
-            other.algorithm,
-            colour[1],
-        )
-
-
 @dataclass(frozen=True, eq=False)
 class KeptResult:
     """An engine's last result (or why it has none), and what made it."""
@@ -132,7 +89,7 @@ class KeptResult:
     error: str | None
     picture: Any  # the output as the view draws it; the session only keeps it
     photo: Photo
-    parameters: Parameters
+    parameters: BlurSpec
     serial: int  # the session's run that made it
     final: bool = True  # False: the output of a first call, its steady calls not yet timed
     live: bool = False  # made by the live preview: one call, not timed in rounds
@@ -150,7 +107,7 @@ class Outcome:
 
     result: ComparisonResult
     photo: Photo
-    parameters: Parameters
+    parameters: BlurSpec
     serial: int
     differences: Mapping[str, tuple[Any, float]] = field(default_factory=dict)
 
@@ -161,7 +118,7 @@ class RunPlan:
 
     serial: int
     photo: Photo
-    parameters: Parameters
+    parameters: BlurSpec
     engines: tuple[str, ...]
     live: bool = False  # a live preview: the panes' engines, one call each, JAX-jit first
     moving: bool = False  # a preview of parameters the user is changing (counted per second)
@@ -231,7 +188,7 @@ class Session:
         self.translate = translate
         self.photo: Photo | None = None
         self.original: Any = None  # the photo as the view draws it
-        self.parameters = Parameters()
+        self.parameters = BlurSpec()
         self.pane_engines: list[str] = list(DEFAULT_PANE_ENGINES)
         self.timed: tuple[str, ...] = DEFAULT_ENGINES
         self.show = "blurred"
@@ -275,7 +232,7 @@ class Session:
         if was_running:
             self._changed("running")
 
-    def set_parameters(self, parameters: Parameters) -> None:
+    def set_parameters(self, parameters: BlurSpec) -> None:
         if parameters != self.parameters:
             self.parameters = parameters
             self._changed("parameters")
@@ -465,7 +422,7 @@ class Session:
 
     # --- Out of date -------------------------------------------------------------------------
 
-    def out_of_date(self, photo: Photo, parameters: Parameters, serial: int) -> str | None:
+    def out_of_date(self, photo: Photo, parameters: BlurSpec, serial: int) -> str | None:
         """Why figures made from `photo` with `parameters` in run `serial` no longer match
         what a run would compute now, or None if they still do."""
         tr = self.tr
@@ -473,7 +430,7 @@ class Session:
         if photo is not self.photo:
             reasons.append(tr(QT_TRANSLATE_NOOP("Session", "another photo is open")))
         now = self.parameters
-        old_size, new_size = parameters.effective_size, now.effective_size
+        old_size, new_size = parameters.size, now.size
         if old_size != new_size:
             reasons.append(
                 tr(
@@ -657,7 +614,7 @@ class Session:
                 self._first_call_words(run),
             ]
         made = kept.parameters
-        size = made.effective_size
+        size = made.size
         details.append(f"{size} × {size}, σ {made.sigma:g}")
         if made.algorithm == "separable":
             details[-1] += ", " + tr(QT_TRANSLATE_NOOP("Session", "separable"))
@@ -713,7 +670,7 @@ class Session:
     def kernel_used(self) -> str:
         """'13 × 13 (auto, 2·ceil(3σ)+1 = 13)': the kernel a run uses."""
         parameters = self.parameters
-        size = parameters.effective_size
+        size = parameters.size
         text = f"{size} × {size}"
         if parameters.kernel_size == "auto":
             auto = self.tr(QT_TRANSLATE_NOOP("Session", "(auto, 2·ceil(3σ)+1 = {size})"))
@@ -722,7 +679,7 @@ class Session:
 
     def short_kernel_note(self) -> str | None:
         figures = lambda text: self.translate(FIGURES_CONTEXT, text)  # noqa: E731
-        return short_kernel_note(self.parameters.effective_size, self.parameters.sigma, figures)
+        return short_kernel_note(self.parameters.size, self.parameters.sigma, figures)
 
     def earlier_rows(self) -> list[tuple[str, str]]:
         """Figure rows for the results kept from runs before the last one that finished."""
@@ -790,24 +747,16 @@ class Session:
         """The default name of `engine`'s result: the photo's name and what made the result,
         e.g. coffee-numpy-9x9-s2.5.png."""
         kept = self.results[engine]
-        size = kept.parameters.effective_size
-        safe = engine.replace("@", "-")
-        name = f"{kept.photo.path.stem}-{safe}-{size}x{size}-s{kept.parameters.sigma:g}"
-        if kept.parameters.algorithm != DEFAULT_ALGORITHM:
-            name += f"-{kept.parameters.algorithm}"
-        if kept.output_channels > 1:
-            name += "-colour"
-        return f"{name}.png"
+        in_colour = kept.output_channels > 1
+        return (
+            kept.parameters.result_name(kept.photo.path.stem, engine, in_colour=in_colour) + ".png"
+        )
 
     def result_description(self, engine: str) -> dict[str, str]:
         """What made `engine`'s result, written into the file beside the pixels."""
         kept = self.results[engine]
-        made = kept.parameters
-        description = output_description(
-            get_engine(engine).title, made.effective_size, made.sigma, made.algorithm
-        )
+        description = kept.parameters.description(engine, channels=kept.output_channels)
         description["photo"] = display_path(kept.photo.path.name)
-        description["channels"] = str(kept.output_channels)
         if get_engine(engine).uses_jax:
             description["device"] = kept.run.device
         return description
@@ -817,7 +766,7 @@ class Session:
         with different parameters; [] when they were all made alike."""
         kept = self.saved_results()
         made = {
-            engine: (k.parameters.effective_size, k.parameters.sigma, k.parameters.algorithm)
+            engine: (k.parameters.size, k.parameters.sigma, k.parameters.algorithm)
             for engine, k in kept.items()
         }
         if len(set(made.values())) < 2:

@@ -13,7 +13,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from blurapp.cli.options import add_color_option, add_common_options, add_image_argument
+from blurapp.cli.options import (
+    add_color_option,
+    add_common_options,
+    add_image_argument,
+    spec_of,
+)
 from blurapp.cli.output import CommandFailed, log, silence_stdout
 
 # The commands, in the order `blurapp --help` names them: the module of each.
@@ -82,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if _first_word(argv) in COMMANDS:
         args = build_command_parser(_first_word(argv)).parse_args(argv)
+        if hasattr(args, "kernel_size"):
+            args.spec = spec_of(args)
     else:
         args = build_window_parser().parse_args(argv)
         args.command = None

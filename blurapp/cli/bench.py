@@ -178,9 +178,9 @@ def _run_sweep(args: argparse.Namespace, show) -> dict:
     """`bench --sweep`: a line per size as it finishes; the CSV rewritten after each size, so
     a sweep stopped part way keeps what it measured."""
     from blurapp.bench import report as bench_report
-    from blurapp.core.figures import describe_kernel
     from blurapp.core.kernel import effective_kernel_size
     from blurapp.core.saving import OutputError
+    from blurapp.core.spec import describe_kernel
     from blurapp.core.sweep import run_sweep, sweep_sizes, write_sweep_csv
 
     photo = load(source_photo(args.photo))

@@ -56,11 +56,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from blurapp.core.engines.jax_engine import JaxUnavailableError
-    from blurapp.core.kernel import kernel_for
     from blurapp.core.saving import (
         OutputError,
         check_output_path,
-        output_description,
         save_output,
     )
 
@@ -76,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         return blur_in_tiles(args, source)
     photo = load(source, color=args.color)
     note_short_kernel(args)
-    kernel = kernel_for(args.algorithm, args.kernel_size, args.sigma)
+    kernel = args.spec.kernel
     engine = args.engine
     try:
         output = engine.blur(photo.pixels, kernel, repeats=0, device=args.device).output
@@ -87,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     except Exception as error:
         log.debug("the %s engine failed", engine.name, exc_info=True)
         raise CommandFailed(f"the {engine.title} engine failed: {error}") from None
-    description = output_description(engine.name, kernel.shape[0], args.sigma, args.algorithm)
+    description = args.spec.description(engine.name)
     try:
         save_output(args.output, output, bit_depth=photo.bit_depth, description=description)
     except OutputError as error:
@@ -99,13 +97,12 @@ def run(args: argparse.Namespace) -> int:
 def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
     """`blurapp blur BIG.tif -o OUT.tif`: the image read, blurred and written by blocks."""
     from blurapp.core.engines.jax_engine import JaxUnavailableError
-    from blurapp.core.kernel import kernel_for
     from blurapp.core.photo import PhotoError
-    from blurapp.core.saving import OutputError, output_description
+    from blurapp.core.saving import OutputError
     from blurapp.scale.tiled import ClusterError, MissingExtraError, blur_file_tiled
 
-    kernel = kernel_for(args.algorithm, args.kernel_size, args.sigma)
-    description = output_description(args.engine.name, kernel.shape[0], args.sigma, args.algorithm)
+    kernel = args.spec.kernel
+    description = args.spec.description(args.engine.name)
     engine = args.engine.name
     if args.engine.uses_jax and args.engine.platform is None and args.device != "auto":
         engine += f"@{args.device}"  # every block on the device asked for, as `blur` does

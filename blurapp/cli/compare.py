@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             f"{shown(photo.path)}: not enough memory to compare the engines on this photo"
         ) from None
     if args.out_dir is not None:
-        _write_outputs(args.out_dir, result)
+        _write_outputs(args.out_dir, result, args.spec)
     if args.json:
         print_line(json.dumps(_comparison_json(photo, result), indent=2))
     else:
@@ -117,8 +117,8 @@ def _check_outputs(folder: Path, source: Path, engines) -> None:
         raise CommandFailed(str(error)) from error
 
 
-def _write_outputs(folder: Path, result) -> None:
-    from blurapp.core.saving import OutputError, output_description, save_output
+def _write_outputs(folder: Path, result, spec) -> None:
+    from blurapp.core.saving import OutputError, save_output
 
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -129,9 +129,7 @@ def _write_outputs(folder: Path, result) -> None:
     try:
         for name, run in result.runs.items():
             array_name, picture_name = _output_names(result.engine(name))
-            description = output_description(
-                name, result.kernel_size, result.sigma, result.algorithm
-            )
+            description = spec.description(name)
             save_output(folder / array_name, run.output)
             save_output(folder / picture_name, run.output, description=description)
     except OutputError as error:

@@ -18,6 +18,7 @@ from blurapp.core.kernel import (
     check_kernel_size,
     check_sigma,
 )
+from blurapp.core.spec import BlurSpec
 from blurapp.core.timing import MEASURE_SECONDS
 
 
@@ -186,3 +187,8 @@ def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
         "workers need BlurApp installed and the files at the same paths (default: this "
         "machine's cores)",
     )
+
+
+def spec_of(args: argparse.Namespace) -> BlurSpec:
+    """The blur the options ask for, as one value (each part checked by its option's type)."""
+    return BlurSpec(args.kernel_size, args.sigma, args.algorithm, getattr(args, "color", False))

@@ -65,9 +65,8 @@ def load(path: Path, *, color: bool = False):
 
 def note_short_kernel(args: argparse.Namespace) -> None:
     from blurapp.core.figures import short_kernel_note
-    from blurapp.core.kernel import effective_kernel_size
 
-    note = short_kernel_note(effective_kernel_size(args.kernel_size, args.sigma), args.sigma)
+    note = short_kernel_note(args.spec.size, args.spec.sigma)
     if note is not None:
         print(f"note: {note}", file=sys.stderr)
 

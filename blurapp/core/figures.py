@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from blurapp.core.comparison import TOLERANCE, ComparisonResult
 from blurapp.core.engines import get_engine
-from blurapp.core.kernel import Algorithm, auto_kernel_size, cuts_gaussian_short, kernel_reach
+from blurapp.core.kernel import auto_kernel_size, cuts_gaussian_short, kernel_reach
 from blurapp.core.runs import Compilation, EngineRun
+from blurapp.core.spec import describe_kernel
 from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 
 CONTEXT = "Figures"
@@ -61,19 +62,6 @@ FIRST_CALL_NOTES = {
     ),
     Compilation.REUSED: QT_TRANSLATE_NOOP("Figures", "already compiled"),
 }
-
-
-def describe_kernel(
-    size: int, sigma: float, algorithm: Algorithm, translate: Translate = _english
-) -> str:
-    """'9 × 9, sigma 2.5' for the 2-D algorithm; separable adds how it is applied."""
-    text = translate(QT_TRANSLATE_NOOP("Figures", "{size} × {size}, sigma {sigma}")).format(
-        size=size, sigma=f"{sigma:g}"
-    )
-    if algorithm == "2d":
-        return text
-    separable = translate(QT_TRANSLATE_NOOP("Figures", "separable ({size} + {size} taps)"))
-    return f"{text}, {separable.format(size=size)}"
 
 
 def short_kernel_note(size: int, sigma: float, translate: Translate = _english) -> str | None:

@@ -228,21 +228,6 @@ def _image_format(path: Path) -> str | None:
     return OUTPUT_FORMATS[extension]
 
 
-def output_description(
-    engine: str, kernel_size: int, sigma: float, algorithm: str
-) -> dict[str, str]:
-    """What made a result, for save_output's `description`: a file says where it came from."""
-    from blurapp import __version__
-
-    return {
-        "Software": f"BlurApp {__version__}",
-        "engine": engine,
-        "kernel size": str(kernel_size),
-        "sigma": f"{sigma:g}",
-        "algorithm": algorithm,
-    }
-
-
 def save_output(
     path: str | os.PathLike[str],
     image: np.ndarray,

@@ -33,10 +33,10 @@ from blurapp.core.kernel import (
     DEFAULT_SIGMA,
     Algorithm,
     KernelSize,
-    kernel_for,
 )
 from blurapp.core.photo import PhotoError, load_photo
-from blurapp.core.saving import OutputError, check_output_path, output_description, save_output
+from blurapp.core.saving import OutputError, check_output_path, save_output
+from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 from blurapp.scale.tiled import (
     OUTPUT_EXTENSIONS,
@@ -404,11 +404,11 @@ def run_batch(
     """
     start = time.perf_counter()
     engine_name = engine.name if isinstance(engine, Engine) else get_engine(engine).name
-    kernel = kernel_for(algorithm, kernel_size, sigma)
+    spec = BlurSpec(kernel_size, sigma, algorithm, color)
     settings = BlurSettings(
         engine=engine_name,
-        kernel=kernel,
-        description=output_description(engine_name, kernel.shape[0], sigma, algorithm),
+        kernel=spec.kernel,
+        description=spec.description(engine_name),
         device=device,
         color=color,
     )

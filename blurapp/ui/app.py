@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -93,7 +94,7 @@ def run_window(
         if color:
             window.set_parameters(color=True)
         _report_uncaught_errors(window)
-        window.closed_while_busy.connect(_exit_now)
+        window.closed_while_busy.connect(lambda: _exit_now())
         open_window(window, image)
         if exit_when_shown:
             # For `blurapp bench`: say when the window is up (and whether JAX was needed for
@@ -113,6 +114,14 @@ def run_window(
         if color:
             window.set_parameters(color=True)
         _arrange_screenshot(app, window, screenshot, outcome)
+
+        # A bad photo fails while the worker is still importing JAX: end then, as the window
+        # does, rather than destroy a running thread on the way out.
+        def exit_now() -> None:
+            shutil.rmtree(folder, ignore_errors=True)
+            _exit_now(outcome["status"])
+
+        window.closed_while_busy.connect(exit_now)
         open_window(window, image)
         status = app.exec()
         # The settings file goes with the folder: let go of it (and the window) first.
@@ -121,8 +130,9 @@ def run_window(
     return outcome["status"] or status
 
 
-def _exit_now() -> None:
-    """End the program although the worker is still inside one compiled JAX call.
+def _exit_now(status: int = 0) -> None:
+    """End the program, with `status`, although the worker is still inside one compiled JAX
+    call (or JAX's first import).
 
     That call cannot be interrupted and may take seconds; the settings are saved, nothing of the
     user's is being written, and quitting must take under 2 s.
@@ -130,7 +140,7 @@ def _exit_now() -> None:
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(0)
+    os._exit(status)
 
 
 def _report_uncaught_errors(window: MainWindow) -> None:

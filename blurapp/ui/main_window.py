@@ -40,8 +40,8 @@ from blurapp.app.session import (
     LIVE_RATE_SECONDS,
     RIGHT,
     SHOW_LABELS,
+    BlurSpec,
     Caption,
-    Parameters,
     Session,
 )
 from blurapp.core.engines import engine_names
@@ -332,7 +332,7 @@ class MainWindow(QMainWindow):
         return self.session.parameters.sigma
 
     def effective_kernel_size(self) -> int:
-        return self.session.parameters.effective_size
+        return self.session.parameters.size
 
     def algorithm(self) -> Algorithm:
         return self.session.parameters.algorithm
@@ -749,7 +749,7 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1360, 820)
-        parameters = Parameters(
+        parameters = BlurSpec(
             kernel_size=read_setting(self.settings, "kernel_size"),
             sigma=read_setting(self.settings, "sigma"),
             algorithm=read_setting(self.settings, "algorithm"),

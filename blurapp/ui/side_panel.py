@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.session import ALGORITHM_LABELS, SHOW_LABELS, Parameters
+from blurapp.app.session import ALGORITHM_LABELS, SHOW_LABELS, BlurSpec
 from blurapp.core.engines import REFERENCE_ENGINE
 from blurapp.core.kernel import DEFAULT_KERNEL_SIZE, DEFAULT_SIGMA, MAX_SIGMA, MIN_SIGMA
 from blurapp.ui.colours import NOTE_COLOUR
@@ -188,17 +188,17 @@ class BlurControls(QGroupBox):
 
     # --- Reading and writing the parameters ----------------------------------------------------
 
-    def parameters(self) -> Parameters:
+    def parameters(self) -> BlurSpec:
         """The parameters a run would use now, the text being typed included."""
         auto = self.auto_size_check.isChecked()
-        return Parameters(
+        return BlurSpec(
             kernel_size="auto" if auto else self.size_spin.value_to_use(),
             sigma=self.sigma_spin.value_to_use(),
             algorithm=self.algorithm_combo.currentData(),
             color=self.color_check.isChecked(),
         )
 
-    def set_parameters(self, parameters: Parameters) -> None:
+    def set_parameters(self, parameters: BlurSpec) -> None:
         """Put `parameters` in the boxes (a note about what was typed goes with the change)."""
         if parameters.sigma != self.sigma_spin.value_to_use():
             self.sigma_spin.note = ""
@@ -214,7 +214,7 @@ class BlurControls(QGroupBox):
         self.algorithm_combo.setCurrentIndex(max(0, index))
         self.color_check.setChecked(parameters.color)
 
-    def show_parameters(self, parameters: Parameters, kernel_used: str, short_note: str | None):
+    def show_parameters(self, parameters: BlurSpec, kernel_used: str, short_note: str | None):
         """Follow the session's parameters: the slider, the size box, the kernel used, notes."""
         auto = parameters.kernel_size == "auto"
         self.size_spin.setEnabled(not auto)

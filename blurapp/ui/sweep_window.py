@@ -45,12 +45,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.session import ENGINES_CONTEXT, Parameters
+from blurapp.app.session import ENGINES_CONTEXT, BlurSpec
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
-from blurapp.core.figures import describe_kernel, format_megapixels, steady_key
+from blurapp.core.figures import format_megapixels, steady_key
 from blurapp.core.kernel import Algorithm, KernelSize
 from blurapp.core.photo import Photo
 from blurapp.core.saving import OutputError, write_atomically
+from blurapp.core.spec import describe_kernel
 from blurapp.core.sweep import (
     DEFAULT_MAX_MEGAPIXELS,
     SweepPoint,
@@ -515,7 +516,7 @@ class SweepWindow(QDialog):
     def __init__(
         self,
         photo: Photo,
-        parameters: Parameters,
+        parameters: BlurSpec,
         engines: Sequence[str],
         parent: QWidget | None = None,
         *,
@@ -582,14 +583,14 @@ class SweepWindow(QDialog):
 
     # --- What is swept ------------------------------------------------------------------
 
-    def set_subject(self, photo: Photo, parameters: Parameters, engines: Sequence[str]) -> None:
+    def set_subject(self, photo: Photo, parameters: BlurSpec, engines: Sequence[str]) -> None:
         """Sweep `photo` with `parameters` and `engines` from now on; drops the chart shown."""
         self.stop()
         self.photo, self.parameters, self.engines = photo, parameters, tuple(engines)
         self.points = []
         self.chart.set_engines(self.engines, photo.width * photo.height / 1e6)
         kernel = describe_kernel(
-            parameters.effective_size,
+            parameters.size,
             parameters.sigma,
             parameters.algorithm,
             lambda text: QCoreApplication.translate("Figures", text),
@@ -726,7 +727,9 @@ class SweepWindow(QDialog):
         folder = QStandardPaths.writableLocation(
             QStandardPaths.StandardLocation.DocumentsLocation
         ) or str(Path.home())
-        return str(Path(folder) / f"{self.photo.path.stem}-sweep{extension}")
+        return str(
+            Path(folder) / f"{self.photo.path.stem}-sweep-{self.parameters.file_tag()}{extension}"
+        )
 
     def _choose_save_path(self, title: str, extension: str, file_filter: str) -> Path | None:
         """The file the user chooses, `extension` added when its name lacks it; None when they

@@ -23,9 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.session import Parameters
-from blurapp.core.kernel import kernel_for
-from blurapp.core.saving import output_description
+from blurapp.app.session import BlurSpec
 from blurapp.core.wording import display_path
 from blurapp.ui.worker import WorkerThread, finish_in_background
 
@@ -43,7 +41,7 @@ class TiledBlurWorker(QObject):
     cancelled = Signal()
     _start = Signal()
 
-    def __init__(self, source: Path, output: Path, parameters: Parameters, engine: str) -> None:
+    def __init__(self, source: Path, output: Path, parameters: BlurSpec, engine: str) -> None:
         super().__init__()
         self.source, self.output = source, output
         self.parameters, self.engine = parameters, engine
@@ -62,7 +60,7 @@ class TiledBlurWorker(QObject):
         from blurapp.scale.tiled import ClusterError, MissingExtraError, blur_file_tiled
 
         made = self.parameters
-        kernel = kernel_for(made.algorithm, made.effective_size, made.sigma)
+        kernel = made.kernel
         try:
             result = blur_file_tiled(
                 self.source,
@@ -73,9 +71,7 @@ class TiledBlurWorker(QObject):
                 progress=self.progress.emit,
                 cancelled=self._stopping.is_set,
                 block=tiled.DEFAULT_BLOCK,
-                description=output_description(
-                    self.engine, made.effective_size, made.sigma, made.algorithm
-                ),
+                description=made.description(self.engine),
             )
         except BlurCancelled:
             self.cancelled.emit()
@@ -102,7 +98,7 @@ class TiledBlurDialog(QDialog):
         self,
         source: Path,
         output: Path,
-        parameters: Parameters,
+        parameters: BlurSpec,
         engine: str,
         parent: QWidget | None = None,
     ) -> None:
@@ -207,7 +203,7 @@ class TiledBlurDialog(QDialog):
 
 
 def offer_blur_by_blocks(
-    window: QWidget, source: Path, parameters: Parameters, engine: str, problem: str
+    window: QWidget, source: Path, parameters: BlurSpec, engine: str, problem: str
 ) -> TiledBlurDialog | None:
     """Ask whether to blur `source` (which the window cannot open: `problem`) to a file by
     blocks; start it if so. Returns the progress dialog, or None if the user declined."""
@@ -224,7 +220,7 @@ def offer_blur_by_blocks(
     )
     if answer != QMessageBox.StandardButton.Yes:
         return None
-    suggested = source.with_name(f"{source.stem}-blurred.tif")
+    suggested = source.with_name(parameters.result_name(source.stem, engine) + ".tif")
     chosen, _ = QFileDialog.getSaveFileName(
         window,
         QCoreApplication.translate("TiledBlurDialog", "Blur to File"),

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from blurapp.app.session import Newest, Parameters
+from blurapp.app.session import BlurSpec, Newest
 from blurapp.core.comparison import ComparisonResult, compare, difference_picture
 from blurapp.core.kernel import Algorithm, KernelSize
 from blurapp.core.photo import NotEnoughMemory, Photo, PhotoError, load_photo
@@ -340,7 +340,7 @@ class WorkerClient(QObject):
         self._load_requested.emit(number, path)
 
     def run(
-        self, photo: Photo, parameters: Parameters, engines: tuple[str, ...], repeats: int | None
+        self, photo: Photo, parameters: BlurSpec, engines: tuple[str, ...], repeats: int | None
     ) -> None:
         """Run `engines` on `photo`; a run still in flight is superseded."""
         number = self._runs.next()
