@@ -190,3 +190,15 @@ def test_a_quick_engines_sample_is_the_mean_of_several_calls():
     assert run.seconds == pytest.approx(0.001)
     assert run.quartiles == (pytest.approx(0.001), pytest.approx(0.001))
     assert run.end_to_end_seconds == pytest.approx(0.0012)
+
+
+def test_a_time_not_measured_reads_as_a_dash_beside_times_that_were():
+    from blurapp.core.figures import format_ms
+
+    assert format_ms(None) == "—"
+    assert [format_ms(s) for s in (1.532, 0.0421, 0.00421, 0.000421)] == [
+        "1,532 ms",
+        "42.1 ms",
+        "4.21 ms",
+        "0.421 ms",
+    ]

@@ -589,7 +589,8 @@ class Session:
         if kept.live:
             one_call = tr(QT_TRANSLATE_NOOP("Session", "live: {time}, one call"))
             details = [run.device, one_call.format(time=format_ms(run.seconds))]
-            if run.compiled:  # a new kernel size: this call compiled (or loaded) its program
+            # A new kernel size: this call compiled (or loaded) its program.
+            if run.compiled and run.compilation is not None:
                 details[-1] += f" ({tr(COMPILATION_WORDS[run.compilation])})"
             rate = self.live_rate(engine)
             if rate is not None:
@@ -656,7 +657,7 @@ class Session:
                 )
             ).format(white=f"{scale:.2g}", levels=f"{scale * 255:.2g}")
         details = [detail]
-        if self.outcome.result.channels > 1:
+        if self.outcome is not None and self.outcome.result.channels > 1:
             details.append(
                 tr(QT_TRANSLATE_NOOP("Session", "each pixel its largest over R, G and B"))
             )
@@ -699,6 +700,7 @@ class Session:
     def summary(self) -> str:
         """The status line after a run: every engine's steady time."""
         tr = self.tr
+        assert self.outcome is not None, "summary() is the status line after a run"
         result = self.outcome.result
         parts = []
         for engine, run in result.runs.items():
@@ -729,6 +731,7 @@ class Session:
 
     def photo_status(self, is_sample: bool) -> str:
         photo = self.photo
+        assert photo is not None, "photo_status() is the status line of an open photo"
         if is_sample:
             where = self.tr(QT_TRANSLATE_NOOP("Session", "sample photo ({name})")).format(
                 name=photo.path.name
@@ -757,7 +760,7 @@ class Session:
         kept = self.results[engine]
         description = kept.parameters.description(engine, channels=kept.output_channels)
         description["photo"] = display_path(kept.photo.path.name)
-        if get_engine(engine).uses_jax:
+        if get_engine(engine).uses_jax and kept.run is not None:
             description["device"] = kept.run.device
         return description
 

@@ -81,8 +81,11 @@ def short_kernel_note(size: int, sigma: float, translate: Translate = _english) 
     )
 
 
-def format_ms(seconds: float) -> str:
-    """Seconds as milliseconds with about three significant digits: '1,532 ms', '4.21 ms'."""
+def format_ms(seconds: float | None) -> str:
+    """Seconds as milliseconds with about three significant digits: '1,532 ms', '4.21 ms';
+    '—' for a time not measured."""
+    if seconds is None:
+        return "—"
     ms = seconds * 1000
     if ms >= 100:
         return f"{ms:,.0f} ms"
@@ -201,7 +204,7 @@ def comparison_lines(
             difference += " " + translate(
                 QT_TRANSLATE_NOOP("Figures", "(the largest over the {channels} channels)")
             ).format(channels=result.channels)
-        if name != JIT_ENGINE:
+        if name != JIT_ENGINE or run.compilation is None:
             rows.append((engine.title, _one_row(result, name, run, steady, difference, translate)))
             continue
         first = translate(FIRST_CALL_NOTES[run.compilation])

@@ -134,7 +134,7 @@ def check_algorithm(algorithm: object) -> Algorithm:
         raise InvalidKernelError(
             f"algorithm must be one of {', '.join(ALGORITHMS)}, not {algorithm!r}"
         )
-    return algorithm  # type: ignore[return-value]
+    return algorithm
 
 
 def kernel_for(algorithm: Algorithm, size: KernelSize, sigma: float) -> np.ndarray:

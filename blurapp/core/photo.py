@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO
 
 import numpy as np
-from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
+from PIL import ExifTags, Image, ImageFile, ImageOps, UnidentifiedImageError
 
 from blurapp.core.wording import QT_TRANSLATE_NOOP, FileProblem
 
@@ -332,7 +332,7 @@ def _to_colour(image: Image.Image) -> np.ndarray:
     return np.clip(pixels, 0, 1, out=pixels)
 
 
-def _sixteen_bit_colour_bands(image: Image.Image) -> str | None:
+def _sixteen_bit_colour_bands(image: ImageFile.ImageFile) -> str | None:
     """The bands of a 16-bit PNG or TIFF that Pillow would cut to 8 bits: RGB, RGBA or LA.
 
     Decided from the header alone, before any pixel is decoded. Pillow gives a 16-bit
@@ -347,6 +347,9 @@ def _sixteen_bit_colour_bands(image: Image.Image) -> str | None:
     elif image.format == "TIFF" and image.mode in {"RGB", "RGBA"}:
         # The tags, not the raw mode: a TIFF with one plane per colour has tiles that say
         # only "R", "G" and "B", whatever their depth.
+        from PIL import TiffImagePlugin  # loaded already: Pillow opened a TIFF
+
+        assert isinstance(image, TiffImagePlugin.TiffImageFile)  # what Pillow opens as "TIFF"
         tags = image.tag_v2
         bits = tags.get(_BITS_PER_SAMPLE, ())
         formats = tags.get(_SAMPLE_FORMAT, (1,))
@@ -375,12 +378,14 @@ def _sixteen_bit_colour(
             values = imagecodecs.png_decode(data)
         else:
             import tifffile
+            from PIL import TiffImagePlugin
 
             with tifffile.TiffFile(io.BytesIO(data)) as tiff:
-                page = tiff.pages[0]
+                page = tiff.pages.first
                 values = page.asarray()
                 if page.planarconfig == tifffile.PLANARCONFIG.SEPARATE:
                     values = np.moveaxis(values, 0, -1)
+            assert isinstance(image, TiffImagePlugin.TiffImageFile)  # the bands' TIFF
             extra = image.tag_v2.get(_EXTRA_SAMPLES)
             meaning = (extra if isinstance(extra, tuple) else (extra,))[:1]
             premultiplied = meaning == (_ASSOCIATED_ALPHA,)

@@ -55,7 +55,7 @@ def _current_umask() -> int:
 _NEW_FILE_MODE = 0o666 & ~_current_umask()
 
 
-def write_atomically(path: str | os.PathLike[str], write: Callable[[BinaryIO], None]) -> None:
+def write_atomically(path: str | os.PathLike[str], write: Callable[[BinaryIO], object]) -> None:
     """Write `path` through a temporary file in the same folder, then rename it into place.
 
     If anything fails, an existing file at `path` is left exactly as it was and no
@@ -316,7 +316,8 @@ def _encode_16bit_colour(
 
     try:
         if image_format == "PNG":
-            encoded = imagecodecs.png_encode(levels)
+            # Bytes when no out= is given; the stub's one signature says bytes | bytearray.
+            encoded: bytes = imagecodecs.png_encode(levels)  # type: ignore[assignment]
             if description:
                 encoded = _with_png_text(encoded, description)
             return encoded

@@ -120,7 +120,7 @@ def sweep_sizes(
     for mp in targets:
         new_height = max(1, round(math.sqrt(mp * 1e6 / aspect)))
         sizes.append(SweepSize(new_height, max(1, round(new_height * aspect))))
-    unique = {}
+    unique: dict[tuple[int, int], SweepSize] = {}
     for size in sorted(sizes, key=lambda size: (size.megapixels, size.resampled)):
         unique.setdefault((size.height, size.width), size)  # the photo's own before a copy
     return list(unique.values())

@@ -148,9 +148,14 @@ def _mean(calls: list[Call]) -> Call:
         return calls[0]
 
     def mean(times: list[float | None]) -> float | None:
-        return None if times[0] is None else statistics.fmean(times)
+        known = [time for time in times if time is not None]
+        return statistics.fmean(known) if known else None
 
-    return Call(*(mean(list(times)) for times in zip(*calls, strict=True)))
+    return Call(
+        statistics.fmean(call.seconds for call in calls),
+        mean([call.to_device_seconds for call in calls]),
+        mean([call.from_device_seconds for call in calls]),
+    )
 
 
 def _engine_run(first: FirstCall, calls: list[Call], per_sample: int = 1) -> EngineRun:

@@ -310,7 +310,7 @@ class _FloatPixels:
         return {"layout": self.layout, "color": self.color}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["layout"], state["color"])
+        _FloatPixels.__init__(self, state["layout"], state["color"])
 
     def _open(self) -> Any:
         with self._lock:
@@ -607,7 +607,8 @@ def blur_file_tiled(
     else:
         levels_dtype = np.uint8 if layout.bit_depth == 8 else np.uint16
         # Levels in the blocks: a band's result is 1 or 2 bytes a pixel, not 4.
-        result = blurred.map_blocks(_to_levels_block, dtype=levels_dtype, levels=levels_dtype)
+        # Array.map_blocks is typed as functools.wraps of the module's map_blocks: no bound self.
+        result = blurred.map_blocks(_to_levels_block, dtype=levels_dtype, levels=levels_dtype)  # type: ignore[call-arg, arg-type]
     band_edges = np.cumsum((0, *result.chunks[0]))
     total = result.npartitions
     blocks_per_band = total // len(result.chunks[0])

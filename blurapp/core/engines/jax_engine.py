@@ -253,12 +253,16 @@ def _blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
     return blurred.reshape(strips * rows, width, *channels)[:height]
 
 
+# (image shape, kernel shape, device platform, device id)
+_BlurKey = tuple[tuple[int, ...], tuple[int, ...], str, int]
+
+
 class _CompiledBlurs:
     """One compiled blur per (image shape, kernel shape); a new sigma reuses it."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._by_key: dict[tuple[int, ...], Callable[[Any, Any], Any]] = {}
+        self._by_key: dict[_BlurKey, Callable[[Any, Any], Any]] = {}
         self._jitted: Any = None
 
     def get(
