@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from blurapp.app.session import LEFT, RIGHT, BlurSpec, Newest, Session
+from blurapp.app.captions import LEFT, RIGHT
+from blurapp.app.session import BlurSpec, Newest, Session
 from blurapp.core import InvalidKernelError
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.kernel import MAX_SIGMA

@@ -10,7 +10,8 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from qt_helpers import RUN_TIMEOUT_MS
 from test_session import finish, numpy_run, photo
 
-from blurapp.app.session import LEFT, RIGHT, SHOW_LABELS, Session
+from blurapp.app.captions import LEFT, RIGHT, SHOW_LABELS
+from blurapp.app.session import Session
 from blurapp.core import to_8bit
 
 # --- The session, without a window ----------------------------------------------------------

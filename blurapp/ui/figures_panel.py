@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.session import ENGINES_CONTEXT
+from blurapp.app.captions import ENGINES_CONTEXT
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.engines import engine_names
 from blurapp.core.figures import (

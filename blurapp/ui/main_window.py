@@ -35,15 +35,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.session import (
-    LEFT,
-    LIVE_RATE_SECONDS,
-    RIGHT,
-    SHOW_LABELS,
-    BlurSpec,
-    Caption,
-    Session,
-)
+from blurapp.app.captions import LEFT, LIVE_RATE_SECONDS, RIGHT, SHOW_LABELS, Caption
+from blurapp.app.session import BlurSpec, Session
 from blurapp.core.engines import engine_names
 from blurapp.core.figures import format_megapixels
 from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize

@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.session import ALGORITHM_LABELS, SHOW_LABELS, BlurSpec
+from blurapp.app.captions import ALGORITHM_LABELS, SHOW_LABELS
+from blurapp.app.session import BlurSpec
 from blurapp.core.engines import REFERENCE_ENGINE
 from blurapp.core.kernel import DEFAULT_KERNEL_SIZE, DEFAULT_SIGMA, MAX_SIGMA, MIN_SIGMA
 from blurapp.ui.colours import NOTE_COLOUR

@@ -45,7 +45,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.session import ENGINES_CONTEXT, BlurSpec
+from blurapp.app.captions import ENGINES_CONTEXT
+from blurapp.app.session import BlurSpec
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.figures import format_megapixels, steady_key
 from blurapp.core.kernel import Algorithm, KernelSize

@@ -1,0 +1,454 @@
+"""What a session shows: each pane's picture, its caption and placeholder, why a result is out
+of date, the kernel used, the status line, and the names and descriptions of saved results.
+
+Every phrase goes through the session's `translate(context, text)`, marked with
+QT_TRANSLATE_NOOP for pyside6-lupdate; they keep the "Session" context they were translated in.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from blurapp.core.comparison import TIMING
+from blurapp.core.engines import REFERENCE_ENGINE, get_engine
+from blurapp.core.figures import CONTEXT as FIGURES_CONTEXT
+from blurapp.core.figures import format_megapixels, format_ms, short_kernel_note, steady_key
+from blurapp.core.kernel import auto_kernel_size
+from blurapp.core.runs import Compilation, EngineRun
+from blurapp.core.spec import BlurSpec, describe_kernel
+from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
+
+if TYPE_CHECKING:
+    from blurapp.app.session import KeptResult, Outcome, RunPlan
+    from blurapp.core.photo import Photo
+
+Translate = Callable[[str, str], str]  # (context, text) → text in the user's language
+
+CONTEXT = "Session"
+ENGINES_CONTEXT = "Engines"  # where the registry's titles are marked
+LEFT, RIGHT = 0, 1
+# A pane's live updates per second count those of the last this many seconds: long enough to
+# be steady while a slider moves, short enough to vanish soon after it stops.
+LIVE_RATE_SECONDS = 2.0
+
+ALGORITHM_LABELS: dict[str, str] = {
+    "2d": QT_TRANSLATE_NOOP("Session", "2-D (tutorial)"),
+    "separable": QT_TRANSLATE_NOOP("Session", "Separable"),
+}
+SHOW_LABELS: dict[str, str] = {
+    "blurred": QT_TRANSLATE_NOOP("Session", "Blurred results"),
+    "original": QT_TRANSLATE_NOOP("Session", "Original"),
+    "difference": QT_TRANSLATE_NOOP("Session", "Difference"),
+    # Each pane: the original left of a divider the user drags, its engine's blur right of it.
+    "split": QT_TRANSLATE_NOOP("Session", "Before/after"),
+}
+COMPILATION_WORDS = {
+    Compilation.COMPILED: QT_TRANSLATE_NOOP("Session", "compiled"),
+    Compilation.FROM_CACHE: QT_TRANSLATE_NOOP("Session", "from cache"),
+    Compilation.REUSED: QT_TRANSLATE_NOOP("Session", "already compiled"),
+}
+
+
+@dataclass(frozen=True)
+class Caption:
+    """A pane's caption: its heading, the figures after it, and why it is out of date."""
+
+    heading: str
+    details: tuple[str, ...] = ()
+    out_of_date: str | None = None  # the reason, when the pane shows an older result
+
+    def text(self, out_of_date_mark: str = "out of date") -> str:
+        parts = [self.heading, *self.details]
+        if self.out_of_date:
+            parts.append(out_of_date_mark)
+        return " · ".join(parts)
+
+
+class SessionView:
+    """What a Session (blurapp.app.session) shows of its state: the panes' pictures, and every
+    word about them. It only reads; the Session's own methods change the state."""
+
+    translate: Translate
+    photo: Photo | None
+    parameters: BlurSpec
+    pane_engines: list[str]
+    show: str
+    jax_device: str | None
+    results: dict[str, KeptResult]
+    outcome: Outcome | None
+    running: RunPlan | None
+    original: Any
+    jax_unavailable: str | None
+    _live_updates: dict[str, list[float]]
+
+    def tr(self, text: str) -> str:
+        return self.translate(CONTEXT, text)
+
+    def title(self, engine: str) -> str:
+        """An engine's title from the registry, in the user's language."""
+        return self.translate(ENGINES_CONTEXT, get_engine(engine).title)
+
+    def live_rate(self, engine: str, now: float | None = None) -> float | None:
+        """How many live results a second `engine`'s pane got while the parameters moved
+        (over the last LIVE_RATE_SECONDS); None once they have been still that long, or
+        with fewer than two updates to count between."""
+        now = time.monotonic() if now is None else now
+        times = [t for t in self._live_updates.get(engine, []) if now - t < LIVE_RATE_SECONDS]
+        if len(times) < 2:
+            return None
+        return (len(times) - 1) / max(times[-1] - times[0], 1e-6)
+
+    def out_of_date(self, photo: Photo, parameters: BlurSpec, serial: int) -> str | None:
+        """Why figures made from `photo` with `parameters` in run `serial` no longer match
+        what a run would compute now, or None if they still do."""
+        tr = self.tr
+        reasons = []
+        if photo is not self.photo:
+            reasons.append(tr(QT_TRANSLATE_NOOP("Session", "another photo is open")))
+        now = self.parameters
+        old_size, new_size = parameters.size, now.size
+        if old_size != new_size:
+            reasons.append(
+                tr(
+                    QT_TRANSLATE_NOOP(
+                        "Session", "kernel size changed from {old} to {new} since this run"
+                    )
+                ).format(old=f"{old_size} × {old_size}", new=f"{new_size} × {new_size}")
+            )
+        if parameters.sigma != now.sigma:
+            reasons.append(
+                tr(
+                    QT_TRANSLATE_NOOP("Session", "sigma changed from {old} to {new} since this run")
+                ).format(old=f"{parameters.sigma:g}", new=f"{now.sigma:g}")
+            )
+        if parameters.algorithm != now.algorithm:
+            reasons.append(
+                tr(
+                    QT_TRANSLATE_NOOP(
+                        "Session", "algorithm changed from {old} to {new} since this run"
+                    )
+                ).format(
+                    old=tr(ALGORITHM_LABELS[parameters.algorithm]),
+                    new=tr(ALGORITHM_LABELS[now.algorithm]),
+                )
+            )
+        if parameters.color != now.color and photo.channels > 1:
+            reasons.append(
+                tr(QT_TRANSLATE_NOOP("Session", "colour turned on since this run"))
+                if now.color
+                else tr(QT_TRANSLATE_NOOP("Session", "colour turned off since this run"))
+            )
+        # A preview replaces no figures: only a later timed run makes these out of date.
+        newest = max((kept.serial for kept in self.results.values() if not kept.live), default=0)
+        if not reasons and serial < newest:
+            reasons.append(tr(QT_TRANSLATE_NOOP("Session", "a later run replaced other results")))
+        if not reasons:
+            return None
+        return tr(QT_TRANSLATE_NOOP("Session", "{reasons}; press Run")).format(
+            reasons="; ".join(reasons)
+        )
+
+    def result_out_of_date(self, engine: str) -> str | None:
+        kept = self.results.get(engine)
+        if kept is None:
+            return None
+        return self.out_of_date(kept.photo, kept.parameters, kept.serial)
+
+    def figures_out_of_date(self) -> str | None:
+        outcome = self.outcome
+        if outcome is None:
+            return None
+        return self.out_of_date(outcome.photo, outcome.parameters, outcome.serial)
+
+    def error_for(self, engine: str) -> str | None:
+        """Why `engine` has no result to show, if it could not run."""
+        kept = self.results.get(engine)
+        if kept is not None:
+            return kept.error
+        if get_engine(engine).uses_jax:
+            return self.jax_unavailable
+        return None
+
+    def _difference(self) -> tuple[Any, float] | None:
+        engine = self.pane_engines[RIGHT]
+        if self.outcome is None:
+            return None
+        return self.outcome.differences.get(engine)
+
+    def picture(self, pane: int) -> Any:
+        """What `pane` draws, or None (its placeholder says why)."""
+        engine = self.pane_engines[pane]
+        if self.show == "original":
+            return self.original
+        if self.show == "difference" and pane == RIGHT:
+            difference = self._difference()
+            return difference[0] if difference is not None else None
+        kept = self.results.get(engine)
+        if kept is not None and kept.run is not None:
+            return kept.picture
+        # Before a first run each pane shows the photo itself, so there is something to see.
+        return None if self.error_for(engine) else self.original
+
+    def picture_before(self, pane: int) -> Any:
+        """What `pane` draws left of its divider when showing before/after (the original; the
+        right side is `picture`), or None when the pane shows one picture whole."""
+        if self.show != "split" or self.picture(pane) is None:
+            return None
+        return self.original
+
+    def placeholder(self, pane: int) -> str:
+        """What `pane` says where there is no picture to draw ('' when there is one)."""
+        tr = self.tr
+        engine = self.pane_engines[pane]
+        if self.photo is None:
+            return tr(
+                QT_TRANSLATE_NOOP("Session", "Open a photo: File ▸ Open (Ctrl+O), or drop one here")
+            )
+        if self.picture(pane) is not None:
+            return ""
+        if self.show == "difference" and pane == RIGHT:
+            if engine == REFERENCE_ENGINE:
+                return tr(
+                    QT_TRANSLATE_NOOP(
+                        "Session",
+                        "Choose another engine for this pane to see its difference from "
+                        "{reference}",
+                    )
+                ).format(reference=self.title(REFERENCE_ENGINE))
+            return tr(
+                QT_TRANSLATE_NOOP(
+                    "Session", "The difference appears after a run with {reference} and {engine}"
+                )
+            ).format(reference=self.title(REFERENCE_ENGINE), engine=self.title(engine))
+        error = self.error_for(engine)
+        if error:
+            could_not = tr(QT_TRANSLATE_NOOP("Session", "{engine} could not run:"))
+            return could_not.format(engine=self.title(engine)) + f"\n{error}"
+        return ""
+
+    def caption(self, pane: int) -> Caption:
+        tr = self.tr
+        engine = self.pane_engines[pane]
+        title = self.title(engine)
+        if self.show == "original":
+            details = [tr(QT_TRANSLATE_NOOP("Session", "grayscale"))]
+            if self.photo is not None:
+                details.append(f"{self.photo.width} × {self.photo.height}")
+            return Caption(tr(SHOW_LABELS["original"]), tuple(details))
+        if self.show == "difference" and pane == RIGHT:
+            return self._difference_caption(engine)
+        if self.show == "split" and self.picture(pane) is not None:
+            # What each side of the divider shows, then the result's figures as usual.
+            title = tr(QT_TRANSLATE_NOOP("Session", "Left: original, right: {engine}")).format(
+                engine=title
+            )
+        kept = self.results.get(engine)
+        if kept is None or kept.run is None:
+            if self.error_for(engine):
+                return Caption(title, (tr(QT_TRANSLATE_NOOP("Session", "unavailable")),))
+            details = [self._device_before_run(engine)]
+            if self.photo is not None:
+                not_run = (
+                    QT_TRANSLATE_NOOP(
+                        "Session", "not run yet: the original on both sides, press Run"
+                    )
+                    if self.show == "split"
+                    else QT_TRANSLATE_NOOP(
+                        "Session", "not run yet: showing the original, press Run"
+                    )
+                )
+                details.append(tr(not_run))
+            return Caption(title, tuple(details))
+        run = kept.run
+        if kept.live:
+            one_call = tr(QT_TRANSLATE_NOOP("Session", "live: {time}, one call"))
+            details = [run.device, one_call.format(time=format_ms(run.seconds))]
+            # A new kernel size: this call compiled (or loaded) its program.
+            if run.compiled and run.compilation is not None:
+                details[-1] += f" ({tr(COMPILATION_WORDS[run.compilation])})"
+            rate = self.live_rate(engine)
+            if rate is not None:
+                per_second = tr(QT_TRANSLATE_NOOP("Session", "{rate} updates/s"))
+                details.append(per_second.format(rate=f"{rate:.1f}"))
+        elif not kept.final:
+            details = [run.device]
+            if run.first_call_seconds is not None:
+                details.append(self._first_call_words(run))
+            if self.running is not None and self.running.serial == kept.serial:
+                details.append(tr(QT_TRANSLATE_NOOP("Session", "timing…")))
+            else:
+                details.append(tr(QT_TRANSLATE_NOOP("Session", "not timed: the run stopped")))
+        elif run.first_call_seconds is None:
+            details = [run.device, format_ms(run.seconds)]
+        else:
+            details = [
+                run.device,
+                tr(QT_TRANSLATE_NOOP("Session", "steady {steady}")).format(
+                    steady=format_ms(run.seconds)
+                ),
+                self._first_call_words(run),
+            ]
+        made = kept.parameters
+        size = made.size
+        details.append(f"{size} × {size}, σ {made.sigma:g}")
+        if made.algorithm == "separable":
+            details[-1] += ", " + tr(QT_TRANSLATE_NOOP("Session", "separable"))
+        if kept.output_channels > 1:
+            details[-1] += ", " + tr(QT_TRANSLATE_NOOP("Session", "colour"))
+        return Caption(title, tuple(details), self.result_out_of_date(engine))
+
+    def _first_call_words(self, run: EngineRun) -> str:
+        tr = self.tr
+        first = format_ms(run.first_call_seconds)
+        if run.compilation is not None:
+            first += f" ({tr(COMPILATION_WORDS[run.compilation])})"
+        return tr(QT_TRANSLATE_NOOP("Session", "first call {first}")).format(first=first)
+
+    def _device_before_run(self, engine: str) -> str:
+        described = get_engine(engine)
+        if described.platform:
+            return described.platform
+        if not described.uses_jax:
+            return "cpu"
+        either = self.tr(QT_TRANSLATE_NOOP("Session", "GPU when present, else CPU"))
+        return self.jax_device or either
+
+    def _difference_caption(self, engine: str) -> Caption:
+        tr = self.tr
+        pair = f"|{self.title(REFERENCE_ENGINE)} − {self.title(engine)}|"
+        heading = f"{tr(SHOW_LABELS['difference'])} {pair}"
+        difference = self._difference()
+        if difference is None:
+            return Caption(heading)
+        scale = difference[1]
+        if scale == 0:
+            detail = tr(QT_TRANSLATE_NOOP("Session", "identical outputs (all black)"))
+        else:
+            detail = tr(
+                QT_TRANSLATE_NOOP(
+                    "Session",
+                    "black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen",
+                )
+            ).format(white=f"{scale:.2g}", levels=f"{scale * 255:.2g}")
+        details = [detail]
+        if self.outcome is not None and self.outcome.result.channels > 1:
+            details.append(
+                tr(QT_TRANSLATE_NOOP("Session", "each pixel its largest over R, G and B"))
+            )
+        return Caption(heading, tuple(details), self.figures_out_of_date())
+
+    def out_of_date_mark(self) -> str:
+        return self.tr(QT_TRANSLATE_NOOP("Session", "out of date"))
+
+    def kernel_used(self) -> str:
+        """'13 × 13 (auto, 2·ceil(3σ)+1 = 13)': the kernel a run uses."""
+        parameters = self.parameters
+        size = parameters.size
+        text = f"{size} × {size}"
+        if parameters.kernel_size == "auto":
+            auto = self.tr(QT_TRANSLATE_NOOP("Session", "(auto, 2·ceil(3σ)+1 = {size})"))
+            text += " " + auto.format(size=auto_kernel_size(parameters.sigma))
+        return text
+
+    def short_kernel_note(self) -> str | None:
+        figures = lambda text: self.translate(FIGURES_CONTEXT, text)  # noqa: E731
+        return short_kernel_note(self.parameters.size, self.parameters.sigma, figures)
+
+    def earlier_rows(self) -> list[tuple[str, str]]:
+        """Figure rows for the results kept from runs before the last one that finished."""
+        if self.outcome is None:
+            return []
+        result = self.outcome.result
+        earlier = self.tr(QT_TRANSLATE_NOOP("Session", "earlier run, out of date"))
+        return [
+            (steady_key(engine), f"{format_ms(kept.run.seconds)} ({earlier})")
+            for engine, kept in self.results.items()
+            if kept.run is not None
+            and not kept.live  # one call is no steady figure
+            and engine not in result.runs
+            and engine not in result.errors
+        ]
+
+    def summary(self) -> str:
+        """The status line after a run: every engine's steady time."""
+        tr = self.tr
+        assert self.outcome is not None, "summary() is the status line after a run"
+        result = self.outcome.result
+        parts = []
+        for engine, run in result.runs.items():
+            if get_engine(engine).uses_jax:
+                on = tr(QT_TRANSLATE_NOOP("Session", "{engine} {time} on {device}"))
+                time = format_ms(run.seconds)
+                parts.append(on.format(engine=self.title(engine), time=time, device=run.device))
+            else:
+                parts.append(f"{self.title(engine)} {format_ms(run.seconds)}")
+        for engine in result.errors:
+            unavailable = tr(QT_TRANSLATE_NOOP("Session", "{engine} unavailable"))
+            parts.append(unavailable.format(engine=self.title(engine)))
+        return tr(QT_TRANSLATE_NOOP("Session", "Done: {figures}")).format(figures=", ".join(parts))
+
+    def progress(self, engine: str, done: int, total: int) -> tuple[str, str]:
+        """(status line, progress bar format) while `engine` runs: its taps when it counts them."""
+        tr = self.tr
+        if engine == TIMING:
+            timing = tr(QT_TRANSLATE_NOOP("Session", "timing the engines: {done} of {total} calls"))
+            return timing.format(done=done, total=total), tr(
+                QT_TRANSLATE_NOOP("Session", "timing %p%")
+            )
+        title = self.title(engine)
+        if total:
+            taps = tr(QT_TRANSLATE_NOOP("Session", "{engine}: {done} of {total} kernel taps"))
+            return taps.format(engine=title, done=done, total=total), f"{title} %p%"
+        return tr(QT_TRANSLATE_NOOP("Session", "{engine}: running…")).format(engine=title), title
+
+    def photo_status(self, is_sample: bool) -> str:
+        photo = self.photo
+        assert photo is not None, "photo_status() is the status line of an open photo"
+        if is_sample:
+            where = self.tr(QT_TRANSLATE_NOOP("Session", "sample photo ({name})")).format(
+                name=photo.path.name
+            )
+        else:
+            where = display_path(photo.path)
+        return f"{where}  ·  {format_megapixels(photo.width, photo.height)}"
+
+    def saved_results(self) -> dict[str, KeptResult]:
+        """Every engine's result that can be saved."""
+        return {engine: kept for engine, kept in self.results.items() if kept.run is not None}
+
+    def result_file_name(self, engine: str) -> str:
+        """The default name of `engine`'s result: the photo's name and what made the result,
+        e.g. coffee-numpy-9x9-s2.5.png."""
+        kept = self.results[engine]
+        in_colour = kept.output_channels > 1
+        return (
+            kept.parameters.result_name(kept.photo.path.stem, engine, in_colour=in_colour) + ".png"
+        )
+
+    def result_description(self, engine: str) -> dict[str, str]:
+        """What made `engine`'s result, written into the file beside the pixels."""
+        kept = self.results[engine]
+        description = kept.parameters.description(engine, channels=kept.output_channels)
+        description["photo"] = display_path(kept.photo.path.name)
+        if get_engine(engine).uses_jax and kept.run is not None:
+            description["device"] = kept.run.device
+        return description
+
+    def mixed_parameters(self) -> list[str]:
+        """'NumPy: 11 × 11, sigma 2.5' for each result, when the results to save were made
+        with different parameters; [] when they were all made alike."""
+        kept = self.saved_results()
+        made = {
+            engine: (k.parameters.size, k.parameters.sigma, k.parameters.algorithm)
+            for engine, k in kept.items()
+        }
+        if len(set(made.values())) < 2:
+            return []
+        figures = lambda text: self.translate(FIGURES_CONTEXT, text)  # noqa: E731
+        return [
+            f"{self.title(engine)}: {describe_kernel(*values, figures)}"
+            for engine, values in made.items()
+        ]
