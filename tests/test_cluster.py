@@ -149,7 +149,7 @@ def test_a_batch_on_the_cluster_writes_what_a_local_batch_writes(tmp_path, clust
 
 
 def test_a_tiled_blur_on_the_cluster_writes_what_a_local_one_writes(tmp_path, cluster):
-    from blurapp.bench import write_test_tiff
+    from blurapp.bench.scale import write_test_tiff
     from blurapp.scale.tiled import blur_file_tiled
 
     address, _ = cluster
@@ -180,7 +180,7 @@ def test_relative_paths_on_the_cluster_land_where_the_user_is(tmp_path, cluster,
 
 
 def test_an_address_without_tcp_reaches_the_cluster_too(tmp_path, cluster, monkeypatch):
-    from blurapp.bench import write_test_tiff
+    from blurapp.bench.scale import write_test_tiff
     from blurapp.scale.tiled import blur_file_tiled
 
     address, _ = cluster

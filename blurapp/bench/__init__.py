@@ -8,42 +8,27 @@ live (the live preview's latency) and memory (peak RSS of whole runs).
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
-import math
 import os
 import platform
 import statistics
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from PIL import Image
 
 from blurapp import __version__
+from blurapp.bench.synthetic import synthetic_image
 from blurapp.core.comparison import compare, comparison_dict, max_abs_difference
 from blurapp.core.engines import Engine, get_engine
 from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA, Algorithm, KernelSize, gaussian_kernel
-
-# Photo-like aspect ratio 3:2, as the 24 MP reference image (6000 × 4000).
-_ASPECT = 1.5
-
-
-def synthetic_image(megapixels: float, seed: int = 0, channels: int = 1) -> np.ndarray:
-    """A reproducible float32 image in [0, 1] of about `megapixels`, 3:2 landscape; height ×
-    width, or height × width × `channels` when there are more than one."""
-    height = max(1, round(math.sqrt(megapixels * 1e6 / _ASPECT)))
-    width = max(1, round(height * _ASPECT))
-    shape = (height, width) if channels == 1 else (height, width, channels)
-    return np.random.default_rng(seed).random(shape, dtype=np.float32)
 
 
 def _cpu_model() -> str | None:
@@ -376,6 +361,8 @@ def run_sections(
             elif name == "live":
                 figures = live(Path(folder))
             elif name == "scale":
+                from blurapp.bench.scale import scale
+
                 figures = scale(Path(folder))
             else:
                 continue
@@ -383,145 +370,3 @@ def run_sections(
             if on_section is not None:
                 on_section(name, figures)
     return report
-
-
-# --- Scale: folders of photos and gigapixel images (issue 13) -------------------------------
-
-_MEASURE_SCRIPT = textwrap.dedent(
-    """
-    import json, resource, sys, time
-    from blurapp.core.kernel import gaussian_kernel
-    from blurapp.scale.tiled import blur_file_tiled
-    source, output, size, block, engine = sys.argv[1:6]
-    start = time.perf_counter()
-    result = blur_file_tiled(
-        source, output, kernel=gaussian_kernel(int(size)), engine=engine, block=int(block)
-    )
-    seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    print(json.dumps({"seconds": seconds, "peak_rss_bytes": peak, "blocks": result.blocks}))
-    """
-)
-
-
-def write_test_tiff(
-    path: str | os.PathLike[str],
-    side: int,
-    *,
-    tile: int = 512,
-    compression: str | None = None,
-    zeros: bool = False,
-) -> Path:
-    """Write a `side` × `side` 8-bit grey tiled BigTIFF from a generator of tiles, so making
-    even a gigapixel one holds a tile at a time: a noisy gradient, or zeros."""
-    import tifffile
-
-    rng = np.random.default_rng(13)
-    noise = rng.integers(0, 64, size=(tile, tile), dtype=np.uint8)
-    count = -(-side // tile)
-
-    def tiles() -> Iterator[np.ndarray]:
-        for row in range(count):
-            for column in range(count):
-                if zeros:
-                    yield np.zeros((tile, tile), np.uint8)
-                else:
-                    level = (row * 7 + column * 3) % 192
-                    yield np.roll(noise, row + column, axis=1) + np.uint8(level)
-
-    tifffile.imwrite(
-        path,
-        data=tiles(),
-        shape=(side, side),
-        dtype=np.uint8,
-        tile=(tile, tile),
-        bigtiff=True,
-        photometric="minisblack",
-        compression=compression,
-        metadata=None,
-    )
-    return Path(path)
-
-
-def measure_gigapixel(
-    tmp_folder: str | os.PathLike[str],
-    *,
-    side: int = 32768,
-    kernel_size: int = 9,
-    block: int = 2048,
-    engine: str = "numpy",
-) -> dict[str, Any]:
-    """Blur a `side` × `side` (by default 1-gigapixel) 8-bit grey tiled TIFF in tiles, in a
-    process of its own, and return {seconds, peak_rss_bytes, pixels, …}: the peak is that
-    process's resident memory alone. The input and output (about 2 GB) go in `tmp_folder` and
-    are removed after."""
-    folder = Path(tmp_folder)
-    source = folder / "gigapixel-source.tif"
-    output = folder / "gigapixel-blurred.tif"
-    try:
-        write_test_tiff(source, side)
-        completed = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                _MEASURE_SCRIPT,
-                *map(str, (source, output, kernel_size)),
-                str(block),
-                engine,
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if completed.returncode != 0:
-            raise RuntimeError(f"the tiled blur failed:\n{completed.stderr.strip()}")
-        figures = json.loads(completed.stdout.strip().splitlines()[-1])
-    finally:
-        for path in (source, output):
-            with contextlib.suppress(OSError):
-                path.unlink()
-    return {
-        "seconds": figures["seconds"],
-        "peak_rss_bytes": figures["peak_rss_bytes"],
-        "pixels": side * side,
-        "blocks": figures["blocks"],
-        "block": block,
-        "kernel_size": kernel_size,
-        "engine": engine,
-    }
-
-
-SCALE_PHOTOS = 24  # photos of 1 MP in the batch measured
-SCALE_ENGINES = ("numpy", "jax")
-
-
-def scale(folder: Path) -> dict:
-    """`blurapp batch`'s throughput on 1 core and on all, each engine, into PNG; and the
-    gigapixel blur by blocks: its time and its peak memory."""
-    from blurapp.scale.batch import plan_batch, run_batch
-
-    photos = folder / "scale-photos"
-    photos.mkdir()
-    for index in range(SCALE_PHOTOS):
-        levels = (synthetic_image(1.0, seed=index, channels=3) * 255).astype(np.uint8)
-        Image.fromarray(levels).save(photos / f"photo-{index:02d}.jpg", quality=90)
-    cores = os.cpu_count() or 1
-    batch = []
-    for engine, workers in itertools.product(SCALE_ENGINES, sorted({1, cores})):
-        out = folder / f"scale-out-{engine}-{workers}"
-        # One untimed photo first: JAX compiles for the size once, not inside the figure.
-        run_batch(plan_batch([photos / "photo-00.jpg"], folder / "warm-up", overwrite=True),
-                  engine=engine, workers=1)  # fmt: skip
-        summary = run_batch(plan_batch([photos], out), engine=engine, workers=workers)
-        batch.append(
-            {
-                "engine": engine,
-                "workers": workers,
-                "photos": summary.done,
-                "failed": len(summary.failed),
-                "seconds": summary.seconds,
-                "photos_per_second": summary.photos_per_second,
-                "megapixels_per_second": summary.megapixels_per_second,
-            }
-        )
-    return {"batch": batch, "gigapixel": measure_gigapixel(folder)}

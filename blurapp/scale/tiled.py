@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 SCALE_EXTRA = "pip install 'blurapp[scale]'"
 # Blocks of 2048 × 2048: a 9 × 9 kernel's halo adds under 1 % to each, and 16 of them span a
-# 32768-pixel row. Measured (blurapp.bench.measure_gigapixel, 1 gigapixel, 9 × 9, this 2-core
+# 32768-pixel row. Measured (blurapp.bench.scale.measure_gigapixel, 1 gigapixel, 9 × 9, this 2-core
 # machine under load): 2048 took 119 s at 0.97 GB peak; 1024 took 146 s at 0.43 GB (four
 # times the blocks).
 DEFAULT_BLOCK = 2048

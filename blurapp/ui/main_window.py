@@ -47,7 +47,8 @@ from blurapp.ui.colours import NOTE_COLOUR
 from blurapp.ui.dialogs import AboutDialog, ShortcutsDialog, version_rows
 from blurapp.ui.figures_panel import FiguresPanel
 from blurapp.ui.identity import APP_NAME, DESKTOP_ID, ICON_SIZES, app_icon
-from blurapp.ui.image_pane import CaptionLink, ResultPane, ViewLink
+from blurapp.ui.image_pane import CaptionLink, ResultPane
+from blurapp.ui.image_view import ViewLink
 from blurapp.ui.presentation import Presentation
 from blurapp.ui.results_saving import save_results
 from blurapp.ui.settings import (
