@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import zlib
 
@@ -358,3 +359,103 @@ def test_a_non_ascii_description_is_written_into_a_tiled_tiff(tmp_path):
     )
     with tifffile.TiffFile(tmp_path / "out.tif") as written:
         assert json.loads(written.pages[0].description) == description
+
+
+# --- Loaded whole or by blocks: the same pixels ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "options"),
+    [
+        ("grey32.tif", noise((90, 70), np.uint8).astype(np.uint32), {}),
+        ("grey32-wide.tif", (noise((90, 70), np.uint16) // 2).astype(np.uint32), {}),
+        (
+            "premultiplied.tif",
+            noise((90, 70, 4), np.uint8),
+            {"photometric": "rgb", "extrasamples": ["assocalpha"]},
+        ),
+        (
+            "premultiplied-grey.tif",
+            noise((90, 70, 2), np.uint8),
+            {"photometric": "minisblack", "extrasamples": ["assocalpha"]},
+        ),
+    ],
+)
+def test_by_blocks_the_pixels_are_those_of_the_whole_image_load(tmp_path, name, data, options):
+    source = write_tiff(tmp_path / name, data, tile=(32, 32), **options)
+    whole = load_photo(source)
+
+    by_blocks = tiled.open_tiled(source, block=48).compute()
+    np.testing.assert_allclose(by_blocks, whole.gray, rtol=0, atol=1e-6)
+
+    output = tmp_path / "blurred.tif"
+    tiled.blur_file_tiled(source, output, kernel=np.ones((1, 1), np.float32), block=48)
+    written = tifffile.imread(output)
+    assert written.dtype == (np.uint8 if whole.bit_depth == 8 else np.uint16)
+    np.testing.assert_array_equal(
+        written, np.rint(whole.gray * (2**whole.bit_depth - 1)).astype(written.dtype)
+    )
+
+
+def test_a_premultiplied_colour_tiff_is_the_same_in_colour_whole_or_by_blocks(tmp_path):
+    source = write_tiff(
+        tmp_path / "premultiplied.tif",
+        noise((64, 50, 4), np.uint8),
+        photometric="rgb",
+        extrasamples=["assocalpha"],
+    )
+    by_blocks = tiled.open_tiled(source, color=True, block=40).compute()
+    np.testing.assert_allclose(by_blocks, load_photo(source, color=True).pixels, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (np.zeros((8, 8), np.int64), "signed 64-bit integers"),
+        (np.zeros((8, 8), np.complex64), "complex"),
+        (np.zeros((2, 8, 8, 1), np.uint8), "not rows × columns"),
+        (np.zeros((8, 8, 5), np.uint8), "not rows × columns"),
+        (np.zeros((0, 0), np.uint8), "no pixels"),
+        (np.full((8, 8), -3, np.int16), "signed 16-bit integers from -3 to -3"),
+    ],
+)
+def test_a_zarr_array_blurapp_cannot_read_says_why(tmp_path, data, words):
+    import zarr
+
+    folder = tmp_path / "image.zarr"
+    zarr.create_array(folder, shape=data.shape, dtype=data.dtype)[...] = data
+    assert tiled.needs_tiles(folder)  # so the command line and a batch blur it by blocks
+    with pytest.raises(PhotoError) as raised:
+        tiled.blur_file_tiled(folder, tmp_path / "out.npy", kernel=gaussian_kernel(3))
+    assert str(folder) in str(raised.value) and words in str(raised.value)
+    assert "folder" not in str(raised.value).replace(str(tmp_path), "")
+
+
+def test_a_zarr_chunk_that_is_a_fifo_is_refused_by_name_at_once(tmp_path):
+    import threading
+
+    import zarr
+
+    folder = tmp_path / "image.zarr"
+    zarr.create_array(folder, shape=(64, 64), chunks=(32, 32), dtype=np.uint8)[:] = noise((64, 64))
+    chunk = next(path for path in folder.rglob("*") if path.is_file() and path.parent != folder)
+    chunk.unlink()
+    os.mkfifo(chunk)
+    outcome = []
+
+    def blur():
+        try:
+            tiled.blur_file_tiled(folder, tmp_path / "out.npy", kernel=gaussian_kernel(3))
+        except PhotoError as error:
+            outcome.append(str(error))
+
+    thread = threading.Thread(target=blur, daemon=True)
+    thread.start()
+    thread.join(20)
+    if thread.is_alive():  # the reader waits in open(): a writer that closes lets it go
+        os.close(os.open(chunk, os.O_WRONLY | os.O_NONBLOCK))
+        thread.join(20)
+        pytest.fail("blurring waited on a FIFO put in a chunk's place")
+    [message] = outcome
+    assert str(chunk) in message and "not a regular file" in message
+    assert not (tmp_path / "out.npy").exists()
