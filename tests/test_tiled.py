@@ -459,3 +459,132 @@ def test_a_zarr_chunk_that_is_a_fifo_is_refused_by_name_at_once(tmp_path):
     [message] = outcome
     assert str(chunk) in message and "not a regular file" in message
     assert not (tmp_path / "out.npy").exists()
+
+
+# --- Files whose header declares more than they hold ----------------------------------------
+
+
+def tiff_declaring(width, height, *, counts, tile=None, data=b""):
+    """A little-endian 8-bit grey TIFF whose header declares `width` × `height` pixels in
+    strips (one, of all the rows) or `tile`s whose byte counts are `counts`, followed by
+    `data`: a hostile file, small however large the image it declares."""
+    import struct
+
+    pieces = len(counts)
+    header_size, entries = 8, 10
+    ifd_size = 2 + entries * 12 + 4
+    arrays_at = header_size + ifd_size
+    offsets_at, counts_at = arrays_at, arrays_at + 4 * pieces
+    data_at = counts_at + 4 * pieces
+    offsets = [data_at] * pieces
+
+    def entry(tag, kind, count, value):
+        return struct.pack("<HHII", tag, kind, count, value)
+
+    tags = [
+        entry(256, 4, 1, width),
+        entry(257, 4, 1, height),
+        entry(258, 3, 1, 8),
+        entry(259, 3, 1, 1),
+        entry(262, 3, 1, 1),
+        entry(277, 3, 1, 1),
+    ]
+
+    def value_or_place(values, at):  # one value fits in its entry; more lie at `at`
+        return values[0] if pieces == 1 else at
+
+    if tile:
+        tags += [
+            entry(322, 4, 1, tile),
+            entry(323, 4, 1, tile),
+            entry(324, 4, pieces, value_or_place(offsets, offsets_at)),
+            entry(325, 4, pieces, value_or_place(counts, counts_at)),
+        ]
+    else:
+        tags += [
+            entry(273, 4, pieces, value_or_place(offsets, offsets_at)),
+            entry(278, 4, 1, height),
+            entry(279, 4, pieces, value_or_place(counts, counts_at)),
+            entry(284, 3, 1, 1),
+        ]
+    assert len(tags) == entries
+    ifd = struct.pack("<H", entries) + b"".join(sorted(tags)) + struct.pack("<I", 0)
+    arrays = struct.pack(f"<{pieces}I", *offsets) + struct.pack(f"<{pieces}I", *counts)
+    return b"II*\x00" + struct.pack("<I", header_size) + ifd + arrays + data
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("one-empty-strip.tif", tiff_declaring(100_000, 100_000, counts=[0]), "hold no bytes"),
+        (
+            "empty-tiles.tif",
+            tiff_declaring(40_000, 40_000, counts=[0] * 157**2, tile=256),
+            "hold no bytes",
+        ),
+        (
+            "strip-past-the-end.tif",
+            tiff_declaring(30_000, 30_000, counts=[900_000_000]),
+            "truncated",
+        ),
+    ],
+)
+def test_a_tiff_that_cannot_hold_its_declared_image_is_refused_before_any_work(
+    tmp_path, name, content, words
+):
+    source = tmp_path / name
+    source.write_bytes(content)
+    assert tiled.needs_tiles(source)  # far past Pillow's limit: the command line goes by blocks
+    written = []
+    output = tmp_path / "out.tif"
+    with pytest.raises(PhotoError) as raised:
+        tiled.blur_file_tiled(
+            source,
+            output,
+            kernel=gaussian_kernel(3),
+            progress=lambda done, total: written.append(done),
+            cancelled=lambda: bool(written),  # the old code: stop after one row of blocks
+        )
+    assert str(source) in str(raised.value) and words in str(raised.value)
+    assert written == [] and sorted(path.name for path in tmp_path.iterdir()) == [name]
+
+
+@pytest.mark.parametrize("empty", ["all", "one"])
+def test_a_tiled_tiff_with_empty_tiles_is_refused_whole_and_by_blocks_alike(tmp_path, empty):
+    source = write_tiff(tmp_path / "empty.tif", noise((128, 128)), tile=(64, 64))
+    with tifffile.TiffFile(source, mode="r+b") as tiff:
+        tag = tiff.pages.first.tags[325]  # TileByteCounts
+        counts = [0] * 4 if empty == "all" else [*tag.value[:3], 0]
+        tag.overwrite(counts)
+    with pytest.raises(PhotoError) as whole:
+        load_photo(source)
+    with pytest.raises(PhotoError) as by_blocks:
+        tiled.blur_file_tiled(source, tmp_path / "out.tif", kernel=gaussian_kernel(3))
+    assert str(whole.value) == str(by_blocks.value)
+    assert str(source) in str(whole.value) and "hold no bytes" in str(whole.value)
+    assert not (tmp_path / "out.tif").exists()
+
+
+def test_an_output_larger_than_the_free_space_is_refused_before_any_work(tmp_path):
+    import shutil
+
+    import zarr
+
+    # A zarr array with no chunk written holds its fill value everywhere: a valid image,
+    # tiny on disk, whose blur would take four times the free space.
+    width = 4096
+    height = 4 * shutil.disk_usage(tmp_path).free // (width * 4) + 1
+    folder = tmp_path / "huge.zarr"
+    zarr.create_array(folder, shape=(height, width), chunks=(4096, 4096), dtype=np.uint8)
+    output = tmp_path / "out.npy"
+    written = []
+    with pytest.raises(OutputError) as raised:
+        tiled.blur_file_tiled(
+            folder,
+            output,
+            kernel=gaussian_kernel(3),
+            progress=lambda done, total: written.append(done),
+            cancelled=lambda: bool(written),
+        )
+    assert str(output) in str(raised.value) and "not enough free space" in str(raised.value)
+    assert written == [] and not output.exists()

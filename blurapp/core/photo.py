@@ -120,6 +120,8 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
             # memory-mapping the file: a mapped file cut short by another program while the
             # photo loads kills the whole process with SIGBUS; a read one is just truncated.
             with Image.open(file) as image:
+                if image.format == "TIFF":
+                    _check_tiff_data_tags(path, image, file)
                 wide_bands = _sixteen_bit_colour_bands(image)
                 own_bands = wide_bands or _premultiplied_eight_bit_bands(image)
                 if own_bands:
@@ -245,6 +247,59 @@ def check_is_readable_file(path: Path) -> None:
         raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "no such file")) from error
     except OSError as error:
         raise os_problem(path, error) from error
+
+
+# TIFF tags that say where a first image's pixels lie: in strips, or in tiles.
+_STRIP_OFFSETS, _STRIP_BYTE_COUNTS, _TILE_OFFSETS, _TILE_BYTE_COUNTS = 273, 279, 324, 325
+
+
+def check_tiff_data(path: Path, offsets: object, counts: object, file_size: int) -> None:
+    """Refuse, before any pixel is decoded, a TIFF whose strips or tiles (at `offsets`,
+    `counts` bytes long) cannot hold what its header declares: byte counts missing or not one
+    for each piece, any piece of no bytes (one or all: there is no pixel in an empty tile, so
+    none is made up), or one past the end of the file (truncated, as the loader says of a
+    file that ends early). The same rule for a photo loaded whole and one read by blocks."""
+    offsets = np.atleast_1d(np.asarray(offsets if offsets is not None else (), dtype=np.int64))
+    counts = np.atleast_1d(np.asarray(counts if counts is not None else (), dtype=np.int64))
+    if not len(offsets) or len(counts) != len(offsets):
+        raise PhotoError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "the file cannot hold the image its header declares (it gives {counts} byte "
+                "counts for {pieces} strips or tiles)",
+            ),
+            counts=len(counts),
+            pieces=len(offsets),
+        )
+    empty = np.flatnonzero(counts <= 0)
+    if len(empty):
+        raise PhotoError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "the file cannot hold the image its header declares ({empty} of its {pieces} "
+                "strips or tiles hold no bytes)",
+            ),
+            empty=f"{len(empty):,}",
+            pieces=f"{len(offsets):,}",
+        )
+    if np.any(offsets < 0) or np.any(offsets + counts > file_size):
+        raise PhotoError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem", "the file is truncated (it ends before the image does)"
+            ),
+        )
+
+
+def _check_tiff_data_tags(path: Path, image: Image.Image, file: IO[bytes]) -> None:
+    tags = image.tag_v2
+    if _TILE_OFFSETS in tags:
+        offsets, counts = tags.get(_TILE_OFFSETS), tags.get(_TILE_BYTE_COUNTS)
+    else:
+        offsets, counts = tags.get(_STRIP_OFFSETS), tags.get(_STRIP_BYTE_COUNTS)
+    check_tiff_data(path, offsets, counts, os.fstat(file.fileno()).st_size)
 
 
 def os_problem(path: Path, error: OSError) -> PhotoError:

@@ -17,6 +17,7 @@ import dataclasses
 import itertools
 import json
 import os
+import shutil
 import stat
 import threading
 import time
@@ -37,6 +38,7 @@ from blurapp.core.photo import (
     UnsupportedPixels,
     available_memory,
     check_is_readable_file,
+    check_tiff_data,
     os_problem,
     pixel_type_words,
     samples_to_float,
@@ -469,12 +471,28 @@ def _with_white(layout: _Layout, block: int) -> _Layout:
     return dataclasses.replace(layout, white=white)
 
 
+def _check_tiff_holds_its_image(path: Path) -> None:
+    import tifffile
+
+    try:
+        with open(path, "rb") as file, tifffile.TiffFile(file) as tiff:
+            page = tiff.pages.first
+            offsets, counts = page.dataoffsets, page.databytecounts
+            size = os.fstat(file.fileno()).st_size
+    except OSError as error:
+        raise os_problem(path, error) from error
+    check_tiff_data(path, offsets, counts, size)
+
+
 def _open_pixels(
     path: str | os.PathLike[str], color: bool, block: int
 ) -> tuple[dask.array.Array, _Layout]:
     da = _dask_array()
     block = _check_block(block)
-    layout = _with_white(_read_layout(path), block)
+    layout = _read_layout(path)
+    if layout.kind == "tiff":
+        _check_tiff_holds_its_image(layout.path)
+    layout = _with_white(layout, block)
     pixels = _FloatPixels(layout, color)
     chunks = (block, block, 3) if pixels.ndim == 3 else (block, block)
     from dask.base import tokenize
@@ -690,6 +708,7 @@ def blur_file_tiled(
         levels_dtype = np.uint8 if layout.bit_depth == 8 else np.uint16
         # Levels in the blocks: a band's result is 1 or 2 bytes a pixel, not 4.
         result = blurred.map_blocks(_to_levels_block, dtype=levels_dtype, levels=levels_dtype)
+    _check_fits_on_disk(output, result.shape, result.dtype)
     band_edges = np.cumsum((0, *result.chunks[0]))
     total = result.npartitions
     blocks_per_band = total // len(result.chunks[0])
@@ -721,6 +740,31 @@ def blur_file_tiled(
         seconds=time.perf_counter() - start,
         blocks=total,
     )
+
+
+def _check_fits_on_disk(output: Path, shape: tuple[int, ...], dtype: np.dtype) -> None:
+    """Refuse, before any block is blurred, an output larger than the free space beside it."""
+    height, width = shape[:2]
+    channels = shape[2] if len(shape) == 3 else 1
+    if dtype != np.float32:  # tiled TIFF: its last row and column of tiles are padded
+        height = -(-height // OUTPUT_TILE[0]) * OUTPUT_TILE[0]
+        width = -(-width // OUTPUT_TILE[1]) * OUTPUT_TILE[1]
+    needed = height * width * channels * np.dtype(dtype).itemsize
+    try:
+        free = shutil.disk_usage(output.parent).free
+    except OSError:
+        return  # writing it will say what is wrong with the folder
+    if needed > free:
+        raise OutputError(
+            output,
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "there is not enough free space for it: it would take about {needed} GB, "
+                "and {free} GB is free",
+            ),
+            needed=f"{needed / 1e9:,.1f}",
+            free=f"{free / 1e9:,.1f}",
+        )
 
 
 def _write_npy(file: BinaryIO, shape: tuple[int, ...], bands: Iterator[np.ndarray]) -> None:
