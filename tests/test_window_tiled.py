@@ -2,13 +2,14 @@
 progress dialog, instead of only failing."""
 
 import time
+import typing
 
 import numpy as np
 import pytest
 import tifffile
 from PIL import Image
-from PySide6.QtCore import Slot
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import QThread, Slot
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from qt_helpers import RUN_TIMEOUT_MS
 from scipy.ndimage import correlate
 
@@ -18,13 +19,22 @@ from blurapp.ui import tiled_blur
 
 class CancelAtTheFirstRow(tiled_blur.TiledBlurDialog):
     """Cancel pressed as soon as the first row of blocks is written. (At module level: PySide
-    crashes collecting a QObject subclass made inside a test function.)"""
+    crashes collecting a QObject subclass made inside a test function.)
+
+    A slot of its own beside the dialog's: PySide calls an override of a slot the base class
+    connected (its _on_progress) on the thread that emits, the worker's, where no widget may
+    be touched."""
 
     rows = 0
+    threads: typing.ClassVar[list[bool]] = []  # whether each row's call ran on the GUI thread
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._thread.worker.progress.connect(self._count_row)
 
     @Slot(int, int)
-    def _on_progress(self, done, total):
-        super()._on_progress(done, total)
+    def _count_row(self, done, total):
+        type(self).threads.append(QThread.currentThread() is QApplication.instance().thread())
         type(self).rows += 1
         if type(self).rows == 1:
             self.cancel()
@@ -111,6 +121,7 @@ def test_cancelling_the_blur_by_blocks_leaves_no_file(
     monkeypatch.setattr(tiled, "blur_file_tiled", waiting_for_cancel)
     monkeypatch.setattr(tiled_blur, "TiledBlurDialog", CancelAtTheFirstRow)
     monkeypatch.setattr(CancelAtTheFirstRow, "rows", 0)
+    monkeypatch.setattr(CancelAtTheFirstRow, "threads", [])
     # Small blocks: several rows of them, so there are rows left to cancel.
     monkeypatch.setattr(tiled, "DEFAULT_BLOCK", 128)
     window = make_window()
@@ -119,6 +130,7 @@ def test_cancelling_the_blur_by_blocks_leaves_no_file(
         window.open_photo(path)
     assert done.args[0] == "cancelled", done.args
     assert CancelAtTheFirstRow.rows == 1  # 900 rows in blocks of 128: it stopped after one
+    assert CancelAtTheFirstRow.threads == [True]
     assert not answers["output"].exists()
     assert sorted(p.name for p in path.parent.iterdir()) == ["scan.tif"]
 
