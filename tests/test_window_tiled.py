@@ -1,6 +1,10 @@
 """An image too large to open: the window offers to blur it to a file by blocks, with a
 progress dialog, instead of only failing."""
 
+import os
+import subprocess
+import sys
+import textwrap
 import time
 import typing
 
@@ -146,3 +150,63 @@ def test_a_small_photo_that_fails_is_not_offered_a_blur(
     assert answers["asked"] == []
     [(title, text)] = warnings_shown
     assert title == "Cannot Open Photo" and str(bad) in text
+
+
+def test_closing_the_window_during_a_blur_by_blocks_ends_it_as_cancelled(tmp_path):
+    """The window closed after the first row of blocks, and the program exiting: the row in
+    hand meets thread pools shut down for the exit, and ends as a cancelled blur, no error
+    logged. (A process of its own: the program must really exit.)"""
+    script = textwrap.dedent(
+        """
+        import sys, time
+        import numpy as np, tifffile
+        from PIL import Image
+        from PySide6.QtCore import QSettings, QTimer
+        from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+        from blurapp.core import tiled
+        from blurapp.logs import configure_logging
+        from blurapp.ui.main_window import MainWindow
+
+        folder = sys.argv[1]
+        configure_logging()
+        Image.MAX_IMAGE_PIXELS = 500_000
+        tiled.DEFAULT_BLOCK = 128
+        real = tiled._blur_block
+
+        def slow(block, **options):  # rows long enough to close the window inside one
+            time.sleep(0.2)
+            return real(block, **options)
+
+        tiled._blur_block = slow
+        levels = np.random.default_rng(7).integers(0, 256, (900, 1200), dtype=np.uint8)
+        tifffile.imwrite(f"{folder}/scan.tif", levels, tile=(256, 256))
+        QMessageBox.question = lambda *a, **k: QMessageBox.StandardButton.Yes
+        QFileDialog.getSaveFileName = lambda *a, **k: (f"{folder}/scan-blurred.tif", "")
+        app = QApplication([])
+        window = MainWindow(QSettings(f"{folder}/settings.ini", QSettings.Format.IniFormat))
+        window.show()
+        window.open_photo(f"{folder}/scan.tif")
+
+        def close_after_the_first_row():
+            dialog = window.tiled_blur
+            if dialog is not None and dialog.bar.value() > 0:
+                print("closing", flush=True)
+                window.close()
+                app.quit()
+
+        timer = QTimer(interval=10, timeout=close_after_the_first_row)
+        timer.start()
+        app.exec()
+        """
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "closing"
+    assert "Traceback" not in run.stderr and "failed" not in run.stderr, run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scan.tif", "settings.ini"]

@@ -719,7 +719,14 @@ def blur_file_tiled(
             for number, (top, bottom) in enumerate(itertools.pairwise(band_edges), start=1):
                 if cancelled is not None and cancelled():
                     raise BlurCancelled
-                band = result[int(top) : int(bottom)].compute(scheduler=chosen)
+                try:
+                    band = result[int(top) : int(bottom)].compute(scheduler=chosen)
+                except RuntimeError:
+                    # Stopped while a row was in hand: a program exiting (its window closed)
+                    # shuts down the thread pools under that row. A cancelled blur, not a failure.
+                    if cancelled is not None and cancelled():
+                        raise BlurCancelled from None
+                    raise
                 yield band
                 if progress is not None:
                     progress(number * blocks_per_band, total)
