@@ -123,9 +123,13 @@ def test_unknown_output_formats_list_every_accepted_one(photo, tmp_path):
 def test_a_signal_while_writing_leaves_no_temporary_file(photo, tmp_path, signum):
     # The signal arrives when half the output is written, every time: no race to lose.
     out = tmp_path / "out.npy"
+    # The child meets SIGINT as a command typed at a terminal does (Python's KeyboardInterrupt),
+    # even when these tests were started with it ignored, as a background job is: it would
+    # inherit the ignoring, which blurapp keeps, as programs do for the job's starter.
     script = textwrap.dedent(
         f"""
-        import os, sys
+        import os, signal, sys
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         import blurapp.core.saving as saving
 
         real = saving.write_atomically

@@ -328,6 +328,14 @@ def test_a_32_bit_integer_image_outside_16_bits(tmp_path):
     assert_refused(path, "not supported")
 
 
+def test_a_signed_16_bit_tiff_with_negative_pixels_says_what_it_holds(tmp_path):
+    import tifffile
+
+    path = tmp_path / "int16.tif"
+    tifffile.imwrite(path, np.array([[-5, 300]], dtype=np.int16))
+    assert_refused(path, "its pixels are signed 16-bit integers from -5 to 300")
+
+
 @settings(
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import zlib
 
@@ -358,3 +359,232 @@ def test_a_non_ascii_description_is_written_into_a_tiled_tiff(tmp_path):
     )
     with tifffile.TiffFile(tmp_path / "out.tif") as written:
         assert json.loads(written.pages[0].description) == description
+
+
+# --- Loaded whole or by blocks: the same pixels ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "options"),
+    [
+        ("grey32.tif", noise((90, 70), np.uint8).astype(np.uint32), {}),
+        ("grey32-wide.tif", (noise((90, 70), np.uint16) // 2).astype(np.uint32), {}),
+        (
+            "premultiplied.tif",
+            noise((90, 70, 4), np.uint8),
+            {"photometric": "rgb", "extrasamples": ["assocalpha"]},
+        ),
+        (
+            "premultiplied-grey.tif",
+            noise((90, 70, 2), np.uint8),
+            {"photometric": "minisblack", "extrasamples": ["assocalpha"]},
+        ),
+    ],
+)
+def test_by_blocks_the_pixels_are_those_of_the_whole_image_load(tmp_path, name, data, options):
+    source = write_tiff(tmp_path / name, data, tile=(32, 32), **options)
+    whole = load_photo(source)
+
+    by_blocks = tiled.open_tiled(source, block=48).compute()
+    np.testing.assert_allclose(by_blocks, whole.gray, rtol=0, atol=1e-6)
+
+    output = tmp_path / "blurred.tif"
+    tiled.blur_file_tiled(source, output, kernel=np.ones((1, 1), np.float32), block=48)
+    written = tifffile.imread(output)
+    assert written.dtype == (np.uint8 if whole.bit_depth == 8 else np.uint16)
+    np.testing.assert_array_equal(
+        written, np.rint(whole.gray * (2**whole.bit_depth - 1)).astype(written.dtype)
+    )
+
+
+def test_a_premultiplied_colour_tiff_is_the_same_in_colour_whole_or_by_blocks(tmp_path):
+    source = write_tiff(
+        tmp_path / "premultiplied.tif",
+        noise((64, 50, 4), np.uint8),
+        photometric="rgb",
+        extrasamples=["assocalpha"],
+    )
+    by_blocks = tiled.open_tiled(source, color=True, block=40).compute()
+    np.testing.assert_allclose(by_blocks, load_photo(source, color=True).pixels, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (np.zeros((8, 8), np.int64), "signed 64-bit integers"),
+        (np.zeros((8, 8), np.complex64), "complex"),
+        (np.zeros((2, 8, 8, 1), np.uint8), "not rows × columns"),
+        (np.zeros((8, 8, 5), np.uint8), "not rows × columns"),
+        (np.zeros((0, 0), np.uint8), "no pixels"),
+        (np.full((8, 8), -3, np.int16), "signed 16-bit integers from -3 to -3"),
+    ],
+)
+def test_a_zarr_array_blurapp_cannot_read_says_why(tmp_path, data, words):
+    import zarr
+
+    folder = tmp_path / "image.zarr"
+    zarr.create_array(folder, shape=data.shape, dtype=data.dtype)[...] = data
+    assert tiled.needs_tiles(folder)  # so the command line and a batch blur it by blocks
+    with pytest.raises(PhotoError) as raised:
+        tiled.blur_file_tiled(folder, tmp_path / "out.npy", kernel=gaussian_kernel(3))
+    assert str(folder) in str(raised.value) and words in str(raised.value)
+    assert "folder" not in str(raised.value).replace(str(tmp_path), "")
+
+
+def test_a_zarr_chunk_that_is_a_fifo_is_refused_by_name_at_once(tmp_path):
+    import threading
+
+    import zarr
+
+    folder = tmp_path / "image.zarr"
+    zarr.create_array(folder, shape=(64, 64), chunks=(32, 32), dtype=np.uint8)[:] = noise((64, 64))
+    chunk = next(path for path in folder.rglob("*") if path.is_file() and path.parent != folder)
+    chunk.unlink()
+    os.mkfifo(chunk)
+    outcome = []
+
+    def blur():
+        try:
+            tiled.blur_file_tiled(folder, tmp_path / "out.npy", kernel=gaussian_kernel(3))
+        except PhotoError as error:
+            outcome.append(str(error))
+
+    thread = threading.Thread(target=blur, daemon=True)
+    thread.start()
+    thread.join(20)
+    if thread.is_alive():  # the reader waits in open(): a writer that closes lets it go
+        os.close(os.open(chunk, os.O_WRONLY | os.O_NONBLOCK))
+        thread.join(20)
+        pytest.fail("blurring waited on a FIFO put in a chunk's place")
+    [message] = outcome
+    assert str(chunk) in message and "not a regular file" in message
+    assert not (tmp_path / "out.npy").exists()
+
+
+# --- Files whose header declares more than they hold ----------------------------------------
+
+
+def tiff_declaring(width, height, *, counts, tile=None, data=b""):
+    """A little-endian 8-bit grey TIFF whose header declares `width` × `height` pixels in
+    strips (one, of all the rows) or `tile`s whose byte counts are `counts`, followed by
+    `data`: a hostile file, small however large the image it declares."""
+    import struct
+
+    pieces = len(counts)
+    header_size, entries = 8, 10
+    ifd_size = 2 + entries * 12 + 4
+    arrays_at = header_size + ifd_size
+    offsets_at, counts_at = arrays_at, arrays_at + 4 * pieces
+    data_at = counts_at + 4 * pieces
+    offsets = [data_at] * pieces
+
+    def entry(tag, kind, count, value):
+        return struct.pack("<HHII", tag, kind, count, value)
+
+    tags = [
+        entry(256, 4, 1, width),
+        entry(257, 4, 1, height),
+        entry(258, 3, 1, 8),
+        entry(259, 3, 1, 1),
+        entry(262, 3, 1, 1),
+        entry(277, 3, 1, 1),
+    ]
+
+    def value_or_place(values, at):  # one value fits in its entry; more lie at `at`
+        return values[0] if pieces == 1 else at
+
+    if tile:
+        tags += [
+            entry(322, 4, 1, tile),
+            entry(323, 4, 1, tile),
+            entry(324, 4, pieces, value_or_place(offsets, offsets_at)),
+            entry(325, 4, pieces, value_or_place(counts, counts_at)),
+        ]
+    else:
+        tags += [
+            entry(273, 4, pieces, value_or_place(offsets, offsets_at)),
+            entry(278, 4, 1, height),
+            entry(279, 4, pieces, value_or_place(counts, counts_at)),
+            entry(284, 3, 1, 1),
+        ]
+    assert len(tags) == entries
+    ifd = struct.pack("<H", entries) + b"".join(sorted(tags)) + struct.pack("<I", 0)
+    arrays = struct.pack(f"<{pieces}I", *offsets) + struct.pack(f"<{pieces}I", *counts)
+    return b"II*\x00" + struct.pack("<I", header_size) + ifd + arrays + data
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("one-empty-strip.tif", tiff_declaring(100_000, 100_000, counts=[0]), "hold no bytes"),
+        (
+            "empty-tiles.tif",
+            tiff_declaring(40_000, 40_000, counts=[0] * 157**2, tile=256),
+            "hold no bytes",
+        ),
+        (
+            "strip-past-the-end.tif",
+            tiff_declaring(30_000, 30_000, counts=[900_000_000]),
+            "truncated",
+        ),
+    ],
+)
+def test_a_tiff_that_cannot_hold_its_declared_image_is_refused_before_any_work(
+    tmp_path, name, content, words
+):
+    source = tmp_path / name
+    source.write_bytes(content)
+    assert tiled.needs_tiles(source)  # far past Pillow's limit: the command line goes by blocks
+    written = []
+    output = tmp_path / "out.tif"
+    with pytest.raises(PhotoError) as raised:
+        tiled.blur_file_tiled(
+            source,
+            output,
+            kernel=gaussian_kernel(3),
+            progress=lambda done, total: written.append(done),
+            cancelled=lambda: bool(written),  # the old code: stop after one row of blocks
+        )
+    assert str(source) in str(raised.value) and words in str(raised.value)
+    assert written == [] and sorted(path.name for path in tmp_path.iterdir()) == [name]
+
+
+@pytest.mark.parametrize("empty", ["all", "one"])
+def test_a_tiled_tiff_with_empty_tiles_is_refused_whole_and_by_blocks_alike(tmp_path, empty):
+    source = write_tiff(tmp_path / "empty.tif", noise((128, 128)), tile=(64, 64))
+    with tifffile.TiffFile(source, mode="r+b") as tiff:
+        tag = tiff.pages.first.tags[325]  # TileByteCounts
+        counts = [0] * 4 if empty == "all" else [*tag.value[:3], 0]
+        tag.overwrite(counts)
+    with pytest.raises(PhotoError) as whole:
+        load_photo(source)
+    with pytest.raises(PhotoError) as by_blocks:
+        tiled.blur_file_tiled(source, tmp_path / "out.tif", kernel=gaussian_kernel(3))
+    assert str(whole.value) == str(by_blocks.value)
+    assert str(source) in str(whole.value) and "hold no bytes" in str(whole.value)
+    assert not (tmp_path / "out.tif").exists()
+
+
+def test_an_output_larger_than_the_free_space_is_refused_before_any_work(tmp_path):
+    import shutil
+
+    import zarr
+
+    # A zarr array with no chunk written holds its fill value everywhere: a valid image,
+    # tiny on disk, whose blur would take four times the free space.
+    width = 4096
+    height = 4 * shutil.disk_usage(tmp_path).free // (width * 4) + 1
+    folder = tmp_path / "huge.zarr"
+    zarr.create_array(folder, shape=(height, width), chunks=(4096, 4096), dtype=np.uint8)
+    output = tmp_path / "out.npy"
+    written = []
+    with pytest.raises(OutputError) as raised:
+        tiled.blur_file_tiled(
+            folder,
+            output,
+            kernel=gaussian_kernel(3),
+            progress=lambda done, total: written.append(done),
+            cancelled=lambda: bool(written),
+        )
+    assert str(output) in str(raised.value) and "not enough free space" in str(raised.value)
+    assert written == [] and not output.exists()

@@ -4,6 +4,7 @@ import logging
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -433,3 +434,33 @@ def test_a_16_bit_photos_difference_is_in_its_own_levels(make_window, qtbot, tmp
     assert window.photo.bit_depth == 16
     run(qtbot, window)
     assert "of 65,535 levels" in window.figures.value("max abs diff")
+
+
+def _files_under(folder):
+    return sorted(str(path.relative_to(folder)) for path in folder.rglob("*") if path.is_file())
+
+
+def test_a_window_the_tests_start_keeps_its_settings_out_of_the_users_home(tmp_path, monkeypatch):
+    # What the README's test command does to a user's home: nothing. The suite's children get
+    # settings, cache and state folders of the run's own (tests/conftest.py).
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        assert os.environ.get(variable, "").startswith(tempfile.gettempdir()), variable
+    run_ = _exit_when_shown()
+    assert run_.returncode == 0, run_.stderr
+    assert _files_under(home) == []
+
+
+def test_the_startup_bench_keeps_its_windows_settings_out_of_the_users(tmp_path, monkeypatch):
+    from blurapp import bench
+
+    user = tmp_path / "user"
+    for variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        (user / variable).mkdir(parents=True)
+        monkeypatch.setenv(variable, str(user / variable))  # the user's own, for this test
+    monkeypatch.setenv("HOME", str(user))
+    report = bench.startup(runs=1)
+    assert "error" not in report, report
+    assert _files_under(user) == []

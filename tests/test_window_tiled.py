@@ -1,14 +1,19 @@
 """An image too large to open: the window offers to blur it to a file by blocks, with a
 progress dialog, instead of only failing."""
 
+import os
+import subprocess
+import sys
+import textwrap
 import time
+import typing
 
 import numpy as np
 import pytest
 import tifffile
 from PIL import Image
-from PySide6.QtCore import Slot
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import QThread, Slot
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from qt_helpers import RUN_TIMEOUT_MS
 from scipy.ndimage import correlate
 
@@ -18,13 +23,22 @@ from blurapp.ui import tiled_blur
 
 class CancelAtTheFirstRow(tiled_blur.TiledBlurDialog):
     """Cancel pressed as soon as the first row of blocks is written. (At module level: PySide
-    crashes collecting a QObject subclass made inside a test function.)"""
+    crashes collecting a QObject subclass made inside a test function.)
+
+    A slot of its own beside the dialog's: PySide calls an override of a slot the base class
+    connected (its _on_progress) on the thread that emits, the worker's, where no widget may
+    be touched."""
 
     rows = 0
+    threads: typing.ClassVar[list[bool]] = []  # whether each row's call ran on the GUI thread
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._thread.worker.progress.connect(self._count_row)
 
     @Slot(int, int)
-    def _on_progress(self, done, total):
-        super()._on_progress(done, total)
+    def _count_row(self, done, total):
+        type(self).threads.append(QThread.currentThread() is QApplication.instance().thread())
         type(self).rows += 1
         if type(self).rows == 1:
             self.cancel()
@@ -111,6 +125,7 @@ def test_cancelling_the_blur_by_blocks_leaves_no_file(
     monkeypatch.setattr(tiled, "blur_file_tiled", waiting_for_cancel)
     monkeypatch.setattr(tiled_blur, "TiledBlurDialog", CancelAtTheFirstRow)
     monkeypatch.setattr(CancelAtTheFirstRow, "rows", 0)
+    monkeypatch.setattr(CancelAtTheFirstRow, "threads", [])
     # Small blocks: several rows of them, so there are rows left to cancel.
     monkeypatch.setattr(tiled, "DEFAULT_BLOCK", 128)
     window = make_window()
@@ -119,6 +134,7 @@ def test_cancelling_the_blur_by_blocks_leaves_no_file(
         window.open_photo(path)
     assert done.args[0] == "cancelled", done.args
     assert CancelAtTheFirstRow.rows == 1  # 900 rows in blocks of 128: it stopped after one
+    assert CancelAtTheFirstRow.threads == [True]
     assert not answers["output"].exists()
     assert sorted(p.name for p in path.parent.iterdir()) == ["scan.tif"]
 
@@ -134,3 +150,63 @@ def test_a_small_photo_that_fails_is_not_offered_a_blur(
     assert answers["asked"] == []
     [(title, text)] = warnings_shown
     assert title == "Cannot Open Photo" and str(bad) in text
+
+
+def test_closing_the_window_during_a_blur_by_blocks_ends_it_as_cancelled(tmp_path):
+    """The window closed after the first row of blocks, and the program exiting: the row in
+    hand meets thread pools shut down for the exit, and ends as a cancelled blur, no error
+    logged. (A process of its own: the program must really exit.)"""
+    script = textwrap.dedent(
+        """
+        import sys, time
+        import numpy as np, tifffile
+        from PIL import Image
+        from PySide6.QtCore import QSettings, QTimer
+        from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+        from blurapp.scale import tiled
+        from blurapp.logs import configure_logging
+        from blurapp.ui.main_window import MainWindow
+
+        folder = sys.argv[1]
+        configure_logging()
+        Image.MAX_IMAGE_PIXELS = 500_000
+        tiled.DEFAULT_BLOCK = 128
+        real = tiled._blur_block
+
+        def slow(block, **options):  # rows long enough to close the window inside one
+            time.sleep(0.2)
+            return real(block, **options)
+
+        tiled._blur_block = slow
+        levels = np.random.default_rng(7).integers(0, 256, (900, 1200), dtype=np.uint8)
+        tifffile.imwrite(f"{folder}/scan.tif", levels, tile=(256, 256))
+        QMessageBox.question = lambda *a, **k: QMessageBox.StandardButton.Yes
+        QFileDialog.getSaveFileName = lambda *a, **k: (f"{folder}/scan-blurred.tif", "")
+        app = QApplication([])
+        window = MainWindow(QSettings(f"{folder}/settings.ini", QSettings.Format.IniFormat))
+        window.show()
+        window.open_photo(f"{folder}/scan.tif")
+
+        def close_after_the_first_row():
+            dialog = window.tiled_blur
+            if dialog is not None and dialog.bar.value() > 0:
+                print("closing", flush=True)
+                window.close()
+                app.quit()
+
+        timer = QTimer(interval=10, timeout=close_after_the_first_row)
+        timer.start()
+        app.exec()
+        """
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "closing"
+    assert "Traceback" not in run.stderr and "failed" not in run.stderr, run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scan.tif", "settings.ini"]

@@ -8,6 +8,7 @@ live (the live preview's latency) and memory (peak RSS of whole runs).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -17,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -200,9 +201,26 @@ def first_call(photo: Path) -> dict:
     }
 
 
+@contextlib.contextmanager
+def _own_folders(env: dict[str, str]) -> Iterator[dict[str, str]]:
+    """`env` with settings, cache and state folders of its own, removed after: a window the
+    bench starts never writes its offscreen geometry into the user's settings."""
+    with tempfile.TemporaryDirectory(prefix="blurapp-bench-home-") as home:
+        own = {}
+        for variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+            own[variable] = os.path.join(home, variable.lower())
+            os.mkdir(own[variable], 0o700)
+        yield {**env, **own}
+
+
 def startup(runs: int = 5) -> dict:
     """Wall seconds until the window is shown (offscreen), and for `blurapp --version`."""
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
+    with _own_folders(env) as env:
+        return _startup(runs, env)
+
+
+def _startup(runs: int, env: dict[str, str]) -> dict:
     shown, jax_imported = [], []
     for _ in range(runs):
         command = [sys.executable, "-m", "blurapp", "--exit-when-shown"]
@@ -219,7 +237,7 @@ def startup(runs: int = 5) -> dict:
         jax_imported.append("jax_imported=True" in line)
     version = []
     for _ in range(runs):
-        _, seconds = _blurapp("--version")
+        _, seconds = _blurapp("--version", env=env)
         version.append(seconds)
     return {
         "window_shown_seconds": statistics.median(shown),

@@ -101,6 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.reconfigure(errors="replace")
     if args.command is not None:
         # The window keeps the system's handling; a command cleans up and ends as for Ctrl+C.
+        # SIGINT stays as inherited: ignored in a background job started with it ignored.
         for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
             if signum is not None:
                 signal.signal(signum, _stop_on_signal)

@@ -12,7 +12,7 @@ import stat
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 from PIL import ExifTags, Image, ImageFile, ImageOps, UnidentifiedImageError
@@ -30,12 +30,14 @@ _ALPHA_MODES = {"RGBA", "RGBa", "LA", "La", "PA"}
 _GRAY_MODES = {"1", "L", "LA", "La", "F", *_WIDE_INTEGER_MODES}
 # The TIFF tags (and their values) that tell 16-bit colour from the header.
 _BITS_PER_SAMPLE, _PHOTOMETRIC, _EXTRA_SAMPLES, _SAMPLE_FORMAT = 258, 262, 338, 339
-_PHOTOMETRIC_RGB, _ASSOCIATED_ALPHA, _UNASSOCIATED_ALPHA = 2, 1, 2
+_PHOTOMETRIC_RGB = 2
+# TIFF ExtraSamples: 1 associated (premultiplied) alpha, 2 unassociated alpha.
+ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA = 1, 2
 # What libpng (through imagecodecs) and tifffile say when a file ends before its pixels do.
 _CUT_SHORT = ("input stream too small", "failed to read")
 
 
-class _UnsupportedPixels(ValueError):
+class UnsupportedPixels(ValueError):
     """Pixels that decode fine but have no grayscale meaning BlurApp can give them."""
 
 
@@ -118,17 +120,21 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
             # memory-mapping the file: a mapped file cut short by another program while the
             # photo loads kills the whole process with SIGBUS; a read one is just truncated.
             with Image.open(file) as image:
+                if image.format == "TIFF":
+                    _check_tiff_data_tags(path, image, file)
                 wide_bands = _sixteen_bit_colour_bands(image)
-                if wide_bands:
-                    in_colour = color and wide_bands != "LA"
+                own_bands = wide_bands or _premultiplied_eight_bit_bands(image)
+                if own_bands:
+                    in_colour = color and own_bands != "LA"
                 else:
                     in_colour = color and image.mode not in _GRAY_MODES
                 _check_fits_in_memory(path, *image.size, channels=3 if in_colour else 1)
                 gray = None  # of a colour load: made as a grey load makes it, bit for bit
-                if wide_bands:
-                    # Not image.load(): Pillow would decode these at 8 bits a channel.
+                if own_bands:
+                    # Not image.load(): Pillow would decode these at 8 bits a channel, and
+                    # un-premultiply premultiplied alpha at 8 bits (a level off, here and there).
                     pixels, gray = _sixteen_bit_colour(file, image, in_colour=in_colour)
-                    bit_depth = 16
+                    bit_depth = 16 if wide_bands else 8
                 else:
                     image.seek(0)
                     image.load()
@@ -142,7 +148,7 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
                         pixels, bit_depth = _to_gray(image), 8
     except PhotoError:
         raise
-    except _UnsupportedPixels as error:
+    except UnsupportedPixels as error:
         raise PhotoError(
             path,
             QT_TRANSLATE_NOOP("FileProblem", "this kind of image is not supported: {reason}"),
@@ -243,6 +249,67 @@ def check_is_readable_file(path: Path) -> None:
         raise os_problem(path, error) from error
 
 
+# TIFF tags that say where a first image's pixels lie: in strips, or in tiles.
+_STRIP_OFFSETS, _STRIP_BYTE_COUNTS, _TILE_OFFSETS, _TILE_BYTE_COUNTS = 273, 279, 324, 325
+
+
+def check_tiff_data(path: Path, offsets: object, counts: object, file_size: int) -> None:
+    """Refuse, before any pixel is decoded, a TIFF whose strips or tiles (at `offsets`,
+    `counts` bytes long) cannot hold what its header declares: byte counts missing or not one
+    for each piece, any piece of no bytes (one or all: there is no pixel in an empty tile, so
+    none is made up), or one past the end of the file (truncated, as the loader says of a
+    file that ends early). The same rule for a photo loaded whole and one read by blocks."""
+    offsets = np.atleast_1d(np.asarray(offsets if offsets is not None else (), dtype=np.int64))
+    counts = np.atleast_1d(np.asarray(counts if counts is not None else (), dtype=np.int64))
+    if not len(offsets) or len(counts) != len(offsets):
+        raise PhotoError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "the file cannot hold the image its header declares (it gives {counts} byte "
+                "counts for {pieces} strips or tiles)",
+            ),
+            counts=len(counts),
+            pieces=len(offsets),
+        )
+    empty = np.flatnonzero(counts <= 0)
+    if len(empty):
+        raise PhotoError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "the file cannot hold the image its header declares ({empty} of its {pieces} "
+                "strips or tiles hold no bytes)",
+            ),
+            empty=f"{len(empty):,}",
+            pieces=f"{len(offsets):,}",
+        )
+    if np.any(offsets < 0) or np.any(offsets + counts > file_size):
+        raise PhotoError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem", "the file is truncated (it ends before the image does)"
+            ),
+        )
+
+
+def _tiff_tags(image: Image.Image) -> Any:
+    """The tags of a photo Pillow opened as a TIFF."""
+    from PIL import TiffImagePlugin  # loaded already: Pillow opened a TIFF
+
+    assert isinstance(image, TiffImagePlugin.TiffImageFile)  # what Pillow opens as "TIFF"
+    return image.tag_v2
+
+
+def _check_tiff_data_tags(path: Path, image: Image.Image, file: IO[bytes]) -> None:
+    tags = _tiff_tags(image)
+    if _TILE_OFFSETS in tags:
+        offsets, counts = tags.get(_TILE_OFFSETS), tags.get(_TILE_BYTE_COUNTS)
+    else:
+        offsets, counts = tags.get(_STRIP_OFFSETS), tags.get(_STRIP_BYTE_COUNTS)
+    check_tiff_data(path, offsets, counts, os.fstat(file.fileno()).st_size)
+
+
 def os_problem(path: Path, error: OSError) -> PhotoError:
     """An OSError met reading `path`, as the PhotoError a user reads."""
     message = str(error.strerror or error)
@@ -274,7 +341,7 @@ def _displayable(image: Image.Image) -> Image.Image:
         try:
             return image.convert("RGB")
         except ValueError:
-            raise _UnsupportedPixels(f"Pillow mode {mode!r} has no colour conversion") from None
+            raise UnsupportedPixels(f"Pillow mode {mode!r} has no colour conversion") from None
     return image
 
 
@@ -287,49 +354,139 @@ def _over_white(values: np.ndarray, alpha: np.ndarray, *, premultiplied: bool = 
     values += np.float32(1) - alpha
 
 
+# --- Stored samples to what the engines blur: the one rule, loaded whole or read by blocks ------
+
+
+def white_level(dtype: np.dtype, low: float, high: float) -> float:
+    """The stored value of white for samples of `dtype` whose values run from `low` to `high`.
+
+    The type's own for 8- and 16-bit unsigned integers; 1 for 1-bit samples and for floats,
+    which must lie between 0 and 1. Other integers say nothing of the range they were written
+    in, so their values decide: 0-255 as 8-bit, 0-65535 as 16-bit (a 0-255 photo stored 32 bits
+    wide would otherwise show nearly black). Raises UnsupportedPixels for values beyond those.
+    """
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return 1.0
+    if dtype == np.uint8:
+        return 255.0
+    if dtype == np.uint16:
+        return 65535.0
+    if dtype.kind == "f":
+        if not (low >= 0 and high <= 1):  # NaN fails both
+            raise UnsupportedPixels(
+                f"{pixel_type_words(dtype)} must lie between 0 and 1, not {low} to {high}"
+            )
+        return 1.0
+    if dtype.kind in "iu" and dtype.itemsize <= 4:
+        if low < 0 or high > 65535:
+            raise UnsupportedPixels(
+                f"its pixels are {pixel_type_words(dtype)} from {low} to {high}; "
+                "BlurApp reads integer pixels from 0 to 65535"
+            )
+        return 255.0 if high <= 255 else 65535.0
+    raise UnsupportedPixels(
+        f"its pixels are {pixel_type_words(dtype)}; BlurApp reads unsigned or signed integers "
+        "of up to 32 bits, or floats between 0 and 1"
+    )
+
+
+def pixel_type_words(dtype: np.dtype) -> str:
+    """What samples of `dtype` are, in words: "signed 16-bit integers", "64-bit floats"."""
+    dtype = np.dtype(dtype)
+    bits = dtype.itemsize * 8
+    if dtype.kind == "u":
+        return f"unsigned {bits}-bit integers"
+    if dtype.kind == "i":
+        return f"signed {bits}-bit integers"
+    if dtype.kind == "f":
+        return f"{bits}-bit floats"
+    if dtype.kind == "c":
+        return f"complex numbers ({dtype})"
+    return f"values of type {dtype}"
+
+
+def samples_to_float(
+    values: np.ndarray,
+    *,
+    white: float,
+    colour: bool,
+    alpha: int | None = None,
+    inverted: bool = False,
+    in_colour: bool = False,
+) -> np.ndarray:
+    """Stored samples as the float32 in [0, 1] the engines blur: height × width, or
+    height × width × 3 (red, green, blue) when `in_colour` and the samples have `colour`.
+
+    `values`: height × width × samples, or height × width for one sample, of any number type;
+    `white` the value of full intensity (see white_level). The first sample is grey, or the
+    first three red, green and blue when `colour` (grey from them by LUMA_WEIGHTS unless
+    `in_colour`); the sample after them, if any and `alpha` says so (ASSOCIATED_ALPHA:
+    premultiplied, UNASSOCIATED_ALPHA), is transparency, composited over white. `inverted`:
+    0 is white (TIFF MinIsWhite). Every photo, loaded whole or read by blocks, comes through
+    here, so both give the same pixels.
+    """
+    if values.ndim == 2:
+        values = values[..., np.newaxis]
+    scale = np.float32(1 / white)
+    one = np.float32(1)
+
+    def level(index: int, weight: np.float32 = one) -> np.ndarray:
+        # One channel at a time, in float32: a 24 MP colour photo's grey never needs a float
+        # array of all three channels (that alone would be 288 MB).
+        if not inverted:
+            return np.multiply(values[..., index], weight * scale, dtype=np.float32)
+        channel = np.multiply(values[..., index], scale, dtype=np.float32)
+        np.subtract(one, channel, out=channel)
+        return channel if weight == one else np.multiply(channel, weight, out=channel)
+
+    if colour and in_colour:
+        pixels = np.empty((*values.shape[:2], 3), dtype=np.float32)
+        for index in range(3):
+            pixels[..., index] = level(index)
+    elif colour:
+        pixels = level(0, LUMA_WEIGHTS[0])
+        for index in (1, 2):
+            pixels += level(index, LUMA_WEIGHTS[index])
+    else:
+        pixels = level(0)
+    alpha_index = 3 if colour else 1
+    if alpha is not None and values.shape[2] > alpha_index:
+        opacity = np.multiply(values[..., alpha_index], scale, dtype=np.float32)
+        _over_white(pixels, opacity, premultiplied=alpha == ASSOCIATED_ALPHA)
+    return np.clip(pixels, 0, 1, out=pixels)
+
+
 def _to_gray(image: Image.Image) -> np.ndarray:
     if image.mode == "F":
-        values = np.asarray(image, dtype=np.float32)
-        if not np.all(np.isfinite(values)) or values.min() < 0 or values.max() > 1:
-            raise _UnsupportedPixels("32-bit float pixels must lie between 0 and 1")
-        return np.ascontiguousarray(values)
+        values = np.asarray(image)
+        white = white_level(values.dtype, *_value_range(values))
+        return samples_to_float(values, white=white, colour=False)
     image = _displayable(image)
-
-    # One channel at a time, in float32: a 24 MP colour photo never exists as a float array
-    # of all three channels (that alone would be 288 MB).
-    scale = np.float32(1 / 255)
-    if image.mode == "L":
-        return np.multiply(np.asarray(image), scale, dtype=np.float32)
-
-    def band(index: int) -> np.ndarray:
-        return np.asarray(image.getchannel(index))  # one 8-bit channel
-
-    gray = np.empty((image.height, image.width), dtype=np.float32)
-    channel = np.empty_like(gray)
-    if image.mode == "LA":
-        np.multiply(band(0), scale, out=gray)
-    else:
-        np.multiply(band(0), LUMA_WEIGHTS[0] * scale, out=gray)
-        for index in (1, 2):
-            np.multiply(band(index), LUMA_WEIGHTS[index] * scale, out=channel)
-            gray += channel
-    if image.mode in {"LA", "RGBA"}:
-        _over_white(gray, np.multiply(band(image.getbands().index("A")), scale, out=channel))
-    return np.clip(gray, 0, 1, out=gray)
+    return samples_to_float(
+        np.asarray(image),
+        white=255,
+        colour=image.mode in {"RGB", "RGBA"},
+        alpha=UNASSOCIATED_ALPHA if image.mode in {"LA", "RGBA"} else None,
+    )
 
 
 def _to_colour(image: Image.Image) -> np.ndarray:
     """Height × width × 3 float32 from an 8-bit image whose mode has colour."""
     image = _displayable(image)  # RGB or RGBA, since the mode has colour
-    scale = np.float32(1 / 255)
-    # Channel by channel: the 8-bit copy of one channel at a time, not of the whole image.
-    pixels = np.empty((image.height, image.width, 3), dtype=np.float32)
-    for index in range(3):
-        np.multiply(np.asarray(image.getchannel(index)), scale, out=pixels[..., index])
-    if image.mode == "RGBA":
-        alpha = np.multiply(np.asarray(image.getchannel("A")), scale, dtype=np.float32)
-        _over_white(pixels, alpha)
-    return np.clip(pixels, 0, 1, out=pixels)
+    return samples_to_float(
+        np.asarray(image),
+        white=255,
+        colour=True,
+        alpha=UNASSOCIATED_ALPHA if image.mode == "RGBA" else None,
+        in_colour=True,
+    )
+
+
+def _value_range(values: np.ndarray) -> tuple[float, float]:
+    if not values.size:
+        return 0, 0
+    return values.min().item(), values.max().item()
 
 
 def _sixteen_bit_colour_bands(image: ImageFile.ImageFile) -> str | None:
@@ -362,11 +519,27 @@ def _sixteen_bit_colour_bands(image: ImageFile.ImageFile) -> str | None:
     return None
 
 
+def _premultiplied_eight_bit_bands(image: Image.Image) -> str | None:
+    """The bands (RGBA or LA) of an 8-bit TIFF with associated (premultiplied) alpha, which
+    Pillow would un-premultiply at 8 bits: decoded as they are stored instead."""
+    if image.format != "TIFF" or image.mode not in {"RGBA", "RGBa", "LA", "La"}:
+        return None
+    tags = _tiff_tags(image)
+    bits = tags.get(_BITS_PER_SAMPLE, ())
+    extra = tags.get(_EXTRA_SAMPLES)
+    if set(bits if isinstance(bits, tuple) else (bits,)) != {8}:
+        return None
+    if (extra if isinstance(extra, tuple) else (extra,))[:1] != (ASSOCIATED_ALPHA,):
+        return None
+    return "LA" if image.mode in {"LA", "La"} else "RGBA"
+
+
 def _sixteen_bit_colour(
     file: IO[bytes], image: Image.Image, *, in_colour: bool
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """Decode a 16-bit PNG or TIFF (see _sixteen_bit_colour_bands) at its full precision: the
-    pixels, and, when they are in colour, the grey a grey load would give."""
+    """Decode a 16-bit PNG or TIFF (see _sixteen_bit_colour_bands), or an 8-bit TIFF with
+    premultiplied alpha (_premultiplied_eight_bit_bands), as stored: the pixels, and, when they
+    are in colour, the grey a grey load would give."""
     file.seek(0)
     data = file.read()
     premultiplied = False
@@ -388,11 +561,11 @@ def _sixteen_bit_colour(
             assert isinstance(image, TiffImagePlugin.TiffImageFile)  # the bands' TIFF
             extra = image.tag_v2.get(_EXTRA_SAMPLES)
             meaning = (extra if isinstance(extra, tuple) else (extra,))[:1]
-            premultiplied = meaning == (_ASSOCIATED_ALPHA,)
+            premultiplied = meaning == (ASSOCIATED_ALPHA,)
             if (
                 values.ndim == 3
                 and values.shape[2] in (2, 4)
-                and not (premultiplied or meaning == (_UNASSOCIATED_ALPHA,))
+                and not (premultiplied or meaning == (UNASSOCIATED_ALPHA,))
             ):
                 # A band of no stated meaning (RGBX) is not transparency: left out.
                 values = values[..., :-1]
@@ -405,14 +578,14 @@ def _sixteen_bit_colour(
     # Either way round: Pillow gives a TIFF turned by its orientation the turned size already.
     sizes = {(image.height, image.width), (image.width, image.height)}
     if (
-        values.dtype != np.uint16
+        values.dtype not in (np.uint8, np.uint16)
         or values.ndim != 3
         or values.shape[:2] not in sizes
         or values.shape[2] not in (2, 3, 4)
     ):
         raise ValueError(
             f"its pixels decode as {values.dtype} {values.shape}, "
-            f"not the 16-bit {image.width} × {image.height} its header announces"
+            f"not the {image.width} × {image.height} its header announces"
         )
     orientation = _orientation(image)
     pixels = _sixteen_bits_to_float(values, in_colour=in_colour, premultiplied=premultiplied)
@@ -426,25 +599,14 @@ def _sixteen_bit_colour(
 def _sixteen_bits_to_float(
     values: np.ndarray, *, in_colour: bool, premultiplied: bool
 ) -> np.ndarray:
-    """Bands of 16-bit values (grey or RGB, then perhaps alpha) as float32 over white."""
-    scale = np.float32(1 / 65535)
-    if values.shape[2] <= 2:
-        pixels = np.multiply(values[..., 0], scale, dtype=np.float32)
-    elif in_colour:
-        pixels = np.empty((*values.shape[:2], 3), dtype=np.float32)
-        for index in range(3):
-            np.multiply(values[..., index], scale, out=pixels[..., index])
-    else:
-        # One channel at a time, as for 8-bit colour.
-        pixels = np.multiply(values[..., 0], LUMA_WEIGHTS[0] * scale, dtype=np.float32)
-        channel = np.empty_like(pixels)
-        for index in (1, 2):
-            np.multiply(values[..., index], LUMA_WEIGHTS[index] * scale, out=channel)
-            pixels += channel
-    if values.shape[2] in (2, 4):
-        alpha = np.multiply(values[..., -1], scale, dtype=np.float32)
-        _over_white(pixels, alpha, premultiplied=premultiplied)
-    return np.clip(pixels, 0, 1, out=pixels)
+    """Bands of 8- or 16-bit values (grey or RGB, then perhaps alpha) as float32 over white."""
+    return samples_to_float(
+        values,
+        white=white_level(values.dtype, 0, 0),
+        colour=values.shape[2] >= 3,
+        alpha=ASSOCIATED_ALPHA if premultiplied else UNASSOCIATED_ALPHA,
+        in_colour=in_colour,
+    )
 
 
 def _orientation(image: Image.Image) -> int:
@@ -478,20 +640,29 @@ def _turn_upright(pixels: np.ndarray, orientation: int) -> np.ndarray:
 def _wide_integers_to_gray(image: Image.Image) -> tuple[np.ndarray, int]:
     """Grayscale in [0, 1] and the bit depth (8 or 16) the photo's values were made in."""
     values = np.asarray(image)
-    bit_depth = 16
-    # 32-bit integers say nothing of the range they were written in, so their values decide:
-    # a 0-255 photo stored 32 bits wide would otherwise show nearly black. A PGM's 16-bit
-    # samples also arrive as "I", but Pillow has already put them on 0-65535.
-    if image.mode == "I" and image.format != "PPM" and values.size:
-        low, high = values.min(), values.max()
-        if low < 0 or high > 65535:
-            raise _UnsupportedPixels("32-bit integer pixels fall outside the 16-bit range")
-        if high <= 255:
-            bit_depth = 8
-    gray = np.divide(values, np.float32(2**bit_depth - 1), dtype=np.float32)
+    white = 65535.0
+    # 32-bit integers: their values decide (see white_level). A PGM's 16-bit samples also
+    # arrive as "I", but Pillow has already put them on 0-65535.
+    if image.mode == "I" and image.format != "PPM":
+        white = white_level(_stored_integer_type(image), *_value_range(values))
+    gray = samples_to_float(values, white=white, colour=False)
     # A PNG's single transparent level (its tRNS chunk), in the file's own 16-bit values:
     # composited over white like every other transparency.
     key = image.info.get("transparency")
     if isinstance(key, int):
         gray[values == key] = 1.0
-    return gray, bit_depth
+    return gray, 8 if white == 255 else 16
+
+
+def _stored_integer_type(image: Image.Image) -> np.dtype:
+    """The integer type a photo Pillow gives as 32-bit ("I") was stored in: a TIFF's signed
+    16-bit samples arrive as "I" too, and its words should say what they are."""
+    if image.format == "TIFF":
+        tags = _tiff_tags(image)
+        bits = tags.get(_BITS_PER_SAMPLE, 32)
+        kind = tags.get(_SAMPLE_FORMAT, 1)
+        bits = bits[0] if isinstance(bits, tuple) else bits
+        kind = kind[0] if isinstance(kind, tuple) else kind
+        if bits in (8, 16, 32) and kind in (1, 2):
+            return np.dtype(f"{'u' if kind == 1 else 'i'}{bits // 8}")
+    return np.dtype(np.int32)

@@ -397,76 +397,88 @@
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="148"/>
-        <location filename="../core/tiled.py" line="258"/>
+        <location filename="../core/photo.py" line="154"/>
+        <location filename="../core/tiled.py" line="304"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="154"/>
+        <location filename="../core/photo.py" line="160"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="161"/>
+        <location filename="../core/photo.py" line="167"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="165"/>
+        <location filename="../core/photo.py" line="171"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="173"/>
-        <location filename="../core/tiled.py" line="350"/>
+        <location filename="../core/photo.py" line="179"/>
+        <location filename="../core/tiled.py" line="392"/>
         <source>the file is damaged or not a valid image ({reason})</source>
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="177"/>
-        <location filename="../core/tiled.py" line="252"/>
+        <location filename="../core/photo.py" line="183"/>
+        <location filename="../core/tiled.py" line="298"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="215"/>
+        <location filename="../core/photo.py" line="221"/>
         <source>the image is {width} × {height} pixels ({megapixels} MP); blurring it needs about {needed} GB of memory, but only {available} GB is available</source>
         <translation>图像为 {width} × {height} 像素（{megapixels} 百万像素）；模糊它约需 {needed} GB 内存，但只有 {available} GB 可用</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="235"/>
+        <location filename="../core/photo.py" line="241"/>
         <source>this is a folder, not an image file</source>
         <translation>这是文件夹，不是图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="239"/>
+        <location filename="../core/photo.py" line="245"/>
+        <location filename="../core/tiled.py" line="137"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="241"/>
+        <location filename="../core/photo.py" line="247"/>
         <location filename="../core/batch.py" line="214"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="114"/>
+        <location filename="../core/photo.py" line="116"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="250"/>
+        <location filename="../core/photo.py" line="267"/>
+        <source>the file cannot hold the image its header declares (it gives {counts} byte counts for {pieces} strips or tiles)</source>
+        <translation>文件装不下其文件头声明的图像（{pieces} 个条带或图块只给出 {counts} 个字节数）</translation>
+    </message>
+    <message>
+        <location filename="../core/photo.py" line="279"/>
+        <source>the file cannot hold the image its header declares ({empty} of its {pieces} strips or tiles hold no bytes)</source>
+        <translation>文件装不下其文件头声明的图像（{pieces} 个条带或图块中有 {empty} 个没有任何字节）</translation>
+    </message>
+    <message>
+        <location filename="../core/photo.py" line="290"/>
+        <location filename="../core/photo.py" line="309"/>
         <source>the file is truncated (it ends before the image does)</source>
         <translation>文件不完整（在图像结束之前就结束了）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="255"/>
+        <location filename="../core/photo.py" line="314"/>
         <source>permission denied</source>
         <translation>权限不足</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="256"/>
+        <location filename="../core/photo.py" line="315"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
@@ -512,19 +524,24 @@
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/tiled.py" line="164"/>
+        <location filename="../core/tiled.py" line="207"/>
         <source>this is not a TIFF file, or it is damaged; only TIFF, BigTIFF and zarr images can be blurred in tiles ({reason})</source>
         <translation>这不是 TIFF 文件，或文件已损坏；只有 TIFF、BigTIFF 和 zarr 图像可以分块模糊（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/tiled.py" line="218"/>
+        <location filename="../core/tiled.py" line="262"/>
         <source>this is not a zarr array BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的 zarr 数组（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/tiled.py" line="595"/>
+        <location filename="../core/tiled.py" line="695"/>
         <source>an image blurred in tiles is written as {accepted}, not {extension}</source>
         <translation>分块模糊的图像只能写为 {accepted}，不能写为 {extension}</translation>
+    </message>
+    <message>
+        <location filename="../core/tiled.py" line="760"/>
+        <source>there is not enough free space for it: it would take about {needed} GB, and {free} GB is free</source>
+        <translation>磁盘空间不足：它约需 {needed} GB，而只有 {free} GB 可用</translation>
     </message>
     <message>
         <location filename="../core/batch.py" line="283"/>

@@ -146,6 +146,12 @@ ZH_CN = {
     "there is not enough memory to open this image": "内存不足，无法打开此图像",
     "the file is damaged or not a valid image ({reason})": "文件已损坏或不是有效的图像（{reason}）",
     "the image has no pixels": "图像没有像素",
+    "the file cannot hold the image its header declares (it gives {counts} byte counts for "
+    "{pieces} strips or tiles)": "文件装不下其文件头声明的图像（{pieces} 个条带或图块只给出 {counts} 个字节数）",
+    "the file cannot hold the image its header declares ({empty} of its {pieces} strips or "
+    "tiles hold no bytes)": "文件装不下其文件头声明的图像（{pieces} 个条带或图块中有 {empty} 个没有任何字节）",
+    "there is not enough free space for it: it would take about {needed} GB, and {free} GB is "
+    "free": "磁盘空间不足：它约需 {needed} GB，而只有 {free} GB 可用",
     "the image is {width} × {height} pixels ({megapixels} MP); blurring it needs about {needed} GB of memory, but only {available} GB is available": "图像为 {width} × {height} 像素（{megapixels} 百万像素）；模糊它约需 {needed} GB 内存，但只有 {available} GB 可用",
     "this is a folder, not an image file": "这是文件夹，不是图像文件",
     "no such file": "文件不存在",

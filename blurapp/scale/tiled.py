@@ -13,9 +13,12 @@ only here, when they are used.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import json
 import os
+import shutil
+import stat
 import threading
 import time
 import weakref
@@ -27,13 +30,19 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import numpy as np
 
 from blurapp.core.photo import (
-    LUMA_WEIGHTS,
+    ASSOCIATED_ALPHA,
+    UNASSOCIATED_ALPHA,
     UPRIGHT,
     WORKING_BYTES_PER_PIXEL,
     PhotoError,
+    UnsupportedPixels,
     available_memory,
     check_is_readable_file,
+    check_tiff_data,
     os_problem,
+    pixel_type_words,
+    samples_to_float,
+    white_level,
 )
 from blurapp.core.runs import BlurCancelled, Cancelled
 from blurapp.core.saving import OutputError, check_output_path, write_atomically
@@ -52,8 +61,6 @@ DEFAULT_BLOCK = 2048
 OUTPUT_TILE = (256, 256)
 OUTPUT_EXTENSIONS = (".tif", ".tiff", ".npy")
 _TIFF_EXTENSIONS = {".tif", ".tiff", ".btf", ".tf8"}
-# TIFF ExtraSamples: 1 associated (premultiplied) alpha, 2 unassociated alpha.
-_ASSOCIATED_ALPHA, _UNASSOCIATED_ALPHA = 1, 2
 
 # progress(done_blocks, total_blocks), called as each band of blocks is written.
 BlockProgress = Callable[[int, int], None]
@@ -98,6 +105,38 @@ def _zarr() -> Any:
     return zarr
 
 
+def _open_zarr(path: Path) -> Any:
+    """The zarr array in the folder `path`, read only from regular files."""
+    zarr = _zarr()
+    from zarr.storage import LocalStore
+
+    class RegularFilesStore(LocalStore):
+        # zarr's own store opens each chunk by name: a FIFO put in a chunk's place would
+        # block that read (and the program) until something writes to it.
+        def get_sync(self, key: str, *, prototype: Any = None, byte_range: Any = None) -> Any:
+            _check_regular(self.root / key)
+            return super().get_sync(key, prototype=prototype, byte_range=byte_range)
+
+        async def get(self, key: str, prototype: Any = None, byte_range: Any = None) -> Any:
+            _check_regular(self.root / key)
+            return await super().get(key, prototype=prototype, byte_range=byte_range)
+
+    return zarr.open_array(RegularFilesStore(path, read_only=True), mode="r")
+
+
+def _check_regular(path: Path) -> None:
+    """Refuse a chunk or metadata file of a zarr array that is not a regular file; a missing
+    one is left to zarr (an absent chunk holds the fill value)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    except OSError as error:
+        raise os_problem(path, error) from error
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "this is not a regular file"))
+
+
 # --- What the file holds --------------------------------------------------------------------
 
 
@@ -113,9 +152,12 @@ class _Layout:
     planar: bool  # samples stored as separate planes (TIFF SYX) rather than per pixel (YXS)
     dtype: np.dtype
     colour: bool  # red, green and blue samples
-    alpha: int | None  # _ASSOCIATED_ALPHA, _UNASSOCIATED_ALPHA or None
+    alpha: int | None  # ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA or None
     inverted: bool  # TIFF MinIsWhite: 0 is white
     orientation: int = 1  # the TIFF Orientation tag, as EXIF's: how to turn it upright
+    # The stored value of white (blurapp.core.photo.white_level); None until the values
+    # are read, for the types whose values decide it.
+    white: float | None = None
 
     @property
     def pixels(self) -> int:
@@ -123,8 +165,9 @@ class _Layout:
 
     @property
     def bit_depth(self) -> int:
-        """8 for 8-bit (and 1-bit) samples, 16 for the rest: what a written result keeps."""
-        return 8 if self.dtype.itemsize == 1 else 16
+        """8 for 8-bit (and 1-bit) samples and for wider integers holding 0-255, 16 for the
+        rest: what a written result keeps, as the whole-image loader keeps it."""
+        return 8 if self.dtype.itemsize == 1 or self.white == 255 else 16
 
 
 def is_zarr_folder(path: Path) -> bool:
@@ -189,7 +232,7 @@ def _tiff_layout(path: Path) -> _Layout:
         name = tifffile.PHOTOMETRIC(photometric).name
         raise _unsupported(path, f"its colour space is {name}; tiles need gray or RGB")
     alpha = None
-    if extrasamples and extrasamples[0] in (_ASSOCIATED_ALPHA, _UNASSOCIATED_ALPHA):
+    if extrasamples and extrasamples[0] in (ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA):
         alpha = extrasamples[0]
     layout = _Layout(
         path=path,
@@ -209,9 +252,10 @@ def _tiff_layout(path: Path) -> _Layout:
 
 
 def _zarr_layout(path: Path) -> _Layout:
-    zarr = _zarr()
     try:
-        array = zarr.open_array(path, mode="r")
+        array = _open_zarr(path)
+    except PhotoError:
+        raise
     except Exception as error:  # zarr raises many kinds for a folder that is not an array
         raise PhotoError(
             path,
@@ -235,7 +279,7 @@ def _zarr_layout(path: Path) -> _Layout:
         planar=False,
         dtype=np.dtype(array.dtype),
         colour=samples >= 3,
-        alpha=_UNASSOCIATED_ALPHA if samples in (2, 4) else None,
+        alpha=UNASSOCIATED_ALPHA if samples in (2, 4) else None,
         inverted=False,
     )
     _check_samples(layout)
@@ -243,10 +287,12 @@ def _zarr_layout(path: Path) -> _Layout:
 
 
 def _check_samples(layout: _Layout) -> None:
-    kind = layout.dtype.kind
-    if not (kind in "uf" or layout.dtype == np.bool_):
+    dtype = layout.dtype
+    if not (dtype == np.bool_ or dtype.kind == "f" or (dtype.kind in "iu" and dtype.itemsize <= 4)):
         raise _unsupported(
-            layout.path, f"its samples are {layout.dtype}; tiles need unsigned or float"
+            layout.path,
+            f"its samples are {pixel_type_words(dtype)}; BlurApp reads integers of up to "
+            "32 bits, or floats",
         )
     if layout.height < 1 or layout.width < 1:
         raise PhotoError(layout.path, QT_TRANSLATE_NOOP("FileProblem", "the image has no pixels"))
@@ -265,11 +311,15 @@ def needs_tiles(path: str | os.PathLike[str], *, color: bool = False) -> bool:
 
     True for a TIFF or BigTIFF with more pixels than Pillow's Image.MAX_IMAGE_PIXELS allows,
     or whose blur in memory (WORKING_BYTES_PER_PIXEL a pixel and channel) would not fit in the
-    memory available; and for any zarr folder, which only the tiled path reads. Reads only the
-    header. Anything else, unreadable files included, is False: loading it whole says why.
+    memory available; and for any zarr folder, which only the tiled path reads (and so says
+    what is wrong with one it cannot blur). Reads only the header. Anything else, unreadable
+    files included, is False: loading it whole says why.
     """
     from PIL import Image
 
+    folder = Path(path)
+    if folder.is_dir() and is_zarr_folder(folder):
+        return True
     try:
         layout = _read_layout(path)
     except (PhotoError, MissingExtraError):
@@ -288,36 +338,33 @@ def needs_tiles(path: str | os.PathLike[str], *, color: bool = False) -> bool:
 # --- Reading ----------------------------------------------------------------------------------
 
 
-class _FloatPixels:
-    """An image's pixels as float32 in [0, 1], read on demand for the region asked for: what
-    Dask's blocks slice. Grey from colour by LUMA_WEIGHTS unless `color`; alpha over white.
+class _StoredSamples:
+    """An image's stored samples (rows × columns × samples, as stored), read on demand for the
+    region asked for: what Dask's blocks slice.
 
     It pickles as its layout, so a distributed worker opens the file itself.
     """
 
-    def __init__(self, layout: _Layout, color: bool) -> None:
+    def __init__(self, layout: _Layout) -> None:
         self.layout = layout
-        self.color = color and layout.colour
-        self.shape = (
-            (layout.height, layout.width, 3) if self.color else (layout.height, layout.width)
-        )
-        self.ndim = len(self.shape)
-        self.dtype = np.dtype(np.float32)
+        self.shape: tuple[int, ...] = (layout.height, layout.width, layout.samples)
+        self.ndim = 3
+        self.dtype = layout.dtype
         self._stored: Any = None
         self._lock = threading.Lock()
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"layout": self.layout, "color": self.color}
+        return {"layout": self.layout}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        _FloatPixels.__init__(self, state["layout"], state["color"])
+        _StoredSamples.__init__(self, state["layout"])
 
     def _open(self) -> Any:
         with self._lock:
             if self._stored is None:
                 zarr = _zarr()
                 if self.layout.kind == "zarr":
-                    self._stored = zarr.open_array(self.layout.path, mode="r")
+                    self._stored = _open_zarr(self.layout.path)
                 else:
                     import tifffile
 
@@ -328,20 +375,15 @@ class _FloatPixels:
                     self._stored = zarr.open_array(store, mode="r")
             return self._stored
 
-    def __getitem__(self, index: Any) -> np.ndarray:
-        if not isinstance(index, tuple):
-            index = (index,)
-        index = index + (slice(None),) * (self.ndim - len(index))
-        rows, columns = index[0], index[1]
+    def _read(self, rows: Any, columns: Any) -> np.ndarray:
         layout = self.layout
         try:
             stored = self._open()
             if layout.planar:
-                raw = np.moveaxis(np.asarray(stored[:, rows, columns]), 0, -1)
-            elif stored.ndim == 2:  # one sample a pixel, stored without a samples axis
-                raw = np.asarray(stored[rows, columns])[..., None]
-            else:
-                raw = np.asarray(stored[rows, columns, :])
+                return np.moveaxis(np.asarray(stored[:, rows, columns]), 0, -1)
+            if stored.ndim == 2:  # one sample a pixel, stored without a samples axis
+                return np.asarray(stored[rows, columns])[..., None]
+            return np.asarray(stored[rows, columns, :])
         except PhotoError:
             raise
         except Exception as error:  # a codec's error for a damaged tile has no common base
@@ -352,7 +394,48 @@ class _FloatPixels:
                 ),
                 reason=error,
             ) from error
-        values = _to_float(raw, layout, self.color)
+
+    def __getitem__(self, index: Any) -> np.ndarray:
+        if not isinstance(index, tuple):
+            index = (index,)
+        index = index + (slice(None),) * (self.ndim - len(index))
+        return self._read(index[0], index[1])[(slice(None), slice(None), *index[2:])]
+
+
+class _FloatPixels(_StoredSamples):
+    """An image's pixels as float32 in [0, 1], read on demand for the region asked for, as the
+    whole-image loader makes them (blurapp.core.photo.samples_to_float). Grey from colour
+    unless `color`; alpha over white. `layout.white` must be known."""
+
+    def __init__(self, layout: _Layout, color: bool) -> None:
+        super().__init__(layout)
+        self.color = color and layout.colour
+        self.shape = (
+            (layout.height, layout.width, 3) if self.color else (layout.height, layout.width)
+        )
+        self.ndim = len(self.shape)
+        self.dtype = np.dtype(np.float32)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"layout": self.layout, "color": self.color}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        _FloatPixels.__init__(self, state["layout"], state["color"])
+
+    def __getitem__(self, index: Any) -> np.ndarray:
+        if not isinstance(index, tuple):
+            index = (index,)
+        index = index + (slice(None),) * (self.ndim - len(index))
+        layout = self.layout
+        assert layout.white is not None, "a layout's white is found before its pixels are read"
+        values = samples_to_float(
+            self._read(index[0], index[1]),
+            white=layout.white,
+            colour=layout.colour,
+            alpha=layout.alpha,
+            inverted=layout.inverted,
+            in_colour=self.color,
+        )
         return values[(slice(None), slice(None), *index[2:])]
 
 
@@ -362,31 +445,44 @@ def _close_all(*files: Any) -> None:
             file.close()
 
 
-def _to_float(raw: np.ndarray, layout: _Layout, color: bool) -> np.ndarray:
-    """Stored samples (rows × columns × samples) as float32 in [0, 1]: H×W, or H×W×3 in colour."""
-    if raw.dtype == np.uint8:
-        values = np.multiply(raw, np.float32(1 / 255), dtype=np.float32)
-    elif raw.dtype.kind == "u":
-        values = np.divide(raw, np.float32(np.iinfo(raw.dtype).max), dtype=np.float32)
-    else:  # float or 1-bit
-        values = np.clip(np.nan_to_num(raw.astype(np.float32)), 0, 1)
-    if layout.inverted:
-        values = np.subtract(np.float32(1), values, out=values)
-    if layout.colour:
-        pixel = values[..., :3]
-        if not color:
-            pixel = np.tensordot(pixel, LUMA_WEIGHTS, axes=([2], [0]))[..., None].astype(np.float32)
-        alpha_index = 3
-    else:
-        pixel = values[..., :1]
-        alpha_index = 1
-    if layout.alpha is not None and values.shape[-1] > alpha_index:
-        alpha = values[..., alpha_index : alpha_index + 1]
-        if layout.alpha == _UNASSOCIATED_ALPHA:
-            pixel = pixel * alpha
-        pixel = pixel + (np.float32(1) - alpha)  # over a white background
-    pixel = np.clip(pixel, 0, 1).astype(np.float32, copy=False)
-    return pixel if color and layout.colour else pixel[..., 0]
+def _with_white(layout: _Layout, block: int) -> _Layout:
+    """`layout` with its white level, as the whole-image loader decides it: from the type
+    alone where it can, else from the range of the values, read once by blocks first."""
+    dtype = layout.dtype
+    try:
+        if dtype in (np.bool_, np.uint8, np.uint16):
+            white = white_level(dtype, 0, 0)
+        else:
+            import dask
+
+            da = _dask_array()
+            samples = da.from_array(
+                _StoredSamples(layout),
+                chunks=(block, block, -1),
+                lock=False,
+                asarray=False,
+                meta=np.empty((0, 0, 0), dtype),
+            )
+            # Only the grey or colour samples: alpha is not a level.
+            levels = samples[..., : 3 if layout.colour else 1]
+            low, high = dask.compute(levels.min(), levels.max(), scheduler="threads")
+            white = white_level(dtype, low.item(), high.item())
+    except UnsupportedPixels as error:
+        raise _unsupported(layout.path, str(error)) from error
+    return dataclasses.replace(layout, white=white)
+
+
+def _check_tiff_holds_its_image(path: Path) -> None:
+    import tifffile
+
+    try:
+        with open(path, "rb") as file, tifffile.TiffFile(file) as tiff:
+            page = tiff.pages.first
+            offsets, counts = page.dataoffsets, page.databytecounts
+            size = os.fstat(file.fileno()).st_size
+    except OSError as error:
+        raise os_problem(path, error) from error
+    check_tiff_data(path, offsets, counts, size)
 
 
 def _open_pixels(
@@ -395,6 +491,9 @@ def _open_pixels(
     da = _dask_array()
     block = _check_block(block)
     layout = _read_layout(path)
+    if layout.kind == "tiff":
+        _check_tiff_holds_its_image(layout.path)
+    layout = _with_white(layout, block)
     pixels = _FloatPixels(layout, color)
     chunks = (block, block, 3) if pixels.ndim == 3 else (block, block)
     from dask.base import tokenize
@@ -428,8 +527,10 @@ def open_tiled(
 
     Height × width, or height × width × 3 when `color` and the image has colour; chunks of
     `block` × `block` pixels (the channels in one chunk). Only the tiles a block needs are read,
-    when it is computed. Integer samples are scaled by their type's maximum, colour becomes
-    grey by LUMA_WEIGHTS unless `color`, alpha is composited over white. Raises PhotoError
+    when it is computed. Samples become pixels as the whole-image loader makes them
+    (blurapp.core.photo.samples_to_float: integers wider than 16 bits and floats are read
+    once first for their range), colour becomes grey by LUMA_WEIGHTS unless `color`, alpha
+    is composited over white. Raises PhotoError
     naming the file (missing, not a TIFF, damaged), MissingExtraError without Dask.
     """
     return _open_pixels(path, color, block)[0]
@@ -609,6 +710,7 @@ def blur_file_tiled(
         # Levels in the blocks: a band's result is 1 or 2 bytes a pixel, not 4.
         # Array.map_blocks is typed as functools.wraps of the module's map_blocks: no bound self.
         result = blurred.map_blocks(_to_levels_block, dtype=levels_dtype, levels=levels_dtype)  # type: ignore[call-arg, arg-type]
+    _check_fits_on_disk(output, result.shape, result.dtype)
     band_edges = np.cumsum((0, *result.chunks[0]))
     total = result.npartitions
     blocks_per_band = total // len(result.chunks[0])
@@ -619,7 +721,14 @@ def blur_file_tiled(
             for number, (top, bottom) in enumerate(itertools.pairwise(band_edges), start=1):
                 if cancelled is not None and cancelled():
                     raise BlurCancelled
-                band = result[int(top) : int(bottom)].compute(scheduler=chosen)
+                try:
+                    band = result[int(top) : int(bottom)].compute(scheduler=chosen)
+                except RuntimeError:
+                    # Stopped while a row was in hand: a program exiting (its window closed)
+                    # shuts down the thread pools under that row. A cancelled blur, not a failure.
+                    if cancelled is not None and cancelled():
+                        raise BlurCancelled from None
+                    raise
                 yield band
                 if progress is not None:
                     progress(number * blocks_per_band, total)
@@ -640,6 +749,31 @@ def blur_file_tiled(
         seconds=time.perf_counter() - start,
         blocks=total,
     )
+
+
+def _check_fits_on_disk(output: Path, shape: tuple[int, ...], dtype: np.dtype) -> None:
+    """Refuse, before any block is blurred, an output larger than the free space beside it."""
+    height, width = shape[:2]
+    channels = shape[2] if len(shape) == 3 else 1
+    if dtype != np.float32:  # tiled TIFF: its last row and column of tiles are padded
+        height = -(-height // OUTPUT_TILE[0]) * OUTPUT_TILE[0]
+        width = -(-width // OUTPUT_TILE[1]) * OUTPUT_TILE[1]
+    needed = height * width * channels * np.dtype(dtype).itemsize
+    try:
+        free = shutil.disk_usage(output.parent).free
+    except OSError:
+        return  # writing it will say what is wrong with the folder
+    if needed > free:
+        raise OutputError(
+            output,
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "there is not enough free space for it: it would take about {needed} GB, "
+                "and {free} GB is free",
+            ),
+            needed=f"{needed / 1e9:,.1f}",
+            free=f"{free / 1e9:,.1f}",
+        )
 
 
 def _write_npy(file: BinaryIO, shape: tuple[int, ...], bands: Iterator[np.ndarray]) -> None:
