@@ -122,7 +122,7 @@ def run_window(
 
 
 def _exit_now() -> None:
-    """End the program although the worker is still inside one compiled JAX call.
+    """End the program although a job is still inside one compiled JAX call.
 
     That call cannot be interrupted and may take seconds; the settings are saved, nothing of the
     user's is being written, and quitting must take under 2 s.
