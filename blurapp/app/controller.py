@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 from blurapp.app.jobs import (
     EngineResult,
     JaxStart,
+    JobHandle,
     LoadedPhoto,
     Progress,
     Runner,
@@ -69,7 +70,7 @@ class WindowController:
     def __init__(self, session: Session, runner: Runner, view: WindowView) -> None:
         self.session, self.runner, self.view = session, runner, view
         self._loads, self._runs = Newest(), Newest()
-        self._run_job = None
+        self._run_job: JobHandle | None = None
         # Told each answer of the newest run once the session has it (an EngineResult, then the
         # RunOutcome): `blurapp bench`'s probe times the display from their sent_at.
         self.on_answer: Callable[[EngineResult | RunOutcome], None] | None = None
@@ -148,13 +149,15 @@ class WindowController:
 
     def photo_status(self) -> str:
         """The status bar's words for the photo open."""
-        return self.session.photo_status(is_sample_photo(self.session.photo.path))
+        photo = self.session.photo
+        return self.session.photo_status(photo is not None and is_sample_photo(photo.path))
 
     # --- The session's runs, on the runner ----------------------------------------------------
 
     def _on_model_changed(self, what: str) -> None:
         # The session's run is the one record: the runner follows it.
-        if what == "running" and self.session.running is None and self._runs.drop():
+        no_run = what == "running" and self.session.running is None
+        if no_run and self._runs.drop() and self._run_job is not None:
             self._run_job.quit()
 
     def _start(self, plan: RunPlan) -> None:
@@ -197,7 +200,7 @@ class WindowController:
         if not self._loads.done(number):
             return
         self.view.show_status(self.tr(QT_TRANSLATE_NOOP("MainWindow", "Could not open the photo")))
-        self.view.show_photo_failed(error)
+        self.view.show_photo_failed(cast(PhotoError, error))  # load_job fails with no other
 
     def _on_run_event(self, number: int, event: Progress | EngineResult) -> None:
         if not self._runs.wanted(number):

@@ -233,12 +233,13 @@ def compare_job(
     # A preview is never shown as figures: no difference pictures to spend on.
     differences = {}
     reference = result.runs.get(result.reference)
-    for engine, difference in ({} if plan.live else result.differences).items():
-        yield None
-        picture, scale = difference_picture(
-            reference.output, result.runs[engine].output, difference
-        )
-        differences[engine] = (build_pyramid(picture), scale)
+    if not plan.live and reference is not None:
+        for engine, difference in result.differences.items():
+            yield None
+            picture, scale = difference_picture(
+                reference.output, result.runs[engine].output, difference
+            )
+            differences[engine] = (build_pyramid(picture), scale)
     if cancelled():
         raise BlurCancelled
     return RunOutcome(result, differences)
