@@ -20,21 +20,21 @@ for _variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
 
 @pytest.fixture(autouse=True)
 def no_worker_left_running(request):
-    """Fail any test that leaves one of BlurApp's worker threads running."""
+    """Fail any test that leaves one of BlurApp's jobs running on the runner's thread."""
     yield
-    if "blurapp.ui.worker" not in sys.modules:
+    if "blurapp.ui.runner" not in sys.modules:
         return
-    from blurapp.ui.worker import running_worker_threads
+    from blurapp.ui.runner import running_jobs
 
-    # A window closed during one uninterruptible call (JAX's first import, say) lets its thread
-    # finish that call in the background, by design: such a thread gets a few seconds to end.
+    # A window closed during one uninterruptible call (JAX's first import, say) lets its job
+    # finish that call in the background, by design: such a job gets a few seconds to end.
     # One still running after them was never told to stop.
-    left = [thread for thread in running_worker_threads() if not thread.wait(10_000)]
+    left = [job for job in running_jobs() if not job.wait(10_000)]
     if left:
-        for thread in left:
-            thread.quit()
-            thread.wait(5000)
-        pytest.fail(f"{request.node.name} left {len(left)} worker thread(s) running")
+        for job in left:
+            job.quit()
+            job.wait(5000)
+        pytest.fail(f"{request.node.name} left {len(left)} job(s) running")
 
 
 # --- The real window ------------------------------------------------------------------------

@@ -1,12 +1,13 @@
 """The live preview: the panes re-blur as the parameters change, without pressing Run."""
 
 import numpy as np
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings
 from qt_helpers import RUN_TIMEOUT_MS, photo_file
 from scipy.ndimage import correlate
 
-from blurapp.app.session import BlurSpec, Session
+from blurapp.app.session import Session
 from blurapp.core import kernel_for
+from blurapp.core.spec import BlurSpec
 
 
 def oracle(photo, parameters):
@@ -79,14 +80,25 @@ def test_moving_sigma_reblurs_both_panes_without_run(make_window, qtbot, tmp_pat
     assert_panes_show(window, window.session.parameters)
 
 
-def test_the_newest_change_wins_and_numpy_stops_between_taps(make_window, qtbot, tmp_path):
+def test_the_newest_change_wins_and_numpy_stops_between_taps(
+    make_window, qtbot, tmp_path, monkeypatch
+):
+    from blurapp.app import jobs
+
     window = make_window(photo_file(tmp_path, size=(900, 600)), live=True)
-    taps = []  # (request, engine, done, total) as the worker reports them, stale or not
+    taps = []  # (request, engine, done, total) as each comparison reports them, stale or not
+    real_compare = jobs.compare
 
-    def record(request, engine, done, total):
-        taps.append((request, engine, done, total))
+    def recording_compare(*args, progress, **kwargs):
+        request = object()
 
-    window.worker.worker.progress.connect(record, Qt.ConnectionType.DirectConnection)
+        def record(engine, done, total):
+            taps.append((request, engine, done, total))
+            progress(engine, done, total)
+
+        return real_compare(*args, progress=record, **kwargs)
+
+    monkeypatch.setattr(jobs, "compare", recording_compare)
     # A 41 × 41 kernel: NumPy spends a second on its 1,681 taps.
     with qtbot.waitSignal(
         window.progress_shown,
@@ -106,7 +118,7 @@ def test_the_newest_change_wins_and_numpy_stops_between_taps(make_window, qtbot,
     )
     # The NumPy blur of sigma 6 was left between taps, not finished.
     big = 41 * 41
-    first = min(
+    first = next(
         request for request, engine, done, total in taps if engine == "numpy" and total == big
     )
     done = max(done for request, engine, done, _ in taps if request == first and engine == "numpy")

@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 
 from blurapp.app.captions import LEFT, RIGHT
-from blurapp.app.session import BlurSpec, Newest, Session
+from blurapp.app.session import Newest, Session
 from blurapp.core import InvalidKernelError
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.kernel import MAX_SIGMA
 from blurapp.core.photo import Photo
 from blurapp.core.runs import Compilation, EngineRun
+from blurapp.core.spec import BlurSpec
 
 
 def photo(name="street.png", shape=(4, 6)):

@@ -218,8 +218,8 @@ def test_before_a_run_both_sides_show_the_original(make_window, checkerboard, qt
 
 
 def test_dragging_the_divider_after_the_picture_is_cleared_does_nothing(qtbot):
+    from blurapp.app.pyramid import build_pyramid
     from blurapp.ui.image_view import ImageView
-    from blurapp.ui.pyramid import build_pyramid
 
     view = ImageView()
     qtbot.addWidget(view)

@@ -248,8 +248,8 @@ def test_bench_sweep_json_has_the_points(tmp_path):
 
 @pytest.fixture
 def sweep_window(qtbot, tmp_path):
-    from blurapp.app.session import BlurSpec
     from blurapp.core.photo import load_photo
+    from blurapp.core.spec import BlurSpec
     from blurapp.ui.sweep_window import SweepWindow
 
     photo = load_photo(photo_file(tmp_path, size=(60, 40)))
@@ -314,10 +314,10 @@ def test_stop_keeps_the_sizes_done_and_closing_ends_the_thread(sweep_window, qtb
         qtbot.mouseClick(sweep_window.run_button, qtbot_left())  # reads "Stop" while running
     assert not sweep_window.is_running() and sweep_window.run_button.text() == "&Run"
     assert len(sweep_window.points) >= 1 and "Stopped after" in sweep_window.status_label.text()
-    thread = sweep_window._sweeper.thread
+    job = sweep_window.state.job
     sweep_window.close()
-    assert sweep_window._sweeper is None
-    qtbot.waitUntil(lambda: not thread.isRunning(), timeout=RUN_TIMEOUT_MS)
+    assert not sweep_window.runner.busy()
+    qtbot.waitUntil(lambda: not job.is_running(), timeout=RUN_TIMEOUT_MS)
 
 
 def test_run_menu_opens_the_sweep_on_the_windows_photo_and_engines(window, qtbot):
@@ -394,14 +394,14 @@ def test_closing_during_a_long_uninterruptible_call_returns_at_once(
     entered, release = blocking_compare(monkeypatch)
     sweep_window.run()
     assert entered.wait(30)
-    thread = sweep_window._sweeper.thread
+    job = sweep_window.state.job
     start = time.monotonic()
     sweep_window.close()
     assert time.monotonic() - start < 1.0
-    assert not sweep_window.isVisible() and sweep_window._sweeper is None
-    assert thread.isRunning()  # still inside its call: left to end on its own
+    assert not sweep_window.isVisible() and not sweep_window.runner.busy()
+    assert job.is_running()  # still inside its call: left to end on its own
     release.set()
-    qtbot.waitUntil(lambda: not thread.isRunning(), timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: not job.is_running(), timeout=RUN_TIMEOUT_MS)
 
 
 def test_closing_the_main_window_during_a_sweep_returns_at_once(window, qtbot, monkeypatch):
@@ -411,14 +411,14 @@ def test_closing_the_main_window_during_a_sweep_returns_at_once(window, qtbot, m
     entered, release = blocking_compare(monkeypatch)
     sweep.run()
     assert entered.wait(30)
-    thread = sweep._sweeper.thread
+    job = sweep.state.job
     start = time.monotonic()
     window.close()  # takes the sweep window with it
     assert time.monotonic() - start < 1.0
     assert not window.isVisible() and not sweep.isVisible()
-    assert thread.isRunning()
+    assert job.is_running()
     release.set()
-    qtbot.waitUntil(lambda: not thread.isRunning(), timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: not job.is_running(), timeout=RUN_TIMEOUT_MS)
 
 
 def open_sweep(window):
@@ -499,9 +499,9 @@ def test_a_hidden_sweep_window_is_reused_and_one_closed_with_esc_deleted(window,
     assert window.findChildren(SweepWindow) == [first] and first.isVisible()
     with qtbot.waitSignal(first.sweep_finished, timeout=RUN_TIMEOUT_MS):
         first.run()
-    thread = first._sweeper.thread
+    job = first.state.job
     qtbot.keyClick(first, Qt.Key.Key_Escape)
-    assert not thread.isRunning()
+    assert not job.is_running()
     qtbot.waitUntil(lambda: not shiboken6.isValid(first), timeout=5000)
     window.sweep_action.trigger()
     [second] = window.findChildren(SweepWindow)

@@ -15,6 +15,7 @@ from qt_helpers import RUN_TIMEOUT_MS, photo_file
 
 from blurapp.core import TOLERANCE, gaussian_kernel, load_grayscale, sample_photo_path, to_8bit
 from blurapp.ui.main_window import MainWindow
+from blurapp.ui.runner import running_jobs
 
 
 def run(qtbot, window):
@@ -296,7 +297,7 @@ def test_close_during_a_run_ends_within_two_seconds(make_window, qtbot, tmp_path
     start = time.monotonic()
     window.close()
     assert time.monotonic() - start < 2.0
-    assert not window.worker.thread.isRunning()
+    assert running_jobs() == []
 
 
 def test_a_second_run_during_the_first_shows_only_the_second(make_window, qtbot, tmp_path):
@@ -567,7 +568,7 @@ def test_close_during_a_long_jax_call_hides_the_window_at_once(make_window, qtbo
     assert time.monotonic() - start < 2.0
     assert not window.isVisible()
     # The worker ends when its call returns; nothing is shown, nothing aborts.
-    qtbot.waitUntil(lambda: not window.worker.thread.isRunning(), timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: running_jobs() == [], timeout=RUN_TIMEOUT_MS)
     QApplication.instance().setQuitOnLastWindowClosed(True)
 
 
@@ -591,7 +592,7 @@ def test_ctrl_plus_and_minus_zoom_both_panes(make_window, qtbot):
 
 
 def test_pyramid_levels_halve_with_rounded_means():
-    from blurapp.ui.pyramid import build_pyramid
+    from blurapp.app.pyramid import build_pyramid
 
     picture = np.arange(2000 * 1200, dtype=np.uint64).reshape(1200, 2000) % 256
     levels = build_pyramid(picture.astype(np.uint8))

@@ -72,12 +72,12 @@ def test_jax_failing_to_import_leaves_the_numpy_side_working(
 def test_an_exception_in_the_worker_reaches_the_user_and_the_log(
     window, qtbot, monkeypatch, warnings_shown, caplog
 ):
-    import blurapp.ui.worker as worker_module
+    import blurapp.app.jobs as jobs
 
     def broken(*args, **kwargs):
         raise ValueError("simulated bug in the comparison")
 
-    monkeypatch.setattr(worker_module, "compare", broken)
+    monkeypatch.setattr(jobs, "compare", broken)
     with qtbot.waitSignal(window.run_failed, timeout=RUN_TIMEOUT_MS):
         window.run_comparison()
     [(title, text)] = warnings_shown
@@ -327,7 +327,7 @@ def test_run_asked_for_while_a_new_photo_loads_never_shows_the_old_photos_figure
             window.open_photo(other)
             window.run_comparison()  # before the new photo has loaded
         # Whatever the worker still has of the old photo's run is let go, or arrives now.
-        qtbot.waitUntil(lambda: not window.worker.is_running(), timeout=RUN_TIMEOUT_MS)
+        qtbot.waitUntil(lambda: not window.runner.busy(), timeout=RUN_TIMEOUT_MS)
         qtbot.wait(300)
     assert exceptions == []
     assert window.figures.value("image").startswith("other.png")

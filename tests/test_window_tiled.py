@@ -23,22 +23,16 @@ from blurapp.ui import tiled_blur
 
 class CancelAtTheFirstRow(tiled_blur.TiledBlurDialog):
     """Cancel pressed as soon as the first row of blocks is written. (At module level: PySide
-    crashes collecting a QObject subclass made inside a test function.)
-
-    A slot of its own beside the dialog's: PySide calls an override of a slot the base class
-    connected (its _on_progress) on the thread that emits, the worker's, where no widget may
-    be touched."""
+    crashes collecting a QObject subclass made inside a test function.) It records whether each
+    row's call came on the GUI thread, the only one where widgets may be touched."""
 
     rows = 0
-    threads: typing.ClassVar[list[bool]] = []  # whether each row's call ran on the GUI thread
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._thread.worker.progress.connect(self._count_row)
+    threads: typing.ClassVar[list[bool]] = []
 
     @Slot(int, int)
-    def _count_row(self, done, total):
+    def _on_progress(self, done, total):
         type(self).threads.append(QThread.currentThread() is QApplication.instance().thread())
+        super()._on_progress(done, total)
         type(self).rows += 1
         if type(self).rows == 1:
             self.cancel()

@@ -14,8 +14,9 @@ import csv
 import io
 import math
 import os
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -137,7 +138,7 @@ def resample(image: np.ndarray, height: int, width: int) -> np.ndarray:
     return np.clip(resized, 0.0, 1.0, out=resized)
 
 
-def run_sweep(
+def sweep_points(
     image: np.ndarray,
     *,
     sizes: Sequence[SweepSize] | None = None,
@@ -148,22 +149,20 @@ def run_sweep(
     device: str = "auto",
     repeats: int | None = None,
     cancelled: Callable[[], bool] | None = None,
-    on_point: Callable[[SweepPoint], None] | None = None,
-) -> list[SweepPoint]:
+) -> Iterator[SweepPoint]:
     """Compare `engines` on `image` resampled to each of `sizes` (default: sweep_sizes of its
-    shape), smallest first; `on_point` is called as each size finishes. `repeats` is
-    compare's: the steady calls of each engine, None for as many as each needs.
+    shape), smallest first, yielding each size's point as it finishes. `repeats` is compare's:
+    the steady calls of each engine, None for as many as each needs.
 
-    Stops when `cancelled()` turns True, checked between sizes and inside each comparison,
-    and returns the points finished by then (the size in progress is dropped). A MemoryError
-    of the reference engine (a size too large for this machine) propagates.
+    Stops when `cancelled()` turns True, checked between sizes and inside each comparison
+    (the size in progress is dropped). A MemoryError of the reference engine (a size too
+    large for this machine) propagates.
     """
     if sizes is None:
         sizes = sweep_sizes(image.shape)
-    points: list[SweepPoint] = []
     for size in sizes:
         if cancelled is not None and cancelled():
-            break
+            return
         resized = resample(image, size.height, size.width)
         try:
             result = compare(
@@ -177,7 +176,7 @@ def run_sweep(
                 cancelled=cancelled,
             )
         except BlurCancelled:
-            break
+            return
         names = tuple(result.engines)
         point = SweepPoint(
             width=size.width,
@@ -195,6 +194,19 @@ def run_sweep(
         )
         # The outputs of a large size take hundreds of MB: gone before the next size is made.
         del result, resized
+        yield point
+
+
+def run_sweep(
+    image: np.ndarray,
+    *,
+    on_point: Callable[[SweepPoint], None] | None = None,
+    **sweep: Any,
+) -> list[SweepPoint]:
+    """The points of sweep_points(image, **sweep), as a list once the sweep has finished or
+    stopped; `on_point` is called as each size finishes."""
+    points = []
+    for point in sweep_points(image, **sweep):
         points.append(point)
         if on_point is not None:
             on_point(point)

@@ -131,7 +131,7 @@ def run_window(
 
 
 def _exit_now(status: int = 0) -> None:
-    """End the program, with `status`, although the worker is still inside one compiled JAX
+    """End the program, with `status`, although a job is still inside one compiled JAX
     call (or JAX's first import).
 
     That call cannot be interrupted and may take seconds; the settings are saved, nothing of the

@@ -163,7 +163,7 @@ class ImageView(QGraphicsView):
         levels: tuple[np.ndarray, ...] | None,
         before: tuple[np.ndarray, ...] | None = None,
     ) -> None:
-        """Show a picture given as its pyramid (see pyramid.build_pyramid), or none; with
+        """Show a picture given as its pyramid (see blurapp.app.pyramid), or none; with
         `before` (a pyramid of the same size), that left of the divider and `levels` right."""
         levels, before = levels or (), before or ()
         if levels is self._item.levels() and before is self._item.before():

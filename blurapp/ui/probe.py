@@ -2,7 +2,7 @@
 `python -m blurapp.ui.probe PHOTO` prints one JSON object.
 
 - the longest stall of the event loop during a comparison, seen by a 10 ms timer;
-- the time from the worker sending a result to both panes painted;
+- the time from the runner's job sending a result to both panes painted;
 - the time to repaint both panes after zooming and panning a big photo;
 - with `--live`, the live preview's latency: from a change of sigma to the JAX-jit pane
   repainted with its blur, while NumPy's pane still computes the change before.
@@ -25,7 +25,7 @@ TIMER_MS = 10
 @contextlib.contextmanager
 def _probe_window():
     """(the application, a main window with settings of its own at the size the figures are
-    quoted for), closed afterwards, its worker with it, whatever happened."""
+    quoted for), closed afterwards, its jobs with it, whatever happened."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
@@ -46,6 +46,7 @@ def _probe_window():
 def measure(photo: Path) -> dict:
     from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
 
+    from blurapp.app.jobs import EngineResult
     from blurapp.ui.app import open_window
 
     with _probe_window() as (app, window):
@@ -81,20 +82,21 @@ def measure(photo: Path) -> dict:
             display[engine] = time.perf_counter() - sent_at
 
         class Receiver(QObject):
-            # A QObject's slot on this thread, so the worker's signal arrives here, queued.
-            @Slot(object)
-            def engine_finished(self, done) -> None:
-                painted(done.engine, done.sent_at)
-
             @Slot(str, int, int)
             def progress(self, engine: str, done: int, total: int) -> None:
                 phases.append((time.perf_counter(), engine, done))
 
         phases: list[tuple[float, str, int]] = []
         receiver = Receiver()
-        window.worker.engine_finished.connect(receiver.engine_finished)
         outcomes = []
-        window.worker.run_finished.connect(outcomes.append)
+
+        def answered(answer) -> None:
+            if isinstance(answer, EngineResult):  # one engine's result, in its pane now
+                painted(answer.engine, answer.sent_at)
+            else:
+                outcomes.append(answer)
+
+        window.controller.on_answer = answered
         window.progress_shown.connect(receiver.progress)
         # Start-up: the photo loads and JAX is imported in the background.
         timer.start()
@@ -155,7 +157,7 @@ LIVE_CHANGE_GAP_S = 0.1
 
 def measure_live(photo: Path, algorithm: str = "2d") -> dict:
     """Change sigma as a dragged slider does and time each change until the JAX-jit pane is
-    repainted with the blur of it: the window's own path (parameters → worker → JAX-jit →
+    repainted with the blur of it: the window's own path (parameters → runner → JAX-jit →
     8-bit pyramid → pane) through to the paint code the screen's next frame runs."""
     from PySide6.QtCore import QEventLoop, QTimer
 
@@ -167,7 +169,7 @@ def measure_live(photo: Path, algorithm: str = "2d") -> dict:
 
         def wait_until(condition, timeout_s: float = 600) -> bool:
             # Idle in an event loop, as the window is while a user drags: polling here would
-            # hold Python's lock against the worker and slow what is measured.
+            # hold Python's lock against the job and slow what is measured.
             deadline = time.perf_counter() + timeout_s
             while not condition() and time.perf_counter() < deadline:
                 loop = QEventLoop()

@@ -1,5 +1,6 @@
 """File ▸ Save Results: every engine's result as a PNG named and described by the parameters
-that made it, into a folder the user picks; never over the photo itself."""
+that made it, into a folder the user picks; never over the photo itself. Edit ▸ Copy Selected
+Image: the selected pane's picture, to the clipboard."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from blurapp.core.saving import OutputError, check_output_path, save_output
 from blurapp.core.wording import display_path
-from blurapp.ui.settings import read_setting, write_setting
+from blurapp.ui.settings import open_folder, read_setting, write_setting
 
 if TYPE_CHECKING:
     from blurapp.ui.main_window import MainWindow
@@ -46,7 +47,7 @@ def save_results(window: MainWindow) -> None:
         return
     if not _confirm_mixed_parameters(window):
         return
-    start = read_setting(window.settings, "last_save_folder") or str(window._open_folder())
+    start = read_setting(window.settings, "last_save_folder") or str(open_folder(window.settings))
     folder = QFileDialog.getExistingDirectory(
         window, _tr("Save Results to Folder"), display_path(start)
     )
@@ -99,3 +100,15 @@ def _translated(error: OutputError) -> str:
     from blurapp.ui.translations import translated_problem
 
     return translated_problem(error)
+
+
+def copy_selected(window: MainWindow) -> None:
+    """Edit ▸ Copy Selected Image: the selected pane's picture to the clipboard."""
+    pane = window.panes[window.selected_pane]
+    if pane.view.has_picture():
+        QApplication.clipboard().setImage(pane.view.image())
+        window.status_label.setText(
+            QCoreApplication.translate("MainWindow", "Copied the {engine} image").format(
+                engine=pane.title
+            )
+        )

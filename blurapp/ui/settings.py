@@ -10,8 +10,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
 from blurapp.app.session import DEFAULT_PANE_ENGINES, offered_engine
 from blurapp.core.engines import DEFAULT_ENGINES
@@ -23,7 +25,12 @@ from blurapp.core.kernel import (
     check_kernel_size,
     check_sigma,
 )
+from blurapp.core.sample import sample_photo_path
+from blurapp.core.spec import BlurSpec
 from blurapp.ui.identity import APP_NAME
+
+if TYPE_CHECKING:
+    from blurapp.ui.main_window import MainWindow
 
 MAX_RECENT_FILES = 8
 
@@ -148,3 +155,49 @@ def write_setting(settings: QSettings, key: str, value: object) -> None:
     if value is not None:
         setting.check(setting.store(value))
     settings.setValue(key, setting.store(value) if value is not None else "")
+
+
+def open_folder(settings: QSettings) -> Path:
+    """Where File ▸ Open starts: the last folder a photo came from, else the Pictures folder
+    (never the bundled sample's folder, deep inside the installation)."""
+    last = read_setting(settings, "last_folder")
+    bundled = sample_photo_path().parent.resolve()
+    if last is not None and Path(last).is_dir() and Path(last).resolve() != bundled:
+        return Path(last)
+    pictures = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.PicturesLocation)
+    return Path(pictures) if pictures and Path(pictures).is_dir() else Path.home()
+
+
+def restore_window_settings(window: MainWindow) -> None:
+    """Give `window` the geometry, parameters, engines and live preview it had last."""
+    settings, session = window.settings, window.session
+    geometry = read_setting(settings, "geometry")
+    if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+        window.restoreGeometry(geometry)
+    else:
+        window.resize(1360, 820)
+    parameters = BlurSpec(
+        kernel_size=read_setting(settings, "kernel_size"),
+        sigma=read_setting(settings, "sigma"),
+        algorithm=read_setting(settings, "algorithm"),
+        color=read_setting(settings, "color"),
+    )
+    window.set_parameters(**vars(parameters))
+    for index, engine in enumerate(read_setting(settings, "pane_engines")):
+        session.set_pane_engine(index, engine)
+    session.set_timed_engines(read_setting(settings, "timed_engines"))
+    session.set_live(read_setting(settings, "live_preview"))
+
+
+def save_window_settings(window: MainWindow) -> None:
+    settings, session = window.settings, window.session
+    parameters = session.parameters
+    write_setting(settings, "geometry", window.presentation.geometry_to_save())
+    write_setting(settings, "sigma", parameters.sigma)
+    write_setting(settings, "kernel_size", parameters.kernel_size)
+    write_setting(settings, "algorithm", parameters.algorithm)
+    write_setting(settings, "color", parameters.color)
+    write_setting(settings, "pane_engines", tuple(session.pane_engines))
+    write_setting(settings, "timed_engines", session.timed or ("numpy",))
+    write_setting(settings, "live_preview", session.live)
+    settings.sync()

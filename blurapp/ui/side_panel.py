@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.app.captions import ALGORITHM_LABELS, SHOW_LABELS
-from blurapp.app.session import BlurSpec
 from blurapp.core.engines import REFERENCE_ENGINE
 from blurapp.core.kernel import DEFAULT_KERNEL_SIZE, DEFAULT_SIGMA, MAX_SIGMA, MIN_SIGMA
+from blurapp.core.spec import BlurSpec
 from blurapp.ui.colours import NOTE_COLOUR
 from blurapp.ui.parameter_boxes import KernelSizeSpinBox, SigmaSpinBox
 

@@ -1,17 +1,17 @@
 """An image too large to open in the window, blurred to a file by blocks instead.
 
 The window offers it when a TIFF or zarr image is past what it can hold (see
-blurapp.scale.tiled.needs_tiles); the blur runs on a worker thread of its own, under a progress
-dialog whose Cancel stops it between rows of blocks.
+blurapp.scale.tiled.needs_tiles); the blur (blurapp.app.jobs.blur_to_file_job) runs on the
+runner, under a progress dialog whose Cancel stops it between rows of blocks.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -23,67 +23,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.session import BlurSpec
+from blurapp.app.captions import RIGHT
+from blurapp.app.jobs import blur_to_file_job, failure_words, is_foreseen
+from blurapp.core.photo import PhotoError
+from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
-from blurapp.ui.worker import WorkerThread, finish_in_background
+from blurapp.ui.runner import Runner
+from blurapp.ui.translations import translated_problem
+
+if TYPE_CHECKING:
+    from blurapp.ui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
 # Closing the dialog waits this long for the row of blocks in hand; a longer one finishes in
 # the background (its temporary file is removed when it stops).
 CLOSE_WAIT_MS = 250
-
-
-class TiledBlurWorker(QObject):
-    progress = Signal(int, int)  # blocks done, blocks in all
-    finished = Signal(object)  # TiledResult
-    failed = Signal(str)  # why, in a user's words
-    cancelled = Signal()
-    _start = Signal()
-
-    def __init__(self, source: Path, output: Path, parameters: BlurSpec, engine: str) -> None:
-        super().__init__()
-        self.source, self.output = source, output
-        self.parameters, self.engine = parameters, engine
-        self._stopping = threading.Event()
-        self._start.connect(self.run)
-
-    def stop(self) -> None:
-        self._stopping.set()
-
-    @Slot()
-    def run(self) -> None:
-        from blurapp.core.photo import PhotoError
-        from blurapp.core.runs import BlurCancelled
-        from blurapp.core.saving import OutputError
-        from blurapp.scale import tiled
-        from blurapp.scale.tiled import ClusterError, MissingExtraError, blur_file_tiled
-
-        made = self.parameters
-        kernel = made.kernel
-        try:
-            result = blur_file_tiled(
-                self.source,
-                self.output,
-                kernel=kernel,
-                engine=self.engine,
-                color=made.color,
-                progress=self.progress.emit,
-                cancelled=self._stopping.is_set,
-                block=tiled.DEFAULT_BLOCK,
-                description=made.description(self.engine),
-            )
-        except BlurCancelled:
-            self.cancelled.emit()
-        except (PhotoError, OutputError, MissingExtraError, ClusterError) as error:
-            self.failed.emit(str(error))
-        except MemoryError:
-            self.failed.emit(f"{display_path(self.source)}: not enough memory for its blocks")
-        except Exception as error:
-            log.exception("the blur by blocks failed")
-            self.failed.emit(f"{display_path(self.source)}: {type(error).__name__}: {error}")
-        else:
-            self.finished.emit(result)
 
 
 class TiledBlurDialog(QDialog):
@@ -125,16 +80,19 @@ class TiledBlurDialog(QDialog):
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.output = output
         self.outcome: tuple[str, str] | None = None
-        self._thread = WorkerThread(
-            TiledBlurWorker(source, output, parameters, engine), "blurapp-tiled"
+        self.source = source
+        self.runner = Runner(self)
+        self.job = self.runner.start(
+            blur_to_file_job,
+            source,
+            output,
+            parameters,
+            engine,
+            on_event=lambda done: self._on_progress(done.done, done.total),
+            on_return=self._on_finished,
+            on_error=self._on_failed,
+            on_stop=self._on_cancelled,
         )
-        worker = self._thread.worker
-        worker.progress.connect(self._on_progress)
-        worker.finished.connect(self._on_finished)
-        # Bound methods of this dialog, not lambdas: so they run on its thread, not the worker's.
-        worker.failed.connect(self._on_failed)
-        worker.cancelled.connect(self._on_cancelled)
-        worker._start.emit()
 
     @Slot(int, int)
     def _on_progress(self, done: int, total: int) -> None:
@@ -167,9 +125,10 @@ class TiledBlurDialog(QDialog):
             ),
         )
 
-    @Slot(str)
-    def _on_failed(self, text: str) -> None:
-        self._end("failed", text)
+    def _on_failed(self, error: BaseException) -> None:
+        if not is_foreseen(error):
+            log.error("the blur by blocks failed", exc_info=error)
+        self._end("failed", failure_words(error, subject=self.source, memory_for="its blocks"))
 
     @Slot()
     def _on_cancelled(self) -> None:
@@ -177,7 +136,7 @@ class TiledBlurDialog(QDialog):
 
     def cancel(self) -> None:
         self.label.setText(self.tr("Stopping after the blocks in hand…"))
-        self._thread.worker.stop()
+        self.job.quit()
 
     def reject(self) -> None:
         """Esc or the close button: cancel; the dialog goes once the blur has stopped."""
@@ -193,16 +152,53 @@ class TiledBlurDialog(QDialog):
         self.deleteLater()  # each blur has a dialog of its own; this one is done
 
     def _let_go(self) -> None:
-        if not self._thread.stop(wait_ms=CLOSE_WAIT_MS):
-            finish_in_background(self._thread)
+        # A row of blocks longer than this finishes on its own; its temporary file then goes.
+        self.runner.stop(wait_ms=CLOSE_WAIT_MS)
 
     def closeEvent(self, event) -> None:
-        self._thread.worker.stop()
         self._let_go()
         super().closeEvent(event)
 
 
-def offer_blur_by_blocks(
+def offer_blur_by_blocks(window: MainWindow, error: PhotoError) -> bool:
+    """A TIFF or zarr image too large for `window` to open (it failed with `error`): offer to
+    blur it to a file by blocks. Whether it was offered (the user was asked, instead of being
+    told it failed); the dialog of a blur started is `window.tiled_blur` until it ends."""
+    from blurapp.scale.tiled import needs_tiles
+
+    session = window.session
+    parameters = session.parameters
+    try:
+        if not needs_tiles(error.path, color=parameters.color):
+            return False
+    except Exception:
+        log.debug("could not tell whether %s needs tiles", error.path, exc_info=True)
+        return False
+    log.info("%s", error, exc_info=error)
+    engine = session.pane_engines[RIGHT]
+    window.tiled_blur = _ask_and_start(
+        window, error.path, parameters, engine, translated_problem(error)
+    )
+    if window.tiled_blur is not None:
+        window.tiled_blur.ended.connect(lambda how, text: _on_done(window, how, text))
+    if window.photo is not None:
+        window.status_label.setText(window.controller.photo_status())
+    return True
+
+
+def _on_done(window: MainWindow, how: str, text: str) -> None:
+    window.tiled_blur = None  # the dialog deletes itself
+    window.status_label.setText(text)
+    window.blur_by_blocks_done.emit(how, text)
+    if how == "written" and window.show_messages:
+        QMessageBox.information(
+            window, QCoreApplication.translate("MainWindow", "Blurred by Blocks"), text
+        )
+    elif how == "failed":
+        window._warn(QCoreApplication.translate("MainWindow", "Cannot Blur by Blocks"), text)
+
+
+def _ask_and_start(
     window: QWidget, source: Path, parameters: BlurSpec, engine: str, problem: str
 ) -> TiledBlurDialog | None:
     """Ask whether to blur `source` (which the window cannot open: `problem`) to a file by

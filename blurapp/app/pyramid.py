@@ -1,6 +1,7 @@
 """Pictures at several resolutions, so a zoomed-out 24 MP photo is drawn from a small copy.
 
-Made on the worker thread with NumPy; the panes only pick a level and draw part of it.
+Made by the jobs (blurapp.app.jobs) off the window's thread, with NumPy; the panes only pick a
+level and draw part of it.
 """
 
 from __future__ import annotations

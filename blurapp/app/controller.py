@@ -1,0 +1,240 @@
+"""What the main window's actions start, and what comes back, without Qt.
+
+The window forwards a user's action (open a photo, Run, Cancel, a change the live preview
+follows) to a WindowController, which asks the Session what to do, gives the job to a runner
+(blurapp.app.jobs.Runner), and takes the answers of the newest request only into the Session;
+what the window must show besides (the status bar's words, the progress, a warning) it is
+told through the WindowView methods. Tests drive it with blurapp.app.jobs.InlineRunner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol, cast
+
+from blurapp.app.jobs import (
+    EngineResult,
+    JaxStart,
+    JobHandle,
+    LoadedPhoto,
+    Progress,
+    Runner,
+    RunOutcome,
+    compare_job,
+    failure_words,
+    load_job,
+    warm_up_job,
+)
+from blurapp.app.session import Newest, RunPlan, Session
+from blurapp.core.photo import PhotoError
+from blurapp.core.sample import sample_photo_path
+from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
+
+CONTEXT = "MainWindow"
+
+
+def is_sample_photo(path: Path) -> bool:
+    """Whether `path` is the bundled sample photo, which the user did not choose."""
+    try:
+        return path.resolve() == sample_photo_path().resolve()
+    except OSError:
+        return False
+
+
+class WindowView(Protocol):
+    """What a WindowController tells the window to show."""
+
+    def show_status(self, text: str) -> None: ...
+
+    def show_progress(
+        self, engine: str, done: int, total: int, words: tuple[str, str] | None
+    ) -> None:
+        """An engine's progress (total 0: busy, no count); `words` (the status, the bar's
+        format) for a timed run, None for a live preview, whose taps are gone in a blink."""
+
+    def show_photo(self, loaded: LoadedPhoto) -> None: ...
+
+    def show_photo_failed(self, error: PhotoError) -> None: ...
+
+    def show_live(self, engine: str) -> None:
+        """`engine`'s live-preview result is in its pane."""
+
+    def show_run_stopped(self) -> None:
+        """The runner has let go of a run cancelled or superseded."""
+
+    def show_run_failed(self, error: BaseException, words: str) -> None: ...
+
+
+class WindowController:
+    def __init__(self, session: Session, runner: Runner, view: WindowView) -> None:
+        self.session, self.runner, self.view = session, runner, view
+        self._loads, self._runs = Newest(), Newest()
+        self._run_job: JobHandle | None = None
+        # Told each answer of the newest run once the session has it (an EngineResult, then the
+        # RunOutcome): `blurapp bench`'s probe times the display from their sent_at.
+        self.on_answer: Callable[[EngineResult | RunOutcome], None] | None = None
+        session.subscribe(self._on_model_changed)
+
+    def tr(self, text: str) -> str:
+        return self.session.translate(CONTEXT, text)
+
+    # --- What the user does ------------------------------------------------------------------
+
+    def warm_up(self) -> None:
+        """Start JAX now, so the first Run does not wait for it."""
+        self.runner.start(warm_up_job, on_return=self._on_jax_start)
+
+    def open_photo(self, path: Path) -> None:
+        """Load `path`; the view is shown the photo once it has loaded."""
+        self.session.run_stopped()  # a run in flight would hold the photo back
+        number = self._loads.next()
+        self.runner.start(
+            load_job,
+            path,
+            on_return=lambda loaded: self._on_photo_loaded(number, loaded),
+            on_error=lambda error: self._on_photo_failed(number, error),
+        )
+        self.view.show_status(
+            self.tr(QT_TRANSLATE_NOOP("MainWindow", "Opening {name}…")).format(
+                name=display_path(path.name)
+            )
+        )
+
+    def run(self) -> bool:
+        """Time the engines ticked; a run still in flight is superseded. False when there is
+        no photo or no engine to run."""
+        plan = self.session.start_run()
+        if plan is None:
+            return False
+        self._start(plan)
+        self._on_progress(Progress(plan.engines[0], 0, 0))
+        return True
+
+    def preview(self, moving: bool = False) -> None:
+        """Re-blur the panes that do not show the parameters now, if the live preview is on
+        (see Session.start_live_preview); `moving`: for a change of the parameters."""
+        running = self.session.running
+        timing = running is not None and not running.live
+        plan = self.session.start_live_preview(moving)
+        if plan is None:
+            return
+        self._start(plan)
+        if timing:  # superseded: say so, or its last progress would stay in the status bar
+            self.view.show_status(
+                self.tr(
+                    QT_TRANSLATE_NOOP(
+                        "MainWindow",
+                        "The run stopped for the new parameters; press Run to time them",
+                    )
+                )
+            )
+        elif moving:  # the last run's "Done: …" no longer describes what the panes show
+            self.view.show_status(
+                self.tr(
+                    QT_TRANSLATE_NOOP(
+                        "MainWindow",
+                        "Live preview: one call per engine; press Run to time these parameters",
+                    )
+                )
+            )
+
+    def cancel(self) -> bool:
+        """Cancel the run in flight; whether there was one."""
+        if self.session.running is None:
+            return False
+        self.session.run_stopped()  # and its job with it (_on_model_running)
+        self.view.show_status(self.tr(QT_TRANSLATE_NOOP("MainWindow", "Cancelled")))
+        return True
+
+    def photo_status(self) -> str:
+        """The status bar's words for the photo open."""
+        photo = self.session.photo
+        return self.session.photo_status(photo is not None and is_sample_photo(photo.path))
+
+    # --- The session's runs, on the runner ----------------------------------------------------
+
+    def _on_model_changed(self, what: str) -> None:
+        # The session's run is the one record: the runner follows it.
+        no_run = what == "running" and self.session.running is None
+        if no_run and self._runs.drop() and self._run_job is not None:
+            self._run_job.quit()
+
+    def _start(self, plan: RunPlan) -> None:
+        if self._run_job is not None:
+            self._run_job.quit()  # superseded: it stops at its next check
+        number = self._runs.next()
+        self._run_job = self.runner.start(
+            compare_job,
+            plan,
+            on_event=lambda event: self._on_run_event(number, event),
+            on_return=lambda outcome: self._on_run_done(number, outcome),
+            on_error=lambda error: self._on_run_failed(number, error),
+            on_stop=self.view.show_run_stopped,
+        )
+
+    # --- What comes back --------------------------------------------------------------------
+
+    def _on_jax_start(self, start: JaxStart) -> None:
+        if start.device is not None:
+            self.session.jax_started(start.device)
+        else:
+            self.session.jax_failed(start.problem or "")
+
+    def _on_photo_loaded(self, number: int, loaded: LoadedPhoto) -> None:
+        if not self._loads.done(number):
+            return
+        self.session.set_photo(loaded.photo, loaded.picture)
+        status = self.photo_status()
+        if loaded.grey_for_memory:
+            status += " · " + self.tr(
+                QT_TRANSLATE_NOOP(
+                    "MainWindow", "opened in grey: there is not enough memory to blur it in colour"
+                )
+            )
+        self.view.show_status(status)
+        self.preview()  # first: a Run started once the photo is shown supersedes it
+        self.view.show_photo(loaded)
+
+    def _on_photo_failed(self, number: int, error: BaseException) -> None:
+        if not self._loads.done(number):
+            return
+        self.view.show_status(self.tr(QT_TRANSLATE_NOOP("MainWindow", "Could not open the photo")))
+        self.view.show_photo_failed(cast(PhotoError, error))  # load_job fails with no other
+
+    def _on_run_event(self, number: int, event: Progress | EngineResult) -> None:
+        if not self._runs.wanted(number):
+            return
+        if isinstance(event, Progress):
+            self._on_progress(event)
+            return
+        taken = self.session.engine_done(
+            event.engine, event.run, event.error, event.picture, event.final
+        )
+        if taken and self.session.results[event.engine].live:
+            self.view.show_live(event.engine)
+        if taken and self.on_answer is not None:
+            self.on_answer(event)
+
+    def _on_progress(self, progress: Progress) -> None:
+        running = self.session.running
+        live = running is not None and running.live
+        words = None if live else self.session.progress(*_counts(progress))
+        self.view.show_progress(*_counts(progress), words)
+
+    def _on_run_done(self, number: int, outcome: RunOutcome) -> None:
+        if self._runs.done(number):
+            self.session.run_done(outcome.result, outcome.differences)
+            if self.on_answer is not None:
+                self.on_answer(outcome)
+
+    def _on_run_failed(self, number: int, error: BaseException) -> None:
+        if not self._runs.done(number):
+            return
+        self.session.run_stopped()
+        self.view.show_status(self.tr(QT_TRANSLATE_NOOP("MainWindow", "The run failed")))
+        self.view.show_run_failed(error, failure_words(error))
+
+
+def _counts(progress: Progress) -> tuple[str, int, int]:
+    return progress.engine, progress.done, progress.total

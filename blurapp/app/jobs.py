@@ -1,0 +1,405 @@
+"""The window's long jobs as plain generator functions, without Qt: open a photo, compare the
+engines (a timed run or a live preview), sweep the sizes, blur a file by blocks.
+
+Every job is called as `job(*arguments, cancelled=…, report=…)` and gives back a generator: it
+yields as each step ends (a runner asks it to quit there), and returns its answer. Within one
+step, one call into the core, it checks `cancelled()` (between kernel taps, between JAX calls)
+and tells what happens there through `report(event)`, which a runner delivers as it delivers
+what is yielded. blurapp.ui.runner runs them off the window's thread; InlineRunner runs them
+here, step by step, for tests and scripts. Answers are plain data: NumPy arrays and the core's
+result objects.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from blurapp.app.pyramid import build_pyramid
+from blurapp.app.session import RunPlan
+from blurapp.core.comparison import ComparisonResult, compare, difference_picture
+from blurapp.core.photo import NotEnoughMemory, Photo, PhotoError, load_photo
+from blurapp.core.runs import BlurCancelled, Cancelled, EngineRun
+from blurapp.core.saving import OutputError, to_8bit
+from blurapp.core.spec import BlurSpec
+from blurapp.core.sweep import SweepPoint, sweep_points, sweep_sizes
+from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
+
+log = logging.getLogger(__name__)
+
+Report = Callable[[Any], None]  # an event from inside one step of a job
+Job = Callable[..., Generator[Any, None, Any]]
+
+
+def never() -> bool:
+    return False
+
+
+def ignore(event: Any) -> None:
+    pass
+
+
+# --- What the jobs tell ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far an engine is: `done` of `total` kernel taps (total 0: busy, no count)."""
+
+    engine: str
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class BlocksDone:
+    """How far a blur by blocks is: `done` of `total` blocks."""
+
+    done: int
+    total: int
+
+
+@dataclass(frozen=True, eq=False)
+class LoadedPhoto:
+    photo: Photo
+    picture: tuple[np.ndarray, ...]  # the photo (grey or RGB) as a uint8 pyramid, ready to show
+    grey_for_memory: bool = False  # a colour photo opened in grey: its colour blur would not fit
+
+
+@dataclass(frozen=True, eq=False)
+class EngineResult:
+    """One engine's run (or why it failed) with its output as a picture."""
+
+    engine: str
+    run: EngineRun | None
+    picture: tuple[np.ndarray, ...] | None  # the output as a uint8 pyramid
+    error: str | None
+    final: bool = True  # False: the first call only, its steady calls still to be timed
+    sent_at: float = field(default_factory=time.perf_counter)  # to time the display
+
+
+@dataclass(frozen=True, eq=False)
+class RunOutcome:
+    result: ComparisonResult
+    # engine → (|reference − engine| as a pyramid, largest difference white; that difference)
+    differences: Mapping[str, tuple[tuple[np.ndarray, ...], float]]
+    sent_at: float = field(default_factory=time.perf_counter)  # to time the display
+
+
+@dataclass(frozen=True)
+class JaxStart:
+    """How JAX's start went: the device it runs on, or why it cannot run."""
+
+    device: str | None = None
+    problem: str | None = None
+
+
+# --- Failures in a user's words ----------------------------------------------------------------
+
+
+def failure_words(
+    error: BaseException, *, subject: str | Path | None = None, memory_for: str | None = None
+) -> str:
+    """Why a job failed, for the user: a problem with a file as its message says it (the
+    message names the file), not enough memory as that (for `memory_for`, when given), anything
+    else as its type and message; all of it after `subject`'s name, when given."""
+    if isinstance(error, _file_problems()):
+        return str(error)
+    if isinstance(error, MemoryError):
+        words = "not enough memory" + (f" for {memory_for}" if memory_for else "")
+    else:
+        words = f"{type(error).__name__}: {error}"
+    return f"{display_path(subject)}: {words}" if subject is not None else words
+
+
+def is_foreseen(error: BaseException) -> bool:
+    """Whether `error` is a failure its words explain in full (a file's problem, not enough
+    memory), rather than a bug whose traceback the log should keep."""
+    return isinstance(error, (*_file_problems(), MemoryError))
+
+
+def _file_problems() -> tuple[type[BaseException], ...]:
+    return (PhotoError, OutputError, *_scale_problems())
+
+
+def _scale_problems() -> tuple[type[BaseException], ...]:
+    """The scale layer's problems that name what failed; none before it is imported, when none
+    of them can have been raised."""
+    import sys
+
+    tiled = sys.modules.get("blurapp.scale.tiled")
+    return () if tiled is None else (tiled.MissingExtraError, tiled.ClusterError)
+
+
+# --- The jobs ------------------------------------------------------------------------------
+
+
+def warm_up_job(
+    *, cancelled: Cancelled = never, report: Report = ignore
+) -> Generator[None, None, JaxStart]:
+    """Import JAX and find its device, so the first Run does not wait for it."""
+    from blurapp.core.engines.jax_engine import JaxUnavailableError, describe_device, jax_device
+
+    yield None
+    try:
+        return JaxStart(device=describe_device(jax_device()))
+    except JaxUnavailableError as error:
+        log.warning("%s", error, exc_info=True)
+        return JaxStart(problem=str(error))
+    except Exception as error:
+        log.exception("JAX failed to start")
+        return JaxStart(problem=f"JAX failed to start: {error}")
+
+
+def load_job(
+    path: Path, *, cancelled: Cancelled = never, report: Report = ignore
+) -> Generator[None, None, LoadedPhoto]:
+    """Open `path` in colour, whatever the Colour switch says: Show ▸ Original shows the photo
+    as it is. A colour photo whose colour blur would not fit in memory opens in grey. Fails
+    with a PhotoError naming the file, whatever went wrong."""
+    try:
+        grey_for_memory = False
+        try:
+            photo = load_photo(path, color=True)
+        except NotEnoughMemory:
+            photo, grey_for_memory = load_photo(path), True
+            log.info("%s: opened in grey, too large to blur in colour here", path)
+        yield None
+        picture = build_pyramid(to_8bit(photo.pixels))
+    except PhotoError:
+        raise
+    except Exception as error:
+        unexpected = PhotoError(
+            path, QT_TRANSLATE_NOOP("FileProblem", "unexpected error: {reason}"), reason=error
+        )
+        raise unexpected from error  # the log shows its traceback
+    return LoadedPhoto(photo, picture, grey_for_memory)
+
+
+def compare_job(
+    plan: RunPlan, *, cancelled: Cancelled = never, report: Report = ignore
+) -> Generator[Progress | None, None, RunOutcome]:
+    """Run `plan`'s engines on its photo: a timed run, or a live preview (plan.live: one call
+    each, no difference pictures). Reports each engine's taps (at most 101 reports a step),
+    each engine's result as it comes (its first call's output first, while its steady calls are
+    timed), and which engine is busy next."""
+    engines, repeats = plan.engines, plan.repeats
+    last_percent: tuple[str, int] | None = None
+
+    def progress(engine: str, done: int, total: int) -> None:
+        nonlocal last_percent
+        percent = (engine, done * 100 // total)
+        if percent != last_percent:
+            last_percent = percent
+            report(Progress(engine, done, total))
+
+    pictures: dict[str, tuple[np.ndarray, ...]] = {}
+
+    def engine_done(
+        engine: str, run: EngineRun | None, error: str | None, final: bool = True
+    ) -> None:
+        nonlocal last_percent
+        picture = pictures.get(engine)
+        if picture is None and run is not None:
+            picture = pictures[engine] = build_pyramid(to_8bit(run.output))
+        report(EngineResult(engine, run, picture, error, final))
+        following = engines.index(engine) + 1
+        if following < len(engines) and not (final and repeats != 0):
+            last_percent = None
+            # Busy, length unknown, until (unless) the next engine reports its taps.
+            report(Progress(engines[following], 0, 0))
+
+    yield Progress(engines[0], 0, 0)
+    parameters = plan.parameters
+    result = compare(
+        plan.photo.to_blur(color=parameters.color),
+        kernel_size=parameters.kernel_size,
+        sigma=parameters.sigma,
+        algorithm=parameters.algorithm,
+        repeats=repeats,
+        engines=engines,
+        progress=progress,
+        cancelled=cancelled,
+        on_engine_done=engine_done,
+        on_output=lambda engine, run: engine_done(engine, run, None, final=False),
+    )
+    # A preview is never shown as figures: no difference pictures to spend on.
+    differences = {}
+    reference = result.runs.get(result.reference)
+    if not plan.live and reference is not None:
+        for engine, difference in result.differences.items():
+            yield None
+            picture, scale = difference_picture(
+                reference.output, result.runs[engine].output, difference
+            )
+            differences[engine] = (build_pyramid(picture), scale)
+    if cancelled():
+        raise BlurCancelled
+    return RunOutcome(result, differences)
+
+
+def sweep_job(
+    photo: Photo,
+    parameters: BlurSpec,
+    engines: tuple[str, ...],
+    max_megapixels: float,
+    repeats: int | None,
+    *,
+    cancelled: Cancelled = never,
+    report: Report = ignore,
+) -> Generator[SweepPoint, None, list[SweepPoint]]:
+    """The scaling sweep of `photo`'s grey from 0.1 MP to `max_megapixels`: yields each size's
+    point as it finishes, and returns them all."""
+    points = []
+    for point in sweep_points(
+        photo.gray,
+        sizes=sweep_sizes(photo.gray.shape, max_megapixels=max_megapixels),
+        kernel_size=parameters.kernel_size,
+        sigma=parameters.sigma,
+        algorithm=parameters.algorithm,
+        engines=engines,
+        repeats=repeats,
+        cancelled=cancelled,
+    ):
+        points.append(point)
+        yield point
+    if cancelled():
+        raise BlurCancelled
+    return points
+
+
+def blur_to_file_job(
+    source: Path,
+    output: Path,
+    parameters: BlurSpec,
+    engine: str,
+    *,
+    cancelled: Cancelled = never,
+    report: Report = ignore,
+) -> Generator[None, None, Any]:
+    """Blur `source`, an image too large to open, into `output` by blocks with `engine`,
+    reporting BlocksDone after each row of blocks; returns the scale layer's TiledResult."""
+    from blurapp.scale import tiled
+
+    kernel = parameters.kernel
+    yield None
+    return tiled.blur_file_tiled(
+        source,
+        output,
+        kernel=kernel,
+        engine=engine,
+        color=parameters.color,
+        progress=lambda done, total: report(BlocksDone(done, total)),
+        cancelled=cancelled,
+        block=tiled.DEFAULT_BLOCK,
+        description=parameters.description(engine),
+    )
+
+
+# --- Running jobs ------------------------------------------------------------------------------
+
+
+class JobHandle(Protocol):
+    def quit(self) -> None: ...
+
+
+class Runner(Protocol):
+    """Runs jobs one at a time, in the order they were started; `quit()` on a job's handle asks
+    it to stop at its next check. What a job yields or reports goes to `on_event`, then its
+    answer to `on_return`, or its failure to `on_error`, or `on_stop()` once it has let go
+    after being asked to stop (or was dropped before it began)."""
+
+    def start(
+        self,
+        job: Job,
+        *arguments: Any,
+        on_event: Callable[[Any], None] | None = None,
+        on_return: Callable[[Any], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+        on_stop: Callable[[], None] | None = None,
+    ) -> JobHandle: ...
+
+
+@dataclass(eq=False)
+class InlineJob:
+    job: Job
+    arguments: tuple
+    on_event: Callable[[Any], None] | None = None
+    on_return: Callable[[Any], None] | None = None
+    on_error: Callable[[BaseException], None] | None = None
+    on_stop: Callable[[], None] | None = None
+    quit_requested: bool = False
+    steps: Generator | None = None
+
+    def quit(self) -> None:
+        self.quit_requested = True
+
+    def cancelled(self) -> bool:
+        return self.quit_requested
+
+
+class InlineRunner:
+    """A runner without threads: jobs wait until `step()` (one step of the job in hand) or
+    `run_all()` runs them, here, in the caller's thread, with the semantics of
+    blurapp.ui.runner.Runner. For tests and scripts."""
+
+    def __init__(self) -> None:
+        self.queue: deque[InlineJob] = deque()
+
+    def start(self, job: Job, *arguments: Any, **handlers: Any) -> InlineJob:
+        inline = InlineJob(job, arguments, **handlers)
+        self.queue.append(inline)
+        return inline
+
+    def busy(self) -> bool:
+        return bool(self.queue)
+
+    def step(self) -> bool:
+        """Run the next step of the job in hand; whether there was one."""
+        if not self.queue:
+            return False
+        job = self.queue[0]
+        if job.steps is None:
+            if job.quit_requested:
+                self._end(job, job.on_stop)
+                return True
+            job.steps = job.job(*job.arguments, cancelled=job.cancelled, report=self._tell(job))
+        if job.quit_requested:  # honoured at the step's end, as superqt's workers do
+            job.steps.close()
+            self._end(job, job.on_stop)
+            return True
+        try:
+            event = next(job.steps)
+        except StopIteration as returned:
+            self._end(job, job.on_return, returned.value)
+        except BlurCancelled:
+            self._end(job, job.on_stop)
+        except Exception as error:
+            self._end(job, job.on_error, error)
+        else:
+            self._tell(job)(event)
+        return True
+
+    def run_all(self) -> None:
+        while self.step():
+            pass
+
+    @staticmethod
+    def _tell(job: InlineJob) -> Report:
+        def tell(event: Any) -> None:
+            if event is not None and job.on_event is not None:
+                job.on_event(event)
+
+        return tell
+
+    def _end(self, job: InlineJob, handler: Callable | None, *answer: Any) -> None:
+        self.queue.popleft()
+        if handler is not None:
+            handler(*answer)

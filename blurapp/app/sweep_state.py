@@ -1,0 +1,172 @@
+"""The scaling sweep's state without Qt: what is swept, the sizes done, whether a sweep runs,
+and the words for all of it; the sweep itself goes to a runner (blurapp.app.jobs.sweep_job),
+whose answers are taken from the newest sweep only.
+
+The sweep window renders it when it tells its listeners what changed (see `subscribe`):
+"subject", "running", "point" (a size done: the last of `points`), "finished", "stopped" or
+"failed" (why: `failure`). Its words are the sweep window's ("SweepWindow" to translators).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from blurapp.app.captions import ENGINES_CONTEXT, Translate
+from blurapp.app.jobs import JobHandle, Runner, failure_words, sweep_job
+from blurapp.app.session import Newest
+from blurapp.core.engines import get_engine
+from blurapp.core.figures import CONTEXT as FIGURES_CONTEXT
+from blurapp.core.figures import format_megapixels
+from blurapp.core.photo import Photo
+from blurapp.core.spec import BlurSpec, describe_kernel
+from blurapp.core.sweep import DEFAULT_MAX_MEGAPIXELS, SweepPoint
+from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
+
+CONTEXT = "SweepWindow"
+
+
+def _english(context: str, text: str) -> str:
+    return text
+
+
+class SweepState:
+    def __init__(
+        self,
+        photo: Photo,
+        parameters: BlurSpec,
+        engines: Sequence[str],
+        runner: Runner,
+        translate: Translate = _english,
+        *,
+        repeats: int | None = None,
+    ) -> None:
+        self.runner, self.translate = runner, translate
+        self.repeats = repeats  # None: as many steady calls as each engine needs
+        self.max_megapixels = DEFAULT_MAX_MEGAPIXELS
+        self.points: list[SweepPoint] = []
+        self.running = False
+        self.status = ""
+        self.failure: tuple[str, BaseException] | None = None  # why the last sweep failed
+        self.job: JobHandle | None = None  # the last sweep given to the runner
+        self._sweeps = Newest()
+        self._listeners: list[Callable[[str], None]] = []
+        self.photo, self.parameters, self.engines = photo, parameters, tuple(engines)
+
+    def subscribe(self, listener: Callable[[str], None]) -> None:
+        self._listeners.append(listener)
+
+    def _changed(self, what: str) -> None:
+        for listener in list(self._listeners):
+            listener(what)
+
+    def tr(self, text: str) -> str:
+        return self.translate(CONTEXT, text)
+
+    def title(self, engine: str) -> str:
+        return self.translate(ENGINES_CONTEXT, get_engine(engine).title)
+
+    # --- What is swept ---------------------------------------------------------------------
+
+    def set_subject(self, photo: Photo, parameters: BlurSpec, engines: Sequence[str]) -> None:
+        """Sweep `photo` with `parameters` and `engines` from now on; the sizes done go."""
+        self.stop()
+        self.photo, self.parameters, self.engines = photo, parameters, tuple(engines)
+        self.points = []
+        self.status = ""
+        self._changed("subject")
+
+    def subject(self) -> str:
+        """The photo, its size, the kernel and the engines swept, in a line."""
+        parameters, photo = self.parameters, self.photo
+        kernel = describe_kernel(
+            parameters.size,
+            parameters.sigma,
+            parameters.algorithm,
+            lambda text: self.translate(FIGURES_CONTEXT, text),
+        )
+        return self.tr(
+            QT_TRANSLATE_NOOP("SweepWindow", "{photo}, {size} · kernel {kernel} · {engines}")
+        ).format(
+            photo=display_path(photo.path.name),
+            size=format_megapixels(photo.width, photo.height),
+            kernel=kernel,
+            engines=", ".join(self.title(name) for name in self.engines),
+        )
+
+    # --- Running ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the sweep, from 0.1 MP to `max_megapixels`; one in progress starts over."""
+        if self.job is not None:
+            self.job.quit()
+        number = self._sweeps.next()
+        self.points = []
+        self.running = True
+        self.failure = None
+        self.status = self.tr(QT_TRANSLATE_NOOP("SweepWindow", "Running…"))
+        self.job = self.runner.start(
+            sweep_job,
+            self.photo,
+            self.parameters,
+            self.engines,
+            self.max_megapixels,
+            self.repeats,
+            on_event=lambda point: self._on_point(number, point),
+            on_return=lambda points: self._on_finished(number),
+            on_error=lambda error: self._on_failed(number, error),
+        )
+        self._changed("running")
+
+    def stop(self) -> None:
+        """Stop the sweep in progress; the sizes done stay."""
+        if not self.running:
+            return
+        self.running = False
+        self._sweeps.drop()  # its last answers, still on their way, are refused
+        if self.job is not None:
+            self.job.quit()
+        self.status = self.tr(
+            QT_TRANSLATE_NOOP("SweepWindow", "Stopped after {count} sizes")
+        ).format(count=len(self.points))
+        self._changed("running")
+        self._changed("stopped")
+
+    # --- What comes back -------------------------------------------------------------------
+
+    def _on_point(self, number: int, point: SweepPoint) -> None:
+        if not self._sweeps.wanted(number):
+            return
+        self.points.append(point)
+        self.status = self.tr(QT_TRANSLATE_NOOP("SweepWindow", "{size} done")).format(
+            size=format_megapixels(point.width, point.height)
+        )
+        self._changed("point")
+
+    def _on_finished(self, number: int) -> None:
+        if not self._sweeps.done(number):
+            return
+        self.running = False
+        self.status = self.tr(QT_TRANSLATE_NOOP("SweepWindow", "Done: {count} sizes")).format(
+            count=len(self.points)
+        )
+        self._changed("running")
+        self._changed("finished")
+
+    def _on_failed(self, number: int, error: BaseException) -> None:
+        if not self._sweeps.done(number):
+            return
+        self.running = False
+        self.status = self.tr(QT_TRANSLATE_NOOP("SweepWindow", "The sweep failed"))
+        self.failure = (failure_words(error, memory_for="the next size"), error)
+        self._changed("running")
+        self._changed("failed")
+
+    def failure_message(self) -> tuple[str, str]:
+        """The title and text that tell the user why the last sweep failed."""
+        words = self.failure[0] if self.failure is not None else ""
+        return (
+            self.tr(QT_TRANSLATE_NOOP("SweepWindow", "Sweep Failed")),
+            self.tr(QT_TRANSLATE_NOOP("SweepWindow", "The sweep stopped: {reason}")).format(
+                reason=words
+            ),
+        )

@@ -1,0 +1,264 @@
+"""The one runner of the window's long jobs (blurapp.app.jobs): each job runs on a superqt
+GeneratorWorker in Qt's thread pool, one job at a time for the whole program, in the order
+they were started.
+
+One at a time: a run, a sweep and a blur by blocks each fill the machine, and two at once
+would skew each other's figures; and a superqt worker swaps the process's warning filters
+while it runs (warnings.catch_warnings), which two workers at once would leave scrambled. A
+job asked to quit stops at its next yield (superqt's own check) or at the core's next check of
+`cancelled()` (between kernel taps, between JAX calls); one inside a single uninterruptible
+call (a compiled JAX call on a large photo) ends on its own, and the program waits for it
+before it exits.
+
+Handlers run on the window's thread: the worker's signals are queued to its Job, a QObject of
+that thread, which passes them on to the handlers for as long as its Runner has not stopped.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import threading
+import warnings
+from collections import deque
+from collections.abc import Callable, Generator
+from typing import Any
+
+from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
+
+os.environ.setdefault("QT_API", "pyside6")  # superqt speaks through qtpy: BlurApp's binding
+from superqt.utils import GeneratorWorker
+
+from blurapp.app.jobs import Job as JobFunction
+from blurapp.core.runs import BlurCancelled
+
+log = logging.getLogger(__name__)
+
+_waiting: deque[Job] = deque()  # started, their turn not come yet
+_current: Job | None = None  # the one job running
+
+
+def running_jobs() -> list[Job]:
+    """The job whose thread still runs it, if any: tests check none outlives its window."""
+    return [job for job in [_current] if job is not None and job.is_running()]
+
+
+class _Failed(Exception):
+    """A job's RuntimeError, carried past superqt's worker: it takes a RuntimeError for a sign
+    that its own Qt object was deleted, and drops it with a warning instead of `errored` (a
+    JAX XlaRuntimeError, or the scale layer's ClusterError, would vanish unseen)."""
+
+    def __init__(self, error: RuntimeError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _steps(function: JobFunction, *arguments: Any, **keywords: Any) -> Generator:
+    """`function`'s own steps, its RuntimeErrors carried in a _Failed."""
+    try:
+        return (yield from function(*arguments, **keywords))
+    except RuntimeError as error:
+        raise _Failed(error) from error
+
+
+class _Worker(GeneratorWorker):
+    """superqt's GeneratorWorker, which also closes the job's generator once it stops (a job
+    quit at a yield runs its `finally` blocks then, on its own thread) and says when it has
+    ended, to a thread that waits for it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.began, self.ended = threading.Event(), threading.Event()
+
+    def work(self) -> Any:
+        try:
+            return super().work()
+        finally:
+            self._gen.close()
+
+    def run(self) -> None:
+        self.began.set()
+        try:
+            super().run()
+        finally:
+            self.ended.set()
+
+
+class Job(QObject):
+    """One job given to a Runner: `quit()` asks it to stop; `ended` comes once its thread is
+    done with it, whether it answered, failed, stopped or was dropped before its turn."""
+
+    ended = Signal()
+
+    def __init__(
+        self,
+        runner: Runner,
+        function: JobFunction,
+        arguments: tuple,
+        handlers: dict[str, Callable | None],
+    ) -> None:
+        super().__init__()  # no parent: it outlives a window closed while it runs
+        self._runner: Runner | None = runner
+        self._function, self._arguments, self._handlers = function, arguments, handlers
+        self._quit = threading.Event()
+        self._answered = False
+        self.worker: _Worker | None = None
+
+    def quit(self) -> None:
+        self._quit.set()
+        if self.worker is not None:
+            self.worker.quit()
+
+    def is_running(self) -> bool:
+        """Whether its thread has it: begun, and not yet ended."""
+        return self.worker is not None and not self.worker.ended.is_set()
+
+    def wait(self, ms: int | None = None) -> bool:
+        """Wait up to `ms` (None: as long as it takes) for its thread to end it; whether it has."""
+        if self.worker is None:
+            return True
+        return self.worker.ended.wait(None if ms is None else ms / 1000)
+
+    def _begin(self) -> None:
+        worker = self.worker = _Worker(
+            _steps,
+            self._function,
+            *self._arguments,
+            cancelled=self._quit.is_set,
+            report=self._report,
+        )
+        worker.yielded.connect(self._on_yielded)
+        worker.returned.connect(self._on_returned)
+        worker.errored.connect(self._on_errored)
+        worker.warned.connect(self._on_warned)
+        worker.finished.connect(self._on_finished)
+        # Into the pool now: superqt's start() waits for the event loop to do it, and a window
+        # closed before then would wait for a job that had not begun.
+        QThreadPool.globalInstance().start(worker)
+
+    def _report(self, event: Any) -> None:
+        """On the job's thread: an event from inside one step, delivered as a yield is."""
+        self.worker.signals.yielded.emit(event)
+
+    def _handler(self, name: str) -> Callable | None:
+        return self._handlers.get(name) if self._runner is not None else None
+
+    def _tell(self, name: str, *answer: Any) -> None:
+        handler = self._handler(name)
+        if handler is not None:
+            handler(*answer)
+
+    @Slot(object)
+    def _on_yielded(self, event: Any) -> None:
+        if event is not None and not self._quit.is_set():
+            self._tell("on_event", event)
+
+    @Slot(object)
+    def _on_returned(self, answer: Any) -> None:
+        if not self._quit.is_set():
+            self._answered = True
+            self._tell("on_return", answer)
+
+    @Slot(object)
+    def _on_errored(self, error: BaseException) -> None:
+        if isinstance(error, _Failed):
+            error = error.error
+        if not isinstance(error, BlurCancelled) and not self._quit.is_set():
+            self._answered = True
+            self._tell("on_error", error)
+
+    @Slot(tuple)
+    def _on_warned(self, shown: tuple) -> None:
+        log.warning("%s", warnings.formatwarning(*shown[:4]).rstrip())
+
+    @Slot()
+    def _on_finished(self) -> None:
+        self._end()
+        _next()
+
+    def _end(self) -> None:
+        if not self._answered:
+            self._tell("on_stop")
+        if self._runner is not None:
+            self._runner._forget(self)
+        self.ended.emit()
+
+
+def _next() -> None:
+    """Begin the next job whose turn has come; those quit while they waited are dropped."""
+    global _current
+    _current = None
+    while _waiting:
+        job = _waiting.popleft()
+        if job._quit.is_set():
+            job._end()
+            continue
+        _current = job
+        job._begin()
+        return
+
+
+class Runner(QObject):
+    """A window's (or dialog's) side of the runner: it starts jobs and, until `stop()`, passes
+    on what they tell. See blurapp.app.jobs.Runner for the handlers."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._jobs: list[Job] = []
+
+    def start(
+        self,
+        job: JobFunction,
+        *arguments: Any,
+        on_event: Callable[[Any], None] | None = None,
+        on_return: Callable[[Any], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+        on_stop: Callable[[], None] | None = None,
+    ) -> Job:
+        handlers = {
+            "on_event": on_event,
+            "on_return": on_return,
+            "on_error": on_error,
+            "on_stop": on_stop,
+        }
+        started = Job(self, job, arguments, handlers)
+        self._jobs.append(started)
+        _waiting.append(started)
+        if _current is None:
+            _next()
+        return started
+
+    def busy(self) -> bool:
+        """Whether a job of this runner is waiting or running."""
+        return bool(self._jobs)
+
+    def stop(self, wait_ms: int | None = None) -> bool:
+        """Quit every job of this runner, and tell nothing more of them; wait up to `wait_ms`
+        (None: as long as it takes) for the one running to end. Whether it has ended (a job
+        still inside one uninterruptible call ends on its own)."""
+        jobs, self._jobs = self._jobs, []
+        for job in jobs:
+            job._runner = None
+            job.quit()
+        return all(job.wait(wait_ms) for job in jobs)
+
+    def _forget(self, job: Job) -> None:
+        if job in self._jobs:
+            self._jobs.remove(job)
+
+
+def after_the_running_job(callback: Callable[[], Any]) -> None:
+    """Call `callback` on this thread once the job running now has ended; at once if none is."""
+    if _current is None:
+        callback()
+    else:
+        _current.ended.connect(callback)
+
+
+@atexit.register
+def _wait_for_the_job_running() -> None:
+    # A thread still running Python while the interpreter shuts down would crash it.
+    worker = _current.worker if _current is not None else None
+    if worker is not None and worker.began.is_set():
+        worker.ended.wait()
