@@ -50,7 +50,7 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
 CONTEXT = "Session"
 ENGINES_CONTEXT = "Engines"  # where the registry's titles are marked
-DEFAULT_PANE_ENGINES = ("numpy", "jax")  # left, right
+DEFAULT_PANE_ENGINES = DEFAULT_ENGINES  # left, right: the reference and JAX-jit
 # A pane's live updates per second count those of the last this many seconds: long enough to
 # be steady while a slider moves, short enough to vanish soon after it stops.
 LIVE_RATE_SECONDS = 2.0

@@ -30,7 +30,14 @@ from PIL import Image
 
 from blurapp import __version__
 from blurapp.core.comparison import compare, comparison_dict, max_abs_difference
-from blurapp.core.engines import Engine, get_engine
+from blurapp.core.engines import (
+    DEFAULT_ENGINES,
+    REFERENCE_ENGINE,
+    Engine,
+    engine_names,
+    get_engine,
+)
+from blurapp.core.engines.jax_engine import JAX_JIT
 from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA, Algorithm, KernelSize, gaussian_kernel
 
 # Photo-like aspect ratio 3:2, as the 24 MP reference image (6000 × 4000).
@@ -81,9 +88,8 @@ def describe_machine() -> dict:
     }
 
 
-# The benchmark's engines: the tutorial's three timings. Slow engines (those with a cap on their
-# repeats, as JAX without jit) are timed once after their warm-up: large images take long.
-BENCH_ENGINES = ("numpy", "jax", "jax-eager")
+# Slow engines (those with a cap on their repeats, as JAX without jit) are timed once after
+# their warm-up: large images take long.
 SLOW_ENGINE_REPEATS = 1
 
 
@@ -94,12 +100,14 @@ def run_bench(
     algorithms: Sequence[Algorithm] = ALGORITHMS,
     repeats: int | None,
     sigma: float,
-    engines: Sequence[str] = BENCH_ENGINES,
+    engines: Sequence[str] | None = None,
     on_row: Callable[[dict], None] | None = None,
     channels: int = 1,
 ) -> dict:
-    """One row per image size, kernel and algorithm: each engine's figures (as in
-    `compare --json`, under its JSON key), and the size of the image."""
+    """One row per image size, kernel and algorithm: each of `engines`' figures (as in
+    `compare --json`, under its JSON key; None: every registered engine), and the size of the
+    image."""
+    engines = engine_names() if engines is None else engines
     rows = []
     for mp in megapixels:
         image = synthetic_image(mp, channels=channels)
@@ -152,8 +160,8 @@ def yardsticks(megapixels: float, kernel_size: int = 9) -> dict:
     report = {
         "megapixels": image.size / 1e6,
         "kernel_size": kernel_size,
-        "numpy_seconds": result.numpy.seconds,
-        "jax_seconds": result.jax.seconds if result.jax else None,
+        "numpy_seconds": result.reference_run.seconds,
+        "jax_seconds": result.jit_run.seconds if result.jit_run else None,
         "copy_seconds": _time_best(image.copy),
         "opencv_seconds": None,
         "opencv": None,
@@ -169,8 +177,8 @@ def yardsticks(megapixels: float, kernel_size: int = 9) -> dict:
 
     report["opencv"] = cv2.__version__
     report["opencv_seconds"] = _time_best(opencv)
-    if result.jax is not None:
-        report["opencv_max_abs_diff"] = max_abs_difference(opencv(), result.jax.output)
+    if result.jit_run is not None:
+        report["opencv_max_abs_diff"] = max_abs_difference(opencv(), result.jit_run.output)
     return report
 
 
@@ -201,7 +209,7 @@ def first_call(photo: Path) -> dict:
         launches = []
         for _ in range(2):
             out, _ = _blurapp("compare", str(photo), "--json", env=env)
-            launches.append(json.loads(out)["jax"])
+            launches.append(json.loads(out)[JAX_JIT.json_key])
     first, second = launches
     if first["first_call_seconds"] is None or second["first_call_seconds"] is None:
         return {"photo": str(photo), "error": first["error"] or second["error"]}
@@ -449,7 +457,7 @@ def measure_gigapixel(
     side: int = 32768,
     kernel_size: int = 9,
     block: int = 2048,
-    engine: str = "numpy",
+    engine: str = REFERENCE_ENGINE,
 ) -> dict[str, Any]:
     """Blur a `side` × `side` (by default 1-gigapixel) 8-bit grey tiled TIFF in tiles, in a
     process of its own, and return {seconds, peak_rss_bytes, pixels, …}: the peak is that
@@ -492,7 +500,7 @@ def measure_gigapixel(
 
 
 SCALE_PHOTOS = 24  # photos of 1 MP in the batch measured
-SCALE_ENGINES = ("numpy", "jax")
+SCALE_ENGINES = DEFAULT_ENGINES
 
 
 def scale(folder: Path) -> dict:

@@ -44,7 +44,7 @@ from blurapp.app.session import (
     Parameters,
     Session,
 )
-from blurapp.core.engines import engine_names
+from blurapp.core.engines import REFERENCE_ENGINE, engine_names
 from blurapp.core.figures import format_megapixels
 from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
 from blurapp.core.photo import PhotoError
@@ -770,7 +770,7 @@ class MainWindow(QMainWindow):
         write_setting(self.settings, "algorithm", parameters.algorithm)
         write_setting(self.settings, "color", parameters.color)
         write_setting(self.settings, "pane_engines", tuple(self.session.pane_engines))
-        write_setting(self.settings, "timed_engines", self.session.timed or ("numpy",))
+        write_setting(self.settings, "timed_engines", self.session.timed or (REFERENCE_ENGINE,))
         write_setting(self.settings, "live_preview", self.session.live)
         self.settings.sync()
 

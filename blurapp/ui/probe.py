@@ -142,8 +142,8 @@ def measure(photo: Path) -> dict:
             "result_to_both_panes_painted_seconds": both_painted,
             "engine_result_to_pane_painted_seconds": display,
             "repaint_both_panes_seconds": {"fit": fit, "100%": actual, "panned": panned},
-            "numpy_seconds": result.numpy.seconds if result.numpy else None,
-            "jax_seconds": result.jax.seconds if result.jax else None,
+            "numpy_seconds": result.reference_run.seconds if result.reference_run else None,
+            "jax_seconds": result.jit_run.seconds if result.jit_run else None,
         }
     return report
 

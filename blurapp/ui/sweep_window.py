@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
 
 from blurapp.app.session import ENGINES_CONTEXT, Parameters
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
-from blurapp.core.figures import describe_kernel, format_megapixels, steady_key
+from blurapp.core.figures import describe_kernel, format_megapixels
 from blurapp.core.kernel import Algorithm, KernelSize
 from blurapp.core.photo import Photo
 from blurapp.core.saving import OutputError, write_atomically
@@ -59,7 +59,6 @@ from blurapp.core.sweep import (
     write_sweep_csv,
 )
 from blurapp.core.wording import display_path
-from blurapp.ui.figures_panel import BAR_COLOURS, bar_colour
 from blurapp.ui.worker import WorkerThread, finish_in_background
 
 log = logging.getLogger(__name__)
@@ -79,7 +78,7 @@ CLOSE_WAIT_MS = 250
 
 def engine_colour(engine: str) -> QColor:
     """An engine's colour as the window's timing chart draws its steady bar."""
-    return BAR_COLOURS.get(steady_key(engine)) or bar_colour(engine)
+    return QColor(get_engine(engine).chart_colour)
 
 
 def engine_title(engine: str) -> str:
