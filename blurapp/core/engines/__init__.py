@@ -4,7 +4,7 @@ the worker, the figures and the window all iterate: none of them names an engine
 Each engine module declares its Engine(s) beside its code (numpy_engine.NUMPY, jax_engine's
 JAX_JIT and JAX_EAGER) and they are registered here; the timing of steady calls is the same for
 every engine (blurapp.core.timing). Other packages add engines through the entry-point group
-`blurapp.engines` (see discover_plugins), found the first time the registry is asked. A JAX
+`blurapp.engines` (see _discover_plugins), found the first time the registry is asked. A JAX
 engine also runs on a chosen platform: `jax@cpu`, `jax@gpu`.
 """
 
@@ -88,13 +88,13 @@ def _engines() -> dict[str, Engine]:
             if not _discovered and not _discovering:
                 _discovering = True
                 try:
-                    discover_plugins()
+                    _discover_plugins()
                 finally:
                     _discovering, _discovered = False, True
     return _registry
 
 
-def discover_plugins() -> tuple[str, ...]:
+def _discover_plugins() -> tuple[str, ...]:
     """Register the engines of every entry point in the group `blurapp.engines`: each loads to
     an Engine, or to a function returning an Engine or several. A plugin that fails (it cannot
     be imported, loads to something else, or names an engine that is already registered) is
@@ -136,10 +136,11 @@ def _engines_of(entry_point: EntryPoint) -> list[Engine]:
     wrong = [type(engine).__name__ for engine in engines if not isinstance(engine, Engine)]
     if wrong or not engines:
         raise _PluginProblem(f"it gives {', '.join(wrong) or 'no engine'}, not an Engine")
+    names = [engine.name for engine in engines]
     for engine in engines:
-        if engine.name in _registry:
-            owner = "BlurApp's own" if engine.name in _builtin else "another plugin's"
-            raise _PluginProblem(f"the engine name {engine.name!r} is {owner} already")
+        if engine.name in _registry or names.count(engine.name) > 1:
+            owner = "BlurApp's own" if engine.name in _builtin else "taken already"
+            raise _PluginProblem(f"the engine name {engine.name!r} is {owner}")
         if not engine.name or "@" in engine.name or "," in engine.name:
             raise _PluginProblem(f"{engine.name!r} cannot be an engine's name (no '@' or ',')")
     return engines
