@@ -203,7 +203,7 @@ def parse_engines(text: str) -> tuple[Engine, ...]:
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not names:
         raise UnknownEngineError("name at least one engine")
-    engines = {}
+    engines: dict[str, Engine] = {}
     for name in names:
         engine = get_engine(name)
         engines.setdefault(engine.name, engine)
