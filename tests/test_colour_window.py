@@ -48,7 +48,7 @@ def test_colour_is_off_by_default_and_the_original_shows_the_photo_in_colour(mak
         assert pixel(shown, x, y) == tuple(int(v) for v in expected[y, x])
     # Grey is still what a run blurs while Colour is off.
     result = run(qtbot, window)
-    assert result.numpy.output.shape == (400, 600)
+    assert result.reference_run.output.shape == (400, 600)
     assert "colour" not in window.left_pane.caption_text()
 
 
@@ -60,11 +60,11 @@ def test_a_colour_run_blurs_each_channel_and_shows_it_in_colour(make_window, qtb
     photo = window.photo.pixels
     assert photo.shape == (400, 600, 3)
     expected = per_channel_oracle(photo, gaussian_kernel(9, 2.5))
-    for engine_run in (result.numpy, result.jax):
+    for engine_run in (result.reference_run, result.jit_run):
         assert engine_run.output.shape == (400, 600, 3)
         np.testing.assert_allclose(engine_run.output, expected, atol=TOLERANCE, rtol=0)
     shown = window.right_pane.view.image()
-    levels = to_8bit(result.jax.output)
+    levels = to_8bit(result.jit_run.output)
     for x, y in [(5, 5), (320, 111)]:
         assert pixel(shown, x, y) == tuple(int(v) for v in levels[y, x])
     assert "colour" in window.right_pane.caption_text()
@@ -74,7 +74,9 @@ def test_a_colour_run_blurs_each_channel_and_shows_it_in_colour(make_window, qtb
     window.set_show("difference")
     caption = window.right_pane.caption_text()
     assert "largest over R, G and B" in caption
-    difference = np.abs(result.numpy.output.astype(np.float64) - result.jax.output).max(axis=2)
+    difference = np.abs(result.reference_run.output.astype(np.float64) - result.jit_run.output).max(
+        axis=2
+    )
     if result.max_abs_diff > 0:
         y, x = np.unravel_index(np.argmax(difference), difference.shape)
         assert window.right_pane.view.image().pixelColor(int(x), int(y)).red() == 255
@@ -105,9 +107,9 @@ def test_a_grey_photo_stays_one_channel_with_colour_on(make_window, qtbot, tmp_p
     window = make_window(path)
     window.set_parameters(color=True)
     result = run(qtbot, window)
-    assert result.numpy.output.shape == (40, 70)
+    assert result.reference_run.output.shape == (40, 70)
     expected = correlate(levels / 255.0, gaussian_kernel(9, 2.5), mode="nearest")
-    np.testing.assert_allclose(result.jax.output, expected, atol=TOLERANCE, rtol=0)
+    np.testing.assert_allclose(result.jit_run.output, expected, atol=TOLERANCE, rtol=0)
     assert "colour" not in window.right_pane.caption_text()
     # Colour off again changes nothing for a grey photo: nothing goes out of date.
     window.set_parameters(color=False)
@@ -128,7 +130,7 @@ def test_colour_results_save_as_rgb_files(make_window, qtbot, tmp_path, monkeypa
     assert names == ["coffee-jax-9x9-s2.5-colour.png", "coffee-numpy-9x9-s2.5-colour.png"]
     with Image.open(folder / names[0]) as saved:
         assert saved.mode == "RGB"
-        np.testing.assert_array_equal(np.asarray(saved), to_8bit(result.jax.output))
+        np.testing.assert_array_equal(np.asarray(saved), to_8bit(result.jit_run.output))
         assert saved.text["channels"] == "3"
 
 

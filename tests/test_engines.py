@@ -103,24 +103,24 @@ def test_comparison_figures_are_separate_and_consistent():
     result = compare(image, kernel_size=9, sigma=2.5, repeats=4)
     kernel = gaussian_kernel(9, 2.5)
     expected = oracle(image, kernel)
-    np.testing.assert_allclose(result.numpy.output, expected, atol=TOLERANCE, rtol=0)
-    np.testing.assert_allclose(result.jax.output, expected, atol=TOLERANCE, rtol=0)
+    np.testing.assert_allclose(result.reference_run.output, expected, atol=TOLERANCE, rtol=0)
+    np.testing.assert_allclose(result.jit_run.output, expected, atol=TOLERANCE, rtol=0)
     assert result.max_abs_diff == pytest.approx(
-        float(np.abs(result.numpy.output.astype(np.float64) - result.jax.output).max())
+        float(np.abs(result.reference_run.output.astype(np.float64) - result.jit_run.output).max())
     )
     assert result.within_tolerance
-    assert len(result.jax.repeat_seconds) == 4
-    assert result.jax.seconds == pytest.approx(float(np.median(result.jax.repeat_seconds)))
-    assert result.jax.device in {"cpu"} or result.jax.device.startswith("gpu: ")
+    assert len(result.jit_run.repeat_seconds) == 4
+    assert result.jit_run.seconds == pytest.approx(float(np.median(result.jit_run.repeat_seconds)))
+    assert result.jit_run.device in {"cpu"} or result.jit_run.device.startswith("gpu: ")
     for seconds in (
-        result.numpy.seconds,
-        result.jax.first_call_seconds,
-        result.jax.seconds,
-        result.jax.to_device_seconds,
-        result.jax.from_device_seconds,
+        result.reference_run.seconds,
+        result.jit_run.first_call_seconds,
+        result.jit_run.seconds,
+        result.jit_run.to_device_seconds,
+        result.jit_run.from_device_seconds,
     ):
         assert seconds > 0
-    assert result.speedup == pytest.approx(result.numpy.seconds / result.jax.seconds)
+    assert result.speedup == pytest.approx(result.reference_run.seconds / result.jit_run.seconds)
 
 
 def test_a_new_sigma_reuses_the_compiled_blur_and_a_new_size_compiles():
@@ -128,12 +128,12 @@ def test_a_new_sigma_reuses_the_compiled_blur_and_a_new_size_compiles():
     first = compare(image, kernel_size=11, sigma=1.5)
     again = compare(image, kernel_size=11, sigma=3.5)
     other_size = compare(image, kernel_size=13, sigma=3.5)
-    assert first.jax.compiled
-    assert not again.jax.compiled
-    assert other_size.jax.compiled
+    assert first.jit_run.compiled
+    assert not again.jit_run.compiled
+    assert other_size.jit_run.compiled
     # The reused program really used the new weights.
     np.testing.assert_allclose(
-        again.jax.output, oracle(image, gaussian_kernel(11, 3.5)), atol=TOLERANCE, rtol=0
+        again.jit_run.output, oracle(image, gaussian_kernel(11, 3.5)), atol=TOLERANCE, rtol=0
     )
 
 
@@ -143,9 +143,9 @@ def test_a_jax_failure_is_reported_and_numpy_still_runs(monkeypatch):
 
     monkeypatch.setitem(registry._registry, "jax", replace(get_engine("jax"), first_call=broken))
     result = compare(random_image(20, 20))
-    assert result.jax is None
-    assert "out of memory" in result.jax_error
-    assert result.numpy is not None and result.max_abs_diff is None
+    assert result.jit_run is None
+    assert "out of memory" in result.jit_error
+    assert result.reference_run is not None and result.max_abs_diff is None
 
 
 def test_jax_run_stops_between_steps_when_cancelled():
@@ -219,7 +219,10 @@ def test_separable_and_2d_comparisons_agree():
     two_d = compare(image, kernel_size=15, sigma=3.0)
     separable = compare(image, kernel_size=15, sigma=3.0, algorithm="separable")
     assert separable.algorithm == "separable" and separable.kernel_size == 15
-    for a, b in [(two_d.numpy, separable.numpy), (two_d.jax, separable.jax)]:
+    for a, b in [
+        (two_d.reference_run, separable.reference_run),
+        (two_d.jit_run, separable.jit_run),
+    ]:
         assert np.abs(a.output - b.output).max() <= TOLERANCE
     assert separable.max_abs_diff <= TOLERANCE
 
@@ -256,8 +259,8 @@ def test_jax_running_out_of_memory_is_told_apart(monkeypatch, caplog):
         compiled_blurs, "get", lambda *shapes: (out_of_memory, Compilation.FROM_CACHE)
     )
     result = comparison.compare(np.zeros((4, 4), np.float32), kernel_size=3, sigma=1.0)
-    assert result.numpy is not None and result.jax is None
-    assert result.jax_error.startswith("JAX-jit ran out of memory for this photo")
+    assert result.reference_run is not None and result.jit_run is None
+    assert result.jit_error.startswith("JAX-jit ran out of memory for this photo")
     assert "compiling it again" not in caplog.text
 
 

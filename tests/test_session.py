@@ -131,7 +131,7 @@ def test_a_result_kept_from_an_earlier_run_says_a_later_run_replaced_others(sess
     session.set_pane_engine(RIGHT, "numpy")  # a pane's engine is always timed
     session.set_timed("jax", False)
     result = finish(session, {"numpy": numpy_run(0.02)})
-    assert result.jax is None
+    assert result.jit_run is None
     assert session.caption(LEFT).out_of_date is None
     assert "a later run replaced other results" in session.result_out_of_date("jax")
     assert session.earlier_rows() == [("JAX steady", "0.200 ms (earlier run, out of date)")]

@@ -143,7 +143,7 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
     numpy_caption = window.left_pane.caption_text()
     jax_caption = window.right_pane.caption_text()
     assert numpy_caption.startswith("NumPy · cpu · ") and " ms · 9 × 9, σ 2.5" in numpy_caption
-    assert jax_caption.startswith(f"JAX-jit · {result.jax.device} · steady ")
+    assert jax_caption.startswith(f"JAX-jit · {result.jit_run.device} · steady ")
     # Whether it compiled depends on what ran before in this test process; the caption and the
     # figures must say which it was.
     how = {
@@ -151,14 +151,14 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
         "from cache": "(from cache)",
         "already compiled": "(already compiled)",
     }
-    assert "first call" in jax_caption and how[str(result.jax.compilation)] in jax_caption
+    assert "first call" in jax_caption and how[str(result.jit_run.compilation)] in jax_caption
     figures = window.figures
     notes = {
         "compiled": "(includes compilation)",
         "from cache": "(program loaded from the compilation cache)",
         "already compiled": "(already compiled)",
     }
-    assert figures.value("JAX first call").endswith(notes[str(result.jax.compilation)])
+    assert figures.value("JAX first call").endswith(notes[str(result.jit_run.compilation)])
     # Every engine timed the same way: the median of several calls, with their spread.
     for row in ("NumPy", "JAX steady"):
         assert re.fullmatch(
@@ -166,19 +166,19 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
             figures.value(row),
         ), row
     assert figures.value("end-to-end speedup").endswith(
-        f"copies to and from the device ({result.jax.device}) included)"
+        f"copies to and from the device ({result.jit_run.device}) included)"
     )
     assert figures.value("speedup").endswith("(NumPy ÷ JAX steady)")
     assert figures.value("transfers").startswith("to device ")
     assert "within 1e-05" in figures.value("max abs diff") and "of 255 levels" in figures.value(
         "max abs diff"
     )
-    assert figures.value("device") == result.jax.device
+    assert figures.value("device") == result.jit_run.device
     assert figures.value("kernel") == "9 × 9, sigma 2.5"
     assert "600 × 400" in figures.value("image")
     assert [name for name, _ in figures.chart.bars()] == ["NumPy", "JAX first call", "JAX steady"]
     # The pictures are the engines' outputs.
-    expected = to_8bit(result.numpy.output)
+    expected = to_8bit(result.reference_run.output)
     shown = window.left_pane.view.image()
     assert shown.pixelColor(123, 45).red() == expected[45, 123]
     assert not window.progress_bar.isVisible() and not window.cancel_button.isEnabled()
@@ -192,12 +192,12 @@ def test_a_new_sigma_reuses_the_compiled_program_and_a_new_size_compiles(
     first = run(qtbot, window)
     window.set_parameters(sigma=4.0)
     again = run(qtbot, window)
-    assert first.jax.compiled and not again.jax.compiled
+    assert first.jit_run.compiled and not again.jit_run.compiled
     assert "already compiled" in window.right_pane.caption_text()
     assert "already compiled" in window.figures.value("JAX first call")
     window.set_parameters(kernel_size=13)
     resized = run(qtbot, window)
-    assert resized.jax.compiled and resized.kernel_size == 13
+    assert resized.jit_run.compiled and resized.kernel_size == 13
     assert "(compiled)" in window.right_pane.caption_text()
 
 
@@ -235,7 +235,7 @@ def test_numpy_only_keeps_the_jax_result_marked_out_of_date(make_window, qtbot):
     window.set_pane_engine(1, "numpy")  # a pane's engine is always timed
     window.set_timed("jax", False)  # NumPy only, same parameters
     result = run(qtbot, window)
-    assert result.jax is None and result.numpy is not None
+    assert result.jit_run is None and result.reference_run is not None
     window.set_pane_engine(1, "jax")  # ticked again, so the next Run refreshes it
     assert window.engine_checks["jax"].isChecked()
     assert "out of date" not in window.left_pane.caption_text()
@@ -265,7 +265,7 @@ def test_a_jax_failure_is_shown_in_its_pane_and_numpy_still_works(make_window, q
     monkeypatch.setitem(engines._registry, "jax", replace(get_engine("jax"), first_call=broken))
     window = make_window()
     result = run(qtbot, window)
-    assert result.numpy is not None and result.jax is None
+    assert result.reference_run is not None and result.jit_run is None
     assert window.left_pane.view.has_picture()
     assert "could not run" in window.right_pane.placeholder_text()
     assert "out of memory" in window.right_pane.placeholder_text()
@@ -361,7 +361,7 @@ def test_the_difference_and_original_views(make_window, qtbot):
     window.set_show("difference")
     caption = window.right_pane.caption_text()
     assert caption.startswith("Difference |NumPy − JAX-jit|")
-    difference = np.abs(result.numpy.output.astype(np.float64) - result.jax.output)
+    difference = np.abs(result.reference_run.output.astype(np.float64) - result.jit_run.output)
     if result.max_abs_diff > 0:
         assert f"white = {result.max_abs_diff:.2g}" in caption
         picture = window.right_pane.view.image()
@@ -387,7 +387,7 @@ def test_copy_puts_the_selected_pane_on_the_clipboard(make_window, qtbot):
     window.copy_action.trigger()
     image = QApplication.clipboard().image()
     assert (image.width(), image.height()) == (600, 400)
-    assert image.pixelColor(5, 5).red() == to_8bit(result.jax.output)[5, 5]
+    assert image.pixelColor(5, 5).red() == to_8bit(result.jit_run.output)[5, 5]
 
 
 def test_save_results_writes_both_and_asks_before_overwriting(
@@ -412,7 +412,7 @@ def test_save_results_writes_both_and_asks_before_overwriting(
         "coffee-jax-9x9-s2.5.png",
         "coffee-numpy-9x9-s2.5.png",
     ]
-    for engine, run_ in (("numpy", result.numpy), ("jax", result.jax)):
+    for engine, run_ in (("numpy", result.reference_run), ("jax", result.jit_run)):
         with Image.open(folder / f"coffee-{engine}-9x9-s2.5.png") as saved:
             np.testing.assert_array_equal(np.asarray(saved), to_8bit(run_.output))
 
@@ -455,7 +455,7 @@ def test_blurred_pixels_match_the_oracle(make_window, qtbot):
     expected = correlate(
         window.photo.gray.astype(np.float64), gaussian_kernel(9, 2.5), mode="nearest"
     )
-    np.testing.assert_allclose(result.jax.output, expected, atol=TOLERANCE, rtol=0)
+    np.testing.assert_allclose(result.jit_run.output, expected, atol=TOLERANCE, rtol=0)
 
 
 def test_screenshot_command_saves_a_picture_of_the_window(tmp_path):

@@ -63,7 +63,7 @@ def test_jax_failing_to_import_leaves_the_numpy_side_working(
     )
     assert "simulated broken installation" in window.right_pane.placeholder_text()
     result = run(qtbot, window)
-    assert result.jax is None and result.numpy is not None
+    assert result.jit_run is None and result.reference_run is not None
     assert window.left_pane.view.has_picture()
     assert "simulated broken installation" in window.figures.value("JAX")
     assert warnings_shown == []  # said in the pane, not in a box the user must click away
@@ -86,7 +86,7 @@ def test_an_exception_in_the_worker_reaches_the_user_and_the_log(
     assert any("simulated bug" in str(r.exc_info[1]) for r in logged)
     assert not window.is_running() and window.run_button.isEnabled()
     monkeypatch.undo()
-    assert run(qtbot, window).numpy is not None  # and the next run works
+    assert run(qtbot, window).reference_run is not None  # and the next run works
 
 
 def test_saving_into_a_folder_that_refuses_keeps_everything(
@@ -339,5 +339,5 @@ def test_run_asked_for_while_a_new_photo_loads_never_shows_the_old_photos_figure
     assert "other.png" in window.status_label.text() and "Done" not in window.status_label.text()
     # The next Run is of the new photo.
     result = run(qtbot, window)
-    assert result.numpy.output.shape == (80, 120)
+    assert result.reference_run.output.shape == (80, 120)
     assert window.figures.value("image").startswith("other.png")

@@ -33,7 +33,7 @@ from blurapp.core.photo import Photo
 from blurapp.core.runs import EngineRun
 from blurapp.core.spec import BlurSpec
 
-DEFAULT_PANE_ENGINES = ("numpy", "jax")  # left, right
+DEFAULT_PANE_ENGINES = DEFAULT_ENGINES  # left, right: the reference and JAX-jit
 
 
 def _english(context: str, text: str) -> str:

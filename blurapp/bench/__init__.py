@@ -28,7 +28,12 @@ from PIL import Image
 from blurapp import __version__
 from blurapp.bench.synthetic import synthetic_image
 from blurapp.core.comparison import compare, comparison_dict, max_abs_difference
-from blurapp.core.engines import Engine, get_engine
+from blurapp.core.engines import (
+    Engine,
+    engine_names,
+    get_engine,
+)
+from blurapp.core.engines.jax_engine import JAX_JIT
 from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA, Algorithm, KernelSize, gaussian_kernel
 
 
@@ -67,9 +72,8 @@ def describe_machine() -> dict:
     }
 
 
-# The benchmark's engines: the tutorial's three timings. Slow engines (those with a cap on their
-# repeats, as JAX without jit) are timed once after their warm-up: large images take long.
-BENCH_ENGINES = ("numpy", "jax", "jax-eager")
+# Slow engines (those with a cap on their repeats, as JAX without jit) are timed once after
+# their warm-up: large images take long.
 SLOW_ENGINE_REPEATS = 1
 
 
@@ -80,12 +84,14 @@ def run_bench(
     algorithms: Sequence[Algorithm] = ALGORITHMS,
     repeats: int | None,
     sigma: float,
-    engines: Sequence[str] = BENCH_ENGINES,
+    engines: Sequence[str] | None = None,
     on_row: Callable[[dict], None] | None = None,
     channels: int = 1,
 ) -> dict:
-    """One row per image size, kernel and algorithm: each engine's figures (as in
-    `compare --json`, under its JSON key), and the size of the image."""
+    """One row per image size, kernel and algorithm: each of `engines`' figures (as in
+    `compare --json`, under its JSON key; None: every registered engine), and the size of the
+    image."""
+    engines = engine_names() if engines is None else engines
     rows = []
     for mp in megapixels:
         image = synthetic_image(mp, channels=channels)
@@ -138,8 +144,8 @@ def yardsticks(megapixels: float, kernel_size: int = 9) -> dict:
     report = {
         "megapixels": image.size / 1e6,
         "kernel_size": kernel_size,
-        "numpy_seconds": result.numpy.seconds,
-        "jax_seconds": result.jax.seconds if result.jax else None,
+        "numpy_seconds": result.reference_run.seconds,
+        "jax_seconds": result.jit_run.seconds if result.jit_run else None,
         "copy_seconds": _time_best(image.copy),
         "opencv_seconds": None,
         "opencv": None,
@@ -155,8 +161,8 @@ def yardsticks(megapixels: float, kernel_size: int = 9) -> dict:
 
     report["opencv"] = cv2.__version__
     report["opencv_seconds"] = _time_best(opencv)
-    if result.jax is not None:
-        report["opencv_max_abs_diff"] = max_abs_difference(opencv(), result.jax.output)
+    if result.jit_run is not None:
+        report["opencv_max_abs_diff"] = max_abs_difference(opencv(), result.jit_run.output)
     return report
 
 
@@ -187,7 +193,7 @@ def first_call(photo: Path) -> dict:
         launches = []
         for _ in range(2):
             out, _ = _blurapp("compare", str(photo), "--json", env=env)
-            launches.append(json.loads(out)["jax"])
+            launches.append(json.loads(out)[JAX_JIT.json_key])
     first, second = launches
     if first["first_call_seconds"] is None or second["first_call_seconds"] is None:
         return {"photo": str(photo), "error": first["error"] or second["error"]}

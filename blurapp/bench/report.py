@@ -5,10 +5,14 @@ The command line prints these lines; `--json` prints the figures themselves inst
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from blurapp.core.engines import REFERENCE_ENGINE, get_engine
+
 if TYPE_CHECKING:
+    from blurapp.core.engines import Engine
     from blurapp.core.sweep import SweepPoint
 
 
@@ -118,76 +122,114 @@ def section_lines(name: str, figures: dict) -> list[str]:
     return lines
 
 
-_BENCH_COLUMNS = (
-    ("size", 11),
-    ("MP", 5),
-    ("kernel", 7),
-    ("algorithm", 9),
-    ("NumPy ms (IQR)", 22),
-    ("eager ms", 10),
-    ("JAX 1st ms", 11),
-    ("JAX ms (IQR)", 20),
-    ("speedup", 8),
-    ("end-to-end", 10),
-    ("max abs diff", 12),
-)
-
-
 def header_lines(machine: dict) -> list[str]:
     return [f"machine: {machine['description']}", f"JAX device: {machine['jax_device']}"]
 
 
-def column_lines() -> list[str]:
-    return [
-        "  ".join(f"{name:>{width}}" for name, width in _BENCH_COLUMNS),
-        "  (medians of interleaved steady calls, with the quartiles between which the middle half"
-        " of the calls lie; eager: JAX without jit, one steady call; JAX: JAX-jit;",
-        "  speedup: NumPy ÷ JAX-jit; end-to-end: the same with JAX-jit's copies to and from"
-        " its device counted)",
+@dataclass(frozen=True)
+class _Column:
+    heading: str
+    width: int
+    cell: Callable[[dict], str]
+
+
+def _figure(key: str, figure: str, quartiles: bool = False) -> Callable[[dict], str]:
+    """A cell of one engine's figure in ms (with its quartiles, when asked and there are some)."""
+
+    def cell(row: dict) -> str:
+        figures = row.get(key, {})
+        seconds = figures.get(figure)
+        text = "—" if seconds is None else f"{seconds * 1000:,.1f}"
+        if quartiles and seconds is not None and figures.get("seconds_quartiles"):
+            low, high = (f"{value * 1000:,.1f}" for value in figures["seconds_quartiles"])
+            text += f" ({low}–{high})"
+        return text
+
+    return cell
+
+
+def _ratio(key: str) -> Callable[[dict], str]:
+    return lambda row: "—" if row.get(key) is None else f"{row[key]:.1f}×"
+
+
+def _bench_columns(engines: Sequence[Engine]) -> list[_Column]:
+    """The table's columns for `engines`: the size, then each engine's times (the reference
+    first, the compiled engines last, a compiled one's first call before its steady time), then
+    the jit engine's speed-ups and difference, when one of them is JAX-jit."""
+    columns = [
+        _Column("size", 11, _size),
+        _Column("MP", 5, lambda row: f"{row['megapixels']:.1f}"),
+        _Column("kernel", 7, lambda row: f"{row['kernel']['size']}×{row['kernel']['size']}"),
+        _Column("algorithm", 9, lambda row: row["kernel"]["algorithm"]),
     ]
+    reference = REFERENCE_ENGINE
+    for engine in sorted(engines, key=lambda engine: (engine.name != reference, engine.compiles)):
+        label, key = engine.column_label, engine.json_key
+        if engine.compiles:
+            heading = f"{label} 1st ms"
+            columns.append(
+                _Column(heading, max(11, len(heading) + 1), _figure(key, "first_call_seconds"))
+            )
+        if engine.max_repeats is None:  # timed often enough for its quartiles to mean something
+            heading = f"{label} ms (IQR)"
+            width = max(22 if engine.name == reference else 20, len(heading) + 2)
+            columns.append(_Column(heading, width, _figure(key, "seconds", quartiles=True)))
+        else:
+            heading = f"{label} ms"
+            columns.append(_Column(heading, max(10, len(heading) + 2), _figure(key, "seconds")))
+    if any(engine.jitted for engine in engines):
+        columns += [
+            _Column("speedup", 8, _ratio("speedup")),
+            _Column("end-to-end", 10, _ratio("speedup_end_to_end")),
+            _Column(
+                "max abs diff",
+                12,
+                lambda row: "—" if row["max_abs_diff"] is None else f"{row['max_abs_diff']:.1e}",
+            ),
+        ]
+    return columns
 
 
-def row_line(row: dict) -> str:
-    """One row of the engines table."""
+def _size(row: dict) -> str:
+    channels = f"×{row['channels']}" if row.get("channels", 1) > 1 else ""
+    return f"{row['width']}×{row['height']}{channels}"
 
-    def ms(engine: str, figure: str = "seconds") -> str:
-        seconds = row.get(engine, {}).get(figure)
-        return "—" if seconds is None else f"{seconds * 1000:,.1f}"
 
-    def spread(engine: str) -> str:
-        quartiles = row.get(engine, {}).get("seconds_quartiles")
-        if not quartiles:
-            return ms(engine)
-        low, high = (f"{seconds * 1000:,.1f}" for seconds in quartiles)
-        return f"{ms(engine)} ({low}–{high})"
+def column_lines(engines: Sequence[Engine]) -> list[str]:
+    """The table's heading for `engines` (the reference first), and what its columns mean."""
+    columns = _bench_columns(engines)
+    named = [
+        f"{engine.column_label}: {engine.title}"
+        + (", one steady call" if engine.max_repeats is not None else "")
+        for engine in engines
+        if engine.column_label != engine.title or engine.max_repeats is not None
+    ]
+    lines = [
+        "  ".join(f"{column.heading:>{column.width}}" for column in columns),
+        "  (medians of interleaved steady calls, with the quartiles between which the middle half"
+        f" of the calls lie; {'; '.join([*named, '1st: the first call'])};",
+    ]
+    jit = next((engine for engine in engines if engine.jitted), None)
+    if jit is not None:
+        lines.append(
+            f"  speedup: {get_engine(REFERENCE_ENGINE).title} ÷ {jit.title}; end-to-end: the same"
+            f" with {jit.title}'s copies to and from its device counted)"
+        )
+    else:
+        lines[-1] = lines[-1].removesuffix(";") + ")"
+    return lines
 
-    speedup, end_to_end = row["speedup"], row.get("speedup_end_to_end")
-    diff = row["max_abs_diff"]
-    kernel = row["kernel"]["size"]
-    cells = (
-        f"{row['width']}×{row['height']}"
-        + (f"×{row['channels']}" if row.get("channels", 1) > 1 else ""),
-        f"{row['megapixels']:.1f}",
-        f"{kernel}×{kernel}",
-        row["kernel"]["algorithm"],
-        spread("numpy"),
-        ms("jax_eager"),
-        ms("jax", "first_call_seconds"),
-        spread("jax"),
-        "—" if speedup is None else f"{speedup:.1f}×",
-        "—" if end_to_end is None else f"{end_to_end:.1f}×",
-        "—" if diff is None else f"{diff:.1e}",
-    )
-    return "  ".join(
-        f"{cell:>{width}}" for cell, (_, width) in zip(cells, _BENCH_COLUMNS, strict=True)
-    )
+
+def row_line(row: dict, engines: Sequence[Engine]) -> str:
+    """One row of the engines table, under column_lines of the same engines."""
+    return "  ".join(f"{column.cell(row):>{column.width}}" for column in _bench_columns(engines))
 
 
 # --- `blurapp bench --sweep`: one line per size as it finishes --------------------------------
 
 
 def sweep_header_lines(
-    photo: str, width: int, height: int, kernel: str, reference: str = "numpy"
+    photo: str, width: int, height: int, kernel: str, reference: str = REFERENCE_ENGINE
 ) -> list[str]:
     return [
         f"scaling sweep of {photo} ({width}×{height}), resampled to each size; kernel {kernel}",
@@ -202,7 +244,7 @@ def _sweep_columns(engines: Sequence[str], reference: str) -> list[tuple[str, in
     return columns
 
 
-def sweep_column_line(engines: Sequence[str], reference: str = "numpy") -> str:
+def sweep_column_line(engines: Sequence[str], reference: str = REFERENCE_ENGINE) -> str:
     return "  ".join(f"{name:>{width}}" for name, width in _sweep_columns(engines, reference))
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from PIL import Image
 
 from blurapp.bench.synthetic import synthetic_image
+from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE
 
 _MEASURE_SCRIPT = textwrap.dedent(
     """
@@ -81,7 +82,7 @@ def measure_gigapixel(
     side: int = 32768,
     kernel_size: int = 9,
     block: int = 2048,
-    engine: str = "numpy",
+    engine: str = REFERENCE_ENGINE,
 ) -> dict[str, Any]:
     """Blur a `side` × `side` (by default 1-gigapixel) 8-bit grey tiled TIFF in tiles, in a
     process of its own, and return {seconds, peak_rss_bytes, pixels, …}: the peak is that
@@ -124,7 +125,7 @@ def measure_gigapixel(
 
 
 SCALE_PHOTOS = 24  # photos of 1 MP in the batch measured
-SCALE_ENGINES = ("numpy", "jax")
+SCALE_ENGINES = DEFAULT_ENGINES
 
 
 def scale(folder: Path) -> dict:

@@ -86,15 +86,23 @@ def _first_word(argv: Sequence[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if _first_word(argv) in COMMANDS:
+        from blurapp.logs import configure_logging
+
+        # Reading the engine options finds the engine plugins: a broken one's warning must
+        # reach the log file as well as the terminal.
+        verbose = "-v" in argv or "--verbose" in argv
+        configure_logging(verbose)
         args = build_command_parser(_first_word(argv)).parse_args(argv)
+        if args.verbose != verbose:
+            configure_logging(args.verbose)
         if hasattr(args, "kernel_size"):
             args.spec = spec_of(args)
     else:
         args = build_window_parser().parse_args(argv)
         args.command = None
-    from blurapp.logs import configure_logging
+        from blurapp.logs import configure_logging
 
-    configure_logging(args.verbose)
+        configure_logging(args.verbose)
     if isinstance(sys.stdout, io.TextIOWrapper):
         # A terminal that cannot show a character (an ASCII or Latin-1 locale, a × or the
         # U+FFFD of a name that is not UTF-8) gets a replacement, not a traceback at the end.

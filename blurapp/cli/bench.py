@@ -36,14 +36,15 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_common_options(bench, top=False)
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     add_color_option(bench, "time the engines table on colour images (height × width × 3)")
-    from blurapp.bench import BENCH_ENGINES
+    from blurapp.core.engines import REFERENCE_ENGINE, engine_names
 
     bench.add_argument(
         "--engines",
         type=engines_argument,
-        default=",".join(BENCH_ENGINES),
+        default=",".join(engine_names()),
         metavar="E,E,…",
-        help=f"engines of the table (default {','.join(BENCH_ENGINES)}; numpy must be one)",
+        help=f"engines of the table (default: every engine, {','.join(engine_names())}; "
+        f"{REFERENCE_ENGINE} must be one)",
     )
     bench.add_argument(
         "--megapixels",
@@ -138,7 +139,7 @@ def _run_bench(args: argparse.Namespace) -> int:
             print_line(json.dumps(report, indent=2))
         return 0
     if "engines" in args.sections:
-        show(bench_report.column_lines())
+        show(bench_report.column_lines(args.engines))
         report["results"] = run_bench(
             megapixels=args.megapixels,
             kernel_sizes=args.kernel_sizes,
@@ -146,7 +147,7 @@ def _run_bench(args: argparse.Namespace) -> int:
             repeats=args.repeat,
             sigma=DEFAULT_SIGMA,
             engines=[engine.name for engine in args.engines],
-            on_row=lambda row: show([bench_report.row_line(row)]),
+            on_row=lambda row: show([bench_report.row_line(row, args.engines)]),
             channels=3 if args.color else 1,
         )["results"]
     report.update(

@@ -13,6 +13,7 @@ from blurapp.core.engines import (
     DEFAULT_ENGINES,
     REFERENCE_ENGINE,
     Engine,
+    UnknownEngineError,
     get_engine,
 )
 from blurapp.core.kernel import (
@@ -94,34 +95,47 @@ class ComparisonResult:
         diff = self.differences.get(engine)
         return None if diff is None else diff <= TOLERANCE
 
-    # The tutorial's pair, by the names the window and the JSON have always used.
     @property
-    def numpy(self) -> EngineRun | None:
-        return self.runs.get(REFERENCE_ENGINE)
+    def jit_engine(self) -> str | None:
+        """The engine this comparison leads with beside the reference: the first that ran (or
+        failed) that JAX compiles (JAX-jit, in the tutorial's pair). None: no such engine."""
+        for name in [*self.runs, *self.errors]:
+            try:
+                engine = self.engine(name)
+            except UnknownEngineError:
+                continue
+            if engine.jitted:
+                return name
+        return None
 
     @property
-    def jax(self) -> EngineRun | None:
-        return self.runs.get("jax")
+    def reference_run(self) -> EngineRun | None:
+        return self.runs.get(self.reference)
 
     @property
-    def jax_error(self) -> str | None:
-        return self.errors.get("jax")
+    def jit_run(self) -> EngineRun | None:
+        return self.runs.get(self.jit_engine) if self.jit_engine else None
 
+    @property
+    def jit_error(self) -> str | None:
+        return self.errors.get(self.jit_engine) if self.jit_engine else None
+
+    # The jit engine's figures, by the names the window and the JSON have always used.
     @property
     def max_abs_diff(self) -> float | None:
-        return self.differences.get("jax")
+        return self.differences.get(self.jit_engine) if self.jit_engine else None
 
     @property
     def speedup(self) -> float | None:
-        return self.speedup_of("jax")
+        return self.speedup_of(self.jit_engine) if self.jit_engine else None
 
     @property
     def end_to_end_speedup(self) -> float | None:
-        return self.end_to_end_speedup_of("jax")
+        return self.end_to_end_speedup_of(self.jit_engine) if self.jit_engine else None
 
     @property
     def within_tolerance(self) -> bool | None:
-        return self.agrees("jax")
+        return self.agrees(self.jit_engine) if self.jit_engine else None
 
 
 def engine_dict(result: ComparisonResult, name: str) -> dict:
@@ -152,7 +166,7 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
 
 def comparison_dict(result: ComparisonResult) -> dict:
     """The whole comparison as plain data: the kernel, one object per engine under its JSON
-    key (numpy, jax, jax_eager, …), and JAX-jit's speedups (steady, and end to end with the
+    key (numpy, jax, jax_eager, …), and the jit engine's speedups (steady, and end to end with the
     copies) and difference at the top level, as `compare --json` has always given them."""
     data: dict = {
         "kernel": {

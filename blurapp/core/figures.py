@@ -7,6 +7,8 @@ without this module importing Qt.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from blurapp.core.comparison import TOLERANCE, ComparisonResult
 from blurapp.core.engines import get_engine
 from blurapp.core.kernel import auto_kernel_size, cuts_gaussian_short, kernel_reach
@@ -36,23 +38,23 @@ ROW_NAMES = (
 )
 
 
-# The engine whose figures keep rows of their own, as `blurapp compare` has always printed them.
-JIT_ENGINE = "jax"
-
-
-def steady_key(engine: str, title: str | None = None) -> str:
-    """The row (and chart bar) that holds `engine`'s steady time: "JAX steady" for JAX-jit,
-    whose first call has a row of its own ("JAX first call"), the engine's title otherwise
-    (`title` for an engine that may not be in the registry)."""
-    if engine == JIT_ENGINE:
-        return "JAX steady"
-    return title if title is not None else get_engine(engine).title
+def steady_key(engine: str, result: ComparisonResult | None = None) -> str:
+    """The row (and chart bar) that holds `engine`'s steady time: "JAX steady" for the jit
+    engine of `result` (ComparisonResult.jit_engine; without a result, any engine JAX
+    compiles), whose figures keep rows of their own as `blurapp compare` has always printed
+    them; the engine's title otherwise."""
+    if result is None:
+        described = get_engine(engine)
+        jit = described.jitted
+    else:
+        described, jit = result.engine(engine), engine == result.jit_engine
+    return "JAX steady" if jit else described.title
 
 
 def difference_key(result: ComparisonResult, engine: str) -> str:
-    """The row that holds `engine`'s difference from the reference: JAX-jit's "max abs diff",
-    every other engine's one row, under its title."""
-    return "max abs diff" if engine == JIT_ENGINE else result.engine(engine).title
+    """The row that holds `engine`'s difference from the reference: the jit engine's "max abs
+    diff", every other engine's one row, under its title."""
+    return "max abs diff" if engine == result.jit_engine else result.engine(engine).title
 
 
 FIRST_CALL_NOTES = {
@@ -173,8 +175,9 @@ def comparison_lines(
 ) -> list[tuple[str, str]]:
     """(name, value) rows describing a comparison, in the order a reader wants them.
 
-    The reference engine gets its time; JAX-jit its rows of old (first call, steady, speedup,
-    transfers, max abs diff, device); every other engine one row under its title. Names stay
+    The reference engine gets its time; the jit engine (ComparisonResult.jit_engine: JAX-jit)
+    its rows of old (first call, steady, speedup, transfers, max abs diff, device); every other
+    engine one row under its title. Names stay
     English (they are keys; see ROW_NAMES to show them, engine titles are in the "Engines"
     context); values are translated.
     """
@@ -186,6 +189,7 @@ def comparison_lines(
         ("kernel", describe_kernel(result.kernel_size, result.sigma, result.algorithm, translate)),
     ]
     reference = result.runs.get(result.reference)
+    jit = result.jit_engine
     if reference is not None:
         rows.append((result.engine(result.reference).title, format_timed(reference, translate)))
     for name in [*result.runs, *result.errors]:
@@ -195,7 +199,7 @@ def comparison_lines(
         run = result.runs.get(name)
         if run is None:
             unavailable = translate(QT_TRANSLATE_NOOP("Figures", "unavailable: {reason}"))
-            key = "JAX" if name == JIT_ENGINE else engine.title
+            key = "JAX" if name == jit else engine.title
             rows.append((key, unavailable.format(reason=result.errors[name])))
             continue
         steady = format_timed(run, translate)
@@ -204,7 +208,7 @@ def comparison_lines(
             difference += " " + translate(
                 QT_TRANSLATE_NOOP("Figures", "(the largest over the {channels} channels)")
             ).format(channels=result.channels)
-        if name != JIT_ENGINE or run.compilation is None:
+        if name != jit or run.compilation is None:
             rows.append((engine.title, _one_row(result, name, run, steady, difference, translate)))
             continue
         first = translate(FIRST_CALL_NOTES[run.compilation])
@@ -256,9 +260,16 @@ def _one_row(
     return "; ".join(parts)
 
 
-def timing_bars(result: ComparisonResult) -> list[tuple[str, float]]:
-    """(row key, seconds) of every time a chart of `result` shows, in the tutorial's order:
-    the reference, the engines that compile nothing, then JAX-jit's first call and steady."""
+class TimingBar(NamedTuple):
+    key: str  # the row that holds the time (steady_key, or "JAX first call")
+    seconds: float
+    colour: str  # the engine's chart colour, '#55a868'
+
+
+def timing_bars(result: ComparisonResult) -> list[TimingBar]:
+    """Every time a chart of `result` shows, in the tutorial's order: the reference, the
+    engines that compile nothing, then the compiled ones (the jit engine's first call before
+    its steady time), each in its engine's colour."""
 
     def order(name: str) -> int:
         if name == result.reference:
@@ -267,8 +278,10 @@ def timing_bars(result: ComparisonResult) -> list[tuple[str, float]]:
 
     bars = []
     for name in sorted(result.runs, key=order):
-        run = result.runs[name]
-        if name == JIT_ENGINE and run.first_call_seconds is not None:
-            bars.append(("JAX first call", run.first_call_seconds))
-        bars.append((steady_key(name, result.engine(name).title), run.seconds))
+        run, engine = result.runs[name], result.engine(name)
+        if name == result.jit_engine and run.first_call_seconds is not None:
+            bars.append(
+                TimingBar("JAX first call", run.first_call_seconds, engine.first_call_chart_colour)
+            )
+        bars.append(TimingBar(steady_key(name, result), run.seconds, engine.chart_colour))
     return bars

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
+from blurapp.core.engines import REFERENCE_ENGINE
 from blurapp.core.photo import (
     ASSOCIATED_ALPHA,
     UNASSOCIATED_ALPHA,
@@ -547,21 +548,15 @@ def _check_kernel(kernel: np.ndarray) -> np.ndarray:
     return kernel
 
 
-# The NumPy engine makes one pass over its image per kernel tap, so it runs fastest on pieces
-# whose copies stay in the CPU's cache: strips of 64 rows of a 2048-wide block (about 0.5 MB
-# each) blur three times faster on this 2-core machine than the whole block (8 MB a copy).
-# JAX compiles one program per shape and fuses the taps itself: it takes the whole block.
-_STRIP_ROWS = {"numpy": 64}
-
-
 def _blur_block(block: np.ndarray, *, kernel: np.ndarray, engine: str) -> np.ndarray:
-    """One block (halo included) blurred by `engine`, in strips of rows where that is faster:
-    each strip carries the kernel's radius of rows above and below, and keeps its middle."""
+    """One block (halo included) blurred by `engine`, in strips of rows where that is faster
+    (its Engine.strip_rows): each strip carries the kernel's radius of rows above and below,
+    and keeps its middle."""
     from blurapp.core.engines import get_engine
 
     image = np.ascontiguousarray(block, dtype=np.float32)
     runner = get_engine(engine)
-    rows = _STRIP_ROWS.get(engine)
+    rows = runner.strip_rows
     radius = kernel.shape[0] // 2
     if rows is None or image.shape[0] <= rows + 2 * radius:
         return np.asarray(runner.blur(image, kernel, repeats=0).output, dtype=np.float32)
@@ -575,7 +570,7 @@ def _blur_block(block: np.ndarray, *, kernel: np.ndarray, engine: str) -> np.nda
 
 
 def blur_tiled(
-    array: dask.array.Array, kernel: np.ndarray, engine: str = "numpy"
+    array: dask.array.Array, kernel: np.ndarray, engine: str = REFERENCE_ENGINE
 ) -> dask.array.Array:
     """`array` (float32, H×W or H×W×C) blurred block by block by `engine`: a lazy float32 array.
 
@@ -667,7 +662,7 @@ def blur_file_tiled(
     output: str | os.PathLike[str],
     *,
     kernel: np.ndarray,
-    engine: str = "numpy",
+    engine: str = REFERENCE_ENGINE,
     color: bool = False,
     scheduler: Any = None,
     progress: BlockProgress | None = None,

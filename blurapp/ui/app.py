@@ -212,7 +212,9 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
     window.show_messages = False
     window.message_shown.connect(lambda title, text: fail(text))
     # The tutorial's three timings: NumPy, JAX without jit, and JAX-jit (first call, steady).
-    window.set_timed("jax-eager", True)
+    from blurapp.core.engines.jax_engine import JAX_EAGER
+
+    window.set_timed(JAX_EAGER.name, True)
     window.photo_shown.connect(lambda _: window.run_comparison())
     window.results_shown.connect(lambda _: QTimer.singleShot(100, save_or_fail))
     window.run_failed.connect(fail)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,7 +22,6 @@ from PySide6.QtWidgets import (
 
 from blurapp.app.captions import ENGINES_CONTEXT
 from blurapp.core.comparison import ComparisonResult
-from blurapp.core.engines import engine_names
 from blurapp.core.figures import (
     CONTEXT,
     comparison_lines,
@@ -46,26 +44,6 @@ def row_name_text(name: str) -> str:
     if translated == name:
         translated = QCoreApplication.translate(ENGINES_CONTEXT, name)
     return translated
-
-
-NUMPY_COLOUR = QColor("#4c72b0")
-JAX_FIRST_COLOUR = QColor("#dd8452")
-JAX_STEADY_COLOUR = QColor("#55a868")
-BAR_COLOURS = {
-    "NumPy": NUMPY_COLOUR,
-    "JAX first call": JAX_FIRST_COLOUR,
-    "JAX steady": JAX_STEADY_COLOUR,
-}
-# The bars of the other engines: each its own, by its place in the registry (see bar_colour).
-MORE_COLOURS = [QColor("#8172b3"), QColor("#937860"), QColor("#da8bc3"), QColor("#8c8c8c")]
-
-
-def bar_colour(engine: str) -> QColor:
-    """The colour of an engine's bar, the same in every run whatever else ran: by the engine's
-    place in the registry (a name not registered, by a hash that does not change)."""
-    names = engine_names()
-    place = names.index(engine) if engine in names else zlib.crc32(engine.encode())
-    return MORE_COLOURS[place % len(MORE_COLOURS)]
 
 
 # A bar more than this many times the next longest is drawn broken: to scale, the others would
@@ -410,13 +388,12 @@ class FiguresPanel(QGroupBox):
             if result.agrees(engine) is False
         }
         self.show_rows(rows + list(earlier), outside=frozenset(outside))
-        # timing_bars names a bar by its row; back to the engine for its colour.
-        engine_of = {result.engine(name).title: name for name in result.runs}
-        bars = [
-            (row_name_text(key), seconds, BAR_COLOURS.get(key) or bar_colour(engine_of[key]))
-            for key, seconds in timing_bars(result)
-        ]
-        self.chart.set_timings(bars)
+        self.chart.set_timings(
+            [
+                (row_name_text(bar.key), bar.seconds, QColor(bar.colour))
+                for bar in timing_bars(result)
+            ]
+        )
 
     def clear_result(self) -> None:
         self.chart.set_timings([])

@@ -144,8 +144,8 @@ def measure(photo: Path) -> dict:
             "result_to_both_panes_painted_seconds": both_painted,
             "engine_result_to_pane_painted_seconds": display,
             "repaint_both_panes_seconds": {"fit": fit, "100%": actual, "panned": panned},
-            "numpy_seconds": result.numpy.seconds if result.numpy else None,
-            "jax_seconds": result.jax.seconds if result.jax else None,
+            "numpy_seconds": result.reference_run.seconds if result.reference_run else None,
+            "jax_seconds": result.jit_run.seconds if result.jit_run else None,
         }
     return report
 
@@ -188,20 +188,22 @@ def measure_live(photo: Path, algorithm: str = "2d") -> dict:
 
 
 def _drag_sigma(window, photo: Path, shown: list, wait_until, pause) -> dict:
+    from blurapp.core.engines import DEFAULT_ENGINES
+    from blurapp.core.engines.jax_engine import JAX_JIT
     from blurapp.ui.app import open_window
 
     open_window(window, photo)
     # The preview of the photo as opened: JAX-jit compiles (or loads) its program here.
-    if not wait_until(lambda: {"jax", "numpy"} <= {engine for engine, _ in shown}):
+    if not wait_until(lambda: set(DEFAULT_ENGINES) <= {engine for engine, _ in shown}):
         return {"error": "the live preview did not show the photo"}
-    jax_pane = window.panes[window.session.pane_engines.index("jax")]
+    jax_pane = window.panes[window.session.pane_engines.index(JAX_JIT.name)]
     latencies = []
     sigma = window.session.parameters.sigma
     for step in range(1, LIVE_CHANGES + 1):
         before = len(shown)
         start = time.perf_counter()
         window.set_parameters(sigma=round(sigma + step / 10, 1))
-        if not wait_until(lambda before=before: any(e == "jax" for e, _ in shown[before:])):
+        if not wait_until(lambda before=before: any(e == JAX_JIT.name for e, _ in shown[before:])):
             return {"error": "JAX-jit's pane did not follow the slider"}
         jax_pane.view.viewport().grab()  # the paint the screen's next frame runs
         latencies.append(time.perf_counter() - start)

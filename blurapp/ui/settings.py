@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
 from blurapp.app.session import DEFAULT_PANE_ENGINES, offered_engine
-from blurapp.core.engines import DEFAULT_ENGINES
+from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
     DEFAULT_KERNEL_SIZE,
@@ -198,6 +198,6 @@ def save_window_settings(window: MainWindow) -> None:
     write_setting(settings, "algorithm", parameters.algorithm)
     write_setting(settings, "color", parameters.color)
     write_setting(settings, "pane_engines", tuple(session.pane_engines))
-    write_setting(settings, "timed_engines", session.timed or ("numpy",))
+    write_setting(settings, "timed_engines", session.timed or (REFERENCE_ENGINE,))
     write_setting(settings, "live_preview", session.live)
     settings.sync()

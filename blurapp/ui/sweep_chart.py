@@ -14,9 +14,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from blurapp.app.captions import ENGINES_CONTEXT
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
-from blurapp.core.figures import steady_key
 from blurapp.core.sweep import SweepPoint
-from blurapp.ui.figures_panel import BAR_COLOURS, bar_colour
 
 # The chart's drawing, in px.
 MARGIN = 10
@@ -30,7 +28,7 @@ ONE_COLOUR = QColor(128, 128, 128)
 
 def engine_colour(engine: str) -> QColor:
     """An engine's colour as the window's timing chart draws its steady bar."""
-    return BAR_COLOURS.get(steady_key(engine)) or bar_colour(engine)
+    return QColor(get_engine(engine).chart_colour)
 
 
 def engine_title(engine: str) -> str:

@@ -1,106 +1,77 @@
 """Every engine BlurApp can blur with, in one registry that the command line, the benchmark,
-the worker, the figures and the window all iterate.
+the worker, the figures and the window all iterate: none of them names an engine.
 
-A new engine is a module with a first-call function (see numpy_engine.first_numpy_call) and
-one `register(...)` line below: the timing of steady calls is the same for every engine
-(blurapp.core.timing). A JAX engine also runs on a
-chosen platform: `jax@cpu`, `jax@gpu`.
+Each engine module declares its Engine(s) beside its code (numpy_engine.NUMPY, jax_engine's
+JAX_JIT and JAX_EAGER) and they are registered here; the timing of steady calls is the same for
+every engine (blurapp.core.timing). Other packages add engines through the entry-point group
+`blurapp.engines` (see _discover_plugins), found the first time the registry is asked. A JAX
+engine also runs on a chosen platform: `jax@cpu`, `jax@gpu`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
-import numpy as np
+import dataclasses
+import logging
+import threading
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from blurapp.core.engines import jax_engine, numpy_engine
-from blurapp.core.runs import Cancelled, EngineRun, FirstCall, Progress
-from blurapp.core.timing import time_engines
-from blurapp.core.wording import QT_TRANSLATE_NOOP
+from blurapp.core.engines.engine import Engine, FirstCallFunction
 
-FirstCallFunction = Callable[..., FirstCall]
-# first_call(image, kernel, *, platform, progress, cancelled) -> FirstCall
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+__all__ = [
+    "ALL_ENGINES",
+    "DEFAULT_ENGINES",
+    "ENTRY_POINT_GROUP",
+    "REFERENCE_ENGINE",
+    "Engine",
+    "FirstCallFunction",
+    "UnknownEngineError",
+    "engine_names",
+    "engines_on_every_platform",
+    "forget_plugins",
+    "get_engine",
+    "parse_engines",
+    "register",
+    "unregister",
+]
+
+log = logging.getLogger(__name__)
 
 # What the comparison measures every other engine against, and the engines of a plain
 # `blurapp compare` or a new window: the tutorial's pair.
-REFERENCE_ENGINE = "numpy"
-DEFAULT_ENGINES = ("numpy", "jax")
+REFERENCE_ENGINE = numpy_engine.NUMPY.name
+DEFAULT_ENGINES = (REFERENCE_ENGINE, jax_engine.JAX_JIT.name)
 # `--engines all`: every engine, the JAX ones on every platform JAX has.
 ALL_ENGINES = "all"
+# Where an installed package declares its engines: in its pyproject.toml,
+# [project.entry-points."blurapp.engines"].
+ENTRY_POINT_GROUP = "blurapp.engines"
 
 
 class UnknownEngineError(ValueError):
     """An engine name that is not registered (or a platform an engine cannot take)."""
 
 
-@dataclass(frozen=True)
-class Engine:
-    """One way to blur. `name` is what the command line and JSON use, `title` what people read
-    (marked for translation in the "Engines" context)."""
-
-    name: str
-    title: str
-    first_call: FirstCallFunction
-    uses_jax: bool = False  # needs JAX, and runs on a platform chosen by --device or @platform
-    max_repeats: int | None = None  # slow engines: steady calls timed at most this many times
-    platform: str | None = None  # a variant's own platform (jax@gpu); None: --device decides
-    compiles: bool = False  # runs one compiled program: fast once compiled (a preview's first)
-
-    @property
-    def json_key(self) -> str:
-        """The engine's key in `compare --json`: jax-eager → jax_eager, jax@gpu → jax_gpu."""
-        return self.name.replace("-", "_").replace("@", "_")
-
-    def start(
-        self,
-        image: np.ndarray,
-        kernel: np.ndarray,
-        *,
-        device: str = "auto",
-        progress: Progress | None = None,
-        cancelled: Cancelled | None = None,
-    ) -> FirstCall:
-        """Make this engine's first call on `image`. `device` is the platform for a JAX engine
-        that has none of its own ("auto": JAX's default, a GPU when there is one)."""
-        platform = self.platform or (device if self.uses_jax else None)
-        return self.first_call(
-            image,
-            kernel,
-            platform=None if platform == "auto" else platform,
-            progress=progress,
-            cancelled=cancelled,
-        )
-
-    def blur(
-        self,
-        image: np.ndarray,
-        kernel: np.ndarray,
-        *,
-        repeats: int | None = None,
-        device: str = "auto",
-        progress: Progress | None = None,
-        cancelled: Cancelled | None = None,
-    ) -> EngineRun:
-        """Run this engine alone on `image` and time it (see blurapp.core.timing; `repeats`
-        None chooses the number of steady calls). `repeats=0` blurs once (the first call)
-        and times no steady call: for when only the output counts."""
-        first = self.start(image, kernel, device=device, progress=progress, cancelled=cancelled)
-        return time_engines(
-            {self.name: first},
-            repeats=repeats,
-            max_repeats={self.name: self.max_repeats},
-            cancelled=cancelled,
-        )[self.name]
-
-
 _registry: dict[str, Engine] = {}
+_builtin: set[str] = set()  # the names of the engines BlurApp itself brings
+_from_plugins: set[str] = set()
+# Discovery runs once, on the registry's first use, under this lock: a second thread waits for
+# it, and a plugin that asks the registry while it loads gets the engines found so far.
+_lock = threading.RLock()
+_discovered = False
+_discovering = False
 
 
 def register(engine: Engine) -> Engine:
     """Add `engine` to the registry (replacing one of the same name), and return it."""
-    if "@" in engine.name:
-        raise ValueError(f"an engine's name cannot hold '@': {engine.name!r}")
+    if not isinstance(engine, Engine):
+        raise TypeError(f"expected an Engine, not {type(engine).__name__}")
+    if not engine.name or "@" in engine.name or "," in engine.name:
+        raise ValueError(f"an engine's name must be non-empty, without '@' or ',': {engine.name!r}")
     _registry[engine.name] = engine
     return engine
 
@@ -109,16 +80,100 @@ def unregister(name: str) -> None:
     _registry.pop(name, None)
 
 
+def _engines() -> dict[str, Engine]:
+    """The registry, the plugins' engines in it once discovered."""
+    global _discovered, _discovering
+    if not _discovered:
+        with _lock:
+            if not _discovered and not _discovering:
+                _discovering = True
+                try:
+                    _discover_plugins()
+                finally:
+                    _discovering, _discovered = False, True
+    return _registry
+
+
+def _discover_plugins() -> tuple[str, ...]:
+    """Register the engines of every entry point in the group `blurapp.engines`: each loads to
+    an Engine, or to a function returning an Engine or several. A plugin that fails (it cannot
+    be imported, loads to something else, or names an engine that is already registered) is
+    left out with one warning naming it and its distribution; the others still count.
+    Returns the names of the engines it registered."""
+    from importlib.metadata import entry_points
+
+    found = []
+    for entry_point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            engines = _engines_of(entry_point)
+        except Exception as error:
+            log.warning(
+                "the engine plugin %s was left out: %s",
+                _describe(entry_point),
+                error,
+                exc_info=not isinstance(error, _PluginProblem),
+            )
+            continue
+        for engine in engines:
+            register(engine)
+            _from_plugins.add(engine.name)
+            found.append(engine.name)
+    return tuple(found)
+
+
+class _PluginProblem(Exception):
+    """A plugin that loaded but gave what BlurApp cannot register (told without a traceback)."""
+
+
+def _engines_of(entry_point: EntryPoint) -> list[Engine]:
+    loaded = entry_point.load()
+    if callable(loaded) and not isinstance(loaded, Engine):
+        loaded = loaded()
+    engines = [loaded] if isinstance(loaded, Engine) else loaded
+    if not isinstance(engines, Iterable) or isinstance(engines, str | bytes):
+        raise _PluginProblem(f"it gives {type(loaded).__name__}, not an Engine")
+    engines = list(engines)
+    wrong = [type(engine).__name__ for engine in engines if not isinstance(engine, Engine)]
+    if wrong or not engines:
+        raise _PluginProblem(f"it gives {', '.join(wrong) or 'no engine'}, not an Engine")
+    names = [engine.name for engine in engines]
+    for engine in engines:
+        if engine.name in _registry or names.count(engine.name) > 1:
+            owner = "BlurApp's own" if engine.name in _builtin else "taken already"
+            raise _PluginProblem(f"the engine name {engine.name!r} is {owner}")
+        if not engine.name or "@" in engine.name or "," in engine.name:
+            raise _PluginProblem(f"{engine.name!r} cannot be an engine's name (no '@' or ',')")
+    return engines
+
+
+def _describe(entry_point: EntryPoint) -> str:
+    """'scipy = blurapp_scipy_plugin:ENGINE' of blurapp-scipy-plugin 0.1."""
+    dist = entry_point.dist
+    source = f"{dist.name} {dist.version}" if dist is not None else "an unknown distribution"
+    return f"'{entry_point.name} = {entry_point.value}' of {source}"
+
+
+def forget_plugins() -> None:
+    """Take the plugins' engines out of the registry; its next use discovers them again (a test
+    that installed a plugin leaves no trace of it in the next)."""
+    global _discovered
+    with _lock:
+        for name in _from_plugins:
+            _registry.pop(name, None)
+        _from_plugins.clear()
+        _discovered = False
+
+
 def engine_names() -> tuple[str, ...]:
-    """The registered engines' names, in the order they were registered."""
-    return tuple(_registry)
+    """The registered engines' names: BlurApp's own, then the plugins'."""
+    return tuple(_engines())
 
 
 def get_engine(name: str) -> Engine:
     """The engine called `name`: a registered name, or a JAX engine's name with @platform
     (`jax@gpu`). Raises UnknownEngineError naming the engines there are."""
     base, _, platform = name.strip().partition("@")
-    engine = _registry.get(base)
+    engine = _engines().get(base)
     if engine is None:
         raise UnknownEngineError(
             f"no engine called {name!r}; the engines are {', '.join(engine_names())} "
@@ -130,14 +185,13 @@ def get_engine(name: str) -> Engine:
         raise UnknownEngineError(
             f"{name!r}: only JAX engines take a platform, one of {', '.join(jax_engine.PLATFORMS)}"
         )
-    return Engine(
+    # Beside the engine on its default platform in one chart: a colour of its own.
+    return dataclasses.replace(
+        engine,
         name=f"{base}@{platform}",
         title=f"{engine.title} ({platform.upper()})",
-        first_call=engine.first_call,
-        uses_jax=True,
-        max_repeats=engine.max_repeats,
         platform=platform,
-        compiles=engine.compiles,
+        colour=None,
     )
 
 
@@ -161,13 +215,14 @@ def engines_on_every_platform() -> tuple[Engine, ...]:
     than one (a GPU machine shows JAX on the CPU beside JAX on the GPU). Imports JAX; where JAX
     cannot start, the registered engines as they are (their runs will say why)."""
     platforms = []
-    if any(engine.uses_jax for engine in _registry.values()):
+    registered = _engines()
+    if any(engine.uses_jax for engine in registered.values()):
         try:
             platforms = jax_engine.jax_platforms()
         except jax_engine.JaxUnavailableError:
             platforms = []
     engines: list[Engine] = []
-    for engine in _registry.values():
+    for engine in registered.values():
         if engine.uses_jax and len(platforms) > 1:
             engines += [get_engine(f"{engine.name}@{platform}") for platform in platforms]
         else:
@@ -175,22 +230,6 @@ def engines_on_every_platform() -> tuple[Engine, ...]:
     return tuple(engines)
 
 
-# The titles, where pyside6-lupdate finds them.
-_TITLES = (
-    QT_TRANSLATE_NOOP("Engines", "NumPy"),
-    QT_TRANSLATE_NOOP("Engines", "JAX-jit"),
-    QT_TRANSLATE_NOOP("Engines", "JAX without jit"),
-)
-
-register(Engine("numpy", "NumPy", numpy_engine.first_numpy_call))
-register(Engine("jax", "JAX-jit", jax_engine.first_jax_call, uses_jax=True, compiles=True))
-# Op by op is tens of times slower than jit, and steadier than it is quick: three calls tell.
-register(
-    Engine(
-        "jax-eager",
-        "JAX without jit",
-        jax_engine.first_jax_eager_call,
-        uses_jax=True,
-        max_repeats=3,
-    )
-)
+for _engine in (*numpy_engine.ENGINES, *jax_engine.ENGINES):
+    register(_engine)
+    _builtin.add(_engine.name)

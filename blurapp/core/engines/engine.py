@@ -1,0 +1,130 @@
+"""What an engine is: its first-call function and every trait the command line, the benchmark,
+the window and its charts ask of it. Each engine module declares its own Engine(s); the
+registry (blurapp.core.engines) gathers them and the plugins'.
+
+This module imports no engine, so an engine module, built in or a plugin, can import it."""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from blurapp.core.runs import Cancelled, EngineRun, FirstCall, Progress
+from blurapp.core.timing import time_engines
+
+# The chart colours of engines that name none, each engine's by its name's hash: the same in
+# every run and on every machine, whatever else is installed.
+FALLBACK_COLOURS = ("#8172b3", "#937860", "#8c8c8c", "#64b5cd", "#ccb974", "#c44e52")
+
+
+class FirstCallFunction(Protocol):
+    """An engine's first call: blur `image` (float32, height × width or height × width ×
+    channels) with `kernel` (k×k, or k weights applied along rows then columns), edges
+    repeating their border pixels, and return the output with a way to call again (timed
+    alike by blurapp.core.timing). `platform` is the device a JAX-like engine runs on (None:
+    its default); `progress(done, total)` may report taps of this call; `cancelled()` turning
+    True should raise blurapp.core.runs.BlurCancelled at the next chance."""
+
+    def __call__(
+        self,
+        image: np.ndarray,
+        kernel: np.ndarray,
+        *,
+        platform: str | None,
+        progress: Progress | None,
+        cancelled: Cancelled | None,
+    ) -> FirstCall: ...
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One way to blur. `name` is the one identifier of the engine: on the command line, in
+    `compare --json` (as json_key), in file names and settings; `title` is what people read
+    (marked for translation in the "Engines" context where it is written)."""
+
+    name: str
+    title: str
+    first_call: FirstCallFunction
+    uses_jax: bool = False  # needs JAX, and runs on a platform chosen by --device or @platform
+    max_repeats: int | None = None  # slow engines: steady calls timed at most this many times
+    platform: str | None = None  # a variant's own platform (jax@gpu); None: --device decides
+    compiles: bool = False  # runs one compiled program: fast once compiled (a preview's first)
+    colour: str | None = None  # its bar and line in the charts ('#4c72b0'); None: by its name
+    first_call_colour: str | None = None  # the bar of a compiled engine's first call
+    # Blurring a large image by blocks, it is fastest on strips of this many rows of a block
+    # (None: the whole block at once).
+    strip_rows: int | None = None
+    column: str | None = None  # its name in `blurapp bench`'s table ("NumPy ms"); None: name
+
+    @property
+    def jitted(self) -> bool:
+        """JAX compiles it (JAX-jit and its platforms): the figures give the first such engine
+        of a comparison JAX-jit's rows of old (first call, steady, speedup, transfers)."""
+        return self.compiles and self.uses_jax
+
+    @property
+    def column_label(self) -> str:
+        return self.column or self.name
+
+    @property
+    def json_key(self) -> str:
+        """The engine's key in `compare --json`: jax-eager → jax_eager, jax@gpu → jax_gpu."""
+        return self.name.replace("-", "_").replace("@", "_")
+
+    @property
+    def chart_colour(self) -> str:
+        """The colour of this engine's steady bar and sweep line: its own, or one of
+        FALLBACK_COLOURS chosen by its name."""
+        return self.colour or _by_name(self.name)
+
+    @property
+    def first_call_chart_colour(self) -> str:
+        return self.first_call_colour or _by_name(f"{self.name} first call")
+
+    def start(
+        self,
+        image: np.ndarray,
+        kernel: np.ndarray,
+        *,
+        device: str = "auto",
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> FirstCall:
+        """Make this engine's first call on `image`. `device` is the platform for a JAX engine
+        that has none of its own ("auto": JAX's default, a GPU when there is one)."""
+        platform = self.platform or (device if self.uses_jax else None)
+        return self.first_call(
+            image,
+            kernel,
+            platform=None if platform == "auto" else platform,
+            progress=progress,
+            cancelled=cancelled,
+        )
+
+    def blur(
+        self,
+        image: np.ndarray,
+        kernel: np.ndarray,
+        *,
+        repeats: int | None = None,
+        device: str = "auto",
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> EngineRun:
+        """Run this engine alone on `image` and time it (see blurapp.core.timing; `repeats`
+        None chooses the number of steady calls). `repeats=0` blurs once (the first call)
+        and times no steady call: for when only the output counts."""
+        first = self.start(image, kernel, device=device, progress=progress, cancelled=cancelled)
+        return time_engines(
+            {self.name: first},
+            repeats=repeats,
+            max_repeats={self.name: self.max_repeats},
+            cancelled=cancelled,
+        )[self.name]
+
+
+def _by_name(name: str) -> str:
+    return FALLBACK_COLOURS[zlib.crc32(name.encode()) % len(FALLBACK_COLOURS)]
