@@ -9,6 +9,7 @@ import struct
 import subprocess
 import sys
 import termios
+import time
 
 import numpy as np
 import pytest
@@ -162,3 +163,49 @@ def test_a_batch_that_finds_no_photos_says_so(tmp_path):
         run.stderr
         == f"error: {tmp_path / 'empty'}: no photos found (the types Pillow reads, or zarr)\n"
     )
+
+
+def _blurapp_within(seconds, *args):
+    """`blurapp ARGS…` that must end within `seconds`: a stall is a failure, not a hang."""
+    started = time.monotonic()
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "blurapp", *map(str, args)],
+            capture_output=True,
+            text=True,
+            timeout=seconds,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"blurapp {' '.join(map(str, args))} ran past {seconds} s")
+    return run, time.monotonic() - started
+
+
+NOT_ADDRESSES = ["garbage", "foo://x", "inproc://x", "threads", ""]
+
+
+@pytest.mark.parametrize("address", NOT_ADDRESSES)
+def test_batch_with_a_scheduler_that_is_no_address_says_so_at_once(shoot, tmp_path, address):
+    run, seconds = _blurapp_within(
+        45, "batch", shoot, "--out-dir", tmp_path / "out", "--scheduler", address
+    )
+    assert run.returncode == 1
+    assert run.stderr == (
+        f"error: {address!r} is not the address of a Dask scheduler (tcp://HOST:PORT): "
+        f"{run.stderr.split('(tcp://HOST:PORT): ', 1)[-1]}"
+    )
+    assert len(run.stderr.splitlines()) == 1, run.stderr
+    assert seconds < 30
+
+
+@pytest.mark.parametrize("address", [name for name in NOT_ADDRESSES if name != "threads"])
+def test_blur_with_a_scheduler_that_is_no_address_says_so_at_once(tmp_path, address):
+    source = tmp_path / "scan.tif"
+    tifffile.imwrite(source, np.zeros((64, 64), np.uint8), tile=(32, 32))
+    run, seconds = _blurapp_within(
+        45, "blur", source, "-o", tmp_path / "out.tif", "--scheduler", address
+    )
+    assert run.returncode == 1
+    assert run.stderr.startswith(f"error: {address!r} is not the address of a Dask scheduler")
+    assert len(run.stderr.splitlines()) == 1, run.stderr
+    assert seconds < 30
+    assert not (tmp_path / "out.tif").exists()

@@ -40,9 +40,9 @@ from blurapp.core.saving import OutputError, check_output_path, output_descripti
 from blurapp.core.tiled import (
     OUTPUT_EXTENSIONS,
     SCALE_EXTRA,
-    ClusterError,
     MissingExtraError,
     blur_file_tiled,
+    connect_to_cluster,
     is_zarr_folder,
     needs_tiles,
 )
@@ -546,10 +546,7 @@ def _blur_unless_stopped(stop: Any, job: Job, settings: BlurSettings) -> JobResu
 def _run_on_cluster(jobs: list[Job], settings: BlurSettings, address: str) -> Iterator[JobResult]:
     """Each photo a task on the distributed scheduler at `address`, yielded as they finish."""
     distributed = _import("distributed")
-    try:
-        client = distributed.Client(address, set_as_default=False, timeout=30)
-    except (OSError, TimeoutError) as error:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from error
+    client = connect_to_cluster(address)
     with client:
         futures = client.map(blur_job, jobs, settings=settings, pure=False)
         job_of = {future.key: job for future, job in zip(futures, jobs, strict=True)}
