@@ -531,6 +531,7 @@ def _compare(args: argparse.Namespace) -> int:
     source = _source(args.image)
     if args.out_dir is not None:
         _check_outputs(args.out_dir, source, args.engines)  # before the work, not after it
+    _check_jax_engines(args.engines, args.device)
     photo = _load(source, color=args.color)
     _note_short_kernel(args)
     try:
@@ -558,6 +559,25 @@ def _compare(args: argparse.Namespace) -> int:
         width = max(len(name) for name, _ in rows)
         _print("\n".join(f"{name:<{width}}  {value}" for name, value in rows))
     return 0
+
+
+def _check_jax_engines(engines, device: str) -> None:
+    """When no JAX engine asked for can run on the platform asked for (`--device gpu` without
+    a GPU), the comparison the user wants cannot be made: an error, before the work. One that
+    can run is enough; the others' reasons are then in the figures."""
+    from blurapp.core.jax_engine import JaxUnavailableError, jax_device
+
+    platforms = {engine.platform or device for engine in engines if engine.uses_jax}
+    if not platforms or "auto" in platforms:
+        return
+    problems = []
+    for platform in sorted(platforms):
+        try:
+            jax_device(platform)
+            return
+        except JaxUnavailableError as error:
+            problems.append(str(error))
+    raise _CommandFailed("; ".join(problems))
 
 
 def _note_short_kernel(args: argparse.Namespace) -> None:

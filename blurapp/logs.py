@@ -20,11 +20,9 @@ _installed: list[logging.Handler] = []
 class _OneLineFormatter(logging.Formatter):
     """A terminal user gets one line per warning; the traceback goes to the log file."""
 
-    def formatException(self, ei) -> str:
-        return ""
-
-    def formatStack(self, stack_info: str) -> str:
-        return ""
+    def format(self, record: logging.LogRecord) -> str:
+        # "warning: …" as BlurApp's own lines read ("error: …", "note: …").
+        return f"{record.levelname.lower()}: {record.getMessage()}"
 
 
 class _LogFile(logging.handlers.RotatingFileHandler):
@@ -72,7 +70,7 @@ def configure_logging(verbose: bool = False) -> Path | None:
         terminal.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
         terminal.setLevel(logging.DEBUG)
     else:
-        terminal.setFormatter(_OneLineFormatter("%(levelname)s: %(message)s"))
+        terminal.setFormatter(_OneLineFormatter())
         terminal.setLevel(logging.WARNING)
     handlers: list[logging.Handler] = [terminal]
 

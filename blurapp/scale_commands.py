@@ -26,7 +26,9 @@ def _progress_bar(total: int, unit: str, description: str) -> Iterator[Any]:
     except ImportError:
         from blurapp.core.tiled import SCALE_EXTRA
 
-        raise _CommandFailed(f"the progress bar needs tqdm: {SCALE_EXTRA}") from None
+        raise _CommandFailed(
+            f"the progress bar needs tqdm, which is not installed: {SCALE_EXTRA}"
+        ) from None
     with tqdm(total=total, unit=unit, desc=description, disable=None, dynamic_ncols=True) as bar:
         yield bar
 
@@ -64,6 +66,8 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
             )
     except (PhotoError, OutputError, MissingExtraError, ClusterError) as error:
         raise _CommandFailed(str(error)) from error
+    except _CommandFailed:
+        raise  # worded for the user already (tqdm missing)
     except JaxUnavailableError as error:
         raise _CommandFailed(str(error)) from error
     except MemoryError:

@@ -209,3 +209,31 @@ def test_blur_with_a_scheduler_that_is_no_address_says_so_at_once(tmp_path, addr
     assert len(run.stderr.splitlines()) == 1, run.stderr
     assert seconds < 30
     assert not (tmp_path / "out.tif").exists()
+
+
+def test_blur_by_blocks_without_the_scale_extra_says_what_to_install(tmp_path):
+    # Packages that cannot be imported stand for the extra not installed.
+    missing = tmp_path / "without-scale"
+    for name in ("dask", "distributed", "tqdm", "zarr"):
+        (missing / name).mkdir(parents=True)
+        (missing / name / "__init__.py").write_text(f"raise ImportError('no {name} here')\n")
+    source = tmp_path / "scan.tif"
+    tifffile.imwrite(source, np.zeros((64, 64), np.uint8), tile=(32, 32))
+    environment = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(missing), *sys.path]),
+        **{name: str(tmp_path / name) for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+                                                    "XDG_STATE_HOME")},
+    )  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-m", "blurapp", "blur", source, "-o", tmp_path / "out.tif", "--tiles"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=environment,
+    )
+    assert run.returncode == 1
+    assert run.stderr.endswith(": pip install 'blurapp[scale]'\n")
+    assert run.stderr.startswith("error: ") and len(run.stderr.splitlines()) == 1, run.stderr
+    assert "_CommandFailed" not in run.stderr and "Error" not in run.stderr
+    assert not (tmp_path / "out.tif").exists()
