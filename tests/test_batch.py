@@ -344,3 +344,40 @@ def test_a_zarr_image_in_a_folder_is_one_photo_blurred_by_blocks(tmp_path):
     expected = correlate(pixels.astype(np.float64), KERNEL, mode="nearest")
     blurred = np.load(tmp_path / "out/scans/sub/scan.npy")
     np.testing.assert_allclose(blurred, expected, atol=1e-5, rtol=0)
+
+
+def test_a_loop_of_links_is_a_failure_and_the_rest_are_blurred(tmp_path, photos):
+    (photos / "loop.png").symlink_to("loop.png")
+    (photos / "sub/one.png").symlink_to("two.png")
+    (photos / "sub/two.png").symlink_to("one.png")
+    given = tmp_path / "given.png"
+    given.symlink_to("given.png")
+    summary = run_batch(plan_batch([photos, given], tmp_path / "out"), **SETTINGS)
+    assert summary.done == len(GOOD)
+    failed = {failure.source: failure.reason for failure in summary.failed}
+    loops = [photos / "loop.png", photos / "sub/one.png", photos / "sub/two.png", given]
+    assert set(failed) == {photos / name for name in BAD} | set(loops)
+    for path in loops:
+        assert (
+            failed[path]
+            == f"{path}: the file could not be read (Too many levels of symbolic links)"
+        )
+
+
+def test_photos_in_an_output_folder_inside_the_input_folder_are_listed_as_left_out(photos):
+    kept = photos / "sub/kept.png"  # the user's photo, in the folder chosen for the outputs
+    Image.fromarray(np.zeros((8, 8), np.uint8)).save(kept)
+    out = photos / "sub"
+    summary = run_batch(plan_batch([photos], out), **SETTINGS)
+    reasons = {failure.source: failure.reason for failure in summary.failed}
+    assert f"{kept}: not blurred: it is in the output folder ({out})" in reasons[kept]
+    assert f"{photos / 'sub/b.jpg'}: not blurred" in reasons[photos / "sub/b.jpg"]
+    assert (out / "photos/a.png").is_file()
+    # Its own outputs, there from the first run, are not listed the second time.
+    again = plan_batch([photos], out)
+    assert {failure.source for failure in again.failed} - {photos / name for name in BAD} == {
+        kept,
+        photos / "sub/b.jpg",
+        photos / "sub/deeper/c16.png",
+        photos / "sub/deeper/d.tif",
+    }

@@ -237,3 +237,15 @@ def test_blur_by_blocks_without_the_scale_extra_says_what_to_install(tmp_path):
     assert run.stderr.startswith("error: ") and len(run.stderr.splitlines()) == 1, run.stderr
     assert "_CommandFailed" not in run.stderr and "Error" not in run.stderr
     assert not (tmp_path / "out.tif").exists()
+
+
+@pytest.mark.parametrize("where", ["loop", "a-file/sub", "/proc/blurapp-no-such/sub", "proc"])
+def test_an_output_folder_that_cannot_be_one_is_one_error_line(shoot, tmp_path, where):
+    (tmp_path / "loop").symlink_to("loop")
+    (tmp_path / "a-file").write_text("a file, not a folder")
+    out = tmp_path / where if where != "proc" else "/proc/self/fd/0/sub"
+    run = blurapp("batch", shoot, "--out-dir", out)
+    assert run.returncode == 1
+    assert run.stderr.startswith(f"error: {out}: "), run.stderr
+    assert len(run.stderr.splitlines()) == 1, run.stderr
+    assert run.stdout == ""

@@ -17,6 +17,7 @@ import itertools
 import logging
 import os
 import socket
+import stat
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -183,20 +184,21 @@ def plan_batch(
     out_dir/FOLDER/RELATIVE/PATH.png. An output that exists is skipped unless `overwrite`.
     Never planned, but listed as failures: an input that does not exist, an output that would
     be one of the inputs, and an output that an earlier input already takes. The output folder,
-    when it lies inside an input folder, is not walked. Raises BatchError for an unusable
-    `out_dir` or `output_format`.
+    when it lies inside an input folder, is not walked: the photos in it that are not this
+    batch's outputs are listed as failures, left out. Raises BatchError for an unusable
+    `out_dir` (a file, a loop of links, under a file) or `output_format`.
     """
     suffix = output_suffix(output_format)
     # Absolute paths: a cluster's workers read and write them from working folders of their own.
     out_dir = Path(os.path.abspath(out_dir))
-    if out_dir.exists() and not out_dir.is_dir():
-        raise BatchError(f"{display_path(out_dir)}: the output folder is a file")
-    out_resolved = out_dir.resolve()
+    out_resolved = _usable_out_dir(out_dir)
 
     candidates: list[Job] = []
     failed: list[Failure] = []
+    input_folders: list[Path] = []
     for given in (Path(os.path.abspath(path)) for path in inputs):
         if given.is_dir() and not is_zarr_folder(given):
+            input_folders.append(given)
             top = given.resolve()
             # The output folder as an input, or above one: outputs would land among the inputs.
             if top == out_resolved or out_resolved / (top.name or "photos") == top:
@@ -234,7 +236,47 @@ def plan_batch(
             skipped.append(job)
         else:
             jobs.append(job)
+    if any(_resolved(folder) in out_resolved.parents for folder in input_folders):
+        failed += _left_in_out_dir(out_dir, set(taken))
     return BatchPlan(out_dir, tuple(jobs), tuple(skipped), tuple(failed))
+
+
+def _usable_out_dir(out_dir: Path) -> Path:
+    """`out_dir` resolved, once it is known to be a folder or a path one could be made at;
+    raises BatchError naming it and the problem (a file, a loop of links, a file above it)."""
+    try:
+        is_file = not stat.S_ISDIR(out_dir.stat().st_mode)
+    except FileNotFoundError:
+        is_file = False  # made when the batch runs
+    except OSError as error:
+        raise BatchError(
+            f"{display_path(out_dir)}: this cannot be the output folder ({error.strerror or error})"
+        ) from None
+    if is_file:
+        raise BatchError(f"{display_path(out_dir)}: the output folder is a file")
+    return _resolved(out_dir)
+
+
+def _left_in_out_dir(out_dir: Path, outputs: set[Path]) -> list[Failure]:
+    """The photos already in an output folder that lies inside an input folder, other than
+    this batch's own outputs: that folder is not walked, so each is said to be left out."""
+    left = []
+    for root, folders, files in os.walk(out_dir):
+        here = Path(root)
+        folders.sort()
+        images = [name for name in folders if is_zarr_folder(here / name)]
+        folders[:] = [name for name in folders if name not in images]
+        photos = [name for name in files if Path(name).suffix.lower() in PHOTO_SUFFIXES]
+        for name in sorted(images + photos):
+            path = here / name
+            if _resolved(path) not in outputs:
+                reason = (
+                    f"{display_path(path)}: not blurred: it is in the output folder "
+                    f"({display_path(out_dir)}), which is not searched for photos; move it out "
+                    "or choose another output folder"
+                )
+                left.append(Failure(path, reason))
+    return left
 
 
 def _walk_photos(
@@ -266,7 +308,11 @@ def _walk_photos(
 
 
 def _resolved(path: Path) -> Path:
-    return Path(os.path.abspath(path)).resolve()
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.resolve()
+    except (OSError, RuntimeError):  # a loop of links: as it is, and loading it says why
+        return absolute
 
 
 def _inode(path: Path) -> tuple[int, int] | None:
@@ -416,7 +462,13 @@ def run_batch(
         raise BatchError(f"workers must be at least 1, not {workers}")
     jobs = list(plan.jobs)
     if jobs:
-        plan.out_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            plan.out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:  # a read-only file system, /proc, a file in the way
+            raise BatchError(
+                f"{display_path(plan.out_dir)}: cannot create the output folder "
+                f"({error.strerror or error})"
+            ) from None
     # Read from the headers; what cannot be read is loaded whole, which says why it fails.
     too_large = {job for job in jobs if needs_tiles(job.source, color=color)}
     whole = [job for job in jobs if job not in too_large]
