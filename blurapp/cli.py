@@ -265,7 +265,7 @@ def build_window_parser() -> argparse.ArgumentParser:
 
 
 def build_command_parser() -> argparse.ArgumentParser:
-    from blurapp.core.batch import BATCH_FORMATS, DEFAULT_BATCH_FORMAT
+    from blurapp.core.batch import BATCH_FORMATS, DEFAULT_BATCH_FORMAT, MAX_WORKERS_PER_CORE
     from blurapp.scale_commands import add_scheduler_option
 
     parser = argparse.ArgumentParser(prog="blurapp")
@@ -351,7 +351,8 @@ def build_command_parser() -> argparse.ArgumentParser:
         "--workers",
         type=_workers_argument,
         metavar="N",
-        help="photos blurred at once on this machine (default: one per core)",
+        help="photos blurred at once on this machine (default: one per core; at most "
+        f"{MAX_WORKERS_PER_CORE} per core)",
     )
     batch.add_argument("--json", action="store_true", help="print the summary as JSON")
     _add_engine_options(batch, several=False)
