@@ -22,7 +22,17 @@ class _OneLineFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         # "warning: …" as BlurApp's own lines read ("error: …", "note: …").
-        return f"{record.levelname.lower()}: {record.getMessage()}"
+        return f"{record.levelname.lower()}: {_what_it_says(record)}"
+
+
+def _what_it_says(record: logging.LogRecord) -> str:
+    """A record's message; for one logged with no words of its own (a library's
+    `log.exception(error)` of an error with an empty text), the exception's name and text."""
+    message = record.getMessage().strip()
+    if message or not record.exc_info or record.exc_info[1] is None:
+        return message
+    error = record.exc_info[1]
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
 class _LogFile(logging.handlers.RotatingFileHandler):
@@ -52,6 +62,10 @@ class _Terminal(logging.StreamHandler):
 
     def handleError(self, record: logging.LogRecord) -> None:
         pass
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if _what_it_says(record):  # never a line that says nothing
+            super().emit(record)
 
 
 class _NotFileOnly(logging.Filter):

@@ -497,7 +497,8 @@ def run_batch(
         if result.error is None:
             megapixels += result.megapixels
             outputs.append(result.job.output)
-            done_workers[result.worker] = done_workers.get(result.worker, 0) + 1
+            if result.worker:  # not known for an output found written after the task was lost
+                done_workers[result.worker] = done_workers.get(result.worker, 0) + 1
         else:
             failed.append(Failure(result.job.source, result.error))
         if progress is not None:
@@ -603,28 +604,108 @@ def _blur_unless_stopped(stop: Any, job: Job, settings: BlurSettings) -> JobResu
     return None if stop.is_set() else blur_job(job, settings)
 
 
+# A cluster whose workers are all gone leaves its tasks waiting for one forever: after this long
+# with no worker and no photo finished, the batch ends, listing the photos not blurred. A
+# minute lets a worker restarted by its nanny or by hand (a few seconds) come back first.
+NO_WORKERS_SECONDS = 60.0
+# How often a batch waiting on the cluster looks whether any worker is left.
+_CLUSTER_POLL_SECONDS = 1.0
+
+
 def _run_on_cluster(jobs: list[Job], settings: BlurSettings, address: str) -> Iterator[JobResult]:
     """Each photo a task on the distributed scheduler at `address`, yielded as they finish."""
     distributed = _import("distributed")
     client = connect_to_cluster(address)
     with client:
+        # What each output was before: a lost task's output may be there all the same.
+        before = {job: _file_identity(job.output) for job in jobs}
         futures = client.map(blur_job, jobs, settings=settings, pure=False)
         job_of = {future.key: job for future, job in zip(futures, jobs, strict=True)}
+        pending = set(futures)
+        lost: list[tuple[Job, str]] = []
+        alone_since: float | None = None
         try:
-            for future in distributed.as_completed(futures, loop=client.loop):
-                yield _result_of(future, job_of[future.key])
+            while pending:
+                try:
+                    with client.as_current():
+                        done, pending = distributed.wait(
+                            pending, timeout=_CLUSTER_POLL_SECONDS, return_when="FIRST_COMPLETED"
+                        )
+                except TimeoutError:
+                    done = set()
+                except Exception:  # tasks cancelled (the scheduler lost): each one's result says
+                    done = {future for future in pending if future.done()}
+                    pending -= done
+                for future in sorted(done, key=lambda future: str(job_of[future.key].source)):
+                    job = job_of[future.key]
+                    try:
+                        yield future.result()
+                    except Exception as error:
+                        lost.append((job, _lost_reason(job, error)))
+                if done or _has_workers(client):
+                    alone_since = None
+                    continue
+                alone_since = alone_since or time.monotonic()
+                if time.monotonic() - alone_since >= NO_WORKERS_SECONDS:
+                    reason = (
+                        f"not blurred: the Dask cluster had no worker left for "
+                        f"{NO_WORKERS_SECONDS:g} s"
+                    )
+                    for future in sorted(pending, key=lambda f: str(job_of[f.key].source)):
+                        job = job_of[future.key]
+                        lost.append((job, f"{display_path(job.source)}: {reason}"))
+                    break
         finally:
             client.cancel(futures)
+    # Looked at once the client is closed: a worker that outlived its scheduler may have
+    # finished the photo it was blurring meanwhile.
+    for job, reason in lost:
+        yield _if_written(job, before[job], reason)
 
 
-def _result_of(future: Any, job: Job) -> JobResult:
-    """A finished future's JobResult; a task the cluster lost (a worker that died while
-    blurring it) is that photo's failure."""
+def _has_workers(client: Any) -> bool:
+    """Whether the scheduler has a worker; True when it cannot say (the client then gives up
+    on a lost scheduler by itself, cancelling the tasks)."""
     try:
-        return future.result()
-    except Exception as error:
-        reason = f"{display_path(job.source)}: the cluster could not blur this photo ({error!r})"
-        return JobResult(job, reason, 0.0, "")
+        return bool(client.scheduler_info(n_workers=-1)["workers"])
+    except Exception:
+        return True
+
+
+def _file_identity(path: Path) -> tuple[int, int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino, status.st_mtime_ns
+
+
+def _lost_reason(job: Job, error: Exception) -> str:
+    """Why a task the cluster lost (a worker that died while blurring it, the scheduler gone)
+    gave no photo."""
+    detail = str(error) or type(error).__name__
+    return f"{display_path(job.source)}: the cluster could not blur this photo ({detail})"
+
+
+def _if_written(job: Job, before: tuple[int, int, int] | None, reason: str) -> JobResult:
+    """Done if the job's output was written during the batch (outputs are renamed into place
+    whole, so one there is complete, a new file), else failed for `reason`."""
+    now = _file_identity(job.output)
+    if now is not None and now != before:
+        return JobResult(job, None, _megapixels_of(job.output), "")
+    return JobResult(job, reason, 0.0, "")
+
+
+def _megapixels_of(output: Path) -> float:
+    try:
+        if output.suffix == ".npy":
+            shape = np.load(output, mmap_mode="r").shape
+        else:
+            with Image.open(output) as image:
+                shape = image.size
+        return shape[0] * shape[1] / 1e6
+    except Exception:
+        return 0.0
 
 
 def _import(name: str) -> Any:
