@@ -20,11 +20,19 @@ _installed: list[logging.Handler] = []
 class _OneLineFormatter(logging.Formatter):
     """A terminal user gets one line per warning; the traceback goes to the log file."""
 
-    def formatException(self, ei) -> str:
-        return ""
+    def format(self, record: logging.LogRecord) -> str:
+        # "warning: …" as BlurApp's own lines read ("error: …", "note: …").
+        return f"{record.levelname.lower()}: {_what_it_says(record)}"
 
-    def formatStack(self, stack_info: str) -> str:
-        return ""
+
+def _what_it_says(record: logging.LogRecord) -> str:
+    """A record's message; for one logged with no words of its own (a library's
+    `log.exception(error)` of an error with an empty text), the exception's name and text."""
+    message = record.getMessage().strip()
+    if message or not record.exc_info or record.exc_info[1] is None:
+        return message
+    error = record.exc_info[1]
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
 class _LogFile(logging.handlers.RotatingFileHandler):
@@ -55,6 +63,10 @@ class _Terminal(logging.StreamHandler):
     def handleError(self, record: logging.LogRecord) -> None:
         pass
 
+    def emit(self, record: logging.LogRecord) -> None:
+        if _what_it_says(record):  # never a line that says nothing
+            super().emit(record)
+
 
 class _NotFileOnly(logging.Filter):
     """Records already shown to the user another way (an `error:` line) stay out of stderr."""
@@ -72,7 +84,7 @@ def configure_logging(verbose: bool = False) -> Path | None:
         terminal.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
         terminal.setLevel(logging.DEBUG)
     else:
-        terminal.setFormatter(_OneLineFormatter("%(levelname)s: %(message)s"))
+        terminal.setFormatter(_OneLineFormatter())
         terminal.setLevel(logging.WARNING)
     handlers: list[logging.Handler] = [terminal]
 

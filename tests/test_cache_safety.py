@@ -169,3 +169,32 @@ def test_relative_xdg_paths_are_ignored(monkeypatch, variable, function, default
     assert function() == Path.home() / default / "blurapp"
     monkeypatch.setenv(variable, "/absolute/folder")
     assert function() == Path("/absolute/folder/blurapp")
+
+
+def test_a_relative_cache_folder_is_ignored_with_a_warning(photo, tmp_path):
+    # Relative, it would be a new cache in whatever folder BlurApp is started from.
+    here, xdg_cache = tmp_path / "here", tmp_path / "xdg-cache"
+    here.mkdir()
+    env = {
+        **os.environ,
+        "BLURAPP_CACHE_DIR": "relative-cache",
+        "XDG_CACHE_HOME": str(xdg_cache),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+    }
+    run = subprocess.run(
+        [sys.executable, "-m", "blurapp", "compare", str(photo), "--json", "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=here,
+    )
+    assert run.returncode == 0, run.stderr
+    assert list(here.iterdir()) == []
+    assert (
+        "warning: BLURAPP_CACHE_DIR=relative-cache is not an absolute path; it is ignored"
+        in run.stderr.splitlines()
+    )
+    # The cache is where it would be without the variable.
+    assert any((xdg_cache / "blurapp" / "jax-compilation").iterdir())

@@ -353,3 +353,33 @@ def test_the_command_restarts_once_with_huge_pages_for_large_buffers(monkeypatch
     monkeypatch.setenv("BLURAPP_HUGE_PAGES", "0")
     start.restart_with_huge_pages()
     assert len(restarts) == 1
+
+
+def _has_gpu() -> bool:
+    import jax
+
+    return any(device.platform == "gpu" for device in jax.devices())
+
+
+@pytest.mark.parametrize("engines", ["numpy,jax", "jax", "numpy,jax@gpu,jax-eager@gpu"])
+def test_compare_on_a_gpu_there_is_not_is_an_error(photo, engines):
+    device = ["--device", "gpu"] if "@" not in engines else []
+    run = blurapp("compare", photo, "--engines", engines, *device, "--repeat", "1")
+    assert_no_traceback(run)
+    if _has_gpu():
+        assert run.returncode == 0, run.stderr
+        return
+    assert run.returncode == 1
+    assert run.stdout == ""
+    # The last line: a CUDA-less jaxlib on a machine with a driver warns before it.
+    assert run.stderr.splitlines()[-1] == "error: JAX has no gpu device here (it has: cpu)"
+    assert "WARNING" not in run.stderr
+
+
+def test_compare_with_one_jax_engine_that_runs_keeps_the_figures(photo):
+    # jax@cpu runs; jax@gpu's reason is in the figures, as a line of its own, not a failure.
+    run = blurapp("compare", photo, "--engines", "numpy,jax@cpu,jax@gpu", "--repeat", "1")
+    assert run.returncode == 0, run.stderr
+    if not _has_gpu():
+        assert "unavailable: JAX has no gpu device here (it has: cpu)" in run.stdout
+        assert "warning: JAX has no gpu device here (it has: cpu)" in run.stderr.splitlines()

@@ -6,12 +6,14 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import distributed
 import numpy as np
 import pytest
+from PIL import Image
 from test_batch import BAD, GOOD, SETTINGS, write_photos
 
 from blurapp.core.kernel import kernel_for
@@ -55,13 +57,13 @@ def _stop(processes: list[subprocess.Popen]) -> None:
             process.wait(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    """(scheduler address, the two workers' process ids): workers without a nanny, so each
-    worker is the very process started here, importing this repository's blurapp."""
-    folder = tmp_path_factory.mktemp("cluster")
+@contextlib.contextmanager
+def dask_cluster(folder: Path, workers: int = 2):
+    """(scheduler address, scheduler process, worker processes) of a cluster on 127.0.0.1:
+    workers without a nanny, so each worker is the very process started here, importing this
+    repository's blurapp. Everything is stopped after."""
     logs = folder / "logs"
-    logs.mkdir()
+    logs.mkdir(parents=True)
     scheduler_file = folder / "scheduler.json"
     environment = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPOSITORY), *sys.path]))
     processes: list[subprocess.Popen] = []
@@ -79,30 +81,37 @@ def cluster(tmp_path_factory):
         return process
 
     try:
-        start(
+        scheduler = start(
             "scheduler",
             *("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0"),
             *("--scheduler-file", str(scheduler_file), "--no-dashboard"),
         )
         _wait_for_file(scheduler_file, processes, logs)
-        workers = [
+        started = [
             start(
                 f"worker-{index}",
                 *("distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file)),
                 *("--nthreads", "1", "--no-dashboard", "--no-nanny", "--host", "127.0.0.1"),
                 *("--memory-limit", "0", "--name", f"blurapp-test-{index}"),
             )
-            for index in range(2)
+            for index in range(workers)
         ]
         address = json.loads(scheduler_file.read_text())["address"]
         with distributed.Client(address, set_as_default=False, timeout=30) as client:
             try:
-                client.wait_for_workers(2, timeout=START_SECONDS)
+                client.wait_for_workers(workers, timeout=START_SECONDS)
             except TimeoutError:
-                pytest.fail(f"two Dask workers did not start:\n{_tail(logs)}")
-        yield address, {process.pid for process in workers}
+                pytest.fail(f"{workers} Dask workers did not start:\n{_tail(logs)}")
+        yield address, scheduler, started
     finally:
         _stop(processes)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """(scheduler address, the two workers' process ids), for the module's tests."""
+    with dask_cluster(tmp_path_factory.mktemp("cluster")) as (address, _, workers):
+        yield address, {process.pid for process in workers}
 
 
 def _arrays(folder: Path) -> dict[Path, np.ndarray]:
@@ -194,3 +203,104 @@ def test_an_address_without_tcp_reaches_the_cluster_too(tmp_path, cluster, monke
     )  # fmt: skip
     assert source.exists()
     np.testing.assert_array_equal(np.load("cluster.npy"), np.load("local.npy"))
+
+
+def _slow_photos(folder: Path, count: int) -> None:
+    """Photos that take a worker a while each (a 2-D 25 × 25 kernel on 300 × 300)."""
+    folder.mkdir()
+    rng = np.random.default_rng(4)
+    for index in range(count):
+        pixels = rng.integers(0, 256, (300, 300), dtype=np.uint8)
+        Image.fromarray(pixels).save(folder / f"p{index:02}.png")
+
+
+SLOW = {"algorithm": "2d", "kernel_size": 25, "sigma": 4.0, "engine": "numpy"}
+
+
+def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(tmp_path, monkeypatch):
+    monkeypatch.setattr("blurapp.scale.batch.NO_WORKERS_SECONDS", 3.0)
+    photos = tmp_path / "photos"
+    _slow_photos(photos, 24)
+    out = tmp_path / "out"
+    with dask_cluster(tmp_path / "cluster", workers=1) as (address, _, (worker,)):
+
+        def kill_the_worker(finished, total, megapixels):
+            if worker.poll() is None:
+                worker.kill()  # as a machine lost: no goodbye to the scheduler
+
+        summaries = []
+        batch = threading.Thread(
+            target=lambda: summaries.append(
+                run_batch(
+                    plan_batch([photos], out, output_format="npy"),
+                    **SLOW,
+                    scheduler=address,
+                    progress=kill_the_worker,
+                )
+            ),
+            daemon=True,
+        )
+        batch.start()
+        batch.join(timeout=90)
+        if batch.is_alive():
+            pytest.fail("the batch still waits 90 s after its last worker died")
+    (summary,) = summaries
+    written = sorted(out.rglob("*.npy"))
+    assert summary.done == len(written) >= 1
+    assert summary.done + len(summary.failed) == 24
+    assert summary.failed  # the worker died with photos left
+    for failure in summary.failed:
+        assert failure.reason == (
+            f"{failure.source}: not blurred: the Dask cluster had no worker left for 3 s"
+        )
+        assert not (out / "photos" / failure.source.with_suffix(".npy").name).exists()
+
+
+def test_a_batch_whose_scheduler_dies_reports_what_is_on_disk(tmp_path):
+    photos = tmp_path / "photos"
+    _slow_photos(photos, 24)
+    out = tmp_path / "out"
+    environment = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(REPOSITORY), *sys.path]),
+        **{name: str(tmp_path / name) for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+                                                    "XDG_STATE_HOME")},
+    )  # fmt: skip
+    with dask_cluster(tmp_path / "cluster", workers=1) as (address, scheduler, _):
+        batch = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "blurapp", "batch", photos, "--out-dir", out),
+                *("--format", "npy", "--json", "--scheduler", address, "--engine", "numpy"),
+                *("--kernel-size", "25", "--sigma", "4"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while not list(out.rglob("*.npy")) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            scheduler.kill()  # mid-batch, with the worker blurring its next photo
+            stdout, stderr = batch.communicate(timeout=240)
+            ended = time.time_ns()
+        finally:
+            if batch.poll() is None:
+                batch.kill()
+                batch.communicate()
+    assert stdout, stderr
+    summary = json.loads(stdout)
+    # As the disk was when the batch ended: the worker may finish one more photo after.
+    written = {
+        path.relative_to(out / "photos")
+        for path in out.rglob("*.npy")
+        if path.stat().st_mtime_ns <= ended
+    }
+    assert summary["done"] == len(written) >= 1
+    assert summary["done"] + len(summary["failed"]) == 24
+    for failure in summary["failed"]:
+        assert Path(failure["source"]).with_suffix(".npy").name not in {p.name for p in written}
+    # Every line on stderr says something.
+    for line in stderr.splitlines():
+        assert line.split(":", 1)[-1].strip(), stderr

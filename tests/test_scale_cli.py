@@ -9,6 +9,7 @@ import struct
 import subprocess
 import sys
 import termios
+import time
 
 import numpy as np
 import pytest
@@ -162,3 +163,89 @@ def test_a_batch_that_finds_no_photos_says_so(tmp_path):
         run.stderr
         == f"error: {tmp_path / 'empty'}: no photos found (the types Pillow reads, or zarr)\n"
     )
+
+
+def _blurapp_within(seconds, *args):
+    """`blurapp ARGS…` that must end within `seconds`: a stall is a failure, not a hang."""
+    started = time.monotonic()
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "blurapp", *map(str, args)],
+            capture_output=True,
+            text=True,
+            timeout=seconds,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"blurapp {' '.join(map(str, args))} ran past {seconds} s")
+    return run, time.monotonic() - started
+
+
+NOT_ADDRESSES = ["garbage", "foo://x", "inproc://x", "threads", ""]
+
+
+@pytest.mark.parametrize("address", NOT_ADDRESSES)
+def test_batch_with_a_scheduler_that_is_no_address_says_so_at_once(shoot, tmp_path, address):
+    run, seconds = _blurapp_within(
+        45, "batch", shoot, "--out-dir", tmp_path / "out", "--scheduler", address
+    )
+    assert run.returncode == 1
+    assert run.stderr == (
+        f"error: {address!r} is not the address of a Dask scheduler (tcp://HOST:PORT): "
+        f"{run.stderr.split('(tcp://HOST:PORT): ', 1)[-1]}"
+    )
+    assert len(run.stderr.splitlines()) == 1, run.stderr
+    assert seconds < 30
+
+
+@pytest.mark.parametrize("address", [name for name in NOT_ADDRESSES if name != "threads"])
+def test_blur_with_a_scheduler_that_is_no_address_says_so_at_once(tmp_path, address):
+    source = tmp_path / "scan.tif"
+    tifffile.imwrite(source, np.zeros((64, 64), np.uint8), tile=(32, 32))
+    run, seconds = _blurapp_within(
+        45, "blur", source, "-o", tmp_path / "out.tif", "--scheduler", address
+    )
+    assert run.returncode == 1
+    assert run.stderr.startswith(f"error: {address!r} is not the address of a Dask scheduler")
+    assert len(run.stderr.splitlines()) == 1, run.stderr
+    assert seconds < 30
+    assert not (tmp_path / "out.tif").exists()
+
+
+def test_blur_by_blocks_without_the_scale_extra_says_what_to_install(tmp_path):
+    # Packages that cannot be imported stand for the extra not installed.
+    missing = tmp_path / "without-scale"
+    for name in ("dask", "distributed", "tqdm", "zarr"):
+        (missing / name).mkdir(parents=True)
+        (missing / name / "__init__.py").write_text(f"raise ImportError('no {name} here')\n")
+    source = tmp_path / "scan.tif"
+    tifffile.imwrite(source, np.zeros((64, 64), np.uint8), tile=(32, 32))
+    environment = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(missing), *sys.path]),
+        **{name: str(tmp_path / name) for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+                                                    "XDG_STATE_HOME")},
+    )  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-m", "blurapp", "blur", source, "-o", tmp_path / "out.tif", "--tiles"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=environment,
+    )
+    assert run.returncode == 1
+    assert run.stderr.endswith(": pip install 'blurapp[scale]'\n")
+    assert run.stderr.startswith("error: ") and len(run.stderr.splitlines()) == 1, run.stderr
+    assert "_CommandFailed" not in run.stderr and "Error" not in run.stderr
+    assert not (tmp_path / "out.tif").exists()
+
+
+@pytest.mark.parametrize("where", ["loop", "a-file/sub", "/proc/blurapp-no-such/sub", "proc"])
+def test_an_output_folder_that_cannot_be_one_is_one_error_line(shoot, tmp_path, where):
+    (tmp_path / "loop").symlink_to("loop")
+    (tmp_path / "a-file").write_text("a file, not a folder")
+    out = tmp_path / where if where != "proc" else "/proc/self/fd/0/sub"
+    run = blurapp("batch", shoot, "--out-dir", out)
+    assert run.returncode == 1
+    assert run.stderr.startswith(f"error: {out}: "), run.stderr
+    assert len(run.stderr.splitlines()) == 1, run.stderr
+    assert run.stdout == ""

@@ -25,7 +25,7 @@ from blurapp.cli.output import (
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    from blurapp.scale.batch import BATCH_FORMATS, DEFAULT_BATCH_FORMAT
+    from blurapp.scale.batch import BATCH_FORMATS, DEFAULT_BATCH_FORMAT, MAX_WORKERS_PER_CORE
 
     batch = commands.add_parser(
         "batch",
@@ -64,7 +64,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--workers",
         type=workers_argument,
         metavar="N",
-        help="photos blurred at once on this machine (default: one per core)",
+        help="photos blurred at once on this machine (default: one per core; at most "
+        f"{MAX_WORKERS_PER_CORE} per core)",
     )
     batch.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_engine_options(batch, several=False)

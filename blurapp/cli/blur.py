@@ -126,6 +126,8 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
             )
     except (PhotoError, OutputError, MissingExtraError, ClusterError) as error:
         raise CommandFailed(str(error)) from error
+    except CommandFailed:
+        raise  # worded for the user already (tqdm missing)
     except JaxUnavailableError as error:
         raise CommandFailed(str(error)) from error
     except MemoryError:

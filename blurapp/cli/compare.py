@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     source = source_photo(args.image)
     if args.out_dir is not None:
         _check_outputs(args.out_dir, source, args.engines)  # before the work, not after it
+    _check_jax_engines(args.engines, args.device)
     photo = load(source, color=args.color)
     note_short_kernel(args)
     try:
@@ -92,6 +93,25 @@ def _comparison_json(photo, result) -> dict:
         "channels": result.channels,
     }
     return {"image": image, **comparison_dict(result)}
+
+
+def _check_jax_engines(engines, device: str) -> None:
+    """When no JAX engine asked for can run on the platform asked for (`--device gpu` without
+    a GPU), the comparison the user wants cannot be made: an error, before the work. One that
+    can run is enough; the others' reasons are then in the figures."""
+    from blurapp.core.engines.jax_engine import JaxUnavailableError, jax_device
+
+    platforms = {engine.platform or device for engine in engines if engine.uses_jax}
+    if not platforms or "auto" in platforms:
+        return
+    problems = []
+    for platform in sorted(platforms):
+        try:
+            jax_device(platform)
+            return
+        except JaxUnavailableError as error:
+            problems.append(str(error))
+    raise CommandFailed("; ".join(problems))
 
 
 def _output_names(engine) -> tuple[str, str]:

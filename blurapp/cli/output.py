@@ -79,6 +79,8 @@ def progress_bar(total: int, unit: str, description: str) -> Iterator[Any]:
     except ImportError:
         from blurapp.scale.tiled import SCALE_EXTRA
 
-        raise CommandFailed(f"the progress bar needs tqdm: {SCALE_EXTRA}") from None
+        raise CommandFailed(
+            f"the progress bar needs tqdm, which is not installed: {SCALE_EXTRA}"
+        ) from None
     with tqdm(total=total, unit=unit, desc=description, disable=None, dynamic_ncols=True) as bar:
         yield bar

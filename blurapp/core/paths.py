@@ -31,14 +31,28 @@ def _xdg_base(variable: str, default: str) -> Path:
 def _user_dir(
     override: str, xdg_variable: str, xdg_default: str, mac: tuple[str, ...], windows: str
 ) -> Path:
-    if os.environ.get(override):
-        return Path(os.environ[override]).absolute()
+    value = os.environ.get(override)
+    if value and os.path.isabs(value):
+        return Path(value)
+    if value:
+        # Relative, it would name a different folder wherever BlurApp is started (as the XDG
+        # variables would, which are ignored then too).
+        _warn_once(f"{override}={value} is not an absolute path; it is ignored")
     if sys.platform == "darwin":
         return Path.home().joinpath("Library", *mac)
     if sys.platform == "win32":
         base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
         return Path(base) / "BlurApp" / windows
     return _xdg_base(xdg_variable, xdg_default) / APP_FOLDER
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        log.warning("%s", message)
 
 
 def user_cache_dir() -> Path:

@@ -641,20 +641,44 @@ def _dask_scheduler(scheduler: Any) -> Iterator[Any]:
     if not isinstance(scheduler, str) or scheduler in _LOCAL_SCHEDULERS:
         yield scheduler
         return
+    client = connect_to_cluster(scheduler)
     try:
-        from distributed import Client
+        yield client
+    finally:
+        client.close()
+
+
+def connect_to_cluster(address: str) -> Any:
+    """A distributed Client of the scheduler at `address` ("tcp://host:port", or "host:port").
+
+    Raises ClusterError for text that is no such address, before any connection is tried (a
+    Client that fails to start takes a minute to give up while Python exits), and for a
+    scheduler that cannot be reached; MissingExtraError without distributed.
+    """
+    try:
+        import distributed
+        from distributed.comm import registry
+        from distributed.comm.addressing import parse_address, parse_host_port
     except ImportError as error:
         raise MissingExtraError(
             f"computing on a Dask cluster needs distributed, which is not installed: {SCALE_EXTRA}"
         ) from error
     try:
-        client = Client(scheduler, set_as_default=False, timeout=30)
-    except (OSError, TimeoutError, ValueError) as error:
-        raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from error
+        scheme, location = parse_address(address)
+        registry.get_backend(scheme)
+        if scheme == "inproc":  # a scheduler inside this very process
+            raise ValueError("inproc:// reaches only a scheduler in the same process")
+        host, port = parse_host_port(location)
+        if not host or not 0 < port < 65536:
+            raise ValueError(f"no host and port (1–65535) in {location!r}")
+    except ValueError as error:
+        raise ClusterError(
+            f"{address!r} is not the address of a Dask scheduler (tcp://HOST:PORT): {error}"
+        ) from None
     try:
-        yield client
-    finally:
-        client.close()
+        return distributed.Client(address, set_as_default=False, timeout=30)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from error
 
 
 def blur_file_tiled(
