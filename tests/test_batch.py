@@ -12,7 +12,8 @@ from PIL import Image
 from scipy.ndimage import correlate
 
 from blurapp.core.kernel import kernel_for
-from blurapp.core.photo import PhotoError, load_photo
+from blurapp.core.photo import load_photo
+from blurapp.core.photo_checks import PhotoError
 from blurapp.scale.batch import (
     PHOTO_SUFFIXES,
     BatchError,

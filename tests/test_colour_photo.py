@@ -9,7 +9,7 @@ import pytest
 import tifffile
 from PIL import Image
 
-import blurapp.core.photo as photo_module
+import blurapp.core.photo_checks as photo_checks
 from blurapp.core import PhotoError, load_photo
 
 LUMA = np.array([0.299, 0.587, 0.114])
@@ -365,7 +365,7 @@ def test_the_memory_check_counts_three_channels_in_colour(tmp_path, monkeypatch)
     path = tmp_path / "wide.png"
     Image.new("RGB", (3000, 2000), (10, 20, 30)).save(path)
     # One channel needs about 0.24 GB, three about 0.72 GB: 0.5 GB is enough for one only.
-    monkeypatch.setattr(photo_module, "available_memory", lambda: 500_000_000)
+    monkeypatch.setattr(photo_checks, "available_memory", lambda: 500_000_000)
     assert load_photo(path).pixels.shape == (2000, 3000)
     with pytest.raises(PhotoError) as caught:
         load_photo(path, color=True)
@@ -377,7 +377,7 @@ def test_the_memory_check_counts_three_channels_in_colour(tmp_path, monkeypatch)
 def test_the_memory_check_counts_three_channels_for_sixteen_bit_colour(tmp_path, monkeypatch):
     path = tmp_path / "wide16.png"
     path.write_bytes(imagecodecs.png_encode(np.zeros((2000, 3000, 3), dtype=np.uint16)))
-    monkeypatch.setattr(photo_module, "available_memory", lambda: 500_000_000)
+    monkeypatch.setattr(photo_checks, "available_memory", lambda: 500_000_000)
     with pytest.raises(PhotoError, match=r"needs about 0\.7 GB") as caught:
         load_photo(path, color=True)
     assert caught.value.path == path
@@ -390,7 +390,7 @@ def test_a_grayscale_photo_needs_one_channel_even_in_colour(tmp_path, monkeypatc
         Image.new("L", (3000, 2000), 40).save(path)
     else:  # which Pillow calls RGBA
         path.write_bytes(imagecodecs.png_encode(np.zeros((2000, 3000, 2), dtype=np.uint16)))
-    monkeypatch.setattr(photo_module, "available_memory", lambda: 500_000_000)
+    monkeypatch.setattr(photo_checks, "available_memory", lambda: 500_000_000)
     assert load_photo(path, color=True).pixels.shape == (2000, 3000)
 
 

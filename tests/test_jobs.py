@@ -23,7 +23,8 @@ from blurapp.app.jobs import (
 from blurapp.app.session import RunPlan, Session
 from blurapp.app.sweep_state import SweepState
 from blurapp.core.kernel import gaussian_kernel
-from blurapp.core.photo import PhotoError, load_photo
+from blurapp.core.photo import load_photo
+from blurapp.core.photo_checks import PhotoError
 from blurapp.core.runs import BlurCancelled
 from blurapp.core.saving import OutputError
 from blurapp.core.spec import BlurSpec

@@ -390,13 +390,13 @@ def test_a_transparent_colour_key_in_gray_and_rgb_pngs_shows_white(tmp_path):
 
 
 def test_a_photo_too_large_for_the_memory_is_refused_up_front(tmp_path, monkeypatch):
-    import blurapp.core.photo as photo_module
+    import blurapp.core.photo_checks as photo_checks
 
     path = tmp_path / "huge.png"
     Image.new("L", (3000, 2000)).save(path)
     decoded = []
     monkeypatch.setattr(Image.Image, "load", lambda self: decoded.append(self) or None)
-    monkeypatch.setattr(photo_module, "available_memory", lambda: 100_000_000)  # 100 MB free
+    monkeypatch.setattr(photo_checks, "available_memory", lambda: 100_000_000)  # 100 MB free
     message = assert_refused(path, "3,000 × 2,000 pixels (6 MP)")
     assert "needs about 0.2 GB of memory, but only 0.1 GB is available" in message
     assert decoded == []  # refused before decoding a single pixel

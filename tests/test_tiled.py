@@ -15,7 +15,8 @@ from scipy import ndimage
 
 from blurapp.core.engines import get_engine
 from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
-from blurapp.core.photo import PhotoError, load_photo
+from blurapp.core.photo import load_photo
+from blurapp.core.photo_checks import PhotoError
 from blurapp.core.saving import OutputError
 from blurapp.scale import tiled
 

@@ -27,7 +27,7 @@ from blurapp.app.jobs import (
     warm_up_job,
 )
 from blurapp.app.session import Newest, RunPlan, Session
-from blurapp.core.photo import PhotoError
+from blurapp.core.photo_checks import PhotoError
 from blurapp.core.sample import sample_photo_path
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 

@@ -25,7 +25,8 @@ import numpy as np
 from blurapp.app.pyramid import build_pyramid
 from blurapp.app.session import RunPlan
 from blurapp.core.comparison import ComparisonResult, compare, difference_picture
-from blurapp.core.photo import NotEnoughMemory, Photo, PhotoError, load_photo
+from blurapp.core.photo import Photo, load_photo
+from blurapp.core.photo_checks import NotEnoughMemory, PhotoError
 from blurapp.core.runs import BlurCancelled, Cancelled, EngineRun
 from blurapp.core.saving import OutputError, to_8bit
 from blurapp.core.spec import BlurSpec

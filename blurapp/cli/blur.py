@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
 def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
     """`blurapp blur BIG.tif -o OUT.tif`: the image read, blurred and written by blocks."""
     from blurapp.core.engines.jax_engine import JaxUnavailableError
-    from blurapp.core.photo import PhotoError
+    from blurapp.core.photo_checks import PhotoError
     from blurapp.core.saving import OutputError
     from blurapp.scale.tiled import ClusterError, MissingExtraError, blur_file_tiled
 

@@ -55,7 +55,8 @@ def source_photo(path: Path | None) -> Path:
 
 
 def load(path: Path, *, color: bool = False):
-    from blurapp.core.photo import PhotoError, load_photo
+    from blurapp.core.photo import load_photo
+    from blurapp.core.photo_checks import PhotoError
 
     try:
         return load_photo(path, color=color)

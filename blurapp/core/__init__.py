@@ -38,7 +38,8 @@ from blurapp.core.kernel import (
     gaussian_kernel_1d,
     kernel_for,
 )
-from blurapp.core.photo import Photo, PhotoError, load_grayscale, load_photo
+from blurapp.core.photo import Photo, load_grayscale, load_photo
+from blurapp.core.photo_checks import PhotoError
 from blurapp.core.runs import BlurCancelled, Call, Compilation, EngineRun, FirstCall
 from blurapp.core.sample import sample_photo_path
 from blurapp.core.saving import OutputError, save_output, to_8bit, write_atomically

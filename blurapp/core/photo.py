@@ -8,7 +8,6 @@ from __future__ import annotations
 import functools
 import io
 import os
-import stat
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,10 +16,22 @@ from typing import IO, Any
 import numpy as np
 from PIL import ExifTags, Image, ImageFile, ImageOps, UnidentifiedImageError
 
-from blurapp.core.wording import QT_TRANSLATE_NOOP, FileProblem
-
-# ITU-R 601-2 luma, the weights Pillow's own "L" conversion uses, here in floating point.
-LUMA_WEIGHTS = np.array([0.299, 0.587, 0.114], dtype=np.float32)
+from blurapp.core.photo_checks import (
+    PhotoError,
+    _check_fits_in_memory,
+    check_is_readable_file,
+    check_tiff_data,
+    os_problem,
+)
+from blurapp.core.pixels import (
+    ASSOCIATED_ALPHA,
+    LUMA_WEIGHTS,
+    UNASSOCIATED_ALPHA,
+    UnsupportedPixels,
+    samples_to_float,
+    white_level,
+)
+from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # Integer samples wider than 8 bits: "I;16*" hold 16 bits, "I" holds 32.
 _WIDE_INTEGER_MODES = {"I;16", "I;16L", "I;16B", "I;16N", "I"}
@@ -31,22 +42,8 @@ _GRAY_MODES = {"1", "L", "LA", "La", "F", *_WIDE_INTEGER_MODES}
 # The TIFF tags (and their values) that tell 16-bit colour from the header.
 _BITS_PER_SAMPLE, _PHOTOMETRIC, _EXTRA_SAMPLES, _SAMPLE_FORMAT = 258, 262, 338, 339
 _PHOTOMETRIC_RGB = 2
-# TIFF ExtraSamples: 1 associated (premultiplied) alpha, 2 unassociated alpha.
-ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA = 1, 2
 # What libpng (through imagecodecs) and tifffile say when a file ends before its pixels do.
 _CUT_SHORT = ("input stream too small", "failed to read")
-
-
-class UnsupportedPixels(ValueError):
-    """Pixels that decode fine but have no grayscale meaning BlurApp can give them."""
-
-
-class PhotoError(FileProblem):
-    """A photo that BlurApp cannot read; the message names the file and the problem."""
-
-
-class NotEnoughMemory(PhotoError):
-    """A photo refused before decoding: blurring it would not fit in the memory available."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -189,108 +186,8 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
     return photo
 
 
-# Bytes of memory per pixel and per channel a whole comparison takes at its peak: the float32
-# photo, the NumPy engine's padded copy, output and scratch, JAX's copies on the device and its
-# output, and the pictures shown. Measured with `blurapp bench` (memory) on grayscale: about 30
-# to 38 bytes a pixel. Each of those arrays has a plane per channel: colour needs three times that.
-WORKING_BYTES_PER_PIXEL = 40
-
-
-def available_memory() -> int | None:
-    """Bytes of memory the system can still give this process, or None if unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def _check_fits_in_memory(path: Path, width: int, height: int, *, channels: int) -> None:
-    """Refuse, before decoding, a photo whose comparison would not fit in memory."""
-    needed = width * height * channels * WORKING_BYTES_PER_PIXEL
-    available = available_memory()
-    if available is not None and needed > available:
-        raise NotEnoughMemory(
-            path,
-            QT_TRANSLATE_NOOP(
-                "FileProblem",
-                "the image is {width} × {height} pixels ({megapixels} MP); blurring it needs "
-                "about {needed} GB of memory, but only {available} GB is available",
-            ),
-            width=f"{width:,}",
-            height=f"{height:,}",
-            megapixels=f"{width * height / 1e6:,.0f}",
-            needed=f"{needed / 1e9:.1f}",
-            available=f"{available / 1e9:.1f}",
-        )
-
-
-def check_is_readable_file(path: Path) -> None:
-    """Refuse, with a PhotoError naming it, a path that is missing, a folder or not a regular
-    file, before anything opens it."""
-    try:
-        mode = path.stat().st_mode
-        if stat.S_ISDIR(mode):
-            raise PhotoError(
-                path, QT_TRANSLATE_NOOP("FileProblem", "this is a folder, not an image file")
-            )
-        # Never opened: opening a FIFO waits for a writer, and opening a device can act on it.
-        if not stat.S_ISREG(mode):
-            raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "this is not a regular file"))
-    except (FileNotFoundError, NotADirectoryError) as error:
-        raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "no such file")) from error
-    except OSError as error:
-        raise os_problem(path, error) from error
-
-
 # TIFF tags that say where a first image's pixels lie: in strips, or in tiles.
 _STRIP_OFFSETS, _STRIP_BYTE_COUNTS, _TILE_OFFSETS, _TILE_BYTE_COUNTS = 273, 279, 324, 325
-
-
-def check_tiff_data(path: Path, offsets: object, counts: object, file_size: int) -> None:
-    """Refuse, before any pixel is decoded, a TIFF whose strips or tiles (at `offsets`,
-    `counts` bytes long) cannot hold what its header declares: byte counts missing or not one
-    for each piece, any piece of no bytes (one or all: there is no pixel in an empty tile, so
-    none is made up), or one past the end of the file (truncated, as the loader says of a
-    file that ends early). The same rule for a photo loaded whole and one read by blocks."""
-    offsets = np.atleast_1d(np.asarray(offsets if offsets is not None else (), dtype=np.int64))
-    counts = np.atleast_1d(np.asarray(counts if counts is not None else (), dtype=np.int64))
-    if not len(offsets) or len(counts) != len(offsets):
-        raise PhotoError(
-            path,
-            QT_TRANSLATE_NOOP(
-                "FileProblem",
-                "the file cannot hold the image its header declares (it gives {counts} byte "
-                "counts for {pieces} strips or tiles)",
-            ),
-            counts=len(counts),
-            pieces=len(offsets),
-        )
-    empty = np.flatnonzero(counts <= 0)
-    if len(empty):
-        raise PhotoError(
-            path,
-            QT_TRANSLATE_NOOP(
-                "FileProblem",
-                "the file cannot hold the image its header declares ({empty} of its {pieces} "
-                "strips or tiles hold no bytes)",
-            ),
-            empty=f"{len(empty):,}",
-            pieces=f"{len(offsets):,}",
-        )
-    if np.any(offsets < 0) or np.any(offsets + counts > file_size):
-        raise PhotoError(
-            path,
-            QT_TRANSLATE_NOOP(
-                "FileProblem", "the file is truncated (it ends before the image does)"
-            ),
-        )
 
 
 def _tiff_tags(image: Image.Image) -> Any:
@@ -308,20 +205,6 @@ def _check_tiff_data_tags(path: Path, image: Image.Image, file: IO[bytes]) -> No
     else:
         offsets, counts = tags.get(_STRIP_OFFSETS), tags.get(_STRIP_BYTE_COUNTS)
     check_tiff_data(path, offsets, counts, os.fstat(file.fileno()).st_size)
-
-
-def os_problem(path: Path, error: OSError) -> PhotoError:
-    """An OSError met reading `path`, as the PhotoError a user reads."""
-    message = str(error.strerror or error)
-    if "truncated" in message.lower():
-        template = QT_TRANSLATE_NOOP(
-            "FileProblem", "the file is truncated (it ends before the image does)"
-        )
-        return PhotoError(path, template)
-    if isinstance(error, PermissionError):
-        return PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "permission denied"))
-    template = QT_TRANSLATE_NOOP("FileProblem", "the file could not be read ({reason})")
-    return PhotoError(path, template, reason=message)
 
 
 def _displayable(image: Image.Image) -> Image.Image:
@@ -343,118 +226,6 @@ def _displayable(image: Image.Image) -> Image.Image:
         except ValueError:
             raise UnsupportedPixels(f"Pillow mode {mode!r} has no colour conversion") from None
     return image
-
-
-def _over_white(values: np.ndarray, alpha: np.ndarray, *, premultiplied: bool = False) -> None:
-    """Composite `values` (height × width, or × channels) over a white background, in place."""
-    if values.ndim == 3:
-        alpha = alpha[..., np.newaxis]
-    if not premultiplied:
-        values *= alpha
-    values += np.float32(1) - alpha
-
-
-# --- Stored samples to what the engines blur: the one rule, loaded whole or read by blocks ------
-
-
-def white_level(dtype: np.dtype, low: float, high: float) -> float:
-    """The stored value of white for samples of `dtype` whose values run from `low` to `high`.
-
-    The type's own for 8- and 16-bit unsigned integers; 1 for 1-bit samples and for floats,
-    which must lie between 0 and 1. Other integers say nothing of the range they were written
-    in, so their values decide: 0-255 as 8-bit, 0-65535 as 16-bit (a 0-255 photo stored 32 bits
-    wide would otherwise show nearly black). Raises UnsupportedPixels for values beyond those.
-    """
-    dtype = np.dtype(dtype)
-    if dtype == np.bool_:
-        return 1.0
-    if dtype == np.uint8:
-        return 255.0
-    if dtype == np.uint16:
-        return 65535.0
-    if dtype.kind == "f":
-        if not (low >= 0 and high <= 1):  # NaN fails both
-            raise UnsupportedPixels(
-                f"{pixel_type_words(dtype)} must lie between 0 and 1, not {low} to {high}"
-            )
-        return 1.0
-    if dtype.kind in "iu" and dtype.itemsize <= 4:
-        if low < 0 or high > 65535:
-            raise UnsupportedPixels(
-                f"its pixels are {pixel_type_words(dtype)} from {low} to {high}; "
-                "BlurApp reads integer pixels from 0 to 65535"
-            )
-        return 255.0 if high <= 255 else 65535.0
-    raise UnsupportedPixels(
-        f"its pixels are {pixel_type_words(dtype)}; BlurApp reads unsigned or signed integers "
-        "of up to 32 bits, or floats between 0 and 1"
-    )
-
-
-def pixel_type_words(dtype: np.dtype) -> str:
-    """What samples of `dtype` are, in words: "signed 16-bit integers", "64-bit floats"."""
-    dtype = np.dtype(dtype)
-    bits = dtype.itemsize * 8
-    if dtype.kind == "u":
-        return f"unsigned {bits}-bit integers"
-    if dtype.kind == "i":
-        return f"signed {bits}-bit integers"
-    if dtype.kind == "f":
-        return f"{bits}-bit floats"
-    if dtype.kind == "c":
-        return f"complex numbers ({dtype})"
-    return f"values of type {dtype}"
-
-
-def samples_to_float(
-    values: np.ndarray,
-    *,
-    white: float,
-    colour: bool,
-    alpha: int | None = None,
-    inverted: bool = False,
-    in_colour: bool = False,
-) -> np.ndarray:
-    """Stored samples as the float32 in [0, 1] the engines blur: height × width, or
-    height × width × 3 (red, green, blue) when `in_colour` and the samples have `colour`.
-
-    `values`: height × width × samples, or height × width for one sample, of any number type;
-    `white` the value of full intensity (see white_level). The first sample is grey, or the
-    first three red, green and blue when `colour` (grey from them by LUMA_WEIGHTS unless
-    `in_colour`); the sample after them, if any and `alpha` says so (ASSOCIATED_ALPHA:
-    premultiplied, UNASSOCIATED_ALPHA), is transparency, composited over white. `inverted`:
-    0 is white (TIFF MinIsWhite). Every photo, loaded whole or read by blocks, comes through
-    here, so both give the same pixels.
-    """
-    if values.ndim == 2:
-        values = values[..., np.newaxis]
-    scale = np.float32(1 / white)
-    one = np.float32(1)
-
-    def level(index: int, weight: np.float32 = one) -> np.ndarray:
-        # One channel at a time, in float32: a 24 MP colour photo's grey never needs a float
-        # array of all three channels (that alone would be 288 MB).
-        if not inverted:
-            return np.multiply(values[..., index], weight * scale, dtype=np.float32)
-        channel = np.multiply(values[..., index], scale, dtype=np.float32)
-        np.subtract(one, channel, out=channel)
-        return channel if weight == one else np.multiply(channel, weight, out=channel)
-
-    if colour and in_colour:
-        pixels = np.empty((*values.shape[:2], 3), dtype=np.float32)
-        for index in range(3):
-            pixels[..., index] = level(index)
-    elif colour:
-        pixels = level(0, LUMA_WEIGHTS[0])
-        for index in (1, 2):
-            pixels += level(index, LUMA_WEIGHTS[index])
-    else:
-        pixels = level(0)
-    alpha_index = 3 if colour else 1
-    if alpha is not None and values.shape[2] > alpha_index:
-        opacity = np.multiply(values[..., alpha_index], scale, dtype=np.float32)
-        _over_white(pixels, opacity, premultiplied=alpha == ASSOCIATED_ALPHA)
-    return np.clip(pixels, 0, 1, out=pixels)
 
 
 def _to_gray(image: Image.Image) -> np.ndarray:

@@ -35,7 +35,8 @@ from blurapp.core.kernel import (
     Algorithm,
     KernelSize,
 )
-from blurapp.core.photo import PhotoError, load_photo
+from blurapp.core.photo import load_photo
+from blurapp.core.photo_checks import PhotoError
 from blurapp.core.saving import OutputError, check_output_path, save_output
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path

@@ -30,17 +30,19 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import numpy as np
 
 from blurapp.core.engines import REFERENCE_ENGINE
-from blurapp.core.photo import (
-    ASSOCIATED_ALPHA,
-    UNASSOCIATED_ALPHA,
-    UPRIGHT,
+from blurapp.core.photo import UPRIGHT
+from blurapp.core.photo_checks import (
     WORKING_BYTES_PER_PIXEL,
     PhotoError,
-    UnsupportedPixels,
     available_memory,
     check_is_readable_file,
     check_tiff_data,
     os_problem,
+)
+from blurapp.core.pixels import (
+    ASSOCIATED_ALPHA,
+    UNASSOCIATED_ALPHA,
+    UnsupportedPixels,
     pixel_type_words,
     samples_to_float,
     white_level,
@@ -156,7 +158,7 @@ class _Layout:
     alpha: int | None  # ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA or None
     inverted: bool  # TIFF MinIsWhite: 0 is white
     orientation: int = 1  # the TIFF Orientation tag, as EXIF's: how to turn it upright
-    # The stored value of white (blurapp.core.photo.white_level); None until the values
+    # The stored value of white (blurapp.core.pixels.white_level); None until the values
     # are read, for the types whose values decide it.
     white: float | None = None
 
@@ -405,7 +407,7 @@ class _StoredSamples:
 
 class _FloatPixels(_StoredSamples):
     """An image's pixels as float32 in [0, 1], read on demand for the region asked for, as the
-    whole-image loader makes them (blurapp.core.photo.samples_to_float). Grey from colour
+    whole-image loader makes them (blurapp.core.pixels.samples_to_float). Grey from colour
     unless `color`; alpha over white. `layout.white` must be known."""
 
     def __init__(self, layout: _Layout, color: bool) -> None:
@@ -529,7 +531,7 @@ def open_tiled(
     Height × width, or height × width × 3 when `color` and the image has colour; chunks of
     `block` × `block` pixels (the channels in one chunk). Only the tiles a block needs are read,
     when it is computed. Samples become pixels as the whole-image loader makes them
-    (blurapp.core.photo.samples_to_float: integers wider than 16 bits and floats are read
+    (blurapp.core.pixels.samples_to_float: integers wider than 16 bits and floats are read
     once first for their range), colour becomes grey by LUMA_WEIGHTS unless `color`, alpha
     is composited over white. Raises PhotoError
     naming the file (missing, not a TIFF, damaged), MissingExtraError without Dask.

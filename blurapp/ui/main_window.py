@@ -33,7 +33,7 @@ from blurapp.app.session import Session
 from blurapp.core.engines import engine_names
 from blurapp.core.figures import format_megapixels
 from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
-from blurapp.core.photo import PhotoError
+from blurapp.core.photo_checks import PhotoError
 from blurapp.core.wording import display_path
 from blurapp.ui.colours import NOTE_COLOUR
 from blurapp.ui.dialogs import AboutDialog

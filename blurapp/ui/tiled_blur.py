@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from blurapp.app.captions import RIGHT
 from blurapp.app.jobs import blur_to_file_job, failure_words, is_foreseen
-from blurapp.core.photo import PhotoError
+from blurapp.core.photo_checks import PhotoError
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
 from blurapp.ui.runner import Runner

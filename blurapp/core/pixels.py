@@ -1,0 +1,126 @@
+"""Stored samples to what the engines blur, the one rule whether a photo is loaded whole or read
+by blocks: the value of white, grey from colour (luma), alpha over white, premultiplied and
+inverted samples."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# ITU-R 601-2 luma, the weights Pillow's own "L" conversion uses, here in floating point.
+# TIFF ExtraSamples: 1 associated (premultiplied) alpha, 2 unassociated alpha.
+ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA = 1, 2
+
+LUMA_WEIGHTS = np.array([0.299, 0.587, 0.114], dtype=np.float32)
+
+
+class UnsupportedPixels(ValueError):
+    """Pixels that decode fine but have no grayscale meaning BlurApp can give them."""
+
+
+def _over_white(values: np.ndarray, alpha: np.ndarray, *, premultiplied: bool = False) -> None:
+    """Composite `values` (height × width, or × channels) over a white background, in place."""
+    if values.ndim == 3:
+        alpha = alpha[..., np.newaxis]
+    if not premultiplied:
+        values *= alpha
+    values += np.float32(1) - alpha
+
+
+def white_level(dtype: np.dtype, low: float, high: float) -> float:
+    """The stored value of white for samples of `dtype` whose values run from `low` to `high`.
+
+    The type's own for 8- and 16-bit unsigned integers; 1 for 1-bit samples and for floats,
+    which must lie between 0 and 1. Other integers say nothing of the range they were written
+    in, so their values decide: 0-255 as 8-bit, 0-65535 as 16-bit (a 0-255 photo stored 32 bits
+    wide would otherwise show nearly black). Raises UnsupportedPixels for values beyond those.
+    """
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return 1.0
+    if dtype == np.uint8:
+        return 255.0
+    if dtype == np.uint16:
+        return 65535.0
+    if dtype.kind == "f":
+        if not (low >= 0 and high <= 1):  # NaN fails both
+            raise UnsupportedPixels(
+                f"{pixel_type_words(dtype)} must lie between 0 and 1, not {low} to {high}"
+            )
+        return 1.0
+    if dtype.kind in "iu" and dtype.itemsize <= 4:
+        if low < 0 or high > 65535:
+            raise UnsupportedPixels(
+                f"its pixels are {pixel_type_words(dtype)} from {low} to {high}; "
+                "BlurApp reads integer pixels from 0 to 65535"
+            )
+        return 255.0 if high <= 255 else 65535.0
+    raise UnsupportedPixels(
+        f"its pixels are {pixel_type_words(dtype)}; BlurApp reads unsigned or signed integers "
+        "of up to 32 bits, or floats between 0 and 1"
+    )
+
+
+def pixel_type_words(dtype: np.dtype) -> str:
+    """What samples of `dtype` are, in words: "signed 16-bit integers", "64-bit floats"."""
+    dtype = np.dtype(dtype)
+    bits = dtype.itemsize * 8
+    if dtype.kind == "u":
+        return f"unsigned {bits}-bit integers"
+    if dtype.kind == "i":
+        return f"signed {bits}-bit integers"
+    if dtype.kind == "f":
+        return f"{bits}-bit floats"
+    if dtype.kind == "c":
+        return f"complex numbers ({dtype})"
+    return f"values of type {dtype}"
+
+
+def samples_to_float(
+    values: np.ndarray,
+    *,
+    white: float,
+    colour: bool,
+    alpha: int | None = None,
+    inverted: bool = False,
+    in_colour: bool = False,
+) -> np.ndarray:
+    """Stored samples as the float32 in [0, 1] the engines blur: height × width, or
+    height × width × 3 (red, green, blue) when `in_colour` and the samples have `colour`.
+
+    `values`: height × width × samples, or height × width for one sample, of any number type;
+    `white` the value of full intensity (see white_level). The first sample is grey, or the
+    first three red, green and blue when `colour` (grey from them by LUMA_WEIGHTS unless
+    `in_colour`); the sample after them, if any and `alpha` says so (ASSOCIATED_ALPHA:
+    premultiplied, UNASSOCIATED_ALPHA), is transparency, composited over white. `inverted`:
+    0 is white (TIFF MinIsWhite). Every photo, loaded whole or read by blocks, comes through
+    here, so both give the same pixels.
+    """
+    if values.ndim == 2:
+        values = values[..., np.newaxis]
+    scale = np.float32(1 / white)
+    one = np.float32(1)
+
+    def level(index: int, weight: np.float32 = one) -> np.ndarray:
+        # One channel at a time, in float32: a 24 MP colour photo's grey never needs a float
+        # array of all three channels (that alone would be 288 MB).
+        if not inverted:
+            return np.multiply(values[..., index], weight * scale, dtype=np.float32)
+        channel = np.multiply(values[..., index], scale, dtype=np.float32)
+        np.subtract(one, channel, out=channel)
+        return channel if weight == one else np.multiply(channel, weight, out=channel)
+
+    if colour and in_colour:
+        pixels = np.empty((*values.shape[:2], 3), dtype=np.float32)
+        for index in range(3):
+            pixels[..., index] = level(index)
+    elif colour:
+        pixels = level(0, LUMA_WEIGHTS[0])
+        for index in (1, 2):
+            pixels += level(index, LUMA_WEIGHTS[index])
+    else:
+        pixels = level(0)
+    alpha_index = 3 if colour else 1
+    if alpha is not None and values.shape[2] > alpha_index:
+        opacity = np.multiply(values[..., alpha_index], scale, dtype=np.float32)
+        _over_white(pixels, opacity, premultiplied=alpha == ASSOCIATED_ALPHA)
+    return np.clip(pixels, 0, 1, out=pixels)
