@@ -20,7 +20,7 @@ from blurapp.scale.batch import (
     plan_batch,
     run_batch,
 )
-from blurapp.scale.tiled import MissingExtraError
+from blurapp.scale.scheduler import MissingExtraError
 
 SETTINGS = {"algorithm": "2d", "kernel_size": 5, "sigma": 1.5}
 KERNEL = kernel_for("2d", 5, 1.5)

@@ -18,7 +18,7 @@ from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
 from blurapp.core.photo import load_photo
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.saving import OutputError
-from blurapp.scale import tiled
+from blurapp.scale import scheduler, tiled, tiled_read, tiled_write
 
 
 def oracle(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
@@ -54,7 +54,7 @@ def test_sixty_megapixels_match_the_in_memory_blur_and_scipy(tmp_path):
     source = write_tiff(tmp_path / "big.tif", data, tile=(512, 512))
     kernel = gaussian_kernel(9, 2.5)
 
-    blurred = tiled.blur_tiled(tiled.open_tiled(source, block=2048), kernel).compute()
+    blurred = tiled.blur_tiled(tiled_read.open_tiled(source, block=2048), kernel).compute()
 
     image = as_float(data)
     del data
@@ -71,7 +71,7 @@ def test_separable_kernel_matches_scipy(tmp_path):
     source = write_tiff(tmp_path / "photo.tif", data, tile=(128, 128))
     kernel = gaussian_kernel_1d(15, 3.0)
 
-    blurred = tiled.blur_tiled(tiled.open_tiled(source, block=256), kernel).compute()
+    blurred = tiled.blur_tiled(tiled_read.open_tiled(source, block=256), kernel).compute()
 
     assert np.abs(blurred - oracle(as_float(data), kernel)).max() <= 1e-5
 
@@ -82,7 +82,7 @@ def test_small_blocks_under_a_wide_kernel_leave_no_seams(tmp_path):
     source = write_tiff(tmp_path / "small.tif", data, tile=(32, 32))
     kernel = gaussian_kernel(41, 6.0)
 
-    blurred = tiled.blur_tiled(tiled.open_tiled(source, block=16), kernel).compute()
+    blurred = tiled.blur_tiled(tiled_read.open_tiled(source, block=16), kernel).compute()
 
     assert np.abs(blurred - oracle(as_float(data), kernel)).max() <= 1e-5
 
@@ -92,7 +92,7 @@ def test_sixteen_bit_colour_is_blurred_per_channel(tmp_path):
     source = write_tiff(tmp_path / "colour.tif", data, photometric="rgb")
     kernel = gaussian_kernel(9, 2.5)
 
-    array = tiled.open_tiled(source, color=True, block=128)
+    array = tiled_read.open_tiled(source, color=True, block=128)
     assert array.shape == (300, 410, 3) and array.chunksize == (128, 128, 3)
     blurred = tiled.blur_tiled(array, kernel).compute()
 
@@ -112,7 +112,7 @@ def test_grey_from_colour_and_alpha_as_the_photo_loader_reads_them(tmp_path):
         extra = {"extrasamples": ["unassalpha"]} if data.shape[2] == 4 else {}
         source = write_tiff(tmp_path / name, data, photometric="rgb", **extra)
 
-        grey = tiled.open_tiled(source, block=64).compute()
+        grey = tiled_read.open_tiled(source, block=64).compute()
 
         assert grey.shape == (120, 90)
         assert np.abs(grey - load_photo(source).gray).max() <= 1e-6
@@ -133,7 +133,7 @@ def test_written_bigtiff_is_tiled_eight_bit_and_describes_itself(tmp_path):
     with tifffile.TiffFile(output) as tiff:
         assert tiff.is_bigtiff
         page = tiff.pages.first
-        assert page.is_tiled and (page.tilelength, page.tilewidth) == tiled.OUTPUT_TILE
+        assert page.is_tiled and (page.tilelength, page.tilewidth) == tiled_write.OUTPUT_TILE
         assert page.dtype == np.uint8
         assert json.loads(page.description) == description
         written = page.asarray()
@@ -194,8 +194,8 @@ def test_a_file_that_is_no_tiff_is_named_in_the_error(tmp_path, content):
     path = tmp_path / "damaged.tif"
     path.write_bytes(content)
     with pytest.raises(PhotoError, match=r"damaged\.tif"):
-        tiled.open_tiled(path)
-    assert not tiled.needs_tiles(path)
+        tiled_read.open_tiled(path)
+    assert not tiled_read.needs_tiles(path)
 
 
 def test_damaged_tiles_are_named_in_the_error(tmp_path):
@@ -207,12 +207,12 @@ def test_damaged_tiles_are_named_in_the_error(tmp_path):
     source.write_bytes(bytes(content))
 
     with pytest.raises(PhotoError, match=r"cut\.tif"):
-        tiled.blur_tiled(tiled.open_tiled(source, block=128), gaussian_kernel(3)).compute()
+        tiled.blur_tiled(tiled_read.open_tiled(source, block=128), gaussian_kernel(3)).compute()
 
 
 def test_a_missing_file_is_named_in_the_error(tmp_path):
     with pytest.raises(PhotoError, match=r"nowhere\.tif: no such file"):
-        tiled.open_tiled(tmp_path / "nowhere.tif")
+        tiled_read.open_tiled(tmp_path / "nowhere.tif")
 
 
 def test_needs_tiles_reads_the_size_from_the_header(tmp_path):
@@ -231,15 +231,15 @@ def test_needs_tiles_reads_the_size_from_the_header(tmp_path):
         bigtiff=True,
     )
     assert huge.stat().st_size < 1_000_000
-    assert tiled.needs_tiles(huge)
+    assert tiled_read.needs_tiles(huge)
 
     small = write_tiff(tmp_path / "small.tif", noise((64, 64)))
-    assert not tiled.needs_tiles(small)
+    assert not tiled_read.needs_tiles(small)
     png = tmp_path / "small.png"
     from PIL import Image
 
     Image.fromarray(noise((64, 64))).save(png)
-    assert not tiled.needs_tiles(png)
+    assert not tiled_read.needs_tiles(png)
 
 
 def test_needs_tiles_follows_pillows_limit(tmp_path, monkeypatch):
@@ -247,13 +247,13 @@ def test_needs_tiles_follows_pillows_limit(tmp_path, monkeypatch):
 
     small = write_tiff(tmp_path / "small.tif", noise((64, 64)))
     monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 64 * 64 - 1)
-    assert tiled.needs_tiles(small)
+    assert tiled_read.needs_tiles(small)
 
 
 def test_needs_tiles_when_memory_is_short(tmp_path, monkeypatch):
     small = write_tiff(tmp_path / "small.tif", noise((64, 64)))
-    monkeypatch.setattr(tiled, "available_memory", lambda: 64 * 64 * 10)
-    assert tiled.needs_tiles(small)
+    monkeypatch.setattr(tiled_read, "available_memory", lambda: 64 * 64 * 10)
+    assert tiled_read.needs_tiles(small)
 
 
 def test_zarr_folder_is_read_in_tiles(tmp_path):
@@ -262,9 +262,11 @@ def test_zarr_folder_is_read_in_tiles(tmp_path):
     data = noise((200, 150))
     folder = tmp_path / "image.zarr"
     zarr.create_array(folder, shape=data.shape, chunks=(64, 64), dtype=np.uint8)[:] = data
-    assert tiled.needs_tiles(folder)
+    assert tiled_read.needs_tiles(folder)
 
-    blurred = tiled.blur_tiled(tiled.open_tiled(folder, block=64), gaussian_kernel(5)).compute()
+    blurred = tiled.blur_tiled(
+        tiled_read.open_tiled(folder, block=64), gaussian_kernel(5)
+    ).compute()
 
     assert np.abs(blurred - oracle(as_float(data), gaussian_kernel(5))).max() <= 1e-5
 
@@ -275,7 +277,7 @@ def test_jax_engine_in_tiles_matches_scipy(tmp_path):
     source = write_tiff(tmp_path / "photo.tif", data)
     kernel = gaussian_kernel(9, 2.5)
 
-    blurred = tiled.blur_tiled(tiled.open_tiled(source, block=64), kernel, "jax").compute()
+    blurred = tiled.blur_tiled(tiled_read.open_tiled(source, block=64), kernel, "jax").compute()
 
     assert np.abs(blurred - oracle(as_float(data), kernel)).max() <= 1e-5
 
@@ -283,8 +285,8 @@ def test_jax_engine_in_tiles_matches_scipy(tmp_path):
 def test_without_dask_the_error_says_what_to_install(tmp_path, monkeypatch):
     source = write_tiff(tmp_path / "photo.tif", noise((64, 64)))
     monkeypatch.setitem(sys.modules, "dask.array", None)
-    with pytest.raises(tiled.MissingExtraError, match=r"pip install 'blurapp\[scale\]'"):
-        tiled.open_tiled(source)
+    with pytest.raises(scheduler.MissingExtraError, match=r"pip install 'blurapp\[scale\]'"):
+        tiled_read.open_tiled(source)
 
 
 def test_a_distributed_cluster_computes_the_blocks(tmp_path):
@@ -323,7 +325,7 @@ def test_a_kernel_wider_than_the_image_still_matches_scipy(tmp_path, size):
     source = tmp_path / "small.tif"
     tifffile.imwrite(source, levels)
     kernel = gaussian_kernel(31, 5.0)
-    blurred = tiled.blur_tiled(tiled.open_tiled(source), kernel).compute()
+    blurred = tiled.blur_tiled(tiled_read.open_tiled(source), kernel).compute()
     expected = ndimage.correlate(levels / 255.0, kernel.astype(np.float64), mode="nearest")
     np.testing.assert_allclose(blurred, expected, atol=1e-5, rtol=0)
 
@@ -336,7 +338,7 @@ def test_the_tiff_orientation_is_applied_as_the_whole_image_loader_applies_it(
     source = tmp_path / "turned.tif"
     tifffile.imwrite(source, levels, extratags=[(274, "H", 1, orientation, True)])
     whole = load_photo(source).pixels
-    turned = tiled.open_tiled(source, block=2).compute()
+    turned = tiled_read.open_tiled(source, block=2).compute()
     np.testing.assert_array_equal(turned, whole)
 
 
@@ -346,7 +348,7 @@ def test_a_jpeg_compressed_colour_tiff_is_read_in_colour(tmp_path):
     rgb[..., 2] = 90
     source = tmp_path / "scan.tif"
     tifffile.imwrite(source, rgb, tile=(256, 256), compression="jpeg")  # stored as YCbCr
-    pixels = tiled.open_tiled(source, color=True).compute()
+    pixels = tiled_read.open_tiled(source, color=True).compute()
     assert pixels.shape == (512, 512, 3)
     np.testing.assert_allclose(pixels[100, 100] * 255, [200, 0, 90], atol=3)
 
@@ -386,7 +388,7 @@ def test_by_blocks_the_pixels_are_those_of_the_whole_image_load(tmp_path, name, 
     source = write_tiff(tmp_path / name, data, tile=(32, 32), **options)
     whole = load_photo(source)
 
-    by_blocks = tiled.open_tiled(source, block=48).compute()
+    by_blocks = tiled_read.open_tiled(source, block=48).compute()
     np.testing.assert_allclose(by_blocks, whole.gray, rtol=0, atol=1e-6)
 
     output = tmp_path / "blurred.tif"
@@ -405,7 +407,7 @@ def test_a_premultiplied_colour_tiff_is_the_same_in_colour_whole_or_by_blocks(tm
         photometric="rgb",
         extrasamples=["assocalpha"],
     )
-    by_blocks = tiled.open_tiled(source, color=True, block=40).compute()
+    by_blocks = tiled_read.open_tiled(source, color=True, block=40).compute()
     np.testing.assert_allclose(by_blocks, load_photo(source, color=True).pixels, atol=1e-6)
 
 
@@ -425,7 +427,7 @@ def test_a_zarr_array_blurapp_cannot_read_says_why(tmp_path, data, words):
 
     folder = tmp_path / "image.zarr"
     zarr.create_array(folder, shape=data.shape, dtype=data.dtype)[...] = data
-    assert tiled.needs_tiles(folder)  # so the command line and a batch blur it by blocks
+    assert tiled_read.needs_tiles(folder)  # so the command line and a batch blur it by blocks
     with pytest.raises(PhotoError) as raised:
         tiled.blur_file_tiled(folder, tmp_path / "out.npy", kernel=gaussian_kernel(3))
     assert str(folder) in str(raised.value) and words in str(raised.value)
@@ -535,7 +537,9 @@ def test_a_tiff_that_cannot_hold_its_declared_image_is_refused_before_any_work(
 ):
     source = tmp_path / name
     source.write_bytes(content)
-    assert tiled.needs_tiles(source)  # far past Pillow's limit: the command line goes by blocks
+    assert tiled_read.needs_tiles(
+        source
+    )  # far past Pillow's limit: the command line goes by blocks
     written = []
     output = tmp_path / "out.tif"
     with pytest.raises(PhotoError) as raised:

@@ -135,8 +135,8 @@ def _scale_problems() -> tuple[type[BaseException], ...]:
     of them can have been raised."""
     import sys
 
-    tiled = sys.modules.get("blurapp.scale.tiled")
-    return () if tiled is None else (tiled.MissingExtraError, tiled.ClusterError)
+    scheduler = sys.modules.get("blurapp.scale.scheduler")
+    return () if scheduler is None else (scheduler.MissingExtraError, scheduler.ClusterError)
 
 
 # --- The jobs ------------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     """`blurapp batch INPUT... --out-dir DIR`: every photo blurred as `blurapp blur` would,
     the bad ones listed at the end; a second run does only what is left."""
     from blurapp.scale.batch import BatchError, plan_batch, run_batch
-    from blurapp.scale.tiled import ClusterError, MissingExtraError
+    from blurapp.scale.scheduler import ClusterError, MissingExtraError
 
     try:
         plan = plan_batch(

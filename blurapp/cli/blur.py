@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.output, source=source)  # before the work, not after it
     except OutputError as error:
         raise CommandFailed(str(error)) from error
-    from blurapp.scale.tiled import needs_tiles
+    from blurapp.scale.tiled_read import needs_tiles
 
     if args.tiles or args.scheduler is not None or needs_tiles(source, color=args.color):
         note_short_kernel(args)
@@ -99,7 +99,8 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
     from blurapp.core.engines.jax_engine import JaxUnavailableError
     from blurapp.core.photo_checks import PhotoError
     from blurapp.core.saving import OutputError
-    from blurapp.scale.tiled import ClusterError, MissingExtraError, blur_file_tiled
+    from blurapp.scale.scheduler import ClusterError, MissingExtraError
+    from blurapp.scale.tiled import blur_file_tiled
 
     kernel = args.spec.kernel
     description = args.spec.description(args.engine.name)

@@ -78,7 +78,7 @@ def progress_bar(total: int, unit: str, description: str) -> Iterator[Any]:
     try:
         from tqdm import tqdm
     except ImportError:
-        from blurapp.scale.tiled import SCALE_EXTRA
+        from blurapp.scale.scheduler import SCALE_EXTRA
 
         raise CommandFailed(
             f"the progress bar needs tqdm, which is not installed: {SCALE_EXTRA}"

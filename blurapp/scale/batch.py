@@ -40,15 +40,10 @@ from blurapp.core.photo_checks import PhotoError
 from blurapp.core.saving import OutputError, check_output_path, save_output
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
-from blurapp.scale.tiled import (
-    OUTPUT_EXTENSIONS,
-    SCALE_EXTRA,
-    MissingExtraError,
-    blur_file_tiled,
-    connect_to_cluster,
-    is_zarr_folder,
-    needs_tiles,
-)
+from blurapp.scale.scheduler import SCALE_EXTRA, MissingExtraError, connect_to_cluster
+from blurapp.scale.tiled import blur_file_tiled
+from blurapp.scale.tiled_read import is_zarr_folder, needs_tiles
+from blurapp.scale.tiled_write import OUTPUT_EXTENSIONS
 
 log = logging.getLogger(__name__)
 
@@ -451,7 +446,7 @@ def run_batch(
     "tcp://HOST:PORT" sends each photo to that distributed scheduler's workers as a task
     (the workers must see the photos and the output folder at the same paths, and have
     BlurApp installed). `progress` is called in this thread after each photo finishes.
-    A photo too large to load whole (blurapp.scale.tiled.needs_tiles) is blurred in tiles, as
+    A photo too large to load whole (blurapp.scale.tiled_read.needs_tiles) is blurred in tiles, as
     `blurapp blur` does, after the others and on the same scheduler; it needs a .tif or .npy
     output. Raises MissingExtraError without Dask, ClusterError when the scheduler cannot be
     reached, BatchError for a bad `workers`, and

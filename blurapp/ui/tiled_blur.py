@@ -1,7 +1,7 @@
 """An image too large to open in the window, blurred to a file by blocks instead.
 
 The window offers it when a TIFF or zarr image is past what it can hold (see
-blurapp.scale.tiled.needs_tiles); the blur (blurapp.app.jobs.blur_to_file_job) runs on the
+blurapp.scale.tiled_read.needs_tiles); the blur (blurapp.app.jobs.blur_to_file_job) runs on the
 runner, under a progress dialog whose Cancel stops it between rows of blocks.
 """
 
@@ -164,7 +164,7 @@ def offer_blur_by_blocks(window: MainWindow, error: PhotoError) -> bool:
     """A TIFF or zarr image too large for `window` to open (it failed with `error`): offer to
     blur it to a file by blocks. Whether it was offered (the user was asked, instead of being
     told it failed); the dialog of a blur started is `window.tiled_blur` until it ends."""
-    from blurapp.scale.tiled import needs_tiles
+    from blurapp.scale.tiled_read import needs_tiles
 
     session = window.session
     parameters = session.parameters

@@ -1,0 +1,91 @@
+"""Dask for the scale layer: the extra it needs, the scheduler a blur or a batch runs on (this
+machine's threads, or a distributed cluster at an address checked before any client is made)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+SCALE_EXTRA = "pip install 'blurapp[scale]'"
+
+
+class MissingExtraError(RuntimeError):
+    """Blurring in tiles needs packages of the `scale` extra that are not installed."""
+
+
+class ClusterError(RuntimeError):
+    """The Dask scheduler given could not be reached."""
+
+
+def _dask_array() -> Any:
+    try:
+        import dask.array
+    except ImportError as error:
+        raise MissingExtraError(
+            f"blurring an image in tiles needs Dask, which is not installed: {SCALE_EXTRA}"
+        ) from error
+    return dask.array
+
+
+# Dask's own schedulers by name; any other text is a cluster's address (tcp://host:8786, or
+# host:8786 as distributed takes it too).
+_LOCAL_SCHEDULERS = {
+    "threads",
+    "threading",
+    "sync",
+    "synchronous",
+    "single-threaded",
+    "processes",
+    "multiprocessing",
+}
+
+
+@contextlib.contextmanager
+def _dask_scheduler(scheduler: Any) -> Iterator[Any]:
+    """What dask's compute takes as `scheduler`: the local threads for None, a Client of the
+    cluster at an address ("tcp://host:port", closed after), or `scheduler` itself."""
+    if scheduler is None:
+        yield "threads"
+        return
+    if not isinstance(scheduler, str) or scheduler in _LOCAL_SCHEDULERS:
+        yield scheduler
+        return
+    client = connect_to_cluster(scheduler)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def connect_to_cluster(address: str) -> Any:
+    """A distributed Client of the scheduler at `address` ("tcp://host:port", or "host:port").
+
+    Raises ClusterError for text that is no such address, before any connection is tried (a
+    Client that fails to start takes a minute to give up while Python exits), and for a
+    scheduler that cannot be reached; MissingExtraError without distributed.
+    """
+    try:
+        import distributed
+        from distributed.comm import registry
+        from distributed.comm.addressing import parse_address, parse_host_port
+    except ImportError as error:
+        raise MissingExtraError(
+            f"computing on a Dask cluster needs distributed, which is not installed: {SCALE_EXTRA}"
+        ) from error
+    try:
+        scheme, location = parse_address(address)
+        registry.get_backend(scheme)
+        if scheme == "inproc":  # a scheduler inside this very process
+            raise ValueError("inproc:// reaches only a scheduler in the same process")
+        host, port = parse_host_port(location)
+        if not host or not 0 < port < 65536:
+            raise ValueError(f"no host and port (1–65535) in {location!r}")
+    except ValueError as error:
+        raise ClusterError(
+            f"{address!r} is not the address of a Dask scheduler (tcp://HOST:PORT): {error}"
+        ) from None
+    try:
+        return distributed.Client(address, set_as_default=False, timeout=30)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from error

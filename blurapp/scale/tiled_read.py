@@ -1,0 +1,488 @@
+"""Reading an image too large for memory: what a TIFF or zarr file holds (its layout, checked
+before any work), and its pixels read on demand for the region a block asks for, converted by the
+whole-image loader's own rule (blurapp.core.pixels)."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import stat
+import threading
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from blurapp.core.photo import UPRIGHT
+from blurapp.core.photo_checks import (
+    WORKING_BYTES_PER_PIXEL,
+    PhotoError,
+    available_memory,
+    check_is_readable_file,
+    check_tiff_data,
+    os_problem,
+)
+from blurapp.core.pixels import (
+    ASSOCIATED_ALPHA,
+    UNASSOCIATED_ALPHA,
+    UnsupportedPixels,
+    pixel_type_words,
+    samples_to_float,
+    white_level,
+)
+from blurapp.core.wording import QT_TRANSLATE_NOOP
+from blurapp.scale.scheduler import (
+    SCALE_EXTRA,
+    MissingExtraError,
+    _dask_array,
+)
+
+if TYPE_CHECKING:
+    import dask.array
+
+# Blocks of 2048 × 2048: a 9 × 9 kernel's halo adds under 1 % to each, and 16 of them span a
+# 32768-pixel row. Measured (blurapp.bench.scale.measure_gigapixel, 1 gigapixel, 9 × 9, this 2-core
+# machine under load): 2048 took 119 s at 0.97 GB peak; 1024 took 146 s at 0.43 GB (four
+# times the blocks).
+DEFAULT_BLOCK = 2048
+
+
+_TIFF_EXTENSIONS = {".tif", ".tiff", ".btf", ".tf8"}
+
+
+def _zarr() -> Any:
+    try:
+        import zarr
+    except ImportError as error:
+        raise MissingExtraError(
+            f"reading an image in tiles needs zarr, which is not installed: {SCALE_EXTRA}"
+        ) from error
+    return zarr
+
+
+def _open_zarr(path: Path) -> Any:
+    """The zarr array in the folder `path`, read only from regular files."""
+    zarr = _zarr()
+    from zarr.storage import LocalStore
+
+    class RegularFilesStore(LocalStore):
+        # zarr's own store opens each chunk by name: a FIFO put in a chunk's place would
+        # block that read (and the program) until something writes to it.
+        def get_sync(self, key: str, *, prototype: Any = None, byte_range: Any = None) -> Any:
+            _check_regular(self.root / key)
+            return super().get_sync(key, prototype=prototype, byte_range=byte_range)
+
+        async def get(self, key: str, prototype: Any = None, byte_range: Any = None) -> Any:
+            _check_regular(self.root / key)
+            return await super().get(key, prototype=prototype, byte_range=byte_range)
+
+    return zarr.open_array(RegularFilesStore(path, read_only=True), mode="r")
+
+
+def _check_regular(path: Path) -> None:
+    """Refuse a chunk or metadata file of a zarr array that is not a regular file; a missing
+    one is left to zarr (an absent chunk holds the fill value)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    except OSError as error:
+        raise os_problem(path, error) from error
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "this is not a regular file"))
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """How a file's first image stores its pixels, read from its header alone."""
+
+    path: Path
+    kind: str  # "tiff" or "zarr"
+    height: int
+    width: int
+    samples: int  # per pixel, alpha included
+    planar: bool  # samples stored as separate planes (TIFF SYX) rather than per pixel (YXS)
+    dtype: np.dtype
+    colour: bool  # red, green and blue samples
+    alpha: int | None  # ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA or None
+    inverted: bool  # TIFF MinIsWhite: 0 is white
+    orientation: int = 1  # the TIFF Orientation tag, as EXIF's: how to turn it upright
+    # The stored value of white (blurapp.core.pixels.white_level); None until the values
+    # are read, for the types whose values decide it.
+    white: float | None = None
+
+    @property
+    def pixels(self) -> int:
+        return self.height * self.width
+
+    @property
+    def bit_depth(self) -> int:
+        """8 for 8-bit (and 1-bit) samples and for wider integers holding 0-255, 16 for the
+        rest: what a written result keeps, as the whole-image loader keeps it."""
+        return 8 if self.dtype.itemsize == 1 or self.white == 255 else 16
+
+
+def is_zarr_folder(path: Path) -> bool:
+    """Whether the folder `path` is a zarr array (an image, not a folder of photos)."""
+    return path.suffix.lower() == ".zarr" or any(
+        (path / name).is_file() for name in ("zarr.json", ".zarray")
+    )
+
+
+def _read_layout(path: str | os.PathLike[str]) -> _Layout:
+    """The layout of the TIFF, BigTIFF or zarr array at `path`. Raises PhotoError."""
+    # Absolute: a cluster's workers open it from working folders of their own.
+    path = Path(os.path.abspath(path))
+    try:
+        if path.is_dir() and is_zarr_folder(path):
+            return _zarr_layout(path)
+        # Missing, a folder, not a regular file: refused as the whole-image loader refuses them.
+        check_is_readable_file(path)
+        return _tiff_layout(path)
+    except OSError as error:
+        raise os_problem(path, error) from error
+
+
+def _tiff_layout(path: Path) -> _Layout:
+    import tifffile
+
+    try:
+        with tifffile.TiffFile(path) as tiff:
+            page = tiff.pages.first
+            shape, axes, dtype = page.shape, page.axes, np.dtype(page.dtype)
+            photometric, extrasamples = int(page.photometric), tuple(page.extrasamples)
+            jpeg = page.compression == tifffile.COMPRESSION.JPEG
+            orientation = int(page.tags.valueof(274, 1) or 1)
+    except (tifffile.TiffFileError, ValueError, IndexError, KeyError, TypeError) as error:
+        raise PhotoError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "this is not a TIFF file, or it is damaged; only TIFF, BigTIFF and zarr images "
+                "can be blurred in tiles ({reason})",
+            ),
+            reason=error,
+        ) from error
+    if axes not in ("YX", "YXS", "SYX"):
+        raise _unsupported(path, f"its first image has axes {axes}, not rows × columns")
+    planar = axes == "SYX"
+    if axes == "YX":
+        height, width, samples = *shape, 1
+    elif planar:
+        samples, height, width = shape
+    else:
+        height, width, samples = shape
+    if photometric == tifffile.PHOTOMETRIC.YCBCR and jpeg:
+        # Usual for large scans: tifffile's decoder gives these tiles as RGB.
+        photometric = int(tifffile.PHOTOMETRIC.RGB)
+    colour = photometric == tifffile.PHOTOMETRIC.RGB and samples >= 3
+    if photometric not in (
+        tifffile.PHOTOMETRIC.MINISBLACK,
+        tifffile.PHOTOMETRIC.MINISWHITE,
+        tifffile.PHOTOMETRIC.RGB,
+    ):
+        name = tifffile.PHOTOMETRIC(photometric).name
+        raise _unsupported(path, f"its colour space is {name}; tiles need gray or RGB")
+    alpha = None
+    if extrasamples and extrasamples[0] in (ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA):
+        alpha = extrasamples[0]
+    layout = _Layout(
+        path=path,
+        kind="tiff",
+        height=height,
+        width=width,
+        samples=samples,
+        planar=planar,
+        dtype=dtype,
+        colour=colour,
+        alpha=alpha,
+        inverted=photometric == tifffile.PHOTOMETRIC.MINISWHITE,
+        orientation=orientation if orientation in range(1, 9) else 1,
+    )
+    _check_samples(layout)
+    return layout
+
+
+def _zarr_layout(path: Path) -> _Layout:
+    try:
+        array = _open_zarr(path)
+    except PhotoError:
+        raise
+    except Exception as error:  # zarr raises many kinds for a folder that is not an array
+        raise PhotoError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem", "this is not a zarr array BlurApp can read ({reason})"
+            ),
+            reason=error,
+        ) from error
+    shape = tuple(array.shape)
+    if len(shape) == 2:
+        shape = (*shape, 1)
+    if len(shape) != 3 or shape[2] not in (1, 2, 3, 4):
+        raise _unsupported(path, f"a zarr array of shape {array.shape} is not rows × columns")
+    height, width, samples = shape
+    layout = _Layout(
+        path=path,
+        kind="zarr",
+        height=height,
+        width=width,
+        samples=samples,
+        planar=False,
+        dtype=np.dtype(array.dtype),
+        colour=samples >= 3,
+        alpha=UNASSOCIATED_ALPHA if samples in (2, 4) else None,
+        inverted=False,
+    )
+    _check_samples(layout)
+    return layout
+
+
+def _check_samples(layout: _Layout) -> None:
+    dtype = layout.dtype
+    if not (dtype == np.bool_ or dtype.kind == "f" or (dtype.kind in "iu" and dtype.itemsize <= 4)):
+        raise _unsupported(
+            layout.path,
+            f"its samples are {pixel_type_words(dtype)}; BlurApp reads integers of up to "
+            "32 bits, or floats",
+        )
+    if layout.height < 1 or layout.width < 1:
+        raise PhotoError(layout.path, QT_TRANSLATE_NOOP("FileProblem", "the image has no pixels"))
+
+
+def _unsupported(path: Path, reason: str) -> PhotoError:
+    return PhotoError(
+        path,
+        QT_TRANSLATE_NOOP("FileProblem", "this kind of image is not supported: {reason}"),
+        reason=reason,
+    )
+
+
+def needs_tiles(path: str | os.PathLike[str], *, color: bool = False) -> bool:
+    """Whether the image at `path` must be blurred in tiles rather than loaded whole.
+
+    True for a TIFF or BigTIFF with more pixels than Pillow's Image.MAX_IMAGE_PIXELS allows,
+    or whose blur in memory (WORKING_BYTES_PER_PIXEL a pixel and channel) would not fit in the
+    memory available; and for any zarr folder, which only the tiled path reads (and so says
+    what is wrong with one it cannot blur). Reads only the header. Anything else, unreadable
+    files included, is False: loading it whole says why.
+    """
+    from PIL import Image
+
+    folder = Path(path)
+    if folder.is_dir() and is_zarr_folder(folder):
+        return True
+    try:
+        layout = _read_layout(path)
+    except (PhotoError, MissingExtraError):
+        return False
+    if layout.kind == "zarr":
+        return True
+    limit = Image.MAX_IMAGE_PIXELS
+    if limit is not None and layout.pixels > limit:
+        return True
+    channels = 3 if color and layout.colour else 1
+    available = available_memory()
+    needed = layout.pixels * channels * WORKING_BYTES_PER_PIXEL
+    return available is not None and needed > available
+
+
+class _StoredSamples:
+    """An image's stored samples (rows × columns × samples, as stored), read on demand for the
+    region asked for: what Dask's blocks slice.
+
+    It pickles as its layout, so a distributed worker opens the file itself.
+    """
+
+    def __init__(self, layout: _Layout) -> None:
+        self.layout = layout
+        self.shape: tuple[int, ...] = (layout.height, layout.width, layout.samples)
+        self.ndim = 3
+        self.dtype = layout.dtype
+        self._stored: Any = None
+        self._lock = threading.Lock()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"layout": self.layout}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        _StoredSamples.__init__(self, state["layout"])
+
+    def _open(self) -> Any:
+        with self._lock:
+            if self._stored is None:
+                zarr = _zarr()
+                if self.layout.kind == "zarr":
+                    self._stored = _open_zarr(self.layout.path)
+                else:
+                    import tifffile
+
+                    tiff = tifffile.TiffFile(self.layout.path)
+                    store = tiff.aszarr(key=0)
+                    # The file stays open for the blocks still to read, and closes with this.
+                    weakref.finalize(self, _close_all, store, tiff)
+                    self._stored = zarr.open_array(store, mode="r")
+            return self._stored
+
+    def _read(self, rows: Any, columns: Any) -> np.ndarray:
+        layout = self.layout
+        try:
+            stored = self._open()
+            if layout.planar:
+                return np.moveaxis(np.asarray(stored[:, rows, columns]), 0, -1)
+            if stored.ndim == 2:  # one sample a pixel, stored without a samples axis
+                return np.asarray(stored[rows, columns])[..., None]
+            return np.asarray(stored[rows, columns, :])
+        except PhotoError:
+            raise
+        except Exception as error:  # a codec's error for a damaged tile has no common base
+            raise PhotoError(
+                layout.path,
+                QT_TRANSLATE_NOOP(
+                    "FileProblem", "the file is damaged or not a valid image ({reason})"
+                ),
+                reason=error,
+            ) from error
+
+    def __getitem__(self, index: Any) -> np.ndarray:
+        if not isinstance(index, tuple):
+            index = (index,)
+        index = index + (slice(None),) * (self.ndim - len(index))
+        return self._read(index[0], index[1])[(slice(None), slice(None), *index[2:])]
+
+
+class _FloatPixels(_StoredSamples):
+    """An image's pixels as float32 in [0, 1], read on demand for the region asked for, as the
+    whole-image loader makes them (blurapp.core.pixels.samples_to_float). Grey from colour
+    unless `color`; alpha over white. `layout.white` must be known."""
+
+    def __init__(self, layout: _Layout, color: bool) -> None:
+        super().__init__(layout)
+        self.color = color and layout.colour
+        self.shape = (
+            (layout.height, layout.width, 3) if self.color else (layout.height, layout.width)
+        )
+        self.ndim = len(self.shape)
+        self.dtype = np.dtype(np.float32)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"layout": self.layout, "color": self.color}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        _FloatPixels.__init__(self, state["layout"], state["color"])
+
+    def __getitem__(self, index: Any) -> np.ndarray:
+        if not isinstance(index, tuple):
+            index = (index,)
+        index = index + (slice(None),) * (self.ndim - len(index))
+        layout = self.layout
+        assert layout.white is not None, "a layout's white is found before its pixels are read"
+        values = samples_to_float(
+            self._read(index[0], index[1]),
+            white=layout.white,
+            colour=layout.colour,
+            alpha=layout.alpha,
+            inverted=layout.inverted,
+            in_colour=self.color,
+        )
+        return values[(slice(None), slice(None), *index[2:])]
+
+
+def _close_all(*files: Any) -> None:
+    for file in files:
+        with contextlib.suppress(Exception):
+            file.close()
+
+
+def _with_white(layout: _Layout, block: int) -> _Layout:
+    """`layout` with its white level, as the whole-image loader decides it: from the type
+    alone where it can, else from the range of the values, read once by blocks first."""
+    dtype = layout.dtype
+    try:
+        if dtype in (np.bool_, np.uint8, np.uint16):
+            white = white_level(dtype, 0, 0)
+        else:
+            import dask
+
+            da = _dask_array()
+            samples = da.from_array(
+                _StoredSamples(layout),
+                chunks=(block, block, -1),
+                lock=False,
+                asarray=False,
+                meta=np.empty((0, 0, 0), dtype),
+            )
+            # Only the grey or colour samples: alpha is not a level.
+            levels = samples[..., : 3 if layout.colour else 1]
+            low, high = dask.compute(levels.min(), levels.max(), scheduler="threads")
+            white = white_level(dtype, low.item(), high.item())
+    except UnsupportedPixels as error:
+        raise _unsupported(layout.path, str(error)) from error
+    return dataclasses.replace(layout, white=white)
+
+
+def _check_tiff_holds_its_image(path: Path) -> None:
+    import tifffile
+
+    try:
+        with open(path, "rb") as file, tifffile.TiffFile(file) as tiff:
+            page = tiff.pages.first
+            offsets, counts = page.dataoffsets, page.databytecounts
+            size = os.fstat(file.fileno()).st_size
+    except OSError as error:
+        raise os_problem(path, error) from error
+    check_tiff_data(path, offsets, counts, size)
+
+
+def _open_pixels(
+    path: str | os.PathLike[str], color: bool, block: int
+) -> tuple[dask.array.Array, _Layout]:
+    da = _dask_array()
+    block = _check_block(block)
+    layout = _read_layout(path)
+    if layout.kind == "tiff":
+        _check_tiff_holds_its_image(layout.path)
+    layout = _with_white(layout, block)
+    pixels = _FloatPixels(layout, color)
+    chunks = (block, block, 3) if pixels.ndim == 3 else (block, block)
+    from dask.base import tokenize
+
+    stat = os.stat(layout.path)
+    name = "blurapp-read-" + tokenize(
+        str(layout.path), stat.st_mtime_ns, stat.st_size, color, block
+    )
+    array = da.from_array(
+        pixels,
+        chunks=chunks,
+        name=name,
+        lock=False,
+        asarray=False,
+        meta=np.empty((0,) * pixels.ndim, np.float32),
+    )
+    # Upright as the whole-image loader shows it (lazily: slices and swapped axes of blocks).
+    return UPRIGHT[layout.orientation](array), layout
+
+
+def _check_block(block: int) -> int:
+    if isinstance(block, bool) or not isinstance(block, int | np.integer) or block < 1:
+        raise ValueError(f"block must be a whole number of pixels, at least 1, not {block!r}")
+    return int(block)
+
+
+def open_tiled(
+    path: str | os.PathLike[str], *, color: bool = False, block: int = DEFAULT_BLOCK
+) -> dask.array.Array:
+    """The TIFF, BigTIFF or zarr image at `path` as a lazy float32 Dask array in [0, 1].
+
+    Height × width, or height × width × 3 when `color` and the image has colour; chunks of
+    `block` × `block` pixels (the channels in one chunk). Only the tiles a block needs are read,
+    when it is computed. Samples become pixels as the whole-image loader makes them
+    (blurapp.core.pixels.samples_to_float: integers wider than 16 bits and floats are read
+    once first for their range), colour becomes grey by LUMA_WEIGHTS unless `color`, alpha
+    is composited over white. Raises PhotoError
+    naming the file (missing, not a TIFF, damaged), MissingExtraError without Dask.
+    """
+    return _open_pixels(path, color, block)[0]
