@@ -14,12 +14,8 @@ from scipy.ndimage import correlate
 from blurapp.core.kernel import kernel_for
 from blurapp.core.photo import load_photo
 from blurapp.core.photo_checks import PhotoError
-from blurapp.scale.batch import (
-    PHOTO_SUFFIXES,
-    BatchError,
-    plan_batch,
-    run_batch,
-)
+from blurapp.scale.batch import run_batch
+from blurapp.scale.batch_plan import PHOTO_SUFFIXES, BatchError, plan_batch
 from blurapp.scale.scheduler import MissingExtraError
 
 SETTINGS = {"algorithm": "2d", "kernel_size": 5, "sigma": 1.5}

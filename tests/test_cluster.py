@@ -17,7 +17,8 @@ from PIL import Image
 from test_batch import BAD, GOOD, SETTINGS, write_photos
 
 from blurapp.core.kernel import kernel_for
-from blurapp.scale.batch import plan_batch, run_batch
+from blurapp.scale.batch import run_batch
+from blurapp.scale.batch_plan import plan_batch
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 START_SECONDS = 60

@@ -131,7 +131,8 @@ SCALE_ENGINES = DEFAULT_ENGINES
 def scale(folder: Path) -> dict:
     """`blurapp batch`'s throughput on 1 core and on all, each engine, into PNG; and the
     gigapixel blur by blocks: its time and its peak memory."""
-    from blurapp.scale.batch import plan_batch, run_batch
+    from blurapp.scale.batch import run_batch
+    from blurapp.scale.batch_plan import plan_batch
 
     photos = folder / "scale-photos"
     photos.mkdir()

@@ -25,7 +25,8 @@ from blurapp.cli.output import (
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    from blurapp.scale.batch import BATCH_FORMATS, DEFAULT_BATCH_FORMAT, MAX_WORKERS_PER_CORE
+    from blurapp.scale.batch import MAX_WORKERS_PER_CORE
+    from blurapp.scale.batch_plan import BATCH_FORMATS, DEFAULT_BATCH_FORMAT
 
     batch = commands.add_parser(
         "batch",
@@ -78,7 +79,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """`blurapp batch INPUT... --out-dir DIR`: every photo blurred as `blurapp blur` would,
     the bad ones listed at the end; a second run does only what is left."""
-    from blurapp.scale.batch import BatchError, plan_batch, run_batch
+    from blurapp.scale.batch import run_batch
+    from blurapp.scale.batch_plan import BatchError, plan_batch
     from blurapp.scale.scheduler import ClusterError, MissingExtraError
 
     try:

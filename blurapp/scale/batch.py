@@ -17,15 +17,14 @@ import itertools
 import logging
 import os
 import socket
-import stat
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageFile
+from PIL import Image
 
 from blurapp.core.engines import REFERENCE_ENGINE, Engine, get_engine
 from blurapp.core.kernel import (
@@ -39,38 +38,16 @@ from blurapp.core.photo import load_photo
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.saving import OutputError, check_output_path, save_output
 from blurapp.core.spec import BlurSpec
-from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
+from blurapp.core.wording import display_path
+from blurapp.scale.batch_plan import BatchError, BatchPlan, Failure, Job
 from blurapp.scale.scheduler import SCALE_EXTRA, MissingExtraError, connect_to_cluster
 from blurapp.scale.tiled import blur_file_tiled
-from blurapp.scale.tiled_read import is_zarr_folder, needs_tiles
+from blurapp.scale.tiled_read import needs_tiles
 from blurapp.scale.tiled_write import OUTPUT_EXTENSIONS
 
 log = logging.getLogger(__name__)
 
 
-def _photo_suffixes() -> frozenset[str]:
-    """The extensions of every format Pillow can decode here. Stub formats (HDF5, GRIB, WMF
-    outside Windows, …) are left out: Pillow names them but needs a handler to read them."""
-    Image.init()
-    readable = set()
-    for format_name, (factory, _accept) in Image.OPEN.items():
-        if isinstance(factory, type) and issubclass(factory, ImageFile.StubImageFile):
-            continue
-        readable.add(format_name)
-    return frozenset(
-        suffix
-        for suffix, format_name in Image.registered_extensions().items()
-        if format_name in readable
-    )
-
-
-# What a folder's walk picks up (lower case, with the dot). A file named on the command line is
-# tried whatever its name, as `blurapp blur` would.
-PHOTO_SUFFIXES: frozenset[str] = _photo_suffixes()
-# The output formats of a batch, all lossless: an 8- or 16-bit image as the photo was, or the
-# float32 array itself.
-BATCH_FORMATS = ("png", "tif", "npy")
-DEFAULT_BATCH_FORMAT = "png"
 # The most photos blurred at once here: the engines keep a core busy each, so more threads than
 # a few per core only add threads to start (1,000 tiny photos on 100,000 of them: 12.9 s, not 2).
 MAX_WORKERS_PER_CORE = 4
@@ -79,46 +56,6 @@ MAX_WORKERS_PER_CORE = 4
 def max_workers() -> int:
     """The most threads a batch on this machine uses, however many --workers asks for."""
     return MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)
-
-
-class BatchError(ValueError):
-    """A batch that cannot start at all (as opposed to one photo that fails): a bad output
-    folder, format or number of workers. The message is worded for the user."""
-
-
-@dataclass(frozen=True)
-class Job:
-    """One photo to blur: read `source`, write `output` (which is `relative` under the output
-    folder)."""
-
-    source: Path
-    output: Path
-    relative: Path
-
-
-@dataclass(frozen=True)
-class Failure:
-    """A photo, or a named input, that gave no output; `reason` names the file and the
-    problem (a PhotoError's or OutputError's message)."""
-
-    source: Path
-    reason: str
-
-
-@dataclass(frozen=True)
-class BatchPlan:
-    """What a batch will do: `jobs` to run, `skipped` ones whose output already exists, and
-    inputs already known to fail (a missing file, an output that would replace an input)."""
-
-    out_dir: Path
-    jobs: tuple[Job, ...]
-    skipped: tuple[Job, ...] = ()
-    failed: tuple[Failure, ...] = ()
-
-    @property
-    def total(self) -> int:
-        """Every photo the plan accounts for: to run, skipped and failed."""
-        return len(self.jobs) + len(self.skipped) + len(self.failed)
 
 
 @dataclass(frozen=True)
@@ -158,201 +95,6 @@ class BatchSummary:
             "megapixels_per_second": round(self.megapixels_per_second, 4),
             "workers": dict(self.workers),
         }
-
-
-# --------------------------------------------------------------------------------------------
-# The plan
-
-
-def output_suffix(output_format: str) -> str:
-    """'png', '.PNG' → '.png'; raises BatchError for a format a batch does not write."""
-    name = output_format.strip().lower().lstrip(".")
-    if name == "tiff":
-        name = "tif"
-    if name not in BATCH_FORMATS:
-        raise BatchError(f"a batch writes {', '.join(BATCH_FORMATS)}, not {output_format!r}")
-    return f".{name}"
-
-
-def plan_batch(
-    inputs: Sequence[str | os.PathLike[str]],
-    out_dir: str | os.PathLike[str],
-    *,
-    output_format: str = DEFAULT_BATCH_FORMAT,
-    overwrite: bool = False,
-) -> BatchPlan:
-    """Plan a batch of `inputs` (photos and folders of photos, walked recursively for
-    PHOTO_SUFFIXES) into `out_dir`. Reads no photo and writes nothing.
-
-    A photo given by name is written as out_dir/NAME.png; a folder's photos as
-    out_dir/FOLDER/RELATIVE/PATH.png. An output that exists is skipped unless `overwrite`.
-    Never planned, but listed as failures: an input that does not exist, an output that would
-    be one of the inputs, and an output that an earlier input already takes. The output folder,
-    when it lies inside an input folder, is not walked: the photos in it that are not this
-    batch's outputs are listed as failures, left out. Raises BatchError for an unusable
-    `out_dir` (a file, a loop of links, under a file) or `output_format`.
-    """
-    suffix = output_suffix(output_format)
-    # Absolute paths: a cluster's workers read and write them from working folders of their own.
-    out_dir = Path(os.path.abspath(out_dir))
-    out_resolved = _usable_out_dir(out_dir)
-
-    candidates: list[Job] = []
-    failed: list[Failure] = []
-    input_folders: list[Path] = []
-    for given in (Path(os.path.abspath(path)) for path in inputs):
-        if given.is_dir() and not is_zarr_folder(given):
-            input_folders.append(given)
-            top = given.resolve()
-            # The output folder as an input, or above one: outputs would land among the inputs.
-            if top == out_resolved or out_resolved / (top.name or "photos") == top:
-                raise BatchError(
-                    f"{display_path(given)}: the output folder cannot also be an input folder "
-                    f"or hold it ({display_path(out_dir)})"
-                )
-            for source, relative in _walk_photos(given, out_resolved, failed):
-                candidates.append(Job(source, out_dir / relative.with_suffix(suffix), relative))
-        elif given.exists() or given.is_symlink():
-            relative = Path(given.name)
-            candidates.append(Job(given, out_dir / relative.with_suffix(suffix), relative))
-        else:
-            failed.append(
-                _failure(PhotoError(given, QT_TRANSLATE_NOOP("FileProblem", "no such file")))
-            )
-
-    sources = {_resolved(job.source) for job in candidates}
-    source_inodes = {inode for job in candidates if (inode := _inode(job.source)) is not None}
-    jobs: list[Job] = []
-    skipped: list[Job] = []
-    taken: dict[Path, Job] = {}
-    for job in candidates:
-        output = _resolved(job.output)
-        earlier = taken.get(output)
-        if earlier is not None:
-            if _resolved(earlier.source) != _resolved(job.source):
-                failed.append(Failure(job.source, str(_taken_output(job, earlier))))
-            continue  # the same photo named twice (a folder and a file in it) is blurred once
-        if output in sources or _inode(job.output) in source_inodes:
-            failed.append(Failure(job.source, str(_replaces_input(job))))
-            continue
-        taken[output] = job
-        if not overwrite and job.output.is_file():
-            skipped.append(job)
-        else:
-            jobs.append(job)
-    if any(_resolved(folder) in out_resolved.parents for folder in input_folders):
-        failed += _left_in_out_dir(out_dir, set(taken))
-    return BatchPlan(out_dir, tuple(jobs), tuple(skipped), tuple(failed))
-
-
-def _usable_out_dir(out_dir: Path) -> Path:
-    """`out_dir` resolved, once it is known to be a folder or a path one could be made at;
-    raises BatchError naming it and the problem (a file, a loop of links, a file above it)."""
-    try:
-        is_file = not stat.S_ISDIR(out_dir.stat().st_mode)
-    except FileNotFoundError:
-        is_file = False  # made when the batch runs
-    except OSError as error:
-        raise BatchError(
-            f"{display_path(out_dir)}: this cannot be the output folder ({error.strerror or error})"
-        ) from None
-    if is_file:
-        raise BatchError(f"{display_path(out_dir)}: the output folder is a file")
-    return _resolved(out_dir)
-
-
-def _left_in_out_dir(out_dir: Path, outputs: set[Path]) -> list[Failure]:
-    """The photos already in an output folder that lies inside an input folder, other than
-    this batch's own outputs: that folder is not walked, so each is said to be left out."""
-    left = []
-    for root, folders, files in os.walk(out_dir):
-        here = Path(root)
-        folders.sort()
-        images = [name for name in folders if is_zarr_folder(here / name)]
-        folders[:] = [name for name in folders if name not in images]
-        photos = [name for name in files if Path(name).suffix.lower() in PHOTO_SUFFIXES]
-        for name in sorted(images + photos):
-            path = here / name
-            if _resolved(path) not in outputs:
-                reason = (
-                    f"{display_path(path)}: not blurred: it is in the output folder "
-                    f"({display_path(out_dir)}), which is not searched for photos; move it out "
-                    "or choose another output folder"
-                )
-                left.append(Failure(path, reason))
-    return left
-
-
-def _walk_photos(
-    folder: Path, out_resolved: Path, failed: list[Failure]
-) -> Iterator[tuple[Path, Path]]:
-    """(source, relative output path) for each photo under `folder`, in a stable order; the
-    output folder and linked folders (which may loop) are not entered."""
-    top = Path(folder.resolve().name or "photos")
-
-    def unreadable(error: OSError) -> None:
-        path = Path(error.filename) if error.filename else folder
-        failed.append(
-            Failure(
-                path,
-                f"{display_path(path)}: this folder could not be read ({error.strerror or error})",
-            )
-        )
-
-    for root, folders, files in os.walk(folder, onerror=unreadable):
-        here = Path(root)
-        folders[:] = sorted(name for name in folders if (here / name).resolve() != out_resolved)
-        # A zarr array is one image (blurred by blocks), not a folder of photos to enter.
-        images = [name for name in folders if is_zarr_folder(here / name)]
-        folders[:] = [name for name in folders if name not in images]
-        photos = [name for name in files if Path(name).suffix.lower() in PHOTO_SUFFIXES]
-        for name in sorted(images + photos):
-            source = here / name
-            yield source, top / source.relative_to(folder)
-
-
-def _resolved(path: Path) -> Path:
-    absolute = Path(os.path.abspath(path))
-    try:
-        return absolute.resolve()
-    except (OSError, RuntimeError):  # a loop of links: as it is, and loading it says why
-        return absolute
-
-
-def _inode(path: Path) -> tuple[int, int] | None:
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return status.st_dev, status.st_ino
-
-
-def _replaces_input(job: Job) -> OutputError:
-    return OutputError(
-        job.output,
-        QT_TRANSLATE_NOOP(
-            "FileProblem",
-            "this is one of the photos being blurred ({source}); BlurApp never writes over "
-            "an input, choose another output folder",
-        ),
-        source=display_path(job.source),
-    )
-
-
-def _taken_output(job: Job, earlier: Job) -> OutputError:
-    return OutputError(
-        job.output,
-        QT_TRANSLATE_NOOP(
-            "FileProblem",
-            "{other} is written here already; {source} was not blurred (rename one of them)",
-        ),
-        other=display_path(earlier.source),
-        source=display_path(job.source),
-    )
-
-
-def _failure(error: PhotoError | OutputError) -> Failure:
-    return Failure(error.path, str(error))
 
 
 # --------------------------------------------------------------------------------------------
