@@ -215,7 +215,7 @@ def test_a_broken_plugin_is_one_warning_and_compare_still_works(
     warnings = [line for line in run.stderr.splitlines() if "plugin" in line]
     assert len(warnings) == 1, run.stderr
     [warning] = warnings
-    assert warning.startswith("WARNING: ")
+    assert warning.startswith("warning: ")
     assert "'broken = blurapp_missing_module:ENGINE'" in warning
     assert "blurapp-broken-plugin 0.1" in warning and "blurapp_missing_module" in warning
     assert "Traceback" not in run.stderr

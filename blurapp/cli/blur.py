@@ -55,12 +55,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from blurapp.core.engines.jax_engine import JaxUnavailableError
-    from blurapp.core.saving import (
-        OutputError,
-        check_output_path,
-        save_output,
-    )
+    from blurapp.core.blur_file import BlurFailed, blur_to_file
+    from blurapp.core.saving import OutputError, check_output_path
 
     source = source_photo(args.image)
     try:
@@ -74,21 +70,9 @@ def run(args: argparse.Namespace) -> int:
         return blur_in_tiles(args, source)
     photo = load(source, color=args.color)
     note_short_kernel(args)
-    kernel = args.spec.kernel
-    engine = args.engine
     try:
-        output = engine.blur(photo.pixels, kernel, repeats=0, device=args.device).output
-    except JaxUnavailableError as error:
-        raise CommandFailed(str(error)) from error
-    except MemoryError:
-        raise CommandFailed(f"{shown(photo.path)}: not enough memory to blur this photo") from None
-    except Exception as error:
-        log.debug("the %s engine failed", engine.name, exc_info=True)
-        raise CommandFailed(f"the {engine.title} engine failed: {error}") from None
-    description = args.spec.description(engine.name)
-    try:
-        save_output(args.output, output, bit_depth=photo.bit_depth, description=description)
-    except OutputError as error:
+        blur_to_file(photo, args.output, args.spec, args.engine, device=args.device)
+    except (BlurFailed, OutputError) as error:
         raise CommandFailed(str(error)) from error
     print_line(f"wrote {shown(args.output)}")
     return 0

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from blurapp.core.blur_file import BlurFailed, blur_to_file
 from blurapp.core.engines import REFERENCE_ENGINE, Engine, get_engine
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
@@ -36,7 +37,7 @@ from blurapp.core.kernel import (
 )
 from blurapp.core.photo import load_photo
 from blurapp.core.photo_checks import PhotoError
-from blurapp.core.saving import OutputError, check_output_path, save_output
+from blurapp.core.saving import OutputError, check_output_path
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
 from blurapp.scale.batch_plan import BatchError, BatchPlan, Failure, Job
@@ -106,10 +107,8 @@ class BlurSettings:
     """Everything a worker needs besides the job: small and picklable."""
 
     engine: str
-    kernel: np.ndarray
-    description: dict[str, str]
+    spec: BlurSpec
     device: str = "auto"
-    color: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,35 +129,18 @@ def blur_job(job: Job, settings: BlurSettings) -> JobResult:
     try:
         job.output.parent.mkdir(parents=True, exist_ok=True)
         check_output_path(job.output, source=job.source)  # before the work, not after it
-        photo = load_photo(job.source, color=settings.color)
+        photo = load_photo(job.source, color=settings.spec.color)
         pixels = photo.pixels
         megapixels = pixels.shape[0] * pixels.shape[1] / 1e6
-        output = _blur(photo.path, pixels, settings)
-        save_output(job.output, output, bit_depth=photo.bit_depth, description=settings.description)
-    except (PhotoError, OutputError) as error:
-        return JobResult(job, str(error), megapixels, worker)
-    except _EngineFailed as error:
+        blur_to_file(
+            photo, job.output, settings.spec, get_engine(settings.engine), device=settings.device
+        )
+    except (PhotoError, OutputError, BlurFailed) as error:
         return JobResult(job, str(error), megapixels, worker)
     except OSError as error:  # making the output's folder
         reason = f"{display_path(job.output)}: {error.strerror or error}"
         return JobResult(job, reason, megapixels, worker)
     return JobResult(job, None, megapixels, worker)
-
-
-class _EngineFailed(Exception):
-    pass
-
-
-def _blur(path: Path, pixels: np.ndarray, settings: BlurSettings) -> np.ndarray:
-    engine = get_engine(settings.engine)
-    try:
-        return engine.blur(pixels, settings.kernel, repeats=0, device=settings.device).output
-    except MemoryError:
-        raise _EngineFailed(f"{display_path(path)}: not enough memory to blur this photo") from None
-    except Exception as error:
-        raise _EngineFailed(
-            f"{display_path(path)}: the {engine.title} engine failed: {error}"
-        ) from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -197,13 +179,7 @@ def run_batch(
     start = time.perf_counter()
     engine_name = engine.name if isinstance(engine, Engine) else get_engine(engine).name
     spec = BlurSpec(kernel_size, sigma, algorithm, color)
-    settings = BlurSettings(
-        engine=engine_name,
-        kernel=spec.kernel,
-        description=spec.description(engine_name),
-        device=device,
-        color=color,
-    )
+    settings = BlurSettings(engine=engine_name, spec=spec, device=device)
     if workers is not None and workers < 1:
         raise BatchError(f"workers must be at least 1, not {workers}")
     jobs = list(plan.jobs)
@@ -312,11 +288,11 @@ def _blur_in_tiles(job: Job, settings: BlurSettings, scheduler: str | None) -> J
         result = blur_file_tiled(
             job.source,
             job.output,
-            kernel=settings.kernel,
+            kernel=settings.spec.kernel,
             engine=settings.engine,
-            color=settings.color,
+            color=settings.spec.color,
             scheduler=scheduler,
-            description=settings.description,
+            description=settings.spec.description(settings.engine),
         )
     except OutputError as error:
         if job.output.suffix.lower() not in OUTPUT_EXTENSIONS:
