@@ -41,7 +41,7 @@ from blurapp.core.saving import OutputError, check_output_path
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
 from blurapp.scale.batch_plan import BatchError, BatchPlan, Failure, Job
-from blurapp.scale.scheduler import SCALE_EXTRA, MissingExtraError, connect_to_cluster
+from blurapp.scale.scheduler import connect_to_cluster, import_extra
 from blurapp.scale.tiled import blur_file_tiled
 from blurapp.scale.tiled_read import needs_tiles
 from blurapp.scale.tiled_write import OUTPUT_EXTENSIONS
@@ -423,11 +423,4 @@ def _megapixels_of(output: Path) -> float:
 
 
 def _import(name: str) -> Any:
-    import importlib
-
-    try:
-        return importlib.import_module(name)
-    except ImportError as error:
-        raise MissingExtraError(
-            f"blurring a batch needs {name}, which is not installed: {SCALE_EXTRA}"
-        ) from error
+    return import_extra(name, "blurring a batch")

@@ -18,14 +18,22 @@ class ClusterError(RuntimeError):
     """The Dask scheduler given could not be reached."""
 
 
-def _dask_array() -> Any:
+def import_extra(module: str, purpose: str) -> Any:
+    """`module` of the `scale` extra, or MissingExtraError saying what needs it (`purpose`,
+    e.g. "blurring a batch") and how to install it."""
+    import importlib
+
     try:
-        import dask.array
+        return importlib.import_module(module)
     except ImportError as error:
+        package = module.partition(".")[0]
         raise MissingExtraError(
-            f"blurring an image in tiles needs Dask, which is not installed: {SCALE_EXTRA}"
+            f"{purpose} needs {package}, which is not installed: {SCALE_EXTRA}"
         ) from error
-    return dask.array
+
+
+def _dask_array() -> Any:
+    return import_extra("dask.array", "blurring an image in tiles")
 
 
 # Dask's own schedulers by name; any other text is a cluster's address (tcp://host:8786, or

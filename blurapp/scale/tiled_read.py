@@ -35,9 +35,9 @@ from blurapp.core.pixels import (
 )
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 from blurapp.scale.scheduler import (
-    SCALE_EXTRA,
     MissingExtraError,
     _dask_array,
+    import_extra,
 )
 
 if TYPE_CHECKING:
@@ -54,13 +54,7 @@ _TIFF_EXTENSIONS = {".tif", ".tiff", ".btf", ".tf8"}
 
 
 def _zarr() -> Any:
-    try:
-        import zarr
-    except ImportError as error:
-        raise MissingExtraError(
-            f"reading an image in tiles needs zarr, which is not installed: {SCALE_EXTRA}"
-        ) from error
-    return zarr
+    return import_extra("zarr", "reading an image in tiles")
 
 
 def _open_zarr(path: Path) -> Any:
