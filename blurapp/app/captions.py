@@ -329,7 +329,7 @@ class SessionView:
         if run.compilation is None:
             return tr(QT_TRANSLATE_NOOP("Session", "first call {first}")).format(first=first)
         program = program_of(kept.engine, kept.photo, kept.parameters, run)
-        paid = self.first_calls.for_run(program, run)
+        paid = self.first_calls.for_call(program, run.compilation)
         figures = lambda text: self.translate(FIGURES_CONTEXT, text)  # noqa: E731
         first = first_call_words(run, paid, figures) if paid else first
         if paid is None:

@@ -51,23 +51,27 @@ class FirstCalls:
     def __init__(self) -> None:
         self._paid: dict[Program, PaidFirstCall] = {}
 
-    def record(self, program: Program, run: EngineRun, paid_by: Payer) -> None:
-        """Keep `run`'s first call as `program`'s price when that call got the program
+    def record(
+        self,
+        program: Program,
+        seconds: float | None,
+        compilation: Compilation | None,
+        paid_by: Payer,
+    ) -> None:
+        """Keep a first call of `seconds` as `program`'s price when that call got the program
         (compiled it, or loaded it); a call that found it compiled changes nothing."""
-        compilation = run.compilation
-        if compilation is None or compilation is Compilation.REUSED:
+        if compilation is None or compilation is Compilation.REUSED or seconds is None:
             return
-        if run.first_call_seconds is None:
-            return
-        self._paid[program] = PaidFirstCall(run.first_call_seconds, compilation, paid_by)
+        self._paid[program] = PaidFirstCall(seconds, compilation, paid_by)
 
     def paid(self, program: Program) -> PaidFirstCall | None:
         """What `program`'s first call cost and who paid, if it was paid in this session."""
         return self._paid.get(program)
 
-    def for_run(self, program: Program, run: EngineRun) -> PaidFirstCall | None:
-        """The price to show beside `run`'s first call: the one paid earlier, when `run`
-        found its program compiled; None when `run` paid itself, or nobody known did."""
-        if run.compilation is not Compilation.REUSED:
+    def for_call(self, program: Program, compilation: Compilation | None) -> PaidFirstCall | None:
+        """The price to show beside a first call that got its program as `compilation` says:
+        the one paid earlier, when it found the program compiled; None when it paid itself,
+        or nobody known did."""
+        if compilation is not Compilation.REUSED:
             return None
         return self.paid(program)

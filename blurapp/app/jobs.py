@@ -27,7 +27,7 @@ from blurapp.app.pyramid import build_pyramid
 from blurapp.app.session import RunPlan
 from blurapp.core.comparison import ComparisonResult, compare, difference_picture
 from blurapp.core.engines import Engine, get_engine
-from blurapp.core.kernel import pad_kernel, preview_kernel_size
+from blurapp.core.kernel import PREVIEW_KERNEL_SIZES, pad_kernel, preview_kernel_size
 from blurapp.core.photo import NotEnoughMemory, Photo, PhotoError, load_photo
 from blurapp.core.runs import BlurCancelled, Cancelled, EngineRun
 from blurapp.core.saving import OutputError, to_8bit
@@ -216,8 +216,8 @@ def program_sizes(plan: RunPlan) -> tuple[dict[str, int], set[str]]:
     A timed run blurs with the exact kernel. So does a live preview, when that program is
     compiled already or the kernel size is set (a new sigma reuses it); with kernel size auto
     every sigma's step is a new size and a new compile, so the preview zero-pads its kernel to
-    one of a few sizes (blurapp.core.kernel.PREVIEW_KERNEL_SIZES): one program serves several
-    sizes, and the pane keeps up while sigma is dragged."""
+    one of a few sizes (blurapp.core.kernel.PREVIEW_KERNEL_SIZES), a compiled one when there is
+    one: one program serves several sizes, and the pane keeps up while sigma is dragged."""
     parameters = plan.parameters
     shape = plan.photo.to_blur(color=parameters.color).shape
 
@@ -232,7 +232,11 @@ def program_sizes(plan: RunPlan) -> tuple[dict[str, int], set[str]]:
         size = parameters.size
         ready = _program_ready(engine, shape, kernel_shape(size))
         if plan.live and not ready and parameters.kernel_size == "auto":
-            size = preview_kernel_size(size)
+            # A program compiled for a larger size serves, up to twice the size (four times
+            # the taps): dragging sigma down compiles nothing.
+            larger = [bucket for bucket in PREVIEW_KERNEL_SIZES if size < bucket <= 2 * size]
+            compiled = (b for b in larger if _program_ready(engine, shape, kernel_shape(b)))
+            size = next(compiled, preview_kernel_size(size))
             ready = _program_ready(engine, shape, kernel_shape(size))
         sizes[name] = size
         if not ready:

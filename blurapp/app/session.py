@@ -347,7 +347,7 @@ class Session(SessionView):
             paid_by = Payer.LIVE_PREVIEW if plan.live else Payer.RUN
             size = padded or plan.parameters.size
             program = program_of(engine, plan.photo, plan.parameters, run, size)
-            self.first_calls.record(program, run, paid_by)
+            self.first_calls.record(program, run.first_call_seconds, run.compilation, paid_by)
         if plan.moving and run is not None:
             now = time.monotonic()
             recent = [t for t in self._live_updates.get(engine, []) if now - t < LIVE_RATE_SECONDS]
@@ -386,7 +386,7 @@ class Session(SessionView):
         paid = {}
         for engine, run in outcome.result.runs.items():
             program = program_of(engine, outcome.photo, outcome.parameters, run)
-            price = self.first_calls.for_run(program, run)
+            price = self.first_calls.for_call(program, run.compilation)
             if price is not None:
                 paid[engine] = price
         return paid
