@@ -325,7 +325,7 @@ def test_dragging_sigma_with_kernel_size_auto_keeps_the_jax_pane_updating(
     during = [t for t in updates if t <= start + seconds]
     rate = len(during) / seconds
     print(f"JAX pane: {len(during)} updates in {seconds:.1f} s of dragging, {rate:.1f}/s")
-    # At 2 MP on this 2-core machine, shared: 2–5 updates/s over the drag (one compile in it);
+    # At 2 MP on this 2-core machine, shared: 2.6–8 updates/s over the drag (one compile in it);
     # before the padded kernels, none. Asked for here: twice, whatever else the machine does.
     assert len(during) >= 2, f"{len(during)} updates in {seconds:.1f} s"
     assert compiling and all("compiling for " in caption for caption in compiling)
