@@ -507,3 +507,29 @@ def test_a_hidden_sweep_window_is_reused_and_one_closed_with_esc_deleted(window,
     [second] = window.findChildren(SweepWindow)
     assert second.isVisible()
     second.close()
+
+
+def test_the_sweep_shows_the_first_call_the_live_preview_paid_for_this_photo(
+    make_window, qtbot, tmp_path
+):
+    from blurapp.core.figures import format_ms
+
+    window = make_window(live=True, wait=False)
+    # A size of its own: no other test has compiled JAX-jit's program for it.
+    seen = []
+    window.live_shown.connect(seen.append)
+    window.open_photo(photo_file(tmp_path, size=(83, 59)))
+    qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
+    preview = window.session.results["jax"].run
+    assert preview.compiled
+    window.sweep_action.trigger()
+    sweep = open_sweep(window)
+    with qtbot.waitSignal(sweep.sweep_finished, timeout=RUN_TIMEOUT_MS):
+        sweep.run()
+    words = sweep.first_call_label.text()
+    assert sweep.first_call_label.isVisibleTo(sweep)
+    paid = f"this photo: {format_ms(preview.first_call_seconds)}, compiled during the live preview"
+    assert words.startswith("JAX-jit first call: ") and paid in words, words
+    # The resampled size's program was the sweep's own to compile.
+    assert "0.10 MP: " in words and "(includes compilation)" in words, words
+    sweep.close()

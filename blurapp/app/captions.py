@@ -12,16 +12,24 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from blurapp.app.first_calls import program_of
 from blurapp.core.comparison import TIMING
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.figures import CONTEXT as FIGURES_CONTEXT
-from blurapp.core.figures import format_megapixels, format_ms, short_kernel_note, steady_key
+from blurapp.core.figures import (
+    first_call_words,
+    format_megapixels,
+    format_ms,
+    short_kernel_note,
+    steady_key,
+)
 from blurapp.core.kernel import auto_kernel_size
-from blurapp.core.runs import Compilation, EngineRun
+from blurapp.core.runs import Compilation
 from blurapp.core.spec import BlurSpec, describe_kernel
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
 if TYPE_CHECKING:
+    from blurapp.app.first_calls import FirstCalls
     from blurapp.app.session import KeptResult, Outcome, RunPlan
     from blurapp.core.photo import Photo
 
@@ -83,6 +91,8 @@ class SessionView:
     original: Any
     jax_unavailable: str | None
     _live_updates: dict[str, list[float]]
+    first_calls: FirstCalls
+    compiling: dict[str, int]
 
     def tr(self, text: str) -> str:
         return self.translate(CONTEXT, text)
@@ -261,7 +271,7 @@ class SessionView:
                     )
                 )
                 details.append(tr(not_run))
-            return Caption(title, tuple(details))
+            return Caption(title, (*details, *self._compiling(engine)))
         run = kept.run
         if kept.live:
             one_call = tr(QT_TRANSLATE_NOOP("Session", "live: {time}, one call"))
@@ -269,6 +279,9 @@ class SessionView:
             # A new kernel size: this call compiled (or loaded) its program.
             if run.compiled and run.compilation is not None:
                 details[-1] += f" ({tr(COMPILATION_WORDS[run.compilation])})"
+            if kept.program_size is not None:
+                padded = tr(QT_TRANSLATE_NOOP("Session", "kernel zero-padded to {size}"))
+                details.append(padded.format(size=f"{kept.program_size} × {kept.program_size}"))
             rate = self.live_rate(engine)
             if rate is not None:
                 per_second = tr(QT_TRANSLATE_NOOP("Session", "{rate} updates/s"))
@@ -276,7 +289,7 @@ class SessionView:
         elif not kept.final:
             details = [run.device]
             if run.first_call_seconds is not None:
-                details.append(self._first_call_words(run))
+                details.append(self._first_call_words(kept))
             if self.running is not None and self.running.serial == kept.serial:
                 details.append(tr(QT_TRANSLATE_NOOP("Session", "timing…")))
             else:
@@ -289,7 +302,7 @@ class SessionView:
                 tr(QT_TRANSLATE_NOOP("Session", "steady {steady}")).format(
                     steady=format_ms(run.seconds)
                 ),
-                self._first_call_words(run),
+                self._first_call_words(kept),
             ]
         made = kept.parameters
         size = made.size
@@ -298,12 +311,28 @@ class SessionView:
             details[-1] += ", " + tr(QT_TRANSLATE_NOOP("Session", "separable"))
         if kept.output_channels > 1:
             details[-1] += ", " + tr(QT_TRANSLATE_NOOP("Session", "colour"))
-        return Caption(title, tuple(details), self.result_out_of_date(engine))
+        return Caption(title, (*details, *self._compiling(engine)), self.result_out_of_date(engine))
 
-    def _first_call_words(self, run: EngineRun) -> str:
+    def _compiling(self, engine: str) -> tuple[str, ...]:
+        """'compiling for 23 × 23…' while the run in flight compiles `engine`'s program."""
+        size = self.compiling.get(engine) if self.running is not None else None
+        if size is None:
+            return ()
+        words = self.tr(QT_TRANSLATE_NOOP("Session", "compiling for {size}…"))
+        return (words.format(size=f"{size} × {size}"),)
+
+    def _first_call_words(self, kept: KeptResult) -> str:
         tr = self.tr
+        run = kept.run
+        assert run is not None, "a result with a run"
         first = format_ms(run.first_call_seconds)
-        if run.compilation is not None:
+        if run.compilation is None:
+            return tr(QT_TRANSLATE_NOOP("Session", "first call {first}")).format(first=first)
+        program = program_of(kept.engine, kept.photo, kept.parameters, run)
+        paid = self.first_calls.for_call(program, run.compilation)
+        figures = lambda text: self.translate(FIGURES_CONTEXT, text)  # noqa: E731
+        first = first_call_words(run, paid, figures) if paid else first
+        if paid is None:
             first += f" ({tr(COMPILATION_WORDS[run.compilation])})"
         return tr(QT_TRANSLATE_NOOP("Session", "first call {first}")).format(first=first)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Protocol, cast
 
 from blurapp.app.jobs import (
+    Compiling,
     EngineResult,
     JaxStart,
     JobHandle,
@@ -27,6 +28,7 @@ from blurapp.app.jobs import (
     warm_up_job,
 )
 from blurapp.app.session import Newest, RunPlan, Session
+from blurapp.core.engines import get_engine
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.sample import sample_photo_path
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
@@ -71,6 +73,12 @@ class WindowController:
         self.session, self.runner, self.view = session, runner, view
         self._loads, self._runs = Newest(), Newest()
         self._run_job: JobHandle | None = None
+        # The compiled engines of the live preview in flight still computing: a change of the
+        # parameters waits for them (a compiled call cannot be stopped, and its answer would
+        # be refused), then previews the newest parameters. Each compiled call's answer is
+        # shown, so the compiled panes keep up while a slider moves.
+        self._compiled_to_come: set[str] = set()
+        self._preview_waiting = False
         # Told each answer of the newest run once the session has it (an EngineResult, then the
         # RunOutcome): `blurapp bench`'s probe times the display from their sent_at.
         self.on_answer: Callable[[EngineResult | RunOutcome], None] | None = None
@@ -116,6 +124,10 @@ class WindowController:
         (see Session.start_live_preview); `moving`: for a change of the parameters."""
         running = self.session.running
         timing = running is not None and not running.live
+        if moving and running is not None and running.live and self._compiled_to_come:
+            self._preview_waiting = True
+            return
+        self._preview_waiting = False
         plan = self.session.start_live_preview(moving)
         if plan is None:
             return
@@ -157,6 +169,8 @@ class WindowController:
     def _on_model_changed(self, what: str) -> None:
         # The session's run is the one record: the runner follows it.
         no_run = what == "running" and self.session.running is None
+        if no_run:
+            self._compiled_to_come, self._preview_waiting = set(), False
         if no_run and self._runs.drop() and self._run_job is not None:
             self._run_job.quit()
 
@@ -164,6 +178,9 @@ class WindowController:
         if self._run_job is not None:
             self._run_job.quit()  # superseded: it stops at its next check
         number = self._runs.next()
+        compiled = {engine for engine in plan.engines if get_engine(engine).compiles}
+        self._compiled_to_come = compiled if plan.live else set()
+        self._preview_waiting = False
         self._run_job = self.runner.start(
             compare_job,
             plan,
@@ -202,19 +219,25 @@ class WindowController:
         self.view.show_status(self.tr(QT_TRANSLATE_NOOP("MainWindow", "Could not open the photo")))
         self.view.show_photo_failed(cast(PhotoError, error))  # load_job fails with no other
 
-    def _on_run_event(self, number: int, event: Progress | EngineResult) -> None:
+    def _on_run_event(self, number: int, event: Progress | Compiling | EngineResult) -> None:
         if not self._runs.wanted(number):
             return
         if isinstance(event, Progress):
             self._on_progress(event)
             return
+        if isinstance(event, Compiling):
+            self.session.compiling_started(event.engine, event.size)
+            return
         taken = self.session.engine_done(
-            event.engine, event.run, event.error, event.picture, event.final
+            event.engine, event.run, event.error, event.picture, event.final, event.program_size
         )
         if taken and self.session.results[event.engine].live:
             self.view.show_live(event.engine)
         if taken and self.on_answer is not None:
             self.on_answer(event)
+        self._compiled_to_come.discard(event.engine)
+        if self._preview_waiting and not self._compiled_to_come:
+            self.preview(moving=True)
 
     def _on_progress(self, progress: Progress) -> None:
         running = self.session.running

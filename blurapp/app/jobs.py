@@ -12,6 +12,7 @@ result objects.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections import deque
@@ -25,6 +26,8 @@ import numpy as np
 from blurapp.app.pyramid import build_pyramid
 from blurapp.app.session import RunPlan
 from blurapp.core.comparison import ComparisonResult, compare, difference_picture
+from blurapp.core.engines import Engine, get_engine
+from blurapp.core.kernel import PREVIEW_KERNEL_SIZES, pad_kernel, preview_kernel_size
 from blurapp.core.photo import Photo, load_photo
 from blurapp.core.photo_checks import NotEnoughMemory, PhotoError
 from blurapp.core.runs import BlurCancelled, Cancelled, EngineRun
@@ -60,6 +63,15 @@ class Progress:
 
 
 @dataclass(frozen=True)
+class Compiling:
+    """`engine` is compiling (or loading from the cache) its program for a `size` × `size`
+    kernel: a call that takes a second, not the blur's usual time."""
+
+    engine: str
+    size: int
+
+
+@dataclass(frozen=True)
 class BlocksDone:
     """How far a blur by blocks is: `done` of `total` blocks."""
 
@@ -84,6 +96,7 @@ class EngineResult:
     error: str | None
     final: bool = True  # False: the first call only, its steady calls still to be timed
     sent_at: float = field(default_factory=time.perf_counter)  # to time the display
+    program_size: int | None = None  # the kernel size its program is for (a padded preview's)
 
 
 @dataclass(frozen=True, eq=False)
@@ -184,14 +197,74 @@ def load_job(
     return LoadedPhoto(photo, picture, grey_for_memory)
 
 
+def _program_ready(engine: Engine, shape: tuple[int, ...], kernel_shape: tuple[int, ...]) -> bool:
+    """Whether `engine` has its program for these shapes (True when it cannot tell: only
+    JAX-jit's programs are known here)."""
+    if not engine.jitted:
+        return True
+    from blurapp.core.engines.jax_engine import program_ready
+
+    try:
+        return program_ready(shape, kernel_shape, engine.platform)
+    except Exception:  # JAX cannot start: the engine's own call says why
+        return True
+
+
+def program_sizes(plan: RunPlan) -> tuple[dict[str, int], set[str]]:
+    """The kernel size each compiled engine of `plan` runs a program for, and the engines
+    that will compile (or load) it first.
+
+    A timed run blurs with the exact kernel. So does a live preview, when that program is
+    compiled already or the kernel size is set (a new sigma reuses it); with kernel size auto
+    every sigma's step is a new size and a new compile, so the preview zero-pads its kernel to
+    one of a few sizes (blurapp.core.kernel.PREVIEW_KERNEL_SIZES), a compiled one when there is
+    one: one program serves several sizes, and the pane keeps up while sigma is dragged."""
+    parameters = plan.parameters
+    shape = plan.photo.to_blur(color=parameters.color).shape
+
+    def kernel_shape(size: int) -> tuple[int, ...]:
+        return (size, size) if parameters.algorithm == "2d" else (size,)
+
+    sizes, compiles = {}, set()
+    for name in plan.engines:
+        engine = get_engine(name)
+        if not engine.compiles:
+            continue
+        size = parameters.size
+        ready = _program_ready(engine, shape, kernel_shape(size))
+        if plan.live and not ready and parameters.kernel_size == "auto":
+            # A program compiled for a larger size serves, up to twice the size (four times
+            # the taps): dragging sigma down compiles nothing.
+            larger = [bucket for bucket in PREVIEW_KERNEL_SIZES if size < bucket <= 2 * size]
+            compiled = (b for b in larger if _program_ready(engine, shape, kernel_shape(b)))
+            size = next(compiled, preview_kernel_size(size))
+            ready = _program_ready(engine, shape, kernel_shape(size))
+        sizes[name] = size
+        if not ready:
+            compiles.add(name)
+    return sizes, compiles
+
+
+def _padded(engine: Engine, size: int) -> Engine:
+    """`engine`, its kernels zero-padded to `size` taps a side."""
+    first_call = engine.first_call
+
+    def padded_first_call(image: np.ndarray, kernel: np.ndarray, **options: Any) -> Any:
+        return first_call(image, pad_kernel(kernel, size), **options)
+
+    return dataclasses.replace(engine, first_call=padded_first_call)
+
+
 def compare_job(
     plan: RunPlan, *, cancelled: Cancelled = never, report: Report = ignore
 ) -> Generator[Progress | None, None, RunOutcome]:
     """Run `plan`'s engines on its photo: a timed run, or a live preview (plan.live: one call
-    each, no difference pictures). Reports each engine's taps (at most 101 reports a step),
-    each engine's result as it comes (its first call's output first, while its steady calls are
-    timed), and which engine is busy next."""
+    each, no difference pictures; see program_sizes for the kernels of its compiled engines).
+    Reports each engine's taps (at most 101 reports a step), each engine's result as it comes
+    (its first call's output first, while its steady calls are timed), which engine is busy
+    next, and Compiling before an engine compiles its program."""
     engines, repeats = plan.engines, plan.repeats
+    sizes, compiles = program_sizes(plan)
     last_percent: tuple[str, int] | None = None
 
     def progress(engine: str, done: int, total: int) -> None:
@@ -210,22 +283,34 @@ def compare_job(
         picture = pictures.get(engine)
         if picture is None and run is not None:
             picture = pictures[engine] = build_pyramid(to_8bit(run.output))
-        report(EngineResult(engine, run, picture, error, final))
+        report(EngineResult(engine, run, picture, error, final, program_size=sizes.get(engine)))
         following = engines.index(engine) + 1
         if following < len(engines) and not (final and repeats != 0):
             last_percent = None
             # Busy, length unknown, until (unless) the next engine reports its taps.
             report(Progress(engines[following], 0, 0))
+            starting(engines[following])
 
-    yield Progress(engines[0], 0, 0)
+    def starting(engine: str) -> None:
+        if engine in compiles:
+            report(Compiling(engine, sizes[engine]))
+
     parameters = plan.parameters
+    chosen = [
+        _padded(get_engine(name), sizes[name])
+        if name in sizes and sizes[name] != parameters.size
+        else name
+        for name in engines
+    ]
+    yield Progress(engines[0], 0, 0)
+    starting(engines[0])
     result = compare(
         plan.photo.to_blur(color=parameters.color),
         kernel_size=parameters.kernel_size,
         sigma=parameters.sigma,
         algorithm=parameters.algorithm,
         repeats=repeats,
-        engines=engines,
+        engines=chosen,
         progress=progress,
         cancelled=cancelled,
         on_engine_done=engine_done,

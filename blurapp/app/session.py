@@ -22,6 +22,7 @@ from blurapp.app.captions import (
     SessionView,
     Translate,
 )
+from blurapp.app.first_calls import FirstCalls, program_of
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.engines import (
     DEFAULT_ENGINES,
@@ -30,7 +31,7 @@ from blurapp.core.engines import (
     get_engine,
 )
 from blurapp.core.photo import Photo
-from blurapp.core.runs import EngineRun
+from blurapp.core.runs import EngineRun, PaidFirstCall, Payer
 from blurapp.core.spec import BlurSpec
 
 DEFAULT_PANE_ENGINES = DEFAULT_ENGINES  # left, right: the reference and JAX-jit
@@ -63,6 +64,9 @@ class KeptResult:
     serial: int  # the session's run that made it
     final: bool = True  # False: the output of a first call, its steady calls not yet timed
     live: bool = False  # made by the live preview: one call, not timed in rounds
+    # The kernel size of the program that made it, when that is not the kernel's own: the
+    # live preview's kernel zero-padded to one of a few sizes (blurapp.core.kernel).
+    program_size: int | None = None
 
     @property
     def output_channels(self) -> int:
@@ -155,6 +159,9 @@ class Session(SessionView):
         # Live preview: every change of the parameters re-blurs the panes at once.
         self.live = True
         self._live_updates: dict[str, list[float]] = {}  # engine → when its live results came
+        # What each compiled program's first call cost, and who paid; the sweep adds its own.
+        self.first_calls = FirstCalls()
+        self.compiling: dict[str, int] = {}  # engine → the kernel size the run in flight compiles
         self._serial = 0
         self._listeners: list[Callable[[str], None]] = []
 
@@ -176,6 +183,7 @@ class Session(SessionView):
         self._live_updates.clear()
         self.outcome = None
         was_running, self.running = self.running is not None, None
+        self.compiling.clear()
         self._changed("photo")
         if was_running:
             self._changed("running")
@@ -229,6 +237,7 @@ class Session(SessionView):
             self.live = live
             if not live and self.running is not None and self.running.live:
                 self.running = None  # a preview in flight would still land in the panes
+                self.compiling.clear()
                 self._changed("running")
             self._changed("live")
 
@@ -240,6 +249,13 @@ class Session(SessionView):
             self._changed("show")
 
     # --- What the worker tells --------------------------------------------------------------
+
+    def compiling_started(self, engine: str, size: int) -> None:
+        """`engine` of the run in flight is compiling (or loading) its program for a `size` ×
+        `size` kernel: its pane says so until its result comes."""
+        if self.running is not None:
+            self.compiling[engine] = size
+            self._changed("compiling")
 
     def jax_started(self, device: str) -> None:
         self.jax_device = device
@@ -256,6 +272,7 @@ class Session(SessionView):
             return None
         self._serial += 1
         self.running = RunPlan(self._serial, self.photo, self.parameters, self.timed)
+        self.compiling.clear()
         self._changed("running")
         return self.running
 
@@ -284,6 +301,7 @@ class Session(SessionView):
                 # Back to what the panes show before a preview of a passing value came: it
                 # would land on them, under a caption for parameters no longer chosen.
                 self.running = None
+                self.compiling.clear()
                 self._changed("running")
             return None
         engines = sorted(self._in_order(stale), key=lambda name: not get_engine(name).compiles)
@@ -291,6 +309,7 @@ class Session(SessionView):
         self.running = RunPlan(
             self._serial, self.photo, self.parameters, tuple(engines), live=True, moving=moving
         )
+        self.compiling.clear()
         self._changed("running")
         return self.running
 
@@ -301,16 +320,34 @@ class Session(SessionView):
         error: str | None,
         picture: Any = None,
         final: bool = True,
+        program_size: int | None = None,
     ) -> bool:
         """One engine of the run in flight has finished (`final` False: its first call has,
-        and its output can be shown while it is timed); whether it was taken (the answer of a
-        run no longer going is not)."""
+        and its output can be shown while it is timed; `program_size`: the kernel size its
+        program was compiled for, when not the kernel's own); whether it was taken (the answer
+        of a run no longer going is not)."""
         plan = self.running
         if plan is None:
             return False
+        padded = program_size if program_size != plan.parameters.size else None
         self.results[engine] = KeptResult(
-            engine, run, error, picture, plan.photo, plan.parameters, plan.serial, final, plan.live
+            engine,
+            run,
+            error,
+            picture,
+            plan.photo,
+            plan.parameters,
+            plan.serial,
+            final,
+            plan.live,
+            padded,
         )
+        self.compiling.pop(engine, None)
+        if run is not None:
+            paid_by = Payer.LIVE_PREVIEW if plan.live else Payer.RUN
+            size = padded or plan.parameters.size
+            program = program_of(engine, plan.photo, plan.parameters, run, size)
+            self.first_calls.record(program, run.first_call_seconds, run.compilation, paid_by)
         if plan.moving and run is not None:
             now = time.monotonic()
             recent = [t for t in self._live_updates.get(engine, []) if now - t < LIVE_RATE_SECONDS]
@@ -327,6 +364,7 @@ class Session(SessionView):
         if plan is None:
             return False
         self.running = None
+        self.compiling.clear()
         if plan.live:
             # One call each is a preview, not a measurement: the figures stay the last run's.
             self._changed("running")
@@ -338,6 +376,20 @@ class Session(SessionView):
         self._changed("running")
         self._changed("outcome")
         return True
+
+    def paid_first_calls(self) -> dict[str, PaidFirstCall]:
+        """For each engine of the last run that found its program compiled, what that program's
+        first call cost and who paid it, when this session knows."""
+        outcome = self.outcome
+        if outcome is None:
+            return {}
+        paid = {}
+        for engine, run in outcome.result.runs.items():
+            program = program_of(engine, outcome.photo, outcome.parameters, run)
+            price = self.first_calls.for_call(program, run.compilation)
+            if price is not None:
+                paid[engine] = price
+        return paid
 
     def _shows_now(self, engine: str) -> bool:
         """Whether `engine`'s kept result is of the photo and the parameters now."""
@@ -356,4 +408,5 @@ class Session(SessionView):
         """The run in flight was cancelled, or failed: what it finished stays."""
         if self.running is not None:
             self.running = None
+            self.compiling.clear()
             self._changed("running")

@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from blurapp.app.captions import ENGINES_CONTEXT, Translate
+from blurapp.app.first_calls import FirstCalls, Program
 from blurapp.app.jobs import JobHandle, Runner, failure_words, sweep_job
 from blurapp.app.session import Newest
 from blurapp.core.engines import get_engine
 from blurapp.core.figures import CONTEXT as FIGURES_CONTEXT
-from blurapp.core.figures import format_megapixels
+from blurapp.core.figures import FIRST_CALL_NOTES, format_megapixels, format_ms, paid_words
 from blurapp.core.photo import Photo
+from blurapp.core.runs import Payer
 from blurapp.core.spec import BlurSpec, describe_kernel
 from blurapp.core.sweep import DEFAULT_MAX_MEGAPIXELS, SweepPoint
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
@@ -39,8 +41,12 @@ class SweepState:
         translate: Translate = _english,
         *,
         repeats: int | None = None,
+        first_calls: FirstCalls | None = None,
     ) -> None:
+        """`first_calls`: the window's record of what each compiled program's first call cost
+        and who paid it, which the sweep reads and adds to."""
         self.runner, self.translate = runner, translate
+        self.first_calls = first_calls if first_calls is not None else FirstCalls()
         self.repeats = repeats  # None: as many steady calls as each engine needs
         self.max_megapixels = DEFAULT_MAX_MEGAPIXELS
         self.points: list[SweepPoint] = []
@@ -133,9 +139,19 @@ class SweepState:
 
     # --- What comes back -------------------------------------------------------------------
 
+    def _program(self, point: SweepPoint, engine: str) -> Program:
+        """The program `engine` ran at `point`'s size (the sweep blurs the photo's grey)."""
+        parameters = self.parameters
+        device = point.first_calls[engine].device
+        shape = (point.height, point.width)
+        return Program(engine, shape, parameters.size, parameters.algorithm, device)
+
     def _on_point(self, number: int, point: SweepPoint) -> None:
         if not self._sweeps.wanted(number):
             return
+        for engine, call in point.first_calls.items():
+            program = self._program(point, engine)
+            self.first_calls.record(program, call.seconds, call.compilation, Payer.SWEEP)
         self.points.append(point)
         self.status = self.tr(QT_TRANSLATE_NOOP("SweepWindow", "{size} done")).format(
             size=format_megapixels(point.width, point.height)
@@ -160,6 +176,33 @@ class SweepState:
         self.failure = (failure_words(error, memory_for="the next size"), error)
         self._changed("running")
         self._changed("failed")
+
+    def first_call_words(self) -> str:
+        """Each compiled engine's first call at every size done, with where its program was
+        paid for: '0.10 MP: 512 ms (includes compilation) · 0.24 MP, this photo: 1,234 ms,
+        compiled during the live preview'; '' before a size is done."""
+        figures = lambda text: self.translate(FIGURES_CONTEXT, text)  # noqa: E731
+        lines = []
+        for engine in self.engines:
+            sizes = []
+            for point in self.points:
+                call = point.first_calls.get(engine)
+                if call is None:
+                    continue
+                paid = self.first_calls.for_call(self._program(point, engine), call.compilation)
+                if paid is not None:
+                    words = paid_words(paid, figures)
+                else:
+                    note = figures(FIRST_CALL_NOTES[call.compilation])
+                    words = f"{format_ms(call.seconds)} ({note})"
+                size = f"{point.megapixels:.2f} MP"
+                if not point.resampled:
+                    size += ", " + self.tr(QT_TRANSLATE_NOOP("SweepWindow", "this photo"))
+                sizes.append(f"{size}: {words}")
+            if sizes:
+                first = self.tr(QT_TRANSLATE_NOOP("SweepWindow", "{engine} first call: {sizes}"))
+                lines.append(first.format(engine=self.title(engine), sizes=" · ".join(sizes)))
+        return "\n".join(lines)
 
     def failure_message(self) -> tuple[str, str]:
         """The title and text that tell the user why the last sweep failed."""

@@ -12,7 +12,7 @@ from typing import NamedTuple
 from blurapp.core.comparison import TOLERANCE, ComparisonResult
 from blurapp.core.engines import get_engine
 from blurapp.core.kernel import auto_kernel_size, cuts_gaussian_short, kernel_reach
-from blurapp.core.runs import Compilation, EngineRun
+from blurapp.core.runs import Compilation, EngineRun, PaidFirstCall, Payer
 from blurapp.core.spec import describe_kernel
 from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 
@@ -64,6 +64,53 @@ FIRST_CALL_NOTES = {
     ),
     Compilation.REUSED: QT_TRANSLATE_NOOP("Figures", "already compiled"),
 }
+
+
+# Where a program's first call was paid, when a later call found it compiled.
+PAID_WORDS = {
+    (Compilation.COMPILED, Payer.LIVE_PREVIEW): QT_TRANSLATE_NOOP(
+        "Figures", "compiled during the live preview"
+    ),
+    (Compilation.COMPILED, Payer.RUN): QT_TRANSLATE_NOOP(
+        "Figures", "compiled during an earlier Run"
+    ),
+    (Compilation.COMPILED, Payer.SWEEP): QT_TRANSLATE_NOOP("Figures", "compiled during the sweep"),
+    (Compilation.FROM_CACHE, Payer.LIVE_PREVIEW): QT_TRANSLATE_NOOP(
+        "Figures", "loaded from the compilation cache during the live preview"
+    ),
+    (Compilation.FROM_CACHE, Payer.RUN): QT_TRANSLATE_NOOP(
+        "Figures", "loaded from the compilation cache during an earlier Run"
+    ),
+    (Compilation.FROM_CACHE, Payer.SWEEP): QT_TRANSLATE_NOOP(
+        "Figures", "loaded from the compilation cache during the sweep"
+    ),
+}
+# The chart's bar of a first call paid earlier, by who paid it.
+PAID_BARS = {
+    Payer.LIVE_PREVIEW: QT_TRANSLATE_NOOP("Figures", "JAX first call (live preview)"),
+    Payer.RUN: QT_TRANSLATE_NOOP("Figures", "JAX first call (earlier Run)"),
+    Payer.SWEEP: QT_TRANSLATE_NOOP("Figures", "JAX first call (sweep)"),
+}
+# A first call that found its program compiled, by nobody this session knows of.
+UNPAID_BAR = QT_TRANSLATE_NOOP("Figures", "JAX first call (compiled before)")
+
+
+def paid_words(paid: PaidFirstCall, translate: Translate = _english) -> str:
+    """'1,234 ms, compiled during the live preview': a program's first call, as it was paid."""
+    return f"{format_ms(paid.seconds)}, {translate(PAID_WORDS[paid.compilation, paid.paid_by])}"
+
+
+def first_call_words(
+    run: EngineRun, paid: PaidFirstCall | None, translate: Translate = _english
+) -> str:
+    """A compiled engine's first call: its own, with how it got its program; or, when it found
+    the program compiled, what that program's first call cost and where, then its own."""
+    assert run.compilation is not None, "a first call of an engine that compiles"
+    own = f"{format_ms(run.first_call_seconds)} ({translate(FIRST_CALL_NOTES[run.compilation])})"
+    if paid is None:
+        return own
+    this_call = translate(QT_TRANSLATE_NOOP("Figures", "this Run's first call {own}"))
+    return f"{paid_words(paid, translate)}; {this_call.format(own=own)}"
 
 
 def short_kernel_note(size: int, sigma: float, translate: Translate = _english) -> str | None:
@@ -172,8 +219,12 @@ def comparison_lines(
     translate: Translate = _english,
     *,
     bit_depth: int = 8,
+    paid: dict[str, PaidFirstCall] | None = None,
 ) -> list[tuple[str, str]]:
     """(name, value) rows describing a comparison, in the order a reader wants them.
+
+    `paid`: for an engine whose first call found its program compiled, what that program's
+    first call cost and who paid it (the window's live preview, an earlier Run, the sweep).
 
     The reference engine gets its time; the jit engine (ComparisonResult.jit_engine: JAX-jit)
     its rows of old (first call, steady, speedup, transfers, max abs diff, device); every other
@@ -211,7 +262,7 @@ def comparison_lines(
         if name != jit or run.compilation is None:
             rows.append((engine.title, _one_row(result, name, run, steady, difference, translate)))
             continue
-        first = translate(FIRST_CALL_NOTES[run.compilation])
+        first = first_call_words(run, (paid or {}).get(name), translate)
         speedup = translate(QT_TRANSLATE_NOOP("Figures", "NumPy ÷ JAX steady"))
         with_copies = translate(
             QT_TRANSLATE_NOOP("Figures", "copies to and from the device ({device}) included")
@@ -219,7 +270,7 @@ def comparison_lines(
         end_to_end = format_speedup(result.end_to_end_speedup_of(name))
         transfers = translate(QT_TRANSLATE_NOOP("Figures", "to device {to}, from device {back}"))
         rows += [
-            ("JAX first call", f"{format_ms(run.first_call_seconds)} ({first})"),
+            ("JAX first call", first),
             ("JAX steady", steady),
             ("speedup", f"{format_speedup(result.speedup_of(name))} ({speedup})"),
             ("end-to-end speedup", f"{end_to_end} ({with_copies.format(device=run.device)})"),
@@ -266,10 +317,15 @@ class TimingBar(NamedTuple):
     colour: str  # the engine's chart colour, '#55a868'
 
 
-def timing_bars(result: ComparisonResult) -> list[TimingBar]:
+def timing_bars(
+    result: ComparisonResult, paid: dict[str, PaidFirstCall] | None = None
+) -> list[TimingBar]:
     """Every time a chart of `result` shows, in the tutorial's order: the reference, the
     engines that compile nothing, then the compiled ones (the jit engine's first call before
-    its steady time), each in its engine's colour."""
+    its steady time), each in its engine's colour. A first call that found its program
+    compiled shows what that program's first call cost, named by who paid it (`paid`, as in
+    comparison_lines), or is named as compiled before: never a bare "first call" that is
+    only another call."""
 
     def order(name: str) -> int:
         if name == result.reference:
@@ -280,8 +336,13 @@ def timing_bars(result: ComparisonResult) -> list[TimingBar]:
     for name in sorted(result.runs, key=order):
         run, engine = result.runs[name], result.engine(name)
         if name == result.jit_engine and run.first_call_seconds is not None:
-            bars.append(
-                TimingBar("JAX first call", run.first_call_seconds, engine.first_call_chart_colour)
-            )
+            colour = engine.first_call_chart_colour
+            price = (paid or {}).get(name)
+            if price is not None:
+                bars.append(TimingBar(PAID_BARS[price.paid_by], price.seconds, colour))
+            elif run.compilation is Compilation.REUSED and paid is not None:
+                bars.append(TimingBar(UNPAID_BAR, run.first_call_seconds, colour))
+            else:
+                bars.append(TimingBar("JAX first call", run.first_call_seconds, colour))
         bars.append(TimingBar(steady_key(name, result), run.seconds, engine.chart_colour))
     return bars

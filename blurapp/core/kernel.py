@@ -128,6 +128,27 @@ def gaussian_kernel_1d(
     return _gaussian_1d(effective_kernel_size(size, sigma), sigma).astype(np.float32)
 
 
+# The kernel sizes the live preview's compiled programs are made for, while kernel size is
+# auto: each size between two of them is blurred with its kernel zero-padded to the next one,
+# so dragging sigma compiles one program per bucket, not one per size. Each step is at most
+# about 1.8× the taps of the size it stands for.
+PREVIEW_KERNEL_SIZES = (5, 9, 13, 17, 25, 33, 45, 63, 87, MAX_KERNEL_SIZE)
+
+
+def preview_kernel_size(size: int) -> int:
+    """The smallest of PREVIEW_KERNEL_SIZES that holds a `size` × `size` kernel."""
+    return next(bucket for bucket in PREVIEW_KERNEL_SIZES if bucket >= size)
+
+
+def pad_kernel(kernel: np.ndarray, size: int) -> np.ndarray:
+    """`kernel` (k×k, or k taps) centred in zeros to `size` (odd, ≥ k) on every axis. A zero
+    tap adds an exact zero: the blur is the same, up to the order of float32 sums."""
+    extra = size - kernel.shape[0]
+    if extra < 0 or extra % 2:
+        raise ValueError(f"cannot pad a kernel of {kernel.shape[0]} taps to {size}")
+    return np.pad(kernel, extra // 2).astype(np.float32, copy=False)
+
+
 def check_algorithm(algorithm: object) -> Algorithm:
     """Return `algorithm` if it is one of ALGORITHMS, or raise InvalidKernelError."""
     if algorithm not in ALGORITHMS:

@@ -26,6 +26,23 @@ class Compilation(StrEnum):
     REUSED = "already compiled"  # compiled earlier in this session
 
 
+class Payer(StrEnum):
+    """What made a program's first call: whoever did paid its compilation."""
+
+    LIVE_PREVIEW = "live preview"
+    RUN = "run"
+    SWEEP = "sweep"
+
+
+class PaidFirstCall(NamedTuple):
+    """What a program's first call cost (with its compilation, or its load from the cache),
+    and who paid it: what a later call that found it compiled shows as its first call."""
+
+    seconds: float
+    compilation: Compilation  # COMPILED or FROM_CACHE
+    paid_by: Payer
+
+
 class Call(NamedTuple):
     """One steady call of an engine, timed: the blur itself and, on a device, the copies of
     the photo to it and of the result back (None for an engine that copies nothing)."""

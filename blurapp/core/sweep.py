@@ -15,8 +15,8 @@ import io
 import math
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import numpy as np
 from PIL import Image
@@ -30,7 +30,7 @@ from blurapp.core.kernel import (
     Algorithm,
     KernelSize,
 )
-from blurapp.core.runs import BlurCancelled
+from blurapp.core.runs import BlurCancelled, Compilation
 from blurapp.core.saving import write_atomically
 
 # Log-spaced, from a thumbnail to a 24 MP camera's photo (6000 × 4000).
@@ -52,6 +52,15 @@ class SweepSize:
         return self.height * self.width / 1e6
 
 
+class SweepFirstCall(NamedTuple):
+    """A compiled engine's first call at one size: its seconds, how it got its program, and
+    the device it ran on."""
+
+    seconds: float
+    compilation: Compilation
+    device: str
+
+
 @dataclass(frozen=True)
 class SweepPoint:
     """One size of a sweep: each engine's steady seconds (or why it has none), and each
@@ -65,6 +74,7 @@ class SweepPoint:
     speedups: Mapping[str, float]  # every engine but the reference that has one
     resampled: bool = True
     reference: str = REFERENCE_ENGINE
+    first_calls: Mapping[str, SweepFirstCall] = field(default_factory=dict)  # compiled engines
 
     @property
     def megapixels(self) -> float:
@@ -191,6 +201,11 @@ def sweep_points(
             },
             resampled=size.resampled,
             reference=result.reference,
+            first_calls={
+                name: SweepFirstCall(run.first_call_seconds, run.compilation, run.device)
+                for name, run in result.runs.items()
+                if run.compilation is not None and run.first_call_seconds is not None
+            },
         )
         # The outputs of a large size take hundreds of MB: gone before the next size is made.
         del result, resized

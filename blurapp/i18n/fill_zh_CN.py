@@ -310,6 +310,22 @@ ZH_CN = {
     "Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)": "分块 TIFF (*.tif *.tiff);;NumPy 数组 (*.npy)",
     "{name} already exists. Replace it?": "{name} 已存在。是否替换？",
     "opened in grey: there is not enough memory to blur it in colour": "以灰度打开：内存不足，无法彩色模糊",
+    # JAX's first call, wherever it was paid; the live preview's padded kernels (issue 19)
+    "compiled during the live preview": "在实时预览中编译",
+    "compiled during an earlier Run": "在先前的运行中编译",
+    "compiled during the sweep": "在规模扫描中编译",
+    "loaded from the compilation cache during the live preview": "在实时预览中从编译缓存加载",
+    "loaded from the compilation cache during an earlier Run": "在先前的运行中从编译缓存加载",
+    "loaded from the compilation cache during the sweep": "在规模扫描中从编译缓存加载",
+    "JAX first call (live preview)": "JAX 首次调用（实时预览）",
+    "JAX first call (earlier Run)": "JAX 首次调用（先前的运行）",
+    "JAX first call (sweep)": "JAX 首次调用（规模扫描）",
+    "JAX first call (compiled before)": "JAX 首次调用（此前已编译）",
+    "this Run's first call {own}": "本次运行的首次调用 {own}",
+    "kernel zero-padded to {size}": "卷积核以零填充至 {size}",
+    "compiling for {size}…": "正在为 {size} 编译…",
+    "{engine} first call: {sizes}": "{engine} 首次调用：{sizes}",
+    "&Detail at 100%": "100% 细节(&D)",
 }
 
 

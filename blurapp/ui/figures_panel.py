@@ -29,6 +29,7 @@ from blurapp.core.figures import (
     format_ms,
     timing_bars,
 )
+from blurapp.core.runs import PaidFirstCall
 from blurapp.ui.colours import NOTE_COLOUR, WARNING_COLOUR
 from blurapp.ui.fonts import scaled_font
 
@@ -376,11 +377,13 @@ class FiguresPanel(QGroupBox):
         height: int,
         earlier: list[tuple[str, str]] = (),
         bit_depth: int = 8,
+        paid: dict[str, PaidFirstCall] | None = None,
     ) -> None:
         """The figures of `result`, then `earlier` rows kept from a previous run; differences
-        are in levels of the photo's `bit_depth`."""
+        are in levels of the photo's `bit_depth`; `paid`: the first calls paid before this run
+        (see comparison_lines)."""
         rows = comparison_lines(
-            result, image_label, width, height, figure_text, bit_depth=bit_depth
+            result, image_label, width, height, figure_text, bit_depth=bit_depth, paid=paid
         )
         outside = {
             difference_key(result, engine)
@@ -391,7 +394,7 @@ class FiguresPanel(QGroupBox):
         self.chart.set_timings(
             [
                 (row_name_text(bar.key), bar.seconds, QColor(bar.colour))
-                for bar in timing_bars(result)
+                for bar in timing_bars(result, paid)
             ]
         )
 

@@ -23,12 +23,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from blurapp.ui.detail_inset import draw_detail
+
 MIN_ZOOM = 1 / 64
 MAX_ZOOM = 64.0
 ZOOM_STEP = 1.25
 # The before/after divider, in screen pixels: the mouse picks it up this close to its line,
 # which is also the radius of its handle.
 DIVIDER_REACH = 10
+# Below this zoom a blur of a few pixels cannot be seen on screen (a 12 MP photo fits a pane at
+# some 15%): the view then shows an inset of the pixels under the cursor at 100%.
+DETAIL_BELOW_ZOOM = 0.5
+DETAIL_SIZE = 220  # the inset's side, in screen pixels at most
 
 
 def picture_qimage(picture: np.ndarray) -> QImage:
@@ -71,6 +77,12 @@ class PictureItem(QGraphicsItem):
 
     def levels(self) -> tuple[np.ndarray, ...]:
         return self._levels
+
+    def images(self) -> list[QImage]:
+        return self._images
+
+    def before_images(self) -> list[QImage]:
+        return self._before_images
 
     def before(self) -> tuple[np.ndarray, ...]:
         return self._before
@@ -136,6 +148,7 @@ class ImageView(QGraphicsView):
     zoom_changed = Signal(float)
     view_moved = Signal()  # scrolled or zoomed: the linked views follow
     divider_moved = Signal(float)  # the fraction of the width left of it: linked views follow
+    detail_moved = Signal(QPointF)  # the point the 100% inset shows: linked views follow
     clicked = Signal()
     focused = Signal()
 
@@ -153,6 +166,8 @@ class ImageView(QGraphicsView):
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._fit = True
         self._dragging_divider = False
+        self._detail_on = True
+        self._detail_point: QPointF | None = None  # in picture pixels; None: its centre
         self.horizontalScrollBar().valueChanged.connect(self.view_moved)
         self.verticalScrollBar().valueChanged.connect(self.view_moved)
 
@@ -226,7 +241,65 @@ class ImageView(QGraphicsView):
         x, top, bottom = self._divider_on_screen()
         return abs(position.x() - x) <= DIVIDER_REACH and top <= position.y() <= bottom
 
+    # The 100% detail ----------------------------------------------------------------------
+
+    def set_detail_on(self, on: bool) -> None:
+        """Show the 100% inset while the picture is reduced below DETAIL_BELOW_ZOOM, or not."""
+        self._detail_on = on
+        self.viewport().update()
+
+    def detail_point(self) -> QPointF:
+        """The point of the picture the inset is centred on (picture pixels)."""
+        if self._detail_point is not None:
+            return self._detail_point
+        return self._item.boundingRect().center()
+
+    def set_detail_point(self, point: QPointF) -> None:
+        if point != self._detail_point:
+            self._detail_point = QPointF(point)
+            self.viewport().update()
+            self.detail_moved.emit(QPointF(point))
+
+    def detail_rect(self) -> QRectF | None:
+        """Where the inset is drawn (view pixels), or None when none is shown."""
+        if not (self._detail_on and self.has_picture() and self.zoom() < DETAIL_BELOW_ZOOM):
+            return None
+        viewport = self.viewport().rect()
+        side = min(DETAIL_SIZE, viewport.width() // 2, viewport.height() // 2)
+        size = self.picture_size()
+        side = min(side, size.width(), size.height())
+        if side < 16:
+            return None
+        return QRectF(viewport.width() - side - 8, 8, side, side)
+
+    def detail_source(self) -> QRectF | None:
+        """The picture pixels the inset shows at 100%: a square around detail_point(), kept
+        inside the picture."""
+        target = self.detail_rect()
+        if target is None:
+            return None
+        side, size, point = target.width(), self.picture_size(), self.detail_point()
+        left = min(max(point.x() - side / 2, 0.0), size.width() - side)
+        top = min(max(point.y() - side / 2, 0.0), size.height() - side)
+        return QRectF(round(left), round(top), side, side)
+
+    def _draw_detail(self, painter: QPainter) -> None:
+        target, source = self.detail_rect(), self.detail_source()
+        if target is None or source is None:
+            return
+        befores = self._item.before_images()
+        draw_detail(
+            painter,
+            target,
+            source,
+            self._item.images()[0],
+            befores[0] if befores else None,
+            self._item.divider_x() if befores else None,
+            self.viewportTransform().mapRect(source),
+        )
+
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        self._draw_detail(painter)
         if not self.is_split():
             return
         x, top, bottom = self._divider_on_screen()
@@ -341,6 +414,8 @@ class ImageView(QGraphicsView):
             event.accept()
             return
         super().mouseMoveEvent(event)
+        if event.buttons() == Qt.MouseButton.NoButton and self.has_picture():
+            self.set_detail_point(self.mapToScene(event.position().toPoint()))
         if event.buttons() == Qt.MouseButton.NoButton:
             over = self._over_divider(event.position())
             shape = self.viewport().cursor().shape()
@@ -367,11 +442,20 @@ class ViewLink:
         for view in views:
             view.view_moved.connect(lambda view=view: self._follow(view))
             view.divider_moved.connect(self._move_dividers)
+            view.detail_moved.connect(self._move_details)
 
     def _move_dividers(self, fraction: float) -> None:
         # A view already there does not emit again, so this ends.
         for view in self.views:
             view.set_divider(fraction)
+
+    def _move_details(self, point: QPointF) -> None:
+        for view in self.views:
+            view.set_detail_point(point)
+
+    def set_detail_on(self, on: bool) -> None:
+        for view in self.views:
+            view.set_detail_on(on)
 
     def _follow(self, leader: ImageView) -> None:
         if self._following:

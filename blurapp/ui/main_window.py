@@ -239,6 +239,9 @@ class MainWindow(QMainWindow):
             pane.caption.setToolTip(caption.out_of_date or "")
         self.figures.set_stale(self.session.figures_out_of_date())
 
+    def _on_model_compiling(self) -> None:
+        self._show_captions()
+
     def _on_model_outcome(self) -> None:
         outcome, session = self.session.outcome, self.session
         photo = outcome.photo
@@ -249,6 +252,7 @@ class MainWindow(QMainWindow):
             photo.height,
             earlier=session.earlier_rows(),
             bit_depth=photo.bit_depth,
+            paid=session.paid_first_calls(),
         )
         self.status_label.setText(session.summary())
         self.results_shown.emit(outcome.result)

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from blurapp.app.first_calls import FirstCalls
 from blurapp.app.sweep_state import SweepState
 from blurapp.core.photo import Photo
 from blurapp.core.saving import OutputError, write_atomically
@@ -74,6 +75,7 @@ class SweepWindow(QDialog):
         parent: QWidget | None = None,
         *,
         repeats: int | None = None,
+        first_calls: FirstCalls | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Scaling Sweep"))
@@ -81,13 +83,22 @@ class SweepWindow(QDialog):
         self._closed = False  # closed, and deleted soon when WA_DeleteOnClose: never reused
         self.runner = Runner(self)
         self.state = SweepState(
-            photo, parameters, engines, self.runner, QCoreApplication.translate, repeats=repeats
+            photo,
+            parameters,
+            engines,
+            self.runner,
+            QCoreApplication.translate,
+            repeats=repeats,
+            first_calls=first_calls,
         )
         self.state.subscribe(self._on_model_changed)
 
         self.subject_label = QLabel()
         self.subject_label.setWordWrap(True)
         self.chart = SweepChart()
+        # JAX-jit's first call at each size: what the chart's steady times leave out.
+        self.first_call_label = QLabel()
+        self.first_call_label.setWordWrap(True)
         self.max_spin = QDoubleSpinBox()
         self.max_spin.setRange(0.1, 100.0)
         self.max_spin.setDecimals(1)
@@ -120,6 +131,7 @@ class SweepWindow(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.subject_label)
         layout.addWidget(self.chart, 1)
+        layout.addWidget(self.first_call_label)
         layout.addLayout(controls)
 
         self.run_button.clicked.connect(self._on_view_run_or_stop)
@@ -192,6 +204,8 @@ class SweepWindow(QDialog):
         running = self.state.running
         self.status_label.setText(self.state.status)
         self.chart.set_points(self.state.points)
+        self.first_call_label.setText(self.state.first_call_words())
+        self.first_call_label.setVisible(bool(self.state.points))
         self.run_button.setText(self.tr("&Stop") if running else self.tr("&Run"))
         self.max_spin.setEnabled(not running)
         self.save_picture_button.setEnabled(bool(self.state.points))
@@ -361,7 +375,13 @@ def open_sweep_window(window) -> SweepWindow | None:
         (child for child in window.findChildren(SweepWindow) if not child.is_closed()), None
     )
     if sweep is None:
-        sweep = SweepWindow(session.photo, session.parameters, session.timed, window)
+        sweep = SweepWindow(
+            session.photo,
+            session.parameters,
+            session.timed,
+            window,
+            first_calls=session.first_calls,
+        )
         sweep.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         sweep.sweep_started.connect(lambda: stop_window_run(window))
     elif not sweep.is_running():

@@ -294,12 +294,26 @@ class _CompiledBlurs:
             self._by_key[key] = compiled
             return compiled, how
 
+    def holds(self, shape: tuple[int, ...], kernel_shape: tuple[int, ...], device: Any) -> bool:
+        """Whether the blur for these shapes on `device` is compiled already (get() is quick)."""
+        key = (tuple(shape), tuple(kernel_shape), device.platform, device.id)
+        with self._lock:
+            return key in self._by_key
+
     def clear(self) -> None:
         with self._lock:
             self._by_key.clear()
 
 
 compiled_blurs = _CompiledBlurs()
+
+
+def program_ready(
+    shape: tuple[int, ...], kernel_shape: tuple[int, ...], platform: str | None = None
+) -> bool:
+    """Whether JAX-jit's program for an image of `shape` and a kernel of `kernel_shape` on
+    `platform` is compiled in this process, so a call would not compile (or load) it."""
+    return compiled_blurs.holds(shape, kernel_shape, jax_device(platform))
 
 
 def blur_jax(image: np.ndarray, kernel: np.ndarray, platform: str | None = None) -> np.ndarray:
