@@ -3,6 +3,8 @@ divider drawn over them."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -138,6 +140,10 @@ class ImageView(QGraphicsView):
     divider_moved = Signal(float)  # the fraction of the width left of it: linked views follow
     clicked = Signal()
     focused = Signal()
+    # The picture's pixel under the cursor (x, y), and whether it is left of the divider, in
+    # the picture drawn there ("before"); hover_left: the cursor is off the picture.
+    hovered = Signal(int, int, bool)
+    hover_left = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -153,6 +159,8 @@ class ImageView(QGraphicsView):
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._fit = True
         self._dragging_divider = False
+        self._hovering = False
+        self.viewport().setMouseTracking(True)  # the value under the cursor, buttons up too
         self.horizontalScrollBar().valueChanged.connect(self.view_moved)
         self.verticalScrollBar().valueChanged.connect(self.view_moved)
 
@@ -332,7 +340,36 @@ class ImageView(QGraphicsView):
             return
         super().mousePressEvent(event)
 
+    def pixel_at(self, position: QPointF) -> tuple[int, int] | None:
+        """The picture's pixel (x, y) at `position` in the viewport, or None off the picture."""
+        if not self.has_picture():
+            return None
+        point = self.mapToScene(position.toPoint())
+        x, y = math.floor(point.x()), math.floor(point.y())
+        size = self.picture_size()
+        if 0 <= x < size.width() and 0 <= y < size.height():
+            return x, y
+        return None
+
+    def _tell_hover(self, position: QPointF) -> None:
+        pixel = self.pixel_at(position)
+        if pixel is None:
+            if self._hovering:
+                self._hovering = False
+                self.hover_left.emit()
+            return
+        self._hovering = True
+        before = self.is_split() and pixel[0] < self._item.divider_x()
+        self.hovered.emit(*pixel, before)
+
+    def leaveEvent(self, event) -> None:
+        super().leaveEvent(event)
+        if self._hovering:
+            self._hovering = False
+            self.hover_left.emit()
+
     def mouseMoveEvent(self, event) -> None:
+        self._tell_hover(event.position())
         if self._dragging_divider:
             scene_x = self.mapToScene(event.position().toPoint()).x()
             width = self.picture_size().width()
