@@ -32,7 +32,14 @@ def figure_labels(window) -> dict[str, QLabel]:
 
 
 def speedup_label(window) -> QLabel:
-    return figure_labels(window)[window.figures.value("speedup")]
+    """The label of the speed-up figure itself ("6.6×" while presenting)."""
+    return window.figures.value_labels("speedup")[0]
+
+
+def detail_labels(window) -> list[QLabel]:
+    """The labels saying how each figure was measured, beside it while presenting."""
+    rows = [window.figures.value_labels(name) for name in window.figures.names()]
+    return [labels[1] for labels in rows if len(labels) > 1]
 
 
 def is_full_screen(window) -> bool:
@@ -55,10 +62,18 @@ def test_f11_presents_the_speedup_in_the_largest_type(compared, qtbot):
     assert window.presentation_action.isChecked()
     speedup = speedup_label(window)
     assert type_size(speedup) >= 1.8 * normal
-    others = [label for label in figure_labels(window).values() if label is not speedup]
-    assert len(others) > 10  # the rows' names and values, and the chart's caption
-    assert all(type_size(speedup) > type_size(label) for label in others)
+    details = detail_labels(window)
+    others = [
+        label
+        for label in figure_labels(window).values()
+        if label is not speedup and label not in details
+    ]
+    assert len(others) > 10  # the rows' names and figures, and the chart's caption
+    assert all(type_size(speedup) > type_size(label) for label in others + details)
     assert all(type_size(label) >= 1.8 * normal for label in others)
+    # How each was measured, beside its figure, in type the presenter reads.
+    assert len(details) >= 5
+    assert all(type_size(label) >= 1.25 * normal for label in details)
     assert type_size(window.figures.chart) >= 1.8 * chart
     for pane in window.panes:
         assert type_size(pane.caption) >= 1.8 * caption

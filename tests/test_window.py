@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from qt_helpers import RUN_TIMEOUT_MS, photo_file
 
 from blurapp.core import TOLERANCE, gaussian_kernel, load_grayscale, sample_photo_path, to_8bit
+from blurapp.core.runs import Compilation
 from blurapp.ui.main_window import MainWindow
 from blurapp.ui.runner import running_jobs
 
@@ -176,7 +177,10 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
     assert figures.value("device") == result.jit_run.device
     assert figures.value("kernel") == "9 × 9, sigma 2.5"
     assert "600 × 400" in figures.value("image")
-    assert [name for name, _ in figures.chart.bars()] == ["NumPy", "JAX first call", "JAX steady"]
+    # A program another test of this process compiled was paid for outside this window: said so.
+    reused = result.jit_run.compilation is Compilation.REUSED
+    first = "JAX first call (compiled before)" if reused else "JAX first call"
+    assert [name for name, _ in figures.chart.bars()] == ["NumPy", first, "JAX steady"]
     # The pictures are the engines' outputs.
     expected = to_8bit(result.reference_run.output)
     shown = window.left_pane.view.image()

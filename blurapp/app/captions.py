@@ -89,6 +89,7 @@ class SessionView:
     outcome: Outcome | None
     running: RunPlan | None
     original: Any
+    grey_original: Any
     jax_unavailable: str | None
     _live_updates: dict[str, list[float]]
     first_calls: FirstCalls
@@ -204,9 +205,16 @@ class SessionView:
 
     def picture_before(self, pane: int) -> Any:
         """What `pane` draws left of its divider when showing before/after (the original; the
-        right side is `picture`), or None when the pane shows one picture whole."""
+        right side is `picture`), or None when the pane shows one picture whole.
+
+        The original as the blur right of it saw it: a grey blur of a colour photo has its grey
+        on the left, so the divider shows the blur and nothing else changing."""
         if self.show != "split" or self.picture(pane) is None:
             return None
+        kept = self.results.get(self.pane_engines[pane])
+        shows_grey_blur = kept is not None and kept.run is not None and kept.output_channels == 1
+        if shows_grey_blur and self.grey_original is not None:
+            return self.grey_original
         return self.original
 
     def placeholder(self, pane: int) -> str:

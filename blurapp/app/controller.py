@@ -201,7 +201,7 @@ class WindowController:
     def _on_photo_loaded(self, number: int, loaded: LoadedPhoto) -> None:
         if not self._loads.done(number):
             return
-        self.session.set_photo(loaded.photo, loaded.picture)
+        self.session.set_photo(loaded.photo, loaded.picture, loaded.grey_picture)
         status = self.photo_status()
         if loaded.grey_for_memory:
             status += " · " + self.tr(

@@ -84,6 +84,8 @@ class LoadedPhoto:
     photo: Photo
     picture: tuple[np.ndarray, ...]  # the photo (grey or RGB) as a uint8 pyramid, ready to show
     grey_for_memory: bool = False  # a colour photo opened in grey: its colour blur would not fit
+    # A colour photo's grey, the one a grey blur starts from, as a pyramid; None for a grey one.
+    grey_picture: tuple[np.ndarray, ...] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -187,6 +189,10 @@ def load_job(
             log.info("%s: opened in grey, too large to blur in colour here", path)
         yield None
         picture = build_pyramid(to_8bit(photo.pixels))
+        grey_picture = None
+        if photo.channels > 1:
+            yield None
+            grey_picture = build_pyramid(to_8bit(photo.gray))
     except PhotoError:
         raise
     except Exception as error:
@@ -194,7 +200,7 @@ def load_job(
             path, QT_TRANSLATE_NOOP("FileProblem", "unexpected error: {reason}"), reason=error
         )
         raise unexpected from error  # the log shows its traceback
-    return LoadedPhoto(photo, picture, grey_for_memory)
+    return LoadedPhoto(photo, picture, grey_for_memory, grey_picture)
 
 
 def _program_ready(engine: Engine, shape: tuple[int, ...], kernel_shape: tuple[int, ...]) -> bool:

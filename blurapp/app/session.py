@@ -147,6 +147,7 @@ class Session(SessionView):
         self.translate = translate
         self.photo: Photo | None = None
         self.original: Any = None  # the photo as the view draws it
+        self.grey_original: Any = None  # a colour photo's grey, as the view draws it
         self.parameters = BlurSpec()
         self.pane_engines: list[str] = list(DEFAULT_PANE_ENGINES)
         self.timed: tuple[str, ...] = DEFAULT_ENGINES
@@ -176,9 +177,10 @@ class Session(SessionView):
 
     # --- What the user does --------------------------------------------------------------
 
-    def set_photo(self, photo: Photo, original: Any = None) -> None:
-        """A new photo: every result of the old one goes, and a run in flight with it."""
-        self.photo, self.original = photo, original
+    def set_photo(self, photo: Photo, original: Any = None, grey_original: Any = None) -> None:
+        """A new photo: every result of the old one goes, and a run in flight with it.
+        `grey_original`: a colour photo's grey as the view draws it (None for a grey photo)."""
+        self.photo, self.original, self.grey_original = photo, original, grey_original
         self.results.clear()
         self._live_updates.clear()
         self.outcome = None

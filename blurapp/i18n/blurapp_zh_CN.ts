@@ -429,17 +429,17 @@
 <context>
     <name>FiguresPanel</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="301"/>
+        <location filename="../ui/figures_panel.py" line="305"/>
         <source>Figures</source>
         <translation>测量数据</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="311"/>
+        <location filename="../ui/figures_panel.py" line="315"/>
         <source>Time per blur (ms)</source>
         <translation>每次模糊的耗时（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="411"/>
+        <location filename="../ui/figures_panel.py" line="440"/>
         <source>Out of date: {reason}</source>
         <translation>已过期：{reason}</translation>
     </message>
@@ -447,93 +447,93 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../app/jobs.py" line="193"/>
+        <location filename="../app/jobs.py" line="200"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="154"/>
-        <location filename="../scale/tiled.py" line="305"/>
+        <location filename="../core/photo.py" line="151"/>
+        <location filename="../scale/tiled_read.py" line="253"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="160"/>
+        <location filename="../core/photo.py" line="157"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="167"/>
+        <location filename="../core/photo.py" line="164"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="171"/>
+        <location filename="../core/photo.py" line="168"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="179"/>
-        <location filename="../scale/tiled.py" line="393"/>
+        <location filename="../core/photo.py" line="176"/>
+        <location filename="../scale/tiled_read.py" line="338"/>
         <source>the file is damaged or not a valid image ({reason})</source>
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="183"/>
-        <location filename="../scale/tiled.py" line="299"/>
+        <location filename="../core/photo.py" line="180"/>
+        <location filename="../scale/tiled_read.py" line="247"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="221"/>
+        <location filename="../core/photo_checks.py" line="53"/>
         <source>the image is {width} × {height} pixels ({megapixels} MP); blurring it needs about {needed} GB of memory, but only {available} GB is available</source>
         <translation>图像为 {width} × {height} 像素（{megapixels} 百万像素）；模糊它约需 {needed} GB 内存，但只有 {available} GB 可用</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="241"/>
+        <location filename="../core/photo_checks.py" line="73"/>
         <source>this is a folder, not an image file</source>
         <translation>这是文件夹，不是图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="245"/>
-        <location filename="../scale/tiled.py" line="138"/>
+        <location filename="../core/photo_checks.py" line="77"/>
+        <location filename="../scale/tiled_read.py" line="89"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="247"/>
-        <location filename="../scale/batch.py" line="224"/>
+        <location filename="../core/photo_checks.py" line="79"/>
+        <location filename="../scale/batch_plan.py" line="143"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="116"/>
+        <location filename="../core/photo.py" line="113"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="267"/>
+        <location filename="../core/photo_checks.py" line="95"/>
         <source>the file cannot hold the image its header declares (it gives {counts} byte counts for {pieces} strips or tiles)</source>
         <translation>文件装不下其文件头声明的图像（{pieces} 个条带或图块只给出 {counts} 个字节数）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="279"/>
+        <location filename="../core/photo_checks.py" line="107"/>
         <source>the file cannot hold the image its header declares ({empty} of its {pieces} strips or tiles hold no bytes)</source>
         <translation>文件装不下其文件头声明的图像（{pieces} 个条带或图块中有 {empty} 个没有任何字节）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="290"/>
-        <location filename="../core/photo.py" line="317"/>
+        <location filename="../core/photo_checks.py" line="118"/>
+        <location filename="../core/photo_checks.py" line="128"/>
         <source>the file is truncated (it ends before the image does)</source>
         <translation>文件不完整（在图像结束之前就结束了）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="322"/>
+        <location filename="../core/photo_checks.py" line="133"/>
         <source>permission denied</source>
         <translation>权限不足</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="323"/>
+        <location filename="../core/photo_checks.py" line="134"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
@@ -579,32 +579,32 @@
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../scale/tiled.py" line="208"/>
+        <location filename="../scale/tiled_read.py" line="156"/>
         <source>this is not a TIFF file, or it is damaged; only TIFF, BigTIFF and zarr images can be blurred in tiles ({reason})</source>
         <translation>这不是 TIFF 文件，或文件已损坏；只有 TIFF、BigTIFF 和 zarr 图像可以分块模糊（{reason}）</translation>
     </message>
     <message>
-        <location filename="../scale/tiled.py" line="263"/>
+        <location filename="../scale/tiled_read.py" line="211"/>
         <source>this is not a zarr array BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的 zarr 数组（{reason}）</translation>
     </message>
     <message>
-        <location filename="../scale/tiled.py" line="715"/>
+        <location filename="../scale/tiled.py" line="169"/>
         <source>an image blurred in tiles is written as {accepted}, not {extension}</source>
         <translation>分块模糊的图像只能写为 {accepted}，不能写为 {extension}</translation>
     </message>
     <message>
-        <location filename="../scale/tiled.py" line="788"/>
+        <location filename="../scale/tiled_write.py" line="39"/>
         <source>there is not enough free space for it: it would take about {needed} GB, and {free} GB is free</source>
         <translation>磁盘空间不足：它约需 {needed} GB，而只有 {free} GB 可用</translation>
     </message>
     <message>
-        <location filename="../scale/batch.py" line="337"/>
+        <location filename="../scale/batch_plan.py" line="256"/>
         <source>this is one of the photos being blurred ({source}); BlurApp never writes over an input, choose another output folder</source>
         <translation>这是正在模糊的照片之一（{source}）；BlurApp 从不覆盖输入文件，请选择其他输出文件夹</translation>
     </message>
     <message>
-        <location filename="../scale/batch.py" line="349"/>
+        <location filename="../scale/batch_plan.py" line="268"/>
         <source>{other} is written here already; {source} was not blurred (rename one of them)</source>
         <translation>{other} 已写入此处；{source} 未被模糊（请重命名其中之一）</translation>
     </message>
@@ -612,12 +612,12 @@
 <context>
     <name>ImageView</name>
     <message>
-        <location filename="../ui/image_view.py" line="363"/>
+        <location filename="../ui/image_view.py" line="347"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/image_view.py" line="363"/>
+        <location filename="../ui/image_view.py" line="347"/>
         <source>After</source>
         <translation>之后</translation>
     </message>
@@ -643,12 +643,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/menus.py" line="147"/>
+        <location filename="../ui/menus.py" line="169"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="148"/>
+        <location filename="../ui/menus.py" line="170"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
@@ -698,93 +698,113 @@
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="49"/>
+        <location filename="../ui/menus.py" line="51"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../ui/menus.py" line="55"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../ui/menus.py" line="61"/>
         <source>&amp;Copy Selected Image</source>
         <translation>复制所选图像(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="54"/>
+        <location filename="../ui/menus.py" line="66"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="56"/>
+        <location filename="../ui/menus.py" line="68"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="61"/>
+        <location filename="../ui/menus.py" line="73"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="66"/>
+        <location filename="../ui/menus.py" line="78"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="71"/>
+        <location filename="../ui/menus.py" line="83"/>
         <source>&amp;Actual Size (100%)</source>
         <translation>实际大小 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="76"/>
+        <location filename="../ui/menus.py" line="88"/>
         <source>Select the Other &amp;Pane</source>
         <translation>选择另一个窗格(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="95"/>
+        <location filename="../ui/menus.py" line="106"/>
+        <source>Panes One A&amp;bove the Other</source>
+        <translation>窗格上下排列(&amp;B)</translation>
+    </message>
+    <message>
+        <location filename="../ui/menus.py" line="110"/>
+        <source>Wide photos get more room one above the other; tall ones side by side</source>
+        <translation>宽照片上下排列更大；高照片左右并排更大</translation>
+    </message>
+    <message>
+        <location filename="../ui/menus.py" line="117"/>
         <source>P&amp;resentation</source>
         <translation>演示模式(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="99"/>
+        <location filename="../ui/menus.py" line="121"/>
         <source>&amp;Live Preview</source>
         <translation>实时预览(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="106"/>
+        <location filename="../ui/menus.py" line="128"/>
         <source>&amp;Detail at 100%</source>
         <translation>100% 细节(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="112"/>
-        <location filename="../ui/menus.py" line="114"/>
+        <location filename="../ui/menus.py" line="134"/>
+        <location filename="../ui/menus.py" line="136"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="120"/>
+        <location filename="../ui/menus.py" line="142"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="126"/>
+        <location filename="../ui/menus.py" line="148"/>
         <source>Scaling &amp;Sweep…</source>
         <translation>规模扫描(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="130"/>
+        <location filename="../ui/menus.py" line="152"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="132"/>
+        <location filename="../ui/menus.py" line="154"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="137"/>
+        <location filename="../ui/menus.py" line="159"/>
         <source>&amp;About BlurApp</source>
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/window_layout.py" line="69"/>
+        <location filename="../ui/window_layout.py" line="83"/>
         <source>Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%</source>
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="131"/>
+        <location filename="../ui/main_window.py" line="142"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
@@ -804,17 +824,17 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="310"/>
+        <location filename="../ui/main_window.py" line="322"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="310"/>
+        <location filename="../ui/main_window.py" line="322"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="156"/>
+        <location filename="../ui/menus.py" line="178"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
@@ -829,7 +849,7 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="350"/>
+        <location filename="../ui/main_window.py" line="362"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -854,27 +874,93 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="365"/>
+        <location filename="../ui/main_window.py" line="377"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="366"/>
+        <location filename="../ui/main_window.py" line="378"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="111"/>
+        <location filename="../ui/results_saving.py" line="26"/>
+        <source>Save Results Made with Different Parameters?</source>
+        <translation>保存用不同参数得到的结果？</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_saving.py" line="27"/>
+        <source>The two results were not made with the same parameters:</source>
+        <translation>两个结果不是用相同参数得到的：</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_saving.py" line="31"/>
+        <source>Each file&apos;s name and description say which parameters made it. Save both?</source>
+        <translation>每个文件的名称和说明都注明了所用参数。两个都保存吗？</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_saving.py" line="54"/>
+        <source>Save keeps to the current results ({names}); Save All includes these.</source>
+        <translation>“保存”只保存当前结果（{names}）；“全部保存”也包括这些。</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_saving.py" line="61"/>
+        <source>None is current: Save All saves them as they are.</source>
+        <translation>没有当前结果：“全部保存”按原样保存它们。</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_saving.py" line="67"/>
+        <source>Save Out-of-Date Results?</source>
+        <translation>保存已过期的结果？</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_saving.py" line="68"/>
+        <source>These results are out of date:</source>
+        <translation>以下结果已过期：</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_saving.py" line="101"/>
+        <source>Save Results to Folder</source>
+        <translation>将结果保存到文件夹</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_saving.py" line="113"/>
+        <location filename="../ui/results_saving.py" line="145"/>
+        <source>Cannot Save Results</source>
+        <translation>无法保存结果</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_saving.py" line="123"/>
+        <source>Replace Files?</source>
+        <translation>替换文件？</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_saving.py" line="124"/>
+        <source>These files already exist in {folder}:</source>
+        <translation>以下文件已存在于 {folder}：</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_saving.py" line="128"/>
+        <source>Replace them?</source>
+        <translation>是否替换？</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_saving.py" line="152"/>
+        <source>Saved {files} in {folder}</source>
+        <translation>已将 {files} 保存到 {folder}</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_saving.py" line="171"/>
         <source>Copied the {engine} image</source>
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="218"/>
+        <location filename="../ui/menus.py" line="240"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="431"/>
+        <location filename="../ui/main_window.py" line="459"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -888,11 +974,36 @@
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
+    <message>
+        <location filename="../ui/undo.py" line="25"/>
+        <source>Kernel Size</source>
+        <translation>卷积核大小</translation>
+    </message>
+    <message>
+        <location filename="../ui/undo.py" line="26"/>
+        <source>Sigma</source>
+        <translation>Sigma</translation>
+    </message>
+    <message>
+        <location filename="../ui/undo.py" line="27"/>
+        <source>Algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <location filename="../ui/undo.py" line="28"/>
+        <source>Colour</source>
+        <translation>彩色</translation>
+    </message>
+    <message>
+        <location filename="../ui/undo.py" line="43"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
 </context>
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../ui/presentation.py" line="56"/>
+        <location filename="../ui/presentation.py" line="69"/>
         <source>Leave Presentation</source>
         <translation>退出演示模式</translation>
     </message>
@@ -968,215 +1079,225 @@
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="120"/>
+        <location filename="../app/captions.py" line="121"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="126"/>
+        <location filename="../app/captions.py" line="127"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="134"/>
+        <location filename="../app/captions.py" line="135"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="140"/>
+        <location filename="../app/captions.py" line="141"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="150"/>
+        <location filename="../app/captions.py" line="151"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="152"/>
+        <location filename="../app/captions.py" line="153"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="157"/>
+        <location filename="../app/captions.py" line="158"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="160"/>
+        <location filename="../app/captions.py" line="161"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="218"/>
+        <location filename="../app/captions.py" line="226"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="225"/>
+        <location filename="../app/captions.py" line="233"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="232"/>
+        <location filename="../app/captions.py" line="240"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="238"/>
+        <location filename="../app/captions.py" line="246"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="247"/>
+        <location filename="../app/captions.py" line="255"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="255"/>
+        <location filename="../app/captions.py" line="263"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="261"/>
+        <location filename="../app/captions.py" line="269"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="265"/>
+        <location filename="../app/captions.py" line="273"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="269"/>
+        <location filename="../app/captions.py" line="277"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="277"/>
+        <location filename="../app/captions.py" line="285"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="283"/>
+        <location filename="../app/captions.py" line="291"/>
         <source>kernel zero-padded to {size}</source>
         <translation>卷积核以零填充至 {size}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="287"/>
+        <location filename="../app/captions.py" line="295"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="294"/>
+        <location filename="../app/captions.py" line="302"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="296"/>
+        <location filename="../app/captions.py" line="304"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="302"/>
+        <location filename="../app/captions.py" line="310"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="313"/>
+        <location filename="../app/captions.py" line="321"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="321"/>
+        <location filename="../app/captions.py" line="329"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="330"/>
-        <location filename="../app/captions.py" line="337"/>
+        <location filename="../app/captions.py" line="338"/>
+        <location filename="../app/captions.py" line="345"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="311"/>
+        <location filename="../app/captions.py" line="319"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="345"/>
+        <location filename="../app/captions.py" line="353"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="357"/>
+        <location filename="../app/captions.py" line="365"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="360"/>
+        <location filename="../app/captions.py" line="368"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="368"/>
+        <location filename="../app/captions.py" line="376"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="373"/>
+        <location filename="../app/captions.py" line="381"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="381"/>
+        <location filename="../app/captions.py" line="389"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="394"/>
+        <location filename="../app/captions.py" line="402"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="412"/>
+        <location filename="../app/captions.py" line="420"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="418"/>
+        <location filename="../app/captions.py" line="426"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="420"/>
+        <location filename="../app/captions.py" line="428"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="426"/>
+        <location filename="../app/captions.py" line="434"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="428"/>
+        <location filename="../app/captions.py" line="436"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="432"/>
+        <location filename="../app/captions.py" line="440"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="434"/>
+        <location filename="../app/captions.py" line="442"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="440"/>
+        <location filename="../app/captions.py" line="448"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
+    </message>
+    <message>
+        <location filename="../app/pixel_info.py" line="55"/>
+        <source>original</source>
+        <translation>原图</translation>
+    </message>
+    <message>
+        <location filename="../app/pixel_info.py" line="59"/>
+        <source>{what} at x {x}, y {y}: {value}</source>
+        <translation>{what} 于 x {x}，y {y}：{value}</translation>
     </message>
 </context>
 <context>
@@ -1228,27 +1349,27 @@
 <context>
     <name>SweepChart</name>
     <message>
-        <location filename="../ui/sweep_chart.py" line="165"/>
+        <location filename="../ui/sweep_chart.py" line="166"/>
         <source>Press Run: the comparison runs on the photo at each size in turn, and each size is drawn here as it finishes.</source>
         <translation>点击运行：对比会依次在照片的各个尺寸上运行，每个尺寸完成后即绘制在此处。</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="193"/>
+        <location filename="../ui/sweep_chart.py" line="194"/>
         <source>Time per blur (ms, median of steady calls)</source>
         <translation>每次模糊的耗时（毫秒，稳定调用的中位数）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="208"/>
+        <location filename="../ui/sweep_chart.py" line="209"/>
         <source>Speed-up over {reference} ({reference}&apos;s time ÷ the engine&apos;s)</source>
         <translation>相对 {reference} 的加速比（{reference} 的耗时 ÷ 该引擎的耗时）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="223"/>
+        <location filename="../ui/sweep_chart.py" line="224"/>
         <source>Photo size (megapixels, log scale)</source>
         <translation>照片尺寸（百万像素，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="311"/>
+        <location filename="../ui/sweep_chart.py" line="312"/>
         <source>this photo</source>
         <translation>此照片</translation>
     </message>
@@ -1457,12 +1578,12 @@ BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打
 <context>
     <name>TimingChart</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="171"/>
+        <location filename="../ui/figures_panel.py" line="172"/>
         <source>Bar length is proportional to time. A bar with a break is too long to draw to scale; its time is printed beside it.</source>
         <translation>条形长度与耗时成正比。带断口的条形太长，无法按比例绘制；其耗时标在旁边。</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="212"/>
+        <location filename="../ui/figures_panel.py" line="213"/>
         <source>Timings appear after a run</source>
         <translation>运行后显示耗时</translation>
     </message>

@@ -326,6 +326,19 @@ ZH_CN = {
     "compiling for {size}…": "正在为 {size} 编译…",
     "{engine} first call: {sizes}": "{engine} 首次调用：{sizes}",
     "&Detail at 100%": "100% 细节(&D)",
+    # Undo and redo, the panes' arrangement, the value under the cursor, saving out of date
+    "&Undo": "撤销(&U)",
+    "&Redo": "重做(&R)",
+    "Kernel Size": "卷积核大小",
+    "Parameters": "参数",
+    "Panes One A&bove the Other": "窗格上下排列(&B)",
+    "Wide photos get more room one above the other; tall ones side by side": "宽照片上下排列更大；高照片左右并排更大",
+    "original": "原图",
+    "{what} at x {x}, y {y}: {value}": "{what} 于 x {x}，y {y}：{value}",
+    "Save Out-of-Date Results?": "保存已过期的结果？",
+    "These results are out of date:": "以下结果已过期：",
+    "Save keeps to the current results ({names}); Save All includes these.": "“保存”只保存当前结果（{names}）；“全部保存”也包括这些。",
+    "None is current: Save All saves them as they are.": "没有当前结果：“全部保存”按原样保存它们。",
 }
 
 

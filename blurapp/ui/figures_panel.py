@@ -32,6 +32,7 @@ from blurapp.core.figures import (
 from blurapp.core.runs import PaidFirstCall
 from blurapp.ui.colours import NOTE_COLOUR, WARNING_COLOUR
 from blurapp.ui.fonts import scaled_font
+from blurapp.ui.text_fitting import headline_and_detail, keep_whole
 
 
 def figure_text(text: str) -> str:
@@ -287,11 +288,14 @@ class _VerticalScroll(QScrollArea):
 class RowArrangement:
     """Which of the figures' rows show, in what order, and how (FiguresPanel.arrange_rows)."""
 
-    first: frozenset[str] = frozenset()  # shown before the others
+    first: tuple[str, ...] = ()  # shown before the others, in this order
     hidden: frozenset[str] = frozenset()  # left out
     # Each name above its value, which gets the panel's whole width: room for large type, and
     # no long name can push the values past the panel's edge.
     stacked: bool = False
+    # Each value's figure in the rows' type and, beside it, how it was measured (the words in
+    # brackets after it) in type this many times the panel's: a short row for each figure.
+    detail_scale: float | None = None
 
 
 class FiguresPanel(QGroupBox):
@@ -326,7 +330,9 @@ class FiguresPanel(QGroupBox):
         layout = QVBoxLayout(self)
         layout.addWidget(self.stale_label)
         layout.addWidget(self._scroll, 1)
-        self._values: dict[str, QLabel] = {}
+        self._values: dict[str, QLabel] = {}  # the label of each row's value (its figure)
+        self._details: dict[str, QLabel] = {}  # how it was measured, when shown apart
+        self._texts: dict[str, str] = {}  # each row's value as the words give it
         self._font_scale = (1.0, 1.0)  # the figures', the speed-up's; see set_font_scale
         self._arrangement = RowArrangement()
         self._shown: tuple[list[tuple[str, str]], frozenset[str]] = ([], frozenset())
@@ -341,26 +347,40 @@ class FiguresPanel(QGroupBox):
             if widget is not None:
                 widget.hide()  # at once: deleteLater alone leaves it painted until later
                 widget.deleteLater()
-        self._values = {}
+        self._values, self._details, self._texts = {}, {}, {}
         self._shown = (rows, outside)
         arrangement = self._arrangement
         rows = [row for row in rows if row[0] not in arrangement.hidden]
-        rows.sort(key=lambda row: row[0] not in arrangement.first)  # the rest keep their order
+        first = {name: index for index, name in enumerate(arrangement.first)}
+        rows.sort(key=lambda row: first.get(row[0], len(first)))  # the rest keep their order
         line = 0  # in the grid: a stacked row takes two
         for name, value in rows:
+            self._texts[name] = value
             name_label = QLabel(row_name_text(name))
             name_label.setStyleSheet("color: gray;")
-            value_label = QLabel(value)
-            value_label.setWordWrap(True)
-            value_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            if name in outside:
-                value_label.setStyleSheet(f"color: {WARNING_COLOUR}; font-weight: bold;")
-            elif name == "speedup":
-                value_label.setStyleSheet("font-weight: bold;")
+            figure, detail = value, ""
+            if arrangement.detail_scale is not None:
+                figure, detail = headline_and_detail(value)
+            labels = [QLabel(keep_whole(text)) for text in (figure, detail) if text]
+            for label in labels:
+                label.setWordWrap(True)
+                label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                if name in outside:
+                    label.setStyleSheet(f"color: {WARNING_COLOUR}; font-weight: bold;")
+                elif name == "speedup":
+                    label.setStyleSheet("font-weight: bold;")
+            value_label = labels[0]
+            if len(labels) > 1:
+                labels[1].setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+                self._details[name] = labels[1]
             if arrangement.stacked:
                 self._grid.addWidget(name_label, line, 0, 1, 2)
                 line += 1
-                self._grid.addWidget(value_label, line, 0, 1, 2)
+                if len(labels) > 1:
+                    self._grid.addWidget(value_label, line, 0, Qt.AlignmentFlag.AlignVCenter)
+                    self._grid.addWidget(labels[1], line, 1, Qt.AlignmentFlag.AlignVCenter)
+                else:
+                    self._grid.addWidget(value_label, line, 0, 1, 2)
             else:
                 self._grid.addWidget(name_label, line, 0, Qt.AlignmentFlag.AlignTop)
                 self._grid.addWidget(value_label, line, 1)
@@ -403,8 +423,17 @@ class FiguresPanel(QGroupBox):
 
     def value(self, name: str) -> str:
         """The figure shown for `name` ('NumPy', 'speedup', …), or '' when none is shown."""
-        label = self._values.get(name)
-        return label.text() if label is not None else ""
+        return self._texts.get(name, "")
+
+    def names(self) -> list[str]:
+        """The rows shown, in their order."""
+        return list(self._texts)
+
+    def value_labels(self, name: str) -> list[QLabel]:
+        """The labels that show `name`'s value: its figure, and how it was measured when
+        shown apart (RowArrangement.detail_scale); [] when none is shown."""
+        labels = [self._values[name]] if name in self._values else []
+        return labels + ([self._details[name]] if name in self._details else [])
 
     def set_stale(self, reason: str | None) -> None:
         self.stale_label.setText(
@@ -437,3 +466,6 @@ class FiguresPanel(QGroupBox):
                 widget.setFont(font)
         if "speedup" in self._values:
             self._values["speedup"].setFont(scaled_font(self, speedup))
+        detail_scale = self._arrangement.detail_scale
+        for label in self._details.values():
+            label.setFont(scaled_font(self, detail_scale if figures != 1 else 1))

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from blurapp.app.captions import LEFT, LIVE_RATE_SECONDS, RIGHT, Caption
 from blurapp.app.controller import WindowController, is_sample_photo
 from blurapp.app.jobs import LoadedPhoto
+from blurapp.app.pixel_info import pixel_words
 from blurapp.app.session import Session
 from blurapp.core.engines import engine_names
 from blurapp.core.figures import format_megapixels
@@ -54,9 +55,11 @@ from blurapp.ui.settings import (
     save_window_settings,
     write_setting,
 )
+from blurapp.ui.text_fitting import keep_whole
 from blurapp.ui.tiled_blur import offer_blur_by_blocks
 from blurapp.ui.translations import translated_problem
-from blurapp.ui.window_layout import lay_out
+from blurapp.ui.undo import ParameterHistory
+from blurapp.ui.window_layout import arrange_panes, lay_out
 
 __all__ = ["APP_NAME", "DESKTOP_ID", "ICON_SIZES", "AboutDialog", "MainWindow", "app_icon"]
 
@@ -67,8 +70,8 @@ CLOSE_WAIT_MS = 1500  # closing must finish within 2 s
 
 def caption_html(caption: Caption, out_of_date: str) -> str:
     """A pane's caption as the label shows it: the heading bold, an out-of-date mark amber."""
-    text = f"<b>{html.escape(caption.heading)}</b>"
-    text += "".join(f" · {html.escape(detail)}" for detail in caption.details)
+    text = f"<b>{html.escape(keep_whole(caption.heading))}</b>"
+    text += "".join(f" · {html.escape(keep_whole(detail))}" for detail in caption.details)
     if caption.out_of_date:
         mark = html.escape(out_of_date)
         text += f' · <span style="color:{NOTE_COLOUR}; font-weight:bold">{mark}</span>'
@@ -98,6 +101,9 @@ class MainWindow(QMainWindow):
         self.runner = Runner(self)  # starts no thread until a job comes
         self.controller = WindowController(self.session, self.runner, self)
         lay_out(self, engines)
+        self.history = ParameterHistory(
+            lambda parameters: self.set_parameters(**vars(parameters)), self.sigma_slider, self
+        )
         build_menus(self)
         self.recent = RecentFiles(self, self.recent_menu)
         for pane in self.panes:
@@ -114,8 +120,13 @@ class MainWindow(QMainWindow):
             pane.engine_chosen.connect(
                 lambda engine, index=index: self.set_pane_engine(index, engine)
             )
+            pane.view.hovered.connect(
+                lambda x, y, before, index=index: self.show_pixel(index, x, y, before)
+            )
+            pane.view.hover_left.connect(self.statusBar().clearMessage)
         self.session.subscribe(self._on_model_changed)
         restore_window_settings(self)
+        self.history.stack.clear()  # the parameters of the last launch are no step to undo
         self._update_title()
         self._on_model_engines()
 
@@ -179,6 +190,7 @@ class MainWindow(QMainWindow):
         self.session.set_parameters(parameters)
         self._on_model_parameters()  # the typed-text notes change without the parameters
         if self.session.parameters != before:
+            self.history.record(before, self.session.parameters)
             self.start_live_preview(moving=True)
 
     # --- The session, rendered ---------------------------------------------------------------
@@ -377,6 +389,22 @@ class MainWindow(QMainWindow):
 
     def showing(self) -> str:
         return self.session.show
+
+    def show_pixel(self, pane: int, x: int, y: int, before: bool = False) -> None:
+        """The status bar says what pixel (x, y) of `pane` holds, over its usual message."""
+        words = pixel_words(self.session, pane, x, y, before=before)
+        if words:
+            self.statusBar().showMessage(words)
+        else:
+            self.statusBar().clearMessage()
+
+    def set_panes_stacked(self, stacked: bool) -> None:
+        """The panes one above the other, or side by side, as View ▸ Panes One Above the Other."""
+        self.stacked_action.setChecked(stacked)
+        arrange_panes(self, stacked)
+
+    def panes_stacked(self) -> bool:
+        return self.stacked_action.isChecked()
 
     def select_pane(self, index: int) -> None:
         self.selected_pane = index

@@ -45,6 +45,18 @@ def build_menus(window: MainWindow) -> None:
     )
 
     edit_menu = menu.addMenu(QCoreApplication.translate("MainWindow", "&Edit"))
+    # "Undo Sigma": the stack names the parameter each step changes (blurapp.ui.undo).
+    stack = window.history.stack
+    window.undo_action = stack.createUndoAction(
+        window, QCoreApplication.translate("MainWindow", "&Undo")
+    )
+    window.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+    window.redo_action = stack.createRedoAction(
+        window, QCoreApplication.translate("MainWindow", "&Redo")
+    )
+    window.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+    edit_menu.addActions([window.undo_action, window.redo_action])
+    edit_menu.addSeparator()
     window.copy_action = edit_menu.addAction(
         QCoreApplication.translate("MainWindow", "&Copy Selected Image"),
         QKeySequence.StandardKey.Copy,
@@ -90,6 +102,16 @@ def build_menus(window: MainWindow) -> None:
         action.setChecked(key == window.session.show)
         window.show_actions.addAction(action)
     view_menu.addSeparator()
+    window.stacked_action = view_menu.addAction(
+        QCoreApplication.translate("MainWindow", "Panes One A&bove the Other")
+    )
+    window.stacked_action.setCheckable(True)
+    window.stacked_action.setToolTip(
+        QCoreApplication.translate(
+            "MainWindow", "Wide photos get more room one above the other; tall ones side by side"
+        )
+    )
+    window.stacked_action.toggled.connect(window.set_panes_stacked)
     # Checked while on; see blurapp.ui.presentation, which does the rest.
     window.presentation_action = view_menu.addAction(
         QCoreApplication.translate("MainWindow", "P&resentation"), QKeySequence(Qt.Key.Key_F11)

@@ -18,25 +18,64 @@ if TYPE_CHECKING:
     from blurapp.ui.main_window import MainWindow
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
-
-
 def _confirm_mixed_parameters(window: MainWindow) -> bool:
-    """When the results were made with different parameters, say so and ask."""
+    """The results were made with different parameters: say so and ask."""
     lines = window.session.mixed_parameters()
-    if not lines:
-        return True
     answer = QMessageBox.question(
         window,
-        _tr("Save Results Made with Different Parameters?"),
-        _tr("The two results were not made with the same parameters:")
+        QCoreApplication.translate("MainWindow", "Save Results Made with Different Parameters?"),
+        QCoreApplication.translate(
+            "MainWindow", "The two results were not made with the same parameters:"
+        )
         + "\n{}\n\n".format("\n".join(lines))
-        + _tr("Each file's name and description say which parameters made it. Save both?"),
+        + QCoreApplication.translate(
+            "MainWindow",
+            "Each file's name and description say which parameters made it. Save both?",
+        ),
         QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
         QMessageBox.StandardButton.Cancel,
     )
     return answer == QMessageBox.StandardButton.Save
+
+
+def _choose_out_of_date(window: MainWindow, results: dict) -> dict | None:
+    """When a result is out of date (made before the parameters or the photo changed), say so
+    and ask: Save keeps to the current results, Save All includes the out-of-date ones too; None
+    for Cancel."""
+    session = window.session
+    reasons = {engine: session.result_out_of_date(engine) for engine in results}
+    stale = [engine for engine, reason in reasons.items() if reason]
+    assert stale, "asked only when a result is out of date"
+    current = {engine: kept for engine, kept in results.items() if not reasons[engine]}
+    lines = "\n".join(f"{session.title(engine)}: {reasons[engine]}" for engine in stale)
+    buttons = QMessageBox.StandardButton.SaveAll | QMessageBox.StandardButton.Cancel
+    if current:
+        names = ", ".join(session.title(engine) for engine in current)
+        advice = QCoreApplication.translate(
+            "MainWindow", "Save keeps to the current results ({names}); Save All includes these."
+        )
+        advice = advice.format(names=names)
+        buttons |= QMessageBox.StandardButton.Save
+        default = QMessageBox.StandardButton.Save
+    else:
+        advice = QCoreApplication.translate(
+            "MainWindow", "None is current: Save All saves them as they are."
+        )
+        default = QMessageBox.StandardButton.Cancel
+    answer = QMessageBox.question(
+        window,
+        QCoreApplication.translate("MainWindow", "Save Out-of-Date Results?"),
+        QCoreApplication.translate("MainWindow", "These results are out of date:")
+        + f"\n{lines}\n\n"
+        + advice,
+        buttons,
+        default,
+    )
+    if answer == QMessageBox.StandardButton.Save and current:
+        return current
+    if answer == QMessageBox.StandardButton.SaveAll:
+        return results
+    return None
 
 
 def save_results(window: MainWindow) -> None:
@@ -45,11 +84,22 @@ def save_results(window: MainWindow) -> None:
     results = session.saved_results()
     if not results or session.photo is None:
         return
-    if not _confirm_mixed_parameters(window):
-        return
+    if session.mixed_parameters():
+        # Which parameters made each is the question then; each file's name says it too.
+        if not _confirm_mixed_parameters(window):
+            return
+    elif any(session.result_out_of_date(engine) for engine in results):
+        # Made alike, but not what the window shows now (another photo, the colour, a later
+        # run): never saved without a word.
+        chosen = _choose_out_of_date(window, results)
+        if chosen is None:
+            return
+        results = chosen
     start = read_setting(window.settings, "last_save_folder") or str(open_folder(window.settings))
     folder = QFileDialog.getExistingDirectory(
-        window, _tr("Save Results to Folder"), display_path(start)
+        window,
+        QCoreApplication.translate("MainWindow", "Save Results to Folder"),
+        display_path(start),
     )
     if not folder:
         return
@@ -59,17 +109,23 @@ def save_results(window: MainWindow) -> None:
         for path in targets.values():
             check_output_path(path, source=session.photo.path)
     except OutputError as error:
-        window._warn(_tr("Cannot Save Results"), _translated(error), error=error)
+        window._warn(
+            QCoreApplication.translate("MainWindow", "Cannot Save Results"),
+            _translated(error),
+            error=error,
+        )
         return
     existing = [path for path in targets.values() if path.exists()]
     if existing:
         names = "\n".join(display_path(path.name) for path in existing)
         answer = QMessageBox.question(
             window,
-            _tr("Replace Files?"),
-            _tr("These files already exist in {folder}:").format(folder=display_path(folder))
+            QCoreApplication.translate("MainWindow", "Replace Files?"),
+            QCoreApplication.translate(
+                "MainWindow", "These files already exist in {folder}:"
+            ).format(folder=display_path(folder))
             + f"\n{names}\n\n"
-            + _tr("Replace them?"),
+            + QCoreApplication.translate("MainWindow", "Replace them?"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -85,11 +141,15 @@ def save_results(window: MainWindow) -> None:
                 description=session.result_description(engine),
             )
     except OutputError as error:
-        window._warn(_tr("Cannot Save Results"), _translated(error), error=error)
+        window._warn(
+            QCoreApplication.translate("MainWindow", "Cannot Save Results"),
+            _translated(error),
+            error=error,
+        )
         return
     write_setting(window.settings, "last_save_folder", str(folder))
     window.status_label.setText(
-        _tr("Saved {files} in {folder}").format(
+        QCoreApplication.translate("MainWindow", "Saved {files} in {folder}").format(
             files=", ".join(display_path(p.name) for p in targets.values()),
             folder=display_path(folder),
         )

@@ -126,6 +126,7 @@ SETTINGS: dict[str, Setting] = {
     "timed_engines": Setting(DEFAULT_ENGINES, _engines, _joined),
     "live_preview": Setting(True, _switch),
     "color": Setting(False, _switch),
+    "panes_stacked": Setting(False, _switch),  # the panes one above the other
     "last_folder": Setting(None, _path, lambda p: path_to_setting(p) if p else ""),
     "last_save_folder": Setting(None, _path, lambda p: path_to_setting(p) if p else ""),
     "recent_files": Setting((), _paths, lambda paths: [path_to_setting(p) for p in paths]),
@@ -187,6 +188,7 @@ def restore_window_settings(window: MainWindow) -> None:
         session.set_pane_engine(index, engine)
     session.set_timed_engines(read_setting(settings, "timed_engines"))
     session.set_live(read_setting(settings, "live_preview"))
+    window.set_panes_stacked(read_setting(settings, "panes_stacked"))
 
 
 def save_window_settings(window: MainWindow) -> None:
@@ -200,4 +202,5 @@ def save_window_settings(window: MainWindow) -> None:
     write_setting(settings, "pane_engines", tuple(session.pane_engines))
     write_setting(settings, "timed_engines", session.timed or (REFERENCE_ENGINE,))
     write_setting(settings, "live_preview", session.live)
+    write_setting(settings, "panes_stacked", window.panes_stacked())
     settings.sync()

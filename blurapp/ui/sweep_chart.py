@@ -107,6 +107,7 @@ class SweepChart(QWidget):
         self._engines: tuple[str, ...] = ()
         self._points: list[SweepPoint] = []
         self._photo_megapixels: float | None = None
+        self.photo_label_rect: QRectF | None = None  # where "this photo" was drawn last
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(360, 300)
         self.setAutoFillBackground(True)
@@ -309,8 +310,16 @@ class SweepChart(QWidget):
             painter.drawLine(QPointF(position, plot_top), QPointF(position, bottom))
             if photo_label:
                 label = self.tr("this photo")
+                width = metrics.horizontalAdvance(label)
+                # Right of its line, or left of it where the chart ends first (the photo is
+                # often the largest size the sweep reaches).
+                label_left = (
+                    position + 3 if position + 3 + width <= right - 2 else position - 3 - width
+                )
+                label_left = max(label_left, left + 2)
+                self.photo_label_rect = QRectF(label_left, plot_top + 2, width, metrics.height())
                 painter.setPen(ONE_COLOUR)
-                painter.drawText(QPointF(position + 3, plot_top + metrics.ascent() + 2), label)
+                painter.drawText(QPointF(label_left, plot_top + metrics.ascent() + 2), label)
         if one_line:
             position = y(1.0)
             painter.setPen(QPen(ONE_COLOUR, 1.5, Qt.PenStyle.DashLine))

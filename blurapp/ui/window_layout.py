@@ -8,14 +8,16 @@ import itertools
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from blurapp.app.captions import LEFT
 from blurapp.ui.figures_panel import FiguresPanel
 from blurapp.ui.identity import app_icon
 from blurapp.ui.image_pane import CaptionLink, ResultPane
 from blurapp.ui.image_view import ViewLink
+from blurapp.ui.presentation import WINDOW_ROWS
 from blurapp.ui.side_panel import BlurControls
+from blurapp.ui.text_fitting import ElidedLabel, FittingProgressBar
 
 if TYPE_CHECKING:
     from blurapp.ui.main_window import MainWindow
@@ -23,6 +25,17 @@ if TYPE_CHECKING:
 # The smallest window in which the parameters, the figures and two captioned panes can all
 # be read (the panes' captions wrap to at most four lines).
 MIN_WINDOW_SIZE = (800, 600)
+
+
+SIDE_BY_SIDE = QBoxLayout.Direction.LeftToRight
+ONE_ABOVE_THE_OTHER = QBoxLayout.Direction.TopToBottom
+
+
+def arrange_panes(window: MainWindow, stacked: bool) -> None:
+    """The panes side by side, or one above the other (wide photos get more room that way)."""
+    direction = ONE_ABOVE_THE_OTHER if stacked else SIDE_BY_SIDE
+    if window.panes_layout.direction() != direction:
+        window.panes_layout.setDirection(direction)
 
 
 def lay_out(window: MainWindow, engines: list[tuple[str, str]]) -> None:
@@ -34,7 +47,7 @@ def lay_out(window: MainWindow, engines: list[tuple[str, str]]) -> None:
     window.caption_link = CaptionLink(window.panes)
     window.select_pane(LEFT)
     panes = QWidget()
-    layout = QHBoxLayout(panes)
+    window.panes_layout = layout = QBoxLayout(SIDE_BY_SIDE, panes)
     layout.setContentsMargins(0, 0, 0, 0)
     layout.setSpacing(2)
     for pane in window.panes:
@@ -42,6 +55,7 @@ def lay_out(window: MainWindow, engines: list[tuple[str, str]]) -> None:
 
     controls = window.controls = BlurControls(engines, session.tr)
     window.figures = FiguresPanel()
+    window.figures.arrange_rows(WINDOW_ROWS)
     window.side_panel = QWidget()
     window.side_panel.setMinimumWidth(330)
     window.side_panel.setMaximumWidth(520)
@@ -59,11 +73,11 @@ def lay_out(window: MainWindow, engines: list[tuple[str, str]]) -> None:
     window.effective_size_label = controls.effective_size_label
     window.parameter_note = controls.parameter_note
 
-    window.progress_bar = QProgressBar()
-    window.progress_bar.setMaximumWidth(240)
+    window.progress_bar = FittingProgressBar()
     window.progress_bar.setTextVisible(True)
     window.progress_bar.hide()
-    window.status_label = QLabel()
+    # Elided: a long folder name never runs on into the progress bar or the zoom.
+    window.status_label = ElidedLabel()
     window.zoom_label = QLabel()
     window.zoom_label.setToolTip(
         QCoreApplication.translate(

@@ -1,0 +1,61 @@
+"""The value under the cursor, as image tools show it in their status bar: the pixel's
+coordinates and its value in the picture the pane draws there (grey, or R G B), and in the
+Difference view the difference itself, from the results' outputs rather than the stretched
+picture."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from blurapp.app.captions import RIGHT, SHOW_LABELS, SessionView
+from blurapp.core.engines import REFERENCE_ENGINE
+from blurapp.core.wording import QT_TRANSLATE_NOOP
+
+
+def _level(picture: Any) -> np.ndarray:
+    """The full-size level of a picture as the view draws it (a pyramid, blurapp.app.pyramid)."""
+    return picture[0]
+
+
+def _channels(values: np.ndarray, number: str) -> str:
+    """'128' for a grey pixel; 'R 200 G 150 B 100' for a colour one."""
+    if values.ndim == 0:
+        return format(values.item(), number)
+    return " ".join(
+        f"{name} {format(value, number)}"
+        for name, value in zip("RGB", values.tolist(), strict=True)
+    )
+
+
+def pixel_words(view: SessionView, pane: int, x: int, y: int, *, before: bool = False) -> str:
+    """What the status bar says of pixel (x, y) of `pane` (`before`: left of the before/after
+    divider); '' where the pane draws no picture or (x, y) is outside it."""
+    tr = view.tr
+    picture = view.picture_before(pane) if before else view.picture(pane)
+    if picture is None:
+        return ""
+    level = _level(picture)
+    height, width = level.shape[:2]
+    if not (0 <= x < width and 0 <= y < height):
+        return ""
+    engine = view.pane_engines[pane]
+    outcome = view.outcome
+    if view.show == "difference" and pane == RIGHT and outcome is not None:
+        runs = outcome.result.runs
+        reference, output = runs[REFERENCE_ENGINE].output, runs[engine].output
+        values = np.abs(reference[y, x].astype(np.float64) - output[y, x])
+        what = f"|{view.title(REFERENCE_ENGINE)} − {view.title(engine)}|"
+        value = _channels(values, ".2g")
+    else:
+        if view.show == "original":
+            what = tr(SHOW_LABELS["original"])
+        elif before:
+            what = tr(QT_TRANSLATE_NOOP("Session", "original"))
+        else:
+            what = view.title(engine)
+        value = _channels(level[y, x], "d")
+    return tr(QT_TRANSLATE_NOOP("Session", "{what} at x {x}, y {y}: {value}")).format(
+        what=what, x=x, y=y, value=value
+    )
