@@ -1,5 +1,6 @@
 """Damaged and hostile files from every format the loader reads: each ends in a photo or the
-one clean error, in bounded time, through the loader, the command line and the window."""
+one clean error, in bounded time, through the loader (the command line's and the window's tests
+of the same files are in tests/cli/ and tests/ui/)."""
 
 import io
 import mmap
@@ -9,21 +10,12 @@ import time
 
 import numpy as np
 import pytest
-from hostile import FORMATS, HOSTILE, mappable_tiff
+from helpers.hostile import FORMATS, HOSTILE, mappable_tiff
 from PIL import Image
 
-from blurapp.cli import main
 from blurapp.core import PhotoError, load_grayscale
 
 TIME_LIMIT_S = 10
-
-
-@pytest.fixture(scope="module")
-def hostile_folder(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("hostile")
-    for name, data in HOSTILE:
-        (folder / name).write_bytes(data)
-    return folder
 
 
 def test_there_is_damage_of_every_kind_for_every_format():
@@ -60,40 +52,6 @@ def test_absurd_declared_sizes_are_refused_with_the_reason(hostile_folder):
         with pytest.raises(PhotoError) as caught:
             load_grayscale(path)
         assert str(path) in str(caught.value)
-
-
-@pytest.mark.parametrize("name", [name for name, _ in HOSTILE][::3])
-def test_compare_gives_a_result_or_one_error_line(hostile_folder, name, capsys):
-    path = hostile_folder / name
-    status = main(["compare", str(path), "--kernel-size", "3"])
-    out, err = capsys.readouterr()
-    assert status in (0, 1)
-    if status == 1:
-        lines = err.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("error: ") and str(path) in lines[0]
-        assert out == ""
-    else:
-        assert "max abs diff" in out
-
-
-def test_compare_in_a_process_of_its_own_never_shows_a_traceback(hostile_folder):
-    for name in [
-        "PNG-cut-0.5.png",
-        "JPEG-bad-header.jpg",
-        "GIF-absurd-size.gif",
-        "WEBP-flipped-40.webp",
-    ]:
-        path = hostile_folder / name
-        run = subprocess.run(
-            [sys.executable, "-m", "blurapp", "compare", str(path)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert run.returncode in (0, 1), (name, run.stderr)
-        assert "Traceback" not in run.stderr
-        if run.returncode == 1:
-            assert run.stderr.startswith("error: ") and str(path) in run.stderr
 
 
 def test_photos_are_read_without_memory_mapping_them(tmp_path, monkeypatch):

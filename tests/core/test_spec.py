@@ -2,8 +2,6 @@
 
 import numpy as np
 import pytest
-from command_line import blurapp
-from PIL import Image
 
 from blurapp.core.kernel import InvalidKernelError, gaussian_kernel, gaussian_kernel_1d
 from blurapp.core.spec import BlurSpec
@@ -52,16 +50,3 @@ def test_the_description_names_the_engine_as_the_command_line_does():
     assert described["kernel size"] == "13" and described["sigma"] == "3"
     assert described["algorithm"] == "2d" and described["channels"] == "3"
     assert described["Software"].startswith("BlurApp ")
-
-
-def test_blur_and_compare_write_the_engine_name_into_their_files(tmp_path):
-    out = tmp_path / "out.png"
-    run = blurapp("blur", "--engine", "jax", "--kernel-size", "5", "-o", out)
-    assert run.returncode == 0, run.stderr
-    with Image.open(out) as picture:
-        assert picture.text["engine"] == "jax" and picture.text["kernel size"] == "5"
-    run = blurapp("compare", "--engines", "numpy,jax", "--repeat", "1", "--out-dir", tmp_path)
-    assert run.returncode == 0, run.stderr
-    for engine in ("numpy", "jax"):
-        with Image.open(tmp_path / f"{engine}.png") as picture:
-            assert picture.text["engine"] == engine

@@ -1,15 +1,13 @@
-"""How engines are timed: warm-up, interleaved rounds, autorange, medians and spread, and the
-figures `compare --json` gives for them."""
+"""How engines are timed: warm-up, interleaved rounds, autorange, medians and spread (the figures
+`compare --json` gives for them are in tests/cli/test_timing_json.py)."""
 
-import json
 import math
 import statistics
 
 import numpy as np
 import pytest
 
-from blurapp import cli
-from blurapp.core import Call, FirstCall, compare, sample_photo_path
+from blurapp.core import Call, FirstCall, compare
 from blurapp.core.engines import Engine
 from blurapp.core.timing import (
     MAX_CALLS,
@@ -133,31 +131,6 @@ def test_compare_times_every_engine_alike_and_the_speedup_divides_medians():
     assert result.end_to_end_speedup == pytest.approx(
         result.reference_run.seconds / jax.end_to_end_seconds
     )
-
-
-def test_compare_json_keeps_its_keys_and_adds_every_call_and_the_end_to_end_figures(capsys):
-    assert cli.main(["compare", str(sample_photo_path()), "--json", "--repeat", "3"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    numpy, jax = data["numpy"], data["jax"]
-    for engine in (numpy, jax):
-        assert len(engine["seconds_all"]) == 3
-        assert engine["seconds"] == statistics.median(engine["seconds_all"])
-        low, high = engine["seconds_quartiles"]
-        assert min(engine["seconds_all"]) <= low <= engine["seconds"] <= high
-    assert jax["end_to_end_seconds"] >= jax["seconds"]
-    assert data["speedup"] == pytest.approx(numpy["seconds"] / jax["seconds"])
-    assert data["speedup_end_to_end"] == pytest.approx(numpy["seconds"] / jax["end_to_end_seconds"])
-    assert data["speedup_end_to_end"] <= data["speedup"]
-
-
-def test_without_repeat_the_command_line_chooses_enough_calls(capsys):
-    assert cli.main(["compare", str(sample_photo_path()), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    for key in ("numpy", "jax"):
-        times, per_sample = data[key]["seconds_all"], data[key]["calls_per_sample"]
-        assert len(times) >= MIN_CALLS
-        # Measured over MEASURE_SECONDS (samples × calls each), unless the count hit its cap.
-        assert sum(times) * per_sample >= MEASURE_SECONDS * 0.5 or len(times) == MAX_CALLS
 
 
 def test_a_registered_engine_is_timed_like_the_others():

@@ -12,7 +12,7 @@ from PIL import Image
 from blurapp import __version__
 from blurapp.ui.main_window import DESKTOP_ID, ICON_SIZES, app_icon
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LINUX = ROOT / "packaging" / "linux"
 DESKTOP_FILE = LINUX / f"{DESKTOP_ID}.desktop"
 METAINFO_FILE = LINUX / f"{DESKTOP_ID}.metainfo.xml"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "blurapp"
+PACKAGE = Path(__file__).resolve().parents[2] / "blurapp"
 
 # What a layer may not import, top-level package names.
 FORBIDDEN = {

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.batch import BAD, GOOD, KERNEL, SETTINGS, write_photos
+from helpers.oracle import blur_oracle
 from PIL import Image
-from scipy.ndimage import correlate
 
-from blurapp.core.kernel import kernel_for
 from blurapp.core.photo import PhotoError, load_photo
 from blurapp.scale.batch import (
     PHOTO_SUFFIXES,
@@ -20,31 +20,6 @@ from blurapp.scale.batch import (
     run_batch,
 )
 from blurapp.scale.tiled import MissingExtraError
-
-SETTINGS = {"algorithm": "2d", "kernel_size": 5, "sigma": 1.5}
-KERNEL = kernel_for("2d", 5, 1.5)
-
-GOOD = ["a.png", "sub/b.jpg", "sub/deeper/c16.png", "sub/deeper/d.tif"]
-BAD = ["broken/truncated.png", "broken/text.png", "broken/empty.jpg"]
-
-
-def write_photos(folder: Path) -> None:
-    rng = np.random.default_rng(7)
-    (folder / "sub/deeper").mkdir(parents=True)
-    (folder / "broken").mkdir()
-    Image.fromarray(rng.integers(0, 256, (40, 50), dtype=np.uint8)).save(folder / "a.png")
-    Image.fromarray(rng.integers(0, 256, (36, 30, 3), dtype=np.uint8)).save(folder / "sub/b.jpg")
-    wide = rng.integers(0, 65536, (33, 41), dtype=np.uint16)
-    Image.fromarray(wide).save(folder / "sub/deeper/c16.png")
-    Image.fromarray(rng.integers(0, 256, (20, 25), dtype=np.uint8)).save(
-        folder / "sub/deeper/d.tif"
-    )
-    whole = (folder / "a.png").read_bytes()
-    (folder / "broken/truncated.png").write_bytes(whole[: len(whole) // 2])
-    (folder / "broken/text.png").write_text("not a picture at all\n")
-    (folder / "broken/empty.jpg").write_bytes(b"")
-    (folder / "notes.txt").write_text("a photo folder's notes, not a photo\n")
-    (folder / "sub/thumbs.db").write_bytes(b"\0" * 10)
 
 
 @pytest.fixture
@@ -65,7 +40,7 @@ def _hashes(folder: Path) -> dict[str, str]:
 
 def _expected(source: Path) -> np.ndarray:
     pixels = load_photo(source).gray
-    return correlate(pixels.astype(np.float64), KERNEL.astype(np.float64), mode="nearest")
+    return blur_oracle(pixels, KERNEL)
 
 
 def _reason_of(source: Path) -> str:
@@ -272,7 +247,7 @@ def test_colour_photos_keep_their_channels(tmp_path):
     pixels = load_photo(source, color=True).pixels
     assert blurred.shape == pixels.shape == (21, 26, 3)
     for channel in range(3):
-        expected = correlate(pixels[..., channel].astype(np.float64), KERNEL, mode="nearest")
+        expected = blur_oracle(pixels[..., channel], KERNEL)
         np.testing.assert_allclose(blurred[..., channel], expected, atol=1e-5, rtol=0)
 
 
@@ -281,7 +256,7 @@ def test_a_photo_too_large_to_load_whole_is_blurred_in_tiles(tmp_path, photos, m
     big = photos / "sub/deeper/d.tif"
     pixels = np.random.default_rng(5).integers(0, 256, (60, 70), np.uint8)
     Image.fromarray(pixels).save(big)
-    expected = correlate(pixels / 255, KERNEL.astype(np.float64), mode="nearest")
+    expected = blur_oracle(pixels / 255, KERNEL)
     monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)
     out = tmp_path / "out"
     summary = run_batch(plan_batch([big], out, output_format="npy"), **SETTINGS)
@@ -341,7 +316,7 @@ def test_a_zarr_image_in_a_folder_is_one_photo_blurred_by_blocks(tmp_path):
     assert [job.relative.as_posix() for job in plan.jobs] == ["scans/sub/scan.zarr"]
     summary = run_batch(plan, **SETTINGS)
     assert (summary.done, summary.failed) == (1, ())
-    expected = correlate(pixels.astype(np.float64), KERNEL, mode="nearest")
+    expected = blur_oracle(pixels, KERNEL)
     blurred = np.load(tmp_path / "out/scans/sub/scan.npy")
     np.testing.assert_allclose(blurred, expected, atol=1e-5, rtol=0)
 

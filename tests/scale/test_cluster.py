@@ -13,13 +13,13 @@ from pathlib import Path
 import distributed
 import numpy as np
 import pytest
+from helpers.batch import BAD, GOOD, SETTINGS, write_photos
 from PIL import Image
-from test_batch import BAD, GOOD, SETTINGS, write_photos
 
 from blurapp.core.kernel import kernel_for
 from blurapp.scale.batch import plan_batch, run_batch
 
-REPOSITORY = Path(__file__).resolve().parents[1]
+REPOSITORY = Path(__file__).resolve().parents[2]
 START_SECONDS = 60
 
 

@@ -3,19 +3,14 @@ colour run blurring each of R, G and B, shown, compared and saved in colour."""
 
 import numpy as np
 import pytest
+from helpers.oracle import blur_oracle
+from helpers.photos import photo_file
+from helpers.window import RUN_TIMEOUT_MS, run
 from PIL import Image
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
-from qt_helpers import RUN_TIMEOUT_MS, photo_file
-from scipy.ndimage import correlate
 
 from blurapp.core import TOLERANCE, gaussian_kernel, sample_photo_path, to_8bit
-
-
-def run(qtbot, window):
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
-        qtbot.mouseClick(window.run_button, Qt.MouseButton.LeftButton)
-    return shown.args[0]
 
 
 def pixel(image, x, y):
@@ -27,13 +22,6 @@ def file_rgb(path):
     """The photo as Pillow decodes it: the oracle for what the window shows."""
     with Image.open(path) as image:
         return np.asarray(image.convert("RGB"))
-
-
-def per_channel_oracle(rgb, kernel):
-    return np.stack(
-        [correlate(rgb[..., c].astype(np.float64), kernel, mode="nearest") for c in range(3)],
-        axis=2,
-    )
 
 
 def test_colour_is_off_by_default_and_the_original_shows_the_photo_in_colour(make_window, qtbot):
@@ -59,7 +47,7 @@ def test_a_colour_run_blurs_each_channel_and_shows_it_in_colour(make_window, qtb
     result = run(qtbot, window)
     photo = window.photo.pixels
     assert photo.shape == (400, 600, 3)
-    expected = per_channel_oracle(photo, gaussian_kernel(9, 2.5))
+    expected = blur_oracle(photo, gaussian_kernel(9, 2.5))
     for engine_run in (result.reference_run, result.jit_run):
         assert engine_run.output.shape == (400, 600, 3)
         np.testing.assert_allclose(engine_run.output, expected, atol=TOLERANCE, rtol=0)
@@ -108,7 +96,7 @@ def test_a_grey_photo_stays_one_channel_with_colour_on(make_window, qtbot, tmp_p
     window.set_parameters(color=True)
     result = run(qtbot, window)
     assert result.reference_run.output.shape == (40, 70)
-    expected = correlate(levels / 255.0, gaussian_kernel(9, 2.5), mode="nearest")
+    expected = blur_oracle(levels / 255.0, gaussian_kernel(9, 2.5))
     np.testing.assert_allclose(result.jit_run.output, expected, atol=TOLERANCE, rtol=0)
     assert "colour" not in window.right_pane.caption_text()
     # Colour off again changes nothing for a grey photo: nothing goes out of date.
@@ -153,7 +141,7 @@ def test_the_live_preview_follows_the_colour_switch(make_window, qtbot):
         kept = window.session.results[engine]
         assert kept.live and kept.parameters.color
         assert kept.run.output.shape == (400, 600, 3)
-    expected = per_channel_oracle(window.photo.pixels, gaussian_kernel(9, 2.5))
+    expected = blur_oracle(window.photo.pixels, gaussian_kernel(9, 2.5))
     np.testing.assert_allclose(
         window.session.results["jax"].run.output, expected, atol=TOLERANCE, rtol=0
     )

@@ -1,8 +1,8 @@
 """Everything the window does can be done from the keyboard."""
 
+from helpers.window import RUN_TIMEOUT_MS
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
-from qt_helpers import RUN_TIMEOUT_MS
 
 from blurapp.ui.dialogs import ShortcutsDialog
 

@@ -1,10 +1,10 @@
 """Presentation mode (F11): full screen, and figures an audience reads from the back of a room."""
 
 import pytest
+from helpers.window import RUN_TIMEOUT_MS
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QApplication, QLabel
-from qt_helpers import RUN_TIMEOUT_MS
 
 from blurapp.ui.main_window import MainWindow
 

@@ -4,7 +4,7 @@ one job at a time, failures told, quit honoured, nothing told after stop()."""
 import threading
 import time
 
-from qt_helpers import RUN_TIMEOUT_MS
+from helpers.window import RUN_TIMEOUT_MS
 
 from blurapp.ui.runner import Runner, running_jobs
 

@@ -1,68 +1,16 @@
 """Before/after: each pane shows the original left of a divider and its engine's blur right of
-it; the user drags the divider in either pane and both follow."""
+it; the user drags the divider in either pane and both follow (the session's part in
+tests/app/test_split_view.py)."""
 
 import math
 
 import numpy as np
 import pytest
+from helpers.window import jax_settled, run
 from PIL import Image
 from PySide6.QtCore import QPoint, QPointF, Qt
-from qt_helpers import RUN_TIMEOUT_MS
-from test_session import finish, numpy_run, photo
 
-from blurapp.app.captions import LEFT, RIGHT, SHOW_LABELS
-from blurapp.app.session import Session
 from blurapp.core import to_8bit
-
-# --- The session, without a window ----------------------------------------------------------
-
-
-@pytest.fixture
-def session():
-    session = Session()
-    session.set_photo(photo(), original="the photo")
-    return session
-
-
-def test_before_a_run_both_sides_show_the_original_and_the_caption_says_so(session):
-    session.set_show("split")
-    for pane in (LEFT, RIGHT):
-        assert session.picture(pane) == "the photo"
-        assert session.picture_before(pane) == "the photo"
-    assert session.caption(LEFT).text() == (
-        "Left: original, right: NumPy · cpu · not run yet: the original on both sides, press Run"
-    )
-
-
-def test_after_a_run_the_original_is_left_of_the_divider_and_the_blur_right(session):
-    finish(session, {"numpy": numpy_run(), "jax": numpy_run()})
-    session.set_show("split")
-    assert session.picture(LEFT) == "picture of numpy"
-    assert session.picture_before(LEFT) == "the photo"
-    assert session.picture(RIGHT) == "picture of jax"
-    assert session.picture_before(RIGHT) == "the photo"
-    caption = session.caption(RIGHT)
-    assert caption.heading == "Left: original, right: JAX-jit"
-    assert caption.details == ("cpu", "25.0 ms", "9 × 9, σ 2.5")
-
-
-def test_only_before_after_splits_a_pane(session):
-    finish(session, {"numpy": numpy_run(), "jax": numpy_run()})
-    for show in SHOW_LABELS.keys() - {"split"}:
-        session.set_show(show)
-        assert session.picture_before(LEFT) is None
-        assert not session.caption(LEFT).heading.startswith("Left: original")
-
-
-def test_an_engine_that_could_not_run_is_not_split(session):
-    session.jax_failed("JAX could not be loaded")
-    session.set_show("split")
-    assert session.picture(RIGHT) is None and session.picture_before(RIGHT) is None
-    assert session.caption(RIGHT).text() == "JAX-jit · unavailable"
-    assert "JAX could not be loaded" in session.placeholder(RIGHT)
-
-
-# --- The window ---------------------------------------------------------------------------------
 
 SIZE = (160, 120)  # width, height: whole in a pane at 100 % and at 200 %
 ROW = 100  # a row of the picture clear of the divider's handle (middle) and labels (top)
@@ -75,21 +23,6 @@ def checkerboard(tmp_path):
     y, x = np.indices(SIZE[::-1])
     Image.fromarray(((x // 4 + y // 4) % 2 * 255).astype(np.uint8)).save(path)
     return path
-
-
-def jax_settled(qtbot, window):
-    """Wait until JAX has started (or failed to) in the background: a window closed while the
-    worker is still importing it leaves the worker's thread running past the close."""
-    session = window.session
-    qtbot.waitUntil(
-        lambda: session.jax_device is not None or session.jax_unavailable is not None,
-        timeout=RUN_TIMEOUT_MS,
-    )
-
-
-def run(qtbot, window):
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
-        window.run_comparison()
 
 
 def on_screen(view, x, y=ROW):

@@ -6,11 +6,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from qt_helpers import RUN_TIMEOUT_MS
+from helpers.window import RUN_TIMEOUT_MS
 
 from blurapp.ui.translations import TRANSLATIONS, install_translations
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TOOLS = Path(sys.executable).parent
 
 

@@ -7,21 +7,17 @@ import time
 
 import numpy as np
 import pytest
+from helpers.oracle import blur_oracle
+from helpers.photos import photo_file
+from helpers.window import RUN_TIMEOUT_MS, run
 from PIL import Image
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
-from qt_helpers import RUN_TIMEOUT_MS, photo_file
 
 from blurapp.core import TOLERANCE, gaussian_kernel, load_grayscale, sample_photo_path, to_8bit
 from blurapp.ui.main_window import MainWindow
 from blurapp.ui.runner import running_jobs
-
-
-def run(qtbot, window):
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
-        qtbot.mouseClick(window.run_button, Qt.MouseButton.LeftButton)
-    return shown.args[0]
 
 
 def slow_setup(window):
@@ -373,7 +369,7 @@ def test_the_difference_and_original_views(make_window, qtbot):
     window.set_show("original")
     assert window.left_pane.caption_text().startswith("Original")
     original = window.left_pane.view.image()
-    # In colour, as the photo is, whatever the Colour switch (tests/test_colour_window.py).
+    # In colour, as the photo is, whatever the Colour switch (tests/ui/test_colour_window.py).
     assert original.pixelColor(10, 10).red() == to_8bit(window.photo.pixels)[10, 10, 0]
     window.set_show("blurred")
     assert window.right_pane.caption_text().startswith("JAX-jit")
@@ -448,13 +444,10 @@ def test_settings_survive_a_new_window(make_window, qtbot, tmp_path, settings):
 
 
 def test_blurred_pixels_match_the_oracle(make_window, qtbot):
-    from scipy.ndimage import correlate
 
     window = make_window()
     result = run(qtbot, window)
-    expected = correlate(
-        window.photo.gray.astype(np.float64), gaussian_kernel(9, 2.5), mode="nearest"
-    )
+    expected = blur_oracle(window.photo.gray, gaussian_kernel(9, 2.5))
     np.testing.assert_allclose(result.jit_run.output, expected, atol=TOLERANCE, rtol=0)
 
 

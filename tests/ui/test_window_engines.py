@@ -5,20 +5,14 @@ import time
 
 import numpy as np
 import pytest
+from helpers.window import run
 from PySide6.QtCore import QPoint, Qt
-from qt_helpers import RUN_TIMEOUT_MS
 
 from blurapp.core import TOLERANCE, to_8bit
 from blurapp.core.engines import Engine, register, unregister
 from blurapp.core.runs import Call, FirstCall
 
 INDICATOR = QPoint(6, 8)  # on a check box's box, wherever its layout stretches it
-
-
-def run(qtbot, window):
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
-        qtbot.mouseClick(window.run_button, Qt.MouseButton.LeftButton)
-    return shown.args[0]
 
 
 def test_numpy_jax_and_jax_without_jit_read_like_the_tutorials_table(window, qtbot):

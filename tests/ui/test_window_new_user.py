@@ -8,10 +8,11 @@ import tempfile
 import time
 
 import pytest
+from helpers.photos import photo_file
+from helpers.window import RUN_TIMEOUT_MS, run
 from PIL import Image
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMessageBox
-from qt_helpers import RUN_TIMEOUT_MS, photo_file
 
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
@@ -22,17 +23,6 @@ from blurapp.core.kernel import (
 )
 from blurapp.core.sample import sample_photo_path
 from blurapp.ui.main_window import MainWindow
-
-
-def run(qtbot, window, engines=("numpy", "jax")):
-    # A pane's engine is always timed: the panes show the first and the last engine to time.
-    window.set_pane_engine(0, engines[0])
-    window.set_pane_engine(1, engines[-1])
-    for name in window.engine_checks:
-        window.set_timed(name, name in engines)
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
-        qtbot.mouseClick(window.run_button, Qt.MouseButton.LeftButton)
-    return shown.args[0]
 
 
 def type_into(qtbot, spin, text):
@@ -267,7 +257,7 @@ def whole_caption_height(caption):
 
 
 def test_captions_show_their_whole_text_from_the_minimum_size_up(window, qtbot):
-    run(qtbot, window)
+    run(qtbot, window, ("numpy", "jax"))
     line = window.right_pane.caption.fontMetrics().lineSpacing()
     minimum = window.minimumSize()
     for width, height in [(minimum.width(), minimum.height()), (800, 640), (1360, 820)]:
@@ -432,7 +422,7 @@ def test_a_16_bit_photos_difference_is_in_its_own_levels(make_window, qtbot, tmp
     Image.fromarray(pixels).save(path)
     window = make_window(path)
     assert window.photo.bit_depth == 16
-    run(qtbot, window)
+    run(qtbot, window, ("numpy", "jax"))
     assert "of 65,535 levels" in window.figures.value("max abs diff")
 
 

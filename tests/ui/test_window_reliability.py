@@ -8,18 +8,12 @@ import time
 
 import numpy as np
 import pytest
-from hostile import HOSTILE
+from helpers.hostile import HOSTILE
+from helpers.window import RUN_TIMEOUT_MS, run
 from PIL import Image
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
-from qt_helpers import RUN_TIMEOUT_MS
 
 from blurapp.core import TOLERANCE, JaxUnavailableError
-
-
-def run(qtbot, window):
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
-        window.run_comparison()
-    return shown.args[0]
 
 
 def test_hostile_files_in_the_window_give_a_photo_or_a_message(
@@ -319,7 +313,7 @@ def test_quitting_during_a_long_jax_call_ends_the_program_within_two_seconds(tmp
 def test_run_asked_for_while_a_new_photo_loads_never_shows_the_old_photos_figures(
     window, qtbot, tmp_path
 ):
-    from qt_helpers import photo_file
+    from helpers.photos import photo_file
 
     other = photo_file(tmp_path, "other.png", size=(120, 80))
     with qtbot.capture_exceptions() as exceptions:
