@@ -55,8 +55,8 @@ def make_window(qtbot, settings):
 
     The live preview is off unless live=True: most tests press Run and look at what one run
     shows, which a live preview racing beside it would change under them. Its own tests
-    (tests/test_live_preview.py) turn it on, and check a new window has it on."""
-    from qt_helpers import RUN_TIMEOUT_MS
+    (tests/ui/test_live_preview.py) turn it on, and check a new window has it on."""
+    from helpers.window import RUN_TIMEOUT_MS
 
     from blurapp.ui.app import open_window
     from blurapp.ui.main_window import MainWindow
@@ -102,3 +102,45 @@ def warnings_shown(monkeypatch):
     monkeypatch.setattr(QMessageBox, "warning", record)
     monkeypatch.setattr(QMessageBox, "critical", record)
     return shown
+
+
+# --- Files shared by the tests of several layers ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def hostile_folder(tmp_path_factory):
+    """A folder of every damaged and hostile file of tests/helpers/hostile.py."""
+    from helpers.hostile import HOSTILE
+
+    folder = tmp_path_factory.mktemp("hostile")
+    for name, data in HOSTILE:
+        (folder / name).write_bytes(data)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def plugin_folder(tmp_path_factory):
+    """A folder holding the SciPy plugin engine's distribution (tests/helpers/plugin.py)."""
+    from helpers.plugin import write_plugin
+
+    return write_plugin(tmp_path_factory.mktemp("site-packages"))
+
+
+@pytest.fixture(scope="module")
+def broken_folder(tmp_path_factory):
+    """A folder holding a plugin distribution whose module is missing."""
+    from helpers.plugin import write_broken_plugin
+
+    return write_broken_plugin(tmp_path_factory.mktemp("broken-site-packages"))
+
+
+@pytest.fixture
+def installed(plugin_folder, monkeypatch):
+    """The SciPy plugin installed in this process, for this test only."""
+    from blurapp.core.engines import forget_plugins
+
+    monkeypatch.syspath_prepend(str(plugin_folder))
+    forget_plugins()
+    yield
+    forget_plugins()
+    sys.modules.pop("blurapp_scipy_plugin", None)

@@ -1,0 +1,373 @@
+"""The window's jobs, its controller and the sweep's state, without Qt: no QApplication, no
+thread; the jobs run here, step by step, on blurapp.app.jobs.InlineRunner."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from helpers.oracle import blur_oracle
+from PIL import Image
+
+from blurapp.app.controller import WindowController
+from blurapp.app.jobs import (
+    EngineResult,
+    InlineRunner,
+    Progress,
+    compare_job,
+    failure_words,
+    load_job,
+    sweep_job,
+)
+from blurapp.app.session import RunPlan, Session
+from blurapp.app.sweep_state import SweepState
+from blurapp.core.kernel import gaussian_kernel
+from blurapp.core.photo import load_photo
+from blurapp.core.photo_checks import PhotoError
+from blurapp.core.runs import BlurCancelled
+from blurapp.core.saving import OutputError
+from blurapp.core.spec import BlurSpec
+
+# Two tiny sizes for a sweep: each new shape costs JAX-jit a compilation.
+TINY = 0.004
+
+
+def photo_file(folder: Path, name="street.png", size=(60, 40)) -> Path:
+    levels = np.random.default_rng(5).integers(0, 256, (size[1], size[0]), dtype=np.uint8)
+    path = folder / name
+    Image.fromarray(levels).save(path)
+    return path
+
+
+def drain(steps, told):
+    """Run a job's generator to its end, as a runner would: what it yields and reports goes
+    to `told`; returns its answer."""
+    while True:
+        try:
+            event = next(steps)
+        except StopIteration as returned:
+            return returned.value
+        if event is not None:
+            told.append(event)
+
+
+# --- The jobs --------------------------------------------------------------------------------
+
+
+def test_loading_gives_the_photo_and_its_picture(tmp_path):
+    path = photo_file(tmp_path)
+    loaded = drain(load_job(path), [])
+    assert loaded.photo.path == path and (loaded.photo.width, loaded.photo.height) == (60, 40)
+    assert loaded.picture[0].dtype == np.uint8 and loaded.picture[0].shape == (40, 60)
+    assert not loaded.grey_for_memory
+
+
+def test_loading_a_file_that_is_not_a_photo_names_the_file(tmp_path):
+    bad = tmp_path / "notes.png"
+    bad.write_text("not a picture")
+    with pytest.raises(PhotoError) as raised:
+        drain(load_job(bad), [])
+    assert str(bad) in str(raised.value)
+
+
+def test_an_unexpected_error_while_loading_is_a_problem_with_that_file(tmp_path, monkeypatch):
+    import blurapp.app.jobs as jobs
+
+    def broken(picture):
+        raise ValueError("simulated bug")
+
+    monkeypatch.setattr(jobs, "build_pyramid", broken)
+    path = photo_file(tmp_path)
+    with pytest.raises(PhotoError) as raised:
+        drain(load_job(path), [])
+    assert str(path) in str(raised.value) and "simulated bug" in str(raised.value)
+    assert isinstance(raised.value.__cause__, ValueError)
+
+
+def plan_for(path, *, engines=("numpy",), live=False, **parameters):
+    photo = load_photo(path)
+    return RunPlan(1, photo, BlurSpec(**parameters), engines, live=live)
+
+
+def test_a_run_reports_progress_and_each_engine_and_returns_the_comparison(tmp_path):
+    plan = plan_for(photo_file(tmp_path), kernel_size=5, sigma=1.0, algorithm="2d")
+    told = []
+    outcome = drain(compare_job(plan, report=told.append), told)
+    assert told[0] == Progress("numpy", 0, 0)
+    taps = [
+        event
+        for event in told
+        if isinstance(event, Progress) and event.engine == "numpy" and event.total
+    ]
+    assert taps and taps[-1] == Progress("numpy", 25, 25)
+    [done] = [event for event in told if isinstance(event, EngineResult) and event.final]
+    assert done.engine == "numpy" and done.error is None
+    expected = blur_oracle(plan.photo.gray, gaussian_kernel(5, 1.0))
+    np.testing.assert_allclose(outcome.result.runs["numpy"].output, expected, atol=1e-5)
+    assert done.picture[0].dtype == np.uint8
+
+
+def test_a_run_stops_between_kernel_taps_when_cancelled(tmp_path):
+    plan = plan_for(photo_file(tmp_path), kernel_size=21, sigma=4.0, algorithm="2d")
+    told = []
+
+    def cancelled():  # as soon as the blur has begun its taps
+        return any(isinstance(event, Progress) and event.done > 0 for event in told)
+
+    with pytest.raises(BlurCancelled):
+        drain(compare_job(plan, cancelled=cancelled, report=told.append), told)
+    done = max(event.done for event in told if isinstance(event, Progress))
+    assert 0 < done < 21 * 21
+
+
+def test_a_sweep_yields_each_size_as_it_finishes(tmp_path):
+    photo = load_photo(photo_file(tmp_path))
+    told = []
+    points = drain(sweep_job(photo, BlurSpec(kernel_size=3), ("numpy",), TINY, 1), told)
+    assert told == points and len(points) >= 1
+    assert all(point.seconds["numpy"] > 0 for point in points)
+
+
+def test_failures_are_told_in_words_naming_what_failed(tmp_path):
+    problem = PhotoError(tmp_path / "a.tif", "the file does not exist")
+    assert failure_words(problem) == str(problem)
+    refused = OutputError(tmp_path / "out.tif", "the folder is read-only")
+    assert failure_words(refused, subject="ignored.tif") == str(refused)
+    assert failure_words(MemoryError(), memory_for="the next size") == (
+        "not enough memory for the next size"
+    )
+    assert failure_words(MemoryError(), subject=tmp_path / "big.tif", memory_for="its blocks") == (
+        f"{tmp_path / 'big.tif'}: not enough memory for its blocks"
+    )
+    assert failure_words(ValueError("boom")) == "ValueError: boom"
+
+
+# --- The runner without threads --------------------------------------------------------------
+
+
+def counting(limit, *, cancelled, report):
+    for number in range(limit):
+        report(("told", number))
+        yield number
+    return "counted"
+
+
+def test_the_inline_runner_runs_jobs_in_turn_and_honours_quit_at_a_step():
+    runner = InlineRunner()
+    told, answers = [], []
+    first = runner.start(
+        counting,
+        5,
+        on_event=told.append,
+        on_return=answers.append,
+        on_stop=lambda: told.append("stopped"),
+    )
+    runner.start(counting, 2, on_event=told.append, on_return=answers.append)
+    runner.step()
+    runner.step()
+    first.quit()
+    runner.run_all()
+    assert told == [("told", 0), 0, ("told", 1), 1, "stopped", ("told", 0), 0, ("told", 1), 1]
+    assert answers == ["counted"]
+    assert not runner.busy()
+
+
+def test_a_job_quit_before_its_turn_never_starts():
+    runner = InlineRunner()
+    stopped = []
+    job = runner.start(
+        counting, 3, on_event=stopped.append, on_stop=lambda: stopped.append("stopped")
+    )
+    job.quit()
+    runner.run_all()
+    assert stopped == ["stopped"]
+
+
+# --- The window's controller -------------------------------------------------------------------
+
+
+class Shown:
+    """What the window would show: the view a controller talks to, as a record."""
+
+    def __init__(self):
+        self.status, self.progress, self.photos, self.failed, self.live = [], [], [], [], []
+        self.stopped = 0
+        self.run_failures = []
+
+    def show_status(self, text):
+        self.status.append(text)
+
+    def show_progress(self, engine, done, total, words):
+        self.progress.append((engine, done, total, words))
+
+    def show_photo(self, loaded):
+        self.photos.append(loaded)
+
+    def show_photo_failed(self, error):
+        self.failed.append(error)
+
+    def show_live(self, engine):
+        self.live.append(engine)
+
+    def show_run_stopped(self):
+        self.stopped += 1
+
+    def show_run_failed(self, error, words):
+        self.run_failures.append(words)
+
+
+@pytest.fixture
+def controlled(tmp_path):
+    session, runner, shown = Session(), InlineRunner(), Shown()
+    controller = WindowController(session, runner, shown)
+    session.set_live(False)
+    session.set_timed_engines(("numpy",))
+    session.set_pane_engine(0, "numpy")
+    session.set_pane_engine(1, "numpy")
+    session.set_parameters(BlurSpec(kernel_size=5, sigma=1.0, algorithm="2d"))
+    controller.open_photo(photo_file(tmp_path))
+    runner.run_all()
+    return session, runner, shown, controller
+
+
+def test_opening_a_photo_says_so_then_shows_it(controlled):
+    session, _, shown, _ = controlled
+    assert shown.status[0] == "Opening street.png…"
+    assert [loaded.photo for loaded in shown.photos] == [session.photo]
+    assert shown.status[-1].endswith("street.png  ·  60 × 40 (2,400 pixels)")
+
+
+def test_a_photo_that_fails_is_told_once(controlled, tmp_path):
+    _, runner, shown, controller = controlled
+    controller.open_photo(tmp_path / "missing.png")
+    runner.run_all()
+    [error] = shown.failed
+    assert str(tmp_path / "missing.png") in str(error)
+    assert shown.status[-1] == "Could not open the photo"
+
+
+def test_run_puts_the_result_in_the_session_with_its_progress(controlled):
+    session, runner, shown, controller = controlled
+    assert controller.run()
+    assert shown.progress[0][:3] == ("numpy", 0, 0) and shown.progress[0][3] is not None
+    runner.run_all()
+    assert session.running is None and session.outcome is not None
+    assert session.results["numpy"].run is not None
+    assert any(total == 25 for _, _, total, _ in shown.progress)
+
+
+def test_a_second_run_supersedes_the_first_which_shows_nothing(controlled):
+    session, runner, shown, controller = controlled
+    controller.run()
+    runner.step()  # the first run has begun
+    session.set_parameters(BlurSpec(kernel_size=7, sigma=1.5, algorithm="2d"))
+    controller.run()
+    runner.run_all()
+    assert shown.stopped == 1  # the first let go
+    assert session.outcome.parameters.kernel_size == 7
+    assert session.results["numpy"].parameters.kernel_size == 7
+
+
+def test_cancel_stops_the_run_and_says_so(controlled):
+    session, runner, shown, controller = controlled
+    controller.run()
+    runner.step()
+    assert controller.cancel()
+    assert shown.status[-1] == "Cancelled"
+    runner.run_all()
+    assert session.outcome is None and shown.stopped == 1
+    assert not controller.cancel()  # nothing left to cancel
+
+
+def test_a_live_preview_superseding_a_run_says_the_run_stopped(controlled):
+    session, runner, shown, controller = controlled
+    session.set_live(True)
+    controller.run()
+    session.set_parameters(BlurSpec(kernel_size=7, sigma=1.5, algorithm="2d"))
+    controller.preview(moving=True)
+    assert shown.status[-1] == "The run stopped for the new parameters; press Run to time them"
+    runner.run_all()
+    assert session.outcome is None  # a preview is not a measurement
+    assert shown.live == ["numpy"]
+    assert session.results["numpy"].live
+
+
+def test_a_failed_run_is_told_in_words(controlled, monkeypatch):
+    import blurapp.app.jobs as jobs
+
+    def broken(*args, **kwargs):
+        raise ValueError("simulated bug in the comparison")
+
+    monkeypatch.setattr(jobs, "compare", broken)
+    session, runner, shown, controller = controlled
+    controller.run()
+    runner.run_all()
+    assert shown.run_failures == ["ValueError: simulated bug in the comparison"]
+    assert shown.status[-1] == "The run failed" and session.running is None
+
+
+# --- The sweep's state -----------------------------------------------------------------------
+
+
+def sweep_state(tmp_path, runner):
+    photo = load_photo(photo_file(tmp_path))
+    state = SweepState(photo, BlurSpec(kernel_size=3), ("numpy",), runner, repeats=1)
+    state.max_megapixels = TINY
+    heard = []
+    state.subscribe(heard.append)
+    return state, heard
+
+
+def test_a_sweep_shows_each_size_and_says_when_it_is_done(tmp_path):
+    runner = InlineRunner()
+    state, heard = sweep_state(tmp_path, runner)
+    assert state.subject().startswith("street.png, ") and state.subject().endswith("· NumPy")
+    state.start()
+    assert state.running and state.status == "Running…"
+    runner.run_all()
+    assert not state.running and state.points
+    assert heard[0] == "running" and "point" in heard and heard[-1] == "finished"
+    assert state.status == f"Done: {len(state.points)} sizes"
+
+
+def test_a_stopped_sweep_keeps_its_sizes_and_drops_what_comes_after(tmp_path):
+    runner = InlineRunner()
+    state, heard = sweep_state(tmp_path, runner)
+    state.max_megapixels = 0.01  # more than one size
+    state.start()
+    while not state.points:
+        runner.step()
+    state.stop()
+    kept = list(state.points)
+    runner.run_all()
+    assert state.points == kept and heard[-1] == "stopped"
+    assert state.status == "Stopped after 1 sizes"
+
+
+def test_a_failed_sweep_says_why(tmp_path, monkeypatch):
+    from blurapp.core import sweep
+
+    def fail(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(sweep, "compare", fail)
+    runner = InlineRunner()
+    state, heard = sweep_state(tmp_path, runner)
+    state.start()
+    runner.run_all()
+    assert heard[-1] == "failed" and not state.running
+    assert state.failure_message() == (
+        "Sweep Failed",
+        "The sweep stopped: not enough memory for the next size",
+    )
+
+
+def test_jobs_controller_and_sweep_state_import_no_qt():
+    code = (
+        "import sys, blurapp.app.jobs, blurapp.app.controller, blurapp.app.sweep_state; "
+        "print(any(name.startswith(('PySide6', 'superqt', 'qtpy')) for name in sys.modules))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "False"

@@ -1,0 +1,68 @@
+"""The live preview in the session, without a window: what it plans and how it counts."""
+
+from helpers.photos import photo_file
+
+from blurapp.app.session import Session
+from blurapp.core import kernel_for
+from blurapp.core.spec import BlurSpec
+
+
+def test_the_session_plans_a_preview_of_the_panes_engines_jit_first(tmp_path):
+    from blurapp.core import load_photo
+
+    session = Session()
+    assert session.start_live_preview() is None  # no photo
+    session.set_photo(load_photo(photo_file(tmp_path)))
+    plan = session.start_live_preview()
+    assert plan.live and plan.repeats == 0 and plan.engines == ("jax", "numpy")
+    session.set_timed("jax-eager", True)  # timed by Run, but no pane shows it
+    assert session.start_live_preview().engines == ("jax", "numpy")
+    # A timed run of the parameters now is not interrupted by a preview of the same.
+    session.set_pane_engine(1, "jax-eager")
+    run = session.start_run()
+    assert run.repeats is None  # a run times as many calls as each needs
+    assert session.start_live_preview() is None and session.running is run
+    session.set_parameters(BlurSpec(sigma=4.0))
+    # Compiled engines first; JAX without jit is no quicker than NumPy.
+    assert session.start_live_preview(moving=True).engines == ("numpy", "jax-eager")
+    session.set_live(False)
+    assert session.start_live_preview() is None
+
+
+def test_the_update_rate_counts_the_last_two_seconds(tmp_path, monkeypatch):
+    import blurapp.app.session as session_module
+    from blurapp.core import get_engine, load_photo
+
+    clock = [100.0]
+    monkeypatch.setattr(session_module.time, "monotonic", lambda: clock[0])
+    session = Session()
+    photo = load_photo(photo_file(tmp_path))
+    session.set_photo(photo)
+    run = get_engine("numpy").blur(photo.gray, kernel_for("2d", 3, 1.0), repeats=0)
+    for step in range(5):
+        session.set_parameters(BlurSpec(kernel_size=3, sigma=1.0 + step / 10))
+        session.start_live_preview(moving=True)
+        session.engine_done("numpy", run, None)
+        clock[0] += 0.25
+    assert session.live_rate("numpy") == 4.0  # 5 updates, 0.25 s apart
+    clock[0] += 5
+    assert session.live_rate("numpy") is None  # still for a while: no rate to show
+
+
+def test_going_back_to_what_the_panes_show_drops_the_preview_of_the_passing_value(tmp_path):
+    from blurapp.core import get_engine, load_photo
+
+    session = Session()
+    photo = load_photo(photo_file(tmp_path))
+    session.set_photo(photo)
+    shown = session.parameters
+    session.start_live_preview()
+    for engine in ("jax", "numpy"):
+        run = get_engine(engine).blur(photo.gray, kernel_for("2d", 9, shown.sigma), repeats=0)
+        session.engine_done(engine, run, None)
+    session.run_stopped()
+    session.set_parameters(BlurSpec(sigma=2.6))
+    assert session.start_live_preview(moving=True) is not None
+    session.set_parameters(shown)  # back before the 2.6 preview came
+    assert session.start_live_preview(moving=True) is None
+    assert session.running is None  # the 2.6 preview is dropped: it would land on the panes

@@ -1,0 +1,59 @@
+"""`blurapp bench --sweep`: a line per size, its CSV and its JSON."""
+
+import csv
+import json
+import time
+
+import pytest
+from helpers.command_line import blurapp
+from helpers.photos import photo_file
+
+from blurapp.core.sweep import (
+    sweep_sizes,
+)
+
+SWEEP = ("bench", "--sweep", "--max-megapixels", "0.008", "--engines", "numpy,jax")
+SWEEP += ("--kernel-sizes", "3", "--repeat", "1")
+
+
+def test_bench_sweep_prints_a_line_per_size_and_writes_the_csv(tmp_path):
+    photo = photo_file(tmp_path, size=(60, 40))
+    out = tmp_path / "sweep.csv"
+    run = blurapp(*SWEEP, "--photo", photo, "--csv", out)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("machine: ")
+    assert lines[2].startswith(f"scaling sweep of {photo} (60×40)")
+    assert lines[4].split() == ["size", "MP", "numpy", "ms", "jax", "ms", "jax", "speedup"]
+    sizes = [f"{s.width}×{s.height}" for s in sweep_sizes((40, 60), max_megapixels=0.008)]
+    assert sizes == ["60×40", "110×73"]
+    assert [line.split()[0] for line in lines[5:7]] == sizes
+    assert lines[7] == f"wrote {out}"
+    with open(out, newline="", encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    assert [f"{row['width']}×{row['height']}" for row in rows] == sizes
+    assert [row["resampled"] for row in rows] == ["no", "yes"]
+    assert all(float(row["jax_seconds"]) > 0 for row in rows)
+
+
+def test_bench_sweep_checks_its_csv_before_measuring(tmp_path):
+    out = tmp_path / "missing" / "sweep.csv"
+    start = time.monotonic()
+    run = blurapp(*SWEEP, "--csv", out)
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == [f"error: {out}: the folder {out.parent} does not exist"], (
+        run.stderr
+    )
+    assert run.stdout == ""  # not a size measured, not even the machine described
+    assert time.monotonic() - start < 30
+
+
+def test_bench_sweep_json_has_the_points(tmp_path):
+    run = blurapp(*SWEEP, "--json")
+    assert run.returncode == 0, run.stderr
+    sweep = json.loads(run.stdout)["sweep"]
+    assert sweep["photo"]["width"] == 600 and sweep["kernel"]["size"] == 3
+    [point] = sweep["points"]  # the bundled photo is larger than 0.008 MP: one size
+    assert point["resampled"] is True and point["megapixels"] == pytest.approx(0.008, rel=0.05)
+    assert point["engines"]["numpy"]["seconds"] > 0
+    assert point["engines"]["jax"]["speedup"] > 0

@@ -1,0 +1,381 @@
+"""The command line as a user runs it: a separate process, its output and exit status."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from helpers.command_line import blurapp
+from helpers.oracle import blur_oracle
+from PIL import Image
+
+from blurapp.core import gaussian_kernel, load_grayscale, sample_photo_path
+
+
+def assert_no_traceback(run):
+    assert "Traceback" not in run.stderr and "Traceback" not in run.stdout
+
+
+@pytest.fixture(scope="module")
+def photo(tmp_path_factory):
+    path = tmp_path_factory.mktemp("photos") / "street.png"
+    rng = np.random.default_rng(1)
+    Image.fromarray(rng.integers(0, 256, (30, 45, 3), dtype=np.uint8)).save(path)
+    return path
+
+
+def test_version():
+    from blurapp import __version__
+
+    run = blurapp("--version")
+    assert run.returncode == 0
+    assert run.stdout.strip() == f"blurapp {__version__}"
+
+
+def test_compare_prints_the_table_for_the_bundled_photo():
+    run = blurapp("compare")
+    assert run.returncode == 0, run.stderr
+    assert_no_traceback(run)
+    table = dict(re.split(r"\s{2,}", line, maxsplit=1) for line in run.stdout.splitlines())
+    assert str(sample_photo_path()) in table["image"] and "600 × 400" in table["image"]
+    assert table["kernel"] == "9 × 9, sigma 2.5"
+    for name in (
+        "NumPy",
+        "JAX first call",
+        "JAX steady",
+        "speedup",
+        "end-to-end speedup",
+        "transfers",
+        "max abs diff",
+        "device",
+    ):
+        assert name in table, name
+    assert " ms (median of " in table["NumPy"] and "middle half" in table["NumPy"]
+    assert "within 1e-05" in table["max abs diff"] and "NOT" not in table["max abs diff"]
+    assert table["device"] == "cpu" or table["device"].startswith("gpu: ")
+
+
+def test_compare_json_has_the_contracted_keys(photo):
+    run = blurapp(
+        "compare", photo, "--kernel-size", "auto", "--sigma", "1.5", "--repeat", "2", "--json"
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["image"] == {"path": str(photo), "width": 45, "height": 30, "channels": 1}
+    assert data["kernel"] == {"size": 11, "sigma": 1.5, "algorithm": "2d"}
+    assert data["numpy"]["seconds"] > 0
+    assert data["jax"]["first_call_seconds"] > 0 and data["jax"]["seconds"] > 0
+    assert len(data["jax"]["repeat_seconds"]) == 2
+    assert data["jax"]["device"] == "cpu" or data["jax"]["device"].startswith("gpu: ")
+    assert 0 <= data["max_abs_diff"] <= 1e-5
+
+
+def test_compare_out_dir_writes_both_outputs(photo, tmp_path):
+    out = tmp_path / "results"
+    run = blurapp("compare", photo, "--out-dir", out, "--kernel-size", "5", "--sigma", "1")
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["jax.npy", "jax.png", "numpy.npy", "numpy.png"]
+    expected = blur_oracle(load_grayscale(photo), gaussian_kernel(5, 1.0))
+    for engine in ("numpy", "jax"):
+        array = np.load(out / f"{engine}.npy")
+        assert array.dtype == np.float32
+        np.testing.assert_allclose(array, expected, atol=1e-5, rtol=0)
+        with Image.open(out / f"{engine}.png") as png:
+            assert png.mode == "L" and png.size == (45, 30)
+            assert np.abs(np.asarray(png).astype(float) - expected * 255).max() <= 0.51
+
+
+@pytest.mark.parametrize("engine", ["numpy", "jax"])
+def test_blur_to_npy_gives_the_float32_result(photo, tmp_path, engine):
+    out = tmp_path / "blurred.npy"
+    run = blurapp("blur", photo, "-o", out, "--engine", engine, "--sigma", "2")
+    assert run.returncode == 0, run.stderr
+    expected = blur_oracle(load_grayscale(photo), gaussian_kernel(9, 2.0))
+    np.testing.assert_allclose(np.load(out), expected, atol=1e-5, rtol=0)
+
+
+def test_blur_to_an_image_gives_8_bit_grayscale(photo, tmp_path):
+    out = tmp_path / "blurred.jpg"
+    run = blurapp("blur", photo, "-o", out)
+    assert run.returncode == 0, run.stderr
+    with Image.open(out) as written:
+        assert written.mode == "L" and written.size == (45, 30)
+
+
+def test_blur_of_a_16_bit_photo_stays_16_bit_in_png(tmp_path):
+    source = tmp_path / "deep.png"
+    Image.fromarray(np.linspace(0, 65535, 400, dtype=np.uint16).reshape(20, 20)).save(source)
+    out = tmp_path / "deep-blurred.png"
+    run = blurapp("blur", source, "-o", out, "--kernel-size", "1")
+    assert run.returncode == 0, run.stderr
+    with Image.open(source) as before, Image.open(out) as after:
+        assert after.mode.startswith("I")
+        np.testing.assert_array_equal(np.asarray(after), np.asarray(before))
+
+
+def test_blur_that_cannot_write_leaves_the_old_file(photo, tmp_path):
+    out = tmp_path / "keep.xyz"
+    out.write_bytes(b"old")
+    run = blurapp("blur", photo, "-o", out)
+    assert run.returncode == 1
+    assert run.stderr.startswith("error: ") and str(out) in run.stderr
+    assert out.read_bytes() == b"old"
+    assert_no_traceback(run)
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda d: d / "missing.png", "no such file"),
+        (lambda d: d, "folder"),
+        (lambda d: (d / "empty.jpg").write_bytes(b"") or d / "empty.jpg", "empty"),
+        (lambda d: (d / "text.png").write_text("hello") and d / "text.png", "not an image"),
+    ],
+)
+@pytest.mark.parametrize("command", ["compare", "blur"])
+def test_an_unreadable_file_gives_one_error_line_and_status_1(tmp_path, make, words, command):
+    path = make(tmp_path)
+    extra = ["-o", tmp_path / "out.png"] if command == "blur" else []
+    run = blurapp(command, path, *extra)
+    assert run.returncode == 1
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1, run.stderr
+    assert lines[0].startswith("error: ") and str(path) in lines[0] and words in lines[0]
+    assert_no_traceback(run)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        ("--kernel-size", "4", "odd"),
+        ("--kernel-size", "0", "at least 1"),
+        ("--kernel-size", "-3", "at least 1"),
+        ("--sigma", "0", "between 0.1 and 16.5, not 0"),
+        ("--sigma", "-1", "between 0.1 and 16.5, not -1"),
+        ("--sigma", "nan", "finite"),
+        ("--sigma", "inf", "finite"),
+        ("--sigma", "abc", "number"),
+    ],
+)
+def test_bad_parameters_give_usage_and_status_2(option, value, words):
+    run = blurapp("compare", option, value)
+    assert run.returncode == 2
+    assert "usage: blurapp compare" in run.stderr
+    assert words in run.stderr
+    assert_no_traceback(run)
+
+
+def test_bench_json_on_small_sizes():
+    run = blurapp(
+        "bench",
+        "--json",
+        "--sections",
+        "engines",
+        "--megapixels",
+        "0.01",
+        "0.02",
+        "--kernel-sizes",
+        "3",
+        "9",
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["machine"]["cores"] >= 1
+    rows = report["results"]
+    assert [
+        (round(r["megapixels"], 2), r["kernel"]["size"])
+        for r in rows
+        if r["kernel"]["algorithm"] == "2d"
+    ] == [
+        (0.01, 3),
+        (0.01, 9),
+        (0.02, 3),
+        (0.02, 9),
+    ]
+    for row in rows:
+        numpy, jax, eager = row["numpy"], row["jax"], row["jax_eager"]
+        assert numpy["seconds"] > 0 and jax["seconds"] > 0 and eager["seconds"] > 0
+        assert row["speedup"] == pytest.approx(numpy["seconds"] / jax["seconds"])
+        assert row["max_abs_diff"] <= 1e-5 and eager["max_abs_diff"] <= 1e-5
+        assert len(eager["repeat_seconds"]) == 1  # op by op is slow: timed once
+
+
+def test_bench_table_prints_a_row_per_case():
+    run = blurapp(
+        "bench", "--sections", "engines", "--megapixels", "0.01", "--kernel-sizes", "3", "5"
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("machine: ")
+    assert "NumPy ms" in lines[2] and "eager ms" in lines[2] and "JAX 1st ms" in lines[2]
+    assert lines[3].strip().startswith("(medians of interleaved steady calls")
+    assert "end-to-end" in lines[2] and "(IQR)" in lines[2]
+    assert len(lines) == 9 and "3×3" in lines[5] and "5×5" in lines[7]
+    assert "2d" in lines[5] and "separable" in lines[6]
+
+
+def test_compare_separable_json(photo):
+    run = blurapp("compare", photo, "--algorithm", "separable", "--json")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["kernel"] == {"size": 9, "sigma": 2.5, "algorithm": "separable"}
+    assert data["max_abs_diff"] <= 1e-5
+
+
+def test_unknown_algorithm_is_a_usage_error():
+    run = blurapp("compare", "--algorithm", "fft")
+    assert run.returncode == 2 and "invalid choice: 'fft'" in run.stderr
+    assert_no_traceback(run)
+
+
+def test_a_second_launch_loads_the_compiled_blur_from_the_cache(photo, tmp_path):
+    import os
+
+    env = {**os.environ, "BLURAPP_CACHE_DIR": str(tmp_path / "cache")}
+
+    def first_call():
+        run = subprocess.run(
+            [sys.executable, "-m", "blurapp", "compare", str(photo), "--json"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+        )
+        assert run.returncode == 0, run.stderr
+        return json.loads(run.stdout)["jax"]
+
+    first, second = first_call(), first_call()
+    assert first["compilation"] == "compiled"
+    assert second["compilation"] == "from cache"
+    assert any((tmp_path / "cache" / "jax-compilation").iterdir())
+
+
+def test_bench_rows_cover_both_algorithms():
+    run = blurapp(
+        "bench", "--json", "--sections", "engines", "--megapixels", "0.01", "--kernel-sizes", "5"
+    )
+    assert run.returncode == 0, run.stderr
+    rows = json.loads(run.stdout)["results"]
+    assert [r["kernel"]["algorithm"] for r in rows] == ["2d", "separable"]
+
+
+@pytest.mark.parametrize("command", [["compare"], ["blur", "-o", "out.png"]])
+@pytest.mark.parametrize("sigma", ["20", "1e300", "1e308"])
+def test_a_sigma_beyond_the_range_is_a_short_usage_error(command, sigma, tmp_path):
+    run = blurapp(*command, "--kernel-size", "auto", "--sigma", sigma, cwd=tmp_path)
+    assert run.returncode == 2
+    assert f"sigma must be between 0.1 and 16.5, not {float(sigma):g}" in run.stderr
+    assert f"usage: blurapp {command[0]}" in run.stderr
+    assert max(len(line) for line in run.stderr.splitlines()) < 200  # no 300-digit size
+    assert_no_traceback(run)
+    assert not (tmp_path / "out.png").exists()
+
+
+@pytest.mark.slow
+def test_bench_reports_every_section_on_small_images():
+    run = blurapp(
+        "bench",
+        "--json",
+        "--sections",
+        "yardsticks",
+        "first-call",
+        "startup",
+        "window",
+        "memory",
+        "--probe-megapixels",
+        "0.5",
+        "--big-megapixels",
+        "1",
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    yard = report["yardsticks"]
+    assert yard["numpy_seconds"] > 0 and yard["jax_seconds"] > 0 and yard["copy_seconds"] > 0
+    for launch in report["first-call"].values():
+        assert launch["first_launch"] == "compiled" and launch["second_launch"] == "from cache"
+        assert launch["ratio"] == pytest.approx(
+            launch["second_launch_seconds"] / launch["first_launch_seconds"]
+        )
+    startup = report["startup"]
+    assert startup["window_shown_seconds"] > 0 and startup["version_seconds"] > 0
+    assert startup["jax_imported_before_shown"] is False
+    window = report["window"]
+    assert window["megapixels"] == pytest.approx(0.5, rel=0.01)
+    assert (
+        window["longest_stall_seconds"] is not None
+        and window["result_to_both_panes_painted_seconds"] > 0
+    )
+    memory = report["memory"]
+    assert memory["compare_peak_bytes"] > 50e6 and memory["big_peak_bytes"] > 50e6
+
+
+def test_the_command_restarts_once_with_huge_pages_for_large_buffers(monkeypatch):
+    from blurapp import start
+
+    restarts = []
+
+    def execv(program, arguments):
+        restarts.append((program, list(arguments), os.environ["GLIBC_TUNABLES"]))
+
+    monkeypatch.setattr(start.os, "execv", execv)
+    monkeypatch.setattr(start.sys, "platform", "linux")
+    monkeypatch.setattr(start, "_glibc_knows_huge_pages", lambda: True)
+    monkeypatch.setattr(start.sys, "orig_argv", ["python", "-m", "blurapp", "compare", "x.png"])
+    monkeypatch.setattr(start.sys, "argv", ["blurapp", "compare", "x.png"])
+    monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=2")
+    monkeypatch.delenv("BLURAPP_HUGE_PAGES", raising=False)
+    start.restart_with_huge_pages()
+    assert restarts == [
+        (
+            sys.executable,
+            ["python", "-m", "blurapp", "compare", "x.png"],
+            "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1",
+        )
+    ]
+    start.restart_with_huge_pages()  # set now: no second restart
+    assert len(restarts) == 1
+    monkeypatch.delenv("GLIBC_TUNABLES")
+    # Code given to Python itself would run twice (-c) or be gone (stdin): no restart.
+    for started in (["python", "-c", "..."], ["python", "-"], ["python"]):
+        monkeypatch.setattr(start.sys, "orig_argv", started)
+        start.restart_with_huge_pages()
+    monkeypatch.setattr(start.sys, "orig_argv", ["python", "-m", "blurapp", "--version"])
+    monkeypatch.setattr(start.sys, "argv", ["blurapp", "--version"])
+    start.restart_with_huge_pages()
+    monkeypatch.setattr(start.sys, "argv", ["blurapp", "compare"])
+    monkeypatch.setenv("BLURAPP_HUGE_PAGES", "0")
+    start.restart_with_huge_pages()
+    assert len(restarts) == 1
+
+
+def _has_gpu() -> bool:
+    import jax
+
+    return any(device.platform == "gpu" for device in jax.devices())
+
+
+@pytest.mark.parametrize("engines", ["numpy,jax", "jax", "numpy,jax@gpu,jax-eager@gpu"])
+def test_compare_on_a_gpu_there_is_not_is_an_error(photo, engines):
+    device = ["--device", "gpu"] if "@" not in engines else []
+    run = blurapp("compare", photo, "--engines", engines, *device, "--repeat", "1")
+    assert_no_traceback(run)
+    if _has_gpu():
+        assert run.returncode == 0, run.stderr
+        return
+    assert run.returncode == 1
+    assert run.stdout == ""
+    # The last line: a CUDA-less jaxlib on a machine with a driver warns before it.
+    assert run.stderr.splitlines()[-1] == "error: JAX has no gpu device here (it has: cpu)"
+    assert "WARNING" not in run.stderr
+
+
+def test_compare_with_one_jax_engine_that_runs_keeps_the_figures(photo):
+    # jax@cpu runs; jax@gpu's reason is in the figures, as a line of its own, not a failure.
+    run = blurapp("compare", photo, "--engines", "numpy,jax@cpu,jax@gpu", "--repeat", "1")
+    assert run.returncode == 0, run.stderr
+    if not _has_gpu():
+        assert "unavailable: JAX has no gpu device here (it has: cpu)" in run.stdout
+        assert "warning: JAX has no gpu device here (it has: cpu)" in run.stderr.splitlines()

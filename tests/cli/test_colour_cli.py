@@ -1,0 +1,84 @@
+"""`--color` on the command line: compare, blur and bench in colour, as a user runs them."""
+
+import json
+
+import numpy as np
+import pytest
+from helpers.command_line import blurapp
+from helpers.oracle import blur_oracle
+from PIL import Image
+
+from blurapp.core import gaussian_kernel, gaussian_kernel_1d, sample_photo_path
+
+
+def rgb_of(path):
+    with Image.open(path) as image:
+        return np.asarray(image.convert("RGB"), dtype=np.float64) / 255
+
+
+@pytest.mark.parametrize("algorithm", ["2d", "separable"])
+def test_compare_color_blurs_each_channel_of_the_bundled_photo(tmp_path, algorithm):
+    run = blurapp(
+        "compare", "--color", "--json", "--algorithm", algorithm, "--out-dir", tmp_path / "out"
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["image"]["channels"] == 3
+    assert (report["image"]["width"], report["image"]["height"]) == (600, 400)
+    assert report["max_abs_diff"] <= 1e-5
+    expected = blur_oracle(rgb_of(sample_photo_path()), gaussian_kernel(9, 2.5))
+    for engine in ("numpy", "jax"):
+        output = np.load(tmp_path / "out" / f"{engine}.npy")
+        assert output.shape == (400, 600, 3) and output.dtype == np.float32
+        np.testing.assert_allclose(output, expected, atol=1e-5, rtol=0)
+    with Image.open(tmp_path / "out" / "jax.png") as picture:
+        assert picture.mode == "RGB" and picture.size == (600, 400)
+
+
+def test_compare_without_color_stays_grey():
+    run = blurapp("compare", "--json", "--engines", "numpy")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["image"]["channels"] == 1
+
+
+def test_compare_color_table_says_colour():
+    run = blurapp("compare", "--color")
+    assert run.returncode == 0, run.stderr
+    assert "colour (R, G, B)" in run.stdout
+    assert "the largest over the 3 channels" in run.stdout
+
+
+@pytest.mark.parametrize("engine", ["numpy", "jax", "jax-eager"])
+def test_blur_color_writes_each_channel(tmp_path, engine):
+    source = tmp_path / "street.png"
+    rgb = np.random.default_rng(4).integers(0, 256, (37, 52, 3), dtype=np.uint8)
+    Image.fromarray(rgb).save(source)
+    out = tmp_path / "blurred.npy"
+    run = blurapp(
+        "blur", source, "-o", out, "--color", "--engine", engine, "--algorithm", "separable"
+    )
+    assert run.returncode == 0, run.stderr
+    kernel = np.outer(gaussian_kernel_1d(9, 2.5), gaussian_kernel_1d(9, 2.5))
+    np.testing.assert_allclose(np.load(out), blur_oracle(rgb / 255.0, kernel), atol=1e-5, rtol=0)
+
+
+def test_blur_color_png_is_rgb(tmp_path):
+    out = tmp_path / "coffee.png"
+    run = blurapp("blur", "--color", "-o", out)
+    assert run.returncode == 0, run.stderr
+    expected = blur_oracle(rgb_of(sample_photo_path()), gaussian_kernel(9, 2.5))
+    with Image.open(out) as picture:
+        assert picture.mode == "RGB"
+        np.testing.assert_allclose(np.asarray(picture), expected * 255, atol=0.5 + 1e-3)
+
+
+def test_bench_color_times_three_channel_images():
+    run = blurapp(
+        "bench", "--color", "--json", "--sections", "engines", "--megapixels", "0.01",
+        "--kernel-sizes", "3", "--engines", "numpy,jax",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    rows = json.loads(run.stdout)["results"]
+    assert rows and all(row["channels"] == 3 for row in rows)
+    assert all(round(row["megapixels"], 2) == 0.01 for row in rows)
+    assert all(row["max_abs_diff"] <= 1e-5 for row in rows)

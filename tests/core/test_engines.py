@@ -1,0 +1,284 @@
+"""Every registered engine against an independent oracle: scipy's edge-padded correlation."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from helpers.oracle import blur_oracle
+
+from blurapp.core import (
+    TOLERANCE,
+    BlurCancelled,
+    blur_jax,
+    blur_numpy,
+    compare,
+    engine_names,
+    gaussian_kernel,
+    get_engine,
+)
+from blurapp.core import engines as registry
+
+ENGINES = engine_names()
+
+
+def blur(engine, image, kernel):
+    return get_engine(engine).blur(image, kernel, repeats=1).output
+
+
+def random_image(height, width, seed=0):
+    return np.random.default_rng(seed).random((height, width), dtype=np.float32)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("shape", [(1, 1), (3, 5), (4, 6), (5, 3), (40, 17), (473, 716)])
+@pytest.mark.parametrize("sigma", [0.7, 2.5, 6.0])
+def test_engine_matches_scipy_on_many_shapes(engine, shape, sigma):
+    # (1, 1), (3, 5), (4, 6) and (5, 3) are all smaller than the 9 × 9 kernel.
+    image = random_image(*shape, seed=sum(shape))
+    kernel = gaussian_kernel(9, sigma)
+    output = blur(engine, image, kernel)
+    assert output.dtype == np.float32
+    assert output.shape == shape
+    np.testing.assert_allclose(output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("size", range(1, 32, 2))
+def test_engine_matches_scipy_for_every_kernel_size(engine, size):
+    image = random_image(37, 23, seed=size)
+    kernel = gaussian_kernel(size, 0.3 * size + 0.5)
+    np.testing.assert_allclose(
+        blur(engine, image, kernel), blur_oracle(image, kernel), rtol=0, atol=TOLERANCE
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_large_non_square_image_with_a_large_kernel(engine):
+    image = random_image(473, 716, seed=7)
+    kernel = gaussian_kernel(31, 5.0)
+    np.testing.assert_allclose(
+        blur(engine, image, kernel), blur_oracle(image, kernel), rtol=0, atol=TOLERANCE
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_kernel_of_size_one_returns_the_image(engine):
+    image = random_image(12, 9)
+    np.testing.assert_array_equal(blur(engine, image, gaussian_kernel(1, 2.0)), image)
+
+
+def test_engines_agree_with_each_other():
+    image = random_image(120, 80, seed=3)
+    kernel = gaussian_kernel(15, 3.0)
+    difference = np.abs(blur_numpy(image, kernel) - blur_jax(image, kernel)).max()
+    assert difference <= TOLERANCE
+
+
+def test_numpy_engine_reports_progress_for_every_tap():
+    seen = []
+    blur_numpy(
+        random_image(10, 10), gaussian_kernel(3, 1.0), progress=lambda d, t: seen.append((d, t))
+    )
+    assert seen == [(i, 9) for i in range(1, 10)]
+
+
+def test_numpy_engine_stops_between_taps_when_cancelled():
+    checks = []
+
+    def cancelled():
+        checks.append(1)
+        return len(checks) > 5
+
+    with pytest.raises(BlurCancelled):
+        blur_numpy(random_image(10, 10), gaussian_kernel(9, 2.0), cancelled=cancelled)
+    assert len(checks) == 6  # five taps ran, the sixth check stopped it
+
+
+def test_comparison_figures_are_separate_and_consistent():
+    image = random_image(200, 300, seed=11)
+    result = compare(image, kernel_size=9, sigma=2.5, repeats=4)
+    kernel = gaussian_kernel(9, 2.5)
+    expected = blur_oracle(image, kernel)
+    np.testing.assert_allclose(result.reference_run.output, expected, atol=TOLERANCE, rtol=0)
+    np.testing.assert_allclose(result.jit_run.output, expected, atol=TOLERANCE, rtol=0)
+    assert result.max_abs_diff == pytest.approx(
+        float(np.abs(result.reference_run.output.astype(np.float64) - result.jit_run.output).max())
+    )
+    assert result.within_tolerance
+    assert len(result.jit_run.repeat_seconds) == 4
+    assert result.jit_run.seconds == pytest.approx(float(np.median(result.jit_run.repeat_seconds)))
+    assert result.jit_run.device in {"cpu"} or result.jit_run.device.startswith("gpu: ")
+    for seconds in (
+        result.reference_run.seconds,
+        result.jit_run.first_call_seconds,
+        result.jit_run.seconds,
+        result.jit_run.to_device_seconds,
+        result.jit_run.from_device_seconds,
+    ):
+        assert seconds > 0
+    assert result.speedup == pytest.approx(result.reference_run.seconds / result.jit_run.seconds)
+
+
+def test_a_new_sigma_reuses_the_compiled_blur_and_a_new_size_compiles():
+    image = random_image(61, 47, seed=5)
+    first = compare(image, kernel_size=11, sigma=1.5)
+    again = compare(image, kernel_size=11, sigma=3.5)
+    other_size = compare(image, kernel_size=13, sigma=3.5)
+    assert first.jit_run.compiled
+    assert not again.jit_run.compiled
+    assert other_size.jit_run.compiled
+    # The reused program really used the new weights.
+    np.testing.assert_allclose(
+        again.jit_run.output, blur_oracle(image, gaussian_kernel(11, 3.5)), atol=TOLERANCE, rtol=0
+    )
+
+
+def test_a_jax_failure_is_reported_and_numpy_still_runs(monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("RESOURCE_EXHAUSTED: out of memory on the device")
+
+    monkeypatch.setitem(registry._registry, "jax", replace(get_engine("jax"), first_call=broken))
+    result = compare(random_image(20, 20))
+    assert result.jit_run is None
+    assert "out of memory" in result.jit_error
+    assert result.reference_run is not None and result.max_abs_diff is None
+
+
+def test_jax_run_stops_between_steps_when_cancelled():
+    steps = []
+
+    def cancelled():
+        steps.append(1)
+        return len(steps) >= 3  # before the first call, after it, before the warm-up call
+
+    with pytest.raises(BlurCancelled):
+        get_engine("jax").blur(
+            random_image(16, 16), gaussian_kernel(3, 1.0), repeats=5, cancelled=cancelled
+        )
+    assert len(steps) == 3
+
+
+def test_difference_picture_makes_the_largest_difference_white():
+    from blurapp.core import difference_picture
+
+    a = np.zeros((2, 3), np.float32)
+    b = a.copy()
+    b[0, 1] = 2e-7
+    b[1, 2] = -1e-7
+    picture, largest = difference_picture(a, b)
+    assert largest == pytest.approx(2e-7)
+    assert picture.dtype == np.uint8
+    assert picture.tolist() == [[0, 255, 0], [0, 0, 128]]
+    same, zero = difference_picture(a, a)
+    assert zero == 0 and not same.any()
+
+
+def test_compare_reports_each_engine_as_it_finishes():
+    done = []
+    compare(
+        random_image(8, 8),
+        on_engine_done=lambda e, run, err: done.append((e, run is not None, err)),
+    )
+    assert done == [("numpy", True, None), ("jax", True, None)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("shape", [(1, 1), (3, 5), (40, 17), (473, 716)])
+@pytest.mark.parametrize("size", [1, 3, 9, 25, 31])
+def test_separable_engine_matches_scipy(engine, shape, size):
+    from blurapp.core import gaussian_kernel_1d
+
+    image = random_image(*shape, seed=size)
+    sigma = 0.3 * size + 0.5
+    output = blur(engine, image, gaussian_kernel_1d(size, sigma))
+    assert output.dtype == np.float32 and output.shape == shape
+    # The oracle gets the 2-D kernel: separable must give the same 2-D blur.
+    np.testing.assert_allclose(
+        output, blur_oracle(image, gaussian_kernel(size, sigma)), rtol=0, atol=TOLERANCE
+    )
+
+
+def test_the_2d_kernel_is_the_outer_product_of_the_1d_one():
+    from blurapp.core import gaussian_kernel_1d
+
+    for size, sigma in [(1, 1.0), (9, 2.5), (31, 6.0)]:
+        row = gaussian_kernel_1d(size, sigma)
+        assert row.shape == (size,) and row.dtype == np.float32
+        assert float(row.sum(dtype=np.float64)) == pytest.approx(1.0, abs=1e-6)
+        np.testing.assert_allclose(
+            np.outer(row, row), gaussian_kernel(size, sigma), rtol=1e-6, atol=1e-9
+        )
+
+
+def test_separable_and_2d_comparisons_agree():
+    image = random_image(300, 200, seed=9)
+    two_d = compare(image, kernel_size=15, sigma=3.0)
+    separable = compare(image, kernel_size=15, sigma=3.0, algorithm="separable")
+    assert separable.algorithm == "separable" and separable.kernel_size == 15
+    for a, b in [
+        (two_d.reference_run, separable.reference_run),
+        (two_d.jit_run, separable.jit_run),
+    ]:
+        assert np.abs(a.output - b.output).max() <= TOLERANCE
+    assert separable.max_abs_diff <= TOLERANCE
+
+
+def test_numpy_separable_reports_two_k_taps():
+    from blurapp.core import gaussian_kernel_1d
+
+    seen = []
+    blur_numpy(
+        random_image(6, 6), gaussian_kernel_1d(5, 1.0), progress=lambda d, t: seen.append((d, t))
+    )
+    assert seen == [(i, 10) for i in range(1, 11)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_large_kernels_take_the_looped_path_and_stay_exact(engine):
+    # 17 × 17 = 289 taps: beyond the JAX engine's unrolling limit.
+    image = random_image(64, 48, seed=17)
+    kernel = gaussian_kernel(17, 4.0)
+    np.testing.assert_allclose(
+        blur(engine, image, kernel), blur_oracle(image, kernel), rtol=0, atol=TOLERANCE
+    )
+
+
+def test_jax_running_out_of_memory_is_told_apart(monkeypatch, caplog):
+    from blurapp.core import comparison
+    from blurapp.core.engines.jax_engine import compiled_blurs
+    from blurapp.core.runs import Compilation
+
+    def out_of_memory(*_arrays):
+        raise RuntimeError("RESOURCE_EXHAUSTED: Out of memory while trying to allocate 4.0GiB")
+
+    monkeypatch.setattr(
+        compiled_blurs, "get", lambda *shapes: (out_of_memory, Compilation.FROM_CACHE)
+    )
+    result = comparison.compare(np.zeros((4, 4), np.float32), kernel_size=3, sigma=1.0)
+    assert result.reference_run is not None and result.jit_run is None
+    assert result.jit_error.startswith("JAX-jit ran out of memory for this photo")
+    assert "compiling it again" not in caplog.text
+
+
+@pytest.mark.parametrize("channels", [1, 3])
+@pytest.mark.parametrize("algorithm", ["2d", "separable"])
+def test_the_gpus_one_pass_formulation_matches_scipy_too(algorithm, channels):
+    # On a GPU a looped kernel (over 225 taps) runs in one pass instead of strips: check that
+    # formulation here on the CPU, as no GPU may be there to run it.
+    import jax
+
+    from blurapp.core.engines.jax_engine import _blur
+    from blurapp.core.kernel import kernel_for
+
+    planes = [random_image(300, 70, seed=9 + plane) for plane in range(channels)]
+    image = planes[0] if channels == 1 else np.stack(planes, axis=2)  # taller than a strip
+    weights = kernel_for(algorithm, 25, 6.0)
+    one_pass = np.asarray(
+        jax.jit(_blur, static_argnames="in_strips")(image, weights, in_strips=False)
+    )
+    assert one_pass.shape == image.shape
+    for plane, blurred in zip(
+        planes, np.moveaxis(one_pass.reshape(300, 70, -1), 2, 0), strict=True
+    ):
+        expected = blur_oracle(plane, gaussian_kernel(25, 6.0))
+        np.testing.assert_allclose(blurred, expected, atol=TOLERANCE, rtol=0)

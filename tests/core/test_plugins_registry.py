@@ -1,0 +1,68 @@
+"""A plugin engine (tests/helpers/plugin.py) in the registry of this process: found once,
+forgotten, and each broken one a warning."""
+
+import logging
+import sys
+
+from helpers.plugin import PLUGIN_COLOUR, write_distribution
+
+from blurapp.core.engines import engine_names, forget_plugins, get_engine
+
+
+def test_the_plugin_is_discovered_once_and_forgotten_after(installed):
+    assert engine_names()[-1] == "scipy" and engine_names()[:1] == ("numpy",)
+    engine = get_engine("scipy")
+    assert engine.title == "SciPy" and engine.chart_colour == PLUGIN_COLOUR
+    assert get_engine("scipy") is engine  # not loaded again
+    forget_plugins()
+    sys.modules.pop("blurapp_scipy_plugin", None)
+    assert "scipy" in engine_names()  # the next use found it again
+    assert get_engine("scipy") is not engine
+
+
+def test_plugins_that_cannot_be_registered_are_each_one_warning(tmp_path, monkeypatch, caplog):
+    folder = write_distribution(
+        tmp_path,
+        "blurapp_odd_plugins",
+        {
+            "clash": "blurapp_odd_plugins:CLASH",
+            "number": "blurapp_odd_plugins:NUMBER",
+            "several": "blurapp_odd_plugins:several",
+        },
+        module="blurapp_odd_plugins",
+        code="""
+            from dataclasses import replace
+
+            from blurapp.core.engines.numpy_engine import NUMPY
+
+            CLASH = replace(NUMPY, title="Another NumPy")  # the name "numpy" is BlurApp's
+            NUMBER = 42
+
+            def several():
+                return [replace(NUMPY, name="numpy-a", title="A"),
+                        replace(NUMPY, name="numpy-b", title="B")]
+        """,
+    )
+    monkeypatch.syspath_prepend(str(folder))
+    forget_plugins()
+    try:
+        with caplog.at_level(logging.WARNING, logger="blurapp.core.engines"):
+            names = engine_names()
+        assert names[-2:] == ("numpy-a", "numpy-b")  # a function may give several engines
+        assert get_engine("numpy").title == "NumPy"  # the built-in one stays
+        warnings = [record.getMessage() for record in caplog.records]
+        assert len(warnings) == 2, warnings
+        clash, number = sorted(warnings)
+        assert (
+            "'clash = blurapp_odd_plugins:CLASH'" in clash and "'numpy' is BlurApp's own" in clash
+        )
+        assert "blurapp-odd-plugins 0.1" in clash
+        assert "'number = blurapp_odd_plugins:NUMBER'" in number and "int" in number
+        caplog.clear()
+        engine_names()
+        assert caplog.records == []  # found once: no second warning
+    finally:
+        monkeypatch.undo()  # the distribution leaves sys.path
+        forget_plugins()
+        sys.modules.pop("blurapp_odd_plugins", None)
+    assert "numpy-a" not in engine_names()  # discovered again: it is gone

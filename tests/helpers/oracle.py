@@ -1,0 +1,22 @@
+"""The tests' independent oracle: every blur BlurApp makes must equal scipy's correlation."""
+
+import numpy as np
+from scipy.ndimage import correlate
+
+
+def blur_oracle(image, kernel, dtype=np.float64):
+    """scipy's correlation with the edge repeated (mode "nearest"), channel by channel for a
+    colour image (channels last); a 1-D kernel stands for its outer product.
+
+    In float64 unless `dtype` says otherwise: scipy sums in float64 whatever the type, so a
+    float32 result differs only by its rounding, at half the memory of a huge image."""
+    weights = np.asarray(kernel, np.float64)
+    if weights.ndim == 1:
+        weights = np.outer(weights, weights)
+    pixels = np.asarray(image, dtype)
+    if pixels.ndim == 3:
+        return np.stack(
+            [correlate(pixels[..., c], weights, mode="nearest") for c in range(pixels.shape[2])],
+            axis=-1,
+        )
+    return correlate(pixels, weights, mode="nearest")

@@ -1,0 +1,48 @@
+"""Made-up photos and engine runs for the window's session, played through it as the window's
+jobs report them: the session's tests need no engine, no thread and no Qt."""
+
+from pathlib import Path
+
+import numpy as np
+
+from blurapp.core.comparison import ComparisonResult
+from blurapp.core.photo import Photo
+from blurapp.core.runs import Compilation, EngineRun
+
+
+def photo(name="street.png", shape=(4, 6)):
+    return Photo(path=Path(f"/photos/{name}"), pixels=np.zeros(shape, np.float32), bit_depth=8)
+
+
+def numpy_run(seconds=0.025):
+    return EngineRun(output=np.zeros((4, 6), np.float32), repeat_seconds=(seconds,))
+
+
+def jax_run(compilation=Compilation.COMPILED):
+    return EngineRun(
+        output=np.full((4, 6), 1e-7, np.float32),
+        repeat_seconds=(0.0002, 0.0003, 0.0002),
+        device="cpu",
+        first_call_seconds=0.366,
+        compilation=compilation,
+        to_device_seconds=0.001,
+        from_device_seconds=0.001,
+    )
+
+
+def finish(session, runs, errors=()):
+    """Play a run through the session as the worker reports it."""
+    plan = session.start_run()
+    for engine, run in runs.items():
+        session.engine_done(engine, run, None, picture=f"picture of {engine}")
+    for engine, error in dict(errors).items():
+        session.engine_done(engine, None, error)
+    result = ComparisonResult(
+        kernel=np.ones((plan.parameters.size,) * 2, np.float32),
+        sigma=plan.parameters.sigma,
+        algorithm=plan.parameters.algorithm,
+        runs=runs,
+        errors=dict(errors),
+    )
+    session.run_done(result, {e: (f"difference of {e}", 1e-7) for e in result.differences})
+    return result

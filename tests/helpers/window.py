@@ -1,0 +1,32 @@
+"""What the window tests share besides their fixtures (those are in tests/conftest.py)."""
+
+from PySide6.QtCore import Qt
+
+# Longer than a first JIT compile on a slow, busy machine.
+RUN_TIMEOUT_MS = 120_000
+
+
+def run(qtbot, window, engines=None):
+    """Press Run as a user does and return the comparison the window shows once it is done.
+
+    `engines`: time these engines only, the panes showing the first and the last of them; by
+    default the window's own choice."""
+    if engines is not None:
+        # A pane's engine is always timed: the panes show the first and the last engine to time.
+        window.set_pane_engine(0, engines[0])
+        window.set_pane_engine(1, engines[-1])
+        for name in window.engine_checks:
+            window.set_timed(name, name in engines)
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
+        qtbot.mouseClick(window.run_button, Qt.MouseButton.LeftButton)
+    return shown.args[0]
+
+
+def jax_settled(qtbot, window):
+    """Wait until JAX has started (or failed to) in the background: a window closed while the
+    worker is still importing it leaves the worker's thread running past the close."""
+    session = window.session
+    qtbot.waitUntil(
+        lambda: session.jax_device is not None or session.jax_unavailable is not None,
+        timeout=RUN_TIMEOUT_MS,
+    )

@@ -1,0 +1,76 @@
+"""The wheel carries what an installed BlurApp needs, and works installed on its own."""
+
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("wheel")
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(folder), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert build.returncode == 0, build.stderr
+    [built] = folder.glob("blurapp-*.whl")
+    return built
+
+
+@pytest.mark.slow
+def test_the_wheel_carries_the_sample_photo_icons_and_entry_point(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        photo = archive.read("blurapp/resources/coffee.png")
+        entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+        scripts = archive.read(entry_points).decode()
+    assert photo == (ROOT / "resources" / "coffee.png").read_bytes()
+    assert "blurapp/resources/icons/blurapp.svg" in names
+    assert "blurapp/resources/icons/blurapp-256.png" in names
+    assert "blurapp/i18n/blurapp_zh_CN.qm" in names
+    assert {
+        "blurapp/core/photo.py",
+        "blurapp/ui/main_window.py",
+        "blurapp/cli/__init__.py",
+    } <= names
+    assert "blurapp = blurapp.start:main" in scripts
+
+
+@pytest.mark.slow
+def test_the_wheel_installed_in_a_fresh_environment_compares_the_sample(wheel, tmp_path):
+    environment = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(environment)], check=True, timeout=300)
+    install = subprocess.run(
+        [str(environment / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert install.returncode == 0, install.stderr
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()  # not the source tree: only the installed package can be found
+    run = subprocess.run(
+        [str(environment / "bin" / "blurapp"), "compare", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=elsewhere,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(tmp_path),
+            "BLURAPP_CACHE_DIR": str(tmp_path / "c"),
+        },
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert Path(data["image"]["path"]).is_relative_to(environment)
+    assert (data["image"]["width"], data["image"]["height"]) == (600, 400)
+    assert data["max_abs_diff"] <= 1e-5

@@ -1,0 +1,307 @@
+"""A real Dask cluster: a scheduler and two workers in processes of their own, as on a network
+of machines, and the same outputs from it as from the local threads."""
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import distributed
+import numpy as np
+import pytest
+from helpers.batch import BAD, GOOD, SETTINGS, write_photos
+from PIL import Image
+
+from blurapp.core.kernel import kernel_for
+from blurapp.scale.batch import run_batch
+from blurapp.scale.batch_plan import plan_batch
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+START_SECONDS = 60
+
+
+def _wait_for_file(path: Path, processes: list[subprocess.Popen], logs: Path) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while not path.exists():
+        for process in processes:
+            if process.poll() is not None:
+                pytest.fail(f"a Dask process ended at start:\n{_tail(logs)}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"the Dask scheduler did not start in {START_SECONDS} s:\n{_tail(logs)}")
+        time.sleep(0.1)
+    # The scheduler writes the file then fills it: wait until it reads as JSON.
+    while True:
+        with contextlib.suppress(ValueError):
+            json.loads(path.read_text())
+            return
+        time.sleep(0.05)
+
+
+def _tail(logs: Path) -> str:
+    return "\n".join(f"--- {log.name}\n{log.read_text()[-3000:]}" for log in sorted(logs.iterdir()))
+
+
+def _stop(processes: list[subprocess.Popen]) -> None:
+    """Workers first, while the scheduler is there to see them go (stopping both at once
+    left a worker waiting on the lost scheduler for seconds), then the scheduler."""
+    for process in reversed(processes):
+        if process.poll() is None:
+            process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def dask_cluster(folder: Path, workers: int = 2):
+    """(scheduler address, scheduler process, worker processes) of a cluster on 127.0.0.1:
+    workers without a nanny, so each worker is the very process started here, importing this
+    repository's blurapp. Everything is stopped after."""
+    logs = folder / "logs"
+    logs.mkdir(parents=True)
+    scheduler_file = folder / "scheduler.json"
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPOSITORY), *sys.path]))
+    processes: list[subprocess.Popen] = []
+
+    def start(name: str, *arguments: str) -> subprocess.Popen:
+        with open(logs / f"{name}.log", "wb") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", *arguments],
+                cwd=REPOSITORY,
+                env=environment,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        processes.append(process)
+        return process
+
+    try:
+        scheduler = start(
+            "scheduler",
+            *("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0"),
+            *("--scheduler-file", str(scheduler_file), "--no-dashboard"),
+        )
+        _wait_for_file(scheduler_file, processes, logs)
+        started = [
+            start(
+                f"worker-{index}",
+                *("distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file)),
+                *("--nthreads", "1", "--no-dashboard", "--no-nanny", "--host", "127.0.0.1"),
+                *("--memory-limit", "0", "--name", f"blurapp-test-{index}"),
+            )
+            for index in range(workers)
+        ]
+        address = json.loads(scheduler_file.read_text())["address"]
+        with distributed.Client(address, set_as_default=False, timeout=30) as client:
+            try:
+                client.wait_for_workers(workers, timeout=START_SECONDS)
+            except TimeoutError:
+                pytest.fail(f"{workers} Dask workers did not start:\n{_tail(logs)}")
+        yield address, scheduler, started
+    finally:
+        _stop(processes)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """(scheduler address, the two workers' process ids), for the module's tests."""
+    with dask_cluster(tmp_path_factory.mktemp("cluster")) as (address, _, workers):
+        yield address, {process.pid for process in workers}
+
+
+def _arrays(folder: Path) -> dict[Path, np.ndarray]:
+    return {path.relative_to(folder): np.load(path) for path in sorted(folder.rglob("*.npy"))}
+
+
+def test_a_batch_on_the_cluster_writes_what_a_local_batch_writes(tmp_path, cluster):
+    address, worker_pids = cluster
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    write_photos(photos)
+    for index in range(6):  # enough photos for both workers to take some
+        (photos / f"copy{index}.png").write_bytes((photos / "a.png").read_bytes())
+
+    local = run_batch(plan_batch([photos], tmp_path / "local", output_format="npy"), **SETTINGS)
+    progress = []
+    remote = run_batch(
+        plan_batch([photos], tmp_path / "remote", output_format="npy"),
+        **SETTINGS,
+        scheduler=address,
+        progress=lambda *call: progress.append(call),
+    )
+
+    assert remote.done == local.done == len(GOOD) + 6
+    expected, written = _arrays(tmp_path / "local"), _arrays(tmp_path / "remote")
+    assert written.keys() == expected.keys()
+    for name, array in expected.items():
+        np.testing.assert_array_equal(written[name], array)
+    assert [failure.reason for failure in remote.failed] == [
+        failure.reason for failure in local.failed
+    ]
+    assert len(remote.failed) == len(BAD)
+    # Blurred by the worker processes, both of them, not by this one.
+    pids = {int(worker.rsplit(":", 1)[1]) for worker in remote.workers}
+    assert pids == worker_pids
+    assert sum(remote.workers.values()) == remote.done
+    assert [call[:2] for call in progress] == [
+        (n, len(progress)) for n in range(1, 1 + len(progress))
+    ]
+
+    again = plan_batch([photos], tmp_path / "remote", output_format="npy")
+    summary = run_batch(again, **SETTINGS, scheduler=address)
+    assert (summary.done, summary.skipped) == (0, remote.done)
+
+
+def test_a_tiled_blur_on_the_cluster_writes_what_a_local_one_writes(tmp_path, cluster):
+    from blurapp.bench.scale import write_test_tiff
+    from blurapp.scale.tiled import blur_file_tiled
+
+    address, _ = cluster
+    source = write_test_tiff(tmp_path / "big.tif", 2048, tile=256)  # 4.2 MP
+    kernel = kernel_for("2d", 9, 2.5)
+    blur_file_tiled(source, tmp_path / "local.npy", kernel=kernel, block=512)
+    result = blur_file_tiled(
+        source, tmp_path / "cluster.npy", kernel=kernel, block=512, scheduler=address
+    )
+    assert (result.width, result.height, result.blocks) == (2048, 2048, 16)
+    np.testing.assert_array_equal(
+        np.load(tmp_path / "cluster.npy"), np.load(tmp_path / "local.npy")
+    )
+
+
+def test_relative_paths_on_the_cluster_land_where_the_user_is(tmp_path, cluster, monkeypatch):
+    # The workers run in the repository's folder; the user types paths relative to theirs.
+    address, _ = cluster
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    write_photos(photos)
+    monkeypatch.chdir(tmp_path)
+    summary = run_batch(
+        plan_batch(["photos"], "out", output_format="npy"), **SETTINGS, scheduler=address
+    )
+    assert summary.done == len(GOOD)
+    assert len(list((tmp_path / "out").rglob("*.npy"))) == len(GOOD)
+
+
+def test_an_address_without_tcp_reaches_the_cluster_too(tmp_path, cluster, monkeypatch):
+    from blurapp.bench.scale import write_test_tiff
+    from blurapp.scale.tiled import blur_file_tiled
+
+    address, _ = cluster
+    source = write_test_tiff(tmp_path / "scan.tif", 600, tile=256)
+    monkeypatch.chdir(tmp_path)
+    kernel = kernel_for("2d", 9, 2.5)
+    blur_file_tiled("scan.tif", "local.npy", kernel=kernel, block=256)
+    blur_file_tiled(
+        "scan.tif", "cluster.npy", kernel=kernel, block=256,
+        scheduler=address.removeprefix("tcp://"),
+    )  # fmt: skip
+    assert source.exists()
+    np.testing.assert_array_equal(np.load("cluster.npy"), np.load("local.npy"))
+
+
+def _slow_photos(folder: Path, count: int) -> None:
+    """Photos that take a worker a while each (a 2-D 25 × 25 kernel on 300 × 300)."""
+    folder.mkdir()
+    rng = np.random.default_rng(4)
+    for index in range(count):
+        pixels = rng.integers(0, 256, (300, 300), dtype=np.uint8)
+        Image.fromarray(pixels).save(folder / f"p{index:02}.png")
+
+
+SLOW = {"algorithm": "2d", "kernel_size": 25, "sigma": 4.0, "engine": "numpy"}
+
+
+def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(tmp_path, monkeypatch):
+    monkeypatch.setattr("blurapp.scale.batch.NO_WORKERS_SECONDS", 3.0)
+    photos = tmp_path / "photos"
+    _slow_photos(photos, 24)
+    out = tmp_path / "out"
+    with dask_cluster(tmp_path / "cluster", workers=1) as (address, _, (worker,)):
+
+        def kill_the_worker(finished, total, megapixels):
+            if worker.poll() is None:
+                worker.kill()  # as a machine lost: no goodbye to the scheduler
+
+        summaries = []
+        batch = threading.Thread(
+            target=lambda: summaries.append(
+                run_batch(
+                    plan_batch([photos], out, output_format="npy"),
+                    **SLOW,
+                    scheduler=address,
+                    progress=kill_the_worker,
+                )
+            ),
+            daemon=True,
+        )
+        batch.start()
+        batch.join(timeout=90)
+        if batch.is_alive():
+            pytest.fail("the batch still waits 90 s after its last worker died")
+    (summary,) = summaries
+    written = sorted(out.rglob("*.npy"))
+    assert summary.done == len(written) >= 1
+    assert summary.done + len(summary.failed) == 24
+    assert summary.failed  # the worker died with photos left
+    for failure in summary.failed:
+        assert failure.reason == (
+            f"{failure.source}: not blurred: the Dask cluster had no worker left for 3 s"
+        )
+        assert not (out / "photos" / failure.source.with_suffix(".npy").name).exists()
+
+
+def test_a_batch_whose_scheduler_dies_reports_what_is_on_disk(tmp_path):
+    photos = tmp_path / "photos"
+    _slow_photos(photos, 24)
+    out = tmp_path / "out"
+    environment = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(REPOSITORY), *sys.path]),
+        **{name: str(tmp_path / name) for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+                                                    "XDG_STATE_HOME")},
+    )  # fmt: skip
+    with dask_cluster(tmp_path / "cluster", workers=1) as (address, scheduler, _):
+        batch = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "blurapp", "batch", photos, "--out-dir", out),
+                *("--format", "npy", "--json", "--scheduler", address, "--engine", "numpy"),
+                *("--kernel-size", "25", "--sigma", "4"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while not list(out.rglob("*.npy")) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            scheduler.kill()  # mid-batch, with the worker blurring its next photo
+            stdout, stderr = batch.communicate(timeout=240)
+            ended = time.time_ns()
+        finally:
+            if batch.poll() is None:
+                batch.kill()
+                batch.communicate()
+    assert stdout, stderr
+    summary = json.loads(stdout)
+    # As the disk was when the batch ended: the worker may finish one more photo after.
+    written = {
+        path.relative_to(out / "photos")
+        for path in out.rglob("*.npy")
+        if path.stat().st_mtime_ns <= ended
+    }
+    assert summary["done"] == len(written) >= 1
+    assert summary["done"] + len(summary["failed"]) == 24
+    for failure in summary["failed"]:
+        assert Path(failure["source"]).with_suffix(".npy").name not in {p.name for p in written}
+    # Every line on stderr says something.
+    for line in stderr.splitlines():
+        assert line.split(":", 1)[-1].strip(), stderr

@@ -1,0 +1,303 @@
+"""The live preview: the panes re-blur as the parameters change, without pressing Run (the
+session's part in tests/app/test_live_preview.py)."""
+
+import numpy as np
+from helpers.oracle import blur_oracle
+from helpers.photos import photo_file
+from helpers.window import RUN_TIMEOUT_MS
+from PySide6.QtCore import QSettings
+
+from blurapp.core import kernel_for
+from blurapp.core.figures import format_ms
+from blurapp.core.kernel import PREVIEW_KERNEL_SIZES
+
+
+def oracle(photo, parameters):
+    kernel = kernel_for(parameters.algorithm, parameters.kernel_size, parameters.sigma)
+    return blur_oracle(photo.gray, kernel)
+
+
+def wait_for_both(qtbot, window, change):
+    """Make `change`, and return once both panes show their live result for it."""
+    seen = []
+    window.live_shown.connect(seen.append)
+    try:
+        change()
+        qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
+    finally:
+        window.live_shown.disconnect(seen.append)
+    return seen
+
+
+def assert_panes_show(window, parameters):
+    """Each pane's caption names `parameters`, and its picture is the blur they make."""
+    for pane, engine in zip(window.panes, window.session.pane_engines, strict=True):
+        kept = window.session.results[engine]
+        assert kept.parameters == parameters and kept.live
+        assert pane.view._item.levels() is kept.picture
+        caption = pane.caption_text()
+        assert f"σ {parameters.sigma:g}" in caption and "live: " in caption, caption
+        assert "out of date" not in caption
+        np.testing.assert_allclose(
+            kept.run.output, oracle(window.photo, parameters), atol=1e-5, rtol=0
+        )
+
+
+def test_a_new_window_has_the_live_preview_on_and_remembers_turning_it_off(qtbot, tmp_path):
+    from blurapp.ui.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    assert window.session.live and window.live_action.isChecked()
+    window.live_action.trigger()
+    assert not window.session.live
+    window.close()
+    again = MainWindow(settings)
+    qtbot.addWidget(again)
+    assert not again.session.live and not again.live_action.isChecked()
+    again.close()
+
+
+def test_opening_a_photo_shows_it_blurred_at_once(make_window, qtbot, tmp_path):
+    window = make_window(live=True, wait=False)
+    seen = wait_for_both(qtbot, window, lambda: window.open_photo(photo_file(tmp_path)))
+    assert seen[0] == "jax"  # the compiled engine's pane first: it keeps up
+    assert_panes_show(window, window.session.parameters)
+
+
+def test_moving_sigma_reblurs_both_panes_without_run(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path), live=True)
+    shown = []
+    window.results_shown.connect(shown.append)
+    wait_for_both(qtbot, window, lambda: window.sigma_slider.setValue(30))
+    parameters = window.session.parameters
+    assert parameters.sigma == 3.0
+    assert_panes_show(window, parameters)
+    assert window.status_label.text().startswith("Live preview: one call per engine")
+    # A preview is one call each: the figures stay those of a timed run (there was none).
+    assert shown == [] and window.session.outcome is None
+    wait_for_both(qtbot, window, lambda: window.set_parameters(algorithm="separable"))
+    assert_panes_show(window, window.session.parameters)
+
+
+def test_the_newest_change_wins_and_numpy_stops_between_taps(
+    make_window, qtbot, tmp_path, monkeypatch
+):
+    from blurapp.app import jobs
+
+    window = make_window(photo_file(tmp_path, size=(900, 600)), live=True)
+    taps = []  # (request, engine, done, total) as each comparison reports them, stale or not
+    real_compare = jobs.compare
+
+    def recording_compare(*args, progress, **kwargs):
+        request = object()
+
+        def record(engine, done, total):
+            taps.append((request, engine, done, total))
+            progress(engine, done, total)
+
+        return real_compare(*args, progress=record, **kwargs)
+
+    monkeypatch.setattr(jobs, "compare", recording_compare)
+    # A 41 × 41 kernel: NumPy spends a second on its 1,681 taps.
+    with qtbot.waitSignal(
+        window.progress_shown,
+        timeout=RUN_TIMEOUT_MS,
+        check_params_cb=lambda engine, done, total: engine == "numpy" and done > 0,
+    ):
+        window.set_parameters(kernel_size=41, sigma=6.0)
+    for sigma in (6.5, 7.0, 7.5):
+        window.set_parameters(sigma=sigma)
+    qtbot.waitUntil(
+        lambda: all(
+            engine in window.session.results
+            and window.session.results[engine].parameters.sigma == 7.5
+            for engine in ("numpy", "jax")
+        ),
+        timeout=RUN_TIMEOUT_MS,
+    )
+    # The NumPy blur of sigma 6 was left between taps, not finished.
+    big = 41 * 41
+    first = next(
+        request for request, engine, done, total in taps if engine == "numpy" and total == big
+    )
+    done = max(done for request, engine, done, _ in taps if request == first and engine == "numpy")
+    assert 0 < done < big
+    assert_panes_show(window, window.session.parameters)
+
+
+def test_each_pane_says_how_often_it_updates_while_the_slider_moves(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path), live=True)
+    for position in (26, 27, 28, 29):
+        wait_for_both(
+            qtbot, window, lambda position=position: window.sigma_slider.setValue(position)
+        )
+    for pane in window.panes:
+        assert " updates/s" in pane.caption_text(), pane.caption_text()
+    # Once the slider has been still a while, the rate goes: it described the moving.
+    qtbot.waitUntil(
+        lambda: all(" updates/s" not in pane.caption_text() for pane in window.panes),
+        timeout=4000,
+    )
+    assert "live: " in window.right_pane.caption_text()
+
+
+def test_the_status_bar_is_not_left_on_a_previews_progress(make_window, qtbot, tmp_path):
+    window = make_window(live=True, wait=False)
+    wait_for_both(qtbot, window, lambda: window.open_photo(photo_file(tmp_path)))
+    qtbot.wait(100)
+    status = window.status_label.text()
+    assert "street.png" in status and "taps" not in status and "running" not in status
+    assert not window.progress_bar.isVisible() and not window.cancel_button.isEnabled()
+
+
+def test_choosing_a_panes_engine_previews_that_pane_only(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path), live=True)
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.run_comparison()
+    timed = window.session.results["numpy"]
+    seen = []
+    window.live_shown.connect(seen.append)
+    window.set_pane_engine(1, "jax-eager")
+    qtbot.waitUntil(lambda: seen == ["jax-eager"], timeout=RUN_TIMEOUT_MS)
+    qtbot.wait(200)
+    assert seen == ["jax-eager"]
+    assert window.session.results["numpy"] is timed  # the timed figures stay
+    assert "out of date" not in window.left_pane.caption_text()
+    assert "live" not in window.left_pane.caption_text()
+    assert not window.figures.stale_label.isVisibleTo(window)
+
+
+def test_with_the_live_preview_off_a_change_waits_for_run(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path))
+    live = []
+    window.live_shown.connect(live.append)
+    window.set_parameters(sigma=4.0)
+    qtbot.wait(500)
+    assert live == [] and window.session.results == {}
+    # Turning it on catches the panes up with the parameters.
+    wait_for_both(qtbot, window, lambda: window.live_action.trigger())
+    assert_panes_show(window, window.session.parameters)
+
+
+def test_a_timed_run_after_a_preview_replaces_the_live_captions(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path), live=True)
+    wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=2.0))
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.run_comparison()
+    caption = window.right_pane.caption_text()
+    assert "live" not in caption and "steady " in caption
+    assert "median of " in window.figures.value("JAX steady")
+
+
+def test_the_bench_measures_the_live_previews_latency(qtbot, tmp_path):
+    from blurapp.bench.report import section_lines
+    from blurapp.ui.probe import LIVE_CHANGES, measure_live
+
+    figures = measure_live(photo_file(tmp_path, size=(300, 200)), "separable")
+    assert figures["changes"] == LIVE_CHANGES == len(figures["latency_seconds"])
+    assert figures["algorithm"] == "separable" and figures["kernel"] == "9 × 9"
+    assert 0 < figures["latency_median_seconds"] <= figures["latency_max_seconds"] < 30
+    lines = section_lines("live", {"0.06 MP separable": figures})
+    assert "0.1 MP, 9 × 9 separable: median " in lines[2]
+
+
+def test_a_pane_engine_chosen_during_a_run_is_previewed_when_it_ends(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path), live=True)
+    seen = []
+    window.live_shown.connect(seen.append)
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.run_comparison()
+        window.set_pane_engine(1, "jax-eager")  # the run in flight times numpy and jax
+    qtbot.waitUntil(lambda: "jax-eager" in seen, timeout=RUN_TIMEOUT_MS)
+    assert "live: " in window.right_pane.caption_text()
+
+
+# --- JAX's first call and kernel size auto (issue 19) -----------------------------------------
+
+
+def test_a_run_after_the_preview_shows_the_first_calls_real_cost(make_window, qtbot, tmp_path):
+    # A size of its own: no other test has compiled JAX-jit's program for it.
+    window = make_window(live=True, wait=False)
+    wait_for_both(qtbot, window, lambda: window.open_photo(photo_file(tmp_path, size=(97, 61))))
+    preview = window.session.results["jax"].run
+    assert preview.compilation is not None and preview.compiled  # the preview paid
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.run_comparison()
+    run = window.session.outcome.result.runs["jax"]
+    assert run.compilation.value == "already compiled"
+    first = window.figures.value("JAX first call")
+    paid = f"{format_ms(preview.first_call_seconds)}, compiled during the live preview"
+    assert first.startswith(paid), first
+    bars = dict(window.figures.chart.bars())
+    assert bars["JAX first call (live preview)"] == preview.first_call_seconds
+    assert "JAX first call" not in bars  # no bar that is just another call
+    assert paid in window.right_pane.caption_text()
+
+
+def test_dragging_sigma_with_kernel_size_auto_keeps_the_jax_pane_updating(
+    make_window, qtbot, tmp_path
+):
+    import time
+
+    window = make_window(photo_file(tmp_path, size=(1732, 1155)), live=True)  # 2 MP
+    wait_for_both(qtbot, window, lambda: window.set_parameters(kernel_size="auto"))
+    updates, compiling = [], []
+    window.live_shown.connect(lambda engine: engine == "jax" and updates.append(time.monotonic()))
+
+    def caption_while_compiling(what):
+        if what == "compiling":
+            compiling.append(window.right_pane.caption_text())
+
+    window.session.subscribe(caption_while_compiling)
+    # σ 3.0 down to 1.0, back and down to 2.0, a step every 100 ms: each a new kernel size.
+    start = time.monotonic()
+    for position in [*range(30, 9, -1), *range(11, 31), *range(29, 19, -1)]:
+        window.sigma_slider.setValue(position)
+        qtbot.wait(100)
+    seconds = time.monotonic() - start
+    during = [t for t in updates if t <= start + seconds]
+    rate = len(during) / seconds
+    print(f"JAX pane: {len(during)} updates in {seconds:.1f} s of dragging, {rate:.1f}/s")
+    # At 2 MP on this 2-core machine, shared: 2.6–8 updates/s over the drag (one compile in it);
+    # before the padded kernels, none. Asked for here: twice, whatever else the machine does.
+    assert len(during) >= 2, f"{len(during)} updates in {seconds:.1f} s"
+    assert compiling and all("compiling for " in caption for caption in compiling)
+    assert "× " in compiling[0] and "…" in compiling[0]
+    sizes = {window.session.results["jax"].program_size} - {None}
+    assert sizes <= set(PREVIEW_KERNEL_SIZES)
+    # Let go: the panes end on the last value, and their blur is the exact kernel's.
+    qtbot.waitUntil(
+        lambda: all(
+            window.session.results[engine].parameters == window.session.parameters
+            for engine in ("numpy", "jax")
+        ),
+        timeout=RUN_TIMEOUT_MS,
+    )
+    assert_panes_show(window, window.session.parameters)
+
+
+def test_a_reduced_photo_shows_the_pixels_under_the_cursor_at_100_percent(
+    make_window, qtbot, tmp_path
+):
+    from PySide6.QtCore import QPointF
+
+    window = make_window(photo_file(tmp_path, size=(2400, 1600)))
+    view, other = window.left_pane.view, window.right_pane.view
+    assert view.zoom() < 0.5 and window.detail_action.isChecked()
+    view.set_detail_point(QPointF(700, 500))
+    assert other.detail_point() == QPointF(700, 500)  # both panes show the same detail
+    target, source = view.detail_rect(), view.detail_source()
+    assert source.width() == target.width()  # one picture pixel to one screen pixel
+    shot = view.viewport().grab().toImage()
+    pixels = window.photo.pixels
+    ratio = shot.width() / view.viewport().width()  # device pixels per view pixel
+    for dx, dy in ((0, 0), (5, 9), (30, 17)):
+        x, y = target.left() + 20 + dx, target.top() + 20 + dy
+        colour = shot.pixelColor(round(x * ratio), round(y * ratio))
+        expected = pixels[int(source.top()) + 20 + dy, int(source.left()) + 20 + dx] * 255
+        got = (colour.red(), colour.green(), colour.blue())
+        assert np.allclose(got, expected, atol=2), (got, expected)
+    window.detail_action.trigger()
+    assert view.detail_rect() is None and other.detail_rect() is None

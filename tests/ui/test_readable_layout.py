@@ -1,0 +1,215 @@
+"""The window read as it is drawn: presentation mode's figures all on screen at 1600 × 1000 and
+1920 × 1080, the speed-up on screen at the 800 × 600 minimum, a status line that never runs into
+its neighbours, progress words that fit their bar, and numbers never parted from their units."""
+
+import pytest
+from helpers.window import RUN_TIMEOUT_MS, run
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QFontMetrics, QTextDocument
+from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
+
+from blurapp.core.engines.jax_engine import JAX_EAGER
+from blurapp.ui.text_fitting import keep_whole
+
+DEMO_FIGURES = [
+    "speedup",
+    "end-to-end speedup",
+    "NumPy",
+    "JAX first call",
+    "JAX steady",
+    "max abs diff",
+]
+
+
+def settle(window, width, height):
+    """`window` at width × height, laid out. (The tests' screen is 800 × 800: a full-screen
+    window takes a projector's size only as a geometry set.)"""
+    QApplication.processEvents()  # a full-screen window going full screen first
+    window.setGeometry(0, 0, width, height)
+    for _ in range(3):  # the captions' heights follow their widths a layout pass later
+        QApplication.processEvents()
+    assert (window.width(), window.height()) == (width, height)
+
+
+def shown_lines(label: QLabel) -> list[str]:
+    """The lines `label`'s text is drawn in at the label's width, as a reader sees them."""
+    document = QTextDocument()
+    document.setDocumentMargin(0)
+    document.setDefaultFont(label.font())
+    if label.textFormat() == Qt.TextFormat.PlainText:
+        document.setPlainText(label.text())
+    else:
+        document.setHtml(label.text())
+    if label.wordWrap():
+        document.setTextWidth(label.contentsRect().width())
+    document.size()  # lays it out
+    lines = []
+    block = document.begin()
+    while block.isValid():
+        layout = block.layout()
+        for number in range(layout.lineCount()):
+            line = layout.lineAt(number)
+            text = block.text()[line.textStart() : line.textStart() + line.textLength()]
+            lines.append(text.replace("\u00a0", " ").strip())
+        block = block.next()
+    return lines
+
+
+def fully_on_screen(label: QLabel, scroll: QScrollArea) -> bool:
+    """Whether all of `label`'s text is drawn inside the part of `scroll` one sees unscrolled."""
+    viewport = scroll.viewport()
+    place = QRect(label.mapTo(viewport, QPoint(0, 0)), label.size())
+    whole = label.heightForWidth(label.width()) if label.wordWrap() else label.sizeHint().height()
+    width_needed = (
+        0 if label.wordWrap() else QFontMetrics(label.font()).horizontalAdvance(label.text())
+    )
+    return (
+        label.isVisible()
+        and scroll.verticalScrollBar().value() == 0
+        and viewport.rect().contains(place)
+        and whole <= label.height()
+        and width_needed <= label.contentsRect().width()
+    )
+
+
+def figures_scroll(window) -> QScrollArea:
+    return window.figures.findChild(QScrollArea)
+
+
+@pytest.fixture
+def compared(window, qtbot):
+    run(qtbot, window)
+    return window
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1920, 1080)], ids=["1600x1000", "1920x1080"])
+def test_presentation_shows_every_figure_of_the_demo_without_scrolling(compared, qtbot, size):
+    window = compared
+    window.presentation_action.trigger()
+    settle(window, *size)  # the full screen of a projector this size
+    scroll = figures_scroll(window)
+    for name in DEMO_FIGURES:
+        labels = window.figures.value_labels(name)
+        assert labels, name
+        for label in labels:
+            assert fully_on_screen(label, scroll), (name, label.text())
+    assert fully_on_screen(window.figures.chart_caption, scroll)
+    chart = window.figures.chart
+    assert QRect(chart.mapTo(scroll.viewport(), QPoint(0, 0)), chart.size()).bottom() <= (
+        scroll.viewport().height()
+    )
+    # The speed-up is the largest figure on the screen.
+    speedup = window.figures.value_labels("speedup")[0]
+    for name in DEMO_FIGURES[1:]:
+        figure = window.figures.value_labels(name)[0]
+        assert speedup.font().pointSizeF() > figure.font().pointSizeF()
+
+
+def test_at_the_smallest_window_the_speedup_shows_without_scrolling(compared):
+    window = compared
+    settle(window, 800, 600)
+    [speedup] = window.figures.value_labels("speedup")
+    assert fully_on_screen(speedup, figures_scroll(window)), speedup.text()
+
+
+def test_a_long_status_message_is_cut_short_before_the_zoom(make_window, tmp_path):
+    from helpers.photos import photo_file
+
+    folder = tmp_path / ("a folder with a very long name for the photos of the holiday " * 3)
+    folder.mkdir()
+    window = make_window(photo_file(folder, "beach.png"))
+    settle(window, 800, 600)
+    status, zoom = window.status_label, window.zoom_label
+    assert str(folder.name)[:30] in status.text()  # the whole message is still its text
+    shown = status.shown_text()
+    assert shown.endswith("…") and len(shown) < len(status.text())
+    assert QFontMetrics(status.font()).horizontalAdvance(shown) <= status.contentsRect().width()
+    assert status.geometry().right() < zoom.geometry().left()
+    assert status.toolTip() == status.text()  # the rest is a hover away
+    assert zoom.text().startswith("Zoom ") and zoom.width() >= zoom.sizeHint().width()
+
+
+def test_the_progress_words_fit_their_bar(make_window, qtbot):
+    window = make_window()
+    settle(window, 800, 600)
+    window.set_timed(JAX_EAGER.name, True)
+    window.set_parameters(kernel_size=41)
+    bar = window.progress_bar
+    with qtbot.waitSignal(
+        window.progress_shown,
+        timeout=RUN_TIMEOUT_MS,
+        check_params_cb=lambda engine, done, total: engine == JAX_EAGER.name and done > 0,
+    ):
+        window.run_comparison()
+    QApplication.processEvents()
+    try:
+        assert bar.isVisible() and bar.text().startswith("JAX without jit ")
+        widest = QFontMetrics(bar.font()).horizontalAdvance("JAX without jit 100%")
+        assert bar.text_rect_width() >= widest
+        assert bar.geometry().right() < window.zoom_label.geometry().left()
+    finally:
+        with qtbot.waitSignal(window.run_stopped, timeout=RUN_TIMEOUT_MS):
+            window.cancel_run()
+
+
+WHOLE = ["9 × 9", "σ 2.5", "0.24 MP", "600 × 400", "sigma 2.5"]
+
+
+def parted(label: QLabel) -> list[str]:
+    """The phrases of WHOLE that `label` draws split over two lines."""
+    lines = shown_lines(label)
+    text = " ".join(lines)
+    return [
+        phrase for phrase in WHOLE if text.count(phrase) > sum(ln.count(phrase) for ln in lines)
+    ]
+
+
+def test_numbers_keep_their_units_in_the_captions_and_figures(compared):
+    window = compared
+    settle(window, 800, 600)
+    labels = [pane.caption for pane in window.panes]
+    labels += [
+        label for name in window.figures.names() for label in window.figures.value_labels(name)
+    ]
+    assert any("9 × 9" in " ".join(shown_lines(label)) for label in labels)
+    assert any("0.24 MP" in " ".join(shown_lines(label)) for label in labels)
+    for label in labels:
+        assert parted(label) == [], shown_lines(label)
+    # At every width a pane's caption can have, too.
+    caption = window.left_pane.caption
+    for width in range(120, 400, 9):
+        caption.setFixedWidth(width)
+        assert parted(caption) == [], (width, shown_lines(caption))
+
+
+def test_the_words_keep_plain_spaces_for_the_command_line_and_json(compared):
+    """Only the window's rendering joins them: the figures' own words are unchanged."""
+    window = compared
+    assert window.figures.value("kernel") == "9 × 9, sigma 2.5"
+    assert "\u00a0" not in window.left_pane.caption_text()
+    assert keep_whole("0.24 MP, 9 × 9, σ 2.5, 10 ms") == (
+        "0.24\u00a0MP, 9\u00a0×\u00a09, σ\u00a02.5, 10\u00a0ms"
+    )
+    assert keep_whole("2 samples, 3 s") == "2 samples, 3\u00a0s"
+
+
+def test_the_sweep_labels_this_photo_inside_the_chart_at_its_largest_size(qtbot):
+    from blurapp.core.sweep import SweepPoint
+    from blurapp.ui.sweep_chart import SweepChart
+
+    chart = SweepChart()
+    qtbot.addWidget(chart)
+    chart.resize(420, 320)
+    photo = 2400 * 1600 / 1e6  # the photo is the largest size swept, at the chart's right edge
+    chart.set_engines(["numpy", "jax"], photo)
+    points = [
+        SweepPoint(w, h, ("numpy", "jax"), {"numpy": s, "jax": s / 8}, {}, {"jax": 8.0})
+        for w, h, s in [(387, 258, 0.01), (1200, 800, 0.08), (2400, 1600, 0.3)]
+    ]
+    chart.set_points(points)
+    chart.show()
+    qtbot.waitExposed(chart)
+    chart.grab()
+    box = chart.photo_label_rect
+    assert box is not None
+    assert box.left() >= 0 and box.right() <= chart.width() - 4

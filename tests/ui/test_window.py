@@ -1,0 +1,610 @@
+"""The real window, driven as a user drives it (pytest-qt, offscreen)."""
+
+import re
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from helpers.oracle import blur_oracle
+from helpers.photos import photo_file
+from helpers.window import RUN_TIMEOUT_MS, run
+from PIL import Image
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent, QWheelEvent
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from blurapp.core import TOLERANCE, gaussian_kernel, load_grayscale, sample_photo_path, to_8bit
+from blurapp.core.runs import Compilation
+from blurapp.ui.main_window import MainWindow
+from blurapp.ui.runner import running_jobs
+
+
+def slow_setup(window):
+    """Parameters that keep the NumPy engine busy for seconds on a 2-core machine."""
+    window.set_parameters(kernel_size=61, sigma=10.0)
+
+
+def start_and_wait_for_numpy(qtbot, window):
+    """Start a run and return once the NumPy engine has done its first taps."""
+    with qtbot.waitSignal(
+        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=numpy_busy
+    ):
+        window.run_comparison()
+
+
+def numpy_busy(engine, done, total):
+    return engine == "numpy" and done > 0
+
+
+def big_photo(tmp_path):
+    return photo_file(tmp_path, "big.png", size=(1500, 1000))
+
+
+# --- Opening ------------------------------------------------------------------------------
+
+
+def test_the_bundled_sample_opens_when_no_image_is_given(make_window):
+    window = make_window()
+    assert window.windowTitle() == "coffee.png — BlurApp"
+    assert window.photo.path == sample_photo_path()
+    for pane in window.panes:
+        assert (pane.view.picture_size().width(), pane.view.picture_size().height()) == (600, 400)
+        assert pane.placeholder_text() == ""
+        assert pane.caption_text().endswith("not run yet: showing the original, press Run")
+
+
+def test_an_image_given_on_the_command_line_opens(make_window, tmp_path):
+    path = photo_file(tmp_path, "holiday.png", size=(70, 50))
+    window = make_window(path)
+    assert window.windowTitle() == "holiday.png — BlurApp"
+    assert window.left_pane.view.picture_size().width() == 70
+    np.testing.assert_array_equal(window.photo.gray, load_grayscale(path))
+
+
+def test_open_through_the_file_dialog(make_window, tmp_path, monkeypatch, qtbot):
+    window = make_window()
+    path = photo_file(tmp_path, "chosen.png", size=(40, 30))
+    asked = []
+
+    def choose(parent, caption, folder, filters):
+        asked.append(filters)
+        return str(path), filters.split(";;")[0]
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        window.open_action.trigger()
+    assert window.windowTitle() == "chosen.png — BlurApp"
+    assert "*.png" in asked[0] and "*.jpg" in asked[0] and "*.tif" in asked[0]
+    assert window.left_pane.view.picture_size().height() == 30
+
+
+def test_open_by_dropping_a_file(make_window, tmp_path, qtbot):
+    window = make_window()
+    path = photo_file(tmp_path, "dropped.png", size=(33, 22))
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(
+        QPointF(50, 50),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        window.dropEvent(event)
+    assert event.isAccepted()
+    assert window.windowTitle() == "dropped.png — BlurApp"
+
+
+def test_open_recent_reopens_a_photo(make_window, tmp_path, qtbot):
+    first = photo_file(tmp_path, "first.png")
+    window = make_window(first)
+    make_window_second = photo_file(tmp_path, "second.png")
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        window.open_photo(make_window_second)
+    entries = [a for a in window.recent_menu.actions() if a.toolTip()]
+    assert [a.toolTip() for a in entries][:2] == [str(make_window_second), str(first)]
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        entries[1].trigger()
+    assert window.windowTitle() == "first.png — BlurApp"
+
+
+def test_a_bad_file_shows_a_message_and_keeps_the_photo(
+    make_window, tmp_path, qtbot, warnings_shown
+):
+    window = make_window()
+    bad = tmp_path / "broken.jpg"
+    bad.write_bytes(b"\xff\xd8\xff\xe0 this is not really a JPEG")
+    with qtbot.waitSignal(window.message_shown, timeout=RUN_TIMEOUT_MS):
+        window.open_photo(bad)
+    [(title, text)] = warnings_shown
+    assert title == "Cannot Open Photo"
+    assert str(bad) in text
+    assert window.windowTitle() == "coffee.png — BlurApp"
+    assert window.left_pane.view.picture_size().width() == 600
+
+
+# --- Running ------------------------------------------------------------------------------
+
+
+def test_run_shows_both_results_with_their_figures(make_window, qtbot):
+    window = make_window()
+    result = run(qtbot, window)
+    assert result.max_abs_diff <= TOLERANCE
+    for pane in window.panes:
+        size = pane.view.picture_size()
+        assert (size.width(), size.height()) == (600, 400)
+        assert pane.placeholder_text() == ""
+    numpy_caption = window.left_pane.caption_text()
+    jax_caption = window.right_pane.caption_text()
+    assert numpy_caption.startswith("NumPy · cpu · ") and " ms · 9 × 9, σ 2.5" in numpy_caption
+    assert jax_caption.startswith(f"JAX-jit · {result.jit_run.device} · steady ")
+    # Whether it compiled depends on what ran before in this test process; the caption and the
+    # figures must say which it was.
+    how = {
+        "compiled": "(compiled)",
+        "from cache": "(from cache)",
+        "already compiled": "(already compiled)",
+    }
+    assert "first call" in jax_caption and how[str(result.jit_run.compilation)] in jax_caption
+    figures = window.figures
+    notes = {
+        "compiled": "(includes compilation)",
+        "from cache": "(program loaded from the compilation cache)",
+        "already compiled": "(already compiled)",
+    }
+    assert figures.value("JAX first call").endswith(notes[str(result.jit_run.compilation)])
+    # Every engine timed the same way: the median of several calls, with their spread.
+    for row in ("NumPy", "JAX steady"):
+        assert re.fullmatch(
+            r"[\d.,]+ ms \(median of \d+( samples of \d+ calls)?, middle half [\d.,]+–[\d.,]+ ms\)",
+            figures.value(row),
+        ), row
+    assert figures.value("end-to-end speedup").endswith(
+        f"copies to and from the device ({result.jit_run.device}) included)"
+    )
+    assert figures.value("speedup").endswith("(NumPy ÷ JAX steady)")
+    assert figures.value("transfers").startswith("to device ")
+    assert "within 1e-05" in figures.value("max abs diff") and "of 255 levels" in figures.value(
+        "max abs diff"
+    )
+    assert figures.value("device") == result.jit_run.device
+    assert figures.value("kernel") == "9 × 9, sigma 2.5"
+    assert "600 × 400" in figures.value("image")
+    # A program another test of this process compiled was paid for outside this window: said so.
+    reused = result.jit_run.compilation is Compilation.REUSED
+    first = "JAX first call (compiled before)" if reused else "JAX first call"
+    assert [name for name, _ in figures.chart.bars()] == ["NumPy", first, "JAX steady"]
+    # The pictures are the engines' outputs.
+    expected = to_8bit(result.reference_run.output)
+    shown = window.left_pane.view.image()
+    assert shown.pixelColor(123, 45).red() == expected[45, 123]
+    assert not window.progress_bar.isVisible() and not window.cancel_button.isEnabled()
+
+
+def test_a_new_sigma_reuses_the_compiled_program_and_a_new_size_compiles(
+    make_window, qtbot, tmp_path
+):
+    # A shape no other test uses, so the first run must compile.
+    window = make_window(photo_file(tmp_path, size=(131, 79)))
+    first = run(qtbot, window)
+    window.set_parameters(sigma=4.0)
+    again = run(qtbot, window)
+    assert first.jit_run.compiled and not again.jit_run.compiled
+    assert "already compiled" in window.right_pane.caption_text()
+    assert "already compiled" in window.figures.value("JAX first call")
+    window.set_parameters(kernel_size=13)
+    resized = run(qtbot, window)
+    assert resized.jit_run.compiled and resized.kernel_size == 13
+    assert "(compiled)" in window.right_pane.caption_text()
+
+
+def test_auto_size_follows_sigma(make_window, qtbot):
+    window = make_window()
+    window.set_parameters(kernel_size="auto", sigma=2.0)
+    assert window.effective_size_label.text().startswith("13 × 13")
+    assert not window.size_spin.isEnabled()
+    result = run(qtbot, window)
+    assert result.kernel_size == 13
+
+
+def test_kernel_size_steps_by_two_and_stays_odd(make_window):
+    window = make_window()
+    window.size_spin.setValue(9)
+    window.size_spin.stepUp()
+    assert window.size_spin.value() == 11
+    assert window.size_spin.fixup("12") == "13"
+
+
+def test_changing_a_parameter_marks_results_out_of_date(make_window, qtbot):
+    window = make_window()
+    run(qtbot, window)
+    assert "out of date" not in window.left_pane.caption_text()
+    window.sigma_slider.setValue(35)
+    assert window.sigma() == pytest.approx(3.5)
+    assert "out of date" in window.left_pane.caption_text()
+    assert "out of date" in window.right_pane.caption_text()
+    assert window.figures.stale_label.text().startswith("Out of date")
+
+
+def test_numpy_only_keeps_the_jax_result_marked_out_of_date(make_window, qtbot):
+    window = make_window()
+    first = run(qtbot, window)
+    window.set_pane_engine(1, "numpy")  # a pane's engine is always timed
+    window.set_timed("jax", False)  # NumPy only, same parameters
+    result = run(qtbot, window)
+    assert result.jit_run is None and result.reference_run is not None
+    window.set_pane_engine(1, "jax")  # ticked again, so the next Run refreshes it
+    assert window.engine_checks["jax"].isChecked()
+    assert "out of date" not in window.left_pane.caption_text()
+    assert "out of date" in window.right_pane.caption_text()
+    assert window.right_pane.view.has_picture()
+    # The kept pane's figure stays visible, marked as coming from the earlier run.
+    assert window.figures.value("JAX steady").endswith("(earlier run, out of date)")
+    assert " ms (median of " in window.figures.value("NumPy")
+    # The newest run had one engine: there is no difference to show, and the window says so.
+    window.set_show("difference")
+    assert (
+        window.right_pane.placeholder_text()
+        == "The difference appears after a run with NumPy and JAX-jit"
+    )
+    assert not window.right_pane.view.has_picture()
+    assert first.max_abs_diff is not None
+
+
+def test_a_jax_failure_is_shown_in_its_pane_and_numpy_still_works(make_window, qtbot, monkeypatch):
+    from dataclasses import replace
+
+    from blurapp.core import engines, get_engine
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("RESOURCE_EXHAUSTED: out of memory while trying to allocate")
+
+    monkeypatch.setitem(engines._registry, "jax", replace(get_engine("jax"), first_call=broken))
+    window = make_window()
+    result = run(qtbot, window)
+    assert result.reference_run is not None and result.jit_run is None
+    assert window.left_pane.view.has_picture()
+    assert "could not run" in window.right_pane.placeholder_text()
+    assert "out of memory" in window.right_pane.placeholder_text()
+    assert "unavailable" in window.right_pane.caption_text()
+    assert "out of memory" in window.figures.value("JAX")
+
+
+def test_cancel_during_a_run(make_window, qtbot, tmp_path):
+    window = make_window(big_photo(tmp_path))
+    slow_setup(window)
+    shown = []
+    window.results_shown.connect(shown.append)
+    start_and_wait_for_numpy(qtbot, window)
+    assert window.progress_bar.isVisible() and window.cancel_button.isEnabled()
+    with qtbot.waitSignal(window.run_stopped, timeout=10_000):
+        qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
+    assert not window.is_running()
+    assert window.status_label.text() == "Cancelled"
+    assert not window.progress_bar.isVisible()
+    qtbot.wait(300)
+    assert shown == []
+    assert "not run yet" in window.left_pane.caption_text()
+
+
+def test_close_during_a_run_ends_within_two_seconds(make_window, qtbot, tmp_path):
+    window = make_window(big_photo(tmp_path))
+    slow_setup(window)
+    start_and_wait_for_numpy(qtbot, window)
+    start = time.monotonic()
+    window.close()
+    assert time.monotonic() - start < 2.0
+    assert running_jobs() == []
+
+
+def test_a_second_run_during_the_first_shows_only_the_second(make_window, qtbot, tmp_path):
+    window = make_window(big_photo(tmp_path))
+    slow_setup(window)
+    shown = []
+    window.results_shown.connect(shown.append)
+    start_and_wait_for_numpy(qtbot, window)
+    window.set_parameters(kernel_size=3, sigma=0.8)
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.run_comparison()
+    qtbot.wait(500)
+    assert [(r.kernel_size, r.sigma) for r in shown] == [(3, 0.8)]
+    assert "3 × 3, σ 0.8" in window.left_pane.caption_text()
+
+
+# --- Looking at the results ---------------------------------------------------------------
+
+
+def test_both_panes_zoom_and_pan_together(make_window, qtbot):
+    window = make_window()
+    run(qtbot, window)
+    left, right = window.left_pane.view, window.right_pane.view
+    wheel = QWheelEvent(
+        QPointF(100, 100),
+        left.viewport().mapToGlobal(QPointF(100, 100)),
+        QPoint(0, 0),
+        QPoint(0, 240),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    before = left.zoom()
+    QApplication.sendEvent(left.viewport(), wheel)
+    assert left.zoom() == pytest.approx(before * 1.25**2)
+    assert right.zoom() == pytest.approx(left.zoom())
+    left.horizontalScrollBar().setValue(left.horizontalScrollBar().value() + 40)
+    assert (right.center() - left.center()).manhattanLength() < 2
+    QApplication.sendEvent(window, QApplication.focusWidget() and wheel)  # harmless
+    window.view_link.set_zoom(1.0)
+    assert left.zoom() == right.zoom() == 1.0
+    window.view_link.fit_to_window()
+    assert left.is_fitted() and right.zoom() == pytest.approx(left.zoom())
+
+
+def test_zoom_shortcuts(make_window, qtbot):
+    window = make_window()
+    view = window.right_pane.view
+    view.setFocus()
+    zoom = view.zoom()
+    qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    assert view.zoom() == 1.0 and window.left_pane.view.zoom() == 1.0
+    qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert view.zoom() == pytest.approx(zoom)
+
+
+def test_the_difference_and_original_views(make_window, qtbot):
+    window = make_window()
+    result = run(qtbot, window)
+    window.set_show("difference")
+    caption = window.right_pane.caption_text()
+    assert caption.startswith("Difference |NumPy − JAX-jit|")
+    difference = np.abs(result.reference_run.output.astype(np.float64) - result.jit_run.output)
+    if result.max_abs_diff > 0:
+        assert f"white = {result.max_abs_diff:.2g}" in caption
+        picture = window.right_pane.view.image()
+        y, x = np.unravel_index(np.argmax(difference), difference.shape)
+        assert picture.pixelColor(int(x), int(y)).red() == 255
+    else:
+        assert "identical" in caption
+    assert window.left_pane.caption_text().startswith("NumPy")
+    window.set_show("original")
+    assert window.left_pane.caption_text().startswith("Original")
+    original = window.left_pane.view.image()
+    # In colour, as the photo is, whatever the Colour switch (tests/ui/test_colour_window.py).
+    assert original.pixelColor(10, 10).red() == to_8bit(window.photo.pixels)[10, 10, 0]
+    window.set_show("blurred")
+    assert window.right_pane.caption_text().startswith("JAX-jit")
+
+
+def test_copy_puts_the_selected_pane_on_the_clipboard(make_window, qtbot):
+    window = make_window()
+    result = run(qtbot, window)
+    qtbot.mouseClick(window.right_pane.view.viewport(), Qt.MouseButton.LeftButton)
+    assert window.selected_pane == 1
+    window.copy_action.trigger()
+    image = QApplication.clipboard().image()
+    assert (image.width(), image.height()) == (600, 400)
+    assert image.pixelColor(5, 5).red() == to_8bit(result.jit_run.output)[5, 5]
+
+
+def test_save_results_writes_both_and_asks_before_overwriting(
+    make_window, qtbot, tmp_path, monkeypatch
+):
+    window = make_window()
+    result = run(qtbot, window)
+    folder = tmp_path / "out"
+    folder.mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
+    questions = []
+    answer = [QMessageBox.StandardButton.No]
+
+    def question(parent, title, text, *args, **kwargs):
+        questions.append(text)
+        return answer[0]
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    window.save_action.trigger()
+    assert questions == []
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "coffee-jax-9x9-s2.5.png",
+        "coffee-numpy-9x9-s2.5.png",
+    ]
+    for engine, run_ in (("numpy", result.reference_run), ("jax", result.jit_run)):
+        with Image.open(folder / f"coffee-{engine}-9x9-s2.5.png") as saved:
+            np.testing.assert_array_equal(np.asarray(saved), to_8bit(run_.output))
+
+    (folder / "coffee-numpy-9x9-s2.5.png").write_bytes(b"keep me")
+    window.save_action.trigger()
+    assert len(questions) == 1 and "coffee-numpy-9x9-s2.5.png" in questions[0]
+    assert (folder / "coffee-numpy-9x9-s2.5.png").read_bytes() == b"keep me"
+
+    answer[0] = QMessageBox.StandardButton.Yes
+    window.save_action.trigger()
+    with Image.open(folder / "coffee-numpy-9x9-s2.5.png") as saved:
+        assert saved.size == (600, 400)
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "coffee-jax-9x9-s2.5.png",
+        "coffee-numpy-9x9-s2.5.png",
+    ]
+
+
+def test_settings_survive_a_new_window(make_window, qtbot, tmp_path, settings):
+    path = photo_file(tmp_path, "remembered.png")
+    window = make_window(path)
+    window.set_parameters(kernel_size=15, sigma=3.3)
+    window.set_algorithm("separable")
+    window.resize(800, 700)  # the offscreen screen is 800 wide
+    window.close()
+    again = make_window(wait=False)
+    assert again.kernel_size_setting() == 15
+    assert again.sigma() == pytest.approx(3.3)
+    assert again.algorithm() == "separable"
+    assert again.recent_files()[0] == str(path)
+    assert settings.value("last_folder") == str(tmp_path)
+    assert (again.width(), again.height()) == (800, 700)
+
+
+def test_blurred_pixels_match_the_oracle(make_window, qtbot):
+
+    window = make_window()
+    result = run(qtbot, window)
+    expected = blur_oracle(window.photo.gray, gaussian_kernel(9, 2.5))
+    np.testing.assert_allclose(result.jit_run.output, expected, atol=TOLERANCE, rtol=0)
+
+
+def test_screenshot_command_saves_a_picture_of_the_window(tmp_path):
+    out = tmp_path / "shot.png"
+    source = photo_file(tmp_path, "scene.png", size=(200, 120))
+    run_ = subprocess.run(
+        [sys.executable, "-m", "blurapp", "--screenshot", str(out), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run_.returncode == 0, run_.stderr
+    assert "Traceback" not in run_.stderr
+    with Image.open(out) as shot:
+        assert shot.width >= 800 and shot.height >= 500
+
+
+def test_screenshot_of_a_bad_photo_fails_with_one_error_line(tmp_path):
+    out = tmp_path / "shot.png"
+    bad = tmp_path / "bad.png"
+    bad.write_text("not a picture")
+    run_ = subprocess.run(
+        [sys.executable, "-m", "blurapp", "--screenshot", str(out), str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run_.returncode == 1
+    errors = [line for line in run_.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and str(bad) in errors[0]
+    assert not out.exists()
+
+
+def test_the_window_without_a_screen_says_so_instead_of_crashing():
+    import os
+
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}
+    }
+    run_ = subprocess.run(
+        [sys.executable, "-m", "blurapp"], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert run_.returncode == 1
+    assert run_.stderr.startswith("error: no screen") and "blurapp compare" in run_.stderr
+
+
+def test_the_separable_algorithm_from_the_window(make_window, qtbot):
+    window = make_window()
+    run(qtbot, window)
+    window.set_algorithm("separable")
+    assert "out of date" in window.left_pane.caption_text()
+    result = run(qtbot, window)
+    assert result.algorithm == "separable" and result.kernel.shape == (9,)
+    assert result.max_abs_diff <= TOLERANCE
+    assert window.left_pane.caption_text().endswith("σ 2.5, separable")
+    assert window.figures.value("kernel") == "9 × 9, sigma 2.5, separable (9 + 9 taps)"
+
+
+def test_cancel_after_numpy_marks_the_older_figures_out_of_date(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path, size=(300, 200)))
+    window.set_parameters(kernel_size=3, sigma=0.8)
+    run(qtbot, window)
+    window.set_parameters(kernel_size=41, sigma=7.0)
+    with qtbot.waitSignal(
+        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: e == "jax"
+    ):
+        window.run_comparison()
+    window.cancel_run()
+    # NumPy's new result is shown; everything from the older run says it is out of date.
+    assert "41 × 41" in window.left_pane.caption_text()
+    assert "out of date" not in window.left_pane.caption_text()
+    assert (
+        "3 × 3" in window.right_pane.caption_text()
+        and "out of date" in window.right_pane.caption_text()
+    )
+    assert window.figures.stale_label.isVisibleTo(window)
+    window.set_show("difference")
+    assert "out of date" in window.right_pane.caption_text()
+
+
+def test_opening_a_photo_during_a_run_supersedes_the_run(make_window, qtbot, tmp_path):
+    window = make_window(big_photo(tmp_path))
+    slow_setup(window)
+    shown = []
+    window.results_shown.connect(shown.append)
+    start_and_wait_for_numpy(qtbot, window)
+    start = time.monotonic()
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        window.open_photo(sample_photo_path())
+    assert time.monotonic() - start < 2.0
+    assert not window.is_running()
+    qtbot.wait(300)
+    assert shown == []
+
+
+def test_close_during_a_long_jax_call_hides_the_window_at_once(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path, size=(1200, 800)))
+    window.set_parameters(kernel_size=101, sigma=16.0)
+    window.set_pane_engine(0, "jax")  # a pane's engine is always timed
+    window.set_timed("numpy", False)  # JAX only: a long compiled call
+    with qtbot.waitSignal(
+        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: e == "jax"
+    ):
+        window.run_comparison()
+    qtbot.wait(200)
+    start = time.monotonic()
+    window.close()
+    assert time.monotonic() - start < 2.0
+    assert not window.isVisible()
+    # The worker ends when its call returns; nothing is shown, nothing aborts.
+    qtbot.waitUntil(lambda: running_jobs() == [], timeout=RUN_TIMEOUT_MS)
+    QApplication.instance().setQuitOnLastWindowClosed(True)
+
+
+def test_a_saved_even_kernel_size_falls_back_to_the_default(qtbot, settings):
+    settings.setValue("kernel_size", "8")
+    settings.setValue("sigma", "not a number")
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    assert window.kernel_size_setting() == 9 and window.sigma() == 2.5
+    window.close()
+
+
+def test_ctrl_plus_and_minus_zoom_both_panes(make_window, qtbot):
+    window = make_window()
+    window.view_link.set_zoom(1.0)
+    qtbot.keyClick(window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert window.left_pane.view.zoom() == pytest.approx(1.25)
+    assert window.right_pane.view.zoom() == pytest.approx(1.25)
+    qtbot.keyClick(window, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert window.right_pane.view.zoom() == pytest.approx(1.0)
+
+
+def test_pyramid_levels_halve_with_rounded_means():
+    from blurapp.app.pyramid import build_pyramid
+
+    picture = np.arange(2000 * 1200, dtype=np.uint64).reshape(1200, 2000) % 256
+    levels = build_pyramid(picture.astype(np.uint8))
+    assert [level.shape for level in levels] == [(1200, 2000), (600, 1000), (300, 500)]
+    block = picture[:2, :2].astype(float)
+    assert levels[1][0, 0] == int(np.floor(block.mean() + 0.5))
+
+
+def test_a_zoomed_out_big_picture_is_drawn_from_a_smaller_level(make_window, qtbot, tmp_path):
+    window = make_window(photo_file(tmp_path, "wide.png", size=(3000, 2000)))
+    view = window.left_pane.view
+    assert len(view._item.levels()) == 4  # 3000, 1500, 750, 375 wide
+    window.view_link.fit_to_window()
+    # The view shows the whole picture, at the same scale in both panes.
+    assert view.zoom() < 0.5
+    assert window.right_pane.view.zoom() == pytest.approx(view.zoom())
+    grabbed = view.viewport().grab().toImage()
+    assert not grabbed.isNull()

@@ -1,0 +1,185 @@
+"""The engines in the real window: each pane chooses its engine, a run times every engine ticked,
+and the figures and the chart show them all (pytest-qt, offscreen)."""
+
+import time
+
+import numpy as np
+import pytest
+from helpers.window import run
+from PySide6.QtCore import QPoint, Qt
+
+from blurapp.core import TOLERANCE, to_8bit
+from blurapp.core.engines import Engine, register, unregister
+from blurapp.core.runs import Call, FirstCall
+
+INDICATOR = QPoint(6, 8)  # on a check box's box, wherever its layout stretches it
+
+
+def test_numpy_jax_and_jax_without_jit_read_like_the_tutorials_table(window, qtbot):
+    window.set_timed("jax-eager", True)
+    result = run(qtbot, window)
+    assert list(result.runs) == ["numpy", "jax", "jax-eager"]
+    for engine in ("jax", "jax-eager"):
+        assert result.differences[engine] <= TOLERANCE
+    figures = window.figures
+    assert " ms (median of " in figures.value("NumPy")
+    assert figures.value("JAX first call") and figures.value("JAX steady")
+    assert "within 1e-05" in figures.value("max abs diff")
+    eager = figures.value("JAX without jit")
+    assert (
+        "(median of 3, middle half" in eager
+        and "NumPy's speed" in eager
+        and "within 1e-05" in eager
+    )
+    # The chart in the tutorial's order: NumPy, op by op, then jit's first call and steady.
+    assert [name for name, _ in figures.chart.bars()] == [
+        "NumPy",
+        "JAX without jit",
+        "JAX first call",
+        "JAX steady",
+    ]
+    assert dict(figures.chart.bars())["JAX without jit"] == pytest.approx(
+        result.runs["jax-eager"].seconds
+    )
+    assert "JAX without jit" in window.status_label.text()
+
+
+def test_a_pane_shows_the_engine_chosen_for_it_and_marks_it_until_run(window, qtbot):
+    first = run(qtbot, window)
+    pane = window.right_pane
+    combo = pane.engine_combo
+    combo.setCurrentIndex(combo.findData("jax-eager"))
+    assert window.session.pane_engines == ["numpy", "jax-eager"]
+    assert window.engine_checks["jax-eager"].isChecked()  # chosen for a pane: timed too
+    assert pane.caption_text().startswith("JAX without jit · ")
+    assert "not run yet" in pane.caption_text()
+    assert pane.view.accessibleName() == "JAX without jit image"
+    result = run(qtbot, window)
+    assert "jax-eager" in result.runs and "jax-eager" not in first.runs
+    device = result.runs["jax-eager"].device
+    assert pane.caption_text().startswith(f"JAX without jit · {device} · steady ")
+    expected = to_8bit(result.runs["jax-eager"].output)
+    assert pane.view.image().pixelColor(7, 9).red() == expected[9, 7]
+    # The difference view compares the right pane's engine with NumPy.
+    window.set_show("difference")
+    assert pane.caption_text().startswith("Difference |NumPy − JAX without jit|")
+    window.set_parameters(sigma=3.0)
+    window.set_show("blurred")
+    assert "out of date" in pane.caption_text()
+    assert "sigma changed from 2.5 to 3 since this run" in pane.caption.toolTip()
+
+
+def test_a_fourth_engine_registered_in_a_few_lines_runs_in_the_window(make_window, qtbot):
+    from scipy.ndimage import correlate
+
+    def run_scipy(image, kernel, *, platform, progress, cancelled):
+        if kernel.ndim == 1:
+            kernel = np.outer(kernel, kernel)
+
+        def again() -> Call:
+            start = time.perf_counter()
+            correlate(image, kernel, mode="nearest")
+            return Call(time.perf_counter() - start)
+
+        start = time.perf_counter()
+        output = correlate(image, kernel, mode="nearest").astype(np.float32)
+        return FirstCall(output=output, again=again, seconds=time.perf_counter() - start)
+
+    register(Engine("scipy", "SciPy", run_scipy))
+    try:
+        window = make_window()
+        combo = window.left_pane.engine_combo
+        assert combo.itemText(combo.findData("scipy")) == "SciPy"
+        assert "scipy" in window.engine_checks
+        combo.setCurrentIndex(combo.findData("scipy"))
+        result = run(qtbot, window)
+        assert list(result.runs) == ["numpy", "jax", "scipy"]
+        assert result.differences["scipy"] <= TOLERANCE
+        assert window.left_pane.caption_text().startswith("SciPy · cpu · ")
+        assert "within 1e-05" in window.figures.value("SciPy")
+        assert "SciPy" in [name for name, _ in window.figures.chart.bars()]
+        window.close()
+    finally:
+        unregister("scipy")
+
+
+def test_the_engines_chosen_survive_a_new_window(make_window, qtbot, settings):
+    window = make_window(wait=False)
+    window.set_pane_engine(0, "jax-eager")
+    window.set_timed("numpy", False)  # no pane shows it now
+    window.close()
+    again = make_window(wait=False)
+    assert again.session.pane_engines == ["jax-eager", "jax"]
+    assert again.session.timed == ("jax", "jax-eager")
+    assert again.left_pane.engine_combo.currentData() == "jax-eager"
+
+
+def test_settings_have_one_table_and_refuse_unknown_keys_and_bad_values(settings):
+    from blurapp.ui.settings import SETTINGS, read_setting, write_setting
+
+    with pytest.raises(KeyError):
+        write_setting(settings, "colour_scheme", "dark")
+    with pytest.raises(KeyError):
+        read_setting(settings, "colour_scheme")
+    with pytest.raises(ValueError):
+        write_setting(settings, "sigma", 99)
+    with pytest.raises(ValueError):
+        write_setting(settings, "timed_engines", ("numpy", "no-such-engine"))
+    settings.setValue("pane_engines", "numpy,no-such-engine")
+    assert read_setting(settings, "pane_engines") == SETTINGS["pane_engines"].default
+    write_setting(settings, "pane_engines", ("jax-eager", "numpy"))
+    assert read_setting(settings, "pane_engines") == ("jax-eager", "numpy")
+
+
+def test_saved_engine_names_the_panes_do_not_offer_read_as_the_defaults(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from blurapp.app.session import DEFAULT_PANE_ENGINES
+    from blurapp.ui.main_window import MainWindow
+    from blurapp.ui.settings import SETTINGS, read_setting
+
+    # As a hand-edited file (or a build that offered JAX per platform) leaves them.
+    path = tmp_path / "settings.ini"
+    path.write_text("[General]\npane_engines=jax@cpu, jax\ntimed_engines=jax@cpu\n")
+    settings = QSettings(str(path), QSettings.Format.IniFormat)
+    assert read_setting(settings, "pane_engines") == DEFAULT_PANE_ENGINES
+    assert read_setting(settings, "timed_engines") == SETTINGS["timed_engines"].default
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    try:
+        assert window.session.pane_engines == list(DEFAULT_PANE_ENGINES)
+        assert window.session.timed == ("numpy", "jax")
+        ticked = tuple(name for name, check in window.engine_checks.items() if check.isChecked())
+        assert ticked == window.session.timed
+    finally:
+        window.close()
+    with pytest.raises(ValueError):
+        from blurapp.ui.settings import write_setting
+
+        write_setting(settings, "timed_engines", ("numpy", "jax@cpu"))
+
+
+def test_the_engine_a_pane_shows_cannot_be_unticked(window, qtbot):
+    check = window.engine_checks["jax"]  # the right pane shows JAX-jit
+    assert check.isChecked() and not check.isEnabled()
+    assert "pane" in check.toolTip()
+    qtbot.mouseClick(check, Qt.MouseButton.LeftButton, pos=INDICATOR)
+    assert check.isChecked() and window.session.timed == ("numpy", "jax")
+    run(qtbot, window)
+    assert "not run yet" not in window.right_pane.caption_text()
+    # Another engine for the pane frees JAX-jit's box; the new engine's is held instead.
+    window.set_pane_engine(1, "jax-eager")
+    assert check.isEnabled() and not window.engine_checks["jax-eager"].isEnabled()
+    qtbot.mouseClick(check, Qt.MouseButton.LeftButton, pos=INDICATOR)
+    assert not check.isChecked() and window.session.timed == ("numpy", "jax-eager")
+
+
+def test_a_restored_panes_engine_is_ticked_and_held(make_window, settings):
+    settings.setValue("pane_engines", "numpy,jax-eager")
+    settings.setValue("timed_engines", "numpy")
+    window = make_window(wait=False)
+    assert window.session.timed == ("numpy", "jax-eager")
+    for name in ("numpy", "jax-eager"):
+        assert window.engine_checks[name].isChecked()
+        assert not window.engine_checks[name].isEnabled()
+    assert window.engine_checks["jax"].isEnabled() and not window.engine_checks["jax"].isChecked()
