@@ -65,6 +65,9 @@ class SweepPoint:
     speedups: Mapping[str, float]  # every engine but the reference that has one
     resampled: bool = True
     reference: str = REFERENCE_ENGINE
+    # One copy of the photo at this size on the reference's device, timed with the engines:
+    # the least any blur of it can take (None: not measured).
+    floor_seconds: float | None = None
 
     @property
     def megapixels(self) -> float:
@@ -77,6 +80,7 @@ class SweepPoint:
             "width": self.width,
             "height": self.height,
             "resampled": self.resampled,
+            "floor_seconds": self.floor_seconds,
             "engines": {
                 name: {
                     "seconds": self.seconds.get(name),
@@ -191,6 +195,7 @@ def sweep_points(
             },
             resampled=size.resampled,
             reference=result.reference,
+            floor_seconds=result.floor_seconds,
         )
         # The outputs of a large size take hundreds of MB: gone before the next size is made.
         del result, resized
@@ -224,13 +229,14 @@ def _number(value: float | None) -> str:
 
 def sweep_csv_rows(points: Sequence[SweepPoint]) -> list[list[str]]:
     """The sweep as CSV rows, the header first: the size, then each engine's steady seconds,
-    each engine's speed-up over the reference, and why an engine has no time (empty when it
-    has one)."""
+    one copy of the photo (the floor), each engine's speed-up over the reference, and why an
+    engine has no time (empty when it has one)."""
     engines = sweep_engines(points)
     reference = points[0].reference if points else REFERENCE_ENGINE
     others = [name for name in engines if name != reference]
     header = ["megapixels", "width", "height", "resampled"]
     header += [f"{name}_seconds" for name in engines]
+    header += ["copy_seconds"]
     header += [f"{name}_speedup" for name in others]
     header += [f"{name}_error" for name in engines]
     rows = [header]
@@ -238,6 +244,7 @@ def sweep_csv_rows(points: Sequence[SweepPoint]) -> list[list[str]]:
         row = [f"{point.megapixels:.6f}", str(point.width), str(point.height)]
         row.append("yes" if point.resampled else "no")
         row += [_number(point.seconds.get(name)) for name in engines]
+        row += [_number(point.floor_seconds)]
         row += [_number(point.speedups.get(name)) for name in others]
         row += [point.errors.get(name, "") for name in engines]
         rows.append(row)

@@ -32,170 +32,170 @@
 <context>
     <name>BlurControls</name>
     <message>
-        <location filename="../ui/side_panel.py" line="43"/>
+        <location filename="../ui/side_panel.py" line="44"/>
         <source>Gaussian blur</source>
         <translation>高斯模糊</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="46"/>
+        <location filename="../ui/side_panel.py" line="47"/>
         <source>Kernel size in pixels: odd, so the kernel has a centre</source>
         <translation>卷积核尺寸（像素）：须为奇数，使卷积核有中心</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="47"/>
+        <location filename="../ui/side_panel.py" line="48"/>
         <source>a&amp;uto</source>
         <translation>自动(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="48"/>
+        <location filename="../ui/side_panel.py" line="49"/>
         <source>Choose the size from sigma: 2·ceil(3σ)+1</source>
         <translation>按 sigma 选择尺寸：2·ceil(3σ)+1</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="63"/>
+        <location filename="../ui/side_panel.py" line="64"/>
         <source>2-D: the tutorial&apos;s k × k taps. Separable: k taps along the rows, then k down the columns: the same blur in 2k taps instead of k².</source>
         <translation>二维：教程中的 k × k 次采样。可分离：先沿行 k 次，再沿列 k 次：以 2k 次代替 k² 次得到同样的模糊。</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="67"/>
+        <location filename="../ui/side_panel.py" line="68"/>
         <source>Blur in co&amp;lour</source>
         <translation>彩色模糊(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="70"/>
+        <location filename="../ui/side_panel.py" line="71"/>
         <source>Blur each of red, green and blue (three times the work). Off: the photo is blurred in grey, as in the tutorial.</source>
         <translation>分别模糊红、绿、蓝三个通道（工作量为三倍）。关闭时：照片按教程的做法以灰度模糊。</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="80"/>
+        <location filename="../ui/side_panel.py" line="81"/>
         <source>Time {engine}</source>
         <translation>计时 {engine}</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="82"/>
+        <location filename="../ui/side_panel.py" line="83"/>
         <source>The reference: every other engine is compared with it</source>
         <translation>参照：其他每个引擎都与它比较</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="89"/>
-        <location filename="../ui/side_panel.py" line="144"/>
+        <location filename="../ui/side_panel.py" line="90"/>
+        <location filename="../ui/side_panel.py" line="145"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="91"/>
+        <location filename="../ui/side_panel.py" line="92"/>
         <source>Blur with the chosen engines (Ctrl+R)</source>
         <translation>用所选引擎进行模糊（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="93"/>
-        <location filename="../ui/side_panel.py" line="145"/>
+        <location filename="../ui/side_panel.py" line="94"/>
+        <location filename="../ui/side_panel.py" line="146"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="94"/>
+        <location filename="../ui/side_panel.py" line="95"/>
         <source>Stop the run in progress (Esc)</source>
         <translation>停止正在进行的运行（Esc）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="106"/>
+        <location filename="../ui/side_panel.py" line="107"/>
         <source>&amp;Kernel size</source>
         <translation>卷积核尺寸(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="107"/>
+        <location filename="../ui/side_panel.py" line="108"/>
         <source>&amp;Sigma</source>
         <translation>Sigma(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="108"/>
-        <location filename="../ui/side_panel.py" line="148"/>
+        <location filename="../ui/side_panel.py" line="109"/>
+        <location filename="../ui/side_panel.py" line="149"/>
         <source>Kernel used</source>
         <translation>实际卷积核</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="109"/>
+        <location filename="../ui/side_panel.py" line="110"/>
         <source>Algori&amp;thm</source>
         <translation>算法(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="110"/>
+        <location filename="../ui/side_panel.py" line="111"/>
         <source>Colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="111"/>
+        <location filename="../ui/side_panel.py" line="112"/>
         <source>E&amp;ngines</source>
         <translation>引擎(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="112"/>
+        <location filename="../ui/side_panel.py" line="113"/>
         <source>Sho&amp;w</source>
         <translation>显示(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="131"/>
+        <location filename="../ui/side_panel.py" line="132"/>
         <source>Gaussian sigma in pixels</source>
         <translation>高斯 sigma（像素）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="133"/>
+        <location filename="../ui/side_panel.py" line="134"/>
         <source>Kernel size</source>
         <translation>卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="134"/>
+        <location filename="../ui/side_panel.py" line="135"/>
         <source>Automatic kernel size</source>
         <translation>自动卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="135"/>
+        <location filename="../ui/side_panel.py" line="136"/>
         <source>Sigma</source>
         <translation>Sigma</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="136"/>
+        <location filename="../ui/side_panel.py" line="137"/>
         <source>Sigma slider</source>
         <translation>Sigma 滑块</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="137"/>
+        <location filename="../ui/side_panel.py" line="138"/>
         <source>Algorithm</source>
         <translation>算法</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="138"/>
+        <location filename="../ui/side_panel.py" line="139"/>
         <source>Blur in colour</source>
         <translation>彩色模糊</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="141"/>
+        <location filename="../ui/side_panel.py" line="142"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="142"/>
+        <location filename="../ui/side_panel.py" line="143"/>
         <source>What the panes show: results, original or difference</source>
         <translation>窗格显示的内容：结果、原图或差异</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="149"/>
+        <location filename="../ui/side_panel.py" line="150"/>
         <source>The kernel size a run will use</source>
         <translation>运行时将使用的卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="151"/>
+        <location filename="../ui/side_panel.py" line="152"/>
         <source>Notes on the parameters</source>
         <translation>参数说明</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="158"/>
+        <location filename="../ui/side_panel.py" line="159"/>
         <source>Time this engine in each run, beside the reference</source>
         <translation>每次运行时与参照一起为此引擎计时</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="235"/>
+        <location filename="../ui/side_panel.py" line="236"/>
         <source>A pane shows {engine}, so every run times it: choose another engine for the pane to untick it</source>
         <translation>有一个窗格显示 {engine}，因此每次运行都会为它计时：为该窗格选择其他引擎后才能取消勾选</translation>
     </message>
@@ -203,17 +203,22 @@
 <context>
     <name>Engines</name>
     <message>
-        <location filename="../core/engines.py" line="180"/>
+        <location filename="../core/engines/numpy_engine.py" line="221"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/engines.py" line="181"/>
+        <location filename="../core/engines/numpy_engine.py" line="230"/>
+        <source>NumPy, tutorial loop</source>
+        <translation>NumPy，教程中的循环</translation>
+    </message>
+    <message>
+        <location filename="../core/engines/jax_engine.py" line="512"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
     <message>
-        <location filename="../core/engines.py" line="182"/>
+        <location filename="../core/engines/jax_engine.py" line="524"/>
         <source>JAX without jit</source>
         <translation>不用 jit 的 JAX</translation>
     </message>
@@ -221,170 +226,235 @@
 <context>
     <name>Figures</name>
     <message>
-        <location filename="../core/figures.py" line="24"/>
+        <location filename="../core/figures.py" line="27"/>
         <source>image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="25"/>
+        <location filename="../core/figures.py" line="28"/>
         <source>kernel</source>
         <translation>卷积核</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="26"/>
+        <location filename="../core/figures.py" line="29"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="27"/>
+        <location filename="../core/figures.py" line="30"/>
         <source>JAX first call</source>
         <translation>JAX 首次调用</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="28"/>
+        <location filename="../core/figures.py" line="31"/>
         <source>JAX steady</source>
         <translation>JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="29"/>
+        <location filename="../core/figures.py" line="32"/>
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="30"/>
+        <location filename="../core/figures.py" line="33"/>
         <source>end-to-end speedup</source>
         <translation>端到端加速比</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="31"/>
+        <location filename="../core/figures.py" line="34"/>
         <source>transfers</source>
         <translation>数据传输</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="32"/>
+        <location filename="../core/figures.py" line="35"/>
         <source>max abs diff</source>
         <translation>最大绝对误差</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="33"/>
+        <location filename="../core/figures.py" line="36"/>
         <source>device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="34"/>
+        <location filename="../core/figures.py" line="37"/>
         <source>JAX</source>
         <translation>JAX</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="58"/>
+        <location filename="../core/figures.py" line="38"/>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="39"/>
+        <source>copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="40"/>
+        <source>vs copy</source>
+        <translation>相对复制</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="64"/>
         <source>includes compilation</source>
         <translation>含编译时间</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="59"/>
+        <location filename="../core/figures.py" line="65"/>
         <source>program loaded from the compilation cache</source>
         <translation>程序取自编译缓存</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="62"/>
+        <location filename="../core/figures.py" line="68"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="70"/>
+        <location filename="../core/spec.py" line="106"/>
         <source>{size} × {size}, sigma {sigma}</source>
         <translation>{size} × {size}，sigma {sigma}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="75"/>
+        <location filename="../core/spec.py" line="111"/>
         <source>separable ({size} + {size} taps)</source>
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="83"/>
+        <location filename="../core/figures.py" line="76"/>
         <source>the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ</source>
         <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="117"/>
+        <location filename="../core/figures.py" line="113"/>
         <source>median of {count} samples of {number} calls, middle half {low}–{high}</source>
         <translation>{count} 个样本（每个为连续 {number} 次调用的平均）的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="123"/>
+        <location filename="../core/figures.py" line="119"/>
         <source>median of {count}, middle half {low}–{high}</source>
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="150"/>
+        <location filename="../core/figures.py" line="146"/>
         <source>{diff} ({levels} of {count} levels), within {tolerance}</source>
         <translation>{diff}（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="154"/>
+        <location filename="../core/figures.py" line="150"/>
         <source>{diff} ({levels} of {count} levels), NOT within {tolerance}</source>
         <translation>{diff}（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
     <message>
+        <location filename="../core/figures.py" line="183"/>
+        <source>these times cannot be trusted: {reason}</source>
+        <translation>这些耗时不可信：{reason}</translation>
+    </message>
+    <message>
         <location filename="../core/figures.py" line="192"/>
+        <source>{time} on {device}, {bandwidth}</source>
+        <translation>{device} 上 {time}，{bandwidth}</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="202"/>
+        <source>the image read once and written once: the least any blur can take</source>
+        <translation>图像读一次、写一次：任何模糊都至少需要这么久</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="214"/>
+        <source>{engines}: the time of one copy of the image</source>
+        <translation>{engines}：以复制一次图像的耗时为单位</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="248"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="214"/>
+        <location filename="../core/figures.py" line="271"/>
         <source>(the largest over the {channels} channels)</source>
         <translation>（{channels} 个通道中的最大值）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="220"/>
+        <location filename="../core/figures.py" line="277"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="222"/>
+        <location filename="../core/figures.py" line="279"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="225"/>
+        <location filename="../core/figures.py" line="282"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="255"/>
+        <location filename="../core/figures.py" line="315"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="257"/>
+        <location filename="../core/figures.py" line="317"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="260"/>
+        <location filename="../core/figures.py" line="320"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="206"/>
+        <location filename="../core/figures.py" line="263"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/contention.py" line="147"/>
+        <source>another program was using the CPU</source>
+        <translation>另一个程序正在占用 CPU</translation>
+    </message>
+    <message>
+        <location filename="../core/contention.py" line="149"/>
+        <source>the times of the calls varied widely</source>
+        <translation>各次调用的耗时差异很大</translation>
+    </message>
+    <message>
+        <location filename="../core/contention.py" line="154"/>
+        <source>{engine}&apos;s calls took {ratio}× their CPU time</source>
+        <translation>{engine} 的调用耗时是其 CPU 时间的 {ratio}×</translation>
+    </message>
+    <message>
+        <location filename="../core/contention.py" line="159"/>
+        <source>other programs kept {used} of the {cores} cores busy</source>
+        <translation>其他程序占用了 {cores} 个核心中的 {used} 个</translation>
+    </message>
+    <message>
+        <location filename="../core/contention.py" line="165"/>
+        <source>the middle half of {engine}&apos;s calls spans {spread} of their median</source>
+        <translation>{engine} 中间一半调用的耗时跨度为其中位数的 {spread}</translation>
+    </message>
+    <message>
+        <location filename="../core/contention.py" line="171"/>
+        <source>load {load} on {cores} cores</source>
+        <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
 </context>
 <context>
     <name>FiguresPanel</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="322"/>
+        <location filename="../ui/figures_panel.py" line="300"/>
         <source>Figures</source>
         <translation>测量数据</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="332"/>
+        <location filename="../ui/figures_panel.py" line="310"/>
         <source>Time per blur (ms)</source>
         <translation>每次模糊的耗时（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="431"/>
+        <location filename="../ui/figures_panel.py" line="410"/>
         <source>Out of date: {reason}</source>
         <translation>已过期：{reason}</translation>
     </message>
@@ -392,13 +462,13 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../ui/worker.py" line="159"/>
+        <location filename="../app/jobs.py" line="180"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
         <location filename="../core/photo.py" line="154"/>
-        <location filename="../core/tiled.py" line="304"/>
+        <location filename="../scale/tiled.py" line="305"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
     </message>
@@ -419,13 +489,13 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="179"/>
-        <location filename="../core/tiled.py" line="392"/>
+        <location filename="../scale/tiled.py" line="393"/>
         <source>the file is damaged or not a valid image ({reason})</source>
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
         <location filename="../core/photo.py" line="183"/>
-        <location filename="../core/tiled.py" line="298"/>
+        <location filename="../scale/tiled.py" line="299"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
     </message>
@@ -441,13 +511,13 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="245"/>
-        <location filename="../core/tiled.py" line="137"/>
+        <location filename="../scale/tiled.py" line="138"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
     <message>
         <location filename="../core/photo.py" line="247"/>
-        <location filename="../core/batch.py" line="214"/>
+        <location filename="../scale/batch.py" line="224"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
@@ -468,88 +538,88 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="290"/>
-        <location filename="../core/photo.py" line="309"/>
+        <location filename="../core/photo.py" line="317"/>
         <source>the file is truncated (it ends before the image does)</source>
         <translation>文件不完整（在图像结束之前就结束了）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="314"/>
+        <location filename="../core/photo.py" line="322"/>
         <source>permission denied</source>
         <translation>权限不足</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="315"/>
+        <location filename="../core/photo.py" line="323"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="153"/>
+        <location filename="../core/saving.py" line="188"/>
         <source>this is a folder; give a file name</source>
         <translation>这是文件夹；请给出文件名</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="158"/>
+        <location filename="../core/saving.py" line="193"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="176"/>
+        <location filename="../core/saving.py" line="211"/>
         <source>the file name is too long for the file system; choose a shorter one</source>
         <translation>文件名对文件系统来说太长；请选择更短的名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="203"/>
+        <location filename="../core/saving.py" line="238"/>
         <source>this is the photo being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的照片；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="224"/>
+        <location filename="../core/saving.py" line="259"/>
         <source>unknown output format {extension}; use {accepted}</source>
         <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="75"/>
+        <location filename="../core/saving.py" line="76"/>
         <source>cannot write in {folder}: {reason}</source>
         <translation>无法写入 {folder}：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="92"/>
-        <location filename="../core/saving.py" line="182"/>
+        <location filename="../core/saving.py" line="93"/>
+        <location filename="../core/saving.py" line="217"/>
         <source>the file could not be written: {reason}</source>
         <translation>无法写入文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="294"/>
+        <location filename="../core/saving.py" line="314"/>
         <source>{format} cannot store this image: {reason}</source>
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/tiled.py" line="207"/>
+        <location filename="../scale/tiled.py" line="208"/>
         <source>this is not a TIFF file, or it is damaged; only TIFF, BigTIFF and zarr images can be blurred in tiles ({reason})</source>
         <translation>这不是 TIFF 文件，或文件已损坏；只有 TIFF、BigTIFF 和 zarr 图像可以分块模糊（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/tiled.py" line="262"/>
+        <location filename="../scale/tiled.py" line="263"/>
         <source>this is not a zarr array BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的 zarr 数组（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/tiled.py" line="695"/>
+        <location filename="../scale/tiled.py" line="715"/>
         <source>an image blurred in tiles is written as {accepted}, not {extension}</source>
         <translation>分块模糊的图像只能写为 {accepted}，不能写为 {extension}</translation>
     </message>
     <message>
-        <location filename="../core/tiled.py" line="760"/>
+        <location filename="../scale/tiled.py" line="788"/>
         <source>there is not enough free space for it: it would take about {needed} GB, and {free} GB is free</source>
         <translation>磁盘空间不足：它约需 {needed} GB，而只有 {free} GB 可用</translation>
     </message>
     <message>
-        <location filename="../core/batch.py" line="283"/>
+        <location filename="../scale/batch.py" line="337"/>
         <source>this is one of the photos being blurred ({source}); BlurApp never writes over an input, choose another output folder</source>
         <translation>这是正在模糊的照片之一（{source}）；BlurApp 从不覆盖输入文件，请选择其他输出文件夹</translation>
     </message>
     <message>
-        <location filename="../core/batch.py" line="295"/>
+        <location filename="../scale/batch.py" line="349"/>
         <source>{other} is written here already; {source} was not blurred (rename one of them)</source>
         <translation>{other} 已写入此处；{source} 未被模糊（请重命名其中之一）</translation>
     </message>
@@ -557,12 +627,12 @@
 <context>
     <name>ImageView</name>
     <message>
-        <location filename="../ui/image_pane.py" line="275"/>
+        <location filename="../ui/image_view.py" line="266"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="275"/>
+        <location filename="../ui/image_view.py" line="266"/>
         <source>After</source>
         <translation>之后</translation>
     </message>
@@ -588,12 +658,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/main_window.py" line="101"/>
+        <location filename="../ui/menus.py" line="140"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="102"/>
+        <location filename="../ui/menus.py" line="141"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
@@ -613,218 +683,218 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="228"/>
+        <location filename="../ui/menus.py" line="28"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="230"/>
+        <location filename="../ui/menus.py" line="30"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="232"/>
+        <location filename="../ui/menus.py" line="34"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="234"/>
+        <location filename="../ui/menus.py" line="36"/>
         <source>&amp;Save Results…</source>
         <translation>保存结果(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="237"/>
+        <location filename="../ui/menus.py" line="42"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="239"/>
+        <location filename="../ui/menus.py" line="47"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="241"/>
+        <location filename="../ui/menus.py" line="49"/>
         <source>&amp;Copy Selected Image</source>
         <translation>复制所选图像(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="244"/>
+        <location filename="../ui/menus.py" line="54"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="245"/>
+        <location filename="../ui/menus.py" line="56"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="251"/>
+        <location filename="../ui/menus.py" line="61"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="256"/>
+        <location filename="../ui/menus.py" line="66"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="259"/>
+        <location filename="../ui/menus.py" line="71"/>
         <source>&amp;Actual Size (100%)</source>
         <translation>实际大小 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="264"/>
+        <location filename="../ui/menus.py" line="76"/>
         <source>Select the Other &amp;Pane</source>
         <translation>选择另一个窗格(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="281"/>
+        <location filename="../ui/menus.py" line="95"/>
         <source>P&amp;resentation</source>
         <translation>演示模式(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="284"/>
+        <location filename="../ui/menus.py" line="99"/>
         <source>&amp;Live Preview</source>
         <translation>实时预览(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="289"/>
-        <location filename="../ui/main_window.py" line="290"/>
+        <location filename="../ui/menus.py" line="105"/>
+        <location filename="../ui/menus.py" line="107"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="295"/>
+        <location filename="../ui/menus.py" line="113"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="299"/>
+        <location filename="../ui/menus.py" line="119"/>
         <source>Scaling &amp;Sweep…</source>
         <translation>规模扫描(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="302"/>
+        <location filename="../ui/menus.py" line="123"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="304"/>
+        <location filename="../ui/menus.py" line="125"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="308"/>
+        <location filename="../ui/menus.py" line="130"/>
         <source>&amp;About BlurApp</source>
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="319"/>
+        <location filename="../ui/window_layout.py" line="69"/>
         <source>Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%</source>
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="328"/>
+        <location filename="../ui/main_window.py" line="131"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="521"/>
+        <location filename="../app/controller.py" line="191"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="566"/>
+        <location filename="../ui/tiled_blur.py" line="195"/>
         <source>Blurred by Blocks</source>
         <translation>已分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="568"/>
+        <location filename="../ui/tiled_blur.py" line="198"/>
         <source>Cannot Blur by Blocks</source>
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="581"/>
+        <location filename="../ui/main_window.py" line="306"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="581"/>
+        <location filename="../ui/main_window.py" line="306"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="490"/>
+        <location filename="../ui/menus.py" line="149"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="510"/>
+        <location filename="../app/controller.py" line="99"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="531"/>
+        <location filename="../app/controller.py" line="202"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="534"/>
+        <location filename="../ui/main_window.py" line="346"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="596"/>
+        <location filename="../app/controller.py" line="126"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="600"/>
+        <location filename="../app/controller.py" line="135"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="615"/>
+        <location filename="../app/controller.py" line="147"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="637"/>
+        <location filename="../app/controller.py" line="235"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="640"/>
+        <location filename="../ui/main_window.py" line="361"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="641"/>
+        <location filename="../ui/main_window.py" line="362"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="698"/>
+        <location filename="../ui/results_saving.py" line="111"/>
         <source>Copied the {engine} image</source>
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="745"/>
+        <location filename="../ui/menus.py" line="211"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="786"/>
+        <location filename="../ui/main_window.py" line="427"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="141"/>
+        <location filename="../ui/app.py" line="151"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="145"/>
+        <location filename="../ui/app.py" line="155"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
@@ -840,22 +910,22 @@
 <context>
     <name>ResultPane</name>
     <message>
-        <location filename="../ui/image_pane.py" line="427"/>
+        <location filename="../ui/image_pane.py" line="43"/>
         <source>The engine this pane shows</source>
         <translation>此窗格显示的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="472"/>
+        <location filename="../ui/image_pane.py" line="88"/>
         <source>Engine of the {engine} pane</source>
         <translation>{engine} 窗格的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="474"/>
+        <location filename="../ui/image_pane.py" line="90"/>
         <source>{engine} image</source>
         <translation>{engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="477"/>
+        <location filename="../ui/image_pane.py" line="93"/>
         <source>{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan; both panes move together</source>
         <translation>{engine}：滚轮或 Ctrl +/− 缩放，拖动或方向键平移；两个窗格同步移动</translation>
     </message>
@@ -863,247 +933,247 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../session.py" line="60"/>
+        <location filename="../app/captions.py" line="38"/>
         <source>2-D (tutorial)</source>
         <translation>二维（教程方法）</translation>
     </message>
     <message>
-        <location filename="../session.py" line="61"/>
+        <location filename="../app/captions.py" line="39"/>
         <source>Separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../session.py" line="64"/>
+        <location filename="../app/captions.py" line="42"/>
         <source>Blurred results</source>
         <translation>模糊结果</translation>
     </message>
     <message>
-        <location filename="../session.py" line="65"/>
+        <location filename="../app/captions.py" line="43"/>
         <source>Original</source>
         <translation>原图</translation>
     </message>
     <message>
-        <location filename="../session.py" line="66"/>
+        <location filename="../app/captions.py" line="44"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../session.py" line="68"/>
+        <location filename="../app/captions.py" line="46"/>
         <source>Before/after</source>
         <translation>前后对比</translation>
     </message>
     <message>
-        <location filename="../session.py" line="71"/>
+        <location filename="../app/captions.py" line="49"/>
         <source>compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../session.py" line="72"/>
+        <location filename="../app/captions.py" line="50"/>
         <source>from cache</source>
         <translation>取自缓存</translation>
     </message>
     <message>
-        <location filename="../session.py" line="73"/>
+        <location filename="../app/captions.py" line="51"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../session.py" line="474"/>
+        <location filename="../app/captions.py" line="110"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../session.py" line="480"/>
+        <location filename="../app/captions.py" line="116"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="488"/>
+        <location filename="../app/captions.py" line="124"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="494"/>
+        <location filename="../app/captions.py" line="130"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="504"/>
+        <location filename="../app/captions.py" line="140"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../session.py" line="506"/>
+        <location filename="../app/captions.py" line="142"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../session.py" line="511"/>
+        <location filename="../app/captions.py" line="147"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../session.py" line="514"/>
+        <location filename="../app/captions.py" line="150"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../session.py" line="574"/>
+        <location filename="../app/captions.py" line="208"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../session.py" line="581"/>
+        <location filename="../app/captions.py" line="215"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../session.py" line="588"/>
+        <location filename="../app/captions.py" line="222"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../session.py" line="594"/>
+        <location filename="../app/captions.py" line="228"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../session.py" line="603"/>
+        <location filename="../app/captions.py" line="237"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../session.py" line="611"/>
+        <location filename="../app/captions.py" line="245"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="617"/>
+        <location filename="../app/captions.py" line="251"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="621"/>
+        <location filename="../app/captions.py" line="255"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../session.py" line="625"/>
+        <location filename="../app/captions.py" line="259"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../session.py" line="633"/>
+        <location filename="../app/captions.py" line="267"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="639"/>
+        <location filename="../app/captions.py" line="274"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../session.py" line="646"/>
+        <location filename="../app/captions.py" line="281"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../session.py" line="648"/>
+        <location filename="../app/captions.py" line="283"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../session.py" line="654"/>
+        <location filename="../app/captions.py" line="289"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="665"/>
+        <location filename="../app/captions.py" line="300"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../session.py" line="673"/>
+        <location filename="../app/captions.py" line="308"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="663"/>
+        <location filename="../app/captions.py" line="298"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../session.py" line="681"/>
+        <location filename="../app/captions.py" line="316"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../session.py" line="693"/>
+        <location filename="../app/captions.py" line="328"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../session.py" line="696"/>
+        <location filename="../app/captions.py" line="331"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../session.py" line="704"/>
+        <location filename="../app/captions.py" line="339"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../session.py" line="709"/>
+        <location filename="../app/captions.py" line="344"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../session.py" line="719"/>
+        <location filename="../app/captions.py" line="352"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../session.py" line="732"/>
+        <location filename="../app/captions.py" line="365"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../session.py" line="749"/>
+        <location filename="../app/captions.py" line="383"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="755"/>
+        <location filename="../app/captions.py" line="389"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="757"/>
+        <location filename="../app/captions.py" line="391"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="763"/>
+        <location filename="../app/captions.py" line="397"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../session.py" line="765"/>
+        <location filename="../app/captions.py" line="399"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../session.py" line="769"/>
+        <location filename="../app/captions.py" line="403"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../session.py" line="771"/>
+        <location filename="../app/captions.py" line="405"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../session.py" line="776"/>
+        <location filename="../app/captions.py" line="411"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>
@@ -1157,151 +1227,161 @@
 <context>
     <name>SweepChart</name>
     <message>
-        <location filename="../ui/sweep_window.py" line="216"/>
+        <location filename="../ui/sweep_chart.py" line="176"/>
         <source>Press Run: the comparison runs on the photo at each size in turn, and each size is drawn here as it finishes.</source>
         <translation>点击运行：对比会依次在照片的各个尺寸上运行，每个尺寸完成后即绘制在此处。</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="244"/>
+        <location filename="../ui/sweep_chart.py" line="205"/>
         <source>Time per blur (ms, median of steady calls)</source>
         <translation>每次模糊的耗时（毫秒，稳定调用的中位数）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="259"/>
+        <location filename="../ui/sweep_chart.py" line="221"/>
         <source>Speed-up over {reference} ({reference}&apos;s time ÷ the engine&apos;s)</source>
         <translation>相对 {reference} 的加速比（{reference} 的耗时 ÷ 该引擎的耗时）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="274"/>
+        <location filename="../ui/sweep_chart.py" line="236"/>
         <source>Photo size (megapixels, log scale)</source>
         <translation>照片尺寸（百万像素，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="362"/>
+        <location filename="../ui/sweep_chart.py" line="249"/>
+        <source>copy of the photo</source>
+        <translation>复制照片</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_chart.py" line="334"/>
         <source>this photo</source>
         <translation>此照片</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_chart.py" line="350"/>
+        <source>copy</source>
+        <translation>复制</translation>
     </message>
 </context>
 <context>
     <name>SweepWindow</name>
     <message>
-        <location filename="../ui/sweep_window.py" line="525"/>
+        <location filename="../ui/sweep_window.py" line="79"/>
         <source>Scaling Sweep</source>
         <translation>规模扫描</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="544"/>
+        <location filename="../ui/sweep_window.py" line="98"/>
         <source>The sweep runs from 0.1 MP up to this size. The photo is resampled up or down: an engine&apos;s time depends on how many pixels it blurs, not on what they show.</source>
         <translation>扫描从 0.1 百万像素一直到此尺寸。照片会被放大或缩小重采样：引擎的耗时取决于要模糊的像素数量，而与画面内容无关。</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="549"/>
+        <location filename="../ui/sweep_window.py" line="103"/>
         <source>&amp;Largest size:</source>
         <translation>最大尺寸(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="552"/>
-        <location filename="../ui/sweep_window.py" line="664"/>
+        <location filename="../ui/sweep_window.py" line="106"/>
+        <location filename="../ui/sweep_window.py" line="195"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="554"/>
+        <location filename="../ui/sweep_window.py" line="108"/>
         <source>Save &amp;Picture…</source>
         <translation>保存图表(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="555"/>
+        <location filename="../ui/sweep_window.py" line="109"/>
         <source>Save &amp;CSV…</source>
         <translation>保存 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="556"/>
+        <location filename="../ui/sweep_window.py" line="110"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="598"/>
+        <location filename="../app/sweep_state.py" line="88"/>
         <source>{photo}, {size} · kernel {kernel} · {engines}</source>
         <translation>{photo}，{size} · 卷积核 {kernel} · {engines}</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="627"/>
+        <location filename="../app/sweep_state.py" line="106"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="652"/>
+        <location filename="../app/sweep_state.py" line="129"/>
         <source>Stopped after {count} sizes</source>
         <translation>已在完成 {count} 个尺寸后停止</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="664"/>
+        <location filename="../ui/sweep_window.py" line="195"/>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="675"/>
+        <location filename="../app/sweep_state.py" line="140"/>
         <source>{size} done</source>
         <translation>{size} 已完成</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="684"/>
+        <location filename="../app/sweep_state.py" line="149"/>
         <source>Done: {count} sizes</source>
         <translation>完成：{count} 个尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="696"/>
+        <location filename="../app/sweep_state.py" line="159"/>
         <source>The sweep failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="699"/>
+        <location filename="../app/sweep_state.py" line="168"/>
         <source>Sweep Failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="700"/>
+        <location filename="../app/sweep_state.py" line="169"/>
         <source>The sweep stopped: {reason}</source>
         <translation>扫描已停止：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="746"/>
+        <location filename="../ui/sweep_window.py" line="258"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="747"/>
+        <location filename="../ui/sweep_window.py" line="259"/>
         <source>{name} already exists. Do you want to replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="759"/>
+        <location filename="../ui/sweep_window.py" line="271"/>
         <source>Save Sweep Picture</source>
         <translation>保存扫描图表</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="759"/>
+        <location filename="../ui/sweep_window.py" line="271"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="767"/>
+        <location filename="../ui/sweep_window.py" line="279"/>
         <source>Save Sweep as CSV</source>
         <translation>将扫描保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="767"/>
+        <location filename="../ui/sweep_window.py" line="279"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="781"/>
+        <location filename="../ui/sweep_window.py" line="293"/>
         <source>Cannot Save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="783"/>
+        <location filename="../ui/sweep_window.py" line="295"/>
         <source>Saved {name}</source>
         <translation>已保存 {name}</translation>
     </message>
@@ -1309,42 +1389,42 @@
 <context>
     <name>TiledBlurDialog</name>
     <message>
-        <location filename="../ui/tiled_blur.py" line="110"/>
+        <location filename="../ui/tiled_blur.py" line="61"/>
         <source>Blurring by Blocks</source>
         <translation>正在分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="112"/>
+        <location filename="../ui/tiled_blur.py" line="63"/>
         <source>Blurring {name} by blocks into {output}…</source>
         <translation>正在将 {name} 分块模糊到 {output}…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="155"/>
+        <location filename="../ui/tiled_blur.py" line="109"/>
         <source>Blurring by blocks into {output}: {done} of {total} blocks</source>
         <translation>正在分块模糊到 {output}：已完成 {done} / {total} 块</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="165"/>
+        <location filename="../ui/tiled_blur.py" line="119"/>
         <source>Wrote {output}: {width} × {height} ({megapixels} MP) in {seconds} s.</source>
         <translation>已写入 {output}：{width} × {height}（{megapixels} 百万像素），用时 {seconds} 秒。</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="180"/>
+        <location filename="../ui/tiled_blur.py" line="135"/>
         <source>The blur by blocks was cancelled.</source>
         <translation>分块模糊已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="183"/>
+        <location filename="../ui/tiled_blur.py" line="138"/>
         <source>Stopping after the blocks in hand…</source>
         <translation>正在处理完当前的块后停止…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="216"/>
+        <location filename="../ui/tiled_blur.py" line="208"/>
         <source>Photo Too Large to Open</source>
         <translation>照片过大，无法打开</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="217"/>
+        <location filename="../ui/tiled_blur.py" line="209"/>
         <source>{problem}
 
 BlurApp can still blur it with the current parameters by blocks, straight into a file, without opening it. Blur it to a file?</source>
@@ -1353,22 +1433,22 @@ BlurApp can still blur it with the current parameters by blocks, straight into a
 BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打开。是否模糊到文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="230"/>
+        <location filename="../ui/tiled_blur.py" line="222"/>
         <source>Blur to File</source>
         <translation>模糊到文件</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="232"/>
+        <location filename="../ui/tiled_blur.py" line="224"/>
         <source>Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)</source>
         <translation>分块 TIFF (*.tif *.tiff);;NumPy 数组 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="245"/>
+        <location filename="../ui/tiled_blur.py" line="237"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="246"/>
+        <location filename="../ui/tiled_blur.py" line="238"/>
         <source>{name} already exists. Replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>
@@ -1376,12 +1456,12 @@ BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打
 <context>
     <name>TimingChart</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="192"/>
+        <location filename="../ui/figures_panel.py" line="170"/>
         <source>Bar length is proportional to time. A bar with a break is too long to draw to scale; its time is printed beside it.</source>
         <translation>条形长度与耗时成正比。带断口的条形太长，无法按比例绘制；其耗时标在旁边。</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="233"/>
+        <location filename="../ui/figures_panel.py" line="211"/>
         <source>Timings appear after a run</source>
         <translation>运行后显示耗时</translation>
     </message>
