@@ -177,6 +177,11 @@ def _bench_columns(engines: Sequence[Engine]) -> list[_Column]:
         else:
             heading = f"{label} ms"
             columns.append(_Column(heading, max(10, len(heading) + 2), _figure(key, "seconds")))
+    # The floor: one copy of the image, and every engine's time as a multiple of its device's.
+    columns.append(_Column("copy ms", 9, _seconds_cell("floor_seconds")))
+    for engine in sorted(engines, key=lambda engine: (engine.name != reference, engine.compiles)):
+        heading = f"{engine.column_label} ×copy"
+        columns.append(_Column(heading, len(heading) + 1, _multiple(engine.json_key)))
     if any(engine.jitted for engine in engines):
         columns += [
             _Column("speedup", 8, _ratio("speedup")),
@@ -187,12 +192,32 @@ def _bench_columns(engines: Sequence[Engine]) -> list[_Column]:
                 lambda row: "—" if row["max_abs_diff"] is None else f"{row['max_abs_diff']:.1e}",
             ),
         ]
+    columns.append(_Column("noisy", 5, lambda row: "yes" if row.get("noisy") else "no"))
     return columns
+
+
+def _seconds_cell(key: str) -> Callable[[dict], str]:
+    return lambda row: "—" if row.get(key) is None else f"{row[key] * 1000:,.2f}"
+
+
+def _multiple(key: str) -> Callable[[dict], str]:
+    def cell(row: dict) -> str:
+        multiple = row.get(key, {}).get("floor_multiple")
+        return "—" if multiple is None else f"{multiple:,.1f}×"
+
+    return cell
 
 
 def _size(row: dict) -> str:
     channels = f"×{row['channels']}" if row.get("channels", 1) > 1 else ""
     return f"{row['width']}×{row['height']}{channels}"
+
+
+_FLOOR_WORDS = (
+    "copy: one copy of the image on the reference's device, the least any blur can take",
+    "×copy: an engine's time ÷ a copy on its device",
+    "noisy: another program disturbed the timing (compare --json's noisy_reason says how)",
+)
 
 
 def column_lines(engines: Sequence[Engine]) -> list[str]:
@@ -207,7 +232,7 @@ def column_lines(engines: Sequence[Engine]) -> list[str]:
     lines = [
         "  ".join(f"{column.heading:>{column.width}}" for column in columns),
         "  (medians of interleaved steady calls, with the quartiles between which the middle half"
-        f" of the calls lie; {'; '.join([*named, '1st: the first call'])};",
+        f" of the calls lie; {'; '.join([*named, '1st: the first call', *_FLOOR_WORDS])};",
     ]
     jit = next((engine for engine in engines if engine.jitted), None)
     if jit is not None:

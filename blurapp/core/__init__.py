@@ -20,7 +20,8 @@ from blurapp.core.engines import (
     parse_engines,
     register,
 )
-from blurapp.core.engines.jax_engine import JaxUnavailableError, blur_jax, blur_jax_eager
+from blurapp.core.engines.jax_eager_engine import blur_jax_eager
+from blurapp.core.engines.jax_engine import JaxUnavailableError, blur_jax
 from blurapp.core.engines.numpy_engine import blur_numpy
 from blurapp.core.kernel import (
     ALGORITHMS,

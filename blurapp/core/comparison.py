@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from blurapp.core.contention import Conditions, Verdict, conditions_of, judge, watch_machine
 from blurapp.core.engines import (
     DEFAULT_ENGINES,
     REFERENCE_ENGINE,
@@ -34,6 +35,9 @@ TOLERANCE = 1e-5
 # What `compare` reports progress for while it times the engines' steady calls, in place of
 # an engine's name.
 TIMING = "timing"
+# The floor of a device is timed among the engines under this prefix and the device's words
+# ("copy@cpu"): no engine's name holds an "@".
+_COPY = "copy@"
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,6 +53,11 @@ class ComparisonResult:
     reference: str = REFERENCE_ENGINE
     # The engines that ran, by name (registered or not); others are looked up in the registry.
     engines: Mapping[str, Engine] = field(default_factory=dict)
+    # Each device's floor: one copy of the photo there, timed among the engines ("cpu", "gpu:
+    # NVIDIA H200" → its run); empty when nothing was timed.
+    floors: Mapping[str, EngineRun] = field(default_factory=dict)
+    # The machine while the engines were timed (None: nothing was timed).
+    conditions: Conditions | None = None
     differences: Mapping[str, float] = field(init=False)  # engine → max |run − reference|
 
     def __post_init__(self) -> None:
@@ -89,6 +98,58 @@ class ComparisonResult:
         if reference is None or run is None or run.end_to_end_seconds <= 0:
             return None
         return reference.end_to_end_seconds / run.end_to_end_seconds
+
+    def floor_of(self, engine: str) -> EngineRun | None:
+        """The copy of the photo on `engine`'s device, timed with it (None: not measured)."""
+        run = self.runs.get(engine)
+        return self.floors.get(run.device) if run is not None else None
+
+    @property
+    def floor_seconds(self) -> float | None:
+        """The median copy of the photo on the reference's device (on the first engine's, when
+        the reference did not run): the least any blur there can take."""
+        for name in [self.reference, *self.runs]:
+            floor = self.floor_of(name)
+            if floor is not None:
+                return floor.seconds
+        return None
+
+    def floor_multiple_of(self, engine: str) -> float | None:
+        """`engine`'s median steady time as a multiple of one copy of the photo on its device."""
+        run, floor = self.runs.get(engine), self.floor_of(engine)
+        if run is None or floor is None or floor.seconds <= 0:
+            return None
+        return run.seconds / floor.seconds
+
+    def bandwidth_of(self, engine: str) -> float | None:
+        """`engine`'s effective bandwidth in GB/s: the photo read once and its output written
+        once, in its median steady time (the copies to and from a device not counted)."""
+        run = self.runs.get(engine)
+        return None if run is None else bandwidth_gb_s(run.output.nbytes, run.seconds)
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The signs of a busy machine while the engines were timed (None: none were timed)."""
+        return judge(self.conditions) if self.conditions is not None else None
+
+    @property
+    def noisy(self) -> bool:
+        """Whether another program (or anything else) disturbed the timing enough that the
+        figures cannot be trusted."""
+        verdict = self.verdict
+        return verdict is not None and verdict.noisy
+
+    @property
+    def noisy_reason(self) -> str | None:
+        """Why the figures cannot be trusted, in English words; None when they can."""
+        verdict = self.verdict
+        return None if verdict is None else verdict.reason(title=self._title)
+
+    def _title(self, name: str) -> str:
+        try:
+            return self.engine(name).title
+        except UnknownEngineError:
+            return name
 
     def agrees(self, engine: str) -> bool | None:
         """Whether `engine`'s output is within TOLERANCE of the reference's (None: unknown)."""
@@ -156,6 +217,9 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
         "to_device_seconds": run.to_device_seconds if run else None,
         "from_device_seconds": run.from_device_seconds if run else None,
         "device": run.device if run else None,
+        "floor_seconds": floor.seconds if (floor := result.floor_of(name)) else None,
+        "floor_multiple": result.floor_multiple_of(name),
+        "bandwidth_gb_s": result.bandwidth_of(name),
         "speedup": None if reference else result.speedup_of(name),
         "speedup_end_to_end": None if reference else result.end_to_end_speedup_of(name),
         "max_abs_diff": result.differences.get(name),
@@ -182,8 +246,24 @@ def comparison_dict(result: ComparisonResult) -> dict:
         speedup_end_to_end=result.end_to_end_speedup,
         max_abs_diff=result.max_abs_diff,
         within_tolerance=result.within_tolerance,
+        noisy=result.noisy,
+        noisy_reason=result.noisy_reason,
+        floor_seconds=result.floor_seconds,
+        floors={
+            device: {
+                "seconds": floor.seconds,
+                "seconds_quartiles": list(floor.quartiles),
+                "bandwidth_gb_s": bandwidth_gb_s(floor.output.nbytes, floor.seconds),
+            }
+            for device, floor in result.floors.items()
+        },
     )
     return data
+
+
+def bandwidth_gb_s(image_bytes: int, seconds: float) -> float | None:
+    """GB/s of a pass that reads `image_bytes` once and writes as many, in `seconds`."""
+    return 2 * image_bytes / seconds / 1e9 if seconds > 0 else None
 
 
 def _abs_difference_blocks(a: np.ndarray, b: np.ndarray):
@@ -280,17 +360,24 @@ def compare(
             on_output(engine.name, first_call_run(first))
 
     def failed(name: str, error: Exception) -> None:
+        if name.startswith(_COPY):
+            log.warning("the copy of the photo on %s failed", name[len(_COPY) :], exc_info=error)
+            return
         log.warning("the %s engine failed", chosen[name].title, exc_info=error)
         errors[name] = describe_failure(chosen[name], error)
 
+    copies = {} if repeats == 0 else _first_copies(image, chosen, first_calls, device)
+    stop_watching = watch_machine()
     runs = time_engines(
-        first_calls,
+        {**first_calls, **copies},
         repeats=repeats,
         max_repeats={name: engine.max_repeats for name, engine in chosen.items()},
         cancelled=cancelled,
         failed=failed,
         progress=None if progress is None else _for_engine(progress, TIMING),
     )
+    machine = stop_watching()
+    floors = {name[len(_COPY) :]: runs.pop(name) for name in copies if name in runs}
     if repeats != 0 and on_engine_done is not None:
         for name in chosen:
             on_engine_done(name, runs.get(name), errors.get(name))
@@ -301,7 +388,35 @@ def compare(
         runs={name: runs[name] for name in chosen if name in runs},
         errors={name: errors[name] for name in chosen if name in errors},
         engines=chosen,
+        floors=floors,
+        conditions=None if repeats == 0 else conditions_of(runs, machine),
     )
+
+
+def _first_copies(
+    image: np.ndarray,
+    engines: Mapping[str, Engine],
+    first_calls: Mapping[str, FirstCall],
+    device: str,
+) -> dict[str, FirstCall]:
+    """The first copy of the photo on each device an engine ran on, to be timed with the
+    engines: made with the reference engine's tools on its device, with the first engine's of
+    each other device. A copy that fails leaves its device without a floor."""
+    copies: dict[str, FirstCall] = {}
+    covered: set[str] = set()
+    for name in sorted(first_calls, key=lambda name: name != REFERENCE_ENGINE):
+        on = first_calls[name].device
+        if on in covered:
+            continue
+        try:
+            copy = engines[name].start_copy(image, device=device)
+        except Exception:
+            log.warning("the copy of the photo on %s failed", on, exc_info=True)
+            continue
+        if copy is not None:
+            covered.add(on)
+            copies[_COPY + copy.device] = copy
+    return copies
 
 
 def _first_call(

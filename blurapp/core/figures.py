@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from blurapp.core.comparison import TOLERANCE, ComparisonResult
+from blurapp.core.comparison import TOLERANCE, ComparisonResult, bandwidth_gb_s
 from blurapp.core.engines import get_engine
 from blurapp.core.kernel import auto_kernel_size, cuts_gaussian_short, kernel_reach
 from blurapp.core.runs import Compilation, EngineRun, PaidFirstCall, Payer
@@ -35,6 +35,9 @@ ROW_NAMES = (
     QT_TRANSLATE_NOOP("Figures", "max abs diff"),
     QT_TRANSLATE_NOOP("Figures", "device"),
     QT_TRANSLATE_NOOP("Figures", "JAX"),
+    QT_TRANSLATE_NOOP("Figures", "warning"),
+    QT_TRANSLATE_NOOP("Figures", "copy"),
+    QT_TRANSLATE_NOOP("Figures", "vs copy"),
 )
 
 
@@ -203,6 +206,65 @@ def format_difference(
     )
 
 
+def format_bandwidth(gb_s: float | None) -> str:
+    """'12.9 GB/s', '0.088 GB/s', '2,310 GB/s'; '—' when unknown."""
+    if gb_s is None:
+        return "—"
+    if gb_s >= 100:
+        return f"{gb_s:,.0f} GB/s"
+    return f"{gb_s:.1f} GB/s" if gb_s >= 1 else f"{gb_s:.2g} GB/s"
+
+
+def format_multiple(multiple: float | None) -> str:
+    """'146×', '3.1×'; '—' when unknown."""
+    if multiple is None:
+        return "—"
+    return f"{multiple:,.0f}×" if multiple >= 10 else f"{multiple:.1f}×"
+
+
+def noisy_line(result: ComparisonResult, translate: Translate = _english) -> str | None:
+    """The warning that the times cannot be trusted, and why; None when they can."""
+    verdict = result.verdict
+    if verdict is None or not verdict.noisy:
+        return None
+    text = translate(QT_TRANSLATE_NOOP("Figures", "these times cannot be trusted ({reason})"))
+    return text.format(reason=verdict.reason(translate, lambda name: result.engine(name).title))
+
+
+def floor_lines(result: ComparisonResult, translate: Translate = _english) -> list[tuple[str, str]]:
+    """The floor rows: each device's copy of the photo (the least any blur there takes), and
+    every engine's time as a multiple of its device's copy, with its effective bandwidth."""
+    if not result.floors:
+        return []
+    on = translate(QT_TRANSLATE_NOOP("Figures", "{time} on {device}, {bandwidth}"))
+    copies = ", ".join(
+        on.format(
+            time=format_ms(floor.seconds),
+            device=device,
+            bandwidth=format_bandwidth(bandwidth_gb_s(floor.output.nbytes, floor.seconds)),
+        )
+        for device, floor in result.floors.items()
+    )
+    meaning = translate(
+        QT_TRANSLATE_NOOP(
+            "Figures", "the image read once and written once: the least any blur can take"
+        )
+    )
+    multiples = []
+    for name in result.runs:
+        multiple = result.floor_multiple_of(name)
+        if multiple is not None:
+            multiples.append(
+                f"{result.engine(name).title} {format_multiple(multiple)} "
+                f"({format_bandwidth(result.bandwidth_of(name))})"
+            )
+    times = translate(QT_TRANSLATE_NOOP("Figures", "{engines}: the time of one copy of the image"))
+    return [
+        ("copy", f"{copies} ({meaning})"),
+        ("vs copy", times.format(engines=", ".join(multiples))),
+    ]
+
+
 def format_megapixels(width: int, height: int) -> str:
     """'4000 × 3000 (12.00 MP)'; below 0.01 MP the pixel count itself, '3 × 5 (15 pixels)'."""
     pixels = width * height
@@ -273,6 +335,7 @@ def comparison_lines(
             ("JAX first call", first),
             ("JAX steady", steady),
             ("speedup", f"{format_speedup(result.speedup_of(name))} ({speedup})"),
+            *([("warning", noisy)] if (noisy := noisy_line(result, translate)) else []),
             ("end-to-end speedup", f"{end_to_end} ({with_copies.format(device=run.device)})"),
             (
                 "transfers",
@@ -283,7 +346,9 @@ def comparison_lines(
             ("max abs diff", difference),
             ("device", run.device),
         ]
-    return rows
+    if "warning" not in dict(rows) and (noisy := noisy_line(result, translate)):
+        rows.append(("warning", noisy))  # no speed-up of JAX-jit to stand beside
+    return rows + floor_lines(result, translate)
 
 
 def _one_row(

@@ -90,6 +90,10 @@ class EngineRun:
     end_to_end_repeat_seconds: tuple[float, ...] = ()
     # A quick engine's steady figures are samples, each the mean of this many calls in a row.
     calls_per_sample: int = 1
+    # The wall-clock and the process's CPU seconds of the timed samples, measured around them
+    # (copies included): a busy machine shows in the wall time running ahead of the CPU's.
+    calls_wall_seconds: float = 0.0
+    calls_cpu_seconds: float = 0.0
 
     @property
     def seconds(self) -> float:
@@ -116,6 +120,15 @@ class EngineRun:
             return times[0], times[0]
         first, _, third = statistics.quantiles(times, n=4, method="inclusive")
         return first, third
+
+    @property
+    def spread(self) -> float | None:
+        """The middle half of the steady samples as a fraction of their median (None: fewer
+        than two, or a median of 0)."""
+        if len(self.repeat_seconds) < 2 or self.seconds <= 0:
+            return None
+        low, high = self.quartiles
+        return (high - low) / self.seconds
 
     @property
     def compiled(self) -> bool:

@@ -75,6 +75,9 @@ class SweepPoint:
     resampled: bool = True
     reference: str = REFERENCE_ENGINE
     first_calls: Mapping[str, SweepFirstCall] = field(default_factory=dict)  # compiled engines
+    # One copy of the photo at this size on the reference's device, timed with the engines:
+    # the least any blur of it can take (None: not measured).
+    floor_seconds: float | None = None
 
     @property
     def megapixels(self) -> float:
@@ -87,6 +90,7 @@ class SweepPoint:
             "width": self.width,
             "height": self.height,
             "resampled": self.resampled,
+            "floor_seconds": self.floor_seconds,
             "engines": {
                 name: {
                     "seconds": self.seconds.get(name),
@@ -206,6 +210,7 @@ def sweep_points(
                 for name, run in result.runs.items()
                 if run.compilation is not None and run.first_call_seconds is not None
             },
+            floor_seconds=result.floor_seconds,
         )
         # The outputs of a large size take hundreds of MB: gone before the next size is made.
         del result, resized
@@ -239,13 +244,14 @@ def _number(value: float | None) -> str:
 
 def sweep_csv_rows(points: Sequence[SweepPoint]) -> list[list[str]]:
     """The sweep as CSV rows, the header first: the size, then each engine's steady seconds,
-    each engine's speed-up over the reference, and why an engine has no time (empty when it
-    has one)."""
+    one copy of the photo (the floor), each engine's speed-up over the reference, and why an
+    engine has no time (empty when it has one)."""
     engines = sweep_engines(points)
     reference = points[0].reference if points else REFERENCE_ENGINE
     others = [name for name in engines if name != reference]
     header = ["megapixels", "width", "height", "resampled"]
     header += [f"{name}_seconds" for name in engines]
+    header += ["copy_seconds"]
     header += [f"{name}_speedup" for name in others]
     header += [f"{name}_error" for name in engines]
     rows = [header]
@@ -253,6 +259,7 @@ def sweep_csv_rows(points: Sequence[SweepPoint]) -> list[list[str]]:
         row = [f"{point.megapixels:.6f}", str(point.width), str(point.height)]
         row.append("yes" if point.resampled else "no")
         row += [_number(point.seconds.get(name)) for name in engines]
+        row += [_number(point.floor_seconds)]
         row += [_number(point.speedups.get(name)) for name in others]
         row += [point.errors.get(name, "") for name in engines]
         rows.append(row)

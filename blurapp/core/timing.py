@@ -9,13 +9,15 @@ autorange, an engine quicker than SAMPLE_SECONDS is timed in samples of several 
 over at least MEASURE_SECONDS: first from the warm-up call, then, as the samples come in, from
 their median (a first call or two after compilation can be several times slower than the rest).
 Slow engines are capped so a comparison stays short. A figure is the median of the samples,
-shown with its quartiles.
+shown with its quartiles. Around each timed sample the process's CPU time is taken with the
+wall time, so a comparison can tell when the machine was busy (blurapp.core.contention).
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+import time
 from collections.abc import Callable, Mapping
 
 from blurapp.core.runs import (
@@ -79,11 +81,18 @@ def time_engines(
     wanted: dict[str, int] = {}
     per_sample = dict.fromkeys(first_calls, 1)
     alive = list(first_calls)
+    # (wall, process CPU) seconds of each engine's timed samples, measured around them.
+    spent = {name: [0.0, 0.0] for name in first_calls}
+    last_spent = (0.0, 0.0)
 
     def call(name: str) -> Call | None:
+        nonlocal last_spent
         check_cancelled(cancelled)
         try:
-            return _mean([first_calls[name].again() for _ in range(per_sample[name])])
+            wall, cpu = time.perf_counter(), time.process_time()
+            sample = _mean([first_calls[name].again() for _ in range(per_sample[name])])
+            last_spent = (time.perf_counter() - wall, time.process_time() - cpu)
+            return sample
         except Exception as error:
             if failed is None or isinstance(error, BlurCancelled):
                 raise
@@ -128,12 +137,17 @@ def time_engines(
                 if done is None:
                     break
                 calls[name].append(done)
+                spent[name][0] += last_spent[0]
+                spent[name][1] += last_spent[1]
                 want(name, statistics.median(c.seconds for c in calls[name]))
                 if progress is not None:
                     done_so_far = sum(len(calls[name]) for name in alive)
                     progress(done_so_far, sum(wanted[name] for name in alive))
         round_number += 1
-    return {name: _engine_run(first_calls[name], calls[name], per_sample[name]) for name in alive}
+    return {
+        name: _engine_run(first_calls[name], calls[name], per_sample[name], spent[name])
+        for name in alive
+    }
 
 
 def first_call_run(first: FirstCall) -> EngineRun:
@@ -158,7 +172,9 @@ def _mean(calls: list[Call]) -> Call:
     )
 
 
-def _engine_run(first: FirstCall, calls: list[Call], per_sample: int = 1) -> EngineRun:
+def _engine_run(
+    first: FirstCall, calls: list[Call], per_sample: int = 1, spent: list[float] | None = None
+) -> EngineRun:
     copies = first.to_device_seconds is not None
     # An engine with nothing to compile or copy has no first call of its own to show: untimed
     # beyond it, its one call is its time.
@@ -180,6 +196,8 @@ def _engine_run(first: FirstCall, calls: list[Call], per_sample: int = 1) -> Eng
         if copies
         else (),
         calls_per_sample=per_sample if calls else 1,
+        calls_wall_seconds=spent[0] if spent else 0.0,
+        calls_cpu_seconds=spent[1] if spent else 0.0,
     )
 
 

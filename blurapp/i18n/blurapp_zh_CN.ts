@@ -203,17 +203,22 @@
 <context>
     <name>Engines</name>
     <message>
-        <location filename="../core/engines/numpy_engine.py" line="112"/>
+        <location filename="../core/engines/numpy_engine.py" line="221"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="482"/>
+        <location filename="../core/engines/numpy_engine.py" line="230"/>
+        <source>NumPy, tutorial loop</source>
+        <translation>NumPy，教程中的循环</translation>
+    </message>
+    <message>
+        <location filename="../core/engines/jax_engine.py" line="459"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="493"/>
+        <location filename="../core/engines/jax_eager_engine.py" line="91"/>
         <source>JAX without jit</source>
         <translation>不用 jit 的 JAX</translation>
     </message>
@@ -276,74 +281,94 @@
         <translation>JAX</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="61"/>
+        <location filename="../core/figures.py" line="38"/>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="39"/>
+        <source>copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="40"/>
+        <source>vs copy</source>
+        <translation>相对复制</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="64"/>
         <source>includes compilation</source>
         <translation>含编译时间</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="62"/>
+        <location filename="../core/figures.py" line="65"/>
         <source>program loaded from the compilation cache</source>
         <translation>程序取自编译缓存</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="65"/>
+        <location filename="../core/figures.py" line="68"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="71"/>
+        <location filename="../core/figures.py" line="74"/>
         <source>compiled during the live preview</source>
         <translation>在实时预览中编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="74"/>
+        <location filename="../core/figures.py" line="77"/>
         <source>compiled during an earlier Run</source>
         <translation>在先前的运行中编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="77"/>
+        <location filename="../core/figures.py" line="80"/>
         <source>compiled during the sweep</source>
         <translation>在规模扫描中编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="78"/>
+        <location filename="../core/figures.py" line="81"/>
         <source>loaded from the compilation cache during the live preview</source>
         <translation>在实时预览中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="81"/>
+        <location filename="../core/figures.py" line="84"/>
         <source>loaded from the compilation cache during an earlier Run</source>
         <translation>在先前的运行中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="84"/>
+        <location filename="../core/figures.py" line="87"/>
         <source>loaded from the compilation cache during the sweep</source>
         <translation>在规模扫描中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="90"/>
+        <location filename="../core/figures.py" line="93"/>
         <source>JAX first call (live preview)</source>
         <translation>JAX 首次调用（实时预览）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="91"/>
+        <location filename="../core/figures.py" line="94"/>
         <source>JAX first call (earlier Run)</source>
         <translation>JAX 首次调用（先前的运行）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="92"/>
+        <location filename="../core/figures.py" line="95"/>
         <source>JAX first call (sweep)</source>
         <translation>JAX 首次调用（规模扫描）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="95"/>
+        <location filename="../core/figures.py" line="98"/>
         <source>JAX first call (compiled before)</source>
         <translation>JAX 首次调用（此前已编译）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="112"/>
+        <location filename="../core/figures.py" line="115"/>
         <source>this Run&apos;s first call {own}</source>
         <translation>本次运行的首次调用 {own}</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="230"/>
+        <source>these times cannot be trusted ({reason})</source>
+        <translation>这些耗时不可信（{reason}）</translation>
     </message>
     <message>
         <location filename="../core/spec.py" line="106"/>
@@ -356,74 +381,119 @@
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="120"/>
+        <location filename="../core/figures.py" line="123"/>
         <source>the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ</source>
         <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="157"/>
+        <location filename="../core/figures.py" line="160"/>
         <source>median of {count} samples of {number} calls, middle half {low}–{high}</source>
         <translation>{count} 个样本（每个为连续 {number} 次调用的平均）的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="163"/>
+        <location filename="../core/figures.py" line="166"/>
         <source>median of {count}, middle half {low}–{high}</source>
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="190"/>
+        <location filename="../core/figures.py" line="193"/>
         <source>{diff} ({levels} of {count} levels), within {tolerance}</source>
         <translation>{diff}（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="194"/>
+        <location filename="../core/figures.py" line="197"/>
         <source>{diff} ({levels} of {count} levels), NOT within {tolerance}</source>
         <translation>{diff}（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="237"/>
+        <location filename="../core/figures.py" line="239"/>
+        <source>{time} on {device}, {bandwidth}</source>
+        <translation>{device} 上 {time}，{bandwidth}</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="249"/>
+        <source>the image read once and written once: the least any blur can take</source>
+        <translation>图像读一次、写一次：任何模糊都至少需要这么久</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="261"/>
+        <source>{engines}: the time of one copy of the image</source>
+        <translation>{engines}：以复制一次图像的耗时为单位</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="299"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="260"/>
+        <location filename="../core/figures.py" line="322"/>
         <source>(the largest over the {channels} channels)</source>
         <translation>（{channels} 个通道中的最大值）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="266"/>
+        <location filename="../core/figures.py" line="328"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="268"/>
+        <location filename="../core/figures.py" line="330"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="271"/>
+        <location filename="../core/figures.py" line="333"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="301"/>
+        <location filename="../core/figures.py" line="366"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="303"/>
+        <location filename="../core/figures.py" line="368"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="306"/>
+        <location filename="../core/figures.py" line="371"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="252"/>
+        <location filename="../core/figures.py" line="314"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/contention.py" line="147"/>
+        <source>another program was using the CPU</source>
+        <translation>另一个程序正在占用 CPU</translation>
+    </message>
+    <message>
+        <location filename="../core/contention.py" line="149"/>
+        <source>the times of the calls varied widely</source>
+        <translation>各次调用的耗时差异很大</translation>
+    </message>
+    <message>
+        <location filename="../core/contention.py" line="154"/>
+        <source>{engine}&apos;s calls took {ratio}× their CPU time</source>
+        <translation>{engine} 的调用耗时是其 CPU 时间的 {ratio}×</translation>
+    </message>
+    <message>
+        <location filename="../core/contention.py" line="159"/>
+        <source>other programs kept {used} of the {cores} cores busy</source>
+        <translation>其他程序占用了 {cores} 个核心中的 {used} 个</translation>
+    </message>
+    <message>
+        <location filename="../core/contention.py" line="165"/>
+        <source>the middle half of {engine}&apos;s calls spans {spread} of their median</source>
+        <translation>{engine} 中间一半调用的耗时跨度为其中位数的 {spread}</translation>
+    </message>
+    <message>
+        <location filename="../core/contention.py" line="171"/>
+        <source>load {load} on {cores} cores</source>
+        <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
 </context>
 <context>
@@ -439,7 +509,7 @@
         <translation>每次模糊的耗时（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="440"/>
+        <location filename="../ui/figures_panel.py" line="442"/>
         <source>Out of date: {reason}</source>
         <translation>已过期：{reason}</translation>
     </message>
@@ -612,12 +682,12 @@
 <context>
     <name>ImageView</name>
     <message>
-        <location filename="../ui/image_view.py" line="347"/>
+        <location filename="../ui/image_view.py" line="243"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/image_view.py" line="347"/>
+        <location filename="../ui/image_view.py" line="243"/>
         <source>After</source>
         <translation>之后</translation>
     </message>
@@ -1003,7 +1073,7 @@
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../ui/presentation.py" line="69"/>
+        <location filename="../ui/presentation.py" line="70"/>
         <source>Leave Presentation</source>
         <translation>退出演示模式</translation>
     </message>
@@ -1349,29 +1419,39 @@
 <context>
     <name>SweepChart</name>
     <message>
-        <location filename="../ui/sweep_chart.py" line="166"/>
+        <location filename="../ui/sweep_chart.py" line="177"/>
         <source>Press Run: the comparison runs on the photo at each size in turn, and each size is drawn here as it finishes.</source>
         <translation>点击运行：对比会依次在照片的各个尺寸上运行，每个尺寸完成后即绘制在此处。</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="194"/>
+        <location filename="../ui/sweep_chart.py" line="206"/>
         <source>Time per blur (ms, median of steady calls)</source>
         <translation>每次模糊的耗时（毫秒，稳定调用的中位数）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="209"/>
+        <location filename="../ui/sweep_chart.py" line="222"/>
         <source>Speed-up over {reference} ({reference}&apos;s time ÷ the engine&apos;s)</source>
         <translation>相对 {reference} 的加速比（{reference} 的耗时 ÷ 该引擎的耗时）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="224"/>
+        <location filename="../ui/sweep_chart.py" line="237"/>
         <source>Photo size (megapixels, log scale)</source>
         <translation>照片尺寸（百万像素，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="312"/>
+        <location filename="../ui/sweep_chart.py" line="250"/>
+        <source>copy of the photo</source>
+        <translation>复制照片</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_chart.py" line="335"/>
         <source>this photo</source>
         <translation>此照片</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_chart.py" line="359"/>
+        <source>copy</source>
+        <translation>复制</translation>
     </message>
 </context>
 <context>

@@ -339,6 +339,22 @@ ZH_CN = {
     "These results are out of date:": "以下结果已过期：",
     "Save keeps to the current results ({names}); Save All includes these.": "“保存”只保存当前结果（{names}）；“全部保存”也包括这些。",
     "None is current: Save All saves them as they are.": "没有当前结果：“全部保存”按原样保存它们。",
+    # The tutorial's loop, the figures' trust and the floor (one copy of the image)
+    "NumPy, tutorial loop": "NumPy，教程中的循环",
+    "warning": "警告",
+    "copy": "复制",
+    "vs copy": "相对复制",
+    "these times cannot be trusted ({reason})": "这些耗时不可信（{reason}）",
+    "another program was using the CPU": "另一个程序正在占用 CPU",
+    "the times of the calls varied widely": "各次调用的耗时差异很大",
+    "{engine}'s calls took {ratio}× their CPU time": "{engine} 的调用耗时是其 CPU 时间的 {ratio}×",
+    "other programs kept {used} of the {cores} cores busy": "其他程序占用了 {cores} 个核心中的 {used} 个",
+    "the middle half of {engine}'s calls spans {spread} of their median": "{engine} 中间一半调用的耗时跨度为其中位数的 {spread}",
+    "load {load} on {cores} cores": "{cores} 个核心上的负载为 {load}",
+    "{time} on {device}, {bandwidth}": "{device} 上 {time}，{bandwidth}",
+    "the image read once and written once: the least any blur can take": "图像读一次、写一次：任何模糊都至少需要这么久",
+    "{engines}: the time of one copy of the image": "{engines}：以复制一次图像的耗时为单位",
+    "copy of the photo": "复制照片",
 }
 
 

@@ -212,7 +212,7 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
     window.show_messages = False
     window.message_shown.connect(lambda title, text: fail(text))
     # The tutorial's three timings: NumPy, JAX without jit, and JAX-jit (first call, steady).
-    from blurapp.core.engines.jax_engine import JAX_EAGER
+    from blurapp.core.engines.jax_eager_engine import JAX_EAGER
 
     window.set_timed(JAX_EAGER.name, True)
     window.photo_shown.connect(lambda _: window.run_comparison())

@@ -341,7 +341,8 @@ class FiguresPanel(QGroupBox):
         self, rows: list[tuple[str, str]], *, outside: frozenset[str] = frozenset()
     ) -> None:
         """Rows of (name, value); the values of the rows named in `outside` (differences
-        outside the tolerance) in the warning colour."""
+        outside the tolerance, the warning that the times cannot be trusted) in the warning
+        colour."""
         while self._grid.count():
             widget = self._grid.takeAt(0).widget()
             if widget is not None:
@@ -410,6 +411,7 @@ class FiguresPanel(QGroupBox):
             for engine in result.differences
             if result.agrees(engine) is False
         }
+        outside.add("warning")  # the times cannot be trusted: as plain as a wrong difference
         self.show_rows(rows + list(earlier), outside=frozenset(outside))
         self.chart.set_timings(
             [

@@ -24,6 +24,8 @@ PANEL_GAP = 14
 TIME_SHARE = 0.62  # of the height below the legend: the time plot; the speed-up plot the rest
 GRID_COLOUR = QColor(128, 128, 128, 48)
 ONE_COLOUR = QColor(128, 128, 128)
+# The floor's dotted line: one copy of the photo at each size.
+COPY_COLOUR = QColor(96, 96, 96)
 
 
 def engine_colour(engine: str) -> QColor:
@@ -133,6 +135,15 @@ class SweepChart(QWidget):
             for name in self._engines
         }
 
+    def copy_series(self) -> list[tuple[float, float]]:
+        """(megapixels, milliseconds) of one copy of the photo at each size: the dotted line
+        under the engines', the least any blur can take."""
+        return [
+            (point.megapixels, point.floor_seconds * 1000)
+            for point in self._points
+            if point.floor_seconds is not None and point.floor_seconds > 0
+        ]
+
     def speedup_series(self) -> dict[str, list[tuple[float, float]]]:
         """(megapixels, speed-up) drawn for each engine but the reference."""
         return {
@@ -155,8 +166,8 @@ class SweepChart(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         metrics = QFontMetrics(self.font())
         text = self.palette().windowText().color()
-        times, speedups = self.series(), self.speedup_series()
-        top = MARGIN + self._draw_legend(painter, metrics, text)
+        times, speedups, copies = self.series(), self.speedup_series(), self.copy_series()
+        top = MARGIN + self._draw_legend(painter, metrics, text, bool(copies))
         if not any(times.values()):
             painter.setPen(text)
             painter.drawText(
@@ -170,6 +181,7 @@ class SweepChart(QWidget):
             return
         megapixels = [mp for series in times.values() for mp, _ in series]
         ms = [value for series in times.values() for _, value in series]
+        ms += [value for _, value in copies]
         ratios = [value for series in speedups.values() for _, value in series]
         x_low, x_high = log_range(megapixels, include=self._photo_megapixels)
         ms_range = log_range(ms)
@@ -199,6 +211,7 @@ class SweepChart(QWidget):
             top=top,
             x_labels=not has_ratios,
             photo_label=True,
+            copies=copies,
         )
         if has_ratios:
             ratio_top = time_bottom + PANEL_GAP
@@ -224,21 +237,30 @@ class SweepChart(QWidget):
             self.tr("Photo size (megapixels, log scale)"),
         )
 
-    def _draw_legend(self, painter: QPainter, metrics: QFontMetrics, text: QColor) -> float:
-        """The engines' names and colours in rows across the top; returns the rows' height."""
+    def _draw_legend(
+        self, painter: QPainter, metrics: QFontMetrics, text: QColor, copies: bool = False
+    ) -> float:
+        """The engines' names and colours in rows across the top (and the copy's dotted line,
+        when drawn); returns the rows' height."""
         x, y, row = MARGIN, MARGIN, metrics.height() + 4
-        for name in self._engines:
-            title = engine_title(name)
+        entries: list[tuple[str, str | None]] = [
+            (engine_title(name), name) for name in self._engines
+        ]
+        if copies:
+            entries.append((self.tr("copy of the photo"), None))
+        for title, name in entries:
             width = LEGEND_SWATCH + 6 + metrics.horizontalAdvance(title) + 18
             if x > MARGIN and x + width > self.width() - MARGIN:
                 x, y = MARGIN, y + row
             middle = y + row / 2
-            self._draw_line(
-                painter,
-                engine_colour(name),
-                [QPointF(x, middle), QPointF(x + LEGEND_SWATCH, middle)],
-            )
-            self._draw_marker(painter, engine_colour(name), QPointF(x + LEGEND_SWATCH / 2, middle))
+            swatch = [QPointF(x, middle), QPointF(x + LEGEND_SWATCH, middle)]
+            if name is None:
+                self._draw_line(painter, COPY_COLOUR, swatch, Qt.PenStyle.DotLine)
+            else:
+                self._draw_line(painter, engine_colour(name), swatch)
+                self._draw_marker(
+                    painter, engine_colour(name), QPointF(x + LEGEND_SWATCH / 2, middle)
+                )
             painter.setPen(text)
             painter.drawText(
                 QRectF(x + LEGEND_SWATCH + 6, y, width, row),
@@ -262,6 +284,7 @@ class SweepChart(QWidget):
         x_labels: bool,
         photo_label: bool = False,
         one_line: bool = False,
+        copies: Sequence[tuple[float, float]] = (),
     ) -> None:
         text = self.palette().windowText().color()
         left, right = x.start, x.end
@@ -328,6 +351,15 @@ class SweepChart(QWidget):
         painter.setClipRect(
             QRectF(left, plot_top, right - left, bottom - plot_top).adjusted(-5, -5, 5, 5)
         )
+        if copies:
+            places = [QPointF(x(mp), y(value)) for mp, value in copies]
+            self._draw_line(painter, COPY_COLOUR, places, Qt.PenStyle.DotLine)
+            if places:
+                painter.setPen(COPY_COLOUR)
+                label = self.tr("copy")
+                last = places[-1]
+                width = metrics.horizontalAdvance(label)
+                painter.drawText(QPointF(min(last.x() + 4, right - width - 2), last.y() - 4), label)
         for name, values in series.items():
             colour = engine_colour(name)
             places = [QPointF(x(mp), y(value)) for mp, value in values]
@@ -337,13 +369,18 @@ class SweepChart(QWidget):
         painter.restore()
 
     @staticmethod
-    def _draw_line(painter: QPainter, colour: QColor, places: list[QPointF]) -> None:
+    def _draw_line(
+        painter: QPainter,
+        colour: QColor,
+        places: list[QPointF],
+        style: Qt.PenStyle = Qt.PenStyle.SolidLine,
+    ) -> None:
         if len(places) < 2:
             return
         path = QPainterPath(places[0])
         for place in places[1:]:
             path.lineTo(place)
-        painter.setPen(QPen(colour, 2))
+        painter.setPen(QPen(colour, 2, style))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(path)
 

@@ -282,3 +282,47 @@ def test_the_gpus_one_pass_formulation_matches_scipy_too(algorithm, channels):
     ):
         expected = blur_oracle(plane, gaussian_kernel(25, 6.0))
         np.testing.assert_allclose(blurred, expected, atol=TOLERANCE, rtol=0)
+
+
+# The reference NumPy engine adds the shifted slices a block of rows at a time; the tutorial's
+# loop (numpy-loop) one pass over the image per tap. The same taps in the same order.
+@pytest.mark.parametrize("shape", [(64, 30), (65, 30), (200, 97), (150, 41, 3)])
+@pytest.mark.parametrize("algorithm", ["2d", "separable"])
+def test_the_blocked_numpy_engine_sums_exactly_what_the_tutorials_loop_sums(shape, algorithm):
+    from blurapp.core.engines.numpy_engine import BLOCK_ROWS, blur_numpy_loop
+    from blurapp.core.kernel import kernel_for
+
+    assert shape[0] >= BLOCK_ROWS  # one block, and one row more, and several
+    image = np.random.default_rng(5).random(shape, dtype=np.float32)
+    kernel = kernel_for(algorithm, 9, 2.0)
+    blocked = blur_numpy(image, kernel)
+    np.testing.assert_array_equal(blocked, blur_numpy_loop(image, kernel))
+    assert np.abs(blocked - blur_oracle(image, kernel)).max() <= TOLERANCE
+
+
+def test_the_blocked_numpy_engine_reports_each_whole_tap_once_over_many_blocks():
+    seen = []
+    blur_numpy(
+        random_image(300, 20), gaussian_kernel(3, 1.0), progress=lambda d, t: seen.append((d, t))
+    )
+    assert seen == [(i, 9) for i in range(1, 10)]
+
+
+def test_the_blocked_numpy_engine_stops_between_taps_of_a_block_when_cancelled():
+    checks = []
+
+    def cancelled():
+        checks.append(1)
+        return len(checks) > 100  # in the second block of 81 taps
+
+    with pytest.raises(BlurCancelled):
+        blur_numpy(random_image(300, 20), gaussian_kernel(9, 2.0), cancelled=cancelled)
+    assert len(checks) == 101
+
+
+def test_the_tutorials_loop_is_its_own_engine_beside_the_reference():
+    loop = get_engine("numpy-loop")
+    assert loop.title == "NumPy, tutorial loop" and not loop.uses_jax
+    assert registry.REFERENCE_ENGINE == "numpy"
+    result = compare(random_image(70, 40), engines=["numpy", "numpy-loop"], repeats=2)
+    assert result.differences["numpy-loop"] == 0.0

@@ -53,10 +53,11 @@ def photo(tmp_path):
     return path
 
 
-def test_the_tutorials_three_engines_are_registered_in_order():
-    assert engine_names() == ("numpy", "jax", "jax-eager")
+def test_the_built_in_engines_are_registered_in_order():
+    assert engine_names() == ("numpy", "numpy-loop", "jax", "jax-eager")
     assert [get_engine(name).title for name in engine_names()] == [
         "NumPy",
+        "NumPy, tutorial loop",
         "JAX-jit",
         "JAX without jit",
     ]
@@ -76,14 +77,14 @@ def test_a_fourth_engine_reaches_the_command_line_and_its_json(scipy_engine, pho
     assert np.load(out).shape == (24, 31)
     with pytest.raises(SystemExit):
         cli.main(["compare", "--help"])
-    assert "numpy, jax, jax-eager, scipy" in " ".join(capsys.readouterr().out.split())
+    assert "numpy, numpy-loop, jax, jax-eager, scipy" in " ".join(capsys.readouterr().out.split())
 
 
 def test_an_unknown_engine_names_the_ones_there_are(capsys):
     with pytest.raises(SystemExit) as stop:
         cli.main(["compare", "--engines", "numpy,cuda"])
     assert stop.value.code == 2
-    assert "no engine called 'cuda'; the engines are numpy, jax, jax-eager" in (
+    assert "no engine called 'cuda'; the engines are numpy, numpy-loop, jax, jax-eager" in (
         capsys.readouterr().err
     )
     with pytest.raises(UnknownEngineError, match="only JAX engines take a platform"):
@@ -146,7 +147,7 @@ def test_jax_engines_appear_once_per_platform_when_there_are_several(monkeypatch
     assert [e.name for e in engines_on_every_platform()] == list(engine_names())
     monkeypatch.setattr(jax_engine, "jax_platforms", lambda: ["gpu", "cpu"])
     names = [e.name for e in engines_on_every_platform()]
-    assert names == ["numpy", "jax@gpu", "jax@cpu", "jax-eager@gpu", "jax-eager@cpu"]
+    assert names == ["numpy", "numpy-loop", "jax@gpu", "jax@cpu", "jax-eager@gpu", "jax-eager@cpu"]
     assert get_engine("jax@cpu").title == "JAX-jit (CPU)"
 
 

@@ -167,6 +167,7 @@ def test_the_csv_reads_back_with_its_header_and_a_row_per_size(tmp_path):
         "resampled",
         "numpy_seconds",
         "jax_seconds",
+        "copy_seconds",
         "jax_speedup",
         "numpy_error",
         "jax_error",

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from blurapp.core import to_8bit
-from blurapp.core.engines.jax_engine import JAX_EAGER
+from blurapp.core.engines.jax_eager_engine import JAX_EAGER
 from blurapp.core.spec import BlurSpec
 from blurapp.ui import undo
 from blurapp.ui.main_window import MainWindow

@@ -8,7 +8,7 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFontMetrics, QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
 
-from blurapp.core.engines.jax_engine import JAX_EAGER
+from blurapp.core.engines.jax_eager_engine import JAX_EAGER
 from blurapp.ui.text_fitting import keep_whole
 
 DEMO_FIGURES = [

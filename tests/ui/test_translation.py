@@ -39,7 +39,8 @@ def test_menus_and_controls_are_in_chinese(window):
     assert menus == ["文件(&F)", "编辑(&E)", "视图(&V)", "运行(&R)", "帮助(&H)"]
     assert window.run_button.text() == "运行"
     assert window.open_action.text() == "打开(&O)…"
-    assert window.right_pane.engine_combo.itemText(2) == "不用 jit 的 JAX"
+    assert window.right_pane.engine_combo.itemText(3) == "不用 jit 的 JAX"
+    assert window.engine_checks["numpy-loop"].text() == "NumPy，教程中的循环"
     assert window.engine_checks["jax-eager"].text() == "不用 jit 的 JAX"
     assert window.show_combo.itemText(2) == "差异"
     assert window.figures.title() == "测量数据"

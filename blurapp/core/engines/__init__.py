@@ -1,11 +1,11 @@
 """Every engine BlurApp can blur with, in one registry that the command line, the benchmark,
 the worker, the figures and the window all iterate: none of them names an engine.
 
-Each engine module declares its Engine(s) beside its code (numpy_engine.NUMPY, jax_engine's
-JAX_JIT and JAX_EAGER) and they are registered here; the timing of steady calls is the same for
-every engine (blurapp.core.timing). Other packages add engines through the entry-point group
-`blurapp.engines` (see _discover_plugins), found the first time the registry is asked. A JAX
-engine also runs on a chosen platform: `jax@cpu`, `jax@gpu`.
+Each engine module declares its Engine(s) beside its code (numpy_engine's NUMPY and its
+tutorial loop, jax_engine.JAX_JIT, jax_eager_engine.JAX_EAGER) and they are registered here; the
+timing of steady calls is the same for every engine (blurapp.core.timing). Other packages add
+engines through the entry-point group `blurapp.engines` (see _discover_plugins), found the first
+time the registry is asked. A JAX engine also runs on a chosen platform: `jax@cpu`, `jax@gpu`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from blurapp.core.engines import jax_engine, numpy_engine
+from blurapp.core.engines import jax_eager_engine, jax_engine, numpy_engine
 from blurapp.core.engines.engine import Engine, FirstCallFunction
 
 if TYPE_CHECKING:
@@ -230,6 +230,6 @@ def engines_on_every_platform() -> tuple[Engine, ...]:
     return tuple(engines)
 
 
-for _engine in (*numpy_engine.ENGINES, *jax_engine.ENGINES):
+for _engine in (*numpy_engine.ENGINES, *jax_engine.ENGINES, *jax_eager_engine.ENGINES):
     register(_engine)
     _builtin.add(_engine.name)

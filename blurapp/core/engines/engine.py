@@ -58,6 +58,9 @@ class Engine:
     # (None: the whole block at once).
     strip_rows: int | None = None
     column: str | None = None  # its name in `blurapp bench`'s table ("NumPy ms"); None: name
+    # The floor of any blur on its device: one copy of the image there (read once, written
+    # once), made and timed as a first call is; None: no floor is measured for it.
+    copy_call: FirstCallFunction | None = None
 
     @property
     def jitted(self) -> bool:
@@ -102,6 +105,20 @@ class Engine:
             platform=None if platform == "auto" else platform,
             progress=progress,
             cancelled=cancelled,
+        )
+
+    def start_copy(self, image: np.ndarray, *, device: str = "auto") -> FirstCall | None:
+        """The first of this engine's copies of `image` on its device (see copy_call), or
+        None when it has no way to copy."""
+        if self.copy_call is None:
+            return None
+        platform = self.platform or (device if self.uses_jax else None)
+        return self.copy_call(
+            image,
+            np.zeros((1, 1), np.float32),
+            platform=None if platform == "auto" else platform,
+            progress=None,
+            cancelled=None,
         )
 
     def blur(

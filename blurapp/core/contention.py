@@ -1,0 +1,193 @@
+"""Whether a comparison's figures can be trusted: was the machine busy while they were timed?
+
+Three signs, each measured while the engines are timed (blurapp.core.timing):
+- a CPU engine's calls taking longer on the wall clock than on the process's CPU clock: the
+  process was waiting for a core (a one-thread engine runs whenever it is not waiting);
+- other programs' CPU use over the timing, from the kernel's counters (/proc/stat, Linux);
+- the spread of an engine's calls: the middle half of them far apart.
+The load average is told beside them, as people know it, but does not decide: it averages the
+last minute, not the seconds timed, and counts BlurApp's own threads.
+
+The thresholds were measured on a shared 2-core machine (another program already using about
+one core), timing NumPy and JAX-jit on 2 MP and 0.25 MP photos, 9 × 9, with and without two
+competing busy loops (`python -c "while True: pass"` twice):
+
+                                   as it was           with two busy loops
+  calls' wall ÷ CPU time           1.02–1.12           1.47–3.14
+  other programs' use, of 2 cores  0.92–1.09           1.32–1.69
+  middle half ÷ median             0.05–0.32           0.19–1.31
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from blurapp.core.runs import EngineRun
+from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
+
+# The wall clock at least this many times the CPU clock over a CPU engine's calls…
+WALL_OVER_CPU = 1.3
+# …timed over at least this long (a few milliseconds' clocks say little).
+MIN_TIMED_SECONDS = 0.05
+# Other programs using at least this share of the cores.
+OTHERS_SHARE = 0.6
+# An engine's middle half of calls at least this fraction of its median apart…
+SPREAD = 0.5
+# …over at least this many samples.
+MIN_SAMPLES_FOR_SPREAD = 8
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _busy_seconds() -> float | None:
+    """The CPU seconds the whole machine has been busy since it started (every core, stolen
+    time of a virtual machine included), or None where the kernel does not tell."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = stat.readline().split()
+        user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, fields[1:9])
+        return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _load() -> float | None:
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
+@dataclass(frozen=True)
+class MachineUse:
+    """The machine over a timing: how long it lasted, how much CPU other programs used."""
+
+    seconds: float
+    others_cores: float | None  # other programs' CPU use, in cores (None: not known here)
+    load: float | None  # the load average over the last minute, at the end
+    cores: int
+
+
+def watch_machine() -> Callable[[], MachineUse]:
+    """Start watching the machine; the function returned stops and tells what it saw."""
+    busy, own, start = _busy_seconds(), time.process_time(), time.perf_counter()
+
+    def stop() -> MachineUse:
+        seconds = max(time.perf_counter() - start, 1e-9)
+        ours = time.process_time() - own
+        now = _busy_seconds()
+        others = None
+        if busy is not None and now is not None:
+            # The counters tick 100 times a second: a short timing's figure is rough, never < 0.
+            others = max(0.0, (now - busy - ours) / seconds)
+        return MachineUse(seconds, others, _load(), cores())
+
+    return stop
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """What was measured of the machine while a comparison was timed: the decision's inputs."""
+
+    machine: MachineUse | None = None
+    # Each CPU engine timed long enough: the wall seconds of its calls ÷ their CPU seconds.
+    wall_over_cpu: Mapping[str, float] = field(default_factory=dict)
+    # Each engine timed in enough samples: its middle half ÷ its median.
+    spread: Mapping[str, float] = field(default_factory=dict)
+
+
+def conditions_of(runs: Mapping[str, EngineRun], machine: MachineUse | None) -> Conditions:
+    """The conditions of a timing from its engines' runs and the machine's use over it."""
+    wall_over_cpu = {
+        name: run.calls_wall_seconds / run.calls_cpu_seconds
+        for name, run in runs.items()
+        if run.device == "cpu"
+        and run.calls_wall_seconds >= MIN_TIMED_SECONDS
+        and run.calls_cpu_seconds > 0
+    }
+    spread = {
+        name: run.spread
+        for name, run in runs.items()
+        if run.spread is not None and len(run.repeat_seconds) >= MIN_SAMPLES_FOR_SPREAD
+    }
+    return Conditions(machine, wall_over_cpu, spread)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Which signs of a busy machine the conditions show (none: the figures can be trusted)."""
+
+    conditions: Conditions
+    waited: tuple[tuple[str, float], ...] = ()  # (engine, its wall ÷ CPU time)
+    others_cores: float | None = None  # other programs' use, when it is too much
+    spread: tuple[tuple[str, float], ...] = ()  # (engine, middle half ÷ median)
+
+    @property
+    def noisy(self) -> bool:
+        return bool(self.waited or self.others_cores is not None or self.spread)
+
+    def reason(
+        self, translate: Translate = english, title: Callable[[str], str] = str
+    ) -> str | None:
+        """Why the figures cannot be trusted, in words; None when they can. `title(engine)`
+        names an engine."""
+        if not self.noisy:
+            return None
+        machine = self.conditions.machine
+        if self.waited or self.others_cores is not None:
+            lead = translate(QT_TRANSLATE_NOOP("Figures", "another program was using the CPU"))
+        else:
+            lead = translate(QT_TRANSLATE_NOOP("Figures", "the times of the calls varied widely"))
+        details = []
+        if self.waited:  # the engine that waited most tells it
+            engine, ratio = max(self.waited, key=lambda waited: waited[1])
+            text = translate(
+                QT_TRANSLATE_NOOP("Figures", "{engine}'s calls took {ratio}× their CPU time")
+            )
+            details.append(text.format(engine=title(engine), ratio=f"{ratio:.1f}"))
+        if self.others_cores is not None and machine is not None:
+            text = translate(
+                QT_TRANSLATE_NOOP("Figures", "other programs kept {used} of the {cores} cores busy")
+            )
+            details.append(text.format(used=f"{self.others_cores:.1f}", cores=machine.cores))
+        if self.spread:
+            engine, spread = max(self.spread, key=lambda spread: spread[1])
+            text = translate(
+                QT_TRANSLATE_NOOP(
+                    "Figures", "the middle half of {engine}'s calls spans {spread} of their median"
+                )
+            )
+            details.append(text.format(engine=title(engine), spread=f"{spread:.0%}"))
+        if machine is not None and machine.load is not None:
+            text = translate(QT_TRANSLATE_NOOP("Figures", "load {load} on {cores} cores"))
+            details.append(text.format(load=f"{machine.load:.1f}", cores=machine.cores))
+        return f"{lead}: {'; '.join(details)}"
+
+
+def judge(conditions: Conditions) -> Verdict:
+    """The signs of a busy machine in `conditions`, by the thresholds above."""
+    machine = conditions.machine
+    others = machine.others_cores if machine is not None else None
+    if others is not None and machine is not None and others < OTHERS_SHARE * machine.cores:
+        others = None
+    return Verdict(
+        conditions,
+        waited=tuple(
+            (name, ratio)
+            for name, ratio in conditions.wall_over_cpu.items()
+            if ratio >= WALL_OVER_CPU
+        ),
+        others_cores=others,
+        spread=tuple(
+            (name, spread) for name, spread in conditions.spread.items() if spread >= SPREAD
+        ),
+    )

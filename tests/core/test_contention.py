@@ -1,0 +1,148 @@
+"""Whether the figures can be trusted: BlurApp notices another program using the CPU while it
+times, and says so beside the speed-up (compare's text and JSON, the window's figures)."""
+
+import json
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from blurapp import cli
+from blurapp.core import Call, FirstCall, compare, sample_photo_path
+from blurapp.core.contention import (
+    OTHERS_SHARE,
+    WALL_OVER_CPU,
+    Conditions,
+    MachineUse,
+    cores,
+    judge,
+)
+from blurapp.core.engines import Engine
+from blurapp.core.figures import comparison_lines
+
+
+@pytest.fixture
+def photo_path():
+    return sample_photo_path()
+
+
+def quiet_machine(others: float = 1.09, load: float | None = 2.4) -> MachineUse:
+    return MachineUse(seconds=2.0, others_cores=others, load=load, cores=2)
+
+
+def test_the_figures_measured_on_a_quiet_machine_are_trusted():
+    # The largest of each sign measured here without a competing program (contention.py's
+    # table): another session already kept about one of the two cores busy.
+    conditions = Conditions(
+        machine=quiet_machine(),
+        wall_over_cpu={"numpy": 1.12, "jax": 1.07},
+        spread={"numpy": 0.28, "jax": 0.32},
+    )
+    verdict = judge(conditions)
+    assert not verdict.noisy and verdict.reason() is None
+
+
+@pytest.mark.parametrize(
+    ("conditions", "words"),
+    [
+        (
+            Conditions(quiet_machine(), wall_over_cpu={"numpy": 1.47}),
+            "another program was using the CPU: numpy's calls took 1.5× their CPU time; "
+            "load 2.4 on 2 cores",
+        ),
+        (
+            Conditions(quiet_machine(others=1.32, load=None)),
+            "another program was using the CPU: other programs kept 1.3 of the 2 cores busy",
+        ),
+        (
+            Conditions(quiet_machine(), spread={"jax": 1.31, "numpy": 0.6}),
+            "the times of the calls varied widely: the middle half of jax's calls spans 131% of "
+            "their median; load 2.4 on 2 cores",
+        ),
+    ],
+    ids=["calls waited for a core", "others kept the cores busy", "calls far apart"],
+)
+def test_each_sign_of_a_busy_machine_alone_makes_the_figures_untrusted(conditions, words):
+    verdict = judge(conditions)
+    assert verdict.noisy
+    assert verdict.reason() == words
+
+
+def test_the_thresholds_lie_between_the_quiet_and_the_busy_figures_measured_here():
+    assert 1.12 < WALL_OVER_CPU < 1.47
+    assert 1.09 < OTHERS_SHARE * 2 < 1.32
+
+
+def waiting_engine(seconds: float) -> Engine:
+    """A CPU engine whose calls wait (sleep) instead of computing: its wall time runs ahead of
+    its CPU time, as an engine's does when another program has the cores."""
+    image = np.zeros((4, 4), np.float32)
+
+    def again() -> Call:
+        start = time.perf_counter()
+        time.sleep(seconds)
+        return Call(time.perf_counter() - start)
+
+    def first_call(image_in, kernel, *, platform, progress, cancelled) -> FirstCall:
+        return FirstCall(output=image, again=again, seconds=seconds)
+
+    return Engine("waiting", "Waiting", first_call)
+
+
+def test_the_timing_measures_how_long_the_calls_waited_for_the_cpu():
+    result = compare(
+        np.zeros((4, 4), np.float32), engines=["numpy", waiting_engine(0.01)], repeats=8
+    )
+    assert result.conditions.wall_over_cpu["waiting"] > 5
+    assert result.noisy
+    assert "Waiting's calls took" in result.noisy_reason
+
+
+def busy_loops(count: int) -> list[subprocess.Popen]:
+    code = "import time\nend = time.monotonic() + 120\nwhile time.monotonic() < end: pass"
+    return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(count)]
+
+
+def test_a_competing_program_on_every_core_is_told_in_the_json_and_the_text(photo_path, capsys):
+    loops = busy_loops(2 * cores())  # twice the cores: BlurApp gets at most a third of one
+    try:
+        time.sleep(0.5)  # the loops running before the timing starts
+        assert cli.main(["compare", str(photo_path), "--engines", "numpy", "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert cli.main(["compare", str(photo_path), "--engines", "numpy,jax"]) == 0
+        text = capsys.readouterr().out
+    finally:
+        for loop in loops:
+            loop.kill()
+        for loop in loops:
+            loop.wait(timeout=10)
+    assert data["noisy"] is True
+    assert data["noisy_reason"].startswith("another program was using the CPU: ")
+    rows = [line for line in text.splitlines() if line.strip()]
+    names = [line.split()[0] for line in rows]
+    # Right under the speed-up, where the eye goes.
+    assert names[names.index("speedup") + 1] == "warning"
+    assert "these times cannot be trusted (another program was using the CPU" in text
+
+
+def test_a_comparison_says_noisy_exactly_when_its_measured_conditions_cross_a_threshold(
+    photo_path, capsys
+):
+    # The machine may be busy or quiet here: whichever it is, the JSON tells the decision of
+    # the conditions it measured, with a reason when and only when it is noisy.
+    assert cli.main(["compare", str(photo_path), "--engines", "numpy", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    result = compare(np.zeros((200, 300), np.float32), engines=["numpy"])
+    assert result.conditions.machine.cores == cores()
+    assert result.conditions.wall_over_cpu["numpy"] > 0.5  # a CPU engine's clocks, measured
+    assert result.noisy == judge(result.conditions).noisy
+    assert (data["noisy_reason"] is None) == (data["noisy"] is False)
+    rows = dict(comparison_lines(result, "photo", 300, 200))
+    assert ("warning" in rows) == result.noisy
+
+
+def test_a_comparison_of_outputs_only_times_nothing_and_judges_nothing():
+    result = compare(np.zeros((8, 8), np.float32), engines=["numpy"], repeats=0)
+    assert result.conditions is None and not result.noisy and result.noisy_reason is None

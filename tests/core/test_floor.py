@@ -1,0 +1,89 @@
+"""The distance to the hardware's limit: one copy of the photo on the same device, timed with
+the engines, and every engine's time as a multiple of it and as bandwidth, wherever the
+figures are shown (compare's text and JSON, the window, the bench table, the sweep)."""
+
+import json
+
+import numpy as np
+import pytest
+
+from blurapp import cli
+from blurapp.bench import report as bench_report
+from blurapp.bench import run_bench
+from blurapp.core import compare, sample_photo_path
+from blurapp.core.engines import get_engine
+from blurapp.core.engines.jax_engine import first_jax_copy
+from blurapp.core.engines.numpy_engine import first_numpy_copy
+
+
+def test_compare_json_gives_the_floor_and_each_engines_multiple_and_bandwidth(capsys):
+    assert cli.main(["compare", str(sample_photo_path()), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    floor = data["floor_seconds"]
+    assert floor > 0
+    assert data["floors"]["cpu"]["seconds"] == floor
+    image_bytes = 600 * 400 * 4  # the bundled photo in grey, float32
+    for key in ("numpy", "jax"):
+        engine = data[key]
+        assert engine["floor_seconds"] == floor  # both on the CPU here
+        assert engine["floor_multiple"] == pytest.approx(engine["seconds"] / floor)
+        assert engine["bandwidth_gb_s"] == pytest.approx(2 * image_bytes / engine["seconds"] / 1e9)
+    # 81 taps cannot be as quick as one pass over the image.
+    assert data["numpy"]["floor_multiple"] > 5
+
+
+def test_compare_text_shows_the_copy_and_each_engine_as_a_multiple_of_it(capsys):
+    assert cli.main(["compare", str(sample_photo_path()), "--engines", "numpy,jax"]) == 0
+    rows = {
+        line.split("  ", 1)[0]: line.split("  ", 1)[1].strip()
+        for line in capsys.readouterr().out.splitlines()
+        if "  " in line
+    }
+    assert (
+        " ms on cpu, " in rows["copy"]
+        and "GB/s (the image read once and written once" in rows["copy"]
+    )
+    assert rows["vs copy"].startswith("NumPy ")
+    assert "JAX-jit " in rows["vs copy"] and "GB/s)" in rows["vs copy"]
+    assert rows["vs copy"].endswith(": the time of one copy of the image")
+
+
+def test_the_numpy_copy_reads_and_writes_the_image_once():
+    image = np.arange(12, dtype=np.float32).reshape(3, 4)
+    first = first_numpy_copy(image, np.ones((1, 1), np.float32))
+    assert first.device == "cpu" and first.seconds >= 0 and first.again().seconds >= 0
+    np.testing.assert_array_equal(first.output, image)
+
+
+def test_the_jax_copy_is_a_jitted_copy_on_jaxs_device_timed_until_ready():
+    image = np.random.default_rng(2).random((64, 48), dtype=np.float32)
+    first = first_jax_copy(image, np.ones((1, 1), np.float32), platform="cpu")
+    assert first.device == "cpu" and first.again().seconds > 0
+
+
+def test_the_floor_of_a_device_is_made_with_the_reference_engines_tools_there():
+    result = compare(np.zeros((300, 200), np.float32), engines=["jax", "numpy"], repeats=3)
+    assert list(result.floors) == ["cpu"]
+    assert len(result.floors["cpu"].repeat_seconds) == 3  # timed like the engines
+    assert result.floor_of("jax") is result.floor_of("numpy")
+
+
+def test_the_bench_table_has_the_copy_and_each_engine_as_a_multiple_of_it():
+    rows = run_bench(
+        megapixels=[0.01],
+        kernel_sizes=[5],
+        algorithms=["2d"],
+        repeats=3,
+        sigma=1.0,
+        engines=["numpy", "numpy-loop", "jax"],
+    )["results"]
+    engines = [get_engine(name) for name in ("numpy", "numpy-loop", "jax")]
+    heading, meaning = bench_report.column_lines(engines)[:2]
+    assert "copy ms" in heading and "NumPy ×copy" in heading and "JAX ×copy" in heading
+    assert "loop ×copy" in heading and "copy: one copy of the image" in meaning
+    columns = heading.split()
+    line = bench_report.row_line(rows[0], engines)
+    copy_ms = f"{rows[0]['floor_seconds'] * 1000:,.2f}"
+    assert f" {copy_ms} " in line
+    assert f"{rows[0]['jax']['floor_multiple']:,.1f}×" in line
+    assert line.split()[-1] in ("yes", "no") and columns[-1] == "noisy"
