@@ -9,9 +9,10 @@ if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 # JAX's compilation cache goes to a folder of the test run's, never the user's cache.
-os.environ.setdefault("BLURAPP_CACHE_DIR", tempfile.mkdtemp(prefix="blurapp-test-cache-"))
+# Set whatever the user has set: a user's own BLURAPP_CACHE_DIR must not get the suite's writes.
+os.environ["BLURAPP_CACHE_DIR"] = tempfile.mkdtemp(prefix="blurapp-test-cache-")
 # Likewise the log file.
-os.environ.setdefault("BLURAPP_STATE_DIR", tempfile.mkdtemp(prefix="blurapp-test-state-"))
+os.environ["BLURAPP_STATE_DIR"] = tempfile.mkdtemp(prefix="blurapp-test-state-")
 # And everything else a process the tests start keeps per user (the window's settings above
 # all: Qt writes them under XDG_CONFIG_HOME): folders of this run's, whatever the user has set.
 for _variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):

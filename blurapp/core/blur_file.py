@@ -29,7 +29,7 @@ def blur_photo(photo: Photo, spec: BlurSpec, engine: Engine, *, device: str = "a
     try:
         return engine.blur(photo.pixels, spec.kernel, repeats=0, device=device).output
     except JaxUnavailableError as error:
-        raise BlurFailed(str(error)) from error
+        raise BlurFailed(f"{display_path(photo.path)}: {error}") from error
     except MemoryError:
         raise BlurFailed(
             f"{display_path(photo.path)}: not enough memory to blur this photo"

@@ -66,6 +66,10 @@ def _dask_scheduler(scheduler: Any) -> Iterator[Any]:
         client.close()
 
 
+# The transports a cluster is reached over (distributed.comm); the address says which.
+CLUSTER_SCHEMES = ("tcp", "ws", "wss")
+
+
 def connect_to_cluster(address: str) -> Any:
     """A distributed Client of the scheduler at `address` ("tcp://host:port", or "host:port").
 
@@ -84,8 +88,11 @@ def connect_to_cluster(address: str) -> Any:
     try:
         scheme, location = parse_address(address)
         registry.get_backend(scheme)
-        if scheme == "inproc":  # a scheduler inside this very process
-            raise ValueError("inproc:// reaches only a scheduler in the same process")
+        # inproc:// reaches only a scheduler in this very process; tls:// needs certificates
+        # BlurApp has no way to be given; ucx:// a library and hardware. Refused here, they
+        # would fail only inside the client, and its closing would wait a minute.
+        if scheme not in CLUSTER_SCHEMES:
+            raise ValueError(f"BlurApp reaches a scheduler over {', '.join(CLUSTER_SCHEMES)}")
         host, port = parse_host_port(location)
         if not host or not 0 < port < 65536:
             raise ValueError(f"no host and port (1–65535) in {location!r}")
@@ -95,5 +102,5 @@ def connect_to_cluster(address: str) -> Any:
         ) from None
     try:
         return distributed.Client(address, set_as_default=False, timeout=30)
-    except (OSError, TimeoutError, ValueError) as error:
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from error

@@ -255,6 +255,15 @@ def _unsupported(path: Path, reason: str) -> PhotoError:
     )
 
 
+def has_colour(path: str | os.PathLike[str]) -> bool:
+    """Whether the TIFF or zarr image at `path` holds colour, as far as its header says (False
+    when it cannot be read: the blur itself will say why)."""
+    try:
+        return _read_layout(path).colour
+    except (PhotoError, OSError):
+        return False
+
+
 def needs_tiles(path: str | os.PathLike[str], *, color: bool = False) -> bool:
     """Whether the image at `path` must be blurred in tiles rather than loaded whole.
 

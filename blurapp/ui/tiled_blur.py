@@ -216,7 +216,11 @@ def _ask_and_start(
     )
     if answer != QMessageBox.StandardButton.Yes:
         return None
-    suggested = source.with_name(parameters.result_name(source.stem, engine) + ".tif")
+    from blurapp.scale.tiled_read import has_colour
+
+    in_colour = parameters.color and has_colour(source)
+    name = parameters.result_name(source.stem, engine, in_colour=in_colour)
+    suggested = source.with_name(f"{name}.tif")
     chosen, _ = QFileDialog.getSaveFileName(
         window,
         QCoreApplication.translate("TiledBlurDialog", "Blur to File"),

@@ -180,7 +180,15 @@ def _blurapp_within(seconds, *args):
     return run, time.monotonic() - started
 
 
-NOT_ADDRESSES = ["garbage", "foo://x", "inproc://x", "threads", ""]
+NOT_ADDRESSES = [
+    "garbage",
+    "foo://x",
+    "inproc://x",
+    "threads",
+    "",
+    "tls://127.0.0.1:1",
+    "ucx://127.0.0.1:1",
+]
 
 
 @pytest.mark.parametrize("address", NOT_ADDRESSES)

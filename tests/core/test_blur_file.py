@@ -45,3 +45,12 @@ def test_too_little_memory_says_so(tmp_path):
     photo = load_photo(photo_file(tmp_path, name="street.png"))
     with pytest.raises(BlurFailed, match=r"street\.png: not enough memory to blur this photo"):
         blur_to_file(photo, tmp_path / "out.png", BlurSpec(), failing(MemoryError()))
+
+
+def test_jax_that_cannot_start_is_named_with_the_photo(tmp_path):
+    from blurapp.core.engines.jax_engine import JaxUnavailableError
+
+    photo = load_photo(photo_file(tmp_path, name="street.png"))
+    engine = failing(JaxUnavailableError("JAX has no gpu device here (it has: cpu)"))
+    with pytest.raises(BlurFailed, match=r"street\.png: JAX has no gpu device here"):
+        blur_to_file(photo, tmp_path / "out.png", BlurSpec(), engine)
