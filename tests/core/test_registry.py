@@ -182,7 +182,8 @@ def test_a_platform_is_chosen_among_several_devices(photo):
         env=env,
     )
     assert refused.returncode == 1
-    assert refused.stderr.strip() == "error: JAX has no gpu device here (it has: cpu)"
+    # One error line, naming the photo that could not be blurred and why.
+    assert refused.stderr.strip() == f"error: {photo}: JAX has no gpu device here (it has: cpu)"
 
 
 def test_an_engine_not_in_the_registry_still_gets_its_figures():
