@@ -252,7 +252,14 @@ class SessionView:
         engine = self.pane_engines[pane]
         title = self.title(engine)
         if self.show == "original":
-            details = [tr(QT_TRANSLATE_NOOP("Session", "grayscale"))]
+            # The pane draws the photo as it was opened, whatever the Colour switch says: in
+            # colour unless the photo is grey or was opened in grey (jobs.load_job).
+            in_colour = self.photo is not None and self.photo.channels > 1
+            details = [
+                tr(QT_TRANSLATE_NOOP("Session", "colour"))
+                if in_colour
+                else tr(QT_TRANSLATE_NOOP("Session", "grayscale"))
+            ]
             if self.photo is not None:
                 details.append(f"{self.photo.width} × {self.photo.height}")
             return Caption(tr(SHOW_LABELS["original"]), tuple(details))

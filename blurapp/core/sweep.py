@@ -91,14 +91,20 @@ class SweepPoint:
             "height": self.height,
             "resampled": self.resampled,
             "floor_seconds": self.floor_seconds,
-            "engines": {
-                name: {
-                    "seconds": self.seconds.get(name),
-                    "speedup": self.speedups.get(name),
-                    "error": self.errors.get(name),
-                }
-                for name in self.engines
-            },
+            "engines": {name: self._engine_dict(name) for name in self.engines},
+        }
+
+    def _engine_dict(self, name: str) -> dict:
+        """One engine at this size: its steady seconds, speed-up and error, and its first call
+        with how it got its program, worded as `compare --json` words them (None for an
+        engine that compiles nothing)."""
+        call = self.first_calls.get(name)
+        return {
+            "seconds": self.seconds.get(name),
+            "speedup": self.speedups.get(name),
+            "error": self.errors.get(name),
+            "first_call_seconds": call.seconds if call else None,
+            "compilation": str(call.compilation) if call else None,
         }
 
 
@@ -244,16 +250,21 @@ def _number(value: float | None) -> str:
 
 def sweep_csv_rows(points: Sequence[SweepPoint]) -> list[list[str]]:
     """The sweep as CSV rows, the header first: the size, then each engine's steady seconds,
-    one copy of the photo (the floor), each engine's speed-up over the reference, and why an
-    engine has no time (empty when it has one)."""
+    one copy of the photo (the floor), each engine's speed-up over the reference, why an
+    engine has no time (empty when it has one), then each compiled engine's first call and
+    how it got its program (compiled, from cache, already compiled). The first calls come last
+    so that readers of the older columns find them where they were."""
     engines = sweep_engines(points)
     reference = points[0].reference if points else REFERENCE_ENGINE
     others = [name for name in engines if name != reference]
+    compiled = [name for name in engines if any(name in point.first_calls for point in points)]
     header = ["megapixels", "width", "height", "resampled"]
     header += [f"{name}_seconds" for name in engines]
     header += ["copy_seconds"]
     header += [f"{name}_speedup" for name in others]
     header += [f"{name}_error" for name in engines]
+    header += [f"{name}_first_call_seconds" for name in compiled]
+    header += [f"{name}_compilation" for name in compiled]
     rows = [header]
     for point in points:
         row = [f"{point.megapixels:.6f}", str(point.width), str(point.height)]
@@ -262,6 +273,9 @@ def sweep_csv_rows(points: Sequence[SweepPoint]) -> list[list[str]]:
         row += [_number(point.floor_seconds)]
         row += [_number(point.speedups.get(name)) for name in others]
         row += [point.errors.get(name, "") for name in engines]
+        calls = [point.first_calls.get(name) for name in compiled]
+        row += [_number(call.seconds if call else None) for call in calls]
+        row += [str(call.compilation) if call else "" for call in calls]
         rows.append(row)
     return rows
 

@@ -117,6 +117,25 @@ def test_captions_before_and_after_a_run(session):
     assert session.picture(RIGHT) == "picture of jax"
 
 
+@pytest.mark.parametrize("colour_on", [False, True])
+def test_the_originals_caption_says_it_is_drawn_in_colour_whatever_the_colour_switch(colour_on):
+    session = Session()
+    session.set_photo(photo(shape=(4, 6, 3)), original="the photo", grey_original="its grey")
+    session.set_parameters(BlurSpec(color=colour_on))
+    session.set_show("original")
+    # The photo as it was opened, in colour, both panes.
+    assert [session.picture(pane) for pane in (LEFT, RIGHT)] == ["the photo"] * 2
+    assert [session.caption(pane).text() for pane in (LEFT, RIGHT)] == [
+        "Original · colour · 6 × 4"
+    ] * 2
+
+
+def test_the_original_of_a_grey_photo_is_captioned_grayscale(session):
+    session.set_parameters(BlurSpec(color=True))
+    session.set_show("original")
+    assert session.caption(LEFT).text() == "Original · grayscale · 6 × 4"
+
+
 def test_a_pane_shows_the_engine_chosen_for_it(session):
     session.set_pane_engine(RIGHT, "jax-eager")
     assert session.timed == ("numpy", "jax", "jax-eager")  # chosen for a pane: timed too

@@ -34,6 +34,10 @@ def test_bench_sweep_prints_a_line_per_size_and_writes_the_csv(tmp_path):
     assert [f"{row['width']}×{row['height']}" for row in rows] == sizes
     assert [row["resampled"] for row in rows] == ["no", "yes"]
     assert all(float(row["jax_seconds"]) > 0 for row in rows)
+    # JAX-jit's first call at each size, with how it got its program (a new shape each time).
+    assert all(float(row["jax_first_call_seconds"]) > 0 for row in rows)
+    assert {row["jax_compilation"] for row in rows} <= {"compiled", "from cache"}
+    assert "numpy_first_call_seconds" not in rows[0]  # NumPy compiles nothing
 
 
 def test_bench_sweep_checks_its_csv_before_measuring(tmp_path):
@@ -57,3 +61,8 @@ def test_bench_sweep_json_has_the_points(tmp_path):
     assert point["resampled"] is True and point["megapixels"] == pytest.approx(0.008, rel=0.05)
     assert point["engines"]["numpy"]["seconds"] > 0
     assert point["engines"]["jax"]["speedup"] > 0
+    # The first call, keyed and worded as compare --json has it.
+    assert point["engines"]["jax"]["first_call_seconds"] > 0
+    assert point["engines"]["jax"]["compilation"] in ("compiled", "from cache")
+    assert point["engines"]["numpy"]["first_call_seconds"] is None
+    assert point["engines"]["numpy"]["compilation"] is None

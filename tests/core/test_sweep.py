@@ -6,8 +6,10 @@ import csv
 import numpy as np
 import pytest
 
+from blurapp.core.runs import Compilation
 from blurapp.core.sweep import (
     SWEEP_MEGAPIXELS,
+    SweepFirstCall,
     SweepPoint,
     SweepSize,
     resample,
@@ -111,6 +113,27 @@ def test_a_sweep_gives_a_point_per_size_as_each_finishes():
     assert points[0].as_dict()["engines"]["jax"]["seconds"] == points[0].seconds["jax"]
 
 
+def test_the_first_call_of_jax_at_each_size_is_in_the_json_and_the_csv():
+    image = tiny_image()
+    sizes = sweep_sizes(image.shape, megapixels=TINY, max_megapixels=TINY[-1])
+    points = run_sweep(
+        image, sizes=sizes, kernel_size=3, sigma=1.0, engines=("numpy", "jax"), repeats=1
+    )
+    rows = sweep_csv_rows(points)
+    assert rows[0][-2:] == ["jax_first_call_seconds", "jax_compilation"]  # numpy compiles nothing
+    for point, row in zip(points, rows[1:], strict=True):
+        csv_row = dict(zip(rows[0], row, strict=True))
+        first = point.first_calls["jax"]
+        # Compiled now, loaded from the test run's cache, or compiled by an earlier test.
+        assert isinstance(first.compilation, Compilation) and first.seconds > 0
+        jax = point.as_dict()["engines"]["jax"]
+        assert jax["first_call_seconds"] == first.seconds
+        assert jax["compilation"] == csv_row["jax_compilation"] == str(first.compilation)
+        assert float(csv_row["jax_first_call_seconds"]) == first.seconds
+        numpy = point.as_dict()["engines"]["numpy"]
+        assert numpy["first_call_seconds"] is None and numpy["compilation"] is None
+
+
 def test_cancelling_stops_between_sizes_and_keeps_the_points_done():
     image = tiny_image()
     sizes = sweep_sizes(image.shape, megapixels=TINY, max_megapixels=TINY[-1])
@@ -142,6 +165,7 @@ def made_up_points():
             errors={},
             speedups={"jax": 4.0},
             resampled=False,
+            first_calls={"jax": SweepFirstCall(0.8, Compilation.COMPILED, "cpu")},
         ),
         SweepPoint(
             width=3000,
@@ -171,6 +195,8 @@ def test_the_csv_reads_back_with_its_header_and_a_row_per_size(tmp_path):
         "jax_speedup",
         "numpy_error",
         "jax_error",
+        "jax_first_call_seconds",
+        "jax_compilation",
     ]
     first, second = (dict(zip(rows[0], row, strict=True)) for row in rows[1:])
     assert float(first["megapixels"]) == pytest.approx(0.0024)
@@ -178,7 +204,24 @@ def test_the_csv_reads_back_with_its_header_and_a_row_per_size(tmp_path):
     assert float(first["jax_seconds"]) == 0.0005 and float(first["jax_speedup"]) == 4.0
     assert second["resampled"] == "yes" and second["jax_seconds"] == ""
     assert second["jax_error"] == made_up_points()[1].errors["jax"]
+    assert (first["jax_first_call_seconds"], first["jax_compilation"]) == ("0.8", "compiled")
+    # JAX failed at the second size: no first call.
+    assert (second["jax_first_call_seconds"], second["jax_compilation"]) == ("", "")
     assert [p.name for p in tmp_path.iterdir()] == ["sweep.csv"]  # no temporary file left
+
+
+def test_the_json_words_the_first_call_as_compare_json_does():
+    compiled, failed = (point.as_dict()["engines"] for point in made_up_points())
+    assert compiled["jax"]["first_call_seconds"] == 0.8
+    assert compiled["jax"]["compilation"] == "compiled"
+    for engine in (compiled["numpy"], failed["numpy"], failed["jax"]):
+        assert engine["first_call_seconds"] is None and engine["compilation"] is None
+
+
+def test_a_sweep_without_a_compiled_engine_has_no_first_call_columns():
+    [point] = made_up_points()[1:]
+    header = sweep_csv_rows([point])[0]
+    assert not [column for column in header if "first_call" in column or "compilation" in column]
 
 
 def test_a_csv_that_cannot_be_written_is_an_output_error(tmp_path):

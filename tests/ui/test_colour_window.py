@@ -37,7 +37,19 @@ def test_colour_is_off_by_default_and_the_original_shows_the_photo_in_colour(mak
     # Grey is still what a run blurs while Colour is off.
     result = run(qtbot, window)
     assert result.reference_run.output.shape == (400, 600)
+    window.set_show("blurred")
     assert "colour" not in window.left_pane.caption_text()
+
+
+@pytest.mark.parametrize("colour_on", [False, True])
+def test_show_original_is_captioned_colour_as_it_is_drawn(make_window, colour_on):
+    window = make_window()
+    window.set_parameters(color=colour_on)
+    window.set_show("original")
+    expected = file_rgb(sample_photo_path())
+    for pane in (window.left_pane, window.right_pane):
+        assert pixel(pane.view.image(), 300, 200) == tuple(int(v) for v in expected[200, 300])
+        assert pane.caption_text() == "Original · colour · 600 × 400"
 
 
 def test_a_colour_run_blurs_each_channel_and_shows_it_in_colour(make_window, qtbot):
@@ -103,6 +115,9 @@ def test_a_grey_photo_stays_one_channel_with_colour_on(make_window, qtbot, tmp_p
     window.set_parameters(color=False)
     assert window.session.result_out_of_date("jax") is None
     assert "out of date" not in window.right_pane.caption_text()
+    window.set_show("original")
+    assert "grayscale" in window.left_pane.caption_text()
+    assert "colour" not in window.left_pane.caption_text()
 
 
 def test_colour_results_save_as_rgb_files(make_window, qtbot, tmp_path, monkeypatch):
@@ -175,3 +190,7 @@ def test_a_colour_photo_too_large_for_a_colour_blur_opens_in_grey(
     with Image.open(path) as image:
         expected = np.asarray(image.convert("L"), dtype=np.float64) / 255
     np.testing.assert_allclose(window.photo.pixels, expected, atol=1 / 255)
+    # Show ▸ Original draws it as opened, in grey, and says so.
+    window.set_show("original")
+    assert window.left_pane.view.image().isGrayscale()
+    assert "grayscale" in window.left_pane.caption_text()

@@ -66,6 +66,8 @@ def test_the_sweep_window_saves_its_csv_and_picture(sweep_window, qtbot, tmp_pat
     with open(tmp_path / "figures.csv", newline="", encoding="utf-8") as file:
         rows = list(csv.DictReader(file))
     assert [row["width"] for row in rows] == ["60", "387"]
+    # JAX-jit's first call at each size is saved with the rest.
+    assert all(float(row["jax_first_call_seconds"]) > 0 and row["jax_compilation"] for row in rows)
     assert "figures.csv" in sweep_window.status_label.text()
     assert asked == []  # no file of either name was there to replace
 
