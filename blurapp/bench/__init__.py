@@ -1,9 +1,10 @@
 """`blurapp bench`: NumPy against JAX-jit on synthetic images, and BlurApp's own overheads.
 
 A benchmark to read, not a timed test: it prints figures and asserts nothing. Sections:
-engines (the table), yardsticks (OpenCV and a plain copy), first-call (the compilation
-cache across launches), startup, window (stalls and display in a real window, offscreen),
-live (the live preview's latency) and memory (peak RSS of whole runs).
+engines (the table), yardsticks (JAX-jit beside OpenCV, SciPy and a plain copy: in
+blurapp.bench.yardsticks), first-call (the compilation cache across launches), startup, window
+(stalls and display in a real window, offscreen), live (the live preview's latency) and memory
+(peak RSS of whole runs).
 """
 
 from __future__ import annotations
@@ -27,14 +28,14 @@ from PIL import Image
 
 from blurapp import __version__
 from blurapp.bench.synthetic import synthetic_image
-from blurapp.core.comparison import compare, comparison_dict, max_abs_difference
+from blurapp.core.comparison import compare, comparison_dict
 from blurapp.core.engines import (
     Engine,
     engine_names,
     get_engine,
 )
 from blurapp.core.engines.jax_engine import JAX_JIT
-from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA, Algorithm, KernelSize, gaussian_kernel
+from blurapp.core.kernel import ALGORITHMS, Algorithm, KernelSize
 
 
 def _cpu_model() -> str | None:
@@ -124,46 +125,6 @@ def _capped(name: str, repeats: int | None) -> Engine:
         calls = SLOW_ENGINE_REPEATS if repeats is None else min(repeats, SLOW_ENGINE_REPEATS)
         return replace(engine, max_repeats=calls)
     return engine
-
-
-def _time_best(function: Callable[[], object], repeats: int = 5) -> float:
-    """The median of `repeats` timed calls, after one untimed warm-up call."""
-    function()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def yardsticks(megapixels: float, kernel_size: int = 9) -> dict:
-    """BlurApp's engines beside OpenCV's filter2D (when installed) and a plain copy."""
-    image = synthetic_image(megapixels)
-    result = compare(image, kernel_size=kernel_size, sigma=DEFAULT_SIGMA, repeats=5)
-    report = {
-        "megapixels": image.size / 1e6,
-        "kernel_size": kernel_size,
-        "numpy_seconds": result.reference_run.seconds,
-        "jax_seconds": result.jit_run.seconds if result.jit_run else None,
-        "copy_seconds": result.floor_seconds,  # timed with the engines, in their rounds
-        "opencv_seconds": None,
-        "opencv": None,
-    }
-    try:
-        import cv2  # an optional yardstick only: never a dependency of BlurApp
-    except ImportError:
-        return report
-    kernel = gaussian_kernel(kernel_size, DEFAULT_SIGMA)
-
-    def opencv() -> np.ndarray:
-        return cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_REPLICATE)
-
-    report["opencv"] = cv2.__version__
-    report["opencv_seconds"] = _time_best(opencv)
-    if result.jit_run is not None:
-        report["opencv_max_abs_diff"] = max_abs_difference(opencv(), result.jit_run.output)
-    return report
 
 
 def _blurapp(*args: str, env: dict | None = None, timeout: float = 900) -> tuple[str, float]:
@@ -361,9 +322,11 @@ def run_sections(
     sections: Sequence[str],
     probe_megapixels: float,
     big_megapixels: float,
+    rounds: int,
     on_section: Callable[[str, dict], None] | None = None,
 ) -> dict:
-    """The sections after the engines table, each a dict of figures."""
+    """The sections after the engines table, each a dict of figures; `rounds`: the yardsticks'
+    rounds of timed calls."""
     report = {}
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-") as folder:
         photo = None
@@ -371,7 +334,9 @@ def run_sections(
             photo = _write_photo(Path(folder), probe_megapixels)
         for name in sections:
             if name == "yardsticks":
-                figures = yardsticks(probe_megapixels)
+                from blurapp.bench.yardsticks import yardsticks
+
+                figures = yardsticks(probe_megapixels, rounds)
             elif name == "first-call":
                 from blurapp.core.sample import sample_photo_path
 

@@ -27,6 +27,8 @@ from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA
 BENCH_MEGAPIXELS = (0.3, 2.0, 12.0, 24.0)
 BENCH_KERNEL_SIZES = (9, 25)
 BENCH_SECTIONS = ("engines", "yardsticks", "first-call", "startup", "window", "live", "memory")
+# The yardsticks' interleaved rounds of timed calls, unless --repeat says otherwise.
+YARDSTICK_ROUNDS = 5
 # Minutes, and 2 GB of disk: only when asked for (`--sections scale`).
 EXTRA_BENCH_SECTIONS = ("scale",)
 
@@ -69,7 +71,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         default=list(ALGORITHMS),
         help="algorithms to time (default: both)",
     )
-    add_repeat_option(bench)
+    add_repeat_option(
+        bench, also=f"; the yardsticks: N interleaved rounds (default {YARDSTICK_ROUNDS})"
+    )
     bench.add_argument(
         "--sections",
         nargs="+",
@@ -155,6 +159,7 @@ def _run_bench(args: argparse.Namespace) -> int:
             [name for name in args.sections if name != "engines"],
             probe_megapixels=args.probe_megapixels,
             big_megapixels=args.big_megapixels,
+            rounds=args.repeat or YARDSTICK_ROUNDS,
             on_section=lambda name, figures: show(bench_report.section_lines(name, figures)),
         )
     )

@@ -36,7 +36,8 @@ def sigma_argument(text: str) -> float:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def add_repeat_option(parser: argparse.ArgumentParser) -> None:
+def add_repeat_option(parser: argparse.ArgumentParser, also: str = "") -> None:
+    """--repeat; `also` adds to its help what else it sets in this command."""
     parser.add_argument(
         "--repeat",
         type=positive_int_argument,
@@ -44,7 +45,7 @@ def add_repeat_option(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="steady calls of each engine to take the median of, timed in turn after a "
         f"warm-up (default: as many as measure each engine over {MEASURE_SECONDS:g} s, "
-        "at least 5, fewer for slow engines)",
+        f"at least 5, fewer for slow engines){also}",
     )
 
 

@@ -1,0 +1,256 @@
+"""`blurapp bench --sections yardsticks`: BlurApp's JAX-jit blurs beside what they are measured
+against — OpenCV and SciPy when installed, the NumPy engine, one copy of the image (the floor)
+— timed in the same interleaved rounds, with the ratios of issue 20's speed goals.
+
+Every timed function is called once untimed (its output checked against JAX-jit's for the same
+algorithm), then once per round, in the same order each round, so that a disturbance of the
+machine falls on all of them alike; each entry reports the median, min and max of its rounds.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from blurapp.bench.synthetic import synthetic_image
+from blurapp.core.comparison import max_abs_difference
+from blurapp.core.engines import REFERENCE_ENGINE, get_engine
+from blurapp.core.engines.jax_engine import JAX_JIT, JaxUnavailableError
+from blurapp.core.kernel import DEFAULT_SIGMA, Algorithm
+from blurapp.core.spec import BlurSpec
+
+YARDSTICK_KERNEL_SIZE = 9
+
+# Each entry's key (in the JSON) and what the text calls it, in the order they are timed.
+ENTRIES = (
+    ("jax_2d", "JAX-jit 2-D, grey"),
+    ("jax_separable", "JAX-jit separable, grey"),
+    ("jax_2d_colour", "JAX-jit 2-D, colour"),
+    ("jax_separable_colour", "JAX-jit separable, colour"),
+    ("numpy_2d", "NumPy engine 2-D, grey"),
+    ("jax_copy", "one copy, JAX-jit (x + 0)"),
+    ("numpy_copy", "one copy, NumPy (copyto)"),
+    ("opencv_filter2d", "OpenCV filter2D"),
+    ("opencv_sepfilter2d", "OpenCV sepFilter2D"),
+    ("scipy_separable", "SciPy correlate1d ×2"),
+)
+OPENCV_MISSING = "opencv-python-headless is not installed"
+SCIPY_MISSING = "scipy is not installed"
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """One of the speed goals' ratios: the median of `numerator` ÷ the median of
+    `denominator`, both entries of the same run; `goal` the most it should be (None: none)."""
+
+    numerator: str
+    denominator: str
+    label: str
+    goal: float | None
+
+    @property
+    def key(self) -> str:
+        return f"{self.numerator}/{self.denominator}"
+
+
+# The ratios of issue 20's table of speed goals, in its words.
+RATIOS = (
+    Ratio("jax_2d", "opencv_filter2d", "JAX-jit 2-D ÷ OpenCV filter2D", 1.0),
+    Ratio("jax_separable", "opencv_sepfilter2d", "JAX-jit separable ÷ OpenCV sepFilter2D", 1.0),
+    Ratio("jax_separable", "jax_2d", "JAX-jit separable ÷ JAX-jit 2-D", 0.5),
+    Ratio("jax_2d_colour", "jax_2d", "JAX-jit colour ÷ grey, 2-D", 3.3),
+    Ratio("jax_separable_colour", "jax_separable", "JAX-jit colour ÷ grey, separable", 3.3),
+    Ratio("jax_2d", "jax_copy", "JAX-jit 2-D ÷ one copy (the floor)", 3.0),
+    Ratio("numpy_2d", "jax_2d", "NumPy 2-D ÷ JAX-jit 2-D (the speed-up)", None),
+)
+
+
+@dataclass(frozen=True)
+class Yardstick:
+    """One timed function. `call()` does the work once (waited for, on a device); `output`
+    turns what it returned into pixels on the host, None for a copy (nothing to compare);
+    `same_as` is the JAX-jit entry that computes the same blur."""
+
+    call: Callable[[], object]
+    output: Callable[[object], np.ndarray] | None = None
+    same_as: str | None = None
+
+
+def _host(result: object) -> np.ndarray:
+    return np.asarray(result)
+
+
+def yardstick_functions(
+    grey: np.ndarray, colour: np.ndarray, kernel_size: int, sigma: float
+) -> tuple[dict[str, Yardstick], dict[str, str], dict[str, str]]:
+    """The timed functions on `grey` (height × width) and `colour` (× 3), by entry key; why
+    each missing one is missing; and the versions of the libraries used."""
+    kernels: dict[Algorithm, np.ndarray] = {
+        algorithm: BlurSpec(kernel_size, sigma, algorithm).kernel
+        for algorithm in ("2d", "separable")
+    }
+    found: dict[str, Yardstick] = {}
+    missing: dict[str, str] = {}
+    versions: dict[str, str] = {}
+    try:
+        found.update(_jax_functions(grey, colour, kernels, versions))
+    except JaxUnavailableError as error:
+        for key in ("jax_2d", "jax_separable", "jax_2d_colour", "jax_separable_colour", "jax_copy"):
+            missing[key] = f"JAX is unavailable: {error}"
+    reference = get_engine(REFERENCE_ENGINE)
+    found["numpy_2d"] = Yardstick(
+        lambda: reference.first_call(grey, kernels["2d"]).output, _host, "jax_2d"
+    )
+    if "jax_copy" not in missing:
+        # The floor as compare times it, from the engines' own copy calls.
+        found["jax_copy"] = Yardstick(JAX_JIT.copy_call(grey, kernels["2d"]).again)
+    found["numpy_copy"] = Yardstick(reference.copy_call(grey, kernels["2d"]).again)
+    try:
+        import cv2  # an optional yardstick only: never a dependency of BlurApp
+    except ImportError:
+        missing["opencv_filter2d"] = missing["opencv_sepfilter2d"] = OPENCV_MISSING
+    else:
+        versions["opencv"] = cv2.__version__
+        square, taps = kernels["2d"], kernels["separable"]
+        found["opencv_filter2d"] = Yardstick(
+            lambda: cv2.filter2D(grey, -1, square, borderType=cv2.BORDER_REPLICATE),
+            _host,
+            "jax_2d",
+        )
+        found["opencv_sepfilter2d"] = Yardstick(
+            lambda: cv2.sepFilter2D(grey, -1, taps, taps, borderType=cv2.BORDER_REPLICATE),
+            _host,
+            "jax_separable",
+        )
+    try:
+        import scipy
+        from scipy.ndimage import correlate1d
+    except ImportError:
+        missing["scipy_separable"] = SCIPY_MISSING
+    else:
+        versions["scipy"] = scipy.__version__
+        taps = kernels["separable"]
+
+        def scipy_separable() -> np.ndarray:
+            rows = correlate1d(grey, taps, axis=0, mode="nearest")
+            return correlate1d(rows, taps, axis=1, mode="nearest")
+
+        found["scipy_separable"] = Yardstick(scipy_separable, _host, "jax_separable")
+    order = [key for key, _ in ENTRIES]
+    return dict(sorted(found.items(), key=lambda item: order.index(item[0]))), missing, versions
+
+
+def _jax_functions(
+    grey: np.ndarray,
+    colour: np.ndarray,
+    kernels: dict[Algorithm, np.ndarray],
+    versions: dict[str, str],
+) -> dict[str, Yardstick]:
+    """JAX-jit's compiled programs called as compare's steady calls are: on arrays already on
+    the device, waited for. Raises JaxUnavailableError."""
+    from blurapp.core.engines.jax_engine import (
+        compiled_blurs,
+        describe_device,
+        import_jax,
+        jax_device,
+    )
+
+    jax = import_jax()
+    device = jax_device()
+    versions["jax_device"] = describe_device(device)
+
+    def on_device(image: np.ndarray, algorithm: Algorithm) -> Yardstick:
+        kernel = kernels[algorithm]
+        blur, _ = compiled_blurs.get(image.shape, kernel.shape, device)
+        pixels = jax.block_until_ready(jax.device_put(image, device))
+        weights = jax.block_until_ready(jax.device_put(kernel, device))
+        return Yardstick(
+            lambda: jax.block_until_ready(blur(pixels, weights)),
+            lambda result: np.asarray(jax.device_get(result)),
+        )
+
+    return {
+        "jax_2d": on_device(grey, "2d"),
+        "jax_separable": on_device(grey, "separable"),
+        "jax_2d_colour": on_device(colour, "2d"),
+        "jax_separable_colour": on_device(colour, "separable"),
+    }
+
+
+def _seconds_of(call: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def yardsticks(
+    megapixels: float,
+    rounds: int,
+    kernel_size: int = YARDSTICK_KERNEL_SIZE,
+    sigma: float = DEFAULT_SIGMA,
+) -> dict:
+    """Every entry of ENTRIES on a synthetic image of `megapixels` (grey, and in colour),
+    timed in `rounds` interleaved rounds after one untimed call each; RATIOS from the medians."""
+    grey = synthetic_image(megapixels)
+    colour = synthetic_image(megapixels, channels=3)
+    functions, missing, versions = yardstick_functions(grey, colour, kernel_size, sigma)
+    # The untimed call (JAX-jit's first, in ENTRIES order): each output checked against
+    # JAX-jit's for the same algorithm, then let go (a 24 MP image's outputs would otherwise all
+    # be held through the rounds).
+    differences: dict[str, float | None] = {}
+    references: dict[str, np.ndarray] = {}
+    compared_with = {yardstick.same_as for yardstick in functions.values()}
+    for key, yardstick in functions.items():
+        result = yardstick.call()
+        if key in compared_with and yardstick.output is not None:
+            references[key] = yardstick.output(result)
+        elif yardstick.output is not None and yardstick.same_as is not None:
+            reference = references.get(yardstick.same_as)
+            output = yardstick.output(result)
+            differences[key] = None if reference is None else max_abs_difference(output, reference)
+            del output
+        del result
+    references.clear()
+    times: dict[str, list[float]] = {key: [] for key in functions}
+    for _ in range(rounds):
+        for key, yardstick in functions.items():
+            times[key].append(_seconds_of(yardstick.call))
+    entries: dict[str, dict | None] = {}
+    for key, _ in ENTRIES:
+        if key not in functions:
+            entries[key] = None
+            continue
+        entries[key] = {
+            "median_seconds": statistics.median(times[key]),
+            "min_seconds": min(times[key]),
+            "max_seconds": max(times[key]),
+            "round_seconds": times[key],
+            "max_abs_diff": differences.get(key),
+            "compared_with": functions[key].same_as,
+        }
+    return {
+        "megapixels": grey.size / 1e6,
+        "width": int(grey.shape[1]),
+        "height": int(grey.shape[0]),
+        "kernel_size": kernel_size,
+        "sigma": sigma,
+        "rounds": rounds,
+        "jax_device": versions.get("jax_device"),
+        "opencv": versions.get("opencv"),
+        "scipy": versions.get("scipy"),
+        "entries": entries,
+        "missing": missing,
+        "ratios": {ratio.key: _ratio(entries, ratio) for ratio in RATIOS},
+        "goals": {ratio.key: ratio.goal for ratio in RATIOS},
+    }
+
+
+def _ratio(entries: dict[str, dict | None], ratio: Ratio) -> float | None:
+    numerator, denominator = entries[ratio.numerator], entries[ratio.denominator]
+    if numerator is None or denominator is None or denominator["median_seconds"] <= 0:
+        return None
+    return numerator["median_seconds"] / denominator["median_seconds"]

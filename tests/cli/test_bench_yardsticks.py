@@ -1,0 +1,155 @@
+"""`blurapp bench --sections yardsticks`: JAX-jit beside OpenCV, SciPy, NumPy and a copy of the
+image, timed in the same rounds, and the speed goals' ratios from those very medians."""
+
+import json
+import sys
+
+import numpy as np
+import pytest
+from helpers.command_line import blurapp
+from helpers.oracle import blur_oracle
+
+# The entries a user reads, by JSON key and by their words in the text.
+ENTRIES = {
+    "jax_2d": "JAX-jit 2-D, grey",
+    "jax_separable": "JAX-jit separable, grey",
+    "jax_2d_colour": "JAX-jit 2-D, colour",
+    "jax_separable_colour": "JAX-jit separable, colour",
+    "numpy_2d": "NumPy engine 2-D, grey",
+    "jax_copy": "one copy, JAX-jit",
+    "numpy_copy": "one copy, NumPy",
+    "opencv_filter2d": "OpenCV filter2D",
+    "opencv_sepfilter2d": "OpenCV sepFilter2D",
+    "scipy_separable": "SciPy correlate1d",
+}
+# Issue 20's speed goals: numerator, denominator, the words of the text, the goal.
+RATIOS = [
+    ("jax_2d", "opencv_filter2d", "JAX-jit 2-D ÷ OpenCV filter2D", "≤ 1.0"),
+    ("jax_separable", "opencv_sepfilter2d", "JAX-jit separable ÷ OpenCV sepFilter2D", "≤ 1.0"),
+    ("jax_separable", "jax_2d", "JAX-jit separable ÷ JAX-jit 2-D", "≤ 0.5"),
+    ("jax_2d_colour", "jax_2d", "JAX-jit colour ÷ grey, 2-D", "≤ 3.3"),
+    ("jax_separable_colour", "jax_separable", "JAX-jit colour ÷ grey, separable", "≤ 3.3"),
+    ("jax_2d", "jax_copy", "JAX-jit 2-D ÷ one copy (the floor)", "≤ 3.0"),
+    ("numpy_2d", "jax_2d", "NumPy 2-D ÷ JAX-jit 2-D (the speed-up)", None),
+]
+SMALL_MP = 0.05
+
+
+def test_every_yardstick_is_timed_in_rounds_and_the_ratios_are_of_its_medians():
+    run = blurapp(
+        "bench", "--json", "--sections", "yardsticks", "--probe-megapixels", "0.1", "--repeat", "2"
+    )
+    assert run.returncode == 0, run.stderr
+    yard = json.loads(run.stdout)["yardsticks"]
+    assert (yard["width"], yard["height"], yard["kernel_size"], yard["rounds"]) == (387, 258, 9, 2)
+    assert set(yard["entries"]) == set(ENTRIES)
+    for key, entry in yard["entries"].items():
+        assert entry is not None, yard["missing"].get(key)
+        assert len(entry["round_seconds"]) == 2
+        assert 0 < entry["min_seconds"] <= entry["median_seconds"] <= entry["max_seconds"], key
+    assert yard["opencv"].split(".")[0].isdigit() and yard["scipy"]
+    # Each yardstick computes the blur JAX-jit does, by the same algorithm.
+    for key, same_as in [
+        ("numpy_2d", "jax_2d"),
+        ("opencv_filter2d", "jax_2d"),
+        ("opencv_sepfilter2d", "jax_separable"),
+        ("scipy_separable", "jax_separable"),
+    ]:
+        entry = yard["entries"][key]
+        assert entry["compared_with"] == same_as
+        assert 0 <= entry["max_abs_diff"] < 1e-5, key
+    medians = {key: entry["median_seconds"] for key, entry in yard["entries"].items()}
+    assert len(yard["ratios"]) == len(RATIOS)
+    for numerator, denominator, _, _ in RATIOS:
+        ratio = yard["ratios"][f"{numerator}/{denominator}"]
+        assert ratio == pytest.approx(medians[numerator] / medians[denominator], rel=1e-12)
+
+
+def test_the_text_names_each_yardstick_and_each_ratio_beside_its_goal():
+    # In this process, on the image size of the tests below: JAX compiles its programs once.
+    from blurapp.bench.report import section_lines
+    from blurapp.bench.yardsticks import yardsticks
+
+    lines = section_lines("yardsticks", yardsticks(SMALL_MP, rounds=2))
+    start = next(i for i, line in enumerate(lines) if line.startswith("yardsticks ("))
+    assert "274×183, 9×9, σ 2.5" in lines[start]
+    assert "median of 2 interleaved rounds" in lines[start + 1]
+    for label in ENTRIES.values():
+        line = next(line for line in lines[start:] if line.strip().startswith(label))
+        assert " ms (" in line and "–" in line, line  # the median, then min–max
+    for _, _, words, goal in RATIOS:
+        line = next(line for line in lines[start:] if line.strip().startswith(words))
+        now = line.removeprefix(f"  {words}").split()
+        assert float(now[0]) > 0, line
+        if goal is None:
+            assert len(now) == 1, line
+        else:
+            assert " ".join(now[1:3]) == goal and now[3] in ("yes", "no"), line
+            assert now[3] == ("yes" if float(now[0]) <= float(goal[2:]) else "no"), line
+    assert max(len(line) for line in lines[start:]) <= 100
+
+
+def test_the_yardsticks_blur_as_the_oracle_does():
+    from blurapp.bench.synthetic import synthetic_image
+    from blurapp.bench.yardsticks import yardstick_functions
+    from blurapp.core.kernel import gaussian_kernel
+
+    grey = synthetic_image(SMALL_MP)
+    colour = synthetic_image(SMALL_MP, channels=3)
+    functions, missing, _ = yardstick_functions(grey, colour, 9, 2.5)
+    assert missing == {}
+    expected = blur_oracle(grey, gaussian_kernel(9, 2.5))
+    for key in ("opencv_filter2d", "opencv_sepfilter2d", "scipy_separable", "jax_2d"):
+        yardstick = functions[key]
+        output = yardstick.output(yardstick.call())
+        assert output.shape == grey.shape
+        assert np.abs(output - expected).max() < 1e-5, key
+    colour_blur = functions["jax_separable_colour"]
+    expected_colour = blur_oracle(colour, gaussian_kernel(9, 2.5))
+    assert np.abs(colour_blur.output(colour_blur.call()) - expected_colour).max() < 1e-5
+
+
+def test_without_opencv_its_yardsticks_are_missing_and_say_why(monkeypatch):
+    from blurapp.bench.report import section_lines
+    from blurapp.bench.yardsticks import yardsticks
+
+    monkeypatch.setitem(sys.modules, "cv2", None)  # `import cv2` raises ImportError
+    yard = yardsticks(SMALL_MP, rounds=1)
+    assert yard["entries"]["opencv_filter2d"] is None
+    assert yard["entries"]["opencv_sepfilter2d"] is None
+    assert yard["opencv"] is None
+    assert yard["ratios"]["jax_2d/opencv_filter2d"] is None
+    assert yard["ratios"]["jax_separable/opencv_sepfilter2d"] is None
+    assert yard["entries"]["scipy_separable"]["median_seconds"] > 0
+    assert yard["ratios"]["jax_separable/jax_2d"] > 0
+    text = "\n".join(section_lines("yardsticks", yard))
+    for label in ("OpenCV filter2D", "OpenCV sepFilter2D"):
+        line = next(line for line in text.splitlines() if line.strip().startswith(label))
+        assert line.endswith("  — (opencv-python-headless is not installed)"), line
+        assert " ms" not in line
+    for words in ("JAX-jit 2-D ÷ OpenCV filter2D", "JAX-jit separable ÷ OpenCV sepFilter2D"):
+        line = next(line for line in text.splitlines() if line.strip().startswith(words))
+        assert line.split()[-3:] == ["—", "≤", "1.0"]
+    assert "OpenCV 4" not in text
+
+
+def test_without_jax_the_yardsticks_say_why_and_the_others_are_still_timed(monkeypatch):
+    from blurapp.bench.report import section_lines
+    from blurapp.bench.yardsticks import yardsticks
+    from blurapp.core.engines import jax_engine
+
+    def no_device(platform=None):
+        raise jax_engine.JaxUnavailableError("no device here")
+
+    monkeypatch.setattr(jax_engine, "jax_device", no_device)
+    yard = yardsticks(SMALL_MP, rounds=1)
+    for key in ("jax_2d", "jax_separable", "jax_2d_colour", "jax_separable_colour", "jax_copy"):
+        assert yard["entries"][key] is None
+        assert yard["missing"][key] == "JAX is unavailable: no device here"
+    assert all(ratio is None for ratio in yard["ratios"].values())
+    for key in ("numpy_2d", "opencv_filter2d", "scipy_separable"):
+        assert yard["entries"][key]["median_seconds"] > 0
+        assert yard["entries"][key]["max_abs_diff"] is None  # no JAX-jit blur to compare with
+    text = "\n".join(section_lines("yardsticks", yard))
+    assert "JAX-jit 2-D, grey" in text and "— (JAX is unavailable: no device here)" in text
+    assert "JAX-jit on" not in text
