@@ -2,9 +2,9 @@
 
 The window forwards a user's action (open a photo, Run, Cancel, a change the live preview
 follows) to a WindowController, which asks the Session what to do, gives the job to a runner
-(blurapp.app.jobs.Runner), and takes the answers of the newest request only into the Session;
+(blurapp.app.running.Runner), and takes the answers of the newest request only into the Session;
 what the window must show besides (the status bar's words, the progress, a warning) it is
-told through the WindowView methods. Tests drive it with blurapp.app.jobs.InlineRunner.
+told through the WindowView methods. Tests drive it with blurapp.app.running.InlineRunner.
 """
 
 from __future__ import annotations
@@ -17,16 +17,15 @@ from blurapp.app.jobs import (
     Compiling,
     EngineResult,
     JaxStart,
-    JobHandle,
     LoadedPhoto,
     Progress,
-    Runner,
     RunOutcome,
     compare_job,
     failure_words,
     load_job,
     warm_up_job,
 )
+from blurapp.app.running import JobHandle, Runner
 from blurapp.app.session import Newest, RunPlan, Session
 from blurapp.core.engines import get_engine
 from blurapp.core.photo_checks import PhotoError

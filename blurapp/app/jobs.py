@@ -5,9 +5,9 @@ Every job is called as `job(*arguments, cancelled=…, report=…)` and gives ba
 yields as each step ends (a runner asks it to quit there), and returns its answer. Within one
 step, one call into the core, it checks `cancelled()` (between kernel taps, between JAX calls)
 and tells what happens there through `report(event)`, which a runner delivers as it delivers
-what is yielded. blurapp.ui.runner runs them off the window's thread; InlineRunner runs them
-here, step by step, for tests and scripts. Answers are plain data: NumPy arrays and the core's
-result objects.
+what is yielded. blurapp.ui.runner runs them off the window's thread; InlineRunner
+(blurapp.app.running) runs them here, step by step, for tests and scripts. Answers are plain
+data: NumPy arrays and the core's result objects.
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections import deque
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
 from blurapp.app.pyramid import build_pyramid
+from blurapp.app.running import Report
 from blurapp.app.session import RunPlan
 from blurapp.core.comparison import ComparisonResult, compare, difference_picture
 from blurapp.core.engines import Engine, get_engine
@@ -37,9 +37,6 @@ from blurapp.core.sweep import SweepPoint, sweep_points, sweep_sizes
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
 log = logging.getLogger(__name__)
-
-Report = Callable[[Any], None]  # an event from inside one step of a job
-Job = Callable[..., Generator[Any, None, Any]]
 
 
 def never() -> bool:
@@ -73,10 +70,11 @@ class Compiling:
 
 @dataclass(frozen=True)
 class BlocksDone:
-    """How far a blur by blocks is: `done` of `total` blocks."""
+    """How far a blur by blocks is: `done` of `total` blocks, at this rate so far."""
 
     done: int
     total: int
+    megapixels_per_second: float
 
 
 @dataclass(frozen=True, eq=False)
@@ -380,118 +378,20 @@ def blur_to_file_job(
     reporting BlocksDone after each row of blocks; returns the scale layer's TiledResult."""
     from blurapp.scale import tiled
 
-    kernel = parameters.kernel
     yield None
+    start = time.perf_counter()
+
+    def blocks_done(done: int, total: int, megapixels: float) -> None:
+        report(BlocksDone(done, total, megapixels / max(time.perf_counter() - start, 1e-9)))
+
     return tiled.blur_file_tiled(
         source,
         output,
-        kernel=kernel,
+        kernel=parameters.kernel,
         engine=engine,
         color=parameters.color,
-        progress=lambda done, total: report(BlocksDone(done, total)),
+        progress=blocks_done,
         cancelled=cancelled,
         block=tiled.DEFAULT_BLOCK,
         description=parameters.description(engine),
     )
-
-
-# --- Running jobs ------------------------------------------------------------------------------
-
-
-class JobHandle(Protocol):
-    def quit(self) -> None: ...
-
-
-class Runner(Protocol):
-    """Runs jobs one at a time, in the order they were started; `quit()` on a job's handle asks
-    it to stop at its next check. What a job yields or reports goes to `on_event`, then its
-    answer to `on_return`, or its failure to `on_error`, or `on_stop()` once it has let go
-    after being asked to stop (or was dropped before it began)."""
-
-    def start(
-        self,
-        job: Job,
-        *arguments: Any,
-        on_event: Callable[[Any], None] | None = None,
-        on_return: Callable[[Any], None] | None = None,
-        on_error: Callable[[BaseException], None] | None = None,
-        on_stop: Callable[[], None] | None = None,
-    ) -> JobHandle: ...
-
-
-@dataclass(eq=False)
-class InlineJob:
-    job: Job
-    arguments: tuple
-    on_event: Callable[[Any], None] | None = None
-    on_return: Callable[[Any], None] | None = None
-    on_error: Callable[[BaseException], None] | None = None
-    on_stop: Callable[[], None] | None = None
-    quit_requested: bool = False
-    steps: Generator | None = None
-
-    def quit(self) -> None:
-        self.quit_requested = True
-
-    def cancelled(self) -> bool:
-        return self.quit_requested
-
-
-class InlineRunner:
-    """A runner without threads: jobs wait until `step()` (one step of the job in hand) or
-    `run_all()` runs them, here, in the caller's thread, with the semantics of
-    blurapp.ui.runner.Runner. For tests and scripts."""
-
-    def __init__(self) -> None:
-        self.queue: deque[InlineJob] = deque()
-
-    def start(self, job: Job, *arguments: Any, **handlers: Any) -> InlineJob:
-        inline = InlineJob(job, arguments, **handlers)
-        self.queue.append(inline)
-        return inline
-
-    def busy(self) -> bool:
-        return bool(self.queue)
-
-    def step(self) -> bool:
-        """Run the next step of the job in hand; whether there was one."""
-        if not self.queue:
-            return False
-        job = self.queue[0]
-        if job.steps is None:
-            if job.quit_requested:
-                self._end(job, job.on_stop)
-                return True
-            job.steps = job.job(*job.arguments, cancelled=job.cancelled, report=self._tell(job))
-        if job.quit_requested:  # honoured at the step's end, as superqt's workers do
-            job.steps.close()
-            self._end(job, job.on_stop)
-            return True
-        try:
-            event = next(job.steps)
-        except StopIteration as returned:
-            self._end(job, job.on_return, returned.value)
-        except BlurCancelled:
-            self._end(job, job.on_stop)
-        except Exception as error:
-            self._end(job, job.on_error, error)
-        else:
-            self._tell(job)(event)
-        return True
-
-    def run_all(self) -> None:
-        while self.step():
-            pass
-
-    @staticmethod
-    def _tell(job: InlineJob) -> Report:
-        def tell(event: Any) -> None:
-            if event is not None and job.on_event is not None:
-                job.on_event(event)
-
-        return tell
-
-    def _end(self, job: InlineJob, handler: Callable | None, *answer: Any) -> None:
-        self.queue.popleft()
-        if handler is not None:
-            handler(*answer)

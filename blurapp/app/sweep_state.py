@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 
 from blurapp.app.captions import ENGINES_CONTEXT, Translate
 from blurapp.app.first_calls import FirstCalls, Program
-from blurapp.app.jobs import JobHandle, Runner, failure_words, sweep_job
+from blurapp.app.jobs import failure_words, sweep_job
+from blurapp.app.running import JobHandle, Runner
 from blurapp.app.session import Newest
 from blurapp.core.engines import get_engine
 from blurapp.core.figures import CONTEXT as FIGURES_CONTEXT

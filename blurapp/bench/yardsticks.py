@@ -170,7 +170,8 @@ def _jax_functions(
         weights = jax.block_until_ready(jax.device_put(kernel, device))
         return Yardstick(
             lambda: jax.block_until_ready(blur(pixels, weights)),
-            lambda result: np.asarray(jax.device_get(result)),
+            # The program's rows of values in the image's shape (see jax_engine._blur).
+            lambda result: np.asarray(jax.device_get(result)).reshape(image.shape),
         )
 
     return {

@@ -93,8 +93,10 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
         engine += f"@{args.device}"  # every block on the device asked for, as `blur` does
     bar = None
 
-    def progress(done: int, total: int) -> None:
+    def progress(done: int, total: int, megapixels: float) -> None:
         bar.total = total
+        seconds = bar.format_dict["elapsed"] or 1e-9
+        bar.set_postfix_str(f"{megapixels / seconds:,.1f} MP/s", refresh=False)
         bar.update(done - bar.n)
 
     try:

@@ -213,7 +213,7 @@
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="459"/>
+        <location filename="../core/engines/jax_engine.py" line="466"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -517,7 +517,7 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../app/jobs.py" line="200"/>
+        <location filename="../app/jobs.py" line="198"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
@@ -659,7 +659,7 @@
         <translation>这不是 BlurApp 能读取的 zarr 数组（{reason}）</translation>
     </message>
     <message>
-        <location filename="../scale/tiled.py" line="169"/>
+        <location filename="../scale/tiled.py" line="170"/>
         <source>an image blurred in tiles is written as {accepted}, not {extension}</source>
         <translation>分块模糊的图像只能写为 {accepted}，不能写为 {extension}</translation>
     </message>
@@ -879,17 +879,17 @@
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="208"/>
+        <location filename="../app/controller.py" line="207"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="195"/>
+        <location filename="../ui/tiled_blur.py" line="201"/>
         <source>Blurred by Blocks</source>
         <translation>已分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="198"/>
+        <location filename="../ui/tiled_blur.py" line="204"/>
         <source>Cannot Blur by Blocks</source>
         <translation>无法分块模糊</translation>
     </message>
@@ -909,12 +909,12 @@
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="107"/>
+        <location filename="../app/controller.py" line="106"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="219"/>
+        <location filename="../app/controller.py" line="218"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -924,22 +924,22 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="138"/>
+        <location filename="../app/controller.py" line="137"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="147"/>
+        <location filename="../app/controller.py" line="146"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="159"/>
+        <location filename="../app/controller.py" line="158"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="258"/>
+        <location filename="../app/controller.py" line="257"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
@@ -1494,17 +1494,17 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="94"/>
+        <location filename="../app/sweep_state.py" line="95"/>
         <source>{photo}, {size} · kernel {kernel} · {engines}</source>
         <translation>{photo}，{size} · 卷积核 {kernel} · {engines}</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="112"/>
+        <location filename="../app/sweep_state.py" line="113"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="135"/>
+        <location filename="../app/sweep_state.py" line="136"/>
         <source>Stopped after {count} sizes</source>
         <translation>已在完成 {count} 个尺寸后停止</translation>
     </message>
@@ -1514,37 +1514,37 @@
         <translation>停止(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="156"/>
+        <location filename="../app/sweep_state.py" line="157"/>
         <source>{size} done</source>
         <translation>{size} 已完成</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="165"/>
+        <location filename="../app/sweep_state.py" line="166"/>
         <source>Done: {count} sizes</source>
         <translation>完成：{count} 个尺寸</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="175"/>
+        <location filename="../app/sweep_state.py" line="176"/>
         <source>The sweep failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="200"/>
+        <location filename="../app/sweep_state.py" line="201"/>
         <source>this photo</source>
         <translation>此照片</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="203"/>
+        <location filename="../app/sweep_state.py" line="204"/>
         <source>{engine} first call: {sizes}</source>
         <translation>{engine} 首次调用：{sizes}</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="211"/>
+        <location filename="../app/sweep_state.py" line="212"/>
         <source>Sweep Failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="212"/>
+        <location filename="../app/sweep_state.py" line="213"/>
         <source>The sweep stopped: {reason}</source>
         <translation>扫描已停止：{reason}</translation>
     </message>
@@ -1602,32 +1602,32 @@
         <translation>正在将 {name} 分块模糊到 {output}…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="109"/>
-        <source>Blurring by blocks into {output}: {done} of {total} blocks</source>
-        <translation>正在分块模糊到 {output}：已完成 {done} / {total} 块</translation>
+        <location filename="../ui/tiled_blur.py" line="111"/>
+        <source>Blurring by blocks into {output}: {done} of {total} blocks, {rate} MP/s</source>
+        <translation>正在分块模糊到 {output}：已完成 {done} / {total} 块，{rate} MP/s</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="119"/>
+        <location filename="../ui/tiled_blur.py" line="125"/>
         <source>Wrote {output}: {width} × {height} ({megapixels} MP) in {seconds} s.</source>
         <translation>已写入 {output}：{width} × {height}（{megapixels} 百万像素），用时 {seconds} 秒。</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="135"/>
+        <location filename="../ui/tiled_blur.py" line="141"/>
         <source>The blur by blocks was cancelled.</source>
         <translation>分块模糊已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="138"/>
+        <location filename="../ui/tiled_blur.py" line="144"/>
         <source>Stopping after the blocks in hand…</source>
         <translation>正在处理完当前的块后停止…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="208"/>
+        <location filename="../ui/tiled_blur.py" line="214"/>
         <source>Photo Too Large to Open</source>
         <translation>照片过大，无法打开</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="209"/>
+        <location filename="../ui/tiled_blur.py" line="215"/>
         <source>{problem}
 
 BlurApp can still blur it with the current parameters by blocks, straight into a file, without opening it. Blur it to a file?</source>
@@ -1636,22 +1636,22 @@ BlurApp can still blur it with the current parameters by blocks, straight into a
 BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打开。是否模糊到文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="226"/>
+        <location filename="../ui/tiled_blur.py" line="232"/>
         <source>Blur to File</source>
         <translation>模糊到文件</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="228"/>
+        <location filename="../ui/tiled_blur.py" line="234"/>
         <source>Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)</source>
         <translation>分块 TIFF (*.tif *.tiff);;NumPy 数组 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="241"/>
+        <location filename="../ui/tiled_blur.py" line="247"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="242"/>
+        <location filename="../ui/tiled_blur.py" line="248"/>
         <source>{name} already exists. Replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>

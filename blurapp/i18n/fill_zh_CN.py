@@ -300,7 +300,7 @@ ZH_CN = {
     "Cannot Blur by Blocks": "无法分块模糊",
     "Blurring by Blocks": "正在分块模糊",
     "Blurring {name} by blocks into {output}…": "正在将 {name} 分块模糊到 {output}…",
-    "Blurring by blocks into {output}: {done} of {total} blocks": "正在分块模糊到 {output}：已完成 {done} / {total} 块",
+    "Blurring by blocks into {output}: {done} of {total} blocks, {rate} MP/s": "正在分块模糊到 {output}：已完成 {done} / {total} 块，{rate} MP/s",
     "Wrote {output}: {width} × {height} ({megapixels} MP) in {seconds} s.": "已写入 {output}：{width} × {height}（{megapixels} 百万像素），用时 {seconds} 秒。",
     "The blur by blocks was cancelled.": "分块模糊已取消。",
     "Stopping after the blocks in hand…": "正在处理完当前的块后停止…",

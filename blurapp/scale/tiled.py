@@ -42,8 +42,9 @@ if TYPE_CHECKING:
     import dask.array
 
 
-# progress(done_blocks, total_blocks), called as each band of blocks is written.
-BlockProgress = Callable[[int, int], None]
+# progress(blocks done, blocks in all, megapixels written so far), called as each row of
+# blocks is written (as a batch reports its photos).
+BlockProgress = Callable[[int, int, float], None]
 
 
 @dataclass(frozen=True)
@@ -156,8 +157,8 @@ def blur_file_tiled(
     blur. Written atomically (a temporary file beside it, renamed into place); the source is
     never written over. `scheduler`: None for Dask's local threads, "tcp://host:port" for a
     distributed cluster (its workers need BlurApp and the file), or anything dask's compute
-    takes. `progress(done_blocks, total_blocks)` is called from this thread as each row of
-    blocks is written; `cancelled()` is checked between rows (BlurCancelled).
+    takes. `progress(done_blocks, total_blocks, megapixels)` is called from this thread as each
+    row of blocks is written; `cancelled()` is checked between rows (BlurCancelled).
     Raises PhotoError, OutputError, MissingExtraError, ClusterError.
     """
     start = time.perf_counter()
@@ -204,7 +205,8 @@ def blur_file_tiled(
                     raise
                 yield band
                 if progress is not None:
-                    progress(number * blocks_per_band, total)
+                    megapixels = int(bottom) * int(result.shape[1]) / 1e6
+                    progress(number * blocks_per_band, total, megapixels)
 
         if levels_dtype is None:
             write_atomically(output, lambda file: _write_npy(file, result.shape, bands()))

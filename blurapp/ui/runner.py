@@ -30,7 +30,7 @@ from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
 os.environ.setdefault("QT_API", "pyside6")  # superqt speaks through qtpy: BlurApp's binding
 from superqt.utils import GeneratorWorker
 
-from blurapp.app.jobs import Job as JobFunction
+from blurapp.app.running import Job as JobFunction
 from blurapp.core.runs import BlurCancelled
 
 log = logging.getLogger(__name__)
@@ -201,7 +201,7 @@ def _next() -> None:
 
 class Runner(QObject):
     """A window's (or dialog's) side of the runner: it starts jobs and, until `stop()`, passes
-    on what they tell. See blurapp.app.jobs.Runner for the handlers."""
+    on what they tell. See blurapp.app.running.Runner for the handlers."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.app.captions import RIGHT
-from blurapp.app.jobs import blur_to_file_job, failure_words, is_foreseen
+from blurapp.app.jobs import BlocksDone, blur_to_file_job, failure_words, is_foreseen
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
@@ -88,14 +88,15 @@ class TiledBlurDialog(QDialog):
             output,
             parameters,
             engine,
-            on_event=lambda done: self._on_progress(done.done, done.total),
+            on_event=self._on_progress,
             on_return=self._on_finished,
             on_error=self._on_failed,
             on_stop=self._on_cancelled,
         )
 
-    @Slot(int, int)
-    def _on_progress(self, done: int, total: int) -> None:
+    @Slot(object)
+    def _on_progress(self, blocks: BlocksDone) -> None:
+        done, total = blocks.done, blocks.total
         # QProgressBar.setValue repaints at once when the value moves far enough; with the
         # window-modal dialog that repaint could land inside a paint already going (Qt warned
         # "Recursive repaint detected", then crashed). Updates off while it is set, then one
@@ -106,8 +107,13 @@ class TiledBlurDialog(QDialog):
         self.bar.setUpdatesEnabled(True)
         self.bar.update()
         self.label.setText(
-            self.tr("Blurring by blocks into {output}: {done} of {total} blocks").format(
-                output=self.output.name, done=done, total=total
+            self.tr(
+                "Blurring by blocks into {output}: {done} of {total} blocks, {rate} MP/s"
+            ).format(
+                output=self.output.name,
+                done=done,
+                total=total,
+                rate=self.locale().toString(blocks.megapixels_per_second, "f", 1),
             )
         )
 

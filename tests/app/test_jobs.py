@@ -1,5 +1,5 @@
 """The window's jobs, its controller and the sweep's state, without Qt: no QApplication, no
-thread; the jobs run here, step by step, on blurapp.app.jobs.InlineRunner."""
+thread; the jobs run here, step by step, on blurapp.app.running.InlineRunner."""
 
 import subprocess
 import sys
@@ -11,15 +11,8 @@ from helpers.oracle import blur_oracle
 from PIL import Image
 
 from blurapp.app.controller import WindowController
-from blurapp.app.jobs import (
-    EngineResult,
-    InlineRunner,
-    Progress,
-    compare_job,
-    failure_words,
-    load_job,
-    sweep_job,
-)
+from blurapp.app.jobs import EngineResult, Progress, compare_job, failure_words, load_job, sweep_job
+from blurapp.app.running import InlineRunner
 from blurapp.app.session import RunPlan, Session
 from blurapp.app.sweep_state import SweepState
 from blurapp.core.kernel import gaussian_kernel

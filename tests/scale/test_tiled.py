@@ -151,12 +151,16 @@ def test_progress_counts_up_to_every_block(tmp_path):
         tmp_path / "blurred.tif",
         kernel=gaussian_kernel(5, 1.0),
         block=128,
-        progress=lambda done, total: calls.append((done, total)),
+        progress=lambda *call: calls.append(call),
     )
 
     assert result.blocks == 4 * 3
-    assert [done for done, _ in calls] == [3, 6, 9, 12]
-    assert {total for _, total in calls} == {12}
+    assert [done for done, _, _ in calls] == [3, 6, 9, 12]
+    assert {total for _, total, _ in calls} == {12}
+    # The megapixels written so far: rows of 128 rows (the last 116) of 300 pixels.
+    assert [megapixels for _, _, megapixels in calls] == pytest.approx(
+        [128 * 300 / 1e6, 256 * 300 / 1e6, 384 * 300 / 1e6, 500 * 300 / 1e6]
+    )
 
 
 def test_output_over_the_source_is_refused_and_the_source_kept(tmp_path):
@@ -535,7 +539,7 @@ def test_a_tiff_that_cannot_hold_its_declared_image_is_refused_before_any_work(
             source,
             output,
             kernel=gaussian_kernel(3),
-            progress=lambda done, total: written.append(done),
+            progress=lambda done, total, megapixels: written.append(done),
             cancelled=lambda: bool(written),  # the old code: stop after one row of blocks
         )
     assert str(source) in str(raised.value) and words in str(raised.value)
@@ -576,7 +580,7 @@ def test_an_output_larger_than_the_free_space_is_refused_before_any_work(tmp_pat
             folder,
             output,
             kernel=gaussian_kernel(3),
-            progress=lambda done, total: written.append(done),
+            progress=lambda done, total, megapixels: written.append(done),
             cancelled=lambda: bool(written),
         )
     assert str(output) in str(raised.value) and "not enough free space" in str(raised.value)

@@ -2,6 +2,7 @@
 progress dialog, instead of only failing."""
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -28,11 +29,13 @@ class CancelAtTheFirstRow(tiled_blur.TiledBlurDialog):
 
     rows = 0
     threads: typing.ClassVar[list[bool]] = []
+    labels: typing.ClassVar[list[str]] = []
 
-    @Slot(int, int)
-    def _on_progress(self, done, total):
+    @Slot(object)
+    def _on_progress(self, blocks):
         type(self).threads.append(QThread.currentThread() is QApplication.instance().thread())
-        super()._on_progress(done, total)
+        super()._on_progress(blocks)
+        type(self).labels.append(self.label.text())
         type(self).rows += 1
         if type(self).rows == 1:
             self.cancel()
@@ -108,8 +111,8 @@ def test_cancelling_the_blur_by_blocks_leaves_no_file(
         """The real blur, whose first row of blocks then waits for Cancel: however fast the
         machine, the dialog gets to press it before the last row."""
 
-        def report(done, total):
-            progress(done, total)
+        def report(done, total, megapixels):
+            progress(done, total, megapixels)
             deadline = time.monotonic() + 30
             while not cancelled() and time.monotonic() < deadline:
                 time.sleep(0.01)
@@ -120,6 +123,7 @@ def test_cancelling_the_blur_by_blocks_leaves_no_file(
     monkeypatch.setattr(tiled_blur, "TiledBlurDialog", CancelAtTheFirstRow)
     monkeypatch.setattr(CancelAtTheFirstRow, "rows", 0)
     monkeypatch.setattr(CancelAtTheFirstRow, "threads", [])
+    monkeypatch.setattr(CancelAtTheFirstRow, "labels", [])
     # Small blocks: several rows of them, so there are rows left to cancel.
     monkeypatch.setattr(tiled, "DEFAULT_BLOCK", 128)
     window = make_window()
@@ -129,6 +133,11 @@ def test_cancelling_the_blur_by_blocks_leaves_no_file(
     assert done.args[0] == "cancelled", done.args
     assert CancelAtTheFirstRow.rows == 1  # 900 rows in blocks of 128: it stopped after one
     assert CancelAtTheFirstRow.threads == [True]
+    # The dialog says how far it is and how fast: a row of 10 blocks of 1,200 × 900, at some MP/s.
+    [label] = CancelAtTheFirstRow.labels
+    assert re.fullmatch(
+        r"Blurring by blocks into scan-blurred\.tif: 10 of 80 blocks, \d+\.\d MP/s", label
+    ), label
     assert not answers["output"].exists()
     assert sorted(p.name for p in path.parent.iterdir()) == ["scan.tif"]
 

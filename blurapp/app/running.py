@@ -1,0 +1,114 @@
+"""Running the jobs of blurapp.app.jobs one at a time: what a runner promises (the window's, in
+blurapp.ui.runner, keeps it with threads), and InlineRunner, which keeps it in the caller's
+thread, step by step, for tests and scripts."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from blurapp.core.runs import BlurCancelled
+
+Report = Callable[[Any], None]  # an event from inside one step of a job
+Job = Callable[..., Generator[Any, None, Any]]
+
+
+class JobHandle(Protocol):
+    def quit(self) -> None: ...
+
+
+class Runner(Protocol):
+    """Runs jobs one at a time, in the order they were started; `quit()` on a job's handle asks
+    it to stop at its next check. What a job yields or reports goes to `on_event`, then its
+    answer to `on_return`, or its failure to `on_error`, or `on_stop()` once it has let go
+    after being asked to stop (or was dropped before it began)."""
+
+    def start(
+        self,
+        job: Job,
+        *arguments: Any,
+        on_event: Callable[[Any], None] | None = None,
+        on_return: Callable[[Any], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+        on_stop: Callable[[], None] | None = None,
+    ) -> JobHandle: ...
+
+
+@dataclass(eq=False)
+class InlineJob:
+    job: Job
+    arguments: tuple
+    on_event: Callable[[Any], None] | None = None
+    on_return: Callable[[Any], None] | None = None
+    on_error: Callable[[BaseException], None] | None = None
+    on_stop: Callable[[], None] | None = None
+    quit_requested: bool = False
+    steps: Generator | None = None
+
+    def quit(self) -> None:
+        self.quit_requested = True
+
+    def cancelled(self) -> bool:
+        return self.quit_requested
+
+
+class InlineRunner:
+    """A runner without threads: jobs wait until `step()` (one step of the job in hand) or
+    `run_all()` runs them, here, in the caller's thread, with the semantics of
+    blurapp.ui.runner.Runner. For tests and scripts."""
+
+    def __init__(self) -> None:
+        self.queue: deque[InlineJob] = deque()
+
+    def start(self, job: Job, *arguments: Any, **handlers: Any) -> InlineJob:
+        inline = InlineJob(job, arguments, **handlers)
+        self.queue.append(inline)
+        return inline
+
+    def busy(self) -> bool:
+        return bool(self.queue)
+
+    def step(self) -> bool:
+        """Run the next step of the job in hand; whether there was one."""
+        if not self.queue:
+            return False
+        job = self.queue[0]
+        if job.steps is None:
+            if job.quit_requested:
+                self._end(job, job.on_stop)
+                return True
+            job.steps = job.job(*job.arguments, cancelled=job.cancelled, report=self._tell(job))
+        if job.quit_requested:  # honoured at the step's end, as superqt's workers do
+            job.steps.close()
+            self._end(job, job.on_stop)
+            return True
+        try:
+            event = next(job.steps)
+        except StopIteration as returned:
+            self._end(job, job.on_return, returned.value)
+        except BlurCancelled:
+            self._end(job, job.on_stop)
+        except Exception as error:
+            self._end(job, job.on_error, error)
+        else:
+            self._tell(job)(event)
+        return True
+
+    def run_all(self) -> None:
+        while self.step():
+            pass
+
+    @staticmethod
+    def _tell(job: InlineJob) -> Report:
+        def tell(event: Any) -> None:
+            if event is not None and job.on_event is not None:
+                job.on_event(event)
+
+        return tell
+
+    def _end(self, job: InlineJob, handler: Callable | None, *answer: Any) -> None:
+        self.queue.popleft()
+        if handler is not None:
+            handler(*answer)
