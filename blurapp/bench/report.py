@@ -127,8 +127,8 @@ def yardstick_lines(figures: dict) -> list[str]:
     used += [f"SciPy {figures['scipy']}"] if figures["scipy"] else []
     lines = [
         f"yardsticks ({figures['megapixels']:.3g} MP, {figures['width']}×{figures['height']}, "
-        f"{figures['kernel_size']}×{figures['kernel_size']}, σ {figures['sigma']:g}; "
-        + "; ".join(used)
+        f"{figures['kernel_size']}×{figures['kernel_size']}, σ {figures['sigma']:g}"
+        + "".join(f"; {library}" for library in used)
         + "):",
         f"  (median of {figures['rounds']} interleaved rounds, min–max in brackets; "
         "edges repeated;",

@@ -2,9 +2,10 @@
 against — OpenCV and SciPy when installed, the NumPy engine, one copy of the image (the floor)
 — timed in the same interleaved rounds, with the ratios of issue 20's speed goals.
 
-Every timed function is called once untimed (its output checked against JAX-jit's for the same
-algorithm), then once per round, in the same order each round, so that a disturbance of the
-machine falls on all of them alike; each entry reports the median, min and max of its rounds.
+Every timed function is called once untimed (the outputs of the NumPy engine, OpenCV and SciPy
+checked there against JAX-jit's grey blur by the same algorithm), then once per round, in the
+same order each round, so that a disturbance of the machine falls on all of them alike; each
+entry reports the median, min and max of its rounds.
 """
 
 from __future__ import annotations

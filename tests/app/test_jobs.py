@@ -122,6 +122,40 @@ def test_a_sweep_yields_each_size_as_it_finishes(tmp_path):
     assert all(point.seconds["numpy"] > 0 for point in points)
 
 
+def test_a_blur_by_blocks_tells_each_row_of_blocks_with_its_rate(tmp_path, monkeypatch):
+    import tifffile
+
+    from blurapp.app import jobs
+    from blurapp.scale import tiled
+
+    levels = np.random.default_rng(3).integers(0, 256, (300, 200), dtype=np.uint8)
+    source = tmp_path / "scan.tif"
+    tifffile.imwrite(source, levels, tile=(128, 128))
+    monkeypatch.setattr(tiled, "DEFAULT_BLOCK", 128)  # three rows of two blocks
+
+    class Clock:  # the job's clock: 2 s more at each reading, from its start at 100 s
+        now = 98.0
+
+        def perf_counter(self):
+            self.now += 2.0
+            return self.now
+
+    monkeypatch.setattr(jobs, "time", Clock())
+    told = []
+    job = jobs.blur_to_file_job(
+        source, tmp_path / "out.tif", BlurSpec(kernel_size=5), "numpy", report=told.append
+    )
+    drain(job, told)
+
+    rows = [event for event in told if isinstance(event, jobs.BlocksDone)]
+    assert [row.done for row in rows] == [2, 4, 6] and {row.total for row in rows} == {6}
+    # Rows of 128, 128 and 44 pixel rows of 200 pixels, written 2, 4 and 6 s after the start.
+    written = [128 * 200 / 1e6, 256 * 200 / 1e6, 300 * 200 / 1e6]
+    assert [row.megapixels_per_second for row in rows] == pytest.approx(
+        [written[0] / 2, written[1] / 4, written[2] / 6]
+    )
+
+
 def test_failures_are_told_in_words_naming_what_failed(tmp_path):
     problem = PhotoError(tmp_path / "a.tif", "the file does not exist")
     assert failure_words(problem) == str(problem)

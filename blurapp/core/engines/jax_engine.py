@@ -296,7 +296,7 @@ class _CompiledBlurs:
         self, shape: tuple[int, int], kernel_shape: tuple[int, ...], device: Any = None
     ) -> tuple[Callable[[Any, Any], Any], Compilation]:
         """The compiled blur for `device` (JAX's default device when None), and how it was
-        obtained."""
+        obtained. It hands back rows of values (height × width·channels): see _blur."""
         jax = import_jax()
         device = jax_device() if device is None else device
         # The shapes kept apart: flattened, a grey photo's 3 × 3 kernel and the same photo in
