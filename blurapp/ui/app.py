@@ -95,16 +95,16 @@ def run_window(
             window.set_parameters(color=True)
         _report_uncaught_errors(window)
         window.closed_while_busy.connect(lambda: _exit_now())
-        open_window(window, image)
         if exit_when_shown:
-            # For `blurapp bench`: say when the window is up (and whether JAX was needed for
-            # that), then leave.
+            # For `blurapp bench`: say when the window is up, the event loop running (and
+            # whether JAX was needed for that), then leave, before the photo's load begins.
             def report() -> None:
                 print(f"shown jax_imported={'jax' in sys.modules}", flush=True)
                 window.close()
                 app.quit()
 
-            QTimer.singleShot(0, report)
+            QTimer.singleShot(0, window, report)
+        open_window(window, image)
         return app.exec()
     # A screenshot shows the defaults at a fixed size and leaves the user's settings alone.
     with tempfile.TemporaryDirectory(prefix="blurapp-screenshot-") as folder:
@@ -162,11 +162,16 @@ def _report_uncaught_errors(window: MainWindow) -> None:
 
 
 def open_window(window: MainWindow, image: Path | None) -> MainWindow:
-    """Show `window` and start loading `image`, or the bundled sample photo when None."""
+    """Show `window` and, once the event loop runs (the window on screen first), start loading
+    `image`, or the bundled sample photo when None."""
     from blurapp.core.sample import sample_photo_path
 
+    def start_loading() -> None:
+        if window.isVisible():  # not closed before the event loop came to it
+            window.open_photo(image if image is not None else sample_photo_path())
+
     window.show()
-    window.open_photo(image if image is not None else sample_photo_path())
+    QTimer.singleShot(0, window, start_loading)
     return window
 
 

@@ -23,12 +23,9 @@ import threading
 import warnings
 from collections import deque
 from collections.abc import Callable, Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
-
-os.environ.setdefault("QT_API", "pyside6")  # superqt speaks through qtpy: BlurApp's binding
-from superqt.utils import GeneratorWorker
 
 from blurapp.app.running import Job as JobFunction
 from blurapp.core.runs import BlurCancelled
@@ -62,27 +59,46 @@ def _steps(function: JobFunction, *arguments: Any, **keywords: Any) -> Generator
         raise _Failed(error) from error
 
 
-class _Worker(GeneratorWorker):
+if TYPE_CHECKING:
+    from superqt.utils import GeneratorWorker as _Worker
+
+_worker_class: Any = None
+
+
+def _new_worker(*args: Any, **kwargs: Any) -> _Worker:
     """superqt's GeneratorWorker, which also closes the job's generator once it stops (a job
     quit at a yield runs its `finally` blocks then, on its own thread) and says when it has
-    ended, to a thread that waits for it."""
+    ended, to a thread that waits for it.
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.began, self.ended = threading.Event(), threading.Event()
+    superqt is imported here, when the first job begins, not with the window: it imports all
+    its widgets through qtpy (300 of the 890 ms before the window was shown, by `python -X
+    importtime`), and the window's first job begins once the window is on screen.
+    """
+    global _worker_class
+    if _worker_class is None:
+        os.environ.setdefault("QT_API", "pyside6")  # superqt speaks through qtpy: our binding
+        from superqt.utils import GeneratorWorker
 
-    def work(self) -> Any:
-        try:
-            return super().work()
-        finally:
-            self._gen.close()
+        class Worker(GeneratorWorker):
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, **kwargs)
+                self.began, self.ended = threading.Event(), threading.Event()
 
-    def run(self) -> None:
-        self.began.set()
-        try:
-            super().run()
-        finally:
-            self.ended.set()
+            def work(self) -> Any:
+                try:
+                    return super().work()
+                finally:
+                    self._gen.close()
+
+            def run(self) -> None:
+                self.began.set()
+                try:
+                    super().run()
+                finally:
+                    self.ended.set()
+
+        _worker_class = Worker
+    return _worker_class(*args, **kwargs)
 
 
 class Job(QObject):
@@ -121,7 +137,7 @@ class Job(QObject):
         return self.worker.ended.wait(None if ms is None else ms / 1000)
 
     def _begin(self) -> None:
-        worker = self.worker = _Worker(
+        worker = self.worker = _new_worker(
             _steps,
             self._function,
             *self._arguments,

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 
 import pytest
@@ -454,3 +455,38 @@ def test_the_startup_bench_keeps_its_windows_settings_out_of_the_users(tmp_path,
     report = bench.startup(runs=1)
     assert "error" not in report, report
     assert _files_under(user) == []
+
+
+def test_the_window_is_on_screen_before_superqt_is_imported_and_the_photo_loads(tmp_path):
+    # superqt imports all its widgets (about 300 ms): the window shows first, then its first
+    # job (opening the photo) brings superqt in, and the photo still opens.
+    script = textwrap.dedent(
+        """
+        import sys
+        from PySide6.QtCore import QTimer
+        from PySide6.QtWidgets import QApplication
+        app = QApplication([])
+        from blurapp.ui.app import open_window
+        from blurapp.ui.main_window import MainWindow
+        window = MainWindow()
+        seen = {}
+        def on_screen():
+            seen["shown"] = window.isVisible()
+            seen["superqt before"] = "superqt" in sys.modules
+        QTimer.singleShot(0, window, on_screen)
+        open_window(window, None)
+        window.photo_shown.connect(lambda *_: app.quit())
+        QTimer.singleShot(60_000, app.quit)
+        app.exec()
+        print(seen["shown"], seen["superqt before"], "superqt" in sys.modules, window.photo is not None)
+        sys.stdout.flush()
+        import os
+        os._exit(0)  # a job may still run (JAX starting): no teardown to wait for
+        """
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    run_ = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert run_.returncode == 0, run_.stderr
+    assert run_.stdout.split() == ["True", "False", "True", "True"], run_.stdout
