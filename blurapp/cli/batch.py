@@ -20,6 +20,7 @@ from blurapp.cli.output import (
     CommandFailed,
     print_line,
     progress_bar,
+    show_progress,
     shown,
 )
 
@@ -91,12 +92,6 @@ def run(args: argparse.Namespace) -> int:
             given = ", ".join(shown(path) for path in args.inputs)
             raise CommandFailed(f"{given}: no photos found (the types Pillow reads, or zarr)")
         with progress_bar(len(plan.jobs), "photo", "blurring") as bar:
-
-            def progress(finished: int, total: int, megapixels: float) -> None:
-                bar.update(finished - bar.n)
-                seconds = bar.format_dict["elapsed"] or 1e-9
-                bar.set_postfix_str(f"{megapixels / seconds:,.1f} MP/s", refresh=False)
-
             summary = run_batch(
                 plan,
                 engine=args.engine,
@@ -107,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
                 color=args.color,
                 scheduler=args.scheduler,
                 workers=args.workers,
-                progress=progress,
+                progress=lambda *finished: show_progress(bar, *finished),
             )
     except (BatchError, MissingExtraError, ClusterError) as error:
         raise CommandFailed(str(error)) from error

@@ -22,6 +22,7 @@ from blurapp.cli.output import (
     note_short_kernel,
     print_line,
     progress_bar,
+    show_progress,
     shown,
     source_photo,
 )
@@ -91,14 +92,6 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
     engine = args.engine.name
     if args.engine.uses_jax and args.engine.platform is None and args.device != "auto":
         engine += f"@{args.device}"  # every block on the device asked for, as `blur` does
-    bar = None
-
-    def progress(done: int, total: int, megapixels: float) -> None:
-        bar.total = total
-        seconds = bar.format_dict["elapsed"] or 1e-9
-        bar.set_postfix_str(f"{megapixels / seconds:,.1f} MP/s", refresh=False)
-        bar.update(done - bar.n)
-
     try:
         with progress_bar(0, "block", shown(source.name)) as bar:
             result = blur_file_tiled(
@@ -108,7 +101,7 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
                 engine=engine,
                 color=args.color,
                 scheduler=args.scheduler,
-                progress=progress,
+                progress=lambda *done: show_progress(bar, *done),
                 description=description,
             )
     except (PhotoError, OutputError, MissingExtraError, ClusterError) as error:

@@ -85,3 +85,12 @@ def progress_bar(total: int, unit: str, description: str) -> Iterator[Any]:
         ) from None
     with tqdm(total=total, unit=unit, desc=description, disable=None, dynamic_ncols=True) as bar:
         yield bar
+
+
+def show_progress(bar: Any, done: int, total: int, megapixels: float) -> None:
+    """Move a progress_bar to `done` of `total`, the megapixels written so far beside it as a
+    rate: a batch's photos and a blur's rows of blocks report alike."""
+    bar.total = total
+    seconds = bar.format_dict["elapsed"] or 1e-9
+    bar.set_postfix_str(f"{megapixels / seconds:,.1f} MP/s", refresh=False)
+    bar.update(done - bar.n)
