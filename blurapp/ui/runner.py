@@ -17,6 +17,7 @@ that thread, which passes them on to the handlers for as long as its Runner has 
 from __future__ import annotations
 
 import atexit
+import functools
 import logging
 import os
 import threading
@@ -62,10 +63,9 @@ def _steps(function: JobFunction, *arguments: Any, **keywords: Any) -> Generator
 if TYPE_CHECKING:
     from superqt.utils import GeneratorWorker as _Worker
 
-_worker_class: Any = None
 
-
-def _new_worker(*args: Any, **kwargs: Any) -> _Worker:
+@functools.cache
+def _worker_class() -> type[_Worker]:
     """superqt's GeneratorWorker, which also closes the job's generator once it stops (a job
     quit at a yield runs its `finally` blocks then, on its own thread) and says when it has
     ended, to a thread that waits for it.
@@ -74,31 +74,28 @@ def _new_worker(*args: Any, **kwargs: Any) -> _Worker:
     its widgets through qtpy (300 of the 890 ms before the window was shown, by `python -X
     importtime`), and the window's first job begins once the window is on screen.
     """
-    global _worker_class
-    if _worker_class is None:
-        os.environ.setdefault("QT_API", "pyside6")  # superqt speaks through qtpy: our binding
-        from superqt.utils import GeneratorWorker
+    os.environ.setdefault("QT_API", "pyside6")  # superqt speaks through qtpy: our binding
+    from superqt.utils import GeneratorWorker
 
-        class Worker(GeneratorWorker):
-            def __init__(self, *args: Any, **kwargs: Any) -> None:
-                super().__init__(*args, **kwargs)
-                self.began, self.ended = threading.Event(), threading.Event()
+    class Worker(GeneratorWorker):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.began, self.ended = threading.Event(), threading.Event()
 
-            def work(self) -> Any:
-                try:
-                    return super().work()
-                finally:
-                    self._gen.close()
+        def work(self) -> Any:
+            try:
+                return super().work()
+            finally:
+                self._gen.close()
 
-            def run(self) -> None:
-                self.began.set()
-                try:
-                    super().run()
-                finally:
-                    self.ended.set()
+        def run(self) -> None:
+            self.began.set()
+            try:
+                super().run()
+            finally:
+                self.ended.set()
 
-        _worker_class = Worker
-    return _worker_class(*args, **kwargs)
+    return Worker
 
 
 class Job(QObject):
@@ -137,7 +134,7 @@ class Job(QObject):
         return self.worker.ended.wait(None if ms is None else ms / 1000)
 
     def _begin(self) -> None:
-        worker = self.worker = _new_worker(
+        worker = self.worker = _worker_class()(
             _steps,
             self._function,
             *self._arguments,
