@@ -45,7 +45,9 @@ PRESENTED_ROWS = RowArrangement(
     # screen bring a scroll bar, and the narrower rows wrap the six figures off it.
     hidden=frozenset({"image", "kernel", "transfers", "device", "copy", "vs copy"}),
     stacked=True,
-    detail_scale=1.3,
+    # 1.3 left 2 px under "max abs diff" at 1600 × 1000, and a first call "program loaded from
+    # the compilation cache" with a wrapped detail beside it pushed it off (CI, 1 run in 5).
+    detail_scale=1.25,
 )
 # Outside presentation mode the speed-up leads too: at the window's smallest size it is the
 # figure that must show without scrolling.
