@@ -46,7 +46,7 @@ PRESENTED_ROWS = RowArrangement(
     hidden=frozenset({"image", "kernel", "transfers", "device", "copy", "vs copy"}),
     stacked=True,
     # 1.3 left 2 px under "max abs diff" at 1600 × 1000, and a first call "program loaded from
-    # the compilation cache" with a wrapped detail beside it pushed it off (CI, 1 run in 5).
+    # the compilation cache" with a wrapped detail beside it pushed it off (1 of 6 full runs).
     detail_scale=1.25,
 )
 # Outside presentation mode the speed-up leads too: at the window's smallest size it is the
