@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
 
 from blurapp.app.running import Job as JobFunction
 from blurapp.core.runs import BlurCancelled
@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 _waiting: deque[Job] = deque()  # started, their turn not come yet
 _current: Job | None = None  # the one job running
+_retired: list[Job] = []  # ended, kept until their threads have let go (see _retire)
 
 
 def running_jobs() -> list[Job]:
@@ -67,8 +68,7 @@ if TYPE_CHECKING:
 @functools.cache
 def _worker_class() -> type[_Worker]:
     """superqt's GeneratorWorker, which also closes the job's generator once it stops (a job
-    quit at a yield runs its `finally` blocks then, on its own thread) and says when it has
-    ended, to a thread that waits for it.
+    quit at a yield runs its `finally` blocks then, on its own thread).
 
     superqt is imported here, when the first job begins, not with the window: it imports all
     its widgets through qtpy (300 of the 890 ms before the window was shown, by `python -X
@@ -78,24 +78,32 @@ def _worker_class() -> type[_Worker]:
     from superqt.utils import GeneratorWorker
 
     class Worker(GeneratorWorker):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self.began, self.ended = threading.Event(), threading.Event()
-
         def work(self) -> Any:
             try:
                 return super().work()
             finally:
                 self._gen.close()
 
-        def run(self) -> None:
-            self.began.set()
-            try:
-                super().run()
-            finally:
-                self.ended.set()
-
     return Worker
+
+
+def _run_on_pool_thread(box: list[_Worker], began: threading.Event, ended: threading.Event) -> None:
+    """Run the worker in `box`, then let go of it before saying the job has ended.
+
+    The pool is given this function, not the worker: Qt would delete a worker it was given on
+    the pool's thread once it had run, and whichever thread drops the last reference to a
+    worker deletes its signals' QObject, which lives on the window's thread. Deleted from here
+    while the window's thread handled its last signal, that crashed the program (a stress test
+    of short jobs crashed within seconds, and a CI run once). The window's thread keeps the
+    worker, through its Job, until `ended` says this thread holds no reference to it.
+    """
+    worker = box.pop()
+    began.set()
+    try:
+        worker.run()
+    finally:
+        del worker
+        ended.set()
 
 
 class Job(QObject):
@@ -117,6 +125,7 @@ class Job(QObject):
         self._quit = threading.Event()
         self._answered = False
         self.worker: _Worker | None = None
+        self._began, self._ended = threading.Event(), threading.Event()  # on its pool thread
 
     def quit(self) -> None:
         self._quit.set()
@@ -125,13 +134,13 @@ class Job(QObject):
 
     def is_running(self) -> bool:
         """Whether its thread has it: begun, and not yet ended."""
-        return self.worker is not None and not self.worker.ended.is_set()
+        return self.worker is not None and not self._ended.is_set()
 
     def wait(self, ms: int | None = None) -> bool:
         """Wait up to `ms` (None: as long as it takes) for its thread to end it; whether it has."""
         if self.worker is None:
             return True
-        return self.worker.ended.wait(None if ms is None else ms / 1000)
+        return self._ended.wait(None if ms is None else ms / 1000)
 
     def _begin(self) -> None:
         worker = self.worker = _worker_class()(
@@ -148,7 +157,9 @@ class Job(QObject):
         worker.finished.connect(self._on_finished)
         # Into the pool now: superqt's start() waits for the event loop to do it, and a window
         # closed before then would wait for a job that had not begun.
-        QThreadPool.globalInstance().start(worker)
+        QThreadPool.globalInstance().start(
+            functools.partial(_run_on_pool_thread, [worker], self._began, self._ended)
+        )
 
     def _report(self, event: Any) -> None:
         """On the job's thread: an event from inside one step, delivered as a yield is."""
@@ -189,6 +200,7 @@ class Job(QObject):
     def _on_finished(self) -> None:
         self._end()
         _next()
+        _retire(self)
 
     def _end(self) -> None:
         if not self._answered:
@@ -196,6 +208,21 @@ class Job(QObject):
         if self._runner is not None:
             self._runner._forget(self)
         self.ended.emit()
+
+
+def _retire(job: Job) -> None:
+    """Keep `job`, which has just told its end, until its pool thread has let go of its worker
+    and this thread is out of the job's own slot (a QObject deleted inside its own slot, or a
+    worker dropped last by the pool's thread, can crash the program)."""
+    _retired.append(job)
+    if len(_retired) == 1:  # else a look is already coming
+        QTimer.singleShot(0, _let_go_of_retired)
+
+
+def _let_go_of_retired() -> None:
+    _retired[:] = [job for job in _retired if not job._ended.is_set()]
+    if _retired:  # its pool thread is just returning: look again soon
+        QTimer.singleShot(10, _let_go_of_retired)
 
 
 def _next() -> None:
@@ -272,6 +299,6 @@ def after_the_running_job(callback: Callable[[], Any]) -> None:
 @atexit.register
 def _wait_for_the_job_running() -> None:
     # A thread still running Python while the interpreter shuts down would crash it.
-    worker = _current.worker if _current is not None else None
-    if worker is not None and worker.began.is_set():
-        worker.ended.wait()
+    for job in [_current, *_retired]:
+        if job is not None and job._began.is_set():
+            job._ended.wait()

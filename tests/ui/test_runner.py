@@ -1,6 +1,8 @@
 """The window's runner (blurapp.ui.runner) with real threads: handlers on the window's thread,
 one job at a time, failures told, quit honoured, nothing told after stop()."""
 
+import subprocess
+import sys
 import threading
 import time
 
@@ -87,3 +89,36 @@ def test_stop_waits_for_the_job_and_tells_nothing_more(qtbot):
     count = len(told)
     qtbot.wait(100)
     assert len(told) == count
+
+
+MANY_SHORT_JOBS = """
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from blurapp.ui.runner import Runner
+
+def short(*, cancelled, report):
+    report("event")
+    yield "step"
+    return "answer"
+
+runner, told = Runner(), []
+for _ in range(200):
+    for _ in range(20):
+        runner.start(short, on_event=told.append, on_return=told.append)
+    while runner.busy():
+        app.processEvents()
+print(len(told))
+"""
+
+
+def test_thousands_of_short_jobs_end_without_crashing_the_program():
+    # Each job's worker was once let go of by whichever thread came last, and a worker dropped
+    # by the pool's thread while the window's thread handled its last signal crashed the
+    # program: with short jobs, within a second. In a process of its own, so a crash is a
+    # failure told here, not the end of the test run.
+    done = subprocess.run(
+        [sys.executable, "-c", MANY_SHORT_JOBS], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == [str(4000 * 3)]  # an event, a step and an answer each
+    assert "Traceback" not in done.stderr
