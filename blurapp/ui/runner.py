@@ -44,20 +44,29 @@ def running_jobs() -> list[Job]:
 
 
 class _Failed(Exception):
-    """A job's RuntimeError, carried past superqt's worker: it takes a RuntimeError for a sign
-    that its own Qt object was deleted, and drops it with a warning instead of `errored` (a
-    JAX XlaRuntimeError, or the scale layer's ClusterError, would vanish unseen)."""
+    """A job's RuntimeError, or an exception that is not an Exception (SystemExit), carried
+    past superqt's worker: it takes a RuntimeError for a sign that its own Qt object was
+    deleted, and drops it with a warning instead of `errored` (a JAX XlaRuntimeError, or the
+    scale layer's ClusterError, would vanish unseen); the others it does not catch, and then
+    never says the job finished, which would leave every later job waiting."""
 
-    def __init__(self, error: RuntimeError) -> None:
+    def __init__(self, error: BaseException) -> None:
         super().__init__(str(error))
         self.error = error
 
 
 def _steps(function: JobFunction, *arguments: Any, **keywords: Any) -> Generator:
-    """`function`'s own steps, its RuntimeErrors carried in a _Failed."""
+    """`function`'s own steps, its answer in a tuple (superqt takes an answer that is an
+    exception for a failure of its own) and its failures that superqt drops in a _Failed."""
     try:
-        return (yield from function(*arguments, **keywords))
+        return ((yield from function(*arguments, **keywords)),)
+    except GeneratorExit:
+        raise  # the worker closing the steps of a job asked to quit
     except RuntimeError as error:
+        raise _Failed(error) from error
+    except Exception:
+        raise
+    except BaseException as error:
         raise _Failed(error) from error
 
 
@@ -179,10 +188,10 @@ class Job(QObject):
             self._tell("on_event", event)
 
     @Slot(object)
-    def _on_returned(self, answer: Any) -> None:
+    def _on_returned(self, answer: tuple) -> None:
         if not self._quit.is_set():
             self._answered = True
-            self._tell("on_return", answer)
+            self._tell("on_return", *answer)
 
     @Slot(object)
     def _on_errored(self, error: BaseException) -> None:
@@ -198,16 +207,20 @@ class Job(QObject):
 
     @Slot()
     def _on_finished(self) -> None:
-        self._end()
-        _next()
-        _retire(self)
+        try:
+            self._end()
+        finally:  # a handler that failed must not stop the jobs after it
+            _next()
+            _retire(self)
 
     def _end(self) -> None:
-        if not self._answered:
-            self._tell("on_stop")
-        if self._runner is not None:
-            self._runner._forget(self)
-        self.ended.emit()
+        try:
+            if not self._answered:
+                self._tell("on_stop")
+        finally:  # ended whatever its handler did
+            if self._runner is not None:
+                self._runner._forget(self)
+            self.ended.emit()
 
 
 def _retire(job: Job) -> None:
@@ -220,6 +233,12 @@ def _retire(job: Job) -> None:
 
 
 def _let_go_of_retired() -> None:
+    for job in _retired:
+        if job._ended.is_set():
+            # Let go of its worker here too: a Job still held by whoever started it (in a
+            # reference cycle with them, through its handlers) would otherwise take its
+            # worker to whichever thread the garbage collector next runs on.
+            job.worker, job._handlers = None, {}
     _retired[:] = [job for job in _retired if not job._ended.is_set()]
     if _retired:  # its pool thread is just returning: look again soon
         QTimer.singleShot(10, _let_go_of_retired)

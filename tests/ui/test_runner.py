@@ -64,6 +64,47 @@ def test_a_runtime_error_in_a_job_is_told_as_it_was_raised(qtbot):
     assert type(error) is RuntimeError and str(error) == "device lost"
 
 
+def test_a_job_that_exits_or_answers_with_an_error_leaves_the_next_job_its_turn(qtbot):
+    # superqt's worker catches only Exception, and takes an answer that is a RuntimeError for
+    # its own deletion: either way it never said the job had finished, and every later job
+    # waited for ever.
+    def exiting(*, cancelled, report):
+        yield None
+        raise SystemExit(3)
+
+    def answering_an_error(*, cancelled, report):
+        yield None
+        return RuntimeError("an answer, not a failure")
+
+    runner, errors, answers, log = Runner(), [], [], []
+    runner.start(exiting, on_error=errors.append)
+    runner.start(answering_an_error, on_return=answers.append)
+    last = runner.start(ticking, 1, 0, log, on_return=answers.append)
+    with qtbot.waitSignal(last.ended, timeout=RUN_TIMEOUT_MS):
+        pass
+    [error] = errors
+    assert type(error) is SystemExit and error.code == 3
+    assert [type(answer) for answer in answers] == [RuntimeError, int] and answers[1] == 1
+    assert not runner.busy()
+
+
+def test_a_failing_stop_handler_leaves_the_next_job_its_turn(qtbot):
+    def failing_handler():
+        raise ValueError("a handler's own bug")
+
+    runner, log, answers = Runner(), [], []
+    first = runner.start(ticking, 100, 0.01, log, on_stop=failing_handler)
+    last = runner.start(ticking, 1, 0, log, on_return=answers.append)
+    qtbot.waitUntil(lambda: len(log) >= 2, timeout=RUN_TIMEOUT_MS)
+    with (
+        qtbot.captureExceptions() as raised,
+        qtbot.waitSignal(last.ended, timeout=RUN_TIMEOUT_MS),
+    ):
+        first.quit()
+    assert answers == [1] and not runner.busy()
+    assert [str(error) for _, error, _ in raised] == ["a handler's own bug"]  # not hidden
+
+
 def test_quit_stops_a_job_at_its_next_step_and_tells_on_stop(qtbot):
     told, log = [], []
     runner = Runner()
@@ -92,22 +133,44 @@ def test_stop_waits_for_the_job_and_tells_nothing_more(qtbot):
 
 
 MANY_SHORT_JOBS = """
+import gc, threading, weakref
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
+from blurapp.ui import runner as runner_module
 from blurapp.ui.runner import Runner
+
+# Which thread lets go of each worker's signals (a QObject of this thread's).
+freed = []
+begin = runner_module.Job._begin
+
+def begin_watched(job):
+    begin(job)
+    name = lambda: freed.append(threading.current_thread().name)
+    weakref.finalize(job.worker.signals, name)
+
+runner_module.Job._begin = begin_watched
 
 def short(*, cancelled, report):
     report("event")
     yield "step"
     return "answer"
 
-runner, told = Runner(), []
+class Owner:  # keeps its job, in a reference cycle with it through the handler, as windows do
+    def __init__(self, runner):
+        self.told = []
+        self.job = runner.start(short, on_event=self.told.append, on_return=self.told.append)
+
+runner, owners = Runner(), []
 for _ in range(200):
-    for _ in range(20):
-        runner.start(short, on_event=told.append, on_return=told.append)
+    owners += [Owner(runner) for _ in range(20)]
     while runner.busy():
         app.processEvents()
-print(len(told))
+while runner_module._retired:
+    app.processEvents()
+told = sum(len(owner.told) for owner in owners)
+del owners
+gc.collect()
+print(told, len(freed), sorted(set(freed)))
 """
 
 
@@ -115,10 +178,15 @@ def test_thousands_of_short_jobs_end_without_crashing_the_program():
     # Each job's worker was once let go of by whichever thread came last, and a worker dropped
     # by the pool's thread while the window's thread handled its last signal crashed the
     # program: with short jobs, within a second. In a process of its own, so a crash is a
-    # failure told here, not the end of the test run.
+    # failure told here (with its threads' stacks), not the end of the test run.
     done = subprocess.run(
-        [sys.executable, "-c", MANY_SHORT_JOBS], capture_output=True, text=True, timeout=300
+        [sys.executable, "-X", "faulthandler", "-c", MANY_SHORT_JOBS],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.split() == [str(4000 * 3)]  # an event, a step and an answer each
+    # An event, a step and an answer told for each of the 4,000 jobs; every worker's signals
+    # let go of, by the window's thread.
+    assert done.stdout.split() == [str(4000 * 3), "4000", "['MainThread']"], done.stdout
     assert "Traceback" not in done.stderr
