@@ -4,7 +4,6 @@ whole-image loader's own rule (blurapp.core.pixels)."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 import stat
@@ -39,6 +38,7 @@ from blurapp.scale.scheduler import (
     _dask_array,
     import_extra,
 )
+from blurapp.scale.tiff_tiles import TiffTiles
 
 if TYPE_CHECKING:
     import dask.array
@@ -317,23 +317,21 @@ class _StoredSamples:
     def _open(self) -> Any:
         with self._lock:
             if self._stored is None:
-                zarr = _zarr()
                 if self.layout.kind == "zarr":
                     self._stored = _open_zarr(self.layout.path)
                 else:
-                    import tifffile
-
-                    tiff = tifffile.TiffFile(self.layout.path)
-                    store = tiff.aszarr(key=0)
+                    tiles = TiffTiles(self.layout.path)
                     # The file stays open for the blocks still to read, and closes with this.
-                    weakref.finalize(self, _close_all, store, tiff)
-                    self._stored = zarr.open_array(store, mode="r")
+                    weakref.finalize(self, tiles.close)
+                    self._stored = tiles
             return self._stored
 
     def _read(self, rows: Any, columns: Any) -> np.ndarray:
         layout = self.layout
         try:
             stored = self._open()
+            if isinstance(stored, TiffTiles):
+                return stored.region(rows, columns)
             if layout.planar:
                 return np.moveaxis(np.asarray(stored[:, rows, columns]), 0, -1)
             if stored.ndim == 2:  # one sample a pixel, stored without a samples axis
@@ -392,12 +390,6 @@ class _FloatPixels(_StoredSamples):
             in_colour=self.color,
         )
         return values[(slice(None), slice(None), *index[2:])]
-
-
-def _close_all(*files: Any) -> None:
-    for file in files:
-        with contextlib.suppress(Exception):
-            file.close()
 
 
 def _with_white(layout: _Layout, block: int) -> _Layout:

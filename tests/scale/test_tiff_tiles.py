@@ -1,0 +1,99 @@
+"""Regions of a TIFF read straight from its tiles or strips (blurapp.scale.tiff_tiles), against
+tifffile's own reading of the whole image."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import tifffile
+
+from blurapp.scale.tiff_tiles import TiffTiles
+
+HEIGHT, WIDTH = 157, 203  # neither a multiple of the tiles' 32 nor of the strips' rows
+
+# How a TIFF's samples can be stored: a name, the stored array and tifffile's writing options.
+STORAGE = {
+    "grey tiles": ((HEIGHT, WIDTH), np.uint8, {"tile": (32, 32)}),
+    "grey strips": ((HEIGHT, WIDTH), np.uint8, {"rowsperstrip": 10}),
+    "one strip": ((HEIGHT, WIDTH), np.uint8, {"rowsperstrip": 1000}),
+    "16-bit zlib and predictor": (
+        (HEIGHT, WIDTH),
+        np.uint16,
+        {"tile": (32, 48), "compression": "zlib", "predictor": True},
+    ),
+    "RGB tiles": ((HEIGHT, WIDTH, 3), np.uint8, {"tile": (32, 32), "photometric": "rgb"}),
+    "RGBA strips, LZW": (
+        (HEIGHT, WIDTH, 4),
+        np.uint8,
+        {
+            "rowsperstrip": 16,
+            "photometric": "rgb",
+            "extrasamples": ["unassalpha"],
+            "compression": "lzw",
+        },
+    ),
+    "RGB planes": (
+        (3, HEIGHT, WIDTH),
+        np.uint16,
+        {"tile": (32, 32), "photometric": "rgb", "planarconfig": "separate"},
+    ),
+    "float32 tiles": ((HEIGHT, WIDTH), np.float32, {"tile": (48, 32)}),
+}
+
+REGIONS = [
+    (slice(0, HEIGHT), slice(0, WIDTH)),  # all of it
+    (slice(0, 1), slice(0, 1)),  # one pixel
+    (slice(31, 33), slice(31, 97)),  # across tile edges
+    (slice(150, HEIGHT), slice(190, WIDTH)),  # the partial tiles at the corner
+    (slice(40, 41), slice(0, WIDTH)),  # one row
+    (slice(None), slice(100, None)),  # open ends, as Dask's blocks never are but slicing is
+]
+
+
+def stored(shape, dtype) -> np.ndarray:
+    rng = np.random.default_rng(7)
+    if np.dtype(dtype).kind == "f":
+        return rng.random(shape, dtype=np.float32)
+    return rng.integers(0, np.iinfo(dtype).max, size=shape, dtype=dtype, endpoint=True)
+
+
+@pytest.mark.parametrize("name", STORAGE)
+def test_every_region_is_the_samples_tifffile_reads(tmp_path, name):
+    shape, dtype, options = STORAGE[name]
+    path = tmp_path / "image.tif"
+    tifffile.imwrite(path, stored(shape, dtype), **options)
+    whole = tifffile.imread(path)
+    if whole.ndim == 2:
+        whole = whole[..., None]
+    elif options.get("planarconfig") == "separate":
+        whole = np.moveaxis(whole, 0, -1)
+    tiles = TiffTiles(path)
+    try:
+        for rows, columns in REGIONS:
+            region = tiles.region(rows, columns)
+            assert region.dtype == whole.dtype
+            np.testing.assert_array_equal(
+                region, whole[rows, columns], err_msg=str((rows, columns))
+            )
+    finally:
+        tiles.close()
+
+
+def test_a_tile_not_stored_reads_as_zeros(tmp_path):
+    # A TIFF may leave a tile out (offset and byte count 0): it holds the image's fill value.
+    path = tmp_path / "sparse.tif"
+    data = stored((64, 64), np.uint8)
+    tifffile.imwrite(path, data, tile=(32, 32))
+    with tifffile.TiffFile(path, mode="r+b") as tiff:
+        tags = tiff.pages.first.tags
+        tags["TileOffsets"].overwrite((*tags["TileOffsets"].value[:3], 0))
+        tags["TileByteCounts"].overwrite((*tags["TileByteCounts"].value[:3], 0))
+    expected = data.copy()
+    expected[32:, 32:] = 0
+    tiles = TiffTiles(path)
+    try:
+        np.testing.assert_array_equal(
+            tiles.region(slice(0, 64), slice(16, 64))[..., 0], expected[:, 16:]
+        )
+    finally:
+        tiles.close()
