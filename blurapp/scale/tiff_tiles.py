@@ -26,6 +26,14 @@ class TiffTiles:
         import tifffile
 
         self._tiff = tifffile.TiffFile(path)
+        try:
+            self._read_layout()
+            self._file = os.open(path, os.O_RDONLY)
+        except BaseException:
+            self._tiff.close()
+            raise
+
+    def _read_layout(self) -> None:
         page = self._tiff.pages.first
         self._page = page
         self._decode = page.decode
@@ -37,20 +45,36 @@ class TiffTiles:
             self._segment_rows, self._segment_columns = page.tilelength, page.tilewidth
         else:
             self._segment_rows, self._segment_columns = page.rowsperstrip, self._width
-        self._segment_rows = min(self._segment_rows, self._height) or self._height
+        self._segment_rows = min(self._segment_rows, self._height)
         self._across = math.ceil(self._width / self._segment_columns)
         self._down = math.ceil(self._height / self._segment_rows)
+        if len(self._offsets) < self._planes * self._down * self._across:
+            raise ValueError(f"{len(self._offsets)} strips or tiles listed, fewer than the image's")
         self._dtype = np.dtype(page.dtype)
         self._fill = page.nodata or 0
-        self._file = os.open(path, os.O_RDONLY)
 
     def close(self) -> None:
         os.close(self._file)
         self._tiff.close()
 
     def region(self, rows: slice, columns: slice) -> np.ndarray:
-        top, bottom, _ = rows.indices(self._height)
-        left, right, _ = columns.indices(self._width)
+        """The samples at `rows` × `columns` (slices, any step), rows × columns × samples."""
+        wanted_rows = range(*rows.indices(self._height))
+        wanted_columns = range(*columns.indices(self._width))
+        if wanted_rows.step == wanted_columns.step == 1:
+            return self._box(
+                wanted_rows.start, wanted_rows.stop, wanted_columns.start, wanted_columns.stop
+            )
+        if not wanted_rows or not wanted_columns:
+            return np.full(
+                (len(wanted_rows), len(wanted_columns), self._samples), self._fill, self._dtype
+            )
+        # Every step-th pixel: the box around them read, then picked from.
+        top, left = min(wanted_rows), min(wanted_columns)
+        box = self._box(top, max(wanted_rows) + 1, left, max(wanted_columns) + 1)
+        return box[np.subtract(wanted_rows, top)][:, np.subtract(wanted_columns, left)]
+
+    def _box(self, top: int, bottom: int, left: int, right: int) -> np.ndarray:
         out = np.full(
             (max(bottom - top, 0), max(right - left, 0), self._samples), self._fill, self._dtype
         )
@@ -76,9 +100,26 @@ class TiffTiles:
 
     def _segment(self, index: int) -> Any:
         """Segment `index` decoded, rows × columns × samples (None: not stored, left filled)."""
-        count = int(self._counts[index])
-        data = os.pread(self._file, count, int(self._offsets[index])) if count else None
-        segment, _, _ = self._decode(data, index, jpegtables=self._page.jpegtables)
+        count, offset = int(self._counts[index]), int(self._offsets[index])
+        # As tifffile: a segment at offset 0 (inside the file's header) or of no bytes is not
+        # stored.
+        data = self._read_bytes(offset, count) if count and offset else None
+        page = self._page
+        segment, _, _ = self._decode(
+            data, index, jpegtables=page.jpegtables, jpegheader=page.jpegheader
+        )
         if segment is None:
             return None
         return segment.reshape(segment.shape[-3:])
+
+    def _read_bytes(self, offset: int, count: int) -> bytes:
+        """`count` bytes at `offset`, or fewer where the file ends: one pread returns at most
+        2 GiB on Linux, and an uncompressed image tifffile writes is one strip, however large."""
+        parts = []
+        while count > 0:
+            part = os.pread(self._file, count, offset)
+            if not part:
+                break
+            parts.append(part)
+            offset, count = offset + len(part), count - len(part)
+        return parts[0] if len(parts) == 1 else b"".join(parts)

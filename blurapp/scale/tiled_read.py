@@ -5,6 +5,7 @@ whole-image loader's own rule (blurapp.core.pixels)."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import stat
 import threading
@@ -426,10 +427,17 @@ def _check_tiff_holds_its_image(path: Path) -> None:
         with open(path, "rb") as file, tifffile.TiffFile(file) as tiff:
             page = tiff.pages.first
             offsets, counts = page.dataoffsets, page.databytecounts
+            needed = math.prod(page.chunked)
             size = os.fstat(file.fileno()).st_size
     except OSError as error:
         raise os_problem(path, error) from error
     check_tiff_data(path, offsets, counts, size)
+    if len(offsets) < needed:  # the last row of tiles left out, say: pixels it does not hold
+        raise PhotoError(
+            path,
+            QT_TRANSLATE_NOOP("FileProblem", "the file is damaged or not a valid image ({reason})"),
+            reason=f"it lists {len(offsets):,} of the {needed:,} strips or tiles its image needs",
+        )
 
 
 def _open_pixels(

@@ -3,10 +3,15 @@ tifffile's own reading of the whole image."""
 
 from __future__ import annotations
 
+import os
+import struct
+
 import numpy as np
 import pytest
 import tifffile
 
+from blurapp.core.photo_checks import PhotoError
+from blurapp.scale import tiff_tiles, tiled_read
 from blurapp.scale.tiff_tiles import TiffTiles
 
 HEIGHT, WIDTH = 157, 203  # neither a multiple of the tiles' 32 nor of the strips' rows
@@ -47,6 +52,8 @@ REGIONS = [
     (slice(150, HEIGHT), slice(190, WIDTH)),  # the partial tiles at the corner
     (slice(40, 41), slice(0, WIDTH)),  # one row
     (slice(None), slice(100, None)),  # open ends, as Dask's blocks never are but slicing is
+    (slice(3, 140, 7), slice(None, None, 5)),  # every 7th row and 5th column, as a caller may
+    (slice(None, None, -3), slice(60, 20, -1)),  # reversed
 ]
 
 
@@ -97,3 +104,58 @@ def test_a_tile_not_stored_reads_as_zeros(tmp_path):
         )
     finally:
         tiles.close()
+
+
+def test_a_segment_at_offset_zero_is_not_read_from_the_files_header(tmp_path):
+    # As tifffile: offset 0 is inside the header, so the segment is not stored, whatever its count.
+    path = tmp_path / "offset-zero.tif"
+    data = stored((64, 64), np.uint8)
+    tifffile.imwrite(path, data, tile=(32, 32))
+    with tifffile.TiffFile(path, mode="r+b") as tiff:
+        tags = tiff.pages.first.tags
+        tags["TileOffsets"].overwrite((0, *tags["TileOffsets"].value[1:]))
+    tiles = TiffTiles(path)
+    try:
+        assert not tiles.region(slice(0, 32), slice(0, 32)).any()
+        np.testing.assert_array_equal(
+            tiles.region(slice(0, 32), slice(32, 64))[..., 0], data[:32, 32:]
+        )
+    finally:
+        tiles.close()
+
+
+def test_a_strip_read_in_several_parts_is_read_whole(tmp_path, monkeypatch):
+    # One pread returns at most 2 GiB on Linux, and tifffile writes an uncompressed image as a
+    # single strip: a strip arriving in parts must still be read to its end.
+    path = tmp_path / "one-strip.tif"
+    data = stored((HEIGHT, WIDTH), np.uint8)
+    tifffile.imwrite(path, data)  # one strip
+    pread = os.pread
+    monkeypatch.setattr(
+        tiff_tiles.os, "pread", lambda fd, count, at: pread(fd, min(count, 999), at)
+    )
+    tiles = TiffTiles(path)
+    try:
+        np.testing.assert_array_equal(
+            tiles.region(slice(100, 120), slice(0, WIDTH))[..., 0], data[100:120]
+        )
+    finally:
+        tiles.close()
+
+
+def test_a_tiff_listing_fewer_tiles_than_its_image_needs_is_refused_before_any_block(tmp_path):
+    path = tmp_path / "fewer-tiles.tif"
+    tifffile.imwrite(path, stored((HEIGHT, WIDTH), np.uint8), tile=(32, 32))
+    with tifffile.TiffFile(path) as tiff:
+        tags = tiff.pages.first.tags
+        listed = len(tiff.pages.first.dataoffsets)
+        entries = [tags["TileOffsets"].offset, tags["TileByteCounts"].offset]
+    with open(path, "r+b") as file:  # the last row of 7 tiles left out of both lists
+        for entry in entries:
+            file.seek(entry + 4)
+            file.write(struct.pack("<I", listed - 7))
+    with pytest.raises(PhotoError) as refused:
+        tiled_read.open_tiled(path)
+    assert str(path) in str(refused.value) and f"{listed - 7} of the {listed}" in str(refused.value)
+    with pytest.raises(ValueError, match="fewer than the image's"):
+        TiffTiles(path)
