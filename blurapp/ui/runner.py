@@ -22,6 +22,7 @@ import logging
 import os
 import threading
 import warnings
+import weakref
 from collections import deque
 from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
@@ -88,6 +89,18 @@ def _worker_class() -> type[_Worker]:
 
     class Worker(GeneratorWorker):
         def work(self) -> Any:
+            # superqt shows the job's warnings through a lambda holding the worker, put in
+            # `warnings` for as long as the job runs; a catch_warnings on another thread that
+            # spans the job's end (pytest's around each test) would put it back, and a later
+            # job's thread would then drop the worker last. This one holds it weakly.
+            signals = weakref.ref(self.signals)
+
+            def show(*shown: Any) -> None:
+                emitter = signals()
+                if emitter is not None:
+                    emitter.warned.emit(shown)
+
+            warnings.showwarning = show
             try:
                 return super().work()
             finally:

@@ -105,6 +105,23 @@ def test_a_failing_stop_handler_leaves_the_next_job_its_turn(qtbot):
     assert [str(error) for _, error, _ in raised] == ["a handler's own bug"]  # not hidden
 
 
+def test_a_warning_inside_a_job_goes_to_the_log(qtbot, caplog):
+    import warnings
+
+    def warning(*, cancelled, report):
+        warnings.warn("the kernel is cut short", UserWarning, stacklevel=1)
+        yield None
+        return "done"
+
+    answers = []
+    with qtbot.waitSignal(
+        Runner().start(warning, on_return=answers.append).ended, timeout=RUN_TIMEOUT_MS
+    ):
+        pass
+    assert answers == ["done"]
+    assert any("the kernel is cut short" in record.getMessage() for record in caplog.records)
+
+
 def test_quit_stops_a_job_at_its_next_step_and_tells_on_stop(qtbot):
     told, log = [], []
     runner = Runner()
@@ -190,3 +207,58 @@ def test_thousands_of_short_jobs_end_without_crashing_the_program():
     # let go of, by the window's thread.
     assert done.stdout.split() == [str(4000 * 3), "4000", "['MainThread']"], done.stdout
     assert "Traceback" not in done.stderr
+
+
+WARNINGS_KEPT_ACROSS_JOBS = """
+import threading, time, warnings, weakref
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from blurapp.ui import runner as runner_module
+from blurapp.ui.runner import Runner
+
+freed = []
+begin = runner_module.Job._begin
+
+def begin_watched(job):
+    begin(job)
+    name = lambda: freed.append(threading.current_thread().name)
+    weakref.finalize(job.worker.signals, name)
+
+runner_module.Job._begin = begin_watched
+
+def job(*, cancelled, report):
+    for _ in range(20):
+        yield None
+        time.sleep(0.01)
+    return 1
+
+def finish(runner):
+    while runner.busy() or runner_module._retired:
+        app.processEvents()
+
+runner = Runner()
+runner.start(job)
+time.sleep(0.05)  # the first job is running: its way of showing warnings is in `warnings`
+around = warnings.catch_warnings()
+around.__enter__()  # keeps it, as pytest's catch_warnings around a test does
+finish(runner)
+runner.start(job)
+time.sleep(0.05)
+around.__exit__(None, None, None)  # puts the first job's back, while the second job runs
+del around
+finish(runner)
+for _ in range(10):
+    app.processEvents()
+print(sorted(freed))
+"""
+
+
+def test_a_catch_warnings_spanning_two_jobs_leaves_no_worker_to_the_pools_thread():
+    done = subprocess.run(
+        [sys.executable, "-X", "faulthandler", "-c", WARNINGS_KEPT_ACROSS_JOBS],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["['MainThread',", "'MainThread']"], done.stdout
