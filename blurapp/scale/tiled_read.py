@@ -99,7 +99,6 @@ class _Layout:
     height: int
     width: int
     samples: int  # per pixel, alpha included
-    planar: bool  # samples stored as separate planes (TIFF SYX) rather than per pixel (YXS)
     dtype: np.dtype
     colour: bool  # red, green and blue samples
     alpha: int | None  # ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA or None
@@ -163,10 +162,9 @@ def _tiff_layout(path: Path) -> _Layout:
         ) from error
     if axes not in ("YX", "YXS", "SYX"):
         raise _unsupported(path, f"its first image has axes {axes}, not rows × columns")
-    planar = axes == "SYX"
     if axes == "YX":
         height, width, samples = *shape, 1
-    elif planar:
+    elif axes == "SYX":  # samples stored as separate planes
         samples, height, width = shape
     else:
         height, width, samples = shape
@@ -190,7 +188,6 @@ def _tiff_layout(path: Path) -> _Layout:
         height=height,
         width=width,
         samples=samples,
-        planar=planar,
         dtype=dtype,
         colour=colour,
         alpha=alpha,
@@ -226,7 +223,6 @@ def _zarr_layout(path: Path) -> _Layout:
         height=height,
         width=width,
         samples=samples,
-        planar=False,
         dtype=np.dtype(array.dtype),
         colour=samples >= 3,
         alpha=UNASSOCIATED_ALPHA if samples in (2, 4) else None,
@@ -331,10 +327,8 @@ class _StoredSamples:
         layout = self.layout
         try:
             stored = self._open()
-            if isinstance(stored, TiffTiles):
+            if isinstance(stored, TiffTiles):  # a TIFF's planes too (zarr arrays have none)
                 return stored.region(rows, columns)
-            if layout.planar:
-                return np.moveaxis(np.asarray(stored[:, rows, columns]), 0, -1)
             if stored.ndim == 2:  # one sample a pixel, stored without a samples axis
                 return np.asarray(stored[rows, columns])[..., None]
             return np.asarray(stored[rows, columns, :])
