@@ -149,14 +149,15 @@ def test_stop_waits_for_the_job_and_tells_nothing_more(qtbot):
     assert len(told) == count
 
 
-MANY_SHORT_JOBS = """
-import gc, threading, weakref
+# The start of a program of its own that runs jobs, noting in `freed` which thread lets go of
+# each worker's signals (a QObject of the window's thread's).
+WATCHED_WORKERS = """
+import gc, threading, time, warnings, weakref
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from blurapp.ui import runner as runner_module
 from blurapp.ui.runner import Runner
 
-# Which thread lets go of each worker's signals (a QObject of this thread's).
 freed = []
 begin = runner_module.Job._begin
 
@@ -166,7 +167,23 @@ def begin_watched(job):
     weakref.finalize(job.worker.signals, name)
 
 runner_module.Job._begin = begin_watched
+"""
 
+
+def run_watched(program: str, timeout: int) -> subprocess.CompletedProcess:
+    """`program` after WATCHED_WORKERS, in a process of its own, so a crash is a failure told
+    here (with its threads' stacks), not the end of the test run."""
+    done = subprocess.run(
+        [sys.executable, "-X", "faulthandler", "-c", WATCHED_WORKERS + program],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+MANY_SHORT_JOBS = """
 def short(*, cancelled, report):
     report("event")
     yield "step"
@@ -194,15 +211,8 @@ print(told, len(freed), sorted(set(freed)))
 def test_thousands_of_short_jobs_end_without_crashing_the_program():
     # Each job's worker was once let go of by whichever thread came last, and a worker dropped
     # by the pool's thread while the window's thread handled its last signal crashed the
-    # program: with short jobs, within a second. In a process of its own, so a crash is a
-    # failure told here (with its threads' stacks), not the end of the test run.
-    done = subprocess.run(
-        [sys.executable, "-X", "faulthandler", "-c", MANY_SHORT_JOBS],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    # program: with short jobs, within a second.
+    done = run_watched(MANY_SHORT_JOBS, timeout=300)
     # An event, a step and an answer told for each of the 4,000 jobs; every worker's signals
     # let go of, by the window's thread.
     assert done.stdout.split() == [str(4000 * 3), "4000", "['MainThread']"], done.stdout
@@ -210,22 +220,6 @@ def test_thousands_of_short_jobs_end_without_crashing_the_program():
 
 
 WARNINGS_KEPT_ACROSS_JOBS = """
-import threading, time, warnings, weakref
-from PySide6.QtWidgets import QApplication
-app = QApplication([])
-from blurapp.ui import runner as runner_module
-from blurapp.ui.runner import Runner
-
-freed = []
-begin = runner_module.Job._begin
-
-def begin_watched(job):
-    begin(job)
-    name = lambda: freed.append(threading.current_thread().name)
-    weakref.finalize(job.worker.signals, name)
-
-runner_module.Job._begin = begin_watched
-
 def job(*, cancelled, report):
     for _ in range(20):
         yield None
@@ -254,11 +248,5 @@ print(sorted(freed))
 
 
 def test_a_catch_warnings_spanning_two_jobs_leaves_no_worker_to_the_pools_thread():
-    done = subprocess.run(
-        [sys.executable, "-X", "faulthandler", "-c", WARNINGS_KEPT_ACROSS_JOBS],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = run_watched(WARNINGS_KEPT_ACROSS_JOBS, timeout=120)
     assert done.stdout.split() == ["['MainThread',", "'MainThread']"], done.stdout
