@@ -3,6 +3,7 @@ tifffile's own reading of the whole image."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import struct
 
@@ -64,6 +65,17 @@ def stored(shape, dtype) -> np.ndarray:
     return rng.integers(0, np.iinfo(dtype).max, size=shape, dtype=dtype, endpoint=True)
 
 
+def change_tile_entry(path, index, *, offset, count=None) -> None:
+    """Write over tile `index`'s offset (and byte count) in the TIFF's tile table."""
+    with tifffile.TiffFile(path, mode="r+b") as tiff:
+        tags = tiff.pages.first.tags
+        for name, value in (("TileOffsets", offset), ("TileByteCounts", count)):
+            if value is not None:
+                entries = list(tags[name].value)
+                entries[index] = value
+                tags[name].overwrite(tuple(entries))
+
+
 @pytest.mark.parametrize("name", STORAGE)
 def test_every_region_is_the_samples_tifffile_reads(tmp_path, name):
     shape, dtype, options = STORAGE[name]
@@ -74,16 +86,13 @@ def test_every_region_is_the_samples_tifffile_reads(tmp_path, name):
         whole = whole[..., None]
     elif options.get("planarconfig") == "separate":
         whole = np.moveaxis(whole, 0, -1)
-    tiles = TiffTiles(path)
-    try:
+    with contextlib.closing(TiffTiles(path)) as tiles:
         for rows, columns in REGIONS:
             region = tiles.region(rows, columns)
             assert region.dtype == whole.dtype
             np.testing.assert_array_equal(
                 region, whole[rows, columns], err_msg=str((rows, columns))
             )
-    finally:
-        tiles.close()
 
 
 def test_a_tile_not_stored_reads_as_zeros(tmp_path):
@@ -91,19 +100,13 @@ def test_a_tile_not_stored_reads_as_zeros(tmp_path):
     path = tmp_path / "sparse.tif"
     data = stored((64, 64), np.uint8)
     tifffile.imwrite(path, data, tile=(32, 32))
-    with tifffile.TiffFile(path, mode="r+b") as tiff:
-        tags = tiff.pages.first.tags
-        tags["TileOffsets"].overwrite((*tags["TileOffsets"].value[:3], 0))
-        tags["TileByteCounts"].overwrite((*tags["TileByteCounts"].value[:3], 0))
+    change_tile_entry(path, 3, offset=0, count=0)
     expected = data.copy()
     expected[32:, 32:] = 0
-    tiles = TiffTiles(path)
-    try:
+    with contextlib.closing(TiffTiles(path)) as tiles:
         np.testing.assert_array_equal(
             tiles.region(slice(0, 64), slice(16, 64))[..., 0], expected[:, 16:]
         )
-    finally:
-        tiles.close()
 
 
 def test_a_segment_at_offset_zero_is_not_read_from_the_files_header(tmp_path):
@@ -111,17 +114,12 @@ def test_a_segment_at_offset_zero_is_not_read_from_the_files_header(tmp_path):
     path = tmp_path / "offset-zero.tif"
     data = stored((64, 64), np.uint8)
     tifffile.imwrite(path, data, tile=(32, 32))
-    with tifffile.TiffFile(path, mode="r+b") as tiff:
-        tags = tiff.pages.first.tags
-        tags["TileOffsets"].overwrite((0, *tags["TileOffsets"].value[1:]))
-    tiles = TiffTiles(path)
-    try:
+    change_tile_entry(path, 0, offset=0)
+    with contextlib.closing(TiffTiles(path)) as tiles:
         assert not tiles.region(slice(0, 32), slice(0, 32)).any()
         np.testing.assert_array_equal(
             tiles.region(slice(0, 32), slice(32, 64))[..., 0], data[:32, 32:]
         )
-    finally:
-        tiles.close()
 
 
 def test_a_strip_read_in_several_parts_is_read_whole(tmp_path, monkeypatch):
@@ -134,13 +132,10 @@ def test_a_strip_read_in_several_parts_is_read_whole(tmp_path, monkeypatch):
     monkeypatch.setattr(
         tiff_tiles.os, "pread", lambda fd, count, at: pread(fd, min(count, 999), at)
     )
-    tiles = TiffTiles(path)
-    try:
+    with contextlib.closing(TiffTiles(path)) as tiles:
         np.testing.assert_array_equal(
             tiles.region(slice(100, 120), slice(0, WIDTH))[..., 0], data[100:120]
         )
-    finally:
-        tiles.close()
 
 
 def test_a_tiff_listing_fewer_tiles_than_its_image_needs_is_refused_before_any_block(tmp_path):
