@@ -1,4 +1,6 @@
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 
@@ -17,6 +19,11 @@ os.environ["BLURAPP_STATE_DIR"] = tempfile.mkdtemp(prefix="blurapp-test-state-")
 # all: Qt writes them under XDG_CONFIG_HOME): folders of this run's, whatever the user has set.
 for _variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
     os.environ[_variable] = tempfile.mkdtemp(prefix=f"blurapp-test-{_variable.lower()}-")
+# The run's folders go with it: each run left five behind (a compilation cache among them).
+_RUN_FOLDERS = ("BLURAPP_CACHE_DIR", "BLURAPP_STATE_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+                "XDG_STATE_HOME")  # fmt: skip
+for _variable in _RUN_FOLDERS:
+    atexit.register(shutil.rmtree, os.environ[_variable], ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
