@@ -171,7 +171,7 @@ def _jax_functions(
         weights = jax.block_until_ready(jax.device_put(kernel, device))
         return Yardstick(
             lambda: jax.block_until_ready(blur(pixels, weights)),
-            # The program's rows of values in the image's shape (see jax_engine._blur).
+            # The program's rows of values in the image's shape (see jax_program.blur).
             lambda result: np.asarray(jax.device_get(result)).reshape(image.shape),
         )
 

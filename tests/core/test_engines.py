@@ -267,14 +267,14 @@ def test_the_gpus_one_pass_formulation_matches_scipy_too(algorithm, channels):
     # formulation here on the CPU, as no GPU may be there to run it.
     import jax
 
-    from blurapp.core.engines.jax_engine import _blur
+    from blurapp.core.engines.jax_program import blur
     from blurapp.core.kernel import kernel_for
 
     planes = [random_image(300, 70, seed=9 + plane) for plane in range(channels)]
     image = planes[0] if channels == 1 else np.stack(planes, axis=2)  # taller than a strip
     weights = kernel_for(algorithm, 25, 6.0)
     one_pass = np.asarray(
-        jax.jit(_blur, static_argnames="in_strips")(image, weights, in_strips=False)
+        jax.jit(blur, static_argnames="in_strips")(image, weights, in_strips=False)
     )
     assert one_pass.shape == (300, 70 * channels)  # rows of values, reshaped by the caller
     for plane, blurred in zip(
