@@ -30,7 +30,7 @@ from blurapp.scale.scheduler import (
     _dask_array,
     _dask_scheduler,
 )
-from blurapp.scale.tiled_read import DEFAULT_BLOCK, _open_pixels
+from blurapp.scale.tiled_read import DEFAULT_BLOCK, _Layout, _open_samples, samples_to_pixels
 from blurapp.scale.tiled_write import (
     OUTPUT_EXTENSIONS,
     _check_fits_on_disk,
@@ -99,34 +99,115 @@ def blur_tiled(
     so the blocks meet without seams; the image's outer edges repeat their border pixels, as
     the engines' own padding does (scipy.ndimage.correlate's mode="nearest").
     """
-    da = _dask_array()
     from blurapp.core.engines import get_engine
 
     get_engine(engine)  # an unknown name fails here, not in the first block
     kernel = _check_kernel(kernel)
-    radius = kernel.shape[0] // 2
+    return _map_with_halo(
+        array.astype(np.float32),
+        kernel.shape[0] // 2,
+        _blur_pixels_block,
+        np.float32,
+        array.chunks[2:],
+        kernel=kernel,
+        engine=engine,
+    )
+
+
+def _map_with_halo(
+    array: dask.array.Array,
+    radius: int,
+    function: Callable[..., np.ndarray],
+    dtype: Any,
+    channels: tuple[tuple[int, ...], ...],
+    **options: Any,
+) -> dask.array.Array:
+    """`function` over the blocks of `array` (H×W or H×W×C), each block with `radius` rows and
+    columns of its neighbours on every side (the image's edges repeated past its border); it
+    gives each block's result without that halo, of `dtype`, and `channels` (the chunks of a
+    third axis; () for none)."""
+    da = _dask_array()
     height, width = array.shape[:2]
     if radius >= min(height, width):
         # Dask's halo cannot be wider than the image: repeat the edges by the radius first
         # (what "nearest" would give), blur, and keep the middle.
         edges = ((radius, radius), (radius, radius), *[(0, 0)] * (array.ndim - 2))
         padded = da.pad(array, edges, mode="edge")
-        return blur_tiled(padded, kernel, engine)[radius : radius + height, radius : radius + width]
+        blurred = _map_with_halo(padded, radius, function, dtype, channels, **options)
+        return blurred[radius : radius + height, radius : radius + width]
+    from dask.array.overlap import ensure_minimum_chunksize
+
     depth = {0: radius, 1: radius}
     boundary = {0: "nearest", 1: "nearest"}
+    # Blocks at least as wide as the halo (map_overlap would make them so itself, after the
+    # chunks of the result below were worked out), and every channel of a pixel in one block.
+    chunks = tuple(ensure_minimum_chunksize(radius, axis) for axis in array.chunks[:2])
     if array.ndim == 3:
         depth[2], boundary[2] = 0, "none"
-        if len(array.chunks[2]) > 1:
-            array = array.rechunk({2: -1})  # every channel of a pixel in one block
+        chunks += ((array.shape[2],),)
+    if chunks != array.chunks:
+        array = array.rechunk(chunks)
     return da.map_overlap(
-        _blur_block,
-        array.astype(np.float32),
+        function,
+        array,
         depth=depth,
         boundary=boundary,
-        dtype=np.float32,
-        meta=np.empty((0,) * array.ndim, np.float32),
-        kernel=kernel,
-        engine=engine,
+        trim=False,  # each block's function leaves its halo out (of what it hands back, too)
+        chunks=(*array.chunks[:2], *channels),
+        drop_axis=[2] if array.ndim == 3 and not channels else [],
+        dtype=dtype,
+        meta=np.empty((0,) * (2 + len(channels)), dtype),
+        **options,
+    )
+
+
+def _blur_pixels_block(block: np.ndarray, *, kernel: np.ndarray, engine: str) -> np.ndarray:
+    """A block of float32 pixels with its halo blurred by `engine`, the halo left out."""
+    radius = kernel.shape[0] // 2
+    height, width = block.shape[:2]
+    blurred = _blur_block(block, kernel=kernel, engine=engine)
+    return blurred[radius : height - radius, radius : width - radius]
+
+
+def _blur_stored_block(
+    samples: np.ndarray,
+    *,
+    kernel: np.ndarray,
+    engine: str,
+    layout: _Layout,
+    color: bool,
+    levels: type[np.unsignedinteger] | None,
+) -> np.ndarray:
+    """A block of the stored samples with its halo blurred into `levels` (float32 for None),
+    the halo left out: in one call of the engine's levels_call when it has one and the block
+    holds those levels as they are (grey, or red, green and blue blurred in colour), else as
+    floats (samples_to_pixels, the engine, then rounded to levels)."""
+    from blurapp.core.engines import get_engine
+
+    runner = get_engine(engine)
+    if (
+        levels is not None
+        and runner.levels_call is not None
+        and _stored_as_levels(layout, color, levels)
+    ):
+        values = samples[..., 0] if samples.shape[2] == 1 else samples
+        return runner.levels_call(values, kernel, platform=runner.platform)
+    pixels = samples_to_pixels(samples, layout=layout, color=color)
+    blurred = _blur_pixels_block(pixels, kernel=kernel, engine=engine)
+    return blurred if levels is None else _to_levels_block(blurred, levels=levels)
+
+
+def _stored_as_levels(layout: _Layout, color: bool, levels: type[np.unsignedinteger]) -> bool:
+    """Whether the stored samples are the pixels' levels as they are: of the levels' type on
+    its full range, not inverted, and only the channels blurred (grey's one, or colour's three
+    when blurred in colour; no alpha, no grey made from colour)."""
+    channels = 3 if color and layout.colour else 1
+    return (
+        layout.dtype == levels
+        and layout.white == np.iinfo(levels).max
+        and not layout.inverted
+        and layout.samples == channels
+        and (channels == 1) != layout.colour
     )
 
 
@@ -174,16 +255,28 @@ def blur_file_tiled(
             extension=repr(extension or "(none)"),
         )
     check_output_path(output, source=source)
-    array, layout = _open_pixels(source, color, block)
-    blurred = blur_tiled(array, kernel, engine)
-    if extension == ".npy":
-        levels_dtype = None
-        result = blurred
-    else:
+    from blurapp.core.engines import get_engine
+
+    get_engine(engine)  # an unknown name fails here, not in the first block
+    kernel = _check_kernel(kernel)
+    samples, layout = _open_samples(source, block)
+    levels_dtype = None
+    if extension != ".npy":
         levels_dtype = np.uint8 if layout.bit_depth == 8 else np.uint16
-        # Levels in the blocks: a band's result is 1 or 2 bytes a pixel, not 4.
-        # Array.map_blocks is typed as functools.wraps of the module's map_blocks: no bound self.
-        result = blurred.map_blocks(_to_levels_block, dtype=levels_dtype, levels=levels_dtype)  # type: ignore[call-arg, arg-type]
+    # The stored samples cross each block's halo and become floats inside its task: a
+    # quarter of the bytes of float32 pixels for an 8-bit image, and one task a block.
+    result = _map_with_halo(
+        samples,
+        kernel.shape[0] // 2,
+        _blur_stored_block,
+        levels_dtype or np.float32,
+        ((3,),) if color and layout.colour else (),
+        kernel=kernel,
+        engine=engine,
+        layout=layout,
+        color=color,
+        levels=levels_dtype,
+    )
     _check_fits_on_disk(output, result.shape, result.dtype)
     band_edges = np.cumsum((0, *result.chunks[0]))
     total = result.npartitions

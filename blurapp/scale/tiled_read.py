@@ -350,43 +350,6 @@ class _StoredSamples:
         return self._read(index[0], index[1])[(slice(None), slice(None), *index[2:])]
 
 
-class _FloatPixels(_StoredSamples):
-    """An image's pixels as float32 in [0, 1], read on demand for the region asked for, as the
-    whole-image loader makes them (blurapp.core.pixels.samples_to_float). Grey from colour
-    unless `color`; alpha over white. `layout.white` must be known."""
-
-    def __init__(self, layout: _Layout, color: bool) -> None:
-        super().__init__(layout)
-        self.color = color and layout.colour
-        self.shape = (
-            (layout.height, layout.width, 3) if self.color else (layout.height, layout.width)
-        )
-        self.ndim = len(self.shape)
-        self.dtype = np.dtype(np.float32)
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"layout": self.layout, "color": self.color}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        _FloatPixels.__init__(self, state["layout"], state["color"])
-
-    def __getitem__(self, index: Any) -> np.ndarray:
-        if not isinstance(index, tuple):
-            index = (index,)
-        index = index + (slice(None),) * (self.ndim - len(index))
-        layout = self.layout
-        assert layout.white is not None, "a layout's white is found before its pixels are read"
-        values = samples_to_float(
-            self._read(index[0], index[1]),
-            white=layout.white,
-            colour=layout.colour,
-            alpha=layout.alpha,
-            inverted=layout.inverted,
-            in_colour=self.color,
-        )
-        return values[(slice(None), slice(None), *index[2:])]
-
-
 def _with_white(layout: _Layout, block: int) -> _Layout:
     """`layout` with its white level, as the whole-image loader decides it: from the type
     alone where it can, else from the range of the values, read once by blocks first."""
@@ -434,33 +397,58 @@ def _check_tiff_holds_its_image(path: Path) -> None:
         )
 
 
-def _open_pixels(
-    path: str | os.PathLike[str], color: bool, block: int
-) -> tuple[dask.array.Array, _Layout]:
+def _open_samples(path: str | os.PathLike[str], block: int) -> tuple[dask.array.Array, _Layout]:
+    """The image at `path` as a lazy Dask array of its stored samples (height × width ×
+    samples, upright), in chunks of `block` × `block` pixels, and its layout (white known).
+    Raises PhotoError, MissingExtraError."""
     da = _dask_array()
     block = _check_block(block)
     layout = _read_layout(path)
     if layout.kind == "tiff":
         _check_tiff_holds_its_image(layout.path)
     layout = _with_white(layout, block)
-    pixels = _FloatPixels(layout, color)
-    chunks = (block, block, 3) if pixels.ndim == 3 else (block, block)
     from dask.base import tokenize
 
     stat = os.stat(layout.path)
-    name = "blurapp-read-" + tokenize(
-        str(layout.path), stat.st_mtime_ns, stat.st_size, color, block
-    )
-    array = da.from_array(
-        pixels,
-        chunks=chunks,
+    name = "blurapp-read-" + tokenize(str(layout.path), stat.st_mtime_ns, stat.st_size, block)
+    samples = da.from_array(
+        _StoredSamples(layout),
+        chunks=(block, block, -1),
         name=name,
         lock=False,
         asarray=False,
-        meta=np.empty((0,) * pixels.ndim, np.float32),
+        meta=np.empty((0, 0, 0), layout.dtype),
     )
     # Upright as the whole-image loader shows it (lazily: slices and swapped axes of blocks).
-    return UPRIGHT[layout.orientation](array), layout
+    return UPRIGHT[layout.orientation](samples), layout
+
+
+def samples_to_pixels(samples: np.ndarray, *, layout: _Layout, color: bool) -> np.ndarray:
+    """A block of `layout`'s stored samples as the engines' float32 pixels (the whole-image
+    loader's rule, blurapp.core.pixels.samples_to_float): grey, or colour when `color` and
+    the image has it."""
+    assert layout.white is not None, "a layout's white is found before its pixels are read"
+    return samples_to_float(
+        samples,
+        white=layout.white,
+        colour=layout.colour,
+        alpha=layout.alpha,
+        inverted=layout.inverted,
+        in_colour=color and layout.colour,
+    )
+
+
+def _pixels(samples: dask.array.Array, layout: _Layout, color: bool) -> dask.array.Array:
+    """The lazy float32 pixels of an array of stored samples, block by block."""
+    options: dict[str, Any] = {"layout": layout, "color": color}
+    if color and layout.colour:  # red, green and blue, whatever else a pixel stores
+        options["chunks"] = (*samples.chunks[:2], (3,))
+        meta = np.empty((0, 0, 0), np.float32)
+    else:
+        options["drop_axis"] = 2
+        meta = np.empty((0, 0), np.float32)
+    # Array.map_blocks is typed as functools.wraps of the module's map_blocks: no bound self.
+    return samples.map_blocks(samples_to_pixels, dtype=np.float32, meta=meta, **options)  # type: ignore[arg-type]
 
 
 def _check_block(block: int) -> int:
@@ -482,4 +470,5 @@ def open_tiled(
     is composited over white. Raises PhotoError
     naming the file (missing, not a TIFF, damaged), MissingExtraError without Dask.
     """
-    return _open_pixels(path, color, block)[0]
+    samples, layout = _open_samples(path, block)
+    return _pixels(samples, layout, color)

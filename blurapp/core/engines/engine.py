@@ -39,6 +39,20 @@ class FirstCallFunction(Protocol):
     ) -> FirstCall: ...
 
 
+class LevelsCall(Protocol):
+    """An engine's way to blur a block of a large image straight from its stored levels:
+    `levels` (uint8 or uint16; rows × columns, or rows × columns × 3 colour) carries the
+    kernel's radius of its neighbours' rows and columns on every side (the image's own edges
+    repeated past its border); the result is those levels blurred, in the same type, without
+    that halo. The same levels as making the block floats (level ÷ the type's largest), the
+    first call's blur, and saving's rounding to the nearest level, without the floats
+    crossing to the host and back. `platform` as for FirstCallFunction."""
+
+    def __call__(
+        self, levels: np.ndarray, kernel: np.ndarray, *, platform: str | None
+    ) -> np.ndarray: ...
+
+
 @dataclass(frozen=True)
 class Engine:
     """One way to blur. `name` is the one identifier of the engine: on the command line, in
@@ -57,6 +71,10 @@ class Engine:
     # Blurring a large image by blocks, it is fastest on strips of this many rows of a block
     # (None: the whole block at once).
     strip_rows: int | None = None
+    # Blurring a large image by blocks into levels (8 or 16 bits), one call from stored
+    # levels to blurred ones (see LevelsCall); None: each block is made floats on the host,
+    # blurred by first_call and rounded there.
+    levels_call: LevelsCall | None = None
     column: str | None = None  # its name in `blurapp bench`'s table ("NumPy ms"); None: name
     # The floor of any blur on its device: one copy of the image there (read once, written
     # once), made and timed as a first call is; None: no floor is measured for it.

@@ -17,6 +17,7 @@ import numpy as np
 
 from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.jax_program import blur as blur_program
+from blurapp.core.engines.jax_program import blur_levels as levels_program
 from blurapp.core.runs import (
     Call,
     Cancelled,
@@ -131,48 +132,66 @@ def describe_device(device: Any) -> str:
     return platform if platform == "cpu" else f"{platform}: {device.device_kind}"
 
 
-# (image shape, kernel shape, device platform, device id)
-_BlurKey = tuple[tuple[int, ...], tuple[int, ...], str, int]
+# (image shape, kernel shape, the image's number type, device platform, device id)
+_BlurKey = tuple[tuple[int, ...], tuple[int, ...], str, str, int]
 
 
 class _CompiledBlurs:
-    """One compiled blur per (image shape, kernel shape); a new sigma reuses it."""
+    """One compiled blur per (image shape, kernel shape, number type); a new sigma reuses it."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._by_key: dict[_BlurKey, Callable[[Any, Any], Any]] = {}
-        self._jitted: Any = None
+        self._jitted: dict[str, Any] = {}
 
     def get(
-        self, shape: tuple[int, int], kernel_shape: tuple[int, ...], device: Any = None
+        self,
+        shape: tuple[int, ...],
+        kernel_shape: tuple[int, ...],
+        device: Any = None,
+        *,
+        levels: Any = None,
     ) -> tuple[Callable[[Any, Any], Any], Compilation]:
         """The compiled blur for `device` (JAX's default device when None), and how it was
-        obtained. It hands back rows of values (height × width·channels): see jax_program.blur."""
+        obtained. It takes float32 pixels, or with `levels` (np.uint8, np.uint16) stored levels
+        with a halo (jax_program.blur_levels), and hands back rows of values (height ×
+        width·channels): see jax_program.blur."""
         jax = import_jax()
         device = jax_device() if device is None else device
-        # The shapes kept apart: flattened, a grey photo's 3 × 3 kernel and the same photo in
-        # colour with 3 separable taps would share a key, and a program.
-        key = (tuple(shape), tuple(kernel_shape), device.platform, device.id)
+        dtype = np.dtype(np.float32 if levels is None else levels)
+        key = self._key(shape, kernel_shape, device, dtype)
         with self._lock:
             compiled = self._by_key.get(key)
             if compiled is not None:
                 return compiled, Compilation.REUSED
-            if self._jitted is None:
-                self._jitted = jax.jit(blur_program, static_argnames="in_strips")
+            program = blur_program if levels is None else levels_program
+            jitted = self._jitted.get(program.__name__)
+            if jitted is None:
+                jitted = jax.jit(program, static_argnames="in_strips")
+                self._jitted[program.__name__] = jitted
             on_device = jax.sharding.SingleDeviceSharding(device)
-            image_spec = jax.ShapeDtypeStruct(shape, np.float32, sharding=on_device)
+            image_spec = jax.ShapeDtypeStruct(shape, dtype, sharding=on_device)
             weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
             hits_before = _cache_hits
             # Strips keep the data in a CPU's cache; a GPU's loop does better in one pass.
             in_strips = _platform_of(device) == "cpu"
-            compiled = self._jitted.lower(image_spec, weights_spec, in_strips=in_strips).compile()
+            compiled = jitted.lower(image_spec, weights_spec, in_strips=in_strips).compile()
             how = Compilation.COMPILED if _cache_hits == hits_before else Compilation.FROM_CACHE
             self._by_key[key] = compiled
             return compiled, how
 
+    @staticmethod
+    def _key(
+        shape: tuple[int, ...], kernel_shape: tuple[int, ...], device: Any, dtype: np.dtype
+    ) -> _BlurKey:
+        # The shapes kept apart: flattened, a grey photo's 3 × 3 kernel and the same photo in
+        # colour with 3 separable taps would share a key, and a program.
+        return (tuple(shape), tuple(kernel_shape), dtype.str, device.platform, device.id)
+
     def holds(self, shape: tuple[int, ...], kernel_shape: tuple[int, ...], device: Any) -> bool:
-        """Whether the blur for these shapes on `device` is compiled already (get() is quick)."""
-        key = (tuple(shape), tuple(kernel_shape), device.platform, device.id)
+        """Whether the float blur for these shapes on `device` is compiled already (get() is
+        quick)."""
+        key = self._key(shape, kernel_shape, device, np.dtype(np.float32))
         with self._lock:
             return key in self._by_key
 
@@ -207,6 +226,25 @@ def blur_jax(image: np.ndarray, kernel: np.ndarray, platform: str | None = None)
     output = blur(jax.device_put(image, device), jax.device_put(kernel, device))
     # A copy: on the CPU, device_get may hand back JAX's own read-only buffer.
     return np.array(jax.device_get(output), dtype=np.float32).reshape(image.shape)
+
+
+def blur_levels_jax(
+    levels: np.ndarray, kernel: np.ndarray, *, platform: str | None = None
+) -> np.ndarray:
+    """JAX-jit's LevelsCall (blurapp.core.engines.engine): a block's stored levels, halo
+    included, blurred into levels by one compiled program, so the host converts nothing and
+    moves a quarter of the bytes float32 pixels take."""
+    jax = import_jax()
+    levels = np.ascontiguousarray(levels)
+    kernel = np.asarray(kernel, dtype=np.float32)
+    device = jax_device(platform)
+    blur, _ = compiled_blurs.get(levels.shape, kernel.shape, device, levels=levels.dtype)
+    output = blur(jax.device_put(levels, device), jax.device_put(kernel, device))
+    radius = kernel.shape[0] // 2
+    height, width, *channels = levels.shape
+    # A copy: on the CPU, device_get may hand back JAX's own read-only buffer.
+    blurred = np.array(jax.device_get(output))
+    return blurred.reshape(height - 2 * radius, width - 2 * radius, *channels)
 
 
 def first_jax_call(
@@ -341,5 +379,6 @@ JAX_JIT = Engine(
     first_call_colour="#dd8452",
     column="JAX",
     copy_call=first_jax_copy,
+    levels_call=blur_levels_jax,
 )
 ENGINES = (JAX_JIT,)

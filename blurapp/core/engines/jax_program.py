@@ -156,3 +156,34 @@ def blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
     indices = jnp.arange(strips)
     blurred = jax.vmap(blur_strip)(indices) if unrolled else lax.map(blur_strip, indices)
     return blurred.reshape(strips * rows, width * step)[:height]
+
+
+def blur_levels(levels: Any, weights: Any, in_strips: bool = True) -> Any:
+    """A block of a large image's stored levels (uint8 or uint16; rows × columns, or × channels),
+    with the kernel's radius of halo on every side, blurred into levels of its own type without
+    that halo, as rows of values ((rows − 2·radius) × (columns − 2·radius)·channels).
+
+    The arithmetic of the host's path, in one program: a level times 1/white in float32
+    (blurapp.core.pixels.samples_to_float), `blur`, then clipped to [0, 1], times white and
+    rounded half to even (blurapp.core.saving's levels), white being the type's largest value.
+    Against those conversions on the host around `blur`, on a 268 MP 8-bit TIFF by blocks with
+    this 2-core CPU: the same levels, 7.3–7.9 s → 5.4–5.9 s.
+    """
+    import jax.numpy as jnp
+    import numpy as np
+    from jax import lax
+
+    white = np.float32(np.iinfo(levels.dtype).max)
+    values = lax.mul(lax.convert_element_type(levels, jnp.float32), np.float32(1 / white))
+    # Made before the taps read them: fused into the taps of an image of one strip, XLA's
+    # values differed from the host's by one unit in the last place in up to 1 in 25 pixels
+    # (a 16-bit level then rounds the other way). Timed the same on a 2,056² block.
+    values = lax.optimization_barrier(values)
+    height, width, *channels = levels.shape
+    step = channels[0] if channels else 1
+    radius = weights.shape[0] // 2
+    blurred = blur(values, weights, in_strips)[
+        radius : height - radius, radius * step : (width - radius) * step
+    ]
+    rounded = lax.round(lax.mul(jnp.clip(blurred, 0, 1), white), lax.RoundingMethod.TO_NEAREST_EVEN)
+    return lax.convert_element_type(rounded, levels.dtype)

@@ -1,0 +1,147 @@
+"""Blurring by blocks into levels: the blocks an engine's levels_call can take as they are stored
+go to it, every other block through floats; either way the levels written are scipy's."""
+
+from __future__ import annotations
+
+import dask.array  # noqa: F401  (the scale extra, which the tests install)
+import numpy as np
+import pytest
+import tifffile
+from helpers.oracle import blur_oracle
+from scipy.ndimage import correlate
+
+from blurapp.core import engines as registry
+from blurapp.core.engines import Engine, get_engine, register
+from blurapp.core.engines.jax_engine import blur_jax
+from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
+from blurapp.core.photo import load_photo
+from blurapp.core.runs import Call, FirstCall
+from blurapp.core.saving import to_8bit, to_16bit
+from blurapp.scale import tiled
+
+
+def scipy_weights(kernel):
+    return kernel if kernel.ndim == 2 else np.outer(kernel, kernel)
+
+
+def first_call(image, kernel, *, platform, progress, cancelled):
+    blurred = blur_oracle(image, kernel).astype(np.float32)
+    return FirstCall(output=blurred, again=lambda: Call(1e-3), seconds=1e-3)
+
+
+@pytest.fixture
+def levels_engine():
+    """An engine with a levels call of its own (scipy's correlation), which counts the blocks
+    it is given."""
+    given = []
+
+    def levels_call(levels, kernel, *, platform):
+        given.append((levels.dtype, levels.shape))
+        white = np.iinfo(levels.dtype).max
+        radius = kernel.shape[0] // 2
+        pixels = levels / white
+        weights = scipy_weights(kernel)
+        if pixels.ndim == 3:
+            blurred = np.stack(
+                [correlate(pixels[..., c], weights, mode="nearest") for c in range(3)], axis=-1
+            )
+        else:
+            blurred = correlate(pixels, weights, mode="nearest")
+        inner = blurred[radius : levels.shape[0] - radius, radius : levels.shape[1] - radius]
+        return np.rint(np.clip(inner, 0, 1) * white).astype(levels.dtype)
+
+    register(Engine("scipy-levels", "SciPy by levels", first_call, levels_call=levels_call))
+    yield given
+    registry.unregister("scipy-levels")
+
+
+def noise(shape, dtype, seed=3):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, np.iinfo(dtype).max, shape, dtype=dtype, endpoint=True)
+
+
+# (stored samples, tifffile options, blurred in colour, whether they are the levels as stored)
+CASES = {
+    "8-bit grey": (noise((150, 130), np.uint8), {}, False, True),
+    "16-bit colour in colour": (
+        noise((150, 130, 3), np.uint16),
+        {"photometric": "rgb"},
+        True,
+        True,
+    ),
+    "8-bit colour in grey": (noise((150, 130, 3), np.uint8), {"photometric": "rgb"}, False, False),
+    "8-bit colour with alpha in colour": (
+        noise((150, 130, 4), np.uint8),
+        {"photometric": "rgb", "extrasamples": ["unassalpha"]},
+        True,
+        False,
+    ),
+    "8-bit MinIsWhite": (noise((150, 130), np.uint8), {"photometric": "miniswhite"}, False, False),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_only_blocks_stored_as_their_levels_go_to_the_levels_call(tmp_path, levels_engine, case):
+    data, options, color, as_levels = CASES[case]
+    source = tmp_path / "source.tif"
+    tifffile.imwrite(source, data, tile=(64, 64), **options)
+    kernel = gaussian_kernel(9, 2.5)
+    output = tmp_path / "blurred.tif"
+
+    result = tiled.blur_file_tiled(
+        source, output, kernel=kernel, engine="scipy-levels", color=color, block=64
+    )
+
+    assert len(levels_engine) == (result.blocks if as_levels else 0)
+    written = tifffile.imread(output)
+    pixels = load_photo(source, color=color)
+    image = pixels.pixels if color else pixels.gray
+    white = np.iinfo(written.dtype).max
+    expected = np.rint(np.clip(blur_oracle(image, kernel), 0, 1) * white)
+    assert written.shape == expected.shape
+    assert np.abs(written.astype(np.int64) - expected).max() <= 1
+
+
+def test_an_npy_output_is_blurred_as_floats_whatever_the_engine_offers(tmp_path, levels_engine):
+    data = noise((100, 90), np.uint8)
+    tifffile.imwrite(tmp_path / "source.tif", data, tile=(32, 32))
+    kernel = gaussian_kernel(5, 1.5)
+
+    tiled.blur_file_tiled(
+        tmp_path / "source.tif", tmp_path / "b.npy", kernel=kernel, engine="scipy-levels", block=32
+    )
+
+    assert levels_engine == []
+    written = np.load(tmp_path / "b.npy")
+    assert np.abs(written - blur_oracle(data / 255, kernel)).max() <= 1e-5
+
+
+@pytest.mark.parametrize(
+    "shape, dtype, block",
+    [((700, 650), np.uint8, 256), ((45, 600), np.uint16, 128), ((260, 300, 3), np.uint8, 100)],
+    ids=["8-bit grey", "16-bit, one strip high", "8-bit colour"],
+)
+@pytest.mark.parametrize(
+    "kernel", [gaussian_kernel(9, 2.5), gaussian_kernel_1d(9, 2.5)], ids=["2d", "separable"]
+)
+def test_jax_by_blocks_writes_the_levels_of_the_whole_image_blurred_in_memory(
+    tmp_path, shape, dtype, block, kernel
+):
+    data = noise(shape, dtype, seed=shape[0])
+    color = len(shape) == 3
+    source = tmp_path / "source.tif"
+    tifffile.imwrite(source, data, tile=(64, 64), **({"photometric": "rgb"} if color else {}))
+    output = tmp_path / "blurred.tif"
+
+    tiled.blur_file_tiled(source, output, kernel=kernel, engine="jax", color=color, block=block)
+
+    written = tifffile.imread(output)
+    white = np.iinfo(dtype).max
+    pixels = np.multiply(data, np.float32(1 / white), dtype=np.float32)
+    expected = np.rint(np.clip(blur_oracle(pixels, kernel), 0, 1) * white)
+    assert written.dtype == dtype
+    assert np.abs(written.astype(np.int64) - expected).max() <= 1
+    # Block by block, the very levels of JAX-jit's blur of the whole image, saved.
+    whole = (to_8bit if dtype == np.uint8 else to_16bit)(blur_jax(pixels, kernel))
+    np.testing.assert_array_equal(written, whole)
+    assert get_engine("jax").levels_call is not None
