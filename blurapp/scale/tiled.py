@@ -16,6 +16,7 @@ import itertools
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -177,24 +178,35 @@ def _blur_stored_block(
     layout: _Layout,
     color: bool,
     levels: type[np.unsignedinteger] | None,
+    straight: bool,
 ) -> np.ndarray:
     """A block of the stored samples with its halo blurred into `levels` (float32 for None),
-    the halo left out: in one call of the engine's levels_call when it has one and the block
-    holds those levels as they are (grey, or red, green and blue blurred in colour), else as
-    floats (samples_to_pixels, the engine, then rounded to levels)."""
+    the halo left out: `straight`, by one call of the engine's levels_call (see
+    _straight_to_levels); else as floats (samples_to_pixels, the engine, then rounded to
+    levels)."""
     from blurapp.core.engines import get_engine
 
     runner = get_engine(engine)
-    if (
-        levels is not None
-        and runner.levels_call is not None
-        and _stored_as_levels(layout, color, levels)
-    ):
+    if straight and runner.levels_call is not None:
         values = samples[..., 0] if samples.shape[2] == 1 else samples
         return runner.levels_call(values, kernel, platform=runner.platform)
     pixels = samples_to_pixels(samples, layout=layout, color=color)
     blurred = _blur_pixels_block(pixels, kernel=kernel, engine=engine)
     return blurred if levels is None else _to_levels_block(blurred, levels=levels)
+
+
+def _straight_to_levels(
+    engine: str, layout: _Layout, color: bool, levels: type[np.unsignedinteger] | None
+) -> bool:
+    """Whether the blocks go to the engine's levels_call as they are stored: written as
+    levels, by an engine with a levels call, from samples that are those levels."""
+    from blurapp.core.engines import get_engine
+
+    return (
+        levels is not None
+        and get_engine(engine).levels_call is not None
+        and _stored_as_levels(layout, color, levels)
+    )
 
 
 def _stored_as_levels(layout: _Layout, color: bool, levels: type[np.unsignedinteger]) -> bool:
@@ -263,6 +275,7 @@ def blur_file_tiled(
     levels_dtype = None
     if extension != ".npy":
         levels_dtype = np.uint8 if layout.bit_depth == 8 else np.uint16
+    straight = _straight_to_levels(engine, layout, color, levels_dtype)
     # The stored samples cross each block's halo and become floats inside its task: a
     # quarter of the bytes of float32 pixels for an 8-bit image, and one task a block.
     result = _map_with_halo(
@@ -276,6 +289,7 @@ def blur_file_tiled(
         layout=layout,
         color=color,
         levels=levels_dtype,
+        straight=straight,
     )
     _check_fits_on_disk(output, result.shape, result.dtype)
     band_edges = np.cumsum((0, *result.chunks[0]))
@@ -284,22 +298,40 @@ def blur_file_tiled(
 
     with _dask_scheduler(scheduler) as chosen:
 
-        def bands() -> Iterator[np.ndarray]:
-            for number, (top, bottom) in enumerate(itertools.pairwise(band_edges), start=1):
+        def row_of_blocks(edges: tuple[int, int]) -> np.ndarray:
+            try:
+                return result[edges[0] : edges[1]].compute(scheduler=chosen)
+            except RuntimeError:
+                # Stopped while a row was in hand: a program exiting (its window closed)
+                # shuts down the thread pools under that row. A cancelled blur, not a failure.
                 if cancelled is not None and cancelled():
-                    raise BlurCancelled
-                try:
-                    band = result[int(top) : int(bottom)].compute(scheduler=chosen)
-                except RuntimeError:
-                    # Stopped while a row was in hand: a program exiting (its window closed)
-                    # shuts down the thread pools under that row. A cancelled blur, not a failure.
+                    raise BlurCancelled from None
+                raise
+
+        def bands() -> Iterator[np.ndarray]:
+            rows = [(int(top), int(bottom)) for top, bottom in itertools.pairwise(band_edges)]
+            # Straight to levels, the next row is blurred while this one is written: the
+            # writing (mostly the kernel copying into its page cache) left the cores idle
+            # (1 GP, JAX-jit: 15.0–16.5 → 12.3–13.0 s). Through floats on the host it
+            # made NumPy slower (268 MP: 10.8–11.7 → 14.5–15.2 s, twice the system time).
+            with ThreadPoolExecutor(1, thread_name_prefix="blurapp-next-row") as ahead:
+
+                def start(edges: tuple[int, int]) -> Future[np.ndarray]:
                     if cancelled is not None and cancelled():
-                        raise BlurCancelled from None
-                    raise
-                yield band
-                if progress is not None:
-                    megapixels = int(bottom) * int(result.shape[1]) / 1e6
-                    progress(number * blocks_per_band, total, megapixels)
+                        raise BlurCancelled
+                    return ahead.submit(row_of_blocks, edges)
+
+                coming: Future[np.ndarray] | None = None
+                for number, (top, bottom) in enumerate(rows, start=1):
+                    band = (coming or start((top, bottom))).result()
+                    coming = None
+                    if straight and number < len(rows):
+                        coming = start(rows[number])
+                    yield band
+                    del band
+                    if progress is not None:
+                        megapixels = bottom * int(result.shape[1]) / 1e6
+                        progress(number * blocks_per_band, total, megapixels)
 
         if levels_dtype is None:
             write_atomically(output, lambda file: _write_npy(file, result.shape, bands()))

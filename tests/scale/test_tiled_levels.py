@@ -145,3 +145,50 @@ def test_jax_by_blocks_writes_the_levels_of_the_whole_image_blurred_in_memory(
     whole = (to_8bit if dtype == np.uint8 else to_16bit)(blur_jax(pixels, kernel))
     np.testing.assert_array_equal(written, whole)
     assert get_engine("jax").levels_call is not None
+
+
+def test_straight_to_levels_a_blur_cancelled_after_its_first_row_leaves_no_file(
+    tmp_path, levels_engine
+):
+    from blurapp.core.runs import BlurCancelled
+
+    tifffile.imwrite(tmp_path / "source.tif", noise((256, 64), np.uint8), tile=(32, 32))
+    rows_written = []
+
+    with pytest.raises(BlurCancelled):
+        tiled.blur_file_tiled(
+            tmp_path / "source.tif",
+            tmp_path / "blurred.tif",
+            kernel=gaussian_kernel(3, 1.0),
+            engine="scipy-levels",
+            block=32,
+            progress=lambda done, total, megapixels: rows_written.append(done),
+            cancelled=lambda: bool(rows_written),
+        )
+
+    assert rows_written == [2]  # of 8 rows of 2 blocks
+    assert len(levels_engine) <= 2 * 2  # that row, and at most the one blurred ahead
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["source.tif"]
+
+
+def test_straight_to_levels_a_damaged_tile_in_a_later_row_is_named_and_no_file_left(
+    tmp_path, levels_engine
+):
+    from blurapp.core.photo_checks import PhotoError
+
+    source = tmp_path / "cut.tif"
+    tifffile.imwrite(source, noise((256, 128), np.uint8), tile=(64, 64), compression="zlib")
+    with tifffile.TiffFile(source) as tiff:
+        offsets = tiff.pages.first.dataoffsets
+    content = bytearray(source.read_bytes())
+    content[offsets[5] : offsets[5] + 64] = b"\x00" * 64  # the third row's second tile
+    source.write_bytes(bytes(content))
+
+    with pytest.raises(PhotoError, match=r"cut\.tif"):
+        tiled.blur_file_tiled(
+            source, tmp_path / "blurred.tif", kernel=gaussian_kernel(3, 1.0),
+            engine="scipy-levels", block=64,
+        )  # fmt: skip
+
+    assert levels_engine  # the rows before it were blurred by levels
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["cut.tif"]
