@@ -192,3 +192,44 @@ def test_straight_to_levels_a_damaged_tile_in_a_later_row_is_named_and_no_file_l
 
     assert levels_engine  # the rows before it were blurred by levels
     assert sorted(path.name for path in tmp_path.iterdir()) == ["cut.tif"]
+
+
+@pytest.mark.parametrize("engine", ["numpy", "scipy-levels"])
+def test_blocks_run_on_one_thread_a_core_whichever_thread_starts_the_blur(
+    tmp_path, levels_engine, engine, monkeypatch
+):
+    # The window blurs by blocks on its worker thread, and rows straight to levels are blurred
+    # on a thread of their own: the blocks must still get one thread a core, not Dask's
+    # cores + 4 of a pool it starts for a thread that is not the main one.
+    import threading
+
+    from dask.system import CPU_COUNT
+
+    threads = set()
+    real = tiled._blur_stored_block
+
+    def noting_the_thread(block, **options):
+        threads.add(threading.current_thread().name)
+        return real(block, **options)
+
+    monkeypatch.setattr(tiled, "_blur_stored_block", noting_the_thread)
+    tifffile.imwrite(tmp_path / "source.tif", noise((320, 320), np.uint8), tile=(32, 32))
+    failures = []
+
+    def blur():
+        try:
+            tiled.blur_file_tiled(
+                tmp_path / "source.tif", tmp_path / "blurred.tif",
+                kernel=gaussian_kernel(3, 1.0), engine=engine, block=32,
+            )  # fmt: skip
+        except Exception as error:  # told by the assertion below
+            failures.append(error)
+
+    worker = threading.Thread(target=blur, name="not-the-main-thread")
+    worker.start()
+    worker.join()
+
+    assert failures == []
+    assert tifffile.imread(tmp_path / "blurred.tif").shape == (320, 320)
+    assert 1 <= len(threads) <= CPU_COUNT
+    assert all(name.startswith("blurapp-blocks") for name in threads)
