@@ -89,16 +89,14 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
 
     kernel = args.spec.kernel
     description = args.spec.description(args.engine.name)
-    engine = args.engine.name
-    if args.engine.uses_jax and args.engine.platform is None and args.device != "auto":
-        engine += f"@{args.device}"  # every block on the device asked for, as `blur` does
     try:
         with progress_bar(0, "block", shown(source.name)) as bar:
             result = blur_file_tiled(
                 source,
                 args.output,
                 kernel=kernel,
-                engine=engine,
+                engine=args.engine.name,
+                device=args.device,
                 color=args.color,
                 scheduler=args.scheduler,
                 progress=lambda *done: show_progress(bar, *done),

@@ -290,6 +290,7 @@ def _blur_in_tiles(job: Job, settings: BlurSettings, scheduler: str | None) -> J
             job.output,
             kernel=settings.spec.kernel,
             engine=settings.engine,
+            device=settings.device,
             color=settings.spec.color,
             scheduler=scheduler,
             description=settings.spec.description(settings.engine),

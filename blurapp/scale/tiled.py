@@ -70,7 +70,9 @@ def _check_kernel(kernel: np.ndarray) -> np.ndarray:
     return kernel
 
 
-def _blur_block(block: np.ndarray, *, kernel: np.ndarray, engine: str) -> np.ndarray:
+def _blur_block(
+    block: np.ndarray, *, kernel: np.ndarray, engine: str, device: str = "auto"
+) -> np.ndarray:
     """One block (halo included) blurred by `engine`, in strips of rows where that is faster
     (its Engine.strip_rows): each strip carries the kernel's radius of rows above and below,
     and keeps its middle."""
@@ -81,20 +83,27 @@ def _blur_block(block: np.ndarray, *, kernel: np.ndarray, engine: str) -> np.nda
     rows = runner.strip_rows
     radius = kernel.shape[0] // 2
     if rows is None or image.shape[0] <= rows + 2 * radius:
-        return np.asarray(runner.blur(image, kernel, repeats=0).output, dtype=np.float32)
+        return np.asarray(
+            runner.blur(image, kernel, repeats=0, device=device).output, dtype=np.float32
+        )
     output = np.empty(image.shape, np.float32)
     for top in range(0, image.shape[0], rows):
         bottom = min(top + rows, image.shape[0])
         start, stop = max(top - radius, 0), min(bottom + radius, image.shape[0])
-        strip = runner.blur(image[start:stop], kernel, repeats=0).output
+        strip = runner.blur(image[start:stop], kernel, repeats=0, device=device).output
         output[top:bottom] = strip[top - start : top - start + bottom - top]
     return output
 
 
 def blur_tiled(
-    array: dask.array.Array, kernel: np.ndarray, engine: str = REFERENCE_ENGINE
+    array: dask.array.Array,
+    kernel: np.ndarray,
+    engine: str = REFERENCE_ENGINE,
+    *,
+    device: str = "auto",
 ) -> dask.array.Array:
-    """`array` (float32, H×W or H×W×C) blurred block by block by `engine`: a lazy float32 array.
+    """`array` (float32, H×W or H×W×C) blurred block by block by `engine` (a JAX one on
+    `device`, as Engine.start takes it): a lazy float32 array.
 
     Each block is blurred with a halo of the kernel's radius from its neighbours, then trimmed,
     so the blocks meet without seams; the image's outer edges repeat their border pixels, as
@@ -112,6 +121,7 @@ def blur_tiled(
         array.chunks[2:],
         kernel=kernel,
         engine=engine,
+        device=device,
     )
 
 
@@ -162,11 +172,13 @@ def _map_with_halo(
     )
 
 
-def _blur_pixels_block(block: np.ndarray, *, kernel: np.ndarray, engine: str) -> np.ndarray:
+def _blur_pixels_block(
+    block: np.ndarray, *, kernel: np.ndarray, engine: str, device: str
+) -> np.ndarray:
     """A block of float32 pixels with its halo blurred by `engine`, the halo left out."""
     radius = kernel.shape[0] // 2
     height, width = block.shape[:2]
-    blurred = _blur_block(block, kernel=kernel, engine=engine)
+    blurred = _blur_block(block, kernel=kernel, engine=engine, device=device)
     return blurred[radius : height - radius, radius : width - radius]
 
 
@@ -175,6 +187,7 @@ def _blur_stored_block(
     *,
     kernel: np.ndarray,
     engine: str,
+    device: str,
     layout: _Layout,
     color: bool,
     levels: type[np.unsignedinteger] | None,
@@ -189,9 +202,9 @@ def _blur_stored_block(
     runner = get_engine(engine)
     if straight and runner.levels_call is not None:
         values = samples[..., 0] if samples.shape[2] == 1 else samples
-        return runner.levels_call(values, kernel, platform=runner.platform)
+        return runner.levels_call(values, kernel, platform=runner.platform_for(device))
     pixels = samples_to_pixels(samples, layout=layout, color=color)
-    blurred = _blur_pixels_block(pixels, kernel=kernel, engine=engine)
+    blurred = _blur_pixels_block(pixels, kernel=kernel, engine=engine, device=device)
     return blurred if levels is None else _to_levels_block(blurred, levels=levels)
 
 
@@ -235,6 +248,7 @@ def blur_file_tiled(
     *,
     kernel: np.ndarray,
     engine: str = REFERENCE_ENGINE,
+    device: str = "auto",
     color: bool = False,
     scheduler: Any = None,
     progress: BlockProgress | None = None,
@@ -248,7 +262,9 @@ def blur_file_tiled(
     `output` ending .tif/.tiff: a tiled BigTIFF of 8-bit levels for an 8-bit source, 16-bit
     otherwise, `description` (what made it) as JSON in its ImageDescription; .npy: the float32
     blur. Written atomically (a temporary file beside it, renamed into place); the source is
-    never written over. `scheduler`: None for Dask's local threads, "tcp://host:port" for a
+    never written over. `device`: where a JAX engine without a platform of its own blurs the
+    blocks ("auto", "cpu", "gpu"; Engine.platform_for). `scheduler`: None for this machine's
+    threads, "tcp://host:port" for a
     distributed cluster (its workers need BlurApp and the file), or anything dask's compute
     takes. `progress(done_blocks, total_blocks, megapixels)` is called from this thread as each
     row of blocks is written; `cancelled()` is checked between rows (BlurCancelled).
@@ -286,6 +302,7 @@ def blur_file_tiled(
         ((3,),) if color and layout.colour else (),
         kernel=kernel,
         engine=engine,
+        device=device,
         layout=layout,
         color=color,
         levels=levels_dtype,

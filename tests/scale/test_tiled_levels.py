@@ -233,3 +233,53 @@ def test_blocks_run_on_one_thread_a_core_whichever_thread_starts_the_blur(
     assert tifffile.imread(tmp_path / "blurred.tif").shape == (320, 320)
     assert 1 <= len(threads) <= CPU_COUNT
     assert all(name.startswith("blurapp-blocks") for name in threads)
+
+
+@pytest.mark.parametrize("output", ["blurred.tif", "blurred.npy"])
+def test_the_device_asked_for_reaches_every_block_of_a_blur_and_of_a_batch(
+    tmp_path, output, monkeypatch
+):
+    # `blur --device`, `batch --device`: the blocks of a JAX-like engine run on that platform,
+    # through its levels call (to a TIFF) or its first call (floats, to .npy).
+    from PIL import Image
+
+    from blurapp.scale.batch import run_batch
+    from blurapp.scale.batch_plan import plan_batch
+
+    platforms = []
+
+    def noting_first_call(image, kernel, *, platform, progress, cancelled):
+        platforms.append(platform)
+        return first_call(image, kernel, platform=platform, progress=None, cancelled=None)
+
+    def noting_levels_call(levels, kernel, *, platform):
+        platforms.append(platform)
+        radius = kernel.shape[0] // 2
+        return levels[radius : levels.shape[0] - radius, radius : levels.shape[1] - radius]
+
+    register(
+        Engine(
+            "platformed", "On a platform", noting_first_call, uses_jax=True,
+            levels_call=noting_levels_call,
+        )
+    )  # fmt: skip
+    try:
+        source = tmp_path / "scan.tif"
+        tifffile.imwrite(source, noise((90, 80), np.uint8), tile=(32, 32))
+        tiled.blur_file_tiled(
+            source, tmp_path / output, kernel=gaussian_kernel(3, 1.0), engine="platformed",
+            device="cpu", block=32,
+        )  # fmt: skip
+        assert platforms and set(platforms) == {"cpu"}
+
+        platforms.clear()
+        monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)  # so the batch blurs it by blocks
+        summary = run_batch(
+            plan_batch([source], tmp_path / "out", output_format=output.rpartition(".")[2]),
+            engine="platformed", kernel_size=3, sigma=1.0, device="cpu",
+        )  # fmt: skip
+        assert (summary.done, summary.failed) == (1, ())
+        assert summary.workers == {"tiles": 1}
+        assert platforms and set(platforms) == {"cpu"}
+    finally:
+        registry.unregister("platformed")

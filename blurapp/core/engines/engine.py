@@ -105,6 +105,12 @@ class Engine:
     def first_call_chart_colour(self) -> str:
         return self.first_call_colour or _by_name(f"{self.name} first call")
 
+    def platform_for(self, device: str = "auto") -> str | None:
+        """The platform its calls get for `device` ("auto", "cpu", "gpu"): its own, else
+        `device` for a JAX engine; None for JAX's default device, or an engine without JAX."""
+        platform = self.platform or (device if self.uses_jax else None)
+        return None if platform == "auto" else platform
+
     def start(
         self,
         image: np.ndarray,
@@ -116,11 +122,10 @@ class Engine:
     ) -> FirstCall:
         """Make this engine's first call on `image`. `device` is the platform for a JAX engine
         that has none of its own ("auto": JAX's default, a GPU when there is one)."""
-        platform = self.platform or (device if self.uses_jax else None)
         return self.first_call(
             image,
             kernel,
-            platform=None if platform == "auto" else platform,
+            platform=self.platform_for(device),
             progress=progress,
             cancelled=cancelled,
         )
@@ -130,11 +135,10 @@ class Engine:
         None when it has no way to copy."""
         if self.copy_call is None:
             return None
-        platform = self.platform or (device if self.uses_jax else None)
         return self.copy_call(
             image,
             np.zeros((1, 1), np.float32),
-            platform=None if platform == "auto" else platform,
+            platform=self.platform_for(device),
             progress=None,
             cancelled=None,
         )
