@@ -9,6 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
@@ -147,6 +148,9 @@ def _report_uncaught_errors(window: MainWindow) -> None:
     """An error in a slot would otherwise only reach the terminal: tell the user as well."""
 
     def report(kind, error, trace) -> None:
+        if not shiboken6.isValid(window):  # the program is ending: no window to tell it in
+            sys.__excepthook__(kind, error, trace)
+            return
         # _warn logs it, with the traceback: once.
         still_running = QCoreApplication.translate(
             "MainWindow", "BlurApp is still running; the details are in the log."

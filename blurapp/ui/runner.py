@@ -330,7 +330,9 @@ def after_the_running_job(callback: Callable[[], Any]) -> None:
 
 @atexit.register
 def _wait_for_the_job_running() -> None:
-    # A thread still running Python while the interpreter shuts down would crash it.
+    # A thread still running Python while the interpreter shuts down would crash it; and a job
+    # given to the pool whose thread had not yet begun it (a window closed at once) began after
+    # the Qt objects it reports through were deleted ("Signal source has been deleted").
     for job in [_current, *_retired]:
-        if job is not None and job._began.is_set():
+        if job is not None and job.worker is not None:
             job._ended.wait()
