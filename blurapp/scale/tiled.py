@@ -226,13 +226,11 @@ def _stored_as_levels(layout: _Layout, color: bool, levels: type[np.unsignedinte
     """Whether the stored samples are the pixels' levels as they are: of the levels' type on
     its full range, not inverted, and only the channels blurred (grey's one, or colour's three
     when blurred in colour; no alpha, no grey made from colour)."""
-    channels = 3 if color and layout.colour else 1
     return (
         layout.dtype == levels
         and layout.white == np.iinfo(levels).max
         and not layout.inverted
-        and layout.samples == channels
-        and (channels == 1) != layout.colour
+        and layout.samples == (3 if color and layout.colour else 1)
     )
 
 
