@@ -51,10 +51,10 @@ _LOCAL_SCHEDULERS = {
 
 @contextlib.contextmanager
 def _dask_scheduler(scheduler: Any) -> Iterator[Any]:
-    """What dask's compute takes as `scheduler`: this machine's threads for None (a pool of
-    one a core, shut down after), a Client of the cluster at an address ("tcp://host:port",
+    """What dask's compute takes as `scheduler`: this machine's threads for None or "threads"
+    (a pool of one a core, shut down after), a Client of the cluster at an address ("tcp://host:port",
     closed after), or `scheduler` itself."""
-    if scheduler is None:
+    if scheduler is None or scheduler in ("threads", "threading"):
         import functools
         from concurrent.futures import ThreadPoolExecutor
 
@@ -65,8 +65,11 @@ def _dask_scheduler(scheduler: Any) -> Iterator[Any]:
         # the row blurred ahead), Dask's "threads" start a pool of the cores + 4 threads, kept
         # until a later compute; the blocks' engines then ran on too many (NumPy, 1 GP by
         # blocks: 62 s against 40 s on one a core).
-        with ThreadPoolExecutor(CPU_COUNT, thread_name_prefix="blurapp-blocks") as pool:
+        pool = ThreadPoolExecutor(CPU_COUNT, thread_name_prefix="blurapp-blocks")
+        try:
             yield functools.partial(dask.threaded.get, pool=pool)
+        finally:  # the blocks under way finish; those not begun (a row dropped) never do
+            pool.shutdown(wait=True, cancel_futures=True)
         return
     if not isinstance(scheduler, str) or scheduler in _LOCAL_SCHEDULERS:
         yield scheduler

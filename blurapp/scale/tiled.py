@@ -1,13 +1,15 @@
 """Blurring images too large to hold in memory: read tile by tile, blurred block by block with
 Dask, written band by band.
 
-A gigapixel TIFF (or a zarr array) is opened lazily as float32 blocks (`open_tiled`); each
-block is blurred by an engine with a halo of the kernel's radius borrowed from its neighbours
-(`blur_tiled`), so the result has no seams and the image's outer edges are padded as the
-engines pad them; `blur_file_tiled` computes one row of blocks at a time and streams it into a
-tiled BigTIFF or a .npy file, so memory holds a band, not the image. The same graph runs on a
-`distributed` cluster. Dask, distributed and zarr come with the `scale` extra and are imported
-only here, when they are used.
+A gigapixel TIFF (or a zarr array) is opened lazily as blocks of its stored samples; each block
+is blurred by an engine with a halo of the kernel's radius borrowed from its neighbours, so the
+result has no seams and the image's outer edges are padded as the engines pad them. A block
+becomes the engines' float32 pixels inside its own task, or goes as its levels to an engine's
+levels call (Engine.levels_call). `blur_file_tiled` computes a row of blocks at a time (and,
+straight to levels, the next while this one is written) and streams them into a tiled BigTIFF or
+a .npy file, so memory holds a band or two, not the image. `open_tiled` and `blur_tiled` give
+the same as lazy float32 arrays. The same graph runs on a `distributed` cluster. Dask,
+distributed and zarr come with the `scale` extra and are imported only here, when they are used.
 """
 
 from __future__ import annotations
@@ -31,7 +33,13 @@ from blurapp.scale.scheduler import (
     _dask_array,
     _dask_scheduler,
 )
-from blurapp.scale.tiled_read import DEFAULT_BLOCK, _Layout, _open_samples, samples_to_pixels
+from blurapp.scale.tiled_read import (
+    DEFAULT_BLOCK,
+    _Layout,
+    _open_samples,
+    _pixels,
+    samples_to_pixels,
+)
 from blurapp.scale.tiled_write import (
     OUTPUT_EXTENSIONS,
     _check_fits_on_disk,
@@ -118,10 +126,11 @@ def blur_tiled(
         kernel.shape[0] // 2,
         _blur_pixels_block,
         np.float32,
-        array.chunks[2:],
+        ((array.shape[2],),) if array.ndim == 3 else (),  # every channel in one block
         kernel=kernel,
         engine=engine,
         device=device,
+        levels=None,
     )
 
 
@@ -173,13 +182,20 @@ def _map_with_halo(
 
 
 def _blur_pixels_block(
-    block: np.ndarray, *, kernel: np.ndarray, engine: str, device: str
+    block: np.ndarray,
+    *,
+    kernel: np.ndarray,
+    engine: str,
+    device: str,
+    levels: type[np.unsignedinteger] | None,
 ) -> np.ndarray:
-    """A block of float32 pixels with its halo blurred by `engine`, the halo left out."""
+    """A block of float32 pixels with its halo blurred by `engine`, the halo left out, and
+    rounded to `levels` (None: left float32)."""
     radius = kernel.shape[0] // 2
     height, width = block.shape[:2]
     blurred = _blur_block(block, kernel=kernel, engine=engine, device=device)
-    return blurred[radius : height - radius, radius : width - radius]
+    blurred = blurred[radius : height - radius, radius : width - radius]
+    return blurred if levels is None else _to_levels_block(blurred, levels=levels)
 
 
 def _blur_stored_block(
@@ -200,12 +216,11 @@ def _blur_stored_block(
     from blurapp.core.engines import get_engine
 
     runner = get_engine(engine)
-    if straight and runner.levels_call is not None:
+    if straight and runner.levels_call is not None:  # (it has one when straight)
         values = samples[..., 0] if samples.shape[2] == 1 else samples
         return runner.levels_call(values, kernel, platform=runner.platform_for(device))
     pixels = samples_to_pixels(samples, layout=layout, color=color)
-    blurred = _blur_pixels_block(pixels, kernel=kernel, engine=engine, device=device)
-    return blurred if levels is None else _to_levels_block(blurred, levels=levels)
+    return _blur_pixels_block(pixels, kernel=kernel, engine=engine, device=device, levels=levels)
 
 
 def _straight_to_levels(
@@ -227,8 +242,7 @@ def _stored_as_levels(layout: _Layout, color: bool, levels: type[np.unsignedinte
     its full range, not inverted, and only the channels blurred (grey's one, or colour's three
     when blurred in colour; no alpha, no grey made from colour)."""
     return (
-        layout.dtype == levels
-        and layout.white == np.iinfo(levels).max
+        layout.dtype == levels  # an 8- or 16-bit type: its white is its largest value
         and not layout.inverted
         and layout.samples == (3 if color and layout.colour else 1)
     )
@@ -255,7 +269,7 @@ def blur_file_tiled(
     cancelled: Cancelled | None = None,
 ) -> TiledResult:
     """Blur the TIFF, BigTIFF or zarr image `source` in tiles into `output`, never holding more
-    than a row of blocks of it. Returns what was written.
+    than two rows of blocks of it. Returns what was written.
 
     `output` ending .tif/.tiff: a tiled BigTIFF of 8-bit levels for an 8-bit source, 16-bit
     otherwise, `description` (what made it) as JSON in its ImageDescription; .npy: the float32
@@ -290,22 +304,21 @@ def blur_file_tiled(
     if extension != ".npy":
         levels_dtype = np.uint8 if layout.bit_depth == 8 else np.uint16
     straight = _straight_to_levels(engine, layout, color, levels_dtype)
-    # The stored samples cross each block's halo and become floats inside its task: a
-    # quarter of the bytes of float32 pixels for an 8-bit image, and one task a block.
-    result = _map_with_halo(
-        samples,
-        kernel.shape[0] // 2,
-        _blur_stored_block,
-        levels_dtype or np.float32,
-        ((3,),) if color and layout.colour else (),
-        kernel=kernel,
-        engine=engine,
-        device=device,
-        layout=layout,
-        color=color,
-        levels=levels_dtype,
-        straight=straight,
-    )
+    channels = ((3,),) if color and layout.colour else ()
+    options = {"kernel": kernel, "engine": engine, "device": device, "levels": levels_dtype}
+    radius = kernel.shape[0] // 2
+    if straight or layout.dtype.itemsize * layout.samples <= 4 * (3 if channels else 1):
+        # The stored samples cross each block's halo and become floats inside its task: a
+        # quarter of the bytes of float32 pixels for an 8-bit image, and one task a block.
+        result = _map_with_halo(
+            samples, radius, _blur_stored_block, levels_dtype or np.float32, channels,
+            layout=layout, color=color, straight=straight, **options,
+        )  # fmt: skip
+    else:  # samples wider than the pixels (16-bit RGBA made grey, say): pixels cross it
+        pixels = _pixels(samples, layout, color)
+        result = _map_with_halo(
+            pixels, radius, _blur_pixels_block, levels_dtype or np.float32, channels, **options
+        )
     _check_fits_on_disk(output, result.shape, result.dtype)
     band_edges = np.cumsum((0, *result.chunks[0]))
     total = result.npartitions
@@ -314,14 +327,7 @@ def blur_file_tiled(
     with _dask_scheduler(scheduler) as chosen:
 
         def row_of_blocks(edges: tuple[int, int]) -> np.ndarray:
-            try:
-                return result[edges[0] : edges[1]].compute(scheduler=chosen)
-            except RuntimeError:
-                # Stopped while a row was in hand: a program exiting (its window closed)
-                # shuts down the thread pools under that row. A cancelled blur, not a failure.
-                if cancelled is not None and cancelled():
-                    raise BlurCancelled from None
-                raise
+            return result[edges[0] : edges[1]].compute(scheduler=chosen)
 
         def bands() -> Iterator[np.ndarray]:
             rows = [(int(top), int(bottom)) for top, bottom in itertools.pairwise(band_edges)]
@@ -329,24 +335,34 @@ def blur_file_tiled(
             # writing (mostly the kernel copying into its page cache) left the cores idle
             # (1 GP, JAX-jit: 15.0–16.5 → 12.3–13.0 s). Through floats on the host it
             # made NumPy slower (268 MP: 10.8–11.7 → 14.5–15.2 s, twice the system time).
-            with ThreadPoolExecutor(1, thread_name_prefix="blurapp-next-row") as ahead:
-
-                def start(edges: tuple[int, int]) -> Future[np.ndarray]:
+            ahead = ThreadPoolExecutor(1, thread_name_prefix="blurapp-next-row")
+            coming: Future[np.ndarray] | None = None
+            try:
+                for number, edges in enumerate(rows, start=1):
                     if cancelled is not None and cancelled():
                         raise BlurCancelled
-                    return ahead.submit(row_of_blocks, edges)
-
-                coming: Future[np.ndarray] | None = None
-                for number, (top, bottom) in enumerate(rows, start=1):
-                    band = (coming or start((top, bottom))).result()
+                    coming = coming or ahead.submit(row_of_blocks, edges)
+                    try:
+                        band = coming.result()
+                    except RuntimeError:
+                        # Stopped while a row was in hand: a program exiting (its window
+                        # closed) shuts down the thread pools under that row. A cancelled
+                        # blur, not a failure.
+                        if cancelled is not None and cancelled():
+                            raise BlurCancelled from None
+                        raise
                     coming = None
                     if straight and number < len(rows):
-                        coming = start(rows[number])
+                        coming = ahead.submit(row_of_blocks, rows[number])
                     yield band
                     del band
                     if progress is not None:
-                        megapixels = bottom * int(result.shape[1]) / 1e6
+                        megapixels = edges[1] * int(result.shape[1]) / 1e6
                         progress(number * blocks_per_band, total, megapixels)
+            finally:
+                # Stopped or failed, the row blurred ahead is not waited for: its blocks
+                # under way finish (the pool below waits for them) and the rest are dropped.
+                ahead.shutdown(wait=False, cancel_futures=True)
 
         if levels_dtype is None:
             write_atomically(output, lambda file: _write_npy(file, result.shape, bands()))

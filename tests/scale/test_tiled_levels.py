@@ -283,3 +283,87 @@ def test_the_device_asked_for_reaches_every_block_of_a_blur_and_of_a_batch(
         assert platforms and set(platforms) == {"cpu"}
     finally:
         registry.unregister("platformed")
+
+
+@pytest.mark.parametrize("chunks", [(16, 16, 3), (16, 16, 1), (40, 30, 2)], ids=str)
+def test_a_colour_array_in_any_chunks_is_blurred_by_blur_tiled(chunks):
+    # The channels of a pixel are put in one block whatever chunks the caller's array has.
+    import dask.array as da
+
+    image = np.random.default_rng(8).random((40, 30, 3), dtype=np.float32)
+    kernel = gaussian_kernel(5, 1.0)
+
+    blurred = tiled.blur_tiled(da.from_array(image, chunks=chunks), kernel).compute()
+
+    assert blurred.shape == image.shape and blurred.dtype == np.float32
+    assert np.abs(blurred - blur_oracle(image, kernel)).max() <= 1e-5
+
+
+def test_samples_wider_than_the_pixels_cross_the_halo_as_pixels(tmp_path, monkeypatch):
+    # 16-bit RGBA made grey: 8 bytes a pixel stored, 4 blurred. The blocks get floats (their
+    # halo carried as floats), not the stored samples.
+    shapes, stored = [], []
+    real = tiled._blur_pixels_block
+
+    def noting(block, **options):
+        shapes.append((block.dtype, block.shape))
+        return real(block, **options)
+
+    def noting_stored(block, **options):
+        stored.append(block.dtype)
+        return real_stored(block, **options)
+
+    real_stored = tiled._blur_stored_block
+    monkeypatch.setattr(tiled, "_blur_pixels_block", noting)
+    monkeypatch.setattr(tiled, "_blur_stored_block", noting_stored)
+    data = noise((100, 90, 4), np.uint16)
+    source = tmp_path / "rgba.tif"
+    tifffile.imwrite(source, data, tile=(32, 32), photometric="rgb", extrasamples=["unassalpha"])
+    kernel = gaussian_kernel(5, 1.5)
+
+    tiled.blur_file_tiled(source, tmp_path / "grey.tif", kernel=kernel, block=32)
+
+    assert stored == []  # no block of the stored samples, halo and all
+    assert shapes and {dtype for dtype, _ in shapes} == {np.dtype(np.float32)}
+    assert {len(shape) for _, shape in shapes} == {2}  # grey floats, not RGBA samples
+    written = tifffile.imread(tmp_path / "grey.tif")
+    expected = np.rint(np.clip(blur_oracle(load_photo(source).gray, kernel), 0, 1) * 65535)
+    assert np.abs(written.astype(np.int64) - expected).max() <= 1
+
+
+def test_a_cancel_does_not_wait_for_the_row_blurred_ahead(tmp_path):
+    # Straight to levels the next row is under way while this one is written; a cancel then
+    # must not wait for the whole of it.
+    import time
+
+    from blurapp.core.runs import BlurCancelled
+
+    blurred = []
+
+    def slow_levels_call(levels, kernel, *, platform):
+        time.sleep(0.05)
+        blurred.append(levels.shape)
+        radius = kernel.shape[0] // 2
+        return levels[radius : levels.shape[0] - radius, radius : levels.shape[1] - radius]
+
+    register(Engine("slow-levels", "Slow", first_call, levels_call=slow_levels_call))
+    try:
+        tifffile.imwrite(tmp_path / "source.tif", noise((64, 512), np.uint8), tile=(16, 16))
+        rows_written = []
+        with pytest.raises(BlurCancelled):
+            tiled.blur_file_tiled(
+                tmp_path / "source.tif", tmp_path / "blurred.tif",
+                kernel=gaussian_kernel(3, 1.0), engine="slow-levels", block=16,
+                progress=lambda done, total, megapixels: rows_written.append(done),
+                cancelled=lambda: bool(rows_written),
+            )  # fmt: skip
+    finally:
+        registry.unregister("slow-levels")
+
+    from dask.system import CPU_COUNT
+
+    # Rows of 32 blocks of 0.05 s: the first row, then at most the blocks already under way
+    # (waiting for the row ahead made it 64).
+    assert rows_written == [32]
+    assert len(blurred) <= 32 + CPU_COUNT
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["source.tif"]
