@@ -33,6 +33,8 @@ from blurapp.core.pixels import (
 )
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
+# The TIFF tag saying how samples are meant: 0 MinIsWhite, 1 MinIsBlack, 2 RGB, ...
+_PHOTOMETRIC = 262
 # Integer samples wider than 8 bits: "I;16*" hold 16 bits, "I" holds 32.
 _WIDE_INTEGER_MODES = {"I;16", "I;16L", "I;16B", "I;16N", "I"}
 _ALPHA_MODES = {"RGBA", "RGBa", "LA", "La", "PA"}
@@ -416,7 +418,9 @@ def _wide_integers_to_gray(image: Image.Image) -> tuple[np.ndarray, int]:
     # arrive as "I", but Pillow has already put them on 0-65535.
     if image.mode == "I" and image.format != "PPM":
         white = white_level(_stored_integer_type(image), *_value_range(values))
-    gray = samples_to_float(values, white=white, colour=False)
+    # Pillow inverts an 8-bit MinIsWhite TIFF, but hands over wider ones as stored (0 white).
+    photometric = getattr(image, "tag_v2", {}).get(_PHOTOMETRIC) if image.format == "TIFF" else None
+    gray = samples_to_float(values, white=white, colour=False, inverted=photometric == 0)
     # A PNG's single transparent level (its tRNS chunk), in the file's own 16-bit values:
     # composited over white like every other transparency.
     key = image.info.get("transparency")

@@ -374,6 +374,8 @@ def test_a_non_ascii_description_is_written_into_a_tiled_tiff(tmp_path):
             noise((90, 70, 2), np.uint8),
             {"photometric": "minisblack", "extrasamples": ["assocalpha"]},
         ),
+        ("white-is-zero.tif", noise((90, 70), np.uint8), {"photometric": "miniswhite"}),
+        ("white-is-zero-16.tif", noise((90, 70), np.uint16), {"photometric": "miniswhite"}),
     ],
 )
 def test_by_blocks_the_pixels_are_those_of_the_whole_image_load(tmp_path, name, data, options):
@@ -390,6 +392,16 @@ def test_by_blocks_the_pixels_are_those_of_the_whole_image_load(tmp_path, name, 
     np.testing.assert_array_equal(
         written, np.rint(whole.gray * (2**whole.bit_depth - 1)).astype(written.dtype)
     )
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
+def test_a_min_is_white_tiff_loads_with_zero_as_white(tmp_path, dtype):
+    # Pillow inverts an 8-bit one itself and hands a 16-bit one over as stored: both must show
+    # 0 as white, as the TIFF says (the 16-bit one loaded whole showed it black).
+    data = noise((30, 20), dtype)
+    source = write_tiff(tmp_path / "scan.tif", data, photometric="miniswhite")
+    expected = 1 - data / np.iinfo(dtype).max
+    np.testing.assert_allclose(load_photo(source).gray, expected, rtol=0, atol=1e-6)
 
 
 def test_a_premultiplied_colour_tiff_is_the_same_in_colour_whole_or_by_blocks(tmp_path):
