@@ -109,7 +109,7 @@ def _worker_class() -> type[_Worker]:
     return Worker
 
 
-def _run_on_pool_thread(box: list[_Worker], began: threading.Event, ended: threading.Event) -> None:
+def _run_on_pool_thread(box: list[_Worker], ended: threading.Event) -> None:
     """Run the worker in `box`, then let go of it before saying the job has ended.
 
     The pool is given this function, not the worker: Qt would delete a worker it was given on
@@ -120,7 +120,6 @@ def _run_on_pool_thread(box: list[_Worker], began: threading.Event, ended: threa
     worker, through its Job, until `ended` says this thread holds no reference to it.
     """
     worker = box.pop()
-    began.set()
     try:
         worker.run()
     finally:
@@ -147,7 +146,7 @@ class Job(QObject):
         self._quit = threading.Event()
         self._answered = False
         self.worker: _Worker | None = None
-        self._began, self._ended = threading.Event(), threading.Event()  # on its pool thread
+        self._ended = threading.Event()  # set on its pool thread
 
     def quit(self) -> None:
         self._quit.set()
@@ -180,7 +179,7 @@ class Job(QObject):
         # Into the pool now: superqt's start() waits for the event loop to do it, and a window
         # closed before then would wait for a job that had not begun.
         QThreadPool.globalInstance().start(
-            functools.partial(_run_on_pool_thread, [worker], self._began, self._ended)
+            functools.partial(_run_on_pool_thread, [worker], self._ended)
         )
 
     def _report(self, event: Any) -> None:
