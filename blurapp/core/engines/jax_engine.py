@@ -142,7 +142,7 @@ class _CompiledBlurs:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._by_key: dict[_BlurKey, Callable[[Any, Any], Any]] = {}
-        self._jitted: dict[str, Any] = {}
+        self._jitted: dict[Callable[..., Any], Any] = {}  # each program under jax.jit
 
     def get(
         self,
@@ -165,10 +165,9 @@ class _CompiledBlurs:
             if compiled is not None:
                 return compiled, Compilation.REUSED
             program = blur_program if levels is None else levels_program
-            jitted = self._jitted.get(program.__name__)
+            jitted = self._jitted.get(program)
             if jitted is None:
-                jitted = jax.jit(program, static_argnames="in_strips")
-                self._jitted[program.__name__] = jitted
+                jitted = self._jitted[program] = jax.jit(program, static_argnames="in_strips")
             on_device = jax.sharding.SingleDeviceSharding(device)
             image_spec = jax.ShapeDtypeStruct(shape, dtype, sharding=on_device)
             weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
