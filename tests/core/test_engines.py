@@ -326,3 +326,29 @@ def test_the_tutorials_loop_is_its_own_engine_beside_the_reference():
     assert registry.REFERENCE_ENGINE == "numpy"
     result = compare(random_image(70, 40), engines=["numpy", "numpy-loop"], repeats=2)
     assert result.differences["numpy-loop"] == 0.0
+
+
+def test_a_preview_comparison_works_out_the_difference_only_when_asked(monkeypatch):
+    """The window's live preview (one call each, repeats=0) never shows the difference, and
+    the next change of the slider waited for it: it is worked out when first read."""
+    from blurapp.core import comparison
+
+    worked_out = []
+    real = comparison.max_abs_difference
+
+    def counted(a, b):
+        worked_out.append(1)
+        return real(a, b)
+
+    monkeypatch.setattr(comparison, "max_abs_difference", counted)
+    image = np.random.default_rng(3).random((40, 30), dtype=np.float32)
+    result = compare(image, kernel_size=5, sigma=1.2, repeats=0, engines=("numpy", "jax"))
+    assert worked_out == []
+    outputs = {name: run.output for name, run in result.runs.items()}
+    expected = float(np.max(np.abs(outputs["jax"].astype(np.float64) - outputs["numpy"])))
+    assert result.differences == {"jax": pytest.approx(expected, abs=0)}
+    oracle = blur_oracle(image, gaussian_kernel(5, 1.2))
+    for output in outputs.values():
+        np.testing.assert_allclose(output, oracle, atol=TOLERANCE)
+    assert result.max_abs_diff == result.differences["jax"]
+    assert len(worked_out) == 1  # once, then kept
