@@ -64,7 +64,9 @@ class ComparisonResult:
     def differences(self) -> Mapping[str, float]:
         """engine → max |run − reference|. Worked out when first asked for, not as the result
         is made: the window's live preview never shows it, and a 24 MP difference took the
-        worker 140 ms after NumPy's preview, which the next change of the slider waited for."""
+        worker 140 ms after NumPy's preview, which the next change of the slider waited for.
+        The window reads it on its own thread: blurapp.app.jobs.compare_job reads it first, on
+        the worker, for every timed run."""
         reference = self.runs.get(self.reference)
         differences = {}
         if reference is not None:

@@ -101,6 +101,31 @@ def test_a_run_reports_progress_and_each_engine_and_returns_the_comparison(tmp_p
     assert done.picture[0].dtype == np.uint8
 
 
+def test_a_timed_run_works_out_the_difference_on_the_worker_and_a_preview_never_does(
+    tmp_path, monkeypatch
+):
+    """The window reads a timed run's differences on its own thread: the job must have worked
+    them out (ComparisonResult.differences is computed when first read). A preview's are never
+    shown, so its job does not spend on them."""
+    import blurapp.core.comparison as comparison
+
+    worked_out = []
+    real = comparison.max_abs_difference
+    monkeypatch.setattr(
+        comparison, "max_abs_difference", lambda a, b: worked_out.append(1) or real(a, b)
+    )
+    path = photo_file(tmp_path)
+    engines = ("numpy", "jax")
+    timed = drain(compare_job(plan_for(path, engines=engines, kernel_size=3)), [])
+    assert len(worked_out) == 1
+    assert timed.result.differences["jax"] < 1e-5
+    assert len(worked_out) == 1  # the window's read finds it worked out
+    worked_out.clear()
+    live = plan_for(path, engines=engines, live=True, kernel_size=3)
+    previewed = drain(compare_job(live), [])
+    assert set(previewed.result.runs) == set(engines) and worked_out == []
+
+
 def test_a_run_stops_between_kernel_taps_when_cancelled(tmp_path):
     plan = plan_for(photo_file(tmp_path), kernel_size=21, sigma=4.0, algorithm="2d")
     told = []

@@ -33,10 +33,11 @@ def _row_sum(band: Any, row_weights: Any, width: int, step: int) -> Any:
 def _traced_once_row_sum() -> Any:
     """_row_sum under a jit of its own: every kernel row of a blur has the same shapes, so JAX
     traces and lowers one row's taps once and calls that for each row. XLA inlines the calls
-    before it optimises (the optimised program is the one of the taps written out, instruction
-    for instruction), and a first call from the compilation cache, which is mostly tracing and
-    lowering, is shorter. With _strip_indices, a second launch's first call in `blurapp compare`
-    on the bundled photo (9 × 9, six launches each, one after the other): 118–183 → 81–132 ms."""
+    before it optimises (on the CPU, the optimised program is the one of the taps written out,
+    instruction for instruction; not yet compared on a GPU), and a first call from the
+    compilation cache, which is mostly tracing and lowering, is shorter. With _strip_indices, a
+    second launch's first call in `blurapp compare` on the bundled photo (9 × 9, the 2-core
+    CPU, six launches each, one after the other): 118–183 → 81–132 ms."""
     import jax
 
     return jax.jit(_row_sum, static_argnames=("width", "step"))
