@@ -1,5 +1,6 @@
 """The real window, driven as a user drives it (pytest-qt, offscreen)."""
 
+import itertools
 import re
 import subprocess
 import sys
@@ -608,3 +609,23 @@ def test_a_zoomed_out_big_picture_is_drawn_from_a_smaller_level(make_window, qtb
     assert window.right_pane.view.zoom() == pytest.approx(view.zoom())
     grabbed = view.viewport().grab().toImage()
     assert not grabbed.isNull()
+
+
+@pytest.mark.parametrize(
+    "shape", [(1025, 1537), (1201, 2003, 3), (700, 3), (2, 1200), (999, 999, 4), (800, 1000, 2)]
+)
+def test_each_pyramid_level_is_the_rounded_mean_of_2x2_of_the_one_before(shape):
+    """Grey and RGB (Pillow's reduce) and other channel counts alike; odd sizes drop their last
+    row or column, as the level's size says."""
+    from blurapp.app.pyramid import build_pyramid
+
+    picture = np.random.default_rng(sum(shape)).integers(0, 256, shape, dtype=np.uint8)
+    levels = build_pyramid(picture)
+    assert len(levels) >= 2
+    for larger, smaller in itertools.pairwise(levels):
+        height, width = larger.shape[0] // 2 * 2, larger.shape[1] // 2 * 2
+        blocks = larger[:height, :width].astype(np.uint32)
+        sums = blocks.reshape(height // 2, 2, width // 2, 2, *larger.shape[2:]).sum(axis=(1, 3))
+        np.testing.assert_array_equal(smaller, (sums + 2) // 4)
+        assert smaller.dtype == np.uint8 and smaller.flags.c_contiguous
+    assert max(levels[-1].shape[:2]) <= 512 or min(levels[-1].shape[:2]) < 2
