@@ -36,11 +36,12 @@ def _dask_array() -> Any:
     return import_extra("dask.array", "blurring an image in tiles")
 
 
+# Dask's threads by name: BlurApp gives them a pool of its own (_dask_scheduler).
+_THREAD_SCHEDULERS = {"threads", "threading"}
 # Dask's own schedulers by name; any other text is a cluster's address (tcp://host:8786, or
 # host:8786 as distributed takes it too).
 _LOCAL_SCHEDULERS = {
-    "threads",
-    "threading",
+    *_THREAD_SCHEDULERS,
     "sync",
     "synchronous",
     "single-threaded",
@@ -54,7 +55,7 @@ def _dask_scheduler(scheduler: Any) -> Iterator[Any]:
     """What dask's compute takes as `scheduler`: this machine's threads for None or "threads"
     (a pool of one a core, shut down after), a Client of the cluster at an address ("tcp://host:port",
     closed after), or `scheduler` itself."""
-    if scheduler is None or scheduler in ("threads", "threading"):
+    if scheduler is None or scheduler in _THREAD_SCHEDULERS:
         import functools
         from concurrent.futures import ThreadPoolExecutor
 
