@@ -183,7 +183,9 @@ def _strip_indices(
 
     Built with lax's iota, not jnp.arange and NumPy-style arithmetic, each of whose steps costs
     more to trace: the same indices, and an optimised program that differs only in an index
-    array's trailing axis of 1 (see _traced_once_row_sum for the time it saves)."""
+    array's trailing axis of 1. Traced after another program, as `blurapp compare` traces it
+    (bundled photo, 9 × 9, the 2-core CPU, seven launches each, one after the other): 29–36 →
+    18–28 ms."""
     import numpy as np
     from jax import lax
 
