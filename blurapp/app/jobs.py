@@ -300,12 +300,16 @@ def compare_job(
             report(Compiling(engine, sizes[engine]))
 
     parameters = plan.parameters
-    chosen = [
-        _padded(get_engine(name), sizes[name])
-        if name in sizes and sizes[name] != parameters.size
-        else name
-        for name in engines
-    ]
+
+    def engine_for(name: str) -> Engine | str:
+        engine = get_engine(name)
+        if plan.live and engine.preview_call is not None:
+            engine = dataclasses.replace(engine, first_call=engine.preview_call)
+        if name in sizes and sizes[name] != parameters.size:
+            return _padded(engine, sizes[name])
+        return engine
+
+    chosen = [engine_for(name) for name in engines]
     yield Progress(engines[0], 0, 0)
     starting(engines[0])
     result = compare(

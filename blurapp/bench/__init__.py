@@ -187,21 +187,54 @@ def startup(runs: int = 5) -> dict:
         return _startup(runs, env)
 
 
+# The least a window takes on this machine, launched like BlurApp's for comparison: PySide6
+# imported, an empty main window of the screenshot's size shown, the event loop running; and
+# the same with NumPy imported first (the core's arrays need it before the window).
+_BARE_WINDOW = """
+import sys
+if sys.argv[1] == "numpy":
+    import numpy
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication(["bare"])
+window = QMainWindow()
+window.resize(1360, 700)
+window.show()
+QTimer.singleShot(0, lambda: (print("shown", flush=True), app.quit()))
+app.exec()
+"""
+
+
+def _shown_after(command: list[str], env: dict[str, str]) -> tuple[float, str] | None:
+    """Seconds from launching `command` to its first line, which must say "shown", and that
+    line; None when it does not, or the program fails."""
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+    )
+    line = process.stdout.readline()
+    seconds = time.perf_counter() - start
+    process.communicate(timeout=120)
+    if not line.startswith("shown") or process.returncode != 0:
+        return None
+    return seconds, line
+
+
 def _startup(runs: int, env: dict[str, str]) -> dict:
-    shown, jax_imported = [], []
+    shown: list[float] = []
+    jax_imported: list[bool] = []
+    bare: dict[str, list[float]] = {"qt": [], "numpy": []}
     for _ in range(runs):
-        command = [sys.executable, "-m", "blurapp", "--exit-when-shown"]
-        start = time.perf_counter()
-        process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
-        )
-        line = process.stdout.readline()
-        seconds = time.perf_counter() - start
-        process.communicate(timeout=120)
-        if not line.startswith("shown") or process.returncode != 0:
+        # Interleaved, so a slow spell of the machine falls on all three alike.
+        launch = _shown_after([sys.executable, "-m", "blurapp", "--exit-when-shown"], env)
+        if launch is None:
             return {"error": "the window did not open (see `blurapp` on this machine)"}
-        shown.append(seconds)
-        jax_imported.append("jax_imported=True" in line)
+        shown.append(launch[0])
+        jax_imported.append("jax_imported=True" in launch[1])
+        for imported, seconds in bare.items():
+            floor = _shown_after([sys.executable, "-c", _BARE_WINDOW, imported], env)
+            if floor is not None:
+                seconds.append(floor[0])
     version = []
     for _ in range(runs):
         _, seconds = _blurapp("--version", env=env)
@@ -210,6 +243,11 @@ def _startup(runs: int, env: dict[str, str]) -> dict:
         "window_shown_seconds": statistics.median(shown),
         "window_shown_min_seconds": min(shown),
         "jax_imported_before_shown": any(jax_imported),
+        # None where the bare window did not open.
+        "bare_window_seconds": statistics.median(bare["qt"]) if bare["qt"] else None,
+        "bare_window_with_numpy_seconds": (
+            statistics.median(bare["numpy"]) if bare["numpy"] else None
+        ),
         "version_seconds": statistics.median(version),
         "runs": runs,
     }

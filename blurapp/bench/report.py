@@ -52,6 +52,15 @@ def section_lines(name: str, figures: dict) -> list[str]:
             f"  window shown          {_ms(figures['window_shown_seconds'])} after launch "
             f"(jax imported before: {'yes' if figures['jax_imported_before_shown'] else 'no'})"
         )
+        if figures.get("bare_window_seconds") is not None:
+            lines.append(
+                f"  a bare Qt window      {_ms(figures['bare_window_seconds'])} "
+                "(PySide6 and an empty main window: the least a window takes here)"
+            )
+        if figures.get("bare_window_with_numpy_seconds") is not None:
+            lines.append(
+                f"  the same with NumPy   {_ms(figures['bare_window_with_numpy_seconds'])}"
+            )
         lines.append(f"  blurapp --version     {_ms(figures['version_seconds'])}")
     elif name == "window":
         if "error" in figures:

@@ -60,6 +60,11 @@ class Photo:
     pixels: np.ndarray
     bit_depth: int  # 8 or 16: what the source file held, so outputs can keep its precision
 
+    def __post_init__(self) -> None:
+        # Read-only, so that what an engine keeps of them (JAX-jit's copy on its device, for
+        # the live preview) is what they hold.
+        self.pixels.flags.writeable = False
+
     @property
     def height(self) -> int:
         return int(self.pixels.shape[0])
@@ -81,7 +86,9 @@ class Photo:
         gray = np.multiply(self.pixels[..., 0], LUMA_WEIGHTS[0], dtype=np.float32)
         for index in (1, 2):
             gray += self.pixels[..., index] * LUMA_WEIGHTS[index]
-        return np.clip(gray, 0, 1, out=gray)
+        np.clip(gray, 0, 1, out=gray)
+        gray.flags.writeable = False
+        return gray
 
     def to_blur(self, *, color: bool) -> np.ndarray:
         """What the engines blur: the colour channels when `color` and the photo has them, else
@@ -183,7 +190,8 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
     photo = Photo(path=path, pixels=pixels, bit_depth=bit_depth)
     if gray is not None:
         # The grey the engines get with Colour off equals the grey load's, so the window and
-        # the command line blur the very same values.
+        # the command line blur the very same values. Read-only as the pixels are.
+        gray.flags.writeable = False
         photo.__dict__["gray"] = gray
     return photo
 

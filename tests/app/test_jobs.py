@@ -126,6 +126,84 @@ def test_a_timed_run_works_out_the_difference_on_the_worker_and_a_preview_never_
     assert set(previewed.result.runs) == set(engines) and worked_out == []
 
 
+def test_a_live_preview_keeps_the_photo_on_the_jax_device_and_a_timed_run_copies_it(
+    tmp_path, monkeypatch
+):
+    """Each change of the live preview blurs the same photo: JAX-jit copies it to its device
+    at most once, and later changes blur the copy kept there (each blur still the oracle's);
+    a timed run puts it on the device for every call it times, as its figures say. (On the
+    CPU JAX may take an aligned array's own memory instead of copying it: no copy at all.)"""
+    import jax
+
+    puts, copies = [], []
+    real_put = jax.device_put
+
+    def counting_put(value, *args, **kwargs):
+        on_device = real_put(value, *args, **kwargs)
+        if getattr(value, "shape", None) == (40, 60):
+            puts.append(1)
+            if on_device.unsafe_buffer_pointer() != value.ctypes.data:
+                copies.append(1)
+        return on_device
+
+    monkeypatch.setattr(jax, "device_put", counting_put)
+    photo = load_photo(photo_file(tmp_path))
+    for sigma in (1.0, 1.5, 2.0):
+        plan = RunPlan(1, photo, BlurSpec(kernel_size=5, sigma=sigma), ("jax",), live=True)
+        outcome = drain(compare_job(plan), [])
+        expected = blur_oracle(photo.gray, gaussian_kernel(5, sigma))
+        np.testing.assert_allclose(outcome.result.runs["jax"].output, expected, atol=1e-5)
+    assert len(copies) <= 1 and len(puts) == 3 - 2 * len(copies)
+    puts.clear()
+    timed = RunPlan(2, photo, BlurSpec(kernel_size=5, sigma=2.0), ("jax",))
+    run = drain(compare_job(timed), []).result.runs["jax"]
+    # The first call's, and one for each steady call timed.
+    assert len(puts) >= 1 + len(run.repeat_seconds) * run.calls_per_sample > 1
+
+
+@pytest.mark.parametrize("kind", ["writeable", "read-only view of a writeable array"])
+def test_a_preview_of_an_array_that_can_change_copies_it_each_time(kind, monkeypatch):
+    """Only an array nothing can write to (a photo's) is kept on the device: one that its
+    owner may write to, directly or through the array it is a view of, is put on the device
+    for every call, so each blur is of what it holds then."""
+    import jax
+
+    from blurapp.core.engines.jax_engine import preview_jax_call
+
+    puts = []
+    real_put = jax.device_put
+    monkeypatch.setattr(
+        jax,
+        "device_put",
+        lambda value, *a, **k: (
+            puts.append(getattr(value, "shape", None)),
+            real_put(value, *a, **k),
+        )[1],
+    )
+    owner = np.random.default_rng(9).random((24, 32), dtype=np.float32)
+    image = owner if kind == "writeable" else owner.view()
+    if image is not owner:
+        image.flags.writeable = False
+    kernel = gaussian_kernel(5, 1.2)
+    first = preview_jax_call(image, kernel).output
+    np.testing.assert_allclose(first, blur_oracle(image, kernel), atol=1e-5)
+    owner[:, :16] = 1.0
+    second = preview_jax_call(image, kernel).output
+    np.testing.assert_allclose(second, blur_oracle(image, kernel), atol=1e-5)
+    assert puts.count((24, 32)) == 2
+
+
+def test_a_photo_s_pixels_are_read_only(tmp_path):
+    grey = photo_file(tmp_path)
+    colour = tmp_path / "colour.png"
+    rgb = np.random.default_rng(6).integers(0, 256, (40, 60, 3), dtype=np.uint8)
+    Image.fromarray(rgb).save(colour)
+    for photo in (load_photo(grey), load_photo(colour, color=True), load_photo(colour)):
+        for pixels in (photo.pixels, photo.gray):
+            with pytest.raises(ValueError):
+                pixels[0, 0] = 0.5
+
+
 def test_a_run_stops_between_kernel_taps_when_cancelled(tmp_path):
     plan = plan_for(photo_file(tmp_path), kernel_size=21, sigma=4.0, algorithm="2d")
     told = []

@@ -304,6 +304,8 @@ def test_bench_reports_every_section_on_small_images():
     startup = report["startup"]
     assert startup["window_shown_seconds"] > 0 and startup["version_seconds"] > 0
     assert startup["jax_imported_before_shown"] is False
+    # The yardsticks beside it: a bare PySide6 window, alone and after NumPy's import.
+    assert startup["bare_window_seconds"] > 0 and startup["bare_window_with_numpy_seconds"] > 0
     window = report["window"]
     assert window["megapixels"] == pytest.approx(0.5, rel=0.01)
     assert (

@@ -22,11 +22,12 @@ FALLBACK_COLOURS = ("#8172b3", "#937860", "#8c8c8c", "#64b5cd", "#ccb974", "#c44
 
 class FirstCallFunction(Protocol):
     """An engine's first call: blur `image` (float32, height × width or height × width ×
-    channels) with `kernel` (k×k, or k weights applied along rows then columns), edges
-    repeating their border pixels, and return the output with a way to call again (timed
-    alike by blurapp.core.timing). `platform` is the device a JAX-like engine runs on (None:
-    its default); `progress(done, total)` may report taps of this call; `cancelled()` turning
-    True should raise blurapp.core.runs.BlurCancelled at the next chance."""
+    channels; a photo's are read-only, so never written to) with `kernel` (k×k, or k weights
+    applied along rows then columns), edges repeating their border pixels, and return the
+    output with a way to call again (timed alike by blurapp.core.timing). `platform` is the
+    device a JAX-like engine runs on (None: its default); `progress(done, total)` may report
+    taps of this call; `cancelled()` turning True should raise
+    blurapp.core.runs.BlurCancelled at the next chance."""
 
     def __call__(
         self,
@@ -79,6 +80,9 @@ class Engine:
     # The floor of any blur on its device: one copy of the image there (read once, written
     # once), made and timed as a first call is; None: no floor is measured for it.
     copy_call: FirstCallFunction | None = None
+    # A live preview's first call, where it can be quicker than first_call there (JAX-jit
+    # keeps the photo on its device between changes); None: first_call.
+    preview_call: FirstCallFunction | None = None
 
     @property
     def jitted(self) -> bool:
