@@ -6,6 +6,7 @@ jax is imported only inside these functions: importing blurapp.core, or asking
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -254,37 +255,17 @@ def first_jax_call(
     platform: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
+    keep_photo: bool = False,
 ) -> FirstCall:
     """JAX-jit's first call (with compilation, or the program from the cache), with the copies
     to and from the device timed apart. Raises JaxUnavailableError.
 
     `cancelled()` is checked between the steps (a compiled call itself cannot be stopped);
-    `progress` is not called: the compiled program runs every tap at once.
+    `progress` is not called: the compiled program runs every tap at once. `keep_photo` (a live
+    preview's, preview_jax_call): a photo stays on the device for the next change (see
+    _KeptPhoto); without it, a photo kept there is let go, and the copy made each time, as a
+    timed call makes it.
     """
-    return _first_jax_call(image, kernel, platform, cancelled, keep_photo=False)
-
-
-def preview_jax_call(
-    image: np.ndarray,
-    kernel: np.ndarray,
-    *,
-    platform: str | None = None,
-    progress: Progress | None = None,
-    cancelled: Cancelled | None = None,
-) -> FirstCall:
-    """first_jax_call for a live preview: a read-only photo stays on the device for the next
-    change (see _KeptPhoto), where a timed call copies it there each time, as it is timed."""
-    return _first_jax_call(image, kernel, platform, cancelled, keep_photo=True)
-
-
-def _first_jax_call(
-    image: np.ndarray,
-    kernel: np.ndarray,
-    platform: str | None,
-    cancelled: Cancelled | None,
-    *,
-    keep_photo: bool,
-) -> FirstCall:
     if not keep_photo:
         kept_photo.clear()
     device = jax_device(platform)
@@ -295,6 +276,9 @@ def _first_jax_call(
     return first_call_on_device(
         image, kernel, device, get_program, cancelled, keep_photo=keep_photo
     )
+
+
+preview_jax_call = functools.partial(first_jax_call, keep_photo=True)
 
 
 class _KeptPhoto:
