@@ -23,6 +23,7 @@ from blurapp.app.jobs import (
     compare_job,
     failure_words,
     load_job,
+    stop_preview_job,
     warm_up_job,
 )
 from blurapp.app.running import JobHandle, Runner
@@ -172,6 +173,8 @@ class WindowController:
             self._compiled_to_come, self._preview_waiting = set(), False
         if no_run and self._runs.drop() and self._run_job is not None:
             self._run_job.quit()
+        if what == "live" and not self.session.live:
+            self.runner.start(stop_preview_job)
 
     def _start(self, plan: RunPlan) -> None:
         if self._run_job is not None:

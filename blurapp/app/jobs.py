@@ -26,7 +26,7 @@ from blurapp.app.pyramid import build_pyramid
 from blurapp.app.running import Report
 from blurapp.app.session import RunPlan
 from blurapp.core.comparison import ComparisonResult, compare, difference_picture
-from blurapp.core.engines import Engine, get_engine
+from blurapp.core.engines import Engine, engine_names, get_engine
 from blurapp.core.kernel import PREVIEW_KERNEL_SIZES, pad_kernel, preview_kernel_size
 from blurapp.core.photo import Photo, load_photo
 from blurapp.core.photo_checks import NotEnoughMemory, PhotoError
@@ -170,6 +170,18 @@ def warm_up_job(
     except Exception as error:
         log.exception("JAX failed to start")
         return JaxStart(problem=f"JAX failed to start: {error}")
+
+
+def stop_preview_job(
+    *, cancelled: Cancelled = never, report: Report = ignore
+) -> Generator[None, None, None]:
+    """The live preview is off: each engine lets go of what it kept between changes (JAX-jit:
+    the photo on its device). A job of its own, so it runs after any preview in flight."""
+    yield None
+    for name in engine_names():
+        stop = get_engine(name).stop_preview
+        if stop is not None:
+            stop()
 
 
 def load_job(

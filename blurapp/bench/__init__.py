@@ -14,10 +14,12 @@ import itertools
 import json
 import os
 import platform
+import queue
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
@@ -205,16 +207,28 @@ app.exec()
 """
 
 
+# How long a launch may take to say its window is shown, and then to exit.
+SHOWN_TIMEOUT_SECONDS = 120
+
+
 def _shown_after(command: list[str], env: dict[str, str]) -> tuple[float, str] | None:
     """Seconds from launching `command` to its first line, which must say "shown", and that
-    line; None when it does not, or the program fails."""
+    line; None when it does not, the program fails, or it hangs (it is stopped then)."""
     start = time.perf_counter()
-    process = subprocess.Popen(
+    with subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
-    )
-    line = process.stdout.readline()
-    seconds = time.perf_counter() - start
-    process.communicate(timeout=120)
+    ) as process:
+        # Read on a thread of its own: a window that never says so must not stop the bench.
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: lines.put(process.stdout.readline()), daemon=True).start()
+        try:
+            line = lines.get(timeout=SHOWN_TIMEOUT_SECONDS)
+            seconds = time.perf_counter() - start
+            process.communicate(timeout=SHOWN_TIMEOUT_SECONDS)
+        except (queue.Empty, subprocess.TimeoutExpired):
+            process.kill()
+            process.communicate()
+            return None
     if not line.startswith("shown") or process.returncode != 0:
         return None
     return seconds, line

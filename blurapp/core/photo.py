@@ -48,6 +48,13 @@ _PHOTOMETRIC_RGB = 2
 _CUT_SHORT = ("input stream too small", "failed to read")
 
 
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """A photo's arrays are read-only, so that what an engine keeps of them (JAX-jit's copy on
+    its device, for the live preview) is what they hold."""
+    array.flags.writeable = False
+    return array
+
+
 @dataclass(frozen=True, eq=False)
 class Photo:
     """A photo as the engines see it: float32 in [0, 1].
@@ -61,9 +68,7 @@ class Photo:
     bit_depth: int  # 8 or 16: what the source file held, so outputs can keep its precision
 
     def __post_init__(self) -> None:
-        # Read-only, so that what an engine keeps of them (JAX-jit's copy on its device, for
-        # the live preview) is what they hold.
-        self.pixels.flags.writeable = False
+        _read_only(self.pixels)
 
     @property
     def height(self) -> int:
@@ -87,8 +92,11 @@ class Photo:
         for index in (1, 2):
             gray += self.pixels[..., index] * LUMA_WEIGHTS[index]
         np.clip(gray, 0, 1, out=gray)
-        gray.flags.writeable = False
-        return gray
+        return _read_only(gray)
+
+    def _take_gray(self, gray: np.ndarray) -> None:
+        """Take `gray` as the photo's grey (a colour load's, worked out as the grey load's)."""
+        self.__dict__["gray"] = _read_only(gray)
 
     def to_blur(self, *, color: bool) -> np.ndarray:
         """What the engines blur: the colour channels when `color` and the photo has them, else
@@ -190,9 +198,8 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
     photo = Photo(path=path, pixels=pixels, bit_depth=bit_depth)
     if gray is not None:
         # The grey the engines get with Colour off equals the grey load's, so the window and
-        # the command line blur the very same values. Read-only as the pixels are.
-        gray.flags.writeable = False
-        photo.__dict__["gray"] = gray
+        # the command line blur the very same values.
+        photo._take_gray(gray)
     return photo
 
 

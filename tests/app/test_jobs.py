@@ -161,6 +161,53 @@ def test_a_live_preview_keeps_the_photo_on_the_jax_device_and_a_timed_run_copies
     assert len(puts) >= 1 + len(run.repeat_seconds) * run.calls_per_sample > 1
 
 
+@pytest.mark.parametrize("what", ["the live preview switched off", "a blur by blocks"])
+def test_the_photo_kept_on_the_jax_device_is_let_go(what, tmp_path, monkeypatch):
+    """Switching the live preview off (in the window: a job after any preview in flight), or a
+    blur by blocks, lets go of the photo JAX-jit kept on its device: it is not held there
+    while nothing previews it, and the next preview puts it there again."""
+    import jax
+
+    from blurapp.core.engines.jax_engine import blur_levels_jax
+
+    puts, copies = [], []
+    real_put = jax.device_put
+
+    def counting_put(value, *args, **kwargs):
+        on_device = real_put(value, *args, **kwargs)
+        if getattr(value, "shape", None) == (40, 60):
+            puts.append(1)
+            if on_device.unsafe_buffer_pointer() != value.ctypes.data:
+                copies.append(1)
+        return on_device
+
+    monkeypatch.setattr(jax, "device_put", counting_put)
+    session, runner = Session(), InlineRunner()
+    WindowController(session, runner, Shown())
+    photo = load_photo(photo_file(tmp_path))
+
+    def preview(sigma):
+        plan = RunPlan(1, photo, BlurSpec(kernel_size=5, sigma=sigma), ("jax",), live=True)
+        output = drain(compare_job(plan), []).result.runs["jax"].output
+        np.testing.assert_allclose(
+            output, blur_oracle(photo.gray, gaussian_kernel(5, sigma)), atol=1e-5
+        )
+
+    preview(1.0)
+    preview(1.5)
+    assert len(puts) == (1 if copies else 2)  # kept, unless the device took its memory
+    if what == "a blur by blocks":
+        levels = np.zeros((20, 20), np.uint8)
+        assert blur_levels_jax(levels, gaussian_kernel(5, 1.0)).shape == (16, 16)
+    else:
+        session.set_live(True)
+        session.set_live(False)
+        runner.run_all()
+    puts_before = len(puts)
+    preview(2.0)
+    assert len(puts) == puts_before + 1
+
+
 @pytest.mark.parametrize("kind", ["writeable", "read-only view of a writeable array"])
 def test_a_preview_of_an_array_that_can_change_copies_it_each_time(kind, monkeypatch):
     """Only an array nothing can write to (a photo's) is kept on the device: one that its

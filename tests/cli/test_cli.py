@@ -383,3 +383,21 @@ def test_compare_with_one_jax_engine_that_runs_keeps_the_figures(photo):
     if not _has_gpu():
         assert "unavailable: JAX has no gpu device here (it has: cpu)" in run.stdout
         assert "warning: JAX has no gpu device here (it has: cpu)" in run.stderr.splitlines()
+
+
+def test_bench_startup_gives_up_on_a_launch_that_never_says_its_window_is_shown(monkeypatch):
+    """A launch that hangs before its window is shown is stopped and counted as failed, not
+    waited for; one that says "shown" and exits is timed."""
+    import time
+
+    import blurapp.bench as bench
+
+    monkeypatch.setattr(bench, "SHOWN_TIMEOUT_SECONDS", 1.0)
+    env = dict(os.environ)
+    start = time.perf_counter()
+    assert bench._shown_after([sys.executable, "-c", "import time; time.sleep(60)"], env) is None
+    assert time.perf_counter() - start < 30
+    said = bench._shown_after([sys.executable, "-c", "print('shown', flush=True)"], env)
+    assert said is not None and said[0] > 0 and said[1].startswith("shown")
+    hangs_after = "print('shown', flush=True); import time; time.sleep(60)"
+    assert bench._shown_after([sys.executable, "-c", hangs_after], env) is None

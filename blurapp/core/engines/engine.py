@@ -7,6 +7,7 @@ This module imports no engine, so an engine module, built in or a plugin, can im
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -83,6 +84,9 @@ class Engine:
     # A live preview's first call, where it can be quicker than first_call there (JAX-jit
     # keeps the photo on its device between changes); None: first_call.
     preview_call: FirstCallFunction | None = None
+    # Lets go of what preview_call keeps between changes (JAX-jit: the photo on its device),
+    # when the live preview is switched off; None: it keeps nothing.
+    stop_preview: Callable[[], None] | None = None
 
     @property
     def jitted(self) -> bool:

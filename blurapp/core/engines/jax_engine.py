@@ -235,6 +235,7 @@ def blur_levels_jax(
     """JAX-jit's LevelsCall (blurapp.core.engines.engine): a block's stored levels, halo
     included, blurred into levels by one compiled program, so the host converts nothing and
     moves a quarter of the bytes float32 pixels take."""
+    kept_photo.clear()  # not a preview: the memory goes to the blocks
     jax = import_jax()
     levels = np.ascontiguousarray(levels)
     kernel = np.asarray(kernel, dtype=np.float32)
@@ -288,7 +289,8 @@ class _KeptPhoto:
     One photo is kept a device, the last one previewed there: only an array nothing can write
     to (a Photo's), so that what is on the device is what the array holds; only while that
     array lives, so a closed photo's copy goes with it; and only between previews: any other
-    call of JAX-jit lets it go (clear), leaving the memory to a timed run's own copies."""
+    call of JAX-jit lets it go (clear), leaving the memory to a timed run's own copies or a
+    blur by blocks, and so does switching the live preview off (JAX_JIT.stop_preview)."""
 
     def __init__(self) -> None:
         # Reentrant: the array's weakref callback may run inside the lock, on a collection.
@@ -460,5 +462,6 @@ JAX_JIT = Engine(
     copy_call=first_jax_copy,
     levels_call=blur_levels_jax,
     preview_call=preview_jax_call,
+    stop_preview=kept_photo.clear,
 )
 ENGINES = (JAX_JIT,)
