@@ -47,7 +47,10 @@ def section_lines(name: str, figures: dict) -> list[str]:
         if "error" in figures:
             lines.append(f"start-up: {figures['error']}")
             return lines
-        lines.append(f"start-up (median of {figures['runs']} launches):")
+        lines.append(
+            f"start-up (median of {figures['runs']} launches, after one untimed; "
+            "Python's modules compiled, as installed):"
+        )
         lines.append(
             f"  window shown          {_ms(figures['window_shown_seconds'])} after launch "
             f"(jax imported before: {'yes' if figures['jax_imported_before_shown'] else 'no'})"

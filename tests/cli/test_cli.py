@@ -401,3 +401,21 @@ def test_bench_startup_gives_up_on_a_launch_that_never_says_its_window_is_shown(
     assert said is not None and said[0] > 0 and said[1].startswith("shown")
     hangs_after = "print('shown', flush=True); import time; time.sleep(60)"
     assert bench._shown_after([sys.executable, "-c", hangs_after], env) is None
+
+
+def test_bench_startup_launches_blurapp_with_its_modules_compiled_once(tmp_path):
+    """Where the environment forbids writing Python's compiled modules, bench's launches get
+    a folder of the bench's own for them, as an installed BlurApp has its own; elsewhere the
+    environment is left as it is."""
+    import blurapp.bench as bench
+
+    env = {"XDG_CACHE_HOME": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1", "PATH": "/bin"}
+    launched = bench._with_bytecode(env)
+    assert "PYTHONDONTWRITEBYTECODE" not in launched and launched["PATH"] == "/bin"
+    assert launched["PYTHONPYCACHEPREFIX"] == str(tmp_path / "bytecode")
+    assert env["PYTHONDONTWRITEBYTECODE"] == "1"  # the caller's own is not changed
+    child = bench._with_bytecode({**os.environ, **env, "PATH": os.environ["PATH"]})
+    run = subprocess.run([sys.executable, "-c", "import blurapp.core.figures"], env=child)
+    assert run.returncode == 0 and list((tmp_path / "bytecode").rglob("figures*.pyc"))
+    plain = {"XDG_CACHE_HOME": str(tmp_path)}
+    assert bench._with_bytecode(plain) == plain
