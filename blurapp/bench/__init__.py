@@ -194,8 +194,8 @@ def _with_bytecode(env: dict[str, str]) -> dict[str, str]:
     PYTHONDONTWRITEBYTECODE forbids writing them (this project's development machine sets
     it, and an editable install has none), every launch compiled BlurApp's own modules again:
     the window shown in 1,082 against 833 ms, and 1,041 against 812, in two runs of eight
-    launches each (2026-12-02). They are
-    written under the bench's own cache folder then, removed with it."""
+    launches each (2026-12-02). They are written under the bench's own cache folder then,
+    removed with it."""
     if not env.get("PYTHONDONTWRITEBYTECODE"):
         return env
     env = {**env, "PYTHONPYCACHEPREFIX": os.path.join(env["XDG_CACHE_HOME"], "bytecode")}
