@@ -79,6 +79,9 @@ class WindowController:
         # shown, so the compiled panes keep up while a slider moves.
         self._compiled_to_come: set[str] = set()
         self._preview_waiting = False
+        # A live preview has run since its engines last let go of what they keep: switching it
+        # off then starts a job that lets go (none at start-up, before the window is shown).
+        self._previewed = False
         # Told each answer of the newest run once the session has it (an EngineResult, then the
         # RunOutcome): `blurapp bench`'s probe times the display from their sent_at.
         self.on_answer: Callable[[EngineResult | RunOutcome], None] | None = None
@@ -173,7 +176,8 @@ class WindowController:
             self._compiled_to_come, self._preview_waiting = set(), False
         if no_run and self._runs.drop() and self._run_job is not None:
             self._run_job.quit()
-        if what == "live" and not self.session.live:
+        if what == "live" and not self.session.live and self._previewed:
+            self._previewed = False
             self.runner.start(stop_preview_job)
 
     def _start(self, plan: RunPlan) -> None:
@@ -182,6 +186,7 @@ class WindowController:
         number = self._runs.next()
         compiled = {engine for engine in plan.engines if get_engine(engine).compiles}
         self._compiled_to_come = compiled if plan.live else set()
+        self._previewed = self._previewed or plan.live
         self._preview_waiting = False
         self._run_job = self.runner.start(
             compare_job,

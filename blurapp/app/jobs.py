@@ -178,10 +178,23 @@ def stop_preview_job(
     """The live preview is off: each engine lets go of what it kept between changes (JAX-jit:
     the photo on its device). A job of its own, so it runs after any preview in flight."""
     yield None
-    for name in engine_names():
-        stop = get_engine(name).stop_preview
-        if stop is not None:
+    _let_previews_go()
+
+
+def _let_previews_go(previewing: tuple[str, ...] = ()) -> None:
+    """Every engine but those `previewing` lets go of what its live preview kept, so a job
+    that does not preview with it has the memory: a timed run, a sweep, a blur by blocks, or
+    a preview of the other engines."""
+    kept = {get_engine(name).stop_preview for name in previewing}
+    # JAX-jit on each platform shares one stop (jax@gpu is JAX-jit): each called once.
+    stops = {get_engine(name).stop_preview for name in engine_names()} - kept
+    for stop in stops:
+        if stop is None:
+            continue
+        try:
             stop()
+        except Exception:  # a plugin's: the others still let go, and the job goes on
+            log.warning("an engine failed to let go of its live preview", exc_info=True)
 
 
 def load_job(
@@ -280,6 +293,7 @@ def compare_job(
     (its first call's output first, while its steady calls are timed), which engine is busy
     next, and Compiling before an engine compiles its program."""
     engines, repeats = plan.engines, plan.repeats
+    _let_previews_go(engines if plan.live else ())
     sizes, compiles = program_sizes(plan)
     last_percent: tuple[str, int] | None = None
 
@@ -363,6 +377,7 @@ def sweep_job(
 ) -> Generator[SweepPoint, None, list[SweepPoint]]:
     """The scaling sweep of `photo`'s grey from 0.1 MP to `max_megapixels`: yields each size's
     point as it finishes, and returns them all."""
+    _let_previews_go()
     points = []
     for point in sweep_points(
         photo.gray,
@@ -395,6 +410,7 @@ def blur_to_file_job(
     from blurapp.scale import tiled
 
     yield None
+    _let_previews_go()
     start = time.perf_counter()
 
     def blocks_done(done: int, total: int, megapixels: float) -> None:

@@ -225,24 +225,39 @@ app.exec()
 SHOWN_TIMEOUT_SECONDS = 120
 
 
-def _shown_after(command: list[str], env: dict[str, str]) -> tuple[float, str] | None:
+def _shown_after(
+    command: list[str], env: dict[str, str], timeout: float | None = None
+) -> tuple[float, str] | None:
     """Seconds from launching `command` to its first line, which must say "shown", and that
-    line; None when it does not, the program fails, or it hangs (it is stopped then)."""
+    line; None when it does not, the program fails, or it hangs: it is stopped after
+    `timeout` seconds (SHOWN_TIMEOUT_SECONDS) without the line, or as long again to exit."""
+    timeout = SHOWN_TIMEOUT_SECONDS if timeout is None else timeout
     start = time.perf_counter()
     with subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
     ) as process:
-        # Read on a thread of its own: a window that never says so must not stop the bench.
-        lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=lambda: lines.put(process.stdout.readline()), daemon=True).start()
+        # Read on a thread of its own, so a window that never says so cannot stop the bench;
+        # the time is taken there, as the line comes.
+        lines: queue.Queue[tuple[str, float]] = queue.Queue()
+        assert process.stdout is not None
+        stdout = process.stdout
+
+        def read() -> None:
+            line = stdout.readline()
+            lines.put((line, time.perf_counter() - start))
+            stdout.read()  # to the end, so the program never blocks on a full pipe
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
         try:
-            line = lines.get(timeout=SHOWN_TIMEOUT_SECONDS)
-            seconds = time.perf_counter() - start
-            process.communicate(timeout=SHOWN_TIMEOUT_SECONDS)
+            line, seconds = lines.get(timeout=timeout)
+            process.wait(timeout=timeout)
         except (queue.Empty, subprocess.TimeoutExpired):
             process.kill()
-            process.communicate()
+            process.wait()
             return None
+        finally:
+            reader.join(timeout=5)
     if not line.startswith("shown") or process.returncode != 0:
         return None
     return seconds, line
@@ -252,13 +267,16 @@ def _startup(runs: int, env: dict[str, str]) -> dict:
     shown: list[float] = []
     jax_imported: list[bool] = []
     bare: dict[str, list[float]] = {"qt": [], "numpy": []}
+    launch_blurapp = [sys.executable, "-m", "blurapp", "--exit-when-shown"]
+    failed = {"error": "the window did not open, or did not close (see `blurapp` here)"}
     # Not timed: its modules compiled (see _with_bytecode), the files read into memory.
-    _shown_after([sys.executable, "-m", "blurapp", "--exit-when-shown"], env)
+    if _shown_after(launch_blurapp, env) is None:
+        return failed
     for _ in range(runs):
         # Interleaved, so a slow spell of the machine falls on all three alike.
-        launch = _shown_after([sys.executable, "-m", "blurapp", "--exit-when-shown"], env)
+        launch = _shown_after(launch_blurapp, env)
         if launch is None:
-            return {"error": "the window did not open (see `blurapp` on this machine)"}
+            return failed
         shown.append(launch[0])
         jax_imported.append("jax_imported=True" in launch[1])
         for imported, seconds in bare.items():

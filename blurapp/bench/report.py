@@ -48,8 +48,8 @@ def section_lines(name: str, figures: dict) -> list[str]:
             lines.append(f"start-up: {figures['error']}")
             return lines
         lines.append(
-            f"start-up (median of {figures['runs']} launches, after one untimed; "
-            "Python's modules compiled, as installed):"
+            f"start-up (median of {figures['runs']} launches after an untimed one, "
+            "with Python's compiled modules):"
         )
         lines.append(
             f"  window shown          {_ms(figures['window_shown_seconds'])} after launch "

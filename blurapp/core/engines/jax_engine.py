@@ -235,7 +235,6 @@ def blur_levels_jax(
     """JAX-jit's LevelsCall (blurapp.core.engines.engine): a block's stored levels, halo
     included, blurred into levels by one compiled program, so the host converts nothing and
     moves a quarter of the bytes float32 pixels take."""
-    kept_photo.clear()  # not a preview: the memory goes to the blocks
     jax = import_jax()
     levels = np.ascontiguousarray(levels)
     kernel = np.asarray(kernel, dtype=np.float32)
@@ -289,8 +288,9 @@ class _KeptPhoto:
     One photo is kept a device, the last one previewed there: only an array nothing can write
     to (a Photo's), so that what is on the device is what the array holds; only while that
     array lives, so a closed photo's copy goes with it; and only between previews: any other
-    call of JAX-jit lets it go (clear), leaving the memory to a timed run's own copies or a
-    blur by blocks, and so does switching the live preview off (JAX_JIT.stop_preview)."""
+    first call of JAX-jit lets it go (clear), leaving the memory to a timed run's own copies,
+    and so does the window's every job that does not preview with JAX-jit, and switching the
+    live preview off (JAX_JIT.stop_preview)."""
 
     def __init__(self) -> None:
         # Reentrant: the array's weakref callback may run inside the lock, on a collection.
