@@ -41,7 +41,12 @@ from blurapp.core.saving import OutputError, check_output_path
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
 from blurapp.scale.batch_plan import BatchError, BatchPlan, Failure, Job
-from blurapp.scale.scheduler import connect_to_cluster, import_extra
+from blurapp.scale.scheduler import (
+    CLUSTER_POLL_SECONDS,
+    WorkerWatch,
+    connect_to_cluster,
+    import_extra,
+)
 from blurapp.scale.tiled import blur_file_tiled
 from blurapp.scale.tiled_read import needs_tiles
 from blurapp.scale.tiled_write import OUTPUT_EXTENSIONS
@@ -319,14 +324,6 @@ def _blur_unless_stopped(stop: Any, job: Job, settings: BlurSettings) -> JobResu
     return None if stop.is_set() else blur_job(job, settings)
 
 
-# A cluster whose workers are all gone leaves its tasks waiting for one forever: after this long
-# with no worker and no photo finished, the batch ends, listing the photos not blurred. A
-# minute lets a worker restarted by its nanny or by hand (a few seconds) come back first.
-NO_WORKERS_SECONDS = 60.0
-# How often a batch waiting on the cluster looks whether any worker is left.
-_CLUSTER_POLL_SECONDS = 1.0
-
-
 def _run_on_cluster(jobs: list[Job], settings: BlurSettings, address: str) -> Iterator[JobResult]:
     """Each photo a task on the distributed scheduler at `address`, yielded as they finish."""
     distributed = _import("distributed")
@@ -338,13 +335,13 @@ def _run_on_cluster(jobs: list[Job], settings: BlurSettings, address: str) -> It
         job_of = {future.key: job for future, job in zip(futures, jobs, strict=True)}
         pending = set(futures)
         lost: list[tuple[Job, str]] = []
-        alone_since: float | None = None
+        watch = WorkerWatch(client)
         try:
             while pending:
                 try:
                     with client.as_current():
                         done, pending = distributed.wait(
-                            pending, timeout=_CLUSTER_POLL_SECONDS, return_when="FIRST_COMPLETED"
+                            pending, timeout=CLUSTER_POLL_SECONDS, return_when="FIRST_COMPLETED"
                         )
                 except TimeoutError:
                     done = set()
@@ -357,15 +354,8 @@ def _run_on_cluster(jobs: list[Job], settings: BlurSettings, address: str) -> It
                         yield future.result()
                     except Exception as error:
                         lost.append((job, _lost_reason(job, error)))
-                if done or _has_workers(client):
-                    alone_since = None
-                    continue
-                alone_since = alone_since or time.monotonic()
-                if time.monotonic() - alone_since >= NO_WORKERS_SECONDS:
-                    reason = (
-                        f"not blurred: the Dask cluster had no worker left for "
-                        f"{NO_WORKERS_SECONDS:g} s"
-                    )
+                if watch.alone_too_long(progressed=bool(done)):
+                    reason = f"not blurred: {watch.words()}"
                     for future in sorted(pending, key=lambda f: str(job_of[f.key].source)):
                         job = job_of[future.key]
                         lost.append((job, f"{display_path(job.source)}: {reason}"))
@@ -376,15 +366,6 @@ def _run_on_cluster(jobs: list[Job], settings: BlurSettings, address: str) -> It
     # finished the photo it was blurring meanwhile.
     for job, reason in lost:
         yield _if_written(job, before[job], reason)
-
-
-def _has_workers(client: Any) -> bool:
-    """Whether the scheduler has a worker; True when it cannot say (the client then gives up
-    on a lost scheduler by itself, cancelling the tasks)."""
-    try:
-        return bool(client.scheduler_info(n_workers=-1)["workers"])
-    except Exception:
-        return True
 
 
 def _file_identity(path: Path) -> tuple[int, int, int] | None:

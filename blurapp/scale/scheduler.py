@@ -4,7 +4,8 @@ machine's threads, or a distributed cluster at an address checked before any cli
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 SCALE_EXTRA = "pip install 'blurapp[scale]'"
@@ -36,7 +37,7 @@ def _dask_array() -> Any:
     return import_extra("dask.array", "blurring an image in tiles")
 
 
-# Dask's threads by name: BlurApp gives them a pool of its own (_dask_scheduler).
+# Dask's threads by name: BlurApp gives them a pool of its own (_computing).
 _THREAD_SCHEDULERS = {"threads", "threading"}
 # Dask's own schedulers by name; any other text is a cluster's address (tcp://host:8786, or
 # host:8786 as distributed takes it too).
@@ -51,10 +52,11 @@ _LOCAL_SCHEDULERS = {
 
 
 @contextlib.contextmanager
-def _dask_scheduler(scheduler: Any) -> Iterator[Any]:
-    """What dask's compute takes as `scheduler`: this machine's threads for None or "threads"
-    (a pool of one a core, shut down after), a Client of the cluster at an address ("tcp://host:port",
-    closed after), or `scheduler` itself."""
+def _computing(scheduler: Any) -> Iterator[Callable[[Any], Any]]:
+    """A function computing a Dask collection on `scheduler`: this machine's threads for None
+    or "threads" (a pool of one a core, shut down after), the cluster at an address
+    ("tcp://host:port"; its client closed after, see compute_on_cluster), or anything else
+    dask's compute takes as its scheduler."""
     if scheduler is None or scheduler in _THREAD_SCHEDULERS:
         import functools
         from concurrent.futures import ThreadPoolExecutor
@@ -67,19 +69,78 @@ def _dask_scheduler(scheduler: Any) -> Iterator[Any]:
         # until a later compute; the blocks' engines then ran on too many (NumPy, 1 GP by
         # blocks: 62 s against 40 s on one a core).
         pool = ThreadPoolExecutor(CPU_COUNT, thread_name_prefix="blurapp-blocks")
+        threads = functools.partial(dask.threaded.get, pool=pool)
         try:
-            yield functools.partial(dask.threaded.get, pool=pool)
+            yield lambda collection: collection.compute(scheduler=threads)
         finally:  # the blocks under way finish; those not begun (a row dropped) never do
             pool.shutdown(wait=True, cancel_futures=True)
         return
     if not isinstance(scheduler, str) or scheduler in _LOCAL_SCHEDULERS:
-        yield scheduler
+        yield lambda collection: collection.compute(scheduler=scheduler)
         return
     client = connect_to_cluster(scheduler)
     try:
-        yield client
+        yield lambda collection: compute_on_cluster(client, collection, scheduler)
     finally:
         client.close()
+
+
+# A cluster whose workers are all gone leaves its tasks waiting for one forever: after this
+# long with no worker and nothing finished, what waits on them gives up. A minute lets a worker
+# restarted by its nanny or by hand (a few seconds) come back first.
+NO_WORKERS_SECONDS = 60.0
+# How often something waiting on the cluster looks whether any worker is left.
+CLUSTER_POLL_SECONDS = 1.0
+
+
+def compute_on_cluster(client: Any, collection: Any, address: str) -> Any:
+    """`collection` computed by the workers of `client`'s cluster (at `address`). Raises
+    ClusterError when the cluster has had no worker for NO_WORKERS_SECONDS with the result
+    still to come; its tasks are cancelled then, as when anything else stops the wait."""
+    future = client.compute(collection)
+    watch = WorkerWatch(client)
+    try:
+        while True:
+            try:
+                return future.result(timeout=CLUSTER_POLL_SECONDS)
+            except TimeoutError:
+                pass
+            if watch.alone_too_long(progressed=False):
+                raise ClusterError(watch.words(address))
+    finally:
+        if not future.done():
+            client.cancel(future)
+
+
+class WorkerWatch:
+    """Whether a cluster waited on has had no worker for NO_WORKERS_SECONDS: asked once each
+    CLUSTER_POLL_SECONDS by what waits."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._alone_since: float | None = None
+        self._seconds = NO_WORKERS_SECONDS  # read here, so a test can shorten it
+
+    def alone_too_long(self, progressed: bool) -> bool:
+        """`progressed`: something finished since the last time asked."""
+        if progressed or has_workers(self._client):
+            self._alone_since = None
+            return False
+        self._alone_since = self._alone_since or time.monotonic()
+        return time.monotonic() - self._alone_since >= self._seconds
+
+    def words(self, address: str | None = None) -> str:
+        cluster = "the Dask cluster" if address is None else f"the Dask cluster at {address}"
+        return f"{cluster} had no worker left for {self._seconds:g} s"
+
+
+def has_workers(client: Any) -> bool:
+    """Whether the scheduler has a worker; True when it cannot say (the client then gives up
+    on a lost scheduler by itself, cancelling the tasks)."""
+    try:
+        return bool(client.scheduler_info(n_workers=-1)["workers"])
+    except Exception:
+        return True
 
 
 # The transports a cluster is reached over (distributed.comm); the address says which.

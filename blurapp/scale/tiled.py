@@ -30,8 +30,8 @@ from blurapp.core.runs import BlurCancelled, Cancelled
 from blurapp.core.saving import OutputError, check_output_path, write_atomically
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 from blurapp.scale.scheduler import (
+    _computing,
     _dask_array,
-    _dask_scheduler,
 )
 from blurapp.scale.tiled_read import (
     DEFAULT_BLOCK,
@@ -324,10 +324,10 @@ def blur_file_tiled(
     total = result.npartitions
     blocks_per_band = total // len(result.chunks[0])
 
-    with _dask_scheduler(scheduler) as chosen:
+    with _computing(scheduler) as compute:
 
         def row_of_blocks(edges: tuple[int, int]) -> np.ndarray:
-            return result[edges[0] : edges[1]].compute(scheduler=chosen)
+            return compute(result[edges[0] : edges[1]])
 
         def bands() -> Iterator[np.ndarray]:
             rows = [(int(top), int(bottom)) for top, bottom in itertools.pairwise(band_edges)]

@@ -219,7 +219,7 @@ SLOW = {"algorithm": "2d", "kernel_size": 25, "sigma": 4.0, "engine": "numpy"}
 
 
 def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(tmp_path, monkeypatch):
-    monkeypatch.setattr("blurapp.scale.batch.NO_WORKERS_SECONDS", 3.0)
+    monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 3.0)
     photos = tmp_path / "photos"
     _slow_photos(photos, 24)
     out = tmp_path / "out"
@@ -255,6 +255,42 @@ def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(tmp_
             f"{failure.source}: not blurred: the Dask cluster had no worker left for 3 s"
         )
         assert not (out / "photos" / failure.source.with_suffix(".npy").name).exists()
+
+
+def test_a_tiled_blur_whose_last_worker_dies_fails_saying_so(tmp_path, monkeypatch):
+    """Blurring by blocks on a cluster that loses its last worker ends with an error that
+    says so, instead of waiting for a worker forever, and leaves no output behind."""
+    from blurapp.bench.scale import write_test_tiff
+    from blurapp.scale.scheduler import ClusterError
+    from blurapp.scale.tiled import blur_file_tiled
+
+    monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 3.0)
+    source = write_test_tiff(tmp_path / "big.tif", 4096, tile=256)  # 16.8 MP, 8 rows of blocks
+    output = tmp_path / "blurred.tif"
+    with dask_cluster(tmp_path / "cluster", workers=1) as (address, _, (worker,)):
+
+        def kill_the_worker(done, total, megapixels):
+            if worker.poll() is None:
+                worker.kill()  # as a machine lost: no goodbye to the scheduler
+
+        errors = []
+
+        def blur():
+            try:
+                blur_file_tiled(
+                    source, output, kernel=kernel_for("2d", 25, 4.0), block=512,
+                    scheduler=address, progress=kill_the_worker,
+                )  # fmt: skip
+            except ClusterError as error:
+                errors.append(str(error))
+
+        blurring = threading.Thread(target=blur, daemon=True)
+        blurring.start()
+        blurring.join(timeout=90)
+        if blurring.is_alive():
+            pytest.fail("the blur still waits 90 s after its last worker died")
+    assert errors == [f"the Dask cluster at {address} had no worker left for 3 s"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["big.tif", "cluster"]
 
 
 def test_a_batch_whose_scheduler_dies_reports_what_is_on_disk(tmp_path):
