@@ -43,6 +43,7 @@ from blurapp.core.wording import display_path
 from blurapp.scale.batch_plan import BatchError, BatchPlan, Failure, Job
 from blurapp.scale.scheduler import (
     CLUSTER_POLL_SECONDS,
+    ClusterError,
     WorkerWatch,
     connect_to_cluster,
     import_extra,
@@ -308,6 +309,8 @@ def _blur_in_tiles(job: Job, settings: BlurSettings, scheduler: str | None) -> J
         return JobResult(job, str(error), 0.0, worker)
     except PhotoError as error:
         return JobResult(job, str(error), 0.0, worker)
+    except ClusterError as error:  # its workers gone: said as for a photo loaded whole
+        return JobResult(job, f"{display_path(job.source)}: not blurred: {error}", 0.0, worker)
     except OSError as error:
         return JobResult(job, f"{display_path(job.output)}: {error.strerror or error}", 0.0, worker)
     except MemoryError:

@@ -16,7 +16,7 @@ class MissingExtraError(RuntimeError):
 
 
 class ClusterError(RuntimeError):
-    """The Dask scheduler given could not be reached."""
+    """The Dask scheduler given could not be reached, or its cluster has no worker left."""
 
 
 def import_extra(module: str, purpose: str) -> Any:
@@ -97,19 +97,25 @@ def compute_on_cluster(client: Any, collection: Any, address: str) -> Any:
     """`collection` computed by the workers of `client`'s cluster (at `address`). Raises
     ClusterError when the cluster has had no worker for NO_WORKERS_SECONDS with the result
     still to come; its tasks are cancelled then, as when anything else stops the wait."""
+    distributed = import_extra("distributed", "computing on a Dask cluster")
     future = client.compute(collection)
     watch = WorkerWatch(client)
     try:
         while True:
+            # Waiting only: the result is fetched once, after (a fetch under the poll's timeout
+            # would start again each second, and a task's own TimeoutError would read as one).
             try:
-                return future.result(timeout=CLUSTER_POLL_SECONDS)
+                with client.as_current():
+                    distributed.wait([future], timeout=CLUSTER_POLL_SECONDS)
+                break
             except TimeoutError:
-                pass
-            if watch.alone_too_long(progressed=False):
-                raise ClusterError(watch.words(address))
+                if watch.alone_too_long(progressed=False):
+                    raise ClusterError(watch.words(address)) from None
+        return future.result()
     finally:
         if not future.done():
-            client.cancel(future)
+            with contextlib.suppress(Exception):  # the error that ends the wait is what counts
+                client.cancel(future)
 
 
 class WorkerWatch:

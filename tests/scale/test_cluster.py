@@ -4,6 +4,7 @@ of machines, and the same outputs from it as from the local threads."""
 import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -173,6 +174,43 @@ def test_a_tiled_blur_on_the_cluster_writes_what_a_local_one_writes(tmp_path, cl
     np.testing.assert_array_equal(
         np.load(tmp_path / "cluster.npy"), np.load(tmp_path / "local.npy")
     )
+
+
+def _timed_out_reading(path):
+    raise TimeoutError(f"{path}: timed out")  # as an OSError(ETIMEDOUT) from a network share
+
+
+def _slowly(value):
+    time.sleep(2.5)  # past two polls of the cluster
+    return value
+
+
+def test_what_the_cluster_computes_comes_back_even_when_slow_and_its_errors_as_they_are(cluster):
+    """compute_on_cluster gives a task's value however long it takes while workers are there,
+    and a task's own error as it is, a TimeoutError too (not taken for the wait's own)."""
+    import dask
+
+    from blurapp.scale.scheduler import compute_on_cluster, connect_to_cluster
+
+    address, _ = cluster
+    client = connect_to_cluster(address)
+    try:
+        slow = dask.delayed(_slowly)(np.arange(5), dask_key_name="slow-value")
+        np.testing.assert_array_equal(compute_on_cluster(client, slow, address), np.arange(5))
+        failing = dask.delayed(_timed_out_reading)("/share/scan.tif", dask_key_name="timed-out")
+        raised = []
+
+        def compute_failing():
+            with pytest.raises(TimeoutError, match=re.escape("/share/scan.tif: timed out")):
+                compute_on_cluster(client, failing, address)
+            raised.append(True)
+
+        computing = threading.Thread(target=compute_failing, daemon=True)
+        computing.start()
+        computing.join(timeout=30)
+        assert raised, "the task's TimeoutError did not come out of compute_on_cluster in 30 s"
+    finally:
+        client.close()
 
 
 def test_relative_paths_on_the_cluster_land_where_the_user_is(tmp_path, cluster, monkeypatch):
