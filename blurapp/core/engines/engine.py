@@ -85,7 +85,8 @@ class Engine:
     # keeps the photo on its device between changes); None: first_call.
     preview_call: FirstCallFunction | None = None
     # Lets go of what preview_call keeps between changes (JAX-jit: the photo on its device),
-    # when the live preview is switched off; None: it keeps nothing.
+    # once nothing previews with it: the live preview switched off, or a job of the window
+    # that does not preview with this engine; None: it keeps nothing.
     stop_preview: Callable[[], None] | None = None
 
     @property
