@@ -129,7 +129,7 @@ class WorkerWatch:
 
     def alone_too_long(self, progressed: bool) -> bool:
         """`progressed`: something finished since the last time asked."""
-        if progressed or has_workers(self._client):
+        if progressed or _has_workers(self._client):
             self._alone_since = None
             return False
         self._alone_since = self._alone_since or time.monotonic()
@@ -140,7 +140,7 @@ class WorkerWatch:
         return f"{cluster} had no worker left for {self._seconds:g} s"
 
 
-def has_workers(client: Any) -> bool:
+def _has_workers(client: Any) -> bool:
     """Whether the scheduler has a worker; True when it cannot say (the client then gives up
     on a lost scheduler by itself, cancelling the tasks)."""
     try:

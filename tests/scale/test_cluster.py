@@ -120,6 +120,27 @@ def _arrays(folder: Path) -> dict[Path, np.ndarray]:
     return {path.relative_to(folder): np.load(path) for path in sorted(folder.rglob("*.npy"))}
 
 
+def _killing(worker: subprocess.Popen):
+    """A progress callback that kills `worker` when first called, as a machine lost: no
+    goodbye to the scheduler."""
+
+    def kill(*progress):
+        if worker.poll() is None:
+            worker.kill()
+
+    return kill
+
+
+def _finishes_within(seconds: float, work, failure: str) -> None:
+    """`work()` on a thread of its own; the test fails saying `failure` if it still runs after
+    `seconds` (a wait that never ends must fail the test, not hang it)."""
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    thread.join(timeout=seconds)
+    if thread.is_alive():
+        pytest.fail(failure)
+
+
 def test_a_batch_on_the_cluster_writes_what_a_local_batch_writes(tmp_path, cluster):
     address, worker_pids = cluster
     photos = tmp_path / "photos"
@@ -205,10 +226,10 @@ def test_what_the_cluster_computes_comes_back_even_when_slow_and_its_errors_as_t
                 compute_on_cluster(client, failing, address)
             raised.append(True)
 
-        computing = threading.Thread(target=compute_failing, daemon=True)
-        computing.start()
-        computing.join(timeout=30)
-        assert raised, "the task's TimeoutError did not come out of compute_on_cluster in 30 s"
+        _finishes_within(
+            30, compute_failing, "the task's TimeoutError did not come out of it in 30 s"
+        )
+        assert raised  # and it was the task's
     finally:
         client.close()
 
@@ -262,27 +283,19 @@ def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(tmp_
     _slow_photos(photos, 24)
     out = tmp_path / "out"
     with dask_cluster(tmp_path / "cluster", workers=1) as (address, _, (worker,)):
-
-        def kill_the_worker(finished, total, megapixels):
-            if worker.poll() is None:
-                worker.kill()  # as a machine lost: no goodbye to the scheduler
-
         summaries = []
-        batch = threading.Thread(
-            target=lambda: summaries.append(
+        _finishes_within(
+            90,
+            lambda: summaries.append(
                 run_batch(
                     plan_batch([photos], out, output_format="npy"),
                     **SLOW,
                     scheduler=address,
-                    progress=kill_the_worker,
+                    progress=_killing(worker),
                 )
             ),
-            daemon=True,
+            "the batch still waits 90 s after its last worker died",
         )
-        batch.start()
-        batch.join(timeout=90)
-        if batch.is_alive():
-            pytest.fail("the batch still waits 90 s after its last worker died")
     (summary,) = summaries
     written = sorted(out.rglob("*.npy"))
     assert summary.done == len(written) >= 1
@@ -306,27 +319,18 @@ def test_a_tiled_blur_whose_last_worker_dies_fails_saying_so(tmp_path, monkeypat
     source = write_test_tiff(tmp_path / "big.tif", 4096, tile=256)  # 16.8 MP, 8 rows of blocks
     output = tmp_path / "blurred.tif"
     with dask_cluster(tmp_path / "cluster", workers=1) as (address, _, (worker,)):
-
-        def kill_the_worker(done, total, megapixels):
-            if worker.poll() is None:
-                worker.kill()  # as a machine lost: no goodbye to the scheduler
-
         errors = []
 
         def blur():
             try:
                 blur_file_tiled(
                     source, output, kernel=kernel_for("2d", 25, 4.0), block=512,
-                    scheduler=address, progress=kill_the_worker,
+                    scheduler=address, progress=_killing(worker),
                 )  # fmt: skip
             except ClusterError as error:
                 errors.append(str(error))
 
-        blurring = threading.Thread(target=blur, daemon=True)
-        blurring.start()
-        blurring.join(timeout=90)
-        if blurring.is_alive():
-            pytest.fail("the blur still waits 90 s after its last worker died")
+        _finishes_within(90, blur, "the blur still waits 90 s after its last worker died")
     assert errors == [f"the Dask cluster at {address} had no worker left for 3 s"]
     assert sorted(path.name for path in tmp_path.iterdir()) == ["big.tif", "cluster"]
 
