@@ -51,9 +51,9 @@ def no_worker_left_running(request):
 @pytest.fixture
 def settings(tmp_path):
     """Window settings in a file of the test's own, never the user's."""
-    from PySide6.QtCore import QSettings
+    from blurapp.app.settings_file import SettingsFile
 
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    return SettingsFile(tmp_path / "settings.json")
 
 
 @pytest.fixture

@@ -65,6 +65,18 @@ def user_cache_dir() -> Path:
     )
 
 
+def user_config_dir() -> Path:
+    """The per-user settings folder: $XDG_CONFIG_HOME/blurapp (~/.config/blurapp) on Linux.
+    BLURAPP_CONFIG_DIR overrides it."""
+    return _user_dir(
+        "BLURAPP_CONFIG_DIR", "XDG_CONFIG_HOME", ".config", ("Preferences", "BlurApp"), "config"
+    )
+
+
+def xdg_config_home() -> Path:
+    return _xdg_base("XDG_CONFIG_HOME", ".config")
+
+
 def user_state_dir() -> Path:
     """The per-user state folder, for the log: $XDG_STATE_HOME/blurapp (~/.local/state/blurapp)
     on Linux. BLURAPP_STATE_DIR overrides it."""

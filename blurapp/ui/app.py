@@ -10,9 +10,10 @@ import tempfile
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QSettings, QTimer
+from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QTimer
 from PySide6.QtWidgets import QApplication
 
+from blurapp.app.settings_file import SettingsFile
 from blurapp.core.saving import OutputError, check_output_path, write_atomically
 from blurapp.core.wording import display_path
 from blurapp.ui.identity import APP_NAME, DESKTOP_ID
@@ -109,7 +110,7 @@ def run_window(
         return app.exec()
     # A screenshot shows the defaults at a fixed size and leaves the user's settings alone.
     with tempfile.TemporaryDirectory(prefix="blurapp-screenshot-") as folder:
-        settings = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
+        settings = SettingsFile(Path(folder) / "settings.json")
         window = MainWindow(settings)
         window.resize(*SCREENSHOT_SIZE)
         if color:
@@ -127,7 +128,6 @@ def run_window(
         status = app.exec()
         # The settings file goes with the folder: let go of it (and the window) first.
         window.deleteLater()
-        settings.sync()
     return outcome["status"] or status
 
 

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from PySide6.QtCore import (
     QCoreApplication,
-    QSettings,
     Qt,
     QTimer,
     Signal,
@@ -31,6 +30,7 @@ from blurapp.app.controller import WindowController, is_sample_photo
 from blurapp.app.jobs import LoadedPhoto
 from blurapp.app.pixel_info import pixel_words
 from blurapp.app.session import Session
+from blurapp.app.settings_file import SettingsFile
 from blurapp.core.engines import engine_names
 from blurapp.core.figures import format_megapixels
 from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
@@ -91,7 +91,7 @@ class MainWindow(QMainWindow):
     live_shown = Signal(str)  # an engine's live-preview result is in its pane (the engine)
     closed_while_busy = Signal()  # closed while a job is inside one uninterruptible call
 
-    def __init__(self, settings: QSettings | None = None) -> None:
+    def __init__(self, settings: SettingsFile | None = None) -> None:
         super().__init__()
         self.settings = settings if settings is not None else default_settings()
         self.session = Session(QCoreApplication.translate)

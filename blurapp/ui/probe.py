@@ -27,14 +27,14 @@ def _probe_window():
     """(the application, a main window with settings of its own at the size the figures are
     quoted for), closed afterwards, its jobs with it, whatever happened."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
+    from blurapp.app.settings_file import SettingsFile
     from blurapp.ui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])
     with tempfile.TemporaryDirectory(prefix="blurapp-probe-") as folder:
-        settings = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
+        settings = SettingsFile(Path(folder) / "settings.json")
         window = MainWindow(settings)
         window.resize(1360, 820)
         try:

@@ -2,20 +2,23 @@
 
 Every value goes through `read_setting` and `write_setting`: an unknown key is a bug and raises
 KeyError; a stored value that does not pass its check (a file edited by hand, or written by an
-older version) reads as its default, and writing a bad value raises ValueError.
+older version) reads as its default, with one log line, and writing a bad value raises
+ValueError. The file itself is blurapp.app.settings_file's: plain JSON, never Qt's variants.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
+from PySide6.QtCore import QByteArray, QStandardPaths
 
 from blurapp.app.session import DEFAULT_PANE_ENGINES, offered_engine
+from blurapp.app.settings_file import SettingsFile, default_settings_path
 from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
@@ -27,14 +30,15 @@ from blurapp.core.kernel import (
 )
 from blurapp.core.sample import sample_photo_path
 from blurapp.core.spec import BlurSpec
-from blurapp.ui.identity import APP_NAME
 
 if TYPE_CHECKING:
     from blurapp.ui.main_window import MainWindow
 
+log = logging.getLogger(__name__)
+
 MAX_RECENT_FILES = 8
 
-# A path whose bytes are not UTF-8 cannot go through QSettings as text: it is stored as
+# A path whose bytes are not UTF-8 cannot go into the settings file as text: it is stored as
 # this prefix and the bytes in hex.
 RAW_PATH_PREFIX = "bytes:"
 
@@ -69,7 +73,7 @@ def _path(value: object) -> str | None:
 
 
 def _paths(value: object) -> tuple[str, ...]:
-    if isinstance(value, str):  # QSettings gives a lone string for a one-item list
+    if isinstance(value, str):  # Qt's settings of earlier versions: a lone string for one
         value = [value]
     return tuple(_path(item) for item in value or [])[:MAX_RECENT_FILES]
 
@@ -92,13 +96,23 @@ def _pane_engines(value: object) -> tuple[str, ...]:
 
 
 def _geometry(value: object) -> QByteArray:
-    if not isinstance(value, QByteArray):
+    """The window's saved geometry, kept as Base64 text."""
+    if not isinstance(value, str):
         raise ValueError("not a saved geometry")
-    return value
+    geometry = QByteArray.fromBase64(value.encode("ascii", "replace"))
+    if geometry.isEmpty():
+        raise ValueError("not a saved geometry")
+    return geometry
+
+
+def _geometry_text(geometry: object) -> str:
+    if not isinstance(geometry, QByteArray):
+        raise ValueError("not a window geometry")
+    return bytes(geometry.toBase64().data()).decode("ascii")
 
 
 def _switch(value: object) -> bool:
-    """On or off: QSettings may hand a stored bool back as the text 'true' or 'false'."""
+    """On or off: an earlier version's Qt settings kept a bool as the text 'true' or 'false'."""
     if isinstance(value, bool):
         return value
     if isinstance(value, str) and value.lower() in {"true", "false"}:
@@ -114,11 +128,11 @@ def _joined(names: tuple[str, ...]) -> str:
 class Setting:
     default: object
     check: Callable[[object], object]  # the stored value → the value to use; ValueError if bad
-    store: Callable[[object], object] = lambda value: value  # the value → what QSettings keeps
+    store: Callable[[object], object] = lambda value: value  # the value → what the file keeps
 
 
 SETTINGS: dict[str, Setting] = {
-    "geometry": Setting(QByteArray(), _geometry),
+    "geometry": Setting(QByteArray(), _geometry, _geometry_text),
     "kernel_size": Setting(DEFAULT_KERNEL_SIZE, lambda v: check_kernel_size(str(v)), str),
     "sigma": Setting(DEFAULT_SIGMA, check_sigma),
     "algorithm": Setting(DEFAULT_ALGORITHM, check_algorithm),
@@ -133,32 +147,35 @@ SETTINGS: dict[str, Setting] = {
 }
 
 
-def default_settings() -> QSettings:
-    return QSettings(APP_NAME, APP_NAME)
+def default_settings() -> SettingsFile:
+    return SettingsFile(default_settings_path())
 
 
-def read_setting(settings: QSettings, key: str):
+def read_setting(settings: SettingsFile, key: str):
     """The value stored under `key`, checked; its default when there is none or it is bad."""
     setting = SETTINGS[key]
     value = settings.value(key)
-    if value is None or value == "":
+    if value is None or value == "" or value == []:
         return setting.default
     try:
         return setting.check(value)
-    except (ValueError, TypeError):  # InvalidKernelError and UnknownEngineError among them
+    except (ValueError, TypeError) as error:  # InvalidKernelError, UnknownEngineError too
+        log.warning("the setting %r in %s is not usable (%s); using its default",
+                    key, settings.path, error)  # fmt: skip
         return setting.default
 
 
-def write_setting(settings: QSettings, key: str, value: object) -> None:
+def write_setting(settings: SettingsFile, key: str, value: object) -> None:
     """Store `value` under `key`; raises KeyError for a key not in SETTINGS, ValueError for a
     value its check refuses."""
     setting = SETTINGS[key]
-    if value is not None:
-        setting.check(setting.store(value))
-    settings.setValue(key, setting.store(value) if value is not None else "")
+    stored = setting.store(value) if value is not None else ""
+    if stored != "":
+        setting.check(stored)
+    settings.set_value(key, stored)
 
 
-def open_folder(settings: QSettings) -> Path:
+def open_folder(settings: SettingsFile) -> Path:
     """Where File ▸ Open starts: the last folder a photo came from, else the Pictures folder
     (never the bundled sample's folder, deep inside the installation)."""
     last = read_setting(settings, "last_folder")
@@ -203,4 +220,4 @@ def save_window_settings(window: MainWindow) -> None:
     write_setting(settings, "timed_engines", session.timed or (REFERENCE_ENGINE,))
     write_setting(settings, "live_preview", session.live)
     write_setting(settings, "panes_stacked", window.panes_stacked())
-    settings.sync()
+    settings.save()

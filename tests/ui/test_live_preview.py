@@ -5,8 +5,8 @@ import numpy as np
 from helpers.oracle import blur_oracle
 from helpers.photos import photo_file
 from helpers.window import RUN_TIMEOUT_MS
-from PySide6.QtCore import QSettings
 
+from blurapp.app.settings_file import SettingsFile
 from blurapp.core import kernel_for
 from blurapp.core.figures import format_ms
 from blurapp.core.kernel import PREVIEW_KERNEL_SIZES
@@ -46,7 +46,7 @@ def assert_panes_show(window, parameters):
 def test_a_new_window_has_the_live_preview_on_and_remembers_turning_it_off(qtbot, tmp_path):
     from blurapp.ui.main_window import MainWindow
 
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    settings = SettingsFile(tmp_path / "settings.json")
     window = MainWindow(settings)
     qtbot.addWidget(window)
     assert window.session.live and window.live_action.isChecked()

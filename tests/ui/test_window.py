@@ -571,8 +571,8 @@ def test_close_during_a_long_jax_call_hides_the_window_at_once(make_window, qtbo
 
 
 def test_a_saved_even_kernel_size_falls_back_to_the_default(qtbot, settings):
-    settings.setValue("kernel_size", "8")
-    settings.setValue("sigma", "not a number")
+    settings.set_value("kernel_size", "8")
+    settings.set_value("sigma", "not a number")
     window = MainWindow(settings)
     qtbot.addWidget(window)
     assert window.kernel_size_setting() == 9 and window.sigma() == 2.5

@@ -128,23 +128,22 @@ def test_settings_have_one_table_and_refuse_unknown_keys_and_bad_values(settings
         write_setting(settings, "sigma", 99)
     with pytest.raises(ValueError):
         write_setting(settings, "timed_engines", ("numpy", "no-such-engine"))
-    settings.setValue("pane_engines", "numpy,no-such-engine")
+    settings.set_value("pane_engines", "numpy,no-such-engine")
     assert read_setting(settings, "pane_engines") == SETTINGS["pane_engines"].default
     write_setting(settings, "pane_engines", ("jax-eager", "numpy"))
     assert read_setting(settings, "pane_engines") == ("jax-eager", "numpy")
 
 
 def test_saved_engine_names_the_panes_do_not_offer_read_as_the_defaults(qtbot, tmp_path):
-    from PySide6.QtCore import QSettings
-
     from blurapp.app.session import DEFAULT_PANE_ENGINES
+    from blurapp.app.settings_file import SettingsFile
     from blurapp.ui.main_window import MainWindow
     from blurapp.ui.settings import SETTINGS, read_setting
 
     # As a hand-edited file (or a build that offered JAX per platform) leaves them.
-    path = tmp_path / "settings.ini"
-    path.write_text("[General]\npane_engines=jax@cpu, jax\ntimed_engines=jax@cpu\n")
-    settings = QSettings(str(path), QSettings.Format.IniFormat)
+    path = tmp_path / "settings.json"
+    path.write_text('{"pane_engines": ["jax@cpu", "jax"], "timed_engines": "jax@cpu"}')
+    settings = SettingsFile(path)
     assert read_setting(settings, "pane_engines") == DEFAULT_PANE_ENGINES
     assert read_setting(settings, "timed_engines") == SETTINGS["timed_engines"].default
     window = MainWindow(settings)
@@ -178,8 +177,8 @@ def test_the_engine_a_pane_shows_cannot_be_unticked(window, qtbot):
 
 
 def test_a_restored_panes_engine_is_ticked_and_held(make_window, settings):
-    settings.setValue("pane_engines", "numpy,jax-eager")
-    settings.setValue("timed_engines", "numpy")
+    settings.set_value("pane_engines", "numpy,jax-eager")
+    settings.set_value("timed_engines", "numpy")
     window = make_window(wait=False)
     assert window.session.timed == ("numpy", "jax-eager")
     for name in ("numpy", "jax-eager"):

@@ -379,7 +379,7 @@ def test_a_screenshot_of_a_bad_photo_names_it_once_on_stderr(tmp_path):
     ],
 )
 def test_a_bad_saved_setting_falls_back_to_its_default(qtbot, settings, name, value):
-    settings.setValue(name, value)
+    settings.set_value(name, value)
     window = MainWindow(settings)
     qtbot.addWidget(window)
     assert window.sigma() == DEFAULT_SIGMA

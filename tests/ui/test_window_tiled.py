@@ -164,7 +164,8 @@ def test_closing_the_window_during_a_blur_by_blocks_ends_it_as_cancelled(tmp_pat
         import sys, time
         import numpy as np, tifffile
         from PIL import Image
-        from PySide6.QtCore import QSettings, QTimer
+        from PySide6.QtCore import QTimer
+        from blurapp.app.settings_file import SettingsFile
         from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
         from blurapp.scale import tiled
         from blurapp.logs import configure_logging
@@ -186,7 +187,7 @@ def test_closing_the_window_during_a_blur_by_blocks_ends_it_as_cancelled(tmp_pat
         QMessageBox.question = lambda *a, **k: QMessageBox.StandardButton.Yes
         QFileDialog.getSaveFileName = lambda *a, **k: (f"{folder}/scan-blurred.tif", "")
         app = QApplication([])
-        window = MainWindow(QSettings(f"{folder}/settings.ini", QSettings.Format.IniFormat))
+        window = MainWindow(SettingsFile(f"{folder}/settings.json"))
         window.show()
         window.open_photo(f"{folder}/scan.tif")
 
@@ -212,4 +213,4 @@ def test_closing_the_window_during_a_blur_by_blocks_ends_it_as_cancelled(tmp_pat
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "closing"
     assert "Traceback" not in run.stderr and "failed" not in run.stderr, run.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["scan.tif", "settings.ini"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scan.tif", "settings.json"]

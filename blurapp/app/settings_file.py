@@ -1,0 +1,177 @@
+"""The file where the window keeps what it remembers between launches: one JSON object.
+
+Settings files get copied and shared, so what one holds is read as data and nothing else: JSON's
+plain types (text, numbers, true/false, lists of them); anything else under a key is absent, with
+one log line. Qt's own settings format is not used, as it turns some stored values back into
+Python objects (a `@Variant` of PySide's object wrapper is a pickle), which runs code.
+
+A settings file that is not a regular file (a FIFO would block the window's start), is too large,
+or is not a JSON object is ignored with one warning, and such a file is never written over.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import logging
+import os
+import stat
+import sys
+from pathlib import Path
+
+from blurapp.core.paths import user_config_dir, xdg_config_home
+from blurapp.core.saving import OutputError, write_atomically
+
+log = logging.getLogger(__name__)
+
+SETTINGS_FILE_NAME = "settings.json"
+
+# Far above what the window keeps (a few hundred bytes, and eight recent paths).
+MAX_SETTINGS_BYTES = 1 << 20
+
+PlainValue = str | int | float | bool | list[str] | list[int] | list[float] | list[bool]
+
+
+def default_settings_path() -> Path:
+    return user_config_dir() / SETTINGS_FILE_NAME
+
+
+def _is_plain(value: object) -> bool:
+    if isinstance(value, str | int | float | bool):
+        return True
+    return isinstance(value, list) and all(
+        isinstance(item, str | int | float | bool) for item in value
+    )
+
+
+class SettingsFile:
+    """The settings kept at `path`: `value(key)` (None when absent), `set_value(key, value)`,
+    and `save()`, which writes the file atomically when something changed."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._values: dict[str, PlainValue] = {}
+        self._changed = False
+        self._writable = True
+        text = self._read_text()
+        if text is not None:
+            self._values = self._parse(text)
+        elif self._writable and not self.path.exists():
+            self._values = _from_qt_settings(_qt_settings_path(self.path))
+            self._changed = bool(self._values)
+
+    def _read_text(self) -> str | None:
+        try:
+            # Non-blocking: opening a FIFO for reading would wait for a writer.
+            handle = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            log.warning("the settings file %s cannot be read (%s); using the defaults",
+                        self.path, error.strerror or error)  # fmt: skip
+            return None
+        with os.fdopen(handle, "rb") as file:
+            details = os.fstat(file.fileno())
+            if not stat.S_ISREG(details.st_mode):
+                self._writable = False
+                log.warning("the settings file %s is not a regular file; it is ignored and "
+                            "left as it is", self.path)  # fmt: skip
+                return None
+            if details.st_size > MAX_SETTINGS_BYTES:
+                log.warning("the settings file %s is %s bytes, far more than settings take; "
+                            "using the defaults", self.path, f"{details.st_size:,}")  # fmt: skip
+                return None
+            data = file.read(MAX_SETTINGS_BYTES + 1)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            log.warning("the settings file %s is not UTF-8 text; using the defaults", self.path)
+            return None
+
+    def _parse(self, text: str) -> dict[str, PlainValue]:
+        try:
+            stored = json.loads(text, parse_constant=_no_constant)
+        except (ValueError, RecursionError) as error:
+            log.warning("the settings file %s is not valid JSON (%s); using the defaults",
+                        self.path, error)  # fmt: skip
+            return {}
+        if not isinstance(stored, dict):
+            log.warning("the settings file %s does not hold a JSON object; using the defaults",
+                        self.path)  # fmt: skip
+            return {}
+        values = {}
+        for key, value in stored.items():
+            if _is_plain(value):
+                values[key] = value
+            else:
+                log.warning("the setting %r in %s is not plain text, a number, true/false or a "
+                            "list of them; using its default", key, self.path)  # fmt: skip
+        return values
+
+    def value(self, key: str) -> PlainValue | None:
+        return self._values.get(key)
+
+    def set_value(self, key: str, value: PlainValue) -> None:
+        if not _is_plain(value):
+            raise TypeError(f"a setting is plain text, a number, true/false or a list of them, "
+                            f"not {value!r}")  # fmt: skip
+        if isinstance(value, tuple):
+            value = list(value)
+        if self._values.get(key) != value:
+            self._values[key] = value
+            self._changed = True
+
+    def save(self) -> None:
+        """Write the settings, if any changed, through a temporary file renamed into place.
+        A failure is logged: losing a window size is no reason to stop."""
+        if not self._changed or not self._writable:
+            return
+        text = json.dumps(self._values, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(self.path, lambda file: file.write(text.encode("utf-8")))
+        except (OSError, OutputError) as error:
+            log.warning("the settings could not be saved to %s: %s", self.path, error)
+            return
+        self._changed = False
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a number a setting can hold")
+
+
+def _qt_settings_path(path: Path) -> Path:
+    """Where versions before the JSON file kept the settings (Qt's INI file), for the default
+    settings file; nowhere for any other."""
+    if path != default_settings_path() or not sys.platform.startswith("linux"):
+        return Path()  # elsewhere Qt kept them in the registry or a property list
+    return xdg_config_home() / "BlurApp" / "BlurApp.conf"
+
+
+def _from_qt_settings(path: Path) -> dict[str, PlainValue]:
+    """The plain text values of an older version's Qt INI settings file, once, so an upgrade
+    keeps them. Values Qt stored as objects (`@Variant`, `@ByteArray`: the window's geometry) are
+    left out unread."""
+    if path == Path() or not path.is_file():
+        return {}
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        if path.stat().st_size > MAX_SETTINGS_BYTES:
+            return {}
+        parser.read_string(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, configparser.Error):
+        return {}
+    if not parser.has_section("General"):
+        return {}
+    values: dict[str, PlainValue] = {}
+    for key, raw in parser.items("General"):
+        text = raw.strip()
+        if text.startswith('"') and text.endswith('"') and len(text) >= 2:
+            text = text[1:-1]
+        if text.startswith("@"):
+            continue
+        # Qt writes a list unquoted, its items joined by ", ".
+        values[key] = text.split(", ") if key == "recent_files" and ", " in text else text
+    if values:
+        log.info("settings read from %s, where an earlier version kept them", path)
+    return values

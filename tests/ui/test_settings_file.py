@@ -1,0 +1,112 @@
+"""The window's settings file: plain data only, read without blocking, never written over when it
+is not a regular file, and an earlier version's Qt settings kept without running what they hold."""
+
+import json
+import logging
+import os
+
+import pytest
+from PySide6.QtCore import QByteArray, QSettings
+
+from blurapp.app.settings_file import SettingsFile, default_settings_path
+from blurapp.core.kernel import DEFAULT_SIGMA
+from blurapp.ui.settings import read_setting, write_setting
+
+
+class _MakesAFolder:
+    """What an attacker would store: unpickling it calls os.mkdir (os.system in the wild)."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return os.mkdir, (self.marker,)
+
+
+@pytest.fixture
+def own_config_home(tmp_path, monkeypatch):
+    home = tmp_path / "config"
+    home.mkdir()
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    monkeypatch.delenv("BLURAPP_CONFIG_DIR", raising=False)
+    return home
+
+
+def _qt_settings_holding_a_pickle(home, marker):
+    """BlurApp.conf as PySide6's QSettings writes it for a Python object under 'sigma'."""
+    path = home / "BlurApp" / "BlurApp.conf"
+    qt = QSettings(str(path), QSettings.Format.IniFormat)
+    qt.setValue("sigma", _MakesAFolder(marker))
+    qt.setValue("kernel_size", "15")
+    qt.sync()
+    assert "@Variant(" in path.read_text(errors="replace")
+    return path
+
+
+def test_a_settings_file_holding_a_python_object_runs_nothing(
+    qtbot, tmp_path, own_config_home, caplog
+):
+    from blurapp.ui.main_window import MainWindow
+
+    marker = tmp_path / "ran"
+    _qt_settings_holding_a_pickle(own_config_home, marker)
+    window = MainWindow()  # the user's own settings: those of this test's XDG_CONFIG_HOME
+    qtbot.addWidget(window)
+    try:
+        assert window.sigma() == DEFAULT_SIGMA
+        assert window.kernel_size_setting() == 15  # the plain values are kept
+    finally:
+        window.close()
+    assert not marker.exists()
+    saved = json.loads(default_settings_path().read_text())
+    assert saved["kernel_size"] == "15" and "@Variant" not in json.dumps(saved)
+
+
+def test_a_value_that_is_not_plain_data_reads_as_its_default_with_one_log_line(tmp_path, caplog):
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"sigma": {"__class__": "os.system"}, "kernel_size": "7"}))
+    with caplog.at_level(logging.WARNING):
+        settings = SettingsFile(path)
+        assert read_setting(settings, "sigma") == DEFAULT_SIGMA
+    assert read_setting(settings, "kernel_size") == 7
+    lines = [record.getMessage() for record in caplog.records]
+    assert len(lines) == 1 and "'sigma'" in lines[0] and str(path) in lines[0]
+
+
+@pytest.mark.parametrize(
+    "text", ["not json", "[1, 2]", '{"sigma": NaN}', "\xff\xfe", "{" * 100_000]
+)
+def test_a_damaged_settings_file_gives_the_defaults_and_is_replaced_on_save(tmp_path, text):
+    path = tmp_path / "settings.json"
+    path.write_bytes(text.encode("latin-1"))
+    settings = SettingsFile(path)
+    assert read_setting(settings, "sigma") == DEFAULT_SIGMA
+    write_setting(settings, "sigma", 3.5)
+    settings.save()
+    assert json.loads(path.read_text()) == {"sigma": 3.5}
+
+
+def test_a_settings_file_that_is_a_fifo_is_ignored_and_left_alone(qtbot, tmp_path, caplog):
+    from blurapp.ui.main_window import MainWindow
+
+    path = tmp_path / "settings.json"
+    os.mkfifo(path)
+    with caplog.at_level(logging.WARNING):
+        window = MainWindow(SettingsFile(path))  # opening it must not wait for a writer
+    qtbot.addWidget(window)
+    window.close()  # saves the settings: never into or over the FIFO
+    assert path.is_fifo()
+    assert any("not a regular file" in r.getMessage() and str(path) in r.getMessage()
+               for r in caplog.records)  # fmt: skip
+
+
+def test_settings_round_trip_with_the_geometry(tmp_path):
+    path = tmp_path / "settings.json"
+    settings = SettingsFile(path)
+    geometry = QByteArray(b"\x01\xd9\xd0\xcb\x00\x03")
+    write_setting(settings, "geometry", geometry)
+    write_setting(settings, "recent_files", ("/a.png", "/b, c.png"))
+    settings.save()
+    again = SettingsFile(path)
+    assert read_setting(again, "geometry") == geometry
+    assert read_setting(again, "recent_files") == ("/a.png", "/b, c.png")
