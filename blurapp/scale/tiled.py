@@ -299,7 +299,15 @@ def blur_file_tiled(
 
     get_engine(engine)  # an unknown name fails here, not in the first block
     kernel = _check_kernel(kernel)
-    samples, layout = _open_samples(source, block)
+
+    def check_fits_from_the_header(layout: _Layout) -> None:
+        # Before the values of a float or 32-bit image are read for its white level (hours
+        # for a huge one): its smallest possible output (8-bit levels) against the free space.
+        channels = (3,) if color and layout.colour else ()
+        smallest = np.float32 if extension == ".npy" else np.uint8
+        _check_fits_on_disk(output, (layout.height, layout.width, *channels), smallest)
+
+    samples, layout = _open_samples(source, block, before_reading=check_fits_from_the_header)
     levels_dtype = None
     if extension != ".npy":
         levels_dtype = np.uint8 if layout.bit_depth == 8 else np.uint16

@@ -10,6 +10,7 @@ import os
 import stat
 import threading
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -397,15 +398,23 @@ def _check_tiff_holds_its_image(path: Path) -> None:
         )
 
 
-def _open_samples(path: str | os.PathLike[str], block: int) -> tuple[dask.array.Array, _Layout]:
+def _open_samples(
+    path: str | os.PathLike[str],
+    block: int,
+    *,
+    before_reading: Callable[[_Layout], object] | None = None,
+) -> tuple[dask.array.Array, _Layout]:
     """The image at `path` as a lazy Dask array of its stored samples (height × width ×
     samples, upright), in chunks of `block` × `block` pixels, and its layout (white known).
-    Raises PhotoError, MissingExtraError."""
+    `before_reading(layout)` is called before any pixel is read (an image whose white is
+    found from its values is read whole for that). Raises PhotoError, MissingExtraError."""
     da = _dask_array()
     block = _check_block(block)
     layout = _read_layout(path)
     if layout.kind == "tiff":
         _check_tiff_holds_its_image(layout.path)
+    if before_reading is not None:
+        before_reading(layout)
     layout = _with_white(layout, block)
     from dask.base import tokenize
 

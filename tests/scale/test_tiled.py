@@ -574,26 +574,39 @@ def test_a_tiled_tiff_with_empty_tiles_is_refused_whole_and_by_blocks_alike(tmp_
     assert not (tmp_path / "out.tif").exists()
 
 
-def test_an_output_larger_than_the_free_space_is_refused_before_any_work(tmp_path):
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_an_output_larger_than_the_free_space_is_refused_before_any_work(tmp_path, dtype):
     import shutil
+    import threading
 
     import zarr
 
     # A zarr array with no chunk written holds its fill value everywhere: a valid image,
-    # tiny on disk, whose blur would take four times the free space.
+    # tiny on disk, whose blur would take four times the free space. Floats have their white
+    # found from their values, read whole: the refusal must come before that.
     width = 4096
     height = 4 * shutil.disk_usage(tmp_path).free // (width * 4) + 1
     folder = tmp_path / "huge.zarr"
-    zarr.create_array(folder, shape=(height, width), chunks=(4096, 4096), dtype=np.uint8)
+    zarr.create_array(folder, shape=(height, width), chunks=(4096, 4096), dtype=dtype)
     output = tmp_path / "out.npy"
-    written = []
-    with pytest.raises(OutputError) as raised:
-        tiled.blur_file_tiled(
-            folder,
-            output,
-            kernel=gaussian_kernel(3),
-            progress=lambda done, total, megapixels: written.append(done),
-            cancelled=lambda: bool(written),
-        )
-    assert str(output) in str(raised.value) and "not enough free space" in str(raised.value)
+    written, raised = [], []
+
+    def blur():
+        try:
+            tiled.blur_file_tiled(
+                folder,
+                output,
+                kernel=gaussian_kernel(3),
+                progress=lambda done, total, megapixels: written.append(done),
+                cancelled=lambda: bool(written),
+            )
+        except Exception as error:
+            raised.append(error)
+
+    thread = threading.Thread(target=blur, daemon=True)
+    thread.start()
+    thread.join(timeout=20)
+    assert not thread.is_alive(), "the blur still reads the image instead of refusing it"
+    assert len(raised) == 1 and isinstance(raised[0], OutputError), raised
+    assert str(output) in str(raised[0]) and "not enough free space" in str(raised[0])
     assert written == [] and not output.exists()
