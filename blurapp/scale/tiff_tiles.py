@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from blurapp.scale.segment_sizes import SegmentTooLarge, check_tiff_segment
+
 
 class TiffTiles:
     """The samples of a TIFF's first image, as stored: `region(rows, columns)` is rows ×
@@ -52,6 +54,7 @@ class TiffTiles:
             raise ValueError(f"{len(self._offsets)} strips or tiles listed, fewer than the image's")
         self._dtype = np.dtype(page.dtype)
         self._fill = page.nodata or 0
+        self._compression = int(page.compression)
 
     def close(self) -> None:
         os.close(self._file)
@@ -99,18 +102,39 @@ class TiffTiles:
         return out
 
     def _segment(self, index: int) -> Any:
-        """Segment `index` decoded, rows × columns × samples (None: not stored, left filled)."""
+        """Segment `index` decoded, rows × columns × samples (None: not stored, left filled).
+        Raises SegmentTooLarge, before decoding, for one that declares more pixels than its
+        place in the image holds."""
         count, offset = int(self._counts[index]), int(self._offsets[index])
         # As tifffile: a segment at offset 0 (inside the file's header) or of no bytes is not
         # stored.
         data = self._read_bytes(offset, count) if count and offset else None
         page = self._page
+        if data is not None:
+            try:
+                check_tiff_segment(
+                    self._compression,
+                    data,
+                    page.jpegheader,
+                    self._segment_rows,
+                    self._segment_columns,
+                )
+            except SegmentTooLarge as error:
+                raise SegmentTooLarge(f"{self._segment_name(index)} {error}") from None
         segment, _, _ = self._decode(
             data, index, jpegtables=page.jpegtables, jpegheader=page.jpegheader
         )
         if segment is None:
             return None
         return segment.reshape(segment.shape[-3:])
+
+    def _segment_name(self, index: int) -> str:
+        """How a person finds segment `index`: 'tile 5 (row 1, column 2)', 'strip 3'."""
+        if not self._page.is_tiled:
+            return f"its strip {index}"
+        within = index % (self._down * self._across)
+        down, across = divmod(within, self._across)
+        return f"its tile {index} (row {down}, column {across})"
 
     def _read_bytes(self, offset: int, count: int) -> bytes:
         """`count` bytes at `offset`, or fewer where the file ends: one pread returns at most

@@ -304,7 +304,7 @@ def blur_file_tiled(
         # Before the values of a float or 32-bit image are read for its white level (hours
         # for a huge one): its smallest possible output (8-bit levels) against the free space.
         channels = (3,) if color and layout.colour else ()
-        smallest = np.float32 if extension == ".npy" else np.uint8
+        smallest = np.dtype(np.float32 if extension == ".npy" else np.uint8)
         _check_fits_on_disk(output, (layout.height, layout.width, *channels), smallest)
 
     samples, layout = _open_samples(source, block, before_reading=check_fits_from_the_header)

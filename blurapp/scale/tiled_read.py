@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import stat
 import threading
 import weakref
 from collections.abc import Callable
@@ -38,9 +37,14 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP
 from blurapp.scale.scheduler import (
     MissingExtraError,
     _dask_array,
-    import_extra,
+)
+from blurapp.scale.segment_sizes import (
+    UNCHECKED_IMAGE_COMPRESSIONS,
+    SegmentTooLarge,
+    segment_too_large,
 )
 from blurapp.scale.tiff_tiles import TiffTiles
+from blurapp.scale.zarr_store import UnsupportedChunks, open_zarr
 
 if TYPE_CHECKING:
     import dask.array
@@ -53,42 +57,6 @@ DEFAULT_BLOCK = 2048
 
 
 _TIFF_EXTENSIONS = {".tif", ".tiff", ".btf", ".tf8"}
-
-
-def _zarr() -> Any:
-    return import_extra("zarr", "reading an image in tiles")
-
-
-def _open_zarr(path: Path) -> Any:
-    """The zarr array in the folder `path`, read only from regular files."""
-    zarr = _zarr()
-    from zarr.storage import LocalStore
-
-    class RegularFilesStore(LocalStore):
-        # zarr's own store opens each chunk by name: a FIFO put in a chunk's place would
-        # block that read (and the program) until something writes to it.
-        def get_sync(self, key: str, *, prototype: Any = None, byte_range: Any = None) -> Any:
-            _check_regular(self.root / key)
-            return super().get_sync(key, prototype=prototype, byte_range=byte_range)
-
-        async def get(self, key: str, prototype: Any = None, byte_range: Any = None) -> Any:
-            _check_regular(self.root / key)
-            return await super().get(key, prototype=prototype, byte_range=byte_range)
-
-    return zarr.open_array(RegularFilesStore(path, read_only=True), mode="r")
-
-
-def _check_regular(path: Path) -> None:
-    """Refuse a chunk or metadata file of a zarr array that is not a regular file; a missing
-    one is left to zarr (an absent chunk holds the fill value)."""
-    try:
-        mode = os.stat(path).st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        return
-    except OSError as error:
-        raise os_problem(path, error) from error
-    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-        raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "this is not a regular file"))
 
 
 @dataclass(frozen=True)
@@ -151,6 +119,14 @@ def _tiff_layout(path: Path) -> _Layout:
             photometric, extrasamples = int(page.photometric), tuple(page.extrasamples)
             jpeg = page.compression == tifffile.COMPRESSION.JPEG
             orientation = int(page.tags.valueof(274, 1) or 1)
+            compression = int(page.compression)
+            segment = (
+                (page.tilelength, page.tilewidth)
+                if page.is_tiled
+                else (min(page.rowsperstrip, page.imagelength), page.imagewidth)
+            )
+            segment_samples = page.samplesperpixel if page.planarconfig != 2 else 1
+            segment_kind = "tile" if page.is_tiled else "strip"
     except (tifffile.TiffFileError, ValueError, IndexError, KeyError, TypeError) as error:
         raise PhotoError(
             path,
@@ -163,6 +139,14 @@ def _tiff_layout(path: Path) -> _Layout:
         ) from error
     if axes not in ("YX", "YXS", "SYX"):
         raise _unsupported(path, f"its first image has axes {axes}, not rows × columns")
+    if compression in UNCHECKED_IMAGE_COMPRESSIONS:
+        name = tifffile.COMPRESSION(compression).name
+        raise _unsupported(
+            path,
+            f"its tiles are compressed with {name}, whose decoded size BlurApp cannot check "
+            "before decoding them",
+        )
+    _check_segment_fits(path, segment_kind, segment, segment_samples * dtype.itemsize)
     if axes == "YX":
         height, width, samples = *shape, 1
     elif axes == "SYX":  # samples stored as separate planes
@@ -201,9 +185,11 @@ def _tiff_layout(path: Path) -> _Layout:
 
 def _zarr_layout(path: Path) -> _Layout:
     try:
-        array = _open_zarr(path)
+        array = open_zarr(path)
     except PhotoError:
         raise
+    except UnsupportedChunks as error:
+        raise _unsupported(path, str(error)) from error
     except Exception as error:  # zarr raises many kinds for a folder that is not an array
         raise PhotoError(
             path,
@@ -218,6 +204,8 @@ def _zarr_layout(path: Path) -> _Layout:
     if len(shape) != 3 or shape[2] not in (1, 2, 3, 4):
         raise _unsupported(path, f"a zarr array of shape {array.shape} is not rows × columns")
     height, width, samples = shape
+    chunk = tuple(array.chunks)
+    _check_segment_fits(path, "chunk", chunk[:2], math.prod(chunk[2:]) * array.dtype.itemsize)
     layout = _Layout(
         path=path,
         kind="zarr",
@@ -231,6 +219,32 @@ def _zarr_layout(path: Path) -> _Layout:
     )
     _check_samples(layout)
     return layout
+
+
+def _check_segment_fits(
+    path: Path, what: str, segment: tuple[int, int], bytes_per_pixel: int
+) -> None:
+    """Refuse, before any is read, segments (tiles, strips, chunks) so large that those the
+    blur's threads decode at once would not fit in memory: each is decoded whole."""
+    rows, columns = segment
+    needed = rows * columns * bytes_per_pixel * (os.cpu_count() or 1)
+    available = available_memory()
+    if available is not None and needed > available:
+        raise PhotoError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "its {segment}s are {width} × {height} pixels, each decoded whole: one for "
+                "each of this machine's {threads} threads needs about {needed} GB, and only "
+                "{available} GB of memory is available",
+            ),
+            segment=what,
+            width=f"{columns:,}",
+            height=f"{rows:,}",
+            threads=os.cpu_count() or 1,
+            needed=f"{needed / 1e9:,.1f}",
+            available=f"{available / 1e9:,.1f}",
+        )
 
 
 def _check_samples(layout: _Layout) -> None:
@@ -316,7 +330,7 @@ class _StoredSamples:
         with self._lock:
             if self._stored is None:
                 if self.layout.kind == "zarr":
-                    self._stored = _open_zarr(self.layout.path)
+                    self._stored = open_zarr(self.layout.path)
                 else:
                     tiles = TiffTiles(self.layout.path)
                     # The file stays open for the blocks still to read, and closes with this.
@@ -335,6 +349,8 @@ class _StoredSamples:
             return np.asarray(stored[rows, columns, :])
         except PhotoError:
             raise
+        except SegmentTooLarge as error:
+            raise segment_too_large(layout.path, error) from error
         except Exception as error:  # a codec's error for a damaged tile has no common base
             raise PhotoError(
                 layout.path,
