@@ -7,6 +7,7 @@ import errno
 import io
 import json
 import os
+import stat
 import struct
 import tempfile
 import threading
@@ -83,6 +84,7 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[BinaryIO], o
             file.flush()
             os.fsync(file.fileno())
         os.chmod(temporary, mode)
+        _check_not_special(path)  # again: one may have been made there meanwhile
         os.replace(temporary, path)
     except BaseException as error:
         with contextlib.suppress(OSError):
@@ -195,6 +197,28 @@ def _check_target(path: Path) -> None:
         )
     if len(os.fsencode(path.name)) > _longest_name(path.parent):
         raise _name_problem(path, OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG)))
+    _check_not_special(path)
+
+
+def _check_not_special(path: Path) -> None:
+    """Refuse an existing `path` that is not a regular file (a FIFO, a device such as
+    /dev/null, a socket): the write's rename would replace it, and writing into it instead
+    could block or go anywhere. A symlink to a regular file is replaced by the file."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise _name_problem(path, error) from error
+    if not stat.S_ISREG(mode):
+        raise OutputError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "this is not a regular file (a pipe, a device or a socket); give the name of a "
+                "file to write",
+            ),
+        )
 
 
 def _longest_name(folder: Path) -> int:
