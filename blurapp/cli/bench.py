@@ -11,6 +11,7 @@ from blurapp.cli.options import (
     add_color_option,
     add_common_options,
     add_repeat_option,
+    bench_megapixels_argument,
     engines_argument,
     kernel_size_argument,
     megapixels_argument,
@@ -50,7 +51,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     bench.add_argument(
         "--megapixels",
-        type=megapixels_argument,
+        type=bench_megapixels_argument,
         nargs="+",
         default=list(BENCH_MEGAPIXELS),
         metavar="MP",
@@ -83,14 +84,14 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     bench.add_argument(
         "--probe-megapixels",
-        type=megapixels_argument,
+        type=bench_megapixels_argument,
         default=24.0,
         metavar="MP",
         help="image size for the yardsticks, first-call, window and memory sections (24)",
     )
     bench.add_argument(
         "--big-megapixels",
-        type=megapixels_argument,
+        type=bench_megapixels_argument,
         default=100.0,
         metavar="MP",
         help="the very large image of the memory section (100)",

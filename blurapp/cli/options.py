@@ -69,6 +69,24 @@ def megapixels_argument(text: str) -> float:
     return value
 
 
+def bench_megapixels_argument(text: str) -> float:
+    """A size of image the bench makes and times: one whose comparison fits in the memory
+    available now (WORKING_BYTES_PER_PIXEL a pixel, in colour three times that)."""
+    from blurapp.core.photo_checks import WORKING_BYTES_PER_PIXEL, available_memory
+
+    value = megapixels_argument(text)
+    available = available_memory()
+    if available is None:
+        return value
+    limit = available / (3 * WORKING_BYTES_PER_PIXEL * 1e6)
+    if value > limit:
+        raise argparse.ArgumentTypeError(
+            f"{text} MP would not fit in the memory available ({available / 1e9:,.1f} GB): "
+            f"at most {limit:,.0f} MP here"
+        )
+    return value
+
+
 def add_common_options(parser: argparse.ArgumentParser, *, top: bool = True) -> None:
     parser.add_argument("--version", action="version", version=f"blurapp {__version__}")
     parser.add_argument(
