@@ -9,11 +9,11 @@ from pathlib import Path
 # Build from a checkout without installing: the blurapp package beside this folder.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import blurapp  # noqa: E402
+import blurapp
 
 project = "BlurApp"
 author = "The BlurApp developers"
-copyright = "the BlurApp developers"  # noqa: A001 (Sphinx's name for it)
+copyright = "the BlurApp developers"
 version = release = blurapp.__version__
 
 extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon"]
