@@ -16,7 +16,7 @@ author = "The BlurApp developers"
 copyright = "the BlurApp developers"
 version = release = blurapp.__version__
 
-extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon"]
+extensions = ["myst_parser", "sphinx.ext.autodoc"]
 source_suffix = {".md": "markdown"}
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "*.ipynb"]
 myst_enable_extensions = ["colon_fence", "deflist"]
