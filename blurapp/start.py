@@ -3,10 +3,9 @@ once with glibc asked to back large blocks of memory with huge pages; then the c
 
 XLA allocates every result afresh, and Linux (where it leaves huge pages to programs that ask,
 as Debian and Ubuntu do) hands that memory over in 4 KiB pages that each fault in on first
-write: about 40 ms per 24 MP buffer, more than a 9-tap blur itself. `GLIBC_TUNABLES` is read
-when a process starts, so it is set here and the same command started again at once (bench:
-JAX-jit 24 MP 9×9 separable 194 → 91 ms on the 2-core CPU; NumPy already asks for huge pages
-for its own arrays). BLURAPP_HUGE_PAGES=0 turns it off.
+write: on a large photo, more than a 9-tap blur itself. `GLIBC_TUNABLES` is read when a
+process starts, so it is set here and the same command started again at once (NumPy already
+asks for huge pages for its own arrays). BLURAPP_HUGE_PAGES=0 turns it off.
 """
 
 from __future__ import annotations

@@ -191,11 +191,10 @@ def startup(runs: int = 5) -> dict:
 
 def _with_bytecode(env: dict[str, str]) -> dict[str, str]:
     """`env` for launches as an installed BlurApp's are: with Python's compiled modules. Where
-    PYTHONDONTWRITEBYTECODE forbids writing them (this project's development machine sets
-    it, and an editable install has none), every launch compiled BlurApp's own modules again:
-    the window shown in 1,082 against 833 ms, and 1,041 against 812, in two runs of eight
-    launches each (2026-12-02). They are written under the bench's own cache folder then,
-    removed with it."""
+    PYTHONDONTWRITEBYTECODE forbids writing them (a development machine may set it, and an
+    editable install has none), every launch would compile BlurApp's own modules again, which
+    no installed copy does, and the start-up figure would count it. They are written under the
+    bench's own cache folder then, removed with it."""
     if not env.get("PYTHONDONTWRITEBYTECODE"):
         return env
     env = {**env, "PYTHONPYCACHEPREFIX": os.path.join(env["XDG_CACHE_HOME"], "bytecode")}

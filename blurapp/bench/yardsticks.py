@@ -1,6 +1,6 @@
 """`blurapp bench --sections yardsticks`: BlurApp's JAX-jit blurs beside what they are measured
 against — OpenCV and SciPy when installed, the NumPy engine, one copy of the image (the floor)
-— timed in the same interleaved rounds, with the ratios of issue 20's speed goals.
+— timed in the same interleaved rounds, with the ratios of BlurApp's speed goals.
 
 Every timed function is called once untimed (the outputs of the NumPy engine, OpenCV and SciPy
 checked there against JAX-jit's grey blur by the same algorithm), then once per round, in the
@@ -58,7 +58,7 @@ class Ratio:
         return f"{self.numerator}/{self.denominator}"
 
 
-# The ratios of issue 20's table of speed goals, in its words.
+# The ratios of BlurApp's speed goals, each with its goal.
 RATIOS = (
     Ratio("jax_2d", "opencv_filter2d", "JAX-jit 2-D ÷ OpenCV filter2D", 1.0),
     Ratio("jax_separable", "opencv_sepfilter2d", "JAX-jit separable ÷ OpenCV sepFilter2D", 1.0),

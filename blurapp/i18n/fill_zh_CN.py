@@ -164,7 +164,7 @@ ZH_CN = {
     "cannot write in {folder}: {reason}": "无法写入 {folder}：{reason}",
     "the file could not be written: {reason}": "无法写入文件：{reason}",
     "{format} cannot store this image: {reason}": "{format} 无法保存此图像：{reason}",
-    # Issue 10: each pane chooses its engine, the engines to time, the session's wording
+    # Each pane chooses its engine, the engines to time, the session's wording
     "Time {engine}": "计时 {engine}",
     "The reference: every other engine is compared with it": "参照：其他每个引擎都与它比较",
     "Time this engine in each run, beside the reference": "每次运行时与参照一起为此引擎计时",
@@ -188,7 +188,7 @@ ZH_CN = {
     "{engine} unavailable": "{engine} 不可用",
     "{engine}: {done} of {total} kernel taps": "{engine}：已完成 {done} / {total} 次采样",
     "{engine}: running…": "{engine}：正在运行…",
-    # Added with the hardening of issue 9
+    # Versions to copy, the parameters' notes, the difference's levels, file problems, saving
     "&Copy Versions": "复制版本信息(&C)",
     "Copy the versions, to paste into a bug report": "复制版本信息，以便粘贴到错误报告中",
     "the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ": "{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ",
@@ -279,7 +279,7 @@ ZH_CN = {
     "CSV files (*.csv)": "CSV 文件 (*.csv)",
     "Cannot Save": "无法保存",
     "Saved {name}": "已保存 {name}",
-    # Colour (issue 12)
+    # Colour
     "Blur in co&lour": "彩色模糊(&L)",
     "Blur each of red, green and blue (three times the work). Off: the photo is blurred in grey, as in the tutorial.": "分别模糊红、绿、蓝三个通道（工作量为三倍）。关闭时：照片按教程的做法以灰度模糊。",
     "Colour": "彩色",
@@ -290,7 +290,7 @@ ZH_CN = {
     "colour turned off since this run": "此次运行后关闭了彩色",
     "colour": "彩色",
     "each pixel its largest over R, G and B": "每个像素取 R、G、B 中的最大值",
-    # Blurring by blocks (issue 13)
+    # Blurring by blocks
     "this is not a TIFF file, or it is damaged; only TIFF, BigTIFF and zarr images can be blurred in tiles ({reason})": "这不是 TIFF 文件，或文件已损坏；只有 TIFF、BigTIFF 和 zarr 图像可以分块模糊（{reason}）",
     "this is not a zarr array BlurApp can read ({reason})": "这不是 BlurApp 能读取的 zarr 数组（{reason}）",
     "an image blurred in tiles is written as {accepted}, not {extension}": "分块模糊的图像只能写为 {accepted}，不能写为 {extension}",
@@ -310,7 +310,7 @@ ZH_CN = {
     "Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)": "分块 TIFF (*.tif *.tiff);;NumPy 数组 (*.npy)",
     "{name} already exists. Replace it?": "{name} 已存在。是否替换？",
     "opened in grey: there is not enough memory to blur it in colour": "以灰度打开：内存不足，无法彩色模糊",
-    # JAX's first call, wherever it was paid; the live preview's padded kernels (issue 19)
+    # JAX's first call, wherever it was paid; the live preview's padded kernels
     "compiled during the live preview": "在实时预览中编译",
     "compiled during an earlier Run": "在先前的运行中编译",
     "compiled during the sweep": "在规模扫描中编译",

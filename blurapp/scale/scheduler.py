@@ -66,8 +66,7 @@ def _computing(scheduler: Any) -> Iterator[Callable[[Any], Any]]:
 
         # A pool of BlurApp's own: from any thread but the main one (the window's worker, or
         # the row blurred ahead), Dask's "threads" start a pool of the cores + 4 threads, kept
-        # until a later compute; the blocks' engines then ran on too many (NumPy, 1 GP by
-        # blocks: 62 s against 40 s on one a core).
+        # until a later compute; the blocks' engines then ran on too many threads, and slower.
         pool = ThreadPoolExecutor(CPU_COUNT, thread_name_prefix="blurapp-blocks")
         threads = functools.partial(dask.threaded.get, pool=pool)
         try:

@@ -3,9 +3,8 @@
 tifffile decodes each segment (a tile or a strip: its compression, predictor and byte order);
 this module finds the segments a region of rows and columns needs, reads them with `os.pread`
 (safe from many threads at once) and puts their parts in place. Read through zarr instead (a
-zarr store of tifffile's), every region made a round trip through zarr's event loop: a
-16,384 × 16,384 8-bit TIFF took 0.67 s to become floats on Dask's threads, against 0.2 s read
-this way on one thread.
+zarr store of tifffile's), every region made a round trip through zarr's event loop, several
+times slower than these reads on one thread.
 """
 
 from __future__ import annotations

@@ -340,9 +340,9 @@ def blur_file_tiled(
         def bands() -> Iterator[np.ndarray]:
             rows = [(int(top), int(bottom)) for top, bottom in itertools.pairwise(band_edges)]
             # Straight to levels, the next row is blurred while this one is written: the
-            # writing (mostly the kernel copying into its page cache) left the cores idle
-            # (1 GP, JAX-jit: 15.0–16.5 → 12.3–13.0 s). Through floats on the host it
-            # made NumPy slower (268 MP: 10.8–11.7 → 14.5–15.2 s, twice the system time).
+            # writing (mostly the kernel copying into its page cache) left the cores idle.
+            # Through floats on the host it made NumPy slower (more fresh memory at once,
+            # twice the system time), so those rows are blurred one after the other.
             ahead = ThreadPoolExecutor(1, thread_name_prefix="blurapp-next-row")
             coming: Future[np.ndarray] | None = None
             try:

@@ -81,8 +81,8 @@ def _worker_class() -> type[_Worker]:
     quit at a yield runs its `finally` blocks then, on its own thread).
 
     superqt is imported here, when the first job begins, not with the window: it imports all
-    its widgets through qtpy (300 of the 890 ms before the window was shown, by `python -X
-    importtime`), and the window's first job begins once the window is on screen.
+    its widgets through qtpy, a large share of the start-up's imports, and the window's first
+    job begins once the window is on screen.
     """
     os.environ.setdefault("QT_API", "pyside6")  # superqt speaks through qtpy: our binding
     from superqt.utils import GeneratorWorker

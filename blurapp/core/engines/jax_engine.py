@@ -284,10 +284,10 @@ preview_jax_call = functools.partial(first_jax_call, keep_photo=True)
 class _KeptPhoto:
     """The photo of the live preview, kept on its device between changes of the parameters.
 
-    At 24 MP its copy there took 15-20 ms of each change, and 96 MB of fresh memory (grey).
-    One photo is kept a device, the last one previewed there: only an array nothing can write
-    to (a Photo's), so that what is on the device is what the array holds; only while that
-    array lives, so a closed photo's copy goes with it; and only between previews: any other
+    Copying it there again for every change costs time and fresh memory on each. One photo is
+    kept a device, the last one previewed there: only an array nothing can write to (a
+    Photo's), so that what is on the device is what the array holds; only while that array
+    lives, so a closed photo's copy goes with it; and only between previews: any other
     first call of JAX-jit lets it go (clear), leaving the memory to a timed run's own copies,
     and so does the window's every job that does not preview with JAX-jit, and switching the
     live preview off (JAX_JIT.stop_preview)."""

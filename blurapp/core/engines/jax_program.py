@@ -35,9 +35,7 @@ def _traced_once_row_sum() -> Any:
     traces and lowers one row's taps once and calls that for each row. XLA inlines the calls
     before it optimises (on the CPU, the optimised program is the one of the taps written out,
     instruction for instruction; not yet compared on a GPU), and a first call from the
-    compilation cache, which is mostly tracing and lowering, is shorter. With _strip_indices, a
-    second launch's first call in `blurapp compare` on the bundled photo (9 × 9, the 2-core
-    CPU, six launches each, one after the other): 118–183 → 81–132 ms."""
+    compilation cache, which is mostly tracing and lowering, is shorter."""
     import jax
 
     return jax.jit(_row_sum, static_argnames=("width", "step"))
@@ -52,7 +50,7 @@ def _add_shifted_slices(padded: Any, weights: Any, height: int, width: int, step
     `step`: the values per pixel in a row (a colour row's channels lie side by side in it).
     Written with lax's slices and products, not NumPy-style indexing and a vmap over the
     strips: the same program, traced and lowered in less time, which is most of a first call
-    whose program comes from the compilation cache (bundled photo, 9 × 9: 117 → 87 ms).
+    whose program comes from the compilation cache.
     """
     import jax.numpy as jnp
     from jax import lax
@@ -113,8 +111,7 @@ def blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
     The result is rows of values (height × width·channels), reshaped to the image's shape on
     the host, where that costs nothing: an XLA result shaped height × width × 3 makes the
     blur's loop run over the 3 channels innermost, one value at a time where it otherwise
-    runs over a whole row in vector registers. On a 24 MP colour photo, 9 × 9, on the 2-core
-    CPU, in one run: 2-D 620 → 460 ms, separable 610 → 238 ms.
+    runs over a whole row in vector registers: faster in colour on a CPU, separable most of all.
 
     `in_strips=False` makes the kernel-row loop one pass over the whole image: on a GPU that
     measured 2.8× faster than looping strip by strip (24 MP, 25×25: 2.4 ms against 6.8 ms on an
@@ -127,9 +124,8 @@ def blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
 
     # A colour photo (height × width × channels) is blurred as it lies in memory, each row's
     # channels side by side as one row of values (a pixel's shift is `step` values), in the
-    # same program as grey. Against mapping the 2-D blur over the channels (vmap), on a 24 MP
-    # photo on this 2-core CPU: 25 × 25 3.6 → 2.4 s. 9 × 9 colour took six to nine times
-    # grey's time until the result left the program as rows of values (see the docstring).
+    # same program as grey: quicker than mapping the 2-D blur over the channels (vmap). The
+    # result leaves the program as rows of values for the same reason (see the docstring).
     height, width, *channels = image.shape
     step = channels[0] if channels else 1
     radius = weights.shape[0] // 2
@@ -155,7 +151,7 @@ def blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
     if unrolled and in_strips and radius >= GATHER_MIN_RADIUS:
         # Each strip with its edge padding gathered straight from the image (indices clamped
         # to the edge): one pass over memory where padding the whole image and slicing strips
-        # from it made three. On a 24 MP photo, 9 × 9: 2-D 106 → 85 ms, separable 80 → 58 ms.
+        # from it made three.
         wanted_rows, wanted_values = _strip_indices(strips, rows, radius, image.shape[:2], step)
         blocks = side_by_side(image)[wanted_rows, wanted_values]
         # Every strip at once, the strips an axis of their own (no vmap: see _add_shifted_slices).
@@ -183,9 +179,7 @@ def _strip_indices(
 
     Built with lax's iota, not jnp.arange and NumPy-style arithmetic, each of whose steps costs
     more to trace: the same indices, and an optimised program that differs only in an index
-    array's trailing axis of 1. Traced after another program, as `blurapp compare` traces it
-    (bundled photo, 9 × 9, the 2-core CPU, seven launches each, one after the other): 29–36 →
-    18–28 ms."""
+    array's trailing axis of 1."""
     import numpy as np
     from jax import lax
 
@@ -220,8 +214,8 @@ def blur_levels(levels: Any, weights: Any, in_strips: bool = True) -> Any:
     The arithmetic of the host's path, in one program: a level times 1/white in float32
     (blurapp.core.pixels.samples_to_float), `blur`, then clipped to [0, 1], times white and
     rounded half to even (blurapp.core.saving's levels), white being the type's largest value.
-    Against those conversions on the host around `blur`, on a 268 MP 8-bit TIFF by blocks with
-    this 2-core CPU: the same levels, 7.3–7.9 s → 5.4–5.9 s.
+    The same levels as the conversions on the host around `blur`, with a quarter of the bytes
+    moved and nothing converted on the host.
     """
     import jax.numpy as jnp
     import numpy as np

@@ -1,0 +1,31 @@
+"""Sphinx configuration of BlurApp's documentation: MyST Markdown pages, the furo theme, and the
+Python API reference from the docstrings (autodoc)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# Build from a checkout without installing: the blurapp package beside this folder.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import blurapp
+
+project = "BlurApp"
+author = "The BlurApp developers"
+copyright = "the BlurApp developers"
+version = release = blurapp.__version__
+
+extensions = ["myst_parser", "sphinx.ext.autodoc"]
+source_suffix = {".md": "markdown"}
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "*.ipynb"]
+myst_enable_extensions = ["colon_fence", "deflist"]
+# Links between pages as the Markdown has them (`[…](command-line.md#…)`) with anchors for headings.
+myst_heading_anchors = 3
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+
+html_theme = "furo"
+html_title = f"BlurApp {release}"
+html_static_path = ["_static"]
