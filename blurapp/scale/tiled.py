@@ -242,7 +242,8 @@ def _stored_as_levels(layout: _Layout, color: bool, levels: type[np.unsignedinte
     its full range, not inverted, and only the channels blurred (grey's one, or colour's three
     when blurred in colour; no alpha, no grey made from colour)."""
     return (
-        layout.dtype == levels  # an 8- or 16-bit type: its white is its largest value
+        layout.dtype == levels
+        and layout.white == np.iinfo(levels).max  # not 4-bit levels held in bytes, say
         and not layout.inverted
         and layout.samples == (3 if color and layout.colour else 1)
     )

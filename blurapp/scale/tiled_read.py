@@ -72,6 +72,10 @@ class _Layout:
     alpha: int | None  # ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA or None
     inverted: bool  # TIFF MinIsWhite: 0 is white
     orientation: int = 1  # the TIFF Orientation tag, as EXIF's: how to turn it upright
+    # Bits a sample as stored: 2 or 4 for a TIFF whose levels tifffile hands over as bytes
+    # of 0-3 or 0-15 (white is then 3 or 15, as the whole-image loader reads it); 0 when
+    # the type says.
+    bits: int = 0
     # The stored value of white (blurapp.core.pixels.white_level); None until the values
     # are read, for the types whose values decide it.
     white: float | None = None
@@ -119,6 +123,7 @@ def _tiff_layout(path: Path) -> _Layout:
             jpeg = page.compression == tifffile.COMPRESSION.JPEG
             orientation = int(page.tags.valueof(274, 1) or 1)
             compression = int(page.compression)
+            bits = int(page.bitspersample)
             segment = (
                 (page.tilelength, page.tilewidth)
                 if page.is_tiled
@@ -176,6 +181,7 @@ def _tiff_layout(path: Path) -> _Layout:
         colour=colour,
         alpha=alpha,
         inverted=photometric == tifffile.PHOTOMETRIC.MINISWHITE,
+        bits=bits,
         orientation=orientation if orientation in range(1, 9) else 1,
     )
     _check_samples(layout)
@@ -371,7 +377,9 @@ def _with_white(layout: _Layout, block: int) -> _Layout:
     alone where it can, else from the range of the values, read once by blocks first."""
     dtype = layout.dtype
     try:
-        if dtype in (np.bool_, np.uint8, np.uint16):
+        if dtype == np.uint8 and 1 < layout.bits < 8:
+            white = float(2**layout.bits - 1)
+        elif dtype in (np.bool_, np.uint8, np.uint16):
             white = white_level(dtype, 0, 0)
         else:
             import dask
