@@ -2,9 +2,11 @@
 rows) in strict JSON; the Markdown tables made from a record; and the performance page's
 committed tables, which must be what the renderer makes of the committed records now."""
 
+import importlib.util
 import json
 import platform
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +22,7 @@ from blurapp.bench.report import (
 )
 
 ROW_KEYS = {"section", "what", "engine", "value", "unit", "low", "high", "how"}
+PERFORMANCE = Path(__file__).resolve().parents[2] / "docs" / "performance"
 QUICK = ("--sections", "engines", "--megapixels", "0.01", "--kernel-sizes", "3")
 
 
@@ -167,3 +170,24 @@ def test_the_markdown_of_a_record_has_its_command_machine_versions_and_rows():
     assert lines.index("**Yardsticks**") < lines.index("**Start-up**")
     two = document_markdown(record_document([RECORD, {**RECORD, "command": "blurapp bench"}]))
     assert two.count("| JAX-jit 2-D, grey |") == 2 and "- **Command:** `blurapp bench`" in two
+
+
+def _render_module():
+    spec = importlib.util.spec_from_file_location("render", PERFORMANCE / "render.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_performance_tables_are_what_the_renderer_makes_of_the_records():
+    render = _render_module()
+    records = sorted(PERFORMANCE.glob("*.json"))
+    assert len(records) >= 2  # this machine's CPU figures, and the GPU's
+    page = (PERFORMANCE.parent / "performance.md").read_text(encoding="utf-8")
+    for path in records:
+        read_record_document(path.read_text(encoding="utf-8"), path.name)  # strict JSON
+        markdown = path.with_suffix(".md")
+        assert markdown.read_text(encoding="utf-8") == render.rendered(path), (
+            f"{markdown} is stale: run python docs/performance/render.py"
+        )
+        assert f"performance/{markdown.name}" in page, f"the page does not include {markdown}"
