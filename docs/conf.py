@@ -18,7 +18,8 @@ version = release = blurapp.__version__
 
 extensions = ["myst_parser", "sphinx.ext.autodoc"]
 source_suffix = {".md": "markdown"}
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "*.ipynb"]
+# The performance tables are included into performance.md, not pages of their own.
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "*.ipynb", "performance/*.md"]
 myst_enable_extensions = ["colon_fence", "deflist"]
 # Links between pages as the Markdown has them (`[…](command-line.md#…)`) with anchors for headings.
 myst_heading_anchors = 3

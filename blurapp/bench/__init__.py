@@ -75,6 +75,49 @@ def describe_machine() -> dict:
     }
 
 
+def _memory_bytes() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not every system names these
+        return None
+
+
+def _version_of(distribution: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return None
+
+
+def record_machine(machine: dict) -> dict:
+    """The machine of a bench record: `machine` (describe_machine's) with the CPU's model,
+    the memory and the operating system, each a field of its own."""
+    return {
+        "system": f"{platform.system()} {platform.machine()}",
+        "cpu": _cpu_model() or platform.processor() or platform.machine(),
+        "cores": machine["cores"],
+        "memory_bytes": _memory_bytes(),
+        "device": machine["jax_device"],
+    }
+
+
+def record_versions(machine: dict, report: dict) -> dict:
+    """The versions a bench record's figures depend on; SciPy and OpenCV only when a section
+    used them (the yardsticks), None for what is not installed."""
+    yardsticks = report.get("yardsticks", {})
+    return {
+        "blurapp": machine["blurapp"],
+        "python": machine["python"],
+        "numpy": machine["numpy"],
+        "jax": machine["jax"],
+        "jaxlib": _version_of("jaxlib"),
+        "scipy": yardsticks.get("scipy"),
+        "opencv": yardsticks.get("opencv"),
+    }
+
+
 # Slow engines (those with a cap on their repeats, as JAX without jit) are timed once after
 # their warm-up: large images take long.
 SLOW_ENGINE_REPEATS = 1

@@ -93,6 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         verbose = "-v" in argv or "--verbose" in argv
         configure_logging(verbose)
         args = build_command_parser(_first_word(argv)).parse_args(argv)
+        args.argv = argv  # as typed, for what records the command that made it (bench --record)
         if args.verbose != verbose:
             configure_logging(args.verbose)
         if hasattr(args, "kernel_size"):

@@ -115,6 +115,18 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     bench.add_argument(
         "--csv", type=Path, metavar="OUT.csv", help="also write the sweep's figures as CSV"
     )
+    bench.add_argument(
+        "--record",
+        type=Path,
+        metavar="OUT.json",
+        help="also write the figures as a record for the performance page: the command, the "
+        "machine, the versions, the date and a typed row per figure (strict JSON)",
+    )
+    bench.add_argument(
+        "--note",
+        metavar="TEXT",
+        help="a sentence kept in the record on how the machine was used meanwhile",
+    )
     return bench
 
 
@@ -122,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
     import tempfile
 
     _check_sweep_csv(args)
+    _check_output(args.record)
     # "JAX 1st" must mean a real compilation: an empty cache of the bench's own, every time.
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
         os.environ["BLURAPP_CACHE_DIR"] = cache
@@ -136,12 +149,18 @@ def _run_bench(args: argparse.Namespace) -> int:
         if not args.json:
             print_line("\n".join(lines))
 
+    from datetime import UTC, datetime
+
+    # The record's date: when the measuring began.
+    date = datetime.now(UTC).isoformat(timespec="seconds")
     report: dict = {"machine": describe_machine()}
     show(bench_report.header_lines(report["machine"]))
     if args.sweep:
         report["sweep"] = _run_sweep(args, show)
         if args.json:
             print_line(json.dumps(report, indent=2))
+        if args.record is not None:
+            _write_record(args, report, date)
         return 0
     if "engines" in args.sections:
         show(bench_report.column_lines(args.engines))
@@ -166,19 +185,44 @@ def _run_bench(args: argparse.Namespace) -> int:
     )
     if args.json:
         print_line(json.dumps(report, indent=2))
+    if args.record is not None:
+        _write_record(args, report, date)
     return 0
 
 
 def _check_sweep_csv(args: argparse.Namespace) -> None:
     """`bench --sweep --csv`: a CSV that could not be written fails now, before any size is
     measured, not after the first."""
+    if args.sweep:
+        _check_output(args.csv, source=source_photo(args.photo))
+
+
+def _check_output(path: Path | None, source: Path | None = None) -> None:
     from blurapp.core.saving import OutputError, check_output_path
 
-    if args.sweep and args.csv is not None:
+    if path is not None:
         try:
-            check_output_path(args.csv, source=source_photo(args.photo), image=False)
+            check_output_path(path, source=source, image=False)
         except OutputError as error:
             raise CommandFailed(str(error)) from error
+
+
+def _write_record(args: argparse.Namespace, report: dict, date: str) -> None:
+    """`bench --record`: the report as a record document, written whole or not at all."""
+    import shlex
+
+    from blurapp.bench import report as bench_report
+    from blurapp.core.saving import OutputError, write_atomically
+
+    command = shlex.join(["blurapp", *getattr(args, "argv", ["bench"])])
+    record = bench_report.bench_record(report, args.engines, command, date, args.note)
+    text = bench_report.record_json(bench_report.record_document([record]))
+    try:
+        write_atomically(args.record, lambda file: file.write(text.encode("utf-8")))
+    except OutputError as error:
+        raise CommandFailed(str(error)) from error
+    if not args.json:
+        print_line(f"wrote {shown(args.record)}")
 
 
 def _run_sweep(args: argparse.Namespace, show) -> dict:

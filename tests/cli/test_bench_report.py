@@ -1,0 +1,193 @@
+"""`blurapp bench --record`: the figures as a record (command, machine, versions, date, typed
+rows) in strict JSON; the Markdown tables made from a record; and the performance page's
+committed tables, which must be what the renderer makes of the committed records now."""
+
+import importlib.util
+import json
+import platform
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+from helpers.command_line import blurapp
+
+import blurapp as blurapp_package
+from blurapp.bench.report import (
+    document_markdown,
+    read_record_document,
+    record_document,
+    record_json,
+    record_markdown,
+)
+
+ROW_KEYS = {"section", "what", "engine", "value", "unit", "low", "high", "how"}
+PERFORMANCE = Path(__file__).resolve().parents[2] / "docs" / "performance"
+QUICK = ("--sections", "engines", "--megapixels", "0.01", "--kernel-sizes", "3")
+
+
+def strict_json(text: str):
+    def refuse(constant):
+        raise AssertionError(f"{constant} in what must be strict JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_a_quick_bench_records_its_command_machine_versions_date_and_typed_rows(tmp_path):
+    out = tmp_path / "record.json"
+    start = datetime.now(UTC).replace(microsecond=0)
+    run = blurapp("bench", *QUICK, "--engines", "numpy,jax", "--record", out, "--note", "a test")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("machine: ") and lines[-1] == f"wrote {out}"
+    assert len(lines) == 8  # the table as without --record, then the line above
+
+    document = strict_json(out.read_text(encoding="utf-8"))
+    assert document["format"] == "blurapp-bench-record" and document["format_version"] == 1
+    [record] = document["records"]
+    assert record["command"] == (
+        f"blurapp bench {' '.join(QUICK)} --engines numpy,jax --record {out} --note 'a test'"
+    )
+    assert start <= datetime.fromisoformat(record["date"]) <= start + timedelta(minutes=5)
+    assert record["note"] == "a test"
+    machine = record["machine"]
+    assert machine["cores"] >= 1 and machine["cpu"] and machine["device"]
+    assert machine["memory_bytes"] > 2**28
+    versions = record["versions"]
+    assert versions["blurapp"] == blurapp_package.__version__
+    assert versions["python"] == platform.python_version()
+    assert versions["numpy"] == np.__version__
+    assert versions["jax"] and versions["jaxlib"]
+    assert versions["scipy"] is None and versions["opencv"] is None  # the engines use neither
+
+    rows = record["rows"]
+    for row in rows:
+        assert set(row) == ROW_KEYS, row
+        assert all(isinstance(row[key], str) and row[key] for key in ("section", "what", "how"))
+        assert row["unit"] in ("ms", "×")
+        assert isinstance(row["value"], float) and row["value"] > 0, row
+    steady = {(row["what"], row["engine"]) for row in rows if row["unit"] == "ms"}
+    for algorithm in ("2d", "separable"):
+        case = f"123×82 (0.01 MP), 3×3 {algorithm}"
+        assert {(case, "NumPy"), (case, "JAX-jit"), (f"{case}, first call", "JAX-jit")} <= steady
+        [speedup] = [row for row in rows if row["what"] == f"{case}, speed-up"]
+        assert speedup["engine"] == "JAX-jit" and speedup["unit"] == "×"
+
+
+def test_a_record_that_cannot_be_written_fails_before_measuring(tmp_path):
+    out = tmp_path / "missing" / "record.json"
+    run = blurapp("bench", *QUICK, "--record", out)
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == [f"error: {out}: the folder {out.parent} does not exist"]
+    assert run.stdout == ""
+
+
+def test_no_nan_or_infinity_reaches_a_record():
+    from blurapp.bench.report import figure_rows
+    from blurapp.core.engines import get_engine
+
+    engines = [get_engine("numpy"), get_engine("jax")]
+    figures = {"seconds": 0.01, "seconds_all": [0.01] * 4, "seconds_quartiles": [0.009, 0.011]}
+    result = {
+        "megapixels": 0.01,
+        "width": 123,
+        "height": 82,
+        "kernel": {"size": 3, "sigma": 2.5, "algorithm": "2d"},
+        "numpy": figures,
+        "jax": {**figures, "seconds": float("inf"), "speedup": float("nan")},
+        "floor_seconds": float("nan"),
+    }
+    rows = figure_rows({"results": [result]}, engines)
+    assert [row["value"] for row in rows if row["engine"] == "JAX-jit"] == [None, None]
+    strict_json(record_json(record_document([{"rows": rows}])))
+    with pytest.raises(ValueError):
+        record_json({"value": float("nan")})
+    with pytest.raises(ValueError, match=r"x\.json: NaN"):
+        read_record_document('{"format": "blurapp-bench-record", "value": NaN}', "x.json")
+    with pytest.raises(ValueError, match=r"x\.json: not a record"):
+        read_record_document('{"results": []}', "x.json")
+
+
+RECORD = {
+    "command": "blurapp bench --sections yardsticks",
+    "date": "2026-12-03T08:00:00+00:00",
+    "machine": {
+        "system": "Linux x86_64",
+        "cpu": "AMD EPYC",
+        "cores": 2,
+        "memory_bytes": 24 * 2**30,
+        "device": "cpu",
+    },
+    "versions": {"blurapp": "0.1.0", "python": "3.11.7", "numpy": "2.4.6", "opencv": None},
+    "note": "under load",
+    "rows": [
+        {
+            "section": "yardsticks",
+            "what": "JAX-jit 2-D, grey",
+            "engine": "JAX-jit",
+            "value": 130.4,
+            "unit": "ms",
+            "low": 95.6,
+            "high": 242.0,
+            "how": "median of 5",
+        },
+        {
+            "section": "yardsticks",
+            "what": "a | b",
+            "engine": None,
+            "value": None,
+            "unit": "ms",
+            "low": None,
+            "high": None,
+            "how": "missing: no OpenCV",
+        },
+        {
+            "section": "startup",
+            "what": "window shown after launch",
+            "engine": None,
+            "value": 740.6,
+            "unit": "ms",
+            "low": None,
+            "high": None,
+            "how": "median of 5 launches",
+        },
+    ],
+}
+
+
+def test_the_markdown_of_a_record_has_its_command_machine_versions_and_rows():
+    text = record_markdown(RECORD)
+    lines = text.splitlines()
+    assert "- **Command:** `blurapp bench --sections yardsticks`" in lines
+    assert "- **Machine:** Linux x86_64, AMD EPYC, 2 cores, 24 GiB memory; JAX device: cpu" in lines
+    assert "- **Versions:** BlurApp 0.1.0, Python 3.11.7, NumPy 2.4.6" in lines
+    assert "- **Date:** 2026-12-03T08:00:00+00:00" in lines
+    assert "- **Conditions:** under load" in lines
+    assert lines.count("| what | engine | figure | how measured |") == 2  # a table a section
+    assert "| JAX-jit 2-D, grey | JAX-jit | 130 (95.6–242) ms | median of 5 |" in lines
+    assert "| a \\| b |  | — | missing: no OpenCV |" in lines
+    assert "| window shown after launch |  | 741 ms | median of 5 launches |" in lines
+    assert lines.index("**Yardsticks**") < lines.index("**Start-up**")
+    two = document_markdown(record_document([RECORD, {**RECORD, "command": "blurapp bench"}]))
+    assert two.count("| JAX-jit 2-D, grey |") == 2 and "- **Command:** `blurapp bench`" in two
+
+
+def _render_module():
+    spec = importlib.util.spec_from_file_location("render", PERFORMANCE / "render.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_performance_tables_are_what_the_renderer_makes_of_the_records():
+    render = _render_module()
+    records = sorted(PERFORMANCE.glob("*.json"))
+    assert len(records) >= 2  # this machine's CPU figures, and the GPU's
+    page = (PERFORMANCE.parent / "performance.md").read_text(encoding="utf-8")
+    for path in records:
+        read_record_document(path.read_text(encoding="utf-8"), path.name)  # strict JSON
+        markdown = path.with_suffix(".md")
+        assert markdown.read_text(encoding="utf-8") == render.rendered(path), (
+            f"{markdown} is stale: run python docs/performance/render.py"
+        )
+        assert f"performance/{markdown.name}" in page, f"the page does not include {markdown}"
