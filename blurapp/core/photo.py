@@ -362,6 +362,7 @@ def _sixteen_bit_colour(
         if any(words in str(error) for words in _CUT_SHORT):
             raise OSError("image file is truncated") from error
         raise
+    orientation = _orientation(image, png=data if image.format == "PNG" else None)
     del data  # the compressed file need not stay in memory beside the floats made next
     # Either way round: Pillow gives a TIFF turned by its orientation the turned size already.
     sizes = {(image.height, image.width), (image.width, image.height)}
@@ -375,7 +376,6 @@ def _sixteen_bit_colour(
             f"its pixels decode as {values.dtype} {values.shape}, "
             f"not the {image.width} × {image.height} its header announces"
         )
-    orientation = _orientation(image)
     pixels = _sixteen_bits_to_float(values, in_colour=in_colour, premultiplied=premultiplied)
     gray = None
     if pixels.ndim == 3:
@@ -397,12 +397,32 @@ def _sixteen_bits_to_float(
     )
 
 
-def _orientation(image: Image.Image) -> int:
-    """The EXIF orientation, 1 to 8, read without decoding the pixels."""
+def _orientation(image: Image.Image, *, png: bytes | None = None) -> int:
+    """The EXIF orientation, 1 to 8, read without decoding the pixels: for a PNG whose bytes
+    are `png`, from its eXIf chunk wherever it is, as Pillow finds it for a PNG it decodes."""
     # The base class's reading: PNG's own getexif() decodes the whole image to look for an
-    # eXIf chunk after the pixels, but PNG puts it before them, where Pillow has read it.
-    orientation = Image.Image.getexif(image).get(ExifTags.Base.Orientation, 1)
+    # eXIf chunk after the pixels; the base class sees only one before them.
+    exif = Image.Image.getexif(image)
+    if png is not None and ExifTags.Base.Orientation not in exif:
+        stored = _png_chunk(png, b"eXIf")
+        if stored is not None:
+            exif = Image.Exif()
+            exif.load(stored)
+    orientation = exif.get(ExifTags.Base.Orientation, 1)
     return orientation if orientation in UPRIGHT else 1
+
+
+def _png_chunk(png: bytes, kind: bytes) -> bytes | None:
+    """The data of the first chunk of `kind` in the PNG file `png`, None if there is none."""
+    at = 8  # past the signature
+    while at + 8 <= len(png):
+        length = int.from_bytes(png[at : at + 4], "big")
+        if png[at + 4 : at + 8] == kind:
+            return png[at + 8 : at + 8 + length]
+        if png[at + 4 : at + 8] == b"IEND":
+            return None
+        at += 12 + length
+    return None
 
 
 # What turns stored pixels upright for each EXIF orientation: the transposes Pillow's

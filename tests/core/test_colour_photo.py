@@ -35,6 +35,12 @@ def with_chunk_before_pixels(png: bytes, kind: bytes, data: bytes) -> bytes:
     return png[:at] + png_chunk(kind, data) + png[at:]
 
 
+def with_chunk_after_pixels(png: bytes, kind: bytes, data: bytes) -> bytes:
+    """The PNG with one more chunk after its pixels, just before IEND (PNG allows eXIf there)."""
+    at = png.rindex(b"IEND") - 4
+    return png[:at] + png_chunk(kind, data) + png[at:]
+
+
 def exif_orientation(orientation: int) -> bytes:
     exif = Image.Exif()
     exif[0x0112] = orientation
@@ -260,9 +266,10 @@ def test_a_sixteen_bit_tiff_gives_its_first_page(tmp_path):
     np.testing.assert_allclose(load_photo(path, color=True).pixels, pages[0] / 65535, atol=1e-7)
 
 
+@pytest.mark.parametrize("where", [with_chunk_before_pixels, with_chunk_after_pixels])
 @pytest.mark.parametrize("orientation", range(1, 9))
 def test_exif_orientation_turns_a_sixteen_bit_png_as_pillow_turns_an_eight_bit_one(
-    tmp_path, orientation
+    tmp_path, orientation, where
 ):
     # The same picture at 8 and at 16 bits (v × 257 is v at 16 bits): Pillow turns the 8-bit
     # one itself, so both must come back equal whatever the orientation.
@@ -270,7 +277,7 @@ def test_exif_orientation_turns_a_sixteen_bit_png_as_pillow_turns_an_eight_bit_o
     exif = exif_orientation(orientation)
     Image.fromarray(eight).save(tmp_path / "eight.png", exif=exif)
     sixteen = imagecodecs.png_encode(eight.astype(np.uint16) * 257)
-    (tmp_path / "sixteen.png").write_bytes(with_chunk_before_pixels(sixteen, b"eXIf", exif))
+    (tmp_path / "sixteen.png").write_bytes(where(sixteen, b"eXIf", exif))
     upright = load_photo(tmp_path / "eight.png", color=True)
     photo = load_photo(tmp_path / "sixteen.png", color=True)
     assert photo.bit_depth == 16
