@@ -4,7 +4,6 @@ a Dask cluster, with tqdm's bar on a terminal."""
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from blurapp.cli.options import (
@@ -18,6 +17,7 @@ from blurapp.cli.options import (
 )
 from blurapp.cli.output import (
     CommandFailed,
+    json_text,
     print_line,
     progress_bar,
     show_progress,
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     except (BatchError, MissingExtraError, ClusterError) as error:
         raise CommandFailed(str(error)) from error
     if args.json:
-        print_line(json.dumps({"out_dir": shown(plan.out_dir), **summary.to_json()}, indent=2))
+        print_line(json_text({"out_dir": shown(plan.out_dir), **summary.to_json()}))
     else:
         lines = [
             f"{summary.done} blurred into {shown(plan.out_dir)}, {summary.skipped} already "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from blurapp.cli.options import (
 )
 from blurapp.cli.output import (
     CommandFailed,
+    json_text,
     load,
     print_line,
     shown,
@@ -158,7 +158,7 @@ def _run_bench(args: argparse.Namespace) -> int:
     if args.sweep:
         report["sweep"] = _run_sweep(args, show)
         if args.json:
-            print_line(json.dumps(report, indent=2))
+            print_line(json_text(report))
         if args.record is not None:
             _write_record(args, report, date)
         return 0
@@ -184,7 +184,7 @@ def _run_bench(args: argparse.Namespace) -> int:
         )
     )
     if args.json:
-        print_line(json.dumps(report, indent=2))
+        print_line(json_text(report))
     if args.record is not None:
         _write_record(args, report, date)
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from blurapp.cli.options import (
@@ -17,6 +16,7 @@ from blurapp.cli.options import (
 )
 from blurapp.cli.output import (
     CommandFailed,
+    json_text,
     load,
     note_short_kernel,
     print_line,
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out_dir is not None:
         _write_outputs(args.out_dir, result, args.spec)
     if args.json:
-        print_line(json.dumps(_comparison_json(photo, result), indent=2))
+        print_line(json_text(_comparison_json(photo, result)))
     else:
         rows = comparison_lines(
             result, shown(photo.path), photo.width, photo.height, bit_depth=photo.bit_depth

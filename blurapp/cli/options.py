@@ -127,13 +127,23 @@ def engine_argument(text: str):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+class _EngineNames:
+    """The registered engines' names, found when a help text is shown: the plugins are loaded
+    only for a command that needs one of them (or --help), not for building its parser."""
+
+    def __str__(self) -> str:
+        from blurapp.core.engines import engine_names
+
+        return ", ".join(engine_names())
+
+
 def add_engine_options(parser: argparse.ArgumentParser, *, several: bool) -> None:
-    from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE, engine_names
+    from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE
     from blurapp.core.engines.jax_engine import PLATFORMS
 
-    names = ", ".join(engine_names())
+    names = "%(engines)s"  # argparse fills it from the action's `engines`
     if several:
-        parser.add_argument(
+        action = parser.add_argument(
             "--engines",
             type=engines_argument,
             default=",".join(DEFAULT_ENGINES),
@@ -143,7 +153,7 @@ def add_engine_options(parser: argparse.ArgumentParser, *, several: bool) -> Non
             f"default {','.join(DEFAULT_ENGINES)})",
         )
     else:
-        parser.add_argument(
+        action = parser.add_argument(
             "--engine",
             type=engine_argument,
             default=REFERENCE_ENGINE,
@@ -151,6 +161,7 @@ def add_engine_options(parser: argparse.ArgumentParser, *, several: bool) -> Non
             help=f"the engine to blur with ({names}, or a JAX one as NAME@cpu/NAME@gpu; "
             f"default {REFERENCE_ENGINE})",
         )
+    action.engines = _EngineNames()  # type: ignore[attr-defined]
     parser.add_argument(
         "--device",
         choices=("auto", *PLATFORMS),

@@ -36,6 +36,24 @@ def print_line(text: str = "") -> None:
         raise CommandFailed(f"cannot write the output: {error.strerror or error}") from None
 
 
+def json_text(document: Any) -> str:
+    """`document` as strict JSON, indented: a float that is not finite (NaN, infinity), which
+    JSON cannot hold, is null; the figure's meaning is said in words where it arises."""
+    import json
+    import math
+
+    def finite(value: Any) -> Any:
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        if isinstance(value, dict):
+            return {key: finite(item) for key, item in value.items()}
+        if isinstance(value, list | tuple):
+            return [finite(item) for item in value]
+        return value
+
+    return json.dumps(finite(document), indent=2, allow_nan=False)
+
+
 def silence_stdout() -> None:
     """Send later writes to stdout (Python's own flush at exit) nowhere, instead of failing."""
     devnull = os.open(os.devnull, os.O_WRONLY)

@@ -218,7 +218,7 @@ def _blur_stored_block(
     runner = get_engine(engine)
     if straight and runner.levels_call is not None:  # (it has one when straight)
         values = samples[..., 0] if samples.shape[2] == 1 else samples
-        return runner.levels_call(values, kernel, platform=runner.platform_for(device))
+        return runner.levels(values, kernel, device=device)
     pixels = samples_to_pixels(samples, layout=layout, color=color)
     return _blur_pixels_block(pixels, kernel=kernel, engine=engine, device=device, levels=levels)
 

@@ -21,3 +21,15 @@ def test_a_size_too_large_for_memory_is_a_usage_error_naming_the_limit(capsys, f
     error = capsys.readouterr().err
     assert f"argument {flag}: {value} MP would not fit in the memory available" in error
     assert "MP here" in error and "Traceback" not in error
+
+
+def test_every_json_document_is_strict_json():
+    import json
+
+    from blurapp.cli.output import json_text
+
+    def refuse(constant):
+        raise ValueError(constant)
+
+    text = json_text({"speedup": float("inf"), "rows": [float("nan"), 1.5], "ok": "NaN"})
+    assert json.loads(text, parse_constant=refuse) == {"speedup": None, "rows": [None, 1.5], "ok": "NaN"}

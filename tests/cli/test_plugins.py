@@ -12,6 +12,7 @@ import sys
 import numpy as np
 import pytest
 from helpers.oracle import blur_oracle
+from helpers.plugin import blurapp_with as blurapp
 from PIL import Image
 
 from blurapp.core import TOLERANCE, gaussian_kernel, load_grayscale
@@ -23,24 +24,6 @@ def photo(tmp_path_factory):
     rng = np.random.default_rng(3)
     Image.fromarray(rng.integers(0, 256, (30, 45, 3), dtype=np.uint8)).save(path)
     return path
-
-
-def blurapp(tmp_path, *args, folders):
-    """`python -m blurapp ARGS…` with `folders` on its path, and folders of its own for settings,
-    cache and log."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        [*map(str, folders), *filter(None, [env.get("PYTHONPATH")])]
-    )
-    for variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
-        env[variable] = str(tmp_path / variable.lower())
-    return subprocess.run(
-        [sys.executable, "-m", "blurapp", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
 
 
 # --- The command line --------------------------------------------------------------------

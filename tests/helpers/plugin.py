@@ -1,6 +1,9 @@
 """A plugin engine from another package: a real distribution (a dist-info folder with its entry
 point) written into a folder that then stands for site-packages."""
 
+import os
+import subprocess
+import sys
 import textwrap
 
 PLUGIN_COLOUR = "#17becf"
@@ -73,4 +76,22 @@ def write_broken_plugin(folder):
     """A distribution whose entry point names a module that is not there."""
     return write_distribution(
         folder, "blurapp_broken_plugin", {"broken": "blurapp_missing_module:ENGINE"}
+    )
+
+
+def blurapp_with(tmp_path, *args, folders):
+    """`python -m blurapp ARGS…` with `folders` on its path, and folders of its own for settings,
+    cache and log."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [*map(str, folders), *filter(None, [env.get("PYTHONPATH")])]
+    )
+    for variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        env[variable] = str(tmp_path / variable.lower())
+    return subprocess.run(
+        [sys.executable, "-m", "blurapp", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
     )

@@ -10,14 +10,16 @@ time the registry is asked. A JAX engine also runs on a chosen platform: `jax@cp
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
+import sys
 import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from blurapp.core.engines import jax_eager_engine, jax_engine, numpy_engine
-from blurapp.core.engines.engine import Engine, FirstCallFunction
+from blurapp.core.engines.engine import Engine, EngineOutputError, FirstCallFunction
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -28,6 +30,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "REFERENCE_ENGINE",
     "Engine",
+    "EngineOutputError",
     "FirstCallFunction",
     "UnknownEngineError",
     "engine_names",
@@ -105,8 +108,13 @@ def _discover_plugins() -> tuple[str, ...]:
     found = []
     for entry_point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         try:
-            engines = _engines_of(entry_point)
-        except Exception as error:
+            # What a plugin prints while it loads is not the command's output (a JSON
+            # document on stdout, say): it goes to stderr.
+            with contextlib.redirect_stdout(sys.stderr):
+                engines = _engines_of(entry_point)
+        except (Exception, SystemExit) as error:
+            if isinstance(error, SystemExit):
+                error = _PluginProblem(f"it called sys.exit({error.code!r}) while loading")
             log.warning(
                 "the engine plugin %s was left out: %s",
                 _describe(entry_point),
@@ -114,7 +122,9 @@ def _discover_plugins() -> tuple[str, ...]:
                 exc_info=not isinstance(error, _PluginProblem),
             )
             continue
+        package = _package(entry_point)
         for engine in engines:
+            engine = dataclasses.replace(engine, package=package)
             register(engine)
             _from_plugins.add(engine.name)
             found.append(engine.name)
@@ -146,11 +156,15 @@ def _engines_of(entry_point: EntryPoint) -> list[Engine]:
     return engines
 
 
+def _package(entry_point: EntryPoint) -> str:
+    """'blurapp-scipy-plugin 0.1': the distribution that brings `entry_point`."""
+    dist = entry_point.dist
+    return f"{dist.name} {dist.version}" if dist is not None else "an unknown distribution"
+
+
 def _describe(entry_point: EntryPoint) -> str:
     """'scipy = blurapp_scipy_plugin:ENGINE' of blurapp-scipy-plugin 0.1."""
-    dist = entry_point.dist
-    source = f"{dist.name} {dist.version}" if dist is not None else "an unknown distribution"
-    return f"'{entry_point.name} = {entry_point.value}' of {source}"
+    return f"'{entry_point.name} = {entry_point.value}' of {_package(entry_point)}"
 
 
 def forget_plugins() -> None:
@@ -173,7 +187,9 @@ def get_engine(name: str) -> Engine:
     """The engine called `name`: a registered name, or a JAX engine's name with @platform
     (`jax@gpu`). Raises UnknownEngineError naming the engines there are."""
     base, _, platform = name.strip().partition("@")
-    engine = _engines().get(base)
+    # BlurApp's own engines are found without loading the plugins: a command that names
+    # only them runs whatever state the installed plugins are in.
+    engine = _registry.get(base) if base in _builtin else _engines().get(base)
     if engine is None:
         raise UnknownEngineError(
             f"no engine called {name!r}; the engines are {', '.join(engine_names())} "

@@ -88,6 +88,8 @@ class Engine:
     # once nothing previews with it: the live preview switched off, or a job of the window
     # that does not preview with this engine; None: it keeps nothing.
     stop_preview: Callable[[], None] | None = None
+    # The distribution a plugin's engine comes from ("blurapp-scipy 0.1"); None: BlurApp's own.
+    package: str | None = None
 
     @property
     def jitted(self) -> bool:
@@ -131,13 +133,23 @@ class Engine:
     ) -> FirstCall:
         """Make this engine's first call on `image`. `device` is the platform for a JAX engine
         that has none of its own ("auto": JAX's default, a GPU when there is one)."""
-        return self.first_call(
+        first = self.first_call(
             image,
             kernel,
             platform=self.platform_for(device),
             progress=progress,
             cancelled=cancelled,
         )
+        check_output(self, first.output, image.shape)
+        return first
+
+    def levels(self, levels: np.ndarray, kernel: np.ndarray, *, device: str = "auto") -> np.ndarray:
+        """Its levels_call on `levels` (see LevelsCall), the output checked."""
+        assert self.levels_call is not None, "only engines with a levels call blur levels"
+        radius = kernel.shape[0] // 2
+        output = self.levels_call(levels, kernel, platform=self.platform_for(device))
+        shape = (levels.shape[0] - 2 * radius, levels.shape[1] - 2 * radius, *levels.shape[2:])
+        return check_output(self, output, shape, dtype=levels.dtype)
 
     def start_copy(self, image: np.ndarray, *, device: str = "auto") -> FirstCall | None:
         """The first of this engine's copies of `image` on its device (see copy_call), or
@@ -172,6 +184,37 @@ class Engine:
             max_repeats={self.name: self.max_repeats},
             cancelled=cancelled,
         )[self.name]
+
+
+class EngineOutputError(RuntimeError):
+    """An engine gave an output BlurApp cannot use: that engine's failure, not BlurApp's."""
+
+
+def check_output(
+    engine: Engine, output: object, shape: tuple[int, ...], *, dtype: np.dtype | None = None
+) -> np.ndarray:
+    """`output` when it is what `engine` must give for an image of `shape`: a NumPy array of
+    that shape, of floats (or of `dtype`), every value finite. Raises EngineOutputError naming
+    the engine and, for a plugin's, its package."""
+    who = f"the {engine.name} engine" + (f" (from {engine.package})" if engine.package else "")
+    if not isinstance(output, np.ndarray):
+        raise EngineOutputError(f"{who} gave {type(output).__name__}, not a NumPy array")
+    if output.shape != shape:
+        raise EngineOutputError(
+            f"{who} gave an output of {' × '.join(map(str, output.shape))} for an image of "
+            f"{' × '.join(map(str, shape))}"
+        )
+    if dtype is not None and output.dtype != dtype:
+        raise EngineOutputError(f"{who} gave {output.dtype} values, not {np.dtype(dtype)}")
+    if dtype is None:
+        if output.dtype.kind != "f":
+            raise EngineOutputError(f"{who} gave {output.dtype} values, not floats")
+        # One pass, no copy: a sum in float64 of float32 values is finite exactly when
+        # every value is.
+        if not np.isfinite(output.sum(dtype=np.float64)):
+            bad = "NaN" if np.isnan(output).any() else "infinity"
+            raise EngineOutputError(f"{who} gave an output holding {bad}")
+    return output
 
 
 def _by_name(name: str) -> str:
