@@ -211,12 +211,12 @@ def _write_record(args: argparse.Namespace, report: dict, date: str) -> None:
     """`bench --record`: the report as a record document, written whole or not at all."""
     import shlex
 
-    from blurapp.bench import report as bench_report
+    from blurapp.bench import record as bench_record
     from blurapp.core.saving import OutputError, write_atomically
 
     command = shlex.join(["blurapp", *getattr(args, "argv", ["bench"])])
-    record = bench_report.bench_record(report, args.engines, command, date, args.note)
-    text = bench_report.record_json(bench_report.record_document([record]))
+    record = bench_record.bench_record(report, args.engines, command, date, args.note)
+    text = bench_record.record_json(bench_record.record_document([record]))
     try:
         write_atomically(args.record, lambda file: file.write(text.encode("utf-8")))
     except OutputError as error:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import bz2
 import lzma
+import os
 import zlib
 from collections.abc import Callable
 from pathlib import Path
 
-from blurapp.core.photo_checks import PhotoError
+from blurapp.core.photo_checks import PhotoError, available_memory
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # TIFF compressions decoded by an image codec that sizes its output from its own header
@@ -128,6 +129,32 @@ def check_tiff_segment(
         raise SegmentTooLarge(
             f"declares {declared[1]:,} × {declared[0]:,} pixels, where it holds "
             f"{columns:,} × {rows:,}"
+        )
+
+
+def check_segment_fits(
+    path: Path, what: str, segment: tuple[int, int], bytes_per_pixel: int
+) -> None:
+    """Refuse, before any is read, segments (tiles, strips, chunks) so large that those the
+    blur's threads decode at once would not fit in memory: each is decoded whole."""
+    rows, columns = segment
+    needed = rows * columns * bytes_per_pixel * (os.cpu_count() or 1)
+    available = available_memory()
+    if available is not None and needed > available:
+        raise PhotoError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "its {segment}s are {width} × {height} pixels, each decoded whole: one for "
+                "each of this machine's {threads} threads needs about {needed} GB, and only "
+                "{available} GB of memory is available",
+            ),
+            segment=what,
+            width=f"{columns:,}",
+            height=f"{rows:,}",
+            threads=os.cpu_count() or 1,
+            needed=f"{needed / 1e9:,.1f}",
+            available=f"{available / 1e9:,.1f}",
         )
 
 

@@ -41,6 +41,7 @@ from blurapp.scale.scheduler import (
 from blurapp.scale.segment_sizes import (
     UNCHECKED_IMAGE_COMPRESSIONS,
     SegmentTooLarge,
+    check_segment_fits,
     segment_too_large,
 )
 from blurapp.scale.tiff_tiles import TiffTiles
@@ -150,7 +151,7 @@ def _tiff_layout(path: Path) -> _Layout:
             f"its tiles are compressed with {name}, whose decoded size BlurApp cannot check "
             "before decoding them",
         )
-    _check_segment_fits(path, segment_kind, segment, segment_samples * dtype.itemsize)
+    check_segment_fits(path, segment_kind, segment, segment_samples * dtype.itemsize)
     if axes == "YX":
         height, width, samples = *shape, 1
     elif axes == "SYX":  # samples stored as separate planes
@@ -210,7 +211,7 @@ def _zarr_layout(path: Path) -> _Layout:
         raise _unsupported(path, f"a zarr array of shape {array.shape} is not rows × columns")
     height, width, samples = shape
     chunk = tuple(array.chunks)
-    _check_segment_fits(path, "chunk", chunk[:2], math.prod(chunk[2:]) * array.dtype.itemsize)
+    check_segment_fits(path, "chunk", chunk[:2], math.prod(chunk[2:]) * array.dtype.itemsize)
     layout = _Layout(
         path=path,
         kind="zarr",
@@ -224,32 +225,6 @@ def _zarr_layout(path: Path) -> _Layout:
     )
     _check_samples(layout)
     return layout
-
-
-def _check_segment_fits(
-    path: Path, what: str, segment: tuple[int, int], bytes_per_pixel: int
-) -> None:
-    """Refuse, before any is read, segments (tiles, strips, chunks) so large that those the
-    blur's threads decode at once would not fit in memory: each is decoded whole."""
-    rows, columns = segment
-    needed = rows * columns * bytes_per_pixel * (os.cpu_count() or 1)
-    available = available_memory()
-    if available is not None and needed > available:
-        raise PhotoError(
-            path,
-            QT_TRANSLATE_NOOP(
-                "FileProblem",
-                "its {segment}s are {width} × {height} pixels, each decoded whole: one for "
-                "each of this machine's {threads} threads needs about {needed} GB, and only "
-                "{available} GB of memory is available",
-            ),
-            segment=what,
-            width=f"{columns:,}",
-            height=f"{rows:,}",
-            threads=os.cpu_count() or 1,
-            needed=f"{needed / 1e9:,.1f}",
-            available=f"{available / 1e9:,.1f}",
-        )
 
 
 def _check_samples(layout: _Layout) -> None:

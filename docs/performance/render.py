@@ -10,7 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from blurapp.bench.report import document_markdown, read_record_document
+from blurapp.bench.record import read_record_document
+from blurapp.bench.record_markdown import document_markdown
 from blurapp.core.saving import write_atomically
 
 HERE = Path(__file__).resolve().parent

@@ -32,4 +32,8 @@ def test_every_json_document_is_strict_json():
         raise ValueError(constant)
 
     text = json_text({"speedup": float("inf"), "rows": [float("nan"), 1.5], "ok": "NaN"})
-    assert json.loads(text, parse_constant=refuse) == {"speedup": None, "rows": [None, 1.5], "ok": "NaN"}
+    assert json.loads(text, parse_constant=refuse) == {
+        "speedup": None,
+        "rows": [None, 1.5],
+        "ok": "NaN",
+    }

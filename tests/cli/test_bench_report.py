@@ -13,13 +13,8 @@ import pytest
 from helpers.command_line import blurapp
 
 import blurapp as blurapp_package
-from blurapp.bench.report import (
-    document_markdown,
-    read_record_document,
-    record_document,
-    record_json,
-    record_markdown,
-)
+from blurapp.bench.record import read_record_document, record_document, record_json
+from blurapp.bench.record_markdown import document_markdown, record_markdown
 
 ROW_KEYS = {"section", "what", "engine", "value", "unit", "low", "high", "how"}
 PERFORMANCE = Path(__file__).resolve().parents[2] / "docs" / "performance"
@@ -83,7 +78,7 @@ def test_a_record_that_cannot_be_written_fails_before_measuring(tmp_path):
 
 
 def test_no_nan_or_infinity_reaches_a_record():
-    from blurapp.bench.report import figure_rows
+    from blurapp.bench.record import figure_rows
     from blurapp.core.engines import get_engine
 
     engines = [get_engine("numpy"), get_engine("jax")]

@@ -13,7 +13,7 @@ import tifffile
 
 from blurapp.core.kernel import gaussian_kernel
 from blurapp.core.photo_checks import PhotoError
-from blurapp.scale import tiled, tiled_read
+from blurapp.scale import segment_sizes, tiled
 
 HUGE = 16_000  # pixels a side a bomb declares (WebP's lossless header holds up to 16,384)
 
@@ -136,6 +136,6 @@ def test_a_chunk_file_larger_than_its_chunk_is_refused_unread(tmp_path):
 def test_tiles_too_large_for_memory_are_refused_from_the_header(tmp_path, monkeypatch):
     source = tmp_path / "wide-tiles.tif"
     tifffile.imwrite(source, np.zeros((1024, 1024, 3), np.uint8), tile=(1024, 1024))
-    monkeypatch.setattr(tiled_read, "available_memory", lambda: 2_000_000)
+    monkeypatch.setattr(segment_sizes, "available_memory", lambda: 2_000_000)
     message, _ = _blur_measured(source, tmp_path / "out.tif")
     assert str(source) in message and "its tiles are 1,024 × 1,024 pixels" in message, message

@@ -1,0 +1,458 @@
+"""`blurapp bench --record`: the figures as typed rows (section, what, engine, value, unit,
+range, how measured) with the command, machine, versions and date, as strict JSON. The
+performance page's tables are made from such records (blurapp.bench.record_markdown)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from blurapp.bench.report import image_size
+from blurapp.core.engines import REFERENCE_ENGINE, get_engine
+
+if TYPE_CHECKING:
+    from blurapp.core.engines import Engine
+
+
+# What a record file holds, so that a reader can tell it from `--json`'s report.
+RECORD_FORMAT = "blurapp-bench-record"
+RECORD_FORMAT_VERSION = 1
+# Figures keep this many significant digits: a median of a few timed calls says no more.
+_DIGITS = 4
+
+
+def _value(number: float | None, scale: float = 1.0) -> float | None:
+    """`number` × `scale` to _DIGITS significant digits; None for none, or for NaN and
+    infinity, which strict JSON cannot hold."""
+    if number is None or not math.isfinite(number * scale):
+        return None
+    return float(f"{number * scale:.{_DIGITS}g}")
+
+
+def _row(
+    section: str,
+    what: str,
+    engine: str | None,
+    value: float | None,
+    unit: str,
+    how: str,
+    spread: tuple[float | None, float | None] | None = None,
+) -> dict:
+    """One typed figure; `spread` the (low, high) it came with, in the same unit."""
+    low, high = spread if spread is not None else (None, None)
+    if low == high:  # one timed call: no range to give
+        low = high = None
+    return {
+        "section": section,
+        "what": what,
+        "engine": engine,
+        "value": value,
+        "unit": unit,
+        "low": low,
+        "high": high,
+        "how": how,
+    }
+
+
+def _calls(figures: dict) -> str:
+    count = len(figures.get("seconds_all") or [])
+    per_sample = figures.get("calls_per_sample") or 1
+    if count == 1:
+        return "one call" if per_sample == 1 else f"one sample of {per_sample} calls"
+    if per_sample > 1:
+        return f"median of {count} samples of {per_sample} calls"
+    return f"median of {count} calls"
+
+
+def _engine_rows(results: list[dict], engines: Sequence[Engine]) -> list[dict]:
+    rows = []
+    reference = get_engine(REFERENCE_ENGINE)
+    for result in results:
+        kernel = result["kernel"]
+        what = (
+            f"{image_size(result)} ({result['megapixels']:.2g} MP), "
+            f"{kernel['size']}×{kernel['size']} {kernel['algorithm']}"
+        )
+        noisy = f"; flagged noisy: {result['noisy_reason']}" if result.get("noisy") else ""
+        for engine in engines:
+            figures = result.get(engine.json_key)
+            if figures is None:
+                continue
+            if figures.get("error"):
+                rows.append(_row("engines", what, engine.title, None, "ms", figures["error"]))
+                continue
+            if engine.compiles and figures.get("first_call_seconds") is not None:
+                rows.append(
+                    _row(
+                        "engines",
+                        f"{what}, first call",
+                        engine.title,
+                        _value(figures["first_call_seconds"], 1000),
+                        "ms",
+                        f"trace, compile and one run ({figures.get('compilation')})",
+                    )
+                )
+            quartiles = figures.get("seconds_quartiles") or [None, None]
+            rows.append(
+                _row(
+                    "engines",
+                    what,
+                    engine.title,
+                    _value(figures["seconds"], 1000),
+                    "ms",
+                    f"{_calls(figures)}, interleaved with the other engines; "
+                    f"range: the middle half{noisy}",
+                    (_value(quartiles[0], 1000), _value(quartiles[1], 1000)),
+                )
+            )
+            if engine.name != reference.name and figures.get("speedup") is not None:
+                rows.append(
+                    _row(
+                        "engines",
+                        f"{what}, speed-up",
+                        engine.title,
+                        _value(figures["speedup"]),
+                        "×",
+                        f"{reference.title}'s median ÷ this engine's",
+                    )
+                )
+        if result.get("floor_seconds") is not None:
+            rows.append(
+                _row(
+                    "engines",
+                    f"{what}, one copy of the image",
+                    reference.title,
+                    _value(result["floor_seconds"], 1000),
+                    "ms",
+                    "the least any blur can take on this device (median of the copies)",
+                )
+            )
+    return rows
+
+
+def _yardstick_rows(figures: dict) -> list[dict]:
+    from blurapp.bench.yardsticks import ENTRIES, RATIOS
+
+    def library(key: str) -> str:
+        if key.startswith("jax"):
+            return "JAX-jit"
+        if key.startswith("opencv"):
+            return f"OpenCV {figures['opencv']}" if figures["opencv"] else "OpenCV"
+        if key.startswith("scipy"):
+            return f"SciPy {figures['scipy']}" if figures["scipy"] else "SciPy"
+        return get_engine(REFERENCE_ENGINE).title
+
+    image = (
+        f"{figures['megapixels']:.3g} MP ({figures['width']}×{figures['height']}), "
+        f"{figures['kernel_size']}×{figures['kernel_size']}, σ {figures['sigma']:g}"
+    )
+    how = f"median of {figures['rounds']} interleaved passes over every entry; range: min–max"
+    rows = []
+    for key, label in ENTRIES:
+        entry = figures["entries"][key]
+        if entry is None:
+            rows.append(
+                _row(
+                    "yardsticks",
+                    f"{label}, {image}",
+                    library(key),
+                    None,
+                    "ms",
+                    figures["missing"][key],
+                )
+            )
+            continue
+        rows.append(
+            _row(
+                "yardsticks",
+                f"{label}, {image}",
+                library(key),
+                _value(entry["median_seconds"], 1000),
+                "ms",
+                how,
+                (_value(entry["min_seconds"], 1000), _value(entry["max_seconds"], 1000)),
+            )
+        )
+    for ratio in RATIOS:
+        goal = "" if ratio.goal is None else f"; goal ≤ {ratio.goal:g}"
+        rows.append(
+            _row(
+                "yardsticks",
+                ratio.label,
+                "JAX-jit",
+                _value(figures["ratios"][ratio.key]),
+                "×",
+                f"ratio of the two medians above{goal}",
+            )
+        )
+    return rows
+
+
+def _first_call_rows(figures: dict) -> list[dict]:
+    rows = []
+    for key, label in (("sample", "bundled photo"), ("large", "large photo")):
+        launch = figures[key]
+        if "error" in launch:
+            rows.append(_row("first-call", label, "JAX-jit", None, "ms", launch["error"]))
+            continue
+        how = "blurapp compare --json in a fresh process, JAX's compilation cache in a new folder"
+        rows += [
+            _row(
+                "first-call",
+                f"{label}, first launch's first call",
+                "JAX-jit",
+                _value(launch["first_launch_seconds"], 1000),
+                "ms",
+                f"{how} ({launch['first_launch']})",
+            ),
+            _row(
+                "first-call",
+                f"{label}, second launch's first call",
+                "JAX-jit",
+                _value(launch["second_launch_seconds"], 1000),
+                "ms",
+                f"the same again, the cache kept ({launch['second_launch']})",
+            ),
+            _row(
+                "first-call",
+                f"{label}, second ÷ first",
+                "JAX-jit",
+                _value(launch["ratio"], 100),
+                "%",
+                "ratio of the two first calls",
+            ),
+        ]
+    return rows
+
+
+def _startup_rows(figures: dict) -> list[dict]:
+    if "error" in figures:
+        return [_row("startup", "window shown", None, None, "ms", figures["error"])]
+    how = (
+        f"median of {figures['runs']} launches after an untimed one, with Python's compiled "
+        "modules; offscreen"
+    )
+    rows = [
+        _row(
+            "startup",
+            "window shown after launch",
+            None,
+            _value(figures["window_shown_seconds"], 1000),
+            "ms",
+            how,
+        )
+    ]
+    for key, what in (
+        ("bare_window_seconds", "a bare PySide6 window (the least a window takes here)"),
+        ("bare_window_with_numpy_seconds", "a bare PySide6 window after importing NumPy"),
+        ("version_seconds", "blurapp --version"),
+    ):
+        if figures.get(key) is not None:
+            rows.append(_row("startup", what, None, _value(figures[key], 1000), "ms", how))
+    return rows
+
+
+def _window_rows(figures: dict) -> list[dict]:
+    if "error" in figures:
+        return [_row("window", "the window probe", None, None, "ms", str(figures["error"]))]
+    how = f"a real window, offscreen, a {figures['megapixels']:.0f} MP photo, a 10 ms timer"
+    rows = [
+        _row("window", what, None, _value(figures[key], 1000), "ms", how)
+        for key, what in (
+            ("longest_stall_seconds", "longest stall of the event loop during a comparison"),
+            ("longest_stall_while_starting_seconds", "longest stall while starting"),
+            ("result_to_both_panes_painted_seconds", "worker's result → both panes painted"),
+        )
+    ]
+    for key, what in (("fit", "fit"), ("100%", "at 100%"), ("panned", "after a pan")):
+        rows.append(
+            _row(
+                "window",
+                f"repaint both panes, {what}",
+                None,
+                _value(figures["repaint_both_panes_seconds"][key], 1000),
+                "ms",
+                how,
+            )
+        )
+    return rows
+
+
+def _live_rows(figures: dict) -> list[dict]:
+    rows = []
+    for case, live in figures.items():
+        if "error" in live:
+            rows.append(_row("live", case, "JAX-jit", None, "ms", live["error"]))
+            continue
+        what = f"{live['megapixels']:.1f} MP, {live['kernel']} {live['algorithm']}"
+        how = (
+            f"sigma moved a step each 0.1 s, {live['changes']} changes, change → JAX-jit pane "
+            f"painted, JAX on {live['jax_device']}"
+        )
+        rows += [
+            _row(
+                "live",
+                f"{what}, median",
+                "JAX-jit",
+                _value(live["latency_median_seconds"], 1000),
+                "ms",
+                how,
+            ),
+            _row(
+                "live",
+                f"{what}, longest",
+                "JAX-jit",
+                _value(live["latency_max_seconds"], 1000),
+                "ms",
+                how,
+            ),
+        ]
+    return rows
+
+
+def _memory_rows(figures: dict) -> list[dict]:
+    how = "peak resident set (VmHWM) of the whole process"
+    return [
+        _row(
+            "memory",
+            "blurapp compare on the large photo",
+            None,
+            _value(figures["compare_peak_bytes"], 1e-6),
+            "MB",
+            how,
+        ),
+        _row(
+            "memory",
+            f"a {figures['big_megapixels']:g} MP comparison (core)",
+            None,
+            _value(figures["big_peak_bytes"], 1e-6),
+            "MB",
+            how,
+        ),
+    ]
+
+
+def _scale_rows(figures: dict) -> list[dict]:
+    rows = []
+    for batch in figures["batch"]:
+        rows.append(
+            _row(
+                "scale",
+                f"blurapp batch, {batch['workers']} worker(s)",
+                get_engine(batch["engine"]).title,
+                _value(batch["megapixels_per_second"]),
+                "MP/s",
+                f"{batch['photos']} 1 MP colour JPEGs → PNG, 9×9, grey, "
+                f"in {batch['seconds']:.1f} s",
+            )
+        )
+    for giga in figures["gigapixel"]:
+        what = (
+            f"blur by blocks, {giga['pixels'] / 1e9:.2f} gigapixels 8-bit grey TIFF, "
+            f"{giga['kernel_size']}×{giga['kernel_size']}, blocks of {giga['block']}"
+        )
+        engine = get_engine(giga["engine"]).title
+        rows += [
+            _row("scale", what, engine, _value(giga["seconds"]), "s", "one run, wall time"),
+            _row(
+                "scale",
+                f"{what}, peak memory",
+                engine,
+                _value(giga["peak_rss_bytes"], 1e-6),
+                "MB",
+                "peak resident set of the process",
+            ),
+        ]
+    return rows
+
+
+def _sweep_rows(sweep: dict) -> list[dict]:
+    kernel = sweep["kernel"]
+    rows = []
+    for point in sweep["points"]:
+        what = (
+            f"{point['width']}×{point['height']} ({point['megapixels']:.2f} MP), "
+            f"{kernel['size']}×{kernel['size']} {kernel['algorithm']}"
+        )
+        for name, figures in point["engines"].items():
+            how = f"median steady call; {sweep['photo']['path']} resampled"
+            if figures.get("error"):
+                how = figures["error"]
+            rows.append(
+                _row(
+                    "sweep",
+                    what,
+                    get_engine(name).title,
+                    _value(figures["seconds"], 1000),
+                    "ms",
+                    how,
+                )
+            )
+    return rows
+
+
+_SECTION_ROWS: dict[str, Callable[[dict], list[dict]]] = {
+    "yardsticks": _yardstick_rows,
+    "first-call": _first_call_rows,
+    "startup": _startup_rows,
+    "window": _window_rows,
+    "live": _live_rows,
+    "memory": _memory_rows,
+    "scale": _scale_rows,
+    "sweep": _sweep_rows,
+}
+
+
+def figure_rows(report: dict, engines: Sequence[Engine]) -> list[dict]:
+    """Every figure of a `blurapp bench` report (what `--json` prints) as a typed row:
+    section, what, engine, value, unit, the low and high it came with, how it was measured."""
+    rows = _engine_rows(report["results"], engines) if "results" in report else []
+    for section, rows_of in _SECTION_ROWS.items():
+        if section in report:
+            rows += rows_of(report[section])
+    return rows
+
+
+def bench_record(
+    report: dict, engines: Sequence[Engine], command: str, date: str, note: str | None = None
+) -> dict:
+    """One run of `blurapp bench` as a record: the command line as typed, the machine, the
+    versions, the date (ISO 8601, UTC), a note on the conditions (another load on the machine,
+    say), and every figure as a typed row (figure_rows)."""
+    from blurapp.bench import record_machine, record_versions
+
+    return {
+        "command": command,
+        "date": date,
+        "machine": record_machine(report["machine"]),
+        "versions": record_versions(report["machine"], report),
+        "note": note,
+        "rows": figure_rows(report, engines),
+    }
+
+
+def record_document(records: Sequence[dict]) -> dict:
+    return {
+        "format": RECORD_FORMAT,
+        "format_version": RECORD_FORMAT_VERSION,
+        "records": list(records),
+    }
+
+
+def record_json(document: dict) -> str:
+    """The document as strict JSON (no NaN or Infinity: ValueError if one slipped in)."""
+    return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def read_record_document(text: str, name: str) -> dict:
+    """A record document from its JSON text; ValueError naming `name` when it is not one."""
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"{name}: {constant} is not a number strict JSON allows")
+
+    document = json.loads(text, parse_constant=refuse)
+    if not isinstance(document, dict) or document.get("format") != RECORD_FORMAT:
+        raise ValueError(f'{name}: not a record of `blurapp bench --record` (no "format")')
+    return document
