@@ -2,7 +2,7 @@
 
 `import blurapp` gives these names (see blurapp/__init__.py); this module holds the ones that
 are more than the core's own: the photo a caller passes in any of three forms, and the
-comparison with its figures.
+comparison that draws itself in Jupyter (its HTML is made by blurapp.notebook).
 """
 
 from __future__ import annotations
@@ -101,7 +101,8 @@ def compare(
     Returns
     -------
     Comparison
-        Each engine's output and figures.
+        Each engine's output and figures. In Jupyter it shows the outputs side by side, the
+        figures and a chart of the times.
 
     Raises
     ------
@@ -188,7 +189,8 @@ def blur(
 class Comparison:
     """The outcome of `compare`: each engine's output and timings, and how they differ.
 
-    `print` gives the figures as ``blurapp compare`` prints them.
+    Shown in Jupyter, it draws the outputs side by side, the figures and a chart of the
+    times; `print` gives the figures as ``blurapp compare`` prints them.
 
     Attributes
     ----------
@@ -320,6 +322,11 @@ class Comparison:
             f"{self.spec.words()}: "
             f"{', '.join(parts)}>"
         )
+
+    def _repr_html_(self) -> str:
+        from blurapp.notebook import comparison_html
+
+        return comparison_html(self)
 
 
 def _spec(spec: object) -> BlurSpec:

@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 # pyproject.toml's [tool.mypy] files: three layers, and the modules of the Python API.
 CHECKED = ("core", "scale", "app")
-CHECKED_MODULES = ("__init__.py", "api.py")
+CHECKED_MODULES = ("__init__.py", "api.py", "notebook.py")
 
 
 def test_mypy_finds_no_error_in_core_scale_app_and_the_api(request, tmp_path):
