@@ -1,3 +1,90 @@
-"""BlurApp: the same Gaussian blur with NumPy and with JAX-jit, side by side."""
+"""BlurApp: the same Gaussian blur with NumPy and with JAX-jit, side by side.
+
+The Python API, for scripts and notebooks::
+
+    import blurapp
+
+    photo = blurapp.open_photo("coffee.png")
+    spec = blurapp.BlurSpec(kernel_size=9, sigma=2.5)
+    comparison = blurapp.compare(photo, spec)  # NumPy and JAX-jit, timed; draws itself in Jupyter
+    blurred = blurapp.blur(photo, spec, engine="jax")  # one engine's output, a NumPy array
+
+A photo is a path, a Photo from `open_photo`, or a NumPy array: height × width (grey) or
+height × width × 3 (red, green, blue) floats in [0, 1], or uint8 / uint16 levels.
+
+Each name is imported when first used, so `import blurapp` stays quick and never imports jax.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+# Each public name → the module that defines it.
+_PUBLIC = {
+    "BlurSpec": "blurapp.core.spec",
+    "Comparison": "blurapp.api",
+    "Engine": "blurapp.core.engines",
+    "InvalidKernelError": "blurapp.core.kernel",
+    "JaxUnavailableError": "blurapp.core.engines.jax_engine",
+    "Photo": "blurapp.core.photo",
+    "PhotoError": "blurapp.core.photo_checks",
+    "UnknownEngineError": "blurapp.core.engines",
+    "blur": "blurapp.api",
+    "compare": "blurapp.api",
+    "engine_names": "blurapp.core.engines",
+    "get_engine": "blurapp.core.engines",
+    "open_photo": "blurapp.api",
+    "register": "blurapp.core.engines",
+    "sample_photo_path": "blurapp.core.sample",
+}
+
+__all__ = [
+    "BlurSpec",
+    "Comparison",
+    "Engine",
+    "InvalidKernelError",
+    "JaxUnavailableError",
+    "Photo",
+    "PhotoError",
+    "UnknownEngineError",
+    "blur",
+    "compare",
+    "engine_names",
+    "get_engine",
+    "open_photo",
+    "register",
+    "sample_photo_path",
+]
+
+if TYPE_CHECKING:
+    from blurapp.api import Comparison, blur, compare, open_photo
+    from blurapp.core.engines import (
+        Engine,
+        UnknownEngineError,
+        engine_names,
+        get_engine,
+        register,
+    )
+    from blurapp.core.engines.jax_engine import JaxUnavailableError
+    from blurapp.core.kernel import InvalidKernelError
+    from blurapp.core.photo import Photo
+    from blurapp.core.photo_checks import PhotoError
+    from blurapp.core.sample import sample_photo_path
+    from blurapp.core.spec import BlurSpec
+
+
+def __getattr__(name: str) -> Any:
+    module = _PUBLIC.get(name)
+    if module is None:
+        # Submodules (blurapp.cli, blurapp.ui, …) are found by the import system after this.
+        raise AttributeError(f"module 'blurapp' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # looked up once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

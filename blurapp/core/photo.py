@@ -25,9 +25,9 @@ from blurapp.core.photo_checks import (
 )
 from blurapp.core.pixels import (
     ASSOCIATED_ALPHA,
-    LUMA_WEIGHTS,
     UNASSOCIATED_ALPHA,
     UnsupportedPixels,
+    luma,
     samples_to_float,
     white_level,
 )
@@ -85,14 +85,10 @@ class Photo:
 
     @functools.cached_property
     def gray(self) -> np.ndarray:
-        """The photo as grayscale, height × width: `pixels` itself when they are grayscale."""
+        """The photo as grayscale, height × width (`pixels` itself when they are grayscale)."""
         if self.pixels.ndim == 2:
             return self.pixels
-        gray = np.multiply(self.pixels[..., 0], LUMA_WEIGHTS[0], dtype=np.float32)
-        for index in (1, 2):
-            gray += self.pixels[..., index] * LUMA_WEIGHTS[index]
-        np.clip(gray, 0, 1, out=gray)
-        return _read_only(gray)
+        return _read_only(luma(self.pixels))
 
     def _take_gray(self, gray: np.ndarray) -> None:
         """Take `gray` as the photo's grey (a colour load's, worked out as the grey load's)."""

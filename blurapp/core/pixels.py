@@ -13,6 +13,16 @@ ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA = 1, 2
 LUMA_WEIGHTS = np.array([0.299, 0.587, 0.114], dtype=np.float32)
 
 
+def luma(rgb: np.ndarray) -> np.ndarray:
+    """Height × width grey (float32, clipped to [0, 1]) from height × width × 3 red, green and
+    blue floats in [0, 1], by LUMA_WEIGHTS."""
+    gray = np.multiply(rgb[..., 0], LUMA_WEIGHTS[0], dtype=np.float32)
+    for index in (1, 2):
+        gray += rgb[..., index] * LUMA_WEIGHTS[index]
+    np.clip(gray, 0, 1, out=gray)
+    return gray
+
+
 class UnsupportedPixels(ValueError):
     """Pixels that decode fine but have no grayscale meaning BlurApp can give them."""
 

@@ -26,9 +26,28 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 
 @dataclass(frozen=True)
 class BlurSpec:
-    """One blur request. `kernel_size` is the setting (an odd size or "auto"); `size` is the
-    size it uses. `color` asks for a colour photo's R, G and B each blurred (as the tutorial
-    did not: it blurred the grey); a grey photo stays grey either way."""
+    """One blur request, checked when it is made.
+
+    Parameters
+    ----------
+    kernel_size : int or "auto", default 9
+        The kernel's side, an odd number of pixels, or "auto" for the size that reaches
+        3 sigma from the centre. `size` is the size a blur uses.
+    sigma : float, default 2.5
+        The Gaussian's standard deviation, in pixels (positive).
+    algorithm : {"2d", "separable"}, default "2d"
+        "2d" applies the size × size kernel one tap at a time (the tutorial's way);
+        "separable" the same weights as one 1-D kernel along the rows, then the columns.
+    color : bool, default False
+        Blur a colour photo's red, green and blue each; False blurs its grey (as the
+        tutorial did). A grey photo stays grey either way.
+
+    Raises
+    ------
+    InvalidKernelError
+        A size, sigma or algorithm that no Gaussian kernel can be made from; the message
+        says which and why.
+    """
 
     kernel_size: KernelSize = DEFAULT_KERNEL_SIZE
     sigma: float = DEFAULT_SIGMA
@@ -43,12 +62,12 @@ class BlurSpec:
 
     @property
     def size(self) -> int:
-        """The kernel size a blur uses: the size set, or the automatic size for sigma."""
+        """The kernel size a blur uses, the size set or the automatic size for sigma."""
         return effective_kernel_size(self.kernel_size, self.sigma)
 
     @property
     def kernel(self) -> np.ndarray:
-        """The weights the engines take: size × size for 2-D, the 1-D taps for separable."""
+        """The weights the engines take, size × size for 2-D or the 1-D taps for separable."""
         return kernel_for(self.algorithm, self.kernel_size, self.sigma)
 
     def same_blur(self, other: BlurSpec, *, in_colour: bool = True) -> bool:

@@ -1,4 +1,4 @@
-"""mypy, configured in pyproject.toml, finds no type error in the Qt-free layers."""
+"""mypy, configured in pyproject.toml, finds no type error in the Qt-free layers and the API."""
 
 import os
 import re
@@ -7,10 +7,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CHECKED = ("core", "scale", "app")  # pyproject.toml's [tool.mypy] files
+# pyproject.toml's [tool.mypy] files: three layers, and the modules of the Python API.
+CHECKED = ("core", "scale", "app")
+CHECKED_MODULES = ("__init__.py", "api.py", "notebook.py")
 
 
-def test_mypy_finds_no_error_in_core_scale_and_app(request, tmp_path):
+def test_mypy_finds_no_error_in_core_scale_app_and_the_api(request, tmp_path):
     # mypy's cache kept with pytest's: from cold it takes about 20 s of CPU, warm about 1 s.
     pytest_cache = getattr(request.config, "cache", None)  # None with -p no:cacheprovider
     cache = pytest_cache.mkdir("mypy") if pytest_cache is not None else tmp_path / "mypy"
@@ -40,6 +42,7 @@ def test_mypy_finds_no_error_in_core_scale_and_app(request, tmp_path):
     assert run.returncode == 0, "\n".join(errors or [run.stdout, run.stderr])
     # Every module of the three layers was checked, not fewer.
     modules = sum(1 for layer in CHECKED for _ in (ROOT / "blurapp" / layer).rglob("*.py"))
+    modules += len(CHECKED_MODULES)
     checked = re.search(r"no issues found in (\d+) source files", run.stdout)
     assert checked is not None, run.stdout
     assert int(checked.group(1)) == modules

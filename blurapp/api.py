@@ -1,0 +1,403 @@
+"""The Python API for scripts and notebooks: open a photo, compare engines on it, blur with one.
+
+`import blurapp` gives these names (see blurapp/__init__.py); this module holds the ones that
+are more than the core's own: the photo a caller passes in any of three forms, and the
+comparison that draws itself in Jupyter (its HTML is made by blurapp.notebook).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeAlias
+
+import numpy as np
+
+from blurapp.core.comparison import ComparisonResult
+from blurapp.core.comparison import compare as compare_engines
+from blurapp.core.engines import DEFAULT_ENGINES, Engine, get_engine, parse_engines
+from blurapp.core.figures import comparison_lines, format_ms, format_speedup
+from blurapp.core.photo import Photo, load_photo
+from blurapp.core.pixels import luma
+from blurapp.core.spec import BlurSpec
+
+__all__ = ["Comparison", "PhotoLike", "blur", "compare", "open_photo"]
+
+PhotoLike: TypeAlias = str | os.PathLike[str] | Photo | np.ndarray
+"""What `compare` and `blur` take as a photo: a path, a loaded Photo, or a NumPy array."""
+
+# The name a photo given as an array goes by in the figures.
+_ARRAY_LABEL = "array"
+# Integer arrays are taken as a photo's stored levels: white is the type's largest value.
+_LEVELS = {np.dtype(np.uint8): 8, np.dtype(np.uint16): 16}
+
+
+def open_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
+    """Read a photo file as the engines see it.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A PNG, JPEG, TIFF, WebP, BMP or any other format Pillow reads (16-bit PNG and TIFF
+        keep their 16 bits).
+    color : bool, default False
+        Keep a colour photo's red, green and blue. False gives its grey (ITU-R 601-2 luma),
+        the tutorial's comparison; a grey photo stays grey either way.
+
+    Returns
+    -------
+    Photo
+        ``pixels`` as float32 in [0, 1]: height × width, or height × width × 3 in colour;
+        ``width``, ``height``, ``channels`` and ``bit_depth`` (8 or 16) of the file.
+
+    Raises
+    ------
+    PhotoError
+        The file cannot be read as a photo: missing, unreadable, damaged, not an image, too
+        large. The message names the file and the problem.
+
+    Notes
+    -----
+    EXIF orientation is applied, transparency is composited over white and only the first
+    frame of an animation is read.
+    """
+    return load_photo(path, color=color)
+
+
+def compare(
+    photo: PhotoLike,
+    spec: BlurSpec | None = None,
+    *,
+    engines: str | Collection[str | Engine] = DEFAULT_ENGINES,
+    repeats: int | None = None,
+    device: str = "auto",
+) -> Comparison:
+    """Blur a photo with several engines, time each alike and compare their outputs.
+
+    Parameters
+    ----------
+    photo : str, os.PathLike, Photo or numpy.ndarray
+        A path (opened in colour when ``spec.color``), a Photo from `open_photo`, or the
+        pixels themselves: height × width (grey) or height × width × 3 (red, green, blue),
+        floats in [0, 1], or uint8 / uint16 levels (divided by 255 / 65535).
+    spec : BlurSpec, optional
+        The kernel size, sigma, algorithm and colour; ``BlurSpec()`` (9 × 9, sigma 2.5,
+        2-D, grey) when omitted. A colour photo or array is blurred in grey unless
+        ``spec.color``.
+    engines : str or collection of str or Engine, default ("numpy", "jax")
+        The engines, by name (see `engine_names`; ``"jax@cpu"`` or ``"jax@gpu"`` for a
+        platform) or as Engine objects, NumPy's first: every other engine is compared with
+        the reference engine, ``"numpy"``. A string may list several, ``"numpy,jax-eager"``,
+        or say ``"all"``.
+    repeats : int, optional
+        Steady calls timed per engine after its first call. None lets each engine be timed
+        as often as it needs for a stable median; 0 times nothing (outputs only).
+    device : {"auto", "cpu", "gpu"}, default "auto"
+        Where JAX engines without a platform of their own run; "auto" is JAX's default (a
+        GPU when there is one).
+
+    Returns
+    -------
+    Comparison
+        Each engine's output and figures. In Jupyter it shows the outputs side by side, the
+        figures and a chart of the times.
+
+    Raises
+    ------
+    TypeError, ValueError
+        `photo` or `spec` is of a kind or shape that cannot be blurred; the message says
+        what was expected.
+    PhotoError
+        `photo` is a path that cannot be read as a photo.
+    UnknownEngineError
+        An engine name that is not registered.
+
+    Notes
+    -----
+    An engine that fails (JAX not installed, out of device memory) does not stop the others:
+    its reason is in `Comparison.errors`. Each engine's first call (with JAX-jit's
+    compilation) is timed apart from its steady calls; the steady calls of all engines are
+    interleaved so that a change in the machine's load touches them alike.
+
+    Examples
+    --------
+    >>> import blurapp
+    >>> spec = blurapp.BlurSpec(kernel_size=9, sigma=2.5)
+    >>> comparison = blurapp.compare(blurapp.sample_photo_path(), spec)  # doctest: +SKIP
+    >>> comparison.speedup  # doctest: +SKIP
+    12.3
+    """
+    spec = _spec(spec)
+    chosen = _engines(engines)
+    pixels, label, bit_depth = _pixels(photo, spec)
+    result = compare_engines(
+        pixels,
+        kernel_size=spec.kernel_size,
+        sigma=spec.sigma,
+        algorithm=spec.algorithm,
+        repeats=repeats,
+        engines=chosen,
+        device=device,
+    )
+    return Comparison(
+        result=result, spec=spec, source=label, shape=pixels.shape, bit_depth=bit_depth
+    )
+
+
+def blur(
+    photo: PhotoLike,
+    spec: BlurSpec | None = None,
+    *,
+    engine: str | Engine = "jax",
+    device: str = "auto",
+) -> np.ndarray:
+    """Blur a photo with one engine, untimed.
+
+    Parameters
+    ----------
+    photo : str, os.PathLike, Photo or numpy.ndarray
+        As for `compare`.
+    spec : BlurSpec, optional
+        As for `compare`; ``BlurSpec()`` when omitted.
+    engine : str or Engine, default "jax"
+        The engine's name (see `engine_names`) or the Engine itself.
+    device : {"auto", "cpu", "gpu"}, default "auto"
+        As for `compare`.
+
+    Returns
+    -------
+    numpy.ndarray
+        float32, height × width for grey or height × width × 3 for colour, each pixel the
+        kernel's weighted sum of its neighbours, the photo's edges repeated beyond its border.
+
+    Raises
+    ------
+    TypeError, ValueError, PhotoError, UnknownEngineError
+        As for `compare`.
+    JaxUnavailableError
+        A JAX engine was asked for where JAX cannot run (or on a platform it does not have).
+    """
+    spec = _spec(spec)
+    chosen = get_engine(engine) if isinstance(engine, str) else _engine(engine)
+    pixels, _, _ = _pixels(photo, spec)
+    return chosen.blur(pixels, spec.kernel, repeats=0, device=device).output
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """The outcome of `compare`: each engine's output and timings, and how they differ.
+
+    Shown in Jupyter, it draws the outputs side by side, the figures and a chart of the
+    times; `print` gives the figures as ``blurapp compare`` prints them.
+
+    Attributes
+    ----------
+    result : ComparisonResult
+        Every figure measured (``blurapp.core.comparison.ComparisonResult``): each engine's
+        run with its samples, its first call and device copies, the machine's conditions.
+    spec : BlurSpec
+        The blur that was asked for.
+    source : str
+        The photo's file name, or ``"array"`` for pixels passed in.
+    shape : tuple of int
+        The shape of what was blurred (height, width[, 3]).
+    bit_depth : int
+        8 or 16: the precision the photo's levels had (8 for float pixels).
+    """
+
+    result: ComparisonResult
+    spec: BlurSpec
+    source: str = _ARRAY_LABEL
+    shape: tuple[int, ...] = field(default=())
+    bit_depth: int = 8
+
+    @property
+    def width(self) -> int:
+        return self.shape[1] if len(self.shape) > 1 else 0
+
+    @property
+    def height(self) -> int:
+        return self.shape[0] if self.shape else 0
+
+    @property
+    def engines(self) -> tuple[str, ...]:
+        """Every engine compared, by name, in the order they ran (failed ones included)."""
+        return tuple(self.result.engines)
+
+    @property
+    def outputs(self) -> Mapping[str, np.ndarray]:
+        """engine → its blurred photo (float32), for the engines that ran."""
+        return {name: run.output for name, run in self.result.runs.items()}
+
+    @property
+    def seconds(self) -> Mapping[str, float]:
+        """engine → its median steady call in seconds (its first call's when none was timed)."""
+        return {name: run.seconds for name, run in self.result.runs.items()}
+
+    @property
+    def first_call_seconds(self) -> Mapping[str, float]:
+        """engine → its first call in seconds; with compilation for JAX-jit."""
+        return {
+            name: run.first_call_seconds
+            for name, run in self.result.runs.items()
+            if run.first_call_seconds is not None
+        }
+
+    @property
+    def errors(self) -> Mapping[str, str]:
+        """engine → why it did not run, for the engines that failed."""
+        return self.result.errors
+
+    @property
+    def reference(self) -> str:
+        """The engine every other is compared with (``"numpy"``)."""
+        return self.result.reference
+
+    @property
+    def speedups(self) -> Mapping[str, float]:
+        """engine → the reference engine's median steady time ÷ its own, for each other
+        engine that ran."""
+        speedups = {}
+        for name in self.result.runs:
+            speedup = self.result.speedup_of(name)
+            if name != self.reference and speedup is not None:
+                speedups[name] = speedup
+        return speedups
+
+    @property
+    def speedup(self) -> float | None:
+        """NumPy's median steady time ÷ JAX-jit's (the first compiled JAX engine compared);
+        None when either did not run."""
+        return self.result.speedup
+
+    @property
+    def differences(self) -> Mapping[str, float]:
+        """engine → the largest absolute difference of its output from the reference's."""
+        return self.result.differences
+
+    @property
+    def max_abs_diff(self) -> float | None:
+        """JAX-jit's largest absolute difference from NumPy's output, or None when the two
+        were not both run."""
+        return self.result.max_abs_diff
+
+    @property
+    def noisy(self) -> bool:
+        """Whether something else on the machine (another program, a busy CPU) disturbed the
+        timing enough that the times cannot be trusted."""
+        return self.result.noisy
+
+    @property
+    def noisy_reason(self) -> str | None:
+        """Why the times cannot be trusted, in words; None when they can or nothing was timed."""
+        return self.result.noisy_reason
+
+    def figures(self) -> list[tuple[str, str]]:
+        """(name, value) rows of the figures, in English, as ``blurapp compare`` prints them."""
+        return comparison_lines(
+            self.result, self.source, self.width, self.height, bit_depth=self.bit_depth
+        )
+
+    def __str__(self) -> str:
+        rows = self.figures()
+        width = max(len(name) for name, _ in rows)
+        return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
+
+    def __repr__(self) -> str:
+        parts = []
+        for name in self.engines:
+            run = self.result.runs.get(name)
+            parts.append(f"{name} {format_ms(run.seconds) if run else 'failed'}")
+        if self.speedup is not None:
+            parts.append(f"speedup {format_speedup(self.speedup)}")
+        if self.max_abs_diff is not None:
+            parts.append(f"max abs diff {self.max_abs_diff:.2g}")
+        if self.noisy:
+            parts.append("times disturbed")
+        colour = ", colour" if len(self.shape) == 3 else ""
+        return (
+            f"<Comparison of {self.source} ({self.width} × {self.height}{colour}), "
+            f"{self.spec.words()}: "
+            f"{', '.join(parts)}>"
+        )
+
+    def _repr_html_(self) -> str:
+        from blurapp.notebook import comparison_html
+
+        return comparison_html(self)
+
+
+def _spec(spec: object) -> BlurSpec:
+    if spec is None:
+        return BlurSpec()
+    if not isinstance(spec, BlurSpec):
+        raise TypeError(
+            f"spec must be a BlurSpec, such as blurapp.BlurSpec(kernel_size=9, sigma=2.5), "
+            f"not {type(spec).__name__}"
+        )
+    return spec
+
+
+def _engine(engine: object) -> Engine:
+    if not isinstance(engine, Engine):
+        raise TypeError(f"an engine is a name or an Engine, not {type(engine).__name__}")
+    return engine
+
+
+def _engines(engines: object) -> tuple[Engine, ...]:
+    """The engines asked for, looked up before any photo is read."""
+    if isinstance(engines, str):
+        return parse_engines(engines)
+    if not isinstance(engines, Collection):
+        raise TypeError(f"engines must be names or Engines, not {type(engines).__name__}")
+    chosen = tuple(get_engine(e) if isinstance(e, str) else _engine(e) for e in engines)
+    if not chosen:
+        raise ValueError("engines: name at least one engine")
+    return chosen
+
+
+def _pixels(photo: object, spec: BlurSpec) -> tuple[np.ndarray, str, int]:
+    """What the engines blur for `photo` and `spec`, the photo's name in the figures and the
+    bit depth of its levels."""
+    if isinstance(photo, str | os.PathLike):
+        photo = load_photo(photo, color=spec.color)
+    if isinstance(photo, Photo):
+        return photo.to_blur(color=spec.color), Path(photo.path).name, photo.bit_depth
+    if isinstance(photo, np.ndarray):
+        pixels, bit_depth = _checked_array(photo)
+        if pixels.ndim == 3 and not spec.color:
+            pixels = luma(pixels)
+        return pixels, _ARRAY_LABEL, bit_depth
+    raise TypeError(
+        f"photo must be a path, a blurapp.Photo or a NumPy array, not {type(photo).__name__}"
+    )
+
+
+def _checked_array(array: np.ndarray) -> tuple[np.ndarray, int]:
+    """`array` as float32 pixels in [0, 1] and its bit depth, or a ValueError saying why not."""
+    if array.ndim not in (2, 3) or (array.ndim == 3 and array.shape[2] != 3):
+        raise ValueError(
+            f"photo: an array must be height × width (grey) or height × width × 3 (red, green, "
+            f"blue), not of shape {array.shape}"
+        )
+    if array.size == 0:
+        raise ValueError(f"photo: the array has no pixels (shape {array.shape})")
+    if array.dtype in _LEVELS:
+        bits = _LEVELS[array.dtype]
+        return (array / np.float32(2**bits - 1)).astype(np.float32, copy=False), bits
+    if array.dtype.kind != "f":
+        raise ValueError(
+            f"photo: an array of {array.dtype} cannot be a photo; pass floats in [0, 1] "
+            f"or uint8 / uint16 levels"
+        )
+    pixels = np.ascontiguousarray(array, dtype=np.float32)
+    if not np.isfinite(pixels).all():
+        raise ValueError("photo: the array holds NaN or infinite values")
+    low, high = float(pixels.min()), float(pixels.max())
+    if low < 0 or high > 1:
+        raise ValueError(
+            f"photo: float pixels must lie in [0, 1]; these run from {low:g} to {high:g}"
+        )
+    return pixels, 8

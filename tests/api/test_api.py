@@ -1,0 +1,310 @@
+"""`import blurapp`: the Python API for scripts and notebooks, and how a comparison shows itself."""
+
+import base64
+import dataclasses
+import io
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from helpers.oracle import blur_oracle
+from helpers.photos import photo_file
+from PIL import Image
+
+import blurapp
+from blurapp.core.comparison import TOLERANCE
+from blurapp.core.contention import Conditions
+from blurapp.core.engines import register, unregister
+from blurapp.core.figures import format_ms, format_speedup
+from blurapp.core.pixels import LUMA_WEIGHTS
+from blurapp.notebook import SHOWN_SIDE, png_data_uri
+
+PNG_URI = re.compile(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
+SPECS = [
+    blurapp.BlurSpec(kernel_size=5, sigma=1.2),
+    blurapp.BlurSpec(kernel_size=7, sigma=2.0, algorithm="separable"),
+]
+
+
+def pixels(*shape, seed=0):
+    return np.random.default_rng(seed).random(shape, dtype=np.float32)
+
+
+def modules_after(code, tmp_path):
+    """The modules a fresh interpreter holds after `code`, its per-user folders the test's own."""
+    folders = {
+        name: str(tmp_path / name.lower())
+        for name in (
+            "XDG_CONFIG_HOME",
+            "XDG_CACHE_HOME",
+            "XDG_STATE_HOME",
+            "BLURAPP_CACHE_DIR",
+            "BLURAPP_STATE_DIR",
+        )
+    }
+    run = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys; print(' '.join(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **folders},
+    )
+    assert run.returncode == 0, run.stderr
+    return set(run.stdout.split())
+
+
+# --- The names ------------------------------------------------------------------------------
+
+
+def test_import_blurapp_imports_nothing_heavy(tmp_path):
+    loaded = modules_after("import blurapp", tmp_path)
+    assert "blurapp" in loaded
+    heavy = {name for name in loaded if name.split(".")[0] in {"jax", "jaxlib", "numpy", "PIL"}}
+    assert not heavy
+    assert not {name for name in loaded if name.startswith("PySide6")}
+
+
+def test_using_the_api_imports_jax_only_when_a_jax_engine_runs(tmp_path):
+    code = (
+        "import numpy as np, blurapp\n"
+        "names = dir(blurapp)\n"
+        "for name in blurapp.__all__: getattr(blurapp, name)\n"
+        "blurapp.blur(np.zeros((4, 4)), engine='numpy')"
+    )
+    loaded = modules_after(code, tmp_path)
+    assert "blurapp.api" in loaded
+    assert not {name for name in loaded if name.split(".")[0] in {"jax", "jaxlib"}}
+
+
+def test_every_public_name_resolves_is_listed_and_documented():
+    assert set(blurapp.__all__) == set(blurapp._PUBLIC)
+    assert set(blurapp.__all__) <= set(dir(blurapp))
+    for name in blurapp.__all__:
+        value = getattr(blurapp, name)
+        assert value.__doc__, name
+    for name in ("open_photo", "compare", "blur", "BlurSpec"):
+        assert "Parameters\n" in getattr(blurapp, name).__doc__, name
+
+
+def test_submodules_still_import_and_unknown_names_are_refused():
+    from blurapp import cli  # through the import system, past the lazy names
+
+    assert cli.__name__ == "blurapp.cli"
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        _ = blurapp.nothing_here
+
+
+# --- The blur, against scipy's correlation ---------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ["numpy", "jax"])
+@pytest.mark.parametrize("spec", SPECS, ids=["2d", "separable"])
+@pytest.mark.parametrize("shape", [(23, 31), (19, 14, 3)], ids=["grey", "colour"])
+def test_blur_matches_the_oracle(engine, spec, shape):
+    image = pixels(*shape, seed=len(shape))
+    spec = dataclasses.replace(spec, color=True)
+    output = blurapp.blur(image, spec, engine=engine)
+    assert output.dtype == np.float32
+    assert output.shape == shape
+    np.testing.assert_allclose(output, blur_oracle(image, spec.kernel), rtol=0, atol=TOLERANCE)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=["2d", "separable"])
+def test_compare_gives_each_engine_the_oracle_output(spec):
+    image = pixels(17, 26, seed=3)
+    comparison = blurapp.compare(image, spec, engines=["numpy", "jax"], repeats=2)
+    assert comparison.engines == ("numpy", "jax")
+    assert comparison.errors == {}
+    expected = blur_oracle(image, spec.kernel)
+    for name, output in comparison.outputs.items():
+        np.testing.assert_allclose(output, expected, rtol=0, atol=TOLERANCE, err_msg=name)
+    assert comparison.max_abs_diff <= TOLERANCE
+    assert comparison.speedup == comparison.seconds["numpy"] / comparison.seconds["jax"]
+    assert comparison.speedups == {"jax": comparison.speedup}
+    assert comparison.shape == (17, 26)
+
+
+def test_a_colour_array_is_blurred_in_grey_unless_the_spec_asks_for_colour():
+    image = pixels(12, 15, 3, seed=5)
+    spec = blurapp.BlurSpec(kernel_size=3, sigma=0.8)
+    gray = np.clip(image @ LUMA_WEIGHTS, 0, 1)
+    np.testing.assert_allclose(
+        blurapp.blur(image, spec, engine="numpy"),
+        blur_oracle(gray, spec.kernel),
+        rtol=0,
+        atol=TOLERANCE,
+    )
+    in_colour = blurapp.blur(image, dataclasses.replace(spec, color=True), engine="numpy")
+    assert in_colour.shape == (12, 15, 3)
+
+
+def test_levels_are_taken_as_fractions_of_white():
+    levels = np.random.default_rng(1).integers(0, 65536, (9, 11), dtype=np.uint16)
+    np.testing.assert_allclose(
+        blurapp.blur(levels, engine="numpy"),
+        blurapp.blur(levels / 65535, engine="numpy"),
+        rtol=0,
+        atol=1e-6,
+    )
+    eight = (levels >> 8).astype(np.uint8)
+    np.testing.assert_allclose(
+        blurapp.blur(eight, engine="numpy"),
+        blurapp.blur(eight / 255, engine="numpy"),
+        rtol=0,
+        atol=1e-6,
+    )
+
+
+def test_a_path_a_photo_and_its_pixels_blur_alike(tmp_path):
+    path = photo_file(tmp_path, size=(21, 13))
+    spec = blurapp.BlurSpec(kernel_size=5, sigma=1.0, color=True)
+    photo = blurapp.open_photo(path, color=True)
+    assert photo.pixels.shape == (13, 21, 3)
+    from_path = blurapp.blur(path, spec, engine="numpy")
+    assert from_path.shape == (13, 21, 3)
+    np.testing.assert_array_equal(from_path, blurapp.blur(photo, spec, engine="numpy"))
+    np.testing.assert_array_equal(from_path, blurapp.blur(photo.pixels, spec, engine="numpy"))
+    # Without colour in the spec, the photo's own grey is blurred.
+    grey = blurapp.blur(str(path), engine="numpy")
+    np.testing.assert_allclose(
+        grey, blur_oracle(photo.gray, blurapp.BlurSpec().kernel), rtol=0, atol=TOLERANCE
+    )
+    assert blurapp.compare(path, spec, engines="numpy", repeats=0).source == path.name
+
+
+# --- Bad input, told ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("photo", "error", "words"),
+    [
+        (np.zeros(5), ValueError, r"height × width .* not of shape \(5,\)"),
+        (np.zeros((4, 4, 4)), ValueError, r"not of shape \(4, 4, 4\)"),
+        (np.zeros((0, 3)), ValueError, "no pixels"),
+        (np.zeros((4, 4), np.int64), ValueError, "int64 cannot be a photo"),
+        (np.full((4, 4), np.nan), ValueError, "NaN"),
+        (np.full((4, 4), 2.0), ValueError, r"in \[0, 1\]; these run from 2 to 2"),
+        ({"pixels": 1}, TypeError, "photo must be a path, a blurapp.Photo or a NumPy array"),
+    ],
+    ids=["1-d", "4 channels", "empty", "int64", "nan", "beyond white", "dict"],
+)
+def test_a_photo_that_cannot_be_blurred_is_refused_with_the_reason(photo, error, words):
+    for call in (blurapp.blur, blurapp.compare):
+        with pytest.raises(error, match=words):
+            call(photo, engine="numpy") if call is blurapp.blur else call(photo, engines="numpy")
+
+
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(blurapp.PhotoError, match=r"nowhere\.png"):
+        blurapp.compare(tmp_path / "nowhere.png")
+
+
+def test_a_bad_spec_or_engine_is_refused_with_the_reason():
+    image = pixels(4, 4)
+    with pytest.raises(TypeError, match=r"spec must be a BlurSpec.*not dict"):
+        blurapp.compare(image, {"sigma": 2})
+    with pytest.raises(blurapp.InvalidKernelError, match="odd"):
+        blurapp.BlurSpec(kernel_size=4)
+    with pytest.raises(blurapp.UnknownEngineError, match=r"no engine called 'cuda'.*numpy"):
+        blurapp.compare(image, engines=["numpy", "cuda"])
+    with pytest.raises(blurapp.UnknownEngineError, match="no engine called 'cuda'"):
+        blurapp.blur(image, engine="cuda")
+    with pytest.raises(ValueError, match="at least one engine"):
+        blurapp.compare(image, engines=[])
+
+
+# --- How a comparison shows itself ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def comparison():
+    return blurapp.compare(pixels(30, 45, seed=9), engines=["numpy", "jax"], repeats=3)
+
+
+def pictures(html):
+    found = []
+    for data in PNG_URI.findall(html):
+        with Image.open(io.BytesIO(base64.b64decode(data))) as image:
+            found.append((image.format, image.size, image.mode))
+    return found
+
+
+def test_the_html_shows_every_output_and_the_figures(comparison):
+    html = comparison._repr_html_()
+    assert pictures(html) == [("PNG", (45, 30), "L"), ("PNG", (45, 30), "L")]
+    assert html.count("<img") == 2
+    for name, seconds in comparison.seconds.items():
+        title = comparison.result.engine(name).title
+        assert f"{title}: {format_ms(seconds)}</figcaption>" in html
+    assert re.search(
+        rf"<th[^>]*>speedup</th><td[^>]*>{re.escape(format_speedup(comparison.speedup))} ", html
+    )
+    assert re.search(r"<th[^>]*>max abs diff</th><td[^>]*>[^<]*within 1e-05", html)
+    bars = re.findall(r'<rect [^>]*fill="([^"]+)"><title>([^<]+)</title>', html)
+    assert [title.split(":")[0] for _, title in bars] == ["NumPy", "JAX first call", "JAX steady"]
+    assert 'class="blurapp-contention' in html
+
+
+def test_the_html_flags_times_that_cannot_be_trusted(comparison):
+    quiet = dataclasses.replace(comparison.result, conditions=Conditions())
+    noisy = dataclasses.replace(comparison.result, conditions=Conditions(spread={"numpy": 0.9}))
+    untimed = dataclasses.replace(comparison.result, conditions=None)
+    show = {
+        name: dataclasses.replace(comparison, result=result)._repr_html_()
+        for name, result in [("quiet", quiet), ("noisy", noisy), ("untimed", untimed)]
+    }
+    assert "blurapp-quiet" in show["quiet"]
+    assert "cannot be trusted" not in show["quiet"]
+    assert "blurapp-noisy" in show["noisy"]
+    assert "These times cannot be trusted: the times of the calls varied widely" in show["noisy"]
+    assert "the middle half of NumPy&#x27;s calls spans 90% of their median" in show["noisy"]
+    assert "blurapp-untimed" in show["untimed"]
+    assert "times disturbed" in repr(dataclasses.replace(comparison, result=noisy))
+
+
+def test_the_html_escapes_every_text():
+    shady = register(
+        dataclasses.replace(
+            blurapp.get_engine("numpy"),
+            name="shady",
+            title="<i>Shady & Co</i>",
+            colour='red"/><x y="',
+        )
+    )
+
+    def fails(*args, **kwargs):
+        raise RuntimeError("<script>alert(1)</script>")
+
+    broken = register(blurapp.Engine("broken", "<b>Broken</b>", fails))
+    try:
+        comparison = blurapp.compare(pixels(6, 7), engines=["numpy", shady, broken], repeats=1)
+        html = comparison._repr_html_()
+    finally:
+        unregister("shady")
+        unregister("broken")
+    assert "<script" not in html and "<i>" not in html and "<b>" not in html
+    assert "<x " not in html and 'fill="red&quot;/&gt;&lt;x y=&quot;"' in html
+    assert "&lt;i&gt;Shady &amp; Co&lt;/i&gt;" in html
+    assert "&lt;b&gt;Broken&lt;/b&gt; did not run" in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert len(pictures(html)) == 2  # the engines that ran
+
+
+def test_a_large_output_is_shrunk_for_the_notebook():
+    wide = np.linspace(0, 1, 1200 * 3000, dtype=np.float32).reshape(1200, 3000)
+    assert pictures(f'<img src="{png_data_uri(wide)}"') == [("PNG", (SHOWN_SIDE, 168), "L")]
+    colour = np.zeros((900, 600, 3), np.float32)
+    assert pictures(f'<img src="{png_data_uri(colour)}"') == [("PNG", (280, SHOWN_SIDE), "RGB")]
+
+
+def test_repr_and_str_give_the_figures_in_plain_text(comparison):
+    text = repr(comparison)
+    assert text.startswith("<Comparison of array (45 × 30), 9 × 9, sigma 2.5: numpy ")
+    assert f"jax {format_ms(comparison.seconds['jax'])}" in text
+    assert f"speedup {format_speedup(comparison.speedup)}" in text
+    rows = str(comparison).splitlines()
+    assert rows[0].split() == ["image", "array,", "45", "×", "30", "(1,350", "pixels)"]
+    assert any(row.startswith("speedup ") for row in rows)
