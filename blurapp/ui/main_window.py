@@ -482,7 +482,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self._live_rate_timer.stop()
         if self.tiled_blur is not None:
-            self.tiled_blur.close()  # stops its blur; its temporary file goes
+            self.tiled_blur.stop_for_exit()  # its temporary file goes
         save_window_settings(self)
         self.session.run_stopped()
         if not self.runner.stop(wait_ms=CLOSE_WAIT_MS):

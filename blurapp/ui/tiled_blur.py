@@ -161,8 +161,19 @@ class TiledBlurDialog(QDialog):
         # A row of blocks longer than this finishes on its own; its temporary file then goes.
         self.runner.stop(wait_ms=CLOSE_WAIT_MS)
 
-    def closeEvent(self, event) -> None:
+    def stop_for_exit(self) -> None:
+        """The window is closing: stop the blur now, without waiting to say how it ended."""
+        self.outcome = ("cancelled", "")
         self._let_go()
+        self.hide()
+
+    def closeEvent(self, event) -> None:
+        """The title bar's close button (or close()): a cancel like Esc, which the window hears
+        of once the blur has stopped; the dialog goes then."""
+        if self.outcome is None:
+            event.ignore()
+            self.cancel()
+            return
         super().closeEvent(event)
 
 

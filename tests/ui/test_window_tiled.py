@@ -30,6 +30,7 @@ class CancelAtTheFirstRow(tiled_blur.TiledBlurDialog):
     rows = 0
     threads: typing.ClassVar[list[bool]] = []
     labels: typing.ClassVar[list[str]] = []
+    how = "cancel"  # the Cancel button; "reject": Esc; "close": the title bar's close button
 
     @Slot(object)
     def _on_progress(self, blocks):
@@ -38,7 +39,7 @@ class CancelAtTheFirstRow(tiled_blur.TiledBlurDialog):
         type(self).labels.append(self.label.text())
         type(self).rows += 1
         if type(self).rows == 1:
-            self.cancel()
+            getattr(self, type(self).how)()
 
 
 @pytest.fixture
@@ -100,8 +101,9 @@ def test_declining_the_offer_leaves_no_file(make_window, qtbot, too_large, answe
     assert window.tiled_blur is None
 
 
+@pytest.mark.parametrize("how", ["cancel", "reject", "close"])
 def test_cancelling_the_blur_by_blocks_leaves_no_file(
-    make_window, qtbot, too_large, answers, monkeypatch
+    make_window, qtbot, too_large, answers, monkeypatch, how
 ):
     from blurapp.scale import tiled
 
@@ -124,6 +126,7 @@ def test_cancelling_the_blur_by_blocks_leaves_no_file(
     monkeypatch.setattr(CancelAtTheFirstRow, "rows", 0)
     monkeypatch.setattr(CancelAtTheFirstRow, "threads", [])
     monkeypatch.setattr(CancelAtTheFirstRow, "labels", [])
+    monkeypatch.setattr(CancelAtTheFirstRow, "how", how)
     # Small blocks: several rows of them, so there are rows left to cancel.
     monkeypatch.setattr(tiled, "DEFAULT_BLOCK", 128)
     window = make_window()
