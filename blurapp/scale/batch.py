@@ -205,9 +205,7 @@ def run_batch(
         results = _run_here(whole, settings, workers)
     else:
         results = _run_on_cluster(whole, settings, scheduler)
-    results = itertools.chain(
-        results, (_blur_in_tiles(job, settings, scheduler) for job in in_tiles)
-    )
+    results = itertools.chain(results, _blur_all_in_tiles(in_tiles, settings, scheduler))
 
     failed = list(plan.failed)
     done_workers: dict[str, int] = {}
@@ -309,8 +307,8 @@ def _blur_in_tiles(job: Job, settings: BlurSettings, scheduler: str | None) -> J
         return JobResult(job, str(error), 0.0, worker)
     except PhotoError as error:
         return JobResult(job, str(error), 0.0, worker)
-    except ClusterError as error:  # its workers gone: said as for a photo loaded whole
-        return JobResult(job, f"{display_path(job.source)}: not blurred: {error}", 0.0, worker)
+    except ClusterError:  # the cluster lost, for every photo left: _blur_all_in_tiles says so
+        raise
     except OSError as error:
         return JobResult(job, f"{display_path(job.output)}: {error.strerror or error}", 0.0, worker)
     except MemoryError:
@@ -321,6 +319,23 @@ def _blur_in_tiles(job: Job, settings: BlurSettings, scheduler: str | None) -> J
         reason = f"{display_path(job.source)}: {type(error).__name__}: {error}"
         return JobResult(job, reason, 0.0, worker)
     return JobResult(job, None, result.width * result.height / 1e6, worker)
+
+
+def _blur_all_in_tiles(
+    jobs: list[Job], settings: BlurSettings, scheduler: str | None
+) -> Iterator[JobResult]:
+    """Each of `jobs` blurred by blocks in turn; once the cluster is lost (no worker left, its
+    scheduler gone), the rest are listed as not blurred for that reason at once, rather than
+    each waiting out the same loss."""
+    lost: str | None = None
+    for job in jobs:
+        if lost is None:
+            try:
+                yield _blur_in_tiles(job, settings, scheduler)
+                continue
+            except ClusterError as error:  # said as for a photo loaded whole
+                lost = f"not blurred: {error}"
+        yield JobResult(job, f"{display_path(job.source)}: {lost}", 0.0, "tiles")
 
 
 def _blur_unless_stopped(stop: Any, job: Job, settings: BlurSettings) -> JobResult | None:

@@ -96,6 +96,9 @@ def compute_on_cluster(client: Any, collection: Any, address: str) -> Any:
     """`collection` computed by the workers of `client`'s cluster (at `address`). Raises
     ClusterError when the cluster has had no worker for NO_WORKERS_SECONDS with the result
     still to come; its tasks are cancelled then, as when anything else stops the wait."""
+    import asyncio
+    import concurrent.futures
+
     distributed = import_extra("distributed", "computing on a Dask cluster")
     future = client.compute(collection)
     watch = WorkerWatch(client)
@@ -111,6 +114,12 @@ def compute_on_cluster(client: Any, collection: Any, address: str) -> Any:
                 if watch.alone_too_long(progressed=False):
                     raise ClusterError(watch.words(address)) from None
         return future.result()
+    except (asyncio.CancelledError, concurrent.futures.CancelledError):
+        # distributed cancels what waits on a scheduler that went away.
+        raise ClusterError(
+            f"the Dask cluster at {address} stopped the blur: its scheduler went away, or "
+            "cancelled the blur's tasks"
+        ) from None
     finally:
         if not future.done():
             with contextlib.suppress(Exception):  # the error that ends the wait is what counts
@@ -118,34 +127,39 @@ def compute_on_cluster(client: Any, collection: Any, address: str) -> Any:
 
 
 class WorkerWatch:
-    """Whether a cluster waited on has had no worker for NO_WORKERS_SECONDS: asked once each
-    CLUSTER_POLL_SECONDS by what waits."""
+    """Whether a cluster waited on has had no worker for NO_WORKERS_SECONDS, as far as anyone
+    can tell: asked once each CLUSTER_POLL_SECONDS by what waits. A cluster that cannot be
+    asked counts as one without workers: a client stuck reconnecting waited forever."""
 
     def __init__(self, client: Any) -> None:
         self._client = client
         self._alone_since: float | None = None
+        self._said_none = False  # since then, the scheduler has said it has no worker
         self._seconds = NO_WORKERS_SECONDS  # read here, so a test can shorten it
 
     def alone_too_long(self, progressed: bool) -> bool:
         """`progressed`: something finished since the last time asked."""
-        if progressed or _has_workers(self._client):
-            self._alone_since = None
+        workers = None if progressed else _has_workers(self._client)
+        if progressed or workers:
+            self._alone_since, self._said_none = None, False
             return False
+        self._said_none = self._said_none or workers is False
         self._alone_since = self._alone_since or time.monotonic()
         return time.monotonic() - self._alone_since >= self._seconds
 
     def words(self, address: str | None = None) -> str:
         cluster = "the Dask cluster" if address is None else f"the Dask cluster at {address}"
+        if not self._said_none:
+            return f"{cluster} did not answer whether it has a worker for {self._seconds:g} s"
         return f"{cluster} had no worker left for {self._seconds:g} s"
 
 
-def _has_workers(client: Any) -> bool:
-    """Whether the scheduler has a worker; True when it cannot say (the client then gives up
-    on a lost scheduler by itself, cancelling the tasks)."""
+def _has_workers(client: Any) -> bool | None:
+    """Whether the scheduler has a worker; None when it cannot be asked."""
     try:
         return bool(client.scheduler_info(n_workers=-1)["workers"])
     except Exception:
-        return True
+        return None
 
 
 # The transports a cluster is reached over (distributed.comm); the address says which.

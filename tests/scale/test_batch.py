@@ -412,3 +412,30 @@ def test_a_huge_number_of_workers_is_capped(tmp_path):
     assert summary.done == photos
     # Dask's pool and the thread that runs it, beside the test's own.
     assert max(peak) <= before + most + 2
+
+
+def test_once_the_cluster_is_lost_the_photos_left_to_blur_by_blocks_are_listed_at_once(
+    tmp_path, monkeypatch
+):
+    from blurapp.scale import batch
+    from blurapp.scale.scheduler import ClusterError
+
+    photos = tmp_path / "scans"
+    photos.mkdir()
+    for name in ("a.tif", "b.tif", "c.tif"):
+        Image.fromarray(np.zeros((8, 8), np.uint8)).save(photos / name)
+    monkeypatch.setattr(batch, "needs_tiles", lambda path, color=False: True)
+    tried = []
+
+    def cluster_gone(source, *args, **kwargs):
+        tried.append(source)
+        raise ClusterError("the Dask cluster at tcp://127.0.0.1:1 had no worker left for 60 s")
+
+    monkeypatch.setattr(batch, "blur_file_tiled", cluster_gone)
+    summary = batch.run_batch(plan_batch([photos], tmp_path / "out", output_format="tif"))
+    assert len(tried) == 1  # the others did not wait out the same loss in turn
+    assert summary.done == 0 and len(summary.failed) == 3
+    for failure in summary.failed:
+        assert failure.reason.endswith(
+            "not blurred: the Dask cluster at tcp://127.0.0.1:1 had no worker left for 60 s"
+        ), failure.reason

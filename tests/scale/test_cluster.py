@@ -383,3 +383,50 @@ def test_a_batch_whose_scheduler_dies_reports_what_is_on_disk(tmp_path):
     # Every line on stderr says something.
     for line in stderr.splitlines():
         assert line.split(":", 1)[-1].strip(), stderr
+
+
+def test_a_tiled_blur_whose_scheduler_dies_fails_naming_the_cluster(tmp_path, monkeypatch):
+    """The scheduler going away mid-blur is a cluster error naming its address, as the batch
+    says it, not distributed's bare CancelledError; no output is left."""
+    from blurapp.bench.scale import write_test_tiff
+    from blurapp.scale.scheduler import ClusterError
+    from blurapp.scale.tiled import blur_file_tiled
+
+    monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 3.0)
+    source = write_test_tiff(tmp_path / "big.tif", 4096, tile=256)
+    output = tmp_path / "blurred.tif"
+    with dask_cluster(tmp_path / "cluster", workers=1) as (address, scheduler, _):
+        errors = []
+
+        def blur():
+            try:
+                blur_file_tiled(
+                    source, output, kernel=kernel_for("2d", 25, 4.0), block=512,
+                    scheduler=address, progress=_killing(scheduler),
+                )  # fmt: skip
+            except ClusterError as error:
+                errors.append(str(error))
+
+        _finishes_within(90, blur, "the blur still waits 90 s after its scheduler died")
+    assert len(errors) == 1 and errors[0].startswith(f"the Dask cluster at {address} "), errors
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["big.tif", "cluster"]
+
+
+def test_a_cluster_that_cannot_be_asked_about_its_workers_counts_as_without_any(monkeypatch):
+    """A client that cannot reach its scheduler (stuck reconnecting) must not wait forever: no
+    answer for NO_WORKERS_SECONDS is the same as no worker."""
+    from blurapp.scale import scheduler
+
+    class Unreachable:
+        def scheduler_info(self, **_):
+            raise OSError("Timed out trying to connect")
+
+    monkeypatch.setattr(scheduler, "NO_WORKERS_SECONDS", 0.2)
+    watch = scheduler.WorkerWatch(Unreachable())
+    assert not watch.alone_too_long(progressed=False)
+    time.sleep(0.25)
+    assert watch.alone_too_long(progressed=False)
+    assert watch.words("tcp://127.0.0.1:8786") == (
+        "the Dask cluster at tcp://127.0.0.1:8786 did not answer whether it has a worker for 0.2 s"
+    )
+    assert not watch.alone_too_long(progressed=True)  # a photo done: it is there after all
