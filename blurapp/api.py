@@ -132,15 +132,7 @@ def compare(
     spec = _spec(spec)
     chosen = _engines(engines)
     pixels, label, bit_depth = _pixels(photo, spec)
-    result = compare_engines(
-        pixels,
-        kernel_size=spec.kernel_size,
-        sigma=spec.sigma,
-        algorithm=spec.algorithm,
-        repeats=repeats,
-        engines=chosen,
-        device=device,
-    )
+    result = compare_engines(pixels, spec, repeats=repeats, engines=chosen, device=device)
     return Comparison(
         result=result, spec=spec, source=label, shape=pixels.shape, bit_depth=bit_depth
     )

@@ -340,9 +340,7 @@ def compare_job(
     starting(engines[0])
     result = compare(
         plan.photo.to_blur(color=parameters.color),
-        kernel_size=parameters.kernel_size,
-        sigma=parameters.sigma,
-        algorithm=parameters.algorithm,
+        parameters,
         repeats=repeats,
         engines=chosen,
         progress=progress,

@@ -38,6 +38,7 @@ from blurapp.core.engines import (
 )
 from blurapp.core.engines.jax_engine import JAX_JIT
 from blurapp.core.kernel import ALGORITHMS, Algorithm, KernelSize
+from blurapp.core.spec import BlurSpec
 
 
 def _cpu_model() -> str | None:
@@ -144,9 +145,7 @@ def run_bench(
         for kernel_size, algorithm in itertools.product(kernel_sizes, algorithms):
             result = compare(
                 image,
-                kernel_size=kernel_size,
-                sigma=sigma,
-                algorithm=algorithm,
+                BlurSpec(kernel_size=kernel_size, sigma=sigma, algorithm=algorithm),
                 repeats=repeats,
                 engines=[_capped(name, repeats) for name in engines],
             )

@@ -59,9 +59,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = compare(
             photo.pixels,
-            kernel_size=args.kernel_size,
-            sigma=args.sigma,
-            algorithm=args.algorithm,
+            args.spec,
             repeats=args.repeat,
             engines=args.engines,
             device=args.device,

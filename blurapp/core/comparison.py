@@ -20,13 +20,10 @@ from blurapp.core.engines import (
 )
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
-    DEFAULT_KERNEL_SIZE,
-    DEFAULT_SIGMA,
     Algorithm,
-    KernelSize,
-    kernel_for,
 )
 from blurapp.core.runs import BlurCancelled, EngineRun, FirstCall
+from blurapp.core.spec import BlurSpec
 from blurapp.core.timing import first_call_run, time_engines
 
 log = logging.getLogger(__name__)
@@ -323,10 +320,8 @@ def describe_failure(engine: Engine, error: Exception) -> str:
 
 def compare(
     image: np.ndarray,
+    spec: BlurSpec | None = None,
     *,
-    kernel_size: KernelSize = DEFAULT_KERNEL_SIZE,
-    sigma: float = DEFAULT_SIGMA,
-    algorithm: Algorithm = DEFAULT_ALGORITHM,
     repeats: int | None = None,
     engines: Collection[str | Engine] = DEFAULT_ENGINES,
     device: str = "auto",
@@ -335,7 +330,8 @@ def compare(
     on_engine_done: Callable[[str, EngineRun | None, str | None], None] | None = None,
     on_output: Callable[[str, EngineRun], None] | None = None,
 ) -> ComparisonResult:
-    """Blur `image` with each of `engines` (names or Engines) and time them alike.
+    """Blur `image` as `spec` says (its kernel; None: the default BlurSpec) with each of
+    `engines` (names or Engines) and time them alike.
 
     Each engine makes its first call in turn; then their steady calls are timed together,
     interleaved (blurapp.core.timing): `repeats` of each, or as many as each needs when None;
@@ -349,7 +345,8 @@ def compare(
     first call only), so a view can show one output while the next engine still computes.
     `device` is the platform of the JAX engines ("auto", "cpu", "gpu").
     """
-    kernel = kernel_for(algorithm, kernel_size, sigma)
+    spec = BlurSpec() if spec is None else spec
+    kernel = spec.kernel
     first_calls: dict[str, FirstCall] = {}
     errors: dict[str, str] = {}
     chosen: dict[str, Engine] = {}
@@ -389,8 +386,8 @@ def compare(
             on_engine_done(name, runs.get(name), errors.get(name))
     return ComparisonResult(
         kernel=kernel,
-        sigma=float(sigma),
-        algorithm=algorithm,
+        sigma=spec.sigma,
+        algorithm=spec.algorithm,
         runs={name: runs[name] for name in chosen if name in runs},
         errors={name: errors[name] for name in chosen if name in errors},
         engines=chosen,

@@ -32,6 +32,7 @@ from blurapp.core.kernel import (
 )
 from blurapp.core.runs import BlurCancelled, Compilation
 from blurapp.core.saving import write_atomically
+from blurapp.core.spec import BlurSpec
 
 # Log-spaced, from a thumbnail to a 24 MP camera's photo (6000 × 4000).
 SWEEP_MEGAPIXELS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 24.0)
@@ -187,9 +188,7 @@ def sweep_points(
         try:
             result = compare(
                 resized,
-                kernel_size=kernel_size,
-                sigma=sigma,
-                algorithm=algorithm,
+                BlurSpec(kernel_size=kernel_size, sigma=sigma, algorithm=algorithm),
                 repeats=repeats,
                 engines=engines,
                 device=device,

@@ -17,6 +17,7 @@ from blurapp.core import (
     get_engine,
 )
 from blurapp.core import engines as registry
+from blurapp.core.spec import BlurSpec
 
 ENGINES = engine_names()
 
@@ -96,7 +97,7 @@ def test_numpy_engine_stops_between_taps_when_cancelled():
 
 def test_comparison_figures_are_separate_and_consistent():
     image = random_image(200, 300, seed=11)
-    result = compare(image, kernel_size=9, sigma=2.5, repeats=4)
+    result = compare(image, BlurSpec(kernel_size=9, sigma=2.5), repeats=4)
     kernel = gaussian_kernel(9, 2.5)
     expected = blur_oracle(image, kernel)
     np.testing.assert_allclose(result.reference_run.output, expected, atol=TOLERANCE, rtol=0)
@@ -121,9 +122,9 @@ def test_comparison_figures_are_separate_and_consistent():
 
 def test_a_new_sigma_reuses_the_compiled_blur_and_a_new_size_compiles():
     image = random_image(61, 47, seed=5)
-    first = compare(image, kernel_size=11, sigma=1.5)
-    again = compare(image, kernel_size=11, sigma=3.5)
-    other_size = compare(image, kernel_size=13, sigma=3.5)
+    first = compare(image, BlurSpec(kernel_size=11, sigma=1.5))
+    again = compare(image, BlurSpec(kernel_size=11, sigma=3.5))
+    other_size = compare(image, BlurSpec(kernel_size=13, sigma=3.5))
     assert first.jit_run.compiled
     assert not again.jit_run.compiled
     assert other_size.jit_run.compiled
@@ -212,8 +213,8 @@ def test_the_2d_kernel_is_the_outer_product_of_the_1d_one():
 
 def test_separable_and_2d_comparisons_agree():
     image = random_image(300, 200, seed=9)
-    two_d = compare(image, kernel_size=15, sigma=3.0)
-    separable = compare(image, kernel_size=15, sigma=3.0, algorithm="separable")
+    two_d = compare(image, BlurSpec(kernel_size=15, sigma=3.0))
+    separable = compare(image, BlurSpec(kernel_size=15, sigma=3.0, algorithm="separable"))
     assert separable.algorithm == "separable" and separable.kernel_size == 15
     for a, b in [
         (two_d.reference_run, separable.reference_run),
@@ -254,7 +255,7 @@ def test_jax_running_out_of_memory_is_told_apart(monkeypatch, caplog):
     monkeypatch.setattr(
         compiled_blurs, "get", lambda *shapes: (out_of_memory, Compilation.FROM_CACHE)
     )
-    result = comparison.compare(np.zeros((4, 4), np.float32), kernel_size=3, sigma=1.0)
+    result = comparison.compare(np.zeros((4, 4), np.float32), BlurSpec(kernel_size=3, sigma=1.0))
     assert result.reference_run is not None and result.jit_run is None
     assert result.jit_error.startswith("JAX-jit ran out of memory for this photo")
     assert "compiling it again" not in caplog.text
@@ -342,7 +343,7 @@ def test_a_preview_comparison_works_out_the_difference_only_when_asked(monkeypat
 
     monkeypatch.setattr(comparison, "max_abs_difference", counted)
     image = np.random.default_rng(3).random((40, 30), dtype=np.float32)
-    result = compare(image, kernel_size=5, sigma=1.2, repeats=0, engines=("numpy", "jax"))
+    result = compare(image, BlurSpec(kernel_size=5, sigma=1.2), repeats=0, engines=("numpy", "jax"))
     assert worked_out == []
     outputs = {name: run.output for name, run in result.runs.items()}
     expected = float(np.max(np.abs(outputs["jax"].astype(np.float64) - outputs["numpy"])))

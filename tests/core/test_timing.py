@@ -9,6 +9,7 @@ import pytest
 
 from blurapp.core import Call, FirstCall, compare
 from blurapp.core.engines import Engine
+from blurapp.core.spec import BlurSpec
 from blurapp.core.timing import (
     MAX_CALLS,
     MAX_MEASURE_SECONDS,
@@ -145,7 +146,7 @@ def test_a_registered_engine_is_timed_like_the_others():
 
     custom = Engine("custom", "Custom", first_call)
     result = compare(
-        np.ones((8, 8), np.float32), engines=["numpy", custom], kernel_size=1, repeats=5
+        np.ones((8, 8), np.float32), BlurSpec(kernel_size=1), engines=["numpy", custom], repeats=5
     )
     assert len(calls) == 6  # warm-up and five
     assert result.speedup_of("custom") == pytest.approx(result.reference_run.seconds / 0.001)
