@@ -212,7 +212,6 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
         "seconds_all": list(run.repeat_seconds) if run else None,  # every sample
         "calls_per_sample": run.calls_per_sample if run else None,
         "seconds_quartiles": list(run.quartiles) if run else None,
-        "repeat_seconds": list(run.repeat_seconds) if run else None,  # as seconds_all
         "end_to_end_seconds": run.end_to_end_seconds if run else None,
         "first_call_seconds": run.first_call_seconds if run else None,
         "compiled": run.compiled if run else None,
@@ -347,6 +346,9 @@ def compare(
     """
     spec = BlurSpec() if spec is None else spec
     kernel = spec.kernel
+    # The machine's use over the whole comparison, first calls included: over the steady
+    # calls alone, a small photo's timing lasted too little for the kernel's counters.
+    stop_watching = watch_machine()
     first_calls: dict[str, FirstCall] = {}
     errors: dict[str, str] = {}
     chosen: dict[str, Engine] = {}
@@ -370,7 +372,6 @@ def compare(
         errors[name] = describe_failure(chosen[name], error)
 
     copies = {} if repeats == 0 else _first_copies(image, chosen, first_calls, device)
-    stop_watching = watch_machine()
     runs = time_engines(
         {**first_calls, **copies},
         repeats=repeats,

@@ -36,8 +36,12 @@ MIN_TIMED_SECONDS = 0.05
 OTHERS_SHARE = 0.6
 # An engine's middle half of calls at least this fraction of its median apart…
 SPREAD = 0.5
-# …over at least this many samples.
+# …over at least this many samples;
 MIN_SAMPLES_FOR_SPREAD = 8
+# …or, over fewer (a large image's slow calls are timed a few times only), at least this
+# fraction over at least this many.
+FEW_SAMPLES_SPREAD = 1.0
+MIN_FEW_SAMPLES = 3
 
 
 def cores() -> int:
@@ -101,8 +105,10 @@ class Conditions:
     machine: MachineUse | None = None
     # Each CPU engine timed long enough: the wall seconds of its calls ÷ their CPU seconds.
     wall_over_cpu: Mapping[str, float] = field(default_factory=dict)
-    # Each engine timed in enough samples: its middle half ÷ its median.
+    # Each engine timed in enough samples: its middle half ÷ its median…
     spread: Mapping[str, float] = field(default_factory=dict)
+    # …and how many samples that is.
+    samples: Mapping[str, int] = field(default_factory=dict)
 
 
 def conditions_of(runs: Mapping[str, EngineRun], machine: MachineUse | None) -> Conditions:
@@ -117,9 +123,16 @@ def conditions_of(runs: Mapping[str, EngineRun], machine: MachineUse | None) -> 
     spread = {
         name: run.spread
         for name, run in runs.items()
-        if run.spread is not None and len(run.repeat_seconds) >= MIN_SAMPLES_FOR_SPREAD
+        if run.spread is not None and len(run.repeat_seconds) >= MIN_FEW_SAMPLES
     }
-    return Conditions(machine, wall_over_cpu, spread)
+    samples = {name: len(runs[name].repeat_seconds) for name in spread}
+    return Conditions(machine, wall_over_cpu, spread, samples)
+
+
+def spread_bound(samples: int) -> float:
+    """How far apart an engine's middle half of `samples` calls may be, as a fraction of their
+    median, on a machine nothing else is using."""
+    return SPREAD if samples >= MIN_SAMPLES_FOR_SPREAD else FEW_SAMPLES_SPREAD
 
 
 @dataclass(frozen=True)
@@ -188,6 +201,8 @@ def judge(conditions: Conditions) -> Verdict:
         ),
         others_cores=others,
         spread=tuple(
-            (name, spread) for name, spread in conditions.spread.items() if spread >= SPREAD
+            (name, spread)
+            for name, spread in conditions.spread.items()
+            if spread >= spread_bound(conditions.samples.get(name, MIN_SAMPLES_FOR_SPREAD))
         ),
     )

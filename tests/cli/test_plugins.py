@@ -93,7 +93,7 @@ def test_bench_has_a_column_for_the_plugin_engine_in_its_table_and_json(tmp_path
     assert run.returncode == 0, run.stderr
     [result] = json.loads(run.stdout)["results"]
     assert result["scipy"]["seconds"] > 0 and result["scipy"]["max_abs_diff"] <= TOLERANCE
-    assert len(result["scipy"]["repeat_seconds"]) == 3
+    assert len(result["scipy"]["seconds_all"]) == 3
 
 
 def test_a_broken_plugin_is_one_warning_and_compare_still_works(
