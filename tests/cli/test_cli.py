@@ -172,6 +172,7 @@ def test_bad_parameters_give_usage_and_status_2(option, value, words):
     assert_no_traceback(run)
 
 
+@pytest.mark.slow
 def test_bench_json_on_small_sizes():
     run = blurapp_in_process(
         "bench",
@@ -207,6 +208,7 @@ def test_bench_json_on_small_sizes():
         assert len(eager["repeat_seconds"]) == 1  # op by op is slow: timed once
 
 
+@pytest.mark.slow
 def test_bench_table_prints_a_row_per_case():
     run = blurapp_in_process(
         "bench", "--sections", "engines", "--megapixels", "0.01", "--kernel-sizes", "3", "5"
@@ -235,6 +237,7 @@ def test_unknown_algorithm_is_a_usage_error():
     assert_no_traceback(run)
 
 
+@pytest.mark.slow
 def test_a_second_launch_loads_the_compiled_blur_from_the_cache(photo, tmp_path):
     import os
 

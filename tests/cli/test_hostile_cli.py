@@ -23,6 +23,7 @@ def test_compare_gives_a_result_or_one_error_line(hostile_folder, name, capsys):
         assert "max abs diff" in out
 
 
+@pytest.mark.slow
 def test_compare_in_a_process_of_its_own_never_shows_a_traceback(hostile_folder):
     for name in [
         "PNG-cut-0.5.png",

@@ -156,6 +156,7 @@ THREE_ON_CPU = ("--engines", "numpy,jax@cpu,jax-eager", "--device", "cpu")
 JAX_ON_GPU = ("--engine", "jax", "--device", "gpu")
 
 
+@pytest.mark.slow
 def test_a_platform_is_chosen_among_several_devices(photo):
     # Two CPU devices stand in for a machine with more than one; BlurApp takes the first.
     env = {

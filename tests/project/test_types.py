@@ -6,10 +6,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 CHECKED = ("core", "scale", "app")  # pyproject.toml's [tool.mypy] files
 
 
+@pytest.mark.slow
 def test_mypy_finds_no_error_in_core_scale_and_app(request, tmp_path):
     # mypy's cache kept with pytest's: from cold it takes about 20 s of CPU, warm about 1 s.
     pytest_cache = getattr(request.config, "cache", None)  # None with -p no:cacheprovider

@@ -277,6 +277,7 @@ def _slow_photos(folder: Path, count: int) -> None:
 SLOW = {"algorithm": "2d", "kernel_size": 25, "sigma": 4.0, "engine": "numpy"}
 
 
+@pytest.mark.slow
 def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(tmp_path, monkeypatch):
     monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 3.0)
     photos = tmp_path / "photos"
@@ -308,6 +309,7 @@ def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(tmp_
         assert not (out / "photos" / failure.source.with_suffix(".npy").name).exists()
 
 
+@pytest.mark.slow
 def test_a_tiled_blur_whose_last_worker_dies_fails_saying_so(tmp_path, monkeypatch):
     """Blurring by blocks on a cluster that loses its last worker ends with an error that
     says so, instead of waiting for a worker forever, and leaves no output behind."""
@@ -335,6 +337,7 @@ def test_a_tiled_blur_whose_last_worker_dies_fails_saying_so(tmp_path, monkeypat
     assert sorted(path.name for path in tmp_path.iterdir()) == ["big.tif", "cluster"]
 
 
+@pytest.mark.slow
 def test_a_batch_whose_scheduler_dies_reports_what_is_on_disk(tmp_path):
     photos = tmp_path / "photos"
     _slow_photos(photos, 24)

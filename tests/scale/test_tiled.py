@@ -37,6 +37,7 @@ def as_float(data: np.ndarray) -> np.ndarray:
     return np.divide(data, np.float32(np.iinfo(data.dtype).max), dtype=np.float32)
 
 
+@pytest.mark.slow
 def test_sixty_megapixels_match_the_in_memory_blur_and_scipy(tmp_path):
     data = noise((7750, 7750))
     source = write_tiff(tmp_path / "big.tif", data, tile=(512, 512))

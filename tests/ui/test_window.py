@@ -456,6 +456,7 @@ def test_blurred_pixels_match_the_oracle(make_window, qtbot):
     np.testing.assert_allclose(result.jit_run.output, expected, atol=TOLERANCE, rtol=0)
 
 
+@pytest.mark.slow
 def test_screenshot_command_saves_a_picture_of_the_window(tmp_path):
     out = tmp_path / "shot.png"
     source = photo_file(tmp_path, "scene.png", size=(200, 120))

@@ -147,6 +147,7 @@ def test_a_screenshot_name_too_long_fails_at_once_with_one_error_line(tmp_path):
     assert len(errors) == 1 and target.name in errors[0] and "too long" in errors[0]
 
 
+@pytest.mark.slow
 def test_a_screenshot_that_fails_while_saving_ends_the_program(tmp_path):
     # The fault is put in through sitecustomize, which Python imports before BlurApp.
     (tmp_path / "sitecustomize.py").write_text(
@@ -320,6 +321,7 @@ def _exit_when_shown(*options):
     )
 
 
+@pytest.mark.slow
 def test_a_window_closed_at_once_exits_without_an_error():
     # Closed as it is shown, its first job given to the thread pool but not yet begun: that
     # job began after Qt's objects were deleted at exit, and the program ended on two
@@ -330,6 +332,7 @@ def test_a_window_closed_at_once_exits_without_an_error():
         assert "Traceback" not in run_.stderr and "Error" not in run_.stderr, run_.stderr
 
 
+@pytest.mark.slow
 def test_an_unknown_language_is_named_with_the_languages_there_are():
     for language in ("klingon", "fr"):
         run_ = _exit_when_shown("--lang", language)
@@ -454,6 +457,7 @@ def test_a_window_the_tests_start_keeps_its_settings_out_of_the_users_home(tmp_p
     assert _files_under(home) == []
 
 
+@pytest.mark.slow
 def test_the_startup_bench_keeps_its_windows_settings_out_of_the_users(tmp_path, monkeypatch):
     from blurapp import bench
 

@@ -283,6 +283,7 @@ print("event loop ended normally", flush=True)
 """
 
 
+@pytest.mark.slow
 def test_quitting_during_a_long_jax_call_ends_the_program_within_two_seconds(tmp_path):
     photo = tmp_path / "large.png"
     Image.fromarray(np.random.default_rng(0).integers(0, 256, (2000, 3000), dtype=np.uint8)).save(
