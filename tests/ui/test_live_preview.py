@@ -6,6 +6,7 @@ from helpers.oracle import blur_oracle
 from helpers.photos import photo_file
 from helpers.window import RUN_TIMEOUT_MS
 
+from blurapp.app.captions import LIVE_RATE_SECONDS
 from blurapp.app.settings_file import SettingsFile
 from blurapp.core import kernel_for
 from blurapp.core.figures import format_ms
@@ -135,10 +136,12 @@ def test_each_pane_says_how_often_it_updates_while_the_slider_moves(make_window,
         )
     for pane in window.panes:
         assert " updates/s" in pane.caption_text(), pane.caption_text()
-    # Once the slider has been still a while, the rate goes: it described the moving.
+    # Once the slider has been still a while, the rate goes: it described the moving. The
+    # while is LIVE_RATE_SECONDS after a pane's last update; the margin beyond it is for a
+    # machine busy with other work (the suite's other workers), where the timer fires late.
     qtbot.waitUntil(
         lambda: all(" updates/s" not in pane.caption_text() for pane in window.panes),
-        timeout=4000,
+        timeout=round(LIVE_RATE_SECONDS * 1000) + 8000,
     )
     assert "live: " in window.right_pane.caption_text()
 
