@@ -16,6 +16,7 @@ SWEEP = ("bench", "--sweep", "--max-megapixels", "0.008", "--engines", "numpy,ja
 SWEEP += ("--kernel-sizes", "3", "--repeat", "1")
 
 
+@pytest.mark.slow
 def test_bench_sweep_prints_a_line_per_size_and_writes_the_csv(tmp_path):
     photo = photo_file(tmp_path, size=(60, 40))
     out = tmp_path / "sweep.csv"
@@ -54,6 +55,7 @@ def test_bench_sweep_checks_its_csv_before_measuring(tmp_path):
     assert time.monotonic() - start < 30
 
 
+@pytest.mark.slow
 def test_bench_sweep_json_has_the_points(tmp_path):
     run = blurapp(*SWEEP, "--json")  # a first JAX call of its own, as above
     assert run.returncode == 0, run.stderr

@@ -65,6 +65,7 @@ def test_every_yardstick_is_timed_in_rounds_and_the_ratios_are_of_its_medians():
         assert ratio == pytest.approx(medians[numerator] / medians[denominator], rel=1e-12)
 
 
+@pytest.mark.slow
 def test_the_text_names_each_yardstick_and_each_ratio_beside_its_goal():
     # In this process, on the image size of the tests below: JAX compiles its programs once.
     from blurapp.bench.report import section_lines

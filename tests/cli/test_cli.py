@@ -75,6 +75,7 @@ def test_compare_json_has_the_contracted_keys(photo):
     assert 0 <= data["max_abs_diff"] <= 1e-5
 
 
+@pytest.mark.slow
 def test_compare_out_dir_writes_both_outputs(photo, tmp_path):
     out = tmp_path / "results"
     run = blurapp_in_process(
@@ -223,6 +224,7 @@ def test_bench_table_prints_a_row_per_case():
     assert "2d" in lines[5] and "separable" in lines[6]
 
 
+@pytest.mark.slow
 def test_compare_separable_json(photo):
     run = blurapp_in_process("compare", photo, "--algorithm", "separable", "--json")
     assert run.returncode == 0, run.stderr
@@ -260,6 +262,7 @@ def test_a_second_launch_loads_the_compiled_blur_from_the_cache(photo, tmp_path)
     assert any((tmp_path / "cache" / "jax-compilation").iterdir())
 
 
+@pytest.mark.slow
 def test_bench_rows_cover_both_algorithms():
     run = blurapp_in_process(
         "bench", "--json", "--sections", "engines", "--megapixels", "0.01", "--kernel-sizes", "5"
@@ -394,6 +397,7 @@ def test_compare_with_one_jax_engine_that_runs_keeps_the_figures(photo):
         assert "warning: JAX has no gpu device here (it has: cpu)" in run.stderr.splitlines()
 
 
+@pytest.mark.slow
 def test_bench_startup_gives_up_on_a_launch_that_never_says_its_window_is_shown():
     """A launch that hangs before its window is shown, or after, is stopped and counted as
     failed, not waited for; one that says "shown" and exits is timed."""

@@ -159,6 +159,7 @@ def test_a_signal_while_writing_leaves_no_temporary_file(photo, tmp_path, signum
     assert sorted(p.name for p in tmp_path.iterdir()) == ["street.png"]
 
 
+@pytest.mark.slow
 def test_a_full_output_is_a_clean_error():
     with open("/dev/full", "w") as full:
         run = subprocess.run(
@@ -202,6 +203,7 @@ def not_utf8_photo(tmp_path):
     return path
 
 
+@pytest.mark.slow
 def test_a_name_that_is_not_utf8_prints_on_a_strict_terminal(not_utf8_photo):
     env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
     run = subprocess.run(
@@ -272,6 +274,7 @@ def test_an_output_folder_name_too_long_is_a_clean_error(photo, tmp_path):
     assert_one_error_line(run, "File name too long")
 
 
+@pytest.mark.slow
 def test_a_full_output_is_a_clean_error_for_the_bench_too():
     tiny = ("--megapixels", "0.01", "--kernel-sizes", "3", "--algorithms", "2d")
     with open("/dev/full", "w") as full:
@@ -285,6 +288,7 @@ def test_a_full_output_is_a_clean_error_for_the_bench_too():
     assert_one_error_line(run, "cannot write the output", "No space left on device")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
 def test_a_terminal_that_cannot_show_every_character_gets_replacements(not_utf8_photo, encoding):
     env = {**os.environ, "PYTHONIOENCODING": f"{encoding}:strict"}

@@ -16,6 +16,7 @@ def rgb_of(path):
         return np.asarray(image.convert("RGB"), dtype=np.float64) / 255
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["2d", "separable"])
 def test_compare_color_blurs_each_channel_of_the_bundled_photo(tmp_path, algorithm):
     run = blurapp_in_process(
@@ -41,6 +42,7 @@ def test_compare_without_color_stays_grey():
     assert json.loads(run.stdout)["image"]["channels"] == 1
 
 
+@pytest.mark.slow
 def test_compare_color_table_says_colour():
     run = blurapp_in_process("compare", "--color")
     assert run.returncode == 0, run.stderr
@@ -72,6 +74,7 @@ def test_blur_color_png_is_rgb(tmp_path):
         np.testing.assert_allclose(np.asarray(picture), expected * 255, atol=0.5 + 1e-3)
 
 
+@pytest.mark.slow
 def test_bench_color_times_three_channel_images():
     run = blurapp_in_process(
         "bench", "--color", "--json", "--sections", "engines", "--megapixels", "0.01",

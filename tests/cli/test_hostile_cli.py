@@ -9,6 +9,7 @@ from helpers.hostile import HOSTILE
 from blurapp.cli import main
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [name for name, _ in HOSTILE][::3])
 def test_compare_gives_a_result_or_one_error_line(hostile_folder, name, capsys):
     path = hostile_folder / name

@@ -50,6 +50,7 @@ def blurapp(monkeypatch):
 # --- The command line --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_compare_times_the_plugin_engine_beside_numpy(blurapp, plugin_folder, photo):
     run = blurapp("compare", photo, "--engines", "numpy,scipy", "--json", folders=[plugin_folder])
     assert run.returncode == 0, run.stderr
@@ -97,6 +98,7 @@ BENCH = (
 )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_bench_has_a_column_for_the_plugin_engine_in_its_table_and_json(blurapp, plugin_folder):
     table = blurapp(*BENCH, folders=[plugin_folder])
     assert table.returncode == 0, table.stderr
@@ -115,6 +117,7 @@ def test_bench_has_a_column_for_the_plugin_engine_in_its_table_and_json(blurapp,
     assert len(result["scipy"]["repeat_seconds"]) == 3
 
 
+@pytest.mark.slow
 def test_a_broken_plugin_is_one_warning_and_compare_still_works(
     blurapp, plugin_folder, broken_folder, photo
 ):

@@ -43,6 +43,7 @@ def test_a_constant_image_stays_constant(setup, shape, value):
     np.testing.assert_allclose(output, value, atol=1e-6, rtol=0)
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(setup=setups(), data=st.data(), shape=SHAPES)
 def test_the_output_stays_within_the_inputs_range(setup, data, shape):

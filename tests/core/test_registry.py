@@ -63,6 +63,7 @@ def test_the_built_in_engines_are_registered_in_order():
     ]
 
 
+@pytest.mark.slow
 def test_a_fourth_engine_reaches_the_command_line_and_its_json(scipy_engine, photo, capsys):
     assert cli.main(["compare", str(photo), "--engines", "numpy,jax,scipy", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

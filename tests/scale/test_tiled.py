@@ -282,6 +282,7 @@ def test_without_dask_the_error_says_what_to_install(tmp_path, monkeypatch):
         tiled_read.open_tiled(source)
 
 
+@pytest.mark.slow
 def test_a_distributed_cluster_computes_the_blocks(tmp_path):
     import distributed
 

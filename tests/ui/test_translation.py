@@ -119,6 +119,7 @@ def test_the_shipped_qm_is_built_from_the_ts(tmp_path):
     assert built.read_bytes() == (TRANSLATIONS / "blurapp_zh_CN.qm").read_bytes()
 
 
+@pytest.mark.slow
 def test_lang_option_reaches_the_window(tmp_path):
     out = tmp_path / "zh.png"
     run = subprocess.run(
