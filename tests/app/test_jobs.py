@@ -163,6 +163,7 @@ def test_a_live_preview_keeps_the_photo_on_the_jax_device_and_a_timed_run_copies
     assert len(puts) >= 1 + len(run.repeat_seconds) * run.calls_per_sample > 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "what", ["the live preview switched off", "a timed run without JAX-jit", "a blur by blocks"]
 )
