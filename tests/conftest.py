@@ -19,6 +19,8 @@ os.environ["BLURAPP_STATE_DIR"] = tempfile.mkdtemp(prefix="blurapp-test-state-")
 # all: Qt writes them under XDG_CONFIG_HOME): folders of this run's, whatever the user has set.
 for _variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
     os.environ[_variable] = tempfile.mkdtemp(prefix=f"blurapp-test-{_variable.lower()}-")
+# Under pytest-xdist every worker imports this file, so each worker has folders of its own
+# (its own JAX compilation cache among them) and removes them when it ends.
 # The run's folders go with it: each run left five behind (a compilation cache among them).
 _RUN_FOLDERS = ("BLURAPP_CACHE_DIR", "BLURAPP_STATE_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
                 "XDG_STATE_HOME")  # fmt: skip

@@ -155,6 +155,7 @@ def test_every_kernel_size_has_a_preview_size_at_most_twice_its_taps():
         assert size < 5 or bucket**2 <= 2 * size**2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["2d", "separable"])
 @pytest.mark.parametrize("color", [False, True])
 def test_jax_with_the_padded_kernel_blurs_as_the_exact_one(algorithm, color):

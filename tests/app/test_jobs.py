@@ -101,6 +101,7 @@ def test_a_run_reports_progress_and_each_engine_and_returns_the_comparison(tmp_p
     assert done.picture[0].dtype == np.uint8
 
 
+@pytest.mark.slow
 def test_a_timed_run_works_out_the_difference_on_the_worker_and_a_preview_never_does(
     tmp_path, monkeypatch
 ):
@@ -126,6 +127,7 @@ def test_a_timed_run_works_out_the_difference_on_the_worker_and_a_preview_never_
     assert set(previewed.result.runs) == set(engines) and worked_out == []
 
 
+@pytest.mark.slow
 def test_a_live_preview_keeps_the_photo_on_the_jax_device_and_a_timed_run_copies_it(
     tmp_path, monkeypatch
 ):
@@ -161,6 +163,7 @@ def test_a_live_preview_keeps_the_photo_on_the_jax_device_and_a_timed_run_copies
     assert len(puts) >= 1 + len(run.repeat_seconds) * run.calls_per_sample > 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "what", ["the live preview switched off", "a timed run without JAX-jit", "a blur by blocks"]
 )
@@ -452,6 +455,7 @@ def test_a_photo_that_fails_is_told_once(controlled, tmp_path):
     assert shown.status[-1] == "Could not open the photo"
 
 
+@pytest.mark.slow
 def test_run_puts_the_result_in_the_session_with_its_progress(controlled):
     session, runner, shown, controller = controlled
     assert controller.run()
@@ -462,6 +466,7 @@ def test_run_puts_the_result_in_the_session_with_its_progress(controlled):
     assert any(total == 25 for _, _, total, _ in shown.progress)
 
 
+@pytest.mark.slow
 def test_a_second_run_supersedes_the_first_which_shows_nothing(controlled):
     session, runner, shown, controller = controlled
     controller.run()

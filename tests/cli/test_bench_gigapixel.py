@@ -1,10 +1,13 @@
 """`blurapp bench --sections scale`'s blur by blocks, measured with each engine (here on a small
 image: the real one is a gigapixel and minutes)."""
 
+import pytest
+
 from blurapp.bench import scale
 from blurapp.bench.report import section_lines
 
 
+@pytest.mark.slow
 def test_the_blur_by_blocks_is_measured_with_each_engine_and_says_its_rate(tmp_path, monkeypatch):
     kept = {}
     real_measure = scale.measure_gigapixel

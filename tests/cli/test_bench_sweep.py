@@ -5,7 +5,7 @@ import json
 import time
 
 import pytest
-from helpers.command_line import blurapp
+from helpers.command_line import blurapp, blurapp_in_process
 from helpers.photos import photo_file
 
 from blurapp.core.sweep import (
@@ -16,9 +16,12 @@ SWEEP = ("bench", "--sweep", "--max-megapixels", "0.008", "--engines", "numpy,ja
 SWEEP += ("--kernel-sizes", "3", "--repeat", "1")
 
 
+@pytest.mark.slow
 def test_bench_sweep_prints_a_line_per_size_and_writes_the_csv(tmp_path):
     photo = photo_file(tmp_path, size=(60, 40))
     out = tmp_path / "sweep.csv"
+    # A process of its own: its first JAX call at each size must compile or load from the
+    # cache, where this process may have compiled the size already.
     run = blurapp(*SWEEP, "--photo", photo, "--csv", out)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
@@ -43,7 +46,7 @@ def test_bench_sweep_prints_a_line_per_size_and_writes_the_csv(tmp_path):
 def test_bench_sweep_checks_its_csv_before_measuring(tmp_path):
     out = tmp_path / "missing" / "sweep.csv"
     start = time.monotonic()
-    run = blurapp(*SWEEP, "--csv", out)
+    run = blurapp_in_process(*SWEEP, "--csv", out)
     assert run.returncode == 1
     assert run.stderr.splitlines() == [f"error: {out}: the folder {out.parent} does not exist"], (
         run.stderr
@@ -52,8 +55,9 @@ def test_bench_sweep_checks_its_csv_before_measuring(tmp_path):
     assert time.monotonic() - start < 30
 
 
+@pytest.mark.slow
 def test_bench_sweep_json_has_the_points(tmp_path):
-    run = blurapp(*SWEEP, "--json")
+    run = blurapp(*SWEEP, "--json")  # a first JAX call of its own, as above
     assert run.returncode == 0, run.stderr
     sweep = json.loads(run.stdout)["sweep"]
     assert sweep["photo"]["width"] == 600 and sweep["kernel"]["size"] == 3

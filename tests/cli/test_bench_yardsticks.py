@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 import pytest
-from helpers.command_line import blurapp
+from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
 
 # The entries a user reads, by JSON key and by their words in the text.
@@ -36,7 +36,7 @@ SMALL_MP = 0.05
 
 
 def test_every_yardstick_is_timed_in_rounds_and_the_ratios_are_of_its_medians():
-    run = blurapp(
+    run = blurapp_in_process(
         "bench", "--json", "--sections", "yardsticks", "--probe-megapixels", "0.1", "--repeat", "2"
     )
     assert run.returncode == 0, run.stderr
@@ -65,6 +65,7 @@ def test_every_yardstick_is_timed_in_rounds_and_the_ratios_are_of_its_medians():
         assert ratio == pytest.approx(medians[numerator] / medians[denominator], rel=1e-12)
 
 
+@pytest.mark.slow
 def test_the_text_names_each_yardstick_and_each_ratio_beside_its_goal():
     # In this process, on the image size of the tests below: JAX compiles its programs once.
     from blurapp.bench.report import section_lines

@@ -1,4 +1,6 @@
-"""The command line as a user runs it: a separate process, its output and exit status."""
+"""The command line: its output and exit status; a process of its own where the process is
+what is checked (its start, the compilation cache a second launch finds), otherwise
+`blurapp.cli.main` called in this process."""
 
 import json
 import os
@@ -8,7 +10,7 @@ import sys
 
 import numpy as np
 import pytest
-from helpers.command_line import blurapp
+from helpers.command_line import blurapp, blurapp_in_process
 from helpers.oracle import blur_oracle
 from PIL import Image
 
@@ -36,7 +38,7 @@ def test_version():
 
 
 def test_compare_prints_the_table_for_the_bundled_photo():
-    run = blurapp("compare")
+    run = blurapp_in_process("compare")
     assert run.returncode == 0, run.stderr
     assert_no_traceback(run)
     table = dict(re.split(r"\s{2,}", line, maxsplit=1) for line in run.stdout.splitlines())
@@ -59,7 +61,7 @@ def test_compare_prints_the_table_for_the_bundled_photo():
 
 
 def test_compare_json_has_the_contracted_keys(photo):
-    run = blurapp(
+    run = blurapp_in_process(
         "compare", photo, "--kernel-size", "auto", "--sigma", "1.5", "--repeat", "2", "--json"
     )
     assert run.returncode == 0, run.stderr
@@ -73,9 +75,12 @@ def test_compare_json_has_the_contracted_keys(photo):
     assert 0 <= data["max_abs_diff"] <= 1e-5
 
 
+@pytest.mark.slow
 def test_compare_out_dir_writes_both_outputs(photo, tmp_path):
     out = tmp_path / "results"
-    run = blurapp("compare", photo, "--out-dir", out, "--kernel-size", "5", "--sigma", "1")
+    run = blurapp_in_process(
+        "compare", photo, "--out-dir", out, "--kernel-size", "5", "--sigma", "1"
+    )
     assert run.returncode == 0, run.stderr
     assert sorted(p.name for p in out.iterdir()) == ["jax.npy", "jax.png", "numpy.npy", "numpy.png"]
     expected = blur_oracle(load_grayscale(photo), gaussian_kernel(5, 1.0))
@@ -91,7 +96,7 @@ def test_compare_out_dir_writes_both_outputs(photo, tmp_path):
 @pytest.mark.parametrize("engine", ["numpy", "jax"])
 def test_blur_to_npy_gives_the_float32_result(photo, tmp_path, engine):
     out = tmp_path / "blurred.npy"
-    run = blurapp("blur", photo, "-o", out, "--engine", engine, "--sigma", "2")
+    run = blurapp_in_process("blur", photo, "-o", out, "--engine", engine, "--sigma", "2")
     assert run.returncode == 0, run.stderr
     expected = blur_oracle(load_grayscale(photo), gaussian_kernel(9, 2.0))
     np.testing.assert_allclose(np.load(out), expected, atol=1e-5, rtol=0)
@@ -99,7 +104,7 @@ def test_blur_to_npy_gives_the_float32_result(photo, tmp_path, engine):
 
 def test_blur_to_an_image_gives_8_bit_grayscale(photo, tmp_path):
     out = tmp_path / "blurred.jpg"
-    run = blurapp("blur", photo, "-o", out)
+    run = blurapp_in_process("blur", photo, "-o", out)
     assert run.returncode == 0, run.stderr
     with Image.open(out) as written:
         assert written.mode == "L" and written.size == (45, 30)
@@ -109,7 +114,7 @@ def test_blur_of_a_16_bit_photo_stays_16_bit_in_png(tmp_path):
     source = tmp_path / "deep.png"
     Image.fromarray(np.linspace(0, 65535, 400, dtype=np.uint16).reshape(20, 20)).save(source)
     out = tmp_path / "deep-blurred.png"
-    run = blurapp("blur", source, "-o", out, "--kernel-size", "1")
+    run = blurapp_in_process("blur", source, "-o", out, "--kernel-size", "1")
     assert run.returncode == 0, run.stderr
     with Image.open(source) as before, Image.open(out) as after:
         assert after.mode.startswith("I")
@@ -119,7 +124,7 @@ def test_blur_of_a_16_bit_photo_stays_16_bit_in_png(tmp_path):
 def test_blur_that_cannot_write_leaves_the_old_file(photo, tmp_path):
     out = tmp_path / "keep.xyz"
     out.write_bytes(b"old")
-    run = blurapp("blur", photo, "-o", out)
+    run = blurapp_in_process("blur", photo, "-o", out)
     assert run.returncode == 1
     assert run.stderr.startswith("error: ") and str(out) in run.stderr
     assert out.read_bytes() == b"old"
@@ -139,7 +144,7 @@ def test_blur_that_cannot_write_leaves_the_old_file(photo, tmp_path):
 def test_an_unreadable_file_gives_one_error_line_and_status_1(tmp_path, make, words, command):
     path = make(tmp_path)
     extra = ["-o", tmp_path / "out.png"] if command == "blur" else []
-    run = blurapp(command, path, *extra)
+    run = blurapp_in_process(command, path, *extra)
     assert run.returncode == 1
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1, run.stderr
@@ -161,15 +166,16 @@ def test_an_unreadable_file_gives_one_error_line_and_status_1(tmp_path, make, wo
     ],
 )
 def test_bad_parameters_give_usage_and_status_2(option, value, words):
-    run = blurapp("compare", option, value)
+    run = blurapp_in_process("compare", option, value)
     assert run.returncode == 2
     assert "usage: blurapp compare" in run.stderr
     assert words in run.stderr
     assert_no_traceback(run)
 
 
+@pytest.mark.slow
 def test_bench_json_on_small_sizes():
-    run = blurapp(
+    run = blurapp_in_process(
         "bench",
         "--json",
         "--sections",
@@ -203,8 +209,9 @@ def test_bench_json_on_small_sizes():
         assert len(eager["seconds_all"]) == 1  # op by op is slow: timed once
 
 
+@pytest.mark.slow
 def test_bench_table_prints_a_row_per_case():
-    run = blurapp(
+    run = blurapp_in_process(
         "bench", "--sections", "engines", "--megapixels", "0.01", "--kernel-sizes", "3", "5"
     )
     assert run.returncode == 0, run.stderr
@@ -217,8 +224,9 @@ def test_bench_table_prints_a_row_per_case():
     assert "2d" in lines[5] and "separable" in lines[6]
 
 
+@pytest.mark.slow
 def test_compare_separable_json(photo):
-    run = blurapp("compare", photo, "--algorithm", "separable", "--json")
+    run = blurapp_in_process("compare", photo, "--algorithm", "separable", "--json")
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     assert data["kernel"] == {"size": 9, "sigma": 2.5, "algorithm": "separable"}
@@ -226,11 +234,12 @@ def test_compare_separable_json(photo):
 
 
 def test_unknown_algorithm_is_a_usage_error():
-    run = blurapp("compare", "--algorithm", "fft")
+    run = blurapp_in_process("compare", "--algorithm", "fft")
     assert run.returncode == 2 and "invalid choice: 'fft'" in run.stderr
     assert_no_traceback(run)
 
 
+@pytest.mark.slow
 def test_a_second_launch_loads_the_compiled_blur_from_the_cache(photo, tmp_path):
     import os
 
@@ -253,8 +262,9 @@ def test_a_second_launch_loads_the_compiled_blur_from_the_cache(photo, tmp_path)
     assert any((tmp_path / "cache" / "jax-compilation").iterdir())
 
 
+@pytest.mark.slow
 def test_bench_rows_cover_both_algorithms():
-    run = blurapp(
+    run = blurapp_in_process(
         "bench", "--json", "--sections", "engines", "--megapixels", "0.01", "--kernel-sizes", "5"
     )
     assert run.returncode == 0, run.stderr
@@ -265,7 +275,7 @@ def test_bench_rows_cover_both_algorithms():
 @pytest.mark.parametrize("command", [["compare"], ["blur", "-o", "out.png"]])
 @pytest.mark.parametrize("sigma", ["20", "1e300", "1e308"])
 def test_a_sigma_beyond_the_range_is_a_short_usage_error(command, sigma, tmp_path):
-    run = blurapp(*command, "--kernel-size", "auto", "--sigma", sigma, cwd=tmp_path)
+    run = blurapp_in_process(*command, "--kernel-size", "auto", "--sigma", sigma, cwd=tmp_path)
     assert run.returncode == 2
     assert f"sigma must be between 0.1 and 16.5, not {float(sigma):g}" in run.stderr
     assert f"usage: blurapp {command[0]}" in run.stderr
@@ -364,7 +374,7 @@ def _has_gpu() -> bool:
 @pytest.mark.parametrize("engines", ["numpy,jax", "jax", "numpy,jax@gpu,jax-eager@gpu"])
 def test_compare_on_a_gpu_there_is_not_is_an_error(photo, engines):
     device = ["--device", "gpu"] if "@" not in engines else []
-    run = blurapp("compare", photo, "--engines", engines, *device, "--repeat", "1")
+    run = blurapp_in_process("compare", photo, "--engines", engines, *device, "--repeat", "1")
     assert_no_traceback(run)
     if _has_gpu():
         assert run.returncode == 0, run.stderr
@@ -378,13 +388,16 @@ def test_compare_on_a_gpu_there_is_not_is_an_error(photo, engines):
 
 def test_compare_with_one_jax_engine_that_runs_keeps_the_figures(photo):
     # jax@cpu runs; jax@gpu's reason is in the figures, as a line of its own, not a failure.
-    run = blurapp("compare", photo, "--engines", "numpy,jax@cpu,jax@gpu", "--repeat", "1")
+    run = blurapp_in_process(
+        "compare", photo, "--engines", "numpy,jax@cpu,jax@gpu", "--repeat", "1"
+    )
     assert run.returncode == 0, run.stderr
     if not _has_gpu():
         assert "unavailable: JAX has no gpu device here (it has: cpu)" in run.stdout
         assert "warning: JAX has no gpu device here (it has: cpu)" in run.stderr.splitlines()
 
 
+@pytest.mark.slow
 def test_bench_startup_gives_up_on_a_launch_that_never_says_its_window_is_shown():
     """A launch that hangs before its window is shown, or after, is stopped and counted as
     failed, not waited for; one that says "shown" and exits is timed."""

@@ -12,6 +12,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from helpers.command_line import blurapp_in_process
 from PIL import Image
 
 from blurapp import cli
@@ -30,8 +31,9 @@ def blurapp(*args, cwd=None, env=None):
     )
 
 
-def text(stream: bytes) -> str:
-    return stream.decode("utf-8", "replace")
+def text(stream: bytes | str) -> str:
+    """A launch's output (bytes) or a call's (text), as text."""
+    return stream if isinstance(stream, str) else stream.decode("utf-8", "replace")
 
 
 def assert_one_error_line(run, *words):
@@ -53,14 +55,16 @@ def photo(tmp_path):
 
 def test_blur_says_which_file_it_wrote(photo, tmp_path):
     out = tmp_path / "blurred.png"
-    run = blurapp("blur", str(photo), "-o", str(out))
+    run = blurapp_in_process("blur", str(photo), "-o", str(out))
     assert run.returncode == 0, text(run.stderr)
     assert text(run.stdout) == f"wrote {out}\n"
 
 
 def test_outputs_say_what_made_them(photo, tmp_path):
     out = tmp_path / "blurred.png"
-    run = blurapp("blur", str(photo), "-o", str(out), "--kernel-size", "7", "--sigma", "1.5")
+    run = blurapp_in_process(
+        "blur", str(photo), "-o", str(out), "--kernel-size", "7", "--sigma", "1.5"
+    )
     assert run.returncode == 0, text(run.stderr)
     with Image.open(out) as written:
         assert written.text["engine"] == "numpy"
@@ -79,7 +83,7 @@ def test_blur_never_writes_over_its_own_photo(photo, tmp_path, spelling):
     else:
         (tmp_path / "link.png").symlink_to(photo)
         target = str(tmp_path / "link.png")
-    run = blurapp("blur", str(photo), "-o", target, cwd=tmp_path)
+    run = blurapp_in_process("blur", str(photo), "-o", target, cwd=tmp_path)
     assert run.returncode == 1
     assert_one_error_line(run, "the photo being blurred")
     assert photo.read_bytes() == before
@@ -89,7 +93,7 @@ def test_compare_never_writes_over_its_own_photo(tmp_path):
     photo = tmp_path / "numpy.png"
     Image.fromarray(np.full((8, 8), 90, np.uint8)).save(photo)
     before = photo.read_bytes()
-    run = blurapp("compare", str(photo), "--out-dir", str(tmp_path))
+    run = blurapp_in_process("compare", str(photo), "--out-dir", str(tmp_path))
     assert run.returncode == 1
     assert_one_error_line(run, "numpy.png", "the photo being blurred")
     assert photo.read_bytes() == before
@@ -98,7 +102,7 @@ def test_compare_never_writes_over_its_own_photo(tmp_path):
 
 def test_a_name_too_long_for_the_file_system_is_a_clean_error(photo, tmp_path):
     out = tmp_path / ("n" * 300 + ".png")
-    run = blurapp("blur", str(photo), "-o", str(out))
+    run = blurapp_in_process("blur", str(photo), "-o", str(out))
     assert run.returncode == 1
     assert_one_error_line(run, "too long")
 
@@ -106,14 +110,14 @@ def test_a_name_too_long_for_the_file_system_is_a_clean_error(photo, tmp_path):
 def test_the_longest_legal_name_is_written(photo, tmp_path):
     # The temporary file beside it has a short name of its own, so 255 bytes still work.
     out = tmp_path / ("n" * 251 + ".png")
-    run = blurapp("blur", str(photo), "-o", str(out))
+    run = blurapp_in_process("blur", str(photo), "-o", str(out))
     assert run.returncode == 0, text(run.stderr)
     assert out.is_file()
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
 
 
 def test_unknown_output_formats_list_every_accepted_one(photo, tmp_path):
-    run = blurapp("blur", str(photo), "-o", str(tmp_path / "out.gif"))
+    run = blurapp_in_process("blur", str(photo), "-o", str(tmp_path / "out.gif"))
     assert run.returncode == 1
     assert_one_error_line(run, "unknown output format", ", ".join(OUTPUT_FORMATS))
     assert ".webp" in OUTPUT_FORMATS
@@ -155,6 +159,7 @@ def test_a_signal_while_writing_leaves_no_temporary_file(photo, tmp_path, signum
     assert sorted(p.name for p in tmp_path.iterdir()) == ["street.png"]
 
 
+@pytest.mark.slow
 def test_a_full_output_is_a_clean_error():
     with open("/dev/full", "w") as full:
         run = subprocess.run(
@@ -198,6 +203,7 @@ def not_utf8_photo(tmp_path):
     return path
 
 
+@pytest.mark.slow
 def test_a_name_that_is_not_utf8_prints_on_a_strict_terminal(not_utf8_photo):
     env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
     run = subprocess.run(
@@ -232,7 +238,7 @@ def test_a_bad_file_whose_name_is_not_utf8_is_one_clean_error(tmp_path):
 
 
 def test_a_newline_in_a_file_name_stays_on_the_error_line(tmp_path):
-    run = blurapp("compare", str(tmp_path / "two\nlines.png"))
+    run = blurapp_in_process("compare", str(tmp_path / "two\nlines.png"))
     assert run.returncode == 1
     assert_one_error_line(run, "two\\nlines.png", "no such file")
     assert len(text(run.stderr).strip().splitlines()) == 1
@@ -253,19 +259,22 @@ def test_a_comparison_that_runs_out_of_memory_is_a_clean_error(photo, monkeypatc
 
 def test_a_kernel_that_cuts_the_gaussian_short_gets_a_note(photo, tmp_path):
     out = tmp_path / "boxy.npy"
-    run = blurapp("blur", str(photo), "-o", str(out), "--kernel-size", "11", "--sigma", "9")
+    run = blurapp_in_process(
+        "blur", str(photo), "-o", str(out), "--kernel-size", "11", "--sigma", "9"
+    )
     assert run.returncode == 0
     assert "note: the 11 × 11 kernel reaches only 0.56σ" in text(run.stderr)
-    quiet = blurapp("blur", str(photo), "-o", str(out))  # the tutorial's 9 × 9 at 2.5
+    quiet = blurapp_in_process("blur", str(photo), "-o", str(out))  # the tutorial's 9 × 9 at 2.5
     assert "note:" not in text(quiet.stderr)
 
 
 def test_an_output_folder_name_too_long_is_a_clean_error(photo, tmp_path):
-    run = blurapp("compare", str(photo), "--out-dir", str(tmp_path / ("f" * 300)))
+    run = blurapp_in_process("compare", str(photo), "--out-dir", str(tmp_path / ("f" * 300)))
     assert run.returncode == 1
     assert_one_error_line(run, "File name too long")
 
 
+@pytest.mark.slow
 def test_a_full_output_is_a_clean_error_for_the_bench_too():
     tiny = ("--megapixels", "0.01", "--kernel-sizes", "3", "--algorithms", "2d")
     with open("/dev/full", "w") as full:
@@ -279,6 +288,7 @@ def test_a_full_output_is_a_clean_error_for_the_bench_too():
     assert_one_error_line(run, "cannot write the output", "No space left on device")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
 def test_a_terminal_that_cannot_show_every_character_gets_replacements(not_utf8_photo, encoding):
     env = {**os.environ, "PYTHONIOENCODING": f"{encoding}:strict"}

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from helpers.command_line import blurapp
+from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
 from PIL import Image
 
@@ -16,9 +16,10 @@ def rgb_of(path):
         return np.asarray(image.convert("RGB"), dtype=np.float64) / 255
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["2d", "separable"])
 def test_compare_color_blurs_each_channel_of_the_bundled_photo(tmp_path, algorithm):
-    run = blurapp(
+    run = blurapp_in_process(
         "compare", "--color", "--json", "--algorithm", algorithm, "--out-dir", tmp_path / "out"
     )
     assert run.returncode == 0, run.stderr
@@ -36,13 +37,14 @@ def test_compare_color_blurs_each_channel_of_the_bundled_photo(tmp_path, algorit
 
 
 def test_compare_without_color_stays_grey():
-    run = blurapp("compare", "--json", "--engines", "numpy")
+    run = blurapp_in_process("compare", "--json", "--engines", "numpy")
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["image"]["channels"] == 1
 
 
+@pytest.mark.slow
 def test_compare_color_table_says_colour():
-    run = blurapp("compare", "--color")
+    run = blurapp_in_process("compare", "--color")
     assert run.returncode == 0, run.stderr
     assert "colour (R, G, B)" in run.stdout
     assert "the largest over the 3 channels" in run.stdout
@@ -54,7 +56,7 @@ def test_blur_color_writes_each_channel(tmp_path, engine):
     rgb = np.random.default_rng(4).integers(0, 256, (37, 52, 3), dtype=np.uint8)
     Image.fromarray(rgb).save(source)
     out = tmp_path / "blurred.npy"
-    run = blurapp(
+    run = blurapp_in_process(
         "blur", source, "-o", out, "--color", "--engine", engine, "--algorithm", "separable"
     )
     assert run.returncode == 0, run.stderr
@@ -64,7 +66,7 @@ def test_blur_color_writes_each_channel(tmp_path, engine):
 
 def test_blur_color_png_is_rgb(tmp_path):
     out = tmp_path / "coffee.png"
-    run = blurapp("blur", "--color", "-o", out)
+    run = blurapp_in_process("blur", "--color", "-o", out)
     assert run.returncode == 0, run.stderr
     expected = blur_oracle(rgb_of(sample_photo_path()), gaussian_kernel(9, 2.5))
     with Image.open(out) as picture:
@@ -72,8 +74,9 @@ def test_blur_color_png_is_rgb(tmp_path):
         np.testing.assert_allclose(np.asarray(picture), expected * 255, atol=0.5 + 1e-3)
 
 
+@pytest.mark.slow
 def test_bench_color_times_three_channel_images():
-    run = blurapp(
+    run = blurapp_in_process(
         "bench", "--color", "--json", "--sections", "engines", "--megapixels", "0.01",
         "--kernel-sizes", "3", "--engines", "numpy,jax",
     )  # fmt: skip

@@ -9,6 +9,7 @@ from helpers.hostile import HOSTILE
 from blurapp.cli import main
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [name for name, _ in HOSTILE][::3])
 def test_compare_gives_a_result_or_one_error_line(hostile_folder, name, capsys):
     path = hostile_folder / name
@@ -23,6 +24,7 @@ def test_compare_gives_a_result_or_one_error_line(hostile_folder, name, capsys):
         assert "max abs diff" in out
 
 
+@pytest.mark.slow
 def test_compare_in_a_process_of_its_own_never_shows_a_traceback(hostile_folder):
     for name in [
         "PNG-cut-0.5.png",

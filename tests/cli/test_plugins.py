@@ -11,8 +11,8 @@ import sys
 
 import numpy as np
 import pytest
+from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
-from helpers.plugin import blurapp_with as blurapp
 from PIL import Image
 
 from blurapp.core import TOLERANCE, gaussian_kernel, load_grayscale
@@ -26,33 +26,53 @@ def photo(tmp_path_factory):
     return path
 
 
+@pytest.fixture
+def blurapp(monkeypatch):
+    """`blurapp ARGS…` called in this process with `folders` first on its path, where the
+    registry finds the distributions they hold; none of them is left behind after."""
+    from blurapp.core.engines import forget_plugins
+
+    def call(*args, folders):
+        with monkeypatch.context() as path:
+            for folder in reversed(folders):
+                path.syspath_prepend(str(folder))
+            forget_plugins()
+            try:
+                return blurapp_in_process(*args)
+            finally:
+                forget_plugins()
+                for module in ("blurapp_scipy_plugin", "blurapp_missing_module"):
+                    sys.modules.pop(module, None)
+
+    return call
+
+
 # --- The command line --------------------------------------------------------------------
 
 
-def test_compare_times_the_plugin_engine_beside_numpy(tmp_path, plugin_folder, photo):
-    run = blurapp(
-        tmp_path, "compare", photo, "--engines", "numpy,scipy", "--json", folders=[plugin_folder]
-    )
+@pytest.mark.slow
+def test_compare_times_the_plugin_engine_beside_numpy(blurapp, plugin_folder, photo):
+    run = blurapp("compare", photo, "--engines", "numpy,scipy", "--json", folders=[plugin_folder])
     assert run.returncode == 0, run.stderr
     scipy = json.loads(run.stdout)["scipy"]
     assert scipy["error"] is None and scipy["seconds"] > 0
     assert scipy["max_abs_diff"] <= TOLERANCE and scipy["within_tolerance"] is True
     assert scipy["speedup"] > 0
     # And in words: its row, under its title.
-    table = blurapp(tmp_path, "compare", photo, "--engines", "numpy,scipy", folders=[plugin_folder])
+    table = blurapp("compare", photo, "--engines", "numpy,scipy", folders=[plugin_folder])
     assert table.returncode == 0, table.stderr
     assert any(line.lstrip().startswith("SciPy") for line in table.stdout.splitlines())
 
 
-def test_compare_without_the_plugin_does_not_know_it(tmp_path, photo):
-    run = blurapp(tmp_path, "compare", photo, "--engines", "numpy,scipy", folders=[])
+def test_compare_without_the_plugin_does_not_know_it(blurapp, photo):
+    run = blurapp("compare", photo, "--engines", "numpy,scipy", folders=[])
     assert run.returncode == 2 and "no engine called 'scipy'" in run.stderr
 
 
-def test_blur_with_the_plugin_engine_writes_its_result(tmp_path, plugin_folder, photo):
+def test_blur_with_the_plugin_engine_writes_its_result(blurapp, tmp_path, plugin_folder, photo):
     out = tmp_path / "blurred.npy"
     run = blurapp(
-        tmp_path, "blur", photo, "-o", out, "--engine", "scipy", "--sigma", "2",
+        "blur", photo, "-o", out, "--engine", "scipy", "--sigma", "2",
         folders=[plugin_folder],
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
@@ -60,10 +80,10 @@ def test_blur_with_the_plugin_engine_writes_its_result(tmp_path, plugin_folder, 
     np.testing.assert_allclose(np.load(out), expected, atol=1e-5, rtol=0)
 
 
-def test_batch_with_the_plugin_engine(tmp_path, plugin_folder, photo):
+def test_batch_with_the_plugin_engine(blurapp, tmp_path, plugin_folder, photo):
     out = tmp_path / "out"
     run = blurapp(
-        tmp_path, "batch", photo, "--out-dir", out, "--format", "npy", "--engine", "scipy",
+        "batch", photo, "--out-dir", out, "--format", "npy", "--engine", "scipy",
         "--json", folders=[plugin_folder],
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
@@ -78,8 +98,9 @@ BENCH = (
 )  # fmt: skip
 
 
-def test_bench_has_a_column_for_the_plugin_engine_in_its_table_and_json(tmp_path, plugin_folder):
-    table = blurapp(tmp_path, *BENCH, folders=[plugin_folder])
+@pytest.mark.slow
+def test_bench_has_a_column_for_the_plugin_engine_in_its_table_and_json(blurapp, plugin_folder):
+    table = blurapp(*BENCH, folders=[plugin_folder])
     assert table.returncode == 0, table.stderr
     lines = table.stdout.splitlines()
     headings, row = lines[2], lines[-1]
@@ -89,18 +110,19 @@ def test_bench_has_a_column_for_the_plugin_engine_in_its_table_and_json(tmp_path
     assert len(row.split()) == len(["size", "MP", "kernel", "algorithm"]) + 2 * 2 + 1 + 2 + 1
     assert "scipy: SciPy" in lines[3]
 
-    run = blurapp(tmp_path, *BENCH, "--json", folders=[plugin_folder])
+    run = blurapp(*BENCH, "--json", folders=[plugin_folder])
     assert run.returncode == 0, run.stderr
     [result] = json.loads(run.stdout)["results"]
     assert result["scipy"]["seconds"] > 0 and result["scipy"]["max_abs_diff"] <= TOLERANCE
     assert len(result["scipy"]["seconds_all"]) == 3
 
 
+@pytest.mark.slow
 def test_a_broken_plugin_is_one_warning_and_compare_still_works(
-    tmp_path, plugin_folder, broken_folder, photo
+    blurapp, plugin_folder, broken_folder, photo
 ):
     run = blurapp(
-        tmp_path, "compare", photo, "--engines", "numpy,scipy", "--json",
+        "compare", photo, "--engines", "numpy,scipy", "--json",
         folders=[broken_folder, plugin_folder],
     )  # fmt: skip
     assert run.returncode == 0, run.stderr

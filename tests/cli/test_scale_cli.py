@@ -1,5 +1,5 @@
-"""`blurapp batch` and `blurapp blur` by blocks as a user runs them: a separate process, its
-output, its exit status, and on a terminal tqdm's progress bar."""
+"""`blurapp batch` and `blurapp blur` by blocks: their output and exit status, and in a
+process of its own on a terminal, tqdm's progress bar, or one that must end in time."""
 
 import fcntl
 import json
@@ -14,7 +14,7 @@ import time
 import numpy as np
 import pytest
 import tifffile
-from helpers.command_line import blurapp
+from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
 from PIL import Image
 
@@ -36,7 +36,7 @@ def shoot(tmp_path):
 
 def test_batch_blurs_the_good_photos_and_lists_the_bad_ones(shoot, tmp_path):
     out = tmp_path / "out"
-    run = blurapp("batch", shoot, "--out-dir", out, "--format", "npy")
+    run = blurapp_in_process("batch", shoot, "--out-dir", out, "--format", "npy")
     assert run.returncode == 1, run.stderr
     assert "2 blurred" in run.stdout and "2 failed" in run.stdout
     assert f"{shoot / 'day2' / 'notes.png'}: this is not an image file" in run.stdout
@@ -47,7 +47,7 @@ def test_batch_blurs_the_good_photos_and_lists_the_bad_ones(shoot, tmp_path):
     ]
     for name in ("a.png", "day2/b.jpg"):
         alone = tmp_path / "alone.npy"
-        assert blurapp("blur", shoot / name, "-o", alone).returncode == 0
+        assert blurapp_in_process("blur", shoot / name, "-o", alone).returncode == 0
         batch_output = np.load(out / "shoot" / name.replace(".png", ".npy").replace(".jpg", ".npy"))
         np.testing.assert_array_equal(batch_output, np.load(alone))
     with Image.open(shoot / "a.png") as photo:
@@ -58,29 +58,35 @@ def test_batch_blurs_the_good_photos_and_lists_the_bad_ones(shoot, tmp_path):
 
 def test_a_second_batch_does_only_what_is_left(shoot, tmp_path):
     out = tmp_path / "out"
-    blurapp("batch", shoot, "--out-dir", out)
+    blurapp_in_process("batch", shoot, "--out-dir", out)
     (out / "shoot" / "a.png").unlink()
-    run = blurapp("batch", shoot, "--out-dir", out, "--json")
+    run = blurapp_in_process("batch", shoot, "--out-dir", out, "--json")
     summary = json.loads(run.stdout)
     assert (summary["done"], summary["skipped"], len(summary["failed"])) == (1, 1, 2)
     assert (out / "shoot" / "a.png").exists()
-    again = json.loads(blurapp("batch", shoot, "--out-dir", out, "--json", "--overwrite").stdout)
+    again = json.loads(
+        blurapp_in_process("batch", shoot, "--out-dir", out, "--json", "--overwrite").stdout
+    )
     assert (again["done"], again["skipped"]) == (2, 0)
     assert again["photos_per_second"] > 0 and again["megapixels_per_second"] > 0
 
 
 def test_batch_in_colour_writes_rgb(shoot, tmp_path):
     out = tmp_path / "out"
-    blurapp("batch", shoot / "a.png", "--out-dir", out, "--color", "--engine", "jax")
+    blurapp_in_process("batch", shoot / "a.png", "--out-dir", out, "--color", "--engine", "jax")
     with Image.open(out / "a.png") as written:
         assert written.mode == "RGB" and written.size == (60, 40)
 
 
 def test_batch_of_only_good_photos_exits_0_and_a_bad_option_2(shoot, tmp_path):
-    run = blurapp("batch", shoot / "a.png", "--out-dir", tmp_path / "out")
+    run = blurapp_in_process("batch", shoot / "a.png", "--out-dir", tmp_path / "out")
     assert run.returncode == 0, run.stderr
-    assert blurapp("batch", shoot, "--out-dir", tmp_path, "--workers", "0").returncode == 2
-    assert blurapp("batch", shoot, "--out-dir", tmp_path, "--format", "gif").returncode == 2
+    assert (
+        blurapp_in_process("batch", shoot, "--out-dir", tmp_path, "--workers", "0").returncode == 2
+    )
+    assert (
+        blurapp_in_process("batch", shoot, "--out-dir", tmp_path, "--format", "gif").returncode == 2
+    )
 
 
 def run_on_a_terminal(*args):
@@ -132,7 +138,7 @@ def test_blur_by_blocks_writes_a_tiled_bigtiff_with_a_progress_bar(tmp_path):
 def test_blur_by_blocks_refuses_an_output_it_cannot_write_before_the_work(tmp_path):
     source = tmp_path / "scan.tif"
     tifffile.imwrite(source, np.zeros((64, 64), np.uint8), tile=(32, 32))
-    run = blurapp("blur", source, "-o", tmp_path / "scan.png", "--tiles")
+    run = blurapp_in_process("blur", source, "-o", tmp_path / "scan.png", "--tiles")
     assert run.returncode == 1
     assert run.stderr.startswith(f"error: {tmp_path / 'scan.png'}: ")
     assert "Traceback" not in run.stderr
@@ -141,7 +147,7 @@ def test_blur_by_blocks_refuses_an_output_it_cannot_write_before_the_work(tmp_pa
 def test_blur_by_blocks_runs_jax_on_the_device_asked_for(tmp_path):
     source = tmp_path / "scan.tif"
     tifffile.imwrite(source, np.zeros((64, 64), np.uint8), tile=(32, 32))
-    run = blurapp("blur", source, "-o", tmp_path / "out.tif", "--tiles", "--engine", "jax",
+    run = blurapp_in_process("blur", source, "-o", tmp_path / "out.tif", "--tiles", "--engine", "jax",
                   "--device", "gpu")  # fmt: skip
     assert "Traceback" not in run.stderr
     import jax
@@ -157,7 +163,7 @@ def test_blur_by_blocks_runs_jax_on_the_device_asked_for(tmp_path):
 def test_a_batch_that_finds_no_photos_says_so(tmp_path):
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "notes.txt").write_text("not a photo")
-    run = blurapp("batch", tmp_path / "empty", "--out-dir", tmp_path / "out")
+    run = blurapp_in_process("batch", tmp_path / "empty", "--out-dir", tmp_path / "out")
     assert run.returncode == 1
     assert (
         run.stderr
@@ -252,7 +258,7 @@ def test_an_output_folder_that_cannot_be_one_is_one_error_line(shoot, tmp_path, 
     (tmp_path / "loop").symlink_to("loop")
     (tmp_path / "a-file").write_text("a file, not a folder")
     out = tmp_path / where if where != "proc" else "/proc/self/fd/0/sub"
-    run = blurapp("batch", shoot, "--out-dir", out)
+    run = blurapp_in_process("batch", shoot, "--out-dir", out)
     assert run.returncode == 1
     assert run.stderr.startswith(f"error: {out}: "), run.stderr
     assert len(run.stderr.splitlines()) == 1, run.stderr

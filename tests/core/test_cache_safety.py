@@ -49,6 +49,7 @@ class Planted:
         return (Path.touch, (self.marker,))
 
 
+@pytest.mark.slow
 def test_files_planted_in_the_cache_are_never_unpickled(photo, tmp_path):
     cache, marker = tmp_path / "cache", tmp_path / "planted-code-ran"
     first, _ = compare(photo, cache)
@@ -62,6 +63,7 @@ def test_files_planted_in_the_cache_are_never_unpickled(photo, tmp_path):
     assert again["max_abs_diff"] <= 1e-5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shared", ["folder", "parent"])
 def test_a_cache_others_can_write_to_is_not_used(photo, tmp_path, shared):
     if shared == "folder":
@@ -132,6 +134,7 @@ def test_a_cache_reached_through_a_link_is_used_by_its_real_path(tmp_path):
     assert private_folder(link) == real.resolve()
 
 
+@pytest.mark.slow
 def test_new_folders_are_private(photo, tmp_path):
     cache, state = tmp_path / "new" / "cache", tmp_path / "new" / "state"
     compare(photo, cache, state)
@@ -171,6 +174,7 @@ def test_relative_xdg_paths_are_ignored(monkeypatch, variable, function, default
     assert function() == Path("/absolute/folder/blurapp")
 
 
+@pytest.mark.slow
 def test_a_relative_cache_folder_is_ignored_with_a_warning(photo, tmp_path):
     # Relative, it would be a new cache in whatever folder BlurApp is started from.
     here, xdg_cache = tmp_path / "here", tmp_path / "xdg-cache"

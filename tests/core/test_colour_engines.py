@@ -28,6 +28,7 @@ def test_each_channel_is_blurred_as_scipy_blurs_it(engine, shape, separable, siz
     np.testing.assert_allclose(output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
 
 
+@pytest.mark.slow
 def test_a_tall_colour_photo_through_jax_jits_strips_and_a_large_kernel():
     image = colour_image(473, 300, seed=5)
     for kernel in (gaussian_kernel(9, 2.5), gaussian_kernel(25, 5.0), gaussian_kernel_1d(31, 6)):

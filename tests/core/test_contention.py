@@ -105,6 +105,7 @@ def busy_loops(count: int) -> list[subprocess.Popen]:
     return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(count)]
 
 
+@pytest.mark.slow
 def test_a_competing_program_on_every_core_is_told_in_the_json_and_the_text(photo_path, capsys):
     loops = busy_loops(2 * cores())  # twice the cores: BlurApp gets at most a third of one
     try:
@@ -127,6 +128,7 @@ def test_a_competing_program_on_every_core_is_told_in_the_json_and_the_text(phot
     assert "these times cannot be trusted (another program was using the CPU" in text
 
 
+@pytest.mark.slow
 def test_a_comparison_says_noisy_exactly_when_its_measured_conditions_cross_a_threshold(
     photo_path, capsys
 ):

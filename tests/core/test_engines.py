@@ -53,6 +53,7 @@ def test_engine_matches_scipy_for_every_kernel_size(engine, size):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_large_non_square_image_with_a_large_kernel(engine):
     image = random_image(473, 716, seed=7)
@@ -120,6 +121,7 @@ def test_comparison_figures_are_separate_and_consistent():
     assert result.speedup == pytest.approx(result.reference_run.seconds / result.jit_run.seconds)
 
 
+@pytest.mark.slow
 def test_a_new_sigma_reuses_the_compiled_blur_and_a_new_size_compiles():
     image = random_image(61, 47, seed=5)
     first = compare(image, BlurSpec(kernel_size=11, sigma=1.5))
@@ -174,6 +176,7 @@ def test_difference_picture_makes_the_largest_difference_white():
     assert zero == 0 and not same.any()
 
 
+@pytest.mark.slow
 def test_compare_reports_each_engine_as_it_finishes():
     done = []
     compare(
@@ -211,6 +214,7 @@ def test_the_2d_kernel_is_the_outer_product_of_the_1d_one():
         )
 
 
+@pytest.mark.slow
 def test_separable_and_2d_comparisons_agree():
     image = random_image(300, 200, seed=9)
     two_d = compare(image, BlurSpec(kernel_size=15, sigma=3.0))

@@ -32,6 +32,7 @@ def test_compare_json_gives_the_floor_and_each_engines_multiple_and_bandwidth(ca
     assert data["numpy"]["floor_multiple"] > 5
 
 
+@pytest.mark.slow
 def test_compare_text_shows_the_copy_and_each_engine_as_a_multiple_of_it(capsys):
     assert cli.main(["compare", str(sample_photo_path()), "--engines", "numpy,jax"]) == 0
     rows = {

@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 
 def modules_after(code):
     run = subprocess.run(
@@ -30,6 +32,7 @@ def test_version_does_not_import_jax_or_qt():
     assert not {name for name in loaded if name.startswith(("PySide6", "jax", "jaxlib"))}
 
 
+@pytest.mark.slow
 def test_running_the_jax_engine_does_import_jax():
     # The other half of the check above: the lazy import happens where it should.
     loaded = modules_after(
@@ -39,6 +42,7 @@ def test_running_the_jax_engine_does_import_jax():
     assert "jax" in loaded
 
 
+@pytest.mark.slow
 def test_jax_is_kept_from_taking_most_of_the_gpu_unless_the_user_chose():
     code = (
         "import os\nfrom blurapp.core.engines.jax_engine import import_jax\nimport_jax()\n"

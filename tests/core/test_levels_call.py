@@ -25,6 +25,7 @@ def levels_of(dtype, shape, seed):
     return rng.integers(0, np.iinfo(dtype).max, shape, dtype=dtype, endpoint=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 @pytest.mark.parametrize("kernel_name", KERNELS)

@@ -35,6 +35,7 @@ def blur(engine, image, kernel):
     return get_engine(engine).blur(image, kernel, repeats=1).output
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(setup=setups(), shape=SHAPES, value=st.floats(0, 1, width=32))
 def test_a_constant_image_stays_constant(setup, shape, value):
@@ -43,6 +44,7 @@ def test_a_constant_image_stays_constant(setup, shape, value):
     np.testing.assert_allclose(output, value, atol=1e-6, rtol=0)
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(setup=setups(), data=st.data(), shape=SHAPES)
 def test_the_output_stays_within_the_inputs_range(setup, data, shape):
@@ -53,6 +55,7 @@ def test_the_output_stays_within_the_inputs_range(setup, data, shape):
     assert output.max() <= image.max() + 1e-6
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(setup=setups(), data=st.data(), shape=SHAPES)
 def test_blurring_the_transpose_is_the_transpose_of_the_blur(setup, data, shape):
@@ -66,6 +69,7 @@ def test_blurring_the_transpose_is_the_transpose_of_the_blur(setup, data, shape)
     )
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(
     setup=setups(),

@@ -63,6 +63,7 @@ def test_the_built_in_engines_are_registered_in_order():
     ]
 
 
+@pytest.mark.slow
 def test_a_fourth_engine_reaches_the_command_line_and_its_json(scipy_engine, photo, capsys):
     assert cli.main(["compare", str(photo), "--engines", "numpy,jax,scipy", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -156,6 +157,7 @@ THREE_ON_CPU = ("--engines", "numpy,jax@cpu,jax-eager", "--device", "cpu")
 JAX_ON_GPU = ("--engine", "jax", "--device", "gpu")
 
 
+@pytest.mark.slow
 def test_a_platform_is_chosen_among_several_devices(photo):
     # Two CPU devices stand in for a machine with more than one; BlurApp takes the first.
     env = {

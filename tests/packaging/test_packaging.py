@@ -1,5 +1,6 @@
 """The wheel carries what an installed BlurApp needs, and works installed on its own."""
 
+import fcntl
 import json
 import subprocess
 import sys
@@ -11,18 +12,29 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("wheel")
-    build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(folder), str(ROOT)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert build.returncode == 0, build.stderr
-    [built] = folder.glob("blurapp-*.whl")
-    return built
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory, worker_id):
+    """The wheel, built once a run: under pytest-xdist the first worker to ask builds it in the
+    run's folder shared by the workers, holding a lock that the others wait on."""
+    run_folder = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        run_folder = run_folder.parent  # the workers' folders are popen-gw0, … inside it
+    folder = run_folder / "wheel"
+    with open(run_folder / "wheel.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        built = list(folder.glob("blurapp-*.whl"))
+        if not built:
+            pip_wheel = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q"]
+            build = subprocess.run(
+                [*pip_wheel, "-w", str(folder), str(ROOT)],
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            assert build.returncode == 0, build.stderr
+            built = list(folder.glob("blurapp-*.whl"))
+    [wheel] = built
+    return wheel
 
 
 @pytest.mark.slow
@@ -48,8 +60,11 @@ def test_the_wheel_carries_the_sample_photo_icons_and_entry_point(wheel):
 def test_the_wheel_installed_in_a_fresh_environment_compares_the_sample(wheel, tmp_path):
     environment = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(environment)], check=True, timeout=300)
+    pip = [str(environment / "bin" / "python"), "-m", "pip"]
     install = subprocess.run(
-        [str(environment / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)],
+        # --no-compile: no bytecode written ahead for every module of the dependencies (JAX's,
+        # Qt's); Python writes what it imports when it runs, and the run is what is checked.
+        [*pip, "install", "-q", "--no-compile", str(wheel)],
         capture_output=True,
         text=True,
         timeout=1800,

@@ -6,12 +6,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 # pyproject.toml's [tool.mypy] files: three layers, and the modules of the Python API.
 CHECKED = ("core", "scale", "app")
 CHECKED_MODULES = ("__init__.py", "api.py", "notebook.py")
 
 
+@pytest.mark.slow
 def test_mypy_finds_no_error_in_core_scale_app_and_the_api(request, tmp_path):
     # mypy's cache kept with pytest's: from cold it takes about 20 s of CPU, warm about 1 s.
     pytest_cache = getattr(request.config, "cache", None)  # None with -p no:cacheprovider

@@ -141,6 +141,7 @@ def _finishes_within(seconds: float, work, failure: str) -> None:
         pytest.fail(failure)
 
 
+@pytest.mark.slow
 def test_a_batch_on_the_cluster_writes_what_a_local_batch_writes(tmp_path, cluster):
     address, worker_pids = cluster
     photos = tmp_path / "photos"
@@ -180,6 +181,7 @@ def test_a_batch_on_the_cluster_writes_what_a_local_batch_writes(tmp_path, clust
     assert (summary.done, summary.skipped) == (0, remote.done)
 
 
+@pytest.mark.slow
 def test_a_tiled_blur_on_the_cluster_writes_what_a_local_one_writes(tmp_path, cluster):
     from blurapp.bench.scale import write_test_tiff
     from blurapp.scale.tiled import blur_file_tiled
@@ -206,6 +208,7 @@ def _slowly(value):
     return value
 
 
+@pytest.mark.slow
 def test_what_the_cluster_computes_comes_back_even_when_slow_and_its_errors_as_they_are(cluster):
     """compute_on_cluster gives a task's value however long it takes while workers are there,
     and a task's own error as it is, a TimeoutError too (not taken for the wait's own)."""
@@ -248,6 +251,7 @@ def test_relative_paths_on_the_cluster_land_where_the_user_is(tmp_path, cluster,
     assert len(list((tmp_path / "out").rglob("*.npy"))) == len(GOOD)
 
 
+@pytest.mark.slow
 def test_an_address_without_tcp_reaches_the_cluster_too(tmp_path, cluster, monkeypatch):
     from blurapp.bench.scale import write_test_tiff
     from blurapp.scale.tiled import blur_file_tiled
@@ -277,6 +281,7 @@ def _slow_photos(folder: Path, count: int) -> None:
 SLOW = {"algorithm": "2d", "kernel_size": 25, "sigma": 4.0, "engine": "numpy"}
 
 
+@pytest.mark.slow
 def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(tmp_path, monkeypatch):
     monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 3.0)
     photos = tmp_path / "photos"
@@ -308,6 +313,7 @@ def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(tmp_
         assert not (out / "photos" / failure.source.with_suffix(".npy").name).exists()
 
 
+@pytest.mark.slow
 def test_a_tiled_blur_whose_last_worker_dies_fails_saying_so(tmp_path, monkeypatch):
     """Blurring by blocks on a cluster that loses its last worker ends with an error that
     says so, instead of waiting for a worker forever, and leaves no output behind."""
@@ -335,6 +341,7 @@ def test_a_tiled_blur_whose_last_worker_dies_fails_saying_so(tmp_path, monkeypat
     assert sorted(path.name for path in tmp_path.iterdir()) == ["big.tif", "cluster"]
 
 
+@pytest.mark.slow
 def test_a_batch_whose_scheduler_dies_reports_what_is_on_disk(tmp_path):
     photos = tmp_path / "photos"
     _slow_photos(photos, 24)

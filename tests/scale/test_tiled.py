@@ -37,6 +37,7 @@ def as_float(data: np.ndarray) -> np.ndarray:
     return np.divide(data, np.float32(np.iinfo(data.dtype).max), dtype=np.float32)
 
 
+@pytest.mark.slow
 def test_sixty_megapixels_match_the_in_memory_blur_and_scipy(tmp_path):
     data = noise((7750, 7750))
     source = write_tiff(tmp_path / "big.tif", data, tile=(512, 512))
@@ -281,6 +282,7 @@ def test_without_dask_the_error_says_what_to_install(tmp_path, monkeypatch):
         tiled_read.open_tiled(source)
 
 
+@pytest.mark.slow
 def test_a_distributed_cluster_computes_the_blocks(tmp_path):
     import distributed
 

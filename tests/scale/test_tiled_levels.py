@@ -116,6 +116,7 @@ def test_an_npy_output_is_blurred_as_floats_whatever_the_engine_offers(tmp_path,
     assert np.abs(written - blur_oracle(data / 255, kernel)).max() <= 1e-5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "shape, dtype, block",
     [((700, 650), np.uint8, 256), ((45, 600), np.uint16, 128), ((260, 300, 3), np.uint8, 100)],

@@ -24,6 +24,7 @@ def file_rgb(path):
         return np.asarray(image.convert("RGB"))
 
 
+@pytest.mark.slow
 def test_colour_is_off_by_default_and_the_original_shows_the_photo_in_colour(make_window, qtbot):
     window = make_window()
     assert not window.controls.color_check.isChecked()
@@ -52,6 +53,7 @@ def test_show_original_is_captioned_colour_as_it_is_drawn(make_window, colour_on
         assert pane.caption_text() == "Original · colour · 600 × 400"
 
 
+@pytest.mark.slow
 def test_a_colour_run_blurs_each_channel_and_shows_it_in_colour(make_window, qtbot):
     window = make_window()
     window.set_parameters(color=True)
@@ -88,6 +90,7 @@ def test_a_colour_run_blurs_each_channel_and_shows_it_in_colour(make_window, qtb
     assert pixel(copied, 320, 111) == tuple(int(v) for v in levels[111, 320])
 
 
+@pytest.mark.slow
 def test_turning_colour_on_or_off_puts_the_results_out_of_date(make_window, qtbot):
     window = make_window()
     run(qtbot, window)
@@ -100,6 +103,7 @@ def test_turning_colour_on_or_off_puts_the_results_out_of_date(make_window, qtbo
     assert "colour turned off since this run" in window.session.result_out_of_date("jax")
 
 
+@pytest.mark.slow
 def test_a_grey_photo_stays_one_channel_with_colour_on(make_window, qtbot, tmp_path):
     path = tmp_path / "grey.png"
     levels = np.random.default_rng(3).integers(0, 256, (40, 70), dtype=np.uint8)
@@ -120,6 +124,7 @@ def test_a_grey_photo_stays_one_channel_with_colour_on(make_window, qtbot, tmp_p
     assert "colour" not in window.left_pane.caption_text()
 
 
+@pytest.mark.slow
 def test_colour_results_save_as_rgb_files(make_window, qtbot, tmp_path, monkeypatch):
     window = make_window()
     window.set_parameters(color=True)

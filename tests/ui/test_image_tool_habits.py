@@ -63,6 +63,7 @@ def test_in_the_difference_view_it_shows_the_difference_itself(window, qtbot):
     assert difference[y, x] > 0  # not the stretched picture's level: the difference
 
 
+@pytest.mark.slow
 def test_a_colour_pixel_shows_red_green_and_blue(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path, size=(90, 60)))
     window.set_parameters(color=True)
@@ -168,6 +169,7 @@ def test_wide_photos_get_more_room_with_the_panes_one_above_the_other(
 # --- Before/after in grey --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("colour", [False, True], ids=["grey blur", "colour blur"])
 def test_before_shows_the_original_as_the_blur_saw_it(make_window, qtbot, tmp_path, colour):
     window = make_window(photo_file(tmp_path, size=(90, 60)))
@@ -221,6 +223,7 @@ def save(window, folder, monkeypatch, answer):
     return asked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("answer", "saved"),
     [

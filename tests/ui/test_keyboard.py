@@ -1,5 +1,6 @@
 """Everything the window does can be done from the keyboard."""
 
+import pytest
 from helpers.window import RUN_TIMEOUT_MS
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
@@ -31,6 +32,7 @@ def controls_in_tab_order(window):
     ]
 
 
+@pytest.mark.slow
 def test_ctrl_r_runs_and_f5_runs_again(window, qtbot):
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
         qtbot.keyClick(window, Qt.Key.Key_R, CTRL)

@@ -2,10 +2,12 @@
 session's part in tests/app/test_live_preview.py)."""
 
 import numpy as np
+import pytest
 from helpers.oracle import blur_oracle
 from helpers.photos import photo_file
 from helpers.window import RUN_TIMEOUT_MS
 
+from blurapp.app.captions import LIVE_RATE_SECONDS
 from blurapp.app.settings_file import SettingsFile
 from blurapp.core import kernel_for
 from blurapp.core.figures import format_ms
@@ -81,6 +83,7 @@ def test_moving_sigma_reblurs_both_panes_without_run(make_window, qtbot, tmp_pat
     assert_panes_show(window, window.session.parameters)
 
 
+@pytest.mark.slow
 def test_the_newest_change_wins_and_numpy_stops_between_taps(
     make_window, qtbot, tmp_path, monkeypatch
 ):
@@ -127,6 +130,7 @@ def test_the_newest_change_wins_and_numpy_stops_between_taps(
     assert_panes_show(window, window.session.parameters)
 
 
+@pytest.mark.slow
 def test_each_pane_says_how_often_it_updates_while_the_slider_moves(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path), live=True)
     for position in (26, 27, 28, 29):
@@ -135,10 +139,12 @@ def test_each_pane_says_how_often_it_updates_while_the_slider_moves(make_window,
         )
     for pane in window.panes:
         assert " updates/s" in pane.caption_text(), pane.caption_text()
-    # Once the slider has been still a while, the rate goes: it described the moving.
+    # Once the slider has been still a while, the rate goes: it described the moving. The
+    # while is LIVE_RATE_SECONDS after a pane's last update; the margin beyond it is for a
+    # machine busy with other work (the suite's other workers), where the timer fires late.
     qtbot.waitUntil(
         lambda: all(" updates/s" not in pane.caption_text() for pane in window.panes),
-        timeout=4000,
+        timeout=round(LIVE_RATE_SECONDS * 1000) + 8000,
     )
     assert "live: " in window.right_pane.caption_text()
 
@@ -152,6 +158,7 @@ def test_the_status_bar_is_not_left_on_a_previews_progress(make_window, qtbot, t
     assert not window.progress_bar.isVisible() and not window.cancel_button.isEnabled()
 
 
+@pytest.mark.slow
 def test_choosing_a_panes_engine_previews_that_pane_only(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path), live=True)
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
@@ -203,6 +210,7 @@ def test_the_bench_measures_the_live_previews_latency(qtbot, tmp_path):
     assert "0.1 MP, 9 × 9 separable: median " in lines[2]
 
 
+@pytest.mark.slow
 def test_a_pane_engine_chosen_during_a_run_is_previewed_when_it_ends(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path), live=True)
     seen = []
@@ -217,6 +225,7 @@ def test_a_pane_engine_chosen_during_a_run_is_previewed_when_it_ends(make_window
 # --- JAX's first call and kernel size auto (issue 19) -----------------------------------------
 
 
+@pytest.mark.slow
 def test_a_run_after_the_preview_shows_the_first_calls_real_cost(make_window, qtbot, tmp_path):
     # A size of its own: no other test has compiled JAX-jit's program for it.
     window = make_window(live=True, wait=False)
@@ -236,6 +245,7 @@ def test_a_run_after_the_preview_shows_the_first_calls_real_cost(make_window, qt
     assert paid in window.right_pane.caption_text()
 
 
+@pytest.mark.slow
 def test_dragging_sigma_with_kernel_size_auto_keeps_the_jax_pane_updating(
     make_window, qtbot, tmp_path
 ):

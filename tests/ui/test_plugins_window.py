@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from blurapp.core import TOLERANCE
 
 
+@pytest.mark.slow
 def test_the_window_times_shows_and_charts_the_plugin_engine(installed, make_window, qtbot):
     window = make_window()
     check = window.engine_checks["scipy"]

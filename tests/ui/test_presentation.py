@@ -81,6 +81,7 @@ def test_f11_presents_the_speedup_in_the_largest_type(compared, qtbot):
         assert pane.caption.height() >= pane.caption_height_needed()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", [Qt.Key.Key_F11, Qt.Key.Key_Escape], ids=["F11", "Esc"])
 def test_f11_or_esc_restores_the_window_and_its_type(compared, qtbot, key):
     window = compared

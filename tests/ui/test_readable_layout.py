@@ -82,6 +82,7 @@ def compared(window, qtbot):
     return window
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(1600, 1000), (1920, 1080)], ids=["1600x1000", "1920x1080"])
 def test_presentation_shows_every_figure_of_the_demo_without_scrolling(compared, qtbot, size):
     window = compared
@@ -182,6 +183,7 @@ def test_numbers_keep_their_units_in_the_captions_and_figures(compared):
         assert parted(caption) == [], (width, shown_lines(caption))
 
 
+@pytest.mark.slow
 def test_the_words_keep_plain_spaces_for_the_command_line_and_json(compared):
     """Only the window's rendering joins them: the figures' own words are unchanged."""
     window = compared
@@ -215,6 +217,7 @@ def test_the_sweep_labels_this_photo_inside_the_chart_at_its_largest_size(qtbot)
     assert box.left() >= 0 and box.right() <= chart.width() - 4
 
 
+@pytest.mark.slow
 def test_presentation_shows_every_figure_after_the_live_preview_compiled_jax(
     make_window, qtbot, tmp_path
 ):

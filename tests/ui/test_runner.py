@@ -6,6 +6,7 @@ import sys
 import threading
 import time
 
+import pytest
 from helpers.window import RUN_TIMEOUT_MS
 
 from blurapp.ui.runner import Runner, running_jobs
@@ -208,6 +209,7 @@ print(told, len(freed), sorted(set(freed)))
 """
 
 
+@pytest.mark.slow
 def test_thousands_of_short_jobs_end_without_crashing_the_program():
     # Each job's worker was once let go of by whichever thread came last, and a worker dropped
     # by the pool's thread while the window's thread handled its last signal crashed the

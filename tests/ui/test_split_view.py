@@ -89,6 +89,7 @@ def test_before_after_is_offered_with_the_other_views(make_window, qtbot):
     assert window.show_combo.currentData() == "split"
 
 
+@pytest.mark.slow
 def test_each_pane_shows_the_original_left_of_the_divider_and_its_blur_right(split_window):
     window = split_window
     for index, pane in enumerate(window.panes):
@@ -98,11 +99,13 @@ def test_each_pane_shows_the_original_left_of_the_divider_and_its_blur_right(spl
         assert boundary(pane.view, original, blurred) == pytest.approx(SIZE[0] / 2, abs=2)
 
 
+@pytest.mark.slow
 def test_the_caption_says_what_each_side_shows(split_window):
     assert split_window.left_pane.caption_text().startswith("Left: original, right: NumPy")
     assert split_window.right_pane.caption_text().startswith("Left: original, right: JAX-jit")
 
 
+@pytest.mark.slow
 def test_dragging_the_divider_in_one_pane_moves_it_in_both(split_window, qtbot):
     window = split_window
     view = window.right_pane.view
@@ -124,6 +127,7 @@ def test_dragging_the_divider_in_one_pane_moves_it_in_both(split_window, qtbot):
     assert view.center() == center  # the divider moved, not the picture
 
 
+@pytest.mark.slow
 def test_the_divider_stays_at_its_place_in_the_picture_when_zooming(split_window):
     window = split_window
     window.left_pane.view.set_divider(0.25)

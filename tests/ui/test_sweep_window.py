@@ -195,6 +195,7 @@ def open_sweep(window):
     return sweep
 
 
+@pytest.mark.slow
 def test_the_sweep_is_modal_and_starting_it_cancels_the_windows_run(window, qtbot):
     from PySide6.QtCore import Qt
 
@@ -252,6 +253,7 @@ def test_a_failed_sweep_is_told_as_the_main_window_tells_it(
     sweep.close()
 
 
+@pytest.mark.slow
 def test_a_hidden_sweep_window_is_reused_and_one_closed_with_esc_deleted(window, qtbot):
     import shiboken6
     from PySide6.QtCore import Qt
@@ -275,6 +277,7 @@ def test_a_hidden_sweep_window_is_reused_and_one_closed_with_esc_deleted(window,
     second.close()
 
 
+@pytest.mark.slow
 def test_the_sweep_shows_the_first_call_the_live_preview_paid_for_this_photo(
     make_window, qtbot, tmp_path
 ):

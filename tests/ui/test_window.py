@@ -185,6 +185,7 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
     assert not window.progress_bar.isVisible() and not window.cancel_button.isEnabled()
 
 
+@pytest.mark.slow
 def test_a_new_sigma_reuses_the_compiled_program_and_a_new_size_compiles(
     make_window, qtbot, tmp_path
 ):
@@ -202,6 +203,7 @@ def test_a_new_sigma_reuses_the_compiled_program_and_a_new_size_compiles(
     assert "(compiled)" in window.right_pane.caption_text()
 
 
+@pytest.mark.slow
 def test_auto_size_follows_sigma(make_window, qtbot):
     window = make_window()
     window.set_parameters(kernel_size="auto", sigma=2.0)
@@ -230,6 +232,7 @@ def test_changing_a_parameter_marks_results_out_of_date(make_window, qtbot):
     assert window.figures.stale_label.text().startswith("Out of date")
 
 
+@pytest.mark.slow
 def test_numpy_only_keeps_the_jax_result_marked_out_of_date(make_window, qtbot):
     window = make_window()
     first = run(qtbot, window)
@@ -301,6 +304,7 @@ def test_close_during_a_run_ends_within_two_seconds(make_window, qtbot, tmp_path
     assert running_jobs() == []
 
 
+@pytest.mark.slow
 def test_a_second_run_during_the_first_shows_only_the_second(make_window, qtbot, tmp_path):
     window = make_window(big_photo(tmp_path))
     slow_setup(window)
@@ -318,6 +322,7 @@ def test_a_second_run_during_the_first_shows_only_the_second(make_window, qtbot,
 # --- Looking at the results ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_both_panes_zoom_and_pan_together(make_window, qtbot):
     window = make_window()
     run(qtbot, window)
@@ -380,6 +385,7 @@ def test_the_difference_and_original_views(make_window, qtbot):
     assert window.right_pane.caption_text().startswith("JAX-jit")
 
 
+@pytest.mark.slow
 def test_copy_puts_the_selected_pane_on_the_clipboard(make_window, qtbot):
     window = make_window()
     result = run(qtbot, window)
@@ -456,6 +462,7 @@ def test_blurred_pixels_match_the_oracle(make_window, qtbot):
     np.testing.assert_allclose(result.jit_run.output, expected, atol=TOLERANCE, rtol=0)
 
 
+@pytest.mark.slow
 def test_screenshot_command_saves_a_picture_of_the_window(tmp_path):
     out = tmp_path / "shot.png"
     source = photo_file(tmp_path, "scene.png", size=(200, 120))
@@ -471,6 +478,7 @@ def test_screenshot_command_saves_a_picture_of_the_window(tmp_path):
         assert shot.width >= 800 and shot.height >= 500
 
 
+@pytest.mark.slow
 def test_screenshot_of_a_bad_photo_fails_with_one_error_line(tmp_path):
     out = tmp_path / "shot.png"
     bad = tmp_path / "bad.png"
@@ -502,6 +510,7 @@ def test_the_window_without_a_screen_says_so_instead_of_crashing():
     assert run_.stderr.startswith("error: no screen") and "blurapp compare" in run_.stderr
 
 
+@pytest.mark.slow
 def test_the_separable_algorithm_from_the_window(make_window, qtbot):
     window = make_window()
     run(qtbot, window)
@@ -514,6 +523,7 @@ def test_the_separable_algorithm_from_the_window(make_window, qtbot):
     assert window.figures.value("kernel") == "9 × 9, sigma 2.5, separable (9 + 9 taps)"
 
 
+@pytest.mark.slow
 def test_cancel_after_numpy_marks_the_older_figures_out_of_date(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path, size=(300, 200)))
     window.set_parameters(kernel_size=3, sigma=0.8)
@@ -551,6 +561,7 @@ def test_opening_a_photo_during_a_run_supersedes_the_run(make_window, qtbot, tmp
     assert shown == []
 
 
+@pytest.mark.slow
 def test_close_during_a_long_jax_call_hides_the_window_at_once(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path, size=(1200, 800)))
     window.set_parameters(kernel_size=101, sigma=16.0)
@@ -599,6 +610,7 @@ def test_pyramid_levels_halve_with_rounded_means():
     assert levels[1][0, 0] == int(np.floor(block.mean() + 0.5))
 
 
+@pytest.mark.slow
 def test_a_zoomed_out_big_picture_is_drawn_from_a_smaller_level(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path, "wide.png", size=(3000, 2000)))
     view = window.left_pane.view

@@ -15,6 +15,7 @@ from blurapp.core.runs import Call, Compilation, FirstCall
 INDICATOR = QPoint(6, 8)  # on a check box's box, wherever its layout stretches it
 
 
+@pytest.mark.slow
 def test_numpy_jax_and_jax_without_jit_read_like_the_tutorials_table(window, qtbot):
     window.set_timed("jax-eager", True)
     result = run(qtbot, window)
@@ -47,6 +48,7 @@ def test_numpy_jax_and_jax_without_jit_read_like_the_tutorials_table(window, qtb
     assert "JAX without jit" in window.status_label.text()
 
 
+@pytest.mark.slow
 def test_a_pane_shows_the_engine_chosen_for_it_and_marks_it_until_run(window, qtbot):
     first = run(qtbot, window)
     pane = window.right_pane
@@ -72,6 +74,7 @@ def test_a_pane_shows_the_engine_chosen_for_it_and_marks_it_until_run(window, qt
     assert "sigma changed from 2.5 to 3 since this run" in pane.caption.toolTip()
 
 
+@pytest.mark.slow
 def test_a_fourth_engine_registered_in_a_few_lines_runs_in_the_window(make_window, qtbot):
     from scipy.ndimage import correlate
 

@@ -60,6 +60,7 @@ def save_into(monkeypatch, tmp_path):
 # --- D5: results of different runs, saved together -------------------------------------------
 
 
+@pytest.mark.slow
 def test_saving_results_made_with_different_parameters_asks_and_says_which_is_which(
     make_window, qtbot, tmp_path, save_into
 ):
@@ -147,6 +148,7 @@ def test_a_screenshot_name_too_long_fails_at_once_with_one_error_line(tmp_path):
     assert len(errors) == 1 and target.name in errors[0] and "too long" in errors[0]
 
 
+@pytest.mark.slow
 def test_a_screenshot_that_fails_while_saving_ends_the_program(tmp_path):
     # The fault is put in through sitecustomize, which Python imports before BlurApp.
     (tmp_path / "sitecustomize.py").write_text(
@@ -257,6 +259,7 @@ def whole_caption_height(caption):
     return label.heightForWidth(caption.width())
 
 
+@pytest.mark.slow
 def test_captions_show_their_whole_text_from_the_minimum_size_up(window, qtbot):
     run(qtbot, window, ("numpy", "jax"))
     line = window.right_pane.caption.fontMetrics().lineSpacing()
@@ -320,6 +323,7 @@ def _exit_when_shown(*options):
     )
 
 
+@pytest.mark.slow
 def test_a_window_closed_at_once_exits_without_an_error():
     # Closed as it is shown, its first job given to the thread pool but not yet begun: that
     # job began after Qt's objects were deleted at exit, and the program ended on two
@@ -330,6 +334,7 @@ def test_a_window_closed_at_once_exits_without_an_error():
         assert "Traceback" not in run_.stderr and "Error" not in run_.stderr, run_.stderr
 
 
+@pytest.mark.slow
 def test_an_unknown_language_is_named_with_the_languages_there_are():
     for language in ("klingon", "fr"):
         run_ = _exit_when_shown("--lang", language)
@@ -353,6 +358,7 @@ def test_a_window_error_is_logged_once(make_window, tmp_path, qtbot, caplog, war
     assert about_bad[0].exc_info is not None  # the traceback goes to the log file
 
 
+@pytest.mark.slow
 def test_a_screenshot_of_a_bad_photo_names_it_once_on_stderr(tmp_path):
     bad = tmp_path / "bad.png"
     bad.write_text("not a picture")
@@ -425,6 +431,7 @@ def test_about_does_not_load_jax_to_describe_it(monkeypatch):
     assert "jax" not in sys.modules
 
 
+@pytest.mark.slow
 def test_a_16_bit_photos_difference_is_in_its_own_levels(make_window, qtbot, tmp_path):
     import numpy as np
 
@@ -441,6 +448,7 @@ def _files_under(folder):
     return sorted(str(path.relative_to(folder)) for path in folder.rglob("*") if path.is_file())
 
 
+@pytest.mark.slow
 def test_a_window_the_tests_start_keeps_its_settings_out_of_the_users_home(tmp_path, monkeypatch):
     # What the README's test command does to a user's home: nothing. The suite's children get
     # settings, cache and state folders of the run's own (tests/conftest.py).
@@ -454,6 +462,7 @@ def test_a_window_the_tests_start_keeps_its_settings_out_of_the_users_home(tmp_p
     assert _files_under(home) == []
 
 
+@pytest.mark.slow
 def test_the_startup_bench_keeps_its_windows_settings_out_of_the_users(tmp_path, monkeypatch):
     from blurapp import bench
 
@@ -467,6 +476,7 @@ def test_the_startup_bench_keeps_its_windows_settings_out_of_the_users(tmp_path,
     assert _files_under(user) == []
 
 
+@pytest.mark.slow
 def test_the_window_is_on_screen_before_superqt_is_imported_and_the_photo_loads(tmp_path):
     # superqt imports all its widgets (about 300 ms): the window shows first, then its first
     # job (opening the photo) brings superqt in, and the photo still opens.

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from blurapp.core import TOLERANCE, JaxUnavailableError
 
 
+@pytest.mark.slow
 def test_hostile_files_in_the_window_give_a_photo_or_a_message(
     window, qtbot, tmp_path, warnings_shown
 ):
@@ -63,6 +64,7 @@ def test_jax_failing_to_import_leaves_the_numpy_side_working(
     assert warnings_shown == []  # said in the pane, not in a box the user must click away
 
 
+@pytest.mark.slow
 def test_an_exception_in_the_worker_reaches_the_user_and_the_log(
     window, qtbot, monkeypatch, warnings_shown, caplog
 ):
@@ -106,6 +108,7 @@ def test_saving_into_a_folder_that_refuses_keeps_everything(
     assert (folder / "coffee-numpy-9x9-s2.5.png").read_bytes() == b"precious"
 
 
+@pytest.mark.slow
 def test_a_write_failing_midway_leaves_the_old_file_and_no_temporary(
     window, qtbot, tmp_path, monkeypatch, warnings_shown
 ):
@@ -283,6 +286,7 @@ print("event loop ended normally", flush=True)
 """
 
 
+@pytest.mark.slow
 def test_quitting_during_a_long_jax_call_ends_the_program_within_two_seconds(tmp_path):
     photo = tmp_path / "large.png"
     Image.fromarray(np.random.default_rng(0).integers(0, 256, (2000, 3000), dtype=np.uint8)).save(
@@ -310,6 +314,7 @@ def test_quitting_during_a_long_jax_call_ends_the_program_within_two_seconds(tmp
         assert "Traceback" not in process.stderr.read()
 
 
+@pytest.mark.slow
 def test_run_asked_for_while_a_new_photo_loads_never_shows_the_old_photos_figures(
     window, qtbot, tmp_path
 ):

@@ -158,6 +158,7 @@ def test_a_small_photo_that_fails_is_not_offered_a_blur(
     assert title == "Cannot Open Photo" and str(bad) in text
 
 
+@pytest.mark.slow
 def test_closing_the_window_during_a_blur_by_blocks_ends_it_as_cancelled(tmp_path):
     """The window closed after the first row of blocks, and the program exiting: the row in
     hand meets thread pools shut down for the exit, and ends as a cancelled blur, no error
