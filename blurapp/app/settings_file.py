@@ -12,8 +12,10 @@ or is not a JSON object is ignored with one warning, and such a file is never wr
 from __future__ import annotations
 
 import configparser
+import csv
 import json
 import logging
+import math
 import os
 import stat
 import sys
@@ -37,10 +39,13 @@ def default_settings_path() -> Path:
 
 
 def _is_plain(value: object) -> bool:
-    if isinstance(value, str | int | float | bool):
+    """Text, a finite number, true/false, or a list of them: what JSON holds and reads back."""
+    if isinstance(value, float):
+        return math.isfinite(value)  # 1e999 reads as infinity, which JSON cannot hold
+    if isinstance(value, str | int | bool):
         return True
     return isinstance(value, list) and all(
-        isinstance(item, str | int | float | bool) for item in value
+        _is_plain(item) and not isinstance(item, list) for item in value
     )
 
 
@@ -126,10 +131,16 @@ class SettingsFile:
         A failure is logged: losing a window size is no reason to stop."""
         if not self._changed or not self._writable:
             return
-        text = json.dumps(self._values, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        text = json.dumps(
+            self._values, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False
+        )
+        text += "\n"
+        # A settings file that is a symlink (to a dotfiles folder, say) is written where it
+        # points, so the link stays.
+        target = Path(os.path.realpath(self.path))
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(self.path, lambda file: file.write(text.encode("utf-8")))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(target, lambda file: file.write(text.encode("utf-8")))
         except (OSError, OutputError) as error:
             log.warning("the settings could not be saved to %s: %s", self.path, error)
             return
@@ -170,8 +181,12 @@ def _from_qt_settings(path: Path) -> dict[str, PlainValue]:
             text = text[1:-1]
         if text.startswith("@"):
             continue
-        # Qt writes a list unquoted, its items joined by ", ".
-        values[key] = text.split(", ") if key == "recent_files" and ", " in text else text
+        if key == "recent_files":
+            # Qt writes a list as its items joined by ", ", each quoted when it holds one.
+            items = next(csv.reader([raw.strip()], skipinitialspace=True), [])
+            values[key] = [item for item in items if item and not item.startswith("@")]
+            continue
+        values[key] = text
     if values:
         log.info("settings read from %s, where an earlier version kept them", path)
     return values

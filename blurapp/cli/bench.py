@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from blurapp.cli.options import (
@@ -14,6 +15,7 @@ from blurapp.cli.options import (
     engines_argument,
     kernel_size_argument,
     megapixels_argument,
+    too_large_for_memory,
 )
 from blurapp.cli.output import (
     CommandFailed,
@@ -133,6 +135,11 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     import tempfile
 
+    if args.color:  # the engines table's images are then three channels deep
+        for megapixels in args.megapixels:
+            if (problem := too_large_for_memory(megapixels, channels=3)) is not None:
+                print(f"blurapp bench: error: argument --megapixels: {problem}", file=sys.stderr)
+                return 2
     _check_sweep_csv(args)
     _check_output(args.record)
     # "JAX 1st" must mean a real compilation: an empty cache of the bench's own, every time.

@@ -69,21 +69,30 @@ def megapixels_argument(text: str) -> float:
     return value
 
 
-def bench_megapixels_argument(text: str) -> float:
-    """A size of image the bench makes and times: one whose comparison fits in the memory
-    available now (WORKING_BYTES_PER_PIXEL a pixel, in colour three times that)."""
+def too_large_for_memory(megapixels: float, channels: int = 1) -> str | None:
+    """Why an image of `megapixels` (and `channels`) the bench would make cannot be compared in
+    the memory available now (WORKING_BYTES_PER_PIXEL a pixel and channel); None if it can."""
     from blurapp.core.photo_checks import WORKING_BYTES_PER_PIXEL, available_memory
 
-    value = megapixels_argument(text)
     available = available_memory()
     if available is None:
-        return value
-    limit = available / (3 * WORKING_BYTES_PER_PIXEL * 1e6)
-    if value > limit:
-        raise argparse.ArgumentTypeError(
-            f"{text} MP would not fit in the memory available ({available / 1e9:,.1f} GB): "
-            f"at most {limit:,.0f} MP here"
-        )
+        return None
+    limit = available / (channels * WORKING_BYTES_PER_PIXEL * 1e6)
+    if megapixels <= limit:
+        return None
+    colour = " in colour" if channels > 1 else ""
+    return (
+        f"{megapixels:g} MP{colour} would not fit in the memory available "
+        f"({available / 1e9:,.1f} GB): at most {limit:,.0f} MP here"
+    )
+
+
+def bench_megapixels_argument(text: str) -> float:
+    """A size of grey image the bench makes and times, that fits in the memory available."""
+    value = megapixels_argument(text)
+    problem = too_large_for_memory(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
     return value
 
 

@@ -213,7 +213,7 @@
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="466"/>
+        <location filename="../core/engines/jax_engine.py" line="455"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -371,12 +371,12 @@
         <translation>这些耗时不可信（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/spec.py" line="106"/>
+        <location filename="../core/spec.py" line="125"/>
         <source>{size} × {size}, sigma {sigma}</source>
         <translation>{size} × {size}，sigma {sigma}</translation>
     </message>
     <message>
-        <location filename="../core/spec.py" line="111"/>
+        <location filename="../core/spec.py" line="130"/>
         <source>separable ({size} + {size} taps)</source>
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
@@ -466,32 +466,32 @@
         <translation>不可用：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="147"/>
+        <location filename="../core/contention.py" line="160"/>
         <source>another program was using the CPU</source>
         <translation>另一个程序正在占用 CPU</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="149"/>
+        <location filename="../core/contention.py" line="162"/>
         <source>the times of the calls varied widely</source>
         <translation>各次调用的耗时差异很大</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="154"/>
+        <location filename="../core/contention.py" line="167"/>
         <source>{engine}&apos;s calls took {ratio}× their CPU time</source>
         <translation>{engine} 的调用耗时是其 CPU 时间的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="159"/>
+        <location filename="../core/contention.py" line="172"/>
         <source>other programs kept {used} of the {cores} cores busy</source>
         <translation>其他程序占用了 {cores} 个核心中的 {used} 个</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="165"/>
+        <location filename="../core/contention.py" line="178"/>
         <source>the middle half of {engine}&apos;s calls spans {spread} of their median</source>
         <translation>{engine} 中间一半调用的耗时跨度为其中位数的 {spread}</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="171"/>
+        <location filename="../core/contention.py" line="184"/>
         <source>load {load} on {cores} cores</source>
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
@@ -517,40 +517,41 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../app/jobs.py" line="198"/>
+        <location filename="../app/jobs.py" line="223"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="151"/>
-        <location filename="../scale/tiled_read.py" line="253"/>
+        <location filename="../core/photo.py" line="164"/>
+        <location filename="../scale/tiled_read.py" line="248"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="157"/>
+        <location filename="../core/photo.py" line="170"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="164"/>
+        <location filename="../core/photo.py" line="177"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="168"/>
+        <location filename="../core/photo.py" line="181"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="176"/>
-        <location filename="../scale/tiled_read.py" line="347"/>
+        <location filename="../core/photo.py" line="189"/>
+        <location filename="../scale/tiled_read.py" line="340"/>
+        <location filename="../scale/tiled_read.py" line="397"/>
         <source>the file is damaged or not a valid image ({reason})</source>
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="180"/>
-        <location filename="../scale/tiled_read.py" line="247"/>
+        <location filename="../core/photo.py" line="193"/>
+        <location filename="../scale/tiled_read.py" line="242"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
     </message>
@@ -566,7 +567,7 @@
     </message>
     <message>
         <location filename="../core/photo_checks.py" line="77"/>
-        <location filename="../scale/tiled_read.py" line="89"/>
+        <location filename="../scale/zarr_store.py" line="139"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
@@ -577,7 +578,7 @@
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="113"/>
+        <location filename="../core/photo.py" line="126"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
@@ -608,58 +609,63 @@
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="188"/>
+        <location filename="../core/saving.py" line="190"/>
         <source>this is a folder; give a file name</source>
         <translation>这是文件夹；请给出文件名</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="193"/>
+        <location filename="../core/saving.py" line="195"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="211"/>
+        <location filename="../core/saving.py" line="216"/>
+        <source>this is not a regular file (a pipe, a device or a socket); give the name of a file to write</source>
+        <translation>这不是普通文件（而是管道、设备或套接字）；请给出要写入的文件名</translation>
+    </message>
+    <message>
+        <location filename="../core/saving.py" line="235"/>
         <source>the file name is too long for the file system; choose a shorter one</source>
         <translation>文件名对文件系统来说太长；请选择更短的名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="238"/>
+        <location filename="../core/saving.py" line="262"/>
         <source>this is the photo being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的照片；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="259"/>
+        <location filename="../core/saving.py" line="283"/>
         <source>unknown output format {extension}; use {accepted}</source>
         <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="76"/>
+        <location filename="../core/saving.py" line="77"/>
         <source>cannot write in {folder}: {reason}</source>
         <translation>无法写入 {folder}：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="93"/>
-        <location filename="../core/saving.py" line="217"/>
+        <location filename="../core/saving.py" line="95"/>
+        <location filename="../core/saving.py" line="241"/>
         <source>the file could not be written: {reason}</source>
         <translation>无法写入文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="314"/>
+        <location filename="../core/saving.py" line="338"/>
         <source>{format} cannot store this image: {reason}</source>
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../scale/tiled_read.py" line="156"/>
+        <location filename="../scale/tiled_read.py" line="141"/>
         <source>this is not a TIFF file, or it is damaged; only TIFF, BigTIFF and zarr images can be blurred in tiles ({reason})</source>
         <translation>这不是 TIFF 文件，或文件已损坏；只有 TIFF、BigTIFF 和 zarr 图像可以分块模糊（{reason}）</translation>
     </message>
     <message>
-        <location filename="../scale/tiled_read.py" line="211"/>
+        <location filename="../scale/tiled_read.py" line="205"/>
         <source>this is not a zarr array BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的 zarr 数组（{reason}）</translation>
     </message>
     <message>
-        <location filename="../scale/tiled.py" line="170"/>
+        <location filename="../scale/tiled.py" line="292"/>
         <source>an image blurred in tiles is written as {accepted}, not {extension}</source>
         <translation>分块模糊的图像只能写为 {accepted}，不能写为 {extension}</translation>
     </message>
@@ -677,6 +683,16 @@
         <location filename="../scale/batch_plan.py" line="268"/>
         <source>{other} is written here already; {source} was not blurred (rename one of them)</source>
         <translation>{other} 已写入此处；{source} 未被模糊（请重命名其中之一）</translation>
+    </message>
+    <message>
+        <location filename="../scale/segment_sizes.py" line="44"/>
+        <source>the file is damaged or not a valid image: {reason}</source>
+        <translation>文件已损坏或不是有效的图像：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../scale/segment_sizes.py" line="166"/>
+        <source>its {segment}s are {width} × {height} pixels, each decoded whole: one for each of this machine&apos;s {threads} threads needs about {needed} GB, and only {available} GB of memory is available</source>
+        <translation>它的每个分块（{segment}）为 {width} × {height} 像素，须整块解码：本机 {threads} 个线程各解码一块约需 {needed} GB，而可用内存只有 {available} GB</translation>
     </message>
 </context>
 <context>
@@ -879,17 +895,17 @@
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="207"/>
+        <location filename="../app/controller.py" line="215"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="201"/>
+        <location filename="../ui/tiled_blur.py" line="212"/>
         <source>Blurred by Blocks</source>
         <translation>已分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="204"/>
+        <location filename="../ui/tiled_blur.py" line="215"/>
         <source>Cannot Blur by Blocks</source>
         <translation>无法分块模糊</translation>
     </message>
@@ -909,12 +925,12 @@
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="106"/>
+        <location filename="../app/controller.py" line="110"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="218"/>
+        <location filename="../app/controller.py" line="226"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -924,22 +940,22 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="137"/>
+        <location filename="../app/controller.py" line="141"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="146"/>
+        <location filename="../app/controller.py" line="150"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="158"/>
+        <location filename="../app/controller.py" line="162"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="257"/>
+        <location filename="../app/controller.py" line="265"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
@@ -1035,12 +1051,12 @@
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="151"/>
+        <location filename="../ui/app.py" line="155"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="155"/>
+        <location filename="../ui/app.py" line="159"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
@@ -1073,7 +1089,7 @@
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../ui/presentation.py" line="74"/>
+        <location filename="../ui/presentation.py" line="78"/>
         <source>Leave Presentation</source>
         <translation>退出演示模式</translation>
     </message>
@@ -1622,12 +1638,12 @@
         <translation>正在处理完当前的块后停止…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="214"/>
+        <location filename="../ui/tiled_blur.py" line="225"/>
         <source>Photo Too Large to Open</source>
         <translation>照片过大，无法打开</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="215"/>
+        <location filename="../ui/tiled_blur.py" line="226"/>
         <source>{problem}
 
 BlurApp can still blur it with the current parameters by blocks, straight into a file, without opening it. Blur it to a file?</source>
@@ -1636,22 +1652,22 @@ BlurApp can still blur it with the current parameters by blocks, straight into a
 BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打开。是否模糊到文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="232"/>
+        <location filename="../ui/tiled_blur.py" line="243"/>
         <source>Blur to File</source>
         <translation>模糊到文件</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="234"/>
+        <location filename="../ui/tiled_blur.py" line="245"/>
         <source>Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)</source>
         <translation>分块 TIFF (*.tif *.tiff);;NumPy 数组 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="247"/>
+        <location filename="../ui/tiled_blur.py" line="258"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="248"/>
+        <location filename="../ui/tiled_blur.py" line="259"/>
         <source>{name} already exists. Replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>

@@ -12,6 +12,9 @@ from pathlib import Path
 TS = Path(__file__).with_name("blurapp_zh_CN.ts")
 
 ZH_CN = {
+    "this is not a regular file (a pipe, a device or a socket); give the name of a file to write": "这不是普通文件（而是管道、设备或套接字）；请给出要写入的文件名",
+    "the file is damaged or not a valid image: {reason}": "文件已损坏或不是有效的图像：{reason}",
+    "its {segment}s are {width} × {height} pixels, each decoded whole: one for each of this machine's {threads} threads needs about {needed} GB, and only {available} GB of memory is available": "它的每个分块（{segment}）为 {width} × {height} 像素，须整块解码：本机 {threads} 个线程各解码一块约需 {needed} GB，而可用内存只有 {available} GB",
     # Figures (shared with the command line)
     "image": "图像",
     "kernel": "卷积核",

@@ -26,8 +26,9 @@ JPEG_COMPRESSIONS = {6, 7, 33007, 34892}
 PNG_COMPRESSIONS = {34933}
 WEBP_COMPRESSIONS = {50001}
 JPEG2000_COMPRESSIONS = {33003, 33004, 33005, 34712}
-# Image codecs whose header BlurApp does not read: JPEG XR, JPEG XL, Jetraw, EER.
-UNCHECKED_IMAGE_COMPRESSIONS = {22610, 34934, 48124, 50002, 52546, 65000, 65001, 65002}
+# Codecs whose header BlurApp does not read, which size their output from it: JPEG XR, JPEG XL,
+# Jetraw, EER, and LERC (decoded to the size its blob declares, whatever buffer it is given).
+UNCHECKED_IMAGE_COMPRESSIONS = {22610, 34934, 48124, 50002, 52546, 65000, 65001, 65002, 34887}
 
 _JPEG_FRAME_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
@@ -95,11 +96,28 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
 
 
 def _jpeg2000_size(data: bytes) -> tuple[int, int] | None:
-    # The codestream's SIZ segment, in a bare codestream or inside a JP2 file's box.
-    at = data.find(b"\xff\x4f\xff\x51")
-    if at < 0 or at + 24 > len(data):
+    """From the SIZ segment at the start of the codestream: a bare one, or the one in a JP2
+    file's contiguous-codestream box (another box may hold any bytes, a decoy SIZ among them)."""
+    if data[:4] != b"\xff\x4f\xff\x51":
+        at = 0
+        while True:  # the JP2 boxes: length (1: a 64-bit one follows; 0: to the end), type
+            if at + 8 > len(data):
+                return None
+            length, kind = int.from_bytes(data[at : at + 4], "big"), data[at + 4 : at + 8]
+            header = 8
+            if length == 1:
+                length, header = int.from_bytes(data[at + 8 : at + 16], "big"), 16
+            if kind == b"jp2c":
+                data = data[at + header :]
+                break
+            if length < header:
+                return None
+            at += length
+        if data[:4] != b"\xff\x4f\xff\x51":
+            return None
+    if len(data) < 24:
         return None
-    siz = data[at + 6 :]
+    siz = data[6:]
     width, height = int.from_bytes(siz[2:6], "big"), int.from_bytes(siz[6:10], "big")
     left, top = int.from_bytes(siz[10:14], "big"), int.from_bytes(siz[14:18], "big")
     return max(height - top, 0), max(width - left, 0)
@@ -125,7 +143,9 @@ def check_tiff_segment(
     declared = read(data)
     if declared is None and header:
         declared = read(header)
-    if declared is not None and (declared[0] > rows or declared[1] > columns):
+    if declared is None:
+        raise SegmentTooLarge("does not say its size where it must, before its pixels")
+    if declared[0] > rows or declared[1] > columns:
         raise SegmentTooLarge(
             f"declares {declared[1]:,} × {declared[0]:,} pixels, where it holds "
             f"{columns:,} × {rows:,}"
@@ -161,26 +181,58 @@ def check_segment_fits(
 # --- zarr chunks -----------------------------------------------------------------------------
 
 
-def _inflated_size(decompressor: object, data: bytes, limit: int) -> int:
-    """How many bytes `decompressor` makes of `data`, counting no further than `limit` + 1:
+def _inflated_size(make: Callable[[], object], data: bytes, limit: int) -> int:
+    """How many bytes the decompressors `make()` makes make of `data`, every stream of it in
+    turn (numcodecs' gzip, bz2 and lzma read them all), counting no further than `limit` + 1:
     never more than that in memory."""
-    made = decompressor.decompress(data, limit + 1)  # type: ignore[attr-defined]
-    return len(made)
+    size = 0
+    while data and size <= limit:
+        decompressor = make()
+        size += len(decompressor.decompress(data, limit + 1 - size))  # type: ignore[attr-defined]
+        if not decompressor.eof:  # type: ignore[attr-defined]
+            break  # cut short, or the limit reached: either way no further
+        data = decompressor.unused_data  # type: ignore[attr-defined]
+    return size
+
+
+_ZSTD_MAGIC = 0xFD2FB528
 
 
 def _zstd_size(data: bytes) -> int | None:
-    """The content size a Zstandard frame header declares (None: it does not say)."""
-    if data[:4] != b"\x28\xb5\x2f\xfd" or len(data) < 5:
-        return None
-    descriptor = data[4]
-    single_segment = descriptor >> 5 & 1
-    size_bytes = (1 if single_segment else 0, 2, 4, 8)[descriptor >> 6]
-    dictionary_bytes = (0, 1, 2, 4)[descriptor & 3]
-    at = 5 + (0 if single_segment else 1) + dictionary_bytes
-    if size_bytes == 0 or at + size_bytes > len(data):
-        return None
-    size = int.from_bytes(data[at : at + size_bytes], "little")
-    return size + 256 if size_bytes == 2 else size
+    """The content size the Zstandard frames of `data` declare, all together (numcodecs
+    decodes every frame); None when a frame does not say its size or cannot be walked."""
+    at, total = 0, 0
+    while at < len(data):
+        if at + 4 > len(data):
+            return None
+        magic = int.from_bytes(data[at : at + 4], "little")
+        if magic & 0xFFFFFFF0 == 0x184D2A50:  # a skippable frame: its length follows
+            at += 8 + int.from_bytes(data[at + 4 : at + 8], "little")
+            continue
+        if magic != _ZSTD_MAGIC or at + 5 > len(data):
+            return None
+        descriptor = data[at + 4]
+        single_segment = descriptor >> 5 & 1
+        size_bytes = (1 if single_segment else 0, 2, 4, 8)[descriptor >> 6]
+        dictionary_bytes = (0, 1, 2, 4)[descriptor & 3]
+        field = at + 5 + (0 if single_segment else 1) + dictionary_bytes
+        if size_bytes == 0 or field + size_bytes > len(data):
+            return None
+        size = int.from_bytes(data[field : field + size_bytes], "little")
+        total += size + 256 if size_bytes == 2 else size
+        at = field + size_bytes
+        while True:  # the frame's blocks, to find where the next frame starts
+            if at + 3 > len(data):
+                return None
+            header = int.from_bytes(data[at : at + 3], "little")
+            last, kind, block_size = header & 1, header >> 1 & 3, header >> 3
+            at += 3 + (1 if kind == 1 else block_size)  # an RLE block stores one byte
+            if kind == 3:
+                return None  # reserved: not a valid frame
+            if last:
+                break
+        at += 4 if descriptor >> 2 & 1 else 0  # the content checksum
+    return total if at == len(data) else None
 
 
 def _zstd_checked(data: bytes, limit: int) -> int:
@@ -193,10 +245,10 @@ def _zstd_checked(data: bytes, limit: int) -> int:
 # Compressors of zarr chunks, by name: the decoded size, found without holding more than the
 # chunk's expected size.
 CHUNK_SIZES: dict[str, Callable[[bytes, int], int]] = {
-    "zlib": lambda data, limit: _inflated_size(zlib.decompressobj(), data, limit),
-    "gzip": lambda data, limit: _inflated_size(zlib.decompressobj(wbits=47), data, limit),
-    "bz2": lambda data, limit: _inflated_size(bz2.BZ2Decompressor(), data, limit),
-    "lzma": lambda data, limit: _inflated_size(lzma.LZMADecompressor(), data, limit),
+    "zlib": lambda data, limit: _inflated_size(zlib.decompressobj, data, limit),
+    "gzip": lambda data, limit: _inflated_size(lambda: zlib.decompressobj(wbits=47), data, limit),
+    "bz2": lambda data, limit: _inflated_size(bz2.BZ2Decompressor, data, limit),
+    "lzma": lambda data, limit: _inflated_size(lzma.LZMADecompressor, data, limit),
     "zstd": _zstd_checked,
     # c-blosc's header: the decoded size at bytes 4–8; numcodecs' LZ4: at bytes 0–4.
     "blosc": lambda data, limit: int.from_bytes(data[4:8], "little"),

@@ -77,6 +77,9 @@ class _Layout:
     # of 0-3 or 0-15 (white is then 3 or 15, as the whole-image loader reads it); 0 when
     # the type says.
     bits: int = 0
+    # How it is stored: each segment (a tile, strip or chunk) decoded whole, as
+    # (what it is called, rows, columns, bytes a pixel); checked to fit before blocks are read.
+    segment: tuple[str, int, int, int] = ("tile", 0, 0, 0)
     # The stored value of white (blurapp.core.pixels.white_level); None until the values
     # are read, for the types whose values decide it.
     white: float | None = None
@@ -151,7 +154,6 @@ def _tiff_layout(path: Path) -> _Layout:
             f"its tiles are compressed with {name}, whose decoded size BlurApp cannot check "
             "before decoding them",
         )
-    check_segment_fits(path, segment_kind, segment, segment_samples * dtype.itemsize)
     if axes == "YX":
         height, width, samples = *shape, 1
     elif axes == "SYX":  # samples stored as separate planes
@@ -183,6 +185,7 @@ def _tiff_layout(path: Path) -> _Layout:
         alpha=alpha,
         inverted=photometric == tifffile.PHOTOMETRIC.MINISWHITE,
         bits=bits,
+        segment=(segment_kind, *segment, segment_samples * dtype.itemsize),
         orientation=orientation if orientation in range(1, 9) else 1,
     )
     _check_samples(layout)
@@ -211,7 +214,6 @@ def _zarr_layout(path: Path) -> _Layout:
         raise _unsupported(path, f"a zarr array of shape {array.shape} is not rows × columns")
     height, width, samples = shape
     chunk = tuple(array.chunks)
-    check_segment_fits(path, "chunk", chunk[:2], math.prod(chunk[2:]) * array.dtype.itemsize)
     layout = _Layout(
         path=path,
         kind="zarr",
@@ -222,6 +224,7 @@ def _zarr_layout(path: Path) -> _Layout:
         colour=samples >= 3,
         alpha=UNASSOCIATED_ALPHA if samples in (2, 4) else None,
         inverted=False,
+        segment=("chunk", chunk[0], chunk[1], math.prod(chunk[2:]) * array.dtype.itemsize),
     )
     _check_samples(layout)
     return layout
@@ -411,6 +414,8 @@ def _open_samples(
     layout = _read_layout(path)
     if layout.kind == "tiff":
         _check_tiff_holds_its_image(layout.path)
+    kind, rows, columns, pixel_bytes = layout.segment
+    check_segment_fits(layout.path, kind, (rows, columns), pixel_bytes)
     if before_reading is not None:
         before_reading(layout)
     layout = _with_white(layout, block)

@@ -22,6 +22,9 @@ from blurapp.scale.segment_sizes import (
     segment_too_large,
 )
 
+# numcodecs filters that give back as many bytes as they are given (Delta: without `astype`).
+_SIZE_KEEPING_FILTERS = ("delta", "shuffle", "bitround")
+
 
 class UnsupportedChunks(ValueError):
     """A zarr array whose chunks are encoded in a way BlurApp does not check."""
@@ -78,6 +81,18 @@ class _ChunkCheck:
         if metadata.zarr_format == 2:
             compressor = metadata.compressor
             names = [compressor.codec_id] if compressor is not None else []
+            # Filters run on the decompressed bytes: only those that keep their size are
+            # read, so what the compressor makes is still the chunk's size (a compressor
+            # used as a filter would decode unchecked).
+            for codec in metadata.filters or ():
+                config = codec.get_config()
+                same_size = config.get("astype") in (None, config.get("dtype"))
+                if config.get("id") not in _SIZE_KEEPING_FILTERS or not same_size:
+                    raise UnsupportedChunks(
+                        f"its chunks are filtered with {config.get('id')}; BlurApp reads zarr "
+                        f"chunks filtered only with {', '.join(_SIZE_KEEPING_FILTERS)}, which "
+                        "keep the size of what they filter"
+                    )
         else:
             names = [codec.to_dict()["name"] for codec in metadata.codecs]
             names = [name for name in names if name not in ("bytes", "transpose")]

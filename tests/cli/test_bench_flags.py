@@ -19,7 +19,7 @@ def test_a_size_too_large_for_memory_is_a_usage_error_naming_the_limit(capsys, f
         main(["bench", flag, value])
     assert exited.value.code == 2
     error = capsys.readouterr().err
-    assert f"argument {flag}: {value} MP would not fit in the memory available" in error
+    assert f"argument {flag}: {float(value):g} MP would not fit in the memory available" in error
     assert "MP here" in error and "Traceback" not in error
 
 
@@ -37,3 +37,14 @@ def test_every_json_document_is_strict_json():
         "rows": [None, 1.5],
         "ok": "NaN",
     }
+
+
+def test_colour_sizes_are_checked_for_three_channels(capsys, monkeypatch):
+    from blurapp.core import photo_checks
+
+    monkeypatch.setattr(photo_checks, "available_memory", lambda: 4_000_000_000)  # 100 MP grey
+    assert main(["bench", "--color", "--megapixels", "50", "--sections", "engines"]) == 2
+    error = capsys.readouterr().err
+    assert (
+        "argument --megapixels: 50 MP in colour would not fit" in error and "at most 33 MP" in error
+    )

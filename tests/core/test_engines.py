@@ -357,3 +357,27 @@ def test_a_preview_comparison_works_out_the_difference_only_when_asked(monkeypat
         np.testing.assert_allclose(output, oracle, atol=TOLERANCE)
     assert result.max_abs_diff == result.differences["jax"]
     assert len(worked_out) == 1  # once, then kept
+
+
+def test_an_engine_that_calls_sys_exit_is_that_engines_failure():
+    import sys
+
+    from blurapp.core.engines import Engine
+
+    exits = Engine("exits", "Exits", lambda image, kernel, **_: sys.exit(3))
+    result = compare(np.zeros((8, 8), np.float32), engines=["numpy", exits], repeats=1)
+    assert (
+        "numpy" in result.runs and "the exits engine called sys.exit(3)" in result.errors["exits"]
+    )
+
+
+def test_wide_float_outputs_are_checked_without_overflowing():
+    from blurapp.core.engines import get_engine
+    from blurapp.core.engines.engine import EngineOutputError, check_output
+
+    engine = get_engine("numpy")
+    huge = np.full((4, 4), 1e308)
+    assert check_output(engine, huge, (4, 4)) is huge
+    huge[1, 1] = np.inf
+    with pytest.raises(EngineOutputError, match="holding infinity"):
+        check_output(engine, huge, (4, 4))

@@ -139,3 +139,62 @@ def test_tiles_too_large_for_memory_are_refused_from_the_header(tmp_path, monkey
     monkeypatch.setattr(segment_sizes, "available_memory", lambda: 2_000_000)
     message, _ = _blur_measured(source, tmp_path / "out.tif")
     assert str(source) in message and "its tiles are 1,024 × 1,024 pixels" in message, message
+
+
+@pytest.mark.parametrize("codec", ["gzip", "bz2", "lzma"])
+def test_a_chunk_of_several_streams_counts_them_all(codec):
+    import bz2
+    import gzip
+    import lzma
+
+    from blurapp.scale.segment_sizes import SegmentTooLarge, check_chunk
+
+    compress = {"gzip": gzip.compress, "bz2": bz2.compress, "lzma": lzma.compress}[codec]
+    small = compress(bytes(4096))
+    check_chunk(codec, small, 4096)  # one stream of the chunk's size: fine
+    with pytest.raises(SegmentTooLarge, match="decodes to more than 4,096 bytes"):
+        check_chunk(codec, small + compress(bytes(50 << 20)), 4096)
+
+
+def test_a_zstd_chunk_of_several_frames_counts_them_all():
+    import numcodecs
+
+    from blurapp.scale.segment_sizes import SegmentTooLarge, check_chunk
+
+    zstd = numcodecs.Zstd(level=1)
+    one = zstd.encode(bytes(4096))
+    check_chunk("zstd", one, 4096)
+    with pytest.raises(SegmentTooLarge, match=f"decodes to {4096 + (50 << 20):,} bytes"):
+        check_chunk("zstd", bytes(one) + bytes(zstd.encode(bytes(50 << 20))), 4096)
+
+
+def test_a_jp2_tile_is_sized_by_its_codestream_not_a_decoy_in_another_box():
+    import imagecodecs
+
+    from blurapp.scale.segment_sizes import SegmentTooLarge, check_tiff_segment
+
+    jp2 = imagecodecs.jpeg2k_encode(np.zeros((256, 256), np.uint8), codecformat="jp2")
+    decoy_siz = b"\xff\x4f\xff\x51\x00\x29\x00\x00" + struct.pack(">IIII", 16, 16, 0, 0)
+    box = struct.pack(">I", 8 + len(decoy_siz) + 8) + b"xml " + decoy_siz + bytes(8)
+    at = jp2.index(b"jp2h") - 4  # before the header box, ahead of the codestream
+    with pytest.raises(SegmentTooLarge, match="declares 256 × 256 pixels, where it holds 16 × 16"):
+        check_tiff_segment(33004, jp2[:at] + box + jp2[at:], None, 16, 16)
+
+
+def test_a_zarr_filtered_with_a_compressor_is_refused(tmp_path):
+    import numcodecs
+    import zarr
+
+    folder = tmp_path / "filtered.zarr"
+    array = zarr.create_array(folder, shape=(64, 64), chunks=(64, 64), dtype=np.uint8,
+                              zarr_format=2, filters=[numcodecs.BZ2()], compressors=None)  # fmt: skip
+    array[:] = 1
+    with pytest.raises(PhotoError, match="filtered with bz2"):
+        tiled.blur_file_tiled(folder, tmp_path / "out.npy", kernel=gaussian_kernel(3))
+
+
+def test_a_lerc_tiff_is_refused_by_blocks(tmp_path):
+    source = tmp_path / "lerc.tif"
+    tifffile.imwrite(source, np.zeros((32, 32), np.uint8), tile=(16, 16), compression="lerc")
+    with pytest.raises(PhotoError, match="compressed with LERC"):
+        tiled.blur_file_tiled(source, tmp_path / "out.npy", kernel=gaussian_kernel(3))

@@ -110,3 +110,33 @@ def test_settings_round_trip_with_the_geometry(tmp_path):
     again = SettingsFile(path)
     assert read_setting(again, "geometry") == geometry
     assert read_setting(again, "recent_files") == ("/a.png", "/b, c.png")
+
+
+def test_a_settings_file_that_is_a_symlink_is_written_where_it_points(tmp_path):
+    target = tmp_path / "dotfiles" / "blurapp.json"
+    target.parent.mkdir()
+    target.write_text('{"sigma": 2.0}')
+    link = tmp_path / "settings.json"
+    link.symlink_to(target)
+    settings = SettingsFile(link)
+    write_setting(settings, "sigma", 3.0)
+    settings.save()
+    assert link.is_symlink() and json.loads(target.read_text()) == {"sigma": 3.0}
+
+
+def test_a_number_json_cannot_hold_is_left_out_and_the_file_stays_valid(tmp_path):
+    path = tmp_path / "settings.json"
+    path.write_text('{"kernel_size": "9", "extra": 1e999, "sizes": [1, 1e999]}')
+    settings = SettingsFile(path)
+    write_setting(settings, "sigma", 3.5)
+    settings.save()
+    assert json.loads(path.read_text()) == {"kernel_size": "9", "sigma": 3.5}
+
+
+def test_recent_files_of_an_earlier_version_keep_names_with_commas(tmp_path, own_config_home):
+    path = own_config_home / "BlurApp" / "BlurApp.conf"
+    qt = QSettings(str(path), QSettings.Format.IniFormat)
+    qt.setValue("recent_files", ["/p/a, b.png", "/p/é.png"])
+    qt.sync()
+    settings = SettingsFile(default_settings_path())
+    assert read_setting(settings, "recent_files") == ("/p/a, b.png", "/p/é.png")

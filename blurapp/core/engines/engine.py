@@ -133,13 +133,16 @@ class Engine:
     ) -> FirstCall:
         """Make this engine's first call on `image`. `device` is the platform for a JAX engine
         that has none of its own ("auto": JAX's default, a GPU when there is one)."""
-        first = self.first_call(
-            image,
-            kernel,
-            platform=self.platform_for(device),
-            progress=progress,
-            cancelled=cancelled,
-        )
+        try:
+            first = self.first_call(
+                image,
+                kernel,
+                platform=self.platform_for(device),
+                progress=progress,
+                cancelled=cancelled,
+            )
+        except SystemExit as exit:  # a plugin's; it must not end BlurApp
+            raise EngineOutputError(f"{_who(self)} called sys.exit({exit.code!r})") from None
         check_output(self, first.output, image.shape)
         return first
 
@@ -147,7 +150,10 @@ class Engine:
         """Its levels_call on `levels` (see LevelsCall), the output checked."""
         assert self.levels_call is not None, "only engines with a levels call blur levels"
         radius = kernel.shape[0] // 2
-        output = self.levels_call(levels, kernel, platform=self.platform_for(device))
+        try:
+            output = self.levels_call(levels, kernel, platform=self.platform_for(device))
+        except SystemExit as exit:
+            raise EngineOutputError(f"{_who(self)} called sys.exit({exit.code!r})") from None
         shape = (levels.shape[0] - 2 * radius, levels.shape[1] - 2 * radius, *levels.shape[2:])
         return check_output(self, output, shape, dtype=levels.dtype)
 
@@ -187,7 +193,13 @@ class Engine:
 
 
 class EngineOutputError(RuntimeError):
-    """An engine gave an output BlurApp cannot use: that engine's failure, not BlurApp's."""
+    """An engine gave an output BlurApp cannot use, or tried to end the program: that engine's
+    failure, not BlurApp's."""
+
+
+def _who(engine: Engine) -> str:
+    """'the scipy engine (from blurapp-scipy 0.1)': an engine, named with its package."""
+    return f"the {engine.name} engine" + (f" (from {engine.package})" if engine.package else "")
 
 
 def check_output(
@@ -196,7 +208,7 @@ def check_output(
     """`output` when it is what `engine` must give for an image of `shape`: a NumPy array of
     that shape, of floats (or of `dtype`), every value finite. Raises EngineOutputError naming
     the engine and, for a plugin's, its package."""
-    who = f"the {engine.name} engine" + (f" (from {engine.package})" if engine.package else "")
+    who = _who(engine)
     if not isinstance(output, np.ndarray):
         raise EngineOutputError(f"{who} gave {type(output).__name__}, not a NumPy array")
     if output.shape != shape:
@@ -209,10 +221,15 @@ def check_output(
     if dtype is None:
         if output.dtype.kind != "f":
             raise EngineOutputError(f"{who} gave {output.dtype} values, not floats")
-        # One pass, no copy: a sum in float64 of float32 values is finite exactly when
-        # every value is.
-        if not np.isfinite(output.sum(dtype=np.float64)):
-            bad = "NaN" if np.isnan(output).any() else "infinity"
+        values = np.asarray(output)  # a masked array's hidden values too
+        # For float32 and narrower, one pass without a copy: their sum in float64 is finite
+        # exactly when every value is (it cannot overflow). Wider floats can.
+        if values.dtype.itemsize <= 4:
+            finite = np.isfinite(values.sum(dtype=np.float64))
+        else:
+            finite = np.isfinite(values).all()
+        if not finite:
+            bad = "NaN" if np.isnan(values).any() else "infinity"
             raise EngineOutputError(f"{who} gave an output holding {bad}")
     return output
 
