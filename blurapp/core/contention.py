@@ -8,14 +8,21 @@ Three signs, each measured while the engines are timed (blurapp.core.timing):
 The load average is told beside them, as people know it, but does not decide: it averages the
 last minute, not the seconds timed, and counts BlurApp's own threads.
 
-The thresholds were measured on a shared 2-core machine (another program already using about
-one core), timing NumPy and JAX-jit on 2 MP and 0.25 MP photos, 9 × 9, with and without two
-competing busy loops (`python -c "while True: pass"` twice):
+The thresholds were measured on a 2-core virtual machine (2026-12-03), `compare` of NumPy and
+JAX-jit, 9 × 9, with nothing else running and with two competing busy loops
+(`python -c "while True: pass"` twice), the machine watched over the whole comparison:
 
-                                   as it was           with two busy loops
-  calls' wall ÷ CPU time           1.02–1.12           1.47–3.14
-  other programs' use, of 2 cores  0.92–1.09           1.32–1.69
-  middle half ÷ median             0.05–0.32           0.19–1.31
+                                   bundled photo (0.24 MP),   24 MP synthetic,
+                                   20 runs each               6 runs quiet, 4 busy
+                                   quiet        busy          quiet        busy
+  calls' wall ÷ CPU time (NumPy)   1.00–1.07    1.23–2.04     1.01–1.06    1.44–2.36
+  other programs' use, of 2 cores  0.00–0.18    1.29–1.51     0.03–0.07    1.33–1.51
+  middle half ÷ median, ≥ 8 calls  0.09–0.40    0.10–1.33     —            —
+  middle half ÷ median, 3–7 calls  —            —             0.01–0.61    0.01–1.02
+
+JAX-jit's calls on the CPU use several threads, so its wall ÷ CPU time is below 1 when quiet
+(0.67–0.91) and says less. A few calls of a large image vary more on a quiet machine (NumPy's
+middle half up to 0.61 of its median over 5 calls), hence the wider bound for few samples.
 """
 
 from __future__ import annotations

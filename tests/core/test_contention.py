@@ -148,3 +148,35 @@ def test_a_comparison_says_noisy_exactly_when_its_measured_conditions_cross_a_th
 def test_a_comparison_of_outputs_only_times_nothing_and_judges_nothing():
     result = compare(np.zeros((8, 8), np.float32), engines=["numpy"], repeats=0)
     assert result.conditions is None and not result.noisy and result.noisy_reason is None
+
+
+@pytest.mark.parametrize(
+    ("spread", "samples", "noisy"),
+    [(1.3, 5, True), (0.61, 5, False), (0.6, 8, True), (3.0, 2, False)],
+    ids=["few calls far apart", "few calls as a quiet machine gives them", "many calls",
+         "too few to judge"],
+)  # fmt: skip
+def test_an_engine_timed_only_a_few_times_is_judged_by_a_wider_spread(spread, samples, noisy):
+    from blurapp.core.contention import conditions_of
+    from blurapp.core.runs import EngineRun
+
+    median = 0.120
+    half = spread * median / 2
+    # Samples whose middle half is `spread` of their median (quartiles median ± half).
+    seconds = np.quantile([median - 2 * half, median + 2 * half], np.linspace(0, 1, samples))
+    run = EngineRun(output=np.zeros((2, 2), np.float32), repeat_seconds=tuple(seconds))
+    conditions = conditions_of({"jax": run}, quiet_machine(others=0.05))
+    assert judge(conditions).noisy is noisy, (run.spread, conditions)
+
+
+def test_the_machine_is_watched_over_the_first_calls_too():
+    """A competing program during the first calls (JAX-jit's compiling, say) counts: a small
+    photo's steady calls alone last too little for the kernel's counters."""
+
+    def slow_first_call(image, kernel, **_):
+        time.sleep(0.4)
+        return FirstCall(output=np.array(image), again=lambda: Call(1e-4), seconds=0.4)
+
+    slow = Engine("slow-start", "Slow start", slow_first_call)
+    result = compare(np.zeros((8, 8), np.float32), engines=["numpy", slow], repeats=2)
+    assert result.conditions.machine.seconds >= 0.4
