@@ -94,12 +94,9 @@ def run(args: argparse.Namespace) -> int:
         with progress_bar(len(plan.jobs), "photo", "blurring") as bar:
             summary = run_batch(
                 plan,
+                args.spec,
                 engine=args.engine,
-                algorithm=args.algorithm,
-                kernel_size=args.kernel_size,
-                sigma=args.sigma,
                 device=args.device,
-                color=args.color,
                 scheduler=args.scheduler,
                 workers=args.workers,
                 progress=lambda *finished: show_progress(bar, *finished),

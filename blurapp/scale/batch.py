@@ -28,13 +28,6 @@ from PIL import Image
 
 from blurapp.core.blur_file import BlurFailed, blur_to_file
 from blurapp.core.engines import REFERENCE_ENGINE, Engine, get_engine
-from blurapp.core.kernel import (
-    DEFAULT_ALGORITHM,
-    DEFAULT_KERNEL_SIZE,
-    DEFAULT_SIGMA,
-    Algorithm,
-    KernelSize,
-)
 from blurapp.core.photo import load_photo
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.saving import OutputError, check_output_path
@@ -158,19 +151,17 @@ BatchProgress = Callable[[int, int, float], None]
 
 def run_batch(
     plan: BatchPlan,
+    spec: BlurSpec | None = None,
     *,
     engine: str | Engine = REFERENCE_ENGINE,
-    algorithm: Algorithm = DEFAULT_ALGORITHM,
-    kernel_size: KernelSize = DEFAULT_KERNEL_SIZE,
-    sigma: float = DEFAULT_SIGMA,
     device: str = "auto",
-    color: bool = False,
     scheduler: str | None = None,
     workers: int | None = None,
     progress: BatchProgress | None = None,
 ) -> BatchSummary:
-    """Blur every job of `plan`, each as `blurapp blur` would, on Dask; never stops on a bad
-    photo (each failure is in the summary with its reason).
+    """Blur every job of `plan` as `spec` says (None: the default BlurSpec), each as `blurapp
+    blur` would, on Dask; never stops on a bad photo (each failure is in the summary with its
+    reason).
 
     `scheduler` None runs here, on `workers` threads (default: one per CPU core);
     "tcp://HOST:PORT" sends each photo to that distributed scheduler's workers as a task
@@ -180,11 +171,11 @@ def run_batch(
     `blurapp blur` does, after the others and on the same scheduler; it needs a .tif or .npy
     output. Raises MissingExtraError without Dask, ClusterError when the scheduler cannot be
     reached, BatchError for a bad `workers`, and
-    UnknownEngineError / InvalidKernelError for bad settings.
+    UnknownEngineError for an unknown engine.
     """
     start = time.perf_counter()
     engine_name = engine.name if isinstance(engine, Engine) else get_engine(engine).name
-    spec = BlurSpec(kernel_size, sigma, algorithm, color)
+    spec = BlurSpec() if spec is None else spec
     settings = BlurSettings(engine=engine_name, spec=spec, device=device)
     if workers is not None and workers < 1:
         raise BatchError(f"workers must be at least 1, not {workers}")
@@ -198,7 +189,7 @@ def run_batch(
                 f"({error.strerror or error})"
             ) from None
     # Read from the headers; what cannot be read is loaded whole, which says why it fails.
-    too_large = {job for job in jobs if needs_tiles(job.source, color=color)}
+    too_large = {job for job in jobs if needs_tiles(job.source, color=spec.color)}
     whole = [job for job in jobs if job not in too_large]
     in_tiles = [job for job in jobs if job in too_large]
     if scheduler is None:

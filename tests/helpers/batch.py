@@ -5,10 +5,10 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from blurapp.core.kernel import kernel_for
+from blurapp.core.spec import BlurSpec
 
-SETTINGS = {"algorithm": "2d", "kernel_size": 5, "sigma": 1.5}
-KERNEL = kernel_for("2d", 5, 1.5)
+SPEC = BlurSpec(algorithm="2d", kernel_size=5, sigma=1.5)
+KERNEL = SPEC.kernel
 
 GOOD = ["a.png", "sub/b.jpg", "sub/deeper/c16.png", "sub/deeper/d.tif"]
 BAD = ["broken/truncated.png", "broken/text.png", "broken/empty.jpg"]

@@ -1,6 +1,7 @@
 """Batches of photos: a folder tree in, the same tree of blurred outputs out, each output what
 `blurapp blur` writes for that photo, and every bad file listed with its reason."""
 
+import dataclasses
 import hashlib
 import subprocess
 import sys
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.batch import BAD, GOOD, KERNEL, SETTINGS, write_photos
+from helpers.batch import BAD, GOOD, KERNEL, SPEC, write_photos
 from helpers.oracle import blur_oracle
 from PIL import Image
 
@@ -67,9 +68,7 @@ def test_a_folder_tree_is_blurred_into_the_same_tree(tmp_path, photos, engine):
         "readme.txt",
     ]
     progress = []
-    summary = run_batch(
-        plan, engine=engine, **SETTINGS, progress=lambda *call: progress.append(call)
-    )
+    summary = run_batch(plan, SPEC, engine=engine, progress=lambda *call: progress.append(call))
 
     for name in GOOD:
         output = out / "photos" / Path(name).with_suffix(".npy")
@@ -106,7 +105,7 @@ def test_a_folder_tree_is_blurred_into_the_same_tree(tmp_path, photos, engine):
 
 def test_each_output_is_what_blurapp_blur_writes(tmp_path, photos):
     out = tmp_path / "out"
-    summary = run_batch(plan_batch([photos], out), **SETTINGS)
+    summary = run_batch(plan_batch([photos], out), SPEC)
     assert summary.done == len(GOOD)
     for name in ("a.png", "sub/deeper/c16.png"):  # 8-bit, and 16-bit kept 16-bit
         single = tmp_path / f"single-{Path(name).stem}.png"
@@ -130,7 +129,7 @@ def test_each_output_is_what_blurapp_blur_writes(tmp_path, photos):
 
 def test_running_again_does_only_what_is_missing(tmp_path, photos):
     out = tmp_path / "out"
-    first = run_batch(plan_batch([photos], out), **SETTINGS)
+    first = run_batch(plan_batch([photos], out), SPEC)
     assert first.done == len(GOOD)
     written = {path: path.stat().st_mtime_ns for path in out.rglob("*.png")}
 
@@ -139,12 +138,12 @@ def test_running_again_does_only_what_is_missing(tmp_path, photos):
         f"photos/{name}" for name in sorted(BAD)
     ]
     assert len(again.skipped) == len(GOOD)
-    summary = run_batch(again, **SETTINGS)
+    summary = run_batch(again, SPEC)
     assert (summary.done, summary.skipped, len(summary.failed)) == (0, len(GOOD), len(BAD))
 
     lost = out / "photos/sub/b.png"
     lost.unlink()
-    summary = run_batch(plan_batch([photos], out), **SETTINGS)
+    summary = run_batch(plan_batch([photos], out), SPEC)
     assert (summary.done, summary.skipped) == (1, len(GOOD) - 1)
     assert summary.outputs == (lost,)
     assert {path: path.stat().st_mtime_ns for path in out.rglob("*.png") if path != lost} == {
@@ -153,7 +152,7 @@ def test_running_again_does_only_what_is_missing(tmp_path, photos):
 
     redo = plan_batch([photos], out, overwrite=True)
     assert not redo.skipped and len(redo.jobs) == len(GOOD) + len(BAD)
-    summary = run_batch(redo, **SETTINGS)
+    summary = run_batch(redo, SPEC)
     assert (summary.done, summary.skipped) == (len(GOOD), 0)
 
 
@@ -165,7 +164,7 @@ def test_an_input_is_never_written_over(tmp_path, photos):
     refused = {failure.source: failure.reason for failure in plan.failed}
     assert set(refused) == {photos / "a.png"}
     assert "never writes over" in refused[photos / "a.png"]
-    summary = run_batch(plan, **SETTINGS)
+    summary = run_batch(plan, SPEC)
     assert summary.done == 2  # b.jpg and c16.png, as photos/b.png and photos/c16.png
     now = _hashes(photos)
     assert {name: now[name] for name in before} == before
@@ -178,7 +177,7 @@ def test_an_input_is_never_written_over(tmp_path, photos):
 
 def test_an_output_folder_inside_the_input_folder_is_not_walked(photos):
     out = photos / "blurred"
-    run_batch(plan_batch([photos], out), **SETTINGS)
+    run_batch(plan_batch([photos], out), SPEC)
     assert (out / "photos/a.png").is_file()
     again = plan_batch([photos], out)
     assert not any("blurred" in job.source.parts for job in (*again.jobs, *again.skipped))
@@ -199,7 +198,7 @@ def test_two_photos_wanting_the_same_output_are_not_both_written(tmp_path):
 
 def test_a_missing_input_is_a_failure_not_the_end(tmp_path, photos):
     missing = tmp_path / "gone.png"
-    summary = run_batch(plan_batch([missing, photos], tmp_path / "out"), **SETTINGS)
+    summary = run_batch(plan_batch([missing, photos], tmp_path / "out"), SPEC)
     assert summary.done == len(GOOD)
     assert f"{missing}: no such file" in {failure.reason for failure in summary.failed}
 
@@ -219,14 +218,14 @@ def test_bad_formats_and_output_folders_are_refused(tmp_path, photos):
 def test_without_dask_the_error_says_what_to_install(tmp_path, photos, monkeypatch):
     monkeypatch.setitem(sys.modules, "dask", None)  # `import dask` now raises ImportError
     with pytest.raises(MissingExtraError, match=r"pip install 'blurapp\[scale\]'"):
-        run_batch(plan_batch([photos], tmp_path / "out"), **SETTINGS)
+        run_batch(plan_batch([photos], tmp_path / "out"), SPEC)
 
 
 def test_on_two_threads_the_outputs_are_the_same(tmp_path, photos):
     outputs = {}
     for workers in (1, 2):
         out = tmp_path / f"out{workers}"
-        run_batch(plan_batch([photos], out, output_format="npy"), **SETTINGS, workers=workers)
+        run_batch(plan_batch([photos], out, output_format="npy"), SPEC, workers=workers)
         outputs[workers] = {p.relative_to(out): np.load(p) for p in out.rglob("*.npy")}
     assert outputs[1].keys() == outputs[2].keys() and len(outputs[1]) == len(GOOD)
     for name, blurred in outputs[1].items():
@@ -238,7 +237,9 @@ def test_colour_photos_keep_their_channels(tmp_path):
     source = tmp_path / "colour.png"
     Image.fromarray(rng.integers(0, 256, (21, 26, 3), dtype=np.uint8)).save(source)
     out = tmp_path / "out"
-    summary = run_batch(plan_batch([source], out, output_format="npy"), **SETTINGS, color=True)
+    summary = run_batch(
+        plan_batch([source], out, output_format="npy"), dataclasses.replace(SPEC, color=True)
+    )
     assert summary.done == 1
     blurred = np.load(out / "colour.npy")
     pixels = load_photo(source, color=True).pixels
@@ -256,7 +257,7 @@ def test_a_photo_too_large_to_load_whole_is_blurred_in_tiles(tmp_path, photos, m
     expected = blur_oracle(pixels / 255, KERNEL)
     monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)
     out = tmp_path / "out"
-    summary = run_batch(plan_batch([big], out, output_format="npy"), **SETTINGS)
+    summary = run_batch(plan_batch([big], out, output_format="npy"), SPEC)
     assert (summary.done, summary.failed) == (1, ())
     np.testing.assert_allclose(np.load(out / "d.npy"), expected, atol=1e-5, rtol=0)
     assert summary.workers == {"tiles": 1}
@@ -271,7 +272,7 @@ def test_a_photo_that_fails_by_blocks_does_not_stop_the_batch(tmp_path, photos, 
         raise RuntimeError("the disk caught fire")
 
     monkeypatch.setattr("blurapp.scale.batch.blur_file_tiled", broken)
-    summary = run_batch(plan_batch([photos], tmp_path / "out", output_format="npy"), **SETTINGS)
+    summary = run_batch(plan_batch([photos], tmp_path / "out", output_format="npy"), SPEC)
     reasons = [failure.reason for failure in summary.failed]
     assert f"{big}: RuntimeError: the disk caught fire" in reasons
     assert summary.done >= 1  # the photos small enough to load whole were blurred all the same
@@ -281,7 +282,7 @@ def test_a_photo_too_large_for_a_png_batch_says_which_format_to_use(tmp_path, mo
     big = tmp_path / "scan.tif"
     Image.fromarray(np.zeros((40, 50), np.uint8)).save(big)
     monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)
-    summary = run_batch(plan_batch([big], tmp_path / "out"), **SETTINGS)
+    summary = run_batch(plan_batch([big], tmp_path / "out"), SPEC)
     [failure] = summary.failed
     assert failure.reason.startswith(f"{big}: too large to load whole")
     assert "--format tif or npy" in failure.reason
@@ -311,7 +312,7 @@ def test_a_zarr_image_in_a_folder_is_one_photo_blurred_by_blocks(tmp_path):
     array[:] = pixels
     plan = plan_batch([tmp_path / "scans"], tmp_path / "out", output_format="npy")
     assert [job.relative.as_posix() for job in plan.jobs] == ["scans/sub/scan.zarr"]
-    summary = run_batch(plan, **SETTINGS)
+    summary = run_batch(plan, SPEC)
     assert (summary.done, summary.failed) == (1, ())
     expected = blur_oracle(pixels, KERNEL)
     blurred = np.load(tmp_path / "out/scans/sub/scan.npy")
@@ -324,7 +325,7 @@ def test_a_loop_of_links_is_a_failure_and_the_rest_are_blurred(tmp_path, photos)
     (photos / "sub/two.png").symlink_to("one.png")
     given = tmp_path / "given.png"
     given.symlink_to("given.png")
-    summary = run_batch(plan_batch([photos, given], tmp_path / "out"), **SETTINGS)
+    summary = run_batch(plan_batch([photos, given], tmp_path / "out"), SPEC)
     assert summary.done == len(GOOD)
     failed = {failure.source: failure.reason for failure in summary.failed}
     loops = [photos / "loop.png", photos / "sub/one.png", photos / "sub/two.png", given]
@@ -340,7 +341,7 @@ def test_photos_in_an_output_folder_inside_the_input_folder_are_listed_as_left_o
     kept = photos / "sub/kept.png"  # the user's photo, in the folder chosen for the outputs
     Image.fromarray(np.zeros((8, 8), np.uint8)).save(kept)
     out = photos / "sub"
-    summary = run_batch(plan_batch([photos], out), **SETTINGS)
+    summary = run_batch(plan_batch([photos], out), SPEC)
     reasons = {failure.source: failure.reason for failure in summary.failed}
     assert f"{kept}: not blurred: it is in the output folder ({out})" in reasons[kept]
     assert f"{photos / 'sub/b.jpg'}: not blurred" in reasons[photos / "sub/b.jpg"]
@@ -384,7 +385,7 @@ def test_a_full_output_folder_is_listed_once_not_at_every_photo(tmp_path, monkey
         return scandir(path)
 
     monkeypatch.setattr(os, "scandir", counting_scandir)
-    summary = run_batch(plan_batch([source], tmp_path / "out"), **SETTINGS, workers=2)
+    summary = run_batch(plan_batch([source], tmp_path / "out"), SPEC, workers=2)
     assert summary.done == 30
     assert listed.count(str(out)) <= 1
     assert not stale.exists() and not earlier.exists()  # still swept
@@ -405,7 +406,7 @@ def test_a_huge_number_of_workers_is_capped(tmp_path):
     peak = []
     summary = run_batch(
         plan_batch([source], tmp_path / "out"),
-        **SETTINGS,
+        SPEC,
         workers=100_000,
         progress=lambda *_: peak.append(threading.active_count()),
     )

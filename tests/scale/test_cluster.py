@@ -14,10 +14,11 @@ from pathlib import Path
 import distributed
 import numpy as np
 import pytest
-from helpers.batch import BAD, GOOD, SETTINGS, write_photos
+from helpers.batch import BAD, GOOD, SPEC, write_photos
 from PIL import Image
 
 from blurapp.core.kernel import kernel_for
+from blurapp.core.spec import BlurSpec
 from blurapp.scale.batch import run_batch
 from blurapp.scale.batch_plan import plan_batch
 
@@ -150,11 +151,11 @@ def test_a_batch_on_the_cluster_writes_what_a_local_batch_writes(tmp_path, clust
     for index in range(6):  # enough photos for both workers to take some
         (photos / f"copy{index}.png").write_bytes((photos / "a.png").read_bytes())
 
-    local = run_batch(plan_batch([photos], tmp_path / "local", output_format="npy"), **SETTINGS)
+    local = run_batch(plan_batch([photos], tmp_path / "local", output_format="npy"), SPEC)
     progress = []
     remote = run_batch(
         plan_batch([photos], tmp_path / "remote", output_format="npy"),
-        **SETTINGS,
+        SPEC,
         scheduler=address,
         progress=lambda *call: progress.append(call),
     )
@@ -177,7 +178,7 @@ def test_a_batch_on_the_cluster_writes_what_a_local_batch_writes(tmp_path, clust
     ]
 
     again = plan_batch([photos], tmp_path / "remote", output_format="npy")
-    summary = run_batch(again, **SETTINGS, scheduler=address)
+    summary = run_batch(again, SPEC, scheduler=address)
     assert (summary.done, summary.skipped) == (0, remote.done)
 
 
@@ -244,9 +245,7 @@ def test_relative_paths_on_the_cluster_land_where_the_user_is(tmp_path, cluster,
     photos.mkdir()
     write_photos(photos)
     monkeypatch.chdir(tmp_path)
-    summary = run_batch(
-        plan_batch(["photos"], "out", output_format="npy"), **SETTINGS, scheduler=address
-    )
+    summary = run_batch(plan_batch(["photos"], "out", output_format="npy"), SPEC, scheduler=address)
     assert summary.done == len(GOOD)
     assert len(list((tmp_path / "out").rglob("*.npy"))) == len(GOOD)
 
@@ -278,7 +277,7 @@ def _slow_photos(folder: Path, count: int) -> None:
         Image.fromarray(pixels).save(folder / f"p{index:02}.png")
 
 
-SLOW = {"algorithm": "2d", "kernel_size": 25, "sigma": 4.0, "engine": "numpy"}
+SLOW_SPEC = BlurSpec(algorithm="2d", kernel_size=25, sigma=4.0)
 
 
 @pytest.mark.slow
@@ -294,7 +293,8 @@ def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(tmp_
             lambda: summaries.append(
                 run_batch(
                     plan_batch([photos], out, output_format="npy"),
-                    **SLOW,
+                    SLOW_SPEC,
+                    engine="numpy",
                     scheduler=address,
                     progress=_killing(worker),
                 )

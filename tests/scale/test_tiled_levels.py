@@ -17,6 +17,7 @@ from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
 from blurapp.core.photo import load_photo
 from blurapp.core.runs import Call, FirstCall
 from blurapp.core.saving import to_8bit, to_16bit
+from blurapp.core.spec import BlurSpec
 from blurapp.scale import tiled
 
 
@@ -277,7 +278,7 @@ def test_the_device_asked_for_reaches_every_block_of_a_blur_and_of_a_batch(
         monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)  # so the batch blurs it by blocks
         summary = run_batch(
             plan_batch([source], tmp_path / "out", output_format=output.rpartition(".")[2]),
-            engine="platformed", kernel_size=3, sigma=1.0, device="cpu",
+            BlurSpec(kernel_size=3, sigma=1.0), engine="platformed", device="cpu",
         )  # fmt: skip
         assert (summary.done, summary.failed) == (1, ())
         assert summary.workers == {"tiles": 1}
