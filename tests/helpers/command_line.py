@@ -11,14 +11,16 @@ import subprocess
 import sys
 
 
-def blurapp(*args, cwd=None):
-    """`python -m blurapp ARGS…`, its output as text; never longer than five minutes."""
+def blurapp(*args, cwd=None, env=None):
+    """`python -m blurapp ARGS…` (in `env`, by default this process's environment), its output
+    as text; never longer than five minutes."""
     return subprocess.run(
         [sys.executable, "-m", "blurapp", *map(str, args)],
         capture_output=True,
         text=True,
         timeout=300,
         cwd=cwd,
+        env=env,
     )
 
 

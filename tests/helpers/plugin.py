@@ -2,9 +2,9 @@
 point) written into a folder that then stands for site-packages."""
 
 import os
-import subprocess
-import sys
 import textwrap
+
+from helpers.command_line import blurapp
 
 PLUGIN_COLOUR = "#17becf"
 
@@ -88,10 +88,4 @@ def blurapp_with(tmp_path, *args, folders):
     )
     for variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
         env[variable] = str(tmp_path / variable.lower())
-    return subprocess.run(
-        [sys.executable, "-m", "blurapp", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
+    return blurapp(*args, env=env)

@@ -314,9 +314,11 @@ def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(tmp_
 
 
 @pytest.mark.slow
-def test_a_tiled_blur_whose_last_worker_dies_fails_saying_so(tmp_path, monkeypatch):
-    """Blurring by blocks on a cluster that loses its last worker ends with an error that
-    says so, instead of waiting for a worker forever, and leaves no output behind."""
+@pytest.mark.parametrize("lost", ["worker", "scheduler"])
+def test_a_tiled_blur_whose_cluster_is_lost_fails_saying_so(tmp_path, monkeypatch, lost):
+    """Blurring by blocks on a cluster that loses its last worker, or its scheduler, ends with
+    an error naming the cluster (not a wait forever, nor distributed's bare CancelledError),
+    and leaves no output behind."""
     from blurapp.bench.scale import write_test_tiff
     from blurapp.scale.scheduler import ClusterError
     from blurapp.scale.tiled import blur_file_tiled
@@ -324,20 +326,23 @@ def test_a_tiled_blur_whose_last_worker_dies_fails_saying_so(tmp_path, monkeypat
     monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 3.0)
     source = write_test_tiff(tmp_path / "big.tif", 4096, tile=256)  # 16.8 MP, 8 rows of blocks
     output = tmp_path / "blurred.tif"
-    with dask_cluster(tmp_path / "cluster", workers=1) as (address, _, (worker,)):
+    with dask_cluster(tmp_path / "cluster", workers=1) as (address, scheduler, (worker,)):
         errors = []
 
         def blur():
             try:
                 blur_file_tiled(
                     source, output, kernel=kernel_for("2d", 25, 4.0), block=512,
-                    scheduler=address, progress=_killing(worker),
+                    scheduler=address, progress=_killing(worker if lost == "worker" else scheduler),
                 )  # fmt: skip
             except ClusterError as error:
                 errors.append(str(error))
 
-        _finishes_within(90, blur, "the blur still waits 90 s after its last worker died")
-    assert errors == [f"the Dask cluster at {address} had no worker left for 3 s"]
+        _finishes_within(90, blur, f"the blur still waits 90 s after its {lost} died")
+    if lost == "worker":
+        assert errors == [f"the Dask cluster at {address} had no worker left for 3 s"]
+    else:
+        assert len(errors) == 1 and errors[0].startswith(f"the Dask cluster at {address} "), errors
     assert sorted(path.name for path in tmp_path.iterdir()) == ["big.tif", "cluster"]
 
 
@@ -390,33 +395,6 @@ def test_a_batch_whose_scheduler_dies_reports_what_is_on_disk(tmp_path):
     # Every line on stderr says something.
     for line in stderr.splitlines():
         assert line.split(":", 1)[-1].strip(), stderr
-
-
-def test_a_tiled_blur_whose_scheduler_dies_fails_naming_the_cluster(tmp_path, monkeypatch):
-    """The scheduler going away mid-blur is a cluster error naming its address, as the batch
-    says it, not distributed's bare CancelledError; no output is left."""
-    from blurapp.bench.scale import write_test_tiff
-    from blurapp.scale.scheduler import ClusterError
-    from blurapp.scale.tiled import blur_file_tiled
-
-    monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 3.0)
-    source = write_test_tiff(tmp_path / "big.tif", 4096, tile=256)
-    output = tmp_path / "blurred.tif"
-    with dask_cluster(tmp_path / "cluster", workers=1) as (address, scheduler, _):
-        errors = []
-
-        def blur():
-            try:
-                blur_file_tiled(
-                    source, output, kernel=kernel_for("2d", 25, 4.0), block=512,
-                    scheduler=address, progress=_killing(scheduler),
-                )  # fmt: skip
-            except ClusterError as error:
-                errors.append(str(error))
-
-        _finishes_within(90, blur, "the blur still waits 90 s after its scheduler died")
-    assert len(errors) == 1 and errors[0].startswith(f"the Dask cluster at {address} "), errors
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["big.tif", "cluster"]
 
 
 def test_a_cluster_that_cannot_be_asked_about_its_workers_counts_as_without_any(monkeypatch):
