@@ -28,6 +28,33 @@ for _variable in _RUN_FOLDERS:
     atexit.register(shutil.rmtree, os.environ[_variable], ignore_errors=True)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """A worker per core (`-n auto --dist loadgroup`) when pytest-xdist is installed and the
+    command line says nothing of -n; loadgroup keeps the tests of one xdist_group on one
+    worker. Without pytest-xdist the suite runs in one process."""
+    if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
+        return
+    if config.option.numprocesses is None and config.option.dist == "no":
+        config.option.numprocesses = "auto"
+        config.option.dist = "loadgroup"
+
+
+# Steady calls timed per engine in a test's comparison. BlurApp times each engine for at least
+# MEASURE_SECONDS (0.3 s) so that its median is stable; a test checks what a comparison shows,
+# which fewer calls show as well, at a sixth of the cost. Tests of the timing itself are marked
+# real_timing and get BlurApp's own figure.
+TEST_MEASURE_SECONDS = 0.05
+
+
+@pytest.fixture(autouse=True)
+def brief_timing(request, monkeypatch):
+    if request.node.get_closest_marker("real_timing") is None:
+        from blurapp.core import timing
+
+        monkeypatch.setattr(timing, "MEASURE_SECONDS", TEST_MEASURE_SECONDS)
+
+
 @pytest.fixture(autouse=True)
 def no_worker_left_running(request):
     """Fail any test that leaves one of BlurApp's jobs running on the runner's thread."""

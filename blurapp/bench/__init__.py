@@ -453,7 +453,7 @@ def run_sections(
     on_section: Callable[[str, dict], None] | None = None,
 ) -> dict:
     """The sections after the engines table, each a dict of figures; `rounds`: the yardsticks'
-    rounds of timed calls."""
+    rounds of timed calls and the start-up's launches of each program."""
     report = {}
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-") as folder:
         photo = None
@@ -469,7 +469,7 @@ def run_sections(
 
                 figures = {"sample": first_call(sample_photo_path()), "large": first_call(photo)}
             elif name == "startup":
-                figures = startup()
+                figures = startup(rounds)
             elif name == "window":
                 figures = window(photo)
             elif name == "memory":

@@ -30,7 +30,8 @@ from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA
 BENCH_MEGAPIXELS = (0.3, 2.0, 12.0, 24.0)
 BENCH_KERNEL_SIZES = (9, 25)
 BENCH_SECTIONS = ("engines", "yardsticks", "first-call", "startup", "window", "live", "memory")
-# The yardsticks' interleaved rounds of timed calls, unless --repeat says otherwise.
+# The yardsticks' interleaved rounds of timed calls, and the start-up's launches of each
+# program, unless --repeat says otherwise.
 YARDSTICK_ROUNDS = 5
 # Minutes, and 2 GB of disk: only when asked for (`--sections scale`).
 EXTRA_BENCH_SECTIONS = ("scale",)
@@ -75,7 +76,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="algorithms to time (default: both)",
     )
     add_repeat_option(
-        bench, also=f"; the yardsticks: N interleaved rounds (default {YARDSTICK_ROUNDS})"
+        bench,
+        also=f"; the yardsticks: N interleaved rounds, the start-up: N launches of each "
+        f"program (default {YARDSTICK_ROUNDS})",
     )
     bench.add_argument(
         "--sections",

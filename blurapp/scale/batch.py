@@ -360,9 +360,17 @@ def _run_on_cluster(jobs: list[Job], settings: BlurSettings, address: str) -> It
                 for future in sorted(done, key=lambda future: str(job_of[future.key].source)):
                     job = job_of[future.key]
                     try:
-                        yield future.result()
+                        result = future.result(timeout=CLUSTER_POLL_SECONDS)
+                    except TimeoutError:
+                        # Its result is on a worker lost since it finished: the scheduler
+                        # computes it again, and the wait goes on with the watch on it (a
+                        # result asked for without a limit waited forever with no worker left).
+                        pending.add(future)
+                        continue
                     except Exception as error:
                         lost.append((job, _lost_reason(job, error)))
+                        continue
+                    yield result
                 if watch.alone_too_long(progressed=bool(done)):
                     reason = f"not blurred: {watch.words()}"
                     for future in sorted(pending, key=lambda f: str(job_of[f.key].source)):

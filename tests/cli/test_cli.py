@@ -299,6 +299,8 @@ def test_bench_reports_every_section_on_small_images():
         "0.5",
         "--big-megapixels",
         "1",
+        "--repeat",
+        "1",
     )
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
@@ -313,6 +315,7 @@ def test_bench_reports_every_section_on_small_images():
         )
     startup = report["startup"]
     assert startup["window_shown_seconds"] > 0 and startup["version_seconds"] > 0
+    assert startup["runs"] == 1
     assert startup["jax_imported_before_shown"] is False
     # The yardsticks beside it: a bare PySide6 window, alone and after NumPy's import.
     assert startup["bare_window_seconds"] > 0 and startup["bare_window_with_numpy_seconds"] > 0

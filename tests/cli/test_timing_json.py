@@ -29,6 +29,7 @@ def test_compare_json_keeps_its_keys_and_adds_every_call_and_the_end_to_end_figu
     assert data["speedup_end_to_end"] <= data["speedup"]
 
 
+@pytest.mark.real_timing
 def test_without_repeat_the_command_line_chooses_enough_calls(capsys):
     assert cli.main(["compare", str(sample_photo_path()), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -20,6 +20,9 @@ from blurapp.core.timing import (
     time_engines,
 )
 
+# What is under test here is the timing itself: each engine timed as long as BlurApp times it.
+pytestmark = pytest.mark.real_timing
+
 
 def scripted(name: str, seconds: float, log: list[str]) -> FirstCall:
     """An engine whose every call 'takes' `seconds` and is written to `log`."""

@@ -281,8 +281,21 @@ SLOW_SPEC = BlurSpec(algorithm="2d", kernel_size=25, sigma=4.0)
 
 
 @pytest.mark.slow
-def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(tmp_path, monkeypatch):
+@pytest.mark.parametrize("finished", ["one at a time", "several together"])
+def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(
+    tmp_path, monkeypatch, finished
+):
     monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 3.0)
+    if finished == "several together":
+        # As on a busy machine: the batch looks late, when several photos have finished, so
+        # the worker dies with finished photos whose results it still holds.
+        wait = distributed.wait
+
+        def late_wait(*args, **kwargs):
+            time.sleep(1.5)
+            return wait(*args, **kwargs)
+
+        monkeypatch.setattr(distributed, "wait", late_wait)
     photos = tmp_path / "photos"
     _slow_photos(photos, 24)
     out = tmp_path / "out"
