@@ -296,3 +296,22 @@ def test_a_difference_outside_the_tolerance_marks_that_engines_row(qtbot):
     assert rows["engine.twin"].label == "Twin" and rows["engine.twin"].alarming
     rows = {row.key: row for row in comparison_figures(_result({"numpy": 0, "jax": 0}), "a", 6, 4)}
     assert not rows["max_abs_diff"].alarming
+
+
+def test_presenting_shows_each_figure_and_how_it_was_measured_apart(qtbot):
+    from blurapp.ui.figures_panel import RowArrangement
+    from blurapp.ui.text_fitting import keep_whole
+
+    panel = FiguresPanel()
+    qtbot.addWidget(panel)
+    panel.show_rows(ROWS)
+    assert [label.text() for label in panel.value_labels("numpy.steady")] == [
+        keep_whole("43.8 ms (median of 11, middle half 42.9–45.1 ms)")
+    ]
+    panel.arrange_rows(RowArrangement(first=("speedup",), stacked=True, detail_scale=1.1))
+    assert panel.names()[0] == "speedup"
+    for row in ROWS:
+        shown = [label.text() for label in panel.value_labels(row.key)]
+        expected = [row.figure, row.measured] if row.measured else [row.text]
+        assert shown == [keep_whole(text) for text in expected], row.key
+    assert panel.value("max_abs_diff") == "2.4e-07 (6.1e-05 of 255 levels), within 1e-05"
