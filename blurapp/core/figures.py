@@ -275,13 +275,14 @@ def format_multiple(multiple: float | None) -> str:
     return f"{multiple:,.0f}×" if multiple >= 10 else f"{multiple:.1f}×"
 
 
-def noisy_line(result: ComparisonResult, translate: Translate = _english) -> str | None:
+def noisy_figure(result: ComparisonResult, translate: Translate = _english) -> Figure | None:
     """The warning that the times cannot be trusted, and why; None when they can."""
     verdict = result.verdict
     if verdict is None or not verdict.noisy:
         return None
-    text = translate(QT_TRANSLATE_NOOP("Figures", "these times cannot be trusted ({reason})"))
-    return text.format(reason=verdict.reason(translate, lambda name: result.engine(name).title))
+    words = translate(QT_TRANSLATE_NOOP("Figures", "these times cannot be trusted"))
+    reason = verdict.reason(translate, lambda name: result.engine(name).title)
+    return Figure("warning", "warning", None, "", words, f"({reason})", alarming=True)
 
 
 def floor_figures(result: ComparisonResult, translate: Translate = _english) -> list[Figure]:
@@ -371,8 +372,8 @@ def comparison_figures(
         figure, measured = _timed(reference, translate)
         key = steady_key(result.reference, result)
         rows.append(Figure(key, title, reference.seconds, "s", figure, measured))
-    noisy = noisy_line(result, translate)
-    warning = [_words("warning", "warning", noisy, alarming=True)] if noisy else []
+    noisy = noisy_figure(result, translate)
+    warning = [noisy] if noisy else []
     for name in [*result.runs, *result.errors]:
         if name == result.reference:
             continue

@@ -376,11 +376,6 @@
         <translation>（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="283"/>
-        <source>these times cannot be trusted ({reason})</source>
-        <translation>这些耗时不可信（{reason}）</translation>
-    </message>
-    <message>
         <location filename="../core/spec.py" line="125"/>
         <source>{size} × {size}, sigma {sigma}</source>
         <translation>{size} × {size}，sigma {sigma}</translation>
@@ -406,62 +401,67 @@
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="292"/>
+        <location filename="../core/figures.py" line="283"/>
+        <source>these times cannot be trusted</source>
+        <translation>这些耗时不可信</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="293"/>
         <source>{time} on {device}, {bandwidth}</source>
         <translation>{device} 上 {time}，{bandwidth}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="302"/>
+        <location filename="../core/figures.py" line="303"/>
         <source>the image read once and written once: the least any blur can take</source>
         <translation>图像读一次、写一次：任何模糊都至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="314"/>
+        <location filename="../core/figures.py" line="315"/>
         <source>{engines}: the time of one copy of the image</source>
         <translation>{engines}：以复制一次图像的耗时为单位</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="335"/>
+        <location filename="../core/figures.py" line="336"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="388"/>
+        <location filename="../core/figures.py" line="389"/>
         <source>(the largest over the {channels} channels)</source>
         <translation>（{channels} 个通道中的最大值）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="396"/>
+        <location filename="../core/figures.py" line="397"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="398"/>
+        <location filename="../core/figures.py" line="399"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="401"/>
+        <location filename="../core/figures.py" line="402"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="450"/>
+        <location filename="../core/figures.py" line="451"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="452"/>
+        <location filename="../core/figures.py" line="453"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="456"/>
+        <location filename="../core/figures.py" line="457"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="382"/>
+        <location filename="../core/figures.py" line="383"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
     </message>

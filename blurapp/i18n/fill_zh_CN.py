@@ -347,7 +347,7 @@ ZH_CN = {
     "warning": "警告",
     "copy": "复制",
     "vs copy": "相对复制",
-    "these times cannot be trusted ({reason})": "这些耗时不可信（{reason}）",
+    "these times cannot be trusted": "这些耗时不可信",
     "another program was using the CPU": "另一个程序正在占用 CPU",
     "the times of the calls varied widely": "各次调用的耗时差异很大",
     "{engine}'s calls took {ratio}× their CPU time": "{engine} 的调用耗时是其 CPU 时间的 {ratio}×",
