@@ -22,8 +22,7 @@ from blurapp.core.figures import (
     format_megapixels,
     format_ms,
     short_kernel_note,
-    steady_key,
-    steady_label,
+    steady_figure,
 )
 from blurapp.core.kernel import auto_kernel_size
 from blurapp.core.runs import Compilation
@@ -410,14 +409,7 @@ class SessionView:
         result = self.outcome.result
         earlier = self.tr(QT_TRANSLATE_NOOP("Session", "earlier run, out of date"))
         return [
-            Figure(
-                steady_key(engine),
-                steady_label(engine),
-                kept.run.seconds,
-                "s",
-                format_ms(kept.run.seconds),
-                f"({earlier})",
-            )
+            steady_figure(engine, kept.run.seconds, earlier)
             for engine, kept in self.results.items()
             if kept.run is not None
             and not kept.live  # one call is no steady figure

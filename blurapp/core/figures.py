@@ -103,6 +103,13 @@ def steady_key(engine: str, result: ComparisonResult | None = None) -> str:
     return f"{engine}.steady" if engine == reference else f"engine.{engine}"
 
 
+def steady_figure(engine: str, seconds: float, note: str) -> Figure:
+    """`engine`'s steady time under its row's key and label, with a `note` in brackets after
+    it: a time the window keeps from an earlier run ('0.200 ms (earlier run, out of date)')."""
+    label = steady_label(engine)
+    return Figure(steady_key(engine), label, seconds, "s", format_ms(seconds), f"({note})")
+
+
 FIRST_CALL_NOTES = {
     Compilation.COMPILED: QT_TRANSLATE_NOOP("Figures", "includes compilation"),
     Compilation.FROM_CACHE: QT_TRANSLATE_NOOP(
