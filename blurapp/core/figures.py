@@ -45,8 +45,8 @@ class Figure:
     unit: str
     figure: str
     measured: str = ""
-    # Between the figure and `measured` in `text`: a space before words in brackets, ", "
-    # before words that go on from the figure.
+    # Between the figure and `measured` in `text`: a space before words in brackets, ", " or
+    # "; " before words that go on from the figure.
     separator: str = " "
     alarming: bool = False
 
