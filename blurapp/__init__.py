@@ -27,6 +27,7 @@ _PUBLIC = {
     "BlurSpec": "blurapp.core.spec",
     "Comparison": "blurapp.api",
     "Engine": "blurapp.core.engines",
+    "Figure": "blurapp.core.figures",
     "InvalidKernelError": "blurapp.core.kernel",
     "JaxUnavailableError": "blurapp.core.engines.jax_engine",
     "Photo": "blurapp.core.photo",
@@ -45,6 +46,7 @@ __all__ = [
     "BlurSpec",
     "Comparison",
     "Engine",
+    "Figure",
     "InvalidKernelError",
     "JaxUnavailableError",
     "Photo",
@@ -69,6 +71,7 @@ if TYPE_CHECKING:
         register,
     )
     from blurapp.core.engines.jax_engine import JaxUnavailableError
+    from blurapp.core.figures import Figure
     from blurapp.core.kernel import InvalidKernelError
     from blurapp.core.photo import Photo
     from blurapp.core.photo_checks import PhotoError

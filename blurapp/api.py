@@ -18,7 +18,7 @@ import numpy as np
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.comparison import compare as compare_engines
 from blurapp.core.engines import DEFAULT_ENGINES, Engine, get_engine, parse_engines
-from blurapp.core.figures import comparison_lines, format_ms, format_speedup
+from blurapp.core.figures import Figure, comparison_figures, format_ms, format_speedup
 from blurapp.core.photo import Photo, load_photo
 from blurapp.core.pixels import luma
 from blurapp.core.spec import BlurSpec
@@ -286,16 +286,22 @@ class Comparison:
         """Why the times cannot be trusted, in words; None when they can or nothing was timed."""
         return self.result.noisy_reason
 
-    def figures(self) -> list[tuple[str, str]]:
-        """(name, value) rows of the figures, in English, as ``blurapp compare`` prints them."""
-        return comparison_lines(
+    def figures(self) -> list[Figure]:
+        """The figures as rows, in English, in the order ``blurapp compare`` prints them.
+
+        Each row is a :class:`Figure`: a ``key`` that names it for a program (``"speedup"``,
+        ``"numpy.steady"``, ``"jit.steady"``, …; see the table in the API docs), its
+        ``label`` and ``text`` as printed, and its number: ``value`` in ``unit``.
+        ``{figure.key: figure.value for figure in comparison.figures()}`` gives every number.
+        """
+        return comparison_figures(
             self.result, self.source, self.width, self.height, bit_depth=self.bit_depth
         )
 
     def __str__(self) -> str:
         rows = self.figures()
-        width = max(len(name) for name, _ in rows)
-        return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
+        width = max(len(row.label) for row in rows)
+        return "\n".join(f"{row.label:<{width}}  {row.text}" for row in rows)
 
     def __repr__(self) -> str:
         parts = []

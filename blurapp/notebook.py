@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image
 
+from blurapp.core.chart_bars import timing_bars
 from blurapp.core.comparison import ComparisonResult
-from blurapp.core.figures import format_ms, timing_bars
+from blurapp.core.figures import format_ms
 from blurapp.core.saving import to_8bit
 
 if TYPE_CHECKING:
@@ -107,10 +108,11 @@ def _contention_flag(comparison: Comparison) -> str:
 
 def _figures_table(comparison: Comparison) -> str:
     rows = [
-        f'<tr><th style="text-align:left;padding-right:12px">{escape(name)}</th>'
-        f'<td style="text-align:left">{escape(value)}</td></tr>'
-        for name, value in comparison.figures()
-        if name != "warning"  # shown above the table, as the contention flag
+        f'<tr data-key="{escape(row.key)}">'
+        f'<th style="text-align:left;padding-right:12px">{escape(row.label)}</th>'
+        f'<td style="text-align:left">{escape(row.text)}</td></tr>'
+        for row in comparison.figures()
+        if row.key != "warning"  # shown above the table, as the contention flag
     ]
     return '<table class="blurapp-figures">' + "".join(rows) + "</table>"
 
@@ -131,7 +133,7 @@ def timing_chart_svg(result: ComparisonResult) -> str:
     for row, bar in enumerate(bars):
         top = row * _ROW_HEIGHT
         length = max(1.0, _BAR_WIDTH * bar.seconds / longest)
-        label, value = escape(bar.key), escape(format_ms(bar.seconds))
+        label, value = escape(bar.label), escape(format_ms(bar.seconds))
         parts.append(
             f'<text x="{_LABEL_WIDTH - 6}" y="{top + 16}" text-anchor="end">{label}</text>'
             f'<rect x="{_LABEL_WIDTH}" y="{top + 4}" width="{length:.1f}" height="16" '

@@ -17,11 +17,12 @@ from blurapp.core.comparison import TIMING
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.figures import CONTEXT as FIGURES_CONTEXT
 from blurapp.core.figures import (
+    Figure,
     first_call_words,
     format_megapixels,
     format_ms,
     short_kernel_note,
-    steady_key,
+    steady_figure,
 )
 from blurapp.core.kernel import auto_kernel_size
 from blurapp.core.runs import Compilation
@@ -401,14 +402,14 @@ class SessionView:
         figures = lambda text: self.translate(FIGURES_CONTEXT, text)  # noqa: E731
         return short_kernel_note(self.parameters.size, self.parameters.sigma, figures)
 
-    def earlier_rows(self) -> list[tuple[str, str]]:
+    def earlier_rows(self) -> list[Figure]:
         """Figure rows for the results kept from runs before the last one that finished."""
         if self.outcome is None:
             return []
         result = self.outcome.result
         earlier = self.tr(QT_TRANSLATE_NOOP("Session", "earlier run, out of date"))
         return [
-            (steady_key(engine), f"{format_ms(kept.run.seconds)} ({earlier})")
+            steady_figure(engine, kept.run.seconds, earlier)
             for engine, kept in self.results.items()
             if kept.run is not None
             and not kept.live  # one call is no steady figure

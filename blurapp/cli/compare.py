@@ -48,7 +48,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from blurapp.core.comparison import compare
-    from blurapp.core.figures import comparison_lines
+    from blurapp.core.figures import comparison_figures
 
     source = source_photo(args.image)
     if args.out_dir is not None:
@@ -73,11 +73,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_line(json_text(_comparison_json(photo, result)))
     else:
-        rows = comparison_lines(
+        rows = comparison_figures(
             result, shown(photo.path), photo.width, photo.height, bit_depth=photo.bit_depth
         )
-        width = max(len(name) for name, _ in rows)
-        print_line("\n".join(f"{name:<{width}}  {value}" for name, value in rows))
+        width = max(len(row.label) for row in rows)
+        print_line("\n".join(f"{row.label:<{width}}  {row.text}" for row in rows))
     return 0
 
 

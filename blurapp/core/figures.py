@@ -7,10 +7,10 @@ without this module importing Qt.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from blurapp.core.comparison import TOLERANCE, ComparisonResult, bandwidth_gb_s
-from blurapp.core.engines import get_engine
+from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.kernel import auto_kernel_size, cuts_gaussian_short, kernel_reach
 from blurapp.core.runs import Compilation, EngineRun, PaidFirstCall, Payer
 from blurapp.core.spec import describe_kernel
@@ -22,7 +22,46 @@ CONTEXT = "Figures"
 _english = english
 
 
-# The names of the rows, as keys and as English labels.
+@dataclass(frozen=True)
+class Figure:
+    """One row of a comparison's figures, made once here for the window, the notebook and
+    `blurapp compare`.
+
+    `key` names the row for a program and never changes with the language or the engines'
+    titles ("speedup", "numpy.steady", "jit.first_call", "engine.jax-eager"; the table is in
+    the API docs). `label` is its English name (a phrase of ROW_NAMES, or an engine's title),
+    which the window shows translated. `value` is the number the row is about in `unit`
+    ("s", "×", "MP", "" for a plain number), or None when the row holds words or several
+    numbers. `figure` is that number as a reader sees it first ("10.3 ms"), `measured` the
+    words after it saying how it was measured or what it means ("(median of 23, middle half
+    10.1–10.5 ms)"), and `text` the two together as `blurapp compare` prints them. `alarming`:
+    the row says something is wrong (a difference outside the tolerance, times that cannot be
+    trusted).
+    """
+
+    key: str
+    label: str
+    value: float | None
+    unit: str
+    figure: str
+    measured: str = ""
+    # Between the figure and `measured` in `text`: a space before words in brackets, ", " or
+    # "; " before words that go on from the figure.
+    separator: str = " "
+    alarming: bool = False
+
+    @property
+    def text(self) -> str:
+        """The row's value as printed: the figure and how it was measured."""
+        return f"{self.figure}{self.separator}{self.measured}" if self.measured else self.figure
+
+
+def _words(key: str, label: str, text: str, *, alarming: bool = False) -> Figure:
+    """A row of words, no number: the figure is the whole text."""
+    return Figure(key, label, None, "", text, alarming=alarming)
+
+
+# The names of the rows, as English labels.
 ROW_NAMES = (
     QT_TRANSLATE_NOOP("Figures", "image"),
     QT_TRANSLATE_NOOP("Figures", "kernel"),
@@ -41,11 +80,11 @@ ROW_NAMES = (
 )
 
 
-def steady_key(engine: str, result: ComparisonResult | None = None) -> str:
-    """The row (and chart bar) that holds `engine`'s steady time: "JAX steady" for the jit
-    engine of `result` (ComparisonResult.jit_engine; without a result, any engine JAX
-    compiles), whose figures keep rows of their own as `blurapp compare` has always printed
-    them; the engine's title otherwise."""
+def steady_label(engine: str, result: ComparisonResult | None = None) -> str:
+    """The English name of the row (and chart bar) that holds `engine`'s steady time: "JAX
+    steady" for the jit engine of `result` (ComparisonResult.jit_engine; without a result, any
+    engine JAX compiles), whose figures keep rows of their own as `blurapp compare` has always
+    printed them; the engine's title otherwise."""
     if result is None:
         described = get_engine(engine)
         jit = described.jitted
@@ -54,10 +93,21 @@ def steady_key(engine: str, result: ComparisonResult | None = None) -> str:
     return "JAX steady" if jit else described.title
 
 
-def difference_key(result: ComparisonResult, engine: str) -> str:
-    """The row that holds `engine`'s difference from the reference: the jit engine's "max abs
-    diff", every other engine's one row, under its title."""
-    return "max abs diff" if engine == result.jit_engine else result.engine(engine).title
+def steady_key(engine: str, result: ComparisonResult | None = None) -> str:
+    """The key of the row that holds `engine`'s steady time: "jit.steady" for the jit engine
+    (as steady_label decides it), "numpy.steady" for the reference, "engine.NAME" for every
+    other engine's one row."""
+    if steady_label(engine, result) == "JAX steady":
+        return "jit.steady"
+    reference = REFERENCE_ENGINE if result is None else result.reference
+    return f"{engine}.steady" if engine == reference else f"engine.{engine}"
+
+
+def steady_figure(engine: str, seconds: float, note: str) -> Figure:
+    """`engine`'s steady time under its row's key and label, with a `note` in brackets after
+    it: a time the window keeps from an earlier run ('0.200 ms (earlier run, out of date)')."""
+    label = steady_label(engine)
+    return Figure(steady_key(engine), label, seconds, "s", format_ms(seconds), f"({note})")
 
 
 FIRST_CALL_NOTES = {
@@ -88,14 +138,6 @@ PAID_WORDS = {
         "Figures", "loaded from the compilation cache during the sweep"
     ),
 }
-# The chart's bar of a first call paid earlier, by who paid it.
-PAID_BARS = {
-    Payer.LIVE_PREVIEW: QT_TRANSLATE_NOOP("Figures", "JAX first call (live preview)"),
-    Payer.RUN: QT_TRANSLATE_NOOP("Figures", "JAX first call (earlier Run)"),
-    Payer.SWEEP: QT_TRANSLATE_NOOP("Figures", "JAX first call (sweep)"),
-}
-# A first call that found its program compiled, by nobody this session knows of.
-UNPAID_BAR = QT_TRANSLATE_NOOP("Figures", "JAX first call (compiled before)")
 
 
 def paid_words(paid: PaidFirstCall, translate: Translate = _english) -> str:
@@ -103,17 +145,29 @@ def paid_words(paid: PaidFirstCall, translate: Translate = _english) -> str:
     return f"{format_ms(paid.seconds)}, {translate(PAID_WORDS[paid.compilation, paid.paid_by])}"
 
 
-def first_call_words(
+def first_call_figure(
     run: EngineRun, paid: PaidFirstCall | None, translate: Translate = _english
-) -> str:
+) -> Figure:
     """A compiled engine's first call: its own, with how it got its program; or, when it found
     the program compiled, what that program's first call cost and where, then its own."""
     assert run.compilation is not None, "a first call of an engine that compiles"
+    label = "JAX first call"
     own = f"{format_ms(run.first_call_seconds)} ({translate(FIRST_CALL_NOTES[run.compilation])})"
     if paid is None:
-        return own
+        note = f"({translate(FIRST_CALL_NOTES[run.compilation])})"
+        figure = format_ms(run.first_call_seconds)
+        return Figure("jit.first_call", label, run.first_call_seconds, "s", figure, note)
     this_call = translate(QT_TRANSLATE_NOOP("Figures", "this Run's first call {own}"))
-    return f"{paid_words(paid, translate)}; {this_call.format(own=own)}"
+    words = f"{translate(PAID_WORDS[paid.compilation, paid.paid_by])}; {this_call.format(own=own)}"
+    figure = format_ms(paid.seconds)
+    return Figure("jit.first_call", label, paid.seconds, "s", figure, words, separator=", ")
+
+
+def first_call_words(
+    run: EngineRun, paid: PaidFirstCall | None, translate: Translate = _english
+) -> str:
+    """first_call_figure's words: '1,234 ms (includes compilation)'."""
+    return first_call_figure(run, paid, translate).text
 
 
 def short_kernel_note(size: int, sigma: float, translate: Translate = _english) -> str | None:
@@ -151,9 +205,15 @@ def format_ms(seconds: float | None) -> str:
 def format_timed(run: EngineRun, translate: Translate = _english) -> str:
     """An engine's steady time with how it was measured: '10.9 ms (median of 23,
     middle half 10.7–11.0 ms)'; a time measured once stands alone."""
+    figure, measured = _timed(run, translate)
+    return f"{figure} {measured}" if measured else figure
+
+
+def _timed(run: EngineRun, translate: Translate) -> tuple[str, str]:
+    """format_timed's time, and the words in brackets after it ('' for a time measured once)."""
     count = len(run.repeat_seconds)
     if count < 2:
-        return format_ms(run.seconds)
+        return format_ms(run.seconds), ""
     low, high = run.quartiles
     if run.calls_per_sample > 1:
         spread = translate(
@@ -168,7 +228,7 @@ def format_timed(run: EngineRun, translate: Translate = _english) -> str:
     spread = spread.format(
         count=count, number=run.calls_per_sample, low=_ms_number(low), high=format_ms(high)
     )
-    return f"{format_ms(run.seconds)} ({spread})"
+    return format_ms(run.seconds), f"({spread})"
 
 
 def _ms_number(seconds: float) -> str:
@@ -187,23 +247,23 @@ def format_difference(
 ) -> str:
     """'2.4e-07 (6.1e-05 of 255 levels), within 1e-05': the levels are the photo's own
     (65,535 for a 16-bit photo)."""
+    figure, measured = _difference(diff, translate, bit_depth)
+    return f"{figure} {measured}" if measured else figure
+
+
+def _difference(diff: float | None, translate: Translate, bit_depth: int) -> tuple[str, str]:
+    """format_difference's number, and the words after it."""
     if diff is None:
-        return "—"
+        return "—", ""
     if diff <= TOLERANCE:
-        text = QT_TRANSLATE_NOOP(
-            "Figures", "{diff} ({levels} of {count} levels), within {tolerance}"
-        )
+        text = QT_TRANSLATE_NOOP("Figures", "({levels} of {count} levels), within {tolerance}")
     else:
-        text = QT_TRANSLATE_NOOP(
-            "Figures", "{diff} ({levels} of {count} levels), NOT within {tolerance}"
-        )
+        text = QT_TRANSLATE_NOOP("Figures", "({levels} of {count} levels), NOT within {tolerance}")
     count = 2**bit_depth - 1
-    return translate(text).format(
-        diff=f"{diff:.2g}",
-        levels=f"{diff * count:.2g}",
-        count=f"{count:,}",
-        tolerance=f"{TOLERANCE:g}",
+    words = translate(text).format(
+        levels=f"{diff * count:.2g}", count=f"{count:,}", tolerance=f"{TOLERANCE:g}"
     )
+    return f"{diff:.2g}", words
 
 
 def format_bandwidth(gb_s: float | None) -> str:
@@ -222,16 +282,17 @@ def format_multiple(multiple: float | None) -> str:
     return f"{multiple:,.0f}×" if multiple >= 10 else f"{multiple:.1f}×"
 
 
-def noisy_line(result: ComparisonResult, translate: Translate = _english) -> str | None:
+def noisy_figure(result: ComparisonResult, translate: Translate = _english) -> Figure | None:
     """The warning that the times cannot be trusted, and why; None when they can."""
     verdict = result.verdict
     if verdict is None or not verdict.noisy:
         return None
-    text = translate(QT_TRANSLATE_NOOP("Figures", "these times cannot be trusted ({reason})"))
-    return text.format(reason=verdict.reason(translate, lambda name: result.engine(name).title))
+    words = translate(QT_TRANSLATE_NOOP("Figures", "these times cannot be trusted"))
+    reason = verdict.reason(translate, lambda name: result.engine(name).title)
+    return Figure("warning", "warning", None, "", words, f"({reason})", alarming=True)
 
 
-def floor_lines(result: ComparisonResult, translate: Translate = _english) -> list[tuple[str, str]]:
+def floor_figures(result: ComparisonResult, translate: Translate = _english) -> list[Figure]:
     """The floor rows: each device's copy of the photo (the least any blur there takes), and
     every engine's time as a multiple of its device's copy, with its effective bandwidth."""
     if not result.floors:
@@ -260,8 +321,8 @@ def floor_lines(result: ComparisonResult, translate: Translate = _english) -> li
             )
     times = translate(QT_TRANSLATE_NOOP("Figures", "{engines}: the time of one copy of the image"))
     return [
-        ("copy", f"{copies} ({meaning})"),
-        ("vs copy", times.format(engines=", ".join(multiples))),
+        Figure("copy", "copy", result.floor_seconds, "s", copies, f"({meaning})"),
+        _words("vs_copy", "vs copy", times.format(engines=", ".join(multiples))),
     ]
 
 
@@ -273,7 +334,17 @@ def format_megapixels(width: int, height: int) -> str:
     return f"{width} × {height} ({pixels / 1e6:.2f} MP)"
 
 
-def comparison_lines(
+def image_figure(
+    image_label: str, width: int, height: int, channels: int = 1, translate: Translate = _english
+) -> Figure:
+    """The "image" row: 'street.png, 600 × 400 (0.24 MP)', its value in megapixels."""
+    text = f"{image_label}, {format_megapixels(width, height)}"
+    if channels > 1:
+        text += ", " + translate(QT_TRANSLATE_NOOP("Figures", "colour (R, G, B)"))
+    return Figure("image", "image", width * height / 1e6, "MP", text)
+
+
+def comparison_figures(
     result: ComparisonResult,
     image_label: str,
     width: int,
@@ -282,29 +353,34 @@ def comparison_lines(
     *,
     bit_depth: int = 8,
     paid: dict[str, PaidFirstCall] | None = None,
-) -> list[tuple[str, str]]:
-    """(name, value) rows describing a comparison, in the order a reader wants them.
+) -> list[Figure]:
+    """The figures of a comparison, in the order a reader wants them.
 
     `paid`: for an engine whose first call found its program compiled, what that program's
     first call cost and who paid it (the window's live preview, an earlier Run, the sweep).
 
     The reference engine gets its time; the jit engine (ComparisonResult.jit_engine: JAX-jit)
     its rows of old (first call, steady, speedup, transfers, max abs diff, device); every other
-    engine one row under its title. Names stay
-    English (they are keys; see ROW_NAMES to show them, engine titles are in the "Engines"
-    context); values are translated.
+    engine one row under its title. Labels stay English (see ROW_NAMES to show them; engine
+    titles are in the "Engines" context); the rest is translated.
     """
-    image = f"{image_label}, {format_megapixels(width, height)}"
-    if result.channels > 1:
-        image += ", " + translate(QT_TRANSLATE_NOOP("Figures", "colour (R, G, B)"))
     rows = [
-        ("image", image),
-        ("kernel", describe_kernel(result.kernel_size, result.sigma, result.algorithm, translate)),
+        image_figure(image_label, width, height, result.channels, translate),
+        _words(
+            "kernel",
+            "kernel",
+            describe_kernel(result.kernel_size, result.sigma, result.algorithm, translate),
+        ),
     ]
     reference = result.runs.get(result.reference)
     jit = result.jit_engine
     if reference is not None:
-        rows.append((result.engine(result.reference).title, format_timed(reference, translate)))
+        title = result.engine(result.reference).title
+        figure, measured = _timed(reference, translate)
+        key = steady_key(result.reference, result)
+        rows.append(Figure(key, title, reference.seconds, "s", figure, measured))
+    noisy = noisy_figure(result, translate)
+    warning = [noisy] if noisy else []
     for name in [*result.runs, *result.errors]:
         if name == result.reference:
             continue
@@ -312,102 +388,91 @@ def comparison_lines(
         run = result.runs.get(name)
         if run is None:
             unavailable = translate(QT_TRANSLATE_NOOP("Figures", "unavailable: {reason}"))
-            key = "JAX" if name == jit else engine.title
-            rows.append((key, unavailable.format(reason=result.errors[name])))
+            key, label = ("jit.error", "JAX") if name == jit else (f"engine.{name}", engine.title)
+            rows.append(_words(key, label, unavailable.format(reason=result.errors[name])))
             continue
-        steady = format_timed(run, translate)
-        difference = format_difference(result.differences.get(name), translate, bit_depth=bit_depth)
+        difference = _difference(result.differences.get(name), translate, bit_depth)
         if result.channels > 1 and name in result.differences:
-            difference += " " + translate(
-                QT_TRANSLATE_NOOP("Figures", "(the largest over the {channels} channels)")
-            ).format(channels=result.channels)
+            largest = QT_TRANSLATE_NOOP("Figures", "(the largest over the {channels} channels)")
+            largest = translate(largest).format(channels=result.channels)
+            difference = (difference[0], f"{difference[1]} {largest}")
         if name != jit or run.compilation is None:
-            rows.append((engine.title, _one_row(result, name, run, steady, difference, translate)))
+            rows.append(_one_row(result, name, run, difference, translate))
             continue
-        first = first_call_words(run, (paid or {}).get(name), translate)
-        speedup = translate(QT_TRANSLATE_NOOP("Figures", "NumPy ÷ JAX steady"))
+        alarming = result.agrees(name) is False
+        speedup, end_to_end = result.speedup_of(name), result.end_to_end_speedup_of(name)
+        ratio = translate(QT_TRANSLATE_NOOP("Figures", "NumPy ÷ JAX steady"))
         with_copies = translate(
             QT_TRANSLATE_NOOP("Figures", "copies to and from the device ({device}) included")
-        )
-        end_to_end = format_speedup(result.end_to_end_speedup_of(name))
-        transfers = translate(QT_TRANSLATE_NOOP("Figures", "to device {to}, from device {back}"))
+        ).format(device=run.device)
+        transfers = translate(
+            QT_TRANSLATE_NOOP("Figures", "to device {to}, from device {back}")
+        ).format(to=format_ms(run.to_device_seconds), back=format_ms(run.from_device_seconds))
         rows += [
-            ("JAX first call", first),
-            ("JAX steady", steady),
-            ("speedup", f"{format_speedup(result.speedup_of(name))} ({speedup})"),
-            *([("warning", noisy)] if (noisy := noisy_line(result, translate)) else []),
-            ("end-to-end speedup", f"{end_to_end} ({with_copies.format(device=run.device)})"),
-            (
-                "transfers",
-                transfers.format(
-                    to=format_ms(run.to_device_seconds), back=format_ms(run.from_device_seconds)
-                ),
+            first_call_figure(run, (paid or {}).get(name), translate),
+            Figure("jit.steady", "JAX steady", run.seconds, "s", *_timed(run, translate)),
+            Figure(
+                "speedup",
+                "speedup",
+                speedup,
+                "×",
+                format_speedup(speedup),
+                f"({ratio})",
             ),
-            ("max abs diff", difference),
-            ("device", run.device),
+            *warning,
+            Figure(
+                "speedup_end_to_end",
+                "end-to-end speedup",
+                end_to_end,
+                "×",
+                format_speedup(end_to_end),
+                f"({with_copies})",
+            ),
+            _words("jit.transfers", "transfers", transfers),
+            Figure(
+                "max_abs_diff",
+                "max abs diff",
+                result.differences.get(name),
+                "",
+                *difference,
+                alarming=alarming,
+            ),
+            _words("jit.device", "device", run.device),
         ]
-    if "warning" not in dict(rows) and (noisy := noisy_line(result, translate)):
-        rows.append(("warning", noisy))  # no speed-up of JAX-jit to stand beside
-    return rows + floor_lines(result, translate)
+        warning = []  # said beside the speed-up
+    return rows + warning + floor_figures(result, translate)
 
 
 def _one_row(
     result: ComparisonResult,
     name: str,
     run: EngineRun,
-    steady: str,
-    difference: str,
+    difference: tuple[str, str],
     translate: Translate,
-) -> str:
-    """An engine beyond the tutorial's pair in one line: steady time, first call, speed-up
+) -> Figure:
+    """An engine beyond the tutorial's pair in one row: steady time, first call, speed-up
     against the reference, difference from it, device."""
-    parts = [steady]
+    figure, spread = _timed(run, translate)
+    parts = [spread] if spread else []
     if run.first_call_seconds is not None:
         first = translate(QT_TRANSLATE_NOOP("Figures", "first call {time}"))
         parts.append(first.format(time=format_ms(run.first_call_seconds)))
     speedup = translate(QT_TRANSLATE_NOOP("Figures", "{speedup} NumPy's speed"))
     parts.append(speedup.format(speedup=format_speedup(result.speedup_of(name))))
+    words = " ".join(part for part in difference if part)
     parts.append(
         translate(QT_TRANSLATE_NOOP("Figures", "max abs diff {difference}")).format(
-            difference=difference
+            difference=words
         )
     )
     parts.append(run.device)
-    return "; ".join(parts)
-
-
-class TimingBar(NamedTuple):
-    key: str  # the row that holds the time (steady_key, or "JAX first call")
-    seconds: float
-    colour: str  # the engine's chart colour, '#55a868'
-
-
-def timing_bars(
-    result: ComparisonResult, paid: dict[str, PaidFirstCall] | None = None
-) -> list[TimingBar]:
-    """Every time a chart of `result` shows, in the tutorial's order: the reference, the
-    engines that compile nothing, then the compiled ones (the jit engine's first call before
-    its steady time), each in its engine's colour. A first call that found its program
-    compiled shows what that program's first call cost, named by who paid it (`paid`, as in
-    comparison_lines), or is named as compiled before: never a bare "first call" that is
-    only another call."""
-
-    def order(name: str) -> int:
-        if name == result.reference:
-            return 0
-        return 2 if result.runs[name].compilation is not None else 1
-
-    bars = []
-    for name in sorted(result.runs, key=order):
-        run, engine = result.runs[name], result.engine(name)
-        if name == result.jit_engine and run.first_call_seconds is not None:
-            colour = engine.first_call_chart_colour
-            price = (paid or {}).get(name)
-            if price is not None:
-                bars.append(TimingBar(PAID_BARS[price.paid_by], price.seconds, colour))
-            elif run.compilation is Compilation.REUSED and paid is not None:
-                bars.append(TimingBar(UNPAID_BAR, run.first_call_seconds, colour))
-            else:
-                bars.append(TimingBar("JAX first call", run.first_call_seconds, colour))
-        bars.append(TimingBar(steady_key(name, result), run.seconds, engine.chart_colour))
-    return bars
+    return Figure(
+        f"engine.{name}",
+        result.engine(name).title,
+        run.seconds,
+        "s",
+        figure,
+        "; ".join(parts),
+        separator=" " if spread else "; ",
+        alarming=result.agrees(name) is False,
+    )

@@ -226,149 +226,154 @@
 <context>
     <name>Figures</name>
     <message>
-        <location filename="../core/figures.py" line="27"/>
+        <location filename="../core/figures.py" line="66"/>
         <source>image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="28"/>
+        <location filename="../core/figures.py" line="67"/>
         <source>kernel</source>
         <translation>卷积核</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="29"/>
+        <location filename="../core/figures.py" line="68"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="30"/>
+        <location filename="../core/figures.py" line="69"/>
         <source>JAX first call</source>
         <translation>JAX 首次调用</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="31"/>
+        <location filename="../core/figures.py" line="70"/>
         <source>JAX steady</source>
         <translation>JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="32"/>
+        <location filename="../core/figures.py" line="71"/>
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="33"/>
+        <location filename="../core/figures.py" line="72"/>
         <source>end-to-end speedup</source>
         <translation>端到端加速比</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="34"/>
+        <location filename="../core/figures.py" line="73"/>
         <source>transfers</source>
         <translation>数据传输</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="35"/>
+        <location filename="../core/figures.py" line="74"/>
         <source>max abs diff</source>
         <translation>最大绝对误差</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="36"/>
+        <location filename="../core/figures.py" line="75"/>
         <source>device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="37"/>
+        <location filename="../core/figures.py" line="76"/>
         <source>JAX</source>
         <translation>JAX</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="38"/>
+        <location filename="../core/figures.py" line="77"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="39"/>
+        <location filename="../core/figures.py" line="78"/>
         <source>copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="40"/>
+        <location filename="../core/figures.py" line="79"/>
         <source>vs copy</source>
         <translation>相对复制</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="64"/>
+        <location filename="../core/figures.py" line="114"/>
         <source>includes compilation</source>
         <translation>含编译时间</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="65"/>
+        <location filename="../core/figures.py" line="115"/>
         <source>program loaded from the compilation cache</source>
         <translation>程序取自编译缓存</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="68"/>
+        <location filename="../core/figures.py" line="118"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="74"/>
+        <location filename="../core/figures.py" line="124"/>
         <source>compiled during the live preview</source>
         <translation>在实时预览中编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="77"/>
+        <location filename="../core/figures.py" line="127"/>
         <source>compiled during an earlier Run</source>
         <translation>在先前的运行中编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="80"/>
+        <location filename="../core/figures.py" line="130"/>
         <source>compiled during the sweep</source>
         <translation>在规模扫描中编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="81"/>
+        <location filename="../core/figures.py" line="131"/>
         <source>loaded from the compilation cache during the live preview</source>
         <translation>在实时预览中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="84"/>
+        <location filename="../core/figures.py" line="134"/>
         <source>loaded from the compilation cache during an earlier Run</source>
         <translation>在先前的运行中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="87"/>
+        <location filename="../core/figures.py" line="137"/>
         <source>loaded from the compilation cache during the sweep</source>
         <translation>在规模扫描中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="93"/>
+        <location filename="../core/chart_bars.py" line="18"/>
         <source>JAX first call (live preview)</source>
         <translation>JAX 首次调用（实时预览）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="94"/>
+        <location filename="../core/chart_bars.py" line="19"/>
         <source>JAX first call (earlier Run)</source>
         <translation>JAX 首次调用（先前的运行）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="95"/>
+        <location filename="../core/chart_bars.py" line="20"/>
         <source>JAX first call (sweep)</source>
         <translation>JAX 首次调用（规模扫描）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="98"/>
+        <location filename="../core/chart_bars.py" line="23"/>
         <source>JAX first call (compiled before)</source>
         <translation>JAX 首次调用（此前已编译）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="115"/>
+        <location filename="../core/figures.py" line="160"/>
         <source>this Run&apos;s first call {own}</source>
         <translation>本次运行的首次调用 {own}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="230"/>
-        <source>these times cannot be trusted ({reason})</source>
-        <translation>这些耗时不可信（{reason}）</translation>
+        <location filename="../core/figures.py" line="259"/>
+        <source>({levels} of {count} levels), within {tolerance}</source>
+        <translation>（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
+    </message>
+    <message>
+        <location filename="../core/figures.py" line="261"/>
+        <source>({levels} of {count} levels), NOT within {tolerance}</source>
+        <translation>（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
     <message>
         <location filename="../core/spec.py" line="125"/>
@@ -381,117 +386,112 @@
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="123"/>
+        <location filename="../core/figures.py" line="177"/>
         <source>the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ</source>
         <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="160"/>
+        <location filename="../core/figures.py" line="220"/>
         <source>median of {count} samples of {number} calls, middle half {low}–{high}</source>
         <translation>{count} 个样本（每个为连续 {number} 次调用的平均）的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="166"/>
+        <location filename="../core/figures.py" line="226"/>
         <source>median of {count}, middle half {low}–{high}</source>
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="193"/>
-        <source>{diff} ({levels} of {count} levels), within {tolerance}</source>
-        <translation>{diff}（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
+        <location filename="../core/figures.py" line="290"/>
+        <source>these times cannot be trusted</source>
+        <translation>这些耗时不可信</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="197"/>
-        <source>{diff} ({levels} of {count} levels), NOT within {tolerance}</source>
-        <translation>{diff}（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
-    </message>
-    <message>
-        <location filename="../core/figures.py" line="239"/>
+        <location filename="../core/figures.py" line="300"/>
         <source>{time} on {device}, {bandwidth}</source>
         <translation>{device} 上 {time}，{bandwidth}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="249"/>
+        <location filename="../core/figures.py" line="310"/>
         <source>the image read once and written once: the least any blur can take</source>
         <translation>图像读一次、写一次：任何模糊都至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="261"/>
+        <location filename="../core/figures.py" line="322"/>
         <source>{engines}: the time of one copy of the image</source>
         <translation>{engines}：以复制一次图像的耗时为单位</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="299"/>
+        <location filename="../core/figures.py" line="343"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="322"/>
+        <location filename="../core/figures.py" line="396"/>
         <source>(the largest over the {channels} channels)</source>
         <translation>（{channels} 个通道中的最大值）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="328"/>
+        <location filename="../core/figures.py" line="404"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="330"/>
+        <location filename="../core/figures.py" line="406"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="333"/>
+        <location filename="../core/figures.py" line="409"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="366"/>
+        <location filename="../core/figures.py" line="458"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="368"/>
+        <location filename="../core/figures.py" line="460"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="371"/>
+        <location filename="../core/figures.py" line="464"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="314"/>
+        <location filename="../core/figures.py" line="390"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="160"/>
+        <location filename="../core/contention.py" line="167"/>
         <source>another program was using the CPU</source>
         <translation>另一个程序正在占用 CPU</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="162"/>
+        <location filename="../core/contention.py" line="169"/>
         <source>the times of the calls varied widely</source>
         <translation>各次调用的耗时差异很大</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="167"/>
+        <location filename="../core/contention.py" line="174"/>
         <source>{engine}&apos;s calls took {ratio}× their CPU time</source>
         <translation>{engine} 的调用耗时是其 CPU 时间的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="172"/>
+        <location filename="../core/contention.py" line="179"/>
         <source>other programs kept {used} of the {cores} cores busy</source>
         <translation>其他程序占用了 {cores} 个核心中的 {used} 个</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="178"/>
+        <location filename="../core/contention.py" line="185"/>
         <source>the middle half of {engine}&apos;s calls spans {spread} of their median</source>
         <translation>{engine} 中间一半调用的耗时跨度为其中位数的 {spread}</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="184"/>
+        <location filename="../core/contention.py" line="191"/>
         <source>load {load} on {cores} cores</source>
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
@@ -499,17 +499,17 @@
 <context>
     <name>FiguresPanel</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="305"/>
+        <location filename="../ui/figures_panel.py" line="301"/>
         <source>Figures</source>
         <translation>测量数据</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="315"/>
+        <location filename="../ui/figures_panel.py" line="311"/>
         <source>Time per blur (ms)</source>
         <translation>每次模糊的耗时（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="442"/>
+        <location filename="../ui/figures_panel.py" line="431"/>
         <source>Out of date: {reason}</source>
         <translation>已过期：{reason}</translation>
     </message>
@@ -910,12 +910,12 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="322"/>
+        <location filename="../ui/main_window.py" line="324"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="322"/>
+        <location filename="../ui/main_window.py" line="324"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -935,7 +935,7 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="362"/>
+        <location filename="../ui/main_window.py" line="364"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -960,12 +960,12 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="377"/>
+        <location filename="../ui/main_window.py" line="379"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="378"/>
+        <location filename="../ui/main_window.py" line="380"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1046,7 +1046,7 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="459"/>
+        <location filename="../ui/main_window.py" line="461"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1120,259 +1120,259 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../app/captions.py" line="46"/>
+        <location filename="../app/captions.py" line="47"/>
         <source>2-D (tutorial)</source>
         <translation>二维（教程方法）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="47"/>
+        <location filename="../app/captions.py" line="48"/>
         <source>Separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="50"/>
+        <location filename="../app/captions.py" line="51"/>
         <source>Blurred results</source>
         <translation>模糊结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="51"/>
+        <location filename="../app/captions.py" line="52"/>
         <source>Original</source>
         <translation>原图</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="52"/>
+        <location filename="../app/captions.py" line="53"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="54"/>
+        <location filename="../app/captions.py" line="55"/>
         <source>Before/after</source>
         <translation>前后对比</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="57"/>
+        <location filename="../app/captions.py" line="58"/>
         <source>compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="58"/>
+        <location filename="../app/captions.py" line="59"/>
         <source>from cache</source>
         <translation>取自缓存</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="59"/>
+        <location filename="../app/captions.py" line="60"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="121"/>
+        <location filename="../app/captions.py" line="122"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="127"/>
+        <location filename="../app/captions.py" line="128"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="135"/>
+        <location filename="../app/captions.py" line="136"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="141"/>
+        <location filename="../app/captions.py" line="142"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="151"/>
+        <location filename="../app/captions.py" line="152"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="153"/>
+        <location filename="../app/captions.py" line="154"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="158"/>
+        <location filename="../app/captions.py" line="159"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="161"/>
+        <location filename="../app/captions.py" line="162"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="226"/>
+        <location filename="../app/captions.py" line="227"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="233"/>
+        <location filename="../app/captions.py" line="234"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="240"/>
+        <location filename="../app/captions.py" line="241"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="246"/>
+        <location filename="../app/captions.py" line="247"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="261"/>
+        <location filename="../app/captions.py" line="262"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="270"/>
+        <location filename="../app/captions.py" line="271"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="276"/>
+        <location filename="../app/captions.py" line="277"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="280"/>
+        <location filename="../app/captions.py" line="281"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="284"/>
+        <location filename="../app/captions.py" line="285"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="292"/>
+        <location filename="../app/captions.py" line="293"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="298"/>
+        <location filename="../app/captions.py" line="299"/>
         <source>kernel zero-padded to {size}</source>
         <translation>卷积核以零填充至 {size}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="302"/>
+        <location filename="../app/captions.py" line="303"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="309"/>
+        <location filename="../app/captions.py" line="310"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="311"/>
+        <location filename="../app/captions.py" line="312"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="317"/>
+        <location filename="../app/captions.py" line="318"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="259"/>
-        <location filename="../app/captions.py" line="328"/>
+        <location filename="../app/captions.py" line="260"/>
+        <location filename="../app/captions.py" line="329"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="336"/>
+        <location filename="../app/captions.py" line="337"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="345"/>
-        <location filename="../app/captions.py" line="352"/>
+        <location filename="../app/captions.py" line="346"/>
+        <location filename="../app/captions.py" line="353"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="326"/>
+        <location filename="../app/captions.py" line="327"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="360"/>
+        <location filename="../app/captions.py" line="361"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="372"/>
+        <location filename="../app/captions.py" line="373"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="375"/>
+        <location filename="../app/captions.py" line="376"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="383"/>
+        <location filename="../app/captions.py" line="384"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="388"/>
+        <location filename="../app/captions.py" line="389"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="396"/>
+        <location filename="../app/captions.py" line="397"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="409"/>
+        <location filename="../app/captions.py" line="410"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="427"/>
+        <location filename="../app/captions.py" line="428"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="433"/>
+        <location filename="../app/captions.py" line="434"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="435"/>
+        <location filename="../app/captions.py" line="436"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="441"/>
+        <location filename="../app/captions.py" line="442"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="443"/>
+        <location filename="../app/captions.py" line="444"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="447"/>
+        <location filename="../app/captions.py" line="448"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="449"/>
+        <location filename="../app/captions.py" line="450"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="455"/>
+        <location filename="../app/captions.py" line="456"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>
@@ -1675,12 +1675,12 @@ BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打
 <context>
     <name>TimingChart</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="172"/>
+        <location filename="../ui/figures_panel.py" line="167"/>
         <source>Bar length is proportional to time. A bar with a break is too long to draw to scale; its time is printed beside it.</source>
         <translation>条形长度与耗时成正比。带断口的条形太长，无法按比例绘制；其耗时标在旁边。</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="213"/>
+        <location filename="../ui/figures_panel.py" line="208"/>
         <source>Timings appear after a run</source>
         <translation>运行后显示耗时</translation>
     </message>

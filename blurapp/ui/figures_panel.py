@@ -21,18 +21,13 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.app.captions import ENGINES_CONTEXT
+from blurapp.core.chart_bars import timing_bars
 from blurapp.core.comparison import ComparisonResult
-from blurapp.core.figures import (
-    CONTEXT,
-    comparison_lines,
-    difference_key,
-    format_ms,
-    timing_bars,
-)
+from blurapp.core.figures import CONTEXT, Figure, comparison_figures, format_ms
 from blurapp.core.runs import PaidFirstCall
 from blurapp.ui.colours import NOTE_COLOUR, WARNING_COLOUR
 from blurapp.ui.fonts import scaled_font
-from blurapp.ui.text_fitting import headline_and_detail, keep_whole
+from blurapp.ui.text_fitting import keep_whole
 
 
 def figure_text(text: str) -> str:
@@ -40,11 +35,11 @@ def figure_text(text: str) -> str:
     return QCoreApplication.translate(CONTEXT, text)
 
 
-def row_name_text(name: str) -> str:
-    """A figure row's name in the user's language: a row of the figures, or an engine's title."""
-    translated = figure_text(name)
-    if translated == name:
-        translated = QCoreApplication.translate(ENGINES_CONTEXT, name)
+def row_name_text(label: str) -> str:
+    """A figure row's label in the user's language: a row of the figures, or an engine's title."""
+    translated = figure_text(label)
+    if translated == label:
+        translated = QCoreApplication.translate(ENGINES_CONTEXT, label)
     return translated
 
 
@@ -286,15 +281,16 @@ class _VerticalScroll(QScrollArea):
 
 @dataclass(frozen=True)
 class RowArrangement:
-    """Which of the figures' rows show, in what order, and how (FiguresPanel.arrange_rows)."""
+    """Which of the figures' rows show, in what order, and how (FiguresPanel.arrange_rows).
+    Rows are named by their keys (Figure.key)."""
 
     first: tuple[str, ...] = ()  # shown before the others, in this order
     hidden: frozenset[str] = frozenset()  # left out
     # Each name above its value, which gets the panel's whole width: room for large type, and
     # no long name can push the values past the panel's edge.
     stacked: bool = False
-    # Each value's figure in the rows' type and, beside it, how it was measured (the words in
-    # brackets after it) in type this many times the panel's: a short row for each figure.
+    # Each value's figure in the rows' type and, beside it, how it was measured
+    # (Figure.measured) in type this many times the panel's: a short row for each figure.
     detail_scale: float | None = None
 
 
@@ -332,41 +328,39 @@ class FiguresPanel(QGroupBox):
         layout.addWidget(self._scroll, 1)
         self._values: dict[str, QLabel] = {}  # the label of each row's value (its figure)
         self._details: dict[str, QLabel] = {}  # how it was measured, when shown apart
-        self._texts: dict[str, str] = {}  # each row's value as the words give it
+        self._texts: dict[str, str] = {}  # each row's whole text, by its key
         self._font_scale = (1.0, 1.0)  # the figures', the speed-up's; see set_font_scale
         self._arrangement = RowArrangement()
-        self._shown: tuple[list[tuple[str, str]], frozenset[str]] = ([], frozenset())
+        self._shown: list[Figure] = []
 
-    def show_rows(
-        self, rows: list[tuple[str, str]], *, outside: frozenset[str] = frozenset()
-    ) -> None:
-        """Rows of (name, value); the values of the rows named in `outside` (differences
-        outside the tolerance, the warning that the times cannot be trusted) in the warning
-        colour."""
+    def show_rows(self, rows: list[Figure]) -> None:
+        """`rows`, each its label and its text; an alarming one (a difference outside the
+        tolerance, the warning that the times cannot be trusted) in the warning colour."""
         while self._grid.count():
             widget = self._grid.takeAt(0).widget()
             if widget is not None:
                 widget.hide()  # at once: deleteLater alone leaves it painted until later
                 widget.deleteLater()
         self._values, self._details, self._texts = {}, {}, {}
-        self._shown = (rows, outside)
+        self._shown = list(rows)
         arrangement = self._arrangement
-        rows = [row for row in rows if row[0] not in arrangement.hidden]
-        first = {name: index for index, name in enumerate(arrangement.first)}
-        rows.sort(key=lambda row: first.get(row[0], len(first)))  # the rest keep their order
+        rows = [row for row in rows if row.key not in arrangement.hidden]
+        first = {key: index for index, key in enumerate(arrangement.first)}
+        rows.sort(key=lambda row: first.get(row.key, len(first)))  # the rest keep their order
         line = 0  # in the grid: a stacked row takes two
-        for name, value in rows:
-            self._texts[name] = value
-            name_label = QLabel(row_name_text(name))
+        for row in rows:
+            name = row.key
+            self._texts[name] = row.text
+            name_label = QLabel(row_name_text(row.label))
             name_label.setStyleSheet("color: gray;")
-            figure, detail = value, ""
+            texts = [row.text]
             if arrangement.detail_scale is not None:
-                figure, detail = headline_and_detail(value)
-            labels = [QLabel(keep_whole(text)) for text in (figure, detail) if text]
+                texts = [row.figure, row.measured]
+            labels = [QLabel(keep_whole(text)) for text in texts if text]
             for label in labels:
                 label.setWordWrap(True)
                 label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-                if name in outside:
+                if row.alarming:
                     label.setStyleSheet(f"color: {WARNING_COLOUR}; font-weight: bold;")
                 elif name == "speedup":
                     label.setStyleSheet("font-weight: bold;")
@@ -396,26 +390,20 @@ class FiguresPanel(QGroupBox):
         image_label: str,
         width: int,
         height: int,
-        earlier: list[tuple[str, str]] = (),
+        earlier: list[Figure] = (),
         bit_depth: int = 8,
         paid: dict[str, PaidFirstCall] | None = None,
     ) -> None:
         """The figures of `result`, then `earlier` rows kept from a previous run; differences
         are in levels of the photo's `bit_depth`; `paid`: the first calls paid before this run
-        (see comparison_lines)."""
-        rows = comparison_lines(
+        (see comparison_figures)."""
+        rows = comparison_figures(
             result, image_label, width, height, figure_text, bit_depth=bit_depth, paid=paid
         )
-        outside = {
-            difference_key(result, engine)
-            for engine in result.differences
-            if result.agrees(engine) is False
-        }
-        outside.add("warning")  # the times cannot be trusted: as plain as a wrong difference
-        self.show_rows(rows + list(earlier), outside=frozenset(outside))
+        self.show_rows(rows + list(earlier))
         self.chart.set_timings(
             [
-                (row_name_text(bar.key), bar.seconds, QColor(bar.colour))
+                (row_name_text(bar.label), bar.seconds, QColor(bar.colour))
                 for bar in timing_bars(result, paid)
             ]
         )
@@ -423,17 +411,18 @@ class FiguresPanel(QGroupBox):
     def clear_result(self) -> None:
         self.chart.set_timings([])
 
-    def value(self, name: str) -> str:
-        """The figure shown for `name` ('NumPy', 'speedup', …), or '' when none is shown."""
-        return self._texts.get(name, "")
+    def value(self, key: str) -> str:
+        """The text shown for the row `key` ('numpy.steady', 'speedup', …; Figure.key), or ''
+        when none is shown."""
+        return self._texts.get(key, "")
 
     def names(self) -> list[str]:
-        """The rows shown, in their order."""
+        """The keys of the rows shown, in their order."""
         return list(self._texts)
 
     def value_labels(self, name: str) -> list[QLabel]:
-        """The labels that show `name`'s value: its figure, and how it was measured when
-        shown apart (RowArrangement.detail_scale); [] when none is shown."""
+        """The labels that show the value of the row `name` (its key): its figure, and how it
+        was measured when shown apart (RowArrangement.detail_scale); [] when none is shown."""
         labels = [self._values[name]] if name in self._values else []
         return labels + ([self._details[name]] if name in self._details else [])
 
@@ -447,8 +436,7 @@ class FiguresPanel(QGroupBox):
         """Lay the rows out as `arrangement` says, now and in the results to come; by default
         every row shows, in its own order, beside its name."""
         self._arrangement = arrangement
-        rows, outside = self._shown
-        self.show_rows(rows, outside=outside)
+        self.show_rows(self._shown)
 
     def set_font_scale(self, figures: float, speedup: float | None = None) -> None:
         """Set the rows, the chart and their notes in `figures` times the panel's type size, and

@@ -32,7 +32,7 @@ from blurapp.app.pixel_info import pixel_words
 from blurapp.app.session import Session
 from blurapp.app.settings_file import SettingsFile
 from blurapp.core.engines import engine_names
-from blurapp.core.figures import format_megapixels
+from blurapp.core.figures import image_figure
 from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.wording import display_path
@@ -228,8 +228,10 @@ class MainWindow(QMainWindow):
 
     def _on_model_photo(self) -> None:
         session = self.session
-        size = format_megapixels(session.photo.width, session.photo.height)
-        self.figures.show_rows([("image", f"{display_path(session.photo.path.name)}, {size}")])
+        photo = session.photo
+        self.figures.show_rows(
+            [image_figure(display_path(photo.path.name), photo.width, photo.height)]
+        )
         self.figures.clear_result()
         self._on_model_results()
         self._on_model_running()

@@ -32,18 +32,18 @@ SPEEDUP_SCALE = 3.0  # the speed-up, the figure a demo is about: the largest typ
 PRESENTED_ROWS = RowArrangement(
     first=(
         "speedup",
-        "end-to-end speedup",
-        "NumPy",
-        "JAX first call",
-        "JAX steady",
-        "max abs diff",
+        "speedup_end_to_end",
+        "numpy.steady",
+        "jit.first_call",
+        "jit.steady",
+        "max_abs_diff",
         # That the times cannot be trusted, when they cannot: right after the six figures of the
         # demo, which keep a 1600 × 1000 screen without scrolling.
         "warning",
     ),
     # The copy's rows stay in the window's figures: in presentation more rows than fit the
     # screen bring a scroll bar, and the narrower rows wrap the six figures off it.
-    hidden=frozenset({"image", "kernel", "transfers", "device", "copy", "vs copy"}),
+    hidden=frozenset({"image", "kernel", "jit.transfers", "jit.device", "copy", "vs_copy"}),
     stacked=True,
     # The details are the presenter's, the figures the audience's. At 1600 × 1000, with the
     # live preview on (as users have it), the first call paid by the preview and steady times

@@ -32,20 +32,6 @@ def keep_whole(text: str) -> str:
     return text
 
 
-def headline_and_detail(value: str) -> tuple[str, str]:
-    """A figure's value split into the figure and how it was measured, as blurapp.core.figures
-    writes them: '10.3 ms (median of 30, …)' → ('10.3 ms', '(median of 30, …)'), and a first
-    call paid earlier '514 ms, compiled during the live preview; …' → ('514 ms', 'compiled
-    during the live preview; …'). A value without such words is all figure: (value, '')."""
-    figure, comma, words = value.partition(", ")
-    if comma and figure[:1].isdigit() and " (" not in figure:
-        return figure, words
-    figure, bracket, rest = value.partition(" (")
-    if not bracket or not figure:
-        return value, ""
-    return figure, bracket.strip() + rest
-
-
 class ElidedLabel(QLabel):
     """A one-line label that shows as much of its text as fits, ending in "…", and the whole
     text as its tooltip when cut; text() is always the whole text. It asks for no width, so a

@@ -243,6 +243,9 @@ def test_the_html_shows_every_output_and_the_figures(comparison):
         rf"<th[^>]*>speedup</th><td[^>]*>{re.escape(format_speedup(comparison.speedup))} ", html
     )
     assert re.search(r"<th[^>]*>max abs diff</th><td[^>]*>[^<]*within 1e-05", html)
+    # Each row of the table says which figure it is, for a program reading the HTML.
+    keys = re.findall(r'<tr data-key="([^"]+)">', html)
+    assert keys == [row.key for row in comparison.figures() if row.key != "warning"]
     bars = re.findall(r'<rect [^>]*fill="([^"]+)"><title>([^<]+)</title>', html)
     assert [title.split(":")[0] for _, title in bars] == ["NumPy", "JAX first call", "JAX steady"]
     assert 'class="blurapp-contention' in html
@@ -298,6 +301,19 @@ def test_a_large_output_is_shrunk_for_the_notebook():
     assert pictures(f'<img src="{png_data_uri(wide)}"') == [("PNG", (SHOWN_SIDE, 168), "L")]
     colour = np.zeros((900, 600, 3), np.float32)
     assert pictures(f'<img src="{png_data_uri(colour)}"') == [("PNG", (280, SHOWN_SIDE), "RGB")]
+
+
+def test_the_figures_are_rows_a_program_reads_by_key(comparison):
+    rows = {row.key: row for row in comparison.figures()}
+    assert all(isinstance(row, blurapp.Figure) for row in rows.values())
+    assert rows["speedup"].value == comparison.speedup and rows["speedup"].unit == "×"
+    assert rows["numpy.steady"].value == comparison.seconds["numpy"]
+    assert rows["jit.steady"].value == comparison.seconds["jax"]
+    assert rows["max_abs_diff"].value == comparison.max_abs_diff
+    # Printed as blurapp compare prints them: each label, then its row's text.
+    printed = [line.split("  ", 1)[0].strip() for line in str(comparison).splitlines()]
+    assert printed == [row.label for row in rows.values()]
+    assert f"  {rows['speedup'].text}" in str(comparison)
 
 
 def test_repr_and_str_give_the_figures_in_plain_text(comparison):

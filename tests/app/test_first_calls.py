@@ -11,8 +11,9 @@ from helpers.oracle import blur_oracle
 from blurapp.app.captions import RIGHT
 from blurapp.app.first_calls import FirstCalls, Program
 from blurapp.app.session import Session
+from blurapp.core.chart_bars import timing_bars
 from blurapp.core.comparison import ComparisonResult
-from blurapp.core.figures import comparison_lines, timing_bars
+from blurapp.core.figures import comparison_figures
 from blurapp.core.kernel import (
     PREVIEW_KERNEL_SIZES,
     kernel_for,
@@ -70,30 +71,30 @@ def test_a_run_after_the_preview_shows_what_the_preview_paid(session):
     )
     paid = session.paid_first_calls()
     assert paid == {"jax": PaidFirstCall(1.234, Compilation.COMPILED, Payer.LIVE_PREVIEW)}
-    rows = dict(comparison_lines(result, "street.png", 6, 4, paid=paid))
-    first = rows["JAX first call"]
+    rows = {row.key: row for row in comparison_figures(result, "street.png", 6, 4, paid=paid)}
+    first = rows["jit.first_call"].text
+    assert rows["jit.first_call"].value == 1.234 and rows["jit.first_call"].figure == "1,234 ms"
     assert first.startswith("1,234 ms, compiled during the live preview"), first
     assert "52.5 ms (already compiled)" in first  # this Run's own, said to be no compile
     caption = session.caption(RIGHT).text()
     assert "first call 1,234 ms, compiled during the live preview" in caption, caption
     # The chart's first-call bar is the cost paid, named by who paid it: never shorter than
     # steady without the reason.
-    bars = {bar.key: bar.seconds for bar in timing_bars(result, paid)}
+    bars = {bar.label: bar.seconds for bar in timing_bars(result, paid)}
     assert bars["JAX first call (live preview)"] == 1.234 and "JAX first call" not in bars
 
 
 def test_a_run_that_compiles_shows_its_own_first_call(session):
     result = play(session, {"numpy": numpy_run(), "jax": jax_run(0.927, Compilation.COMPILED)})
     assert session.paid_first_calls() == {}
-    rows = dict(comparison_lines(result, "street.png", 6, 4, paid=session.paid_first_calls()))
-    assert rows["JAX first call"] == "927 ms (includes compilation)"
+    rows = comparison_figures(result, "street.png", 6, 4, paid=session.paid_first_calls())
+    assert {row.key: row.text for row in rows}["jit.first_call"] == "927 ms (includes compilation)"
     # A second Run finds it compiled: the first Run paid.
     again = play(session, {"numpy": numpy_run(), "jax": jax_run(0.05, Compilation.REUSED)})
     paid = session.paid_first_calls()
-    assert dict(comparison_lines(again, "street.png", 6, 4, paid=paid))[
-        "JAX first call"
-    ].startswith("927 ms, compiled during an earlier Run")
-    assert [bar.key for bar in timing_bars(again, paid)][1] == "JAX first call (earlier Run)"
+    rows = {row.key: row.text for row in comparison_figures(again, "street.png", 6, 4, paid=paid)}
+    assert rows["jit.first_call"].startswith("927 ms, compiled during an earlier Run")
+    assert [bar.label for bar in timing_bars(again, paid)][1] == "JAX first call (earlier Run)"
 
 
 def test_another_program_is_not_paid_for_by_this_one(session):
@@ -102,7 +103,7 @@ def test_another_program_is_not_paid_for_by_this_one(session):
     result = play(session, {"numpy": numpy_run(), "jax": jax_run(0.05, Compilation.REUSED)})
     assert session.paid_first_calls() == {}
     # Compiled by nobody this session knows: the bar says so, it is no bare first call.
-    keys = [bar.key for bar in timing_bars(result, session.paid_first_calls())]
+    keys = [bar.label for bar in timing_bars(result, session.paid_first_calls())]
     assert "JAX first call (compiled before)" in keys and "JAX first call" not in keys
 
 

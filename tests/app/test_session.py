@@ -95,7 +95,9 @@ def test_a_result_kept_from_an_earlier_run_says_a_later_run_replaced_others(sess
     assert result.jit_run is None
     assert session.caption(LEFT).out_of_date is None
     assert "a later run replaced other results" in session.result_out_of_date("jax")
-    assert session.earlier_rows() == [("JAX steady", "0.200 ms (earlier run, out of date)")]
+    [row] = session.earlier_rows()
+    assert (row.key, row.label, row.value) == ("jit.steady", "JAX steady", 0.0002)
+    assert row.text == "0.200 ms (earlier run, out of date)"
 
 
 # --- Captions, placeholders, pictures --------------------------------------------------------

@@ -20,7 +20,7 @@ from blurapp.core.contention import (
     judge,
 )
 from blurapp.core.engines import Engine
-from blurapp.core.figures import comparison_lines
+from blurapp.core.figures import comparison_figures
 
 # What is under test here is the timing itself: each engine timed as long as BlurApp times it.
 pytestmark = pytest.mark.real_timing
@@ -144,8 +144,9 @@ def test_a_comparison_says_noisy_exactly_when_its_measured_conditions_cross_a_th
     assert result.conditions.wall_over_cpu["numpy"] > 0.5  # a CPU engine's clocks, measured
     assert result.noisy == judge(result.conditions).noisy
     assert (data["noisy_reason"] is None) == (data["noisy"] is False)
-    rows = dict(comparison_lines(result, "photo", 300, 200))
+    rows = {row.key: row for row in comparison_figures(result, "photo", 300, 200)}
     assert ("warning" in rows) == result.noisy
+    assert all(row.alarming for key, row in rows.items() if key == "warning")
 
 
 def test_a_comparison_of_outputs_only_times_nothing_and_judges_nothing():

@@ -97,7 +97,7 @@ def test_each_engine_is_named_once_in_the_order_given():
 
 
 def test_three_engines_read_like_the_tutorials_table(photo):
-    from blurapp.core.figures import comparison_lines, format_ms
+    from blurapp.core.figures import comparison_figures, format_ms
 
     image = np.random.default_rng(5).random((40, 50), dtype=np.float32)
     result = compare(image, engines=("numpy", "jax", "jax-eager"), repeats=2)
@@ -109,7 +109,7 @@ def test_three_engines_read_like_the_tutorials_table(photo):
     eager = result.runs["jax-eager"]
     assert eager.first_call_seconds > 0 and eager.compilation is None
     assert eager.to_device_seconds > 0 and len(eager.repeat_seconds) == 2
-    rows = dict(comparison_lines(result, "photo", 50, 40))
+    rows = {row.label: row.text for row in comparison_figures(result, "photo", 50, 40)}
     assert {"NumPy", "JAX first call", "JAX steady", "JAX without jit"} <= set(rows)
     assert rows["JAX without jit"].startswith(format_ms(eager.seconds))
     assert "NumPy's speed" in rows["JAX without jit"] and "within 1e-05" in rows["JAX without jit"]
@@ -190,12 +190,13 @@ def test_a_platform_is_chosen_among_several_devices(photo):
 
 def test_an_engine_not_in_the_registry_still_gets_its_figures():
     from blurapp.core.comparison import comparison_dict
-    from blurapp.core.figures import comparison_lines
+    from blurapp.core.figures import comparison_figures
 
     outsider = Engine("outsider", "Outsider", run_scipy)
     result = compare(np.ones((6, 6), np.float32), engines=["numpy", outsider])
     assert comparison_dict(result)["outsider"]["max_abs_diff"] <= TOLERANCE
-    assert "Outsider" in dict(comparison_lines(result, "x", 6, 6))
+    [row] = [row for row in comparison_figures(result, "x", 6, 6) if row.label == "Outsider"]
+    assert row.key == "engine.outsider" and row.value == result.runs["outsider"].seconds
 
 
 def test_all_engines_means_every_engine_on_every_platform(photo, capsys, monkeypatch):
@@ -255,9 +256,11 @@ def test_a_slow_engine_keeps_its_cap_on_repeats(monkeypatch):
 
 
 def test_the_chart_and_rows_of_an_unregistered_engine_use_its_own_title():
-    from blurapp.core.figures import difference_key, timing_bars
+    from blurapp.core.chart_bars import timing_bars
+    from blurapp.core.figures import comparison_figures
 
     outsider = Engine("outsider", "Outsider", run_scipy)
     result = compare(np.ones((6, 6), np.float32), engines=["numpy", outsider])
-    assert [bar.key for bar in timing_bars(result)] == ["NumPy", "Outsider"]
-    assert difference_key(result, "outsider") == "Outsider"
+    assert [bar.label for bar in timing_bars(result)] == ["NumPy", "Outsider"]
+    labels = {row.key: row.label for row in comparison_figures(result, "x", 6, 6)}
+    assert labels["engine.outsider"] == "Outsider"

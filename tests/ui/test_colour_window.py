@@ -71,7 +71,7 @@ def test_a_colour_run_blurs_each_channel_and_shows_it_in_colour(make_window, qtb
         assert pixel(shown, x, y) == tuple(int(v) for v in levels[y, x])
     assert "colour" in window.right_pane.caption_text()
     assert "colour (R, G, B)" in window.figures.value("image")
-    assert "largest over the 3 channels" in window.figures.value("max abs diff")
+    assert "largest over the 3 channels" in window.figures.value("max_abs_diff")
 
     window.set_show("difference")
     caption = window.right_pane.caption_text()

@@ -8,6 +8,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QImage
 from PySide6.QtWidgets import QLabel, QScrollArea
 
 from blurapp.core.engines import get_engine
+from blurapp.core.figures import Figure, comparison_figures
 from blurapp.ui.figures_panel import FiguresPanel, TimingChart
 
 NUMPY_COLOUR = QColor(get_engine("numpy").chart_colour)
@@ -158,16 +159,46 @@ def test_painted_broken_bar_is_the_longest_and_has_a_gap(qtbot):
 
 # Long values a real run shows: each must wrap, never be cut off or run into another row.
 ROWS = [
-    ("image", "coffee.png, 600 × 400 (0.24 MP)"),
-    ("kernel", "9 × 9, sigma 2.5, separable (9 + 9 taps)"),
-    ("NumPy", "43.8 ms (median of 11, middle half 42.9–45.1 ms)"),
-    ("JAX first call", "366 ms (program loaded from the compilation cache)"),
-    ("JAX steady", "2.58 ms (median of 117, middle half 2.51–2.73 ms)"),
-    ("speedup", "17.0× (NumPy ÷ JAX steady)"),
-    ("end-to-end speedup", "5.2× (copies to and from the device (cuda:0 NVIDIA H200) included)"),
-    ("transfers", "to device 7.87 ms, from device 0.587 ms"),
-    ("max abs diff", "2.4e-07 (6.1e-05 of 255 levels), within 1e-05"),
-    ("device", "cuda:0 NVIDIA GeForce RTX 4090"),
+    Figure("image", "image", 0.24, "MP", "coffee.png, 600 × 400 (0.24 MP)"),
+    Figure("kernel", "kernel", None, "", "9 × 9, sigma 2.5, separable (9 + 9 taps)"),
+    Figure(
+        "numpy.steady", "NumPy", 0.0438, "s", "43.8 ms", "(median of 11, middle half 42.9–45.1 ms)"
+    ),
+    Figure(
+        "jit.first_call",
+        "JAX first call",
+        0.366,
+        "s",
+        "366 ms",
+        "(program loaded from the compilation cache)",
+    ),
+    Figure(
+        "jit.steady",
+        "JAX steady",
+        0.00258,
+        "s",
+        "2.58 ms",
+        "(median of 117, middle half 2.51–2.73 ms)",
+    ),
+    Figure("speedup", "speedup", 17.0, "×", "17.0×", "(NumPy ÷ JAX steady)"),
+    Figure(
+        "speedup_end_to_end",
+        "end-to-end speedup",
+        5.2,
+        "×",
+        "5.2×",
+        "(copies to and from the device (cuda:0 NVIDIA H200) included)",
+    ),
+    Figure("jit.transfers", "transfers", None, "", "to device 7.87 ms, from device 0.587 ms"),
+    Figure(
+        "max_abs_diff",
+        "max abs diff",
+        2.4e-7,
+        "",
+        "2.4e-07",
+        "(6.1e-05 of 255 levels), within 1e-05",
+    ),
+    Figure("jit.device", "device", None, "", "cuda:0 NVIDIA GeForce RTX 4090"),
 ]
 
 
@@ -254,14 +285,33 @@ def test_a_difference_outside_the_tolerance_marks_that_engines_row(qtbot):
     panel = FiguresPanel()
     qtbot.addWidget(panel)
     panel.show_result(_result({"numpy": 0, "jax-eager": 0.5, "jax": 0}), "a.png", 6, 4)
-    assert "color" in panel._values["JAX without jit"].styleSheet()
-    assert "color" not in panel._values["max abs diff"].styleSheet()
+    assert "color" in panel._values["engine.jax-eager"].styleSheet()
+    assert "color" not in panel._values["max_abs_diff"].styleSheet()
     # An engine the registry does not hold (made elsewhere) is found through the result.
     from dataclasses import replace
 
-    from blurapp.core.figures import difference_key
-
     twin = replace(get_engine("numpy"), name="twin", title="Twin")
     result = _result({"numpy": 0, "twin": 0.5}, engines={"twin": twin})
-    assert difference_key(result, "twin") == "Twin"
-    assert difference_key(_result({"numpy": 0, "jax": 0}), "jax") == "max abs diff"
+    rows = {row.key: row for row in comparison_figures(result, "a.png", 6, 4)}
+    assert rows["engine.twin"].label == "Twin" and rows["engine.twin"].alarming
+    rows = {row.key: row for row in comparison_figures(_result({"numpy": 0, "jax": 0}), "a", 6, 4)}
+    assert not rows["max_abs_diff"].alarming
+
+
+def test_presenting_shows_each_figure_and_how_it_was_measured_apart(qtbot):
+    from blurapp.ui.figures_panel import RowArrangement
+    from blurapp.ui.text_fitting import keep_whole
+
+    panel = FiguresPanel()
+    qtbot.addWidget(panel)
+    panel.show_rows(ROWS)
+    assert [label.text() for label in panel.value_labels("numpy.steady")] == [
+        keep_whole("43.8 ms (median of 11, middle half 42.9–45.1 ms)")
+    ]
+    panel.arrange_rows(RowArrangement(first=("speedup",), stacked=True, detail_scale=1.1))
+    assert panel.names()[0] == "speedup"
+    for row in ROWS:
+        shown = [label.text() for label in panel.value_labels(row.key)]
+        expected = [row.figure, row.measured] if row.measured else [row.text]
+        assert shown == [keep_whole(text) for text in expected], row.key
+    assert panel.value("max_abs_diff") == "2.4e-07 (6.1e-05 of 255 levels), within 1e-05"

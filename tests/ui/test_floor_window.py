@@ -32,7 +32,7 @@ def test_the_window_shows_the_copy_and_the_warning_beside_the_speedup(qtbot):
         "2.0× their CPU time"
     )
     assert "ms on cpu" in panel.value("copy")
-    assert panel.value("vs copy").startswith("NumPy ")
+    assert panel.value("vs_copy").startswith("NumPy ")
     warning = panel._values["warning"]
     assert warning.isVisible() and WARNING_COLOUR in warning.styleSheet()
     panel.show_result(measured, "photo.png", 90, 120)

@@ -195,7 +195,7 @@ def test_a_timed_run_after_a_preview_replaces_the_live_captions(make_window, qtb
         window.run_comparison()
     caption = window.right_pane.caption_text()
     assert "live" not in caption and "steady " in caption
-    assert "median of " in window.figures.value("JAX steady")
+    assert "median of " in window.figures.value("jit.steady")
 
 
 def test_the_bench_measures_the_live_previews_latency(qtbot, tmp_path):
@@ -236,7 +236,7 @@ def test_a_run_after_the_preview_shows_the_first_calls_real_cost(make_window, qt
         window.run_comparison()
     run = window.session.outcome.result.runs["jax"]
     assert run.compilation.value == "already compiled"
-    first = window.figures.value("JAX first call")
+    first = window.figures.value("jit.first_call")
     paid = f"{format_ms(preview.first_call_seconds)}, compiled during the live preview"
     assert first.startswith(paid), first
     bars = dict(window.figures.chart.bars())

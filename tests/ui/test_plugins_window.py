@@ -21,7 +21,7 @@ def test_the_window_times_shows_and_charts_the_plugin_engine(installed, make_win
     photo = window.session.photo
     expected = blur_oracle(photo.gray, result.kernel)
     np.testing.assert_allclose(result.runs["scipy"].output, expected, atol=TOLERANCE, rtol=0)
-    row = window.figures.value("SciPy")
+    row = window.figures.value("engine.scipy")
     assert "NumPy's speed" in row and "within 1e-05" in row
     chart = window.figures.chart
     assert dict(chart.bars())["SciPy"] == pytest.approx(result.runs["scipy"].seconds)

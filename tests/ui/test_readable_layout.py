@@ -13,11 +13,11 @@ from blurapp.ui.text_fitting import keep_whole
 
 DEMO_FIGURES = [
     "speedup",
-    "end-to-end speedup",
-    "NumPy",
-    "JAX first call",
-    "JAX steady",
-    "max abs diff",
+    "speedup_end_to_end",
+    "numpy.steady",
+    "jit.first_call",
+    "jit.steady",
+    "max_abs_diff",
 ]
 
 
@@ -231,7 +231,7 @@ def test_presentation_shows_every_figure_after_the_live_preview_compiled_jax(
     window.live_shown.connect(previews.append)
     qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(previews), timeout=RUN_TIMEOUT_MS)
     run(qtbot, window)
-    assert "compiled during the live preview" in window.figures.value("JAX first call")
+    assert "compiled during the live preview" in window.figures.value("jit.first_call")
     window.presentation_action.trigger()
     settle(window, 1600, 1000)
     scroll = figures_scroll(window)
@@ -239,5 +239,5 @@ def test_presentation_shows_every_figure_after_the_live_preview_compiled_jax(
         for label in window.figures.value_labels(name):
             assert fully_on_screen(label, scroll), (name, label.text())
     # The figure in presentation type, how it was paid beside it in the smaller type.
-    figure, paid = window.figures.value_labels("JAX first call")
+    figure, paid = window.figures.value_labels("jit.first_call")
     assert figure.text().endswith("ms") and "live preview" in paid.text()

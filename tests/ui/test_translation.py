@@ -65,8 +65,8 @@ def test_figure_labels_and_values_are_in_chinese(window, qtbot, monkeypatch):
     # The speed-up leads (it must show without scrolling at the smallest size), then the rest.
     assert names[:5] == ["加速比", "图像", "卷积核", "NumPy", "JAX 首次调用"]
     assert "加速比" in names and "最大绝对误差" in names
-    assert "在 1e-05 以内" in window.figures.value("max abs diff")
-    assert "的中位数，中间一半在" in window.figures.value("JAX steady")
+    assert "在 1e-05 以内" in window.figures.value("max_abs_diff")
+    assert "的中位数，中间一半在" in window.figures.value("jit.steady")
     assert (
         window.right_pane.caption_text().startswith("JAX-jit · ")
         and "稳定" in window.right_pane.caption_text()
@@ -171,5 +171,5 @@ def test_the_red_warning_does_not_depend_on_the_language(window):
     )
     assert result.within_tolerance is False
     window.figures.show_result(result, "x.png", 2, 2)
-    assert "超出" in window.figures.value("max abs diff")
-    assert "#c0392b" in window.figures._values["max abs diff"].styleSheet()
+    assert "超出" in window.figures.value("max_abs_diff")
+    assert "#c0392b" in window.figures._values["max_abs_diff"].styleSheet()

@@ -156,22 +156,22 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
         "from cache": "(program loaded from the compilation cache)",
         "already compiled": "(already compiled)",
     }
-    assert figures.value("JAX first call").endswith(notes[str(result.jit_run.compilation)])
+    assert figures.value("jit.first_call").endswith(notes[str(result.jit_run.compilation)])
     # Every engine timed the same way: the median of several calls, with their spread.
-    for row in ("NumPy", "JAX steady"):
+    for row in ("numpy.steady", "jit.steady"):
         assert re.fullmatch(
             r"[\d.,]+ ms \(median of \d+( samples of \d+ calls)?, middle half [\d.,]+–[\d.,]+ ms\)",
             figures.value(row),
         ), row
-    assert figures.value("end-to-end speedup").endswith(
+    assert figures.value("speedup_end_to_end").endswith(
         f"copies to and from the device ({result.jit_run.device}) included)"
     )
     assert figures.value("speedup").endswith("(NumPy ÷ JAX steady)")
-    assert figures.value("transfers").startswith("to device ")
-    assert "within 1e-05" in figures.value("max abs diff") and "of 255 levels" in figures.value(
-        "max abs diff"
+    assert figures.value("jit.transfers").startswith("to device ")
+    assert "within 1e-05" in figures.value("max_abs_diff") and "of 255 levels" in figures.value(
+        "max_abs_diff"
     )
-    assert figures.value("device") == result.jit_run.device
+    assert figures.value("jit.device") == result.jit_run.device
     assert figures.value("kernel") == "9 × 9, sigma 2.5"
     assert "600 × 400" in figures.value("image")
     # A program another test of this process compiled was paid for outside this window: said so.
@@ -196,7 +196,7 @@ def test_a_new_sigma_reuses_the_compiled_program_and_a_new_size_compiles(
     again = run(qtbot, window)
     assert first.jit_run.compiled and not again.jit_run.compiled
     assert "already compiled" in window.right_pane.caption_text()
-    assert "already compiled" in window.figures.value("JAX first call")
+    assert "already compiled" in window.figures.value("jit.first_call")
     window.set_parameters(kernel_size=13)
     resized = run(qtbot, window)
     assert resized.jit_run.compiled and resized.kernel_size == 13
@@ -246,8 +246,8 @@ def test_numpy_only_keeps_the_jax_result_marked_out_of_date(make_window, qtbot):
     assert "out of date" in window.right_pane.caption_text()
     assert window.right_pane.view.has_picture()
     # The kept pane's figure stays visible, marked as coming from the earlier run.
-    assert window.figures.value("JAX steady").endswith("(earlier run, out of date)")
-    assert " ms (median of " in window.figures.value("NumPy")
+    assert window.figures.value("jit.steady").endswith("(earlier run, out of date)")
+    assert " ms (median of " in window.figures.value("numpy.steady")
     # The newest run had one engine: there is no difference to show, and the window says so.
     window.set_show("difference")
     assert (
@@ -274,7 +274,7 @@ def test_a_jax_failure_is_shown_in_its_pane_and_numpy_still_works(make_window, q
     assert "could not run" in window.right_pane.placeholder_text()
     assert "out of memory" in window.right_pane.placeholder_text()
     assert "unavailable" in window.right_pane.caption_text()
-    assert "out of memory" in window.figures.value("JAX")
+    assert "out of memory" in window.figures.value("jit.error")
 
 
 def test_cancel_during_a_run(make_window, qtbot, tmp_path):

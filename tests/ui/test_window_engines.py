@@ -23,10 +23,10 @@ def test_numpy_jax_and_jax_without_jit_read_like_the_tutorials_table(window, qtb
     for engine in ("jax", "jax-eager"):
         assert result.differences[engine] <= TOLERANCE
     figures = window.figures
-    assert " ms (median of " in figures.value("NumPy")
-    assert figures.value("JAX first call") and figures.value("JAX steady")
-    assert "within 1e-05" in figures.value("max abs diff")
-    eager = figures.value("JAX without jit")
+    assert " ms (median of " in figures.value("numpy.steady")
+    assert figures.value("jit.first_call") and figures.value("jit.steady")
+    assert "within 1e-05" in figures.value("max_abs_diff")
+    eager = figures.value("engine.jax-eager")
     assert (
         "(median of 3, middle half" in eager
         and "NumPy's speed" in eager
@@ -102,7 +102,7 @@ def test_a_fourth_engine_registered_in_a_few_lines_runs_in_the_window(make_windo
         assert list(result.runs) == ["numpy", "jax", "scipy"]
         assert result.differences["scipy"] <= TOLERANCE
         assert window.left_pane.caption_text().startswith("SciPy · cpu · ")
-        assert "within 1e-05" in window.figures.value("SciPy")
+        assert "within 1e-05" in window.figures.value("engine.scipy")
         assert "SciPy" in [name for name, _ in window.figures.chart.bars()]
         window.close()
     finally:

@@ -442,7 +442,7 @@ def test_a_16_bit_photos_difference_is_in_its_own_levels(make_window, qtbot, tmp
     window = make_window(path)
     assert window.photo.bit_depth == 16
     run(qtbot, window, ("numpy", "jax"))
-    assert "of 65,535 levels" in window.figures.value("max abs diff")
+    assert "of 65,535 levels" in window.figures.value("max_abs_diff")
 
 
 def _files_under(folder):

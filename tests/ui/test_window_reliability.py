@@ -60,7 +60,7 @@ def test_jax_failing_to_import_leaves_the_numpy_side_working(
     result = run(qtbot, window)
     assert result.jit_run is None and result.reference_run is not None
     assert window.left_pane.view.has_picture()
-    assert "simulated broken installation" in window.figures.value("JAX")
+    assert "simulated broken installation" in window.figures.value("jit.error")
     assert warnings_shown == []  # said in the pane, not in a box the user must click away
 
 
