@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines.engine import Engine
+from blurapp.core.engines.jax_frames import blur_frames_jax
 from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
 from blurapp.core.runs import (
@@ -86,6 +87,11 @@ def _use_compilation_cache(jax: ModuleType) -> None:
             _cache_hits += 1
 
     jax.monitoring.register_event_listener(count_hits)
+
+
+def cache_hits() -> int:
+    """The persistent-cache hits JAX has reported in this process so far."""
+    return _cache_hits
 
 
 # The platforms a user can choose by name: `--device gpu`, or an engine name like `jax@gpu`.
@@ -463,5 +469,6 @@ JAX_JIT = Engine(
     levels_call=blur_levels_jax,
     preview_call=preview_jax_call,
     stop_preview=kept_photo.clear,
+    frames_call=blur_frames_jax,
 )
 ENGINES = (JAX_JIT,)
