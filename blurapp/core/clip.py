@@ -70,8 +70,12 @@ class Clip:
         if start < 0:
             raise ValueError(f"a clip's frames start at 0, not {start}")
         index = start
-        for frame in self._read(start):
-            if stop is not None and index >= stop:
+        read = self._read(start)
+        # Checked before the next frame is asked for: a frame past `stop` is never decoded
+        # (nor a cut-short file's problem past it raised).
+        while stop is None or index < stop:
+            frame = next(read, None)
+            if frame is None:
                 return
             frame.flags.writeable = False
             yield frame
