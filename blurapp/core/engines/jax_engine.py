@@ -18,10 +18,11 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines.engine import Engine
-from blurapp.core.engines.jax_frames import blur_frames_jax
+from blurapp.core.engines.jax_frames import blur_frames_on_device
 from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
 from blurapp.core.runs import (
+    BlurredFrames,
     Call,
     Cancelled,
     Compilation,
@@ -454,6 +455,16 @@ def first_jax_copy(
     return FirstCall(
         output=image, again=again, seconds=first.seconds, device=describe_device(device)
     )
+
+
+def blur_frames_jax(
+    frames: np.ndarray, kernel: np.ndarray, *, platform: str | None = None
+) -> BlurredFrames:
+    """JAX-jit's FramesCall (blurapp.core.engines.engine): a batch of frames in one program
+    with a frame axis, one copy each way (jax_frames). Raises JaxUnavailableError."""
+    jax, device = import_jax(), jax_device(platform)
+    words = describe_device(device)
+    return blur_frames_on_device(jax, frames, kernel, device, words, cache_hits)
 
 
 JAX_JIT = Engine(

@@ -2,7 +2,8 @@
 blurapp.core.engines.jax_program mapped over a leading frame axis, so a batch costs one copy to
 the device, one call and one copy back.
 
-jax is imported only inside these functions, as in the engine.
+jax is imported only inside these functions, as in the engine, and handed to them by
+blurapp.core.engines.jax_engine, which chooses the device.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -48,11 +50,15 @@ class _CompiledFrameBlurs:
         self._jitted: Any = None
 
     def get(
-        self, shape: tuple[int, ...], kernel_shape: tuple[int, ...], device: Any
+        self,
+        jax: ModuleType,
+        shape: tuple[int, ...],
+        kernel_shape: tuple[int, ...],
+        device: Any,
+        cache_hits: Callable[[], int],
     ) -> tuple[Callable[[Any, Any], Any], Compilation]:
-        from blurapp.core.engines.jax_engine import cache_hits, import_jax
-
-        jax = import_jax()
+        """The program for a batch of `shape` and a kernel of `kernel_shape` on `device`, and
+        how it was got; `cache_hits()` counts the persistent cache's hits so far."""
         key = (tuple(shape), tuple(kernel_shape), str(device.platform), int(device.id))
         with self._lock:
             compiled = self._by_key.get(key)
@@ -85,24 +91,26 @@ class _CompiledFrameBlurs:
 compiled_frame_blurs = _CompiledFrameBlurs()
 
 
-def blur_frames_jax(
-    frames: np.ndarray, kernel: np.ndarray, *, platform: str | None = None
+def blur_frames_on_device(
+    jax: ModuleType,
+    frames: np.ndarray,
+    kernel: np.ndarray,
+    device: Any,
+    device_words: str,
+    cache_hits: Callable[[], int],
 ) -> BlurredFrames:
-    """JAX-jit's FramesCall (blurapp.core.engines.engine): `frames` copied to the device in one
-    copy, blurred by one compiled program (compiled on the first batch of its shape), the
-    outputs copied back in one; each step timed, the call's seconds with the program's getting.
-    Raises JaxUnavailableError."""
-    from blurapp.core.engines.jax_engine import describe_device, import_jax, jax_device
-
-    jax = import_jax()
-    device = jax_device(platform)
+    """`frames` copied to `device` in one copy, blurred by one compiled program (compiled on
+    the first batch of its shape), the outputs copied back in one; each step timed, the call's
+    seconds with the program's getting. `device_words` names the device in the answer."""
     frames = np.ascontiguousarray(frames, dtype=np.float32)
     weights = jax.device_put(np.ascontiguousarray(kernel, dtype=np.float32), device)
     start = time.perf_counter()
     on_device = jax.block_until_ready(jax.device_put(frames, device))
     to_seconds = time.perf_counter() - start
     start = time.perf_counter()
-    program, compilation = compiled_frame_blurs.get(frames.shape, weights.shape, device)
+    program, compilation = compiled_frame_blurs.get(
+        jax, frames.shape, weights.shape, device, cache_hits
+    )
     blurred = jax.block_until_ready(program(on_device, weights))
     seconds = time.perf_counter() - start
     start = time.perf_counter()
@@ -110,4 +118,4 @@ def blur_frames_jax(
     output = np.asarray(jax.device_get(blurred), dtype=np.float32).reshape(frames.shape)
     from_seconds = time.perf_counter() - start
     call = Call(seconds, to_seconds, from_seconds)
-    return BlurredFrames(output, call, describe_device(device), compilation)
+    return BlurredFrames(output, call, device_words, compilation)
