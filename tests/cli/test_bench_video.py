@@ -45,6 +45,7 @@ def test_each_clip_gives_each_engine_frames_per_second_and_the_batch_sizes_tried
     assert {row["unit"] for row in rows} == {"frames/s"}
 
 
+@pytest.mark.slow
 def test_the_command_prints_the_section_as_json(capsys):
     arguments = ["bench", "--sections", "video", "--video-resolutions", "40x24"]
     assert main([*arguments, "--video-frames", "2", "--json"]) == 0

@@ -111,3 +111,17 @@ def test_without_jax_a_batch_says_why(monkeypatch):
         8,
         8,
     )
+
+
+def test_an_engine_whose_frames_call_gives_the_wrong_shape_is_named():
+    from dataclasses import replace
+
+    from blurapp.core.engines import EngineOutputError
+    from blurapp.core.runs import BlurredFrames, Call
+
+    def one_frame_short(frames, kernel, *, platform):
+        return BlurredFrames(np.zeros(frames.shape[1:], np.float32)[None], Call(0.001))
+
+    careless = replace(get_engine("numpy"), name="careless", frames_call=one_frame_short)
+    with pytest.raises(EngineOutputError, match="the careless engine gave an output of 1 × 8 × 8"):
+        careless.blur_frames(random_frames(3, 8, 8), gaussian_kernel(3, 1.0))
