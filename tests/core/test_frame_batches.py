@@ -125,3 +125,17 @@ def test_an_engine_whose_frames_call_gives_the_wrong_shape_is_named():
     careless = replace(get_engine("numpy"), name="careless", frames_call=one_frame_short)
     with pytest.raises(EngineOutputError, match="the careless engine gave an output of 1 × 8 × 8"):
         careless.blur_frames(random_frames(3, 8, 8), gaussian_kernel(3, 1.0))
+
+
+@pytest.mark.parametrize("in_strips", [True, False], ids=["cpu-program", "gpu-program"])
+@pytest.mark.parametrize("size", [9, 17])  # 17 × 17 is past the unrolled taps: a loop of rows
+def test_the_frame_axis_programs_of_a_cpu_and_of_a_gpu_both_match_the_oracle(in_strips, size):
+    import jax
+
+    from blurapp.core.engines.jax_frames import frames_program
+
+    frames = random_frames(3, 70, 23, 3, seed=size)
+    kernel = gaussian_kernel(size, 3.0)
+    program = jax.jit(frames_program, static_argnames="in_strips")
+    output = np.asarray(program(frames, kernel, in_strips=in_strips)).reshape(frames.shape)
+    assert_each_frame_matches_the_oracle(output, frames, kernel)
