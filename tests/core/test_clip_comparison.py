@@ -152,3 +152,12 @@ def test_a_span_ends_before_the_frame_past_it_is_decoded():
     clip = MadeFrames(20, stop_after=5)
     assert len(list(clip.frames(2, 5))) == 3  # frame 5 is where the file is cut short
     assert clip.made == 3
+
+
+def test_a_comparison_asked_to_stop_stops():
+    from blurapp.core.runs import BlurCancelled
+
+    clip = MadeFrames(50)
+    with pytest.raises(BlurCancelled):
+        compare_clip(clip, frames=50, cancelled=lambda: clip.made >= 10)
+    assert clip.made < 50
