@@ -55,6 +55,10 @@ def frame_batches(frames: Iterable[np.ndarray], size: int) -> Iterator[np.ndarra
     batch of its own shape."""
     if size < 1:
         raise ValueError(f"a batch holds at least one frame, not {size}")
+    if size == 1:  # each frame is its own batch: a view of it, no copy
+        for frame in frames:
+            yield np.asarray(frame, np.float32)[np.newaxis]
+        return
     batch: np.ndarray | None = None
     count = 0
     for frame in frames:
