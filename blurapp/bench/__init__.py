@@ -451,9 +451,11 @@ def run_sections(
     big_megapixels: float,
     rounds: int,
     on_section: Callable[[str, dict], None] | None = None,
+    video_options: dict | None = None,
 ) -> dict:
     """The sections after the engines table, each a dict of figures; `rounds`: the yardsticks'
-    rounds of timed calls and the start-up's launches of each program."""
+    rounds of timed calls and the start-up's launches of each program; `video_options`:
+    blurapp.bench.video.video's keywords."""
     report = {}
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-") as folder:
         photo = None
@@ -480,6 +482,10 @@ def run_sections(
                 from blurapp.bench.scale import scale
 
                 figures = scale(Path(folder))
+            elif name == "video":
+                from blurapp.bench.video import video
+
+                figures = video(**(video_options or {}))
             else:
                 continue
             report[name] = figures

@@ -393,6 +393,12 @@ def _sweep_rows(sweep: dict) -> list[dict]:
     return rows
 
 
+def _video_rows(figures: dict) -> list[dict]:
+    from blurapp.bench.video import video_rows
+
+    return video_rows(figures, _row, _value)
+
+
 _SECTION_ROWS: dict[str, Callable[[dict], list[dict]]] = {
     "yardsticks": _yardstick_rows,
     "first-call": _first_call_rows,
@@ -401,6 +407,7 @@ _SECTION_ROWS: dict[str, Callable[[dict], list[dict]]] = {
     "live": _live_rows,
     "memory": _memory_rows,
     "scale": _scale_rows,
+    "video": _video_rows,
     "sweep": _sweep_rows,
 }
 

@@ -106,6 +106,10 @@ def section_lines(name: str, figures: dict) -> list[str]:
             f"  a {figures['big_megapixels']:g} MP comparison (core)      "
             f"{_mb(figures['big_peak_bytes'])}"
         )
+    elif name == "video":
+        from blurapp.bench.video import video_lines
+
+        lines += video_lines(figures)
     elif name == "scale":
         lines.append("blurapp batch (1 MP colour JPEGs → PNG, 9×9, grey):")
         for row in figures["batch"]:

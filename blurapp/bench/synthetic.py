@@ -1,10 +1,13 @@
-"""The bench's images: made, not loaded, so every run times the same pixels."""
+"""The bench's images and clips: made, not loaded, so every run times the same pixels."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
+
+from blurapp.core.clip import Clip, ClipInfo
 
 # Photo-like aspect ratio 3:2, as the 24 MP reference image (6000 × 4000).
 _ASPECT = 1.5
@@ -17,3 +20,28 @@ def synthetic_image(megapixels: float, seed: int = 0, channels: int = 1) -> np.n
     width = max(1, round(height * _ASPECT))
     shape = (height, width) if channels == 1 else (height, width, channels)
     return np.random.default_rng(seed).random(shape, dtype=np.float32)
+
+
+class SyntheticClip(Clip):
+    """A clip of `count` frames made, not read: a few distinct random frames, each frame handed
+    out as a fresh copy of one of them, as a decoder writes each frame anew. Reading it costs
+    the least any clip's reading can: the bench's stand-in for decoding."""
+
+    DISTINCT = 2
+
+    def __init__(self, width: int, height: int, count: int, *, colour: bool = False) -> None:
+        shape = (height, width, 3) if colour else (height, width)
+        rng = np.random.default_rng(0)
+        self._made = [rng.random(shape, dtype=np.float32) for _ in range(self.DISTINCT)]
+        self.info = ClipInfo(
+            name=f"synthetic {width}×{height}{' colour' if colour else ''}",
+            width=width,
+            height=height,
+            frame_count=count,
+            frames_per_second=30.0,
+            colour=colour,
+        )
+
+    def _read(self, start: int) -> Iterator[np.ndarray]:
+        for index in range(start, self.info.frame_count or 0):
+            yield self._made[index % self.DISTINCT].copy()

@@ -33,8 +33,8 @@ BENCH_SECTIONS = ("engines", "yardsticks", "first-call", "startup", "window", "l
 # The yardsticks' interleaved rounds of timed calls, and the start-up's launches of each
 # program, unless --repeat says otherwise.
 YARDSTICK_ROUNDS = 5
-# Minutes, and 2 GB of disk: only when asked for (`--sections scale`).
-EXTRA_BENCH_SECTIONS = ("scale",)
+# Minutes (and for scale, 2 GB of disk): only when asked for (`--sections scale video`).
+EXTRA_BENCH_SECTIONS = ("scale", "video")
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -85,7 +85,26 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         nargs="+",
         choices=BENCH_SECTIONS + EXTRA_BENCH_SECTIONS,
         default=list(BENCH_SECTIONS),
-        help="what to measure (default: all but scale, which takes minutes and 2 GB of disk)",
+        help="what to measure (default: all but scale and video, which take minutes; scale "
+        "also 2 GB of disk)",
+    )
+    from blurapp.bench.video import DEFAULT_RESOLUTIONS, DEFAULT_VIDEO_FRAMES
+
+    bench.add_argument(
+        "--video-resolutions",
+        type=_resolution_argument,
+        nargs="+",
+        default=list(DEFAULT_RESOLUTIONS),
+        metavar="R",
+        help="the video section's frame sizes: 720p, 1080p, 4k or WIDTHxHEIGHT "
+        "(default: %(default)s)",
+    )
+    bench.add_argument(
+        "--video-frames",
+        type=_frames_argument,
+        default=DEFAULT_VIDEO_FRAMES,
+        metavar="N",
+        help="frames of each span the video section times (default: %(default)s)",
     )
     bench.add_argument(
         "--probe-megapixels",
@@ -133,6 +152,25 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="a sentence kept in the record on how the machine was used meanwhile",
     )
     return bench
+
+
+def _resolution_argument(text: str) -> str:
+    from blurapp.bench.video import parse_resolution
+
+    try:
+        return parse_resolution(text)[0]
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _frames_argument(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of frames (1 or more)")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -191,6 +229,10 @@ def _run_bench(args: argparse.Namespace) -> int:
             big_megapixels=args.big_megapixels,
             rounds=args.repeat or YARDSTICK_ROUNDS,
             on_section=lambda name, figures: show(bench_report.section_lines(name, figures)),
+            video_options={
+                "resolutions": args.video_resolutions,
+                "frames": args.video_frames,
+            },
         )
     )
     if args.json:

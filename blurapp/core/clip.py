@@ -70,12 +70,22 @@ class Clip:
         if start < 0:
             raise ValueError(f"a clip's frames start at 0, not {start}")
         index = start
-        for frame in self._read(start):
-            if stop is not None and index >= stop:
-                return
-            frame.flags.writeable = False
-            yield frame
-            index += 1
+        read = self._read(start)
+        # Checked before the next frame is asked for: a frame past `stop` is never decoded
+        # (nor a cut-short file's problem past it raised).
+        try:
+            while stop is None or index < stop:
+                frame = next(read, None)
+                if frame is None:
+                    return
+                frame.flags.writeable = False
+                yield frame
+                index += 1
+        finally:
+            # A reader stopped early lets go of its decoder now, not when it is collected.
+            close = getattr(read, "close", None)
+            if close is not None:
+                close()
 
     def frame(self, index: int) -> np.ndarray:
         """One frame, by its index from 0."""

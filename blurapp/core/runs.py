@@ -70,6 +70,18 @@ class FirstCall:
     from_device_seconds: float | None = None
 
 
+class BlurredFrames(NamedTuple):
+    """A batch of frames blurred in one call (blurapp.core.engines.engine.FramesCall): the
+    outputs, frames × height × width (× 3), and the call's times, its copies apart."""
+
+    output: np.ndarray
+    call: Call
+    device: str = "cpu"
+    # How a compiled engine got the program for this batch's shape (REUSED once it has it);
+    # None: the engine compiles nothing.
+    compilation: Compilation | None = None
+
+
 @dataclass(frozen=True, eq=False)
 class EngineRun:
     """One engine's blur of one image: the output, and every figure timed on its own.

@@ -13,7 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
-from blurapp.core.runs import Cancelled, EngineRun, FirstCall, Progress
+from blurapp.core.runs import BlurredFrames, Call, Cancelled, EngineRun, FirstCall, Progress
 from blurapp.core.timing import time_engines
 
 # The chart colours of engines that name none, each engine's by its name's hash: the same in
@@ -55,6 +55,17 @@ class LevelsCall(Protocol):
     ) -> np.ndarray: ...
 
 
+class FramesCall(Protocol):
+    """An engine's way to blur a batch of frames in one call: `frames` (float32, frames ×
+    height × width, or × 3 in colour) each blurred as FirstCallFunction blurs an image, the
+    outputs handed back together with the call's times. `platform` as for FirstCallFunction.
+    A compiled engine compiles once per batch shape and kernel shape."""
+
+    def __call__(
+        self, frames: np.ndarray, kernel: np.ndarray, *, platform: str | None
+    ) -> BlurredFrames: ...
+
+
 @dataclass(frozen=True)
 class Engine:
     """One way to blur. `name` is the one identifier of the engine: on the command line, in
@@ -88,6 +99,9 @@ class Engine:
     # once nothing previews with it: the live preview switched off, or a job of the window
     # that does not preview with this engine; None: it keeps nothing.
     stop_preview: Callable[[], None] | None = None
+    # Blurring frames of a clip, a batch in one call (see FramesCall); None: frame by frame,
+    # each by first_call.
+    frames_call: FramesCall | None = None
     # The distribution a plugin's engine comes from ("blurapp-scipy 0.1"); None: BlurApp's own.
     package: str | None = None
 
@@ -156,6 +170,49 @@ class Engine:
             raise EngineOutputError(f"{_who(self)} called sys.exit({exit.code!r})") from None
         shape = (levels.shape[0] - 2 * radius, levels.shape[1] - 2 * radius, *levels.shape[2:])
         return check_output(self, output, shape, dtype=levels.dtype)
+
+    def blur_frames(
+        self, frames: np.ndarray, kernel: np.ndarray, *, device: str = "auto"
+    ) -> BlurredFrames:
+        """Blur a batch of `frames` (frames × height × width, × 3 in colour) by its
+        frames_call, or frame by frame by its first call; the outputs checked."""
+        frames = np.asarray(frames, dtype=np.float32)
+        if frames.ndim not in (3, 4) or len(frames) == 0:
+            raise ValueError(
+                "expected frames × height × width (× channels) with at least one frame, "
+                f"not an array of shape {frames.shape}"
+            )
+        platform = self.platform_for(device)
+        try:
+            if self.frames_call is not None:
+                blurred = self.frames_call(frames, kernel, platform=platform)
+            else:
+                blurred = self._frames_one_by_one(frames, kernel, platform)
+        except SystemExit as exit:
+            raise EngineOutputError(f"{_who(self)} called sys.exit({exit.code!r})") from None
+        check_output(self, blurred.output, frames.shape)
+        return blurred
+
+    def _frames_one_by_one(
+        self, frames: np.ndarray, kernel: np.ndarray, platform: str | None
+    ) -> BlurredFrames:
+        output = np.empty(frames.shape, np.float32)
+        firsts = []
+        for index, frame in enumerate(frames):
+            first = self.first_call(frame, kernel, platform=platform, progress=None, cancelled=None)
+            output[index] = check_output(self, first.output, frame.shape)
+            firsts.append(first)
+
+        def total(times: list[float | None]) -> float | None:
+            known = [time for time in times if time is not None]
+            return sum(known) if known else None
+
+        call = Call(
+            sum(first.seconds for first in firsts),
+            total([first.to_device_seconds for first in firsts]),
+            total([first.from_device_seconds for first in firsts]),
+        )
+        return BlurredFrames(output, call, firsts[0].device, firsts[0].compilation)
 
     def start_copy(self, image: np.ndarray, *, device: str = "auto") -> FirstCall | None:
         """The first of this engine's copies of `image` on its device (see copy_call), or

@@ -18,9 +18,11 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines.engine import Engine
+from blurapp.core.engines.jax_frames import blur_frames_on_device
 from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
 from blurapp.core.runs import (
+    BlurredFrames,
     Call,
     Cancelled,
     Compilation,
@@ -86,6 +88,11 @@ def _use_compilation_cache(jax: ModuleType) -> None:
             _cache_hits += 1
 
     jax.monitoring.register_event_listener(count_hits)
+
+
+def cache_hits() -> int:
+    """The persistent-cache hits JAX has reported in this process so far."""
+    return _cache_hits
 
 
 # The platforms a user can choose by name: `--device gpu`, or an engine name like `jax@gpu`.
@@ -450,6 +457,16 @@ def first_jax_copy(
     )
 
 
+def blur_frames_jax(
+    frames: np.ndarray, kernel: np.ndarray, *, platform: str | None = None
+) -> BlurredFrames:
+    """JAX-jit's FramesCall (blurapp.core.engines.engine): a batch of frames in one program
+    with a frame axis, one copy each way (jax_frames). Raises JaxUnavailableError."""
+    jax, device = import_jax(), jax_device(platform)
+    words = describe_device(device)
+    return blur_frames_on_device(jax, frames, kernel, device, words, cache_hits)
+
+
 JAX_JIT = Engine(
     "jax",
     QT_TRANSLATE_NOOP("Engines", "JAX-jit"),
@@ -463,5 +480,6 @@ JAX_JIT = Engine(
     levels_call=blur_levels_jax,
     preview_call=preview_jax_call,
     stop_preview=kept_photo.clear,
+    frames_call=blur_frames_jax,
 )
 ENGINES = (JAX_JIT,)

@@ -1,0 +1,179 @@
+"""Frames blurred in batches: a clip's frames gathered into arrays of a few frames, each blurred
+in one call of an engine (Engine.blur_frames), and the batch size chosen by measuring.
+
+Memory stays a batch deep: frames are gathered as they arrive, never the whole clip.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from blurapp.core.engines import Engine
+from blurapp.core.runs import BlurredFrames, Cancelled, Compilation, check_cancelled
+
+# The batch sizes tried, when an engine blurs a batch in one call.
+BATCH_SIZES = (1, 2, 4, 8, 16)
+# A batch's frames take at most this many bytes (a 1080p grey frame is 8.3 MB, a 4K colour one
+# 100 MB): the engine's output, and a device's copies of both, come on top.
+MAX_BATCH_BYTES = 160_000_000
+# Each size is timed in this many rounds, the sizes interleaved, after its first call.
+CHOICE_ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class BatchChoice:
+    """The batch size an engine blurs frames in, and the measurements that chose it."""
+
+    size: int
+    # batch size → the median seconds a frame, copies to and from the device counted: what
+    # chose the size. Empty when nothing was measured (an engine blurring frame by frame).
+    seconds_per_frame: Mapping[int, float]
+    # batch size → the median seconds a frame of the blur alone, the copies left out.
+    blur_seconds_per_frame: Mapping[int, float]
+    # batch size → its first call (with compilation, for an engine that compiles), and how
+    # the engine got its program.
+    first_call_seconds: Mapping[int, float]
+    compilation: Mapping[int, Compilation | None]
+
+    @property
+    def measured(self) -> bool:
+        return bool(self.seconds_per_frame)
+
+    def frames_per_second(self, size: int | None = None) -> float | None:
+        """Frames a second at batch `size` (the chosen one when None), copies counted."""
+        seconds = self.seconds_per_frame.get(self.size if size is None else size)
+        return 1 / seconds if seconds else None
+
+
+def frame_batches(frames: Iterable[np.ndarray], size: int) -> Iterator[np.ndarray]:
+    """`frames` gathered into arrays of `size` frames (frames × height × width [× 3], float32),
+    in order; the last may hold fewer. A frame of another shape than those before it starts a
+    batch of its own shape."""
+    if size < 1:
+        raise ValueError(f"a batch holds at least one frame, not {size}")
+    if size == 1:  # each frame is its own batch: a view of it, no copy
+        for frame in frames:
+            yield np.asarray(frame, np.float32)[np.newaxis]
+        return
+    batch: np.ndarray | None = None
+    count = 0
+    for frame in frames:
+        if batch is not None and frame.shape != batch.shape[1:]:
+            yield batch[:count]
+            batch, count = None, 0
+        if batch is None:
+            batch = np.empty((size, *frame.shape), np.float32)
+        batch[count] = frame
+        count += 1
+        if count == size:
+            yield batch
+            batch, count = None, 0
+    if batch is not None and count:
+        yield batch[:count]
+
+
+def blur_batches(
+    engine: Engine,
+    frames: Iterable[np.ndarray],
+    kernel: np.ndarray,
+    *,
+    batch_size: int = 1,
+    device: str = "auto",
+    cancelled: Cancelled | None = None,
+) -> Iterator[BlurredFrames]:
+    """Each batch of `frames` blurred by `engine`, in order, its outputs and times. A
+    compiled engine's last, short batch is filled up with its last frame so that it reuses
+    the full batches' program instead of compiling one of its own; the filling's outputs are
+    dropped. `cancelled()` is checked between batches."""
+    for batch in frame_batches(frames, batch_size):
+        check_cancelled(cancelled)
+        count = len(batch)
+        if engine.compiles and count < batch_size:
+            filler = np.broadcast_to(batch[-1], (batch_size - count, *batch.shape[1:]))
+            batch = np.concatenate([batch, filler])
+        blurred = engine.blur_frames(batch, kernel, device=device)
+        if len(blurred.output) != count:
+            blurred = blurred._replace(output=blurred.output[:count])
+        yield blurred
+
+
+def blurred_frames(
+    engine: Engine,
+    frames: Iterable[np.ndarray],
+    kernel: np.ndarray,
+    *,
+    batch_size: int = 1,
+    device: str = "auto",
+    cancelled: Cancelled | None = None,
+) -> Iterator[np.ndarray]:
+    """Each of `frames` blurred by `engine`, one output frame at a time, in order, blurred
+    `batch_size` at a time (see blur_batches)."""
+    for blurred in blur_batches(
+        engine, frames, kernel, batch_size=batch_size, device=device, cancelled=cancelled
+    ):
+        yield from blurred.output
+
+
+def batch_sizes_for(
+    frame_shape: Sequence[int],
+    sizes: Sequence[int] = BATCH_SIZES,
+    max_batch_bytes: int = MAX_BATCH_BYTES,
+) -> list[int]:
+    """The sizes of `sizes` whose batch of float32 frames of `frame_shape` fits in
+    `max_batch_bytes`; 1 always (a single frame is a clip's least)."""
+    frame_bytes = 4 * int(np.prod(frame_shape))
+    fitting = sorted(
+        {size for size in sizes if size >= 1 and size * frame_bytes <= max_batch_bytes}
+    )
+    return fitting if 1 in fitting else [1, *fitting]
+
+
+def choose_batch_size(
+    engine: Engine,
+    frame_shape: Sequence[int],
+    kernel: np.ndarray,
+    *,
+    device: str = "auto",
+    sizes: Sequence[int] = BATCH_SIZES,
+    max_batch_bytes: int = MAX_BATCH_BYTES,
+    rounds: int = CHOICE_ROUNDS,
+    cancelled: Cancelled | None = None,
+) -> BatchChoice:
+    """The batch size at which `engine` blurs frames of `frame_shape` fastest, copies
+    counted, among `sizes` that fit in `max_batch_bytes`: each size's first call made apart
+    (it compiles, for JAX-jit), then every size timed in `rounds` interleaved rounds, the order
+    reversed every other round, and its median a frame kept. An engine without a frames call
+    blurs frame by frame: 1, nothing measured. The frames are made, not read: the same pixels
+    every time."""
+    if engine.frames_call is None:
+        return BatchChoice(1, {}, {}, {}, {})
+    candidates = batch_sizes_for(frame_shape, sizes, max_batch_bytes)
+    frames = np.random.default_rng(0).random((max(candidates), *frame_shape), dtype=np.float32)
+    first_seconds: dict[int, float] = {}
+    compilation: dict[int, Compilation | None] = {}
+    for size in candidates:
+        check_cancelled(cancelled)
+        first = engine.blur_frames(frames[:size], kernel, device=device)
+        first_seconds[size] = first.call.end_to_end_seconds
+        compilation[size] = first.compilation
+    totals: dict[int, list[float]] = {size: [] for size in candidates}
+    blurs: dict[int, list[float]] = {size: [] for size in candidates}
+    for round_number in range(max(1, rounds)):
+        for size in candidates if round_number % 2 == 0 else candidates[::-1]:
+            check_cancelled(cancelled)
+            call = engine.blur_frames(frames[:size], kernel, device=device).call
+            totals[size].append(call.end_to_end_seconds / size)
+            blurs[size].append(call.seconds / size)
+    per_frame = {size: statistics.median(times) for size, times in totals.items()}
+    best = min(per_frame, key=lambda size: (per_frame[size], size))
+    return BatchChoice(
+        best,
+        per_frame,
+        {size: statistics.median(times) for size, times in blurs.items()},
+        first_seconds,
+        compilation,
+    )

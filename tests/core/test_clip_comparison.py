@@ -1,0 +1,163 @@
+"""A span of a clip's frames through the engines: frames per second, the batch size, the
+difference from NumPy, the end-to-end figures, and clips that stop part way."""
+
+import json
+import weakref
+
+import numpy as np
+import pytest
+from helpers.oracle import blur_oracle
+
+from blurapp.core import TOLERANCE
+from blurapp.core.clip import Clip, ClipError, ClipInfo, FramesInMemory
+from blurapp.core.clip_comparison import clip_comparison_dict, compare_clip
+from blurapp.core.engines import jax_engine
+from blurapp.core.spec import BlurSpec
+
+
+class MadeFrames(Clip):
+    """Frames made one at a time as they are read, never all held: a stand-in for a decoder.
+    Counts the frames it made and how many of them were alive at once; with `stop_after`, it
+    stops there as a cut-short file does."""
+
+    def __init__(self, count, height=24, width=32, *, stop_after=None, declared=True):
+        self.info = ClipInfo(
+            name="made.mkv",
+            width=width,
+            height=height,
+            frame_count=count if declared else None,
+            frames_per_second=25.0,
+            colour=False,
+        )
+        self.count, self.stop_after = count, stop_after
+        self.made = 0
+        self.alive = self.most_alive = 0
+
+    def _frame(self, index):
+        rng = np.random.default_rng(index)
+        return rng.random((self.info.height, self.info.width), dtype=np.float32)
+
+    def _gone(self):
+        self.alive -= 1
+
+    def _read(self, start):
+        for index in range(start, self.count):
+            if self.stop_after is not None and index >= self.stop_after:
+                raise ClipError(
+                    self.info.name, "it stops at frame {index}: the file is cut short", index=index
+                )
+            frame = self._frame(index)
+            self.made += 1
+            self.alive += 1
+            self.most_alive = max(self.most_alive, self.alive)
+            weakref.finalize(frame, self._gone)
+            yield frame
+
+
+def test_each_engine_is_stated_in_frames_per_second_and_agrees_with_numpy():
+    frames = np.random.default_rng(1).random((9, 30, 41), dtype=np.float32)
+    spec = BlurSpec(kernel_size=9, sigma=2.5)
+    result = compare_clip(FramesInMemory(frames), spec, frames=6, repeats=3)
+    assert result.frames == 6 and not result.errors
+    for name in ("numpy", "jax"):
+        fps = result.frames_per_second(name)
+        assert fps > 0
+        assert result.seconds_per_frame(name) == pytest.approx(result.runs[name].seconds / 6)
+        # End to end counts reading the frames and the copies on top of the blur.
+        assert result.end_to_end_frames_per_second(name) <= fps
+        assert len(result.end_to_end_seconds[name]) == 3
+        np.testing.assert_allclose(
+            result.runs[name].output, blur_oracle(frames[0], spec.kernel), rtol=0, atol=TOLERANCE
+        )
+    assert result.differences["jax"] <= TOLERANCE and result.agrees("jax")
+    assert result.speedup == pytest.approx(
+        result.seconds_per_frame("numpy") / result.seconds_per_frame("jax")
+    )
+    assert result.runs["jax"].first_call_seconds > 0  # the first call apart
+    assert result.batch_size("jax") in (1, 2, 4)  # measured, and never more than the span
+    assert result.batch_size("numpy") == 1
+
+
+def test_the_json_names_the_clip_the_span_and_every_engine_figure():
+    clip = FramesInMemory(np.zeros((4, 12, 10, 3), np.float32) + 0.5, name="dots.gif")
+    result = compare_clip(clip, BlurSpec(5, 1.0, color=True), frames=4, repeats=2)
+    data = json.loads(json.dumps(clip_comparison_dict(result), allow_nan=False))
+    assert data["clip"] == {
+        "name": "dots.gif",
+        "width": 10,
+        "height": 12,
+        "frame_count": 4,
+        "frames_per_second": 10.0,
+        "colour": True,
+    }
+    assert data["frames"] == 4 and data["kernel"] == {"size": 5, "sigma": 1.0, "algorithm": "2d"}
+    jit = data["jax"]
+    assert jit["frames_per_second"] == pytest.approx(1000 / jit["ms_per_frame"])
+    assert jit["batch_size"] == result.batch_size("jax")
+    assert str(jit["batch_size"]) in jit["batch_sizes_tried"]
+    assert jit["within_tolerance"] is True and data["within_tolerance"] is True
+    assert data["speedup"] == pytest.approx(
+        jit["frames_per_second"] / data["numpy"]["frames_per_second"]
+    )
+    assert data["numpy"]["speedup"] is None and data["numpy"]["error"] is None
+    assert data["clip_problem"] is None
+
+
+def test_a_batch_size_asked_for_leaves_a_remainder_that_still_agrees():
+    clip = MadeFrames(7)
+    result = compare_clip(clip, frames=7, batch_sizes={"jax": 3}, repeats=1)
+    assert result.frames == 7 and result.batch_size("jax") == 3
+    assert result.differences["jax"] <= TOLERANCE
+    assert clip_comparison_dict(result)["jax"]["batch_sizes_tried"] == {}
+
+
+def test_memory_stays_a_few_frames_deep_however_long_the_span():
+    clip = MadeFrames(120)
+    result = compare_clip(clip, frames=120, batch_sizes={"numpy": 1, "jax": 4}, repeats=1)
+    assert result.frames == 120
+    assert clip.made >= 3 * 120  # the first pass and each engine's timed pass read it again
+    assert clip.most_alive <= 2
+
+
+def test_a_clip_cut_short_is_timed_over_what_decoded_and_says_where_it_stopped():
+    clip = MadeFrames(20, stop_after=5, declared=False)
+    result = compare_clip(clip, frames=12, repeats=1)
+    assert result.frames == 5
+    assert result.clip_problem == "made.mkv: it stops at frame 5: the file is cut short"
+    assert result.frames_per_second("jax") > 0
+    assert clip_comparison_dict(result)["clip_problem"] == result.clip_problem
+
+
+def test_a_clip_with_no_frame_to_read_raises_its_problem():
+    with pytest.raises(ClipError, match="stops at frame 0"):
+        compare_clip(MadeFrames(20, stop_after=0), frames=4, repeats=1)
+    with pytest.raises(IndexError, match=r"made\.mkv has no frame 3"):
+        compare_clip(MadeFrames(3), frames=4, start=3, repeats=1)
+
+
+def test_without_jax_numpy_is_still_timed_and_the_json_says_why(monkeypatch):
+    def no_device(platform=None):
+        raise jax_engine.JaxUnavailableError("JAX could not be loaded: simulated")
+
+    monkeypatch.setattr(jax_engine, "jax_device", no_device)
+    result = compare_clip(MadeFrames(4), frames=4, repeats=1)
+    assert result.errors == {"jax": "JAX could not be loaded: simulated"}
+    assert result.frames_per_second("numpy") > 0
+    data = clip_comparison_dict(result)
+    assert data["jax"]["error"] == "JAX could not be loaded: simulated"
+    assert data["jax"]["frames_per_second"] is None and data["speedup"] is None
+
+
+def test_a_span_ends_before_the_frame_past_it_is_decoded():
+    clip = MadeFrames(20, stop_after=5)
+    assert len(list(clip.frames(2, 5))) == 3  # frame 5 is where the file is cut short
+    assert clip.made == 3
+
+
+def test_a_comparison_asked_to_stop_stops():
+    from blurapp.core.runs import BlurCancelled
+
+    clip = MadeFrames(50)
+    with pytest.raises(BlurCancelled):
+        compare_clip(clip, frames=50, cancelled=lambda: clip.made >= 10)
+    assert clip.made < 50

@@ -1,0 +1,141 @@
+"""Frames blurred in batches, by every engine, against the independent oracle."""
+
+import numpy as np
+import pytest
+from helpers.oracle import blur_oracle
+
+from blurapp.core import TOLERANCE, engine_names, gaussian_kernel, get_engine
+from blurapp.core.engines import jax_engine
+from blurapp.core.engines.jax_engine import JaxUnavailableError
+from blurapp.core.frame_batches import (
+    batch_sizes_for,
+    blurred_frames,
+    choose_batch_size,
+    frame_batches,
+)
+from blurapp.core.kernel import kernel_for
+from blurapp.core.runs import Compilation
+
+
+def random_frames(count, *shape, seed=0):
+    return np.random.default_rng(seed).random((count, *shape), dtype=np.float32)
+
+
+def assert_each_frame_matches_the_oracle(outputs, frames, kernel):
+    assert len(outputs) == len(frames)
+    for output, frame in zip(outputs, frames, strict=True):
+        assert output.shape == frame.shape and output.dtype == np.float32
+        np.testing.assert_allclose(output, blur_oracle(frame, kernel), rtol=0, atol=TOLERANCE)
+
+
+@pytest.mark.parametrize("engine", engine_names())
+@pytest.mark.parametrize("shape", [(23, 31), (17, 12, 3)], ids=["grey", "colour"])
+@pytest.mark.parametrize("algorithm", ["2d", "separable"])
+def test_a_batch_in_one_call_is_every_frame_blurred(engine, shape, algorithm):
+    frames = random_frames(3, *shape, seed=len(shape))
+    kernel = kernel_for(algorithm, 9, 2.5)
+    blurred = get_engine(engine).blur_frames(frames, kernel)
+    assert blurred.output.shape == frames.shape
+    assert_each_frame_matches_the_oracle(blurred.output, frames, kernel)
+    assert blurred.call.seconds > 0
+
+
+@pytest.mark.parametrize("engine", ["numpy", "jax"])
+@pytest.mark.parametrize("batch_size", [1, 2, 4, 16])
+def test_a_stream_of_frames_comes_out_in_order_whatever_the_batch_size(engine, batch_size):
+    # 7 frames: batches of 2 and 4 leave a remainder, 16 is larger than the stream.
+    frames = random_frames(7, 19, 26, seed=batch_size)
+    kernel = gaussian_kernel(9, 2.5)
+    outputs = list(blurred_frames(get_engine(engine), iter(frames), kernel, batch_size=batch_size))
+    assert_each_frame_matches_the_oracle(outputs, frames, kernel)
+
+
+def test_jax_jit_compiles_once_per_batch_shape_and_its_last_short_batch_reuses_it():
+    frames = random_frames(5, 21, 22, 3, seed=5)
+    kernel = gaussian_kernel(5, 1.3)
+    jit = get_engine("jax")
+    jax_engine.import_jax()
+    from blurapp.core.engines.jax_frames import compiled_frame_blurs
+
+    before = compiled_frame_blurs.held()
+    outputs = list(blurred_frames(jit, iter(frames), kernel, batch_size=2))
+    assert compiled_frame_blurs.held() == before + 1  # 2 + 2 + 1 filled up to 2: one program
+    assert_each_frame_matches_the_oracle(outputs, frames, kernel)
+    again = jit.blur_frames(frames[:2], gaussian_kernel(5, 2.0))  # a new sigma, same program
+    assert again.compilation is Compilation.REUSED
+    assert compiled_frame_blurs.held() == before + 1
+
+
+def test_frames_gather_into_batches_that_start_anew_when_the_frame_size_changes():
+    frames = [np.full((2, 3), i, np.float32) for i in range(3)]
+    frames += [np.full((4, 5), i, np.float32) for i in range(3, 6)]
+    batches = list(frame_batches(iter(frames), 2))
+    assert [batch.shape for batch in batches] == [(2, 2, 3), (1, 2, 3), (2, 4, 5), (1, 4, 5)]
+    assert [float(frame[0, 0]) for batch in batches for frame in batch] == list(range(6))
+
+
+def test_the_batch_size_is_chosen_by_measuring_and_every_size_tried_is_reported():
+    kernel = gaussian_kernel(9, 2.5)
+    choice = choose_batch_size(get_engine("jax"), (30, 40), kernel, sizes=(1, 2, 4), rounds=1)
+    assert choice.measured
+    assert set(choice.seconds_per_frame) == {1, 2, 4} == set(choice.first_call_seconds)
+    assert choice.size in (1, 2, 4)
+    assert choice.seconds_per_frame[choice.size] == min(choice.seconds_per_frame.values())
+    assert choice.frames_per_second() == pytest.approx(1 / choice.seconds_per_frame[choice.size])
+
+
+def test_an_engine_blurring_frame_by_frame_has_nothing_to_choose():
+    choice = choose_batch_size(get_engine("numpy"), (30, 40), gaussian_kernel(9, 2.5))
+    assert choice.size == 1 and not choice.measured
+    assert choice.frames_per_second() is None
+
+
+def test_batch_sizes_stay_within_the_memory_allowed():
+    four_k_colour = (2160, 3840, 3)  # 99.5 MB a frame
+    assert batch_sizes_for(four_k_colour, (1, 2, 4), max_batch_bytes=250_000_000) == [1, 2]
+    assert batch_sizes_for(four_k_colour, (2, 4), max_batch_bytes=1) == [1]
+    assert batch_sizes_for((1080, 1920), (1, 2, 4, 8, 16, 32)) == [1, 2, 4, 8, 16]
+
+
+def test_without_jax_a_batch_says_why(monkeypatch):
+    def no_device(platform=None):
+        raise JaxUnavailableError("JAX could not be loaded: simulated broken installation")
+
+    monkeypatch.setattr(jax_engine, "jax_device", no_device)
+    with pytest.raises(JaxUnavailableError, match="simulated broken installation"):
+        get_engine("jax").blur_frames(random_frames(2, 8, 8), gaussian_kernel(3, 1.0))
+    # NumPy needs no JAX.
+    frames = random_frames(2, 8, 8)
+    assert get_engine("numpy").blur_frames(frames, gaussian_kernel(3, 1.0)).output.shape == (
+        2,
+        8,
+        8,
+    )
+
+
+def test_an_engine_whose_frames_call_gives_the_wrong_shape_is_named():
+    from dataclasses import replace
+
+    from blurapp.core.engines import EngineOutputError
+    from blurapp.core.runs import BlurredFrames, Call
+
+    def one_frame_short(frames, kernel, *, platform):
+        return BlurredFrames(np.zeros(frames.shape[1:], np.float32)[None], Call(0.001))
+
+    careless = replace(get_engine("numpy"), name="careless", frames_call=one_frame_short)
+    with pytest.raises(EngineOutputError, match="the careless engine gave an output of 1 × 8 × 8"):
+        careless.blur_frames(random_frames(3, 8, 8), gaussian_kernel(3, 1.0))
+
+
+@pytest.mark.parametrize("in_strips", [True, False], ids=["cpu-program", "gpu-program"])
+@pytest.mark.parametrize("size", [9, 17])  # 17 × 17 is past the unrolled taps: a loop of rows
+def test_the_frame_axis_programs_of_a_cpu_and_of_a_gpu_both_match_the_oracle(in_strips, size):
+    import jax
+
+    from blurapp.core.engines.jax_frames import frames_program
+
+    frames = random_frames(3, 70, 23, 3, seed=size)
+    kernel = gaussian_kernel(size, 3.0)
+    program = jax.jit(frames_program, static_argnames="in_strips")
+    output = np.asarray(program(frames, kernel, in_strips=in_strips)).reshape(frames.shape)
+    assert_each_frame_matches_the_oracle(output, frames, kernel)
