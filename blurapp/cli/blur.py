@@ -66,9 +66,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from blurapp.core.blur_file import BlurFailed, blur_to_file
-    from blurapp.core.saving import OutputError, check_output_path
-
     from blurapp.core.clip_files import is_clip
+    from blurapp.core.saving import OutputError, check_output_path
 
     source = source_photo(args.image)
     if is_clip(source):
