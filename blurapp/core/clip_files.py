@@ -302,7 +302,9 @@ class Animation(Clip):
             count = getattr(image, "n_frames", 1)
             in_colour = color and image.mode not in _GRAY_MODES
             check_frame_size(path, *image.size, channels=3 if in_colour else 1)
-            image.seek(0)  # WebP says its first frame's duration once it is there
+            # WebP says its first frame's duration once that frame is decoded.
+            image.seek(0)
+            image.load()
             milliseconds = image.info.get("duration") or 0
         except PhotoError:
             self.close()

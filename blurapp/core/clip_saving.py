@@ -186,7 +186,7 @@ def _write_video(
     deep = lossless and info.bit_depth == 16
     if info.colour:
         source_format = "rgb48le" if deep else "rgb24"
-        pixel_format = ("gbrp16le" if deep else "gbrp") if lossless else "yuv420p"
+        pixel_format = ("gbrp16le" if deep else "bgr0") if lossless else "yuv420p"
     else:
         source_format = "gray16le" if deep else "gray"
         pixel_format = source_format if lossless else "yuv420p"

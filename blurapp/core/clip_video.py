@@ -45,6 +45,15 @@ def _bits(pixel_format: str) -> int:
         return 8
 
 
+def _is_rgb(pixel_format: str) -> bool:
+    import av
+
+    try:
+        return bool(av.VideoFormat(pixel_format).is_rgb)
+    except (ValueError, TypeError):
+        return False
+
+
 def _is_grey(pixel_format: str) -> bool:
     return pixel_format.startswith(("gray", "ya", "y4", "mono"))
 
@@ -53,7 +62,8 @@ class VideoClip(Clip):
     """A video file's first video stream, decoded as its frames are asked for.
 
     Grey is the luma the video stores (its Y plane, or its grey samples) on 0 to 1, as a
-    player shows it; colour is the red, green and blue FFmpeg converts to. Sources of more than
+    player shows it, or for a video stored as red, green and blue (FFV1, PNG), their luma as a
+    photo's; colour is the red, green and blue FFmpeg converts to. Sources of more than
     8 bits a sample are read at 16 bits (bit_depth 16)."""
 
     def __init__(self, path: Path, *, color: bool) -> None:
@@ -87,7 +97,10 @@ class VideoClip(Clip):
             ) from error
         self._stream = stream
         deep = _bits(pixel_format) > 8
-        if in_colour:
+        # Grey from red, green and blue as a photo's (LUMA_WEIGHTS); from luma and chroma, the
+        # luma the video stores.
+        rgb_source = _is_rgb(pixel_format)
+        if in_colour or rgb_source:
             self._format = "rgb48le" if deep else "rgb24"
         else:
             self._format = "gray16le" if deep else "gray"
