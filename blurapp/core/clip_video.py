@@ -186,16 +186,30 @@ class VideoClip(Clip):
 
 
 def _frame_count(container: Any, stream: Any, fps: float) -> int | None:
-    """The frames the stream says it has, else its duration times its rate, else None."""
+    """The frames the stream says it has, else its duration (Matroska's per-track DURATION
+    tag included) times its rate, else None. The container's duration counts only for a file
+    of one stream: with sound, it is the longer of the two."""
     if stream.frames and stream.frames > 0:
         return int(stream.frames)
+    seconds = None
     if stream.duration is not None and stream.time_base is not None:
         seconds = float(stream.duration * stream.time_base)
-    elif container.duration is not None:
+    elif "DURATION" in stream.metadata:
+        seconds = _clock_seconds(stream.metadata["DURATION"])
+    elif container.duration is not None and len(container.streams) == 1:
         seconds = container.duration / 1_000_000  # AV_TIME_BASE
-    else:
+    if seconds is None or not seconds > 0:
         return None
-    return max(1, round(seconds * fps)) if seconds > 0 else None
+    return max(1, round(seconds * fps))
+
+
+def _clock_seconds(text: str) -> float | None:
+    """'00:00:01.600000000' in seconds; None for anything else."""
+    try:
+        hours, minutes, seconds = text.split(":")
+        return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+    except ValueError:
+        return None
 
 
 def _streams_in_words(container: Any) -> str:
