@@ -20,9 +20,9 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
+from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at
 from blurapp.core.photo_checks import (
     PhotoError,
-    _check_fits_in_memory,
     check_is_readable_file,
     check_tiff_data,
     os_problem,
@@ -37,8 +37,6 @@ _TIFF_MAGIC = (b"II*\0", b"MM\0*", b"II+\0", b"MM\0+")
 _VIDEO_MAGIC = (b"\x1a\x45\xdf\xa3",)
 # TIFF PhotometricInterpretation: 0 MinIsWhite, 2 RGB.
 _MIN_IS_WHITE, _RGB = 0, 2
-# The key of the frame rate in the description BlurApp writes in a stack's first page.
-FRAMES_PER_SECOND_KEY = "frames per second"
 
 
 def is_clip(path: str | os.PathLike[str]) -> bool:
@@ -94,39 +92,6 @@ def _kind(path: Path) -> str | None:
     return "video" if path.suffix.lower() in VIDEO_EXTENSIONS else None
 
 
-def check_frame_size(path: Path, width: int, height: int, *, channels: int) -> None:
-    """Refuse, before a frame is decoded, frames with no pixels, larger than Pillow lets a
-    photo be (twice Image.MAX_IMAGE_PIXELS, a decompression bomb), or too large to blur in the
-    memory available. Only the frame's size counts: frames are decoded one at a time, so a
-    clip of many frames is refused only when one frame would not fit."""
-    if width <= 0 or height <= 0:
-        raise ClipError(path, QT_TRANSLATE_NOOP("FileProblem", "the image has no pixels"))
-    limit = Image.MAX_IMAGE_PIXELS
-    if limit is not None and width * height > 2 * limit:
-        raise ClipError(
-            path,
-            QT_TRANSLATE_NOOP(
-                "FileProblem",
-                "its frames are {width} × {height} pixels, too large to open safely (over "
-                "{limit} pixels)",
-            ),
-            width=f"{width:,}",
-            height=f"{height:,}",
-            limit=f"{2 * limit:,}",
-        )
-    _check_fits_in_memory(path, width, height, channels=channels)
-
-
-def stopped_at(path: Path, index: int, reason: object) -> ClipError:
-    """The error of a clip that could be read up to frame `index` (from 0) and no further."""
-    return ClipError(
-        path,
-        QT_TRANSLATE_NOOP("FileProblem", "the clip stops at frame {frame}: {reason}"),
-        frame=index,
-        reason=reason,
-    )
-
-
 # ---------------------------------------------------------------------------------------------
 # Multi-page TIFF stacks
 
@@ -146,6 +111,8 @@ def _tiff_stack_shape(path: Path) -> tuple[tuple[int, ...], np.dtype, int] | Non
             page = pages[index]
             if page.shape != first.shape or page.dtype != first.dtype:
                 return None
+        if first.dtype is None:
+            return None
         return first.shape, first.dtype, count
 
 
@@ -266,6 +233,8 @@ class TiffStack(Clip):
 def _stack_rate(tiff: Any) -> float:
     """The frames per second a stack says: BlurApp's own (in the JSON description it writes),
     or ImageJ's frame interval; else DEFAULT_FRAMES_PER_SECOND."""
+    from blurapp.core.clip_saving import FRAMES_PER_SECOND_KEY
+
     try:
         described = json.loads(tiff.pages.first.description or "{}")
         rate = float(described.get(FRAMES_PER_SECOND_KEY, 0))
@@ -355,7 +324,7 @@ class Animation(Clip):
                 image.seek(index)
                 image.load()
                 if image.size != (self.info.width, self.info.height):
-                    raise _changed_size(self.info, *image.size)
+                    raise changed_size(self.info, *image.size)
                 frame = _to_colour(image) if self._in_colour else _to_gray(image)
             except (ClipError, GeneratorExit):
                 raise
@@ -367,10 +336,3 @@ class Animation(Clip):
         if self._image is not None:
             self._image.close()
             self._image = None
-
-
-def _changed_size(info: ClipInfo, width: int, height: int) -> ValueError:
-    """What a frame of another size than the clip's first is said to be."""
-    return ValueError(
-        f"the frame is {width} × {height} pixels where the clip's are {info.width} × {info.height}"
-    )

@@ -15,7 +15,6 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from blurapp.core.clip import ClipInfo
-from blurapp.core.clip_files import FRAMES_PER_SECOND_KEY
 from blurapp.core.photo_checks import available_memory
 from blurapp.core.saving import (
     OutputError,
@@ -40,6 +39,8 @@ VIDEO_OUTPUTS: dict[str, tuple[str, tuple[str, ...]]] = {
 STACK_OUTPUTS = (".tif", ".tiff")
 ANIMATION_OUTPUTS = {".gif": "GIF", ".webp": "WEBP"}
 CLIP_OUTPUTS = (*VIDEO_OUTPUTS, *STACK_OUTPUTS, *ANIMATION_OUTPUTS)
+# The key of the frame rate in the description BlurApp writes in a stack's first page.
+FRAMES_PER_SECOND_KEY = "frames per second"
 # Lossless codecs: the frames written at the source's depth, as planes of red, green and blue
 # (or grey), so that what is read back is the levels written.
 _LOSSLESS = {"ffv1"}
@@ -193,7 +194,7 @@ def _write_video(
     rate = Fraction(info.frames_per_second).limit_denominator(1001 * 1000)
     try:
         with av.open(file, mode="w", format=container_format) as container:
-            stream = container.add_stream(codec, rate=rate)
+            stream: Any = container.add_stream(codec, rate=rate)
             stream.width, stream.height = info.width, info.height
             stream.pix_fmt = pixel_format
             if codec in ("libx264", "h264"):

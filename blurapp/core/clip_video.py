@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
-from blurapp.core.clip_files import _changed_size, check_frame_size, stopped_at
+from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.pixels import samples_to_float
 from blurapp.core.wording import QT_TRANSLATE_NOOP
@@ -137,7 +137,7 @@ class VideoClip(Clip):
                 if decoded is None:
                     break
                 if (decoded.width, decoded.height) != (self.info.width, self.info.height):
-                    raise _changed_size(self.info, decoded.width, decoded.height)
+                    raise changed_size(self.info, decoded.width, decoded.height)
                 if index >= start:
                     levels = decoded.to_ndarray(format=self._format)
             except (ClipError, GeneratorExit):
