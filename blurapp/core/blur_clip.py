@@ -5,7 +5,10 @@ the clip's length."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+import queue
+import threading
+from collections.abc import Callable, Generator, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -17,6 +20,10 @@ from blurapp.core.spec import BlurSpec
 
 # Called after each frame written: (frames done, frames in all when known).
 FrameProgress = Callable[[int, int | None], None]
+# Frames decoded ahead of the one being blurred, and blurred ahead of the one being written:
+# decoding, blurring and encoding (each letting go of Python's lock) overlap, and memory holds
+# this many frames more at each step.
+FRAMES_READ_AHEAD = 2
 
 
 def blur_clip(
@@ -25,23 +32,19 @@ def blur_clip(
     engine: Engine,
     *,
     device: str = "auto",
-    progress: FrameProgress | None = None,
 ) -> Iterator[np.ndarray]:
     """`clip`'s frames, each blurred by `engine` with `spec`'s kernel, as they are decoded.
     The first frame pays the engine's first call (a compiled engine's compilation); the
     others reuse it. Raises BlurFailed naming the clip and the frame; a ClipError from a
     clip cut short after the frames that decoded."""
     kernel = spec.kernel
-    total = clip.info.frame_count
     name = clip.info.path if clip.info.path is not None else clip.info.name
-    for index, frame in enumerate(clip.frames()):
+    for index, frame in enumerate(read_ahead(clip.frames(), FRAMES_READ_AHEAD)):
         try:
             blurred = engine.start(frame, kernel, device=device).output
         except Exception as error:
             raise BlurFailed(f"{engine_failure(name, engine, error)} (frame {index})") from None
         yield blurred
-        if progress is not None:
-            progress(index + 1, total)
 
 
 def blur_clip_to_file(
@@ -58,7 +61,61 @@ def blur_clip_to_file(
     blurapp.core.clip_saving.save_clip), with what made them (spec.description) inside where
     the format holds it; the number of frames written. Raises BlurFailed, ClipError for a clip
     cut short (nothing is written then), or OutputError naming the output."""
-    frames = blur_clip(clip, spec, engine, device=device, progress=progress)
+    # Three stages at once, each on its thread: decoding, blurring, encoding (here).
+    blurred = read_ahead(blur_clip(clip, spec, engine, device=device), FRAMES_READ_AHEAD)
+
+    def counted() -> Iterator[np.ndarray]:
+        for done, frame in enumerate(blurred, 1):
+            yield frame
+            if progress is not None:
+                progress(done, clip.info.frame_count)
+
     return save_clip(
-        output, frames, clip.info, codec=codec, description=spec.description(engine.name)
+        output, counted(), clip.info, codec=codec, description=spec.description(engine.name)
     )
+
+
+_END = object()
+
+
+def read_ahead(frames: Iterator[Any], depth: int) -> Iterator[Any]:
+    """The items of `frames`, made on a thread of their own at most `depth` ahead of the one
+    taken. An error raised making them is raised here, after the items before it; leaving
+    the loop early stops the thread (and closes `frames` on it) before this returns."""
+    ready: queue.Queue[tuple[Any, BaseException | None]] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def hand_over(item: Any, error: BaseException | None = None) -> None:
+        while not stop.is_set():
+            try:
+                ready.put((item, error), timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def make() -> None:
+        try:
+            for item in frames:
+                hand_over(item)
+                if stop.is_set():
+                    return
+            hand_over(_END)
+        except BaseException as error:
+            hand_over(None, error)
+        finally:
+            if isinstance(frames, Generator):
+                frames.close()  # on this thread, where the generator runs
+
+    maker = threading.Thread(target=make, name="clip frames read ahead", daemon=True)
+    maker.start()
+    try:
+        while True:
+            item, error = ready.get()
+            if error is not None:
+                raise error
+            if item is _END:
+                return
+            yield item
+    finally:
+        stop.set()
+        maker.join()

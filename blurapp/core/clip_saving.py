@@ -198,7 +198,9 @@ def _write_video(
             stream.width, stream.height = info.width, info.height
             stream.pix_fmt = pixel_format
             if codec in ("libx264", "h264"):
-                stream.options = {"crf": "18"}
+                # x264's "veryfast" encodes 1080p about 2.5 times as fast as its default on a
+                # 2-core CPU, its files somewhat larger at the same quality.
+                stream.options = {"crf": "18", "preset": "veryfast"}
             elif codec.startswith("libvpx"):
                 stream.options = {"crf": "20", "b": "0"}
             for frame in frames:

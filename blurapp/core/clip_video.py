@@ -95,6 +95,7 @@ class VideoClip(Clip):
                 QT_TRANSLATE_NOOP("FileProblem", "this is not a video BlurApp can read ({reason})"),
                 reason=error,
             ) from error
+        stream.thread_type = "AUTO"  # FFmpeg's decoding threads, frames and slices alike
         self._stream = stream
         deep = _bits(pixel_format) > 8
         # Grey from red, green and blue as a photo's (LUMA_WEIGHTS); from luma and chroma, the

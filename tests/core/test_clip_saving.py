@@ -191,3 +191,43 @@ def test_blurring_a_long_clip_into_a_file_holds_a_few_frames(tmp_path):
             tracemalloc.stop()
     assert written == 1000
     assert peak < 40 * one_frame  # the clip's frames are 1000
+
+
+def test_frames_read_ahead_come_in_order_and_stop_with_their_reader():
+    import threading
+
+    from blurapp.core.blur_clip import read_ahead
+
+    closed = []
+
+    def numbers():
+        try:
+            yield from range(100)
+        finally:
+            closed.append(threading.current_thread().name)
+
+    before = threading.active_count()
+    taken = []
+    for number in read_ahead(numbers(), 2):
+        taken.append(number)
+        if number == 9:
+            break
+    assert taken == list(range(10))
+    assert closed == ["clip frames read ahead"]  # closed where it ran, before the loop ended
+    assert threading.active_count() == before
+    assert list(read_ahead(iter(range(5)), 2)) == list(range(5))
+
+
+def test_an_error_reading_ahead_comes_after_the_frames_before_it():
+    from blurapp.core.blur_clip import read_ahead
+
+    def frames():
+        yield 1
+        yield 2
+        raise ClipError("in.mkv", "the clip stops at frame 2: broken")
+
+    taken = []
+    with pytest.raises(ClipError, match="stops at frame 2"):
+        for frame in read_ahead(frames(), 2):
+            taken.append(frame)
+    assert taken == [1, 2]
