@@ -73,6 +73,11 @@ def run(args: argparse.Namespace) -> int:
     if is_clip(source):
         from blurapp.cli.blur_clip import blur_clip_command
 
+        if args.tiles or args.scheduler is not None:
+            raise CommandFailed(
+                f"{shown(source)}: a clip is blurred a frame at a time; --tiles and "
+                "--scheduler are for photos too large for memory"
+            )
         note_short_kernel(args)
         return blur_clip_command(args, source)
     if args.codec is not None:

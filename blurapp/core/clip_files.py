@@ -46,6 +46,9 @@ def is_clip(path: str | os.PathLike[str]) -> bool:
     one-frame file are photos. Never raises: a file that cannot be read is not a clip here,
     and opening it as a photo says what is wrong."""
     try:
+        # Never opened unless a regular file: opening a FIFO waits for a writer.
+        if not Path(path).is_file():
+            return False
         kind = _kind(Path(path))
         if kind == "tiff":
             return _tiff_stack_shape(Path(path)) is not None

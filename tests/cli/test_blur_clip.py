@@ -114,3 +114,14 @@ def test_without_pyav_the_error_says_how_to_get_it(tmp_path, monkeypatch):
     assert run.stderr.strip().endswith(
         "reading and writing video needs PyAV, which is not installed: pip install 'blurapp[video]'"
     )
+
+
+def test_blocks_are_for_photos_not_clips(tmp_path):
+    source = video_file(tmp_path / "in.mkv", random_levels(2))
+    run = blurapp_in_process("blur", source, "-o", tmp_path / "out.mkv", "--tiles")
+    assert run.returncode == 1
+    assert run.stderr.strip() == (
+        f"error: {source}: a clip is blurred a frame at a time; --tiles and --scheduler are for "
+        "photos too large for memory"
+    )
+    assert not (tmp_path / "out.mkv").exists()

@@ -1,6 +1,7 @@
 """Clip files opened as clips (blurapp.core.clip_files): what a caller gets of each kind, and
 each kind of bad file refused in words naming it, before or where it stops."""
 
+import os
 import struct
 import sys
 import tracemalloc
@@ -125,6 +126,9 @@ def test_a_one_frame_gif_or_a_photo_is_not_a_clip(tmp_path):
     Image.fromarray(random_levels(1)[0]).save(png)
     assert not is_clip(gif) and not is_clip(png)
     assert not is_clip(tmp_path / "missing.mkv")
+    fifo = tmp_path / "pipe.mkv"
+    os.mkfifo(fifo)
+    assert not is_clip(fifo)  # without waiting for a writer
 
 
 def test_a_clip_cut_short_plays_what_decodes_then_says_where_it_stopped(tmp_path):
