@@ -191,6 +191,8 @@ def _write_video(
     else:
         source_format = "gray16le" if deep else "gray"
         pixel_format = source_format if lossless else "yuv420p"
+    if not lossless and codec in ("libx264", "h264") and (info.width % 2 or info.height % 2):
+        pixel_format = "yuv444p"  # x264's 4:2:0 needs an even width and height
     rate = Fraction(info.frames_per_second).limit_denominator(1001 * 1000)
     try:
         with av.open(file, mode="w", format=container_format) as container:

@@ -231,3 +231,12 @@ def test_an_error_reading_ahead_comes_after_the_frames_before_it():
         for frame in read_ahead(frames(), 2):
             taken.append(frame)
     assert taken == [1, 2]
+
+
+def test_an_odd_sized_clip_is_written_as_h264_too(tmp_path):
+    values = np.random.default_rng(0).random((3, 49, 65, 3), dtype=np.float32)
+    clip = FramesInMemory(values)
+    save_clip(tmp_path / "odd.mp4", clip.frames(), clip.info)
+    info, frames = read_back(tmp_path / "odd.mp4", color=True)
+    assert (info.width, info.height, info.frame_count) == (65, 49, 3)
+    assert np.abs(frames - values).mean() < 0.06  # random pixels: the hardest for a codec
