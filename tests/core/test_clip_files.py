@@ -144,6 +144,23 @@ def test_a_clip_cut_short_plays_what_decodes_then_says_where_it_stopped(tmp_path
     assert "truncated" in str(stopped.value)
 
 
+def test_a_tiff_stack_cut_short_gives_its_whole_pages_then_stops(tmp_path):
+    levels = random_levels(6)
+    whole = tiff_stack(tmp_path / "whole.tif", levels)
+    cut = tmp_path / "cut.tif"
+    cut.write_bytes(whole.read_bytes()[: int(whole.stat().st_size * 0.6)])
+    frames = []
+    with open_clip(cut) as clip, pytest.raises(ClipError) as stopped:
+        for frame in clip.frames():
+            frames.append(frame)
+    assert 0 < len(frames) < 6
+    np.testing.assert_array_equal(np.stack(frames), floats(levels[: len(frames)]))
+    assert str(stopped.value) == (
+        f"{cut}: the clip stops at frame {len(frames)}: the file is truncated (it ends before "
+        "the image does)"
+    )
+
+
 def test_a_damaged_clip_stops_where_its_data_goes_bad(tmp_path):
     whole = video_file(tmp_path / "whole.mkv", random_levels(40))
     data = bytearray(whole.read_bytes())
