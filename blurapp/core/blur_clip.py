@@ -39,12 +39,17 @@ def blur_clip(
     clip cut short after the frames that decoded."""
     kernel = spec.kernel
     name = clip.info.path if clip.info.path is not None else clip.info.name
-    for index, frame in enumerate(read_ahead(clip.frames(), FRAMES_READ_AHEAD)):
-        try:
-            blurred = engine.start(frame, kernel, device=device).output
-        except Exception as error:
-            raise BlurFailed(f"{engine_failure(name, engine, error)} (frame {index})") from None
-        yield blurred
+    decoded = read_ahead(clip.frames(), FRAMES_READ_AHEAD)
+    try:
+        for index, frame in enumerate(decoded):
+            try:
+                blurred = engine.start(frame, kernel, device=device).output
+            except Exception as error:
+                raise BlurFailed(f"{engine_failure(name, engine, error)} (frame {index})") from None
+            yield blurred
+    finally:
+        # Now, not when an error's traceback lets go of it: the clip may be closed next.
+        decoded.close()
 
 
 def blur_clip_to_file(
@@ -70,18 +75,24 @@ def blur_clip_to_file(
             if progress is not None:
                 progress(done, clip.info.frame_count)
 
-    return save_clip(
-        output, counted(), clip.info, codec=codec, description=spec.description(engine.name)
-    )
+    try:
+        return save_clip(
+            output, counted(), clip.info, codec=codec, description=spec.description(engine.name)
+        )
+    finally:
+        # The threads stopped before the caller closes the clip they read.
+        blurred.close()
 
 
 _END = object()
 
 
-def read_ahead(frames: Iterator[Any], depth: int) -> Iterator[Any]:
+def read_ahead(frames: Iterator[Any], depth: int) -> Generator[Any, None, None]:
     """The items of `frames`, made on a thread of their own at most `depth` ahead of the one
-    taken. An error raised making them is raised here, after the items before it; leaving
-    the loop early stops the thread (and closes `frames` on it) before this returns."""
+    taken. An error raised making them is raised here, after the items before it. Closing
+    this generator stops the thread (and closes `frames` on it) before close() returns;
+    close it when leaving the loop early, since an exception's traceback can keep it (and
+    the thread) alive long after."""
     ready: queue.Queue[tuple[Any, BaseException | None]] = queue.Queue(maxsize=depth)
     stop = threading.Event()
 
