@@ -45,7 +45,8 @@ def blur_clip(
             try:
                 blurred = engine.start(frame, kernel, device=device).output
             except Exception as error:
-                raise BlurFailed(f"{engine_failure(name, engine, error)} (frame {index})") from None
+                failure = engine_failure(name, engine, error, what="clip")
+                raise BlurFailed(f"{failure} (frame {index})") from None
             yield blurred
     finally:
         # Now, not when an error's traceback lets go of it: the clip may be closed next.

@@ -30,15 +30,17 @@ def blur_photo(photo: Photo, spec: BlurSpec, engine: Engine, *, device: str = "a
         raise BlurFailed(engine_failure(photo.path, engine, error)) from None
 
 
-def engine_failure(path: str | os.PathLike[str], engine: Engine, error: Exception) -> str:
-    """What `engine` failing with `error` on the photo or clip at `path` is, in words: JAX that
-    cannot start, too little memory, or the engine's own error."""
+def engine_failure(
+    path: str | os.PathLike[str], engine: Engine, error: Exception, *, what: str = "photo"
+) -> str:
+    """What `engine` failing with `error` on the photo (or, `what`, the clip) at `path` is, in
+    words: JAX that cannot start, too little memory, or the engine's own error."""
     from blurapp.core.engines.jax_engine import JaxUnavailableError
 
     if isinstance(error, JaxUnavailableError):
         return f"{display_path(path)}: {error}"
     if isinstance(error, MemoryError):
-        return f"{display_path(path)}: not enough memory to blur this photo"
+        return f"{display_path(path)}: not enough memory to blur this {what}"
     log.debug("the %s engine failed on %s", engine.name, path, exc_info=error)
     return f"{display_path(path)}: the {engine.title} engine failed: {error}"
 
