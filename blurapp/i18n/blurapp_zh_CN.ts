@@ -529,13 +529,13 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="170"/>
-        <location filename="../core/clip_files.py" line="285"/>
+        <location filename="../core/clip_files.py" line="288"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
         <location filename="../core/photo.py" line="177"/>
-        <location filename="../core/clip_files.py" line="293"/>
+        <location filename="../core/clip_files.py" line="296"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
@@ -546,8 +546,8 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="189"/>
-        <location filename="../core/clip_files.py" line="145"/>
-        <location filename="../core/clip_files.py" line="299"/>
+        <location filename="../core/clip_files.py" line="148"/>
+        <location filename="../core/clip_files.py" line="302"/>
         <location filename="../scale/tiled_read.py" line="340"/>
         <location filename="../scale/tiled_read.py" line="397"/>
         <source>the file is damaged or not a valid image ({reason})</source>
@@ -721,13 +721,13 @@
         <translation>{format} 在写入前会把每一帧都保存在内存中：{frames} 帧约需 {needed} GB，而只有 {available} GB 可用；请改为写入视频（.mp4、.mkv）</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="214"/>
-        <location filename="../core/clip_saving.py" line="270"/>
+        <location filename="../core/clip_saving.py" line="218"/>
+        <location filename="../core/clip_saving.py" line="274"/>
         <source>{format} cannot store this clip: {reason}</source>
         <translation>{format} 无法保存此片段：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="254"/>
+        <location filename="../core/clip_saving.py" line="258"/>
         <source>the clip has no frames</source>
         <translation>片段没有任何帧</translation>
     </message>
@@ -747,12 +747,12 @@
         <translation>这不是 BlurApp 能读取的视频（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="127"/>
+        <location filename="../core/clip_video.py" line="128"/>
         <source>the clip is closed</source>
         <translation>片段已关闭</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="76"/>
+        <location filename="../core/clip_files.py" line="79"/>
         <source>this is not a clip BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的片段</translation>
     </message>
@@ -767,12 +767,12 @@
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="131"/>
+        <location filename="../core/clip_files.py" line="134"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="161"/>
+        <location filename="../core/clip_files.py" line="164"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
