@@ -40,7 +40,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         required=True,
         metavar="OUT",
         help=".npy for the float32 array, or an image file (.png, .tif, .jpg, …); a TIFF or "
-        "zarr image too large for memory is blurred by blocks into .tif (a tiled BigTIFF) or .npy",
+        "zarr image too large for memory is blurred by blocks into .tif (a tiled BigTIFF) or "
+        ".npy; a clip (a video, an animation, a TIFF stack) into a video (.mp4, .mkv, .webm, "
+        ".mov, .avi), a TIFF stack (.tif) or an animation (.gif, .webp)",
     )
     add_engine_options(blur, several=False)
     add_kernel_options(blur)
@@ -52,14 +54,34 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="blur a TIFF or zarr image by blocks even when it would fit in memory (always "
         "so for one too large for it, or with --scheduler)",
     )
+    blur.add_argument(
+        "--codec",
+        metavar="NAME",
+        help="the FFmpeg encoder a clip written as video is encoded with (libx264, mpeg4, "
+        "libvpx-vp9, ffv1, …; default: H.264 for .mp4 and .mov, VP9 for .webm, lossless FFV1 "
+        "for .mkv and .avi)",
+    )
     return blur
 
 
 def run(args: argparse.Namespace) -> int:
     from blurapp.core.blur_file import BlurFailed, blur_to_file
+    from blurapp.core.clip_files import is_clip
     from blurapp.core.saving import OutputError, check_output_path
 
     source = source_photo(args.image)
+    if is_clip(source):
+        from blurapp.cli.blur_clip import blur_clip_command
+
+        if args.tiles or args.scheduler is not None:
+            raise CommandFailed(
+                f"{shown(source)}: a clip is blurred a frame at a time; --tiles and "
+                "--scheduler are for photos too large for memory"
+            )
+        note_short_kernel(args)
+        return blur_clip_command(args, source)
+    if args.codec is not None:
+        raise CommandFailed(f"{shown(source)}: --codec is for clips; this is a photo")
     try:
         check_output_path(args.output, source=source)  # before the work, not after it
     except OutputError as error:

@@ -24,21 +24,25 @@ class BlurFailed(Exception):
 def blur_photo(photo: Photo, spec: BlurSpec, engine: Engine, *, device: str = "auto") -> np.ndarray:
     """`photo`'s pixels blurred once by `engine` with `spec`'s kernel (no steady calls timed).
     Raises BlurFailed in words: JAX that cannot start, too little memory, an engine's error."""
-    from blurapp.core.engines.jax_engine import JaxUnavailableError
-
     try:
         return engine.blur(photo.pixels, spec.kernel, repeats=0, device=device).output
-    except JaxUnavailableError as error:
-        raise BlurFailed(f"{display_path(photo.path)}: {error}") from error
-    except MemoryError:
-        raise BlurFailed(
-            f"{display_path(photo.path)}: not enough memory to blur this photo"
-        ) from None
     except Exception as error:
-        log.debug("the %s engine failed on %s", engine.name, photo.path, exc_info=True)
-        raise BlurFailed(
-            f"{display_path(photo.path)}: the {engine.title} engine failed: {error}"
-        ) from None
+        raise BlurFailed(engine_failure(photo.path, engine, error)) from None
+
+
+def engine_failure(
+    path: str | os.PathLike[str], engine: Engine, error: Exception, *, what: str = "photo"
+) -> str:
+    """What `engine` failing with `error` on the photo (or, `what`, the clip) at `path` is, in
+    words: JAX that cannot start, too little memory, or the engine's own error."""
+    from blurapp.core.engines.jax_engine import JaxUnavailableError
+
+    if isinstance(error, JaxUnavailableError):
+        return f"{display_path(path)}: {error}"
+    if isinstance(error, MemoryError):
+        return f"{display_path(path)}: not enough memory to blur this {what}"
+    log.debug("the %s engine failed on %s", engine.name, path, exc_info=error)
+    return f"{display_path(path)}: the {engine.title} engine failed: {error}"
 
 
 def blur_to_file(

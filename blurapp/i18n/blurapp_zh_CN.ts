@@ -203,17 +203,17 @@
 <context>
     <name>Engines</name>
     <message>
-        <location filename="../core/engines/numpy_engine.py" line="221"/>
+        <location filename="../core/engines/numpy_engine.py" line="224"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/engines/numpy_engine.py" line="230"/>
+        <location filename="../core/engines/numpy_engine.py" line="233"/>
         <source>NumPy, tutorial loop</source>
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="455"/>
+        <location filename="../core/engines/jax_engine.py" line="472"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -529,11 +529,13 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="170"/>
+        <location filename="../core/clip_files.py" line="288"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
         <location filename="../core/photo.py" line="177"/>
+        <location filename="../core/clip_files.py" line="296"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
@@ -544,6 +546,8 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="189"/>
+        <location filename="../core/clip_files.py" line="148"/>
+        <location filename="../core/clip_files.py" line="302"/>
         <location filename="../scale/tiled_read.py" line="340"/>
         <location filename="../scale/tiled_read.py" line="397"/>
         <source>the file is damaged or not a valid image ({reason})</source>
@@ -551,6 +555,7 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="193"/>
+        <location filename="../core/clip_checks.py" line="21"/>
         <location filename="../scale/tiled_read.py" line="242"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
@@ -635,6 +640,7 @@
     </message>
     <message>
         <location filename="../core/saving.py" line="283"/>
+        <location filename="../core/clip_saving.py" line="66"/>
         <source>unknown output format {extension}; use {accepted}</source>
         <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
     </message>
@@ -693,6 +699,82 @@
         <location filename="../scale/segment_sizes.py" line="166"/>
         <source>its {segment}s are {width} × {height} pixels, each decoded whole: one for each of this machine&apos;s {threads} threads needs about {needed} GB, and only {available} GB of memory is available</source>
         <translation>它的每个分块（{segment}）为 {width} × {height} 像素，须整块解码：本机 {threads} 个线程各解码一块约需 {needed} GB，而可用内存只有 {available} GB</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_saving.py" line="73"/>
+        <source>a codec can be chosen for video only ({videos}), not {extension}</source>
+        <translation>只有视频（{videos}）可以选择编码器，{extension} 不行</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_saving.py" line="85"/>
+        <source>this is the clip being blurred; BlurApp never writes over it, choose another name</source>
+        <translation>这是正在模糊的片段；BlurApp 从不覆盖它，请选择其他名称</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_saving.py" line="107"/>
+        <source>this FFmpeg has no video encoder named {codec} (it is PyAV {version}&apos;s)</source>
+        <translation>此 FFmpeg 没有名为 {codec} 的视频编码器（它随 PyAV {version} 提供）</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_saving.py" line="132"/>
+        <source>{format} keeps every frame in memory until it is written: {frames} frames need about {needed} GB and {available} GB is available; write a video (.mp4, .mkv) instead</source>
+        <translation>{format} 在写入前会把每一帧都保存在内存中：{frames} 帧约需 {needed} GB，而只有 {available} GB 可用；请改为写入视频（.mp4、.mkv）</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_saving.py" line="218"/>
+        <location filename="../core/clip_saving.py" line="274"/>
+        <source>{format} cannot store this clip: {reason}</source>
+        <translation>{format} 无法保存此片段：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_saving.py" line="258"/>
+        <source>the clip has no frames</source>
+        <translation>片段没有任何帧</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_video.py" line="30"/>
+        <source>reading and writing video needs PyAV, which is not installed: {how}</source>
+        <translation>读写视频需要 PyAV，但它尚未安装：{how}</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_video.py" line="78"/>
+        <source>the file has no video stream (only {streams})</source>
+        <translation>文件没有视频流（只有 {streams}）</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_video.py" line="95"/>
+        <source>this is not a video BlurApp can read ({reason})</source>
+        <translation>这不是 BlurApp 能读取的视频（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_video.py" line="128"/>
+        <source>the clip is closed</source>
+        <translation>片段已关闭</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_files.py" line="79"/>
+        <source>this is not a clip BlurApp can read</source>
+        <translation>这不是 BlurApp 能读取的片段</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_checks.py" line="26"/>
+        <source>its frames are {width} × {height} pixels, too large to open safely (over {limit} pixels)</source>
+        <translation>它的帧为 {width} × {height} 像素，过大，无法安全打开（超过 {limit} 像素）</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_checks.py" line="42"/>
+        <source>the clip stops at frame {frame}: {reason}</source>
+        <translation>片段在第 {frame} 帧处中断：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_files.py" line="134"/>
+        <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
+        <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_files.py" line="164"/>
+        <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
+        <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
 </context>
 <context>

@@ -12,6 +12,22 @@ from pathlib import Path
 TS = Path(__file__).with_name("blurapp_zh_CN.ts")
 
 ZH_CN = {
+    # Clips: reading and writing clip files
+    "a codec can be chosen for video only ({videos}), not {extension}": "只有视频（{videos}）可以选择编码器，{extension} 不行",
+    "this is the clip being blurred; BlurApp never writes over it, choose another name": "这是正在模糊的片段；BlurApp 从不覆盖它，请选择其他名称",
+    "this FFmpeg has no video encoder named {codec} (it is PyAV {version}'s)": "此 FFmpeg 没有名为 {codec} 的视频编码器（它随 PyAV {version} 提供）",
+    "{format} keeps every frame in memory until it is written: {frames} frames need about {needed} GB and {available} GB is available; write a video (.mp4, .mkv) instead": "{format} 在写入前会把每一帧都保存在内存中：{frames} 帧约需 {needed} GB，而只有 {available} GB 可用；请改为写入视频（.mp4、.mkv）",
+    "{format} cannot store this clip: {reason}": "{format} 无法保存此片段：{reason}",
+    "the clip has no frames": "片段没有任何帧",
+    "reading and writing video needs PyAV, which is not installed: {how}": "读写视频需要 PyAV，但它尚未安装：{how}",
+    "the file has no video stream (only {streams})": "文件没有视频流（只有 {streams}）",
+    "this is not a video BlurApp can read ({reason})": "这不是 BlurApp 能读取的视频（{reason}）",
+    "the clip is closed": "片段已关闭",
+    "this is not a clip BlurApp can read": "这不是 BlurApp 能读取的片段",
+    "its frames are {width} × {height} pixels, too large to open safely (over {limit} pixels)": "它的帧为 {width} × {height} 像素，过大，无法安全打开（超过 {limit} 像素）",
+    "the clip stops at frame {frame}: {reason}": "片段在第 {frame} 帧处中断：{reason}",
+    "this TIFF is a photo, not a stack: it has one page, or pages of different sizes": "此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同",
+    "this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}": "不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}",
     "this is not a regular file (a pipe, a device or a socket); give the name of a file to write": "这不是普通文件（而是管道、设备或套接字）；请给出要写入的文件名",
     "the file is damaged or not a valid image: {reason}": "文件已损坏或不是有效的图像：{reason}",
     "its {segment}s are {width} × {height} pixels, each decoded whole: one for each of this machine's {threads} threads needs about {needed} GB, and only {available} GB of memory is available": "它的每个分块（{segment}）为 {width} × {height} 像素，须整块解码：本机 {threads} 个线程各解码一块约需 {needed} GB，而可用内存只有 {available} GB",

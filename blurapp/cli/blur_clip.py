@@ -1,0 +1,72 @@
+"""`blurapp blur CLIP -o OUT`: every frame of a clip blurred with one engine and written, as the
+frames are decoded, with a progress bar in frames per second."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from blurapp.cli.output import CommandFailed, log, print_line, shown
+
+
+def blur_clip_command(args: argparse.Namespace, source: Path) -> int:
+    from blurapp.core.blur_clip import blur_clip_to_file
+    from blurapp.core.blur_file import BlurFailed
+    from blurapp.core.clip_files import open_clip
+    from blurapp.core.clip_saving import check_clip_output_path
+    from blurapp.core.photo_checks import PhotoError
+    from blurapp.core.saving import OutputError
+
+    try:
+        with open_clip(source, color=args.color) as clip:
+            info = clip.info
+            # Before the work, not after it.
+            check_clip_output_path(args.output, info, source=source, codec=args.codec)
+            if getattr(clip, "audio_streams", 0):
+                print(
+                    f"note: {shown(source.name)} has sound; BlurApp writes the frames only, "
+                    "without it",
+                    file=sys.stderr,
+                )
+            bar = _progress_bar(info.frame_count, shown(source.name))
+            start = time.perf_counter()
+            try:
+                frames = blur_clip_to_file(
+                    clip,
+                    args.output,
+                    args.spec,
+                    args.engine,
+                    device=args.device,
+                    codec=args.codec,
+                    progress=(lambda done, total: bar.update(1)) if bar is not None else None,
+                )
+            finally:
+                if bar is not None:
+                    bar.close()
+            seconds = time.perf_counter() - start
+    except (PhotoError, OutputError, BlurFailed) as error:
+        raise CommandFailed(str(error)) from error
+    except MemoryError:
+        raise CommandFailed(f"{shown(source)}: not enough memory for its frames") from None
+    except Exception as error:
+        log.debug("blurring the clip %s failed", source, exc_info=True)
+        raise CommandFailed(f"{shown(source)}: {type(error).__name__}: {error}") from None
+    rate = frames / seconds if seconds > 0 else float("inf")
+    print_line(
+        f"wrote {shown(args.output)}: {frames} frames of {info.width} × {info.height} in "
+        f"{seconds:.1f} s ({rate:,.1f} frames/s, reading, blurring and writing)"
+    )
+    return 0
+
+
+def _progress_bar(total: int | None, description: str) -> Any:
+    """tqdm's bar in frames per second on a terminal's stderr; None without tqdm (the `scale`
+    extra), when the line written at the end says the rate."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="frame", desc=description, disable=None, dynamic_ncols=True)

@@ -1,0 +1,341 @@
+"""Clip files opened as clips: multi-page TIFF stacks (tifffile), animated GIF, WebP and PNG
+(Pillow), and videos (PyAV, in blurapp.core.clip_video). Each is read a frame at a time, as the
+frames are asked for, so a clip of any length costs the memory of a few frames.
+
+Frames are made as photos' pixels are (blurapp.core.pixels): the same levels give the same
+floats whether they come from a photo or a clip.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
+from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at
+from blurapp.core.photo_checks import (
+    PhotoError,
+    check_is_readable_file,
+    check_tiff_data,
+    os_problem,
+)
+from blurapp.core.pixels import UNASSOCIATED_ALPHA, samples_to_float, white_level
+from blurapp.core.wording import QT_TRANSLATE_NOOP
+
+# Containers opened as videos when their first bytes do not already say what they are.
+VIDEO_EXTENSIONS = frozenset({".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".ts"})
+_TIFF_MAGIC = (b"II*\0", b"MM\0*", b"II+\0", b"MM\0+")
+# MP4/MOV ("ftyp" at byte 4), Matroska/WebM (EBML), AVI (RIFF … AVI).
+_VIDEO_MAGIC = (b"\x1a\x45\xdf\xa3",)
+# TIFF PhotometricInterpretation: 0 MinIsWhite, 2 RGB.
+_MIN_IS_WHITE, _RGB = 0, 2
+
+
+def is_clip(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at `path` opens as a clip rather than a photo, from its header alone:
+    a TIFF of two or more pages all of one size and kind, a GIF, WebP or PNG of two or more
+    frames, or a video file. A TIFF whose pages differ (a pyramid, a thumbnail) and any
+    one-frame file are photos. Never raises: a file that cannot be read is not a clip here,
+    and opening it as a photo says what is wrong."""
+    try:
+        # Never opened unless a regular file: opening a FIFO waits for a writer.
+        if not Path(path).is_file():
+            return False
+        kind = _kind(Path(path))
+        if kind == "tiff":
+            return _tiff_stack_shape(Path(path)) is not None
+        if kind == "animation":
+            with Image.open(path) as image:
+                return getattr(image, "n_frames", 1) > 1
+        return kind == "video"
+    except Exception:
+        return False
+
+
+def open_clip(path: str | os.PathLike[str], *, color: bool = False) -> Clip:
+    """The clip in the file at `path`, its frames read as they are asked for: grey, or red,
+    green and blue when `color` and the clip has colour. Its size is checked against memory
+    before any frame is decoded. Raises ClipError naming the file (a PhotoError, so one
+    handler serves photos and clips)."""
+    path = Path(path)
+    check_is_readable_file(path)
+    kind = _kind(path)
+    if kind == "tiff":
+        return TiffStack(path, color=color)
+    if kind == "animation":
+        return Animation(path, color=color)
+    if kind == "video":
+        from blurapp.core.clip_video import VideoClip
+
+        return VideoClip(path, color=color)
+    raise ClipError(path, QT_TRANSLATE_NOOP("FileProblem", "this is not a clip BlurApp can read"))
+
+
+def _kind(path: Path) -> str | None:
+    with open(path, "rb") as file:
+        head = file.read(16)
+    if head[:4] in _TIFF_MAGIC:
+        return "tiff"
+    if head[:6] in (b"GIF87a", b"GIF89a") or head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "animation"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "animation"
+    if head[4:8] == b"ftyp" or head[:4] in _VIDEO_MAGIC:
+        return "video"
+    if head[:4] == b"RIFF" and head[8:12] == b"AVI ":
+        return "video"
+    return "video" if path.suffix.lower() in VIDEO_EXTENSIONS else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Multi-page TIFF stacks
+
+
+def _tiff_stack_shape(path: Path) -> tuple[tuple[int, ...], np.dtype, int] | None:
+    """(page shape, sample type, page count) when the TIFF at `path` is a stack: two or more
+    pages of one shape and type; None for a photo."""
+    import tifffile
+
+    with tifffile.TiffFile(path) as tiff:
+        pages = tiff.pages
+        count = len(pages)
+        if count < 2:
+            return None
+        first = pages.first
+        for index in range(1, count):
+            page = pages[index]
+            if page.shape != first.shape or page.dtype != first.dtype:
+                return None
+        if first.dtype is None:
+            return None
+        return first.shape, first.dtype, count
+
+
+class TiffStack(Clip):
+    """A multi-page TIFF: one frame a page, each page read when it is asked for."""
+
+    def __init__(self, path: Path, *, color: bool) -> None:
+        import tifffile
+
+        self._path = path
+        try:
+            stack = _tiff_stack_shape(path)
+            if stack is None:
+                raise ClipError(
+                    path,
+                    QT_TRANSLATE_NOOP(
+                        "FileProblem",
+                        "this TIFF is a photo, not a stack: it has one page, or pages of "
+                        "different sizes",
+                    ),
+                )
+            self._tiff = tifffile.TiffFile(path)
+        except PhotoError:
+            raise
+        except OSError as error:
+            raise os_problem(path, error) from error
+        except Exception as error:
+            raise ClipError(
+                path,
+                QT_TRANSLATE_NOOP(
+                    "FileProblem", "the file is damaged or not a valid image ({reason})"
+                ),
+                reason=error,
+            ) from error
+        shape, dtype, count = stack
+        first = self._tiff.pages.first
+        self._has_colour = first.photometric == _RGB and len(shape) == 3 and shape[-1] >= 3
+        self._inverted = first.photometric == _MIN_IS_WHITE
+        self._alpha = (
+            UNASSOCIATED_ALPHA if first.extrasamples[:1] == (UNASSOCIATED_ALPHA,) else None
+        )
+        if dtype.kind not in "uf" or (dtype.kind == "u" and dtype.itemsize > 2):
+            self.close()
+            raise ClipError(
+                path,
+                QT_TRANSLATE_NOOP(
+                    "FileProblem",
+                    "this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit "
+                    "unsigned integers or floats between 0 and 1, not {kind}",
+                ),
+                kind=dtype,
+            )
+        in_colour = color and self._has_colour
+        self._in_colour = in_colour
+        height, width = int(first.imagelength), int(first.imagewidth)
+        try:
+            check_frame_size(path, width, height, channels=3 if in_colour else 1)
+        except PhotoError:
+            self.close()
+            raise
+        self.info = ClipInfo(
+            name=path.name,
+            width=width,
+            height=height,
+            frame_count=count,
+            frames_per_second=_stack_rate(self._tiff),
+            colour=in_colour,
+            bit_depth=16 if dtype.itemsize >= 2 else 8,
+            path=path,
+        )
+
+    def _read(self, start: int) -> Iterator[np.ndarray]:
+        for index in range(start, self.info.frame_count or 0):
+            try:
+                yield self._page(index)
+            except (ClipError, GeneratorExit):
+                raise
+            except Exception as error:
+                reason = error.problem if isinstance(error, PhotoError) else error
+                raise stopped_at(self._path, index, reason) from error
+
+    def frame(self, index: int) -> np.ndarray:
+        count = self.info.frame_count or 0
+        if not 0 <= index < count:
+            raise IndexError(f"{self.info.name} has no frame {index}")
+        try:
+            frame = self._page(index)
+        except Exception as error:
+            reason = error.problem if isinstance(error, PhotoError) else error
+            raise stopped_at(self._path, index, reason) from error
+        frame.flags.writeable = False
+        return frame
+
+    def _page(self, index: int) -> np.ndarray:
+        page = self._tiff.pages[index]
+        check_tiff_data(
+            self._path, page.dataoffsets, page.databytecounts, os.path.getsize(self._path)
+        )
+        values = page.asarray()
+        if values.ndim == 3 and values.shape[0] in (3, 4) and values.shape[-1] not in (3, 4):
+            values = np.moveaxis(values, 0, -1)  # planes of red, green and blue
+        low, high = (0.0, 0.0) if values.dtype.kind == "u" else _value_range(values)
+        return samples_to_float(
+            values,
+            white=white_level(values.dtype, low, high),
+            colour=self._has_colour,
+            alpha=self._alpha,
+            inverted=self._inverted,
+            in_colour=self._in_colour,
+        )
+
+    def close(self) -> None:
+        tiff = getattr(self, "_tiff", None)
+        if tiff is not None:
+            tiff.close()
+
+
+def _stack_rate(tiff: Any) -> float:
+    """The frames per second a stack says: BlurApp's own (in the JSON description it writes),
+    or ImageJ's frame interval; else DEFAULT_FRAMES_PER_SECOND."""
+    from blurapp.core.clip_saving import FRAMES_PER_SECOND_KEY
+
+    try:
+        described = json.loads(tiff.pages.first.description or "{}")
+        rate = float(described.get(FRAMES_PER_SECOND_KEY, 0))
+    except (ValueError, TypeError, AttributeError):
+        rate = 0.0
+    if not rate:
+        interval = (tiff.imagej_metadata or {}).get("finterval")
+        rate = 1 / interval if isinstance(interval, int | float) and interval > 0 else 0.0
+    return rate if math.isfinite(rate) and rate > 0 else DEFAULT_FRAMES_PER_SECOND
+
+
+def _value_range(values: np.ndarray) -> tuple[float, float]:
+    return (values.min().item(), values.max().item()) if values.size else (0.0, 0.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Animated GIF, WebP and PNG
+
+
+class Animation(Clip):
+    """An animated GIF, WebP or PNG, read through Pillow a frame at a time; each frame as a
+    photo of that file would be (composited over white)."""
+
+    def __init__(self, path: Path, *, color: bool) -> None:
+        from blurapp.core.photo import _GRAY_MODES
+
+        self._path = path
+        self._image: Any = None
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", Image.DecompressionBombWarning)
+                self._image = Image.open(path)
+            image = self._image
+            count = getattr(image, "n_frames", 1)
+            in_colour = color and image.mode not in _GRAY_MODES
+            check_frame_size(path, *image.size, channels=3 if in_colour else 1)
+            # WebP says its first frame's duration once that frame is decoded.
+            image.seek(0)
+            image.load()
+            milliseconds = image.info.get("duration") or 0
+        except PhotoError:
+            self.close()
+            raise
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
+            self.close()
+            raise ClipError(
+                path,
+                QT_TRANSLATE_NOOP(
+                    "FileProblem", "the image is too large to open safely (over {limit} pixels)"
+                ),
+                limit=f"{2 * (Image.MAX_IMAGE_PIXELS or 0):,}",
+            ) from error
+        except UnidentifiedImageError as error:
+            self.close()
+            raise ClipError(
+                path, QT_TRANSLATE_NOOP("FileProblem", "this is not an image file BlurApp can read")
+            ) from error
+        except Exception as error:
+            self.close()
+            raise ClipError(
+                path,
+                QT_TRANSLATE_NOOP(
+                    "FileProblem", "the file is damaged or not a valid image ({reason})"
+                ),
+                reason=error,
+            ) from error
+        self._in_colour = in_colour
+        self.info = ClipInfo(
+            name=path.name,
+            width=image.width,
+            height=image.height,
+            frame_count=count,
+            # The first frame's duration sets the pace of the whole clip.
+            frames_per_second=1000 / milliseconds
+            if milliseconds > 0
+            else DEFAULT_FRAMES_PER_SECOND,
+            colour=in_colour,
+            path=path,
+        )
+
+    def _read(self, start: int) -> Iterator[np.ndarray]:
+        from blurapp.core.photo import _to_colour, _to_gray
+
+        image = self._image
+        for index in range(start, self.info.frame_count or 0):
+            try:
+                image.seek(index)
+                image.load()
+                if image.size != (self.info.width, self.info.height):
+                    raise changed_size(self.info, *image.size)
+                frame = _to_colour(image) if self._in_colour else _to_gray(image)
+            except (ClipError, GeneratorExit):
+                raise
+            except Exception as error:
+                raise stopped_at(self._path, index, error) from error
+            yield frame
+
+    def close(self) -> None:
+        if self._image is not None:
+            self._image.close()
+            self._image = None

@@ -1,0 +1,277 @@
+"""Writing frames as a clip file, atomically: a video (PyAV), a multi-page TIFF (tifffile), an
+animated GIF or WebP (Pillow). Frames are written as they come, so a video or a TIFF of any
+length costs the memory of a few frames; Pillow's GIF and WebP writers keep every frame until
+the end, and a clip too long for them is refused before the first frame is blurred."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from blurapp.core.clip import ClipInfo
+from blurapp.core.photo_checks import available_memory
+from blurapp.core.saving import (
+    OutputError,
+    _check_target,
+    _same_file,
+    to_8bit,
+    to_16bit,
+    write_atomically,
+)
+from blurapp.core.wording import QT_TRANSLATE_NOOP
+
+# The container of each video extension, and the codecs tried for it, the first available
+# taken. Matroska and AVI are lossless (FFV1) unless another codec is asked for.
+VIDEO_OUTPUTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    ".mp4": ("mp4", ("libx264", "h264", "mpeg4")),
+    ".m4v": ("mp4", ("libx264", "h264", "mpeg4")),
+    ".mov": ("mov", ("libx264", "h264", "mpeg4")),
+    ".mkv": ("matroska", ("ffv1",)),
+    ".avi": ("avi", ("ffv1",)),
+    ".webm": ("webm", ("libvpx-vp9", "libvpx")),
+}
+STACK_OUTPUTS = (".tif", ".tiff")
+ANIMATION_OUTPUTS = {".gif": "GIF", ".webp": "WEBP"}
+CLIP_OUTPUTS = (*VIDEO_OUTPUTS, *STACK_OUTPUTS, *ANIMATION_OUTPUTS)
+# The key of the frame rate in the description BlurApp writes in a stack's first page.
+FRAMES_PER_SECOND_KEY = "frames per second"
+# Lossless codecs: the frames written at the source's depth, as planes of red, green and blue
+# (or grey), so that what is read back is the levels written.
+_LOSSLESS = {"ffv1"}
+# A TIFF stack larger than this is written as a BigTIFF (a classic TIFF stops at 4 GB).
+_BIGTIFF_BYTES = 2**32 - 2**25
+
+
+def check_clip_output_path(
+    path: str | os.PathLike[str],
+    info: ClipInfo,
+    *,
+    source: Path | None = None,
+    codec: str | None = None,
+) -> None:
+    """Raise OutputError now, before any frame is blurred, if `path` could not take the clip:
+    an extension that is not a clip format, a codec this FFmpeg lacks, no folder, the source
+    itself, or a GIF or WebP whose frames would not fit in memory."""
+    path = Path(path)
+    extension = path.suffix.lower()
+    if extension not in CLIP_OUTPUTS:
+        raise OutputError(
+            path,
+            QT_TRANSLATE_NOOP("FileProblem", "unknown output format {extension}; use {accepted}"),
+            extension=repr(extension or "(none)"),
+            accepted=", ".join(CLIP_OUTPUTS),
+        )
+    if codec is not None and extension not in VIDEO_OUTPUTS:
+        raise OutputError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem", "a codec can be chosen for video only ({videos}), not {extension}"
+            ),
+            videos=", ".join(VIDEO_OUTPUTS),
+            extension=extension,
+        )
+    if extension in VIDEO_OUTPUTS:
+        video_codec(path, codec)
+    _check_target(path)
+    if source is not None and _same_file(path, source):
+        raise OutputError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "this is the clip being blurred; BlurApp never writes over it, choose another name",
+            ),
+        )
+    if extension in ANIMATION_OUTPUTS:
+        _check_animation_fits(path, info)
+
+
+def video_codec(path: Path, asked: str | None = None) -> str:
+    """The encoder a video at `path` is written with: `asked`, else the first of its
+    extension's that PyAV's FFmpeg has. Raises OutputError."""
+    from blurapp.core.clip_video import import_av
+
+    av = import_av(path)
+    available = av.codecs_available
+    wanted = (asked,) if asked else VIDEO_OUTPUTS[path.suffix.lower()][1]
+    for name in wanted:
+        if name in available and _is_video_encoder(av, name):
+            return name
+    raise OutputError(
+        path,
+        QT_TRANSLATE_NOOP(
+            "FileProblem", "this FFmpeg has no video encoder named {codec} (it is PyAV {version}'s)"
+        ),
+        codec=" or ".join(wanted),
+        version=av.__version__,
+    )
+
+
+def _is_video_encoder(av: Any, name: str) -> bool:
+    try:
+        return av.Codec(name, "w").type == "video"
+    except Exception:
+        return False
+
+
+def _check_animation_fits(path: Path, info: ClipInfo) -> None:
+    frames = info.frame_count
+    available = available_memory()
+    if frames is None or available is None:
+        return
+    # Pillow keeps each frame (at 8 bits, 4 channels for WebP) until the file is written.
+    needed = frames * info.width * info.height * 4
+    if needed > available // 2:
+        raise OutputError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem",
+                "{format} keeps every frame in memory until it is written: {frames} frames need "
+                "about {needed} GB and {available} GB is available; write a video (.mp4, .mkv) "
+                "instead",
+            ),
+            format=ANIMATION_OUTPUTS[path.suffix.lower()],
+            frames=f"{frames:,}",
+            needed=f"{needed / 1e9:.1f}",
+            available=f"{available / 1e9:.1f}",
+        )
+
+
+def save_clip(
+    path: str | os.PathLike[str],
+    frames: Iterable[np.ndarray],
+    info: ClipInfo,
+    *,
+    codec: str | None = None,
+    description: Mapping[str, str] | None = None,
+) -> int:
+    """Write `frames` (float [0, 1], as `info` describes them: its size, colour, rate and bit
+    depth) to `path` atomically, the format following the extension (CLIP_OUTPUTS); the
+    number of frames written. A video keeps the frame rate; Matroska and AVI are lossless
+    FFV1 unless `codec` names another encoder. A TIFF stack keeps the bit depth; a GIF has a
+    palette of 256 colours a frame; WebP is lossless. Audio is never written. Raises
+    OutputError; an error raised by `frames` (a clip cut short, an engine failing) leaves
+    nothing at `path`."""
+    path = Path(path)
+    check_clip_output_path(path, info, codec=codec)
+    extension = path.suffix.lower()
+    written = [0]
+
+    def counted() -> Iterator[np.ndarray]:
+        for frame in frames:
+            yield frame
+            written[0] += 1
+
+    if extension in VIDEO_OUTPUTS:
+        name = video_codec(path, codec)
+        write_atomically(path, lambda file: _write_video(file, path, counted(), info, name))
+    elif extension in STACK_OUTPUTS:
+        write_atomically(path, lambda file: _write_stack(file, counted(), info, description))
+    else:
+        write_atomically(path, lambda file: _write_animation(file, path, counted(), info))
+    return written[0]
+
+
+def _write_video(
+    file: BinaryIO, path: Path, frames: Iterator[np.ndarray], info: ClipInfo, codec: str
+) -> None:
+    import av
+
+    container_format = VIDEO_OUTPUTS[path.suffix.lower()][0]
+    lossless = codec in _LOSSLESS
+    deep = lossless and info.bit_depth == 16
+    if info.colour:
+        source_format = "rgb48le" if deep else "rgb24"
+        pixel_format = ("gbrp16le" if deep else "bgr0") if lossless else "yuv420p"
+    else:
+        source_format = "gray16le" if deep else "gray"
+        pixel_format = source_format if lossless else "yuv420p"
+    if not lossless and codec in ("libx264", "h264") and (info.width % 2 or info.height % 2):
+        pixel_format = "yuv444p"  # x264's 4:2:0 needs an even width and height
+    rate = Fraction(info.frames_per_second).limit_denominator(1001 * 1000)
+    try:
+        with av.open(file, mode="w", format=container_format) as container:
+            stream: Any = container.add_stream(codec, rate=rate)
+            stream.width, stream.height = info.width, info.height
+            stream.pix_fmt = pixel_format
+            if codec in ("libx264", "h264"):
+                # x264's "veryfast" encodes 1080p about 2.5 times as fast as its default on a
+                # 2-core CPU, its files somewhat larger at the same quality.
+                stream.options = {"crf": "18", "preset": "veryfast"}
+            elif codec.startswith("libvpx"):
+                stream.options = {"crf": "20", "b": "0"}
+            for frame in frames:
+                levels = to_16bit(frame) if deep else to_8bit(frame)
+                picture = av.VideoFrame.from_ndarray(levels, format=source_format)
+                for packet in stream.encode(picture):
+                    container.mux(packet)
+            for packet in stream.encode():
+                container.mux(packet)
+    except av.FFmpegError as error:
+        raise OutputError(
+            path,
+            QT_TRANSLATE_NOOP("FileProblem", "{format} cannot store this clip: {reason}"),
+            format=codec,
+            reason=getattr(error, "strerror", None) or error,
+        ) from error
+
+
+def _write_stack(
+    file: BinaryIO,
+    frames: Iterator[np.ndarray],
+    info: ClipInfo,
+    description: Mapping[str, str] | None,
+) -> None:
+    import tifffile
+
+    deep = info.bit_depth == 16
+    described = {**(description or {}), FRAMES_PER_SECOND_KEY: repr(info.frames_per_second)}
+    frame_bytes = info.width * info.height * (3 if info.colour else 1) * (2 if deep else 1)
+    big = info.frame_count is None or info.frame_count * frame_bytes > _BIGTIFF_BYTES
+    # Named, since tifffile takes a name from the file and os.fdopen's is a number.
+    named = tifffile.FileHandle(file, mode="wb", name="clip.tif", size=0)
+    with tifffile.TiffWriter(named, bigtiff=big) as tiff:
+        for index, frame in enumerate(frames):
+            tiff.write(
+                to_16bit(frame) if deep else to_8bit(frame),
+                photometric="rgb" if info.colour else "minisblack",
+                # TIFF strings are 7-bit ASCII: escaped JSON keeps every character.
+                description=json.dumps(described, ensure_ascii=True) if index == 0 else None,
+                metadata=None,
+                software=False,
+            )
+
+
+def _write_animation(
+    file: BinaryIO, path: Path, frames: Iterator[np.ndarray], info: ClipInfo
+) -> None:
+    from PIL import Image
+
+    pictures = (Image.fromarray(to_8bit(frame)) for frame in frames)
+    first = next(pictures, None)
+    if first is None:
+        raise OutputError(path, QT_TRANSLATE_NOOP("FileProblem", "the clip has no frames"))
+    image_format = ANIMATION_OUTPUTS[path.suffix.lower()]
+    options: dict[str, object] = {"lossless": True} if image_format == "WEBP" else {}
+    try:
+        first.save(
+            file,
+            format=image_format,
+            save_all=True,
+            append_images=pictures,
+            duration=round(1000 / info.frames_per_second),
+            loop=0,
+            **options,
+        )
+    except (OSError, ValueError, KeyError) as error:
+        raise OutputError(
+            path,
+            QT_TRANSLATE_NOOP("FileProblem", "{format} cannot store this clip: {reason}"),
+            format=image_format,
+            reason=error,
+        ) from error

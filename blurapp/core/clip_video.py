@@ -1,0 +1,224 @@
+"""Video files (MP4, MOV, MKV, WebM, AVI, …) read through PyAV, a frame at a time as they are
+decoded. PyAV is the `video` extra, imported only when a video is opened."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
+from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at
+from blurapp.core.photo_checks import PhotoError
+from blurapp.core.pixels import samples_to_float
+from blurapp.core.wording import QT_TRANSLATE_NOOP
+
+VIDEO_EXTRA = "pip install 'blurapp[video]'"
+
+
+def import_av(path: Path) -> ModuleType:
+    """PyAV, or a ClipError naming `path` and the extra that brings it."""
+    try:
+        import av
+    except ImportError:
+        raise ClipError(
+            path,
+            QT_TRANSLATE_NOOP(
+                "FileProblem", "reading and writing video needs PyAV, which is not installed: {how}"
+            ),
+            how=VIDEO_EXTRA,
+        ) from None
+    return av
+
+
+def _bits(pixel_format: str) -> int:
+    """The bits of the widest sample of a pixel format (8 for yuv420p, 10 for yuv420p10le)."""
+    import av
+
+    try:
+        return max(component.bits for component in av.VideoFormat(pixel_format).components)
+    except (ValueError, TypeError):
+        return 8
+
+
+def _is_rgb(pixel_format: str) -> bool:
+    import av
+
+    try:
+        return bool(av.VideoFormat(pixel_format).is_rgb)
+    except (ValueError, TypeError):
+        return False
+
+
+def _is_grey(pixel_format: str) -> bool:
+    return pixel_format.startswith(("gray", "ya", "y4", "mono"))
+
+
+class VideoClip(Clip):
+    """A video file's first video stream, decoded as its frames are asked for.
+
+    Grey is the luma the video stores (its Y plane, or its grey samples) on 0 to 1, as a
+    player shows it, or for a video stored as red, green and blue (FFV1, PNG), their luma as a
+    photo's; colour is the red, green and blue FFmpeg converts to. Sources of more than
+    8 bits a sample are read at 16 bits (bit_depth 16)."""
+
+    def __init__(self, path: Path, *, color: bool) -> None:
+        av = import_av(path)
+        self._path = path
+        self._container: Any = None
+        try:
+            self._container = av.open(str(path), metadata_errors="ignore")
+            if not self._container.streams.video:
+                raise ClipError(
+                    path,
+                    QT_TRANSLATE_NOOP(
+                        "FileProblem", "the file has no video stream (only {streams})"
+                    ),
+                    streams=_streams_in_words(self._container) or "no streams at all",
+                )
+            stream = self._container.streams.video[0]
+            context = stream.codec_context
+            pixel_format = context.pix_fmt or "yuv420p"
+            in_colour = color and not _is_grey(pixel_format)
+            check_frame_size(path, context.width, context.height, channels=3 if in_colour else 1)
+        except PhotoError:
+            self.close()
+            raise
+        except Exception as error:
+            self.close()
+            raise ClipError(
+                path,
+                QT_TRANSLATE_NOOP("FileProblem", "this is not a video BlurApp can read ({reason})"),
+                reason=error,
+            ) from error
+        stream.thread_type = "AUTO"  # FFmpeg's decoding threads, frames and slices alike
+        self._stream = stream
+        deep = _bits(pixel_format) > 8
+        # Grey from red, green and blue as a photo's (LUMA_WEIGHTS); from luma and chroma, the
+        # luma the video stores.
+        rgb_source = _is_rgb(pixel_format)
+        if in_colour or rgb_source:
+            self._format = "rgb48le" if deep else "rgb24"
+        else:
+            self._format = "gray16le" if deep else "gray"
+        self._white = 65535.0 if deep else 255.0
+        rate = stream.average_rate or stream.guessed_rate or stream.base_rate
+        fps = float(rate) if rate else DEFAULT_FRAMES_PER_SECOND
+        if not (math.isfinite(fps) and fps > 0):
+            fps = DEFAULT_FRAMES_PER_SECOND
+        self.audio_streams = len(self._container.streams.audio)
+        self.info = ClipInfo(
+            name=path.name,
+            width=context.width,
+            height=context.height,
+            frame_count=_frame_count(self._container, stream, fps),
+            frames_per_second=fps,
+            colour=in_colour,
+            bit_depth=16 if deep else 8,
+            path=path,
+        )
+
+    def _read(self, start: int) -> Iterator[np.ndarray]:
+        container, stream = self._container, self._stream
+        if container is None:
+            raise ClipError(self._path, QT_TRANSLATE_NOOP("FileProblem", "the clip is closed"))
+        index = 0
+        if start > 0:
+            index = self._seek(start)
+        else:
+            container.seek(0)
+        frames = container.decode(stream)
+        while True:
+            try:
+                decoded = next(frames, None)
+                if decoded is None:
+                    break
+                if (decoded.width, decoded.height) != (self.info.width, self.info.height):
+                    raise changed_size(self.info, decoded.width, decoded.height)
+                if index >= start:
+                    levels = decoded.to_ndarray(format=self._format)
+            except (ClipError, GeneratorExit):
+                raise
+            except Exception as error:
+                raise stopped_at(self._path, index, _reason(error)) from error
+            if index >= start:
+                yield samples_to_float(
+                    levels, white=self._white, colour=levels.ndim == 3, in_colour=self.info.colour
+                )
+            index += 1
+        count = self.info.frame_count
+        # A cut-short file often ends without a decoding error: its frames are counted. A
+        # count worked out from the duration may be one more than the frames there are.
+        if count is not None and index < count - (0 if self._stream.frames else 1):
+            raise stopped_at(
+                self._path,
+                index,
+                f"the file ends before the {count} frames it declares (it is truncated)",
+            )
+
+    def _seek(self, start: int) -> int:
+        """Seek to the keyframe at or before frame `start`; the index of the frame decoded
+        next. Without timestamps to go by, decoding starts over from the first frame."""
+        stream = self._stream
+        rate = self.info.frames_per_second
+        if stream.time_base is None or stream.start_time is None:
+            self._container.seek(0)
+            return 0
+        target = stream.start_time + int(start / rate / stream.time_base)
+        self._container.seek(target, stream=stream, backward=True, any_frame=False)
+        # Where the keyframe is, known only once it is decoded: decode and count from there.
+        for decoded in self._container.decode(stream):
+            if decoded.pts is None:
+                break
+            index = round((decoded.pts - stream.start_time) * stream.time_base * rate)
+            self._container.seek(decoded.pts, stream=stream, backward=True, any_frame=False)
+            return min(index, start)
+        self._container.seek(0)
+        return 0
+
+    def close(self) -> None:
+        if self._container is not None:
+            self._container.close()
+            self._container = None
+
+
+def _frame_count(container: Any, stream: Any, fps: float) -> int | None:
+    """The frames the stream says it has, else its duration (Matroska's per-track DURATION
+    tag included) times its rate, else None. The container's duration counts only for a file
+    of one stream: with sound, it is the longer of the two."""
+    if stream.frames and stream.frames > 0:
+        return int(stream.frames)
+    seconds = None
+    if stream.duration is not None and stream.time_base is not None:
+        seconds = float(stream.duration * stream.time_base)
+    elif "DURATION" in stream.metadata:
+        seconds = _clock_seconds(stream.metadata["DURATION"])
+    elif container.duration is not None and len(container.streams) == 1:
+        seconds = container.duration / 1_000_000  # AV_TIME_BASE
+    if seconds is None or not seconds > 0:
+        return None
+    return max(1, round(seconds * fps))
+
+
+def _clock_seconds(text: str) -> float | None:
+    """'00:00:01.600000000' in seconds; None for anything else."""
+    try:
+        hours, minutes, seconds = text.split(":")
+        return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+    except ValueError:
+        return None
+
+
+def _streams_in_words(container: Any) -> str:
+    kinds = [stream.type for stream in container.streams]
+    return ", ".join(f"{kinds.count(kind)} {kind}" for kind in dict.fromkeys(kinds))
+
+
+def _reason(error: Exception) -> str:
+    """An FFmpeg error as a person reads it: its words, without the function that raised it."""
+    text = getattr(error, "strerror", None) or str(error)
+    return str(text)

@@ -1,0 +1,162 @@
+"""`blurapp blur CLIP -o OUT` as a user runs it: every frame blurred and written, the rate kept,
+what it says, and one `error:` line for a clip it cannot finish."""
+
+import signal
+import subprocess
+import sys
+import textwrap
+
+import av
+import numpy as np
+import pytest
+from helpers.clip_files import animation_file, random_levels, tiff_stack, video_file
+from helpers.command_line import blurapp_in_process
+from helpers.oracle import blur_oracle
+from helpers.photos import photo_file
+
+from blurapp.core.clip_files import open_clip
+from blurapp.core.kernel import gaussian_kernel
+
+
+def read(path, *, color=False):
+    with open_clip(path, color=color) as clip:
+        return clip.info, np.stack(list(clip.frames()))
+
+
+@pytest.mark.parametrize("engine", ["numpy", "jax"])
+def test_every_frame_of_a_lossless_clip_is_the_oracle_to_the_level(tmp_path, engine):
+    source = video_file(tmp_path / "in.mkv", random_levels(6), rate=30)
+    out = tmp_path / "out.mkv"
+    run = blurapp_in_process("blur", source, "-o", out, "--engine", engine, "--sigma", "1.5")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(f"wrote {out}: 6 frames of 64 × 48 in ")
+    assert "frames/s" in run.stdout
+    _, originals = read(source)
+    info, frames = read(out)
+    assert info.frame_count == 6 and info.frames_per_second == 30
+    with av.open(str(out)) as container:
+        assert container.streams.video[0].codec_context.name == "ffv1"  # lossless stays so
+    kernel = gaussian_kernel(9, 1.5)
+    for original, frame in zip(originals, frames, strict=True):
+        difference = np.abs(frame - blur_oracle(original, kernel))
+        assert difference.max() <= 0.5 / 255 + 1e-5  # the nearest level of 255
+
+
+def test_a_sixteen_bit_colour_stack_stays_sixteen_bit(tmp_path):
+    source = tiff_stack(tmp_path / "in.tif", random_levels(3, colour=True, dtype=np.uint16))
+    out = tmp_path / "out.tif"
+    run = blurapp_in_process(
+        "blur", source, "-o", out, "--color", "--kernel-size", "5", "--sigma", "1"
+    )
+    assert run.returncode == 0, run.stderr
+    _, originals = read(source, color=True)
+    info, frames = read(out, color=True)
+    assert info.bit_depth == 16 and info.colour and info.frame_count == 3
+    kernel = gaussian_kernel(5, 1.0)
+    for original, frame in zip(originals, frames, strict=True):
+        difference = np.abs(frame - blur_oracle(original, kernel))
+        assert difference.max() <= 0.5 / 65535 + 1e-5
+
+
+def test_an_animation_becomes_a_video_at_its_rate(tmp_path):
+    source = animation_file(tmp_path / "in.gif", random_levels(8), milliseconds=50)
+    out = tmp_path / "out.mp4"
+    run = blurapp_in_process("blur", source, "-o", out, "--codec", "mpeg4")
+    assert run.returncode == 0, run.stderr
+    info, _ = read(out)
+    assert info.frame_count == 8 and info.frames_per_second == 20
+    with av.open(str(out)) as container:
+        assert container.streams.video[0].codec_context.name == "mpeg4"
+
+
+def test_a_clip_with_sound_says_the_sound_is_not_written(tmp_path):
+    source = video_file(tmp_path / "talk.mkv", random_levels(3), audio=True)
+    run = blurapp_in_process("blur", source, "-o", tmp_path / "out.mkv")
+    assert run.returncode == 0, run.stderr
+    assert "note: talk.mkv has sound; BlurApp writes the frames only, without it" in run.stderr
+    with av.open(str(tmp_path / "out.mkv")) as container:
+        assert not container.streams.audio
+
+
+def test_a_clip_cut_short_is_one_error_line_and_no_file(tmp_path):
+    whole = video_file(tmp_path / "whole.mkv", random_levels(40))
+    cut = tmp_path / "cut.mkv"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    out = tmp_path / "out.mkv"
+    run = blurapp_in_process("blur", cut, "-o", out)
+    assert run.returncode == 1
+    lines = run.stderr.strip().splitlines()
+    assert lines[-1].startswith(f"error: {cut}: the clip stops at frame ")
+    assert "Traceback" not in run.stderr
+    assert not out.exists()
+
+
+def test_a_clip_into_a_photo_format_is_refused_before_blurring(tmp_path):
+    source = video_file(tmp_path / "in.mkv", random_levels(2))
+    run = blurapp_in_process("blur", source, "-o", tmp_path / "out.png")
+    assert run.returncode == 1
+    assert (
+        run.stderr.strip()
+        .splitlines()[-1]
+        .startswith(f"error: {tmp_path / 'out.png'}: unknown output format '.png'; use .mp4")
+    )
+
+
+def test_codec_is_for_clips_only(tmp_path):
+    photo = photo_file(tmp_path)
+    run = blurapp_in_process("blur", photo, "-o", tmp_path / "out.png", "--codec", "ffv1")
+    assert run.returncode == 1
+    assert run.stderr.strip() == f"error: {photo}: --codec is for clips; this is a photo"
+
+
+def test_without_pyav_the_error_says_how_to_get_it(tmp_path, monkeypatch):
+    source = video_file(tmp_path / "in.mkv", random_levels(2))
+    monkeypatch.setitem(sys.modules, "av", None)
+    run = blurapp_in_process("blur", source, "-o", tmp_path / "out.mkv")
+    assert run.returncode == 1
+    assert run.stderr.strip().endswith(
+        "reading and writing video needs PyAV, which is not installed: pip install 'blurapp[video]'"
+    )
+
+
+def test_blocks_are_for_photos_not_clips(tmp_path):
+    source = video_file(tmp_path / "in.mkv", random_levels(2))
+    run = blurapp_in_process("blur", source, "-o", tmp_path / "out.mkv", "--tiles")
+    assert run.returncode == 1
+    assert run.stderr.strip() == (
+        f"error: {source}: a clip is blurred a frame at a time; --tiles and --scheduler are for "
+        "photos too large for memory"
+    )
+    assert not (tmp_path / "out.mkv").exists()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_mid_clip_stops_every_thread_and_leaves_no_file(tmp_path, signum):
+    # The signal arrives as the fourth frame is written, every time: no race to lose. Frames
+    # are being decoded and blurred on threads of their own meanwhile.
+    source = video_file(tmp_path / "in.mkv", random_levels(20))
+    script = textwrap.dedent(
+        f"""
+        import os, signal, sys
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        import blurapp.core.clip_saving as clip_saving
+
+        real, written = clip_saving.to_8bit, []
+
+        def signal_at_the_fourth(frame):
+            written.append(1)
+            if len(written) == 4:
+                os.kill(os.getpid(), {int(signum)})
+            return real(frame)
+
+        clip_saving.to_8bit = signal_at_the_fourth
+        from blurapp.cli import main
+        sys.exit(main(["blur", {str(source)!r}, "-o", "out.mkv"]))
+        """
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert run.returncode == 128 + signum, run.stderr
+    assert run.stderr.strip().splitlines()[-1].startswith("error: ")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["in.mkv"]

@@ -1,0 +1,268 @@
+"""Clip files opened as clips (blurapp.core.clip_files): what a caller gets of each kind, and
+each kind of bad file refused in words naming it, before or where it stops."""
+
+import os
+import struct
+import sys
+import tracemalloc
+
+import numpy as np
+import pytest
+import tifffile
+from helpers.clip_files import (
+    animation_file,
+    audio_only_file,
+    random_levels,
+    smooth_levels,
+    tiff_stack,
+    video_file,
+)
+from PIL import Image
+
+from blurapp.core.clip import ClipError
+from blurapp.core.clip_files import is_clip, open_clip
+from blurapp.core.photo import load_photo
+from blurapp.core.photo_checks import PhotoError
+from blurapp.core.pixels import samples_to_float
+
+
+def floats(levels):
+    """Levels on 0 to 1 as photos make them (times the float32 reciprocal of white)."""
+    return np.multiply(levels, np.float32(1 / np.iinfo(levels.dtype).max), dtype=np.float32)
+
+
+def test_a_lossless_grey_video_gives_back_its_levels(tmp_path):
+    levels = random_levels(12)
+    path = video_file(tmp_path / "grey.mkv", levels, rate=30)
+    assert is_clip(path)
+    with open_clip(path) as clip:
+        info = clip.info
+        assert (info.width, info.height, info.frame_count) == (64, 48, 12)
+        assert info.frames_per_second == 30 and not info.colour and info.bit_depth == 8
+        frames = list(clip.frames())
+    assert len(frames) == 12
+    np.testing.assert_array_equal(np.stack(frames), floats(levels))
+    assert frames[0].dtype == np.float32 and not frames[0].flags.writeable
+
+
+def test_a_colour_video_in_colour_and_in_grey_as_a_photo_would_be(tmp_path):
+    levels = random_levels(5, colour=True)
+    path = video_file(tmp_path / "colour.mkv", levels)
+    with open_clip(path, color=True) as clip:
+        assert clip.info.colour and clip.info.frame_shape == (48, 64, 3)
+        np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(levels))
+    with open_clip(path) as clip:
+        assert not clip.info.colour
+        grey = np.stack(list(clip.frames()))
+    # The grey a photo of the same pixels gets.
+    expected = [samples_to_float(frame, white=255, colour=True) for frame in levels]
+    np.testing.assert_array_equal(grey, np.stack(expected))
+
+
+def test_a_sixteen_bit_video_keeps_sixteen_bits(tmp_path):
+    levels = random_levels(4, dtype=np.uint16)
+    path = video_file(tmp_path / "deep.mkv", levels)
+    with open_clip(path) as clip:
+        assert clip.info.bit_depth == 16
+        np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(levels))
+
+
+def test_frames_from_the_middle_match_those_read_from_the_start(tmp_path):
+    # H.264 with a keyframe every 4 frames: frame(i) seeks to one and decodes forward.
+    path = video_file(tmp_path / "moving.mp4", smooth_levels(20), codec="libx264", gop=4)
+    with open_clip(path) as clip:
+        assert clip.info.frame_count == 20
+        every = list(clip.frames())
+        for index in (0, 1, 6, 13, 19, 2):
+            np.testing.assert_array_equal(clip.frame(index), every[index])
+        np.testing.assert_array_equal(np.stack(list(clip.frames(9, 12))), np.stack(every[9:12]))
+        with pytest.raises(IndexError, match=r"moving\.mp4 has no frame 20"):
+            clip.frame(20)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
+def test_a_tiff_stack_gives_its_pages_as_a_photo_would(tmp_path, dtype):
+    levels = random_levels(4, colour=True, dtype=dtype)
+    path = tiff_stack(tmp_path / "stack.tif", levels)
+    assert is_clip(path)
+    with open_clip(path, color=True) as clip:
+        assert clip.info.frame_count == 4 and clip.info.colour
+        assert clip.info.bit_depth == (16 if dtype == np.uint16 else 8)
+        np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(levels))
+        np.testing.assert_array_equal(clip.frame(2), floats(levels[2]))
+    with open_clip(path) as clip:
+        tifffile.imwrite(tmp_path / "page.tif", levels[1], photometric="rgb")
+        np.testing.assert_array_equal(clip.frame(1), load_photo(tmp_path / "page.tif").pixels)
+
+
+def test_a_tiff_of_pages_of_different_sizes_or_one_page_stays_a_photo(tmp_path):
+    pyramid = tmp_path / "pyramid.tif"
+    with tifffile.TiffWriter(pyramid) as tiff:
+        tiff.write(random_levels(1, (64, 48))[0])
+        tiff.write(random_levels(1, (32, 24))[0])
+    single = tiff_stack(tmp_path / "single.tif", random_levels(1))
+    assert not is_clip(pyramid) and not is_clip(single)
+    assert load_photo(pyramid).pixels.shape == (48, 64)
+    with pytest.raises(ClipError, match=r"pyramid\.tif: this TIFF is a photo, not a stack"):
+        open_clip(pyramid)
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("moving.gif", {}), ("moving.webp", {"lossless": True}), ("moving.png", {})],
+)
+def test_animations_play_at_their_frames_durations(tmp_path, name, options):
+    levels = random_levels(6)
+    path = animation_file(tmp_path / name, levels, milliseconds=50, **options)
+    assert is_clip(path)
+    with open_clip(path) as clip:
+        assert clip.info.frame_count == 6 and clip.info.frames_per_second == 20
+        np.testing.assert_allclose(np.stack(list(clip.frames())), floats(levels), atol=1e-6)
+
+
+def test_a_one_frame_gif_or_a_photo_is_not_a_clip(tmp_path):
+    gif = animation_file(tmp_path / "still.gif", random_levels(1))
+    png = tmp_path / "photo.png"
+    Image.fromarray(random_levels(1)[0]).save(png)
+    assert not is_clip(gif) and not is_clip(png)
+    assert not is_clip(tmp_path / "missing.mkv")
+    fifo = tmp_path / "pipe.mkv"
+    os.mkfifo(fifo)
+    assert not is_clip(fifo)  # without waiting for a writer
+
+
+def test_a_clip_cut_short_plays_what_decodes_then_says_where_it_stopped(tmp_path):
+    whole = video_file(tmp_path / "whole.mkv", random_levels(40))
+    cut = tmp_path / "cut.mkv"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    frames = []
+    with open_clip(cut) as clip, pytest.raises(ClipError) as stopped:
+        for frame in clip.frames():
+            frames.append(frame)
+    assert 5 < len(frames) < 40
+    assert str(stopped.value).startswith(f"{cut}: the clip stops at frame {len(frames)}: ")
+    assert "truncated" in str(stopped.value)
+
+
+def test_a_tiff_stack_cut_short_gives_its_whole_pages_then_stops(tmp_path):
+    levels = random_levels(6)
+    whole = tiff_stack(tmp_path / "whole.tif", levels)
+    cut = tmp_path / "cut.tif"
+    cut.write_bytes(whole.read_bytes()[: int(whole.stat().st_size * 0.6)])
+    frames = []
+    with open_clip(cut) as clip, pytest.raises(ClipError) as stopped:
+        for frame in clip.frames():
+            frames.append(frame)
+    assert 0 < len(frames) < 6
+    np.testing.assert_array_equal(np.stack(frames), floats(levels[: len(frames)]))
+    assert str(stopped.value) == (
+        f"{cut}: the clip stops at frame {len(frames)}: the file is truncated (it ends before "
+        "the image does)"
+    )
+
+
+def test_a_damaged_clip_stops_where_its_data_goes_bad(tmp_path):
+    whole = video_file(tmp_path / "whole.mkv", random_levels(40))
+    data = bytearray(whole.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 2000] = b"\x55" * 2000
+    damaged = tmp_path / "damaged.mkv"
+    damaged.write_bytes(bytes(data))
+    with open_clip(damaged) as clip:
+        frames = clip.frames()
+        good = [next(frames) for _ in range(5)]
+        np.testing.assert_array_equal(good[4], floats(random_levels(40)[4]))
+        with pytest.raises(ClipError, match=r"damaged\.mkv: the clip stops at frame \d+: "):
+            list(frames)
+
+
+def test_frames_that_change_size_stop_the_clip_at_that_frame(tmp_path):
+    first = video_file(tmp_path / "a.ts", smooth_levels(5), codec="mpeg2video")
+    second = video_file(tmp_path / "b.ts", smooth_levels(5, (32, 32)), codec="mpeg2video")
+    joined = tmp_path / "joined.ts"
+    joined.write_bytes(first.read_bytes() + second.read_bytes())
+    shapes = []
+    with open_clip(joined) as clip, pytest.raises(ClipError) as stopped:
+        for frame in clip.frames():
+            shapes.append(frame.shape)
+    assert shapes and set(shapes) == {(48, 64)}
+    assert f"joined.ts: the clip stops at frame {len(shapes)}: " in str(stopped.value)
+    assert "the frame is 32 × 32 pixels where the clip's are 64 × 48" in str(stopped.value)
+
+
+def test_a_file_with_no_video_stream_says_what_it_holds(tmp_path):
+    path = audio_only_file(tmp_path / "sound.mkv")
+    with pytest.raises(
+        ClipError, match=r"sound\.mkv: the file has no video stream \(only 1 audio\)"
+    ):
+        open_clip(path)
+
+
+def test_a_gif_declaring_huge_frames_is_refused_before_decoding(tmp_path):
+    path = animation_file(tmp_path / "bomb.gif", random_levels(3, (8, 8)))
+    data = bytearray(path.read_bytes())
+    data[6:10] = struct.pack("<HH", 60000, 60000)  # the logical screen: 60000 × 60000
+    path.write_bytes(bytes(data))
+    with pytest.raises(PhotoError, match=r"bomb\.gif: .*too large to open safely"):
+        open_clip(path)
+
+
+def test_a_tiff_stack_declaring_huge_pages_is_refused_before_decoding(tmp_path):
+    path = tiff_stack(tmp_path / "huge.tif", random_levels(2, (8, 8)))
+    data = bytearray(path.read_bytes())
+    with tifffile.TiffFile(path) as tiff:
+        for page in tiff.pages:
+            for tag in ("ImageWidth", "ImageLength"):
+                found = page.tags[tag]
+                kind = {3: "<H", 4: "<I"}[int(found.dtype)]
+                data[found.valueoffset : found.valueoffset + struct.calcsize(kind)] = struct.pack(
+                    kind, 60000
+                )
+    path.write_bytes(bytes(data))
+    with pytest.raises(
+        ClipError, match=r"huge\.tif: its frames are 60,000 × 60,000 pixels, too large"
+    ):
+        open_clip(path)
+
+
+def test_thousands_of_frames_open_since_they_are_decoded_one_at_a_time(tmp_path):
+    path = animation_file(tmp_path / "many.gif", random_levels(3000, (4, 4)), milliseconds=20)
+    with open_clip(path) as clip:
+        assert clip.info.frame_count == 3000
+        assert sum(1 for _ in clip.frames()) == 3000
+
+
+def test_memory_holds_a_few_frames_whatever_the_clip_length(tmp_path):
+    frames = 1500
+    path = video_file(tmp_path / "long.mkv", random_levels(frames, (64, 48)))
+    one_frame = 64 * 48 * 4
+    with open_clip(path) as clip:
+        tracemalloc.start()
+        try:
+            seen = sum(1 for _ in clip.frames())
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert seen == frames
+    assert peak < 20 * one_frame  # the whole clip would be 1500 frames
+
+
+def test_without_pyav_a_video_says_how_to_get_it(tmp_path, monkeypatch):
+    path = video_file(tmp_path / "clip.mkv", random_levels(2))
+    monkeypatch.setitem(sys.modules, "av", None)
+    with pytest.raises(ClipError) as refused:
+        open_clip(path)
+    assert str(refused.value) == (
+        f"{path}: reading and writing video needs PyAV, which is not installed: "
+        "pip install 'blurapp[video]'"
+    )
+
+
+def test_a_file_that_is_no_clip_is_refused_in_words(tmp_path):
+    path = tmp_path / "notes.mp4"
+    path.write_text("these are not frames")
+    assert is_clip(path)  # by its name: opening it says what is wrong
+    with pytest.raises(ClipError, match=r"notes\.mp4: this is not a video BlurApp can read"):
+        open_clip(path)
+    with pytest.raises(PhotoError, match="no such file"):
+        open_clip(tmp_path / "missing.mkv")

@@ -1,0 +1,242 @@
+"""Blurred frames written as clip files (blurapp.core.clip_saving) and a clip blurred frame by
+frame (blurapp.core.blur_clip): what is read back, kept rates and depths, atomic writes."""
+
+import os
+import tracemalloc
+
+import numpy as np
+import pytest
+from helpers.clip_files import random_levels, smooth_levels, video_file
+from helpers.oracle import blur_oracle
+
+from blurapp.core import clip_saving
+from blurapp.core.blur_clip import blur_clip, blur_clip_to_file
+from blurapp.core.blur_file import BlurFailed
+from blurapp.core.clip import ClipError, FramesInMemory
+from blurapp.core.clip_files import open_clip
+from blurapp.core.clip_saving import check_clip_output_path, save_clip
+from blurapp.core.engines import get_engine
+from blurapp.core.saving import OutputError, to_8bit, to_16bit
+from blurapp.core.spec import BlurSpec
+
+
+def frames_in_memory(count=6, *, colour=False, rate=25.0, seed=3):
+    shape = (count, 48, 64, 3) if colour else (count, 48, 64)
+    values = np.random.default_rng(seed).random(shape, dtype=np.float32)
+    return FramesInMemory(values, frames_per_second=rate)
+
+
+def read_back(path, *, color=False):
+    with open_clip(path, color=color) as clip:
+        return clip.info, np.stack(list(clip.frames()))
+
+
+@pytest.mark.parametrize("colour", [False, True])
+@pytest.mark.parametrize("name", ["out.mkv", "out.avi", "out.tif", "out.webp"])
+def test_lossless_outputs_give_back_the_levels_written(tmp_path, name, colour):
+    clip = frames_in_memory(colour=colour, rate=24)
+    path = tmp_path / name
+    assert save_clip(path, clip.frames(), clip.info) == 6
+    info, frames = read_back(path, color=colour)
+    assert info.frame_count == 6 and info.frame_shape == clip.info.frame_shape
+    # WebP gives each frame a whole number of milliseconds: 42 for 1/24 s.
+    assert info.frames_per_second == pytest.approx(24, rel=0.01 if name.endswith(".webp") else 1e-6)
+    expected = np.stack([to_8bit(frame) for frame in clip.frames()]) / np.float32(255)
+    np.testing.assert_allclose(frames, expected, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["out.mkv", "out.tif"])
+def test_sixteen_bit_sources_are_written_at_sixteen_bits(tmp_path, name):
+    source = video_file(tmp_path / "deep.mkv", random_levels(4, colour=True, dtype=np.uint16))
+    with open_clip(source, color=True) as clip:
+        assert clip.info.bit_depth == 16
+        save_clip(tmp_path / name, clip.frames(), clip.info)
+        written = np.stack(list(clip.frames()))
+    info, frames = read_back(tmp_path / name, color=True)
+    assert info.bit_depth == 16
+    expected = np.stack([to_16bit(frame) for frame in written]) / np.float32(65535)
+    np.testing.assert_allclose(frames, expected, atol=1e-7)
+
+
+def test_a_grey_gif_is_exact_and_a_colour_one_is_close(tmp_path):
+    grey = frames_in_memory(rate=20)
+    save_clip(tmp_path / "grey.gif", grey.frames(), grey.info)
+    info, frames = read_back(tmp_path / "grey.gif")
+    assert info.frames_per_second == 20
+    expected = np.stack([to_8bit(frame) for frame in grey.frames()]) / np.float32(255)
+    np.testing.assert_allclose(frames, expected, atol=1e-6)
+    levels = smooth_levels(4, colour=True)
+    colour = FramesInMemory(levels / np.float32(255))
+    save_clip(tmp_path / "colour.gif", colour.frames(), colour.info)
+    _, frames = read_back(tmp_path / "colour.gif", color=True)
+    # 256 colours a frame: close, not exact.
+    assert np.abs(frames - levels / 255).mean() < 0.02
+
+
+@pytest.mark.parametrize("name", ["out.mp4", "out.webm", "out.mov"])
+def test_lossy_videos_keep_the_frame_count_rate_and_look(tmp_path, name):
+    levels = smooth_levels(10, colour=True)
+    clip = FramesInMemory(levels / np.float32(255), frames_per_second=30000 / 1001)
+    save_clip(tmp_path / name, clip.frames(), clip.info)
+    info, frames = read_back(tmp_path / name, color=True)
+    assert info.frame_count == 10 and info.frame_shape == (48, 64, 3)
+    assert info.frames_per_second == pytest.approx(30000 / 1001, rel=1e-4)
+    assert np.abs(frames - levels / 255).mean() < 0.03
+
+
+def test_a_failing_frame_leaves_the_old_file_and_no_temporary(tmp_path):
+    path = tmp_path / "out.mkv"
+    path.write_bytes(b"the old clip")
+    clip = frames_in_memory()
+
+    def frames():
+        yield from clip.frames(0, 3)
+        raise ClipError(tmp_path / "in.mkv", "the clip stops at frame 3: broken")
+
+    with pytest.raises(ClipError, match="stops at frame 3"):
+        save_clip(path, frames(), clip.info)
+    assert path.read_bytes() == b"the old clip"
+    assert sorted(os.listdir(tmp_path)) == ["out.mkv"]
+
+
+def test_outputs_that_cannot_take_a_clip_are_refused_before_any_frame(tmp_path):
+    info = frames_in_memory().info
+    with pytest.raises(OutputError, match=r"out\.png: unknown output format '\.png'; use \.mp4"):
+        check_clip_output_path(tmp_path / "out.png", info)
+    with pytest.raises(OutputError, match="no video encoder named no-such-codec"):
+        check_clip_output_path(tmp_path / "out.mkv", info, codec="no-such-codec")
+    with pytest.raises(OutputError, match=r"a codec can be chosen for video only"):
+        check_clip_output_path(tmp_path / "out.tif", info, codec="ffv1")
+    with pytest.raises(OutputError, match="does not exist"):
+        check_clip_output_path(tmp_path / "nowhere" / "out.mkv", info)
+    fifo = tmp_path / "pipe.mkv"
+    os.mkfifo(fifo)
+    with pytest.raises(OutputError, match="this is not a regular file"):
+        check_clip_output_path(fifo, info)
+    source = video_file(tmp_path / "in.mkv", random_levels(2))
+    with pytest.raises(OutputError, match="this is the clip being blurred"):
+        check_clip_output_path(source, info, source=source)
+
+
+def test_a_gif_too_long_for_memory_is_refused_before_any_frame(tmp_path, monkeypatch):
+    monkeypatch.setattr(clip_saving, "available_memory", lambda: 10_000_000)
+    info = FramesInMemory(np.zeros((2, 480, 640), np.float32)).info
+    long = type(info)(**{**info.__dict__, "frame_count": 100})
+    with pytest.raises(OutputError, match=r"out\.gif: GIF keeps every frame in memory"):
+        check_clip_output_path(tmp_path / "out.gif", long)
+    check_clip_output_path(tmp_path / "out.mkv", long)  # a video streams its frames
+
+
+@pytest.mark.parametrize("engine", ["numpy", "jax"])
+def test_every_blurred_frame_matches_the_oracle(engine):
+    clip = frames_in_memory(5, colour=engine == "jax")
+    spec = BlurSpec(5, 1.5)
+    blurred = list(blur_clip(clip, spec, get_engine(engine)))
+    assert len(blurred) == 5
+    for frame, output in zip(clip.frames(), blurred, strict=True):
+        np.testing.assert_allclose(output, blur_oracle(frame, spec.kernel), atol=1e-5)
+
+
+def test_a_lossless_clip_blurred_into_a_file_matches_the_oracle_to_the_level(tmp_path):
+    source = video_file(tmp_path / "in.mkv", random_levels(6))
+    spec = BlurSpec(7, 2.0)
+    done = []
+    with open_clip(source) as clip:
+        written = blur_clip_to_file(
+            clip,
+            tmp_path / "out.mkv",
+            spec,
+            get_engine("numpy"),
+            progress=lambda *d: done.append(d),
+        )
+        originals = list(clip.frames())
+    assert written == 6 and done[-1] == (6, 6)
+    _, frames = read_back(tmp_path / "out.mkv")
+    for original, frame in zip(originals, frames, strict=True):
+        # Rounded to the nearest of 255 levels: within half a level, and a hair for float32.
+        difference = np.abs(frame - blur_oracle(original, spec.kernel))
+        assert difference.max() <= 0.5 / 255 + 1e-5
+
+
+def test_an_engine_that_fails_names_the_clip_and_the_frame(tmp_path):
+    from dataclasses import replace
+
+    calls = []
+
+    def first_call(image, kernel, **options):
+        calls.append(1)
+        if len(calls) == 3:
+            raise ValueError("no luck")
+        return get_engine("numpy").first_call(image, kernel, **options)
+
+    broken = replace(get_engine("numpy"), name="broken", title="Broken", first_call=first_call)
+    source = video_file(tmp_path / "in.mkv", random_levels(6))
+    with open_clip(source) as clip, pytest.raises(BlurFailed) as failed:
+        blur_clip_to_file(clip, tmp_path / "out.mkv", BlurSpec(), broken)
+    assert str(failed.value) == f"{source}: the Broken engine failed: no luck (frame 2)"
+    assert not (tmp_path / "out.mkv").exists()
+
+
+def test_blurring_a_long_clip_into_a_file_holds_a_few_frames(tmp_path):
+    source = video_file(tmp_path / "long.mkv", random_levels(1000, (64, 48)))
+    one_frame = 64 * 48 * 4
+    with open_clip(source) as clip:
+        tracemalloc.start()
+        try:
+            written = blur_clip_to_file(
+                clip, tmp_path / "out.mkv", BlurSpec(5, 1.0), get_engine("numpy")
+            )
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert written == 1000
+    assert peak < 40 * one_frame  # the clip's frames are 1000
+
+
+def test_frames_read_ahead_come_in_order_and_stop_with_their_reader():
+    import threading
+
+    from blurapp.core.blur_clip import read_ahead
+
+    closed = []
+
+    def numbers():
+        try:
+            yield from range(100)
+        finally:
+            closed.append(threading.current_thread().name)
+
+    before = threading.active_count()
+    taken = []
+    for number in read_ahead(numbers(), 2):
+        taken.append(number)
+        if number == 9:
+            break
+    assert taken == list(range(10))
+    assert closed == ["clip frames read ahead"]  # closed where it ran, before the loop ended
+    assert threading.active_count() == before
+    assert list(read_ahead(iter(range(5)), 2)) == list(range(5))
+
+
+def test_an_error_reading_ahead_comes_after_the_frames_before_it():
+    from blurapp.core.blur_clip import read_ahead
+
+    def frames():
+        yield 1
+        yield 2
+        raise ClipError("in.mkv", "the clip stops at frame 2: broken")
+
+    taken = []
+    with pytest.raises(ClipError, match="stops at frame 2"):
+        for frame in read_ahead(frames(), 2):
+            taken.append(frame)
+    assert taken == [1, 2]
+
+
+def test_an_odd_sized_clip_is_written_as_h264_too(tmp_path):
+    values = np.random.default_rng(0).random((3, 49, 65, 3), dtype=np.float32)
+    clip = FramesInMemory(values)
+    save_clip(tmp_path / "odd.mp4", clip.frames(), clip.info)
+    info, frames = read_back(tmp_path / "odd.mp4", color=True)
+    assert (info.width, info.height, info.frame_count) == (65, 49, 3)
+    assert np.abs(frames - values).mean() < 0.06  # random pixels: the hardest for a codec

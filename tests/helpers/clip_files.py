@@ -1,0 +1,94 @@
+"""Clip files made for a test, in the test's own folder: videos through PyAV (FFV1 for pixel
+checks), TIFF stacks, animated GIF, WebP and PNG. Tiny, so the tests stay quick."""
+
+from fractions import Fraction
+
+import av
+import numpy as np
+import tifffile
+from PIL import Image
+
+_FORMATS = {".mkv": "matroska", ".mp4": "mp4", ".webm": "webm", ".ts": "mpegts", ".avi": "avi"}
+
+
+def random_levels(frames=8, size=(64, 48), *, colour=False, dtype=np.uint8, seed=0):
+    """Frames × height × width (× 3) random levels of `dtype`."""
+    width, height = size
+    shape = (frames, height, width, 3) if colour else (frames, height, width)
+    return np.random.default_rng(seed).integers(0, np.iinfo(dtype).max + 1, shape, dtype=dtype)
+
+
+def smooth_levels(frames=8, size=(64, 48), *, colour=False):
+    """Frames of gentle gradients that move: what a lossy codec keeps well."""
+    width, height = size
+    y, x = np.mgrid[0:height, 0:width]
+    planes = []
+    for index in range(frames):
+        grey = 128 + 90 * np.sin((x + 3 * index) / 9) * np.cos((y - 2 * index) / 7)
+        planes.append(np.stack([grey, 255 - grey, grey / 2], -1) if colour else grey)
+    return np.clip(np.rint(planes), 0, 255).astype(np.uint8)
+
+
+def video_file(path, levels, *, codec="ffv1", rate=25, pixel_format=None, audio=False, gop=None):
+    """`levels` (uint8 or uint16; frames × height × width, or × 3 for red, green, blue) as a
+    video at `path` (its extension chooses the container), `rate` frames a second."""
+    levels = np.asarray(levels)
+    colour = levels.ndim == 4
+    deep = levels.dtype == np.uint16
+    source = ("rgb48le" if deep else "rgb24") if colour else ("gray16le" if deep else "gray")
+    if pixel_format is None:
+        if codec == "ffv1":
+            pixel_format = ("gbrp16le" if deep else "bgr0") if colour else source
+        else:
+            pixel_format = "yuv420p"
+    with av.open(str(path), "w", format=_FORMATS[path.suffix]) as container:
+        stream = container.add_stream(codec, rate=Fraction(rate).limit_denominator(1001 * 1000))
+        stream.width, stream.height = levels.shape[2], levels.shape[1]
+        stream.pix_fmt = pixel_format
+        if gop is not None:
+            stream.codec_context.gop_size = gop
+        sound = container.add_stream("pcm_s16le", rate=8000) if audio else None
+        for frame in levels:
+            for packet in stream.encode(av.VideoFrame.from_ndarray(frame, format=source)):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+        if sound is not None:
+            samples = av.AudioFrame.from_ndarray(
+                np.zeros((1, 8000), np.int16), format="s16", layout="mono"
+            )
+            samples.sample_rate = 8000
+            for packet in [*sound.encode(samples), *sound.encode()]:
+                container.mux(packet)
+    return path
+
+
+def audio_only_file(path):
+    """A Matroska file holding one second of silence and no picture."""
+    with av.open(str(path), "w", format="matroska") as container:
+        sound = container.add_stream("pcm_s16le", rate=8000)
+        samples = av.AudioFrame.from_ndarray(
+            np.zeros((1, 8000), np.int16), format="s16", layout="mono"
+        )
+        samples.sample_rate = 8000
+        for packet in [*sound.encode(samples), *sound.encode()]:
+            container.mux(packet)
+    return path
+
+
+def tiff_stack(path, levels, **options):
+    """`levels` as a multi-page TIFF, one page a frame."""
+    with tifffile.TiffWriter(path) as tiff:
+        for frame in levels:
+            tiff.write(frame, photometric="rgb" if frame.ndim == 3 else "minisblack", **options)
+    return path
+
+
+def animation_file(path, levels, *, milliseconds=40, **options):
+    """`levels` (uint8) as an animated GIF, WebP or PNG (by `path`'s extension), every frame
+    shown `milliseconds`."""
+    pictures = [Image.fromarray(frame) for frame in levels]
+    pictures[0].save(
+        path, save_all=True, append_images=pictures[1:], duration=milliseconds, loop=0, **options
+    )
+    return path
