@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMenuBar
 from blurapp.app.captions import SHOW_LABELS
 from blurapp.app.clip_jobs import VIDEO_SUFFIXES, clip_files
 from blurapp.core.wording import display_path
+from blurapp.ui.camera import offer_camera, open_camera
 from blurapp.ui.clip_player import build_clip_menu
 from blurapp.ui.dialogs import AboutDialog, ShortcutsDialog, version_rows
 from blurapp.ui.results_saving import copy_selected
@@ -34,6 +35,12 @@ def build_menus(window: MainWindow) -> None:
         window.choose_photo,
     )
     window.recent_menu = file_menu.addMenu(QCoreApplication.translate("MainWindow", "Open &Recent"))
+    # Only while a camera is there: asked each time the menu opens (blurapp.ui.camera).
+    window.camera_action = file_menu.addAction(
+        QCoreApplication.translate("MainWindow", "Open &Camera"), lambda: open_camera(window)
+    )
+    window.camera_action.setVisible(False)
+    file_menu.aboutToShow.connect(lambda: offer_camera(window))
     window.save_action = file_menu.addAction(
         QCoreApplication.translate("MainWindow", "&Save Results…"),
         QKeySequence.StandardKey.Save,
