@@ -8,6 +8,7 @@ that opens photos pays nothing for them.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Generator
 from pathlib import Path
 from types import ModuleType
@@ -33,10 +34,12 @@ VIDEO_SUFFIXES = frozenset({".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi"})
 def clip_files() -> ModuleType | None:
     """The clip readers' module, or None where this BlurApp has none."""
     try:
-        from blurapp.core import clip_files as readers
-    except ImportError:
+        # By name: the readers are a module of their own, which a build may not have.
+        return importlib.import_module("blurapp.core.clip_files")
+    except ModuleNotFoundError as missing:
+        if missing.name != "blurapp.core.clip_files":
+            raise  # the readers are there, and broken: say so
         return None
-    return readers
 
 
 def opens_as_clip(path: Path) -> bool:

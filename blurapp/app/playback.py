@@ -213,7 +213,8 @@ class Playback:
         """While playing: each engine's frames per second, and how many times the first's the
         second's is ("NumPy 9.8 frames/s · JAX-jit 29.4 frames/s · JAX-jit 3.0× NumPy")."""
         tr = _translator(translate)
-        parts, rates = [], []
+        parts: list[str] = []
+        rates: list[float | None] = []
         for engine in self.tracks:
             rate = self.rate(engine, now)
             rates.append(rate)
@@ -223,8 +224,9 @@ class Playback:
                     engine=titles(engine), rate=figure
                 )
             )
-        if len(rates) == 2 and None not in rates and rates[0] > 0 and rates[1] > 0:
-            (first, second), (a, b) = self.engines, rates
+        known = [rate for rate in rates if rate is not None and rate > 0]
+        if len(rates) == 2 and len(known) == 2:
+            (first, second), (a, b) = self.engines, known
             faster, slower, ratio = (second, first, b / a) if b >= a else (first, second, a / b)
             parts.append(
                 tr(QT_TRANSLATE_NOOP("Playback", "{faster} {ratio}× {slower}")).format(

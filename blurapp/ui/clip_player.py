@@ -38,10 +38,6 @@ TICK_MS = 15  # how often the window looks for frames while playing: more often 
 STOP_WAIT_SECONDS = 1.5  # closing the window must finish within 2 s
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ClipPlayer", text)
-
-
 class ClipBar(QWidget):
     """Under the panes while a clip is open: Play/Pause, the frame slider and the frame."""
 
@@ -50,7 +46,7 @@ class ClipBar(QWidget):
         self.play_button = QPushButton()
         self.play_button.setCheckable(True)
         self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setAccessibleName(_tr("Frame"))
+        self.slider.setAccessibleName(QCoreApplication.translate("ClipPlayer", "Frame"))
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # ←/→ step frames wherever it is
         self.frame_label = QLabel()
         layout = QHBoxLayout(self)
@@ -63,8 +59,14 @@ class ClipBar(QWidget):
 
     def show_playing(self, playing: bool) -> None:
         self.play_button.setChecked(playing)
-        self.play_button.setText(_tr("Pause") if playing else _tr("Play"))
-        self.play_button.setToolTip(_tr("Play or pause the clip (Space)"))
+        self.play_button.setText(
+            QCoreApplication.translate("ClipPlayer", "Pause")
+            if playing
+            else QCoreApplication.translate("ClipPlayer", "Play")
+        )
+        self.play_button.setToolTip(
+            QCoreApplication.translate("ClipPlayer", "Play or pause the clip (Space)")
+        )
 
     def show_frame(self, index: int, words: str) -> None:
         self.slider.blockSignals(True)
@@ -82,16 +84,20 @@ class ClipBar(QWidget):
 def build_clip_menu(window: MainWindow, menu: QMenuBar) -> None:
     """The Clip menu: Play/Pause (Space), Previous and Next Frame (← and →, or , and .), enabled
     while a clip is open; its actions become the window's attributes."""
-    clip_menu = menu.addMenu(_tr("&Clip"))
+    clip_menu = menu.addMenu(QCoreApplication.translate("ClipPlayer", "&Clip"))
     clips = window.clips
     window.play_action = clip_menu.addAction(
-        _tr("&Play/Pause"), QKeySequence(Qt.Key.Key_Space), clips.toggle_play
+        QCoreApplication.translate("ClipPlayer", "&Play/Pause"),
+        QKeySequence(Qt.Key.Key_Space),
+        clips.toggle_play,
     )
     window.previous_frame_action = clip_menu.addAction(
-        _tr("P&revious Frame"), lambda: clips.step(-1)
+        QCoreApplication.translate("ClipPlayer", "P&revious Frame"), lambda: clips.step(-1)
     )
     window.previous_frame_action.setShortcuts([QKeySequence(Qt.Key.Key_Left), QKeySequence(",")])
-    window.next_frame_action = clip_menu.addAction(_tr("&Next Frame"), lambda: clips.step(1))
+    window.next_frame_action = clip_menu.addAction(
+        QCoreApplication.translate("ClipPlayer", "&Next Frame"), lambda: clips.step(1)
+    )
     window.next_frame_action.setShortcuts([QKeySequence(Qt.Key.Key_Right), QKeySequence(".")])
     for action in (window.play_action, window.previous_frame_action, window.next_frame_action):
         action.setEnabled(False)
@@ -127,7 +133,11 @@ class ClipPlayer(QObject):
             self.close_clip()
             self.window.controller.open_photo(path)
             return
-        self.window.show_status(_tr("Opening {name}…").format(name=display_path(path.name)))
+        self.window.show_status(
+            QCoreApplication.translate("ClipPlayer", "Opening {name}…").format(
+                name=display_path(path.name)
+            )
+        )
         self.window.runner.start(
             open_clip_job,
             path,
@@ -141,7 +151,7 @@ class ClipPlayer(QObject):
         write_setting(self.window.settings, "last_folder", str(path.parent))
 
     def _on_clip_file_failed(self, error: BaseException) -> None:
-        self.window.show_status(_tr("Could not open the clip"))
+        self.window.show_status(QCoreApplication.translate("ClipPlayer", "Could not open the clip"))
         # open_clip_job fails with a PhotoError (a ClipError), naming the file, and no other.
         self.window.show_photo_failed(cast(PhotoError, error))
 
@@ -329,7 +339,9 @@ class ClipPlayer(QObject):
             self.clip_stopped.emit(state.problem)
             error = state.problem_error
             words = translated_problem(error) if isinstance(error, FileProblem) else state.problem
-            window._warn(_tr("The Clip Stopped"), words, error=error)
+            window._warn(
+                QCoreApplication.translate("ClipPlayer", "The Clip Stopped"), words, error=error
+            )
         elif state.finished:
             self.pause()
 

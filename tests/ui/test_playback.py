@@ -100,7 +100,7 @@ def test_both_panes_show_frames_per_second_and_the_slow_engine_drops_frames(
     assert "NumPy" in last.headline and "× Slow" in last.headline
     # What the panes showed while playing was each frame's blur.
     for state in states:
-        for engine, shown in state.shown.items():
+        for shown in state.shown.values():
             expected = blur_oracle(clip.frame(shown.index), window.session.parameters.kernel)
             np.testing.assert_allclose(shown.output, expected, atol=1e-5, rtol=0)
     # At the end it pauses on the last frame, which is the window's photo.
