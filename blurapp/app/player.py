@@ -171,6 +171,7 @@ class Player:
         engine inside one call that cannot be stopped ends on its own)."""
         with self._condition:
             self._closing = True
+            self.playback.pause(self._clock())
             self._generation += 1
             self._condition.notify_all()
         ended = True

@@ -121,6 +121,7 @@ class ClipPlayer(QObject):
         self._timer.setInterval(TICK_MS)
         self._timer.timeout.connect(self._on_tick)
         self._problem_told = False
+        self._headline: list[str] = []  # the rates of the last playing, until a frame is shown
         bar = window.clip_bar
         bar.play_button.clicked.connect(lambda _: self.toggle_play())
         bar.slider.valueChanged.connect(self.seek)
@@ -252,6 +253,7 @@ class ClipPlayer(QObject):
         self.player.seek(position)
         if playing:
             self.player.play()
+            self._timer.start()
 
     # --- Within -------------------------------------------------------------------------------
 
@@ -272,7 +274,8 @@ class ClipPlayer(QObject):
         player, self.player = self.player, None
         if player is None:
             return True
-        self._on_playing(False)
+        if player.playing:
+            self._on_playing(False)
         ended = player.close(STOP_WAIT_SECONDS)
         if not ended:
             log.info("a clip's engine is finishing its frame")
@@ -301,10 +304,11 @@ class ClipPlayer(QObject):
         def shown(loaded: LoadedPhoto) -> None:
             if fit:
                 self.window.view_link.fit_to_window()
-            self.window.show_status(
-                f"{display_path(self.clip.info.name) if self.clip else ''} · "
-                + player.playback.frame_words(index, _translate)
-            )
+            # The rates played at stay in the status line until another frame is shown.
+            words = [display_path(self.clip.info.name) if self.clip else ""]
+            words += [player.playback.frame_words(index, _translate), *self._headline]
+            self.window.show_status(" · ".join(words))
+            self._headline = []
             self.frame_shown.emit(index)
             if then is not None:
                 then(loaded)
@@ -329,6 +333,7 @@ class ClipPlayer(QObject):
             pane.set_caption(caption)
         window.clip_bar.show_frame(state.frame, state.frame_words)
         window.show_status(state.headline)
+        self._headline = [state.headline]
         self.played.emit(state)
         if state.problem is not None and not self._problem_told:
             # The frames shown stay: the clip gives no more to pause on.

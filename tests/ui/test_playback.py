@@ -2,6 +2,7 @@
 second shown (a slow engine dropping frames), pauses, steps, seeks, and a paused frame is a
 photo like any other (the model without Qt: tests/app/test_playback.py)."""
 
+import threading
 import time
 
 import numpy as np
@@ -81,6 +82,8 @@ def test_both_panes_show_frames_per_second_and_the_slow_engine_drops_frames(
         if tracks and tracks[slow_engine].busy:
             ticks_while_blurring.append(time.perf_counter())
 
+    captions = []
+    window.clips.played.connect(lambda _: captions.append([p.caption_text() for p in window.panes]))
     timer = QTimer()
     timer.timeout.connect(tick)
     timer.start(20)
@@ -94,7 +97,7 @@ def test_both_panes_show_frames_per_second_and_the_slow_engine_drops_frames(
     assert numpy_words.endswith("frames/s · 0 dropped"), numpy_words
     dropped = int(slow_words.split(" · ")[1].split()[0])
     assert dropped > 0, slow_words
-    left, right = (pane.caption_text() for pane in window.panes)
+    left, right = captions[-1]  # the panes while playing
     assert left.startswith("NumPy · ") and "frames/s" in left
     assert right.startswith("Slow · ") and f"{dropped} dropped" in right
     assert "NumPy" in last.headline and "× Slow" in last.headline
@@ -107,6 +110,8 @@ def test_both_panes_show_frames_per_second_and_the_slow_engine_drops_frames(
     qtbot.waitUntil(lambda: window.clip_bar.frame_label.text() == "frame 20 of 20")
     qtbot.waitUntil(lambda: window.photo is not None and window.photo.pixels is not None)
     qtbot.waitUntil(lambda: np.array_equal(window.photo.pixels, clip.frame(19)))
+    # The rates it played at stay in the status line.
+    assert window.status_label.text().endswith(" · frame 20 of 20 · " + last.headline)
 
 
 def test_space_pauses_and_the_live_preview_blurs_the_frame_paused_on(qtbot, make_window):
@@ -226,3 +231,43 @@ def test_a_file_the_clip_readers_take_opens_as_a_clip(qtbot, make_window, monkey
         window.open_photo(path)
     assert asked == [(path, True)] and window.clips.clip is clip
     assert window.recent_files()[0] == str(path.resolve())
+
+
+def test_a_pane_given_another_engine_while_playing_plays_on_with_it(
+    qtbot, make_window, slow_engine
+):
+    window = make_window(wait=False)
+    window.set_pane_engine(0, "numpy")
+    window.set_pane_engine(1, "numpy-loop")
+    clip = FramesInMemory(frames(400), frames_per_second=20)
+    open_clip(qtbot, window, clip)
+    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+        window.play_action.trigger()
+    window.set_pane_engine(1, slow_engine)
+    assert window.clips.playing
+    qtbot.waitUntil(
+        lambda: (
+            window.panes[1].caption_text().startswith("Slow · ")
+            and "frames/s" in window.panes[1].caption_text()
+        ),
+        timeout=RUN_TIMEOUT_MS,
+    )
+    assert window.clips.player.playback.engines == ("numpy", slow_engine)
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
+        window.play_action.trigger()
+
+
+def test_closing_the_window_while_playing_stops_every_thread(qtbot, make_window, slow_engine):
+    window = make_window(wait=False)
+    jax_settled(qtbot, window)
+    window.set_pane_engine(0, "numpy")
+    window.set_pane_engine(1, slow_engine)
+    threads = threading.active_count()
+    open_clip(qtbot, window, FramesInMemory(frames(400), frames_per_second=20))
+    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+        window.play_action.trigger()
+    qtbot.waitUntil(lambda: window.clips.player.playback.tracks[slow_engine].busy)
+    player = window.clips.player
+    window.close()
+    assert window.clips.player is None and not player.playing
+    assert threading.active_count() == threads
