@@ -122,9 +122,11 @@ class WindowController:
         info: ClipInfo,
         index: int,
         on_shown: Callable[[LoadedPhoto], None],
+        on_failed: Callable[[BaseException, str], None],
     ) -> None:
         """Read frame `index` of a clip (through `read`) and make it the session's photo, as a
-        photo's load does; `on_shown` once it is. Only the newest frame asked for is shown."""
+        photo's load does; `on_shown` once it is, `on_failed` (the error, its words) if it cannot
+        be read. Only the newest frame asked for is answered."""
         number = self._frames.next()
 
         def shown(loaded: LoadedPhoto) -> None:
@@ -133,13 +135,17 @@ class WindowController:
                 self.preview()
                 on_shown(loaded)
 
+        def failed(error: BaseException) -> None:
+            if self._frames.done(number):
+                on_failed(error, failure_words(error, subject=info.name))
+
         self.runner.start(
             frame_job,
             read,
             info,
             index,
             on_return=shown,
-            on_error=lambda error: self._on_photo_failed(number, error, self._frames),
+            on_error=failed,
         )
 
     def forget_frame(self) -> None:
@@ -254,10 +260,8 @@ class WindowController:
         self.preview()  # first: a Run started once the photo is shown supersedes it
         self.view.show_photo(loaded)
 
-    def _on_photo_failed(
-        self, number: int, error: BaseException, newest: Newest | None = None
-    ) -> None:
-        if not (newest or self._loads).done(number):
+    def _on_photo_failed(self, number: int, error: BaseException) -> None:
+        if not self._loads.done(number):
             return
         self.view.show_status(self.tr(QT_TRANSLATE_NOOP("MainWindow", "Could not open the photo")))
         self.view.show_photo_failed(cast(PhotoError, error))  # load_job fails with no other

@@ -243,17 +243,22 @@
         <translation>下一帧(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="137"/>
+        <location filename="../ui/clip_player.py" line="138"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="154"/>
+        <location filename="../ui/clip_player.py" line="155"/>
         <source>Could not open the clip</source>
         <translation>无法打开片段</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="343"/>
+        <location filename="../ui/clip_player.py" line="321"/>
+        <source>Cannot Read the Frame</source>
+        <translation>无法读取该帧</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="358"/>
         <source>The Clip Stopped</source>
         <translation>片段已停止</translation>
     </message>
@@ -576,7 +581,7 @@
     <name>FileProblem</name>
     <message>
         <location filename="../app/jobs.py" line="223"/>
-        <location filename="../app/clip_jobs.py" line="69"/>
+        <location filename="../app/clip_jobs.py" line="72"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
@@ -969,7 +974,7 @@
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="249"/>
+        <location filename="../app/controller.py" line="254"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
@@ -1004,7 +1009,7 @@
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="262"/>
+        <location filename="../app/controller.py" line="265"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1014,22 +1019,22 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="175"/>
+        <location filename="../app/controller.py" line="180"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="184"/>
+        <location filename="../app/controller.py" line="189"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="196"/>
+        <location filename="../app/controller.py" line="201"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="301"/>
+        <location filename="../app/controller.py" line="304"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
@@ -1125,12 +1130,12 @@
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="155"/>
+        <location filename="../ui/app.py" line="157"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="159"/>
+        <location filename="../ui/app.py" line="161"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
@@ -1178,22 +1183,22 @@
         <translation>{rate} 帧/秒 · 丢弃 {dropped} 帧</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="222"/>
+        <location filename="../app/playback.py" line="223"/>
         <source>{engine} {rate} frames/s</source>
         <translation>{engine} {rate} 帧/秒</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="230"/>
+        <location filename="../app/playback.py" line="232"/>
         <source>{faster} {ratio}× {slower}</source>
         <translation>{faster} 是 {slower} 的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="243"/>
+        <location filename="../app/playback.py" line="245"/>
         <source>frame {number}</source>
         <translation>第 {number} 帧</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="244"/>
+        <location filename="../app/playback.py" line="246"/>
         <source>frame {number} of {count}</source>
         <translation>第 {number} 帧，共 {count} 帧</translation>
     </message>

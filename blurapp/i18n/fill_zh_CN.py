@@ -369,6 +369,7 @@ ZH_CN = {
     "&Next Frame": "下一帧(&N)",
     "Could not open the clip": "无法打开片段",
     "The Clip Stopped": "片段已停止",
+    "Cannot Read the Frame": "无法读取该帧",
     "the camera went away": "摄像头已断开",
     "the camera's frames changed size to {width} × {height}": "摄像头的帧尺寸变为 {width} × {height}",
     "Open &Camera": "打开摄像头(&C)",

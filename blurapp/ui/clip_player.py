@@ -313,7 +313,17 @@ class ClipPlayer(QObject):
             if then is not None:
                 then(loaded)
 
-        self.window.controller.show_frame(player.read_frame, self.clip.info, index, shown)
+        def failed(error: BaseException, words: str) -> None:
+            if isinstance(error, FileProblem):
+                words = translated_problem(error)
+            self.window.show_status(words)
+            self.window._warn(
+                QCoreApplication.translate("ClipPlayer", "Cannot Read the Frame"),
+                words,
+                error=error,
+            )
+
+        self.window.controller.show_frame(player.read_frame, self.clip.info, index, shown, failed)
 
     def _on_tick(self) -> None:
         player, window = self.player, self.window

@@ -271,3 +271,27 @@ def test_closing_the_window_while_playing_stops_every_thread(qtbot, make_window,
     window.close()
     assert window.clips.player is None and not player.playing
     assert threading.active_count() == threads
+
+
+class CutShort(FramesInMemory):
+    """A file whose frames stop decoding at frame 3, as a truncated video's do."""
+
+    def frame(self, index):
+        if index >= 3:
+            raise ClipError("cut.mp4", "the file ends at frame {count}", count=3)
+        return super().frame(index)
+
+
+def test_a_frame_that_cannot_be_read_is_said_and_the_clip_stays_open(
+    qtbot, make_window, warnings_shown
+):
+    window = make_window(wait=False)
+    clip = CutShort(frames(8), frames_per_second=10, name="cut.mp4")
+    open_clip(qtbot, window, clip)
+    window.clip_bar.slider.setValue(5)
+    qtbot.waitUntil(lambda: bool(warnings_shown), timeout=RUN_TIMEOUT_MS)
+    assert warnings_shown == [("Cannot Read the Frame", "cut.mp4: the file ends at frame 3")]
+    np.testing.assert_array_equal(window.photo.pixels, clip.frame(0))  # the frame shown stays
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
+        window.clip_bar.slider.setValue(2)
+    assert shown.args == [2] and window.clips.clip is clip
