@@ -191,17 +191,22 @@ class Player:
         self._condition.notify_all()
 
     def _read(self) -> None:
+        # The clip's frames are read and let go of outside the condition: a file's decoder can
+        # take a while, and the window's thread takes the condition for every look.
         frames: Iterator[np.ndarray] | None = None
         generation, index = -1, 0
         try:
             while True:
+                done_with: Iterator[np.ndarray] | None = None
                 with self._condition:
                     while True:
                         if self._closing:
                             return
                         playback = self.playback
                         if generation != self._generation or not playback.playing:
-                            frames = self._let_go(frames)
+                            if frames is not None:
+                                done_with, frames = frames, None
+                                break
                             generation, index = self._generation, playback.position
                         end = playback.end
                         if not playback.playing or (end is not None and index >= end):
@@ -211,6 +216,9 @@ class Player:
                         if wait <= 0:
                             break
                         self._condition.wait(wait)
+                if done_with is not None:
+                    self._let_go(done_with)
+                    continue
                 frame, problem, error_seen = None, None, None
                 with self._clip_lock:
                     try:
@@ -225,26 +233,26 @@ class Player:
                         problem = failure_words(error, subject=self.clip.info.name)
                         error_seen = error
                 with self._condition:
-                    if generation != self._generation:
-                        continue
-                    if frame is None:
-                        self.playback.clip_ended(index, problem)
-                        self._problem_error = self._problem_error or error_seen
-                        frames = self._let_go(frames)
-                    else:
-                        self._newest = (generation, index, frame)
-                        index += 1
-                    self._condition.notify_all()
+                    if generation == self._generation:
+                        if frame is None:
+                            self.playback.clip_ended(index, problem)
+                            self._problem_error = self._problem_error or error_seen
+                        else:
+                            self._newest = (generation, index, frame)
+                            index += 1
+                        self._condition.notify_all()
+                if frame is None:
+                    self._let_go(frames)
+                    frames = None
         finally:
             self._let_go(frames)
 
-    def _let_go(self, frames: Iterator[np.ndarray] | None) -> Iterator[np.ndarray] | None:
-        """Close the frames being read (the file's decoder lets go); None to read anew."""
+    def _let_go(self, frames: Iterator[np.ndarray] | None) -> None:
+        """Close the frames being read: the file's decoder lets go."""
         close: Any = getattr(frames, "close", None)
         if close is not None:
             with self._clip_lock:
                 close()
-        return None
 
     def _blur(self, engine_name: str) -> None:
         engine = get_engine(engine_name)
