@@ -31,6 +31,8 @@ from blurapp.core.spec import BlurSpec
 
 log = logging.getLogger(__name__)
 
+THREAD_NAME = "clip playing"  # the start of its threads' names: the tests look for any left
+
 
 def _english(context: str, text: str) -> str:
     return text
@@ -92,9 +94,13 @@ class Player:
         self._shown: dict[str, ShownFrame] = {}
         self._closing = False
         self._problem_error: BaseException | None = None
-        self._threads = [threading.Thread(target=self._read, name="clip reader", daemon=True)]
+        self._threads = [
+            threading.Thread(target=self._read, name=f"{THREAD_NAME} reader", daemon=True)
+        ]
         self._threads += [
-            threading.Thread(target=self._blur, args=(engine,), name=engine, daemon=True)
+            threading.Thread(
+                target=self._blur, args=(engine,), name=f"{THREAD_NAME} {engine}", daemon=True
+            )
             for engine in engines
         ]
         for thread in self._threads:
