@@ -3,6 +3,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 
 import pytest
 
@@ -57,8 +58,15 @@ def brief_timing(request, monkeypatch):
 
 @pytest.fixture(autouse=True)
 def no_worker_left_running(request):
-    """Fail any test that leaves one of BlurApp's jobs running on the runner's thread."""
+    """Fail any test that leaves one of BlurApp's jobs running on the runner's thread, or a
+    clip playing on its threads."""
     yield
+    if "blurapp.app.player" in sys.modules:
+        from blurapp.app.player import THREAD_NAME
+
+        playing = [t.name for t in threading.enumerate() if t.name.startswith(THREAD_NAME)]
+        if playing:
+            pytest.fail(f"{request.node.name} left a clip playing: {', '.join(playing)}")
     if "blurapp.ui.runner" not in sys.modules:
         return
     from blurapp.ui.runner import running_jobs

@@ -13,6 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, cast
 
+import numpy as np
+
+from blurapp.app.clip_jobs import frame_job
 from blurapp.app.jobs import (
     Compiling,
     EngineResult,
@@ -28,6 +31,7 @@ from blurapp.app.jobs import (
 )
 from blurapp.app.running import JobHandle, Runner
 from blurapp.app.session import Newest, RunPlan, Session
+from blurapp.core.clip import ClipInfo
 from blurapp.core.engines import get_engine
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.sample import sample_photo_path
@@ -71,7 +75,7 @@ class WindowView(Protocol):
 class WindowController:
     def __init__(self, session: Session, runner: Runner, view: WindowView) -> None:
         self.session, self.runner, self.view = session, runner, view
-        self._loads, self._runs = Newest(), Newest()
+        self._loads, self._runs, self._frames = Newest(), Newest(), Newest()
         self._run_job: JobHandle | None = None
         # The compiled engines of the live preview in flight still computing: a change of the
         # parameters waits for them (a compiled call cannot be stopped, and its answer would
@@ -111,6 +115,42 @@ class WindowController:
                 name=display_path(path.name)
             )
         )
+
+    def show_frame(
+        self,
+        read: Callable[[int], np.ndarray],
+        info: ClipInfo,
+        index: int,
+        on_shown: Callable[[LoadedPhoto], None],
+        on_failed: Callable[[BaseException, str], None],
+    ) -> None:
+        """Read frame `index` of a clip (through `read`) and make it the session's photo, as a
+        photo's load does; `on_shown` once it is, `on_failed` (the error, its words) if it cannot
+        be read. Only the newest frame asked for is answered."""
+        number = self._frames.next()
+
+        def shown(loaded: LoadedPhoto) -> None:
+            if self._frames.done(number):
+                self.session.set_photo(loaded.photo, loaded.picture, loaded.grey_picture)
+                self.preview()
+                on_shown(loaded)
+
+        def failed(error: BaseException) -> None:
+            if self._frames.done(number):
+                on_failed(error, failure_words(error, subject=info.name))
+
+        self.runner.start(
+            frame_job,
+            read,
+            info,
+            index,
+            on_return=shown,
+            on_error=failed,
+        )
+
+    def forget_frame(self) -> None:
+        """A frame asked for is no longer wanted (the clip plays on)."""
+        self._frames.drop()
 
     def run(self) -> bool:
         """Time the engines ticked; a run still in flight is superseded. False when there is

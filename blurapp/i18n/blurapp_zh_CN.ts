@@ -201,6 +201,69 @@
     </message>
 </context>
 <context>
+    <name>ClipPlayer</name>
+    <message>
+        <location filename="../ui/clip_player.py" line="49"/>
+        <source>Frame</source>
+        <translation>帧</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="63"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="65"/>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="68"/>
+        <source>Play or pause the clip (Space)</source>
+        <translation>播放或暂停片段（空格键）</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="87"/>
+        <source>&amp;Clip</source>
+        <translation>片段(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="90"/>
+        <source>&amp;Play/Pause</source>
+        <translation>播放/暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="95"/>
+        <source>P&amp;revious Frame</source>
+        <translation>上一帧(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="99"/>
+        <source>&amp;Next Frame</source>
+        <translation>下一帧(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="138"/>
+        <source>Opening {name}…</source>
+        <translation>正在打开 {name}…</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="155"/>
+        <source>Could not open the clip</source>
+        <translation>无法打开片段</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="321"/>
+        <source>Cannot Read the Frame</source>
+        <translation>无法读取该帧</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="358"/>
+        <source>The Clip Stopped</source>
+        <translation>片段已停止</translation>
+    </message>
+</context>
+<context>
     <name>Engines</name>
     <message>
         <location filename="../core/engines/numpy_engine.py" line="224"/>
@@ -518,6 +581,7 @@
     <name>FileProblem</name>
     <message>
         <location filename="../app/jobs.py" line="223"/>
+        <location filename="../app/clip_jobs.py" line="72"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
@@ -776,6 +840,16 @@
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
+    <message>
+        <location filename="../ui/camera.py" line="132"/>
+        <source>the camera went away</source>
+        <translation>摄像头已断开</translation>
+    </message>
+    <message>
+        <location filename="../ui/camera.py" line="138"/>
+        <source>the camera&apos;s frames changed size to {width} × {height}</source>
+        <translation>摄像头的帧尺寸变为 {width} × {height}</translation>
+    </message>
 </context>
 <context>
     <name>ImageView</name>
@@ -811,12 +885,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/menus.py" line="169"/>
+        <location filename="../ui/menus.py" line="181"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="170"/>
+        <location filename="../ui/menus.py" line="182"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
@@ -836,148 +910,153 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="28"/>
+        <location filename="../ui/menus.py" line="31"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="30"/>
+        <location filename="../ui/menus.py" line="33"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="34"/>
+        <location filename="../ui/menus.py" line="37"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="36"/>
+        <location filename="../ui/menus.py" line="40"/>
+        <source>Open &amp;Camera</source>
+        <translation>打开摄像头(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../ui/menus.py" line="45"/>
         <source>&amp;Save Results…</source>
         <translation>保存结果(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="42"/>
+        <location filename="../ui/menus.py" line="51"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="47"/>
+        <location filename="../ui/menus.py" line="56"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="51"/>
+        <location filename="../ui/menus.py" line="60"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="55"/>
+        <location filename="../ui/menus.py" line="64"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="61"/>
+        <location filename="../ui/menus.py" line="70"/>
         <source>&amp;Copy Selected Image</source>
         <translation>复制所选图像(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="66"/>
+        <location filename="../ui/menus.py" line="75"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="68"/>
+        <location filename="../ui/menus.py" line="77"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="73"/>
+        <location filename="../ui/menus.py" line="82"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="78"/>
+        <location filename="../ui/menus.py" line="87"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="83"/>
+        <location filename="../ui/menus.py" line="92"/>
         <source>&amp;Actual Size (100%)</source>
         <translation>实际大小 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="88"/>
+        <location filename="../ui/menus.py" line="97"/>
         <source>Select the Other &amp;Pane</source>
         <translation>选择另一个窗格(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="106"/>
+        <location filename="../ui/menus.py" line="115"/>
         <source>Panes One A&amp;bove the Other</source>
         <translation>窗格上下排列(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="110"/>
+        <location filename="../ui/menus.py" line="119"/>
         <source>Wide photos get more room one above the other; tall ones side by side</source>
         <translation>宽照片上下排列更大；高照片左右并排更大</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="117"/>
+        <location filename="../ui/menus.py" line="126"/>
         <source>P&amp;resentation</source>
         <translation>演示模式(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="121"/>
+        <location filename="../ui/menus.py" line="130"/>
         <source>&amp;Live Preview</source>
         <translation>实时预览(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="128"/>
+        <location filename="../ui/menus.py" line="137"/>
         <source>&amp;Detail at 100%</source>
         <translation>100% 细节(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="134"/>
-        <location filename="../ui/menus.py" line="136"/>
+        <location filename="../ui/menus.py" line="143"/>
+        <location filename="../ui/menus.py" line="145"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="142"/>
+        <location filename="../ui/menus.py" line="151"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="148"/>
+        <location filename="../ui/menus.py" line="157"/>
         <source>Scaling &amp;Sweep…</source>
         <translation>规模扫描(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="152"/>
+        <location filename="../ui/menus.py" line="163"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="154"/>
+        <location filename="../ui/menus.py" line="165"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="159"/>
+        <location filename="../ui/menus.py" line="170"/>
         <source>&amp;About BlurApp</source>
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/window_layout.py" line="83"/>
+        <location filename="../ui/window_layout.py" line="92"/>
         <source>Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%</source>
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="142"/>
+        <location filename="../ui/main_window.py" line="140"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="215"/>
+        <location filename="../app/controller.py" line="255"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
@@ -992,62 +1071,62 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="324"/>
+        <location filename="../ui/main_window.py" line="334"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="324"/>
+        <location filename="../ui/main_window.py" line="334"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="178"/>
+        <location filename="../ui/menus.py" line="190"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="110"/>
+        <location filename="../app/controller.py" line="114"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="226"/>
+        <location filename="../app/controller.py" line="266"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="364"/>
+        <location filename="../ui/main_window.py" line="378"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="141"/>
+        <location filename="../app/controller.py" line="181"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="150"/>
+        <location filename="../app/controller.py" line="190"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="162"/>
+        <location filename="../app/controller.py" line="202"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="265"/>
+        <location filename="../app/controller.py" line="305"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="379"/>
+        <location filename="../ui/main_window.py" line="393"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="380"/>
+        <location filename="../ui/main_window.py" line="394"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1123,22 +1202,22 @@
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="240"/>
+        <location filename="../ui/menus.py" line="252"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="461"/>
+        <location filename="../ui/main_window.py" line="464"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="155"/>
+        <location filename="../ui/app.py" line="157"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="159"/>
+        <location filename="../ui/app.py" line="161"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
@@ -1166,6 +1245,44 @@
         <location filename="../ui/undo.py" line="43"/>
         <source>Parameters</source>
         <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../ui/camera.py" line="172"/>
+        <source>Cannot Open the Camera</source>
+        <translation>无法打开摄像头</translation>
+    </message>
+</context>
+<context>
+    <name>Playback</name>
+    <message>
+        <location filename="../app/playback.py" line="200"/>
+        <source>starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <location filename="../app/playback.py" line="202"/>
+        <source>{rate} frames/s · {dropped} dropped</source>
+        <translation>{rate} 帧/秒 · 丢弃 {dropped} 帧</translation>
+    </message>
+    <message>
+        <location filename="../app/playback.py" line="223"/>
+        <source>{engine} {rate} frames/s</source>
+        <translation>{engine} {rate} 帧/秒</translation>
+    </message>
+    <message>
+        <location filename="../app/playback.py" line="232"/>
+        <source>{faster} {ratio}× {slower}</source>
+        <translation>{faster} 是 {slower} 的 {ratio}×</translation>
+    </message>
+    <message>
+        <location filename="../app/playback.py" line="245"/>
+        <source>frame {number}</source>
+        <translation>第 {number} 帧</translation>
+    </message>
+    <message>
+        <location filename="../app/playback.py" line="246"/>
+        <source>frame {number} of {count}</source>
+        <translation>第 {number} 帧，共 {count} 帧</translation>
     </message>
 </context>
 <context>

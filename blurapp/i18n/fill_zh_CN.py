@@ -374,6 +374,28 @@ ZH_CN = {
     "the image read once and written once: the least any blur can take": "图像读一次、写一次：任何模糊都至少需要这么久",
     "{engines}: the time of one copy of the image": "{engines}：以复制一次图像的耗时为单位",
     "copy of the photo": "复制照片",
+    # Clips: playing, the Clip menu, the camera
+    "Frame": "帧",
+    "Pause": "暂停",
+    "Play": "播放",
+    "Play or pause the clip (Space)": "播放或暂停片段（空格键）",
+    "&Clip": "片段(&C)",
+    "&Play/Pause": "播放/暂停(&P)",
+    "P&revious Frame": "上一帧(&R)",
+    "&Next Frame": "下一帧(&N)",
+    "Could not open the clip": "无法打开片段",
+    "The Clip Stopped": "片段已停止",
+    "Cannot Read the Frame": "无法读取该帧",
+    "the camera went away": "摄像头已断开",
+    "the camera's frames changed size to {width} × {height}": "摄像头的帧尺寸变为 {width} × {height}",
+    "Open &Camera": "打开摄像头(&C)",
+    "Cannot Open the Camera": "无法打开摄像头",
+    "starting…": "正在开始…",
+    "{rate} frames/s · {dropped} dropped": "{rate} 帧/秒 · 丢弃 {dropped} 帧",
+    "{engine} {rate} frames/s": "{engine} {rate} 帧/秒",
+    "{faster} {ratio}× {slower}": "{faster} 是 {slower} 的 {ratio}×",
+    "frame {number}": "第 {number} 帧",
+    "frame {number} of {count}": "第 {number} 帧，共 {count} 帧",
 }
 
 

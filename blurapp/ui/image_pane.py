@@ -3,6 +3,7 @@ caption, the captions of the panes kept level with each other."""
 
 from __future__ import annotations
 
+import html
 import math
 
 from PySide6.QtCore import Qt, Signal
@@ -18,9 +19,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.ui.colours import SELECTED_COLOUR
+from blurapp.app.captions import Caption
+from blurapp.ui.colours import NOTE_COLOUR, SELECTED_COLOUR
 from blurapp.ui.fonts import scaled_font
 from blurapp.ui.image_view import ImageView
+from blurapp.ui.text_fitting import keep_whole
+
+
+def caption_html(caption: Caption, out_of_date: str) -> str:
+    """A pane's caption as the label shows it: the heading bold, an out-of-date mark amber."""
+    text = f"<b>{html.escape(keep_whole(caption.heading))}</b>"
+    text += "".join(f" · {html.escape(keep_whole(detail))}" for detail in caption.details)
+    if caption.out_of_date:
+        mark = html.escape(out_of_date)
+        text += f' · <span style="color:{NOTE_COLOUR}; font-weight:bold">{mark}</span>'
+    return text
 
 
 class ResultPane(QFrame):

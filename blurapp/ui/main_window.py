@@ -8,7 +8,6 @@ Handlers are named by direction: `_on_view_*` take what the user did to the sess
 from __future__ import annotations
 
 import dataclasses
-import html
 import logging
 from pathlib import Path
 
@@ -25,27 +24,24 @@ from PySide6.QtWidgets import (
     QMessageBox,
 )
 
-from blurapp.app.captions import LEFT, LIVE_RATE_SECONDS, RIGHT, Caption
+from blurapp.app.captions import LEFT, LIVE_RATE_SECONDS, RIGHT
 from blurapp.app.controller import WindowController, is_sample_photo
 from blurapp.app.jobs import LoadedPhoto
 from blurapp.app.pixel_info import pixel_words
 from blurapp.app.session import Session
 from blurapp.app.settings_file import SettingsFile
+from blurapp.core.clip import Clip
 from blurapp.core.engines import engine_names
 from blurapp.core.figures import image_figure
 from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.wording import display_path
-from blurapp.ui.colours import NOTE_COLOUR
+from blurapp.ui.clip_player import ClipPlayer
 from blurapp.ui.dialogs import AboutDialog
 from blurapp.ui.identity import APP_NAME, DESKTOP_ID, ICON_SIZES, app_icon
-from blurapp.ui.menus import (
-    RecentFiles,
-    build_menus,
-    choose_photo_file,
-    shortcut_rows,
-    show_about,
-)
+from blurapp.ui.image_pane import caption_html
+from blurapp.ui.menus import RecentFiles, build_menus, choose_photo_file, shortcut_rows, show_about
+from blurapp.ui.opening import accept_drop
 from blurapp.ui.presentation import Presentation
 from blurapp.ui.results_saving import save_results
 from blurapp.ui.runner import Runner, after_the_running_job
@@ -55,7 +51,6 @@ from blurapp.ui.settings import (
     save_window_settings,
     write_setting,
 )
-from blurapp.ui.text_fitting import keep_whole
 from blurapp.ui.tiled_blur import offer_blur_by_blocks
 from blurapp.ui.translations import translated_problem
 from blurapp.ui.undo import ParameterHistory
@@ -66,16 +61,6 @@ __all__ = ["APP_NAME", "DESKTOP_ID", "ICON_SIZES", "AboutDialog", "MainWindow", 
 log = logging.getLogger(__name__)
 
 CLOSE_WAIT_MS = 1500  # closing must finish within 2 s
-
-
-def caption_html(caption: Caption, out_of_date: str) -> str:
-    """A pane's caption as the label shows it: the heading bold, an out-of-date mark amber."""
-    text = f"<b>{html.escape(keep_whole(caption.heading))}</b>"
-    text += "".join(f" · {html.escape(keep_whole(detail))}" for detail in caption.details)
-    if caption.out_of_date:
-        mark = html.escape(out_of_date)
-        text += f' · <span style="color:{NOTE_COLOUR}; font-weight:bold">{mark}</span>'
-    return text
 
 
 class MainWindow(QMainWindow):
@@ -104,6 +89,7 @@ class MainWindow(QMainWindow):
         self.history = ParameterHistory(
             lambda parameters: self.set_parameters(**vars(parameters)), self.sigma_slider, self
         )
+        self.clips = ClipPlayer(self)  # a clip, when one is open, and its playing
         build_menus(self)
         self.recent = RecentFiles(self, self.recent_menu)
         for pane in self.panes:
@@ -171,6 +157,7 @@ class MainWindow(QMainWindow):
         before = list(self.session.pane_engines)
         self.session.set_pane_engine(pane, engine)
         if self.session.pane_engines != before:
+            self.clips.engines_changed()
             self.start_live_preview()
 
     def set_live(self, live: bool) -> None:
@@ -238,6 +225,8 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def _on_model_results(self) -> None:
+        if self.clips.playing:  # the panes show the frames playing
+            return
         session = self.session
         for index, pane in enumerate(self.panes):
             pane.view.set_picture(session.picture(index), session.picture_before(index))
@@ -246,6 +235,8 @@ class MainWindow(QMainWindow):
         self.save_action.setEnabled(bool(session.saved_results()))
 
     def _show_captions(self) -> None:
+        if self.clips.playing:  # each pane's caption is its frames per second
+            return
         mark = self.session.out_of_date_mark()
         for index, pane in enumerate(self.panes):
             caption = self.session.caption(index)
@@ -295,9 +286,8 @@ class MainWindow(QMainWindow):
         return self.session.jax_device
 
     def choose_photo(self) -> None:
-        """File ▸ Open: the photo the user picks, opened."""
-        path = choose_photo_file(self)
-        if path is not None:
+        """File ▸ Open: the photo or clip the user picks, opened."""
+        if (path := choose_photo_file(self)) is not None:
             self.open_photo(path)
 
     def showEvent(self, event) -> None:
@@ -308,13 +298,20 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self.controller.warm_up)
 
     def open_photo(self, path: str | Path) -> None:
-        """Load `path` on the runner; the photo is shown when it has loaded."""
-        self.controller.open_photo(Path(path))
+        """Open `path` on the runner, a photo or a clip; it is shown once it has opened."""
+        self.clips.open_path(Path(path))
+
+    def open_clip(self, clip: Clip) -> None:
+        """Show `clip` (a file's, a camera's, frames made in memory), paused on its first frame."""
+        self.clips.open_clip(clip)
 
     # --- Running --------------------------------------------------------------------------
 
     def run_comparison(self) -> None:
         """Blur the photo with the engines ticked; a run still in flight is superseded."""
+        if self.clips.playing:  # Run times the frame paused on
+            self.clips.pause(then=self.run_comparison)
+            return
         if self.photo is None:
             return
         # Ctrl+R while typing: take the text as it is, and show any change made to it.
@@ -325,7 +322,11 @@ class MainWindow(QMainWindow):
 
     def start_live_preview(self, moving: bool = False) -> None:
         """Re-blur the panes that do not show the parameters now, if the live preview is on
-        (see WindowController.preview); `moving`: for a change of the parameters."""
+        (see WindowController.preview); `moving`: for a change of the parameters. Playing, the
+        frames to come take the new parameters."""
+        if self.clips.playing:
+            self.clips.parameters_changed()
+            return
         self.controller.preview(moving)
 
     def cancel_run(self) -> None:
@@ -430,23 +431,12 @@ class MainWindow(QMainWindow):
 
     # --- Drag and drop ----------------------------------------------------------------------
 
-    @staticmethod
-    def _dropped_file(mime) -> Path | None:
-        for url in mime.urls() if mime.hasUrls() else []:
-            if url.isLocalFile():
-                return Path(url.toLocalFile())
-        return None
-
     def dragEnterEvent(self, event) -> None:
-        if self._dropped_file(event.mimeData()) is not None:
-            event.acceptProposedAction()
-        else:
-            event.ignore()
+        accept_drop(event)
 
     def dropEvent(self, event) -> None:
-        path = self._dropped_file(event.mimeData())
+        path = accept_drop(event)
         if path is not None:
-            event.acceptProposedAction()
             self.open_photo(path)
 
     # --- Recent files and settings ----------------------------------------------------------
@@ -486,6 +476,7 @@ class MainWindow(QMainWindow):
         if self.tiled_blur is not None:
             self.tiled_blur.stop_for_exit()  # its temporary file goes
         save_window_settings(self)
+        self.clips.stop()
         self.session.run_stopped()
         if not self.runner.stop(wait_ms=CLOSE_WAIT_MS):
             # Still inside one compiled JAX call, which cannot be interrupted: the window goes

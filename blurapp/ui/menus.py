@@ -11,7 +11,10 @@ from PySide6.QtGui import QActionGroup, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMenuBar
 
 from blurapp.app.captions import SHOW_LABELS
+from blurapp.app.clip_jobs import VIDEO_SUFFIXES, clip_files
 from blurapp.core.wording import display_path
+from blurapp.ui.camera import offer_camera, open_camera
+from blurapp.ui.clip_player import build_clip_menu
 from blurapp.ui.dialogs import AboutDialog, ShortcutsDialog, version_rows
 from blurapp.ui.results_saving import copy_selected
 from blurapp.ui.settings import MAX_RECENT_FILES, open_folder, read_setting, write_setting
@@ -32,6 +35,12 @@ def build_menus(window: MainWindow) -> None:
         window.choose_photo,
     )
     window.recent_menu = file_menu.addMenu(QCoreApplication.translate("MainWindow", "Open &Recent"))
+    # Only while a camera is there: asked each time the menu opens (blurapp.ui.camera).
+    window.camera_action = file_menu.addAction(
+        QCoreApplication.translate("MainWindow", "Open &Camera"), lambda: open_camera(window)
+    )
+    window.camera_action.setVisible(False)
+    file_menu.aboutToShow.connect(lambda: offer_camera(window))
     window.save_action = file_menu.addAction(
         QCoreApplication.translate("MainWindow", "&Save Results…"),
         QKeySequence.StandardKey.Save,
@@ -149,6 +158,8 @@ def build_menus(window: MainWindow) -> None:
         lambda: open_sweep_window(window),
     )
 
+    build_clip_menu(window, menu)
+
     help_menu = menu.addMenu(QCoreApplication.translate("MainWindow", "&Help"))
     window.shortcuts_action = help_menu.addAction(
         QCoreApplication.translate("MainWindow", "&Keyboard Shortcuts"),
@@ -165,6 +176,7 @@ def _photo_file_filter() -> str:
 
     extensions = sorted(
         {f"*{ext}" for ext, fmt in Image.registered_extensions().items() if fmt in Image.OPEN}
+        | ({f"*{suffix}" for suffix in VIDEO_SUFFIXES} if clip_files() is not None else set())
     )
     images = QCoreApplication.translate("MainWindow", "Images")
     everything = QCoreApplication.translate("MainWindow", "All files")

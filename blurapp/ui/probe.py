@@ -5,7 +5,9 @@
 - the time from the runner's job sending a result to both panes painted;
 - the time to repaint both panes after zooming and panning a big photo;
 - with `--live`, the live preview's latency: from a change of sigma to the JAX-jit pane
-  repainted with its blur, while NumPy's pane still computes the change before.
+  repainted with its blur, while NumPy's pane still computes the change before;
+- with `--playing WIDTH HEIGHT [colour]`, a clip of that size playing through both panes: each
+  pane's frames per second and frames dropped, and the event loop's longest stall meanwhile.
 """
 
 from __future__ import annotations
@@ -222,8 +224,87 @@ def _drag_sigma(window, photo: Path, shown: list, wait_until, pause) -> dict:
     }
 
 
+# The clip played: this many distinct frames (a diagonal pan over noise), at this rate, this long.
+PLAYING_FRAMES = 48
+PLAYING_RATE = 30.0
+PLAYING_SECONDS = 15.0
+
+
+def measure_playing(width: int, height: int, colour: bool = False) -> dict:
+    """Play a clip of `width` × `height` frames (grey, or colour) through the window's two
+    panes (NumPy and JAX-jit, 9 × 9, σ 2.5) for PLAYING_SECONDS: what each pane says and the
+    longest stall of the event loop, from the first frame JAX-jit shows on."""
+    import numpy as np
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    from blurapp.core.clip import Clip, ClipInfo
+
+    shape = (height + PLAYING_FRAMES, width + PLAYING_FRAMES, *((3,) if colour else ()))
+    noise = np.random.default_rng(0).random(shape, dtype=np.float32)
+    frames = [noise[i : i + height, i : i + width].copy() for i in range(PLAYING_FRAMES)]
+    del noise
+
+    class Looping(Clip):
+        """The frames over and over, each read as a file's is: a copy of its own."""
+
+        info = ClipInfo("probe", width, height, None, PLAYING_RATE, colour=colour)
+
+        def _read(self, start):
+            index = start
+            while True:
+                yield frames[index % PLAYING_FRAMES].copy()
+                index += 1
+
+    with _probe_window() as (_app, window):
+        window.set_live(False)
+        window.set_parameters(kernel_size=9, sigma=2.5, color=colour)
+        states: list = [None]  # the last look only: each holds its frames
+        jax_shown = [False]
+        gaps: list[float] = []
+        last = [time.perf_counter()]
+
+        def played(state) -> None:
+            states[0] = state
+            jax_shown[0] = jax_shown[0] or "jax" in state.shown
+
+        def tick() -> None:
+            now = time.perf_counter()
+            if jax_shown[0]:
+                gaps.append(now - last[0])
+            last[0] = now
+
+        timer = QTimer()
+        timer.timeout.connect(tick)
+        window.clips.played.connect(played)
+        window.clips.clip_opened.connect(lambda _: (window.clips.play(), timer.start(TIMER_MS)))
+        window.show()
+        window.open_clip(Looping())
+        loop = QEventLoop()
+        QTimer.singleShot(round(PLAYING_SECONDS * 1000), loop.quit)
+        loop.exec()
+        timer.stop()
+        state = states[0]
+        if state is None or not gaps:
+            return {"error": "the clip did not play"}
+        return {
+            "width": width,
+            "height": height,
+            "colour": colour,
+            "clip_frames_per_second": PLAYING_RATE,
+            "panes": state.pane_words,
+            "headline": state.headline,
+            "stall_max_seconds": max(gaps),
+            "jax_device": window.jax_device,
+        }
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--live":  # --live PHOTO ALGORITHM
         print(json.dumps(measure_live(Path(sys.argv[2]), sys.argv[3])))
+    elif sys.argv[1] == "--playing":  # --playing WIDTH HEIGHT [colour]
+        arguments = sys.argv[2:]
+        print(
+            json.dumps(measure_playing(int(arguments[0]), int(arguments[1]), "colour" in arguments))
+        )
     else:
         print(json.dumps(measure(Path(sys.argv[1]))))

@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from blurapp.app.captions import LEFT
+from blurapp.ui.clip_player import ClipBar
 from blurapp.ui.figures_panel import FiguresPanel
 from blurapp.ui.identity import app_icon
 from blurapp.ui.image_pane import CaptionLink, ResultPane
@@ -52,6 +53,14 @@ def lay_out(window: MainWindow, engines: list[tuple[str, str]]) -> None:
     layout.setSpacing(2)
     for pane in window.panes:
         layout.addWidget(pane, 1)
+    # Under the panes, shown while a clip is open (blurapp.ui.clip_player).
+    window.clip_bar = ClipBar()
+    centre = QWidget()
+    column = QVBoxLayout(centre)
+    column.setContentsMargins(0, 0, 0, 0)
+    column.setSpacing(0)
+    column.addWidget(panes, 1)
+    column.addWidget(window.clip_bar)
 
     controls = window.controls = BlurControls(engines, session.tr)
     window.figures = FiguresPanel()
@@ -90,7 +99,7 @@ def lay_out(window: MainWindow, engines: list[tuple[str, str]]) -> None:
 
     splitter = QSplitter(Qt.Orientation.Horizontal)
     splitter.addWidget(window.side_panel)
-    splitter.addWidget(panes)
+    splitter.addWidget(centre)
     splitter.setStretchFactor(1, 1)
     splitter.setCollapsible(1, False)
     window.setCentralWidget(splitter)

@@ -37,7 +37,7 @@ def window(chinese, make_window):
 
 def test_menus_and_controls_are_in_chinese(window):
     menus = [action.text() for action in window.menuBar().actions()]
-    assert menus == ["文件(&F)", "编辑(&E)", "视图(&V)", "运行(&R)", "帮助(&H)"]
+    assert menus == ["文件(&F)", "编辑(&E)", "视图(&V)", "运行(&R)", "片段(&C)", "帮助(&H)"]
     assert window.run_button.text() == "运行"
     assert window.open_action.text() == "打开(&O)…"
     assert window.right_pane.engine_combo.itemText(3) == "不用 jit 的 JAX"

@@ -1,0 +1,99 @@
+"""The window's jobs for clips, as plain generator functions like blurapp.app.jobs': open a
+clip file, and read the frame a clip is paused on as a photo, so that everything a photo has
+(the live preview, split view, the pixel readout, Run) works on it.
+
+The clip readers (blurapp.core.clip_files) are imported only when a file is a clip: a window
+that opens photos pays nothing for them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Generator
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from blurapp.app.jobs import LoadedPhoto, ignore, never
+from blurapp.app.pyramid import build_pyramid
+from blurapp.app.running import Report
+from blurapp.core.clip import Clip, ClipInfo
+from blurapp.core.photo import Photo
+from blurapp.core.photo_checks import PhotoError
+from blurapp.core.pixels import luma
+from blurapp.core.runs import Cancelled
+from blurapp.core.saving import to_8bit
+from blurapp.core.wording import QT_TRANSLATE_NOOP
+
+# Files of these kinds are always clips; stacks and animations (TIFF, GIF, WebP, PNG) are
+# clips when the readers say so (see opens_as_clip).
+VIDEO_SUFFIXES = frozenset({".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi"})
+
+
+def clip_files() -> ModuleType | None:
+    """The clip readers' module, or None where this BlurApp has none."""
+    try:
+        # By name: the readers are a module of their own, which a build may not have.
+        return importlib.import_module("blurapp.core.clip_files")
+    except ModuleNotFoundError as missing:
+        if missing.name != "blurapp.core.clip_files":
+            raise  # the readers are there, and broken: say so
+        return None
+
+
+def opens_as_clip(path: Path) -> bool:
+    """Whether `path` opens as a clip rather than a photo: a video file, or a file the clip
+    readers take for a sequence (their `is_clip`: a multi-page TIFF whose pages share a size,
+    an animated GIF, WebP or PNG)."""
+    readers = clip_files()
+    if readers is None:
+        return False
+    is_clip: Callable[[Path], bool] | None = getattr(readers, "is_clip", None)
+    if is_clip is not None:
+        return bool(is_clip(path))
+    return path.suffix.lower() in VIDEO_SUFFIXES
+
+
+def open_clip_job(
+    path: Path, *, cancelled: Cancelled = never, report: Report = ignore
+) -> Generator[None, None, Clip]:
+    """Open the clip at `path` in colour (as photos open: the Colour switch says what is
+    blurred). Fails with a PhotoError (a ClipError) naming the file."""
+    readers = clip_files()
+    assert readers is not None, "only a file that opens_as_clip opens as a clip"
+    yield None
+    try:
+        clip: Clip = readers.open_clip(path, color=True)
+    except PhotoError:
+        raise
+    except Exception as error:
+        unexpected = PhotoError(
+            path, QT_TRANSLATE_NOOP("FileProblem", "unexpected error: {reason}"), reason=error
+        )
+        raise unexpected from error
+    return clip
+
+
+def frame_photo(info: ClipInfo, frame: np.ndarray) -> Photo:
+    """A clip's frame as a photo named after the clip."""
+    return Photo(info.path or Path(info.name), frame, info.bit_depth)
+
+
+def frame_job(
+    read: Callable[[int], np.ndarray],
+    info: ClipInfo,
+    index: int,
+    *,
+    cancelled: Cancelled = never,
+    report: Report = ignore,
+) -> Generator[None, None, LoadedPhoto]:
+    """Frame `index` of a clip (read by `read`) as a photo, with its pictures."""
+    frame = read(index)
+    yield None
+    photo = frame_photo(info, frame)
+    grey = None
+    if photo.channels > 1:
+        photo._take_gray(luma(frame))
+        grey = build_pyramid(to_8bit(photo.gray))
+    return LoadedPhoto(photo, build_pyramid(to_8bit(photo.pixels)), grey_picture=grey)

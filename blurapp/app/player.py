@@ -1,0 +1,299 @@
+"""A clip played through the engines on threads, without Qt: one thread reads the frames as
+the clip's clock makes them due, and each engine blurs on a thread of its own, taking the
+newest frame read whenever it is free (blurapp.app.playback keeps the clock and the counts).
+
+Nothing queues: the reader keeps one frame, each engine the frame in its hands and its last
+output, so memory is a few frames per engine whatever the clip's length. The window asks
+`collect()` on its own thread for what there is to show; nothing here ever waits for it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from blurapp.app.captions import Translate
+from blurapp.app.jobs import failure_words, is_foreseen
+from blurapp.app.playback import Playback
+from blurapp.app.pyramid import build_pyramid
+from blurapp.core.clip import Clip
+from blurapp.core.engines import get_engine
+from blurapp.core.pixels import luma
+from blurapp.core.runs import BlurCancelled
+from blurapp.core.saving import to_8bit
+from blurapp.core.spec import BlurSpec
+
+log = logging.getLogger(__name__)
+
+THREAD_NAME = "clip playing"  # the start of its threads' names: the tests look for any left
+
+
+def _english(context: str, text: str) -> str:
+    return text
+
+
+def frame_to_blur(frame: np.ndarray, *, color: bool) -> np.ndarray:
+    """What the engines blur of `frame`: its colours when `color` and it has them, else grey."""
+    return luma(frame) if frame.ndim == 3 and not color else frame
+
+
+@dataclass(frozen=True, eq=False)
+class ShownFrame:
+    """An engine's blur of one frame, with its picture ready for the pane."""
+
+    engine: str
+    index: int
+    output: np.ndarray
+    picture: tuple[np.ndarray, ...]
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """What the window shows of the playing at one moment."""
+
+    shown: dict[str, ShownFrame]  # each engine's newest frame since the last look
+    pane_words: dict[str, str]  # "24.1 frames/s · 3 dropped", each engine's
+    headline: str
+    frame: int  # the frame due now
+    frame_words: str
+    playing: bool
+    finished: bool  # playing came past the last frame, and every engine is done
+    problem: str | None  # why the clip stopped giving frames, in English
+    problem_error: BaseException | None = None  # the error itself, for the window's words
+
+
+class Player:
+    """Plays `clip` through `engines` (each pane's), blurring as `spec` says (set_spec changes
+    it while playing). Call close() when done: it stops the threads."""
+
+    def __init__(
+        self,
+        clip: Clip,
+        spec: BlurSpec,
+        engines: tuple[str, ...],
+        *,
+        titles: Callable[[str], str] = str,
+        translate: Translate = _english,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.clip = clip
+        self.playback = Playback(clip.info, engines)
+        self._spec, self._titles, self._translate, self._clock = spec, titles, translate, clock
+        self._condition = threading.Condition()
+        # The clip is read by one thread at a time: the reader, or a paused frame's job.
+        self._clip_lock = threading.Lock()
+        # Bumped by every pause, seek and close: work begun before it is not shown.
+        self._generation = 0
+        self._newest: tuple[int, int, np.ndarray] | None = None  # generation, index, frame
+        self._shown: dict[str, ShownFrame] = {}
+        self._closing = False
+        self._problem_error: BaseException | None = None
+        self._threads = [
+            threading.Thread(target=self._read, name=f"{THREAD_NAME} reader", daemon=True)
+        ]
+        self._threads += [
+            threading.Thread(
+                target=self._blur, args=(engine,), name=f"{THREAD_NAME} {engine}", daemon=True
+            )
+            for engine in engines
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    # --- What the window does ---------------------------------------------------------------
+
+    def play(self) -> None:
+        with self._condition:
+            self.playback.play(self._clock())
+            self._renew()
+
+    def pause(self) -> int:
+        """Stop playing; the frame paused on."""
+        with self._condition:
+            position = self.playback.pause(self._clock())
+            self._renew()
+            return position
+
+    def seek(self, index: int) -> int:
+        """Go to frame `index` (playing on from there if playing); the frame gone to."""
+        with self._condition:
+            position = self.playback.seek(index, self._clock())
+            self._renew()
+            return position
+
+    def step(self, frames: int) -> int:
+        """Pause and go `frames` on from the frame due now; the frame gone to."""
+        with self._condition:
+            position = self.playback.step(frames, self._clock())
+            self._renew()
+            return position
+
+    def set_spec(self, spec: BlurSpec) -> None:
+        """Blur the frames to come as `spec` says."""
+        with self._condition:
+            self._spec = spec
+
+    @property
+    def playing(self) -> bool:
+        return self.playback.playing
+
+    def read_frame(self, index: int) -> np.ndarray:
+        """Frame `index` of the clip, read while nothing else reads it (for a paused frame)."""
+        with self._clip_lock:
+            return self.clip.frame(index)
+
+    def collect(self) -> PlayerState:
+        """What there is to show now; each engine's frame is handed out once."""
+        with self._condition:
+            playback, now = self.playback, self._clock()
+            shown, self._shown = self._shown, {}
+            finished = playback.finished(now)
+            due = playback.due(now)
+            last = playback.last_frame()
+            frame = due if last is None else min(due, last)
+            return PlayerState(
+                shown=shown,
+                pane_words={
+                    engine: playback.pane_words(engine, self._translate, now=now)
+                    for engine in playback.engines
+                },
+                headline=playback.headline(self._titles, self._translate, now=now),
+                frame=frame,
+                frame_words=playback.frame_words(frame, self._translate),
+                playing=playback.playing,
+                finished=finished,
+                problem=playback.problem,
+                problem_error=self._problem_error,
+            )
+
+    def close(self, timeout: float | None = 2.0) -> bool:
+        """Stop every thread, waiting up to `timeout` seconds for each; whether all ended (an
+        engine inside one call that cannot be stopped ends on its own)."""
+        with self._condition:
+            self._closing = True
+            self.playback.pause(self._clock())
+            self._generation += 1
+            self._condition.notify_all()
+        ended = True
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout)
+                ended = ended and not thread.is_alive()
+        return ended
+
+    # --- The threads --------------------------------------------------------------------------
+
+    def _renew(self) -> None:
+        """Under the condition: what was read or begun before now is not shown."""
+        self._generation += 1
+        self._newest = None
+        self._shown.clear()
+        self._condition.notify_all()
+
+    def _read(self) -> None:
+        # The clip's frames are read and let go of outside the condition: a file's decoder can
+        # take a while, and the window's thread takes the condition for every look.
+        frames: Iterator[np.ndarray] | None = None
+        generation, index = -1, 0
+        try:
+            while True:
+                done_with: Iterator[np.ndarray] | None = None
+                with self._condition:
+                    while True:
+                        if self._closing:
+                            return
+                        playback = self.playback
+                        if generation != self._generation or not playback.playing:
+                            if frames is not None:
+                                done_with, frames = frames, None
+                                break
+                            generation, index = self._generation, playback.position
+                        end = playback.end
+                        if not playback.playing or (end is not None and index >= end):
+                            self._condition.wait()
+                            continue
+                        wait = playback.time_of(index) - self._clock()
+                        if wait <= 0:
+                            break
+                        self._condition.wait(wait)
+                if done_with is not None:
+                    self._let_go(done_with)
+                    continue
+                frame, problem, error_seen = None, None, None
+                with self._clip_lock:
+                    try:
+                        if frames is None:
+                            frames = self.clip.frames(index)
+                        frame = next(frames)
+                    except StopIteration:
+                        pass
+                    except Exception as error:
+                        if not is_foreseen(error):
+                            log.exception("%s: reading frame %d failed", self.clip.info.name, index)
+                        problem = failure_words(error, subject=self.clip.info.name)
+                        error_seen = error
+                with self._condition:
+                    if generation == self._generation:
+                        if frame is None:
+                            self.playback.clip_ended(index, problem)
+                            self._problem_error = self._problem_error or error_seen
+                        else:
+                            self._newest = (generation, index, frame)
+                            index += 1
+                        self._condition.notify_all()
+                if frame is None:
+                    self._let_go(frames)
+                    frames = None
+        finally:
+            self._let_go(frames)
+
+    def _let_go(self, frames: Iterator[np.ndarray] | None) -> None:
+        """Close the frames being read: the file's decoder lets go."""
+        close: Any = getattr(frames, "close", None)
+        if close is not None:
+            with self._clip_lock:
+                close()
+
+    def _blur(self, engine_name: str) -> None:
+        engine = get_engine(engine_name)
+        while True:
+            with self._condition:
+                while True:
+                    if self._closing:
+                        return
+                    newest = self._newest
+                    if newest is not None and self.playback.playing:
+                        generation, index, frame = newest
+                        if self.playback.take(engine_name, index) is not None:
+                            break
+                    self._condition.wait()
+                spec = self._spec
+
+            def stale(generation: int = generation) -> bool:
+                return generation != self._generation
+
+            try:
+                image = frame_to_blur(frame, color=spec.color)
+                output = engine.start(image, spec.kernel, cancelled=stale).output
+                picture = build_pyramid(to_8bit(output))
+            except BlurCancelled:
+                continue
+            except Exception as error:
+                if not is_foreseen(error):
+                    log.exception("%s failed on frame %d", engine_name, index)
+                with self._condition:
+                    if not stale():
+                        self.playback.failed(engine_name, failure_words(error))
+                        self._condition.notify_all()
+                continue
+            with self._condition:
+                if not stale():
+                    self.playback.shown(engine_name, index, self._clock())
+                    self._shown[engine_name] = ShownFrame(engine_name, index, output, picture)
+                    self._condition.notify_all()

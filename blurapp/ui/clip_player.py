@@ -1,0 +1,365 @@
+"""A clip in the window: the bar under the panes (Play/Pause, the frame slider, where the clip
+is), the Clip menu, and the playing itself (blurapp.app.player's threads, looked at by a timer
+on the window's thread, so the window never waits for an engine or the clip's reader).
+
+Playing, each pane shows its engine's newest blurred frame and its frames per second, and the
+status line the headline. Paused, the frame paused on is the window's photo (see
+WindowController.show_frame): everything a photo has works on it.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenuBar, QPushButton, QSlider, QWidget
+
+from blurapp.app.clip_jobs import open_clip_job, opens_as_clip
+from blurapp.app.jobs import LoadedPhoto
+from blurapp.app.player import Player
+from blurapp.core.clip import Clip
+from blurapp.core.photo_checks import PhotoError
+from blurapp.core.wording import FileProblem, display_path
+from blurapp.ui.settings import write_setting
+from blurapp.ui.text_fitting import keep_whole
+from blurapp.ui.translations import translated_problem
+
+if TYPE_CHECKING:
+    from blurapp.ui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+TICK_MS = 15  # how often the window looks for frames while playing: more often than 60 a second
+STOP_WAIT_SECONDS = 1.5  # closing the window must finish within 2 s
+
+
+class ClipBar(QWidget):
+    """Under the panes while a clip is open: Play/Pause, the frame slider and the frame."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.play_button = QPushButton()
+        self.play_button.setCheckable(True)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setAccessibleName(QCoreApplication.translate("ClipPlayer", "Frame"))
+        self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # ←/→ step frames wherever it is
+        self.frame_label = QLabel()
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.addWidget(self.play_button)
+        layout.addWidget(self.slider, 1)
+        layout.addWidget(self.frame_label)
+        self.show_playing(False)
+        self.hide()
+
+    def show_playing(self, playing: bool) -> None:
+        self.play_button.setChecked(playing)
+        self.play_button.setText(
+            QCoreApplication.translate("ClipPlayer", "Pause")
+            if playing
+            else QCoreApplication.translate("ClipPlayer", "Play")
+        )
+        self.play_button.setToolTip(
+            QCoreApplication.translate("ClipPlayer", "Play or pause the clip (Space)")
+        )
+
+    def show_frame(self, index: int, words: str) -> None:
+        self.slider.blockSignals(True)
+        self.slider.setValue(index)
+        self.slider.blockSignals(False)
+        self.frame_label.setText(words)
+
+    def show_clip(self, frame_count: int | None) -> None:
+        """A clip of `frame_count` frames (None: a camera, which has no slider)."""
+        self.slider.setVisible(frame_count is not None)
+        self.slider.setRange(0, max((frame_count or 1) - 1, 0))
+        self.show()
+
+
+def build_clip_menu(window: MainWindow, menu: QMenuBar) -> None:
+    """The Clip menu: Play/Pause (Space), Previous and Next Frame (← and →, or , and .), enabled
+    while a clip is open; its actions become the window's attributes."""
+    clip_menu = menu.addMenu(QCoreApplication.translate("ClipPlayer", "&Clip"))
+    clips = window.clips
+    window.play_action = clip_menu.addAction(
+        QCoreApplication.translate("ClipPlayer", "&Play/Pause"),
+        QKeySequence(Qt.Key.Key_Space),
+        clips.toggle_play,
+    )
+    window.previous_frame_action = clip_menu.addAction(
+        QCoreApplication.translate("ClipPlayer", "P&revious Frame"), lambda: clips.step(-1)
+    )
+    window.previous_frame_action.setShortcuts([QKeySequence(Qt.Key.Key_Left), QKeySequence(",")])
+    window.next_frame_action = clip_menu.addAction(
+        QCoreApplication.translate("ClipPlayer", "&Next Frame"), lambda: clips.step(1)
+    )
+    window.next_frame_action.setShortcuts([QKeySequence(Qt.Key.Key_Right), QKeySequence(".")])
+    for action in (window.play_action, window.previous_frame_action, window.next_frame_action):
+        action.setEnabled(False)
+
+
+class ClipPlayer(QObject):
+    """The window's clip, if one is open, and its playing."""
+
+    clip_opened = Signal(object)  # the Clip, once its first frame is the window's photo
+    frame_shown = Signal(int)  # a paused frame is the window's photo (its index)
+    playing_changed = Signal(bool)
+    played = Signal(object)  # PlayerState: what a look while playing found, once shown
+    clip_stopped = Signal(str)  # why the clip stopped giving frames while playing
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.clip: Clip | None = None
+        self.player: Player | None = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(TICK_MS)
+        self._timer.timeout.connect(self._on_tick)
+        self._problem_told = False
+        self._headline: list[str] = []  # the rates of the last playing, until a frame is shown
+        bar = window.clip_bar
+        bar.play_button.clicked.connect(lambda _: self.toggle_play())
+        bar.slider.valueChanged.connect(self.seek)
+
+    # --- Opening -----------------------------------------------------------------------------
+
+    def open_path(self, path: Path) -> None:
+        """A file chosen, dropped or given: a clip opens here, a photo as photos do."""
+        if not opens_as_clip(path):
+            self.close_clip()
+            self.window.controller.open_photo(path)
+            return
+        self.window.show_status(
+            QCoreApplication.translate("ClipPlayer", "Opening {name}…").format(
+                name=display_path(path.name)
+            )
+        )
+        self.window.runner.start(
+            open_clip_job,
+            path,
+            on_return=lambda clip: self._on_clip_file_opened(path, clip),
+            on_error=self._on_clip_file_failed,
+        )
+
+    def _on_clip_file_opened(self, path: Path, clip: Clip) -> None:
+        self.open_clip(clip)
+        self.window.recent.remember(path)
+        write_setting(self.window.settings, "last_folder", str(path.parent))
+
+    def _on_clip_file_failed(self, error: BaseException) -> None:
+        self.window.show_status(QCoreApplication.translate("ClipPlayer", "Could not open the clip"))
+        # open_clip_job fails with a PhotoError (a ClipError), naming the file, and no other.
+        self.window.show_photo_failed(cast(PhotoError, error))
+
+    def open_clip(self, clip: Clip) -> None:
+        """Show `clip`, paused on its first frame; the window's clip until another file opens."""
+        self.close_clip()
+        self.clip = clip
+        self.window.clip_bar.show_clip(clip.info.frame_count)
+        self._new_player()
+        self._enable(True)
+        self._show_paused(0, lambda loaded: self.clip_opened.emit(clip), fit=True)
+
+    def close_clip(self) -> None:
+        """Let go of the clip and its threads (another file opens, or the window closes)."""
+        self._stop_player()
+        if self.clip is not None:
+            self.clip.close()
+        self.clip = None
+        self.window.clip_bar.hide()
+        self._enable(False)
+
+    def stop(self) -> bool:
+        """The window closes: the playing stops and the clip's file is let go; whether every
+        thread has ended."""
+        ended = self._stop_player()
+        if self.clip is not None:
+            self.clip.close()
+            self.clip = None
+        return ended
+
+    # --- Playing ------------------------------------------------------------------------------
+
+    @property
+    def playing(self) -> bool:
+        return self.player is not None and self.player.playing
+
+    def toggle_play(self) -> None:
+        """Space: play, or pause."""
+        if self.playing:
+            self.pause()
+        else:
+            self.play()
+
+    def play(self) -> None:
+        if self.player is None or self.playing:
+            return
+        self.window.controller.forget_frame()
+        self.window.session.run_stopped()  # the panes are the playing's now
+        self._problem_told = False
+        self.player.set_spec(self.window.session.parameters)
+        self.player.play()
+        self._timer.start()
+        self._on_playing(True)
+
+    def pause(self, then: Callable[[], None] | None = None) -> None:
+        """Pause on the frame due now, which becomes the window's photo; `then` once it is."""
+        if self.player is None:
+            return
+        index = self.player.pause()
+        self._timer.stop()
+        self._on_playing(False)
+        self._show_paused(index, (lambda loaded: then()) if then is not None else None)
+
+    def step(self, frames: int) -> None:
+        """← or →: pause, and show the frame `frames` on (back when negative)."""
+        if self.player is None:
+            return
+        was_playing = self.playing
+        index = self.player.step(frames)
+        if was_playing:
+            self._timer.stop()
+            self._on_playing(False)
+        self._show_paused(index)
+
+    def seek(self, index: int) -> None:
+        """The slider moved: frame `index`, shown paused or played on from."""
+        if self.player is None:
+            return
+        index = self.player.seek(index)
+        if not self.playing:
+            self._show_paused(index)
+
+    def parameters_changed(self) -> None:
+        """The parameters changed while playing: the frames to come take them."""
+        if self.player is not None:
+            self.player.set_spec(self.window.session.parameters)
+
+    def engines_changed(self) -> None:
+        """A pane shows another engine: playing goes on through the panes' engines now."""
+        if self.clip is None:
+            return
+        playing = self.playing
+        if playing:
+            position = self.player.pause()
+        else:
+            position = self.player.playback.position if self.player else 0
+        self._new_player()
+        self.player.seek(position)
+        if playing:
+            self.player.play()
+            self._timer.start()
+
+    # --- Within -------------------------------------------------------------------------------
+
+    def _new_player(self) -> None:
+        self._stop_player()
+        session = self.window.session
+        engines = tuple(dict.fromkeys(session.pane_engines))
+        self.player = Player(
+            self.clip,
+            session.parameters,
+            engines,
+            titles=session.title,
+            translate=QCoreApplication.translate,
+        )
+
+    def _stop_player(self) -> bool:
+        self._timer.stop()
+        player, self.player = self.player, None
+        if player is None:
+            return True
+        if player.playing:
+            self._on_playing(False)
+        ended = player.close(STOP_WAIT_SECONDS)
+        if not ended:
+            log.info("a clip's engine is finishing its frame")
+        return ended
+
+    def _enable(self, enabled: bool) -> None:
+        window = self.window
+        for action in (window.play_action, window.previous_frame_action, window.next_frame_action):
+            action.setEnabled(enabled)
+
+    def _on_playing(self, playing: bool) -> None:
+        self.window.clip_bar.show_playing(playing)
+        self.playing_changed.emit(playing)
+
+    def _show_paused(
+        self,
+        index: int,
+        then: Callable[[LoadedPhoto], None] | None = None,
+        *,
+        fit: bool = False,
+    ) -> None:
+        player = self.player
+        assert player is not None and self.clip is not None
+        self.window.clip_bar.show_frame(index, player.playback.frame_words(index, _translate))
+
+        def shown(loaded: LoadedPhoto) -> None:
+            if fit:
+                self.window.view_link.fit_to_window()
+            # The rates played at stay in the status line until another frame is shown.
+            words = [display_path(self.clip.info.name) if self.clip else ""]
+            words += [player.playback.frame_words(index, _translate), *self._headline]
+            self.window.show_status(" · ".join(words))
+            self._headline = []
+            self.frame_shown.emit(index)
+            if then is not None:
+                then(loaded)
+
+        def failed(error: BaseException, words: str) -> None:
+            if isinstance(error, FileProblem):
+                words = translated_problem(error)
+            self.window.show_status(words)
+            self.window._warn(
+                QCoreApplication.translate("ClipPlayer", "Cannot Read the Frame"),
+                words,
+                error=error,
+            )
+
+        self.window.controller.show_frame(player.read_frame, self.clip.info, index, shown, failed)
+
+    def _on_tick(self) -> None:
+        player, window = self.player, self.window
+        if player is None:
+            return
+        state = player.collect()
+        session = window.session
+        for pane, engine in zip(window.panes, session.pane_engines, strict=True):
+            shown = state.shown.get(engine)
+            if shown is not None:
+                pane.view.set_picture(shown.picture)
+                pane.set_placeholder("")
+            words = state.pane_words.get(engine, "")
+            caption = f"<b>{html.escape(keep_whole(pane.title))}</b>"
+            if words:
+                caption += f" · {html.escape(keep_whole(words))}"
+            pane.set_caption(caption)
+        window.clip_bar.show_frame(state.frame, state.frame_words)
+        window.show_status(state.headline)
+        self._headline = [state.headline]
+        self.played.emit(state)
+        if state.problem is not None and not self._problem_told:
+            # The frames shown stay: the clip gives no more to pause on.
+            self._problem_told = True
+            player.pause()
+            self._timer.stop()
+            self._on_playing(False)
+            self.clip_stopped.emit(state.problem)
+            error = state.problem_error
+            words = translated_problem(error) if isinstance(error, FileProblem) else state.problem
+            window._warn(
+                QCoreApplication.translate("ClipPlayer", "The Clip Stopped"), words, error=error
+            )
+        elif state.finished:
+            self.pause()
+
+
+def _translate(context: str, text: str) -> str:
+    return QCoreApplication.translate(context, text)

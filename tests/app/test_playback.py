@@ -1,0 +1,308 @@
+"""A clip playing through the engines: the clock, the frames each engine takes and drops, its
+frames per second and the words (a clock of the test's own), then the threads on a real clip."""
+
+import itertools
+import threading
+import time
+import weakref
+
+import numpy as np
+import pytest
+from helpers.oracle import blur_oracle
+
+from blurapp.app.clip_jobs import frame_job, opens_as_clip
+from blurapp.app.playback import Playback
+from blurapp.app.player import Player
+from blurapp.app.running import InlineRunner
+from blurapp.core.clip import Clip, ClipError, ClipInfo, FramesInMemory
+from blurapp.core.engines import Engine, register, unregister
+from blurapp.core.runs import Call, FirstCall
+from blurapp.core.spec import BlurSpec
+
+SPEC = BlurSpec(kernel_size=5, sigma=1.5)
+
+
+def info(frame_count=30, frames_per_second=10.0):
+    return ClipInfo("clip.mp4", 8, 6, frame_count, frames_per_second, colour=False)
+
+
+def play_through(playback, engine, seconds_per_frame, until, *, tick=0.01):
+    """Drive `engine` as its thread would, on a clock of the test's own: whenever it is free it
+    takes the frame due, and shows it `seconds_per_frame` later. The frames it showed."""
+    shown, now, busy_until, frame = [], 0.0, None, None
+    playback.play(now)
+    while now < until:
+        if busy_until is not None and now >= busy_until:
+            playback.shown(engine, frame, now)
+            shown.append(frame)
+            busy_until = None
+        if busy_until is None:
+            frame = playback.take(engine, playback.due(now))
+            if frame is not None:
+                busy_until = now + seconds_per_frame
+        now = round(now + tick, 6)
+    return shown
+
+
+def test_an_engine_that_keeps_up_shows_every_frame_at_the_clips_rate():
+    playback = Playback(info(), ("numpy",))
+    shown = play_through(playback, "numpy", 0.02, until=2.0)
+    assert shown == list(range(20))
+    track = playback.tracks["numpy"]
+    assert track.dropped == 0
+    assert playback.rate("numpy") == pytest.approx(10.0)
+    assert playback.pane_words("numpy") == "10.0 frames/s · 0 dropped"
+
+
+def test_an_engine_that_falls_behind_takes_the_newest_frame_and_counts_those_it_passed_over():
+    playback = Playback(info(), ("slow",))
+    shown = play_through(playback, "slow", 0.3, until=2.0)
+    # Busy for three frames: it takes every third frame due, never a queue of them, so what it
+    # shows stays in time with the clip. Frames 1 and 2 went while its first call ran.
+    assert shown == [0, 3, 6, 9, 12, 15]
+    assert playback.tracks["slow"].taken == 18
+    assert playback.tracks["slow"].dropped == 2 * 5
+    assert playback.rate("slow") == pytest.approx(10 / 3)
+    assert playback.pane_words("slow") == "3.3 frames/s · 10 dropped"
+
+
+def test_an_engines_first_call_is_apart_from_the_frames_it_drops():
+    """A first frame that took long (a compile) drops nothing: its dropping counts from then."""
+    playback = Playback(info(), ("jax",))
+    playback.play(0.0)
+    assert playback.take("jax", 0) == 0
+    playback.shown("jax", 0, 1.5)  # the first call compiled for a second and a half
+    assert playback.take("jax", 15) == 15
+    assert playback.tracks["jax"].dropped == 0
+    playback.shown("jax", 15, 1.51)
+    assert playback.take("jax", 17) == 17
+    assert playback.tracks["jax"].dropped == 1
+
+
+def test_a_burst_of_frames_is_no_faster_than_the_clip_and_a_stalled_pane_falls():
+    playback = Playback(info(), ("jax",))
+    playback.play(0.0)
+    for frame, when in [(0, 1.0), (10, 1.001), (11, 1.002)]:  # a backlog, read in a blink
+        playback.take("jax", frame)
+        playback.shown("jax", frame, when)
+    assert playback.rate("jax", now=1.002) == pytest.approx(10.0)
+    assert playback.rate("jax", now=5.0) < 1.0
+
+
+def test_the_headline_gives_each_engines_rate_and_how_many_times_faster_one_is():
+    playback = Playback(info(), ("numpy", "jax"))
+    titles = {"numpy": "NumPy", "jax": "JAX-jit"}.get
+    assert playback.headline(titles) == "NumPy – frames/s · JAX-jit – frames/s"
+    playback.play(0.0)
+    for index in range(5):
+        playback.take("jax", index)
+        playback.shown("jax", index, index / 10)
+        if index % 2 == 0:
+            playback.take("numpy", index)
+            playback.shown("numpy", index, index / 10)
+    assert playback.headline(titles) == (
+        "NumPy 5.0 frames/s · JAX-jit 10.0 frames/s · JAX-jit 2.0× NumPy"
+    )
+
+
+def test_pause_step_and_seek_stay_within_the_clip_and_play_starts_again_from_the_end():
+    playback = Playback(info(frame_count=30), ("numpy",))
+    playback.play(0.0)
+    assert playback.pause(1.25) == 12
+    assert playback.due(5.0) == 12  # paused: the clock stands
+    assert playback.step(1, 5.0) == 13
+    assert playback.step(-20, 5.0) == 0
+    assert playback.seek(99, 5.0) == 29
+    assert playback.frame_words() == "frame 30 of 30"
+    playback.play(6.0)
+    assert playback.due(6.0) == 0
+    assert playback.pause(100.0) == 29  # past the end: the last frame
+
+
+def test_playing_is_finished_once_past_the_last_frame_and_every_engine_is_done():
+    playback = Playback(info(frame_count=3), ("numpy",))
+    playback.play(0.0)
+    playback.take("numpy", 2)
+    assert not playback.finished(0.35)  # still blurring the last frame
+    playback.shown("numpy", 2, 0.35)
+    assert playback.finished(0.35)
+
+
+def test_a_clip_of_unknown_length_ends_where_reading_stops_and_says_why():
+    playback = Playback(info(frame_count=None), ("numpy",))
+    assert playback.frame_words(4) == "frame 5"
+    playback.clip_ended(7, "camera: the camera went away")
+    assert playback.last_frame() == 6 and playback.problem == "camera: the camera went away"
+    assert playback.frame_words(4) == "frame 5 of 7"
+
+
+def test_an_engine_that_fails_says_why_in_its_pane_and_takes_no_more_frames():
+    playback = Playback(info(), ("numpy", "broken"))
+    playback.play(0.0)
+    playback.take("broken", 0)
+    playback.failed("broken", "RuntimeError: out of registers")
+    assert playback.take("broken", 1) is None
+    assert playback.pane_words("broken") == "RuntimeError: out of registers"
+
+
+# --- The threads, on a clip -------------------------------------------------------------------
+
+
+def frames(count=12, shape=(24, 32), seed=0):
+    return np.random.default_rng(seed).random((count, *shape), dtype=np.float32)
+
+
+@pytest.fixture
+def slow_engine():
+    """An engine that blurs right (scipy's correlation) but takes 0.25 s a frame."""
+    from scipy.ndimage import correlate
+
+    def first_call(image, kernel, *, platform, progress, cancelled):
+        time.sleep(0.25)
+        output = correlate(image, kernel, mode="nearest").astype(np.float32)
+        return FirstCall(output=output, again=lambda: Call(0.25), seconds=0.25)
+
+    register(Engine("slow", "Slow", first_call))
+    yield "slow"
+    unregister("slow")
+
+
+def play_to_the_end(player, timeout=30.0):
+    """Play, and every frame each engine showed (by collect(), as the window looks)."""
+    shown = {engine: {} for engine in player.playback.engines}
+    player.play()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = player.collect()
+        for engine, frame in state.shown.items():
+            shown[engine][frame.index] = frame
+        if state.finished:
+            return state, shown
+        time.sleep(0.01)
+    raise AssertionError("the clip did not finish playing")
+
+
+def test_a_clip_plays_through_two_engines_the_slow_one_dropping_frames(slow_engine):
+    clip = FramesInMemory(frames(12), frames_per_second=10)
+    player = Player(clip, SPEC, ("numpy", slow_engine))
+    try:
+        state, shown = play_to_the_end(player)
+    finally:
+        assert player.close()
+    numpy, slow = player.playback.tracks["numpy"], player.playback.tracks["slow"]
+    assert sorted(shown["numpy"]) == list(range(12)) and numpy.dropped == 0
+    assert 0 < len(shown["slow"]) < 12 and slow.dropped > 0
+    # The frames it passed over between those it showed, its first call's apart.
+    gaps = [b - a - 1 for a, b in itertools.pairwise(sorted(shown["slow"]))]
+    assert slow.dropped == sum(gaps[1:])
+    for engine in ("numpy", "slow"):
+        for index, frame in shown[engine].items():
+            expected = blur_oracle(clip.frame(index), SPEC.kernel)
+            np.testing.assert_allclose(frame.output, expected, atol=1e-5, rtol=0)
+    assert "dropped" in state.pane_words["slow"] and "frames/s" in state.headline
+    assert state.frame_words == "frame 12 of 12"
+
+
+def test_a_colour_clip_plays_in_grey_unless_colour_is_asked_for():
+    rgb = np.random.default_rng(1).random((3, 10, 12, 3), dtype=np.float32)
+    clip = FramesInMemory(rgb, frames_per_second=20)
+    for color, channels in [(False, 2), (True, 3)]:
+        spec = BlurSpec(kernel_size=3, sigma=1.0, color=color)
+        player = Player(clip, spec, ("numpy",))
+        try:
+            _, shown = play_to_the_end(player)
+        finally:
+            player.close()
+        assert {frame.output.ndim for frame in shown["numpy"].values()} == {channels}
+
+
+class CameraThatGoes(Clip):
+    """A camera's frames, then the camera gone: what a real one unplugged mid-play gives."""
+
+    def __init__(self, count):
+        self.info = ClipInfo("Camera", 16, 12, None, 20.0, colour=False)
+        self.count = count
+        self.read = []  # a weak reference to each frame read
+        self.closed = False
+
+    def _read(self, start):
+        for index in range(start, self.count):
+            frame = np.full((12, 16), index / self.count, np.float32)
+            self.read.append(weakref.ref(frame))
+            yield frame
+        raise ClipError("Camera", "the camera went away")
+
+    def close(self):
+        self.closed = True
+
+    def frames_held(self):
+        """How many of the frames read are still held by someone."""
+        return sum(reference() is not None for reference in self.read)
+
+
+def test_a_camera_that_goes_away_stops_the_playing_with_its_reason(slow_engine):
+    camera = CameraThatGoes(count=8)
+    player = Player(camera, SPEC, ("numpy", slow_engine))
+    try:
+        state, shown = play_to_the_end(player)
+    finally:
+        player.close()
+    assert state.problem == "Camera: the camera went away"
+    assert isinstance(state.problem_error, ClipError)
+    assert max(shown["numpy"]) == 7 and state.frame_words == "frame 8 of 8"
+
+
+def test_memory_stays_a_few_frames_whatever_the_clips_length(slow_engine):
+    """A long clip through a slow engine: the frames it passes over are let go as they pass,
+    never queued for it."""
+    camera = CameraThatGoes(count=10**6)
+    camera.info = ClipInfo("Camera", 16, 12, None, 200.0, colour=False)
+    player = Player(camera, SPEC, ("numpy", slow_engine))
+    most = 0
+    try:
+        player.play()
+        deadline = time.monotonic() + 1.5
+        while time.monotonic() < deadline:
+            player.collect()
+            most = max(most, camera.frames_held())
+            time.sleep(0.005)
+        read = player.collect().frame
+    finally:
+        player.close()
+    assert read > 100  # many frames came and went...
+    assert most <= 6  # ...but no more than the newest and each engine's were ever held
+
+
+def test_closing_stops_every_thread_and_lets_go_of_the_clips_reading():
+    before = threading.active_count()
+    clip = FramesInMemory(frames(200), frames_per_second=50)
+    player = Player(clip, SPEC, ("numpy",))
+    player.play()
+    time.sleep(0.1)
+    assert player.close()
+    assert threading.active_count() == before
+
+
+def test_the_frame_paused_on_becomes_a_photo_named_after_the_clip():
+    clip = FramesInMemory(frames(4), frames_per_second=10, name="street.mp4")
+    runner, answers = InlineRunner(), []
+    runner.start(frame_job, clip.frame, clip.info, 2, on_return=answers.append)
+    runner.run_all()
+    (loaded,) = answers
+    assert loaded.photo.path.name == "street.mp4"
+    np.testing.assert_array_equal(loaded.photo.pixels, clip.frame(2))
+    assert loaded.picture[0].shape == (24, 32) and loaded.grey_picture is None
+
+
+def test_a_path_opens_as_a_clip_when_the_clip_readers_say_so(monkeypatch, tmp_path):
+    import types
+
+    from blurapp.app import clip_jobs
+
+    monkeypatch.setattr(clip_jobs, "clip_files", lambda: None)
+    assert not opens_as_clip(tmp_path / "walk.mp4")  # no readers: every file is a photo
+    readers = types.SimpleNamespace(open_clip=None)
+    monkeypatch.setattr(clip_jobs, "clip_files", lambda: readers)
+    assert opens_as_clip(tmp_path / "walk.MP4") and not opens_as_clip(tmp_path / "stack.tif")
+    readers.is_clip = lambda path: path.suffix == ".tif"
+    assert opens_as_clip(tmp_path / "stack.tif") and not opens_as_clip(tmp_path / "walk.png")

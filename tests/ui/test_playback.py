@@ -1,0 +1,297 @@
+"""A clip in the window: it opens paused on its first frame, plays with each pane's frames per
+second shown (a slow engine dropping frames), pauses, steps, seeks, and a paused frame is a
+photo like any other (the model without Qt: tests/app/test_playback.py)."""
+
+import threading
+import time
+
+import numpy as np
+import pytest
+from helpers.oracle import blur_oracle
+from helpers.photos import photo_file
+from helpers.window import RUN_TIMEOUT_MS, jax_settled
+from PySide6.QtCore import Qt, QTimer
+
+from blurapp.core.clip import Clip, ClipError, ClipInfo, FramesInMemory
+from blurapp.core.engines import Engine, register, unregister
+from blurapp.core.runs import Call, FirstCall
+
+FRAME_SHAPE = (48, 64)
+
+
+def frames(count=12, seed=0):
+    return np.random.default_rng(seed).random((count, *FRAME_SHAPE), dtype=np.float32)
+
+
+@pytest.fixture
+def slow_engine():
+    """An engine that blurs right (scipy's correlation) but takes 0.3 s a frame."""
+    from scipy.ndimage import correlate
+
+    def first_call(image, kernel, *, platform, progress, cancelled):
+        time.sleep(0.3)
+        output = correlate(image, kernel, mode="nearest").astype(np.float32)
+        return FirstCall(output=output, again=lambda: Call(0.3), seconds=0.3)
+
+    register(Engine("slow", "Slow", first_call))
+    yield "slow"
+    unregister("slow")
+
+
+def open_clip(qtbot, window, clip):
+    with qtbot.waitSignal(window.clips.clip_opened, timeout=RUN_TIMEOUT_MS):
+        window.open_clip(clip)
+
+
+def play_to_the_end(qtbot, window, seconds=30):
+    states = []
+    window.clips.played.connect(states.append)
+    with qtbot.waitSignal(window.clips.playing_changed, timeout=seconds * 1000) as stopped:
+        window.play_action.trigger()
+    assert stopped.args == [True]
+    qtbot.waitUntil(lambda: not window.clips.playing, timeout=seconds * 1000)
+    return states
+
+
+def test_a_clip_opens_paused_on_its_first_frame_as_the_windows_photo(qtbot, make_window):
+    window = make_window(wait=False)
+    clip = FramesInMemory(frames(12), frames_per_second=10, name="walk.mp4")
+    assert not window.play_action.isEnabled() and not window.clip_bar.isVisible()
+    open_clip(qtbot, window, clip)
+    assert window.clip_bar.isVisible() and window.play_action.isEnabled()
+    assert window.clip_bar.slider.maximum() == 11
+    assert window.clip_bar.frame_label.text() == "frame 1 of 12"
+    np.testing.assert_array_equal(window.photo.pixels, clip.frame(0))
+    assert window.windowTitle().startswith("walk.mp4")
+
+
+def test_both_panes_show_frames_per_second_and_the_slow_engine_drops_frames(
+    qtbot, make_window, slow_engine
+):
+    window = make_window(wait=False)
+    jax_settled(qtbot, window)
+    window.set_pane_engine(0, "numpy")
+    window.set_pane_engine(1, slow_engine)
+    clip = FramesInMemory(frames(20), frames_per_second=10)
+    open_clip(qtbot, window, clip)
+    # The window's own timer, beside the playing: it ticks while an engine blurs.
+    ticks_while_blurring = []
+
+    def tick():
+        tracks = window.clips.player.playback.tracks if window.clips.player else {}
+        if tracks and tracks[slow_engine].busy:
+            ticks_while_blurring.append(time.perf_counter())
+
+    captions = []
+    window.clips.played.connect(lambda _: captions.append([p.caption_text() for p in window.panes]))
+    timer = QTimer()
+    timer.timeout.connect(tick)
+    timer.start(20)
+    try:
+        states = play_to_the_end(qtbot, window)
+    finally:
+        timer.stop()
+    assert len(ticks_while_blurring) >= 2  # the event loop went on while frames were blurred
+    last = states[-1]
+    numpy_words, slow_words = last.pane_words["numpy"], last.pane_words[slow_engine]
+    assert numpy_words.endswith("frames/s · 0 dropped"), numpy_words
+    dropped = int(slow_words.split(" · ")[1].split()[0])
+    assert dropped > 0, slow_words
+    left, right = captions[-1]  # the panes while playing
+    assert left.startswith("NumPy · ") and "frames/s" in left
+    assert right.startswith("Slow · ") and f"{dropped} dropped" in right
+    assert "NumPy" in last.headline and "× Slow" in last.headline
+    # What the panes showed while playing was each frame's blur.
+    for state in states:
+        for shown in state.shown.values():
+            expected = blur_oracle(clip.frame(shown.index), window.session.parameters.kernel)
+            np.testing.assert_allclose(shown.output, expected, atol=1e-5, rtol=0)
+    # At the end it pauses on the last frame, which is the window's photo.
+    qtbot.waitUntil(lambda: window.clip_bar.frame_label.text() == "frame 20 of 20")
+    qtbot.waitUntil(lambda: window.photo is not None and window.photo.pixels is not None)
+    qtbot.waitUntil(lambda: np.array_equal(window.photo.pixels, clip.frame(19)))
+    # The rates it played at stay in the status line.
+    assert window.status_label.text().endswith(" · frame 20 of 20 · " + last.headline)
+
+
+def test_space_pauses_and_the_live_preview_blurs_the_frame_paused_on(qtbot, make_window):
+    window = make_window(wait=False, live=True)
+    jax_settled(qtbot, window)
+    clip = FramesInMemory(frames(300), frames_per_second=20)
+    open_clip(qtbot, window, clip)
+    window.activateWindow()
+    window.panes[0].view.setFocus()
+    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+        qtbot.keyClick(window.panes[0].view, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: "frames/s" in window.panes[0].caption_text(), timeout=RUN_TIMEOUT_MS)
+    seen = []
+    window.live_shown.connect(seen.append)
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
+        qtbot.keyClick(window.panes[0].view, Qt.Key.Key_Space)
+    index = paused.args[0]
+    assert 0 < index < 299 and not window.clips.playing
+    assert window.clip_bar.frame_label.text() == f"frame {index + 1} of 300"
+    np.testing.assert_array_equal(window.photo.pixels, clip.frame(index))
+    qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
+    expected = blur_oracle(clip.frame(index), window.session.parameters.kernel)
+    for engine in ("numpy", "jax"):
+        output = window.session.results[engine].run.output
+        np.testing.assert_allclose(output, expected, atol=1e-5, rtol=0)
+    assert "live: " in window.panes[0].caption_text()
+
+
+def test_arrows_step_a_frame_and_the_slider_goes_to_one(qtbot, make_window):
+    window = make_window(wait=False)
+    clip = FramesInMemory(frames(12), frames_per_second=10)
+    open_clip(qtbot, window, clip)
+    view = window.panes[1].view
+    view.setFocus()
+    for key, index in [(Qt.Key.Key_Right, 1), (Qt.Key.Key_Right, 2), (Qt.Key.Key_Left, 1)]:
+        with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
+            qtbot.keyClick(view, key)
+        assert shown.args == [index]
+        np.testing.assert_array_equal(window.photo.pixels, clip.frame(index))
+        assert window.clip_bar.slider.value() == index
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
+        window.clip_bar.slider.setValue(9)
+    assert shown.args == [9] and window.clip_bar.frame_label.text() == "frame 10 of 12"
+    np.testing.assert_array_equal(window.photo.pixels, clip.frame(9))
+    # Left at the first frame stays there.
+    window.clip_bar.slider.setValue(0)
+    qtbot.waitUntil(lambda: np.array_equal(window.photo.pixels, clip.frame(0)))
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
+        qtbot.keyClick(view, Qt.Key.Key_Left)
+    assert shown.args == [0]
+
+
+def test_run_while_playing_pauses_and_times_the_frame_paused_on(qtbot, make_window):
+    window = make_window(wait=False)
+    jax_settled(qtbot, window)
+    clip = FramesInMemory(frames(400), frames_per_second=20)
+    open_clip(qtbot, window, clip)
+    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+        window.play_action.trigger()
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
+        window.run_comparison()
+    assert not window.clips.playing
+    index = window.clips.player.playback.position
+    expected = blur_oracle(clip.frame(index), window.session.parameters.kernel)
+    for run in shown.args[0].runs.values():
+        np.testing.assert_allclose(run.output, expected, atol=1e-5, rtol=0)
+
+
+class CameraThatGoes(Clip):
+    """A camera's frames, then the camera gone, as a real one unplugged mid-play."""
+
+    def __init__(self, count=15):
+        self.info = ClipInfo("Camera", FRAME_SHAPE[1], FRAME_SHAPE[0], None, 20.0, colour=False)
+        self.count = count
+
+    def _read(self, start):
+        for index in range(start, self.count):
+            yield np.full(FRAME_SHAPE, index / self.count, np.float32)
+        raise ClipError("Camera", "the camera went away")
+
+
+def test_a_camera_that_goes_away_mid_play_is_said_and_the_window_stays_up(
+    qtbot, make_window, warnings_shown, tmp_path
+):
+    window = make_window(wait=False)
+    open_clip(qtbot, window, CameraThatGoes())
+    assert not window.clip_bar.slider.isVisible()
+    with qtbot.waitSignal(window.clips.clip_stopped, timeout=RUN_TIMEOUT_MS) as stopped:
+        window.play_action.trigger()
+    assert stopped.args == ["Camera: the camera went away"]
+    assert warnings_shown == [("The Clip Stopped", "Camera: the camera went away")]
+    assert not window.clips.playing and window.isVisible()
+    # The window goes on: a photo opens after it.
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        window.open_photo(photo_file(tmp_path))
+    assert not window.clip_bar.isVisible() and not window.play_action.isEnabled()
+
+
+def test_a_file_the_clip_readers_take_opens_as_a_clip(qtbot, make_window, monkeypatch, tmp_path):
+    import types
+
+    from blurapp.app import clip_jobs
+
+    clip = FramesInMemory(frames(5), frames_per_second=10, name="walk.mp4")
+    asked = []
+
+    def open_clip_file(path, *, color):
+        asked.append((path, color))
+        return clip
+
+    readers = types.SimpleNamespace(open_clip=open_clip_file)
+    monkeypatch.setattr(clip_jobs, "clip_files", lambda: readers)
+    window = make_window(wait=False)
+    path = tmp_path / "walk.mp4"
+    path.write_bytes(b"")
+    with qtbot.waitSignal(window.clips.clip_opened, timeout=RUN_TIMEOUT_MS):
+        window.open_photo(path)
+    assert asked == [(path, True)] and window.clips.clip is clip
+    assert window.recent_files()[0] == str(path.resolve())
+
+
+def test_a_pane_given_another_engine_while_playing_plays_on_with_it(
+    qtbot, make_window, slow_engine
+):
+    window = make_window(wait=False)
+    window.set_pane_engine(0, "numpy")
+    window.set_pane_engine(1, "numpy-loop")
+    clip = FramesInMemory(frames(400), frames_per_second=20)
+    open_clip(qtbot, window, clip)
+    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+        window.play_action.trigger()
+    window.set_pane_engine(1, slow_engine)
+    assert window.clips.playing
+    qtbot.waitUntil(
+        lambda: (
+            window.panes[1].caption_text().startswith("Slow · ")
+            and "frames/s" in window.panes[1].caption_text()
+        ),
+        timeout=RUN_TIMEOUT_MS,
+    )
+    assert window.clips.player.playback.engines == ("numpy", slow_engine)
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
+        window.play_action.trigger()
+
+
+def test_closing_the_window_while_playing_stops_every_thread(qtbot, make_window, slow_engine):
+    window = make_window(wait=False)
+    jax_settled(qtbot, window)
+    window.set_pane_engine(0, "numpy")
+    window.set_pane_engine(1, slow_engine)
+    threads = threading.active_count()
+    open_clip(qtbot, window, FramesInMemory(frames(400), frames_per_second=20))
+    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+        window.play_action.trigger()
+    qtbot.waitUntil(lambda: window.clips.player.playback.tracks[slow_engine].busy)
+    player = window.clips.player
+    window.close()
+    assert window.clips.player is None and not player.playing
+    assert threading.active_count() == threads
+
+
+class CutShort(FramesInMemory):
+    """A file whose frames stop decoding at frame 3, as a truncated video's do."""
+
+    def frame(self, index):
+        if index >= 3:
+            raise ClipError("cut.mp4", "the file ends at frame {count}", count=3)
+        return super().frame(index)
+
+
+def test_a_frame_that_cannot_be_read_is_said_and_the_clip_stays_open(
+    qtbot, make_window, warnings_shown
+):
+    window = make_window(wait=False)
+    clip = CutShort(frames(8), frames_per_second=10, name="cut.mp4")
+    open_clip(qtbot, window, clip)
+    window.clip_bar.slider.setValue(5)
+    qtbot.waitUntil(lambda: bool(warnings_shown), timeout=RUN_TIMEOUT_MS)
+    assert warnings_shown == [("Cannot Read the Frame", "cut.mp4: the file ends at frame 3")]
+    np.testing.assert_array_equal(window.photo.pixels, clip.frame(0))  # the frame shown stays
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
+        window.clip_bar.slider.setValue(2)
+    assert shown.args == [2] and window.clips.clip is clip
