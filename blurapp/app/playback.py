@@ -40,8 +40,18 @@ class PaneTrack:
     dropped: int = 0
     counting: bool = False  # the frame in hand was taken after its first was shown
     error: str | None = None  # why it stopped blurring, in words
+    frames_shown: int = 0
+    first_shown_at: float | None = None  # when it showed its first frame (its first call's end)
     # When it showed each of its last frames (seconds on the playback's clock).
     shown_at: deque[float] = field(default_factory=lambda: deque(maxlen=RATE_WINDOW_FRAMES))
+
+    def average_frames_per_second(self) -> float | None:
+        """Frames shown per second from its first frame to its last (its first call apart):
+        the pace it kept over the whole playing; None before two are shown."""
+        if self.first_shown_at is None or self.frames_shown < 2:
+            return None
+        seconds = self.shown_at[-1] - self.first_shown_at
+        return (self.frames_shown - 1) / seconds if seconds > 0 else None
 
     def frames_per_second(self, clip_rate: float, now: float | None = None) -> float | None:
         """Frames shown per second over its last frames; None before two are shown.
@@ -167,6 +177,9 @@ class Playback:
         track = self.tracks[engine]
         track.busy, track.shown = False, index
         track.shown_at.append(now)
+        track.frames_shown += 1
+        if track.first_shown_at is None:
+            track.first_shown_at = now
 
     def failed(self, engine: str, words: str) -> None:
         """`engine` failed on a frame: it blurs no more of this playing."""

@@ -455,7 +455,8 @@ def run_sections(
 ) -> dict:
     """The sections after the engines table, each a dict of figures; `rounds`: the yardsticks'
     rounds of timed calls and the start-up's launches of each program; `video_options`:
-    blurapp.bench.video.video's keywords."""
+    blurapp.bench.video.video's keywords, whose resolutions the playing and clip-file sections
+    take too (and clip-file its `clip_frames`)."""
     report = {}
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-") as folder:
         photo = None
@@ -485,7 +486,20 @@ def run_sections(
             elif name == "video":
                 from blurapp.bench.video import video
 
-                figures = video(**(video_options or {}))
+                options = {k: v for k, v in (video_options or {}).items() if k != "clip_frames"}
+                figures = video(**options)
+            elif name == "playing":
+                from blurapp.bench.clips import playing
+
+                figures = playing((video_options or {}).get("resolutions", ["1080p"]))
+            elif name == "clip-file":
+                from blurapp.bench.clips import DEFAULT_CLIP_FRAMES, clip_file
+
+                options = video_options or {}
+                figures = clip_file(
+                    options.get("resolutions", ["1080p"]),
+                    options.get("clip_frames", DEFAULT_CLIP_FRAMES),
+                )
             else:
                 continue
             report[name] = figures

@@ -399,6 +399,18 @@ def _video_rows(figures: dict) -> list[dict]:
     return video_rows(figures, _row, _value)
 
 
+def _playing_rows(figures: dict) -> list[dict]:
+    from blurapp.bench.clips import playing_rows
+
+    return playing_rows(figures, _row, _value)
+
+
+def _clip_file_rows(figures: dict) -> list[dict]:
+    from blurapp.bench.clips import clip_file_rows
+
+    return clip_file_rows(figures, _row, _value)
+
+
 _SECTION_ROWS: dict[str, Callable[[dict], list[dict]]] = {
     "yardsticks": _yardstick_rows,
     "first-call": _first_call_rows,
@@ -408,6 +420,8 @@ _SECTION_ROWS: dict[str, Callable[[dict], list[dict]]] = {
     "memory": _memory_rows,
     "scale": _scale_rows,
     "video": _video_rows,
+    "playing": _playing_rows,
+    "clip-file": _clip_file_rows,
     "sweep": _sweep_rows,
 }
 

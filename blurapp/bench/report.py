@@ -110,6 +110,14 @@ def section_lines(name: str, figures: dict) -> list[str]:
         from blurapp.bench.video import video_lines
 
         lines += video_lines(figures)
+    elif name == "playing":
+        from blurapp.bench.clips import playing_lines
+
+        lines += playing_lines(figures)
+    elif name == "clip-file":
+        from blurapp.bench.clips import clip_file_lines
+
+        lines += clip_file_lines(figures)
     elif name == "scale":
         lines.append("blurapp batch (1 MP colour JPEGs → PNG, 9×9, grey):")
         for row in figures["batch"]:

@@ -34,7 +34,7 @@ BENCH_SECTIONS = ("engines", "yardsticks", "first-call", "startup", "window", "l
 # program, unless --repeat says otherwise.
 YARDSTICK_ROUNDS = 5
 # Minutes (and for scale, 2 GB of disk): only when asked for (`--sections scale video`).
-EXTRA_BENCH_SECTIONS = ("scale", "video")
+EXTRA_BENCH_SECTIONS = ("scale", "video", "playing", "clip-file")
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -85,8 +85,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         nargs="+",
         choices=BENCH_SECTIONS + EXTRA_BENCH_SECTIONS,
         default=list(BENCH_SECTIONS),
-        help="what to measure (default: all but scale and video, which take minutes; scale "
-        "also 2 GB of disk)",
+        help="what to measure (default: all but scale, video, playing and clip-file, which take "
+        "minutes; scale also 2 GB of disk)",
     )
     from blurapp.bench.video import DEFAULT_RESOLUTIONS, DEFAULT_VIDEO_FRAMES
 
@@ -105,6 +105,16 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         default=DEFAULT_VIDEO_FRAMES,
         metavar="N",
         help="frames of each span the video section times (default: %(default)s)",
+    )
+    from blurapp.bench.clips import DEFAULT_CLIP_FRAMES
+
+    bench.add_argument(
+        "--clip-frames",
+        type=_frames_argument,
+        nargs="+",
+        default=list(DEFAULT_CLIP_FRAMES),
+        metavar="N",
+        help="frames of each clip the clip-file section blurs to a file (default: %(default)s)",
     )
     bench.add_argument(
         "--probe-megapixels",
@@ -232,6 +242,7 @@ def _run_bench(args: argparse.Namespace) -> int:
             video_options={
                 "resolutions": args.video_resolutions,
                 "frames": args.video_frames,
+                "clip_frames": args.clip_frames,
             },
         )
     )

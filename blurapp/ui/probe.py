@@ -284,9 +284,19 @@ def measure_playing(width: int, height: int, colour: bool = False) -> dict:
         loop.exec()
         timer.stop()
         state = states[0]
-        if state is None or not gaps:
+        player = window.clips.player
+        if state is None or not gaps or player is None:
             return {"error": "the clip did not play"}
+        engines = {
+            name: {
+                "frames_per_second": track.average_frames_per_second(),
+                "frames_shown": track.frames_shown,
+                "frames_dropped": track.dropped,
+            }
+            for name, track in player.playback.tracks.items()
+        }
         return {
+            "engines": engines,
             "width": width,
             "height": height,
             "colour": colour,

@@ -1,0 +1,49 @@
+"""`blurapp bench --sections playing clip-file` on small clips: a clip playing in the window with
+each pane's frames per second, and `blurapp blur` of a clip file timed whole with its memory."""
+
+import json
+
+import pytest
+from helpers.command_line import blurapp
+
+from blurapp.bench import clips as bench_clips
+from blurapp.bench.record import figure_rows
+from blurapp.bench.report import section_lines
+from blurapp.core.engines import get_engine
+
+pytestmark = pytest.mark.slow  # each section launches BlurApp; playing lasts 15 s
+
+
+def test_a_clip_playing_says_each_panes_frames_per_second_and_the_longest_stall(tmp_path):
+    run = blurapp("bench", "--sections", "playing", "--video-resolutions", "160x120", "--json")
+    assert run.returncode == 0, run.stderr
+    (row,) = json.loads(run.stdout)["playing"]["rows"]
+    assert (row["width"], row["height"], row["clip_frames_per_second"]) == (160, 120, 30.0)
+    for name in ("numpy", "jax"):
+        engine = row["engines"][name]
+        # 15 s of a 30 frames/s clip: a small clip's frames are blurred far quicker than they
+        # come, so each pane keeps close to the clip's pace, never above it for long.
+        assert engine["frames_shown"] > 100
+        assert 5 < engine["frames_per_second"] < 40
+        assert engine["frames_dropped"] >= 0
+    assert 0 < row["stall_max_seconds"] < 5
+    text = "\n".join(section_lines("playing", {"rows": [row]}))
+    assert "160x120 160×120: numpy " in text and "longest stall" in text
+    rows = figure_rows({"playing": {"rows": [row]}}, [get_engine("numpy"), get_engine("jax")])
+    units = {(figure["what"].rsplit(", ", 1)[-1], figure["unit"]) for figure in rows}
+    assert ("both panes playing", "frames/s") in units
+    assert ("dropped", "frames") in units and ("longest stall", "ms") in units
+
+
+def test_a_clip_blurred_to_a_file_is_timed_whole_with_its_peak_memory():
+    figures = bench_clips.clip_file(["96x64"], [12])
+    (row,) = figures["rows"]
+    assert "error" not in row, row
+    assert row["frames"] == 12 and row["seconds"] > 0
+    assert row["frames_per_second"] == pytest.approx(12 / row["seconds"])
+    # A Python process that imported NumPy, JAX and PyAV holds well over 50 MB.
+    assert 50e6 < row["peak_bytes"] < 4e9
+    text = "\n".join(section_lines("clip-file", figures))
+    assert "96x64 96×64, 12 frames: " in text and "peak memory" in text
+    rows = figure_rows({"clip-file": figures}, [get_engine("jax")])
+    assert [figure["unit"] for figure in rows] == ["frames/s", "MB"]
