@@ -8,10 +8,13 @@ that opens photos pays nothing for them.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,7 +27,11 @@ from blurapp.core.photo_checks import PhotoError
 from blurapp.core.pixels import luma
 from blurapp.core.runs import Cancelled
 from blurapp.core.saving import to_8bit
+from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import QT_TRANSLATE_NOOP
+
+if TYPE_CHECKING:
+    from blurapp.core.clip_comparison import ClipComparison
 
 # Files of these kinds are always clips; stacks and animations (TIFF, GIF, WebP, PNG) are
 # clips when the readers say so (see opens_as_clip).
@@ -97,3 +104,66 @@ def frame_job(
         photo._take_gray(luma(frame))
         grey = build_pyramid(to_8bit(photo.gray))
     return LoadedPhoto(photo, build_pyramid(to_8bit(photo.pixels)), grey_picture=grey)
+
+
+class FramesToBlur(Clip):
+    """`clip`'s frames as the engines blur them: its colours when `color`, else their grey."""
+
+    def __init__(self, clip: Clip, *, color: bool) -> None:
+        self._clip, self._color = clip, color
+        info = clip.info
+        self.info = dataclasses.replace(info, colour=info.colour and color)
+
+    def _read(self, start: int) -> Iterator[np.ndarray]:
+        for frame in self._clip.frames(start):
+            yield frame if self._color or frame.ndim == 2 else luma(frame)
+
+
+@dataclass(frozen=True)
+class ClipStage:
+    """How far a Run on a clip is: `stage` ("batch size", "frames", "timing"), `done` of
+    `total` (see blurapp.core.clip_comparison.compare_clip)."""
+
+    stage: str
+    done: int
+    total: int
+
+
+# A Run on a clip times this many frames from the frame it is paused on.
+RUN_FRAMES = 48
+
+
+def compare_clip_job(
+    clip: Clip,
+    spec: BlurSpec,
+    engines: tuple[str, ...],
+    start: int,
+    *,
+    device: str = "auto",
+    cancelled: Cancelled = never,
+    report: Report = ignore,
+) -> Generator[None, None, ClipComparison]:
+    """Run on a clip: RUN_FRAMES frames from `start` through `engines`, timed as
+    compare_clip times them, read by a reader of its own (the window's reads the frames
+    shown). A clip that is not a file's (a camera's, frames made in memory) is read itself,
+    as it is paused."""
+    from blurapp.core.clip_comparison import compare_clip
+
+    yield None
+    path, readers = clip.info.path, clip_files()
+    own = readers.open_clip(path, color=spec.color) if path and readers else None
+    try:
+        frames = FramesToBlur(own if own is not None else clip, color=spec.color)
+        return compare_clip(
+            frames,
+            spec,
+            engines=engines,
+            frames=RUN_FRAMES,
+            start=start,
+            device=device,
+            cancelled=cancelled,
+            progress=lambda stage, done, total: report(ClipStage(stage, done, total)),
+        )
+    finally:
+        if own is not None:
+            own.close()
