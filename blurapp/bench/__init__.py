@@ -29,6 +29,7 @@ import numpy as np
 from PIL import Image
 
 from blurapp import __version__
+from blurapp.bench.peak import peak_of
 from blurapp.bench.synthetic import synthetic_image
 from blurapp.core.comparison import compare, comparison_dict
 from blurapp.core.engines import (
@@ -394,49 +395,15 @@ def memory(photo: Path, big_megapixels: float) -> dict:
     large synthetic image (too large for Pillow's default pixel limit as a file)."""
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
         env = {**os.environ, "BLURAPP_CACHE_DIR": cache}
-        compare_peak = _peak_of(["-m", "blurapp", "compare", str(photo)], env)
+        compare_peak = peak_of(["-m", "blurapp", "compare", str(photo)], env)
         code = f"from blurapp.bench import memory_probe; memory_probe({big_megapixels!r})"
-        big_peak = _peak_of(["-c", code], env)
+        big_peak = peak_of(["-c", code], env)
     return {
         "photo": str(photo),
         "compare_peak_bytes": compare_peak,
         "big_megapixels": big_megapixels,
         "big_peak_bytes": big_peak,
     }
-
-
-# Runs Python with the given arguments, then reports the process's own high-water mark of
-# resident memory. (The rusage of a child is no good here: Linux counts in it what the parent
-# had resident when it forked, and the bench itself holds large images by then.)
-_PEAK_WRAPPER = """
-import atexit, runpy, sys
-def report():
-    with open("/proc/self/status") as status:
-        peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
-    sys.stderr.write(f"\\npeak_rss_kb={peak}\\n")
-atexit.register(report)
-arguments = sys.argv[1:]
-if arguments[0] == "-m":
-    sys.argv = [arguments[1], *arguments[2:]]
-    runpy.run_module(arguments[1], run_name="__main__", alter_sys=True)
-else:
-    sys.argv = ["-c"]
-    exec(arguments[1])
-"""
-
-
-def _peak_of(arguments: list[str], env: dict) -> int | None:
-    run = subprocess.run(
-        [sys.executable, "-c", _PEAK_WRAPPER, *arguments],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        env=env,
-    )
-    lines = [line for line in run.stderr.splitlines() if line.startswith("peak_rss_kb=")]
-    if run.returncode != 0 or not lines:
-        return None
-    return int(lines[-1].split("=")[1]) * 1024
 
 
 def memory_probe(megapixels: float) -> None:

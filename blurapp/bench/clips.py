@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from blurapp.bench.peak import peak_of
 from blurapp.bench.video import parse_resolution
 from blurapp.core.clip import ClipInfo
 from blurapp.core.engines import get_engine
@@ -63,7 +64,6 @@ def clip_file(
 ) -> dict:
     """`blurapp blur` of a grey H.264 clip of each resolution and length to an .mp4 with
     JAX-jit: frames per second of the whole command, and its peak resident memory."""
-    from blurapp.bench import _peak_of
     from blurapp.core.clip_saving import save_clip
 
     rows = []
@@ -78,7 +78,7 @@ def clip_file(
                 output = Path(folder) / f"blurred-{label}-{count}.mp4"
                 command = ["-m", "blurapp", "blur", str(source), "-o", str(output)]
                 start = time.perf_counter()
-                peak = _peak_of([*command, "--engine", "jax"], env)
+                peak = peak_of([*command, "--engine", "jax"], env)
                 seconds = time.perf_counter() - start
                 row: dict = {"resolution": label, "width": width, "height": height}
                 row["frames"] = count
