@@ -287,13 +287,16 @@ def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(
 ):
     monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 3.0)
     if finished == "several together":
-        # As on a busy machine: the batch looks late, when several photos have finished, so
-        # the worker dies with finished photos whose results it still holds.
+        # As on a busy machine: the batch looks late, when two photos have finished, so the
+        # worker dies (at the first result) with a finished photo whose result it still holds.
         wait = distributed.wait
+        looked = []
 
-        def late_wait(*args, **kwargs):
-            time.sleep(1.5)
-            return wait(*args, **kwargs)
+        def late_wait(futures, *args, **kwargs):
+            while not looked and sum(future.done() for future in futures) < 2:
+                time.sleep(0.01)
+            looked.append(True)
+            return wait(futures, *args, **kwargs)
 
         monkeypatch.setattr(distributed, "wait", late_wait)
     photos = tmp_path / "photos"
