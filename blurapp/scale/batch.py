@@ -82,7 +82,8 @@ class BatchSummary:
 
     @property
     def photos_per_second(self) -> float:
-        return self.done / self.seconds if self.seconds > 0 else 0.0
+        """The photos written a second (clips not counted)."""
+        return (self.done - self.clips) / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def frames_per_second(self) -> float:

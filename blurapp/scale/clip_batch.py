@@ -22,6 +22,7 @@ import numpy as np
 
 from blurapp.core.blur_clip import blur_clip, blur_clip_to_file
 from blurapp.core.blur_file import BlurFailed
+from blurapp.core.clip import ClipInfo
 from blurapp.core.clip_files import open_clip
 from blurapp.core.clip_saving import check_clip_output_path, save_clip
 from blurapp.core.engines import get_engine
@@ -40,8 +41,11 @@ from blurapp.scale.scheduler import (
 # A span is at most this many frames, and fewer for large frames: about SPAN_BYTES of levels.
 SPAN_FRAMES = 32
 SPAN_BYTES = 64 * 2**20
-# Spans in flight for each worker: one being blurred, one waiting its turn, one coming back.
+# Spans in flight for each worker: one being blurred, one waiting its turn, one coming back;
+# and at most WINDOW_BYTES of levels in flight in all (at least two spans), which bounds this
+# machine's memory however many workers there are.
 SPANS_PER_WORKER = 3
+WINDOW_BYTES = 512 * 2**20
 
 # Called after each frame written: (the clip, frames done, frames in all when known).
 ClipProgress = Callable[[Job, int, int | None], None]
@@ -146,9 +150,9 @@ class SpanResult:
     error: str | None = None
 
 
-def blur_span(source: str, start: int, stop: int, spec: BlurSpec, engine: str,
+def blur_span(source: str, start: int, stop: int | None, spec: BlurSpec, engine: str,
               device: str = "auto") -> SpanResult:  # fmt: skip
-    """Frames `start` to `stop` (or the clip's end) of the clip at `source`, blurred by
+    """Frames `start` up to `stop` (the clip's end when None) of the clip at `source`, blurred by
     `engine` with `spec`: run on a worker, which opens the clip and seeks to `start`."""
     worker = _worker_name()
     done: list[np.ndarray] = []
@@ -164,7 +168,8 @@ def blur_span(source: str, start: int, stop: int, spec: BlurSpec, engine: str,
     except (PhotoError, BlurFailed) as error:
         return SpanResult(start, _stacked(done), worker, str(error))
     except MemoryError:
-        reason = f"{display_path(source)}: not enough memory for frames {start} to {stop}"
+        frames = f"{start} to {stop}" if stop is not None else f"{start} on"
+        reason = f"{display_path(source)}: not enough memory for frames {frames}"
         return SpanResult(start, _stacked(done), worker, reason)
     return SpanResult(start, _stacked(done), worker)
 
@@ -173,11 +178,15 @@ def _stacked(frames: list[np.ndarray]) -> np.ndarray:
     return np.stack(frames) if frames else np.zeros((0, 0, 0), np.uint8)
 
 
-def span_frames(width: int, height: int, colour: bool, bit_depth: int) -> int:
+def _frame_bytes(info: ClipInfo) -> int:
+    """The bytes of one frame's levels."""
+    return info.width * info.height * (3 if info.colour else 1) * (2 if info.bit_depth == 16 else 1)
+
+
+def span_frames(info: ClipInfo) -> int:
     """How many frames a span holds: SPAN_FRAMES, fewer when that many would be over
     SPAN_BYTES of levels; at least one."""
-    frame_bytes = width * height * (3 if colour else 1) * (2 if bit_depth == 16 else 1)
-    return max(1, min(SPAN_FRAMES, SPAN_BYTES // max(1, frame_bytes)))
+    return max(1, min(SPAN_FRAMES, SPAN_BYTES // max(1, _frame_bytes(info))))
 
 
 class _SpanLost(Exception):
@@ -210,13 +219,16 @@ def blur_clip_on_cluster(
         return ClipResult(job, str(error))
     except OSError as error:
         return ClipResult(job, f"{display_path(job.output)}: {error.strerror or error}")
-    span = span_frames(info.width, info.height, info.colour, info.bit_depth)
+    span = span_frames(info)
     white = 65535.0 if info.bit_depth == 16 else 255.0
     workers: dict[str, int] = {}
     written = [0]
 
     def frames() -> Iterator[np.ndarray]:
-        for result in _spans_in_order(job, spec, engine, device, client, span, info.frame_count):
+        spans = _spans_in_order(
+            job, spec, engine, device, client, span, info.frame_count, _frame_bytes(info)
+        )
+        for result in spans:
             if len(result.levels):
                 workers[result.worker] = workers.get(result.worker, 0) + len(result.levels)
             for levels in result.levels:
@@ -245,32 +257,36 @@ def _spans_in_order(
     client: Any,
     span: int,
     frame_count: int | None,
+    frame_bytes: int,
 ) -> Iterator[SpanResult]:
     """The clip's spans blurred on the cluster, in order, a bounded window of them in flight.
-    With no frame count the spans go on until one comes back short. Raises _SpanLost when the
-    cluster loses one (a worker dying with it, no worker left)."""
+    The last span reads to the clip's end, where the clip itself says whether it was cut
+    short; with no frame count the spans go on until one comes back short. Raises _SpanLost
+    when a span comes back short before the end, or the cluster loses one."""
     distributed = import_extra("distributed", "blurring a batch")
-    window = SPANS_PER_WORKER * max(1, len(client.scheduler_info(n_workers=-1)["workers"]))
+    workers = max(1, len(client.scheduler_info(n_workers=-1)["workers"]))
+    window = max(2, min(SPANS_PER_WORKER * workers, WINDOW_BYTES // (span * frame_bytes)))
     source = str(job.source)
-    in_flight: collections.deque[Any] = collections.deque()
-    next_start = 0
+    in_flight: collections.deque[tuple[Any, int | None]] = collections.deque()
+    next_start: int | None = 0
     watch = WorkerWatch(client)
     try:
         while True:
-            while len(in_flight) < window and (frame_count is None or next_start < frame_count):
-                stop = next_start + span
-                if frame_count is not None:
-                    stop = min(stop, frame_count)
-                in_flight.append(client.submit(blur_span, source, next_start, stop, spec, engine,
-                                               device, pure=False))  # fmt: skip
+            while len(in_flight) < window and next_start is not None:
+                stop: int | None = next_start + span
+                if frame_count is not None and stop is not None and stop >= frame_count:
+                    stop = None
+                future = client.submit(blur_span, source, next_start, stop, spec, engine, device,
+                                       pure=False)  # fmt: skip
+                in_flight.append((future, stop))
                 next_start = stop
             if not in_flight:
                 return
-            result = _result(in_flight[0], client, watch, distributed, job)
+            future, stop = in_flight[0]
+            result = _result(future, client, watch, distributed, job)
             in_flight.popleft()
             yield result
-            asked = span if frame_count is None else min(span, frame_count - result.start)
-            if result.error is None and len(result.levels) < asked:
+            if result.error is None and stop is not None and len(result.levels) < span:
                 if frame_count is None:
                     return  # the end of a clip that does not say its length
                 raise _SpanLost(
@@ -280,7 +296,7 @@ def _spans_in_order(
                 )
     finally:
         if in_flight:
-            client.cancel(list(in_flight))
+            client.cancel([future for future, _ in in_flight])
 
 
 def _result(future: Any, client: Any, watch: WorkerWatch, distributed: Any, job: Job) -> Any:

@@ -2,12 +2,15 @@
 a real Dask cluster in spans of frames, in order, every frame the oracle's; a clip that cannot
 be finished leaves no output and is listed with why."""
 
+import json
+
 import av
 import numpy as np
 import pytest
 from helpers.batch import SPEC
 from helpers.clip_files import animation_file, random_levels, tiff_stack, video_file
 from helpers.cluster import dask_cluster, finishes_within, killing
+from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
 from PIL import Image
 
@@ -92,6 +95,23 @@ def test_a_local_batch_writes_each_clip_blurred_beside_the_photos(tmp_path):
     assert frames_of(out / "in/moving.gif")[0].frame_count == 3
 
 
+def test_the_command_says_how_many_clips_and_frames_it_wrote(tmp_path):
+    clips_and_photos(tmp_path / "in")
+    out = tmp_path / "out"
+    run = blurapp_in_process("batch", tmp_path / "in", "--out-dir", out, "--format", "npy",
+                             "--kernel-size", "5", "--sigma", "1.5")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(f"5 blurred into {out}, 0 already done, 0 failed; ")
+    assert "\nof them 3 clips, 13 frames (" in run.stdout
+    assert (out / "in/photo.npy").exists() and (out / "in/sub/clip.mkv").exists()
+    again = json.loads(
+        blurapp_in_process(
+            "batch", tmp_path / "in", "--out-dir", out, "--json", "--format", "npy"
+        ).stdout
+    )
+    assert (again["done"], again["skipped"], again["clips"], again["frames"]) == (0, 5, 0, 0)
+
+
 def cut_short(source, target):
     """`source`'s first half of bytes at `target`: a clip that stops part way."""
     data = source.read_bytes()
@@ -142,9 +162,11 @@ def test_a_clip_on_the_cluster_is_split_into_spans_over_both_workers_written_in_
 
 @pytest.mark.slow
 @pytest.mark.xdist_group("clip-cluster")
-def test_a_clip_cut_short_on_the_cluster_is_listed_and_leaves_no_output(tmp_path, cluster):
+# 40 frames: the first span of 32 comes back short; 20: the one span, read to the end, says so.
+@pytest.mark.parametrize("frames", [40, 20])
+def test_a_clip_cut_short_on_the_cluster_is_listed_and_leaves_no_output(tmp_path, cluster, frames):
     address, _ = cluster
-    whole = video_file(tmp_path / "whole.mkv", random_levels(40), rate=25)
+    whole = video_file(tmp_path / "whole.mkv", random_levels(frames), rate=25)
     (tmp_path / "in").mkdir()
     cut = cut_short(whole, tmp_path / "in/cut.mkv")
     out = tmp_path / "out"
@@ -167,8 +189,13 @@ def test_a_clip_whose_last_worker_dies_ends_listed_as_not_blurred(tmp_path, monk
         finishes_within(
             90,
             lambda: summaries.append(
-                run_batch(plan_batch([source], out), SPEC, engine="numpy", scheduler=address,
-                          frame_progress=killing(worker))  # fmt: skip
+                run_batch(
+                    plan_batch([source], out),
+                    SPEC,
+                    engine="numpy",
+                    scheduler=address,
+                    frame_progress=killing(worker),
+                )
             ),
             "the batch still waits 90 s after the clip's last worker died",
         )
