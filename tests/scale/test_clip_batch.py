@@ -204,3 +204,27 @@ def test_a_clip_whose_last_worker_dies_ends_listed_as_not_blurred(tmp_path, monk
     assert failure.reason == f"{source}: not blurred: the Dask cluster had no worker left for 3 s"
     assert summary.done == 0
     assert not (out / "clip.mkv").exists()
+
+
+@pytest.mark.slow
+def test_a_clip_whose_worker_dies_while_another_remains_is_written_whole(tmp_path):
+    (tmp_path / "in").mkdir()
+    source = video_file(tmp_path / "in/clip.mkv", random_levels(30, size=(200, 150)), rate=25)
+    out = tmp_path / "out"
+    with dask_cluster(tmp_path / "cluster", workers=2) as (address, _, (lost, _kept)):
+        summaries = []
+
+        def batch():
+            plan = plan_batch([source], out)
+            summaries.append(
+                run_batch(
+                    plan, SPEC, engine="numpy", scheduler=address, frame_progress=killing(lost)
+                )  # fmt: skip
+            )
+
+        finishes_within(90, batch, "the batch still waits 90 s after one of its workers died")
+    (summary,) = summaries
+    assert lost.poll() is not None  # killed at the first frame written
+    assert summary.failed == ()
+    assert summary.frames == 30
+    assert_blurred(source, out / "clip.mkv")
