@@ -219,7 +219,7 @@ def test_a_clip_whose_worker_dies_while_another_remains_is_written_whole(tmp_pat
             summaries.append(
                 run_batch(
                     plan, SPEC, engine="numpy", scheduler=address, frame_progress=killing(lost)
-                )  # fmt: skip
+                )
             )
 
         finishes_within(90, batch, "the batch still waits 90 s after one of its workers died")
