@@ -167,7 +167,7 @@ def test_a_batch_that_finds_no_photos_says_so(tmp_path):
     assert run.returncode == 1
     assert (
         run.stderr
-        == f"error: {tmp_path / 'empty'}: no photos found (the types Pillow reads, or zarr)\n"
+        == f"error: {tmp_path / 'empty'}: no photos or clips found (the types Pillow reads, zarr, videos)\n"
     )
 
 
