@@ -11,6 +11,7 @@ save_clip: its memory holds that window of spans whatever the clip's length, and
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import os
 import socket
@@ -312,18 +313,20 @@ def _result(future: Any, client: Any, watch: WorkerWatch, distributed: Any, job:
                     f"{display_path(job.source)}: not blurred: {watch.words()}", cluster_lost=True
                 ) from None
             continue
-        except Exception:  # cancelled, the scheduler lost: the result below says why
+        except (Exception, asyncio.CancelledError):  # the scheduler lost: the result says why
             pass
         try:
             # Limited: a finished span whose worker died since is computed again, and the
             # wait goes on with the watch on it (without a limit it waited forever).
-            return future.result(timeout=CLUSTER_POLL_SECONDS)
+            result = future.result(timeout=CLUSTER_POLL_SECONDS)
+            watch.alone_too_long(progressed=True)  # the cluster's silence starts over
+            return result
         except TimeoutError:
             if watch.alone_too_long(progressed=False):
                 raise _SpanLost(
                     f"{display_path(job.source)}: not blurred: {watch.words()}", cluster_lost=True
                 ) from None
-        except Exception as error:
+        except (Exception, asyncio.CancelledError) as error:
             detail = str(error) or type(error).__name__
             raise _SpanLost(
                 f"{display_path(job.source)}: the cluster could not blur this clip ({detail})"
