@@ -120,10 +120,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_line(json_text({"out_dir": shown(plan.out_dir), **summary.to_json()}))
     else:
+        # A batch of clips alone says its frames/s below, not 0 photos/s.
+        only_clips = summary.clips and summary.done == summary.clips
+        photos = "" if only_clips else f"{summary.photos_per_second:.2f} photos/s, "
         lines = [
             f"{summary.done} blurred into {shown(plan.out_dir)}, {summary.skipped} already "
             f"done, {len(summary.failed)} failed; {summary.seconds:.1f} s, "
-            f"{summary.photos_per_second:.2f} photos/s, {summary.megapixels_per_second:.1f} MP/s"
+            f"{photos}{summary.megapixels_per_second:.1f} MP/s"
         ]
         if summary.clips:
             lines.append(

@@ -110,6 +110,10 @@ def test_the_command_says_how_many_clips_and_frames_it_wrote(tmp_path):
         ).stdout
     )
     assert (again["done"], again["skipped"], again["clips"], again["frames"]) == (0, 5, 0, 0)
+    alone = blurapp_in_process("batch", tmp_path / "in/sub/clip.mkv", "--out-dir", tmp_path / "one")
+    assert alone.returncode == 0, alone.stderr
+    assert "photos/s" not in alone.stdout  # a batch of clips alone says its frames a second
+    assert "\nof them 1 clip, 7 frames (" in alone.stdout
 
 
 def cut_short(source, target):
