@@ -1,10 +1,11 @@
-"""`blurapp batch`: photos and folders of photos blurred into a folder, on this machine's cores or
-a Dask cluster, with tqdm's bar on a terminal."""
+"""`blurapp batch`: photos, clips and folders of them blurred into a folder, on this machine's
+cores or a Dask cluster, with tqdm's bars on a terminal (files, and a clip's frames)."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from blurapp.cli.options import (
     COLOR_HELP,
@@ -31,8 +32,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
     batch = commands.add_parser(
         "batch",
-        help="blur photos and folders of photos into a folder, on this machine's cores or a "
-        "Dask cluster",
+        help="blur photos, clips and folders of them into a folder, on this machine's cores or "
+        "a Dask cluster",
     )
     batch.set_defaults(command_parser=batch)
     add_common_options(batch, top=False)
@@ -41,20 +42,23 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         nargs="+",
         type=Path,
         metavar="INPUT",
-        help="photos, and folders walked for every photo Pillow reads",
+        help="photos, clips, and folders walked for every photo Pillow reads and every clip "
+        "(videos, animated GIF/WebP/PNG, TIFF stacks)",
     )
     batch.add_argument(
         "--out-dir",
         type=Path,
         required=True,
         metavar="DIR",
-        help="where the blurred photos go, at the inputs' relative paths (never over an input)",
+        help="where the blurred photos and clips go, at the inputs' relative paths (never over "
+        "an input)",
     )
     batch.add_argument(
         "--format",
         choices=BATCH_FORMATS,
         default=DEFAULT_BATCH_FORMAT,
-        help=f"what to write: an image, or .npy float32 (default {DEFAULT_BATCH_FORMAT})",
+        help="what to write for photos: an image, or .npy float32 (default "
+        f"{DEFAULT_BATCH_FORMAT}); a clip keeps its own format, else becomes lossless .mkv",
     )
     batch.add_argument(
         "--overwrite",
@@ -90,29 +94,72 @@ def run(args: argparse.Namespace) -> int:
         )
         if not (plan.jobs or plan.skipped or plan.failed):
             given = ", ".join(shown(path) for path in args.inputs)
-            raise CommandFailed(f"{given}: no photos found (the types Pillow reads, or zarr)")
-        with progress_bar(len(plan.jobs), "photo", "blurring") as bar:
-            summary = run_batch(
-                plan,
-                args.spec,
-                engine=args.engine,
-                device=args.device,
-                scheduler=args.scheduler,
-                workers=args.workers,
-                progress=lambda *finished: show_progress(bar, *finished),
+            raise CommandFailed(
+                f"{given}: no photos or clips found (the types Pillow reads, zarr, videos)"
             )
+        any_clip = any(job.clip for job in plan.jobs)
+        unit = "file" if any_clip else "photo"
+        with progress_bar(len(plan.jobs), unit, "blurring") as bar:
+            frames = _FrameBar() if any_clip else None
+            try:
+                summary = run_batch(
+                    plan,
+                    args.spec,
+                    engine=args.engine,
+                    device=args.device,
+                    scheduler=args.scheduler,
+                    workers=args.workers,
+                    progress=lambda *finished: show_progress(bar, *finished),
+                    frame_progress=frames,
+                )
+            finally:
+                if frames is not None:
+                    frames.close()
     except (BatchError, MissingExtraError, ClusterError) as error:
         raise CommandFailed(str(error)) from error
     if args.json:
         print_line(json_text({"out_dir": shown(plan.out_dir), **summary.to_json()}))
     else:
+        # A batch of clips alone says its frames/s below, not 0 photos/s.
+        only_clips = summary.clips and summary.done == summary.clips
+        photos = "" if only_clips else f"{summary.photos_per_second:.2f} photos/s, "
         lines = [
             f"{summary.done} blurred into {shown(plan.out_dir)}, {summary.skipped} already "
             f"done, {len(summary.failed)} failed; {summary.seconds:.1f} s, "
-            f"{summary.photos_per_second:.2f} photos/s, {summary.megapixels_per_second:.1f} MP/s"
+            f"{photos}{summary.megapixels_per_second:.1f} MP/s"
         ]
+        if summary.clips:
+            lines.append(
+                f"of them {summary.clips} clip{'s' if summary.clips != 1 else ''}, "
+                f"{summary.frames} frames "
+                f"({summary.frames_per_second:.1f} frames/s over the whole batch)"
+            )
         if summary.failed:
             lines.append("failed:")
             lines += [f"  {failure.reason}" for failure in summary.failed]
         print_line("\n".join(lines))
     return 1 if summary.failed else 0
+
+
+class _FrameBar:
+    """A second tqdm bar under the files' bar: the frames of the clip being blurred, with their
+    rate; made again for each clip."""
+
+    def __init__(self) -> None:
+        self._bar: Any = None
+        self._source: Path | None = None
+
+    def __call__(self, job: Any, done: int, total: int | None) -> None:
+        from tqdm import tqdm
+
+        if job.source != self._source:
+            self.close()
+            self._source = job.source
+            self._bar = tqdm(total=total, unit="frame", desc=shown(job.source.name), position=1,
+                             leave=False, disable=None, dynamic_ncols=True)  # fmt: skip
+        self._bar.update(done - self._bar.n)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None

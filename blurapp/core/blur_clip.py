@@ -32,16 +32,19 @@ def blur_clip(
     engine: Engine,
     *,
     device: str = "auto",
+    start: int = 0,
+    stop: int | None = None,
 ) -> Iterator[np.ndarray]:
-    """`clip`'s frames, each blurred by `engine` with `spec`'s kernel, as they are decoded.
-    The first frame pays the engine's first call (a compiled engine's compilation); the
-    others reuse it. Raises BlurFailed naming the clip and the frame; a ClipError from a
-    clip cut short after the frames that decoded."""
+    """`clip`'s frames from `start` up to `stop` (the end when None), each blurred by
+    `engine` with `spec`'s kernel, as they are decoded. The first frame pays the engine's
+    first call (a compiled engine's compilation); the others reuse it. Raises BlurFailed
+    naming the clip and the frame; a ClipError from a clip cut short after the frames that
+    decoded."""
     kernel = spec.kernel
     name = clip.info.path if clip.info.path is not None else clip.info.name
-    decoded = read_ahead(clip.frames(), FRAMES_READ_AHEAD)
+    decoded = read_ahead(clip.frames(start, stop), FRAMES_READ_AHEAD)
     try:
-        for index, frame in enumerate(decoded):
+        for index, frame in enumerate(decoded, start):
             try:
                 blurred = engine.start(frame, kernel, device=device).output
             except Exception as error:

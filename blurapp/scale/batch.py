@@ -34,6 +34,7 @@ from blurapp.core.saving import OutputError, check_output_path
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
 from blurapp.scale.batch_plan import BatchError, BatchPlan, Failure, Job
+from blurapp.scale.clip_batch import ClipProgress, ClipResult, blur_clips
 from blurapp.scale.scheduler import (
     CLUSTER_POLL_SECONDS,
     ClusterError,
@@ -60,10 +61,13 @@ def max_workers() -> int:
 
 @dataclass(frozen=True)
 class BatchSummary:
-    """What a batch did. `done` photos were written, `skipped` were already there, `failed`
-    lists the others with why. `seconds` is the whole run's wall time (starting the workers
-    included); the rates count written photos only. `workers` says which process wrote how
-    many (host:pid)."""
+    """What a batch did. `done` photos and clips were written, `skipped` were already there,
+    `failed` lists the others with why. `seconds` is the whole run's wall time (starting the
+    workers included); the rates count what was written only, a clip's frames in the
+    megapixels. `workers` says which process wrote how many photos (host:pid). Of `done`,
+    `clips` were clips, of `frames` frames in all; `frame_workers` says which process blurred
+    how many of those frames (on a cluster, a clip's spans of frames spread over its
+    workers)."""
 
     done: int
     skipped: int
@@ -72,10 +76,19 @@ class BatchSummary:
     megapixels: float
     workers: dict[str, int] = field(default_factory=dict)
     outputs: tuple[Path, ...] = ()
+    clips: int = 0
+    frames: int = 0
+    frame_workers: dict[str, int] = field(default_factory=dict)
 
     @property
     def photos_per_second(self) -> float:
-        return self.done / self.seconds if self.seconds > 0 else 0.0
+        """The photos written a second (clips not counted)."""
+        return (self.done - self.clips) / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def frames_per_second(self) -> float:
+        """The clips' frames written a second of the whole run (photos' time included)."""
+        return self.frames / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def megapixels_per_second(self) -> float:
@@ -94,6 +107,10 @@ class BatchSummary:
             "photos_per_second": round(self.photos_per_second, 4),
             "megapixels_per_second": round(self.megapixels_per_second, 4),
             "workers": dict(self.workers),
+            "clips": self.clips,
+            "frames": self.frames,
+            "frames_per_second": round(self.frames_per_second, 4),
+            "frame_workers": dict(self.frame_workers),
         }
 
 
@@ -158,6 +175,7 @@ def run_batch(
     scheduler: str | None = None,
     workers: int | None = None,
     progress: BatchProgress | None = None,
+    frame_progress: ClipProgress | None = None,
 ) -> BatchSummary:
     """Blur every job of `plan` as `spec` says (None: the default BlurSpec), each as `blurapp
     blur` would, on Dask; never stops on a bad photo (each failure is in the summary with its
@@ -169,9 +187,12 @@ def run_batch(
     BlurApp installed). `progress` is called in this thread after each photo finishes.
     A photo too large to load whole (blurapp.scale.tiled_read.needs_tiles) is blurred in tiles, as
     `blurapp blur` does, after the others and on the same scheduler; it needs a .tif or .npy
-    output. Raises MissingExtraError without Dask, ClusterError when the scheduler cannot be
-    reached, BatchError for a bad `workers`, and
-    UnknownEngineError for an unknown engine.
+    output. Clips (Job.clip) are blurred after the photos, one at a time, as `blurapp blur`
+    blurs one: here, or on the cluster split into spans of frames (blurapp.scale.clip_batch);
+    `frame_progress` is called after each of a clip's frames is written, and `progress` after
+    each clip as after each photo. Raises MissingExtraError without Dask, ClusterError when
+    the scheduler cannot be reached, BatchError for a bad `workers`, and UnknownEngineError
+    for an unknown engine.
     """
     start = time.perf_counter()
     engine_name = engine.name if isinstance(engine, Engine) else get_engine(engine).name
@@ -189,21 +210,39 @@ def run_batch(
                 f"({error.strerror or error})"
             ) from None
     # Read from the headers; what cannot be read is loaded whole, which says why it fails.
-    too_large = {job for job in jobs if needs_tiles(job.source, color=spec.color)}
-    whole = [job for job in jobs if job not in too_large]
-    in_tiles = [job for job in jobs if job in too_large]
+    clips = [job for job in jobs if job.clip]
+    photos = [job for job in jobs if not job.clip]
+    too_large = {job for job in photos if needs_tiles(job.source, color=spec.color)}
+    whole = [job for job in photos if job not in too_large]
+    in_tiles = [job for job in photos if job in too_large]
     if scheduler is None:
         results = _run_here(whole, settings, workers)
     else:
         results = _run_on_cluster(whole, settings, scheduler)
-    results = itertools.chain(results, _blur_all_in_tiles(in_tiles, settings, scheduler))
+    blurred_clips = blur_clips(clips, spec, engine_name, device=device, scheduler=scheduler,
+                               progress=frame_progress)  # fmt: skip
+    every: Iterator[JobResult | ClipResult] = itertools.chain(
+        results, _blur_all_in_tiles(in_tiles, settings, scheduler), blurred_clips
+    )
 
     failed = list(plan.failed)
     done_workers: dict[str, int] = {}
+    frame_workers: dict[str, int] = {}
     outputs: list[Path] = []
     megapixels = 0.0
-    for finished, result in enumerate(results, start=1):
-        if result.error is None:
+    clips_done = frames = 0
+    for finished, result in enumerate(every, start=1):
+        if isinstance(result, ClipResult):
+            for worker, count in result.workers.items():
+                frame_workers[worker] = frame_workers.get(worker, 0) + count
+            if result.error is None:
+                clips_done += 1
+                frames += result.frames
+                megapixels += result.megapixels
+                outputs.append(result.job.output)
+            else:
+                failed.append(Failure(result.job.source, result.error))
+        elif result.error is None:
             megapixels += result.megapixels
             outputs.append(result.job.output)
             if result.worker:  # not known for an output found written after the task was lost
@@ -220,6 +259,9 @@ def run_batch(
         megapixels=megapixels,
         workers=done_workers,
         outputs=tuple(sorted(outputs)),
+        clips=clips_done,
+        frames=frames,
+        frame_workers=frame_workers,
     )
 
 

@@ -1,6 +1,10 @@
-"""A batch's plan, made before any photo is read: every photo the inputs name or their folders
-hold, its output at the same relative path in the output folder, what is done already, and what
-cannot be blurred (missing inputs, outputs that would replace an input or each other)."""
+"""A batch's plan, made before any photo is read: every photo and clip the inputs name or their
+folders hold, its output at the same relative path in the output folder, what is done already,
+and what cannot be blurred (missing inputs, outputs that would replace an input or each other).
+
+A clip (a video, an animated GIF, WebP or PNG, a TIFF stack: blurapp.core.clip_files.is_clip)
+is written as a clip: in its own format where BlurApp writes that format (a lossless FFV1
+Matroska stays one), else as a lossless Matroska (.mkv). The batch's format applies to photos."""
 
 from __future__ import annotations
 
@@ -12,6 +16,8 @@ from pathlib import Path
 
 from PIL import Image, ImageFile
 
+from blurapp.core.clip_files import VIDEO_EXTENSIONS, is_clip
+from blurapp.core.clip_saving import CLIP_OUTPUTS
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.saving import OutputError
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
@@ -37,6 +43,18 @@ def _photo_suffixes() -> frozenset[str]:
 # What a folder's walk picks up (lower case, with the dot). A file named on the command line is
 # tried whatever its name, as `blurapp blur` would.
 PHOTO_SUFFIXES: frozenset[str] = _photo_suffixes()
+# The extensions whose files may be clips: videos always are; an animation or a TIFF is one when
+# its header says it has several frames (is_clip), else it is a photo.
+CLIP_SUFFIXES: frozenset[str] = VIDEO_EXTENSIONS | {
+    ".gif",
+    ".webp",
+    ".png",
+    ".apng",
+    ".tif",
+    ".tiff",
+}
+# A clip whose own format BlurApp does not write (MPEG-TS, APNG) is written as lossless Matroska.
+CLIP_FALLBACK_SUFFIX = ".mkv"
 
 
 # The output formats of a batch, all lossless: an 8- or 16-bit image as the photo was, or the
@@ -54,12 +72,13 @@ class BatchError(ValueError):
 
 @dataclass(frozen=True)
 class Job:
-    """One photo to blur: read `source`, write `output` (which is `relative` under the output
-    folder)."""
+    """One photo, or one clip (`clip`), to blur: read `source`, write `output` (which is
+    `relative` under the output folder)."""
 
     source: Path
     output: Path
     relative: Path
+    clip: bool = False
 
 
 @dataclass(frozen=True)
@@ -97,6 +116,21 @@ def output_suffix(output_format: str) -> str:
     return f".{name}"
 
 
+def clip_output_suffix(source: Path) -> str:
+    """The extension a clip's output takes: the source's own where BlurApp writes that format,
+    else CLIP_FALLBACK_SUFFIX."""
+    suffix = source.suffix.lower()
+    return suffix if suffix in CLIP_OUTPUTS else CLIP_FALLBACK_SUFFIX
+
+
+def _job(source: Path, relative: Path, out_dir: Path, suffix: str) -> Job:
+    """A photo's job, or a clip's when the file is one (its header read, never its frames)."""
+    if source.suffix.lower() in CLIP_SUFFIXES and is_clip(source):
+        output = out_dir / relative.with_suffix(clip_output_suffix(source))
+        return Job(source, output, relative, clip=True)
+    return Job(source, out_dir / relative.with_suffix(suffix), relative)
+
+
 def plan_batch(
     inputs: Sequence[str | os.PathLike[str]],
     out_dir: str | os.PathLike[str],
@@ -104,11 +138,13 @@ def plan_batch(
     output_format: str = DEFAULT_BATCH_FORMAT,
     overwrite: bool = False,
 ) -> BatchPlan:
-    """Plan a batch of `inputs` (photos and folders of photos, walked recursively for
-    PHOTO_SUFFIXES) into `out_dir`. Reads no photo and writes nothing.
+    """Plan a batch of `inputs` (photos, clips and folders of them, walked recursively for
+    PHOTO_SUFFIXES and CLIP_SUFFIXES) into `out_dir`. Reads no photo and writes nothing; a
+    clip is told from a photo by its header.
 
     A photo given by name is written as out_dir/NAME.png; a folder's photos as
-    out_dir/FOLDER/RELATIVE/PATH.png. An output that exists is skipped unless `overwrite`.
+    out_dir/FOLDER/RELATIVE/PATH.png. A clip keeps a clip format (clip_output_suffix) whatever
+    `output_format`. An output that exists is skipped unless `overwrite`.
     Never planned, but listed as failures: an input that does not exist, an output that would
     be one of the inputs, and an output that an earlier input already takes. The output folder,
     when it lies inside an input folder, is not walked: the photos in it that are not this
@@ -134,10 +170,9 @@ def plan_batch(
                     f"or hold it ({display_path(out_dir)})"
                 )
             for source, relative in _walk_photos(given, out_resolved, failed):
-                candidates.append(Job(source, out_dir / relative.with_suffix(suffix), relative))
+                candidates.append(_job(source, relative, out_dir, suffix))
         elif given.exists() or given.is_symlink():
-            relative = Path(given.name)
-            candidates.append(Job(given, out_dir / relative.with_suffix(suffix), relative))
+            candidates.append(_job(given, Path(given.name), out_dir, suffix))
         else:
             failed.append(
                 _failure(PhotoError(given, QT_TRANSLATE_NOOP("FileProblem", "no such file")))
@@ -193,7 +228,7 @@ def _left_in_out_dir(out_dir: Path, outputs: set[Path]) -> list[Failure]:
         folders.sort()
         images = [name for name in folders if is_zarr_folder(here / name)]
         folders[:] = [name for name in folders if name not in images]
-        photos = [name for name in files if Path(name).suffix.lower() in PHOTO_SUFFIXES]
+        photos = [name for name in files if _walked(name)]
         for name in sorted(images + photos):
             path = here / name
             if _resolved(path) not in outputs:
@@ -228,10 +263,16 @@ def _walk_photos(
         # A zarr array is one image (blurred by blocks), not a folder of photos to enter.
         images = [name for name in folders if is_zarr_folder(here / name)]
         folders[:] = [name for name in folders if name not in images]
-        photos = [name for name in files if Path(name).suffix.lower() in PHOTO_SUFFIXES]
+        photos = [name for name in files if _walked(name)]
         for name in sorted(images + photos):
             source = here / name
             yield source, top / source.relative_to(folder)
+
+
+def _walked(name: str) -> bool:
+    """Whether a folder's walk picks up the file `name`: a photo's or a clip's extension."""
+    suffix = Path(name).suffix.lower()
+    return suffix in PHOTO_SUFFIXES or suffix in CLIP_SUFFIXES
 
 
 def _resolved(path: Path) -> Path:

@@ -14,6 +14,7 @@ import time
 import numpy as np
 import pytest
 import tifffile
+from helpers.clip_files import random_levels, video_file
 from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
 from PIL import Image
@@ -120,6 +121,16 @@ def test_batch_shows_a_progress_bar_on_a_terminal(shoot, tmp_path):
     assert "4/4" in shown and "photo/s" in shown and "MP/s" in shown
 
 
+def test_a_batch_with_a_clip_shows_its_frames_on_a_second_bar(shoot, tmp_path):
+    video_file(shoot / "clip.mkv", random_levels(6), rate=25)
+    status, shown = run_on_a_terminal("batch", shoot, "--out-dir", tmp_path / "out")
+    assert status == 1  # the bad photos
+    assert "5/5" in shown and "file/s" in shown  # photos and the clip
+    # The clip's own bar, its frames counted (cleared once the clip is written).
+    assert "clip.mkv: " in shown and "/6 [" in shown and "frame/s" in shown
+    assert (tmp_path / "out" / "shoot" / "clip.mkv").exists()
+
+
 def test_blur_by_blocks_writes_a_tiled_bigtiff_with_a_progress_bar(tmp_path):
     levels = np.random.default_rng(9).integers(0, 256, (700, 900), dtype=np.uint8)
     source = tmp_path / "scan.tif"
@@ -167,7 +178,7 @@ def test_a_batch_that_finds_no_photos_says_so(tmp_path):
     assert run.returncode == 1
     assert (
         run.stderr
-        == f"error: {tmp_path / 'empty'}: no photos found (the types Pillow reads, or zarr)\n"
+        == f"error: {tmp_path / 'empty'}: no photos or clips found (the types Pillow reads, zarr, videos)\n"
     )
 
 

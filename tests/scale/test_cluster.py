@@ -1,13 +1,11 @@
 """A real Dask cluster: a scheduler and two workers in processes of their own, as on a network
 of machines, and the same outputs from it as from the local threads."""
 
-import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -15,99 +13,13 @@ import distributed
 import numpy as np
 import pytest
 from helpers.batch import BAD, GOOD, SPEC, write_photos
+from helpers.cluster import REPOSITORY, dask_cluster, finishes_within, killing
 from PIL import Image
 
 from blurapp.core.kernel import kernel_for
 from blurapp.core.spec import BlurSpec
 from blurapp.scale.batch import run_batch
 from blurapp.scale.batch_plan import plan_batch
-
-REPOSITORY = Path(__file__).resolve().parents[2]
-START_SECONDS = 60
-
-
-def _wait_for_file(path: Path, processes: list[subprocess.Popen], logs: Path) -> None:
-    deadline = time.monotonic() + START_SECONDS
-    while not path.exists():
-        for process in processes:
-            if process.poll() is not None:
-                pytest.fail(f"a Dask process ended at start:\n{_tail(logs)}")
-        if time.monotonic() > deadline:
-            pytest.fail(f"the Dask scheduler did not start in {START_SECONDS} s:\n{_tail(logs)}")
-        time.sleep(0.1)
-    # The scheduler writes the file then fills it: wait until it reads as JSON.
-    while True:
-        with contextlib.suppress(ValueError):
-            json.loads(path.read_text())
-            return
-        time.sleep(0.05)
-
-
-def _tail(logs: Path) -> str:
-    return "\n".join(f"--- {log.name}\n{log.read_text()[-3000:]}" for log in sorted(logs.iterdir()))
-
-
-def _stop(processes: list[subprocess.Popen]) -> None:
-    """Workers first, while the scheduler is there to see them go (stopping both at once
-    left a worker waiting on the lost scheduler for seconds), then the scheduler."""
-    for process in reversed(processes):
-        if process.poll() is None:
-            process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-
-
-@contextlib.contextmanager
-def dask_cluster(folder: Path, workers: int = 2):
-    """(scheduler address, scheduler process, worker processes) of a cluster on 127.0.0.1:
-    workers without a nanny, so each worker is the very process started here, importing this
-    repository's blurapp. Everything is stopped after."""
-    logs = folder / "logs"
-    logs.mkdir(parents=True)
-    scheduler_file = folder / "scheduler.json"
-    environment = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPOSITORY), *sys.path]))
-    processes: list[subprocess.Popen] = []
-
-    def start(name: str, *arguments: str) -> subprocess.Popen:
-        with open(logs / f"{name}.log", "wb") as log:
-            process = subprocess.Popen(
-                [sys.executable, "-m", *arguments],
-                cwd=REPOSITORY,
-                env=environment,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        processes.append(process)
-        return process
-
-    try:
-        scheduler = start(
-            "scheduler",
-            *("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0"),
-            *("--scheduler-file", str(scheduler_file), "--no-dashboard"),
-        )
-        _wait_for_file(scheduler_file, processes, logs)
-        started = [
-            start(
-                f"worker-{index}",
-                *("distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file)),
-                *("--nthreads", "1", "--no-dashboard", "--no-nanny", "--host", "127.0.0.1"),
-                *("--memory-limit", "0", "--name", f"blurapp-test-{index}"),
-            )
-            for index in range(workers)
-        ]
-        address = json.loads(scheduler_file.read_text())["address"]
-        with distributed.Client(address, set_as_default=False, timeout=30) as client:
-            try:
-                client.wait_for_workers(workers, timeout=START_SECONDS)
-            except TimeoutError:
-                pytest.fail(f"{workers} Dask workers did not start:\n{_tail(logs)}")
-        yield address, scheduler, started
-    finally:
-        _stop(processes)
 
 
 @pytest.fixture(scope="module")
@@ -119,27 +31,6 @@ def cluster(tmp_path_factory):
 
 def _arrays(folder: Path) -> dict[Path, np.ndarray]:
     return {path.relative_to(folder): np.load(path) for path in sorted(folder.rglob("*.npy"))}
-
-
-def _killing(worker: subprocess.Popen):
-    """A progress callback that kills `worker` when first called, as a machine lost: no
-    goodbye to the scheduler."""
-
-    def kill(*progress):
-        if worker.poll() is None:
-            worker.kill()
-
-    return kill
-
-
-def _finishes_within(seconds: float, work, failure: str) -> None:
-    """`work()` on a thread of its own; the test fails saying `failure` if it still runs after
-    `seconds` (a wait that never ends must fail the test, not hang it)."""
-    thread = threading.Thread(target=work, daemon=True)
-    thread.start()
-    thread.join(timeout=seconds)
-    if thread.is_alive():
-        pytest.fail(failure)
 
 
 @pytest.mark.slow
@@ -230,7 +121,7 @@ def test_what_the_cluster_computes_comes_back_even_when_slow_and_its_errors_as_t
                 compute_on_cluster(client, failing, address)
             raised.append(True)
 
-        _finishes_within(
+        finishes_within(
             30, compute_failing, "the task's TimeoutError did not come out of it in 30 s"
         )
         assert raised  # and it was the task's
@@ -304,7 +195,7 @@ def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(
     out = tmp_path / "out"
     with dask_cluster(tmp_path / "cluster", workers=1) as (address, _, (worker,)):
         summaries = []
-        _finishes_within(
+        finishes_within(
             90,
             lambda: summaries.append(
                 run_batch(
@@ -312,7 +203,7 @@ def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(
                     SLOW_SPEC,
                     engine="numpy",
                     scheduler=address,
-                    progress=_killing(worker),
+                    progress=killing(worker),
                 )
             ),
             "the batch still waits 90 s after its last worker died",
@@ -349,12 +240,12 @@ def test_a_tiled_blur_whose_cluster_is_lost_fails_saying_so(tmp_path, monkeypatc
             try:
                 blur_file_tiled(
                     source, output, kernel=kernel_for("2d", 25, 4.0), block=512,
-                    scheduler=address, progress=_killing(worker if lost == "worker" else scheduler),
+                    scheduler=address, progress=killing(worker if lost == "worker" else scheduler),
                 )  # fmt: skip
             except ClusterError as error:
                 errors.append(str(error))
 
-        _finishes_within(90, blur, f"the blur still waits 90 s after its {lost} died")
+        finishes_within(90, blur, f"the blur still waits 90 s after its {lost} died")
     if lost == "worker":
         assert errors == [f"the Dask cluster at {address} had no worker left for 3 s"]
     else:

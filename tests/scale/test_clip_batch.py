@@ -1,0 +1,234 @@
+"""`blurapp batch` with clips among the photos: each clip written blurred as a clip, here or on
+a real Dask cluster in spans of frames, in order, every frame the oracle's; a clip that cannot
+be finished leaves no output and is listed with why."""
+
+import json
+
+import av
+import numpy as np
+import pytest
+from helpers.batch import SPEC
+from helpers.clip_files import animation_file, random_levels, tiff_stack, video_file
+from helpers.cluster import dask_cluster, finishes_within, killing
+from helpers.command_line import blurapp_in_process
+from helpers.oracle import blur_oracle
+from PIL import Image
+
+from blurapp.core.clip_files import open_clip
+from blurapp.scale import clip_batch
+from blurapp.scale.batch import run_batch
+from blurapp.scale.batch_plan import plan_batch
+
+# FFV1 keeps the levels written: a frame read back is the blurred frame rounded to a level.
+LEVEL = 0.5 / 255 + 1e-5
+
+
+def frames_of(path):
+    with open_clip(path) as clip:
+        return clip.info, np.stack(list(clip.frames()))
+
+
+def assert_blurred(source, output):
+    """Every frame of `output` is the oracle's blur of the same frame of `source`, in order."""
+    source_info, originals = frames_of(source)
+    info, frames = frames_of(output)
+    assert (info.frame_count, info.frames_per_second) == (
+        source_info.frame_count,
+        source_info.frames_per_second,
+    )
+    assert len(frames) == len(originals)
+    for index, (original, frame) in enumerate(zip(originals, frames, strict=True)):
+        expected = blur_oracle(original, SPEC.kernel)
+        assert np.abs(frame - expected).max() <= LEVEL, f"frame {index}"
+
+
+def clips_and_photos(folder):
+    """A folder of a photo, an FFV1 clip, a TIFF stack, an animated GIF and a one-frame GIF."""
+    (folder / "sub").mkdir(parents=True)
+    rng = np.random.default_rng(3)
+    Image.fromarray(rng.integers(0, 256, (30, 40), dtype=np.uint8)).save(folder / "photo.png")
+    video_file(folder / "sub/clip.mkv", random_levels(7, seed=1), rate=30)
+    tiff_stack(folder / "stack.tif", random_levels(3, size=(20, 16), seed=2))
+    animation_file(folder / "moving.gif", random_levels(3, size=(12, 10), seed=4))
+    animation_file(folder / "still.gif", random_levels(1, size=(12, 10), seed=5))
+
+
+def test_a_folders_clips_are_planned_as_clips_the_format_choosing_for_photos_only(tmp_path):
+    clips_and_photos(tmp_path / "in")
+    plan = plan_batch([tmp_path / "in"], tmp_path / "out", output_format="tif")
+    outputs = {job.relative.as_posix(): (job.output.name, job.clip) for job in plan.jobs}
+    assert outputs == {
+        "in/photo.png": ("photo.tif", False),
+        "in/still.gif": ("still.tif", False),  # one frame: a photo
+        "in/moving.gif": ("moving.gif", True),
+        "in/stack.tif": ("stack.tif", True),
+        "in/sub/clip.mkv": ("clip.mkv", True),
+    }
+
+
+def test_a_clip_whose_format_is_not_written_becomes_lossless_matroska(tmp_path):
+    source = animation_file(tmp_path / "moving.png", random_levels(3, size=(12, 10)))
+    (job,) = plan_batch([source], tmp_path / "out").jobs
+    assert job.clip and job.output == tmp_path / "out/moving.mkv"
+
+
+def test_a_local_batch_writes_each_clip_blurred_beside_the_photos(tmp_path):
+    clips_and_photos(tmp_path / "in")
+    out = tmp_path / "out"
+    frames_seen = []
+    summary = run_batch(
+        plan_batch([tmp_path / "in"], out),
+        SPEC,
+        engine="numpy",
+        frame_progress=lambda job, done, total: frames_seen.append((job.source.name, done, total)),
+    )
+    assert summary.failed == ()
+    assert (summary.done, summary.clips, summary.frames) == (5, 3, 13)
+    assert summary.to_json()["frames"] == 13
+    assert ("clip.mkv", 7, 7) in frames_seen
+    assert_blurred(tmp_path / "in/sub/clip.mkv", out / "in/sub/clip.mkv")
+    with av.open(str(out / "in/sub/clip.mkv")) as container:
+        assert container.streams.video[0].codec_context.name == "ffv1"  # lossless stays so
+    assert_blurred(tmp_path / "in/stack.tif", out / "in/stack.tif")
+    with Image.open(out / "in/photo.png") as photo:
+        assert photo.size == (40, 30)
+    assert frames_of(out / "in/moving.gif")[0].frame_count == 3
+
+
+def test_the_command_says_how_many_clips_and_frames_it_wrote(tmp_path):
+    clips_and_photos(tmp_path / "in")
+    out = tmp_path / "out"
+    run = blurapp_in_process("batch", tmp_path / "in", "--out-dir", out, "--format", "npy",
+                             "--kernel-size", "5", "--sigma", "1.5")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(f"5 blurred into {out}, 0 already done, 0 failed; ")
+    assert "\nof them 3 clips, 13 frames (" in run.stdout
+    assert (out / "in/photo.npy").exists() and (out / "in/sub/clip.mkv").exists()
+    again = json.loads(
+        blurapp_in_process(
+            "batch", tmp_path / "in", "--out-dir", out, "--json", "--format", "npy"
+        ).stdout
+    )
+    assert (again["done"], again["skipped"], again["clips"], again["frames"]) == (0, 5, 0, 0)
+    alone = blurapp_in_process("batch", tmp_path / "in/sub/clip.mkv", "--out-dir", tmp_path / "one")
+    assert alone.returncode == 0, alone.stderr
+    assert "photos/s" not in alone.stdout  # a batch of clips alone says its frames a second
+    assert "\nof them 1 clip, 7 frames (" in alone.stdout
+
+
+def cut_short(source, target):
+    """`source`'s first half of bytes at `target`: a clip that stops part way."""
+    data = source.read_bytes()
+    target.write_bytes(data[: len(data) // 2])
+    return target
+
+
+def test_a_clip_cut_short_is_listed_with_where_it_stopped_and_leaves_no_output(tmp_path):
+    whole = video_file(tmp_path / "whole.mkv", random_levels(10), rate=25)
+    (tmp_path / "in").mkdir()
+    cut_short(whole, tmp_path / "in/cut.mkv")
+    out = tmp_path / "out"
+    summary = run_batch(plan_batch([tmp_path / "in"], out), SPEC, engine="numpy")
+    (failure,) = summary.failed
+    assert failure.source == tmp_path / "in/cut.mkv"
+    assert failure.reason.startswith(f"{tmp_path / 'in/cut.mkv'}: the clip stops at frame ")
+    assert summary.done == 0
+    assert list(out.rglob("*.mkv")) == []
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    with dask_cluster(tmp_path_factory.mktemp("clip-cluster")) as (address, _, workers):
+        yield address, workers
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("clip-cluster")
+def test_a_clip_on_the_cluster_is_split_into_spans_over_both_workers_written_in_order(
+    tmp_path, cluster, monkeypatch
+):
+    address, workers = cluster
+    monkeypatch.setattr(clip_batch, "SPAN_FRAMES", 3)
+    (tmp_path / "in").mkdir()
+    # Each frame its own: a span out of its place would show.
+    source = video_file(tmp_path / "in/clip.mkv", random_levels(24, seed=9), rate=24)
+    Image.fromarray(np.full((8, 8), 200, np.uint8)).save(tmp_path / "in/photo.png")
+    out = tmp_path / "out"
+    summary = run_batch(plan_batch([tmp_path / "in"], out), SPEC, engine="numpy",
+                        scheduler=address)  # fmt: skip
+    assert summary.failed == ()
+    assert (summary.clips, summary.frames) == (1, 24)
+    assert sum(summary.frame_workers.values()) == 24
+    pids = {int(name.rpartition(":")[2]) for name in summary.frame_workers}
+    assert pids == {worker.pid for worker in workers}  # the spans ran on both
+    assert_blurred(source, out / "in/clip.mkv")
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("clip-cluster")
+# 40 frames: the first span of 32 comes back short; 20: the one span, read to the end, says so.
+@pytest.mark.parametrize("frames", [40, 20])
+def test_a_clip_cut_short_on_the_cluster_is_listed_and_leaves_no_output(tmp_path, cluster, frames):
+    address, _ = cluster
+    whole = video_file(tmp_path / "whole.mkv", random_levels(frames), rate=25)
+    (tmp_path / "in").mkdir()
+    cut = cut_short(whole, tmp_path / "in/cut.mkv")
+    out = tmp_path / "out"
+    summary = run_batch(plan_batch([cut], out), SPEC, engine="numpy", scheduler=address)
+    (failure,) = summary.failed
+    assert failure.reason.startswith(f"{cut}: the clip stops at frame ")
+    assert not (out / "cut.mkv").exists()
+    assert list(out.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_a_clip_whose_last_worker_dies_ends_listed_as_not_blurred(tmp_path, monkeypatch):
+    monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 3.0)
+    monkeypatch.setattr(clip_batch, "SPAN_FRAMES", 2)
+    (tmp_path / "in").mkdir()
+    source = video_file(tmp_path / "in/clip.mkv", random_levels(30, size=(200, 150)), rate=25)
+    out = tmp_path / "out"
+    with dask_cluster(tmp_path / "cluster", workers=1) as (address, _, (worker,)):
+        summaries = []
+        finishes_within(
+            90,
+            lambda: summaries.append(
+                run_batch(
+                    plan_batch([source], out),
+                    SPEC,
+                    engine="numpy",
+                    scheduler=address,
+                    frame_progress=killing(worker),
+                )
+            ),
+            "the batch still waits 90 s after the clip's last worker died",
+        )
+    (summary,) = summaries
+    (failure,) = summary.failed
+    assert failure.reason == f"{source}: not blurred: the Dask cluster had no worker left for 3 s"
+    assert summary.done == 0
+    assert not (out / "clip.mkv").exists()
+
+
+@pytest.mark.slow
+def test_a_clip_whose_worker_dies_while_another_remains_is_written_whole(tmp_path):
+    (tmp_path / "in").mkdir()
+    source = video_file(tmp_path / "in/clip.mkv", random_levels(30, size=(200, 150)), rate=25)
+    out = tmp_path / "out"
+    with dask_cluster(tmp_path / "cluster", workers=2) as (address, _, (lost, _kept)):
+        summaries = []
+
+        def batch():
+            plan = plan_batch([source], out)
+            summaries.append(
+                run_batch(
+                    plan, SPEC, engine="numpy", scheduler=address, frame_progress=killing(lost)
+                )
+            )
+
+        finishes_within(90, batch, "the batch still waits 90 s after one of its workers died")
+    (summary,) = summaries
+    assert lost.poll() is not None  # killed at the first frame written
+    assert summary.failed == ()
+    assert summary.frames == 30
+    assert_blurred(source, out / "clip.mkv")
