@@ -401,9 +401,75 @@
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
+        <location filename="../core/clip_figures.py" line="24"/>
+        <source>clip</source>
+        <translation>片段</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="25"/>
+        <source>end to end</source>
+        <translation>端到端</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="26"/>
+        <source>batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="53"/>
         <location filename="../core/figures.py" line="290"/>
         <source>these times cannot be trusted</source>
         <translation>这些耗时不可信</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="57"/>
+        <source>timed over the {frames} frames that decoded: {problem}</source>
+        <translation>仅对已解码的 {frames} 帧计时：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="68"/>
+        <source>grey</source>
+        <translation>灰度</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="71"/>
+        <source>{frames} frames from frame {start}, {rate} frames/s</source>
+        <translation>从第 {start} 帧起共 {frames} 帧，{rate} 帧/秒</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="93"/>
+        <source>{time} a frame</source>
+        <translation>每帧 {time}</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="97"/>
+        <source>median of {count} passes, middle half {low}–{high}</source>
+        <translation>{count} 遍的中位数，中间一半在 {low}–{high}</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="119"/>
+        <source>({time} a frame, reading the clip and copies counted)</source>
+        <translation>（每帧 {time}，含读取片段与数据复制）</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="139"/>
+        <source>one frame a call</source>
+        <translation>每次调用一帧</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="141"/>
+        <source>{size} frames a call</source>
+        <translation>每次调用 {size} 帧</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="148"/>
+        <source>(tried {sizes} frames/s)</source>
+        <translation>（已试：{sizes} 帧/秒）</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="159"/>
+        <source>(the blur alone)</source>
+        <translation>（仅模糊本身）</translation>
     </message>
     <message>
         <location filename="../core/figures.py" line="300"/>
@@ -421,6 +487,7 @@
         <translation>{engines}：以复制一次图像的耗时为单位</translation>
     </message>
     <message>
+        <location filename="../core/clip_figures.py" line="66"/>
         <location filename="../core/figures.py" line="343"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
@@ -461,6 +528,7 @@
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
+        <location filename="../core/clip_figures.py" line="89"/>
         <location filename="../core/figures.py" line="390"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
