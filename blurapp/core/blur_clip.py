@@ -111,7 +111,8 @@ def blur_clip(
             yield frame
     finally:
         # Now, not when an error's traceback lets go of it: the clip may be closed next.
-        blurred.close()
+        if isinstance(blurred, Generator):
+            blurred.close()
         decoded.close()
 
 

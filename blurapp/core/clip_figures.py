@@ -162,7 +162,7 @@ def _jit_rows(result: ClipComparison, jit: str, translate: Translate) -> list[Fi
     if end_to_end is not None:
         rows.append(
             Figure(
-                "speedup.end_to_end",
+                "speedup_end_to_end",
                 "end-to-end speedup",
                 end_to_end,
                 "×",
@@ -185,5 +185,5 @@ def _jit_rows(result: ClipComparison, jit: str, translate: Translate) -> list[Fi
         )
     device = result.runs[jit].device
     if device:
-        rows.append(_words("device", "device", device))
+        rows.append(_words("jit.device", "device", device))
     return rows
