@@ -3,10 +3,11 @@ frame, the blur alone and end to end, its batch size, the speed-up, the differen
 `--json`; a clip cut short timed over what decoded with a warning; photos compared as before."""
 
 import json
+import struct
 
 import numpy as np
 import pytest
-from helpers.clip_files import random_levels, video_file
+from helpers.clip_files import animation_file, audio_only_file, random_levels, video_file
 from helpers.command_line import blurapp_in_process
 from helpers.photos import photo_file
 
@@ -131,12 +132,33 @@ def test_a_clip_cut_short_is_timed_over_what_decoded_with_a_warning(tmp_path):
     assert data["numpy"]["frames_per_second"] > 0 and data["jax"]["frames_per_second"] > 0
 
 
-def test_a_broken_clip_is_one_error_line_naming_it(tmp_path):
-    broken = tmp_path / "broken.mkv"
-    broken.write_bytes(b"\x1a\x45\xdf\xa3" + bytes(range(256)) * 8)
-    run = blurapp_in_process("compare", broken)
+def damaged_video(tmp_path):
+    path = tmp_path / "broken.mkv"
+    path.write_bytes(b"\x1a\x45\xdf\xa3" + bytes(range(256)) * 8)
+    return path
+
+
+def gif_bomb(tmp_path):
+    path = animation_file(tmp_path / "bomb.gif", random_levels(3, (8, 8)))
+    data = bytearray(path.read_bytes())
+    data[6:10] = struct.pack("<HH", 60000, 60000)  # the logical screen: 60000 × 60000
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (damaged_video, ""),
+        (gif_bomb, "too large to open safely"),
+        (lambda folder: audio_only_file(folder / "sound.mkv"), "the file has no video stream"),
+    ],
+)
+def test_a_clip_that_cannot_be_read_is_one_error_line_naming_it(tmp_path, make, words):
+    bad = make(tmp_path)
+    run = blurapp_in_process("compare", bad)
     assert run.returncode == 1 and run.stdout == ""
-    assert run.stderr.startswith(f"error: {broken}: ")
+    assert run.stderr.startswith(f"error: {bad}: ") and words in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
 
 
