@@ -8,6 +8,7 @@ The Python API, for scripts and notebooks::
     spec = blurapp.BlurSpec(kernel_size=9, sigma=2.5)
     comparison = blurapp.compare(photo, spec)  # NumPy and JAX-jit, timed; draws itself in Jupyter
     blurred = blurapp.blur(photo, spec, engine="jax")  # one engine's output, a NumPy array
+    clip = blurapp.compare_clip("waves.mp4", spec, frames=48)  # frames a second per engine
 
 A photo is a path, a Photo from `open_photo`, or a NumPy array: height × width (grey) or
 height × width × 3 (red, green, blue) floats in [0, 1], or uint8 / uint16 levels.
@@ -25,6 +26,9 @@ __version__ = "0.1.0"
 # Each public name → the module that defines it.
 _PUBLIC = {
     "BlurSpec": "blurapp.core.spec",
+    "Clip": "blurapp.core.clip",
+    "ClipComparison": "blurapp.api_clips",
+    "ClipError": "blurapp.core.clip",
     "Comparison": "blurapp.api",
     "Engine": "blurapp.core.engines",
     "Figure": "blurapp.core.figures",
@@ -35,8 +39,10 @@ _PUBLIC = {
     "UnknownEngineError": "blurapp.core.engines",
     "blur": "blurapp.api",
     "compare": "blurapp.api",
+    "compare_clip": "blurapp.api_clips",
     "engine_names": "blurapp.core.engines",
     "get_engine": "blurapp.core.engines",
+    "open_clip": "blurapp.api_clips",
     "open_photo": "blurapp.api",
     "register": "blurapp.core.engines",
     "sample_photo_path": "blurapp.core.sample",
@@ -44,6 +50,9 @@ _PUBLIC = {
 
 __all__ = [
     "BlurSpec",
+    "Clip",
+    "ClipComparison",
+    "ClipError",
     "Comparison",
     "Engine",
     "Figure",
@@ -54,8 +63,10 @@ __all__ = [
     "UnknownEngineError",
     "blur",
     "compare",
+    "compare_clip",
     "engine_names",
     "get_engine",
+    "open_clip",
     "open_photo",
     "register",
     "sample_photo_path",
@@ -63,6 +74,8 @@ __all__ = [
 
 if TYPE_CHECKING:
     from blurapp.api import Comparison, blur, compare, open_photo
+    from blurapp.api_clips import ClipComparison, compare_clip, open_clip
+    from blurapp.core.clip import Clip, ClipError
     from blurapp.core.engines import (
         Engine,
         UnknownEngineError,

@@ -1,5 +1,6 @@
 """A comparison drawn as HTML for Jupyter: the outputs side by side as inline PNG images, the
-figures, whether the timing was disturbed, and a chart of the times as inline SVG.
+figures, whether the timing was disturbed, and a chart of the times as inline SVG; a clip
+comparison as each engine's first blurred frame and the figures.
 
 Self-contained (data URIs, no script, no stylesheet) so that a notebook saved with its outputs
 shows the same anywhere; every text is escaped.
@@ -16,12 +17,14 @@ import numpy as np
 from PIL import Image
 
 from blurapp.core.chart_bars import timing_bars
+from blurapp.core.clip_figures import format_frames_per_second
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.figures import format_ms
 from blurapp.core.saving import to_8bit
 
 if TYPE_CHECKING:
     from blurapp.api import Comparison
+    from blurapp.api_clips import ClipComparison
 
 # The longest side of an output as shown: two fit side by side in a notebook's column.
 SHOWN_SIDE = 420
@@ -142,3 +145,38 @@ def timing_chart_svg(result: ComparisonResult) -> str:
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def clip_comparison_html(comparison: ClipComparison) -> str:
+    """A clip comparison as one block of HTML: each engine's first blurred frame with its
+    frames a second, then the figures."""
+    result = comparison.result
+    info = result.clip
+    heading = (
+        f"BlurApp: {info.name}, {info.width} × {info.height}, {comparison.frames} frames, "
+        f"{result.spec.words()}"
+    )
+    pictures = []
+    for name, frame in comparison.first_frames.items():
+        title = escape(result.engine(name).title)
+        rate = escape(format_frames_per_second(result.frames_per_second(name)))
+        pictures.append(
+            '<figure style="margin:0">'
+            f'<img src="{png_data_uri(frame)}" alt="{title} first frame" style="display:block">'
+            f'<figcaption style="text-align:center">{title}: {rate}</figcaption></figure>'
+        )
+    rows = [
+        f'<tr data-key="{escape(row.key)}">'
+        f'<th style="text-align:left;padding-right:12px">{escape(row.label)}</th>'
+        f'<td style="text-align:left">{escape(row.text)}</td></tr>'
+        for row in comparison.figures()
+    ]
+    return "\n".join(
+        [
+            '<div class="blurapp-clip-comparison" style="font-family:sans-serif;font-size:13px">',
+            f"<p><strong>{escape(heading)}</strong></p>",
+            '<div style="display:flex;flex-wrap:wrap;gap:12px">' + "".join(pictures) + "</div>",
+            '<table class="blurapp-figures">' + "".join(rows) + "</table>",
+            "</div>",
+        ]
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from blurapp.cli.compare_clip import add_clip_options, compare_clip_command
 from blurapp.cli.options import (
     COLOR_HELP,
     add_color_option,
@@ -27,7 +28,7 @@ from blurapp.cli.output import (
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     compare = commands.add_parser(
-        "compare", help="blur a photo with both engines and print the figures"
+        "compare", help="blur a photo or a clip with both engines and print the figures"
     )
     compare.set_defaults(command_parser=compare)
     add_common_options(compare, top=False)
@@ -41,16 +42,25 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--out-dir",
         type=Path,
         metavar="DIR",
-        help="also write ENGINE.npy and ENGINE.png of each engine here (numpy.npy, jax.png, …)",
+        help="also write ENGINE.npy and ENGINE.png of each engine here (numpy.npy, jax.png, …); "
+        "for photos only",
     )
+    add_clip_options(compare)
     return compare
 
 
 def run(args: argparse.Namespace) -> int:
+    from blurapp.core.clip_files import is_clip
     from blurapp.core.comparison import compare
     from blurapp.core.figures import comparison_figures
 
     source = source_photo(args.image)
+    if is_clip(source):
+        _check_jax_engines(args.engines, args.device)
+        note_short_kernel(args)
+        return compare_clip_command(args, source)
+    if args.frames is not None or args.start is not None:
+        raise CommandFailed(f"{shown(source)}: --frames and --start are for clips; this is a photo")
     if args.out_dir is not None:
         _check_outputs(args.out_dir, source, args.engines)  # before the work, not after it
     _check_jax_engines(args.engines, args.device)

@@ -1,9 +1,11 @@
-"""A clip blurred frame by frame with one engine, as `blurapp blur CLIP -o OUT` does it: the
-frames decoded, blurred and written one after another, so memory holds a few frames whatever
-the clip's length."""
+"""A clip blurred with one engine, as `blurapp blur CLIP -o OUT` does it: the frames decoded,
+gathered into batches of the size measured fastest for the engine (one call, and for JAX-jit
+one copy each way, a batch), blurred and written one after another, so memory holds a few
+batches whatever the clip's length."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import queue
 import threading
@@ -16,6 +18,7 @@ from blurapp.core.blur_file import BlurFailed, engine_failure
 from blurapp.core.clip import Clip
 from blurapp.core.clip_saving import save_clip
 from blurapp.core.engines import Engine
+from blurapp.core.frame_batches import BATCH_SIZES, BatchChoice, blurred_frames, choose_batch_size
 from blurapp.core.spec import BlurSpec
 
 # Called after each frame written: (frames done, frames in all when known).
@@ -24,6 +27,50 @@ FrameProgress = Callable[[int, int | None], None]
 # decoding, blurring and encoding (each letting go of Python's lock) overlap, and memory holds
 # this many frames more at each step.
 FRAMES_READ_AHEAD = 2
+# Choosing a batch size blurs about four times the largest size tried in frames (each size's
+# first call and a timed one): sizes are tried only where that is a small part of the clip.
+CHOICE_FRAMES_PER_SIZE = 16
+# A clip's batch holds at most this many bytes of frames (eight 1080p grey frames, two 4K
+# ones): its output, a device's copies, the frames read ahead and the measuring's own frames
+# come on top, and `blur` keeps its peak memory under a gigabyte at 1080p.
+CLIP_BATCH_BYTES = 70_000_000
+# A batch size measured at most this much slower a frame than the fastest counts as as fast.
+CLOSE_ENOUGH = 1.1
+
+
+def choose_clip_batch_size(
+    clip: Clip, spec: BlurSpec, engine: Engine, *, device: str = "auto"
+) -> BatchChoice:
+    """The batch size `engine` blurs `clip`'s frames fastest in, copies counted, measured on
+    frames of the clip's size (blurapp.core.frame_batches.choose_batch_size, one round): the
+    sizes of BATCH_SIZES no larger than the clip's frames ÷ CHOICE_FRAMES_PER_SIZE, so that
+    measuring costs a small part of blurring the clip, whose batch fits in CLIP_BATCH_BYTES;
+    of those within CLOSE_ENOUGH of the fastest, the smallest. One frame at a time, nothing
+    measured, for an engine without a frames call or a clip too short to gain from batches.
+    Raises BlurFailed naming the clip."""
+    count = clip.info.frame_count
+    sizes = [
+        size for size in BATCH_SIZES if count is None or size * CHOICE_FRAMES_PER_SIZE <= count
+    ]
+    if engine.frames_call is None or len(sizes) < 2:
+        return BatchChoice(1, {}, {}, {}, {})
+    try:
+        choice = choose_batch_size(
+            engine,
+            clip.info.frame_shape,
+            spec.kernel,
+            device=device,
+            sizes=sizes,
+            max_batch_bytes=CLIP_BATCH_BYTES,
+            rounds=1,
+        )
+    except Exception as error:
+        raise BlurFailed(engine_failure(_name(clip), engine, error, what="clip")) from None
+    # A smaller batch holds less memory and lets decoding, blurring and writing overlap more
+    # finely: the smallest size within CLOSE_ENOUGH of the fastest is taken.
+    fastest = min(choice.seconds_per_frame.values())
+    size = min(s for s, t in choice.seconds_per_frame.items() if t <= fastest * CLOSE_ENOUGH)
+    return dataclasses.replace(choice, size=size)
 
 
 def blur_clip(
@@ -32,28 +79,59 @@ def blur_clip(
     engine: Engine,
     *,
     device: str = "auto",
+    batch_size: int | None = None,
     start: int = 0,
     stop: int | None = None,
 ) -> Iterator[np.ndarray]:
-    """`clip`'s frames from `start` up to `stop` (the end when None), each blurred by
-    `engine` with `spec`'s kernel, as they are decoded. The first frame pays the engine's
-    first call (a compiled engine's compilation); the others reuse it. Raises BlurFailed
-    naming the clip and the frame; a ClipError from a clip cut short after the frames that
-    decoded."""
-    kernel = spec.kernel
-    name = clip.info.path if clip.info.path is not None else clip.info.name
-    decoded = read_ahead(clip.frames(start, stop), FRAMES_READ_AHEAD)
+    """`clip`'s frames from `start` up to `stop` (the end when None), each blurred by `engine`
+    with `spec`'s kernel, as they are decoded, `batch_size` frames a call (None:
+    choose_clip_batch_size's). The first batch pays the engine's first call (a compiled
+    engine's compilation); the others reuse it. Raises BlurFailed naming the clip and the frame;
+    a ClipError from a clip cut short after the frames that decoded."""
+    if batch_size is None:
+        batch_size = choose_clip_batch_size(clip, spec, engine, device=device).size
+    if batch_size < 1:
+        raise ValueError(f"a batch holds at least one frame, not {batch_size}")
+    # A batch's worth decoded ahead, so that decoding the next batch overlaps blurring this one.
+    decoded = read_ahead(clip.frames(start, stop), max(FRAMES_READ_AHEAD, batch_size))
+    done = start
+    blurred = blurred_frames(
+        engine, _reading(decoded), spec.kernel, batch_size=batch_size, device=device
+    )
     try:
-        for index, frame in enumerate(decoded, start):
+        while True:
             try:
-                blurred = engine.start(frame, kernel, device=device).output
+                frame = next(blurred)
+            except StopIteration:
+                return
+            except _ReadingFailed as failed:
+                raise failed.__cause__ from None  # type: ignore[misc]
             except Exception as error:
-                failure = engine_failure(name, engine, error, what="clip")
-                raise BlurFailed(f"{failure} (frame {index})") from None
-            yield blurred
+                failure = engine_failure(_name(clip), engine, error, what="clip")
+                raise BlurFailed(f"{failure} (frame {done})") from None
+            done += 1
+            yield frame
     finally:
         # Now, not when an error's traceback lets go of it: the clip may be closed next.
+        if isinstance(blurred, Generator):
+            blurred.close()
         decoded.close()
+
+
+def _name(clip: Clip) -> str | os.PathLike[str]:
+    return clip.info.path if clip.info.path is not None else clip.info.name
+
+
+class _ReadingFailed(Exception):
+    """Reading the clip failed (its cause): told apart from the engine's failures, which
+    arrive through the same batches."""
+
+
+def _reading(frames: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
+    try:
+        yield from frames
+    except Exception as error:
+        raise _ReadingFailed from error
 
 
 def blur_clip_to_file(
@@ -65,13 +143,19 @@ def blur_clip_to_file(
     device: str = "auto",
     codec: str | None = None,
     progress: FrameProgress | None = None,
+    batch_size: int | None = None,
 ) -> int:
     """Blur every frame of `clip` and write them to `output` atomically (see
     blurapp.core.clip_saving.save_clip), with what made them (spec.description) inside where
-    the format holds it; the number of frames written. Raises BlurFailed, ClipError for a clip
+    the format holds it, blurred `batch_size` frames a call (None: the size measured fastest,
+    choose_clip_batch_size); the number of frames written. Raises BlurFailed, ClipError for a clip
     cut short (nothing is written then), or OutputError naming the output."""
     # Three stages at once, each on its thread: decoding, blurring, encoding (here).
-    blurred = read_ahead(blur_clip(clip, spec, engine, device=device), FRAMES_READ_AHEAD)
+    if batch_size is None:
+        batch_size = choose_clip_batch_size(clip, spec, engine, device=device).size
+    frames = blur_clip(clip, spec, engine, device=device, batch_size=batch_size)
+    # A whole batch handed over at once, so that blurring the next overlaps writing this one.
+    blurred = read_ahead(frames, max(FRAMES_READ_AHEAD, batch_size))
 
     def counted() -> Iterator[np.ndarray]:
         for done, frame in enumerate(blurred, 1):

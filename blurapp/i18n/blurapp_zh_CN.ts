@@ -203,62 +203,77 @@
 <context>
     <name>ClipPlayer</name>
     <message>
-        <location filename="../ui/clip_player.py" line="49"/>
+        <location filename="../ui/clip_player.py" line="58"/>
         <source>Frame</source>
         <translation>帧</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="63"/>
+        <location filename="../ui/clip_player.py" line="72"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="65"/>
+        <location filename="../ui/clip_player.py" line="74"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="68"/>
+        <location filename="../ui/clip_player.py" line="77"/>
         <source>Play or pause the clip (Space)</source>
         <translation>播放或暂停片段（空格键）</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="87"/>
+        <location filename="../ui/clip_player.py" line="96"/>
         <source>&amp;Clip</source>
         <translation>片段(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="90"/>
+        <location filename="../ui/clip_player.py" line="99"/>
         <source>&amp;Play/Pause</source>
         <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="95"/>
+        <location filename="../ui/clip_player.py" line="104"/>
         <source>P&amp;revious Frame</source>
         <translation>上一帧(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="99"/>
+        <location filename="../ui/clip_player.py" line="108"/>
         <source>&amp;Next Frame</source>
         <translation>下一帧(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="138"/>
+        <location filename="../ui/clip_player.py" line="150"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="155"/>
+        <location filename="../ui/clip_player.py" line="167"/>
         <source>Could not open the clip</source>
         <translation>无法打开片段</translation>
     </message>
     <message>
         <location filename="../ui/clip_player.py" line="321"/>
+        <source>Choosing each engine&apos;s batch size…</source>
+        <translation>正在为每个引擎选择批大小…</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="322"/>
+        <source>Blurring {frames} frames with each engine…</source>
+        <translation>正在用每个引擎模糊 {frames} 帧…</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="323"/>
+        <source>Timing {frames} frames with each engine…</source>
+        <translation>正在用每个引擎计时 {frames} 帧…</translation>
+    </message>
+    <message>
+        <location filename="../ui/clip_player.py" line="425"/>
         <source>Cannot Read the Frame</source>
         <translation>无法读取该帧</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="358"/>
+        <location filename="../ui/clip_player.py" line="462"/>
         <source>The Clip Stopped</source>
         <translation>片段已停止</translation>
     </message>
@@ -464,9 +479,75 @@
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
+        <location filename="../core/clip_figures.py" line="24"/>
+        <source>clip</source>
+        <translation>片段</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="25"/>
+        <source>end to end</source>
+        <translation>端到端</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="26"/>
+        <source>batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="53"/>
         <location filename="../core/figures.py" line="290"/>
         <source>these times cannot be trusted</source>
         <translation>这些耗时不可信</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="57"/>
+        <source>timed over the {frames} frames that decoded: {problem}</source>
+        <translation>仅对已解码的 {frames} 帧计时：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="68"/>
+        <source>grey</source>
+        <translation>灰度</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="71"/>
+        <source>{frames} frames from frame {start}, {rate} frames/s</source>
+        <translation>从第 {start} 帧起共 {frames} 帧，{rate} 帧/秒</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="93"/>
+        <source>{time} a frame</source>
+        <translation>每帧 {time}</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="97"/>
+        <source>median of {count} passes, middle half {low}–{high}</source>
+        <translation>{count} 遍的中位数，中间一半在 {low}–{high}</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="119"/>
+        <source>({time} a frame, reading the clip and copies counted)</source>
+        <translation>（每帧 {time}，含读取片段与数据复制）</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="139"/>
+        <source>one frame a call</source>
+        <translation>每次调用一帧</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="141"/>
+        <source>{size} frames a call</source>
+        <translation>每次调用 {size} 帧</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="148"/>
+        <source>(tried {sizes} frames/s)</source>
+        <translation>（已试：{sizes} 帧/秒）</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_figures.py" line="159"/>
+        <source>(the blur alone)</source>
+        <translation>（仅模糊本身）</translation>
     </message>
     <message>
         <location filename="../core/figures.py" line="300"/>
@@ -484,6 +565,7 @@
         <translation>{engines}：以复制一次图像的耗时为单位</translation>
     </message>
     <message>
+        <location filename="../core/clip_figures.py" line="66"/>
         <location filename="../core/figures.py" line="343"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
@@ -524,6 +606,7 @@
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
+        <location filename="../core/clip_figures.py" line="89"/>
         <location filename="../core/figures.py" line="390"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
@@ -581,7 +664,7 @@
     <name>FileProblem</name>
     <message>
         <location filename="../app/jobs.py" line="223"/>
-        <location filename="../app/clip_jobs.py" line="72"/>
+        <location filename="../app/clip_jobs.py" line="79"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
@@ -642,7 +725,7 @@
     </message>
     <message>
         <location filename="../core/photo_checks.py" line="79"/>
-        <location filename="../scale/batch_plan.py" line="143"/>
+        <location filename="../scale/batch_plan.py" line="178"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
@@ -745,12 +828,12 @@
         <translation>磁盘空间不足：它约需 {needed} GB，而只有 {free} GB 可用</translation>
     </message>
     <message>
-        <location filename="../scale/batch_plan.py" line="256"/>
+        <location filename="../scale/batch_plan.py" line="297"/>
         <source>this is one of the photos being blurred ({source}); BlurApp never writes over an input, choose another output folder</source>
         <translation>这是正在模糊的照片之一（{source}）；BlurApp 从不覆盖输入文件，请选择其他输出文件夹</translation>
     </message>
     <message>
-        <location filename="../scale/batch_plan.py" line="268"/>
+        <location filename="../scale/batch_plan.py" line="309"/>
         <source>{other} is written here already; {source} was not blurred (rename one of them)</source>
         <translation>{other} 已写入此处；{source} 未被模糊（请重命名其中之一）</translation>
     </message>
@@ -1051,7 +1134,7 @@
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="140"/>
+        <location filename="../ui/main_window.py" line="128"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
@@ -1071,12 +1154,14 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="334"/>
+        <location filename="../ui/main_window.py" line="314"/>
+        <location filename="../ui/main_window.py" line="322"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="334"/>
+        <location filename="../ui/main_window.py" line="314"/>
+        <location filename="../ui/main_window.py" line="322"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -1096,7 +1181,7 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="378"/>
+        <location filename="../ui/main_window.py" line="366"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1121,12 +1206,12 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="393"/>
+        <location filename="../ui/main_window.py" line="381"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="394"/>
+        <location filename="../ui/main_window.py" line="382"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1207,7 +1292,7 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="464"/>
+        <location filename="../ui/main_window.py" line="452"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1255,32 +1340,32 @@
 <context>
     <name>Playback</name>
     <message>
-        <location filename="../app/playback.py" line="200"/>
+        <location filename="../app/playback.py" line="213"/>
         <source>starting…</source>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="202"/>
+        <location filename="../app/playback.py" line="215"/>
         <source>{rate} frames/s · {dropped} dropped</source>
         <translation>{rate} 帧/秒 · 丢弃 {dropped} 帧</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="223"/>
+        <location filename="../app/playback.py" line="236"/>
         <source>{engine} {rate} frames/s</source>
         <translation>{engine} {rate} 帧/秒</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="232"/>
+        <location filename="../app/playback.py" line="245"/>
         <source>{faster} {ratio}× {slower}</source>
         <translation>{faster} 是 {slower} 的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="245"/>
+        <location filename="../app/playback.py" line="258"/>
         <source>frame {number}</source>
         <translation>第 {number} 帧</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="246"/>
+        <location filename="../app/playback.py" line="259"/>
         <source>frame {number} of {count}</source>
         <translation>第 {number} 帧，共 {count} 帧</translation>
     </message>
@@ -1296,22 +1381,22 @@
 <context>
     <name>ResultPane</name>
     <message>
-        <location filename="../ui/image_pane.py" line="43"/>
+        <location filename="../ui/image_pane.py" line="56"/>
         <source>The engine this pane shows</source>
         <translation>此窗格显示的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="88"/>
+        <location filename="../ui/image_pane.py" line="101"/>
         <source>Engine of the {engine} pane</source>
         <translation>{engine} 窗格的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="90"/>
+        <location filename="../ui/image_pane.py" line="103"/>
         <source>{engine} image</source>
         <translation>{engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="93"/>
+        <location filename="../ui/image_pane.py" line="106"/>
         <source>{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan; both panes move together</source>
         <translation>{engine}：滚轮或 Ctrl +/− 缩放，拖动或方向键平移；两个窗格同步移动</translation>
     </message>

@@ -160,8 +160,10 @@ def blur_span(source: str, start: int, stop: int | None, spec: BlurSpec, engine:
     try:
         with open_clip(source, color=spec.color) as clip:
             levels = to_16bit if clip.info.bit_depth == 16 else to_8bit
-            blurred: Any = blur_clip(clip, spec, get_engine(engine), device=device, start=start,
-                                stop=stop)  # fmt: skip
+            # One frame a call: measuring batch sizes in every span would cost more than a
+            # span of frames gains from them.
+            blurred: Any = blur_clip(clip, spec, get_engine(engine), device=device,
+                                     batch_size=1, start=start, stop=stop)  # fmt: skip
             try:
                 done.extend(levels(frame) for frame in blurred)
             finally:

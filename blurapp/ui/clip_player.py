@@ -16,21 +16,30 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QColor, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenuBar, QPushButton, QSlider, QWidget
 
-from blurapp.app.clip_jobs import open_clip_job, opens_as_clip
+from blurapp.app.clip_jobs import (
+    RUN_FRAMES,
+    ClipStage,
+    compare_clip_job,
+    open_clip_job,
+    opens_as_clip,
+)
 from blurapp.app.jobs import LoadedPhoto
 from blurapp.app.player import Player
 from blurapp.core.clip import Clip
+from blurapp.core.engines import get_engine
 from blurapp.core.photo_checks import PhotoError
-from blurapp.core.wording import FileProblem, display_path
+from blurapp.core.wording import QT_TRANSLATE_NOOP, FileProblem, display_path
 from blurapp.ui.settings import write_setting
 from blurapp.ui.text_fitting import keep_whole
 from blurapp.ui.translations import translated_problem
 
 if TYPE_CHECKING:
+    from blurapp.core.clip_comparison import ClipComparison
     from blurapp.ui.main_window import MainWindow
+    from blurapp.ui.runner import Job
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +120,7 @@ class ClipPlayer(QObject):
     playing_changed = Signal(bool)
     played = Signal(object)  # PlayerState: what a look while playing found, once shown
     clip_stopped = Signal(str)  # why the clip stopped giving frames while playing
+    clip_compared = Signal(object)  # ClipComparison: a Run on the clip, once its figures show
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -122,6 +132,8 @@ class ClipPlayer(QObject):
         self._timer.timeout.connect(self._on_tick)
         self._problem_told = False
         self._headline: list[str] = []  # the rates of the last playing, until a frame is shown
+        self._run_job: Job | None = None  # a Run on the clip
+        self._runs = 0  # Runs started: what an older one sends is not wanted
         bar = window.clip_bar
         bar.play_button.clicked.connect(lambda _: self.toggle_play())
         bar.slider.valueChanged.connect(self.seek)
@@ -254,6 +266,99 @@ class ClipPlayer(QObject):
         if playing:
             self.player.play()
             self._timer.start()
+
+    # --- Run -----------------------------------------------------------------------------------
+
+    def run(self) -> bool:
+        """Run with a clip open: RUN_FRAMES frames from the one shown (paused first when
+        playing) through the engines ticked, timed as a clip is (compare_clip), in frames per
+        second; False when no engine is ticked."""
+        window = self.window
+        engines = window.session.timed
+        if self.clip is None or self.player is None or not engines:
+            return False
+        if self.playing:
+            self.pause(then=self.run)
+            return True
+        self.cancel_run()
+        start = self.player.playback.position
+        number = self._runs + 1
+        self._runs = number
+        self._run_job = window.runner.start(
+            compare_clip_job,
+            self.clip,
+            window.session.parameters,
+            engines,
+            start,
+            on_event=lambda stage: self._on_run_stage(number, stage),
+            on_return=lambda result: self._on_run_done(number, result),
+            on_error=lambda error: self._on_run_failed(number, error),
+        )
+        self._show_running(True)
+        self._on_run_stage(number, ClipStage("batch size", 0, len(engines)))
+        return True
+
+    def cancel_run(self) -> bool:
+        """Stop a Run on the clip; whether one was going."""
+        job, self._run_job = self._run_job, None
+        self._runs += 1  # what it still sends is not wanted
+        if job is None:
+            return False
+        job.quit()
+        self._show_running(False)
+        return True
+
+    def _show_running(self, running: bool) -> None:
+        window = self.window
+        window.cancel_button.setEnabled(running)
+        window.cancel_action.setEnabled(running)
+        window.progress_bar.setVisible(running)
+
+    def _on_run_stage(self, number: int, stage: ClipStage) -> None:
+        if number != self._runs:
+            return
+        words = {
+            "batch size": QT_TRANSLATE_NOOP("ClipPlayer", "Choosing each engine's batch size…"),
+            "frames": QT_TRANSLATE_NOOP("ClipPlayer", "Blurring {frames} frames with each engine…"),
+            "timing": QT_TRANSLATE_NOOP("ClipPlayer", "Timing {frames} frames with each engine…"),
+        }
+        text = _translate("ClipPlayer", words.get(stage.stage, words["timing"]))
+        self.window.progress_bar.setRange(0, stage.total)
+        self.window.progress_bar.setValue(stage.done)
+        self.window.progress_bar.setFormat("%p%")
+        self.window.show_status(text.format(frames=RUN_FRAMES))
+
+    def _on_run_done(self, number: int, result: ClipComparison) -> None:
+        if number != self._runs:
+            return
+        from blurapp.core.clip_figures import clip_figures
+        from blurapp.ui.figures_panel import figure_text
+
+        self._run_job = None
+        self._show_running(False)
+        rows = clip_figures(result, figure_text)
+        figures = self.window.figures
+        figures.show_rows(rows)
+        session = self.window.session
+        figures.chart.set_timings(
+            [
+                (session.title(name), seconds, QColor(get_engine(name).chart_colour))
+                for name in result.runs
+                if (seconds := result.seconds_per_frame(name)) is not None
+            ]
+        )
+        headline = [row.label + " " + row.figure for row in rows if row.key == "speedup"]
+        self.window.show_status(" · ".join(headline) or display_path(result.clip.name))
+        self.clip_compared.emit(result)
+
+    def _on_run_failed(self, number: int, error: BaseException) -> None:
+        if number != self._runs:
+            return
+        self._run_job = None
+        self._show_running(False)
+        words = translated_problem(error) if isinstance(error, FileProblem) else str(error)
+        self.window.show_status(words)
+        self.window._warn(_translate("ClipPlayer", "Run Failed"), words, error=error)
 
     # --- Within -------------------------------------------------------------------------------
 

@@ -309,8 +309,9 @@ class MainWindow(QMainWindow):
 
     def run_comparison(self) -> None:
         """Blur the photo with the engines ticked; a run still in flight is superseded."""
-        if self.clips.playing:  # Run times the frame paused on
-            self.clips.pause(then=self.run_comparison)
+        if self.clips.clip is not None:  # a span of the clip's frames, from the one shown
+            if not self.clips.run():
+                self._warn(self.tr("Nothing to Run"), self.tr("Tick at least one engine to time."))
             return
         if self.photo is None:
             return
@@ -330,7 +331,7 @@ class MainWindow(QMainWindow):
         self.controller.preview(moving)
 
     def cancel_run(self) -> None:
-        if self.controller.cancel():
+        if self.clips.cancel_run() or self.controller.cancel():
             self.run_cancelled.emit()
 
     def is_running(self) -> bool:

@@ -1,6 +1,7 @@
 """`blurapp blur CLIP -o OUT` as a user runs it: every frame blurred and written, the rate kept,
 what it says, and one `error:` line for a clip it cannot finish."""
 
+import re
 import signal
 import subprocess
 import sys
@@ -160,3 +161,21 @@ def test_a_signal_mid_clip_stops_every_thread_and_leaves_no_file(tmp_path, signu
     assert run.returncode == 128 + signum, run.stderr
     assert run.stderr.strip().splitlines()[-1].startswith("error: ")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["in.mkv"]
+
+
+def test_the_last_line_says_how_many_frames_each_call_blurred(tmp_path):
+    source = video_file(tmp_path / "in.mkv", random_levels(40, (32, 24)))
+    run = blurapp_in_process("blur", source, "-o", tmp_path / "jax.mkv", "--engine", "jax")
+    assert run.returncode == 0, run.stderr
+    # 40 frames repay measuring batches of 1 and 2 frames (at most one 16th of the clip each).
+    assert re.search(
+        r"; JAX-jit blurred (1 frame|2 frames) a call, the fastest of 1 and 2 measured\)$",
+        run.stdout.strip(),
+    )
+    run = blurapp_in_process("blur", source, "-o", tmp_path / "numpy.mkv")
+    assert run.stdout.strip().endswith("; NumPy blurred 1 frame a call)")
+    _, originals = read(source)
+    _, frames = read(tmp_path / "jax.mkv")
+    kernel = gaussian_kernel(9, 2.5)
+    for original, frame in zip(originals, frames, strict=True):
+        assert np.abs(frame - blur_oracle(original, kernel)).max() <= 0.5 / 255 + 1e-5

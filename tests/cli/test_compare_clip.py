@@ -1,0 +1,189 @@
+"""`blurapp compare CLIP` as a user runs it: each engine in frames per second and milliseconds a
+frame, the blur alone and end to end, its batch size, the speed-up, the difference from NumPy;
+`--json`; a clip cut short timed over what decoded with a warning; photos compared as before."""
+
+import json
+import struct
+
+import numpy as np
+import pytest
+from helpers.clip_files import animation_file, audio_only_file, random_levels, video_file
+from helpers.command_line import blurapp_in_process
+from helpers.photos import photo_file
+
+from blurapp.core.engines import jax_engine
+
+# Two timed passes of four frames: enough for every figure, quick on a busy 2-core machine.
+QUICK = ("--frames", "4", "--repeat", "2")
+
+
+@pytest.fixture
+def clip(tmp_path):
+    return video_file(tmp_path / "waves.mkv", random_levels(6), rate=30)
+
+
+def rows(stdout):
+    """The printed figures: label → the text after it, in order (labels may repeat)."""
+    found = []
+    for line in stdout.splitlines():
+        label, _, text = line.partition("  ")
+        found.append((label.strip(), text.strip()))
+    return found
+
+
+def test_every_engine_is_stated_in_frames_per_second_alone_and_end_to_end(clip):
+    run = blurapp_in_process("compare", clip, *QUICK)
+    assert run.returncode == 0, run.stderr
+    printed = rows(run.stdout)
+    labels = [label for label, _ in printed]
+    assert labels == [
+        "clip",
+        "kernel",
+        "NumPy",
+        "end to end",
+        "batch size",
+        "JAX-jit",
+        "end to end",
+        "batch size",
+        "speedup",
+        "end-to-end speedup",
+        "max abs diff",
+        "device",
+    ] + (["warning"] if labels[-1] == "warning" else [])
+    text = dict(printed[:3])
+    assert text["clip"] == "waves.mkv, 64 × 48, grey, 4 frames from frame 0, 30 frames/s"
+    assert text["kernel"] == "9 × 9, sigma 2.5"
+    for label, words in printed:
+        if label in ("NumPy", "JAX-jit"):
+            assert " frames/s (" in words and " ms a frame; median of 2 passes" in words
+        if label == "end to end":
+            assert words.endswith("ms a frame, reading the clip and copies counted)")
+    numpy_batch, jax_batch = (words for label, words in printed if label == "batch size")
+    assert numpy_batch == "one frame a call"
+    assert "tried 1: " in jax_batch and "2: " in jax_batch and "4: " in jax_batch
+    assert dict(printed)["max abs diff"].endswith("within 1e-05")
+    assert "NOT" not in run.stdout and run.stderr == ""
+
+
+def test_the_json_holds_every_engine_figure_with_its_type(clip):
+    run = blurapp_in_process("compare", clip, *QUICK, "--json", "--start", "1")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["clip"] == {
+        "name": "waves.mkv",
+        "path": str(clip),
+        "width": 64,
+        "height": 48,
+        "frame_count": 6,
+        "frames_per_second": 30,
+        "colour": False,
+    }
+    assert data["start"] == 1 and data["frames"] == 4
+    assert data["kernel"] == {"size": 9, "sigma": 2.5, "algorithm": "2d"}
+    for key in ("numpy", "jax"):
+        engine = data[key]
+        for figure in (
+            "frames_per_second",
+            "ms_per_frame",
+            "frames_per_second_end_to_end",
+            "ms_per_frame_end_to_end",
+        ):
+            assert isinstance(engine[figure], float) and engine[figure] > 0
+        assert engine["ms_per_frame"] == pytest.approx(1000 / engine["frames_per_second"])
+        assert len(engine["span_seconds_all"]) == 2
+        assert isinstance(engine["batch_size"], int) and engine["error"] is None
+    assert data["numpy"]["batch_size"] == 1 and data["numpy"]["batch_sizes_tried"] == {}
+    assert set(data["jax"]["batch_sizes_tried"]) == {"1", "2", "4"}
+    assert 0 <= data["max_abs_diff"] <= 1e-5 and data["within_tolerance"] is True
+    assert isinstance(data["speedup"], float) and isinstance(data["speedup_end_to_end"], float)
+    assert data["clip_problem"] is None and isinstance(data["noisy"], bool)
+
+
+def test_an_engine_that_strays_from_numpy_is_reported_outside_the_tolerance(clip, monkeypatch):
+    real = jax_engine.blur_frames_on_device
+
+    def off_by_a_twentieth(*args, **kwargs):
+        blurred = real(*args, **kwargs)
+        return blurred._replace(output=blurred.output + np.float32(0.05))
+
+    monkeypatch.setattr(jax_engine, "blur_frames_on_device", off_by_a_twentieth)
+    run = blurapp_in_process("compare", clip, *QUICK)
+    assert run.returncode == 0, run.stderr
+    difference = dict(rows(run.stdout))["max abs diff"]
+    assert difference.startswith("0.05 (13 of 255 levels), NOT within 1e-05")
+    data = json.loads(blurapp_in_process("compare", clip, *QUICK, "--json").stdout)
+    assert data["max_abs_diff"] == pytest.approx(0.05, abs=1e-5)
+    assert data["within_tolerance"] is False
+
+
+def test_a_clip_cut_short_is_timed_over_what_decoded_with_a_warning(tmp_path):
+    whole = video_file(tmp_path / "whole.mkv", random_levels(12))
+    cut = tmp_path / "cut.mkv"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    run = blurapp_in_process("compare", cut, "--frames", "12", "--repeat", "2", "--json")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    decoded = data["frames"]
+    assert 0 < decoded < 12
+    assert data["clip_problem"].startswith(f"{cut}: the clip stops at frame {decoded}")
+    assert run.stderr.strip() == (
+        f"warning: timed over the {decoded} frames that decoded: {data['clip_problem']}"
+    )
+    assert data["numpy"]["frames_per_second"] > 0 and data["jax"]["frames_per_second"] > 0
+
+
+def damaged_video(tmp_path):
+    path = tmp_path / "broken.mkv"
+    path.write_bytes(b"\x1a\x45\xdf\xa3" + bytes(range(256)) * 8)
+    return path
+
+
+def gif_bomb(tmp_path):
+    path = animation_file(tmp_path / "bomb.gif", random_levels(3, (8, 8)))
+    data = bytearray(path.read_bytes())
+    data[6:10] = struct.pack("<HH", 60000, 60000)  # the logical screen: 60000 × 60000
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (damaged_video, ""),
+        (gif_bomb, "too large to open safely"),
+        (lambda folder: audio_only_file(folder / "sound.mkv"), "the file has no video stream"),
+    ],
+)
+def test_a_clip_that_cannot_be_read_is_one_error_line_naming_it(tmp_path, make, words):
+    bad = make(tmp_path)
+    run = blurapp_in_process("compare", bad)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.startswith(f"error: {bad}: ") and words in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (("--out-dir", "outputs"), "--out-dir writes a photo's outputs; for a clip, write"),
+        (("--start", "6"), "--start 6 is past the clip's last frame (5)"),
+    ],
+)
+def test_what_a_clip_cannot_do_is_refused_in_words(clip, tmp_path, options, words):
+    run = blurapp_in_process("compare", clip, *options, cwd=tmp_path)
+    assert run.returncode == 1
+    assert run.stderr.startswith(f"error: {clip}: {words}")
+    assert not (tmp_path / "outputs").exists()
+
+
+def test_a_photo_still_compares_as_a_photo_and_refuses_clip_options(tmp_path):
+    photo = photo_file(tmp_path)
+    run = blurapp_in_process("compare", photo, "--repeat", "2")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("image ") and "frames/s" not in run.stdout
+    refused = blurapp_in_process("compare", photo, "--frames", "4")
+    assert refused.returncode == 1
+    assert (
+        refused.stderr.strip()
+        == f"error: {photo}: --frames and --start are for clips; this is a photo"
+    )
