@@ -262,7 +262,7 @@ class Animation(Clip):
     photo of that file would be (composited over white)."""
 
     def __init__(self, path: Path, *, color: bool) -> None:
-        from blurapp.core.photo import _GRAY_MODES
+        from blurapp.core.photo import _GRAY_MODES, _WIDE_INTEGER_MODES
 
         self._path = path
         self._image: Any = None
@@ -315,11 +315,18 @@ class Animation(Clip):
             if milliseconds > 0
             else DEFAULT_FRAMES_PER_SECOND,
             colour=in_colour,
+            # A 16-bit grey PNG arrives as 16-bit integers; Pillow gives every other mode at 8.
+            bit_depth=16 if image.mode in _WIDE_INTEGER_MODES else 8,
             path=path,
         )
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
-        from blurapp.core.photo import _to_colour, _to_gray
+        from blurapp.core.photo import (
+            _WIDE_INTEGER_MODES,
+            _to_colour,
+            _to_gray,
+            _wide_integers_to_gray,
+        )
 
         image = self._image
         for index in range(start, self.info.frame_count or 0):
@@ -328,7 +335,13 @@ class Animation(Clip):
                 image.load()
                 if image.size != (self.info.width, self.info.height):
                     raise changed_size(self.info, *image.size)
-                frame = _to_colour(image) if self._in_colour else _to_gray(image)
+                if image.mode in _WIDE_INTEGER_MODES:
+                    # As a photo's: _to_gray's 8-bit conversion would turn them all white.
+                    frame = _wide_integers_to_gray(image)[0]
+                elif self._in_colour:
+                    frame = _to_colour(image)
+                else:
+                    frame = _to_gray(image)
             except (ClipError, GeneratorExit):
                 raise
             except Exception as error:

@@ -11,6 +11,7 @@ import pytest
 import tifffile
 from helpers.clip_files import (
     animation_file,
+    apng_file,
     audio_only_file,
     random_levels,
     smooth_levels,
@@ -266,3 +267,13 @@ def test_a_file_that_is_no_clip_is_refused_in_words(tmp_path):
         open_clip(path)
     with pytest.raises(PhotoError, match="no such file"):
         open_clip(tmp_path / "missing.mkv")
+
+
+def test_a_sixteen_bit_grey_animated_png_keeps_its_levels_and_depth(tmp_path):
+    levels = np.array([np.full((4, 5), level, np.uint16) for level in (1000, 30000, 60000)])
+    path = apng_file(tmp_path / "deep.png", levels)
+    with open_clip(path) as clip:
+        assert clip.info.bit_depth == 16
+        frames = np.stack(list(clip.frames()))
+    np.testing.assert_array_equal(frames, floats(levels))
+    np.testing.assert_array_equal(frames[0], load_photo(path).pixels)
