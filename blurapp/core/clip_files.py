@@ -37,6 +37,8 @@ _TIFF_MAGIC = (b"II*\0", b"MM\0*", b"II+\0", b"MM\0+")
 _VIDEO_MAGIC = (b"\x1a\x45\xdf\xa3",)
 # TIFF PhotometricInterpretation: 0 MinIsWhite, 2 RGB.
 _MIN_IS_WHITE, _RGB = 0, 2
+# TIFF PlanarConfiguration 2: each sample in a plane of its own.
+_SEPARATE = 2
 
 
 def is_clip(path: str | os.PathLike[str]) -> bool:
@@ -152,7 +154,10 @@ class TiffStack(Clip):
             ) from error
         shape, dtype, count = stack
         first = self._tiff.pages.first
-        self._has_colour = first.photometric == _RGB and len(shape) == 3 and shape[-1] >= 3
+        # How the samples lie comes from the page's tags, never from the shape: a stack two
+        # pixels wide or of six grey planes looks like either.
+        self._planes = first.samplesperpixel > 1 and first.planarconfig == _SEPARATE
+        self._has_colour = first.photometric == _RGB and first.samplesperpixel >= 3
         self._inverted = first.photometric == _MIN_IS_WHITE
         self._alpha = (
             UNASSOCIATED_ALPHA if first.extrasamples[:1] == (UNASSOCIATED_ALPHA,) else None
@@ -215,8 +220,10 @@ class TiffStack(Clip):
             self._path, page.dataoffsets, page.databytecounts, os.path.getsize(self._path)
         )
         values = page.asarray()
-        if values.ndim == 3 and values.shape[0] in (3, 4) and values.shape[-1] not in (3, 4):
-            values = np.moveaxis(values, 0, -1)  # planes of red, green and blue
+        if self._planes:
+            values = np.moveaxis(values, 0, -1)  # one plane a sample: samples last
+        if values.shape[:2] != (self.info.height, self.info.width):
+            raise changed_size(self.info, *values.shape[1::-1])
         low, high = (0.0, 0.0) if values.dtype.kind == "u" else _value_range(values)
         return samples_to_float(
             values,

@@ -164,6 +164,20 @@ def save_clip(
 
     def counted() -> Iterator[np.ndarray]:
         for frame in frames:
+            if frame.shape != info.frame_shape:
+                # Written anyway, it would come out scrambled, or fail deep in an encoder.
+                raise OutputError(
+                    path,
+                    QT_TRANSLATE_NOOP(
+                        "FileProblem",
+                        "frame {frame} is {shape} where the clip's are {width} × {height} {kind}",
+                    ),
+                    frame=written[0],
+                    shape=" × ".join(map(str, frame.shape)),
+                    width=info.width,
+                    height=info.height,
+                    kind="in colour" if info.colour else "in grey",
+                )
             yield frame
             written[0] += 1
 

@@ -277,3 +277,27 @@ def test_a_sixteen_bit_grey_animated_png_keeps_its_levels_and_depth(tmp_path):
         frames = np.stack(list(clip.frames()))
     np.testing.assert_array_equal(frames, floats(levels))
     np.testing.assert_array_equal(frames[0], load_photo(path).pixels)
+
+
+def test_a_tiff_stack_stored_in_planes_gives_frames_of_its_own_size(tmp_path):
+    planes = random_levels(3, (4, 6), colour=True).transpose(0, 3, 1, 2)  # frames, samples, H, W
+    path = tmp_path / "planes.tif"
+    tifffile.imwrite(path, planes, photometric="rgb", planarconfig="separate", metadata=None)
+    with open_clip(path, color=True) as clip:
+        assert clip.info.colour and clip.info.frame_shape == (6, 4, 3)
+        frames = np.stack(list(clip.frames()))
+    np.testing.assert_array_equal(frames, floats(planes.transpose(0, 2, 3, 1)))
+    # Two pixels wide: the planes are still red, green and blue.
+    red = np.zeros((2, 3, 5, 2), np.uint8)
+    red[:, 0] = 255
+    tifffile.imwrite(tmp_path / "red.tif", red, photometric="rgb", planarconfig="separate")
+    with open_clip(tmp_path / "red.tif", color=True) as clip:
+        assert clip.info.colour
+        np.testing.assert_array_equal(clip.frame(1), np.broadcast_to([1, 0, 0], (5, 2, 3)))
+    # Six grey planes: the first is the picture.
+    grey = random_levels(2, (3, 4), colour=False)[:, :, :, np.newaxis].repeat(6, 3)
+    grey = grey.transpose(0, 3, 1, 2)
+    tifffile.imwrite(tmp_path / "six.tif", grey, photometric="minisblack", planarconfig="separate")
+    with open_clip(tmp_path / "six.tif") as clip:
+        assert clip.info.frame_shape == (4, 3)
+        np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(grey[:, 0]))

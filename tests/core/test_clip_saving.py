@@ -240,3 +240,12 @@ def test_an_odd_sized_clip_is_written_as_h264_too(tmp_path):
     info, frames = read_back(tmp_path / "odd.mp4", color=True)
     assert (info.width, info.height, info.frame_count) == (65, 49, 3)
     assert np.abs(frames - values).mean() < 0.06  # random pixels: the hardest for a codec
+
+
+def test_frames_of_another_shape_than_the_clip_are_refused_naming_the_output(tmp_path):
+    clip = frames_in_memory(3)
+    wrong = [np.zeros((48, 64), np.float32), np.zeros((3, 48, 3), np.float32)]
+    for name in ("out.mkv", "out.tif", "out.gif"):
+        with pytest.raises(OutputError, match=rf"{name}.*frame 1 is .*64 × 48") as caught:
+            save_clip(tmp_path / name, iter(wrong), clip.info)
+        assert not (tmp_path / name).exists(), caught.value
