@@ -338,10 +338,15 @@ class Animation(Clip):
         image = self._image
         for index in range(start, self.info.frame_count or 0):
             try:
-                image.seek(index)
-                image.load()
+                with warnings.catch_warnings():
+                    # Pillow warns of a huge frame as it seeks to it: the size is checked here.
+                    warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                    image.seek(index)
+                # A later frame can declare any size (a GIF bomb): checked before it is decoded.
                 if image.size != (self.info.width, self.info.height):
+                    check_frame_size(self._path, *image.size, channels=1)
                     raise changed_size(self.info, *image.size)
+                image.load()
                 if image.mode in _WIDE_INTEGER_MODES:
                     # As a photo's: _to_gray's 8-bit conversion would turn them all white.
                     frame = _wide_integers_to_gray(image)[0]
@@ -349,8 +354,10 @@ class Animation(Clip):
                     frame = _to_colour(image)
                 else:
                     frame = _to_gray(image)
-            except (ClipError, GeneratorExit):
+            except GeneratorExit:
                 raise
+            except ClipError as error:
+                raise stopped_at(self._path, index, error.problem) from error
             except Exception as error:
                 raise stopped_at(self._path, index, error) from error
             yield frame

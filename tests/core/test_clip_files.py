@@ -5,6 +5,7 @@ import os
 import struct
 import sys
 import tracemalloc
+import warnings
 
 import numpy as np
 import pytest
@@ -301,3 +302,20 @@ def test_a_tiff_stack_stored_in_planes_gives_frames_of_its_own_size(tmp_path):
     with open_clip(tmp_path / "six.tif") as clip:
         assert clip.info.frame_shape == (4, 3)
         np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(grey[:, 0]))
+
+
+def test_a_gif_whose_later_frame_is_huge_is_refused_before_that_frame_is_decoded(tmp_path):
+    # A 1 × 1 screen, then a frame declaring 12,000 × 12,000 pixels held in a few bytes.
+    control = b"!\xf9\x04\x00\x0a\x00\x00\x00"
+    pixels = b"\x02\x02\x44\x01\x00"
+    data = b"GIF89a" + struct.pack("<HHBBB", 1, 1, 0x80, 0, 0) + b"\0\0\0\xff\xff\xff"
+    data += control + b"," + struct.pack("<HHHHB", 0, 0, 1, 1, 0) + pixels
+    data += control + b"," + struct.pack("<HHHHB", 0, 0, 12000, 12000, 0) + pixels + b";"
+    (tmp_path / "bomb.gif").write_bytes(data)
+    with open_clip(tmp_path / "bomb.gif") as clip:
+        frames = clip.frames()
+        assert next(frames).shape == (1, 1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # and no bomb warning printed on the way
+            with pytest.raises(ClipError, match=r"bomb\.gif.*frame 1: the frame is 12000 × 12000 pixels"):
+                next(frames)
