@@ -111,11 +111,16 @@ class VideoClip(Clip):
         if not (math.isfinite(fps) and fps > 0):
             fps = DEFAULT_FRAMES_PER_SECOND
         self.audio_streams = len(self._container.streams.audio)
+        # A count the stream declares is enforced; one worked out from the duration is only an
+        # estimate (a variable-rate video has more or fewer frames): such a clip is cut short
+        # when its frames end well before its duration does.
+        self._declared = bool(stream.frames and stream.frames > 0)
+        self._seconds = _duration_seconds(self._container, stream)
         self.info = ClipInfo(
             name=path.name,
             width=context.width,
             height=context.height,
-            frame_count=_frame_count(self._container, stream, fps),
+            frame_count=_frame_count(stream, self._seconds, fps),
             frames_per_second=fps,
             colour=in_colour,
             bit_depth=16 if deep else 8,
@@ -132,6 +137,7 @@ class VideoClip(Clip):
         else:
             container.seek(0)
         frames = container.decode(stream)
+        shown = None  # seconds into the clip of the last frame decoded
         while True:
             try:
                 decoded = next(frames, None)
@@ -141,6 +147,8 @@ class VideoClip(Clip):
                     raise changed_size(self.info, decoded.width, decoded.height)
                 if index >= start:
                     levels = decoded.to_ndarray(format=self._format)
+                if decoded.pts is not None and stream.time_base is not None:
+                    shown = float((decoded.pts - (stream.start_time or 0)) * stream.time_base)
             except (ClipError, GeneratorExit):
                 raise
             except Exception as error:
@@ -150,15 +158,28 @@ class VideoClip(Clip):
                     levels, white=self._white, colour=levels.ndim == 3, in_colour=self.info.colour
                 )
             index += 1
-        count = self.info.frame_count
-        # A cut-short file often ends without a decoding error: its frames are counted. A
-        # count worked out from the duration may be one more than the frames there are.
-        if count is not None and index < count - (0 if self._stream.frames else 1):
+        if self._cut_short(index, shown):
             raise stopped_at(
                 self._path,
                 index,
-                f"the file ends before the {count} frames it declares (it is truncated)",
+                f"the file ends before the {self.info.frame_count} frames it declares (it is "
+                "truncated)",
             )
+
+    def _cut_short(self, index: int, shown: float | None) -> bool:
+        """Whether the frames ended (at `index`, the last shown at `shown` seconds) before
+        the file says they do. A cut-short file often ends without a decoding error."""
+        count = self.info.frame_count
+        if count is None:
+            return False
+        if self._declared:
+            return index < count
+        if shown is None or self._seconds is None:
+            # A count worked out from the duration may be one more than the frames there are.
+            return index < count - 1
+        # The last frame is shown until the duration ends: more than two frames' time
+        # missing at the average rate is a file that stops early.
+        return self._seconds - shown > 2 / self.info.frames_per_second
 
     def _seek(self, start: int) -> int:
         """Seek to the keyframe at or before frame `start`; the index of the frame decoded
@@ -186,12 +207,19 @@ class VideoClip(Clip):
             self._container = None
 
 
-def _frame_count(container: Any, stream: Any, fps: float) -> int | None:
-    """The frames the stream says it has, else its duration (Matroska's per-track DURATION
-    tag included) times its rate, else None. The container's duration counts only for a file
-    of one stream: with sound, it is the longer of the two."""
+def _frame_count(stream: Any, seconds: float | None, fps: float) -> int | None:
+    """The frames the stream says it has, else its duration times its rate, else None."""
     if stream.frames and stream.frames > 0:
         return int(stream.frames)
+    if seconds is None:
+        return None
+    return max(1, round(seconds * fps))
+
+
+def _duration_seconds(container: Any, stream: Any) -> float | None:
+    """The stream's duration (Matroska's per-track DURATION tag included), else None. The
+    container's duration counts only for a file of one stream: with sound, it is the longer
+    of the two."""
     seconds = None
     if stream.duration is not None and stream.time_base is not None:
         seconds = float(stream.duration * stream.time_base)
@@ -199,9 +227,9 @@ def _frame_count(container: Any, stream: Any, fps: float) -> int | None:
         seconds = _clock_seconds(stream.metadata["DURATION"])
     elif container.duration is not None and len(container.streams) == 1:
         seconds = container.duration / 1_000_000  # AV_TIME_BASE
-    if seconds is None or not seconds > 0:
+    if seconds is None or not (math.isfinite(seconds) and seconds > 0):
         return None
-    return max(1, round(seconds * fps))
+    return seconds
 
 
 def _clock_seconds(text: str) -> float | None:

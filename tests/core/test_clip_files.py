@@ -6,7 +6,9 @@ import struct
 import sys
 import tracemalloc
 import warnings
+from fractions import Fraction
 
+import av
 import numpy as np
 import pytest
 import tifffile
@@ -317,5 +319,38 @@ def test_a_gif_whose_later_frame_is_huge_is_refused_before_that_frame_is_decoded
         assert next(frames).shape == (1, 1)
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # and no bomb warning printed on the way
-            with pytest.raises(ClipError, match=r"bomb\.gif.*frame 1: the frame is 12000 × 12000 pixels"):
+            with pytest.raises(
+                ClipError, match=r"bomb\.gif.*frame 1: the frame is 12000 × 12000 pixels"
+            ):
                 next(frames)
+
+
+def variable_rate_video(path, stamps, *, codec="ffv1", options=None):
+    """Grey frames of level 20 × their index, shown at `stamps` (milliseconds)."""
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream(codec, rate=10)
+        stream.width = stream.height = 16
+        stream.pix_fmt = "gray" if codec == "ffv1" else "yuv444p"
+        stream.codec_context.time_base = Fraction(1, 1000)
+        stream.options = options or {}
+        for index, stamp in enumerate(stamps):
+            picture = av.VideoFrame.from_ndarray(
+                np.full((16, 16, 3), 20 * index, np.uint8), "rgb24"
+            )
+            picture.pts, picture.time_base = stamp, Fraction(1, 1000)
+            for packet in [
+                *stream.encode(picture),
+                *([] if index < len(stamps) - 1 else stream.encode()),
+            ]:
+                container.mux(packet)
+    return path
+
+
+GAPPED = [0, 100, 200, 300, 10000, 10100, 10200, 10300, 10400, 30000, 30100, 30200]
+
+
+def test_a_whole_variable_rate_video_plays_to_its_end_without_a_false_truncation(tmp_path):
+    path = variable_rate_video(tmp_path / "gaps.mkv", GAPPED)
+    with open_clip(path) as clip:
+        levels = [round(float(frame[0, 0]) * 255 / 20) for frame in clip.frames()]
+    assert levels == list(range(12))
