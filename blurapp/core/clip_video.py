@@ -3,6 +3,7 @@ decoded. PyAV is the `video` extra, imported only when a video is opened."""
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -116,6 +117,8 @@ class VideoClip(Clip):
         # when its frames end well before its duration does.
         self._declared = bool(stream.frames and stream.frames > 0)
         self._seconds = _duration_seconds(self._container, stream)
+        self._stamps: list[int] | None = None  # see _variable_stamps
+        self._stamps_known = False
         self.info = ClipInfo(
             name=path.name,
             width=context.width,
@@ -189,17 +192,43 @@ class VideoClip(Clip):
         if stream.time_base is None or stream.start_time is None:
             self._container.seek(0)
             return 0
-        target = stream.start_time + int(start / rate / stream.time_base)
+        stamps = self._variable_stamps()
+        if stamps is not None:
+            target = stamps[min(start, len(stamps) - 1)] if stamps else stream.start_time
+        else:
+            target = stream.start_time + int(start / rate / stream.time_base)
         self._container.seek(target, stream=stream, backward=True, any_frame=False)
         # Where the keyframe is, known only once it is decoded: decode and count from there.
         for decoded in self._container.decode(stream):
             if decoded.pts is None:
                 break
-            index = round((decoded.pts - stream.start_time) * stream.time_base * rate)
+            if stamps is not None:
+                index = bisect.bisect_left(stamps, decoded.pts)
+            else:
+                index = round((decoded.pts - stream.start_time) * stream.time_base * rate)
+            if index > start:
+                break  # past the frame asked for: counted from the first frame instead
             self._container.seek(decoded.pts, stream=stream, backward=True, any_frame=False)
-            return min(index, start)
+            return index
         self._container.seek(0)
         return 0
+
+    def _variable_stamps(self) -> list[int] | None:
+        """Every frame's timestamp in order, for a video whose frames are not evenly spaced
+        (its average rate is not its base rate), where a frame's index cannot be worked out
+        from its time; None for an evenly spaced one. Read once from the packets, without
+        decoding."""
+        if not self._stamps_known:
+            stream = self._stream
+            average, base = stream.average_rate, stream.base_rate
+            if not (average and base and abs(float(average) / float(base) - 1) < 0.01):
+                self._container.seek(0)
+                self._stamps = sorted(
+                    packet.pts for packet in self._container.demux(stream) if packet.pts is not None
+                )
+                self._container.seek(0)
+            self._stamps_known = True
+        return self._stamps
 
     def close(self) -> None:
         if self._container is not None:

@@ -354,3 +354,15 @@ def test_a_whole_variable_rate_video_plays_to_its_end_without_a_false_truncation
     with open_clip(path) as clip:
         levels = [round(float(frame[0, 0]) * 255 / 20) for frame in clip.frames()]
     assert levels == list(range(12))
+
+
+@pytest.mark.parametrize("name", ["gaps.mp4", "gaps.mkv"])
+def test_each_frame_of_a_variable_rate_video_is_the_one_read_in_order(tmp_path, name):
+    options = {"qp": "0", "bf": "0", "g": "3"} if name.endswith(".mp4") else None
+    codec = "libx264" if name.endswith(".mp4") else "ffv1"
+    path = variable_rate_video(tmp_path / name, GAPPED, codec=codec, options=options)
+    with open_clip(path) as clip:
+        got = [round(float(clip.frame(index).mean()) * 255 / 20) for index in range(12)]
+        later = [round(float(frame.mean()) * 255 / 20) for frame in clip.frames(5)]
+    assert got == list(range(12))
+    assert later == list(range(5, 12))
