@@ -27,7 +27,12 @@ from blurapp.core.photo_checks import (
     check_tiff_data,
     os_problem,
 )
-from blurapp.core.pixels import UNASSOCIATED_ALPHA, samples_to_float, white_level
+from blurapp.core.pixels import (
+    ASSOCIATED_ALPHA,
+    UNASSOCIATED_ALPHA,
+    samples_to_float,
+    white_level,
+)
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # Containers opened as videos when their first bytes do not already say what they are.
@@ -159,8 +164,10 @@ class TiffStack(Clip):
         self._planes = first.samplesperpixel > 1 and first.planarconfig == _SEPARATE
         self._has_colour = first.photometric == _RGB and first.samplesperpixel >= 3
         self._inverted = first.photometric == _MIN_IS_WHITE
+        # Premultiplied (associated) or straight (unassociated) alpha, either over white.
+        meaning = first.extrasamples[:1]
         self._alpha = (
-            UNASSOCIATED_ALPHA if first.extrasamples[:1] == (UNASSOCIATED_ALPHA,) else None
+            meaning[0] if meaning in ((ASSOCIATED_ALPHA,), (UNASSOCIATED_ALPHA,)) else None
         )
         if dtype.kind not in "uf" or (dtype.kind == "u" and dtype.itemsize > 2):
             self.close()

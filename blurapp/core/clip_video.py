@@ -15,7 +15,7 @@ import numpy as np
 from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
 from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at
 from blurapp.core.photo_checks import PhotoError
-from blurapp.core.pixels import samples_to_float
+from blurapp.core.pixels import UNASSOCIATED_ALPHA, samples_to_float
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 VIDEO_EXTRA = "pip install 'blurapp[video]'"
@@ -51,6 +51,15 @@ def _is_rgb(pixel_format: str) -> bool:
 
     try:
         return bool(av.VideoFormat(pixel_format).is_rgb)
+    except (ValueError, TypeError):
+        return False
+
+
+def _has_alpha(pixel_format: str) -> bool:
+    import av
+
+    try:
+        return any(component.is_alpha for component in av.VideoFormat(pixel_format).components)
     except (ValueError, TypeError):
         return False
 
@@ -107,6 +116,9 @@ class VideoClip(Clip):
         else:
             self._format = "gray16le" if deep else "gray"
         self._white = 65535.0 if deep else 255.0
+        # Transparency is shown over white, as a photo's is: the alpha comes with the levels.
+        self._alpha = _has_alpha(pixel_format)
+        self._alpha_format = "rgba64le" if deep else "rgba"
         rate = stream.average_rate or stream.guessed_rate or stream.base_rate
         fps = float(rate) if rate else DEFAULT_FRAMES_PER_SECOND
         if not (math.isfinite(fps) and fps > 0):
@@ -150,6 +162,14 @@ class VideoClip(Clip):
                     raise changed_size(self.info, decoded.width, decoded.height)
                 if index >= start:
                     levels = decoded.to_ndarray(format=self._format)
+                    if self._alpha:
+                        with_alpha = decoded.to_ndarray(format=self._alpha_format)
+                        # Red, green, blue and alpha; or the grey read as ever, and the alpha.
+                        levels = (
+                            with_alpha
+                            if levels.ndim == 3
+                            else np.dstack((levels, with_alpha[..., 3]))
+                        )
                 if decoded.pts is not None and stream.time_base is not None:
                     shown = float((decoded.pts - (stream.start_time or 0)) * stream.time_base)
             except (ClipError, GeneratorExit):
@@ -158,7 +178,11 @@ class VideoClip(Clip):
                 raise stopped_at(self._path, index, _reason(error)) from error
             if index >= start:
                 yield samples_to_float(
-                    levels, white=self._white, colour=levels.ndim == 3, in_colour=self.info.colour
+                    levels,
+                    white=self._white,
+                    colour=self._format.startswith("rgb"),
+                    alpha=UNASSOCIATED_ALPHA if self._alpha else None,
+                    in_colour=self.info.colour,
                 )
             index += 1
         if self._cut_short(index, shown):

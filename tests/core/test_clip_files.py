@@ -366,3 +366,36 @@ def test_each_frame_of_a_variable_rate_video_is_the_one_read_in_order(tmp_path, 
         later = [round(float(frame.mean()) * 255 / 20) for frame in clip.frames(5)]
     assert got == list(range(12))
     assert later == list(range(5, 12))
+
+
+def test_transparency_in_a_video_is_shown_over_white_as_in_a_photo(tmp_path):
+    levels = np.zeros((2, 4, 6, 4), np.uint8)
+    levels[..., 0] = 255  # red, transparent on the left, half on the right, opaque below
+    levels[:, :2, :3, 3], levels[:, :2, 3:, 3], levels[:, 2:, :, 3] = 0, 128, 255
+    path = tmp_path / "alpha.mkv"
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("ffv1", rate=10)
+        stream.width, stream.height, stream.pix_fmt = 6, 4, "bgra"
+        for frame in levels:
+            for packet in stream.encode(av.VideoFrame.from_ndarray(frame, format="rgba")):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+    Image.fromarray(levels[0]).save(tmp_path / "alpha.png")
+    for color in (False, True):
+        with open_clip(path, color=color) as clip:
+            frame = clip.frame(1)
+        np.testing.assert_allclose(
+            frame, load_photo(tmp_path / "alpha.png", color=color).pixels, atol=1e-6
+        )
+
+
+def test_premultiplied_transparency_in_a_tiff_stack_is_shown_as_in_a_photo(tmp_path):
+    levels = np.zeros((2, 4, 4, 2), np.uint8)
+    levels[:, :, 2:] = (64, 128)  # transparent on the left, half-transparent grey on the right
+    tifffile.imwrite(tmp_path / "stack.tif", levels, photometric="minisblack", extrasamples=[1])
+    tifffile.imwrite(tmp_path / "page.tif", levels[0], photometric="minisblack", extrasamples=[1])
+    with open_clip(tmp_path / "stack.tif") as clip:
+        frame = clip.frame(1)
+    np.testing.assert_allclose(frame, load_photo(tmp_path / "page.tif").pixels, atol=1e-6)
+    assert frame[0, 0] == 1.0
