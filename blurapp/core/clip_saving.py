@@ -183,7 +183,9 @@ def save_clip(
 
     if extension in VIDEO_OUTPUTS:
         name = video_codec(path, codec)
-        write_atomically(path, lambda file: _write_video(file, path, counted(), info, name))
+        write_atomically(
+            path, None, by_name=lambda named: _write_video(named, path, counted(), info, name)
+        )
     elif extension in STACK_OUTPUTS:
         write_atomically(path, lambda file: _write_stack(file, counted(), info, description))
     else:
@@ -192,7 +194,7 @@ def save_clip(
 
 
 def _write_video(
-    file: BinaryIO, path: Path, frames: Iterator[np.ndarray], info: ClipInfo, codec: str
+    named: Path, path: Path, frames: Iterator[np.ndarray], info: ClipInfo, codec: str
 ) -> None:
     import av
 
@@ -209,7 +211,9 @@ def _write_video(
         pixel_format = "yuv444p"  # x264's 4:2:0 needs an even width and height
     rate = Fraction(info.frames_per_second).limit_denominator(1001 * 1000)
     try:
-        with av.open(file, mode="w", format=container_format) as container:
+        # By name, not through a Python file object: FFmpeg then writes with no Python code
+        # in its writes, where a Ctrl-C would be printed as ignored and the writing go on.
+        with av.open(str(named), mode="w", format=container_format) as container:
             stream: Any = container.add_stream(codec, rate=rate)
             stream.width, stream.height = info.width, info.height
             stream.pix_fmt = pixel_format
