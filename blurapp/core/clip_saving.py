@@ -119,12 +119,21 @@ def _is_video_encoder(av: Any, name: str) -> bool:
         return False
 
 
-def _check_animation_fits(path: Path, info: ClipInfo) -> None:
-    frames = info.frame_count
+def _animation_frames_that_fit(info: ClipInfo) -> int | None:
+    """How many frames a GIF or WebP writer can keep in memory; None when memory is unknown."""
+    available = available_memory()
+    if available is None:
+        return None
+    # Pillow keeps each frame (at 8 bits, 4 channels for WebP) until the file is written.
+    return (available // 2) // max(1, info.width * info.height * 4)
+
+
+def _check_animation_fits(path: Path, info: ClipInfo, frames: int | None = None) -> None:
+    """Refuse a GIF or WebP of `frames` (by default, the clip's count) that would not fit."""
+    frames = info.frame_count if frames is None else frames
     available = available_memory()
     if frames is None or available is None:
         return
-    # Pillow keeps each frame (at 8 bits, 4 channels for WebP) until the file is written.
     needed = frames * info.width * info.height * 4
     if needed > available // 2:
         raise OutputError(
@@ -161,9 +170,14 @@ def save_clip(
     check_clip_output_path(path, info, codec=codec)
     extension = path.suffix.lower()
     written = [0]
+    # A clip of unknown length, or one saying fewer frames than it has, is counted as it
+    # comes: a GIF or WebP stops once its frames would no longer fit in memory.
+    fit = _animation_frames_that_fit(info) if extension in ANIMATION_OUTPUTS else None
 
     def counted() -> Iterator[np.ndarray]:
         for frame in frames:
+            if fit is not None and written[0] >= fit:
+                _check_animation_fits(path, info, written[0] + 1)
             if frame.shape != info.frame_shape:
                 # Written anyway, it would come out scrambled, or fail deep in an encoder.
                 raise OutputError(

@@ -249,3 +249,23 @@ def test_frames_of_another_shape_than_the_clip_are_refused_naming_the_output(tmp
         with pytest.raises(OutputError, match=rf"{name}.*frame 1 is .*64 × 48") as caught:
             save_clip(tmp_path / name, iter(wrong), clip.info)
         assert not (tmp_path / name).exists(), caught.value
+
+
+@pytest.mark.parametrize("count", [None, 2])
+def test_a_gif_of_unknown_or_understated_length_stops_once_past_memory(
+    tmp_path, monkeypatch, count
+):
+    # 640 × 480 frames kept at 4 bytes a pixel: 10 MB (half of it usable) holds four.
+    monkeypatch.setattr(clip_saving, "available_memory", lambda: 10_000_000)
+    info = FramesInMemory(np.zeros((2, 480, 640), np.float32)).info
+    info = type(info)(**{**info.__dict__, "frame_count": count})
+    taken = []
+
+    def endless():
+        while True:
+            taken.append(1)
+            yield np.zeros((480, 640), np.float32)
+
+    with pytest.raises(OutputError, match=r"out\.webp: WEBP keeps every frame in memory"):
+        save_clip(tmp_path / "out.webp", endless(), info)
+    assert len(taken) <= 5 and not (tmp_path / "out.webp").exists()
