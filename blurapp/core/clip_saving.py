@@ -163,11 +163,11 @@ def save_clip(
     depth) to `path` atomically, the format following the extension (CLIP_OUTPUTS); the
     number of frames written. A video keeps the frame rate; Matroska and AVI are lossless
     FFV1 unless `codec` names another encoder. A TIFF stack keeps the bit depth; a GIF has a
-    palette of 256 colours a frame; WebP is lossless. Audio is never written. Raises
-    OutputError; an error raised by `frames` (a clip cut short, an engine failing) leaves
+    palette of 256 colours a frame; WebP is lossless. Audio is never written. Never writes
+    over the clip's own file (info.path). Raises OutputError; an error raised by `frames` (a clip cut short, an engine failing) leaves
     nothing at `path`."""
     path = Path(path)
-    check_clip_output_path(path, info, codec=codec)
+    check_clip_output_path(path, info, source=info.path, codec=codec)
     extension = path.suffix.lower()
     written = [0]
     # A clip of unknown length, or one saying fewer frames than it has, is counted as it

@@ -269,3 +269,15 @@ def test_a_gif_of_unknown_or_understated_length_stops_once_past_memory(
     with pytest.raises(OutputError, match=r"out\.webp: WEBP keeps every frame in memory"):
         save_clip(tmp_path / "out.webp", endless(), info)
     assert len(taken) <= 5 and not (tmp_path / "out.webp").exists()
+
+
+def test_a_clip_is_never_written_over_itself(tmp_path):
+    source = video_file(tmp_path / "in.mkv", random_levels(3), rate=10)
+    before = source.read_bytes()
+    (tmp_path / "link.mkv").symlink_to(source)
+    for target in (source, tmp_path / "link.mkv"):
+        with open_clip(source) as clip, pytest.raises(OutputError, match="never writes over it"):
+            blur_clip_to_file(clip, target, BlurSpec(), get_engine("numpy"))
+    with open_clip(source) as clip, pytest.raises(OutputError, match="never writes over it"):
+        save_clip(source, clip.frames(), clip.info)
+    assert source.read_bytes() == before
