@@ -37,6 +37,8 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # Containers opened as videos when their first bytes do not already say what they are.
 VIDEO_EXTENSIONS = frozenset({".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".ts"})
+# Pages of a TIFF looked at to tell a stack from a photo without reading all of a long one.
+_PAGES_TOLD = 8
 _TIFF_MAGIC = (b"II*\0", b"MM\0*", b"II+\0", b"MM\0+")
 # MP4/MOV ("ftyp" at byte 4), Matroska/WebM (EBML), AVI (RIFF … AVI).
 _VIDEO_MAGIC = (b"\x1a\x45\xdf\xa3",)
@@ -58,7 +60,7 @@ def is_clip(path: str | os.PathLike[str]) -> bool:
             return False
         kind = _kind(Path(path))
         if kind == "tiff":
-            return _tiff_stack_shape(Path(path)) is not None
+            return _tiff_stack_shape(Path(path), pages_read=_PAGES_TOLD) is not None
         if kind == "animation":
             with Image.open(path) as image:
                 return getattr(image, "n_frames", 1) > 1
@@ -106,14 +108,24 @@ def _kind(path: Path) -> str | None:
 # Multi-page TIFF stacks
 
 
-def _tiff_stack_shape(path: Path) -> tuple[tuple[int, ...], np.dtype, int] | None:
+def _tiff_stack_shape(
+    path: Path, *, pages_read: int | None = None
+) -> tuple[tuple[int, ...], np.dtype, int] | None:
     """(page shape, sample type, page count) when the TIFF at `path` is a stack: two or more
-    pages of one shape and type; None for a photo."""
+    pages of one shape and type; None for a photo. With `pages_read`, only that many pages
+    are looked at (a pyramid or a thumbnail shows by its second page), and the count is of
+    those."""
     import tifffile
 
     with tifffile.TiffFile(path) as tiff:
         pages = tiff.pages
-        count = len(pages)
+        if pages_read is None:
+            count = len(pages)
+        else:
+            # len() would walk every page of the file: pages are taken one by one instead.
+            count = 1
+            while count < pages_read and _has_page(pages, count):
+                count += 1
         if count < 2:
             return None
         first = pages.first
@@ -124,6 +136,14 @@ def _tiff_stack_shape(path: Path) -> tuple[tuple[int, ...], np.dtype, int] | Non
         if first.dtype is None:
             return None
         return first.shape, first.dtype, count
+
+
+def _has_page(pages: Any, index: int) -> bool:
+    try:
+        pages[index]
+    except IndexError:
+        return False
+    return True
 
 
 class TiffStack(Clip):

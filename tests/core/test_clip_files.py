@@ -399,3 +399,17 @@ def test_premultiplied_transparency_in_a_tiff_stack_is_shown_as_in_a_photo(tmp_p
         frame = clip.frame(1)
     np.testing.assert_allclose(frame, load_photo(tmp_path / "page.tif").pixels, atol=1e-6)
     assert frame[0, 0] == 1.0
+
+
+def test_telling_a_long_stack_is_a_clip_reads_a_few_of_its_pages(tmp_path, monkeypatch):
+    path = tiff_stack(tmp_path / "long.tif", np.zeros((300, 1, 1), np.uint8))
+    made = []
+    page = tifffile.TiffPage.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(1)
+        page(self, *args, **kwargs)
+
+    monkeypatch.setattr(tifffile.TiffPage, "__init__", counted)
+    assert is_clip(path)
+    assert len(made) <= 20
