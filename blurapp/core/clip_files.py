@@ -9,7 +9,6 @@ floats whether they come from a photo or a clip.
 from __future__ import annotations
 
 import json
-import math
 import os
 import warnings
 from collections.abc import Iterator
@@ -20,7 +19,7 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
-from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at
+from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at, usable_rate
 from blurapp.core.photo_checks import (
     PhotoError,
     check_is_readable_file,
@@ -177,7 +176,7 @@ class TiffStack(Clip):
                 ),
                 reason=error,
             ) from error
-        shape, dtype, count = stack
+        _, dtype, count = stack
         first = self._tiff.pages.first
         # How the samples lie comes from the page's tags, never from the shape: a stack two
         # pixels wide or of six grey planes looks like either.
@@ -279,8 +278,11 @@ def _stack_rate(tiff: Any) -> float:
         rate = 0.0
     if not rate:
         interval = (tiff.imagej_metadata or {}).get("finterval")
-        rate = 1 / interval if isinstance(interval, int | float) and interval > 0 else 0.0
-    return rate if math.isfinite(rate) and rate > 0 else DEFAULT_FRAMES_PER_SECOND
+        try:
+            rate = 1 / interval if isinstance(interval, int | float) and interval > 0 else 0.0
+        except OverflowError:  # an interval of 1e-300 s
+            rate = 0.0
+    return usable_rate(rate)
 
 
 def _value_range(values: np.ndarray) -> tuple[float, float]:
@@ -345,7 +347,7 @@ class Animation(Clip):
             height=image.height,
             frame_count=count,
             # The first frame's duration sets the pace of the whole clip.
-            frames_per_second=1000 / milliseconds
+            frames_per_second=usable_rate(1000 / milliseconds)
             if milliseconds > 0
             else DEFAULT_FRAMES_PER_SECOND,
             colour=in_colour,

@@ -15,6 +15,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from blurapp.core.clip import ClipInfo
+from blurapp.core.clip_checks import usable_rate
 from blurapp.core.photo_checks import available_memory
 from blurapp.core.saving import (
     OutputError,
@@ -164,8 +165,8 @@ def save_clip(
     number of frames written. A video keeps the frame rate; Matroska and AVI are lossless
     FFV1 unless `codec` names another encoder. A TIFF stack keeps the bit depth; a GIF has a
     palette of 256 colours a frame; WebP is lossless. Audio is never written. Never writes
-    over the clip's own file (info.path). Raises OutputError; an error raised by `frames` (a clip cut short, an engine failing) leaves
-    nothing at `path`."""
+    over the clip's own file (info.path). Raises OutputError; an error raised by `frames` (a
+    clip cut short, an engine failing) leaves nothing at `path`."""
     path = Path(path)
     check_clip_output_path(path, info, source=info.path, codec=codec)
     extension = path.suffix.lower()
@@ -223,7 +224,7 @@ def _write_video(
         pixel_format = source_format if lossless else "yuv420p"
     if not lossless and codec in ("libx264", "h264") and (info.width % 2 or info.height % 2):
         pixel_format = "yuv444p"  # x264's 4:2:0 needs an even width and height
-    rate = Fraction(info.frames_per_second).limit_denominator(1001 * 1000)
+    rate = Fraction(usable_rate(info.frames_per_second)).limit_denominator(1001 * 1000)
     try:
         # By name, not through a Python file object: FFmpeg then writes with no Python code
         # in its writes, where a Ctrl-C would be printed as ignored and the writing go on.
@@ -253,6 +254,12 @@ def _write_video(
         ) from error
 
 
+def _milliseconds_a_frame(image_format: str, rate: float) -> int:
+    """Each frame's duration in an animation: GIF's shortest that browsers honour is 20 ms
+    (shorter ones they play at 100 ms), WebP's 1 ms."""
+    return max(20 if image_format == "GIF" else 1, round(1000 / usable_rate(rate)))
+
+
 def _write_stack(
     file: BinaryIO,
     frames: Iterator[np.ndarray],
@@ -262,7 +269,10 @@ def _write_stack(
     import tifffile
 
     deep = info.bit_depth == 16
-    described = {**(description or {}), FRAMES_PER_SECOND_KEY: repr(info.frames_per_second)}
+    described = {
+        **(description or {}),
+        FRAMES_PER_SECOND_KEY: repr(usable_rate(info.frames_per_second)),
+    }
     frame_bytes = info.width * info.height * (3 if info.colour else 1) * (2 if deep else 1)
     big = info.frame_count is None or info.frame_count * frame_bytes > _BIGTIFF_BYTES
     # Named, since tifffile takes a name from the file and os.fdopen's is a number.
@@ -296,7 +306,7 @@ def _write_animation(
             format=image_format,
             save_all=True,
             append_images=pictures,
-            duration=round(1000 / info.frames_per_second),
+            duration=_milliseconds_a_frame(image_format, info.frames_per_second),
             loop=0,
             **options,
         )

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
-from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at
+from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at, usable_rate
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.pixels import UNASSOCIATED_ALPHA, samples_to_float
 from blurapp.core.wording import QT_TRANSLATE_NOOP
@@ -120,9 +120,7 @@ class VideoClip(Clip):
         self._alpha = _has_alpha(pixel_format)
         self._alpha_format = "rgba64le" if deep else "rgba"
         rate = stream.average_rate or stream.guessed_rate or stream.base_rate
-        fps = float(rate) if rate else DEFAULT_FRAMES_PER_SECOND
-        if not (math.isfinite(fps) and fps > 0):
-            fps = DEFAULT_FRAMES_PER_SECOND
+        fps = usable_rate(float(rate)) if rate else DEFAULT_FRAMES_PER_SECOND
         self.audio_streams = len(self._container.streams.audio)
         # A count the stream declares is enforced; one worked out from the duration is only an
         # estimate (a variable-rate video has more or fewer frames): such a clip is cut short

@@ -413,3 +413,12 @@ def test_telling_a_long_stack_is_a_clip_reads_a_few_of_its_pages(tmp_path, monke
     monkeypatch.setattr(tifffile.TiffPage, "__init__", counted)
     assert is_clip(path)
     assert len(made) <= 20
+
+
+@pytest.mark.parametrize("interval", [1e-9, 1e-300, 1e9])
+def test_an_absurd_frame_rate_plays_at_the_default_rate(tmp_path, interval):
+    path = tmp_path / "stack.tif"
+    metadata = {"finterval": interval, "axes": "TYX"}
+    tifffile.imwrite(path, np.zeros((3, 8, 8), np.uint8), imagej=True, metadata=metadata)
+    with open_clip(path) as clip:
+        assert clip.info.frames_per_second == 10.0

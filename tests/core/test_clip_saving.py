@@ -281,3 +281,19 @@ def test_a_clip_is_never_written_over_itself(tmp_path):
     with open_clip(source) as clip, pytest.raises(OutputError, match="never writes over it"):
         save_clip(source, clip.frames(), clip.info)
     assert source.read_bytes() == before
+
+
+@pytest.mark.parametrize("rate", [1e9, 1e-9])
+@pytest.mark.parametrize("name", ["out.mkv", "out.gif"])
+def test_a_clip_at_an_absurd_rate_is_written_at_the_default_rate(tmp_path, rate, name):
+    clip = frames_in_memory(3, rate=rate)
+    save_clip(tmp_path / name, clip.frames(), clip.info)
+    info, frames = read_back(tmp_path / name)
+    assert len(frames) == 3 and info.frames_per_second == 10.0
+
+
+def test_a_fast_gif_keeps_a_delay_browsers_honour(tmp_path):
+    clip = frames_in_memory(3, rate=500)
+    save_clip(tmp_path / "out.gif", clip.frames(), clip.info)
+    info, _ = read_back(tmp_path / "out.gif")
+    assert info.frames_per_second == 50.0  # 20 ms a frame, GIF's shortest honoured delay
