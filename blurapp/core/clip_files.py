@@ -61,8 +61,11 @@ def is_clip(path: str | os.PathLike[str]) -> bool:
         if kind == "tiff":
             return _tiff_stack_shape(Path(path), pages_read=_PAGES_TOLD) is not None
         if kind == "animation":
-            with Image.open(path) as image:
-                return getattr(image, "n_frames", 1) > 1
+            # Quietly: a bomb's warning would be printed here, then its error on opening it.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                with Image.open(path) as image:
+                    return getattr(image, "n_frames", 1) > 1
         return kind == "video"
     except Exception:
         return False
@@ -324,7 +327,8 @@ class Animation(Clip):
                 QT_TRANSLATE_NOOP(
                     "FileProblem", "the image is too large to open safely (over {limit} pixels)"
                 ),
-                limit=f"{2 * (Image.MAX_IMAGE_PIXELS or 0):,}",
+                # Pillow's warning is an error here, as for photos: its limit is the one.
+                limit=f"{Image.MAX_IMAGE_PIXELS or 0:,}",
             ) from error
         except UnidentifiedImageError as error:
             self.close()

@@ -103,7 +103,7 @@ class VideoClip(Clip):
             raise ClipError(
                 path,
                 QT_TRANSLATE_NOOP("FileProblem", "this is not a video BlurApp can read ({reason})"),
-                reason=error,
+                reason=_reason(error),
             ) from error
         stream.thread_type = "AUTO"  # FFmpeg's decoding threads, frames and slices alike
         self._stream = stream
