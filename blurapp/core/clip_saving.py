@@ -185,13 +185,12 @@ def save_clip(
                     path,
                     QT_TRANSLATE_NOOP(
                         "FileProblem",
-                        "frame {frame} is {shape} where the clip's are {width} × {height} {kind}",
+                        "frame {frame} is an array of {shape}, not of the clip's {expected} "
+                        "(height × width × colours)",
                     ),
                     frame=written[0],
                     shape=" × ".join(map(str, frame.shape)),
-                    width=info.width,
-                    height=info.height,
-                    kind="in colour" if info.colour else "in grey",
+                    expected=" × ".join(map(str, info.frame_shape)),
                 )
             yield frame
             written[0] += 1

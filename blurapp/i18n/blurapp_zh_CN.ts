@@ -593,13 +593,13 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="170"/>
-        <location filename="../core/clip_files.py" line="288"/>
+        <location filename="../core/clip_files.py" line="327"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
         <location filename="../core/photo.py" line="177"/>
-        <location filename="../core/clip_files.py" line="296"/>
+        <location filename="../core/clip_files.py" line="336"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
@@ -610,8 +610,8 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="189"/>
-        <location filename="../core/clip_files.py" line="148"/>
-        <location filename="../core/clip_files.py" line="302"/>
+        <location filename="../core/clip_files.py" line="177"/>
+        <location filename="../core/clip_files.py" line="342"/>
         <location filename="../scale/tiled_read.py" line="340"/>
         <location filename="../scale/tiled_read.py" line="397"/>
         <source>the file is damaged or not a valid image ({reason})</source>
@@ -619,7 +619,7 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="193"/>
-        <location filename="../core/clip_checks.py" line="21"/>
+        <location filename="../core/clip_checks.py" line="34"/>
         <location filename="../scale/tiled_read.py" line="242"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
@@ -678,49 +678,49 @@
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="190"/>
+        <location filename="../core/saving.py" line="205"/>
         <source>this is a folder; give a file name</source>
         <translation>这是文件夹；请给出文件名</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="195"/>
+        <location filename="../core/saving.py" line="210"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="216"/>
+        <location filename="../core/saving.py" line="231"/>
         <source>this is not a regular file (a pipe, a device or a socket); give the name of a file to write</source>
         <translation>这不是普通文件（而是管道、设备或套接字）；请给出要写入的文件名</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="235"/>
+        <location filename="../core/saving.py" line="250"/>
         <source>the file name is too long for the file system; choose a shorter one</source>
         <translation>文件名对文件系统来说太长；请选择更短的名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="262"/>
+        <location filename="../core/saving.py" line="277"/>
         <source>this is the photo being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的照片；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="283"/>
-        <location filename="../core/clip_saving.py" line="66"/>
+        <location filename="../core/saving.py" line="298"/>
+        <location filename="../core/clip_saving.py" line="67"/>
         <source>unknown output format {extension}; use {accepted}</source>
         <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="77"/>
+        <location filename="../core/saving.py" line="85"/>
         <source>cannot write in {folder}: {reason}</source>
         <translation>无法写入 {folder}：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="95"/>
-        <location filename="../core/saving.py" line="241"/>
+        <location filename="../core/saving.py" line="110"/>
+        <location filename="../core/saving.py" line="256"/>
         <source>the file could not be written: {reason}</source>
         <translation>无法写入文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="338"/>
+        <location filename="../core/saving.py" line="353"/>
         <source>{format} cannot store this image: {reason}</source>
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
@@ -765,78 +765,83 @@
         <translation>它的每个分块（{segment}）为 {width} × {height} 像素，须整块解码：本机 {threads} 个线程各解码一块约需 {needed} GB，而可用内存只有 {available} GB</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="73"/>
+        <location filename="../core/clip_saving.py" line="74"/>
         <source>a codec can be chosen for video only ({videos}), not {extension}</source>
         <translation>只有视频（{videos}）可以选择编码器，{extension} 不行</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="85"/>
+        <location filename="../core/clip_saving.py" line="86"/>
         <source>this is the clip being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的片段；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="107"/>
+        <location filename="../core/clip_saving.py" line="108"/>
         <source>this FFmpeg has no video encoder named {codec} (it is PyAV {version}&apos;s)</source>
         <translation>此 FFmpeg 没有名为 {codec} 的视频编码器（它随 PyAV {version} 提供）</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="132"/>
+        <location filename="../core/clip_saving.py" line="142"/>
         <source>{format} keeps every frame in memory until it is written: {frames} frames need about {needed} GB and {available} GB is available; write a video (.mp4, .mkv) instead</source>
         <translation>{format} 在写入前会把每一帧都保存在内存中：{frames} 帧约需 {needed} GB，而只有 {available} GB 可用；请改为写入视频（.mp4、.mkv）</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="218"/>
-        <location filename="../core/clip_saving.py" line="274"/>
+        <location filename="../core/clip_saving.py" line="186"/>
+        <source>frame {frame} is an array of {shape}, not of the clip&apos;s {expected} (height × width × colours)</source>
+        <translation>第 {frame} 帧是 {shape} 的数组，而不是片段的 {expected}（高 × 宽 × 颜色）</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_saving.py" line="250"/>
+        <location filename="../core/clip_saving.py" line="315"/>
         <source>{format} cannot store this clip: {reason}</source>
         <translation>{format} 无法保存此片段：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="258"/>
+        <location filename="../core/clip_saving.py" line="299"/>
         <source>the clip has no frames</source>
         <translation>片段没有任何帧</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="30"/>
+        <location filename="../core/clip_video.py" line="31"/>
         <source>reading and writing video needs PyAV, which is not installed: {how}</source>
         <translation>读写视频需要 PyAV，但它尚未安装：{how}</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="78"/>
+        <location filename="../core/clip_video.py" line="88"/>
         <source>the file has no video stream (only {streams})</source>
         <translation>文件没有视频流（只有 {streams}）</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="95"/>
+        <location filename="../core/clip_video.py" line="105"/>
         <source>this is not a video BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的视频（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="128"/>
+        <location filename="../core/clip_video.py" line="146"/>
         <source>the clip is closed</source>
         <translation>片段已关闭</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="79"/>
+        <location filename="../core/clip_files.py" line="90"/>
         <source>this is not a clip BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的片段</translation>
     </message>
     <message>
-        <location filename="../core/clip_checks.py" line="26"/>
+        <location filename="../core/clip_checks.py" line="39"/>
         <source>its frames are {width} × {height} pixels, too large to open safely (over {limit} pixels)</source>
         <translation>它的帧为 {width} × {height} 像素，过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
-        <location filename="../core/clip_checks.py" line="42"/>
+        <location filename="../core/clip_checks.py" line="55"/>
         <source>the clip stops at frame {frame}: {reason}</source>
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="134"/>
+        <location filename="../core/clip_files.py" line="163"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="164"/>
+        <location filename="../core/clip_files.py" line="198"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
@@ -1051,7 +1056,7 @@
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="140"/>
+        <location filename="../ui/main_window.py" line="128"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
@@ -1071,12 +1076,12 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="334"/>
+        <location filename="../ui/main_window.py" line="321"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="334"/>
+        <location filename="../ui/main_window.py" line="321"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -1096,7 +1101,7 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="378"/>
+        <location filename="../ui/main_window.py" line="365"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1121,12 +1126,12 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="393"/>
+        <location filename="../ui/main_window.py" line="380"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="394"/>
+        <location filename="../ui/main_window.py" line="381"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1207,7 +1212,7 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="464"/>
+        <location filename="../ui/main_window.py" line="451"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1255,32 +1260,32 @@
 <context>
     <name>Playback</name>
     <message>
-        <location filename="../app/playback.py" line="200"/>
+        <location filename="../app/playback.py" line="213"/>
         <source>starting…</source>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="202"/>
+        <location filename="../app/playback.py" line="215"/>
         <source>{rate} frames/s · {dropped} dropped</source>
         <translation>{rate} 帧/秒 · 丢弃 {dropped} 帧</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="223"/>
+        <location filename="../app/playback.py" line="236"/>
         <source>{engine} {rate} frames/s</source>
         <translation>{engine} {rate} 帧/秒</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="232"/>
+        <location filename="../app/playback.py" line="245"/>
         <source>{faster} {ratio}× {slower}</source>
         <translation>{faster} 是 {slower} 的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="245"/>
+        <location filename="../app/playback.py" line="258"/>
         <source>frame {number}</source>
         <translation>第 {number} 帧</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="246"/>
+        <location filename="../app/playback.py" line="259"/>
         <source>frame {number} of {count}</source>
         <translation>第 {number} 帧，共 {count} 帧</translation>
     </message>
@@ -1296,22 +1301,22 @@
 <context>
     <name>ResultPane</name>
     <message>
-        <location filename="../ui/image_pane.py" line="43"/>
+        <location filename="../ui/image_pane.py" line="56"/>
         <source>The engine this pane shows</source>
         <translation>此窗格显示的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="88"/>
+        <location filename="../ui/image_pane.py" line="101"/>
         <source>Engine of the {engine} pane</source>
         <translation>{engine} 窗格的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="90"/>
+        <location filename="../ui/image_pane.py" line="103"/>
         <source>{engine} image</source>
         <translation>{engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="93"/>
+        <location filename="../ui/image_pane.py" line="106"/>
         <source>{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan; both panes move together</source>
         <translation>{engine}：滚轮或 Ctrl +/− 缩放，拖动或方向键平移；两个窗格同步移动</translation>
     </message>
