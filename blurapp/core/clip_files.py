@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -114,38 +114,27 @@ def _tiff_stack_shape(
     path: Path, *, pages_read: int | None = None
 ) -> tuple[tuple[int, ...], np.dtype, int] | None:
     """(page shape, sample type, page count) when the TIFF at `path` is a stack: two or more
-    pages of one shape and type; None for a photo. With `pages_read`, only that many pages
-    are looked at (a pyramid or a thumbnail shows by its second page), and the count is of
-    those."""
+    pages of one shape and type; None for a photo. With `pages_read`, only the first that
+    many pages and the last are looked at: a pyramid's or a thumbnail's page is among them,
+    and reading each of a long stack's pages takes seconds (counting them does not)."""
     import tifffile
 
     with tifffile.TiffFile(path) as tiff:
         pages = tiff.pages
-        if pages_read is None:
-            count = len(pages)
-        else:
-            # len() would walk every page of the file: pages are taken one by one instead.
-            count = 1
-            while count < pages_read and _has_page(pages, count):
-                count += 1
+        count = len(pages)
         if count < 2:
             return None
         first = pages.first
-        for index in range(1, count):
+        looked_at: Iterable[int] = range(1, count)
+        if pages_read is not None and count > pages_read:
+            looked_at = [*range(1, pages_read), count - 1]
+        for index in looked_at:
             page = pages[index]
             if page.shape != first.shape or page.dtype != first.dtype:
                 return None
         if first.dtype is None:
             return None
         return first.shape, first.dtype, count
-
-
-def _has_page(pages: Any, index: int) -> bool:
-    try:
-        pages[index]
-    except IndexError:
-        return False
-    return True
 
 
 class TiffStack(Clip):

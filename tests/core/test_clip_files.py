@@ -413,6 +413,11 @@ def test_telling_a_long_stack_is_a_clip_reads_a_few_of_its_pages(tmp_path, monke
     monkeypatch.setattr(tifffile.TiffPage, "__init__", counted)
     assert is_clip(path)
     assert len(made) <= 20
+    # A thumbnail after the pages: a photo still.
+    with tifffile.TiffWriter(tmp_path / "thumbnail.tif") as tiff:
+        for frame in [*np.zeros((30, 4, 4), np.uint8), np.zeros((2, 2), np.uint8)]:
+            tiff.write(frame)
+    assert not is_clip(tmp_path / "thumbnail.tif")
 
 
 @pytest.mark.parametrize("interval", [1e-9, 1e-300, 1e9])
