@@ -3,13 +3,26 @@ stops part way is said to stop."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from PIL import Image
 
-from blurapp.core.clip import ClipError, ClipInfo
+from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, ClipError, ClipInfo
 from blurapp.core.photo_checks import _check_fits_in_memory
 from blurapp.core.wording import QT_TRANSLATE_NOOP
+
+# The frame rates a clip is read and written at: one frame in 100 s to a thousand a second.
+# A file saying anything else (an ImageJ interval of 1e-300 s, a corrupt header) plays and is
+# written at DEFAULT_FRAMES_PER_SECOND.
+SLOWEST_FRAMES_PER_SECOND, FASTEST_FRAMES_PER_SECOND = 0.01, 1000.0
+
+
+def usable_rate(rate: float) -> float:
+    """`rate` if it is a frame rate a clip can be played and written at, else the default."""
+    if math.isfinite(rate) and SLOWEST_FRAMES_PER_SECOND <= rate <= FASTEST_FRAMES_PER_SECOND:
+        return rate
+    return DEFAULT_FRAMES_PER_SECOND
 
 
 def check_frame_size(path: Path, width: int, height: int, *, channels: int) -> None:

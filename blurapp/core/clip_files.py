@@ -9,10 +9,9 @@ floats whether they come from a photo or a clip.
 from __future__ import annotations
 
 import json
-import math
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,23 +19,32 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
-from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at
+from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at, usable_rate
 from blurapp.core.photo_checks import (
     PhotoError,
     check_is_readable_file,
     check_tiff_data,
     os_problem,
 )
-from blurapp.core.pixels import UNASSOCIATED_ALPHA, samples_to_float, white_level
+from blurapp.core.pixels import (
+    ASSOCIATED_ALPHA,
+    UNASSOCIATED_ALPHA,
+    samples_to_float,
+    white_level,
+)
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # Containers opened as videos when their first bytes do not already say what they are.
 VIDEO_EXTENSIONS = frozenset({".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".ts"})
+# Pages of a TIFF looked at to tell a stack from a photo without reading all of a long one.
+_PAGES_TOLD = 8
 _TIFF_MAGIC = (b"II*\0", b"MM\0*", b"II+\0", b"MM\0+")
 # MP4/MOV ("ftyp" at byte 4), Matroska/WebM (EBML), AVI (RIFF … AVI).
 _VIDEO_MAGIC = (b"\x1a\x45\xdf\xa3",)
 # TIFF PhotometricInterpretation: 0 MinIsWhite, 2 RGB.
 _MIN_IS_WHITE, _RGB = 0, 2
+# TIFF PlanarConfiguration 2: each sample in a plane of its own.
+_SEPARATE = 2
 
 
 def is_clip(path: str | os.PathLike[str]) -> bool:
@@ -51,10 +59,13 @@ def is_clip(path: str | os.PathLike[str]) -> bool:
             return False
         kind = _kind(Path(path))
         if kind == "tiff":
-            return _tiff_stack_shape(Path(path)) is not None
+            return _tiff_stack_shape(Path(path), pages_read=_PAGES_TOLD) is not None
         if kind == "animation":
-            with Image.open(path) as image:
-                return getattr(image, "n_frames", 1) > 1
+            # Quietly: a bomb's warning would be printed here, then its error on opening it.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                with Image.open(path) as image:
+                    return getattr(image, "n_frames", 1) > 1
         return kind == "video"
     except Exception:
         return False
@@ -99,9 +110,13 @@ def _kind(path: Path) -> str | None:
 # Multi-page TIFF stacks
 
 
-def _tiff_stack_shape(path: Path) -> tuple[tuple[int, ...], np.dtype, int] | None:
+def _tiff_stack_shape(
+    path: Path, *, pages_read: int | None = None
+) -> tuple[tuple[int, ...], np.dtype, int] | None:
     """(page shape, sample type, page count) when the TIFF at `path` is a stack: two or more
-    pages of one shape and type; None for a photo."""
+    pages of one shape and type; None for a photo. With `pages_read`, only the first that
+    many pages and the last are looked at: a pyramid's or a thumbnail's page is among them,
+    and reading each of a long stack's pages takes seconds (counting them does not)."""
     import tifffile
 
     with tifffile.TiffFile(path) as tiff:
@@ -110,7 +125,10 @@ def _tiff_stack_shape(path: Path) -> tuple[tuple[int, ...], np.dtype, int] | Non
         if count < 2:
             return None
         first = pages.first
-        for index in range(1, count):
+        looked_at: Iterable[int] = range(1, count)
+        if pages_read is not None and count > pages_read:
+            looked_at = [*range(1, pages_read), count - 1]
+        for index in looked_at:
             page = pages[index]
             if page.shape != first.shape or page.dtype != first.dtype:
                 return None
@@ -150,12 +168,17 @@ class TiffStack(Clip):
                 ),
                 reason=error,
             ) from error
-        shape, dtype, count = stack
+        _, dtype, count = stack
         first = self._tiff.pages.first
-        self._has_colour = first.photometric == _RGB and len(shape) == 3 and shape[-1] >= 3
+        # How the samples lie comes from the page's tags, never from the shape: a stack two
+        # pixels wide or of six grey planes looks like either.
+        self._planes = first.samplesperpixel > 1 and first.planarconfig == _SEPARATE
+        self._has_colour = first.photometric == _RGB and first.samplesperpixel >= 3
         self._inverted = first.photometric == _MIN_IS_WHITE
+        # Premultiplied (associated) or straight (unassociated) alpha, either over white.
+        meaning = first.extrasamples[:1]
         self._alpha = (
-            UNASSOCIATED_ALPHA if first.extrasamples[:1] == (UNASSOCIATED_ALPHA,) else None
+            meaning[0] if meaning in ((ASSOCIATED_ALPHA,), (UNASSOCIATED_ALPHA,)) else None
         )
         if dtype.kind not in "uf" or (dtype.kind == "u" and dtype.itemsize > 2):
             self.close()
@@ -215,8 +238,10 @@ class TiffStack(Clip):
             self._path, page.dataoffsets, page.databytecounts, os.path.getsize(self._path)
         )
         values = page.asarray()
-        if values.ndim == 3 and values.shape[0] in (3, 4) and values.shape[-1] not in (3, 4):
-            values = np.moveaxis(values, 0, -1)  # planes of red, green and blue
+        if self._planes:
+            values = np.moveaxis(values, 0, -1)  # one plane a sample: samples last
+        if values.shape[:2] != (self.info.height, self.info.width):
+            raise changed_size(self.info, *values.shape[1::-1])
         low, high = (0.0, 0.0) if values.dtype.kind == "u" else _value_range(values)
         return samples_to_float(
             values,
@@ -245,8 +270,11 @@ def _stack_rate(tiff: Any) -> float:
         rate = 0.0
     if not rate:
         interval = (tiff.imagej_metadata or {}).get("finterval")
-        rate = 1 / interval if isinstance(interval, int | float) and interval > 0 else 0.0
-    return rate if math.isfinite(rate) and rate > 0 else DEFAULT_FRAMES_PER_SECOND
+        try:
+            rate = 1 / interval if isinstance(interval, int | float) and interval > 0 else 0.0
+        except OverflowError:  # an interval of 1e-300 s
+            rate = 0.0
+    return usable_rate(rate)
 
 
 def _value_range(values: np.ndarray) -> tuple[float, float]:
@@ -262,7 +290,7 @@ class Animation(Clip):
     photo of that file would be (composited over white)."""
 
     def __init__(self, path: Path, *, color: bool) -> None:
-        from blurapp.core.photo import _GRAY_MODES
+        from blurapp.core.photo import _GRAY_MODES, _WIDE_INTEGER_MODES
 
         self._path = path
         self._image: Any = None
@@ -288,7 +316,8 @@ class Animation(Clip):
                 QT_TRANSLATE_NOOP(
                     "FileProblem", "the image is too large to open safely (over {limit} pixels)"
                 ),
-                limit=f"{2 * (Image.MAX_IMAGE_PIXELS or 0):,}",
+                # Pillow's warning is an error here, as for photos: its limit is the one.
+                limit=f"{Image.MAX_IMAGE_PIXELS or 0:,}",
             ) from error
         except UnidentifiedImageError as error:
             self.close()
@@ -311,26 +340,46 @@ class Animation(Clip):
             height=image.height,
             frame_count=count,
             # The first frame's duration sets the pace of the whole clip.
-            frames_per_second=1000 / milliseconds
+            frames_per_second=usable_rate(1000 / milliseconds)
             if milliseconds > 0
             else DEFAULT_FRAMES_PER_SECOND,
             colour=in_colour,
+            # A 16-bit grey PNG arrives as 16-bit integers; Pillow gives every other mode at 8.
+            bit_depth=16 if image.mode in _WIDE_INTEGER_MODES else 8,
             path=path,
         )
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
-        from blurapp.core.photo import _to_colour, _to_gray
+        from blurapp.core.photo import (
+            _WIDE_INTEGER_MODES,
+            _to_colour,
+            _to_gray,
+            _wide_integers_to_gray,
+        )
 
         image = self._image
         for index in range(start, self.info.frame_count or 0):
             try:
-                image.seek(index)
-                image.load()
+                with warnings.catch_warnings():
+                    # Pillow warns of a huge frame as it seeks to it: the size is checked here.
+                    warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                    image.seek(index)
+                # A later frame can declare any size (a GIF bomb): checked before it is decoded.
                 if image.size != (self.info.width, self.info.height):
+                    check_frame_size(self._path, *image.size, channels=1)
                     raise changed_size(self.info, *image.size)
-                frame = _to_colour(image) if self._in_colour else _to_gray(image)
-            except (ClipError, GeneratorExit):
+                image.load()
+                if image.mode in _WIDE_INTEGER_MODES:
+                    # As a photo's: _to_gray's 8-bit conversion would turn them all white.
+                    frame = _wide_integers_to_gray(image)[0]
+                elif self._in_colour:
+                    frame = _to_colour(image)
+                else:
+                    frame = _to_gray(image)
+            except GeneratorExit:
                 raise
+            except ClipError as error:
+                raise stopped_at(self._path, index, error.problem) from error
             except Exception as error:
                 raise stopped_at(self._path, index, error) from error
             yield frame

@@ -15,6 +15,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from blurapp.core.clip import ClipInfo
+from blurapp.core.clip_checks import usable_rate
 from blurapp.core.photo_checks import available_memory
 from blurapp.core.saving import (
     OutputError,
@@ -119,12 +120,21 @@ def _is_video_encoder(av: Any, name: str) -> bool:
         return False
 
 
-def _check_animation_fits(path: Path, info: ClipInfo) -> None:
-    frames = info.frame_count
+def _animation_frames_that_fit(info: ClipInfo) -> int | None:
+    """How many frames a GIF or WebP writer can keep in memory; None when memory is unknown."""
+    available = available_memory()
+    if available is None:
+        return None
+    # Pillow keeps each frame (at 8 bits, 4 channels for WebP) until the file is written.
+    return (available // 2) // max(1, info.width * info.height * 4)
+
+
+def _check_animation_fits(path: Path, info: ClipInfo, frames: int | None = None) -> None:
+    """Refuse a GIF or WebP of `frames` (by default, the clip's count) that would not fit."""
+    frames = info.frame_count if frames is None else frames
     available = available_memory()
     if frames is None or available is None:
         return
-    # Pillow keeps each frame (at 8 bits, 4 channels for WebP) until the file is written.
     needed = frames * info.width * info.height * 4
     if needed > available // 2:
         raise OutputError(
@@ -154,22 +164,42 @@ def save_clip(
     depth) to `path` atomically, the format following the extension (CLIP_OUTPUTS); the
     number of frames written. A video keeps the frame rate; Matroska and AVI are lossless
     FFV1 unless `codec` names another encoder. A TIFF stack keeps the bit depth; a GIF has a
-    palette of 256 colours a frame; WebP is lossless. Audio is never written. Raises
-    OutputError; an error raised by `frames` (a clip cut short, an engine failing) leaves
-    nothing at `path`."""
+    palette of 256 colours a frame; WebP is lossless. Audio is never written. Never writes
+    over the clip's own file (info.path). Raises OutputError; an error raised by `frames` (a
+    clip cut short, an engine failing) leaves nothing at `path`."""
     path = Path(path)
-    check_clip_output_path(path, info, codec=codec)
+    check_clip_output_path(path, info, source=info.path, codec=codec)
     extension = path.suffix.lower()
     written = [0]
+    # A clip of unknown length, or one saying fewer frames than it has, is counted as it
+    # comes: a GIF or WebP stops once its frames would no longer fit in memory.
+    fit = _animation_frames_that_fit(info) if extension in ANIMATION_OUTPUTS else None
 
     def counted() -> Iterator[np.ndarray]:
         for frame in frames:
+            if fit is not None and written[0] >= fit:
+                _check_animation_fits(path, info, written[0] + 1)
+            if frame.shape != info.frame_shape:
+                # Written anyway, it would come out scrambled, or fail deep in an encoder.
+                raise OutputError(
+                    path,
+                    QT_TRANSLATE_NOOP(
+                        "FileProblem",
+                        "frame {frame} is an array of {shape}, not of the clip's {expected} "
+                        "(height × width × colours)",
+                    ),
+                    frame=written[0],
+                    shape=" × ".join(map(str, frame.shape)),
+                    expected=" × ".join(map(str, info.frame_shape)),
+                )
             yield frame
             written[0] += 1
 
     if extension in VIDEO_OUTPUTS:
         name = video_codec(path, codec)
-        write_atomically(path, lambda file: _write_video(file, path, counted(), info, name))
+        write_atomically(
+            path, None, by_name=lambda named: _write_video(named, path, counted(), info, name)
+        )
     elif extension in STACK_OUTPUTS:
         write_atomically(path, lambda file: _write_stack(file, counted(), info, description))
     else:
@@ -178,7 +208,7 @@ def save_clip(
 
 
 def _write_video(
-    file: BinaryIO, path: Path, frames: Iterator[np.ndarray], info: ClipInfo, codec: str
+    named: Path, path: Path, frames: Iterator[np.ndarray], info: ClipInfo, codec: str
 ) -> None:
     import av
 
@@ -193,9 +223,11 @@ def _write_video(
         pixel_format = source_format if lossless else "yuv420p"
     if not lossless and codec in ("libx264", "h264") and (info.width % 2 or info.height % 2):
         pixel_format = "yuv444p"  # x264's 4:2:0 needs an even width and height
-    rate = Fraction(info.frames_per_second).limit_denominator(1001 * 1000)
+    rate = Fraction(usable_rate(info.frames_per_second)).limit_denominator(1001 * 1000)
     try:
-        with av.open(file, mode="w", format=container_format) as container:
+        # By name, not through a Python file object: FFmpeg then writes with no Python code
+        # in its writes, where a Ctrl-C would be printed as ignored and the writing go on.
+        with av.open(str(named), mode="w", format=container_format) as container:
             stream: Any = container.add_stream(codec, rate=rate)
             stream.width, stream.height = info.width, info.height
             stream.pix_fmt = pixel_format
@@ -221,6 +253,12 @@ def _write_video(
         ) from error
 
 
+def _milliseconds_a_frame(image_format: str, rate: float) -> int:
+    """Each frame's duration in an animation: GIF's shortest that browsers honour is 20 ms
+    (shorter ones they play at 100 ms), WebP's 1 ms."""
+    return max(20 if image_format == "GIF" else 1, round(1000 / usable_rate(rate)))
+
+
 def _write_stack(
     file: BinaryIO,
     frames: Iterator[np.ndarray],
@@ -230,7 +268,10 @@ def _write_stack(
     import tifffile
 
     deep = info.bit_depth == 16
-    described = {**(description or {}), FRAMES_PER_SECOND_KEY: repr(info.frames_per_second)}
+    described = {
+        **(description or {}),
+        FRAMES_PER_SECOND_KEY: repr(usable_rate(info.frames_per_second)),
+    }
     frame_bytes = info.width * info.height * (3 if info.colour else 1) * (2 if deep else 1)
     big = info.frame_count is None or info.frame_count * frame_bytes > _BIGTIFF_BYTES
     # Named, since tifffile takes a name from the file and os.fdopen's is a number.
@@ -264,7 +305,7 @@ def _write_animation(
             format=image_format,
             save_all=True,
             append_images=pictures,
-            duration=round(1000 / info.frames_per_second),
+            duration=_milliseconds_a_frame(image_format, info.frames_per_second),
             loop=0,
             **options,
         )

@@ -3,6 +3,7 @@ decoded. PyAV is the `video` extra, imported only when a video is opened."""
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
-from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at
+from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at, usable_rate
 from blurapp.core.photo_checks import PhotoError
-from blurapp.core.pixels import samples_to_float
+from blurapp.core.pixels import UNASSOCIATED_ALPHA, samples_to_float
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 VIDEO_EXTRA = "pip install 'blurapp[video]'"
@@ -50,6 +51,15 @@ def _is_rgb(pixel_format: str) -> bool:
 
     try:
         return bool(av.VideoFormat(pixel_format).is_rgb)
+    except (ValueError, TypeError):
+        return False
+
+
+def _has_alpha(pixel_format: str) -> bool:
+    import av
+
+    try:
+        return any(component.is_alpha for component in av.VideoFormat(pixel_format).components)
     except (ValueError, TypeError):
         return False
 
@@ -93,7 +103,7 @@ class VideoClip(Clip):
             raise ClipError(
                 path,
                 QT_TRANSLATE_NOOP("FileProblem", "this is not a video BlurApp can read ({reason})"),
-                reason=error,
+                reason=_reason(error),
             ) from error
         stream.thread_type = "AUTO"  # FFmpeg's decoding threads, frames and slices alike
         self._stream = stream
@@ -106,16 +116,24 @@ class VideoClip(Clip):
         else:
             self._format = "gray16le" if deep else "gray"
         self._white = 65535.0 if deep else 255.0
+        # Transparency is shown over white, as a photo's is: the alpha comes with the levels.
+        self._alpha = _has_alpha(pixel_format)
+        self._alpha_format = "rgba64le" if deep else "rgba"
         rate = stream.average_rate or stream.guessed_rate or stream.base_rate
-        fps = float(rate) if rate else DEFAULT_FRAMES_PER_SECOND
-        if not (math.isfinite(fps) and fps > 0):
-            fps = DEFAULT_FRAMES_PER_SECOND
+        fps = usable_rate(float(rate)) if rate else DEFAULT_FRAMES_PER_SECOND
         self.audio_streams = len(self._container.streams.audio)
+        # A count the stream declares is enforced; one worked out from the duration is only an
+        # estimate (a variable-rate video has more or fewer frames): such a clip is cut short
+        # when its frames end well before its duration does.
+        self._declared = bool(stream.frames and stream.frames > 0)
+        self._seconds = _duration_seconds(self._container, stream)
+        self._stamps: list[int] | None = None  # see _variable_stamps
+        self._stamps_known = False
         self.info = ClipInfo(
             name=path.name,
             width=context.width,
             height=context.height,
-            frame_count=_frame_count(self._container, stream, fps),
+            frame_count=_frame_count(stream, self._seconds, fps),
             frames_per_second=fps,
             colour=in_colour,
             bit_depth=16 if deep else 8,
@@ -132,6 +150,7 @@ class VideoClip(Clip):
         else:
             container.seek(0)
         frames = container.decode(stream)
+        shown = None  # seconds into the clip of the last frame decoded
         while True:
             try:
                 decoded = next(frames, None)
@@ -141,24 +160,51 @@ class VideoClip(Clip):
                     raise changed_size(self.info, decoded.width, decoded.height)
                 if index >= start:
                     levels = decoded.to_ndarray(format=self._format)
+                    if self._alpha:
+                        with_alpha = decoded.to_ndarray(format=self._alpha_format)
+                        # Red, green, blue and alpha; or the grey read as ever, and the alpha.
+                        levels = (
+                            with_alpha
+                            if levels.ndim == 3
+                            else np.dstack((levels, with_alpha[..., 3]))
+                        )
+                if decoded.pts is not None and stream.time_base is not None:
+                    shown = float((decoded.pts - (stream.start_time or 0)) * stream.time_base)
             except (ClipError, GeneratorExit):
                 raise
             except Exception as error:
                 raise stopped_at(self._path, index, _reason(error)) from error
             if index >= start:
                 yield samples_to_float(
-                    levels, white=self._white, colour=levels.ndim == 3, in_colour=self.info.colour
+                    levels,
+                    white=self._white,
+                    colour=self._format.startswith("rgb"),
+                    alpha=UNASSOCIATED_ALPHA if self._alpha else None,
+                    in_colour=self.info.colour,
                 )
             index += 1
-        count = self.info.frame_count
-        # A cut-short file often ends without a decoding error: its frames are counted. A
-        # count worked out from the duration may be one more than the frames there are.
-        if count is not None and index < count - (0 if self._stream.frames else 1):
+        if self._cut_short(index, shown):
             raise stopped_at(
                 self._path,
                 index,
-                f"the file ends before the {count} frames it declares (it is truncated)",
+                f"the file ends before the {self.info.frame_count} frames it declares (it is "
+                "truncated)",
             )
+
+    def _cut_short(self, index: int, shown: float | None) -> bool:
+        """Whether the frames ended (at `index`, the last shown at `shown` seconds) before
+        the file says they do. A cut-short file often ends without a decoding error."""
+        count = self.info.frame_count
+        if count is None:
+            return False
+        if self._declared:
+            return index < count
+        if shown is None or self._seconds is None:
+            # A count worked out from the duration may be one more than the frames there are.
+            return index < count - 1
+        # The last frame is shown until the duration ends: more than two frames' time
+        # missing at the average rate is a file that stops early.
+        return self._seconds - shown > 2 / self.info.frames_per_second
 
     def _seek(self, start: int) -> int:
         """Seek to the keyframe at or before frame `start`; the index of the frame decoded
@@ -168,17 +214,43 @@ class VideoClip(Clip):
         if stream.time_base is None or stream.start_time is None:
             self._container.seek(0)
             return 0
-        target = stream.start_time + int(start / rate / stream.time_base)
+        stamps = self._variable_stamps()
+        if stamps is not None:
+            target = stamps[min(start, len(stamps) - 1)] if stamps else stream.start_time
+        else:
+            target = stream.start_time + int(start / rate / stream.time_base)
         self._container.seek(target, stream=stream, backward=True, any_frame=False)
         # Where the keyframe is, known only once it is decoded: decode and count from there.
         for decoded in self._container.decode(stream):
             if decoded.pts is None:
                 break
-            index = round((decoded.pts - stream.start_time) * stream.time_base * rate)
+            if stamps is not None:
+                index = bisect.bisect_left(stamps, decoded.pts)
+            else:
+                index = round((decoded.pts - stream.start_time) * stream.time_base * rate)
+            if index > start:
+                break  # past the frame asked for: counted from the first frame instead
             self._container.seek(decoded.pts, stream=stream, backward=True, any_frame=False)
-            return min(index, start)
+            return index
         self._container.seek(0)
         return 0
+
+    def _variable_stamps(self) -> list[int] | None:
+        """Every frame's timestamp in order, for a video whose frames are not evenly spaced
+        (its average rate is not its base rate), where a frame's index cannot be worked out
+        from its time; None for an evenly spaced one. Read once from the packets, without
+        decoding."""
+        if not self._stamps_known:
+            stream = self._stream
+            average, base = stream.average_rate, stream.base_rate
+            if not (average and base and abs(float(average) / float(base) - 1) < 0.01):
+                self._container.seek(0)
+                self._stamps = sorted(
+                    packet.pts for packet in self._container.demux(stream) if packet.pts is not None
+                )
+                self._container.seek(0)
+            self._stamps_known = True
+        return self._stamps
 
     def close(self) -> None:
         if self._container is not None:
@@ -186,12 +258,19 @@ class VideoClip(Clip):
             self._container = None
 
 
-def _frame_count(container: Any, stream: Any, fps: float) -> int | None:
-    """The frames the stream says it has, else its duration (Matroska's per-track DURATION
-    tag included) times its rate, else None. The container's duration counts only for a file
-    of one stream: with sound, it is the longer of the two."""
+def _frame_count(stream: Any, seconds: float | None, fps: float) -> int | None:
+    """The frames the stream says it has, else its duration times its rate, else None."""
     if stream.frames and stream.frames > 0:
         return int(stream.frames)
+    if seconds is None:
+        return None
+    return max(1, round(seconds * fps))
+
+
+def _duration_seconds(container: Any, stream: Any) -> float | None:
+    """The stream's duration (Matroska's per-track DURATION tag included), else None. The
+    container's duration counts only for a file of one stream: with sound, it is the longer
+    of the two."""
     seconds = None
     if stream.duration is not None and stream.time_base is not None:
         seconds = float(stream.duration * stream.time_base)
@@ -199,9 +278,9 @@ def _frame_count(container: Any, stream: Any, fps: float) -> int | None:
         seconds = _clock_seconds(stream.metadata["DURATION"])
     elif container.duration is not None and len(container.streams) == 1:
         seconds = container.duration / 1_000_000  # AV_TIME_BASE
-    if seconds is None or not seconds > 0:
+    if seconds is None or not (math.isfinite(seconds) and seconds > 0):
         return None
-    return max(1, round(seconds * fps))
+    return seconds
 
 
 def _clock_seconds(text: str) -> float | None:

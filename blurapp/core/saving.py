@@ -57,8 +57,16 @@ def _current_umask() -> int:
 _NEW_FILE_MODE = 0o666 & ~_current_umask()
 
 
-def write_atomically(path: str | os.PathLike[str], write: Callable[[BinaryIO], object]) -> None:
-    """Write `path` through a temporary file in the same folder, then rename it into place.
+def write_atomically(
+    path: str | os.PathLike[str],
+    write: Callable[[BinaryIO], object] | None,
+    *,
+    by_name: Callable[[Path], object] | None = None,
+) -> None:
+    """Write `path` through a temporary file in the same folder, then rename it into place:
+    `write` is given the temporary file open, or, with `by_name`, that is given its path
+    instead (for a writer such as FFmpeg that opens files itself: no Python code runs in
+    its writes, where a Ctrl-C would be swallowed; write is then None).
 
     If anything fails, an existing file at `path` is left exactly as it was and no
     temporary file remains. Raises OutputError.
@@ -79,10 +87,17 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[BinaryIO], o
             reason=error.strerror or error,
         ) from error
     try:
-        with os.fdopen(handle, "wb") as file:
-            write(file)
-            file.flush()
-            os.fsync(file.fileno())
+        if by_name is not None:
+            os.close(handle)
+            by_name(Path(temporary))
+            with open(temporary, "rb") as written:
+                os.fsync(written.fileno())
+        else:
+            assert write is not None, "write_atomically needs write or by_name"
+            with os.fdopen(handle, "wb") as file:
+                write(file)
+                file.flush()
+                os.fsync(file.fileno())
         os.chmod(temporary, mode)
         _check_not_special(path)  # again: one may have been made there meanwhile
         os.replace(temporary, path)

@@ -268,12 +268,12 @@
         <translation>正在用每个引擎计时 {frames} 帧…</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="425"/>
+        <location filename="../ui/clip_player.py" line="426"/>
         <source>Cannot Read the Frame</source>
         <translation>无法读取该帧</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="462"/>
+        <location filename="../ui/clip_player.py" line="463"/>
         <source>The Clip Stopped</source>
         <translation>片段已停止</translation>
     </message>
@@ -676,13 +676,13 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="170"/>
-        <location filename="../core/clip_files.py" line="288"/>
+        <location filename="../core/clip_files.py" line="316"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
         <location filename="../core/photo.py" line="177"/>
-        <location filename="../core/clip_files.py" line="296"/>
+        <location filename="../core/clip_files.py" line="325"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
@@ -693,8 +693,8 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="189"/>
-        <location filename="../core/clip_files.py" line="148"/>
-        <location filename="../core/clip_files.py" line="302"/>
+        <location filename="../core/clip_files.py" line="166"/>
+        <location filename="../core/clip_files.py" line="331"/>
         <location filename="../scale/tiled_read.py" line="340"/>
         <location filename="../scale/tiled_read.py" line="397"/>
         <source>the file is damaged or not a valid image ({reason})</source>
@@ -702,7 +702,7 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="193"/>
-        <location filename="../core/clip_checks.py" line="21"/>
+        <location filename="../core/clip_checks.py" line="34"/>
         <location filename="../scale/tiled_read.py" line="242"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
@@ -761,49 +761,49 @@
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="190"/>
+        <location filename="../core/saving.py" line="205"/>
         <source>this is a folder; give a file name</source>
         <translation>这是文件夹；请给出文件名</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="195"/>
+        <location filename="../core/saving.py" line="210"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="216"/>
+        <location filename="../core/saving.py" line="231"/>
         <source>this is not a regular file (a pipe, a device or a socket); give the name of a file to write</source>
         <translation>这不是普通文件（而是管道、设备或套接字）；请给出要写入的文件名</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="235"/>
+        <location filename="../core/saving.py" line="250"/>
         <source>the file name is too long for the file system; choose a shorter one</source>
         <translation>文件名对文件系统来说太长；请选择更短的名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="262"/>
+        <location filename="../core/saving.py" line="277"/>
         <source>this is the photo being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的照片；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="283"/>
-        <location filename="../core/clip_saving.py" line="66"/>
+        <location filename="../core/saving.py" line="298"/>
+        <location filename="../core/clip_saving.py" line="67"/>
         <source>unknown output format {extension}; use {accepted}</source>
         <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="77"/>
+        <location filename="../core/saving.py" line="85"/>
         <source>cannot write in {folder}: {reason}</source>
         <translation>无法写入 {folder}：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="95"/>
-        <location filename="../core/saving.py" line="241"/>
+        <location filename="../core/saving.py" line="110"/>
+        <location filename="../core/saving.py" line="256"/>
         <source>the file could not be written: {reason}</source>
         <translation>无法写入文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="338"/>
+        <location filename="../core/saving.py" line="353"/>
         <source>{format} cannot store this image: {reason}</source>
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
@@ -848,78 +848,83 @@
         <translation>它的每个分块（{segment}）为 {width} × {height} 像素，须整块解码：本机 {threads} 个线程各解码一块约需 {needed} GB，而可用内存只有 {available} GB</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="73"/>
+        <location filename="../core/clip_saving.py" line="74"/>
         <source>a codec can be chosen for video only ({videos}), not {extension}</source>
         <translation>只有视频（{videos}）可以选择编码器，{extension} 不行</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="85"/>
+        <location filename="../core/clip_saving.py" line="86"/>
         <source>this is the clip being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的片段；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="107"/>
+        <location filename="../core/clip_saving.py" line="108"/>
         <source>this FFmpeg has no video encoder named {codec} (it is PyAV {version}&apos;s)</source>
         <translation>此 FFmpeg 没有名为 {codec} 的视频编码器（它随 PyAV {version} 提供）</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="132"/>
+        <location filename="../core/clip_saving.py" line="142"/>
         <source>{format} keeps every frame in memory until it is written: {frames} frames need about {needed} GB and {available} GB is available; write a video (.mp4, .mkv) instead</source>
         <translation>{format} 在写入前会把每一帧都保存在内存中：{frames} 帧约需 {needed} GB，而只有 {available} GB 可用；请改为写入视频（.mp4、.mkv）</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="218"/>
-        <location filename="../core/clip_saving.py" line="274"/>
+        <location filename="../core/clip_saving.py" line="186"/>
+        <source>frame {frame} is an array of {shape}, not of the clip&apos;s {expected} (height × width × colours)</source>
+        <translation>第 {frame} 帧是 {shape} 的数组，而不是片段的 {expected}（高 × 宽 × 颜色）</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_saving.py" line="250"/>
+        <location filename="../core/clip_saving.py" line="315"/>
         <source>{format} cannot store this clip: {reason}</source>
         <translation>{format} 无法保存此片段：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="258"/>
+        <location filename="../core/clip_saving.py" line="299"/>
         <source>the clip has no frames</source>
         <translation>片段没有任何帧</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="30"/>
+        <location filename="../core/clip_video.py" line="31"/>
         <source>reading and writing video needs PyAV, which is not installed: {how}</source>
         <translation>读写视频需要 PyAV，但它尚未安装：{how}</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="78"/>
+        <location filename="../core/clip_video.py" line="88"/>
         <source>the file has no video stream (only {streams})</source>
         <translation>文件没有视频流（只有 {streams}）</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="95"/>
+        <location filename="../core/clip_video.py" line="105"/>
         <source>this is not a video BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的视频（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="128"/>
+        <location filename="../core/clip_video.py" line="146"/>
         <source>the clip is closed</source>
         <translation>片段已关闭</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="79"/>
+        <location filename="../core/clip_files.py" line="90"/>
         <source>this is not a clip BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的片段</translation>
     </message>
     <message>
-        <location filename="../core/clip_checks.py" line="26"/>
+        <location filename="../core/clip_checks.py" line="39"/>
         <source>its frames are {width} × {height} pixels, too large to open safely (over {limit} pixels)</source>
         <translation>它的帧为 {width} × {height} 像素，过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
-        <location filename="../core/clip_checks.py" line="42"/>
+        <location filename="../core/clip_checks.py" line="55"/>
         <source>the clip stops at frame {frame}: {reason}</source>
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="134"/>
+        <location filename="../core/clip_files.py" line="152"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="164"/>
+        <location filename="../core/clip_files.py" line="187"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>

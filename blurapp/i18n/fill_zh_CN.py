@@ -25,6 +25,7 @@ ZH_CN = {
     "the clip is closed": "片段已关闭",
     "this is not a clip BlurApp can read": "这不是 BlurApp 能读取的片段",
     "its frames are {width} × {height} pixels, too large to open safely (over {limit} pixels)": "它的帧为 {width} × {height} 像素，过大，无法安全打开（超过 {limit} 像素）",
+    "frame {frame} is an array of {shape}, not of the clip's {expected} (height × width × colours)": "第 {frame} 帧是 {shape} 的数组，而不是片段的 {expected}（高 × 宽 × 颜色）",
     "the clip stops at frame {frame}: {reason}": "片段在第 {frame} 帧处中断：{reason}",
     "this TIFF is a photo, not a stack: it has one page, or pages of different sizes": "此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同",
     "this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}": "不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}",

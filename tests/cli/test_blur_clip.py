@@ -3,6 +3,7 @@ what it says, and one `error:` line for a clip it cannot finish."""
 
 import re
 import signal
+import struct
 import subprocess
 import sys
 import textwrap
@@ -11,7 +12,7 @@ import av
 import numpy as np
 import pytest
 from helpers.clip_files import animation_file, random_levels, tiff_stack, video_file
-from helpers.command_line import blurapp_in_process
+from helpers.command_line import blurapp, blurapp_in_process
 from helpers.oracle import blur_oracle
 from helpers.photos import photo_file
 
@@ -179,3 +180,19 @@ def test_the_last_line_says_how_many_frames_each_call_blurred(tmp_path):
     kernel = gaussian_kernel(9, 2.5)
     for original, frame in zip(originals, frames, strict=True):
         assert np.abs(frame - blur_oracle(original, kernel)).max() <= 0.5 / 255 + 1e-5
+
+
+def test_a_bomb_or_a_broken_video_is_one_error_line_and_nothing_else(tmp_path):
+    # A GIF whose one frame declares 10,000 × 10,000 pixels in a few bytes (over Pillow's
+    # warning limit), and a video that is noise.
+    frame = b"," + struct.pack("<HHHHB", 0, 0, 10000, 10000, 0) + b"\x02\x02\x44\x01\x00"
+    control = b"!\xf9\x04\x00\x0a\x00\x00\x00"
+    screen = b"GIF89a" + struct.pack("<HHBBB", 1, 1, 0x80, 0, 0) + b"\0\0\0\xff\xff\xff"
+    (tmp_path / "bomb.gif").write_bytes(screen + (control + frame) * 2 + b";")
+    (tmp_path / "noise.mp4").write_bytes(bytes(range(256)) * 4)
+    for name in ("bomb.gif", "noise.mp4"):
+        run = blurapp("blur", tmp_path / name, "-o", tmp_path / "out.mkv", "--engine", "numpy")
+        assert run.returncode == 1
+        assert run.stderr.startswith(f"error: {tmp_path / name}: ")
+        assert len(run.stderr.splitlines()) == 1, run.stderr
+        assert "Errno" not in run.stderr and "Warning" not in run.stderr

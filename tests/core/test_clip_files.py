@@ -5,12 +5,16 @@ import os
 import struct
 import sys
 import tracemalloc
+import warnings
+from fractions import Fraction
 
+import av
 import numpy as np
 import pytest
 import tifffile
 from helpers.clip_files import (
     animation_file,
+    apng_file,
     audio_only_file,
     random_levels,
     smooth_levels,
@@ -266,3 +270,160 @@ def test_a_file_that_is_no_clip_is_refused_in_words(tmp_path):
         open_clip(path)
     with pytest.raises(PhotoError, match="no such file"):
         open_clip(tmp_path / "missing.mkv")
+
+
+def test_a_sixteen_bit_grey_animated_png_keeps_its_levels_and_depth(tmp_path):
+    levels = np.array([np.full((4, 5), level, np.uint16) for level in (1000, 30000, 60000)])
+    path = apng_file(tmp_path / "deep.png", levels)
+    with open_clip(path) as clip:
+        assert clip.info.bit_depth == 16
+        frames = np.stack(list(clip.frames()))
+    np.testing.assert_array_equal(frames, floats(levels))
+    np.testing.assert_array_equal(frames[0], load_photo(path).pixels)
+
+
+def test_a_tiff_stack_stored_in_planes_gives_frames_of_its_own_size(tmp_path):
+    planes = random_levels(3, (4, 6), colour=True).transpose(0, 3, 1, 2)  # frames, samples, H, W
+    path = tmp_path / "planes.tif"
+    tifffile.imwrite(path, planes, photometric="rgb", planarconfig="separate", metadata=None)
+    with open_clip(path, color=True) as clip:
+        assert clip.info.colour and clip.info.frame_shape == (6, 4, 3)
+        frames = np.stack(list(clip.frames()))
+    np.testing.assert_array_equal(frames, floats(planes.transpose(0, 2, 3, 1)))
+    # Two pixels wide: the planes are still red, green and blue.
+    red = np.zeros((2, 3, 5, 2), np.uint8)
+    red[:, 0] = 255
+    tifffile.imwrite(tmp_path / "red.tif", red, photometric="rgb", planarconfig="separate")
+    with open_clip(tmp_path / "red.tif", color=True) as clip:
+        assert clip.info.colour
+        np.testing.assert_array_equal(clip.frame(1), np.broadcast_to([1, 0, 0], (5, 2, 3)))
+    # Six grey planes: the first is the picture.
+    grey = random_levels(2, (3, 4), colour=False)[:, :, :, np.newaxis].repeat(6, 3)
+    grey = grey.transpose(0, 3, 1, 2)
+    tifffile.imwrite(tmp_path / "six.tif", grey, photometric="minisblack", planarconfig="separate")
+    with open_clip(tmp_path / "six.tif") as clip:
+        assert clip.info.frame_shape == (4, 3)
+        np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(grey[:, 0]))
+
+
+def test_a_gif_whose_later_frame_is_huge_is_refused_before_that_frame_is_decoded(tmp_path):
+    # A 1 × 1 screen, then a frame declaring 12,000 × 12,000 pixels held in a few bytes.
+    control = b"!\xf9\x04\x00\x0a\x00\x00\x00"
+    pixels = b"\x02\x02\x44\x01\x00"
+    data = b"GIF89a" + struct.pack("<HHBBB", 1, 1, 0x80, 0, 0) + b"\0\0\0\xff\xff\xff"
+    data += control + b"," + struct.pack("<HHHHB", 0, 0, 1, 1, 0) + pixels
+    data += control + b"," + struct.pack("<HHHHB", 0, 0, 12000, 12000, 0) + pixels + b";"
+    (tmp_path / "bomb.gif").write_bytes(data)
+    with open_clip(tmp_path / "bomb.gif") as clip:
+        frames = clip.frames()
+        assert next(frames).shape == (1, 1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # and no bomb warning printed on the way
+            with pytest.raises(
+                ClipError, match=r"bomb\.gif.*frame 1: the frame is 12000 × 12000 pixels"
+            ):
+                next(frames)
+
+
+def variable_rate_video(path, stamps, *, codec="ffv1", options=None):
+    """Grey frames of level 20 × their index, shown at `stamps` (milliseconds)."""
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream(codec, rate=10)
+        stream.width = stream.height = 16
+        stream.pix_fmt = "gray" if codec == "ffv1" else "yuv444p"
+        stream.codec_context.time_base = Fraction(1, 1000)
+        stream.options = options or {}
+        for index, stamp in enumerate(stamps):
+            picture = av.VideoFrame.from_ndarray(
+                np.full((16, 16, 3), 20 * index, np.uint8), "rgb24"
+            )
+            picture.pts, picture.time_base = stamp, Fraction(1, 1000)
+            for packet in [
+                *stream.encode(picture),
+                *([] if index < len(stamps) - 1 else stream.encode()),
+            ]:
+                container.mux(packet)
+    return path
+
+
+GAPPED = [0, 100, 200, 300, 10000, 10100, 10200, 10300, 10400, 30000, 30100, 30200]
+
+
+def test_a_whole_variable_rate_video_plays_to_its_end_without_a_false_truncation(tmp_path):
+    path = variable_rate_video(tmp_path / "gaps.mkv", GAPPED)
+    with open_clip(path) as clip:
+        levels = [round(float(frame[0, 0]) * 255 / 20) for frame in clip.frames()]
+    assert levels == list(range(12))
+
+
+@pytest.mark.parametrize("name", ["gaps.mp4", "gaps.mkv"])
+def test_each_frame_of_a_variable_rate_video_is_the_one_read_in_order(tmp_path, name):
+    options = {"qp": "0", "bf": "0", "g": "3"} if name.endswith(".mp4") else None
+    codec = "libx264" if name.endswith(".mp4") else "ffv1"
+    path = variable_rate_video(tmp_path / name, GAPPED, codec=codec, options=options)
+    with open_clip(path) as clip:
+        got = [round(float(clip.frame(index).mean()) * 255 / 20) for index in range(12)]
+        later = [round(float(frame.mean()) * 255 / 20) for frame in clip.frames(5)]
+    assert got == list(range(12))
+    assert later == list(range(5, 12))
+
+
+def test_transparency_in_a_video_is_shown_over_white_as_in_a_photo(tmp_path):
+    levels = np.zeros((2, 4, 6, 4), np.uint8)
+    levels[..., 0] = 255  # red, transparent on the left, half on the right, opaque below
+    levels[:, :2, :3, 3], levels[:, :2, 3:, 3], levels[:, 2:, :, 3] = 0, 128, 255
+    path = tmp_path / "alpha.mkv"
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("ffv1", rate=10)
+        stream.width, stream.height, stream.pix_fmt = 6, 4, "bgra"
+        for frame in levels:
+            for packet in stream.encode(av.VideoFrame.from_ndarray(frame, format="rgba")):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+    Image.fromarray(levels[0]).save(tmp_path / "alpha.png")
+    for color in (False, True):
+        with open_clip(path, color=color) as clip:
+            frame = clip.frame(1)
+        np.testing.assert_allclose(
+            frame, load_photo(tmp_path / "alpha.png", color=color).pixels, atol=1e-6
+        )
+
+
+def test_premultiplied_transparency_in_a_tiff_stack_is_shown_as_in_a_photo(tmp_path):
+    levels = np.zeros((2, 4, 4, 2), np.uint8)
+    levels[:, :, 2:] = (64, 128)  # transparent on the left, half-transparent grey on the right
+    tifffile.imwrite(tmp_path / "stack.tif", levels, photometric="minisblack", extrasamples=[1])
+    tifffile.imwrite(tmp_path / "page.tif", levels[0], photometric="minisblack", extrasamples=[1])
+    with open_clip(tmp_path / "stack.tif") as clip:
+        frame = clip.frame(1)
+    np.testing.assert_allclose(frame, load_photo(tmp_path / "page.tif").pixels, atol=1e-6)
+    assert frame[0, 0] == 1.0
+
+
+def test_telling_a_long_stack_is_a_clip_reads_a_few_of_its_pages(tmp_path, monkeypatch):
+    path = tiff_stack(tmp_path / "long.tif", np.zeros((300, 1, 1), np.uint8))
+    made = []
+    page = tifffile.TiffPage.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(1)
+        page(self, *args, **kwargs)
+
+    monkeypatch.setattr(tifffile.TiffPage, "__init__", counted)
+    assert is_clip(path)
+    assert len(made) <= 20
+    # A thumbnail after the pages: a photo still.
+    with tifffile.TiffWriter(tmp_path / "thumbnail.tif") as tiff:
+        for frame in [*np.zeros((30, 4, 4), np.uint8), np.zeros((2, 2), np.uint8)]:
+            tiff.write(frame)
+    assert not is_clip(tmp_path / "thumbnail.tif")
+
+
+@pytest.mark.parametrize("interval", [1e-9, 1e-300, 1e9])
+def test_an_absurd_frame_rate_plays_at_the_default_rate(tmp_path, interval):
+    path = tmp_path / "stack.tif"
+    metadata = {"finterval": interval, "axes": "TYX"}
+    tifffile.imwrite(path, np.zeros((3, 8, 8), np.uint8), imagej=True, metadata=metadata)
+    with open_clip(path) as clip:
+        assert clip.info.frames_per_second == 10.0

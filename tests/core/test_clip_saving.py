@@ -240,3 +240,63 @@ def test_an_odd_sized_clip_is_written_as_h264_too(tmp_path):
     info, frames = read_back(tmp_path / "odd.mp4", color=True)
     assert (info.width, info.height, info.frame_count) == (65, 49, 3)
     assert np.abs(frames - values).mean() < 0.06  # random pixels: the hardest for a codec
+
+
+def test_frames_of_another_shape_than_the_clip_are_refused_naming_the_output(tmp_path):
+    clip = frames_in_memory(3)
+    wrong = [np.zeros((48, 64), np.float32), np.zeros((3, 48, 3), np.float32)]
+    for name in ("out.mkv", "out.tif", "out.gif"):
+        with pytest.raises(
+            OutputError,
+            match=rf"{name}: frame 1 is an array of 3 × 48 × 3, not of the clip's 48 × 64 ",
+        ) as caught:
+            save_clip(tmp_path / name, iter(wrong), clip.info)
+        assert not (tmp_path / name).exists(), caught.value
+
+
+@pytest.mark.parametrize("count", [None, 2])
+def test_a_gif_of_unknown_or_understated_length_stops_once_past_memory(
+    tmp_path, monkeypatch, count
+):
+    # 640 × 480 frames kept at 4 bytes a pixel: 10 MB (half of it usable) holds four.
+    monkeypatch.setattr(clip_saving, "available_memory", lambda: 10_000_000)
+    info = FramesInMemory(np.zeros((2, 480, 640), np.float32)).info
+    info = type(info)(**{**info.__dict__, "frame_count": count})
+    taken = []
+
+    def many():
+        for _ in range(40):  # ten times what fits; finite, so that a regression fails, not hangs
+            taken.append(1)
+            yield np.zeros((480, 640), np.float32)
+
+    with pytest.raises(OutputError, match=r"out\.webp: WEBP keeps every frame in memory"):
+        save_clip(tmp_path / "out.webp", many(), info)
+    assert len(taken) <= 5 and not (tmp_path / "out.webp").exists()
+
+
+def test_a_clip_is_never_written_over_itself(tmp_path):
+    source = video_file(tmp_path / "in.mkv", random_levels(3), rate=10)
+    before = source.read_bytes()
+    (tmp_path / "link.mkv").symlink_to(source)
+    for target in (source, tmp_path / "link.mkv"):
+        with open_clip(source) as clip, pytest.raises(OutputError, match="never writes over it"):
+            blur_clip_to_file(clip, target, BlurSpec(), get_engine("numpy"))
+    with open_clip(source) as clip, pytest.raises(OutputError, match="never writes over it"):
+        save_clip(source, clip.frames(), clip.info)
+    assert source.read_bytes() == before
+
+
+@pytest.mark.parametrize("rate", [1e9, 1e-9])
+@pytest.mark.parametrize("name", ["out.mkv", "out.gif"])
+def test_a_clip_at_an_absurd_rate_is_written_at_the_default_rate(tmp_path, rate, name):
+    clip = frames_in_memory(3, rate=rate)
+    save_clip(tmp_path / name, clip.frames(), clip.info)
+    info, frames = read_back(tmp_path / name)
+    assert len(frames) == 3 and info.frames_per_second == 10.0
+
+
+def test_a_fast_gif_keeps_a_delay_browsers_honour(tmp_path):
+    clip = frames_in_memory(3, rate=500)
+    save_clip(tmp_path / "out.gif", clip.frames(), clip.info)
+    info, _ = read_back(tmp_path / "out.gif")
+    assert info.frames_per_second == 50.0  # 20 ms a frame, GIF's shortest honoured delay

@@ -1,6 +1,8 @@
 """Clip files made for a test, in the test's own folder: videos through PyAV (FFV1 for pixel
 checks), TIFF stacks, animated GIF, WebP and PNG. Tiny, so the tests stay quick."""
 
+import struct
+import zlib
 from fractions import Fraction
 
 import av
@@ -91,4 +93,33 @@ def animation_file(path, levels, *, milliseconds=40, **options):
     pictures[0].save(
         path, save_all=True, append_images=pictures[1:], duration=milliseconds, loop=0, **options
     )
+    return path
+
+
+def _png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def apng_file(path, levels, *, colour_type=0, declared=None):
+    """`levels` (uint8 or uint16, frames × height × width (× samples)) as an animated PNG
+    written chunk by chunk (Pillow writes no 16-bit APNG); `declared` frames in its acTL."""
+    levels = np.asarray(levels)
+    height, width = levels.shape[1:3]
+    depth = 16 if levels.dtype == np.uint16 else 8
+    header = struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, 0)
+    out = b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
+    out += _png_chunk(b"acTL", struct.pack(">II", declared or len(levels), 0))
+    sequence = 0
+    for index, frame in enumerate(levels):
+        control = struct.pack(">IIIIIHHBB", sequence, width, height, 0, 0, 1, 10, 0, 0)
+        out += _png_chunk(b"fcTL", control)
+        sequence += 1
+        rows = frame.astype(frame.dtype.newbyteorder(">")).reshape(height, -1).view(np.uint8)
+        data = zlib.compress(b"".join(b"\0" + row.tobytes() for row in rows))
+        if index == 0:
+            out += _png_chunk(b"IDAT", data)
+        else:
+            out += _png_chunk(b"fdAT", struct.pack(">I", sequence) + data)
+            sequence += 1
+    path.write_bytes(out + _png_chunk(b"IEND", b""))
     return path
