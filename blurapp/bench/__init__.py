@@ -453,12 +453,20 @@ def run_sections(
             elif name == "video":
                 from blurapp.bench.video import video
 
-                options = {k: v for k, v in (video_options or {}).items() if k != "clip_frames"}
+                options = {
+                    key: value
+                    for key, value in (video_options or {}).items()
+                    if key not in ("clip_frames", "playing_seconds")
+                }
                 figures = video(**options)
             elif name == "playing":
-                from blurapp.bench.clips import playing
+                from blurapp.bench.clips import DEFAULT_PLAYING_SECONDS, playing
 
-                figures = playing((video_options or {}).get("resolutions", ["1080p"]))
+                options = video_options or {}
+                figures = playing(
+                    options.get("resolutions", ["1080p"]),
+                    options.get("playing_seconds", DEFAULT_PLAYING_SECONDS),
+                )
             elif name == "clip-file":
                 from blurapp.bench.clips import DEFAULT_CLIP_FRAMES, clip_file
 

@@ -26,6 +26,8 @@ from blurapp.bench.video import parse_resolution
 from blurapp.core.clip import ClipInfo
 from blurapp.core.engines import get_engine
 
+# How long the playing section plays each clip.
+DEFAULT_PLAYING_SECONDS = 15.0
 # The clip-file section's clip: as many frames as a ten-second clip at 30 frames/s.
 DEFAULT_CLIP_FRAMES = (300,)
 CLIP_RATE = 30.0
@@ -34,22 +36,25 @@ CLIP_RATE = 30.0
 _DISTINCT_FRAMES = 24
 
 
-def playing(resolutions: Sequence[str]) -> dict:
-    """The window playing a grey clip of each resolution (see blurapp.ui.probe.measure_playing)."""
+def playing(resolutions: Sequence[str], seconds: float = DEFAULT_PLAYING_SECONDS) -> dict:
+    """The window playing a grey clip of each resolution for `seconds` (see
+    blurapp.ui.probe.measure_playing)."""
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     rows = []
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
         env["BLURAPP_CACHE_DIR"] = cache
         for text in resolutions:
             label, width, height = parse_resolution(text)
+            probe = ["-m", "blurapp.ui.probe", "--playing", str(width), str(height), str(seconds)]
             run = subprocess.run(
-                [sys.executable, "-m", "blurapp.ui.probe", "--playing", str(width), str(height)],
+                [sys.executable, *probe],
                 capture_output=True,
                 text=True,
                 timeout=900,
                 env=env,
             )
             row: dict = {"resolution": label, "width": width, "height": height}
+            row["seconds"] = seconds
             if run.returncode != 0:
                 lines = run.stderr.strip().splitlines()
                 row["error"] = lines[-1] if lines else "the probe failed"
@@ -144,7 +149,10 @@ def playing_rows(figures: dict, row_of: Callable[..., dict], value: Callable[...
         if "error" in row:
             continue
         what = f"{row['resolution']} ({row['width']}×{row['height']}) grey, both panes playing"
-        how = "a 30 frames/s clip played in the window for 15 s, from JAX-jit's first frame"
+        how = (
+            f"a 30 frames/s clip played in the window for {row['seconds']:g} s, each pane from its"
+            " first frame"
+        )
         for name, engine in row["engines"].items():
             title = get_engine(name).title
             rate = value(engine["frames_per_second"])

@@ -106,7 +106,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         metavar="N",
         help="frames of each span the video section times (default: %(default)s)",
     )
-    from blurapp.bench.clips import DEFAULT_CLIP_FRAMES
+    from blurapp.bench.clips import DEFAULT_CLIP_FRAMES, DEFAULT_PLAYING_SECONDS
 
     bench.add_argument(
         "--clip-frames",
@@ -115,6 +115,13 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         default=list(DEFAULT_CLIP_FRAMES),
         metavar="N",
         help="frames of each clip the clip-file section blurs to a file (default: %(default)s)",
+    )
+    bench.add_argument(
+        "--playing-seconds",
+        type=_seconds_argument,
+        default=DEFAULT_PLAYING_SECONDS,
+        metavar="S",
+        help="how long the playing section plays each clip (default: %(default)s)",
     )
     bench.add_argument(
         "--probe-megapixels",
@@ -183,6 +190,16 @@ def _frames_argument(text: str) -> int:
     return value
 
 
+def _seconds_argument(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 to 3600)")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     import tempfile
 
@@ -243,6 +260,7 @@ def _run_bench(args: argparse.Namespace) -> int:
                 "resolutions": args.video_resolutions,
                 "frames": args.video_frames,
                 "clip_frames": args.clip_frames,
+                "playing_seconds": args.playing_seconds,
             },
         )
     )

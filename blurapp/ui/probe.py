@@ -6,8 +6,9 @@
 - the time to repaint both panes after zooming and panning a big photo;
 - with `--live`, the live preview's latency: from a change of sigma to the JAX-jit pane
   repainted with its blur, while NumPy's pane still computes the change before;
-- with `--playing WIDTH HEIGHT [colour]`, a clip of that size playing through both panes: each
-  pane's frames per second and frames dropped, and the event loop's longest stall meanwhile.
+- with `--playing WIDTH HEIGHT SECONDS [colour]`, a clip of that size playing through both
+  panes: each pane's frames per second and frames dropped, and the event loop's longest stall
+  meanwhile.
 """
 
 from __future__ import annotations
@@ -230,9 +231,11 @@ PLAYING_RATE = 30.0
 PLAYING_SECONDS = 15.0
 
 
-def measure_playing(width: int, height: int, colour: bool = False) -> dict:
+def measure_playing(
+    width: int, height: int, colour: bool = False, seconds: float = PLAYING_SECONDS
+) -> dict:
     """Play a clip of `width` × `height` frames (grey, or colour) through the window's two
-    panes (NumPy and JAX-jit, 9 × 9, σ 2.5) for PLAYING_SECONDS: what each pane says and the
+    panes (NumPy and JAX-jit, 9 × 9, σ 2.5) for `seconds`: what each pane says and the
     longest stall of the event loop, from the first frame JAX-jit shows on."""
     import numpy as np
     from PySide6.QtCore import QEventLoop, QTimer
@@ -280,7 +283,7 @@ def measure_playing(width: int, height: int, colour: bool = False) -> dict:
         window.show()
         window.open_clip(Looping())
         loop = QEventLoop()
-        QTimer.singleShot(round(PLAYING_SECONDS * 1000), loop.quit)
+        QTimer.singleShot(round(seconds * 1000), loop.quit)
         loop.exec()
         timer.stop()
         state = states[0]
@@ -311,10 +314,9 @@ def measure_playing(width: int, height: int, colour: bool = False) -> dict:
 if __name__ == "__main__":
     if sys.argv[1] == "--live":  # --live PHOTO ALGORITHM
         print(json.dumps(measure_live(Path(sys.argv[2]), sys.argv[3])))
-    elif sys.argv[1] == "--playing":  # --playing WIDTH HEIGHT [colour]
-        arguments = sys.argv[2:]
-        print(
-            json.dumps(measure_playing(int(arguments[0]), int(arguments[1]), "colour" in arguments))
-        )
+    elif sys.argv[1] == "--playing":  # --playing WIDTH HEIGHT SECONDS [colour]
+        width, height, seconds, *rest = sys.argv[2:]
+        figures = measure_playing(int(width), int(height), "colour" in rest, float(seconds))
+        print(json.dumps(figures))
     else:
         print(json.dumps(measure(Path(sys.argv[1]))))

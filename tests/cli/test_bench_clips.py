@@ -11,19 +11,22 @@ from blurapp.bench.record import figure_rows
 from blurapp.bench.report import section_lines
 from blurapp.core.engines import get_engine
 
-pytestmark = pytest.mark.slow  # each section launches BlurApp; playing lasts 15 s
+pytestmark = pytest.mark.slow  # each section launches BlurApp
 
 
 def test_a_clip_playing_says_each_panes_frames_per_second_and_the_longest_stall(tmp_path):
-    run = blurapp("bench", "--sections", "playing", "--video-resolutions", "160x120", "--json")
+    run = blurapp(
+        "bench", "--sections", "playing", "--video-resolutions", "160x120",
+        "--playing-seconds", "5", "--json",
+    )  # fmt: skip
     assert run.returncode == 0, run.stderr
     (row,) = json.loads(run.stdout)["playing"]["rows"]
     assert (row["width"], row["height"], row["clip_frames_per_second"]) == (160, 120, 30.0)
     for name in ("numpy", "jax"):
         engine = row["engines"][name]
-        # 15 s of a 30 frames/s clip: a small clip's frames are blurred far quicker than they
+        # 5 s of a 30 frames/s clip: a small clip's frames are blurred far quicker than they
         # come, so each pane keeps close to the clip's pace, never above it for long.
-        assert engine["frames_shown"] > 100
+        assert engine["frames_shown"] > 30
         assert 5 < engine["frames_per_second"] < 40
         assert engine["frames_dropped"] >= 0
     assert 0 < row["stall_max_seconds"] < 5
