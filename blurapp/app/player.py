@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,29 @@ THREAD_NAME = "clip playing"  # the start of its threads' names: the tests look 
 
 def _english(context: str, text: str) -> str:
     return text
+
+
+class _ClipReading:
+    """Who reads a clip: one thread at a time (a file's decoder is one), and a count of the
+    reads, by which the frames being played know that another read has moved the decoder."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.reads = 0
+
+
+_readings: weakref.WeakKeyDictionary[Clip, _ClipReading] = weakref.WeakKeyDictionary()
+_readings_lock = threading.Lock()
+
+
+def _reading(clip: Clip) -> _ClipReading:
+    """The one _ClipReading of `clip`, shared by every player of it (a pane given another
+    engine starts a new player while the old one's threads end)."""
+    with _readings_lock:
+        reading = _readings.get(clip)
+        if reading is None:
+            reading = _readings[clip] = _ClipReading()
+        return reading
 
 
 def frame_to_blur(frame: np.ndarray, *, color: bool) -> np.ndarray:
@@ -87,7 +111,7 @@ class Player:
         self._spec, self._titles, self._translate, self._clock = spec, titles, translate, clock
         self._condition = threading.Condition()
         # The clip is read by one thread at a time: the reader, or a paused frame's job.
-        self._clip_lock = threading.Lock()
+        self._reading = _reading(clip)
         # Bumped by every pause, seek and close: work begun before it is not shown.
         self._generation = 0
         self._newest: tuple[int, int, np.ndarray] | None = None  # generation, index, frame
@@ -144,8 +168,15 @@ class Player:
         return self.playback.playing
 
     def read_frame(self, index: int) -> np.ndarray:
-        """Frame `index` of the clip, read while nothing else reads it (for a paused frame)."""
-        with self._clip_lock:
+        """Frame `index` of the clip, read while nothing else reads it (for a paused frame).
+        Raises BlurCancelled while playing: a paused frame is no longer wanted, and reading it
+        would move the decoder the frames played come from."""
+        reading = self._reading
+        with reading.lock:
+            with self._condition:
+                if self.playback.playing:
+                    raise BlurCancelled()
+            reading.reads += 1
             return self.clip.frame(index)
 
     def collect(self) -> PlayerState:
@@ -201,6 +232,8 @@ class Player:
         # take a while, and the window's thread takes the condition for every look.
         frames: Iterator[np.ndarray] | None = None
         generation, index = -1, 0
+        reading = self._reading
+        reads = 0  # the clip's reads after this thread's last one
         try:
             while True:
                 done_with: Iterator[np.ndarray] | None = None
@@ -226,10 +259,16 @@ class Player:
                     self._let_go(done_with)
                     continue
                 frame, problem, error_seen = None, None, None
-                with self._clip_lock:
+                with reading.lock:
                     try:
+                        if frames is not None and reading.reads != reads:
+                            # Another read moved the decoder: read on from a new start.
+                            self._close_frames(frames)
+                            frames = None
                         if frames is None:
                             frames = self.clip.frames(index)
+                        reading.reads += 1
+                        reads = reading.reads
                         frame = next(frames)
                     except StopIteration:
                         pass
@@ -255,10 +294,16 @@ class Player:
 
     def _let_go(self, frames: Iterator[np.ndarray] | None) -> None:
         """Close the frames being read: the file's decoder lets go."""
+        if frames is not None:
+            with self._reading.lock:
+                self._reading.reads += 1
+                self._close_frames(frames)
+
+    @staticmethod
+    def _close_frames(frames: Iterator[np.ndarray]) -> None:
         close: Any = getattr(frames, "close", None)
         if close is not None:
-            with self._clip_lock:
-                close()
+            close()
 
     def _blur(self, engine_name: str) -> None:
         engine = get_engine(engine_name)

@@ -16,7 +16,7 @@ from blurapp.app.player import Player
 from blurapp.app.running import InlineRunner
 from blurapp.core.clip import Clip, ClipError, ClipInfo, FramesInMemory
 from blurapp.core.engines import Engine, register, unregister
-from blurapp.core.runs import Call, FirstCall
+from blurapp.core.runs import BlurCancelled, Call, FirstCall
 from blurapp.core.spec import BlurSpec
 
 SPEC = BlurSpec(kernel_size=5, sigma=1.5)
@@ -306,3 +306,46 @@ def test_a_path_opens_as_a_clip_when_the_clip_readers_say_so(monkeypatch, tmp_pa
     assert opens_as_clip(tmp_path / "walk.MP4") and not opens_as_clip(tmp_path / "stack.tif")
     readers.is_clip = lambda path: path.suffix == ".tif"
     assert opens_as_clip(tmp_path / "stack.tif") and not opens_as_clip(tmp_path / "walk.png")
+
+
+class OneDecoder(FramesInMemory):
+    """Frames read through one decoder, as a video file's are: every read seeks it, so a read
+    of one frame moves the place the frames being played come from."""
+
+    def __init__(self, frames, **keywords):
+        super().__init__(frames, **keywords)
+        self.place = 0
+
+    def frame(self, index):
+        return Clip.frame(self, index)  # through the decoder, as a file's is
+
+    def _read(self, start):
+        self.place = start
+        while self.place < len(self._frames):
+            frame = self._frames[self.place].copy()
+            self.place += 1
+            yield frame
+
+
+def test_a_paused_frames_read_never_moves_the_frames_being_played():
+    ramp = np.arange(60, dtype=np.float32)[:, None, None] / 60 * np.ones((1, 6, 8), np.float32)
+    clip = OneDecoder(ramp, frames_per_second=40)
+    player = Player(clip, BlurSpec(kernel_size=1, sigma=0.5), ("numpy",))
+    shown = {}
+    refused = 0
+    try:
+        player.play()
+        deadline = time.monotonic() + 30
+        while not (state := player.collect()).finished and time.monotonic() < deadline:
+            for frame in state.shown.values():
+                shown[frame.index] = frame
+            try:  # a paused frame's read that comes late, as a queued one does
+                player.read_frame(50)
+            except BlurCancelled:
+                refused += 1
+            time.sleep(0.005)
+    finally:
+        assert player.close()
+    wrong = [i for i, f in shown.items() if not np.allclose(f.output, ramp[i], atol=1e-5)]
+    assert len(shown) > 10 and wrong == []
+    assert refused > 0  # read while playing: not wanted, and not read

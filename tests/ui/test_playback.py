@@ -322,3 +322,45 @@ def test_a_frame_that_cannot_be_read_is_said_and_the_clip_stays_open(
     with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
         window.clip_bar.slider.setValue(2)
     assert shown.args == [2] and window.clips.clip is clip
+
+
+class OneDecoder(FramesInMemory):
+    """Frames read through one decoder that takes a while to seek, as a video file's are: every
+    read of a frame moves the place the frames being played come from."""
+
+    def __init__(self, frames, **keywords):
+        super().__init__(frames, **keywords)
+        self.place = 0
+
+    def frame(self, index):
+        return Clip.frame(self, index)
+
+    def _read(self, start):
+        time.sleep(0.01)
+        self.place = start
+        while self.place < len(self._frames):
+            frame = self._frames[self.place].copy()
+            self.place += 1
+            yield frame
+
+
+def test_play_at_once_after_dragging_the_slider_plays_each_frame_as_it_is(qtbot, make_window):
+    window = make_window(wait=False)
+    jax_settled(qtbot, window)  # the frames read for the slider are the runner's next jobs
+    window.set_pane_engine(0, "numpy")
+    window.set_pane_engine(1, "numpy-loop")
+    ramp = np.arange(80, dtype=np.float32)[:, None, None] / 80 * np.ones((1, *FRAME_SHAPE))
+    open_clip(qtbot, window, OneDecoder(ramp, frames_per_second=40))
+    wrong = []
+
+    def played(state):
+        for shown in state.shown.values():
+            if shown.index >= len(ramp) or not np.allclose(shown.output, ramp[shown.index]):
+                wrong.append((shown.engine, shown.index))
+
+    window.clips.played.connect(played)
+    for index in range(40, 80, 2):  # dragged while paused: a frame read for each place
+        window.clip_bar.slider.setValue(index)
+    window.clip_bar.slider.setValue(0)
+    play_to_the_end(qtbot, window)
+    assert wrong == []
