@@ -9,6 +9,7 @@ output, so memory is a few frames per engine whatever the clip's length. The win
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 import time
@@ -33,6 +34,9 @@ from blurapp.core.spec import BlurSpec
 log = logging.getLogger(__name__)
 
 THREAD_NAME = "clip playing"  # the start of its threads' names: the tests look for any left
+# At the program's exit, a thread inside an engine's call (a compiled JAX call cannot be
+# stopped) is waited for this long in all: Python torn down under it could crash.
+EXIT_WAIT_SECONDS = 30.0
 
 
 def _english(context: str, text: str) -> str:
@@ -46,6 +50,11 @@ class _ClipReading:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.reads = 0
+        self.readers = 0  # players' reader threads not yet ended
+
+
+# Every player's threads still running, those of players closed included.
+_threads: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
 
 
 _readings: weakref.WeakKeyDictionary[Clip, _ClipReading] = weakref.WeakKeyDictionary()
@@ -60,6 +69,39 @@ def _reading(clip: Clip) -> _ClipReading:
         if reading is None:
             reading = _readings[clip] = _ClipReading()
         return reading
+
+
+def wait_for_playing(timeout: float | None) -> bool:
+    """Wait up to `timeout` seconds in all (None: as long as it takes) for the threads of
+    every player closed to end; whether they have (one inside an engine's call ends when the
+    call returns, its frame not shown)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    for thread in list(_threads):
+        if thread is threading.current_thread():
+            continue
+        thread.join(None if deadline is None else max(deadline - time.monotonic(), 0.0))
+    return not any(thread.is_alive() for thread in list(_threads))
+
+
+def close_if_unread(clip: Clip) -> bool:
+    """Close `clip` unless a player's thread or a paused frame's read still has it; whether
+    it is closed (the window tries again a little later, so that it never waits)."""
+    reading = _reading(clip)
+    if not reading.lock.acquire(blocking=False):
+        return False
+    try:
+        if reading.readers:
+            return False
+        clip.close()
+        return True
+    finally:
+        reading.lock.release()
+
+
+@atexit.register
+def _wait_at_exit() -> None:
+    if not wait_for_playing(EXIT_WAIT_SECONDS):
+        log.warning("the program ends while an engine still blurs a clip's frame")
 
 
 def frame_to_blur(frame: np.ndarray, *, color: bool) -> np.ndarray:
@@ -127,7 +169,10 @@ class Player:
             )
             for engine in engines
         ]
+        with self._reading.lock:
+            self._reading.readers += 1
         for thread in self._threads:
+            _threads.add(thread)
             thread.start()
 
     # --- What the window does ---------------------------------------------------------------
@@ -204,19 +249,20 @@ class Player:
             )
 
     def close(self, timeout: float | None = 2.0) -> bool:
-        """Stop every thread, waiting up to `timeout` seconds for each; whether all ended (an
-        engine inside one call that cannot be stopped ends on its own)."""
+        """Stop every thread, waiting up to `timeout` seconds in all (0: not at all, as the
+        window's thread does); whether all ended. An engine inside one call that cannot be
+        stopped ends on its own, and what it made is not shown. The clip stays open (see
+        close_if_unread)."""
         with self._condition:
             self._closing = True
             self.playback.pause(self._clock())
             self._generation += 1
             self._condition.notify_all()
-        ended = True
+        deadline = None if timeout is None else time.monotonic() + timeout
         for thread in self._threads:
-            if thread is not threading.current_thread():
-                thread.join(timeout)
-                ended = ended and not thread.is_alive()
-        return ended
+            if thread is not threading.current_thread() and timeout != 0:
+                thread.join(None if deadline is None else max(deadline - time.monotonic(), 0.0))
+        return not any(thread.is_alive() for thread in self._threads)
 
     # --- The threads --------------------------------------------------------------------------
 
@@ -291,6 +337,8 @@ class Player:
                     frames = None
         finally:
             self._let_go(frames)
+            with reading.lock:
+                reading.readers -= 1
 
     def _let_go(self, frames: Iterator[np.ndarray] | None) -> None:
         """Close the frames being read: the file's decoder lets go."""

@@ -364,3 +364,47 @@ def test_play_at_once_after_dragging_the_slider_plays_each_frame_as_it_is(qtbot,
     window.clip_bar.slider.setValue(0)
     play_to_the_end(qtbot, window)
     assert wrong == []
+
+
+@pytest.fixture
+def stuck_engines():
+    """Two engines that take 4 s a frame and cannot be stopped inside it (as one compiled
+    call cannot); their threads are waited for after the test."""
+    from blurapp.app.player import wait_for_playing
+
+    def first_call(image, kernel, *, platform, progress, cancelled):
+        time.sleep(4)
+        return FirstCall(output=image.copy(), again=lambda: Call(4), seconds=4)
+
+    names = ("stuck1", "stuck2")
+    for name in names:
+        register(Engine(name, name.title(), first_call))
+    yield names
+    assert wait_for_playing(30)
+    for name in names:
+        unregister(name)
+
+
+@pytest.mark.parametrize("action", ["another engine", "another clip", "close"])
+def test_the_window_never_waits_for_an_engine_stuck_in_a_frame(
+    qtbot, make_window, stuck_engines, action
+):
+    window = make_window(wait=False)
+    for pane, engine in enumerate(stuck_engines):
+        window.set_pane_engine(pane, engine)
+    open_clip(qtbot, window, FramesInMemory(frames(400), frames_per_second=20))
+    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+        window.play_action.trigger()
+    tracks = window.clips.player.playback.tracks
+    qtbot.waitUntil(lambda: all(tracks[engine].busy for engine in stuck_engines))
+    began = time.perf_counter()
+    if action == "another engine":
+        window.set_pane_engine(1, "numpy")
+        assert window.clips.playing
+    elif action == "another clip":
+        window.open_clip(FramesInMemory(frames(5), frames_per_second=20))
+    else:
+        window.close()
+    seconds = time.perf_counter() - began
+    # Closing waits a little for the threads, all of them together; nothing else waits.
+    assert seconds < (2.5 if action == "close" else 0.5)
