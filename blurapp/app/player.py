@@ -157,6 +157,9 @@ class Player:
         # Bumped by every pause, seek and close: work begun before it is not shown.
         self._generation = 0
         self._newest: tuple[int, int, np.ndarray] | None = None  # generation, index, frame
+        # The last frame read (index, frame): paused on, it is the photo without reading it
+        # again (a camera gives its next frame, a clip cut short may not give it at all).
+        self._last_read: tuple[int, np.ndarray] | None = None
         self._shown: dict[str, ShownFrame] = {}
         self._closing = False
         self._problem_error: BaseException | None = None
@@ -221,6 +224,9 @@ class Player:
             with self._condition:
                 if self.playback.playing:
                     raise BlurCancelled()
+                last = self._last_read
+                if last is not None and last[0] == index:
+                    return last[1]
             reading.reads += 1
             return self.clip.frame(index)
 
@@ -330,6 +336,7 @@ class Player:
                             self._problem_error = self._problem_error or error_seen
                         else:
                             self._newest = (generation, index, frame)
+                            self._last_read = (index, frame)
                             index += 1
                         self._condition.notify_all()
                 if frame is None:

@@ -469,11 +469,12 @@ class ClipPlayer(QObject):
         self._headline = [state.headline]
         self.played.emit(state)
         if state.problem is not None and not self._problem_told:
-            # The frames shown stay: the clip gives no more to pause on.
+            # Paused on the last frame that was read, which becomes the photo.
             self._problem_told = True
-            player.pause()
+            index = player.pause()
             self._timer.stop()
             self._on_playing(False)
+            self._show_paused(index)
             self.clip_stopped.emit(state.problem)
             error = state.problem_error
             words = translated_problem(error) if isinstance(error, FileProblem) else state.problem

@@ -408,3 +408,27 @@ def test_the_window_never_waits_for_an_engine_stuck_in_a_frame(
     seconds = time.perf_counter() - began
     # Closing waits a little for the threads, all of them together; nothing else waits.
     assert seconds < (2.5 if action == "close" else 0.5)
+
+
+class CutShortReading(FramesInMemory):
+    """A file whose decoding stops at frame 3 as it plays, as a truncated video's does."""
+
+    def _read(self, start):
+        for index in range(start, len(self._frames)):
+            if index >= 3:
+                raise ClipError("cut.mp4", "the file ends at frame {count}", count=3)
+            yield self._frames[index].copy()
+
+
+def test_a_clip_that_stops_playing_pauses_on_the_last_frame_that_decoded(
+    qtbot, make_window, warnings_shown
+):
+    window = make_window(wait=False)
+    clip = CutShortReading(frames(8), frames_per_second=20, name="cut.mp4")
+    open_clip(qtbot, window, clip)
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
+        window.play_action.trigger()
+    assert paused.args == [2] and not window.clips.playing
+    assert warnings_shown == [("The Clip Stopped", "cut.mp4: the file ends at frame 3")]
+    assert window.clip_bar.frame_label.text() == "frame 3 of 3"
+    np.testing.assert_array_equal(window.photo.pixels, clip.frame(2))
