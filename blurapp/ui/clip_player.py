@@ -178,6 +178,8 @@ class ClipPlayer(QObject):
         """Show `clip`, paused on its first frame; the window's clip until another file opens."""
         self.close_clip()
         self.clip = clip
+        # Told once: played again, the clip plays to where it stopped, and pauses there.
+        self._problem_told = False
         self.window.clip_bar.show_clip(clip.info.frame_count)
         self._new_player()
         self._enable(True)
@@ -232,7 +234,6 @@ class ClipPlayer(QObject):
             return
         self.window.controller.forget_frame()
         self.window.session.run_stopped()  # the panes are the playing's now
-        self._problem_told = False
         self.player.set_spec(self.window.session.parameters)
         self.player.play()
         self._timer.start()

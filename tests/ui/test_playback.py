@@ -432,3 +432,22 @@ def test_a_clip_that_stops_playing_pauses_on_the_last_frame_that_decoded(
     assert warnings_shown == [("The Clip Stopped", "cut.mp4: the file ends at frame 3")]
     assert window.clip_bar.frame_label.text() == "frame 3 of 3"
     np.testing.assert_array_equal(window.photo.pixels, clip.frame(2))
+
+
+def test_a_clip_cut_short_plays_again_to_where_it_stops_without_a_second_warning(
+    qtbot, make_window, warnings_shown
+):
+    window = make_window(wait=False)
+    clip = CutShortReading(frames(8), frames_per_second=20, name="cut.mp4")
+    open_clip(qtbot, window, clip)
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
+        window.play_action.trigger()
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
+        window.clip_bar.slider.setValue(0)
+    shown = set()
+    window.clips.played.connect(lambda state: shown.update(f.index for f in state.shown.values()))
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
+        window.play_action.trigger()
+    assert paused.args == [2] and {0, 2} <= shown <= {0, 1, 2}
+    assert warnings_shown == [("The Clip Stopped", "cut.mp4: the file ends at frame 3")]
+    np.testing.assert_array_equal(window.photo.pixels, clip.frame(2))
