@@ -207,8 +207,11 @@ class Player:
             return position
 
     def set_spec(self, spec: BlurSpec) -> None:
-        """Blur the frames to come as `spec` says."""
+        """Blur the frames to come as `spec` says (an engine that failed tries again)."""
         with self._condition:
+            if spec != self._spec:
+                self.playback.try_failed_again()
+                self._condition.notify_all()
             self._spec = spec
 
     @property

@@ -145,6 +145,17 @@ def test_an_engine_that_fails_says_why_in_its_pane_and_takes_no_more_frames():
     assert playback.pane_words("broken") == "RuntimeError: out of registers"
 
 
+def test_an_engine_that_failed_is_tried_again_when_playing_starts_again():
+    playback = Playback(info(), ("numpy", "flaky"))
+    playback.play(0.0)
+    playback.take("flaky", 0)
+    playback.failed("flaky", "RuntimeError: out of memory")
+    playback.pause(0.5)
+    playback.play(1.0)
+    assert playback.take("flaky", 5) == 5
+    assert playback.pane_words("flaky") == "starting…"
+
+
 # --- The threads, on a clip -------------------------------------------------------------------
 
 
@@ -349,3 +360,30 @@ def test_a_paused_frames_read_never_moves_the_frames_being_played():
     wrong = [i for i, f in shown.items() if not np.allclose(f.output, ramp[i], atol=1e-5)]
     assert len(shown) > 10 and wrong == []
     assert refused > 0  # read while playing: not wanted, and not read
+
+
+def test_an_engine_that_failed_is_tried_again_with_new_parameters():
+    calls = []
+
+    def first_call(image, kernel, *, platform, progress, cancelled):
+        calls.append(kernel.shape)
+        if len(calls) == 1:
+            raise RuntimeError("out of memory")
+        return FirstCall(output=image.copy(), again=lambda: Call(0.001), seconds=0.001)
+
+    register(Engine("flaky", "Flaky", first_call))
+    player = Player(FramesInMemory(frames(400), frames_per_second=50), SPEC, ("flaky",))
+    try:
+        player.play()
+        deadline = time.monotonic() + 30
+        while "out of memory" not in player.collect().pane_words["flaky"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        player.set_spec(BlurSpec(kernel_size=7, sigma=2.0))
+        while not player.collect().shown:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+    finally:
+        assert player.close()
+        unregister("flaky")
+    assert calls[0] == (5, 5) and calls[-1] == (7, 7)
