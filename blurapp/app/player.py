@@ -25,7 +25,7 @@ from blurapp.app.jobs import failure_words, is_foreseen
 from blurapp.app.playback import Playback
 from blurapp.app.pyramid import build_pyramid
 from blurapp.core.clip import Clip
-from blurapp.core.engines import get_engine
+from blurapp.core.engines import Engine, get_engine
 from blurapp.core.pixels import luma
 from blurapp.core.runs import BlurCancelled
 from blurapp.core.saving import to_8bit
@@ -233,6 +233,13 @@ class Player:
             reading.reads += 1
             return self.clip.frame(index)
 
+    def _title(self, engine: str) -> str:
+        """`engine`'s title, or its name when it is gone from the registry."""
+        try:
+            return self._titles(engine)
+        except Exception:
+            return engine
+
     def collect(self) -> PlayerState:
         """What there is to show now; each engine's frame is handed out once."""
         with self._condition:
@@ -248,7 +255,7 @@ class Player:
                     engine: playback.pane_words(engine, self._translate, now=now)
                     for engine in playback.engines
                 },
-                headline=playback.headline(self._titles, self._translate, now=now),
+                headline=playback.headline(self._title, self._translate, now=now),
                 frame=frame,
                 frame_words=playback.frame_words(frame, self._translate),
                 playing=playback.playing,
@@ -364,7 +371,9 @@ class Player:
             close()
 
     def _blur(self, engine_name: str) -> None:
-        engine = get_engine(engine_name)
+        # Looked up on the thread, inside the frame's try: an engine gone from the registry
+        # (a plugin's) says so in its pane like any failure, and is looked up again next time.
+        engine: Engine | None = None
         while True:
             with self._condition:
                 while True:
@@ -382,6 +391,7 @@ class Player:
                 return generation != self._generation
 
             try:
+                engine = engine or get_engine(engine_name)
                 image = frame_to_blur(frame, color=spec.color)
                 output = engine.start(image, spec.kernel, cancelled=stale).output
                 picture = build_pyramid(to_8bit(output))

@@ -387,3 +387,27 @@ def test_an_engine_that_failed_is_tried_again_with_new_parameters():
         assert player.close()
         unregister("flaky")
     assert calls[0] == (5, 5) and calls[-1] == (7, 7)
+
+
+def test_an_engine_gone_from_the_registry_says_so_in_its_pane_and_the_other_plays_on():
+    from blurapp.core.engines import get_engine
+
+    player = Player(
+        FramesInMemory(frames(400), frames_per_second=50),
+        SPEC,
+        ("numpy", "nowhere"),
+        titles=lambda engine: get_engine(engine).title,
+    )
+    try:
+        player.play()
+        deadline = time.monotonic() + 30
+        while "nowhere" not in (state := player.collect()).pane_words["nowhere"]:
+            assert time.monotonic() < deadline, state.pane_words
+            time.sleep(0.01)
+        while "numpy" not in player.collect().shown:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+    finally:
+        assert player.close()
+    assert state.pane_words["nowhere"].startswith("UnknownEngineError")
+    assert state.headline.startswith("NumPy ") and "nowhere –" in state.headline
