@@ -411,3 +411,44 @@ def test_an_engine_gone_from_the_registry_says_so_in_its_pane_and_the_other_play
         assert player.close()
     assert state.pane_words["nowhere"].startswith("UnknownEngineError")
     assert state.headline.startswith("NumPy ") and "nowhere –" in state.headline
+
+
+EXIT_SCRIPT = """
+import sys, time
+import numpy as np
+from blurapp.app.player import Player
+from blurapp.core.clip import FramesInMemory
+from blurapp.core.engines import Engine, register
+from blurapp.core.runs import Call, FirstCall
+from blurapp.core.spec import BlurSpec
+
+def first_call(image, kernel, *, platform, progress, cancelled):
+    time.sleep(1.0)  # one call that cannot be stopped, as a compiled one
+    with open(sys.argv[1], "w") as done:
+        done.write("ended")
+    return FirstCall(output=image.copy(), again=lambda: Call(1.0), seconds=1.0)
+
+register(Engine("stuck", "Stuck", first_call))
+clip = FramesInMemory(np.zeros((50, 6, 8), np.float32), frames_per_second=20)
+player = Player(clip, BlurSpec(kernel_size=3, sigma=1.0), ("stuck",))
+player.play()
+while not player.playback.tracks["stuck"].busy:
+    time.sleep(0.01)
+print(player.close(0))
+"""
+
+
+def test_the_program_exits_after_an_engine_call_still_running_has_ended(tmp_path):
+    import subprocess
+    import sys
+
+    marker = tmp_path / "ended"
+    finished = subprocess.run(
+        [sys.executable, "-c", EXIT_SCRIPT, str(marker)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert finished.returncode == 0, finished.stderr
+    assert finished.stdout.strip() == "False"  # closed without waiting...
+    assert marker.read_text() == "ended"  # ...and the exit waited for the call to end
