@@ -186,9 +186,14 @@ class Player:
             self._renew()
 
     def pause(self) -> int:
-        """Stop playing; the frame paused on."""
+        """Stop playing; the frame paused on. A camera (a clip of no known length) pauses on
+        the last frame it gave: asked for the frame due, it would give its next."""
         with self._condition:
-            position = self.playback.pause(self._clock())
+            now = self._clock()
+            position = self.playback.pause(now)
+            last = self._last_read
+            if self.clip.info.frame_count is None and last is not None and last[0] < position:
+                position = self.playback.seek(last[0], now)
             self._renew()
             return position
 

@@ -452,3 +452,36 @@ def test_the_program_exits_after_an_engine_call_still_running_has_ended(tmp_path
     assert finished.returncode == 0, finished.stderr
     assert finished.stdout.strip() == "False"  # closed without waiting...
     assert marker.read_text() == "ended"  # ...and the exit waited for the call to end
+
+
+class SlowCamera(Clip):
+    """A camera whose frames come slower than its rate says: each read is a new frame."""
+
+    def __init__(self):
+        self.info = ClipInfo("Camera", 8, 6, None, 50.0, colour=False)
+        self.served = []
+
+    def _read(self, start):
+        while True:
+            time.sleep(0.05)
+            self.served.append(len(self.served) + 1)
+            yield np.full((6, 8), self.served[-1] / 1000, np.float32)
+
+
+def test_a_camera_paused_is_paused_on_the_last_frame_it_gave():
+    camera = SlowCamera()
+    player = Player(camera, SPEC, ("numpy",))
+    try:
+        player.play()
+        deadline = time.monotonic() + 30
+        while len(camera.served) < 5:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        index = player.pause()
+        time.sleep(0.3)  # a read under way as it paused ends (its frame not shown)
+        served = list(camera.served)
+        frame = player.read_frame(index)
+    finally:
+        assert player.close()
+    assert camera.served == served  # the camera was not asked for another frame...
+    assert round(float(frame[0, 0]) * 1000) in served  # ...the last it gave is the photo
