@@ -451,3 +451,33 @@ def test_a_clip_cut_short_plays_again_to_where_it_stops_without_a_second_warning
     assert paused.args == [2] and {0, 2} <= shown <= {0, 1, 2}
     assert warnings_shown == [("The Clip Stopped", "cut.mp4: the file ends at frame 3")]
     np.testing.assert_array_equal(window.photo.pixels, clip.frame(2))
+
+
+class CapturedFrame:
+    """What a camera's video sink hands the window's thread: a frame that gives its picture."""
+
+    def __init__(self, image):
+        self.image = image
+
+    def toImage(self):
+        return self.image
+
+
+def test_a_cameras_frame_is_only_copied_on_the_windows_thread_and_read_as_floats(qtbot):
+    from PySide6.QtGui import QImage
+
+    from blurapp.ui.camera import CameraClip
+
+    levels = np.random.default_rng(0).integers(0, 256, (6, 8, 3), dtype=np.uint8)
+    data = levels.tobytes()
+    image = QImage(data, 8, 6, 24, QImage.Format.Format_RGB888)
+    camera = CameraClip.__new__(CameraClip)  # its frames' side, without a device
+    camera.info = ClipInfo("Camera", 8, 6, None, 30.0, colour=True)
+    camera._begin_frames()
+    camera._on_frame(CapturedFrame(image))
+    held = camera._newest[1]
+    assert held.dtype == np.uint8  # the bytes, as captured: floats are the reader's work
+    frame = next(camera.frames())
+    assert frame.dtype == np.float32
+    np.testing.assert_allclose(frame, levels / 255, atol=1e-7)
+    camera._closed = True
