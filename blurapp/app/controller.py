@@ -77,6 +77,7 @@ class WindowController:
         self.session, self.runner, self.view = session, runner, view
         self._loads, self._runs, self._frames = Newest(), Newest(), Newest()
         self._run_job: JobHandle | None = None
+        self._frame_jobs: list[JobHandle] = []  # frames asked for, not yet answered
         # The compiled engines of the live preview in flight still computing: a change of the
         # parameters waits for them (a compiled call cannot be stopped, and its answer would
         # be refused), then previews the newest parameters. Each compiled call's answer is
@@ -128,6 +129,7 @@ class WindowController:
         photo's load does; `on_shown` once it is, `on_failed` (the error, its words) if it cannot
         be read. Only the newest frame asked for is answered."""
         number = self._frames.next()
+        self._quit_frame_jobs()  # only the newest is answered: the others need not read
 
         def shown(loaded: LoadedPhoto) -> None:
             if self._frames.done(number):
@@ -139,7 +141,7 @@ class WindowController:
             if self._frames.done(number):
                 on_failed(error, failure_words(error, subject=info.name))
 
-        self.runner.start(
+        job = self.runner.start(
             frame_job,
             read,
             info,
@@ -147,10 +149,18 @@ class WindowController:
             on_return=shown,
             on_error=failed,
         )
+        self._frame_jobs.append(job)
 
     def forget_frame(self) -> None:
-        """A frame asked for is no longer wanted (the clip plays on)."""
+        """A frame asked for is no longer wanted (the clip plays on): its job, if still
+        waiting, does not read it."""
         self._frames.drop()
+        self._quit_frame_jobs()
+
+    def _quit_frame_jobs(self) -> None:
+        jobs, self._frame_jobs = self._frame_jobs, []
+        for job in jobs:
+            job.quit()
 
     def run(self) -> bool:
         """Time the engines ticked; a run still in flight is superseded. False when there is

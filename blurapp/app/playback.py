@@ -68,8 +68,10 @@ class PaneTrack:
         return count / span
 
     def restart(self) -> None:
-        """Forget the counts: a new start of playing, from another frame perhaps."""
+        """Forget the counts, and a failure: a new start of playing, from another frame
+        perhaps, tries a failed engine again."""
         self.taken, self.busy, self.dropped, self.counting = None, False, 0, False
+        self.error = None
         self.shown_at.clear()
 
 
@@ -185,6 +187,12 @@ class Playback:
         """`engine` failed on a frame: it blurs no more of this playing."""
         track = self.tracks[engine]
         track.busy, track.error = False, words
+
+    def try_failed_again(self) -> None:
+        """New parameters: the engines that failed blur the frames to come again."""
+        for track in self.tracks.values():
+            if track.error is not None:
+                track.error, track.taken = None, None
 
     def clip_ended(self, end: int, problem: str | None = None) -> None:
         """Reading found no frame `end` (the clip's end, or where it stopped: `problem`)."""

@@ -9,9 +9,11 @@ output, so memory is a few frames per engine whatever the clip's length. The win
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +25,7 @@ from blurapp.app.jobs import failure_words, is_foreseen
 from blurapp.app.playback import Playback
 from blurapp.app.pyramid import build_pyramid
 from blurapp.core.clip import Clip
-from blurapp.core.engines import get_engine
+from blurapp.core.engines import Engine, get_engine
 from blurapp.core.pixels import luma
 from blurapp.core.runs import BlurCancelled
 from blurapp.core.saving import to_8bit
@@ -32,10 +34,74 @@ from blurapp.core.spec import BlurSpec
 log = logging.getLogger(__name__)
 
 THREAD_NAME = "clip playing"  # the start of its threads' names: the tests look for any left
+# At the program's exit, a thread inside an engine's call (a compiled JAX call cannot be
+# stopped) is waited for this long in all: Python torn down under it could crash.
+EXIT_WAIT_SECONDS = 30.0
 
 
 def _english(context: str, text: str) -> str:
     return text
+
+
+class _ClipReading:
+    """Who reads a clip: one thread at a time (a file's decoder is one), and a count of the
+    reads, by which the frames being played know that another read has moved the decoder."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.reads = 0
+        self.readers = 0  # players' reader threads not yet ended
+
+
+# Every player's threads still running, those of players closed included.
+_threads: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+
+
+_readings: weakref.WeakKeyDictionary[Clip, _ClipReading] = weakref.WeakKeyDictionary()
+_readings_lock = threading.Lock()
+
+
+def _reading(clip: Clip) -> _ClipReading:
+    """The one _ClipReading of `clip`, shared by every player of it (a pane given another
+    engine starts a new player while the old one's threads end)."""
+    with _readings_lock:
+        reading = _readings.get(clip)
+        if reading is None:
+            reading = _readings[clip] = _ClipReading()
+        return reading
+
+
+def wait_for_playing(timeout: float | None) -> bool:
+    """Wait up to `timeout` seconds in all (None: as long as it takes) for the threads of
+    every player closed to end; whether they have (one inside an engine's call ends when the
+    call returns, its frame not shown)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    for thread in list(_threads):
+        if thread is threading.current_thread():
+            continue
+        thread.join(None if deadline is None else max(deadline - time.monotonic(), 0.0))
+    return not any(thread.is_alive() for thread in list(_threads))
+
+
+def close_if_unread(clip: Clip) -> bool:
+    """Close `clip` unless a player's thread or a paused frame's read still has it; whether
+    it is closed (the window tries again a little later, so that it never waits)."""
+    reading = _reading(clip)
+    if not reading.lock.acquire(blocking=False):
+        return False
+    try:
+        if reading.readers:
+            return False
+        clip.close()
+        return True
+    finally:
+        reading.lock.release()
+
+
+@atexit.register
+def _wait_at_exit() -> None:
+    if not wait_for_playing(EXIT_WAIT_SECONDS):
+        log.warning("the program ends while an engine still blurs a clip's frame")
 
 
 def frame_to_blur(frame: np.ndarray, *, color: bool) -> np.ndarray:
@@ -87,10 +153,13 @@ class Player:
         self._spec, self._titles, self._translate, self._clock = spec, titles, translate, clock
         self._condition = threading.Condition()
         # The clip is read by one thread at a time: the reader, or a paused frame's job.
-        self._clip_lock = threading.Lock()
+        self._reading = _reading(clip)
         # Bumped by every pause, seek and close: work begun before it is not shown.
         self._generation = 0
         self._newest: tuple[int, int, np.ndarray] | None = None  # generation, index, frame
+        # The last frame read (index, frame): paused on, it is the photo without reading it
+        # again (a camera gives its next frame, a clip cut short may not give it at all).
+        self._last_read: tuple[int, np.ndarray] | None = None
         self._shown: dict[str, ShownFrame] = {}
         self._closing = False
         self._problem_error: BaseException | None = None
@@ -103,7 +172,10 @@ class Player:
             )
             for engine in engines
         ]
+        with self._reading.lock:
+            self._reading.readers += 1
         for thread in self._threads:
+            _threads.add(thread)
             thread.start()
 
     # --- What the window does ---------------------------------------------------------------
@@ -114,9 +186,14 @@ class Player:
             self._renew()
 
     def pause(self) -> int:
-        """Stop playing; the frame paused on."""
+        """Stop playing; the frame paused on. A camera (a clip of no known length) pauses on
+        the last frame it gave: asked for the frame due, it would give its next."""
         with self._condition:
-            position = self.playback.pause(self._clock())
+            now = self._clock()
+            position = self.playback.pause(now)
+            last = self._last_read
+            if self.clip.info.frame_count is None and last is not None and last[0] < position:
+                position = self.playback.seek(last[0], now)
             self._renew()
             return position
 
@@ -135,8 +212,11 @@ class Player:
             return position
 
     def set_spec(self, spec: BlurSpec) -> None:
-        """Blur the frames to come as `spec` says."""
+        """Blur the frames to come as `spec` says (an engine that failed tries again)."""
         with self._condition:
+            if spec != self._spec:
+                self.playback.try_failed_again()
+                self._condition.notify_all()
             self._spec = spec
 
     @property
@@ -144,9 +224,26 @@ class Player:
         return self.playback.playing
 
     def read_frame(self, index: int) -> np.ndarray:
-        """Frame `index` of the clip, read while nothing else reads it (for a paused frame)."""
-        with self._clip_lock:
+        """Frame `index` of the clip, read while nothing else reads it (for a paused frame).
+        Raises BlurCancelled while playing: a paused frame is no longer wanted, and reading it
+        would move the decoder the frames played come from."""
+        reading = self._reading
+        with reading.lock:
+            with self._condition:
+                if self.playback.playing:
+                    raise BlurCancelled()
+                last = self._last_read
+                if last is not None and last[0] == index:
+                    return last[1]
+            reading.reads += 1
             return self.clip.frame(index)
+
+    def _title(self, engine: str) -> str:
+        """`engine`'s title, or its name when it is gone from the registry."""
+        try:
+            return self._titles(engine)
+        except Exception:
+            return engine
 
     def collect(self) -> PlayerState:
         """What there is to show now; each engine's frame is handed out once."""
@@ -163,7 +260,7 @@ class Player:
                     engine: playback.pane_words(engine, self._translate, now=now)
                     for engine in playback.engines
                 },
-                headline=playback.headline(self._titles, self._translate, now=now),
+                headline=playback.headline(self._title, self._translate, now=now),
                 frame=frame,
                 frame_words=playback.frame_words(frame, self._translate),
                 playing=playback.playing,
@@ -173,19 +270,20 @@ class Player:
             )
 
     def close(self, timeout: float | None = 2.0) -> bool:
-        """Stop every thread, waiting up to `timeout` seconds for each; whether all ended (an
-        engine inside one call that cannot be stopped ends on its own)."""
+        """Stop every thread, waiting up to `timeout` seconds in all (0: not at all, as the
+        window's thread does); whether all ended. An engine inside one call that cannot be
+        stopped ends on its own, and what it made is not shown. The clip stays open (see
+        close_if_unread)."""
         with self._condition:
             self._closing = True
             self.playback.pause(self._clock())
             self._generation += 1
             self._condition.notify_all()
-        ended = True
+        deadline = None if timeout is None else time.monotonic() + timeout
         for thread in self._threads:
-            if thread is not threading.current_thread():
-                thread.join(timeout)
-                ended = ended and not thread.is_alive()
-        return ended
+            if thread is not threading.current_thread() and timeout != 0:
+                thread.join(None if deadline is None else max(deadline - time.monotonic(), 0.0))
+        return not any(thread.is_alive() for thread in self._threads)
 
     # --- The threads --------------------------------------------------------------------------
 
@@ -201,6 +299,8 @@ class Player:
         # take a while, and the window's thread takes the condition for every look.
         frames: Iterator[np.ndarray] | None = None
         generation, index = -1, 0
+        reading = self._reading
+        reads = 0  # the clip's reads after this thread's last one
         try:
             while True:
                 done_with: Iterator[np.ndarray] | None = None
@@ -226,10 +326,16 @@ class Player:
                     self._let_go(done_with)
                     continue
                 frame, problem, error_seen = None, None, None
-                with self._clip_lock:
+                with reading.lock:
                     try:
+                        if frames is not None and reading.reads != reads:
+                            # Another read moved the decoder: read on from a new start.
+                            self._close_frames(frames)
+                            frames = None
                         if frames is None:
                             frames = self.clip.frames(index)
+                        reading.reads += 1
+                        reads = reading.reads
                         frame = next(frames)
                     except StopIteration:
                         pass
@@ -245,6 +351,7 @@ class Player:
                             self._problem_error = self._problem_error or error_seen
                         else:
                             self._newest = (generation, index, frame)
+                            self._last_read = (index, frame)
                             index += 1
                         self._condition.notify_all()
                 if frame is None:
@@ -252,16 +359,26 @@ class Player:
                     frames = None
         finally:
             self._let_go(frames)
+            with reading.lock:
+                reading.readers -= 1
 
     def _let_go(self, frames: Iterator[np.ndarray] | None) -> None:
         """Close the frames being read: the file's decoder lets go."""
+        if frames is not None:
+            with self._reading.lock:
+                self._reading.reads += 1
+                self._close_frames(frames)
+
+    @staticmethod
+    def _close_frames(frames: Iterator[np.ndarray]) -> None:
         close: Any = getattr(frames, "close", None)
         if close is not None:
-            with self._clip_lock:
-                close()
+            close()
 
     def _blur(self, engine_name: str) -> None:
-        engine = get_engine(engine_name)
+        # Looked up on the thread, inside the frame's try: an engine gone from the registry
+        # (a plugin's) says so in its pane like any failure, and is looked up again next time.
+        engine: Engine | None = None
         while True:
             with self._condition:
                 while True:
@@ -279,6 +396,7 @@ class Player:
                 return generation != self._generation
 
             try:
+                engine = engine or get_engine(engine_name)
                 image = frame_to_blur(frame, color=spec.color)
                 output = engine.start(image, spec.kernel, cancelled=stale).output
                 picture = build_pyramid(to_8bit(output))

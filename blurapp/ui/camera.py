@@ -57,10 +57,7 @@ class CameraClip(Clip):
 
         self._device = device
         name = device.description() or "Camera"
-        self._condition = threading.Condition()
-        self._newest: tuple[int, np.ndarray] | None = None  # serial, frame
-        self._gone: str | None = None
-        self._closed = False
+        self._begin_frames()
         self._camera = QCamera(device)
         formats = [f for f in device.videoFormats() if _pixels(f) <= MOST_PIXELS]
         if formats:
@@ -86,7 +83,17 @@ class CameraClip(Clip):
         self._devices.videoInputsChanged.connect(self._on_devices_changed)
         self._camera.start()
 
+    def _begin_frames(self) -> None:
+        self._condition = threading.Condition()
+        # The newest frame captured: its serial number, and its red, green and blue levels
+        # (0-255), made floats by the reader, off the window's thread.
+        self._newest: tuple[int, np.ndarray] | None = None
+        self._gone: str | None = None
+        self._closed = False
+
     def _on_frame(self, frame: Any) -> None:
+        # On the window's thread: only a copy of the frame's bytes (a 1080p frame made floats
+        # here would hold the window up for tens of milliseconds, 30 times a second).
         image = frame.toImage()
         if image.isNull():
             return
@@ -95,10 +102,10 @@ class CameraClip(Clip):
         image = image.convertToFormat(QImage.Format.Format_RGB888)
         width, height = image.width(), image.height()
         rows = np.frombuffer(image.constBits(), np.uint8).reshape(height, image.bytesPerLine())
-        pixels = rows[:, : width * 3].reshape(height, width, 3).astype(np.float32) / 255
+        levels = rows[:, : width * 3].reshape(height, width, 3).copy()
         with self._condition:
             serial = self._newest[0] + 1 if self._newest is not None else 0
-            self._newest = (serial, pixels)
+            self._newest = (serial, levels)
             self._condition.notify_all()
 
     def _on_devices_changed(self) -> None:
@@ -131,7 +138,8 @@ class CameraClip(Clip):
                     raise ClipError(
                         self.info.name, QT_TRANSLATE_NOOP("FileProblem", "the camera went away")
                     )
-                taken, frame = self._newest
+                taken, levels = self._newest
+            frame = np.multiply(levels, np.float32(1 / 255), dtype=np.float32)
             if frame.shape != self.info.frame_shape:
                 raise ClipError(
                     self.info.name,

@@ -27,7 +27,7 @@ from blurapp.app.clip_jobs import (
     opens_as_clip,
 )
 from blurapp.app.jobs import LoadedPhoto
-from blurapp.app.player import Player
+from blurapp.app.player import Player, close_if_unread, wait_for_playing
 from blurapp.core.clip import Clip
 from blurapp.core.engines import get_engine
 from blurapp.core.photo_checks import PhotoError
@@ -44,7 +44,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TICK_MS = 15  # how often the window looks for frames while playing: more often than 60 a second
-STOP_WAIT_SECONDS = 1.5  # closing the window must finish within 2 s
+STOP_WAIT_SECONDS = 1.5  # closing the window waits this long for the threads, all together
+CLOSE_LOOK_MS = 20  # how often a clip let go of is looked at, to close it once nothing reads it
 
 
 class ClipBar(QWidget):
@@ -130,6 +131,11 @@ class ClipPlayer(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
         self._timer.timeout.connect(self._on_tick)
+        # Clips let go of while a thread still read them: closed once none does.
+        self._to_close: list[Clip] = []
+        self._close_timer = QTimer(self)
+        self._close_timer.setInterval(CLOSE_LOOK_MS)
+        self._close_timer.timeout.connect(self._close_unread)
         self._problem_told = False
         self._headline: list[str] = []  # the rates of the last playing, until a frame is shown
         self._run_job: Job | None = None  # a Run on the clip
@@ -172,28 +178,43 @@ class ClipPlayer(QObject):
         """Show `clip`, paused on its first frame; the window's clip until another file opens."""
         self.close_clip()
         self.clip = clip
+        # Told once: played again, the clip plays to where it stopped, and pauses there.
+        self._problem_told = False
         self.window.clip_bar.show_clip(clip.info.frame_count)
         self._new_player()
         self._enable(True)
         self._show_paused(0, lambda loaded: self.clip_opened.emit(clip), fit=True)
 
     def close_clip(self) -> None:
-        """Let go of the clip and its threads (another file opens, or the window closes)."""
+        """Let go of the clip and its threads (another file opens, or the window closes),
+        without waiting for them: the clip's file is closed once they have let go of it."""
         self._stop_player()
         if self.clip is not None:
-            self.clip.close()
+            self._to_close.append(self.clip)
+            self._close_unread()
         self.clip = None
         self.window.clip_bar.hide()
         self._enable(False)
 
     def stop(self) -> bool:
-        """The window closes: the playing stops and the clip's file is let go; whether every
-        thread has ended."""
-        ended = self._stop_player()
+        """The window closes: the playing stops and the clips' files are let go; waits up to
+        STOP_WAIT_SECONDS in all for the threads; whether every one has ended (those still
+        inside an engine's call end when it returns, and the program's exit waits for them)."""
+        self._stop_player()
         if self.clip is not None:
-            self.clip.close()
+            self._to_close.append(self.clip)
             self.clip = None
+        ended = wait_for_playing(STOP_WAIT_SECONDS)
+        self._close_unread()
+        self._close_timer.stop()
         return ended
+
+    def _close_unread(self) -> None:
+        self._to_close = [clip for clip in self._to_close if not close_if_unread(clip)]
+        if self._to_close:
+            self._close_timer.start()
+        else:
+            self._close_timer.stop()
 
     # --- Playing ------------------------------------------------------------------------------
 
@@ -213,7 +234,6 @@ class ClipPlayer(QObject):
             return
         self.window.controller.forget_frame()
         self.window.session.run_stopped()  # the panes are the playing's now
-        self._problem_told = False
         self.player.set_spec(self.window.session.parameters)
         self.player.play()
         self._timer.start()
@@ -374,17 +394,16 @@ class ClipPlayer(QObject):
             translate=QCoreApplication.translate,
         )
 
-    def _stop_player(self) -> bool:
+    def _stop_player(self) -> None:
+        """Tell the player's threads to stop; they end on their own, what they make unshown."""
         self._timer.stop()
         player, self.player = self.player, None
         if player is None:
-            return True
+            return
         if player.playing:
             self._on_playing(False)
-        ended = player.close(STOP_WAIT_SECONDS)
-        if not ended:
+        if not player.close(0):
             log.info("a clip's engine is finishing its frame")
-        return ended
 
     def _enable(self, enabled: bool) -> None:
         window = self.window
@@ -451,11 +470,12 @@ class ClipPlayer(QObject):
         self._headline = [state.headline]
         self.played.emit(state)
         if state.problem is not None and not self._problem_told:
-            # The frames shown stay: the clip gives no more to pause on.
+            # Paused on the last frame that was read, which becomes the photo.
             self._problem_told = True
-            player.pause()
+            index = player.pause()
             self._timer.stop()
             self._on_playing(False)
+            self._show_paused(index)
             self.clip_stopped.emit(state.problem)
             error = state.problem_error
             words = translated_problem(error) if isinstance(error, FileProblem) else state.problem

@@ -16,7 +16,7 @@ from blurapp.app.player import Player
 from blurapp.app.running import InlineRunner
 from blurapp.core.clip import Clip, ClipError, ClipInfo, FramesInMemory
 from blurapp.core.engines import Engine, register, unregister
-from blurapp.core.runs import Call, FirstCall
+from blurapp.core.runs import BlurCancelled, Call, FirstCall
 from blurapp.core.spec import BlurSpec
 
 SPEC = BlurSpec(kernel_size=5, sigma=1.5)
@@ -143,6 +143,17 @@ def test_an_engine_that_fails_says_why_in_its_pane_and_takes_no_more_frames():
     playback.failed("broken", "RuntimeError: out of registers")
     assert playback.take("broken", 1) is None
     assert playback.pane_words("broken") == "RuntimeError: out of registers"
+
+
+def test_an_engine_that_failed_is_tried_again_when_playing_starts_again():
+    playback = Playback(info(), ("numpy", "flaky"))
+    playback.play(0.0)
+    playback.take("flaky", 0)
+    playback.failed("flaky", "RuntimeError: out of memory")
+    playback.pause(0.5)
+    playback.play(1.0)
+    assert playback.take("flaky", 5) == 5
+    assert playback.pane_words("flaky") == "starting…"
 
 
 # --- The threads, on a clip -------------------------------------------------------------------
@@ -306,3 +317,171 @@ def test_a_path_opens_as_a_clip_when_the_clip_readers_say_so(monkeypatch, tmp_pa
     assert opens_as_clip(tmp_path / "walk.MP4") and not opens_as_clip(tmp_path / "stack.tif")
     readers.is_clip = lambda path: path.suffix == ".tif"
     assert opens_as_clip(tmp_path / "stack.tif") and not opens_as_clip(tmp_path / "walk.png")
+
+
+class OneDecoder(FramesInMemory):
+    """Frames read through one decoder, as a video file's are: every read seeks it, so a read
+    of one frame moves the place the frames being played come from."""
+
+    def __init__(self, frames, **keywords):
+        super().__init__(frames, **keywords)
+        self.place = 0
+
+    def frame(self, index):
+        return Clip.frame(self, index)  # through the decoder, as a file's is
+
+    def _read(self, start):
+        self.place = start
+        while self.place < len(self._frames):
+            frame = self._frames[self.place].copy()
+            self.place += 1
+            yield frame
+
+
+def test_a_paused_frames_read_never_moves_the_frames_being_played():
+    ramp = np.arange(60, dtype=np.float32)[:, None, None] / 60 * np.ones((1, 6, 8), np.float32)
+    clip = OneDecoder(ramp, frames_per_second=40)
+    player = Player(clip, BlurSpec(kernel_size=1, sigma=0.5), ("numpy",))
+    shown = {}
+    refused = 0
+    try:
+        player.play()
+        deadline = time.monotonic() + 30
+        while not (state := player.collect()).finished and time.monotonic() < deadline:
+            for frame in state.shown.values():
+                shown[frame.index] = frame
+            try:  # a paused frame's read that comes late, as a queued one does
+                player.read_frame(50)
+            except BlurCancelled:
+                refused += 1
+            time.sleep(0.005)
+    finally:
+        assert player.close()
+    wrong = [i for i, f in shown.items() if not np.allclose(f.output, ramp[i], atol=1e-5)]
+    assert len(shown) > 10 and wrong == []
+    assert refused > 0  # read while playing: not wanted, and not read
+
+
+def test_an_engine_that_failed_is_tried_again_with_new_parameters():
+    calls = []
+
+    def first_call(image, kernel, *, platform, progress, cancelled):
+        calls.append(kernel.shape)
+        if len(calls) == 1:
+            raise RuntimeError("out of memory")
+        return FirstCall(output=image.copy(), again=lambda: Call(0.001), seconds=0.001)
+
+    register(Engine("flaky", "Flaky", first_call))
+    player = Player(FramesInMemory(frames(400), frames_per_second=50), SPEC, ("flaky",))
+    try:
+        player.play()
+        deadline = time.monotonic() + 30
+        while "out of memory" not in player.collect().pane_words["flaky"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        player.set_spec(BlurSpec(kernel_size=7, sigma=2.0))
+        while not player.collect().shown:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+    finally:
+        assert player.close()
+        unregister("flaky")
+    assert calls[0] == (5, 5) and calls[-1] == (7, 7)
+
+
+def test_an_engine_gone_from_the_registry_says_so_in_its_pane_and_the_other_plays_on():
+    from blurapp.core.engines import get_engine
+
+    player = Player(
+        FramesInMemory(frames(400), frames_per_second=50),
+        SPEC,
+        ("numpy", "nowhere"),
+        titles=lambda engine: get_engine(engine).title,
+    )
+    try:
+        player.play()
+        deadline = time.monotonic() + 30
+        while "nowhere" not in (state := player.collect()).pane_words["nowhere"]:
+            assert time.monotonic() < deadline, state.pane_words
+            time.sleep(0.01)
+        while "numpy" not in player.collect().shown:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+    finally:
+        assert player.close()
+    assert state.pane_words["nowhere"].startswith("UnknownEngineError")
+    assert state.headline.startswith("NumPy ") and "nowhere –" in state.headline
+
+
+EXIT_SCRIPT = """
+import sys, time
+import numpy as np
+from blurapp.app.player import Player
+from blurapp.core.clip import FramesInMemory
+from blurapp.core.engines import Engine, register
+from blurapp.core.runs import Call, FirstCall
+from blurapp.core.spec import BlurSpec
+
+def first_call(image, kernel, *, platform, progress, cancelled):
+    time.sleep(1.0)  # one call that cannot be stopped, as a compiled one
+    with open(sys.argv[1], "w") as done:
+        done.write("ended")
+    return FirstCall(output=image.copy(), again=lambda: Call(1.0), seconds=1.0)
+
+register(Engine("stuck", "Stuck", first_call))
+clip = FramesInMemory(np.zeros((50, 6, 8), np.float32), frames_per_second=20)
+player = Player(clip, BlurSpec(kernel_size=3, sigma=1.0), ("stuck",))
+player.play()
+while not player.playback.tracks["stuck"].busy:
+    time.sleep(0.01)
+print(player.close(0))
+"""
+
+
+def test_the_program_exits_after_an_engine_call_still_running_has_ended(tmp_path):
+    import subprocess
+    import sys
+
+    marker = tmp_path / "ended"
+    finished = subprocess.run(
+        [sys.executable, "-c", EXIT_SCRIPT, str(marker)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert finished.returncode == 0, finished.stderr
+    assert finished.stdout.strip() == "False"  # closed without waiting...
+    assert marker.read_text() == "ended"  # ...and the exit waited for the call to end
+
+
+class SlowCamera(Clip):
+    """A camera whose frames come slower than its rate says: each read is a new frame."""
+
+    def __init__(self):
+        self.info = ClipInfo("Camera", 8, 6, None, 50.0, colour=False)
+        self.served = []
+
+    def _read(self, start):
+        while True:
+            time.sleep(0.05)
+            self.served.append(len(self.served) + 1)
+            yield np.full((6, 8), self.served[-1] / 1000, np.float32)
+
+
+def test_a_camera_paused_is_paused_on_the_last_frame_it_gave():
+    camera = SlowCamera()
+    player = Player(camera, SPEC, ("numpy",))
+    try:
+        player.play()
+        deadline = time.monotonic() + 30
+        while len(camera.served) < 5:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        index = player.pause()
+        time.sleep(0.3)  # a read under way as it paused ends (its frame not shown)
+        served = list(camera.served)
+        frame = player.read_frame(index)
+    finally:
+        assert player.close()
+    assert camera.served == served  # the camera was not asked for another frame...
+    assert round(float(frame[0, 0]) * 1000) in served  # ...the last it gave is the photo

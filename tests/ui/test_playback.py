@@ -322,3 +322,162 @@ def test_a_frame_that_cannot_be_read_is_said_and_the_clip_stays_open(
     with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
         window.clip_bar.slider.setValue(2)
     assert shown.args == [2] and window.clips.clip is clip
+
+
+class OneDecoder(FramesInMemory):
+    """Frames read through one decoder that takes a while to seek, as a video file's are: every
+    read of a frame moves the place the frames being played come from."""
+
+    def __init__(self, frames, **keywords):
+        super().__init__(frames, **keywords)
+        self.place = 0
+
+    def frame(self, index):
+        return Clip.frame(self, index)
+
+    def _read(self, start):
+        time.sleep(0.01)
+        self.place = start
+        while self.place < len(self._frames):
+            frame = self._frames[self.place].copy()
+            self.place += 1
+            yield frame
+
+
+def test_play_at_once_after_dragging_the_slider_plays_each_frame_as_it_is(qtbot, make_window):
+    window = make_window(wait=False)
+    jax_settled(qtbot, window)  # the frames read for the slider are the runner's next jobs
+    window.set_pane_engine(0, "numpy")
+    window.set_pane_engine(1, "numpy-loop")
+    ramp = np.arange(80, dtype=np.float32)[:, None, None] / 80 * np.ones((1, *FRAME_SHAPE))
+    open_clip(qtbot, window, OneDecoder(ramp, frames_per_second=40))
+    wrong = []
+
+    def played(state):
+        for shown in state.shown.values():
+            if shown.index >= len(ramp) or not np.allclose(shown.output, ramp[shown.index]):
+                wrong.append((shown.engine, shown.index))
+
+    window.clips.played.connect(played)
+    for index in range(40, 80, 2):  # dragged while paused: a frame read for each place
+        window.clip_bar.slider.setValue(index)
+    window.clip_bar.slider.setValue(0)
+    play_to_the_end(qtbot, window)
+    assert wrong == []
+
+
+@pytest.fixture
+def stuck_engines():
+    """Two engines that take 4 s a frame and cannot be stopped inside it (as one compiled
+    call cannot); their threads are waited for after the test."""
+    from blurapp.app.player import wait_for_playing
+
+    def first_call(image, kernel, *, platform, progress, cancelled):
+        time.sleep(4)
+        return FirstCall(output=image.copy(), again=lambda: Call(4), seconds=4)
+
+    names = ("stuck1", "stuck2")
+    for name in names:
+        register(Engine(name, name.title(), first_call))
+    yield names
+    assert wait_for_playing(30)
+    for name in names:
+        unregister(name)
+
+
+@pytest.mark.parametrize("action", ["another engine", "another clip", "close"])
+def test_the_window_never_waits_for_an_engine_stuck_in_a_frame(
+    qtbot, make_window, stuck_engines, action
+):
+    window = make_window(wait=False)
+    for pane, engine in enumerate(stuck_engines):
+        window.set_pane_engine(pane, engine)
+    open_clip(qtbot, window, FramesInMemory(frames(400), frames_per_second=20))
+    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+        window.play_action.trigger()
+    tracks = window.clips.player.playback.tracks
+    qtbot.waitUntil(lambda: all(tracks[engine].busy for engine in stuck_engines))
+    began = time.perf_counter()
+    if action == "another engine":
+        window.set_pane_engine(1, "numpy")
+        assert window.clips.playing
+    elif action == "another clip":
+        window.open_clip(FramesInMemory(frames(5), frames_per_second=20))
+    else:
+        window.close()
+    seconds = time.perf_counter() - began
+    # Closing waits a little for the threads, all of them together; nothing else waits.
+    assert seconds < (2.5 if action == "close" else 0.5)
+
+
+class CutShortReading(FramesInMemory):
+    """A file whose decoding stops at frame 3 as it plays, as a truncated video's does."""
+
+    def _read(self, start):
+        for index in range(start, len(self._frames)):
+            if index >= 3:
+                raise ClipError("cut.mp4", "the file ends at frame {count}", count=3)
+            yield self._frames[index].copy()
+
+
+def test_a_clip_that_stops_playing_pauses_on_the_last_frame_that_decoded(
+    qtbot, make_window, warnings_shown
+):
+    window = make_window(wait=False)
+    clip = CutShortReading(frames(8), frames_per_second=20, name="cut.mp4")
+    open_clip(qtbot, window, clip)
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
+        window.play_action.trigger()
+    assert paused.args == [2] and not window.clips.playing
+    assert warnings_shown == [("The Clip Stopped", "cut.mp4: the file ends at frame 3")]
+    assert window.clip_bar.frame_label.text() == "frame 3 of 3"
+    np.testing.assert_array_equal(window.photo.pixels, clip.frame(2))
+
+
+def test_a_clip_cut_short_plays_again_to_where_it_stops_without_a_second_warning(
+    qtbot, make_window, warnings_shown
+):
+    window = make_window(wait=False)
+    clip = CutShortReading(frames(8), frames_per_second=20, name="cut.mp4")
+    open_clip(qtbot, window, clip)
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
+        window.play_action.trigger()
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
+        window.clip_bar.slider.setValue(0)
+    shown = set()
+    window.clips.played.connect(lambda state: shown.update(f.index for f in state.shown.values()))
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
+        window.play_action.trigger()
+    assert paused.args == [2] and {0, 2} <= shown <= {0, 1, 2}
+    assert warnings_shown == [("The Clip Stopped", "cut.mp4: the file ends at frame 3")]
+    np.testing.assert_array_equal(window.photo.pixels, clip.frame(2))
+
+
+class CapturedFrame:
+    """What a camera's video sink hands the window's thread: a frame that gives its picture."""
+
+    def __init__(self, image):
+        self.image = image
+
+    def toImage(self):
+        return self.image
+
+
+def test_a_cameras_frame_is_only_copied_on_the_windows_thread_and_read_as_floats(qtbot):
+    from PySide6.QtGui import QImage
+
+    from blurapp.ui.camera import CameraClip
+
+    levels = np.random.default_rng(0).integers(0, 256, (6, 8, 3), dtype=np.uint8)
+    data = levels.tobytes()
+    image = QImage(data, 8, 6, 24, QImage.Format.Format_RGB888)
+    camera = CameraClip.__new__(CameraClip)  # its frames' side, without a device
+    camera.info = ClipInfo("Camera", 8, 6, None, 30.0, colour=True)
+    camera._begin_frames()
+    camera._on_frame(CapturedFrame(image))
+    held = camera._newest[1]
+    assert held.dtype == np.uint8  # the bytes, as captured: floats are the reader's work
+    frame = next(camera.frames())
+    assert frame.dtype == np.float32
+    np.testing.assert_allclose(frame, levels / 255, atol=1e-7)
+    camera._closed = True
