@@ -229,7 +229,7 @@ def blur_clip_on_cluster(
 
     def frames() -> Iterator[np.ndarray]:
         spans = _spans_in_order(
-            job, spec, engine, device, client, span, info.frame_count, _frame_bytes(info)
+            job, spec, engine, device, client, span, info.known_frame_count, _frame_bytes(info)
         )
         for result in spans:
             if len(result.levels):
@@ -264,7 +264,8 @@ def _spans_in_order(
 ) -> Iterator[SpanResult]:
     """The clip's spans blurred on the cluster, in order, a bounded window of them in flight.
     The last span reads to the clip's end, where the clip itself says whether it was cut
-    short; with no frame count the spans go on until one comes back short. Raises _SpanLost
+    short; with no frame count (or only an estimate, which a clip of variable rate may pass
+    or fall short of) the spans go on until one comes back short. Raises _SpanLost
     when a span comes back short before the end, or the cluster loses one."""
     distributed = import_extra("distributed", "blurring a batch")
     workers = max(1, len(client.scheduler_info(n_workers=-1)["workers"]))
@@ -291,7 +292,7 @@ def _spans_in_order(
             yield result
             if result.error is None and stop is not None and len(result.levels) < span:
                 if frame_count is None:
-                    return  # the end of a clip that does not say its length
+                    return  # the end of a clip that does not say its length for sure
                 raise _SpanLost(
                     f"{display_path(job.source)}: the clip stops at frame "
                     f"{result.start + len(result.levels)}: it has fewer frames than the "
