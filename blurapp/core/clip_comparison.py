@@ -187,8 +187,8 @@ def compare_clip(
         engine.name: engine
         for engine in (get_engine(e) if isinstance(e, str) else e for e in engines)
     }
-    if clip.info.frame_count is not None:
-        frames = max(0, min(frames, clip.info.frame_count - start))
+    if clip.info.known_frame_count is not None:
+        frames = max(0, min(frames, clip.info.known_frame_count - start))
     stop_watching = watch_machine()
     errors: dict[str, str] = {}
     choices: dict[str, BatchChoice] = {}
@@ -432,6 +432,7 @@ def clip_comparison_dict(result: ClipComparison) -> dict:
             "width": info.width,
             "height": info.height,
             "frame_count": info.frame_count,
+            "frame_count_estimated": info.frame_count_estimated,
             "frames_per_second": info.frames_per_second,
             "colour": info.colour,
         },

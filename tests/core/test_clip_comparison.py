@@ -87,6 +87,7 @@ def test_the_json_names_the_clip_the_span_and_every_engine_figure():
         "width": 10,
         "height": 12,
         "frame_count": 4,
+        "frame_count_estimated": False,
         "frames_per_second": 10.0,
         "colour": True,
     }
