@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import os
 import socket
 from collections.abc import Callable, Iterator
@@ -62,7 +63,8 @@ class ClipResult:
     frames: int = 0
     megapixels: float = 0.0
     workers: dict[str, int] = field(default_factory=dict)
-    # The cluster had no worker left: the clips after this one are not tried.
+    # The cluster had no worker left, or lost its scheduler: the clips after this one are not
+    # tried.
     cluster_lost: bool = False
 
 
@@ -194,7 +196,7 @@ def span_frames(info: ClipInfo) -> int:
 
 class _SpanLost(Exception):
     """A span gave no frames, or fewer than it should: the clip cannot be written.
-    `cluster_lost`: because the cluster has had no worker too long."""
+    `cluster_lost`: because the cluster has had no worker too long, or lost its scheduler."""
 
     def __init__(self, reason: str, *, cluster_lost: bool = False) -> None:
         super().__init__(reason)
@@ -329,7 +331,15 @@ def _result(future: Any, client: Any, watch: WorkerWatch, distributed: Any, job:
                 raise _SpanLost(
                     f"{display_path(job.source)}: not blurred: {watch.words()}", cluster_lost=True
                 ) from None
-        except (Exception, asyncio.CancelledError) as error:
+        except (asyncio.CancelledError, concurrent.futures.CancelledError):
+            # distributed cancels what waits on a scheduler that went away: the clips left
+            # would each wait out a reconnection to it, then fail the same.
+            raise _SpanLost(
+                f"{display_path(job.source)}: the Dask cluster stopped the blur: its scheduler "
+                "went away, or cancelled its tasks",
+                cluster_lost=True,
+            ) from None
+        except Exception as error:
             detail = str(error) or type(error).__name__
             raise _SpanLost(
                 f"{display_path(job.source)}: the cluster could not blur this clip ({detail})"

@@ -285,3 +285,34 @@ def test_a_clip_with_fewer_frames_than_its_duration_says_is_written_as_a_local_b
         assert summary.failed == ()
         assert summary.frames == 10
         assert_frames_blurred(source, out / "slow.mkv")
+
+
+@pytest.mark.slow
+def test_a_lost_scheduler_lists_every_clip_left_as_not_blurred_at_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(clip_batch, "SPAN_FRAMES", 2)
+    (tmp_path / "in").mkdir()
+    first = video_file(tmp_path / "in/a.mkv", random_levels(30, size=(200, 150)), rate=25)
+    second = video_file(tmp_path / "in/b.mkv", random_levels(4), rate=25)
+    out = tmp_path / "out"
+    with dask_cluster(tmp_path / "cluster", workers=1) as (address, scheduler, _):
+        summaries = []
+        finishes_within(
+            60,
+            lambda: summaries.append(
+                run_batch(
+                    plan_batch([tmp_path / "in"], out),
+                    SPEC,
+                    engine="numpy",
+                    scheduler=address,
+                    frame_progress=killing(scheduler),
+                )
+            ),
+            "the batch still waits 60 s after its scheduler went away",
+        )
+    (summary,) = summaries
+    reasons = {failure.source: failure.reason for failure in summary.failed}
+    assert set(reasons) == {first, second}
+    lost = "the Dask cluster stopped the blur: its scheduler went away, or cancelled its tasks"
+    assert reasons[first] == f"{first}: {lost}"
+    assert reasons[second] == f"{second}: {lost}"  # not a second wait on the lost scheduler
+    assert not out.exists() or list(out.rglob("*.mkv")) == []
