@@ -76,10 +76,16 @@ class ClipComparison:
     def engine(self, name: str) -> Engine:
         return self.engines.get(name) or get_engine(name)
 
+    def span_seconds(self, name: str) -> float | None:
+        """`name`'s median timed pass over the span, the blur alone; None when no pass was
+        timed (repeats=0: the first call is one batch, compiling, not a pass)."""
+        run = self.runs.get(name)
+        return run.seconds if run is not None and self.end_to_end_seconds.get(name) else None
+
     def seconds_per_frame(self, name: str) -> float | None:
         """`name`'s median pass over the span ÷ its frames: the blur alone."""
-        run = self.runs.get(name)
-        return run.seconds / self.frames if run is not None and self.frames else None
+        seconds = self.span_seconds(name)
+        return seconds / self.frames if seconds is not None and self.frames else None
 
     def frames_per_second(self, name: str) -> float | None:
         seconds = self.seconds_per_frame(name)
@@ -469,7 +475,7 @@ def _engine_dict(result: ClipComparison, name: str) -> dict:
         "ms_per_frame": None if per_frame is None else per_frame * 1000,
         "frames_per_second_end_to_end": result.end_to_end_frames_per_second(name),
         "ms_per_frame_end_to_end": None if end_to_end is None else end_to_end * 1000,
-        "span_seconds": run.seconds if run else None,
+        "span_seconds": result.span_seconds(name),
         "span_seconds_quartiles": list(run.quartiles) if run else None,
         "span_seconds_all": list(run.repeat_seconds) if run else None,
         "first_call_seconds": run.first_call_seconds if run else None,
