@@ -6,6 +6,7 @@ Memory stays a batch deep: frames are gathered as they arrive, never the whole c
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,21 @@ class BatchChoice:
     @property
     def measured(self) -> bool:
         return bool(self.seconds_per_frame)
+
+    def for_span(self, frames: int, *, filled: bool) -> BatchChoice:
+        """The measured size quickest for a span of `frames`: each size's seconds a frame ×
+        the frames it blurs for the span, a last short batch counted whole when `filled` (an
+        engine that compiles fills it up, see blur_batches). Unmeasured: as it is."""
+        if not self.seconds_per_frame or frames < 1:
+            return self
+
+        def span_seconds(size: int) -> float:
+            blurred = -(-frames // size) * size if filled else frames
+            return self.seconds_per_frame[size] * blurred
+
+        sizes = [size for size in self.seconds_per_frame if size <= frames] or [1]
+        best = min(sizes, key=lambda size: (span_seconds(size), size))
+        return dataclasses.replace(self, size=best) if best in self.seconds_per_frame else self
 
     def frames_per_second(self, size: int | None = None) -> float | None:
         """Frames a second at batch `size` (the chosen one when None), copies counted."""
