@@ -35,8 +35,9 @@ class BatchChoice:
     seconds_per_frame: Mapping[int, float]
     # batch size → the median seconds a frame of the blur alone, the copies left out.
     blur_seconds_per_frame: Mapping[int, float]
-    # batch size → its first call (with compilation, for an engine that compiles), and how
-    # the engine got its program.
+    # batch size → its first call, the blur alone as a photo's first call is (with compilation,
+    # for an engine that compiles; its copies are timed apart), and how the engine got its
+    # program.
     first_call_seconds: Mapping[int, float]
     compilation: Mapping[int, Compilation | None]
 
@@ -174,7 +175,7 @@ def choose_batch_size(
     for size in candidates:
         check_cancelled(cancelled)
         first = engine.blur_frames(frames[:size], kernel, device=device)
-        first_seconds[size] = first.call.end_to_end_seconds
+        first_seconds[size] = first.call.seconds
         compilation[size] = first.compilation
     totals: dict[int, list[float]] = {size: [] for size in candidates}
     blurs: dict[int, list[float]] = {size: [] for size in candidates}
