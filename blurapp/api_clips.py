@@ -46,7 +46,8 @@ def open_clip(path: str | os.PathLike[str], *, color: bool = False) -> Clip:
     Returns
     -------
     Clip
-        ``info`` (name, width, height, frame_count, frames_per_second, colour, bit_depth);
+        ``info`` (name, width, height, frame_count, frames_per_second, colour, bit_depth, and
+        frame_count_estimated: the count is worked out from the duration, not declared);
         ``frames(start, stop)`` iterates float32 frames in [0, 1] (height × width, × 3 in
         colour), ``frame(i)`` reads one. Close it, or use it in a ``with`` block.
 

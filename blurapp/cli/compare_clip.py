@@ -64,7 +64,7 @@ def compare_clip_command(args: argparse.Namespace, source: Path) -> int:
     start = 0 if args.start is None else args.start
     try:
         with open_clip(source, color=args.color) as clip:
-            count = clip.info.frame_count
+            count = clip.info.known_frame_count
             if count is not None and start >= count:
                 raise CommandFailed(
                     f"{shown(source)}: --start {start} is past the clip's last frame ({count - 1})"

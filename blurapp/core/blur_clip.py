@@ -48,7 +48,7 @@ def choose_clip_batch_size(
     of those within CLOSE_ENOUGH of the fastest, the smallest. One frame at a time, nothing
     measured, for an engine without a frames call or a clip too short to gain from batches.
     Raises BlurFailed naming the clip."""
-    count = clip.info.frame_count
+    count = clip.info.frame_count  # an estimate will do: it only keeps measuring short
     sizes = [
         size for size in BATCH_SIZES if count is None or size * CHOICE_FRAMES_PER_SIZE <= count
     ]

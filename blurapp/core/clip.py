@@ -41,6 +41,14 @@ class ClipInfo:
     colour: bool
     bit_depth: int = 8  # 8 or 16: what the source held, so outputs can keep its precision
     path: Path | None = None  # None for a camera or frames made in memory
+    # frame_count is worked out (a video's duration × its rate), not the file's own: a clip of
+    # variable rate may have many more frames or fewer, so nothing may be bounded by it.
+    frame_count_estimated: bool = False
+
+    @property
+    def known_frame_count(self) -> int | None:
+        """The frame count the clip declares; None when it says none or it is an estimate."""
+        return None if self.frame_count_estimated else self.frame_count
 
     @property
     def seconds(self) -> float | None:
@@ -89,7 +97,7 @@ class Clip:
 
     def frame(self, index: int) -> np.ndarray:
         """One frame, by its index from 0."""
-        count = self.info.frame_count
+        count = self.info.known_frame_count
         if index < 0 or (count is not None and index >= count):
             raise IndexError(f"{self.info.name} has no frame {index}")
         for frame in self.frames(index, index + 1):

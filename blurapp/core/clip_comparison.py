@@ -77,9 +77,12 @@ class ClipComparison:
         return self.engines.get(name) or get_engine(name)
 
     def seconds_per_frame(self, name: str) -> float | None:
-        """`name`'s median pass over the span ÷ its frames: the blur alone."""
+        """`name`'s median pass over the span ÷ its frames, the blur alone; None when no pass
+        was timed (repeats=0: a first call is one batch, compiling, not a pass)."""
         run = self.runs.get(name)
-        return run.seconds / self.frames if run is not None and self.frames else None
+        if run is None or not self.end_to_end_seconds.get(name) or not self.frames:
+            return None
+        return run.seconds / self.frames
 
     def frames_per_second(self, name: str) -> float | None:
         seconds = self.seconds_per_frame(name)
@@ -187,8 +190,8 @@ def compare_clip(
         engine.name: engine
         for engine in (get_engine(e) if isinstance(e, str) else e for e in engines)
     }
-    if clip.info.frame_count is not None:
-        frames = max(0, min(frames, clip.info.frame_count - start))
+    if clip.info.known_frame_count is not None:
+        frames = max(0, min(frames, clip.info.known_frame_count - start))
     stop_watching = watch_machine()
     errors: dict[str, str] = {}
     choices: dict[str, BatchChoice] = {}
@@ -206,6 +209,13 @@ def compare_clip(
     first = _first_pass(
         clip, start, frames, kernel, chosen, choices, device, errors, cancelled, progress
     )
+    if first.frames < frames:  # fewer decoded than asked for: the sizes chosen again for them
+        for name in first.first_seconds:
+            again = choices[name].for_span(first.frames, filled=chosen[name].compiles)
+            if again.size != choices[name].size:
+                choices[name] = again
+                first.first_seconds[name] = again.first_call_seconds[again.size]
+                first.compilations[name] = again.compilation[again.size]
     frames, differences, problem = first.frames, first.differences, first.problem
     passes: dict[str, list[float]] = {name: [] for name in first.calls}
 
@@ -287,8 +297,8 @@ def _batch_choice(
     cancelled: Cancelled | None,
     frames: int,
 ) -> BatchChoice:
-    """The batch size asked for, or the fastest measured of those no larger than the span (a
-    larger batch would be filled up with frames the span has not)."""
+    """The batch size asked for, or the measured one quickest for the span (BatchChoice.for_span:
+    a batch filled up with frames the span has not costs its whole time)."""
     if batch_sizes is not None and engine.name in batch_sizes:
         size = batch_sizes[engine.name]
         if size < 1:
@@ -297,7 +307,7 @@ def _batch_choice(
     sizes = [size for size in BATCH_SIZES if size <= frames]
     return choose_batch_size(
         engine, clip.info.frame_shape, kernel, device=device, sizes=sizes, cancelled=cancelled
-    )
+    ).for_span(frames, filled=engine.compiles)
 
 
 @dataclass
@@ -432,6 +442,7 @@ def clip_comparison_dict(result: ClipComparison) -> dict:
             "width": info.width,
             "height": info.height,
             "frame_count": info.frame_count,
+            "frame_count_estimated": info.frame_count_estimated,
             "frames_per_second": info.frames_per_second,
             "colour": info.colour,
         },
@@ -468,7 +479,7 @@ def _engine_dict(result: ClipComparison, name: str) -> dict:
         "ms_per_frame": None if per_frame is None else per_frame * 1000,
         "frames_per_second_end_to_end": result.end_to_end_frames_per_second(name),
         "ms_per_frame_end_to_end": None if end_to_end is None else end_to_end * 1000,
-        "span_seconds": run.seconds if run else None,
+        "span_seconds": None if per_frame is None else per_frame * result.frames,
         "span_seconds_quartiles": list(run.quartiles) if run else None,
         "span_seconds_all": list(run.repeat_seconds) if run else None,
         "first_call_seconds": run.first_call_seconds if run else None,

@@ -273,7 +273,8 @@ def _write_stack(
         FRAMES_PER_SECOND_KEY: repr(usable_rate(info.frames_per_second)),
     }
     frame_bytes = info.width * info.height * (3 if info.colour else 1) * (2 if deep else 1)
-    big = info.frame_count is None or info.frame_count * frame_bytes > _BIGTIFF_BYTES
+    count = info.known_frame_count
+    big = count is None or count * frame_bytes > _BIGTIFF_BYTES
     # Named, since tifffile takes a name from the file and os.fdopen's is a number.
     named = tifffile.FileHandle(file, mode="wb", name="clip.tif", size=0)
     with tifffile.TiffWriter(named, bigtiff=big) as tiff:

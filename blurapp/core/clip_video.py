@@ -4,6 +4,7 @@ decoded. PyAV is the `video` extra, imported only when a video is opened."""
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,8 @@ from blurapp.core.pixels import UNASSOCIATED_ALPHA, samples_to_float
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 VIDEO_EXTRA = "pip install 'blurapp[video]'"
+# The packets read to tell whether a video's frames are as far apart as its rate says.
+_EVEN_FRAMES = 16
 
 
 def import_av(path: Path) -> ModuleType:
@@ -138,6 +141,7 @@ class VideoClip(Clip):
             colour=in_colour,
             bit_depth=16 if deep else 8,
             path=path,
+            frame_count_estimated=not self._declared and bool(stream.duration or self._seconds),
         )
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
@@ -237,13 +241,14 @@ class VideoClip(Clip):
 
     def _variable_stamps(self) -> list[int] | None:
         """Every frame's timestamp in order, for a video whose frames are not evenly spaced
-        (its average rate is not its base rate), where a frame's index cannot be worked out
-        from its time; None for an evenly spaced one. Read once from the packets, without
-        decoding."""
+        (its average rate is not its base rate, or its first frames are not a frame's time
+        apart at that rate), where a frame's index cannot be worked out from its time; None
+        for an evenly spaced one. Read once from the packets, without decoding."""
         if not self._stamps_known:
             stream = self._stream
             average, base = stream.average_rate, stream.base_rate
-            if not (average and base and abs(float(average) / float(base) - 1) < 0.01):
+            even = bool(average and base and abs(float(average) / float(base) - 1) < 0.01)
+            if not even or not self._evenly_begun():
                 self._container.seek(0)
                 self._stamps = sorted(
                     packet.pts for packet in self._container.demux(stream) if packet.pts is not None
@@ -251,6 +256,24 @@ class VideoClip(Clip):
                 self._container.seek(0)
             self._stamps_known = True
         return self._stamps
+
+    def _evenly_begun(self) -> bool:
+        """Whether the first few frames' timestamps are a frame's time apart at the rate the
+        stream says: a stream may say one rate and hold frames at another (its count, worked
+        out from its duration, is then wrong too)."""
+        stream = self._stream
+        self._container.seek(0)
+        stamps: list[int] = []
+        for packet in self._container.demux(stream):
+            if packet.pts is not None:
+                stamps.append(packet.pts)
+            if len(stamps) > _EVEN_FRAMES:
+                break
+        self._container.seek(0)
+        # The first half only: frames stored out of order (B-frames) leave gaps at the end.
+        first = sorted(stamps)[: len(stamps) // 2 + 1]
+        frame = 1 / self.info.frames_per_second / float(stream.time_base)
+        return all(abs(b - a - frame) <= frame / 2 for a, b in itertools.pairwise(first))
 
     def close(self) -> None:
         if self._container is not None:

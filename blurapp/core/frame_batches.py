@@ -6,6 +6,7 @@ Memory stays a batch deep: frames are gathered as they arrive, never the whole c
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -34,14 +35,30 @@ class BatchChoice:
     seconds_per_frame: Mapping[int, float]
     # batch size → the median seconds a frame of the blur alone, the copies left out.
     blur_seconds_per_frame: Mapping[int, float]
-    # batch size → its first call (with compilation, for an engine that compiles), and how
-    # the engine got its program.
+    # batch size → its first call, the blur alone as a photo's first call is (with compilation,
+    # for an engine that compiles; its copies are timed apart), and how the engine got its
+    # program.
     first_call_seconds: Mapping[int, float]
     compilation: Mapping[int, Compilation | None]
 
     @property
     def measured(self) -> bool:
         return bool(self.seconds_per_frame)
+
+    def for_span(self, frames: int, *, filled: bool) -> BatchChoice:
+        """The measured size quickest for a span of `frames`: each size's seconds a frame ×
+        the frames it blurs for the span, a last short batch counted whole when `filled` (an
+        engine that compiles fills it up, see blur_batches). Unmeasured: as it is."""
+        if not self.seconds_per_frame or frames < 1:
+            return self
+
+        def span_seconds(size: int) -> float:
+            blurred = -(-frames // size) * size if filled else frames
+            return self.seconds_per_frame[size] * blurred
+
+        sizes = [size for size in self.seconds_per_frame if size <= frames] or [1]
+        best = min(sizes, key=lambda size: (span_seconds(size), size))
+        return dataclasses.replace(self, size=best) if best in self.seconds_per_frame else self
 
     def frames_per_second(self, size: int | None = None) -> float | None:
         """Frames a second at batch `size` (the chosen one when None), copies counted."""
@@ -158,7 +175,7 @@ def choose_batch_size(
     for size in candidates:
         check_cancelled(cancelled)
         first = engine.blur_frames(frames[:size], kernel, device=device)
-        first_seconds[size] = first.call.end_to_end_seconds
+        first_seconds[size] = first.call.seconds
         compilation[size] = first.compilation
     totals: dict[int, list[float]] = {size: [] for size in candidates}
     blurs: dict[int, list[float]] = {size: [] for size in candidates}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import os
 import socket
 from collections.abc import Callable, Iterator
@@ -62,7 +63,8 @@ class ClipResult:
     frames: int = 0
     megapixels: float = 0.0
     workers: dict[str, int] = field(default_factory=dict)
-    # The cluster had no worker left: the clips after this one are not tried.
+    # The cluster had no worker left, or lost its scheduler: the clips after this one are not
+    # tried.
     cluster_lost: bool = False
 
 
@@ -194,7 +196,7 @@ def span_frames(info: ClipInfo) -> int:
 
 class _SpanLost(Exception):
     """A span gave no frames, or fewer than it should: the clip cannot be written.
-    `cluster_lost`: because the cluster has had no worker too long."""
+    `cluster_lost`: because the cluster has had no worker too long, or lost its scheduler."""
 
     def __init__(self, reason: str, *, cluster_lost: bool = False) -> None:
         super().__init__(reason)
@@ -229,7 +231,7 @@ def blur_clip_on_cluster(
 
     def frames() -> Iterator[np.ndarray]:
         spans = _spans_in_order(
-            job, spec, engine, device, client, span, info.frame_count, _frame_bytes(info)
+            job, spec, engine, device, client, span, info.known_frame_count, _frame_bytes(info)
         )
         for result in spans:
             if len(result.levels):
@@ -264,7 +266,8 @@ def _spans_in_order(
 ) -> Iterator[SpanResult]:
     """The clip's spans blurred on the cluster, in order, a bounded window of them in flight.
     The last span reads to the clip's end, where the clip itself says whether it was cut
-    short; with no frame count the spans go on until one comes back short. Raises _SpanLost
+    short; with no frame count (or only an estimate, which a clip of variable rate may pass
+    or fall short of) the spans go on until one comes back short. Raises _SpanLost
     when a span comes back short before the end, or the cluster loses one."""
     distributed = import_extra("distributed", "blurring a batch")
     workers = max(1, len(client.scheduler_info(n_workers=-1)["workers"]))
@@ -291,7 +294,7 @@ def _spans_in_order(
             yield result
             if result.error is None and stop is not None and len(result.levels) < span:
                 if frame_count is None:
-                    return  # the end of a clip that does not say its length
+                    return  # the end of a clip that does not say its length for sure
                 raise _SpanLost(
                     f"{display_path(job.source)}: the clip stops at frame "
                     f"{result.start + len(result.levels)}: it has fewer frames than the "
@@ -328,7 +331,15 @@ def _result(future: Any, client: Any, watch: WorkerWatch, distributed: Any, job:
                 raise _SpanLost(
                     f"{display_path(job.source)}: not blurred: {watch.words()}", cluster_lost=True
                 ) from None
-        except (Exception, asyncio.CancelledError) as error:
+        except (asyncio.CancelledError, concurrent.futures.CancelledError):
+            # distributed cancels what waits on a scheduler that went away: the clips left
+            # would each wait out a reconnection to it, then fail the same.
+            raise _SpanLost(
+                f"{display_path(job.source)}: the Dask cluster stopped the blur: its scheduler "
+                "went away, or cancelled its tasks",
+                cluster_lost=True,
+            ) from None
+        except Exception as error:
             detail = str(error) or type(error).__name__
             raise _SpanLost(
                 f"{display_path(job.source)}: the cluster could not blur this clip ({detail})"

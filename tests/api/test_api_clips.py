@@ -8,6 +8,7 @@ from helpers.oracle import blur_oracle
 
 import blurapp
 from blurapp.core.clip import FramesInMemory
+from blurapp.core.clip_comparison import clip_comparison_dict
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +91,17 @@ def test_a_clip_made_in_memory_compares_in_colour():
 def test_what_is_not_a_clip_is_refused_with_the_reason():
     with pytest.raises(TypeError, match="clip must be a path or a blurapp Clip, not ndarray"):
         blurapp.compare_clip(np.zeros((2, 4, 4)))
+
+
+def test_no_timed_pass_gives_no_frames_per_second_but_the_frames_are_compared(clip_path):
+    # A first call is one batch, compiling: no figure for the span is to be had from it.
+    comparison = blurapp.compare_clip(clip_path, frames=4, repeats=0)
+    assert comparison.frames == 4
+    assert comparison.frames_per_second == {}
+    assert comparison.end_to_end_frames_per_second == {}
+    assert comparison.result.speedup is None
+    data = clip_comparison_dict(comparison.result)
+    assert data["numpy"]["frames_per_second"] is None and data["numpy"]["span_seconds"] is None
+    assert data["within_tolerance"] is True
+    expected = blur_oracle(random_levels(5)[0] / np.float32(255), blurapp.BlurSpec().kernel)
+    assert np.abs(comparison.first_frames["numpy"] - expected).max() <= 1e-5

@@ -75,6 +75,7 @@ def test_the_json_holds_every_engine_figure_with_its_type(clip):
         "width": 64,
         "height": 48,
         "frame_count": 6,
+        "frame_count_estimated": True,  # Matroska says a duration, not a count
         "frames_per_second": 30,
         "colour": False,
     }
@@ -97,6 +98,23 @@ def test_the_json_holds_every_engine_figure_with_its_type(clip):
     assert 0 <= data["max_abs_diff"] <= 1e-5 and data["within_tolerance"] is True
     assert isinstance(data["speedup"], float) and isinstance(data["speedup_end_to_end"], float)
     assert data["clip_problem"] is None and isinstance(data["noisy"], bool)
+
+
+def test_a_clip_with_more_frames_than_its_duration_says_is_timed_over_the_span_asked_for(
+    tmp_path,
+):
+    # 20 frames a millisecond apart in a stream that says 10 a second: its duration says 1.
+    fast = video_file(tmp_path / "fast.mkv", random_levels(20, size=(16, 12)), rate=10, apart=1)
+    run = blurapp_in_process("compare", fast, "--start", "10", *QUICK, "--json")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert (data["start"], data["frames"]) == (10, 4)
+    assert data["clip"]["frame_count_estimated"] is True
+    assert data["clip_problem"] is None and data["within_tolerance"] is True
+    # A count the file declares is checked before any work.
+    gif = animation_file(tmp_path / "three.gif", random_levels(3, size=(12, 10)))
+    run = blurapp_in_process("compare", gif, "--start", "3", *QUICK)
+    assert run.stderr == f"error: {gif}: --start 3 is past the clip's last frame (2)\n"
 
 
 def test_an_engine_that_strays_from_numpy_is_reported_outside_the_tolerance(clip, monkeypatch):
@@ -166,7 +184,8 @@ def test_a_clip_that_cannot_be_read_is_one_error_line_naming_it(tmp_path, make, 
     ("options", "words"),
     [
         (("--out-dir", "outputs"), "--out-dir writes a photo's outputs; for a clip, write"),
-        (("--start", "6"), "--start 6 is past the clip's last frame (5)"),
+        # Matroska's count is worked out from its duration: only reading finds the end.
+        (("--start", "6"), "the clip has no frame 6; --start counts from 0"),
     ],
 )
 def test_what_a_clip_cannot_do_is_refused_in_words(clip, tmp_path, options, words):

@@ -87,6 +87,7 @@ def test_the_json_names_the_clip_the_span_and_every_engine_figure():
         "width": 10,
         "height": 12,
         "frame_count": 4,
+        "frame_count_estimated": False,
         "frames_per_second": 10.0,
         "colour": True,
     }
@@ -161,3 +162,35 @@ def test_a_comparison_asked_to_stop_stops():
     with pytest.raises(BlurCancelled):
         compare_clip(clip, frames=50, cancelled=lambda: clip.made >= 10)
     assert clip.made < 50
+
+
+@pytest.mark.parametrize(
+    ("count", "asked", "chosen"),
+    [
+        (17, 17, 4),  # 16 would blur 32 frames for 17: two batches of 16
+        (40, 16, 16),  # one full batch of 16
+        (10, 16, 4),  # a clip of unknown length that decodes 10: 16 would blur 16 for 10
+    ],
+)
+def test_the_batch_size_is_the_quickest_for_the_frames_the_span_has(
+    monkeypatch, count, asked, chosen
+):
+    from blurapp.core import clip_comparison
+    from blurapp.core.frame_batches import BatchChoice
+
+    # Measured seconds a frame at each size, as choose_batch_size gives them.
+    per_frame = {1: 1e-3, 4: 0.6e-3, 16: 0.5e-3}
+
+    def measured(engine, *args, sizes, **kwargs):
+        if engine.frames_call is None:
+            return BatchChoice(1, {}, {}, {}, {})
+        kept = {size: per_frame[size] for size in sizes if size in per_frame}
+        best = min(kept, key=kept.get)
+        return BatchChoice(best, kept, kept, dict.fromkeys(kept, 0.1), dict.fromkeys(kept))
+
+    monkeypatch.setattr(clip_comparison, "choose_batch_size", measured)
+    clip = MadeFrames(count, declared=count != 10)
+    result = compare_clip(clip, engines=("numpy", "jax"), frames=asked, repeats=1)
+    assert result.frames == min(count, asked)
+    assert result.batch_size("jax") == chosen
+    assert result.agrees("jax")

@@ -368,6 +368,17 @@ def test_each_frame_of_a_variable_rate_video_is_the_one_read_in_order(tmp_path, 
     assert later == list(range(5, 12))
 
 
+def test_frames_closer_than_the_stated_rate_are_each_the_one_asked_for(tmp_path):
+    # A millisecond apart in a stream that says 10 a second: its duration says 1 frame.
+    path = variable_rate_video(tmp_path / "fast.mkv", list(range(12)))
+    with open_clip(path) as clip:
+        assert clip.info.frame_count_estimated
+        got = [round(float(clip.frame(index).mean()) * 255 / 20) for index in range(12)]
+        later = [round(float(frame.mean()) * 255 / 20) for frame in clip.frames(5, 9)]
+    assert got == list(range(12))
+    assert later == [5, 6, 7, 8]
+
+
 def test_transparency_in_a_video_is_shown_over_white_as_in_a_photo(tmp_path):
     levels = np.zeros((2, 4, 6, 4), np.uint8)
     levels[..., 0] = 255  # red, transparent on the left, half on the right, opaque below

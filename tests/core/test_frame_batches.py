@@ -1,5 +1,7 @@
 """Frames blurred in batches, by every engine, against the independent oracle."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from helpers.oracle import blur_oracle
@@ -14,7 +16,7 @@ from blurapp.core.frame_batches import (
     frame_batches,
 )
 from blurapp.core.kernel import kernel_for
-from blurapp.core.runs import Compilation
+from blurapp.core.runs import BlurredFrames, Call, Compilation
 
 
 def random_frames(count, *shape, seed=0):
@@ -139,3 +141,14 @@ def test_the_frame_axis_programs_of_a_cpu_and_of_a_gpu_both_match_the_oracle(in_
     program = jax.jit(frames_program, static_argnames="in_strips")
     output = np.asarray(program(frames, kernel, in_strips=in_strips)).reshape(frames.shape)
     assert_each_frame_matches_the_oracle(output, frames, kernel)
+
+
+def test_a_measured_first_call_is_the_blur_alone_its_copies_apart_as_for_photos():
+    def frames_call(frames, kernel, platform=None):
+        return BlurredFrames(frames.copy(), Call(0.5, 0.25, 0.125), "cpu", Compilation.COMPILED)
+
+    engine = dataclasses.replace(get_engine("jax"), frames_call=frames_call)
+    choice = choose_batch_size(engine, (6, 8), gaussian_kernel(3, 1.0), sizes=(1, 2), rounds=1)
+    assert choice.first_call_seconds == {1: 0.5, 2: 0.5}
+    assert choice.blur_seconds_per_frame == {1: 0.5, 2: 0.25}
+    assert choice.seconds_per_frame == {1: 0.875, 2: 0.4375}  # copies counted to choose

@@ -31,9 +31,13 @@ def smooth_levels(frames=8, size=(64, 48), *, colour=False):
     return np.clip(np.rint(planes), 0, 255).astype(np.uint8)
 
 
-def video_file(path, levels, *, codec="ffv1", rate=25, pixel_format=None, audio=False, gop=None):
+def video_file(
+    path, levels, *, codec="ffv1", rate=25, pixel_format=None, audio=False, gop=None, apart=None
+):
     """`levels` (uint8 or uint16; frames × height × width, or × 3 for red, green, blue) as a
-    video at `path` (its extension chooses the container), `rate` frames a second."""
+    video at `path` (its extension chooses the container), `rate` frames a second; with
+    `apart` (milliseconds), the frames are that far apart whatever `rate` says, so the
+    count worked out from the duration is wrong."""
     levels = np.asarray(levels)
     colour = levels.ndim == 4
     deep = levels.dtype == np.uint16
@@ -49,9 +53,14 @@ def video_file(path, levels, *, codec="ffv1", rate=25, pixel_format=None, audio=
         stream.pix_fmt = pixel_format
         if gop is not None:
             stream.codec_context.gop_size = gop
+        if apart is not None:
+            stream.codec_context.time_base = Fraction(1, 1000)
         sound = container.add_stream("pcm_s16le", rate=8000) if audio else None
-        for frame in levels:
-            for packet in stream.encode(av.VideoFrame.from_ndarray(frame, format=source)):
+        for index, frame in enumerate(levels):
+            picture = av.VideoFrame.from_ndarray(frame, format=source)
+            if apart is not None:
+                picture.pts, picture.time_base = index * apart, Fraction(1, 1000)
+            for packet in stream.encode(picture):
                 container.mux(packet)
         for packet in stream.encode():
             container.mux(packet)

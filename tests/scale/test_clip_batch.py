@@ -232,3 +232,87 @@ def test_a_clip_whose_worker_dies_while_another_remains_is_written_whole(tmp_pat
     assert summary.failed == ()
     assert summary.frames == 30
     assert_blurred(source, out / "clip.mkv")
+
+
+def assert_frames_blurred(source, output):
+    """Every frame of `output` is the oracle's blur of the same frame of `source`, in order."""
+    _, originals = frames_of(source)
+    _, frames = frames_of(output)
+    assert len(frames) == len(originals)
+    for index, (original, frame) in enumerate(zip(originals, frames, strict=True)):
+        assert np.abs(frame - blur_oracle(original, SPEC.kernel)).max() <= LEVEL, f"frame {index}"
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("clip-cluster")
+def test_a_clip_with_more_frames_than_its_duration_says_is_still_blurred_in_bounded_spans(
+    tmp_path, cluster, monkeypatch
+):
+    address, _ = cluster
+    monkeypatch.setattr(clip_batch, "SPAN_FRAMES", 4)
+    # 30 frames a millisecond apart in a stream that says 10 a second: worked out from its
+    # duration, the clip has 1 frame.
+    source = video_file(tmp_path / "fast.mkv", random_levels(30, size=(16, 12)), rate=10, apart=1)
+    spans = []
+    in_order = clip_batch._spans_in_order
+
+    def counted(*args, **kwargs):
+        for result in in_order(*args, **kwargs):
+            spans.append(len(result.levels))
+            yield result
+
+    monkeypatch.setattr(clip_batch, "_spans_in_order", counted)
+    out = tmp_path / "out"
+    summary = run_batch(plan_batch([source], out), SPEC, engine="numpy", scheduler=address)
+    assert summary.failed == ()
+    assert summary.frames == 30
+    assert sum(spans) == 30 and max(spans) <= 4  # never the rest of the clip in one span
+    assert_frames_blurred(source, out / "fast.mkv")
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("clip-cluster")
+def test_a_clip_with_fewer_frames_than_its_duration_says_is_written_as_a_local_batch_does(
+    tmp_path, cluster, monkeypatch
+):
+    address, _ = cluster
+    monkeypatch.setattr(clip_batch, "SPAN_FRAMES", 4)
+    # Frames a second apart in a stream that says 30 a second: an estimate of 271 frames.
+    source = video_file(tmp_path / "slow.mkv", random_levels(10, size=(16, 12)), rate=30,
+                        apart=1000)  # fmt: skip
+    for scheduler, out in ((None, tmp_path / "local"), (address, tmp_path / "cluster")):
+        summary = run_batch(plan_batch([source], out), SPEC, engine="numpy", scheduler=scheduler)
+        assert summary.failed == ()
+        assert summary.frames == 10
+        assert_frames_blurred(source, out / "slow.mkv")
+
+
+@pytest.mark.slow
+def test_a_lost_scheduler_lists_every_clip_left_as_not_blurred_at_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(clip_batch, "SPAN_FRAMES", 2)
+    (tmp_path / "in").mkdir()
+    first = video_file(tmp_path / "in/a.mkv", random_levels(30, size=(200, 150)), rate=25)
+    second = video_file(tmp_path / "in/b.mkv", random_levels(4), rate=25)
+    out = tmp_path / "out"
+    with dask_cluster(tmp_path / "cluster", workers=1) as (address, scheduler, _):
+        summaries = []
+        finishes_within(
+            60,
+            lambda: summaries.append(
+                run_batch(
+                    plan_batch([tmp_path / "in"], out),
+                    SPEC,
+                    engine="numpy",
+                    scheduler=address,
+                    frame_progress=killing(scheduler),
+                )
+            ),
+            "the batch still waits 60 s after its scheduler went away",
+        )
+    (summary,) = summaries
+    reasons = {failure.source: failure.reason for failure in summary.failed}
+    assert set(reasons) == {first, second}
+    lost = "the Dask cluster stopped the blur: its scheduler went away, or cancelled its tasks"
+    assert reasons[first] == f"{first}: {lost}"
+    assert reasons[second] == f"{second}: {lost}"  # not a second wait on the lost scheduler
+    assert not out.exists() or list(out.rglob("*.mkv")) == []
