@@ -203,77 +203,77 @@
 <context>
     <name>ClipPlayer</name>
     <message>
-        <location filename="../ui/clip_player.py" line="58"/>
+        <location filename="../ui/clip_player.py" line="59"/>
         <source>Frame</source>
         <translation>帧</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="72"/>
+        <location filename="../ui/clip_player.py" line="73"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="74"/>
+        <location filename="../ui/clip_player.py" line="75"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="77"/>
+        <location filename="../ui/clip_player.py" line="78"/>
         <source>Play or pause the clip (Space)</source>
         <translation>播放或暂停片段（空格键）</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="96"/>
+        <location filename="../ui/clip_player.py" line="97"/>
         <source>&amp;Clip</source>
         <translation>片段(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="99"/>
+        <location filename="../ui/clip_player.py" line="100"/>
         <source>&amp;Play/Pause</source>
         <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="104"/>
+        <location filename="../ui/clip_player.py" line="105"/>
         <source>P&amp;revious Frame</source>
         <translation>上一帧(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="108"/>
+        <location filename="../ui/clip_player.py" line="109"/>
         <source>&amp;Next Frame</source>
         <translation>下一帧(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="150"/>
+        <location filename="../ui/clip_player.py" line="156"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="167"/>
+        <location filename="../ui/clip_player.py" line="173"/>
         <source>Could not open the clip</source>
         <translation>无法打开片段</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="321"/>
+        <location filename="../ui/clip_player.py" line="341"/>
         <source>Choosing each engine&apos;s batch size…</source>
         <translation>正在为每个引擎选择批大小…</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="322"/>
+        <location filename="../ui/clip_player.py" line="342"/>
         <source>Blurring {frames} frames with each engine…</source>
         <translation>正在用每个引擎模糊 {frames} 帧…</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="323"/>
+        <location filename="../ui/clip_player.py" line="343"/>
         <source>Timing {frames} frames with each engine…</source>
         <translation>正在用每个引擎计时 {frames} 帧…</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="426"/>
+        <location filename="../ui/clip_player.py" line="445"/>
         <source>Cannot Read the Frame</source>
         <translation>无法读取该帧</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="463"/>
+        <location filename="../ui/clip_player.py" line="483"/>
         <source>The Clip Stopped</source>
         <translation>片段已停止</translation>
     </message>
@@ -874,32 +874,32 @@
     </message>
     <message>
         <location filename="../core/clip_saving.py" line="250"/>
-        <location filename="../core/clip_saving.py" line="315"/>
+        <location filename="../core/clip_saving.py" line="316"/>
         <source>{format} cannot store this clip: {reason}</source>
         <translation>{format} 无法保存此片段：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="299"/>
+        <location filename="../core/clip_saving.py" line="300"/>
         <source>the clip has no frames</source>
         <translation>片段没有任何帧</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="31"/>
+        <location filename="../core/clip_video.py" line="34"/>
         <source>reading and writing video needs PyAV, which is not installed: {how}</source>
         <translation>读写视频需要 PyAV，但它尚未安装：{how}</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="88"/>
+        <location filename="../core/clip_video.py" line="91"/>
         <source>the file has no video stream (only {streams})</source>
         <translation>文件没有视频流（只有 {streams}）</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="105"/>
+        <location filename="../core/clip_video.py" line="108"/>
         <source>this is not a video BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的视频（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="146"/>
+        <location filename="../core/clip_video.py" line="150"/>
         <source>the clip is closed</source>
         <translation>片段已关闭</translation>
     </message>
@@ -929,12 +929,12 @@
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/camera.py" line="132"/>
+        <location filename="../ui/camera.py" line="139"/>
         <source>the camera went away</source>
         <translation>摄像头已断开</translation>
     </message>
     <message>
-        <location filename="../ui/camera.py" line="138"/>
+        <location filename="../ui/camera.py" line="146"/>
         <source>the camera&apos;s frames changed size to {width} × {height}</source>
         <translation>摄像头的帧尺寸变为 {width} × {height}</translation>
     </message>
@@ -1144,7 +1144,7 @@
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="255"/>
+        <location filename="../app/controller.py" line="265"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
@@ -1176,12 +1176,12 @@
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="114"/>
+        <location filename="../app/controller.py" line="115"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="266"/>
+        <location filename="../app/controller.py" line="276"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1191,22 +1191,22 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="181"/>
+        <location filename="../app/controller.py" line="191"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="190"/>
+        <location filename="../app/controller.py" line="200"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="202"/>
+        <location filename="../app/controller.py" line="212"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="305"/>
+        <location filename="../app/controller.py" line="315"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
@@ -1337,7 +1337,7 @@
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../ui/camera.py" line="172"/>
+        <location filename="../ui/camera.py" line="180"/>
         <source>Cannot Open the Camera</source>
         <translation>无法打开摄像头</translation>
     </message>
@@ -1345,32 +1345,32 @@
 <context>
     <name>Playback</name>
     <message>
-        <location filename="../app/playback.py" line="213"/>
+        <location filename="../app/playback.py" line="221"/>
         <source>starting…</source>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="215"/>
+        <location filename="../app/playback.py" line="223"/>
         <source>{rate} frames/s · {dropped} dropped</source>
         <translation>{rate} 帧/秒 · 丢弃 {dropped} 帧</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="236"/>
+        <location filename="../app/playback.py" line="244"/>
         <source>{engine} {rate} frames/s</source>
         <translation>{engine} {rate} 帧/秒</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="245"/>
+        <location filename="../app/playback.py" line="253"/>
         <source>{faster} {ratio}× {slower}</source>
         <translation>{faster} 是 {slower} 的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="258"/>
+        <location filename="../app/playback.py" line="266"/>
         <source>frame {number}</source>
         <translation>第 {number} 帧</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="259"/>
+        <location filename="../app/playback.py" line="267"/>
         <source>frame {number} of {count}</source>
         <translation>第 {number} 帧，共 {count} 帧</translation>
     </message>
