@@ -106,6 +106,11 @@ def frame_job(
     return LoadedPhoto(photo, build_pyramid(to_8bit(photo.pixels)), grey_picture=grey)
 
 
+def frame_to_blur(frame: np.ndarray, *, color: bool) -> np.ndarray:
+    """What the engines blur of `frame`: its colours when `color` and it has them, else grey."""
+    return luma(frame) if frame.ndim == 3 and not color else frame
+
+
 class FramesToBlur(Clip):
     """`clip`'s frames as the engines blur them: its colours when `color`, else their grey."""
 
@@ -116,7 +121,7 @@ class FramesToBlur(Clip):
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
         for frame in self._clip.frames(start):
-            yield frame if self._color or frame.ndim == 2 else luma(frame)
+            yield frame_to_blur(frame, color=self._color)
 
 
 @dataclass(frozen=True)

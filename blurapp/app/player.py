@@ -21,12 +21,12 @@ from typing import Any
 import numpy as np
 
 from blurapp.app.captions import Translate
+from blurapp.app.clip_jobs import frame_to_blur
 from blurapp.app.jobs import failure_words, is_foreseen
 from blurapp.app.playback import Playback
 from blurapp.app.pyramid import build_pyramid
 from blurapp.core.clip import Clip
 from blurapp.core.engines import Engine, get_engine
-from blurapp.core.pixels import luma
 from blurapp.core.runs import BlurCancelled
 from blurapp.core.saving import to_8bit
 from blurapp.core.spec import BlurSpec
@@ -102,11 +102,6 @@ def close_if_unread(clip: Clip) -> bool:
 def _wait_at_exit() -> None:
     if not wait_for_playing(EXIT_WAIT_SECONDS):
         log.warning("the program ends while an engine still blurs a clip's frame")
-
-
-def frame_to_blur(frame: np.ndarray, *, color: bool) -> np.ndarray:
-    """What the engines blur of `frame`: its colours when `color` and it has them, else grey."""
-    return luma(frame) if frame.ndim == 3 and not color else frame
 
 
 @dataclass(frozen=True, eq=False)

@@ -8,7 +8,7 @@ import weakref
 
 import numpy as np
 import pytest
-from helpers.oracle import blur_oracle
+from helpers.oracle import blur_oracle, slow_oracle_engine
 
 from blurapp.app.clip_jobs import frame_job, opens_as_clip
 from blurapp.app.playback import Playback
@@ -166,16 +166,8 @@ def frames(count=12, shape=(24, 32), seed=0):
 @pytest.fixture
 def slow_engine():
     """An engine that blurs right (scipy's correlation) but takes 0.25 s a frame."""
-    from scipy.ndimage import correlate
-
-    def first_call(image, kernel, *, platform, progress, cancelled):
-        time.sleep(0.25)
-        output = correlate(image, kernel, mode="nearest").astype(np.float32)
-        return FirstCall(output=output, again=lambda: Call(0.25), seconds=0.25)
-
-    register(Engine("slow", "Slow", first_call))
-    yield "slow"
-    unregister("slow")
+    with slow_oracle_engine(0.25) as name:
+        yield name
 
 
 def play_to_the_end(player, timeout=30.0):

@@ -1,5 +1,8 @@
 """The tests' independent oracle: every blur BlurApp makes must equal scipy's correlation."""
 
+import contextlib
+import time
+
 import numpy as np
 from scipy.ndimage import correlate
 
@@ -20,3 +23,22 @@ def blur_oracle(image, kernel, dtype=np.float64):
             axis=-1,
         )
     return correlate(pixels, weights, mode="nearest")
+
+
+@contextlib.contextmanager
+def slow_oracle_engine(seconds):
+    """An engine named "slow", registered while in the block, that blurs right (scipy's
+    correlation) but takes `seconds` a frame: an engine that falls behind a clip."""
+    from blurapp.core.engines import Engine, register, unregister
+    from blurapp.core.runs import Call, FirstCall
+
+    def first_call(image, kernel, *, platform, progress, cancelled):
+        time.sleep(seconds)
+        output = correlate(image, kernel, mode="nearest").astype(np.float32)
+        return FirstCall(output=output, again=lambda: Call(seconds), seconds=seconds)
+
+    register(Engine("slow", "Slow", first_call))
+    try:
+        yield "slow"
+    finally:
+        unregister("slow")

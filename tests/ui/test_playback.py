@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 import pytest
-from helpers.oracle import blur_oracle
+from helpers.oracle import blur_oracle, slow_oracle_engine
 from helpers.photos import photo_file
 from helpers.window import RUN_TIMEOUT_MS, jax_settled
 from PySide6.QtCore import Qt, QTimer
@@ -28,16 +28,8 @@ def frames(count=12, seed=0):
 @pytest.fixture
 def slow_engine():
     """An engine that blurs right (scipy's correlation) but takes 0.3 s a frame."""
-    from scipy.ndimage import correlate
-
-    def first_call(image, kernel, *, platform, progress, cancelled):
-        time.sleep(0.3)
-        output = correlate(image, kernel, mode="nearest").astype(np.float32)
-        return FirstCall(output=output, again=lambda: Call(0.3), seconds=0.3)
-
-    register(Engine("slow", "Slow", first_call))
-    yield "slow"
-    unregister("slow")
+    with slow_oracle_engine(0.3) as name:
+        yield name
 
 
 def open_clip(qtbot, window, clip):
