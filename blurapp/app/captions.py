@@ -7,7 +7,6 @@ QT_TRANSLATE_NOOP for pyside6-lupdate; they keep the "Session" context they were
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -31,6 +30,7 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
 if TYPE_CHECKING:
     from blurapp.app.first_calls import FirstCalls
+    from blurapp.app.live_rates import LiveRates
     from blurapp.app.session import KeptResult, Outcome, RunPlan
     from blurapp.core.photo import Photo
 
@@ -39,9 +39,6 @@ Translate = Callable[[str, str], str]  # (context, text) → text in the user's 
 CONTEXT = "Session"
 ENGINES_CONTEXT = "Engines"  # where the registry's titles are marked
 LEFT, RIGHT = 0, 1
-# A pane's live updates per second count those of the last this many seconds: long enough to
-# be steady while a slider moves, short enough to vanish soon after it stops.
-LIVE_RATE_SECONDS = 2.0
 
 ALGORITHM_LABELS: dict[str, str] = {
     "2d": QT_TRANSLATE_NOOP("Session", "2-D (tutorial)"),
@@ -92,7 +89,7 @@ class SessionView:
     original: Any
     grey_original: Any
     jax_unavailable: str | None
-    _live_updates: dict[str, list[float]]
+    live_rates: LiveRates
     first_calls: FirstCalls
     compiling: dict[str, int]
 
@@ -102,16 +99,6 @@ class SessionView:
     def title(self, engine: str) -> str:
         """An engine's title from the registry, in the user's language."""
         return self.translate(ENGINES_CONTEXT, get_engine(engine).title)
-
-    def live_rate(self, engine: str, now: float | None = None) -> float | None:
-        """How many live results a second `engine`'s pane got while the parameters moved
-        (over the last LIVE_RATE_SECONDS); None once they have been still that long, or
-        with fewer than two updates to count between."""
-        now = time.monotonic() if now is None else now
-        times = [t for t in self._live_updates.get(engine, []) if now - t < LIVE_RATE_SECONDS]
-        if len(times) < 2:
-            return None
-        return (len(times) - 1) / max(times[-1] - times[0], 1e-6)
 
     def out_of_date(self, photo: Photo, parameters: BlurSpec, serial: int) -> str | None:
         """Why figures made from `photo` with `parameters` in run `serial` no longer match
@@ -298,7 +285,7 @@ class SessionView:
             if kept.program_size is not None:
                 padded = tr(QT_TRANSLATE_NOOP("Session", "kernel zero-padded to {size}"))
                 details.append(padded.format(size=f"{kept.program_size} × {kept.program_size}"))
-            rate = self.live_rate(engine)
+            rate = self.live_rates.rate(engine)
             if rate is not None:
                 per_second = tr(QT_TRANSLATE_NOOP("Session", "{rate} updates/s"))
                 details.append(per_second.format(rate=f"{rate:.1f}"))

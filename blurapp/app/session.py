@@ -11,18 +11,17 @@ passes Qt's; the default keeps English), marked with QT_TRANSLATE_NOOP for pysid
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from blurapp.app.captions import (
-    LIVE_RATE_SECONDS,
     SHOW_LABELS,
     SessionView,
     Translate,
 )
 from blurapp.app.first_calls import FirstCalls, program_of
+from blurapp.app.live_rates import LiveRates
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.engines import (
     DEFAULT_ENGINES,
@@ -159,7 +158,7 @@ class Session(SessionView):
         self.running: RunPlan | None = None
         # Live preview: every change of the parameters re-blurs the panes at once.
         self.live = True
-        self._live_updates: dict[str, list[float]] = {}  # engine → when its live results came
+        self.live_rates = LiveRates()
         # What each compiled program's first call cost, and who paid; the sweep adds its own.
         self.first_calls = FirstCalls()
         self.compiling: dict[str, int] = {}  # engine → the kernel size the run in flight compiles
@@ -182,7 +181,7 @@ class Session(SessionView):
         `grey_original`: a colour photo's grey as the view draws it (None for a grey photo)."""
         self.photo, self.original, self.grey_original = photo, original, grey_original
         self.results.clear()
-        self._live_updates.clear()
+        self.live_rates.clear()
         self.outcome = None
         was_running, self.running = self.running is not None, None
         self.compiling.clear()
@@ -351,9 +350,7 @@ class Session(SessionView):
             program = program_of(engine, plan.photo, plan.parameters, run, size)
             self.first_calls.record(program, run.first_call_seconds, run.compilation, paid_by)
         if plan.moving and run is not None:
-            now = time.monotonic()
-            recent = [t for t in self._live_updates.get(engine, []) if now - t < LIVE_RATE_SECONDS]
-            self._live_updates[engine] = [*recent, now]
+            self.live_rates.record(engine)
         self._changed("results")
         return True
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -24,9 +25,10 @@ from PySide6.QtWidgets import (
     QMessageBox,
 )
 
-from blurapp.app.captions import LEFT, LIVE_RATE_SECONDS, RIGHT
+from blurapp.app.captions import LEFT, RIGHT
 from blurapp.app.controller import WindowController, is_sample_photo
 from blurapp.app.jobs import LoadedPhoto
+from blurapp.app.live_rates import LIVE_RATE_SECONDS
 from blurapp.app.pixel_info import pixel_words
 from blurapp.app.session import Session
 from blurapp.app.settings_file import SettingsFile
@@ -120,8 +122,7 @@ class MainWindow(QMainWindow):
         self.tiled_blur = None  # the blur by blocks of an image too large to open, if any
         self._live_rate_timer = QTimer(self)
         self._live_rate_timer.setSingleShot(True)
-        self._live_rate_timer.setInterval(round(LIVE_RATE_SECONDS * 1000) + 50)
-        self._live_rate_timer.timeout.connect(self._show_captions)
+        self._live_rate_timer.timeout.connect(self._live_rates_expired)
         self._on_model_running()
 
     def _on_zoom_changed(self, zoom: float) -> None:
@@ -243,6 +244,14 @@ class MainWindow(QMainWindow):
             pane.set_caption(caption_html(caption, mark))
             pane.caption.setToolTip(caption.out_of_date or "")
         self.figures.set_stale(self.session.figures_out_of_date())
+
+    def _live_rates_expired(self) -> None:
+        self._show_captions()
+        # A timer may fire a little early (Qt's coarse timers, by up to 5 %): a rate still
+        # shown gets another look when it is due to go, instead of staying until the next update.
+        remaining = self.session.live_rates.seconds_until_gone()
+        if remaining is not None:
+            self._live_rate_timer.start(max(1, math.ceil(remaining * 1000)) + 50)
 
     def _on_model_compiling(self) -> None:
         self._show_captions()
@@ -369,7 +378,7 @@ class MainWindow(QMainWindow):
 
     def show_live(self, engine: str) -> None:
         # The updates per second go from the captions once the parameters stay still.
-        self._live_rate_timer.start()
+        self._live_rate_timer.start(round(LIVE_RATE_SECONDS * 1000) + 50)
         self.live_shown.emit(engine)
 
     def show_run_stopped(self) -> None:

@@ -30,11 +30,11 @@ def test_the_session_plans_a_preview_of_the_panes_engines_jit_first(tmp_path):
 
 
 def test_the_update_rate_counts_the_last_two_seconds(tmp_path, monkeypatch):
-    import blurapp.app.session as session_module
+    import blurapp.app.live_rates as live_rates
     from blurapp.core import get_engine, load_photo
 
     clock = [100.0]
-    monkeypatch.setattr(session_module.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(live_rates.time, "monotonic", lambda: clock[0])
     session = Session()
     photo = load_photo(photo_file(tmp_path))
     session.set_photo(photo)
@@ -44,9 +44,19 @@ def test_the_update_rate_counts_the_last_two_seconds(tmp_path, monkeypatch):
         session.start_live_preview(moving=True)
         session.engine_done("numpy", run, None)
         clock[0] += 0.25
-    assert session.live_rate("numpy") == 4.0  # 5 updates, 0.25 s apart
-    clock[0] += 5
-    assert session.live_rate("numpy") is None  # still for a while: no rate to show
+    rates, pane = session.live_rates, session.pane_engines.index("numpy")
+    assert rates.rate("numpy") == 4.0  # 5 updates, 0.25 s apart
+    assert "4.0 updates/s" in session.caption(pane).details
+    # The rate goes when fewer than two updates are left in the last two seconds: the one
+    # before the last came at 100.75, so at 102.75, 1.5 s from now (101.25).
+    assert rates.seconds_until_gone() == 1.5
+    clock[0] += 1.49
+    assert rates.rate("numpy") is not None
+    clock[0] += 0.01
+    assert rates.rate("numpy") is None and rates.seconds_until_gone() is None
+    assert not any(
+        "updates/s" in d for d in session.caption(pane).details
+    )  # still: no rate to show
 
 
 def test_going_back_to_what_the_panes_show_drops_the_preview_of_the_passing_value(tmp_path):
