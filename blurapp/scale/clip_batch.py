@@ -305,6 +305,13 @@ def _spans_in_order(
             client.cancel([future for future, _ in in_flight])
 
 
+def _scheduler_lost(job: Job) -> str:
+    return (
+        f"{display_path(job.source)}: the Dask cluster stopped the blur: its scheduler went "
+        "away, or cancelled its tasks"
+    )
+
+
 def _result(future: Any, client: Any, watch: WorkerWatch, distributed: Any, job: Job) -> Any:
     """`future`'s result, waiting with the worker watch: raises _SpanLost when the cluster
     loses the span or has had no worker too long."""
@@ -334,12 +341,12 @@ def _result(future: Any, client: Any, watch: WorkerWatch, distributed: Any, job:
         except (asyncio.CancelledError, concurrent.futures.CancelledError):
             # distributed cancels what waits on a scheduler that went away: the clips left
             # would each wait out a reconnection to it, then fail the same.
-            raise _SpanLost(
-                f"{display_path(job.source)}: the Dask cluster stopped the blur: its scheduler "
-                "went away, or cancelled its tasks",
-                cluster_lost=True,
-            ) from None
+            raise _SpanLost(_scheduler_lost(job), cluster_lost=True) from None
         except Exception as error:
+            if future.status != "error":
+                # Not the span's own error: fetching its result failed (the connection to a
+                # scheduler going away is reset under it).
+                raise _SpanLost(_scheduler_lost(job), cluster_lost=True) from None
             detail = str(error) or type(error).__name__
             raise _SpanLost(
                 f"{display_path(job.source)}: the cluster could not blur this clip ({detail})"

@@ -113,17 +113,28 @@ def compute_on_cluster(client: Any, collection: Any, address: str) -> Any:
             except TimeoutError:
                 if watch.alone_too_long(progressed=False):
                     raise ClusterError(watch.words(address)) from None
-        return future.result()
+        try:
+            return future.result()
+        except Exception:
+            if future.status == "error":  # the blur's own error
+                raise
+            # Fetching the result failed: the connection to a scheduler going away is reset
+            # under it (an OSError, which would otherwise read as one of the output file's).
+            raise ClusterError(_scheduler_lost(address)) from None
     except (asyncio.CancelledError, concurrent.futures.CancelledError):
         # distributed cancels what waits on a scheduler that went away.
-        raise ClusterError(
-            f"the Dask cluster at {address} stopped the blur: its scheduler went away, or "
-            "cancelled the blur's tasks"
-        ) from None
+        raise ClusterError(_scheduler_lost(address)) from None
     finally:
         if not future.done():
             with contextlib.suppress(Exception):  # the error that ends the wait is what counts
                 client.cancel(future)
+
+
+def _scheduler_lost(address: str) -> str:
+    return (
+        f"the Dask cluster at {address} stopped the blur: its scheduler went away, or "
+        "cancelled the blur's tasks"
+    )
 
 
 class WorkerWatch:

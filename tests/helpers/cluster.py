@@ -1,5 +1,7 @@
 """A real Dask cluster for the tests: a scheduler and workers in processes of their own on
-127.0.0.1, as on a network of machines, and ways to lose a worker on purpose."""
+127.0.0.1, as on a network of machines, and ways to lose a worker on purpose; and stand-ins
+for a future and a client, for what a real cluster does only by chance (a result's fetch
+reset under it as the scheduler dies)."""
 
 import contextlib
 import json
@@ -120,3 +122,36 @@ def finishes_within(seconds: float, work, failure: str) -> None:
     thread.join(timeout=seconds)
     if thread.is_alive():
         pytest.fail(failure)
+
+
+class EndedFuture:
+    """A Dask future whose task has ended, with `status` "finished" or "error", and whose
+    result() raises `error`: a fetch that failed, or the task's own error."""
+
+    def __init__(self, status, error):
+        self.status, self._error = status, error
+
+    def done(self):
+        return True
+
+    def result(self, timeout=None):
+        raise self._error
+
+
+class FakeClient:
+    """A Dask client whose compute() gives `future`, with distributed.wait (`wait`) for a
+    future that is done."""
+
+    def __init__(self, future=None):
+        self.future = future
+
+    def compute(self, collection):
+        return self.future
+
+    @contextlib.contextmanager
+    def as_current(self):
+        yield
+
+    @staticmethod
+    def wait(futures, timeout=None):
+        return None

@@ -3,13 +3,14 @@ a real Dask cluster in spans of frames, in order, every frame the oracle's; a cl
 be finished leaves no output and is listed with why."""
 
 import json
+from pathlib import Path
 
 import av
 import numpy as np
 import pytest
 from helpers.batch import SPEC
 from helpers.clip_files import animation_file, random_levels, tiff_stack, video_file
-from helpers.cluster import dask_cluster, finishes_within, killing
+from helpers.cluster import EndedFuture, FakeClient, dask_cluster, finishes_within, killing
 from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
 from PIL import Image
@@ -17,7 +18,7 @@ from PIL import Image
 from blurapp.core.clip_files import open_clip
 from blurapp.scale import clip_batch
 from blurapp.scale.batch import run_batch
-from blurapp.scale.batch_plan import plan_batch
+from blurapp.scale.batch_plan import Job, plan_batch
 
 # FFV1 keeps the levels written: a frame read back is the blurred frame rounded to a level.
 LEVEL = 0.5 / 255 + 1e-5
@@ -285,6 +286,30 @@ def test_a_clip_with_fewer_frames_than_its_duration_says_is_written_as_a_local_b
         assert summary.failed == ()
         assert summary.frames == 10
         assert_frames_blurred(source, out / "slow.mkv")
+
+
+class _Watch:
+    def alone_too_long(self, progressed):
+        return False
+
+
+@pytest.mark.parametrize(
+    "status, error, reason, lost",
+    [
+        # The connection to a scheduler killed while the span's result was fetched.
+        ("finished", ConnectionResetError(104, "Connection reset by peer"),
+         "the Dask cluster stopped the blur: its scheduler went away", True),
+        # The span's own error: this clip, not the cluster.
+        ("error", ValueError("frame 3 is damaged"),
+         "the cluster could not blur this clip (frame 3 is damaged)", False),
+    ],
+)  # fmt: skip
+def test_a_failed_fetch_of_a_span_is_told_from_the_spans_own_error(status, error, reason, lost):
+    job = Job(Path("in/a.mkv"), Path("out/a.mkv"), Path("a.mkv"), clip=True)
+    with pytest.raises(clip_batch._SpanLost) as raised:
+        clip_batch._result(EndedFuture(status, error), FakeClient(), _Watch(), FakeClient, job)
+    assert str(raised.value).startswith(f"{Path('in/a.mkv')}: {reason}")
+    assert raised.value.cluster_lost is lost
 
 
 @pytest.mark.slow

@@ -13,7 +13,14 @@ import distributed
 import numpy as np
 import pytest
 from helpers.batch import BAD, GOOD, SPEC, write_photos
-from helpers.cluster import REPOSITORY, dask_cluster, finishes_within, killing
+from helpers.cluster import (
+    REPOSITORY,
+    EndedFuture,
+    FakeClient,
+    dask_cluster,
+    finishes_within,
+    killing,
+)
 from PIL import Image
 
 from blurapp.core.kernel import kernel_for
@@ -98,6 +105,18 @@ def _timed_out_reading(path):
 def _slowly(value):
     time.sleep(2.5)  # past two polls of the cluster
     return value
+
+
+def test_a_result_whose_fetch_is_reset_says_the_scheduler_went_away(monkeypatch):
+    """Not an OSError, which the blur by blocks would take for one of its output file's."""
+    from blurapp.scale.scheduler import ClusterError, compute_on_cluster
+
+    monkeypatch.setattr(distributed, "wait", FakeClient.wait)
+    reset = EndedFuture("finished", ConnectionResetError(104, "Connection reset by peer"))
+    with pytest.raises(
+        ClusterError, match=re.escape("at tcp://10.0.0.9:8786 stopped the blur: its scheduler")
+    ):
+        compute_on_cluster(FakeClient(reset), None, "tcp://10.0.0.9:8786")
 
 
 @pytest.mark.slow
