@@ -46,6 +46,7 @@ from blurapp.ui.menus import RecentFiles, build_menus, choose_photo_file, shortc
 from blurapp.ui.opening import accept_drop
 from blurapp.ui.presentation import Presentation
 from blurapp.ui.results_saving import save_results
+from blurapp.ui.run_progress import RunProgress
 from blurapp.ui.runner import Runner, after_the_running_job
 from blurapp.ui.settings import (
     default_settings,
@@ -120,6 +121,7 @@ class MainWindow(QMainWindow):
 
         self._warmed_up = False
         self.tiled_blur = None  # the blur by blocks of an image too large to open, if any
+        self.run_progress = RunProgress(self.progress_bar, self.status_label, self._timing, self)
         self._live_rate_timer = QTimer(self)
         self._live_rate_timer.setSingleShot(True)
         self._live_rate_timer.timeout.connect(self._live_rates_expired)
@@ -272,11 +274,14 @@ class MainWindow(QMainWindow):
         self.results_shown.emit(outcome.result)
         self.start_live_preview()  # a pane whose engine was chosen while the run went
 
+    def _timing(self) -> bool:
+        """Whether a run is timing the engines (a live preview shows no progress)."""
+        return self.session.running is not None and not self.session.running.live
+
     def _on_model_running(self) -> None:
-        running = self.session.running is not None
         has_photo = self.session.photo is not None
         # A live preview is quick and frequent: no progress bar flickering for it.
-        timing = running and not self.session.running.live
+        timing = self._timing()
         self.run_button.setEnabled(has_photo)
         self.run_action.setEnabled(has_photo)
         self.sweep_action.setEnabled(has_photo)
@@ -355,11 +360,7 @@ class MainWindow(QMainWindow):
         self, engine: str, done: int, total: int, words: tuple[str, str] | None
     ) -> None:
         if words is not None:
-            status, bar_format = words
-            self.progress_bar.setRange(0, total)  # 0, 0: busy, a compiled call tells no taps
-            self.progress_bar.setValue(done)
-            self.progress_bar.setFormat(bar_format)
-            self.status_label.setText(status)
+            self.run_progress.show(done, total, words)
         self.progress_shown.emit(engine, done, total)
 
     def show_photo(self, loaded: LoadedPhoto) -> None:
