@@ -43,9 +43,9 @@ def pytest_cmdline_main(config):
 
 # Steady calls timed per engine in a test's comparison. BlurApp times each engine for at least
 # MEASURE_SECONDS (0.3 s) so that its median is stable; a test checks what a comparison shows,
-# which fewer calls show as well, at a sixth of the cost. Tests of the timing itself are marked
-# real_timing and get BlurApp's own figure.
-TEST_MEASURE_SECONDS = 0.05
+# which fewer calls show as well (MIN_CALLS of them, at least), at a fifteenth of the cost.
+# Tests of the timing itself are marked real_timing and get BlurApp's own figure.
+TEST_MEASURE_SECONDS = 0.02
 
 
 @pytest.fixture(autouse=True)
