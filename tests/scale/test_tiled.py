@@ -13,7 +13,6 @@ import pytest
 import tifffile
 from helpers.oracle import blur_oracle
 
-from blurapp.core.engines import get_engine
 from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
 from blurapp.core.photo import load_photo
 from blurapp.core.photo_checks import PhotoError
@@ -38,7 +37,7 @@ def as_float(data: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.slow
-def test_sixty_megapixels_match_the_in_memory_blur_and_scipy(tmp_path):
+def test_sixty_megapixels_by_blocks_match_scipy(tmp_path):
     data = noise((7750, 7750))
     source = write_tiff(tmp_path / "big.tif", data, tile=(512, 512))
     kernel = gaussian_kernel(9, 2.5)
@@ -48,9 +47,6 @@ def test_sixty_megapixels_match_the_in_memory_blur_and_scipy(tmp_path):
     image = as_float(data)
     del data
     assert blurred.dtype == np.float32 and blurred.shape == image.shape
-    in_memory = get_engine("numpy").blur(image, kernel, repeats=0).output
-    assert np.abs(blurred - in_memory).max() <= 1e-5
-    del in_memory
     # In float32 (scipy still sums in float64): 240 MB, not 480.
     assert np.abs(blurred - blur_oracle(image, kernel, np.float32)).max() <= 1e-5
 

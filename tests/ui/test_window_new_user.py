@@ -475,20 +475,6 @@ def test_a_window_the_tests_start_keeps_its_settings_out_of_the_users_home(tmp_p
 
 
 @pytest.mark.slow
-def test_the_startup_bench_keeps_its_windows_settings_out_of_the_users(tmp_path, monkeypatch):
-    from blurapp import bench
-
-    user = tmp_path / "user"
-    for variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
-        (user / variable).mkdir(parents=True)
-        monkeypatch.setenv(variable, str(user / variable))  # the user's own, for this test
-    monkeypatch.setenv("HOME", str(user))
-    report = bench.startup(runs=1)
-    assert "error" not in report, report
-    assert _files_under(user) == []
-
-
-@pytest.mark.slow
 def test_the_window_is_on_screen_before_superqt_is_imported_and_the_photo_loads(tmp_path):
     # superqt imports all its widgets (about 300 ms): the window shows first, then its first
     # job (opening the photo) brings superqt in, and the photo still opens.
