@@ -333,7 +333,9 @@ def _result(future: Any, client: Any, watch: WorkerWatch, distributed: Any, job:
             result = future.result(timeout=CLUSTER_POLL_SECONDS)
             watch.alone_too_long(progressed=True)  # the cluster's silence starts over
             return result
-        except TimeoutError:
+        except TimeoutError as error:
+            if future.status == "error":  # the span's own (reading a network share, say)
+                raise _could_not_blur(job, error) from None
             if watch.alone_too_long(progressed=False):
                 raise _SpanLost(
                     f"{display_path(job.source)}: not blurred: {watch.words()}", cluster_lost=True
@@ -342,12 +344,16 @@ def _result(future: Any, client: Any, watch: WorkerWatch, distributed: Any, job:
             # distributed cancels what waits on a scheduler that went away: the clips left
             # would each wait out a reconnection to it, then fail the same.
             raise _SpanLost(_scheduler_lost(job), cluster_lost=True) from None
+        except OSError as error:
+            if future.status == "error":
+                raise _could_not_blur(job, error) from None
+            # Not the span's own error: fetching its result failed, the connection to a
+            # scheduler going away reset under it.
+            raise _SpanLost(_scheduler_lost(job), cluster_lost=True) from None
         except Exception as error:
-            if future.status != "error":
-                # Not the span's own error: fetching its result failed (the connection to a
-                # scheduler going away is reset under it).
-                raise _SpanLost(_scheduler_lost(job), cluster_lost=True) from None
-            detail = str(error) or type(error).__name__
-            raise _SpanLost(
-                f"{display_path(job.source)}: the cluster could not blur this clip ({detail})"
-            ) from None
+            raise _could_not_blur(job, error) from None
+
+
+def _could_not_blur(job: Job, error: BaseException) -> _SpanLost:
+    detail = str(error) or type(error).__name__
+    return _SpanLost(f"{display_path(job.source)}: the cluster could not blur this clip ({detail})")

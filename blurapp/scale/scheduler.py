@@ -115,11 +115,11 @@ def compute_on_cluster(client: Any, collection: Any, address: str) -> Any:
                     raise ClusterError(watch.words(address)) from None
         try:
             return future.result()
-        except Exception:
+        except OSError:
             if future.status == "error":  # the blur's own error
                 raise
-            # Fetching the result failed: the connection to a scheduler going away is reset
-            # under it (an OSError, which would otherwise read as one of the output file's).
+            # Fetching the result failed: the connection to a scheduler going away reset
+            # under it (which would otherwise read as an error of the output file's).
             raise ClusterError(_scheduler_lost(address)) from None
     except (asyncio.CancelledError, concurrent.futures.CancelledError):
         # distributed cancels what waits on a scheduler that went away.

@@ -248,10 +248,10 @@ class MainWindow(QMainWindow):
         self.figures.set_stale(self.session.figures_out_of_date())
 
     def _live_rates_expired(self) -> None:
-        self._show_captions()
-        # A timer may fire a little early (Qt's coarse timers, by up to 5 %): a rate still
-        # shown gets another look when it is due to go, instead of staying until the next update.
+        # A timer may fire a little early (Qt's coarse timers, by 5 %): a rate still drawn gets
+        # another look when it is due to go (asked first: a rate drawn has its look coming).
         remaining = self.session.live_rates.seconds_until_gone()
+        self._show_captions()
         if remaining is not None:
             self._live_rate_timer.start(max(1, math.ceil(remaining * 1000)) + 50)
 

@@ -286,8 +286,7 @@ def test_a_sigma_beyond_the_range_is_a_short_usage_error(command, sigma, tmp_pat
 
 @pytest.mark.slow
 def test_bench_reports_the_yardsticks_the_first_call_and_memory_on_small_images():
-    # Each section launches the processes it measures; the bench itself runs in this process.
-    run = blurapp_in_process(
+    run = blurapp(
         "bench", "--json", "--sections", "yardsticks", "first-call", "memory",
         "--probe-megapixels", "0.5", "--big-megapixels", "1", "--repeat", "1",
     )  # fmt: skip
@@ -314,7 +313,7 @@ def test_bench_reports_the_startup_and_the_window_on_small_images(tmp_path, monk
         (user / variable).mkdir(parents=True)
         monkeypatch.setenv(variable, str(user / variable))  # the user's own, for this test
     monkeypatch.setenv("HOME", str(user))
-    run = blurapp_in_process(
+    run = blurapp(
         "bench", "--json", "--sections", "startup", "window", "--probe-megapixels", "0.5",
         "--repeat", "1",
     )  # fmt: skip

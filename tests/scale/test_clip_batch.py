@@ -299,15 +299,30 @@ class _Watch:
         # The connection to a scheduler killed while the span's result was fetched.
         ("finished", ConnectionResetError(104, "Connection reset by peer"),
          "the Dask cluster stopped the blur: its scheduler went away", True),
-        # The span's own error: this clip, not the cluster.
+        # The span's own errors: this clip, not the cluster; a TimeoutError too (not taken
+        # for the fetch's, which would wait for the span again and again).
         ("error", ValueError("frame 3 is damaged"),
          "the cluster could not blur this clip (frame 3 is damaged)", False),
+        ("error", TimeoutError("timed out reading /share/a.mkv"),
+         "the cluster could not blur this clip (timed out reading /share/a.mkv)", False),
+        ("error", PermissionError(13, "Permission denied"),
+         "the cluster could not blur this clip ([Errno 13] Permission denied)", False),
+        # A fetch that failed here, the cluster still there: this clip alone.
+        ("finished", MemoryError(),
+         "the cluster could not blur this clip (MemoryError)", False),
     ],
 )  # fmt: skip
 def test_a_failed_fetch_of_a_span_is_told_from_the_spans_own_error(status, error, reason, lost):
     job = Job(Path("in/a.mkv"), Path("out/a.mkv"), Path("a.mkv"), clip=True)
-    with pytest.raises(clip_batch._SpanLost) as raised:
-        clip_batch._result(EndedFuture(status, error), FakeClient(), _Watch(), FakeClient, job)
+    raised = []
+
+    def fetch():
+        with pytest.raises(clip_batch._SpanLost) as lost_span:
+            clip_batch._result(EndedFuture(status, error), FakeClient(), _Watch(), FakeClient, job)
+        raised.append(lost_span)
+
+    finishes_within(10, fetch, "the span's result was waited for again and again")
+    [raised] = raised
     assert str(raised.value).startswith(f"{Path('in/a.mkv')}: {reason}")
     assert raised.value.cluster_lost is lost
 

@@ -117,6 +117,11 @@ def test_a_result_whose_fetch_is_reset_says_the_scheduler_went_away(monkeypatch)
         ClusterError, match=re.escape("at tcp://10.0.0.9:8786 stopped the blur: its scheduler")
     ):
         compute_on_cluster(FakeClient(reset), None, "tcp://10.0.0.9:8786")
+    # The blur's own OSError, and a fetch failing here for want of memory, are as they are.
+    own = EndedFuture("error", PermissionError(13, "Permission denied"))
+    for future in (own, EndedFuture("finished", MemoryError())):
+        with pytest.raises(type(future._error)):
+            compute_on_cluster(FakeClient(future), None, "tcp://10.0.0.9:8786")
 
 
 @pytest.mark.slow
