@@ -210,10 +210,18 @@ def run(args: argparse.Namespace) -> int:
                 return 2
     _check_sweep_csv(args)
     _check_output(args.record)
-    # "JAX 1st" must mean a real compilation: an empty cache of the bench's own, every time.
+    # "JAX 1st" must mean a real compilation: an empty cache of the bench's own, every time
+    # (the processes it launches inherit it); the caller's is put back after.
+    previous = os.environ.get("BLURAPP_CACHE_DIR")
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
         os.environ["BLURAPP_CACHE_DIR"] = cache
-        return _run_bench(args)
+        try:
+            return _run_bench(args)
+        finally:
+            if previous is None:
+                os.environ.pop("BLURAPP_CACHE_DIR", None)
+            else:
+                os.environ["BLURAPP_CACHE_DIR"] = previous
 
 
 def _run_bench(args: argparse.Namespace) -> int:
