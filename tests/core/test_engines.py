@@ -23,7 +23,8 @@ ENGINES = engine_names()
 
 
 def blur(engine, image, kernel):
-    return get_engine(engine).blur(image, kernel, repeats=1).output
+    # The output is what is checked: the first call's, no steady call timed after it.
+    return get_engine(engine).blur(image, kernel, repeats=0).output
 
 
 def random_image(height, width, seed=0):

@@ -32,7 +32,8 @@ def setups(draw):
 
 
 def blur(engine, image, kernel):
-    return get_engine(engine).blur(image, kernel, repeats=1).output
+    # The output is what is checked: the first call's, no steady call timed after it.
+    return get_engine(engine).blur(image, kernel, repeats=0).output
 
 
 @pytest.mark.slow
