@@ -459,8 +459,7 @@ def _pixels(samples: dask.array.Array, layout: _Layout, color: bool) -> dask.arr
     else:
         options["drop_axis"] = 2
         meta = np.empty((0, 0), np.float32)
-    # Array.map_blocks is typed as functools.wraps of the module's map_blocks: no bound self.
-    return samples.map_blocks(samples_to_pixels, dtype=np.float32, meta=meta, **options)  # type: ignore[arg-type]
+    return samples.map_blocks(samples_to_pixels, dtype=np.float32, meta=meta, **options)
 
 
 def _check_block(block: int) -> int:
