@@ -114,14 +114,27 @@ def killing(worker: subprocess.Popen):
     return kill
 
 
-def finishes_within(seconds: float, work, failure: str) -> None:
-    """`work()` on a thread of its own; the test fails saying `failure` if it still runs after
-    `seconds` (a wait that never ends must fail the test, not hang it)."""
-    thread = threading.Thread(target=work, daemon=True)
+def finishes_within(seconds: float, work, failure: str):
+    """What `work()` returns (or raises), run on a thread of its own; the test fails saying
+    `failure` if it still runs after `seconds` (a wait that never ends must fail the test, not
+    hang it)."""
+    ended: list = []
+
+    def run():
+        try:
+            ended.append((work(), None))
+        except BaseException as error:  # raised again in the test's own thread
+            ended.append((None, error))
+
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
     thread.join(timeout=seconds)
     if thread.is_alive():
         pytest.fail(failure)
+    [(value, error)] = ended
+    if error is not None:
+        raise error
+    return value
 
 
 class EndedFuture:

@@ -190,21 +190,17 @@ def test_a_clip_whose_last_worker_dies_ends_listed_as_not_blurred(tmp_path, monk
     source = video_file(tmp_path / "in/clip.mkv", random_levels(30, size=(200, 150)), rate=25)
     out = tmp_path / "out"
     with dask_cluster(tmp_path / "cluster", workers=1) as (address, _, (worker,)):
-        summaries = []
-        finishes_within(
+        summary = finishes_within(
             90,
-            lambda: summaries.append(
-                run_batch(
-                    plan_batch([source], out),
-                    SPEC,
-                    engine="numpy",
-                    scheduler=address,
-                    frame_progress=killing(worker),
-                )
+            lambda: run_batch(
+                plan_batch([source], out),
+                SPEC,
+                engine="numpy",
+                scheduler=address,
+                frame_progress=killing(worker),
             ),
             "the batch still waits 90 s after the clip's last worker died",
         )
-    (summary,) = summaries
     (failure,) = summary.failed
     assert failure.reason == f"{source}: not blurred: the Dask cluster had no worker left for 3 s"
     assert summary.done == 0
@@ -217,18 +213,17 @@ def test_a_clip_whose_worker_dies_while_another_remains_is_written_whole(tmp_pat
     source = video_file(tmp_path / "in/clip.mkv", random_levels(30, size=(200, 150)), rate=25)
     out = tmp_path / "out"
     with dask_cluster(tmp_path / "cluster", workers=2) as (address, _, (lost, _kept)):
-        summaries = []
-
-        def batch():
-            plan = plan_batch([source], out)
-            summaries.append(
-                run_batch(
-                    plan, SPEC, engine="numpy", scheduler=address, frame_progress=killing(lost)
-                )
-            )
-
-        finishes_within(90, batch, "the batch still waits 90 s after one of its workers died")
-    (summary,) = summaries
+        summary = finishes_within(
+            90,
+            lambda: run_batch(
+                plan_batch([source], out),
+                SPEC,
+                engine="numpy",
+                scheduler=address,
+                frame_progress=killing(lost),
+            ),
+            "the batch still waits 90 s after one of its workers died",
+        )
     assert lost.poll() is not None  # killed at the first frame written
     assert summary.failed == ()
     assert summary.frames == 30
@@ -314,15 +309,14 @@ class _Watch:
 )  # fmt: skip
 def test_a_failed_fetch_of_a_span_is_told_from_the_spans_own_error(status, error, reason, lost):
     job = Job(Path("in/a.mkv"), Path("out/a.mkv"), Path("a.mkv"), clip=True)
-    raised = []
-
-    def fetch():
-        with pytest.raises(clip_batch._SpanLost) as lost_span:
-            clip_batch._result(EndedFuture(status, error), FakeClient(), _Watch(), FakeClient, job)
-        raised.append(lost_span)
-
-    finishes_within(10, fetch, "the span's result was waited for again and again")
-    [raised] = raised
+    with pytest.raises(clip_batch._SpanLost) as raised:
+        finishes_within(
+            10,
+            lambda: clip_batch._result(
+                EndedFuture(status, error), FakeClient(), _Watch(), FakeClient, job
+            ),
+            "the span's result was waited for again and again",
+        )
     assert str(raised.value).startswith(f"{Path('in/a.mkv')}: {reason}")
     assert raised.value.cluster_lost is lost
 
@@ -335,21 +329,17 @@ def test_a_lost_scheduler_lists_every_clip_left_as_not_blurred_at_once(tmp_path,
     second = video_file(tmp_path / "in/b.mkv", random_levels(4), rate=25)
     out = tmp_path / "out"
     with dask_cluster(tmp_path / "cluster", workers=1) as (address, scheduler, _):
-        summaries = []
-        finishes_within(
+        summary = finishes_within(
             60,
-            lambda: summaries.append(
-                run_batch(
-                    plan_batch([tmp_path / "in"], out),
-                    SPEC,
-                    engine="numpy",
-                    scheduler=address,
-                    frame_progress=killing(scheduler),
-                )
+            lambda: run_batch(
+                plan_batch([tmp_path / "in"], out),
+                SPEC,
+                engine="numpy",
+                scheduler=address,
+                frame_progress=killing(scheduler),
             ),
             "the batch still waits 60 s after its scheduler went away",
         )
-    (summary,) = summaries
     reasons = {failure.source: failure.reason for failure in summary.failed}
     assert set(reasons) == {first, second}
     lost = "the Dask cluster stopped the blur: its scheduler went away, or cancelled its tasks"

@@ -218,21 +218,17 @@ def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(
     _slow_photos(photos, 24)
     out = tmp_path / "out"
     with dask_cluster(tmp_path / "cluster", workers=1) as (address, _, (worker,)):
-        summaries = []
-        finishes_within(
+        summary = finishes_within(
             90,
-            lambda: summaries.append(
-                run_batch(
-                    plan_batch([photos], out, output_format="npy"),
-                    SLOW_SPEC,
-                    engine="numpy",
-                    scheduler=address,
-                    progress=killing(worker),
-                )
+            lambda: run_batch(
+                plan_batch([photos], out, output_format="npy"),
+                SLOW_SPEC,
+                engine="numpy",
+                scheduler=address,
+                progress=killing(worker),
             ),
             "the batch still waits 90 s after its last worker died",
         )
-    (summary,) = summaries
     written = sorted(out.rglob("*.npy"))
     assert summary.done == len(written) >= 1
     assert summary.done + len(summary.failed) == 24
