@@ -24,6 +24,7 @@ from blurapp.core.photo_checks import (
     PhotoError,
     check_is_readable_file,
     check_tiff_data,
+    damaged,
     os_problem,
 )
 from blurapp.core.pixels import (
@@ -161,13 +162,7 @@ class TiffStack(Clip):
         except OSError as error:
             raise os_problem(path, error) from error
         except Exception as error:
-            raise ClipError(
-                path,
-                QT_TRANSLATE_NOOP(
-                    "FileProblem", "the file is damaged or not a valid image ({reason})"
-                ),
-                reason=error,
-            ) from error
+            raise damaged(path, error, ClipError) from error
         _, dtype, count = stack
         first = self._tiff.pages.first
         # How the samples lie comes from the page's tags, never from the shape: a stack two
@@ -326,13 +321,7 @@ class Animation(Clip):
             ) from error
         except Exception as error:
             self.close()
-            raise ClipError(
-                path,
-                QT_TRANSLATE_NOOP(
-                    "FileProblem", "the file is damaged or not a valid image ({reason})"
-                ),
-                reason=error,
-            ) from error
+            raise damaged(path, error, ClipError) from error
         self._in_colour = in_colour
         self.info = ClipInfo(
             name=path.name,

@@ -21,6 +21,7 @@ from blurapp.core.photo_checks import (
     _check_fits_in_memory,
     check_is_readable_file,
     check_tiff_data,
+    damaged,
     os_problem,
 )
 from blurapp.core.pixels import (
@@ -184,11 +185,7 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
         raise os_problem(path, error) from error
     except Exception as error:
         # Pillow's decoders raise many kinds of error on damaged files; each means the same here.
-        raise PhotoError(
-            path,
-            QT_TRANSLATE_NOOP("FileProblem", "the file is damaged or not a valid image ({reason})"),
-            reason=error,
-        ) from error
+        raise damaged(path, error) from error
     if pixels.size == 0:
         raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "the image has no pixels"))
     photo = Photo(path=path, pixels=pixels, bit_depth=bit_depth)

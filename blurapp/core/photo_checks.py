@@ -121,6 +121,15 @@ def check_tiff_data(path: Path, offsets: object, counts: object, file_size: int)
         )
 
 
+def damaged(path: Path, reason: object, kind: type[PhotoError] = PhotoError) -> PhotoError:
+    """`path` is damaged or no valid image, as the PhotoError (or `kind`) a user reads:
+    `reason` says how (a decoder's error, say)."""
+    template = QT_TRANSLATE_NOOP(
+        "FileProblem", "the file is damaged or not a valid image ({reason})"
+    )
+    return kind(path, template, reason=reason)
+
+
 def os_problem(path: Path, error: OSError) -> PhotoError:
     """An OSError met reading `path`, as the PhotoError a user reads."""
     message = str(error.strerror or error)

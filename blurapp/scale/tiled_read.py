@@ -23,6 +23,7 @@ from blurapp.core.photo_checks import (
     available_memory,
     check_is_readable_file,
     check_tiff_data,
+    damaged,
     os_problem,
 )
 from blurapp.core.pixels import (
@@ -335,13 +336,7 @@ class _StoredSamples:
         except SegmentTooLarge as error:
             raise segment_too_large(layout.path, error) from error
         except Exception as error:  # a codec's error for a damaged tile has no common base
-            raise PhotoError(
-                layout.path,
-                QT_TRANSLATE_NOOP(
-                    "FileProblem", "the file is damaged or not a valid image ({reason})"
-                ),
-                reason=error,
-            ) from error
+            raise damaged(layout.path, error) from error
 
     def __getitem__(self, index: Any) -> np.ndarray:
         if not isinstance(index, tuple):
@@ -392,10 +387,8 @@ def _check_tiff_holds_its_image(path: Path) -> None:
         raise os_problem(path, error) from error
     check_tiff_data(path, offsets, counts, size)
     if len(offsets) < needed:  # the last row of tiles left out, say: pixels it does not hold
-        raise PhotoError(
-            path,
-            QT_TRANSLATE_NOOP("FileProblem", "the file is damaged or not a valid image ({reason})"),
-            reason=f"it lists {len(offsets):,} of the {needed:,} strips or tiles its image needs",
+        raise damaged(
+            path, f"it lists {len(offsets):,} of the {needed:,} strips or tiles its image needs"
         )
 
 
