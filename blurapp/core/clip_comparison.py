@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from blurapp.core.clip import Clip, ClipError, ClipInfo
-from blurapp.core.comparison import TOLERANCE, describe_failure, max_abs_difference
+from blurapp.core.comparison import TOLERANCE, LedByJit, describe_failure, max_abs_difference
 from blurapp.core.contention import Conditions, Verdict, conditions_of, judge, watch_machine
 from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE, Engine, get_engine
 from blurapp.core.frame_batches import (
@@ -50,7 +50,7 @@ DEFAULT_CLIP_FRAMES = 48
 
 
 @dataclass(frozen=True, eq=False)
-class ClipComparison:
+class ClipComparison(LedByJit):
     """Each engine's run over a span of a clip's frames, or why it has none.
 
     A run's steady samples are passes over the whole span, the blur alone (its copies to and
@@ -72,9 +72,6 @@ class ClipComparison:
     conditions: Conditions | None = None
     # Where reading the clip stopped short of the span, in a user's words (None: it did not).
     clip_problem: str | None = None
-
-    def engine(self, name: str) -> Engine:
-        return self.engines.get(name) or get_engine(name)
 
     def seconds_per_frame(self, name: str) -> float | None:
         """`name`'s median pass over the span ÷ its frames, the blur alone; None when no pass
@@ -116,22 +113,6 @@ class ClipComparison:
     def batch_size(self, name: str) -> int:
         choice = self.batches.get(name)
         return choice.size if choice is not None else 1
-
-    @property
-    def jit_engine(self) -> str | None:
-        """The first engine that JAX compiles among those that ran or failed."""
-        for name in [*self.runs, *self.errors]:
-            if self.engine(name).jitted:
-                return name
-        return None
-
-    @property
-    def speedup(self) -> float | None:
-        return self.speedup_of(self.jit_engine) if self.jit_engine else None
-
-    @property
-    def end_to_end_speedup(self) -> float | None:
-        return self.end_to_end_speedup_of(self.jit_engine) if self.jit_engine else None
 
     @property
     def verdict(self) -> Verdict | None:

@@ -38,8 +38,48 @@ TIMING = "timing"
 _COPY = "copy@"
 
 
+class LedByJit:
+    """A comparison's headline: the speedup of the first engine that ran (or failed) that JAX
+    compiles (JAX-jit, in the tutorial's pair) over the reference. A photo's comparison and a
+    clip's (blurapp.core.clip_comparison) share it; each says how it times an engine."""
+
+    runs: Mapping[str, EngineRun]
+    errors: Mapping[str, str]  # engine → why, in a user's words
+    engines: Mapping[str, Engine]
+
+    def speedup_of(self, engine: str) -> float | None:
+        raise NotImplementedError
+
+    def end_to_end_speedup_of(self, engine: str) -> float | None:
+        raise NotImplementedError
+
+    def engine(self, name: str) -> Engine:
+        """The engine a run or error of this result came from."""
+        return self.engines.get(name) or get_engine(name)
+
+    @property
+    def jit_engine(self) -> str | None:
+        """The engine this comparison leads with beside the reference. None: no such engine."""
+        for name in [*self.runs, *self.errors]:
+            try:
+                engine = self.engine(name)
+            except UnknownEngineError:
+                continue
+            if engine.jitted:
+                return name
+        return None
+
+    @property
+    def speedup(self) -> float | None:
+        return self.speedup_of(self.jit_engine) if self.jit_engine else None
+
+    @property
+    def end_to_end_speedup(self) -> float | None:
+        return self.end_to_end_speedup_of(self.jit_engine) if self.jit_engine else None
+
+
 @dataclass(frozen=True, eq=False)
-class ComparisonResult:
+class ComparisonResult(LedByJit):
     """Each engine's run (in the order they ran) or why it has none, and each run's largest
     difference from the reference engine's output."""
 
@@ -82,10 +122,6 @@ class ComparisonResult:
         for run in self.runs.values():
             return int(run.output.shape[2]) if run.output.ndim == 3 else 1
         return 1
-
-    def engine(self, name: str) -> Engine:
-        """The engine a run or error of this result came from."""
-        return self.engines.get(name) or get_engine(name)
 
     def speedup_of(self, engine: str) -> float | None:
         """The reference engine's median steady seconds ÷ `engine`'s."""
@@ -160,19 +196,6 @@ class ComparisonResult:
         return None if diff is None else diff <= TOLERANCE
 
     @property
-    def jit_engine(self) -> str | None:
-        """The engine this comparison leads with beside the reference: the first that ran (or
-        failed) that JAX compiles (JAX-jit, in the tutorial's pair). None: no such engine."""
-        for name in [*self.runs, *self.errors]:
-            try:
-                engine = self.engine(name)
-            except UnknownEngineError:
-                continue
-            if engine.jitted:
-                return name
-        return None
-
-    @property
     def reference_run(self) -> EngineRun | None:
         return self.runs.get(self.reference)
 
@@ -188,14 +211,6 @@ class ComparisonResult:
     @property
     def max_abs_diff(self) -> float | None:
         return self.differences.get(self.jit_engine) if self.jit_engine else None
-
-    @property
-    def speedup(self) -> float | None:
-        return self.speedup_of(self.jit_engine) if self.jit_engine else None
-
-    @property
-    def end_to_end_speedup(self) -> float | None:
-        return self.end_to_end_speedup_of(self.jit_engine) if self.jit_engine else None
 
     @property
     def within_tolerance(self) -> bool | None:
