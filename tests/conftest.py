@@ -41,6 +41,13 @@ def pytest_cmdline_main(config):
         config.option.dist = "loadgroup"
 
 
+def pytest_collection_modifyitems(items):
+    """The slow tests first (in their modules' order), then the others: under xdist the long
+    tests start early and the last ones handed out are short, so no worker is left running a
+    long test alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 # Steady calls timed per engine in a test's comparison. BlurApp times each engine for at least
 # MEASURE_SECONDS (0.3 s) so that its median is stable; a test checks what a comparison shows,
 # which fewer calls show as well (MIN_CALLS of them, at least), at a fifteenth of the cost.

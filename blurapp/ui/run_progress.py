@@ -41,10 +41,18 @@ class RunProgress(QObject):
         if due is None or not self._running():
             return
         done, total, status, bar_format = due
-        if self._bar.maximum() != total or self._bar.minimum() != 0:
-            self._bar.setRange(0, total)
-        self._bar.setValue(done)
-        if self._bar.format() != bar_format:
-            self._bar.setFormat(bar_format)
+        # QProgressBar.setValue repaints at once, and with the bar everything else waiting to
+        # be painted in the window (the panes, the chart), in the middle of a run. With its
+        # updates held, the bar is painted with the rest of the window, once a pass of the
+        # event loop.
+        self._bar.setUpdatesEnabled(False)
+        try:
+            if self._bar.maximum() != total or self._bar.minimum() != 0:
+                self._bar.setRange(0, total)
+            self._bar.setValue(done)
+            if self._bar.format() != bar_format:
+                self._bar.setFormat(bar_format)
+        finally:
+            self._bar.setUpdatesEnabled(True)  # schedules the bar's paint
         self._status.setText(status)
         self._timer.start()

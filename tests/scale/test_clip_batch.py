@@ -184,7 +184,7 @@ def test_a_clip_cut_short_on_the_cluster_is_listed_and_leaves_no_output(tmp_path
 
 @pytest.mark.slow
 def test_a_clip_whose_last_worker_dies_ends_listed_as_not_blurred(tmp_path, monkeypatch):
-    monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 3.0)
+    monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 1.0)
     monkeypatch.setattr(clip_batch, "SPAN_FRAMES", 2)
     (tmp_path / "in").mkdir()
     source = video_file(tmp_path / "in/clip.mkv", random_levels(30, size=(200, 150)), rate=25)
@@ -202,7 +202,7 @@ def test_a_clip_whose_last_worker_dies_ends_listed_as_not_blurred(tmp_path, monk
             "the batch still waits 90 s after the clip's last worker died",
         )
     (failure,) = summary.failed
-    assert failure.reason == f"{source}: not blurred: the Dask cluster had no worker left for 3 s"
+    assert failure.reason == f"{source}: not blurred: the Dask cluster had no worker left for 1 s"
     assert summary.done == 0
     assert not (out / "clip.mkv").exists()
 

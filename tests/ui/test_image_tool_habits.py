@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from helpers.photos import photo_file
 from helpers.window import run
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from blurapp.core import to_8bit
@@ -29,6 +29,9 @@ def on_screen(view, x, y):
 def hover(qtbot, window, pane, x, y) -> str:
     """Move the mouse over pixel (x, y) of `pane`; what the status bar says then."""
     view = window.panes[pane].view
+    # Scrolled to it, as a user would: a zoom is anchored under the cursor, wherever an
+    # earlier test left it, so the pixel may be out of sight.
+    view.ensureVisible(QRectF(x, y, 1, 1))
     QApplication.processEvents()  # the view settles where a zoom or a scroll puts it
     target = on_screen(view, x, y)
     # From beside it: a cursor already there (left by an earlier test) would not move.

@@ -361,17 +361,21 @@ def test_play_at_once_after_dragging_the_slider_plays_each_frame_as_it_is(qtbot,
 @pytest.fixture
 def stuck_engines():
     """Two engines that take 4 s a frame and cannot be stopped inside it (as one compiled
-    call cannot); their threads are waited for after the test."""
+    call cannot); after the test, the frames they are in end at once and their threads are
+    waited for."""
     from blurapp.app.player import wait_for_playing
 
+    test_over = threading.Event()
+
     def first_call(image, kernel, *, platform, progress, cancelled):
-        time.sleep(4)
+        test_over.wait(4)
         return FirstCall(output=image.copy(), again=lambda: Call(4), seconds=4)
 
     names = ("stuck1", "stuck2")
     for name in names:
         register(Engine(name, name.title(), first_call))
     yield names
+    test_over.set()
     assert wait_for_playing(30)
     for name in names:
         unregister(name)

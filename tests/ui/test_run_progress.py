@@ -1,5 +1,5 @@
 """The status bar's progress of a run: at most one count every PROGRESS_INTERVAL_MS, a new
-stage at once, the last count always."""
+stage at once, the last count always, each painted with the rest of the window."""
 
 from PySide6.QtWidgets import QLabel, QProgressBar
 
@@ -50,3 +50,27 @@ def test_a_count_due_when_the_run_has_ended_is_not_shown(qtbot):
     status.setText("Done")
     qtbot.wait(3 * PROGRESS_INTERVAL_MS)
     assert painted == [1] and status.text() == "Done"
+
+
+def test_a_count_is_painted_with_the_rest_of_the_window_not_at_once(qtbot):
+    # QProgressBar.setValue alone repaints there and then, and with the bar whatever else
+    # waits to be painted in the window: a cost paid for every count in the middle of a run.
+    from PySide6.QtCore import QEvent, QObject
+
+    class PaintCounter(QObject):
+        paints = 0
+
+        def eventFilter(self, watched, event):
+            if event.type() == QEvent.Type.Paint:
+                self.paints += 1
+            return False
+
+    progress, bar, _, _ = make_progress(qtbot, [True])
+    counter = PaintCounter()
+    bar.installEventFilter(counter)
+    bar.show()
+    qtbot.waitUntil(lambda: counter.paints >= 1, timeout=1000)  # its first paint
+    counter.paints = 0
+    progress.show(500, 1000, words(TAPS, 500))
+    assert bar.value() == 500 and counter.paints == 0
+    qtbot.waitUntil(lambda: counter.paints >= 1, timeout=1000)
