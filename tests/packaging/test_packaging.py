@@ -75,7 +75,7 @@ def test_the_wheel_installed_in_a_fresh_environment_compares_the_sample(wheel, t
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()  # not the source tree: only the installed package can be found
     run = subprocess.run(
-        [str(environment / "bin" / "blurapp"), "compare", "--json"],
+        [str(environment / "bin" / "blurapp"), "compare", "--json", "--repeat", "1"],
         capture_output=True,
         text=True,
         timeout=600,
