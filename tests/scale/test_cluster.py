@@ -31,7 +31,8 @@ from blurapp.scale.batch_plan import plan_batch
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    """(scheduler address, the two workers' process ids), for the module's tests."""
+    """(scheduler address, the two workers' process ids), for the module's tests: those that
+    use it are one xdist group, so one cluster is started a run."""
     with dask_cluster(tmp_path_factory.mktemp("cluster")) as (address, _, workers):
         yield address, {process.pid for process in workers}
 
@@ -41,6 +42,7 @@ def _arrays(folder: Path) -> dict[Path, np.ndarray]:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("cluster")
 def test_a_batch_on_the_cluster_writes_what_a_local_batch_writes(tmp_path, cluster):
     address, worker_pids = cluster
     photos = tmp_path / "photos"
@@ -81,6 +83,7 @@ def test_a_batch_on_the_cluster_writes_what_a_local_batch_writes(tmp_path, clust
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("cluster")
 def test_a_tiled_blur_on_the_cluster_writes_what_a_local_one_writes(tmp_path, cluster):
     from blurapp.bench.scale import write_test_tiff
     from blurapp.scale.tiled import blur_file_tiled
@@ -125,6 +128,7 @@ def test_a_result_whose_fetch_is_reset_says_the_scheduler_went_away(monkeypatch)
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("cluster")
 def test_what_the_cluster_computes_comes_back_even_when_slow_and_its_errors_as_they_are(cluster):
     """compute_on_cluster gives a task's value however long it takes while workers are there,
     and a task's own error as it is, a TimeoutError too (not taken for the wait's own)."""
@@ -154,6 +158,7 @@ def test_what_the_cluster_computes_comes_back_even_when_slow_and_its_errors_as_t
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("cluster")
 def test_relative_paths_on_the_cluster_land_where_the_user_is(tmp_path, cluster, monkeypatch):
     # The workers run in the repository's folder; the user types paths relative to theirs.
     address, _ = cluster
@@ -167,6 +172,7 @@ def test_relative_paths_on_the_cluster_land_where_the_user_is(tmp_path, cluster,
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("cluster")
 def test_an_address_without_tcp_reaches_the_cluster_too(tmp_path, cluster, monkeypatch):
     from blurapp.bench.scale import write_test_tiff
     from blurapp.scale.tiled import blur_file_tiled
