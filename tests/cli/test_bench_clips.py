@@ -17,19 +17,19 @@ pytestmark = pytest.mark.slow  # each section launches BlurApp
 def test_a_clip_playing_says_each_panes_frames_per_second_and_the_longest_stall(tmp_path):
     run = blurapp(
         "bench", "--sections", "playing", "--video-resolutions", "160x120",
-        "--playing-seconds", "5", "--json",
+        "--playing-seconds", "2", "--json",
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     (row,) = json.loads(run.stdout)["playing"]["rows"]
     assert (row["width"], row["height"], row["clip_frames_per_second"]) == (160, 120, 30.0)
     for name in ("numpy", "jax"):
         engine = row["engines"][name]
-        # 5 s of a 30 frames/s clip: a small clip's frames are blurred far quicker than they
+        # 2 s of a 30 frames/s clip: a small clip's frames are blurred far quicker than they
         # come, so each pane keeps close to the clip's pace, never above it for long.
-        assert engine["frames_shown"] > 30
+        assert engine["frames_shown"] > 12
         assert 5 < engine["frames_per_second"] < 40
         assert engine["frames_dropped"] >= 0
-    assert 0 < row["stall_max_seconds"] < 5
+    assert 0 < row["stall_max_seconds"] < 2
     text = "\n".join(section_lines("playing", {"rows": [row]}))
     assert "160x120 160×120: numpy " in text and "longest stall" in text
     rows = figure_rows({"playing": {"rows": [row]}}, [get_engine("numpy"), get_engine("jax")])

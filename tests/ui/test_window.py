@@ -492,6 +492,7 @@ def test_screenshot_of_a_bad_photo_fails_with_one_error_line(tmp_path):
     assert run_.returncode == 1
     errors = [line for line in run_.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and str(bad) in errors[0]
+    assert run_.stderr.count(str(bad)) == 1, run_.stderr  # named once, not again by a log line
     assert not out.exists()
 
 

@@ -370,20 +370,6 @@ def test_a_window_error_is_logged_once(make_window, tmp_path, qtbot, caplog, war
     assert about_bad[0].exc_info is not None  # the traceback goes to the log file
 
 
-@pytest.mark.slow
-def test_a_screenshot_of_a_bad_photo_names_it_once_on_stderr(tmp_path):
-    bad = tmp_path / "bad.png"
-    bad.write_text("not a picture")
-    run_ = subprocess.run(
-        [sys.executable, "-m", "blurapp", "--screenshot", str(tmp_path / "shot.png"), str(bad)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run_.returncode == 1
-    assert run_.stderr.count(str(bad)) == 1, run_.stderr
-
-
 @pytest.mark.parametrize(
     "name, value",
     [
