@@ -197,7 +197,10 @@ def _first_call_rows(figures: dict) -> list[dict]:
         if "error" in launch:
             rows.append(_row("first-call", label, "JAX-jit", None, "ms", launch["error"]))
             continue
-        how = "blurapp compare --json in a fresh process, JAX's compilation cache in a new folder"
+        how = (
+            "blurapp compare --json --engines jax --repeat 1 in a fresh process, JAX's"
+            " compilation cache in a new folder"
+        )
         rows += [
             _row(
                 "first-call",

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QLabel, QProgressBar
 
-# A bar repaints at once on each new count, and small taps send hundreds a second: more than
-# anyone can read, and a real cost to the window. Counts are shown at most this often.
+# Small taps send hundreds of counts a second: more than anyone can read, and each a paint of
+# the bar. Counts are shown at most this often.
 PROGRESS_INTERVAL_MS = 40
 
 

@@ -10,12 +10,13 @@ import struct
 import subprocess
 import sys
 import termios
+import time
 
 import numpy as np
 import pytest
 import tifffile
 from helpers.clip_files import random_levels, video_file
-from helpers.command_line import blurapp_in_process
+from helpers.command_line import blurapp, blurapp_in_process
 from helpers.oracle import blur_oracle
 from PIL import Image
 
@@ -195,7 +196,7 @@ def _in_process_within(seconds, *args):
         return blurapp_in_process(*args)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
 
 
 NOT_ADDRESSES = [
@@ -231,6 +232,26 @@ def test_blur_with_a_scheduler_that_is_no_address_says_so_at_once(tmp_path, addr
     assert run.stderr.startswith(f"error: {address!r} is not the address of a Dask scheduler")
     assert len(run.stderr.splitlines()) == 1, run.stderr
     assert not (tmp_path / "out.tif").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["batch", "blur"])
+def test_a_process_given_no_address_ends_at_once(shoot, tmp_path, command):
+    # In a process of its own, its exit is timed too: a Dask Client that failed to start
+    # takes a minute to give up while Python exits.
+    source = tmp_path / "scan.tif"
+    tifffile.imwrite(source, np.zeros((64, 64), np.uint8), tile=(32, 32))
+    output = ["--out-dir", tmp_path / "out"] if command == "batch" else ["-o", tmp_path / "out.tif"]
+    started = time.monotonic()
+    run = blurapp(
+        command,
+        shoot if command == "batch" else source,
+        *output,
+        "--scheduler",
+        "tls://127.0.0.1:1",
+    )
+    assert run.returncode == 1 and "is not the address of a Dask scheduler" in run.stderr
+    assert time.monotonic() - started < 30
 
 
 def test_blur_by_blocks_without_the_scale_extra_says_what_to_install(tmp_path):

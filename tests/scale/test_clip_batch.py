@@ -184,7 +184,10 @@ def test_a_clip_cut_short_on_the_cluster_is_listed_and_leaves_no_output(tmp_path
 
 @pytest.mark.slow
 def test_a_clip_whose_last_worker_dies_ends_listed_as_not_blurred(tmp_path, monkeypatch):
+    # No worker for 1 s ends it, told from four polls of the cluster, not one or two.
     monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 1.0)
+    monkeypatch.setattr("blurapp.scale.scheduler.CLUSTER_POLL_SECONDS", 0.25)
+    monkeypatch.setattr("blurapp.scale.clip_batch.CLUSTER_POLL_SECONDS", 0.25)
     monkeypatch.setattr(clip_batch, "SPAN_FRAMES", 2)
     (tmp_path / "in").mkdir()
     source = video_file(tmp_path / "in/clip.mkv", random_levels(30, size=(200, 150)), rate=25)

@@ -32,7 +32,8 @@ from blurapp.scale.batch_plan import plan_batch
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     """(scheduler address, the two workers' process ids), for the module's tests: those that
-    use it are one xdist group, so one cluster is started a run."""
+    use it are one xdist group, so the suite's loadgroup distribution starts one cluster a
+    run."""
     with dask_cluster(tmp_path_factory.mktemp("cluster")) as (address, _, workers):
         yield address, {process.pid for process in workers}
 
@@ -207,7 +208,10 @@ SLOW_SPEC = BlurSpec(algorithm="2d", kernel_size=25, sigma=4.0)
 def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(
     tmp_path, monkeypatch, finished
 ):
+    # No worker for 1 s ends it, told from four polls of the cluster, not one or two.
     monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 1.0)
+    monkeypatch.setattr("blurapp.scale.scheduler.CLUSTER_POLL_SECONDS", 0.25)
+    monkeypatch.setattr("blurapp.scale.batch.CLUSTER_POLL_SECONDS", 0.25)
     if finished == "several together":
         # As on a busy machine: the batch looks late, when two photos have finished, so the
         # worker dies (at the first result) with a finished photo whose result it still holds.
@@ -257,7 +261,9 @@ def test_a_tiled_blur_whose_cluster_is_lost_fails_saying_so(tmp_path, monkeypatc
     from blurapp.scale.scheduler import ClusterError
     from blurapp.scale.tiled import blur_file_tiled
 
+    # No worker for 1 s ends it, told from four polls of the cluster, not one or two.
     monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 1.0)
+    monkeypatch.setattr("blurapp.scale.scheduler.CLUSTER_POLL_SECONDS", 0.25)
     source = write_test_tiff(tmp_path / "big.tif", 4096, tile=256)  # 16.8 MP, 8 rows of blocks
     output = tmp_path / "blurred.tif"
     with dask_cluster(tmp_path / "cluster", workers=1) as (address, scheduler, (worker,)):
