@@ -201,6 +201,8 @@ def _seconds_argument(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
+    import atexit
+    import shutil
     import tempfile
 
     if args.color:  # the engines table's images are then three channels deep
@@ -211,17 +213,20 @@ def run(args: argparse.Namespace) -> int:
     _check_sweep_csv(args)
     _check_output(args.record)
     # "JAX 1st" must mean a real compilation: an empty cache of the bench's own, every time
-    # (the processes it launches inherit it); the caller's is put back after.
+    # (the processes it launches inherit it); the caller's is put back after. JAX takes its
+    # cache's folder once a process: set up during the bench, it keeps this one, so the folder
+    # lasts as long as the process (a notebook's later blurs write their programs to it).
+    cache = tempfile.mkdtemp(prefix="blurapp-bench-cache-")
+    atexit.register(shutil.rmtree, cache, ignore_errors=True)
     previous = os.environ.get("BLURAPP_CACHE_DIR")
-    with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
-        os.environ["BLURAPP_CACHE_DIR"] = cache
-        try:
-            return _run_bench(args)
-        finally:
-            if previous is None:
-                os.environ.pop("BLURAPP_CACHE_DIR", None)
-            else:
-                os.environ["BLURAPP_CACHE_DIR"] = previous
+    os.environ["BLURAPP_CACHE_DIR"] = cache
+    try:
+        return _run_bench(args)
+    finally:
+        if previous is None:
+            os.environ.pop("BLURAPP_CACHE_DIR", None)
+        else:
+            os.environ["BLURAPP_CACHE_DIR"] = previous
 
 
 def _run_bench(args: argparse.Namespace) -> int:

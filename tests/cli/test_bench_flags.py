@@ -1,4 +1,10 @@
-"""Sizes the bench cannot make are usage errors naming the limit, not tracebacks."""
+"""Sizes the bench cannot make are usage errors naming the limit, not tracebacks; and the
+bench run from Python leaves the process's blurs working."""
+
+import os
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
@@ -48,3 +54,34 @@ def test_colour_sizes_are_checked_for_three_channels(capsys, monkeypatch):
     assert (
         "argument --megapixels: 50 MP in colour would not fit" in error and "at most 33 MP" in error
     )
+
+
+@pytest.mark.slow
+def test_jax_blurs_on_in_a_process_that_ran_the_bench_first(tmp_path):
+    # A notebook's process: the bench is the first to use JAX, which then keeps the bench's
+    # own compilation cache for good; a blur after it compiles a program of a new shape and
+    # writes it there. Its warnings are errors, as in this suite: a cache folder gone under
+    # JAX is a warning on every compile.
+    script = textwrap.dedent(
+        """
+        import numpy as np
+        import blurapp
+        from blurapp.cli import main
+
+        assert main(["bench", "--sections", "engines", "--megapixels", "0.01",
+                     "--kernel-sizes", "3", "--engines", "numpy,jax", "--repeat", "1"]) == 0
+        pixels = np.random.default_rng(0).random((37, 53), dtype=np.float32)
+        print("blurred", blurapp.blur(pixels, engine="jax").shape)
+        """
+    )
+    folders = {name: str(tmp_path / name) for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+                                                       "XDG_STATE_HOME", "BLURAPP_CACHE_DIR")}  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-W", "error", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **folders},
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1] == "blurred (37, 53)"

@@ -48,11 +48,6 @@ def test_each_clip_gives_each_engine_frames_per_second_and_the_batch_sizes_tried
 
 @pytest.mark.slow
 def test_the_command_prints_the_section_as_json(capsys):
-    from blurapp.core.engines.jax_engine import import_jax
-
-    # JAX takes its compilation cache's folder once a process: the run's, not the folder of
-    # its own that the bench gives the processes it launches (gone when the bench ends).
-    import_jax()
     ours = os.environ["BLURAPP_CACHE_DIR"]
     arguments = ["bench", "--sections", "video", "--video-resolutions", "40x24"]
     assert main([*arguments, "--video-frames", "2", "--json"]) == 0
