@@ -192,17 +192,20 @@ def _write_photo(folder: Path, megapixels: float) -> Path:
     return path
 
 
-def first_call(photo: Path) -> dict:
-    """JAX's first call in a first launch (empty compilation cache) and in a second one.
+# The options of the `blurapp compare` the first-call section launches: JAX-jit alone, with
+# one steady call. Its first call is the figure; the other engines' timing would only make the
+# section longer. (The section's records quote them too: blurapp.bench.record.)
+FIRST_CALL_COMPARE = ("--json", "--engines", JAX_JIT.name, "--repeat", "1")
 
-    Each launch compares JAX-jit alone, with one steady call: its first call is the figure,
-    and the other engines' timing would only make the section longer."""
+
+def first_call(photo: Path) -> dict:
+    """JAX's first call in a first launch (empty compilation cache) and in a second one, each
+    a `blurapp compare PHOTO` with FIRST_CALL_COMPARE."""
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
         env = {**os.environ, "BLURAPP_CACHE_DIR": cache}
         launches = []
         for _ in range(2):
-            compare = ["compare", str(photo), "--json", "--engines", JAX_JIT.name, "--repeat", "1"]
-            out, _ = _blurapp(*compare, env=env)
+            out, _ = _blurapp("compare", str(photo), *FIRST_CALL_COMPARE, env=env)
             launches.append(json.loads(out)[JAX_JIT.json_key])
     first, second = launches
     if first["first_call_seconds"] is None or second["first_call_seconds"] is None:

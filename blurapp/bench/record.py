@@ -9,6 +9,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from blurapp.bench import FIRST_CALL_COMPARE
 from blurapp.bench.report import image_size
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 
@@ -198,7 +199,7 @@ def _first_call_rows(figures: dict) -> list[dict]:
             rows.append(_row("first-call", label, "JAX-jit", None, "ms", launch["error"]))
             continue
         how = (
-            "blurapp compare --json --engines jax --repeat 1 in a fresh process, JAX's"
+            f"blurapp compare {' '.join(FIRST_CALL_COMPARE)} in a fresh process, JAX's"
             " compilation cache in a new folder"
         )
         rows += [
