@@ -182,40 +182,13 @@ def test_a_clip_cut_short_on_the_cluster_is_listed_and_leaves_no_output(tmp_path
     assert list(out.iterdir()) == []
 
 
-@pytest.mark.slow
-def test_a_clip_whose_last_worker_dies_ends_listed_as_not_blurred(tmp_path, monkeypatch):
-    # No worker for 1 s ends it, told from four polls of the cluster, not one or two.
-    monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 1.0)
-    monkeypatch.setattr("blurapp.scale.scheduler.CLUSTER_POLL_SECONDS", 0.25)
-    monkeypatch.setattr("blurapp.scale.clip_batch.CLUSTER_POLL_SECONDS", 0.25)
-    monkeypatch.setattr(clip_batch, "SPAN_FRAMES", 2)
+def _batch_losing_a_worker(tmp_path, workers):
+    """A 30-frame clip batched with NumPy on a cluster of `workers`, the first of them killed
+    at the first frame written: (the clip, the output folder, the summary, that worker)."""
     (tmp_path / "in").mkdir()
     source = video_file(tmp_path / "in/clip.mkv", random_levels(30, size=(200, 150)), rate=25)
     out = tmp_path / "out"
-    with dask_cluster(tmp_path / "cluster", workers=1) as (address, _, (worker,)):
-        summary = finishes_within(
-            90,
-            lambda: run_batch(
-                plan_batch([source], out),
-                SPEC,
-                engine="numpy",
-                scheduler=address,
-                frame_progress=killing(worker),
-            ),
-            "the batch still waits 90 s after the clip's last worker died",
-        )
-    (failure,) = summary.failed
-    assert failure.reason == f"{source}: not blurred: the Dask cluster had no worker left for 1 s"
-    assert summary.done == 0
-    assert not (out / "clip.mkv").exists()
-
-
-@pytest.mark.slow
-def test_a_clip_whose_worker_dies_while_another_remains_is_written_whole(tmp_path):
-    (tmp_path / "in").mkdir()
-    source = video_file(tmp_path / "in/clip.mkv", random_levels(30, size=(200, 150)), rate=25)
-    out = tmp_path / "out"
-    with dask_cluster(tmp_path / "cluster", workers=2) as (address, _, (lost, _kept)):
+    with dask_cluster(tmp_path / "cluster", workers=workers) as (address, _, (lost, *_kept)):
         summary = finishes_within(
             90,
             lambda: run_batch(
@@ -225,8 +198,28 @@ def test_a_clip_whose_worker_dies_while_another_remains_is_written_whole(tmp_pat
                 scheduler=address,
                 frame_progress=killing(lost),
             ),
-            "the batch still waits 90 s after one of its workers died",
+            f"the batch still waits 90 s after one of its {workers} workers died",
         )
+    return source, out, summary, lost
+
+
+@pytest.mark.slow
+def test_a_clip_whose_last_worker_dies_ends_listed_as_not_blurred(tmp_path, monkeypatch):
+    # No worker for 1 s ends it, told from four polls of the cluster, not one or two.
+    monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 1.0)
+    monkeypatch.setattr("blurapp.scale.scheduler.CLUSTER_POLL_SECONDS", 0.25)
+    monkeypatch.setattr("blurapp.scale.clip_batch.CLUSTER_POLL_SECONDS", 0.25)
+    monkeypatch.setattr(clip_batch, "SPAN_FRAMES", 2)
+    source, out, summary, _ = _batch_losing_a_worker(tmp_path, workers=1)
+    (failure,) = summary.failed
+    assert failure.reason == f"{source}: not blurred: the Dask cluster had no worker left for 1 s"
+    assert summary.done == 0
+    assert not (out / "clip.mkv").exists()
+
+
+@pytest.mark.slow
+def test_a_clip_whose_worker_dies_while_another_remains_is_written_whole(tmp_path):
+    source, out, summary, lost = _batch_losing_a_worker(tmp_path, workers=2)
     assert lost.poll() is not None  # killed at the first frame written
     assert summary.failed == ()
     assert summary.frames == 30
