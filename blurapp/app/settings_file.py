@@ -5,8 +5,9 @@ plain types (text, numbers, true/false, lists of them); anything else under a ke
 one log line. Qt's own settings format is not used, as it turns some stored values back into
 Python objects (a `@Variant` of PySide's object wrapper is a pickle), which runs code.
 
-A settings file that is not a regular file (a FIFO would block the window's start), is too large,
-or is not a JSON object is ignored with one warning, and such a file is never written over.
+A settings file BlurApp cannot read (not a regular file: a FIFO would block the window's start;
+too large; not UTF-8; not a JSON object; a symlink to the user's notes) is ignored with one warning
+naming it: the window runs on the defaults and never writes over it.
 """
 
 from __future__ import annotations
@@ -65,6 +66,12 @@ class SettingsFile:
             self._values = _from_qt_settings(_qt_settings_path(self.path))
             self._changed = bool(self._values)
 
+    def _ignore(self, problem: str) -> None:
+        """A file that cannot be read as settings is someone's data: leave it as it is."""
+        self._writable = False
+        log.warning("the settings file %s %s; using the defaults and leaving the file as it is",
+                    self.path, problem)  # fmt: skip
+
     def _read_text(self) -> str | None:
         try:
             # Non-blocking: opening a FIFO for reading would wait for a writer.
@@ -72,37 +79,31 @@ class SettingsFile:
         except FileNotFoundError:
             return None
         except OSError as error:
-            log.warning("the settings file %s cannot be read (%s); using the defaults",
-                        self.path, error.strerror or error)  # fmt: skip
+            self._ignore(f"cannot be read ({error.strerror or error})")
             return None
         with os.fdopen(handle, "rb") as file:
             details = os.fstat(file.fileno())
             if not stat.S_ISREG(details.st_mode):
-                self._writable = False
-                log.warning("the settings file %s is not a regular file; it is ignored and "
-                            "left as it is", self.path)  # fmt: skip
+                self._ignore("is not a regular file")
                 return None
             if details.st_size > MAX_SETTINGS_BYTES:
-                log.warning("the settings file %s is %s bytes, far more than settings take; "
-                            "using the defaults", self.path, f"{details.st_size:,}")  # fmt: skip
+                self._ignore(f"is {details.st_size:,} bytes, far more than settings take")
                 return None
             data = file.read(MAX_SETTINGS_BYTES + 1)
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError:
-            log.warning("the settings file %s is not UTF-8 text; using the defaults", self.path)
+            self._ignore("is not UTF-8 text")
             return None
 
     def _parse(self, text: str) -> dict[str, PlainValue]:
         try:
             stored = json.loads(text, parse_constant=_no_constant)
         except (ValueError, RecursionError) as error:
-            log.warning("the settings file %s is not valid JSON (%s); using the defaults",
-                        self.path, error)  # fmt: skip
+            self._ignore(f"is not valid JSON ({error})")
             return {}
         if not isinstance(stored, dict):
-            log.warning("the settings file %s does not hold a JSON object; using the defaults",
-                        self.path)  # fmt: skip
+            self._ignore("does not hold a JSON object")
             return {}
         values = {}
         for key, value in stored.items():

@@ -74,16 +74,49 @@ def test_a_value_that_is_not_plain_data_reads_as_its_default_with_one_log_line(t
 
 
 @pytest.mark.parametrize(
-    "text", ["not json", "[1, 2]", '{"sigma": NaN}', "\xff\xfe", "{" * 100_000]
+    "text",
+    [
+        "not json",
+        '{"sigma": 3.0, "kernel_size": "9",}',  # a trailing comma, as a hand edit leaves
+        "[1, 2]",
+        '{"sigma": NaN}',
+        "\xff\xfe",
+        "{" * 100_000,
+        '{"sigma": 3.0, "notes": "' + "x" * 2_000_000 + '"}',  # 2 MB
+    ],
+    ids=["text", "trailing-comma", "list", "nan", "not-utf8", "deep", "2MB"],
 )
-def test_a_damaged_settings_file_gives_the_defaults_and_is_replaced_on_save(tmp_path, text):
+def test_a_settings_file_blurapp_cannot_read_is_left_as_it_is_with_one_warning(
+    qtbot, tmp_path, caplog, text
+):
+    from blurapp.ui.main_window import MainWindow
+
     path = tmp_path / "settings.json"
     path.write_bytes(text.encode("latin-1"))
-    settings = SettingsFile(path)
-    assert read_setting(settings, "sigma") == DEFAULT_SIGMA
+    before = path.read_bytes()
+    with caplog.at_level(logging.WARNING):
+        window = MainWindow(SettingsFile(path))
+        qtbot.addWidget(window)
+        assert window.sigma() == DEFAULT_SIGMA
+        window.sigma_slider.setValue(window.sigma_slider.value() + 3)  # something to save
+        window.close()  # saves the settings: never over a file that could not be read
+    assert path.read_bytes() == before
+    warnings = [r.getMessage() for r in caplog.records if str(path) in r.getMessage()]
+    assert len(warnings) == 1 and "leaving the file as it is" in warnings[0]
+
+
+def test_a_settings_file_that_links_to_the_users_notes_is_left_alone(tmp_path, caplog):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("buy milk\nthe blur demo is on Tuesday\n")
+    link = tmp_path / "settings.json"
+    link.symlink_to(notes)
+    with caplog.at_level(logging.WARNING):
+        settings = SettingsFile(link)
     write_setting(settings, "sigma", 3.5)
     settings.save()
-    assert json.loads(path.read_text()) == {"sigma": 3.5}
+    assert link.is_symlink()
+    assert notes.read_text() == "buy milk\nthe blur demo is on Tuesday\n"
+    assert [str(link) in r.getMessage() for r in caplog.records] == [True]
 
 
 def test_a_settings_file_that_is_a_fifo_is_ignored_and_left_alone(qtbot, tmp_path, caplog):
