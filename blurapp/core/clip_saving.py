@@ -195,16 +195,66 @@ def save_clip(
             yield frame
             written[0] += 1
 
-    if extension in VIDEO_OUTPUTS:
-        name = video_codec(path, codec)
-        write_atomically(
-            path, None, by_name=lambda named: _write_video(named, path, counted(), info, name)
-        )
-    elif extension in STACK_OUTPUTS:
-        write_atomically(path, lambda file: _write_stack(file, counted(), info, description))
-    else:
-        write_atomically(path, lambda file: _write_animation(file, path, counted(), info))
+    def written_whole(named: Path) -> None:
+        """Before the output replaces anything: every frame the clip holds came, and every
+        frame that came is in the file (an encoder or a cluster that lost frames would
+        otherwise leave a shorter clip, with nothing said)."""
+        expected = info.known_frame_count
+        if expected is not None and written[0] < expected:
+            raise OutputError(
+                path,
+                QT_TRANSLATE_NOOP(
+                    "FileProblem",
+                    "only {written} of the {count} frames of {source} were blurred; nothing "
+                    "was written",
+                ),
+                written=written[0],
+                count=expected,
+                source=info.name,
+            )
+        stored = _frames_stored(named, extension)
+        if stored is not None and stored != written[0]:
+            raise OutputError(
+                path,
+                QT_TRANSLATE_NOOP(
+                    "FileProblem",
+                    "{stored} of the {written} frames blurred were stored; nothing was written",
+                ),
+                stored=stored,
+                written=written[0],
+            )
+
+    def write(named: Path) -> None:
+        if extension in VIDEO_OUTPUTS:
+            _write_video(named, path, counted(), info, video_codec(path, codec))
+        else:
+            with open(named, "r+b") as file:
+                if extension in STACK_OUTPUTS:
+                    _write_stack(file, counted(), info, description)
+                else:
+                    _write_animation(file, path, counted(), info)
+        written_whole(named)
+
+    write_atomically(path, None, by_name=write)
     return written[0]
+
+
+def _frames_stored(named: Path, extension: str) -> int | None:
+    """The frames in the clip file just written at `named`, counted without decoding: a
+    video's packets, a stack's pages; None for an animation, whose writer merges frames that
+    repeat the one before."""
+    if extension in VIDEO_OUTPUTS:
+        import av
+
+        with av.open(str(named)) as container:
+            stream = container.streams.video[0]
+            return sum(1 for packet in container.demux(stream) if packet.size)
+    if extension in STACK_OUTPUTS:
+        import tifffile
+
+        with tifffile.TiffFile(named) as tiff:
+            return len(tiff.pages)
+    return None
 
 
 def _write_video(

@@ -4,7 +4,6 @@ decoded. PyAV is the `video` extra, imported only when a video is opened."""
 from __future__ import annotations
 
 import bisect
-import itertools
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,8 +19,6 @@ from blurapp.core.pixels import UNASSOCIATED_ALPHA, samples_to_float
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 VIDEO_EXTRA = "pip install 'blurapp[video]'"
-# The packets read to tell whether a video's frames are as far apart as its rate says.
-_EVEN_FRAMES = 16
 
 
 def import_av(path: Path) -> ModuleType:
@@ -125,23 +122,32 @@ class VideoClip(Clip):
         rate = stream.average_rate or stream.guessed_rate or stream.base_rate
         fps = usable_rate(float(rate)) if rate else DEFAULT_FRAMES_PER_SECOND
         self.audio_streams = len(self._container.streams.audio)
-        # A count the stream declares is enforced; one worked out from the duration is only an
+        # A count the stream declares is enforced, and so is one counted from the packets'
+        # timestamps (read without decoding); one worked out from the duration is only an
         # estimate (a variable-rate video has more or fewer frames): such a clip is cut short
         # when its frames end well before its duration does.
         self._declared = bool(stream.frames and stream.frames > 0)
         self._seconds = _duration_seconds(self._container, stream)
-        self._stamps: list[int] | None = None  # see _variable_stamps
+        self._stamps: list[int] | None = None  # see _frame_stamps
         self._stamps_known = False
+        frame_count = _frame_count(stream, self._seconds, fps)
+        # Counted from the packets when they reach the end of the stream's duration; a file
+        # cut short holds fewer packets than its duration says: its count stays an estimate,
+        # so that reading to its end finds where it stops (see _cut_short).
+        self._counted = not self._declared and self._packets_last(fps)
+        if self._counted:
+            frame_count = len(self._frame_stamps() or ())
         self.info = ClipInfo(
             name=path.name,
             width=context.width,
             height=context.height,
-            frame_count=_frame_count(stream, self._seconds, fps),
+            frame_count=frame_count,
             frames_per_second=fps,
             colour=in_colour,
             bit_depth=16 if deep else 8,
             path=path,
-            frame_count_estimated=not self._declared and bool(stream.duration or self._seconds),
+            frame_count_estimated=not (self._declared or self._counted)
+            and bool(stream.duration or self._seconds),
         )
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
@@ -201,7 +207,7 @@ class VideoClip(Clip):
         count = self.info.frame_count
         if count is None:
             return False
-        if self._declared:
+        if self._declared or self._counted:
             return index < count
         if shown is None or self._seconds is None:
             # A count worked out from the duration may be one more than the frames there are.
@@ -212,26 +218,21 @@ class VideoClip(Clip):
 
     def _seek(self, start: int) -> int:
         """Seek to the keyframe at or before frame `start`; the index of the frame decoded
-        next. Without timestamps to go by, decoding starts over from the first frame."""
+        next. Frames are numbered by their own timestamps, so a video whose frames are not
+        evenly spaced is seeked as truly as one whose are; without timestamps to go by,
+        decoding starts over from the first frame."""
         stream = self._stream
-        rate = self.info.frames_per_second
-        if stream.time_base is None or stream.start_time is None:
+        stamps = self._frame_stamps()
+        if stream.time_base is None or not stamps:
             self._container.seek(0)
             return 0
-        stamps = self._variable_stamps()
-        if stamps is not None:
-            target = stamps[min(start, len(stamps) - 1)] if stamps else stream.start_time
-        else:
-            target = stream.start_time + int(start / rate / stream.time_base)
+        target = stamps[min(start, len(stamps) - 1)]
         self._container.seek(target, stream=stream, backward=True, any_frame=False)
         # Where the keyframe is, known only once it is decoded: decode and count from there.
         for decoded in self._container.decode(stream):
             if decoded.pts is None:
                 break
-            if stamps is not None:
-                index = bisect.bisect_left(stamps, decoded.pts)
-            else:
-                index = round((decoded.pts - stream.start_time) * stream.time_base * rate)
+            index = bisect.bisect_left(stamps, decoded.pts)
             if index > start:
                 break  # past the frame asked for: counted from the first frame instead
             self._container.seek(decoded.pts, stream=stream, backward=True, any_frame=False)
@@ -239,41 +240,37 @@ class VideoClip(Clip):
         self._container.seek(0)
         return 0
 
-    def _variable_stamps(self) -> list[int] | None:
-        """Every frame's timestamp in order, for a video whose frames are not evenly spaced
-        (its average rate is not its base rate, or its first frames are not a frame's time
-        apart at that rate), where a frame's index cannot be worked out from its time; None
-        for an evenly spaced one. Read once from the packets, without decoding."""
-        if not self._stamps_known:
-            stream = self._stream
-            average, base = stream.average_rate, stream.base_rate
-            even = bool(average and base and abs(float(average) / float(base) - 1) < 0.01)
-            if not even or not self._evenly_begun():
-                self._container.seek(0)
-                self._stamps = sorted(
-                    packet.pts for packet in self._container.demux(stream) if packet.pts is not None
-                )
-                self._container.seek(0)
-            self._stamps_known = True
-        return self._stamps
+    def _packets_last(self, fps: float) -> bool:
+        """Whether the packets' timestamps run to the end of the stream's duration (within two
+        frames' time), so that their count is the clip's."""
+        stamps, stream = self._frame_stamps(), self._stream
+        if not stamps or stream.time_base is None:
+            return False
+        if self._seconds is None:
+            return True
+        first = stream.start_time if stream.start_time is not None else stamps[0]
+        last = float((stamps[-1] - first) * stream.time_base)
+        return self._seconds - last <= 2 / fps
 
-    def _evenly_begun(self) -> bool:
-        """Whether the first few frames' timestamps are a frame's time apart at the rate the
-        stream says: a stream may say one rate and hold frames at another (its count, worked
-        out from its duration, is then wrong too)."""
-        stream = self._stream
-        self._container.seek(0)
-        stamps: list[int] = []
-        for packet in self._container.demux(stream):
-            if packet.pts is not None:
-                stamps.append(packet.pts)
-            if len(stamps) > _EVEN_FRAMES:
-                break
-        self._container.seek(0)
-        # The first half only: frames stored out of order (B-frames) leave gaps at the end.
-        first = sorted(stamps)[: len(stamps) // 2 + 1]
-        frame = 1 / self.info.frames_per_second / float(stream.time_base)
-        return all(abs(b - a - frame) <= frame / 2 for a, b in itertools.pairwise(first))
+    def _frame_stamps(self) -> list[int] | None:
+        """Every frame's timestamp in the order frames are shown, read once from the packets
+        without decoding; None when the packets carry none (a raw stream) or cannot be read.
+        A frame's index is its place here, never its time divided by a rate: a rate may
+        change within a video while its average stays what the stream says."""
+        if not self._stamps_known:
+            self._stamps_known = True
+            try:
+                self._container.seek(0)
+                stamps = [
+                    packet.pts
+                    for packet in self._container.demux(self._stream)
+                    if packet.pts is not None
+                ]
+                self._container.seek(0)
+            except Exception:
+                return None  # read as it decodes, where the decoder says what is wrong
+            self._stamps = sorted(stamps) or None
+        return self._stamps
 
     def close(self) -> None:
         if self._container is not None:

@@ -669,41 +669,37 @@
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="164"/>
-        <location filename="../scale/tiled_read.py" line="248"/>
+        <location filename="../core/photo.py" line="165"/>
+        <location filename="../scale/tiled_read.py" line="249"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="170"/>
-        <location filename="../core/clip_files.py" line="316"/>
+        <location filename="../core/photo.py" line="171"/>
+        <location filename="../core/clip_files.py" line="311"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="177"/>
-        <location filename="../core/clip_files.py" line="325"/>
+        <location filename="../core/photo.py" line="178"/>
+        <location filename="../core/clip_files.py" line="320"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="181"/>
+        <location filename="../core/photo.py" line="182"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="189"/>
-        <location filename="../core/clip_files.py" line="166"/>
-        <location filename="../core/clip_files.py" line="331"/>
-        <location filename="../scale/tiled_read.py" line="340"/>
-        <location filename="../scale/tiled_read.py" line="397"/>
+        <location filename="../core/photo_checks.py" line="127"/>
         <source>the file is damaged or not a valid image ({reason})</source>
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="193"/>
+        <location filename="../core/photo.py" line="190"/>
         <location filename="../core/clip_checks.py" line="34"/>
-        <location filename="../scale/tiled_read.py" line="242"/>
+        <location filename="../scale/tiled_read.py" line="243"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
     </message>
@@ -730,7 +726,7 @@
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="126"/>
+        <location filename="../core/photo.py" line="127"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
@@ -746,17 +742,17 @@
     </message>
     <message>
         <location filename="../core/photo_checks.py" line="118"/>
-        <location filename="../core/photo_checks.py" line="128"/>
+        <location filename="../core/photo_checks.py" line="137"/>
         <source>the file is truncated (it ends before the image does)</source>
         <translation>文件不完整（在图像结束之前就结束了）</translation>
     </message>
     <message>
-        <location filename="../core/photo_checks.py" line="133"/>
+        <location filename="../core/photo_checks.py" line="142"/>
         <source>permission denied</source>
         <translation>权限不足</translation>
     </message>
     <message>
-        <location filename="../core/photo_checks.py" line="134"/>
+        <location filename="../core/photo_checks.py" line="143"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
@@ -808,12 +804,12 @@
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../scale/tiled_read.py" line="141"/>
+        <location filename="../scale/tiled_read.py" line="142"/>
         <source>this is not a TIFF file, or it is damaged; only TIFF, BigTIFF and zarr images can be blurred in tiles ({reason})</source>
         <translation>这不是 TIFF 文件，或文件已损坏；只有 TIFF、BigTIFF 和 zarr 图像可以分块模糊（{reason}）</translation>
     </message>
     <message>
-        <location filename="../scale/tiled_read.py" line="205"/>
+        <location filename="../scale/tiled_read.py" line="206"/>
         <source>this is not a zarr array BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的 zarr 数组（{reason}）</translation>
     </message>
@@ -873,38 +869,48 @@
         <translation>第 {frame} 帧是 {shape} 的数组，而不是片段的 {expected}（高 × 宽 × 颜色）</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="250"/>
-        <location filename="../core/clip_saving.py" line="316"/>
+        <location filename="../core/clip_saving.py" line="206"/>
+        <source>only {written} of the {count} frames of {source} were blurred; nothing was written</source>
+        <translation>{source} 的 {count} 帧中只模糊了 {written} 帧；未写入任何内容</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_saving.py" line="219"/>
+        <source>{stored} of the {written} frames blurred were stored; nothing was written</source>
+        <translation>已模糊的 {written} 帧中只保存了 {stored} 帧；未写入任何内容</translation>
+    </message>
+    <message>
+        <location filename="../core/clip_saving.py" line="300"/>
+        <location filename="../core/clip_saving.py" line="366"/>
         <source>{format} cannot store this clip: {reason}</source>
         <translation>{format} 无法保存此片段：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="300"/>
+        <location filename="../core/clip_saving.py" line="350"/>
         <source>the clip has no frames</source>
         <translation>片段没有任何帧</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="34"/>
+        <location filename="../core/clip_video.py" line="31"/>
         <source>reading and writing video needs PyAV, which is not installed: {how}</source>
         <translation>读写视频需要 PyAV，但它尚未安装：{how}</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="91"/>
+        <location filename="../core/clip_video.py" line="88"/>
         <source>the file has no video stream (only {streams})</source>
         <translation>文件没有视频流（只有 {streams}）</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="108"/>
+        <location filename="../core/clip_video.py" line="105"/>
         <source>this is not a video BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的视频（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="150"/>
+        <location filename="../core/clip_video.py" line="156"/>
         <source>the clip is closed</source>
         <translation>片段已关闭</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="90"/>
+        <location filename="../core/clip_files.py" line="91"/>
         <source>this is not a clip BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的片段</translation>
     </message>
@@ -919,12 +925,12 @@
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="152"/>
+        <location filename="../core/clip_files.py" line="153"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="187"/>
+        <location filename="../core/clip_files.py" line="182"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
@@ -1139,7 +1145,7 @@
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="128"/>
+        <location filename="../ui/main_window.py" line="131"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
@@ -1159,14 +1165,14 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="314"/>
-        <location filename="../ui/main_window.py" line="322"/>
+        <location filename="../ui/main_window.py" line="328"/>
+        <location filename="../ui/main_window.py" line="336"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="314"/>
-        <location filename="../ui/main_window.py" line="322"/>
+        <location filename="../ui/main_window.py" line="328"/>
+        <location filename="../ui/main_window.py" line="336"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -1186,7 +1192,7 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="366"/>
+        <location filename="../ui/main_window.py" line="376"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1211,12 +1217,12 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="381"/>
+        <location filename="../ui/main_window.py" line="391"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="382"/>
+        <location filename="../ui/main_window.py" line="392"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1297,7 +1303,7 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="452"/>
+        <location filename="../ui/main_window.py" line="462"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1409,259 +1415,259 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../app/captions.py" line="47"/>
+        <location filename="../app/captions.py" line="44"/>
         <source>2-D (tutorial)</source>
         <translation>二维（教程方法）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="48"/>
+        <location filename="../app/captions.py" line="45"/>
         <source>Separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="51"/>
+        <location filename="../app/captions.py" line="48"/>
         <source>Blurred results</source>
         <translation>模糊结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="52"/>
+        <location filename="../app/captions.py" line="49"/>
         <source>Original</source>
         <translation>原图</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="53"/>
+        <location filename="../app/captions.py" line="50"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="55"/>
+        <location filename="../app/captions.py" line="52"/>
         <source>Before/after</source>
         <translation>前后对比</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="58"/>
+        <location filename="../app/captions.py" line="55"/>
         <source>compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="59"/>
+        <location filename="../app/captions.py" line="56"/>
         <source>from cache</source>
         <translation>取自缓存</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="60"/>
+        <location filename="../app/captions.py" line="57"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="122"/>
+        <location filename="../app/captions.py" line="109"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="128"/>
+        <location filename="../app/captions.py" line="115"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="136"/>
+        <location filename="../app/captions.py" line="123"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="142"/>
+        <location filename="../app/captions.py" line="129"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="152"/>
+        <location filename="../app/captions.py" line="139"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="154"/>
+        <location filename="../app/captions.py" line="141"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="159"/>
+        <location filename="../app/captions.py" line="146"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="162"/>
+        <location filename="../app/captions.py" line="149"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="227"/>
+        <location filename="../app/captions.py" line="214"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="234"/>
+        <location filename="../app/captions.py" line="221"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="241"/>
+        <location filename="../app/captions.py" line="228"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="247"/>
+        <location filename="../app/captions.py" line="234"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="262"/>
+        <location filename="../app/captions.py" line="249"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="271"/>
+        <location filename="../app/captions.py" line="258"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="277"/>
+        <location filename="../app/captions.py" line="264"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="281"/>
+        <location filename="../app/captions.py" line="268"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="285"/>
+        <location filename="../app/captions.py" line="272"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="293"/>
+        <location filename="../app/captions.py" line="280"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="299"/>
+        <location filename="../app/captions.py" line="286"/>
         <source>kernel zero-padded to {size}</source>
         <translation>卷积核以零填充至 {size}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="303"/>
+        <location filename="../app/captions.py" line="290"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="310"/>
+        <location filename="../app/captions.py" line="297"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="312"/>
+        <location filename="../app/captions.py" line="299"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="318"/>
+        <location filename="../app/captions.py" line="305"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="260"/>
-        <location filename="../app/captions.py" line="329"/>
+        <location filename="../app/captions.py" line="247"/>
+        <location filename="../app/captions.py" line="316"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="337"/>
+        <location filename="../app/captions.py" line="324"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="346"/>
-        <location filename="../app/captions.py" line="353"/>
+        <location filename="../app/captions.py" line="333"/>
+        <location filename="../app/captions.py" line="340"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="327"/>
+        <location filename="../app/captions.py" line="314"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="361"/>
+        <location filename="../app/captions.py" line="348"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="373"/>
+        <location filename="../app/captions.py" line="360"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="376"/>
+        <location filename="../app/captions.py" line="363"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="384"/>
+        <location filename="../app/captions.py" line="371"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="389"/>
+        <location filename="../app/captions.py" line="376"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="397"/>
+        <location filename="../app/captions.py" line="384"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="410"/>
+        <location filename="../app/captions.py" line="397"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="428"/>
+        <location filename="../app/captions.py" line="415"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="434"/>
+        <location filename="../app/captions.py" line="421"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="436"/>
+        <location filename="../app/captions.py" line="423"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="442"/>
+        <location filename="../app/captions.py" line="429"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="444"/>
+        <location filename="../app/captions.py" line="431"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="448"/>
+        <location filename="../app/captions.py" line="435"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="450"/>
+        <location filename="../app/captions.py" line="437"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="456"/>
+        <location filename="../app/captions.py" line="443"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>

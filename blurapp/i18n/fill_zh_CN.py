@@ -19,6 +19,8 @@ ZH_CN = {
     "{format} keeps every frame in memory until it is written: {frames} frames need about {needed} GB and {available} GB is available; write a video (.mp4, .mkv) instead": "{format} 在写入前会把每一帧都保存在内存中：{frames} 帧约需 {needed} GB，而只有 {available} GB 可用；请改为写入视频（.mp4、.mkv）",
     "{format} cannot store this clip: {reason}": "{format} 无法保存此片段：{reason}",
     "the clip has no frames": "片段没有任何帧",
+    "only {written} of the {count} frames of {source} were blurred; nothing was written": "{source} 的 {count} 帧中只模糊了 {written} 帧；未写入任何内容",
+    "{stored} of the {written} frames blurred were stored; nothing was written": "已模糊的 {written} 帧中只保存了 {stored} 帧；未写入任何内容",
     "reading and writing video needs PyAV, which is not installed: {how}": "读写视频需要 PyAV，但它尚未安装：{how}",
     "the file has no video stream (only {streams})": "文件没有视频流（只有 {streams}）",
     "this is not a video BlurApp can read ({reason})": "这不是 BlurApp 能读取的视频（{reason}）",

@@ -267,8 +267,8 @@ def _spans_in_order(
     """The clip's spans blurred on the cluster, in order, a bounded window of them in flight.
     The last span reads to the clip's end, where the clip itself says whether it was cut
     short; with no frame count (or only an estimate, which a clip of variable rate may pass
-    or fall short of) the spans go on until one comes back short. Raises _SpanLost
-    when a span comes back short before the end, or the cluster loses one."""
+    or fall short of) the spans go on until one comes back short and no frame follows it.
+    Raises _SpanLost when a span comes back short before the end, or the cluster loses one."""
     distributed = import_extra("distributed", "blurring a batch")
     workers = max(1, len(client.scheduler_info(n_workers=-1)["workers"]))
     window = max(2, min(SPANS_PER_WORKER * workers, WINDOW_BYTES // (span * frame_bytes)))
@@ -293,12 +293,26 @@ def _spans_in_order(
             in_flight.popleft()
             yield result
             if result.error is None and stop is not None and len(result.levels) < span:
-                if frame_count is None:
-                    return  # the end of a clip that does not say its length for sure
+                end = result.start + len(result.levels)
+                if frame_count is not None:
+                    raise _SpanLost(
+                        f"{display_path(job.source)}: the clip stops at frame {end}: it has "
+                        f"fewer frames than the {frame_count} it declares"
+                    )
+                # A clip that does not say its length for sure ends here only if no frame
+                # follows: a span that came back short part way would lose frames unseen.
+                client.cancel([future for future, _ in in_flight])
+                in_flight.clear()
+                future = client.submit(blur_span, source, end, end + 1, spec, engine, device,
+                                       pure=False)  # fmt: skip
+                after = _result(future, client, watch, distributed, job)
+                if after.error is not None:
+                    raise _SpanLost(after.error)
+                if not len(after.levels):
+                    return
                 raise _SpanLost(
-                    f"{display_path(job.source)}: the clip stops at frame "
-                    f"{result.start + len(result.levels)}: it has fewer frames than the "
-                    f"{frame_count} it declares"
+                    f"{display_path(job.source)}: frames {end} to {stop - 1} did not come back "
+                    "from the cluster, though the clip goes on after them"
                 )
     finally:
         if in_flight:

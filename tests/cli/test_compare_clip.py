@@ -75,7 +75,7 @@ def test_the_json_holds_every_engine_figure_with_its_type(clip):
         "width": 64,
         "height": 48,
         "frame_count": 6,
-        "frame_count_estimated": True,  # Matroska says a duration, not a count
+        "frame_count_estimated": False,  # Matroska says a duration: the packets are counted
         "frames_per_second": 30,
         "colour": False,
     }
@@ -109,7 +109,8 @@ def test_a_clip_with_more_frames_than_its_duration_says_is_timed_over_the_span_a
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     assert (data["start"], data["frames"]) == (10, 4)
-    assert data["clip"]["frame_count_estimated"] is True
+    assert data["clip"]["frame_count_estimated"] is False  # counted from its packets
+    assert data["clip"]["frame_count"] == 20
     assert data["clip_problem"] is None and data["within_tolerance"] is True
     # A count the file declares is checked before any work.
     gif = animation_file(tmp_path / "three.gif", random_levels(3, size=(12, 10)))
@@ -184,8 +185,8 @@ def test_a_clip_that_cannot_be_read_is_one_error_line_naming_it(tmp_path, make, 
     ("options", "words"),
     [
         (("--out-dir", "outputs"), "--out-dir writes a photo's outputs; for a clip, write"),
-        # Matroska's count is worked out from its duration: only reading finds the end.
-        (("--start", "6"), "the clip has no frame 6; --start counts from 0"),
+        # Matroska says no count: it is counted from the packets before any work.
+        (("--start", "6"), "--start 6 is past the clip's last frame (5)"),
     ],
 )
 def test_what_a_clip_cannot_do_is_refused_in_words(clip, tmp_path, options, words):

@@ -16,6 +16,8 @@ from helpers.clip_files import (
     animation_file,
     apng_file,
     audio_only_file,
+    frame_number,
+    late_video,
     random_levels,
     smooth_levels,
     tiff_stack,
@@ -372,7 +374,7 @@ def test_frames_closer_than_the_stated_rate_are_each_the_one_asked_for(tmp_path)
     # A millisecond apart in a stream that says 10 a second: its duration says 1 frame.
     path = variable_rate_video(tmp_path / "fast.mkv", list(range(12)))
     with open_clip(path) as clip:
-        assert clip.info.frame_count_estimated
+        assert clip.info.frame_count == 12  # counted from the packets, not from the duration
         got = [round(float(clip.frame(index).mean()) * 255 / 20) for index in range(12)]
         later = [round(float(frame.mean()) * 255 / 20) for frame in clip.frames(5, 9)]
     assert got == list(range(12))
@@ -438,3 +440,15 @@ def test_an_absurd_frame_rate_plays_at_the_default_rate(tmp_path, interval):
     tifffile.imwrite(path, np.zeros((3, 8, 8), np.uint8), imagej=True, metadata=metadata)
     with open_clip(path) as clip:
         assert clip.info.frames_per_second == 10.0
+
+
+@pytest.mark.parametrize("name", ["late.mkv", "late.mp4"])
+def test_a_video_whose_rate_changes_gives_each_frame_by_its_own_time(tmp_path, name):
+    path = late_video(tmp_path / name)
+    with open_clip(path) as clip:
+        asked = [0, 11, 12, 49, 50, 61, 64, 71, 74, 75, 80, 96, 98, 99]
+        assert [frame_number(clip.frame(index)) for index in asked] == asked
+        assert [frame_number(frame) for frame in clip.frames(71, 78)] == list(range(71, 78))
+        with pytest.raises(IndexError, match="no frame 100"):
+            clip.frame(100)
+        assert clip.info.frame_count == 100 and not clip.info.frame_count_estimated

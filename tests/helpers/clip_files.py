@@ -132,3 +132,36 @@ def apng_file(path, levels, *, colour_type=0, declared=None):
             sequence += 1
     path.write_bytes(out + _png_chunk(b"IEND", b""))
     return path
+
+
+# 40 ms apart for frames 0–49, 20 ms for 50–74, 60 ms for 75–99: four seconds for 100 frames,
+# so the average rate is the base rate, 25 a second, though most frames are not 40 ms apart.
+LATE = [40 * i for i in range(50)] + [2000 + 20 * i for i in range(25)]
+LATE += [2500 + 60 * i for i in range(25)]
+
+
+def late_video(path, *, options=None):
+    """100 grey frames shown at LATE, each of level 20 + 2 × its index: lossless H.264 (of red,
+    green and blue) with a keyframe every 12 frames and frames stored out of order."""
+    options = {"qp": "0", "g": "12", "bf": "2", **(options or {})}
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("libx264rgb", rate=25)
+        stream.width = stream.height = 16
+        stream.pix_fmt = "rgb24"
+        stream.codec_context.time_base = Fraction(1, 1000)
+        stream.options = options
+        for index, stamp in enumerate(LATE):
+            picture = av.VideoFrame.from_ndarray(
+                np.full((16, 16, 3), 20 + 2 * index, np.uint8), "rgb24"
+            )
+            picture.pts, picture.time_base = stamp, Fraction(1, 1000)
+            for packet in stream.encode(picture):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+    return path
+
+
+def frame_number(frame):
+    """Which of late_video's frames `frame` is, from its level."""
+    return round((float(frame.mean()) * 255 - 20) / 2)

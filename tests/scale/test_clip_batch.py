@@ -9,13 +9,22 @@ import av
 import numpy as np
 import pytest
 from helpers.batch import SPEC
-from helpers.clip_files import animation_file, random_levels, tiff_stack, video_file
+from helpers.clip_files import (
+    animation_file,
+    frame_number,
+    late_video,
+    random_levels,
+    tiff_stack,
+    video_file,
+)
 from helpers.cluster import EndedFuture, FakeClient, dask_cluster, finishes_within, killing
 from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
 from PIL import Image
 
 from blurapp.core.clip_files import open_clip
+from blurapp.core.clip_saving import save_clip
+from blurapp.core.saving import OutputError
 from blurapp.scale import clip_batch
 from blurapp.scale.batch import run_batch
 from blurapp.scale.batch_plan import Job, plan_batch
@@ -342,3 +351,70 @@ def test_a_lost_scheduler_lists_every_clip_left_as_not_blurred_at_once(tmp_path,
     assert reasons[first] == f"{first}: {lost}"
     assert reasons[second] == f"{second}: {lost}"  # not a second wait on the lost scheduler
     assert not out.exists() or list(out.rglob("*.mkv")) == []
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("clip-cluster")
+def test_a_clip_whose_rate_changes_is_written_whole_and_in_order_on_the_cluster(tmp_path, cluster):
+    address, _ = cluster
+    source = late_video(tmp_path / "late.mkv")
+    out = tmp_path / "out"
+    summary = run_batch(plan_batch([source], out), SPEC, engine="numpy", scheduler=address)
+    assert summary.failed == ()
+    assert summary.frames == 100
+    _, frames = frames_of(out / "late.mkv")
+    assert [frame_number(frame) for frame in frames] == list(range(100))
+    assert_frames_blurred(source, out / "late.mkv")
+
+
+def test_a_clip_that_comes_short_of_its_frames_replaces_nothing(tmp_path):
+    source = video_file(tmp_path / "clip.mkv", random_levels(10), rate=25)
+    output = tmp_path / "out.mkv"
+    output.write_bytes(b"an earlier result")
+    with open_clip(source) as clip:
+        info, frames = clip.info, list(clip.frames())
+    with pytest.raises(OutputError, match=r"out\.mkv: only 7 of the 10 frames of clip\.mkv"):
+        save_clip(output, frames[:7], info)
+    assert output.read_bytes() == b"an earlier result"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["clip.mkv", "out.mkv"]
+
+
+class _ClientHere:
+    """A Dask client that runs each task here as it is submitted, the span starting at
+    `short_at` giving back only its first frame."""
+
+    def __init__(self, short_at):
+        self.short_at = short_at
+
+    def scheduler_info(self, n_workers=-1):
+        return {"workers": {"here": {}}}
+
+    def submit(self, function, source, start, stop, *args, pure=True):
+        result = function(source, start, stop, *args)
+        if start == self.short_at:
+            result = clip_batch.SpanResult(start, result.levels[:1], result.worker)
+        future = EndedFuture("finished", None)
+        future.result = lambda timeout=None: result
+        return future
+
+    def cancel(self, futures):
+        pass
+
+    as_current = FakeClient.as_current
+
+
+@pytest.mark.parametrize("short_at, lost", [(4, True), (None, False)])
+def test_a_span_that_comes_back_short_ends_a_clip_of_unsaid_length_only_where_it_ends(
+    tmp_path, short_at, lost
+):
+    # Ten frames in spans of four; the clip says no length. A span short at frame 4 hides
+    # frames 5 to 7; the last span, frames 8 and 9, is short because the clip ends there.
+    source = video_file(tmp_path / "clip.mkv", random_levels(10, size=(16, 12)), rate=25)
+    job = Job(source, tmp_path / "out.mkv", Path("clip.mkv"), clip=True)
+    spans = clip_batch._spans_in_order(job, SPEC, "numpy", "cpu", _ClientHere(short_at), 4,
+                                       None, 16 * 12)  # fmt: skip
+    if lost:
+        with pytest.raises(clip_batch._SpanLost, match="frames 5 to 7 did not come back"):
+            list(spans)
+    else:
+        assert [len(span.levels) for span in spans] == [4, 4, 2]
