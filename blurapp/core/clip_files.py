@@ -184,6 +184,10 @@ class TiffStack(Clip):
         )
         self._has_colour = self._palette or (decoded_rgb and first.samplesperpixel >= 3)
         self._inverted = first.photometric == _MIN_IS_WHITE
+        # 2- and 4-bit levels arrive as bytes of 0-3 or 0-15: white is their top level, as in
+        # a photo of one such page, not the byte's.
+        bits = int(first.bitspersample)
+        self._white = float(2**bits - 1) if 1 < bits < 8 and not self._palette else None
         # Premultiplied (associated) or straight (unassociated) alpha, either over white.
         meaning = first.extrasamples[:1]
         self._alpha = (
@@ -258,9 +262,10 @@ class TiffStack(Clip):
             # Height × width × 3; np.take reads a 1-bit page's booleans as indices 0 and 1.
             values = np.take(_palette_colours(page), values, axis=0)
         low, high = (0.0, 0.0) if values.dtype.kind in "ub" else _value_range(values)
+        white = self._white if self._white is not None else white_level(values.dtype, low, high)
         return samples_to_float(
             values,
-            white=white_level(values.dtype, low, high),
+            white=white,
             colour=self._has_colour,
             alpha=self._alpha,
             inverted=self._inverted,

@@ -547,3 +547,18 @@ def test_a_one_bit_stack_is_blurred_in_black_and_white_as_its_pages_show(tmp_pat
     assert_blurred_as(grey, shown, spec)
     with open_clip(path) as clip:
         np.testing.assert_array_equal(clip.frame(2), load_photo(tmp_path / "page.tif").pixels)
+
+
+@pytest.mark.parametrize("bits", [2, 4])
+def test_a_stack_of_two_or_four_bit_grey_is_blurred_with_white_at_its_top_level(tmp_path, bits):
+    top = 2**bits - 1
+    levels = random_levels(3, (12, 10)) % (top + 1)
+    path = tmp_path / "grey.tif"
+    tifffile.imwrite(path, levels, photometric="minisblack", bitspersample=bits)
+    tifffile.imwrite(tmp_path / "page.tif", levels[0], photometric="minisblack", bitspersample=bits)
+    spec = BlurSpec(5, 1.0)
+    info, grey = blurred_stack(path, spec)
+    assert info.bit_depth == 8
+    assert_blurred_as(grey, levels / top, spec)
+    with open_clip(path) as clip:
+        np.testing.assert_array_equal(clip.frame(0), load_photo(tmp_path / "page.tif").pixels)
