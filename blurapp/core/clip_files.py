@@ -42,8 +42,10 @@ _PAGES_TOLD = 8
 _TIFF_MAGIC = (b"II*\0", b"MM\0*", b"II+\0", b"MM\0+")
 # MP4/MOV ("ftyp" at byte 4), Matroska/WebM (EBML), AVI (RIFF … AVI).
 _VIDEO_MAGIC = (b"\x1a\x45\xdf\xa3",)
-# TIFF PhotometricInterpretation: 0 MinIsWhite, 2 RGB.
-_MIN_IS_WHITE, _RGB = 0, 2
+# TIFF PhotometricInterpretation: 0 MinIsWhite, 2 RGB, 3 palette, 6 YCbCr.
+_MIN_IS_WHITE, _RGB, _PALETTE, _YCBCR = 0, 2, 3, 6
+# TIFF Compression 7: JPEG, whose YCbCr tifffile decodes to red, green and blue.
+_JPEG = 7
 # TIFF PlanarConfiguration 2: each sample in a plane of its own.
 _SEPARATE = 2
 
@@ -168,14 +170,33 @@ class TiffStack(Clip):
         # How the samples lie comes from the page's tags, never from the shape: a stack two
         # pixels wide or of six grey planes looks like either.
         self._planes = first.samplesperpixel > 1 and first.planarconfig == _SEPARATE
-        self._has_colour = first.photometric == _RGB and first.samplesperpixel >= 3
+        # A palette page's samples are indices into its own colour map; a page whose map is
+        # unusable refuses the stack here, or, a later page, stops it there.
+        self._palette = first.photometric == _PALETTE
+        if self._palette:
+            try:
+                _palette_colours(first)
+            except ValueError as error:
+                self.close()
+                raise damaged(path, error, ClipError) from error
+        decoded_rgb = first.photometric == _RGB or (
+            first.photometric == _YCBCR and first.compression == _JPEG
+        )
+        self._has_colour = self._palette or (decoded_rgb and first.samplesperpixel >= 3)
         self._inverted = first.photometric == _MIN_IS_WHITE
+        # 2- and 4-bit levels arrive as bytes of 0-3 or 0-15: white is their top level, as in
+        # a photo of one such page, not the byte's.
+        bits = int(first.bitspersample)
+        self._white = float(2**bits - 1) if 1 < bits < 8 and not self._palette else None
         # Premultiplied (associated) or straight (unassociated) alpha, either over white.
         meaning = first.extrasamples[:1]
         self._alpha = (
             meaning[0] if meaning in ((ASSOCIATED_ALPHA,), (UNASSOCIATED_ALPHA,)) else None
         )
-        if dtype.kind not in "uf" or (dtype.kind == "u" and dtype.itemsize > 2):
+        # 1-bit pages arrive as booleans, 1 white (or black, MinIsWhite) as in a photo.
+        if dtype != np.bool_ and (
+            dtype.kind not in "uf" or (dtype.kind == "u" and dtype.itemsize > 2)
+        ):
             self.close()
             raise ClipError(
                 path,
@@ -237,10 +258,14 @@ class TiffStack(Clip):
             values = np.moveaxis(values, 0, -1)  # one plane a sample: samples last
         if values.shape[:2] != (self.info.height, self.info.width):
             raise changed_size(self.info, *values.shape[1::-1])
-        low, high = (0.0, 0.0) if values.dtype.kind == "u" else _value_range(values)
+        if self._palette:
+            # Height × width × 3; np.take reads a 1-bit page's booleans as indices 0 and 1.
+            values = np.take(_palette_colours(page), values, axis=0)
+        low, high = (0.0, 0.0) if values.dtype.kind in "ub" else _value_range(values)
+        white = self._white if self._white is not None else white_level(values.dtype, low, high)
         return samples_to_float(
             values,
-            white=white_level(values.dtype, low, high),
+            white=white,
             colour=self._has_colour,
             alpha=self._alpha,
             inverted=self._inverted,
@@ -251,6 +276,26 @@ class TiffStack(Clip):
         tiff = getattr(self, "_tiff", None)
         if tiff is not None:
             tiff.close()
+
+
+def _palette_colours(page: Any) -> np.ndarray:
+    """Red, green and blue levels for each index of the palette `page`'s colour map: the
+    map's top 8 bits for pages of up to 8 bits, as Pillow shows a palette photo (so a stack's
+    page is that page opened as a photo), its whole 16 for 16-bit pages. Raises ValueError for
+    a map that lacks colours for the page's indices, or pages of more than an index a pixel."""
+    colour_map = page.colormap
+    bits = int(page.bitspersample)
+    if page.samplesperpixel != 1:
+        # Baseline TIFF's palette images hold one index a pixel; tifffile writes no other.
+        raise ValueError(f"its palette pages have {page.samplesperpixel} samples a pixel, not 1")
+    if colour_map is None or colour_map.ndim != 2 or colour_map.shape[0] != 3:
+        raise ValueError("its palette pages have no colour map")
+    if colour_map.shape[1] < 2**bits:
+        raise ValueError(
+            f"its colour map has {colour_map.shape[1]} colours for {bits}-bit palette pages"
+        )
+    colours = np.ascontiguousarray(colour_map.T.astype(np.uint16))
+    return (colours >> 8).astype(np.uint8) if bits <= 8 else colours
 
 
 def _stack_rate(tiff: Any) -> float:

@@ -11,10 +11,12 @@ import textwrap
 import av
 import numpy as np
 import pytest
+import tifffile
 from helpers.clip_files import animation_file, random_levels, tiff_stack, video_file
 from helpers.command_line import blurapp, blurapp_in_process
 from helpers.oracle import blur_oracle
 from helpers.photos import photo_file
+from PIL import Image
 
 from blurapp.core.clip_files import open_clip
 from blurapp.core.kernel import gaussian_kernel
@@ -58,6 +60,29 @@ def test_a_sixteen_bit_colour_stack_stays_sixteen_bit(tmp_path):
     for original, frame in zip(originals, frames, strict=True):
         difference = np.abs(frame - blur_oracle(original, kernel))
         assert difference.max() <= 0.5 / 65535 + 1e-5
+
+
+def test_a_jpeg_stack_blurred_in_colour_is_written_in_its_decoded_colours(tmp_path):
+    # What tifffile writes for RGB pages with JPEG compression: YCbCr, decoded back to RGB.
+    source = tmp_path / "in.tif"
+    levels = random_levels(3, (16, 16), colour=True)
+    tifffile.imwrite(source, levels, photometric="rgb", compression="jpeg")
+    out = tmp_path / "out.tif"
+    run = blurapp_in_process(
+        "blur", source, "-o", out, "--color", "--kernel-size", "5", "--sigma", "1"
+    )
+    assert run.returncode == 0, run.stderr
+    with Image.open(source) as image:  # Pillow's decoding, not the stack reader's
+        originals = []
+        for index in range(image.n_frames):
+            image.seek(index)
+            originals.append(np.asarray(image.convert("RGB")) / 255)
+    info, frames = read(out, color=True)
+    assert info.colour and frames.shape == (3, 16, 16, 3)
+    kernel = gaussian_kernel(5, 1.0)
+    for original, frame in zip(originals, frames, strict=True):
+        difference = np.abs(frame - blur_oracle(original, kernel))
+        assert difference.max() <= 0.5 / 255 + 1e-5
 
 
 def test_an_animation_becomes_a_video_at_its_rate(tmp_path):

@@ -23,13 +23,17 @@ from helpers.clip_files import (
     tiff_stack,
     video_file,
 )
+from helpers.oracle import blur_oracle
 from PIL import Image
 
+from blurapp.core.blur_clip import blur_clip
 from blurapp.core.clip import ClipError
 from blurapp.core.clip_files import is_clip, open_clip
+from blurapp.core.engines import get_engine
 from blurapp.core.photo import load_photo
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.pixels import samples_to_float
+from blurapp.core.spec import BlurSpec
 
 
 def floats(levels):
@@ -452,3 +456,123 @@ def test_a_video_whose_rate_changes_gives_each_frame_by_its_own_time(tmp_path, n
         with pytest.raises(IndexError, match="no frame 100"):
             clip.frame(100)
         assert clip.info.frame_count == 100 and not clip.info.frame_count_estimated
+
+
+# Stacks whose samples are not the levels shown: each page blurred in the colours a viewer
+# shows it, against the page as a reader other than the stack's decodes it.
+
+
+def blurred_stack(path, spec, *, color=False):
+    with open_clip(path, color=color) as clip:
+        frames = list(blur_clip(clip, spec, get_engine("numpy"), batch_size=1))
+        return clip.info, np.stack(frames)
+
+
+def pages_by_pillow(path, mode):
+    """Every page of the TIFF at `path` as Pillow decodes it, converted to `mode`."""
+    pages = []
+    with Image.open(path) as image:
+        for index in range(image.n_frames):
+            image.seek(index)
+            pages.append(np.asarray(image.convert(mode)))
+    return np.stack(pages)
+
+
+def grey_of(rgb):
+    """ITU-R 601 luma, in float64, of red, green and blue on 0 to 1."""
+    return rgb @ np.array([0.299, 0.587, 0.114])
+
+
+def assert_blurred_as(outputs, pages, spec, *, atol=1e-5):
+    assert outputs.shape == pages.shape
+    for output, page in zip(outputs, pages, strict=True):
+        np.testing.assert_allclose(output, blur_oracle(page, spec.kernel), rtol=0, atol=atol)
+
+
+def test_a_palette_stack_is_blurred_in_the_colours_its_pages_show(tmp_path):
+    indices = random_levels(3, (12, 10))
+    # Each page with a colour map of its own, as a GIF's frames made into pages may have.
+    colour_maps = np.random.default_rng(1).integers(0, 65536, (3, 3, 256), dtype=np.uint16)
+    path = tmp_path / "palette.tif"
+    with tifffile.TiffWriter(path) as tiff:
+        for page, colour_map in zip(indices, colour_maps, strict=True):
+            tiff.write(page, photometric="palette", colormap=colour_map)
+    shown = pages_by_pillow(path, "RGB")
+    # Pillow shows the colour map's top 8 bits: the same colours by indexing it here.
+    for page, colour_map, colours in zip(indices, colour_maps, shown, strict=True):
+        np.testing.assert_array_equal(colours, np.moveaxis(colour_map >> 8, 0, -1)[page])
+    spec = BlurSpec(5, 1.0)
+    info, grey = blurred_stack(path, spec)
+    assert not info.colour and info.bit_depth == 8
+    assert_blurred_as(grey, grey_of(shown / 255), spec)
+    info, colour = blurred_stack(path, spec, color=True)
+    assert info.colour and info.bit_depth == 8
+    assert_blurred_as(colour, shown / 255, spec)
+    # And each page as the same page opened as a photo.
+    tifffile.imwrite(
+        tmp_path / "page.tif", indices[1], photometric="palette", colormap=colour_maps[1]
+    )
+    with open_clip(path) as clip:
+        np.testing.assert_array_equal(clip.frame(1), load_photo(tmp_path / "page.tif").pixels)
+
+
+def test_a_sixteen_bit_palette_stack_is_blurred_in_its_sixteen_bit_colours(tmp_path):
+    indices = random_levels(2, (12, 10), dtype=np.uint16)
+    colour_map = np.random.default_rng(1).integers(0, 65536, (3, 65536), dtype=np.uint16)
+    path = tmp_path / "palette.tif"
+    tifffile.imwrite(path, indices, photometric="palette", colormap=colour_map)
+    shown = np.moveaxis(colour_map, 0, -1)[indices] / 65535
+    spec = BlurSpec(3, 0.8)
+    info, grey = blurred_stack(path, spec)
+    assert info.bit_depth == 16
+    assert_blurred_as(grey, grey_of(shown), spec)
+    info, colour = blurred_stack(path, spec, color=True)
+    assert info.colour and info.bit_depth == 16
+    assert_blurred_as(colour, shown, spec)
+
+
+def test_a_jpeg_stack_in_ycbcr_is_blurred_in_its_decoded_colours(tmp_path):
+    path = tmp_path / "jpeg.tif"
+    tifffile.imwrite(path, smooth_levels(3, colour=True), photometric="rgb", compression="jpeg")
+    with tifffile.TiffFile(path) as tiff:  # what is tested: JPEG's usual YCbCr, not RGB
+        assert tiff.pages.first.photometric == tifffile.PHOTOMETRIC.YCBCR
+    shown = pages_by_pillow(path, "RGB") / 255
+    spec = BlurSpec(5, 1.5)
+    info, grey = blurred_stack(path, spec)
+    assert not info.colour
+    assert_blurred_as(grey, grey_of(shown), spec)
+    info, colour = blurred_stack(path, spec, color=True)
+    assert info.colour
+    assert_blurred_as(colour, shown, spec)
+
+
+@pytest.mark.parametrize("photometric", ["minisblack", "miniswhite"])
+def test_a_one_bit_stack_is_blurred_in_black_and_white_as_its_pages_show(tmp_path, photometric):
+    bits = random_levels(3, (12, 10)) > 127
+    path = tmp_path / "bits.tif"
+    tifffile.imwrite(path, bits, photometric=photometric)
+    tifffile.imwrite(tmp_path / "page.tif", bits[2], photometric=photometric)
+    assert is_clip(path)
+    shown = pages_by_pillow(path, "L") / 255
+    assert set(np.unique(shown)) == {0.0, 1.0}
+    spec = BlurSpec(5, 1.0)
+    info, grey = blurred_stack(path, spec, color=True)
+    assert not info.colour and info.bit_depth == 8 and info.frame_count == 3
+    assert_blurred_as(grey, shown, spec)
+    with open_clip(path) as clip:
+        np.testing.assert_array_equal(clip.frame(2), load_photo(tmp_path / "page.tif").pixels)
+
+
+@pytest.mark.parametrize("bits", [2, 4])
+def test_a_stack_of_two_or_four_bit_grey_is_blurred_with_white_at_its_top_level(tmp_path, bits):
+    top = 2**bits - 1
+    levels = random_levels(3, (12, 10)) % (top + 1)
+    path = tmp_path / "grey.tif"
+    tifffile.imwrite(path, levels, photometric="minisblack", bitspersample=bits)
+    tifffile.imwrite(tmp_path / "page.tif", levels[0], photometric="minisblack", bitspersample=bits)
+    spec = BlurSpec(5, 1.0)
+    info, grey = blurred_stack(path, spec)
+    assert info.bit_depth == 8
+    assert_blurred_as(grey, levels / top, spec)
+    with open_clip(path) as clip:
+        np.testing.assert_array_equal(clip.frame(0), load_photo(tmp_path / "page.tif").pixels)
