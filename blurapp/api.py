@@ -17,7 +17,13 @@ import numpy as np
 
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.comparison import compare as compare_engines
-from blurapp.core.engines import DEFAULT_ENGINES, Engine, get_engine, parse_engines
+from blurapp.core.engines import (
+    DEFAULT_ENGINE,
+    DEFAULT_ENGINES,
+    Engine,
+    get_engine,
+    parse_engines,
+)
 from blurapp.core.figures import Figure, comparison_figures, format_ms, format_speedup
 from blurapp.core.photo import Photo, load_photo
 from blurapp.core.pixels import UNASSOCIATED_ALPHA, luma, samples_to_float
@@ -28,7 +34,7 @@ __all__ = ["Comparison", "PhotoLike", "SupportsArray", "blur", "compare", "open_
 
 
 class SupportsArray(Protocol):
-    """An array of another library that NumPy can read (a jax.Array, a CuPy array, …)."""
+    """An array of another library that NumPy reads through ``__array__`` (a jax.Array, …)."""
 
     def __array__(self) -> np.ndarray: ...
 
@@ -157,7 +163,7 @@ def blur(
     photo: PhotoLike,
     spec: BlurSpec | None = None,
     *,
-    engine: str | Engine = "jax",
+    engine: str | Engine = DEFAULT_ENGINE,
     device: str = "auto",
 ) -> np.ndarray:
     """Blur a photo with one engine, untimed.
@@ -168,8 +174,10 @@ def blur(
         As for `compare`.
     spec : BlurSpec, optional
         As for `compare`; ``BlurSpec()`` when omitted.
-    engine : str or Engine, default "jax"
-        The engine's name (see `engine_names`) or the Engine itself.
+    engine : str or Engine, default "numpy"
+        The engine's name (see `engine_names`) or the Engine itself; NumPy's, as for
+        ``blurapp blur``, gives its output with no compilation, ``"jax"`` once compiled
+        blurs faster (see `compare`).
     device : {"auto", "cpu", "gpu"}, default "auto"
         As for `compare`.
 
@@ -379,7 +387,7 @@ def _pixels(photo: object, spec: BlurSpec) -> tuple[np.ndarray, str, int]:
     if isinstance(photo, Photo):
         return photo.to_blur(color=spec.color), Path(photo.path).name, photo.bit_depth
     if not isinstance(photo, np.ndarray) and hasattr(photo, "__array__"):
-        # A jax.Array, a CuPy or PyTorch array, an xarray: NumPy's protocol gives its values
+        # A jax.Array, a PyTorch tensor, an xarray DataArray: NumPy's protocol gives its values
         # here, on the host, without this module knowing (or importing) any of them.
         photo = _as_numpy(photo)
     if isinstance(photo, np.ndarray):

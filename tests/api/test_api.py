@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 import pytest
+from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
 from helpers.photos import photo_file
 from PIL import Image
@@ -260,6 +261,22 @@ def test_levels_in_either_byte_order_blur_as_native_ones(dtype):
     np.testing.assert_array_equal(output, blurapp.blur(native, spec, engine="numpy"))
     np.testing.assert_allclose(
         output, blur_oracle(levels / 255, spec.kernel), rtol=0, atol=TOLERANCE
+    )
+
+
+def test_blur_without_an_engine_gives_what_blurapp_blur_writes(tmp_path):
+    # One default engine: a script and the command line give the same values, to the bit.
+    path = photo_file(tmp_path, size=(19, 14))
+    out = tmp_path / "blurred.npy"
+    run = blurapp_in_process("blur", path, "-o", out)
+    assert run.returncode == 0, run.stderr
+    from_python = blurapp.blur(path)
+    np.testing.assert_array_equal(from_python, np.load(out))
+    np.testing.assert_allclose(
+        from_python,
+        blur_oracle(blurapp.open_photo(path).gray, blurapp.BlurSpec().kernel),
+        rtol=0,
+        atol=TOLERANCE,
     )
 
 
