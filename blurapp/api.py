@@ -17,20 +17,13 @@ import numpy as np
 
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.comparison import compare as compare_engines
-from blurapp.core.engines import (
-    DEFAULT_ENGINE,
-    DEFAULT_ENGINES,
-    Engine,
-    get_engine,
-    parse_engines,
-)
+from blurapp.core.engines import DEFAULT_ENGINE, DEFAULT_ENGINES, Engine, get_engine, parse_engines
 from blurapp.core.figures import Figure, comparison_figures, format_ms, format_speedup
 from blurapp.core.photo import Photo, load_photo
 from blurapp.core.pixels import UNASSOCIATED_ALPHA, luma, samples_to_float
 from blurapp.core.spec import BlurSpec
 
 __all__ = ["Comparison", "PhotoLike", "SupportsArray", "blur", "compare", "open_photo"]
-
 
 
 class SupportsArray(Protocol):

@@ -229,9 +229,7 @@ def test_an_rgba_array_is_composited_over_white_as_an_rgba_file_is(tmp_path, col
     expected = composited if color else np.clip(composited @ LUMA_WEIGHTS, 0, 1)
     output = blurapp.blur(from_pillow, spec, engine="numpy")
     assert output.shape == ((13, 17, 3) if color else (13, 17))
-    np.testing.assert_allclose(
-        output, blur_oracle(expected, spec.kernel), rtol=0, atol=TOLERANCE
-    )
+    np.testing.assert_allclose(output, blur_oracle(expected, spec.kernel), rtol=0, atol=TOLERANCE)
     # The same pixels as the file gives, to the bit.
     np.testing.assert_array_equal(output, blurapp.blur(path, spec, engine="numpy"))
     # Float RGBA and grey with alpha too.
