@@ -10,8 +10,9 @@ The Python API, for scripts and notebooks::
     blurred = blurapp.blur(photo, spec, engine="jax")  # one engine's output, a NumPy array
     clip = blurapp.compare_clip("waves.mp4", spec, frames=48)  # frames a second per engine
 
-A photo is a path, a Photo from `open_photo`, or a NumPy array: height × width (grey) or
-height × width × 3 (red, green, blue) floats in [0, 1], or uint8 / uint16 levels.
+A photo is a path, a Photo from `open_photo`, or an array (NumPy's, a jax.Array, any that
+NumPy reads): height × width (grey) or height × width × 3 (red, green, blue), perhaps with
+alpha last, floats in [0, 1], or uint8 / uint16 levels.
 
 Each name is imported when first used, so `import blurapp` stays quick and never imports jax.
 """

@@ -11,27 +11,38 @@ import os
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeAlias
+from typing import Protocol, TypeAlias
 
 import numpy as np
 
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.comparison import compare as compare_engines
-from blurapp.core.engines import DEFAULT_ENGINES, Engine, get_engine, parse_engines
+from blurapp.core.engines import DEFAULT_ENGINE, DEFAULT_ENGINES, Engine, get_engine, parse_engines
 from blurapp.core.figures import Figure, comparison_figures, format_ms, format_speedup
 from blurapp.core.photo import Photo, load_photo
-from blurapp.core.pixels import luma
+from blurapp.core.pixels import UNASSOCIATED_ALPHA, luma, samples_to_float
 from blurapp.core.spec import BlurSpec
 
-__all__ = ["Comparison", "PhotoLike", "blur", "compare", "open_photo"]
+__all__ = ["Comparison", "PhotoLike", "SupportsArray", "blur", "compare", "open_photo"]
 
-PhotoLike: TypeAlias = str | os.PathLike[str] | Photo | np.ndarray
-"""What `compare` and `blur` take as a photo: a path, a loaded Photo, or a NumPy array."""
+
+class SupportsArray(Protocol):
+    """An array of another library that NumPy reads through ``__array__`` (a jax.Array, …)."""
+
+    def __array__(self) -> np.ndarray: ...
+
+
+PhotoLike: TypeAlias = str | os.PathLike[str] | Photo | np.ndarray | SupportsArray
+"""What `compare` and `blur` take as a photo: a path, a loaded Photo, or an array (NumPy's,
+or any NumPy reads through ``__array__``, such as a jax.Array)."""
 
 # The name a photo given as an array goes by in the figures.
 _ARRAY_LABEL = "array"
 # Integer arrays are taken as a photo's stored levels: white is the type's largest value.
 _LEVELS = {np.dtype(np.uint8): 8, np.dtype(np.uint16): 16}
+# An array's last axis: grey, grey and alpha, red green and blue, and those with alpha.
+_CHANNELS = (2, 3, 4)
+_WITH_ALPHA = (2, 4)
 
 
 def open_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
@@ -78,10 +89,13 @@ def compare(
 
     Parameters
     ----------
-    photo : str, os.PathLike, Photo or numpy.ndarray
+    photo : str, os.PathLike, Photo, numpy.ndarray or array-like
         A path (opened in colour when ``spec.color``), a Photo from `open_photo`, or the
         pixels themselves: height × width (grey) or height × width × 3 (red, green, blue),
-        floats in [0, 1], or uint8 / uint16 levels (divided by 255 / 65535).
+        either perhaps with alpha last (× 2, × 4: composited over white, as a photo file's
+        transparency is), floats in [0, 1], or uint8 / uint16 levels (divided by 255 /
+        65535) in either byte order. Any array NumPy reads through ``__array__`` (a
+        jax.Array, an array of another library) is read as its NumPy copy.
     spec : BlurSpec, optional
         The kernel size, sigma, algorithm and colour; ``BlurSpec()`` (9 × 9, sigma 2.5,
         2-D, grey) when omitted. A colour photo or array is blurred in grey unless
@@ -142,19 +156,21 @@ def blur(
     photo: PhotoLike,
     spec: BlurSpec | None = None,
     *,
-    engine: str | Engine = "jax",
+    engine: str | Engine = DEFAULT_ENGINE,
     device: str = "auto",
 ) -> np.ndarray:
     """Blur a photo with one engine, untimed.
 
     Parameters
     ----------
-    photo : str, os.PathLike, Photo or numpy.ndarray
+    photo : str, os.PathLike, Photo, numpy.ndarray or array-like
         As for `compare`.
     spec : BlurSpec, optional
         As for `compare`; ``BlurSpec()`` when omitted.
-    engine : str or Engine, default "jax"
-        The engine's name (see `engine_names`) or the Engine itself.
+    engine : str or Engine, default "numpy"
+        The engine's name (see `engine_names`) or the Engine itself; NumPy's, as for
+        ``blurapp blur``, gives its output with no compilation, ``"jax"`` once compiled
+        blurs faster (see `compare`).
     device : {"auto", "cpu", "gpu"}, default "auto"
         As for `compare`.
 
@@ -363,39 +379,72 @@ def _pixels(photo: object, spec: BlurSpec) -> tuple[np.ndarray, str, int]:
         photo = load_photo(photo, color=spec.color)
     if isinstance(photo, Photo):
         return photo.to_blur(color=spec.color), Path(photo.path).name, photo.bit_depth
+    if not isinstance(photo, np.ndarray) and hasattr(photo, "__array__"):
+        # A jax.Array, a PyTorch tensor, an xarray DataArray: NumPy's protocol gives its values
+        # here, on the host, without this module knowing (or importing) any of them.
+        photo = _as_numpy(photo)
     if isinstance(photo, np.ndarray):
-        pixels, bit_depth = _checked_array(photo)
-        if pixels.ndim == 3 and not spec.color:
-            pixels = luma(pixels)
+        pixels, bit_depth = _checked_array(photo, color=spec.color)
         return pixels, _ARRAY_LABEL, bit_depth
     raise TypeError(
-        f"photo must be a path, a blurapp.Photo or a NumPy array, not {type(photo).__name__}"
+        f"photo must be a path, a blurapp.Photo or an array (NumPy's, or one NumPy can take, "
+        f"such as a jax.Array), not {type(photo).__name__}"
     )
 
 
-def _checked_array(array: np.ndarray) -> tuple[np.ndarray, int]:
-    """`array` as float32 pixels in [0, 1] and its bit depth, or a ValueError saying why not."""
-    if array.ndim not in (2, 3) or (array.ndim == 3 and array.shape[2] != 3):
+def _as_numpy(photo: object) -> np.ndarray:
+    try:
+        return np.asarray(photo)
+    except Exception as error:  # each array library fails its own way (a tensor on a GPU)
+        raise TypeError(
+            f"photo: a {type(photo).__name__} could not be read as a NumPy array ({error})"
+        ) from error
+
+
+def _checked_array(array: np.ndarray, *, color: bool) -> tuple[np.ndarray, int]:
+    """What the engines blur for `array` (float32 in [0, 1]: its grey, or its red, green and
+    blue when `color`, over white where it has alpha) and its bit depth, or a ValueError
+    saying why it cannot be a photo."""
+    if array.ndim not in (2, 3) or (array.ndim == 3 and array.shape[2] not in _CHANNELS):
         raise ValueError(
-            f"photo: an array must be height × width (grey) or height × width × 3 (red, green, "
-            f"blue), not of shape {array.shape}"
+            f"photo: an array must be height × width (grey), height × width × 3 (red, green, "
+            f"blue), or either with an alpha channel last (× 2, × 4), not of shape {array.shape}"
         )
     if array.size == 0:
         raise ValueError(f"photo: the array has no pixels (shape {array.shape})")
+    if not array.dtype.isnative:
+        # Big-endian levels (read from a file's raw bytes, a FITS image) are the same levels.
+        array = array.astype(array.dtype.newbyteorder("="))
     if array.dtype in _LEVELS:
         bits = _LEVELS[array.dtype]
-        return (array / np.float32(2**bits - 1)).astype(np.float32, copy=False), bits
-    if array.dtype.kind != "f":
+        white = float(2**bits - 1)
+    elif array.dtype.kind == "f":
+        bits, white = 8, 1.0
+        array = np.ascontiguousarray(array, dtype=np.float32)
+        if not np.isfinite(array).all():
+            raise ValueError("photo: the array holds NaN or infinite values")
+        low, high = float(array.min()), float(array.max())
+        if low < 0 or high > 1:
+            raise ValueError(
+                f"photo: float pixels must lie in [0, 1]; these run from {low:g} to {high:g}"
+            )
+    else:
         raise ValueError(
             f"photo: an array of {array.dtype} cannot be a photo; pass floats in [0, 1] "
             f"or uint8 / uint16 levels"
         )
-    pixels = np.ascontiguousarray(array, dtype=np.float32)
-    if not np.isfinite(pixels).all():
-        raise ValueError("photo: the array holds NaN or infinite values")
-    low, high = float(pixels.min()), float(pixels.max())
-    if low < 0 or high > 1:
-        raise ValueError(
-            f"photo: float pixels must lie in [0, 1]; these run from {low:g} to {high:g}"
+    if array.ndim == 3 and array.shape[2] in _WITH_ALPHA:
+        # As a photo file with transparency is loaded (blurapp.core.photo): over white, by the
+        # one rule every photo and clip goes through, so an array Pillow gives of a file
+        # blurs as the file does.
+        pixels = samples_to_float(
+            array,
+            white=white,
+            colour=array.shape[2] == 4,
+            alpha=UNASSOCIATED_ALPHA,
+            in_colour=color,
         )
-    return pixels, 8
+        return pixels, bits
+    if white != 1:
+        array = (array / np.float32(white)).astype(np.float32, copy=False)
+    return (luma(array) if array.ndim == 3 and not color else array), bits

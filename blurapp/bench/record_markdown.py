@@ -1,8 +1,14 @@
 """The performance page's Markdown tables, made from the records `blurapp bench --record`
 writes (blurapp.bench.record): a section per machine run, with its command, machine, versions
-and date."""
+and date.
+
+A record's words (a note, a CPU's name, a row) are escaped as text: MyST passes HTML through to
+the page, and a record may come from anyone's machine."""
 
 from __future__ import annotations
+
+import html
+import re
 
 _SECTION_TITLES = {
     "engines": "Engines",
@@ -47,8 +53,24 @@ def _figure_cell(row: dict) -> str:
     return f"{text}{unit}" if unit in ("×", "%") else f"{text} {unit}"
 
 
-def _cell(text: str | None) -> str:
-    return "" if text is None else str(text).replace("|", "\\|").replace("\n", " ")
+def _text(text: object) -> str:
+    """`text` shown as itself on one line: no HTML element, no new Markdown block, no column
+    of a table's row split off."""
+    words = html.escape(str(text), quote=False).replace("|", "\\|")
+    return " ".join(words.splitlines())
+
+
+def _cell(text: object) -> str:
+    return "" if text is None else _text(text)
+
+
+def _code(text: str) -> str:
+    """`text` as a Markdown code span, shown as typed whatever backticks it holds: fenced by
+    one more backtick than its longest run, and spaced off a backtick at either end."""
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    text = " ".join(text.splitlines())
+    padded = f" {text} " if text.startswith("`") or text.endswith("`") else text
+    return f"{fence}{padded}{fence}"
 
 
 def _machine_line(machine: dict) -> str:
@@ -56,33 +78,33 @@ def _machine_line(machine: dict) -> str:
     parts = [machine.get("system"), machine.get("cpu"), f"{machine.get('cores')} cores"]
     if memory:
         parts.append(f"{memory / 2**30:.0f} GiB memory")
-    text = ", ".join(str(part) for part in parts if part)
-    return f"{text}; JAX device: {machine.get('device')}"
+    text = ", ".join(_text(part) for part in parts if part)
+    return f"{text}; JAX device: {_text(machine.get('device'))}"
 
 
 def record_markdown(record: dict) -> str:
     """A record as Markdown: the command, machine, versions and date, then a table per
     section (what, engine, figure with its range, how measured), in the rows' order."""
     versions = ", ".join(
-        f"{_VERSION_NAMES.get(name, name)} {version}"
+        _text(f"{_VERSION_NAMES.get(name, name)} {version}")
         for name, version in record["versions"].items()
         if version is not None
     )
     lines = [
-        f"- **Command:** `{record['command']}`",
+        f"- **Command:** {_code(record['command'])}",
         f"- **Machine:** {_machine_line(record['machine'])}",
         f"- **Versions:** {versions}",
-        f"- **Date:** {record['date']}",
+        f"- **Date:** {_text(record['date'])}",
     ]
     if record.get("note"):
-        lines.append(f"- **Conditions:** {record['note']}")
+        lines.append(f"- **Conditions:** {_text(record['note'])}")
     sections: dict[str, list[dict]] = {}
     for row in record["rows"]:
         sections.setdefault(row["section"], []).append(row)
     for section, rows in sections.items():
         lines += [
             "",
-            f"**{_SECTION_TITLES.get(section, section)}**",
+            f"**{_text(_SECTION_TITLES.get(section, section))}**",
             "",
             "| what | engine | figure | how measured |",
             "| --- | --- | --- | --- |",

@@ -147,7 +147,7 @@ class _EngineNames:
 
 
 def add_engine_options(parser: argparse.ArgumentParser, *, several: bool) -> None:
-    from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE
+    from blurapp.core.engines import DEFAULT_ENGINE, DEFAULT_ENGINES
     from blurapp.core.engines.jax_engine import PLATFORMS
 
     names = "%(engines)s"  # argparse fills it from the action's `engines`
@@ -165,10 +165,10 @@ def add_engine_options(parser: argparse.ArgumentParser, *, several: bool) -> Non
         action = parser.add_argument(
             "--engine",
             type=engine_argument,
-            default=REFERENCE_ENGINE,
+            default=DEFAULT_ENGINE,
             metavar="E",
             help=f"the engine to blur with ({names}, or a JAX one as NAME@cpu/NAME@gpu; "
-            f"default {REFERENCE_ENGINE})",
+            f"default {DEFAULT_ENGINE})",
         )
     action.engines = _EngineNames()  # type: ignore[attr-defined]
     parser.add_argument(

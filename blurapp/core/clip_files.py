@@ -80,8 +80,15 @@ def open_clip(path: str | os.PathLike[str], *, color: bool = False) -> Clip:
     before any frame is decoded. Raises ClipError naming the file (a PhotoError, so one
     handler serves photos and clips)."""
     path = Path(path)
-    check_is_readable_file(path)
-    kind = _kind(path)
+    try:
+        check_is_readable_file(path)
+        kind = _kind(path)
+    except PhotoError as error:
+        # The same words, as the ClipError a caller of open_clip is promised.
+        raise ClipError(error.path, error.template, **error.values) from error
+    except OSError as error:
+        problem = os_problem(path, error)
+        raise ClipError(path, problem.template, **problem.values) from error
     if kind == "tiff":
         return TiffStack(path, color=color)
     if kind == "animation":

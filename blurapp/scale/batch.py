@@ -27,7 +27,7 @@ import numpy as np
 from PIL import Image
 
 from blurapp.core.blur_file import BlurFailed, blur_to_file
-from blurapp.core.engines import REFERENCE_ENGINE, Engine, get_engine
+from blurapp.core.engines import DEFAULT_ENGINE, Engine, get_engine
 from blurapp.core.photo import load_photo
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.saving import OutputError, check_output_path
@@ -170,7 +170,7 @@ def run_batch(
     plan: BatchPlan,
     spec: BlurSpec | None = None,
     *,
-    engine: str | Engine = REFERENCE_ENGINE,
+    engine: str | Engine = DEFAULT_ENGINE,
     device: str = "auto",
     scheduler: str | None = None,
     workers: int | None = None,

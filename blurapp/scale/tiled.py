@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from blurapp.core.engines import REFERENCE_ENGINE
+from blurapp.core.engines import DEFAULT_ENGINE
 from blurapp.core.runs import BlurCancelled, Cancelled
 from blurapp.core.saving import OutputError, check_output_path, write_atomically
 from blurapp.core.wording import QT_TRANSLATE_NOOP
@@ -106,7 +106,7 @@ def _blur_block(
 def blur_tiled(
     array: dask.array.Array,
     kernel: np.ndarray,
-    engine: str = REFERENCE_ENGINE,
+    engine: str = DEFAULT_ENGINE,
     *,
     device: str = "auto",
 ) -> dask.array.Array:
@@ -260,7 +260,7 @@ def blur_file_tiled(
     output: str | os.PathLike[str],
     *,
     kernel: np.ndarray,
-    engine: str = REFERENCE_ENGINE,
+    engine: str = DEFAULT_ENGINE,
     device: str = "auto",
     color: bool = False,
     scheduler: Any = None,

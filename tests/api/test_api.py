@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 import pytest
+from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
 from helpers.photos import photo_file
 from PIL import Image
@@ -175,6 +176,108 @@ def test_a_path_a_photo_and_its_pixels_blur_alike(tmp_path):
     assert blurapp.compare(path, spec, engines="numpy", repeats=0).source == path.name
 
 
+def test_a_jax_array_is_blurred_as_its_numpy_copy():
+    jnp = pytest.importorskip("jax.numpy")
+    image = pixels(16, 21, seed=11)
+    spec = blurapp.BlurSpec(kernel_size=5, sigma=1.3)
+    expected = blur_oracle(image, spec.kernel)
+    output = blurapp.blur(jnp.asarray(image), spec, engine="numpy")
+    np.testing.assert_allclose(output, expected, rtol=0, atol=TOLERANCE)
+    comparison = blurapp.compare(jnp.asarray(image), spec, engines="numpy", repeats=0)
+    np.testing.assert_allclose(comparison.outputs["numpy"], expected, rtol=0, atol=TOLERANCE)
+    assert comparison.source == "array"
+
+
+class Levels:
+    """Not an ndarray, but gives one through NumPy's `__array__` protocol, as many arrays do."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.values, dtype=dtype)
+
+
+def test_anything_numpy_can_take_as_an_array_is_a_photo():
+    levels = np.random.default_rng(4).integers(0, 256, (11, 9), dtype=np.uint8)
+    spec = blurapp.BlurSpec(kernel_size=3, sigma=0.7)
+    np.testing.assert_allclose(
+        blurapp.blur(Levels(levels), spec, engine="numpy"),
+        blur_oracle(levels / 255, spec.kernel),
+        rtol=0,
+        atol=TOLERANCE,
+    )
+
+
+def over_white(rgba):
+    """The oracle's own compositing: each colour weighted by its opacity, the rest white."""
+    colour, alpha = rgba[..., :-1] / 255, rgba[..., -1:] / 255
+    return colour * alpha + (1 - alpha)
+
+
+@pytest.mark.parametrize("color", [False, True], ids=["grey", "colour"])
+def test_an_rgba_array_is_composited_over_white_as_an_rgba_file_is(tmp_path, color):
+    rgba = np.random.default_rng(6).integers(0, 256, (13, 17, 4), dtype=np.uint8)
+    rgba[2:5, 3:9, 3] = 0  # fully transparent: white
+    path = tmp_path / "logo.png"
+    Image.fromarray(rgba, "RGBA").save(path)
+    with Image.open(path) as image:
+        from_pillow = np.asarray(image)
+    assert from_pillow.shape == (13, 17, 4)
+    spec = blurapp.BlurSpec(kernel_size=5, sigma=1.1, color=color)
+    composited = over_white(rgba)
+    expected = composited if color else np.clip(composited @ LUMA_WEIGHTS, 0, 1)
+    output = blurapp.blur(from_pillow, spec, engine="numpy")
+    assert output.shape == ((13, 17, 3) if color else (13, 17))
+    np.testing.assert_allclose(output, blur_oracle(expected, spec.kernel), rtol=0, atol=TOLERANCE)
+    # The same pixels as the file gives, to the bit.
+    np.testing.assert_array_equal(output, blurapp.blur(path, spec, engine="numpy"))
+    # Float RGBA and grey with alpha too.
+    np.testing.assert_allclose(
+        blurapp.blur(rgba / 255, spec, engine="numpy"), output, rtol=0, atol=1e-6
+    )
+    grey_alpha = rgba[..., [0, 3]]
+    np.testing.assert_allclose(
+        blurapp.blur(grey_alpha, spec, engine="numpy"),
+        blur_oracle(over_white(grey_alpha)[..., 0], spec.kernel),
+        rtol=0,
+        atol=TOLERANCE,
+    )
+
+
+@pytest.mark.parametrize("dtype", [">u2", ">u1", ">f4", ">f8", "<u2"])
+def test_levels_in_either_byte_order_blur_as_native_ones(dtype):
+    levels = np.random.default_rng(8).integers(0, 256, (10, 12, 3), dtype=np.uint8)
+    native = levels.astype(np.dtype(dtype).newbyteorder("="))
+    if native.dtype.kind == "f":
+        native = native / 255
+    elif native.dtype.itemsize == 2:
+        native = native * np.uint16(257)
+    swapped = native.astype(dtype)
+    spec = blurapp.BlurSpec(kernel_size=3, sigma=0.9, color=True)
+    output = blurapp.blur(swapped, spec, engine="numpy")
+    np.testing.assert_array_equal(output, blurapp.blur(native, spec, engine="numpy"))
+    np.testing.assert_allclose(
+        output, blur_oracle(levels / 255, spec.kernel), rtol=0, atol=TOLERANCE
+    )
+
+
+def test_blur_without_an_engine_gives_what_blurapp_blur_writes(tmp_path):
+    # One default engine: a script and the command line give the same values, to the bit.
+    path = photo_file(tmp_path, size=(19, 14))
+    out = tmp_path / "blurred.npy"
+    run = blurapp_in_process("blur", path, "-o", out)
+    assert run.returncode == 0, run.stderr
+    from_python = blurapp.blur(path)
+    np.testing.assert_array_equal(from_python, np.load(out))
+    np.testing.assert_allclose(
+        from_python,
+        blur_oracle(blurapp.open_photo(path).gray, blurapp.BlurSpec().kernel),
+        rtol=0,
+        atol=TOLERANCE,
+    )
+
+
 # --- Bad input, told ------------------------------------------------------------------------
 
 
@@ -182,14 +285,14 @@ def test_a_path_a_photo_and_its_pixels_blur_alike(tmp_path):
     ("photo", "error", "words"),
     [
         (np.zeros(5), ValueError, r"height × width .* not of shape \(5,\)"),
-        (np.zeros((4, 4, 4)), ValueError, r"not of shape \(4, 4, 4\)"),
+        (np.zeros((4, 4, 5)), ValueError, r"not of shape \(4, 4, 5\)"),
         (np.zeros((0, 3)), ValueError, "no pixels"),
         (np.zeros((4, 4), np.int64), ValueError, "int64 cannot be a photo"),
         (np.full((4, 4), np.nan), ValueError, "NaN"),
         (np.full((4, 4), 2.0), ValueError, r"in \[0, 1\]; these run from 2 to 2"),
-        ({"pixels": 1}, TypeError, "photo must be a path, a blurapp.Photo or a NumPy array"),
+        ({"pixels": 1}, TypeError, "photo must be a path, a blurapp.Photo or an array .* not dict"),
     ],
-    ids=["1-d", "4 channels", "empty", "int64", "nan", "beyond white", "dict"],
+    ids=["1-d", "5 channels", "empty", "int64", "nan", "beyond white", "dict"],
 )
 def test_a_photo_that_cannot_be_blurred_is_refused_with_the_reason(photo, error, words):
     for call in (blurapp.blur, blurapp.compare):

@@ -1,6 +1,8 @@
 """`blurapp.open_clip` and `blurapp.compare_clip`: a clip opened from a file, a span of its
 frames compared across engines, the figures read by key, and the notebook's HTML."""
 
+import os
+
 import numpy as np
 import pytest
 from helpers.clip_files import random_levels, video_file
@@ -37,6 +39,25 @@ def test_a_file_that_is_not_a_clip_is_refused_naming_it(tmp_path):
     junk.write_bytes(b"\x1a\x45\xdf\xa3" + bytes(300))
     with pytest.raises(blurapp.ClipError, match=str(junk)):
         blurapp.open_clip(junk)
+
+
+@pytest.mark.parametrize(
+    ("make", "problem"),
+    [
+        (lambda path: None, "no such file"),
+        (lambda path: path.mkdir(), "this is a folder"),
+        (lambda path: os.mkfifo(path), "this is not a regular file"),
+    ],
+    ids=["missing", "folder", "fifo"],
+)
+def test_a_path_that_is_no_file_is_a_clip_error_naming_it(tmp_path, make, problem):
+    path = tmp_path / "waves.mp4"
+    make(path)
+    for call in (blurapp.open_clip, blurapp.compare_clip):
+        with pytest.raises(blurapp.ClipError, match=rf"waves\.mp4: {problem}") as caught:
+            call(path)
+        # Still a PhotoError, so one handler serves photos and clips as before.
+        assert isinstance(caught.value, blurapp.PhotoError)
 
 
 def test_compare_clip_times_every_engine_and_keeps_each_first_frame(comparison, clip_path):

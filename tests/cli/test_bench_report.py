@@ -167,6 +167,52 @@ def test_the_markdown_of_a_record_has_its_command_machine_versions_and_rows():
     assert two.count("| JAX-jit 2-D, grey |") == 2 and "- **Command:** `blurapp bench`" in two
 
 
+HOSTILE = {
+    **RECORD,
+    "command": "blurapp bench --note '`<script>alert(1)</script>`'",
+    "machine": {**RECORD["machine"], "cpu": "<img src=x onerror=alert(1)>", "device": "<b>gpu"},
+    "versions": {"blurapp": "<svg onload=alert(1)>"},
+    "note": "<script>alert(1)</script>\n<p>hot & busy",
+    "rows": [
+        {
+            **RECORD["rows"][0],
+            "section": "<svg onload=alert(2)>",
+            "what": "<img src=x onerror=alert(3)> | b",
+            "engine": "<script>x</script>",
+            "unit": "<i>",
+            "how": "<a href=javascript:alert(4)>median</a>",
+        }
+    ],
+}
+
+
+def test_html_in_a_record_is_shown_as_text_not_passed_to_the_page():
+    lines = record_markdown(HOSTILE).splitlines()
+    note = "&lt;script&gt;alert(1)&lt;/script&gt; &lt;p&gt;hot &amp; busy"  # on one line
+    assert f"- **Conditions:** {note}" in lines
+    assert (
+        "- **Machine:** Linux x86_64, &lt;img src=x onerror=alert(1)&gt;, 2 cores, 24 GiB memory; "
+        "JAX device: &lt;b&gt;gpu"
+    ) in lines
+    assert "- **Versions:** BlurApp &lt;svg onload=alert(1)&gt;" in lines
+    assert "**&lt;svg onload=alert(2)&gt;**" in lines
+    assert (
+        "| &lt;img src=x onerror=alert(3)&gt; \\| b | &lt;script&gt;x&lt;/script&gt; "
+        "| 130 (95.6–242) &lt;i&gt; | &lt;a href=javascript:alert(4)&gt;median&lt;/a&gt; |"
+    ) in lines
+    # The command stays a code span, whatever backticks it holds: shown as typed.
+    assert "- **Command:** ``blurapp bench --note '`<script>alert(1)</script>`'``" in lines
+
+
+def test_a_hostile_record_renders_to_no_html_element_of_its_own():
+    markdown_it = pytest.importorskip("markdown_it")  # the parser under MyST (the docs extra)
+    html = markdown_it.MarkdownIt("commonmark").enable("table").render(record_markdown(HOSTILE))
+    for tag in ("<script", "<img", "<svg", "<b>", "<i>", "<a ", "<p>hot"):
+        assert tag not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<code>blurapp bench --note '`&lt;script&gt;alert(1)&lt;/script&gt;`'</code>" in html
+
+
 def _render_module():
     spec = importlib.util.spec_from_file_location("render", PERFORMANCE / "render.py")
     module = importlib.util.module_from_spec(spec)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALL_ENGINES",
+    "DEFAULT_ENGINE",
     "DEFAULT_ENGINES",
     "ENTRY_POINT_GROUP",
     "REFERENCE_ENGINE",
@@ -48,6 +49,11 @@ log = logging.getLogger(__name__)
 # `blurapp compare` or a new window: the tutorial's pair.
 REFERENCE_ENGINE = numpy_engine.NUMPY.name
 DEFAULT_ENGINES = (REFERENCE_ENGINE, jax_engine.JAX_JIT.name)
+# The engine of a blur asked for without naming one: `blurapp.blur()`, `blurapp blur`,
+# `blurapp batch`. NumPy's, the reference: one blur is wanted at once and alike everywhere, and
+# NumPy gives it without importing JAX or compiling (JAX-jit's lead comes on later calls), and
+# gives the very values every comparison measures the others against, on any machine.
+DEFAULT_ENGINE = REFERENCE_ENGINE
 # `--engines all`: every engine, the JAX ones on every platform JAX has.
 ALL_ENGINES = "all"
 # Where an installed package declares its engines: in its pyproject.toml,
