@@ -676,13 +676,13 @@
     </message>
     <message>
         <location filename="../core/photo.py" line="171"/>
-        <location filename="../core/clip_files.py" line="311"/>
+        <location filename="../core/clip_files.py" line="363"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
         <location filename="../core/photo.py" line="178"/>
-        <location filename="../core/clip_files.py" line="320"/>
+        <location filename="../core/clip_files.py" line="372"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
@@ -910,7 +910,7 @@
         <translation>片段已关闭</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="91"/>
+        <location filename="../core/clip_files.py" line="100"/>
         <source>this is not a clip BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的片段</translation>
     </message>
@@ -925,12 +925,12 @@
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="153"/>
+        <location filename="../core/clip_files.py" line="162"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="182"/>
+        <location filename="../core/clip_files.py" line="210"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
