@@ -15,13 +15,15 @@ from typing import Protocol, TypeAlias
 
 import numpy as np
 
+from blurapp._arguments import checked_engine, checked_engines, checked_spec
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.comparison import compare as compare_engines
-from blurapp.core.engines import DEFAULT_ENGINE, DEFAULT_ENGINES, Engine, get_engine, parse_engines
+from blurapp.core.engines import DEFAULT_ENGINE, DEFAULT_ENGINES, Engine
 from blurapp.core.figures import Figure, comparison_figures, format_ms, format_speedup
 from blurapp.core.photo import Photo, load_photo
 from blurapp.core.pixels import UNASSOCIATED_ALPHA, luma, samples_to_float
 from blurapp.core.spec import BlurSpec
+from blurapp.notebook import comparison_html
 
 __all__ = ["Comparison", "PhotoLike", "SupportsArray", "blur", "compare", "open_photo"]
 
@@ -143,8 +145,8 @@ def compare(
     >>> comparison.speedup  # doctest: +SKIP
     12.3
     """
-    spec = _spec(spec)
-    chosen = _engines(engines)
+    spec = checked_spec(spec)
+    chosen = checked_engines(engines)
     pixels, label, bit_depth = _pixels(photo, spec)
     result = compare_engines(pixels, spec, repeats=repeats, engines=chosen, device=device)
     return Comparison(
@@ -187,8 +189,8 @@ def blur(
     JaxUnavailableError
         A JAX engine was asked for where JAX cannot run (or on a platform it does not have).
     """
-    spec = _spec(spec)
-    chosen = get_engine(engine) if isinstance(engine, str) else _engine(engine)
+    spec = checked_spec(spec)
+    chosen = checked_engine(engine)
     pixels, _, _ = _pixels(photo, spec)
     return chosen.blur(pixels, spec.kernel, repeats=0, device=device).output
 
@@ -338,38 +340,9 @@ class Comparison:
         )
 
     def _repr_html_(self) -> str:
-        from blurapp.notebook import comparison_html
-
-        return comparison_html(self)
-
-
-def _spec(spec: object) -> BlurSpec:
-    if spec is None:
-        return BlurSpec()
-    if not isinstance(spec, BlurSpec):
-        raise TypeError(
-            f"spec must be a BlurSpec, such as blurapp.BlurSpec(kernel_size=9, sigma=2.5), "
-            f"not {type(spec).__name__}"
-        )
-    return spec
-
-
-def _engine(engine: object) -> Engine:
-    if not isinstance(engine, Engine):
-        raise TypeError(f"an engine is a name or an Engine, not {type(engine).__name__}")
-    return engine
-
-
-def _engines(engines: object) -> tuple[Engine, ...]:
-    """The engines asked for, looked up before any photo is read."""
-    if isinstance(engines, str):
-        return parse_engines(engines)
-    if not isinstance(engines, Collection):
-        raise TypeError(f"engines must be names or Engines, not {type(engines).__name__}")
-    chosen = tuple(get_engine(e) if isinstance(e, str) else _engine(e) for e in engines)
-    if not chosen:
-        raise ValueError("engines: name at least one engine")
-    return chosen
+        colour = ", colour" if len(self.shape) == 3 else ""
+        heading = f"{self.source}, {self.width} × {self.height}{colour}, {self.spec.words()}"
+        return comparison_html(self.result, heading=heading, figures=self.figures())
 
 
 def _pixels(photo: object, spec: BlurSpec) -> tuple[np.ndarray, str, int]:

@@ -15,7 +15,7 @@ from typing import TypeAlias
 
 import numpy as np
 
-from blurapp.api import _engines, _spec
+from blurapp._arguments import checked_engines, checked_spec
 from blurapp.core.clip import Clip
 from blurapp.core.clip_comparison import DEFAULT_CLIP_FRAMES
 from blurapp.core.clip_comparison import ClipComparison as ClipComparisonResult
@@ -25,6 +25,7 @@ from blurapp.core.clip_files import open_clip as open_clip_file
 from blurapp.core.engines import DEFAULT_ENGINES, Engine
 from blurapp.core.figures import Figure, format_speedup
 from blurapp.core.spec import BlurSpec
+from blurapp.notebook import clip_comparison_html
 
 __all__ = ["ClipComparison", "ClipLike", "compare_clip", "open_clip"]
 
@@ -104,8 +105,8 @@ def compare_clip(
     IndexError
         `start` is past the clip's end.
     """
-    spec = _spec(spec)
-    chosen = _engines(engines)
+    spec = checked_spec(spec)
+    chosen = checked_engines(engines)
     with contextlib.ExitStack() as stack:
         if isinstance(clip, str | os.PathLike):
             clip = stack.enter_context(open_clip_file(clip, color=spec.color))
@@ -214,9 +215,7 @@ class ClipComparison:
         )
 
     def _repr_html_(self) -> str:
-        from blurapp.notebook import clip_comparison_html
-
-        return clip_comparison_html(self)
+        return clip_comparison_html(self.result, figures=self.figures())
 
 
 def _known(values: Mapping[str, float | None]) -> dict[str, float]:

@@ -10,21 +10,18 @@ from __future__ import annotations
 
 import base64
 import io
+from collections.abc import Iterable, Sequence
 from html import escape
-from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image
 
 from blurapp.core.chart_bars import timing_bars
+from blurapp.core.clip_comparison import ClipComparison
 from blurapp.core.clip_figures import format_frames_per_second
 from blurapp.core.comparison import ComparisonResult
-from blurapp.core.figures import format_ms
+from blurapp.core.figures import Figure, format_ms
 from blurapp.core.saving import to_8bit
-
-if TYPE_CHECKING:
-    from blurapp.api import Comparison
-    from blurapp.api_clips import ClipComparison
 
 # The longest side of an output as shown: two fit side by side in a notebook's column.
 SHOWN_SIDE = 420
@@ -38,21 +35,18 @@ _FLAG_STYLES = {
 }
 
 
-def comparison_html(comparison: Comparison) -> str:
-    """The whole comparison as one self-contained block of HTML."""
-    result = comparison.result
-    colour = ", colour" if len(comparison.shape) == 3 else ""
-    heading = (
-        f"BlurApp: {comparison.source}, {comparison.width} × {comparison.height}{colour}, "
-        f"{comparison.spec.words()}"
-    )
+def comparison_html(result: ComparisonResult, *, heading: str, figures: Sequence[Figure]) -> str:
+    """A photo's comparison as one self-contained block of HTML: `heading` (what was blurred,
+    how), each engine's output with its time, whether the times can be trusted, `figures` and
+    the chart."""
     return "\n".join(
         [
             '<div class="blurapp-comparison" style="font-family:sans-serif;font-size:13px">',
-            f"<p><strong>{escape(heading)}</strong></p>",
-            _pictures(comparison),
-            _contention_flag(comparison),
-            _figures_table(comparison),
+            f"<p><strong>{escape('BlurApp: ' + heading)}</strong></p>",
+            _pictures(result),
+            _contention_flag(result),
+            # The warning is shown above the table, as the contention flag.
+            _figures_table(row for row in figures if row.key != "warning"),
             timing_chart_svg(result),
             "</div>",
         ]
@@ -70,10 +64,9 @@ def png_data_uri(pixels: np.ndarray, side: int = SHOWN_SIDE) -> str:
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def _pictures(comparison: Comparison) -> str:
-    result = comparison.result
+def _pictures(result: ComparisonResult) -> str:
     figures = []
-    for name in comparison.engines:
+    for name in result.engines:
         title = escape(result.engine(name).title)
         run = result.runs.get(name)
         if run is None:
@@ -94,13 +87,13 @@ def _pictures(comparison: Comparison) -> str:
     return '<div style="display:flex;flex-wrap:wrap;gap:12px">' + "".join(figures) + "</div>"
 
 
-def _contention_flag(comparison: Comparison) -> str:
+def _contention_flag(result: ComparisonResult) -> str:
     """Whether the times can be trusted: the flag the command line prints as a warning."""
-    verdict = comparison.result.verdict
+    verdict = result.verdict
     if verdict is None:
         kind, text = "untimed", "Nothing was timed (repeats=0): the outputs only."
     elif verdict.noisy:
-        kind, text = "noisy", f"⚠ These times cannot be trusted: {comparison.noisy_reason}."
+        kind, text = "noisy", f"⚠ These times cannot be trusted: {result.noisy_reason}."
     else:
         kind, text = "quiet", "The machine was quiet while the engines were timed."
     return (
@@ -109,13 +102,12 @@ def _contention_flag(comparison: Comparison) -> str:
     )
 
 
-def _figures_table(comparison: Comparison) -> str:
+def _figures_table(figures: Iterable[Figure]) -> str:
     rows = [
         f'<tr data-key="{escape(row.key)}">'
         f'<th style="text-align:left;padding-right:12px">{escape(row.label)}</th>'
         f'<td style="text-align:left">{escape(row.text)}</td></tr>'
-        for row in comparison.figures()
-        if row.key != "warning"  # shown above the table, as the contention flag
+        for row in figures
     ]
     return '<table class="blurapp-figures">' + "".join(rows) + "</table>"
 
@@ -147,36 +139,30 @@ def timing_chart_svg(result: ComparisonResult) -> str:
     return "".join(parts)
 
 
-def clip_comparison_html(comparison: ClipComparison) -> str:
+def clip_comparison_html(result: ClipComparison, *, figures: Sequence[Figure]) -> str:
     """A clip comparison as one block of HTML: each engine's first blurred frame with its
-    frames a second, then the figures."""
-    result = comparison.result
+    frames a second, then `figures`."""
     info = result.clip
     heading = (
-        f"BlurApp: {info.name}, {info.width} × {info.height}, {comparison.frames} frames, "
+        f"BlurApp: {info.name}, {info.width} × {info.height}, {result.frames} frames, "
         f"{result.spec.words()}"
     )
     pictures = []
-    for name, frame in comparison.first_frames.items():
+    for name, run in result.runs.items():
         title = escape(result.engine(name).title)
         rate = escape(format_frames_per_second(result.frames_per_second(name)))
         pictures.append(
             '<figure style="margin:0">'
-            f'<img src="{png_data_uri(frame)}" alt="{title} first frame" style="display:block">'
+            f'<img src="{png_data_uri(run.output)}" alt="{title} first frame" '
+            'style="display:block">'
             f'<figcaption style="text-align:center">{title}: {rate}</figcaption></figure>'
         )
-    rows = [
-        f'<tr data-key="{escape(row.key)}">'
-        f'<th style="text-align:left;padding-right:12px">{escape(row.label)}</th>'
-        f'<td style="text-align:left">{escape(row.text)}</td></tr>'
-        for row in comparison.figures()
-    ]
     return "\n".join(
         [
             '<div class="blurapp-clip-comparison" style="font-family:sans-serif;font-size:13px">',
             f"<p><strong>{escape(heading)}</strong></p>",
             '<div style="display:flex;flex-wrap:wrap;gap:12px">' + "".join(pictures) + "</div>",
-            '<table class="blurapp-figures">' + "".join(rows) + "</table>",
+            _figures_table(figures),
             "</div>",
         ]
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from blurapp.app.first_calls import program_of
 from blurapp.core.comparison import TIMING
@@ -31,7 +31,7 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 if TYPE_CHECKING:
     from blurapp.app.first_calls import FirstCalls
     from blurapp.app.live_rates import LiveRates
-    from blurapp.app.session import KeptResult, Outcome, RunPlan
+    from blurapp.app.run_records import KeptResult, Outcome, RunPlan
     from blurapp.core.photo import Photo
 
 Translate = Callable[[str, str], str]  # (context, text) → text in the user's language
@@ -73,9 +73,8 @@ class Caption:
         return " · ".join(parts)
 
 
-class SessionView:
-    """What a Session (blurapp.app.session) shows of its state: the panes' pictures, and every
-    word about them. It only reads; the Session's own methods change the state."""
+class SessionState(Protocol):
+    """What Captions read of a Session (blurapp.app.session): its state, never its methods."""
 
     translate: Translate
     photo: Photo | None
@@ -93,21 +92,29 @@ class SessionView:
     first_calls: FirstCalls
     compiling: dict[str, int]
 
+
+class Captions:
+    """What a session shows of its state: the panes' pictures, and every word about them.
+    It only reads the session; the Session's own methods change the state."""
+
+    def __init__(self, session: SessionState) -> None:
+        self.session = session
+
     def tr(self, text: str) -> str:
-        return self.translate(CONTEXT, text)
+        return self.session.translate(CONTEXT, text)
 
     def title(self, engine: str) -> str:
         """An engine's title from the registry, in the user's language."""
-        return self.translate(ENGINES_CONTEXT, get_engine(engine).title)
+        return self.session.translate(ENGINES_CONTEXT, get_engine(engine).title)
 
     def out_of_date(self, photo: Photo, parameters: BlurSpec, serial: int) -> str | None:
         """Why figures made from `photo` with `parameters` in run `serial` no longer match
         what a run would compute now, or None if they still do."""
         tr = self.tr
         reasons = []
-        if photo is not self.photo:
+        if photo is not self.session.photo:
             reasons.append(tr(QT_TRANSLATE_NOOP("Session", "another photo is open")))
-        now = self.parameters
+        now = self.session.parameters
         old_size, new_size = parameters.size, now.size
         if old_size != new_size:
             reasons.append(
@@ -141,7 +148,9 @@ class SessionView:
                 else tr(QT_TRANSLATE_NOOP("Session", "colour turned off since this run"))
             )
         # A preview replaces no figures: only a later timed run makes these out of date.
-        newest = max((kept.serial for kept in self.results.values() if not kept.live), default=0)
+        newest = max(
+            (kept.serial for kept in self.session.results.values() if not kept.live), default=0
+        )
         if not reasons and serial < newest:
             reasons.append(tr(QT_TRANSLATE_NOOP("Session", "a later run replaced other results")))
         if not reasons:
@@ -151,45 +160,45 @@ class SessionView:
         )
 
     def result_out_of_date(self, engine: str) -> str | None:
-        kept = self.results.get(engine)
+        kept = self.session.results.get(engine)
         if kept is None:
             return None
         return self.out_of_date(kept.photo, kept.parameters, kept.serial)
 
     def figures_out_of_date(self) -> str | None:
-        outcome = self.outcome
+        outcome = self.session.outcome
         if outcome is None:
             return None
         return self.out_of_date(outcome.photo, outcome.parameters, outcome.serial)
 
     def error_for(self, engine: str) -> str | None:
         """Why `engine` has no result to show, if it could not run."""
-        kept = self.results.get(engine)
+        kept = self.session.results.get(engine)
         if kept is not None:
             return kept.error
         if get_engine(engine).uses_jax:
-            return self.jax_unavailable
+            return self.session.jax_unavailable
         return None
 
     def _difference(self) -> tuple[Any, float] | None:
-        engine = self.pane_engines[RIGHT]
-        if self.outcome is None:
+        engine = self.session.pane_engines[RIGHT]
+        if self.session.outcome is None:
             return None
-        return self.outcome.differences.get(engine)
+        return self.session.outcome.differences.get(engine)
 
     def picture(self, pane: int) -> Any:
         """What `pane` draws, or None (its placeholder says why)."""
-        engine = self.pane_engines[pane]
-        if self.show == "original":
-            return self.original
-        if self.show == "difference" and pane == RIGHT:
+        engine = self.session.pane_engines[pane]
+        if self.session.show == "original":
+            return self.session.original
+        if self.session.show == "difference" and pane == RIGHT:
             difference = self._difference()
             return difference[0] if difference is not None else None
-        kept = self.results.get(engine)
+        kept = self.session.results.get(engine)
         if kept is not None and kept.run is not None:
             return kept.picture
         # Before a first run each pane shows the photo itself, so there is something to see.
-        return None if self.error_for(engine) else self.original
+        return None if self.error_for(engine) else self.session.original
 
     def picture_before(self, pane: int) -> Any:
         """What `pane` draws left of its divider when showing before/after (the original; the
@@ -197,25 +206,25 @@ class SessionView:
 
         The original as the blur right of it saw it: a grey blur of a colour photo has its grey
         on the left, so the divider shows the blur and nothing else changing."""
-        if self.show != "split" or self.picture(pane) is None:
+        if self.session.show != "split" or self.picture(pane) is None:
             return None
-        kept = self.results.get(self.pane_engines[pane])
+        kept = self.session.results.get(self.session.pane_engines[pane])
         shows_grey_blur = kept is not None and kept.run is not None and kept.output_channels == 1
-        if shows_grey_blur and self.grey_original is not None:
-            return self.grey_original
-        return self.original
+        if shows_grey_blur and self.session.grey_original is not None:
+            return self.session.grey_original
+        return self.session.original
 
     def placeholder(self, pane: int) -> str:
         """What `pane` says where there is no picture to draw ('' when there is one)."""
         tr = self.tr
-        engine = self.pane_engines[pane]
-        if self.photo is None:
+        engine = self.session.pane_engines[pane]
+        if self.session.photo is None:
             return tr(
                 QT_TRANSLATE_NOOP("Session", "Open a photo: File ▸ Open (Ctrl+O), or drop one here")
             )
         if self.picture(pane) is not None:
             return ""
-        if self.show == "difference" and pane == RIGHT:
+        if self.session.show == "difference" and pane == RIGHT:
             if engine == REFERENCE_ENGINE:
                 return tr(
                     QT_TRANSLATE_NOOP(
@@ -237,38 +246,38 @@ class SessionView:
 
     def caption(self, pane: int) -> Caption:
         tr = self.tr
-        engine = self.pane_engines[pane]
+        engine = self.session.pane_engines[pane]
         title = self.title(engine)
-        if self.show == "original":
+        if self.session.show == "original":
             # The pane draws the photo as it was opened, whatever the Colour switch says: in
             # colour unless the photo is grey or was opened in grey (jobs.load_job).
-            in_colour = self.photo is not None and self.photo.channels > 1
+            in_colour = self.session.photo is not None and self.session.photo.channels > 1
             details = [
                 tr(QT_TRANSLATE_NOOP("Session", "colour"))
                 if in_colour
                 else tr(QT_TRANSLATE_NOOP("Session", "grayscale"))
             ]
-            if self.photo is not None:
-                details.append(f"{self.photo.width} × {self.photo.height}")
+            if self.session.photo is not None:
+                details.append(f"{self.session.photo.width} × {self.session.photo.height}")
             return Caption(tr(SHOW_LABELS["original"]), tuple(details))
-        if self.show == "difference" and pane == RIGHT:
+        if self.session.show == "difference" and pane == RIGHT:
             return self._difference_caption(engine)
-        if self.show == "split" and self.picture(pane) is not None:
+        if self.session.show == "split" and self.picture(pane) is not None:
             # What each side of the divider shows, then the result's figures as usual.
             title = tr(QT_TRANSLATE_NOOP("Session", "Left: original, right: {engine}")).format(
                 engine=title
             )
-        kept = self.results.get(engine)
+        kept = self.session.results.get(engine)
         if kept is None or kept.run is None:
             if self.error_for(engine):
                 return Caption(title, (tr(QT_TRANSLATE_NOOP("Session", "unavailable")),))
             details = [self._device_before_run(engine)]
-            if self.photo is not None:
+            if self.session.photo is not None:
                 not_run = (
                     QT_TRANSLATE_NOOP(
                         "Session", "not run yet: the original on both sides, press Run"
                     )
-                    if self.show == "split"
+                    if self.session.show == "split"
                     else QT_TRANSLATE_NOOP(
                         "Session", "not run yet: showing the original, press Run"
                     )
@@ -285,7 +294,7 @@ class SessionView:
             if kept.program_size is not None:
                 padded = tr(QT_TRANSLATE_NOOP("Session", "kernel zero-padded to {size}"))
                 details.append(padded.format(size=f"{kept.program_size} × {kept.program_size}"))
-            rate = self.live_rates.rate(engine)
+            rate = self.session.live_rates.rate(engine)
             if rate is not None:
                 per_second = tr(QT_TRANSLATE_NOOP("Session", "{rate} updates/s"))
                 details.append(per_second.format(rate=f"{rate:.1f}"))
@@ -293,7 +302,7 @@ class SessionView:
             details = [run.device]
             if run.first_call_seconds is not None:
                 details.append(self._first_call_words(kept))
-            if self.running is not None and self.running.serial == kept.serial:
+            if self.session.running is not None and self.session.running.serial == kept.serial:
                 details.append(tr(QT_TRANSLATE_NOOP("Session", "timing…")))
             else:
                 details.append(tr(QT_TRANSLATE_NOOP("Session", "not timed: the run stopped")))
@@ -318,7 +327,7 @@ class SessionView:
 
     def _compiling(self, engine: str) -> tuple[str, ...]:
         """'compiling for 23 × 23…' while the run in flight compiles `engine`'s program."""
-        size = self.compiling.get(engine) if self.running is not None else None
+        size = self.session.compiling.get(engine) if self.session.running is not None else None
         if size is None:
             return ()
         words = self.tr(QT_TRANSLATE_NOOP("Session", "compiling for {size}…"))
@@ -332,8 +341,8 @@ class SessionView:
         if run.compilation is None:
             return tr(QT_TRANSLATE_NOOP("Session", "first call {first}")).format(first=first)
         program = program_of(kept.engine, kept.photo, kept.parameters, run)
-        paid = self.first_calls.for_call(program, run.compilation)
-        figures = lambda text: self.translate(FIGURES_CONTEXT, text)  # noqa: E731
+        paid = self.session.first_calls.for_call(program, run.compilation)
+        figures = lambda text: self.session.translate(FIGURES_CONTEXT, text)  # noqa: E731
         first = first_call_words(run, paid, figures) if paid else first
         if paid is None:
             first += f" ({tr(COMPILATION_WORDS[run.compilation])})"
@@ -346,7 +355,7 @@ class SessionView:
         if not described.uses_jax:
             return "cpu"
         either = self.tr(QT_TRANSLATE_NOOP("Session", "GPU when present, else CPU"))
-        return self.jax_device or either
+        return self.session.jax_device or either
 
     def _difference_caption(self, engine: str) -> Caption:
         tr = self.tr
@@ -366,7 +375,7 @@ class SessionView:
                 )
             ).format(white=f"{scale:.2g}", levels=f"{scale * 255:.2g}")
         details = [detail]
-        if self.outcome is not None and self.outcome.result.channels > 1:
+        if self.session.outcome is not None and self.session.outcome.result.channels > 1:
             details.append(
                 tr(QT_TRANSLATE_NOOP("Session", "each pixel its largest over R, G and B"))
             )
@@ -377,7 +386,7 @@ class SessionView:
 
     def kernel_used(self) -> str:
         """'13 × 13 (auto, 2·ceil(3σ)+1 = 13)': the kernel a run uses."""
-        parameters = self.parameters
+        parameters = self.session.parameters
         size = parameters.size
         text = f"{size} × {size}"
         if parameters.kernel_size == "auto":
@@ -386,18 +395,20 @@ class SessionView:
         return text
 
     def short_kernel_note(self) -> str | None:
-        figures = lambda text: self.translate(FIGURES_CONTEXT, text)  # noqa: E731
-        return short_kernel_note(self.parameters.size, self.parameters.sigma, figures)
+        figures = lambda text: self.session.translate(FIGURES_CONTEXT, text)  # noqa: E731
+        return short_kernel_note(
+            self.session.parameters.size, self.session.parameters.sigma, figures
+        )
 
     def earlier_rows(self) -> list[Figure]:
         """Figure rows for the results kept from runs before the last one that finished."""
-        if self.outcome is None:
+        if self.session.outcome is None:
             return []
-        result = self.outcome.result
+        result = self.session.outcome.result
         earlier = self.tr(QT_TRANSLATE_NOOP("Session", "earlier run, out of date"))
         return [
             steady_figure(engine, kept.run.seconds, earlier)
-            for engine, kept in self.results.items()
+            for engine, kept in self.session.results.items()
             if kept.run is not None
             and not kept.live  # one call is no steady figure
             and engine not in result.runs
@@ -407,8 +418,8 @@ class SessionView:
     def summary(self) -> str:
         """The status line after a run: every engine's steady time."""
         tr = self.tr
-        assert self.outcome is not None, "summary() is the status line after a run"
-        result = self.outcome.result
+        assert self.session.outcome is not None, "summary() is the status line after a run"
+        result = self.session.outcome.result
         parts = []
         for engine, run in result.runs.items():
             if get_engine(engine).uses_jax:
@@ -437,7 +448,7 @@ class SessionView:
         return tr(QT_TRANSLATE_NOOP("Session", "{engine}: running…")).format(engine=title), title
 
     def photo_status(self, is_sample: bool) -> str:
-        photo = self.photo
+        photo = self.session.photo
         assert photo is not None, "photo_status() is the status line of an open photo"
         if is_sample:
             where = self.tr(QT_TRANSLATE_NOOP("Session", "sample photo ({name})")).format(
@@ -449,12 +460,14 @@ class SessionView:
 
     def saved_results(self) -> dict[str, KeptResult]:
         """Every engine's result that can be saved."""
-        return {engine: kept for engine, kept in self.results.items() if kept.run is not None}
+        return {
+            engine: kept for engine, kept in self.session.results.items() if kept.run is not None
+        }
 
     def result_file_name(self, engine: str) -> str:
         """The default name of `engine`'s result: the photo's name and what made the result,
         e.g. coffee-numpy-9x9-s2.5.png."""
-        kept = self.results[engine]
+        kept = self.session.results[engine]
         in_colour = kept.output_channels > 1
         return (
             kept.parameters.result_name(kept.photo.path.stem, engine, in_colour=in_colour) + ".png"
@@ -462,7 +475,7 @@ class SessionView:
 
     def result_description(self, engine: str) -> dict[str, str]:
         """What made `engine`'s result, written into the file beside the pixels."""
-        kept = self.results[engine]
+        kept = self.session.results[engine]
         description = kept.parameters.description(engine, channels=kept.output_channels)
         description["photo"] = display_path(kept.photo.path.name)
         if get_engine(engine).uses_jax and kept.run is not None:
@@ -479,7 +492,7 @@ class SessionView:
         }
         if len(set(made.values())) < 2:
             return []
-        figures = lambda text: self.translate(FIGURES_CONTEXT, text)  # noqa: E731
+        figures = lambda text: self.session.translate(FIGURES_CONTEXT, text)  # noqa: E731
         return [
             f"{self.title(engine)}: {describe_kernel(*values, figures)}"
             for engine, values in made.items()

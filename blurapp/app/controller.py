@@ -29,8 +29,9 @@ from blurapp.app.jobs import (
     stop_preview_job,
     warm_up_job,
 )
+from blurapp.app.run_records import RunPlan
 from blurapp.app.running import JobHandle, Runner
-from blurapp.app.session import Newest, RunPlan, Session
+from blurapp.app.session import Newest, Session
 from blurapp.core.clip import ClipInfo
 from blurapp.core.engines import get_engine
 from blurapp.core.photo_checks import PhotoError
@@ -215,7 +216,7 @@ class WindowController:
     def photo_status(self) -> str:
         """The status bar's words for the photo open."""
         photo = self.session.photo
-        return self.session.photo_status(photo is not None and is_sample_photo(photo.path))
+        return self.session.captions.photo_status(photo is not None and is_sample_photo(photo.path))
 
     # --- The session's runs, on the runner ----------------------------------------------------
 
@@ -299,7 +300,7 @@ class WindowController:
     def _on_progress(self, progress: Progress) -> None:
         running = self.session.running
         live = running is not None and running.live
-        words = None if live else self.session.progress(*_counts(progress))
+        words = None if live else self.session.captions.progress(*_counts(progress))
         self.view.show_progress(*_counts(progress), words)
 
     def _on_run_done(self, number: int, outcome: RunOutcome) -> None:

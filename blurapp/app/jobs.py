@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from blurapp.app.pyramid import build_pyramid
+from blurapp.app.run_records import RunPlan
 from blurapp.app.running import Report
-from blurapp.app.session import RunPlan
 from blurapp.core.comparison import ComparisonResult, compare, difference_picture
 from blurapp.core.engines import Engine, engine_names, get_engine
 from blurapp.core.kernel import PREVIEW_KERNEL_SIZES, pad_kernel, preview_kernel_size

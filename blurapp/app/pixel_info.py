@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from blurapp.app.captions import RIGHT, SHOW_LABELS, SessionView
+from blurapp.app.captions import RIGHT, SHOW_LABELS, Captions
 from blurapp.core.engines import REFERENCE_ENGINE
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
@@ -29,7 +29,7 @@ def _channels(values: np.ndarray, number: str) -> str:
     )
 
 
-def pixel_words(view: SessionView, pane: int, x: int, y: int, *, before: bool = False) -> str:
+def pixel_words(view: Captions, pane: int, x: int, y: int, *, before: bool = False) -> str:
     """What the status bar says of pixel (x, y) of `pane` (`before`: left of the before/after
     divider); '' where the pane draws no picture or (x, y) is outside it."""
     tr = view.tr
@@ -40,16 +40,16 @@ def pixel_words(view: SessionView, pane: int, x: int, y: int, *, before: bool = 
     height, width = level.shape[:2]
     if not (0 <= x < width and 0 <= y < height):
         return ""
-    engine = view.pane_engines[pane]
-    outcome = view.outcome
-    if view.show == "difference" and pane == RIGHT and outcome is not None:
+    engine = view.session.pane_engines[pane]
+    outcome = view.session.outcome
+    if view.session.show == "difference" and pane == RIGHT and outcome is not None:
         runs = outcome.result.runs
         reference, output = runs[REFERENCE_ENGINE].output, runs[engine].output
         values = np.abs(reference[y, x].astype(np.float64) - output[y, x])
         what = f"|{view.title(REFERENCE_ENGINE)} − {view.title(engine)}|"
         value = _channels(values, ".2g")
     else:
-        if view.show == "original":
+        if view.session.show == "original":
             what = tr(SHOW_LABELS["original"])
         elif before:
             what = tr(QT_TRANSLATE_NOOP("Session", "original"))

@@ -2,7 +2,7 @@
 two panes show and the engines a run times, each engine's last result or error, what is out
 of date and why, and the words the window shows for all of it.
 
-What it shows (pictures and words) is read by SessionView, blurapp.app.captions. The window
+What it shows (pictures and words) is read by its Captions, blurapp.app.captions. The window
 forwards what the user does to a Session and renders it when it tells its
 listeners what changed (see `subscribe`); tests drive a Session with no window at all.
 Every phrase goes through the `translate(context, text)` given to the Session (the window
@@ -12,16 +12,12 @@ passes Qt's; the default keeps English), marked with QT_TRANSLATE_NOOP for pysid
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from blurapp.app.captions import (
-    SHOW_LABELS,
-    SessionView,
-    Translate,
-)
+from blurapp.app.captions import SHOW_LABELS, Captions, Translate
 from blurapp.app.first_calls import FirstCalls, program_of
 from blurapp.app.live_rates import LiveRates
+from blurapp.app.run_records import KeptResult, Outcome, RunPlan
 from blurapp.core.comparison import ComparisonResult
 from blurapp.core.engines import (
     DEFAULT_ENGINES,
@@ -48,59 +44,6 @@ def offered_engine(name: str) -> str:
             f"no engine called {name!r} to choose; the engines are {', '.join(engine_names())}"
         )
     return name
-
-
-@dataclass(frozen=True, eq=False)
-class KeptResult:
-    """An engine's last result (or why it has none), and what made it."""
-
-    engine: str
-    run: EngineRun | None
-    error: str | None
-    picture: Any  # the output as the view draws it; the session only keeps it
-    photo: Photo
-    parameters: BlurSpec
-    serial: int  # the session's run that made it
-    final: bool = True  # False: the output of a first call, its steady calls not yet timed
-    live: bool = False  # made by the live preview: one call, not timed in rounds
-    # The kernel size of the program that made it, when that is not the kernel's own: the
-    # live preview's kernel zero-padded to one of a few sizes (blurapp.core.kernel).
-    program_size: int | None = None
-
-    @property
-    def output_channels(self) -> int:
-        """1 for a grey result, 3 for a colour one."""
-        return self.photo.channels if self.parameters.color else 1
-
-
-@dataclass(frozen=True, eq=False)
-class Outcome:
-    """The last run that finished: its comparison, and each engine's |NumPy − engine| picture
-    with the difference that white stands for."""
-
-    result: ComparisonResult
-    photo: Photo
-    parameters: BlurSpec
-    serial: int
-    differences: Mapping[str, tuple[Any, float]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class RunPlan:
-    """What a run the session has started computes."""
-
-    serial: int
-    photo: Photo
-    parameters: BlurSpec
-    engines: tuple[str, ...]
-    live: bool = False  # a live preview: the panes' engines, one call each, JAX-jit first
-    moving: bool = False  # a preview of parameters the user is changing (counted per second)
-
-    @property
-    def repeats(self) -> int | None:
-        """The steady calls the worker times: none for a live preview (the panes only need
-        the outputs), as many as each engine needs for a run."""
-        return 0 if self.live else None
 
 
 class Newest:
@@ -135,7 +78,7 @@ class Newest:
         return was
 
 
-class Session(SessionView):
+class Session:
     """The window's state, and its wording. Listeners get the name of what changed:
     "photo", "parameters", "engines", "show", "live", "jax", "results", "outcome" or "running".
 
@@ -164,6 +107,8 @@ class Session(SessionView):
         self.compiling: dict[str, int] = {}  # engine → the kernel size the run in flight compiles
         self._serial = 0
         self._listeners: list[Callable[[str], None]] = []
+        # What the window shows of this state: pictures, captions and every word about them.
+        self.captions = Captions(self)
 
     # --- Listening -----------------------------------------------------------------------
 

@@ -362,7 +362,7 @@ class ClipPlayer(QObject):
         session = self.window.session
         figures.chart.set_timings(
             [
-                (session.title(name), seconds, QColor(get_engine(name).chart_colour))
+                (session.captions.title(name), seconds, QColor(get_engine(name).chart_colour))
                 for name in result.runs
                 if (seconds := result.seconds_per_frame(name)) is not None
             ]
@@ -390,7 +390,7 @@ class ClipPlayer(QObject):
             self.clip,
             session.parameters,
             engines,
-            titles=session.title,
+            titles=session.captions.title,
             translate=QCoreApplication.translate,
         )
 

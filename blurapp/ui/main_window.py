@@ -84,7 +84,7 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else default_settings()
         self.session = Session(QCoreApplication.translate)
         self.show_messages = True  # False: warnings only go out as message_shown (screenshots)
-        engines = [(name, self.session.title(name)) for name in engine_names()]
+        engines = [(name, self.session.captions.title(name)) for name in engine_names()]
 
         self.runner = Runner(self)  # starts no thread until a job comes
         self.controller = WindowController(self.session, self.runner, self)
@@ -191,7 +191,7 @@ class MainWindow(QMainWindow):
     def _on_model_parameters(self) -> None:
         session = self.session
         self.controls.show_parameters(
-            session.parameters, session.kernel_used(), session.short_kernel_note()
+            session.parameters, session.captions.kernel_used(), session.captions.short_kernel_note()
         )
         self._show_captions()
 
@@ -232,20 +232,22 @@ class MainWindow(QMainWindow):
             return
         session = self.session
         for index, pane in enumerate(self.panes):
-            pane.view.set_picture(session.picture(index), session.picture_before(index))
-            pane.set_placeholder(session.placeholder(index))
+            pane.view.set_picture(
+                session.captions.picture(index), session.captions.picture_before(index)
+            )
+            pane.set_placeholder(session.captions.placeholder(index))
         self._show_captions()
-        self.save_action.setEnabled(bool(session.saved_results()))
+        self.save_action.setEnabled(bool(session.captions.saved_results()))
 
     def _show_captions(self) -> None:
         if self.clips.playing:  # each pane's caption is its frames per second
             return
-        mark = self.session.out_of_date_mark()
+        mark = self.session.captions.out_of_date_mark()
         for index, pane in enumerate(self.panes):
-            caption = self.session.caption(index)
+            caption = self.session.captions.caption(index)
             pane.set_caption(caption_html(caption, mark))
             pane.caption.setToolTip(caption.out_of_date or "")
-        self.figures.set_stale(self.session.figures_out_of_date())
+        self.figures.set_stale(self.session.captions.figures_out_of_date())
 
     def _live_rates_expired(self) -> None:
         # A timer may fire a little early (Qt's coarse timers, by 5 %): a rate still drawn gets
@@ -266,11 +268,11 @@ class MainWindow(QMainWindow):
             display_path(photo.path.name),
             photo.width,
             photo.height,
-            earlier=session.earlier_rows(),
+            earlier=session.captions.earlier_rows(),
             bit_depth=photo.bit_depth,
             paid=session.paid_first_calls(),
         )
-        self.status_label.setText(session.summary())
+        self.status_label.setText(session.captions.summary())
         self.results_shown.emit(outcome.result)
         self.start_live_preview()  # a pane whose engine was chosen while the run went
 
@@ -406,7 +408,7 @@ class MainWindow(QMainWindow):
 
     def show_pixel(self, pane: int, x: int, y: int, before: bool = False) -> None:
         """The status bar says what pixel (x, y) of `pane` holds, over its usual message."""
-        words = pixel_words(self.session, pane, x, y, before=before)
+        words = pixel_words(self.session.captions, pane, x, y, before=before)
         if words:
             self.statusBar().showMessage(words)
         else:

@@ -102,7 +102,7 @@ def build_menus(window: MainWindow) -> None:
     window.show_actions = QActionGroup(window)
     for number, (key, label) in enumerate(SHOW_LABELS.items(), start=1):
         action = view_menu.addAction(
-            window.session.tr(label),
+            window.session.captions.tr(label),
             QKeySequence(f"Alt+{number}"),
             lambda key=key: window.set_show(key),
         )

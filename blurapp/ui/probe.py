@@ -215,7 +215,7 @@ def _drag_sigma(window, photo: Path, shown: list, wait_until, pause) -> dict:
     return {
         "photo": str(photo),
         "megapixels": window.photo.width * window.photo.height / 1e6,
-        "kernel": window.session.kernel_used(),
+        "kernel": window.session.captions.kernel_used(),
         "algorithm": window.session.parameters.algorithm,
         "changes": LIVE_CHANGES,
         "latency_median_seconds": statistics.median(latencies),

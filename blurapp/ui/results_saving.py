@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def _confirm_mixed_parameters(window: MainWindow) -> bool:
     """The results were made with different parameters: say so and ask."""
-    lines = window.session.mixed_parameters()
+    lines = window.session.captions.mixed_parameters()
     answer = QMessageBox.question(
         window,
         QCoreApplication.translate("MainWindow", "Save Results Made with Different Parameters?"),
@@ -43,14 +43,14 @@ def _choose_out_of_date(window: MainWindow, results: dict) -> dict | None:
     and ask: Save keeps to the current results, Save All includes the out-of-date ones too; None
     for Cancel."""
     session = window.session
-    reasons = {engine: session.result_out_of_date(engine) for engine in results}
+    reasons = {engine: session.captions.result_out_of_date(engine) for engine in results}
     stale = [engine for engine, reason in reasons.items() if reason]
     assert stale, "asked only when a result is out of date"
     current = {engine: kept for engine, kept in results.items() if not reasons[engine]}
-    lines = "\n".join(f"{session.title(engine)}: {reasons[engine]}" for engine in stale)
+    lines = "\n".join(f"{session.captions.title(engine)}: {reasons[engine]}" for engine in stale)
     buttons = QMessageBox.StandardButton.SaveAll | QMessageBox.StandardButton.Cancel
     if current:
-        names = ", ".join(session.title(engine) for engine in current)
+        names = ", ".join(session.captions.title(engine) for engine in current)
         advice = QCoreApplication.translate(
             "MainWindow", "Save keeps to the current results ({names}); Save All includes these."
         )
@@ -81,14 +81,14 @@ def _choose_out_of_date(window: MainWindow, results: dict) -> dict | None:
 def save_results(window: MainWindow) -> None:
     """Write each engine's result as PNG, atomically, into a folder the user picks."""
     session = window.session
-    results = session.saved_results()
+    results = session.captions.saved_results()
     if not results or session.photo is None:
         return
-    if session.mixed_parameters():
+    if session.captions.mixed_parameters():
         # Which parameters made each is the question then; each file's name says it too.
         if not _confirm_mixed_parameters(window):
             return
-    elif any(session.result_out_of_date(engine) for engine in results):
+    elif any(session.captions.result_out_of_date(engine) for engine in results):
         # Made alike, but not what the window shows now (another photo, the colour, a later
         # run): never saved without a word.
         chosen = _choose_out_of_date(window, results)
@@ -104,7 +104,7 @@ def save_results(window: MainWindow) -> None:
     if not folder:
         return
     folder = Path(folder)
-    targets = {engine: folder / session.result_file_name(engine) for engine in results}
+    targets = {engine: folder / session.captions.result_file_name(engine) for engine in results}
     try:
         for path in targets.values():
             check_output_path(path, source=session.photo.path)
@@ -138,7 +138,7 @@ def save_results(window: MainWindow) -> None:
                 path,
                 kept.run.output,
                 bit_depth=kept.photo.bit_depth,
-                description=session.result_description(engine),
+                description=session.captions.result_description(engine),
             )
     except OutputError as error:
         window._warn(

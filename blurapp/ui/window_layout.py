@@ -62,7 +62,7 @@ def lay_out(window: MainWindow, engines: list[tuple[str, str]]) -> None:
     column.addWidget(panes, 1)
     column.addWidget(window.clip_bar)
 
-    controls = window.controls = BlurControls(engines, session.tr)
+    controls = window.controls = BlurControls(engines, session.captions.tr)
     window.figures = FiguresPanel()
     window.figures.arrange_rows(WINDOW_ROWS)
     window.side_panel = QWidget()

@@ -76,7 +76,7 @@ def test_a_run_after_the_preview_shows_what_the_preview_paid(session):
     assert rows["jit.first_call"].value == 1.234 and rows["jit.first_call"].figure == "1,234 ms"
     assert first.startswith("1,234 ms, compiled during the live preview"), first
     assert "52.5 ms (already compiled)" in first  # this Run's own, said to be no compile
-    caption = session.caption(RIGHT).text()
+    caption = session.captions.caption(RIGHT).text()
     assert "first call 1,234 ms, compiled during the live preview" in caption, caption
     # The chart's first-call bar is the cost paid, named by who paid it: never shorter than
     # steady without the reason.
@@ -112,7 +112,7 @@ def test_the_padded_previews_program_is_kept_under_its_own_size(session):
     session.start_live_preview()
     run = jax_run(0.8, Compilation.COMPILED)
     session.engine_done("jax", run, None, picture="p", program_size=25)
-    assert "kernel zero-padded to 25 × 25" in session.caption(RIGHT).text()
+    assert "kernel zero-padded to 25 × 25" in session.captions.caption(RIGHT).text()
     program = Program("jax", (4, 6), 25, "2d", "cpu")
     assert session.first_calls.paid(program) == PaidFirstCall(
         0.8, Compilation.COMPILED, Payer.LIVE_PREVIEW
@@ -123,15 +123,15 @@ def test_the_padded_previews_program_is_kept_under_its_own_size(session):
 def test_the_caption_says_compiling_while_the_run_compiles(session):
     session.start_live_preview()
     session.compiling_started("jax", 23)
-    assert "compiling for 23 × 23…" in session.caption(RIGHT).text()
+    assert "compiling for 23 × 23…" in session.captions.caption(RIGHT).text()
     session.engine_done("jax", jax_run(0.8, Compilation.COMPILED), None, picture="p")
-    assert "compiling" not in session.caption(RIGHT).text()
+    assert "compiling" not in session.captions.caption(RIGHT).text()
     session.start_live_preview()  # nothing stale: no plan, nothing compiling
     session.set_parameters(BlurSpec(sigma=3.0))
     session.start_live_preview()
     session.compiling_started("jax", 9)
     session.run_stopped()
-    assert "compiling" not in session.caption(RIGHT).text()
+    assert "compiling" not in session.captions.caption(RIGHT).text()
 
 
 def test_a_call_that_loaded_from_the_cache_is_a_price_too():

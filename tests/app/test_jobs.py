@@ -12,8 +12,9 @@ from PIL import Image
 
 from blurapp.app.controller import WindowController
 from blurapp.app.jobs import EngineResult, Progress, compare_job, failure_words, load_job, sweep_job
+from blurapp.app.run_records import RunPlan
 from blurapp.app.running import InlineRunner
-from blurapp.app.session import RunPlan, Session
+from blurapp.app.session import Session
 from blurapp.app.sweep_state import SweepState
 from blurapp.core.kernel import gaussian_kernel
 from blurapp.core.photo import load_photo

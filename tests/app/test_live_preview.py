@@ -46,7 +46,7 @@ def test_the_update_rate_counts_the_last_two_seconds(tmp_path, monkeypatch):
         clock[0] += 0.25
     rates, pane = session.live_rates, session.pane_engines.index("numpy")
     assert rates.rate("numpy") == 4.0  # 5 updates, 0.25 s apart
-    assert "4.0 updates/s" in session.caption(pane).details
+    assert "4.0 updates/s" in session.captions.caption(pane).details
     # The rate goes when fewer than two updates are left in the last two seconds: the one
     # before the last came at 100.75, so at 102.75, 1.5 s from now (101.25).
     assert rates.seconds_until_gone() == 1.5
@@ -55,7 +55,7 @@ def test_the_update_rate_counts_the_last_two_seconds(tmp_path, monkeypatch):
     clock[0] += 0.01
     assert rates.rate("numpy") is None and rates.seconds_until_gone() is None
     assert not any(
-        "updates/s" in d for d in session.caption(pane).details
+        "updates/s" in d for d in session.captions.caption(pane).details
     )  # still: no rate to show
 
 

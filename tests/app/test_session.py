@@ -63,18 +63,18 @@ def test_parameters_are_one_value():
 
 def test_a_changed_sigma_says_from_what_to_what(session):
     finish(session, {"numpy": numpy_run(), "jax": jax_run()})
-    assert session.caption(LEFT).out_of_date is None
+    assert session.captions.caption(LEFT).out_of_date is None
     session.set_parameters(BlurSpec(sigma=3.0))
-    reason = session.caption(LEFT).out_of_date
+    reason = session.captions.caption(LEFT).out_of_date
     assert reason == "sigma changed from 2.5 to 3 since this run; press Run"
-    assert session.figures_out_of_date() == reason
-    assert session.caption(LEFT).text().endswith(" · out of date")
+    assert session.captions.figures_out_of_date() == reason
+    assert session.captions.caption(LEFT).text().endswith(" · out of date")
 
 
 def test_every_change_is_named(session):
     finish(session, {"numpy": numpy_run()})
     session.set_parameters(BlurSpec(kernel_size=13, sigma=2.5, algorithm="separable"))
-    reason = session.result_out_of_date("numpy")
+    reason = session.captions.result_out_of_date("numpy")
     assert "kernel size changed from 9 × 9 to 13 × 13 since this run" in reason
     assert "algorithm changed from 2-D (tutorial) to Separable since this run" in reason
     assert "sigma" not in reason
@@ -84,7 +84,7 @@ def test_auto_picking_the_same_size_is_not_a_change(session):
     session.set_parameters(BlurSpec(kernel_size=7, sigma=1.0))
     finish(session, {"numpy": numpy_run()})
     session.set_parameters(BlurSpec(kernel_size="auto", sigma=1.0))
-    assert session.result_out_of_date("numpy") is None
+    assert session.captions.result_out_of_date("numpy") is None
 
 
 def test_a_result_kept_from_an_earlier_run_says_a_later_run_replaced_others(session):
@@ -93,9 +93,9 @@ def test_a_result_kept_from_an_earlier_run_says_a_later_run_replaced_others(sess
     session.set_timed("jax", False)
     result = finish(session, {"numpy": numpy_run(0.02)})
     assert result.jit_run is None
-    assert session.caption(LEFT).out_of_date is None
-    assert "a later run replaced other results" in session.result_out_of_date("jax")
-    [row] = session.earlier_rows()
+    assert session.captions.caption(LEFT).out_of_date is None
+    assert "a later run replaced other results" in session.captions.result_out_of_date("jax")
+    [row] = session.captions.earlier_rows()
     assert (row.key, row.label, row.value) == ("jit.steady", "JAX steady", 0.0002)
     assert row.text == "0.200 ms (earlier run, out of date)"
 
@@ -104,19 +104,21 @@ def test_a_result_kept_from_an_earlier_run_says_a_later_run_replaced_others(sess
 
 
 def test_captions_before_and_after_a_run(session):
-    assert session.caption(LEFT).text() == (
+    assert session.captions.caption(LEFT).text() == (
         "NumPy · cpu · not run yet: showing the original, press Run"
     )
-    assert session.caption(RIGHT).text().startswith("JAX-jit · GPU when present, else CPU · ")
+    assert (
+        session.captions.caption(RIGHT).text().startswith("JAX-jit · GPU when present, else CPU · ")
+    )
     session.jax_started("cpu")
-    assert session.caption(RIGHT).details[0] == "cpu"
-    assert session.picture(LEFT) == "the photo"
+    assert session.captions.caption(RIGHT).details[0] == "cpu"
+    assert session.captions.picture(LEFT) == "the photo"
     finish(session, {"numpy": numpy_run(), "jax": jax_run()})
-    assert session.caption(LEFT).text() == "NumPy · cpu · 25.0 ms · 9 × 9, σ 2.5"
-    assert session.caption(RIGHT).text() == (
+    assert session.captions.caption(LEFT).text() == "NumPy · cpu · 25.0 ms · 9 × 9, σ 2.5"
+    assert session.captions.caption(RIGHT).text() == (
         "JAX-jit · cpu · steady 0.200 ms · first call 366 ms (compiled) · 9 × 9, σ 2.5"
     )
-    assert session.picture(RIGHT) == "picture of jax"
+    assert session.captions.picture(RIGHT) == "picture of jax"
 
 
 @pytest.mark.parametrize("colour_on", [False, True])
@@ -126,8 +128,8 @@ def test_the_originals_caption_says_it_is_drawn_in_colour_whatever_the_colour_sw
     session.set_parameters(BlurSpec(color=colour_on))
     session.set_show("original")
     # The photo as it was opened, in colour, both panes.
-    assert [session.picture(pane) for pane in (LEFT, RIGHT)] == ["the photo"] * 2
-    assert [session.caption(pane).text() for pane in (LEFT, RIGHT)] == [
+    assert [session.captions.picture(pane) for pane in (LEFT, RIGHT)] == ["the photo"] * 2
+    assert [session.captions.caption(pane).text() for pane in (LEFT, RIGHT)] == [
         "Original · colour · 6 × 4"
     ] * 2
 
@@ -135,7 +137,7 @@ def test_the_originals_caption_says_it_is_drawn_in_colour_whatever_the_colour_sw
 def test_the_original_of_a_grey_photo_is_captioned_grayscale(session):
     session.set_parameters(BlurSpec(color=True))
     session.set_show("original")
-    assert session.caption(LEFT).text() == "Original · grayscale · 6 × 4"
+    assert session.captions.caption(LEFT).text() == "Original · grayscale · 6 × 4"
 
 
 def test_a_pane_shows_the_engine_chosen_for_it(session):
@@ -145,41 +147,43 @@ def test_a_pane_shows_the_engine_chosen_for_it(session):
         output=np.zeros((4, 6), np.float32), repeat_seconds=(0.2348,), first_call_seconds=0.68
     )
     finish(session, {"numpy": numpy_run(), "jax": jax_run(), "jax-eager": eager})
-    assert session.caption(RIGHT).text() == (
+    assert session.captions.caption(RIGHT).text() == (
         "JAX without jit · cpu · steady 235 ms · first call 680 ms · 9 × 9, σ 2.5"
     )
     session.set_show("difference")
-    assert session.caption(RIGHT).heading == "Difference |NumPy − JAX without jit|"
-    assert session.picture(RIGHT) == "difference of jax-eager"
+    assert session.captions.caption(RIGHT).heading == "Difference |NumPy − JAX without jit|"
+    assert session.captions.picture(RIGHT) == "difference of jax-eager"
     session.set_pane_engine(RIGHT, "numpy")
-    assert session.picture(RIGHT) is None
-    assert "Choose another engine" in session.placeholder(RIGHT)
+    assert session.captions.picture(RIGHT) is None
+    assert "Choose another engine" in session.captions.placeholder(RIGHT)
 
 
 def test_a_failed_engine_says_why_in_its_pane(session):
     finish(session, {"numpy": numpy_run()}, errors={"jax": "JAX-jit ran out of memory"})
-    assert session.picture(RIGHT) is None
-    assert session.placeholder(RIGHT) == "JAX-jit could not run:\nJAX-jit ran out of memory"
-    assert session.caption(RIGHT).text() == "JAX-jit · unavailable"
-    assert session.summary() == "Done: NumPy 25.0 ms, JAX-jit unavailable"
+    assert session.captions.picture(RIGHT) is None
+    assert (
+        session.captions.placeholder(RIGHT) == "JAX-jit could not run:\nJAX-jit ran out of memory"
+    )
+    assert session.captions.caption(RIGHT).text() == "JAX-jit · unavailable"
+    assert session.captions.summary() == "Done: NumPy 25.0 ms, JAX-jit unavailable"
 
 
 def test_jax_failing_to_start_shows_in_its_panes_before_any_run(session):
     session.jax_failed("JAX could not be loaded")
-    assert "JAX could not be loaded" in session.placeholder(RIGHT)
-    assert session.placeholder(LEFT) == ""
+    assert "JAX could not be loaded" in session.captions.placeholder(RIGHT)
+    assert session.captions.placeholder(LEFT) == ""
 
 
 def test_without_a_photo_the_panes_say_how_to_open_one():
     session = Session()
-    assert "Ctrl+O" in session.placeholder(LEFT)
+    assert "Ctrl+O" in session.captions.placeholder(LEFT)
     assert session.start_run() is None
 
 
 def test_captions_go_through_the_translation_given():
     session = Session(lambda context, text: f"[{context}]{text}")
     session.set_photo(photo())
-    caption = session.caption(LEFT)
+    caption = session.captions.caption(LEFT)
     assert caption.heading == "[Engines]NumPy"
     assert caption.details[-1].startswith("[Session]not run yet")
 
@@ -231,19 +235,19 @@ def test_saving_names_and_describes_each_result(session):
     session.set_pane_engine(LEFT, "jax")
     session.set_timed("numpy", False)
     finish(session, {"jax": jax_run()})
-    assert session.result_file_name("numpy") == "street-numpy-9x9-s2.5.png"
-    assert session.result_file_name("jax") == "street-jax-21x21-s2.5.png"
-    assert session.result_description("jax")["device"] == "cpu"
-    assert session.result_description("numpy")["engine"] == "numpy"
-    assert session.mixed_parameters() == [
+    assert session.captions.result_file_name("numpy") == "street-numpy-9x9-s2.5.png"
+    assert session.captions.result_file_name("jax") == "street-jax-21x21-s2.5.png"
+    assert session.captions.result_description("jax")["device"] == "cpu"
+    assert session.captions.result_description("numpy")["engine"] == "numpy"
+    assert session.captions.mixed_parameters() == [
         "NumPy: 9 × 9, sigma 2.5",
         "JAX-jit: 21 × 21, sigma 2.5",
     ]
 
 
 def test_progress_wording(session):
-    assert session.progress("numpy", 3, 81) == ("NumPy: 3 of 81 kernel taps", "NumPy %p%")
-    assert session.progress("jax", 0, 0) == ("JAX-jit: running…", "JAX-jit")
+    assert session.captions.progress("numpy", 3, 81) == ("NumPy: 3 of 81 kernel taps", "NumPy %p%")
+    assert session.captions.progress("jax", 0, 0) == ("JAX-jit: running…", "JAX-jit")
 
 
 # --- Review fixes: one record of the run, the engines a pane shows ----------------------------

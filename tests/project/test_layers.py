@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "blurapp"
-MAX_LINES = 500
+# A smell alarm, not a rule to split by: a module past it likely holds more than one concept.
+MAX_LINES = 800
 # Generated: the translation's fill script is a table of sentences.
 LONG_ALLOWED = {"blurapp/i18n/fill_zh_CN.py"}
 
@@ -140,7 +141,7 @@ def test_a_layer_imports_nothing_it_must_not(layer):
     assert wrong == {}
 
 
-def test_no_module_is_over_500_lines():
+def test_no_module_is_over_800_lines():
     long = {
         str(path.relative_to(PACKAGE.parent)): lines
         for path in PACKAGE.rglob("*.py")

@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 # pyproject.toml's [tool.mypy] files: three layers, and the modules of the Python API.
 CHECKED = ("core", "scale", "app")
-CHECKED_MODULES = ("__init__.py", "api.py", "api_clips.py", "notebook.py")
+CHECKED_MODULES = ("__init__.py", "_arguments.py", "api.py", "api_clips.py", "notebook.py")
 
 
 @pytest.mark.slow

@@ -95,12 +95,12 @@ def test_turning_colour_on_or_off_puts_the_results_out_of_date(make_window, qtbo
     window = make_window()
     run(qtbot, window)
     window.set_parameters(color=True)
-    assert "colour turned on since this run" in window.session.result_out_of_date("numpy")
+    assert "colour turned on since this run" in window.session.captions.result_out_of_date("numpy")
     assert "out of date" in window.left_pane.caption_text()
     run(qtbot, window)
-    assert window.session.result_out_of_date("numpy") is None
+    assert window.session.captions.result_out_of_date("numpy") is None
     window.set_parameters(color=False)
-    assert "colour turned off since this run" in window.session.result_out_of_date("jax")
+    assert "colour turned off since this run" in window.session.captions.result_out_of_date("jax")
 
 
 @pytest.mark.slow
@@ -117,7 +117,7 @@ def test_a_grey_photo_stays_one_channel_with_colour_on(make_window, qtbot, tmp_p
     assert "colour" not in window.right_pane.caption_text()
     # Colour off again changes nothing for a grey photo: nothing goes out of date.
     window.set_parameters(color=False)
-    assert window.session.result_out_of_date("jax") is None
+    assert window.session.captions.result_out_of_date("jax") is None
     assert "out of date" not in window.right_pane.caption_text()
     window.set_show("original")
     assert "grayscale" in window.left_pane.caption_text()

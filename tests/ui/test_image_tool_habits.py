@@ -208,7 +208,7 @@ def with_a_stale_result(window, qtbot):
     run(qtbot, window)
     window.set_timed(JAX_EAGER.name, False)
     run(qtbot, window)
-    assert window.session.result_out_of_date(JAX_EAGER.name)
+    assert window.session.captions.result_out_of_date(JAX_EAGER.name)
     return window
 
 
