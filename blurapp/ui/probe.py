@@ -313,7 +313,9 @@ def measure_playing(
         before = {name: (track.frames_shown, track.dropped) for name, track in tracks.items()}
         start = last[0] = time.perf_counter()
         timing[0] = True
-        wait(seconds)
+        # All of `seconds`: a Qt timer may end up to a twentieth early.
+        while (left := start + seconds - time.perf_counter()) > 0:
+            wait(left)
         after = {name: (track.frames_shown, track.dropped) for name, track in tracks.items()}
         timed = time.perf_counter() - start
         timer.stop()
