@@ -121,7 +121,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         type=_seconds_argument,
         default=DEFAULT_PLAYING_SECONDS,
         metavar="S",
-        help="how long the playing section plays each clip (default: %(default)s)",
+        help="how long the playing section times each clip, from when both panes have shown a "
+        "frame (default: %(default)s)",
     )
     bench.add_argument(
         "--probe-megapixels",

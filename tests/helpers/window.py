@@ -30,3 +30,10 @@ def jax_settled(qtbot, window):
         lambda: session.jax_device is not None or session.jax_unavailable is not None,
         timeout=RUN_TIMEOUT_MS,
     )
+
+
+def jobs_done(qtbot, window):
+    """Wait until the window's runner has no job waiting or running. Whatever its jobs told
+    has then been handled (a job's answer comes before its end), so a test can assert that
+    something did not happen without waiting a fixed time for it."""
+    qtbot.waitUntil(lambda: not window.runner.busy(), timeout=RUN_TIMEOUT_MS)

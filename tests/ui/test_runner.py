@@ -143,10 +143,11 @@ def test_stop_waits_for_the_job_and_tells_nothing_more(qtbot):
         ticking, 100, 0.01, log, on_event=told.append, on_stop=lambda: told.append("stopped")
     )
     qtbot.waitUntil(lambda: len(log) >= 2, timeout=RUN_TIMEOUT_MS)
-    assert runner.stop(wait_ms=5000)
-    assert not job.is_running()
     count = len(told)
-    qtbot.wait(100)
+    # The job's end is its last word, after any answer or event it sent while stopping.
+    with qtbot.waitSignal(job.ended, timeout=RUN_TIMEOUT_MS):
+        assert runner.stop(wait_ms=RUN_TIMEOUT_MS)
+        assert not job.is_running()
     assert len(told) == count
 
 
@@ -222,24 +223,30 @@ def test_thousands_of_short_jobs_end_without_crashing_the_program():
 
 
 WARNINGS_KEPT_ACROSS_JOBS = """
+running, go_on = threading.Event(), threading.Event()
+
 def job(*, cancelled, report):
-    for _ in range(20):
+    running.set()  # its way of showing warnings is in `warnings` now
+    go_on.wait(60)
+    for _ in range(5):
         yield None
-        time.sleep(0.01)
     return 1
 
 def finish(runner):
+    go_on.set()
     while runner.busy() or runner_module._retired:
         app.processEvents()
+    running.clear()
+    go_on.clear()
 
 runner = Runner()
 runner.start(job)
-time.sleep(0.05)  # the first job is running: its way of showing warnings is in `warnings`
+assert running.wait(60)
 around = warnings.catch_warnings()
-around.__enter__()  # keeps it, as pytest's catch_warnings around a test does
+around.__enter__()  # keeps the first job's, as pytest's catch_warnings around a test does
 finish(runner)
 runner.start(job)
-time.sleep(0.05)
+assert running.wait(60)
 around.__exit__(None, None, None)  # puts the first job's back, while the second job runs
 del around
 finish(runner)

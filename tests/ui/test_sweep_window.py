@@ -76,7 +76,7 @@ def test_stop_keeps_the_sizes_done_and_closing_ends_the_thread(sweep_window, qtb
     sweep_window.max_spin.setValue(24.0)  # far more than the test waits for
     with qtbot.waitSignal(sweep_window.point_shown, timeout=RUN_TIMEOUT_MS):
         sweep_window.run()
-    with qtbot.waitSignal(sweep_window.sweep_stopped, timeout=1000):
+    with qtbot.waitSignal(sweep_window.sweep_stopped, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(sweep_window.run_button, qtbot_left())  # reads "Stop" while running
     assert not sweep_window.is_running() and sweep_window.run_button.text() == "&Run"
     assert len(sweep_window.points) >= 1 and "Stopped after" in sweep_window.status_label.text()
@@ -270,7 +270,7 @@ def test_a_hidden_sweep_window_is_reused_and_one_closed_with_esc_deleted(window,
     job = first.state.job
     qtbot.keyClick(first, Qt.Key.Key_Escape)
     assert not job.is_running()
-    qtbot.waitUntil(lambda: not shiboken6.isValid(first), timeout=5000)
+    qtbot.waitUntil(lambda: not shiboken6.isValid(first), timeout=RUN_TIMEOUT_MS)
     window.sweep_action.trigger()
     [second] = window.findChildren(SweepWindow)
     assert second.isVisible()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from helpers.oracle import blur_oracle
 from helpers.photos import photo_file
-from helpers.window import RUN_TIMEOUT_MS, run
+from helpers.window import RUN_TIMEOUT_MS, jobs_done, run
 from PIL import Image
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QWheelEvent
@@ -284,12 +284,12 @@ def test_cancel_during_a_run(make_window, qtbot, tmp_path):
     window.results_shown.connect(shown.append)
     start_and_wait_for_numpy(qtbot, window)
     assert window.progress_bar.isVisible() and window.cancel_button.isEnabled()
-    with qtbot.waitSignal(window.run_stopped, timeout=10_000):
+    with qtbot.waitSignal(window.run_stopped, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
     assert not window.is_running()
     assert window.status_label.text() == "Cancelled"
     assert not window.progress_bar.isVisible()
-    qtbot.wait(300)
+    jobs_done(qtbot, window)
     assert shown == []
     assert "not run yet" in window.left_pane.caption_text()
 
@@ -314,7 +314,7 @@ def test_a_second_run_during_the_first_shows_only_the_second(make_window, qtbot,
     window.set_parameters(kernel_size=3, sigma=0.8)
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
         window.run_comparison()
-    qtbot.wait(500)
+    jobs_done(qtbot, window)
     assert [(r.kernel_size, r.sigma) for r in shown] == [(3, 0.8)]
     assert "3 × 3, σ 0.8" in window.left_pane.caption_text()
 
@@ -558,7 +558,7 @@ def test_opening_a_photo_during_a_run_supersedes_the_run(make_window, qtbot, tmp
         window.open_photo(sample_photo_path())
     assert time.monotonic() - start < 2.0
     assert not window.is_running()
-    qtbot.wait(300)
+    jobs_done(qtbot, window)
     assert shown == []
 
 

@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 from helpers.hostile import HOSTILE
-from helpers.window import RUN_TIMEOUT_MS, run
+from helpers.window import RUN_TIMEOUT_MS, jobs_done, run
 from PIL import Image
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
@@ -238,7 +238,7 @@ def test_a_burst_of_a_thousand_changes_shows_only_the_last(window, qtbot):
         window.run_comparison()
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
         pass
-    qtbot.wait(500)
+    jobs_done(qtbot, window)
     timer.stop()
     assert [r.sigma for r in shown] == [pytest.approx(10.49)]
     assert (

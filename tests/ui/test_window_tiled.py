@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import tifffile
 from helpers.oracle import blur_oracle
-from helpers.window import RUN_TIMEOUT_MS
+from helpers.window import RUN_TIMEOUT_MS, jobs_done
 from PIL import Image
 from PySide6.QtCore import QThread, Slot
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
@@ -96,7 +96,7 @@ def test_declining_the_offer_leaves_no_file(make_window, qtbot, too_large, answe
     window = make_window()
     window.open_photo(path)
     qtbot.waitUntil(lambda: bool(answers["asked"]), timeout=RUN_TIMEOUT_MS)
-    qtbot.wait(200)
+    jobs_done(qtbot, window)
     assert not answers["output"].exists()
     assert window.tiled_blur is None
 
