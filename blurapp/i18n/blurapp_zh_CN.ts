@@ -203,77 +203,82 @@
 <context>
     <name>ClipPlayer</name>
     <message>
-        <location filename="../ui/clip_player.py" line="59"/>
+        <location filename="../ui/clip_bar.py" line="18"/>
         <source>Frame</source>
         <translation>帧</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="73"/>
+        <location filename="../ui/clip_bar.py" line="32"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="75"/>
+        <location filename="../ui/clip_bar.py" line="34"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="78"/>
+        <location filename="../ui/clip_bar.py" line="37"/>
         <source>Play or pause the clip (Space)</source>
         <translation>播放或暂停片段（空格键）</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="97"/>
+        <location filename="../ui/menus.py" line="234"/>
         <source>&amp;Clip</source>
         <translation>片段(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="100"/>
+        <location filename="../ui/menus.py" line="237"/>
         <source>&amp;Play/Pause</source>
         <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="105"/>
+        <location filename="../ui/menus.py" line="240"/>
         <source>P&amp;revious Frame</source>
         <translation>上一帧(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="109"/>
+        <location filename="../ui/menus.py" line="246"/>
         <source>&amp;Next Frame</source>
         <translation>下一帧(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="156"/>
+        <location filename="../app/clip_controller.py" line="150"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="173"/>
+        <location filename="../app/clip_controller.py" line="166"/>
         <source>Could not open the clip</source>
         <translation>无法打开片段</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="341"/>
+        <location filename="../app/clip_controller.py" line="49"/>
         <source>Choosing each engine&apos;s batch size…</source>
         <translation>正在为每个引擎选择批大小…</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="342"/>
+        <location filename="../app/clip_controller.py" line="50"/>
         <source>Blurring {frames} frames with each engine…</source>
         <translation>正在用每个引擎模糊 {frames} 帧…</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="343"/>
+        <location filename="../app/clip_controller.py" line="51"/>
         <source>Timing {frames} frames with each engine…</source>
         <translation>正在用每个引擎计时 {frames} 帧…</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="445"/>
+        <location filename="../app/clip_controller.py" line="377"/>
+        <source>Run Failed</source>
+        <translation>运行失败</translation>
+    </message>
+    <message>
+        <location filename="../app/clip_controller.py" line="435"/>
         <source>Cannot Read the Frame</source>
         <translation>无法读取该帧</translation>
     </message>
     <message>
-        <location filename="../ui/clip_player.py" line="483"/>
+        <location filename="../app/clip_controller.py" line="308"/>
         <source>The Clip Stopped</source>
         <translation>片段已停止</translation>
     </message>
@@ -645,17 +650,17 @@
 <context>
     <name>FiguresPanel</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="301"/>
+        <location filename="../ui/figures_panel.py" line="306"/>
         <source>Figures</source>
         <translation>测量数据</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="311"/>
+        <location filename="../ui/figures_panel.py" line="316"/>
         <source>Time per blur (ms)</source>
         <translation>每次模糊的耗时（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="431"/>
+        <location filename="../ui/figures_panel.py" line="436"/>
         <source>Out of date: {reason}</source>
         <translation>已过期：{reason}</translation>
     </message>
@@ -935,12 +940,12 @@
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/camera.py" line="139"/>
+        <location filename="../ui/camera.py" line="140"/>
         <source>the camera went away</source>
         <translation>摄像头已断开</translation>
     </message>
     <message>
-        <location filename="../ui/camera.py" line="146"/>
+        <location filename="../ui/camera.py" line="147"/>
         <source>the camera&apos;s frames changed size to {width} × {height}</source>
         <translation>摄像头的帧尺寸变为 {width} × {height}</translation>
     </message>
@@ -979,12 +984,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/menus.py" line="181"/>
+        <location filename="../ui/menus.py" line="381"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="182"/>
+        <location filename="../ui/menus.py" line="382"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
@@ -1004,306 +1009,306 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="31"/>
+        <location filename="../ui/menus.py" line="99"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="33"/>
+        <location filename="../ui/menus.py" line="102"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="37"/>
+        <location filename="../ui/menus.py" line="349"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="40"/>
+        <location filename="../ui/menus.py" line="110"/>
         <source>Open &amp;Camera</source>
         <translation>打开摄像头(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="45"/>
+        <location filename="../ui/menus.py" line="115"/>
         <source>&amp;Save Results…</source>
         <translation>保存结果(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="51"/>
+        <location filename="../ui/menus.py" line="122"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="56"/>
+        <location filename="../ui/menus.py" line="129"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="60"/>
+        <location filename="../ui/menus.py" line="354"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="64"/>
+        <location filename="../ui/menus.py" line="357"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="70"/>
+        <location filename="../ui/menus.py" line="135"/>
         <source>&amp;Copy Selected Image</source>
         <translation>复制所选图像(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="75"/>
+        <location filename="../ui/menus.py" line="143"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="77"/>
+        <location filename="../ui/menus.py" line="147"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="82"/>
+        <location filename="../ui/menus.py" line="152"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="87"/>
+        <location filename="../ui/menus.py" line="157"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="92"/>
+        <location filename="../ui/menus.py" line="162"/>
         <source>&amp;Actual Size (100%)</source>
         <translation>实际大小 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="97"/>
+        <location filename="../ui/menus.py" line="167"/>
         <source>Select the Other &amp;Pane</source>
         <translation>选择另一个窗格(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="115"/>
+        <location filename="../ui/menus.py" line="176"/>
         <source>Panes One A&amp;bove the Other</source>
         <translation>窗格上下排列(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="119"/>
+        <location filename="../ui/menus.py" line="179"/>
         <source>Wide photos get more room one above the other; tall ones side by side</source>
         <translation>宽照片上下排列更大；高照片左右并排更大</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="126"/>
+        <location filename="../ui/menus.py" line="186"/>
         <source>P&amp;resentation</source>
         <translation>演示模式(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="130"/>
+        <location filename="../ui/menus.py" line="193"/>
         <source>&amp;Live Preview</source>
         <translation>实时预览(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="137"/>
+        <location filename="../ui/menus.py" line="201"/>
         <source>&amp;Detail at 100%</source>
         <translation>100% 细节(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="143"/>
-        <location filename="../ui/menus.py" line="145"/>
+        <location filename="../ui/menus.py" line="210"/>
+        <location filename="../ui/menus.py" line="213"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="151"/>
+        <location filename="../ui/menus.py" line="219"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="157"/>
+        <location filename="../ui/menus.py" line="226"/>
         <source>Scaling &amp;Sweep…</source>
         <translation>规模扫描(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="163"/>
+        <location filename="../ui/menus.py" line="254"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="165"/>
+        <location filename="../ui/menus.py" line="257"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="170"/>
+        <location filename="../ui/menus.py" line="262"/>
         <source>&amp;About BlurApp</source>
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/window_layout.py" line="92"/>
+        <location filename="../ui/window_layout.py" line="152"/>
         <source>Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%</source>
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="131"/>
+        <location filename="../ui/main_window.py" line="156"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="265"/>
+        <location filename="../app/controller.py" line="266"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="212"/>
+        <location filename="../ui/tiled_blur.py" line="192"/>
         <source>Blurred by Blocks</source>
         <translation>已分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="215"/>
+        <location filename="../ui/tiled_blur.py" line="195"/>
         <source>Cannot Blur by Blocks</source>
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="328"/>
-        <location filename="../ui/main_window.py" line="336"/>
+        <location filename="../ui/main_window.py" line="354"/>
+        <location filename="../ui/main_window.py" line="364"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="328"/>
-        <location filename="../ui/main_window.py" line="336"/>
+        <location filename="../ui/main_window.py" line="354"/>
+        <location filename="../ui/main_window.py" line="364"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="190"/>
+        <location filename="../ui/menus.py" line="390"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="115"/>
+        <location filename="../app/controller.py" line="116"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="276"/>
+        <location filename="../app/controller.py" line="277"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="376"/>
+        <location filename="../ui/main_window.py" line="405"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="191"/>
+        <location filename="../app/controller.py" line="192"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="200"/>
+        <location filename="../app/controller.py" line="201"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="212"/>
+        <location filename="../app/controller.py" line="213"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="315"/>
+        <location filename="../app/controller.py" line="316"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="391"/>
+        <location filename="../ui/main_window.py" line="420"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="392"/>
+        <location filename="../ui/main_window.py" line="421"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="26"/>
+        <location filename="../ui/results_saving.py" line="39"/>
         <source>Save Results Made with Different Parameters?</source>
         <translation>保存用不同参数得到的结果？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="27"/>
+        <location filename="../ui/results_saving.py" line="40"/>
         <source>The two results were not made with the same parameters:</source>
         <translation>两个结果不是用相同参数得到的：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="31"/>
+        <location filename="../ui/results_saving.py" line="44"/>
         <source>Each file&apos;s name and description say which parameters made it. Save both?</source>
         <translation>每个文件的名称和说明都注明了所用参数。两个都保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="54"/>
+        <location filename="../ui/results_saving.py" line="67"/>
         <source>Save keeps to the current results ({names}); Save All includes these.</source>
         <translation>“保存”只保存当前结果（{names}）；“全部保存”也包括这些。</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="61"/>
+        <location filename="../ui/results_saving.py" line="74"/>
         <source>None is current: Save All saves them as they are.</source>
         <translation>没有当前结果：“全部保存”按原样保存它们。</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="67"/>
+        <location filename="../ui/results_saving.py" line="80"/>
         <source>Save Out-of-Date Results?</source>
         <translation>保存已过期的结果？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="68"/>
+        <location filename="../ui/results_saving.py" line="81"/>
         <source>These results are out of date:</source>
         <translation>以下结果已过期：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="101"/>
+        <location filename="../ui/results_saving.py" line="114"/>
         <source>Save Results to Folder</source>
         <translation>将结果保存到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="113"/>
-        <location filename="../ui/results_saving.py" line="145"/>
+        <location filename="../ui/results_saving.py" line="126"/>
+        <location filename="../ui/results_saving.py" line="158"/>
         <source>Cannot Save Results</source>
         <translation>无法保存结果</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="123"/>
+        <location filename="../ui/results_saving.py" line="136"/>
         <source>Replace Files?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="124"/>
+        <location filename="../ui/results_saving.py" line="137"/>
         <source>These files already exist in {folder}:</source>
         <translation>以下文件已存在于 {folder}：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="128"/>
+        <location filename="../ui/results_saving.py" line="141"/>
         <source>Replace them?</source>
         <translation>是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="152"/>
+        <location filename="../ui/results_saving.py" line="165"/>
         <source>Saved {files} in {folder}</source>
         <translation>已将 {files} 保存到 {folder}</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="171"/>
+        <location filename="../ui/results_saving.py" line="184"/>
         <source>Copied the {engine} image</source>
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="252"/>
+        <location filename="../ui/menus.py" line="454"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="462"/>
+        <location filename="../ui/main_window.py" line="513"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1343,7 +1348,7 @@
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../ui/camera.py" line="180"/>
+        <location filename="../ui/camera.py" line="182"/>
         <source>Cannot Open the Camera</source>
         <translation>无法打开摄像头</translation>
     </message>
@@ -1384,7 +1389,7 @@
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../ui/presentation.py" line="78"/>
+        <location filename="../ui/presentation.py" line="77"/>
         <source>Leave Presentation</source>
         <translation>退出演示模式</translation>
     </message>
@@ -1460,214 +1465,214 @@
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="109"/>
+        <location filename="../app/captions.py" line="116"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="115"/>
+        <location filename="../app/captions.py" line="122"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="123"/>
+        <location filename="../app/captions.py" line="130"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="129"/>
+        <location filename="../app/captions.py" line="136"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="139"/>
+        <location filename="../app/captions.py" line="146"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="141"/>
+        <location filename="../app/captions.py" line="148"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="146"/>
+        <location filename="../app/captions.py" line="155"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="149"/>
+        <location filename="../app/captions.py" line="158"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="214"/>
+        <location filename="../app/captions.py" line="223"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="221"/>
+        <location filename="../app/captions.py" line="230"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="228"/>
+        <location filename="../app/captions.py" line="237"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="234"/>
+        <location filename="../app/captions.py" line="243"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="249"/>
+        <location filename="../app/captions.py" line="258"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="258"/>
+        <location filename="../app/captions.py" line="267"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="264"/>
+        <location filename="../app/captions.py" line="273"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="268"/>
+        <location filename="../app/captions.py" line="277"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="272"/>
+        <location filename="../app/captions.py" line="281"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="280"/>
+        <location filename="../app/captions.py" line="289"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="286"/>
+        <location filename="../app/captions.py" line="295"/>
         <source>kernel zero-padded to {size}</source>
         <translation>卷积核以零填充至 {size}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="290"/>
+        <location filename="../app/captions.py" line="299"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="297"/>
+        <location filename="../app/captions.py" line="306"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="299"/>
+        <location filename="../app/captions.py" line="308"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="305"/>
+        <location filename="../app/captions.py" line="314"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="247"/>
-        <location filename="../app/captions.py" line="316"/>
+        <location filename="../app/captions.py" line="256"/>
+        <location filename="../app/captions.py" line="325"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="324"/>
+        <location filename="../app/captions.py" line="333"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="333"/>
-        <location filename="../app/captions.py" line="340"/>
+        <location filename="../app/captions.py" line="342"/>
+        <location filename="../app/captions.py" line="349"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="314"/>
+        <location filename="../app/captions.py" line="323"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="348"/>
+        <location filename="../app/captions.py" line="357"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="360"/>
+        <location filename="../app/captions.py" line="369"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="363"/>
+        <location filename="../app/captions.py" line="372"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="371"/>
+        <location filename="../app/captions.py" line="380"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="376"/>
+        <location filename="../app/captions.py" line="385"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="384"/>
+        <location filename="../app/captions.py" line="393"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="397"/>
+        <location filename="../app/captions.py" line="408"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="415"/>
+        <location filename="../app/captions.py" line="426"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="421"/>
+        <location filename="../app/captions.py" line="432"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="423"/>
+        <location filename="../app/captions.py" line="434"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="429"/>
+        <location filename="../app/captions.py" line="440"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="431"/>
+        <location filename="../app/captions.py" line="442"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="435"/>
+        <location filename="../app/captions.py" line="446"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="437"/>
+        <location filename="../app/captions.py" line="448"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="443"/>
+        <location filename="../app/captions.py" line="454"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>
@@ -1769,38 +1774,38 @@
 <context>
     <name>SweepWindow</name>
     <message>
-        <location filename="../ui/sweep_window.py" line="81"/>
+        <location filename="../ui/sweep_window.py" line="84"/>
         <source>Scaling Sweep</source>
         <translation>规模扫描</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="109"/>
+        <location filename="../ui/sweep_window.py" line="112"/>
         <source>The sweep runs from 0.1 MP up to this size. The photo is resampled up or down: an engine&apos;s time depends on how many pixels it blurs, not on what they show.</source>
         <translation>扫描从 0.1 百万像素一直到此尺寸。照片会被放大或缩小重采样：引擎的耗时取决于要模糊的像素数量，而与画面内容无关。</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="114"/>
+        <location filename="../ui/sweep_window.py" line="117"/>
         <source>&amp;Largest size:</source>
         <translation>最大尺寸(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="117"/>
-        <location filename="../ui/sweep_window.py" line="209"/>
+        <location filename="../ui/sweep_window.py" line="120"/>
+        <location filename="../ui/sweep_window.py" line="212"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="119"/>
+        <location filename="../ui/sweep_window.py" line="122"/>
         <source>Save &amp;Picture…</source>
         <translation>保存图表(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="120"/>
+        <location filename="../ui/sweep_window.py" line="123"/>
         <source>Save &amp;CSV…</source>
         <translation>保存 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="121"/>
+        <location filename="../ui/sweep_window.py" line="124"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
@@ -1820,7 +1825,7 @@
         <translation>已在完成 {count} 个尺寸后停止</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="209"/>
+        <location filename="../ui/sweep_window.py" line="212"/>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
@@ -1860,42 +1865,42 @@
         <translation>扫描已停止：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="272"/>
+        <location filename="../ui/sweep_window.py" line="274"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="273"/>
+        <location filename="../ui/sweep_window.py" line="275"/>
         <source>{name} already exists. Do you want to replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="285"/>
+        <location filename="../ui/sweep_window.py" line="287"/>
         <source>Save Sweep Picture</source>
         <translation>保存扫描图表</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="285"/>
+        <location filename="../ui/sweep_window.py" line="287"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="293"/>
+        <location filename="../ui/sweep_window.py" line="295"/>
         <source>Save Sweep as CSV</source>
         <translation>将扫描保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="293"/>
+        <location filename="../ui/sweep_window.py" line="295"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="307"/>
+        <location filename="../ui/sweep_window.py" line="309"/>
         <source>Cannot Save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="309"/>
+        <location filename="../ui/sweep_window.py" line="311"/>
         <source>Saved {name}</source>
         <translation>已保存 {name}</translation>
     </message>
@@ -1903,42 +1908,42 @@
 <context>
     <name>TiledBlurDialog</name>
     <message>
-        <location filename="../ui/tiled_blur.py" line="61"/>
+        <location filename="../ui/tiled_blur.py" line="56"/>
         <source>Blurring by Blocks</source>
         <translation>正在分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="63"/>
+        <location filename="../ui/tiled_blur.py" line="58"/>
         <source>Blurring {name} by blocks into {output}…</source>
         <translation>正在将 {name} 分块模糊到 {output}…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="111"/>
+        <location filename="../ui/tiled_blur.py" line="106"/>
         <source>Blurring by blocks into {output}: {done} of {total} blocks, {rate} MP/s</source>
         <translation>正在分块模糊到 {output}：已完成 {done} / {total} 块，{rate} MP/s</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="125"/>
+        <location filename="../ui/tiled_blur.py" line="120"/>
         <source>Wrote {output}: {width} × {height} ({megapixels} MP) in {seconds} s.</source>
         <translation>已写入 {output}：{width} × {height}（{megapixels} 百万像素），用时 {seconds} 秒。</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="141"/>
+        <location filename="../ui/tiled_blur.py" line="136"/>
         <source>The blur by blocks was cancelled.</source>
         <translation>分块模糊已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="144"/>
+        <location filename="../ui/tiled_blur.py" line="139"/>
         <source>Stopping after the blocks in hand…</source>
         <translation>正在处理完当前的块后停止…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="225"/>
+        <location filename="../ui/tiled_blur.py" line="205"/>
         <source>Photo Too Large to Open</source>
         <translation>照片过大，无法打开</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="226"/>
+        <location filename="../ui/tiled_blur.py" line="206"/>
         <source>{problem}
 
 BlurApp can still blur it with the current parameters by blocks, straight into a file, without opening it. Blur it to a file?</source>
@@ -1947,22 +1952,22 @@ BlurApp can still blur it with the current parameters by blocks, straight into a
 BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打开。是否模糊到文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="243"/>
+        <location filename="../ui/tiled_blur.py" line="223"/>
         <source>Blur to File</source>
         <translation>模糊到文件</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="245"/>
+        <location filename="../ui/tiled_blur.py" line="225"/>
         <source>Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)</source>
         <translation>分块 TIFF (*.tif *.tiff);;NumPy 数组 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="258"/>
+        <location filename="../ui/tiled_blur.py" line="238"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="259"/>
+        <location filename="../ui/tiled_blur.py" line="239"/>
         <source>{name} already exists. Replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>

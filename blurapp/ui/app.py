@@ -157,7 +157,7 @@ def _report_uncaught_errors(window: MainWindow) -> None:
         still_running = QCoreApplication.translate(
             "MainWindow", "BlurApp is still running; the details are in the log."
         )
-        window._warn(
+        window.messages.warn(
             QCoreApplication.translate("MainWindow", "Unexpected Error"),
             f"{kind.__name__}: {error}\n\n{still_running}",
             critical=True,
@@ -194,7 +194,7 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
         app.quit()
 
     def save() -> None:
-        window.run_button.setFocus()  # no text cursor blinking in a parameter box
+        window.widgets.run_button.setFocus()  # no text cursor blinking in a parameter box
         QApplication.processEvents()
         picture = window.grab()
         buffer = QBuffer()
@@ -221,7 +221,7 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
 
     sys.excepthook = report_uncaught
     # A message box would wait for a click nobody gives: report on stderr instead.
-    window.show_messages = False
+    window.messages.boxes = False
     window.message_shown.connect(lambda title, text: fail(text))
     # The tutorial's three timings: NumPy, JAX without jit, and JAX-jit (first call, steady).
     from blurapp.core.engines.jax_eager_engine import JAX_EAGER

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QAction
 
 from blurapp.core.clip import Clip, ClipError, ClipInfo
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
-    from blurapp.ui.main_window import MainWindow
+    from blurapp.ui.messages import Messages
 
 log = logging.getLogger(__name__)
 
@@ -163,24 +164,23 @@ def _pixels(video_format: Any) -> int:
     return int(size.width() * size.height())
 
 
-def offer_camera(window: MainWindow) -> None:
+def offer_camera(action: QAction) -> None:
     """Show File ▸ Open Camera only while a camera is there (asked as the File menu opens)."""
-    window.camera_action.setVisible(bool(camera_devices()))
+    action.setVisible(bool(camera_devices()))
 
 
-def open_camera(window: MainWindow) -> None:
-    """File ▸ Open Camera: the first camera, playing in the window."""
+def open_camera(messages: Messages) -> Clip | None:
+    """File ▸ Open Camera: the first camera, as a clip to play; None without one, or when it
+    cannot be opened (told through `messages`)."""
     devices = camera_devices()
     if not devices:
-        return
+        return None
     try:
-        clip = CameraClip(devices[0])
+        return CameraClip(devices[0])
     except Exception as error:
-        window._warn(
+        messages.warn(
             QCoreApplication.translate("MainWindow", "Cannot Open the Camera"),
             str(error),
             error=error,
         )
-        return
-    window.open_clip(clip)
-    window.clips.play()
+        return None

@@ -294,6 +294,11 @@ class RowArrangement:
     detail_scale: float | None = None
 
 
+# Outside presentation mode the speed-up leads too: at the window's smallest size it is the
+# figure that must show without scrolling.
+WINDOW_ROWS = RowArrangement(first=("speedup", "warning"))
+
+
 class FiguresPanel(QGroupBox):
     """Every figure of the last comparison, visible at a glance."""
 

@@ -22,7 +22,6 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
-    QMessageBox,
 )
 
 from blurapp.app.captions import LEFT, RIGHT
@@ -38,14 +37,24 @@ from blurapp.core.figures import image_figure
 from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.wording import display_path
+from blurapp.ui.camera import offer_camera, open_camera
 from blurapp.ui.clip_player import ClipPlayer
 from blurapp.ui.dialogs import AboutDialog
 from blurapp.ui.identity import APP_NAME, DESKTOP_ID, ICON_SIZES, app_icon
 from blurapp.ui.image_pane import caption_html
-from blurapp.ui.menus import RecentFiles, build_menus, choose_photo_file, shortcut_rows, show_about
+from blurapp.ui.image_view import ViewLink
+from blurapp.ui.menus import (
+    RecentFiles,
+    build_menus,
+    choose_photo_file,
+    shortcut_rows,
+    show_about,
+    show_shortcuts,
+)
+from blurapp.ui.messages import Messages
 from blurapp.ui.opening import accept_drop
 from blurapp.ui.presentation import Presentation
-from blurapp.ui.results_saving import save_results
+from blurapp.ui.results_saving import copy_selected, save_results
 from blurapp.ui.run_progress import RunProgress
 from blurapp.ui.runner import Runner, after_the_running_job
 from blurapp.ui.settings import (
@@ -54,10 +63,16 @@ from blurapp.ui.settings import (
     save_window_settings,
     write_setting,
 )
-from blurapp.ui.tiled_blur import offer_blur_by_blocks
+from blurapp.ui.sweep_window import open_sweep_window
+from blurapp.ui.tiled_blur import (
+    TiledBlurDialog,
+    ask_to_blur_by_blocks,
+    needs_blur_by_blocks,
+    tell_blurred_by_blocks,
+)
 from blurapp.ui.translations import translated_problem
 from blurapp.ui.undo import ParameterHistory
-from blurapp.ui.window_layout import arrange_panes, lay_out
+from blurapp.ui.window_layout import lay_out
 
 __all__ = ["APP_NAME", "DESKTOP_ID", "ICON_SIZES", "AboutDialog", "MainWindow", "app_icon"]
 
@@ -83,28 +98,35 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.settings = settings if settings is not None else default_settings()
         self.session = Session(QCoreApplication.translate)
-        self.show_messages = True  # False: warnings only go out as message_shown (screenshots)
+        # Every warning the user is given; with its boxes off (a screenshot), only as
+        # message_shown.
+        self.messages = Messages(self)
+        self.messages.shown.connect(self.message_shown)
         engines = [(name, self.session.captions.title(name)) for name in engine_names()]
 
         self.runner = Runner(self)  # starts no thread until a job comes
         self.controller = WindowController(self.session, self.runner, self)
-        lay_out(self, engines)
+        self.widgets = lay_out(self, engines, self.session.pane_engines, self.session.captions.tr)
+        self.select_pane(LEFT)
         self.history = ParameterHistory(
-            lambda parameters: self.set_parameters(**vars(parameters)), self.sigma_slider, self
+            lambda parameters: self.set_parameters(**vars(parameters)),
+            self.widgets.sigma_slider,
+            self,
         )
-        self.clips = ClipPlayer(self)  # a clip, when one is open, and its playing
-        build_menus(self)
-        self.recent = RecentFiles(self, self.recent_menu)
-        for pane in self.panes:
+        self.actions = build_menus(self)
+        self.recent = RecentFiles(self.settings, self.open_photo, self.actions.recent_menu)
+        self.clips = ClipPlayer(self, self.actions)  # a clip, when one is open, and its playing
+        for pane in self.widgets.panes:
             pane.view.zoom_changed.connect(self._on_zoom_changed)
-        self.presentation = Presentation(self)  # never on at launch: not kept in the settings
+        # Never on at launch: not kept in the settings.
+        self.presentation = Presentation(self, self.widgets, self.actions)
 
-        self.controls.parameters_edited.connect(self._on_view_parameters_edited)
-        self.controls.timed_toggled.connect(self.session.set_timed)
-        self.controls.show_chosen.connect(self.set_show)
-        self.controls.run_button.clicked.connect(self.run_comparison)
-        self.controls.cancel_button.clicked.connect(self.cancel_run)
-        for index, pane in enumerate(self.panes):
+        self.widgets.controls.parameters_edited.connect(self._on_view_parameters_edited)
+        self.widgets.controls.timed_toggled.connect(self.session.set_timed)
+        self.widgets.controls.show_chosen.connect(self.set_show)
+        self.widgets.controls.run_button.clicked.connect(self.run_comparison)
+        self.widgets.controls.cancel_button.clicked.connect(self.cancel_run)
+        for index, pane in enumerate(self.widgets.panes):
             pane.selected.connect(lambda index=index: self.select_pane(index))
             pane.engine_chosen.connect(
                 lambda engine, index=index: self.set_pane_engine(index, engine)
@@ -120,15 +142,18 @@ class MainWindow(QMainWindow):
         self._on_model_engines()
 
         self._warmed_up = False
-        self.tiled_blur = None  # the blur by blocks of an image too large to open, if any
-        self.run_progress = RunProgress(self.progress_bar, self.status_label, self._timing, self)
+        # The blur by blocks of an image too large to open, if any.
+        self.tiled_blur: TiledBlurDialog | None = None
+        self.run_progress = RunProgress(
+            self.widgets.progress_bar, self.widgets.status_label, self._timing, self
+        )
         self._live_rate_timer = QTimer(self)
         self._live_rate_timer.setSingleShot(True)
         self._live_rate_timer.timeout.connect(self._live_rates_expired)
         self._on_model_running()
 
     def _on_zoom_changed(self, zoom: float) -> None:
-        self.zoom_label.setText(self.tr("Zoom {percent}").format(percent=f"{zoom:.0%}"))
+        self.widgets.zoom_label.setText(self.tr("Zoom {percent}").format(percent=f"{zoom:.0%}"))
 
     # --- The parameters, as the tests and the menus reach them ---------------------------------
 
@@ -152,7 +177,7 @@ class MainWindow(QMainWindow):
     def set_parameters(self, **changes) -> None:
         """Set kernel_size, sigma and/or algorithm as if the user had chosen them."""
         given = {key: value for key, value in changes.items() if value is not None}
-        self.controls.set_parameters(dataclasses.replace(self.session.parameters, **given))
+        self.widgets.controls.set_parameters(dataclasses.replace(self.session.parameters, **given))
         self._on_view_parameters_edited()
 
     def set_pane_engine(self, pane: int, engine: str) -> None:
@@ -173,7 +198,7 @@ class MainWindow(QMainWindow):
 
     def _on_view_parameters_edited(self) -> None:
         try:
-            parameters = self.controls.parameters()
+            parameters = self.widgets.controls.parameters()
         except InvalidKernelError:
             return  # the boxes only give values in range; nothing to show otherwise
         before = self.session.parameters
@@ -190,25 +215,25 @@ class MainWindow(QMainWindow):
 
     def _on_model_parameters(self) -> None:
         session = self.session
-        self.controls.show_parameters(
+        self.widgets.controls.show_parameters(
             session.parameters, session.captions.kernel_used(), session.captions.short_kernel_note()
         )
         self._show_captions()
 
     def _on_model_engines(self) -> None:
-        for pane, engine in zip(self.panes, self.session.pane_engines, strict=True):
+        for pane, engine in zip(self.widgets.panes, self.session.pane_engines, strict=True):
             pane.set_engine(engine)
-        self.controls.show_timed(self.session.timed, self.session.untimeable())
+        self.widgets.controls.show_timed(self.session.timed, self.session.untimeable())
         self._on_model_results()
 
     def _on_model_show(self) -> None:
-        self.controls.show_showing(self.session.show)
-        for action in self.show_actions.actions():
+        self.widgets.controls.show_showing(self.session.show)
+        for action in self.actions.show.actions():
             action.setChecked(action.data() == self.session.show)
         self._on_model_results()
 
     def _on_model_live(self) -> None:
-        self.live_action.setChecked(self.session.live)
+        self.actions.live.setChecked(self.session.live)
         self.start_live_preview()  # on: the panes catch up with the parameters now
 
     def _on_model_jax(self) -> None:
@@ -219,10 +244,10 @@ class MainWindow(QMainWindow):
     def _on_model_photo(self) -> None:
         session = self.session
         photo = session.photo
-        self.figures.show_rows(
+        self.widgets.figures.show_rows(
             [image_figure(display_path(photo.path.name), photo.width, photo.height)]
         )
-        self.figures.clear_result()
+        self.widgets.figures.clear_result()
         self._on_model_results()
         self._on_model_running()
         self._update_title()
@@ -231,23 +256,23 @@ class MainWindow(QMainWindow):
         if self.clips.playing:  # the panes show the frames playing
             return
         session = self.session
-        for index, pane in enumerate(self.panes):
+        for index, pane in enumerate(self.widgets.panes):
             pane.view.set_picture(
                 session.captions.picture(index), session.captions.picture_before(index)
             )
             pane.set_placeholder(session.captions.placeholder(index))
         self._show_captions()
-        self.save_action.setEnabled(bool(session.captions.saved_results()))
+        self.actions.save.setEnabled(bool(session.captions.saved_results()))
 
     def _show_captions(self) -> None:
         if self.clips.playing:  # each pane's caption is its frames per second
             return
         mark = self.session.captions.out_of_date_mark()
-        for index, pane in enumerate(self.panes):
+        for index, pane in enumerate(self.widgets.panes):
             caption = self.session.captions.caption(index)
             pane.set_caption(caption_html(caption, mark))
             pane.caption.setToolTip(caption.out_of_date or "")
-        self.figures.set_stale(self.session.captions.figures_out_of_date())
+        self.widgets.figures.set_stale(self.session.captions.figures_out_of_date())
 
     def _live_rates_expired(self) -> None:
         # A timer may fire a little early (Qt's coarse timers, by 5 %): a rate still drawn gets
@@ -263,7 +288,7 @@ class MainWindow(QMainWindow):
     def _on_model_outcome(self) -> None:
         outcome, session = self.session.outcome, self.session
         photo = outcome.photo
-        self.figures.show_result(
+        self.widgets.figures.show_result(
             outcome.result,
             display_path(photo.path.name),
             photo.width,
@@ -272,7 +297,7 @@ class MainWindow(QMainWindow):
             bit_depth=photo.bit_depth,
             paid=session.paid_first_calls(),
         )
-        self.status_label.setText(session.captions.summary())
+        self.widgets.status_label.setText(session.captions.summary())
         self.results_shown.emit(outcome.result)
         self.start_live_preview()  # a pane whose engine was chosen while the run went
 
@@ -284,12 +309,10 @@ class MainWindow(QMainWindow):
         has_photo = self.session.photo is not None
         # A live preview is quick and frequent: no progress bar flickering for it.
         timing = self._timing()
-        self.run_button.setEnabled(has_photo)
-        self.run_action.setEnabled(has_photo)
-        self.sweep_action.setEnabled(has_photo)
-        self.cancel_button.setEnabled(timing)
-        self.cancel_action.setEnabled(timing)
-        self.progress_bar.setVisible(timing)
+        self.widgets.run_button.setEnabled(has_photo)
+        self.actions.run.setEnabled(has_photo)
+        self.actions.sweep.setEnabled(has_photo)
+        self.show_running(timing)
 
     # --- Opening photos -------------------------------------------------------------------
 
@@ -303,7 +326,7 @@ class MainWindow(QMainWindow):
 
     def choose_photo(self) -> None:
         """File ▸ Open: the photo or clip the user picks, opened."""
-        if (path := choose_photo_file(self)) is not None:
+        if (path := choose_photo_file(self, self.settings)) is not None:
             self.open_photo(path)
 
     def showEvent(self, event) -> None:
@@ -327,15 +350,19 @@ class MainWindow(QMainWindow):
         """Blur the photo with the engines ticked; a run still in flight is superseded."""
         if self.clips.clip is not None:  # a span of the clip's frames, from the one shown
             if not self.clips.run():
-                self._warn(self.tr("Nothing to Run"), self.tr("Tick at least one engine to time."))
+                self.messages.warn(
+                    self.tr("Nothing to Run"), self.tr("Tick at least one engine to time.")
+                )
             return
         if self.photo is None:
             return
         # Ctrl+R while typing: take the text as it is, and show any change made to it.
-        self.size_spin.interpretText()
-        self.sigma_spin.interpretText()
+        self.widgets.size_spin.interpretText()
+        self.widgets.sigma_spin.interpretText()
         if not self.controller.run():
-            self._warn(self.tr("Nothing to Run"), self.tr("Tick at least one engine to time."))
+            self.messages.warn(
+                self.tr("Nothing to Run"), self.tr("Tick at least one engine to time.")
+            )
 
     def start_live_preview(self, moving: bool = False) -> None:
         """Re-blur the panes that do not show the parameters now, if the live preview is on
@@ -356,7 +383,7 @@ class MainWindow(QMainWindow):
     # --- What the controller tells (blurapp.app.controller.WindowView) ---------------------
 
     def show_status(self, text: str) -> None:
-        self.status_label.setText(text)
+        self.widgets.status_label.setText(text)
 
     def show_progress(
         self, engine: str, done: int, total: int, words: tuple[str, str] | None
@@ -366,18 +393,18 @@ class MainWindow(QMainWindow):
         self.progress_shown.emit(engine, done, total)
 
     def show_photo(self, loaded: LoadedPhoto) -> None:
-        self.view_link.fit_to_window()
+        self.widgets.view_link.fit_to_window()
         if not is_sample_photo(loaded.photo.path):  # the user never chose it
-            self.recent.remember(loaded.photo.path)
-            write_setting(self.settings, "last_folder", str(loaded.photo.path.parent))
+            self.remember_file(loaded.photo.path)
         self.photo_shown.emit(loaded.photo)
 
     def show_photo_failed(self, error: PhotoError) -> None:
-        if self.show_messages and offer_blur_by_blocks(self, error):
+        if self.messages.boxes and needs_blur_by_blocks(error, color=self.session.parameters.color):
+            self._offer_blur_by_blocks(error)
             return
-        self._warn(self.tr("Cannot Open Photo"), translated_problem(error), error=error)
+        self.messages.warn(self.tr("Cannot Open Photo"), translated_problem(error), error=error)
         if self.photo is not None:
-            self.status_label.setText(self.controller.photo_status())
+            self.widgets.status_label.setText(self.controller.photo_status())
 
     def show_live(self, engine: str) -> None:
         # The updates per second go from the captions once the parameters stay still.
@@ -389,12 +416,34 @@ class MainWindow(QMainWindow):
 
     def show_run_failed(self, error: BaseException, words: str) -> None:
         self.run_failed.emit(words)
-        self._warn(
+        self.messages.warn(
             self.tr("Run Failed"),
             self.tr("The comparison failed: {reason}").format(reason=words),
             critical=True,
             error=error,
         )
+
+    def _offer_blur_by_blocks(self, error: PhotoError) -> None:
+        """A TIFF or zarr image too large to open: offer to blur it to a file by blocks; the
+        dialog of a blur started is `tiled_blur` until it ends."""
+        log.info("%s", error, exc_info=error)
+        self.tiled_blur = ask_to_blur_by_blocks(
+            self,
+            error.path,
+            self.session.parameters,
+            self.session.pane_engines[RIGHT],
+            translated_problem(error),
+        )
+        if self.tiled_blur is not None:
+            self.tiled_blur.ended.connect(self._on_blurred_by_blocks)
+        if self.photo is not None:
+            self.widgets.status_label.setText(self.controller.photo_status())
+
+    def _on_blurred_by_blocks(self, how: str, text: str) -> None:
+        self.tiled_blur = None  # the dialog deletes itself
+        self.widgets.status_label.setText(text)
+        self.blur_by_blocks_done.emit(how, text)
+        tell_blurred_by_blocks(self, self.messages, how, text)
 
     # --- What the panes show ----------------------------------------------------------------
 
@@ -416,21 +465,21 @@ class MainWindow(QMainWindow):
 
     def set_panes_stacked(self, stacked: bool) -> None:
         """The panes one above the other, or side by side, as View ▸ Panes One Above the Other."""
-        self.stacked_action.setChecked(stacked)
-        arrange_panes(self, stacked)
+        self.actions.stacked.setChecked(stacked)
+        self.widgets.arrange_panes(stacked)
 
     def panes_stacked(self) -> bool:
-        return self.stacked_action.isChecked()
+        return self.actions.stacked.isChecked()
 
     def select_pane(self, index: int) -> None:
         self.selected_pane = index
-        for number, pane in enumerate(self.panes):
+        for number, pane in enumerate(self.widgets.panes):
             pane.set_selected(number == index)
 
     def select_other_pane(self) -> None:
         other = RIGHT if self.selected_pane == LEFT else LEFT
         self.select_pane(other)
-        self.panes[other].view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.widgets.panes[other].view.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def shortcut_rows(self) -> list[tuple[str, str, str]]:
         """(menu, action, keys) for every menu action with a shortcut, as the menus show them."""
@@ -464,25 +513,43 @@ class MainWindow(QMainWindow):
         name = display_path(self.photo.path.name) if self.photo is not None else self.tr("no photo")
         self.setWindowTitle(f"{name} — {APP_NAME}")
 
-    def _warn(
-        self, title: str, text: str, *, critical: bool = False, error: BaseException | None = None
-    ) -> None:
-        """Tell the user; the log gets the message, and `error`'s traceback when there is one.
+    # --- The menus' commands (blurapp.ui.menus) ------------------------------------------------
 
-        This is the one place a window error is logged, so it reaches the terminal once. With
-        show_messages off, whoever receives message_shown tells the user (the screenshot prints
-        an `error:` line), and the log keeps it to its file.
-        """
-        level = logging.ERROR if critical else logging.WARNING
-        extra = {} if self.show_messages else {"file_only": True}
-        log.log(level, "%s: %s", title, text, exc_info=error, extra=extra)
-        self.message_shown.emit(title, text)
-        if self.show_messages:
-            box = QMessageBox.critical if critical else QMessageBox.warning
-            box(self, title, text)
+    @property
+    def view_link(self) -> ViewLink:
+        return self.widgets.view_link
 
-    def _show_about(self) -> None:
-        show_about(self)
+    def show_about(self) -> None:
+        show_about(self, self.jax_device)
+
+    def show_shortcuts(self) -> None:
+        show_shortcuts(self)
+
+    def copy_selected(self) -> None:
+        copy_selected(self)
+
+    def open_sweep(self) -> None:
+        open_sweep_window(self)
+
+    def open_camera(self) -> None:
+        clip = open_camera(self.messages)
+        if clip is not None:
+            self.open_clip(clip)
+            self.clips.play()
+
+    def offer_camera(self) -> None:
+        offer_camera(self.actions.camera)
+
+    def remember_file(self, path: Path) -> None:
+        """A file the user opened: Open Recent, and the folder the next Open starts in."""
+        self.recent.remember(path)
+        write_setting(self.settings, "last_folder", str(path.parent))
+
+    def show_running(self, running: bool) -> None:
+        """A timed run is going: Cancel, and the progress bar."""
+        self.widgets.cancel_button.setEnabled(running)
+        self.actions.cancel.setEnabled(running)
+        self.widgets.progress_bar.setVisible(running)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._live_rate_timer.stop()

@@ -3,172 +3,372 @@ Recent menu over the settings. Their words are the window's ("MainWindow" to tra
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QActionGroup, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu, QMenuBar
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMenuBar, QWidget
 
 from blurapp.app.captions import SHOW_LABELS
 from blurapp.app.clip_jobs import VIDEO_SUFFIXES, clip_files
-from blurapp.core.wording import display_path
-from blurapp.ui.camera import offer_camera, open_camera
-from blurapp.ui.clip_player import build_clip_menu
+from blurapp.app.settings_file import SettingsFile
+from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 from blurapp.ui.dialogs import AboutDialog, ShortcutsDialog, version_rows
-from blurapp.ui.results_saving import copy_selected
 from blurapp.ui.settings import MAX_RECENT_FILES, open_folder, read_setting, write_setting
-from blurapp.ui.sweep_window import open_sweep_window
 
 if TYPE_CHECKING:
-    from blurapp.ui.main_window import MainWindow
+    from blurapp.app.session import Session
+    from blurapp.ui.image_view import ViewLink
+    from blurapp.ui.messages import Messages
+    from blurapp.ui.undo import ParameterHistory
 
 
-def build_menus(window: MainWindow) -> None:
-    """File, Edit, View, Run and Help, with their shortcuts; the actions other parts of the
-    window enable or check become its attributes (open_action, save_action, run_action…)."""
-    menu = window.menuBar()
-    file_menu = menu.addMenu(QCoreApplication.translate("MainWindow", "&File"))
-    window.open_action = file_menu.addAction(
-        QCoreApplication.translate("MainWindow", "&Open…"),
-        QKeySequence.StandardKey.Open,
-        window.choose_photo,
-    )
-    window.recent_menu = file_menu.addMenu(QCoreApplication.translate("MainWindow", "Open &Recent"))
-    # Only while a camera is there: asked each time the menu opens (blurapp.ui.camera).
-    window.camera_action = file_menu.addAction(
-        QCoreApplication.translate("MainWindow", "Open &Camera"), lambda: open_camera(window)
-    )
-    window.camera_action.setVisible(False)
-    file_menu.aboutToShow.connect(lambda: offer_camera(window))
-    window.save_action = file_menu.addAction(
-        QCoreApplication.translate("MainWindow", "&Save Results…"),
-        QKeySequence.StandardKey.Save,
-        window.save_results,
-    )
-    file_menu.addSeparator()
-    file_menu.addAction(
-        QCoreApplication.translate("MainWindow", "&Quit"),
-        QKeySequence.StandardKey.Quit,
-        window.close,
-    )
+class MenuWindow(Protocol):
+    """What the menus' actions are bound to: the main window's commands."""
 
-    edit_menu = menu.addMenu(QCoreApplication.translate("MainWindow", "&Edit"))
-    # "Undo Sigma": the stack names the parameter each step changes (blurapp.ui.undo).
-    stack = window.history.stack
-    window.undo_action = stack.createUndoAction(
-        window, QCoreApplication.translate("MainWindow", "&Undo")
-    )
-    window.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-    window.redo_action = stack.createRedoAction(
-        window, QCoreApplication.translate("MainWindow", "&Redo")
-    )
-    window.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-    edit_menu.addActions([window.undo_action, window.redo_action])
-    edit_menu.addSeparator()
-    window.copy_action = edit_menu.addAction(
-        QCoreApplication.translate("MainWindow", "&Copy Selected Image"),
-        QKeySequence.StandardKey.Copy,
-        lambda: copy_selected(window),
-    )
+    session: Session
+    history: ParameterHistory
+    messages: Messages
+    settings: SettingsFile
 
-    view_menu = menu.addMenu(QCoreApplication.translate("MainWindow", "&View"))
-    zoom_in = view_menu.addAction(
-        QCoreApplication.translate("MainWindow", "Zoom &In"), lambda: window.view_link.zoom_by(1.25)
-    )
-    # Ctrl+= too: on most keyboards "+" needs Shift.
-    zoom_in.setShortcuts([QKeySequence(QKeySequence.StandardKey.ZoomIn), QKeySequence("Ctrl+=")])
-    view_menu.addAction(
-        QCoreApplication.translate("MainWindow", "Zoom &Out"),
-        QKeySequence.StandardKey.ZoomOut,
-        lambda: window.view_link.zoom_by(0.8),
-    )
-    view_menu.addAction(
-        QCoreApplication.translate("MainWindow", "&Fit to Window"),
-        QKeySequence("Ctrl+0"),
-        window.view_link.fit_to_window,
-    )
-    view_menu.addAction(
-        QCoreApplication.translate("MainWindow", "&Actual Size (100%)"),
-        QKeySequence("Ctrl+1"),
-        lambda: window.view_link.set_zoom(1.0),
-    )
-    window.other_pane_action = view_menu.addAction(
-        QCoreApplication.translate("MainWindow", "Select the Other &Pane"),
-        QKeySequence(Qt.Key.Key_F6),
-        window.select_other_pane,
-    )
-    view_menu.addSeparator()
-    window.show_actions = QActionGroup(window)
+    @property
+    def view_link(self) -> ViewLink: ...
+
+    @property
+    def jax_device(self) -> str | None: ...
+
+    def menuBar(self) -> QMenuBar: ...
+
+    def choose_photo(self) -> None: ...
+
+    def save_results(self) -> None: ...
+
+    def copy_selected(self) -> None: ...
+
+    def close(self) -> bool: ...
+
+    def select_other_pane(self) -> None: ...
+
+    def set_show(self, key: str) -> None: ...
+
+    def set_panes_stacked(self, stacked: bool) -> None: ...
+
+    def run_comparison(self) -> None: ...
+
+    def cancel_run(self) -> None: ...
+
+    def open_sweep(self) -> None: ...
+
+    def open_camera(self) -> None: ...
+
+    def offer_camera(self) -> None: ...
+
+    def show_shortcuts(self) -> None: ...
+
+    def show_about(self) -> None: ...
+
+
+# Shortcuts as QKeySequence takes them: a standard key, a key, or text ("Ctrl+L").
+Keys = tuple[QKeySequence.StandardKey | Qt.Key | str, ...]
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    """One action of a menu: its words (in the "MainWindow" context), its shortcuts, what it
+    does (a command of the window), and the name the window keeps it by (None: nothing
+    else needs it)."""
+
+    text: str
+    command: Callable[[MenuWindow], Callable[[], object]] | None = None
+    keys: Keys = ()
+    name: str | None = None
+    checkable: bool = False
+    tip: str | None = None
+
+
+SEPARATOR = None  # a line between groups of actions
+
+# Every menu's plain actions, in order; the few built otherwise (Open Recent, Undo and Redo
+# from the parameter history, the views of Show, Live Preview's checked state) are marked
+# where they go by their names.
+MENUS: tuple[tuple[str, tuple[MenuItem | str | None, ...]], ...] = (
+    (
+        QT_TRANSLATE_NOOP("MainWindow", "&File"),
+        (
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "&Open…"),
+                lambda w: w.choose_photo,
+                (QKeySequence.StandardKey.Open,),
+                "open",
+            ),
+            "recent_menu",
+            # Only while a camera is there: asked each time the menu opens (blurapp.ui.camera).
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "Open &Camera"),
+                lambda w: w.open_camera,
+                name="camera",
+            ),
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "&Save Results…"),
+                lambda w: w.save_results,
+                (QKeySequence.StandardKey.Save,),
+                "save",
+            ),
+            SEPARATOR,
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "&Quit"),
+                lambda w: w.close,
+                (QKeySequence.StandardKey.Quit,),
+            ),
+        ),
+    ),
+    (
+        QT_TRANSLATE_NOOP("MainWindow", "&Edit"),
+        (
+            "undo",
+            "redo",
+            SEPARATOR,
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "&Copy Selected Image"),
+                lambda w: w.copy_selected,
+                (QKeySequence.StandardKey.Copy,),
+                "copy",
+            ),
+        ),
+    ),
+    (
+        QT_TRANSLATE_NOOP("MainWindow", "&View"),
+        (
+            # Ctrl+= too: on most keyboards "+" needs Shift.
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "Zoom &In"),
+                lambda w: lambda: w.view_link.zoom_by(1.25),
+                (QKeySequence.StandardKey.ZoomIn, "Ctrl+="),
+            ),
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "Zoom &Out"),
+                lambda w: lambda: w.view_link.zoom_by(0.8),
+                (QKeySequence.StandardKey.ZoomOut,),
+            ),
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "&Fit to Window"),
+                lambda w: w.view_link.fit_to_window,
+                ("Ctrl+0",),
+            ),
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "&Actual Size (100%)"),
+                lambda w: lambda: w.view_link.set_zoom(1.0),
+                ("Ctrl+1",),
+            ),
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "Select the Other &Pane"),
+                lambda w: w.select_other_pane,
+                (Qt.Key.Key_F6,),
+                "other_pane",
+            ),
+            SEPARATOR,
+            "show",
+            SEPARATOR,
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "Panes One A&bove the Other"),
+                name="stacked",
+                checkable=True,
+                tip=QT_TRANSLATE_NOOP(
+                    "MainWindow",
+                    "Wide photos get more room one above the other; tall ones side by side",
+                ),
+            ),
+            # Checked while on; see blurapp.ui.presentation, which does the rest.
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "P&resentation"),
+                None,
+                (Qt.Key.Key_F11,),
+                "presentation",
+                checkable=True,
+            ),
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "&Live Preview"),
+                None,
+                ("Ctrl+L",),
+                "live",
+                checkable=True,
+            ),
+            # At fit zoom a large photo's blur is too fine to see: an inset of it at 100%.
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "&Detail at 100%"),
+                None,
+                ("Ctrl+D",),
+                "detail",
+                checkable=True,
+            ),
+        ),
+    ),
+    (
+        QT_TRANSLATE_NOOP("MainWindow", "&Run"),
+        (
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "&Run"),
+                lambda w: w.run_comparison,
+                ("Ctrl+R", QKeySequence.StandardKey.Refresh),
+                "run",
+            ),
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "&Cancel"),
+                lambda w: w.cancel_run,
+                (Qt.Key.Key_Escape,),
+                "cancel",
+            ),
+            SEPARATOR,
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "Scaling &Sweep…"),
+                lambda w: w.open_sweep,
+                name="sweep",
+            ),
+        ),
+    ),
+    (
+        # Enabled while a clip is open; the clip player (blurapp.ui.clip_player) connects them.
+        QT_TRANSLATE_NOOP("ClipPlayer", "&Clip"),
+        (
+            MenuItem(
+                QT_TRANSLATE_NOOP("ClipPlayer", "&Play/Pause"), None, (Qt.Key.Key_Space,), "play"
+            ),
+            MenuItem(
+                QT_TRANSLATE_NOOP("ClipPlayer", "P&revious Frame"),
+                None,
+                (Qt.Key.Key_Left, ","),
+                "previous_frame",
+            ),
+            MenuItem(
+                QT_TRANSLATE_NOOP("ClipPlayer", "&Next Frame"),
+                None,
+                (Qt.Key.Key_Right, "."),
+                "next_frame",
+            ),
+        ),
+    ),
+    (
+        QT_TRANSLATE_NOOP("MainWindow", "&Help"),
+        (
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "&Keyboard Shortcuts"),
+                lambda w: w.show_shortcuts,
+                (QKeySequence.StandardKey.HelpContents,),
+                "shortcuts",
+            ),
+            MenuItem(QT_TRANSLATE_NOOP("MainWindow", "&About BlurApp"), lambda w: w.show_about),
+        ),
+    ),
+)
+
+
+@dataclass
+class WindowActions:
+    """The menus' actions the window enables, checks or connects, by name (see MENUS)."""
+
+    open: QAction
+    recent_menu: QMenu
+    camera: QAction
+    save: QAction
+    undo: QAction
+    redo: QAction
+    copy: QAction
+    other_pane: QAction
+    show: QActionGroup  # Blurred results, Original, Difference, Before/after
+    stacked: QAction
+    presentation: QAction
+    live: QAction
+    detail: QAction
+    run: QAction
+    cancel: QAction
+    sweep: QAction
+    shortcuts: QAction
+    play: QAction
+    previous_frame: QAction
+    next_frame: QAction
+
+    def clip_actions(self) -> tuple[QAction, ...]:
+        return (self.play, self.previous_frame, self.next_frame)
+
+
+def _shortcut(key: QKeySequence.StandardKey | Qt.Key | str) -> QKeySequence:
+    return QKeySequence(key)
+
+
+def build_menus(window: MenuWindow) -> WindowActions:
+    """The menu bar's menus from MENUS, with their shortcuts; the actions the window needs
+    again, by name."""
+    named: dict[str, object] = {}
+    for title, items in MENUS:
+        context = "ClipPlayer" if title == "&Clip" else "MainWindow"
+        menu = window.menuBar().addMenu(QCoreApplication.translate(context, title))
+        if title == "&File":
+            menu.aboutToShow.connect(window.offer_camera)
+        for item in items:
+            if item is SEPARATOR:
+                menu.addSeparator()
+            elif isinstance(item, str):
+                named[item] = _build_special(item, menu, window)
+            else:
+                action = menu.addAction(QCoreApplication.translate(context, item.text))
+                action.setShortcuts([_shortcut(key) for key in item.keys])
+                action.setCheckable(item.checkable)
+                if item.tip is not None:
+                    action.setToolTip(QCoreApplication.translate(context, item.tip))
+                if item.command is not None:
+                    action.triggered.connect(_without_checked(item.command(window)))
+                if item.name is not None:
+                    named[item.name] = action
+    actions = WindowActions(**named)  # type: ignore[arg-type]
+    actions.camera.setVisible(False)
+    actions.detail.setChecked(True)
+    actions.live.setChecked(window.session.live)
+    actions.live.toggled.connect(window.session.set_live)
+    actions.stacked.toggled.connect(window.set_panes_stacked)
+    actions.detail.toggled.connect(window.view_link.set_detail_on)
+    for action in actions.clip_actions():
+        action.setEnabled(False)
+    return actions
+
+
+def _without_checked(command: Callable[[], object]) -> Callable[[], None]:
+    """A command for QAction.triggered, which passes `checked` to a slot that takes it."""
+
+    def triggered(*_: object) -> None:
+        command()
+
+    return triggered
+
+
+def _build_special(name: str, menu: QMenu, window: MenuWindow) -> QMenu | QAction | QActionGroup:
+    """The parts of MENUS that are not plain actions."""
+    if name == "recent_menu":
+        return menu.addMenu(QCoreApplication.translate("MainWindow", "Open &Recent"))
+    if name in ("undo", "redo"):
+        # "Undo Sigma": the stack names the parameter each step changes (blurapp.ui.undo).
+        stack = window.history.stack
+        if name == "undo":
+            action = stack.createUndoAction(menu, QCoreApplication.translate("MainWindow", "&Undo"))
+            action.setShortcut(QKeySequence.StandardKey.Undo)
+        else:
+            action = stack.createRedoAction(menu, QCoreApplication.translate("MainWindow", "&Redo"))
+            action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        menu.addAction(action)
+        return action
+    assert name == "show", name
+    group = QActionGroup(menu)
     for number, (key, label) in enumerate(SHOW_LABELS.items(), start=1):
-        action = view_menu.addAction(
-            window.session.captions.tr(label),
-            QKeySequence(f"Alt+{number}"),
-            lambda key=key: window.set_show(key),
-        )
+        action = menu.addAction(window.session.captions.tr(label))
+        action.setShortcut(QKeySequence(f"Alt+{number}"))
+        action.triggered.connect(lambda _=False, key=key: window.set_show(key))
         action.setCheckable(True)
         action.setData(key)
         action.setChecked(key == window.session.show)
-        window.show_actions.addAction(action)
-    view_menu.addSeparator()
-    window.stacked_action = view_menu.addAction(
-        QCoreApplication.translate("MainWindow", "Panes One A&bove the Other")
-    )
-    window.stacked_action.setCheckable(True)
-    window.stacked_action.setToolTip(
-        QCoreApplication.translate(
-            "MainWindow", "Wide photos get more room one above the other; tall ones side by side"
-        )
-    )
-    window.stacked_action.toggled.connect(window.set_panes_stacked)
-    # Checked while on; see blurapp.ui.presentation, which does the rest.
-    window.presentation_action = view_menu.addAction(
-        QCoreApplication.translate("MainWindow", "P&resentation"), QKeySequence(Qt.Key.Key_F11)
-    )
-    window.presentation_action.setCheckable(True)
-    window.live_action = view_menu.addAction(
-        QCoreApplication.translate("MainWindow", "&Live Preview"), QKeySequence("Ctrl+L")
-    )
-    window.live_action.setCheckable(True)
-    window.live_action.setChecked(window.session.live)
-    window.live_action.toggled.connect(window.session.set_live)
-    # At fit zoom a large photo's blur is too fine to see: an inset of it at 100%.
-    window.detail_action = view_menu.addAction(
-        QCoreApplication.translate("MainWindow", "&Detail at 100%"), QKeySequence("Ctrl+D")
-    )
-    window.detail_action.setCheckable(True)
-    window.detail_action.setChecked(True)
-    window.detail_action.toggled.connect(window.view_link.set_detail_on)
-
-    run_menu = menu.addMenu(QCoreApplication.translate("MainWindow", "&Run"))
-    window.run_action = run_menu.addAction(
-        QCoreApplication.translate("MainWindow", "&Run"), window.run_comparison
-    )
-    window.run_action.setShortcuts(
-        [QKeySequence("Ctrl+R"), QKeySequence(QKeySequence.StandardKey.Refresh)]
-    )
-    window.cancel_action = run_menu.addAction(
-        QCoreApplication.translate("MainWindow", "&Cancel"),
-        QKeySequence(Qt.Key.Key_Escape),
-        window.cancel_run,
-    )
-    run_menu.addSeparator()
-    window.sweep_action = run_menu.addAction(
-        QCoreApplication.translate("MainWindow", "Scaling &Sweep…"),
-        lambda: open_sweep_window(window),
-    )
-
-    build_clip_menu(window, menu)
-
-    help_menu = menu.addMenu(QCoreApplication.translate("MainWindow", "&Help"))
-    window.shortcuts_action = help_menu.addAction(
-        QCoreApplication.translate("MainWindow", "&Keyboard Shortcuts"),
-        QKeySequence.StandardKey.HelpContents,
-        lambda: show_shortcuts(window),
-    )
-    help_menu.addAction(
-        QCoreApplication.translate("MainWindow", "&About BlurApp"), lambda: show_about(window)
-    )
+        group.addAction(action)
+    return group
 
 
 def _photo_file_filter() -> str:
@@ -183,12 +383,12 @@ def _photo_file_filter() -> str:
     return f"{images} ({' '.join(extensions)});;{everything} (*)"
 
 
-def choose_photo_file(window: MainWindow) -> Path | None:
+def choose_photo_file(parent: QWidget, settings: SettingsFile) -> Path | None:
     """File ▸ Open's dialog, from the folder open_folder() names: the photo chosen, if any."""
     path, _ = QFileDialog.getOpenFileName(
-        window,
+        parent,
         QCoreApplication.translate("MainWindow", "Open Photo"),
-        display_path(open_folder(window.settings)),
+        display_path(open_folder(settings)),
         _photo_file_filter(),
     )
     return Path(path) if path else None
@@ -210,32 +410,34 @@ def shortcut_rows(menu_bar: QMenuBar) -> list[tuple[str, str, str]]:
     return rows
 
 
-def show_shortcuts(window: MainWindow) -> None:
+def show_shortcuts(window: QMainWindow) -> None:
     """Help ▸ Keyboard Shortcuts: every shortcut of the menus, read from the menus."""
     ShortcutsDialog(shortcut_rows(window.menuBar()), window).exec()
 
 
-def show_about(window: MainWindow) -> None:
+def show_about(parent: QWidget, jax_device: str | None) -> None:
     from blurapp.core.paths import log_file_path
 
-    AboutDialog(version_rows(window.jax_device), display_path(log_file_path()), window).exec()
+    AboutDialog(version_rows(jax_device), display_path(log_file_path()), parent).exec()
 
 
 class RecentFiles:
     """File ▸ Open Recent: the photos opened last, newest first, kept in the settings."""
 
-    def __init__(self, window: MainWindow, menu: QMenu) -> None:
-        self._window, self.menu = window, menu
+    def __init__(
+        self, settings: SettingsFile, open_photo: Callable[[str], None], menu: QMenu
+    ) -> None:
+        self._settings, self._open_photo, self.menu = settings, open_photo, menu
         self.rebuild()
 
     def paths(self) -> list[str]:
         """The paths, exactly as the file system names them."""
-        return list(read_setting(self._window.settings, "recent_files"))
+        return list(read_setting(self._settings, "recent_files"))
 
     def remember(self, path: Path) -> None:
         entry = str(path.resolve())
         recent = [entry] + [item for item in self.paths() if item != entry]
-        write_setting(self._window.settings, "recent_files", tuple(recent[:MAX_RECENT_FILES]))
+        write_setting(self._settings, "recent_files", tuple(recent[:MAX_RECENT_FILES]))
         self.rebuild()
 
     def rebuild(self) -> None:
@@ -244,7 +446,7 @@ class RecentFiles:
         for number, item in enumerate(recent, start=1):
             action = self.menu.addAction(
                 f"&{number} {display_path(Path(item).name)}",
-                lambda item=item: self._window.open_photo(item),
+                lambda item=item: self._open_photo(item),
             )
             action.setToolTip(display_path(item))
         if recent:
@@ -253,5 +455,5 @@ class RecentFiles:
         self.menu.setEnabled(bool(recent))
 
     def _clear(self) -> None:
-        write_setting(self._window.settings, "recent_files", ())
+        write_setting(self._settings, "recent_files", ())
         self.rebuild()

@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QFontMetrics, QKeySequence
+from PySide6.QtWidgets import QMainWindow
 
-from blurapp.ui.figures_panel import RowArrangement
+from blurapp.ui.figures_panel import WINDOW_ROWS, RowArrangement
 from blurapp.ui.fonts import scaled_font
 
 if TYPE_CHECKING:
-    from blurapp.ui.main_window import MainWindow
+    from blurapp.ui.menus import WindowActions
+    from blurapp.ui.window_layout import WindowWidgets
 
 FIGURES_SCALE = 2.0  # the figures, the chart and the captions: twice the normal type
 SPEEDUP_SCALE = 3.0  # the speed-up, the figure a demo is about: the largest type
@@ -51,9 +53,6 @@ PRESENTED_ROWS = RowArrangement(
     # diff" off the screen; 1.1 leaves it 36 px to spare.
     detail_scale=1.1,
 )
-# Outside presentation mode the speed-up leads too: at the window's smallest size it is the
-# figure that must show without scrolling.
-WINDOW_ROWS = RowArrangement(first=("speedup", "warning"))
 # The side panel's width when presenting. Panes side by side are short of width, not height, so
 # each pixel the panel gives up makes the pictures larger. It keeps a share of the screen, and at
 # least this many characters of presentation type: the chart names its bars in two fifths of its
@@ -63,12 +62,12 @@ SIDE_PANEL_CHARACTERS = 38
 
 
 class Presentation(QObject):
-    """Turns `window`'s presentation mode on and off as its presentation_action is checked."""
+    """Turns `window`'s presentation mode on and off as View ▸ Presentation is checked."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow, widgets: WindowWidgets, actions: WindowActions) -> None:
         super().__init__(window)
-        self._window = window
-        self._action = window.presentation_action
+        self._window, self._widgets, self._actions = window, widgets, actions
+        self._action = actions.presentation
         self._was_maximized = False
         self._geometry_before = QByteArray()
         self._side_width_limits = (0, 0)
@@ -79,7 +78,7 @@ class Presentation(QObject):
         self._leave_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
         self._leave_action.triggered.connect(lambda: self._action.setChecked(False))
         window.addAction(self._leave_action)
-        window.cancel_action.enabledChanged.connect(self._update_escape)
+        actions.cancel.enabledChanged.connect(self._update_escape)
         self._action.toggled.connect(self._on_toggled)
         self._update_escape()
         window.installEventFilter(self)
@@ -103,21 +102,21 @@ class Presentation(QObject):
         window = self._window
         self._was_maximized = window.isMaximized()
         self._geometry_before = window.saveGeometry()
-        side = window.side_panel
+        side = self._widgets.side_panel
         self._side_width_limits = (side.minimumWidth(), side.maximumWidth())
-        window.figures.arrange_rows(PRESENTED_ROWS)
-        window.figures.set_font_scale(FIGURES_SCALE, SPEEDUP_SCALE)
-        for pane in window.panes:
+        self._widgets.figures.arrange_rows(PRESENTED_ROWS)
+        self._widgets.figures.set_font_scale(FIGURES_SCALE, SPEEDUP_SCALE)
+        for pane in self._widgets.panes:
             pane.set_caption_scale(FIGURES_SCALE)
         self._fit_side_panel(window.screen().geometry().width())
         window.showFullScreen()
 
     def _fit_side_panel(self, width: int) -> None:
         """The side panel's width for a full-screen window `width` pixels wide."""
-        window = self._window
-        character = QFontMetrics(scaled_font(window.figures, FIGURES_SCALE)).averageCharWidth()
+        font = scaled_font(self._widgets.figures, FIGURES_SCALE)
+        character = QFontMetrics(font).averageCharWidth()
         share = width * SIDE_PANEL_SHARE
-        window.side_panel.setFixedWidth(round(max(share, SIDE_PANEL_CHARACTERS * character)))
+        self._widgets.side_panel.setFixedWidth(round(max(share, SIDE_PANEL_CHARACTERS * character)))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         # Full screen on another screen (a projector of its own resolution): fit it again.
@@ -127,11 +126,11 @@ class Presentation(QObject):
 
     def _leave(self) -> None:
         window = self._window
-        window.figures.arrange_rows(WINDOW_ROWS)
-        window.figures.set_font_scale(1)
-        for pane in window.panes:
+        self._widgets.figures.arrange_rows(WINDOW_ROWS)
+        self._widgets.figures.set_font_scale(1)
+        for pane in self._widgets.panes:
             pane.set_caption_scale(1)
-        side = window.side_panel
+        side = self._widgets.side_panel
         side.setMinimumWidth(self._side_width_limits[0])
         side.setMaximumWidth(self._side_width_limits[1])
         if self._was_maximized:
@@ -140,4 +139,4 @@ class Presentation(QObject):
             window.showNormal()
 
     def _update_escape(self) -> None:
-        self._leave_action.setEnabled(self.is_on() and not self._window.cancel_action.isEnabled())
+        self._leave_action.setEnabled(self.is_on() and not self._actions.cancel.isEnabled())

@@ -82,7 +82,7 @@ def measure(photo: Path) -> dict:
             if engine not in window.session.pane_engines:
                 return
             # Render the pane now, through the same paint code the screen's next frame runs.
-            window.panes[window.session.pane_engines.index(engine)].view.viewport().grab()
+            window.widgets.panes[window.session.pane_engines.index(engine)].view.viewport().grab()
             display[engine] = time.perf_counter() - sent_at
 
         class Receiver(QObject):
@@ -116,7 +116,7 @@ def measure(photo: Path) -> dict:
         window.run_comparison()
         wait_for(window.results_shown)
         outcome = outcomes[-1]
-        for view in (window.left_pane.view, window.right_pane.view):
+        for view in (window.widgets.left_pane.view, window.widgets.right_pane.view):
             view.viewport().grab()
         both_painted = time.perf_counter() - outcome.sent_at
         app.processEvents()
@@ -124,15 +124,15 @@ def measure(photo: Path) -> dict:
 
         def repaint_both() -> float:
             start = time.perf_counter()
-            for view in (window.left_pane.view, window.right_pane.view):
+            for view in (window.widgets.left_pane.view, window.widgets.right_pane.view):
                 view.viewport().grab()
             return time.perf_counter() - start
 
-        window.view_link.fit_to_window()
+        window.widgets.view_link.fit_to_window()
         fit = repaint_both()
-        window.view_link.set_zoom(1.0)
+        window.widgets.view_link.set_zoom(1.0)
         actual = repaint_both()
-        window.left_pane.view.horizontalScrollBar().setValue(400)
+        window.widgets.left_pane.view.horizontalScrollBar().setValue(400)
         panned = repaint_both()
         result = outcome.result
         if os.environ.get("BLURAPP_PROBE_DEBUG"):
@@ -200,7 +200,7 @@ def _drag_sigma(window, photo: Path, shown: list, wait_until, pause) -> dict:
     # The preview of the photo as opened: JAX-jit compiles (or loads) its program here.
     if not wait_until(lambda: set(DEFAULT_ENGINES) <= {engine for engine, _ in shown}):
         return {"error": "the live preview did not show the photo"}
-    jax_pane = window.panes[window.session.pane_engines.index(JAX_JIT.name)]
+    jax_pane = window.widgets.panes[window.session.pane_engines.index(JAX_JIT.name)]
     latencies = []
     sigma = window.session.parameters.sigma
     for step in range(1, LIVE_CHANGES + 1):

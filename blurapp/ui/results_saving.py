@@ -5,7 +5,7 @@ Image: the selected pane's picture, to the clipboard."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
@@ -15,10 +15,23 @@ from blurapp.core.wording import display_path
 from blurapp.ui.settings import open_folder, read_setting, write_setting
 
 if TYPE_CHECKING:
-    from blurapp.ui.main_window import MainWindow
+    from blurapp.app.session import Session
+    from blurapp.app.settings_file import SettingsFile
+    from blurapp.ui.messages import Messages
+    from blurapp.ui.window_layout import WindowWidgets
 
 
-def _confirm_mixed_parameters(window: MainWindow) -> bool:
+class ResultsWindow(Protocol):
+    """What saving and copying results use of the main window (a QWidget, the dialogs' parent)."""
+
+    session: Session
+    settings: SettingsFile
+    messages: Messages
+    widgets: WindowWidgets
+    selected_pane: int
+
+
+def _confirm_mixed_parameters(window: ResultsWindow) -> bool:
     """The results were made with different parameters: say so and ask."""
     lines = window.session.captions.mixed_parameters()
     answer = QMessageBox.question(
@@ -38,7 +51,7 @@ def _confirm_mixed_parameters(window: MainWindow) -> bool:
     return answer == QMessageBox.StandardButton.Save
 
 
-def _choose_out_of_date(window: MainWindow, results: dict) -> dict | None:
+def _choose_out_of_date(window: ResultsWindow, results: dict) -> dict | None:
     """When a result is out of date (made before the parameters or the photo changed), say so
     and ask: Save keeps to the current results, Save All includes the out-of-date ones too; None
     for Cancel."""
@@ -78,7 +91,7 @@ def _choose_out_of_date(window: MainWindow, results: dict) -> dict | None:
     return None
 
 
-def save_results(window: MainWindow) -> None:
+def save_results(window: ResultsWindow) -> None:
     """Write each engine's result as PNG, atomically, into a folder the user picks."""
     session = window.session
     results = session.captions.saved_results()
@@ -109,7 +122,7 @@ def save_results(window: MainWindow) -> None:
         for path in targets.values():
             check_output_path(path, source=session.photo.path)
     except OutputError as error:
-        window._warn(
+        window.messages.warn(
             QCoreApplication.translate("MainWindow", "Cannot Save Results"),
             _translated(error),
             error=error,
@@ -141,14 +154,14 @@ def save_results(window: MainWindow) -> None:
                 description=session.captions.result_description(engine),
             )
     except OutputError as error:
-        window._warn(
+        window.messages.warn(
             QCoreApplication.translate("MainWindow", "Cannot Save Results"),
             _translated(error),
             error=error,
         )
         return
     write_setting(window.settings, "last_save_folder", str(folder))
-    window.status_label.setText(
+    window.widgets.status_label.setText(
         QCoreApplication.translate("MainWindow", "Saved {files} in {folder}").format(
             files=", ".join(display_path(p.name) for p in targets.values()),
             folder=display_path(folder),
@@ -162,12 +175,12 @@ def _translated(error: OutputError) -> str:
     return translated_problem(error)
 
 
-def copy_selected(window: MainWindow) -> None:
+def copy_selected(window: ResultsWindow) -> None:
     """Edit ▸ Copy Selected Image: the selected pane's picture to the clipboard."""
-    pane = window.panes[window.selected_pane]
+    pane = window.widgets.panes[window.selected_pane]
     if pane.view.has_picture():
         QApplication.clipboard().setImage(pane.view.image())
-        window.status_label.setText(
+        window.widgets.status_label.setText(
             QCoreApplication.translate("MainWindow", "Copied the {engine} image").format(
                 engine=pane.title
             )

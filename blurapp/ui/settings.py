@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QByteArray, QStandardPaths
 
@@ -32,7 +32,30 @@ from blurapp.core.sample import sample_photo_path
 from blurapp.core.spec import BlurSpec
 
 if TYPE_CHECKING:
-    from blurapp.ui.main_window import MainWindow
+    from blurapp.app.session import Session
+
+
+class SavesGeometry(Protocol):
+    def geometry_to_save(self) -> QByteArray: ...
+
+
+class RememberingWindow(Protocol):
+    """What a window's settings are read into and saved from."""
+
+    settings: SettingsFile
+    session: Session
+    presentation: SavesGeometry  # blurapp.ui.presentation's, which knows the geometry to keep
+
+    def restoreGeometry(self, geometry: QByteArray) -> bool: ...
+
+    def resize(self, width: int, height: int) -> None: ...
+
+    def set_parameters(self, **changes: object) -> None: ...
+
+    def set_panes_stacked(self, stacked: bool) -> None: ...
+
+    def panes_stacked(self) -> bool: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +209,7 @@ def open_folder(settings: SettingsFile) -> Path:
     return Path(pictures) if pictures and Path(pictures).is_dir() else Path.home()
 
 
-def restore_window_settings(window: MainWindow) -> None:
+def restore_window_settings(window: RememberingWindow) -> None:
     """Give `window` the geometry, parameters, engines and live preview it had last."""
     settings, session = window.settings, window.session
     geometry = read_setting(settings, "geometry")
@@ -208,7 +231,7 @@ def restore_window_settings(window: MainWindow) -> None:
     window.set_panes_stacked(read_setting(settings, "panes_stacked"))
 
 
-def save_window_settings(window: MainWindow) -> None:
+def save_window_settings(window: RememberingWindow) -> None:
     settings, session = window.settings, window.session
     parameters = session.parameters
     write_setting(settings, "geometry", window.presentation.geometry_to_save())

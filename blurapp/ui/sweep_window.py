@@ -45,6 +45,7 @@ from blurapp.core.saving import OutputError, write_atomically
 from blurapp.core.spec import BlurSpec
 from blurapp.core.sweep import DEFAULT_MAX_MEGAPIXELS, SweepPoint, write_sweep_csv
 from blurapp.core.wording import display_path
+from blurapp.ui.messages import Messages
 from blurapp.ui.runner import Runner
 from blurapp.ui.sweep_chart import SweepChart
 
@@ -76,8 +77,10 @@ class SweepWindow(QDialog):
         *,
         repeats: int | None = None,
         first_calls: FirstCalls | None = None,
+        messages: Messages | None = None,
     ) -> None:
         super().__init__(parent)
+        self._messages = messages  # the main window's, when it belongs to one
         self.setWindowTitle(self.tr("Scaling Sweep"))
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self._closed = False  # closed, and deleted soon when WA_DeleteOnClose: never reused
@@ -228,10 +231,9 @@ class SweepWindow(QDialog):
 
     def _warn(self, title: str, text: str, *, error: BaseException | None = None) -> None:
         """Tell the user as the window this one belongs to does (which logs it, and shows no
-        message box with its show_messages off); on its own, log it and show a box."""
-        owner = self.parent()
-        if owner is not None and hasattr(owner, "_warn"):
-            owner._warn(title, text, error=error)
+        message box with its boxes off); on its own, log it and show a box."""
+        if self._messages is not None:
+            self._messages.warn(title, text, error=error)
             return
         log.warning("%s: %s", title, text, exc_info=error)
         QMessageBox.warning(self, title, text)
@@ -381,6 +383,7 @@ def open_sweep_window(window) -> SweepWindow | None:
             session.timed,
             window,
             first_calls=session.first_calls,
+            messages=window.messages,
         )
         sweep.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         sweep.sweep_started.connect(lambda: stop_window_run(window))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -23,16 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.captions import RIGHT
 from blurapp.app.jobs import BlocksDone, blur_to_file_job, failure_words, is_foreseen
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
+from blurapp.ui.messages import Messages
 from blurapp.ui.runner import Runner
-from blurapp.ui.translations import translated_problem
-
-if TYPE_CHECKING:
-    from blurapp.ui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
@@ -177,45 +172,30 @@ class TiledBlurDialog(QDialog):
         super().closeEvent(event)
 
 
-def offer_blur_by_blocks(window: MainWindow, error: PhotoError) -> bool:
-    """A TIFF or zarr image too large for `window` to open (it failed with `error`): offer to
-    blur it to a file by blocks. Whether it was offered (the user was asked, instead of being
-    told it failed); the dialog of a blur started is `window.tiled_blur` until it ends."""
+def needs_blur_by_blocks(error: PhotoError, *, color: bool) -> bool:
+    """Whether the image that failed to open with `error` is a TIFF or zarr image too large to
+    open, which can still be blurred to a file by blocks."""
     from blurapp.scale.tiled_read import needs_tiles
 
-    session = window.session
-    parameters = session.parameters
     try:
-        if not needs_tiles(error.path, color=parameters.color):
-            return False
+        return bool(needs_tiles(error.path, color=color))
     except Exception:
         log.debug("could not tell whether %s needs tiles", error.path, exc_info=True)
         return False
-    log.info("%s", error, exc_info=error)
-    engine = session.pane_engines[RIGHT]
-    window.tiled_blur = _ask_and_start(
-        window, error.path, parameters, engine, translated_problem(error)
-    )
-    if window.tiled_blur is not None:
-        window.tiled_blur.ended.connect(lambda how, text: _on_done(window, how, text))
-    if window.photo is not None:
-        window.status_label.setText(window.controller.photo_status())
-    return True
 
 
-def _on_done(window: MainWindow, how: str, text: str) -> None:
-    window.tiled_blur = None  # the dialog deletes itself
-    window.status_label.setText(text)
-    window.blur_by_blocks_done.emit(how, text)
-    if how == "written" and window.show_messages:
+def tell_blurred_by_blocks(parent: QWidget, messages: Messages, how: str, text: str) -> None:
+    """How a blur by blocks ended, told as the user expects: a written file in a box, a
+    failure as a warning, a cancel only in the status line (the window's)."""
+    if how == "written" and messages.boxes:
         QMessageBox.information(
-            window, QCoreApplication.translate("MainWindow", "Blurred by Blocks"), text
+            parent, QCoreApplication.translate("MainWindow", "Blurred by Blocks"), text
         )
     elif how == "failed":
-        window._warn(QCoreApplication.translate("MainWindow", "Cannot Blur by Blocks"), text)
+        messages.warn(QCoreApplication.translate("MainWindow", "Cannot Blur by Blocks"), text)
 
 
-def _ask_and_start(
+def ask_to_blur_by_blocks(
     window: QWidget, source: Path, parameters: BlurSpec, engine: str, problem: str
 ) -> TiledBlurDialog | None:
     """Ask whether to blur `source` (which the window cannot open: `problem`) to a file by

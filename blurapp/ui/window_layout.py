@@ -1,27 +1,36 @@
 """The main window's widgets and where they sit: the two result panes side by side, the side
-panel (the controls above the figures), the status bar; what a Designer form would hold. The
-window connects them (blurapp.ui.main_window)."""
+panel (the controls above the figures), the status bar; what a Designer form would hold, handed
+back as one record (WindowWidgets). The window connects them (blurapp.ui.main_window)."""
 
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
-from blurapp.app.captions import LEFT
-from blurapp.ui.clip_player import ClipBar
-from blurapp.ui.figures_panel import FiguresPanel
+from blurapp.app.captions import Translate
+from blurapp.ui.clip_bar import ClipBar
+from blurapp.ui.figures_panel import WINDOW_ROWS, FiguresPanel
 from blurapp.ui.identity import app_icon
 from blurapp.ui.image_pane import CaptionLink, ResultPane
 from blurapp.ui.image_view import ViewLink
-from blurapp.ui.presentation import WINDOW_ROWS
 from blurapp.ui.side_panel import BlurControls
 from blurapp.ui.text_fitting import ElidedLabel, FittingProgressBar
-
-if TYPE_CHECKING:
-    from blurapp.ui.main_window import MainWindow
 
 # The smallest window in which the parameters, the figures and two captioned panes can all
 # be read (the panes' captions wrap to at most four lines).
@@ -32,82 +41,148 @@ SIDE_BY_SIDE = QBoxLayout.Direction.LeftToRight
 ONE_ABOVE_THE_OTHER = QBoxLayout.Direction.TopToBottom
 
 
-def arrange_panes(window: MainWindow, stacked: bool) -> None:
-    """The panes side by side, or one above the other (wide photos get more room that way)."""
-    direction = ONE_ABOVE_THE_OTHER if stacked else SIDE_BY_SIDE
-    if window.panes_layout.direction() != direction:
-        window.panes_layout.setDirection(direction)
+@dataclass
+class WindowWidgets:
+    """The main window's widgets, as lay_out makes them; the window connects them."""
+
+    panes: list[ResultPane]
+    left_pane: ResultPane
+    right_pane: ResultPane
+    view_link: ViewLink  # the panes' shared zoom and scroll
+    caption_link: CaptionLink
+    panes_layout: QBoxLayout
+    clip_bar: ClipBar  # under the panes, shown while a clip is open (blurapp.ui.clip_player)
+    controls: BlurControls
+    figures: FiguresPanel
+    side_panel: QWidget
+    progress_bar: FittingProgressBar
+    status_label: ElidedLabel
+    zoom_label: QLabel
+
+    # The controls by the names the tests and the menus use.
+    @property
+    def size_spin(self) -> QSpinBox:
+        return self.controls.size_spin
+
+    @property
+    def auto_size_check(self) -> QCheckBox:
+        return self.controls.auto_size_check
+
+    @property
+    def sigma_spin(self) -> QDoubleSpinBox:
+        return self.controls.sigma_spin
+
+    @property
+    def sigma_slider(self) -> QSlider:
+        return self.controls.sigma_slider
+
+    @property
+    def algorithm_combo(self) -> QComboBox:
+        return self.controls.algorithm_combo
+
+    @property
+    def engine_checks(self) -> dict[str, QCheckBox]:
+        return self.controls.engine_checks
+
+    @property
+    def show_combo(self) -> QComboBox:
+        return self.controls.show_combo
+
+    @property
+    def run_button(self) -> QPushButton:
+        return self.controls.run_button
+
+    @property
+    def cancel_button(self) -> QPushButton:
+        return self.controls.cancel_button
+
+    @property
+    def effective_size_label(self) -> QLabel:
+        return self.controls.effective_size_label
+
+    @property
+    def parameter_note(self) -> QLabel:
+        return self.controls.parameter_note
+
+    def arrange_panes(self, stacked: bool) -> None:
+        """The panes side by side, or one above the other (wide photos get more room so)."""
+        direction = ONE_ABOVE_THE_OTHER if stacked else SIDE_BY_SIDE
+        if self.panes_layout.direction() != direction:
+            self.panes_layout.setDirection(direction)
 
 
-def lay_out(window: MainWindow, engines: list[tuple[str, str]]) -> None:
-    """Build `window`'s widgets, as its attributes, for `engines` ((name, title) each)."""
-    session = window.session
-    window.panes = [ResultPane(engines, engine) for engine in session.pane_engines]
-    window.left_pane, window.right_pane = window.panes
-    window.view_link = ViewLink([pane.view for pane in window.panes])
-    window.caption_link = CaptionLink(window.panes)
-    window.select_pane(LEFT)
-    panes = QWidget()
-    window.panes_layout = layout = QBoxLayout(SIDE_BY_SIDE, panes)
+def lay_out(
+    window: QMainWindow, engines: list[tuple[str, str]], pane_engines: list[str], tr: Translate
+) -> WindowWidgets:
+    """Build `window`'s widgets for `engines` ((name, title) each), the panes showing
+    `pane_engines`, the controls' words through `tr`."""
+    panes = [ResultPane(engines, engine) for engine in pane_engines]
+    panes_widget = QWidget()
+    layout = QBoxLayout(SIDE_BY_SIDE, panes_widget)
     layout.setContentsMargins(0, 0, 0, 0)
     layout.setSpacing(2)
-    for pane in window.panes:
+    for pane in panes:
         layout.addWidget(pane, 1)
-    # Under the panes, shown while a clip is open (blurapp.ui.clip_player).
-    window.clip_bar = ClipBar()
+    clip_bar = ClipBar()
     centre = QWidget()
     column = QVBoxLayout(centre)
     column.setContentsMargins(0, 0, 0, 0)
     column.setSpacing(0)
-    column.addWidget(panes, 1)
-    column.addWidget(window.clip_bar)
+    column.addWidget(panes_widget, 1)
+    column.addWidget(clip_bar)
 
-    controls = window.controls = BlurControls(engines, session.captions.tr)
-    window.figures = FiguresPanel()
-    window.figures.arrange_rows(WINDOW_ROWS)
-    window.side_panel = QWidget()
-    window.side_panel.setMinimumWidth(330)
-    window.side_panel.setMaximumWidth(520)
-    side = QVBoxLayout(window.side_panel)
+    controls = BlurControls(engines, tr)
+    figures = FiguresPanel()
+    figures.arrange_rows(WINDOW_ROWS)
+    side_panel = QWidget()
+    side_panel.setMinimumWidth(330)
+    side_panel.setMaximumWidth(520)
+    side = QVBoxLayout(side_panel)
     side.setContentsMargins(6, 6, 6, 6)
     side.addWidget(controls)
-    side.addWidget(window.figures, 1)
-    # The controls by the names the tests and the menus use.
-    window.size_spin, window.auto_size_check = controls.size_spin, controls.auto_size_check
-    window.sigma_spin, window.sigma_slider = controls.sigma_spin, controls.sigma_slider
-    window.algorithm_combo = controls.algorithm_combo
-    window.engine_checks = controls.engine_checks
-    window.show_combo = controls.show_combo
-    window.run_button, window.cancel_button = controls.run_button, controls.cancel_button
-    window.effective_size_label = controls.effective_size_label
-    window.parameter_note = controls.parameter_note
+    side.addWidget(figures, 1)
 
-    window.progress_bar = FittingProgressBar()
-    window.progress_bar.setTextVisible(True)
-    window.progress_bar.hide()
+    progress_bar = FittingProgressBar()
+    progress_bar.setTextVisible(True)
+    progress_bar.hide()
     # Elided: a long folder name never runs on into the progress bar or the zoom.
-    window.status_label = ElidedLabel()
-    window.zoom_label = QLabel()
-    window.zoom_label.setToolTip(
+    status_label = ElidedLabel()
+    zoom_label = QLabel()
+    zoom_label.setToolTip(
         QCoreApplication.translate(
             "MainWindow", "Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%"
         )
     )
-    window.statusBar().addWidget(window.status_label, 1)
-    window.statusBar().addPermanentWidget(window.progress_bar)
-    window.statusBar().addPermanentWidget(window.zoom_label)
+    window.statusBar().addWidget(status_label, 1)
+    window.statusBar().addPermanentWidget(progress_bar)
+    window.statusBar().addPermanentWidget(zoom_label)
 
     splitter = QSplitter(Qt.Orientation.Horizontal)
-    splitter.addWidget(window.side_panel)
+    splitter.addWidget(side_panel)
     splitter.addWidget(centre)
     splitter.setStretchFactor(1, 1)
     splitter.setCollapsible(1, False)
     window.setCentralWidget(splitter)
     window.setMinimumSize(*MIN_WINDOW_SIZE)
     chain = [*controls.controls_in_tab_order()]
-    for pane in window.panes:
+    for pane in panes:
         chain += [pane.engine_combo, pane.view]
     for first, second in itertools.pairwise(chain):
         QWidget.setTabOrder(first, second)
     window.setAcceptDrops(True)
     window.setWindowIcon(app_icon())
+    return WindowWidgets(
+        panes=panes,
+        left_pane=panes[0],
+        right_pane=panes[1],
+        view_link=ViewLink([pane.view for pane in panes]),
+        caption_link=CaptionLink(panes),
+        panes_layout=layout,
+        clip_bar=clip_bar,
+        controls=controls,
+        figures=figures,
+        side_panel=side_panel,
+        progress_bar=progress_bar,
+        status_label=status_label,
+        zoom_label=zoom_label,
+    )

@@ -15,10 +15,10 @@ def run(qtbot, window, engines=None):
         # A pane's engine is always timed: the panes show the first and the last engine to time.
         window.set_pane_engine(0, engines[0])
         window.set_pane_engine(1, engines[-1])
-        for name in window.engine_checks:
+        for name in window.widgets.engine_checks:
             window.set_timed(name, name in engines)
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
-        qtbot.mouseClick(window.run_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(window.widgets.run_button, Qt.MouseButton.LeftButton)
     return shown.args[0]
 
 

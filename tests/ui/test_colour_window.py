@@ -27,9 +27,9 @@ def file_rgb(path):
 @pytest.mark.slow
 def test_colour_is_off_by_default_and_the_original_shows_the_photo_in_colour(make_window, qtbot):
     window = make_window()
-    assert not window.controls.color_check.isChecked()
+    assert not window.widgets.controls.color_check.isChecked()
     window.set_show("original")
-    shown = window.left_pane.view.image()
+    shown = window.widgets.left_pane.view.image()
     expected = file_rgb(sample_photo_path())
     points = [(10, 10), (300, 200), (599, 399)]
     assert any(len(set(expected[y, x])) > 1 for x, y in points)  # not grey pixels
@@ -39,7 +39,7 @@ def test_colour_is_off_by_default_and_the_original_shows_the_photo_in_colour(mak
     result = run(qtbot, window)
     assert result.reference_run.output.shape == (400, 600)
     window.set_show("blurred")
-    assert "colour" not in window.left_pane.caption_text()
+    assert "colour" not in window.widgets.left_pane.caption_text()
 
 
 @pytest.mark.parametrize("colour_on", [False, True])
@@ -48,7 +48,7 @@ def test_show_original_is_captioned_colour_as_it_is_drawn(make_window, colour_on
     window.set_parameters(color=colour_on)
     window.set_show("original")
     expected = file_rgb(sample_photo_path())
-    for pane in (window.left_pane, window.right_pane):
+    for pane in (window.widgets.left_pane, window.widgets.right_pane):
         assert pixel(pane.view.image(), 300, 200) == tuple(int(v) for v in expected[200, 300])
         assert pane.caption_text() == "Original · colour · 600 × 400"
 
@@ -57,7 +57,7 @@ def test_show_original_is_captioned_colour_as_it_is_drawn(make_window, colour_on
 def test_a_colour_run_blurs_each_channel_and_shows_it_in_colour(make_window, qtbot):
     window = make_window()
     window.set_parameters(color=True)
-    assert window.controls.color_check.isChecked()
+    assert window.widgets.controls.color_check.isChecked()
     result = run(qtbot, window)
     photo = window.photo.pixels
     assert photo.shape == (400, 600, 3)
@@ -65,27 +65,27 @@ def test_a_colour_run_blurs_each_channel_and_shows_it_in_colour(make_window, qtb
     for engine_run in (result.reference_run, result.jit_run):
         assert engine_run.output.shape == (400, 600, 3)
         np.testing.assert_allclose(engine_run.output, expected, atol=TOLERANCE, rtol=0)
-    shown = window.right_pane.view.image()
+    shown = window.widgets.right_pane.view.image()
     levels = to_8bit(result.jit_run.output)
     for x, y in [(5, 5), (320, 111)]:
         assert pixel(shown, x, y) == tuple(int(v) for v in levels[y, x])
-    assert "colour" in window.right_pane.caption_text()
-    assert "colour (R, G, B)" in window.figures.value("image")
-    assert "largest over the 3 channels" in window.figures.value("max_abs_diff")
+    assert "colour" in window.widgets.right_pane.caption_text()
+    assert "colour (R, G, B)" in window.widgets.figures.value("image")
+    assert "largest over the 3 channels" in window.widgets.figures.value("max_abs_diff")
 
     window.set_show("difference")
-    caption = window.right_pane.caption_text()
+    caption = window.widgets.right_pane.caption_text()
     assert "largest over R, G and B" in caption
     difference = np.abs(result.reference_run.output.astype(np.float64) - result.jit_run.output).max(
         axis=2
     )
     if result.max_abs_diff > 0:
         y, x = np.unravel_index(np.argmax(difference), difference.shape)
-        assert window.right_pane.view.image().pixelColor(int(x), int(y)).red() == 255
+        assert window.widgets.right_pane.view.image().pixelColor(int(x), int(y)).red() == 255
 
     window.set_show("blurred")
-    qtbot.mouseClick(window.right_pane.view.viewport(), Qt.MouseButton.LeftButton)
-    window.copy_action.trigger()
+    qtbot.mouseClick(window.widgets.right_pane.view.viewport(), Qt.MouseButton.LeftButton)
+    window.actions.copy.trigger()
     copied = QApplication.clipboard().image()
     assert pixel(copied, 320, 111) == tuple(int(v) for v in levels[111, 320])
 
@@ -96,7 +96,7 @@ def test_turning_colour_on_or_off_puts_the_results_out_of_date(make_window, qtbo
     run(qtbot, window)
     window.set_parameters(color=True)
     assert "colour turned on since this run" in window.session.captions.result_out_of_date("numpy")
-    assert "out of date" in window.left_pane.caption_text()
+    assert "out of date" in window.widgets.left_pane.caption_text()
     run(qtbot, window)
     assert window.session.captions.result_out_of_date("numpy") is None
     window.set_parameters(color=False)
@@ -114,14 +114,14 @@ def test_a_grey_photo_stays_one_channel_with_colour_on(make_window, qtbot, tmp_p
     assert result.reference_run.output.shape == (40, 70)
     expected = blur_oracle(levels / 255.0, gaussian_kernel(9, 2.5))
     np.testing.assert_allclose(result.jit_run.output, expected, atol=TOLERANCE, rtol=0)
-    assert "colour" not in window.right_pane.caption_text()
+    assert "colour" not in window.widgets.right_pane.caption_text()
     # Colour off again changes nothing for a grey photo: nothing goes out of date.
     window.set_parameters(color=False)
     assert window.session.captions.result_out_of_date("jax") is None
-    assert "out of date" not in window.right_pane.caption_text()
+    assert "out of date" not in window.widgets.right_pane.caption_text()
     window.set_show("original")
-    assert "grayscale" in window.left_pane.caption_text()
-    assert "colour" not in window.left_pane.caption_text()
+    assert "grayscale" in window.widgets.left_pane.caption_text()
+    assert "colour" not in window.widgets.left_pane.caption_text()
 
 
 @pytest.mark.slow
@@ -133,7 +133,7 @@ def test_colour_results_save_as_rgb_files(make_window, qtbot, tmp_path, monkeypa
     folder.mkdir()
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.No)
-    window.save_action.trigger()
+    window.actions.save.trigger()
     names = sorted(p.name for p in folder.iterdir())
     assert names == ["coffee-jax-9x9-s2.5-colour.png", "coffee-numpy-9x9-s2.5-colour.png"]
     with Image.open(folder / names[0]) as saved:
@@ -147,7 +147,7 @@ def test_the_colour_switch_is_remembered(make_window, tmp_path):
     window.set_parameters(color=True)
     window.close()
     again = make_window(wait=False)
-    assert again.controls.color_check.isChecked()
+    assert again.widgets.controls.color_check.isChecked()
     assert again.session.parameters.color
 
 
@@ -171,7 +171,7 @@ def test_the_live_preview_follows_the_colour_switch(make_window, qtbot):
 def test_the_colour_switch_fits_at_small_and_large_sizes(make_window, size):
     window = make_window()
     window.resize(*size)
-    check = window.controls.color_check
+    check = window.widgets.controls.color_check
     assert check.isVisible()
     assert check.width() >= check.sizeHint().width()
 
@@ -190,12 +190,12 @@ def test_a_colour_photo_too_large_for_a_colour_blur_opens_in_grey(
     assert window.windowTitle() == "wide.png — BlurApp"
     assert window.photo.channels == 1
     assert "opened in grey: there is not enough memory to blur it in colour" in (
-        window.status_label.text()
+        window.widgets.status_label.text()
     )
     with Image.open(path) as image:
         expected = np.asarray(image.convert("L"), dtype=np.float64) / 255
     np.testing.assert_allclose(window.photo.pixels, expected, atol=1 / 255)
     # Show ▸ Original draws it as opened, in grey, and says so.
     window.set_show("original")
-    assert window.left_pane.view.image().isGrayscale()
-    assert "grayscale" in window.left_pane.caption_text()
+    assert window.widgets.left_pane.view.image().isGrayscale()
+    assert "grayscale" in window.widgets.left_pane.caption_text()

@@ -28,7 +28,7 @@ def on_screen(view, x, y):
 
 def hover(qtbot, window, pane, x, y) -> str:
     """Move the mouse over pixel (x, y) of `pane`; what the status bar says then."""
-    view = window.panes[pane].view
+    view = window.widgets.panes[pane].view
     # Scrolled to it, as a user would: a zoom is anchored under the cursor, wherever an
     # earlier test left it, so the pixel may be out of sight.
     view.ensureVisible(QRectF(x, y, 1, 1))
@@ -45,7 +45,7 @@ def hover(qtbot, window, pane, x, y) -> str:
 
 def test_hovering_a_pane_shows_the_pixel_and_its_value(window, qtbot):
     result = run(qtbot, window)
-    window.view_link.set_zoom(2.0)
+    window.widgets.view_link.set_zoom(2.0)
     blurred = to_8bit(result.jit_run.output)
     numpy_blurred = to_8bit(result.reference_run.output)
     for x, y in [(300, 200), (301, 203)]:
@@ -56,11 +56,11 @@ def test_hovering_a_pane_shows_the_pixel_and_its_value(window, qtbot):
 def test_in_the_difference_view_it_shows_the_difference_itself(window, qtbot):
     result = run(qtbot, window)
     window.set_show("difference")
-    window.view_link.set_zoom(2.0)
+    window.widgets.view_link.set_zoom(2.0)
     difference = np.abs(result.reference_run.output.astype(np.float64) - result.jit_run.output)
     y, x = np.unravel_index(np.argmax(difference[150:250, 250:350]), (100, 100))
     y, x = int(y) + 150, int(x) + 250
-    window.view_link.views[1].centerOn(x, y)
+    window.widgets.view_link.views[1].centerOn(x, y)
     said = hover(qtbot, window, 1, x, y)
     assert said == f"|NumPy − JAX-jit| at x {x}, y {y}: {difference[y, x]:.2g}"
     assert difference[y, x] > 0  # not the stretched picture's level: the difference
@@ -71,8 +71,8 @@ def test_a_colour_pixel_shows_red_green_and_blue(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path, size=(90, 60)))
     window.set_parameters(color=True)
     result = run(qtbot, window)
-    window.view_link.set_zoom(4.0)
-    window.view_link.views[0].centerOn(45, 30)
+    window.widgets.view_link.set_zoom(4.0)
+    window.widgets.view_link.views[0].centerOn(45, 30)
     red, green, blue = to_8bit(result.reference_run.output)[30, 45]
     assert hover(qtbot, window, 0, 45, 30) == f"NumPy at x 45, y 30: R {red} G {green} B {blue}"
 
@@ -81,36 +81,38 @@ def test_a_colour_pixel_shows_red_green_and_blue(make_window, qtbot, tmp_path):
 
 
 def undo_key(qtbot, window, redo=False):
-    window.panes[0].view.setFocus()  # a spin box with the focus would undo its own typing
+    window.widgets.panes[0].view.setFocus()  # a spin box with the focus would undo its own typing
     qtbot.keyClick(window, Qt.Key.Key_Z, CTRL | SHIFT if redo else CTRL)
 
 
 def test_a_slider_drag_undoes_in_one_step_and_redoes(window, qtbot):
-    slider = window.sigma_slider
+    slider = window.widgets.sigma_slider
     slider.setSliderDown(True)  # the user holds the handle…
     for position in range(26, 60, 3):
         slider.setValue(position)
     slider.setSliderDown(False)  # …and lets go at 5.9
-    assert window.sigma_spin.value() == pytest.approx(5.9)
-    assert window.undo_action.text().replace("&", "") == "Undo Sigma"
+    assert window.widgets.sigma_spin.value() == pytest.approx(5.9)
+    assert window.actions.undo.text().replace("&", "") == "Undo Sigma"
     undo_key(qtbot, window)
-    assert window.sigma_spin.value() == pytest.approx(2.5)
+    assert window.widgets.sigma_spin.value() == pytest.approx(2.5)
     assert slider.value() == 25
     assert window.session.parameters == BlurSpec()
-    assert not window.undo_action.isEnabled()  # the whole drag was one step
+    assert not window.actions.undo.isEnabled()  # the whole drag was one step
     undo_key(qtbot, window, redo=True)
-    assert window.sigma_spin.value() == pytest.approx(5.9)
+    assert window.widgets.sigma_spin.value() == pytest.approx(5.9)
     assert window.session.parameters == BlurSpec(sigma=5.9)
 
 
 def test_each_parameter_changed_is_a_step_of_its_own(window, qtbot, monkeypatch):
     monkeypatch.setattr(undo, "MERGE_SECONDS", 0.0)  # a user's pauses between changes
     window.set_parameters(kernel_size=15)
-    window.algorithm_combo.setCurrentIndex(window.algorithm_combo.findData("separable"))
-    window.controls.color_check.setChecked(True)
-    window.auto_size_check.setChecked(True)
-    window.sigma_spin.setValue(4.0)
-    window.sigma_spin.setValue(5.0)  # a second change of sigma, later: a step too
+    window.widgets.algorithm_combo.setCurrentIndex(
+        window.widgets.algorithm_combo.findData("separable")
+    )
+    window.widgets.controls.color_check.setChecked(True)
+    window.widgets.auto_size_check.setChecked(True)
+    window.widgets.sigma_spin.setValue(4.0)
+    window.widgets.sigma_spin.setValue(5.0)  # a second change of sigma, later: a step too
     steps = [
         BlurSpec("auto", 5.0, "separable", True),
         BlurSpec("auto", 4.0, "separable", True),
@@ -124,16 +126,16 @@ def test_each_parameter_changed_is_a_step_of_its_own(window, qtbot, monkeypatch)
     for expected in steps[1:]:
         undo_key(qtbot, window)
         assert window.session.parameters == expected
-        assert window.controls.parameters() == expected  # the boxes show it
-    assert window.size_spin.value() == 9 and not window.auto_size_check.isChecked()
-    assert not window.undo_action.isEnabled()
+        assert window.widgets.controls.parameters() == expected  # the boxes show it
+    assert window.widgets.size_spin.value() == 9 and not window.widgets.auto_size_check.isChecked()
+    assert not window.actions.undo.isEnabled()
     for expected in reversed(steps[:-1]):
         undo_key(qtbot, window, redo=True)
         assert window.session.parameters == expected
 
 
 def test_the_shortcuts_list_has_undo_and_redo(window):
-    window.sigma_spin.setValue(3.0)
+    window.widgets.sigma_spin.setValue(3.0)
     keys = {action: keys for _, action, keys in window.shortcut_rows()}
     assert keys["Undo Sigma"] == "Ctrl+Z"
     assert keys["Redo"].startswith("Ctrl+Shift+Z")
@@ -148,10 +150,10 @@ def test_wide_photos_get_more_room_with_the_panes_one_above_the_other(
     window = make_window(photo_file(tmp_path, "panorama.png", size=(600, 150)))
     window.resize(1200, 800)
     QApplication.processEvents()
-    left, right = window.left_pane, window.right_pane
+    left, right = window.widgets.left_pane, window.widgets.right_pane
     assert left.geometry().top() == right.geometry().top()  # side by side at first
     side_by_side = left.view.zoom()
-    window.stacked_action.trigger()
+    window.actions.stacked.trigger()
     QApplication.processEvents()
     assert left.geometry().bottom() < right.geometry().top()
     assert left.geometry().left() == right.geometry().left()
@@ -161,10 +163,12 @@ def test_wide_photos_get_more_room_with_the_panes_one_above_the_other(
     again = MainWindow(settings)
     qtbot.addWidget(again)
     try:
-        assert again.stacked_action.isChecked()  # remembered
+        assert again.actions.stacked.isChecked()  # remembered
         again.show()
         QApplication.processEvents()
-        assert again.left_pane.geometry().bottom() < again.right_pane.geometry().top()
+        assert (
+            again.widgets.left_pane.geometry().bottom() < again.widgets.right_pane.geometry().top()
+        )
     finally:
         again.close()
 
@@ -179,8 +183,8 @@ def test_before_shows_the_original_as_the_blur_saw_it(make_window, qtbot, tmp_pa
     window.set_parameters(color=colour)
     run(qtbot, window)
     window.set_show("split")
-    window.view_link.set_zoom(4.0)
-    view = window.left_pane.view
+    window.widgets.view_link.set_zoom(4.0)
+    view = window.widgets.left_pane.view
     view.centerOn(20, 30)
     for _ in range(2):
         QApplication.processEvents()
@@ -222,7 +226,7 @@ def save(window, folder, monkeypatch, answer):
         return answer
 
     monkeypatch.setattr(QMessageBox, "question", question)
-    window.save_action.trigger()
+    window.actions.save.trigger()
     return asked
 
 

@@ -14,21 +14,21 @@ ALT = Qt.KeyboardModifier.AltModifier
 def controls_in_tab_order(window):
     """Every control a user reaches with Tab, in the order the window should visit them."""
     return [
-        window.size_spin,
-        window.auto_size_check,
-        window.sigma_spin,
-        window.sigma_slider,
-        window.algorithm_combo,
-        window.controls.color_check,
+        window.widgets.size_spin,
+        window.widgets.auto_size_check,
+        window.widgets.sigma_spin,
+        window.widgets.sigma_slider,
+        window.widgets.algorithm_combo,
+        window.widgets.controls.color_check,
         # The engines the panes show cannot be unticked: their boxes are disabled, out of Tab.
-        *[check for check in window.engine_checks.values() if check.isEnabled()],
-        window.show_combo,
-        window.run_button,
-        window.cancel_button,
-        window.left_pane.engine_combo,
-        window.left_pane.view,
-        window.right_pane.engine_combo,
-        window.right_pane.view,
+        *[check for check in window.widgets.engine_checks.values() if check.isEnabled()],
+        window.widgets.show_combo,
+        window.widgets.run_button,
+        window.widgets.cancel_button,
+        window.widgets.left_pane.engine_combo,
+        window.widgets.left_pane.view,
+        window.widgets.right_pane.engine_combo,
+        window.widgets.right_pane.view,
     ]
 
 
@@ -75,37 +75,37 @@ def test_f6_moves_between_the_panes_and_ctrl_c_copies_the_selected_one(window, q
     assert window.selected_pane == 0
     qtbot.keyClick(window, Qt.Key.Key_F6)
     assert window.selected_pane == 1
-    assert QApplication.focusWidget() is window.right_pane.view
+    assert QApplication.focusWidget() is window.widgets.right_pane.view
     qtbot.keyClick(window, Qt.Key.Key_C, CTRL)
     assert QApplication.clipboard().image().width() == 600
 
 
 def test_alt_mnemonics_reach_the_parameters(window, qtbot):
     qtbot.keyClick(window, Qt.Key.Key_S, ALT)
-    assert QApplication.focusWidget() is window.sigma_spin
+    assert QApplication.focusWidget() is window.widgets.sigma_spin
     qtbot.keyClick(window, Qt.Key.Key_K, ALT)
-    assert QApplication.focusWidget() is window.size_spin
-    qtbot.keyClick(window.size_spin, Qt.Key.Key_Up)
-    assert window.size_spin.value() == 11
+    assert QApplication.focusWidget() is window.widgets.size_spin
+    qtbot.keyClick(window.widgets.size_spin, Qt.Key.Key_Up)
+    assert window.widgets.size_spin.value() == 11
 
 
 def test_tab_walks_the_parameters_then_the_panes(window, qtbot):
-    window.size_spin.setFocus(Qt.FocusReason.TabFocusReason)
+    window.widgets.size_spin.setFocus(Qt.FocusReason.TabFocusReason)
     visited = [QApplication.focusWidget()]
     for _ in range(len(controls_in_tab_order(window))):
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
         visited.append(QApplication.focusWidget())
     expected = controls_in_tab_order(window)
     # The cancel button is disabled when no run is going, so Tab passes over it.
-    expected.remove(window.cancel_button)
+    expected.remove(window.widgets.cancel_button)
     assert visited[: len(expected)] == expected
 
 
 def test_every_control_has_an_accessible_name(window):
     for widget in controls_in_tab_order(window):
         assert widget.accessibleName(), widget
-    assert window.left_pane.view.accessibleName() == "NumPy image"
-    assert "zoom" in window.right_pane.view.toolTip()
+    assert window.widgets.left_pane.view.accessibleName() == "NumPy image"
+    assert "zoom" in window.widgets.right_pane.view.toolTip()
 
 
 def test_f1_lists_every_shortcut(window, qtbot, monkeypatch):

@@ -35,7 +35,7 @@ def wait_for_both(qtbot, window, change):
 
 def assert_panes_show(window, parameters):
     """Each pane's caption names `parameters`, and its picture is the blur they make."""
-    for pane, engine in zip(window.panes, window.session.pane_engines, strict=True):
+    for pane, engine in zip(window.widgets.panes, window.session.pane_engines, strict=True):
         kept = window.session.results[engine]
         assert kept.parameters == parameters and kept.live
         assert pane.view._item.levels() is kept.picture
@@ -53,13 +53,13 @@ def test_a_new_window_has_the_live_preview_on_and_remembers_turning_it_off(qtbot
     settings = SettingsFile(tmp_path / "settings.json")
     window = MainWindow(settings)
     qtbot.addWidget(window)
-    assert window.session.live and window.live_action.isChecked()
-    window.live_action.trigger()
+    assert window.session.live and window.actions.live.isChecked()
+    window.actions.live.trigger()
     assert not window.session.live
     window.close()
     again = MainWindow(settings)
     qtbot.addWidget(again)
-    assert not again.session.live and not again.live_action.isChecked()
+    assert not again.session.live and not again.actions.live.isChecked()
     again.close()
 
 
@@ -74,11 +74,11 @@ def test_moving_sigma_reblurs_both_panes_without_run(make_window, qtbot, tmp_pat
     window = make_window(photo_file(tmp_path), live=True)
     shown = []
     window.results_shown.connect(shown.append)
-    wait_for_both(qtbot, window, lambda: window.sigma_slider.setValue(30))
+    wait_for_both(qtbot, window, lambda: window.widgets.sigma_slider.setValue(30))
     parameters = window.session.parameters
     assert parameters.sigma == 3.0
     assert_panes_show(window, parameters)
-    assert window.status_label.text().startswith("Live preview: one call per engine")
+    assert window.widgets.status_label.text().startswith("Live preview: one call per engine")
     # A preview is one call each: the figures stay those of a timed run (there was none).
     assert shown == [] and window.session.outcome is None
     wait_for_both(qtbot, window, lambda: window.set_parameters(algorithm="separable"))
@@ -137,32 +137,34 @@ def test_each_pane_says_how_often_it_updates_while_the_slider_moves(make_window,
     window = make_window(photo_file(tmp_path), live=True)
     for position in (26, 27, 28, 29):
         wait_for_both(
-            qtbot, window, lambda position=position: window.sigma_slider.setValue(position)
+            qtbot, window, lambda position=position: window.widgets.sigma_slider.setValue(position)
         )
-    for pane in window.panes:
+    for pane in window.widgets.panes:
         assert " updates/s" in pane.caption_text(), pane.caption_text()
     # The rates' timer fires early, as Qt's coarse timers may: the rates stay until they are due.
     window._live_rate_timer.stop()
     window._live_rate_timer.timeout.emit()
-    for pane in window.panes:
+    for pane in window.widgets.panes:
         assert " updates/s" in pane.caption_text(), pane.caption_text()
     # Once the slider has been still a while, the rate goes: it described the moving. The
     # while is LIVE_RATE_SECONDS after a pane's last update; the margin beyond it is for a
     # machine busy with other work (the suite's other workers), where the timer fires late.
     qtbot.waitUntil(
-        lambda: all(" updates/s" not in pane.caption_text() for pane in window.panes),
+        lambda: all(" updates/s" not in pane.caption_text() for pane in window.widgets.panes),
         timeout=round(LIVE_RATE_SECONDS * 1000) + 8000,
     )
-    assert "live: " in window.right_pane.caption_text()
+    assert "live: " in window.widgets.right_pane.caption_text()
 
 
 def test_the_status_bar_is_not_left_on_a_previews_progress(make_window, qtbot, tmp_path):
     window = make_window(live=True, wait=False)
     wait_for_both(qtbot, window, lambda: window.open_photo(photo_file(tmp_path)))
     jobs_done(qtbot, window)
-    status = window.status_label.text()
+    status = window.widgets.status_label.text()
     assert "street.png" in status and "taps" not in status and "running" not in status
-    assert not window.progress_bar.isVisible() and not window.cancel_button.isEnabled()
+    assert (
+        not window.widgets.progress_bar.isVisible() and not window.widgets.cancel_button.isEnabled()
+    )
 
 
 @pytest.mark.slow
@@ -178,9 +180,9 @@ def test_choosing_a_panes_engine_previews_that_pane_only(make_window, qtbot, tmp
     jobs_done(qtbot, window)
     assert seen == ["jax-eager"]
     assert window.session.results["numpy"] is timed  # the timed figures stay
-    assert "out of date" not in window.left_pane.caption_text()
-    assert "live" not in window.left_pane.caption_text()
-    assert not window.figures.stale_label.isVisibleTo(window)
+    assert "out of date" not in window.widgets.left_pane.caption_text()
+    assert "live" not in window.widgets.left_pane.caption_text()
+    assert not window.widgets.figures.stale_label.isVisibleTo(window)
 
 
 def test_with_the_live_preview_off_a_change_waits_for_run(make_window, qtbot, tmp_path):
@@ -191,7 +193,7 @@ def test_with_the_live_preview_off_a_change_waits_for_run(make_window, qtbot, tm
     jobs_done(qtbot, window)  # a preview started would have shown by then
     assert live == [] and window.session.results == {}
     # Turning it on catches the panes up with the parameters.
-    wait_for_both(qtbot, window, lambda: window.live_action.trigger())
+    wait_for_both(qtbot, window, lambda: window.actions.live.trigger())
     assert_panes_show(window, window.session.parameters)
 
 
@@ -200,7 +202,7 @@ def test_a_timed_run_after_a_preview_replaces_the_live_captions(make_window, qtb
     wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=2.0))
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
         window.run_comparison()
-    caption = window.right_pane.caption_text()
+    caption = window.widgets.right_pane.caption_text()
     # The preview's one call gives way to the Run's steady figure.
     assert "live: " not in caption and "one call" not in caption and "steady " in caption
     # The Run found the program compiled. Its first call says who paid for that: this
@@ -213,7 +215,7 @@ def test_a_timed_run_after_a_preview_replaces_the_live_captions(make_window, qtb
     )
     compiled_before = rf"first call {ms} \(already compiled\)"
     assert re.search(f"{paid_by_the_preview}|{compiled_before}", caption), caption
-    assert "median of " in window.figures.value("jit.steady")
+    assert "median of " in window.widgets.figures.value("jit.steady")
 
 
 def test_the_bench_measures_the_live_previews_latency(qtbot, tmp_path):
@@ -237,7 +239,7 @@ def test_a_pane_engine_chosen_during_a_run_is_previewed_when_it_ends(make_window
         window.run_comparison()
         window.set_pane_engine(1, "jax-eager")  # the run in flight times numpy and jax
     qtbot.waitUntil(lambda: "jax-eager" in seen, timeout=RUN_TIMEOUT_MS)
-    assert "live: " in window.right_pane.caption_text()
+    assert "live: " in window.widgets.right_pane.caption_text()
 
 
 # --- JAX's first call and kernel size auto (issue 19) -----------------------------------------
@@ -254,13 +256,13 @@ def test_a_run_after_the_preview_shows_the_first_calls_real_cost(make_window, qt
         window.run_comparison()
     run = window.session.outcome.result.runs["jax"]
     assert run.compilation.value == "already compiled"
-    first = window.figures.value("jit.first_call")
+    first = window.widgets.figures.value("jit.first_call")
     paid = f"{format_ms(preview.first_call_seconds)}, compiled during the live preview"
     assert first.startswith(paid), first
-    bars = dict(window.figures.chart.bars())
+    bars = dict(window.widgets.figures.chart.bars())
     assert bars["JAX first call (live preview)"] == preview.first_call_seconds
     assert "JAX first call" not in bars  # no bar that is just another call
-    assert paid in window.right_pane.caption_text()
+    assert paid in window.widgets.right_pane.caption_text()
 
 
 @pytest.mark.slow
@@ -276,13 +278,13 @@ def test_dragging_sigma_with_kernel_size_auto_keeps_the_jax_pane_updating(
 
     def caption_while_compiling(what):
         if what == "compiling":
-            compiling.append(window.right_pane.caption_text())
+            compiling.append(window.widgets.right_pane.caption_text())
 
     window.session.subscribe(caption_while_compiling)
     # σ 3.0 down to 1.0, back and down to 2.0, a step every 100 ms: each a new kernel size.
     start = time.monotonic()
     for position in [*range(30, 9, -1), *range(11, 31), *range(29, 19, -1)]:
-        window.sigma_slider.setValue(position)
+        window.widgets.sigma_slider.setValue(position)
         qtbot.wait(100)
     seconds = time.monotonic() - start
     during = [t for t in updates if t <= start + seconds]
@@ -312,8 +314,8 @@ def test_a_reduced_photo_shows_the_pixels_under_the_cursor_at_100_percent(
     from PySide6.QtCore import QPointF
 
     window = make_window(photo_file(tmp_path, size=(2400, 1600)))
-    view, other = window.left_pane.view, window.right_pane.view
-    assert view.zoom() < 0.5 and window.detail_action.isChecked()
+    view, other = window.widgets.left_pane.view, window.widgets.right_pane.view
+    assert view.zoom() < 0.5 and window.actions.detail.isChecked()
     view.set_detail_point(QPointF(700, 500))
     assert other.detail_point() == QPointF(700, 500)  # both panes show the same detail
     target, source = view.detail_rect(), view.detail_source()
@@ -327,5 +329,5 @@ def test_a_reduced_photo_shows_the_pixels_under_the_cursor_at_100_percent(
         expected = pixels[int(source.top()) + 20 + dy, int(source.left()) + 20 + dx] * 255
         got = (colour.red(), colour.green(), colour.blue())
         assert np.allclose(got, expected, atol=2), (got, expected)
-    window.detail_action.trigger()
+    window.actions.detail.trigger()
     assert view.detail_rect() is None and other.detail_rect() is None

@@ -41,7 +41,7 @@ def play_to_the_end(qtbot, window, seconds=30):
     states = []
     window.clips.played.connect(states.append)
     with qtbot.waitSignal(window.clips.playing_changed, timeout=seconds * 1000) as stopped:
-        window.play_action.trigger()
+        window.actions.play.trigger()
     assert stopped.args == [True]
     qtbot.waitUntil(lambda: not window.clips.playing, timeout=seconds * 1000)
     return states
@@ -50,11 +50,11 @@ def play_to_the_end(qtbot, window, seconds=30):
 def test_a_clip_opens_paused_on_its_first_frame_as_the_windows_photo(qtbot, make_window):
     window = make_window(wait=False)
     clip = FramesInMemory(frames(12), frames_per_second=10, name="walk.mp4")
-    assert not window.play_action.isEnabled() and not window.clip_bar.isVisible()
+    assert not window.actions.play.isEnabled() and not window.widgets.clip_bar.isVisible()
     open_clip(qtbot, window, clip)
-    assert window.clip_bar.isVisible() and window.play_action.isEnabled()
-    assert window.clip_bar.slider.maximum() == 11
-    assert window.clip_bar.frame_label.text() == "frame 1 of 12"
+    assert window.widgets.clip_bar.isVisible() and window.actions.play.isEnabled()
+    assert window.widgets.clip_bar.slider.maximum() == 11
+    assert window.widgets.clip_bar.frame_label.text() == "frame 1 of 12"
     np.testing.assert_array_equal(window.photo.pixels, clip.frame(0))
     assert window.windowTitle().startswith("walk.mp4")
 
@@ -77,7 +77,9 @@ def test_both_panes_show_frames_per_second_and_the_slow_engine_drops_frames(
             ticks_while_blurring.append(time.perf_counter())
 
     captions = []
-    window.clips.played.connect(lambda _: captions.append([p.caption_text() for p in window.panes]))
+    window.clips.played.connect(
+        lambda _: captions.append([p.caption_text() for p in window.widgets.panes])
+    )
     timer = QTimer()
     timer.timeout.connect(tick)
     timer.start(20)
@@ -101,11 +103,11 @@ def test_both_panes_show_frames_per_second_and_the_slow_engine_drops_frames(
             expected = blur_oracle(clip.frame(shown.index), window.session.parameters.kernel)
             np.testing.assert_allclose(shown.output, expected, atol=1e-5, rtol=0)
     # At the end it pauses on the last frame, which is the window's photo.
-    qtbot.waitUntil(lambda: window.clip_bar.frame_label.text() == "frame 20 of 20")
+    qtbot.waitUntil(lambda: window.widgets.clip_bar.frame_label.text() == "frame 20 of 20")
     qtbot.waitUntil(lambda: window.photo is not None and window.photo.pixels is not None)
     qtbot.waitUntil(lambda: np.array_equal(window.photo.pixels, clip.frame(19)))
     # The rates it played at stay in the status line.
-    assert window.status_label.text().endswith(" · frame 20 of 20 · " + last.headline)
+    assert window.widgets.status_label.text().endswith(" · frame 20 of 20 · " + last.headline)
 
 
 def test_space_pauses_and_the_live_preview_blurs_the_frame_paused_on(qtbot, make_window):
@@ -114,44 +116,46 @@ def test_space_pauses_and_the_live_preview_blurs_the_frame_paused_on(qtbot, make
     clip = FramesInMemory(frames(300), frames_per_second=20)
     open_clip(qtbot, window, clip)
     window.activateWindow()
-    window.panes[0].view.setFocus()
+    window.widgets.panes[0].view.setFocus()
     with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
-        qtbot.keyClick(window.panes[0].view, Qt.Key.Key_Space)
-    qtbot.waitUntil(lambda: "frames/s" in window.panes[0].caption_text(), timeout=RUN_TIMEOUT_MS)
+        qtbot.keyClick(window.widgets.panes[0].view, Qt.Key.Key_Space)
+    qtbot.waitUntil(
+        lambda: "frames/s" in window.widgets.panes[0].caption_text(), timeout=RUN_TIMEOUT_MS
+    )
     seen = []
     window.live_shown.connect(seen.append)
     with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
-        qtbot.keyClick(window.panes[0].view, Qt.Key.Key_Space)
+        qtbot.keyClick(window.widgets.panes[0].view, Qt.Key.Key_Space)
     index = paused.args[0]
     assert 0 < index < 299 and not window.clips.playing
-    assert window.clip_bar.frame_label.text() == f"frame {index + 1} of 300"
+    assert window.widgets.clip_bar.frame_label.text() == f"frame {index + 1} of 300"
     np.testing.assert_array_equal(window.photo.pixels, clip.frame(index))
     qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
     expected = blur_oracle(clip.frame(index), window.session.parameters.kernel)
     for engine in ("numpy", "jax"):
         output = window.session.results[engine].run.output
         np.testing.assert_allclose(output, expected, atol=1e-5, rtol=0)
-    assert "live: " in window.panes[0].caption_text()
+    assert "live: " in window.widgets.panes[0].caption_text()
 
 
 def test_arrows_step_a_frame_and_the_slider_goes_to_one(qtbot, make_window):
     window = make_window(wait=False)
     clip = FramesInMemory(frames(12), frames_per_second=10)
     open_clip(qtbot, window, clip)
-    view = window.panes[1].view
+    view = window.widgets.panes[1].view
     view.setFocus()
     for key, index in [(Qt.Key.Key_Right, 1), (Qt.Key.Key_Right, 2), (Qt.Key.Key_Left, 1)]:
         with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
             qtbot.keyClick(view, key)
         assert shown.args == [index]
         np.testing.assert_array_equal(window.photo.pixels, clip.frame(index))
-        assert window.clip_bar.slider.value() == index
+        assert window.widgets.clip_bar.slider.value() == index
     with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
-        window.clip_bar.slider.setValue(9)
-    assert shown.args == [9] and window.clip_bar.frame_label.text() == "frame 10 of 12"
+        window.widgets.clip_bar.slider.setValue(9)
+    assert shown.args == [9] and window.widgets.clip_bar.frame_label.text() == "frame 10 of 12"
     np.testing.assert_array_equal(window.photo.pixels, clip.frame(9))
     # Left at the first frame stays there.
-    window.clip_bar.slider.setValue(0)
+    window.widgets.clip_bar.slider.setValue(0)
     qtbot.waitUntil(lambda: np.array_equal(window.photo.pixels, clip.frame(0)))
     with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
         qtbot.keyClick(view, Qt.Key.Key_Left)
@@ -166,7 +170,7 @@ def test_run_while_playing_pauses_and_times_a_span_of_frames_from_the_one_paused
     clip = FramesInMemory(frames(400), frames_per_second=20)
     open_clip(qtbot, window, clip)
     with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
-        window.play_action.trigger()
+        window.actions.play.trigger()
     with qtbot.waitSignal(window.clips.clip_compared, timeout=RUN_TIMEOUT_MS) as compared:
         window.run_comparison()
     assert not window.clips.playing
@@ -176,11 +180,13 @@ def test_run_while_playing_pauses_and_times_a_span_of_frames_from_the_one_paused
     assert set(result.runs) == {"numpy", "jax"} and not result.errors
     assert result.differences["jax"] <= TOLERANCE
     # The figures say each engine's frames a second and the speed-up, as compare CLIP does.
-    shown = {key: window.figures.value(key) for key in window.figures.names()}
+    shown = {key: window.widgets.figures.value(key) for key in window.widgets.figures.names()}
     rates = [text for text in shown.values() if "frames/s" in text]
     assert len(rates) >= 2, shown
-    assert "×" in window.figures.value("speedup")
-    assert not window.cancel_button.isEnabled() and not window.progress_bar.isVisible()
+    assert "×" in window.widgets.figures.value("speedup")
+    assert (
+        not window.widgets.cancel_button.isEnabled() and not window.widgets.progress_bar.isVisible()
+    )
 
 
 def test_cancel_stops_a_run_on_a_clip(qtbot, make_window, slow_engine):
@@ -191,10 +197,12 @@ def test_cancel_stops_a_run_on_a_clip(qtbot, make_window, slow_engine):
     compared = []
     window.clips.clip_compared.connect(compared.append)
     window.run_comparison()
-    assert window.cancel_button.isEnabled()
+    assert window.widgets.cancel_button.isEnabled()
     with qtbot.waitSignal(window.run_cancelled, timeout=RUN_TIMEOUT_MS):
-        window.cancel_button.click()
-    assert not window.cancel_button.isEnabled() and not window.progress_bar.isVisible()
+        window.widgets.cancel_button.click()
+    assert (
+        not window.widgets.cancel_button.isEnabled() and not window.widgets.progress_bar.isVisible()
+    )
     jobs_done(qtbot, window)  # whatever the cancelled run still sent has come
     assert compared == []
 
@@ -217,16 +225,16 @@ def test_a_camera_that_goes_away_mid_play_is_said_and_the_window_stays_up(
 ):
     window = make_window(wait=False)
     open_clip(qtbot, window, CameraThatGoes())
-    assert not window.clip_bar.slider.isVisible()
+    assert not window.widgets.clip_bar.slider.isVisible()
     with qtbot.waitSignal(window.clips.clip_stopped, timeout=RUN_TIMEOUT_MS) as stopped:
-        window.play_action.trigger()
+        window.actions.play.trigger()
     assert stopped.args == ["Camera: the camera went away"]
     assert warnings_shown == [("The Clip Stopped", "Camera: the camera went away")]
     assert not window.clips.playing and window.isVisible()
     # The window goes on: a photo opens after it.
     with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
         window.open_photo(photo_file(tmp_path))
-    assert not window.clip_bar.isVisible() and not window.play_action.isEnabled()
+    assert not window.widgets.clip_bar.isVisible() and not window.actions.play.isEnabled()
 
 
 def test_a_file_the_clip_readers_take_opens_as_a_clip(qtbot, make_window, monkeypatch, tmp_path):
@@ -261,19 +269,19 @@ def test_a_pane_given_another_engine_while_playing_plays_on_with_it(
     clip = FramesInMemory(frames(400), frames_per_second=20)
     open_clip(qtbot, window, clip)
     with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
-        window.play_action.trigger()
+        window.actions.play.trigger()
     window.set_pane_engine(1, slow_engine)
     assert window.clips.playing
     qtbot.waitUntil(
         lambda: (
-            window.panes[1].caption_text().startswith("Slow · ")
-            and "frames/s" in window.panes[1].caption_text()
+            window.widgets.panes[1].caption_text().startswith("Slow · ")
+            and "frames/s" in window.widgets.panes[1].caption_text()
         ),
         timeout=RUN_TIMEOUT_MS,
     )
     assert window.clips.player.playback.engines == ("numpy", slow_engine)
     with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
-        window.play_action.trigger()
+        window.actions.play.trigger()
 
 
 def test_closing_the_window_while_playing_stops_every_thread(qtbot, make_window, slow_engine):
@@ -284,7 +292,7 @@ def test_closing_the_window_while_playing_stops_every_thread(qtbot, make_window,
     threads = threading.active_count()
     open_clip(qtbot, window, FramesInMemory(frames(400), frames_per_second=20))
     with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
-        window.play_action.trigger()
+        window.actions.play.trigger()
     qtbot.waitUntil(lambda: window.clips.player.playback.tracks[slow_engine].busy)
     player = window.clips.player
     window.close()
@@ -307,12 +315,12 @@ def test_a_frame_that_cannot_be_read_is_said_and_the_clip_stays_open(
     window = make_window(wait=False)
     clip = CutShort(frames(8), frames_per_second=10, name="cut.mp4")
     open_clip(qtbot, window, clip)
-    window.clip_bar.slider.setValue(5)
+    window.widgets.clip_bar.slider.setValue(5)
     qtbot.waitUntil(lambda: bool(warnings_shown), timeout=RUN_TIMEOUT_MS)
     assert warnings_shown == [("Cannot Read the Frame", "cut.mp4: the file ends at frame 3")]
     np.testing.assert_array_equal(window.photo.pixels, clip.frame(0))  # the frame shown stays
     with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
-        window.clip_bar.slider.setValue(2)
+        window.widgets.clip_bar.slider.setValue(2)
     assert shown.args == [2] and window.clips.clip is clip
 
 
@@ -352,8 +360,8 @@ def test_play_at_once_after_dragging_the_slider_plays_each_frame_as_it_is(qtbot,
 
     window.clips.played.connect(played)
     for index in range(40, 80, 2):  # dragged while paused: a frame read for each place
-        window.clip_bar.slider.setValue(index)
-    window.clip_bar.slider.setValue(0)
+        window.widgets.clip_bar.slider.setValue(index)
+    window.widgets.clip_bar.slider.setValue(0)
     play_to_the_end(qtbot, window)
     assert wrong == []
 
@@ -390,7 +398,7 @@ def test_the_window_never_waits_for_an_engine_stuck_in_a_frame(
         window.set_pane_engine(pane, engine)
     open_clip(qtbot, window, FramesInMemory(frames(400), frames_per_second=20))
     with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
-        window.play_action.trigger()
+        window.actions.play.trigger()
     tracks = window.clips.player.playback.tracks
     qtbot.waitUntil(lambda: all(tracks[engine].busy for engine in stuck_engines))
     began = time.perf_counter()
@@ -423,10 +431,10 @@ def test_a_clip_that_stops_playing_pauses_on_the_last_frame_that_decoded(
     clip = CutShortReading(frames(8), frames_per_second=20, name="cut.mp4")
     open_clip(qtbot, window, clip)
     with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
-        window.play_action.trigger()
+        window.actions.play.trigger()
     assert paused.args == [2] and not window.clips.playing
     assert warnings_shown == [("The Clip Stopped", "cut.mp4: the file ends at frame 3")]
-    assert window.clip_bar.frame_label.text() == "frame 3 of 3"
+    assert window.widgets.clip_bar.frame_label.text() == "frame 3 of 3"
     np.testing.assert_array_equal(window.photo.pixels, clip.frame(2))
 
 
@@ -437,13 +445,13 @@ def test_a_clip_cut_short_plays_again_to_where_it_stops_without_a_second_warning
     clip = CutShortReading(frames(8), frames_per_second=20, name="cut.mp4")
     open_clip(qtbot, window, clip)
     with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
-        window.play_action.trigger()
+        window.actions.play.trigger()
     with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
-        window.clip_bar.slider.setValue(0)
+        window.widgets.clip_bar.slider.setValue(0)
     shown = set()
     window.clips.played.connect(lambda state: shown.update(f.index for f in state.shown.values()))
     with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
-        window.play_action.trigger()
+        window.actions.play.trigger()
     assert paused.args == [2] and {0, 2} <= shown <= {0, 1, 2}
     assert warnings_shown == [("The Clip Stopped", "cut.mp4: the file ends at frame 3")]
     np.testing.assert_array_equal(window.photo.pixels, clip.frame(2))

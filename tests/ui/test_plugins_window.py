@@ -13,7 +13,7 @@ from blurapp.core import TOLERANCE
 @pytest.mark.slow
 def test_the_window_times_shows_and_charts_the_plugin_engine(installed, make_window, qtbot):
     window = make_window()
-    check = window.engine_checks["scipy"]
+    check = window.widgets.engine_checks["scipy"]
     assert check.text() == "SciPy" and not check.isChecked()
     check.click()
     result = run(qtbot, window)
@@ -21,25 +21,25 @@ def test_the_window_times_shows_and_charts_the_plugin_engine(installed, make_win
     photo = window.session.photo
     expected = blur_oracle(photo.gray, result.kernel)
     np.testing.assert_allclose(result.runs["scipy"].output, expected, atol=TOLERANCE, rtol=0)
-    row = window.figures.value("engine.scipy")
+    row = window.widgets.figures.value("engine.scipy")
     assert "NumPy's speed" in row and "within 1e-05" in row
-    chart = window.figures.chart
+    chart = window.widgets.figures.chart
     assert dict(chart.bars())["SciPy"] == pytest.approx(result.runs["scipy"].seconds)
     assert chart.colours()["SciPy"] == PLUGIN_COLOUR
     assert chart.colours()["NumPy"] != PLUGIN_COLOUR
 
     # A pane can show it.
-    combo = window.right_pane.engine_combo
+    combo = window.widgets.right_pane.engine_combo
     assert combo.findData("scipy") >= 0
     combo.setCurrentIndex(combo.findData("scipy"))
     assert window.session.pane_engines == ["numpy", "scipy"]
-    assert window.right_pane.caption_text().startswith("SciPy")
+    assert window.widgets.right_pane.caption_text().startswith("SciPy")
 
     # And the sweep opened from the window sweeps it, in its colour.
     from blurapp.ui.sweep_chart import engine_colour
     from blurapp.ui.sweep_window import SweepWindow
 
-    window.sweep_action.trigger()
+    window.actions.sweep.trigger()
     [sweep] = [child for child in window.findChildren(SweepWindow) if child.isVisible()]
     assert "scipy" in sweep.engines
     assert engine_colour("scipy").name() == PLUGIN_COLOUR

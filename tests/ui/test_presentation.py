@@ -16,7 +16,7 @@ def compared(window, qtbot):
     """A window showing the figures of a comparison."""
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
         window.run_comparison()
-    assert window.figures.value("speedup")
+    assert window.widgets.figures.value("speedup")
     return window
 
 
@@ -27,18 +27,18 @@ def type_size(widget) -> float:
 
 def figure_labels(window) -> dict[str, QLabel]:
     """The figures panel's visible texts, by their text."""
-    labels = window.figures.findChildren(QLabel)
+    labels = window.widgets.figures.findChildren(QLabel)
     return {label.text(): label for label in labels if label.isVisible() and label.text()}
 
 
 def speedup_label(window) -> QLabel:
     """The label of the speed-up figure itself ("6.6×" while presenting)."""
-    return window.figures.value_labels("speedup")[0]
+    return window.widgets.figures.value_labels("speedup")[0]
 
 
 def detail_labels(window) -> list[QLabel]:
     """The labels saying how each figure was measured, beside it while presenting."""
-    rows = [window.figures.value_labels(name) for name in window.figures.names()]
+    rows = [window.widgets.figures.value_labels(name) for name in window.widgets.figures.names()]
     return [labels[1] for labels in rows if len(labels) > 1]
 
 
@@ -55,11 +55,11 @@ def press(qtbot, window, key) -> None:
 def test_f11_presents_the_speedup_in_the_largest_type(compared, qtbot):
     window = compared
     normal = type_size(speedup_label(window))
-    caption = type_size(window.left_pane.caption)
-    chart = type_size(window.figures.chart)
+    caption = type_size(window.widgets.left_pane.caption)
+    chart = type_size(window.widgets.figures.chart)
     press(qtbot, window, Qt.Key.Key_F11)
     assert is_full_screen(window)
-    assert window.presentation_action.isChecked()
+    assert window.actions.presentation.isChecked()
     speedup = speedup_label(window)
     assert type_size(speedup) >= 1.8 * normal
     details = detail_labels(window)
@@ -74,8 +74,8 @@ def test_f11_presents_the_speedup_in_the_largest_type(compared, qtbot):
     # How each was measured, beside its figure, in type the presenter reads.
     assert len(details) >= 5
     assert all(type_size(label) > normal for label in details)  # the presenter reads it
-    assert type_size(window.figures.chart) >= 1.8 * chart
-    for pane in window.panes:
+    assert type_size(window.widgets.figures.chart) >= 1.8 * chart
+    for pane in window.widgets.panes:
         assert type_size(pane.caption) >= 1.8 * caption
         # The whole caption still shows: it is as tall as its wrapped text.
         assert pane.caption.height() >= pane.caption_height_needed()
@@ -87,30 +87,30 @@ def test_f11_or_esc_restores_the_window_and_its_type(compared, qtbot, key):
     window = compared
     size_before = window.size()
     speedup_before = type_size(speedup_label(window))
-    caption_before = type_size(window.right_pane.caption)
+    caption_before = type_size(window.widgets.right_pane.caption)
     press(qtbot, window, Qt.Key.Key_F11)
     assert is_full_screen(window)
     press(qtbot, window, key)
     assert not is_full_screen(window)
-    assert not window.presentation_action.isChecked()
+    assert not window.actions.presentation.isChecked()
     assert window.size() == size_before
     assert type_size(speedup_label(window)) == speedup_before
-    assert type_size(window.right_pane.caption) == caption_before
+    assert type_size(window.widgets.right_pane.caption) == caption_before
 
 
 def test_a_maximized_window_comes_back_maximized(compared, qtbot):
     window = compared
     window.showMaximized()
-    window.presentation_action.trigger()
+    window.actions.presentation.trigger()
     assert is_full_screen(window)
-    window.presentation_action.trigger()
+    window.actions.presentation.trigger()
     assert window.windowState() & Qt.WindowState.WindowMaximized
     assert not is_full_screen(window)
 
 
 def test_figures_of_a_run_while_presenting_are_large_too(window, qtbot):
     """A run started in presentation mode lays out new rows: they come in presentation type."""
-    normal = type_size(window.left_pane.caption)
+    normal = type_size(window.widgets.left_pane.caption)
     press(qtbot, window, Qt.Key.Key_F11)
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
         window.run_comparison()
@@ -125,10 +125,10 @@ def test_figures_of_a_run_while_presenting_are_large_too(window, qtbot):
 
 
 def test_the_view_menu_toggles_it(window):
-    window.presentation_action.trigger()
-    assert is_full_screen(window) and window.presentation_action.isChecked()
-    window.presentation_action.trigger()
-    assert not is_full_screen(window) and not window.presentation_action.isChecked()
+    window.actions.presentation.trigger()
+    assert is_full_screen(window) and window.actions.presentation.isChecked()
+    window.actions.presentation.trigger()
+    assert not is_full_screen(window) and not window.actions.presentation.isChecked()
 
 
 def test_esc_cancels_a_run_while_presenting_and_leaves_after(window, qtbot):
@@ -149,7 +149,7 @@ def test_esc_cancels_a_run_while_presenting_and_leaves_after(window, qtbot):
 
 def test_esc_does_nothing_outside_presentation_mode(window, qtbot):
     qtbot.keyClick(window, Qt.Key.Key_Escape)
-    assert not is_full_screen(window) and not window.presentation_action.isChecked()
+    assert not is_full_screen(window) and not window.actions.presentation.isChecked()
 
 
 def test_presentation_mode_is_not_remembered(window, qtbot, settings):
@@ -163,7 +163,7 @@ def test_presentation_mode_is_not_remembered(window, qtbot, settings):
         again.show()
         qtbot.waitExposed(again)
         assert not is_full_screen(again)
-        assert not again.presentation_action.isChecked()
+        assert not again.actions.presentation.isChecked()
         assert again.size() == size_before
     finally:
         again.close()

@@ -73,7 +73,7 @@ def fully_on_screen(label: QLabel, scroll: QScrollArea) -> bool:
 
 
 def figures_scroll(window) -> QScrollArea:
-    return window.figures.findChild(QScrollArea)
+    return window.widgets.figures.findChild(QScrollArea)
 
 
 @pytest.fixture
@@ -86,30 +86,30 @@ def compared(window, qtbot):
 @pytest.mark.parametrize("size", [(1600, 1000), (1920, 1080)], ids=["1600x1000", "1920x1080"])
 def test_presentation_shows_every_figure_of_the_demo_without_scrolling(compared, qtbot, size):
     window = compared
-    window.presentation_action.trigger()
+    window.actions.presentation.trigger()
     settle(window, *size)  # the full screen of a projector this size
     scroll = figures_scroll(window)
     for name in DEMO_FIGURES:
-        labels = window.figures.value_labels(name)
+        labels = window.widgets.figures.value_labels(name)
         assert labels, name
         for label in labels:
             assert fully_on_screen(label, scroll), (name, label.text())
-    assert fully_on_screen(window.figures.chart_caption, scroll)
-    chart = window.figures.chart
+    assert fully_on_screen(window.widgets.figures.chart_caption, scroll)
+    chart = window.widgets.figures.chart
     assert QRect(chart.mapTo(scroll.viewport(), QPoint(0, 0)), chart.size()).bottom() <= (
         scroll.viewport().height()
     )
     # The speed-up is the largest figure on the screen.
-    speedup = window.figures.value_labels("speedup")[0]
+    speedup = window.widgets.figures.value_labels("speedup")[0]
     for name in DEMO_FIGURES[1:]:
-        figure = window.figures.value_labels(name)[0]
+        figure = window.widgets.figures.value_labels(name)[0]
         assert speedup.font().pointSizeF() > figure.font().pointSizeF()
 
 
 def test_at_the_smallest_window_the_speedup_shows_without_scrolling(compared):
     window = compared
     settle(window, 800, 600)
-    [speedup] = window.figures.value_labels("speedup")
+    [speedup] = window.widgets.figures.value_labels("speedup")
     assert fully_on_screen(speedup, figures_scroll(window)), speedup.text()
 
 
@@ -120,7 +120,7 @@ def test_a_long_status_message_is_cut_short_before_the_zoom(make_window, tmp_pat
     folder.mkdir()
     window = make_window(photo_file(folder, "beach.png"))
     settle(window, 800, 600)
-    status, zoom = window.status_label, window.zoom_label
+    status, zoom = window.widgets.status_label, window.widgets.zoom_label
     assert str(folder.name)[:30] in status.text()  # the whole message is still its text
     shown = status.shown_text()
     assert shown.endswith("…") and len(shown) < len(status.text())
@@ -135,7 +135,7 @@ def test_the_progress_words_fit_their_bar(make_window, qtbot):
     settle(window, 800, 600)
     window.set_timed(JAX_EAGER.name, True)
     window.set_parameters(kernel_size=41)
-    bar = window.progress_bar
+    bar = window.widgets.progress_bar
     with qtbot.waitSignal(
         window.progress_shown,
         timeout=RUN_TIMEOUT_MS,
@@ -147,7 +147,7 @@ def test_the_progress_words_fit_their_bar(make_window, qtbot):
         assert bar.isVisible() and bar.text().startswith("JAX without jit ")
         widest = QFontMetrics(bar.font()).horizontalAdvance("JAX without jit 100%")
         assert bar.text_rect_width() >= widest
-        assert bar.geometry().right() < window.zoom_label.geometry().left()
+        assert bar.geometry().right() < window.widgets.zoom_label.geometry().left()
     finally:
         with qtbot.waitSignal(window.run_stopped, timeout=RUN_TIMEOUT_MS):
             window.cancel_run()
@@ -168,16 +168,18 @@ def parted(label: QLabel) -> list[str]:
 def test_numbers_keep_their_units_in_the_captions_and_figures(compared):
     window = compared
     settle(window, 800, 600)
-    labels = [pane.caption for pane in window.panes]
+    labels = [pane.caption for pane in window.widgets.panes]
     labels += [
-        label for name in window.figures.names() for label in window.figures.value_labels(name)
+        label
+        for name in window.widgets.figures.names()
+        for label in window.widgets.figures.value_labels(name)
     ]
     assert any("9 × 9" in " ".join(shown_lines(label)) for label in labels)
     assert any("0.24 MP" in " ".join(shown_lines(label)) for label in labels)
     for label in labels:
         assert parted(label) == [], shown_lines(label)
     # At every width a pane's caption can have, too.
-    caption = window.left_pane.caption
+    caption = window.widgets.left_pane.caption
     for width in range(120, 400, 9):
         caption.setFixedWidth(width)
         assert parted(caption) == [], (width, shown_lines(caption))
@@ -187,8 +189,8 @@ def test_numbers_keep_their_units_in_the_captions_and_figures(compared):
 def test_the_words_keep_plain_spaces_for_the_command_line_and_json(compared):
     """Only the window's rendering joins them: the figures' own words are unchanged."""
     window = compared
-    assert window.figures.value("kernel") == "9 × 9, sigma 2.5"
-    assert "\u00a0" not in window.left_pane.caption_text()
+    assert window.widgets.figures.value("kernel") == "9 × 9, sigma 2.5"
+    assert "\u00a0" not in window.widgets.left_pane.caption_text()
     assert keep_whole("0.24 MP, 9 × 9, σ 2.5, 10 ms") == (
         "0.24\u00a0MP, 9\u00a0×\u00a09, σ\u00a02.5, 10\u00a0ms"
     )
@@ -231,13 +233,13 @@ def test_presentation_shows_every_figure_after_the_live_preview_compiled_jax(
     window.live_shown.connect(previews.append)
     qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(previews), timeout=RUN_TIMEOUT_MS)
     run(qtbot, window)
-    assert "compiled during the live preview" in window.figures.value("jit.first_call")
-    window.presentation_action.trigger()
+    assert "compiled during the live preview" in window.widgets.figures.value("jit.first_call")
+    window.actions.presentation.trigger()
     settle(window, 1600, 1000)
     scroll = figures_scroll(window)
     for name in DEMO_FIGURES:
-        for label in window.figures.value_labels(name):
+        for label in window.widgets.figures.value_labels(name):
             assert fully_on_screen(label, scroll), (name, label.text())
     # The figure in presentation type, how it was paid beside it in the smaller type.
-    figure, paid = window.figures.value_labels("jit.first_call")
+    figure, paid = window.widgets.figures.value_labels("jit.first_call")
     assert figure.text().endswith("ms") and "live preview" in paid.text()

@@ -98,7 +98,9 @@ def test_a_settings_file_blurapp_cannot_read_is_left_as_it_is_with_one_warning(
         window = MainWindow(SettingsFile(path))
         qtbot.addWidget(window)
         assert window.sigma() == DEFAULT_SIGMA
-        window.sigma_slider.setValue(window.sigma_slider.value() + 3)  # something to save
+        window.widgets.sigma_slider.setValue(
+            window.widgets.sigma_slider.value() + 3
+        )  # something to save
         window.close()  # saves the settings: never over a file that could not be read
     assert path.read_bytes() == before
     warnings = [r.getMessage() for r in caplog.records if str(path) in r.getMessage()]

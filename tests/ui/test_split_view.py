@@ -63,14 +63,16 @@ def split_window(make_window, qtbot, checkerboard):
     """A window on the checkerboard after a run, at 100 %, showing before/after."""
     window = make_window(checkerboard)
     run(qtbot, window)
-    window.show_combo.setCurrentIndex(window.show_combo.findData("split"))  # as a user picks it
-    window.view_link.set_zoom(1.0)
+    window.widgets.show_combo.setCurrentIndex(
+        window.widgets.show_combo.findData("split")
+    )  # as a user picks it
+    window.widgets.view_link.set_zoom(1.0)
     return window
 
 
 def pictures(window, pane):
     """(original, that pane's blur) as 8-bit arrays."""
-    blurred = window.panes[pane].view.image()
+    blurred = window.widgets.panes[pane].view.image()
     width, height = blurred.width(), blurred.height()
     blurred = np.array(
         [[blurred.pixelColor(x, y).red() for x in range(width)] for y in range(height)]
@@ -81,18 +83,21 @@ def pictures(window, pane):
 def test_before_after_is_offered_with_the_other_views(make_window, qtbot):
     window = make_window()
     jax_settled(qtbot, window)
-    assert window.show_combo.itemText(window.show_combo.findData("split")) == "Before/after"
-    [action] = [a for a in window.show_actions.actions() if a.data() == "split"]
+    assert (
+        window.widgets.show_combo.itemText(window.widgets.show_combo.findData("split"))
+        == "Before/after"
+    )
+    [action] = [a for a in window.actions.show.actions() if a.data() == "split"]
     assert action.text() == "Before/after"
     action.trigger()
     assert window.showing() == "split"
-    assert window.show_combo.currentData() == "split"
+    assert window.widgets.show_combo.currentData() == "split"
 
 
 @pytest.mark.slow
 def test_each_pane_shows_the_original_left_of_the_divider_and_its_blur_right(split_window):
     window = split_window
-    for index, pane in enumerate(window.panes):
+    for index, pane in enumerate(window.widgets.panes):
         original, blurred = pictures(window, index)
         assert np.abs(original.astype(int) - blurred).min() > 20  # the blur changed every pixel
         assert pane.view.divider() == 0.5  # it starts in the middle
@@ -101,14 +106,16 @@ def test_each_pane_shows_the_original_left_of_the_divider_and_its_blur_right(spl
 
 @pytest.mark.slow
 def test_the_caption_says_what_each_side_shows(split_window):
-    assert split_window.left_pane.caption_text().startswith("Left: original, right: NumPy")
-    assert split_window.right_pane.caption_text().startswith("Left: original, right: JAX-jit")
+    assert split_window.widgets.left_pane.caption_text().startswith("Left: original, right: NumPy")
+    assert split_window.widgets.right_pane.caption_text().startswith(
+        "Left: original, right: JAX-jit"
+    )
 
 
 @pytest.mark.slow
 def test_dragging_the_divider_in_one_pane_moves_it_in_both(split_window, qtbot):
     window = split_window
-    view = window.right_pane.view
+    view = window.widgets.right_pane.view
     viewport = view.viewport()
     center = view.center()
     start, end = on_screen(view, SIZE[0] // 2), on_screen(view, 40)
@@ -121,7 +128,7 @@ def test_dragging_the_divider_in_one_pane_moves_it_in_both(split_window, qtbot):
     qtbot.mouseMove(viewport, QPoint((start.x() + end.x()) // 2, start.y()))
     qtbot.mouseMove(viewport, end)
     qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=end)
-    for index, pane in enumerate(window.panes):
+    for index, pane in enumerate(window.widgets.panes):
         original, blurred = pictures(window, index)
         assert boundary(pane.view, original, blurred) == pytest.approx(40, abs=2)
     assert view.center() == center  # the divider moved, not the picture
@@ -130,9 +137,9 @@ def test_dragging_the_divider_in_one_pane_moves_it_in_both(split_window, qtbot):
 @pytest.mark.slow
 def test_the_divider_stays_at_its_place_in_the_picture_when_zooming(split_window):
     window = split_window
-    window.left_pane.view.set_divider(0.25)
-    window.view_link.zoom_by(2.0)
-    for index, pane in enumerate(window.panes):
+    window.widgets.left_pane.view.set_divider(0.25)
+    window.widgets.view_link.zoom_by(2.0)
+    for index, pane in enumerate(window.widgets.panes):
         original, blurred = pictures(window, index)
         assert boundary(pane.view, original, blurred) == pytest.approx(40, abs=2)
 
@@ -141,15 +148,15 @@ def test_before_a_run_both_sides_show_the_original(make_window, checkerboard, qt
     window = make_window(checkerboard)
     jax_settled(qtbot, window)
     window.set_show("split")
-    window.view_link.set_zoom(1.0)
-    view = window.left_pane.view
+    window.widgets.view_link.set_zoom(1.0)
+    view = window.widgets.left_pane.view
     original = to_8bit(window.photo.gray)
     shot = view.viewport().grab().toImage()
     far_from_the_divider = [x for x in range(SIZE[0]) if abs(x - SIZE[0] / 2) > 4]
     assert all(
         shot.pixelColor(on_screen(view, x)).red() == original[ROW, x] for x in far_from_the_divider
     )
-    assert window.left_pane.caption_text().endswith(
+    assert window.widgets.left_pane.caption_text().endswith(
         "not run yet: the original on both sides, press Run"
     )
 

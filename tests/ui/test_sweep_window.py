@@ -89,13 +89,13 @@ def test_stop_keeps_the_sizes_done_and_closing_ends_the_thread(sweep_window, qtb
 def test_run_menu_opens_the_sweep_on_the_windows_photo_and_engines(window, qtbot):
     from blurapp.ui.sweep_window import SweepWindow
 
-    assert window.sweep_action.isEnabled()
-    window.sweep_action.trigger()
+    assert window.actions.sweep.isEnabled()
+    window.actions.sweep.trigger()
     [sweep] = [child for child in window.findChildren(SweepWindow) if child.isVisible()]
     assert sweep.photo is window.session.photo
     assert sweep.engines == window.session.timed
     assert sweep.parameters == window.session.parameters
-    window.sweep_action.trigger()  # the same window again, not a second one
+    window.actions.sweep.trigger()  # the same window again, not a second one
     assert [c for c in window.findChildren(SweepWindow) if c.isVisible()] == [sweep]
     window.close()  # takes the sweep window with it
     assert not sweep.isVisible()
@@ -103,7 +103,7 @@ def test_run_menu_opens_the_sweep_on_the_windows_photo_and_engines(window, qtbot
 
 def test_the_sweep_needs_a_photo(make_window):
     window = make_window(wait=False)
-    assert window.session.photo is None and not window.sweep_action.isEnabled()
+    assert window.session.photo is None and not window.actions.sweep.isEnabled()
 
 
 def test_saving_asks_before_replacing_a_file_the_dialog_did_not_ask_about(
@@ -172,7 +172,7 @@ def test_closing_during_a_long_uninterruptible_call_returns_at_once(
 
 def test_closing_the_main_window_during_a_sweep_returns_at_once(window, qtbot, monkeypatch):
     jax_settled(qtbot, window)
-    window.sweep_action.trigger()
+    window.actions.sweep.trigger()
     sweep = open_sweep(window)
     entered, release = blocking_compare(monkeypatch)
     sweep.run()
@@ -203,7 +203,7 @@ def test_the_sweep_is_modal_and_starting_it_cancels_the_windows_run(window, qtbo
     window.set_parameters(kernel_size=51)  # a run still going when the sweep starts
     window.run_comparison()
     assert window.is_running()
-    window.sweep_action.trigger()
+    window.actions.sweep.trigger()
     sweep = open_sweep(window)
     assert sweep.windowModality() == Qt.WindowModality.WindowModal
     with qtbot.waitSignal(window.run_cancelled, timeout=1000):
@@ -217,7 +217,7 @@ def test_the_sweep_is_modal_and_starting_it_cancels_the_windows_run(window, qtbo
 def test_starting_the_sweep_drops_a_live_preview_in_flight(make_window, qtbot):
     window = make_window(live=True)
     jax_settled(qtbot, window)
-    window.sweep_action.trigger()
+    window.actions.sweep.trigger()
     sweep = open_sweep(window)
     window.set_parameters(sigma=4.0)  # a live preview re-blurs the panes
     running = window.session.running
@@ -241,10 +241,10 @@ def test_a_failed_sweep_is_told_as_the_main_window_tells_it(
         raise RuntimeError("boom")
 
     monkeypatch.setattr(sweep_module, "compare", fail)
-    window.show_messages = False  # as in a screenshot: no message box, only message_shown
+    window.messages.boxes = False  # as in a screenshot: no message box, only message_shown
     told = []
     window.message_shown.connect(lambda title, text: told.append((title, text)))
-    window.sweep_action.trigger()
+    window.actions.sweep.trigger()
     sweep = open_sweep(window)
     with qtbot.waitSignal(sweep.sweep_failed, timeout=RUN_TIMEOUT_MS):
         sweep.run()
@@ -260,10 +260,10 @@ def test_a_hidden_sweep_window_is_reused_and_one_closed_with_esc_deleted(window,
 
     from blurapp.ui.sweep_window import SweepWindow
 
-    window.sweep_action.trigger()
+    window.actions.sweep.trigger()
     first = open_sweep(window)
     first.hide()
-    window.sweep_action.trigger()
+    window.actions.sweep.trigger()
     assert window.findChildren(SweepWindow) == [first] and first.isVisible()
     with qtbot.waitSignal(first.sweep_finished, timeout=RUN_TIMEOUT_MS):
         first.run()
@@ -271,7 +271,7 @@ def test_a_hidden_sweep_window_is_reused_and_one_closed_with_esc_deleted(window,
     qtbot.keyClick(first, Qt.Key.Key_Escape)
     assert not job.is_running()
     qtbot.waitUntil(lambda: not shiboken6.isValid(first), timeout=RUN_TIMEOUT_MS)
-    window.sweep_action.trigger()
+    window.actions.sweep.trigger()
     [second] = window.findChildren(SweepWindow)
     assert second.isVisible()
     second.close()
@@ -291,7 +291,7 @@ def test_the_sweep_shows_the_first_call_the_live_preview_paid_for_this_photo(
     qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
     preview = window.session.results["jax"].run
     assert preview.compiled
-    window.sweep_action.trigger()
+    window.actions.sweep.trigger()
     sweep = open_sweep(window)
     with qtbot.waitSignal(sweep.sweep_finished, timeout=RUN_TIMEOUT_MS):
         sweep.run()

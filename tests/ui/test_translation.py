@@ -38,14 +38,14 @@ def window(chinese, make_window):
 def test_menus_and_controls_are_in_chinese(window):
     menus = [action.text() for action in window.menuBar().actions()]
     assert menus == ["文件(&F)", "编辑(&E)", "视图(&V)", "运行(&R)", "片段(&C)", "帮助(&H)"]
-    assert window.run_button.text() == "运行"
-    assert window.open_action.text() == "打开(&O)…"
-    assert window.right_pane.engine_combo.itemText(3) == "不用 jit 的 JAX"
-    assert window.engine_checks["numpy-loop"].text() == "NumPy，教程中的循环"
-    assert window.engine_checks["jax-eager"].text() == "不用 jit 的 JAX"
-    assert window.show_combo.itemText(2) == "差异"
-    assert window.figures.title() == "测量数据"
-    assert "尚未运行" in window.left_pane.caption_text()
+    assert window.widgets.run_button.text() == "运行"
+    assert window.actions.open.text() == "打开(&O)…"
+    assert window.widgets.right_pane.engine_combo.itemText(3) == "不用 jit 的 JAX"
+    assert window.widgets.engine_checks["numpy-loop"].text() == "NumPy，教程中的循环"
+    assert window.widgets.engine_checks["jax-eager"].text() == "不用 jit 的 JAX"
+    assert window.widgets.show_combo.itemText(2) == "差异"
+    assert window.widgets.figures.title() == "测量数据"
+    assert "尚未运行" in window.widgets.left_pane.caption_text()
 
 
 def test_figure_labels_and_values_are_in_chinese(window, qtbot, monkeypatch):
@@ -56,7 +56,7 @@ def test_figure_labels_and_values_are_in_chinese(window, qtbot, monkeypatch):
     monkeypatch.setattr(blurapp.core.comparison, "judge", Verdict)
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
         window.run_comparison()
-    grid = window.figures._grid
+    grid = window.widgets.figures._grid
     names = [
         grid.itemAtPosition(row, 0).widget().text()
         for row in range(grid.rowCount())
@@ -65,13 +65,13 @@ def test_figure_labels_and_values_are_in_chinese(window, qtbot, monkeypatch):
     # The speed-up leads (it must show without scrolling at the smallest size), then the rest.
     assert names[:5] == ["加速比", "图像", "卷积核", "NumPy", "JAX 首次调用"]
     assert "加速比" in names and "最大绝对误差" in names
-    assert "在 1e-05 以内" in window.figures.value("max_abs_diff")
-    assert "的中位数，中间一半在" in window.figures.value("jit.steady")
+    assert "在 1e-05 以内" in window.widgets.figures.value("max_abs_diff")
+    assert "的中位数，中间一半在" in window.widgets.figures.value("jit.steady")
     assert (
-        window.right_pane.caption_text().startswith("JAX-jit · ")
-        and "稳定" in window.right_pane.caption_text()
+        window.widgets.right_pane.caption_text().startswith("JAX-jit · ")
+        and "稳定" in window.widgets.right_pane.caption_text()
     )
-    assert window.status_label.text().startswith("完成：")
+    assert window.widgets.status_label.text().startswith("完成：")
 
 
 def test_the_window_is_english_without_a_translation(make_window):
@@ -170,6 +170,6 @@ def test_the_red_warning_does_not_depend_on_the_language(window):
         runs={"numpy": numpy_run, "jax": jax_run},
     )
     assert result.within_tolerance is False
-    window.figures.show_result(result, "x.png", 2, 2)
-    assert "超出" in window.figures.value("max_abs_diff")
-    assert "#c0392b" in window.figures._values["max_abs_diff"].styleSheet()
+    window.widgets.figures.show_result(result, "x.png", 2, 2)
+    assert "超出" in window.widgets.figures.value("max_abs_diff")
+    assert "#c0392b" in window.widgets.figures._values["max_abs_diff"].styleSheet()

@@ -50,7 +50,7 @@ def test_the_bundled_sample_opens_when_no_image_is_given(make_window):
     window = make_window()
     assert window.windowTitle() == "coffee.png — BlurApp"
     assert window.photo.path == sample_photo_path()
-    for pane in window.panes:
+    for pane in window.widgets.panes:
         assert (pane.view.picture_size().width(), pane.view.picture_size().height()) == (600, 400)
         assert pane.placeholder_text() == ""
         assert pane.caption_text().endswith("not run yet: showing the original, press Run")
@@ -60,7 +60,7 @@ def test_an_image_given_on_the_command_line_opens(make_window, tmp_path):
     path = photo_file(tmp_path, "holiday.png", size=(70, 50))
     window = make_window(path)
     assert window.windowTitle() == "holiday.png — BlurApp"
-    assert window.left_pane.view.picture_size().width() == 70
+    assert window.widgets.left_pane.view.picture_size().width() == 70
     np.testing.assert_array_equal(window.photo.gray, load_grayscale(path))
 
 
@@ -75,10 +75,10 @@ def test_open_through_the_file_dialog(make_window, tmp_path, monkeypatch, qtbot)
 
     monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
     with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-        window.open_action.trigger()
+        window.actions.open.trigger()
     assert window.windowTitle() == "chosen.png — BlurApp"
     assert "*.png" in asked[0] and "*.jpg" in asked[0] and "*.tif" in asked[0]
-    assert window.left_pane.view.picture_size().height() == 30
+    assert window.widgets.left_pane.view.picture_size().height() == 30
 
 
 def test_open_by_dropping_a_file(make_window, tmp_path, qtbot):
@@ -105,7 +105,7 @@ def test_open_recent_reopens_a_photo(make_window, tmp_path, qtbot):
     make_window_second = photo_file(tmp_path, "second.png")
     with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
         window.open_photo(make_window_second)
-    entries = [a for a in window.recent_menu.actions() if a.toolTip()]
+    entries = [a for a in window.actions.recent_menu.actions() if a.toolTip()]
     assert [a.toolTip() for a in entries][:2] == [str(make_window_second), str(first)]
     with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
         entries[1].trigger()
@@ -124,7 +124,7 @@ def test_a_bad_file_shows_a_message_and_keeps_the_photo(
     assert title == "Cannot Open Photo"
     assert str(bad) in text
     assert window.windowTitle() == "coffee.png — BlurApp"
-    assert window.left_pane.view.picture_size().width() == 600
+    assert window.widgets.left_pane.view.picture_size().width() == 600
 
 
 # --- Running ------------------------------------------------------------------------------
@@ -134,12 +134,12 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
     window = make_window()
     result = run(qtbot, window)
     assert result.max_abs_diff <= TOLERANCE
-    for pane in window.panes:
+    for pane in window.widgets.panes:
         size = pane.view.picture_size()
         assert (size.width(), size.height()) == (600, 400)
         assert pane.placeholder_text() == ""
-    numpy_caption = window.left_pane.caption_text()
-    jax_caption = window.right_pane.caption_text()
+    numpy_caption = window.widgets.left_pane.caption_text()
+    jax_caption = window.widgets.right_pane.caption_text()
     assert numpy_caption.startswith("NumPy · cpu · ") and " ms · 9 × 9, σ 2.5" in numpy_caption
     assert jax_caption.startswith(f"JAX-jit · {result.jit_run.device} · steady ")
     # Whether it compiled depends on what ran before in this test process; the caption and the
@@ -150,7 +150,7 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
         "already compiled": "(already compiled)",
     }
     assert "first call" in jax_caption and how[str(result.jit_run.compilation)] in jax_caption
-    figures = window.figures
+    figures = window.widgets.figures
     notes = {
         "compiled": "(includes compilation)",
         "from cache": "(program loaded from the compilation cache)",
@@ -180,9 +180,11 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
     assert [name for name, _ in figures.chart.bars()] == ["NumPy", first, "JAX steady"]
     # The pictures are the engines' outputs.
     expected = to_8bit(result.reference_run.output)
-    shown = window.left_pane.view.image()
+    shown = window.widgets.left_pane.view.image()
     assert shown.pixelColor(123, 45).red() == expected[45, 123]
-    assert not window.progress_bar.isVisible() and not window.cancel_button.isEnabled()
+    assert (
+        not window.widgets.progress_bar.isVisible() and not window.widgets.cancel_button.isEnabled()
+    )
 
 
 @pytest.mark.slow
@@ -195,41 +197,41 @@ def test_a_new_sigma_reuses_the_compiled_program_and_a_new_size_compiles(
     window.set_parameters(sigma=4.0)
     again = run(qtbot, window)
     assert first.jit_run.compiled and not again.jit_run.compiled
-    assert "already compiled" in window.right_pane.caption_text()
-    assert "already compiled" in window.figures.value("jit.first_call")
+    assert "already compiled" in window.widgets.right_pane.caption_text()
+    assert "already compiled" in window.widgets.figures.value("jit.first_call")
     window.set_parameters(kernel_size=13)
     resized = run(qtbot, window)
     assert resized.jit_run.compiled and resized.kernel_size == 13
-    assert "(compiled)" in window.right_pane.caption_text()
+    assert "(compiled)" in window.widgets.right_pane.caption_text()
 
 
 @pytest.mark.slow
 def test_auto_size_follows_sigma(make_window, qtbot):
     window = make_window()
     window.set_parameters(kernel_size="auto", sigma=2.0)
-    assert window.effective_size_label.text().startswith("13 × 13")
-    assert not window.size_spin.isEnabled()
+    assert window.widgets.effective_size_label.text().startswith("13 × 13")
+    assert not window.widgets.size_spin.isEnabled()
     result = run(qtbot, window)
     assert result.kernel_size == 13
 
 
 def test_kernel_size_steps_by_two_and_stays_odd(make_window):
     window = make_window()
-    window.size_spin.setValue(9)
-    window.size_spin.stepUp()
-    assert window.size_spin.value() == 11
-    assert window.size_spin.fixup("12") == "13"
+    window.widgets.size_spin.setValue(9)
+    window.widgets.size_spin.stepUp()
+    assert window.widgets.size_spin.value() == 11
+    assert window.widgets.size_spin.fixup("12") == "13"
 
 
 def test_changing_a_parameter_marks_results_out_of_date(make_window, qtbot):
     window = make_window()
     run(qtbot, window)
-    assert "out of date" not in window.left_pane.caption_text()
-    window.sigma_slider.setValue(35)
+    assert "out of date" not in window.widgets.left_pane.caption_text()
+    window.widgets.sigma_slider.setValue(35)
     assert window.sigma() == pytest.approx(3.5)
-    assert "out of date" in window.left_pane.caption_text()
-    assert "out of date" in window.right_pane.caption_text()
-    assert window.figures.stale_label.text().startswith("Out of date")
+    assert "out of date" in window.widgets.left_pane.caption_text()
+    assert "out of date" in window.widgets.right_pane.caption_text()
+    assert window.widgets.figures.stale_label.text().startswith("Out of date")
 
 
 @pytest.mark.slow
@@ -241,20 +243,20 @@ def test_numpy_only_keeps_the_jax_result_marked_out_of_date(make_window, qtbot):
     result = run(qtbot, window)
     assert result.jit_run is None and result.reference_run is not None
     window.set_pane_engine(1, "jax")  # ticked again, so the next Run refreshes it
-    assert window.engine_checks["jax"].isChecked()
-    assert "out of date" not in window.left_pane.caption_text()
-    assert "out of date" in window.right_pane.caption_text()
-    assert window.right_pane.view.has_picture()
+    assert window.widgets.engine_checks["jax"].isChecked()
+    assert "out of date" not in window.widgets.left_pane.caption_text()
+    assert "out of date" in window.widgets.right_pane.caption_text()
+    assert window.widgets.right_pane.view.has_picture()
     # The kept pane's figure stays visible, marked as coming from the earlier run.
-    assert window.figures.value("jit.steady").endswith("(earlier run, out of date)")
-    assert " ms (median of " in window.figures.value("numpy.steady")
+    assert window.widgets.figures.value("jit.steady").endswith("(earlier run, out of date)")
+    assert " ms (median of " in window.widgets.figures.value("numpy.steady")
     # The newest run had one engine: there is no difference to show, and the window says so.
     window.set_show("difference")
     assert (
-        window.right_pane.placeholder_text()
+        window.widgets.right_pane.placeholder_text()
         == "The difference appears after a run with NumPy and JAX-jit"
     )
-    assert not window.right_pane.view.has_picture()
+    assert not window.widgets.right_pane.view.has_picture()
     assert first.max_abs_diff is not None
 
 
@@ -270,11 +272,11 @@ def test_a_jax_failure_is_shown_in_its_pane_and_numpy_still_works(make_window, q
     window = make_window()
     result = run(qtbot, window)
     assert result.reference_run is not None and result.jit_run is None
-    assert window.left_pane.view.has_picture()
-    assert "could not run" in window.right_pane.placeholder_text()
-    assert "out of memory" in window.right_pane.placeholder_text()
-    assert "unavailable" in window.right_pane.caption_text()
-    assert "out of memory" in window.figures.value("jit.error")
+    assert window.widgets.left_pane.view.has_picture()
+    assert "could not run" in window.widgets.right_pane.placeholder_text()
+    assert "out of memory" in window.widgets.right_pane.placeholder_text()
+    assert "unavailable" in window.widgets.right_pane.caption_text()
+    assert "out of memory" in window.widgets.figures.value("jit.error")
 
 
 def test_cancel_during_a_run(make_window, qtbot, tmp_path):
@@ -283,15 +285,15 @@ def test_cancel_during_a_run(make_window, qtbot, tmp_path):
     shown = []
     window.results_shown.connect(shown.append)
     start_and_wait_for_numpy(qtbot, window)
-    assert window.progress_bar.isVisible() and window.cancel_button.isEnabled()
+    assert window.widgets.progress_bar.isVisible() and window.widgets.cancel_button.isEnabled()
     with qtbot.waitSignal(window.run_stopped, timeout=RUN_TIMEOUT_MS):
-        qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(window.widgets.cancel_button, Qt.MouseButton.LeftButton)
     assert not window.is_running()
-    assert window.status_label.text() == "Cancelled"
-    assert not window.progress_bar.isVisible()
+    assert window.widgets.status_label.text() == "Cancelled"
+    assert not window.widgets.progress_bar.isVisible()
     jobs_done(qtbot, window)
     assert shown == []
-    assert "not run yet" in window.left_pane.caption_text()
+    assert "not run yet" in window.widgets.left_pane.caption_text()
 
 
 def test_close_during_a_run_ends_within_two_seconds(make_window, qtbot, tmp_path):
@@ -316,7 +318,7 @@ def test_a_second_run_during_the_first_shows_only_the_second(make_window, qtbot,
         window.run_comparison()
     jobs_done(qtbot, window)
     assert [(r.kernel_size, r.sigma) for r in shown] == [(3, 0.8)]
-    assert "3 × 3, σ 0.8" in window.left_pane.caption_text()
+    assert "3 × 3, σ 0.8" in window.widgets.left_pane.caption_text()
 
 
 # --- Looking at the results ---------------------------------------------------------------
@@ -326,7 +328,7 @@ def test_a_second_run_during_the_first_shows_only_the_second(make_window, qtbot,
 def test_both_panes_zoom_and_pan_together(make_window, qtbot):
     window = make_window()
     run(qtbot, window)
-    left, right = window.left_pane.view, window.right_pane.view
+    left, right = window.widgets.left_pane.view, window.widgets.right_pane.view
     wheel = QWheelEvent(
         QPointF(100, 100),
         left.viewport().mapToGlobal(QPointF(100, 100)),
@@ -344,19 +346,19 @@ def test_both_panes_zoom_and_pan_together(make_window, qtbot):
     left.horizontalScrollBar().setValue(left.horizontalScrollBar().value() + 40)
     assert (right.center() - left.center()).manhattanLength() < 2
     QApplication.sendEvent(window, QApplication.focusWidget() and wheel)  # harmless
-    window.view_link.set_zoom(1.0)
+    window.widgets.view_link.set_zoom(1.0)
     assert left.zoom() == right.zoom() == 1.0
-    window.view_link.fit_to_window()
+    window.widgets.view_link.fit_to_window()
     assert left.is_fitted() and right.zoom() == pytest.approx(left.zoom())
 
 
 def test_zoom_shortcuts(make_window, qtbot):
     window = make_window()
-    view = window.right_pane.view
+    view = window.widgets.right_pane.view
     view.setFocus()
     zoom = view.zoom()
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
-    assert view.zoom() == 1.0 and window.left_pane.view.zoom() == 1.0
+    assert view.zoom() == 1.0 and window.widgets.left_pane.view.zoom() == 1.0
     qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     assert view.zoom() == pytest.approx(zoom)
 
@@ -365,33 +367,33 @@ def test_the_difference_and_original_views(make_window, qtbot):
     window = make_window()
     result = run(qtbot, window)
     window.set_show("difference")
-    caption = window.right_pane.caption_text()
+    caption = window.widgets.right_pane.caption_text()
     assert caption.startswith("Difference |NumPy − JAX-jit|")
     difference = np.abs(result.reference_run.output.astype(np.float64) - result.jit_run.output)
     if result.max_abs_diff > 0:
         assert f"white = {result.max_abs_diff:.2g}" in caption
-        picture = window.right_pane.view.image()
+        picture = window.widgets.right_pane.view.image()
         y, x = np.unravel_index(np.argmax(difference), difference.shape)
         assert picture.pixelColor(int(x), int(y)).red() == 255
     else:
         assert "identical" in caption
-    assert window.left_pane.caption_text().startswith("NumPy")
+    assert window.widgets.left_pane.caption_text().startswith("NumPy")
     window.set_show("original")
-    assert window.left_pane.caption_text().startswith("Original")
-    original = window.left_pane.view.image()
+    assert window.widgets.left_pane.caption_text().startswith("Original")
+    original = window.widgets.left_pane.view.image()
     # In colour, as the photo is, whatever the Colour switch (tests/ui/test_colour_window.py).
     assert original.pixelColor(10, 10).red() == to_8bit(window.photo.pixels)[10, 10, 0]
     window.set_show("blurred")
-    assert window.right_pane.caption_text().startswith("JAX-jit")
+    assert window.widgets.right_pane.caption_text().startswith("JAX-jit")
 
 
 @pytest.mark.slow
 def test_copy_puts_the_selected_pane_on_the_clipboard(make_window, qtbot):
     window = make_window()
     result = run(qtbot, window)
-    qtbot.mouseClick(window.right_pane.view.viewport(), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.widgets.right_pane.view.viewport(), Qt.MouseButton.LeftButton)
     assert window.selected_pane == 1
-    window.copy_action.trigger()
+    window.actions.copy.trigger()
     image = QApplication.clipboard().image()
     assert (image.width(), image.height()) == (600, 400)
     assert image.pixelColor(5, 5).red() == to_8bit(result.jit_run.output)[5, 5]
@@ -413,7 +415,7 @@ def test_save_results_writes_both_and_asks_before_overwriting(
         return answer[0]
 
     monkeypatch.setattr(QMessageBox, "question", question)
-    window.save_action.trigger()
+    window.actions.save.trigger()
     assert questions == []
     assert sorted(p.name for p in folder.iterdir()) == [
         "coffee-jax-9x9-s2.5.png",
@@ -424,12 +426,12 @@ def test_save_results_writes_both_and_asks_before_overwriting(
             np.testing.assert_array_equal(np.asarray(saved), to_8bit(run_.output))
 
     (folder / "coffee-numpy-9x9-s2.5.png").write_bytes(b"keep me")
-    window.save_action.trigger()
+    window.actions.save.trigger()
     assert len(questions) == 1 and "coffee-numpy-9x9-s2.5.png" in questions[0]
     assert (folder / "coffee-numpy-9x9-s2.5.png").read_bytes() == b"keep me"
 
     answer[0] = QMessageBox.StandardButton.Yes
-    window.save_action.trigger()
+    window.actions.save.trigger()
     with Image.open(folder / "coffee-numpy-9x9-s2.5.png") as saved:
         assert saved.size == (600, 400)
     assert sorted(p.name for p in folder.iterdir()) == [
@@ -516,12 +518,12 @@ def test_the_separable_algorithm_from_the_window(make_window, qtbot):
     window = make_window()
     run(qtbot, window)
     window.set_algorithm("separable")
-    assert "out of date" in window.left_pane.caption_text()
+    assert "out of date" in window.widgets.left_pane.caption_text()
     result = run(qtbot, window)
     assert result.algorithm == "separable" and result.kernel.shape == (9,)
     assert result.max_abs_diff <= TOLERANCE
-    assert window.left_pane.caption_text().endswith("σ 2.5, separable")
-    assert window.figures.value("kernel") == "9 × 9, sigma 2.5, separable (9 + 9 taps)"
+    assert window.widgets.left_pane.caption_text().endswith("σ 2.5, separable")
+    assert window.widgets.figures.value("kernel") == "9 × 9, sigma 2.5, separable (9 + 9 taps)"
 
 
 @pytest.mark.slow
@@ -536,15 +538,15 @@ def test_cancel_after_numpy_marks_the_older_figures_out_of_date(make_window, qtb
         window.run_comparison()
     window.cancel_run()
     # NumPy's new result is shown; everything from the older run says it is out of date.
-    assert "41 × 41" in window.left_pane.caption_text()
-    assert "out of date" not in window.left_pane.caption_text()
+    assert "41 × 41" in window.widgets.left_pane.caption_text()
+    assert "out of date" not in window.widgets.left_pane.caption_text()
     assert (
-        "3 × 3" in window.right_pane.caption_text()
-        and "out of date" in window.right_pane.caption_text()
+        "3 × 3" in window.widgets.right_pane.caption_text()
+        and "out of date" in window.widgets.right_pane.caption_text()
     )
-    assert window.figures.stale_label.isVisibleTo(window)
+    assert window.widgets.figures.stale_label.isVisibleTo(window)
     window.set_show("difference")
-    assert "out of date" in window.right_pane.caption_text()
+    assert "out of date" in window.widgets.right_pane.caption_text()
 
 
 def test_opening_a_photo_during_a_run_supersedes_the_run(make_window, qtbot, tmp_path):
@@ -593,12 +595,12 @@ def test_a_saved_even_kernel_size_falls_back_to_the_default(qtbot, settings):
 
 def test_ctrl_plus_and_minus_zoom_both_panes(make_window, qtbot):
     window = make_window()
-    window.view_link.set_zoom(1.0)
+    window.widgets.view_link.set_zoom(1.0)
     qtbot.keyClick(window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
-    assert window.left_pane.view.zoom() == pytest.approx(1.25)
-    assert window.right_pane.view.zoom() == pytest.approx(1.25)
+    assert window.widgets.left_pane.view.zoom() == pytest.approx(1.25)
+    assert window.widgets.right_pane.view.zoom() == pytest.approx(1.25)
     qtbot.keyClick(window, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
-    assert window.right_pane.view.zoom() == pytest.approx(1.0)
+    assert window.widgets.right_pane.view.zoom() == pytest.approx(1.0)
 
 
 def test_pyramid_levels_halve_with_rounded_means():
@@ -614,12 +616,12 @@ def test_pyramid_levels_halve_with_rounded_means():
 @pytest.mark.slow
 def test_a_zoomed_out_big_picture_is_drawn_from_a_smaller_level(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path, "wide.png", size=(3000, 2000)))
-    view = window.left_pane.view
+    view = window.widgets.left_pane.view
     assert len(view._item.levels()) == 4  # 3000, 1500, 750, 375 wide
-    window.view_link.fit_to_window()
+    window.widgets.view_link.fit_to_window()
     # The view shows the whole picture, at the same scale in both panes.
     assert view.zoom() < 0.5
-    assert window.right_pane.view.zoom() == pytest.approx(view.zoom())
+    assert window.widgets.right_pane.view.zoom() == pytest.approx(view.zoom())
     grabbed = view.viewport().grab().toImage()
     assert not grabbed.isNull()
 

@@ -22,7 +22,7 @@ def test_numpy_jax_and_jax_without_jit_read_like_the_tutorials_table(window, qtb
     assert list(result.runs) == ["numpy", "jax", "jax-eager"]
     for engine in ("jax", "jax-eager"):
         assert result.differences[engine] <= TOLERANCE
-    figures = window.figures
+    figures = window.widgets.figures
     assert " ms (median of " in figures.value("numpy.steady")
     assert figures.value("jit.first_call") and figures.value("jit.steady")
     assert "within 1e-05" in figures.value("max_abs_diff")
@@ -45,17 +45,17 @@ def test_numpy_jax_and_jax_without_jit_read_like_the_tutorials_table(window, qtb
     assert dict(figures.chart.bars())["JAX without jit"] == pytest.approx(
         result.runs["jax-eager"].seconds
     )
-    assert "JAX without jit" in window.status_label.text()
+    assert "JAX without jit" in window.widgets.status_label.text()
 
 
 @pytest.mark.slow
 def test_a_pane_shows_the_engine_chosen_for_it_and_marks_it_until_run(window, qtbot):
     first = run(qtbot, window)
-    pane = window.right_pane
+    pane = window.widgets.right_pane
     combo = pane.engine_combo
     combo.setCurrentIndex(combo.findData("jax-eager"))
     assert window.session.pane_engines == ["numpy", "jax-eager"]
-    assert window.engine_checks["jax-eager"].isChecked()  # chosen for a pane: timed too
+    assert window.widgets.engine_checks["jax-eager"].isChecked()  # chosen for a pane: timed too
     assert pane.caption_text().startswith("JAX without jit · ")
     assert "not run yet" in pane.caption_text()
     assert pane.view.accessibleName() == "JAX without jit image"
@@ -94,16 +94,16 @@ def test_a_fourth_engine_registered_in_a_few_lines_runs_in_the_window(make_windo
     register(Engine("scipy", "SciPy", run_scipy))
     try:
         window = make_window()
-        combo = window.left_pane.engine_combo
+        combo = window.widgets.left_pane.engine_combo
         assert combo.itemText(combo.findData("scipy")) == "SciPy"
-        assert "scipy" in window.engine_checks
+        assert "scipy" in window.widgets.engine_checks
         combo.setCurrentIndex(combo.findData("scipy"))
         result = run(qtbot, window)
         assert list(result.runs) == ["numpy", "jax", "scipy"]
         assert result.differences["scipy"] <= TOLERANCE
-        assert window.left_pane.caption_text().startswith("SciPy · cpu · ")
-        assert "within 1e-05" in window.figures.value("engine.scipy")
-        assert "SciPy" in [name for name, _ in window.figures.chart.bars()]
+        assert window.widgets.left_pane.caption_text().startswith("SciPy · cpu · ")
+        assert "within 1e-05" in window.widgets.figures.value("engine.scipy")
+        assert "SciPy" in [name for name, _ in window.widgets.figures.chart.bars()]
         window.close()
     finally:
         unregister("scipy")
@@ -117,7 +117,7 @@ def test_the_engines_chosen_survive_a_new_window(make_window, qtbot, settings):
     again = make_window(wait=False)
     assert again.session.pane_engines == ["jax-eager", "jax"]
     assert again.session.timed == ("jax", "jax-eager")
-    assert again.left_pane.engine_combo.currentData() == "jax-eager"
+    assert again.widgets.left_pane.engine_combo.currentData() == "jax-eager"
 
 
 def test_settings_have_one_table_and_refuse_unknown_keys_and_bad_values(settings):
@@ -154,7 +154,9 @@ def test_saved_engine_names_the_panes_do_not_offer_read_as_the_defaults(qtbot, t
     try:
         assert window.session.pane_engines == list(DEFAULT_PANE_ENGINES)
         assert window.session.timed == ("numpy", "jax")
-        ticked = tuple(name for name, check in window.engine_checks.items() if check.isChecked())
+        ticked = tuple(
+            name for name, check in window.widgets.engine_checks.items() if check.isChecked()
+        )
         assert ticked == window.session.timed
     finally:
         window.close()
@@ -165,16 +167,16 @@ def test_saved_engine_names_the_panes_do_not_offer_read_as_the_defaults(qtbot, t
 
 
 def test_the_engine_a_pane_shows_cannot_be_unticked(window, qtbot):
-    check = window.engine_checks["jax"]  # the right pane shows JAX-jit
+    check = window.widgets.engine_checks["jax"]  # the right pane shows JAX-jit
     assert check.isChecked() and not check.isEnabled()
     assert "pane" in check.toolTip()
     qtbot.mouseClick(check, Qt.MouseButton.LeftButton, pos=INDICATOR)
     assert check.isChecked() and window.session.timed == ("numpy", "jax")
     run(qtbot, window)
-    assert "not run yet" not in window.right_pane.caption_text()
+    assert "not run yet" not in window.widgets.right_pane.caption_text()
     # Another engine for the pane frees JAX-jit's box; the new engine's is held instead.
     window.set_pane_engine(1, "jax-eager")
-    assert check.isEnabled() and not window.engine_checks["jax-eager"].isEnabled()
+    assert check.isEnabled() and not window.widgets.engine_checks["jax-eager"].isEnabled()
     qtbot.mouseClick(check, Qt.MouseButton.LeftButton, pos=INDICATOR)
     assert not check.isChecked() and window.session.timed == ("numpy", "jax-eager")
 
@@ -185,6 +187,9 @@ def test_a_restored_panes_engine_is_ticked_and_held(make_window, settings):
     window = make_window(wait=False)
     assert window.session.timed == ("numpy", "jax-eager")
     for name in ("numpy", "jax-eager"):
-        assert window.engine_checks[name].isChecked()
-        assert not window.engine_checks[name].isEnabled()
-    assert window.engine_checks["jax"].isEnabled() and not window.engine_checks["jax"].isChecked()
+        assert window.widgets.engine_checks[name].isChecked()
+        assert not window.widgets.engine_checks[name].isEnabled()
+    assert (
+        window.widgets.engine_checks["jax"].isEnabled()
+        and not window.widgets.engine_checks["jax"].isChecked()
+    )

@@ -73,14 +73,14 @@ def test_saving_results_made_with_different_parameters_asks_and_says_which_is_wh
     folder.mkdir()
 
     questions = save_into(folder, [QMessageBox.StandardButton.Cancel])
-    window.save_action.trigger()
+    window.actions.save.trigger()
     [(title, text)] = questions
     assert "Different Parameters" in title
     assert "NumPy: 11 × 11, sigma 2.5" in text and "JAX-jit: 21 × 21, sigma 2.5" in text
     assert list(folder.iterdir()) == []  # cancelled: nothing written
 
     save_into(folder)
-    window.save_action.trigger()
+    window.actions.save.trigger()
     names = sorted(path.name for path in folder.iterdir())
     assert names == ["street-jax-21x21-s2.5.png", "street-numpy-11x11-s2.5.png"]
     with Image.open(folder / "street-numpy-11x11-s2.5.png") as saved:
@@ -104,7 +104,7 @@ def test_saving_never_writes_over_the_photo_itself(
     folder.mkdir()
     (folder / "street-numpy-9x9-s2.5.png").symlink_to(photo)
     questions = save_into(folder, [QMessageBox.StandardButton.Yes])
-    window.save_action.trigger()
+    window.actions.save.trigger()
     assert questions == []  # refused before asking to replace it
     [(title, text)] = warnings_shown
     assert title == "Cannot Save Results"
@@ -125,7 +125,7 @@ def test_saving_with_a_very_long_photo_name_says_the_name_is_too_long(
     folder = tmp_path / "out"
     folder.mkdir()
     save_into(folder)
-    window.save_action.trigger()
+    window.actions.save.trigger()
     [(title, text)] = warnings_shown
     assert title == "Cannot Save Results"
     assert "the file name is too long" in text and "x" * 246 in text
@@ -184,65 +184,79 @@ def test_a_photo_whose_name_is_not_utf8_reopens_from_open_recent(make_window, tm
     window.close()
 
     again = make_window(wait=False)  # the same settings file
-    [entry] = [action for action in again.recent_menu.actions() if action.text().startswith("&")]
+    [entry] = [
+        action for action in again.actions.recent_menu.actions() if action.text().startswith("&")
+    ]
     assert entry.text() == "&1 caf\ufffd.png"
     with qtbot.waitSignal(again.photo_shown, timeout=RUN_TIMEOUT_MS):
         entry.trigger()
     assert os.fsencode(again.photo.path) == raw
-    assert again.left_pane.view.picture_size().width() == 40
+    assert again.widgets.left_pane.view.picture_size().width() == 40
 
 
 # --- E2: typed parameters ---------------------------------------------------------------------
 
 
 def test_the_sigma_range_is_the_one_the_command_line_has(window):
-    assert (window.sigma_spin.minimum(), window.sigma_spin.maximum()) == (MIN_SIGMA, MAX_SIGMA)
+    assert (window.widgets.sigma_spin.minimum(), window.widgets.sigma_spin.maximum()) == (
+        MIN_SIGMA,
+        MAX_SIGMA,
+    )
 
 
 def test_typing_a_sigma_above_the_largest_uses_the_largest_and_says_so(window, qtbot):
-    type_into(qtbot, window.sigma_spin, "99")
+    type_into(qtbot, window.widgets.sigma_spin, "99")
     expected = "sigma 99 is above the largest, 16.5: using 16.5"
     # While typing: what a run would use, and why.
     assert window.sigma() == MAX_SIGMA
-    assert expected in window.parameter_note.text() and window.parameter_note.isVisible()
-    leave(qtbot, window.sigma_spin)
-    assert window.sigma_spin.value() == MAX_SIGMA
-    assert expected in window.parameter_note.text()
+    assert (
+        expected in window.widgets.parameter_note.text()
+        and window.widgets.parameter_note.isVisible()
+    )
+    leave(qtbot, window.widgets.sigma_spin)
+    assert window.widgets.sigma_spin.value() == MAX_SIGMA
+    assert expected in window.widgets.parameter_note.text()
 
 
 def test_typing_a_sigma_of_zero_uses_the_smallest_and_says_so(window, qtbot):
-    type_into(qtbot, window.sigma_spin, "0")
-    leave(qtbot, window.sigma_spin)
-    assert window.sigma_spin.value() == MIN_SIGMA
-    assert "sigma 0 is below the smallest, 0.1: using 0.1" in window.parameter_note.text()
+    type_into(qtbot, window.widgets.sigma_spin, "0")
+    leave(qtbot, window.widgets.sigma_spin)
+    assert window.widgets.sigma_spin.value() == MIN_SIGMA
+    assert "sigma 0 is below the smallest, 0.1: using 0.1" in window.widgets.parameter_note.text()
     # A value then chosen another way clears the note.
-    window.sigma_slider.setValue(20)
-    assert window.sigma() == 2.0 and window.parameter_note.isHidden()
+    window.widgets.sigma_slider.setValue(20)
+    assert window.sigma() == 2.0 and window.widgets.parameter_note.isHidden()
 
 
 def test_typing_an_even_kernel_size_shows_the_odd_size_it_uses(window, qtbot):
-    type_into(qtbot, window.size_spin, "10")
-    assert window.effective_size_label.text() == "11 × 11"  # not 1 × 1 halfway through
+    type_into(qtbot, window.widgets.size_spin, "10")
+    assert window.widgets.effective_size_label.text() == "11 × 11"  # not 1 × 1 halfway through
     note = "kernel sizes are odd, so the kernel has a centre: using 11"
-    assert note in window.parameter_note.text()
-    leave(qtbot, window.size_spin)
-    assert window.size_spin.value() == 11 and window.effective_size_label.text() == "11 × 11"
-    assert note in window.parameter_note.text()
+    assert note in window.widgets.parameter_note.text()
+    leave(qtbot, window.widgets.size_spin)
+    assert (
+        window.widgets.size_spin.value() == 11
+        and window.widgets.effective_size_label.text() == "11 × 11"
+    )
+    assert note in window.widgets.parameter_note.text()
 
 
 def test_typing_a_kernel_size_above_the_largest_uses_the_largest(window, qtbot):
-    type_into(qtbot, window.size_spin, "250")
+    type_into(qtbot, window.widgets.size_spin, "250")
     assert window.effective_kernel_size() == 101
-    assert "kernel size 250 is above the largest, 101: using 101" in window.parameter_note.text()
+    assert (
+        "kernel size 250 is above the largest, 101: using 101"
+        in window.widgets.parameter_note.text()
+    )
 
 
 def test_a_kernel_that_cuts_the_gaussian_short_gets_a_note(window, qtbot):
-    assert window.parameter_note.isHidden()  # 9 × 9 at sigma 2.5 is fine
-    type_into(qtbot, window.size_spin, "11")
-    type_into(qtbot, window.sigma_spin, "9")
-    leave(qtbot, window.sigma_spin)
-    note = window.parameter_note.text()
-    assert window.parameter_note.isVisible()
+    assert window.widgets.parameter_note.isHidden()  # 9 × 9 at sigma 2.5 is fine
+    type_into(qtbot, window.widgets.size_spin, "11")
+    type_into(qtbot, window.widgets.sigma_spin, "9")
+    leave(qtbot, window.widgets.sigma_spin)
+    note = window.widgets.parameter_note.text()
+    assert window.widgets.parameter_note.isVisible()
     assert "11 × 11 kernel reaches only" in note and "cut short" in note
 
 
@@ -262,29 +276,29 @@ def whole_caption_height(caption):
 @pytest.mark.slow
 def test_captions_show_their_whole_text_from_the_minimum_size_up(window, qtbot):
     run(qtbot, window, ("numpy", "jax"))
-    line = window.right_pane.caption.fontMetrics().lineSpacing()
+    line = window.widgets.right_pane.caption.fontMetrics().lineSpacing()
     minimum = window.minimumSize()
     for width, height in [(minimum.width(), minimum.height()), (800, 640), (1360, 820)]:
         window.resize(width, height)
         QApplication.processEvents()
-        for pane in window.panes:
+        for pane in window.widgets.panes:
             needed = whole_caption_height(pane.caption)
             assert pane.caption.height() >= needed, (width, pane.title, pane.caption_text())
             if (width, height) == (minimum.width(), minimum.height()):
                 assert needed <= 4 * line + 4, "the smallest window wraps captions unreadably"
         # Both views keep one size, so both show the picture at the same scale.
-        assert window.left_pane.view.size() == window.right_pane.view.size()
+        assert window.widgets.left_pane.view.size() == window.widgets.right_pane.view.size()
 
 
 # --- E4: first launch -------------------------------------------------------------------------
 
 
 def test_the_sample_photo_is_named_as_such_and_stays_out_of_open_recent(window, monkeypatch, qtbot):
-    status = window.status_label.text()
+    status = window.widgets.status_label.text()
     assert status.startswith("sample photo (coffee.png)")
     assert str(sample_photo_path().parent) not in status
     assert window.recent_files() == []
-    assert not window.recent_menu.isEnabled()
+    assert not window.actions.recent_menu.isEnabled()
     asked = []
 
     def choose(parent, caption, folder, filters):
@@ -292,7 +306,7 @@ def test_the_sample_photo_is_named_as_such_and_stays_out_of_open_recent(window, 
         return "", ""
 
     monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
-    window.open_action.trigger()
+    window.actions.open.trigger()
     assert asked and os.path.realpath(asked[0]) != str(sample_photo_path().parent.resolve())
 
 
@@ -303,8 +317,8 @@ def test_a_missing_photo_at_launch_says_how_to_open_one(
     window.open_photo(tmp_path / "missing.png")  # as `blurapp missing.png` does
     qtbot.waitUntil(lambda: bool(warnings_shown), timeout=RUN_TIMEOUT_MS)
     assert "missing.png" in warnings_shown[0][1]
-    assert not window.run_button.isEnabled()
-    for pane in window.panes:
+    assert not window.widgets.run_button.isEnabled()
+    for pane in window.widgets.panes:
         assert "Ctrl+O" in pane.placeholder_text() and "drop" in pane.placeholder_text()
         assert pane.placeholder.isVisible()
 
@@ -404,7 +418,7 @@ def test_about_gives_every_version_a_bug_report_needs_and_copies_them(window, mo
 
     shown = []
     monkeypatch.setattr(AboutDialog, "exec", lambda self: shown.append(self) or 0)
-    window._show_about()
+    window.show_about()
     [dialog] = shown
     text = dialog.versions_text
     for name, version in [
@@ -439,7 +453,7 @@ def test_a_16_bit_photos_difference_is_in_its_own_levels(make_window, qtbot, tmp
     window = make_window(path)
     assert window.photo.bit_depth == 16
     run(qtbot, window, ("numpy", "jax"))
-    assert "of 65,535 levels" in window.figures.value("max_abs_diff")
+    assert "of 65,535 levels" in window.widgets.figures.value("max_abs_diff")
 
 
 def _files_under(folder):

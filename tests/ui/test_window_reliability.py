@@ -54,13 +54,13 @@ def test_jax_failing_to_import_leaves_the_numpy_side_working(
     monkeypatch.setattr(jax_engine, "import_jax", broken)
     window = make_window()  # made after the patch, so its start-up meets the broken JAX
     qtbot.waitUntil(
-        lambda: "unavailable" in window.right_pane.caption_text(), timeout=RUN_TIMEOUT_MS
+        lambda: "unavailable" in window.widgets.right_pane.caption_text(), timeout=RUN_TIMEOUT_MS
     )
-    assert "simulated broken installation" in window.right_pane.placeholder_text()
+    assert "simulated broken installation" in window.widgets.right_pane.placeholder_text()
     result = run(qtbot, window)
     assert result.jit_run is None and result.reference_run is not None
-    assert window.left_pane.view.has_picture()
-    assert "simulated broken installation" in window.figures.value("jit.error")
+    assert window.widgets.left_pane.view.has_picture()
+    assert "simulated broken installation" in window.widgets.figures.value("jit.error")
     assert warnings_shown == []  # said in the pane, not in a box the user must click away
 
 
@@ -80,7 +80,7 @@ def test_an_exception_in_the_worker_reaches_the_user_and_the_log(
     assert title == "Run Failed" and "ValueError: simulated bug in the comparison" in text
     logged = [r for r in caplog.records if r.levelno >= logging.ERROR and r.exc_info]
     assert any("simulated bug" in str(r.exc_info[1]) for r in logged)
-    assert not window.is_running() and window.run_button.isEnabled()
+    assert not window.is_running() and window.widgets.run_button.isEnabled()
     monkeypatch.undo()
     assert run(qtbot, window).reference_run is not None  # and the next run works
 
@@ -101,7 +101,7 @@ def test_saving_into_a_folder_that_refuses_keeps_everything(
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(saving.tempfile, "mkstemp", refuse)
-    window.save_action.trigger()
+    window.actions.save.trigger()
     [(title, text)] = warnings_shown
     assert title == "Cannot Save Results" and "Permission denied" in text
     assert sorted(p.name for p in folder.iterdir()) == ["coffee-numpy-9x9-s2.5.png"]
@@ -135,7 +135,7 @@ def test_a_write_failing_midway_leaves_the_old_file_and_no_temporary(
             raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fdopen", lambda fd, mode: FailingFile(real_fdopen(fd, mode)))
-    window.save_action.trigger()
+    window.actions.save.trigger()
     assert warnings_shown and "No space left on device" in warnings_shown[-1][1]
     assert (folder / "coffee-jax-9x9-s2.5.png").read_bytes() == b"old result"
     assert sorted(p.name for p in folder.iterdir()) == ["coffee-jax-9x9-s2.5.png"]
@@ -147,7 +147,7 @@ def test_help_about_names_the_log_file(window, monkeypatch):
 
     shown = []
     monkeypatch.setattr(AboutDialog, "exec", lambda self: shown.append(self.label.text()) or 0)
-    window._show_about()
+    window.show_about()
     assert str(log_file_path()) in shown[0]
 
 
@@ -242,7 +242,8 @@ def test_a_burst_of_a_thousand_changes_shows_only_the_last(window, qtbot):
     timer.stop()
     assert [r.sigma for r in shown] == [pytest.approx(10.49)]
     assert (
-        "σ 10.5" in window.left_pane.caption_text() or "σ 10.49" in window.left_pane.caption_text()
+        "σ 10.5" in window.widgets.left_pane.caption_text()
+        or "σ 10.49" in window.widgets.left_pane.caption_text()
     )
     gaps = np.diff(ticks)
     assert len(gaps) > 10 and gaps.max() < 0.5  # the window kept answering
@@ -331,14 +332,17 @@ def test_run_asked_for_while_a_new_photo_loads_never_shows_the_old_photos_figure
         qtbot.waitUntil(lambda: not window.runner.busy(), timeout=RUN_TIMEOUT_MS)
         qtbot.wait(300)
     assert exceptions == []
-    assert window.figures.value("image").startswith("other.png")
-    assert window.figures.chart.bars() == []
+    assert window.widgets.figures.value("image").startswith("other.png")
+    assert window.widgets.figures.chart.bars() == []
     assert window.session.outcome is None and window.session.results == {}
     assert not window.is_running()
-    assert not window.cancel_button.isEnabled() and window.run_button.isEnabled()
-    assert not window.progress_bar.isVisible()
-    assert "other.png" in window.status_label.text() and "Done" not in window.status_label.text()
+    assert not window.widgets.cancel_button.isEnabled() and window.widgets.run_button.isEnabled()
+    assert not window.widgets.progress_bar.isVisible()
+    assert (
+        "other.png" in window.widgets.status_label.text()
+        and "Done" not in window.widgets.status_label.text()
+    )
     # The next Run is of the new photo.
     result = run(qtbot, window)
     assert result.reference_run.output.shape == (80, 120)
-    assert window.figures.value("image").startswith("other.png")
+    assert window.widgets.figures.value("image").startswith("other.png")

@@ -85,7 +85,7 @@ def test_a_too_large_tiff_is_offered_a_blur_to_a_file(make_window, qtbot, too_la
     written = tifffile.imread(answers["output"])
     assert written.shape == (900, 1200) and written.dtype == np.uint8
     assert np.abs(written - expected * 255).max() <= 0.5 + 1e-3
-    assert window.status_label.text() == words
+    assert window.widgets.status_label.text() == words
     # The photo open before stays open.
     assert window.windowTitle() == "coffee.png — BlurApp"
 
