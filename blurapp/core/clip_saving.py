@@ -278,6 +278,7 @@ def _write_video(
         # By name, not through a Python file object: FFmpeg then writes with no Python code
         # in its writes, where a Ctrl-C would be printed as ignored and the writing go on.
         with av.open(str(named), mode="w", format=container_format) as container:
+            # No display matrix: the frames come upright, a source's turn made as it was read.
             stream: Any = container.add_stream(codec, rate=rate)
             stream.width, stream.height = info.width, info.height
             stream.pix_fmt = pixel_format

@@ -4,6 +4,7 @@ decoded. PyAV is the `video` extra, imported only when a video is opened."""
 from __future__ import annotations
 
 import bisect
+import contextlib
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ import numpy as np
 
 from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
 from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at, usable_rate
+from blurapp.core.photo import UPRIGHT
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.pixels import UNASSOCIATED_ALPHA, samples_to_float
 from blurapp.core.wording import QT_TRANSLATE_NOOP
@@ -74,7 +76,9 @@ class VideoClip(Clip):
     Grey is the luma the video stores (its Y plane, or its grey samples) on 0 to 1, as a
     player shows it, or for a video stored as red, green and blue (FFV1, PNG), their luma as a
     photo's; colour is the red, green and blue FFmpeg converts to. Sources of more than
-    8 bits a sample are read at 16 bits (bit_depth 16)."""
+    8 bits a sample are read at 16 bits (bit_depth 16). Frames are turned upright as the
+    stream's display matrix says a player shows them (a phone's portrait video), and `info`
+    gives the upright size."""
 
     def __init__(self, path: Path, *, color: bool) -> None:
         av = import_av(path)
@@ -137,10 +141,14 @@ class VideoClip(Clip):
         self._counted = not self._declared and self._packets_last(fps)
         if self._counted:
             frame_count = len(self._frame_stamps() or ())
+        self._orientation = self._first_orientation()
+        self._stored_size = (context.width, context.height)
+        # The size as shown: what the window, the outputs and every check of a frame's size see.
+        width, height = self._shown_size(context.width, context.height)
         self.info = ClipInfo(
             name=path.name,
-            width=context.width,
-            height=context.height,
+            width=width,
+            height=height,
             frame_count=frame_count,
             frames_per_second=fps,
             colour=in_colour,
@@ -166,8 +174,8 @@ class VideoClip(Clip):
                 decoded = next(frames, None)
                 if decoded is None:
                     break
-                if (decoded.width, decoded.height) != (self.info.width, self.info.height):
-                    raise changed_size(self.info, decoded.width, decoded.height)
+                if (decoded.width, decoded.height) != self._stored_size:
+                    raise changed_size(self.info, *self._shown_size(decoded.width, decoded.height))
                 if index >= start:
                     levels = decoded.to_ndarray(format=self._format)
                     if self._alpha:
@@ -178,6 +186,8 @@ class VideoClip(Clip):
                             if levels.ndim == 3
                             else np.dstack((levels, with_alpha[..., 3]))
                         )
+                    # Contiguous, as every other frame is: the engines expect rows in order.
+                    levels = np.ascontiguousarray(UPRIGHT[self._orientation](levels))
                 if decoded.pts is not None and stream.time_base is not None:
                     shown = float((decoded.pts - (stream.start_time or 0)) * stream.time_base)
             except (ClipError, GeneratorExit):
@@ -200,6 +210,26 @@ class VideoClip(Clip):
                 f"the file ends before the {self.info.frame_count} frames it declares (it is "
                 "truncated)",
             )
+
+    def _first_orientation(self) -> int:
+        """The EXIF orientation (a key of photo.UPRIGHT) that turns the frames upright, from
+        the display matrix FFmpeg hands with the first decoded frame (the stream's own, which
+        PyAV gives no other way). 1 when there is none, or when the first frame does not
+        decode: reading the frames says what is wrong with them."""
+        orientation = 1
+        with contextlib.suppress(Exception):
+            self._container.seek(0)
+            for decoded in self._container.decode(self._stream):
+                orientation = _orientation(decoded)
+                break
+        with contextlib.suppress(Exception):
+            self._container.seek(0)  # where every reading starts
+        return orientation
+
+    def _shown_size(self, width: int, height: int) -> tuple[int, int]:
+        """Width and height of a stored frame of `width` × `height` once turned upright."""
+        # Orientations 5 to 8 make columns rows.
+        return (height, width) if self._orientation >= 5 else (width, height)
 
     def _cut_short(self, index: int, shown: float | None) -> bool:
         """Whether the frames ended (at `index`, the last shown at `shown` seconds) before
@@ -276,6 +306,38 @@ class VideoClip(Clip):
         if self._container is not None:
             self._container.close()
             self._container = None
+
+
+# The orientation for a display matrix whose picture is (transposed, flipped top to bottom,
+# flipped left to right), in the order of photo.UPRIGHT's turns.
+_ORIENTATIONS = {
+    (False, False, False): 1,
+    (False, False, True): 2,
+    (False, True, True): 3,
+    (False, True, False): 4,
+    (True, False, False): 5,
+    (True, False, True): 6,
+    (True, True, True): 7,
+    (True, True, False): 8,
+}
+
+
+def _orientation(frame: Any) -> int:
+    """The EXIF orientation that shows `frame` as its display matrix says, to the nearest
+    quarter turn; 1 without one. The matrix maps a stored pixel (x, y), y down, to the shown
+    (a·x + c·y, b·x + d·y): a = m[0], b = m[1], c = m[3], d = m[4] (FFmpeg's display.h)."""
+    try:
+        data = bytes(frame.side_data["DISPLAYMATRIX"])
+    except (KeyError, ValueError, TypeError):
+        return 1
+    if len(data) < 36:
+        return 1
+    a, b, _, c, d = np.frombuffer(data, np.int32, 5).astype(np.float64)
+    if abs(b) + abs(c) > abs(a) + abs(d):  # x and y change places: a quarter turn
+        return _ORIENTATIONS[(True, b < 0, c < 0)]
+    if a == 0 or d == 0:
+        return 1  # no picture at all: shown as stored
+    return _ORIENTATIONS[(False, d < 0, a < 0)]
 
 
 def _frame_count(stream: Any, seconds: float | None, fps: float) -> int | None:

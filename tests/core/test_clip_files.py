@@ -9,6 +9,7 @@ import warnings
 from fractions import Fraction
 
 import av
+import cv2
 import numpy as np
 import pytest
 import tifffile
@@ -88,6 +89,54 @@ def test_frames_from_the_middle_match_those_read_from_the_start(tmp_path):
         np.testing.assert_array_equal(np.stack(list(clip.frames(9, 12))), np.stack(every[9:12]))
         with pytest.raises(IndexError, match=r"moving\.mp4 has no frame 20"):
             clip.frame(20)
+
+
+# Lossless either way: FFV1 in Matroska, H.264 of red, green and blue in MP4 (a phone's
+# container, whose display matrix FFmpeg reads from another place than Matroska's).
+_LOSSLESS_TURNED = {
+    "turned.mkv": {},
+    "turned.mp4": {"codec": "libx264rgb", "pixel_format": "rgb24", "options": {"qp": "0"}},
+}
+
+
+@pytest.mark.parametrize("name", list(_LOSSLESS_TURNED))
+@pytest.mark.parametrize("rotate", [90, 270, -90, 180])
+def test_a_video_turned_by_its_display_matrix_gives_its_frames_upright(tmp_path, name, rotate):
+    # A phone's portrait clip: frames stored 24 wide and 16 high, and a display matrix saying
+    # how a player turns them. np.rot90 turns anticlockwise, the matrix's `rotate` clockwise.
+    levels = random_levels(4, (24, 16), colour=True)
+    path = video_file(tmp_path / name, levels, rotate=rotate, **_LOSSLESS_TURNED[name])
+    upright = np.rot90(levels, k=-rotate // 90, axes=(1, 2))
+    with open_clip(path, color=True) as clip:
+        assert (clip.info.height, clip.info.width) == upright.shape[1:3]
+        assert clip.info.frame_shape == upright.shape[1:]
+        np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(upright))
+        np.testing.assert_array_equal(clip.frame(2), floats(upright[2]))
+    with open_clip(path) as clip:
+        expected = [samples_to_float(frame, white=255, colour=True) for frame in upright]
+        np.testing.assert_array_equal(np.stack(list(clip.frames())), np.stack(expected))
+
+
+@pytest.mark.parametrize("rotate", [90, -90, 180])
+def test_a_turned_video_reads_as_a_player_shows_it(tmp_path, rotate):
+    # OpenCV's FFmpeg reader turns frames by their display matrix, as players do.
+    levels = random_levels(2, (24, 16), colour=True)
+    path = video_file(tmp_path / "turned.mkv", levels, rotate=rotate)
+    capture = cv2.VideoCapture(str(path), cv2.CAP_FFMPEG)
+    shown = []
+    while (read := capture.read())[0]:
+        shown.append(cv2.cvtColor(read[1], cv2.COLOR_BGR2RGB))
+    capture.release()
+    with open_clip(path, color=True) as clip:
+        np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(np.stack(shown)))
+
+
+def test_a_video_mirrored_by_its_display_matrix_gives_its_frames_mirrored(tmp_path):
+    levels = random_levels(2, (24, 16), colour=True)
+    path = video_file(tmp_path / "mirrored.mkv", levels, rotate=0, mirror=True)
+    with open_clip(path, color=True) as clip:
+        assert (clip.info.width, clip.info.height) == (24, 16)
+        np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(levels[:, :, ::-1]))
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16])

@@ -32,12 +32,27 @@ def smooth_levels(frames=8, size=(64, 48), *, colour=False):
 
 
 def video_file(
-    path, levels, *, codec="ffv1", rate=25, pixel_format=None, audio=False, gop=None, apart=None
+    path,
+    levels,
+    *,
+    codec="ffv1",
+    rate=25,
+    pixel_format=None,
+    audio=False,
+    gop=None,
+    apart=None,
+    options=None,
+    rotate=None,
+    mirror=False,
 ):
     """`levels` (uint8 or uint16; frames × height × width, or × 3 for red, green, blue) as a
     video at `path` (its extension chooses the container), `rate` frames a second; with
     `apart` (milliseconds), the frames are that far apart whatever `rate` says, so the
-    count worked out from the duration is wrong."""
+    count worked out from the duration is wrong. `options` go to the encoder. With `rotate`,
+    the stream carries a display matrix saying a player turns the stored frames that many
+    degrees clockwise to show them, as a phone's portrait video does: FFmpeg's `rotate` tag
+    (ffprobe says "rotation of -`rotate` degrees"); with `mirror` too, mirrored left to right
+    after the turn."""
     levels = np.asarray(levels)
     colour = levels.ndim == 4
     deep = levels.dtype == np.uint16
@@ -53,6 +68,10 @@ def video_file(
         stream.pix_fmt = pixel_format
         if gop is not None:
             stream.codec_context.gop_size = gop
+        if options is not None:
+            stream.options = options
+        if rotate is not None:
+            stream.set_display_rotation(-rotate, hflip=mirror)  # PyAV's angle is anticlockwise
         if apart is not None:
             stream.codec_context.time_base = Fraction(1, 1000)
         sound = container.add_stream("pcm_s16le", rate=8000) if audio else None
