@@ -15,11 +15,17 @@ def engine_output(folder: Path, engine, extension: str) -> Path:
 
 def folder_exists(folder: Path) -> bool:
     """Whether the output folder is there already (when it is not, it is made after the
-    work, and nothing in it can be the source); CommandFailed for a path that cannot be one."""
+    work, and nothing in it can be the source); CommandFailed for a path that cannot be one,
+    before the work rather than after it."""
     try:
-        return folder.is_dir()
+        if folder.is_dir():
+            return True
+        is_file = folder.exists()
     except OSError as error:  # a name too long, a loop of links
         raise CommandFailed(f"{shown(folder)}: {error.strerror or error}") from None
+    if is_file:
+        raise CommandFailed(f"{shown(folder)}: the output folder is a file")
+    return False
 
 
 def make_folder(folder: Path) -> None:

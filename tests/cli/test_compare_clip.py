@@ -211,6 +211,15 @@ def test_what_a_clip_cannot_do_is_refused_in_words(tmp_path, options, words):
     assert sorted(tmp_path.iterdir()) == [clip] and clip.read_bytes() == before
 
 
+def test_an_out_dir_that_is_a_file_is_refused_before_the_timing(clip, tmp_path):
+    taken = tmp_path / "outputs"
+    taken.write_text("notes")
+    run = blurapp_in_process("compare", clip, "--out-dir", taken)
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr == f"error: {taken}: the output folder is a file\n"
+    assert taken.read_text() == "notes"
+
+
 def read_clip(path):
     with open_clip(path) as clip:
         return clip.info, np.stack(list(clip.frames()))
