@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from blurapp.cli.compare_clip import add_clip_options, compare_clip_command
+from blurapp.cli.compare_outputs import engine_output, folder_exists, make_folder
 from blurapp.cli.options import (
     COLOR_HELP,
     add_color_option,
@@ -42,8 +43,10 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--out-dir",
         type=Path,
         metavar="DIR",
-        help="also write ENGINE.npy and ENGINE.png of each engine here (numpy.npy, jax.png, …); "
-        "for photos only",
+        help="also write each engine's output here, named after it: for a photo ENGINE.npy and "
+        "ENGINE.png (numpy.npy, jax.png, …); for a clip, the span timed (--start, --frames) "
+        "as a clip (numpy.mkv, jax.gif, …: the clip's own format where BlurApp writes it, "
+        "else lossless .mkv)",
     )
     add_clip_options(compare)
     return compare
@@ -122,8 +125,8 @@ def _check_jax_engines(engines, device: str) -> None:
     raise CommandFailed("; ".join(problems))
 
 
-def _output_names(engine) -> tuple[str, str]:
-    return f"{engine.name}.npy", f"{engine.name}.png"
+# A photo's outputs in the folder: the float32 array and a picture.
+PHOTO_OUTPUT_EXTENSIONS = (".npy", ".png")
 
 
 def _check_outputs(folder: Path, source: Path, engines) -> None:
@@ -131,16 +134,12 @@ def _check_outputs(folder: Path, source: Path, engines) -> None:
     replace the photo."""
     from blurapp.core.saving import OutputError, check_output_path
 
-    try:
-        exists = folder.is_dir()
-    except OSError as error:  # a name too long, a loop of links
-        raise CommandFailed(f"{shown(folder)}: {error.strerror or error}") from None
-    if not exists:
-        return  # made after the work; nothing in it can be the photo
+    if not folder_exists(folder):
+        return
     try:
         for engine in engines:
-            for name in _output_names(engine):
-                check_output_path(folder / name, source=source)
+            for extension in PHOTO_OUTPUT_EXTENSIONS:
+                check_output_path(engine_output(folder, engine, extension), source=source)
     except OutputError as error:
         raise CommandFailed(str(error)) from error
 
@@ -148,17 +147,14 @@ def _check_outputs(folder: Path, source: Path, engines) -> None:
 def _write_outputs(folder: Path, result, spec) -> None:
     from blurapp.core.saving import OutputError, save_output
 
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise CommandFailed(
-            f"{shown(folder)}: cannot create the folder ({error.strerror or error})"
-        ) from None
+    make_folder(folder)
     try:
         for name, run in result.runs.items():
-            array_name, picture_name = _output_names(result.engine(name))
-            description = spec.description(name)
-            save_output(folder / array_name, run.output)
-            save_output(folder / picture_name, run.output, description=description)
+            array, picture = (
+                engine_output(folder, result.engine(name), extension)
+                for extension in PHOTO_OUTPUT_EXTENSIONS
+            )
+            save_output(array, run.output)
+            save_output(picture, run.output, description=spec.description(name))
     except OutputError as error:
         raise CommandFailed(str(error)) from error

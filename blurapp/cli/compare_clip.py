@@ -1,5 +1,6 @@
 """`blurapp compare CLIP`: a span of a clip's frames through the chosen engines, in frames per
-second and milliseconds a frame (the blur alone and end to end), or one JSON object."""
+second and milliseconds a frame (the blur alone and end to end), or one JSON object; with
+--out-dir, each engine's blurred span written as a clip."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from blurapp.cli.compare_outputs import engine_output, folder_exists, make_folder
 from blurapp.cli.output import CommandFailed, json_text, log, print_line, shown
 
 
@@ -43,8 +45,10 @@ def _frame_number(text: str) -> int:
 
 def compare_clip_command(args: argparse.Namespace, source: Path) -> int:
     """Open the clip at `source`, time `args.frames` of its frames from `args.start` through
-    `args.engines` and print the figures (or `--json`). A clip cut short is timed over the
+    `args.engines` and print the figures (or `--json`); with `args.out_dir`, write each
+    engine's blurred span there first. A clip cut short is timed (and written) over the
     frames that decoded, with a warning line saying where it stopped."""
+    from blurapp.core.blur_file import BlurFailed
     from blurapp.core.clip_comparison import (
         DEFAULT_CLIP_FRAMES,
         clip_comparison_dict,
@@ -52,16 +56,14 @@ def compare_clip_command(args: argparse.Namespace, source: Path) -> int:
     )
     from blurapp.core.clip_figures import clip_figures
     from blurapp.core.clip_files import open_clip
+    from blurapp.core.clip_saving import clip_output_suffix
     from blurapp.core.engines.jax_engine import JaxUnavailableError
     from blurapp.core.photo_checks import PhotoError
+    from blurapp.core.saving import OutputError
 
-    if args.out_dir is not None:
-        raise CommandFailed(
-            f"{shown(source)}: --out-dir writes a photo's outputs; for a clip, write each "
-            "engine's frames with `blurapp blur CLIP -o OUT --engine E`"
-        )
     frames = DEFAULT_CLIP_FRAMES if args.frames is None else args.frames
     start = 0 if args.start is None else args.start
+    extension = clip_output_suffix(source)
     try:
         with open_clip(source, color=args.color) as clip:
             count = clip.info.known_frame_count
@@ -69,6 +71,9 @@ def compare_clip_command(args: argparse.Namespace, source: Path) -> int:
                 raise CommandFailed(
                     f"{shown(source)}: --start {start} is past the clip's last frame ({count - 1})"
                 )
+            if args.out_dir is not None:  # before the work, not after it
+                span = frames if count is None else min(frames, count - start)
+                _check_outputs(args.out_dir, source, extension, clip.info, span, args.engines)
             result = compare_clip(
                 clip,
                 args.spec,
@@ -78,9 +83,11 @@ def compare_clip_command(args: argparse.Namespace, source: Path) -> int:
                 device=args.device,
                 repeats=args.repeat,
             )
+            if args.out_dir is not None:
+                _write_outputs(args.out_dir, extension, clip, result, args.device)
     except CommandFailed:
         raise
-    except (PhotoError, JaxUnavailableError) as error:
+    except (PhotoError, OutputError, BlurFailed, JaxUnavailableError) as error:
         raise CommandFailed(str(error)) from error
     except IndexError:  # a span past the end of a clip that did not say its length
         raise CommandFailed(
@@ -108,3 +115,39 @@ def compare_clip_command(args: argparse.Namespace, source: Path) -> int:
         width = max(len(row.label) for row in rows)
         print_line("\n".join(f"{row.label:<{width}}  {row.text}" for row in rows))
     return 0
+
+
+def _check_outputs(folder: Path, source: Path, extension: str, info, span: int, engines) -> None:
+    """Refuse, before any work, outputs that could not be written: the clip itself, a codec
+    this FFmpeg lacks, a GIF too long for memory (OutputError)."""
+    import dataclasses
+
+    from blurapp.core.clip_saving import check_clip_output_path
+
+    if not folder_exists(folder):
+        return
+    info = dataclasses.replace(info, frame_count=span, frame_count_estimated=False)
+    for engine in engines:
+        check_clip_output_path(engine_output(folder, engine, extension), info, source=source)
+
+
+def _write_outputs(folder: Path, extension: str, clip, result, device: str) -> None:
+    """Each engine's frames of the span compared, blurred again with the batch size it was
+    timed with and written as they come (a few batches in memory, whatever the span): the
+    comparison keeps none of them, and writing while it times would count the encoding in
+    its figures. An engine that failed is not written (its reason is in the figures)."""
+    from blurapp.core.blur_clip import blur_clip_to_file
+
+    make_folder(folder)
+    for name in result.runs:
+        engine = result.engine(name)
+        blur_clip_to_file(
+            clip,
+            engine_output(folder, engine, extension),
+            result.spec,
+            engine,
+            device=device,
+            batch_size=result.batch_size(name),
+            start=result.start,
+            frames=result.frames,
+        )

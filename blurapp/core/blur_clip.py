@@ -144,28 +144,42 @@ def blur_clip_to_file(
     codec: str | None = None,
     progress: FrameProgress | None = None,
     batch_size: int | None = None,
+    start: int = 0,
+    frames: int | None = None,
 ) -> int:
     """Blur every frame of `clip` and write them to `output` atomically (see
     blurapp.core.clip_saving.save_clip), with what made them (spec.description) inside where
     the format holds it, blurred `batch_size` frames a call (None: the size measured fastest,
-    choose_clip_batch_size); the number of frames written. Raises BlurFailed, ClipError for a clip
-    cut short (nothing is written then), or OutputError naming the output."""
+    choose_clip_batch_size); the number of frames written. With `frames`, only that span of
+    frames from `start` is written, a clip of its own that must hold every one of them.
+    Raises BlurFailed, ClipError for a clip cut short (nothing is written then), or
+    OutputError naming the output."""
+    info = clip.info
+    if frames is not None:
+        # The span's count, known: save_clip then checks that every frame of it was written.
+        info = dataclasses.replace(info, frame_count=frames, frame_count_estimated=False)
+    elif start:
+        count = info.frame_count
+        info = dataclasses.replace(info, frame_count=None if count is None else count - start)
     # Three stages at once, each on its thread: decoding, blurring, encoding (here).
     if batch_size is None:
         batch_size = choose_clip_batch_size(clip, spec, engine, device=device).size
-    frames = blur_clip(clip, spec, engine, device=device, batch_size=batch_size)
+    stop = None if frames is None else start + frames
+    blurred_span = blur_clip(
+        clip, spec, engine, device=device, batch_size=batch_size, start=start, stop=stop
+    )
     # A whole batch handed over at once, so that blurring the next overlaps writing this one.
-    blurred = read_ahead(frames, max(FRAMES_READ_AHEAD, batch_size))
+    blurred = read_ahead(blurred_span, max(FRAMES_READ_AHEAD, batch_size))
 
     def counted() -> Iterator[np.ndarray]:
         for done, frame in enumerate(blurred, 1):
             yield frame
             if progress is not None:
-                progress(done, clip.info.frame_count)
+                progress(done, info.frame_count)
 
     try:
         return save_clip(
-            output, counted(), clip.info, codec=codec, description=spec.description(engine.name)
+            output, counted(), info, codec=codec, description=spec.description(engine.name)
         )
     finally:
         # The threads stopped before the caller closes the clip they read.

@@ -40,6 +40,8 @@ VIDEO_OUTPUTS: dict[str, tuple[str, tuple[str, ...]]] = {
 STACK_OUTPUTS = (".tif", ".tiff")
 ANIMATION_OUTPUTS = {".gif": "GIF", ".webp": "WEBP"}
 CLIP_OUTPUTS = (*VIDEO_OUTPUTS, *STACK_OUTPUTS, *ANIMATION_OUTPUTS)
+# A clip whose own format BlurApp does not write (MPEG-TS, APNG) is written as lossless Matroska.
+CLIP_FALLBACK_SUFFIX = ".mkv"
 # The key of the frame rate in the description BlurApp writes in a stack's first page.
 FRAMES_PER_SECOND_KEY = "frames per second"
 # Lossless codecs: the frames written at the source's depth, as planes of red, green and blue
@@ -47,6 +49,13 @@ FRAMES_PER_SECOND_KEY = "frames per second"
 _LOSSLESS = {"ffv1"}
 # A TIFF stack larger than this is written as a BigTIFF (a classic TIFF stops at 4 GB).
 _BIGTIFF_BYTES = 2**32 - 2**25
+
+
+def clip_output_suffix(source: Path) -> str:
+    """The extension a clip's blurred copy takes: the source's own where BlurApp writes that
+    format, else CLIP_FALLBACK_SUFFIX."""
+    suffix = source.suffix.lower()
+    return suffix if suffix in CLIP_OUTPUTS else CLIP_FALLBACK_SUFFIX
 
 
 def check_clip_output_path(

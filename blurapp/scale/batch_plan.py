@@ -17,7 +17,7 @@ from pathlib import Path
 from PIL import Image, ImageFile
 
 from blurapp.core.clip_files import VIDEO_EXTENSIONS, is_clip
-from blurapp.core.clip_saving import CLIP_OUTPUTS
+from blurapp.core.clip_saving import clip_output_suffix
 from blurapp.core.photo_checks import PhotoError
 from blurapp.core.saving import OutputError
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
@@ -53,8 +53,6 @@ CLIP_SUFFIXES: frozenset[str] = VIDEO_EXTENSIONS | {
     ".tif",
     ".tiff",
 }
-# A clip whose own format BlurApp does not write (MPEG-TS, APNG) is written as lossless Matroska.
-CLIP_FALLBACK_SUFFIX = ".mkv"
 
 
 # The output formats of a batch, all lossless: an 8- or 16-bit image as the photo was, or the
@@ -114,13 +112,6 @@ def output_suffix(output_format: str) -> str:
     if name not in BATCH_FORMATS:
         raise BatchError(f"a batch writes {', '.join(BATCH_FORMATS)}, not {output_format!r}")
     return f".{name}"
-
-
-def clip_output_suffix(source: Path) -> str:
-    """The extension a clip's output takes: the source's own where BlurApp writes that format,
-    else CLIP_FALLBACK_SUFFIX."""
-    suffix = source.suffix.lower()
-    return suffix if suffix in CLIP_OUTPUTS else CLIP_FALLBACK_SUFFIX
 
 
 def _job(source: Path, relative: Path, out_dir: Path, suffix: str) -> Job:

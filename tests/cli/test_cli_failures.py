@@ -274,6 +274,15 @@ def test_an_output_folder_name_too_long_is_a_clean_error(photo, tmp_path):
     assert_one_error_line(run, "File name too long")
 
 
+def test_an_output_folder_that_is_a_file_is_refused_before_the_work(photo, tmp_path):
+    taken = tmp_path / "outputs"
+    taken.write_text("notes")
+    run = blurapp_in_process("compare", str(photo), "--out-dir", str(taken))
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr == f"error: {taken}: the output folder is a file\n"
+    assert taken.read_text() == "notes"
+
+
 @pytest.mark.slow
 def test_a_full_output_is_a_clean_error_for_the_bench_too():
     tiny = ("--megapixels", "0.01", "--kernel-sizes", "3", "--algorithms", "2d")

@@ -1,17 +1,28 @@
 """`blurapp compare CLIP` as a user runs it: each engine in frames per second and milliseconds a
 frame, the blur alone and end to end, its batch size, the speed-up, the difference from NumPy;
-`--json`; a clip cut short timed over what decoded with a warning; photos compared as before."""
+`--json`; a clip cut short timed over what decoded with a warning; `--out-dir`, each engine's
+blurred span as a clip; photos compared as before."""
 
 import json
 import struct
 
+import av
 import numpy as np
 import pytest
-from helpers.clip_files import animation_file, audio_only_file, random_levels, video_file
+from helpers.clip_files import (
+    animation_file,
+    audio_only_file,
+    random_levels,
+    smooth_levels,
+    video_file,
+)
 from helpers.command_line import blurapp_in_process
+from helpers.oracle import blur_oracle
 from helpers.photos import photo_file
 
+from blurapp.core.clip_files import open_clip
 from blurapp.core.engines import jax_engine
+from blurapp.core.kernel import gaussian_kernel
 
 # Two timed passes of four frames: enough for every figure, quick on a busy 2-core machine.
 QUICK = ("--frames", "4", "--repeat", "2")
@@ -184,16 +195,81 @@ def test_a_clip_that_cannot_be_read_is_one_error_line_naming_it(tmp_path, make, 
 @pytest.mark.parametrize(
     ("options", "words"),
     [
-        (("--out-dir", "outputs"), "--out-dir writes a photo's outputs; for a clip, write"),
+        # The clip's own folder, where NumPy's output would be the clip itself.
+        (("--out-dir", "{folder}"), "this is the clip being blurred; BlurApp never writes over"),
         # Matroska says no count: it is counted from the packets before any work.
         (("--start", "6"), "--start 6 is past the clip's last frame (5)"),
     ],
 )
-def test_what_a_clip_cannot_do_is_refused_in_words(clip, tmp_path, options, words):
+def test_what_a_clip_cannot_do_is_refused_in_words(tmp_path, options, words):
+    clip = video_file(tmp_path / "numpy.mkv", random_levels(6), rate=30)
+    before = clip.read_bytes()
+    options = [option.format(folder=tmp_path) for option in options]
     run = blurapp_in_process("compare", clip, *options, cwd=tmp_path)
-    assert run.returncode == 1
+    assert run.returncode == 1 and run.stdout == ""
     assert run.stderr.startswith(f"error: {clip}: {words}")
-    assert not (tmp_path / "outputs").exists()
+    assert sorted(tmp_path.iterdir()) == [clip] and clip.read_bytes() == before
+
+
+def test_an_out_dir_that_is_a_file_is_refused_before_the_timing(clip, tmp_path):
+    taken = tmp_path / "outputs"
+    taken.write_text("notes")
+    run = blurapp_in_process("compare", clip, "--out-dir", taken)
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr == f"error: {taken}: the output folder is a file\n"
+    assert taken.read_text() == "notes"
+
+
+def read_clip(path):
+    with open_clip(path) as clip:
+        return clip.info, np.stack(list(clip.frames()))
+
+
+def test_out_dir_writes_each_engines_blurred_span_as_a_lossless_clip(tmp_path):
+    source = video_file(tmp_path / "waves.mkv", random_levels(8), rate=30)
+    out = tmp_path / "new" / "outputs"
+    options = ("--frames", "4", "--start", "3", "--repeat", "2", "--sigma", "1.5")
+    run = blurapp_in_process("compare", source, *options, "--out-dir", out, "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["frames"] == 4
+    assert sorted(path.name for path in out.iterdir()) == ["jax.mkv", "numpy.mkv"]
+    _, originals = read_clip(source)
+    kernel = gaussian_kernel(9, 1.5)
+    for name in ("numpy.mkv", "jax.mkv"):
+        info, frames = read_clip(out / name)
+        assert (info.frame_count, info.frames_per_second) == (4, 30)
+        with av.open(str(out / name)) as container:
+            assert container.streams.video[0].codec_context.name == "ffv1"
+        for original, frame in zip(originals[3:7], frames, strict=True):
+            difference = np.abs(frame - blur_oracle(original, kernel))
+            assert difference.max() <= 0.5 / 255 + 1e-5  # the nearest level of 255
+
+
+def test_out_dir_writes_a_gif_of_a_gif_and_a_matroska_of_what_blurapp_cannot_write(tmp_path):
+    gif = animation_file(tmp_path / "anim.gif", random_levels(5, (16, 12)), milliseconds=50)
+    run = blurapp_in_process(
+        "compare", gif, "--frames", "3", "--repeat", "2", "--out-dir", tmp_path / "gifs"
+    )
+    assert run.returncode == 0, run.stderr
+    assert sorted(path.name for path in (tmp_path / "gifs").iterdir()) == ["jax.gif", "numpy.gif"]
+    _, originals = read_clip(gif)
+    for name in ("numpy.gif", "jax.gif"):
+        info, frames = read_clip(tmp_path / "gifs" / name)
+        assert (info.frame_count, info.frames_per_second) == (3, 20)
+        for original, frame in zip(originals[:3], frames, strict=True):
+            # A grey GIF's palette holds every level: the nearest level of 255.
+            assert np.abs(frame - blur_oracle(original, gaussian_kernel(9, 2.5))).max() <= (
+                0.5 / 255 + 1e-5
+            )
+    # MPEG-TS is read, not written: lossless Matroska instead, as `batch` writes it.
+    stream = video_file(tmp_path / "live.ts", smooth_levels(4), codec="mpeg2video", rate=25)
+    run = blurapp_in_process(
+        "compare", stream, "--frames", "2", "--repeat", "2", "--out-dir", tmp_path / "ts"
+    )
+    assert run.returncode == 0, run.stderr
+    assert sorted(path.name for path in (tmp_path / "ts").iterdir()) == ["jax.mkv", "numpy.mkv"]
+    info, _ = read_clip(tmp_path / "ts" / "numpy.mkv")
+    assert (info.frame_count, info.frames_per_second) == (2, 25)
 
 
 def test_a_photo_still_compares_as_a_photo_and_refuses_clip_options(tmp_path):
