@@ -17,6 +17,7 @@ from blurapp.cli.options import (
 )
 from blurapp.cli.output import (
     CommandFailed,
+    grey_note,
     load,
     log,
     note_short_kernel,
@@ -97,7 +98,10 @@ def run(args: argparse.Namespace) -> int:
         blur_to_file(photo, args.output, args.spec, args.engine, device=args.device)
     except (BlurFailed, OutputError) as error:
         raise CommandFailed(str(error)) from error
-    print_line(f"wrote {shown(args.output)}")
+    from blurapp.core.photo import has_colour
+
+    grey = grey_note(args.color, lambda: has_colour(source))
+    print_line(f"wrote {shown(args.output)}" + (f" {grey}" if grey else ""))
     return 0
 
 

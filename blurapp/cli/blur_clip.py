@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from blurapp.cli.output import CommandFailed, log, print_line, shown
+from blurapp.cli.output import CommandFailed, grey_note, log, print_line, shown
 
 
 def blur_clip_command(args: argparse.Namespace, source: Path) -> int:
@@ -59,8 +59,12 @@ def blur_clip_command(args: argparse.Namespace, source: Path) -> int:
     rate = frames / seconds if seconds > 0 else float("inf")
     a_call = "1 frame" if batch.size == 1 else f"{batch.size} frames"
     chosen = f", the fastest of {_sizes(batch)} measured" if batch.measured else ""
+    from blurapp.core.clip_files import clip_has_colour
+
+    grey = grey_note(args.color, lambda: clip_has_colour(source))
+    written = shown(args.output) + (f" {grey}" if grey else "")
     print_line(
-        f"wrote {shown(args.output)}: {frames} frames of {info.width} × {info.height} in "
+        f"wrote {written}: {frames} frames of {info.width} × {info.height} in "
         f"{seconds:.1f} s ({rate:,.1f} frames/s, reading, blurring and writing; "
         f"{args.engine.title} blurred {a_call} a call{chosen})"
     )

@@ -7,7 +7,7 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -80,6 +80,15 @@ def load(path: Path, *, color: bool = False):
         return load_photo(path, color=color)
     except PhotoError as error:
         raise CommandFailed(str(error)) from error
+
+
+def grey_note(color: bool, has_colour: Callable[[], bool]) -> str | None:
+    """'in grey (--color keeps the colour)' for a result blurred in grey (`color` not asked
+    for) from a source that `has_colour`; None otherwise. `blur` says it after the name
+    written, `compare` after the photo's size."""
+    from blurapp.core.wording import in_grey
+
+    return None if color or not has_colour() else in_grey("--color")
 
 
 def note_short_kernel(args: argparse.Namespace) -> None:
