@@ -22,11 +22,10 @@ from blurapp.cli.output import (
     log,
     note_short_kernel,
     print_line,
-    progress_bar,
-    show_progress,
     shown,
     source_photo,
 )
+from blurapp.cli.progress import progress_bar, show_progress
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -110,13 +109,14 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
     from blurapp.core.engines.jax_engine import JaxUnavailableError
     from blurapp.core.photo_checks import PhotoError
     from blurapp.core.saving import OutputError
-    from blurapp.scale.scheduler import ClusterError, MissingExtraError
+    from blurapp.scale.scheduler import ClusterError, MissingExtraError, require_extra
     from blurapp.scale.tiled import blur_file_tiled
 
     kernel = args.spec.kernel
     description = args.spec.description(args.engine.name)
     try:
-        with progress_bar(0, "block", shown(source.name)) as bar:
+        require_extra("blurring an image in tiles", args.scheduler)
+        with progress_bar(0, "block", f"blurring {shown(source.name)}") as bar:
             result = blur_file_tiled(
                 source,
                 args.output,
@@ -130,8 +130,6 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
             )
     except (PhotoError, OutputError, MissingExtraError, ClusterError) as error:
         raise CommandFailed(str(error)) from error
-    except CommandFailed:
-        raise  # worded for the user already (tqdm missing)
     except JaxUnavailableError as error:
         raise CommandFailed(str(error)) from error
     except MemoryError:

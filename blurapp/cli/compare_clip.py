@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from blurapp.cli.output import CommandFailed, json_text, log, print_line, shown
+from blurapp.cli.progress import staged_progress
 
 
 def add_clip_options(compare: argparse.ArgumentParser) -> None:
@@ -69,15 +70,17 @@ def compare_clip_command(args: argparse.Namespace, source: Path) -> int:
                 raise CommandFailed(
                     f"{shown(source)}: --start {start} is past the clip's last frame ({count - 1})"
                 )
-            result = compare_clip(
-                clip,
-                args.spec,
-                engines=args.engines,
-                frames=frames,
-                start=start,
-                device=args.device,
-                repeats=args.repeat,
-            )
+            with staged_progress(_stages(shown(source.name))) as progress:
+                result = compare_clip(
+                    clip,
+                    args.spec,
+                    engines=args.engines,
+                    frames=frames,
+                    start=start,
+                    device=args.device,
+                    repeats=args.repeat,
+                    progress=progress,
+                )
     except CommandFailed:
         raise
     except (PhotoError, JaxUnavailableError) as error:
@@ -108,3 +111,12 @@ def compare_clip_command(args: argparse.Namespace, source: Path) -> int:
         width = max(len(row.label) for row in rows)
         print_line("\n".join(f"{row.label:<{width}}  {row.text}" for row in rows))
     return 0
+
+
+def _stages(name: str) -> dict[str, tuple[str, str]]:
+    """What each stage of compare_clip is doing, for its progress, and what it counts."""
+    return {
+        "batch size": (f"choosing each engine's batch size for {name}", "engine"),
+        "frames": (f"blurring the frames of {name} with each engine", "frame"),
+        "timing": (f"timing each engine on the frames of {name}", "call"),
+    }

@@ -7,8 +7,7 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -97,27 +96,3 @@ def note_short_kernel(args: argparse.Namespace) -> None:
     note = short_kernel_note(args.spec.size, args.spec.sigma)
     if note is not None:
         print(f"note: {note}", file=sys.stderr)
-
-
-@contextmanager
-def progress_bar(total: int, unit: str, description: str) -> Iterator[Any]:
-    """tqdm's bar on stderr when it is a terminal (disable=None), nothing otherwise."""
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        from blurapp.scale.scheduler import SCALE_EXTRA
-
-        raise CommandFailed(
-            f"the progress bar needs tqdm, which is not installed: {SCALE_EXTRA}"
-        ) from None
-    with tqdm(total=total, unit=unit, desc=description, disable=None, dynamic_ncols=True) as bar:
-        yield bar
-
-
-def show_progress(bar: Any, done: int, total: int, megapixels: float) -> None:
-    """Move a progress_bar to `done` of `total`, the megapixels written so far beside it as a
-    rate: a batch's photos and a blur's rows of blocks report alike."""
-    bar.total = total
-    seconds = bar.format_dict["elapsed"] or 1e-9
-    bar.set_postfix_str(f"{megapixels / seconds:,.1f} MP/s", refresh=False)
-    bar.update(done - bar.n)
