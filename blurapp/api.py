@@ -20,9 +20,10 @@ from blurapp.core.comparison import ComparisonResult
 from blurapp.core.comparison import compare as compare_engines
 from blurapp.core.engines import DEFAULT_ENGINE, DEFAULT_ENGINES, Engine
 from blurapp.core.figures import Figure, comparison_figures, format_ms, format_speedup
-from blurapp.core.photo import Photo, load_photo
+from blurapp.core.photo import Photo, has_colour, load_photo
 from blurapp.core.pixels import UNASSOCIATED_ALPHA, luma, samples_to_float
 from blurapp.core.spec import BlurSpec
+from blurapp.core.wording import in_grey
 from blurapp.notebook import comparison_html
 
 __all__ = ["Comparison", "PhotoLike", "SupportsArray", "blur", "compare", "open_photo"]
@@ -147,10 +148,15 @@ def compare(
     """
     spec = checked_spec(spec)
     chosen = checked_engines(engines)
-    pixels, label, bit_depth = _pixels(photo, spec)
+    pixels, label, bit_depth, colour = _pixels(photo, spec)
     result = compare_engines(pixels, spec, repeats=repeats, engines=chosen, device=device)
     return Comparison(
-        result=result, spec=spec, source=label, shape=pixels.shape, bit_depth=bit_depth
+        result=result,
+        spec=spec,
+        source=label,
+        shape=pixels.shape,
+        bit_depth=bit_depth,
+        source_colour=colour,
     )
 
 
@@ -191,7 +197,7 @@ def blur(
     """
     spec = checked_spec(spec)
     chosen = checked_engine(engine)
-    pixels, _, _ = _pixels(photo, spec)
+    pixels, _, _, _ = _pixels(photo, spec)
     return chosen.blur(pixels, spec.kernel, repeats=0, device=device).output
 
 
@@ -215,6 +221,9 @@ class Comparison:
         The shape of what was blurred (height, width[, 3]).
     bit_depth : int
         8 or 16: the precision the photo's levels had (8 for float pixels).
+    source_colour : bool
+        Whether the photo has colour, whether or not it was blurred in colour: one that has,
+        blurred in grey (``spec.color`` False), says so in its figures and repr.
     """
 
     result: ComparisonResult
@@ -222,6 +231,7 @@ class Comparison:
     source: str = _ARRAY_LABEL
     shape: tuple[int, ...] = field(default=())
     bit_depth: int = 8
+    source_colour: bool = False
 
     @property
     def width(self) -> int:
@@ -313,8 +323,19 @@ class Comparison:
         ``{figure.key: figure.value for figure in comparison.figures()}`` gives every number.
         """
         return comparison_figures(
-            self.result, self.source, self.width, self.height, bit_depth=self.bit_depth
+            self.result,
+            self.source,
+            self.width,
+            self.height,
+            bit_depth=self.bit_depth,
+            image_note=self._grey_note(),
         )
+
+    def _grey_note(self) -> str | None:
+        """'in grey (BlurSpec(color=True) keeps the colour)' for a colour photo blurred in grey."""
+        if not self.source_colour or self.spec.color:
+            return None
+        return in_grey("BlurSpec(color=True)")
 
     def __str__(self) -> str:
         rows = self.figures()
@@ -333,6 +354,9 @@ class Comparison:
         if self.noisy:
             parts.append("times disturbed")
         colour = ", colour" if len(self.shape) == 3 else ""
+        grey = self._grey_note()
+        if grey:
+            colour = f", {grey}"
         return (
             f"<Comparison of {self.source} ({self.width} × {self.height}{colour}), "
             f"{self.spec.words()}: "
@@ -341,24 +365,29 @@ class Comparison:
 
     def _repr_html_(self) -> str:
         colour = ", colour" if len(self.shape) == 3 else ""
+        if grey := self._grey_note():
+            colour = f", {grey}"
         heading = f"{self.source}, {self.width} × {self.height}{colour}, {self.spec.words()}"
         return comparison_html(self.result, heading=heading, figures=self.figures())
 
 
-def _pixels(photo: object, spec: BlurSpec) -> tuple[np.ndarray, str, int]:
-    """What the engines blur for `photo` and `spec`, the photo's name in the figures and the
-    bit depth of its levels."""
+def _pixels(photo: object, spec: BlurSpec) -> tuple[np.ndarray, str, int, bool]:
+    """What the engines blur for `photo` and `spec`, the photo's name in the figures, the
+    bit depth of its levels and whether it has colour (blurred in colour or not)."""
     if isinstance(photo, str | os.PathLike):
         photo = load_photo(photo, color=spec.color)
     if isinstance(photo, Photo):
-        return photo.to_blur(color=spec.color), Path(photo.path).name, photo.bit_depth
+        # A Photo opened in grey has forgotten its colour; its file's header still tells.
+        colour = photo.channels == 3 or has_colour(photo.path)
+        return photo.to_blur(color=spec.color), Path(photo.path).name, photo.bit_depth, colour
     if not isinstance(photo, np.ndarray) and hasattr(photo, "__array__"):
         # A jax.Array, a PyTorch tensor, an xarray DataArray: NumPy's protocol gives its values
         # here, on the host, without this module knowing (or importing) any of them.
         photo = _as_numpy(photo)
     if isinstance(photo, np.ndarray):
         pixels, bit_depth = _checked_array(photo, color=spec.color)
-        return pixels, _ARRAY_LABEL, bit_depth
+        colour = photo.ndim == 3 and photo.shape[2] in (3, 4)
+        return pixels, _ARRAY_LABEL, bit_depth, colour
     raise TypeError(
         f"photo must be a path, a blurapp.Photo or an array (NumPy's, or one NumPy can take, "
         f"such as a jax.Array), not {type(photo).__name__}"

@@ -1,4 +1,5 @@
 import atexit
+import math
 import os
 import shutil
 import sys
@@ -65,6 +66,15 @@ def brief_timing(request, monkeypatch):
 
 # How long a test's clip-playing threads get to end after it (see no_worker_left_running).
 PLAYING_END_SECONDS = 60
+
+
+@pytest.fixture(autouse=True)
+def no_progress_lines(monkeypatch):
+    """A command run in this process says where it is only when a test asks (by setting
+    PLAIN_LINE_SECONDS itself): what it writes to stderr must not hang on how long it took."""
+    from blurapp.cli import progress
+
+    monkeypatch.setattr(progress, "PLAIN_LINE_SECONDS", math.inf)
 
 
 @pytest.fixture(autouse=True)

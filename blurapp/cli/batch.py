@@ -20,10 +20,9 @@ from blurapp.cli.output import (
     CommandFailed,
     json_text,
     print_line,
-    progress_bar,
-    show_progress,
     shown,
 )
+from blurapp.cli.progress import progress_bar, show_progress
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -86,9 +85,10 @@ def run(args: argparse.Namespace) -> int:
     the bad ones listed at the end; a second run does only what is left."""
     from blurapp.scale.batch import run_batch
     from blurapp.scale.batch_plan import BatchError, plan_batch
-    from blurapp.scale.scheduler import ClusterError, MissingExtraError
+    from blurapp.scale.scheduler import ClusterError, MissingExtraError, require_extra
 
     try:
+        require_extra("blurring a batch", args.scheduler)
         plan = plan_batch(
             args.inputs, args.out_dir, output_format=args.format, overwrite=args.overwrite
         )
@@ -142,21 +142,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 class _FrameBar:
-    """A second tqdm bar under the files' bar: the frames of the clip being blurred, with their
-    rate; made again for each clip."""
+    """A second bar under the files' bar (progress_bar: tqdm's on a terminal): the frames of the
+    clip being blurred, with their rate; made again for each clip."""
 
     def __init__(self) -> None:
         self._bar: Any = None
         self._source: Path | None = None
 
     def __call__(self, job: Any, done: int, total: int | None) -> None:
-        from tqdm import tqdm
-
         if job.source != self._source:
             self.close()
             self._source = job.source
-            self._bar = tqdm(total=total, unit="frame", desc=shown(job.source.name), position=1,
-                             leave=False, disable=None, dynamic_ncols=True)  # fmt: skip
+            self._bar = progress_bar(
+                total, "frame", f"blurring {shown(job.source.name)}", position=1, leave=False
+            )
         self._bar.update(done - self._bar.n)
 
     def close(self) -> None:

@@ -17,15 +17,15 @@ from blurapp.cli.options import (
 )
 from blurapp.cli.output import (
     CommandFailed,
+    grey_note,
     load,
     log,
     note_short_kernel,
     print_line,
-    progress_bar,
-    show_progress,
     shown,
     source_photo,
 )
+from blurapp.cli.progress import progress_bar, show_progress
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -97,7 +97,10 @@ def run(args: argparse.Namespace) -> int:
         blur_to_file(photo, args.output, args.spec, args.engine, device=args.device)
     except (BlurFailed, OutputError) as error:
         raise CommandFailed(str(error)) from error
-    print_line(f"wrote {shown(args.output)}")
+    from blurapp.core.photo import has_colour
+
+    grey = grey_note(args.color, lambda: has_colour(source))
+    print_line(f"wrote {shown(args.output)}" + (f" {grey}" if grey else ""))
     return 0
 
 
@@ -106,13 +109,14 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
     from blurapp.core.engines.jax_engine import JaxUnavailableError
     from blurapp.core.photo_checks import PhotoError
     from blurapp.core.saving import OutputError
-    from blurapp.scale.scheduler import ClusterError, MissingExtraError
+    from blurapp.scale.scheduler import ClusterError, MissingExtraError, require_extra
     from blurapp.scale.tiled import blur_file_tiled
 
     kernel = args.spec.kernel
     description = args.spec.description(args.engine.name)
     try:
-        with progress_bar(0, "block", shown(source.name)) as bar:
+        require_extra("blurring an image in tiles", args.scheduler)
+        with progress_bar(0, "block", f"blurring {shown(source.name)}") as bar:
             result = blur_file_tiled(
                 source,
                 args.output,
@@ -126,8 +130,6 @@ def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
             )
     except (PhotoError, OutputError, MissingExtraError, ClusterError) as error:
         raise CommandFailed(str(error)) from error
-    except CommandFailed:
-        raise  # worded for the user already (tqdm missing)
     except JaxUnavailableError as error:
         raise CommandFailed(str(error)) from error
     except MemoryError:

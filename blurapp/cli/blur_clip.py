@@ -9,13 +9,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from blurapp.cli.output import CommandFailed, log, print_line, shown
+from blurapp.cli.output import CommandFailed, grey_note, log, print_line, shown
+from blurapp.cli.progress import progress_bar
 
 
 def blur_clip_command(args: argparse.Namespace, source: Path) -> int:
     from blurapp.core.blur_clip import blur_clip_to_file, choose_clip_batch_size
     from blurapp.core.blur_file import BlurFailed
-    from blurapp.core.clip_files import open_clip
+    from blurapp.core.clip_files import clip_has_colour, open_clip
     from blurapp.core.clip_saving import check_clip_output_path
     from blurapp.core.photo_checks import PhotoError
     from blurapp.core.saving import OutputError
@@ -33,8 +34,7 @@ def blur_clip_command(args: argparse.Namespace, source: Path) -> int:
                 )
             start = time.perf_counter()
             batch = choose_clip_batch_size(clip, args.spec, args.engine, device=args.device)
-            bar = _progress_bar(info.frame_count, shown(source.name))
-            try:
+            with progress_bar(info.frame_count, "frame", f"blurring {shown(source.name)}") as bar:
                 frames = blur_clip_to_file(
                     clip,
                     args.output,
@@ -42,12 +42,9 @@ def blur_clip_command(args: argparse.Namespace, source: Path) -> int:
                     args.engine,
                     device=args.device,
                     codec=args.codec,
-                    progress=(lambda done, total: bar.update(1)) if bar is not None else None,
+                    progress=lambda done, total: bar.update(1),
                     batch_size=batch.size,
                 )
-            finally:
-                if bar is not None:
-                    bar.close()
             seconds = time.perf_counter() - start
     except (PhotoError, OutputError, BlurFailed) as error:
         raise CommandFailed(str(error)) from error
@@ -59,8 +56,10 @@ def blur_clip_command(args: argparse.Namespace, source: Path) -> int:
     rate = frames / seconds if seconds > 0 else float("inf")
     a_call = "1 frame" if batch.size == 1 else f"{batch.size} frames"
     chosen = f", the fastest of {_sizes(batch)} measured" if batch.measured else ""
+    grey = grey_note(args.color, lambda: clip_has_colour(source))
+    written = shown(args.output) + (f" {grey}" if grey else "")
     print_line(
-        f"wrote {shown(args.output)}: {frames} frames of {info.width} × {info.height} in "
+        f"wrote {written}: {frames} frames of {info.width} × {info.height} in "
         f"{seconds:.1f} s ({rate:,.1f} frames/s, reading, blurring and writing; "
         f"{args.engine.title} blurred {a_call} a call{chosen})"
     )
@@ -71,13 +70,3 @@ def _sizes(batch: Any) -> str:
     """'1, 2, 4 and 8' of the batch sizes measured."""
     sizes = [str(size) for size in sorted(batch.seconds_per_frame)]
     return f"{', '.join(sizes[:-1])} and {sizes[-1]}" if len(sizes) > 1 else sizes[0]
-
-
-def _progress_bar(total: int | None, description: str) -> Any:
-    """tqdm's bar in frames per second on a terminal's stderr; None without tqdm (the `scale`
-    extra), when the line written at the end says the rate."""
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, unit="frame", desc=description, disable=None, dynamic_ncols=True)

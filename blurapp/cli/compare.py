@@ -18,6 +18,7 @@ from blurapp.cli.options import (
 )
 from blurapp.cli.output import (
     CommandFailed,
+    grey_note,
     json_text,
     load,
     note_short_kernel,
@@ -86,8 +87,15 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_line(json_text(_comparison_json(photo, result)))
     else:
+        from blurapp.core.photo import has_colour
+
         rows = comparison_figures(
-            result, shown(photo.path), photo.width, photo.height, bit_depth=photo.bit_depth
+            result,
+            shown(photo.path),
+            photo.width,
+            photo.height,
+            bit_depth=photo.bit_depth,
+            image_note=grey_note(args.color, lambda: has_colour(photo.path)),
         )
         width = max(len(row.label) for row in rows)
         print_line("\n".join(f"{row.label:<{width}}  {row.text}" for row in rows))

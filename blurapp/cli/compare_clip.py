@@ -10,6 +10,7 @@ from pathlib import Path
 
 from blurapp.cli.compare_outputs import engine_output, folder_exists, make_folder
 from blurapp.cli.output import CommandFailed, json_text, log, print_line, shown
+from blurapp.cli.progress import staged_progress
 
 
 def add_clip_options(compare: argparse.ArgumentParser) -> None:
@@ -74,15 +75,17 @@ def compare_clip_command(args: argparse.Namespace, source: Path) -> int:
             if args.out_dir is not None:  # before the work, not after it
                 span = frames if count is None else min(frames, count - start)
                 _check_outputs(args.out_dir, source, extension, clip.info, span, args.engines)
-            result = compare_clip(
-                clip,
-                args.spec,
-                engines=args.engines,
-                frames=frames,
-                start=start,
-                device=args.device,
-                repeats=args.repeat,
-            )
+            with staged_progress(_stages(shown(source.name))) as progress:
+                result = compare_clip(
+                    clip,
+                    args.spec,
+                    engines=args.engines,
+                    frames=frames,
+                    start=start,
+                    device=args.device,
+                    repeats=args.repeat,
+                    progress=progress,
+                )
             if args.out_dir is not None:
                 _write_outputs(args.out_dir, extension, clip, result, args.device)
     except CommandFailed:
@@ -151,3 +154,12 @@ def _write_outputs(folder: Path, extension: str, clip, result, device: str) -> N
             start=result.start,
             frames=result.frames,
         )
+
+
+def _stages(name: str) -> dict[str, tuple[str, str]]:
+    """What each stage of compare_clip is doing, for its progress, and what it counts."""
+    return {
+        "batch size": (f"choosing each engine's batch size for {name}", "engine"),
+        "frames": (f"blurring the frames of {name} with each engine", "frame"),
+        "timing": (f"timing each engine on the frames of {name}", "call"),
+    }

@@ -7,8 +7,7 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -82,33 +81,18 @@ def load(path: Path, *, color: bool = False):
         raise CommandFailed(str(error)) from error
 
 
+def grey_note(color: bool, has_colour: Callable[[], bool]) -> str | None:
+    """'in grey (--color keeps the colour)' for a result blurred in grey (`color` not asked
+    for) from a source that `has_colour`; None otherwise. `blur` says it after the name
+    written, `compare` after the photo's size."""
+    from blurapp.core.wording import in_grey
+
+    return None if color or not has_colour() else in_grey("--color")
+
+
 def note_short_kernel(args: argparse.Namespace) -> None:
     from blurapp.core.figures import short_kernel_note
 
     note = short_kernel_note(args.spec.size, args.spec.sigma)
     if note is not None:
         print(f"note: {note}", file=sys.stderr)
-
-
-@contextmanager
-def progress_bar(total: int, unit: str, description: str) -> Iterator[Any]:
-    """tqdm's bar on stderr when it is a terminal (disable=None), nothing otherwise."""
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        from blurapp.scale.scheduler import SCALE_EXTRA
-
-        raise CommandFailed(
-            f"the progress bar needs tqdm, which is not installed: {SCALE_EXTRA}"
-        ) from None
-    with tqdm(total=total, unit=unit, desc=description, disable=None, dynamic_ncols=True) as bar:
-        yield bar
-
-
-def show_progress(bar: Any, done: int, total: int, megapixels: float) -> None:
-    """Move a progress_bar to `done` of `total`, the megapixels written so far beside it as a
-    rate: a batch's photos and a blur's rows of blocks report alike."""
-    bar.total = total
-    seconds = bar.format_dict["elapsed"] or 1e-9
-    bar.set_postfix_str(f"{megapixels / seconds:,.1f} MP/s", refresh=False)
-    bar.update(done - bar.n)

@@ -100,6 +100,16 @@ def open_clip(path: str | os.PathLike[str], *, color: bool = False) -> Clip:
     raise ClipError(path, QT_TRANSLATE_NOOP("FileProblem", "this is not a clip BlurApp can read"))
 
 
+def clip_has_colour(path: str | os.PathLike[str]) -> bool:
+    """Whether the clip at `path` has colour that open_clip(color=True) would keep (its frames
+    are not decoded); False for a file it cannot tell of."""
+    try:
+        with open_clip(path, color=True) as clip:
+            return clip.info.colour
+    except Exception:  # said by the open_clip that reads the frames, as a user sees it
+        return False
+
+
 def _kind(path: Path) -> str | None:
     with open(path, "rb") as file:
         head = file.read(16)

@@ -69,6 +69,8 @@ def check_clip_output_path(
     an extension that is not a clip format, a codec this FFmpeg lacks, no folder, the source
     itself, or a GIF or WebP whose frames would not fit in memory."""
     path = Path(path)
+    # What the name is first: /dev/null or a folder is refused as such, not for its extension.
+    _check_target(path)
     extension = path.suffix.lower()
     if extension not in CLIP_OUTPUTS:
         raise OutputError(
@@ -88,7 +90,6 @@ def check_clip_output_path(
         )
     if extension in VIDEO_OUTPUTS:
         video_codec(path, codec)
-    _check_target(path)
     if source is not None and _same_file(path, source):
         raise OutputError(
             path,

@@ -335,12 +335,21 @@ def format_megapixels(width: int, height: int) -> str:
 
 
 def image_figure(
-    image_label: str, width: int, height: int, channels: int = 1, translate: Translate = _english
+    image_label: str,
+    width: int,
+    height: int,
+    channels: int = 1,
+    translate: Translate = _english,
+    *,
+    note: str | None = None,
 ) -> Figure:
-    """The "image" row: 'street.png, 600 × 400 (0.24 MP)', its value in megapixels."""
+    """The "image" row: 'street.png, 600 × 400 (0.24 MP)', its value in megapixels; `note`
+    (a colour photo blurred in grey: wording.in_grey) is added after it."""
     text = f"{image_label}, {format_megapixels(width, height)}"
     if channels > 1:
         text += ", " + translate(QT_TRANSLATE_NOOP("Figures", "colour (R, G, B)"))
+    if note:
+        text += f", {note}"
     return Figure("image", "image", width * height / 1e6, "MP", text)
 
 
@@ -353,8 +362,11 @@ def comparison_figures(
     *,
     bit_depth: int = 8,
     paid: dict[str, PaidFirstCall] | None = None,
+    image_note: str | None = None,
 ) -> list[Figure]:
     """The figures of a comparison, in the order a reader wants them.
+
+    `image_note`: said after the photo's size (see image_figure).
 
     `paid`: for an engine whose first call found its program compiled, what that program's
     first call cost and who paid it (the window's live preview, an earlier Run, the sweep).
@@ -365,7 +377,7 @@ def comparison_figures(
     titles are in the "Engines" context); the rest is translated.
     """
     rows = [
-        image_figure(image_label, width, height, result.channels, translate),
+        image_figure(image_label, width, height, result.channels, translate, note=image_note),
         _words(
             "kernel",
             "kernel",

@@ -101,6 +101,27 @@ class Photo:
         return self.pixels if color else self.gray
 
 
+def has_colour(path: str | os.PathLike[str]) -> bool:
+    """Whether the photo at `path` has colour that load_photo(color=True) would keep, told
+    from its header without decoding it; False for a file it cannot tell of."""
+    try:
+        with open(path, "rb") as file, warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(file) as image:
+                own_bands = _sixteen_bit_colour_bands(image) or _premultiplied_eight_bit_bands(
+                    image
+                )
+                return _has_colour(image, own_bands)
+    except Exception:  # said by load_photo, whose error is the one a user sees
+        return False
+
+
+def _has_colour(image: Image.Image, own_bands: str | None) -> bool:
+    if own_bands:
+        return own_bands != "LA"
+    return image.mode not in _GRAY_MODES
+
+
 def load_grayscale(path: str | os.PathLike[str]) -> np.ndarray:
     """The photo at `path` as a float32 height×width array in [0, 1]. Raises PhotoError."""
     return load_photo(path).gray
@@ -135,10 +156,7 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
                     _check_tiff_data_tags(path, image, file)
                 wide_bands = _sixteen_bit_colour_bands(image)
                 own_bands = wide_bands or _premultiplied_eight_bit_bands(image)
-                if own_bands:
-                    in_colour = color and own_bands != "LA"
-                else:
-                    in_colour = color and image.mode not in _GRAY_MODES
+                in_colour = color and _has_colour(image, own_bands)
                 _check_fits_in_memory(path, *image.size, channels=3 if in_colour else 1)
                 gray = None  # of a colour load: made as a grey load makes it, bit for bit
                 if own_bands:

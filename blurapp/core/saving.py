@@ -268,9 +268,10 @@ def check_output_path(
     `image`; any for another file, a CSV), no folder, a name too long, or the photo being
     blurred itself (`source`), which is never replaced."""
     path = Path(path)
+    # What the name is first: /dev/null or a folder is refused as such, not for its extension.
+    _check_target(path)
     if image:
         _image_format(path)
-    _check_target(path)
     if source is not None and _same_file(path, Path(source)):
         raise OutputError(
             path,

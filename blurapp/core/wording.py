@@ -22,6 +22,13 @@ def english(text: str) -> str:
     return text
 
 
+def in_grey(keep: str) -> str:
+    """What a result blurred in grey from a source with colour says of itself, with how to
+    keep the colour: `keep` names the option that does (the command line's --color, the
+    Python API's BlurSpec(color=True))."""
+    return f"in grey ({keep} keeps the colour)"
+
+
 def display_path(path: str | os.PathLike[str]) -> str:
     """A path as people read it, on one line and printable on any terminal.
 

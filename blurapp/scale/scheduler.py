@@ -27,10 +27,34 @@ def import_extra(module: str, purpose: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as error:
-        package = module.partition(".")[0]
-        raise MissingExtraError(
-            f"{purpose} needs {package}, which is not installed: {SCALE_EXTRA}"
-        ) from error
+        raise missing_extra(purpose, [module]) from error
+
+
+def require_extra(purpose: str, scheduler: str | None) -> None:
+    """Before any work on `scheduler`: MissingExtraError naming the extra once, and every
+    package of it that the work needs and lacks, rather than one package, then the next."""
+    import importlib
+
+    needed = ["dask.array"]
+    if isinstance(scheduler, str) and scheduler not in _LOCAL_SCHEDULERS:
+        needed.append("distributed")
+    missing = []
+    for module in needed:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(module)
+    if missing:
+        raise missing_extra(purpose, missing)
+
+
+def missing_extra(purpose: str, modules: list[str]) -> MissingExtraError:
+    """The one wording of the `scale` extra missing: what needs it, what is lacking, and the
+    command that installs it."""
+    packages = ", ".join(dict.fromkeys(module.partition(".")[0] for module in modules))
+    return MissingExtraError(
+        f"{purpose} needs the scale extra, which is not installed (no {packages}): {SCALE_EXTRA}"
+    )
 
 
 def _dask_array() -> Any:
@@ -189,9 +213,7 @@ def connect_to_cluster(address: str) -> Any:
         from distributed.comm import registry
         from distributed.comm.addressing import parse_address, parse_host_port
     except ImportError as error:
-        raise MissingExtraError(
-            f"computing on a Dask cluster needs distributed, which is not installed: {SCALE_EXTRA}"
-        ) from error
+        raise missing_extra("computing on a Dask cluster", ["distributed"]) from error
     try:
         scheme, location = parse_address(address)
         registry.get_backend(scheme)

@@ -202,6 +202,7 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
         picture.save(buffer, "PNG")
         data = bytes(buffer.data())
         write_atomically(target, lambda file: file.write(data))
+        print(f"wrote {display_path(target)}", flush=True)  # where it went, as `blur` says
         window.close()
         app.quit()
 

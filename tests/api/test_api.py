@@ -142,6 +142,26 @@ def test_a_colour_array_is_blurred_in_grey_unless_the_spec_asks_for_colour():
     assert in_colour.shape == (12, 15, 3)
 
 
+def test_a_colour_photo_compared_in_grey_says_so_and_how_to_keep_its_colour(tmp_path):
+    keep = "in grey (BlurSpec(color=True) keeps the colour)"
+    spec = blurapp.BlurSpec(kernel_size=3, sigma=0.8)
+    path = photo_file(tmp_path, size=(15, 12))
+    for photo in (pixels(12, 15, 3, seed=5), path, blurapp.open_photo(path)):
+        grey = blurapp.compare(photo, spec, engines="numpy", repeats=0)
+        assert keep in repr(grey)
+        assert keep in str(grey).splitlines()[0]  # the "image" row
+        assert keep in grey._repr_html_()
+    in_colour = blurapp.compare(
+        pixels(12, 15, 3, seed=5),
+        dataclasses.replace(spec, color=True),
+        engines="numpy",
+        repeats=0,
+    )
+    grey_photo = blurapp.compare(pixels(12, 15, seed=5), spec, engines="numpy", repeats=0)
+    for comparison in (in_colour, grey_photo):
+        assert "in grey" not in repr(comparison) and "in grey" not in str(comparison)
+
+
 def test_levels_are_taken_as_fractions_of_white():
     levels = np.random.default_rng(1).integers(0, 65536, (9, 11), dtype=np.uint16)
     np.testing.assert_allclose(

@@ -119,6 +119,21 @@ def test_an_animation_becomes_a_video_at_its_rate(tmp_path):
         assert container.streams.video[0].codec_context.name == "mpeg4"
 
 
+def test_a_colour_clip_blurred_in_grey_says_so_and_how_to_keep_the_colour(tmp_path):
+    source = video_file(tmp_path / "clip.mp4", random_levels(3, colour=True), codec="mpeg4")
+    run = blurapp_in_process("blur", source, "-o", tmp_path / "out.mp4")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(
+        f"wrote {tmp_path / 'out.mp4'} in grey (--color keeps the colour): 3 frames"
+    )
+    in_colour = blurapp_in_process("blur", source, "-o", tmp_path / "colour.mp4", "--color")
+    grey = video_file(tmp_path / "grey.mkv", random_levels(3))  # FFV1 stores grey as grey
+    of_grey = blurapp_in_process("blur", grey, "-o", tmp_path / "grey-out.mkv")
+    for quiet in (in_colour, of_grey):
+        assert quiet.returncode == 0, quiet.stderr
+        assert "in grey" not in quiet.stdout
+
+
 def test_a_clip_with_sound_says_the_sound_is_not_written(tmp_path):
     source = video_file(tmp_path / "talk.mkv", random_levels(3), audio=True)
     run = blurapp_in_process("blur", source, "-o", tmp_path / "out.mkv")

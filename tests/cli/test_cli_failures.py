@@ -57,7 +57,7 @@ def test_blur_says_which_file_it_wrote(photo, tmp_path):
     out = tmp_path / "blurred.png"
     run = blurapp_in_process("blur", str(photo), "-o", str(out))
     assert run.returncode == 0, text(run.stderr)
-    assert text(run.stdout) == f"wrote {out}\n"
+    assert text(run.stdout) == f"wrote {out} in grey (--color keeps the colour)\n"
 
 
 def test_outputs_say_what_made_them(photo, tmp_path):

@@ -42,6 +42,25 @@ def test_compare_without_color_stays_grey():
     assert json.loads(run.stdout)["image"]["channels"] == 1
 
 
+def test_a_colour_photo_blurred_or_compared_in_grey_says_how_to_keep_the_colour(tmp_path):
+    source = tmp_path / "street.png"
+    Image.fromarray(np.random.default_rng(4).integers(0, 256, (12, 16, 3), np.uint8)).save(source)
+    keep = "in grey (--color keeps the colour)"
+    run = blurapp_in_process("blur", source, "-o", tmp_path / "out.png")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == f"wrote {tmp_path / 'out.png'} {keep}\n"
+    compared = blurapp_in_process("compare", source, "--engines", "numpy", "--repeat", "1")
+    assert compared.returncode == 0, compared.stderr
+    assert keep in compared.stdout.splitlines()[0]  # the "image" row
+    in_colour = blurapp_in_process("blur", source, "-o", tmp_path / "c.png", "--color")
+    grey = tmp_path / "grey.png"
+    Image.fromarray(np.zeros((12, 16), np.uint8)).save(grey)
+    of_grey = blurapp_in_process("blur", grey, "-o", tmp_path / "g.png")
+    for quiet in (in_colour, of_grey):
+        assert quiet.returncode == 0, quiet.stderr
+        assert "in grey" not in quiet.stdout
+
+
 @pytest.mark.slow
 def test_compare_color_table_says_colour():
     run = blurapp_in_process("compare", "--color")

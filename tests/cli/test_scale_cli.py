@@ -282,6 +282,40 @@ def test_blur_by_blocks_without_the_scale_extra_says_what_to_install(tmp_path):
     assert not (tmp_path / "out.tif").exists()
 
 
+def test_a_batch_without_the_scale_extra_names_the_extra_and_all_it_lacks(
+    shoot, tmp_path, monkeypatch
+):
+    # None in sys.modules: an import of it fails, as when it is not installed.
+    for name in ("tqdm", "dask", "dask.array", "distributed"):
+        monkeypatch.setitem(sys.modules, name, None)
+    run = blurapp_in_process("batch", shoot, "--out-dir", tmp_path / "blurred")
+    assert run.returncode == 1
+    assert run.stderr == (
+        "error: blurring a batch needs the scale extra, which is not installed (no dask): "
+        "pip install 'blurapp[scale]'\n"
+    )
+    address = "tcp://127.0.0.1:1"
+    on_a_cluster = blurapp_in_process(
+        "batch", shoot, "--out-dir", tmp_path / "blurred", "--scheduler", address
+    )
+    assert on_a_cluster.stderr == (
+        "error: blurring a batch needs the scale extra, which is not installed (no dask, "
+        "distributed): pip install 'blurapp[scale]'\n"
+    )
+    assert not (tmp_path / "blurred").exists()
+
+
+def test_a_batch_without_tqdm_says_how_far_it_is_in_lines(shoot, tmp_path, monkeypatch):
+    from blurapp.cli import progress
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setattr(progress, "PLAIN_LINE_SECONDS", 0.0)
+    run = blurapp_in_process("batch", shoot, "--out-dir", tmp_path / "blurred")
+    assert run.returncode == 1  # the two bad photos
+    assert "2 blurred" in run.stdout and "2 failed" in run.stdout
+    assert "blurring: 4 of 4 photos (100 %)" in run.stderr
+
+
 @pytest.mark.parametrize("where", ["loop", "a-file/sub", "/proc/blurapp-no-such/sub", "proc"])
 def test_an_output_folder_that_cannot_be_one_is_one_error_line(shoot, tmp_path, where):
     (tmp_path / "loop").symlink_to("loop")

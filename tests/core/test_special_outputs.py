@@ -56,3 +56,22 @@ def test_blur_and_bench_refuse_such_an_output_with_an_error_line(tmp_path, capsy
     error = capsys.readouterr().err
     assert str(csv) in error and "not a regular file" in error and "Traceback" not in error
     assert os.stat(output).st_mode == kind and os.stat(csv).st_mode == kind
+
+
+def test_dev_null_or_a_fifo_without_an_extension_is_refused_as_what_it_is(tmp_path):
+    from helpers.clip_files import random_levels, video_file
+    from helpers.command_line import blurapp_in_process
+    from PIL import Image
+
+    photo = tmp_path / "photo.png"
+    Image.fromarray(np.full((12, 16), 128, np.uint8)).save(photo)
+    clip = video_file(tmp_path / "clip.mkv", random_levels(2))
+    fifo = _fifo(tmp_path, "pipe")
+    for output in ("/dev/null", fifo):
+        for source in (photo, clip):
+            run = blurapp_in_process("blur", source, "-o", output)
+            assert run.returncode == 1
+            assert run.stderr == (
+                f"error: {output}: this is not a regular file (a pipe, a device or a socket); "
+                "give the name of a file to write\n"
+            )

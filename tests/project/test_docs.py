@@ -4,6 +4,7 @@ the changelog names the current version."""
 
 import argparse
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,21 @@ def test_changelog_names_the_current_version():
     text = CHANGELOG.read_text(encoding="utf-8")
     assert "## [Unreleased]" in text
     assert f"## [{blurapp.__version__}]" in text
+
+
+def _extras_in_pyproject() -> set[str]:
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        extras = tomllib.load(file)["project"]["optional-dependencies"]
+    return set(extras) - {"test"}  # the test suite's, listed in Contributing
+
+
+def test_every_extra_is_in_the_readme_and_getting_started():
+    readme = README.read_text(encoding="utf-8")
+    paragraph = readme[readme.index("\nExtras: ") :].split("\n\n", 1)[0]
+    in_readme = set(re.findall(r"'\.\[(\w+)\]'", paragraph))
+    page = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    table = page[page.index("| extra | install |") :].split("\n\n", 1)[0]
+    in_table = set(re.findall(r"^\| `(\w+)` \| `pip install '\.\[\1\]'`", table, re.MULTILINE))
+    extras = _extras_in_pyproject()
+    assert extras - in_readme == set(), "extras the README's list leaves out"
+    assert extras - in_table == set(), "extras docs/getting-started.md's table leaves out"

@@ -476,6 +476,7 @@ def test_screenshot_command_saves_a_picture_of_the_window(tmp_path):
     )
     assert run_.returncode == 0, run_.stderr
     assert "Traceback" not in run_.stderr
+    assert run_.stdout == f"wrote {out}\n"  # where it went, as `blurapp blur` says
     with Image.open(out) as shot:
         assert shot.width >= 800 and shot.height >= 500
 
