@@ -29,6 +29,7 @@ import numpy as np
 from PIL import Image
 
 from blurapp import __version__
+from blurapp.bench.machine import cpu_name, memory_bytes
 from blurapp.bench.peak import peak_of
 from blurapp.bench.synthetic import synthetic_image
 from blurapp.core.comparison import compare, comparison_dict
@@ -42,17 +43,6 @@ from blurapp.core.kernel import ALGORITHMS, Algorithm, KernelSize
 from blurapp.core.spec import BlurSpec
 
 
-def _cpu_model() -> str | None:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return None
-
-
 def describe_machine() -> dict:
     from blurapp.core.engines.jax_engine import JaxUnavailableError, describe_device, jax_device
 
@@ -63,7 +53,7 @@ def describe_machine() -> dict:
         jax_version = jax.__version__
     except JaxUnavailableError as error:
         device, jax_version = f"unavailable ({error})", None
-    cpu = _cpu_model() or platform.processor() or platform.machine()
+    cpu = cpu_name()
     cores = os.cpu_count()
     return {
         "description": f"{platform.system()} {platform.machine()}, {cores} cores ({cpu}), "
@@ -75,13 +65,6 @@ def describe_machine() -> dict:
         "jax_device": device,
         "blurapp": __version__,
     }
-
-
-def _memory_bytes() -> int | None:
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):  # not every system names these
-        return None
 
 
 def _version_of(distribution: str) -> str | None:
@@ -98,9 +81,9 @@ def record_machine(machine: dict) -> dict:
     the memory and the operating system, each a field of its own."""
     return {
         "system": f"{platform.system()} {platform.machine()}",
-        "cpu": _cpu_model() or platform.processor() or platform.machine(),
+        "cpu": cpu_name(),
         "cores": machine["cores"],
-        "memory_bytes": _memory_bytes(),
+        "memory_bytes": memory_bytes(),
         "device": machine["jax_device"],
     }
 

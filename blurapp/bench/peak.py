@@ -5,15 +5,25 @@ from __future__ import annotations
 import subprocess
 import sys
 
-# Runs Python with the given arguments, then reports the process's own high-water mark of
-# resident memory. (The rusage of a child is no good here: Linux counts in it what the parent
-# had resident when it forked, and the bench itself holds large images by then.)
-_PEAK_WRAPPER = """
+# On Linux and macOS: a Python of a few MB starts the run and, once it has ended, reports the
+# largest resident set of its children (getrusage). The run is not asked its own ru_maxrss:
+# Linux carries across exec what the parent had resident when it started the run, and the
+# bench holds large images by then. Nothing is measured in this small parent but its child.
+_POSIX_LAUNCHER = """
+import resource, subprocess, sys
+returncode = subprocess.call([sys.executable, *sys.argv[1:]])
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+peak *= 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere
+sys.stderr.write(f"\\npeak_rss_bytes={peak}\\n")
+sys.exit(returncode)
+"""
+
+# On Windows, where no rusage is kept: the run reports its own peak working set as it exits.
+_WINDOWS_WRAPPER = """
 import atexit, runpy, sys
 def report():
-    with open("/proc/self/status") as status:
-        peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
-    sys.stderr.write(f"\\npeak_rss_kb={peak}\\n")
+    import psutil
+    sys.stderr.write(f"\\npeak_rss_bytes={psutil.Process().memory_info().peak_wset}\\n")
 atexit.register(report)
 arguments = sys.argv[1:]
 if arguments[0] == "-m":
@@ -27,14 +37,15 @@ else:
 
 def peak_of(arguments: list[str], env: dict) -> int | None:
     """Bytes: the high-water mark of `python ARGUMENTS`' resident memory; None when it fails."""
+    program = _WINDOWS_WRAPPER if sys.platform == "win32" else _POSIX_LAUNCHER
     run = subprocess.run(
-        [sys.executable, "-c", _PEAK_WRAPPER, *arguments],
+        [sys.executable, "-c", program, *arguments],
         capture_output=True,
         text=True,
         timeout=1800,
         env=env,
     )
-    lines = [line for line in run.stderr.splitlines() if line.startswith("peak_rss_kb=")]
+    lines = [line for line in run.stderr.splitlines() if line.startswith("peak_rss_bytes=")]
     if run.returncode != 0 or not lines:
         return None
-    return int(lines[-1].split("=")[1]) * 1024
+    return int(lines[-1].split("=")[1])

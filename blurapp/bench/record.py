@@ -317,7 +317,7 @@ def _live_rows(figures: dict) -> list[dict]:
 
 
 def _memory_rows(figures: dict) -> list[dict]:
-    how = "peak resident set (VmHWM) of the whole process"
+    how = "peak resident set of the whole process"
     return [
         _row(
             "memory",

@@ -3,7 +3,7 @@
 Three signs, each measured while the engines are timed (blurapp.core.timing):
 - a CPU engine's calls taking longer on the wall clock than on the process's CPU clock: the
   process was waiting for a core (a one-thread engine runs whenever it is not waiting);
-- other programs' CPU use over the timing, from the kernel's counters (/proc/stat, Linux);
+- other programs' CPU use over the timing, from the system's CPU counters (psutil);
 - the spread of an engine's calls: the middle half of them far apart.
 The load average is told beside them, as people know it, but does not decide: it averages the
 last minute, not the seconds timed, and counts BlurApp's own threads.
@@ -28,6 +28,7 @@ middle half up to 0.61 of its median over 5 calls), hence the wider bound for fe
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -61,14 +62,18 @@ def cores() -> int:
 
 def _busy_seconds() -> float | None:
     """The CPU seconds the whole machine has been busy since it started (every core, stolen
-    time of a virtual machine included), or None where the kernel does not tell."""
+    time of a virtual machine included), or None where the system does not tell."""
+    import psutil  # imported when a comparison is timed, not with every command (about 20 ms)
+
     try:
-        with open("/proc/stat", encoding="ascii") as stat:
-            fields = stat.readline().split()
-        user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, fields[1:9])
-        return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, AttributeError):
+        times = psutil.cpu_times()
+    except (OSError, RuntimeError, psutil.Error):
         return None
+    if sys.platform == "win32":  # its system time already holds interrupts and DPCs
+        return times.user + times.system
+    # Linux counts a guest's time in user and nice already; macOS has only the first three.
+    busy = ("user", "nice", "system", "irq", "softirq", "steal")
+    return sum(getattr(times, name, 0.0) for name in busy)
 
 
 def _load() -> float | None:
@@ -90,6 +95,7 @@ class MachineUse:
 
 def watch_machine() -> Callable[[], MachineUse]:
     """Start watching the machine; the function returned stops and tells what it saw."""
+    # This process's own CPU clock (every thread of it): finer than the system's counters.
     busy, own, start = _busy_seconds(), time.process_time(), time.perf_counter()
 
     def stop() -> MachineUse:

@@ -1,4 +1,5 @@
-"""Where BlurApp keeps files of its own: the same rule Qt's QStandardPaths follows.
+"""Where BlurApp keeps files of its own: each system's per-user folders, as platformdirs
+knows them (the XDG base directories on Linux, Local AppData on Windows, ~/Library on macOS).
 
 Its folders hold JAX's compiled programs (native code BlurApp will run) and its log, so they
 are private: created with mode 0700, and one that someone else could write to is not used.
@@ -11,9 +12,12 @@ import os
 import stat
 import sys
 from pathlib import Path
+from typing import Literal
 
 APP_FOLDER = "blurapp"
 PRIVATE_MODE = 0o700
+
+Kind = Literal["cache", "config", "state"]
 
 log = logging.getLogger(__name__)
 
@@ -22,15 +26,7 @@ class UnsafeFolderError(OSError):
     """A folder BlurApp will not keep files in, because someone else could change them."""
 
 
-def _xdg_base(variable: str, default: str) -> Path:
-    # The XDG spec: a relative path in these variables is invalid and must be ignored.
-    value = os.environ.get(variable, "")
-    return Path(value) if os.path.isabs(value) else Path.home() / default
-
-
-def _user_dir(
-    override: str, xdg_variable: str, xdg_default: str, mac: tuple[str, ...], windows: str
-) -> Path:
+def _user_dir(override: str, kind: Kind) -> Path:
     value = os.environ.get(override)
     if value and os.path.isabs(value):
         return Path(value)
@@ -38,12 +34,44 @@ def _user_dir(
         # Relative, it would name a different folder wherever BlurApp is started (as the XDG
         # variables would, which are ignored then too).
         _warn_once(f"{override}={value} is not an absolute path; it is ignored")
+    return _platform_folder(kind)
+
+
+def _platform_folder(kind: Kind) -> Path:
+    """The folder of `kind` where BlurApp has always kept it.
+
+    platformdirs knows each system's rule; where its folder for a kind differs from the one
+    BlurApp used before, BlurApp keeps its own so that a user's settings, log and compiled
+    programs stay where they are.
+    """
     if sys.platform == "darwin":
-        return Path.home().joinpath("Library", *mac)
+        from platformdirs.macos import MacOS
+
+        folders = MacOS("BlurApp")
+        if kind == "cache":
+            # Apple's folder whatever $XDG_CACHE_HOME says (Qt's rule), where platformdirs
+            # would take the XDG variable first and the compiled programs would be left behind.
+            return Path.home() / "Library" / "Caches" / "BlurApp"
+        # Not platformdirs' config folder (Application Support): BlurApp's settings have
+        # always been in Preferences.
+        return folders.user_preference_path if kind == "config" else folders.user_log_path
     if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        return Path(base) / "BlurApp" / windows
-    return _xdg_base(xdg_variable, xdg_default) / APP_FOLDER
+        from platformdirs.windows import Windows
+
+        # One BlurApp folder in Local AppData, found through Windows' known folders, with a
+        # folder of BlurApp's own naming for each kind (platformdirs would put the settings
+        # and the log in the BlurApp folder itself, and the cache in "Cache").
+        base = Windows("BlurApp", appauthor=False, roaming=False).user_data_path
+        return base / kind
+    from platformdirs.unix import Unix
+
+    # The XDG base directories, a relative $XDG_*_HOME ignored as the spec asks.
+    folders = Unix(APP_FOLDER)
+    return {
+        "cache": folders.user_cache_path,
+        "config": folders.user_config_path,
+        "state": folders.user_state_path,
+    }[kind]
 
 
 _warned: set[str] = set()
@@ -60,29 +88,26 @@ def user_cache_dir() -> Path:
 
     BLURAPP_CACHE_DIR overrides it (the tests and the benchmark use their own).
     """
-    return _user_dir(
-        "BLURAPP_CACHE_DIR", "XDG_CACHE_HOME", ".cache", ("Caches", "BlurApp"), "cache"
-    )
+    return _user_dir("BLURAPP_CACHE_DIR", "cache")
 
 
 def user_config_dir() -> Path:
     """The per-user settings folder: $XDG_CONFIG_HOME/blurapp (~/.config/blurapp) on Linux.
     BLURAPP_CONFIG_DIR overrides it."""
-    return _user_dir(
-        "BLURAPP_CONFIG_DIR", "XDG_CONFIG_HOME", ".config", ("Preferences", "BlurApp"), "config"
-    )
+    return _user_dir("BLURAPP_CONFIG_DIR", "config")
 
 
 def xdg_config_home() -> Path:
-    return _xdg_base("XDG_CONFIG_HOME", ".config")
+    """$XDG_CONFIG_HOME, or ~/.config where it is unset or relative."""
+    from platformdirs.unix import Unix
+
+    return Unix().user_config_path
 
 
 def user_state_dir() -> Path:
     """The per-user state folder, for the log: $XDG_STATE_HOME/blurapp (~/.local/state/blurapp)
     on Linux. BLURAPP_STATE_DIR overrides it."""
-    return _user_dir(
-        "BLURAPP_STATE_DIR", "XDG_STATE_HOME", ".local/state", ("Logs", "BlurApp"), "state"
-    )
+    return _user_dir("BLURAPP_STATE_DIR", "state")
 
 
 def log_file_path() -> Path:

@@ -148,3 +148,28 @@ def test_no_module_is_over_800_lines():
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert {name: lines for name, lines in long.items() if name not in LONG_ALLOWED} == {}
+
+
+# The one module allowed to read /proc, and why (blurapp/bench/machine.py says more).
+PROC_ALLOWED = {
+    "blurapp/bench/machine.py": "the CPU's model: Linux tells it in /proc/cpuinfo only",
+}
+
+
+def test_machine_facts_come_from_libraries_that_serve_every_system():
+    # A /proc path is read on Linux only: psutil and platformdirs tell the same facts on
+    # macOS and Windows too. Comments may still speak of /proc; no string in the code names it.
+    naming = {}
+    for path in PACKAGE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        strings = [
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        ]
+        found = sorted({s for s in strings if "/proc" in s})
+        if found:
+            naming[str(path.relative_to(PACKAGE.parent))] = found
+    assert {name: found for name, found in naming.items() if name not in PROC_ALLOWED} == {}
+    # An exception goes with its reason.
+    assert set(PROC_ALLOWED) <= set(naming)
