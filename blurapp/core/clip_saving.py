@@ -19,8 +19,8 @@ from blurapp.core.clip_checks import usable_rate
 from blurapp.core.photo_checks import available_memory
 from blurapp.core.saving import (
     OutputError,
-    _check_target,
-    _same_file,
+    check_writable,
+    same_file,
     to_8bit,
     to_16bit,
     write_atomically,
@@ -79,8 +79,8 @@ def check_clip_output_path(
         )
     if extension in VIDEO_OUTPUTS:
         video_codec(path, codec)
-    _check_target(path)
-    if source is not None and _same_file(path, source):
+    check_writable(path)
+    if source is not None and same_file(path, source):
         raise OutputError(
             path,
             QT_TRANSLATE_NOOP(
