@@ -9,7 +9,7 @@ from pathlib import Path
 from PIL import Image
 
 from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, ClipError, ClipInfo
-from blurapp.core.photo_checks import _check_fits_in_memory
+from blurapp.core.photo_checks import check_fits_in_memory
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # The frame rates a clip is read and written at: one frame in 100 s to a thousand a second.
@@ -45,7 +45,7 @@ def check_frame_size(path: Path, width: int, height: int, *, channels: int) -> N
             height=f"{height:,}",
             limit=f"{2 * limit:,}",
         )
-    _check_fits_in_memory(path, width, height, channels=channels)
+    check_fits_in_memory(path, width, height, channels=channels)
 
 
 def stopped_at(path: Path, index: int, reason: object) -> ClipError:

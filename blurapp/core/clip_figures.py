@@ -11,8 +11,8 @@ from __future__ import annotations
 from blurapp.core.clip_comparison import ClipComparison
 from blurapp.core.figures import (
     Figure,
-    _difference,
-    _words,
+    difference_parts,
+    figure_of_words,
     format_ms,
     format_speedup,
 )
@@ -56,7 +56,7 @@ def clip_figures(result: ClipComparison, translate: Translate = english) -> list
         stopped = translate(
             QT_TRANSLATE_NOOP("Figures", "timed over the {frames} frames that decoded: {problem}")
         ).format(frames=result.frames, problem=result.clip_problem)
-        rows.append(_words("clip.stopped", "warning", stopped, alarming=True))
+        rows.append(figure_of_words("clip.stopped", "warning", stopped, alarming=True))
     return rows
 
 
@@ -76,7 +76,7 @@ def _clip_row(result: ClipComparison, translate: Translate) -> Figure:
 
 def _kernel_row(result: ClipComparison, translate: Translate) -> Figure:
     spec = result.spec
-    return _words(
+    return figure_of_words(
         "kernel", "kernel", describe_kernel(spec.size, spec.sigma, spec.algorithm, translate)
     )
 
@@ -87,7 +87,9 @@ def _engine_rows(result: ClipComparison, name: str, translate: Translate) -> lis
     run = result.runs.get(name)
     if run is None:
         unavailable = translate(QT_TRANSLATE_NOOP("Figures", "unavailable: {reason}"))
-        return [_words(f"engine.{name}", title, unavailable.format(reason=result.errors[name]))]
+        return [
+            figure_of_words(f"engine.{name}", title, unavailable.format(reason=result.errors[name]))
+        ]
     rate = result.frames_per_second(name)
     per_frame = format_ms(result.seconds_per_frame(name))
     a_frame = translate(QT_TRANSLATE_NOOP("Figures", "{time} a frame")).format(time=per_frame)
@@ -171,7 +173,7 @@ def _jit_rows(result: ClipComparison, jit: str, translate: Translate) -> list[Fi
         )
     difference = result.differences.get(jit)
     if difference is not None:
-        figure, measured = _difference(difference, translate, result.clip.bit_depth)
+        figure, measured = difference_parts(difference, translate, result.clip.bit_depth)
         rows.append(
             Figure(
                 "max_abs_diff",
@@ -185,5 +187,5 @@ def _jit_rows(result: ClipComparison, jit: str, translate: Translate) -> list[Fi
         )
     device = result.runs[jit].device
     if device:
-        rows.append(_words("jit.device", "device", device))
+        rows.append(figure_of_words("jit.device", "device", device))
     return rows

@@ -347,7 +347,7 @@ class Animation(Clip):
     photo of that file would be (composited over white)."""
 
     def __init__(self, path: Path, *, color: bool) -> None:
-        from blurapp.core.photo import _GRAY_MODES, _WIDE_INTEGER_MODES
+        from blurapp.core.photo import GRAY_MODES, WIDE_INTEGER_MODES
 
         self._path = path
         self._image: Any = None
@@ -357,7 +357,7 @@ class Animation(Clip):
                 self._image = Image.open(path)
             image = self._image
             count = getattr(image, "n_frames", 1)
-            in_colour = color and image.mode not in _GRAY_MODES
+            in_colour = color and image.mode not in GRAY_MODES
             check_frame_size(path, *image.size, channels=3 if in_colour else 1)
             # WebP says its first frame's duration once that frame is decoded.
             image.seek(0)
@@ -396,16 +396,16 @@ class Animation(Clip):
             else DEFAULT_FRAMES_PER_SECOND,
             colour=in_colour,
             # A 16-bit grey PNG arrives as 16-bit integers; Pillow gives every other mode at 8.
-            bit_depth=16 if image.mode in _WIDE_INTEGER_MODES else 8,
+            bit_depth=16 if image.mode in WIDE_INTEGER_MODES else 8,
             path=path,
         )
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
         from blurapp.core.photo import (
-            _WIDE_INTEGER_MODES,
-            _to_colour,
-            _to_gray,
-            _wide_integers_to_gray,
+            WIDE_INTEGER_MODES,
+            image_to_colour,
+            image_to_gray,
+            wide_integers_to_gray,
         )
 
         image = self._image
@@ -420,13 +420,13 @@ class Animation(Clip):
                     check_frame_size(self._path, *image.size, channels=1)
                     raise changed_size(self.info, *image.size)
                 image.load()
-                if image.mode in _WIDE_INTEGER_MODES:
-                    # As a photo's: _to_gray's 8-bit conversion would turn them all white.
-                    frame = _wide_integers_to_gray(image)[0]
+                if image.mode in WIDE_INTEGER_MODES:
+                    # As a photo's: image_to_gray's 8-bit conversion would turn them all white.
+                    frame = wide_integers_to_gray(image)[0]
                 elif self._in_colour:
-                    frame = _to_colour(image)
+                    frame = image_to_colour(image)
                 else:
-                    frame = _to_gray(image)
+                    frame = image_to_gray(image)
             except GeneratorExit:
                 raise
             except ClipError as error:

@@ -19,8 +19,8 @@ from blurapp.core.clip_checks import usable_rate
 from blurapp.core.photo_checks import available_memory
 from blurapp.core.saving import (
     OutputError,
-    _check_target,
-    _same_file,
+    check_writable,
+    same_file,
     to_8bit,
     to_16bit,
     write_atomically,
@@ -70,7 +70,7 @@ def check_clip_output_path(
     itself, or a GIF or WebP whose frames would not fit in memory."""
     path = Path(path)
     # What the name is first: /dev/null or a folder is refused as such, not for its extension.
-    _check_target(path)
+    check_writable(path)
     extension = path.suffix.lower()
     if extension not in CLIP_OUTPUTS:
         raise OutputError(
@@ -90,7 +90,7 @@ def check_clip_output_path(
         )
     if extension in VIDEO_OUTPUTS:
         video_codec(path, codec)
-    if source is not None and _same_file(path, source):
+    if source is not None and same_file(path, source):
         raise OutputError(
             path,
             QT_TRANSLATE_NOOP(

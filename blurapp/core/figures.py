@@ -56,7 +56,7 @@ class Figure:
         return f"{self.figure}{self.separator}{self.measured}" if self.measured else self.figure
 
 
-def _words(key: str, label: str, text: str, *, alarming: bool = False) -> Figure:
+def figure_of_words(key: str, label: str, text: str, *, alarming: bool = False) -> Figure:
     """A row of words, no number: the figure is the whole text."""
     return Figure(key, label, None, "", text, alarming=alarming)
 
@@ -247,11 +247,11 @@ def format_difference(
 ) -> str:
     """'2.4e-07 (6.1e-05 of 255 levels), within 1e-05': the levels are the photo's own
     (65,535 for a 16-bit photo)."""
-    figure, measured = _difference(diff, translate, bit_depth)
+    figure, measured = difference_parts(diff, translate, bit_depth)
     return f"{figure} {measured}" if measured else figure
 
 
-def _difference(diff: float | None, translate: Translate, bit_depth: int) -> tuple[str, str]:
+def difference_parts(diff: float | None, translate: Translate, bit_depth: int) -> tuple[str, str]:
     """format_difference's number, and the words after it."""
     if diff is None:
         return "—", ""
@@ -322,7 +322,7 @@ def floor_figures(result: ComparisonResult, translate: Translate = _english) -> 
     times = translate(QT_TRANSLATE_NOOP("Figures", "{engines}: the time of one copy of the image"))
     return [
         Figure("copy", "copy", result.floor_seconds, "s", copies, f"({meaning})"),
-        _words("vs_copy", "vs copy", times.format(engines=", ".join(multiples))),
+        figure_of_words("vs_copy", "vs copy", times.format(engines=", ".join(multiples))),
     ]
 
 
@@ -378,7 +378,7 @@ def comparison_figures(
     """
     rows = [
         image_figure(image_label, width, height, result.channels, translate, note=image_note),
-        _words(
+        figure_of_words(
             "kernel",
             "kernel",
             describe_kernel(result.kernel_size, result.sigma, result.algorithm, translate),
@@ -401,9 +401,9 @@ def comparison_figures(
         if run is None:
             unavailable = translate(QT_TRANSLATE_NOOP("Figures", "unavailable: {reason}"))
             key, label = ("jit.error", "JAX") if name == jit else (f"engine.{name}", engine.title)
-            rows.append(_words(key, label, unavailable.format(reason=result.errors[name])))
+            rows.append(figure_of_words(key, label, unavailable.format(reason=result.errors[name])))
             continue
-        difference = _difference(result.differences.get(name), translate, bit_depth)
+        difference = difference_parts(result.differences.get(name), translate, bit_depth)
         if result.channels > 1 and name in result.differences:
             largest = QT_TRANSLATE_NOOP("Figures", "(the largest over the {channels} channels)")
             largest = translate(largest).format(channels=result.channels)
@@ -440,7 +440,7 @@ def comparison_figures(
                 format_speedup(end_to_end),
                 f"({with_copies})",
             ),
-            _words("jit.transfers", "transfers", transfers),
+            figure_of_words("jit.transfers", "transfers", transfers),
             Figure(
                 "max_abs_diff",
                 "max abs diff",
@@ -449,7 +449,7 @@ def comparison_figures(
                 *difference,
                 alarming=alarming,
             ),
-            _words("jit.device", "device", run.device),
+            figure_of_words("jit.device", "device", run.device),
         ]
         warning = []  # said beside the speed-up
     return rows + warning + floor_figures(result, translate)

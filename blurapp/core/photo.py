@@ -18,7 +18,7 @@ from PIL import ExifTags, Image, ImageFile, ImageOps, UnidentifiedImageError
 
 from blurapp.core.photo_checks import (
     PhotoError,
-    _check_fits_in_memory,
+    check_fits_in_memory,
     check_is_readable_file,
     check_tiff_data,
     damaged,
@@ -37,11 +37,11 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP
 # The TIFF tag saying how samples are meant: 0 MinIsWhite, 1 MinIsBlack, 2 RGB, ...
 _PHOTOMETRIC = 262
 # Integer samples wider than 8 bits: "I;16*" hold 16 bits, "I" holds 32.
-_WIDE_INTEGER_MODES = {"I;16", "I;16L", "I;16B", "I;16N", "I"}
+WIDE_INTEGER_MODES = {"I;16", "I;16L", "I;16B", "I;16N", "I"}
 _ALPHA_MODES = {"RGBA", "RGBa", "LA", "La", "PA"}
 # Modes with one channel of values (and perhaps alpha); every other mode, palettes included,
 # has colour to keep when a caller asks for it.
-_GRAY_MODES = {"1", "L", "LA", "La", "F", *_WIDE_INTEGER_MODES}
+GRAY_MODES = {"1", "L", "LA", "La", "F", *WIDE_INTEGER_MODES}
 # The TIFF tags (and their values) that tell 16-bit colour from the header.
 _BITS_PER_SAMPLE, _PHOTOMETRIC, _EXTRA_SAMPLES, _SAMPLE_FORMAT = 258, 262, 338, 339
 _PHOTOMETRIC_RGB = 2
@@ -119,7 +119,7 @@ def has_colour(path: str | os.PathLike[str]) -> bool:
 def _has_colour(image: Image.Image, own_bands: str | None) -> bool:
     if own_bands:
         return own_bands != "LA"
-    return image.mode not in _GRAY_MODES
+    return image.mode not in GRAY_MODES
 
 
 def load_grayscale(path: str | os.PathLike[str]) -> np.ndarray:
@@ -157,7 +157,7 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
                 wide_bands = _sixteen_bit_colour_bands(image)
                 own_bands = wide_bands or _premultiplied_eight_bit_bands(image)
                 in_colour = color and _has_colour(image, own_bands)
-                _check_fits_in_memory(path, *image.size, channels=3 if in_colour else 1)
+                check_fits_in_memory(path, *image.size, channels=3 if in_colour else 1)
                 gray = None  # of a colour load: made as a grey load makes it, bit for bit
                 if own_bands:
                     # Not image.load(): Pillow would decode these at 8 bits a channel, and
@@ -169,12 +169,12 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
                     image.load()
                     # In place: a 24 MP photo is not copied just to learn it needs no turning.
                     ImageOps.exif_transpose(image, in_place=True)
-                    if image.mode in _WIDE_INTEGER_MODES:
-                        pixels, bit_depth = _wide_integers_to_gray(image)
+                    if image.mode in WIDE_INTEGER_MODES:
+                        pixels, bit_depth = wide_integers_to_gray(image)
                     elif in_colour:
-                        pixels, gray, bit_depth = _to_colour(image), _to_gray(image), 8
+                        pixels, gray, bit_depth = image_to_colour(image), image_to_gray(image), 8
                     else:
-                        pixels, bit_depth = _to_gray(image), 8
+                        pixels, bit_depth = image_to_gray(image), 8
     except PhotoError:
         raise
     except UnsupportedPixels as error:
@@ -256,7 +256,9 @@ def _displayable(image: Image.Image) -> Image.Image:
     return image
 
 
-def _to_gray(image: Image.Image) -> np.ndarray:
+def image_to_gray(image: Image.Image) -> np.ndarray:
+    """Height × width float32 grey in [0, 1] from an image of any mode but the wide integers
+    (wide_integers_to_gray), composited over white."""
     if image.mode == "F":
         values = np.asarray(image)
         white = white_level(values.dtype, *_value_range(values))
@@ -270,7 +272,7 @@ def _to_gray(image: Image.Image) -> np.ndarray:
     )
 
 
-def _to_colour(image: Image.Image) -> np.ndarray:
+def image_to_colour(image: Image.Image) -> np.ndarray:
     """Height × width × 3 float32 from an 8-bit image whose mode has colour."""
     image = _displayable(image)  # RGB or RGBA, since the mode has colour
     return samples_to_float(
@@ -456,7 +458,7 @@ def _turn_upright(pixels: np.ndarray, orientation: int) -> np.ndarray:
     return np.ascontiguousarray(UPRIGHT[orientation](pixels))
 
 
-def _wide_integers_to_gray(image: Image.Image) -> tuple[np.ndarray, int]:
+def wide_integers_to_gray(image: Image.Image) -> tuple[np.ndarray, int]:
     """Grayscale in [0, 1] and the bit depth (8 or 16) the photo's values were made in."""
     values = np.asarray(image)
     white = 65535.0

@@ -38,7 +38,7 @@ def available_memory() -> int | None:
         return None
 
 
-def _check_fits_in_memory(path: Path, width: int, height: int, *, channels: int) -> None:
+def check_fits_in_memory(path: Path, width: int, height: int, *, channels: int) -> None:
     """Refuse, before decoding, a photo whose comparison would not fit in memory."""
     needed = width * height * channels * WORKING_BYTES_PER_PIXEL
     available = available_memory()

@@ -73,7 +73,7 @@ def write_atomically(
     """
     path = Path(path)
     folder = path.parent
-    _check_target(path)
+    check_writable(path)
     try:
         mode = path.stat().st_mode & 0o7777 if path.exists() else _NEW_FILE_MODE
         handle, temporary = tempfile.mkstemp(
@@ -192,7 +192,7 @@ def _to_levels(image: np.ndarray, dtype: type[np.unsignedinteger]) -> np.ndarray
     return output
 
 
-def _check_target(path: Path) -> None:
+def check_writable(path: Path) -> None:
     """Raise OutputError unless `path` names a file that could be written in a folder that
     exists (a name too long for the file system included)."""
     try:
@@ -269,10 +269,10 @@ def check_output_path(
     blurred itself (`source`), which is never replaced."""
     path = Path(path)
     # What the name is first: /dev/null or a folder is refused as such, not for its extension.
-    _check_target(path)
+    check_writable(path)
     if image:
         _image_format(path)
-    if source is not None and _same_file(path, Path(source)):
+    if source is not None and same_file(path, Path(source)):
         raise OutputError(
             path,
             QT_TRANSLATE_NOOP(
@@ -283,7 +283,8 @@ def check_output_path(
         )
 
 
-def _same_file(a: Path, b: Path) -> bool:
+def same_file(a: Path, b: Path) -> bool:
+    """Whether `a` exists and is the file `b` (through a link or another name)."""
     try:
         return a.exists() and os.path.samefile(a, b)
     except OSError:

@@ -57,11 +57,12 @@ def missing_extra(purpose: str, modules: list[str]) -> MissingExtraError:
     )
 
 
-def _dask_array() -> Any:
+def dask_array() -> Any:
+    """dask.array, or MissingExtraError saying it is needed for blurring in tiles."""
     return import_extra("dask.array", "blurring an image in tiles")
 
 
-# Dask's threads by name: BlurApp gives them a pool of its own (_computing).
+# Dask's threads by name: BlurApp gives them a pool of its own (computing).
 _THREAD_SCHEDULERS = {"threads", "threading"}
 # Dask's own schedulers by name; any other text is a cluster's address (tcp://host:8786, or
 # host:8786 as distributed takes it too).
@@ -76,7 +77,7 @@ _LOCAL_SCHEDULERS = {
 
 
 @contextlib.contextmanager
-def _computing(scheduler: Any) -> Iterator[Callable[[Any], Any]]:
+def computing(scheduler: Any) -> Iterator[Callable[[Any], Any]]:
     """A function computing a Dask collection on `scheduler`: this machine's threads for None
     or "threads" (a pool of one a core, shut down after), the cluster at an address
     ("tcp://host:port"; its client closed after, see compute_on_cluster), or anything else

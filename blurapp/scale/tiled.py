@@ -30,21 +30,21 @@ from blurapp.core.runs import BlurCancelled, Cancelled
 from blurapp.core.saving import OutputError, check_output_path, write_atomically
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 from blurapp.scale.scheduler import (
-    _computing,
-    _dask_array,
+    computing,
+    dask_array,
 )
 from blurapp.scale.tiled_read import (
     DEFAULT_BLOCK,
-    _Layout,
-    _open_samples,
-    _pixels,
+    Layout,
+    lazy_pixels,
+    open_samples,
     samples_to_pixels,
 )
 from blurapp.scale.tiled_write import (
     OUTPUT_EXTENSIONS,
-    _check_fits_on_disk,
-    _write_npy,
-    _write_tiff,
+    check_fits_on_disk,
+    write_npy,
+    write_tiff,
 )
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ def _map_with_halo(
     columns of its neighbours on every side (the image's edges repeated past its border); it
     gives each block's result without that halo, of `dtype`, and `channels` (the chunks of a
     third axis; () for none)."""
-    da = _dask_array()
+    da = dask_array()
     height, width = array.shape[:2]
     if radius >= min(height, width):
         # Dask's halo cannot be wider than the image: repeat the edges by the radius first
@@ -204,7 +204,7 @@ def _blur_stored_block(
     kernel: np.ndarray,
     engine: str,
     device: str,
-    layout: _Layout,
+    layout: Layout,
     color: bool,
     levels: type[np.unsignedinteger] | None,
     straight: bool,
@@ -224,7 +224,7 @@ def _blur_stored_block(
 
 
 def _straight_to_levels(
-    engine: str, layout: _Layout, color: bool, levels: type[np.unsignedinteger] | None
+    engine: str, layout: Layout, color: bool, levels: type[np.unsignedinteger] | None
 ) -> bool:
     """Whether the blocks go to the engine's levels_call as they are stored: written as
     levels, by an engine with a levels call, from samples that are those levels."""
@@ -237,7 +237,7 @@ def _straight_to_levels(
     )
 
 
-def _stored_as_levels(layout: _Layout, color: bool, levels: type[np.unsignedinteger]) -> bool:
+def _stored_as_levels(layout: Layout, color: bool, levels: type[np.unsignedinteger]) -> bool:
     """Whether the stored samples are the pixels' levels as they are: of the levels' type on
     its full range, not inverted, and only the channels blurred (grey's one, or colour's three
     when blurred in colour; no alpha, no grey made from colour)."""
@@ -301,14 +301,14 @@ def blur_file_tiled(
     get_engine(engine)  # an unknown name fails here, not in the first block
     kernel = _check_kernel(kernel)
 
-    def check_fits_from_the_header(layout: _Layout) -> None:
+    def check_fits_from_the_header(layout: Layout) -> None:
         # Before the values of a float or 32-bit image are read for its white level (hours
         # for a huge one): its smallest possible output (8-bit levels) against the free space.
         channels = (3,) if color and layout.colour else ()
         smallest = np.dtype(np.float32 if extension == ".npy" else np.uint8)
-        _check_fits_on_disk(output, (layout.height, layout.width, *channels), smallest)
+        check_fits_on_disk(output, (layout.height, layout.width, *channels), smallest)
 
-    samples, layout = _open_samples(source, block, before_reading=check_fits_from_the_header)
+    samples, layout = open_samples(source, block, before_reading=check_fits_from_the_header)
     levels_dtype = None
     if extension != ".npy":
         levels_dtype = np.uint8 if layout.bit_depth == 8 else np.uint16
@@ -324,16 +324,16 @@ def blur_file_tiled(
             layout=layout, color=color, straight=straight, **options,
         )  # fmt: skip
     else:  # samples wider than the pixels (16-bit RGBA made grey, say): pixels cross it
-        pixels = _pixels(samples, layout, color)
+        pixels = lazy_pixels(samples, layout, color)
         result = _map_with_halo(
             pixels, radius, _blur_pixels_block, levels_dtype or np.float32, channels, **options
         )
-    _check_fits_on_disk(output, result.shape, result.dtype)
+    check_fits_on_disk(output, result.shape, result.dtype)
     band_edges = np.cumsum((0, *result.chunks[0]))
     total = result.npartitions
     blocks_per_band = total // len(result.chunks[0])
 
-    with _computing(scheduler) as compute:
+    with computing(scheduler) as compute:
 
         def row_of_blocks(edges: tuple[int, int]) -> np.ndarray:
             return compute(result[edges[0] : edges[1]])
@@ -374,11 +374,11 @@ def blur_file_tiled(
                 ahead.shutdown(wait=False, cancel_futures=True)
 
         if levels_dtype is None:
-            write_atomically(output, lambda file: _write_npy(file, result.shape, bands()))
+            write_atomically(output, lambda file: write_npy(file, result.shape, bands()))
         else:
             write_atomically(
                 output,
-                lambda file: _write_tiff(
+                lambda file: write_tiff(
                     file, result.shape, levels_dtype, bands(), description=description
                 ),
             )

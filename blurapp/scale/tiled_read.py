@@ -37,7 +37,7 @@ from blurapp.core.pixels import (
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 from blurapp.scale.scheduler import (
     MissingExtraError,
-    _dask_array,
+    dask_array,
 )
 from blurapp.scale.segment_sizes import (
     UNCHECKED_IMAGE_COMPRESSIONS,
@@ -61,7 +61,7 @@ _TIFF_EXTENSIONS = {".tif", ".tiff", ".btf", ".tf8"}
 
 
 @dataclass(frozen=True)
-class _Layout:
+class Layout:
     """How a file's first image stores its pixels, read from its header alone."""
 
     path: Path
@@ -103,7 +103,7 @@ def is_zarr_folder(path: Path) -> bool:
     )
 
 
-def _read_layout(path: str | os.PathLike[str]) -> _Layout:
+def _read_layout(path: str | os.PathLike[str]) -> Layout:
     """The layout of the TIFF, BigTIFF or zarr array at `path`. Raises PhotoError."""
     # Absolute: a cluster's workers open it from working folders of their own.
     path = Path(os.path.abspath(path))
@@ -117,7 +117,7 @@ def _read_layout(path: str | os.PathLike[str]) -> _Layout:
         raise os_problem(path, error) from error
 
 
-def _tiff_layout(path: Path) -> _Layout:
+def _tiff_layout(path: Path) -> Layout:
     import tifffile
 
     try:
@@ -175,7 +175,7 @@ def _tiff_layout(path: Path) -> _Layout:
     alpha = None
     if extrasamples and extrasamples[0] in (ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA):
         alpha = extrasamples[0]
-    layout = _Layout(
+    layout = Layout(
         path=path,
         kind="tiff",
         height=height,
@@ -193,7 +193,7 @@ def _tiff_layout(path: Path) -> _Layout:
     return layout
 
 
-def _zarr_layout(path: Path) -> _Layout:
+def _zarr_layout(path: Path) -> Layout:
     try:
         array = open_zarr(path)
     except PhotoError:
@@ -215,7 +215,7 @@ def _zarr_layout(path: Path) -> _Layout:
         raise _unsupported(path, f"a zarr array of shape {array.shape} is not rows × columns")
     height, width, samples = shape
     chunk = tuple(array.chunks)
-    layout = _Layout(
+    layout = Layout(
         path=path,
         kind="zarr",
         height=height,
@@ -231,7 +231,7 @@ def _zarr_layout(path: Path) -> _Layout:
     return layout
 
 
-def _check_samples(layout: _Layout) -> None:
+def _check_samples(layout: Layout) -> None:
     dtype = layout.dtype
     if not (dtype == np.bool_ or dtype.kind == "f" or (dtype.kind in "iu" and dtype.itemsize <= 4)):
         raise _unsupported(
@@ -296,7 +296,7 @@ class _StoredSamples:
     It pickles as its layout, so a distributed worker opens the file itself.
     """
 
-    def __init__(self, layout: _Layout) -> None:
+    def __init__(self, layout: Layout) -> None:
         self.layout = layout
         self.shape: tuple[int, ...] = (layout.height, layout.width, layout.samples)
         self.ndim = 3
@@ -345,7 +345,7 @@ class _StoredSamples:
         return self._read(index[0], index[1])[(slice(None), slice(None), *index[2:])]
 
 
-def _with_white(layout: _Layout, block: int) -> _Layout:
+def _with_white(layout: Layout, block: int) -> Layout:
     """`layout` with its white level, as the whole-image loader decides it: from the type
     alone where it can, else from the range of the values, read once by blocks first."""
     dtype = layout.dtype
@@ -357,7 +357,7 @@ def _with_white(layout: _Layout, block: int) -> _Layout:
         else:
             import dask
 
-            da = _dask_array()
+            da = dask_array()
             samples = da.from_array(
                 _StoredSamples(layout),
                 chunks=(block, block, -1),
@@ -392,17 +392,17 @@ def _check_tiff_holds_its_image(path: Path) -> None:
         )
 
 
-def _open_samples(
+def open_samples(
     path: str | os.PathLike[str],
     block: int,
     *,
-    before_reading: Callable[[_Layout], object] | None = None,
-) -> tuple[dask.array.Array, _Layout]:
+    before_reading: Callable[[Layout], object] | None = None,
+) -> tuple[dask.array.Array, Layout]:
     """The image at `path` as a lazy Dask array of its stored samples (height × width ×
     samples, upright), in chunks of `block` × `block` pixels, and its layout (white known).
     `before_reading(layout)` is called before any pixel is read (an image whose white is
     found from its values is read whole for that). Raises PhotoError, MissingExtraError."""
-    da = _dask_array()
+    da = dask_array()
     block = _check_block(block)
     layout = _read_layout(path)
     if layout.kind == "tiff":
@@ -428,7 +428,7 @@ def _open_samples(
     return UPRIGHT[layout.orientation](samples), layout
 
 
-def samples_to_pixels(samples: np.ndarray, *, layout: _Layout, color: bool) -> np.ndarray:
+def samples_to_pixels(samples: np.ndarray, *, layout: Layout, color: bool) -> np.ndarray:
     """A block of `layout`'s stored samples as the engines' float32 pixels (the whole-image
     loader's rule, blurapp.core.pixels.samples_to_float): grey, or colour when `color` and
     the image has it."""
@@ -443,7 +443,7 @@ def samples_to_pixels(samples: np.ndarray, *, layout: _Layout, color: bool) -> n
     )
 
 
-def _pixels(samples: dask.array.Array, layout: _Layout, color: bool) -> dask.array.Array:
+def lazy_pixels(samples: dask.array.Array, layout: Layout, color: bool) -> dask.array.Array:
     """The lazy float32 pixels of an array of stored samples, block by block."""
     options: dict[str, Any] = {"layout": layout, "color": color}
     if color and layout.colour:  # red, green and blue, whatever else a pixel stores
@@ -474,5 +474,5 @@ def open_tiled(
     is composited over white. Raises PhotoError
     naming the file (missing, not a TIFF, damaged), MissingExtraError without Dask.
     """
-    samples, layout = _open_samples(path, block)
-    return _pixels(samples, layout, color)
+    samples, layout = open_samples(path, block)
+    return lazy_pixels(samples, layout, color)

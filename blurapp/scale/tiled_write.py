@@ -21,7 +21,7 @@ OUTPUT_TILE = (256, 256)
 OUTPUT_EXTENSIONS = (".tif", ".tiff", ".npy")
 
 
-def _check_fits_on_disk(output: Path, shape: tuple[int, ...], dtype: np.dtype) -> None:
+def check_fits_on_disk(output: Path, shape: tuple[int, ...], dtype: np.dtype) -> None:
     """Refuse, before any block is blurred, an output larger than the free space beside it."""
     height, width = shape[:2]
     channels = shape[2] if len(shape) == 3 else 1
@@ -46,14 +46,15 @@ def _check_fits_on_disk(output: Path, shape: tuple[int, ...], dtype: np.dtype) -
         )
 
 
-def _write_npy(file: BinaryIO, shape: tuple[int, ...], bands: Iterator[np.ndarray]) -> None:
+def write_npy(file: BinaryIO, shape: tuple[int, ...], bands: Iterator[np.ndarray]) -> None:
+    """Write a float32 .npy of `shape` to `file` from `bands` of whole rows, top to bottom."""
     header = {"descr": np.lib.format.dtype_to_descr(np.dtype("<f4")), "fortran_order": False}
     np.lib.format.write_array_header_2_0(file, {**header, "shape": tuple(shape)})
     for band in bands:  # rows in order: C order is the bands one after another
         file.write(np.ascontiguousarray(band, dtype="<f4").data)
 
 
-def _write_tiff(
+def write_tiff(
     file: BinaryIO,
     shape: tuple[int, ...],
     dtype: type[np.unsignedinteger],
@@ -61,6 +62,8 @@ def _write_tiff(
     *,
     description: Mapping[str, str] | None,
 ) -> None:
+    """Write a tiled BigTIFF of `shape` and `dtype` to `file` from `bands` of whole rows, top to
+    bottom, with `description` as JSON in its ImageDescription."""
     import tifffile
 
     # Named, as tifffile wants of a stream; the name is only shown in its messages.

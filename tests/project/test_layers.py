@@ -141,6 +141,100 @@ def test_a_layer_imports_nothing_it_must_not(layer):
     assert wrong == {}
 
 
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_names_taken(name: str, path: Path, known: set[str]) -> list[str]:
+    """Each private name of another of blurapp's modules that module `name` (at `path`) takes,
+    as "owner._name": `from owner import _name` anywhere, at module level, inside a
+    function or under `if TYPE_CHECKING:`, or `owner._name` after `import owner` (or `from
+    package import owner`). A private module (`from package import _shared`) is the package's
+    own, open to its modules; what is taken must be a public name of it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    bound = {}  # a name this module binds to one of blurapp's modules: that module
+    taken = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "blurapp" or alias.name.startswith("blurapp."):
+                    local = alias.asname or alias.name.partition(".")[0]
+                    bound[local] = alias.name if alias.asname else local
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base != "blurapp" and not base.startswith("blurapp."):
+                continue
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                if submodule in known:
+                    bound[alias.asname or alias.name] = submodule
+                elif _is_private(alias.name) and base != name:
+                    taken.append(f"{base}.{alias.name}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _is_private(node.attr):
+            owner = _dotted(node.value)
+            first, _, rest = owner.partition(".")
+            if first in bound:
+                owner = ".".join(filter(None, [bound[first], rest]))
+                if owner in known and owner != name:
+                    taken.append(f"{owner}.{node.attr}")
+    return taken
+
+
+def _dotted(node: ast.expr) -> str:
+    """`a.b.c` as text; "" for anything but names and attributes."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and (value := _dotted(node.value)):
+        return f"{value}.{node.attr}"
+    return ""
+
+
+def test_the_private_name_finder_finds_what_is_taken(tmp_path):
+    known = {"blurapp", "blurapp.core", "blurapp.core.photo", "blurapp.core._shared"}
+    path = tmp_path / "clip_files.py"
+    path.write_text(
+        """
+from typing import TYPE_CHECKING
+from blurapp.core.photo import Photo, _to_gray
+from ._shared import shared_rule
+from blurapp.core import _shared, photo
+import blurapp.core.photo
+import blurapp.core.photo as photo_module
+if TYPE_CHECKING:
+    from .photo import _Layout
+def read():
+    from blurapp.core.photo import _GRAY_MODES
+    return photo._to_colour, photo_module._wide, blurapp.core.photo._modes, _shared.rule
+""",
+        encoding="utf-8",
+    )
+    assert sorted(private_names_taken("blurapp.core.clip_files", path, known)) == [
+        "blurapp.core.photo._GRAY_MODES",
+        "blurapp.core.photo._Layout",
+        "blurapp.core.photo._modes",
+        "blurapp.core.photo._to_colour",
+        "blurapp.core.photo._to_gray",
+        "blurapp.core.photo._wide",
+    ]
+    assert private_names_taken("blurapp.core.photo", path, known) == []
+
+
+def test_no_module_takes_another_modules_private_name():
+    """What two modules share is public in one of them, or in a module of its own."""
+    found = modules()
+    taken = sorted(
+        f"{name} takes {private}"
+        for name, path in found.items()
+        for private in set(private_names_taken(name, path, set(found)))
+    )
+    assert not taken, "\n".join(taken)
+
+
 def test_no_module_is_over_800_lines():
     long = {
         str(path.relative_to(PACKAGE.parent)): lines
