@@ -217,6 +217,13 @@ class ComparisonResult(LedByJit):
         return self.agrees(self.jit_engine) if self.jit_engine else None
 
 
+def json_key(engine: str) -> str:
+    """The key of the engine called `engine` in `compare --json` and the benchmark's rows: its
+    name with "-" and "@" made "_" (jax-eager → jax_eager, jax@gpu → jax_gpu), a name a
+    script can write as an attribute."""
+    return engine.replace("-", "_").replace("@", "_")
+
+
 def engine_dict(result: ComparisonResult, name: str) -> dict:
     """One engine's figures as plain data, the same shape for every engine: what
     `compare --json` prints under the engine's key and the benchmark keeps per row."""
@@ -257,7 +264,7 @@ def comparison_dict(result: ComparisonResult) -> dict:
         }
     }
     for name in [*result.runs, *result.errors]:
-        data[result.engine(name).json_key] = engine_dict(result, name)
+        data[json_key(name)] = engine_dict(result, name)
     data.update(
         speedup=result.speedup,
         speedup_end_to_end=result.end_to_end_speedup,

@@ -28,6 +28,7 @@ from blurapp.app.clip_jobs import (
 )
 from blurapp.app.jobs import LoadedPhoto
 from blurapp.app.player import Player, close_if_unread, wait_for_playing
+from blurapp.core.chart_bars import chart_colour
 from blurapp.core.clip import Clip
 from blurapp.core.engines import get_engine
 from blurapp.core.photo_checks import PhotoError
@@ -362,7 +363,7 @@ class ClipPlayer(QObject):
         session = self.window.session
         figures.chart.set_timings(
             [
-                (session.captions.title(name), seconds, QColor(get_engine(name).chart_colour))
+                (session.captions.title(name), seconds, QColor(chart_colour(get_engine(name))))
                 for name in result.runs
                 if (seconds := result.seconds_per_frame(name)) is not None
             ]

@@ -382,3 +382,27 @@ def test_wide_float_outputs_are_checked_without_overflowing():
     huge[1, 1] = np.inf
     with pytest.raises(EngineOutputError, match="holding infinity"):
         check_output(engine, huge, (4, 4))
+
+
+@pytest.mark.parametrize(
+    ("name", "steady", "first_call", "heading", "key"),
+    [
+        ("numpy", "#4c72b0", "#8c8c8c", "NumPy", "numpy"),
+        ("numpy-loop", "#8da0cb", "#ccb974", "loop", "numpy_loop"),
+        ("jax", "#55a868", "#dd8452", "JAX", "jax"),
+        ("jax-eager", "#da8bc3", "#ccb974", "eager", "jax_eager"),
+        # On a platform of its own: its steady bar told apart, its first call and heading kept.
+        ("jax@gpu", "#937860", "#dd8452", "JAX", "jax_gpu"),
+        ("jax-eager@cpu", "#c44e52", "#ccb974", "eager", "jax_eager_cpu"),
+    ],
+)
+def test_each_engine_keeps_its_chart_colours_bench_heading_and_json_key(
+    name, steady, first_call, heading, key
+):
+    from blurapp.bench.report import column_label
+    from blurapp.core.chart_bars import chart_colour, first_call_colour
+    from blurapp.core.comparison import json_key
+
+    engine = get_engine(name)
+    assert (chart_colour(engine), first_call_colour(engine)) == (steady, first_call)
+    assert column_label(engine) == heading and json_key(engine.name) == key
