@@ -16,7 +16,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Generator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +95,6 @@ class EngineResult:
     picture: tuple[np.ndarray, ...] | None  # the output as a uint8 pyramid
     error: str | None
     final: bool = True  # False: the first call only, its steady calls still to be timed
-    sent_at: float = field(default_factory=time.perf_counter)  # to time the display
     program_size: int | None = None  # the kernel size its program is for (a padded preview's)
 
 
@@ -104,7 +103,6 @@ class RunOutcome:
     result: ComparisonResult
     # engine → (|reference − engine| as a pyramid, largest difference white; that difference)
     differences: Mapping[str, tuple[tuple[np.ndarray, ...], float]]
-    sent_at: float = field(default_factory=time.perf_counter)  # to time the display
 
 
 @dataclass(frozen=True)

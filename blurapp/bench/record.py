@@ -268,7 +268,7 @@ def _window_rows(figures: dict) -> list[dict]:
         for key, what in (
             ("longest_stall_seconds", "longest stall of the event loop during a comparison"),
             ("longest_stall_while_starting_seconds", "longest stall while starting"),
-            ("result_to_both_panes_painted_seconds", "worker's result → both panes painted"),
+            ("result_to_both_panes_painted_seconds", "results shown → both panes painted"),
         )
     ]
     for key, what in (("fit", "fit"), ("100%", "at 100%"), ("panned", "after a pan")):

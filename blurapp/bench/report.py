@@ -84,7 +84,7 @@ def section_lines(name: str, figures: dict) -> list[str]:
             f"{_ms(figures['longest_stall_while_starting_seconds'])} (photo load, JAX import)"
         )
         lines.append(
-            "  worker result → both panes painted  "
+            "  results shown → both panes painted  "
             f"{_ms(figures['result_to_both_panes_painted_seconds'])}"
         )
         lines.append(
