@@ -88,9 +88,6 @@ class WindowController:
         # A live preview has run since its engines last let go of what they keep: switching it
         # off then starts a job that lets go (none at start-up, before the window is shown).
         self._previewed = False
-        # Told each answer of the newest run once the session has it (an EngineResult, then the
-        # RunOutcome): `blurapp bench`'s probe times the display from their sent_at.
-        self.on_answer: Callable[[EngineResult | RunOutcome], None] | None = None
         session.subscribe(self._on_model_changed)
 
     def tr(self, text: str) -> str:
@@ -291,8 +288,6 @@ class WindowController:
         )
         if taken and self.session.results[event.engine].live:
             self.view.show_live(event.engine)
-        if taken and self.on_answer is not None:
-            self.on_answer(event)
         self._compiled_to_come.discard(event.engine)
         if self._preview_waiting and not self._compiled_to_come:
             self.preview(moving=True)
@@ -306,8 +301,6 @@ class WindowController:
     def _on_run_done(self, number: int, outcome: RunOutcome) -> None:
         if self._runs.done(number):
             self.session.run_done(outcome.result, outcome.differences)
-            if self.on_answer is not None:
-                self.on_answer(outcome)
 
     def _on_run_failed(self, number: int, error: BaseException) -> None:
         if not self._runs.done(number):

@@ -16,7 +16,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Generator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ import numpy as np
 from blurapp.app.pyramid import build_pyramid
 from blurapp.app.run_records import RunPlan
 from blurapp.app.running import Report
-from blurapp.core.comparison import ComparisonResult, compare, difference_picture
+from blurapp.core.comparison import ComparisonResult, Watch, compare, difference_picture
 from blurapp.core.engines import Engine, engine_names, get_engine
 from blurapp.core.kernel import PREVIEW_KERNEL_SIZES, pad_kernel, preview_kernel_size
 from blurapp.core.photo import Photo, load_photo
@@ -95,7 +95,6 @@ class EngineResult:
     picture: tuple[np.ndarray, ...] | None  # the output as a uint8 pyramid
     error: str | None
     final: bool = True  # False: the first call only, its steady calls still to be timed
-    sent_at: float = field(default_factory=time.perf_counter)  # to time the display
     program_size: int | None = None  # the kernel size its program is for (a padded preview's)
 
 
@@ -104,7 +103,6 @@ class RunOutcome:
     result: ComparisonResult
     # engine → (|reference − engine| as a pyramid, largest difference white; that difference)
     differences: Mapping[str, tuple[tuple[np.ndarray, ...], float]]
-    sent_at: float = field(default_factory=time.perf_counter)  # to time the display
 
 
 @dataclass(frozen=True)
@@ -335,6 +333,18 @@ def compare_job(
             return _padded(engine, sizes[name])
         return engine
 
+    class Reporting(Watch):
+        """The comparison, followed by this job's reports."""
+
+        def progress(self, step: str, done: int, total: int) -> None:
+            progress(step, done, total)
+
+        def output(self, engine: str, run: EngineRun) -> None:
+            engine_done(engine, run, None, final=False)
+
+        def engine_done(self, engine: str, run: EngineRun | None, error: str | None) -> None:
+            engine_done(engine, run, error)
+
     chosen = [engine_for(name) for name in engines]
     yield Progress(engines[0], 0, 0)
     starting(engines[0])
@@ -343,10 +353,7 @@ def compare_job(
         parameters,
         repeats=repeats,
         engines=chosen,
-        progress=progress,
-        cancelled=cancelled,
-        on_engine_done=engine_done,
-        on_output=lambda engine, run: engine_done(engine, run, None, final=False),
+        watch=Reporting(cancelled),
     )
     # A preview is never shown as figures: no difference pictures to spend on.
     differences = {}

@@ -32,7 +32,7 @@ from blurapp import __version__
 from blurapp.bench.machine import cpu_name, memory_bytes
 from blurapp.bench.peak import peak_of
 from blurapp.bench.synthetic import synthetic_image
-from blurapp.core.comparison import compare, comparison_dict
+from blurapp.core.comparison import compare, comparison_dict, json_key
 from blurapp.core.engines import (
     Engine,
     engine_names,
@@ -189,7 +189,7 @@ def first_call(photo: Path) -> dict:
         launches = []
         for _ in range(2):
             out, _ = _blurapp("compare", str(photo), *FIRST_CALL_COMPARE, env=env)
-            launches.append(json.loads(out)[JAX_JIT.json_key])
+            launches.append(json.loads(out)[json_key(JAX_JIT.name)])
     first, second = launches
     if first["first_call_seconds"] is None or second["first_call_seconds"] is None:
         return {"photo": str(photo), "error": first["error"] or second["error"]}

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from blurapp.bench import FIRST_CALL_COMPARE
 from blurapp.bench.report import image_size
+from blurapp.core.comparison import json_key
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def _engine_rows(results: list[dict], engines: Sequence[Engine]) -> list[dict]:
         )
         noisy = f"; flagged noisy: {result['noisy_reason']}" if result.get("noisy") else ""
         for engine in engines:
-            figures = result.get(engine.json_key)
+            figures = result.get(json_key(engine.name))
             if figures is None:
                 continue
             if figures.get("error"):
@@ -267,7 +268,7 @@ def _window_rows(figures: dict) -> list[dict]:
         for key, what in (
             ("longest_stall_seconds", "longest stall of the event loop during a comparison"),
             ("longest_stall_while_starting_seconds", "longest stall while starting"),
-            ("result_to_both_panes_painted_seconds", "worker's result → both panes painted"),
+            ("result_to_both_panes_painted_seconds", "results shown → both panes painted"),
         )
     ]
     for key, what in (("fit", "fit"), ("100%", "at 100%"), ("panned", "after a pan")):

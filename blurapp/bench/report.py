@@ -10,7 +10,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from blurapp.core.comparison import json_key
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
+from blurapp.core.engines.jax_eager_engine import JAX_EAGER
+from blurapp.core.engines.jax_engine import JAX_JIT
+from blurapp.core.engines.numpy_engine import NUMPY, NUMPY_LOOP
 
 if TYPE_CHECKING:
     from blurapp.core.engines import Engine
@@ -80,7 +84,7 @@ def section_lines(name: str, figures: dict) -> list[str]:
             f"{_ms(figures['longest_stall_while_starting_seconds'])} (photo load, JAX import)"
         )
         lines.append(
-            "  worker result → both panes painted  "
+            "  results shown → both panes painted  "
             f"{_ms(figures['result_to_both_panes_painted_seconds'])}"
         )
         lines.append(
@@ -218,6 +222,23 @@ def _ratio(key: str) -> Callable[[dict], str]:
     return lambda row: "—" if row.get(key) is None else f"{row[key]:.1f}×"
 
 
+# Each of BlurApp's engines' name in the table's headings ("NumPy ms", "JAX 1st ms"), on
+# whichever platform it runs.
+ENGINE_COLUMNS = {
+    NUMPY.name: "NumPy",
+    NUMPY_LOOP.name: "loop",
+    JAX_JIT.name: "JAX",
+    JAX_EAGER.name: "eager",
+}
+
+
+def column_label(engine: Engine) -> str:
+    """`engine`'s name in the table's headings: BlurApp's own from ENGINE_COLUMNS, a plugin's
+    the one it asks for (Engine.column), else its name."""
+    base = engine.name.partition("@")[0]
+    return ENGINE_COLUMNS.get(base) or engine.column or engine.name
+
+
 def _bench_columns(engines: Sequence[Engine]) -> list[_Column]:
     """The table's columns for `engines`: the size, then each engine's times (the reference
     first, the compiled engines last, a compiled one's first call before its steady time), then
@@ -230,7 +251,7 @@ def _bench_columns(engines: Sequence[Engine]) -> list[_Column]:
     ]
     reference = REFERENCE_ENGINE
     for engine in sorted(engines, key=lambda engine: (engine.name != reference, engine.compiles)):
-        label, key = engine.column_label, engine.json_key
+        label, key = column_label(engine), json_key(engine.name)
         if engine.compiles:
             heading = f"{label} 1st ms"
             columns.append(
@@ -246,8 +267,8 @@ def _bench_columns(engines: Sequence[Engine]) -> list[_Column]:
     # The floor: one copy of the image, and every engine's time as a multiple of its device's.
     columns.append(_Column("copy ms", 9, _seconds_cell("floor_seconds")))
     for engine in sorted(engines, key=lambda engine: (engine.name != reference, engine.compiles)):
-        heading = f"{engine.column_label} ×copy"
-        columns.append(_Column(heading, len(heading) + 1, _multiple(engine.json_key)))
+        heading = f"{column_label(engine)} ×copy"
+        columns.append(_Column(heading, len(heading) + 1, _multiple(json_key(engine.name))))
     if any(engine.jitted for engine in engines):
         columns += [
             _Column("speedup", 8, _ratio("speedup")),
@@ -290,10 +311,10 @@ def column_lines(engines: Sequence[Engine]) -> list[str]:
     """The table's heading for `engines` (the reference first), and what its columns mean."""
     columns = _bench_columns(engines)
     named = [
-        f"{engine.column_label}: {engine.title}"
+        f"{column_label(engine)}: {engine.title}"
         + (", one steady call" if engine.max_repeats is not None else "")
         for engine in engines
-        if engine.column_label != engine.title or engine.max_repeats is not None
+        if column_label(engine) != engine.title or engine.max_repeats is not None
     ]
     lines = [
         "  ".join(f"{column.heading:>{column.width}}" for column in columns),

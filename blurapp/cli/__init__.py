@@ -64,8 +64,12 @@ def build_window_parser() -> argparse.ArgumentParser:
         metavar="LANG",
         help="the window's language, e.g. zh_CN or en (default: the system's)",
     )
-    # For `blurapp bench`'s start-up figure only.
-    parser.add_argument("--exit-when-shown", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--exit-when-shown",
+        action="store_true",
+        help="print 'shown' once the window is on screen, then close it and exit: a check "
+        "that the window starts here",
+    )
     return parser
 
 

@@ -21,7 +21,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from blurapp.core.clip import Clip, ClipError, ClipInfo
-from blurapp.core.comparison import TOLERANCE, LedByJit, describe_failure, max_abs_difference
+from blurapp.core.comparison import (
+    TOLERANCE,
+    LedByJit,
+    describe_failure,
+    json_key,
+    max_abs_difference,
+)
 from blurapp.core.contention import Conditions, Verdict, conditions_of, judge, watch_machine
 from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE, Engine, get_engine
 from blurapp.core.frame_batches import (
@@ -436,7 +442,7 @@ def clip_comparison_dict(result: ClipComparison) -> dict:
         "frames": result.frames,
     }
     for name in [*result.runs, *result.errors]:
-        data[result.engine(name).json_key] = _engine_dict(result, name)
+        data[json_key(name)] = _engine_dict(result, name)
     data.update(
         speedup=result.speedup,
         speedup_end_to_end=result.end_to_end_speedup,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,7 +22,7 @@ from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
     Algorithm,
 )
-from blurapp.core.runs import BlurCancelled, EngineRun, FirstCall
+from blurapp.core.runs import BlurCancelled, Cancelled, EngineRun, FirstCall, Progress
 from blurapp.core.spec import BlurSpec
 from blurapp.core.timing import first_call_run, time_engines
 
@@ -33,9 +33,54 @@ TOLERANCE = 1e-5
 # What `compare` reports progress for while it times the engines' steady calls, in place of
 # an engine's name.
 TIMING = "timing"
-# The floor of a device is timed among the engines under this prefix and the device's words
-# ("copy@cpu"): no engine's name holds an "@".
-_COPY = "copy@"
+
+
+class Watch:
+    """Whoever follows a comparison while it runs: told how far it has got and each engine's
+    output as it comes, and asked between steps whether to stop (`cancelled`, the function
+    given: never, without one). Each of the other methods does nothing here; a caller that
+    follows more overrides them."""
+
+    def __init__(self, cancelled: Cancelled | None = None) -> None:
+        self._cancelled = cancelled
+
+    def cancelled(self) -> bool:
+        """Whether to stop now: compare raises BlurCancelled at its next check."""
+        return self._cancelled is not None and self._cancelled()
+
+    def progress(self, step: str, done: int, total: int) -> None:
+        """`step` (an engine's name: its taps; TIMING: the steady calls) has done `done` of
+        `total`."""
+
+    def output(self, engine: str, run: EngineRun) -> None:
+        """`engine`'s first call is done (`run` holds it alone) while its steady calls are
+        still to be timed: a view can show its output while the next engine computes."""
+
+    def engine_done(self, engine: str, run: EngineRun | None, error: str | None) -> None:
+        """`engine`'s figures are final: its run, or why it has none."""
+
+
+@dataclass(frozen=True)
+class Floor:
+    """The least any blur on `device` can take: one copy of the image there (read once,
+    written once), timed among the engines as they are."""
+
+    device: str  # as an engine's run names it: "cpu", "gpu: NVIDIA H200"
+    seconds: float  # the median copy
+    quartiles: tuple[float, float]
+    samples: int  # the copies timed
+    image_bytes: int  # the image copied
+
+    @property
+    def bandwidth_gb_s(self) -> float | None:
+        return bandwidth_gb_s(self.image_bytes, self.seconds)
+
+
+@dataclass(frozen=True)
+class _CopyOn:
+    """The copy of the image on `device`, timed beside the engines (not an engine)."""
+
+    device: str
 
 
 class LedByJit:
@@ -91,9 +136,8 @@ class ComparisonResult(LedByJit):
     reference: str = REFERENCE_ENGINE
     # The engines that ran, by name (registered or not); others are looked up in the registry.
     engines: Mapping[str, Engine] = field(default_factory=dict)
-    # Each device's floor: one copy of the photo there, timed among the engines ("cpu", "gpu:
-    # NVIDIA H200" → its run); empty when nothing was timed.
-    floors: Mapping[str, EngineRun] = field(default_factory=dict)
+    # Each device's floor, in the order the engines ran on them; empty when nothing was timed.
+    floors: tuple[Floor, ...] = ()
     # The machine while the engines were timed (None: nothing was timed).
     conditions: Conditions | None = None
 
@@ -138,10 +182,12 @@ class ComparisonResult(LedByJit):
             return None
         return reference.end_to_end_seconds / run.end_to_end_seconds
 
-    def floor_of(self, engine: str) -> EngineRun | None:
+    def floor_of(self, engine: str) -> Floor | None:
         """The copy of the photo on `engine`'s device, timed with it (None: not measured)."""
         run = self.runs.get(engine)
-        return self.floors.get(run.device) if run is not None else None
+        if run is None:
+            return None
+        return next((floor for floor in self.floors if floor.device == run.device), None)
 
     @property
     def floor_seconds(self) -> float | None:
@@ -217,6 +263,13 @@ class ComparisonResult(LedByJit):
         return self.agrees(self.jit_engine) if self.jit_engine else None
 
 
+def json_key(engine: str) -> str:
+    """The key of the engine called `engine` in `compare --json` and the benchmark's rows: its
+    name with "-" and "@" made "_" (jax-eager → jax_eager, jax@gpu → jax_gpu), a name a
+    script can write as an attribute."""
+    return engine.replace("-", "_").replace("@", "_")
+
+
 def engine_dict(result: ComparisonResult, name: str) -> dict:
     """One engine's figures as plain data, the same shape for every engine: what
     `compare --json` prints under the engine's key and the benchmark keeps per row."""
@@ -257,7 +310,7 @@ def comparison_dict(result: ComparisonResult) -> dict:
         }
     }
     for name in [*result.runs, *result.errors]:
-        data[result.engine(name).json_key] = engine_dict(result, name)
+        data[json_key(name)] = engine_dict(result, name)
     data.update(
         speedup=result.speedup,
         speedup_end_to_end=result.end_to_end_speedup,
@@ -267,12 +320,12 @@ def comparison_dict(result: ComparisonResult) -> dict:
         noisy_reason=result.noisy_reason,
         floor_seconds=result.floor_seconds,
         floors={
-            device: {
+            floor.device: {
                 "seconds": floor.seconds,
                 "seconds_quartiles": list(floor.quartiles),
-                "bandwidth_gb_s": bandwidth_gb_s(floor.output.nbytes, floor.seconds),
+                "bandwidth_gb_s": floor.bandwidth_gb_s,
             }
-            for device, floor in result.floors.items()
+            for floor in result.floors
         },
     )
     return data
@@ -339,10 +392,7 @@ def compare(
     repeats: int | None = None,
     engines: Collection[str | Engine] = DEFAULT_ENGINES,
     device: str = "auto",
-    progress: Callable[[str, int, int], None] | None = None,
-    cancelled: Callable[[], bool] | None = None,
-    on_engine_done: Callable[[str, EngineRun | None, str | None], None] | None = None,
-    on_output: Callable[[str, EngineRun], None] | None = None,
+    watch: Watch | None = None,
 ) -> ComparisonResult:
     """Blur `image` as `spec` says (its kernel; None: the default BlurSpec) with each of
     `engines` (names or Engines) and time them alike.
@@ -350,14 +400,16 @@ def compare(
     Each engine makes its first call in turn; then their steady calls are timed together,
     interleaved (blurapp.core.timing): `repeats` of each, or as many as each needs when None;
     0 times none, for the outputs alone. An engine that fails (JAX not installed, out of device
-    memory, a compile error) does not stop the others: its reason is in `errors`.
-    BlurCancelled is raised when `cancelled()` turns True. `progress(engine, done, total)`
-    reports taps, then `progress(TIMING, calls done, calls in all)` the timing.
-    `on_engine_done(engine, run, error)` is called as each engine's figures are final: with
-    `repeats=0` as each finishes its first call; otherwise once the timing is done, and
-    `on_output(engine, run)` before that, as each engine's first call is done (`run` holds the
-    first call only), so a view can show one output while the next engine still computes.
-    `device` is the platform of the JAX engines ("auto", "cpu", "gpu").
+    memory, a compile error) does not stop the others: its reason is in `errors`. Each device
+    an engine ran on gets its floor, timed with the engines (`floors`).
+
+    `watch` follows the comparison (see Watch): BlurCancelled is raised once
+    `watch.cancelled()` turns True; `watch.progress(engine, done, total)` reports taps, then
+    `watch.progress(TIMING, calls done, calls in all)` the timing. `watch.engine_done(engine,
+    run, error)` comes as each engine's figures are final: with `repeats=0` as each finishes its
+    first call; otherwise once the timing is done, and `watch.output(engine, run)` before that,
+    as each engine's first call is done. `device` is the platform of the JAX engines ("auto",
+    "cpu", "gpu").
     """
     spec = BlurSpec() if spec is None else spec
     kernel = spec.kernel
@@ -367,44 +419,51 @@ def compare(
     first_calls: dict[str, FirstCall] = {}
     errors: dict[str, str] = {}
     chosen: dict[str, Engine] = {}
+    cancelled = None if watch is None else watch.cancelled
     for engine in engines:
         engine = get_engine(engine) if isinstance(engine, str) else engine
         chosen[engine.name] = engine
-        first = _first_call(engine, image, kernel, device, progress, cancelled, errors)
+        first = _first_call(engine, image, kernel, device, watch, errors)
         if first is not None:
             first_calls[engine.name] = first
-        if repeats == 0 and on_engine_done is not None:
+        if watch is None:
+            continue
+        if repeats == 0:
             run = first_call_run(first) if first else None
-            on_engine_done(engine.name, run, errors.get(engine.name))
-        elif first is not None and on_output is not None:
-            on_output(engine.name, first_call_run(first))
+            watch.engine_done(engine.name, run, errors.get(engine.name))
+        elif first is not None:
+            watch.output(engine.name, first_call_run(first))
 
-    def failed(name: str, error: Exception) -> None:
-        if name.startswith(_COPY):
-            log.warning("the copy of the photo on %s failed", name[len(_COPY) :], exc_info=error)
+    def failed(timed: str | _CopyOn, error: Exception) -> None:
+        if isinstance(timed, _CopyOn):
+            log.warning("the copy of the photo on %s failed", timed.device, exc_info=error)
             return
-        log.warning("the %s engine failed", chosen[name].title, exc_info=error)
-        errors[name] = describe_failure(chosen[name], error)
+        log.warning("the %s engine failed", chosen[timed].title, exc_info=error)
+        errors[timed] = describe_failure(chosen[timed], error)
 
     copies = {} if repeats == 0 else _first_copies(image, chosen, first_calls, device)
-    runs = time_engines(
-        {**first_calls, **copies},
+    # The engines and the copies, timed together in the same rounds.
+    timed: dict[str | _CopyOn, FirstCall] = dict([*first_calls.items(), *copies.items()])
+    caps: dict[str | _CopyOn, int | None] = {n: e.max_repeats for n, e in chosen.items()}
+    times = time_engines(
+        timed,
         repeats=repeats,
-        max_repeats={name: engine.max_repeats for name, engine in chosen.items()},
+        max_repeats=caps,
         cancelled=cancelled,
         failed=failed,
-        progress=None if progress is None else _for_engine(progress, TIMING),
+        progress=None if watch is None else functools.partial(watch.progress, TIMING),
     )
     machine = stop_watching()
-    floors = {name[len(_COPY) :]: runs.pop(name) for name in copies if name in runs}
-    if repeats != 0 and on_engine_done is not None:
+    runs = {name: times[name] for name in chosen if name in times}
+    floors = tuple(_floor(copy.device, times[copy]) for copy in copies if copy in times)
+    if repeats != 0 and watch is not None:
         for name in chosen:
-            on_engine_done(name, runs.get(name), errors.get(name))
+            watch.engine_done(name, runs.get(name), errors.get(name))
     return ComparisonResult(
         kernel=kernel,
         sigma=spec.sigma,
         algorithm=spec.algorithm,
-        runs={name: runs[name] for name in chosen if name in runs},
+        runs=runs,
         errors={name: errors[name] for name in chosen if name in errors},
         engines=chosen,
         floors=floors,
@@ -412,16 +471,20 @@ def compare(
     )
 
 
+def _floor(device: str, copy: EngineRun) -> Floor:
+    return Floor(device, copy.seconds, copy.quartiles, len(copy.repeat_seconds), copy.output.nbytes)
+
+
 def _first_copies(
     image: np.ndarray,
     engines: Mapping[str, Engine],
     first_calls: Mapping[str, FirstCall],
     device: str,
-) -> dict[str, FirstCall]:
+) -> dict[_CopyOn, FirstCall]:
     """The first copy of the photo on each device an engine ran on, to be timed with the
     engines: made with the reference engine's tools on its device, with the first engine's of
     each other device. A copy that fails leaves its device without a floor."""
-    copies: dict[str, FirstCall] = {}
+    copies: dict[_CopyOn, FirstCall] = {}
     covered: set[str] = set()
     for name in sorted(first_calls, key=lambda name: name != REFERENCE_ENGINE):
         on = first_calls[name].device
@@ -434,7 +497,7 @@ def _first_copies(
             continue
         if copy is not None:
             covered.add(on)
-            copies[_COPY + copy.device] = copy
+            copies[_CopyOn(copy.device)] = copy
     return copies
 
 
@@ -443,8 +506,7 @@ def _first_call(
     image: np.ndarray,
     kernel: np.ndarray,
     device: str,
-    progress: Callable[[str, int, int], None] | None,
-    cancelled: Callable[[], bool] | None,
+    watch: Watch | None,
     errors: dict[str, str],
 ) -> FirstCall | None:
     """`engine`'s first call, or None with the reason in `errors`."""
@@ -455,8 +517,8 @@ def _first_call(
             image,
             kernel,
             device=device,
-            progress=None if progress is None else _for_engine(progress, engine.name),
-            cancelled=cancelled,
+            progress=None if watch is None else _for_engine(watch, engine.name),
+            cancelled=None if watch is None else watch.cancelled,
         )
     except BlurCancelled:
         raise
@@ -471,7 +533,5 @@ def _first_call(
     return None
 
 
-def _for_engine(
-    progress: Callable[[str, int, int], None], engine: str
-) -> Callable[[int, int], None]:
-    return lambda done, total: progress(engine, done, total)
+def _for_engine(watch: Watch, engine: str) -> Progress:
+    return functools.partial(watch.progress, engine)

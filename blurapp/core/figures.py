@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from blurapp.core.comparison import TOLERANCE, ComparisonResult, bandwidth_gb_s
+from blurapp.core.comparison import TOLERANCE, ComparisonResult
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.kernel import auto_kernel_size, cuts_gaussian_short, kernel_reach
 from blurapp.core.runs import Compilation, EngineRun, PaidFirstCall, Payer
@@ -301,10 +301,10 @@ def floor_figures(result: ComparisonResult, translate: Translate = _english) -> 
     copies = ", ".join(
         on.format(
             time=format_ms(floor.seconds),
-            device=device,
-            bandwidth=format_bandwidth(bandwidth_gb_s(floor.output.nbytes, floor.seconds)),
+            device=floor.device,
+            bandwidth=format_bandwidth(floor.bandwidth_gb_s),
         )
-        for device, floor in result.floors.items()
+        for floor in result.floors
     )
     meaning = translate(
         QT_TRANSLATE_NOOP(

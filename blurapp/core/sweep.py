@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from PIL import Image
 
-from blurapp.core.comparison import compare
+from blurapp.core.comparison import Watch, compare
 from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE, Engine
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
@@ -192,7 +192,7 @@ def sweep_points(
                 repeats=repeats,
                 engines=engines,
                 device=device,
-                cancelled=cancelled,
+                watch=None if cancelled is None else Watch(cancelled),
             )
         except BlurCancelled:
             return

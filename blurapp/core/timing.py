@@ -18,7 +18,8 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
+from typing import TypeVar
 
 from blurapp.core.runs import (
     BlurCancelled,
@@ -44,8 +45,9 @@ MAX_MEASURE_SECONDS = 4.0
 SAMPLE_SECONDS = 0.005
 MAX_CALLS_PER_SAMPLE = 100
 
-# An engine that failed in a steady call: it is dropped from the rounds with this reason.
-Failure = Callable[[str, Exception], None]
+# What is timed is named by its key: an engine's name, or whatever else a caller times beside
+# the engines (blurapp.core.comparison's copy of the image on a device).
+Timed = TypeVar("Timed", bound=Hashable)
 # (calls timed so far, calls to time in all), after each timed call.
 Counted = Callable[[int, int], None]
 
@@ -58,14 +60,14 @@ def calls_for(seconds: float) -> int:
 
 
 def time_engines(
-    first_calls: Mapping[str, FirstCall],
+    first_calls: Mapping[Timed, FirstCall],
     *,
     repeats: int | None = None,
-    max_repeats: Mapping[str, int | None] | None = None,
+    max_repeats: Mapping[Timed, int | None] | None = None,
     cancelled: Cancelled | None = None,
-    failed: Failure | None = None,
+    failed: Callable[[Timed, Exception], None] | None = None,
     progress: Counted | None = None,
-) -> dict[str, EngineRun]:
+) -> dict[Timed, EngineRun]:
     """Time the steady calls of engines whose first call is done, interleaved round by round.
 
     `repeats`: the steady calls of every engine (0: none, the first call only); None chooses
@@ -77,15 +79,15 @@ def time_engines(
     if repeats is not None and repeats < 0:
         raise ValueError(f"repeats must be 0 or more, not {repeats}")
     caps = dict(max_repeats or {})
-    calls: dict[str, list[Call]] = {name: [] for name in first_calls}
-    wanted: dict[str, int] = {}
+    calls: dict[Timed, list[Call]] = {name: [] for name in first_calls}
+    wanted: dict[Timed, int] = {}
     per_sample = dict.fromkeys(first_calls, 1)
     alive = list(first_calls)
     # (wall, process CPU) seconds of each engine's timed samples, measured around them.
     spent = {name: [0.0, 0.0] for name in first_calls}
     last_spent = (0.0, 0.0)
 
-    def call(name: str) -> Call | None:
+    def call(name: Timed) -> Call | None:
         nonlocal last_spent
         check_cancelled(cancelled)
         try:
@@ -100,14 +102,14 @@ def time_engines(
             alive.remove(name)
             return None
 
-    def want(name: str, seconds: float) -> None:
+    def want(name: Timed, seconds: float) -> None:
         if repeats is not None:  # --repeat N: N calls of every engine, slow ones too
             wanted[name] = repeats
             return
         count, cap = calls_for(seconds * per_sample[name]), caps.get(name)
         wanted[name] = max(len(calls[name]), count if cap is None else min(count, cap))
 
-    def left(name: str) -> int:
+    def left(name: Timed) -> int:
         return wanted.get(name, 0) - len(calls[name])
 
     if repeats != 0:

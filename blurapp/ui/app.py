@@ -100,8 +100,9 @@ def run_window(
         _report_uncaught_errors(window)
         window.closed_while_busy.connect(lambda: _exit_now())
         if exit_when_shown:
-            # For `blurapp bench`: say when the window is up, the event loop running (and
-            # whether JAX was needed for that), then leave, before the photo's load begins.
+            # Say when the window is up, the event loop running (and whether JAX was needed
+            # for that), then leave, before the photo's load begins: a script's check that the
+            # window starts, and the start-up `blurapp bench` times.
             def report() -> None:
                 print(f"shown jax_imported={'jax' in sys.modules}", flush=True)
                 window.close()

@@ -19,6 +19,7 @@ from PySide6.QtGui import QColor
 
 from blurapp.app.clip_controller import ClipController
 from blurapp.app.player import Player, PlayerState
+from blurapp.core.chart_bars import chart_colour
 from blurapp.core.clip import Clip
 from blurapp.core.engines import get_engine
 from blurapp.core.figures import Figure
@@ -191,7 +192,7 @@ class ClipPlayer(QObject):
         titles = self.window.session.captions.title
         figures.chart.set_timings(
             [
-                (titles(name), seconds, QColor(get_engine(name).chart_colour))
+                (titles(name), seconds, QColor(chart_colour(get_engine(name))))
                 for name in result.runs
                 if (seconds := result.seconds_per_frame(name)) is not None
             ]

@@ -2,7 +2,8 @@
 `python -m blurapp.ui.probe PHOTO` prints one JSON object.
 
 - the longest stall of the event loop during a comparison, seen by a 10 ms timer;
-- the time from the runner's job sending a result to both panes painted;
+- the time from the window saying it shows a comparison's results (its `results_shown`
+  signal) to both panes painted, and each pane's paint of its engine's result;
 - the time to repaint both panes after zooming and panning a big photo;
 - with `--live`, the live preview's latency: from a change of sigma to the JAX-jit pane
   repainted with its blur, while NumPy's pane still computes the change before;
@@ -50,7 +51,7 @@ def _probe_window():
 def measure(photo: Path) -> dict:
     from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
 
-    from blurapp.app.jobs import EngineResult
+    from blurapp.core.comparison import ComparisonResult
     from blurapp.ui.app import open_window
 
     with _probe_window() as (app, window):
@@ -78,13 +79,6 @@ def measure(photo: Path) -> dict:
         timer.timeout.connect(tick)
         display: dict[str, float] = {}
 
-        def painted(engine: str, sent_at: float) -> None:
-            if engine not in window.session.pane_engines:
-                return
-            # Render the pane now, through the same paint code the screen's next frame runs.
-            window.widgets.panes[window.session.pane_engines.index(engine)].view.viewport().grab()
-            display[engine] = time.perf_counter() - sent_at
-
         class Receiver(QObject):
             @Slot(str, int, int)
             def progress(self, engine: str, done: int, total: int) -> None:
@@ -92,15 +86,9 @@ def measure(photo: Path) -> dict:
 
         phases: list[tuple[float, str, int]] = []
         receiver = Receiver()
-        outcomes = []
-
-        def answered(answer) -> None:
-            if isinstance(answer, EngineResult):  # one engine's result, in its pane now
-                painted(answer.engine, answer.sent_at)
-            else:
-                outcomes.append(answer)
-
-        window.controller.on_answer = answered
+        # What the window tells anyone: when it shows a comparison's results, and which.
+        shown: list[tuple[float, ComparisonResult]] = []
+        window.results_shown.connect(lambda result: shown.append((time.perf_counter(), result)))
         window.progress_shown.connect(receiver.progress)
         # Start-up: the photo loads and JAX is imported in the background.
         timer.start()
@@ -115,10 +103,13 @@ def measure(photo: Path) -> dict:
         last[0] = time.perf_counter()
         window.run_comparison()
         wait_for(window.results_shown)
-        outcome = outcomes[-1]
-        for view in (window.widgets.left_pane.view, window.widgets.right_pane.view):
-            view.viewport().grab()
-        both_painted = time.perf_counter() - outcome.sent_at
+        shown_at, result = shown[-1]
+        # Render each pane now, through the same paint code the screen's next frame runs.
+        for engine, pane in zip(window.session.pane_engines, window.widgets.panes, strict=True):
+            start = time.perf_counter()
+            pane.view.viewport().grab()
+            display[engine] = time.perf_counter() - start
+        both_painted = time.perf_counter() - shown_at
         app.processEvents()
         timer.stop()
 
@@ -134,7 +125,6 @@ def measure(photo: Path) -> dict:
         actual = repaint_both()
         window.widgets.left_pane.view.horizontalScrollBar().setValue(400)
         panned = repaint_both()
-        result = outcome.result
         if os.environ.get("BLURAPP_PROBE_DEBUG"):
             for at, length in stalls:
                 phase = [p for p in phases if p[0] <= at]

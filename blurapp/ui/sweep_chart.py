@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from blurapp.app.captions import ENGINES_CONTEXT
+from blurapp.core.chart_bars import chart_colour
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.sweep import SweepPoint
 
@@ -30,7 +31,7 @@ COPY_COLOUR = QColor(96, 96, 96)
 
 def engine_colour(engine: str) -> QColor:
     """An engine's colour as the window's timing chart draws its steady bar."""
-    return QColor(get_engine(engine).chart_colour)
+    return QColor(chart_colour(get_engine(engine)))
 
 
 def engine_title(engine: str) -> str:

@@ -332,6 +332,13 @@ def test_bench_reports_the_startup_and_the_window_on_small_images(tmp_path, monk
         window["longest_stall_seconds"] is not None
         and window["result_to_both_panes_painted_seconds"] > 0
     )
+    assert set(window["engine_result_to_pane_painted_seconds"]) == {"numpy", "jax"}
+
+
+def test_the_window_start_check_is_an_option_the_help_names():
+    from blurapp.cli import build_window_parser
+
+    assert "--exit-when-shown" in build_window_parser().format_help()
 
 
 def test_the_command_restarts_once_with_huge_pages_for_large_buffers(monkeypatch):

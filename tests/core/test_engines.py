@@ -17,6 +17,7 @@ from blurapp.core import (
     get_engine,
 )
 from blurapp.core import engines as registry
+from blurapp.core.comparison import TIMING, Watch
 from blurapp.core.spec import BlurSpec
 
 ENGINES = engine_names()
@@ -180,11 +181,34 @@ def test_difference_picture_makes_the_largest_difference_white():
 @pytest.mark.slow
 def test_compare_reports_each_engine_as_it_finishes():
     done = []
-    compare(
-        random_image(8, 8),
-        on_engine_done=lambda e, run, err: done.append((e, run is not None, err)),
-    )
+
+    class Following(Watch):
+        def engine_done(self, engine, run, error):
+            done.append((engine, run is not None, error))
+
+    compare(random_image(8, 8), watch=Following())
     assert done == [("numpy", True, None), ("jax", True, None)]
+
+
+def test_compare_tells_its_watch_each_step_and_stops_when_the_watch_says_so():
+    seen = []
+
+    class Following(Watch):
+        def progress(self, step, done, total):
+            seen.append(("progress", step))
+
+        def output(self, engine, run):
+            seen.append(("output", engine, run.output.shape))
+
+        def engine_done(self, engine, run, error):
+            seen.append(("done", engine, run.seconds > 0, error))
+
+    compare(random_image(16, 16), engines=["numpy"], repeats=2, watch=Following())
+    assert seen[0] == ("progress", "numpy")  # its taps
+    assert seen.index(("output", "numpy", (16, 16))) < seen.index(("progress", TIMING))
+    assert seen[-1] == ("done", "numpy", True, None)
+    with pytest.raises(BlurCancelled):
+        compare(random_image(16, 16), engines=["numpy"], watch=Watch(lambda: True))
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -382,3 +406,27 @@ def test_wide_float_outputs_are_checked_without_overflowing():
     huge[1, 1] = np.inf
     with pytest.raises(EngineOutputError, match="holding infinity"):
         check_output(engine, huge, (4, 4))
+
+
+@pytest.mark.parametrize(
+    ("name", "steady", "first_call", "heading", "key"),
+    [
+        ("numpy", "#4c72b0", "#8c8c8c", "NumPy", "numpy"),
+        ("numpy-loop", "#8da0cb", "#ccb974", "loop", "numpy_loop"),
+        ("jax", "#55a868", "#dd8452", "JAX", "jax"),
+        ("jax-eager", "#da8bc3", "#ccb974", "eager", "jax_eager"),
+        # On a platform of its own: its steady bar told apart, its first call and heading kept.
+        ("jax@gpu", "#937860", "#dd8452", "JAX", "jax_gpu"),
+        ("jax-eager@cpu", "#c44e52", "#ccb974", "eager", "jax_eager_cpu"),
+    ],
+)
+def test_each_engine_keeps_its_chart_colours_bench_heading_and_json_key(
+    name, steady, first_call, heading, key
+):
+    from blurapp.bench.report import column_label
+    from blurapp.core.chart_bars import chart_colour, first_call_colour
+    from blurapp.core.comparison import json_key
+
+    engine = get_engine(name)
+    assert (chart_colour(engine), first_call_colour(engine)) == (steady, first_call)
+    assert column_label(engine) == heading and json_key(engine.name) == key

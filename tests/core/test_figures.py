@@ -4,7 +4,7 @@ against the comparison they come from and against what `compare --json` gives.""
 import numpy as np
 import pytest
 
-from blurapp.core.comparison import TOLERANCE, ComparisonResult, comparison_dict
+from blurapp.core.comparison import TOLERANCE, ComparisonResult, Floor, comparison_dict
 from blurapp.core.contention import Conditions
 from blurapp.core.figures import (
     Figure,
@@ -53,7 +53,7 @@ def comparison(*, eager_error: float = 0.0, spread: float = 0.0, channels: int =
             reference + np.float32(eager_error), (0.2, 0.3), first_call_seconds=0.7
         ),
     }
-    floors = {"cpu": EngineRun(reference.copy(), (0.0001, 0.0001))}
+    floors = (Floor("cpu", 0.0001, (0.0001, 0.0001), 2, reference.nbytes),)
     return ComparisonResult(
         kernel=np.ones((3, 3), np.float32) / 9,
         sigma=1.0,

@@ -3,16 +3,20 @@ forgotten, and each broken one a warning."""
 
 import logging
 import sys
+from dataclasses import replace
 
 from helpers.plugin import PLUGIN_COLOUR, write_distribution
 
+from blurapp.bench.report import column_label
+from blurapp.core.chart_bars import FALLBACK_COLOURS, chart_colour
+from blurapp.core.comparison import json_key
 from blurapp.core.engines import engine_names, forget_plugins, get_engine
 
 
 def test_the_plugin_is_discovered_once_and_forgotten_after(installed):
     assert engine_names()[-1] == "scipy" and engine_names()[:1] == ("numpy",)
     engine = get_engine("scipy")
-    assert engine.title == "SciPy" and engine.chart_colour == PLUGIN_COLOUR
+    assert engine.title == "SciPy" and chart_colour(engine) == PLUGIN_COLOUR
     assert get_engine("scipy") is engine  # not loaded again
     forget_plugins()
     sys.modules.pop("blurapp_scipy_plugin", None)
@@ -66,3 +70,15 @@ def test_plugins_that_cannot_be_registered_are_each_one_warning(tmp_path, monkey
         forget_plugins()
         sys.modules.pop("blurapp_odd_plugins", None)
     assert "numpy-a" not in engine_names()  # discovered again: it is gone
+
+
+def test_the_chart_and_the_bench_table_show_a_plugins_engine_as_it_asks(installed):
+    scipy = get_engine("scipy")
+    assert chart_colour(scipy) == PLUGIN_COLOUR  # the colour its Engine asks for
+    assert column_label(scipy) == "scipy"  # it asks for no heading: its name
+    assert column_label(replace(scipy, column="SciPy")) == "SciPy"
+    # One that asks for no colour: one of the fallbacks, chosen by its name alone.
+    plain = replace(scipy, name="scipy-plain", colour=None)
+    assert chart_colour(plain) in FALLBACK_COLOURS
+    assert chart_colour(replace(plain, title="Other")) == chart_colour(plain)
+    assert json_key("scipy-plain") == "scipy_plain"

@@ -7,13 +7,14 @@ import pytest
 from PySide6.QtGui import QColor, QFontMetrics, QImage
 from PySide6.QtWidgets import QLabel, QScrollArea
 
+from blurapp.core.chart_bars import chart_colour, first_call_colour
 from blurapp.core.engines import get_engine
 from blurapp.core.figures import Figure, comparison_figures
 from blurapp.ui.figures_panel import FiguresPanel, TimingChart
 
-NUMPY_COLOUR = QColor(get_engine("numpy").chart_colour)
-JAX_FIRST_COLOUR = QColor(get_engine("jax").first_call_chart_colour)
-JAX_STEADY_COLOUR = QColor(get_engine("jax").chart_colour)
+NUMPY_COLOUR = QColor(chart_colour(get_engine("numpy")))
+JAX_FIRST_COLOUR = QColor(first_call_colour(get_engine("jax")))
+JAX_STEADY_COLOUR = QColor(chart_colour(get_engine("jax")))
 
 COLOURS = {
     "NumPy": NUMPY_COLOUR,

@@ -207,7 +207,8 @@ def get_engine(name: str) -> Engine:
         raise UnknownEngineError(
             f"{name!r}: only JAX engines take a platform, one of {', '.join(jax_engine.PLATFORMS)}"
         )
-    # Beside the engine on its default platform in one chart: a colour of its own.
+    # Beside the engine on its default platform in one chart, a colour of its own: a plugin's
+    # colour stays with the engine on its default platform (see blurapp.core.chart_bars).
     return dataclasses.replace(
         engine,
         name=f"{base}@{platform}",

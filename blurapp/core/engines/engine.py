@@ -1,12 +1,12 @@
-"""What an engine is: its first-call function and every trait the command line, the benchmark,
-the window and its charts ask of it. Each engine module declares its own Engine(s); the
-registry (blurapp.core.engines) gathers them and the plugins'.
+"""What an engine is: its first-call function and every trait of its computation that the
+command line, the benchmark, the window and the jobs ask of it (how each view shows an engine
+lives with that view). Each engine module declares its own Engine(s); the registry
+(blurapp.core.engines) gathers them and the plugins'.
 
 This module imports no engine, so an engine module, built in or a plugin, can import it."""
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -15,10 +15,6 @@ import numpy as np
 
 from blurapp.core.runs import BlurredFrames, Call, Cancelled, EngineRun, FirstCall, Progress
 from blurapp.core.timing import time_engines
-
-# The chart colours of engines that name none, each engine's by its name's hash: the same in
-# every run and on every machine, whatever else is installed.
-FALLBACK_COLOURS = ("#8172b3", "#937860", "#8c8c8c", "#64b5cd", "#ccb974", "#c44e52")
 
 
 class FirstCallFunction(Protocol):
@@ -68,9 +64,15 @@ class FramesCall(Protocol):
 
 @dataclass(frozen=True)
 class Engine:
-    """One way to blur. `name` is the one identifier of the engine: on the command line, in
-    `compare --json` (as json_key), in file names and settings; `title` is what people read
-    (marked for translation in the "Engines" context where it is written)."""
+    """One way to blur: its calls, the devices they run on, its name and its title. `name` is
+    the one identifier of the engine: on the command line, in `compare --json` (its key made
+    by blurapp.core.comparison.json_key), in file names and settings; `title` is what people
+    read (marked for translation in the "Engines" context where it is written).
+
+    How the views show an engine lives with them: its chart colours in
+    blurapp.core.chart_bars, its heading in the bench table in blurapp.bench.report. A
+    plugin's engine, which those tables do not know, may still ask for a colour and a heading
+    here (`colour`, `column`); BlurApp's own engines leave both None."""
 
     name: str
     title: str
@@ -79,8 +81,9 @@ class Engine:
     max_repeats: int | None = None  # slow engines: steady calls timed at most this many times
     platform: str | None = None  # a variant's own platform (jax@gpu); None: --device decides
     compiles: bool = False  # runs one compiled program: fast once compiled (a preview's first)
-    colour: str | None = None  # its bar and line in the charts ('#4c72b0'); None: by its name
-    first_call_colour: str | None = None  # the bar of a compiled engine's first call
+    # A plugin's colour for its bar and line in the charts ('#17becf'); None: the chart's
+    # own choice (blurapp.core.chart_bars.chart_colour).
+    colour: str | None = None
     # Blurring a large image by blocks, it is fastest on strips of this many rows of a block
     # (None: the whole block at once).
     strip_rows: int | None = None
@@ -88,7 +91,9 @@ class Engine:
     # levels to blurred ones (see LevelsCall); None: each block is made floats on the host,
     # blurred by first_call and rounded there.
     levels_call: LevelsCall | None = None
-    column: str | None = None  # its name in `blurapp bench`'s table ("NumPy ms"); None: name
+    # A plugin's heading in `blurapp bench`'s table ("SciPy ms"); None: the table's own choice
+    # (blurapp.bench.report.column_label).
+    column: str | None = None
     # The floor of any blur on its device: one copy of the image there (read once, written
     # once), made and timed as a first call is; None: no floor is measured for it.
     copy_call: FirstCallFunction | None = None
@@ -110,25 +115,6 @@ class Engine:
         """JAX compiles it (JAX-jit and its platforms): the figures give the first such engine
         of a comparison JAX-jit's rows of old (first call, steady, speedup, transfers)."""
         return self.compiles and self.uses_jax
-
-    @property
-    def column_label(self) -> str:
-        return self.column or self.name
-
-    @property
-    def json_key(self) -> str:
-        """The engine's key in `compare --json`: jax-eager → jax_eager, jax@gpu → jax_gpu."""
-        return self.name.replace("-", "_").replace("@", "_")
-
-    @property
-    def chart_colour(self) -> str:
-        """The colour of this engine's steady bar and sweep line: its own, or one of
-        FALLBACK_COLOURS chosen by its name."""
-        return self.colour or _by_name(self.name)
-
-    @property
-    def first_call_chart_colour(self) -> str:
-        return self.first_call_colour or _by_name(f"{self.name} first call")
 
     def platform_for(self, device: str = "auto") -> str | None:
         """The platform its calls get for `device` ("auto", "cpu", "gpu"): its own, else
@@ -289,7 +275,3 @@ def check_output(
             bad = "NaN" if np.isnan(values).any() else "infinity"
             raise EngineOutputError(f"{who} gave an output holding {bad}")
     return output
-
-
-def _by_name(name: str) -> str:
-    return FALLBACK_COLOURS[zlib.crc32(name.encode()) % len(FALLBACK_COLOURS)]

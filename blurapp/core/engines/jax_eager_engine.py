@@ -92,8 +92,6 @@ JAX_EAGER = Engine(
     first_jax_eager_call,
     uses_jax=True,
     max_repeats=3,
-    colour="#da8bc3",
-    column="eager",
     copy_call=first_jax_copy,
 )
 ENGINES = (JAX_EAGER,)

@@ -223,8 +223,6 @@ NUMPY = Engine(
     "numpy",
     QT_TRANSLATE_NOOP("Engines", "NumPy"),
     first_numpy_call,
-    colour="#4c72b0",
-    column="NumPy",
     copy_call=first_numpy_copy,
 )
 # The tutorial's own loop, for the seed's exact contrast: about 2.6× slower than NUMPY at 24 MP.
@@ -232,8 +230,6 @@ NUMPY_LOOP = Engine(
     "numpy-loop",
     QT_TRANSLATE_NOOP("Engines", "NumPy, tutorial loop"),
     first_numpy_loop_call,
-    colour="#8da0cb",
-    column="loop",
     copy_call=first_numpy_copy,
     # One pass over its image per kernel tap: fastest on pieces whose copies stay in the CPU's
     # cache. Strips of 64 rows of a 2048-wide block (about 0.5 MB each) blur three times faster
