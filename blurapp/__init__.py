@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from blurapp._version import __version__
 
 # Each public name → the module that defines it.
 _PUBLIC = {

@@ -66,7 +66,7 @@ cmp -s "$ROOT/blurapp/cli/__init__.py" "$DIST/blurapp/_internal/blurapp/cli/__in
 say "$PROGRAM --version"
 version="$("$PROGRAM" --version)"
 echo "$version"
-[[ "$version" == "blurapp $(sed -n 's/^__version__ = "\(.*\)"/\1/p' "$ROOT/blurapp/__init__.py")" ]] \
+[[ "$version" == "blurapp $(sed -n 's/^__version__ = "\(.*\)"/\1/p' "$ROOT/blurapp/_version.py")" ]] \
   || fail "--version printed '$version'"
 
 check_compare() {  # $1: the JSON output, $2: the compilation expected

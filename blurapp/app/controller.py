@@ -31,7 +31,7 @@ from blurapp.app.jobs import (
 )
 from blurapp.app.run_records import RunPlan
 from blurapp.app.running import JobHandle, Runner
-from blurapp.app.session import Newest, Session
+from blurapp.app.session import Change, Newest, Session
 from blurapp.core.clip import ClipInfo
 from blurapp.core.engines import get_engine
 from blurapp.core.photo_checks import PhotoError
@@ -217,14 +217,14 @@ class WindowController:
 
     # --- The session's runs, on the runner ----------------------------------------------------
 
-    def _on_model_changed(self, what: str) -> None:
+    def _on_model_changed(self, what: Change) -> None:
         # The session's run is the one record: the runner follows it.
-        no_run = what == "running" and self.session.running is None
+        no_run = what == Change.RUNNING and self.session.running is None
         if no_run:
             self._compiled_to_come, self._preview_waiting = set(), False
         if no_run and self._runs.drop() and self._run_job is not None:
             self._run_job.quit()
-        if what == "live" and not self.session.live and self._previewed:
+        if what == Change.LIVE and not self.session.live and self._previewed:
             self._previewed = False
             self.runner.start(stop_preview_job)
 

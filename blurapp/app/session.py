@@ -12,6 +12,7 @@ passes Qt's; the default keeps English), marked with QT_TRANSLATE_NOOP for pysid
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from enum import StrEnum
 from typing import Any
 
 from blurapp.app.captions import SHOW_LABELS, Captions, Translate
@@ -44,6 +45,21 @@ def offered_engine(name: str) -> str:
             f"no engine called {name!r} to choose; the engines are {', '.join(engine_names())}"
         )
     return name
+
+
+class Change(StrEnum):
+    """What of a Session changed, told to its listeners (as its name, a str)."""
+
+    COMPILING = "compiling"
+    ENGINES = "engines"
+    JAX = "jax"
+    LIVE = "live"
+    OUTCOME = "outcome"
+    PARAMETERS = "parameters"
+    PHOTO = "photo"
+    RESULTS = "results"
+    RUNNING = "running"
+    SHOW = "show"
 
 
 class Newest:
@@ -106,16 +122,16 @@ class Session:
         self.first_calls = FirstCalls()
         self.compiling: dict[str, int] = {}  # engine → the kernel size the run in flight compiles
         self._serial = 0
-        self._listeners: list[Callable[[str], None]] = []
+        self._listeners: list[Callable[[Change], None]] = []
         # What the window shows of this state: pictures, captions and every word about them.
         self.captions = Captions(self)
 
     # --- Listening -----------------------------------------------------------------------
 
-    def subscribe(self, listener: Callable[[str], None]) -> None:
+    def subscribe(self, listener: Callable[[Change], None]) -> None:
         self._listeners.append(listener)
 
-    def _changed(self, what: str) -> None:
+    def _changed(self, what: Change) -> None:
         for listener in list(self._listeners):
             listener(what)
 
@@ -130,14 +146,14 @@ class Session:
         self.outcome = None
         was_running, self.running = self.running is not None, None
         self.compiling.clear()
-        self._changed("photo")
+        self._changed(Change.PHOTO)
         if was_running:
-            self._changed("running")
+            self._changed(Change.RUNNING)
 
     def set_parameters(self, parameters: BlurSpec) -> None:
         if parameters != self.parameters:
             self.parameters = parameters
-            self._changed("parameters")
+            self._changed(Change.PARAMETERS)
 
     def set_pane_engine(self, pane: int, engine: str) -> None:
         """Show `engine` in `pane`; a run then times it too, for as long as a pane shows it."""
@@ -146,7 +162,7 @@ class Session:
         self.pane_engines[pane] = engine
         self.timed = self._in_order({*self.timed, engine})
         if changed:
-            self._changed("engines")
+            self._changed(Change.ENGINES)
 
     def set_timed(self, engine: str, timed: bool) -> None:
         """Time `engine` in the next runs, or stop timing it. An engine a pane shows is always
@@ -166,7 +182,7 @@ class Session:
     def _set_timed(self, engines: set[str]) -> None:
         if self._in_order(engines) != self.timed:
             self.timed = self._in_order(engines)
-            self._changed("engines")
+            self._changed(Change.ENGINES)
 
     def untimeable(self) -> tuple[str, ...]:
         """The engines that cannot be untimed: those the panes show."""
@@ -184,15 +200,15 @@ class Session:
             if not live and self.running is not None and self.running.live:
                 self.running = None  # a preview in flight would still land in the panes
                 self.compiling.clear()
-                self._changed("running")
-            self._changed("live")
+                self._changed(Change.RUNNING)
+            self._changed(Change.LIVE)
 
     def set_show(self, show: str) -> None:
         if show not in SHOW_LABELS:
             raise ValueError(f"nothing to show called {show!r}")
         if show != self.show:
             self.show = show
-            self._changed("show")
+            self._changed(Change.SHOW)
 
     # --- What the worker tells --------------------------------------------------------------
 
@@ -201,15 +217,15 @@ class Session:
         `size` kernel: its pane says so until its result comes."""
         if self.running is not None:
             self.compiling[engine] = size
-            self._changed("compiling")
+            self._changed(Change.COMPILING)
 
     def jax_started(self, device: str) -> None:
         self.jax_device = device
-        self._changed("jax")
+        self._changed(Change.JAX)
 
     def jax_failed(self, reason: str) -> None:
         self.jax_unavailable = reason
-        self._changed("jax")
+        self._changed(Change.JAX)
 
     def start_run(self) -> RunPlan | None:
         """Begin a run of the timed engines with the parameters now; None without a photo or
@@ -219,7 +235,7 @@ class Session:
         self._serial += 1
         self.running = RunPlan(self._serial, self.photo, self.parameters, self.timed)
         self.compiling.clear()
-        self._changed("running")
+        self._changed(Change.RUNNING)
         return self.running
 
     def start_live_preview(self, moving: bool = False) -> RunPlan | None:
@@ -248,7 +264,7 @@ class Session:
                 # would land on them, under a caption for parameters no longer chosen.
                 self.running = None
                 self.compiling.clear()
-                self._changed("running")
+                self._changed(Change.RUNNING)
             return None
         engines = sorted(self._in_order(stale), key=lambda name: not get_engine(name).compiles)
         self._serial += 1
@@ -256,7 +272,7 @@ class Session:
             self._serial, self.photo, self.parameters, tuple(engines), live=True, moving=moving
         )
         self.compiling.clear()
-        self._changed("running")
+        self._changed(Change.RUNNING)
         return self.running
 
     def engine_done(
@@ -296,7 +312,7 @@ class Session:
             self.first_calls.record(program, run.first_call_seconds, run.compilation, paid_by)
         if plan.moving and run is not None:
             self.live_rates.record(engine)
-        self._changed("results")
+        self._changed(Change.RESULTS)
         return True
 
     def run_done(
@@ -311,14 +327,14 @@ class Session:
         self.compiling.clear()
         if plan.live:
             # One call each is a preview, not a measurement: the figures stay the last run's.
-            self._changed("running")
+            self._changed(Change.RUNNING)
             return True
         self.outcome = Outcome(
             result, plan.photo, plan.parameters, plan.serial, dict(differences or {})
         )
-        self._changed("results")
-        self._changed("running")
-        self._changed("outcome")
+        self._changed(Change.RESULTS)
+        self._changed(Change.RUNNING)
+        self._changed(Change.OUTCOME)
         return True
 
     def paid_first_calls(self) -> dict[str, PaidFirstCall]:
@@ -353,4 +369,4 @@ class Session:
         if self.running is not None:
             self.running = None
             self.compiling.clear()
-            self._changed("running")
+            self._changed(Change.RUNNING)

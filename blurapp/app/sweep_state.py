@@ -10,6 +10,7 @@ The sweep window renders it when it tells its listeners what changed (see `subsc
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 
 from blurapp.app.captions import ENGINES_CONTEXT, Translate
 from blurapp.app.first_calls import FirstCalls, Program
@@ -30,6 +31,17 @@ CONTEXT = "SweepWindow"
 
 def _english(context: str, text: str) -> str:
     return text
+
+
+class SweepChange(StrEnum):
+    """What of a SweepState changed, told to its listeners (as its name, a str)."""
+
+    FAILED = "failed"
+    FINISHED = "finished"
+    POINT = "point"
+    RUNNING = "running"
+    STOPPED = "stopped"
+    SUBJECT = "subject"
 
 
 class SweepState:
@@ -56,13 +68,13 @@ class SweepState:
         self.failure: tuple[str, BaseException] | None = None  # why the last sweep failed
         self.job: JobHandle | None = None  # the last sweep given to the runner
         self._sweeps = Newest()
-        self._listeners: list[Callable[[str], None]] = []
+        self._listeners: list[Callable[[SweepChange], None]] = []
         self.photo, self.parameters, self.engines = photo, parameters, tuple(engines)
 
-    def subscribe(self, listener: Callable[[str], None]) -> None:
+    def subscribe(self, listener: Callable[[SweepChange], None]) -> None:
         self._listeners.append(listener)
 
-    def _changed(self, what: str) -> None:
+    def _changed(self, what: SweepChange) -> None:
         for listener in list(self._listeners):
             listener(what)
 
@@ -80,7 +92,7 @@ class SweepState:
         self.photo, self.parameters, self.engines = photo, parameters, tuple(engines)
         self.points = []
         self.status = ""
-        self._changed("subject")
+        self._changed(SweepChange.SUBJECT)
 
     def subject(self) -> str:
         """The photo, its size, the kernel and the engines swept, in a line."""
@@ -122,7 +134,7 @@ class SweepState:
             on_return=lambda points: self._on_finished(number),
             on_error=lambda error: self._on_failed(number, error),
         )
-        self._changed("running")
+        self._changed(SweepChange.RUNNING)
 
     def stop(self) -> None:
         """Stop the sweep in progress; the sizes done stay."""
@@ -135,8 +147,8 @@ class SweepState:
         self.status = self.tr(
             QT_TRANSLATE_NOOP("SweepWindow", "Stopped after {count} sizes")
         ).format(count=len(self.points))
-        self._changed("running")
-        self._changed("stopped")
+        self._changed(SweepChange.RUNNING)
+        self._changed(SweepChange.STOPPED)
 
     # --- What comes back -------------------------------------------------------------------
 
@@ -157,7 +169,7 @@ class SweepState:
         self.status = self.tr(QT_TRANSLATE_NOOP("SweepWindow", "{size} done")).format(
             size=format_megapixels(point.width, point.height)
         )
-        self._changed("point")
+        self._changed(SweepChange.POINT)
 
     def _on_finished(self, number: int) -> None:
         if not self._sweeps.done(number):
@@ -166,8 +178,8 @@ class SweepState:
         self.status = self.tr(QT_TRANSLATE_NOOP("SweepWindow", "Done: {count} sizes")).format(
             count=len(self.points)
         )
-        self._changed("running")
-        self._changed("finished")
+        self._changed(SweepChange.RUNNING)
+        self._changed(SweepChange.FINISHED)
 
     def _on_failed(self, number: int, error: BaseException) -> None:
         if not self._sweeps.done(number):
@@ -175,8 +187,8 @@ class SweepState:
         self.running = False
         self.status = self.tr(QT_TRANSLATE_NOOP("SweepWindow", "The sweep failed"))
         self.failure = (failure_words(error, memory_for="the next size"), error)
-        self._changed("running")
-        self._changed("failed")
+        self._changed(SweepChange.RUNNING)
+        self._changed(SweepChange.FAILED)
 
     def first_call_words(self) -> str:
         """Each compiled engine's first call at every size done, with where its program was

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from blurapp import __version__
+from blurapp._version import __version__
 from blurapp.bench.machine import cpu_name, memory_bytes
 from blurapp.bench.peak import peak_of
 from blurapp.bench.synthetic import synthetic_image

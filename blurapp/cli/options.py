@@ -7,7 +7,7 @@ import argparse
 import math
 from pathlib import Path
 
-from blurapp import __version__
+from blurapp._version import __version__
 from blurapp.core.kernel import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,

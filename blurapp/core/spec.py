@@ -104,7 +104,7 @@ class BlurSpec:
         """What made a result, written into the file beside its pixels (save_output's
         `description`). `engine` is the engine's name, as the command line takes it (never
         its title); `channels` is added when known (1 grey, 3 colour)."""
-        from blurapp import __version__
+        from blurapp._version import __version__
 
         description = {
             "Software": f"BlurApp {__version__}",

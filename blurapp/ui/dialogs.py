@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp import __version__
+from blurapp._version import __version__
 from blurapp.ui.identity import APP_NAME
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -29,7 +30,7 @@ from blurapp.app.controller import WindowController, is_sample_photo
 from blurapp.app.jobs import LoadedPhoto
 from blurapp.app.live_rates import LIVE_RATE_SECONDS
 from blurapp.app.pixel_info import pixel_words
-from blurapp.app.session import Session
+from blurapp.app.session import Change, Session
 from blurapp.app.settings_file import SettingsFile
 from blurapp.core.clip import Clip
 from blurapp.core.engines import engine_names
@@ -135,6 +136,19 @@ class MainWindow(QMainWindow):
                 lambda x, y, before, index=index: self.show_pixel(index, x, y, before)
             )
             pane.view.hover_left.connect(self.statusBar().clearMessage)
+        # What the window draws again as each part of the session changes.
+        self._renderers: dict[Change, Callable[[], None]] = {
+            Change.PHOTO: self._on_model_photo,
+            Change.PARAMETERS: self._on_model_parameters,
+            Change.ENGINES: self._on_model_engines,
+            Change.SHOW: self._on_model_show,
+            Change.LIVE: self._on_model_live,
+            Change.JAX: self._on_model_jax,
+            Change.RESULTS: self._on_model_results,
+            Change.OUTCOME: self._on_model_outcome,
+            Change.RUNNING: self._on_model_running,
+            Change.COMPILING: self._on_model_compiling,
+        }
         self.session.subscribe(self._on_model_changed)
         restore_window_settings(self)
         self.history.stack.clear()  # the parameters of the last launch are no step to undo
@@ -210,8 +224,8 @@ class MainWindow(QMainWindow):
 
     # --- The session, rendered ---------------------------------------------------------------
 
-    def _on_model_changed(self, what: str) -> None:
-        getattr(self, f"_on_model_{what}")()
+    def _on_model_changed(self, what: Change) -> None:
+        self._renderers[what]()
 
     def _on_model_parameters(self) -> None:
         session = self.session

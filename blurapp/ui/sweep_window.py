@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.app.first_calls import FirstCalls
-from blurapp.app.sweep_state import SweepState
+from blurapp.app.sweep_state import SweepChange, SweepState
 from blurapp.core.photo import Photo
 from blurapp.core.saving import OutputError, write_atomically
 from blurapp.core.spec import BlurSpec
@@ -194,8 +194,16 @@ class SweepWindow(QDialog):
 
     # --- The state, rendered ------------------------------------------------------------
 
-    def _on_model_changed(self, what: str) -> None:
-        getattr(self, f"_on_model_{what}")()
+    def _on_model_changed(self, what: SweepChange) -> None:
+        renderers = {
+            SweepChange.SUBJECT: self._on_model_subject,
+            SweepChange.RUNNING: self._on_model_running,
+            SweepChange.POINT: self._on_model_point,
+            SweepChange.FINISHED: self._on_model_finished,
+            SweepChange.STOPPED: self._on_model_stopped,
+            SweepChange.FAILED: self._on_model_failed,
+        }
+        renderers[what]()
 
     def _on_model_subject(self) -> None:
         state = self.state

@@ -48,11 +48,12 @@ def _type_checking_blocks(tree: ast.AST) -> set[int]:
     return lines
 
 
-def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+def imports_of(name: str, path: Path, known: set[str], *, for_typing: bool = False) -> set[str]:
     """The modules `name` imports: blurapp's own resolved to the module named (a package's
-    submodule when `from package import submodule`), others by their top-level name."""
+    submodule when `from package import submodule`), others by their top-level name; with
+    `for_typing`, those imported for type checking only too."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only = _type_checking_blocks(tree)
+    typing_only = set() if for_typing else _type_checking_blocks(tree)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in ast.walk(tree):
@@ -71,11 +72,15 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
     return found
 
 
-def graph() -> dict[str, set[str]]:
+def graph(*, for_typing: bool = False) -> dict[str, set[str]]:
     found = modules()
     known = set(found)
     return {
-        name: {other for other in imports_of(name, path, known) if other in known and other != name}
+        name: {
+            other
+            for other in imports_of(name, path, known, for_typing=for_typing)
+            if other in known and other != name
+        }
         for name, path in found.items()
     }
 
@@ -120,8 +125,54 @@ def test_the_circle_finder_finds_a_circle():
     assert circles({"a": {"b"}, "b": set()}) == []
 
 
-def test_blurapp_has_no_circle_of_imports():
-    assert circles(graph()) == []
+def test_blurapp_has_no_circle_of_imports_not_even_for_type_checking():
+    # An import made only for type checking still ties the two modules together: a reader
+    # (and mypy) cannot take one without the other.
+    assert circles(graph(for_typing=True)) == []
+
+
+def window_attributes_set(path: Path) -> list[str]:
+    """`window.name = …` (or `self.window.name`, `self._window.name`) in `path`: a module
+    setting an attribute of the main window it was handed."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        for target in targets:
+            parts = target.elts if isinstance(target, ast.Tuple) else [target]
+            for part in parts:
+                if isinstance(part, ast.Attribute) and ast.unparse(part.value) in (
+                    "window",
+                    "self.window",
+                    "self._window",
+                ):
+                    found.append(f"{path.name}:{node.lineno}: {ast.unparse(part)}")
+    return found
+
+
+def test_the_window_attribute_finder_finds_one_set(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def lay_out(window):\n    window.panes = []\n    x = window.panes\n"
+        "    window.messages.boxes = False\n    window.a, y = 1, 2\n"
+    )
+    assert window_attributes_set(sample) == ["sample.py:2: window.panes", "sample.py:5: window.a"]
+
+
+def test_only_the_main_window_sets_its_own_attributes():
+    # Its helpers are handed what they use (a Protocol of it, or the objects themselves) and
+    # hand back what they make (WindowWidgets, WindowActions), so the window's attributes are
+    # all in one file.
+    set_elsewhere = [
+        line
+        for path in sorted((PACKAGE / "ui").glob("*.py"))
+        if path.name != "main_window.py"
+        for line in window_attributes_set(path)
+    ]
+    assert set_elsewhere == []
 
 
 @pytest.mark.parametrize("layer", sorted(FORBIDDEN))

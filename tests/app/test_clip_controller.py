@@ -1,0 +1,209 @@
+"""A clip in the window, decided without Qt: opening a clip or a photo, pausing, stepping,
+seeking, playing and a Run on the clip's frames, driven through a ClipController with the jobs
+run here (InlineRunner) and a view that only records what it is told."""
+
+import time
+
+import numpy as np
+import pytest
+from helpers.clip_files import random_levels, video_file
+from helpers.photos import photo_file
+
+from blurapp.app.clip_controller import ClipController
+from blurapp.app.controller import WindowController
+from blurapp.app.running import InlineRunner
+from blurapp.app.session import Session
+from blurapp.core.clip_files import open_clip
+from blurapp.core.spec import BlurSpec
+
+FRAMES = 12
+
+
+class PhotoView:
+    """The window's photo side (blurapp.app.controller.WindowView), recording."""
+
+    def __init__(self):
+        self.status, self.failed = [], []
+
+    def show_status(self, text):
+        self.status.append(text)
+
+    def show_progress(self, engine, done, total, words):
+        pass
+
+    def show_photo(self, loaded):
+        pass
+
+    def show_photo_failed(self, error):
+        self.failed.append(error)
+
+    def show_live(self, engine):
+        pass
+
+    def show_run_stopped(self):
+        pass
+
+    def show_run_failed(self, error, words):
+        pass
+
+
+class ClipView:
+    """What a ClipController tells the window, recorded as (what, value) in order."""
+
+    def __init__(self):
+        self.told = []
+        self.ticking = False
+        self.looks = []
+
+    def __getattr__(self, name):
+        def record(*args, **kwargs):
+            self.told.append((name, args[0] if len(args) == 1 else args))
+
+        return record
+
+    def start_ticking(self):
+        self.ticking = True
+
+    def stop_ticking(self):
+        self.ticking = False
+
+    def look_again_later(self, look):
+        self.looks.append(look)
+
+    def said(self, what):
+        return [value for name, value in self.told if name == what]
+
+
+@pytest.fixture
+def window(tmp_path):
+    """A session showing NumPy in both panes, timing NumPy, with its two controllers."""
+    session, runner = Session(), InlineRunner()
+    session.set_live(False)
+    session.set_pane_engine(0, "numpy")
+    session.set_pane_engine(1, "numpy")
+    session.set_timed_engines(("numpy",))
+    session.set_parameters(BlurSpec(kernel_size=3, sigma=1.0))
+    photos = WindowController(session, runner, PhotoView())
+    view = ClipView()
+    clips = ClipController(session, runner, photos, view)
+    yield session, runner, clips, view
+    clips.stop()
+
+
+@pytest.fixture
+def clip_path(tmp_path):
+    return video_file(tmp_path / "waves.mkv", random_levels(FRAMES, size=(32, 24)), rate=25)
+
+
+def frame(path, index):
+    with open_clip(path) as clip:
+        return np.asarray(clip.frame(index))
+
+
+def test_a_clip_opens_paused_on_its_first_frame_as_the_windows_photo(window, clip_path):
+    session, runner, clips, view = window
+    clips.open_path(clip_path)
+    assert view.said("show_status") == ["Opening waves.mkv…"]
+    runner.run_all()
+    assert view.said("show_clip_bar") == [FRAMES]
+    assert view.said("enable_clip_actions")[-1] is True
+    [opened] = view.said("opened_clip")
+    assert opened is clips.clip and view.said("showed_frame") == [0]
+    np.testing.assert_array_equal(session.photo.pixels, frame(clip_path, 0))
+    assert view.said("show_status")[-1].startswith("waves.mkv · frame 1 of 12")
+    assert view.said("remember_file") == [clip_path]
+
+
+def test_a_photo_opened_after_a_clip_closes_the_clip(window, clip_path, tmp_path):
+    session, runner, clips, view = window
+    clips.open_path(clip_path)
+    runner.run_all()
+    photo = photo_file(tmp_path)
+    clips.open_path(photo)
+    runner.run_all()
+    assert clips.clip is None and session.photo.path == photo
+    assert view.said("hide_clip_bar") and view.said("enable_clip_actions")[-1] is False
+
+
+def test_stepping_and_seeking_show_each_frame_paused(window, clip_path):
+    session, runner, clips, view = window
+    clips.open_path(clip_path)
+    runner.run_all()
+    clips.step(1)
+    runner.run_all()
+    np.testing.assert_array_equal(session.photo.pixels, frame(clip_path, 1))
+    clips.seek(7)
+    runner.run_all()
+    np.testing.assert_array_equal(session.photo.pixels, frame(clip_path, 7))
+    clips.step(-3)
+    runner.run_all()
+    assert view.said("showed_frame") == [0, 1, 7, 4]
+    np.testing.assert_array_equal(session.photo.pixels, frame(clip_path, 4))
+    clips.step(-10)  # before the first frame: the first
+    runner.run_all()
+    assert view.said("showed_frame")[-1] == 0
+
+
+def test_playing_shows_each_panes_frames_then_pausing_makes_the_frame_the_photo(window, clip_path):
+    session, runner, clips, view = window
+    clips.open_path(clip_path)
+    runner.run_all()
+    clips.play()
+    assert clips.playing and view.ticking and view.said("changed_playing") == [True]
+    assert session.photo is None or session.running is None  # the panes are the playing's
+    deadline = time.monotonic() + 120  # a busy machine's threads may take long to start
+    while time.monotonic() < deadline:
+        clips.tick()  # what the window's timer does
+        pictures = [picture for _, panes in view.said("show_played") for picture, _ in panes]
+        if any(picture is not None for picture in pictures):
+            break
+        time.sleep(0.01)
+    else:
+        pytest.fail("no blurred frame was shown in 120 s of playing")
+    state, panes = view.said("show_played")[-1]
+    assert len(panes) == 2  # one for each pane, in the panes' order
+    clips.pause()
+    runner.run_all()
+    paused = view.said("showed_frame")[-1]
+    assert not clips.playing and not view.ticking and view.said("changed_playing")[-1] is False
+    np.testing.assert_array_equal(session.photo.pixels, frame(clip_path, paused))
+
+
+def test_a_run_on_the_clip_times_its_frames_from_the_one_shown(window, clip_path):
+    session, runner, clips, view = window
+    clips.open_path(clip_path)
+    runner.run_all()
+    clips.seek(4)
+    runner.run_all()
+    assert clips.run()
+    assert view.said("show_clip_running") == [True]
+    assert view.said("show_clip_stage")[0][2] == "Choosing each engine's batch size…"
+    runner.run_all()
+    [result] = view.said("compared_clip")
+    assert (result.start, result.frames) == (4, FRAMES - 4)
+    assert set(result.runs) == {"numpy"}
+    result_shown, rows = view.said("show_clip_result")[-1]
+    assert result_shown is result and any(row.key == "numpy.frames_per_second" for row in rows)
+    assert view.said("show_clip_running")[-1] is False
+
+
+def test_a_run_cancelled_sends_nothing_more(window, clip_path):
+    _, runner, clips, view = window
+    clips.open_path(clip_path)
+    runner.run_all()
+    assert clips.run()
+    assert clips.cancel_run()
+    runner.run_all()
+    assert view.said("compared_clip") == [] and view.said("show_clip_running") == [True, False]
+    assert not clips.cancel_run()  # nothing left to cancel
+
+
+def test_a_clip_that_cannot_be_opened_is_told(window, tmp_path):
+    _, runner, clips, view = window
+    broken = tmp_path / "broken.mkv"
+    broken.write_bytes(b"\x1a\x45\xdf\xa3" + bytes(range(256)) * 8)
+    clips.open_path(broken)
+    runner.run_all()
+    [error] = view.said("show_open_failed")
+    assert str(broken) in str(error)
+    assert view.said("show_status")[-1] == "Could not open the clip" and clips.clip is None
