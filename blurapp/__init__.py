@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from blurapp._version import __version__
+from blurapp._version import __version__ as __version__
 
 # Each public name → the module that defines it.
 _PUBLIC = {

@@ -160,7 +160,7 @@ def test_playing_shows_each_panes_frames_then_pausing_makes_the_frame_the_photo(
         time.sleep(0.01)
     else:
         pytest.fail("no blurred frame was shown in 120 s of playing")
-    state, panes = view.said("show_played")[-1]
+    _, panes = view.said("show_played")[-1]
     assert len(panes) == 2  # one for each pane, in the panes' order
     clips.pause()
     runner.run_all()
@@ -170,7 +170,7 @@ def test_playing_shows_each_panes_frames_then_pausing_makes_the_frame_the_photo(
 
 
 def test_a_run_on_the_clip_times_its_frames_from_the_one_shown(window, clip_path):
-    session, runner, clips, view = window
+    _, runner, clips, view = window
     clips.open_path(clip_path)
     runner.run_all()
     clips.seek(4)
