@@ -95,14 +95,16 @@ def test_the_newest_change_wins_and_numpy_stops_between_taps(
     taps = []  # (request, engine, done, total) as each comparison reports them, stale or not
     real_compare = jobs.compare
 
-    def recording_compare(*args, progress, **kwargs):
+    def recording_compare(*args, watch, **kwargs):
         request = object()
+        progress = watch.progress
 
         def record(engine, done, total):
             taps.append((request, engine, done, total))
             progress(engine, done, total)
 
-        return real_compare(*args, progress=record, **kwargs)
+        watch.progress = record
+        return real_compare(*args, watch=watch, **kwargs)
 
     monkeypatch.setattr(jobs, "compare", recording_compare)
     # A 41 × 41 kernel: NumPy spends a second on its 1,681 taps.
