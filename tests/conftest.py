@@ -78,6 +78,20 @@ def no_progress_lines(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def no_message_box_waits(request, monkeypatch):
+    """A message box no test asked for fails the test at once: offscreen, a modal box waits
+    for a click that never comes, and the run would hang until it is killed. Tests that
+    expect one replace it themselves (warnings_shown, or their own answer)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    def unexpected(parent, title, text, *args, **kwargs):
+        raise AssertionError(f"a message box no test expected: {title}: {text}")
+
+    for name in ("warning", "critical", "information", "question"):
+        monkeypatch.setattr(QMessageBox, name, unexpected)
+
+
+@pytest.fixture(autouse=True)
 def no_worker_left_running(request):
     """Fail any test that leaves one of BlurApp's jobs running on the runner's thread, or a
     clip playing on its threads."""
