@@ -52,7 +52,7 @@ class Figure:
 
     @property
     def text(self) -> str:
-        """The row's value as printed: the figure and how it was measured."""
+        """The row's value as printed, the figure and then how it was measured."""
         return f"{self.figure}{self.separator}{self.measured}" if self.measured else self.figure
 
 

@@ -1,10 +1,13 @@
-"""The documentation: the site builds cleanly, every command-line option is documented, the README
-stays short and points into docs/, user text speaks of BlurApp rather than of how it was made, and
-the changelog names the current version."""
+"""The documentation: the site builds cleanly, the API reference shows the docstrings' sections as
+fields with the everyday calls first, the pages read on GitHub as on the site, every command-line
+option is documented, the README stays short and points into docs/, user text speaks of BlurApp
+rather than of how it was made, and the changelog names the current version."""
 
 import argparse
 import re
 import tomllib
+import warnings
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -23,6 +26,15 @@ PROCESS_WORDS = re.compile(
     r"|the final code",
     re.IGNORECASE,
 )
+# The NumPy-style docstring sections, which the API reference shows as fields of each entry.
+DOCSTRING_SECTIONS = {"Parameters", "Returns", "Raises", "Attributes", "Notes", "Examples"}
+# The API reference's entries in the order a reader meets them: the everyday calls and what they
+# return before the errors, and what a plugin needs last.
+EVERYDAY = ["compare", "blur", "open_photo", "compare_clip", "open_clip", "BlurSpec"]
+RESULTS = ["Comparison", "ClipComparison", "Figure", "Photo", "Clip"]
+FOR_PLUGINS = ["get_engine", "register", "Engine"]
+# A MyST role (`{download}`, `{class}`) in a page's prose: GitHub shows it as it is written.
+MYST_ROLE = re.compile(r"(?<!`)\{[a-z:-]+\}`")
 
 
 def _parsers(parser: argparse.ArgumentParser):
@@ -48,18 +60,127 @@ def _documented_option_strings() -> set[str]:
     }
 
 
-# Sphinx warns of its own API's deprecations through Python's warnings, raised by its
-# extensions' code (myst-parser's), not by these pages; -W still fails the build on every
-# warning about the pages.
-@pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::PendingDeprecationWarning")
-def test_docs_build_without_warnings(tmp_path):
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site, built once for this file's tests; its build's exit status."""
     from sphinx.cmd.build import build_main
 
-    status = build_main(["-W", "--keep-going", "-q", "-b", "html", str(DOCS), str(tmp_path)])
+    folder = tmp_path_factory.mktemp("site")
+    # Sphinx warns of its own API's deprecations through Python's warnings, raised by its
+    # extensions' code (myst-parser's), not by these pages; -W still fails the build on every
+    # warning about the pages.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", PendingDeprecationWarning)
+        status = build_main(["-W", "--keep-going", "-q", "-b", "html", str(DOCS), str(folder)])
+    return folder, status
 
+
+class _Entries(HTMLParser):
+    """An API page's headings, its entries' ids in order, and the fields each property shows."""
+
+    def __init__(self):
+        super().__init__()
+        self.headings: list[str] = []
+        self.ids: list[str] = []
+        self.property_fields: dict[str, list[str]] = {}
+        self._heading: list[str] | None = None
+        self._field: list[str] | None = None
+        self._properties: list[tuple[str | None, int]] = []  # (its id, the <dl> depth inside it)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in {"h1", "h2", "h3", "h4", "h5", "h6"}:
+            self._heading = []
+        elif tag == "dl":
+            if "py property" in (attrs.get("class") or ""):
+                self._properties.append((None, 0))
+            elif self._properties:
+                name, depth = self._properties[-1]
+                self._properties[-1] = (name, depth + 1)
+        elif tag == "dt":
+            if attrs.get("id", "").startswith("blurapp."):
+                self.ids.append(attrs["id"])
+                if self._properties and self._properties[-1][0] is None:
+                    self._properties[-1] = (attrs["id"], 0)
+                    self.property_fields[attrs["id"]] = []
+            elif (attrs.get("class") or "").startswith("field-") and self._properties:
+                self._field = []
+
+    def handle_data(self, data):
+        for words in (self._heading, self._field):
+            if words is not None:
+                words.append(data)
+
+    def handle_endtag(self, tag):
+        if tag.startswith("h") and tag[1:].isdigit() and self._heading is not None:
+            self.headings.append("".join(self._heading).strip("¶ \n"))
+            self._heading = None
+        elif tag == "dt" and self._field is not None:
+            self.property_fields[self._properties[-1][0]].append("".join(self._field).strip(": "))
+            self._field = None
+        elif tag == "dl" and self._properties:
+            name, depth = self._properties[-1]
+            if depth:
+                self._properties[-1] = (name, depth - 1)
+            else:
+                self._properties.pop()
+
+
+def _api_page(site) -> _Entries:
+    folder, _ = site
+    entries = _Entries()
+    entries.feed((folder / "api.html").read_text(encoding="utf-8"))
+    return entries
+
+
+def test_docs_build_without_warnings(site):
+    folder, status = site
     assert status == 0
-    assert (tmp_path / "index.html").is_file()
-    assert (tmp_path / "command-line.html").is_file()
+    assert (folder / "index.html").is_file()
+    assert (folder / "command-line.html").is_file()
+
+
+def test_the_api_reference_shows_docstring_sections_as_fields(site):
+    folder, _ = site
+    page = _api_page(site)
+    # napoleon makes them fields of each entry; read as plain reStructuredText they are headings.
+    assert DOCSTRING_SECTIONS & set(page.headings) == set()
+    html = (folder / "api.html").read_text(encoding="utf-8")
+    for field in ("Parameters", "Returns", "Return type", "Raises"):
+        assert (
+            f'<dt class="field-odd">{field}<' in html or f'<dt class="field-even">{field}<' in html
+        )
+    # A property shows its type in its signature; a "Type" field under one is a docstring whose
+    # first line napoleon read as "type: description".
+    assert page.property_fields
+    assert {name: fields for name, fields in page.property_fields.items() if fields} == {}
+
+
+def test_the_api_reference_has_every_public_name_and_the_everyday_calls_first(site):
+    ids = _api_page(site).ids
+    assert {f"blurapp.{name}" for name in blurapp.__all__} - set(ids) == set()
+    order = [ids.index(f"blurapp.{name}") for name in EVERYDAY + RESULTS + FOR_PLUGINS]
+    assert order == sorted(order)
+    errors = [ids.index(f"blurapp.{name}") for name in ("PhotoError", "ClipError")]
+    assert ids.index("blurapp.Clip") < min(errors) and max(errors) < ids.index("blurapp.get_engine")
+
+
+def test_the_pages_read_on_github_as_on_the_site(site):
+    folder, _ = site
+    roles = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted(DOCS.glob("*.md"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if MYST_ROLE.search(line)
+    ]
+    assert roles == []
+    # A plain link to the notebook is a download on the site, and the file is there.
+    for page in ("api.html", "getting-started.html"):
+        html = (folder / page).read_text(encoding="utf-8")
+        links = re.findall(r'<a class="reference download internal"[^>]* href="([^"]+)"', html)
+        assert [link for link in links if link.endswith("/example.ipynb")], page
+        assert all((folder / link).is_file() for link in links)
 
 
 def test_every_command_line_option_is_documented():

@@ -112,8 +112,8 @@ class Engine:
 
     @property
     def jitted(self) -> bool:
-        """JAX compiles it (JAX-jit and its platforms): the figures give the first such engine
-        of a comparison JAX-jit's rows of old (first call, steady, speedup, transfers)."""
+        """Whether JAX compiles it (JAX-jit and its platforms). The figures give the first such
+        engine of a comparison JAX-jit's rows of old (first call, steady, speedup, transfers)."""
         return self.compiles and self.uses_jax
 
     def platform_for(self, device: str = "auto") -> str | None:
