@@ -10,6 +10,8 @@ from __future__ import annotations
 import html
 import re
 
+from blurapp.bench.record import FIRST_CALL, ONE_COPY, SPEED_UP
+
 _SECTION_TITLES = {
     "engines": "Engines",
     "sweep": "Scaling sweep",
@@ -82,9 +84,8 @@ def _machine_line(machine: dict) -> str:
     return f"{text}; JAX device: {_text(machine.get('device'))}"
 
 
-def record_markdown(record: dict) -> str:
-    """A record as Markdown: the command, machine, versions and date, then a table per
-    section (what, engine, figure with its range, how measured), in the rows' order."""
+def _header_lines(record: dict) -> list[str]:
+    """The record's command, machine, versions, date and conditions, a bullet each."""
     versions = ", ".join(
         _text(f"{_VERSION_NAMES.get(name, name)} {version}")
         for name, version in record["versions"].items()
@@ -98,6 +99,13 @@ def record_markdown(record: dict) -> str:
     ]
     if record.get("note"):
         lines.append(f"- **Conditions:** {_text(record['note'])}")
+    return lines
+
+
+def record_markdown(record: dict) -> str:
+    """A record as Markdown: the command, machine, versions and date, then a table per
+    section (what, engine, figure with its range, how measured), in the rows' order."""
+    lines = _header_lines(record)
     sections: dict[str, list[dict]] = {}
     for row in record["rows"]:
         sections.setdefault(row["section"], []).append(row)
@@ -120,3 +128,53 @@ def record_markdown(record: dict) -> str:
 def document_markdown(document: dict) -> str:
     """Every record of a document as Markdown, one after the other, a rule between."""
     return "\n---\n\n".join(record_markdown(record) for record in document["records"])
+
+
+# The headline table's columns: each engine's steady median, then the first calls, then the
+# speed-ups, so that the figures a reader compares stand side by side.
+_HEADLINE_KINDS = (None, FIRST_CALL, SPEED_UP)
+
+
+def _engines_what(what: str) -> tuple[str, str | None]:
+    """An engines row's image and kernel, and which of its figures it is (None: the median)."""
+    base, _, kind = what.rpartition(", ")
+    if kind in (FIRST_CALL, SPEED_UP, ONE_COPY):
+        return base, kind
+    return what, None
+
+
+def headline_markdown(record: dict) -> str:
+    """A record's engines figures as one short table, the README's: a row per image and
+    kernel, each engine's median (with its range), the first call and the speed-up of the
+    engines that have them; above it, the record's command, machine, versions, date and
+    conditions, as the performance page shows them. ValueError if it has no engines figures."""
+    table: dict[str, dict[tuple[str | None, str | None], dict]] = {}
+    columns: list[tuple[str | None, str | None]] = []
+    for row in record["rows"]:
+        if row["section"] != "engines":
+            continue
+        what, kind = _engines_what(row["what"])
+        if kind == ONE_COPY:  # the page's; the headline compares the engines
+            continue
+        table.setdefault(what, {})[row["engine"], kind] = row
+        if (row["engine"], kind) not in columns:
+            columns.append((row["engine"], kind))
+    if not table:
+        raise ValueError(f"the record of `{record['command']}` has no engines figures")
+    columns.sort(key=lambda column: _HEADLINE_KINDS.index(column[1]))  # stable: engines' order
+    titles = [_text(" ".join(part for part in column if part)) for column in columns]
+    lines = [
+        *_header_lines(record),
+        "",
+        f"| image | kernel | {' | '.join(titles)} |",
+        f"| --- | --- |{' ---: |' * len(columns)}",
+    ]
+    for what, figures in table.items():
+        image, _, kernel = what.rpartition(", ")
+        cells = [
+            _cell(_figure_cell(figures[column])) if column in figures else "" for column in columns
+        ]
+        lines.append(
+            f"| {_text(image or kernel)} | {_text(kernel if image else '')} | {' | '.join(cells)} |"
+        )
+    return "\n".join(lines) + "\n"

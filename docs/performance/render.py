@@ -1,7 +1,8 @@
 """Make the performance page's tables: each record document here (NAME.json, written by
-`blurapp bench --record`) as NAME.md, which docs/performance.md includes.
+`blurapp bench --record`) as NAME.md, which docs/performance.md includes; and the README's
+headline table, between its headline-figures markers, from the record the page shows first.
 
-    python docs/performance/render.py          # write every NAME.md
+    python docs/performance/render.py          # write every NAME.md and the README's table
     python docs/performance/render.py --check  # exit 1 if one differs from its JSON
 """
 
@@ -11,32 +12,74 @@ import sys
 from pathlib import Path
 
 from blurapp.bench.record import read_record_document
-from blurapp.bench.record_markdown import document_markdown
+from blurapp.bench.record_markdown import document_markdown, headline_markdown
 from blurapp.core.saving import write_atomically
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+README = ROOT / "README.md"
+# The README's headline figures are this record's engines, which the page shows too: one
+# measurement in both places, never figures of their own.
+HEADLINE_RECORD = HERE / "cpu-2-core-vm.json"
+HEADLINE_START = "<!-- headline-figures -->"
+HEADLINE_END = "<!-- /headline-figures -->"
+
+
+def _read(json_path: Path) -> dict:
+    return read_record_document(json_path.read_text(encoding="utf-8"), json_path.name)
+
+
+def _warning(json_path: Path) -> str:
+    source = json_path.relative_to(ROOT).as_posix()
+    return f"<!-- made by docs/performance/render.py from {source}: edit the JSON, not this -->"
 
 
 def rendered(json_path: Path) -> str:
     """The Markdown of the record document at `json_path`, as NAME.md must hold it."""
-    document = read_record_document(json_path.read_text(encoding="utf-8"), json_path.name)
-    source = json_path.relative_to(HERE.parent.parent).as_posix()
-    warning = f"<!-- made by docs/performance/render.py from {source}: edit the JSON, not this -->"
-    return f"{warning}\n\n{document_markdown(document)}"
+    return f"{_warning(json_path)}\n\n{document_markdown(_read(json_path))}"
+
+
+def headline(json_path: Path = HEADLINE_RECORD) -> str:
+    """The README's headline table, as it must stand between the markers: the engines of the
+    first record at `json_path` that has them, with that record's command, machine, versions,
+    date and conditions."""
+    records = _read(json_path)["records"]
+    with_engines = [r for r in records if any(row["section"] == "engines" for row in r["rows"])]
+    if not with_engines:
+        raise ValueError(f"{json_path.name}: no record has engines figures for the README")
+    return f"{_warning(json_path)}\n\n{headline_markdown(with_engines[0])}"
+
+
+def readme_headline(readme: str) -> str:
+    """What stands between the README's headline-figures markers; ValueError naming the
+    README when they are missing."""
+    start, end = readme.find(HEADLINE_START), readme.find(HEADLINE_END)
+    if start < 0 or end < start:
+        raise ValueError(f"{README}: no {HEADLINE_START} … {HEADLINE_END} markers")
+    return readme[start + len(HEADLINE_START) : end].removeprefix("\n")
+
+
+def with_headline(readme: str, table: str) -> str:
+    """The README with `table` between its headline-figures markers."""
+    readme_headline(readme)  # the markers are there
+    start = readme.index(HEADLINE_START) + len(HEADLINE_START)
+    return f"{readme[:start]}\n{table}{readme[readme.index(HEADLINE_END) :]}"
 
 
 def main(argv: list[str]) -> int:
+    wanted = {
+        json_path.with_suffix(".md"): rendered(json_path) for json_path in HERE.glob("*.json")
+    }
+    wanted[README] = with_headline(README.read_text(encoding="utf-8"), headline())
     stale = []
-    for json_path in sorted(HERE.glob("*.json")):
-        markdown_path = json_path.with_suffix(".md")
-        text = rendered(json_path)
+    for path, text in sorted(wanted.items()):
         if "--check" in argv:
-            if not markdown_path.exists() or markdown_path.read_text(encoding="utf-8") != text:
-                stale.append(markdown_path)
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                stale.append(path)
         else:
-            write_atomically(markdown_path, lambda file, text=text: file.write(text.encode()))
+            write_atomically(path, lambda file, text=text: file.write(text.encode()))
     for path in stale:
-        print(f"{path} differs from {path.with_suffix('.json').name}: run {__file__}")
+        print(f"{path} differs from the records: run {__file__}")
     return 1 if stale else 0
 
 

@@ -14,7 +14,7 @@ from helpers.command_line import blurapp
 
 import blurapp as blurapp_package
 from blurapp.bench.record import read_record_document, record_document, record_json
-from blurapp.bench.record_markdown import document_markdown, record_markdown
+from blurapp.bench.record_markdown import document_markdown, headline_markdown, record_markdown
 
 ROW_KEYS = {"section", "what", "engine", "value", "unit", "low", "high", "how"}
 PERFORMANCE = Path(__file__).resolve().parents[2] / "docs" / "performance"
@@ -165,6 +165,45 @@ def test_the_markdown_of_a_record_has_its_command_machine_versions_and_rows():
     assert lines.index("**Yardsticks**") < lines.index("**Start-up**")
     two = document_markdown(record_document([RECORD, {**RECORD, "command": "blurapp bench"}]))
     assert two.count("| JAX-jit 2-D, grey |") == 2 and "- **Command:** `blurapp bench`" in two
+
+
+def _engines_row(what, engine, value, unit="ms", spread=(None, None)):
+    low, high = spread
+    row = {"section": "engines", "what": what, "engine": engine, "value": value, "unit": unit}
+    return {**row, "low": low, "high": high, "how": "median"}
+
+
+ENGINES_RECORD = {
+    **RECORD,
+    "rows": [
+        _engines_row("670×447 (0.3 MP), 9×9 2d", "NumPy", 11.4, spread=(9.05, 13.7)),
+        _engines_row("670×447 (0.3 MP), 9×9 2d, first call", "JAX-jit", 214.0),
+        _engines_row("670×447 (0.3 MP), 9×9 2d", "JAX-jit", 1.46, spread=(1.37, 2.19)),
+        _engines_row("670×447 (0.3 MP), 9×9 2d, speed-up", "JAX-jit", 7.81, unit="×"),
+        _engines_row("670×447 (0.3 MP), 9×9 2d, one copy of the image", "NumPy", 0.0273),
+        _engines_row("6000×4000 (24 MP), 9×9 separable", "NumPy", 206.0),
+        _engines_row("6000×4000 (24 MP), 9×9 separable", "JAX-jit", None),
+        *RECORD["rows"],  # other sections: the page's, not the headline's
+    ],
+}
+
+
+def test_the_headline_table_has_a_row_per_image_and_kernel_with_each_engines_figures():
+    lines = headline_markdown(ENGINES_RECORD).splitlines()
+    assert "- **Command:** `blurapp bench --sections yardsticks`" in lines
+    assert "- **Date:** 2026-12-03T08:00:00+00:00" in lines
+    assert "- **Conditions:** under load" in lines
+    table = lines[
+        lines.index(
+            "| image | kernel | NumPy | JAX-jit | JAX-jit first call | JAX-jit speed-up |"
+        ) :
+    ]
+    assert table[2:] == [
+        "| 670×447 (0.3 MP) | 9×9 2d | 11.4 (9.05–13.7) ms | 1.46 (1.37–2.19) ms | 214 ms | 7.81× |",
+        "| 6000×4000 (24 MP) | 9×9 separable | 206 ms | — |  |  |",
+    ]
+    with pytest.raises(ValueError, match="no engines figures"):
+        headline_markdown(RECORD)
 
 
 HOSTILE = {

@@ -1,9 +1,11 @@
 """The documentation: the site builds cleanly, the API reference shows the docstrings' sections as
 fields with the everyday calls first, the pages read on GitHub as on the site, every command-line
-option is documented, the README stays short and points into docs/, user text speaks of BlurApp
-rather than of how it was made, and the changelog names the current version."""
+option is documented, the README stays short and points into docs/, its headline figures are the
+performance page's record, user text speaks of BlurApp rather than of how it was made, and the
+changelog names the current version."""
 
 import argparse
+import importlib.util
 import re
 import tomllib
 import warnings
@@ -203,6 +205,32 @@ def test_readme_is_short_and_links_to_the_docs():
     assert "docs/index.md" in links
     assert "docs/command-line.md" in links
     assert [link for link in links if not (ROOT / link).exists()] == []
+
+
+def _render_module():
+    spec = importlib.util.spec_from_file_location("render", DOCS / "performance" / "render.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# A figure as a page prints one: a number and its unit.
+FIGURE = re.compile(r"\d[\d,.]*\s?(?:ms\b|s\b|×|MB\b|GB\b|GiB\b|frames/s\b)")
+
+
+def test_the_readme_headline_figures_are_what_the_renderer_makes_of_the_pages_record():
+    render = _render_module()
+    readme = README.read_text(encoding="utf-8")
+
+    assert render.readme_headline(readme) == render.headline(), (
+        "the README's headline figures differ from their record: "
+        "run python docs/performance/render.py"
+    )
+    page = (DOCS / "performance.md").read_text(encoding="utf-8")
+    assert f"performance/{render.HEADLINE_RECORD.with_suffix('.md').name}" in page
+    # No figure typed by hand beside them: every one the README shows comes from the record.
+    outside = readme.replace(render.readme_headline(readme), "")
+    assert FIGURE.findall(outside) == []
 
 
 def _user_text_files():
