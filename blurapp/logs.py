@@ -88,7 +88,8 @@ def configure_logging(verbose: bool = False) -> Path | None:
         terminal.setLevel(logging.WARNING)
     handlers: list[logging.Handler] = [terminal]
 
-    path: Path | None = log_file_path()
+    path: Path | None  # None once the log file cannot be written
+    path = log_file_path()
     try:
         path = private_folder(path.parent) / path.name
         # backslashreplace: a file name that is not UTF-8 is logged, not a logging error.

@@ -53,7 +53,8 @@ def restart_with_huge_pages() -> None:
 
 def _glibc_knows_huge_pages() -> bool:
     try:
-        name, version = os.confstr("CS_GNU_LIBC_VERSION").split()
+        # None: the system does not say (then not glibc either).
+        name, version = (os.confstr("CS_GNU_LIBC_VERSION") or "").split()
         major, minor = (int(part) for part in version.split(".")[:2])
     except (AttributeError, OSError, ValueError, TypeError):
         return False  # not glibc (musl, say)

@@ -317,8 +317,8 @@ def _startup(runs: int, env: dict[str, str]) -> dict:
                 seconds.append(floor[0])
     version = []
     for _ in range(runs):
-        _, seconds = _blurapp("--version", env=env)
-        version.append(seconds)
+        _, took = _blurapp("--version", env=env)
+        version.append(took)
     return {
         "window_shown_seconds": statistics.median(shown),
         "window_shown_min_seconds": min(shown),
@@ -427,12 +427,15 @@ def run_sections(
             elif name == "first-call":
                 from blurapp.core.sample import sample_photo_path
 
+                assert photo is not None  # written above for this section
                 figures = {"sample": first_call(sample_photo_path()), "large": first_call(photo)}
             elif name == "startup":
                 figures = startup(rounds)
             elif name == "window":
+                assert photo is not None  # written above for this section
                 figures = window(photo)
             elif name == "memory":
+                assert photo is not None  # written above for this section
                 figures = memory(photo, big_megapixels)
             elif name == "live":
                 figures = live(Path(folder))

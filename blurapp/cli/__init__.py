@@ -89,14 +89,15 @@ def _first_word(argv: Sequence[str]) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if _first_word(argv) in COMMANDS:
+    command = _first_word(argv)
+    if command in COMMANDS:
         from blurapp.logs import configure_logging
 
         # Reading the engine options finds the engine plugins: a broken one's warning must
         # reach the log file as well as the terminal.
         verbose = "-v" in argv or "--verbose" in argv
         configure_logging(verbose)
-        args = build_command_parser(_first_word(argv)).parse_args(argv)
+        args = build_command_parser(command).parse_args(argv)
         args.argv = argv  # as typed, for what records the command that made it (bench --record)
         if args.verbose != verbose:
             configure_logging(args.verbose)

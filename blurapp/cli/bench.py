@@ -327,7 +327,7 @@ def _run_sweep(args: argparse.Namespace, show) -> dict:
     from blurapp.core.kernel import effective_kernel_size
     from blurapp.core.saving import OutputError
     from blurapp.core.spec import describe_kernel
-    from blurapp.core.sweep import run_sweep, sweep_sizes, write_sweep_csv
+    from blurapp.core.sweep import SweepPoint, run_sweep, sweep_sizes, write_sweep_csv
 
     photo = load(source_photo(args.photo))
     kernel_size, algorithm = args.kernel_sizes[0], args.algorithms[0]
@@ -337,9 +337,9 @@ def _run_sweep(args: argparse.Namespace, show) -> dict:
     )
     show(bench_report.sweep_header_lines(shown(photo.path), photo.width, photo.height, kernel))
     show([bench_report.sweep_column_line(engines)])
-    points = []
+    points: list[SweepPoint] = []
 
-    def on_point(point) -> None:
+    def on_point(point: SweepPoint) -> None:
         show(bench_report.sweep_row_lines(point, points[-1] if points else None))
         points.append(point)
         if args.csv is not None:

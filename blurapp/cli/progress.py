@@ -69,7 +69,7 @@ class PlainProgress:
     def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
         self._postfix = text
 
-    def update(self, n: float = 1) -> None:
+    def update(self, n: int = 1) -> None:
         self.n += n
         now = time.monotonic()
         if now - self.said >= PLAIN_LINE_SECONDS:

@@ -32,7 +32,7 @@ class InvalidKernelError(ValueError):
     """A kernel size or sigma that no Gaussian kernel can be made from."""
 
 
-def check_sigma(sigma: float) -> float:
+def check_sigma(sigma: float | str) -> float:
     """Return sigma as a float, or raise InvalidKernelError saying why it cannot be used."""
     try:
         value = float(sigma)

@@ -9,6 +9,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import cast
 
 import shiboken6
 from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QTimer
@@ -84,7 +85,12 @@ def run_window(
             file=sys.stderr,
         )
         return 1
-    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "blurapp"])
+    # One already made is a QApplication too (a test's), which the stubs know only as a
+    # QCoreApplication.
+    app = cast(
+        QApplication,
+        QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "blurapp"]),
+    )
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
     # Matches the .desktop file's name, so desktops put the window under BlurApp's entry.
@@ -201,7 +207,7 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
         buffer = QBuffer()
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
         picture.save(buffer, "PNG")
-        data = bytes(buffer.data())
+        data = bytes(buffer.data())  # type: ignore[call-overload]  # a QByteArray is a buffer
         write_atomically(target, lambda file: file.write(data))
         print(f"wrote {display_path(target)}", flush=True)  # where it went, as `blur` says
         window.close()

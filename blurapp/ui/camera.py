@@ -12,6 +12,7 @@ showing), not with the window: a window that never uses a camera pays nothing fo
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Iterator
@@ -131,7 +132,7 @@ class CameraClip(Clip):
         while True:
             with self._condition:
                 arrived = self._condition.wait_for(
-                    lambda taken=taken: self._arrived(taken), timeout=SILENT_SECONDS
+                    functools.partial(self._arrived, taken), timeout=SILENT_SECONDS
                 )
                 if self._closed:
                     return

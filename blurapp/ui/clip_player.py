@@ -42,10 +42,12 @@ class ClipWindow(Protocol):
     """What the clip player uses of the main window."""
 
     session: Session
-    runner: Runner
     controller: WindowController
     widgets: WindowWidgets
     messages: Messages
+
+    @property  # read-only here, so the window's own runner (blurapp.ui.runner's) is one
+    def runner(self) -> Runner: ...
 
     def show_status(self, text: str) -> None: ...
 

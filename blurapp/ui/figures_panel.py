@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from PySide6.QtCore import QCoreApplication, QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPolygonF
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QLabel,
+    QLayoutItem,
     QScrollArea,
     QSizePolicy,
     QVBoxLayout,
@@ -229,12 +231,16 @@ class TimingChart(QWidget):
             painter.drawText(
                 QRectF(0, top, layout.name_width - 6, height),
                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                metrics.elidedText(bar.name, Qt.TextElideMode.ElideRight, layout.name_width - 6),
+                # In whole pixels, as Qt takes them (truncated, as PySide6 makes a float).
+                metrics.elidedText(
+                    bar.name, Qt.TextElideMode.ElideRight, int(layout.name_width - 6)
+                ),
             )
             # Whole pixels: crisp edges, and the painted length is the computed one.
             left = round(layout.bar_left)
             painter.fillRect(QRect(left, top, round(bar.end) - left, height), colour)
             if bar.broken:
+                assert layout.break_x is not None  # laid out with a break when a bar is broken
                 self._draw_break(painter, layout.break_x, top, height, background)
             painter.drawText(
                 QRectF(bar.value_left, top, metrics.horizontalAdvance(bar.value) + 2, height),
@@ -275,7 +281,8 @@ class _VerticalScroll(QScrollArea):
 
     def minimumSizeHint(self) -> QSize:
         scroll_bar = self.verticalScrollBar().sizeHint().width()
-        width = self.widget().minimumSizeHint().width() + scroll_bar
+        content = cast(QWidget, self.widget())  # the one given to __init__
+        width = content.minimumSizeHint().width() + scroll_bar
         return QSize(width, super().minimumSizeHint().height())
 
 
@@ -342,7 +349,7 @@ class FiguresPanel(QGroupBox):
         """`rows`, each its label and its text; an alarming one (a difference outside the
         tolerance, the warning that the times cannot be trusted) in the warning colour."""
         while self._grid.count():
-            widget = self._grid.takeAt(0).widget()
+            widget = cast(QLayoutItem, self._grid.takeAt(0)).widget()  # one of count()
             if widget is not None:
                 widget.hide()  # at once: deleteLater alone leaves it painted until later
                 widget.deleteLater()
@@ -395,7 +402,7 @@ class FiguresPanel(QGroupBox):
         image_label: str,
         width: int,
         height: int,
-        earlier: list[Figure] = (),
+        earlier: Sequence[Figure] = (),
         bit_depth: int = 8,
         paid: dict[str, PaidFirstCall] | None = None,
     ) -> None:
@@ -456,11 +463,12 @@ class FiguresPanel(QGroupBox):
         for widget in [self.stale_label, self.chart_caption, self.chart]:
             widget.setFont(font)
         for index in range(self._grid.count()):
-            widget = self._grid.itemAt(index).widget()
-            if widget is not None:
-                widget.setFont(font)
+            shown = cast(QLayoutItem, self._grid.itemAt(index)).widget()  # one of count()
+            if shown is not None:
+                shown.setFont(font)
         if "speedup" in self._values:
             self._values["speedup"].setFont(scaled_font(self, speedup))
         detail_scale = self._arrangement.detail_scale
         for label in self._details.values():
+            assert detail_scale is not None  # shown apart only by an arrangement with a scale
             label.setFont(scaled_font(self, detail_scale if figures != 1 else 1))

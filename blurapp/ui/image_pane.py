@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import math
+from typing import cast
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import (
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QVBoxLayout,
     QWidget,
 )
@@ -123,7 +125,7 @@ class ResultPane(QFrame):
 
     def caption_height_needed(self) -> int:
         """The height at which the caption shows its whole text, wrapped to the pane's width."""
-        width = self.layout().contentsRect().width()
+        width = cast(QLayout, self.layout()).contentsRect().width()  # the one __init__ set
         if width <= 0:
             width = self.caption.width()
         # Laid out as the label lays it out; the label's own heightForWidth would never go below

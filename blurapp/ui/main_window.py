@@ -12,6 +12,7 @@ import logging
 import math
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -46,6 +47,7 @@ from blurapp.ui.image_pane import caption_html
 from blurapp.ui.image_view import ViewLink
 from blurapp.ui.menus import (
     RecentFiles,
+    WindowActions,
     build_menus,
     choose_photo_file,
     shortcut_rows,
@@ -94,6 +96,10 @@ class MainWindow(QMainWindow):
     blur_by_blocks_done = Signal(str, str)  # how it ended ("written", "failed", "cancelled"), words
     live_shown = Signal(str)  # an engine's live-preview result is in its pane (the engine)
     closed_while_busy = Signal()  # closed while a job is inside one uninterruptible call
+
+    # The menus' actions by name. It hides QWidget.actions() (the actions added to the window
+    # itself), which BlurApp never calls: an attribute where the stubs have a method.
+    actions: WindowActions  # type: ignore[assignment]
 
     def __init__(self, settings: SettingsFile | None = None) -> None:
         super().__init__()
@@ -258,6 +264,7 @@ class MainWindow(QMainWindow):
     def _on_model_photo(self) -> None:
         session = self.session
         photo = session.photo
+        assert photo is not None  # heard from set_photo, which is given one
         self.widgets.figures.show_rows(
             [image_figure(display_path(photo.path.name), photo.width, photo.height)]
         )
@@ -301,6 +308,7 @@ class MainWindow(QMainWindow):
 
     def _on_model_outcome(self) -> None:
         outcome, session = self.session.outcome, self.session
+        assert outcome is not None  # heard from run_done, once it has made one
         photo = outcome.photo
         self.widgets.figures.show_result(
             outcome.result,
@@ -576,7 +584,8 @@ class MainWindow(QMainWindow):
             # Still inside one compiled JAX call, which cannot be interrupted: the window goes
             # now, and the program ends as soon as that call returns.
             log.info("closing while a JAX call finishes")
-            app = QApplication.instance()
+            # The window's own QApplication, which the stubs know only as a QCoreApplication.
+            app = cast(QApplication, QApplication.instance())
             app.setQuitOnLastWindowClosed(False)
             after_the_running_job(app.quit)
             self.closed_while_busy.emit()

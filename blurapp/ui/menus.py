@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -398,7 +398,8 @@ def shortcut_rows(menu_bar: QMenuBar) -> list[tuple[str, str, str]]:
     """(menu, action, keys) for every menu action with a shortcut, as the menus show them."""
     rows = []
     for menu_action in menu_bar.actions():
-        menu = menu_action.menu()
+        # The stubs say QObject: Qt's QAction.menu() is a template, a QMenu here (or None).
+        menu = cast("QMenu | None", menu_action.menu())
         for action in menu.actions() if menu is not None else []:
             keys = ", ".join(
                 key.toString(QKeySequence.SequenceFormat.NativeText) for key in action.shortcuts()
@@ -444,10 +445,11 @@ class RecentFiles:
         self.menu.clear()
         recent = self.paths()
         for number, item in enumerate(recent, start=1):
-            action = self.menu.addAction(
-                f"&{number} {display_path(Path(item).name)}",
-                lambda item=item: self._open_photo(item),
-            )
+
+            def open_item(item: str = item) -> None:
+                self._open_photo(item)
+
+            action = self.menu.addAction(f"&{number} {display_path(Path(item).name)}", open_item)
             action.setToolTip(display_path(item))
         if recent:
             self.menu.addSeparator()

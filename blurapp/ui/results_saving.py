@@ -5,10 +5,10 @@ Image: the selected pane's picture, to the clipboard."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
 from blurapp.core.saving import OutputError, check_output_path, save_output
 from blurapp.core.wording import display_path
@@ -31,11 +31,16 @@ class ResultsWindow(Protocol):
     selected_pane: int
 
 
+def _parent(window: ResultsWindow) -> QWidget:
+    """The window as its dialogs' parent: a QWidget too, which a Protocol cannot say."""
+    return cast(QWidget, window)
+
+
 def _confirm_mixed_parameters(window: ResultsWindow) -> bool:
     """The results were made with different parameters: say so and ask."""
     lines = window.session.captions.mixed_parameters()
     answer = QMessageBox.question(
-        window,
+        _parent(window),
         QCoreApplication.translate("MainWindow", "Save Results Made with Different Parameters?"),
         QCoreApplication.translate(
             "MainWindow", "The two results were not made with the same parameters:"
@@ -76,7 +81,7 @@ def _choose_out_of_date(window: ResultsWindow, results: dict) -> dict | None:
         )
         default = QMessageBox.StandardButton.Cancel
     answer = QMessageBox.question(
-        window,
+        _parent(window),
         QCoreApplication.translate("MainWindow", "Save Out-of-Date Results?"),
         QCoreApplication.translate("MainWindow", "These results are out of date:")
         + f"\n{lines}\n\n"
@@ -109,14 +114,14 @@ def save_results(window: ResultsWindow) -> None:
             return
         results = chosen
     start = read_setting(window.settings, "last_save_folder") or str(open_folder(window.settings))
-    folder = QFileDialog.getExistingDirectory(
-        window,
+    picked = QFileDialog.getExistingDirectory(
+        _parent(window),
         QCoreApplication.translate("MainWindow", "Save Results to Folder"),
         display_path(start),
     )
-    if not folder:
+    if not picked:
         return
-    folder = Path(folder)
+    folder = Path(picked)
     targets = {engine: folder / session.captions.result_file_name(engine) for engine in results}
     try:
         for path in targets.values():
@@ -132,7 +137,7 @@ def save_results(window: ResultsWindow) -> None:
     if existing:
         names = "\n".join(display_path(path.name) for path in existing)
         answer = QMessageBox.question(
-            window,
+            _parent(window),
             QCoreApplication.translate("MainWindow", "Replace Files?"),
             QCoreApplication.translate(
                 "MainWindow", "These files already exist in {folder}:"
@@ -147,6 +152,7 @@ def save_results(window: ResultsWindow) -> None:
     try:
         for engine, path in targets.items():
             kept = results[engine]
+            assert kept.run is not None  # saved_results keeps only the results with a run
             save_output(
                 path,
                 kept.run.output,

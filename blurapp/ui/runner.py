@@ -25,7 +25,7 @@ import warnings
 import weakref
 from collections import deque
 from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
 
@@ -56,7 +56,9 @@ class _Failed(Exception):
         self.error = error
 
 
-def _steps(function: JobFunction, *arguments: Any, **keywords: Any) -> Generator:
+def _steps(
+    function: JobFunction, *arguments: Any, **keywords: Any
+) -> Generator[Any, Any, tuple[Any]]:
     """`function`'s own steps, its answer in a tuple (superqt takes an answer that is an
     exception for a failure of its own) and its failures that superqt drops in a _Failed."""
     try:
@@ -73,6 +75,7 @@ def _steps(function: JobFunction, *arguments: Any, **keywords: Any) -> Generator
 
 if TYPE_CHECKING:
     from superqt.utils import GeneratorWorker as _Worker
+    from superqt.utils._qthreading import GeneratorWorkerSignals
 
 
 @functools.cache
@@ -100,7 +103,8 @@ def _worker_class() -> type[_Worker]:
                 if emitter is not None:
                     emitter.warned.emit(shown)
 
-            warnings.showwarning = show
+            # warnings calls it with its arguments by position only, whatever their number.
+            warnings.showwarning = cast(Callable[..., None], show)
             try:
                 return super().work()
             finally:
@@ -164,8 +168,10 @@ class Job(QObject):
         return self._ended.wait(None if ms is None else ms / 1000)
 
     def _begin(self) -> None:
+        # mypy solves the ParamSpec of GeneratorWorker's func for the class itself, not for a
+        # type[GeneratorWorker] (here its subclass); _steps is a generator function as it asks.
         worker = self.worker = _worker_class()(
-            _steps,
+            _steps,  # type: ignore[arg-type]
             self._function,
             *self._arguments,
             cancelled=self._quit.is_set,
@@ -175,7 +181,8 @@ class Job(QObject):
         worker.returned.connect(self._on_returned)
         worker.errored.connect(self._on_errored)
         worker.warned.connect(self._on_warned)
-        worker.finished.connect(self._on_finished)
+        # superqt types `finished`, a signal of no values, as one that carries None.
+        worker.finished.connect(self._on_finished)  # type: ignore[arg-type]
         # Into the pool now: superqt's start() waits for the event loop to do it, and a window
         # closed before then would wait for a job that had not begun.
         QThreadPool.globalInstance().start(
@@ -184,7 +191,9 @@ class Job(QObject):
 
     def _report(self, event: Any) -> None:
         """On the job's thread: an event from inside one step, delivered as a yield is."""
-        self.worker.signals.yielded.emit(event)
+        worker = self.worker
+        assert worker is not None  # made before the job began, kept until it has ended
+        cast("GeneratorWorkerSignals", worker.signals).yielded.emit(event)  # a GeneratorWorker's
 
     def _handler(self, name: str) -> Callable | None:
         return self._handlers.get(name) if self._runner is not None else None

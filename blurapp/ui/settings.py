@@ -13,12 +13,12 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from PySide6.QtCore import QByteArray, QStandardPaths
 
 from blurapp.app.session import DEFAULT_PANE_ENGINES, offered_engine
-from blurapp.app.settings_file import SettingsFile, default_settings_path
+from blurapp.app.settings_file import PlainValue, SettingsFile, default_settings_path
 from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
@@ -44,7 +44,11 @@ class RememberingWindow(Protocol):
 
     settings: SettingsFile
     session: Session
-    presentation: SavesGeometry  # blurapp.ui.presentation's, which knows the geometry to keep
+
+    # blurapp.ui.presentation's, which knows the geometry to keep; read-only here, so that the
+    # window's Presentation is one.
+    @property
+    def presentation(self) -> SavesGeometry: ...
 
     def restoreGeometry(self, geometry: QByteArray) -> bool: ...
 
@@ -95,17 +99,19 @@ def _path(value: object) -> str | None:
     return path
 
 
-def _paths(value: object) -> tuple[str, ...]:
+def _paths(value: Any) -> tuple[str, ...]:
+    """A list of paths; anything else raises ValueError or TypeError."""
     if isinstance(value, str):  # Qt's settings of earlier versions: a lone string for one
         value = [value]
-    return tuple(_path(item) for item in value or [])[:MAX_RECENT_FILES]
+    # The file's lists hold no None, and _path makes None of None only.
+    return tuple(cast(str, _path(item)) for item in value or [])[:MAX_RECENT_FILES]
 
 
-def _engines(value: object) -> tuple[str, ...]:
+def _engines(value: Any) -> tuple[str, ...]:
     """'numpy,jax' (or a list) → the names of engines the window offers (no 'jax@cpu': the
     panes do not list it); raises ValueError otherwise."""
-    names = value.split(",") if isinstance(value, str) else list(value or [])
-    names = tuple(offered_engine(str(name).strip()) for name in names if str(name).strip())
+    given = value.split(",") if isinstance(value, str) else list(value or [])
+    names = tuple(offered_engine(str(name).strip()) for name in given if str(name).strip())
     if not names:
         raise ValueError("no engines")
     return names
@@ -149,9 +155,10 @@ def _joined(names: tuple[str, ...]) -> str:
 
 @dataclass(frozen=True)
 class Setting:
+    # Each setting's check and store take values of its own type (a kernel size, engines' names).
     default: object
-    check: Callable[[object], object]  # the stored value → the value to use; ValueError if bad
-    store: Callable[[object], object] = lambda value: value  # the value → what the file keeps
+    check: Callable[[Any], object]  # the stored value → the value to use; ValueError if bad
+    store: Callable[[Any], PlainValue] = lambda value: value  # the value → what the file keeps
 
 
 SETTINGS: dict[str, Setting] = {

@@ -3,6 +3,8 @@ show, Run and Cancel. The window reads them into the session and writes the sess
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -12,6 +14,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QPushButton,
     QSlider,
     QVBoxLayout,
@@ -37,7 +40,10 @@ class BlurControls(QGroupBox):
     show_chosen = Signal(str)
 
     def __init__(
-        self, engines: list[tuple[str, str]], translate_session, parent: QWidget | None = None
+        self,
+        engines: list[tuple[str, str]],
+        translate_session: Callable[[str], str],
+        parent: QWidget | None = None,
     ) -> None:
         """`engines`: (name, title) of every engine there is; `translate_session` translates
         the session's phrases (the algorithm and show labels)."""
@@ -103,7 +109,7 @@ class BlurControls(QGroupBox):
         first_check = next(iter(self.engine_checks.values()))
         form = QFormLayout()
         # Alt + the underlined letter jumps to each control.
-        for text, row, buddy in [
+        rows: list[tuple[str, QLayout | QWidget, QWidget | None]] = [
             (self.tr("&Kernel size"), size_row, self.size_spin),
             (self.tr("&Sigma"), sigma_row, self.sigma_spin),
             (self.tr("Kernel used"), self.effective_size_label, None),
@@ -111,11 +117,12 @@ class BlurControls(QGroupBox):
             (self.tr("Colour"), self.color_check, None),
             (self.tr("E&ngines"), engines_grid, first_check),
             (self.tr("Sho&w"), self.show_combo, self.show_combo),
-        ]:
-            label = QLabel(text)
+        ]
+        for text, row, buddy in rows:
+            row_label = QLabel(text)
             if buddy is not None:
-                label.setBuddy(buddy)
-            form.addRow(label, row)
+                row_label.setBuddy(buddy)
+            form.addRow(row_label, row)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button, 1)
         buttons.addWidget(self.cancel_button)

@@ -233,6 +233,7 @@ class SweepWindow(QDialog):
         self.sweep_stopped.emit()
 
     def _on_model_failed(self) -> None:
+        assert self.state.failure is not None  # "failed" is heard once it is set
         words, error = self.state.failure
         self.sweep_failed.emit(words)
         self._warn(*self.state.failure_message(), error=error)
@@ -253,7 +254,8 @@ class SweepWindow(QDialog):
         data = QByteArray()
         buffer = QBuffer(data)
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        self.chart.grab().toImage().save(buffer, "PNG")
+        # PySide6 takes a str for the format's char * too; its stubs say bytes only.
+        self.chart.grab().toImage().save(buffer, "PNG")  # type: ignore[call-overload]
         buffer.close()
         return bytes(data.data())
 
@@ -357,8 +359,8 @@ class SweepWindow(QDialog):
 
 def _with_extension(path: str, extension: str) -> Path:
     """`path`, with `extension` added unless it has it: "chart" and "chart.v2" alike."""
-    path = Path(path)
-    return path if path.suffix.lower() == extension else path.with_name(path.name + extension)
+    named = Path(path)
+    return named if named.suffix.lower() == extension else named.with_name(named.name + extension)
 
 
 def stop_window_run(window) -> None:

@@ -5,6 +5,7 @@ back as one record (WindowWidgets). The window connects them (blurapp.ui.main_wi
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -23,7 +24,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.captions import Translate
 from blurapp.ui.clip_bar import ClipBar
 from blurapp.ui.figures_panel import WINDOW_ROWS, FiguresPanel
 from blurapp.ui.identity import app_icon
@@ -112,7 +112,10 @@ class WindowWidgets:
 
 
 def lay_out(
-    window: QMainWindow, engines: list[tuple[str, str]], pane_engines: list[str], tr: Translate
+    window: QMainWindow,
+    engines: list[tuple[str, str]],
+    pane_engines: list[str],
+    tr: Callable[[str], str],
 ) -> WindowWidgets:
     """Build `window`'s widgets for `engines` ((name, title) each), the panes showing
     `pane_engines`, the controls' words through `tr`."""
