@@ -8,9 +8,9 @@ from dataclasses import replace
 from helpers.plugin import PLUGIN_COLOUR, write_distribution
 
 from blurapp.bench.report import column_label
-from blurapp.core.chart_bars import FALLBACK_COLOURS, chart_colour
-from blurapp.core.comparison import json_key
 from blurapp.core.engines import engine_names, forget_plugins, get_engine
+from blurapp.core.measuring.comparison import json_key
+from blurapp.core.report.chart_bars import FALLBACK_COLOURS, chart_colour
 
 
 def test_the_plugin_is_discovered_once_and_forgotten_after(installed):

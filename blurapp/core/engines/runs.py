@@ -59,7 +59,7 @@ class Call(NamedTuple):
 @dataclass(frozen=True, eq=False)
 class FirstCall:
     """An engine's first call on an image, done: its output and figures, and `again()`, which
-    times one more call of the same blur (see blurapp.core.timing)."""
+    times one more call of the same blur (see blurapp.core.engines.timing)."""
 
     output: np.ndarray
     again: Callable[[], Call]
