@@ -27,16 +27,16 @@ from blurapp._version import __version__ as __version__
 # Each public name → the module that defines it.
 _PUBLIC = {
     "BlurSpec": "blurapp.core.spec",
-    "Clip": "blurapp.core.clip",
+    "Clip": "blurapp.core.media.clip",
     "ClipComparison": "blurapp.api_clips",
-    "ClipError": "blurapp.core.clip",
+    "ClipError": "blurapp.core.media.clip",
     "Comparison": "blurapp.api",
     "Engine": "blurapp.core.engines",
-    "Figure": "blurapp.core.figures",
+    "Figure": "blurapp.core.report.figures",
     "InvalidKernelError": "blurapp.core.kernel",
     "JaxUnavailableError": "blurapp.core.engines.jax_engine",
-    "Photo": "blurapp.core.photo",
-    "PhotoError": "blurapp.core.photo_checks",
+    "Photo": "blurapp.core.media.photo",
+    "PhotoError": "blurapp.core.media.photo_checks",
     "UnknownEngineError": "blurapp.core.engines",
     "blur": "blurapp.api",
     "compare": "blurapp.api",
@@ -46,7 +46,7 @@ _PUBLIC = {
     "open_clip": "blurapp.api_clips",
     "open_photo": "blurapp.api",
     "register": "blurapp.core.engines",
-    "sample_photo_path": "blurapp.core.sample",
+    "sample_photo_path": "blurapp.core.media.sample",
 }
 
 __all__ = [
@@ -76,7 +76,6 @@ __all__ = [
 if TYPE_CHECKING:
     from blurapp.api import Comparison, blur, compare, open_photo
     from blurapp.api_clips import ClipComparison, compare_clip, open_clip
-    from blurapp.core.clip import Clip, ClipError
     from blurapp.core.engines import (
         Engine,
         UnknownEngineError,
@@ -85,11 +84,12 @@ if TYPE_CHECKING:
         register,
     )
     from blurapp.core.engines.jax_engine import JaxUnavailableError
-    from blurapp.core.figures import Figure
     from blurapp.core.kernel import InvalidKernelError
-    from blurapp.core.photo import Photo
-    from blurapp.core.photo_checks import PhotoError
-    from blurapp.core.sample import sample_photo_path
+    from blurapp.core.media.clip import Clip, ClipError
+    from blurapp.core.media.photo import Photo
+    from blurapp.core.media.photo_checks import PhotoError
+    from blurapp.core.media.sample import sample_photo_path
+    from blurapp.core.report.figures import Figure
     from blurapp.core.spec import BlurSpec
 
 

@@ -16,12 +16,12 @@ from typing import Protocol, TypeAlias
 import numpy as np
 
 from blurapp._arguments import checked_engine, checked_engines, checked_spec
-from blurapp.core.comparison import ComparisonResult
-from blurapp.core.comparison import compare as compare_engines
 from blurapp.core.engines import DEFAULT_ENGINE, DEFAULT_ENGINES, Engine
-from blurapp.core.figures import Figure, comparison_figures, format_ms, format_speedup
-from blurapp.core.photo import Photo, has_colour, load_photo
-from blurapp.core.pixels import UNASSOCIATED_ALPHA, luma, samples_to_float
+from blurapp.core.measuring.comparison import ComparisonResult
+from blurapp.core.measuring.comparison import compare as compare_engines
+from blurapp.core.media.photo import Photo, has_colour, load_photo
+from blurapp.core.media.pixels import UNASSOCIATED_ALPHA, luma, samples_to_float
+from blurapp.core.report.figures import Figure, comparison_figures, format_ms, format_speedup
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import in_grey
 from blurapp.notebook import comparison_html
@@ -211,8 +211,9 @@ class Comparison:
     Attributes
     ----------
     result : ComparisonResult
-        Every figure measured (``blurapp.core.comparison.ComparisonResult``): each engine's
-        run with its samples, its first call and device copies, the machine's conditions.
+        Every figure measured (``blurapp.core.measuring.comparison.ComparisonResult``): each
+        engine's run with its samples, its first call and device copies, the machine's
+        conditions.
     spec : BlurSpec
         The blur that was asked for.
     source : str
@@ -436,7 +437,7 @@ def _checked_array(array: np.ndarray, *, color: bool) -> tuple[np.ndarray, int]:
             f"or uint8 / uint16 levels"
         )
     if array.ndim == 3 and array.shape[2] in _WITH_ALPHA:
-        # As a photo file with transparency is loaded (blurapp.core.photo): over white, by the
+        # As a photo file with transparency is loaded (blurapp.core.media.photo): over white, by the
         # one rule every photo and clip goes through, so an array Pillow gives of a file
         # blurs as the file does.
         pixels = samples_to_float(

@@ -16,14 +16,14 @@ from typing import TypeAlias
 import numpy as np
 
 from blurapp._arguments import checked_engines, checked_spec
-from blurapp.core.clip import Clip
-from blurapp.core.clip_comparison import DEFAULT_CLIP_FRAMES
-from blurapp.core.clip_comparison import ClipComparison as ClipComparisonResult
-from blurapp.core.clip_comparison import compare_clip as compare_engines_on_clip
-from blurapp.core.clip_figures import clip_figures, format_frames_per_second
-from blurapp.core.clip_files import open_clip as open_clip_file
 from blurapp.core.engines import DEFAULT_ENGINES, Engine
-from blurapp.core.figures import Figure, format_speedup
+from blurapp.core.measuring.clip_comparison import DEFAULT_CLIP_FRAMES
+from blurapp.core.measuring.clip_comparison import ClipComparison as ClipComparisonResult
+from blurapp.core.measuring.clip_comparison import compare_clip as compare_engines_on_clip
+from blurapp.core.media.clip import Clip
+from blurapp.core.media.clip_files import open_clip as open_clip_file
+from blurapp.core.report.clip_figures import clip_figures, format_frames_per_second
+from blurapp.core.report.figures import Figure, format_speedup
 from blurapp.core.spec import BlurSpec
 from blurapp.notebook import clip_comparison_html
 
@@ -131,7 +131,7 @@ class ClipComparison:
 
     Attributes
     ----------
-    result : blurapp.core.clip_comparison.ClipComparison
+    result : blurapp.core.measuring.clip_comparison.ClipComparison
         Every figure measured: each engine's run over the span, its end-to-end passes, its
         batch-size measurements, the machine's conditions.
     """

@@ -16,12 +16,12 @@ from html import escape
 import numpy as np
 from PIL import Image
 
-from blurapp.core.chart_bars import timing_bars
-from blurapp.core.clip_comparison import ClipComparison
-from blurapp.core.clip_figures import format_frames_per_second
-from blurapp.core.comparison import ComparisonResult
-from blurapp.core.figures import Figure, format_ms
-from blurapp.core.saving import to_8bit
+from blurapp.core.measuring.clip_comparison import ClipComparison
+from blurapp.core.measuring.comparison import ComparisonResult
+from blurapp.core.media.saving import to_8bit
+from blurapp.core.report.chart_bars import timing_bars
+from blurapp.core.report.clip_figures import format_frames_per_second
+from blurapp.core.report.figures import Figure, format_ms
 
 # The longest side of an output as shown: two fit side by side in a notebook's column.
 SHOWN_SIDE = 420

@@ -59,7 +59,7 @@ TEST_MEASURE_SECONDS = 0.02
 @pytest.fixture(autouse=True)
 def brief_timing(request, monkeypatch):
     if request.node.get_closest_marker("real_timing") is None:
-        from blurapp.core import timing
+        from blurapp.core.engines import timing
 
         monkeypatch.setattr(timing, "MEASURE_SECONDS", TEST_MEASURE_SECONDS)
 

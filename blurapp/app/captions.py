@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from blurapp.app.first_calls import program_of
-from blurapp.core.comparison import TIMING
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
-from blurapp.core.figures import CONTEXT as FIGURES_CONTEXT
-from blurapp.core.figures import (
+from blurapp.core.engines.runs import Compilation
+from blurapp.core.kernel import auto_kernel_size
+from blurapp.core.measuring.comparison import TIMING
+from blurapp.core.report.figures import CONTEXT as FIGURES_CONTEXT
+from blurapp.core.report.figures import (
     Figure,
     first_call_words,
     format_megapixels,
@@ -23,8 +25,6 @@ from blurapp.core.figures import (
     short_kernel_note,
     steady_figure,
 )
-from blurapp.core.kernel import auto_kernel_size
-from blurapp.core.runs import Compilation
 from blurapp.core.spec import BlurSpec, describe_kernel
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from blurapp.app.first_calls import FirstCalls
     from blurapp.app.live_rates import LiveRates
     from blurapp.app.run_records import KeptResult, Outcome, RunPlan
-    from blurapp.core.photo import Photo
+    from blurapp.core.media.photo import Photo
 
 Translate = Callable[[str, str], str]  # (context, text) → text in the user's language
 

@@ -30,15 +30,15 @@ from blurapp.app.jobs import LoadedPhoto
 from blurapp.app.player import Player, PlayerState, close_if_unread, wait_for_playing
 from blurapp.app.running import JobHandle, Runner
 from blurapp.app.session import Session
-from blurapp.core.clip import Clip
-from blurapp.core.clip_figures import clip_figures
-from blurapp.core.figures import CONTEXT as FIGURES_CONTEXT
-from blurapp.core.figures import Figure
-from blurapp.core.photo_checks import PhotoError
+from blurapp.core.media.clip import Clip
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.report.clip_figures import clip_figures
+from blurapp.core.report.figures import CONTEXT as FIGURES_CONTEXT
+from blurapp.core.report.figures import Figure
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
 if TYPE_CHECKING:  # the comparison itself is imported by the job that runs it
-    from blurapp.core.clip_comparison import ClipComparison
+    from blurapp.core.measuring.clip_comparison import ClipComparison
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 clip file, and read the frame a clip is paused on as a photo, so that everything a photo has
 (the live preview, split view, the pixel readout, Run) works on it.
 
-The clip readers (blurapp.core.clip_files) are imported only when a file is a clip: a window
+The clip readers (blurapp.core.media.clip_files) are imported only when a file is a clip: a window
 that opens photos pays nothing for them.
 """
 
@@ -21,17 +21,17 @@ import numpy as np
 from blurapp.app.jobs import LoadedPhoto, ignore, never
 from blurapp.app.pyramid import build_pyramid
 from blurapp.app.running import Report
-from blurapp.core.clip import Clip, ClipInfo
-from blurapp.core.photo import Photo
-from blurapp.core.photo_checks import PhotoError
-from blurapp.core.pixels import luma
-from blurapp.core.runs import Cancelled
-from blurapp.core.saving import to_8bit
+from blurapp.core.engines.runs import Cancelled
+from blurapp.core.media.clip import Clip, ClipInfo
+from blurapp.core.media.photo import Photo
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.media.pixels import luma
+from blurapp.core.media.saving import to_8bit
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
-    from blurapp.core.clip_comparison import ClipComparison
+    from blurapp.core.measuring.clip_comparison import ClipComparison
 
 # Files of these kinds are always clips; stacks and animations (TIFF, GIF, WebP, PNG) are
 # clips when the readers say so (see opens_as_clip).
@@ -42,9 +42,9 @@ def clip_files() -> ModuleType | None:
     """The clip readers' module, or None where this BlurApp has none."""
     try:
         # By name: the readers are a module of their own, which a build may not have.
-        return importlib.import_module("blurapp.core.clip_files")
+        return importlib.import_module("blurapp.core.media.clip_files")
     except ModuleNotFoundError as missing:
-        if missing.name != "blurapp.core.clip_files":
+        if missing.name != "blurapp.core.media.clip_files":
             raise  # the readers are there, and broken: say so
         return None
 
@@ -127,7 +127,7 @@ class FramesToBlur(Clip):
 @dataclass(frozen=True)
 class ClipStage:
     """How far a Run on a clip is: `stage` ("batch size", "frames", "timing"), `done` of
-    `total` (see blurapp.core.clip_comparison.compare_clip)."""
+    `total` (see blurapp.core.measuring.clip_comparison.compare_clip)."""
 
     stage: str
     done: int
@@ -152,7 +152,7 @@ def compare_clip_job(
     compare_clip times them, read by a reader of its own (the window's reads the frames
     shown). A clip that is not a file's (a camera's, frames made in memory) is read itself,
     as it is paused."""
-    from blurapp.core.clip_comparison import compare_clip
+    from blurapp.core.measuring.clip_comparison import compare_clip
 
     yield None
     path, readers = clip.info.path, clip_files()

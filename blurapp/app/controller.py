@@ -32,10 +32,10 @@ from blurapp.app.jobs import (
 from blurapp.app.run_records import RunPlan
 from blurapp.app.running import JobHandle, Runner
 from blurapp.app.session import Change, Newest, Session
-from blurapp.core.clip import ClipInfo
 from blurapp.core.engines import get_engine
-from blurapp.core.photo_checks import PhotoError
-from blurapp.core.sample import sample_photo_path
+from blurapp.core.media.clip import ClipInfo
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.media.sample import sample_photo_path
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
 CONTEXT = "MainWindow"

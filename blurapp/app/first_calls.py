@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from blurapp.core.photo import Photo
-from blurapp.core.runs import Compilation, EngineRun, PaidFirstCall, Payer
+from blurapp.core.engines.runs import Compilation, EngineRun, PaidFirstCall, Payer
+from blurapp.core.media.photo import Photo
 from blurapp.core.spec import BlurSpec
 
 

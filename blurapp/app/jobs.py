@@ -25,15 +25,15 @@ import numpy as np
 from blurapp.app.pyramid import build_pyramid
 from blurapp.app.run_records import RunPlan
 from blurapp.app.running import Report
-from blurapp.core.comparison import ComparisonResult, Watch, compare, difference_picture
 from blurapp.core.engines import Engine, engine_names, get_engine
+from blurapp.core.engines.runs import BlurCancelled, Cancelled, EngineRun
 from blurapp.core.kernel import PREVIEW_KERNEL_SIZES, pad_kernel, preview_kernel_size
-from blurapp.core.photo import Photo, load_photo
-from blurapp.core.photo_checks import NotEnoughMemory, PhotoError
-from blurapp.core.runs import BlurCancelled, Cancelled, EngineRun
-from blurapp.core.saving import OutputError, to_8bit
+from blurapp.core.measuring.comparison import ComparisonResult, Watch, compare, difference_picture
+from blurapp.core.measuring.sweep import SweepPoint, sweep_points, sweep_sizes
+from blurapp.core.media.photo import Photo, load_photo
+from blurapp.core.media.photo_checks import NotEnoughMemory, PhotoError
+from blurapp.core.media.saving import OutputError, to_8bit
 from blurapp.core.spec import BlurSpec
-from blurapp.core.sweep import SweepPoint, sweep_points, sweep_sizes
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
 log = logging.getLogger(__name__)

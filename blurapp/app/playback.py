@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from blurapp.app.captions import Translate
-from blurapp.core.clip import ClipInfo
+from blurapp.core.media.clip import ClipInfo
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 CONTEXT = "Playback"

@@ -25,10 +25,10 @@ from blurapp.app.clip_jobs import frame_to_blur
 from blurapp.app.jobs import failure_words, is_foreseen
 from blurapp.app.playback import Playback
 from blurapp.app.pyramid import build_pyramid
-from blurapp.core.clip import Clip
 from blurapp.core.engines import Engine, get_engine
-from blurapp.core.runs import BlurCancelled
-from blurapp.core.saving import to_8bit
+from blurapp.core.engines.runs import BlurCancelled
+from blurapp.core.media.clip import Clip
+from blurapp.core.media.saving import to_8bit
 from blurapp.core.spec import BlurSpec
 
 log = logging.getLogger(__name__)

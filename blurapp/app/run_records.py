@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from blurapp.core.comparison import ComparisonResult
-from blurapp.core.photo import Photo
-from blurapp.core.runs import EngineRun
+from blurapp.core.engines.runs import EngineRun
+from blurapp.core.measuring.comparison import ComparisonResult
+from blurapp.core.media.photo import Photo
 from blurapp.core.spec import BlurSpec
 
 

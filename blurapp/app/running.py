@@ -9,7 +9,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from blurapp.core.runs import BlurCancelled
+from blurapp.core.engines.runs import BlurCancelled
 
 Report = Callable[[Any], None]  # an event from inside one step of a job
 Job = Callable[..., Generator[Any, None, Any]]

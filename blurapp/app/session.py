@@ -19,15 +19,15 @@ from blurapp.app.captions import SHOW_LABELS, Captions, Translate
 from blurapp.app.first_calls import FirstCalls, program_of
 from blurapp.app.live_rates import LiveRates
 from blurapp.app.run_records import KeptResult, Outcome, RunPlan
-from blurapp.core.comparison import ComparisonResult
 from blurapp.core.engines import (
     DEFAULT_ENGINES,
     UnknownEngineError,
     engine_names,
     get_engine,
 )
-from blurapp.core.photo import Photo
-from blurapp.core.runs import EngineRun, PaidFirstCall, Payer
+from blurapp.core.engines.runs import EngineRun, PaidFirstCall, Payer
+from blurapp.core.measuring.comparison import ComparisonResult
+from blurapp.core.media.photo import Photo
 from blurapp.core.spec import BlurSpec
 
 DEFAULT_PANE_ENGINES = DEFAULT_ENGINES  # left, right: the reference and JAX-jit

@@ -22,8 +22,8 @@ import stat
 import sys
 from pathlib import Path
 
+from blurapp.core.media.saving import OutputError, write_atomically
 from blurapp.core.paths import user_config_dir, xdg_config_home
-from blurapp.core.saving import OutputError, write_atomically
 
 log = logging.getLogger(__name__)
 

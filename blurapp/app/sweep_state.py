@@ -18,12 +18,12 @@ from blurapp.app.jobs import failure_words, sweep_job
 from blurapp.app.running import JobHandle, Runner
 from blurapp.app.session import Newest
 from blurapp.core.engines import get_engine
-from blurapp.core.figures import CONTEXT as FIGURES_CONTEXT
-from blurapp.core.figures import FIRST_CALL_NOTES, format_megapixels, format_ms, paid_words
-from blurapp.core.photo import Photo
-from blurapp.core.runs import Payer
+from blurapp.core.engines.runs import Payer
+from blurapp.core.measuring.sweep import DEFAULT_MAX_MEGAPIXELS, SweepPoint
+from blurapp.core.media.photo import Photo
+from blurapp.core.report.figures import CONTEXT as FIGURES_CONTEXT
+from blurapp.core.report.figures import FIRST_CALL_NOTES, format_megapixels, format_ms, paid_words
 from blurapp.core.spec import BlurSpec, describe_kernel
-from blurapp.core.sweep import DEFAULT_MAX_MEGAPIXELS, SweepPoint
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
 CONTEXT = "SweepWindow"

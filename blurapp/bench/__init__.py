@@ -32,7 +32,6 @@ from blurapp._version import __version__
 from blurapp.bench.machine import cpu_name, memory_bytes
 from blurapp.bench.peak import peak_of
 from blurapp.bench.synthetic import synthetic_image
-from blurapp.core.comparison import compare, comparison_dict, json_key
 from blurapp.core.engines import (
     Engine,
     engine_names,
@@ -40,6 +39,7 @@ from blurapp.core.engines import (
 )
 from blurapp.core.engines.jax_engine import JAX_JIT
 from blurapp.core.kernel import ALGORITHMS, Algorithm, KernelSize
+from blurapp.core.measuring.comparison import compare, comparison_dict, json_key
 from blurapp.core.spec import BlurSpec
 
 
@@ -425,7 +425,7 @@ def run_sections(
 
                 figures = yardsticks(probe_megapixels, rounds)
             elif name == "first-call":
-                from blurapp.core.sample import sample_photo_path
+                from blurapp.core.media.sample import sample_photo_path
 
                 assert photo is not None  # written above for this section
                 figures = {"sample": first_call(sample_photo_path()), "large": first_call(photo)}

@@ -23,8 +23,8 @@ import numpy as np
 
 from blurapp.bench.peak import peak_of
 from blurapp.bench.video import parse_resolution
-from blurapp.core.clip import ClipInfo
 from blurapp.core.engines import get_engine
+from blurapp.core.media.clip import ClipInfo
 
 # How long the playing section times each clip playing, once both panes have shown a frame.
 DEFAULT_PLAYING_SECONDS = 15.0
@@ -69,7 +69,7 @@ def clip_file(
 ) -> dict:
     """`blurapp blur` of a grey H.264 clip of each resolution and length to an .mp4 with
     JAX-jit: frames per second of the whole command, and its peak resident memory."""
-    from blurapp.core.clip_saving import save_clip
+    from blurapp.core.media.clip_saving import save_clip
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-clip-") as folder:

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from blurapp.bench import FIRST_CALL_COMPARE
 from blurapp.bench.report import image_size
-from blurapp.core.comparison import json_key
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
+from blurapp.core.measuring.comparison import json_key
 
 if TYPE_CHECKING:
     from blurapp.core.engines import Engine

@@ -10,15 +10,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from blurapp.core.comparison import json_key
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.engines.jax_eager_engine import JAX_EAGER
 from blurapp.core.engines.jax_engine import JAX_JIT
 from blurapp.core.engines.numpy_engine import NUMPY, NUMPY_LOOP
+from blurapp.core.measuring.comparison import json_key
 
 if TYPE_CHECKING:
     from blurapp.core.engines import Engine
-    from blurapp.core.sweep import SweepPoint
+    from blurapp.core.measuring.sweep import SweepPoint
 
 
 def _ms(seconds: float | None) -> str:
@@ -145,7 +145,7 @@ def yardstick_lines(figures: dict) -> list[str]:
     """The yardsticks: a line per entry (median, then min–max of the rounds, and the largest
     difference from JAX-jit's blur), then the speed goals' ratios with each goal."""
     from blurapp.bench.yardsticks import ENTRIES, RATIOS
-    from blurapp.core.figures import format_ms
+    from blurapp.core.report.figures import format_ms
 
     def bare(seconds: float) -> str:
         return format_ms(seconds).removesuffix(" ms")
@@ -363,7 +363,7 @@ def sweep_column_line(engines: Sequence[str], reference: str = REFERENCE_ENGINE)
 def sweep_row_lines(point: SweepPoint, previous: SweepPoint | None = None) -> list[str]:
     """One size of the sweep, under sweep_column_line of the same engines; then why an engine
     has no time, unless the size before failed the same way."""
-    from blurapp.core.figures import format_ms, format_speedup
+    from blurapp.core.report.figures import format_ms, format_speedup
 
     def ms(name: str) -> str:
         seconds = point.seconds.get(name)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from blurapp.core.clip import Clip, ClipInfo
+from blurapp.core.media.clip import Clip, ClipInfo
 
 # Photo-like aspect ratio 3:2, as the 24 MP reference image (6000 × 4000).
 _ASPECT = 1.5

@@ -1,5 +1,5 @@
 """`blurapp bench --sections video`: synthetic clips at 720p, 1080p and 4K, grey and colour,
-through each engine (blurapp.core.clip_comparison): frames per second per engine, the blur
+through each engine (blurapp.core.measuring.clip_comparison): frames per second per engine, the blur
 alone and end to end (making the frames, batching them, the copies), and per batch size."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import re
 from collections.abc import Callable, Sequence
 
 from blurapp.bench.synthetic import SyntheticClip
-from blurapp.core.clip_comparison import ClipComparison, compare_clip
 from blurapp.core.engines import DEFAULT_ENGINES, get_engine
 from blurapp.core.kernel import DEFAULT_SIGMA
-from blurapp.core.photo_checks import WORKING_BYTES_PER_PIXEL, available_memory
+from blurapp.core.measuring.clip_comparison import ClipComparison, compare_clip
+from blurapp.core.media.photo_checks import WORKING_BYTES_PER_PIXEL, available_memory
 from blurapp.core.spec import BlurSpec
 
 RESOLUTIONS = {"720p": (1280, 720), "1080p": (1920, 1080), "4k": (3840, 2160)}

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from blurapp.bench.synthetic import synthetic_image
-from blurapp.core.comparison import max_abs_difference
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.engines.jax_engine import JAX_JIT, JaxUnavailableError
 from blurapp.core.kernel import DEFAULT_SIGMA, Algorithm
+from blurapp.core.measuring.comparison import max_abs_difference
 from blurapp.core.spec import BlurSpec
 
 YARDSTICK_KERNEL_SIZE = 9

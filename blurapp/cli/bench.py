@@ -293,7 +293,7 @@ def _check_sweep_csv(args: argparse.Namespace) -> None:
 
 
 def _check_output(path: Path | None, source: Path | None = None) -> None:
-    from blurapp.core.saving import OutputError, check_output_path
+    from blurapp.core.media.saving import OutputError, check_output_path
 
     if path is not None:
         try:
@@ -307,7 +307,7 @@ def _write_record(args: argparse.Namespace, report: dict, date: str) -> None:
     import shlex
 
     from blurapp.bench import record as bench_record
-    from blurapp.core.saving import OutputError, write_atomically
+    from blurapp.core.media.saving import OutputError, write_atomically
 
     command = shlex.join(["blurapp", *getattr(args, "argv", ["bench"])])
     record = bench_record.bench_record(report, args.engines, command, date, args.note)
@@ -325,9 +325,9 @@ def _run_sweep(args: argparse.Namespace, show) -> dict:
     a sweep stopped part way keeps what it measured."""
     from blurapp.bench import report as bench_report
     from blurapp.core.kernel import effective_kernel_size
-    from blurapp.core.saving import OutputError
+    from blurapp.core.measuring.sweep import SweepPoint, run_sweep, sweep_sizes, write_sweep_csv
+    from blurapp.core.media.saving import OutputError
     from blurapp.core.spec import describe_kernel
-    from blurapp.core.sweep import SweepPoint, run_sweep, sweep_sizes, write_sweep_csv
 
     photo = load(source_photo(args.photo))
     kernel_size, algorithm = args.kernel_sizes[0], args.algorithms[0]

@@ -65,9 +65,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from blurapp.core.blur_file import BlurFailed, blur_to_file
-    from blurapp.core.clip_files import is_clip
-    from blurapp.core.saving import OutputError, check_output_path
+    from blurapp.core.blurring.blur_file import BlurFailed, blur_to_file
+    from blurapp.core.media.clip_files import is_clip
+    from blurapp.core.media.saving import OutputError, check_output_path
 
     source = source_photo(args.image)
     if is_clip(source):
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         blur_to_file(photo, args.output, args.spec, args.engine, device=args.device)
     except (BlurFailed, OutputError) as error:
         raise CommandFailed(str(error)) from error
-    from blurapp.core.photo import has_colour
+    from blurapp.core.media.photo import has_colour
 
     grey = grey_note(args.color, lambda: has_colour(source))
     print_line(f"wrote {shown(args.output)}" + (f" {grey}" if grey else ""))
@@ -107,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
 def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
     """`blurapp blur BIG.tif -o OUT.tif`: the image read, blurred and written by blocks."""
     from blurapp.core.engines.jax_engine import JaxUnavailableError
-    from blurapp.core.photo_checks import PhotoError
-    from blurapp.core.saving import OutputError
+    from blurapp.core.media.photo_checks import PhotoError
+    from blurapp.core.media.saving import OutputError
     from blurapp.scale.scheduler import ClusterError, MissingExtraError, require_extra
     from blurapp.scale.tiled import blur_file_tiled
 

@@ -54,9 +54,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from blurapp.core.clip_files import is_clip
-    from blurapp.core.comparison import compare
-    from blurapp.core.figures import comparison_figures
+    from blurapp.core.measuring.comparison import compare
+    from blurapp.core.media.clip_files import is_clip
+    from blurapp.core.report.figures import comparison_figures
 
     source = source_photo(args.image)
     if is_clip(source):
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_line(json_text(_comparison_json(photo, result)))
     else:
-        from blurapp.core.photo import has_colour
+        from blurapp.core.media.photo import has_colour
 
         rows = comparison_figures(
             result,
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _comparison_json(photo, result) -> dict:
-    from blurapp.core.comparison import comparison_dict
+    from blurapp.core.measuring.comparison import comparison_dict
 
     image = {
         "path": shown(photo.path),
@@ -140,7 +140,7 @@ PHOTO_OUTPUT_EXTENSIONS = (".npy", ".png")
 def _check_outputs(folder: Path, source: Path, engines) -> None:
     """Refuse, before any work, an output folder that cannot be used or whose files would
     replace the photo."""
-    from blurapp.core.saving import OutputError, check_output_path
+    from blurapp.core.media.saving import OutputError, check_output_path
 
     if not folder_exists(folder):
         return
@@ -153,7 +153,7 @@ def _check_outputs(folder: Path, source: Path, engines) -> None:
 
 
 def _write_outputs(folder: Path, result, spec) -> None:
-    from blurapp.core.saving import OutputError, save_output
+    from blurapp.core.media.saving import OutputError, save_output
 
     make_folder(folder)
     try:

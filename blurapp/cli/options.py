@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 
 from blurapp._version import __version__
+from blurapp.core.engines.timing import MEASURE_SECONDS
 from blurapp.core.kernel import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
@@ -19,7 +20,6 @@ from blurapp.core.kernel import (
     check_sigma,
 )
 from blurapp.core.spec import BlurSpec
-from blurapp.core.timing import MEASURE_SECONDS
 
 
 def kernel_size_argument(text: str) -> KernelSize:
@@ -72,7 +72,7 @@ def megapixels_argument(text: str) -> float:
 def too_large_for_memory(megapixels: float, channels: int = 1) -> str | None:
     """Why an image of `megapixels` (and `channels`) the bench would make cannot be compared in
     the memory available now (WORKING_BYTES_PER_PIXEL a pixel and channel); None if it can."""
-    from blurapp.core.photo_checks import WORKING_BYTES_PER_PIXEL, available_memory
+    from blurapp.core.media.photo_checks import WORKING_BYTES_PER_PIXEL, available_memory
 
     available = available_memory()
     if available is None:

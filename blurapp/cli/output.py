@@ -66,14 +66,14 @@ def silence_stdout() -> None:
 
 def source_photo(path: Path | None) -> Path:
     """The photo a command works on: the one named, or the bundled sample."""
-    from blurapp.core.sample import sample_photo_path
+    from blurapp.core.media.sample import sample_photo_path
 
     return path if path is not None else sample_photo_path()
 
 
 def load(path: Path, *, color: bool = False):
-    from blurapp.core.photo import load_photo
-    from blurapp.core.photo_checks import PhotoError
+    from blurapp.core.media.photo import load_photo
+    from blurapp.core.media.photo_checks import PhotoError
 
     try:
         return load_photo(path, color=color)
@@ -91,7 +91,7 @@ def grey_note(color: bool, has_colour: Callable[[], bool]) -> str | None:
 
 
 def note_short_kernel(args: argparse.Namespace) -> None:
-    from blurapp.core.figures import short_kernel_note
+    from blurapp.core.report.figures import short_kernel_note
 
     note = short_kernel_note(args.spec.size, args.spec.sigma)
     if note is not None:

@@ -3,13 +3,6 @@
 jax is imported lazily, only by the functions that run the JAX engine.
 """
 
-from blurapp.core.comparison import (
-    TOLERANCE,
-    ComparisonResult,
-    compare,
-    difference_picture,
-    max_abs_difference,
-)
 from blurapp.core.engines import (
     DEFAULT_ENGINES,
     REFERENCE_ENGINE,
@@ -23,6 +16,7 @@ from blurapp.core.engines import (
 from blurapp.core.engines.jax_eager_engine import blur_jax_eager
 from blurapp.core.engines.jax_engine import JaxUnavailableError, blur_jax
 from blurapp.core.engines.numpy_engine import blur_numpy
+from blurapp.core.engines.runs import BlurCancelled, Call, Compilation, EngineRun, FirstCall
 from blurapp.core.kernel import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
@@ -39,11 +33,17 @@ from blurapp.core.kernel import (
     gaussian_kernel_1d,
     kernel_for,
 )
-from blurapp.core.photo import Photo, load_grayscale, load_photo
-from blurapp.core.photo_checks import PhotoError
-from blurapp.core.runs import BlurCancelled, Call, Compilation, EngineRun, FirstCall
-from blurapp.core.sample import sample_photo_path
-from blurapp.core.saving import OutputError, save_output, to_8bit, write_atomically
+from blurapp.core.measuring.comparison import (
+    TOLERANCE,
+    ComparisonResult,
+    compare,
+    difference_picture,
+    max_abs_difference,
+)
+from blurapp.core.media.photo import Photo, load_grayscale, load_photo
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.media.sample import sample_photo_path
+from blurapp.core.media.saving import OutputError, save_output, to_8bit, write_atomically
 
 __all__ = [
     "ALGORITHMS",

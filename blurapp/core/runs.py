@@ -1,154 +1,31 @@
-"""What one engine's run gives back: its output and its timings, the same shape for every engine."""
+"""The names a plugin written for BlurApp 0.1 imports from here, as its documentation showed
+(`from blurapp.core.runs import Call, FirstCall`). They live in blurapp.core.engines.runs; a new
+plugin imports them from blurapp.core.engines, beside Engine."""
 
-from __future__ import annotations
+from blurapp.core.engines.runs import (
+    BlurCancelled,
+    BlurredFrames,
+    Call,
+    Cancelled,
+    Compilation,
+    EngineRun,
+    FirstCall,
+    PaidFirstCall,
+    Payer,
+    Progress,
+    check_cancelled,
+)
 
-import statistics
-from collections.abc import Callable
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import NamedTuple
-
-import numpy as np
-
-Progress = Callable[[int, int], None]  # (taps done, taps in all)
-Cancelled = Callable[[], bool]
-
-
-class BlurCancelled(Exception):
-    """The caller asked the blur to stop before it finished."""
-
-
-class Compilation(StrEnum):
-    """How a compiled engine's first call got its program."""
-
-    COMPILED = "compiled"  # traced and compiled now
-    FROM_CACHE = "from cache"  # loaded from the persistent compilation cache on disk
-    REUSED = "already compiled"  # compiled earlier in this session
-
-
-class Payer(StrEnum):
-    """What made a program's first call: whoever did paid its compilation."""
-
-    LIVE_PREVIEW = "live preview"
-    RUN = "run"
-    SWEEP = "sweep"
-
-
-class PaidFirstCall(NamedTuple):
-    """What a program's first call cost (with its compilation, or its load from the cache),
-    and who paid it: what a later call that found it compiled shows as its first call."""
-
-    seconds: float
-    compilation: Compilation  # COMPILED or FROM_CACHE
-    paid_by: Payer
-
-
-class Call(NamedTuple):
-    """One steady call of an engine, timed: the blur itself and, on a device, the copies of
-    the photo to it and of the result back (None for an engine that copies nothing)."""
-
-    seconds: float
-    to_device_seconds: float | None = None
-    from_device_seconds: float | None = None
-
-    @property
-    def end_to_end_seconds(self) -> float:
-        return self.seconds + (self.to_device_seconds or 0.0) + (self.from_device_seconds or 0.0)
-
-
-@dataclass(frozen=True, eq=False)
-class FirstCall:
-    """An engine's first call on an image, done: its output and figures, and `again()`, which
-    times one more call of the same blur (see blurapp.core.timing)."""
-
-    output: np.ndarray
-    again: Callable[[], Call]
-    seconds: float  # with compilation, for an engine that compiles
-    device: str = "cpu"
-    compilation: Compilation | None = None  # None: the engine compiles nothing
-    to_device_seconds: float | None = None
-    from_device_seconds: float | None = None
-
-
-class BlurredFrames(NamedTuple):
-    """A batch of frames blurred in one call (blurapp.core.engines.engine.FramesCall): the
-    outputs, frames × height × width (× 3), and the call's times, its copies apart."""
-
-    output: np.ndarray
-    call: Call
-    device: str = "cpu"
-    # How a compiled engine got the program for this batch's shape (REUSED once it has it);
-    # None: the engine compiles nothing.
-    compilation: Compilation | None = None
-
-
-@dataclass(frozen=True, eq=False)
-class EngineRun:
-    """One engine's blur of one image: the output, and every figure timed on its own.
-
-    `seconds` is the steady time: the median of `repeat_seconds`, every steady sample timed (a
-    sample is one call, or for a quick engine the mean of `calls_per_sample` calls in a row).
-    Engines on a device time their copies apart; a compiled engine its first call.
-    """
-
-    output: np.ndarray
-    repeat_seconds: tuple[float, ...]
-    device: str = "cpu"
-    first_call_seconds: float | None = None  # with compilation, or just the run when reused
-    compilation: Compilation | None = None  # None: the engine compiles nothing
-    to_device_seconds: float | None = None  # the median copy (the first call's, if no steady)
-    from_device_seconds: float | None = None
-    # Each steady call with its copies; empty for an engine that copies nothing.
-    end_to_end_repeat_seconds: tuple[float, ...] = ()
-    # A quick engine's steady figures are samples, each the mean of this many calls in a row.
-    calls_per_sample: int = 1
-    # The wall-clock and the process's CPU seconds of the timed samples, measured around them
-    # (copies included): a busy machine shows in the wall time running ahead of the CPU's.
-    calls_wall_seconds: float = 0.0
-    calls_cpu_seconds: float = 0.0
-
-    @property
-    def seconds(self) -> float:
-        """The median steady time; the first call's when no steady call was timed."""
-        if not self.repeat_seconds:
-            return self.first_call_seconds or 0.0
-        return statistics.median(self.repeat_seconds)
-
-    @property
-    def end_to_end_seconds(self) -> float:
-        """The median steady call with its copies to and from the device; for an engine that
-        copies nothing, its steady time. Without steady calls: the first call with its copies."""
-        if self.end_to_end_repeat_seconds:
-            return statistics.median(self.end_to_end_repeat_seconds)
-        copies = (self.to_device_seconds or 0.0) + (self.from_device_seconds or 0.0)
-        return self.seconds + copies if not self.repeat_seconds else self.seconds
-
-    @property
-    def quartiles(self) -> tuple[float, float]:
-        """The steady calls' spread: the first and third quartile (both the one time when
-        only one call was timed)."""
-        times = self.repeat_seconds or (self.seconds,)
-        if len(times) == 1:
-            return times[0], times[0]
-        first, _, third = statistics.quantiles(times, n=4, method="inclusive")
-        return first, third
-
-    @property
-    def spread(self) -> float | None:
-        """The middle half of the steady samples as a fraction of their median (None: fewer
-        than two, or a median of 0)."""
-        if len(self.repeat_seconds) < 2 or self.seconds <= 0:
-            return None
-        low, high = self.quartiles
-        return (high - low) / self.seconds
-
-    @property
-    def compiled(self) -> bool:
-        """Whether the first call had to get a program (compile it, or load it from disk)."""
-        return self.compilation is not None and self.compilation is not Compilation.REUSED
-
-
-def check_cancelled(cancelled: Cancelled | None) -> None:
-    """Raise BlurCancelled when the caller has asked to stop."""
-    if cancelled is not None and cancelled():
-        raise BlurCancelled
+__all__ = [
+    "BlurCancelled",
+    "BlurredFrames",
+    "Call",
+    "Cancelled",
+    "Compilation",
+    "EngineRun",
+    "FirstCall",
+    "PaidFirstCall",
+    "Payer",
+    "Progress",
+    "check_cancelled",
+]

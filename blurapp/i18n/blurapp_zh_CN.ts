@@ -32,170 +32,170 @@
 <context>
     <name>BlurControls</name>
     <message>
-        <location filename="../ui/side_panel.py" line="44"/>
+        <location filename="../ui/side_panel.py" line="50"/>
         <source>Gaussian blur</source>
         <translation>高斯模糊</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="47"/>
+        <location filename="../ui/side_panel.py" line="53"/>
         <source>Kernel size in pixels: odd, so the kernel has a centre</source>
         <translation>卷积核尺寸（像素）：须为奇数，使卷积核有中心</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="48"/>
+        <location filename="../ui/side_panel.py" line="54"/>
         <source>a&amp;uto</source>
         <translation>自动(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="49"/>
+        <location filename="../ui/side_panel.py" line="55"/>
         <source>Choose the size from sigma: 2·ceil(3σ)+1</source>
         <translation>按 sigma 选择尺寸：2·ceil(3σ)+1</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="64"/>
+        <location filename="../ui/side_panel.py" line="70"/>
         <source>2-D: the tutorial&apos;s k × k taps. Separable: k taps along the rows, then k down the columns: the same blur in 2k taps instead of k².</source>
         <translation>二维：教程中的 k × k 次采样。可分离：先沿行 k 次，再沿列 k 次：以 2k 次代替 k² 次得到同样的模糊。</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="68"/>
+        <location filename="../ui/side_panel.py" line="74"/>
         <source>Blur in co&amp;lour</source>
         <translation>彩色模糊(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="71"/>
+        <location filename="../ui/side_panel.py" line="77"/>
         <source>Blur each of red, green and blue (three times the work). Off: the photo is blurred in grey, as in the tutorial.</source>
         <translation>分别模糊红、绿、蓝三个通道（工作量为三倍）。关闭时：照片按教程的做法以灰度模糊。</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="81"/>
+        <location filename="../ui/side_panel.py" line="87"/>
         <source>Time {engine}</source>
         <translation>计时 {engine}</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="83"/>
+        <location filename="../ui/side_panel.py" line="89"/>
         <source>The reference: every other engine is compared with it</source>
         <translation>参照：其他每个引擎都与它比较</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="90"/>
-        <location filename="../ui/side_panel.py" line="145"/>
+        <location filename="../ui/side_panel.py" line="96"/>
+        <location filename="../ui/side_panel.py" line="152"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="92"/>
+        <location filename="../ui/side_panel.py" line="98"/>
         <source>Blur with the chosen engines (Ctrl+R)</source>
         <translation>用所选引擎进行模糊（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="94"/>
-        <location filename="../ui/side_panel.py" line="146"/>
+        <location filename="../ui/side_panel.py" line="100"/>
+        <location filename="../ui/side_panel.py" line="153"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="95"/>
+        <location filename="../ui/side_panel.py" line="101"/>
         <source>Stop the run in progress (Esc)</source>
         <translation>停止正在进行的运行（Esc）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="107"/>
+        <location filename="../ui/side_panel.py" line="113"/>
         <source>&amp;Kernel size</source>
         <translation>卷积核尺寸(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="108"/>
+        <location filename="../ui/side_panel.py" line="114"/>
         <source>&amp;Sigma</source>
         <translation>Sigma(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="109"/>
-        <location filename="../ui/side_panel.py" line="149"/>
+        <location filename="../ui/side_panel.py" line="115"/>
+        <location filename="../ui/side_panel.py" line="156"/>
         <source>Kernel used</source>
         <translation>实际卷积核</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="110"/>
+        <location filename="../ui/side_panel.py" line="116"/>
         <source>Algori&amp;thm</source>
         <translation>算法(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="111"/>
+        <location filename="../ui/side_panel.py" line="117"/>
         <source>Colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="112"/>
+        <location filename="../ui/side_panel.py" line="118"/>
         <source>E&amp;ngines</source>
         <translation>引擎(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="113"/>
+        <location filename="../ui/side_panel.py" line="119"/>
         <source>Sho&amp;w</source>
         <translation>显示(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="132"/>
+        <location filename="../ui/side_panel.py" line="139"/>
         <source>Gaussian sigma in pixels</source>
         <translation>高斯 sigma（像素）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="134"/>
+        <location filename="../ui/side_panel.py" line="141"/>
         <source>Kernel size</source>
         <translation>卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="135"/>
+        <location filename="../ui/side_panel.py" line="142"/>
         <source>Automatic kernel size</source>
         <translation>自动卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="136"/>
+        <location filename="../ui/side_panel.py" line="143"/>
         <source>Sigma</source>
         <translation>Sigma</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="137"/>
+        <location filename="../ui/side_panel.py" line="144"/>
         <source>Sigma slider</source>
         <translation>Sigma 滑块</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="138"/>
+        <location filename="../ui/side_panel.py" line="145"/>
         <source>Algorithm</source>
         <translation>算法</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="139"/>
+        <location filename="../ui/side_panel.py" line="146"/>
         <source>Blur in colour</source>
         <translation>彩色模糊</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="142"/>
+        <location filename="../ui/side_panel.py" line="149"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="143"/>
+        <location filename="../ui/side_panel.py" line="150"/>
         <source>What the panes show: results, original or difference</source>
         <translation>窗格显示的内容：结果、原图或差异</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="150"/>
+        <location filename="../ui/side_panel.py" line="157"/>
         <source>The kernel size a run will use</source>
         <translation>运行时将使用的卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="152"/>
+        <location filename="../ui/side_panel.py" line="159"/>
         <source>Notes on the parameters</source>
         <translation>参数说明</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="159"/>
+        <location filename="../ui/side_panel.py" line="166"/>
         <source>Time this engine in each run, beside the reference</source>
         <translation>每次运行时与参照一起为此引擎计时</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="236"/>
+        <location filename="../ui/side_panel.py" line="243"/>
         <source>A pane shows {engine}, so every run times it: choose another engine for the pane to untick it</source>
         <translation>有一个窗格显示 {engine}，因此每次运行都会为它计时：为该窗格选择其他引擎后才能取消勾选</translation>
     </message>
@@ -291,7 +291,7 @@
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/engines/numpy_engine.py" line="233"/>
+        <location filename="../core/engines/numpy_engine.py" line="231"/>
         <source>NumPy, tutorial loop</source>
         <translation>NumPy，教程中的循环</translation>
     </message>
@@ -309,152 +309,152 @@
 <context>
     <name>Figures</name>
     <message>
-        <location filename="../core/figures.py" line="66"/>
+        <location filename="../core/report/figures.py" line="66"/>
         <source>image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="67"/>
+        <location filename="../core/report/figures.py" line="67"/>
         <source>kernel</source>
         <translation>卷积核</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="68"/>
+        <location filename="../core/report/figures.py" line="68"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="69"/>
+        <location filename="../core/report/figures.py" line="69"/>
         <source>JAX first call</source>
         <translation>JAX 首次调用</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="70"/>
+        <location filename="../core/report/figures.py" line="70"/>
         <source>JAX steady</source>
         <translation>JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="71"/>
+        <location filename="../core/report/figures.py" line="71"/>
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="72"/>
+        <location filename="../core/report/figures.py" line="72"/>
         <source>end-to-end speedup</source>
         <translation>端到端加速比</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="73"/>
+        <location filename="../core/report/figures.py" line="73"/>
         <source>transfers</source>
         <translation>数据传输</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="74"/>
+        <location filename="../core/report/figures.py" line="74"/>
         <source>max abs diff</source>
         <translation>最大绝对误差</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="75"/>
+        <location filename="../core/report/figures.py" line="75"/>
         <source>device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="76"/>
+        <location filename="../core/report/figures.py" line="76"/>
         <source>JAX</source>
         <translation>JAX</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="77"/>
+        <location filename="../core/report/figures.py" line="77"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="78"/>
+        <location filename="../core/report/figures.py" line="78"/>
         <source>copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="79"/>
+        <location filename="../core/report/figures.py" line="79"/>
         <source>vs copy</source>
         <translation>相对复制</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="114"/>
+        <location filename="../core/report/figures.py" line="114"/>
         <source>includes compilation</source>
         <translation>含编译时间</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="115"/>
+        <location filename="../core/report/figures.py" line="115"/>
         <source>program loaded from the compilation cache</source>
         <translation>程序取自编译缓存</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="118"/>
+        <location filename="../core/report/figures.py" line="118"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="124"/>
+        <location filename="../core/report/figures.py" line="124"/>
         <source>compiled during the live preview</source>
         <translation>在实时预览中编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="127"/>
+        <location filename="../core/report/figures.py" line="127"/>
         <source>compiled during an earlier Run</source>
         <translation>在先前的运行中编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="130"/>
+        <location filename="../core/report/figures.py" line="130"/>
         <source>compiled during the sweep</source>
         <translation>在规模扫描中编译</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="131"/>
+        <location filename="../core/report/figures.py" line="131"/>
         <source>loaded from the compilation cache during the live preview</source>
         <translation>在实时预览中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="134"/>
+        <location filename="../core/report/figures.py" line="134"/>
         <source>loaded from the compilation cache during an earlier Run</source>
         <translation>在先前的运行中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="137"/>
+        <location filename="../core/report/figures.py" line="137"/>
         <source>loaded from the compilation cache during the sweep</source>
         <translation>在规模扫描中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/chart_bars.py" line="18"/>
+        <location filename="../core/report/chart_bars.py" line="56"/>
         <source>JAX first call (live preview)</source>
         <translation>JAX 首次调用（实时预览）</translation>
     </message>
     <message>
-        <location filename="../core/chart_bars.py" line="19"/>
+        <location filename="../core/report/chart_bars.py" line="57"/>
         <source>JAX first call (earlier Run)</source>
         <translation>JAX 首次调用（先前的运行）</translation>
     </message>
     <message>
-        <location filename="../core/chart_bars.py" line="20"/>
+        <location filename="../core/report/chart_bars.py" line="58"/>
         <source>JAX first call (sweep)</source>
         <translation>JAX 首次调用（规模扫描）</translation>
     </message>
     <message>
-        <location filename="../core/chart_bars.py" line="23"/>
+        <location filename="../core/report/chart_bars.py" line="61"/>
         <source>JAX first call (compiled before)</source>
         <translation>JAX 首次调用（此前已编译）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="160"/>
+        <location filename="../core/report/figures.py" line="160"/>
         <source>this Run&apos;s first call {own}</source>
         <translation>本次运行的首次调用 {own}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="259"/>
+        <location filename="../core/report/figures.py" line="259"/>
         <source>({levels} of {count} levels), within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="261"/>
+        <location filename="../core/report/figures.py" line="261"/>
         <source>({levels} of {count} levels), NOT within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
@@ -469,180 +469,180 @@
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="177"/>
+        <location filename="../core/report/figures.py" line="177"/>
         <source>the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ</source>
         <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="220"/>
+        <location filename="../core/report/figures.py" line="220"/>
         <source>median of {count} samples of {number} calls, middle half {low}–{high}</source>
         <translation>{count} 个样本（每个为连续 {number} 次调用的平均）的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="226"/>
+        <location filename="../core/report/figures.py" line="226"/>
         <source>median of {count}, middle half {low}–{high}</source>
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="24"/>
+        <location filename="../core/report/clip_figures.py" line="24"/>
         <source>clip</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="25"/>
+        <location filename="../core/report/clip_figures.py" line="25"/>
         <source>end to end</source>
         <translation>端到端</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="26"/>
+        <location filename="../core/report/clip_figures.py" line="26"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="53"/>
-        <location filename="../core/figures.py" line="290"/>
+        <location filename="../core/report/clip_figures.py" line="53"/>
+        <location filename="../core/report/figures.py" line="290"/>
         <source>these times cannot be trusted</source>
         <translation>这些耗时不可信</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="57"/>
+        <location filename="../core/report/clip_figures.py" line="57"/>
         <source>timed over the {frames} frames that decoded: {problem}</source>
         <translation>仅对已解码的 {frames} 帧计时：{problem}</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="68"/>
+        <location filename="../core/report/clip_figures.py" line="68"/>
         <source>grey</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="71"/>
+        <location filename="../core/report/clip_figures.py" line="71"/>
         <source>{frames} frames from frame {start}, {rate} frames/s</source>
         <translation>从第 {start} 帧起共 {frames} 帧，{rate} 帧/秒</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="93"/>
+        <location filename="../core/report/clip_figures.py" line="95"/>
         <source>{time} a frame</source>
         <translation>每帧 {time}</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="97"/>
+        <location filename="../core/report/clip_figures.py" line="99"/>
         <source>median of {count} passes, middle half {low}–{high}</source>
         <translation>{count} 遍的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="119"/>
+        <location filename="../core/report/clip_figures.py" line="121"/>
         <source>({time} a frame, reading the clip and copies counted)</source>
         <translation>（每帧 {time}，含读取片段与数据复制）</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="139"/>
+        <location filename="../core/report/clip_figures.py" line="141"/>
         <source>one frame a call</source>
         <translation>每次调用一帧</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="141"/>
+        <location filename="../core/report/clip_figures.py" line="143"/>
         <source>{size} frames a call</source>
         <translation>每次调用 {size} 帧</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="148"/>
+        <location filename="../core/report/clip_figures.py" line="150"/>
         <source>(tried {sizes} frames/s)</source>
         <translation>（已试：{sizes} 帧/秒）</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="159"/>
+        <location filename="../core/report/clip_figures.py" line="161"/>
         <source>(the blur alone)</source>
         <translation>（仅模糊本身）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="300"/>
+        <location filename="../core/report/figures.py" line="300"/>
         <source>{time} on {device}, {bandwidth}</source>
         <translation>{device} 上 {time}，{bandwidth}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="310"/>
+        <location filename="../core/report/figures.py" line="310"/>
         <source>the image read once and written once: the least any blur can take</source>
         <translation>图像读一次、写一次：任何模糊都至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="322"/>
+        <location filename="../core/report/figures.py" line="322"/>
         <source>{engines}: the time of one copy of the image</source>
         <translation>{engines}：以复制一次图像的耗时为单位</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="66"/>
-        <location filename="../core/figures.py" line="343"/>
+        <location filename="../core/report/clip_figures.py" line="66"/>
+        <location filename="../core/report/figures.py" line="350"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="396"/>
+        <location filename="../core/report/figures.py" line="408"/>
         <source>(the largest over the {channels} channels)</source>
         <translation>（{channels} 个通道中的最大值）</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="404"/>
+        <location filename="../core/report/figures.py" line="416"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="406"/>
+        <location filename="../core/report/figures.py" line="418"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="409"/>
+        <location filename="../core/report/figures.py" line="421"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="458"/>
+        <location filename="../core/report/figures.py" line="470"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="460"/>
+        <location filename="../core/report/figures.py" line="472"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/figures.py" line="464"/>
+        <location filename="../core/report/figures.py" line="476"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
-        <location filename="../core/clip_figures.py" line="89"/>
-        <location filename="../core/figures.py" line="390"/>
+        <location filename="../core/report/clip_figures.py" line="89"/>
+        <location filename="../core/report/figures.py" line="402"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="167"/>
+        <location filename="../core/measuring/contention.py" line="173"/>
         <source>another program was using the CPU</source>
         <translation>另一个程序正在占用 CPU</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="169"/>
+        <location filename="../core/measuring/contention.py" line="175"/>
         <source>the times of the calls varied widely</source>
         <translation>各次调用的耗时差异很大</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="174"/>
+        <location filename="../core/measuring/contention.py" line="180"/>
         <source>{engine}&apos;s calls took {ratio}× their CPU time</source>
         <translation>{engine} 的调用耗时是其 CPU 时间的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="179"/>
+        <location filename="../core/measuring/contention.py" line="185"/>
         <source>other programs kept {used} of the {cores} cores busy</source>
         <translation>其他程序占用了 {cores} 个核心中的 {used} 个</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="185"/>
+        <location filename="../core/measuring/contention.py" line="191"/>
         <source>the middle half of {engine}&apos;s calls spans {spread} of their median</source>
         <translation>{engine} 中间一半调用的耗时跨度为其中位数的 {spread}</translation>
     </message>
     <message>
-        <location filename="../core/contention.py" line="191"/>
+        <location filename="../core/measuring/contention.py" line="197"/>
         <source>load {load} on {cores} cores</source>
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
@@ -650,17 +650,17 @@
 <context>
     <name>FiguresPanel</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="306"/>
+        <location filename="../ui/figures_panel.py" line="313"/>
         <source>Figures</source>
         <translation>测量数据</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="316"/>
+        <location filename="../ui/figures_panel.py" line="323"/>
         <source>Time per blur (ms)</source>
         <translation>每次模糊的耗时（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="436"/>
+        <location filename="../ui/figures_panel.py" line="443"/>
         <source>Out of date: {reason}</source>
         <translation>已过期：{reason}</translation>
     </message>
@@ -668,143 +668,143 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../app/jobs.py" line="223"/>
+        <location filename="../app/jobs.py" line="221"/>
         <location filename="../app/clip_jobs.py" line="79"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="165"/>
+        <location filename="../core/media/photo.py" line="183"/>
         <location filename="../scale/tiled_read.py" line="249"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="171"/>
-        <location filename="../core/clip_files.py" line="363"/>
+        <location filename="../core/media/photo.py" line="189"/>
+        <location filename="../core/media/clip_files.py" line="373"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="178"/>
-        <location filename="../core/clip_files.py" line="372"/>
+        <location filename="../core/media/photo.py" line="196"/>
+        <location filename="../core/media/clip_files.py" line="382"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="182"/>
+        <location filename="../core/media/photo.py" line="200"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
     <message>
-        <location filename="../core/photo_checks.py" line="127"/>
+        <location filename="../core/media/photo_checks.py" line="122"/>
         <source>the file is damaged or not a valid image ({reason})</source>
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="190"/>
-        <location filename="../core/clip_checks.py" line="34"/>
+        <location filename="../core/media/photo.py" line="208"/>
+        <location filename="../core/media/clip_checks.py" line="34"/>
         <location filename="../scale/tiled_read.py" line="243"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
     </message>
     <message>
-        <location filename="../core/photo_checks.py" line="53"/>
+        <location filename="../core/media/photo_checks.py" line="48"/>
         <source>the image is {width} × {height} pixels ({megapixels} MP); blurring it needs about {needed} GB of memory, but only {available} GB is available</source>
         <translation>图像为 {width} × {height} 像素（{megapixels} 百万像素）；模糊它约需 {needed} GB 内存，但只有 {available} GB 可用</translation>
     </message>
     <message>
-        <location filename="../core/photo_checks.py" line="73"/>
+        <location filename="../core/media/photo_checks.py" line="68"/>
         <source>this is a folder, not an image file</source>
         <translation>这是文件夹，不是图像文件</translation>
     </message>
     <message>
-        <location filename="../core/photo_checks.py" line="77"/>
+        <location filename="../core/media/photo_checks.py" line="72"/>
         <location filename="../scale/zarr_store.py" line="139"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
     <message>
-        <location filename="../core/photo_checks.py" line="79"/>
-        <location filename="../scale/batch_plan.py" line="178"/>
+        <location filename="../core/media/photo_checks.py" line="74"/>
+        <location filename="../scale/batch_plan.py" line="169"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/photo.py" line="127"/>
+        <location filename="../core/media/photo.py" line="148"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
     <message>
-        <location filename="../core/photo_checks.py" line="95"/>
+        <location filename="../core/media/photo_checks.py" line="90"/>
         <source>the file cannot hold the image its header declares (it gives {counts} byte counts for {pieces} strips or tiles)</source>
         <translation>文件装不下其文件头声明的图像（{pieces} 个条带或图块只给出 {counts} 个字节数）</translation>
     </message>
     <message>
-        <location filename="../core/photo_checks.py" line="107"/>
+        <location filename="../core/media/photo_checks.py" line="102"/>
         <source>the file cannot hold the image its header declares ({empty} of its {pieces} strips or tiles hold no bytes)</source>
         <translation>文件装不下其文件头声明的图像（{pieces} 个条带或图块中有 {empty} 个没有任何字节）</translation>
     </message>
     <message>
-        <location filename="../core/photo_checks.py" line="118"/>
-        <location filename="../core/photo_checks.py" line="137"/>
+        <location filename="../core/media/photo_checks.py" line="113"/>
+        <location filename="../core/media/photo_checks.py" line="132"/>
         <source>the file is truncated (it ends before the image does)</source>
         <translation>文件不完整（在图像结束之前就结束了）</translation>
     </message>
     <message>
-        <location filename="../core/photo_checks.py" line="142"/>
+        <location filename="../core/media/photo_checks.py" line="137"/>
         <source>permission denied</source>
         <translation>权限不足</translation>
     </message>
     <message>
-        <location filename="../core/photo_checks.py" line="143"/>
+        <location filename="../core/media/photo_checks.py" line="138"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="205"/>
+        <location filename="../core/media/saving.py" line="205"/>
         <source>this is a folder; give a file name</source>
         <translation>这是文件夹；请给出文件名</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="210"/>
+        <location filename="../core/media/saving.py" line="210"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="231"/>
+        <location filename="../core/media/saving.py" line="231"/>
         <source>this is not a regular file (a pipe, a device or a socket); give the name of a file to write</source>
         <translation>这不是普通文件（而是管道、设备或套接字）；请给出要写入的文件名</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="250"/>
+        <location filename="../core/media/saving.py" line="250"/>
         <source>the file name is too long for the file system; choose a shorter one</source>
         <translation>文件名对文件系统来说太长；请选择更短的名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="277"/>
+        <location filename="../core/media/saving.py" line="278"/>
         <source>this is the photo being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的照片；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="298"/>
-        <location filename="../core/clip_saving.py" line="67"/>
+        <location filename="../core/media/saving.py" line="300"/>
+        <location filename="../core/media/clip_saving.py" line="78"/>
         <source>unknown output format {extension}; use {accepted}</source>
         <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="85"/>
+        <location filename="../core/media/saving.py" line="85"/>
         <source>cannot write in {folder}: {reason}</source>
         <translation>无法写入 {folder}：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="110"/>
-        <location filename="../core/saving.py" line="256"/>
+        <location filename="../core/media/saving.py" line="110"/>
+        <location filename="../core/media/saving.py" line="256"/>
         <source>the file could not be written: {reason}</source>
         <translation>无法写入文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/saving.py" line="353"/>
+        <location filename="../core/media/saving.py" line="355"/>
         <source>{format} cannot store this image: {reason}</source>
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
@@ -829,12 +829,12 @@
         <translation>磁盘空间不足：它约需 {needed} GB，而只有 {free} GB 可用</translation>
     </message>
     <message>
-        <location filename="../scale/batch_plan.py" line="297"/>
+        <location filename="../scale/batch_plan.py" line="288"/>
         <source>this is one of the photos being blurred ({source}); BlurApp never writes over an input, choose another output folder</source>
         <translation>这是正在模糊的照片之一（{source}）；BlurApp 从不覆盖输入文件，请选择其他输出文件夹</translation>
     </message>
     <message>
-        <location filename="../scale/batch_plan.py" line="309"/>
+        <location filename="../scale/batch_plan.py" line="300"/>
         <source>{other} is written here already; {source} was not blurred (rename one of them)</source>
         <translation>{other} 已写入此处；{source} 未被模糊（请重命名其中之一）</translation>
     </message>
@@ -849,103 +849,103 @@
         <translation>它的每个分块（{segment}）为 {width} × {height} 像素，须整块解码：本机 {threads} 个线程各解码一块约需 {needed} GB，而可用内存只有 {available} GB</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="74"/>
+        <location filename="../core/media/clip_saving.py" line="85"/>
         <source>a codec can be chosen for video only ({videos}), not {extension}</source>
         <translation>只有视频（{videos}）可以选择编码器，{extension} 不行</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="86"/>
+        <location filename="../core/media/clip_saving.py" line="96"/>
         <source>this is the clip being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的片段；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="108"/>
+        <location filename="../core/media/clip_saving.py" line="118"/>
         <source>this FFmpeg has no video encoder named {codec} (it is PyAV {version}&apos;s)</source>
         <translation>此 FFmpeg 没有名为 {codec} 的视频编码器（它随 PyAV {version} 提供）</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="142"/>
+        <location filename="../core/media/clip_saving.py" line="152"/>
         <source>{format} keeps every frame in memory until it is written: {frames} frames need about {needed} GB and {available} GB is available; write a video (.mp4, .mkv) instead</source>
         <translation>{format} 在写入前会把每一帧都保存在内存中：{frames} 帧约需 {needed} GB，而只有 {available} GB 可用；请改为写入视频（.mp4、.mkv）</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="186"/>
+        <location filename="../core/media/clip_saving.py" line="196"/>
         <source>frame {frame} is an array of {shape}, not of the clip&apos;s {expected} (height × width × colours)</source>
         <translation>第 {frame} 帧是 {shape} 的数组，而不是片段的 {expected}（高 × 宽 × 颜色）</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="206"/>
+        <location filename="../core/media/clip_saving.py" line="216"/>
         <source>only {written} of the {count} frames of {source} were blurred; nothing was written</source>
         <translation>{source} 的 {count} 帧中只模糊了 {written} 帧；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="219"/>
+        <location filename="../core/media/clip_saving.py" line="229"/>
         <source>{stored} of the {written} frames blurred were stored; nothing was written</source>
         <translation>已模糊的 {written} 帧中只保存了 {stored} 帧；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="300"/>
-        <location filename="../core/clip_saving.py" line="366"/>
+        <location filename="../core/media/clip_saving.py" line="311"/>
+        <location filename="../core/media/clip_saving.py" line="377"/>
         <source>{format} cannot store this clip: {reason}</source>
         <translation>{format} 无法保存此片段：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/clip_saving.py" line="350"/>
+        <location filename="../core/media/clip_saving.py" line="361"/>
         <source>the clip has no frames</source>
         <translation>片段没有任何帧</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="31"/>
+        <location filename="../core/media/clip_video.py" line="33"/>
         <source>reading and writing video needs PyAV, which is not installed: {how}</source>
         <translation>读写视频需要 PyAV，但它尚未安装：{how}</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="88"/>
+        <location filename="../core/media/clip_video.py" line="92"/>
         <source>the file has no video stream (only {streams})</source>
         <translation>文件没有视频流（只有 {streams}）</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="105"/>
+        <location filename="../core/media/clip_video.py" line="109"/>
         <source>this is not a video BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的视频（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/clip_video.py" line="156"/>
+        <location filename="../core/media/clip_video.py" line="164"/>
         <source>the clip is closed</source>
         <translation>片段已关闭</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="100"/>
+        <location filename="../core/media/clip_files.py" line="100"/>
         <source>this is not a clip BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的片段</translation>
     </message>
     <message>
-        <location filename="../core/clip_checks.py" line="39"/>
+        <location filename="../core/media/clip_checks.py" line="39"/>
         <source>its frames are {width} × {height} pixels, too large to open safely (over {limit} pixels)</source>
         <translation>它的帧为 {width} × {height} 像素，过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
-        <location filename="../core/clip_checks.py" line="55"/>
+        <location filename="../core/media/clip_checks.py" line="55"/>
         <source>the clip stops at frame {frame}: {reason}</source>
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="162"/>
+        <location filename="../core/media/clip_files.py" line="172"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/clip_files.py" line="210"/>
+        <location filename="../core/media/clip_files.py" line="220"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/camera.py" line="140"/>
+        <location filename="../ui/camera.py" line="141"/>
         <source>the camera went away</source>
         <translation>摄像头已断开</translation>
     </message>
     <message>
-        <location filename="../ui/camera.py" line="147"/>
+        <location filename="../ui/camera.py" line="148"/>
         <source>the camera&apos;s frames changed size to {width} × {height}</source>
         <translation>摄像头的帧尺寸变为 {width} × {height}</translation>
     </message>
@@ -1145,17 +1145,17 @@
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/window_layout.py" line="152"/>
+        <location filename="../ui/window_layout.py" line="155"/>
         <source>Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%</source>
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="156"/>
+        <location filename="../ui/main_window.py" line="176"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="266"/>
+        <location filename="../app/controller.py" line="263"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
@@ -1170,14 +1170,14 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="354"/>
-        <location filename="../ui/main_window.py" line="364"/>
+        <location filename="../ui/main_window.py" line="376"/>
+        <location filename="../ui/main_window.py" line="386"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="354"/>
-        <location filename="../ui/main_window.py" line="364"/>
+        <location filename="../ui/main_window.py" line="376"/>
+        <location filename="../ui/main_window.py" line="386"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -1187,138 +1187,138 @@
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="116"/>
+        <location filename="../app/controller.py" line="113"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="277"/>
+        <location filename="../app/controller.py" line="274"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="405"/>
+        <location filename="../ui/main_window.py" line="427"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="192"/>
+        <location filename="../app/controller.py" line="189"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="201"/>
+        <location filename="../app/controller.py" line="198"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="213"/>
+        <location filename="../app/controller.py" line="210"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="316"/>
+        <location filename="../app/controller.py" line="309"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="420"/>
+        <location filename="../ui/main_window.py" line="442"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="421"/>
+        <location filename="../ui/main_window.py" line="443"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="39"/>
+        <location filename="../ui/results_saving.py" line="44"/>
         <source>Save Results Made with Different Parameters?</source>
         <translation>保存用不同参数得到的结果？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="40"/>
+        <location filename="../ui/results_saving.py" line="45"/>
         <source>The two results were not made with the same parameters:</source>
         <translation>两个结果不是用相同参数得到的：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="44"/>
+        <location filename="../ui/results_saving.py" line="49"/>
         <source>Each file&apos;s name and description say which parameters made it. Save both?</source>
         <translation>每个文件的名称和说明都注明了所用参数。两个都保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="67"/>
+        <location filename="../ui/results_saving.py" line="72"/>
         <source>Save keeps to the current results ({names}); Save All includes these.</source>
         <translation>“保存”只保存当前结果（{names}）；“全部保存”也包括这些。</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="74"/>
+        <location filename="../ui/results_saving.py" line="79"/>
         <source>None is current: Save All saves them as they are.</source>
         <translation>没有当前结果：“全部保存”按原样保存它们。</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="80"/>
+        <location filename="../ui/results_saving.py" line="85"/>
         <source>Save Out-of-Date Results?</source>
         <translation>保存已过期的结果？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="81"/>
+        <location filename="../ui/results_saving.py" line="86"/>
         <source>These results are out of date:</source>
         <translation>以下结果已过期：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="114"/>
+        <location filename="../ui/results_saving.py" line="119"/>
         <source>Save Results to Folder</source>
         <translation>将结果保存到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="126"/>
-        <location filename="../ui/results_saving.py" line="158"/>
+        <location filename="../ui/results_saving.py" line="131"/>
+        <location filename="../ui/results_saving.py" line="164"/>
         <source>Cannot Save Results</source>
         <translation>无法保存结果</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="136"/>
+        <location filename="../ui/results_saving.py" line="141"/>
         <source>Replace Files?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="137"/>
+        <location filename="../ui/results_saving.py" line="142"/>
         <source>These files already exist in {folder}:</source>
         <translation>以下文件已存在于 {folder}：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="141"/>
+        <location filename="../ui/results_saving.py" line="146"/>
         <source>Replace them?</source>
         <translation>是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="165"/>
+        <location filename="../ui/results_saving.py" line="171"/>
         <source>Saved {files} in {folder}</source>
         <translation>已将 {files} 保存到 {folder}</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="184"/>
+        <location filename="../ui/results_saving.py" line="190"/>
         <source>Copied the {engine} image</source>
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="454"/>
+        <location filename="../ui/menus.py" line="456"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="513"/>
+        <location filename="../ui/main_window.py" line="535"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="157"/>
+        <location filename="../ui/app.py" line="164"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="161"/>
+        <location filename="../ui/app.py" line="168"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
@@ -1348,7 +1348,7 @@
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../ui/camera.py" line="182"/>
+        <location filename="../ui/camera.py" line="183"/>
         <source>Cannot Open the Camera</source>
         <translation>无法打开摄像头</translation>
     </message>
@@ -1397,22 +1397,22 @@
 <context>
     <name>ResultPane</name>
     <message>
-        <location filename="../ui/image_pane.py" line="56"/>
+        <location filename="../ui/image_pane.py" line="58"/>
         <source>The engine this pane shows</source>
         <translation>此窗格显示的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="101"/>
+        <location filename="../ui/image_pane.py" line="103"/>
         <source>Engine of the {engine} pane</source>
         <translation>{engine} 窗格的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="103"/>
+        <location filename="../ui/image_pane.py" line="105"/>
         <source>{engine} image</source>
         <translation>{engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="106"/>
+        <location filename="../ui/image_pane.py" line="108"/>
         <source>{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan; both panes move together</source>
         <translation>{engine}：滚轮或 Ctrl +/− 缩放，拖动或方向键平移；两个窗格同步移动</translation>
     </message>
@@ -1736,37 +1736,37 @@
 <context>
     <name>SweepChart</name>
     <message>
-        <location filename="../ui/sweep_chart.py" line="177"/>
+        <location filename="../ui/sweep_chart.py" line="178"/>
         <source>Press Run: the comparison runs on the photo at each size in turn, and each size is drawn here as it finishes.</source>
         <translation>点击运行：对比会依次在照片的各个尺寸上运行，每个尺寸完成后即绘制在此处。</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="206"/>
+        <location filename="../ui/sweep_chart.py" line="207"/>
         <source>Time per blur (ms, median of steady calls)</source>
         <translation>每次模糊的耗时（毫秒，稳定调用的中位数）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="222"/>
+        <location filename="../ui/sweep_chart.py" line="223"/>
         <source>Speed-up over {reference} ({reference}&apos;s time ÷ the engine&apos;s)</source>
         <translation>相对 {reference} 的加速比（{reference} 的耗时 ÷ 该引擎的耗时）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="237"/>
+        <location filename="../ui/sweep_chart.py" line="238"/>
         <source>Photo size (megapixels, log scale)</source>
         <translation>照片尺寸（百万像素，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="250"/>
+        <location filename="../ui/sweep_chart.py" line="251"/>
         <source>copy of the photo</source>
         <translation>复制照片</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="335"/>
+        <location filename="../ui/sweep_chart.py" line="336"/>
         <source>this photo</source>
         <translation>此照片</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="359"/>
+        <location filename="../ui/sweep_chart.py" line="360"/>
         <source>copy</source>
         <translation>复制</translation>
     </message>
@@ -1790,7 +1790,7 @@
     </message>
     <message>
         <location filename="../ui/sweep_window.py" line="120"/>
-        <location filename="../ui/sweep_window.py" line="212"/>
+        <location filename="../ui/sweep_window.py" line="220"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
@@ -1810,97 +1810,97 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="95"/>
+        <location filename="../app/sweep_state.py" line="107"/>
         <source>{photo}, {size} · kernel {kernel} · {engines}</source>
         <translation>{photo}，{size} · 卷积核 {kernel} · {engines}</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="113"/>
+        <location filename="../app/sweep_state.py" line="125"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="136"/>
+        <location filename="../app/sweep_state.py" line="148"/>
         <source>Stopped after {count} sizes</source>
         <translation>已在完成 {count} 个尺寸后停止</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="212"/>
+        <location filename="../ui/sweep_window.py" line="220"/>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="157"/>
+        <location filename="../app/sweep_state.py" line="169"/>
         <source>{size} done</source>
         <translation>{size} 已完成</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="166"/>
+        <location filename="../app/sweep_state.py" line="178"/>
         <source>Done: {count} sizes</source>
         <translation>完成：{count} 个尺寸</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="176"/>
+        <location filename="../app/sweep_state.py" line="188"/>
         <source>The sweep failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="201"/>
+        <location filename="../app/sweep_state.py" line="213"/>
         <source>this photo</source>
         <translation>此照片</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="204"/>
+        <location filename="../app/sweep_state.py" line="216"/>
         <source>{engine} first call: {sizes}</source>
         <translation>{engine} 首次调用：{sizes}</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="212"/>
+        <location filename="../app/sweep_state.py" line="224"/>
         <source>Sweep Failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="213"/>
+        <location filename="../app/sweep_state.py" line="225"/>
         <source>The sweep stopped: {reason}</source>
         <translation>扫描已停止：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="274"/>
+        <location filename="../ui/sweep_window.py" line="284"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="275"/>
+        <location filename="../ui/sweep_window.py" line="285"/>
         <source>{name} already exists. Do you want to replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="287"/>
+        <location filename="../ui/sweep_window.py" line="297"/>
         <source>Save Sweep Picture</source>
         <translation>保存扫描图表</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="287"/>
+        <location filename="../ui/sweep_window.py" line="297"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="295"/>
+        <location filename="../ui/sweep_window.py" line="305"/>
         <source>Save Sweep as CSV</source>
         <translation>将扫描保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="295"/>
+        <location filename="../ui/sweep_window.py" line="305"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="309"/>
+        <location filename="../ui/sweep_window.py" line="319"/>
         <source>Cannot Save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="311"/>
+        <location filename="../ui/sweep_window.py" line="321"/>
         <source>Saved {name}</source>
         <translation>已保存 {name}</translation>
     </message>
@@ -1975,12 +1975,12 @@ BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打
 <context>
     <name>TimingChart</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="167"/>
+        <location filename="../ui/figures_panel.py" line="169"/>
         <source>Bar length is proportional to time. A bar with a break is too long to draw to scale; its time is printed beside it.</source>
         <translation>条形长度与耗时成正比。带断口的条形太长，无法按比例绘制；其耗时标在旁边。</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="208"/>
+        <location filename="../ui/figures_panel.py" line="210"/>
         <source>Timings appear after a run</source>
         <translation>运行后显示耗时</translation>
     </message>

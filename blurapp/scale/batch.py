@@ -6,7 +6,7 @@ paths; the suffix becomes that of the output format. Every photo is blurred exac
 `blurapp blur` blurs one (the same loading, engine call, bit depth and description), and a
 photo that cannot be read or written is listed with the reason, never stopping the rest.
 
-Outputs are written atomically (blurapp.core.saving), so an output that exists is complete:
+Outputs are written atomically (blurapp.core.media.saving), so an output that exists is complete:
 running the same batch again does only what is missing. Dask and distributed are imported
 only when a batch runs (`pip install 'blurapp[scale]'`).
 """
@@ -26,11 +26,11 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from blurapp.core.blur_file import BlurFailed, blur_to_file
+from blurapp.core.blurring.blur_file import BlurFailed, blur_to_file
 from blurapp.core.engines import DEFAULT_ENGINE, Engine, get_engine
-from blurapp.core.photo import load_photo
-from blurapp.core.photo_checks import PhotoError
-from blurapp.core.saving import OutputError, check_output_path
+from blurapp.core.media.photo import load_photo
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.media.saving import OutputError, check_output_path
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
 from blurapp.scale.batch_plan import BatchError, BatchPlan, Failure, Job

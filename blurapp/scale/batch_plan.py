@@ -2,7 +2,7 @@
 folders hold, its output at the same relative path in the output folder, what is done already,
 and what cannot be blurred (missing inputs, outputs that would replace an input or each other).
 
-A clip (a video, an animated GIF, WebP or PNG, a TIFF stack: blurapp.core.clip_files.is_clip)
+A clip (a video, an animated GIF, WebP or PNG, a TIFF stack: blurapp.core.media.clip_files.is_clip)
 is written as a clip: in its own format where BlurApp writes that format (a lossless FFV1
 Matroska stays one), else as a lossless Matroska (.mkv). The batch's format applies to photos."""
 
@@ -16,10 +16,10 @@ from pathlib import Path
 
 from PIL import Image, ImageFile
 
-from blurapp.core.clip_files import VIDEO_EXTENSIONS, is_clip
-from blurapp.core.clip_saving import clip_output_suffix
-from blurapp.core.photo_checks import PhotoError
-from blurapp.core.saving import OutputError
+from blurapp.core.media.clip_files import VIDEO_EXTENSIONS, is_clip
+from blurapp.core.media.clip_saving import clip_output_suffix
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.media.saving import OutputError
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 from blurapp.scale.tiled_read import is_zarr_folder
 

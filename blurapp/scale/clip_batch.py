@@ -22,14 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from blurapp.core.blur_clip import blur_clip, blur_clip_to_file
-from blurapp.core.blur_file import BlurFailed
-from blurapp.core.clip import ClipInfo
-from blurapp.core.clip_files import open_clip
-from blurapp.core.clip_saving import check_clip_output_path, save_clip
+from blurapp.core.blurring.blur_clip import blur_clip, blur_clip_to_file
+from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.engines import get_engine
-from blurapp.core.photo_checks import PhotoError
-from blurapp.core.saving import OutputError, to_8bit, to_16bit
+from blurapp.core.media.clip import ClipInfo
+from blurapp.core.media.clip_files import open_clip
+from blurapp.core.media.clip_saving import check_clip_output_path, save_clip
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.media.saving import OutputError, to_8bit, to_16bit
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
 from blurapp.scale.batch_plan import Job

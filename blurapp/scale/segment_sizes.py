@@ -16,7 +16,7 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
-from blurapp.core.photo_checks import PhotoError, available_memory
+from blurapp.core.media.photo_checks import PhotoError, available_memory
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # TIFF compressions decoded by an image codec that sizes its output from its own header

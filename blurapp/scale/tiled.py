@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from blurapp.core.engines import DEFAULT_ENGINE
-from blurapp.core.runs import BlurCancelled, Cancelled
-from blurapp.core.saving import OutputError, check_output_path, write_atomically
+from blurapp.core.engines.runs import BlurCancelled, Cancelled
+from blurapp.core.media.saving import OutputError, check_output_path, write_atomically
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 from blurapp.scale.scheduler import (
     computing,
@@ -250,7 +250,7 @@ def _stored_as_levels(layout: Layout, color: bool, levels: type[np.unsignedinteg
 
 
 def _to_levels_block(block: np.ndarray, *, levels: type[np.unsignedinteger]) -> np.ndarray:
-    from blurapp.core.saving import to_8bit, to_16bit
+    from blurapp.core.media.saving import to_8bit, to_16bit
 
     return to_8bit(block) if levels == np.uint8 else to_16bit(block)
 

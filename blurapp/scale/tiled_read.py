@@ -1,6 +1,6 @@
 """Reading an image too large for memory: what a TIFF or zarr file holds (its layout, checked
 before any work), and its pixels read on demand for the region a block asks for, converted by the
-whole-image loader's own rule (blurapp.core.pixels)."""
+whole-image loader's own rule (blurapp.core.media.pixels)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from blurapp.core.photo import UPRIGHT
-from blurapp.core.photo_checks import (
+from blurapp.core.media.photo import UPRIGHT
+from blurapp.core.media.photo_checks import (
     WORKING_BYTES_PER_PIXEL,
     PhotoError,
     available_memory,
@@ -26,7 +26,7 @@ from blurapp.core.photo_checks import (
     damaged,
     os_problem,
 )
-from blurapp.core.pixels import (
+from blurapp.core.media.pixels import (
     ASSOCIATED_ALPHA,
     UNASSOCIATED_ALPHA,
     UnsupportedPixels,
@@ -81,7 +81,7 @@ class Layout:
     # How it is stored: each segment (a tile, strip or chunk) decoded whole, as
     # (what it is called, rows, columns, bytes a pixel); checked to fit before blocks are read.
     segment: tuple[str, int, int, int] = ("tile", 0, 0, 0)
-    # The stored value of white (blurapp.core.pixels.white_level); None until the values
+    # The stored value of white (blurapp.core.media.pixels.white_level); None until the values
     # are read, for the types whose values decide it.
     white: float | None = None
 
@@ -430,7 +430,7 @@ def open_samples(
 
 def samples_to_pixels(samples: np.ndarray, *, layout: Layout, color: bool) -> np.ndarray:
     """A block of `layout`'s stored samples as the engines' float32 pixels (the whole-image
-    loader's rule, blurapp.core.pixels.samples_to_float): grey, or colour when `color` and
+    loader's rule, blurapp.core.media.pixels.samples_to_float): grey, or colour when `color` and
     the image has it."""
     assert layout.white is not None, "a layout's white is found before its pixels are read"
     return samples_to_float(
@@ -469,7 +469,7 @@ def open_tiled(
     Height × width, or height × width × 3 when `color` and the image has colour; chunks of
     `block` × `block` pixels (the channels in one chunk). Only the tiles a block needs are read,
     when it is computed. Samples become pixels as the whole-image loader makes them
-    (blurapp.core.pixels.samples_to_float: integers wider than 16 bits and floats are read
+    (blurapp.core.media.pixels.samples_to_float: integers wider than 16 bits and floats are read
     once first for their range), colour becomes grey by LUMA_WEIGHTS unless `color`, alpha
     is composited over white. Raises PhotoError
     naming the file (missing, not a TIFF, damaged), MissingExtraError without Dask.

@@ -11,7 +11,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from blurapp.core.saving import OutputError
+from blurapp.core.media.saving import OutputError
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # The written TIFF's tiles: small enough that a viewer reads little to show a corner.

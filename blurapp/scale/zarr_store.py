@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from blurapp.core.photo_checks import PhotoError, os_problem
+from blurapp.core.media.photo_checks import PhotoError, os_problem
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 from blurapp.scale.scheduler import import_extra
 from blurapp.scale.segment_sizes import (

@@ -16,7 +16,7 @@ from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QTimer
 from PySide6.QtWidgets import QApplication
 
 from blurapp.app.settings_file import SettingsFile
-from blurapp.core.saving import OutputError, check_output_path, write_atomically
+from blurapp.core.media.saving import OutputError, check_output_path, write_atomically
 from blurapp.core.wording import display_path
 from blurapp.ui.identity import APP_NAME, DESKTOP_ID
 from blurapp.ui.main_window import MainWindow
@@ -177,7 +177,7 @@ def _report_uncaught_errors(window: MainWindow) -> None:
 def open_window(window: MainWindow, image: Path | None) -> MainWindow:
     """Show `window` and, once the event loop runs (the window on screen first), start loading
     `image`, or the bundled sample photo when None."""
-    from blurapp.core.sample import sample_photo_path
+    from blurapp.core.media.sample import sample_photo_path
 
     def start_loading() -> None:
         if window.isVisible():  # not closed before the event loop came to it

@@ -22,7 +22,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction
 
-from blurapp.core.clip import Clip, ClipError, ClipInfo
+from blurapp.core.media.clip import Clip, ClipError, ClipInfo
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:

@@ -19,11 +19,11 @@ from PySide6.QtGui import QColor
 
 from blurapp.app.clip_controller import ClipController
 from blurapp.app.player import Player, PlayerState
-from blurapp.core.chart_bars import chart_colour
-from blurapp.core.clip import Clip
 from blurapp.core.engines import get_engine
-from blurapp.core.figures import Figure
-from blurapp.core.photo_checks import PhotoError
+from blurapp.core.media.clip import Clip
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.report.chart_bars import chart_colour
+from blurapp.core.report.figures import Figure
 from blurapp.core.wording import FileProblem
 from blurapp.ui.text_fitting import keep_whole
 from blurapp.ui.translations import translated_problem
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from blurapp.app.controller import WindowController
     from blurapp.app.running import Runner
     from blurapp.app.session import Session
-    from blurapp.core.clip_comparison import ClipComparison
+    from blurapp.core.measuring.clip_comparison import ClipComparison
     from blurapp.ui.menus import WindowActions
     from blurapp.ui.messages import Messages
     from blurapp.ui.window_layout import WindowWidgets

@@ -23,17 +23,17 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.app.captions import ENGINES_CONTEXT
-from blurapp.core.chart_bars import timing_bars
-from blurapp.core.comparison import ComparisonResult
-from blurapp.core.figures import CONTEXT, Figure, comparison_figures, format_ms
-from blurapp.core.runs import PaidFirstCall
+from blurapp.core.engines.runs import PaidFirstCall
+from blurapp.core.measuring.comparison import ComparisonResult
+from blurapp.core.report.chart_bars import timing_bars
+from blurapp.core.report.figures import CONTEXT, Figure, comparison_figures, format_ms
 from blurapp.ui.colours import NOTE_COLOUR, WARNING_COLOUR
 from blurapp.ui.fonts import scaled_font
 from blurapp.ui.text_fitting import keep_whole
 
 
 def figure_text(text: str) -> str:
-    """A phrase of blurapp.core.figures in the user's language."""
+    """A phrase of blurapp.core.report.figures in the user's language."""
     return QCoreApplication.translate(CONTEXT, text)
 
 

@@ -12,7 +12,7 @@ ICON_SIZES = (16, 22, 24, 32, 48, 64, 128, 256)
 
 def app_icon() -> QIcon:
     """BlurApp's icon at every size it is drawn at (see resources/icons)."""
-    from blurapp.core.sample import resource_path
+    from blurapp.core.media.sample import resource_path
 
     icon = QIcon()
     for size in ICON_SIZES:

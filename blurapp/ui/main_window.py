@@ -33,11 +33,11 @@ from blurapp.app.live_rates import LIVE_RATE_SECONDS
 from blurapp.app.pixel_info import pixel_words
 from blurapp.app.session import Change, Session
 from blurapp.app.settings_file import SettingsFile
-from blurapp.core.clip import Clip
 from blurapp.core.engines import engine_names
-from blurapp.core.figures import image_figure
 from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
-from blurapp.core.photo_checks import PhotoError
+from blurapp.core.media.clip import Clip
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.report.figures import image_figure
 from blurapp.core.wording import display_path
 from blurapp.ui.camera import offer_camera, open_camera
 from blurapp.ui.clip_player import ClipPlayer

@@ -51,7 +51,7 @@ def _probe_window():
 def measure(photo: Path) -> dict:
     from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
 
-    from blurapp.core.comparison import ComparisonResult
+    from blurapp.core.measuring.comparison import ComparisonResult
     from blurapp.ui.app import open_window
 
     with _probe_window() as (app, window):
@@ -235,7 +235,7 @@ def measure_playing(
     import numpy as np
     from PySide6.QtCore import QEventLoop, QTimer
 
-    from blurapp.core.clip import Clip, ClipInfo
+    from blurapp.core.media.clip import Clip, ClipInfo
 
     shape = (height + PLAYING_FRAMES, width + PLAYING_FRAMES, *((3,) if colour else ()))
     noise = np.random.default_rng(0).random(shape, dtype=np.float32)

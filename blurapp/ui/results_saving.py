@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
-from blurapp.core.saving import OutputError, check_output_path, save_output
+from blurapp.core.media.saving import OutputError, check_output_path, save_output
 from blurapp.core.wording import display_path
 from blurapp.ui.settings import open_folder, read_setting, write_setting
 

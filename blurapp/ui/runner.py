@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, cast
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
 
 from blurapp.app.running import Job as JobFunction
-from blurapp.core.runs import BlurCancelled
+from blurapp.core.engines.runs import BlurCancelled
 
 log = logging.getLogger(__name__)
 

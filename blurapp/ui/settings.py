@@ -28,7 +28,7 @@ from blurapp.core.kernel import (
     check_kernel_size,
     check_sigma,
 )
-from blurapp.core.sample import sample_photo_path
+from blurapp.core.media.sample import sample_photo_path
 from blurapp.core.spec import BlurSpec
 
 if TYPE_CHECKING:

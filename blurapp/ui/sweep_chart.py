@@ -13,9 +13,9 @@ from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from blurapp.app.captions import ENGINES_CONTEXT
-from blurapp.core.chart_bars import chart_colour
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
-from blurapp.core.sweep import SweepPoint
+from blurapp.core.measuring.sweep import SweepPoint
+from blurapp.core.report.chart_bars import chart_colour
 
 # The chart's drawing, in px.
 MARGIN = 10

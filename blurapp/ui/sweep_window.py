@@ -40,10 +40,10 @@ from PySide6.QtWidgets import (
 
 from blurapp.app.first_calls import FirstCalls
 from blurapp.app.sweep_state import SweepChange, SweepState
-from blurapp.core.photo import Photo
-from blurapp.core.saving import OutputError, write_atomically
+from blurapp.core.measuring.sweep import DEFAULT_MAX_MEGAPIXELS, SweepPoint, write_sweep_csv
+from blurapp.core.media.photo import Photo
+from blurapp.core.media.saving import OutputError, write_atomically
 from blurapp.core.spec import BlurSpec
-from blurapp.core.sweep import DEFAULT_MAX_MEGAPIXELS, SweepPoint, write_sweep_csv
 from blurapp.core.wording import display_path
 from blurapp.ui.messages import Messages
 from blurapp.ui.runner import Runner

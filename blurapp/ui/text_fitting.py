@@ -2,8 +2,8 @@
 or a symbol, a status line that elides rather than run into its neighbours, a progress bar as
 wide as its words.
 
-The words themselves (blurapp.core.figures, blurapp.app.captions) keep plain spaces: the JSON,
-the command line and the log read them as they are. Only the window's rendering joins them.
+The words themselves (blurapp.core.report.figures, blurapp.app.captions) keep plain spaces: the
+JSON, the command line and the log read them as they are. Only the window's rendering joins them.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.app.jobs import BlocksDone, blur_to_file_job, failure_words, is_foreseen
-from blurapp.core.photo_checks import PhotoError
+from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
 from blurapp.ui.messages import Messages

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from blurapp.bench.record import read_record_document
 from blurapp.bench.record_markdown import document_markdown, headline_markdown
-from blurapp.core.saving import write_atomically
+from blurapp.core.media.saving import write_atomically
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent

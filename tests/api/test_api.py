@@ -16,11 +16,11 @@ from helpers.photos import photo_file
 from PIL import Image
 
 import blurapp
-from blurapp.core.comparison import TOLERANCE
-from blurapp.core.contention import Conditions
 from blurapp.core.engines import register, unregister
-from blurapp.core.figures import format_ms, format_speedup
-from blurapp.core.pixels import LUMA_WEIGHTS
+from blurapp.core.measuring.comparison import TOLERANCE
+from blurapp.core.measuring.contention import Conditions
+from blurapp.core.media.pixels import LUMA_WEIGHTS
+from blurapp.core.report.figures import format_ms, format_speedup
 from blurapp.notebook import SHOWN_SIDE, png_data_uri
 
 PNG_URI = re.compile(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)"')

@@ -9,8 +9,8 @@ from helpers.clip_files import random_levels, video_file
 from helpers.oracle import blur_oracle
 
 import blurapp
-from blurapp.core.clip import FramesInMemory
-from blurapp.core.clip_comparison import clip_comparison_dict
+from blurapp.core.measuring.clip_comparison import clip_comparison_dict
+from blurapp.core.media.clip import FramesInMemory
 
 
 @pytest.fixture(scope="module")

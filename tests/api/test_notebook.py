@@ -14,7 +14,7 @@ from nbclient import NotebookClient
 from PIL import Image
 
 import blurapp
-from blurapp.core.figures import format_speedup
+from blurapp.core.report.figures import format_speedup
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "example.ipynb"
 # What a cell that shows the comparison as its last expression holds.

@@ -13,7 +13,7 @@ from blurapp.app.clip_controller import ClipController
 from blurapp.app.controller import WindowController
 from blurapp.app.running import InlineRunner
 from blurapp.app.session import Session
-from blurapp.core.clip_files import open_clip
+from blurapp.core.media.clip_files import open_clip
 from blurapp.core.spec import BlurSpec
 
 FRAMES = 12

@@ -11,17 +11,17 @@ from helpers.oracle import blur_oracle
 from blurapp.app.captions import RIGHT
 from blurapp.app.first_calls import FirstCalls, Program
 from blurapp.app.session import Session
-from blurapp.core.chart_bars import timing_bars
-from blurapp.core.comparison import ComparisonResult
-from blurapp.core.figures import comparison_figures
+from blurapp.core.engines.runs import Compilation, EngineRun, PaidFirstCall, Payer
 from blurapp.core.kernel import (
     PREVIEW_KERNEL_SIZES,
     kernel_for,
     pad_kernel,
     preview_kernel_size,
 )
-from blurapp.core.photo import Photo
-from blurapp.core.runs import Compilation, EngineRun, PaidFirstCall, Payer
+from blurapp.core.measuring.comparison import ComparisonResult
+from blurapp.core.media.photo import Photo
+from blurapp.core.report.chart_bars import timing_bars
+from blurapp.core.report.figures import comparison_figures
 from blurapp.core.spec import BlurSpec
 
 

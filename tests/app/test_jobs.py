@@ -16,11 +16,11 @@ from blurapp.app.run_records import RunPlan
 from blurapp.app.running import InlineRunner
 from blurapp.app.session import Session
 from blurapp.app.sweep_state import SweepState
+from blurapp.core.engines.runs import BlurCancelled
 from blurapp.core.kernel import gaussian_kernel
-from blurapp.core.photo import load_photo
-from blurapp.core.photo_checks import PhotoError
-from blurapp.core.runs import BlurCancelled
-from blurapp.core.saving import OutputError
+from blurapp.core.media.photo import load_photo
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.media.saving import OutputError
 from blurapp.core.spec import BlurSpec
 
 # Two tiny sizes for a sweep: each new shape costs JAX-jit a compilation.
@@ -109,7 +109,7 @@ def test_a_timed_run_works_out_the_difference_on_the_worker_and_a_preview_never_
     """The window reads a timed run's differences on its own thread: the job must have worked
     them out (ComparisonResult.differences is computed when first read). A preview's are never
     shown, so its job does not spend on them."""
-    import blurapp.core.comparison as comparison
+    import blurapp.core.measuring.comparison as comparison
 
     worked_out = []
     real = comparison.max_abs_difference
@@ -557,7 +557,7 @@ def test_a_stopped_sweep_keeps_its_sizes_and_drops_what_comes_after(tmp_path):
 
 
 def test_a_failed_sweep_says_why(tmp_path, monkeypatch):
-    from blurapp.core import sweep
+    from blurapp.core.measuring import sweep
 
     def fail(*args, **kwargs):
         raise MemoryError

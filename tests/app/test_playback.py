@@ -14,9 +14,9 @@ from blurapp.app.clip_jobs import frame_job, opens_as_clip
 from blurapp.app.playback import Playback
 from blurapp.app.player import Player
 from blurapp.app.running import InlineRunner
-from blurapp.core.clip import Clip, ClipError, ClipInfo, FramesInMemory
 from blurapp.core.engines import Engine, register, unregister
-from blurapp.core.runs import BlurCancelled, Call, FirstCall
+from blurapp.core.engines.runs import BlurCancelled, Call, FirstCall
+from blurapp.core.media.clip import Clip, ClipError, ClipInfo, FramesInMemory
 from blurapp.core.spec import BlurSpec
 
 SPEC = BlurSpec(kernel_size=5, sigma=1.5)
@@ -409,9 +409,9 @@ EXIT_SCRIPT = """
 import sys, time
 import numpy as np
 from blurapp.app.player import Player
-from blurapp.core.clip import FramesInMemory
+from blurapp.core.media.clip import FramesInMemory
 from blurapp.core.engines import Engine, register
-from blurapp.core.runs import Call, FirstCall
+from blurapp.core.engines.runs import Call, FirstCall
 from blurapp.core.spec import BlurSpec
 
 def first_call(image, kernel, *, platform, progress, cancelled):

@@ -10,9 +10,9 @@ from helpers.session import finish, jax_run, numpy_run, photo
 from blurapp.app.captions import LEFT, RIGHT
 from blurapp.app.session import Newest, Session
 from blurapp.core import InvalidKernelError
-from blurapp.core.comparison import ComparisonResult
+from blurapp.core.engines.runs import EngineRun
 from blurapp.core.kernel import MAX_SIGMA
-from blurapp.core.runs import EngineRun
+from blurapp.core.measuring.comparison import ComparisonResult
 from blurapp.core.spec import BlurSpec
 
 

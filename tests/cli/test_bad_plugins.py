@@ -13,7 +13,7 @@ BAD_ENGINES = """
 import numpy as np
 
 from blurapp.core.engines import Engine
-from blurapp.core.runs import Call, FirstCall
+from blurapp.core.engines.runs import Call, FirstCall
 
 
 def _engine(name, spoil):

@@ -46,7 +46,7 @@ def test_every_json_document_is_strict_json():
 
 
 def test_colour_sizes_are_checked_for_three_channels(capsys, monkeypatch):
-    from blurapp.core import photo_checks
+    from blurapp.core.media import photo_checks
 
     monkeypatch.setattr(photo_checks, "available_memory", lambda: 4_000_000_000)  # 100 MP grey
     assert main(["bench", "--color", "--megapixels", "50", "--sections", "engines"]) == 2

@@ -8,7 +8,7 @@ import pytest
 from helpers.command_line import blurapp, blurapp_in_process
 from helpers.photos import photo_file
 
-from blurapp.core.sweep import (
+from blurapp.core.measuring.sweep import (
     sweep_sizes,
 )
 

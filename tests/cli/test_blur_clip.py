@@ -18,8 +18,8 @@ from helpers.oracle import blur_oracle
 from helpers.photos import photo_file
 from PIL import Image
 
-from blurapp.core.clip_files import open_clip
 from blurapp.core.kernel import gaussian_kernel
+from blurapp.core.media.clip_files import open_clip
 
 
 def read(path, *, color=False):
@@ -204,7 +204,7 @@ def test_a_signal_mid_clip_stops_every_thread_and_leaves_no_file(tmp_path, signu
         f"""
         import os, signal, sys
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        import blurapp.core.clip_saving as clip_saving
+        import blurapp.core.media.clip_saving as clip_saving
 
         real, written = clip_saving.to_8bit, []
 

@@ -443,7 +443,7 @@ def test_bench_startup_lets_its_launches_write_python_s_compiled_modules(tmp_pat
     assert launched["PYTHONPYCACHEPREFIX"] == str(tmp_path / "bytecode")
     assert env["PYTHONDONTWRITEBYTECODE"] == "1"  # the caller's own is not changed
     child = bench._with_bytecode({**os.environ, **env, "PATH": os.environ["PATH"]})
-    run = subprocess.run([sys.executable, "-c", "import blurapp.core.figures"], env=child)
+    run = subprocess.run([sys.executable, "-c", "import blurapp.core.report.figures"], env=child)
     assert run.returncode == 0 and list((tmp_path / "bytecode").rglob("figures*.pyc"))
     plain = {"XDG_CACHE_HOME": str(tmp_path)}
     assert bench._with_bytecode(plain) == plain

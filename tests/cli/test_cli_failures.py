@@ -16,7 +16,7 @@ from helpers.command_line import blurapp_in_process
 from PIL import Image
 
 from blurapp import cli
-from blurapp.core.saving import OUTPUT_FORMATS
+from blurapp.core.media.saving import OUTPUT_FORMATS
 
 BLURAPP = (sys.executable, "-m", "blurapp")
 
@@ -134,7 +134,7 @@ def test_a_signal_while_writing_leaves_no_temporary_file(photo, tmp_path, signum
         f"""
         import os, signal, sys
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        import blurapp.core.saving as saving
+        import blurapp.core.media.saving as saving
 
         real = saving.write_atomically
 
@@ -245,12 +245,12 @@ def test_a_newline_in_a_file_name_stays_on_the_error_line(tmp_path):
 
 
 def test_a_comparison_that_runs_out_of_memory_is_a_clean_error(photo, monkeypatch, capsys):
-    import blurapp.core.comparison
+    import blurapp.core.measuring.comparison
 
     def too_big(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(blurapp.core.comparison, "compare", too_big)
+    monkeypatch.setattr(blurapp.core.measuring.comparison, "compare", too_big)
     assert cli.main(["compare", str(photo)]) == 1
     assert capsys.readouterr().err.splitlines()[0] == (
         f"error: {photo}: not enough memory to compare the engines on this photo"

@@ -20,9 +20,9 @@ from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
 from helpers.photos import photo_file
 
-from blurapp.core.clip_files import open_clip
 from blurapp.core.engines import jax_engine
 from blurapp.core.kernel import gaussian_kernel
+from blurapp.core.media.clip_files import open_clip
 
 # Two timed passes of four frames: enough for every figure, quick on a busy 2-core machine.
 QUICK = ("--frames", "4", "--repeat", "2")

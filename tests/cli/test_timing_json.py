@@ -7,7 +7,7 @@ import pytest
 
 from blurapp import cli
 from blurapp.core import sample_photo_path
-from blurapp.core.timing import (
+from blurapp.core.engines.timing import (
     MAX_CALLS,
     MEASURE_SECONDS,
     MIN_CALLS,

@@ -1,4 +1,4 @@
-"""One photo blurred into a file (blurapp.core.blur_file), as `blur` and every batch photo do."""
+"""One photo blurred into a file (blurapp.core.blurring.blur_file), as `blur` and every batch photo do."""
 
 from dataclasses import replace
 
@@ -8,9 +8,9 @@ from helpers.oracle import blur_oracle
 from helpers.photos import photo_file
 from PIL import Image
 
-from blurapp.core.blur_file import BlurFailed, blur_to_file
+from blurapp.core.blurring.blur_file import BlurFailed, blur_to_file
 from blurapp.core.engines import get_engine
-from blurapp.core.photo import load_photo
+from blurapp.core.media.photo import load_photo
 from blurapp.core.spec import BlurSpec
 
 

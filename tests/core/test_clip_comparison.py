@@ -9,9 +9,9 @@ import pytest
 from helpers.oracle import blur_oracle
 
 from blurapp.core import TOLERANCE
-from blurapp.core.clip import Clip, ClipError, ClipInfo, FramesInMemory
-from blurapp.core.clip_comparison import clip_comparison_dict, compare_clip
 from blurapp.core.engines import jax_engine
+from blurapp.core.measuring.clip_comparison import clip_comparison_dict, compare_clip
+from blurapp.core.media.clip import Clip, ClipError, ClipInfo, FramesInMemory
 from blurapp.core.spec import BlurSpec
 
 
@@ -156,7 +156,7 @@ def test_a_span_ends_before_the_frame_past_it_is_decoded():
 
 
 def test_a_comparison_asked_to_stop_stops():
-    from blurapp.core.runs import BlurCancelled
+    from blurapp.core.engines.runs import BlurCancelled
 
     clip = MadeFrames(50)
     with pytest.raises(BlurCancelled):
@@ -175,8 +175,8 @@ def test_a_comparison_asked_to_stop_stops():
 def test_the_batch_size_is_the_quickest_for_the_frames_the_span_has(
     monkeypatch, count, asked, chosen
 ):
-    from blurapp.core import clip_comparison
-    from blurapp.core.frame_batches import BatchChoice
+    from blurapp.core.engines.frame_batches import BatchChoice
+    from blurapp.core.measuring import clip_comparison
 
     # Measured seconds a frame at each size, as choose_batch_size gives them.
     per_frame = {1: 1e-3, 4: 0.6e-3, 16: 0.5e-3}

@@ -1,4 +1,4 @@
-"""Clip files opened as clips (blurapp.core.clip_files): what a caller gets of each kind, and
+"""Clip files opened as clips (blurapp.core.media.clip_files): what a caller gets of each kind, and
 each kind of bad file refused in words naming it, before or where it stops."""
 
 import os
@@ -27,13 +27,13 @@ from helpers.clip_files import (
 from helpers.oracle import blur_oracle
 from PIL import Image
 
-from blurapp.core.blur_clip import blur_clip
-from blurapp.core.clip import ClipError
-from blurapp.core.clip_files import is_clip, open_clip
+from blurapp.core.blurring.blur_clip import blur_clip
 from blurapp.core.engines import get_engine
-from blurapp.core.photo import load_photo
-from blurapp.core.photo_checks import PhotoError
-from blurapp.core.pixels import samples_to_float
+from blurapp.core.media.clip import ClipError
+from blurapp.core.media.clip_files import is_clip, open_clip
+from blurapp.core.media.photo import load_photo
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.media.pixels import samples_to_float
 from blurapp.core.spec import BlurSpec
 
 

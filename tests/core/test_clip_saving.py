@@ -1,5 +1,5 @@
-"""Blurred frames written as clip files (blurapp.core.clip_saving) and a clip blurred frame by
-frame (blurapp.core.blur_clip): what is read back, kept rates and depths, atomic writes."""
+"""Blurred frames written as clip files (blurapp.core.media.clip_saving) and a clip blurred frame by
+frame (blurapp.core.blurring.blur_clip): what is read back, kept rates and depths, atomic writes."""
 
 import os
 import tracemalloc
@@ -9,14 +9,14 @@ import pytest
 from helpers.clip_files import random_levels, smooth_levels, video_file
 from helpers.oracle import blur_oracle
 
-from blurapp.core import clip_saving
-from blurapp.core.blur_clip import blur_clip, blur_clip_to_file
-from blurapp.core.blur_file import BlurFailed
-from blurapp.core.clip import ClipError, FramesInMemory
-from blurapp.core.clip_files import open_clip
-from blurapp.core.clip_saving import check_clip_output_path, save_clip
+from blurapp.core.blurring.blur_clip import blur_clip, blur_clip_to_file
+from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.engines import get_engine
-from blurapp.core.saving import OutputError, to_8bit, to_16bit
+from blurapp.core.media import clip_saving
+from blurapp.core.media.clip import ClipError, FramesInMemory
+from blurapp.core.media.clip_files import open_clip
+from blurapp.core.media.clip_saving import check_clip_output_path, save_clip
+from blurapp.core.media.saving import OutputError, to_8bit, to_16bit
 from blurapp.core.spec import BlurSpec
 
 
@@ -196,7 +196,7 @@ def test_blurring_a_long_clip_into_a_file_holds_a_few_frames(tmp_path):
 def test_frames_read_ahead_come_in_order_and_stop_with_their_reader():
     import threading
 
-    from blurapp.core.blur_clip import read_ahead
+    from blurapp.core.blurring.blur_clip import read_ahead
 
     closed = []
 
@@ -219,7 +219,7 @@ def test_frames_read_ahead_come_in_order_and_stop_with_their_reader():
 
 
 def test_an_error_reading_ahead_comes_after_the_frames_before_it():
-    from blurapp.core.blur_clip import read_ahead
+    from blurapp.core.blurring.blur_clip import read_ahead
 
     def frames():
         yield 1

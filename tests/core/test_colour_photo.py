@@ -9,7 +9,7 @@ import pytest
 import tifffile
 from PIL import Image
 
-import blurapp.core.photo_checks as photo_checks
+import blurapp.core.media.photo_checks as photo_checks
 from blurapp.core import PhotoError, load_photo
 
 LUMA = np.array([0.299, 0.587, 0.114])

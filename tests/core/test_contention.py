@@ -11,7 +11,8 @@ import pytest
 
 from blurapp import cli
 from blurapp.core import Call, FirstCall, compare, sample_photo_path
-from blurapp.core.contention import (
+from blurapp.core.engines import Engine
+from blurapp.core.measuring.contention import (
     OTHERS_SHARE,
     WALL_OVER_CPU,
     Conditions,
@@ -19,8 +20,7 @@ from blurapp.core.contention import (
     cores,
     judge,
 )
-from blurapp.core.engines import Engine
-from blurapp.core.figures import comparison_figures
+from blurapp.core.report.figures import comparison_figures
 
 # What is under test here is the timing itself: each engine timed as long as BlurApp times it.
 pytestmark = pytest.mark.real_timing
@@ -164,8 +164,8 @@ def test_a_comparison_of_outputs_only_times_nothing_and_judges_nothing():
          "too few to judge"],
 )  # fmt: skip
 def test_an_engine_timed_only_a_few_times_is_judged_by_a_wider_spread(spread, samples, noisy):
-    from blurapp.core.contention import conditions_of
-    from blurapp.core.runs import EngineRun
+    from blurapp.core.engines.runs import EngineRun
+    from blurapp.core.measuring.contention import conditions_of
 
     median = 0.120
     half = spread * median / 2

@@ -17,7 +17,7 @@ from blurapp.core import (
     get_engine,
 )
 from blurapp.core import engines as registry
-from blurapp.core.comparison import TIMING, Watch
+from blurapp.core.measuring.comparison import TIMING, Watch
 from blurapp.core.spec import BlurSpec
 
 ENGINES = engine_names()
@@ -274,9 +274,9 @@ def test_large_kernels_take_the_looped_path_and_stay_exact(engine):
 
 
 def test_jax_running_out_of_memory_is_told_apart(monkeypatch, caplog):
-    from blurapp.core import comparison
     from blurapp.core.engines.jax_engine import compiled_blurs
-    from blurapp.core.runs import Compilation
+    from blurapp.core.engines.runs import Compilation
+    from blurapp.core.measuring import comparison
 
     def out_of_memory(*_arrays):
         raise RuntimeError("RESOURCE_EXHAUSTED: Out of memory while trying to allocate 4.0GiB")
@@ -361,7 +361,7 @@ def test_the_tutorials_loop_is_its_own_engine_beside_the_reference():
 def test_a_preview_comparison_works_out_the_difference_only_when_asked(monkeypatch):
     """The window's live preview (one call each, repeats=0) never shows the difference, and
     the next change of the slider waited for it: it is worked out when first read."""
-    from blurapp.core import comparison
+    from blurapp.core.measuring import comparison
 
     worked_out = []
     real = comparison.max_abs_difference
@@ -424,8 +424,8 @@ def test_each_engine_keeps_its_chart_colours_bench_heading_and_json_key(
     name, steady, first_call, heading, key
 ):
     from blurapp.bench.report import column_label
-    from blurapp.core.chart_bars import chart_colour, first_call_colour
-    from blurapp.core.comparison import json_key
+    from blurapp.core.measuring.comparison import json_key
+    from blurapp.core.report.chart_bars import chart_colour, first_call_colour
 
     engine = get_engine(name)
     assert (chart_colour(engine), first_call_colour(engine)) == (steady, first_call)

@@ -4,16 +4,16 @@ against the comparison they come from and against what `compare --json` gives.""
 import numpy as np
 import pytest
 
-from blurapp.core.comparison import TOLERANCE, ComparisonResult, Floor, comparison_dict
-from blurapp.core.contention import Conditions
-from blurapp.core.figures import (
+from blurapp.core.engines.runs import Compilation, EngineRun, PaidFirstCall, Payer
+from blurapp.core.measuring.comparison import TOLERANCE, ComparisonResult, Floor, comparison_dict
+from blurapp.core.measuring.contention import Conditions
+from blurapp.core.report.figures import (
     Figure,
     comparison_figures,
     format_ms,
     format_speedup,
     image_figure,
 )
-from blurapp.core.runs import Compilation, EngineRun, PaidFirstCall, Payer
 
 KEYS = [
     "image",

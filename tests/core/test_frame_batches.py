@@ -8,15 +8,15 @@ from helpers.oracle import blur_oracle
 
 from blurapp.core import TOLERANCE, engine_names, gaussian_kernel, get_engine
 from blurapp.core.engines import jax_engine
-from blurapp.core.engines.jax_engine import JaxUnavailableError
-from blurapp.core.frame_batches import (
+from blurapp.core.engines.frame_batches import (
     batch_sizes_for,
     blurred_frames,
     choose_batch_size,
     frame_batches,
 )
+from blurapp.core.engines.jax_engine import JaxUnavailableError
+from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
 from blurapp.core.kernel import kernel_for
-from blurapp.core.runs import BlurredFrames, Call, Compilation
 
 
 def random_frames(count, *shape, seed=0):
@@ -119,7 +119,7 @@ def test_an_engine_whose_frames_call_gives_the_wrong_shape_is_named():
     from dataclasses import replace
 
     from blurapp.core.engines import EngineOutputError
-    from blurapp.core.runs import BlurredFrames, Call
+    from blurapp.core.engines.runs import BlurredFrames, Call
 
     def one_frame_short(frames, kernel, *, platform):
         return BlurredFrames(np.zeros(frames.shape[1:], np.float32)[None], Call(0.001))

@@ -61,7 +61,7 @@ def test_every_sigma_in_range_has_an_automatic_size_within_the_maximum():
     [(9, 2.5, False), (11, 9.0, True), (101, 16.5, False), (1, 16.5, False), (3, 1.5, True)],
 )
 def test_a_kernel_that_cuts_the_gaussian_short_is_noted(size, sigma, short):
-    from blurapp.core.figures import short_kernel_note
+    from blurapp.core.report.figures import short_kernel_note
 
     assert cuts_gaussian_short(size, sigma) is short
     note = short_kernel_note(size, sigma)

@@ -8,7 +8,7 @@ from helpers.oracle import blur_oracle
 from blurapp.core.engines import get_engine
 from blurapp.core.engines.jax_engine import blur_jax
 from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
-from blurapp.core.saving import to_8bit, to_16bit
+from blurapp.core.media.saving import to_8bit, to_16bit
 
 KERNELS = {
     "2d 9": gaussian_kernel(9, 2.5),

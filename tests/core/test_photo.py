@@ -390,7 +390,7 @@ def test_a_transparent_colour_key_in_gray_and_rgb_pngs_shows_white(tmp_path):
 
 
 def test_a_photo_too_large_for_the_memory_is_refused_up_front(tmp_path, monkeypatch):
-    import blurapp.core.photo_checks as photo_checks
+    import blurapp.core.media.photo_checks as photo_checks
 
     path = tmp_path / "huge.png"
     Image.new("L", (3000, 2000)).save(path)

@@ -8,9 +8,9 @@ from dataclasses import replace
 from helpers.plugin import PLUGIN_COLOUR, write_distribution
 
 from blurapp.bench.report import column_label
-from blurapp.core.chart_bars import FALLBACK_COLOURS, chart_colour
-from blurapp.core.comparison import json_key
 from blurapp.core.engines import engine_names, forget_plugins, get_engine
+from blurapp.core.measuring.comparison import json_key
+from blurapp.core.report.chart_bars import FALLBACK_COLOURS, chart_colour
 
 
 def test_the_plugin_is_discovered_once_and_forgotten_after(installed):
@@ -22,6 +22,14 @@ def test_the_plugin_is_discovered_once_and_forgotten_after(installed):
     sys.modules.pop("blurapp_scipy_plugin", None)
     assert "scipy" in engine_names()  # the next use found it again
     assert get_engine("scipy") is not engine
+
+
+def test_a_plugin_written_for_blurapp_0_1_still_finds_what_it_imports():
+    # BlurApp 0.1's plugin page showed `from blurapp.core.runs import Call, FirstCall`.
+    from blurapp.core import engines
+    from blurapp.core.runs import Call, FirstCall
+
+    assert (Call, FirstCall) == (engines.Call, engines.FirstCall)
 
 
 def test_plugins_that_cannot_be_registered_are_each_one_warning(tmp_path, monkeypatch, caplog):

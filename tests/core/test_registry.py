@@ -97,7 +97,7 @@ def test_each_engine_is_named_once_in_the_order_given():
 
 
 def test_three_engines_read_like_the_tutorials_table(photo):
-    from blurapp.core.figures import comparison_figures, format_ms
+    from blurapp.core.report.figures import comparison_figures, format_ms
 
     image = np.random.default_rng(5).random((40, 50), dtype=np.float32)
     result = compare(image, engines=("numpy", "jax", "jax-eager"), repeats=2)
@@ -189,8 +189,8 @@ def test_a_platform_is_chosen_among_several_devices(photo):
 
 
 def test_an_engine_not_in_the_registry_still_gets_its_figures():
-    from blurapp.core.comparison import comparison_dict
-    from blurapp.core.figures import comparison_figures
+    from blurapp.core.measuring.comparison import comparison_dict
+    from blurapp.core.report.figures import comparison_figures
 
     outsider = Engine("outsider", "Outsider", run_scipy)
     result = compare(np.ones((6, 6), np.float32), engines=["numpy", outsider])
@@ -256,8 +256,8 @@ def test_a_slow_engine_keeps_its_cap_on_repeats(monkeypatch):
 
 
 def test_the_chart_and_rows_of_an_unregistered_engine_use_its_own_title():
-    from blurapp.core.chart_bars import timing_bars
-    from blurapp.core.figures import comparison_figures
+    from blurapp.core.report.chart_bars import timing_bars
+    from blurapp.core.report.figures import comparison_figures
 
     outsider = Engine("outsider", "Outsider", run_scipy)
     result = compare(np.ones((6, 6), np.float32), engines=["numpy", outsider])

@@ -65,7 +65,7 @@ def test_a_failed_write_leaves_the_old_file_whole_and_no_temporary(tmp_path):
 def test_a_read_only_folder_gives_a_clear_error(tmp_path, monkeypatch):
     # Tests run as root in CI, where chmod cannot make a folder read-only: the refusal the
     # operating system would give is simulated at the point the temporary file is made.
-    import blurapp.core.saving as saving
+    import blurapp.core.media.saving as saving
 
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")

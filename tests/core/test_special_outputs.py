@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from blurapp.cli import main
-from blurapp.core.saving import OutputError, save_output, write_atomically
+from blurapp.core.media.saving import OutputError, save_output, write_atomically
 
 
 def _fifo(tmp_path, name):

@@ -6,8 +6,8 @@ import csv
 import numpy as np
 import pytest
 
-from blurapp.core.runs import Compilation
-from blurapp.core.sweep import (
+from blurapp.core.engines.runs import Compilation
+from blurapp.core.measuring.sweep import (
     SWEEP_MEGAPIXELS,
     SweepFirstCall,
     SweepPoint,
@@ -225,7 +225,7 @@ def test_a_sweep_without_a_compiled_engine_has_no_first_call_columns():
 
 
 def test_a_csv_that_cannot_be_written_is_an_output_error(tmp_path):
-    from blurapp.core.saving import OutputError
+    from blurapp.core.media.saving import OutputError
 
     with pytest.raises(OutputError, match="does not exist"):
         write_sweep_csv(tmp_path / "missing" / "sweep.csv", made_up_points())

@@ -9,8 +9,7 @@ import pytest
 
 from blurapp.core import Call, FirstCall, compare
 from blurapp.core.engines import Engine
-from blurapp.core.spec import BlurSpec
-from blurapp.core.timing import (
+from blurapp.core.engines.timing import (
     MAX_CALLS,
     MAX_MEASURE_SECONDS,
     MEASURE_SECONDS,
@@ -19,6 +18,7 @@ from blurapp.core.timing import (
     calls_for,
     time_engines,
 )
+from blurapp.core.spec import BlurSpec
 
 # What is under test here is the timing itself: each engine timed as long as BlurApp times it.
 pytestmark = pytest.mark.real_timing
@@ -172,7 +172,7 @@ def test_a_quick_engines_sample_is_the_mean_of_several_calls():
 
 
 def test_a_time_not_measured_reads_as_a_dash_beside_times_that_were():
-    from blurapp.core.figures import format_ms
+    from blurapp.core.report.figures import format_ms
 
     assert format_ms(None) == "—"
     assert [format_ms(s) for s in (1.532, 0.0421, 0.00421, 0.000421)] == [

@@ -30,7 +30,7 @@ def slow_oracle_engine(seconds):
     """An engine named "slow", registered while in the block, that blurs right (scipy's
     correlation) but takes `seconds` a frame: an engine that falls behind a clip."""
     from blurapp.core.engines import Engine, register, unregister
-    from blurapp.core.runs import Call, FirstCall
+    from blurapp.core.engines.runs import Call, FirstCall
 
     def first_call(image, kernel, *, platform, progress, cancelled):
         time.sleep(seconds)

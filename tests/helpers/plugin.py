@@ -16,8 +16,7 @@ import time
 import numpy as np
 from scipy import ndimage
 
-from blurapp.core.engines import Engine
-from blurapp.core.runs import Call, FirstCall
+from blurapp.core.engines import Call, Engine, FirstCall
 
 
 def blur_scipy(image, kernel):

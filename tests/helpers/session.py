@@ -5,9 +5,9 @@ from pathlib import Path
 
 import numpy as np
 
-from blurapp.core.comparison import ComparisonResult
-from blurapp.core.photo import Photo
-from blurapp.core.runs import Compilation, EngineRun
+from blurapp.core.engines.runs import Compilation, EngineRun
+from blurapp.core.measuring.comparison import ComparisonResult
+from blurapp.core.media.photo import Photo
 
 
 def photo(name="street.png", shape=(4, 6)):

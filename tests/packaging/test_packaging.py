@@ -49,7 +49,7 @@ def test_the_wheel_carries_the_sample_photo_icons_and_entry_point(wheel):
     assert "blurapp/resources/icons/blurapp-256.png" in names
     assert "blurapp/i18n/blurapp_zh_CN.qm" in names
     assert {
-        "blurapp/core/photo.py",
+        "blurapp/core/media/photo.py",
         "blurapp/ui/main_window.py",
         "blurapp/cli/__init__.py",
     } <= names

@@ -25,6 +25,22 @@ FORBIDDEN = {
         "blurapp.ui",
         "blurapp.app",
     },
+    # The core's groups (docs/architecture.md): media and engines know nothing of each other,
+    # measuring puts them together, report shows what it measured; blurring is used by none.
+    "blurapp.core.media": {
+        "blurapp.core.engines",
+        "blurapp.core.measuring",
+        "blurapp.core.report",
+        "blurapp.core.blurring",
+    },
+    "blurapp.core.engines": {
+        "blurapp.core.media",
+        "blurapp.core.measuring",
+        "blurapp.core.report",
+        "blurapp.core.blurring",
+    },
+    "blurapp.core.measuring": {"blurapp.core.report", "blurapp.core.blurring"},
+    "blurapp.core.report": {"blurapp.core.blurring"},
     "blurapp.app": {"PySide6", "blurapp.ui", "blurapp.cli"},
     "blurapp.scale": {"PySide6", "blurapp.ui", "blurapp.app", "blurapp.cli"},
 }
@@ -246,33 +262,33 @@ def _dotted(node: ast.expr) -> str:
 
 
 def test_the_private_name_finder_finds_what_is_taken(tmp_path):
-    known = {"blurapp", "blurapp.core", "blurapp.core.photo", "blurapp.core._shared"}
+    known = {"blurapp", "blurapp.core", "blurapp.core.media.photo", "blurapp.core.media._shared"}
     path = tmp_path / "clip_files.py"
     path.write_text(
         """
 from typing import TYPE_CHECKING
-from blurapp.core.photo import Photo, _to_gray
+from blurapp.core.media.photo import Photo, _to_gray
 from ._shared import shared_rule
-from blurapp.core import _shared, photo
-import blurapp.core.photo
-import blurapp.core.photo as photo_module
+from blurapp.core.media import _shared, photo
+import blurapp.core.media.photo
+import blurapp.core.media.photo as photo_module
 if TYPE_CHECKING:
     from .photo import _Layout
 def read():
-    from blurapp.core.photo import _GRAY_MODES
-    return photo._to_colour, photo_module._wide, blurapp.core.photo._modes, _shared.rule
+    from blurapp.core.media.photo import _GRAY_MODES
+    return photo._to_colour, photo_module._wide, blurapp.core.media.photo._modes, _shared.rule
 """,
         encoding="utf-8",
     )
-    assert sorted(private_names_taken("blurapp.core.clip_files", path, known)) == [
-        "blurapp.core.photo._GRAY_MODES",
-        "blurapp.core.photo._Layout",
-        "blurapp.core.photo._modes",
-        "blurapp.core.photo._to_colour",
-        "blurapp.core.photo._to_gray",
-        "blurapp.core.photo._wide",
+    assert sorted(private_names_taken("blurapp.core.media.clip_files", path, known)) == [
+        "blurapp.core.media.photo._GRAY_MODES",
+        "blurapp.core.media.photo._Layout",
+        "blurapp.core.media.photo._modes",
+        "blurapp.core.media.photo._to_colour",
+        "blurapp.core.media.photo._to_gray",
+        "blurapp.core.media.photo._wide",
     ]
-    assert private_names_taken("blurapp.core.photo", path, known) == []
+    assert private_names_taken("blurapp.core.media.photo", path, known) == []
 
 
 def test_no_module_takes_another_modules_private_name():

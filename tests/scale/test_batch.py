@@ -13,8 +13,8 @@ from helpers.batch import BAD, GOOD, KERNEL, SPEC, write_photos
 from helpers.oracle import blur_oracle
 from PIL import Image
 
-from blurapp.core.photo import load_photo
-from blurapp.core.photo_checks import PhotoError
+from blurapp.core.media.photo import load_photo
+from blurapp.core.media.photo_checks import PhotoError
 from blurapp.scale.batch import run_batch
 from blurapp.scale.batch_plan import PHOTO_SUFFIXES, BatchError, plan_batch
 from blurapp.scale.scheduler import MissingExtraError

@@ -22,9 +22,9 @@ from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
 from PIL import Image
 
-from blurapp.core.clip_files import open_clip
-from blurapp.core.clip_saving import save_clip
-from blurapp.core.saving import OutputError
+from blurapp.core.media.clip_files import open_clip
+from blurapp.core.media.clip_saving import save_clip
+from blurapp.core.media.saving import OutputError
 from blurapp.scale import clip_batch
 from blurapp.scale.batch import run_batch
 from blurapp.scale.batch_plan import Job, plan_batch

@@ -12,7 +12,7 @@ import pytest
 import tifffile
 
 from blurapp.core.kernel import gaussian_kernel
-from blurapp.core.photo_checks import PhotoError
+from blurapp.core.media.photo_checks import PhotoError
 from blurapp.scale import segment_sizes, tiled
 
 HUGE = 16_000  # pixels a side a bomb declares (WebP's lossless header holds up to 16,384)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import tifffile
 
-from blurapp.core.photo_checks import PhotoError
+from blurapp.core.media.photo_checks import PhotoError
 from blurapp.scale import tiff_tiles, tiled_read
 from blurapp.scale.tiff_tiles import TiffTiles
 

@@ -14,9 +14,9 @@ import tifffile
 from helpers.oracle import blur_oracle
 
 from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
-from blurapp.core.photo import load_photo
-from blurapp.core.photo_checks import PhotoError
-from blurapp.core.saving import OutputError
+from blurapp.core.media.photo import load_photo
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.media.saving import OutputError
 from blurapp.scale import scheduler, tiled, tiled_read, tiled_write
 
 
@@ -298,7 +298,7 @@ def test_a_distributed_cluster_computes_the_blocks(tmp_path):
 
 
 def test_a_cancelled_blur_leaves_no_file(tmp_path):
-    from blurapp.core.runs import BlurCancelled
+    from blurapp.core.engines.runs import BlurCancelled
 
     source = write_tiff(tmp_path / "photo.tif", noise((300, 300)))
     output = tmp_path / "blurred.tif"

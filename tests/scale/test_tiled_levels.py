@@ -13,10 +13,10 @@ from scipy.ndimage import correlate
 from blurapp.core import engines as registry
 from blurapp.core.engines import Engine, get_engine, register
 from blurapp.core.engines.jax_engine import blur_jax
+from blurapp.core.engines.runs import Call, FirstCall
 from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
-from blurapp.core.photo import load_photo
-from blurapp.core.runs import Call, FirstCall
-from blurapp.core.saving import to_8bit, to_16bit
+from blurapp.core.media.photo import load_photo
+from blurapp.core.media.saving import to_8bit, to_16bit
 from blurapp.core.spec import BlurSpec
 from blurapp.scale import tiled
 
@@ -152,7 +152,7 @@ def test_jax_by_blocks_writes_the_levels_of_the_whole_image_blurred_in_memory(
 def test_straight_to_levels_a_blur_cancelled_after_its_first_row_leaves_no_file(
     tmp_path, levels_engine
 ):
-    from blurapp.core.runs import BlurCancelled
+    from blurapp.core.engines.runs import BlurCancelled
 
     tifffile.imwrite(tmp_path / "source.tif", noise((256, 64), np.uint8), tile=(32, 32))
     rows_written = []
@@ -176,7 +176,7 @@ def test_straight_to_levels_a_blur_cancelled_after_its_first_row_leaves_no_file(
 def test_straight_to_levels_a_damaged_tile_in_a_later_row_is_named_and_no_file_left(
     tmp_path, levels_engine
 ):
-    from blurapp.core.photo_checks import PhotoError
+    from blurapp.core.media.photo_checks import PhotoError
 
     source = tmp_path / "cut.tif"
     tifffile.imwrite(source, noise((256, 128), np.uint8), tile=(64, 64), compression="zlib")
@@ -338,7 +338,7 @@ def test_a_cancel_does_not_wait_for_the_row_blurred_ahead(tmp_path):
     # must not wait for the whole of it.
     import time
 
-    from blurapp.core.runs import BlurCancelled
+    from blurapp.core.engines.runs import BlurCancelled
 
     blurred = []
 

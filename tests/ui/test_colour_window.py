@@ -179,12 +179,13 @@ def test_the_colour_switch_fits_at_small_and_large_sizes(make_window, size):
 def test_a_colour_photo_too_large_for_a_colour_blur_opens_in_grey(
     make_window, tmp_path, monkeypatch
 ):
-    from blurapp.core.photo_checks import WORKING_BYTES_PER_PIXEL
+    from blurapp.core.media.photo_checks import WORKING_BYTES_PER_PIXEL
 
     path = photo_file(tmp_path, "wide.png", size=(90, 60))
     # Room for one channel's blur, not for three.
     monkeypatch.setattr(
-        "blurapp.core.photo_checks.available_memory", lambda: 90 * 60 * WORKING_BYTES_PER_PIXEL * 2
+        "blurapp.core.media.photo_checks.available_memory",
+        lambda: 90 * 60 * WORKING_BYTES_PER_PIXEL * 2,
     )
     window = make_window(path)
     assert window.windowTitle() == "wide.png — BlurApp"

@@ -7,9 +7,9 @@ import pytest
 from PySide6.QtGui import QColor, QFontMetrics, QImage
 from PySide6.QtWidgets import QLabel, QScrollArea
 
-from blurapp.core.chart_bars import chart_colour, first_call_colour
 from blurapp.core.engines import get_engine
-from blurapp.core.figures import Figure, comparison_figures
+from blurapp.core.report.chart_bars import chart_colour, first_call_colour
+from blurapp.core.report.figures import Figure, comparison_figures
 from blurapp.ui.figures_panel import FiguresPanel, TimingChart
 
 NUMPY_COLOUR = QColor(chart_colour(get_engine("numpy")))
@@ -246,8 +246,8 @@ def test_figure_rows_wrap_without_clipping_or_overlap(qtbot, height):
 
 def _result(outputs: dict[str, float], engines=None):
     """A comparison whose engines' outputs are all `value` (NumPy's is 0)."""
-    from blurapp.core.comparison import ComparisonResult
-    from blurapp.core.runs import Compilation, EngineRun
+    from blurapp.core.engines.runs import Compilation, EngineRun
+    from blurapp.core.measuring.comparison import ComparisonResult
 
     runs = {}
     for i, (name, value) in enumerate(outputs.items()):

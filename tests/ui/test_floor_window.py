@@ -7,8 +7,8 @@ from dataclasses import replace
 import numpy as np
 
 from blurapp.core import compare
-from blurapp.core.contention import Conditions
-from blurapp.core.sweep import SweepSize, run_sweep
+from blurapp.core.measuring.contention import Conditions
+from blurapp.core.measuring.sweep import SweepSize, run_sweep
 
 
 def test_the_window_shows_the_copy_and_the_warning_beside_the_speedup(qtbot):

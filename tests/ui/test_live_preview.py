@@ -12,8 +12,8 @@ from helpers.window import RUN_TIMEOUT_MS, jobs_done
 from blurapp.app.live_rates import LIVE_RATE_SECONDS
 from blurapp.app.settings_file import SettingsFile
 from blurapp.core import kernel_for
-from blurapp.core.figures import format_ms
 from blurapp.core.kernel import PREVIEW_KERNEL_SIZES
+from blurapp.core.report.figures import format_ms
 
 
 def oracle(photo, parameters):

@@ -14,9 +14,9 @@ from PySide6.QtCore import Qt, QTimer
 
 from blurapp.app.clip_jobs import RUN_FRAMES
 from blurapp.core import TOLERANCE
-from blurapp.core.clip import Clip, ClipError, ClipInfo, FramesInMemory
 from blurapp.core.engines import Engine, register, unregister
-from blurapp.core.runs import Call, FirstCall
+from blurapp.core.engines.runs import Call, FirstCall
+from blurapp.core.media.clip import Clip, ClipError, ClipInfo, FramesInMemory
 
 FRAME_SHAPE = (48, 64)
 

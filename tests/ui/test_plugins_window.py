@@ -48,7 +48,7 @@ def test_the_window_times_shows_and_charts_the_plugin_engine(installed, make_win
 def test_the_sweep_times_the_plugin_engine_at_every_size(installed, qtbot, tmp_path):
     from helpers.photos import photo_file
 
-    from blurapp.core.photo import load_photo
+    from blurapp.core.media.photo import load_photo
     from blurapp.core.spec import BlurSpec
     from blurapp.ui.sweep_window import SweepWindow
 

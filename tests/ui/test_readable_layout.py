@@ -198,7 +198,7 @@ def test_the_words_keep_plain_spaces_for_the_command_line_and_json(compared):
 
 
 def test_the_sweep_labels_this_photo_inside_the_chart_at_its_largest_size(qtbot):
-    from blurapp.core.sweep import SweepPoint
+    from blurapp.core.measuring.sweep import SweepPoint
     from blurapp.ui.sweep_chart import SweepChart
 
     chart = SweepChart()

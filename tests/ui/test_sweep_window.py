@@ -12,7 +12,7 @@ from PIL import Image
 
 @pytest.fixture
 def sweep_window(qtbot, tmp_path):
-    from blurapp.core.photo import load_photo
+    from blurapp.core.media.photo import load_photo
     from blurapp.core.spec import BlurSpec
     from blurapp.ui.sweep_window import SweepWindow
 
@@ -140,7 +140,7 @@ def test_saving_asks_before_replacing_a_file_the_dialog_did_not_ask_about(
 def blocking_compare(monkeypatch):
     """Make each comparison of a sweep one uninterruptible call, as a JAX call on a large photo
     is, until the returned event is set; the other event is set once the call is entered."""
-    from blurapp.core import sweep
+    from blurapp.core.measuring import sweep
 
     entered, release = threading.Event(), threading.Event()
     real = sweep.compare
@@ -235,7 +235,7 @@ def test_starting_the_sweep_drops_a_live_preview_in_flight(make_window, qtbot):
 def test_a_failed_sweep_is_told_as_the_main_window_tells_it(
     window, qtbot, monkeypatch, warnings_shown
 ):
-    from blurapp.core import sweep as sweep_module
+    from blurapp.core.measuring import sweep as sweep_module
 
     def fail(*args, **kwargs):
         raise RuntimeError("boom")
@@ -281,7 +281,7 @@ def test_a_hidden_sweep_window_is_reused_and_one_closed_with_esc_deleted(window,
 def test_the_sweep_shows_the_first_call_the_live_preview_paid_for_this_photo(
     make_window, qtbot, tmp_path
 ):
-    from blurapp.core.figures import format_ms
+    from blurapp.core.report.figures import format_ms
 
     window = make_window(live=True, wait=False)
     # A size of its own: no other test has compiled JAX-jit's program for it.

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from helpers.window import RUN_TIMEOUT_MS
 
-from blurapp.core.contention import Verdict
+from blurapp.core.measuring.contention import Verdict
 from blurapp.ui.translations import TRANSLATIONS, install_translations
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,11 +49,11 @@ def test_menus_and_controls_are_in_chinese(window):
 
 
 def test_figure_labels_and_values_are_in_chinese(window, qtbot, monkeypatch):
-    import blurapp.core.comparison
+    import blurapp.core.measuring.comparison
 
     # Timed as on a quiet machine: on a busy one (the suite's other workers) a row saying so
     # comes second, and the rows' order is what is checked here.
-    monkeypatch.setattr(blurapp.core.comparison, "judge", Verdict)
+    monkeypatch.setattr(blurapp.core.measuring.comparison, "judge", Verdict)
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
         window.run_comparison()
     grid = window.widgets.figures._grid
@@ -151,8 +151,8 @@ def test_the_red_warning_does_not_depend_on_the_language(window):
     import numpy as np
 
     from blurapp.core import Compilation
-    from blurapp.core.comparison import ComparisonResult
-    from blurapp.core.runs import EngineRun
+    from blurapp.core.engines.runs import EngineRun
+    from blurapp.core.measuring.comparison import ComparisonResult
 
     numpy_run = EngineRun(output=np.zeros((2, 2), np.float32), repeat_seconds=(0.1,))
     jax_run = EngineRun(

@@ -10,7 +10,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from blurapp.core import TOLERANCE, to_8bit
 from blurapp.core.engines import Engine, register, unregister
-from blurapp.core.runs import Call, Compilation, FirstCall
+from blurapp.core.engines.runs import Call, Compilation, FirstCall
 
 INDICATOR = QPoint(6, 8)  # on a check box's box, wherever its layout stretches it
 

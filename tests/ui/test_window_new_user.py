@@ -22,7 +22,7 @@ from blurapp.core.kernel import (
     MAX_SIGMA,
     MIN_SIGMA,
 )
-from blurapp.core.sample import sample_photo_path
+from blurapp.core.media.sample import sample_photo_path
 from blurapp.ui.main_window import MainWindow
 
 
@@ -152,7 +152,7 @@ def test_a_screenshot_name_too_long_fails_at_once_with_one_error_line(tmp_path):
 def test_a_screenshot_that_fails_while_saving_ends_the_program(tmp_path):
     # The fault is put in through sitecustomize, which Python imports before BlurApp.
     (tmp_path / "sitecustomize.py").write_text(
-        "import blurapp.core.saving as saving\n"
+        "import blurapp.core.media.saving as saving\n"
         "def broken(*args, **kwargs):\n"
         "    raise RuntimeError('the disk caught fire')\n"
         "saving.write_atomically = broken\n"

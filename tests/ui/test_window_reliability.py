@@ -88,7 +88,7 @@ def test_an_exception_in_the_worker_reaches_the_user_and_the_log(
 def test_saving_into_a_folder_that_refuses_keeps_everything(
     window, qtbot, tmp_path, monkeypatch, warnings_shown
 ):
-    import blurapp.core.saving as saving
+    import blurapp.core.media.saving as saving
 
     run(qtbot, window)
     folder = tmp_path / "locked"
@@ -191,7 +191,7 @@ def _resident_bytes():
 
 @pytest.mark.slow
 def test_two_hundred_runs_in_one_window_do_not_grow_memory(window, qtbot, tmp_path, monkeypatch):
-    from blurapp.core import timing
+    from blurapp.core.engines import timing
 
     # Memory, not timing, is under test: a few steady calls a run, one call a sample, not
     # 0.3 s of each engine in samples of 5 ms.

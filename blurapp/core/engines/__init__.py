@@ -3,9 +3,10 @@ the worker, the figures and the window all iterate: none of them names an engine
 
 Each engine module declares its Engine(s) beside its code (numpy_engine's NUMPY and its
 tutorial loop, jax_engine.JAX_JIT, jax_eager_engine.JAX_EAGER) and they are registered here; the
-timing of steady calls is the same for every engine (blurapp.core.timing). Other packages add
-engines through the entry-point group `blurapp.engines` (see _discover_plugins), found the first
-time the registry is asked. A JAX engine also runs on a chosen platform: `jax@cpu`, `jax@gpu`.
+timing of steady calls is the same for every engine (blurapp.core.engines.timing). Other
+packages add engines through the entry-point group `blurapp.engines` (see _discover_plugins),
+found the first time the registry is asked. A JAX engine also runs on a chosen platform:
+`jax@cpu`, `jax@gpu`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from typing import TYPE_CHECKING
 from blurapp.core.engines import jax_eager_engine, jax_engine, numpy_engine
 from blurapp.core.engines.engine import Engine, EngineOutputError, FirstCallFunction
 
+# What a plugin's first-call function returns, beside Engine: a plugin needs one import.
+from blurapp.core.engines.runs import Call, FirstCall
+
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
@@ -30,8 +34,10 @@ __all__ = [
     "DEFAULT_ENGINES",
     "ENTRY_POINT_GROUP",
     "REFERENCE_ENGINE",
+    "Call",
     "Engine",
     "EngineOutputError",
+    "FirstCall",
     "FirstCallFunction",
     "UnknownEngineError",
     "engine_names",
@@ -208,7 +214,7 @@ def get_engine(name: str) -> Engine:
             f"{name!r}: only JAX engines take a platform, one of {', '.join(jax_engine.PLATFORMS)}"
         )
     # Beside the engine on its default platform in one chart, a colour of its own: a plugin's
-    # colour stays with the engine on its default platform (see blurapp.core.chart_bars).
+    # colour stays with the engine on its default platform (see blurapp.core.report.chart_bars).
     return dataclasses.replace(
         engine,
         name=f"{base}@{platform}",

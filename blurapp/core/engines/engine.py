@@ -13,18 +13,18 @@ from typing import Protocol
 
 import numpy as np
 
-from blurapp.core.runs import BlurredFrames, Call, Cancelled, EngineRun, FirstCall, Progress
-from blurapp.core.timing import time_engines
+from blurapp.core.engines.runs import BlurredFrames, Call, Cancelled, EngineRun, FirstCall, Progress
+from blurapp.core.engines.timing import time_engines
 
 
 class FirstCallFunction(Protocol):
     """An engine's first call: blur `image` (float32, height × width or height × width ×
     channels; a photo's are read-only, so never written to) with `kernel` (k×k, or k weights
     applied along rows then columns), edges repeating their border pixels, and return the
-    output with a way to call again (timed alike by blurapp.core.timing). `platform` is the
+    output with a way to call again (timed alike by blurapp.core.engines.timing). `platform` is the
     device a JAX-like engine runs on (None: its default); `progress(done, total)` may report
     taps of this call; `cancelled()` turning True should raise
-    blurapp.core.runs.BlurCancelled at the next chance."""
+    blurapp.core.engines.runs.BlurCancelled at the next chance."""
 
     def __call__(
         self,
@@ -66,11 +66,11 @@ class FramesCall(Protocol):
 class Engine:
     """One way to blur: its calls, the devices they run on, its name and its title. `name` is
     the one identifier of the engine: on the command line, in `compare --json` (its key made
-    by blurapp.core.comparison.json_key), in file names and settings; `title` is what people
-    read (marked for translation in the "Engines" context where it is written).
+    by blurapp.core.measuring.comparison.json_key), in file names and settings; `title` is what
+    people read (marked for translation in the "Engines" context where it is written).
 
     How the views show an engine lives with them: its chart colours in
-    blurapp.core.chart_bars, its heading in the bench table in blurapp.bench.report. A
+    blurapp.core.report.chart_bars, its heading in the bench table in blurapp.bench.report. A
     plugin's engine, which those tables do not know, may still ask for a colour and a heading
     here (`colour`, `column`); BlurApp's own engines leave both None."""
 
@@ -82,7 +82,7 @@ class Engine:
     platform: str | None = None  # a variant's own platform (jax@gpu); None: --device decides
     compiles: bool = False  # runs one compiled program: fast once compiled (a preview's first)
     # A plugin's colour for its bar and line in the charts ('#17becf'); None: the chart's
-    # own choice (blurapp.core.chart_bars.chart_colour).
+    # own choice (blurapp.core.report.chart_bars.chart_colour).
     colour: str | None = None
     # Blurring a large image by blocks, it is fastest on strips of this many rows of a block
     # (None: the whole block at once).
@@ -223,7 +223,7 @@ class Engine:
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> EngineRun:
-        """Run this engine alone on `image` and time it (see blurapp.core.timing; `repeats`
+        """Run this engine alone on `image` and time it (see blurapp.core.engines.timing; `repeats`
         None chooses the number of steady calls). `repeats=0` blurs once (the first call)
         and times no steady call: for when only the output counts."""
         first = self.start(image, kernel, device=device, progress=progress, cancelled=cancelled)

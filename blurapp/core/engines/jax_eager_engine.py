@@ -9,7 +9,7 @@ import numpy as np
 
 from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.jax_engine import first_call_on_device, first_jax_copy, jax_device
-from blurapp.core.runs import (
+from blurapp.core.engines.runs import (
     Cancelled,
     FirstCall,
     Progress,

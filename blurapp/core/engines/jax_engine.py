@@ -21,7 +21,7 @@ from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.jax_frames import blur_frames_on_device
 from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
-from blurapp.core.runs import (
+from blurapp.core.engines.runs import (
     BlurredFrames,
     Call,
     Cancelled,

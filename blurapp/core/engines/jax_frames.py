@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines.jax_program import blur as blur_program
-from blurapp.core.runs import BlurredFrames, Call, Compilation
+from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
 
 # (batch shape, kernel shape, device platform, device id)
 _FramesKey = tuple[tuple[int, ...], tuple[int, ...], str, int]

@@ -212,8 +212,8 @@ def blur_levels(levels: Any, weights: Any, in_strips: bool = True) -> Any:
     that halo, as rows of values ((rows − 2·radius) × (columns − 2·radius)·channels).
 
     The arithmetic of the host's path, in one program: a level times 1/white in float32
-    (blurapp.core.pixels.samples_to_float), `blur`, then clipped to [0, 1], times white and
-    rounded half to even (blurapp.core.saving's levels), white being the type's largest value.
+    (blurapp.core.media.pixels.samples_to_float), `blur`, then clipped to [0, 1], times white and
+    rounded half to even (blurapp.core.media.saving's levels), white being the type's largest value.
     The same levels as the conversions on the host around `blur`, with a quarter of the bytes
     moved and nothing converted on the host.
     """

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from blurapp.core.engines.engine import Engine
-from blurapp.core.runs import BlurCancelled, Call, Cancelled, FirstCall, Progress
+from blurapp.core.engines.runs import BlurCancelled, Call, Cancelled, FirstCall, Progress
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # Output rows blurred per block. A block of 64 rows of a 6000-wide grey photo is 1.5 MB, and

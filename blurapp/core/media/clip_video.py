@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
-from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at, usable_rate
-from blurapp.core.photo import UPRIGHT
-from blurapp.core.photo_checks import PhotoError
-from blurapp.core.pixels import UNASSOCIATED_ALPHA, samples_to_float
+from blurapp.core.media.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
+from blurapp.core.media.clip_checks import changed_size, check_frame_size, stopped_at, usable_rate
+from blurapp.core.media.photo import UPRIGHT
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.media.pixels import UNASSOCIATED_ALPHA, samples_to_float
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 VIDEO_EXTRA = "pip install 'blurapp[video]'"

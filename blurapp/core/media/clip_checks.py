@@ -8,8 +8,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, ClipError, ClipInfo
-from blurapp.core.photo_checks import check_fits_in_memory
+from blurapp.core.media.clip import DEFAULT_FRAMES_PER_SECOND, ClipError, ClipInfo
+from blurapp.core.media.photo_checks import check_fits_in_memory
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # The frame rates a clip is read and written at: one frame in 100 s to a thousand a second.

@@ -1,4 +1,4 @@
-"""The figures of a clip comparison as rows (blurapp.core.figures.Figure), the same for
+"""The figures of a clip comparison as rows (blurapp.core.report.figures.Figure), the same for
 `blurapp compare CLIP`, the notebook and the window: frames per second and milliseconds a
 frame for each engine, the blur alone and end to end, the batch size it blurs in, the speed-up,
 the largest difference from NumPy and whether the times can be trusted.
@@ -8,8 +8,8 @@ Phrases go through `translate` as the photo figures' do; labels stay English (se
 
 from __future__ import annotations
 
-from blurapp.core.clip_comparison import ClipComparison
-from blurapp.core.figures import (
+from blurapp.core.measuring.clip_comparison import ClipComparison
+from blurapp.core.report.figures import (
     Figure,
     difference_parts,
     figure_of_words,
@@ -19,7 +19,7 @@ from blurapp.core.figures import (
 from blurapp.core.spec import describe_kernel
 from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 
-# The names of the rows a clip adds to the photo figures' (blurapp.core.figures.ROW_NAMES).
+# The names of the rows a clip adds to the photo figures' (blurapp.core.report.figures.ROW_NAMES).
 CLIP_ROW_NAMES = (
     QT_TRANSLATE_NOOP("Figures", "clip"),
     QT_TRANSLATE_NOOP("Figures", "end to end"),

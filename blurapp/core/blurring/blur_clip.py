@@ -14,11 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from blurapp.core.blur_file import BlurFailed, engine_failure
-from blurapp.core.clip import Clip
-from blurapp.core.clip_saving import save_clip
+from blurapp.core.blurring.blur_file import BlurFailed, engine_failure
 from blurapp.core.engines import Engine
-from blurapp.core.frame_batches import BATCH_SIZES, BatchChoice, blurred_frames, choose_batch_size
+from blurapp.core.engines.frame_batches import (
+    BATCH_SIZES,
+    BatchChoice,
+    blurred_frames,
+    choose_batch_size,
+)
+from blurapp.core.media.clip import Clip
+from blurapp.core.media.clip_saving import save_clip
 from blurapp.core.spec import BlurSpec
 
 # Called after each frame written: (frames done, frames in all when known).
@@ -42,7 +47,7 @@ def choose_clip_batch_size(
     clip: Clip, spec: BlurSpec, engine: Engine, *, device: str = "auto"
 ) -> BatchChoice:
     """The batch size `engine` blurs `clip`'s frames fastest in, copies counted, measured on
-    frames of the clip's size (blurapp.core.frame_batches.choose_batch_size, one round): the
+    frames of the clip's size (blurapp.core.engines.frame_batches.choose_batch_size, one round): the
     sizes of BATCH_SIZES no larger than the clip's frames ÷ CHOICE_FRAMES_PER_SIZE, so that
     measuring costs a small part of blurring the clip, whose batch fits in CLIP_BATCH_BYTES;
     of those within CLOSE_ENOUGH of the fastest, the smallest. One frame at a time, nothing
@@ -148,7 +153,7 @@ def blur_clip_to_file(
     frames: int | None = None,
 ) -> int:
     """Blur every frame of `clip` and write them to `output` atomically (see
-    blurapp.core.clip_saving.save_clip), with what made them (spec.description) inside where
+    blurapp.core.media.clip_saving.save_clip), with what made them (spec.description) inside where
     the format holds it, blurred `batch_size` frames a call (None: the size measured fastest,
     choose_clip_batch_size); the number of frames written. With `frames`, only that span of
     frames from `start` is written, a clip of its own that must hold every one of them.

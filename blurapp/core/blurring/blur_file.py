@@ -9,8 +9,8 @@ import os
 import numpy as np
 
 from blurapp.core.engines import Engine
-from blurapp.core.photo import Photo
-from blurapp.core.saving import save_output
+from blurapp.core.media.photo import Photo
+from blurapp.core.media.saving import save_output
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
 

@@ -1,9 +1,9 @@
 """A clip through several engines: a fixed span of its frames blurred by each, timed as photos
-are (blurapp.core.timing: the first call apart, interleaved rounds, the median and its spread,
-the machine's contention), and stated in frames per second and milliseconds a frame.
+are (blurapp.core.engines.timing: the first call apart, interleaved rounds, the median and its
+spread, the machine's contention), and stated in frames per second and milliseconds a frame.
 
 Each engine blurs the frames in batches of the size measured fastest for it
-(blurapp.core.frame_batches). Two figures per engine: the blur alone, and end to end, which
+(blurapp.core.engines.frame_batches). Two figures per engine: the blur alone, and end to end, which
 also counts reading the clip's frames (decoding a file's), gathering them into batches and the
 copies to and from a device. Works on any Clip, a frame at a time: memory stays a few batches
 deep whatever the span.
@@ -20,24 +20,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from blurapp.core.clip import Clip, ClipError, ClipInfo
-from blurapp.core.comparison import (
-    TOLERANCE,
-    LedByJit,
-    describe_failure,
-    json_key,
-    max_abs_difference,
-)
-from blurapp.core.contention import Conditions, Verdict, conditions_of, judge, watch_machine
 from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE, Engine, get_engine
-from blurapp.core.frame_batches import (
+from blurapp.core.engines.frame_batches import (
     BATCH_SIZES,
     BatchChoice,
     blur_batches,
     choose_batch_size,
     frame_batches,
 )
-from blurapp.core.runs import (
+from blurapp.core.engines.runs import (
     BlurCancelled,
     BlurredFrames,
     Call,
@@ -46,8 +37,23 @@ from blurapp.core.runs import (
     EngineRun,
     FirstCall,
 )
+from blurapp.core.engines.timing import time_engines
+from blurapp.core.measuring.comparison import (
+    TOLERANCE,
+    LedByJit,
+    describe_failure,
+    json_key,
+    max_abs_difference,
+)
+from blurapp.core.measuring.contention import (
+    Conditions,
+    Verdict,
+    conditions_of,
+    judge,
+    watch_machine,
+)
+from blurapp.core.media.clip import Clip, ClipError, ClipInfo
 from blurapp.core.spec import BlurSpec
-from blurapp.core.timing import time_engines
 
 log = logging.getLogger(__name__)
 

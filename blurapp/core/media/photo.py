@@ -16,7 +16,7 @@ from typing import IO, Any
 import numpy as np
 from PIL import ExifTags, Image, ImageFile, ImageOps, UnidentifiedImageError
 
-from blurapp.core.photo_checks import (
+from blurapp.core.media.photo_checks import (
     PhotoError,
     check_fits_in_memory,
     check_is_readable_file,
@@ -24,7 +24,7 @@ from blurapp.core.photo_checks import (
     damaged,
     os_problem,
 )
-from blurapp.core.pixels import (
+from blurapp.core.media.pixels import (
     ASSOCIATED_ALPHA,
     UNASSOCIATED_ALPHA,
     UnsupportedPixels,

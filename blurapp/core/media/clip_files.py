@@ -1,8 +1,8 @@
 """Clip files opened as clips: multi-page TIFF stacks (tifffile), animated GIF, WebP and PNG
-(Pillow), and videos (PyAV, in blurapp.core.clip_video). Each is read a frame at a time, as the
-frames are asked for, so a clip of any length costs the memory of a few frames.
+(Pillow), and videos (PyAV, in blurapp.core.media.clip_video). Each is read a frame at a time, as
+the frames are asked for, so a clip of any length costs the memory of a few frames.
 
-Frames are made as photos' pixels are (blurapp.core.pixels): the same levels give the same
+Frames are made as photos' pixels are (blurapp.core.media.pixels): the same levels give the same
 floats whether they come from a photo or a clip.
 """
 
@@ -18,16 +18,16 @@ from typing import Any
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from blurapp.core.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
-from blurapp.core.clip_checks import changed_size, check_frame_size, stopped_at, usable_rate
-from blurapp.core.photo_checks import (
+from blurapp.core.media.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
+from blurapp.core.media.clip_checks import changed_size, check_frame_size, stopped_at, usable_rate
+from blurapp.core.media.photo_checks import (
     PhotoError,
     check_is_readable_file,
     check_tiff_data,
     damaged,
     os_problem,
 )
-from blurapp.core.pixels import (
+from blurapp.core.media.pixels import (
     ASSOCIATED_ALPHA,
     UNASSOCIATED_ALPHA,
     samples_to_float,
@@ -94,7 +94,7 @@ def open_clip(path: str | os.PathLike[str], *, color: bool = False) -> Clip:
     if kind == "animation":
         return Animation(path, color=color)
     if kind == "video":
-        from blurapp.core.clip_video import VideoClip
+        from blurapp.core.media.clip_video import VideoClip
 
         return VideoClip(path, color=color)
     raise ClipError(path, QT_TRANSLATE_NOOP("FileProblem", "this is not a clip BlurApp can read"))
@@ -318,7 +318,7 @@ def _palette_colours(page: Any) -> np.ndarray:
 def _stack_rate(tiff: Any) -> float:
     """The frames per second a stack says: BlurApp's own (in the JSON description it writes),
     or ImageJ's frame interval; else DEFAULT_FRAMES_PER_SECOND."""
-    from blurapp.core.clip_saving import FRAMES_PER_SECOND_KEY
+    from blurapp.core.media.clip_saving import FRAMES_PER_SECOND_KEY
 
     try:
         described = json.loads(tiff.pages.first.description or "{}")
@@ -347,7 +347,7 @@ class Animation(Clip):
     photo of that file would be (composited over white)."""
 
     def __init__(self, path: Path, *, color: bool) -> None:
-        from blurapp.core.photo import GRAY_MODES, WIDE_INTEGER_MODES
+        from blurapp.core.media.photo import GRAY_MODES, WIDE_INTEGER_MODES
 
         self._path = path
         self._image: Any = None
@@ -401,7 +401,7 @@ class Animation(Clip):
         )
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
-        from blurapp.core.photo import (
+        from blurapp.core.media.photo import (
             WIDE_INTEGER_MODES,
             image_to_colour,
             image_to_gray,

@@ -10,7 +10,7 @@ over at least MEASURE_SECONDS: first from the warm-up call, then, as the samples
 their median (a first call or two after compilation can be several times slower than the rest).
 Slow engines are capped so a comparison stays short. A figure is the median of the samples,
 shown with its quartiles. Around each timed sample the process's CPU time is taken with the
-wall time, so a comparison can tell when the machine was busy (blurapp.core.contention).
+wall time, so a comparison can tell when the machine was busy (blurapp.core.measuring.contention).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Hashable, Mapping
 from typing import TypeVar
 
-from blurapp.core.runs import (
+from blurapp.core.engines.runs import (
     BlurCancelled,
     Call,
     Cancelled,
@@ -46,7 +46,7 @@ SAMPLE_SECONDS = 0.005
 MAX_CALLS_PER_SAMPLE = 100
 
 # What is timed is named by its key: an engine's name, or whatever else a caller times beside
-# the engines (blurapp.core.comparison's copy of the image on a device).
+# the engines (blurapp.core.measuring.comparison's copy of the image on a device).
 Timed = TypeVar("Timed", bound=Hashable)
 # (calls timed so far, calls to time in all), after each timed call.
 Counted = Callable[[int, int], None]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from blurapp.core.engines import Engine
-from blurapp.core.runs import BlurredFrames, Cancelled, Compilation, check_cancelled
+from blurapp.core.engines.runs import BlurredFrames, Cancelled, Compilation, check_cancelled
 
 # The batch sizes tried, when an engine blurs a batch in one call.
 BATCH_SIZES = (1, 2, 4, 8, 16)

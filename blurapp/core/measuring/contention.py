@@ -1,6 +1,6 @@
 """Whether a comparison's figures can be trusted: was the machine busy while they were timed?
 
-Three signs, each measured while the engines are timed (blurapp.core.timing):
+Three signs, each measured while the engines are timed (blurapp.core.engines.timing):
 - a CPU engine's calls taking longer on the wall clock than on the process's CPU clock: the
   process was waiting for a core (a one-thread engine runs whenever it is not waiting);
 - other programs' CPU use over the timing, from the system's CPU counters (psutil);
@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from blurapp.core.runs import EngineRun
+from blurapp.core.engines.runs import EngineRun
 from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 
 # The wall clock at least this many times the CPU clock over a CPU engine's calls…

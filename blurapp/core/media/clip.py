@@ -4,7 +4,7 @@ are needed, so that a clip of any length costs the memory of a few frames.
 
 Frames are what the engines blur, as a photo's pixels are: float32 in [0, 1], height × width
 (grey) or height × width × 3 (red, green, blue) when the clip is opened in colour and has
-colour. The readers of each kind of file live in blurapp.core.clip_files.
+colour. The readers of each kind of file live in blurapp.core.media.clip_files.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from blurapp.core.photo_checks import PhotoError
+from blurapp.core.media.photo_checks import PhotoError
 
 # A stack's pages or an animation that says nothing of its timing play at this rate.
 DEFAULT_FRAMES_PER_SECOND = 10.0

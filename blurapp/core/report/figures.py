@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from blurapp.core.comparison import TOLERANCE, ComparisonResult
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
+from blurapp.core.engines.runs import Compilation, EngineRun, PaidFirstCall, Payer
 from blurapp.core.kernel import auto_kernel_size, cuts_gaussian_short, kernel_reach
-from blurapp.core.runs import Compilation, EngineRun, PaidFirstCall, Payer
+from blurapp.core.measuring.comparison import TOLERANCE, ComparisonResult
 from blurapp.core.spec import describe_kernel
 from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 

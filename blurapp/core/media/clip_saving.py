@@ -14,10 +14,10 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from blurapp.core.clip import ClipInfo
-from blurapp.core.clip_checks import usable_rate
-from blurapp.core.photo_checks import available_memory
-from blurapp.core.saving import (
+from blurapp.core.media.clip import ClipInfo
+from blurapp.core.media.clip_checks import usable_rate
+from blurapp.core.media.photo_checks import available_memory
+from blurapp.core.media.saving import (
     OutputError,
     check_writable,
     same_file,
@@ -105,7 +105,7 @@ def check_clip_output_path(
 def video_codec(path: Path, asked: str | None = None) -> str:
     """The encoder a video at `path` is written with: `asked`, else the first of its
     extension's that PyAV's FFmpeg has. Raises OutputError."""
-    from blurapp.core.clip_video import import_av
+    from blurapp.core.media.clip_video import import_av
 
     av = import_av(path)
     available = av.codecs_available

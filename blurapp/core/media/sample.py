@@ -14,7 +14,7 @@ def resource_path(relative: str) -> Path:
     if installed.is_file():
         return Path(str(installed))
     # A source checkout keeps them in the top-level resources/ folder.
-    return Path(__file__).resolve().parents[2] / "resources" / relative
+    return Path(__file__).resolve().parents[3] / "resources" / relative
 
 
 def sample_photo_path() -> Path:

@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from PIL import Image
 
-from blurapp.core.comparison import Watch, compare
 from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE, Engine
+from blurapp.core.engines.runs import BlurCancelled, Compilation
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
     DEFAULT_KERNEL_SIZE,
@@ -30,8 +30,8 @@ from blurapp.core.kernel import (
     Algorithm,
     KernelSize,
 )
-from blurapp.core.runs import BlurCancelled, Compilation
-from blurapp.core.saving import write_atomically
+from blurapp.core.measuring.comparison import Watch, compare
+from blurapp.core.media.saving import write_atomically
 from blurapp.core.spec import BlurSpec
 
 # Log-spaced, from a thumbnail to a 24 MP camera's photo (6000 × 4000).

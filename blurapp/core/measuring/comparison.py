@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from blurapp.core.contention import Conditions, Verdict, conditions_of, judge, watch_machine
 from blurapp.core.engines import (
     DEFAULT_ENGINES,
     REFERENCE_ENGINE,
@@ -18,13 +17,20 @@ from blurapp.core.engines import (
     UnknownEngineError,
     get_engine,
 )
+from blurapp.core.engines.runs import BlurCancelled, Cancelled, EngineRun, FirstCall, Progress
+from blurapp.core.engines.timing import first_call_run, time_engines
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
     Algorithm,
 )
-from blurapp.core.runs import BlurCancelled, Cancelled, EngineRun, FirstCall, Progress
+from blurapp.core.measuring.contention import (
+    Conditions,
+    Verdict,
+    conditions_of,
+    judge,
+    watch_machine,
+)
 from blurapp.core.spec import BlurSpec
-from blurapp.core.timing import first_call_run, time_engines
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +92,7 @@ class _CopyOn:
 class LedByJit:
     """A comparison's headline: the speedup of the first engine that ran (or failed) that JAX
     compiles (JAX-jit, in the tutorial's pair) over the reference. A photo's comparison and a
-    clip's (blurapp.core.clip_comparison) share it; each says how it times an engine."""
+    clip's (blurapp.core.measuring.clip_comparison) share it; each says how it times an engine."""
 
     runs: Mapping[str, EngineRun]
     errors: Mapping[str, str]  # engine → why, in a user's words
@@ -398,10 +404,10 @@ def compare(
     `engines` (names or Engines) and time them alike.
 
     Each engine makes its first call in turn; then their steady calls are timed together,
-    interleaved (blurapp.core.timing): `repeats` of each, or as many as each needs when None;
-    0 times none, for the outputs alone. An engine that fails (JAX not installed, out of device
-    memory, a compile error) does not stop the others: its reason is in `errors`. Each device
-    an engine ran on gets its floor, timed with the engines (`floors`).
+    interleaved (blurapp.core.engines.timing): `repeats` of each, or as many as each needs when
+    None; 0 times none, for the outputs alone. An engine that fails (JAX not installed, out of
+    device memory, a compile error) does not stop the others: its reason is in `errors`. Each
+    device an engine ran on gets its floor, timed with the engines (`floors`).
 
     `watch` follows the comparison (see Watch): BlurCancelled is raised once
     `watch.cancelled()` turns True; `watch.progress(engine, done, total)` reports taps, then

@@ -1,7 +1,7 @@
 """The times a chart of a comparison shows, as bars: the same in the window and the notebook.
 
 Bar names are English and marked with QT_TRANSLATE_NOOP in the "Figures" context, as the rows
-of blurapp.core.figures are; the window shows them translated.
+of blurapp.core.report.figures are; the window shows them translated.
 """
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from __future__ import annotations
 import zlib
 from typing import NamedTuple
 
-from blurapp.core.comparison import ComparisonResult
 from blurapp.core.engines import Engine
 from blurapp.core.engines.jax_eager_engine import JAX_EAGER
 from blurapp.core.engines.jax_engine import JAX_JIT
 from blurapp.core.engines.numpy_engine import NUMPY, NUMPY_LOOP
-from blurapp.core.figures import steady_label
-from blurapp.core.runs import Compilation, PaidFirstCall, Payer
+from blurapp.core.engines.runs import Compilation, PaidFirstCall, Payer
+from blurapp.core.measuring.comparison import ComparisonResult
+from blurapp.core.report.figures import steady_label
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # Each of BlurApp's engines' colour in the charts: its steady bar and its sweep line.

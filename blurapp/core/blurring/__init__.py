@@ -1,0 +1,1 @@
+"""A file blurred into a file with one engine, untimed, as `blurapp blur` and `batch` do."""

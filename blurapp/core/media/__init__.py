@@ -1,0 +1,1 @@
+"""Photos and clips: read from files, checked, turned into pixels and written back."""

@@ -1,0 +1,1 @@
+"""A measurement shown: the figures as rows and the timing chart's bars."""
