@@ -327,7 +327,13 @@ def _run_sweep(args: argparse.Namespace, show) -> dict:
     from blurapp.core.kernel import effective_kernel_size
     from blurapp.core.saving import OutputError
     from blurapp.core.spec import describe_kernel
-    from blurapp.core.sweep import SweepPoint, run_sweep, sweep_sizes, write_sweep_csv
+    from blurapp.core.sweep import (
+        SweepPoint,
+        run_sweep,
+        sweep_break_even,
+        sweep_sizes,
+        write_sweep_csv,
+    )
 
     photo = load(source_photo(args.photo))
     kernel_size, algorithm = args.kernel_sizes[0], args.algorithms[0]
@@ -362,10 +368,15 @@ def _run_sweep(args: argparse.Namespace, show) -> dict:
         raise CommandFailed(
             f"not enough memory for the sweep's next size after {len(points)} sizes"
         ) from None
+    found = sweep_break_even(points)
+    if found is not None:
+        show(bench_report.sweep_break_even_lines(found))
     if args.csv is not None:
         show([f"wrote {shown(args.csv)}"])
     return {
         "photo": {"path": shown(photo.path), "width": photo.width, "height": photo.height},
         "kernel": {"size": kernel_size, "sigma": DEFAULT_SIGMA, "algorithm": algorithm},
         "points": [point.as_dict() for point in points],
+        # From which size JAX-jit beats NumPy (None: the sweep did not time both).
+        "break_even": found.as_dict() if found is not None else None,
     }
