@@ -19,7 +19,13 @@ from blurapp.app.running import JobHandle, Runner
 from blurapp.app.session import Newest
 from blurapp.core.engines import get_engine
 from blurapp.core.engines.runs import Payer
-from blurapp.core.measuring.sweep import DEFAULT_MAX_MEGAPIXELS, SweepPoint
+from blurapp.core.measuring.sweep import (
+    DEFAULT_MAX_MEGAPIXELS,
+    SweepBreakEven,
+    SweepPoint,
+    sweep_break_even,
+    sweep_break_even_words,
+)
 from blurapp.core.media.photo import Photo
 from blurapp.core.report.figures import CONTEXT as FIGURES_CONTEXT
 from blurapp.core.report.figures import FIRST_CALL_NOTES, format_megapixels, format_ms, paid_words
@@ -144,9 +150,11 @@ class SweepState:
         self._sweeps.drop()  # its last answers, still on their way, are refused
         if self.job is not None:
             self.job.quit()
-        self.status = self.tr(
-            QT_TRANSLATE_NOOP("SweepWindow", "Stopped after {count} sizes")
-        ).format(count=len(self.points))
+        self.status = self._with_break_even(
+            self.tr(QT_TRANSLATE_NOOP("SweepWindow", "Stopped after {count} sizes")).format(
+                count=len(self.points)
+            )
+        )
         self._changed(SweepChange.RUNNING)
         self._changed(SweepChange.STOPPED)
 
@@ -175,8 +183,10 @@ class SweepState:
         if not self._sweeps.done(number):
             return
         self.running = False
-        self.status = self.tr(QT_TRANSLATE_NOOP("SweepWindow", "Done: {count} sizes")).format(
-            count=len(self.points)
+        self.status = self._with_break_even(
+            self.tr(QT_TRANSLATE_NOOP("SweepWindow", "Done: {count} sizes")).format(
+                count=len(self.points)
+            )
         )
         self._changed(SweepChange.RUNNING)
         self._changed(SweepChange.FINISHED)
@@ -189,6 +199,18 @@ class SweepState:
         self.failure = (failure_words(error, memory_for="the next size"), error)
         self._changed(SweepChange.RUNNING)
         self._changed(SweepChange.FAILED)
+
+    def break_even(self) -> SweepBreakEven | None:
+        """From which size JAX-jit beats NumPy at the sizes done (None: not both timed)."""
+        return sweep_break_even(self.points)
+
+    def _with_break_even(self, status: str) -> str:
+        """`status`, then from which size JAX-jit beats NumPy when the sizes done say."""
+        found = self.break_even()
+        if found is None:
+            return status
+        figures = lambda text: self.translate(FIGURES_CONTEXT, text)  # noqa: E731
+        return f"{status} · {sweep_break_even_words(found, self.title, figures)}"
 
     def first_call_words(self) -> str:
         """Each compiled engine's first call at every size done, with where its program was

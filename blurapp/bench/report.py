@@ -18,7 +18,7 @@ from blurapp.core.measuring.comparison import json_key
 
 if TYPE_CHECKING:
     from blurapp.core.engines import Engine
-    from blurapp.core.measuring.sweep import SweepPoint
+    from blurapp.core.measuring.sweep import SweepBreakEven, SweepPoint
 
 
 def _ms(seconds: float | None) -> str:
@@ -380,6 +380,13 @@ def sweep_row_lines(point: SweepPoint, previous: SweepPoint | None = None) -> li
         f"  {name}: {error}" for name, error in point.errors.items() if told.get(name) != error
     ]
     return lines
+
+
+def sweep_break_even_lines(found: SweepBreakEven) -> list[str]:
+    """From which size JAX-jit beats NumPy, under the sweep's sizes."""
+    from blurapp.core.measuring.sweep import sweep_break_even_words
+
+    return [sweep_break_even_words(found, lambda name: get_engine(name).title)]
 
 
 # --- `blurapp bench --record`: the figures as data, and the Markdown tables made from them ------

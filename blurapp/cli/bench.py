@@ -325,7 +325,13 @@ def _run_sweep(args: argparse.Namespace, show) -> dict:
     a sweep stopped part way keeps what it measured."""
     from blurapp.bench import report as bench_report
     from blurapp.core.kernel import effective_kernel_size
-    from blurapp.core.measuring.sweep import SweepPoint, run_sweep, sweep_sizes, write_sweep_csv
+    from blurapp.core.measuring.sweep import (
+        SweepPoint,
+        run_sweep,
+        sweep_break_even,
+        sweep_sizes,
+        write_sweep_csv,
+    )
     from blurapp.core.media.saving import OutputError
     from blurapp.core.spec import describe_kernel
 
@@ -362,10 +368,15 @@ def _run_sweep(args: argparse.Namespace, show) -> dict:
         raise CommandFailed(
             f"not enough memory for the sweep's next size after {len(points)} sizes"
         ) from None
+    found = sweep_break_even(points)
+    if found is not None:
+        show(bench_report.sweep_break_even_lines(found))
     if args.csv is not None:
         show([f"wrote {shown(args.csv)}"])
     return {
         "photo": {"path": shown(photo.path), "width": photo.width, "height": photo.height},
         "kernel": {"size": kernel_size, "sigma": DEFAULT_SIGMA, "algorithm": algorithm},
         "points": [point.as_dict() for point in points],
+        # From which size JAX-jit beats NumPy (None: the sweep did not time both).
+        "break_even": found.as_dict() if found is not None else None,
     }

@@ -49,17 +49,29 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "as a clip (numpy.mkv, jax.gif, …: the clip's own format where BlurApp writes it, "
         "else lossless .mkv)",
     )
+    compare.add_argument(
+        "--trace",
+        type=Path,
+        metavar="DIR",
+        help="also record a JAX profiler trace of the steady calls (not the first call) in this "
+        "folder, to open in Perfetto (ui.perfetto.dev) or TensorBoard; a photo's comparison only",
+    )
     add_clip_options(compare)
     return compare
 
 
 def run(args: argparse.Namespace) -> int:
     from blurapp.core.measuring.comparison import compare
+    from blurapp.core.measuring.profiler_trace import TraceError
     from blurapp.core.media.clip_files import is_clip
     from blurapp.core.report.figures import comparison_figures
 
     source = source_photo(args.image)
     if is_clip(source):
+        if args.trace is not None:
+            raise CommandFailed(
+                f"{shown(source)}: --trace records a photo's comparison; this is a clip"
+            )
         _check_jax_engines(args.engines, args.device)
         note_short_kernel(args)
         return compare_clip_command(args, source)
@@ -68,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out_dir is not None:
         _check_outputs(args.out_dir, source, args.engines)  # before the work, not after it
     _check_jax_engines(args.engines, args.device)
+    trace = _steady_trace(args) if args.trace is not None else None
     photo = load(source, color=args.color)
     note_short_kernel(args)
     try:
@@ -77,7 +90,10 @@ def run(args: argparse.Namespace) -> int:
             repeats=args.repeat,
             engines=args.engines,
             device=args.device,
+            trace=trace,
         )
+    except TraceError as error:
+        raise CommandFailed(str(error)) from None
     except MemoryError:
         raise CommandFailed(
             f"{shown(photo.path)}: not enough memory to compare the engines on this photo"
@@ -85,7 +101,10 @@ def run(args: argparse.Namespace) -> int:
     if args.out_dir is not None:
         _write_outputs(args.out_dir, result, args.spec)
     if args.json:
-        print_line(json_text(_comparison_json(photo, result)))
+        document = _comparison_json(photo, result)
+        if trace is not None:
+            document["trace"] = _trace_json(trace)
+        print_line(json_text(document))
     else:
         from blurapp.core.media.photo import has_colour
 
@@ -99,7 +118,37 @@ def run(args: argparse.Namespace) -> int:
         )
         width = max(len(row.label) for row in rows)
         print_line("\n".join(f"{row.label:<{width}}  {row.text}" for row in rows))
+        if trace is not None:
+            print_line(_trace_line(trace))
     return 0
+
+
+def _steady_trace(args: argparse.Namespace):
+    """The profiler trace `--trace DIR` asks for, its folder made now: a folder that cannot be
+    one fails before the work, not after it."""
+    from blurapp.core.measuring.profiler_trace import SteadyTrace
+
+    folder_exists(args.trace)
+    make_folder(args.trace)
+    return SteadyTrace(args.trace)
+
+
+def _trace_line(trace) -> str:
+    """Where the trace went, and what opens it."""
+    if trace.run_folder is None:
+        return f"trace: nothing was written to {shown(trace.folder)}"
+    perfetto = trace.run_folder / "perfetto_trace.json.gz"
+    return (
+        f"trace: {shown(trace.run_folder)} (the steady calls; open {perfetto.name} in "
+        f"ui.perfetto.dev, or run: tensorboard --logdir {shown(trace.folder)})"
+    )
+
+
+def _trace_json(trace) -> dict:
+    return {
+        "folder": shown(trace.run_folder) if trace.run_folder is not None else None,
+        "files": [shown(path) for path in trace.files],
+    }
 
 
 def _comparison_json(photo, result) -> dict:

@@ -394,6 +394,14 @@ ZH_CN = {
     "the image read once and written once: the least any blur can take": "图像读一次、写一次：任何模糊都至少需要这么久",
     "{engines}: the time of one copy of the image": "{engines}：以复制一次图像的耗时为单位",
     "copy of the photo": "复制照片",
+    # The scaling sweep's break-even size
+    "not within the sizes measured": "在所测尺寸内没有",
+    "from the smallest size measured": "从所测最小尺寸起",
+    "from {size}": "从 {size} 起",
+    "{engine} faster than {reference}: steady {steady}": "{engine} 比 {reference} 快：稳定调用{steady}",
+    "{engine} faster than {reference}: steady {steady}, end to end {end_to_end}": "{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}",
+    "{engine} break-even (steady)": "{engine} 盈亏平衡点（稳定调用）",
+    "{engine} break-even (end to end)": "{engine} 盈亏平衡点（端到端）",
     # Clips: playing, the Clip menu, the camera
     "Frame": "帧",
     "Pause": "暂停",

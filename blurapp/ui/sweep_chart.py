@@ -1,6 +1,6 @@
 """The scaling sweep's chart: time against megapixels on log–log axes for every engine, with
-each engine's speed-up over NumPy below. Drawn with QPainter: PySide6-Essentials has no
-QtCharts."""
+each engine's speed-up over NumPy below, and a line where JAX-jit's lines cross NumPy's (the
+break-even size). Drawn with QPainter: PySide6-Essentials has no QtCharts."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from blurapp.app.captions import ENGINES_CONTEXT
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
-from blurapp.core.measuring.sweep import SweepPoint
+from blurapp.core.measuring.sweep import Crossing, SweepPoint, sweep_break_even
 from blurapp.core.report.chart_bars import chart_colour
 
 # The chart's drawing, in px.
@@ -27,6 +27,8 @@ GRID_COLOUR = QColor(128, 128, 128, 48)
 ONE_COLOUR = QColor(128, 128, 128)
 # The floor's dotted line: one copy of the photo at each size.
 COPY_COLOUR = QColor(96, 96, 96)
+# The break-even sizes' dashed lines.
+BREAK_EVEN_COLOUR = QColor(200, 120, 0)
 
 
 def engine_colour(engine: str) -> QColor:
@@ -111,6 +113,7 @@ class SweepChart(QWidget):
         self._points: list[SweepPoint] = []
         self._photo_megapixels: float | None = None
         self.photo_label_rect: QRectF | None = None  # where "this photo" was drawn last
+        self.break_even_label_rects: list[QRectF] = []  # where their labels were drawn last
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(360, 300)
         self.setAutoFillBackground(True)
@@ -157,6 +160,23 @@ class SweepChart(QWidget):
             if name != REFERENCE_ENGINE
         }
 
+    def break_even_marks(self) -> list[tuple[float, str]]:
+        """(megapixels, label) of each break-even size drawn: where JAX-jit's line crosses
+        NumPy's for the last time, by the steady calls and end to end. None is drawn where
+        JAX-jit is faster at every size, or at none: the status says so."""
+        found = sweep_break_even(self._points)
+        if found is None:
+            return []
+        marks = []
+        for crossing, label in (
+            (found.steady, self.tr("{engine} break-even (steady)")),
+            (found.end_to_end, self.tr("{engine} break-even (end to end)")),
+        ):
+            if crossing is not None and crossing.crossing is Crossing.BETWEEN:
+                assert crossing.megapixels is not None  # interpolated between two sizes
+                marks.append((crossing.megapixels, label.format(engine=engine_title(found.engine))))
+        return marks
+
     def sizeHint(self) -> QSize:
         return QSize(760, 520)
 
@@ -165,6 +185,7 @@ class SweepChart(QWidget):
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.break_even_label_rects = []
         metrics = QFontMetrics(self.font())
         text = self.palette().windowText().color()
         times, speedups, copies = self.series(), self.speedup_series(), self.copy_series()
@@ -213,6 +234,7 @@ class SweepChart(QWidget):
             x_labels=not has_ratios,
             photo_label=True,
             copies=copies,
+            marks=self.break_even_marks(),
         )
         if has_ratios:
             ratio_top = time_bottom + PANEL_GAP
@@ -230,6 +252,7 @@ class SweepChart(QWidget):
                 top=ratio_top,
                 x_labels=True,
                 one_line=True,
+                marks=[(megapixels, "") for megapixels, _ in self.break_even_marks()],
             )
         painter.setPen(text)
         painter.drawText(
@@ -286,6 +309,7 @@ class SweepChart(QWidget):
         photo_label: bool = False,
         one_line: bool = False,
         copies: Sequence[tuple[float, float]] = (),
+        marks: Sequence[tuple[float, str]] = (),
     ) -> None:
         text = self.palette().windowText().color()
         left, right = x.start, x.end
@@ -344,6 +368,23 @@ class SweepChart(QWidget):
                 self.photo_label_rect = QRectF(label_left, plot_top + 2, width, metrics.height())
                 painter.setPen(ONE_COLOUR)
                 painter.drawText(QPointF(label_left, plot_top + metrics.ascent() + 2), label)
+        for row, (megapixels, label) in enumerate(marks):
+            # The size where JAX-jit starts to win; its label at the bottom, one row apiece.
+            position = x(megapixels)
+            painter.setPen(QPen(BREAK_EVEN_COLOUR, 1.5, Qt.PenStyle.DashLine))
+            painter.drawLine(QPointF(position, plot_top), QPointF(position, bottom))
+            if label:
+                width = metrics.horizontalAdvance(label)
+                label_left = (
+                    position + 3 if position + 3 + width <= right - 2 else position - 3 - width
+                )
+                label_left = max(label_left, left + 2)
+                label_top = bottom - (row + 1) * metrics.height() - 2
+                self.break_even_label_rects.append(
+                    QRectF(label_left, label_top, width, metrics.height())
+                )
+                painter.setPen(BREAK_EVEN_COLOUR)
+                painter.drawText(QPointF(label_left, label_top + metrics.ascent()), label)
         if one_line:
             position = y(1.0)
             painter.setPen(QPen(ONE_COLOUR, 1.5, Qt.PenStyle.DashLine))

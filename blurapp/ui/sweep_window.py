@@ -117,6 +117,7 @@ class SweepWindow(QDialog):
         max_label = QLabel(self.tr("&Largest size:"))
         max_label.setBuddy(self.max_spin)
         self.status_label = QLabel()
+        self.status_label.setWordWrap(True)  # with the break-even sizes, once a sweep is done
         self.run_button = QPushButton(self.tr("&Run"))
         self.run_button.setDefault(True)
         self.save_picture_button = QPushButton(self.tr("Save &Picture…"))

@@ -31,7 +31,10 @@ def test_bench_sweep_prints_a_line_per_size_and_writes_the_csv(tmp_path):
     sizes = [f"{s.width}×{s.height}" for s in sweep_sizes((40, 60), max_megapixels=0.008)]
     assert sizes == ["60×40", "110×73"]
     assert [line.split()[0] for line in lines[5:7]] == sizes
-    assert lines[7] == f"wrote {out}"
+    # From which size JAX-jit beats NumPy, by the steady calls and end to end.
+    assert lines[7].startswith("JAX-jit faster than NumPy: steady ")
+    assert ", end to end " in lines[7]
+    assert lines[8] == f"wrote {out}"
     with open(out, newline="", encoding="utf-8") as file:
         rows = list(csv.DictReader(file))
     assert [f"{row['width']}×{row['height']}" for row in rows] == sizes
@@ -70,3 +73,14 @@ def test_bench_sweep_json_has_the_points(tmp_path):
     assert point["engines"]["jax"]["compilation"] in ("compiled", "from cache")
     assert point["engines"]["numpy"]["first_call_seconds"] is None
     assert point["engines"]["numpy"]["compilation"] is None
+    # From which size JAX-jit beats NumPy: at one size, from it or not within the sizes.
+    found = sweep["break_even"]
+    assert (found["engine"], found["reference"], found["axes"]) == ("jax", "numpy", "log-log")
+    faster = point["engines"]["jax"]["speedup"] > 1
+    assert found["steady"] == {
+        "crossing": "smallest" if faster else "never",
+        "megapixels": point["megapixels"] if faster else None,
+        "between": None,
+    }
+    assert found["end_to_end"]["crossing"] in ("smallest", "never")
+    assert point["engines"]["jax"]["end_to_end_seconds"] >= point["engines"]["jax"]["seconds"]

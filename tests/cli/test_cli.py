@@ -93,6 +93,60 @@ def test_compare_out_dir_writes_both_outputs(photo, tmp_path):
             assert np.abs(np.asarray(png).astype(float) - expected * 255).max() <= 0.51
 
 
+@pytest.mark.slow
+def test_compare_trace_records_jax_jits_steady_calls_for_perfetto_and_tensorboard(photo, tmp_path):
+    import gzip
+
+    import jax.profiler
+
+    folder = tmp_path / "trace"
+    # A process of its own, as a user runs it: one profiler session, and JAX-jit's first
+    # call (compiled, or loaded from the run's cache) is its own.
+    run = blurapp("compare", photo, "--trace", folder, "--engines", "jax", "--repeat", "2")
+    assert run.returncode == 0, run.stderr
+    [run_folder] = (folder / "plugins" / "profile").iterdir()
+    assert run.stdout.splitlines()[-1] == (
+        f"trace: {run_folder} (the steady calls; open perfetto_trace.json.gz in "
+        f"ui.perfetto.dev, or run: tensorboard --logdir {folder})"
+    )
+    names = sorted(path.name for path in run_folder.iterdir())
+    [xplane] = [name for name in names if name.endswith(".xplane.pb")]
+    assert "perfetto_trace.json.gz" in names
+    assert any(name.endswith(".trace.json.gz") for name in names)
+    # The raw trace, read back with jax.profiler's own reader: the steady calls (the untimed
+    # warm-up and the two timed), each labelled, and the blur program BlurApp jits run in
+    # each; the first call, before the trace started, is not in it.
+    profile = jax.profiler.ProfileData.from_file(str(run_folder / xplane))
+    events = [
+        (event.name, dict(event.stats))
+        for plane in profile.planes
+        for line in plane.lines
+        for event in line.events
+    ]
+    assert [name for name, _ in events].count("jax steady call") == 3
+    blur_runs = {
+        stats.get("run_id") for _, stats in events if stats.get("hlo_module") == "jit_blur"
+    }
+    assert len(blur_runs) == 3
+    # What Perfetto opens: gzip JSON in Chrome's trace format, with the same calls.
+    with gzip.open(run_folder / "perfetto_trace.json.gz") as file:
+        perfetto = json.load(file)
+    steady = [e for e in perfetto["traceEvents"] if e.get("name") == "jax steady call"]
+    assert len(steady) == 3 and all(event["dur"] > 0 for event in steady)
+    assert any(
+        event.get("args", {}).get("hlo_module") == "jit_blur" for event in perfetto["traceEvents"]
+    )
+
+
+def test_compare_trace_into_a_file_is_refused_before_the_work(photo, tmp_path):
+    file = tmp_path / "notes.txt"
+    file.write_text("not a folder")
+    run = blurapp_in_process("compare", photo, "--trace", file)
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == [f"error: {file}: the output folder is a file"]
+    assert run.stdout == ""  # nothing measured
+
+
 @pytest.mark.parametrize("engine", ["numpy", "jax"])
 def test_blur_to_npy_gives_the_float32_result(photo, tmp_path, engine):
     out = tmp_path / "blurred.npy"

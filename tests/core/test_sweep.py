@@ -9,11 +9,16 @@ import pytest
 from blurapp.core.engines.runs import Compilation
 from blurapp.core.measuring.sweep import (
     SWEEP_MEGAPIXELS,
+    BreakEven,
+    Crossing,
     SweepFirstCall,
     SweepPoint,
     SweepSize,
+    break_even,
     resample,
     run_sweep,
+    sweep_break_even,
+    sweep_break_even_words,
     sweep_csv_rows,
     sweep_sizes,
     write_sweep_csv,
@@ -111,6 +116,11 @@ def test_a_sweep_gives_a_point_per_size_as_each_finishes():
         }
     assert [point.resampled for point in points] == [False, True, True]
     assert points[0].as_dict()["engines"]["jax"]["seconds"] == points[0].seconds["jax"]
+    for point in points:  # JAX-jit's calls with their copies; NumPy copies nothing
+        assert point.end_to_end_seconds["jax"] >= point.seconds["jax"]
+        assert point.end_to_end_seconds["numpy"] == point.seconds["numpy"]
+        jax = point.as_dict()["engines"]["jax"]
+        assert jax["end_to_end_seconds"] == point.end_to_end_seconds["jax"]
 
 
 def test_the_first_call_of_jax_at_each_size_is_in_the_json_and_the_csv():
@@ -229,3 +239,151 @@ def test_a_csv_that_cannot_be_written_is_an_output_error(tmp_path):
 
     with pytest.raises(OutputError, match="does not exist"):
         write_sweep_csv(tmp_path / "missing" / "sweep.csv", made_up_points())
+
+
+# --- From which size JAX-jit beats NumPy -------------------------------------------------------
+
+# Made-up engines whose times are power laws of the size: straight lines on the chart's log–log
+# axes. NumPy's grows as the pixels (10 ms a megapixel); this JAX-jit's as their square root,
+# from 20 ms at 1 MP: equal where 10·mp = 20·√mp, at 4 MP exactly.
+LADDER = (0.25, 0.5, 1.0, 2.0, 8.0, 16.0)  # 4 MP is not measured
+
+
+def numpy_seconds(megapixels):
+    return 0.010 * megapixels
+
+
+def jax_seconds(megapixels):
+    return 0.020 * megapixels**0.5
+
+
+def test_the_break_even_is_where_the_lines_cross_on_log_log_axes():
+    found = break_even([(mp, numpy_seconds(mp), jax_seconds(mp)) for mp in LADDER])
+    assert found.crossing is Crossing.BETWEEN
+    assert found.megapixels == pytest.approx(4.0)
+    assert found.between == (2.0, 8.0)
+    # Not where straight lines on linear axes would cross between 2 and 8 MP.
+    linear = 2 + 6 * (jax_seconds(2) - numpy_seconds(2)) / (
+        numpy_seconds(8) - jax_seconds(8) + jax_seconds(2) - numpy_seconds(2)
+    )
+    assert linear != pytest.approx(4.0, rel=0.05)
+
+
+def test_the_sizes_need_not_come_in_order():
+    found = break_even([(mp, numpy_seconds(mp), jax_seconds(mp)) for mp in LADDER[::-1]])
+    assert found.megapixels == pytest.approx(4.0)
+
+
+def test_faster_at_every_size_is_from_the_smallest_size_measured():
+    found = break_even([(mp, numpy_seconds(mp), jax_seconds(mp)) for mp in (8.0, 16.0, 24.0)])
+    assert found == BreakEven(Crossing.SMALLEST, 8.0)
+    assert sweep_break_even_words_of(found) == "from the smallest size measured"
+
+
+def test_slower_at_the_largest_size_is_not_within_the_sizes_measured():
+    never = break_even([(mp, numpy_seconds(mp), jax_seconds(mp)) for mp in (0.25, 1.0, 2.0)])
+    assert never == BreakEven(Crossing.NEVER, None)
+    # Faster at the small sizes but slower at the largest: not "from" anything either.
+    lost = break_even([(0.1, 0.004, 0.001), (1.0, 0.04, 0.01), (4.0, 0.1, 0.2)])
+    assert lost == BreakEven(Crossing.NEVER, None)
+    assert sweep_break_even_words_of(never) == "not within the sizes measured"
+
+
+def test_a_lead_lost_and_won_again_counts_from_the_last_crossing():
+    # Faster at 0.1 MP, slower at 1 MP, faster from then on: the crossing between 1 and 10 MP.
+    # log10 of the speed-up: +1 at 0.1, -1 at 1, +1 at 10: 0 halfway, at √10 MP.
+    found = break_even([(0.1, 0.1, 0.01), (1.0, 0.1, 1.0), (10.0, 1.0, 0.1), (100.0, 1.0, 0.1)])
+    assert found.crossing is Crossing.BETWEEN and found.between == (1.0, 10.0)
+    assert found.megapixels == pytest.approx(10**0.5)
+
+
+def test_a_tie_is_not_faster():
+    found = break_even([(1.0, 0.01, 0.01), (2.0, 0.04, 0.01)])
+    assert found == BreakEven(Crossing.BETWEEN, 1.0, (1.0, 2.0))
+
+
+def test_no_size_has_no_break_even():
+    assert break_even([]) is None
+    assert sweep_break_even([]) is None
+
+
+def sweep_break_even_words_of(found):
+    from blurapp.core.measuring.sweep import break_even_words
+
+    return break_even_words(found)
+
+
+def made_up_sweep(copy_seconds=0.0, *, failed_at=None):
+    """A sweep whose JAX-jit's steady calls cross NumPy's at 4 MP, each of its calls copying
+    the photo to its device and back in `copy_seconds` a megapixel."""
+    points = []
+    for mp in LADDER:
+        numpy, jax = numpy_seconds(mp), jax_seconds(mp)
+        failed = mp == failed_at
+        seconds = {"numpy": numpy} if failed else {"numpy": numpy, "jax": jax}
+        points.append(
+            SweepPoint(
+                width=round(mp * 1000),
+                height=1000,
+                engines=("numpy", "jax"),
+                seconds=seconds,
+                errors={"jax": "JAX-jit ran out of memory for this photo"} if failed else {},
+                speedups={} if failed else {"jax": numpy / jax},
+                end_to_end_seconds={
+                    name: time + (copy_seconds * mp if name == "jax" else 0.0)
+                    for name, time in seconds.items()
+                },
+            )
+        )
+    return points
+
+
+def test_a_sweep_names_its_break_even_steady_and_end_to_end():
+    # End to end, JAX-jit also copies 2.5 ms a megapixel: 10·mp = 20·√mp + 2.5·mp, at
+    # √mp = 20 / 7.5, 7.11 MP.
+    found = sweep_break_even(made_up_sweep(copy_seconds=0.0025))
+    assert (found.engine, found.reference) == ("jax", "numpy")
+    assert found.steady.megapixels == pytest.approx(4.0)
+    assert found.end_to_end.crossing is Crossing.BETWEEN
+    assert found.end_to_end.megapixels == pytest.approx((20 / 7.5) ** 2, rel=0.05)
+    assert found.end_to_end.between == (2.0, 8.0)
+    assert sweep_break_even_words(found, {"jax": "JAX-jit", "numpy": "NumPy"}.get) == (
+        "JAX-jit faster than NumPy: steady from 4.00 MP, end to end from "
+        f"{found.end_to_end.megapixels:.2f} MP"
+    )
+    assert found.as_dict() == {
+        "engine": "jax",
+        "reference": "numpy",
+        "axes": "log-log",
+        "steady": {
+            "crossing": "between",
+            "megapixels": found.steady.megapixels,
+            "between": [2.0, 8.0],
+        },
+        "end_to_end": {
+            "crossing": "between",
+            "megapixels": found.end_to_end.megapixels,
+            "between": [2.0, 8.0],
+        },
+    }
+
+
+def test_a_size_where_jax_failed_is_left_out_of_the_break_even():
+    found = sweep_break_even(made_up_sweep(failed_at=8.0))
+    assert found.steady.between == (2.0, 16.0)
+    # Between 2 and 16 MP the straight segments differ from the power laws': near 4, not at it.
+    assert 2.0 < found.steady.megapixels < 16.0
+
+
+def test_a_sweep_without_jax_jit_has_no_break_even():
+    points = [
+        SweepPoint(
+            width=100,
+            height=100,
+            engines=("numpy",),
+            seconds={"numpy": 0.01},
+            errors={},
+            speedups={},
+        )
+    ]
+    assert sweep_break_even(points) is None

@@ -302,3 +302,64 @@ def test_the_sweep_shows_the_first_call_the_live_preview_paid_for_this_photo(
     # The resampled size's program was the sweep's own to compile.
     assert "0.10 MP: " in words and "(includes compilation)" in words, words
     sweep.close()
+
+
+def crossing_points():
+    """A made-up sweep: NumPy 10 ms a megapixel, JAX-jit 20 ms × √megapixels (equal at 4 MP on
+    the chart's log–log axes), JAX-jit's copies adding 2.5 ms a megapixel end to end (equal at
+    near 7 MP)."""
+    from blurapp.core.measuring.sweep import SweepPoint
+
+    points = []
+    for mp in (0.5, 1.0, 2.0, 8.0, 16.0):
+        seconds = {"numpy": 0.010 * mp, "jax": 0.020 * mp**0.5}
+        points.append(
+            SweepPoint(
+                width=round(mp * 1000),
+                height=1000,
+                engines=("numpy", "jax"),
+                seconds=seconds,
+                errors={},
+                speedups={"jax": seconds["numpy"] / seconds["jax"]},
+                end_to_end_seconds={"numpy": seconds["numpy"], "jax": seconds["jax"] + 0.0025 * mp},
+            )
+        )
+    return points
+
+
+def test_the_sweep_says_and_draws_from_which_size_jax_jit_wins(sweep_window, qtbot, monkeypatch):
+    import blurapp.app.jobs as jobs
+
+    made_up = crossing_points()
+    monkeypatch.setattr(jobs, "sweep_points", lambda *args, **kwargs: iter(made_up))
+    with qtbot.waitSignal(sweep_window.sweep_finished, timeout=RUN_TIMEOUT_MS):
+        sweep_window.run()
+    status = sweep_window.status_label.text()
+    assert status.startswith("Done: 5 sizes · JAX-jit faster than NumPy: steady from 4.00 MP, ")
+    end_to_end = float(status.split(", end to end from ")[1].removesuffix(" MP"))
+    assert 2.0 < end_to_end < 8.0 and end_to_end != pytest.approx(4.0, abs=0.5)
+    marks = sweep_window.chart.break_even_marks()
+    assert [label for _, label in marks] == [
+        "JAX-jit break-even (steady)",
+        "JAX-jit break-even (end to end)",
+    ]
+    assert marks[0][0] == pytest.approx(4.0) and marks[1][0] == pytest.approx(end_to_end, abs=0.01)
+    sweep_window.chart.grab()  # drawn: a label for each line, inside the chart
+    rects = sweep_window.chart.break_even_label_rects
+    assert len(rects) == 2 and all(sweep_window.chart.rect().contains(r.toRect()) for r in rects)
+
+
+def test_the_sweep_says_when_jax_jit_wins_at_every_size_and_draws_no_line(
+    sweep_window, qtbot, monkeypatch
+):
+    import blurapp.app.jobs as jobs
+
+    made_up = crossing_points()[3:]  # 8 and 16 MP: JAX-jit ahead at both, steady
+    monkeypatch.setattr(jobs, "sweep_points", lambda *args, **kwargs: iter(made_up))
+    with qtbot.waitSignal(sweep_window.sweep_finished, timeout=RUN_TIMEOUT_MS):
+        sweep_window.run()
+    assert sweep_window.status_label.text() == (
+        "Done: 2 sizes · JAX-jit faster than NumPy: steady from the smallest size measured, "
+        "end to end from the smallest size measured"
+    )
+    assert sweep_window.chart.break_even_marks() == []

@@ -3,10 +3,13 @@ engine's output with the reference engine's (NumPy's)."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import logging
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,6 +34,9 @@ from blurapp.core.measuring.contention import (
     watch_machine,
 )
 from blurapp.core.spec import BlurSpec
+
+if TYPE_CHECKING:
+    from blurapp.core.measuring.profiler_trace import SteadyTrace
 
 log = logging.getLogger(__name__)
 
@@ -399,6 +405,7 @@ def compare(
     engines: Collection[str | Engine] = DEFAULT_ENGINES,
     device: str = "auto",
     watch: Watch | None = None,
+    trace: SteadyTrace | None = None,
 ) -> ComparisonResult:
     """Blur `image` as `spec` says (its kernel; None: the default BlurSpec) with each of
     `engines` (names or Engines) and time them alike.
@@ -416,6 +423,9 @@ def compare(
     first call; otherwise once the timing is done, and `watch.output(engine, run)` before that,
     as each engine's first call is done. `device` is the platform of the JAX engines ("auto",
     "cpu", "gpu").
+
+    `trace` (a profiler trace, blurapp.core.measuring.profiler_trace) is entered around the
+    steady calls alone, not the first calls, each steady call labelled 'ENGINE steady call'.
     """
     spec = BlurSpec() if spec is None else spec
     kernel = spec.kernel
@@ -451,14 +461,20 @@ def compare(
     # The engines and the copies, timed together in the same rounds.
     timed: dict[str | _CopyOn, FirstCall] = dict([*first_calls.items(), *copies.items()])
     caps: dict[str | _CopyOn, int | None] = {n: e.max_repeats for n, e in chosen.items()}
-    times = time_engines(
-        timed,
-        repeats=repeats,
-        max_repeats=caps,
-        cancelled=cancelled,
-        failed=failed,
-        progress=None if watch is None else functools.partial(watch.progress, TIMING),
-    )
+    if trace is not None:
+        timed = {
+            key: dataclasses.replace(first, again=trace.label(_steady_call_name(key), first.again))
+            for key, first in timed.items()
+        }
+    with trace if trace is not None else contextlib.nullcontext():
+        times = time_engines(
+            timed,
+            repeats=repeats,
+            max_repeats=caps,
+            cancelled=cancelled,
+            failed=failed,
+            progress=None if watch is None else functools.partial(watch.progress, TIMING),
+        )
     machine = stop_watching()
     runs = {name: times[name] for name in chosen if name in times}
     floors = tuple(_floor(copy.device, times[copy]) for copy in copies if copy in times)
@@ -474,6 +490,13 @@ def compare(
         engines=chosen,
         floors=floors,
         conditions=None if repeats == 0 else conditions_of(runs, machine),
+    )
+
+
+def _steady_call_name(timed: str | _CopyOn) -> str:
+    """A steady call's label in a trace: 'jax steady call', 'copy on gpu steady call'."""
+    return (
+        f"{timed} steady call" if isinstance(timed, str) else f"copy on {timed.device} steady call"
     )
 
 

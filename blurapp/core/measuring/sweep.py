@@ -6,6 +6,9 @@ blurs, not on what they show, so a photo enlarged to 24 MP costs what a 24 MP ph
 sweep that stopped at the photo's own size would show no scaling for the bundled 0.24 MP
 sample. The photo's own size is one of the points, unresampled: the size the window's
 comparison measures.
+
+A sweep also says from which size JAX-jit beats NumPy (its break-even size, see
+sweep_break_even), by the steady calls and end to end.
 """
 
 from __future__ import annotations
@@ -16,12 +19,19 @@ import math
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 import numpy as np
 from PIL import Image
 
-from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE, Engine
+from blurapp.core.engines import (
+    DEFAULT_ENGINES,
+    REFERENCE_ENGINE,
+    Engine,
+    UnknownEngineError,
+    get_engine,
+)
 from blurapp.core.engines.runs import BlurCancelled, Compilation
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
@@ -33,6 +43,7 @@ from blurapp.core.kernel import (
 from blurapp.core.measuring.comparison import Watch, compare
 from blurapp.core.media.saving import write_atomically
 from blurapp.core.spec import BlurSpec
+from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 
 # Log-spaced, from a thumbnail to a 24 MP camera's photo (6000 × 4000).
 SWEEP_MEGAPIXELS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 24.0)
@@ -79,6 +90,9 @@ class SweepPoint:
     # One copy of the photo at this size on the reference's device, timed with the engines:
     # the least any blur of it can take (None: not measured).
     floor_seconds: float | None = None
+    # Each engine's median steady call with its copies to and from its device (its steady
+    # seconds for an engine that copies nothing).
+    end_to_end_seconds: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def megapixels(self) -> float:
@@ -102,6 +116,7 @@ class SweepPoint:
         call = self.first_calls.get(name)
         return {
             "seconds": self.seconds.get(name),
+            "end_to_end_seconds": self.end_to_end_seconds.get(name),
             "speedup": self.speedups.get(name),
             "error": self.errors.get(name),
             "first_call_seconds": call.seconds if call else None,
@@ -216,6 +231,7 @@ def sweep_points(
                 if run.compilation is not None and run.first_call_seconds is not None
             },
             floor_seconds=result.floor_seconds,
+            end_to_end_seconds={name: run.end_to_end_seconds for name, run in result.runs.items()},
         )
         # The outputs of a large size take hundreds of MB: gone before the next size is made.
         del result, resized
@@ -241,6 +257,154 @@ def run_sweep(
 def sweep_engines(points: Sequence[SweepPoint]) -> tuple[str, ...]:
     """Every engine of `points`, in the order they ran."""
     return tuple(dict.fromkeys(name for point in points for name in point.engines))
+
+
+# --- From which size JAX-jit beats NumPy ------------------------------------------------------
+
+
+class Crossing(StrEnum):
+    """How a sweep's break-even size was found."""
+
+    BETWEEN = "between"  # the lines cross between two sizes measured: interpolated
+    SMALLEST = "smallest"  # faster at every size measured: from the smallest one
+    NEVER = "never"  # not faster at the largest size measured: not within the sizes measured
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    """The smallest size at and beyond which an engine is faster than the reference at every
+    size measured.
+
+    BETWEEN: `megapixels` is where the two engines' lines cross on the sweep chart's log–log
+    axes, between the sizes `between`; SMALLEST: the smallest size measured; NEVER: None."""
+
+    crossing: Crossing
+    megapixels: float | None
+    between: tuple[float, float] | None = None
+
+    def as_dict(self) -> dict:
+        return {
+            "crossing": str(self.crossing),
+            "megapixels": self.megapixels,
+            "between": list(self.between) if self.between else None,
+        }
+
+
+def break_even(times: Sequence[tuple[float, float, float]]) -> BreakEven | None:
+    """From which size an engine beats the reference, given (megapixels, the reference's
+    seconds, the engine's seconds) at each size measured; None without a size.
+
+    The sizes are taken smallest first. Between the last size where the engine is not faster
+    and the first of those where it is faster at every size after, the size is interpolated
+    where the straight lines of the two engines cross on log–log axes (log megapixels against
+    log seconds), the chart's: there the logarithm of the speed-up, linear in log megapixels
+    along both segments, is 0.
+    """
+    measured = sorted(
+        (megapixels, reference, engine)
+        for megapixels, reference, engine in times
+        if megapixels > 0 and reference > 0 and engine > 0
+    )
+    if not measured:
+        return None
+    # log(reference ÷ engine): above 0 where the engine is faster.
+    leads = [math.log10(reference / engine) for _, reference, engine in measured]
+    first = len(leads)
+    while first > 0 and leads[first - 1] > 0:
+        first -= 1
+    if first == len(leads):
+        return BreakEven(Crossing.NEVER, None)
+    if first == 0:
+        return BreakEven(Crossing.SMALLEST, measured[0][0])
+    low, high = measured[first - 1][0], measured[first][0]
+    behind, ahead = leads[first - 1], leads[first]  # behind ≤ 0 < ahead
+    fraction = -behind / (ahead - behind)
+    at = 10 ** (math.log10(low) + fraction * (math.log10(high) - math.log10(low)))
+    return BreakEven(Crossing.BETWEEN, at, (low, high))
+
+
+@dataclass(frozen=True)
+class SweepBreakEven:
+    """From which size `engine` (the sweep's JAX-jit) beats `reference` (NumPy): by their
+    median steady calls, and end to end (the steady calls with their copies)."""
+
+    engine: str
+    reference: str
+    steady: BreakEven
+    end_to_end: BreakEven | None
+
+    def as_dict(self) -> dict:
+        """For `bench --sweep --json`."""
+        return {
+            "engine": self.engine,
+            "reference": self.reference,
+            "axes": "log-log",  # how a crossing is interpolated: on the chart's axes
+            "steady": self.steady.as_dict(),
+            "end_to_end": self.end_to_end.as_dict() if self.end_to_end else None,
+        }
+
+
+def _jitted(name: str) -> bool:
+    try:
+        return get_engine(name).jitted
+    except UnknownEngineError:
+        return False
+
+
+def sweep_break_even(points: Sequence[SweepPoint]) -> SweepBreakEven | None:
+    """From which size the sweep's first engine that JAX compiles (JAX-jit) beats the
+    reference, at the sizes where both have a time; None when the sweep has no such engine,
+    or no size where both do."""
+    if not points:
+        return None
+    reference = points[0].reference
+    engine = next((name for name in sweep_engines(points) if _jitted(name)), None)
+    if engine is None:
+        return None
+
+    def crossing(figure: Callable[[SweepPoint], Mapping[str, float]]) -> BreakEven | None:
+        return break_even(
+            [
+                (point.megapixels, figure(point)[reference], figure(point)[engine])
+                for point in points
+                if reference in figure(point) and engine in figure(point)
+            ]
+        )
+
+    steady = crossing(lambda point: point.seconds)
+    if steady is None:
+        return None
+    return SweepBreakEven(
+        engine, reference, steady, crossing(lambda point: point.end_to_end_seconds)
+    )
+
+
+def break_even_words(found: BreakEven, translate: Translate = english) -> str:
+    """'from 1.84 MP', 'from the smallest size measured', 'not within the sizes measured'."""
+    if found.crossing is Crossing.NEVER:
+        return translate(QT_TRANSLATE_NOOP("Figures", "not within the sizes measured"))
+    if found.crossing is Crossing.SMALLEST:
+        return translate(QT_TRANSLATE_NOOP("Figures", "from the smallest size measured"))
+    return translate(QT_TRANSLATE_NOOP("Figures", "from {size}")).format(
+        size=f"{found.megapixels:.2f} MP"
+    )
+
+
+def sweep_break_even_words(
+    found: SweepBreakEven, title: Callable[[str], str], translate: Translate = english
+) -> str:
+    """'JAX-jit faster than NumPy: steady from 1.84 MP, end to end from 3.10 MP'; `title`
+    gives an engine's title."""
+    names = {"engine": title(found.engine), "reference": title(found.reference)}
+    steady = break_even_words(found.steady, translate)
+    if found.end_to_end is None:
+        words = QT_TRANSLATE_NOOP("Figures", "{engine} faster than {reference}: steady {steady}")
+        return translate(words).format(steady=steady, **names)
+    words = QT_TRANSLATE_NOOP(
+        "Figures", "{engine} faster than {reference}: steady {steady}, end to end {end_to_end}"
+    )
+    end_to_end = break_even_words(found.end_to_end, translate)
+    return translate(words).format(steady=steady, end_to_end=end_to_end, **names)
 
 
 def _number(value: float | None) -> str:

@@ -1,0 +1,95 @@
+"""A JAX profiler trace of a comparison's steady calls (`blurapp compare --trace DIR`): what
+JAX-jit's blur does on its device call by call, to open in Perfetto or TensorBoard.
+
+jax.profiler writes it with nothing beyond JAX itself: under DIR/plugins/profile/<run>/, the
+raw trace (HOST.xplane.pb, TensorBoard's profile plugin reads it) and the same events as Chrome
+trace JSON (HOST.trace.json.gz), plus perfetto_trace.json.gz, that JSON as ui.perfetto.dev takes
+it. Only the steady calls are recorded (the warm-up call and the timed ones), never the first
+call, whose compilation would fill the trace; each steady call is labelled with its engine.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import TypeVar
+
+Result = TypeVar("Result")
+
+
+class TraceError(Exception):
+    """The trace could not be recorded or written; the message names the folder."""
+
+
+def _runs(folder: Path) -> set[Path]:
+    """The run folders jax.profiler has written under `folder` so far."""
+    runs = folder / "plugins" / "profile"
+    return {path for path in runs.iterdir() if path.is_dir()} if runs.is_dir() else set()
+
+
+class SteadyTrace:
+    """jax.profiler's trace into `folder` of what runs while it is entered (compare enters it
+    around the steady calls alone); `run_folder` and `files` say what it wrote, once exited."""
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.folder = Path(folder)
+        self.run_folder: Path | None = None
+        self._before: set[Path] = set()
+
+    def label(self, name: str, call: Callable[[], Result]) -> Callable[[], Result]:
+        """`call`, each of its calls marked in the trace as `name`: what a steady call of an
+        engine spans (its copies and its blur) on the Python thread's line."""
+        from blurapp.core.engines.jax_engine import import_jax
+
+        annotation = import_jax().profiler.TraceAnnotation
+
+        def labelled() -> Result:
+            with annotation(name):
+                return call()
+
+        return labelled
+
+    def __enter__(self) -> SteadyTrace:
+        from blurapp.core.engines.jax_engine import import_jax
+
+        jax = import_jax()
+        self._before = _runs(self.folder)
+        options = jax.profiler.ProfileOptions()
+        # No Python tracer: it hooks every Python call, and would slow NumPy's tap loop (and
+        # the figures timed meanwhile) for events of Python frames nobody reads here.
+        options.python_tracer_level = 0
+        try:
+            jax.profiler.start_trace(
+                self.folder, create_perfetto_trace=True, profiler_options=options
+            )
+        except RuntimeError as error:  # another trace is running in this process
+            raise TraceError(f"{self.folder}: cannot start the profiler trace ({error})") from None
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        from blurapp.core.engines.jax_engine import import_jax
+
+        try:
+            import_jax().profiler.stop_trace()
+        except (OSError, RuntimeError, ValueError) as problem:
+            if error is None:
+                raise TraceError(
+                    f"{self.folder}: cannot write the profiler trace ({problem})"
+                ) from None
+            return  # the comparison's own error says more
+        new = _runs(self.folder) - self._before
+        self.run_folder = max(new, key=lambda path: path.stat().st_mtime) if new else None
+
+    @property
+    def files(self) -> list[Path]:
+        """The files of the trace written, by name (none before it is)."""
+        if self.run_folder is None:
+            return []
+        return sorted(path for path in self.run_folder.iterdir() if path.is_file())
