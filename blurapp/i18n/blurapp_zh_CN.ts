@@ -646,6 +646,31 @@
         <source>load {load} on {cores} cores</source>
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
+    <message>
+        <location filename="../core/measuring/sweep.py" line="385"/>
+        <source>not within the sizes measured</source>
+        <translation>在所测尺寸内没有</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/sweep.py" line="387"/>
+        <source>from the smallest size measured</source>
+        <translation>从所测最小尺寸起</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/sweep.py" line="388"/>
+        <source>from {size}</source>
+        <translation>从 {size} 起</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/sweep.py" line="401"/>
+        <source>{engine} faster than {reference}: steady {steady}</source>
+        <translation>{engine} 比 {reference} 快：稳定调用{steady}</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/sweep.py" line="403"/>
+        <source>{engine} faster than {reference}: steady {steady}, end to end {end_to_end}</source>
+        <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
+    </message>
 </context>
 <context>
     <name>FiguresPanel</name>
@@ -1736,37 +1761,47 @@
 <context>
     <name>SweepChart</name>
     <message>
-        <location filename="../ui/sweep_chart.py" line="178"/>
+        <location filename="../ui/sweep_chart.py" line="172"/>
+        <source>{engine} break-even (steady)</source>
+        <translation>{engine} 盈亏平衡点（稳定调用）</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_chart.py" line="173"/>
+        <source>{engine} break-even (end to end)</source>
+        <translation>{engine} 盈亏平衡点（端到端）</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_chart.py" line="199"/>
         <source>Press Run: the comparison runs on the photo at each size in turn, and each size is drawn here as it finishes.</source>
         <translation>点击运行：对比会依次在照片的各个尺寸上运行，每个尺寸完成后即绘制在此处。</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="207"/>
+        <location filename="../ui/sweep_chart.py" line="228"/>
         <source>Time per blur (ms, median of steady calls)</source>
         <translation>每次模糊的耗时（毫秒，稳定调用的中位数）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="223"/>
+        <location filename="../ui/sweep_chart.py" line="245"/>
         <source>Speed-up over {reference} ({reference}&apos;s time ÷ the engine&apos;s)</source>
         <translation>相对 {reference} 的加速比（{reference} 的耗时 ÷ 该引擎的耗时）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="238"/>
+        <location filename="../ui/sweep_chart.py" line="261"/>
         <source>Photo size (megapixels, log scale)</source>
         <translation>照片尺寸（百万像素，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="251"/>
+        <location filename="../ui/sweep_chart.py" line="274"/>
         <source>copy of the photo</source>
         <translation>复制照片</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="336"/>
+        <location filename="../ui/sweep_chart.py" line="360"/>
         <source>this photo</source>
         <translation>此照片</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="360"/>
+        <location filename="../ui/sweep_chart.py" line="401"/>
         <source>copy</source>
         <translation>复制</translation>
     </message>
@@ -1789,118 +1824,118 @@
         <translation>最大尺寸(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="120"/>
-        <location filename="../ui/sweep_window.py" line="220"/>
+        <location filename="../ui/sweep_window.py" line="121"/>
+        <location filename="../ui/sweep_window.py" line="221"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="122"/>
+        <location filename="../ui/sweep_window.py" line="123"/>
         <source>Save &amp;Picture…</source>
         <translation>保存图表(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="123"/>
+        <location filename="../ui/sweep_window.py" line="124"/>
         <source>Save &amp;CSV…</source>
         <translation>保存 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="124"/>
+        <location filename="../ui/sweep_window.py" line="125"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="107"/>
+        <location filename="../app/sweep_state.py" line="113"/>
         <source>{photo}, {size} · kernel {kernel} · {engines}</source>
         <translation>{photo}，{size} · 卷积核 {kernel} · {engines}</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="125"/>
+        <location filename="../app/sweep_state.py" line="131"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="148"/>
+        <location filename="../app/sweep_state.py" line="154"/>
         <source>Stopped after {count} sizes</source>
         <translation>已在完成 {count} 个尺寸后停止</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="220"/>
+        <location filename="../ui/sweep_window.py" line="221"/>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="169"/>
+        <location filename="../app/sweep_state.py" line="177"/>
         <source>{size} done</source>
         <translation>{size} 已完成</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="178"/>
+        <location filename="../app/sweep_state.py" line="187"/>
         <source>Done: {count} sizes</source>
         <translation>完成：{count} 个尺寸</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="188"/>
+        <location filename="../app/sweep_state.py" line="198"/>
         <source>The sweep failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="213"/>
+        <location filename="../app/sweep_state.py" line="235"/>
         <source>this photo</source>
         <translation>此照片</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="216"/>
+        <location filename="../app/sweep_state.py" line="238"/>
         <source>{engine} first call: {sizes}</source>
         <translation>{engine} 首次调用：{sizes}</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="224"/>
+        <location filename="../app/sweep_state.py" line="246"/>
         <source>Sweep Failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="225"/>
+        <location filename="../app/sweep_state.py" line="247"/>
         <source>The sweep stopped: {reason}</source>
         <translation>扫描已停止：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="284"/>
+        <location filename="../ui/sweep_window.py" line="285"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="285"/>
+        <location filename="../ui/sweep_window.py" line="286"/>
         <source>{name} already exists. Do you want to replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="297"/>
+        <location filename="../ui/sweep_window.py" line="298"/>
         <source>Save Sweep Picture</source>
         <translation>保存扫描图表</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="297"/>
+        <location filename="../ui/sweep_window.py" line="298"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="305"/>
+        <location filename="../ui/sweep_window.py" line="306"/>
         <source>Save Sweep as CSV</source>
         <translation>将扫描保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="305"/>
+        <location filename="../ui/sweep_window.py" line="306"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="319"/>
+        <location filename="../ui/sweep_window.py" line="320"/>
         <source>Cannot Save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="321"/>
+        <location filename="../ui/sweep_window.py" line="322"/>
         <source>Saved {name}</source>
         <translation>已保存 {name}</translation>
     </message>
