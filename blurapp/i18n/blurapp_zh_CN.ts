@@ -296,7 +296,7 @@
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="472"/>
+        <location filename="../core/engines/jax_engine.py" line="538"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -330,96 +330,101 @@
     </message>
     <message>
         <location filename="../core/report/figures.py" line="70"/>
+        <source>first call parts</source>
+        <translation>首次调用的组成</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="71"/>
         <source>JAX steady</source>
         <translation>JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="71"/>
+        <location filename="../core/report/figures.py" line="72"/>
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="72"/>
+        <location filename="../core/report/figures.py" line="73"/>
         <source>end-to-end speedup</source>
         <translation>端到端加速比</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="73"/>
+        <location filename="../core/report/figures.py" line="74"/>
         <source>transfers</source>
         <translation>数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="74"/>
+        <location filename="../core/report/figures.py" line="75"/>
         <source>max abs diff</source>
         <translation>最大绝对误差</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="75"/>
+        <location filename="../core/report/figures.py" line="76"/>
         <source>device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="76"/>
+        <location filename="../core/report/figures.py" line="77"/>
         <source>JAX</source>
         <translation>JAX</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="77"/>
+        <location filename="../core/report/figures.py" line="78"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="78"/>
+        <location filename="../core/report/figures.py" line="79"/>
         <source>copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="79"/>
+        <location filename="../core/report/figures.py" line="80"/>
         <source>vs copy</source>
         <translation>相对复制</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="114"/>
+        <location filename="../core/report/figures.py" line="115"/>
         <source>includes compilation</source>
         <translation>含编译时间</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="115"/>
+        <location filename="../core/report/figures.py" line="116"/>
         <source>program loaded from the compilation cache</source>
         <translation>程序取自编译缓存</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="118"/>
+        <location filename="../core/report/figures.py" line="119"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="124"/>
+        <location filename="../core/report/figures.py" line="125"/>
         <source>compiled during the live preview</source>
         <translation>在实时预览中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="127"/>
+        <location filename="../core/report/figures.py" line="128"/>
         <source>compiled during an earlier Run</source>
         <translation>在先前的运行中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="130"/>
+        <location filename="../core/report/figures.py" line="131"/>
         <source>compiled during the sweep</source>
         <translation>在规模扫描中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="131"/>
+        <location filename="../core/report/figures.py" line="132"/>
         <source>loaded from the compilation cache during the live preview</source>
         <translation>在实时预览中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="134"/>
+        <location filename="../core/report/figures.py" line="135"/>
         <source>loaded from the compilation cache during an earlier Run</source>
         <translation>在先前的运行中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="137"/>
+        <location filename="../core/report/figures.py" line="138"/>
         <source>loaded from the compilation cache during the sweep</source>
         <translation>在规模扫描中从编译缓存加载</translation>
     </message>
@@ -444,17 +449,37 @@
         <translation>JAX 首次调用（此前已编译）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="160"/>
+        <location filename="../core/report/figures.py" line="161"/>
         <source>this Run&apos;s first call {own}</source>
         <translation>本次运行的首次调用 {own}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="259"/>
+        <location filename="../core/report/figures.py" line="168"/>
+        <source>cache hit</source>
+        <translation>缓存命中</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="169"/>
+        <source>cache miss</source>
+        <translation>缓存未命中</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="170"/>
+        <source>cache off</source>
+        <translation>未用缓存</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="182"/>
+        <source>= trace {tracing} + lower {lowering} + compile {compiling} ({cache}) + run {run} + other {other}; copies to and from the device {copies} besides</source>
+        <translation>= 追踪 {tracing} + 降级 {lowering} + 编译 {compiling}（{cache}）+ 运行 {run} + 其他 {other}；另有与设备之间的数据传输 {copies}</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="295"/>
         <source>({levels} of {count} levels), within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="261"/>
+        <location filename="../core/report/figures.py" line="297"/>
         <source>({levels} of {count} levels), NOT within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
@@ -469,17 +494,17 @@
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="177"/>
+        <location filename="../core/report/figures.py" line="213"/>
         <source>the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ</source>
         <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="220"/>
+        <location filename="../core/report/figures.py" line="256"/>
         <source>median of {count} samples of {number} calls, middle half {low}–{high}</source>
         <translation>{count} 个样本（每个为连续 {number} 次调用的平均）的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="226"/>
+        <location filename="../core/report/figures.py" line="262"/>
         <source>median of {count}, middle half {low}–{high}</source>
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
@@ -500,7 +525,7 @@
     </message>
     <message>
         <location filename="../core/report/clip_figures.py" line="53"/>
-        <location filename="../core/report/figures.py" line="290"/>
+        <location filename="../core/report/figures.py" line="326"/>
         <source>these times cannot be trusted</source>
         <translation>这些耗时不可信</translation>
     </message>
@@ -555,64 +580,64 @@
         <translation>（仅模糊本身）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="300"/>
+        <location filename="../core/report/figures.py" line="336"/>
         <source>{time} on {device}, {bandwidth}</source>
         <translation>{device} 上 {time}，{bandwidth}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="310"/>
+        <location filename="../core/report/figures.py" line="346"/>
         <source>the image read once and written once: the least any blur can take</source>
         <translation>图像读一次、写一次：任何模糊都至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="322"/>
+        <location filename="../core/report/figures.py" line="358"/>
         <source>{engines}: the time of one copy of the image</source>
         <translation>{engines}：以复制一次图像的耗时为单位</translation>
     </message>
     <message>
         <location filename="../core/report/clip_figures.py" line="66"/>
-        <location filename="../core/report/figures.py" line="350"/>
+        <location filename="../core/report/figures.py" line="386"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="408"/>
+        <location filename="../core/report/figures.py" line="444"/>
         <source>(the largest over the {channels} channels)</source>
         <translation>（{channels} 个通道中的最大值）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="416"/>
+        <location filename="../core/report/figures.py" line="452"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="418"/>
+        <location filename="../core/report/figures.py" line="454"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="421"/>
+        <location filename="../core/report/figures.py" line="457"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="470"/>
+        <location filename="../core/report/figures.py" line="508"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="472"/>
+        <location filename="../core/report/figures.py" line="510"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="476"/>
+        <location filename="../core/report/figures.py" line="514"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
         <location filename="../core/report/clip_figures.py" line="89"/>
-        <location filename="../core/report/figures.py" line="402"/>
+        <location filename="../core/report/figures.py" line="438"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
     </message>

@@ -439,6 +439,24 @@ def test_the_figures_are_rows_a_program_reads_by_key(comparison):
     assert f"  {rows['speedup'].text}" in str(comparison)
 
 
+def test_jax_jits_first_call_is_a_row_of_its_parts_in_the_figures_and_the_html():
+    from blurapp.core.engines.jax_engine import compiled_blurs
+
+    compiled_blurs.clear()  # this process's own first call of the program, whatever ran before
+    image = pixels(23, 37, seed=4)
+    first = blurapp.compare(image, engines=["numpy", "jax"], repeats=1)
+    keys = [row.key for row in first.figures()]
+    assert keys.index("jit.first_call_parts") == keys.index("jit.first_call") + 1
+    row = first.figures()[keys.index("jit.first_call_parts")]
+    assert (row.label, row.unit) == ("first call parts", "s")
+    assert row.value == first.first_call_seconds["jax"]
+    assert re.match(r"= trace [\d.,]+ \+ lower [\d.,]+ \+ compile [\d.,]+ \(cache ", row.measured)
+    assert '<tr data-key="jit.first_call_parts">' in first._repr_html_()
+    # The program compiled now, the next comparison's first call has nothing to take apart.
+    again = blurapp.compare(image, engines=["numpy", "jax"], repeats=1)
+    assert "jit.first_call_parts" not in [row.key for row in again.figures()]
+
+
 def test_repr_and_str_give_the_figures_in_plain_text(comparison):
     text = repr(comparison)
     assert text.startswith("<Comparison of array (45 × 30), 9 × 9, sigma 2.5: numpy ")

@@ -1,12 +1,17 @@
 """The timing figures as `blurapp compare --json` gives them."""
 
 import json
+import os
+import re
 import statistics
 
 import pytest
+from helpers.command_line import blurapp
+from helpers.photos import photo_file
 
 from blurapp import cli
 from blurapp.core import sample_photo_path
+from blurapp.core.engines.jax_engine import compiled_blurs
 from blurapp.core.engines.timing import (
     MAX_CALLS,
     MEASURE_SECONDS,
@@ -38,3 +43,84 @@ def test_without_repeat_the_command_line_chooses_enough_calls(capsys):
         assert len(times) >= MIN_CALLS
         # Measured over MEASURE_SECONDS (samples × calls each), unless the count hit its cap.
         assert sum(times) * per_sample >= MEASURE_SECONDS * 0.5 or len(times) == MAX_CALLS
+
+
+# --- JAX-jit's first call taken apart -------------------------------------------------------
+
+MEASURED_PARTS = ("tracing_seconds", "lowering_seconds", "compiling_seconds", "first_run_seconds")
+
+
+@pytest.fixture
+def small_photo(tmp_path):
+    return photo_file(tmp_path, "small.png", size=(37, 23), seed=5)
+
+
+def assert_parts_add_up(jax):
+    """The parts of a first call that got its program: each a time, the four measured ones
+    within 10% of the first call, and with what is left over the first call itself."""
+    parts, first = jax["first_call_parts"], jax["first_call_seconds"]
+    assert set(parts) == {*MEASURED_PARTS, "cache", "copies_seconds", "other_seconds"}
+    assert all(parts[key] >= 0 for key in (*MEASURED_PARTS, "copies_seconds", "other_seconds"))
+    measured = sum(parts[key] for key in MEASURED_PARTS)
+    assert measured <= first + 1e-9 and measured == pytest.approx(first, rel=0.1)
+    assert measured + parts["other_seconds"] == pytest.approx(first)
+    assert parts["copies_seconds"] > 0  # the photo went to the device and came back
+    return parts
+
+
+def test_compare_json_takes_jax_jits_first_call_apart(small_photo, capsys):
+    compiled_blurs.clear()  # this process's own first call of the program, whatever ran before
+    assert cli.main(["compare", str(small_photo), "--json", "--repeat", "1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["jax"]["compilation"] in ("compiled", "from cache")
+    parts = assert_parts_add_up(data["jax"])
+    assert parts["cache"] in ("hit", "miss", "off")
+    assert data["numpy"]["first_call_parts"] is None  # NumPy compiles nothing
+
+
+def test_compare_prints_the_parts_under_the_first_call(small_photo, capsys):
+    compiled_blurs.clear()
+    assert cli.main(["compare", str(small_photo), "--repeat", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("JAX first call "))
+    label, text = re.split(r"\s{2,}", lines[first + 1], maxsplit=1)
+    assert label == "first call parts"
+    number = r"[\d,.]+"
+    assert re.fullmatch(
+        rf"{number} ms = trace {number} \+ lower {number} \+ compile {number} "
+        rf"\(cache (hit|miss|off)\) \+ run {number} \+ other {number} ms; "
+        rf"copies to and from the device {number} ms besides",
+        text,
+    ), text
+    # The same first call as the row above it.
+    assert text.split(" = ")[0] == re.split(r"\s{2,}", lines[first], maxsplit=1)[1].split(" (")[0]
+
+
+@pytest.mark.slow
+def test_a_cold_cache_compiles_and_a_second_launch_loads_from_it(small_photo, tmp_path):
+    """Each launch a process of its own on one cache of the test's own: the first finds the
+    cache empty and compiles (and the cache gets files), the second loads the program (and the
+    cache gets none)."""
+    cache = tmp_path / "cache"
+    env = {**os.environ, "BLURAPP_CACHE_DIR": str(cache)}
+    for variable in ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+        env[variable] = str(tmp_path / variable.lower())
+
+    def launch():
+        run = blurapp("compare", small_photo, "--json", "--repeat", "1", env=env)
+        assert run.returncode == 0, run.stderr
+        return json.loads(run.stdout)["jax"]
+
+    def cached_files():
+        return {path for path in cache.rglob("*") if path.is_file()}
+
+    cold = launch()
+    written = cached_files()
+    warm = launch()
+    assert cold["compilation"] == "compiled"
+    cold_parts = assert_parts_add_up(cold)
+    assert cold_parts["cache"] == "miss" and cold_parts["compiling_seconds"] > 0
+    assert written  # what a miss writes
+    assert warm["compilation"] == "from cache"
+    assert assert_parts_add_up(warm)["cache"] == "hit"
+    assert cached_files() == written  # a hit writes nothing

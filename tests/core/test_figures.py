@@ -1,10 +1,19 @@
 """The figures as typed rows: each row's key, its number and unit, and its words, checked
 against the comparison they come from and against what `compare --json` gives."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
-from blurapp.core.engines.runs import Compilation, EngineRun, PaidFirstCall, Payer
+from blurapp.core.engines.runs import (
+    CacheLookup,
+    Compilation,
+    EngineRun,
+    FirstCallParts,
+    PaidFirstCall,
+    Payer,
+)
 from blurapp.core.measuring.comparison import TOLERANCE, ComparisonResult, Floor, comparison_dict
 from blurapp.core.measuring.contention import Conditions
 from blurapp.core.report.figures import (
@@ -20,6 +29,7 @@ KEYS = [
     "kernel",
     "numpy.steady",
     "jit.first_call",
+    "jit.first_call_parts",
     "jit.steady",
     "speedup",
     "speedup_end_to_end",
@@ -30,6 +40,10 @@ KEYS = [
     "copy",
     "vs_copy",
 ]
+
+
+# A first call of 900 ms taken apart, its copies (1.5 ms) beside it.
+PARTS = FirstCallParts(0.04, 0.025, 0.8, CacheLookup.MISS, 0.032, 0.0015, 0.003)
 
 
 def comparison(*, eager_error: float = 0.0, spread: float = 0.0, channels: int = 1):
@@ -48,6 +62,7 @@ def comparison(*, eager_error: float = 0.0, spread: float = 0.0, channels: int =
             to_device_seconds=0.001,
             from_device_seconds=0.0005,
             end_to_end_repeat_seconds=(0.004, 0.005, 0.006),
+            first_call_parts=PARTS,
         ),
         "jax-eager": EngineRun(
             reference + np.float32(eager_error), (0.2, 0.3), first_call_seconds=0.7
@@ -71,7 +86,7 @@ def test_each_row_has_a_key_of_its_own_in_the_order_compare_prints():
     rows = comparison_figures(comparison(), "street.png", 6, 4)
     assert [row.key for row in rows] == KEYS
     labels = [row.label for row in rows]
-    assert labels[:4] == ["image", "kernel", "NumPy", "JAX first call"]
+    assert labels[:5] == ["image", "kernel", "NumPy", "JAX first call", "first call parts"]
     assert labels[-3:] == ["JAX without jit", "copy", "vs copy"]
 
 
@@ -83,6 +98,7 @@ def test_each_rows_number_is_the_comparisons_own():
         "image": (pytest.approx(24e-6), "MP"),
         "numpy.steady": (result.runs["numpy"].seconds, "s"),
         "jit.first_call": (0.9, "s"),
+        "jit.first_call_parts": (0.9, "s"),
         "jit.steady": (result.runs["jax"].seconds, "s"),
         "speedup": (result.speedup, "×"),
         "speedup_end_to_end": (result.end_to_end_speedup, "×"),
@@ -95,6 +111,16 @@ def test_each_rows_number_is_the_comparisons_own():
     assert rows["numpy.steady"].value == data["numpy"]["seconds"]
     assert rows["jit.steady"].value == data["jax"]["seconds"]
     assert rows["jit.first_call"].value == data["jax"]["first_call_seconds"]
+    assert data["jax"]["first_call_parts"] == {
+        "tracing_seconds": 0.04,
+        "lowering_seconds": 0.025,
+        "compiling_seconds": 0.8,
+        "cache": "miss",
+        "first_run_seconds": 0.032,
+        "copies_seconds": 0.0015,
+        "other_seconds": 0.003,
+    }
+    assert data["numpy"]["first_call_parts"] is None
     assert rows["speedup"].value == data["jax"]["speedup"]
     assert rows["speedup_end_to_end"].value == data["jax"]["speedup_end_to_end"]
     assert rows["max_abs_diff"].value == data["jax"]["max_abs_diff"]
@@ -119,6 +145,37 @@ def test_a_rows_figure_is_its_number_and_its_text_says_how_it_was_measured():
         assert rows[key].value is None and rows[key].measured == ""
         assert rows[key].text == rows[key].figure
     assert rows["jit.transfers"].text == "to device 1.00 ms, from device 0.500 ms"
+
+
+def test_a_first_call_that_got_its_program_says_where_its_time_went():
+    row = by_key(comparison_figures(comparison(), "street.png", 6, 4))["jit.first_call_parts"]
+    assert row.text == (
+        "900 ms = trace 40.0 + lower 25.0 + compile 800 (cache miss) + run 32.0 + other 3.00 ms; "
+        "copies to and from the device 1.50 ms besides"
+    )
+    assert row.figure == "900 ms" and row.measured.startswith("= trace 40.0 + ")
+
+
+@pytest.mark.parametrize(("cache", "words"), [("hit", "cache hit"), ("off", "cache off")])
+def test_the_parts_say_what_the_compilation_cache_did(cache, words):
+    result = comparison()
+    parts = PARTS._replace(cache=CacheLookup(cache))
+    runs = {**result.runs, "jax": dataclasses.replace(result.runs["jax"], first_call_parts=parts)}
+    rows = by_key(comparison_figures(dataclasses.replace(result, runs=runs), "street.png", 6, 4))
+    assert f" ({words}) + run " in rows["jit.first_call_parts"].text
+
+
+def test_a_first_call_that_found_its_program_compiled_has_no_parts():
+    result = comparison()
+    reused = dataclasses.replace(
+        result.runs["jax"], compilation=Compilation.REUSED, first_call_parts=None
+    )
+    runs = {**result.runs, "jax": reused}
+    rows = comparison_figures(dataclasses.replace(result, runs=runs), "street.png", 6, 4)
+    assert "jit.first_call_parts" not in by_key(rows)
+    assert (
+        comparison_dict(dataclasses.replace(result, runs=runs))["jax"]["first_call_parts"] is None
+    )
 
 
 def test_a_first_call_paid_earlier_is_its_cost_then_this_runs_own():

@@ -10,6 +10,7 @@ import functools
 import logging
 import os
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from types import ModuleType
@@ -23,10 +24,13 @@ from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
 from blurapp.core.engines.runs import (
     BlurredFrames,
+    CacheLookup,
     Call,
     Cancelled,
     Compilation,
     FirstCall,
+    FirstCallParts,
+    ProgramStages,
     Progress,
     check_cancelled,
 )
@@ -46,6 +50,14 @@ _import_lock = threading.Lock()
 _configured = False
 _cache_hits = 0  # persistent-cache hits JAX has reported in this process
 
+# The events of jax.monitoring that say what the persistent compilation cache did (jax 0.10:
+# jax/_src/compiler.py): JAX asked it for a program, and found the program there.
+CACHE_REQUEST_EVENT = "/jax/compilation_cache/compile_requests_use_cache"
+CACHE_HIT_EVENT = "/jax/compilation_cache/cache_hits"
+# The events JAX reports while this thread compiles (compile_in_stages). JAX reports them on
+# the thread that compiles, so one thread's compilation never counts another's events.
+_compiling = threading.local()
+
 
 def import_jax() -> ModuleType:
     """Import jax (once), keeping it from preallocating GPU memory unless the user chose,
@@ -59,8 +71,44 @@ def import_jax() -> ModuleType:
     with _import_lock:
         if not _configured:
             _configured = True
+            jax.monitoring.register_event_listener(_on_jax_event)
             _use_compilation_cache(jax)
     return jax
+
+
+def _on_jax_event(event: str, **_details: object) -> None:
+    global _cache_hits
+    if event == CACHE_HIT_EVENT:
+        _cache_hits += 1
+    seen = getattr(_compiling, "events", None)
+    if seen is not None:
+        seen.add(event)
+
+
+def compile_in_stages(jitted: Any, *args: Any, **static: Any) -> tuple[Any, ProgramStages]:
+    """`jitted` (a jax.jit function) compiled for `args` through JAX's ahead-of-time stages,
+    each timed: traced, lowered to StableHLO, compiled by XLA (or loaded from the persistent
+    cache, which says whether it was)."""
+    _compiling.events = set()
+    try:
+        start = time.perf_counter()
+        traced = jitted.trace(*args, **static)
+        traced_at = time.perf_counter()
+        lowered = traced.lower()
+        lowered_at = time.perf_counter()
+        compiled = lowered.compile()
+        compiled_at = time.perf_counter()
+        seen = _compiling.events
+    finally:
+        _compiling.events = None
+    if CACHE_HIT_EVENT in seen:
+        cache = CacheLookup.HIT
+    else:
+        cache = CacheLookup.MISS if CACHE_REQUEST_EVENT in seen else CacheLookup.OFF
+    stages = ProgramStages(
+        traced_at - start, lowered_at - traced_at, compiled_at - lowered_at, cache
+    )
+    return compiled, stages
 
 
 def _use_compilation_cache(jax: ModuleType) -> None:
@@ -81,13 +129,6 @@ def _use_compilation_cache(jax: ModuleType) -> None:
     # BlurApp's programs compile in well under JAX's default 1 s threshold: cache them all.
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
     jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
-
-    def count_hits(event: str, **_details: object) -> None:
-        global _cache_hits
-        if event == "/jax/compilation_cache/cache_hits":
-            _cache_hits += 1
-
-    jax.monitoring.register_event_listener(count_hits)
 
 
 def cache_hits() -> int:
@@ -165,6 +206,19 @@ class _CompiledBlurs:
         obtained. It takes float32 pixels, or with `levels` (np.uint8, np.uint16) stored levels
         with a halo (jax_program.blur_levels), and hands back rows of values (height ×
         width·channels): see jax_program.blur."""
+        compiled, how, _ = self.get_in_stages(shape, kernel_shape, device, levels=levels)
+        return compiled, how
+
+    def get_in_stages(
+        self,
+        shape: tuple[int, ...],
+        kernel_shape: tuple[int, ...],
+        device: Any = None,
+        *,
+        levels: Any = None,
+    ) -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages | None]:
+        """get(), with how long each stage of getting the program took (None: it was
+        compiled already)."""
         jax = import_jax()
         device = jax_device() if device is None else device
         dtype = np.dtype(np.float32 if levels is None else levels)
@@ -172,7 +226,7 @@ class _CompiledBlurs:
         with self._lock:
             compiled = self._by_key.get(key)
             if compiled is not None:
-                return compiled, Compilation.REUSED
+                return compiled, Compilation.REUSED, None
             program = blur_program if levels is None else levels_program
             jitted = self._jitted.get(program)
             if jitted is None:
@@ -180,13 +234,15 @@ class _CompiledBlurs:
             on_device = jax.sharding.SingleDeviceSharding(device)
             image_spec = jax.ShapeDtypeStruct(shape, dtype, sharding=on_device)
             weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
-            hits_before = _cache_hits
             # Strips keep the data in a CPU's cache; a GPU's loop does better in one pass.
             in_strips = _platform_of(device) == "cpu"
-            compiled = jitted.lower(image_spec, weights_spec, in_strips=in_strips).compile()
-            how = Compilation.COMPILED if _cache_hits == hits_before else Compilation.FROM_CACHE
+            compiled, stages = compile_in_stages(
+                jitted, image_spec, weights_spec, in_strips=in_strips
+            )
+            hit = stages.cache is CacheLookup.HIT
+            how = Compilation.FROM_CACHE if hit else Compilation.COMPILED
             self._by_key[key] = compiled
-            return compiled, how
+            return compiled, how, stages
 
     @staticmethod
     def _key(
@@ -277,8 +333,8 @@ def first_jax_call(
         kept_photo.clear()
     device = jax_device(platform)
 
-    def get_program() -> tuple[Callable[[Any, Any], Any], Compilation]:
-        return compiled_blurs.get(image.shape, kernel.shape, device)
+    def get_program() -> GotProgram:
+        return compiled_blurs.get_in_stages(image.shape, kernel.shape, device)
 
     return first_call_on_device(
         image, kernel, device, get_program, cancelled, keep_photo=keep_photo
@@ -350,20 +406,23 @@ def _shares_memory(on_device: Any, image: np.ndarray) -> bool:
         return False
 
 
+# A program to call, how it was got (None: nothing compiled) and its stages (None: none run).
+GotProgram = tuple[Callable[[Any, Any], Any], Compilation | None, ProgramStages | None]
+
+
 def first_call_on_device(
     image: np.ndarray,
     kernel: np.ndarray,
     device: Any,
-    get_program: Callable[[], tuple[Callable[[Any, Any], Any], Compilation | None]],
+    get_program: Callable[[], GotProgram],
     cancelled: Cancelled | None,
     *,
     keep_photo: bool = False,
 ) -> FirstCall:
     """The copy to the device, the first call (getting the program included) and the copy
     back, timed apart; `again()` times a steady call with its own two copies. `keep_photo`:
-    the first call's copy is the kept one when there is one (see _KeptPhoto)."""
-    import time
-
+    the first call's copy is the kept one when there is one (see _KeptPhoto). When the
+    program was got in stages, the first call comes taken apart (FirstCall.parts)."""
     jax = import_jax()
     image = np.ascontiguousarray(image, dtype=np.float32)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
@@ -389,11 +448,19 @@ def first_call_on_device(
     image_on_device, to_seconds = to_device(kept=keep_photo)
     check_cancelled(cancelled)
     start = time.perf_counter()
-    blur, compilation = get_program()
+    blur, compilation, stages = get_program()
+    got_at = time.perf_counter()
     output = jax.block_until_ready(blur(image_on_device, kernel_on_device))
-    first = time.perf_counter() - start
+    done_at = time.perf_counter()
+    first = done_at - start
     check_cancelled(cancelled)
     host_output, from_seconds = from_device(output)
+    parts = None
+    if stages is not None:
+        run_seconds = done_at - got_at
+        # What getting the program took besides its stages: the look-up, the shapes.
+        other = max(0.0, first - run_seconds - sum(stages[:3]))
+        parts = FirstCallParts(*stages, run_seconds, to_seconds + from_seconds, other)
 
     def again() -> Call:
         on_device, to_seconds = to_device()
@@ -410,6 +477,7 @@ def first_call_on_device(
         compilation=compilation,
         to_device_seconds=to_seconds,
         from_device_seconds=from_seconds,
+        parts=parts,
     )
 
 
@@ -436,8 +504,6 @@ def first_jax_copy(
     """The floor of any blur on JAX's device: a jitted copy of the image already there (read
     once, written once), waited for as the blurs are; the copies to and from the device are
     not part of it (they are timed apart for the engines too). Raises JaxUnavailableError."""
-    import time
-
     jax = import_jax()
     device = jax_device(platform)
     image_on_device = jax.block_until_ready(

@@ -26,6 +26,55 @@ class Compilation(StrEnum):
     REUSED = "already compiled"  # compiled earlier in this session
 
 
+class CacheLookup(StrEnum):
+    """What JAX's persistent compilation cache did for a program being compiled."""
+
+    HIT = "hit"  # the program was loaded from it
+    MISS = "miss"  # not there: compiled, and written to it
+    OFF = "off"  # not asked: the cache is off (or JAX had the program in memory already)
+
+
+class ProgramStages(NamedTuple):
+    """How long each of JAX's ahead-of-time stages took to get a compiled engine its program:
+    jit(f).trace(…), .lower(), .compile() (or the load from the persistent cache)."""
+
+    tracing_seconds: float
+    lowering_seconds: float
+    compiling_seconds: float
+    cache: CacheLookup
+
+
+class FirstCallParts(NamedTuple):
+    """A compiled engine's first call taken apart: the stages of getting its program, the
+    program's first run (waited for), and what is left of the first call's time besides them
+    (`other_seconds`: looking up and setting up the call). The five add up to the first call.
+    `copies_seconds`, the copies to and from the device around it, are not part of it: they
+    are timed apart (the transfers), and shown beside it."""
+
+    tracing_seconds: float
+    lowering_seconds: float
+    compiling_seconds: float
+    cache: CacheLookup
+    first_run_seconds: float
+    copies_seconds: float
+    other_seconds: float
+
+    @property
+    def first_call_seconds(self) -> float:
+        """The first call these parts add up to."""
+        return (
+            self.tracing_seconds
+            + self.lowering_seconds
+            + self.compiling_seconds
+            + self.first_run_seconds
+            + self.other_seconds
+        )
+
+    def as_dict(self) -> dict[str, float | str]:
+        """The parts as plain data, under the keys of `compare --json`'s first_call_parts."""
+        return {**self._asdict(), "cache": str(self.cache)}
+
+
 class Payer(StrEnum):
     """What made a program's first call: whoever did paid its compilation."""
 
@@ -68,6 +117,8 @@ class FirstCall:
     compilation: Compilation | None = None  # None: the engine compiles nothing
     to_device_seconds: float | None = None
     from_device_seconds: float | None = None
+    # The first call taken apart, when it got its program (compiled it, or loaded it).
+    parts: FirstCallParts | None = None
 
 
 class BlurredFrames(NamedTuple):
@@ -106,6 +157,8 @@ class EngineRun:
     # (copies included): a busy machine shows in the wall time running ahead of the CPU's.
     calls_wall_seconds: float = 0.0
     calls_cpu_seconds: float = 0.0
+    # The first call taken apart (FirstCall.parts), when it got its program.
+    first_call_parts: FirstCallParts | None = None
 
     @property
     def seconds(self) -> float:

@@ -200,6 +200,7 @@ def _engine_run(
         calls_per_sample=per_sample if calls else 1,
         calls_wall_seconds=spent[0] if spent else 0.0,
         calls_cpu_seconds=spent[1] if spent else 0.0,
+        first_call_parts=first.parts,
     )
 
 

@@ -296,6 +296,8 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
         "first_call_seconds": run.first_call_seconds if run else None,
         "compiled": run.compiled if run else None,
         "compilation": str(run.compilation) if run and run.compilation else None,
+        # The first call taken apart, when it got its program (None otherwise).
+        "first_call_parts": parts.as_dict() if run and (parts := run.first_call_parts) else None,
         "to_device_seconds": run.to_device_seconds if run else None,
         "from_device_seconds": run.from_device_seconds if run else None,
         "device": run.device if run else None,
