@@ -21,6 +21,7 @@ HUGE_PAGES_GLIBC = (2, 35)
 
 def main() -> int:
     restart_with_huge_pages()
+    # after the restart: nothing heavy is imported before execv replaces this process
     from blurapp.cli import main as command_line
 
     return command_line()

@@ -22,6 +22,7 @@ from blurapp.app.jobs import LoadedPhoto, ignore, never
 from blurapp.app.pyramid import build_pyramid
 from blurapp.app.running import Report
 from blurapp.core.engines.runs import Cancelled
+from blurapp.core.measuring.clip_comparison import compare_clip
 from blurapp.core.media.clip import Clip, ClipInfo
 from blurapp.core.media.photo import Photo
 from blurapp.core.media.photo_checks import PhotoError
@@ -152,8 +153,6 @@ def compare_clip_job(
     compare_clip times them, read by a reader of its own (the window's reads the frames
     shown). A clip that is not a file's (a camera's, frames made in memory) is read itself,
     as it is paused."""
-    from blurapp.core.measuring.clip_comparison import compare_clip
-
     yield None
     path, readers = clip.info.path, clip_files()
     own = readers.open_clip(path, color=spec.color) if path and readers else None

@@ -26,6 +26,12 @@ from blurapp.app.pyramid import build_pyramid
 from blurapp.app.run_records import RunPlan
 from blurapp.app.running import Report
 from blurapp.core.engines import Engine, engine_names, get_engine
+from blurapp.core.engines.jax_engine import (
+    JaxUnavailableError,
+    describe_device,
+    jax_device,
+    program_ready,
+)
 from blurapp.core.engines.runs import BlurCancelled, Cancelled, EngineRun
 from blurapp.core.kernel import PREVIEW_KERNEL_SIZES, pad_kernel, preview_kernel_size
 from blurapp.core.measuring.comparison import ComparisonResult, Watch, compare, difference_picture
@@ -157,8 +163,6 @@ def warm_up_job(
     *, cancelled: Cancelled = never, report: Report = ignore
 ) -> Generator[None, None, JaxStart]:
     """Import JAX and find its device, so the first Run does not wait for it."""
-    from blurapp.core.engines.jax_engine import JaxUnavailableError, describe_device, jax_device
-
     yield None
     try:
         return JaxStart(device=describe_device(jax_device()))
@@ -229,7 +233,6 @@ def _program_ready(engine: Engine, shape: tuple[int, ...], kernel_shape: tuple[i
     JAX-jit's programs are known here)."""
     if not engine.jitted:
         return True
-    from blurapp.core.engines.jax_engine import program_ready
 
     try:
         return program_ready(shape, kernel_shape, engine.platform)
@@ -412,6 +415,7 @@ def blur_to_file_job(
 ) -> Generator[None, None, Any]:
     """Blur `source`, an image too large to open, into `output` by blocks with `engine`,
     reporting BlocksDone after each row of blocks; returns the scale layer's TiledResult."""
+    # the scale layer (20 ms): only when a file is blurred by blocks, not at the window's start
     from blurapp.scale import tiled
 
     yield None

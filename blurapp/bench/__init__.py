@@ -29,6 +29,7 @@ import numpy as np
 from PIL import Image
 
 from blurapp._version import __version__
+from blurapp.bench import clips, scale, video, yardsticks
 from blurapp.bench.machine import cpu_name, memory_bytes
 from blurapp.bench.peak import peak_of
 from blurapp.bench.synthetic import synthetic_image
@@ -37,15 +38,19 @@ from blurapp.core.engines import (
     engine_names,
     get_engine,
 )
-from blurapp.core.engines.jax_engine import JAX_JIT
+from blurapp.core.engines.jax_engine import (
+    JAX_JIT,
+    JaxUnavailableError,
+    describe_device,
+    jax_device,
+)
 from blurapp.core.kernel import ALGORITHMS, Algorithm, KernelSize
 from blurapp.core.measuring.comparison import compare, comparison_dict, json_key
+from blurapp.core.media.sample import sample_photo_path
 from blurapp.core.spec import BlurSpec
 
 
 def describe_machine() -> dict:
-    from blurapp.core.engines.jax_engine import JaxUnavailableError, describe_device, jax_device
-
     try:
         device = describe_device(jax_device())
         import jax
@@ -421,12 +426,8 @@ def run_sections(
             photo = _write_photo(Path(folder), probe_megapixels)
         for name in sections:
             if name == "yardsticks":
-                from blurapp.bench.yardsticks import yardsticks
-
-                figures = yardsticks(probe_megapixels, rounds)
+                figures = yardsticks.yardsticks(probe_megapixels, rounds)
             elif name == "first-call":
-                from blurapp.core.media.sample import sample_photo_path
-
                 assert photo is not None  # written above for this section
                 figures = {"sample": first_call(sample_photo_path()), "large": first_call(photo)}
             elif name == "startup":
@@ -440,33 +441,25 @@ def run_sections(
             elif name == "live":
                 figures = live(Path(folder))
             elif name == "scale":
-                from blurapp.bench.scale import scale
-
-                figures = scale(Path(folder))
+                figures = scale.scale(Path(folder))
             elif name == "video":
-                from blurapp.bench.video import video
-
                 options = {
                     key: value
                     for key, value in (video_options or {}).items()
                     if key not in ("clip_frames", "playing_seconds")
                 }
-                figures = video(**options)
+                figures = video.video(**options)
             elif name == "playing":
-                from blurapp.bench.clips import DEFAULT_PLAYING_SECONDS, playing
-
                 options = video_options or {}
-                figures = playing(
+                figures = clips.playing(
                     options.get("resolutions", ["1080p"]),
-                    options.get("playing_seconds", DEFAULT_PLAYING_SECONDS),
+                    options.get("playing_seconds", clips.DEFAULT_PLAYING_SECONDS),
                 )
             elif name == "clip-file":
-                from blurapp.bench.clips import DEFAULT_CLIP_FRAMES, clip_file
-
                 options = video_options or {}
-                figures = clip_file(
+                figures = clips.clip_file(
                     options.get("resolutions", ["1080p"]),
-                    options.get("clip_frames", DEFAULT_CLIP_FRAMES),
+                    options.get("clip_frames", clips.DEFAULT_CLIP_FRAMES),
                 )
             else:
                 continue

@@ -25,6 +25,7 @@ from blurapp.bench.peak import peak_of
 from blurapp.bench.video import parse_resolution
 from blurapp.core.engines import get_engine
 from blurapp.core.media.clip import ClipInfo
+from blurapp.core.media.clip_saving import save_clip
 
 # How long the playing section times each clip playing, once both panes have shown a frame.
 DEFAULT_PLAYING_SECONDS = 15.0
@@ -69,8 +70,6 @@ def clip_file(
 ) -> dict:
     """`blurapp blur` of a grey H.264 clip of each resolution and length to an .mp4 with
     JAX-jit: frames per second of the whole command, and its peak resident memory."""
-    from blurapp.core.media.clip_saving import save_clip
-
     rows = []
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-clip-") as folder:
         env = {**os.environ, "BLURAPP_CACHE_DIR": os.path.join(folder, "cache")}

@@ -9,8 +9,11 @@ import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from blurapp.bench import FIRST_CALL_COMPARE
+from blurapp.bench import FIRST_CALL_COMPARE, record_machine, record_versions
+from blurapp.bench.clips import clip_file_rows, playing_rows
 from blurapp.bench.report import image_size
+from blurapp.bench.video import video_rows
+from blurapp.bench.yardsticks import ENTRIES, RATIOS
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.measuring.comparison import json_key
 
@@ -140,8 +143,6 @@ def _engine_rows(results: list[dict], engines: Sequence[Engine]) -> list[dict]:
 
 
 def _yardstick_rows(figures: dict) -> list[dict]:
-    from blurapp.bench.yardsticks import ENTRIES, RATIOS
-
     def library(key: str) -> str:
         if key.startswith("jax"):
             return "JAX-jit"
@@ -404,20 +405,14 @@ def _sweep_rows(sweep: dict) -> list[dict]:
 
 
 def _video_rows(figures: dict) -> list[dict]:
-    from blurapp.bench.video import video_rows
-
     return video_rows(figures, _row, _value)
 
 
 def _playing_rows(figures: dict) -> list[dict]:
-    from blurapp.bench.clips import playing_rows
-
     return playing_rows(figures, _row, _value)
 
 
 def _clip_file_rows(figures: dict) -> list[dict]:
-    from blurapp.bench.clips import clip_file_rows
-
     return clip_file_rows(figures, _row, _value)
 
 
@@ -452,8 +447,6 @@ def bench_record(
     """One run of `blurapp bench` as a record: the command line as typed, the machine, the
     versions, the date (ISO 8601, UTC), a note on the conditions (another load on the machine,
     say), and every figure as a typed row (figure_rows)."""
-    from blurapp.bench import record_machine, record_versions
-
     return {
         "command": command,
         "date": date,

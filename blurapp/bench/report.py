@@ -10,11 +10,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from blurapp.bench.clips import clip_file_lines, playing_lines
+from blurapp.bench.video import video_lines
+from blurapp.bench.yardsticks import ENTRIES, RATIOS
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.engines.jax_eager_engine import JAX_EAGER
 from blurapp.core.engines.jax_engine import JAX_JIT
 from blurapp.core.engines.numpy_engine import NUMPY, NUMPY_LOOP
 from blurapp.core.measuring.comparison import json_key
+from blurapp.core.measuring.sweep import sweep_break_even_words
+from blurapp.core.report.figures import format_ms, format_speedup
 
 if TYPE_CHECKING:
     from blurapp.core.engines import Engine
@@ -111,16 +116,10 @@ def section_lines(name: str, figures: dict) -> list[str]:
             f"{_mb(figures['big_peak_bytes'])}"
         )
     elif name == "video":
-        from blurapp.bench.video import video_lines
-
         lines += video_lines(figures)
     elif name == "playing":
-        from blurapp.bench.clips import playing_lines
-
         lines += playing_lines(figures)
     elif name == "clip-file":
-        from blurapp.bench.clips import clip_file_lines
-
         lines += clip_file_lines(figures)
     elif name == "scale":
         lines.append("blurapp batch (1 MP colour JPEGs → PNG, 9×9, grey):")
@@ -144,8 +143,6 @@ def section_lines(name: str, figures: dict) -> list[str]:
 def yardstick_lines(figures: dict) -> list[str]:
     """The yardsticks: a line per entry (median, then min–max of the rounds, and the largest
     difference from JAX-jit's blur), then the speed goals' ratios with each goal."""
-    from blurapp.bench.yardsticks import ENTRIES, RATIOS
-    from blurapp.core.report.figures import format_ms
 
     def bare(seconds: float) -> str:
         return format_ms(seconds).removesuffix(" ms")
@@ -363,7 +360,6 @@ def sweep_column_line(engines: Sequence[str], reference: str = REFERENCE_ENGINE)
 def sweep_row_lines(point: SweepPoint, previous: SweepPoint | None = None) -> list[str]:
     """One size of the sweep, under sweep_column_line of the same engines; then why an engine
     has no time, unless the size before failed the same way."""
-    from blurapp.core.report.figures import format_ms, format_speedup
 
     def ms(name: str) -> str:
         seconds = point.seconds.get(name)
@@ -384,8 +380,6 @@ def sweep_row_lines(point: SweepPoint, previous: SweepPoint | None = None) -> li
 
 def sweep_break_even_lines(found: SweepBreakEven) -> list[str]:
     """From which size JAX-jit beats NumPy, under the sweep's sizes."""
-    from blurapp.core.measuring.sweep import sweep_break_even_words
-
     return [sweep_break_even_words(found, lambda name: get_engine(name).title)]
 
 

@@ -19,7 +19,14 @@ import numpy as np
 
 from blurapp.bench.synthetic import synthetic_image
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
-from blurapp.core.engines.jax_engine import JAX_JIT, JaxUnavailableError
+from blurapp.core.engines.jax_engine import (
+    JAX_JIT,
+    JaxUnavailableError,
+    compiled_blurs,
+    describe_device,
+    import_jax,
+    jax_device,
+)
 from blurapp.core.kernel import DEFAULT_SIGMA, Algorithm
 from blurapp.core.measuring.comparison import max_abs_difference
 from blurapp.core.spec import BlurSpec
@@ -157,13 +164,6 @@ def _jax_functions(
 ) -> dict[str, Yardstick]:
     """JAX-jit's compiled programs called as compare's steady calls are: on arrays already on
     the device, waited for. Raises JaxUnavailableError."""
-    from blurapp.core.engines.jax_engine import (
-        compiled_blurs,
-        describe_device,
-        import_jax,
-        jax_device,
-    )
-
     jax = import_jax()
     device = jax_device()
     versions["jax_device"] = describe_device(device)

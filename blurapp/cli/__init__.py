@@ -91,6 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = _first_word(argv)
     if command in COMMANDS:
+        # logging's handlers (5 ms): not for `blurapp --help`, which exits in parse_args
         from blurapp.logs import configure_logging
 
         # Reading the engine options finds the engine plugins: a broken one's warning must
@@ -106,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         args = build_window_parser().parse_args(argv)
         args.command = None
-        from blurapp.logs import configure_logging
+        from blurapp.logs import configure_logging  # not for --help, as above
 
         configure_logging(args.verbose)
     if isinstance(sys.stdout, io.TextIOWrapper):
@@ -141,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _open_window(args: argparse.Namespace) -> int:
-    from blurapp.ui.app import run_window
+    from blurapp.ui.app import run_window  # PySide6 and the window: only when it opens
 
     return run_window(
         args.image,

@@ -23,12 +23,12 @@ from blurapp.cli.output import (
     shown,
 )
 from blurapp.cli.progress import progress_bar, show_progress
+from blurapp.scale.batch import MAX_WORKERS_PER_CORE, run_batch
+from blurapp.scale.batch_plan import BATCH_FORMATS, DEFAULT_BATCH_FORMAT, BatchError, plan_batch
+from blurapp.scale.scheduler import ClusterError, MissingExtraError, require_extra
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    from blurapp.scale.batch import MAX_WORKERS_PER_CORE
-    from blurapp.scale.batch_plan import BATCH_FORMATS, DEFAULT_BATCH_FORMAT
-
     batch = commands.add_parser(
         "batch",
         help="blur photos, clips and folders of them into a folder, on this machine's cores or "
@@ -83,10 +83,6 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """`blurapp batch INPUT... --out-dir DIR`: every photo blurred as `blurapp blur` would,
     the bad ones listed at the end; a second run does only what is left."""
-    from blurapp.scale.batch import run_batch
-    from blurapp.scale.batch_plan import BatchError, plan_batch
-    from blurapp.scale.scheduler import ClusterError, MissingExtraError, require_extra
-
     try:
         require_extra("blurring a batch", args.scheduler)
         plan = plan_batch(

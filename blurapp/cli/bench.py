@@ -7,6 +7,11 @@ import os
 import sys
 from pathlib import Path
 
+from blurapp.bench import describe_machine, run_bench, run_sections
+from blurapp.bench import record as bench_record
+from blurapp.bench import report as bench_report
+from blurapp.bench.clips import DEFAULT_CLIP_FRAMES, DEFAULT_PLAYING_SECONDS
+from blurapp.bench.video import DEFAULT_RESOLUTIONS, DEFAULT_VIDEO_FRAMES, parse_resolution
 from blurapp.cli.options import (
     add_color_option,
     add_common_options,
@@ -25,7 +30,17 @@ from blurapp.cli.output import (
     shown,
     source_photo,
 )
-from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA
+from blurapp.core.engines import REFERENCE_ENGINE, engine_names
+from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA, effective_kernel_size
+from blurapp.core.measuring.sweep import (
+    SweepPoint,
+    run_sweep,
+    sweep_break_even,
+    sweep_sizes,
+    write_sweep_csv,
+)
+from blurapp.core.media.saving import OutputError, check_output_path, write_atomically
+from blurapp.core.spec import describe_kernel
 
 BENCH_MEGAPIXELS = (0.3, 2.0, 12.0, 24.0)
 BENCH_KERNEL_SIZES = (9, 25)
@@ -42,7 +57,6 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_common_options(bench, top=False)
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     add_color_option(bench, "time the engines table on colour images (height × width × 3)")
-    from blurapp.core.engines import REFERENCE_ENGINE, engine_names
 
     bench.add_argument(
         "--engines",
@@ -88,7 +102,6 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="what to measure (default: all but scale, video, playing and clip-file, which take "
         "minutes; scale also 2 GB of disk)",
     )
-    from blurapp.bench.video import DEFAULT_RESOLUTIONS, DEFAULT_VIDEO_FRAMES
 
     bench.add_argument(
         "--video-resolutions",
@@ -106,7 +119,6 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         metavar="N",
         help="frames of each span the video section times (default: %(default)s)",
     )
-    from blurapp.bench.clips import DEFAULT_CLIP_FRAMES, DEFAULT_PLAYING_SECONDS
 
     bench.add_argument(
         "--clip-frames",
@@ -173,8 +185,6 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def _resolution_argument(text: str) -> str:
-    from blurapp.bench.video import parse_resolution
-
     try:
         return parse_resolution(text)[0]
     except ValueError as error:
@@ -231,9 +241,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_bench(args: argparse.Namespace) -> int:
-    from blurapp.bench import describe_machine, run_bench, run_sections
-    from blurapp.bench import report as bench_report
-
     def show(lines: list[str]) -> None:
         if not args.json:
             print_line("\n".join(lines))
@@ -293,8 +300,6 @@ def _check_sweep_csv(args: argparse.Namespace) -> None:
 
 
 def _check_output(path: Path | None, source: Path | None = None) -> None:
-    from blurapp.core.media.saving import OutputError, check_output_path
-
     if path is not None:
         try:
             check_output_path(path, source=source, image=False)
@@ -305,9 +310,6 @@ def _check_output(path: Path | None, source: Path | None = None) -> None:
 def _write_record(args: argparse.Namespace, report: dict, date: str) -> None:
     """`bench --record`: the report as a record document, written whole or not at all."""
     import shlex
-
-    from blurapp.bench import record as bench_record
-    from blurapp.core.media.saving import OutputError, write_atomically
 
     command = shlex.join(["blurapp", *getattr(args, "argv", ["bench"])])
     record = bench_record.bench_record(report, args.engines, command, date, args.note)
@@ -323,18 +325,6 @@ def _write_record(args: argparse.Namespace, report: dict, date: str) -> None:
 def _run_sweep(args: argparse.Namespace, show) -> dict:
     """`bench --sweep`: a line per size as it finishes; the CSV rewritten after each size, so
     a sweep stopped part way keeps what it measured."""
-    from blurapp.bench import report as bench_report
-    from blurapp.core.kernel import effective_kernel_size
-    from blurapp.core.measuring.sweep import (
-        SweepPoint,
-        run_sweep,
-        sweep_break_even,
-        sweep_sizes,
-        write_sweep_csv,
-    )
-    from blurapp.core.media.saving import OutputError
-    from blurapp.core.spec import describe_kernel
-
     photo = load(source_photo(args.photo))
     kernel_size, algorithm = args.kernel_sizes[0], args.algorithms[0]
     engines = [engine.name for engine in args.engines]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from blurapp.cli.blur_clip import blur_clip_command
 from blurapp.cli.options import (
     COLOR_HELP,
     add_color_option,
@@ -26,6 +27,15 @@ from blurapp.cli.output import (
     source_photo,
 )
 from blurapp.cli.progress import progress_bar, show_progress
+from blurapp.core.blurring.blur_file import BlurFailed, blur_to_file
+from blurapp.core.engines.jax_engine import JaxUnavailableError
+from blurapp.core.media.clip_files import is_clip
+from blurapp.core.media.photo import has_colour
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.media.saving import OutputError, check_output_path
+from blurapp.scale.scheduler import ClusterError, MissingExtraError, require_extra
+from blurapp.scale.tiled import blur_file_tiled
+from blurapp.scale.tiled_read import needs_tiles
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -65,14 +75,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from blurapp.core.blurring.blur_file import BlurFailed, blur_to_file
-    from blurapp.core.media.clip_files import is_clip
-    from blurapp.core.media.saving import OutputError, check_output_path
-
     source = source_photo(args.image)
     if is_clip(source):
-        from blurapp.cli.blur_clip import blur_clip_command
-
         if args.tiles or args.scheduler is not None:
             raise CommandFailed(
                 f"{shown(source)}: a clip is blurred a frame at a time; --tiles and "
@@ -86,7 +90,6 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.output, source=source)  # before the work, not after it
     except OutputError as error:
         raise CommandFailed(str(error)) from error
-    from blurapp.scale.tiled_read import needs_tiles
 
     if args.tiles or args.scheduler is not None or needs_tiles(source, color=args.color):
         note_short_kernel(args)
@@ -97,7 +100,6 @@ def run(args: argparse.Namespace) -> int:
         blur_to_file(photo, args.output, args.spec, args.engine, device=args.device)
     except (BlurFailed, OutputError) as error:
         raise CommandFailed(str(error)) from error
-    from blurapp.core.media.photo import has_colour
 
     grey = grey_note(args.color, lambda: has_colour(source))
     print_line(f"wrote {shown(args.output)}" + (f" {grey}" if grey else ""))
@@ -106,12 +108,6 @@ def run(args: argparse.Namespace) -> int:
 
 def blur_in_tiles(args: argparse.Namespace, source: Path) -> int:
     """`blurapp blur BIG.tif -o OUT.tif`: the image read, blurred and written by blocks."""
-    from blurapp.core.engines.jax_engine import JaxUnavailableError
-    from blurapp.core.media.photo_checks import PhotoError
-    from blurapp.core.media.saving import OutputError
-    from blurapp.scale.scheduler import ClusterError, MissingExtraError, require_extra
-    from blurapp.scale.tiled import blur_file_tiled
-
     kernel = args.spec.kernel
     description = args.spec.description(args.engine.name)
     try:

@@ -26,6 +26,13 @@ from blurapp.cli.output import (
     shown,
     source_photo,
 )
+from blurapp.core.engines.jax_engine import JaxUnavailableError, jax_device
+from blurapp.core.measuring.comparison import compare, comparison_dict
+from blurapp.core.measuring.profiler_trace import SteadyTrace, TraceError
+from blurapp.core.media.clip_files import is_clip
+from blurapp.core.media.photo import has_colour
+from blurapp.core.media.saving import OutputError, check_output_path, save_output
+from blurapp.core.report.figures import comparison_figures
 
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -61,11 +68,6 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from blurapp.core.measuring.comparison import compare
-    from blurapp.core.measuring.profiler_trace import TraceError
-    from blurapp.core.media.clip_files import is_clip
-    from blurapp.core.report.figures import comparison_figures
-
     source = source_photo(args.image)
     if is_clip(source):
         if args.trace is not None:
@@ -106,8 +108,6 @@ def run(args: argparse.Namespace) -> int:
             document["trace"] = _trace_json(trace)
         print_line(json_text(document))
     else:
-        from blurapp.core.media.photo import has_colour
-
         rows = comparison_figures(
             result,
             shown(photo.path),
@@ -126,8 +126,6 @@ def run(args: argparse.Namespace) -> int:
 def _steady_trace(args: argparse.Namespace):
     """The profiler trace `--trace DIR` asks for, its folder made now: a folder that cannot be
     one fails before the work, not after it."""
-    from blurapp.core.measuring.profiler_trace import SteadyTrace
-
     folder_exists(args.trace)
     make_folder(args.trace)
     return SteadyTrace(args.trace)
@@ -152,8 +150,6 @@ def _trace_json(trace) -> dict:
 
 
 def _comparison_json(photo, result) -> dict:
-    from blurapp.core.measuring.comparison import comparison_dict
-
     image = {
         "path": shown(photo.path),
         "width": photo.width,
@@ -167,8 +163,6 @@ def _check_jax_engines(engines, device: str) -> None:
     """When no JAX engine asked for can run on the platform asked for (`--device gpu` without
     a GPU), the comparison the user wants cannot be made: an error, before the work. One that
     can run is enough; the others' reasons are then in the figures."""
-    from blurapp.core.engines.jax_engine import JaxUnavailableError, jax_device
-
     platforms = {engine.platform or device for engine in engines if engine.uses_jax}
     if not platforms or "auto" in platforms:
         return
@@ -189,8 +183,6 @@ PHOTO_OUTPUT_EXTENSIONS = (".npy", ".png")
 def _check_outputs(folder: Path, source: Path, engines) -> None:
     """Refuse, before any work, an output folder that cannot be used or whose files would
     replace the photo."""
-    from blurapp.core.media.saving import OutputError, check_output_path
-
     if not folder_exists(folder):
         return
     try:
@@ -202,8 +194,6 @@ def _check_outputs(folder: Path, source: Path, engines) -> None:
 
 
 def _write_outputs(folder: Path, result, spec) -> None:
-    from blurapp.core.media.saving import OutputError, save_output
-
     make_folder(folder)
     try:
         for name, run in result.runs.items():

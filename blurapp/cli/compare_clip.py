@@ -9,14 +9,25 @@ import sys
 from pathlib import Path
 
 from blurapp.cli.compare_outputs import engine_output, folder_exists, make_folder
+from blurapp.cli.options import positive_int_argument
 from blurapp.cli.output import CommandFailed, json_text, log, print_line, shown
 from blurapp.cli.progress import staged_progress
+from blurapp.core.blurring.blur_clip import blur_clip_to_file
+from blurapp.core.blurring.blur_file import BlurFailed
+from blurapp.core.engines.jax_engine import JaxUnavailableError
+from blurapp.core.measuring.clip_comparison import (
+    DEFAULT_CLIP_FRAMES,
+    clip_comparison_dict,
+    compare_clip,
+)
+from blurapp.core.media.clip_files import open_clip
+from blurapp.core.media.clip_saving import check_clip_output_path, clip_output_suffix
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.media.saving import OutputError
+from blurapp.core.report.clip_figures import clip_figures
 
 
 def add_clip_options(compare: argparse.ArgumentParser) -> None:
-    from blurapp.cli.options import positive_int_argument
-    from blurapp.core.measuring.clip_comparison import DEFAULT_CLIP_FRAMES
-
     compare.add_argument(
         "--frames",
         type=positive_int_argument,
@@ -49,19 +60,6 @@ def compare_clip_command(args: argparse.Namespace, source: Path) -> int:
     `args.engines` and print the figures (or `--json`); with `args.out_dir`, write each
     engine's blurred span there first. A clip cut short is timed (and written) over the
     frames that decoded, with a warning line saying where it stopped."""
-    from blurapp.core.blurring.blur_file import BlurFailed
-    from blurapp.core.engines.jax_engine import JaxUnavailableError
-    from blurapp.core.measuring.clip_comparison import (
-        DEFAULT_CLIP_FRAMES,
-        clip_comparison_dict,
-        compare_clip,
-    )
-    from blurapp.core.media.clip_files import open_clip
-    from blurapp.core.media.clip_saving import clip_output_suffix
-    from blurapp.core.media.photo_checks import PhotoError
-    from blurapp.core.media.saving import OutputError
-    from blurapp.core.report.clip_figures import clip_figures
-
     frames = DEFAULT_CLIP_FRAMES if args.frames is None else args.frames
     start = 0 if args.start is None else args.start
     extension = clip_output_suffix(source)
@@ -125,8 +123,6 @@ def _check_outputs(folder: Path, source: Path, extension: str, info, span: int, 
     this FFmpeg lacks, a GIF too long for memory (OutputError)."""
     import dataclasses
 
-    from blurapp.core.media.clip_saving import check_clip_output_path
-
     if not folder_exists(folder):
         return
     info = dataclasses.replace(info, frame_count=span, frame_count_estimated=False)
@@ -139,8 +135,6 @@ def _write_outputs(folder: Path, extension: str, clip, result, device: str) -> N
     timed with and written as they come (a few batches in memory, whatever the span): the
     comparison keeps none of them, and writing while it times would count the encoding in
     its figures. An engine that failed is not written (its reason is in the figures)."""
-    from blurapp.core.blurring.blur_clip import blur_clip_to_file
-
     make_folder(folder)
     for name in result.runs:
         engine = result.engine(name)

@@ -11,6 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from blurapp.core.media.photo import load_photo
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.media.sample import sample_photo_path
+from blurapp.core.wording import display_path, in_grey
+
 log = logging.getLogger("blurapp")
 
 
@@ -19,8 +24,6 @@ class CommandFailed(Exception):
 
 
 def shown(path: os.PathLike[str] | str) -> str:
-    from blurapp.core.wording import display_path
-
     return display_path(path)
 
 
@@ -66,15 +69,10 @@ def silence_stdout() -> None:
 
 def source_photo(path: Path | None) -> Path:
     """The photo a command works on: the one named, or the bundled sample."""
-    from blurapp.core.media.sample import sample_photo_path
-
     return path if path is not None else sample_photo_path()
 
 
 def load(path: Path, *, color: bool = False):
-    from blurapp.core.media.photo import load_photo
-    from blurapp.core.media.photo_checks import PhotoError
-
     try:
         return load_photo(path, color=color)
     except PhotoError as error:
@@ -85,12 +83,11 @@ def grey_note(color: bool, has_colour: Callable[[], bool]) -> str | None:
     """'in grey (--color keeps the colour)' for a result blurred in grey (`color` not asked
     for) from a source that `has_colour`; None otherwise. `blur` says it after the name
     written, `compare` after the photo's size."""
-    from blurapp.core.wording import in_grey
-
     return None if color or not has_colour() else in_grey("--color")
 
 
 def note_short_kernel(args: argparse.Namespace) -> None:
+    # the figures' module (4 ms): only when a command runs, not for `blurapp --help`
     from blurapp.core.report.figures import short_kernel_note
 
     note = short_kernel_note(args.spec.size, args.spec.sigma)

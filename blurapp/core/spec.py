@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from blurapp._version import __version__
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
     DEFAULT_KERNEL_SIZE,
@@ -104,8 +105,6 @@ class BlurSpec:
         """What made a result, written into the file beside its pixels (save_output's
         `description`). `engine` is the engine's name, as the command line takes it (never
         its title); `channels` is added when known (1 grey, 3 colour)."""
-        from blurapp._version import __version__
-
         description = {
             "Software": f"BlurApp {__version__}",
             "engine": engine,

@@ -223,22 +223,22 @@
         <translation>播放或暂停片段（空格键）</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="234"/>
+        <location filename="../ui/menus.py" line="235"/>
         <source>&amp;Clip</source>
         <translation>片段(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="237"/>
+        <location filename="../ui/menus.py" line="238"/>
         <source>&amp;Play/Pause</source>
         <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="240"/>
+        <location filename="../ui/menus.py" line="241"/>
         <source>P&amp;revious Frame</source>
         <translation>上一帧(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="246"/>
+        <location filename="../ui/menus.py" line="247"/>
         <source>&amp;Next Frame</source>
         <translation>下一帧(&amp;N)</translation>
     </message>
@@ -296,7 +296,7 @@
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="538"/>
+        <location filename="../core/engines/jax_engine.py" line="537"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -484,12 +484,12 @@
         <translation>（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
     <message>
-        <location filename="../core/spec.py" line="125"/>
+        <location filename="../core/spec.py" line="124"/>
         <source>{size} × {size}, sigma {sigma}</source>
         <translation>{size} × {size}，sigma {sigma}</translation>
     </message>
     <message>
-        <location filename="../core/spec.py" line="130"/>
+        <location filename="../core/spec.py" line="129"/>
         <source>separable ({size} + {size} taps)</source>
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
@@ -718,8 +718,8 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../app/jobs.py" line="221"/>
-        <location filename="../app/clip_jobs.py" line="79"/>
+        <location filename="../app/jobs.py" line="225"/>
+        <location filename="../app/clip_jobs.py" line="80"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
@@ -731,13 +731,13 @@
     </message>
     <message>
         <location filename="../core/media/photo.py" line="189"/>
-        <location filename="../core/media/clip_files.py" line="373"/>
+        <location filename="../core/media/clip_files.py" line="378"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
         <location filename="../core/media/photo.py" line="196"/>
-        <location filename="../core/media/clip_files.py" line="382"/>
+        <location filename="../core/media/clip_files.py" line="387"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
@@ -869,7 +869,7 @@
         <translation>这不是 BlurApp 能读取的 zarr 数组（{reason}）</translation>
     </message>
     <message>
-        <location filename="../scale/tiled.py" line="292"/>
+        <location filename="../scale/tiled.py" line="288"/>
         <source>an image blurred in tiles is written as {accepted}, not {extension}</source>
         <translation>分块模糊的图像只能写为 {accepted}，不能写为 {extension}</translation>
     </message>
@@ -909,38 +909,38 @@
         <translation>这是正在模糊的片段；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="118"/>
+        <location filename="../core/media/clip_saving.py" line="119"/>
         <source>this FFmpeg has no video encoder named {codec} (it is PyAV {version}&apos;s)</source>
         <translation>此 FFmpeg 没有名为 {codec} 的视频编码器（它随 PyAV {version} 提供）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="152"/>
+        <location filename="../core/media/clip_saving.py" line="153"/>
         <source>{format} keeps every frame in memory until it is written: {frames} frames need about {needed} GB and {available} GB is available; write a video (.mp4, .mkv) instead</source>
         <translation>{format} 在写入前会把每一帧都保存在内存中：{frames} 帧约需 {needed} GB，而只有 {available} GB 可用；请改为写入视频（.mp4、.mkv）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="196"/>
+        <location filename="../core/media/clip_saving.py" line="197"/>
         <source>frame {frame} is an array of {shape}, not of the clip&apos;s {expected} (height × width × colours)</source>
         <translation>第 {frame} 帧是 {shape} 的数组，而不是片段的 {expected}（高 × 宽 × 颜色）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="216"/>
+        <location filename="../core/media/clip_saving.py" line="217"/>
         <source>only {written} of the {count} frames of {source} were blurred; nothing was written</source>
         <translation>{source} 的 {count} 帧中只模糊了 {written} 帧；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="229"/>
+        <location filename="../core/media/clip_saving.py" line="230"/>
         <source>{stored} of the {written} frames blurred were stored; nothing was written</source>
         <translation>已模糊的 {written} 帧中只保存了 {stored} 帧；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="311"/>
-        <location filename="../core/media/clip_saving.py" line="377"/>
+        <location filename="../core/media/clip_saving.py" line="312"/>
+        <location filename="../core/media/clip_saving.py" line="378"/>
         <source>{format} cannot store this clip: {reason}</source>
         <translation>{format} 无法保存此片段：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="361"/>
+        <location filename="../core/media/clip_saving.py" line="362"/>
         <source>the clip has no frames</source>
         <translation>片段没有任何帧</translation>
     </message>
@@ -965,7 +965,7 @@
         <translation>片段已关闭</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="100"/>
+        <location filename="../core/media/clip_files.py" line="109"/>
         <source>this is not a clip BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的片段</translation>
     </message>
@@ -980,12 +980,12 @@
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="172"/>
+        <location filename="../core/media/clip_files.py" line="181"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="220"/>
+        <location filename="../core/media/clip_files.py" line="229"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
@@ -1034,12 +1034,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/menus.py" line="381"/>
+        <location filename="../ui/menus.py" line="382"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="382"/>
+        <location filename="../ui/menus.py" line="383"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
@@ -1059,138 +1059,138 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="99"/>
+        <location filename="../ui/menus.py" line="100"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="102"/>
+        <location filename="../ui/menus.py" line="103"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="349"/>
+        <location filename="../ui/menus.py" line="350"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="110"/>
+        <location filename="../ui/menus.py" line="111"/>
         <source>Open &amp;Camera</source>
         <translation>打开摄像头(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="115"/>
+        <location filename="../ui/menus.py" line="116"/>
         <source>&amp;Save Results…</source>
         <translation>保存结果(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="122"/>
+        <location filename="../ui/menus.py" line="123"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="129"/>
+        <location filename="../ui/menus.py" line="130"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="354"/>
+        <location filename="../ui/menus.py" line="355"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="357"/>
+        <location filename="../ui/menus.py" line="358"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="135"/>
+        <location filename="../ui/menus.py" line="136"/>
         <source>&amp;Copy Selected Image</source>
         <translation>复制所选图像(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="143"/>
+        <location filename="../ui/menus.py" line="144"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="147"/>
+        <location filename="../ui/menus.py" line="148"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="152"/>
+        <location filename="../ui/menus.py" line="153"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="157"/>
+        <location filename="../ui/menus.py" line="158"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="162"/>
+        <location filename="../ui/menus.py" line="163"/>
         <source>&amp;Actual Size (100%)</source>
         <translation>实际大小 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="167"/>
+        <location filename="../ui/menus.py" line="168"/>
         <source>Select the Other &amp;Pane</source>
         <translation>选择另一个窗格(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="176"/>
+        <location filename="../ui/menus.py" line="177"/>
         <source>Panes One A&amp;bove the Other</source>
         <translation>窗格上下排列(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="179"/>
+        <location filename="../ui/menus.py" line="180"/>
         <source>Wide photos get more room one above the other; tall ones side by side</source>
         <translation>宽照片上下排列更大；高照片左右并排更大</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="186"/>
+        <location filename="../ui/menus.py" line="187"/>
         <source>P&amp;resentation</source>
         <translation>演示模式(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="193"/>
+        <location filename="../ui/menus.py" line="194"/>
         <source>&amp;Live Preview</source>
         <translation>实时预览(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="201"/>
+        <location filename="../ui/menus.py" line="202"/>
         <source>&amp;Detail at 100%</source>
         <translation>100% 细节(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="210"/>
-        <location filename="../ui/menus.py" line="213"/>
+        <location filename="../ui/menus.py" line="211"/>
+        <location filename="../ui/menus.py" line="214"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="219"/>
+        <location filename="../ui/menus.py" line="220"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="226"/>
+        <location filename="../ui/menus.py" line="227"/>
         <source>Scaling &amp;Sweep…</source>
         <translation>规模扫描(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="254"/>
+        <location filename="../ui/menus.py" line="255"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="257"/>
+        <location filename="../ui/menus.py" line="258"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="262"/>
+        <location filename="../ui/menus.py" line="263"/>
         <source>&amp;About BlurApp</source>
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
@@ -1210,12 +1210,12 @@
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="192"/>
+        <location filename="../ui/tiled_blur.py" line="193"/>
         <source>Blurred by Blocks</source>
         <translation>已分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="195"/>
+        <location filename="../ui/tiled_blur.py" line="196"/>
         <source>Cannot Blur by Blocks</source>
         <translation>无法分块模糊</translation>
     </message>
@@ -1232,7 +1232,7 @@
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="390"/>
+        <location filename="../ui/menus.py" line="391"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
@@ -1282,78 +1282,78 @@
         <translation>对比失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="44"/>
+        <location filename="../ui/results_saving.py" line="45"/>
         <source>Save Results Made with Different Parameters?</source>
         <translation>保存用不同参数得到的结果？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="45"/>
+        <location filename="../ui/results_saving.py" line="46"/>
         <source>The two results were not made with the same parameters:</source>
         <translation>两个结果不是用相同参数得到的：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="49"/>
+        <location filename="../ui/results_saving.py" line="50"/>
         <source>Each file&apos;s name and description say which parameters made it. Save both?</source>
         <translation>每个文件的名称和说明都注明了所用参数。两个都保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="72"/>
+        <location filename="../ui/results_saving.py" line="73"/>
         <source>Save keeps to the current results ({names}); Save All includes these.</source>
         <translation>“保存”只保存当前结果（{names}）；“全部保存”也包括这些。</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="79"/>
+        <location filename="../ui/results_saving.py" line="80"/>
         <source>None is current: Save All saves them as they are.</source>
         <translation>没有当前结果：“全部保存”按原样保存它们。</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="85"/>
+        <location filename="../ui/results_saving.py" line="86"/>
         <source>Save Out-of-Date Results?</source>
         <translation>保存已过期的结果？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="86"/>
+        <location filename="../ui/results_saving.py" line="87"/>
         <source>These results are out of date:</source>
         <translation>以下结果已过期：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="119"/>
+        <location filename="../ui/results_saving.py" line="120"/>
         <source>Save Results to Folder</source>
         <translation>将结果保存到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="131"/>
-        <location filename="../ui/results_saving.py" line="164"/>
+        <location filename="../ui/results_saving.py" line="132"/>
+        <location filename="../ui/results_saving.py" line="165"/>
         <source>Cannot Save Results</source>
         <translation>无法保存结果</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="141"/>
+        <location filename="../ui/results_saving.py" line="142"/>
         <source>Replace Files?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="142"/>
+        <location filename="../ui/results_saving.py" line="143"/>
         <source>These files already exist in {folder}:</source>
         <translation>以下文件已存在于 {folder}：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="146"/>
+        <location filename="../ui/results_saving.py" line="147"/>
         <source>Replace them?</source>
         <translation>是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="171"/>
+        <location filename="../ui/results_saving.py" line="172"/>
         <source>Saved {files} in {folder}</source>
         <translation>已将 {files} 保存到 {folder}</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="190"/>
+        <location filename="../ui/results_saving.py" line="189"/>
         <source>Copied the {engine} image</source>
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="456"/>
+        <location filename="../ui/menus.py" line="455"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
@@ -1363,12 +1363,12 @@
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="164"/>
+        <location filename="../ui/app.py" line="166"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="168"/>
+        <location filename="../ui/app.py" line="170"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
@@ -1834,38 +1834,38 @@
 <context>
     <name>SweepWindow</name>
     <message>
-        <location filename="../ui/sweep_window.py" line="84"/>
+        <location filename="../ui/sweep_window.py" line="85"/>
         <source>Scaling Sweep</source>
         <translation>规模扫描</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="112"/>
+        <location filename="../ui/sweep_window.py" line="113"/>
         <source>The sweep runs from 0.1 MP up to this size. The photo is resampled up or down: an engine&apos;s time depends on how many pixels it blurs, not on what they show.</source>
         <translation>扫描从 0.1 百万像素一直到此尺寸。照片会被放大或缩小重采样：引擎的耗时取决于要模糊的像素数量，而与画面内容无关。</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="117"/>
+        <location filename="../ui/sweep_window.py" line="118"/>
         <source>&amp;Largest size:</source>
         <translation>最大尺寸(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="121"/>
-        <location filename="../ui/sweep_window.py" line="221"/>
+        <location filename="../ui/sweep_window.py" line="122"/>
+        <location filename="../ui/sweep_window.py" line="222"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="123"/>
+        <location filename="../ui/sweep_window.py" line="124"/>
         <source>Save &amp;Picture…</source>
         <translation>保存图表(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="124"/>
+        <location filename="../ui/sweep_window.py" line="125"/>
         <source>Save &amp;CSV…</source>
         <translation>保存 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="125"/>
+        <location filename="../ui/sweep_window.py" line="126"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
@@ -1885,7 +1885,7 @@
         <translation>已在完成 {count} 个尺寸后停止</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="221"/>
+        <location filename="../ui/sweep_window.py" line="222"/>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
@@ -1925,42 +1925,42 @@
         <translation>扫描已停止：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="285"/>
+        <location filename="../ui/sweep_window.py" line="286"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="286"/>
+        <location filename="../ui/sweep_window.py" line="287"/>
         <source>{name} already exists. Do you want to replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="298"/>
+        <location filename="../ui/sweep_window.py" line="299"/>
         <source>Save Sweep Picture</source>
         <translation>保存扫描图表</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="298"/>
+        <location filename="../ui/sweep_window.py" line="299"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="306"/>
+        <location filename="../ui/sweep_window.py" line="307"/>
         <source>Save Sweep as CSV</source>
         <translation>将扫描保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="306"/>
+        <location filename="../ui/sweep_window.py" line="307"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="320"/>
+        <location filename="../ui/sweep_window.py" line="319"/>
         <source>Cannot Save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="322"/>
+        <location filename="../ui/sweep_window.py" line="321"/>
         <source>Saved {name}</source>
         <translation>已保存 {name}</translation>
     </message>
@@ -1998,12 +1998,12 @@
         <translation>正在处理完当前的块后停止…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="205"/>
+        <location filename="../ui/tiled_blur.py" line="206"/>
         <source>Photo Too Large to Open</source>
         <translation>照片过大，无法打开</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="206"/>
+        <location filename="../ui/tiled_blur.py" line="207"/>
         <source>{problem}
 
 BlurApp can still blur it with the current parameters by blocks, straight into a file, without opening it. Blur it to a file?</source>
@@ -2012,22 +2012,22 @@ BlurApp can still blur it with the current parameters by blocks, straight into a
 BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打开。是否模糊到文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="223"/>
+        <location filename="../ui/tiled_blur.py" line="225"/>
         <source>Blur to File</source>
         <translation>模糊到文件</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="225"/>
+        <location filename="../ui/tiled_blur.py" line="227"/>
         <source>Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)</source>
         <translation>分块 TIFF (*.tif *.tiff);;NumPy 数组 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="238"/>
+        <location filename="../ui/tiled_blur.py" line="240"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="239"/>
+        <location filename="../ui/tiled_blur.py" line="241"/>
         <source>{name} already exists. Replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>

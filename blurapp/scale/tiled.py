@@ -25,9 +25,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from blurapp.core.engines import DEFAULT_ENGINE
+from blurapp.core.engines import DEFAULT_ENGINE, get_engine
 from blurapp.core.engines.runs import BlurCancelled, Cancelled
-from blurapp.core.media.saving import OutputError, check_output_path, write_atomically
+from blurapp.core.media.saving import (
+    OutputError,
+    check_output_path,
+    to_8bit,
+    to_16bit,
+    write_atomically,
+)
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 from blurapp.scale.scheduler import (
     computing,
@@ -84,8 +90,6 @@ def _blur_block(
     """One block (halo included) blurred by `engine`, in strips of rows where that is faster
     (its Engine.strip_rows): each strip carries the kernel's radius of rows above and below,
     and keeps its middle."""
-    from blurapp.core.engines import get_engine
-
     image = np.ascontiguousarray(block, dtype=np.float32)
     runner = get_engine(engine)
     rows = runner.strip_rows
@@ -117,8 +121,6 @@ def blur_tiled(
     so the blocks meet without seams; the image's outer edges repeat their border pixels, as
     the engines' own padding does (scipy.ndimage.correlate's mode="nearest").
     """
-    from blurapp.core.engines import get_engine
-
     get_engine(engine)  # an unknown name fails here, not in the first block
     kernel = _check_kernel(kernel)
     return _map_with_halo(
@@ -213,8 +215,6 @@ def _blur_stored_block(
     the halo left out: `straight`, by one call of the engine's levels_call (see
     _straight_to_levels); else as floats (samples_to_pixels, the engine, then rounded to
     levels)."""
-    from blurapp.core.engines import get_engine
-
     runner = get_engine(engine)
     if straight and runner.levels_call is not None:  # (it has one when straight)
         values = samples[..., 0] if samples.shape[2] == 1 else samples
@@ -228,8 +228,6 @@ def _straight_to_levels(
 ) -> bool:
     """Whether the blocks go to the engine's levels_call as they are stored: written as
     levels, by an engine with a levels call, from samples that are those levels."""
-    from blurapp.core.engines import get_engine
-
     return (
         levels is not None
         and get_engine(engine).levels_call is not None
@@ -250,8 +248,6 @@ def _stored_as_levels(layout: Layout, color: bool, levels: type[np.unsignedinteg
 
 
 def _to_levels_block(block: np.ndarray, *, levels: type[np.unsignedinteger]) -> np.ndarray:
-    from blurapp.core.media.saving import to_8bit, to_16bit
-
     return to_8bit(block) if levels == np.uint8 else to_16bit(block)
 
 
@@ -296,7 +292,6 @@ def blur_file_tiled(
             extension=repr(extension or "(none)"),
         )
     check_output_path(output, source=source)
-    from blurapp.core.engines import get_engine
 
     get_engine(engine)  # an unknown name fails here, not in the first block
     kernel = _check_kernel(kernel)

@@ -16,6 +16,8 @@ from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QTimer
 from PySide6.QtWidgets import QApplication
 
 from blurapp.app.settings_file import SettingsFile
+from blurapp.core.engines.jax_eager_engine import JAX_EAGER
+from blurapp.core.media.sample import sample_photo_path
 from blurapp.core.media.saving import OutputError, check_output_path, write_atomically
 from blurapp.core.wording import display_path
 from blurapp.ui.identity import APP_NAME, DESKTOP_ID
@@ -177,7 +179,6 @@ def _report_uncaught_errors(window: MainWindow) -> None:
 def open_window(window: MainWindow, image: Path | None) -> MainWindow:
     """Show `window` and, once the event loop runs (the window on screen first), start loading
     `image`, or the bundled sample photo when None."""
-    from blurapp.core.media.sample import sample_photo_path
 
     def start_loading() -> None:
         if window.isVisible():  # not closed before the event loop came to it
@@ -232,8 +233,6 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
     window.messages.boxes = False
     window.message_shown.connect(lambda title, text: fail(text))
     # The tutorial's three timings: NumPy, JAX without jit, and JAX-jit (first call, steady).
-    from blurapp.core.engines.jax_eager_engine import JAX_EAGER
-
     window.set_timed(JAX_EAGER.name, True)
     window.photo_shown.connect(lambda _: window.run_comparison())
     window.results_shown.connect(lambda _: QTimer.singleShot(100, save_or_fail))

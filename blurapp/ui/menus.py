@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMenuBar, QWidget
 from blurapp.app.captions import SHOW_LABELS
 from blurapp.app.clip_jobs import VIDEO_SUFFIXES, clip_files
 from blurapp.app.settings_file import SettingsFile
+from blurapp.core.paths import log_file_path
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 from blurapp.ui.dialogs import AboutDialog, ShortcutsDialog, version_rows
 from blurapp.ui.settings import MAX_RECENT_FILES, open_folder, read_setting, write_setting
@@ -417,8 +418,6 @@ def show_shortcuts(window: QMainWindow) -> None:
 
 
 def show_about(parent: QWidget, jax_device: str | None) -> None:
-    from blurapp.core.paths import log_file_path
-
     AboutDialog(version_rows(jax_device), display_path(log_file_path()), parent).exec()
 
 

@@ -24,6 +24,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from blurapp.app.settings_file import SettingsFile
+from blurapp.core.engines import DEFAULT_ENGINES
+from blurapp.core.engines.jax_engine import JAX_JIT
+from blurapp.core.measuring.comparison import ComparisonResult
+from blurapp.core.media.clip import Clip, ClipInfo
+
 TIMER_MS = 10
 
 
@@ -34,7 +40,7 @@ def _probe_window():
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    from blurapp.app.settings_file import SettingsFile
+    # PySide6, as the Qt imports above: only when a probe runs
     from blurapp.ui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])
@@ -51,8 +57,7 @@ def _probe_window():
 def measure(photo: Path) -> dict:
     from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
 
-    from blurapp.core.measuring.comparison import ComparisonResult
-    from blurapp.ui.app import open_window
+    from blurapp.ui.app import open_window  # PySide6: only when a probe runs
 
     with _probe_window() as (app, window):
 
@@ -182,9 +187,7 @@ def measure_live(photo: Path, algorithm: str = "2d") -> dict:
 
 
 def _drag_sigma(window, photo: Path, shown: list, wait_until, pause) -> dict:
-    from blurapp.core.engines import DEFAULT_ENGINES
-    from blurapp.core.engines.jax_engine import JAX_JIT
-    from blurapp.ui.app import open_window
+    from blurapp.ui.app import open_window  # PySide6: only when a probe runs
 
     open_window(window, photo)
     # The preview of the photo as opened: JAX-jit compiles (or loads) its program here.
@@ -234,8 +237,6 @@ def measure_playing(
     first call, JAX-jit's compile among them, apart)."""
     import numpy as np
     from PySide6.QtCore import QEventLoop, QTimer
-
-    from blurapp.core.media.clip import Clip, ClipInfo
 
     shape = (height + PLAYING_FRAMES, width + PLAYING_FRAMES, *((3,) if colour else ()))
     noise = np.random.default_rng(0).random(shape, dtype=np.float32)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 from blurapp.core.media.saving import OutputError, check_output_path, save_output
 from blurapp.core.wording import display_path
 from blurapp.ui.settings import open_folder, read_setting, write_setting
+from blurapp.ui.translations import translated_problem
 
 if TYPE_CHECKING:
     from blurapp.app.session import Session
@@ -176,8 +177,6 @@ def save_results(window: ResultsWindow) -> None:
 
 
 def _translated(error: OutputError) -> str:
-    from blurapp.ui.translations import translated_problem
-
     return translated_problem(error)
 
 

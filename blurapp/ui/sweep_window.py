@@ -48,6 +48,7 @@ from blurapp.core.wording import display_path
 from blurapp.ui.messages import Messages
 from blurapp.ui.runner import Runner
 from blurapp.ui.sweep_chart import SweepChart
+from blurapp.ui.translations import translated_problem
 
 log = logging.getLogger(__name__)
 
@@ -315,8 +316,6 @@ class SweepWindow(QDialog):
             else:
                 write_atomically(path, write)
         except OutputError as error:
-            from blurapp.ui.translations import translated_problem
-
             self._warn(self.tr("Cannot Save"), translated_problem(error))
             return
         self.status_label.setText(self.tr("Saved {name}").format(name=display_path(path.name)))

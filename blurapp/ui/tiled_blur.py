@@ -175,6 +175,7 @@ class TiledBlurDialog(QDialog):
 def needs_blur_by_blocks(error: PhotoError, *, color: bool) -> bool:
     """Whether the image that failed to open with `error` is a TIFF or zarr image too large to
     open, which can still be blurred to a file by blocks."""
+    # the scale layer (11 ms): only for an image too large to open, not at the window's start
     from blurapp.scale.tiled_read import needs_tiles
 
     try:
@@ -213,6 +214,7 @@ def ask_to_blur_by_blocks(
     )
     if answer != QMessageBox.StandardButton.Yes:
         return None
+    # the scale layer: as above
     from blurapp.scale.tiled_read import has_colour
 
     in_colour = parameters.color and has_colour(source)

@@ -46,9 +46,9 @@ def test_every_json_document_is_strict_json():
 
 
 def test_colour_sizes_are_checked_for_three_channels(capsys, monkeypatch):
-    from blurapp.core.media import photo_checks
+    from blurapp.cli import options
 
-    monkeypatch.setattr(photo_checks, "available_memory", lambda: 4_000_000_000)  # 100 MP grey
+    monkeypatch.setattr(options, "available_memory", lambda: 4_000_000_000)  # 100 MP grey
     assert main(["bench", "--color", "--megapixels", "50", "--sections", "engines"]) == 2
     error = capsys.readouterr().err
     assert (

@@ -135,15 +135,15 @@ def test_without_opencv_its_yardsticks_are_missing_and_say_why(monkeypatch):
 
 
 def test_without_jax_the_yardsticks_say_why_and_the_others_are_still_timed(monkeypatch):
+    from blurapp.bench import yardsticks
     from blurapp.bench.report import section_lines
-    from blurapp.bench.yardsticks import yardsticks
-    from blurapp.core.engines import jax_engine
+    from blurapp.core.engines.jax_engine import JaxUnavailableError
 
     def no_device(platform=None):
-        raise jax_engine.JaxUnavailableError("no device here")
+        raise JaxUnavailableError("no device here")
 
-    monkeypatch.setattr(jax_engine, "jax_device", no_device)
-    yard = yardsticks(SMALL_MP, rounds=1)
+    monkeypatch.setattr(yardsticks, "jax_device", no_device)
+    yard = yardsticks.yardsticks(SMALL_MP, rounds=1)
     for key in ("jax_2d", "jax_separable", "jax_2d_colour", "jax_separable_colour", "jax_copy"):
         assert yard["entries"][key] is None
         assert yard["missing"][key] == "JAX is unavailable: no device here"

@@ -245,12 +245,12 @@ def test_a_newline_in_a_file_name_stays_on_the_error_line(tmp_path):
 
 
 def test_a_comparison_that_runs_out_of_memory_is_a_clean_error(photo, monkeypatch, capsys):
-    import blurapp.core.measuring.comparison
+    import blurapp.cli.compare
 
     def too_big(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(blurapp.core.measuring.comparison, "compare", too_big)
+    monkeypatch.setattr(blurapp.cli.compare, "compare", too_big)
     assert cli.main(["compare", str(photo)]) == 1
     assert capsys.readouterr().err.splitlines()[0] == (
         f"error: {photo}: not enough memory to compare the engines on this photo"

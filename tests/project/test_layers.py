@@ -4,6 +4,8 @@ Every `import` counts, at module level or inside a function (a lazy import is st
 dependency), except those under `if TYPE_CHECKING:`, which only name types."""
 
 import ast
+import io
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -300,6 +302,90 @@ def test_no_module_takes_another_modules_private_name():
         for private in set(private_names_taken(name, path, set(found)))
     )
     assert not taken, "\n".join(taken)
+
+
+def local_imports_without_a_reason(name: str, path: Path) -> list[str]:
+    """Each import of one of blurapp's modules inside a function of module `name` (at `path`)
+    with no comment to say why it is there and not at the top: none on its own lines, none on
+    the line above it or above the imports it is one of a block of (one comment for a block)."""
+    text = path.read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    commented = {
+        token.start[0]
+        for token in tokenize.generate_tokens(io.StringIO(text).readline)
+        if token.type == tokenize.COMMENT
+    }
+    local = [
+        node
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    ]
+    import_lines = {line for node in local for line in range(node.lineno, node.end_lineno + 1)}
+    found = {}
+    for node in local:
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        else:
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            modules = [base]
+        if not any(module == "blurapp" or module.startswith("blurapp.") for module in modules):
+            continue
+        own = set(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+        above = node.lineno - 1
+        while above in import_lines:  # the block of imports it is one of
+            above -= 1
+        if not (own | {node.lineno - 1, above}) & commented:
+            found[node.lineno] = f"{name}:{node.lineno}: {ast.unparse(node)}"
+    return [found[line] for line in sorted(found)]
+
+
+def test_the_local_import_finder_finds_one_without_a_reason(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        """
+import json
+from blurapp.core import spec
+def plain():
+    import json
+    from blurapp.core.media import photo
+    from . import kernel
+def explained():
+    from blurapp.scale import tiled  # the scale layer: only for a big image
+    # PyAV: only for a video
+    from blurapp.core.media.clip_video import VideoClip
+    from blurapp.core.media.clip_saving import (
+        video_codec,
+    )
+    from .media import photo
+def late():
+    x = 1
+    from blurapp.ui.app import run_window
+""",
+        encoding="utf-8",
+    )
+    assert local_imports_without_a_reason("blurapp.core.sample", sample) == [
+        "blurapp.core.sample:6: from blurapp.core.media import photo",
+        "blurapp.core.sample:7: from . import kernel",
+        "blurapp.core.sample:18: from blurapp.ui.app import run_window",
+    ]
+
+
+def test_an_import_of_blurapps_own_inside_a_function_says_why():
+    """At the top unless import time or a real need asks otherwise (a slower start, an import
+    circle, an optional extra behind it); then a few words say which."""
+    found = modules()
+    unexplained = [
+        line
+        for name, path in sorted(found.items())
+        for line in local_imports_without_a_reason(name, path)
+    ]
+    assert not unexplained, "\n".join(unexplained)
 
 
 def test_no_module_is_over_800_lines():

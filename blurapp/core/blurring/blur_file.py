@@ -9,6 +9,7 @@ import os
 import numpy as np
 
 from blurapp.core.engines import Engine
+from blurapp.core.engines.jax_engine import JaxUnavailableError
 from blurapp.core.media.photo import Photo
 from blurapp.core.media.saving import save_output
 from blurapp.core.spec import BlurSpec
@@ -35,8 +36,6 @@ def engine_failure(
 ) -> str:
     """What `engine` failing with `error` on the photo (or, `what`, the clip) at `path` is, in
     words: JAX that cannot start, too little memory, or the engine's own error."""
-    from blurapp.core.engines.jax_engine import JaxUnavailableError
-
     if isinstance(error, JaxUnavailableError):
         return f"{display_path(path)}: {error}"
     if isinstance(error, MemoryError):

@@ -34,6 +34,7 @@ from blurapp.core.engines.runs import (
     Progress,
     check_cancelled,
 )
+from blurapp.core.paths import private_folder, user_cache_dir
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
@@ -118,8 +119,6 @@ def _use_compilation_cache(jax: ModuleType) -> None:
     folder (see blurapp.core.paths): one that others could write to gets a warning, and
     BlurApp compiles afresh in every launch instead.
     """
-    from blurapp.core.paths import private_folder, user_cache_dir
-
     try:
         folder = private_folder(user_cache_dir() / "jax-compilation")
     except OSError as error:

@@ -28,6 +28,7 @@ from blurapp.core.engines.frame_batches import (
     choose_batch_size,
     frame_batches,
 )
+from blurapp.core.engines.jax_engine import JaxUnavailableError
 from blurapp.core.engines.runs import (
     BlurCancelled,
     BlurredFrames,
@@ -273,8 +274,6 @@ def compare_clip(
 
 
 def _failed(engine: Engine, error: Exception, errors: dict[str, str]) -> None:
-    from blurapp.core.engines.jax_engine import JaxUnavailableError
-
     log.warning("the %s engine failed on a clip", engine.title, exc_info=error)
     errors[engine.name] = (
         str(error) if isinstance(error, JaxUnavailableError) else describe_failure(engine, error)

@@ -20,6 +20,7 @@ from blurapp.core.engines import (
     UnknownEngineError,
     get_engine,
 )
+from blurapp.core.engines.jax_engine import JaxUnavailableError
 from blurapp.core.engines.runs import BlurCancelled, Cancelled, EngineRun, FirstCall, Progress
 from blurapp.core.engines.timing import first_call_run, time_engines
 from blurapp.core.kernel import (
@@ -541,8 +542,6 @@ def _first_call(
     errors: dict[str, str],
 ) -> FirstCall | None:
     """`engine`'s first call, or None with the reason in `errors`."""
-    from blurapp.core.engines.jax_engine import JaxUnavailableError
-
     try:
         return engine.start(
             image,

@@ -16,6 +16,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TypeVar
 
+from blurapp.core.engines.jax_engine import import_jax
+
 Result = TypeVar("Result")
 
 
@@ -41,8 +43,6 @@ class SteadyTrace:
     def label(self, name: str, call: Callable[[], Result]) -> Callable[[], Result]:
         """`call`, each of its calls marked in the trace as `name`: what a steady call of an
         engine spans (its copies and its blur) on the Python thread's line."""
-        from blurapp.core.engines.jax_engine import import_jax
-
         annotation = import_jax().profiler.TraceAnnotation
 
         def labelled() -> Result:
@@ -52,8 +52,6 @@ class SteadyTrace:
         return labelled
 
     def __enter__(self) -> SteadyTrace:
-        from blurapp.core.engines.jax_engine import import_jax
-
         jax = import_jax()
         self._before = _runs(self.folder)
         options = jax.profiler.ProfileOptions()
@@ -74,8 +72,6 @@ class SteadyTrace:
         error: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        from blurapp.core.engines.jax_engine import import_jax
-
         try:
             import_jax().profiler.stop_trace()
         except (OSError, RuntimeError, ValueError) as problem:

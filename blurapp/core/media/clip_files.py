@@ -20,6 +20,14 @@ from PIL import Image, UnidentifiedImageError
 
 from blurapp.core.media.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
 from blurapp.core.media.clip_checks import changed_size, check_frame_size, stopped_at, usable_rate
+from blurapp.core.media.clip_saving import FRAMES_PER_SECOND_KEY
+from blurapp.core.media.photo import (
+    GRAY_MODES,
+    WIDE_INTEGER_MODES,
+    image_to_colour,
+    image_to_gray,
+    wide_integers_to_gray,
+)
 from blurapp.core.media.photo_checks import (
     PhotoError,
     check_is_readable_file,
@@ -94,6 +102,7 @@ def open_clip(path: str | os.PathLike[str], *, color: bool = False) -> Clip:
     if kind == "animation":
         return Animation(path, color=color)
     if kind == "video":
+        # PyAV's reader (the video extra): only for a video
         from blurapp.core.media.clip_video import VideoClip
 
         return VideoClip(path, color=color)
@@ -318,8 +327,6 @@ def _palette_colours(page: Any) -> np.ndarray:
 def _stack_rate(tiff: Any) -> float:
     """The frames per second a stack says: BlurApp's own (in the JSON description it writes),
     or ImageJ's frame interval; else DEFAULT_FRAMES_PER_SECOND."""
-    from blurapp.core.media.clip_saving import FRAMES_PER_SECOND_KEY
-
     try:
         described = json.loads(tiff.pages.first.description or "{}")
         rate = float(described.get(FRAMES_PER_SECOND_KEY, 0))
@@ -347,8 +354,6 @@ class Animation(Clip):
     photo of that file would be (composited over white)."""
 
     def __init__(self, path: Path, *, color: bool) -> None:
-        from blurapp.core.media.photo import GRAY_MODES, WIDE_INTEGER_MODES
-
         self._path = path
         self._image: Any = None
         try:
@@ -401,13 +406,6 @@ class Animation(Clip):
         )
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
-        from blurapp.core.media.photo import (
-            WIDE_INTEGER_MODES,
-            image_to_colour,
-            image_to_gray,
-            wide_integers_to_gray,
-        )
-
         image = self._image
         for index in range(start, self.info.frame_count or 0):
             try:

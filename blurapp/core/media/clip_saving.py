@@ -105,6 +105,7 @@ def check_clip_output_path(
 def video_codec(path: Path, asked: str | None = None) -> str:
     """The encoder a video at `path` is written with: `asked`, else the first of its
     extension's that PyAV's FFmpeg has. Raises OutputError."""
+    # PyAV's reader (the video extra): only for a video
     from blurapp.core.media.clip_video import import_av
 
     av = import_av(path)
