@@ -292,9 +292,10 @@ class ClipController:
             panes.append(
                 (None if shown is None else shown.picture, state.pane_words.get(engine, ""))
             )
-        self.view.show_played(state, panes)
+        # Where the clip is first: a look at the panes (a screenshot) sees it with them.
         self.view.show_position(state.frame, state.frame_words)
         self.view.show_status(state.headline)
+        self.view.show_played(state, panes)
         self._headline = [state.headline]
         if state.problem is not None and not self._problem_told:
             # Paused on the last frame that was read, which becomes the photo.

@@ -86,6 +86,8 @@ class SettingsFile:
             if not stat.S_ISREG(details.st_mode):
                 self._ignore("is not a regular file")
                 return None
+            if details.st_size == 0:
+                return None  # an empty file (one made with `touch`) holds nothing to keep
             if details.st_size > MAX_SETTINGS_BYTES:
                 self._ignore(f"is {details.st_size:,} bytes, far more than settings take")
                 return None

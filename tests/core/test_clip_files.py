@@ -625,3 +625,36 @@ def test_a_stack_of_two_or_four_bit_grey_is_blurred_with_white_at_its_top_level(
     assert_blurred_as(grey, levels / top, spec)
     with open_clip(path) as clip:
         np.testing.assert_array_equal(clip.frame(0), load_photo(tmp_path / "page.tif").pixels)
+
+
+def test_a_recording_that_starts_before_its_first_keyframe_plays_every_frame_it_holds(tmp_path):
+    # A broadcast recording cut mid-way through a group of pictures: the packets before the
+    # first keyframe do not decode, so they are no frames of the clip.
+    whole = video_file(tmp_path / "whole.ts", smooth_levels(60, size=(64, 48)), codec="libx264",
+                       options={"g": "12", "bf": "2"})  # fmt: skip
+    cut = tmp_path / "cut.ts"
+    with av.open(str(whole)) as source, av.open(str(cut), "w", format="mpegts") as out:
+        stream = source.streams.video[0]
+        copy = out.add_stream_from_template(stream)
+        for number, packet in enumerate(source.demux(stream)):
+            if packet.size and number >= 5:
+                packet.stream = copy
+                out.mux(packet)
+    with open_clip(cut) as clip:
+        frames = list(clip.frames())  # no "truncated" at the end
+        assert clip.info.frame_count == len(frames) == 48
+        for index in (0, 20, 47):
+            np.testing.assert_array_equal(clip.frame(index), frames[index])
+
+
+def test_a_video_written_again_at_the_same_path_is_counted_again(tmp_path):
+    # Its frames' timestamps are kept for the file while it is unchanged: a clip written over
+    # it (a longer one here) must not be read by the older one's.
+    path = tmp_path / "clip.mkv"
+    video_file(path, random_levels(10, size=(16, 12)), rate=25)
+    with open_clip(path) as clip:
+        assert clip.info.frame_count == 10
+    replacement = video_file(tmp_path / "longer.mkv", random_levels(20, size=(16, 12)), rate=25)
+    os.replace(replacement, path)
+    with open_clip(path) as clip:
+        assert clip.info.frame_count == 20 and len(list(clip.frames(15))) == 5

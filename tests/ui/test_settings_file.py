@@ -175,3 +175,14 @@ def test_recent_files_of_an_earlier_version_keep_names_with_commas(tmp_path, own
     qt.sync()
     settings = SettingsFile(default_settings_path())
     assert read_setting(settings, "recent_files") == ("/p/a, b.png", "/p/é.png")
+
+
+def test_an_empty_settings_file_is_filled_on_save(tmp_path, caplog):
+    # An empty file (made with `touch`) holds nothing to keep: it is no file to protect.
+    path = tmp_path / "settings.json"
+    path.touch()
+    with caplog.at_level(logging.WARNING):
+        settings = SettingsFile(path)
+    write_setting(settings, "sigma", 3.5)
+    settings.save()
+    assert json.loads(path.read_text()) == {"sigma": 3.5} and caplog.records == []

@@ -93,9 +93,13 @@ def compile_in_stages(jitted: Any, *args: Any, **static: Any) -> tuple[Any, Prog
     _compiling.events = set()
     try:
         start = time.perf_counter()
-        traced = jitted.trace(*args, **static)
-        traced_at = time.perf_counter()
-        lowered = traced.lower()
+        if hasattr(jitted, "trace"):
+            traced = jitted.trace(*args, **static)
+            traced_at = time.perf_counter()
+            lowered = traced.lower()
+        else:  # a JAX without the trace stage: tracing is counted in lowering
+            traced_at = start
+            lowered = jitted.lower(*args, **static)
         lowered_at = time.perf_counter()
         compiled = lowered.compile()
         compiled_at = time.perf_counter()

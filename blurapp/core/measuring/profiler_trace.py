@@ -54,14 +54,15 @@ class SteadyTrace:
     def __enter__(self) -> SteadyTrace:
         jax = import_jax()
         self._before = _runs(self.folder)
-        options = jax.profiler.ProfileOptions()
-        # No Python tracer: it hooks every Python call, and would slow NumPy's tap loop (and
-        # the figures timed meanwhile) for events of Python frames nobody reads here.
-        options.python_tracer_level = 0
+        extra = {}
+        if hasattr(jax.profiler, "ProfileOptions"):
+            options = jax.profiler.ProfileOptions()
+            # No Python tracer: it hooks every Python call, and would slow NumPy's tap loop
+            # (and the figures timed meanwhile) for events of Python frames nobody reads here.
+            options.python_tracer_level = 0
+            extra["profiler_options"] = options
         try:
-            jax.profiler.start_trace(
-                self.folder, create_perfetto_trace=True, profiler_options=options
-            )
+            jax.profiler.start_trace(self.folder, create_perfetto_trace=True, **extra)
         except RuntimeError as error:  # another trace is running in this process
             raise TraceError(f"{self.folder}: cannot start the profiler trace ({error})") from None
         return self

@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import math
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -174,6 +175,8 @@ class VideoClip(Clip):
                 decoded = next(frames, None)
                 if decoded is None:
                     break
+                if self._before_first_frame(decoded.pts):
+                    continue  # shown before the first keyframe: no frame of the clip's
                 if (decoded.width, decoded.height) != self._stored_size:
                     raise changed_size(self.info, *self._shown_size(decoded.width, decoded.height))
                 if index >= start:
@@ -207,9 +210,15 @@ class VideoClip(Clip):
             raise stopped_at(
                 self._path,
                 index,
-                f"the file ends before the {self.info.frame_count} frames it declares (it is "
-                "truncated)",
+                f"the file ends before the {self.info.frame_count} frames it "
+                f"{'declares' if self._declared else 'holds packets of'} (it is truncated)",
             )
+
+    def _before_first_frame(self, pts: int | None) -> bool:
+        """Whether a decoded picture comes before the clip's first frame (its timestamp is
+        earlier than the first keyframe's), when the frames' timestamps are known."""
+        stamps = self._stamps
+        return stamps is not None and pts is not None and pts < stamps[0]
 
     def _first_orientation(self) -> int:
         """The EXIF orientation (a key of photo.UPRIGHT) that turns the frames upright, from
@@ -286,20 +295,38 @@ class VideoClip(Clip):
         """Every frame's timestamp in the order frames are shown, read once from the packets
         without decoding; None when the packets carry none (a raw stream) or cannot be read.
         A frame's index is its place here, never its time divided by a rate: a rate may
-        change within a video while its average stays what the stream says."""
+        change within a video while its average stays what the stream says. Packets before
+        the first keyframe (a recording that starts mid-way through a group of pictures) are
+        left out: the decoder drops them, so they are no frames. Kept for the file while it
+        is unchanged, so that opening it again (each span of a batch on a cluster) reads its
+        packets once a process."""
         if not self._stamps_known:
             self._stamps_known = True
+            key = _file_key(self._path, self._stream.index)
+            if key is not None and key in _STAMPS:
+                self._stamps = _STAMPS[key]
+                return self._stamps
             try:
                 self._container.seek(0)
-                stamps = [
-                    packet.pts
-                    for packet in self._container.demux(self._stream)
-                    if packet.pts is not None
-                ]
+                stamps: list[int] = []
+                first_key: int | None = None
+                for packet in self._container.demux(self._stream):
+                    if packet.pts is None:
+                        continue
+                    if first_key is None:
+                        if not packet.is_keyframe:
+                            continue
+                        first_key = packet.pts
+                    if packet.pts >= first_key:
+                        stamps.append(packet.pts)
                 self._container.seek(0)
             except Exception:
                 return None  # read as it decodes, where the decoder says what is wrong
             self._stamps = sorted(stamps) or None
+            if key is not None:
+                _STAMPS[key] = self._stamps
+                while len(_STAMPS) > _STAMPS_KEPT:
+                    _STAMPS.pop(next(iter(_STAMPS)))
         return self._stamps
 
     def close(self) -> None:
@@ -338,6 +365,22 @@ def _orientation(frame: Any) -> int:
     if a == 0 or d == 0:
         return 1  # no picture at all: shown as stored
     return _ORIENTATIONS[(False, d < 0, a < 0)]
+
+
+# The frames' timestamps of the last few video files opened (see VideoClip._frame_stamps), by
+# file and stream: a batch on a cluster opens the same clip once for every span of frames.
+_STAMPS: dict[tuple[str, int, int, int], list[int] | None] = {}
+_STAMPS_KEPT = 16
+
+
+def _file_key(path: Path, stream: int) -> tuple[str, int, int, int] | None:
+    """The file at `path` as it is now (its real path, size and time of change) and the
+    stream: a file rewritten since is read again. None when it cannot be looked at."""
+    try:
+        details = os.stat(path)
+        return (os.path.realpath(path), details.st_size, details.st_mtime_ns, stream)
+    except OSError:
+        return None
 
 
 def _frame_count(stream: Any, seconds: float | None, fps: float) -> int | None:

@@ -90,8 +90,12 @@ def write_atomically(
         if by_name is not None:
             os.close(handle)
             by_name(Path(temporary))
-            with open(temporary, "rb") as written:
-                os.fsync(written.fileno())
+            # Opened for writing: on Windows a flush to disk needs write access.
+            written = os.open(temporary, os.O_RDWR)
+            try:
+                os.fsync(written)
+            finally:
+                os.close(written)
         else:
             assert write is not None, "write_atomically needs write or by_name"
             with os.fdopen(handle, "wb") as file:
