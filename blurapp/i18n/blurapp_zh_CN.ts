@@ -268,17 +268,17 @@
         <translation>正在用每个引擎计时 {frames} 帧…</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="377"/>
+        <location filename="../app/clip_controller.py" line="378"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="435"/>
+        <location filename="../app/clip_controller.py" line="436"/>
         <source>Cannot Read the Frame</source>
         <translation>无法读取该帧</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="308"/>
+        <location filename="../app/clip_controller.py" line="309"/>
         <source>The Clip Stopped</source>
         <translation>片段已停止</translation>
     </message>
@@ -296,7 +296,7 @@
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="537"/>
+        <location filename="../core/engines/jax_engine.py" line="541"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -812,33 +812,32 @@
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="205"/>
+        <location filename="../core/media/saving.py" line="209"/>
         <source>this is a folder; give a file name</source>
         <translation>这是文件夹；请给出文件名</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="210"/>
+        <location filename="../core/media/saving.py" line="214"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="231"/>
+        <location filename="../core/media/saving.py" line="235"/>
         <source>this is not a regular file (a pipe, a device or a socket); give the name of a file to write</source>
         <translation>这不是普通文件（而是管道、设备或套接字）；请给出要写入的文件名</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="250"/>
+        <location filename="../core/media/saving.py" line="254"/>
         <source>the file name is too long for the file system; choose a shorter one</source>
         <translation>文件名对文件系统来说太长；请选择更短的名称</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="278"/>
+        <location filename="../core/media/saving.py" line="282"/>
         <source>this is the photo being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的照片；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="300"/>
-        <location filename="../core/media/clip_saving.py" line="78"/>
+        <location filename="../core/media/saving.py" line="302"/>
         <source>unknown output format {extension}; use {accepted}</source>
         <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
     </message>
@@ -848,13 +847,13 @@
         <translation>无法写入 {folder}：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="110"/>
-        <location filename="../core/media/saving.py" line="256"/>
+        <location filename="../core/media/saving.py" line="114"/>
+        <location filename="../core/media/saving.py" line="260"/>
         <source>the file could not be written: {reason}</source>
         <translation>无法写入文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="355"/>
+        <location filename="../core/media/saving.py" line="364"/>
         <source>{format} cannot store this image: {reason}</source>
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
@@ -899,68 +898,68 @@
         <translation>它的每个分块（{segment}）为 {width} × {height} 像素，须整块解码：本机 {threads} 个线程各解码一块约需 {needed} GB，而可用内存只有 {available} GB</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="85"/>
+        <location filename="../core/media/clip_saving.py" line="81"/>
         <source>a codec can be chosen for video only ({videos}), not {extension}</source>
         <translation>只有视频（{videos}）可以选择编码器，{extension} 不行</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="96"/>
+        <location filename="../core/media/clip_saving.py" line="92"/>
         <source>this is the clip being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的片段；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="119"/>
+        <location filename="../core/media/clip_saving.py" line="115"/>
         <source>this FFmpeg has no video encoder named {codec} (it is PyAV {version}&apos;s)</source>
         <translation>此 FFmpeg 没有名为 {codec} 的视频编码器（它随 PyAV {version} 提供）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="153"/>
+        <location filename="../core/media/clip_saving.py" line="149"/>
         <source>{format} keeps every frame in memory until it is written: {frames} frames need about {needed} GB and {available} GB is available; write a video (.mp4, .mkv) instead</source>
         <translation>{format} 在写入前会把每一帧都保存在内存中：{frames} 帧约需 {needed} GB，而只有 {available} GB 可用；请改为写入视频（.mp4、.mkv）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="197"/>
+        <location filename="../core/media/clip_saving.py" line="193"/>
         <source>frame {frame} is an array of {shape}, not of the clip&apos;s {expected} (height × width × colours)</source>
         <translation>第 {frame} 帧是 {shape} 的数组，而不是片段的 {expected}（高 × 宽 × 颜色）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="217"/>
+        <location filename="../core/media/clip_saving.py" line="213"/>
         <source>only {written} of the {count} frames of {source} were blurred; nothing was written</source>
         <translation>{source} 的 {count} 帧中只模糊了 {written} 帧；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="230"/>
+        <location filename="../core/media/clip_saving.py" line="226"/>
         <source>{stored} of the {written} frames blurred were stored; nothing was written</source>
         <translation>已模糊的 {written} 帧中只保存了 {stored} 帧；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="312"/>
-        <location filename="../core/media/clip_saving.py" line="378"/>
+        <location filename="../core/media/clip_saving.py" line="308"/>
+        <location filename="../core/media/clip_saving.py" line="374"/>
         <source>{format} cannot store this clip: {reason}</source>
         <translation>{format} 无法保存此片段：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="362"/>
+        <location filename="../core/media/clip_saving.py" line="358"/>
         <source>the clip has no frames</source>
         <translation>片段没有任何帧</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_video.py" line="33"/>
+        <location filename="../core/media/clip_video.py" line="34"/>
         <source>reading and writing video needs PyAV, which is not installed: {how}</source>
         <translation>读写视频需要 PyAV，但它尚未安装：{how}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_video.py" line="92"/>
+        <location filename="../core/media/clip_video.py" line="93"/>
         <source>the file has no video stream (only {streams})</source>
         <translation>文件没有视频流（只有 {streams}）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_video.py" line="109"/>
+        <location filename="../core/media/clip_video.py" line="110"/>
         <source>this is not a video BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的视频（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_video.py" line="164"/>
+        <location filename="../core/media/clip_video.py" line="165"/>
         <source>the clip is closed</source>
         <translation>片段已关闭</translation>
     </message>

@@ -23,6 +23,7 @@ from blurapp.core.media.saving import (
     same_file,
     to_8bit,
     to_16bit,
+    unknown_format,
     write_atomically,
 )
 from blurapp.core.wording import QT_TRANSLATE_NOOP
@@ -73,12 +74,7 @@ def check_clip_output_path(
     check_writable(path)
     extension = path.suffix.lower()
     if extension not in CLIP_OUTPUTS:
-        raise OutputError(
-            path,
-            QT_TRANSLATE_NOOP("FileProblem", "unknown output format {extension}; use {accepted}"),
-            extension=repr(extension or "(none)"),
-            accepted=", ".join(CLIP_OUTPUTS),
-        )
+        raise unknown_format(path, CLIP_OUTPUTS)
     if codec is not None and extension not in VIDEO_OUTPUTS:
         raise OutputError(
             path,

@@ -13,7 +13,7 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -295,16 +295,21 @@ def same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def unknown_format(path: Path, accepted: Iterable[str]) -> OutputError:
+    """The error for `path`, whose extension is none of `accepted` (an image's, a clip's)."""
+    return OutputError(
+        path,
+        QT_TRANSLATE_NOOP("FileProblem", "unknown output format {extension}; use {accepted}"),
+        extension=repr(path.suffix.lower() or "(none)"),
+        accepted=", ".join(accepted),
+    )
+
+
 def _image_format(path: Path) -> str | None:
     """Pillow's format name for `path`'s extension; None for .npy. Raises OutputError."""
     extension = path.suffix.lower()
     if extension not in OUTPUT_FORMATS:
-        raise OutputError(
-            path,
-            QT_TRANSLATE_NOOP("FileProblem", "unknown output format {extension}; use {accepted}"),
-            extension=repr(extension or "(none)"),
-            accepted=", ".join(OUTPUT_FORMATS),
-        )
+        raise unknown_format(path, OUTPUT_FORMATS)
     return OUTPUT_FORMATS[extension]
 
 
