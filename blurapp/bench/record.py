@@ -401,6 +401,28 @@ def _sweep_rows(sweep: dict) -> list[dict]:
                     how,
                 )
             )
+    for key in ("break_even", "gpu_break_even"):
+        if sweep.get(key):
+            rows += _break_even_rows(sweep[key])
+    return rows
+
+
+def _break_even_rows(found: dict) -> list[dict]:
+    """The size from which the sweep's engine beats its reference, steady and end to end."""
+    engine, reference = get_engine(found["engine"]).title, get_engine(found["reference"]).title
+    rows = []
+    for calls in ("steady", "end_to_end"):
+        crossing = found.get(calls)
+        if crossing is None:
+            continue
+        how = {
+            "between": "where the two lines cross on log–log axes, between {0:g} and {1:g} MP",
+            "smallest": "faster at every size measured: the smallest one",
+            "never": "not faster at the largest size measured",
+        }[crossing["crossing"]].format(*(crossing.get("between") or ()))
+        words = "steady calls" if calls == "steady" else "end to end"
+        what = f"break-even size against {reference}, {words}"
+        rows.append(_row("sweep", what, engine, _value(crossing["megapixels"]), "MP", how))
     return rows
 
 

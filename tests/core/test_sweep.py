@@ -15,6 +15,7 @@ from blurapp.core.measuring.sweep import (
     SweepPoint,
     SweepSize,
     break_even,
+    gpu_break_even,
     resample,
     run_sweep,
     sweep_break_even,
@@ -387,3 +388,64 @@ def test_a_sweep_without_jax_jit_has_no_break_even():
         )
     ]
     assert sweep_break_even(points) is None
+
+
+def made_up_device_sweep():
+    """A sweep of NumPy and JAX-jit on the GPU and on the CPU: the GPU pays 2 ms a call
+    (launches, copies) and blurs a megapixel in 0.1 ms, the CPU blurs one in 4 ms, so the
+    GPU's line crosses the CPU's where 2 + 0.1·mp = 4·mp, at 0.513 MP."""
+    points = []
+    for mp in LADDER:
+        seconds = {"numpy": 0.010 * mp, "jax@gpu": 0.002 + 0.0001 * mp, "jax@cpu": 0.004 * mp}
+        points.append(
+            SweepPoint(
+                width=round(mp * 1000),
+                height=1000,
+                engines=("numpy", "jax@gpu", "jax@cpu"),
+                seconds=seconds,
+                errors={},
+                speedups={name: seconds["numpy"] / time for name, time in seconds.items()},
+                end_to_end_seconds=seconds,
+            )
+        )
+    return points
+
+
+def test_a_sweep_of_jax_on_the_gpu_and_on_the_cpu_names_where_the_gpu_wins():
+    found = gpu_break_even(made_up_device_sweep())
+    assert (found.engine, found.reference) == ("jax@gpu", "jax@cpu")
+    assert found.steady.crossing is Crossing.BETWEEN
+    assert found.steady.between == (0.5, 1.0)
+    # Interpolated on log–log axes between the two measured sizes, near the exact 0.513 MP.
+    assert 0.5 < found.steady.megapixels < 0.6
+    assert sweep_break_even_words(
+        found, {"jax@gpu": "JAX-jit (GPU)", "jax@cpu": "JAX-jit (CPU)"}.get
+    ).startswith("JAX-jit (GPU) faster than JAX-jit (CPU): steady from 0.5")
+    # The sweep's own break-even stays the first compiled engine's against NumPy.
+    assert sweep_break_even(made_up_device_sweep()).engine == "jax@gpu"
+    assert sweep_break_even(made_up_device_sweep()).reference == "numpy"
+
+
+def test_a_sweep_on_one_device_has_no_gpu_break_even():
+    assert gpu_break_even(made_up_sweep()) is None
+    assert gpu_break_even([]) is None
+
+
+def test_a_sweeps_record_names_its_break_even_sizes():
+    from blurapp.bench.record import figure_rows
+
+    points = made_up_sweep(copy_seconds=0.0025)
+    sweep = {
+        "photo": {"path": "photo.png", "width": 600, "height": 400},
+        "kernel": {"size": 9, "sigma": 2.0, "algorithm": "2d"},
+        "points": [point.as_dict() for point in points],
+        "break_even": sweep_break_even(points).as_dict(),
+        "gpu_break_even": None,
+    }
+    rows = [row for row in figure_rows({"sweep": sweep}, []) if row["unit"] == "MP"]
+    assert [(row["what"], row["engine"]) for row in rows] == [
+        ("break-even size against NumPy, steady calls", "JAX-jit"),
+        ("break-even size against NumPy, end to end", "JAX-jit"),
+    ]
+    assert rows[0]["value"] == pytest.approx(4.0, rel=1e-3)
+    assert rows[0]["how"] == "where the two lines cross on log–log axes, between 2 and 8 MP"

@@ -344,23 +344,22 @@ class SweepBreakEven:
         }
 
 
-def _jitted(name: str) -> bool:
+def _engine(name: str) -> Engine | None:
     try:
-        return get_engine(name).jitted
+        return get_engine(name)
     except UnknownEngineError:
-        return False
+        return None
 
 
-def sweep_break_even(points: Sequence[SweepPoint]) -> SweepBreakEven | None:
-    """From which size the sweep's first engine that JAX compiles (JAX-jit) beats the
-    reference, at the sizes where both have a time; None when the sweep has no such engine,
-    or no size where both do."""
-    if not points:
-        return None
-    reference = points[0].reference
-    engine = next((name for name in sweep_engines(points) if _jitted(name)), None)
-    if engine is None:
-        return None
+def _jitted(name: str) -> bool:
+    engine = _engine(name)
+    return engine is not None and engine.jitted
+
+
+def _crossing_of(
+    points: Sequence[SweepPoint], engine: str, reference: str
+) -> SweepBreakEven | None:
+    """From which size `engine` beats `reference`, at the sizes where both have a time."""
 
     def crossing(figure: Callable[[SweepPoint], Mapping[str, float]]) -> BreakEven | None:
         return break_even(
@@ -377,6 +376,35 @@ def sweep_break_even(points: Sequence[SweepPoint]) -> SweepBreakEven | None:
     return SweepBreakEven(
         engine, reference, steady, crossing(lambda point: point.end_to_end_seconds)
     )
+
+
+def sweep_break_even(points: Sequence[SweepPoint]) -> SweepBreakEven | None:
+    """From which size the sweep's first engine that JAX compiles (JAX-jit) beats the
+    reference, at the sizes where both have a time; None when the sweep has no such engine,
+    or no size where both do."""
+    if not points:
+        return None
+    engine = next((name for name in sweep_engines(points) if _jitted(name)), None)
+    if engine is None:
+        return None
+    return _crossing_of(points, engine, points[0].reference)
+
+
+def gpu_break_even(points: Sequence[SweepPoint]) -> SweepBreakEven | None:
+    """From which size a compiled engine on the GPU beats the same engine on the CPU, for a
+    sweep that timed both (`--engines numpy,jax@gpu,jax@cpu`): below it, the copies to the
+    GPU and its launches cost more than the CPU takes to blur. None for a sweep without both."""
+    engines = sweep_engines(points)
+    for name in engines:
+        gpu = _engine(name)
+        if gpu is None or not gpu.jitted or gpu.platform != "gpu":
+            continue
+        base = name.partition("@")[0]
+        for other in engines:
+            cpu = _engine(other)
+            if cpu is not None and cpu.platform == "cpu" and other.partition("@")[0] == base:
+                return _crossing_of(points, name, other)
+    return None
 
 
 def break_even_words(found: BreakEven, translate: Translate = english) -> str:
