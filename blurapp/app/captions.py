@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from blurapp.app.first_calls import program_of
+from blurapp.app.recompiles import Changed, ProgramGot, Reason
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.engines.runs import Compilation
 from blurapp.core.kernel import auto_kernel_size
@@ -31,10 +32,18 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 if TYPE_CHECKING:
     from blurapp.app.first_calls import FirstCalls
     from blurapp.app.live_rates import LiveRates
+    from blurapp.app.recompiles import Recompiles
     from blurapp.app.run_records import KeptResult, Outcome, RunPlan
     from blurapp.core.media.photo import Photo
 
 Translate = Callable[[str, str], str]  # (context, text) → text in the user's language
+
+
+def _size_words(size: object) -> str:
+    """(width, height) as '600 × 400'."""
+    width, height = size  # type: ignore[misc]
+    return f"{width:,} × {height:,}"
+
 
 CONTEXT = "Session"
 ENGINES_CONTEXT = "Engines"  # where the registry's titles are marked
@@ -90,6 +99,7 @@ class SessionState(Protocol):
     jax_unavailable: str | None
     live_rates: LiveRates
     first_calls: FirstCalls
+    recompiles: Recompiles
     compiling: dict[str, int]
 
 
@@ -294,6 +304,7 @@ class Captions:
             if kept.program_size is not None:
                 padded = tr(QT_TRANSLATE_NOOP("Session", "kernel zero-padded to {size}"))
                 details.append(padded.format(size=f"{kept.program_size} × {kept.program_size}"))
+            details.extend(self._programs(engine))
             rate = self.session.live_rates.rate(engine)
             if rate is not None:
                 per_second = tr(QT_TRANSLATE_NOOP("Session", "{rate} updates/s"))
@@ -332,6 +343,89 @@ class Captions:
             return ()
         words = self.tr(QT_TRANSLATE_NOOP("Session", "compiling for {size}…"))
         return (words.format(size=f"{size} × {size}"),)
+
+    def _programs(self, engine: str) -> tuple[str, ...]:
+        """'programs this session: 3; last: kernel 9 × 9 → 11 × 11, compiled in 412 ms' for
+        an engine that compiles, once it has got a program."""
+        recompiles = self.session.recompiles
+        last = recompiles.last(engine)
+        if last is None:
+            return ()
+        words = (
+            QT_TRANSLATE_NOOP(
+                "Session", "programs this session: {count}; last: {why}, compiled in {time}"
+            )
+            if last.compilation is Compilation.COMPILED
+            else QT_TRANSLATE_NOOP(
+                "Session",
+                "programs this session: {count}; last: {why}, loaded from the cache in {time}",
+            )
+        )
+        count = recompiles.count(engine)
+        return (
+            self.tr(words).format(
+                count=count, why=self.why_program(last), time=format_ms(last.seconds)
+            ),
+        )
+
+    def why_program(self, got: ProgramGot) -> str:
+        """Why `got` was needed, what changed since its engine's program before: 'kernel 9 × 9
+        → 11 × 11', 'grey → colour', 'image 600 × 400 → 1,200 × 800'."""
+        return ", ".join(self.reason_words(reason) for reason in got.reasons)
+
+    def reason_words(self, reason: Reason) -> str:
+        tr = self.tr
+        old, new = reason.old, reason.new
+        match reason.changed:
+            case Changed.KERNEL:
+                words = tr(QT_TRANSLATE_NOOP("Session", "kernel {old} → {new}"))
+                return words.format(old=f"{old} × {old}", new=f"{new} × {new}")
+            case Changed.ALGORITHM:
+                words = tr(QT_TRANSLATE_NOOP("Session", "algorithm {old} → {new}"))
+                return words.format(
+                    old=tr(ALGORITHM_LABELS[str(old)]), new=tr(ALGORITHM_LABELS[str(new)])
+                )
+            case Changed.IMAGE:
+                words = tr(QT_TRANSLATE_NOOP("Session", "image {old} → {new}"))
+                return words.format(old=_size_words(old), new=_size_words(new))
+            case Changed.COLOUR:
+                return (
+                    tr(QT_TRANSLATE_NOOP("Session", "grey → colour"))
+                    if new
+                    else tr(QT_TRANSLATE_NOOP("Session", "colour → grey"))
+                )
+            case Changed.NUMBER_TYPE:
+                words = tr(QT_TRANSLATE_NOOP("Session", "number type {old} → {new}"))
+                return words.format(old=old, new=new)
+            case Changed.DEVICE:
+                words = tr(QT_TRANSLATE_NOOP("Session", "device {old} → {new}"))
+                return words.format(old=old, new=new)
+            case Changed.FIRST:
+                return tr(QT_TRANSLATE_NOOP("Session", "the first of the session"))
+        return tr(QT_TRANSLATE_NOOP("Session", "the same program again"))
+
+    def program_rows(self) -> list[Figure]:
+        """A figure row for each compiled engine that got programs in this session: how many,
+        and the last one's reason and cost."""
+        rows = []
+        recompiles = self.session.recompiles
+        for engine in dict.fromkeys(got.program.engine for got in recompiles.all()):
+            last = recompiles.last(engine)
+            assert last is not None  # the engine got a program: it is one of all()
+            count = recompiles.count(engine)
+            last_words = self.tr(
+                QT_TRANSLATE_NOOP("Session", "{engine}; last: {why} ({time}, {how})")
+            ).format(
+                engine=self.title(engine),
+                why=self.why_program(last),
+                time=format_ms(last.seconds),
+                how=self.tr(COMPILATION_WORDS[last.compilation]),
+            )
+            label = QT_TRANSLATE_NOOP("Figures", "programs this session")
+            rows.append(
+                Figure(f"{engine}.programs", label, count, "", f"{count}", last_words, ", ")
+            )
+        return rows
 
     def _first_call_words(self, kept: KeptResult) -> str:
         tr = self.tr

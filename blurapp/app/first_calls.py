@@ -19,13 +19,15 @@ from blurapp.core.spec import BlurSpec
 @dataclass(frozen=True)
 class Program:
     """What one compiled program is for: the engine, the shape of the image it blurs (its
-    channels when in colour), the kernel size and algorithm, the device (as runs name it)."""
+    channels when in colour), the kernel size and algorithm, the device (as runs name it) and
+    the number type it blurs in: what JAX compiles a program for."""
 
     engine: str
     shape: tuple[int, ...]
     kernel_size: int
     algorithm: str
     device: str
+    dtype: str = "float32"
 
 
 def blurred_shape(photo: Photo, color: bool) -> tuple[int, ...]:
@@ -42,7 +44,9 @@ def program_of(
     `size`, when not the parameters' own)."""
     shape = blurred_shape(photo, parameters.color)
     kernel_size = size or parameters.size
-    return Program(engine, shape, kernel_size, parameters.algorithm, run.device)
+    # A compiled blur hands back the number type it blurred in.
+    dtype = run.output.dtype.name
+    return Program(engine, shape, kernel_size, parameters.algorithm, run.device, dtype)
 
 
 class FirstCalls:

@@ -18,6 +18,7 @@ from typing import Any
 from blurapp.app.captions import SHOW_LABELS, Captions, Translate
 from blurapp.app.first_calls import FirstCalls, program_of
 from blurapp.app.live_rates import LiveRates
+from blurapp.app.recompiles import Recompiles
 from blurapp.app.run_records import KeptResult, Outcome, RunPlan
 from blurapp.core.engines import (
     DEFAULT_ENGINES,
@@ -120,6 +121,8 @@ class Session:
         self.live_rates = LiveRates()
         # What each compiled program's first call cost, and who paid; the sweep adds its own.
         self.first_calls = FirstCalls()
+        # Every program the compiled engines got, why, and what it cost (the sweep's apart).
+        self.recompiles = Recompiles()
         self.compiling: dict[str, int] = {}  # engine → the kernel size the run in flight compiles
         self._serial = 0
         self._listeners: list[Callable[[Change], None]] = []
@@ -310,6 +313,8 @@ class Session:
             size = padded or plan.parameters.size
             program = program_of(engine, plan.photo, plan.parameters, run, size)
             self.first_calls.record(program, run.first_call_seconds, run.compilation, paid_by)
+            if get_engine(engine).compiles:
+                self.recompiles.record(program, run, paid_by, plan.serial)
         if plan.moving and run is not None:
             self.live_rates.record(engine)
         self._changed(Change.RESULTS)

@@ -696,6 +696,11 @@
         <source>{engine} faster than {reference}: steady {steady}, end to end {end_to_end}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
+    <message>
+        <location filename="../app/captions.py" line="423"/>
+        <source>programs this session</source>
+        <translation>本次会话的程序</translation>
+    </message>
 </context>
 <context>
     <name>FiguresPanel</name>
@@ -1469,259 +1474,319 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../app/captions.py" line="44"/>
+        <location filename="../app/captions.py" line="52"/>
         <source>2-D (tutorial)</source>
         <translation>二维（教程方法）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="45"/>
+        <location filename="../app/captions.py" line="53"/>
         <source>Separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="48"/>
+        <location filename="../app/captions.py" line="56"/>
         <source>Blurred results</source>
         <translation>模糊结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="49"/>
+        <location filename="../app/captions.py" line="57"/>
         <source>Original</source>
         <translation>原图</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="50"/>
+        <location filename="../app/captions.py" line="58"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="52"/>
+        <location filename="../app/captions.py" line="60"/>
         <source>Before/after</source>
         <translation>前后对比</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="55"/>
+        <location filename="../app/captions.py" line="63"/>
         <source>compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="56"/>
+        <location filename="../app/captions.py" line="64"/>
         <source>from cache</source>
         <translation>取自缓存</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="57"/>
+        <location filename="../app/captions.py" line="65"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="116"/>
+        <location filename="../app/captions.py" line="125"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="122"/>
+        <location filename="../app/captions.py" line="131"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="130"/>
+        <location filename="../app/captions.py" line="139"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="136"/>
+        <location filename="../app/captions.py" line="145"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="146"/>
+        <location filename="../app/captions.py" line="155"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="148"/>
+        <location filename="../app/captions.py" line="157"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="155"/>
+        <location filename="../app/captions.py" line="164"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="158"/>
+        <location filename="../app/captions.py" line="167"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="223"/>
+        <location filename="../app/captions.py" line="232"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="230"/>
+        <location filename="../app/captions.py" line="239"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="237"/>
+        <location filename="../app/captions.py" line="246"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="243"/>
+        <location filename="../app/captions.py" line="252"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="258"/>
+        <location filename="../app/captions.py" line="267"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="267"/>
+        <location filename="../app/captions.py" line="276"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="273"/>
+        <location filename="../app/captions.py" line="282"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="277"/>
+        <location filename="../app/captions.py" line="286"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="281"/>
+        <location filename="../app/captions.py" line="290"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="289"/>
+        <location filename="../app/captions.py" line="298"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="295"/>
+        <location filename="../app/captions.py" line="304"/>
         <source>kernel zero-padded to {size}</source>
         <translation>卷积核以零填充至 {size}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="299"/>
+        <location filename="../app/captions.py" line="309"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="306"/>
+        <location filename="../app/captions.py" line="316"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="308"/>
+        <location filename="../app/captions.py" line="318"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="314"/>
+        <location filename="../app/captions.py" line="324"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="256"/>
-        <location filename="../app/captions.py" line="325"/>
+        <location filename="../app/captions.py" line="265"/>
+        <location filename="../app/captions.py" line="335"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="333"/>
+        <location filename="../app/captions.py" line="343"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="342"/>
-        <location filename="../app/captions.py" line="349"/>
+        <location filename="../app/captions.py" line="435"/>
+        <location filename="../app/captions.py" line="442"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="323"/>
+        <location filename="../app/captions.py" line="333"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="357"/>
+        <location filename="../app/captions.py" line="354"/>
+        <source>programs this session: {count}; last: {why}, compiled in {time}</source>
+        <translation>本次会话的程序：{count} 个；最近一个：{why}，编译用时 {time}</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="358"/>
+        <source>programs this session: {count}; last: {why}, loaded from the cache in {time}</source>
+        <translation>本次会话的程序：{count} 个；最近一个：{why}，从缓存加载用时 {time}</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="380"/>
+        <source>kernel {old} → {new}</source>
+        <translation>卷积核 {old} → {new}</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="383"/>
+        <source>algorithm {old} → {new}</source>
+        <translation>算法 {old} → {new}</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="388"/>
+        <source>image {old} → {new}</source>
+        <translation>图像 {old} → {new}</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="392"/>
+        <source>grey → colour</source>
+        <translation>灰度 → 彩色</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="394"/>
+        <source>colour → grey</source>
+        <translation>彩色 → 灰度</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="397"/>
+        <source>number type {old} → {new}</source>
+        <translation>数值类型 {old} → {new}</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="400"/>
+        <source>device {old} → {new}</source>
+        <translation>设备 {old} → {new}</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="403"/>
+        <source>the first of the session</source>
+        <translation>本次会话的第一个</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="404"/>
+        <source>the same program again</source>
+        <translation>再次获取同一程序</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="416"/>
+        <source>{engine}; last: {why} ({time}, {how})</source>
+        <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="450"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="369"/>
+        <location filename="../app/captions.py" line="462"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="372"/>
+        <location filename="../app/captions.py" line="465"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="380"/>
+        <location filename="../app/captions.py" line="473"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="385"/>
+        <location filename="../app/captions.py" line="478"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="393"/>
+        <location filename="../app/captions.py" line="486"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="408"/>
+        <location filename="../app/captions.py" line="501"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="426"/>
+        <location filename="../app/captions.py" line="519"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="432"/>
+        <location filename="../app/captions.py" line="525"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="434"/>
+        <location filename="../app/captions.py" line="527"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="440"/>
+        <location filename="../app/captions.py" line="533"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="442"/>
+        <location filename="../app/captions.py" line="535"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="446"/>
+        <location filename="../app/captions.py" line="539"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="448"/>
+        <location filename="../app/captions.py" line="541"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="454"/>
+        <location filename="../app/captions.py" line="547"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>

@@ -429,6 +429,20 @@ ZH_CN = {
     "{faster} {ratio}× {slower}": "{faster} 是 {slower} 的 {ratio}×",
     "frame {number}": "第 {number} 帧",
     "frame {number} of {count}": "第 {number} 帧，共 {count} 帧",
+    # The programs JAX-jit compiled in the session, and why
+    "programs this session: {count}; last: {why}, compiled in {time}": "本次会话的程序：{count} 个；最近一个：{why}，编译用时 {time}",
+    "programs this session: {count}; last: {why}, loaded from the cache in {time}": "本次会话的程序：{count} 个；最近一个：{why}，从缓存加载用时 {time}",
+    "kernel {old} → {new}": "卷积核 {old} → {new}",
+    "algorithm {old} → {new}": "算法 {old} → {new}",
+    "image {old} → {new}": "图像 {old} → {new}",
+    "grey → colour": "灰度 → 彩色",
+    "colour → grey": "彩色 → 灰度",
+    "number type {old} → {new}": "数值类型 {old} → {new}",
+    "device {old} → {new}": "设备 {old} → {new}",
+    "the first of the session": "本次会话的第一个",
+    "the same program again": "再次获取同一程序",
+    "{engine}; last: {why} ({time}, {how})": "{engine}；最近一个：{why}（{time}，{how}）",
+    "programs this session": "本次会话的程序",
 }
 
 

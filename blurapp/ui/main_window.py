@@ -315,7 +315,7 @@ class MainWindow(QMainWindow):
             display_path(photo.path.name),
             photo.width,
             photo.height,
-            earlier=session.captions.earlier_rows(),
+            earlier=[*session.captions.earlier_rows(), *session.captions.program_rows()],
             bit_depth=photo.bit_depth,
             paid=session.paid_first_calls(),
         )

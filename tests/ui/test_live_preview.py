@@ -267,6 +267,25 @@ def test_a_run_after_the_preview_shows_the_first_calls_real_cost(make_window, qt
     assert paid in window.widgets.right_pane.caption_text()
 
 
+def test_the_jax_pane_counts_the_programs_a_new_kernel_size_compiles(make_window, qtbot, tmp_path):
+    # A size of its own: no other test has compiled JAX-jit's programs for it.
+    window = make_window(live=True, wait=False)
+    wait_for_both(qtbot, window, lambda: window.open_photo(photo_file(tmp_path, size=(71, 43))))
+    assert window.session.parameters.kernel_size == 9
+    count = window.session.recompiles.count("jax")
+    assert count >= 1  # the photo's first preview got its program
+    wait_for_both(qtbot, window, lambda: window.widgets.size_spin.setValue(11))
+    caption = window.widgets.right_pane.caption_text()
+    assert window.session.pane_engines[1] == "jax"
+    words = f"programs this session: {count + 1}; last: kernel 9 × 9 → 11 × 11, "
+    assert words in caption, caption
+    # A Run's figures keep the session's count (the Run found its program compiled).
+    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.run_comparison()
+    programs = window.widgets.figures.value("jax.programs")
+    assert programs.startswith(f"{count + 1}, JAX-jit; last: kernel 9 × 9 → 11 × 11 ("), programs
+
+
 @pytest.mark.slow
 def test_dragging_sigma_with_kernel_size_auto_keeps_the_jax_pane_updating(
     make_window, qtbot, tmp_path
