@@ -3,8 +3,11 @@
 - playing: a clip playing in the real window through both panes (NumPy and JAX-jit), each
   pane's frames per second and frames dropped, and the event loop's longest stall
   (blurapp.ui.probe, in a process of its own);
-- clip-file: `blurapp blur CLIP -o OUT.mp4 --engine jax` on an H.264 clip written first, timed
-  as a whole command (start-up, decoding, the blur, encoding) with its peak resident memory.
+- clip-file: `blurapp blur CLIP -o OUT --engine jax` on a grey H.264 .mp4 and a grey FFV1 .mkv
+  written first, each into its own format, timed as a whole command (start-up, decoding, the
+  blur, encoding) with its peak resident memory, beside the codec's floor measured in the same
+  run: PyAV alone decoding the clip, and alone encoding as many frames with the encoder and
+  settings `blur` chooses; the slower of the two is as fast as the command could be.
 """
 
 from __future__ import annotations
@@ -25,13 +28,20 @@ from blurapp.bench.peak import peak_of
 from blurapp.bench.video import parse_resolution
 from blurapp.core.engines import get_engine
 from blurapp.core.media.clip import ClipInfo
-from blurapp.core.media.clip_saving import save_clip
+from blurapp.core.media.clip_saving import (
+    encoder_options,
+    save_clip,
+    video_codec,
+    video_pixel_formats,
+)
 
 # How long the playing section times each clip playing, once both panes have shown a frame.
 DEFAULT_PLAYING_SECONDS = 15.0
 # The clip-file section's clip: as many frames as a ten-second clip at 30 frames/s.
 DEFAULT_CLIP_FRAMES = (300,)
 CLIP_RATE = 30.0
+# The clip-file section's formats, each blurred into its own: lossy H.264 and lossless FFV1.
+CLIP_FILE_FORMATS = (".mp4", ".mkv")
 # Distinct frames the written clip cycles through (each moved a pixel): enough that the encoder
 # cannot make every frame a copy of the one before.
 _DISTINCT_FRAMES = 24
@@ -66,38 +76,99 @@ def playing(resolutions: Sequence[str], seconds: float = DEFAULT_PLAYING_SECONDS
 
 
 def clip_file(
-    resolutions: Sequence[str], frame_counts: Sequence[int] = DEFAULT_CLIP_FRAMES
+    resolutions: Sequence[str],
+    frame_counts: Sequence[int] = DEFAULT_CLIP_FRAMES,
+    formats: Sequence[str] = CLIP_FILE_FORMATS,
 ) -> dict:
-    """`blurapp blur` of a grey H.264 clip of each resolution and length to an .mp4 with
-    JAX-jit: frames per second of the whole command, and its peak resident memory."""
+    """`blurapp blur` of a grey clip of each resolution, length and format (CLIP_FILE_FORMATS)
+    into the same format with JAX-jit: frames per second of the whole command, its peak
+    resident memory, and the codec's floor (see codec_floor) measured just before and just
+    after the command, the faster of the two kept, with the command's share of it."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-clip-") as folder:
         env = {**os.environ, "BLURAPP_CACHE_DIR": os.path.join(folder, "cache")}
         for text in resolutions:
             label, width, height = parse_resolution(text)
             for count in frame_counts:
-                source = Path(folder) / f"clip-{label}-{count}.mp4"
-                info = ClipInfo(source.name, width, height, count, CLIP_RATE, colour=False)
-                save_clip(source, _moving_frames(width, height, count), info)
-                output = Path(folder) / f"blurred-{label}-{count}.mp4"
-                command = ["-m", "blurapp", "blur", str(source), "-o", str(output)]
-                start = time.perf_counter()
-                peak = peak_of([*command, "--engine", "jax"], env)
-                seconds = time.perf_counter() - start
-                row: dict = {"resolution": label, "width": width, "height": height}
-                row["frames"] = count
-                if peak is None or not output.exists():
-                    row["error"] = "blurapp blur failed on the clip"
-                else:
-                    row |= {
-                        "seconds": seconds,
-                        "frames_per_second": count / seconds,
-                        "peak_bytes": peak,
-                    }
-                rows.append(row)
-                source.unlink()
-                output.unlink(missing_ok=True)
+                for extension in formats:
+                    row = _clip_file_row(Path(folder), env, label, width, height, count, extension)
+                    rows.append(row)
     return {"engine": "jax", "rows": rows}
+
+
+def _clip_file_row(
+    folder: Path, env: dict, label: str, width: int, height: int, count: int, extension: str
+) -> dict:
+    source = folder / f"clip-{label}-{count}{extension}"
+    info = ClipInfo(source.name, width, height, count, CLIP_RATE, colour=False)
+    save_clip(source, _moving_frames(width, height, count), info)
+    output = folder / f"blurred-{label}-{count}{extension}"
+    codec = video_codec(output)
+    row: dict = {"resolution": label, "width": width, "height": height, "frames": count}
+    row |= {"format": extension, "codec": codec}
+    floors = [codec_floor(source, output.with_name(f"floor{extension}"), info, codec)]
+    command = ["-m", "blurapp", "blur", str(source), "-o", str(output), "--engine", "jax"]
+    start = time.perf_counter()
+    peak = peak_of(command, env)
+    seconds = time.perf_counter() - start
+    failed = peak is None or not output.exists()
+    floors.append(codec_floor(source, output.with_name(f"floor{extension}"), info, codec))
+    source.unlink()
+    output.unlink(missing_ok=True)
+    if failed:
+        return row | {"error": "blurapp blur failed on the clip"}
+    floor = max(floors, key=lambda one: one["floor_frames_per_second"])
+    rate = count / seconds
+    return row | {
+        "seconds": seconds,
+        "frames_per_second": rate,
+        "peak_bytes": peak,
+        **floor,
+        "floor_share": rate / floor["floor_frames_per_second"],
+    }
+
+
+def codec_floor(source: Path, scratch: Path, info: ClipInfo, codec: str) -> dict:
+    """How fast PyAV alone decodes `source` (FFmpeg's threads as BlurApp's reader sets them,
+    each frame as grey levels) and, apart, encodes as many of those frames into `scratch`
+    with `codec` and the settings `blurapp blur` writes with (clip_saving.encoder_options),
+    in frames a second; the floor is the slower. Neither is BlurApp's own code: the codec's
+    speed on this machine, with nothing blurred and nothing else running in between."""
+    import av
+
+    kept: list[np.ndarray] = []  # the clip's distinct frames, which it repeats (_moving_frames)
+    decoded = 0
+    start = time.perf_counter()
+    with av.open(str(source)) as container:
+        stream = container.streams.video[0]
+        stream.thread_type = "AUTO"
+        for frame in container.decode(stream):
+            levels = frame.to_ndarray(format="gray")
+            if len(kept) < _DISTINCT_FRAMES:
+                kept.append(levels)
+            decoded += 1
+    decoding = time.perf_counter() - start
+    source_format, pixel_format = video_pixel_formats(codec, info)
+    start = time.perf_counter()
+    with av.open(str(scratch), mode="w") as container:
+        stream = container.add_stream(codec, rate=round(CLIP_RATE))
+        stream.width, stream.height = info.width, info.height
+        stream.pix_fmt = pixel_format
+        stream.options = encoder_options(codec)
+        for index in range(decoded):
+            picture = av.VideoFrame.from_ndarray(kept[index % len(kept)], format=source_format)
+            for packet in stream.encode(picture):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+    encoding = time.perf_counter() - start
+    scratch.unlink()
+    rates = {"decode": decoded / decoding, "encode": decoded / encoding}
+    return {
+        "decode_frames_per_second": rates["decode"],
+        "encode_frames_per_second": rates["encode"],
+        "floor_frames_per_second": min(rates.values()),
+    }
 
 
 def _moving_frames(width: int, height: int, count: int) -> Iterator[np.ndarray]:
@@ -135,16 +206,29 @@ def playing_lines(figures: dict) -> list[str]:
 
 
 def clip_file_lines(figures: dict) -> list[str]:
-    lines = ["blurapp blur CLIP.mp4 -o OUT.mp4 --engine jax (9×9, σ 2.5, grey; the whole command):"]
+    lines = [
+        "blurapp blur CLIP -o OUT --engine jax (9×9, σ 2.5, grey; the whole command), and the",
+        "codec's floor in the same run (the slower of PyAV alone decoding and alone encoding):",
+    ]
     for row in figures["rows"]:
-        heading = f"  {row['resolution']:>6} {row['width']}×{row['height']}, {row['frames']} frames"
+        heading = (
+            f"  {row['resolution']:>6} {row['width']}×{row['height']}, {row['frames']} frames, "
+            f"{row.get('format', '.mp4')} {row.get('codec', '')}".rstrip()
+        )
         if "error" in row:
             lines.append(f"{heading}: {row['error']}")
             continue
-        lines.append(
+        line = (
             f"{heading}: {row['frames_per_second']:.1f} frames/s ({row['seconds']:.1f} s), "
             f"peak memory {row['peak_bytes'] / 1e6:,.0f} MB"
         )
+        if "floor_frames_per_second" in row:
+            line += (
+                f"; floor {row['floor_frames_per_second']:.1f} frames/s (decoding "
+                f"{row['decode_frames_per_second']:.1f}, encoding "
+                f"{row['encode_frames_per_second']:.1f}): {row['floor_share']:.2f} of it"
+            )
+        lines.append(line)
     return lines
 
 
@@ -177,10 +261,30 @@ def clip_file_rows(figures: dict, row_of: Callable[..., dict], value: Callable[.
         if "error" in row:
             continue
         what = f"{row['resolution']} ({row['width']}×{row['height']}) grey, {row['frames']} frames"
-        how = "blurapp blur CLIP.mp4 -o OUT.mp4 --engine jax, the whole command"
+        extension = row.get("format", ".mp4")
+        if extension != ".mp4":  # the H.264 rows keep the names of records made before
+            what += f", {row['codec']} {extension}"
+        how = f"blurapp blur CLIP{extension} -o OUT{extension} --engine jax, the whole command"
         title = get_engine(figures["engine"]).title
         fps = value(row["frames_per_second"])
         rows.append(row_of("clip-file", f"{what}, blur to a file", title, fps, "frames/s", how))
         peak = value(row["peak_bytes"], 1e-6)
         rows.append(row_of("clip-file", f"{what}, peak memory", title, peak, "MB", how))
+        if "floor_frames_per_second" not in row:
+            continue
+        floor_how = (
+            f"PyAV alone decoding the clip and alone encoding as many frames with {row['codec']}"
+            " as blur sets it, before and after the command, the faster run kept"
+        )
+        for key, words in (
+            ("decode_frames_per_second", "decoding alone"),
+            ("encode_frames_per_second", "encoding alone"),
+            ("floor_frames_per_second", "codec floor (the slower)"),
+        ):
+            rate = value(row[key])
+            rows.append(row_of("clip-file", f"{what}, {words}", None, rate, "frames/s", floor_how))
+        share = value(row["floor_share"])
+        rows.append(
+            row_of("clip-file", f"{what}, blur ÷ codec floor", title, share, "×", floor_how)
+        )
     return rows

@@ -43,15 +43,32 @@ def test_a_clip_playing_says_each_panes_frames_per_second_and_the_longest_stall(
     assert ("dropped", "frames") in units and ("longest stall", "ms") in units
 
 
-def test_a_clip_blurred_to_a_file_is_timed_whole_with_its_peak_memory():
+def test_a_clip_blurred_to_a_file_is_timed_whole_with_its_peak_memory_and_its_codec_floor():
     figures = bench_clips.clip_file(["96x64"], [12])
-    (row,) = figures["rows"]
-    assert "error" not in row, row
-    assert row["frames"] == 12 and row["seconds"] > 0
-    assert row["frames_per_second"] == pytest.approx(12 / row["seconds"])
-    # A Python process that imported NumPy, JAX and PyAV holds well over 50 MB.
-    assert 50e6 < row["peak_bytes"] < 4e9
+    rows = figures["rows"]
+    assert [(row["format"], row["codec"]) for row in rows] == [
+        (".mp4", "libx264"),
+        (".mkv", "ffv1"),
+    ]
+    for row in rows:
+        assert "error" not in row, row
+        assert row["frames"] == 12 and row["seconds"] > 0
+        assert row["frames_per_second"] == pytest.approx(12 / row["seconds"])
+        # A Python process that imported NumPy, JAX and PyAV holds well over 50 MB.
+        assert 50e6 < row["peak_bytes"] < 4e9
+        # The floor is the slower of decoding and encoding alone, and the command its share.
+        decode, encode = row["decode_frames_per_second"], row["encode_frames_per_second"]
+        assert decode > 0 and encode > 0
+        assert row["floor_frames_per_second"] == min(decode, encode)
+        share = row["frames_per_second"] / row["floor_frames_per_second"]
+        assert row["floor_share"] == pytest.approx(share)
     text = "\n".join(section_lines("clip-file", figures))
-    assert "96x64 96×64, 12 frames: " in text and "peak memory" in text
-    rows = figure_rows({"clip-file": figures}, [get_engine("jax")])
-    assert [figure["unit"] for figure in rows] == ["frames/s", "MB"]
+    assert "96x64 96×64, 12 frames, .mp4 libx264: " in text and "peak memory" in text
+    assert "96x64 96×64, 12 frames, .mkv ffv1: " in text
+    assert f"{rows[1]['floor_share']:.2f} of it" in text and "floor " in text
+    records = figure_rows({"clip-file": figures}, [get_engine("jax")])
+    units = [figure["unit"] for figure in records]
+    assert units == ["frames/s", "MB", "frames/s", "frames/s", "frames/s", "×"] * 2
+    # The H.264 rows keep the names an earlier record gave them.
+    assert records[0]["what"] == "96x64 (96×64) grey, 12 frames, blur to a file"
+    assert records[6]["what"] == "96x64 (96×64) grey, 12 frames, ffv1 .mkv, blur to a file"

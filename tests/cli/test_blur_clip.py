@@ -227,6 +227,34 @@ def test_a_signal_mid_clip_stops_every_thread_and_leaves_no_file(tmp_path, signu
     assert sorted(path.name for path in tmp_path.iterdir()) == ["in.mkv"]
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="file size limits are POSIX's")
+def test_an_encoder_that_cannot_write_mid_clip_is_one_error_line_naming_the_output(tmp_path):
+    import resource
+
+    # The output may grow to a quarter of the source: FFmpeg's writes fail partway through the
+    # clip (File too large), while frames are still being decoded and blurred on their threads.
+    source = video_file(tmp_path / "in.mkv", random_levels(200, (160, 120)))
+    limit = source.stat().st_size // 4
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    out = tmp_path / "out.mkv"
+    command = [sys.executable, "-m", "blurapp", "blur", source, "-o", out, "--engine", "numpy"]
+    run = subprocess.run(
+        list(map(str, command)),
+        capture_output=True,
+        text=True,
+        timeout=300,  # ended, not hung, with its threads
+        preexec_fn=small_files,
+    )
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.strip().splitlines() == [
+        f"error: {out}: ffv1 cannot store this clip: File too large"
+    ]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["in.mkv"]
+
+
 def test_the_last_line_says_how_many_frames_each_call_blurred(tmp_path):
     source = video_file(tmp_path / "in.mkv", random_levels(40, (32, 24)))
     run = blurapp_in_process("blur", source, "-o", tmp_path / "jax.mkv", "--engine", "jax")

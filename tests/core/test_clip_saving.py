@@ -300,3 +300,70 @@ def test_a_fast_gif_keeps_a_delay_browsers_honour(tmp_path):
     save_clip(tmp_path / "out.gif", clip.frames(), clip.info)
     info, _ = read_back(tmp_path / "out.gif")
     assert info.frames_per_second == 50.0  # 20 ms a frame, GIF's shortest honoured delay
+
+
+class CountedFrames(FramesInMemory):
+    """Frames in memory that count how many of them have been read."""
+
+    read = 0
+
+    def _read(self, start):
+        for frame in super()._read(start):
+            self.read += 1
+            yield frame
+
+
+def _waiting_on_a_full_queue(thread):
+    """Whether `thread` is blocked handing a frame over to a queue that is full."""
+    import sys
+
+    frame, names = sys._current_frames().get(thread.ident), set()
+    while frame is not None:
+        names.add(frame.f_code.co_name)
+        frame = frame.f_back
+    return {"hand_over", "put", "wait"} <= names  # Queue.put waits only while it is full
+
+
+@pytest.mark.parametrize("batch_size", [1, 3])
+def test_a_slow_writer_holds_back_reading_and_blurring_to_a_few_frames(tmp_path, batch_size):
+    import threading
+    import time
+
+    from blurapp.core.blurring.blur_clip import FRAMES_READ_AHEAD
+
+    values = np.random.default_rng(5).random((60, 24, 32), dtype=np.float32)
+    clip = CountedFrames(values, frames_per_second=25)
+    spec = BlurSpec(5, 1.0)
+    held = []
+
+    def slow_writer(done, total):
+        if done != 1:
+            return
+        # The writer stops after its first frame until reading and blurring both wait on a
+        # full queue: all they hold then is all they would ever hold ahead of it.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            stages = [t for t in threading.enumerate() if t.name == "clip frames read ahead"]
+            if len(stages) == 2 and all(map(_waiting_on_a_full_queue, stages)):
+                break
+            time.sleep(0.01)
+        else:
+            pytest.fail("reading and blurring never waited for the writer")
+        held.append(clip.read - done)
+
+    written = blur_clip_to_file(
+        clip,
+        tmp_path / "out.mkv",
+        spec,
+        get_engine("numpy"),
+        batch_size=batch_size,
+        progress=slow_writer,
+    )
+    depth = max(FRAMES_READ_AHEAD, batch_size)
+    # Each of the two queues and the frame its stage waits to hand over, and what is left of
+    # a batch: never the clip's 60 frames.
+    assert held and held[0] <= 2 * (depth + 1) + batch_size
+    assert written == 60
+    _, frames = read_back(tmp_path / "out.mkv")
+    for original, frame in zip(values, frames, strict=True):
+        assert np.abs(frame - blur_oracle(original, spec.kernel)).max() <= 0.5 / 255 + 1e-5

@@ -264,12 +264,9 @@ def _frames_stored(named: Path, extension: str) -> int | None:
     return None
 
 
-def _write_video(
-    named: Path, path: Path, frames: Iterator[np.ndarray], info: ClipInfo, codec: str
-) -> None:
-    import av
-
-    container_format = VIDEO_OUTPUTS[path.suffix.lower()][0]
+def video_pixel_formats(codec: str, info: ClipInfo) -> tuple[str, str]:
+    """The pixel format `codec`'s frames of a clip like `info` are handed over in (PyAV's
+    VideoFrame.from_ndarray) and the one they are stored in."""
     lossless = codec in _LOSSLESS
     deep = lossless and info.bit_depth == 16
     if info.colour:
@@ -280,6 +277,17 @@ def _write_video(
         pixel_format = source_format if lossless else "yuv420p"
     if not lossless and codec in ("libx264", "h264") and (info.width % 2 or info.height % 2):
         pixel_format = "yuv444p"  # x264's 4:2:0 needs an even width and height
+    return source_format, pixel_format
+
+
+def _write_video(
+    named: Path, path: Path, frames: Iterator[np.ndarray], info: ClipInfo, codec: str
+) -> None:
+    import av
+
+    container_format = VIDEO_OUTPUTS[path.suffix.lower()][0]
+    source_format, pixel_format = video_pixel_formats(codec, info)
+    deep = source_format in ("rgb48le", "gray16le")
     rate = Fraction(usable_rate(info.frames_per_second)).limit_denominator(1001 * 1000)
     try:
         # By name, not through a Python file object: FFmpeg then writes with no Python code
@@ -289,12 +297,7 @@ def _write_video(
             stream: Any = container.add_stream(codec, rate=rate)
             stream.width, stream.height = info.width, info.height
             stream.pix_fmt = pixel_format
-            if codec in ("libx264", "h264"):
-                # x264's "veryfast" encodes 1080p about 2.5 times as fast as its default on a
-                # 2-core CPU, its files somewhat larger at the same quality.
-                stream.options = {"crf": "18", "preset": "veryfast"}
-            elif codec.startswith("libvpx"):
-                stream.options = {"crf": "20", "b": "0"}
+            stream.options = encoder_options(codec)
             for frame in frames:
                 levels = to_16bit(frame) if deep else to_8bit(frame)
                 picture = av.VideoFrame.from_ndarray(levels, format=source_format)
@@ -309,6 +312,18 @@ def _write_video(
             format=codec,
             reason=getattr(error, "strerror", None) or error,
         ) from error
+
+
+def encoder_options(codec: str) -> dict[str, str]:
+    """The options a video is encoded with by `codec`, the user asking for no quality of their
+    own: chosen for speed where the codec offers the choice (docs/clips.md lists them)."""
+    if codec in ("libx264", "h264"):
+        # x264's "veryfast" encodes 1080p about 2.5 times as fast as its default on a 2-core
+        # CPU, its files somewhat larger at the same quality.
+        return {"crf": "18", "preset": "veryfast"}
+    if codec.startswith("libvpx"):
+        return {"crf": "20", "b": "0"}
+    return {}  # FFV1 is lossless: FFmpeg's own settings
 
 
 def _milliseconds_a_frame(image_format: str, rate: float) -> int:
