@@ -14,8 +14,11 @@ from blurapp.core.engines.runs import (
     PaidFirstCall,
     Payer,
 )
+from blurapp.core.measuring.clip_comparison import ClipComparison
 from blurapp.core.measuring.comparison import TOLERANCE, ComparisonResult, Floor, comparison_dict
 from blurapp.core.measuring.contention import Conditions
+from blurapp.core.media.clip import ClipInfo
+from blurapp.core.report.clip_figures import clip_figures
 from blurapp.core.report.figures import (
     Figure,
     comparison_figures,
@@ -23,6 +26,7 @@ from blurapp.core.report.figures import (
     format_speedup,
     image_figure,
 )
+from blurapp.core.spec import BlurSpec
 
 KEYS = [
     "image",
@@ -221,3 +225,30 @@ def test_an_engine_that_failed_is_a_row_of_words_under_its_key():
     assert rows["jit.error"].text == "unavailable: out of memory"
     assert rows["engine.jax-eager"].text == "unavailable: no JAX"
     assert rows["jit.error"].value is None and "speedup" not in rows
+
+
+def test_a_clips_untrusted_times_are_told_in_the_windows_language_as_a_photos_are():
+    chinese = {
+        "these times cannot be trusted": "这些耗时不可信",
+        "the times of the calls varied widely": "各次调用的耗时差异很大",
+    }
+    photo = comparison(spread=0.9)
+    clip = ClipComparison(
+        clip=ClipInfo(
+            name="a.gif", width=6, height=4, frame_count=4, frames_per_second=10.0, colour=False
+        ),
+        spec=BlurSpec(),
+        start=0,
+        frames=4,
+        runs={"numpy": photo.runs["numpy"]},
+        end_to_end_seconds={"numpy": (0.2, 0.2, 0.2)},
+        conditions=photo.conditions,
+    )
+
+    def translate(text: str) -> str:
+        return chinese.get(text, text)
+
+    for rows in (comparison_figures(photo, "a", 6, 4, translate), clip_figures(clip, translate)):
+        warning = by_key(rows)["warning"]
+        assert warning.figure == "这些耗时不可信" and warning.alarming
+        assert warning.measured.startswith("(各次调用的耗时差异很大")

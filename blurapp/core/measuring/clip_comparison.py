@@ -28,7 +28,6 @@ from blurapp.core.engines.frame_batches import (
     choose_batch_size,
     frame_batches,
 )
-from blurapp.core.engines.jax_engine import JaxUnavailableError
 from blurapp.core.engines.runs import (
     BlurCancelled,
     BlurredFrames,
@@ -40,19 +39,15 @@ from blurapp.core.engines.runs import (
 )
 from blurapp.core.engines.timing import time_engines
 from blurapp.core.measuring.comparison import (
-    TOLERANCE,
     LedByJit,
+    against_reference_dict,
     describe_failure,
+    headline_dict,
     json_key,
+    kernel_dict,
     max_abs_difference,
 )
-from blurapp.core.measuring.contention import (
-    Conditions,
-    Verdict,
-    conditions_of,
-    judge,
-    watch_machine,
-)
+from blurapp.core.measuring.contention import Conditions, conditions_of, watch_machine
 from blurapp.core.media.clip import Clip, ClipError, ClipInfo
 from blurapp.core.spec import BlurSpec
 
@@ -119,27 +114,9 @@ class ClipComparison(LedByJit):
             self.end_to_end_seconds_per_frame(name),
         )
 
-    def agrees(self, name: str) -> bool | None:
-        difference = self.differences.get(name)
-        return None if difference is None else difference <= TOLERANCE
-
     def batch_size(self, name: str) -> int:
         choice = self.batches.get(name)
         return choice.size if choice is not None else 1
-
-    @property
-    def verdict(self) -> Verdict | None:
-        return judge(self.conditions) if self.conditions is not None else None
-
-    @property
-    def noisy(self) -> bool:
-        verdict = self.verdict
-        return verdict is not None and verdict.noisy
-
-    @property
-    def noisy_reason(self) -> str | None:
-        verdict = self.verdict
-        return None if verdict is None else verdict.reason(title=lambda n: self.engine(n).title)
 
 
 def _ratio(numerator: float | None, denominator: float | None) -> float | None:
@@ -275,9 +252,7 @@ def compare_clip(
 
 def _failed(engine: Engine, error: Exception, errors: dict[str, str]) -> None:
     log.warning("the %s engine failed on a clip", engine.title, exc_info=error)
-    errors[engine.name] = (
-        str(error) if isinstance(error, JaxUnavailableError) else describe_failure(engine, error)
-    )
+    errors[engine.name] = describe_failure(engine, error)
 
 
 def _batch_choice(
@@ -438,32 +413,19 @@ def clip_comparison_dict(result: ClipComparison) -> dict:
             "frames_per_second": info.frames_per_second,
             "colour": info.colour,
         },
-        "kernel": {
-            "size": result.spec.size,
-            "sigma": result.spec.sigma,
-            "algorithm": result.spec.algorithm,
-        },
+        "kernel": kernel_dict(result.spec.size, result.spec.sigma, result.spec.algorithm),
         "start": result.start,
         "frames": result.frames,
     }
     for name in [*result.runs, *result.errors]:
         data[json_key(name)] = _engine_dict(result, name)
-    data.update(
-        speedup=result.speedup,
-        speedup_end_to_end=result.end_to_end_speedup,
-        max_abs_diff=result.differences.get(result.jit_engine) if result.jit_engine else None,
-        within_tolerance=result.agrees(result.jit_engine) if result.jit_engine else None,
-        noisy=result.noisy,
-        noisy_reason=result.noisy_reason,
-        clip_problem=result.clip_problem,
-    )
+    data.update(headline_dict(result), clip_problem=result.clip_problem)
     return data
 
 
 def _engine_dict(result: ClipComparison, name: str) -> dict:
     run = result.runs.get(name)
     choice = result.batches.get(name)
-    reference = name == result.reference
     per_frame = result.seconds_per_frame(name)
     end_to_end = result.end_to_end_seconds_per_frame(name)
     return {
@@ -484,9 +446,5 @@ def _engine_dict(result: ClipComparison, name: str) -> dict:
         }
         if choice
         else {},
-        "speedup": None if reference else result.speedup_of(name),
-        "speedup_end_to_end": None if reference else result.end_to_end_speedup_of(name),
-        "max_abs_diff": result.differences.get(name),
-        "within_tolerance": result.agrees(name),
-        "error": result.errors.get(name),
+        **against_reference_dict(result, name),
     }

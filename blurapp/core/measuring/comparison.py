@@ -97,13 +97,23 @@ class _CopyOn:
 
 
 class LedByJit:
-    """A comparison's headline: the speedup of the first engine that ran (or failed) that JAX
-    compiles (JAX-jit, in the tutorial's pair) over the reference. A photo's comparison and a
-    clip's (blurapp.core.measuring.clip_comparison) share it; each says how it times an engine."""
+    """What a photo's comparison and a clip's (blurapp.core.measuring.clip_comparison) share:
+    each engine's run or why it has none, how far its output is from the reference's, the
+    machine while they were timed, and the headline: the speedup of the first engine that ran
+    (or failed) that JAX compiles (JAX-jit, in the tutorial's pair) over the reference. Each
+    says how it times an engine (speedup_of, end_to_end_speedup_of)."""
 
     runs: Mapping[str, EngineRun]
     errors: Mapping[str, str]  # engine → why, in a user's words
     engines: Mapping[str, Engine]
+    reference: str
+    conditions: Conditions | None  # the machine while the engines were timed
+
+    if TYPE_CHECKING:
+        # Read only: a photo's works it out when first asked for, a clip's is a field.
+        @property
+        def differences(self) -> Mapping[str, float]:
+            """engine → max |its output − the reference's|."""
 
     def speedup_of(self, engine: str) -> float | None:
         raise NotImplementedError
@@ -134,6 +144,44 @@ class LedByJit:
     @property
     def end_to_end_speedup(self) -> float | None:
         return self.end_to_end_speedup_of(self.jit_engine) if self.jit_engine else None
+
+    def agrees(self, engine: str) -> bool | None:
+        """Whether `engine`'s output is within TOLERANCE of the reference's (None: unknown)."""
+        diff = self.differences.get(engine)
+        return None if diff is None else diff <= TOLERANCE
+
+    # The jit engine's figures, by the names the window and the JSON have always used.
+    @property
+    def max_abs_diff(self) -> float | None:
+        return self.differences.get(self.jit_engine) if self.jit_engine else None
+
+    @property
+    def within_tolerance(self) -> bool | None:
+        return self.agrees(self.jit_engine) if self.jit_engine else None
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The signs of a busy machine while the engines were timed (None: none were timed)."""
+        return judge(self.conditions) if self.conditions is not None else None
+
+    @property
+    def noisy(self) -> bool:
+        """Whether another program (or anything else) disturbed the timing enough that the
+        figures cannot be trusted."""
+        verdict = self.verdict
+        return verdict is not None and verdict.noisy
+
+    @property
+    def noisy_reason(self) -> str | None:
+        """Why the figures cannot be trusted, in English words; None when they can."""
+        verdict = self.verdict
+        return None if verdict is None else verdict.reason(title=self._title)
+
+    def _title(self, name: str) -> str:
+        try:
+            return self.engine(name).title
+        except UnknownEngineError:
+            return name
 
 
 @dataclass(frozen=True, eq=False)
@@ -226,35 +274,6 @@ class ComparisonResult(LedByJit):
         return None if run is None else bandwidth_gb_s(run.output.nbytes, run.seconds)
 
     @property
-    def verdict(self) -> Verdict | None:
-        """The signs of a busy machine while the engines were timed (None: none were timed)."""
-        return judge(self.conditions) if self.conditions is not None else None
-
-    @property
-    def noisy(self) -> bool:
-        """Whether another program (or anything else) disturbed the timing enough that the
-        figures cannot be trusted."""
-        verdict = self.verdict
-        return verdict is not None and verdict.noisy
-
-    @property
-    def noisy_reason(self) -> str | None:
-        """Why the figures cannot be trusted, in English words; None when they can."""
-        verdict = self.verdict
-        return None if verdict is None else verdict.reason(title=self._title)
-
-    def _title(self, name: str) -> str:
-        try:
-            return self.engine(name).title
-        except UnknownEngineError:
-            return name
-
-    def agrees(self, engine: str) -> bool | None:
-        """Whether `engine`'s output is within TOLERANCE of the reference's (None: unknown)."""
-        diff = self.differences.get(engine)
-        return None if diff is None else diff <= TOLERANCE
-
-    @property
     def reference_run(self) -> EngineRun | None:
         return self.runs.get(self.reference)
 
@@ -265,15 +284,6 @@ class ComparisonResult(LedByJit):
     @property
     def jit_error(self) -> str | None:
         return self.errors.get(self.jit_engine) if self.jit_engine else None
-
-    # The jit engine's figures, by the names the window and the JSON have always used.
-    @property
-    def max_abs_diff(self) -> float | None:
-        return self.differences.get(self.jit_engine) if self.jit_engine else None
-
-    @property
-    def within_tolerance(self) -> bool | None:
-        return self.agrees(self.jit_engine) if self.jit_engine else None
 
 
 def json_key(engine: str) -> str:
@@ -287,7 +297,6 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
     """One engine's figures as plain data, the same shape for every engine: what
     `compare --json` prints under the engine's key and the benchmark keeps per row."""
     run = result.runs.get(name)
-    reference = name == result.reference
     return {
         "seconds": run.seconds if run else None,  # the median steady call
         "seconds_all": list(run.repeat_seconds) if run else None,  # every sample
@@ -305,6 +314,16 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
         "floor_seconds": floor.seconds if (floor := result.floor_of(name)) else None,
         "floor_multiple": result.floor_multiple_of(name),
         "bandwidth_gb_s": result.bandwidth_of(name),
+        **against_reference_dict(result, name),
+    }
+
+
+def against_reference_dict(result: LedByJit, name: str) -> dict:
+    """The end of each engine's object in a comparison's JSON, a photo's or a clip's: its
+    speed-ups over the reference (None for the reference itself), its largest difference from
+    the reference's output, and why it has no run."""
+    reference = name == result.reference
+    return {
         "speedup": None if reference else result.speedup_of(name),
         "speedup_end_to_end": None if reference else result.end_to_end_speedup_of(name),
         "max_abs_diff": result.differences.get(name),
@@ -313,26 +332,34 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
     }
 
 
+def headline_dict(result: LedByJit) -> dict:
+    """The jit engine's figures at the top level of a comparison's JSON, a photo's or a clip's,
+    as `compare --json` has always given them: its speedups (steady, and end to end with the
+    copies), its difference from the reference, and whether the times can be trusted."""
+    return {
+        "speedup": result.speedup,
+        "speedup_end_to_end": result.end_to_end_speedup,
+        "max_abs_diff": result.max_abs_diff,
+        "within_tolerance": result.within_tolerance,
+        "noisy": result.noisy,
+        "noisy_reason": result.noisy_reason,
+    }
+
+
+def kernel_dict(size: int, sigma: float, algorithm: Algorithm) -> dict:
+    """The kernel as a comparison's JSON gives it, a photo's or a clip's."""
+    return {"size": size, "sigma": sigma, "algorithm": algorithm}
+
+
 def comparison_dict(result: ComparisonResult) -> dict:
     """The whole comparison as plain data: the kernel, one object per engine under its JSON
     key (numpy, jax, jax_eager, …), and the jit engine's speedups (steady, and end to end with the
     copies) and difference at the top level, as `compare --json` has always given them."""
-    data: dict = {
-        "kernel": {
-            "size": result.kernel_size,
-            "sigma": result.sigma,
-            "algorithm": result.algorithm,
-        }
-    }
+    data: dict = {"kernel": kernel_dict(result.kernel_size, result.sigma, result.algorithm)}
     for name in [*result.runs, *result.errors]:
         data[json_key(name)] = engine_dict(result, name)
     data.update(
-        speedup=result.speedup,
-        speedup_end_to_end=result.end_to_end_speedup,
-        max_abs_diff=result.max_abs_diff,
-        within_tolerance=result.within_tolerance,
-        noisy=result.noisy,
-        noisy_reason=result.noisy_reason,
+        headline_dict(result),
         floor_seconds=result.floor_seconds,
         floors={
             floor.device: {
@@ -390,7 +417,10 @@ def difference_picture(
 
 
 def describe_failure(engine: Engine, error: Exception) -> str:
-    """Why an engine's run failed, in a user's words: running out of memory is told apart."""
+    """Why an engine's run failed, in a user's words: JAX that cannot start says so itself, and
+    running out of memory is told apart."""
+    if isinstance(error, JaxUnavailableError):
+        return str(error)
     if isinstance(error, MemoryError) or "RESOURCE_EXHAUSTED" in str(error):
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else ""
         return (
@@ -554,7 +584,7 @@ def _first_call(
         raise
     except JaxUnavailableError as failure:
         log.warning("%s", failure, exc_info=True)
-        errors[engine.name] = str(failure)
+        errors[engine.name] = describe_failure(engine, failure)
     except Exception as failure:
         if engine.name == REFERENCE_ENGINE and isinstance(failure, MemoryError):
             raise  # the photo itself does not fit: nothing to compare

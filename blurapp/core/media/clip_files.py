@@ -33,13 +33,15 @@ from blurapp.core.media.photo_checks import (
     check_is_readable_file,
     check_tiff_data,
     damaged,
+    not_an_image,
     os_problem,
+    too_large_to_open,
 )
 from blurapp.core.media.pixels import (
     ASSOCIATED_ALPHA,
     UNASSOCIATED_ALPHA,
     samples_to_float,
-    white_level,
+    white_of,
 )
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
@@ -287,8 +289,7 @@ class TiffStack(Clip):
         if self._palette:
             # Height × width × 3; np.take reads a 1-bit page's booleans as indices 0 and 1.
             values = np.take(_palette_colours(page), values, axis=0)
-        low, high = (0.0, 0.0) if values.dtype.kind in "ub" else _value_range(values)
-        white = self._white if self._white is not None else white_level(values.dtype, low, high)
+        white = self._white if self._white is not None else white_of(values)
         return samples_to_float(
             values,
             white=white,
@@ -341,10 +342,6 @@ def _stack_rate(tiff: Any) -> float:
     return usable_rate(rate)
 
 
-def _value_range(values: np.ndarray) -> tuple[float, float]:
-    return (values.min().item(), values.max().item()) if values.size else (0.0, 0.0)
-
-
 # ---------------------------------------------------------------------------------------------
 # Animated GIF, WebP and PNG
 
@@ -373,19 +370,11 @@ class Animation(Clip):
             raise
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
             self.close()
-            raise ClipError(
-                path,
-                QT_TRANSLATE_NOOP(
-                    "FileProblem", "the image is too large to open safely (over {limit} pixels)"
-                ),
-                # Pillow's warning is an error here, as for photos: its limit is the one.
-                limit=f"{Image.MAX_IMAGE_PIXELS or 0:,}",
-            ) from error
+            # Pillow's warning is an error here, as for photos: its limit is the one.
+            raise too_large_to_open(path, ClipError) from error
         except UnidentifiedImageError as error:
             self.close()
-            raise ClipError(
-                path, QT_TRANSLATE_NOOP("FileProblem", "this is not an image file BlurApp can read")
-            ) from error
+            raise not_an_image(path, ClipError) from error
         except Exception as error:
             self.close()
             raise damaged(path, error, ClipError) from error

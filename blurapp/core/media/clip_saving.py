@@ -19,8 +19,9 @@ from blurapp.core.media.clip_checks import usable_rate
 from blurapp.core.media.photo_checks import available_memory
 from blurapp.core.media.saving import (
     OutputError,
+    cannot_store,
+    check_not_source,
     check_writable,
-    same_file,
     to_8bit,
     to_16bit,
     unknown_format,
@@ -86,14 +87,8 @@ def check_clip_output_path(
         )
     if extension in VIDEO_OUTPUTS:
         video_codec(path, codec)
-    if source is not None and same_file(path, source):
-        raise OutputError(
-            path,
-            QT_TRANSLATE_NOOP(
-                "FileProblem",
-                "this is the clip being blurred; BlurApp never writes over it, choose another name",
-            ),
-        )
+    if source is not None:
+        check_not_source(path, source, what="clip")
     if extension in ANIMATION_OUTPUTS:
         _check_animation_fits(path, info)
 
@@ -306,12 +301,8 @@ def _write_video(
             for packet in stream.encode():
                 container.mux(packet)
     except av.FFmpegError as error:
-        raise OutputError(
-            path,
-            QT_TRANSLATE_NOOP("FileProblem", "{format} cannot store this clip: {reason}"),
-            format=codec,
-            reason=getattr(error, "strerror", None) or error,
-        ) from error
+        reason = getattr(error, "strerror", None) or error
+        raise cannot_store(path, codec, reason, what="clip") from error
 
 
 def encoder_options(codec: str) -> dict[str, str]:
@@ -384,9 +375,4 @@ def _write_animation(
             **options,
         )
     except (OSError, ValueError, KeyError) as error:
-        raise OutputError(
-            path,
-            QT_TRANSLATE_NOOP("FileProblem", "{format} cannot store this clip: {reason}"),
-            format=image_format,
-            reason=error,
-        ) from error
+        raise cannot_store(path, image_format, error, what="clip") from error

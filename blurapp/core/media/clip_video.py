@@ -16,7 +16,7 @@ import numpy as np
 
 from blurapp.core.media.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
 from blurapp.core.media.clip_checks import changed_size, check_frame_size, stopped_at, usable_rate
-from blurapp.core.media.photo import UPRIGHT
+from blurapp.core.media.photo import turn_upright
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.pixels import UNASSOCIATED_ALPHA, samples_to_float
 from blurapp.core.wording import QT_TRANSLATE_NOOP
@@ -189,8 +189,7 @@ class VideoClip(Clip):
                             if levels.ndim == 3
                             else np.dstack((levels, with_alpha[..., 3]))
                         )
-                    # Contiguous, as every other frame is: the engines expect rows in order.
-                    levels = np.ascontiguousarray(UPRIGHT[self._orientation](levels))
+                    levels = turn_upright(levels, self._orientation)
                 if decoded.pts is not None and stream.time_base is not None:
                     shown = float((decoded.pts - (stream.start_time or 0)) * stream.time_base)
             except (ClipError, GeneratorExit):

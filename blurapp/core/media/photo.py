@@ -22,7 +22,9 @@ from blurapp.core.media.photo_checks import (
     check_is_readable_file,
     check_tiff_data,
     damaged,
+    not_an_image,
     os_problem,
+    too_large_to_open,
 )
 from blurapp.core.media.pixels import (
     ASSOCIATED_ALPHA,
@@ -30,7 +32,7 @@ from blurapp.core.media.pixels import (
     UnsupportedPixels,
     luma,
     samples_to_float,
-    white_level,
+    white_of,
 )
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
@@ -184,17 +186,9 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
             reason=error,
         ) from error
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
-        raise PhotoError(
-            path,
-            QT_TRANSLATE_NOOP(
-                "FileProblem", "the image is too large to open safely (over {limit} pixels)"
-            ),
-            limit=f"{Image.MAX_IMAGE_PIXELS:,}",
-        ) from error
+        raise too_large_to_open(path) from error
     except UnidentifiedImageError as error:
-        raise PhotoError(
-            path, QT_TRANSLATE_NOOP("FileProblem", "this is not an image file BlurApp can read")
-        ) from error
+        raise not_an_image(path) from error
     except MemoryError as error:
         raise PhotoError(
             path, QT_TRANSLATE_NOOP("FileProblem", "there is not enough memory to open this image")
@@ -261,8 +255,7 @@ def image_to_gray(image: Image.Image) -> np.ndarray:
     (wide_integers_to_gray), composited over white."""
     if image.mode == "F":
         values = np.asarray(image)
-        white = white_level(values.dtype, *_value_range(values))
-        return samples_to_float(values, white=white, colour=False)
+        return samples_to_float(values, white=white_of(values), colour=False)
     image = _displayable(image)
     return samples_to_float(
         np.asarray(image),
@@ -282,12 +275,6 @@ def image_to_colour(image: Image.Image) -> np.ndarray:
         alpha=UNASSOCIATED_ALPHA if image.mode == "RGBA" else None,
         in_colour=True,
     )
-
-
-def _value_range(values: np.ndarray) -> tuple[float, float]:
-    if not values.size:
-        return 0, 0
-    return values.min().item(), values.max().item()
 
 
 def _sixteen_bit_colour_bands(image: ImageFile.ImageFile) -> str | None:
@@ -393,8 +380,8 @@ def _sixteen_bit_colour(
     gray = None
     if pixels.ndim == 3:
         gray = _sixteen_bits_to_float(values, in_colour=False, premultiplied=premultiplied)
-        gray = _turn_upright(gray, orientation)
-    return _turn_upright(pixels, orientation), gray
+        gray = turn_upright(gray, orientation)
+    return turn_upright(pixels, orientation), gray
 
 
 def _sixteen_bits_to_float(
@@ -403,7 +390,7 @@ def _sixteen_bits_to_float(
     """Bands of 8- or 16-bit values (grey or RGB, then perhaps alpha) as float32 over white."""
     return samples_to_float(
         values,
-        white=white_level(values.dtype, 0, 0),
+        white=white_of(values),
         colour=values.shape[2] >= 3,
         alpha=ASSOCIATED_ALPHA if premultiplied else UNASSOCIATED_ALPHA,
         in_colour=in_colour,
@@ -453,7 +440,9 @@ UPRIGHT = {
 }
 
 
-def _turn_upright(pixels: np.ndarray, orientation: int) -> np.ndarray:
+def turn_upright(pixels: np.ndarray, orientation: int) -> np.ndarray:
+    """`pixels` as stored, turned upright for the EXIF `orientation` (a key of UPRIGHT):
+    a photo decoded without Pillow, a video's frame."""
     # Contiguous, as every other load gives: the engines and Qt expect rows in order.
     return np.ascontiguousarray(UPRIGHT[orientation](pixels))
 
@@ -465,7 +454,7 @@ def wide_integers_to_gray(image: Image.Image) -> tuple[np.ndarray, int]:
     # 32-bit integers: their values decide (see white_level). A PGM's 16-bit samples also
     # arrive as "I", but Pillow has already put them on 0-65535.
     if image.mode == "I" and image.format != "PPM":
-        white = white_level(_stored_integer_type(image), *_value_range(values))
+        white = white_of(values, _stored_integer_type(image))
     # Pillow inverts an 8-bit MinIsWhite TIFF, but hands over wider ones as stored (0 white).
     photometric = getattr(image, "tag_v2", {}).get(_PHOTOMETRIC) if image.format == "TIFF" else None
     gray = samples_to_float(values, white=white, colour=False, inverted=photometric == 0)

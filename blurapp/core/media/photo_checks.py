@@ -8,6 +8,7 @@ import stat
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
 
 from blurapp.core.wording import QT_TRANSLATE_NOOP, FileProblem
 
@@ -123,6 +124,21 @@ def damaged(path: Path, reason: object, kind: type[PhotoError] = PhotoError) -> 
         "FileProblem", "the file is damaged or not a valid image ({reason})"
     )
     return kind(path, template, reason=reason)
+
+
+def too_large_to_open(path: Path, kind: type[PhotoError] = PhotoError) -> PhotoError:
+    """`path` holds an image (a photo, or a clip's frame) over Pillow's limit on pixels, a
+    decompression bomb, as the PhotoError (or `kind`) a user reads."""
+    template = QT_TRANSLATE_NOOP(
+        "FileProblem", "the image is too large to open safely (over {limit} pixels)"
+    )
+    return kind(path, template, limit=f"{Image.MAX_IMAGE_PIXELS or 0:,}")
+
+
+def not_an_image(path: Path, kind: type[PhotoError] = PhotoError) -> PhotoError:
+    """`path` is no image Pillow knows, as the PhotoError (or `kind`) a user reads."""
+    template = QT_TRANSLATE_NOOP("FileProblem", "this is not an image file BlurApp can read")
+    return kind(path, template)
 
 
 def os_problem(path: Path, error: OSError) -> PhotoError:

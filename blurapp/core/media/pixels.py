@@ -70,6 +70,16 @@ def white_level(dtype: np.dtype, low: float, high: float) -> float:
     )
 
 
+def white_of(values: np.ndarray, dtype: np.dtype | None = None) -> float:
+    """white_level for `values` as they were stored (as `dtype`, their own type by default),
+    their range read only for a type whose white depends on it."""
+    dtype = np.dtype(values.dtype if dtype is None else dtype)
+    if dtype in (np.bool_, np.uint8, np.uint16):
+        return white_level(dtype, 0, 0)
+    low, high = (values.min().item(), values.max().item()) if values.size else (0, 0)
+    return white_level(dtype, low, high)
+
+
 def pixel_type_words(dtype: np.dtype) -> str:
     """What samples of `dtype` are, in words: "signed 16-bit integers", "64-bit floats"."""
     dtype = np.dtype(dtype)

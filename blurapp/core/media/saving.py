@@ -15,7 +15,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Literal
 
 import numpy as np
 from PIL import Image, PngImagePlugin
@@ -276,15 +276,28 @@ def check_output_path(
     check_writable(path)
     if image:
         _image_format(path)
-    if source is not None and same_file(path, Path(source)):
-        raise OutputError(
-            path,
-            QT_TRANSLATE_NOOP(
-                "FileProblem",
-                "this is the photo being blurred; BlurApp never writes over it, choose another "
-                "name",
-            ),
-        )
+    if source is not None:
+        check_not_source(path, Path(source))
+
+
+# The refusal to write over what is being blurred, by what it is.
+_BEING_BLURRED = {
+    "photo": QT_TRANSLATE_NOOP(
+        "FileProblem",
+        "this is the photo being blurred; BlurApp never writes over it, choose another name",
+    ),
+    "clip": QT_TRANSLATE_NOOP(
+        "FileProblem",
+        "this is the clip being blurred; BlurApp never writes over it, choose another name",
+    ),
+}
+
+
+def check_not_source(path: Path, source: Path, *, what: Literal["photo", "clip"] = "photo") -> None:
+    """Raise OutputError if `path` is `source`, the photo (or, `what`, the clip) being
+    blurred, through a link or another name: it is never replaced."""
+    if same_file(path, source):
+        raise OutputError(path, _BEING_BLURRED[what])
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -358,13 +371,19 @@ def _is_colour(image: np.ndarray) -> bool:
     raise ValueError(f"an image to save must be H×W or H×W×3 (R, G, B), not {shape}")
 
 
-def _encoder_problem(path: Path, image_format: str, error: Exception) -> OutputError:
-    return OutputError(
-        path,
-        QT_TRANSLATE_NOOP("FileProblem", "{format} cannot store this image: {reason}"),
-        format=image_format,
-        reason=error,
-    )
+# An encoder's refusal, by what it was given to store.
+_CANNOT_STORE = {
+    "image": QT_TRANSLATE_NOOP("FileProblem", "{format} cannot store this image: {reason}"),
+    "clip": QT_TRANSLATE_NOOP("FileProblem", "{format} cannot store this clip: {reason}"),
+}
+
+
+def cannot_store(
+    path: Path, file_format: str, reason: object, *, what: Literal["image", "clip"] = "image"
+) -> OutputError:
+    """The error for `path`, whose encoder (`file_format`: a format, a codec) refused the image
+    (or, `what`, the clip) for `reason`."""
+    return OutputError(path, _CANNOT_STORE[what], format=file_format, reason=reason)
 
 
 def _encode_with_pillow(
@@ -385,7 +404,7 @@ def _encode_with_pillow(
     try:
         picture.save(buffer, format=image_format, **options)
     except (OSError, ValueError, KeyError) as error:
-        raise _encoder_problem(path, image_format, error) from error
+        raise cannot_store(path, image_format, error) from error
     return buffer.getvalue()
 
 
@@ -418,7 +437,7 @@ def _encode_16bit_colour(
         )
         return buffer.getvalue()
     except (OSError, ValueError, KeyError, imagecodecs.PngError) as error:
-        raise _encoder_problem(path, image_format, error) from error
+        raise cannot_store(path, image_format, error) from error
 
 
 def _with_png_text(png: bytes, description: Mapping[str, str]) -> bytes:

@@ -12,11 +12,15 @@ from blurapp.core.measuring.clip_comparison import ClipComparison
 from blurapp.core.report.figures import (
     Figure,
     difference_parts,
+    end_to_end_speedup_figure,
     figure_of_words,
     format_ms,
-    format_speedup,
+    kernel_figure,
+    max_abs_diff_figure,
+    noisy_figure,
+    speedup_figure,
+    unavailable_figure,
 )
-from blurapp.core.spec import describe_kernel
 from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 
 # The names of the rows a clip adds to the photo figures' (blurapp.core.report.figures.ROW_NAMES).
@@ -42,16 +46,19 @@ def clip_figures(result: ClipComparison, translate: Translate = english) -> list
     its batch size (or why it did not run); the speed-ups of JAX-jit, its largest difference
     from the reference engine and its device; then any warning (times disturbed, a clip that
     stopped part way)."""
-    rows = [_clip_row(result, translate), _kernel_row(result, translate)]
+    spec = result.spec
+    rows = [
+        _clip_row(result, translate),
+        kernel_figure(spec.size, spec.sigma, spec.algorithm, translate),
+    ]
     for name in [*result.runs, *result.errors]:
         rows.extend(_engine_rows(result, name, translate))
     jit = result.jit_engine
     if jit is not None and jit in result.runs and result.reference in result.runs:
         rows.extend(_jit_rows(result, jit, translate))
-    noisy = result.noisy_reason if result.noisy else None
+    noisy = noisy_figure(result, translate)
     if noisy is not None:
-        words = translate(QT_TRANSLATE_NOOP("Figures", "these times cannot be trusted"))
-        rows.append(Figure("warning", "warning", None, "", words, f"({noisy})", alarming=True))
+        rows.append(noisy)
     if result.clip_problem is not None:
         stopped = translate(
             QT_TRANSLATE_NOOP("Figures", "timed over the {frames} frames that decoded: {problem}")
@@ -74,22 +81,12 @@ def _clip_row(result: ClipComparison, translate: Translate) -> Figure:
     return Figure("clip", "clip", float(result.frames), "frames", text)
 
 
-def _kernel_row(result: ClipComparison, translate: Translate) -> Figure:
-    spec = result.spec
-    return figure_of_words(
-        "kernel", "kernel", describe_kernel(spec.size, spec.sigma, spec.algorithm, translate)
-    )
-
-
 def _engine_rows(result: ClipComparison, name: str, translate: Translate) -> list[Figure]:
     """`name`'s frames a second with how they were measured, end to end, and its batch size."""
     title = result.engine(name).title
     run = result.runs.get(name)
     if run is None:
-        unavailable = translate(QT_TRANSLATE_NOOP("Figures", "unavailable: {reason}"))
-        return [
-            figure_of_words(f"engine.{name}", title, unavailable.format(reason=result.errors[name]))
-        ]
+        return [unavailable_figure(f"engine.{name}", title, result.errors[name], translate)]
     rate = result.frames_per_second(name)
     per_frame = format_ms(result.seconds_per_frame(name))
     a_frame = translate(QT_TRANSLATE_NOOP("Figures", "{time} a frame")).format(time=per_frame)
@@ -159,32 +156,14 @@ def _jit_rows(result: ClipComparison, jit: str, translate: Translate) -> list[Fi
     speedup = result.speedup
     if speedup is not None:
         alone = translate(QT_TRANSLATE_NOOP("Figures", "(the blur alone)"))
-        rows.append(Figure("speedup", "speedup", speedup, "×", format_speedup(speedup), alone))
+        rows.append(speedup_figure(speedup, alone))
     end_to_end = result.end_to_end_speedup
     if end_to_end is not None:
-        rows.append(
-            Figure(
-                "speedup_end_to_end",
-                "end-to-end speedup",
-                end_to_end,
-                "×",
-                format_speedup(end_to_end),
-            )
-        )
+        rows.append(end_to_end_speedup_figure(end_to_end))
     difference = result.differences.get(jit)
     if difference is not None:
-        figure, measured = difference_parts(difference, translate, result.clip.bit_depth)
-        rows.append(
-            Figure(
-                "max_abs_diff",
-                "max abs diff",
-                difference,
-                "",
-                figure,
-                measured,
-                alarming=not result.agrees(jit),
-            )
-        )
+        parts = difference_parts(difference, translate, result.clip.bit_depth)
+        rows.append(max_abs_diff_figure(difference, parts, alarming=not result.agrees(jit)))
     device = result.runs[jit].device
     if device:
         rows.append(figure_of_words("jit.device", "device", device))

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.engines.runs import CacheLookup, Compilation, EngineRun, PaidFirstCall, Payer
-from blurapp.core.kernel import auto_kernel_size, cuts_gaussian_short, kernel_reach
-from blurapp.core.measuring.comparison import TOLERANCE, ComparisonResult
+from blurapp.core.kernel import Algorithm, auto_kernel_size, cuts_gaussian_short, kernel_reach
+from blurapp.core.measuring.comparison import TOLERANCE, ComparisonResult, LedByJit
 from blurapp.core.spec import describe_kernel
 from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 
@@ -59,6 +59,41 @@ class Figure:
 def figure_of_words(key: str, label: str, text: str, *, alarming: bool = False) -> Figure:
     """A row of words, no number: the figure is the whole text."""
     return Figure(key, label, None, "", text, alarming=alarming)
+
+
+def kernel_figure(
+    size: int, sigma: float, algorithm: Algorithm, translate: Translate = _english
+) -> Figure:
+    """The "kernel" row: its size, sigma and algorithm in words."""
+    return figure_of_words("kernel", "kernel", describe_kernel(size, sigma, algorithm, translate))
+
+
+def unavailable_figure(
+    key: str, label: str, reason: str, translate: Translate = _english
+) -> Figure:
+    """The row of an engine that did not run, saying why."""
+    unavailable = translate(QT_TRANSLATE_NOOP("Figures", "unavailable: {reason}"))
+    return figure_of_words(key, label, unavailable.format(reason=reason))
+
+
+def speedup_figure(speedup: float | None, measured: str = "") -> Figure:
+    """The "speedup" row: the reference's steady time ÷ the jit engine's."""
+    return Figure("speedup", "speedup", speedup, "×", format_speedup(speedup), measured)
+
+
+def end_to_end_speedup_figure(speedup: float | None, measured: str = "") -> Figure:
+    """The "speedup_end_to_end" row: the speed-up with the copies to and from the device."""
+    return Figure(
+        "speedup_end_to_end", "end-to-end speedup", speedup, "×", format_speedup(speedup), measured
+    )
+
+
+def max_abs_diff_figure(
+    difference: float | None, parts: tuple[str, str], *, alarming: bool
+) -> Figure:
+    """The "max_abs_diff" row: the jit engine's largest difference from the reference, in
+    `parts` (difference_parts' number and words)."""
+    return Figure("max_abs_diff", "max abs diff", difference, "", *parts, alarming=alarming)
 
 
 # The names of the rows, as English labels.
@@ -318,8 +353,9 @@ def format_multiple(multiple: float | None) -> str:
     return f"{multiple:,.0f}×" if multiple >= 10 else f"{multiple:.1f}×"
 
 
-def noisy_figure(result: ComparisonResult, translate: Translate = _english) -> Figure | None:
-    """The warning that the times cannot be trusted, and why; None when they can."""
+def noisy_figure(result: LedByJit, translate: Translate = _english) -> Figure | None:
+    """The warning that the times of a photo's or a clip's comparison cannot be trusted, and
+    why; None when they can."""
     verdict = result.verdict
     if verdict is None or not verdict.noisy:
         return None
@@ -414,11 +450,7 @@ def comparison_figures(
     """
     rows = [
         image_figure(image_label, width, height, result.channels, translate, note=image_note),
-        figure_of_words(
-            "kernel",
-            "kernel",
-            describe_kernel(result.kernel_size, result.sigma, result.algorithm, translate),
-        ),
+        kernel_figure(result.kernel_size, result.sigma, result.algorithm, translate),
     ]
     reference = result.runs.get(result.reference)
     jit = result.jit_engine
@@ -435,9 +467,8 @@ def comparison_figures(
         engine = result.engine(name)
         run = result.runs.get(name)
         if run is None:
-            unavailable = translate(QT_TRANSLATE_NOOP("Figures", "unavailable: {reason}"))
             key, label = ("jit.error", "JAX") if name == jit else (f"engine.{name}", engine.title)
-            rows.append(figure_of_words(key, label, unavailable.format(reason=result.errors[name])))
+            rows.append(unavailable_figure(key, label, result.errors[name], translate))
             continue
         difference = difference_parts(result.differences.get(name), translate, bit_depth)
         if result.channels > 1 and name in result.differences:
@@ -461,32 +492,11 @@ def comparison_figures(
             first_call_figure(run, (paid or {}).get(name), translate),
             *([parts] if parts else []),
             Figure("jit.steady", "JAX steady", run.seconds, "s", *_timed(run, translate)),
-            Figure(
-                "speedup",
-                "speedup",
-                speedup,
-                "×",
-                format_speedup(speedup),
-                f"({ratio})",
-            ),
+            speedup_figure(speedup, f"({ratio})"),
             *warning,
-            Figure(
-                "speedup_end_to_end",
-                "end-to-end speedup",
-                end_to_end,
-                "×",
-                format_speedup(end_to_end),
-                f"({with_copies})",
-            ),
+            end_to_end_speedup_figure(end_to_end, f"({with_copies})"),
             figure_of_words("jit.transfers", "transfers", transfers),
-            Figure(
-                "max_abs_diff",
-                "max abs diff",
-                result.differences.get(name),
-                "",
-                *difference,
-                alarming=alarming,
-            ),
+            max_abs_diff_figure(result.differences.get(name), difference, alarming=alarming),
             figure_of_words("jit.device", "device", run.device),
         ]
         warning = []  # said beside the speed-up
