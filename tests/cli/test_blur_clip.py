@@ -229,24 +229,25 @@ def test_a_signal_mid_clip_stops_every_thread_and_leaves_no_file(tmp_path, signu
 
 @pytest.mark.skipif(sys.platform == "win32", reason="file size limits are POSIX's")
 def test_an_encoder_that_cannot_write_mid_clip_is_one_error_line_naming_the_output(tmp_path):
-    import resource
-
     # The output may grow to a quarter of the source: FFmpeg's writes fail partway through the
     # clip (File too large), while frames are still being decoded and blurred on their threads.
     source = video_file(tmp_path / "in.mkv", random_levels(200, (160, 120)))
     limit = source.stat().st_size // 4
 
-    def small_files():
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-
+    # The limit is set inside the child, not by a preexec_fn: forking this process, where
+    # another test may have started JAX's threads, can deadlock.
+    limited = (
+        "import resource, runpy, sys; "
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit})); "
+        "sys.argv[0] = 'blurapp'; runpy.run_module('blurapp', run_name='__main__')"
+    )
     out = tmp_path / "out.mkv"
-    command = [sys.executable, "-m", "blurapp", "blur", source, "-o", out, "--engine", "numpy"]
+    command = [sys.executable, "-c", limited, "blur", source, "-o", out, "--engine", "numpy"]
     run = subprocess.run(
         list(map(str, command)),
         capture_output=True,
         text=True,
         timeout=300,  # ended, not hung, with its threads
-        preexec_fn=small_files,
     )
     assert run.returncode == 1, run.stderr
     assert run.stderr.strip().splitlines() == [
