@@ -108,15 +108,15 @@ def run_window(
         _report_uncaught_errors(window)
         window.closed_while_busy.connect(lambda: _exit_now())
         if exit_when_shown:
-            # Say when the window is up, the event loop running (and whether JAX was needed
-            # for that), then leave, before the photo's load begins: a script's check that the
-            # window starts, and the start-up `blurapp bench` times.
+            # Say when the window is on screen, painted (and whether JAX was needed for that),
+            # then leave, before the photo's load begins: a script's check that the window
+            # starts, and the start-up `blurapp bench` times.
             def report() -> None:
                 print(f"shown jax_imported={'jax' in sys.modules}", flush=True)
                 window.close()
                 app.quit()
 
-            QTimer.singleShot(0, window, report)
+            window.after_first_paint(report)
         open_window(window, image)
         return app.exec()
     # A screenshot shows the defaults at a fixed size and leaves the user's settings alone.
@@ -177,15 +177,15 @@ def _report_uncaught_errors(window: MainWindow) -> None:
 
 
 def open_window(window: MainWindow, image: Path | None) -> MainWindow:
-    """Show `window` and, once the event loop runs (the window on screen first), start loading
-    `image`, or the bundled sample photo when None."""
+    """Show `window` and, once it has been painted, start loading `image`, or the bundled
+    sample photo when None."""
 
     def start_loading() -> None:
         if window.isVisible():  # not closed before the event loop came to it
             window.open_photo(image if image is not None else sample_photo_path())
 
     window.show()
-    QTimer.singleShot(0, window, start_loading)
+    window.after_first_paint(start_loading)
     return window
 
 

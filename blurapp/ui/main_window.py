@@ -82,6 +82,8 @@ __all__ = ["APP_NAME", "DESKTOP_ID", "ICON_SIZES", "AboutDialog", "MainWindow", 
 log = logging.getLogger(__name__)
 
 CLOSE_WAIT_MS = 1500  # closing must finish within 2 s
+# How long a shown window waits for its first paint before starting its work without it.
+FIRST_PAINT_WAIT_MS = 1000
 
 
 class MainWindow(QMainWindow):
@@ -162,6 +164,8 @@ class MainWindow(QMainWindow):
         self._on_model_engines()
 
         self._warmed_up = False
+        # What waits for the window's first paint (after_first_paint); None once painted.
+        self._waiting_for_paint: list[Callable[[], None]] | None = []
         # The blur by blocks of an image too large to open, if any.
         self.tiled_blur: TiledBlurDialog | None = None
         self.run_progress = RunProgress(
@@ -354,9 +358,32 @@ class MainWindow(QMainWindow):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if not self._warmed_up:
-            # After the window is up: importing JAX takes a second, and not on this thread.
+            # After the window is on screen: importing JAX takes a second, and not on this
+            # thread; the runner's first job imports superqt on this one.
             self._warmed_up = True
-            QTimer.singleShot(0, self.controller.warm_up)
+            self.after_first_paint(self.controller.warm_up)
+            # A window shown but never painted (started minimised) starts its work all the same.
+            QTimer.singleShot(FIRST_PAINT_WAIT_MS, self, self._first_painted)
+
+    def after_first_paint(self, callback: Callable[[], None]) -> None:
+        """Call `callback` from the event loop once the window has been painted for the first
+        time (at once if it has been): work the first paint does not need (a job's start,
+        imports) then never holds it back."""
+        if self._waiting_for_paint is None:
+            QTimer.singleShot(0, self, callback)
+        else:
+            self._waiting_for_paint.append(callback)
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if self._waiting_for_paint is not None:
+            # From the event loop: after this paint reaches the screen with its children's.
+            QTimer.singleShot(0, self, self._first_painted)
+
+    def _first_painted(self) -> None:
+        waiting, self._waiting_for_paint = self._waiting_for_paint, None
+        for callback in waiting or ():
+            QTimer.singleShot(0, self, callback)
 
     def open_photo(self, path: str | Path) -> None:
         """Open `path` on the runner, a photo or a clip; it is shown once it has opened."""

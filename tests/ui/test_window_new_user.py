@@ -508,3 +508,47 @@ def test_the_window_is_on_screen_before_superqt_is_imported_and_the_photo_loads(
     )
     assert run_.returncode == 0, run_.stderr
     assert run_.stdout.split() == ["True", "False", "True", "True"], run_.stdout
+
+
+@pytest.mark.slow
+def test_the_window_is_painted_before_superqt_and_jax_are_imported():
+    # On a screen, the window's first paint comes when the system exposes it, after the event
+    # loop has run what was queued at show: the first jobs' start, which imported superqt
+    # (all its widgets, 0.1-0.3 s) on this thread, held the paint back. The work waits for
+    # the paint now, and still comes: the photo opens, JAX starts.
+    script = textwrap.dedent(
+        """
+        import sys
+        from PySide6.QtCore import QEvent, QObject, QTimer
+        from PySide6.QtWidgets import QApplication
+        app = QApplication([])
+        from blurapp.ui.app import open_window
+        from blurapp.ui.main_window import MainWindow
+        window = MainWindow()
+        seen = {}
+        class FirstPaint(QObject):
+            def eventFilter(self, watched, event):
+                if event.type() == QEvent.Type.Paint and "painted" not in seen:
+                    seen["painted"] = sorted(
+                        name for name in ("superqt", "jax") if name in sys.modules
+                    )
+                return False
+        first_paint = FirstPaint()
+        window.installEventFilter(first_paint)
+        open_window(window, None)
+        window.photo_shown.connect(lambda *_: app.quit())
+        QTimer.singleShot(60_000, app.quit)
+        app.exec()
+        print(seen.get("painted"), window.photo is not None, "superqt" in sys.modules)
+        sys.stdout.flush()
+        import os
+        os._exit(0)  # a job may still run (JAX starting): no teardown to wait for
+        """
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    run_ = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert run_.returncode == 0, run_.stderr
+    painted_with, photo_opened, superqt_after = run_.stdout.rsplit(maxsplit=2)
+    assert painted_with == "[]" and photo_opened == "True" and superqt_after == "True", run_.stdout
