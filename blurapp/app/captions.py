@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from blurapp.app.first_calls import program_of
 from blurapp.app.recompiles import Changed, ProgramGot, Reason
@@ -41,7 +41,7 @@ Translate = Callable[[str, str], str]  # (context, text) → text in the user's 
 
 def _size_words(size: object) -> str:
     """(width, height) as '600 × 400'."""
-    width, height = size  # type: ignore[misc]
+    width, height = cast("tuple[int, int]", size)
     return f"{width:,} × {height:,}"
 
 

@@ -151,15 +151,15 @@ def codec_floor(source: Path, scratch: Path, info: ClipInfo, codec: str) -> dict
     source_format, pixel_format = video_pixel_formats(codec, info)
     start = time.perf_counter()
     with av.open(str(scratch), mode="w") as container:
-        stream = container.add_stream(codec, rate=round(CLIP_RATE))
-        stream.width, stream.height = info.width, info.height
-        stream.pix_fmt = pixel_format
-        stream.options = encoder_options(codec)
+        output: Any = container.add_stream(codec, rate=round(CLIP_RATE))
+        output.width, output.height = info.width, info.height
+        output.pix_fmt = pixel_format
+        output.options = encoder_options(codec)
         for index in range(decoded):
             picture = av.VideoFrame.from_ndarray(kept[index % len(kept)], format=source_format)
-            for packet in stream.encode(picture):
+            for packet in output.encode(picture):
                 container.mux(packet)
-        for packet in stream.encode():
+        for packet in output.encode():
             container.mux(packet)
     encoding = time.perf_counter() - start
     scratch.unlink()
