@@ -611,27 +611,32 @@
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="454"/>
+        <location filename="../core/report/figures.py" line="457"/>
+        <source>round by round, middle half {range}</source>
+        <translation>逐轮计算，中间一半在 {range}</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="461"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="457"/>
+        <location filename="../core/report/figures.py" line="464"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="508"/>
+        <location filename="../core/report/figures.py" line="515"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="510"/>
+        <location filename="../core/report/figures.py" line="517"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="514"/>
+        <location filename="../core/report/figures.py" line="521"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>

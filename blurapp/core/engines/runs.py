@@ -159,6 +159,9 @@ class EngineRun:
     calls_cpu_seconds: float = 0.0
     # The first call taken apart (FirstCall.parts), when it got its program.
     first_call_parts: FirstCallParts | None = None
+    # The timing round (blurapp.core.engines.timing) of each of `repeat_seconds`, so engines
+    # timed side by side can be divided round by round; empty when rounds were not kept.
+    sample_rounds: tuple[int, ...] = ()
 
     @property
     def seconds(self) -> float:
@@ -185,6 +188,16 @@ class EngineRun:
             return times[0], times[0]
         first, _, third = statistics.quantiles(times, n=4, method="inclusive")
         return first, third
+
+    @property
+    def round_seconds(self) -> dict[int, float]:
+        """Each timing round's median sample, by round (empty when rounds were not kept)."""
+        if len(self.sample_rounds) != len(self.repeat_seconds):
+            return {}
+        by_round: dict[int, list[float]] = {}
+        for round_number, seconds in zip(self.sample_rounds, self.repeat_seconds, strict=True):
+            by_round.setdefault(round_number, []).append(seconds)
+        return {number: statistics.median(times) for number, times in by_round.items()}
 
     @property
     def spread(self) -> float | None:
