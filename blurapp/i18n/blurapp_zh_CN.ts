@@ -429,6 +429,11 @@
         <translation>在规模扫描中从编译缓存加载</translation>
     </message>
     <message>
+        <location filename="../core/report/figures.py" line="457"/>
+        <source>median of {count} rounds, middle half {range}</source>
+        <translation>{count} 轮的中位数，中间一半在 {range}</translation>
+    </message>
+    <message>
         <location filename="../core/report/chart_bars.py" line="56"/>
         <source>JAX first call (live preview)</source>
         <translation>JAX 首次调用（实时预览）</translation>
@@ -611,32 +616,27 @@
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="457"/>
-        <source>round by round, middle half {range}</source>
-        <translation>逐轮计算，中间一半在 {range}</translation>
-    </message>
-    <message>
-        <location filename="../core/report/figures.py" line="461"/>
+        <location filename="../core/report/figures.py" line="464"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="464"/>
+        <location filename="../core/report/figures.py" line="467"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="515"/>
+        <location filename="../core/report/figures.py" line="518"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="517"/>
+        <location filename="../core/report/figures.py" line="520"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="521"/>
+        <location filename="../core/report/figures.py" line="524"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>

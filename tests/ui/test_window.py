@@ -168,7 +168,7 @@ def test_run_shows_both_results_with_their_figures(make_window, qtbot):
     )
     # With how far it moved round by round, once there were rounds enough to say.
     assert re.search(
-        r"\(NumPy ÷ JAX steady(; round by round, middle half [\d.,]+–[\d.,]+×)?\)$",
+        r"\(NumPy ÷ JAX steady(; median of \d+ rounds, middle half [\d.,]+–[\d.,]+×)?\)$",
         figures.value("speedup"),
     )
     assert figures.value("jit.transfers").startswith("to device ")

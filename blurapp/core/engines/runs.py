@@ -189,13 +189,16 @@ class EngineRun:
         first, _, third = statistics.quantiles(times, n=4, method="inclusive")
         return first, third
 
-    @property
-    def round_seconds(self) -> dict[int, float]:
-        """Each timing round's median sample, by round (empty when rounds were not kept)."""
-        if len(self.sample_rounds) != len(self.repeat_seconds):
+    def round_seconds(self, *, end_to_end: bool = False) -> dict[int, float]:
+        """Each timing round's median sample, by round (empty when rounds were not kept);
+        `end_to_end`: with the copies to and from the device, for an engine that makes them."""
+        samples = self.repeat_seconds
+        if end_to_end and self.end_to_end_repeat_seconds:
+            samples = self.end_to_end_repeat_seconds
+        if not samples or len(self.sample_rounds) != len(samples):
             return {}
         by_round: dict[int, list[float]] = {}
-        for round_number, seconds in zip(self.sample_rounds, self.repeat_seconds, strict=True):
+        for round_number, seconds in zip(self.sample_rounds, samples, strict=True):
             by_round.setdefault(round_number, []).append(seconds)
         return {number: statistics.median(times) for number, times in by_round.items()}
 

@@ -44,8 +44,8 @@ log = logging.getLogger(__name__)
 
 # Engines sum the same float32 products in different orders; they must agree this closely.
 TOLERANCE = 1e-5
-# A speed-up's spread is told once the two engines shared this many timing rounds: fewer
-# (a large photo's slow NumPy is timed once or twice) say too little of how it moves.
+# A speed-up is taken round by round, and its spread told, once the two engines shared this
+# many timing rounds: fewer (a large photo's slow NumPy is timed once or twice) say too little.
 MIN_SPREAD_ROUNDS = 3
 # What `compare` reports progress for while it times the engines' steady calls, in place of
 # an engine's name.
@@ -185,19 +185,30 @@ class ComparisonResult(LedByJit):
         return 1
 
     def speedup_of(self, engine: str) -> float | None:
-        """The reference engine's median steady seconds ÷ `engine`'s."""
+        """How many times quicker `engine`'s steady call is than the reference's: the median of
+        the round-by-round speed-ups (round_speedups_of) over MIN_SPREAD_ROUNDS rounds or more,
+        else the reference's median steady seconds ÷ `engine`'s.
+
+        Round by round, because the rounds interleave the engines so that a busy moment falls
+        on both alike: divided in the round it fell in, it cancels, where two medians taken
+        apart keep it, and launches' figures land further apart (docs/timing.md)."""
+        paired = self.round_speedups_of(engine)
+        if len(paired) >= MIN_SPREAD_ROUNDS:
+            return statistics.median(paired)
         reference, run = self.runs.get(self.reference), self.runs.get(engine)
         if reference is None or run is None or run.seconds <= 0:
             return None
         return reference.seconds / run.seconds
 
-    def round_speedups_of(self, engine: str) -> list[float]:
+    def round_speedups_of(self, engine: str, *, end_to_end: bool = False) -> list[float]:
         """The speed-up round by round: in each timing round that both timed, the reference's
-        median sample ÷ `engine`'s, in the order of the rounds (empty: rounds not kept)."""
+        median sample ÷ `engine`'s, in the order of the rounds (empty: rounds not kept).
+        `end_to_end`: with each engine's copies to and from its device."""
         reference, run = self.runs.get(self.reference), self.runs.get(engine)
         if reference is None or run is None:
             return []
-        theirs, ours = reference.round_seconds, run.round_seconds
+        theirs = reference.round_seconds(end_to_end=end_to_end)
+        ours = run.round_seconds(end_to_end=end_to_end)
         return [theirs[r] / ours[r] for r in sorted(theirs.keys() & ours.keys()) if ours[r] > 0]
 
     def speedup_spread_of(self, engine: str) -> tuple[float, float] | None:
@@ -220,6 +231,9 @@ class ComparisonResult(LedByJit):
     def end_to_end_speedup_of(self, engine: str) -> float | None:
         """As speedup_of, with each engine's copies to and from its device counted: what a
         caller holding the photo in memory gains."""
+        paired = self.round_speedups_of(engine, end_to_end=True)
+        if len(paired) >= MIN_SPREAD_ROUNDS:
+            return statistics.median(paired)
         reference, run = self.runs.get(self.reference), self.runs.get(engine)
         if reference is None or run is None or run.end_to_end_seconds <= 0:
             return None
