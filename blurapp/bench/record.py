@@ -118,6 +118,7 @@ def _engine_rows(results: list[dict], engines: Sequence[Engine]) -> list[dict]:
                 )
             )
             if engine.name != reference.name and figures.get("speedup") is not None:
+                spread = figures.get("speedup_spread")
                 rows.append(
                     _row(
                         "engines",
@@ -125,7 +126,11 @@ def _engine_rows(results: list[dict], engines: Sequence[Engine]) -> list[dict]:
                         engine.title,
                         _value(figures["speedup"]),
                         "×",
-                        f"{reference.title}'s median ÷ this engine's",
+                        f"{reference.title} ÷ this engine in each round, the median; "
+                        "range: the middle half"
+                        if spread is not None
+                        else f"{reference.title}'s median ÷ this engine's",
+                        (_value(spread[0]), _value(spread[1])) if spread is not None else None,
                     )
                 )
         if result.get("floor_seconds") is not None:

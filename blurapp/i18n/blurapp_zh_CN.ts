@@ -309,124 +309,129 @@
 <context>
     <name>Figures</name>
     <message>
-        <location filename="../core/report/figures.py" line="66"/>
+        <location filename="../core/report/figures.py" line="101"/>
         <source>image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="67"/>
+        <location filename="../core/report/figures.py" line="102"/>
         <source>kernel</source>
         <translation>卷积核</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="68"/>
+        <location filename="../core/report/figures.py" line="103"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="69"/>
+        <location filename="../core/report/figures.py" line="104"/>
         <source>JAX first call</source>
         <translation>JAX 首次调用</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="70"/>
+        <location filename="../core/report/figures.py" line="105"/>
         <source>first call parts</source>
         <translation>首次调用的组成</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="71"/>
+        <location filename="../core/report/figures.py" line="106"/>
         <source>JAX steady</source>
         <translation>JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="72"/>
+        <location filename="../core/report/figures.py" line="107"/>
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="73"/>
+        <location filename="../core/report/figures.py" line="108"/>
         <source>end-to-end speedup</source>
         <translation>端到端加速比</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="74"/>
+        <location filename="../core/report/figures.py" line="109"/>
         <source>transfers</source>
         <translation>数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="75"/>
+        <location filename="../core/report/figures.py" line="110"/>
         <source>max abs diff</source>
         <translation>最大绝对误差</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="76"/>
+        <location filename="../core/report/figures.py" line="111"/>
         <source>device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="77"/>
+        <location filename="../core/report/figures.py" line="112"/>
         <source>JAX</source>
         <translation>JAX</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="78"/>
+        <location filename="../core/report/figures.py" line="113"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="79"/>
+        <location filename="../core/report/figures.py" line="114"/>
         <source>copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="80"/>
+        <location filename="../core/report/figures.py" line="115"/>
         <source>vs copy</source>
         <translation>相对复制</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="115"/>
+        <location filename="../core/report/figures.py" line="150"/>
         <source>includes compilation</source>
         <translation>含编译时间</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="116"/>
+        <location filename="../core/report/figures.py" line="151"/>
         <source>program loaded from the compilation cache</source>
         <translation>程序取自编译缓存</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="119"/>
+        <location filename="../core/report/figures.py" line="154"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="125"/>
+        <location filename="../core/report/figures.py" line="160"/>
         <source>compiled during the live preview</source>
         <translation>在实时预览中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="128"/>
+        <location filename="../core/report/figures.py" line="163"/>
         <source>compiled during an earlier Run</source>
         <translation>在先前的运行中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="131"/>
+        <location filename="../core/report/figures.py" line="166"/>
         <source>compiled during the sweep</source>
         <translation>在规模扫描中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="132"/>
+        <location filename="../core/report/figures.py" line="167"/>
         <source>loaded from the compilation cache during the live preview</source>
         <translation>在实时预览中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="135"/>
+        <location filename="../core/report/figures.py" line="170"/>
         <source>loaded from the compilation cache during an earlier Run</source>
         <translation>在先前的运行中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="138"/>
+        <location filename="../core/report/figures.py" line="173"/>
         <source>loaded from the compilation cache during the sweep</source>
         <translation>在规模扫描中从编译缓存加载</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="488"/>
+        <source>median of {count} rounds, middle half {range}</source>
+        <translation>{count} 轮的中位数，中间一半在 {range}</translation>
     </message>
     <message>
         <location filename="../core/report/chart_bars.py" line="56"/>
@@ -449,37 +454,37 @@
         <translation>JAX 首次调用（此前已编译）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="161"/>
+        <location filename="../core/report/figures.py" line="196"/>
         <source>this Run&apos;s first call {own}</source>
         <translation>本次运行的首次调用 {own}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="168"/>
+        <location filename="../core/report/figures.py" line="203"/>
         <source>cache hit</source>
         <translation>缓存命中</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="169"/>
+        <location filename="../core/report/figures.py" line="204"/>
         <source>cache miss</source>
         <translation>缓存未命中</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="170"/>
+        <location filename="../core/report/figures.py" line="205"/>
         <source>cache off</source>
         <translation>未用缓存</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="182"/>
+        <location filename="../core/report/figures.py" line="217"/>
         <source>= trace {tracing} + lower {lowering} + compile {compiling} ({cache}) + run {run} + other {other}; copies to and from the device {copies} besides</source>
         <translation>= 追踪 {tracing} + 降级 {lowering} + 编译 {compiling}（{cache}）+ 运行 {run} + 其他 {other}；另有与设备之间的数据传输 {copies}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="295"/>
+        <location filename="../core/report/figures.py" line="330"/>
         <source>({levels} of {count} levels), within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="297"/>
+        <location filename="../core/report/figures.py" line="332"/>
         <source>({levels} of {count} levels), NOT within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
@@ -494,150 +499,148 @@
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="213"/>
+        <location filename="../core/report/figures.py" line="248"/>
         <source>the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ</source>
         <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="256"/>
+        <location filename="../core/report/figures.py" line="291"/>
         <source>median of {count} samples of {number} calls, middle half {low}–{high}</source>
         <translation>{count} 个样本（每个为连续 {number} 次调用的平均）的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="262"/>
+        <location filename="../core/report/figures.py" line="297"/>
         <source>median of {count}, middle half {low}–{high}</source>
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="24"/>
+        <location filename="../core/report/clip_figures.py" line="28"/>
         <source>clip</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="25"/>
+        <location filename="../core/report/clip_figures.py" line="29"/>
         <source>end to end</source>
         <translation>端到端</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="26"/>
+        <location filename="../core/report/clip_figures.py" line="30"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="53"/>
-        <location filename="../core/report/figures.py" line="326"/>
+        <location filename="../core/report/figures.py" line="362"/>
         <source>these times cannot be trusted</source>
         <translation>这些耗时不可信</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="57"/>
+        <location filename="../core/report/clip_figures.py" line="64"/>
         <source>timed over the {frames} frames that decoded: {problem}</source>
         <translation>仅对已解码的 {frames} 帧计时：{problem}</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="68"/>
+        <location filename="../core/report/clip_figures.py" line="75"/>
         <source>grey</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="71"/>
+        <location filename="../core/report/clip_figures.py" line="78"/>
         <source>{frames} frames from frame {start}, {rate} frames/s</source>
         <translation>从第 {start} 帧起共 {frames} 帧，{rate} 帧/秒</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="95"/>
+        <location filename="../core/report/clip_figures.py" line="92"/>
         <source>{time} a frame</source>
         <translation>每帧 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="99"/>
+        <location filename="../core/report/clip_figures.py" line="96"/>
         <source>median of {count} passes, middle half {low}–{high}</source>
         <translation>{count} 遍的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="121"/>
+        <location filename="../core/report/clip_figures.py" line="118"/>
         <source>({time} a frame, reading the clip and copies counted)</source>
         <translation>（每帧 {time}，含读取片段与数据复制）</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="141"/>
+        <location filename="../core/report/clip_figures.py" line="138"/>
         <source>one frame a call</source>
         <translation>每次调用一帧</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="143"/>
+        <location filename="../core/report/clip_figures.py" line="140"/>
         <source>{size} frames a call</source>
         <translation>每次调用 {size} 帧</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="150"/>
+        <location filename="../core/report/clip_figures.py" line="147"/>
         <source>(tried {sizes} frames/s)</source>
         <translation>（已试：{sizes} 帧/秒）</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="161"/>
+        <location filename="../core/report/clip_figures.py" line="158"/>
         <source>(the blur alone)</source>
         <translation>（仅模糊本身）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="336"/>
+        <location filename="../core/report/figures.py" line="372"/>
         <source>{time} on {device}, {bandwidth}</source>
         <translation>{device} 上 {time}，{bandwidth}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="346"/>
+        <location filename="../core/report/figures.py" line="382"/>
         <source>the image read once and written once: the least any blur can take</source>
         <translation>图像读一次、写一次：任何模糊都至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="358"/>
+        <location filename="../core/report/figures.py" line="394"/>
         <source>{engines}: the time of one copy of the image</source>
         <translation>{engines}：以复制一次图像的耗时为单位</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="66"/>
-        <location filename="../core/report/figures.py" line="386"/>
+        <location filename="../core/report/clip_figures.py" line="73"/>
+        <location filename="../core/report/figures.py" line="422"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="444"/>
+        <location filename="../core/report/figures.py" line="475"/>
         <source>(the largest over the {channels} channels)</source>
         <translation>（{channels} 个通道中的最大值）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="452"/>
+        <location filename="../core/report/figures.py" line="483"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="454"/>
+        <location filename="../core/report/figures.py" line="495"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="457"/>
+        <location filename="../core/report/figures.py" line="498"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="508"/>
+        <location filename="../core/report/figures.py" line="528"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="510"/>
+        <location filename="../core/report/figures.py" line="530"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="514"/>
+        <location filename="../core/report/figures.py" line="534"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="89"/>
-        <location filename="../core/report/figures.py" line="438"/>
+        <location filename="../core/report/figures.py" line="75"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
     </message>
@@ -672,32 +675,32 @@
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="385"/>
+        <location filename="../core/measuring/sweep.py" line="413"/>
         <source>not within the sizes measured</source>
         <translation>在所测尺寸内没有</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="387"/>
+        <location filename="../core/measuring/sweep.py" line="415"/>
         <source>from the smallest size measured</source>
         <translation>从所测最小尺寸起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="388"/>
+        <location filename="../core/measuring/sweep.py" line="416"/>
         <source>from {size}</source>
         <translation>从 {size} 起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="401"/>
+        <location filename="../core/measuring/sweep.py" line="429"/>
         <source>{engine} faster than {reference}: steady {steady}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="403"/>
+        <location filename="../core/measuring/sweep.py" line="431"/>
         <source>{engine} faster than {reference}: steady {steady}, end to end {end_to_end}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="423"/>
+        <location filename="../app/captions.py" line="424"/>
         <source>programs this session</source>
         <translation>本次会话的程序</translation>
     </message>
@@ -729,90 +732,88 @@
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="183"/>
+        <location filename="../core/media/photo.py" line="185"/>
         <location filename="../scale/tiled_read.py" line="249"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="189"/>
-        <location filename="../core/media/clip_files.py" line="378"/>
+        <location filename="../core/media/photo_checks.py" line="132"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="196"/>
-        <location filename="../core/media/clip_files.py" line="387"/>
+        <location filename="../core/media/photo_checks.py" line="140"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="200"/>
+        <location filename="../core/media/photo.py" line="194"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="122"/>
+        <location filename="../core/media/photo_checks.py" line="123"/>
         <source>the file is damaged or not a valid image ({reason})</source>
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="208"/>
+        <location filename="../core/media/photo.py" line="202"/>
         <location filename="../core/media/clip_checks.py" line="34"/>
         <location filename="../scale/tiled_read.py" line="243"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="48"/>
+        <location filename="../core/media/photo_checks.py" line="49"/>
         <source>the image is {width} × {height} pixels ({megapixels} MP); blurring it needs about {needed} GB of memory, but only {available} GB is available</source>
         <translation>图像为 {width} × {height} 像素（{megapixels} 百万像素）；模糊它约需 {needed} GB 内存，但只有 {available} GB 可用</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="68"/>
+        <location filename="../core/media/photo_checks.py" line="69"/>
         <source>this is a folder, not an image file</source>
         <translation>这是文件夹，不是图像文件</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="72"/>
+        <location filename="../core/media/photo_checks.py" line="73"/>
         <location filename="../scale/zarr_store.py" line="139"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="74"/>
+        <location filename="../core/media/photo_checks.py" line="75"/>
         <location filename="../scale/batch_plan.py" line="169"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="148"/>
+        <location filename="../core/media/photo.py" line="150"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="90"/>
+        <location filename="../core/media/photo_checks.py" line="91"/>
         <source>the file cannot hold the image its header declares (it gives {counts} byte counts for {pieces} strips or tiles)</source>
         <translation>文件装不下其文件头声明的图像（{pieces} 个条带或图块只给出 {counts} 个字节数）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="102"/>
+        <location filename="../core/media/photo_checks.py" line="103"/>
         <source>the file cannot hold the image its header declares ({empty} of its {pieces} strips or tiles hold no bytes)</source>
         <translation>文件装不下其文件头声明的图像（{pieces} 个条带或图块中有 {empty} 个没有任何字节）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="113"/>
-        <location filename="../core/media/photo_checks.py" line="132"/>
+        <location filename="../core/media/photo_checks.py" line="114"/>
+        <location filename="../core/media/photo_checks.py" line="148"/>
         <source>the file is truncated (it ends before the image does)</source>
         <translation>文件不完整（在图像结束之前就结束了）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="137"/>
+        <location filename="../core/media/photo_checks.py" line="153"/>
         <source>permission denied</source>
         <translation>权限不足</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="138"/>
+        <location filename="../core/media/photo_checks.py" line="154"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
@@ -837,12 +838,12 @@
         <translation>文件名对文件系统来说太长；请选择更短的名称</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="282"/>
+        <location filename="../core/media/saving.py" line="285"/>
         <source>this is the photo being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的照片；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="302"/>
+        <location filename="../core/media/saving.py" line="315"/>
         <source>unknown output format {extension}; use {accepted}</source>
         <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
     </message>
@@ -858,7 +859,7 @@
         <translation>无法写入文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="364"/>
+        <location filename="../core/media/saving.py" line="376"/>
         <source>{format} cannot store this image: {reason}</source>
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
@@ -903,48 +904,47 @@
         <translation>它的每个分块（{segment}）为 {width} × {height} 像素，须整块解码：本机 {threads} 个线程各解码一块约需 {needed} GB，而可用内存只有 {available} GB</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="81"/>
+        <location filename="../core/media/clip_saving.py" line="82"/>
         <source>a codec can be chosen for video only ({videos}), not {extension}</source>
         <translation>只有视频（{videos}）可以选择编码器，{extension} 不行</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="92"/>
+        <location filename="../core/media/saving.py" line="289"/>
         <source>this is the clip being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的片段；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="115"/>
+        <location filename="../core/media/clip_saving.py" line="110"/>
         <source>this FFmpeg has no video encoder named {codec} (it is PyAV {version}&apos;s)</source>
         <translation>此 FFmpeg 没有名为 {codec} 的视频编码器（它随 PyAV {version} 提供）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="149"/>
+        <location filename="../core/media/clip_saving.py" line="144"/>
         <source>{format} keeps every frame in memory until it is written: {frames} frames need about {needed} GB and {available} GB is available; write a video (.mp4, .mkv) instead</source>
         <translation>{format} 在写入前会把每一帧都保存在内存中：{frames} 帧约需 {needed} GB，而只有 {available} GB 可用；请改为写入视频（.mp4、.mkv）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="193"/>
+        <location filename="../core/media/clip_saving.py" line="188"/>
         <source>frame {frame} is an array of {shape}, not of the clip&apos;s {expected} (height × width × colours)</source>
         <translation>第 {frame} 帧是 {shape} 的数组，而不是片段的 {expected}（高 × 宽 × 颜色）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="213"/>
+        <location filename="../core/media/clip_saving.py" line="208"/>
         <source>only {written} of the {count} frames of {source} were blurred; nothing was written</source>
         <translation>{source} 的 {count} 帧中只模糊了 {written} 帧；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="226"/>
+        <location filename="../core/media/clip_saving.py" line="221"/>
         <source>{stored} of the {written} frames blurred were stored; nothing was written</source>
         <translation>已模糊的 {written} 帧中只保存了 {stored} 帧；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="308"/>
-        <location filename="../core/media/clip_saving.py" line="374"/>
+        <location filename="../core/media/saving.py" line="377"/>
         <source>{format} cannot store this clip: {reason}</source>
         <translation>{format} 无法保存此片段：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="358"/>
+        <location filename="../core/media/clip_saving.py" line="364"/>
         <source>the clip has no frames</source>
         <translation>片段没有任何帧</translation>
     </message>
@@ -969,7 +969,7 @@
         <translation>片段已关闭</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="109"/>
+        <location filename="../core/media/clip_files.py" line="111"/>
         <source>this is not a clip BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的片段</translation>
     </message>
@@ -984,12 +984,12 @@
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="181"/>
+        <location filename="../core/media/clip_files.py" line="183"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="229"/>
+        <location filename="../core/media/clip_files.py" line="231"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
@@ -1204,7 +1204,7 @@
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="176"/>
+        <location filename="../ui/main_window.py" line="180"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
@@ -1224,14 +1224,14 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="376"/>
-        <location filename="../ui/main_window.py" line="386"/>
+        <location filename="../ui/main_window.py" line="403"/>
+        <location filename="../ui/main_window.py" line="413"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="376"/>
-        <location filename="../ui/main_window.py" line="386"/>
+        <location filename="../ui/main_window.py" line="403"/>
+        <location filename="../ui/main_window.py" line="413"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -1251,7 +1251,7 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="427"/>
+        <location filename="../ui/main_window.py" line="454"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1276,12 +1276,12 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="442"/>
+        <location filename="../ui/main_window.py" line="469"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="443"/>
+        <location filename="../ui/main_window.py" line="470"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1362,7 +1362,7 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="535"/>
+        <location filename="../ui/main_window.py" line="562"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1474,319 +1474,319 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../app/captions.py" line="52"/>
+        <location filename="../app/captions.py" line="53"/>
         <source>2-D (tutorial)</source>
         <translation>二维（教程方法）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="53"/>
+        <location filename="../app/captions.py" line="54"/>
         <source>Separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="56"/>
+        <location filename="../app/captions.py" line="57"/>
         <source>Blurred results</source>
         <translation>模糊结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="57"/>
+        <location filename="../app/captions.py" line="58"/>
         <source>Original</source>
         <translation>原图</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="58"/>
+        <location filename="../app/captions.py" line="59"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="60"/>
+        <location filename="../app/captions.py" line="61"/>
         <source>Before/after</source>
         <translation>前后对比</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="63"/>
+        <location filename="../app/captions.py" line="64"/>
         <source>compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="64"/>
+        <location filename="../app/captions.py" line="65"/>
         <source>from cache</source>
         <translation>取自缓存</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="65"/>
+        <location filename="../app/captions.py" line="66"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="125"/>
+        <location filename="../app/captions.py" line="126"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="131"/>
+        <location filename="../app/captions.py" line="132"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="139"/>
+        <location filename="../app/captions.py" line="140"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="145"/>
+        <location filename="../app/captions.py" line="146"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="155"/>
+        <location filename="../app/captions.py" line="156"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="157"/>
+        <location filename="../app/captions.py" line="158"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="164"/>
+        <location filename="../app/captions.py" line="165"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="167"/>
+        <location filename="../app/captions.py" line="168"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="232"/>
+        <location filename="../app/captions.py" line="233"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="239"/>
+        <location filename="../app/captions.py" line="240"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="246"/>
+        <location filename="../app/captions.py" line="247"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="252"/>
+        <location filename="../app/captions.py" line="253"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="267"/>
+        <location filename="../app/captions.py" line="268"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="276"/>
+        <location filename="../app/captions.py" line="277"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="282"/>
+        <location filename="../app/captions.py" line="283"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="286"/>
+        <location filename="../app/captions.py" line="287"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="290"/>
+        <location filename="../app/captions.py" line="291"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="298"/>
+        <location filename="../app/captions.py" line="299"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="304"/>
+        <location filename="../app/captions.py" line="305"/>
         <source>kernel zero-padded to {size}</source>
         <translation>卷积核以零填充至 {size}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="309"/>
+        <location filename="../app/captions.py" line="310"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="316"/>
+        <location filename="../app/captions.py" line="317"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="318"/>
+        <location filename="../app/captions.py" line="319"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="324"/>
+        <location filename="../app/captions.py" line="325"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="265"/>
-        <location filename="../app/captions.py" line="335"/>
+        <location filename="../app/captions.py" line="266"/>
+        <location filename="../app/captions.py" line="336"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="343"/>
+        <location filename="../app/captions.py" line="344"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="435"/>
-        <location filename="../app/captions.py" line="442"/>
+        <location filename="../app/captions.py" line="436"/>
+        <location filename="../app/captions.py" line="443"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="333"/>
+        <location filename="../app/captions.py" line="334"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="354"/>
+        <location filename="../app/captions.py" line="355"/>
         <source>programs this session: {count}; last: {why}, compiled in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，编译用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="358"/>
+        <location filename="../app/captions.py" line="359"/>
         <source>programs this session: {count}; last: {why}, loaded from the cache in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，从缓存加载用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="380"/>
+        <location filename="../app/captions.py" line="381"/>
         <source>kernel {old} → {new}</source>
         <translation>卷积核 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="383"/>
+        <location filename="../app/captions.py" line="384"/>
         <source>algorithm {old} → {new}</source>
         <translation>算法 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="388"/>
+        <location filename="../app/captions.py" line="389"/>
         <source>image {old} → {new}</source>
         <translation>图像 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="392"/>
+        <location filename="../app/captions.py" line="393"/>
         <source>grey → colour</source>
         <translation>灰度 → 彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="394"/>
+        <location filename="../app/captions.py" line="395"/>
         <source>colour → grey</source>
         <translation>彩色 → 灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="397"/>
+        <location filename="../app/captions.py" line="398"/>
         <source>number type {old} → {new}</source>
         <translation>数值类型 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="400"/>
+        <location filename="../app/captions.py" line="401"/>
         <source>device {old} → {new}</source>
         <translation>设备 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="403"/>
+        <location filename="../app/captions.py" line="404"/>
         <source>the first of the session</source>
         <translation>本次会话的第一个</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="404"/>
+        <location filename="../app/captions.py" line="405"/>
         <source>the same program again</source>
         <translation>再次获取同一程序</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="416"/>
+        <location filename="../app/captions.py" line="417"/>
         <source>{engine}; last: {why} ({time}, {how})</source>
         <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="450"/>
+        <location filename="../app/captions.py" line="451"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="462"/>
+        <location filename="../app/captions.py" line="463"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="465"/>
+        <location filename="../app/captions.py" line="466"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="473"/>
+        <location filename="../app/captions.py" line="474"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="478"/>
+        <location filename="../app/captions.py" line="479"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="486"/>
+        <location filename="../app/captions.py" line="487"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="501"/>
+        <location filename="../app/captions.py" line="502"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="519"/>
+        <location filename="../app/captions.py" line="520"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="525"/>
+        <location filename="../app/captions.py" line="526"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="527"/>
+        <location filename="../app/captions.py" line="528"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="533"/>
+        <location filename="../app/captions.py" line="534"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="535"/>
+        <location filename="../app/captions.py" line="536"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="539"/>
+        <location filename="../app/captions.py" line="540"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="541"/>
+        <location filename="../app/captions.py" line="542"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="547"/>
+        <location filename="../app/captions.py" line="548"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>

@@ -71,6 +71,7 @@ ZH_CN = {
     "separable ({size} + {size} taps)": "可分离（{size} + {size} 次采样）",
     "median of {count}": "{count} 次的中位数",
     "NumPy ÷ JAX steady": "NumPy ÷ JAX 稳定耗时",
+    "median of {count} rounds, middle half {range}": "{count} 轮的中位数，中间一半在 {range}",
     "to device {to}, from device {back}": "传入设备 {to}，传回主机 {back}",
     "unavailable: {reason}": "不可用：{reason}",
     # FiguresPanel and TimingChart

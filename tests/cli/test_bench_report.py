@@ -67,6 +67,9 @@ def test_a_quick_bench_records_its_command_machine_versions_date_and_typed_rows(
         assert {(case, "NumPy"), (case, "JAX-jit"), (f"{case}, first call", "JAX-jit")} <= steady
         [speedup] = [row for row in rows if row["what"] == f"{case}, speed-up"]
         assert speedup["engine"] == "JAX-jit" and speedup["unit"] == "×"
+        # Taken round by round, with the middle half of the rounds as its range.
+        assert "in each round" in speedup["how"]
+        assert speedup["low"] <= speedup["value"] <= speedup["high"]
 
 
 def test_a_record_that_cannot_be_written_fails_before_measuring(tmp_path):

@@ -29,9 +29,25 @@ def test_compare_json_keeps_its_keys_and_adds_every_call_and_the_end_to_end_figu
         low, high = engine["seconds_quartiles"]
         assert min(engine["seconds_all"]) <= low <= engine["seconds"] <= high
     assert jax["end_to_end_seconds"] >= jax["seconds"]
-    assert data["speedup"] == pytest.approx(numpy["seconds"] / jax["seconds"])
-    assert data["speedup_end_to_end"] == pytest.approx(numpy["seconds"] / jax["end_to_end_seconds"])
+    # Three rounds, one call of each engine in each: the speed-ups divide round by round.
+    by_round = [a / b for a, b in zip(numpy["seconds_all"], jax["seconds_all"], strict=True)]
+    assert data["speedup"] == pytest.approx(statistics.median(by_round))
     assert data["speedup_end_to_end"] <= data["speedup"]
+
+
+def test_compare_json_says_how_far_the_speedup_moved_round_by_round(capsys):
+    assert cli.main(["compare", str(sample_photo_path()), "--json", "--repeat", "4"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    numpy, jax = data["numpy"], data["jax"]
+    # --repeat 4: four rounds, one call of each engine in each.
+    assert numpy["sample_rounds"] == jax["sample_rounds"] == [0, 1, 2, 3]
+    by_round = [
+        theirs / ours for theirs, ours in zip(numpy["seconds_all"], jax["seconds_all"], strict=True)
+    ]
+    first, _, third = statistics.quantiles(by_round, n=4, method="inclusive")
+    assert data["speedup_spread"] == jax["speedup_spread"] == pytest.approx([first, third])
+    assert data["speedup"] == pytest.approx(statistics.median(by_round))
+    assert numpy["speedup_spread"] is None
 
 
 @pytest.mark.real_timing

@@ -50,9 +50,10 @@ def test_the_number_of_calls_measures_each_engine_long_enough_and_caps_slow_ones
     assert calls_for(60.0) == 1
     log: list[str] = []
     runs = time_engines({"fast": scripted("fast", 0.002, log), "slow": scripted("slow", 2.0, log)})
-    # A 2 ms engine is timed in samples of 3 calls (6 ms ≥ SAMPLE_SECONDS), as many as 0.3 s holds.
-    assert runs["fast"].calls_per_sample == math.ceil(SAMPLE_SECONDS / 0.002) == 3
-    assert len(runs["fast"].repeat_seconds) == calls_for(0.006)
+    # A 2 ms engine is timed in samples of 4 calls (3 make SAMPLE_SECONDS; an even count: see
+    # test_calls_alternating_between_two_times_give_samples_of_one_kind), as many as 0.3 s holds.
+    assert math.ceil(SAMPLE_SECONDS / 0.002) == 3 and runs["fast"].calls_per_sample == 4
+    assert len(runs["fast"].repeat_seconds) == calls_for(0.008)
     assert runs["slow"].calls_per_sample == 1
     assert len(runs["slow"].repeat_seconds) == calls_for(2.0) == 2
 
@@ -71,8 +72,9 @@ def test_an_engine_cap_limits_its_chosen_calls_and_repeat_overrides_it():
 def test_a_fast_engines_many_calls_are_spread_over_a_slow_ones_time():
     log: list[str] = []
     time_engines({"fast": scripted("fast", 0.001, log), "slow": scripted("slow", 0.1, log)})
-    assert log[:3] == ["fast", "fast", "slow"]  # the warm-up round: two calls of a quick engine
-    timed = log[3:]
+    # The warm-up round: three calls of a quick engine, the quickest choosing its samples.
+    assert log[:4] == ["fast", "fast", "fast", "slow"]
+    timed = log[4:]
     fast_calls, slow_calls = timed.count("fast"), timed.count("slow")
     # The fast engine in samples of 5 calls (5 ms), as many samples as 0.3 s holds.
     assert slow_calls == calls_for(0.1) and fast_calls == 5 * calls_for(0.005)
@@ -121,20 +123,23 @@ def test_the_median_and_quartiles_come_from_every_call():
     assert run.quartiles == (0.002, 0.004)
 
 
-def test_compare_times_every_engine_alike_and_the_speedup_divides_medians():
+def test_compare_times_every_engine_alike_and_the_speedup_divides_round_by_round():
     image = np.random.default_rng(0).random((64, 96), dtype=np.float32)
     result = compare(image, repeats=4)
     for run in result.runs.values():
         assert len(run.repeat_seconds) == 4  # NumPy too
         assert run.seconds == statistics.median(run.repeat_seconds)
-    assert result.speedup == pytest.approx(result.reference_run.seconds / result.jit_run.seconds)
-    jax = result.jit_run
+        assert run.sample_rounds == (0, 1, 2, 3)  # one call a round
+    numpy, jax = result.reference_run, result.jit_run
+    by_round = [a / b for a, b in zip(numpy.repeat_seconds, jax.repeat_seconds, strict=True)]
+    assert result.speedup == pytest.approx(statistics.median(by_round))
     assert len(jax.end_to_end_repeat_seconds) == 4
     for steady, end_to_end in zip(jax.repeat_seconds, jax.end_to_end_repeat_seconds, strict=True):
         assert end_to_end >= steady
-    assert result.end_to_end_speedup == pytest.approx(
-        result.reference_run.seconds / jax.end_to_end_seconds
-    )
+    by_round = [
+        a / b for a, b in zip(numpy.repeat_seconds, jax.end_to_end_repeat_seconds, strict=True)
+    ]
+    assert result.end_to_end_speedup == pytest.approx(statistics.median(by_round))
 
 
 def test_a_registered_engine_is_timed_like_the_others():
@@ -169,6 +174,44 @@ def test_a_quick_engines_sample_is_the_mean_of_several_calls():
     assert run.seconds == pytest.approx(0.001)
     assert run.quartiles == (pytest.approx(0.001), pytest.approx(0.001))
     assert run.end_to_end_seconds == pytest.approx(0.0012)
+
+
+def test_calls_alternating_between_two_times_give_samples_of_one_kind():
+    """2 ms and 4 ms calls in turn: samples of 3 calls would be 2.7 or 3.3 ms by turns, and the
+    median either; samples of an even count are all 3 ms."""
+    times = iter([0.002, 0.004] * 2000)
+
+    def again() -> Call:
+        return Call(next(times))
+
+    first = FirstCall(output=np.zeros(1), again=again, seconds=0.1)
+    run = time_engines({"alternating": first})["alternating"]
+    assert run.calls_per_sample % 2 == 0
+    assert run.quartiles == (pytest.approx(0.003), pytest.approx(0.003))
+
+
+def test_one_slow_warm_up_call_does_not_make_a_quick_engines_samples_single_calls():
+    """The first warm-up call caught by another program (6 ms): the quickest of the warm-up
+    calls (0.5 ms) chooses how many calls make a sample."""
+    times = iter([0.006] + [0.0005] * 5000)
+
+    def again() -> Call:
+        return Call(next(times))
+
+    first = FirstCall(output=np.zeros(1), again=again, seconds=0.1)
+    run = time_engines({"quick": first})["quick"]
+    assert run.calls_per_sample == 10  # 5 ms of 0.5 ms calls
+
+
+def test_each_sample_keeps_the_round_it_was_timed_in():
+    log: list[str] = []
+    runs = time_engines({"fast": scripted("fast", 0.001, log), "slow": scripted("slow", 0.1, log)})
+    slow, fast = runs["slow"], runs["fast"]
+    assert slow.sample_rounds == tuple(range(len(slow.repeat_seconds)))
+    assert len(fast.sample_rounds) == len(fast.repeat_seconds)
+    # The fast engine's samples are spread over the same rounds, several to a round.
+    assert set(fast.sample_rounds) == set(slow.sample_rounds)
+    assert list(fast.sample_rounds) == sorted(fast.sample_rounds)
 
 
 def test_a_time_not_measured_reads_as_a_dash_beside_times_that_were():

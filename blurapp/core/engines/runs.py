@@ -159,6 +159,9 @@ class EngineRun:
     calls_cpu_seconds: float = 0.0
     # The first call taken apart (FirstCall.parts), when it got its program.
     first_call_parts: FirstCallParts | None = None
+    # The timing round (blurapp.core.engines.timing) of each of `repeat_seconds`, so engines
+    # timed side by side can be divided round by round; empty when rounds were not kept.
+    sample_rounds: tuple[int, ...] = ()
 
     @property
     def seconds(self) -> float:
@@ -185,6 +188,19 @@ class EngineRun:
             return times[0], times[0]
         first, _, third = statistics.quantiles(times, n=4, method="inclusive")
         return first, third
+
+    def round_seconds(self, *, end_to_end: bool = False) -> dict[int, float]:
+        """Each timing round's median sample, by round (empty when rounds were not kept);
+        `end_to_end`: with the copies to and from the device, for an engine that makes them."""
+        samples = self.repeat_seconds
+        if end_to_end and self.end_to_end_repeat_seconds:
+            samples = self.end_to_end_repeat_seconds
+        if not samples or len(self.sample_rounds) != len(samples):
+            return {}
+        by_round: dict[int, list[float]] = {}
+        for round_number, seconds in zip(self.sample_rounds, samples, strict=True):
+            by_round.setdefault(round_number, []).append(seconds)
+        return {number: statistics.median(times) for number, times in by_round.items()}
 
     @property
     def spread(self) -> float | None:

@@ -7,6 +7,7 @@ import contextlib
 import dataclasses
 import functools
 import logging
+import statistics
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -43,6 +44,9 @@ log = logging.getLogger(__name__)
 
 # Engines sum the same float32 products in different orders; they must agree this closely.
 TOLERANCE = 1e-5
+# A speed-up is taken round by round, and its spread told, once the two engines shared this
+# many timing rounds: fewer (a large photo's slow NumPy is timed once or twice) say too little.
+MIN_SPREAD_ROUNDS = 3
 # What `compare` reports progress for while it times the engines' steady calls, in place of
 # an engine's name.
 TIMING = "timing"
@@ -229,15 +233,55 @@ class ComparisonResult(LedByJit):
         return 1
 
     def speedup_of(self, engine: str) -> float | None:
-        """The reference engine's median steady seconds ÷ `engine`'s."""
+        """How many times quicker `engine`'s steady call is than the reference's: the median of
+        the round-by-round speed-ups (round_speedups_of) over MIN_SPREAD_ROUNDS rounds or more,
+        else the reference's median steady seconds ÷ `engine`'s.
+
+        Round by round, because the rounds interleave the engines so that a busy moment falls
+        on both alike: divided in the round it fell in, it cancels, where two medians taken
+        apart keep it, and launches' figures land further apart (docs/timing.md)."""
+        paired = self.round_speedups_of(engine)
+        if len(paired) >= MIN_SPREAD_ROUNDS:
+            return statistics.median(paired)
         reference, run = self.runs.get(self.reference), self.runs.get(engine)
         if reference is None or run is None or run.seconds <= 0:
             return None
         return reference.seconds / run.seconds
 
+    def round_speedups_of(self, engine: str, *, end_to_end: bool = False) -> list[float]:
+        """The speed-up round by round: in each timing round that both timed, the reference's
+        median sample ÷ `engine`'s, in the order of the rounds (empty: rounds not kept).
+        `end_to_end`: with each engine's copies to and from its device."""
+        reference, run = self.runs.get(self.reference), self.runs.get(engine)
+        if reference is None or run is None:
+            return []
+        theirs = reference.round_seconds(end_to_end=end_to_end)
+        ours = run.round_seconds(end_to_end=end_to_end)
+        return [theirs[r] / ours[r] for r in sorted(theirs.keys() & ours.keys()) if ours[r] > 0]
+
+    def speedup_spread_of(self, engine: str) -> tuple[float, float] | None:
+        """The middle half (first and third quartile) of the round-by-round speed-ups: how far
+        the speed-up moved while the engines were timed, and so how far another run can be
+        expected to land from this one's (a quick engine's time moves with whether the
+        machine's other cores are free; see docs/timing.md). None: fewer than
+        MIN_SPREAD_ROUNDS rounds shared."""
+        speedups = self.round_speedups_of(engine)
+        if len(speedups) < MIN_SPREAD_ROUNDS:
+            return None
+        first, _, third = statistics.quantiles(speedups, n=4, method="inclusive")
+        return first, third
+
+    @property
+    def speedup_spread(self) -> tuple[float, float] | None:
+        """The jit engine's speedup_spread_of."""
+        return self.speedup_spread_of(self.jit_engine) if self.jit_engine else None
+
     def end_to_end_speedup_of(self, engine: str) -> float | None:
         """As speedup_of, with each engine's copies to and from its device counted: what a
         caller holding the photo in memory gains."""
+        paired = self.round_speedups_of(engine, end_to_end=True)
+        if len(paired) >= MIN_SPREAD_ROUNDS:
+            return statistics.median(paired)
         reference, run = self.runs.get(self.reference), self.runs.get(engine)
         if reference is None or run is None or run.end_to_end_seconds <= 0:
             return None
@@ -314,6 +358,12 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
         "floor_seconds": floor.seconds if (floor := result.floor_of(name)) else None,
         "floor_multiple": result.floor_multiple_of(name),
         "bandwidth_gb_s": result.bandwidth_of(name),
+        # The middle half of the speed-up taken round by round (None: too few rounds).
+        "speedup_spread": (
+            None if name == result.reference else _listed(result.speedup_spread_of(name))
+        ),
+        # The timing round of each of seconds_all, to divide engines round by round.
+        "sample_rounds": list(run.sample_rounds) if run else None,
         **against_reference_dict(result, name),
     }
 
@@ -360,6 +410,7 @@ def comparison_dict(result: ComparisonResult) -> dict:
         data[json_key(name)] = engine_dict(result, name)
     data.update(
         headline_dict(result),
+        speedup_spread=_listed(result.speedup_spread),
         floor_seconds=result.floor_seconds,
         floors={
             floor.device: {
@@ -371,6 +422,10 @@ def comparison_dict(result: ComparisonResult) -> dict:
         },
     )
     return data
+
+
+def _listed(pair: tuple[float, float] | None) -> list[float] | None:
+    return None if pair is None else list(pair)
 
 
 def bandwidth_gb_s(image_bytes: int, seconds: float) -> float | None:

@@ -481,6 +481,16 @@ def comparison_figures(
         alarming = result.agrees(name) is False
         speedup, end_to_end = result.speedup_of(name), result.end_to_end_speedup_of(name)
         ratio = translate(QT_TRANSLATE_NOOP("Figures", "NumPy ÷ JAX steady"))
+        spread = result.speedup_spread_of(name)
+        if spread is not None:
+            # The speed-up moves from one run to the next (docs/timing.md): said beside the
+            # figure so that it is quoted with how far it moves.
+            rounds = QT_TRANSLATE_NOOP("Figures", "median of {count} rounds, middle half {range}")
+            low, high = (format_speedup(value) for value in spread)
+            ratio += "; " + translate(rounds).format(
+                count=len(result.round_speedups_of(name)),
+                range=f"{low.removesuffix('×')}–{high}",
+            )
         with_copies = translate(
             QT_TRANSLATE_NOOP("Figures", "copies to and from the device ({device}) included")
         ).format(device=run.device)
