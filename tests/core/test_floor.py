@@ -1,8 +1,10 @@
-"""The distance to the hardware's limit: one copy of the photo on the same device, timed with
-the engines, and every engine's time as a multiple of it and as bandwidth, wherever the
+"""The distance to the hardware's limits: one copy of the photo on the same device, and its
+multiply-adds at the rate of a matrix product there, timed with the engines, and every
+engine's time as a multiple of each and as bandwidth and GFLOP/s, wherever the
 figures are shown (compare's text and JSON, the window, the bench table, the sweep)."""
 
 import json
+import time
 
 import numpy as np
 import pytest
@@ -16,9 +18,23 @@ from blurapp.core.engines.jax_engine import first_jax_copy
 from blurapp.core.engines.numpy_engine import first_numpy_copy
 
 
-def test_compare_json_gives_the_floor_and_each_engines_multiple_and_bandwidth(capsys):
+def test_compare_json_gives_both_floors_and_each_engines_multiples_bandwidth_and_gflop_s(capsys):
     assert cli.main(["compare", str(sample_photo_path()), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
+    own_rate = numpy_float32_product_rate()
+    compute = data["compute_floor_seconds"]
+    rate = data["compute_floors"]["cpu"]["gflop_s"]
+    assert compute > 0 and rate > 0
+    # The device's rate, as this test measures it itself: the same order of magnitude (the
+    # machine may be busier in one than the other).
+    assert own_rate / 10 < rate < own_rate * 10
+    multiply_adds = 600 * 400 * 81  # the bundled photo in grey, 9 × 9 2-D
+    assert compute == pytest.approx(2 * multiply_adds / (rate * 1e9))
+    for key in ("numpy", "jax"):
+        engine = data[key]
+        assert engine["compute_floor_seconds"] == compute  # both on the CPU here
+        assert engine["compute_floor_multiple"] == pytest.approx(engine["seconds"] / compute)
+        assert engine["gflop_s"] == pytest.approx(2 * multiply_adds / engine["seconds"] / 1e9)
     floor = data["floor_seconds"]
     assert floor > 0
     assert data["floors"]["cpu"]["seconds"] == floor
@@ -30,6 +46,19 @@ def test_compare_json_gives_the_floor_and_each_engines_multiple_and_bandwidth(ca
         assert engine["bandwidth_gb_s"] == pytest.approx(2 * image_bytes / engine["seconds"] / 1e9)
     # 81 taps cannot be as quick as one pass over the image.
     assert data["numpy"]["floor_multiple"] > 5
+
+
+def numpy_float32_product_rate() -> float:
+    """GFLOP/s of the best of a few float32 matrix products through NumPy, timed here."""
+    best = 0.0
+    for size in (256, 512):
+        a = np.random.default_rng(1).random((size, size), dtype=np.float32)
+        np.matmul(a, a)
+        for _ in range(3):
+            start = time.perf_counter()
+            np.matmul(a, a)
+            best = max(best, 2 * size**3 / (time.perf_counter() - start) / 1e9)
+    return best
 
 
 @pytest.mark.slow
