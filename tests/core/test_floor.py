@@ -12,6 +12,7 @@ import pytest
 from blurapp import cli
 from blurapp.bench import report as bench_report
 from blurapp.bench import run_bench
+from blurapp.bench.record import figure_rows
 from blurapp.core import compare, sample_photo_path
 from blurapp.core.engines import get_engine
 from blurapp.core.engines.jax_engine import first_jax_copy
@@ -98,7 +99,7 @@ def test_the_floor_of_a_device_is_made_with_the_reference_engines_tools_there():
     assert result.floor_of("jax") is result.floor_of("numpy")
 
 
-def test_the_bench_table_has_the_copy_and_each_engine_as_a_multiple_of_it():
+def test_the_bench_table_and_record_have_both_floors_and_each_engine_as_a_multiple_of_them():
     rows = run_bench(
         megapixels=[0.01],
         kernel_sizes=[5],
@@ -117,3 +118,26 @@ def test_the_bench_table_has_the_copy_and_each_engine_as_a_multiple_of_it():
     assert f" {copy_ms} " in line
     assert f"{rows[0]['jax']['floor_multiple']:,.1f}×" in line
     assert line.split()[-1] in ("yes", "no") and columns[-1] == "noisy"
+    assert "compute ms" in heading and "JAX ×compute" in heading and "NumPy ×compute" in heading
+    assert "compute: the blur's multiply-adds at the float32 rate of a matrix product" in meaning
+    assert f" {rows[0]['compute_floor_seconds'] * 1000:,.2f} " in line
+    assert f"{rows[0]['jax']['compute_floor_multiple']:,.1f}×" in line
+    # The record's typed rows: the compute floor, and each engine against both floors.
+    record = {
+        (row["what"].rpartition(", ")[2], row["engine"]): row
+        for row in figure_rows({"results": rows}, engines)
+    }
+    assert record["compute floor", None]["value"] == pytest.approx(
+        rows[0]["compute_floor_seconds"] * 1000, rel=1e-3
+    )
+    assert record["compute floor", None]["unit"] == "ms"
+    for engine in engines:
+        figures = rows[0][engine.name.replace("-", "_")]
+        for kind, key, unit in (
+            ("× one copy", "floor_multiple", "×"),
+            ("× the compute floor", "compute_floor_multiple", "×"),
+            ("GFLOP/s", "gflop_s", "GFLOP/s"),
+            ("GB/s", "bandwidth_gb_s", "GB/s"),
+        ):
+            row = record[kind, engine.title]
+            assert row["value"] == pytest.approx(figures[key], rel=1e-3) and row["unit"] == unit
