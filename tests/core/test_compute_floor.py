@@ -11,7 +11,9 @@ from blurapp.core.measuring.comparison import ComparisonResult, ComputeFloor, co
 from blurapp.core.report.figures import comparison_figures
 
 
-def result_of(algorithm: str, shape: tuple[int, ...], seconds: dict[str, float]) -> ComparisonResult:
+def result_of(
+    algorithm: str, shape: tuple[int, ...], seconds: dict[str, float]
+) -> ComparisonResult:
     kernel = np.ones((9, 9) if algorithm == "2d" else 9, np.float32)
     runs = {
         name: EngineRun(np.zeros(shape, np.float32), (time, time, time))

@@ -36,7 +36,9 @@ def test_the_window_shows_both_floors_and_the_warning_beside_the_speedup(qtbot):
     assert "ms on cpu" in panel.value("copy")
     assert panel.value("vs_copy").startswith("NumPy ")
     assert "ms on cpu, " in panel.value("compute") and " GFLOP/s in a " in panel.value("compute")
-    assert panel.value("vs_compute").startswith("NumPy ") and "GFLOP/s)" in panel.value("vs_compute")
+    assert panel.value("vs_compute").startswith("NumPy ") and "GFLOP/s)" in panel.value(
+        "vs_compute"
+    )
     warning = panel._values["warning"]
     assert warning.isVisible() and WARNING_COLOUR in warning.styleSheet()
     panel.show_result(measured, "photo.png", 90, 120)
