@@ -63,7 +63,7 @@ def numpy_float32_product_rate() -> float:
 
 
 @pytest.mark.slow
-def test_compare_text_shows_the_copy_and_each_engine_as_a_multiple_of_it(capsys):
+def test_compare_text_shows_both_floors_and_each_engine_as_a_multiple_of_them(capsys):
     assert cli.main(["compare", str(sample_photo_path()), "--engines", "numpy,jax"]) == 0
     rows = {
         line.split("  ", 1)[0]: line.split("  ", 1)[1].strip()
@@ -77,6 +77,9 @@ def test_compare_text_shows_the_copy_and_each_engine_as_a_multiple_of_it(capsys)
     assert rows["vs copy"].startswith("NumPy ")
     assert "JAX-jit " in rows["vs copy"] and "GB/s)" in rows["vs copy"]
     assert rows["vs copy"].endswith(": the time of one copy of the image")
+    assert " ms on cpu, " in rows["compute"] and " GFLOP/s in a " in rows["compute"]
+    assert rows["vs compute"].startswith("NumPy ") and "GFLOP/s)" in rows["vs compute"]
+    assert rows["vs compute"].endswith(": the time of the blur's multiply-adds at that rate")
 
 
 def test_the_numpy_copy_reads_and_writes_the_image_once():
