@@ -247,13 +247,14 @@ def yardsticks(
         for key, yardstick in functions.items():
             times[key].append(_seconds_of(yardstick.call))
     # The blurs' multiply-adds, counted by their algorithm (blurapp.core.kernel).
+    algorithms: dict[str, Algorithm] = {
+        "jax_2d": "2d",
+        "jax_separable": "separable",
+        "opencv_filter2d": "2d",
+    }
     counted = {
         key: grey.size * multiply_adds_per_pixel(kernel_size, algorithm)
-        for key, algorithm in (
-            ("jax_2d", "2d"),
-            ("jax_separable", "separable"),
-            ("opencv_filter2d", "2d"),
-        )
+        for key, algorithm in algorithms.items()
     }
     entries: dict[str, dict | None] = {}
     for key, _ in ENTRIES:

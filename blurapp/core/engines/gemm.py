@@ -6,7 +6,7 @@ memory (blurapp.core.measuring.comparison).
 
 A GEMM rather than a loop of FMAs written here: a hand-written loop measures how well this
 code (or XLA's output for it) uses the vector units, which is the question asked of the blurs
-themselves; the BLAS of NumPy and the GEMM of XLA (cuBLAS on a GPU) are tuned by their vendors
+themselves; the BLAS of NumPy and the dot of XLA are tuned by their makers
 to the device's peak, so they give a floor that does not depend on BlurApp's own code.
 """
 

@@ -99,7 +99,7 @@ class ComputeFloor:
 
     device: str  # as an engine's run names it: "cpu", "gpu: NVIDIA H200"
     product_seconds: float  # the quickest product
-    samples: int  # the products timed
+    samples: int  # the products timed with the engines, and the best of its sizing
     size: int
 
     @property
@@ -520,7 +520,8 @@ def compare(
     interleaved (blurapp.core.engines.timing): `repeats` of each, or as many as each needs when
     None; 0 times none, for the outputs alone. An engine that fails (JAX not installed, out of
     device memory, a compile error) does not stop the others: its reason is in `errors`. Each
-    device an engine ran on gets its floor, timed with the engines (`floors`).
+    device an engine ran on gets its floors, timed with the engines: one copy of the image
+    (`floors`) and a matrix product's rate (`compute_floors`).
 
     `watch` follows the comparison (see Watch): BlurCancelled is raised once
     `watch.cancelled()` turns True; `watch.progress(engine, done, total)` reports taps, then
@@ -594,7 +595,9 @@ def compare(
     runs = {name: times[name] for name in chosen if name in times}
     floors = tuple(_floor(copy.device, times[copy]) for copy in copies if copy in times)
     compute_floors = tuple(
-        _compute_floor(product, times[product]) for product in products if product in times
+        _compute_floor(product, times[product], products[product])
+        for product in products
+        if product in times
     )
     if repeats != 0 and watch is not None:
         for name in chosen:
@@ -626,10 +629,12 @@ def _floor(device: str, copy: EngineRun) -> Floor:
     return Floor(device, copy.seconds, copy.quartiles, len(copy.repeat_seconds), copy.output.nbytes)
 
 
-def _compute_floor(product: _GemmOn, run: EngineRun) -> ComputeFloor:
-    # The quickest product: the rate the device reaches, not the mean of its disturbances.
-    quickest = min(run.repeat_seconds) if run.repeat_seconds else run.seconds
-    return ComputeFloor(product.device, quickest, len(run.repeat_seconds), product.size)
+def _compute_floor(product: _GemmOn, run: EngineRun, first: FirstCall) -> ComputeFloor:
+    # The quickest product, the best call of its sizing among them (the same product, in the
+    # same run): the rate the device reaches, not the mean of its disturbances. On a CPU
+    # shared with other programs, a product's threads wait for each other more often than not.
+    quickest = min([*run.repeat_seconds, first.seconds])
+    return ComputeFloor(product.device, quickest, len(run.repeat_seconds) + 1, product.size)
 
 
 def _first_products(
