@@ -29,6 +29,14 @@ RECORD_FORMAT_VERSION = 1
 FIRST_CALL = "first call"
 SPEED_UP = "speed-up"
 ONE_COPY = "one copy of the image"
+COMPUTE_FLOOR = "compute floor"
+# Each engine's distance to the two floors, and the rates it reached.
+TIMES_COPY = "× one copy"
+TIMES_COMPUTE = "× the compute floor"
+GFLOP_S = "GFLOP/s"
+GB_S = "GB/s"
+# The engines rows' kinds that are not an engine's own time, first call or speed-up.
+FLOOR_KINDS = (ONE_COPY, COMPUTE_FLOOR, TIMES_COPY, TIMES_COMPUTE, GFLOP_S, GB_S)
 # Figures keep this many significant digits: a median of a few timed calls says no more.
 _DIGITS = 4
 
@@ -117,6 +125,7 @@ def _engine_rows(results: list[dict], engines: Sequence[Engine]) -> list[dict]:
                     (_value(quartiles[0], 1000), _value(quartiles[1], 1000)),
                 )
             )
+            rows += _floor_rows(what, engine, figures, result)
             if engine.name != reference.name and figures.get("speedup") is not None:
                 spread = figures.get("speedup_spread")
                 rows.append(
@@ -143,6 +152,51 @@ def _engine_rows(results: list[dict], engines: Sequence[Engine]) -> list[dict]:
                     "ms",
                     "the least any blur can take on this device (median of the copies)",
                 )
+            )
+        rows += _compute_floor_rows(what, result)
+    return rows
+
+
+def _compute_floor_rows(what: str, result: dict) -> list[dict]:
+    """The compute floor of the reference's device (of the first engine's, when it did not
+    run): the blur's multiply-adds at the rate of a matrix product there."""
+    seconds, floors = result.get("compute_floor_seconds"), result.get("compute_floors") or {}
+    if seconds is None or not floors:
+        return []
+    floor = next(iter(floors.values()))
+    count = result["kernel"].get("multiply_adds_per_pixel")
+    how = (
+        f"{count} multiply-adds a pixel at the quickest of {floor['products_timed']} float32 "
+        f"{floor['matrix_size']}×{floor['matrix_size']} matrix products on this device "
+        f"({_value(floor['gflop_s'])} GFLOP/s), timed with the engines: the least its "
+        "arithmetic can take"
+    )
+    return [_row("engines", f"{what}, {COMPUTE_FLOOR}", None, _value(seconds, 1000), "ms", how)]
+
+
+def _floor_rows(what: str, engine: Engine, figures: dict, result: dict) -> list[dict]:
+    """`engine`'s median as a multiple of each floor of its device, and the rates it reached."""
+    count = result["kernel"].get("multiply_adds_per_pixel")
+    rows = []
+    for kind, key, unit, how in (
+        (TIMES_COPY, "floor_multiple", "×", "its median ÷ one copy of the image on its device"),
+        (
+            TIMES_COMPUTE,
+            "compute_floor_multiple",
+            "×",
+            "its median ÷ the compute floor of its device",
+        ),
+        (
+            GFLOP_S,
+            "gflop_s",
+            "GFLOP/s",
+            f"{count} multiply-adds a pixel (2 FLOP each) ÷ its median",
+        ),
+        (GB_S, "bandwidth_gb_s", "GB/s", "the image read once and written once ÷ its median"),
+    ):
+        if figures.get(key) is not None:
+            rows.append(
+                _row("engines", f"{what}, {kind}", engine.title, _value(figures[key]), unit, how)
             )
     return rows
 
@@ -197,7 +251,12 @@ def _yardstick_rows(figures: dict) -> list[dict]:
                 "JAX-jit",
                 _value(figures["ratios"][ratio.key]),
                 "×",
-                f"ratio of the two medians above{goal}",
+                (
+                    "each one's time for a multiply-add: the blur's median, the product's"
+                    f" quickest{goal}"
+                    if ratio.per_multiply_add
+                    else f"ratio of the two medians above{goal}"
+                ),
             )
         )
     return rows

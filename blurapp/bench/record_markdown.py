@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import re
 
-from blurapp.bench.record import FIRST_CALL, ONE_COPY, SPEED_UP
+from blurapp.bench.record import FIRST_CALL, FLOOR_KINDS, SPEED_UP
 
 _SECTION_TITLES = {
     "engines": "Engines",
@@ -138,7 +138,7 @@ _HEADLINE_KINDS = (None, FIRST_CALL, SPEED_UP)
 def _engines_what(what: str) -> tuple[str, str | None]:
     """An engines row's image and kernel, and which of its figures it is (None: the median)."""
     base, _, kind = what.rpartition(", ")
-    if kind in (FIRST_CALL, SPEED_UP, ONE_COPY):
+    if kind in (FIRST_CALL, SPEED_UP, *FLOOR_KINDS):
         return base, kind
     return what, None
 
@@ -154,7 +154,7 @@ def headline_markdown(record: dict) -> str:
         if row["section"] != "engines":
             continue
         what, kind = _engines_what(row["what"])
-        if kind == ONE_COPY:  # the page's; the headline compares the engines
+        if kind in FLOOR_KINDS:  # the page's; the headline compares the engines
             continue
         table.setdefault(what, {})[row["engine"], kind] = row
         if (row["engine"], kind) not in columns:

@@ -266,6 +266,18 @@ def _bench_columns(engines: Sequence[Engine]) -> list[_Column]:
     for engine in sorted(engines, key=lambda engine: (engine.name != reference, engine.compiles)):
         heading = f"{column_label(engine)} ×copy"
         columns.append(_Column(heading, len(heading) + 1, _multiple(json_key(engine.name))))
+    # The compute floor: the blur's multiply-adds at a matrix product's rate, and every
+    # engine's time as a multiple of its device's.
+    columns.append(_Column("compute ms", 10, _seconds_cell("compute_floor_seconds")))
+    for engine in sorted(engines, key=lambda engine: (engine.name != reference, engine.compiles)):
+        heading = f"{column_label(engine)} ×compute"
+        columns.append(
+            _Column(
+                heading,
+                len(heading) + 1,
+                _multiple(json_key(engine.name), "compute_floor_multiple"),
+            )
+        )
     if any(engine.jitted for engine in engines):
         columns += [
             _Column("speedup", 8, _ratio("speedup")),
@@ -284,9 +296,9 @@ def _seconds_cell(key: str) -> Callable[[dict], str]:
     return lambda row: "—" if row.get(key) is None else f"{row[key] * 1000:,.2f}"
 
 
-def _multiple(key: str) -> Callable[[dict], str]:
+def _multiple(key: str, figure: str = "floor_multiple") -> Callable[[dict], str]:
     def cell(row: dict) -> str:
-        multiple = row.get(key, {}).get("floor_multiple")
+        multiple = row.get(key, {}).get(figure)
         return "—" if multiple is None else f"{multiple:,.1f}×"
 
     return cell
@@ -300,6 +312,9 @@ def image_size(row: dict) -> str:
 _FLOOR_WORDS = (
     "copy: one copy of the image on the reference's device, the least any blur can take",
     "×copy: an engine's time ÷ a copy on its device",
+    "compute: the blur's multiply-adds at the float32 rate of a matrix product on the"
+    " reference's device",
+    "×compute: an engine's time ÷ that on its device (compare --json also gives GFLOP/s and GB/s)",
     "noisy: another program disturbed the timing (compare --json's noisy_reason says how)",
 )
 

@@ -1,6 +1,7 @@
 """`blurapp bench --sections yardsticks`: BlurApp's JAX-jit blurs beside what they are measured
-against — OpenCV and SciPy when installed, the NumPy engine, one copy of the image (the floor)
-— timed in the same interleaved rounds, with the ratios of BlurApp's speed goals.
+against — OpenCV and SciPy when installed, the NumPy engine, one copy of the image (the copy
+floor), a float32 matrix product on JAX's device (the compute floor) — timed in the same
+interleaved rounds, with the ratios of BlurApp's speed goals.
 
 Every timed function is called once untimed (the outputs of the NumPy engine, OpenCV and SciPy
 checked there against JAX-jit's grey blur by the same algorithm), then once per round, in the
@@ -24,10 +25,11 @@ from blurapp.core.engines.jax_engine import (
     JaxUnavailableError,
     compiled_blurs,
     describe_device,
+    first_jax_gemm,
     import_jax,
     jax_device,
 )
-from blurapp.core.kernel import DEFAULT_SIGMA, Algorithm
+from blurapp.core.kernel import DEFAULT_SIGMA, Algorithm, multiply_adds_per_pixel
 from blurapp.core.measuring.comparison import max_abs_difference
 from blurapp.core.spec import BlurSpec
 
@@ -42,6 +44,7 @@ ENTRIES = (
     ("numpy_2d", "NumPy engine 2-D, grey"),
     ("jax_copy", "one copy, JAX-jit (x + 0)"),
     ("numpy_copy", "one copy, NumPy (copyto)"),
+    ("jax_gemm", "float32 matrix product, JAX-jit (jnp.dot)"),
     ("opencv_filter2d", "OpenCV filter2D"),
     ("opencv_sepfilter2d", "OpenCV sepFilter2D"),
     ("scipy_separable", "SciPy correlate1d ×2"),
@@ -53,12 +56,16 @@ SCIPY_MISSING = "scipy is not installed"
 @dataclass(frozen=True)
 class Ratio:
     """One of the speed goals' ratios: the median of `numerator` ÷ the median of
-    `denominator`, both entries of the same run; `goal` the most it should be (None: none)."""
+    `denominator`, both entries of the same run; `goal` the most it should be (None: none).
+    `per_multiply_add`: each entry's time for one of its multiply-adds instead (the
+    denominator at its quickest round: a floor is what the device can do), so that a blur is
+    divided by its own multiply-adds at the rate of a matrix product."""
 
     numerator: str
     denominator: str
     label: str
     goal: float | None
+    per_multiply_add: bool = False
 
     @property
     def key(self) -> str:
@@ -74,6 +81,9 @@ RATIOS = (
     Ratio("jax_separable_colour", "jax_separable", "JAX-jit colour ÷ grey, separable", 3.3),
     Ratio("jax_2d", "jax_copy", "JAX-jit 2-D ÷ one copy (the floor)", 3.0),
     Ratio("numpy_2d", "jax_2d", "NumPy 2-D ÷ JAX-jit 2-D (the speed-up)", None),
+    Ratio("jax_2d", "jax_gemm", "JAX-jit 2-D ÷ the compute floor", 1.5, per_multiply_add=True),
+    Ratio("jax_separable", "jax_gemm", "JAX-jit separable ÷ the compute floor", None, True),
+    Ratio("opencv_filter2d", "jax_gemm", "OpenCV filter2D ÷ the compute floor", None, True),
 )
 
 
@@ -86,6 +96,8 @@ class Yardstick:
     call: Callable[[], object]
     output: Callable[[object], np.ndarray] | None = None
     same_as: str | None = None
+    # The multiply-adds of one call, where a ratio divides by them (None: not counted).
+    multiply_adds: int | None = None
 
 
 def _host(result: object) -> np.ndarray:
@@ -107,7 +119,14 @@ def yardstick_functions(
     try:
         found.update(_jax_functions(grey, colour, kernels, versions))
     except JaxUnavailableError as error:
-        for key in ("jax_2d", "jax_separable", "jax_2d_colour", "jax_separable_colour", "jax_copy"):
+        for key in (
+            "jax_2d",
+            "jax_separable",
+            "jax_2d_colour",
+            "jax_separable_colour",
+            "jax_copy",
+            "jax_gemm",
+        ):
             missing[key] = f"JAX is unavailable: {error}"
     reference = get_engine(REFERENCE_ENGINE)
     # Each call on the default device, reporting nothing, never cancelled.
@@ -179,7 +198,9 @@ def _jax_functions(
             lambda result: np.asarray(jax.device_get(result)).reshape(image.shape),
         )
 
+    gemm = first_jax_gemm()
     return {
+        "jax_gemm": Yardstick(gemm.first.again, multiply_adds=gemm.multiply_adds),
         "jax_2d": on_device(grey, "2d"),
         "jax_separable": on_device(grey, "separable"),
         "jax_2d_colour": on_device(colour, "2d"),
@@ -225,6 +246,16 @@ def yardsticks(
     for _ in range(rounds):
         for key, yardstick in functions.items():
             times[key].append(_seconds_of(yardstick.call))
+    # The blurs' multiply-adds, counted by their algorithm (blurapp.core.kernel).
+    algorithms: dict[str, Algorithm] = {
+        "jax_2d": "2d",
+        "jax_separable": "separable",
+        "opencv_filter2d": "2d",
+    }
+    counted = {
+        key: grey.size * multiply_adds_per_pixel(kernel_size, algorithm)
+        for key, algorithm in algorithms.items()
+    }
     entries: dict[str, dict | None] = {}
     for key, _ in ENTRIES:
         if key not in functions:
@@ -237,6 +268,7 @@ def yardsticks(
             "round_seconds": times[key],
             "max_abs_diff": differences.get(key),
             "compared_with": functions[key].same_as,
+            "multiply_adds": functions[key].multiply_adds or counted.get(key),
         }
     return {
         "megapixels": grey.size / 1e6,
@@ -259,4 +291,7 @@ def _ratio(entries: dict[str, dict | None], ratio: Ratio) -> float | None:
     numerator, denominator = entries[ratio.numerator], entries[ratio.denominator]
     if numerator is None or denominator is None or denominator["median_seconds"] <= 0:
         return None
+    if ratio.per_multiply_add:
+        per_numerator = numerator["median_seconds"] / numerator["multiply_adds"]
+        return per_numerator / (denominator["min_seconds"] / denominator["multiply_adds"])
     return numerator["median_seconds"] / denominator["median_seconds"]

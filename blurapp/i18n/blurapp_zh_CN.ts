@@ -286,22 +286,22 @@
 <context>
     <name>Engines</name>
     <message>
-        <location filename="../core/engines/numpy_engine.py" line="224"/>
+        <location filename="../core/engines/numpy_engine.py" line="244"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/engines/numpy_engine.py" line="231"/>
+        <location filename="../core/engines/numpy_engine.py" line="252"/>
         <source>NumPy, tutorial loop</source>
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="541"/>
+        <location filename="../core/engines/jax_engine.py" line="574"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_eager_engine.py" line="91"/>
+        <location filename="../core/engines/jax_eager_engine.py" line="96"/>
         <source>JAX without jit</source>
         <translation>不用 jit 的 JAX</translation>
     </message>
@@ -309,127 +309,152 @@
 <context>
     <name>Figures</name>
     <message>
-        <location filename="../core/report/figures.py" line="101"/>
+        <location filename="../core/report/figures.py" line="107"/>
         <source>image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="102"/>
+        <location filename="../core/report/figures.py" line="108"/>
         <source>kernel</source>
         <translation>卷积核</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="103"/>
+        <location filename="../core/report/figures.py" line="109"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="104"/>
+        <location filename="../core/report/figures.py" line="110"/>
         <source>JAX first call</source>
         <translation>JAX 首次调用</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="105"/>
+        <location filename="../core/report/figures.py" line="111"/>
         <source>first call parts</source>
         <translation>首次调用的组成</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="106"/>
+        <location filename="../core/report/figures.py" line="112"/>
         <source>JAX steady</source>
         <translation>JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="107"/>
+        <location filename="../core/report/figures.py" line="113"/>
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="108"/>
+        <location filename="../core/report/figures.py" line="114"/>
         <source>end-to-end speedup</source>
         <translation>端到端加速比</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="109"/>
+        <location filename="../core/report/figures.py" line="115"/>
         <source>transfers</source>
         <translation>数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="110"/>
+        <location filename="../core/report/figures.py" line="116"/>
         <source>max abs diff</source>
         <translation>最大绝对误差</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="111"/>
+        <location filename="../core/report/figures.py" line="117"/>
         <source>device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="112"/>
+        <location filename="../core/report/figures.py" line="118"/>
         <source>JAX</source>
         <translation>JAX</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="113"/>
+        <location filename="../core/report/figures.py" line="119"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="114"/>
+        <location filename="../core/report/figures.py" line="120"/>
         <source>copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="115"/>
+        <location filename="../core/report/figures.py" line="121"/>
         <source>vs copy</source>
         <translation>相对复制</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="150"/>
+        <location filename="../core/report/figures.py" line="122"/>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="123"/>
+        <source>vs compute</source>
+        <translation>相对计算</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="158"/>
         <source>includes compilation</source>
         <translation>含编译时间</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="151"/>
+        <location filename="../core/report/figures.py" line="159"/>
         <source>program loaded from the compilation cache</source>
         <translation>程序取自编译缓存</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="154"/>
+        <location filename="../core/report/figures.py" line="162"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="160"/>
+        <location filename="../core/report/figures.py" line="168"/>
         <source>compiled during the live preview</source>
         <translation>在实时预览中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="163"/>
+        <location filename="../core/report/figures.py" line="171"/>
         <source>compiled during an earlier Run</source>
         <translation>在先前的运行中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="166"/>
+        <location filename="../core/report/figures.py" line="174"/>
         <source>compiled during the sweep</source>
         <translation>在规模扫描中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="167"/>
+        <location filename="../core/report/figures.py" line="175"/>
         <source>loaded from the compilation cache during the live preview</source>
         <translation>在实时预览中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="170"/>
+        <location filename="../core/report/figures.py" line="178"/>
         <source>loaded from the compilation cache during an earlier Run</source>
         <translation>在先前的运行中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="173"/>
+        <location filename="../core/report/figures.py" line="181"/>
         <source>loaded from the compilation cache during the sweep</source>
         <translation>在规模扫描中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="488"/>
+        <location filename="../core/report/figures.py" line="431"/>
+        <source>{time} on {device}, {rate} in a {size} × {size} matrix product</source>
+        <translation>{device} 上 {time}，{size} × {size} 矩阵乘法达到 {rate}</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="447"/>
+        <source>{count} multiply-adds a pixel at the device&apos;s float32 rate: the least they can take</source>
+        <translation>每像素 {count} 次乘加，按该设备的 float32 速率：这些运算至少需要这么久</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="461"/>
+        <source>{engines}: the time of the blur&apos;s multiply-adds at that rate</source>
+        <translation>{engines}：以按该速率完成模糊的乘加所需的耗时为单位</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="563"/>
         <source>median of {count} rounds, middle half {range}</source>
         <translation>{count} 轮的中位数，中间一半在 {range}</translation>
     </message>
@@ -454,37 +479,37 @@
         <translation>JAX 首次调用（此前已编译）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="196"/>
+        <location filename="../core/report/figures.py" line="204"/>
         <source>this Run&apos;s first call {own}</source>
         <translation>本次运行的首次调用 {own}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="203"/>
+        <location filename="../core/report/figures.py" line="211"/>
         <source>cache hit</source>
         <translation>缓存命中</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="204"/>
+        <location filename="../core/report/figures.py" line="212"/>
         <source>cache miss</source>
         <translation>缓存未命中</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="205"/>
+        <location filename="../core/report/figures.py" line="213"/>
         <source>cache off</source>
         <translation>未用缓存</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="217"/>
+        <location filename="../core/report/figures.py" line="225"/>
         <source>= trace {tracing} + lower {lowering} + compile {compiling} ({cache}) + run {run} + other {other}; copies to and from the device {copies} besides</source>
         <translation>= 追踪 {tracing} + 降级 {lowering} + 编译 {compiling}（{cache}）+ 运行 {run} + 其他 {other}；另有与设备之间的数据传输 {copies}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="330"/>
+        <location filename="../core/report/figures.py" line="338"/>
         <source>({levels} of {count} levels), within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="332"/>
+        <location filename="../core/report/figures.py" line="340"/>
         <source>({levels} of {count} levels), NOT within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
@@ -499,17 +524,17 @@
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="248"/>
+        <location filename="../core/report/figures.py" line="256"/>
         <source>the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ</source>
         <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="291"/>
+        <location filename="../core/report/figures.py" line="299"/>
         <source>median of {count} samples of {number} calls, middle half {low}–{high}</source>
         <translation>{count} 个样本（每个为连续 {number} 次调用的平均）的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="297"/>
+        <location filename="../core/report/figures.py" line="305"/>
         <source>median of {count}, middle half {low}–{high}</source>
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
@@ -529,7 +554,7 @@
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="362"/>
+        <location filename="../core/report/figures.py" line="381"/>
         <source>these times cannot be trusted</source>
         <translation>这些耗时不可信</translation>
     </message>
@@ -584,63 +609,63 @@
         <translation>（仅模糊本身）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="372"/>
+        <location filename="../core/report/figures.py" line="392"/>
         <source>{time} on {device}, {bandwidth}</source>
         <translation>{device} 上 {time}，{bandwidth}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="382"/>
+        <location filename="../core/report/figures.py" line="402"/>
         <source>the image read once and written once: the least any blur can take</source>
         <translation>图像读一次、写一次：任何模糊都至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="394"/>
+        <location filename="../core/report/figures.py" line="414"/>
         <source>{engines}: the time of one copy of the image</source>
         <translation>{engines}：以复制一次图像的耗时为单位</translation>
     </message>
     <message>
         <location filename="../core/report/clip_figures.py" line="73"/>
-        <location filename="../core/report/figures.py" line="422"/>
+        <location filename="../core/report/figures.py" line="497"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="475"/>
+        <location filename="../core/report/figures.py" line="550"/>
         <source>(the largest over the {channels} channels)</source>
         <translation>（{channels} 个通道中的最大值）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="483"/>
+        <location filename="../core/report/figures.py" line="558"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="495"/>
+        <location filename="../core/report/figures.py" line="570"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="498"/>
+        <location filename="../core/report/figures.py" line="573"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="528"/>
+        <location filename="../core/report/figures.py" line="603"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="530"/>
+        <location filename="../core/report/figures.py" line="605"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="534"/>
+        <location filename="../core/report/figures.py" line="609"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="75"/>
+        <location filename="../core/report/figures.py" line="81"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
     </message>
@@ -675,27 +700,27 @@
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="413"/>
+        <location filename="../core/measuring/sweep.py" line="418"/>
         <source>not within the sizes measured</source>
         <translation>在所测尺寸内没有</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="415"/>
+        <location filename="../core/measuring/sweep.py" line="420"/>
         <source>from the smallest size measured</source>
         <translation>从所测最小尺寸起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="416"/>
+        <location filename="../core/measuring/sweep.py" line="421"/>
         <source>from {size}</source>
         <translation>从 {size} 起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="429"/>
+        <location filename="../core/measuring/sweep.py" line="434"/>
         <source>{engine} faster than {reference}: steady {steady}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="431"/>
+        <location filename="../core/measuring/sweep.py" line="436"/>
         <source>{engine} faster than {reference}: steady {steady}, end to end {end_to_end}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
@@ -1443,7 +1468,7 @@
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../ui/presentation.py" line="77"/>
+        <location filename="../ui/presentation.py" line="88"/>
         <source>Leave Presentation</source>
         <translation>退出演示模式</translation>
     </message>
@@ -1850,47 +1875,57 @@
 <context>
     <name>SweepChart</name>
     <message>
-        <location filename="../ui/sweep_chart.py" line="172"/>
+        <location filename="../ui/sweep_chart.py" line="215"/>
         <source>{engine} break-even (steady)</source>
         <translation>{engine} 盈亏平衡点（稳定调用）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="173"/>
+        <location filename="../ui/sweep_chart.py" line="216"/>
         <source>{engine} break-even (end to end)</source>
         <translation>{engine} 盈亏平衡点（端到端）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="199"/>
+        <location filename="../ui/sweep_chart.py" line="242"/>
         <source>Press Run: the comparison runs on the photo at each size in turn, and each size is drawn here as it finishes.</source>
         <translation>点击运行：对比会依次在照片的各个尺寸上运行，每个尺寸完成后即绘制在此处。</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="228"/>
+        <location filename="../ui/sweep_chart.py" line="271"/>
         <source>Time per blur (ms, median of steady calls)</source>
         <translation>每次模糊的耗时（毫秒，稳定调用的中位数）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="245"/>
+        <location filename="../ui/sweep_chart.py" line="288"/>
         <source>Speed-up over {reference} ({reference}&apos;s time ÷ the engine&apos;s)</source>
         <translation>相对 {reference} 的加速比（{reference} 的耗时 ÷ 该引擎的耗时）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="261"/>
+        <location filename="../ui/sweep_chart.py" line="304"/>
         <source>Photo size (megapixels, log scale)</source>
         <translation>照片尺寸（百万像素，对数刻度）</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="274"/>
+        <location filename="../ui/sweep_chart.py" line="179"/>
         <source>copy of the photo</source>
         <translation>复制照片</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="360"/>
+        <location filename="../ui/sweep_chart.py" line="185"/>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_chart.py" line="186"/>
+        <source>its multiply-adds at a matrix product&apos;s rate</source>
+        <translation>按矩阵乘法速率完成其乘加</translation>
+    </message>
+    <message>
+        <location filename="../ui/sweep_chart.py" line="406"/>
         <source>this photo</source>
         <translation>此照片</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_chart.py" line="401"/>
+        <location filename="../ui/sweep_chart.py" line="178"/>
         <source>copy</source>
         <translation>复制</translation>
     </message>

@@ -399,6 +399,13 @@ ZH_CN = {
     "{time} on {device}, {bandwidth}": "{device} 上 {time}，{bandwidth}",
     "the image read once and written once: the least any blur can take": "图像读一次、写一次：任何模糊都至少需要这么久",
     "{engines}: the time of one copy of the image": "{engines}：以复制一次图像的耗时为单位",
+    # The compute floor (the blur's multiply-adds at the rate of a matrix product)
+    "compute": "计算",
+    "vs compute": "相对计算",
+    "{time} on {device}, {rate} in a {size} × {size} matrix product": "{device} 上 {time}，{size} × {size} 矩阵乘法达到 {rate}",
+    "{count} multiply-adds a pixel at the device's float32 rate: the least they can take": "每像素 {count} 次乘加，按该设备的 float32 速率：这些运算至少需要这么久",
+    "{engines}: the time of the blur's multiply-adds at that rate": "{engines}：以按该速率完成模糊的乘加所需的耗时为单位",
+    "its multiply-adds at a matrix product's rate": "按矩阵乘法速率完成其乘加",
     "copy of the photo": "复制照片",
     # The scaling sweep's break-even size
     "not within the sizes measured": "在所测尺寸内没有",

@@ -43,9 +43,20 @@ PRESENTED_ROWS = RowArrangement(
         # demo, which keep a 1600 × 1000 screen without scrolling.
         "warning",
     ),
-    # The copy's rows stay in the window's figures: in presentation more rows than fit the
+    # The floors' rows stay in the window's figures: in presentation more rows than fit the
     # screen bring a scroll bar, and the narrower rows wrap the six figures off it.
-    hidden=frozenset({"image", "kernel", "jit.transfers", "jit.device", "copy", "vs_copy"}),
+    hidden=frozenset(
+        {
+            "image",
+            "kernel",
+            "jit.transfers",
+            "jit.device",
+            "copy",
+            "vs_copy",
+            "compute",
+            "vs_compute",
+        }
+    ),
     stacked=True,
     # The details are the presenter's, the figures the audience's. At 1600 × 1000, with the
     # live preview on (as users have it), the first call paid by the preview and steady times

@@ -25,10 +25,24 @@ PANEL_GAP = 14
 TIME_SHARE = 0.62  # of the height below the legend: the time plot; the speed-up plot the rest
 GRID_COLOUR = QColor(128, 128, 128, 48)
 ONE_COLOUR = QColor(128, 128, 128)
-# The floor's dotted line: one copy of the photo at each size.
+# The floors' lines: one copy of the photo at each size (dotted), and its multiply-adds at
+# the rate of a matrix product (dashes and dots).
 COPY_COLOUR = QColor(96, 96, 96)
+COMPUTE_COLOUR = QColor(150, 60, 150)
 # The break-even sizes' dashed lines.
 BREAK_EVEN_COLOUR = QColor(200, 120, 0)
+
+
+@dataclass(frozen=True)
+class _FloorLine:
+    """One floor under the engines' lines: its label at the line's end, its words in the
+    legend, its colour and dashes, and its (megapixels, milliseconds)."""
+
+    label: str
+    legend: str
+    colour: QColor
+    style: Qt.PenStyle
+    series: list[tuple[float, float]]
 
 
 def engine_colour(engine: str) -> QColor:
@@ -148,6 +162,35 @@ class SweepChart(QWidget):
             if point.floor_seconds is not None and point.floor_seconds > 0
         ]
 
+    def compute_series(self) -> list[tuple[float, float]]:
+        """(megapixels, milliseconds) of the photo's multiply-adds at each size at the rate of
+        a matrix product on the same device: the least the blur's arithmetic can take."""
+        return [
+            (point.megapixels, point.compute_floor_seconds * 1000)
+            for point in self._points
+            if point.compute_floor_seconds is not None and point.compute_floor_seconds > 0
+        ]
+
+    def floor_lines(self) -> list[_FloorLine]:
+        """The floors drawn under the engines' lines, each with its label and legend."""
+        lines = [
+            _FloorLine(
+                self.tr("copy"),
+                self.tr("copy of the photo"),
+                COPY_COLOUR,
+                Qt.PenStyle.DotLine,
+                self.copy_series(),
+            ),
+            _FloorLine(
+                self.tr("compute"),
+                self.tr("its multiply-adds at a matrix product's rate"),
+                COMPUTE_COLOUR,
+                Qt.PenStyle.DashDotLine,
+                self.compute_series(),
+            ),
+        ]
+        return [line for line in lines if line.series]
+
     def speedup_series(self) -> dict[str, list[tuple[float, float]]]:
         """(megapixels, speed-up) drawn for each engine but the reference."""
         return {
@@ -188,8 +231,8 @@ class SweepChart(QWidget):
         self.break_even_label_rects = []
         metrics = QFontMetrics(self.font())
         text = self.palette().windowText().color()
-        times, speedups, copies = self.series(), self.speedup_series(), self.copy_series()
-        top = MARGIN + self._draw_legend(painter, metrics, text, bool(copies))
+        times, speedups, floors = self.series(), self.speedup_series(), self.floor_lines()
+        top = MARGIN + self._draw_legend(painter, metrics, text, floors)
         if not any(times.values()):
             painter.setPen(text)
             painter.drawText(
@@ -203,7 +246,7 @@ class SweepChart(QWidget):
             return
         megapixels = [mp for series in times.values() for mp, _ in series]
         ms = [value for series in times.values() for _, value in series]
-        ms += [value for _, value in copies]
+        ms += [value for floor in floors for _, value in floor.series]
         ratios = [value for series in speedups.values() for _, value in series]
         x_low, x_high = log_range(megapixels, include=self._photo_megapixels)
         ms_range = log_range(ms)
@@ -233,7 +276,7 @@ class SweepChart(QWidget):
             top=top,
             x_labels=not has_ratios,
             photo_label=True,
-            copies=copies,
+            floors=floors,
             marks=self.break_even_marks(),
         )
         if has_ratios:
@@ -262,24 +305,27 @@ class SweepChart(QWidget):
         )
 
     def _draw_legend(
-        self, painter: QPainter, metrics: QFontMetrics, text: QColor, copies: bool = False
+        self,
+        painter: QPainter,
+        metrics: QFontMetrics,
+        text: QColor,
+        floors: Sequence[_FloorLine] = (),
     ) -> float:
-        """The engines' names and colours in rows across the top (and the copy's dotted line,
-        when drawn); returns the rows' height."""
+        """The engines' names and colours in rows across the top (and the floors' lines, when
+        drawn); returns the rows' height."""
         x, y, row = MARGIN, MARGIN, metrics.height() + 4
-        entries: list[tuple[str, str | None]] = [
+        entries: list[tuple[str, str | _FloorLine]] = [
             (engine_title(name), name) for name in self._engines
         ]
-        if copies:
-            entries.append((self.tr("copy of the photo"), None))
+        entries += [(floor.legend, floor) for floor in floors]
         for title, name in entries:
             width = LEGEND_SWATCH + 6 + metrics.horizontalAdvance(title) + 18
             if x > MARGIN and x + width > self.width() - MARGIN:
                 x, y = MARGIN, y + row
             middle = y + row / 2
             swatch = [QPointF(x, middle), QPointF(x + LEGEND_SWATCH, middle)]
-            if name is None:
-                self._draw_line(painter, COPY_COLOUR, swatch, Qt.PenStyle.DotLine)
+            if isinstance(name, _FloorLine):
+                self._draw_line(painter, name.colour, swatch, name.style)
             else:
                 self._draw_line(painter, engine_colour(name), swatch)
                 self._draw_marker(
@@ -308,7 +354,7 @@ class SweepChart(QWidget):
         x_labels: bool,
         photo_label: bool = False,
         one_line: bool = False,
-        copies: Sequence[tuple[float, float]] = (),
+        floors: Sequence[_FloorLine] = (),
         marks: Sequence[tuple[float, str]] = (),
     ) -> None:
         text = self.palette().windowText().color()
@@ -393,15 +439,16 @@ class SweepChart(QWidget):
         painter.setClipRect(
             QRectF(left, plot_top, right - left, bottom - plot_top).adjusted(-5, -5, 5, 5)
         )
-        if copies:
-            places = [QPointF(x(mp), y(value)) for mp, value in copies]
-            self._draw_line(painter, COPY_COLOUR, places, Qt.PenStyle.DotLine)
+        for floor in floors:
+            places = [QPointF(x(mp), y(value)) for mp, value in floor.series]
+            self._draw_line(painter, floor.colour, places, floor.style)
             if places:
-                painter.setPen(COPY_COLOUR)
-                label = self.tr("copy")
+                painter.setPen(floor.colour)
                 last = places[-1]
-                width = metrics.horizontalAdvance(label)
-                painter.drawText(QPointF(min(last.x() + 4, right - width - 2), last.y() - 4), label)
+                width = metrics.horizontalAdvance(floor.label)
+                painter.drawText(
+                    QPointF(min(last.x() + 4, right - width - 2), last.y() - 4), floor.label
+                )
         for name, values in series.items():
             colour = engine_colour(name)
             places = [QPointF(x(mp), y(value)) for mp, value in values]

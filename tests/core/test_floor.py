@@ -1,8 +1,10 @@
-"""The distance to the hardware's limit: one copy of the photo on the same device, timed with
-the engines, and every engine's time as a multiple of it and as bandwidth, wherever the
+"""The distance to the hardware's limits: one copy of the photo on the same device, and its
+multiply-adds at the rate of a matrix product there, timed with the engines, and every
+engine's time as a multiple of each and as bandwidth and GFLOP/s, wherever the
 figures are shown (compare's text and JSON, the window, the bench table, the sweep)."""
 
 import json
+import time
 
 import numpy as np
 import pytest
@@ -10,15 +12,32 @@ import pytest
 from blurapp import cli
 from blurapp.bench import report as bench_report
 from blurapp.bench import run_bench
+from blurapp.bench.record import figure_rows
 from blurapp.core import compare, sample_photo_path
 from blurapp.core.engines import get_engine
 from blurapp.core.engines.jax_engine import first_jax_copy
 from blurapp.core.engines.numpy_engine import first_numpy_copy
 
 
-def test_compare_json_gives_the_floor_and_each_engines_multiple_and_bandwidth(capsys):
+def test_compare_json_gives_both_floors_and_each_engines_multiples_bandwidth_and_gflop_s(capsys):
     assert cli.main(["compare", str(sample_photo_path()), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
+    own_rate = numpy_float32_product_rate()
+    compute = data["compute_floor_seconds"]
+    rate = data["compute_floors"]["cpu"]["gflop_s"]
+    assert compute > 0 and rate > 0
+    # The device's rate, as this test measures it itself: the same order of magnitude (the
+    # machine may be busier in one than the other), unless compare says its times cannot be
+    # trusted: on 2 cores with a load of 7, products whose threads waited for each other were
+    # a thousand times slower in one than in the other.
+    assert own_rate / 10 < rate < own_rate * 10 or data["noisy"], (rate, own_rate)
+    multiply_adds = 600 * 400 * 81  # the bundled photo in grey, 9 × 9 2-D
+    assert compute == pytest.approx(2 * multiply_adds / (rate * 1e9))
+    for key in ("numpy", "jax"):
+        engine = data[key]
+        assert engine["compute_floor_seconds"] == compute  # both on the CPU here
+        assert engine["compute_floor_multiple"] == pytest.approx(engine["seconds"] / compute)
+        assert engine["gflop_s"] == pytest.approx(2 * multiply_adds / engine["seconds"] / 1e9)
     floor = data["floor_seconds"]
     assert floor > 0
     assert data["floors"]["cpu"]["seconds"] == floor
@@ -32,8 +51,21 @@ def test_compare_json_gives_the_floor_and_each_engines_multiple_and_bandwidth(ca
     assert data["numpy"]["floor_multiple"] > 5
 
 
+def numpy_float32_product_rate() -> float:
+    """GFLOP/s of the best of several float32 matrix products through NumPy, timed here."""
+    best = 0.0
+    for size in (256, 512, 1024):
+        a = np.random.default_rng(1).random((size, size), dtype=np.float32)
+        np.matmul(a, a)
+        for _ in range(5):
+            start = time.perf_counter()
+            np.matmul(a, a)
+            best = max(best, 2 * size**3 / (time.perf_counter() - start) / 1e9)
+    return best
+
+
 @pytest.mark.slow
-def test_compare_text_shows_the_copy_and_each_engine_as_a_multiple_of_it(capsys):
+def test_compare_text_shows_both_floors_and_each_engine_as_a_multiple_of_them(capsys):
     assert cli.main(["compare", str(sample_photo_path()), "--engines", "numpy,jax"]) == 0
     rows = {
         line.split("  ", 1)[0]: line.split("  ", 1)[1].strip()
@@ -47,6 +79,9 @@ def test_compare_text_shows_the_copy_and_each_engine_as_a_multiple_of_it(capsys)
     assert rows["vs copy"].startswith("NumPy ")
     assert "JAX-jit " in rows["vs copy"] and "GB/s)" in rows["vs copy"]
     assert rows["vs copy"].endswith(": the time of one copy of the image")
+    assert " ms on cpu, " in rows["compute"] and " GFLOP/s in a " in rows["compute"]
+    assert rows["vs compute"].startswith("NumPy ") and "GFLOP/s)" in rows["vs compute"]
+    assert rows["vs compute"].endswith(": the time of the blur's multiply-adds at that rate")
 
 
 def test_the_numpy_copy_reads_and_writes_the_image_once():
@@ -69,7 +104,7 @@ def test_the_floor_of_a_device_is_made_with_the_reference_engines_tools_there():
     assert result.floor_of("jax") is result.floor_of("numpy")
 
 
-def test_the_bench_table_has_the_copy_and_each_engine_as_a_multiple_of_it():
+def test_the_bench_table_and_record_have_both_floors_and_each_engine_as_a_multiple_of_them():
     rows = run_bench(
         megapixels=[0.01],
         kernel_sizes=[5],
@@ -88,3 +123,26 @@ def test_the_bench_table_has_the_copy_and_each_engine_as_a_multiple_of_it():
     assert f" {copy_ms} " in line
     assert f"{rows[0]['jax']['floor_multiple']:,.1f}×" in line
     assert line.split()[-1] in ("yes", "no") and columns[-1] == "noisy"
+    assert "compute ms" in heading and "JAX ×compute" in heading and "NumPy ×compute" in heading
+    assert "compute: the blur's multiply-adds at the float32 rate of a matrix product" in meaning
+    assert f" {rows[0]['compute_floor_seconds'] * 1000:,.2f} " in line
+    assert f"{rows[0]['jax']['compute_floor_multiple']:,.1f}×" in line
+    # The record's typed rows: the compute floor, and each engine against both floors.
+    record = {
+        (row["what"].rpartition(", ")[2], row["engine"]): row
+        for row in figure_rows({"results": rows}, engines)
+    }
+    assert record["compute floor", None]["value"] == pytest.approx(
+        rows[0]["compute_floor_seconds"] * 1000, rel=1e-3
+    )
+    assert record["compute floor", None]["unit"] == "ms"
+    for engine in engines:
+        figures = rows[0][engine.name.replace("-", "_")]
+        for kind, key, unit in (
+            ("× one copy", "floor_multiple", "×"),
+            ("× the compute floor", "compute_floor_multiple", "×"),
+            ("GFLOP/s", "gflop_s", "GFLOP/s"),
+            ("GB/s", "bandwidth_gb_s", "GB/s"),
+        ):
+            row = record[kind, engine.title]
+            assert row["value"] == pytest.approx(figures[key], rel=1e-3) and row["unit"] == unit

@@ -131,7 +131,8 @@ def test_the_first_call_of_jax_at_each_size_is_in_the_json_and_the_csv():
         image, sizes=sizes, kernel_size=3, sigma=1.0, engines=("numpy", "jax"), repeats=1
     )
     rows = sweep_csv_rows(points)
-    assert rows[0][-2:] == ["jax_first_call_seconds", "jax_compilation"]  # numpy compiles nothing
+    # numpy compiles nothing; the compute floor comes after the first calls
+    assert rows[0][-3:] == ["jax_first_call_seconds", "jax_compilation", "compute_floor_seconds"]
     for point, row in zip(points, rows[1:], strict=True):
         csv_row = dict(zip(rows[0], row, strict=True))
         first = point.first_calls["jax"]
@@ -208,6 +209,7 @@ def test_the_csv_reads_back_with_its_header_and_a_row_per_size(tmp_path):
         "jax_error",
         "jax_first_call_seconds",
         "jax_compilation",
+        "compute_floor_seconds",
     ]
     first, second = (dict(zip(rows[0], row, strict=True)) for row in rows[1:])
     assert float(first["megapixels"]) == pytest.approx(0.0024)

@@ -1,5 +1,6 @@
-"""The window's side: The distance to the hardware's limit: one copy of the photo on the same device, timed with
-the engines, and every engine's time as a multiple of it and as bandwidth, wherever the
+"""The window's side of the distance to the hardware's limits: one copy of the photo, and its
+multiply-adds at a matrix product's rate, on the same device, timed with the engines, and
+every engine's time as a multiple of each and as bandwidth and GFLOP/s, wherever the
 figures are shown (compare's text and JSON, the window, the bench table, the sweep)."""
 
 from dataclasses import replace
@@ -11,7 +12,7 @@ from blurapp.core.measuring.contention import Conditions
 from blurapp.core.measuring.sweep import SweepSize, run_sweep
 
 
-def test_the_window_shows_the_copy_and_the_warning_beside_the_speedup(qtbot):
+def test_the_window_shows_both_floors_and_the_warning_beside_the_speedup(qtbot):
     from blurapp.ui.figures_panel import WARNING_COLOUR, FiguresPanel
 
     measured = compare(np.zeros((120, 90), np.float32), repeats=3)
@@ -21,6 +22,7 @@ def test_the_window_shows_the_copy_and_the_warning_beside_the_speedup(qtbot):
         runs=measured.runs,
         engines=measured.engines,
         floors=measured.floors,
+        compute_floors=measured.compute_floors,
         conditions=Conditions(wall_over_cpu={"numpy": 2.0}),
     )
     panel = FiguresPanel()
@@ -33,13 +35,17 @@ def test_the_window_shows_the_copy_and_the_warning_beside_the_speedup(qtbot):
     )
     assert "ms on cpu" in panel.value("copy")
     assert panel.value("vs_copy").startswith("NumPy ")
+    assert "ms on cpu, " in panel.value("compute") and " GFLOP/s in a " in panel.value("compute")
+    assert panel.value("vs_compute").startswith("NumPy ") and "GFLOP/s)" in panel.value(
+        "vs_compute"
+    )
     warning = panel._values["warning"]
     assert warning.isVisible() and WARNING_COLOUR in warning.styleSheet()
     panel.show_result(measured, "photo.png", 90, 120)
     assert (panel.value("warning") != "") == measured.noisy
 
 
-def test_each_sweep_point_has_the_floor_and_the_chart_draws_its_dotted_line(qtbot):
+def test_each_sweep_point_has_both_floors_and_the_chart_draws_their_lines(qtbot):
     from blurapp.ui.sweep_chart import SweepChart
 
     sizes = [SweepSize(40, 60, resampled=False), SweepSize(80, 120)]
@@ -53,11 +59,16 @@ def test_each_sweep_point_has_the_floor_and_the_chart_draws_its_dotted_line(qtbo
     )
     assert all(point.floor_seconds is not None and point.floor_seconds > 0 for point in points)
     assert points[1].as_dict()["floor_seconds"] == points[1].floor_seconds
+    assert all(point.compute_floor_seconds > 0 for point in points)
+    assert points[1].as_dict()["compute_floor_seconds"] == points[1].compute_floor_seconds
     chart = SweepChart()
     qtbot.addWidget(chart)
     chart.set_engines(["numpy", "jax"], 0.0024)
     chart.set_points(points)
     assert chart.copy_series() == [(p.megapixels, p.floor_seconds * 1000) for p in points]
+    assert chart.compute_series() == [
+        (p.megapixels, p.compute_floor_seconds * 1000) for p in points
+    ]
     chart.resize(760, 520)
     without = SweepChart()
     qtbot.addWidget(without)
@@ -65,14 +76,30 @@ def test_each_sweep_point_has_the_floor_and_the_chart_draws_its_dotted_line(qtbo
     without.set_points([replace(point, floor_seconds=None) for point in points])
     without.resize(760, 520)
     assert copy_pixels(chart) > copy_pixels(without) + 20
+    no_compute = SweepChart()
+    qtbot.addWidget(no_compute)
+    no_compute.set_engines(["numpy", "jax"], 0.0024)
+    no_compute.set_points([replace(point, compute_floor_seconds=None) for point in points])
+    no_compute.resize(760, 520)
+    assert compute_pixels(chart) > compute_pixels(no_compute) + 20
 
 
 def copy_pixels(chart) -> int:
     from blurapp.ui.sweep_chart import COPY_COLOUR
 
+    return pixels_of(chart, COPY_COLOUR)
+
+
+def compute_pixels(chart) -> int:
+    from blurapp.ui.sweep_chart import COMPUTE_COLOUR
+
+    return pixels_of(chart, COMPUTE_COLOUR)
+
+
+def pixels_of(chart, colour) -> int:
     picture = chart.grab().toImage()
     return sum(
-        picture.pixelColor(x, y).rgb() == COPY_COLOUR.rgb()
+        picture.pixelColor(x, y).rgb() == colour.rgb()
         for x in range(0, picture.width())
         for y in range(0, picture.height())
     )

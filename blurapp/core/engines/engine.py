@@ -13,6 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
+from blurapp.core.engines.gemm import TimedGemm
 from blurapp.core.engines.runs import BlurredFrames, Call, Cancelled, EngineRun, FirstCall, Progress
 from blurapp.core.engines.timing import time_engines
 
@@ -97,6 +98,9 @@ class Engine:
     # The floor of any blur on its device: one copy of the image there (read once, written
     # once), made and timed as a first call is; None: no floor is measured for it.
     copy_call: FirstCallFunction | None = None
+    # The compute floor of its device: a float32 matrix product there, sized to saturate it
+    # (blurapp.core.engines.gemm), given the platform as first_call is; None: none measured.
+    gemm_call: Callable[[str | None], TimedGemm] | None = None
     # A live preview's first call, where it can be quicker than first_call there (JAX-jit
     # keeps the photo on its device between changes); None: first_call.
     preview_call: FirstCallFunction | None = None
@@ -212,6 +216,11 @@ class Engine:
             progress=None,
             cancelled=None,
         )
+
+    def start_gemm(self, *, device: str = "auto") -> TimedGemm | None:
+        """The first of this engine's matrix products on its device (see gemm_call), or None
+        when it has none."""
+        return None if self.gemm_call is None else self.gemm_call(self.platform_for(device))
 
     def blur(
         self,

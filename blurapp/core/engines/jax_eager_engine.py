@@ -8,7 +8,12 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines.engine import Engine
-from blurapp.core.engines.jax_engine import first_call_on_device, first_jax_copy, jax_device
+from blurapp.core.engines.jax_engine import (
+    first_call_on_device,
+    first_jax_copy,
+    first_jax_gemm,
+    jax_device,
+)
 from blurapp.core.engines.runs import (
     Cancelled,
     FirstCall,
@@ -93,5 +98,6 @@ JAX_EAGER = Engine(
     uses_jax=True,
     max_repeats=3,
     copy_call=first_jax_copy,
+    gemm_call=first_jax_gemm,
 )
 ENGINES = (JAX_EAGER,)

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines.engine import Engine
+from blurapp.core.engines.gemm import TimedGemm, sized_gemm
 from blurapp.core.engines.jax_frames import blur_frames_on_device
 from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
@@ -526,6 +527,38 @@ def first_jax_copy(
     )
 
 
+_product_program: Any = None
+
+
+def first_jax_gemm(platform: str | None = None) -> TimedGemm:
+    """The compute floor of JAX's device: a jitted float32 product of two square matrices
+    already there (jnp.dot at the highest precision: on a GPU, the default would let it round
+    to TensorFloat-32, quicker than the float32 sums of a blur), waited for, at a size that
+    saturates the device. Raises JaxUnavailableError."""
+    jax = import_jax()
+    device = jax_device(platform)
+    global _product_program
+    if _product_program is None:
+        _product_program = jax.jit(
+            lambda a, b: jax.numpy.dot(a, b, precision=jax.lax.Precision.HIGHEST)
+        )
+    program = _product_program
+
+    def product_of_size(size: int) -> Callable[[], Call]:
+        a = np.random.default_rng(0).random((size, size), dtype=np.float32)
+        a_there = jax.block_until_ready(jax.device_put(a, device))
+        b_there = jax.block_until_ready(jax.device_put(np.ascontiguousarray(a.T), device))
+
+        def again() -> Call:
+            start = time.perf_counter()
+            jax.block_until_ready(program(a_there, b_there))
+            return Call(time.perf_counter() - start)
+
+        return again
+
+    return sized_gemm(product_of_size, describe_device(device))
+
+
 def blur_frames_jax(
     frames: np.ndarray, kernel: np.ndarray, *, platform: str | None = None
 ) -> BlurredFrames:
@@ -543,6 +576,7 @@ JAX_JIT = Engine(
     uses_jax=True,
     compiles=True,
     copy_call=first_jax_copy,
+    gemm_call=first_jax_gemm,
     levels_call=blur_levels_jax,
     preview_call=preview_jax_call,
     stop_preview=kept_photo.clear,

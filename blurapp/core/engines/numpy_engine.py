@@ -14,6 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from blurapp.core.engines.engine import Engine
+from blurapp.core.engines.gemm import TimedGemm, sized_gemm
 from blurapp.core.engines.runs import BlurCancelled, Call, Cancelled, FirstCall, Progress
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
@@ -204,6 +205,25 @@ def first_numpy_copy(
     return FirstCall(output=image, again=again, seconds=first.seconds)
 
 
+def numpy_product(size: int) -> Callable[[], Call]:
+    """The product of two `size` × `size` float32 matrices by NumPy's BLAS (np.matmul into
+    an array made beforehand), timed."""
+    a = np.random.default_rng(0).random((size, size), dtype=np.float32)
+    b, product = a.T.copy(), np.empty_like(a)
+
+    def again() -> Call:
+        start = time.perf_counter()
+        np.matmul(a, b, out=product)
+        return Call(time.perf_counter() - start)
+
+    return again
+
+
+def first_numpy_gemm(platform: str | None = None) -> TimedGemm:
+    """The compute floor of the CPU: NumPy's BLAS at a product size that saturates it."""
+    return sized_gemm(numpy_product, "cpu")
+
+
 def _as_float32_image(image: np.ndarray) -> np.ndarray:
     image = np.asarray(image, dtype=np.float32)
     if image.ndim not in (2, 3):
@@ -224,6 +244,7 @@ NUMPY = Engine(
     QT_TRANSLATE_NOOP("Engines", "NumPy"),
     first_numpy_call,
     copy_call=first_numpy_copy,
+    gemm_call=first_numpy_gemm,
 )
 # The tutorial's own loop, for the seed's exact contrast: about 2.6× slower than NUMPY at 24 MP.
 NUMPY_LOOP = Engine(
@@ -231,6 +252,7 @@ NUMPY_LOOP = Engine(
     QT_TRANSLATE_NOOP("Engines", "NumPy, tutorial loop"),
     first_numpy_loop_call,
     copy_call=first_numpy_copy,
+    gemm_call=first_numpy_gemm,
     # One pass over its image per kernel tap: fastest on pieces whose copies stay in the CPU's
     # cache. Strips of 64 rows of a 2048-wide block (about 0.5 MB each) blur three times faster
     # on a 2-core machine than the whole block (8 MB a copy).

@@ -21,12 +21,14 @@ from blurapp.core.engines import (
     UnknownEngineError,
     get_engine,
 )
+from blurapp.core.engines.gemm import GEMM_CALLS
 from blurapp.core.engines.jax_engine import JaxUnavailableError
 from blurapp.core.engines.runs import BlurCancelled, Cancelled, EngineRun, FirstCall, Progress
 from blurapp.core.engines.timing import first_call_run, time_engines
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
     Algorithm,
+    multiply_adds_per_pixel,
 )
 from blurapp.core.measuring.contention import (
     Conditions,
@@ -94,10 +96,45 @@ class Floor:
 
 
 @dataclass(frozen=True)
+class ComputeFloor:
+    """The float32 arithmetic of `device`: the quickest of several products of two `size` ×
+    `size` matrices there (size³ multiply-adds each; blurapp.core.engines.gemm), timed among
+    the engines as they are. A blur's multiply-adds at this rate are the least it can take."""
+
+    device: str  # as an engine's run names it: "cpu", "gpu: NVIDIA H200"
+    product_seconds: float  # the quickest product
+    samples: int  # the products timed with the engines, and the best of its sizing
+    size: int
+
+    @property
+    def multiply_adds_per_second(self) -> float | None:
+        return self.size**3 / self.product_seconds if self.product_seconds > 0 else None
+
+    @property
+    def gflop_s(self) -> float | None:
+        """The rate in GFLOP/s (a multiply-add is two floating-point operations)."""
+        rate = self.multiply_adds_per_second
+        return None if rate is None else 2 * rate / 1e9
+
+    def seconds_for(self, multiply_adds: int) -> float | None:
+        """The time `multiply_adds` take at this rate."""
+        rate = self.multiply_adds_per_second
+        return None if rate is None else multiply_adds / rate
+
+
+@dataclass(frozen=True)
 class _CopyOn:
     """The copy of the image on `device`, timed beside the engines (not an engine)."""
 
     device: str
+
+
+@dataclass(frozen=True)
+class _GemmOn:
+    """The matrix product of `size` on `device`, timed beside the engines (not an engine)."""
+
+    device: str
+    size: int
 
 
 class LedByJit:
@@ -203,6 +240,8 @@ class ComparisonResult(LedByJit):
     engines: Mapping[str, Engine] = field(default_factory=dict)
     # Each device's floor, in the order the engines ran on them; empty when nothing was timed.
     floors: tuple[Floor, ...] = ()
+    # Each device's compute floor, in the same order; empty when nothing was timed.
+    compute_floors: tuple[ComputeFloor, ...] = ()
     # The machine while the engines were timed (None: nothing was timed).
     conditions: Conditions | None = None
 
@@ -311,6 +350,54 @@ class ComparisonResult(LedByJit):
             return None
         return run.seconds / floor.seconds
 
+    @property
+    def multiply_adds(self) -> int:
+        """The multiply-adds of this blur, counted by its algorithm (see
+        blurapp.core.kernel.multiply_adds_per_pixel), over every pixel of every channel."""
+        for run in self.runs.values():
+            values = run.output.size
+            break
+        else:
+            return 0
+        return values * multiply_adds_per_pixel(self.kernel_size, self.algorithm)
+
+    def compute_floor_of(self, engine: str) -> ComputeFloor | None:
+        """The compute floor of `engine`'s device, timed with it (None: not measured)."""
+        run = self.runs.get(engine)
+        if run is None:
+            return None
+        return next((floor for floor in self.compute_floors if floor.device == run.device), None)
+
+    def compute_floor_seconds_of(self, engine: str) -> float | None:
+        """This blur's multiply-adds at the rate of `engine`'s device's compute floor."""
+        floor = self.compute_floor_of(engine)
+        return None if floor is None else floor.seconds_for(self.multiply_adds)
+
+    @property
+    def compute_floor_seconds(self) -> float | None:
+        """This blur's multiply-adds at the rate of the reference's device (of the first
+        engine's, when the reference did not run): the least its arithmetic can take there."""
+        for name in [self.reference, *self.runs]:
+            seconds = self.compute_floor_seconds_of(name)
+            if seconds is not None:
+                return seconds
+        return None
+
+    def compute_multiple_of(self, engine: str) -> float | None:
+        """`engine`'s median steady time as a multiple of its compute floor."""
+        run, floor = self.runs.get(engine), self.compute_floor_seconds_of(engine)
+        if run is None or not floor:
+            return None
+        return run.seconds / floor
+
+    def gflop_s_of(self, engine: str) -> float | None:
+        """`engine`'s arithmetic in GFLOP/s: this blur's multiply-adds (two operations each)
+        in its median steady time."""
+        run = self.runs.get(engine)
+        if run is None or run.seconds <= 0 or not self.multiply_adds:
+            return None
+        return 2 * self.multiply_adds / run.seconds / 1e9
+
     def bandwidth_of(self, engine: str) -> float | None:
         """`engine`'s effective bandwidth in GB/s: the photo read once and its output written
         once, in its median steady time (the copies to and from a device not counted)."""
@@ -358,6 +445,9 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
         "floor_seconds": floor.seconds if (floor := result.floor_of(name)) else None,
         "floor_multiple": result.floor_multiple_of(name),
         "bandwidth_gb_s": result.bandwidth_of(name),
+        "compute_floor_seconds": result.compute_floor_seconds_of(name),
+        "compute_floor_multiple": result.compute_multiple_of(name),
+        "gflop_s": result.gflop_s_of(name),
         # The middle half of the speed-up taken round by round (None: too few rounds).
         "speedup_spread": (
             None if name == result.reference else _listed(result.speedup_spread_of(name))
@@ -405,7 +495,14 @@ def comparison_dict(result: ComparisonResult) -> dict:
     """The whole comparison as plain data: the kernel, one object per engine under its JSON
     key (numpy, jax, jax_eager, …), and the jit engine's speedups (steady, and end to end with the
     copies) and difference at the top level, as `compare --json` has always given them."""
-    data: dict = {"kernel": kernel_dict(result.kernel_size, result.sigma, result.algorithm)}
+    data: dict = {
+        "kernel": {
+            **kernel_dict(result.kernel_size, result.sigma, result.algorithm),
+            "multiply_adds_per_pixel": multiply_adds_per_pixel(
+                result.kernel_size, result.algorithm
+            ),
+        }
+    }
     for name in [*result.runs, *result.errors]:
         data[json_key(name)] = engine_dict(result, name)
     data.update(
@@ -419,6 +516,16 @@ def comparison_dict(result: ComparisonResult) -> dict:
                 "bandwidth_gb_s": floor.bandwidth_gb_s,
             }
             for floor in result.floors
+        },
+        compute_floor_seconds=result.compute_floor_seconds,
+        compute_floors={
+            floor.device: {
+                "gflop_s": floor.gflop_s,
+                "product_seconds": floor.product_seconds,
+                "matrix_size": floor.size,
+                "products_timed": floor.samples,
+            }
+            for floor in result.compute_floors
         },
     )
     return data
@@ -502,7 +609,8 @@ def compare(
     interleaved (blurapp.core.engines.timing): `repeats` of each, or as many as each needs when
     None; 0 times none, for the outputs alone. An engine that fails (JAX not installed, out of
     device memory, a compile error) does not stop the others: its reason is in `errors`. Each
-    device an engine ran on gets its floor, timed with the engines (`floors`).
+    device an engine ran on gets its floors, timed with the engines: one copy of the image
+    (`floors`) and a matrix product's rate (`compute_floors`).
 
     `watch` follows the comparison (see Watch): BlurCancelled is raised once
     `watch.cancelled()` turns True; `watch.progress(engine, done, total)` reports taps, then
@@ -538,17 +646,26 @@ def compare(
         elif first is not None:
             watch.output(engine.name, first_call_run(first))
 
-    def failed(timed: str | _CopyOn, error: Exception) -> None:
+    def failed(timed: str | _CopyOn | _GemmOn, error: Exception) -> None:
         if isinstance(timed, _CopyOn):
             log.warning("the copy of the photo on %s failed", timed.device, exc_info=error)
+            return
+        if isinstance(timed, _GemmOn):
+            log.warning("the matrix product on %s failed", timed.device, exc_info=error)
             return
         log.warning("the %s engine failed", chosen[timed].title, exc_info=error)
         errors[timed] = describe_failure(chosen[timed], error)
 
     copies = {} if repeats == 0 else _first_copies(image, chosen, first_calls, device)
-    # The engines and the copies, timed together in the same rounds.
-    timed: dict[str | _CopyOn, FirstCall] = dict([*first_calls.items(), *copies.items()])
-    caps: dict[str | _CopyOn, int | None] = {n: e.max_repeats for n, e in chosen.items()}
+    products = {} if repeats == 0 else _first_products(chosen, first_calls, device)
+    # The engines, the copies and the products, timed together in the same rounds.
+    timed: dict[str | _CopyOn | _GemmOn, FirstCall] = dict(
+        [*first_calls.items(), *copies.items(), *products.items()]
+    )
+    caps: dict[str | _CopyOn | _GemmOn, int | None] = {
+        **{name: engine.max_repeats for name, engine in chosen.items()},
+        **dict.fromkeys(products, GEMM_CALLS),
+    }
     if trace is not None:
         timed = {
             key: dataclasses.replace(first, again=trace.label(_steady_call_name(key), first.again))
@@ -566,6 +683,11 @@ def compare(
     machine = stop_watching()
     runs = {name: times[name] for name in chosen if name in times}
     floors = tuple(_floor(copy.device, times[copy]) for copy in copies if copy in times)
+    compute_floors = tuple(
+        _compute_floor(product, times[product], products[product])
+        for product in products
+        if product in times
+    )
     if repeats != 0 and watch is not None:
         for name in chosen:
             watch.engine_done(name, runs.get(name), errors.get(name))
@@ -577,19 +699,55 @@ def compare(
         errors={name: errors[name] for name in chosen if name in errors},
         engines=chosen,
         floors=floors,
+        compute_floors=compute_floors,
         conditions=None if repeats == 0 else conditions_of(runs, machine),
     )
 
 
-def _steady_call_name(timed: str | _CopyOn) -> str:
-    """A steady call's label in a trace: 'jax steady call', 'copy on gpu steady call'."""
-    return (
-        f"{timed} steady call" if isinstance(timed, str) else f"copy on {timed.device} steady call"
-    )
+def _steady_call_name(timed: str | _CopyOn | _GemmOn) -> str:
+    """A steady call's label in a trace: 'jax steady call', 'copy on gpu steady call',
+    'matrix product on cpu steady call'."""
+    if isinstance(timed, _CopyOn):
+        return f"copy on {timed.device} steady call"
+    if isinstance(timed, _GemmOn):
+        return f"matrix product on {timed.device} steady call"
+    return f"{timed} steady call"
 
 
 def _floor(device: str, copy: EngineRun) -> Floor:
     return Floor(device, copy.seconds, copy.quartiles, len(copy.repeat_seconds), copy.output.nbytes)
+
+
+def _compute_floor(product: _GemmOn, run: EngineRun, first: FirstCall) -> ComputeFloor:
+    # The quickest product, the best call of its sizing among them (the same product, in the
+    # same run): the rate the device reaches, not the mean of its disturbances. On a CPU
+    # shared with other programs, a product's threads wait for each other more often than not.
+    quickest = min([*run.repeat_seconds, first.seconds])
+    return ComputeFloor(product.device, quickest, len(run.repeat_seconds) + 1, product.size)
+
+
+def _first_products(
+    engines: Mapping[str, Engine], first_calls: Mapping[str, FirstCall], device: str
+) -> dict[_GemmOn, FirstCall]:
+    """The first matrix product on each device an engine ran on, to be timed with the engines:
+    made as the copies are (_first_copies), with the reference engine's tools on its device,
+    with the first engine's of each other device. A product that fails leaves its device
+    without a compute floor."""
+    products: dict[_GemmOn, FirstCall] = {}
+    covered: set[str] = set()
+    for name in sorted(first_calls, key=lambda name: name != REFERENCE_ENGINE):
+        on = first_calls[name].device
+        if on in covered:
+            continue
+        try:
+            gemm = engines[name].start_gemm(device=device)
+        except Exception:
+            log.warning("the matrix product on %s failed", on, exc_info=True)
+            continue
+        if gemm is not None:
+            covered.add(on)
+            products[_GemmOn(gemm.first.device, gemm.size)] = gemm.first
+    return products
 
 
 def _first_copies(

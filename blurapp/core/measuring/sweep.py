@@ -90,6 +90,9 @@ class SweepPoint:
     # One copy of the photo at this size on the reference's device, timed with the engines:
     # the least any blur of it can take (None: not measured).
     floor_seconds: float | None = None
+    # Its multiply-adds at the float32 rate of a matrix product on the same device, timed with
+    # the engines: the least its arithmetic can take (None: not measured).
+    compute_floor_seconds: float | None = None
     # Each engine's median steady call with its copies to and from its device (its steady
     # seconds for an engine that copies nothing).
     end_to_end_seconds: Mapping[str, float] = field(default_factory=dict)
@@ -106,6 +109,7 @@ class SweepPoint:
             "height": self.height,
             "resampled": self.resampled,
             "floor_seconds": self.floor_seconds,
+            "compute_floor_seconds": self.compute_floor_seconds,
             "engines": {name: self._engine_dict(name) for name in self.engines},
         }
 
@@ -231,6 +235,7 @@ def sweep_points(
                 if run.compilation is not None and run.first_call_seconds is not None
             },
             floor_seconds=result.floor_seconds,
+            compute_floor_seconds=result.compute_floor_seconds,
             end_to_end_seconds={name: run.end_to_end_seconds for name, run in result.runs.items()},
         )
         # The outputs of a large size take hundreds of MB: gone before the next size is made.
@@ -443,7 +448,8 @@ def sweep_csv_rows(points: Sequence[SweepPoint]) -> list[list[str]]:
     """The sweep as CSV rows, the header first: the size, then each engine's steady seconds,
     one copy of the photo (the floor), each engine's speed-up over the reference, why an
     engine has no time (empty when it has one), then each compiled engine's first call and
-    how it got its program (compiled, from cache, already compiled). The first calls come last
+    how it got its program (compiled, from cache, already compiled), then the compute floor
+    (the photo's multiply-adds at the rate of a matrix product). The newer columns come last
     so that readers of the older columns find them where they were."""
     engines = sweep_engines(points)
     reference = points[0].reference if points else REFERENCE_ENGINE
@@ -456,6 +462,7 @@ def sweep_csv_rows(points: Sequence[SweepPoint]) -> list[list[str]]:
     header += [f"{name}_error" for name in engines]
     header += [f"{name}_first_call_seconds" for name in compiled]
     header += [f"{name}_compilation" for name in compiled]
+    header += ["compute_floor_seconds"]
     rows = [header]
     for point in points:
         row = [f"{point.megapixels:.6f}", str(point.width), str(point.height)]
@@ -467,6 +474,7 @@ def sweep_csv_rows(points: Sequence[SweepPoint]) -> list[list[str]]:
         calls = [point.first_calls.get(name) for name in compiled]
         row += [_number(call.seconds if call else None) for call in calls]
         row += [str(call.compilation) if call else "" for call in calls]
+        row += [_number(point.compute_floor_seconds)]
         rows.append(row)
     return rows
 

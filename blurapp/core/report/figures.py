@@ -11,7 +11,13 @@ from dataclasses import dataclass
 
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.engines.runs import CacheLookup, Compilation, EngineRun, PaidFirstCall, Payer
-from blurapp.core.kernel import Algorithm, auto_kernel_size, cuts_gaussian_short, kernel_reach
+from blurapp.core.kernel import (
+    Algorithm,
+    auto_kernel_size,
+    cuts_gaussian_short,
+    kernel_reach,
+    multiply_adds_per_pixel,
+)
 from blurapp.core.measuring.comparison import TOLERANCE, ComparisonResult, LedByJit
 from blurapp.core.spec import describe_kernel
 from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
@@ -113,6 +119,8 @@ ROW_NAMES = (
     QT_TRANSLATE_NOOP("Figures", "warning"),
     QT_TRANSLATE_NOOP("Figures", "copy"),
     QT_TRANSLATE_NOOP("Figures", "vs copy"),
+    QT_TRANSLATE_NOOP("Figures", "compute"),
+    QT_TRANSLATE_NOOP("Figures", "vs compute"),
 )
 
 
@@ -339,17 +347,28 @@ def difference_parts(diff: float | None, translate: Translate, bit_depth: int) -
 
 def format_bandwidth(gb_s: float | None) -> str:
     """'12.9 GB/s', '0.088 GB/s', '2,310 GB/s'; '—' when unknown."""
-    if gb_s is None:
+    return _format_rate(gb_s, "GB/s")
+
+
+def format_gflop_s(gflop_s: float | None) -> str:
+    """'39.4 GFLOP/s', '0.088 GFLOP/s', '51,200 GFLOP/s'; '—' when unknown."""
+    return _format_rate(gflop_s, "GFLOP/s")
+
+
+def _format_rate(rate: float | None, unit: str) -> str:
+    if rate is None:
         return "—"
-    if gb_s >= 100:
-        return f"{gb_s:,.0f} GB/s"
-    return f"{gb_s:.1f} GB/s" if gb_s >= 1 else f"{gb_s:.2g} GB/s"
+    if rate >= 100:
+        return f"{rate:,.0f} {unit}"
+    return f"{rate:.1f} {unit}" if rate >= 1 else f"{rate:.2g} {unit}"
 
 
 def format_multiple(multiple: float | None) -> str:
     """'146×', '3.1×'; '—' when unknown."""
     if multiple is None:
         return "—"
+    if multiple < 1:  # quicker than a floor: a floor measured on a busy machine
+        return f"{multiple:.2g}×"
     return f"{multiple:,.0f}×" if multiple >= 10 else f"{multiple:.1f}×"
 
 
@@ -366,9 +385,10 @@ def noisy_figure(result: LedByJit, translate: Translate = _english) -> Figure | 
 
 def floor_figures(result: ComparisonResult, translate: Translate = _english) -> list[Figure]:
     """The floor rows: each device's copy of the photo (the least any blur there takes), and
-    every engine's time as a multiple of its device's copy, with its effective bandwidth."""
+    every engine's time as a multiple of its device's copy, with its effective bandwidth; then
+    the compute floor's (compute_floor_figures)."""
     if not result.floors:
-        return []
+        return compute_floor_figures(result, translate)
     on = translate(QT_TRANSLATE_NOOP("Figures", "{time} on {device}, {bandwidth}"))
     copies = ", ".join(
         on.format(
@@ -395,6 +415,61 @@ def floor_figures(result: ComparisonResult, translate: Translate = _english) -> 
     return [
         Figure("copy", "copy", result.floor_seconds, "s", copies, f"({meaning})"),
         figure_of_words("vs_copy", "vs copy", times.format(engines=", ".join(multiples))),
+        *compute_floor_figures(result, translate),
+    ]
+
+
+def compute_floor_figures(
+    result: ComparisonResult, translate: Translate = _english
+) -> list[Figure]:
+    """The compute floor's rows: this blur's multiply-adds at each device's float32 rate (a
+    matrix product's there: the least its arithmetic can take), and every engine's time as a
+    multiple of its device's, with the GFLOP/s it reached."""
+    if not result.compute_floors:
+        return []
+    on = translate(
+        QT_TRANSLATE_NOOP(
+            "Figures", "{time} on {device}, {rate} in a {size} × {size} matrix product"
+        )
+    )
+    devices = []
+    for floor in result.compute_floors:
+        seconds = floor.seconds_for(result.multiply_adds)
+        devices.append(
+            on.format(
+                time=format_ms(seconds),
+                device=floor.device,
+                rate=format_gflop_s(floor.gflop_s),
+                size=floor.size,
+            )
+        )
+    meaning = translate(
+        QT_TRANSLATE_NOOP(
+            "Figures",
+            "{count} multiply-adds a pixel at the device's float32 rate: the least they can take",
+        )
+    ).format(count=multiply_adds_per_pixel(result.kernel_size, result.algorithm))
+    multiples = []
+    for name in result.runs:
+        multiple = result.compute_multiple_of(name)
+        if multiple is not None:
+            multiples.append(
+                f"{result.engine(name).title} {format_multiple(multiple)} "
+                f"({format_gflop_s(result.gflop_s_of(name))})"
+            )
+    times = translate(
+        QT_TRANSLATE_NOOP("Figures", "{engines}: the time of the blur's multiply-adds at that rate")
+    )
+    return [
+        Figure(
+            "compute",
+            "compute",
+            result.compute_floor_seconds,
+            "s",
+            ", ".join(devices),
+            f"({meaning})",
+        ),
+        figure_of_words("vs_compute", "vs compute", times.format(engines=", ".join(multiples))),
     ]
 
 

@@ -1,0 +1,89 @@
+"""The compute floor of a device: the float32 multiply-add rate that a matrix product (GEMM),
+the most tuned routine of every numerical library, reaches there. A blur can do its
+multiply-adds no faster than that; its time as a multiple of their time at that rate says how
+far it is from the device's arithmetic, as its multiple of one copy says how far from its
+memory (blurapp.core.measuring.comparison).
+
+A GEMM rather than a loop of FMAs written here: a hand-written loop measures how well this
+code (or XLA's output for it) uses the vector units, which is the question asked of the blurs
+themselves; the BLAS of NumPy and the dot of XLA are tuned by their makers
+to the device's peak, so they give a floor that does not depend on BlurApp's own code.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+
+from blurapp.core.engines.runs import Call, FirstCall
+
+# The product's size is chosen by its rate: n doubles from FIRST_SIZE, each size timed at its
+# best of two calls after an untimed one (for JAX, its compilation), and the size of the best
+# rate is kept. A small product measures the cost of a call, not the arithmetic; a large one
+# can spill out of the caches, and on a CPU shared with other programs the threads of a
+# product wait for each other (on a busy 2-core AMD EPYC, products of 128 × 128 and 256 × 256
+# both took 20 ms, and 1024 × 1024 50 ms). Doubling stops once a size's rate is less than
+# BETTER_RATE × the last one's, at LARGEST_SIZE, once the sizes tried took SIZING_SECONDS or
+# a call took LONGEST_CALL_SECONDS: on a quiet 2-core AMD EPYC, NumPy's 256 × 256 product
+# reached 61 G multiply-adds a second, its 512 × 512 one 67 G (2 ms), its 1024 × 1024 one 44 G.
+FIRST_SIZE = 128
+LARGEST_SIZE = 8192
+BETTER_RATE = 1.2
+SIZING_SECONDS = 0.2
+LONGEST_CALL_SECONDS = 0.04
+# The floor is the quickest of this many timed products (after an untimed one): the rate of
+# the same product moved between 21 and 30 G multiply-adds a second from run to run on a
+# 2-core virtual machine, and a floor is what the device can do, not what it did on average.
+GEMM_CALLS = 5
+
+
+class TimedGemm(NamedTuple):
+    """A device's product of two `size` × `size` float32 matrices, made once (`first.again()`
+    times one more): size³ multiply-adds a call."""
+
+    first: FirstCall
+    size: int
+
+    @property
+    def multiply_adds(self) -> int:
+        return self.size**3
+
+
+# Makes the product of two n × n matrices on a device: returns the call that computes it once
+# more, waited for, and timed (blurapp.core.engines.runs.Call).
+ProductOfSize = Callable[[int], Callable[[], Call]]
+
+
+def sized_gemm(product_of_size: ProductOfSize, device: str) -> TimedGemm:
+    """The product of `product_of_size` whose size reached the best rate on `device` (as an
+    engine's run names it; see FIRST_SIZE for how the sizes are tried): its first call made."""
+    size, spent, last_rate = FIRST_SIZE, 0.0, 0.0
+    best: tuple[float, int, Callable[[], Call], Call] | None = None
+    while True:
+        again = product_of_size(size)
+        again()  # the first call (for JAX, compiled): not the product's time
+        start = time.perf_counter()
+        call = min(again(), again(), key=lambda call: call.seconds)
+        spent += time.perf_counter() - start
+        rate = size**3 / max(call.seconds, 1e-12)
+        improving = best is None or rate >= BETTER_RATE * last_rate
+        if best is None or rate > best[0]:
+            best = (rate, size, again, call)
+        last_rate = rate
+        if (
+            not improving
+            or size >= LARGEST_SIZE
+            or spent >= SIZING_SECONDS
+            or call.seconds >= LONGEST_CALL_SECONDS
+        ):
+            break
+        size *= 2
+    _, size, again, call = best
+    # Its output is none: the matrices stay with `again` alone, let go with the timing.
+    output = np.zeros(0, np.float32)
+    return TimedGemm(
+        FirstCall(output=output, again=again, seconds=call.seconds, device=device), size
+    )
