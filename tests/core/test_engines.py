@@ -318,6 +318,26 @@ def test_the_gpus_one_pass_formulation_matches_scipy_too(algorithm, channels):
         np.testing.assert_allclose(blurred, expected, atol=TOLERANCE, rtol=0)
 
 
+# The CPU's separable blur runs strip by strip in a loop, its row pass kept apart from its column
+# pass: heights that make the last strip end past the image, a strip boundary inside a kernel's
+# reach, colour pixels of 3 and 4 values, a kernel of one tap, and one reaching past a strip.
+@pytest.mark.parametrize("shape", [(65, 30), (131, 17), (97, 41, 3), (70, 9, 4)])
+@pytest.mark.parametrize("size", [1, 3, 9, 31, 41])
+def test_the_cpus_separable_blur_strip_by_strip_matches_scipy(shape, size):
+    import jax
+
+    from blurapp.core.engines.jax_program import blur
+    from blurapp.core.kernel import gaussian_kernel_1d
+
+    image = np.random.default_rng(size).random(shape, dtype=np.float32)
+    weights = gaussian_kernel_1d(size, 4.0)
+    in_strips = np.asarray(jax.jit(blur, static_argnames="in_strips")(image, weights))
+    assert in_strips.shape == (shape[0], np.prod(shape[1:]))  # rows of values
+    np.testing.assert_allclose(
+        in_strips.reshape(shape), blur_oracle(image, weights), atol=TOLERANCE, rtol=0
+    )
+
+
 # The reference NumPy engine adds the shifted slices a block of rows at a time; the tutorial's
 # loop (numpy-loop) one pass over the image per tap. The same taps in the same order.
 @pytest.mark.parametrize("shape", [(64, 30), (65, 30), (200, 97), (150, 41, 3)])

@@ -95,11 +95,17 @@ def _blur_block(padded: Any, weights: Any, height: int, width: int, step: int = 
 
 # The image is blurred in horizontal strips, so a strip and its padding stay in the CPU's
 # cache while every tap reads them, instead of each tap streaming the whole image from memory.
-# When every tap is unrolled, the strips are one batched program, which XLA spreads
-# over the cores; with the kernel-row loop, a loop over strips measured faster. Strip heights
+# When every tap is unrolled, the 2-D blur's strips are one batched program, which XLA spreads
+# over the cores (the separable blur's are a loop: _separable_strip_by_strip); with the
+# kernel-row loop, a loop over strips measured faster. Strip heights
 # are the fastest measured on a 24 MP image (`blurapp bench`, 2-core x86 CPU).
 BATCHED_STRIP_ROWS = 64
 LOOPED_STRIP_ROWS = 128
+# The separable blur's strips on a CPU, looped (_separable_strip_by_strip): a 6,000-pixel grey
+# strip of 32 rows and its padding is about 1 MB, a core's L2 cache on the 2-core AMD EPYC
+# (family 25) where it was timed (24 MP, 9 taps: 16, 24 and 48 rows were slower in grey, 8
+# and 16 in colour).
+SEPARABLE_STRIP_ROWS = 32
 # From this kernel radius up, the CPU's batched strips are gathered from the image directly;
 # for a 3 × 3 kernel XLA fuses that gather into the blur itself, five times slower.
 GATHER_MIN_RADIUS = 2
@@ -148,6 +154,8 @@ def blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
         return blur(padded, height)
     strips = -(-height // strip_rows)
     rows = -(-height // strips)  # equal strips of at most strip_rows
+    if unrolled and in_strips and weights.ndim == 1:
+        return _separable_strip_by_strip(side_by_side(image), weights, height, width, step)
     if unrolled and in_strips and radius >= GATHER_MIN_RADIUS:
         # Each strip with its edge padding gathered straight from the image (indices clamped
         # to the edge): one pass over memory where padding the whole image and slicing strips
@@ -168,6 +176,53 @@ def blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
     indices = jnp.arange(strips)
     blurred = jax.vmap(blur_strip)(indices) if unrolled else lax.map(blur_strip, indices)
     return blurred.reshape(strips * rows, width * step)[:height]
+
+
+def _separable_strip_by_strip(values: Any, weights: Any, height: int, width: int, step: int) -> Any:
+    """The separable blur of an image taken as rows of values (height × width·step), strip
+    by strip in a loop: each strip's padded rows gathered from the image, blurred along its
+    rows into a buffer of their own, then down its columns.
+
+    XLA fuses a row pass into the column pass that reads it, so in one fused loop every output
+    value recomputes each of the k row sums it reads: k² + k products, the 2-D blur's work.
+    Kept apart (see _kept_apart), the passes make 2·k products a value; done one strip at a
+    time, the strip and its row sums stay in the CPU's cache between the passes, where a
+    row-blurred image made in one piece would go out to memory and back."""
+    import jax.numpy as jnp
+    from jax import lax
+
+    radius = weights.shape[0] // 2
+    strips = -(-height // SEPARABLE_STRIP_ROWS)
+    rows = -(-height // strips)  # equal strips of at most SEPARABLE_STRIP_ROWS
+    wanted_rows, wanted_values = _strip_indices(strips, rows, radius, (height, width), step)
+    wanted_values = lax.index_in_dim(wanted_values, 0, keepdims=False)
+    row_values = width * step
+
+    def along_rows(block: Any, weights: Any) -> Any:
+        return _add_shifted_slices(
+            block, lax.expand_dims(weights, (0,)), rows + 2 * radius, row_values, step
+        )
+
+    def blur_strip(strip: Any) -> Any:
+        block = values[lax.dynamic_index_in_dim(wanted_rows, strip, keepdims=False), wanted_values]
+        blurred_rows = _kept_apart(along_rows, block, weights)
+        return _add_shifted_slices(blurred_rows, lax.expand_dims(weights, (1,)), rows, row_values)
+
+    blurred = lax.map(blur_strip, jnp.arange(strips))
+    return blurred.reshape(strips * rows, row_values)[:height]
+
+
+def _kept_apart(function: Any, *operands: Any) -> Any:
+    """function(*operands), its result made in a buffer of its own: XLA compiles a
+    conditional's branches on their own and fuses nothing across them (its
+    optimization_barrier does not stop fusion on the CPU). Both branches are `function`, so
+    either gives the same values; the predicate (the last operand's first value is finite)
+    only has to be unknown until the program runs, or XLA would drop the conditional."""
+    from jax import lax
+
+    last = operands[-1]
+    first = lax.index_in_dim(lax.reshape(last, (last.size,)), 0, keepdims=False)
+    return lax.cond(lax.is_finite(first), function, function, *operands)
 
 
 def _strip_indices(
