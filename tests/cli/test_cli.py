@@ -67,7 +67,13 @@ def test_compare_json_has_the_contracted_keys(photo):
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     assert data["image"] == {"path": str(photo), "width": 45, "height": 30, "channels": 1}
-    assert data["kernel"] == {"size": 11, "sigma": 1.5, "algorithm": "2d"}
+    # 11 × 11 multiply-adds a pixel: what the compute floor is taken for.
+    assert data["kernel"] == {
+        "size": 11,
+        "sigma": 1.5,
+        "algorithm": "2d",
+        "multiply_adds_per_pixel": 121,
+    }
     assert data["numpy"]["seconds"] > 0
     assert data["jax"]["first_call_seconds"] > 0 and data["jax"]["seconds"] > 0
     assert len(data["jax"]["seconds_all"]) == 2
@@ -283,7 +289,13 @@ def test_compare_separable_json(photo):
     run = blurapp_in_process("compare", photo, "--algorithm", "separable", "--json")
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
-    assert data["kernel"] == {"size": 9, "sigma": 2.5, "algorithm": "separable"}
+    # 9 along the rows, 9 down the columns.
+    assert data["kernel"] == {
+        "size": 9,
+        "sigma": 2.5,
+        "algorithm": "separable",
+        "multiply_adds_per_pixel": 18,
+    }
     assert data["max_abs_diff"] <= 1e-5
 
 

@@ -106,8 +106,11 @@ def test_bench_has_a_column_for_the_plugin_engine_in_its_table_and_json(blurapp,
     headings, row = lines[2], lines[-1]
     assert "NumPy ms (IQR)" in headings and "scipy ms (IQR)" in headings
     assert "JAX" not in headings  # only the engines that ran
-    # ms (IQR) each, the copy, each as a multiple of the copy, noisy
-    assert len(row.split()) == len(["size", "MP", "kernel", "algorithm"]) + 2 * 2 + 1 + 2 + 1
+    # ms (IQR) each, the copy, each as a multiple of the copy, the compute floor, each as a
+    # multiple of it, noisy
+    assert (
+        len(row.split()) == len(["size", "MP", "kernel", "algorithm"]) + 2 * 2 + 1 + 2 + 1 + 2 + 1
+    )
     assert "scipy: SciPy" in lines[3]
 
     run = blurapp(*BENCH, "--json", folders=[plugin_folder])

@@ -7,7 +7,8 @@ import pytest
 
 from blurapp.core.engines.gemm import LARGEST_SIZE, sized_gemm
 from blurapp.core.engines.runs import Call, EngineRun
-from blurapp.core.measuring.comparison import ComparisonResult, ComputeFloor, comparison_dict
+from blurapp.core.measuring.comparison import ComparisonResult, comparison_dict
+from blurapp.core.measuring.floors import ComputeFloor
 from blurapp.core.report.figures import comparison_figures
 
 

@@ -15,8 +15,9 @@ from blurapp.core.engines.runs import (
     Payer,
 )
 from blurapp.core.measuring.clip_comparison import ClipComparison
-from blurapp.core.measuring.comparison import TOLERANCE, ComparisonResult, Floor, comparison_dict
+from blurapp.core.measuring.comparison import TOLERANCE, ComparisonResult, comparison_dict
 from blurapp.core.measuring.contention import Conditions
+from blurapp.core.measuring.floors import Floor
 from blurapp.core.media.clip import ClipInfo
 from blurapp.core.report.clip_figures import clip_figures
 from blurapp.core.report.figures import (

@@ -37,6 +37,17 @@ from blurapp.core.measuring.contention import (
     judge,
     watch_machine,
 )
+from blurapp.core.measuring.floors import (
+    ComputeFloor,
+    CopyOn,
+    Floor,
+    ProductOn,
+    bandwidth_gb_s,
+    compute_floor,
+    copy_floor,
+    first_copies,
+    first_products,
+)
 from blurapp.core.spec import BlurSpec
 
 if TYPE_CHECKING:
@@ -77,64 +88,6 @@ class Watch:
 
     def engine_done(self, engine: str, run: EngineRun | None, error: str | None) -> None:
         """`engine`'s figures are final: its run, or why it has none."""
-
-
-@dataclass(frozen=True)
-class Floor:
-    """The least any blur on `device` can take: one copy of the image there (read once,
-    written once), timed among the engines as they are."""
-
-    device: str  # as an engine's run names it: "cpu", "gpu: NVIDIA H200"
-    seconds: float  # the median copy
-    quartiles: tuple[float, float]
-    samples: int  # the copies timed
-    image_bytes: int  # the image copied
-
-    @property
-    def bandwidth_gb_s(self) -> float | None:
-        return bandwidth_gb_s(self.image_bytes, self.seconds)
-
-
-@dataclass(frozen=True)
-class ComputeFloor:
-    """The float32 arithmetic of `device`: the quickest of several products of two `size` ×
-    `size` matrices there (size³ multiply-adds each; blurapp.core.engines.gemm), timed among
-    the engines as they are. A blur's multiply-adds at this rate are the least it can take."""
-
-    device: str  # as an engine's run names it: "cpu", "gpu: NVIDIA H200"
-    product_seconds: float  # the quickest product
-    samples: int  # the products timed with the engines, and the best of its sizing
-    size: int
-
-    @property
-    def multiply_adds_per_second(self) -> float | None:
-        return self.size**3 / self.product_seconds if self.product_seconds > 0 else None
-
-    @property
-    def gflop_s(self) -> float | None:
-        """The rate in GFLOP/s (a multiply-add is two floating-point operations)."""
-        rate = self.multiply_adds_per_second
-        return None if rate is None else 2 * rate / 1e9
-
-    def seconds_for(self, multiply_adds: int) -> float | None:
-        """The time `multiply_adds` take at this rate."""
-        rate = self.multiply_adds_per_second
-        return None if rate is None else multiply_adds / rate
-
-
-@dataclass(frozen=True)
-class _CopyOn:
-    """The copy of the image on `device`, timed beside the engines (not an engine)."""
-
-    device: str
-
-
-@dataclass(frozen=True)
-class _GemmOn:
-    """The matrix product of `size` on `device`, timed beside the engines (not an engine)."""
-
-    device: str
-    size: int
 
 
 class LedByJit:
@@ -362,7 +315,7 @@ class ComparisonResult(LedByJit):
         return values * multiply_adds_per_pixel(self.kernel_size, self.algorithm)
 
     def compute_floor_of(self, engine: str) -> ComputeFloor | None:
-        """The compute floor of `engine`'s device, timed with it (None: not measured)."""
+        """The compute floor of `engine`'s device, timed after it (None: not measured)."""
         run = self.runs.get(engine)
         if run is None:
             return None
@@ -535,11 +488,6 @@ def _listed(pair: tuple[float, float] | None) -> list[float] | None:
     return None if pair is None else list(pair)
 
 
-def bandwidth_gb_s(image_bytes: int, seconds: float) -> float | None:
-    """GB/s of a pass that reads `image_bytes` once and writes as many, in `seconds`."""
-    return 2 * image_bytes / seconds / 1e9 if seconds > 0 else None
-
-
 def _abs_difference_blocks(a: np.ndarray, b: np.ndarray):
     """(rows, |a − b| in float64) a block of rows at a time, so memory stays flat."""
     if a.shape != b.shape:
@@ -609,8 +557,8 @@ def compare(
     interleaved (blurapp.core.engines.timing): `repeats` of each, or as many as each needs when
     None; 0 times none, for the outputs alone. An engine that fails (JAX not installed, out of
     device memory, a compile error) does not stop the others: its reason is in `errors`. Each
-    device an engine ran on gets its floors, timed with the engines: one copy of the image
-    (`floors`) and a matrix product's rate (`compute_floors`).
+    device an engine ran on gets its floors: one copy of the image (`floors`), timed with the
+    engines, and a matrix product's rate (`compute_floors`), timed after them.
 
     `watch` follows the comparison (see Watch): BlurCancelled is raised once
     `watch.cancelled()` turns True; `watch.progress(engine, done, total)` reports taps, then
@@ -646,25 +594,21 @@ def compare(
         elif first is not None:
             watch.output(engine.name, first_call_run(first))
 
-    def failed(timed: str | _CopyOn | _GemmOn, error: Exception) -> None:
-        if isinstance(timed, _CopyOn):
+    def failed(timed: str | CopyOn | ProductOn, error: Exception) -> None:
+        if isinstance(timed, CopyOn):
             log.warning("the copy of the photo on %s failed", timed.device, exc_info=error)
             return
-        if isinstance(timed, _GemmOn):
+        if isinstance(timed, ProductOn):
             log.warning("the matrix product on %s failed", timed.device, exc_info=error)
             return
         log.warning("the %s engine failed", chosen[timed].title, exc_info=error)
         errors[timed] = describe_failure(chosen[timed], error)
 
-    copies = {} if repeats == 0 else _first_copies(image, chosen, first_calls, device)
-    products = {} if repeats == 0 else _first_products(chosen, first_calls, device)
-    # The engines, the copies and the products, timed together in the same rounds.
-    timed: dict[str | _CopyOn | _GemmOn, FirstCall] = dict(
-        [*first_calls.items(), *copies.items(), *products.items()]
-    )
-    caps: dict[str | _CopyOn | _GemmOn, int | None] = {
-        **{name: engine.max_repeats for name, engine in chosen.items()},
-        **dict.fromkeys(products, GEMM_CALLS),
+    copies = {} if repeats == 0 else first_copies(image, chosen, first_calls, device)
+    # The engines and the copies, timed together in the same rounds.
+    timed: dict[str | CopyOn | ProductOn, FirstCall] = dict([*first_calls.items(), *copies.items()])
+    caps: dict[str | CopyOn | ProductOn, int | None] = {
+        name: engine.max_repeats for name, engine in chosen.items()
     }
     if trace is not None:
         timed = {
@@ -681,10 +625,25 @@ def compare(
             progress=None if watch is None else functools.partial(watch.progress, TIMING),
         )
     machine = stop_watching()
+    # The matrix products after the engines, not among them: a BLAS's threads spin for a while
+    # after its product returns, which took a core from the engine timed next and counted as
+    # that engine's CPU time, the measure of whether another program had the cores.
+    products = {} if repeats == 0 else first_products(chosen, first_calls, device)
+    if products:
+        times = {
+            **times,
+            **time_engines(
+                dict(products.items()),
+                repeats=repeats,
+                max_repeats=dict.fromkeys(products, GEMM_CALLS),
+                cancelled=cancelled,
+                failed=failed,
+            ),
+        }
     runs = {name: times[name] for name in chosen if name in times}
-    floors = tuple(_floor(copy.device, times[copy]) for copy in copies if copy in times)
+    floors = tuple(copy_floor(copy.device, times[copy]) for copy in copies if copy in times)
     compute_floors = tuple(
-        _compute_floor(product, times[product], products[product])
+        compute_floor(product, times[product], products[product])
         for product in products
         if product in times
     )
@@ -704,76 +663,14 @@ def compare(
     )
 
 
-def _steady_call_name(timed: str | _CopyOn | _GemmOn) -> str:
+def _steady_call_name(timed: str | CopyOn | ProductOn) -> str:
     """A steady call's label in a trace: 'jax steady call', 'copy on gpu steady call',
     'matrix product on cpu steady call'."""
-    if isinstance(timed, _CopyOn):
+    if isinstance(timed, CopyOn):
         return f"copy on {timed.device} steady call"
-    if isinstance(timed, _GemmOn):
+    if isinstance(timed, ProductOn):
         return f"matrix product on {timed.device} steady call"
     return f"{timed} steady call"
-
-
-def _floor(device: str, copy: EngineRun) -> Floor:
-    return Floor(device, copy.seconds, copy.quartiles, len(copy.repeat_seconds), copy.output.nbytes)
-
-
-def _compute_floor(product: _GemmOn, run: EngineRun, first: FirstCall) -> ComputeFloor:
-    # The quickest product, the best call of its sizing among them (the same product, in the
-    # same run): the rate the device reaches, not the mean of its disturbances. On a CPU
-    # shared with other programs, a product's threads wait for each other more often than not.
-    quickest = min([*run.repeat_seconds, first.seconds])
-    return ComputeFloor(product.device, quickest, len(run.repeat_seconds) + 1, product.size)
-
-
-def _first_products(
-    engines: Mapping[str, Engine], first_calls: Mapping[str, FirstCall], device: str
-) -> dict[_GemmOn, FirstCall]:
-    """The first matrix product on each device an engine ran on, to be timed with the engines:
-    made as the copies are (_first_copies), with the reference engine's tools on its device,
-    with the first engine's of each other device. A product that fails leaves its device
-    without a compute floor."""
-    products: dict[_GemmOn, FirstCall] = {}
-    covered: set[str] = set()
-    for name in sorted(first_calls, key=lambda name: name != REFERENCE_ENGINE):
-        on = first_calls[name].device
-        if on in covered:
-            continue
-        try:
-            gemm = engines[name].start_gemm(device=device)
-        except Exception:
-            log.warning("the matrix product on %s failed", on, exc_info=True)
-            continue
-        if gemm is not None:
-            covered.add(on)
-            products[_GemmOn(gemm.first.device, gemm.size)] = gemm.first
-    return products
-
-
-def _first_copies(
-    image: np.ndarray,
-    engines: Mapping[str, Engine],
-    first_calls: Mapping[str, FirstCall],
-    device: str,
-) -> dict[_CopyOn, FirstCall]:
-    """The first copy of the photo on each device an engine ran on, to be timed with the
-    engines: made with the reference engine's tools on its device, with the first engine's of
-    each other device. A copy that fails leaves its device without a floor."""
-    copies: dict[_CopyOn, FirstCall] = {}
-    covered: set[str] = set()
-    for name in sorted(first_calls, key=lambda name: name != REFERENCE_ENGINE):
-        on = first_calls[name].device
-        if on in covered:
-            continue
-        try:
-            copy = engines[name].start_copy(image, device=device)
-        except Exception:
-            log.warning("the copy of the photo on %s failed", on, exc_info=True)
-            continue
-        if copy is not None:
-            covered.add(on)
-            copies[_CopyOn(copy.device)] = copy
-    return copies
 
 
 def _first_call(

@@ -90,7 +90,7 @@ class SweepPoint:
     # One copy of the photo at this size on the reference's device, timed with the engines:
     # the least any blur of it can take (None: not measured).
     floor_seconds: float | None = None
-    # Its multiply-adds at the float32 rate of a matrix product on the same device, timed with
+    # Its multiply-adds at the float32 rate of a matrix product on the same device, timed after
     # the engines: the least its arithmetic can take (None: not measured).
     compute_floor_seconds: float | None = None
     # Each engine's median steady call with its copies to and from its device (its steady

@@ -1,0 +1,144 @@
+"""The floors of a device, timed in the same comparison as the engines: the least any blur
+there can take. The copy floor, one copy of the image (read once, written once), is timed in the
+engines' rounds; the compute floor, the float32 rate of a matrix product
+(blurapp.core.engines.gemm), right after them. An engine's time as a multiple of each says how
+far it is from the device's memory and from its arithmetic."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from blurapp.core.engines import REFERENCE_ENGINE, Engine
+from blurapp.core.engines.runs import EngineRun, FirstCall
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Floor:
+    """The least any blur on `device` can take: one copy of the image there (read once,
+    written once), timed among the engines as they are."""
+
+    device: str  # as an engine's run names it: "cpu", "gpu: NVIDIA H200"
+    seconds: float  # the median copy
+    quartiles: tuple[float, float]
+    samples: int  # the copies timed
+    image_bytes: int  # the image copied
+
+    @property
+    def bandwidth_gb_s(self) -> float | None:
+        return bandwidth_gb_s(self.image_bytes, self.seconds)
+
+
+@dataclass(frozen=True)
+class ComputeFloor:
+    """The float32 arithmetic of `device`: the quickest of several products of two `size` ×
+    `size` matrices there (size³ multiply-adds each; blurapp.core.engines.gemm), timed after
+    the engines in the same comparison. A blur's multiply-adds at this rate are the least it
+    can take."""
+
+    device: str  # as an engine's run names it: "cpu", "gpu: NVIDIA H200"
+    product_seconds: float  # the quickest product
+    samples: int  # the products timed after the engines, and the best of its sizing
+    size: int
+
+    @property
+    def multiply_adds_per_second(self) -> float | None:
+        return self.size**3 / self.product_seconds if self.product_seconds > 0 else None
+
+    @property
+    def gflop_s(self) -> float | None:
+        """The rate in GFLOP/s (a multiply-add is two floating-point operations)."""
+        rate = self.multiply_adds_per_second
+        return None if rate is None else 2 * rate / 1e9
+
+    def seconds_for(self, multiply_adds: int) -> float | None:
+        """The time `multiply_adds` take at this rate."""
+        rate = self.multiply_adds_per_second
+        return None if rate is None else multiply_adds / rate
+
+
+@dataclass(frozen=True)
+class CopyOn:
+    """The copy of the image on `device`, timed beside the engines (not an engine)."""
+
+    device: str
+
+
+@dataclass(frozen=True)
+class ProductOn:
+    """The matrix product of `size` on `device`, timed beside the engines (not an engine)."""
+
+    device: str
+    size: int
+
+
+def bandwidth_gb_s(image_bytes: int, seconds: float) -> float | None:
+    """GB/s of a pass that reads `image_bytes` once and writes as many, in `seconds`."""
+    return 2 * image_bytes / seconds / 1e9 if seconds > 0 else None
+
+
+def copy_floor(device: str, copy: EngineRun) -> Floor:
+    return Floor(device, copy.seconds, copy.quartiles, len(copy.repeat_seconds), copy.output.nbytes)
+
+
+def compute_floor(product: ProductOn, run: EngineRun, first: FirstCall) -> ComputeFloor:
+    # The quickest product, the best call of its sizing among them (the same product, in the
+    # same run): the rate the device reaches, not the mean of its disturbances. On a CPU
+    # shared with other programs, a product's threads wait for each other more often than not.
+    quickest = min([*run.repeat_seconds, first.seconds])
+    return ComputeFloor(product.device, quickest, len(run.repeat_seconds) + 1, product.size)
+
+
+def first_products(
+    engines: Mapping[str, Engine], first_calls: Mapping[str, FirstCall], device: str
+) -> dict[ProductOn, FirstCall]:
+    """The first matrix product on each device an engine ran on, to be timed after the engines:
+    made as the copies are (first_copies), with the reference engine's tools on its device,
+    with the first engine's of each other device. A product that fails leaves its device
+    without a compute floor."""
+    products: dict[ProductOn, FirstCall] = {}
+    covered: set[str] = set()
+    for name in sorted(first_calls, key=lambda name: name != REFERENCE_ENGINE):
+        on = first_calls[name].device
+        if on in covered:
+            continue
+        try:
+            gemm = engines[name].start_gemm(device=device)
+        except Exception:
+            log.warning("the matrix product on %s failed", on, exc_info=True)
+            continue
+        if gemm is not None:
+            covered.add(on)
+            products[ProductOn(gemm.first.device, gemm.size)] = gemm.first
+    return products
+
+
+def first_copies(
+    image: np.ndarray,
+    engines: Mapping[str, Engine],
+    first_calls: Mapping[str, FirstCall],
+    device: str,
+) -> dict[CopyOn, FirstCall]:
+    """The first copy of the photo on each device an engine ran on, to be timed with the
+    engines: made with the reference engine's tools on its device, with the first engine's of
+    each other device. A copy that fails leaves its device without a floor."""
+    copies: dict[CopyOn, FirstCall] = {}
+    covered: set[str] = set()
+    for name in sorted(first_calls, key=lambda name: name != REFERENCE_ENGINE):
+        on = first_calls[name].device
+        if on in covered:
+            continue
+        try:
+            copy = engines[name].start_copy(image, device=device)
+        except Exception:
+            log.warning("the copy of the photo on %s failed", on, exc_info=True)
+            continue
+        if copy is not None:
+            covered.add(on)
+            copies[CopyOn(copy.device)] = copy
+    return copies
