@@ -2,8 +2,8 @@
 
 jax is imported lazily, only by the functions that run the JAX engine. Each name below is
 imported when first used: the window and the command line import the submodules they need,
-and importing any of them runs this file first, which must not import the whole core (NumPy,
-Pillow, the comparison) before the window is on screen.
+and importing any of them runs this file first, which then imports only what that caller
+asked for, not the whole core.
 """
 
 from __future__ import annotations
@@ -155,8 +155,13 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     module = _PUBLIC.get(name)
     if module is None:
-        # Submodules (blurapp.core.engines, …) are found by the import system after this.
-        raise AttributeError(f"module 'blurapp.core' has no attribute {name!r}")
+        # A submodule (blurapp.core.kernel, …), reached as an attribute as before.
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as missing:
+            if missing.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module 'blurapp.core' has no attribute {name!r}") from None
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value  # looked up once
     return value

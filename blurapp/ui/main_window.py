@@ -8,6 +8,7 @@ Handlers are named by direction: `_on_view_*` take what the user did to the sess
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import math
 from collections.abc import Callable
@@ -166,6 +167,7 @@ class MainWindow(QMainWindow):
         self._warmed_up = False
         # What waits for the window's first paint (after_first_paint); None once painted.
         self._waiting_for_paint: list[Callable[[], None]] | None = []
+        self._closed = False
         # The blur by blocks of an image too large to open, if any.
         self.tiled_blur: TiledBlurDialog | None = None
         self.run_progress = RunProgress(
@@ -368,11 +370,16 @@ class MainWindow(QMainWindow):
     def after_first_paint(self, callback: Callable[[], None]) -> None:
         """Call `callback` from the event loop once the window has been painted for the first
         time (at once if it has been): work the first paint does not need (a job's start,
-        imports) then never holds it back."""
+        imports) then never holds it back. Never once the window is closed."""
         if self._waiting_for_paint is None:
-            QTimer.singleShot(0, self, callback)
+            QTimer.singleShot(0, self, functools.partial(self._unless_closed, callback))
         else:
             self._waiting_for_paint.append(callback)
+
+    def _unless_closed(self, callback: Callable[[], None]) -> None:
+        # A window closed before its first paint starts no work: its runner is stopped.
+        if not self._closed:
+            callback()
 
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
@@ -383,7 +390,7 @@ class MainWindow(QMainWindow):
     def _first_painted(self) -> None:
         waiting, self._waiting_for_paint = self._waiting_for_paint, None
         for callback in waiting or ():
-            QTimer.singleShot(0, self, callback)
+            QTimer.singleShot(0, self, functools.partial(self._unless_closed, callback))
 
     def open_photo(self, path: str | Path) -> None:
         """Open `path` on the runner, a photo or a clip; it is shown once it has opened."""
@@ -601,6 +608,7 @@ class MainWindow(QMainWindow):
         self.widgets.progress_bar.setVisible(running)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self._closed = True
         self._live_rate_timer.stop()
         if self.tiled_blur is not None:
             self.tiled_blur.stop_for_exit()  # its temporary file goes

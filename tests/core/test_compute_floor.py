@@ -5,7 +5,7 @@ whose arithmetic is known."""
 import numpy as np
 import pytest
 
-from blurapp.core.engines.gemm import LARGEST_SIZE, sized_gemm
+from blurapp.core.engines.gemm import LARGEST_SIZE, chosen_gemm, sized_gemm
 from blurapp.core.engines.runs import Call, EngineRun
 from blurapp.core.measuring.comparison import ComparisonResult, comparison_dict
 from blurapp.core.measuring.floors import ComputeFloor
@@ -89,3 +89,23 @@ def test_a_device_quick_at_every_size_stops_at_the_largest_product():
     # 10 µs a call besides 1e15 multiply-adds a second: each larger product reaches a better rate.
     gemm = sized_gemm(lambda size: lambda: Call(1e-5 + size**3 / 1e15), "gpu: made up")
     assert gemm.size == LARGEST_SIZE
+
+
+def test_a_devices_product_size_is_chosen_once_a_process():
+    tried = []
+
+    def product_of_size(size: int):
+        tried.append(size)
+        rate = 1e9 if size < 512 else 0.5e9
+        return lambda: Call(0.001 + size**3 / rate)
+
+    first = chosen_gemm("made-up tool", product_of_size, "gpu: made up")
+    assert first.size == 256 and tried == [128, 256, 512]
+    tried.clear()
+    again = chosen_gemm("made-up tool", product_of_size, "gpu: made up")
+    assert again.size == 256 and tried == [256]  # no sizing: the size chosen before
+    assert again.first.again().seconds == pytest.approx(0.001 + 256**3 / 1e9)
+    # Another tool on the same device chooses its own.
+    tried.clear()
+    chosen_gemm("another made-up tool", product_of_size, "gpu: made up")
+    assert tried == [128, 256, 512]

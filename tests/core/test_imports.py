@@ -19,7 +19,9 @@ def modules_after(code):
 
 def test_importing_the_core_pulls_in_neither_qt_nor_jax():
     # Every public name of the core, each imported when first used.
-    loaded = modules_after("import blurapp.core as core\nfor name in core.__all__:\n    getattr(core, name)")
+    loaded = modules_after(
+        "import blurapp.core as core\nfor name in core.__all__:\n    getattr(core, name)"
+    )
     assert "blurapp.core.media.photo" in loaded  # the imports really happened
     assert not {name for name in loaded if name.startswith(("PySide6", "jax", "jaxlib"))}
 
@@ -60,3 +62,13 @@ def test_jax_is_kept_from_taking_most_of_the_gpu_unless_the_user_chose():
         )
         assert run.returncode == 0, run.stderr
         assert run.stdout.strip() == expected
+
+
+def test_the_cores_submodules_are_reached_as_attributes_as_before():
+    loaded = modules_after(
+        "import blurapp.core as core\n"
+        "assert core.kernel.gaussian_kernel is core.gaussian_kernel\n"
+        "try:\n    core.no_such_part\nexcept AttributeError:\n    pass\n"
+        "else:\n    raise SystemExit('no AttributeError')"
+    )
+    assert "blurapp.core.kernel" in loaded

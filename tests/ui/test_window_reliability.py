@@ -346,3 +346,17 @@ def test_run_asked_for_while_a_new_photo_loads_never_shows_the_old_photos_figure
     result = run(qtbot, window)
     assert result.reference_run.output.shape == (80, 120)
     assert window.widgets.figures.value("image").startswith("other.png")
+
+
+def test_a_window_closed_before_its_first_paint_starts_none_of_its_work(make_window, qtbot):
+    from PySide6.QtCore import QTimer
+
+    window = make_window(wait=False)  # shown, its first paint still to come
+    started = []
+    window.after_first_paint(lambda: started.append("work"))
+    window.close()
+    window._first_painted()  # the paint, or the fallback timer, coming after the close
+    passed = []
+    QTimer.singleShot(0, lambda: passed.append(True))  # queued after whatever that started
+    qtbot.waitUntil(lambda: bool(passed))
+    assert started == []

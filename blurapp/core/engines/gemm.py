@@ -82,8 +82,31 @@ def sized_gemm(product_of_size: ProductOfSize, device: str) -> TimedGemm:
             break
         size *= 2
     _, size, again, call = best
+    return _timed(again, call, device, size)
+
+
+def _timed(again: Callable[[], Call], call: Call, device: str, size: int) -> TimedGemm:
     # Its output is none: the matrices stay with `again` alone, let go with the timing.
     output = np.zeros(0, np.float32)
     return TimedGemm(
         FirstCall(output=output, again=again, seconds=call.seconds, device=device), size
     )
+
+
+# The size sized_gemm chose for each (tool, device), kept for the process: sizing again at
+# every comparison (each Run, each size of a sweep) would try every size anew, and on a GPU
+# compile each and copy its matrices there.
+_CHOSEN_SIZES: dict[tuple[str, str], int] = {}
+
+
+def chosen_gemm(tool: str, product_of_size: ProductOfSize, device: str) -> TimedGemm:
+    """`tool`'s product on `device` (tool: whose products, "numpy" or "jax"), of the size
+    sized_gemm chose there the first time in this process: its first call made."""
+    size = _CHOSEN_SIZES.get((tool, device))
+    if size is None:
+        gemm = sized_gemm(product_of_size, device)
+        _CHOSEN_SIZES[(tool, device)] = gemm.size
+        return gemm
+    again = product_of_size(size)
+    again()  # the first call (for JAX, compiled or from the cache): not the product's time
+    return _timed(again, again(), device, size)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines.engine import Engine
-from blurapp.core.engines.gemm import TimedGemm, sized_gemm
+from blurapp.core.engines.gemm import TimedGemm, chosen_gemm
 from blurapp.core.engines.jax_frames import blur_frames_on_device
 from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
@@ -556,7 +556,7 @@ def first_jax_gemm(platform: str | None = None) -> TimedGemm:
 
         return again
 
-    return sized_gemm(product_of_size, describe_device(device))
+    return chosen_gemm("jax", product_of_size, describe_device(device))
 
 
 def blur_frames_jax(

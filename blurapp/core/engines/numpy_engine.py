@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from blurapp.core.engines.engine import Engine
-from blurapp.core.engines.gemm import TimedGemm, sized_gemm
+from blurapp.core.engines.gemm import TimedGemm, chosen_gemm
 from blurapp.core.engines.runs import BlurCancelled, Call, Cancelled, FirstCall, Progress
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
@@ -221,7 +221,7 @@ def numpy_product(size: int) -> Callable[[], Call]:
 
 def first_numpy_gemm(platform: str | None = None) -> TimedGemm:
     """The compute floor of the CPU: NumPy's BLAS at a product size that saturates it."""
-    return sized_gemm(numpy_product, "cpu")
+    return chosen_gemm("numpy", numpy_product, "cpu")
 
 
 def _as_float32_image(image: np.ndarray) -> np.ndarray:

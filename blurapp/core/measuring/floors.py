@@ -42,8 +42,8 @@ class ComputeFloor:
     can take."""
 
     device: str  # as an engine's run names it: "cpu", "gpu: NVIDIA H200"
-    product_seconds: float  # the quickest product
-    samples: int  # the products timed after the engines, and the best of its sizing
+    product_seconds: float  # the quickest sample (the mean of its calls)
+    samples: int  # the products timed after the engines (every call), and its sizing's best
     size: int
 
     @property
@@ -91,7 +91,8 @@ def compute_floor(product: ProductOn, run: EngineRun, first: FirstCall) -> Compu
     # same run): the rate the device reaches, not the mean of its disturbances. On a CPU
     # shared with other programs, a product's threads wait for each other more often than not.
     quickest = min([*run.repeat_seconds, first.seconds])
-    return ComputeFloor(product.device, quickest, len(run.repeat_seconds) + 1, product.size)
+    calls = len(run.repeat_seconds) * run.calls_per_sample + 1
+    return ComputeFloor(product.device, quickest, calls, product.size)
 
 
 def first_products(
