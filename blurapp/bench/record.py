@@ -168,8 +168,8 @@ def _compute_floor_rows(what: str, result: dict) -> list[dict]:
     how = (
         f"{count} multiply-adds a pixel at the quickest of {floor['products_timed']} float32 "
         f"{floor['matrix_size']}×{floor['matrix_size']} matrix products on this device "
-        f"({_value(floor['gflop_s'])} GFLOP/s), timed with the engines: the least its "
-        "arithmetic can take"
+        f"({_value(floor['gflop_s'])} GFLOP/s), timed after the engines' rounds in the same "
+        "comparison: the least its arithmetic can take"
     )
     return [_row("engines", f"{what}, {COMPUTE_FLOOR}", None, _value(seconds, 1000), "ms", how)]
 

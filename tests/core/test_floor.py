@@ -1,7 +1,7 @@
 """The distance to the hardware's limits: one copy of the photo on the same device, and its
-multiply-adds at the rate of a matrix product there, timed with the engines, and every
-engine's time as a multiple of each and as bandwidth and GFLOP/s, wherever the
-figures are shown (compare's text and JSON, the window, the bench table, the sweep)."""
+multiply-adds at the rate of a matrix product there, timed after the engines' rounds in the
+same comparison, and every engine's time as a multiple of each and as bandwidth and GFLOP/s,
+wherever the figures are shown (compare's text and JSON, the window, the bench table, the sweep)."""
 
 import json
 import time
