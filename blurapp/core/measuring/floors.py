@@ -7,8 +7,9 @@ far it is from the device's memory and from its arithmetic."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -16,6 +17,8 @@ from blurapp.core.engines import REFERENCE_ENGINE, Engine
 from blurapp.core.engines.runs import EngineRun, FirstCall
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -95,28 +98,38 @@ def compute_floor(product: ProductOn, run: EngineRun, first: FirstCall) -> Compu
     return ComputeFloor(product.device, quickest, calls, product.size)
 
 
-def first_products(
-    engines: Mapping[str, Engine], first_calls: Mapping[str, FirstCall], device: str
-) -> dict[ProductOn, FirstCall]:
-    """The first matrix product on each device an engine ran on, to be timed after the engines:
-    made as the copies are (first_copies), with the reference engine's tools on its device,
-    with the first engine's of each other device. A product that fails leaves its device
-    without a compute floor."""
-    products: dict[ProductOn, FirstCall] = {}
+def _on_each_device(
+    first_calls: Mapping[str, FirstCall], start: Callable[[str], T | None], what: str
+) -> list[T]:
+    """`start(engine)` once for each device an engine ran on: with the reference engine's tools
+    on its device, with the first engine's of each other device that gives one. One that fails
+    (logged as `what` failing there) leaves its device without that floor."""
+    made: list[T] = []
     covered: set[str] = set()
     for name in sorted(first_calls, key=lambda name: name != REFERENCE_ENGINE):
         on = first_calls[name].device
         if on in covered:
             continue
         try:
-            gemm = engines[name].start_gemm(device=device)
+            one = start(name)
         except Exception:
-            log.warning("the matrix product on %s failed", on, exc_info=True)
+            log.warning("%s on %s failed", what, on, exc_info=True)
             continue
-        if gemm is not None:
+        if one is not None:
             covered.add(on)
-            products[ProductOn(gemm.first.device, gemm.size)] = gemm.first
-    return products
+            made.append(one)
+    return made
+
+
+def first_products(
+    engines: Mapping[str, Engine], first_calls: Mapping[str, FirstCall], device: str
+) -> dict[ProductOn, FirstCall]:
+    """The first matrix product on each device an engine ran on, to be timed after the engines
+    (see _on_each_device). A product that fails leaves its device without a compute floor."""
+    gemms = _on_each_device(
+        first_calls, lambda name: engines[name].start_gemm(device=device), "the matrix product"
+    )
+    return {ProductOn(gemm.first.device, gemm.size): gemm.first for gemm in gemms}
 
 
 def first_copies(
@@ -126,20 +139,10 @@ def first_copies(
     device: str,
 ) -> dict[CopyOn, FirstCall]:
     """The first copy of the photo on each device an engine ran on, to be timed with the
-    engines: made with the reference engine's tools on its device, with the first engine's of
-    each other device. A copy that fails leaves its device without a floor."""
-    copies: dict[CopyOn, FirstCall] = {}
-    covered: set[str] = set()
-    for name in sorted(first_calls, key=lambda name: name != REFERENCE_ENGINE):
-        on = first_calls[name].device
-        if on in covered:
-            continue
-        try:
-            copy = engines[name].start_copy(image, device=device)
-        except Exception:
-            log.warning("the copy of the photo on %s failed", on, exc_info=True)
-            continue
-        if copy is not None:
-            covered.add(on)
-            copies[CopyOn(copy.device)] = copy
-    return copies
+    engines (see _on_each_device). A copy that fails leaves its device without a floor."""
+    copies = _on_each_device(
+        first_calls,
+        lambda name: engines[name].start_copy(image, device=device),
+        "the copy of the photo",
+    )
+    return {CopyOn(copy.device): copy for copy in copies}
