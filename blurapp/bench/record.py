@@ -242,6 +242,18 @@ def _yardstick_rows(figures: dict) -> list[dict]:
                 (_value(entry["min_seconds"], 1000), _value(entry["max_seconds"], 1000)),
             )
         )
+        if entry.get("median_kernel_seconds") is not None:
+            rows.append(
+                _row(
+                    "yardsticks",
+                    f"{label}, {image}, in the kernel",
+                    library(key),
+                    _value(entry["median_kernel_seconds"], 1000),
+                    "ms",
+                    "the median round's CPU time in the kernel (all threads), mostly serving "
+                    f"{entry['median_page_faults']:.0f} page faults: memory new to the process",
+                )
+            )
     for ratio in RATIOS:
         goal = "" if ratio.goal is None else f"; goal ≤ {ratio.goal:g}"
         rows.append(

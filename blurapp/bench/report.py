@@ -158,7 +158,9 @@ def yardstick_lines(figures: dict) -> list[str]:
         + "):",
         f"  (median of {figures['rounds']} interleaved rounds, min–max in brackets; "
         "edges repeated;",
-        "  diff: the largest difference from JAX-jit's grey blur by the same algorithm)",
+        "  kernel: ms of the call's CPU time spent in the kernel, mostly page faults of memory",
+        "  new to the process; diff: the largest difference from JAX-jit's grey blur by the same",
+        "  algorithm)",
     ]
     width = max(len(label) for label in labels.values())
     for key, label in ENTRIES:
@@ -168,6 +170,8 @@ def yardstick_lines(figures: dict) -> list[str]:
             continue
         spread = f"({bare(entry['min_seconds'])}–{bare(entry['max_seconds'])})"
         line = f"  {label:<{width}}  {format_ms(entry['median_seconds']):>11} {spread:<15}"
+        if entry.get("median_kernel_seconds") is not None:
+            line += f"  kernel {bare(entry['median_kernel_seconds']):>5}"
         if entry["max_abs_diff"] is not None:
             line += f"  diff {entry['max_abs_diff']:.1e}"
         lines.append(line.rstrip())

@@ -208,10 +208,42 @@ def _jax_functions(
     }
 
 
-def _seconds_of(call: Callable[[], object]) -> float:
+@dataclass(frozen=True)
+class Spent:
+    """What one call cost: its wall-clock seconds, the process's CPU seconds in the kernel
+    meanwhile (all its threads'), and the page faults the kernel served it. None where the
+    system does not count them (Windows)."""
+
+    seconds: float
+    kernel_seconds: float | None
+    page_faults: int | None
+
+
+def spent_on(call: Callable[[], object]) -> Spent:
+    """`call()` timed, with the kernel's part of it: memory the process touches for the first
+    time since the kernel gave it (a fresh output buffer) costs a page fault a page, served
+    in the kernel; on some virtual machines that is most of a copy's time. The kernel's share
+    is sampled at the scheduler's tick (a few ms): telling for calls of tens of ms, 0 or a
+    tick for a quick one."""
+    before = _kernel_counts()
     start = time.perf_counter()
     call()
-    return time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    after = _kernel_counts()
+    if before is None or after is None:
+        return Spent(seconds, None, None)
+    return Spent(seconds, after[0] - before[0], after[1] - before[1])
+
+
+def _kernel_counts() -> tuple[float, int] | None:
+    """The process's CPU seconds in the kernel and its page faults served without reading a
+    file, so far (getrusage); None where there is no getrusage."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_stime, usage.ru_minflt
 
 
 def yardsticks(
@@ -242,10 +274,11 @@ def yardsticks(
             del output
         del result
     references.clear()
-    times: dict[str, list[float]] = {key: [] for key in functions}
+    spent: dict[str, list[Spent]] = {key: [] for key in functions}
     for _ in range(rounds):
         for key, yardstick in functions.items():
-            times[key].append(_seconds_of(yardstick.call))
+            spent[key].append(spent_on(yardstick.call))
+    times = {key: [each.seconds for each in calls] for key, calls in spent.items()}
     # The blurs' multiply-adds, counted by their algorithm (blurapp.core.kernel).
     algorithms: dict[str, Algorithm] = {
         "jax_2d": "2d",
@@ -269,6 +302,7 @@ def yardsticks(
             "max_abs_diff": differences.get(key),
             "compared_with": functions[key].same_as,
             "multiply_adds": functions[key].multiply_adds or counted.get(key),
+            **_kernel_part(spent[key]),
         }
     return {
         "megapixels": grey.size / 1e6,
@@ -284,6 +318,17 @@ def yardsticks(
         "missing": missing,
         "ratios": {ratio.key: _ratio(entries, ratio) for ratio in RATIOS},
         "goals": {ratio.key: ratio.goal for ratio in RATIOS},
+    }
+
+
+def _kernel_part(calls: list[Spent]) -> dict[str, float | None]:
+    """The median call's time in the kernel and page faults, over the rounds (None: not
+    counted on this system)."""
+    kernel = [each.kernel_seconds for each in calls if each.kernel_seconds is not None]
+    faults = [each.page_faults for each in calls if each.page_faults is not None]
+    return {
+        "median_kernel_seconds": statistics.median(kernel) if kernel else None,
+        "median_page_faults": statistics.median(faults) if faults else None,
     }
 
 

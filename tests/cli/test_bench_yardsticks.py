@@ -65,6 +65,8 @@ def test_every_yardstick_is_timed_in_rounds_and_the_ratios_are_of_its_medians():
         entry = yard["entries"][key]
         assert entry["compared_with"] == same_as
         assert 0 <= entry["max_abs_diff"] < 1e-5, key
+        # The kernel's part of each call: counted on this system (Linux, macOS).
+        assert entry["median_kernel_seconds"] >= 0 and entry["median_page_faults"] >= 0, key
     medians = {key: entry["median_seconds"] for key, entry in yard["entries"].items()}
     assert len(yard["ratios"]) == len(RATIOS)
     gemm = yard["entries"]["jax_gemm"]
@@ -169,3 +171,26 @@ def test_without_jax_the_yardsticks_say_why_and_the_others_are_still_timed(monke
     text = "\n".join(section_lines("yardsticks", yard))
     assert "JAX-jit 2-D, grey" in text and "— (JAX is unavailable: no device here)" in text
     assert "JAX-jit on" not in text
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows has no getrusage")
+def test_a_call_that_touches_new_memory_is_counted_its_page_faults_and_one_that_does_not_none():
+    from blurapp.bench.yardsticks import spent_on
+
+    megabytes = 256
+    kept = np.ones(megabytes * 2**20 // 8)
+
+    def fresh() -> None:
+        # An array the process has never had: every page of it faults in when written.
+        np.ones(megabytes * 2**20 // 8).sum()
+
+    def reused() -> None:
+        kept.sum()
+
+    new = spent_on(fresh)
+    # At least one fault a 2 MiB page (a transparent huge page), at most one a 4 KiB page.
+    assert megabytes // 2 <= new.page_faults <= megabytes * 256 * 1.1
+    assert new.kernel_seconds > 0
+    assert new.seconds > 0
+    old = spent_on(reused)
+    assert old.page_faults < megabytes // 2
