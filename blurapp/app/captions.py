@@ -17,6 +17,7 @@ from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.engines.runs import Compilation
 from blurapp.core.kernel import auto_kernel_size
 from blurapp.core.measuring.comparison import TIMING
+from blurapp.core.measuring.profiler_trace import CONTEXT as TRACE_CONTEXT
 from blurapp.core.report.figures import CONTEXT as FIGURES_CONTEXT
 from blurapp.core.report.figures import (
     Figure,
@@ -510,10 +511,12 @@ class Captions:
         ]
 
     def summary(self) -> str:
-        """The status line after a run: every engine's steady time."""
+        """The status line after a run: every engine's steady time; first, for a run that
+        recorded a profiler trace, where it went and what opens it."""
         tr = self.tr
-        assert self.session.outcome is not None, "summary() is the status line after a run"
-        result = self.session.outcome.result
+        outcome = self.session.outcome
+        assert outcome is not None, "summary() is the status line after a run"
+        result = outcome.result
         parts = []
         for engine, run in result.runs.items():
             if get_engine(engine).uses_jax:
@@ -525,7 +528,12 @@ class Captions:
         for engine in result.errors:
             unavailable = tr(QT_TRANSLATE_NOOP("Session", "{engine} unavailable"))
             parts.append(unavailable.format(engine=self.title(engine)))
-        return tr(QT_TRANSLATE_NOOP("Session", "Done: {figures}")).format(figures=", ".join(parts))
+        done = tr(QT_TRANSLATE_NOOP("Session", "Done: {figures}")).format(figures=", ".join(parts))
+        if outcome.trace is None:
+            return done
+        # First: a long status line is cut at its end, and this is what the user asked for.
+        trace = outcome.trace.words(lambda text: self.session.translate(TRACE_CONTEXT, text))
+        return f"{trace} · {done}"
 
     def progress(self, engine: str, done: int, total: int) -> tuple[str, str]:
         """(status line, progress bar format) while `engine` runs: its taps when it counts them."""

@@ -160,10 +160,11 @@ class WindowController:
         for job in jobs:
             job.quit()
 
-    def run(self) -> bool:
-        """Time the engines ticked; a run still in flight is superseded. False when there is
-        no photo or no engine to run."""
-        plan = self.session.start_run()
+    def run(self, trace: Path | None = None) -> bool:
+        """Time the engines ticked, recording a profiler trace of their steady calls in the
+        folder `trace` when given (Run ▸ Record Profiler Trace); a run still in flight is
+        superseded. False when there is no photo or no engine to run."""
+        plan = self.session.start_run(trace)
         if plan is None:
             return False
         self._start(plan)
@@ -300,7 +301,7 @@ class WindowController:
 
     def _on_run_done(self, number: int, outcome: RunOutcome) -> None:
         if self._runs.done(number):
-            self.session.run_done(outcome.result, outcome.differences)
+            self.session.run_done(outcome.result, outcome.differences, outcome.trace)
 
     def _on_run_failed(self, number: int, error: BaseException) -> None:
         if not self._runs.done(number):

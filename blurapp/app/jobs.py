@@ -35,6 +35,12 @@ from blurapp.core.engines.jax_engine import (
 from blurapp.core.engines.runs import BlurCancelled, Cancelled, EngineRun
 from blurapp.core.kernel import PREVIEW_KERNEL_SIZES, pad_kernel, preview_kernel_size
 from blurapp.core.measuring.comparison import ComparisonResult, Watch, compare, difference_picture
+from blurapp.core.measuring.profiler_trace import (
+    SteadyTrace,
+    TraceError,
+    WrittenTrace,
+    make_trace_folder,
+)
 from blurapp.core.measuring.sweep import SweepPoint, sweep_points, sweep_sizes
 from blurapp.core.media.photo import Photo, load_photo
 from blurapp.core.media.photo_checks import NotEnoughMemory, PhotoError
@@ -109,6 +115,7 @@ class RunOutcome:
     result: ComparisonResult
     # engine → (|reference − engine| as a pyramid, largest difference white; that difference)
     differences: Mapping[str, tuple[tuple[np.ndarray, ...], float]]
+    trace: WrittenTrace | None = None  # where the run's profiler trace went, if it recorded one
 
 
 @dataclass(frozen=True)
@@ -144,7 +151,7 @@ def is_foreseen(error: BaseException) -> bool:
 
 
 def _file_problems() -> tuple[type[BaseException], ...]:
-    return (PhotoError, OutputError, *_scale_problems())
+    return (PhotoError, OutputError, TraceError, *_scale_problems())
 
 
 def _scale_problems() -> tuple[type[BaseException], ...]:
@@ -292,8 +299,14 @@ def compare_job(
     each, no difference pictures; see program_sizes for the kernels of its compiled engines).
     Reports each engine's taps (at most 101 reports a step), each engine's result as it comes
     (its first call's output first, while its steady calls are timed), which engine is busy
-    next, and Compiling before an engine compiles its program."""
+    next, and Compiling before an engine compiles its program. With `plan.trace`, a profiler
+    trace of the steady calls goes in that folder, made first (TraceError, naming it, when it
+    cannot be)."""
     engines, repeats = plan.engines, plan.repeats
+    trace = None
+    if plan.trace is not None:
+        make_trace_folder(plan.trace)
+        trace = SteadyTrace(plan.trace)
     _let_previews_go(engines if plan.live else ())
     sizes, compiles = program_sizes(plan)
     last_percent: tuple[str, int] | None = None
@@ -357,6 +370,7 @@ def compare_job(
         repeats=repeats,
         engines=chosen,
         watch=Reporting(cancelled),
+        trace=trace,
     )
     # A preview is never shown as figures: no difference pictures to spend on.
     differences = {}
@@ -370,7 +384,7 @@ def compare_job(
             differences[engine] = (build_pyramid(picture), scale)
     if cancelled():
         raise BlurCancelled
-    return RunOutcome(result, differences)
+    return RunOutcome(result, differences, trace.written if trace is not None else None)
 
 
 def sweep_job(

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from blurapp.core.engines.runs import EngineRun
 from blurapp.core.measuring.comparison import ComparisonResult
+from blurapp.core.measuring.profiler_trace import WrittenTrace
 from blurapp.core.media.photo import Photo
 from blurapp.core.spec import BlurSpec
 
@@ -46,6 +48,7 @@ class Outcome:
     parameters: BlurSpec
     serial: int
     differences: Mapping[str, tuple[Any, float]] = field(default_factory=dict)
+    trace: WrittenTrace | None = None  # where its profiler trace went, when it recorded one
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,8 @@ class RunPlan:
     engines: tuple[str, ...]
     live: bool = False  # a live preview: the panes' engines, one call each, JAX-jit first
     moving: bool = False  # a preview of parameters the user is changing (counted per second)
+    # Run ▸ Record Profiler Trace: the folder the steady calls' trace goes in (made if missing).
+    trace: Path | None = None
 
     @property
     def repeats(self) -> int | None:

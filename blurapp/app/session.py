@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 from blurapp.app.captions import SHOW_LABELS, Captions, Translate
@@ -28,6 +29,7 @@ from blurapp.core.engines import (
 )
 from blurapp.core.engines.runs import EngineRun, PaidFirstCall, Payer
 from blurapp.core.measuring.comparison import ComparisonResult
+from blurapp.core.measuring.profiler_trace import WrittenTrace
 from blurapp.core.media.photo import Photo
 from blurapp.core.spec import BlurSpec
 
@@ -230,13 +232,14 @@ class Session:
         self.jax_unavailable = reason
         self._changed(Change.JAX)
 
-    def start_run(self) -> RunPlan | None:
-        """Begin a run of the timed engines with the parameters now; None without a photo or
+    def start_run(self, trace: Path | None = None) -> RunPlan | None:
+        """Begin a run of the timed engines with the parameters now, recording a profiler
+        trace of their steady calls in the folder `trace` when given; None without a photo or
         an engine. A run still going is superseded."""
         if self.photo is None or not self.timed:
             return None
         self._serial += 1
-        self.running = RunPlan(self._serial, self.photo, self.parameters, self.timed)
+        self.running = RunPlan(self._serial, self.photo, self.parameters, self.timed, trace=trace)
         self.compiling.clear()
         self._changed(Change.RUNNING)
         return self.running
@@ -321,10 +324,14 @@ class Session:
         return True
 
     def run_done(
-        self, result: ComparisonResult, differences: Mapping[str, tuple[Any, float]] | None = None
+        self,
+        result: ComparisonResult,
+        differences: Mapping[str, tuple[Any, float]] | None = None,
+        trace: WrittenTrace | None = None,
     ) -> bool:
-        """The run in flight has finished; whether it was taken. Listeners hear "results",
-        "running", then "outcome" (the figures to show), last, when all else is up to date."""
+        """The run in flight has finished (`trace`: where its profiler trace went, if it
+        recorded one); whether it was taken. Listeners hear "results", "running", then
+        "outcome" (the figures to show), last, when all else is up to date."""
         plan = self.running
         if plan is None:
             return False
@@ -335,7 +342,7 @@ class Session:
             self._changed(Change.RUNNING)
             return True
         self.outcome = Outcome(
-            result, plan.photo, plan.parameters, plan.serial, dict(differences or {})
+            result, plan.photo, plan.parameters, plan.serial, dict(differences or {}), trace
         )
         self._changed(Change.RESULTS)
         self._changed(Change.RUNNING)

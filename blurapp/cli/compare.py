@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         width = max(len(row.label) for row in rows)
         print_line("\n".join(f"{row.label:<{width}}  {row.text}" for row in rows))
         if trace is not None:
-            print_line(_trace_line(trace))
+            print_line(trace.written.words())
     return 0
 
 
@@ -129,17 +129,6 @@ def _steady_trace(args: argparse.Namespace):
     folder_exists(args.trace)
     make_folder(args.trace)
     return SteadyTrace(args.trace)
-
-
-def _trace_line(trace) -> str:
-    """Where the trace went, and what opens it."""
-    if trace.run_folder is None:
-        return f"trace: nothing was written to {shown(trace.folder)}"
-    perfetto = trace.run_folder / "perfetto_trace.json.gz"
-    return (
-        f"trace: {shown(trace.run_folder)} (the steady calls; open {perfetto.name} in "
-        f"ui.perfetto.dev, or run: tensorboard --logdir {shown(trace.folder)})"
-    )
 
 
 def _trace_json(trace) -> dict:

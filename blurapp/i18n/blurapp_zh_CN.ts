@@ -223,22 +223,22 @@
         <translation>播放或暂停片段（空格键）</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="235"/>
+        <location filename="../ui/menus.py" line="248"/>
         <source>&amp;Clip</source>
         <translation>片段(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="238"/>
+        <location filename="../ui/menus.py" line="251"/>
         <source>&amp;Play/Pause</source>
         <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="241"/>
+        <location filename="../ui/menus.py" line="254"/>
         <source>P&amp;revious Frame</source>
         <translation>上一帧(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="247"/>
+        <location filename="../ui/menus.py" line="260"/>
         <source>&amp;Next Frame</source>
         <translation>下一帧(&amp;N)</translation>
     </message>
@@ -725,7 +725,7 @@
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="424"/>
+        <location filename="../app/captions.py" line="425"/>
         <source>programs this session</source>
         <translation>本次会话的程序</translation>
     </message>
@@ -751,7 +751,7 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../app/jobs.py" line="225"/>
+        <location filename="../app/jobs.py" line="232"/>
         <location filename="../app/clip_jobs.py" line="80"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
@@ -1028,6 +1028,26 @@
         <source>the camera&apos;s frames changed size to {width} × {height}</source>
         <translation>摄像头的帧尺寸变为 {width} × {height}</translation>
     </message>
+    <message>
+        <location filename="../core/measuring/profiler_trace.py" line="43"/>
+        <source>cannot make the folder for the profiler trace ({reason})</source>
+        <translation>无法创建存放性能分析跟踪的文件夹（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/profiler_trace.py" line="51"/>
+        <source>cannot write the profiler trace in this folder</source>
+        <translation>无法在此文件夹中写入性能分析跟踪</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/profiler_trace.py" line="124"/>
+        <source>cannot start the profiler trace ({reason})</source>
+        <translation>无法开始性能分析跟踪（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/profiler_trace.py" line="141"/>
+        <source>cannot write the profiler trace ({reason})</source>
+        <translation>无法写入性能分析跟踪（{reason}）</translation>
+    </message>
 </context>
 <context>
     <name>ImageView</name>
@@ -1063,12 +1083,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/menus.py" line="382"/>
+        <location filename="../ui/menus.py" line="396"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="383"/>
+        <location filename="../ui/menus.py" line="397"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
@@ -1088,140 +1108,155 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="100"/>
+        <location filename="../ui/menus.py" line="102"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="103"/>
+        <location filename="../ui/menus.py" line="105"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="350"/>
+        <location filename="../ui/menus.py" line="364"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="111"/>
+        <location filename="../ui/menus.py" line="113"/>
         <source>Open &amp;Camera</source>
         <translation>打开摄像头(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="116"/>
+        <location filename="../ui/menus.py" line="118"/>
         <source>&amp;Save Results…</source>
         <translation>保存结果(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="123"/>
+        <location filename="../ui/menus.py" line="125"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="130"/>
+        <location filename="../ui/menus.py" line="132"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="355"/>
+        <location filename="../ui/menus.py" line="369"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="358"/>
+        <location filename="../ui/menus.py" line="372"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="136"/>
+        <location filename="../ui/menus.py" line="138"/>
         <source>&amp;Copy Selected Image</source>
         <translation>复制所选图像(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="144"/>
+        <location filename="../ui/menus.py" line="146"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="148"/>
+        <location filename="../ui/menus.py" line="150"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="153"/>
+        <location filename="../ui/menus.py" line="155"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="158"/>
+        <location filename="../ui/menus.py" line="160"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="163"/>
+        <location filename="../ui/menus.py" line="165"/>
         <source>&amp;Actual Size (100%)</source>
         <translation>实际大小 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="168"/>
+        <location filename="../ui/menus.py" line="170"/>
         <source>Select the Other &amp;Pane</source>
         <translation>选择另一个窗格(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="177"/>
+        <location filename="../ui/menus.py" line="179"/>
         <source>Panes One A&amp;bove the Other</source>
         <translation>窗格上下排列(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="180"/>
+        <location filename="../ui/menus.py" line="182"/>
         <source>Wide photos get more room one above the other; tall ones side by side</source>
         <translation>宽照片上下排列更大；高照片左右并排更大</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="187"/>
+        <location filename="../ui/menus.py" line="189"/>
         <source>P&amp;resentation</source>
         <translation>演示模式(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="194"/>
+        <location filename="../ui/menus.py" line="196"/>
         <source>&amp;Live Preview</source>
         <translation>实时预览(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="202"/>
+        <location filename="../ui/menus.py" line="204"/>
         <source>&amp;Detail at 100%</source>
         <translation>100% 细节(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="211"/>
-        <location filename="../ui/menus.py" line="214"/>
+        <location filename="../ui/menus.py" line="213"/>
+        <location filename="../ui/menus.py" line="216"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="220"/>
+        <location filename="../ui/menus.py" line="222"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="227"/>
+        <location filename="../ui/menus.py" line="229"/>
+        <source>Record Profiler &amp;Trace…</source>
+        <translation>录制性能分析跟踪(&amp;T)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/menus.py" line="232"/>
+        <source>Run, recording a JAX profiler trace of the steady calls into a folder, to open in Perfetto or TensorBoard</source>
+        <translation>运行，并把稳定调用的 JAX 性能分析跟踪录制到一个文件夹中，可用 Perfetto 或 TensorBoard 打开</translation>
+    </message>
+    <message>
+        <location filename="../ui/menus.py" line="240"/>
         <source>Scaling &amp;Sweep…</source>
         <translation>规模扫描(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="255"/>
+        <location filename="../ui/menus.py" line="268"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="258"/>
+        <location filename="../ui/menus.py" line="271"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="263"/>
+        <location filename="../ui/menus.py" line="276"/>
         <source>&amp;About BlurApp</source>
         <translation>关于 BlurApp(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../ui/menus.py" line="417"/>
+        <source>Record Profiler Trace in Folder</source>
+        <translation>将性能分析跟踪录制到文件夹</translation>
     </message>
     <message>
         <location filename="../ui/window_layout.py" line="155"/>
@@ -1229,12 +1264,12 @@
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="180"/>
+        <location filename="../ui/main_window.py" line="183"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="263"/>
+        <location filename="../app/controller.py" line="264"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
@@ -1249,19 +1284,17 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="403"/>
-        <location filename="../ui/main_window.py" line="413"/>
+        <location filename="../ui/main_window.py" line="435"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="403"/>
-        <location filename="../ui/main_window.py" line="413"/>
+        <location filename="../ui/main_window.py" line="435"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="391"/>
+        <location filename="../ui/menus.py" line="405"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
@@ -1271,42 +1304,42 @@
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="274"/>
+        <location filename="../app/controller.py" line="275"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="454"/>
+        <location filename="../ui/main_window.py" line="475"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="189"/>
+        <location filename="../app/controller.py" line="190"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="198"/>
+        <location filename="../app/controller.py" line="199"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="210"/>
+        <location filename="../app/controller.py" line="211"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="309"/>
+        <location filename="../app/controller.py" line="310"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="469"/>
+        <location filename="../ui/main_window.py" line="492"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="470"/>
+        <location filename="../ui/main_window.py" line="493"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1382,12 +1415,12 @@
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="455"/>
+        <location filename="../ui/menus.py" line="480"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="562"/>
+        <location filename="../ui/main_window.py" line="585"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1474,6 +1507,19 @@
     </message>
 </context>
 <context>
+    <name>ProfilerTrace</name>
+    <message>
+        <location filename="../core/measuring/profiler_trace.py" line="68"/>
+        <source>trace: nothing was written to {folder}</source>
+        <translation>跟踪：没有向 {folder} 写入任何内容</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/profiler_trace.py" line="71"/>
+        <source>trace: {run_folder} (the steady calls; open {perfetto} in ui.perfetto.dev, or run: tensorboard --logdir {folder})</source>
+        <translation>跟踪：{run_folder}（稳定调用；在 ui.perfetto.dev 中打开 {perfetto}，或运行：tensorboard --logdir {folder}）</translation>
+    </message>
+</context>
+<context>
     <name>ResultPane</name>
     <message>
         <location filename="../ui/image_pane.py" line="58"/>
@@ -1499,319 +1545,319 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../app/captions.py" line="53"/>
+        <location filename="../app/captions.py" line="54"/>
         <source>2-D (tutorial)</source>
         <translation>二维（教程方法）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="54"/>
+        <location filename="../app/captions.py" line="55"/>
         <source>Separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="57"/>
+        <location filename="../app/captions.py" line="58"/>
         <source>Blurred results</source>
         <translation>模糊结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="58"/>
+        <location filename="../app/captions.py" line="59"/>
         <source>Original</source>
         <translation>原图</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="59"/>
+        <location filename="../app/captions.py" line="60"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="61"/>
+        <location filename="../app/captions.py" line="62"/>
         <source>Before/after</source>
         <translation>前后对比</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="64"/>
+        <location filename="../app/captions.py" line="65"/>
         <source>compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="65"/>
+        <location filename="../app/captions.py" line="66"/>
         <source>from cache</source>
         <translation>取自缓存</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="66"/>
+        <location filename="../app/captions.py" line="67"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="126"/>
+        <location filename="../app/captions.py" line="127"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="132"/>
+        <location filename="../app/captions.py" line="133"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="140"/>
+        <location filename="../app/captions.py" line="141"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="146"/>
+        <location filename="../app/captions.py" line="147"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="156"/>
+        <location filename="../app/captions.py" line="157"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="158"/>
+        <location filename="../app/captions.py" line="159"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="165"/>
+        <location filename="../app/captions.py" line="166"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="168"/>
+        <location filename="../app/captions.py" line="169"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="233"/>
+        <location filename="../app/captions.py" line="234"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="240"/>
+        <location filename="../app/captions.py" line="241"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="247"/>
+        <location filename="../app/captions.py" line="248"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="253"/>
+        <location filename="../app/captions.py" line="254"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="268"/>
+        <location filename="../app/captions.py" line="269"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="277"/>
+        <location filename="../app/captions.py" line="278"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="283"/>
+        <location filename="../app/captions.py" line="284"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="287"/>
+        <location filename="../app/captions.py" line="288"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="291"/>
+        <location filename="../app/captions.py" line="292"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="299"/>
+        <location filename="../app/captions.py" line="300"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="305"/>
+        <location filename="../app/captions.py" line="306"/>
         <source>kernel zero-padded to {size}</source>
         <translation>卷积核以零填充至 {size}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="310"/>
+        <location filename="../app/captions.py" line="311"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="317"/>
+        <location filename="../app/captions.py" line="318"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="319"/>
+        <location filename="../app/captions.py" line="320"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="325"/>
+        <location filename="../app/captions.py" line="326"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="266"/>
-        <location filename="../app/captions.py" line="336"/>
+        <location filename="../app/captions.py" line="267"/>
+        <location filename="../app/captions.py" line="337"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="344"/>
+        <location filename="../app/captions.py" line="345"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="436"/>
-        <location filename="../app/captions.py" line="443"/>
+        <location filename="../app/captions.py" line="437"/>
+        <location filename="../app/captions.py" line="444"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="334"/>
+        <location filename="../app/captions.py" line="335"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="355"/>
+        <location filename="../app/captions.py" line="356"/>
         <source>programs this session: {count}; last: {why}, compiled in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，编译用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="359"/>
+        <location filename="../app/captions.py" line="360"/>
         <source>programs this session: {count}; last: {why}, loaded from the cache in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，从缓存加载用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="381"/>
+        <location filename="../app/captions.py" line="382"/>
         <source>kernel {old} → {new}</source>
         <translation>卷积核 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="384"/>
+        <location filename="../app/captions.py" line="385"/>
         <source>algorithm {old} → {new}</source>
         <translation>算法 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="389"/>
+        <location filename="../app/captions.py" line="390"/>
         <source>image {old} → {new}</source>
         <translation>图像 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="393"/>
+        <location filename="../app/captions.py" line="394"/>
         <source>grey → colour</source>
         <translation>灰度 → 彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="395"/>
+        <location filename="../app/captions.py" line="396"/>
         <source>colour → grey</source>
         <translation>彩色 → 灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="398"/>
+        <location filename="../app/captions.py" line="399"/>
         <source>number type {old} → {new}</source>
         <translation>数值类型 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="401"/>
+        <location filename="../app/captions.py" line="402"/>
         <source>device {old} → {new}</source>
         <translation>设备 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="404"/>
+        <location filename="../app/captions.py" line="405"/>
         <source>the first of the session</source>
         <translation>本次会话的第一个</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="405"/>
+        <location filename="../app/captions.py" line="406"/>
         <source>the same program again</source>
         <translation>再次获取同一程序</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="417"/>
+        <location filename="../app/captions.py" line="418"/>
         <source>{engine}; last: {why} ({time}, {how})</source>
         <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="451"/>
+        <location filename="../app/captions.py" line="452"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="463"/>
+        <location filename="../app/captions.py" line="464"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="466"/>
+        <location filename="../app/captions.py" line="467"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="474"/>
+        <location filename="../app/captions.py" line="475"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="479"/>
+        <location filename="../app/captions.py" line="480"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="487"/>
+        <location filename="../app/captions.py" line="488"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="502"/>
+        <location filename="../app/captions.py" line="503"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="520"/>
+        <location filename="../app/captions.py" line="523"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="526"/>
+        <location filename="../app/captions.py" line="529"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="528"/>
+        <location filename="../app/captions.py" line="531"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="534"/>
+        <location filename="../app/captions.py" line="542"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="536"/>
+        <location filename="../app/captions.py" line="544"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="540"/>
+        <location filename="../app/captions.py" line="548"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="542"/>
+        <location filename="../app/captions.py" line="550"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="548"/>
+        <location filename="../app/captions.py" line="556"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>

@@ -451,6 +451,16 @@ ZH_CN = {
     "the same program again": "再次获取同一程序",
     "{engine}; last: {why} ({time}, {how})": "{engine}；最近一个：{why}（{time}，{how}）",
     "programs this session": "本次会话的程序",
+    # Run ▸ Record Profiler Trace (and compare --trace's line)
+    "Record Profiler &Trace…": "录制性能分析跟踪(&T)…",
+    "Run, recording a JAX profiler trace of the steady calls into a folder, to open in Perfetto or TensorBoard": "运行，并把稳定调用的 JAX 性能分析跟踪录制到一个文件夹中，可用 Perfetto 或 TensorBoard 打开",
+    "Record Profiler Trace in Folder": "将性能分析跟踪录制到文件夹",
+    "cannot make the folder for the profiler trace ({reason})": "无法创建存放性能分析跟踪的文件夹（{reason}）",
+    "cannot write the profiler trace in this folder": "无法在此文件夹中写入性能分析跟踪",
+    "cannot start the profiler trace ({reason})": "无法开始性能分析跟踪（{reason}）",
+    "cannot write the profiler trace ({reason})": "无法写入性能分析跟踪（{reason}）",
+    "trace: nothing was written to {folder}": "跟踪：没有向 {folder} 写入任何内容",
+    "trace: {run_folder} (the steady calls; open {perfetto} in ui.perfetto.dev, or run: tensorboard --logdir {folder})": "跟踪：{run_folder}（稳定调用；在 ui.perfetto.dev 中打开 {perfetto}，或运行：tensorboard --logdir {folder}）",
 }
 
 

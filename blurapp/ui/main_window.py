@@ -39,7 +39,7 @@ from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
 from blurapp.core.media.clip import Clip
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.report.figures import image_figure
-from blurapp.core.wording import display_path
+from blurapp.core.wording import FileProblem, display_path
 from blurapp.ui.camera import offer_camera, open_camera
 from blurapp.ui.clip_player import ClipPlayer
 from blurapp.ui.dialogs import AboutDialog
@@ -51,6 +51,7 @@ from blurapp.ui.menus import (
     WindowActions,
     build_menus,
     choose_photo_file,
+    choose_trace_folder,
     shortcut_rows,
     show_about,
     show_shortcuts,
@@ -340,6 +341,8 @@ class MainWindow(QMainWindow):
         self.widgets.run_button.setEnabled(has_photo)
         self.actions.run.setEnabled(has_photo)
         self.actions.sweep.setEnabled(has_photo)
+        # A photo's comparison only, as compare --trace: a clip's frame is no photo of its own.
+        self.actions.trace.setEnabled(has_photo and self.clips.clip is None)
         self.show_running(timing)
 
     # --- Opening photos -------------------------------------------------------------------
@@ -406,19 +409,30 @@ class MainWindow(QMainWindow):
         """Blur the photo with the engines ticked; a run still in flight is superseded."""
         if self.clips.clip is not None:  # a span of the clip's frames, from the one shown
             if not self.clips.run():
-                self.messages.warn(
-                    self.tr("Nothing to Run"), self.tr("Tick at least one engine to time.")
-                )
+                self._nothing_to_run()
             return
+        self._run_photo()
+
+    def record_trace(self) -> None:
+        """Run ▸ Record Profiler Trace: the run Run makes, with a JAX profiler trace of its
+        steady calls in a folder the user picks; a photo's only, never a clip's."""
+        if self.clips.clip is not None or self.photo is None:
+            return
+        folder = choose_trace_folder(self, self.settings)
+        if folder is not None:
+            self._run_photo(trace=folder)
+
+    def _run_photo(self, trace: Path | None = None) -> None:
         if self.photo is None:
             return
         # Ctrl+R while typing: take the text as it is, and show any change made to it.
         self.widgets.size_spin.interpretText()
         self.widgets.sigma_spin.interpretText()
-        if not self.controller.run():
-            self.messages.warn(
-                self.tr("Nothing to Run"), self.tr("Tick at least one engine to time.")
-            )
+        if not self.controller.run(trace):
+            self._nothing_to_run()
+
+    def _nothing_to_run(self) -> None:
+        self.messages.warn(self.tr("Nothing to Run"), self.tr("Tick at least one engine to time."))
 
     def start_live_preview(self, moving: bool = False) -> None:
         """Re-blur the panes that do not show the parameters now, if the live preview is on
@@ -471,6 +485,8 @@ class MainWindow(QMainWindow):
         self.run_stopped.emit()
 
     def show_run_failed(self, error: BaseException, words: str) -> None:
+        if isinstance(error, FileProblem):  # a file or folder (a trace's): in the user's language
+            words = translated_problem(error)
         self.run_failed.emit(words)
         self.messages.warn(
             self.tr("Run Failed"),

@@ -61,6 +61,8 @@ class MenuWindow(Protocol):
 
     def cancel_run(self) -> None: ...
 
+    def record_trace(self) -> None: ...
+
     def open_sweep(self) -> None: ...
 
     def open_camera(self) -> None: ...
@@ -222,6 +224,17 @@ MENUS: tuple[tuple[str, tuple[MenuItem | str | None, ...]], ...] = (
                 (Qt.Key.Key_Escape,),
                 "cancel",
             ),
+            # Run's run, with a JAX profiler trace of the steady calls (compare --trace).
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "Record Profiler &Trace…"),
+                lambda w: w.record_trace,
+                name="trace",
+                tip=QT_TRANSLATE_NOOP(
+                    "MainWindow",
+                    "Run, recording a JAX profiler trace of the steady calls into a folder, "
+                    "to open in Perfetto or TensorBoard",
+                ),
+            ),
             SEPARATOR,
             MenuItem(
                 QT_TRANSLATE_NOOP("MainWindow", "Scaling &Sweep…"),
@@ -285,6 +298,7 @@ class WindowActions:
     detail: QAction
     run: QAction
     cancel: QAction
+    trace: QAction
     sweep: QAction
     shortcuts: QAction
     play: QAction
@@ -391,6 +405,17 @@ def choose_photo_file(parent: QWidget, settings: SettingsFile) -> Path | None:
         QCoreApplication.translate("MainWindow", "Open Photo"),
         display_path(open_folder(settings)),
         _photo_file_filter(),
+    )
+    return Path(path) if path else None
+
+
+def choose_trace_folder(parent: QWidget, settings: SettingsFile) -> Path | None:
+    """Run ▸ Record Profiler Trace's dialog, from the folder open_folder() names: the folder
+    chosen for the trace, if any."""
+    path = QFileDialog.getExistingDirectory(
+        parent,
+        QCoreApplication.translate("MainWindow", "Record Profiler Trace in Folder"),
+        display_path(open_folder(settings)),
     )
     return Path(path) if path else None
 

@@ -518,6 +518,60 @@ def test_a_failed_run_is_told_in_words(controlled, monkeypatch):
     assert shown.status[-1] == "The run failed" and session.running is None
 
 
+def test_a_run_with_a_trace_folder_records_its_steady_calls_and_says_where(controlled, tmp_path):
+    session, runner, shown, controller = controlled
+    folder = tmp_path / "made" / "traces"
+    assert controller.run(trace=folder)
+    assert session.running.trace == folder
+    runner.run_all()
+    assert shown.run_failures == [] and session.running is None
+    [run_folder] = (folder / "plugins" / "profile").iterdir()
+    assert (run_folder / "perfetto_trace.json.gz").is_file()
+    assert session.outcome.trace.run_folder == run_folder
+    assert session.captions.summary().startswith(
+        f"trace: {run_folder} (the steady calls; open perfetto_trace.json.gz in "
+        f"ui.perfetto.dev, or run: tensorboard --logdir {folder}) · Done: NumPy "
+    )
+    controller.run()  # a plain Run after it records no trace, and says none
+    runner.run_all()
+    assert session.outcome.trace is None
+    assert session.captions.summary().startswith("Done: NumPy ")
+    assert len(list((folder / "plugins" / "profile").iterdir())) == 1
+
+
+def test_a_trace_folder_that_cannot_be_made_fails_the_run_naming_it(controlled, tmp_path):
+    session, runner, shown, controller = controlled
+    notes = tmp_path / "notes.txt"
+    notes.write_text("a file, not a folder")
+    controller.run(trace=notes / "trace")
+    runner.run_all()
+    [words] = shown.run_failures
+    assert words.startswith(f"{notes / 'trace'}: cannot make the folder for the profiler trace (")
+    assert shown.status[-1] == "The run failed" and session.running is None
+    assert session.outcome is None
+
+
+def test_a_trace_while_another_is_recording_fails_naming_the_folder(controlled, tmp_path):
+    import jax.profiler
+
+    session, runner, shown, controller = controlled
+    jax.profiler.start_trace(tmp_path / "theirs")
+    try:
+        controller.run(trace=tmp_path / "mine")
+        runner.run_all()
+    finally:
+        jax.profiler.stop_trace()
+    [words] = shown.run_failures
+    assert words.startswith(f"{tmp_path / 'mine'}: cannot start the profiler trace (")
+    assert session.running is None and session.outcome is None
+
+
+def test_the_trace_words_say_when_nothing_was_written(tmp_path):
+    from blurapp.core.measuring.profiler_trace import WrittenTrace
+
+    assert WrittenTrace(tmp_path, None).words() == f"trace: nothing was written to {tmp_path}"
+
+
 # --- The sweep's state -----------------------------------------------------------------------
 
 

@@ -1,5 +1,6 @@
-"""A JAX profiler trace of a comparison's steady calls (`blurapp compare --trace DIR`): what
-JAX-jit's blur does on its device call by call, to open in Perfetto or TensorBoard.
+"""A JAX profiler trace of a comparison's steady calls (`blurapp compare --trace DIR`, the
+window's Run ▸ Record Profiler Trace…): what JAX-jit's blur does on its device call by call, to
+open in Perfetto or TensorBoard.
 
 jax.profiler writes it with nothing beyond JAX itself: under DIR/plugins/profile/<run>/, the
 raw trace (HOST.xplane.pb, TensorBoard's profile plugin reads it) and the same events as Chrome
@@ -12,17 +13,71 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import TypeVar
 
 from blurapp.core.engines.jax_engine import import_jax
+from blurapp.core.wording import QT_TRANSLATE_NOOP, FileProblem, Translate, display_path, english
 
 Result = TypeVar("Result")
 
+# The translators' context of WrittenTrace's words (a TraceError's are FileProblem's).
+CONTEXT = "ProfilerTrace"
+PERFETTO_FILE = "perfetto_trace.json.gz"  # the trace as ui.perfetto.dev opens it
 
-class TraceError(Exception):
+
+class TraceError(FileProblem):
     """The trace could not be recorded or written; the message names the folder."""
+
+
+def make_trace_folder(folder: Path) -> None:
+    """Make `folder` (and the folders above it) for a trace, before the work rather than after
+    it: TraceError, naming it, when it cannot be made or written in."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a file there or above it, no permission, a name too long
+        raise TraceError(
+            folder,
+            QT_TRANSLATE_NOOP(
+                "FileProblem", "cannot make the folder for the profiler trace ({reason})"
+            ),
+            reason=error.strerror or error,
+        ) from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise TraceError(
+            folder,
+            QT_TRANSLATE_NOOP("FileProblem", "cannot write the profiler trace in this folder"),
+        )
+
+
+@dataclass(frozen=True)
+class WrittenTrace:
+    """Where a trace was recorded: the folder asked for, and the run folder jax.profiler wrote
+    in it (None: it wrote nothing)."""
+
+    folder: Path
+    run_folder: Path | None
+
+    def words(self, translate: Translate = english) -> str:
+        """Where the trace went, and what opens it: the one wording of the command line's
+        line and the window's status bar (`translate`: the window's, in context CONTEXT)."""
+        if self.run_folder is None:
+            return translate(
+                QT_TRANSLATE_NOOP("ProfilerTrace", "trace: nothing was written to {folder}")
+            ).format(folder=display_path(self.folder))
+        return translate(
+            QT_TRANSLATE_NOOP(
+                "ProfilerTrace",
+                "trace: {run_folder} (the steady calls; open {perfetto} in ui.perfetto.dev, "
+                "or run: tensorboard --logdir {folder})",
+            )
+        ).format(
+            run_folder=display_path(self.run_folder),
+            perfetto=PERFETTO_FILE,
+            folder=display_path(self.folder),
+        )
 
 
 def _runs(folder: Path) -> set[Path]:
@@ -64,7 +119,11 @@ class SteadyTrace:
         try:
             jax.profiler.start_trace(self.folder, create_perfetto_trace=True, **extra)
         except RuntimeError as error:  # another trace is running in this process
-            raise TraceError(f"{self.folder}: cannot start the profiler trace ({error})") from None
+            raise TraceError(
+                self.folder,
+                QT_TRANSLATE_NOOP("FileProblem", "cannot start the profiler trace ({reason})"),
+                reason=error,
+            ) from None
         return self
 
     def __exit__(
@@ -78,11 +137,18 @@ class SteadyTrace:
         except (OSError, RuntimeError, ValueError) as problem:
             if error is None:
                 raise TraceError(
-                    f"{self.folder}: cannot write the profiler trace ({problem})"
+                    self.folder,
+                    QT_TRANSLATE_NOOP("FileProblem", "cannot write the profiler trace ({reason})"),
+                    reason=problem,
                 ) from None
             return  # the comparison's own error says more
         new = _runs(self.folder) - self._before
         self.run_folder = max(new, key=lambda path: path.stat().st_mtime) if new else None
+
+    @property
+    def written(self) -> WrittenTrace:
+        """Where it was recorded (its run folder None before it is exited)."""
+        return WrittenTrace(self.folder, self.run_folder)
 
     @property
     def files(self) -> list[Path]:
