@@ -394,9 +394,6 @@ class Captions:
                     if new
                     else tr(QT_TRANSLATE_NOOP("Session", "colour → grey"))
                 )
-            case Changed.NUMBER_TYPE:
-                words = tr(QT_TRANSLATE_NOOP("Session", "number type {old} → {new}"))
-                return words.format(old=old, new=new)
             case Changed.DEVICE:
                 words = tr(QT_TRANSLATE_NOOP("Session", "device {old} → {new}"))
                 return words.format(old=old, new=new)

@@ -2,9 +2,11 @@
 cost, without Qt: the live preview's caption and the figures count them.
 
 JAX-jit compiles one program per image shape, kernel shape, number type and device
-(blurapp.core.engines.jax_engine keeps them by that key). A change that alters none of them (a
-new sigma) reuses the program; one that alters any compiles, or loads from the persistent cache,
-a program of its own. Each such program is kept here with the program the engine ran before
+(blurapp.core.engines.jax_engine keeps them by that key). The window always blurs float32
+(a photo's pixels, a clip's frames), so of those only the shape, the kernel and the device
+change between its programs. A change that alters none of them (a new sigma) reuses the
+program; one that alters any compiles, or loads from the persistent cache, a program of its
+own. Each such program is kept here with the program the engine ran before
 it, so the window can say what changed: "kernel 9 × 9 → 11 × 11", "grey → colour".
 """
 
@@ -25,7 +27,6 @@ class Changed(StrEnum):
     ALGORITHM = "algorithm"
     IMAGE = "image"  # the image's width and height
     COLOUR = "colour"  # grey to colour, or back
-    NUMBER_TYPE = "number type"
     DEVICE = "device"
     NOTHING = "nothing"  # the same program got again (the engine let go of its programs)
 
@@ -72,8 +73,6 @@ def reasons(previous: Program | None, program: Program) -> tuple[Reason, ...]:
     old_colour, new_colour = len(previous.shape) > 2, len(program.shape) > 2
     if old_colour != new_colour:
         found.append(Reason(Changed.COLOUR, old_colour, new_colour))
-    if previous.dtype != program.dtype:
-        found.append(Reason(Changed.NUMBER_TYPE, previous.dtype, program.dtype))
     if previous.device != program.device:
         found.append(Reason(Changed.DEVICE, previous.device, program.device))
     return tuple(found) or (Reason(Changed.NOTHING),)

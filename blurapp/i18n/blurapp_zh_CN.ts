@@ -700,32 +700,32 @@
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="418"/>
+        <location filename="../core/measuring/sweep.py" line="481"/>
         <source>not within the sizes measured</source>
         <translation>在所测尺寸内没有</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="420"/>
+        <location filename="../core/measuring/sweep.py" line="483"/>
         <source>from the smallest size measured</source>
         <translation>从所测最小尺寸起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="421"/>
+        <location filename="../core/measuring/sweep.py" line="484"/>
         <source>from {size}</source>
         <translation>从 {size} 起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="434"/>
+        <location filename="../core/measuring/sweep.py" line="497"/>
         <source>{engine} faster than {reference}: steady {steady}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="436"/>
+        <location filename="../core/measuring/sweep.py" line="499"/>
         <source>{engine} faster than {reference}: steady {steady}, end to end {end_to_end}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="424"/>
+        <location filename="../app/captions.py" line="421"/>
         <source>programs this session</source>
         <translation>本次会话的程序</translation>
     </message>
@@ -1229,7 +1229,7 @@
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="180"/>
+        <location filename="../ui/main_window.py" line="182"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
@@ -1249,14 +1249,14 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="403"/>
-        <location filename="../ui/main_window.py" line="413"/>
+        <location filename="../ui/main_window.py" line="410"/>
+        <location filename="../ui/main_window.py" line="420"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="403"/>
-        <location filename="../ui/main_window.py" line="413"/>
+        <location filename="../ui/main_window.py" line="410"/>
+        <location filename="../ui/main_window.py" line="420"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -1276,7 +1276,7 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="454"/>
+        <location filename="../ui/main_window.py" line="461"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1301,12 +1301,12 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="469"/>
+        <location filename="../ui/main_window.py" line="476"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="470"/>
+        <location filename="../ui/main_window.py" line="477"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1387,7 +1387,7 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="562"/>
+        <location filename="../ui/main_window.py" line="569"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1670,8 +1670,8 @@
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="436"/>
-        <location filename="../app/captions.py" line="443"/>
+        <location filename="../app/captions.py" line="433"/>
+        <location filename="../app/captions.py" line="440"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
@@ -1717,101 +1717,96 @@
     </message>
     <message>
         <location filename="../app/captions.py" line="398"/>
-        <source>number type {old} → {new}</source>
-        <translation>数值类型 {old} → {new}</translation>
-    </message>
-    <message>
-        <location filename="../app/captions.py" line="401"/>
         <source>device {old} → {new}</source>
         <translation>设备 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="404"/>
+        <location filename="../app/captions.py" line="401"/>
         <source>the first of the session</source>
         <translation>本次会话的第一个</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="405"/>
+        <location filename="../app/captions.py" line="402"/>
         <source>the same program again</source>
         <translation>再次获取同一程序</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="417"/>
+        <location filename="../app/captions.py" line="414"/>
         <source>{engine}; last: {why} ({time}, {how})</source>
         <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="451"/>
+        <location filename="../app/captions.py" line="448"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="463"/>
+        <location filename="../app/captions.py" line="460"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="466"/>
+        <location filename="../app/captions.py" line="463"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="474"/>
+        <location filename="../app/captions.py" line="471"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="479"/>
+        <location filename="../app/captions.py" line="476"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="487"/>
+        <location filename="../app/captions.py" line="484"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="502"/>
+        <location filename="../app/captions.py" line="499"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="520"/>
+        <location filename="../app/captions.py" line="517"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="526"/>
+        <location filename="../app/captions.py" line="523"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="528"/>
+        <location filename="../app/captions.py" line="525"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="534"/>
+        <location filename="../app/captions.py" line="531"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="536"/>
+        <location filename="../app/captions.py" line="533"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="540"/>
+        <location filename="../app/captions.py" line="537"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="542"/>
+        <location filename="../app/captions.py" line="539"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="548"/>
+        <location filename="../app/captions.py" line="545"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>
