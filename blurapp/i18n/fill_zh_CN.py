@@ -448,6 +448,7 @@ ZH_CN = {
     "device {old} → {new}": "设备 {old} → {new}",
     "the first of the session": "本次会话的第一个",
     "the same program again": "再次获取同一程序",
+    "{why}, in the scaling sweep": "{why}，在规模扫描中",
     "{engine}; last: {why} ({time}, {how})": "{engine}；最近一个：{why}（{time}，{how}）",
     "programs this session": "本次会话的程序",
 }
