@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from blurapp.app.first_calls import program_of
 from blurapp.app.recompiles import Changed, ProgramGot, Reason
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
-from blurapp.core.engines.runs import Compilation
+from blurapp.core.engines.runs import Compilation, Payer
 from blurapp.core.kernel import auto_kernel_size
 from blurapp.core.measuring.comparison import TIMING
 from blurapp.core.measuring.profiler_trace import CONTEXT as TRACE_CONTEXT
@@ -371,8 +371,13 @@ class Captions:
 
     def why_program(self, got: ProgramGot) -> str:
         """Why `got` was needed, what changed since its engine's program before: 'kernel 9 × 9
-        → 11 × 11', 'grey → colour', 'image 600 × 400 → 1,200 × 800'."""
-        return ", ".join(self.reason_words(reason) for reason in got.reasons)
+        → 11 × 11', 'grey → colour', 'image 600 × 400 → 1,200 × 800'; one the scaling sweep
+        got says so: 'image 387 × 258 → 548 × 365, in the scaling sweep'."""
+        why = ", ".join(self.reason_words(reason) for reason in got.reasons)
+        if got.paid_by is Payer.SWEEP:
+            words = self.tr(QT_TRANSLATE_NOOP("Session", "{why}, in the scaling sweep"))
+            return words.format(why=why)
+        return why
 
     def reason_words(self, reason: Reason) -> str:
         tr = self.tr
@@ -395,9 +400,6 @@ class Captions:
                     if new
                     else tr(QT_TRANSLATE_NOOP("Session", "colour → grey"))
                 )
-            case Changed.NUMBER_TYPE:
-                words = tr(QT_TRANSLATE_NOOP("Session", "number type {old} → {new}"))
-                return words.format(old=old, new=new)
             case Changed.DEVICE:
                 words = tr(QT_TRANSLATE_NOOP("Session", "device {old} → {new}"))
                 return words.format(old=old, new=new)

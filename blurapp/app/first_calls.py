@@ -19,15 +19,14 @@ from blurapp.core.spec import BlurSpec
 @dataclass(frozen=True)
 class Program:
     """What one compiled program is for: the engine, the shape of the image it blurs (its
-    channels when in colour), the kernel size and algorithm, the device (as runs name it) and
-    the number type it blurs in: what JAX compiles a program for."""
+    channels when in colour), the kernel size and algorithm, and the device (as runs name it):
+    what JAX compiles a program for, the number type aside (the window always blurs float32)."""
 
     engine: str
     shape: tuple[int, ...]
     kernel_size: int
     algorithm: str
     device: str
-    dtype: str = "float32"
 
 
 def blurred_shape(photo: Photo, color: bool) -> tuple[int, ...]:
@@ -44,9 +43,7 @@ def program_of(
     `size`, when not the parameters' own)."""
     shape = blurred_shape(photo, parameters.color)
     kernel_size = size or parameters.size
-    # A compiled blur hands back the number type it blurred in.
-    dtype = run.output.dtype.name
-    return Program(engine, shape, kernel_size, parameters.algorithm, run.device, dtype)
+    return Program(engine, shape, kernel_size, parameters.algorithm, run.device)
 
 
 class FirstCalls:

@@ -2,19 +2,23 @@
 cost, without Qt: the live preview's caption and the figures count them.
 
 JAX-jit compiles one program per image shape, kernel shape, number type and device
-(blurapp.core.engines.jax_engine keeps them by that key). A change that alters none of them (a
-new sigma) reuses the program; one that alters any compiles, or loads from the persistent cache,
-a program of its own. Each such program is kept here with the program the engine ran before
-it, so the window can say what changed: "kernel 9 × 9 → 11 × 11", "grey → colour".
+(blurapp.core.engines.jax_engine keeps them by that key). The window always blurs float32
+(a photo's pixels, a clip's frames), so of those only the shape, the kernel and the device
+change between its programs. A change that alters none of them (a new sigma) reuses the
+program; one that alters any compiles, or loads from the persistent cache, a program of its
+own. Each such program is kept here with the program the engine ran before it, so the window
+can say what changed: "kernel 9 × 9 → 11 × 11", "grey → colour". The programs the scaling
+sweep gets (one at each size it resamples the photo to) count too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from blurapp.app.first_calls import Program
-from blurapp.core.engines.runs import Compilation, EngineRun, Payer
+from blurapp.core.engines.runs import Compilation, EngineRun, FirstCallParts, Payer
 
 
 class Changed(StrEnum):
@@ -25,7 +29,6 @@ class Changed(StrEnum):
     ALGORITHM = "algorithm"
     IMAGE = "image"  # the image's width and height
     COLOUR = "colour"  # grey to colour, or back
-    NUMBER_TYPE = "number type"
     DEVICE = "device"
     NOTHING = "nothing"  # the same program got again (the engine let go of its programs)
 
@@ -72,21 +75,33 @@ def reasons(previous: Program | None, program: Program) -> tuple[Reason, ...]:
     old_colour, new_colour = len(previous.shape) > 2, len(program.shape) > 2
     if old_colour != new_colour:
         found.append(Reason(Changed.COLOUR, old_colour, new_colour))
-    if previous.dtype != program.dtype:
-        found.append(Reason(Changed.NUMBER_TYPE, previous.dtype, program.dtype))
     if previous.device != program.device:
         found.append(Reason(Changed.DEVICE, previous.device, program.device))
     return tuple(found) or (Reason(Changed.NOTHING),)
 
 
+def getting_seconds(parts: FirstCallParts | None, first_call_seconds: float | None) -> float:
+    """What getting a program cost: tracing, lowering and compiling (or loading) as the first
+    call's parts timed them; the whole first call when they were not timed apart."""
+    if parts is not None:
+        return parts.tracing_seconds + parts.lowering_seconds + parts.compiling_seconds
+    return first_call_seconds or 0.0
+
+
 class Recompiles:
     """The programs the compiled engines got in this session, in order, for as long as the
-    session lasts (a new photo keeps them: its first program says the image changed)."""
+    session lasts (a new photo keeps them: its first program says the image changed), whoever
+    made the call that got them: the live preview, a Run or the scaling sweep."""
 
     def __init__(self) -> None:
         self._got: list[ProgramGot] = []
         self._last: dict[str, Program] = {}  # engine → the program it ran last
         self._calls: dict[str, int] = {}  # engine → the last call recorded (its run's number)
+        self._listeners: list[Callable[[ProgramGot], None]] = []
+
+    def subscribe(self, listener: Callable[[ProgramGot], None]) -> None:
+        """Tell `listener` of each program got from now on, once it is counted."""
+        self._listeners.append(listener)
 
     def record(
         self, program: Program, run: EngineRun, paid_by: Payer, call: int
@@ -98,17 +113,28 @@ class Recompiles:
         if self._calls.get(engine) == call:
             return None
         self._calls[engine] = call
+        seconds = getting_seconds(run.first_call_parts, run.first_call_seconds)
+        return self.record_first_call(program, run.compilation, seconds, paid_by)
+
+    def record_first_call(
+        self,
+        program: Program,
+        compilation: Compilation | None,
+        seconds: float,
+        paid_by: Payer,
+    ) -> ProgramGot | None:
+        """`program.engine` made a first call that ran `program`, got as `compilation` says,
+        getting it costing `seconds` (getting_seconds); the program it got, when that call
+        compiled or loaded one (None when it found it compiled). Each call is told once."""
+        engine = program.engine
         previous = self._last.get(engine)
         self._last[engine] = program
-        if not run.compiled or run.compilation is None:
+        if compilation is None or compilation is Compilation.REUSED:
             return None
-        parts = run.first_call_parts
-        if parts is not None:
-            seconds = parts.tracing_seconds + parts.lowering_seconds + parts.compiling_seconds
-        else:
-            seconds = run.first_call_seconds or 0.0
-        got = ProgramGot(program, previous, seconds, run.compilation, paid_by)
+        got = ProgramGot(program, previous, seconds, compilation, paid_by)
         self._got.append(got)
+        for listener in list(self._listeners):
+            listener(got)
         return got
 
     def count(self, engine: str) -> int:

@@ -60,6 +60,7 @@ class Change(StrEnum):
     OUTCOME = "outcome"
     PARAMETERS = "parameters"
     PHOTO = "photo"
+    PROGRAMS = "programs"  # a compiled engine got a program (the live preview, a Run, the sweep)
     RESULTS = "results"
     RUNNING = "running"
     SHOW = "show"
@@ -99,7 +100,8 @@ class Newest:
 
 class Session:
     """The window's state, and its wording. Listeners get the name of what changed:
-    "photo", "parameters", "engines", "show", "live", "jax", "results", "outcome" or "running".
+    "photo", "parameters", "engines", "show", "live", "jax", "results", "outcome", "running" or
+    "programs".
 
     `running` is the one record of a run in flight: whatever drops it (a new photo, a cancel)
     tells listeners "running", and the answers of a run it no longer holds are refused."""
@@ -123,8 +125,9 @@ class Session:
         self.live_rates = LiveRates()
         # What each compiled program's first call cost, and who paid; the sweep adds its own.
         self.first_calls = FirstCalls()
-        # Every program the compiled engines got, why, and what it cost (the sweep's apart).
+        # Every program the compiled engines got, why, and what it cost; the sweep adds its own.
         self.recompiles = Recompiles()
+        self.recompiles.subscribe(lambda got: self._changed(Change.PROGRAMS))
         self.compiling: dict[str, int] = {}  # engine → the kernel size the run in flight compiles
         self._serial = 0
         self._listeners: list[Callable[[Change], None]] = []

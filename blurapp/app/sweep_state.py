@@ -15,6 +15,7 @@ from enum import StrEnum
 from blurapp.app.captions import ENGINES_CONTEXT, Translate
 from blurapp.app.first_calls import FirstCalls, Program
 from blurapp.app.jobs import failure_words, sweep_job
+from blurapp.app.recompiles import Recompiles, getting_seconds
 from blurapp.app.running import JobHandle, Runner
 from blurapp.app.session import Newest
 from blurapp.core.engines import get_engine
@@ -61,11 +62,14 @@ class SweepState:
         *,
         repeats: int | None = None,
         first_calls: FirstCalls | None = None,
+        recompiles: Recompiles | None = None,
     ) -> None:
         """`first_calls`: the window's record of what each compiled program's first call cost
-        and who paid it, which the sweep reads and adds to."""
+        and who paid it, which the sweep reads and adds to; `recompiles`: the window's count of
+        the programs the compiled engines got, to which the sweep adds those it gets."""
         self.runner, self.translate = runner, translate
         self.first_calls = first_calls if first_calls is not None else FirstCalls()
+        self.recompiles = recompiles if recompiles is not None else Recompiles()
         self.repeats = repeats  # None: as many steady calls as each engine needs
         self.max_megapixels = DEFAULT_MAX_MEGAPIXELS
         self.points: list[SweepPoint] = []
@@ -173,6 +177,9 @@ class SweepState:
         for engine, call in point.first_calls.items():
             program = self._program(point, engine)
             self.first_calls.record(program, call.seconds, call.compilation, Payer.SWEEP)
+            if get_engine(engine).compiles:
+                seconds = getting_seconds(call.parts, call.seconds)
+                self.recompiles.record_first_call(program, call.compilation, seconds, Payer.SWEEP)
         self.points.append(point)
         self.status = self.tr(QT_TRANSLATE_NOOP("SweepWindow", "{size} done")).format(
             size=format_megapixels(point.width, point.height)

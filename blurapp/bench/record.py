@@ -492,7 +492,7 @@ def _break_even_rows(found: dict) -> list[dict]:
         if crossing is None:
             continue
         how = {
-            "between": "where the two lines cross on log–log axes, between {0:g} and {1:g} MP",
+            "between": "where the speed-up crosses 1× on log–log axes, between {0:g} and {1:g} MP",
             "smallest": "faster at every size measured: the smallest one",
             "never": "not faster at the largest size measured",
         }[crossing["crossing"]].format(*(crossing.get("between") or ()))

@@ -361,14 +361,17 @@ def sweep_header_lines(
 ) -> list[str]:
     return [
         f"scaling sweep of {photo} ({width}×{height}), resampled to each size; kernel {kernel}",
-        f"  (ms: each engine's median steady call; speedup: {reference} ÷ the engine)",
+        f"  (ms: each engine's median steady call; speedup: {reference} ÷ the engine;"
+        " end-to-end: the same with the copies to and from the device counted)",
     ]
 
 
 def _sweep_columns(engines: Sequence[str], reference: str) -> list[tuple[str, int]]:
     columns = [("size", 11), ("MP", 6)]
     columns += [(f"{name} ms", max(9, len(name) + 3)) for name in engines]
-    columns += [(f"{name} speedup", max(8, len(name) + 8)) for name in engines if name != reference]
+    others = [name for name in engines if name != reference]
+    columns += [(f"{name} speedup", max(8, len(name) + 8)) for name in others]
+    columns += [(f"{name} end-to-end", len(name) + 11) for name in others]
     return columns
 
 
@@ -388,6 +391,7 @@ def sweep_row_lines(point: SweepPoint, previous: SweepPoint | None = None) -> li
     cells = [f"{point.width}×{point.height}", f"{point.megapixels:.2f}"]
     cells += [ms(name) for name in point.engines]
     cells += [format_speedup(point.speedups.get(name)) for name in others]
+    cells += [format_speedup(point.end_to_end_speedups.get(name)) for name in others]
     columns = _sweep_columns(point.engines, point.reference)
     lines = ["  ".join(f"{cell:>{width}}" for cell, (_, width) in zip(cells, columns, strict=True))]
     told = previous.errors if previous is not None else {}

@@ -700,32 +700,32 @@
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="418"/>
+        <location filename="../core/measuring/sweep.py" line="480"/>
         <source>not within the sizes measured</source>
         <translation>在所测尺寸内没有</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="420"/>
+        <location filename="../core/measuring/sweep.py" line="482"/>
         <source>from the smallest size measured</source>
         <translation>从所测最小尺寸起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="421"/>
+        <location filename="../core/measuring/sweep.py" line="483"/>
         <source>from {size}</source>
         <translation>从 {size} 起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="434"/>
+        <location filename="../core/measuring/sweep.py" line="496"/>
         <source>{engine} faster than {reference}: steady {steady}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="436"/>
+        <location filename="../core/measuring/sweep.py" line="498"/>
         <source>{engine} faster than {reference}: steady {steady}, end to end {end_to_end}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="425"/>
+        <location filename="../app/captions.py" line="427"/>
         <source>programs this session</source>
         <translation>本次会话的程序</translation>
     </message>
@@ -1264,7 +1264,7 @@
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="183"/>
+        <location filename="../ui/main_window.py" line="184"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
@@ -1284,12 +1284,12 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="435"/>
+        <location filename="../ui/main_window.py" line="440"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="435"/>
+        <location filename="../ui/main_window.py" line="440"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -1309,7 +1309,7 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="475"/>
+        <location filename="../ui/main_window.py" line="480"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1334,12 +1334,12 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="492"/>
+        <location filename="../ui/main_window.py" line="497"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="493"/>
+        <location filename="../ui/main_window.py" line="498"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1420,7 +1420,7 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="585"/>
+        <location filename="../ui/main_window.py" line="590"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1716,8 +1716,8 @@
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="437"/>
-        <location filename="../app/captions.py" line="444"/>
+        <location filename="../app/captions.py" line="439"/>
+        <location filename="../app/captions.py" line="446"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
@@ -1737,127 +1737,127 @@
         <translation>本次会话的程序：{count} 个；最近一个：{why}，从缓存加载用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="382"/>
+        <location filename="../app/captions.py" line="378"/>
+        <source>{why}, in the scaling sweep</source>
+        <translation>{why}，在规模扫描中</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="387"/>
         <source>kernel {old} → {new}</source>
         <translation>卷积核 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="385"/>
+        <location filename="../app/captions.py" line="390"/>
         <source>algorithm {old} → {new}</source>
         <translation>算法 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="390"/>
+        <location filename="../app/captions.py" line="395"/>
         <source>image {old} → {new}</source>
         <translation>图像 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="394"/>
+        <location filename="../app/captions.py" line="399"/>
         <source>grey → colour</source>
         <translation>灰度 → 彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="396"/>
+        <location filename="../app/captions.py" line="401"/>
         <source>colour → grey</source>
         <translation>彩色 → 灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="399"/>
-        <source>number type {old} → {new}</source>
-        <translation>数值类型 {old} → {new}</translation>
-    </message>
-    <message>
-        <location filename="../app/captions.py" line="402"/>
+        <location filename="../app/captions.py" line="404"/>
         <source>device {old} → {new}</source>
         <translation>设备 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="405"/>
+        <location filename="../app/captions.py" line="407"/>
         <source>the first of the session</source>
         <translation>本次会话的第一个</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="406"/>
+        <location filename="../app/captions.py" line="408"/>
         <source>the same program again</source>
         <translation>再次获取同一程序</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="418"/>
+        <location filename="../app/captions.py" line="420"/>
         <source>{engine}; last: {why} ({time}, {how})</source>
         <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="452"/>
+        <location filename="../app/captions.py" line="454"/>
         <source>GPU when present, else CPU</source>
         <translation>有 GPU 时用 GPU，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="464"/>
+        <location filename="../app/captions.py" line="466"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="467"/>
+        <location filename="../app/captions.py" line="469"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="475"/>
+        <location filename="../app/captions.py" line="477"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="480"/>
+        <location filename="../app/captions.py" line="482"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="488"/>
+        <location filename="../app/captions.py" line="490"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="503"/>
+        <location filename="../app/captions.py" line="505"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="523"/>
+        <location filename="../app/captions.py" line="525"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="529"/>
+        <location filename="../app/captions.py" line="531"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="531"/>
+        <location filename="../app/captions.py" line="533"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="542"/>
+        <location filename="../app/captions.py" line="544"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="544"/>
+        <location filename="../app/captions.py" line="546"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="548"/>
+        <location filename="../app/captions.py" line="550"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="550"/>
+        <location filename="../app/captions.py" line="552"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="556"/>
+        <location filename="../app/captions.py" line="558"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>
@@ -1979,133 +1979,133 @@
 <context>
     <name>SweepWindow</name>
     <message>
-        <location filename="../ui/sweep_window.py" line="85"/>
+        <location filename="../ui/sweep_window.py" line="87"/>
         <source>Scaling Sweep</source>
         <translation>规模扫描</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="113"/>
+        <location filename="../ui/sweep_window.py" line="116"/>
         <source>The sweep runs from 0.1 MP up to this size. The photo is resampled up or down: an engine&apos;s time depends on how many pixels it blurs, not on what they show.</source>
         <translation>扫描从 0.1 百万像素一直到此尺寸。照片会被放大或缩小重采样：引擎的耗时取决于要模糊的像素数量，而与画面内容无关。</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="118"/>
+        <location filename="../ui/sweep_window.py" line="121"/>
         <source>&amp;Largest size:</source>
         <translation>最大尺寸(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="122"/>
-        <location filename="../ui/sweep_window.py" line="222"/>
+        <location filename="../ui/sweep_window.py" line="125"/>
+        <location filename="../ui/sweep_window.py" line="225"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="124"/>
+        <location filename="../ui/sweep_window.py" line="127"/>
         <source>Save &amp;Picture…</source>
         <translation>保存图表(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="125"/>
+        <location filename="../ui/sweep_window.py" line="128"/>
         <source>Save &amp;CSV…</source>
         <translation>保存 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="126"/>
+        <location filename="../ui/sweep_window.py" line="129"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="113"/>
+        <location filename="../app/sweep_state.py" line="117"/>
         <source>{photo}, {size} · kernel {kernel} · {engines}</source>
         <translation>{photo}，{size} · 卷积核 {kernel} · {engines}</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="131"/>
+        <location filename="../app/sweep_state.py" line="135"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="154"/>
+        <location filename="../app/sweep_state.py" line="158"/>
         <source>Stopped after {count} sizes</source>
         <translation>已在完成 {count} 个尺寸后停止</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="222"/>
+        <location filename="../ui/sweep_window.py" line="225"/>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="177"/>
+        <location filename="../app/sweep_state.py" line="184"/>
         <source>{size} done</source>
         <translation>{size} 已完成</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="187"/>
+        <location filename="../app/sweep_state.py" line="194"/>
         <source>Done: {count} sizes</source>
         <translation>完成：{count} 个尺寸</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="198"/>
+        <location filename="../app/sweep_state.py" line="205"/>
         <source>The sweep failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="235"/>
+        <location filename="../app/sweep_state.py" line="242"/>
         <source>this photo</source>
         <translation>此照片</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="238"/>
+        <location filename="../app/sweep_state.py" line="245"/>
         <source>{engine} first call: {sizes}</source>
         <translation>{engine} 首次调用：{sizes}</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="246"/>
+        <location filename="../app/sweep_state.py" line="253"/>
         <source>Sweep Failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="247"/>
+        <location filename="../app/sweep_state.py" line="254"/>
         <source>The sweep stopped: {reason}</source>
         <translation>扫描已停止：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="286"/>
+        <location filename="../ui/sweep_window.py" line="289"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="287"/>
+        <location filename="../ui/sweep_window.py" line="290"/>
         <source>{name} already exists. Do you want to replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="299"/>
+        <location filename="../ui/sweep_window.py" line="302"/>
         <source>Save Sweep Picture</source>
         <translation>保存扫描图表</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="299"/>
+        <location filename="../ui/sweep_window.py" line="302"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="307"/>
+        <location filename="../ui/sweep_window.py" line="310"/>
         <source>Save Sweep as CSV</source>
         <translation>将扫描保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="307"/>
+        <location filename="../ui/sweep_window.py" line="310"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="319"/>
+        <location filename="../ui/sweep_window.py" line="322"/>
         <source>Cannot Save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="321"/>
+        <location filename="../ui/sweep_window.py" line="324"/>
         <source>Saved {name}</source>
         <translation>已保存 {name}</translation>
     </message>

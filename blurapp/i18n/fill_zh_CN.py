@@ -445,10 +445,10 @@ ZH_CN = {
     "image {old} → {new}": "图像 {old} → {new}",
     "grey → colour": "灰度 → 彩色",
     "colour → grey": "彩色 → 灰度",
-    "number type {old} → {new}": "数值类型 {old} → {new}",
     "device {old} → {new}": "设备 {old} → {new}",
     "the first of the session": "本次会话的第一个",
     "the same program again": "再次获取同一程序",
+    "{why}, in the scaling sweep": "{why}，在规模扫描中",
     "{engine}; last: {why} ({time}, {how})": "{engine}；最近一个：{why}（{time}，{how}）",
     "programs this session": "本次会话的程序",
     # Run ▸ Record Profiler Trace (and compare --trace's line)

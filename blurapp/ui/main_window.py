@@ -158,6 +158,7 @@ class MainWindow(QMainWindow):
             Change.OUTCOME: self._on_model_outcome,
             Change.RUNNING: self._on_model_running,
             Change.COMPILING: self._on_model_compiling,
+            Change.PROGRAMS: self._on_model_programs,
         }
         self.session.subscribe(self._on_model_changed)
         restore_window_settings(self)
@@ -311,6 +312,10 @@ class MainWindow(QMainWindow):
             self._live_rate_timer.start(max(1, math.ceil(remaining * 1000)) + 50)
 
     def _on_model_compiling(self) -> None:
+        self._show_captions()
+
+    def _on_model_programs(self) -> None:
+        # The live caption counts the session's programs, the sweep's among them.
         self._show_captions()
 
     def _on_model_outcome(self) -> None:

@@ -1,5 +1,5 @@
 """The scaling sweep's chart: time against megapixels on log–log axes for every engine, with
-each engine's speed-up over NumPy below, and a line where JAX-jit's lines cross NumPy's (the
+each engine's speed-up over NumPy below, and a line where JAX-jit's speed-up crosses 1× (the
 break-even size). Drawn with QPainter: PySide6-Essentials has no QtCharts."""
 
 from __future__ import annotations
@@ -204,9 +204,9 @@ class SweepChart(QWidget):
         }
 
     def break_even_marks(self) -> list[tuple[float, str]]:
-        """(megapixels, label) of each break-even size drawn: where JAX-jit's line crosses
-        NumPy's for the last time, by the steady calls and end to end. None is drawn where
-        JAX-jit is faster at every size, or at none: the status says so."""
+        """(megapixels, label) of each break-even size drawn: where JAX-jit's speed-up over
+        NumPy crosses 1× for the last time, by the steady calls and end to end. None is drawn
+        where JAX-jit is faster at every size, or at none: the status says so."""
         found = sweep_break_even(self._points)
         if found is None:
             return []

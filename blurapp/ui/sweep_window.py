@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.app.first_calls import FirstCalls
+from blurapp.app.recompiles import Recompiles
 from blurapp.app.sweep_state import SweepChange, SweepState
 from blurapp.core.measuring.sweep import DEFAULT_MAX_MEGAPIXELS, SweepPoint, write_sweep_csv
 from blurapp.core.media.photo import Photo
@@ -78,6 +79,7 @@ class SweepWindow(QDialog):
         *,
         repeats: int | None = None,
         first_calls: FirstCalls | None = None,
+        recompiles: Recompiles | None = None,
         messages: Messages | None = None,
     ) -> None:
         super().__init__(parent)
@@ -94,6 +96,7 @@ class SweepWindow(QDialog):
             QCoreApplication.translate,
             repeats=repeats,
             first_calls=first_calls,
+            recompiles=recompiles,
         )
         self.state.subscribe(self._on_model_changed)
 
@@ -393,6 +396,7 @@ def open_sweep_window(window) -> SweepWindow | None:
             session.timed,
             window,
             first_calls=session.first_calls,
+            recompiles=session.recompiles,
             messages=window.messages,
         )
         sweep.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

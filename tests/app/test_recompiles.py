@@ -128,3 +128,55 @@ def test_a_photo_of_another_size_says_the_image_changed_and_the_figures_keep_the
     assert row.key == "jax.programs" and row.value == 2
     assert row.text == "2, JAX-jit; last: image 6 × 4 → 12 × 8 (366 ms, compiled)", row.text
     assert "programs this session" not in session.captions.caption(RIGHT).text()  # not live
+
+
+def test_the_scaling_sweeps_programs_count_among_the_sessions(previewing):
+    """Run ▸ Scaling Sweep compiles JAX-jit a program at each size it resamples the photo to:
+    the session's count, the live caption and the figures' row count them, each with the size
+    it was compiled for."""
+    from blurapp.app.session import Change
+    from blurapp.app.sweep_state import SweepState
+    from blurapp.core.engines.runs import Payer
+
+    session, _ = previewing
+    before = session.recompiles.count("jax")
+    heard = []
+    session.subscribe(heard.append)
+    runner = InlineRunner()
+    sweep = SweepState(
+        session.photo,
+        session.parameters,
+        ("numpy", "jax"),
+        runner,
+        repeats=1,
+        first_calls=session.first_calls,
+        recompiles=session.recompiles,
+    )
+    sweep.max_megapixels = 0.2
+    sweep.start()
+    runner.run_all()
+    # The photo's own size (its program the preview's), then 0.1 and 0.2 MP.
+    own, *resampled = sweep.points
+    assert not own.resampled and len(resampled) == 2
+    assert own.first_calls["jax"].compilation is Compilation.REUSED
+    assert all(
+        point.first_calls["jax"].compilation is not Compilation.REUSED for point in resampled
+    )
+    assert session.recompiles.count("jax") == before + 2
+    got = session.recompiles.all()[-2:]
+    assert [g.program.shape for g in got] == [(p.height, p.width) for p in resampled]
+    assert all(g.paid_by is Payer.SWEEP and g.seconds > 0 for g in got)
+    small, large = resampled
+    assert got[0].reasons == (Reason(Changed.IMAGE, (53, 37), (small.width, small.height)),)
+    assert got[1].reasons == (
+        Reason(Changed.IMAGE, (small.width, small.height), (large.width, large.height)),
+    )
+    # The window hears of them, and its live caption and figures count them.
+    assert Change.PROGRAMS in heard
+    why = f"image {small.width} × {small.height} → {large.width} × {large.height}"
+    assert session.captions.why_program(got[1]) == f"{why}, in the scaling sweep"
+    assert f"programs this session: {before + 2}; last: {why}, in the scaling sweep, " in (
+        jax_caption(session)
+    )
+    [row] = session.captions.program_rows()
+    assert row.key == "jax.programs" and row.value == before + 2

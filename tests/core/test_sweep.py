@@ -2,6 +2,8 @@
 window in tests/ui/)."""
 
 import csv
+import dataclasses
+import math
 
 import numpy as np
 import pytest
@@ -122,6 +124,13 @@ def test_a_sweep_gives_a_point_per_size_as_each_finishes():
         assert point.end_to_end_seconds["numpy"] == point.seconds["numpy"]
         jax = point.as_dict()["engines"]["jax"]
         assert jax["end_to_end_seconds"] == point.end_to_end_seconds["jax"]
+        # One timing round: the end-to-end speed-up is the ratio of the two medians.
+        assert point.end_to_end_speedups == {
+            "jax": pytest.approx(
+                point.end_to_end_seconds["numpy"] / point.end_to_end_seconds["jax"]
+            )
+        }
+        assert jax["speedup_end_to_end"] == point.end_to_end_speedups["jax"]
 
 
 def test_the_first_call_of_jax_at_each_size_is_in_the_json_and_the_csv():
@@ -131,8 +140,14 @@ def test_the_first_call_of_jax_at_each_size_is_in_the_json_and_the_csv():
         image, sizes=sizes, kernel_size=3, sigma=1.0, engines=("numpy", "jax"), repeats=1
     )
     rows = sweep_csv_rows(points)
-    # numpy compiles nothing; the compute floor comes after the first calls
-    assert rows[0][-3:] == ["jax_first_call_seconds", "jax_compilation", "compute_floor_seconds"]
+    # numpy compiles nothing; the compute floor comes after the first calls, then the
+    # end-to-end speed-up
+    assert rows[0][-4:] == [
+        "jax_first_call_seconds",
+        "jax_compilation",
+        "compute_floor_seconds",
+        "jax_speedup_end_to_end",
+    ]
     for point, row in zip(points, rows[1:], strict=True):
         csv_row = dict(zip(rows[0], row, strict=True))
         first = point.first_calls["jax"]
@@ -210,6 +225,7 @@ def test_the_csv_reads_back_with_its_header_and_a_row_per_size(tmp_path):
         "jax_first_call_seconds",
         "jax_compilation",
         "compute_floor_seconds",
+        "jax_speedup_end_to_end",
     ]
     first, second = (dict(zip(rows[0], row, strict=True)) for row in rows[1:])
     assert float(first["megapixels"]) == pytest.approx(0.0024)
@@ -450,4 +466,130 @@ def test_a_sweeps_record_names_its_break_even_sizes():
         ("break-even size against NumPy, end to end", "JAX-jit"),
     ]
     assert rows[0]["value"] == pytest.approx(4.0, rel=1e-3)
-    assert rows[0]["how"] == "where the two lines cross on log–log axes, between 2 and 8 MP"
+    assert rows[0]["how"] == "where the speed-up crosses 1× on log–log axes, between 2 and 8 MP"
+
+
+# --- One speed-up: the break-even is taken from the speed-up each size shows -------------------
+
+
+def disagreeing_sweep():
+    """A sweep near 1× where the medians' ratio and the round-by-round speed-up each point
+    shows fall on opposite sides of 1 at 2 MP: by the medians JAX-jit is ahead from 2 MP on,
+    by the speed-ups shown only from 4 MP on; end to end the other way round (the speed-up
+    shown ahead at 2 MP, the medians behind)."""
+    figures = {  # megapixels: (numpy s, jax s, speed-up shown, end to end: jax s, speed-up)
+        1.0: (0.010, 0.0105, 0.85, 0.0110, 0.92),
+        2.0: (0.020, 0.0195, 0.90, 0.0206, 1.10),
+        4.0: (0.040, 0.0300, 1.20, 0.0320, 1.15),
+        8.0: (0.080, 0.0500, 1.50, 0.0550, 1.40),
+    }
+    points = []
+    for mp, (numpy, jax, shown, jax_end_to_end, shown_end_to_end) in figures.items():
+        points.append(
+            SweepPoint(
+                width=round(mp * 1000),
+                height=1000,
+                engines=("numpy", "jax"),
+                seconds={"numpy": numpy, "jax": jax},
+                errors={},
+                speedups={"jax": shown},
+                end_to_end_seconds={"numpy": numpy, "jax": jax_end_to_end},
+                end_to_end_speedups={"jax": shown_end_to_end},
+            )
+        )
+    return points
+
+
+def interpolated(low, high, behind, ahead):
+    """Where log10 of the speed-up, linear in log10 of the size, is 0 between two sizes."""
+    fraction = -math.log10(behind) / (math.log10(ahead) - math.log10(behind))
+    return 10 ** (math.log10(low) + fraction * (math.log10(high) - math.log10(low)))
+
+
+def agrees_with_the_speedups_shown(found, points, shown):
+    """Each size measured is at or beyond the break-even size exactly where its speed-up
+    shown is above 1 (a speed-up lost and won again aside)."""
+    assert found.crossing is Crossing.BETWEEN
+    for point in points:
+        assert (shown(point) > 1) == (point.megapixels >= found.megapixels), point.megapixels
+
+
+def test_the_break_even_is_where_the_speedup_shown_crosses_1_not_the_medians_ratio():
+    points = disagreeing_sweep()
+    # By the medians' ratio JAX-jit is ahead at 2 MP; the speed-up the sweep shows says 0.9×.
+    assert points[1].seconds["numpy"] / points[1].seconds["jax"] > 1
+    found = sweep_break_even(points)
+    assert found.steady.between == (2.0, 4.0)
+    assert found.steady.megapixels == pytest.approx(interpolated(2.0, 4.0, 0.90, 1.20))
+    agrees_with_the_speedups_shown(found.steady, points, lambda point: point.speedups["jax"])
+    # The bench's table prints that speed-up for the row the break-even says is not yet faster.
+    from blurapp.bench.report import sweep_row_lines
+
+    assert "0.9×" in sweep_row_lines(points[1])[0].split()
+
+
+def test_the_end_to_end_break_even_is_where_the_end_to_end_speedup_shown_crosses_1():
+    points = disagreeing_sweep()
+    # End to end the medians say JAX-jit is behind at 2 MP; the speed-up shown says 1.1×.
+    assert points[1].end_to_end_seconds["numpy"] / points[1].end_to_end_seconds["jax"] < 1
+    found = sweep_break_even(points)
+    assert found.end_to_end.between == (1.0, 2.0)
+    assert found.end_to_end.megapixels == pytest.approx(interpolated(1.0, 2.0, 0.92, 1.10))
+    agrees_with_the_speedups_shown(
+        found.end_to_end, points, lambda point: point.end_to_end_speedups["jax"]
+    )
+    # Shown where the steady speed-up is: the JSON, the CSV and the bench's table.
+    assert points[1].as_dict()["engines"]["jax"]["speedup_end_to_end"] == 1.10
+    assert points[1].as_dict()["engines"]["numpy"]["speedup_end_to_end"] is None
+    rows = sweep_csv_rows(points)
+    assert rows[0][-1] == "jax_speedup_end_to_end"
+    assert [float(row[-1]) for row in rows[1:]] == [0.92, 1.10, 1.15, 1.40]
+    from blurapp.bench.report import sweep_column_line, sweep_row_lines
+
+    assert sweep_column_line(("numpy", "jax")).split()[-4:] == [
+        "jax",
+        "speedup",
+        "jax",
+        "end-to-end",
+    ]
+    assert sweep_row_lines(points[1])[0].split()[-2:] == ["0.9×", "1.1×"]
+
+
+def test_a_size_without_a_speedup_falls_back_to_the_medians_ratio():
+    points = disagreeing_sweep()
+    points[1] = dataclasses.replace(points[1], speedups={}, end_to_end_speedups={})
+    found = sweep_break_even(points)
+    # At 2 MP the medians' ratio (20 ÷ 19.5 ms) is all there is: ahead from there.
+    assert found.steady.between == (1.0, 2.0)
+    assert found.steady.megapixels == pytest.approx(interpolated(1.0, 2.0, 0.85, 20 / 19.5))
+
+
+def test_the_gpu_break_even_is_the_ratio_of_the_two_speedups_shown():
+    """jax@gpu against jax@cpu: at 1 MP their medians say the GPU is ahead (2.0 ÷ 1.9 ms), the
+    speed-ups over NumPy the sweep shows for each say it is behind (4.8× against 5.0×)."""
+    figures = {  # megapixels: (numpy, gpu, cpu seconds), (gpu, cpu speed-ups shown)
+        0.5: ((0.005, 0.0015, 0.001), (3.0, 5.0)),
+        1.0: ((0.010, 0.0019, 0.002), (4.8, 5.0)),
+        2.0: ((0.020, 0.0020, 0.004), (9.0, 5.0)),
+        4.0: ((0.040, 0.0021, 0.008), (18.0, 5.0)),
+    }
+    points = []
+    for mp, ((numpy, gpu, cpu), (gpu_speedup, cpu_speedup)) in figures.items():
+        seconds = {"numpy": numpy, "jax@gpu": gpu, "jax@cpu": cpu}
+        points.append(
+            SweepPoint(
+                width=round(mp * 1000),
+                height=1000,
+                engines=("numpy", "jax@gpu", "jax@cpu"),
+                seconds=seconds,
+                errors={},
+                speedups={"jax@gpu": gpu_speedup, "jax@cpu": cpu_speedup},
+            )
+        )
+    assert points[1].seconds["jax@cpu"] / points[1].seconds["jax@gpu"] > 1
+    found = gpu_break_even(points)
+    assert found.steady.between == (1.0, 2.0)
+    assert found.steady.megapixels == pytest.approx(interpolated(1.0, 2.0, 4.8 / 5.0, 9.0 / 5.0))
+    # Without speed-ups (no NumPy timed) the two medians decide: ahead from 1 MP.
+    bare = [dataclasses.replace(point, speedups={}) for point in points]
+    assert gpu_break_even(bare).steady.between == (0.5, 1.0)

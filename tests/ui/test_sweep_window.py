@@ -304,6 +304,28 @@ def test_the_sweep_shows_the_first_call_the_live_preview_paid_for_this_photo(
     sweep.close()
 
 
+@pytest.mark.slow
+def test_the_live_caption_counts_the_programs_the_sweep_compiled(make_window, qtbot, tmp_path):
+    window = make_window(live=True, wait=False)
+    # A size of its own: the sweep's 0.1 MP program is new to this process.
+    seen = []
+    window.live_shown.connect(seen.append)
+    window.open_photo(photo_file(tmp_path, size=(79, 61)))
+    qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
+    count = window.session.recompiles.count("jax")
+    assert f"programs this session: {count}; " in window.widgets.right_pane.caption_text()
+    window.actions.sweep.trigger()
+    sweep = open_sweep(window)
+    with qtbot.waitSignal(sweep.sweep_finished, timeout=RUN_TIMEOUT_MS) as finished:
+        sweep.run()
+    resampled = [point for point in finished.args[0] if point.resampled]
+    assert len(resampled) == 1
+    caption = window.widgets.right_pane.caption_text()
+    assert f"programs this session: {count + 1}; last: " in caption, caption
+    assert f" → {resampled[0].width} × {resampled[0].height}, in the scaling sweep, " in caption
+    sweep.close()
+
+
 def crossing_points():
     """A made-up sweep: NumPy 10 ms a megapixel, JAX-jit 20 ms × √megapixels (equal at 4 MP on
     the chart's log–log axes), JAX-jit's copies adding 2.5 ms a megapixel end to end (equal at

@@ -8,7 +8,8 @@ sample. The photo's own size is one of the points, unresampled: the size the win
 comparison measures.
 
 A sweep also says from which size JAX-jit beats NumPy (its break-even size, see
-sweep_break_even), by the steady calls and end to end.
+sweep_break_even), by the steady calls and end to end: where the speed-up each size shows
+crosses 1×, so that a size's speed-up and the break-even never disagree.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from blurapp.core.engines import (
     UnknownEngineError,
     get_engine,
 )
-from blurapp.core.engines.runs import BlurCancelled, Compilation
+from blurapp.core.engines.runs import BlurCancelled, Compilation, FirstCallParts
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
     DEFAULT_KERNEL_SIZE,
@@ -65,18 +66,22 @@ class SweepSize:
 
 
 class SweepFirstCall(NamedTuple):
-    """A compiled engine's first call at one size: its seconds, how it got its program, and
-    the device it ran on."""
+    """A compiled engine's first call at one size: its seconds, how it got its program, the
+    device it ran on, and the call taken apart when it got its program (None: not timed
+    apart)."""
 
     seconds: float
     compilation: Compilation
     device: str
+    parts: FirstCallParts | None = None
 
 
 @dataclass(frozen=True)
 class SweepPoint:
     """One size of a sweep: each engine's steady seconds (or why it has none), and each
-    engine's speed-up over the reference (reference seconds ÷ the engine's)."""
+    engine's speed-up over the reference, steady and end to end, as the comparison took it
+    (ComparisonResult.speedup_of: round by round when enough rounds were shared, else the
+    reference's median seconds ÷ the engine's)."""
 
     width: int
     height: int
@@ -96,6 +101,9 @@ class SweepPoint:
     # Each engine's median steady call with its copies to and from its device (its steady
     # seconds for an engine that copies nothing).
     end_to_end_seconds: Mapping[str, float] = field(default_factory=dict)
+    # Each engine's speed-up with the copies counted (ComparisonResult.end_to_end_speedup_of),
+    # every engine but the reference that has one.
+    end_to_end_speedups: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def megapixels(self) -> float:
@@ -114,14 +122,15 @@ class SweepPoint:
         }
 
     def _engine_dict(self, name: str) -> dict:
-        """One engine at this size: its steady seconds, speed-up and error, and its first call
-        with how it got its program, worded as `compare --json` words them (None for an
-        engine that compiles nothing)."""
+        """One engine at this size: its steady seconds, speed-ups (steady and end to end) and
+        error, and its first call with how it got its program, worded as `compare --json`
+        words them (None for an engine that compiles nothing)."""
         call = self.first_calls.get(name)
         return {
             "seconds": self.seconds.get(name),
             "end_to_end_seconds": self.end_to_end_seconds.get(name),
             "speedup": self.speedups.get(name),
+            "speedup_end_to_end": self.end_to_end_speedups.get(name),
             "error": self.errors.get(name),
             "first_call_seconds": call.seconds if call else None,
             "compilation": str(call.compilation) if call else None,
@@ -216,6 +225,7 @@ def sweep_points(
         except BlurCancelled:
             return
         names = tuple(result.engines)
+        others = [name for name in names if name != result.reference]
         point = SweepPoint(
             width=size.width,
             height=size.height,
@@ -223,20 +233,25 @@ def sweep_points(
             seconds={name: run.seconds for name, run in result.runs.items()},
             errors=dict(result.errors),
             speedups={
-                name: speedup
-                for name in names
-                if name != result.reference and (speedup := result.speedup_of(name)) is not None
+                name: speedup for name in others if (speedup := result.speedup_of(name)) is not None
             },
             resampled=size.resampled,
             reference=result.reference,
             first_calls={
-                name: SweepFirstCall(run.first_call_seconds, run.compilation, run.device)
+                name: SweepFirstCall(
+                    run.first_call_seconds, run.compilation, run.device, run.first_call_parts
+                )
                 for name, run in result.runs.items()
                 if run.compilation is not None and run.first_call_seconds is not None
             },
             floor_seconds=result.floor_seconds,
             compute_floor_seconds=result.compute_floor_seconds,
             end_to_end_seconds={name: run.end_to_end_seconds for name, run in result.runs.items()},
+            end_to_end_speedups={
+                name: speedup
+                for name in others
+                if (speedup := result.end_to_end_speedup_of(name)) is not None
+            },
         )
         # The outputs of a large size take hundreds of MB: gone before the next size is made.
         del result, resized
@@ -270,7 +285,7 @@ def sweep_engines(points: Sequence[SweepPoint]) -> tuple[str, ...]:
 class Crossing(StrEnum):
     """How a sweep's break-even size was found."""
 
-    BETWEEN = "between"  # the lines cross between two sizes measured: interpolated
+    BETWEEN = "between"  # the speed-up crosses 1× between two sizes measured: interpolated
     SMALLEST = "smallest"  # faster at every size measured: from the smallest one
     NEVER = "never"  # not faster at the largest size measured: not within the sizes measured
 
@@ -280,8 +295,8 @@ class BreakEven:
     """The smallest size at and beyond which an engine is faster than the reference at every
     size measured.
 
-    BETWEEN: `megapixels` is where the two engines' lines cross on the sweep chart's log–log
-    axes, between the sizes `between`; SMALLEST: the smallest size measured; NEVER: None."""
+    BETWEEN: `megapixels` is where the speed-up crosses 1× on the sweep chart's log–log axes,
+    between the sizes `between`; SMALLEST: the smallest size measured; NEVER: None."""
 
     crossing: Crossing
     megapixels: float | None
@@ -297,23 +312,37 @@ class BreakEven:
 
 def break_even(times: Sequence[tuple[float, float, float]]) -> BreakEven | None:
     """From which size an engine beats the reference, given (megapixels, the reference's
-    seconds, the engine's seconds) at each size measured; None without a size.
+    seconds, the engine's seconds) at each size measured: speedup_break_even of the ratio of
+    the two times at each size. None without a size."""
+    return speedup_break_even(
+        [
+            (megapixels, reference / engine)
+            for megapixels, reference, engine in times
+            if reference > 0 and engine > 0
+        ]
+    )
+
+
+def speedup_break_even(speedups: Sequence[tuple[float, float]]) -> BreakEven | None:
+    """From which size an engine beats the reference, given (megapixels, its speed-up over
+    the reference) at each size measured; None without a size.
 
     The sizes are taken smallest first. Between the last size where the engine is not faster
-    and the first of those where it is faster at every size after, the size is interpolated
-    where the straight lines of the two engines cross on log–log axes (log megapixels against
-    log seconds), the chart's: there the logarithm of the speed-up, linear in log megapixels
-    along both segments, is 0.
+    (a speed-up of 1× or less) and the first of those where it is faster at every size after,
+    the size is interpolated on log–log axes, the chart's: log10 of the speed-up taken as a
+    straight line in log10 of the megapixels between the two sizes, and the size where it is
+    0 (1×). Where the speed-up is the ratio of two medians, that is where the two engines'
+    straight lines of log seconds cross.
     """
     measured = sorted(
-        (megapixels, reference, engine)
-        for megapixels, reference, engine in times
-        if megapixels > 0 and reference > 0 and engine > 0
+        (megapixels, speedup)
+        for megapixels, speedup in speedups
+        if megapixels > 0 and speedup > 0 and math.isfinite(speedup)
     )
     if not measured:
         return None
-    # log(reference ÷ engine): above 0 where the engine is faster.
-    leads = [math.log10(reference / engine) for _, reference, engine in measured]
+    # log(speed-up): above 0 where the engine is faster.
+    leads = [math.log10(speedup) for _, speedup in measured]
     first = len(leads)
     while first > 0 and leads[first - 1] > 0:
         first -= 1
@@ -330,8 +359,9 @@ def break_even(times: Sequence[tuple[float, float, float]]) -> BreakEven | None:
 
 @dataclass(frozen=True)
 class SweepBreakEven:
-    """From which size `engine` (the sweep's JAX-jit) beats `reference` (NumPy): by their
-    median steady calls, and end to end (the steady calls with their copies)."""
+    """From which size `engine` (the sweep's JAX-jit) beats `reference` (NumPy): by the
+    steady calls' speed-up, and end to end (the speed-up with each engine's copies); None
+    end to end when no size has an end-to-end figure."""
 
     engine: str
     reference: str
@@ -361,26 +391,54 @@ def _jitted(name: str) -> bool:
     return engine is not None and engine.jitted
 
 
+def speedup_between(
+    point: SweepPoint, engine: str, base: str, *, end_to_end: bool = False
+) -> float | None:
+    """How many times quicker `engine` is than `base` at `point`, by the speed-up the point
+    shows (`end_to_end`: the one with the copies), so that a break-even taken from it agrees
+    with every size's speed-up; None where the two have no figure.
+
+    Against the reference, the point's speed-up of `engine`. Between two engines beside the
+    reference (JAX-jit on the GPU and on the CPU), the ratio of their two speed-ups over the
+    reference: the engine is faster exactly where its speed-up shown is the larger, and each
+    was taken round by round against the same reference, so a busy moment divides out of
+    both alike. Where the point has no such speed-up (the reference was not timed there),
+    the ratio of the two engines' median seconds.
+    """
+    speedups = point.end_to_end_speedups if end_to_end else point.speedups
+    if base == point.reference:
+        shown = speedups.get(engine)
+        if shown is not None and shown > 0:
+            return shown
+    else:
+        ours, theirs = speedups.get(engine), speedups.get(base)
+        if ours is not None and theirs is not None and ours > 0 and theirs > 0:
+            return ours / theirs
+    seconds = point.end_to_end_seconds if end_to_end else point.seconds
+    if seconds.get(base, 0) > 0 and seconds.get(engine, 0) > 0:
+        return seconds[base] / seconds[engine]
+    return None
+
+
 def _crossing_of(
     points: Sequence[SweepPoint], engine: str, reference: str
 ) -> SweepBreakEven | None:
-    """From which size `engine` beats `reference`, at the sizes where both have a time."""
+    """From which size `engine` beats `reference`, at the sizes where it has a speed-up over
+    it (speedup_between)."""
 
-    def crossing(figure: Callable[[SweepPoint], Mapping[str, float]]) -> BreakEven | None:
-        return break_even(
-            [
-                (point.megapixels, figure(point)[reference], figure(point)[engine])
-                for point in points
-                if reference in figure(point) and engine in figure(point)
-            ]
-        )
+    def crossing(end_to_end: bool) -> BreakEven | None:
+        speedups = [
+            (point.megapixels, speedup)
+            for point in points
+            if (speedup := speedup_between(point, engine, reference, end_to_end=end_to_end))
+            is not None
+        ]
+        return speedup_break_even(speedups)
 
-    steady = crossing(lambda point: point.seconds)
+    steady = crossing(end_to_end=False)
     if steady is None:
         return None
-    return SweepBreakEven(
-        engine, reference, steady, crossing(lambda point: point.end_to_end_seconds)
-    )
+    return SweepBreakEven(engine, reference, steady, crossing(end_to_end=True))
 
 
 def sweep_break_even(points: Sequence[SweepPoint]) -> SweepBreakEven | None:
@@ -398,7 +456,11 @@ def sweep_break_even(points: Sequence[SweepPoint]) -> SweepBreakEven | None:
 def gpu_break_even(points: Sequence[SweepPoint]) -> SweepBreakEven | None:
     """From which size a compiled engine on the GPU beats the same engine on the CPU, for a
     sweep that timed both (`--engines numpy,jax@gpu,jax@cpu`): below it, the copies to the
-    GPU and its launches cost more than the CPU takes to blur. None for a sweep without both."""
+    GPU and its launches cost more than the CPU takes to blur. None for a sweep without both.
+
+    Taken from the ratio of the two engines' speed-ups over the reference that each size
+    shows (speedup_between): the GPU counts as faster at a size exactly where its speed-up
+    over NumPy is the larger of the two."""
     engines = sweep_engines(points)
     for name in engines:
         gpu = _engine(name)
@@ -449,8 +511,9 @@ def sweep_csv_rows(points: Sequence[SweepPoint]) -> list[list[str]]:
     one copy of the photo (the floor), each engine's speed-up over the reference, why an
     engine has no time (empty when it has one), then each compiled engine's first call and
     how it got its program (compiled, from cache, already compiled), then the compute floor
-    (the photo's multiply-adds at the rate of a matrix product). The newer columns come last
-    so that readers of the older columns find them where they were."""
+    (the photo's multiply-adds at the rate of a matrix product), then each engine's speed-up
+    end to end. The newer columns come last so that readers of the older columns find them
+    where they were."""
     engines = sweep_engines(points)
     reference = points[0].reference if points else REFERENCE_ENGINE
     others = [name for name in engines if name != reference]
@@ -463,6 +526,7 @@ def sweep_csv_rows(points: Sequence[SweepPoint]) -> list[list[str]]:
     header += [f"{name}_first_call_seconds" for name in compiled]
     header += [f"{name}_compilation" for name in compiled]
     header += ["compute_floor_seconds"]
+    header += [f"{name}_speedup_end_to_end" for name in others]
     rows = [header]
     for point in points:
         row = [f"{point.megapixels:.6f}", str(point.width), str(point.height)]
@@ -475,6 +539,7 @@ def sweep_csv_rows(points: Sequence[SweepPoint]) -> list[list[str]]:
         row += [_number(call.seconds if call else None) for call in calls]
         row += [str(call.compilation) if call else "" for call in calls]
         row += [_number(point.compute_floor_seconds)]
+        row += [_number(point.end_to_end_speedups.get(name)) for name in others]
         rows.append(row)
     return rows
 
