@@ -278,8 +278,10 @@ class Comparison:
 
     @property
     def speedups(self) -> Mapping[str, float]:
-        """engine → the reference engine's median steady time ÷ its own, for each other
-        engine that ran."""
+        """engine → how many times quicker its steady call is than the reference engine's, for
+        each other engine that ran: the median of the speed-ups of the timing rounds both
+        shared (a busy moment falls on both alike), or, with too few rounds, the reference's
+        median steady time ÷ its own."""
         speedups = {}
         for name in self.result.runs:
             speedup = self.result.speedup_of(name)
@@ -289,8 +291,9 @@ class Comparison:
 
     @property
     def speedup(self) -> float | None:
-        """NumPy's median steady time ÷ JAX-jit's (the first compiled JAX engine compared);
-        None when either did not run."""
+        """How many times quicker JAX-jit's steady call (the first compiled JAX engine
+        compared) is than NumPy's, taken as `speedups` takes it; None when either did not
+        run."""
         return self.result.speedup
 
     @property
