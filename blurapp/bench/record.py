@@ -201,10 +201,6 @@ def _floor_rows(what: str, engine: Engine, figures: dict, result: dict) -> list[
     return rows
 
 
-def _page_faults(count: float) -> str:
-    return "1 page fault" if round(count) == 1 else f"{count:.0f} page faults"
-
-
 def _yardstick_rows(figures: dict) -> list[dict]:
     def library(key: str) -> str:
         if key.startswith("jax"):
@@ -254,8 +250,8 @@ def _yardstick_rows(figures: dict) -> list[dict]:
                     library(key),
                     _value(entry["median_kernel_seconds"], 1000),
                     "ms",
-                    "the median round's CPU time in the kernel (all threads), mostly serving "
-                    f"its {_page_faults(entry['median_page_faults'])}: memory new to the process",
+                    "the median over the rounds of its call's CPU time in the kernel (all "
+                    f"threads), and of its page faults: {entry['median_page_faults']:.0f}",
                 )
             )
     for ratio in RATIOS:

@@ -670,32 +670,47 @@
         <translation>不可用：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="173"/>
+        <location filename="../core/measuring/contention.py" line="182"/>
+        <source>the profiler recorded a trace while the calls were timed, which slows them: time them again without it</source>
+        <translation>计时期间性能分析器在记录跟踪，这会使调用变慢：请不记录跟踪再计时一次</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/contention.py" line="189"/>
         <source>another program was using the CPU</source>
         <translation>另一个程序正在占用 CPU</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="175"/>
+        <location filename="../core/measuring/contention.py" line="191"/>
+        <source>timed while the profiler recorded</source>
+        <translation>计时期间性能分析器在记录</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/contention.py" line="193"/>
         <source>the times of the calls varied widely</source>
         <translation>各次调用的耗时差异很大</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="180"/>
+        <location filename="../core/measuring/contention.py" line="196"/>
+        <source>the profiler recorded a trace</source>
+        <translation>性能分析器记录了跟踪</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/contention.py" line="200"/>
         <source>{engine}&apos;s calls took {ratio}× their CPU time</source>
         <translation>{engine} 的调用耗时是其 CPU 时间的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="185"/>
+        <location filename="../core/measuring/contention.py" line="205"/>
         <source>other programs kept {used} of the {cores} cores busy</source>
         <translation>其他程序占用了 {cores} 个核心中的 {used} 个</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="191"/>
+        <location filename="../core/measuring/contention.py" line="211"/>
         <source>the middle half of {engine}&apos;s calls spans {spread} of their median</source>
         <translation>{engine} 中间一半调用的耗时跨度为其中位数的 {spread}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="197"/>
+        <location filename="../core/measuring/contention.py" line="217"/>
         <source>load {load} on {cores} cores</source>
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
@@ -1029,22 +1044,22 @@
         <translation>摄像头的帧尺寸变为 {width} × {height}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="43"/>
+        <location filename="../core/measuring/profiler_trace.py" line="45"/>
         <source>cannot make the folder for the profiler trace ({reason})</source>
         <translation>无法创建存放性能分析跟踪的文件夹（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="51"/>
+        <location filename="../core/measuring/profiler_trace.py" line="53"/>
         <source>cannot write the profiler trace in this folder</source>
         <translation>无法在此文件夹中写入性能分析跟踪</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="124"/>
+        <location filename="../core/measuring/profiler_trace.py" line="126"/>
         <source>cannot start the profiler trace ({reason})</source>
         <translation>无法开始性能分析跟踪（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="141"/>
+        <location filename="../core/measuring/profiler_trace.py" line="143"/>
         <source>cannot write the profiler trace ({reason})</source>
         <translation>无法写入性能分析跟踪（{reason}）</translation>
     </message>
@@ -1284,12 +1299,12 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="440"/>
+        <location filename="../ui/main_window.py" line="444"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="440"/>
+        <location filename="../ui/main_window.py" line="444"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -1309,7 +1324,7 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="480"/>
+        <location filename="../ui/main_window.py" line="484"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1334,12 +1349,12 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="497"/>
+        <location filename="../ui/main_window.py" line="501"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="498"/>
+        <location filename="../ui/main_window.py" line="502"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1420,7 +1435,7 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="590"/>
+        <location filename="../ui/main_window.py" line="594"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1509,12 +1524,12 @@
 <context>
     <name>ProfilerTrace</name>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="68"/>
+        <location filename="../core/measuring/profiler_trace.py" line="70"/>
         <source>trace: nothing was written to {folder}</source>
         <translation>跟踪：没有向 {folder} 写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="71"/>
+        <location filename="../core/measuring/profiler_trace.py" line="73"/>
         <source>trace: {run_folder} (the steady calls; open {perfetto} in ui.perfetto.dev, or run: tensorboard --logdir {folder})</source>
         <translation>跟踪：{run_folder}（稳定调用；在 ui.perfetto.dev 中打开 {perfetto}，或运行：tensorboard --logdir {folder}）</translation>
     </message>

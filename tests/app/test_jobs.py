@@ -532,11 +532,31 @@ def test_a_run_with_a_trace_folder_records_its_steady_calls_and_says_where(contr
         f"trace: {run_folder} (the steady calls; open perfetto_trace.json.gz in "
         f"ui.perfetto.dev, or run: tensorboard --logdir {folder}) · Done: NumPy "
     )
+    # The profiler slows the calls it records: their figures say so.
+    assert session.outcome.result.noisy
+    assert "the profiler recorded a trace" in session.outcome.result.noisy_reason
     controller.run()  # a plain Run after it records no trace, and says none
     runner.run_all()
     assert session.outcome.trace is None
+    assert "profiler" not in (session.outcome.result.noisy_reason or "")
     assert session.captions.summary().startswith("Done: NumPy ")
     assert len(list((folder / "plugins" / "profile").iterdir())) == 1
+
+
+def test_a_trace_run_cancelled_while_timed_leaves_no_partial_trace(controlled, tmp_path):
+    session, runner, shown, controller = controlled
+    folder = tmp_path / "traces"
+    (folder / "plugins" / "profile" / "earlier").mkdir(parents=True)  # a whole run of before
+    shown.show_progress = lambda engine, *_: engine == "timing" and controller.cancel()
+    controller.run(trace=folder)
+    runner.run_all()
+    assert shown.status[-1] == "Cancelled" and session.outcome is None
+    assert [path.name for path in (folder / "plugins" / "profile").iterdir()] == ["earlier"]
+    # The profiler was stopped: another trace can start.
+    del shown.show_progress
+    controller.run(trace=folder)
+    runner.run_all()
+    assert session.outcome.trace.run_folder.is_dir()
 
 
 def test_a_trace_folder_that_cannot_be_made_fails_the_run_naming_it(controlled, tmp_path):

@@ -64,8 +64,30 @@ def test_the_figures_measured_on_a_quiet_machine_are_trusted():
             "the times of the calls varied widely: the middle half of jax's calls spans 131% of "
             "their median; load 2.4 on 2 cores",
         ),
+        (
+            Conditions(quiet_machine(), traced=True),
+            "the profiler recorded a trace while the calls were timed, which slows them: "
+            "time them again without it",
+        ),
+        (
+            Conditions(quiet_machine(), wall_over_cpu={"numpy": 1.47}, traced=True),
+            "another program was using the CPU: the profiler recorded a trace; numpy's calls "
+            "took 1.5× their CPU time; load 2.4 on 2 cores",
+        ),
+        (
+            Conditions(quiet_machine(), spread={"jax": 1.31}, traced=True),
+            "timed while the profiler recorded: the middle half of jax's calls spans 131% of "
+            "their median; load 2.4 on 2 cores",
+        ),
     ],
-    ids=["calls waited for a core", "others kept the cores busy", "calls far apart"],
+    ids=[
+        "calls waited for a core",
+        "others kept the cores busy",
+        "calls far apart",
+        "a profiler trace recorded",
+        "a trace and a busy core",
+        "a trace and calls far apart",
+    ],
 )
 def test_each_sign_of_a_busy_machine_alone_makes_the_figures_untrusted(conditions, words):
     verdict = judge(conditions)

@@ -121,3 +121,12 @@ def test_the_trace_action_needs_a_photo_and_is_off_for_a_clip(make_window, qtbot
     asked = answer_folder(monkeypatch, "/nowhere")
     window.record_trace()  # even asked directly, a clip's run is not traced
     assert asked == [] and not window.is_running()
+
+
+def test_the_trace_action_is_off_without_jax(make_window, qtbot):
+    window = make_window()
+    assert window.actions.trace.isEnabled()
+    # JAX failed to start: the trace is its profiler's, so there is none to record.
+    window.session.jax_failed("JAX could not be loaded: No module named 'jaxlib'")
+    assert not window.actions.trace.isEnabled()
+    assert window.actions.run.isEnabled()  # NumPy still runs

@@ -659,7 +659,7 @@ def compare(
         engines=chosen,
         floors=floors,
         compute_floors=compute_floors,
-        conditions=None if repeats == 0 else conditions_of(runs, machine),
+        conditions=None if repeats == 0 else conditions_of(runs, machine, trace is not None),
     )
 
 

@@ -122,10 +122,15 @@ class Conditions:
     spread: Mapping[str, float] = field(default_factory=dict)
     # …and how many samples that is.
     samples: Mapping[str, int] = field(default_factory=dict)
+    # Timed while the JAX profiler recorded a trace of the calls, which slows them.
+    traced: bool = False
 
 
-def conditions_of(runs: Mapping[str, EngineRun], machine: MachineUse | None) -> Conditions:
-    """The conditions of a timing from its engines' runs and the machine's use over it."""
+def conditions_of(
+    runs: Mapping[str, EngineRun], machine: MachineUse | None, traced: bool = False
+) -> Conditions:
+    """The conditions of a timing from its engines' runs and the machine's use over it
+    (`traced`: while the profiler recorded a trace)."""
     wall_over_cpu = {
         name: run.calls_wall_seconds / run.calls_cpu_seconds
         for name, run in runs.items()
@@ -139,7 +144,7 @@ def conditions_of(runs: Mapping[str, EngineRun], machine: MachineUse | None) -> 
         if run.spread is not None and len(run.repeat_seconds) >= MIN_FEW_SAMPLES
     }
     samples = {name: len(runs[name].repeat_seconds) for name in spread}
-    return Conditions(machine, wall_over_cpu, spread, samples)
+    return Conditions(machine, wall_over_cpu, spread, samples, traced)
 
 
 def spread_bound(samples: int) -> float:
@@ -159,7 +164,9 @@ class Verdict:
 
     @property
     def noisy(self) -> bool:
-        return bool(self.waited or self.others_cores is not None or self.spread)
+        return bool(
+            self.waited or self.others_cores is not None or self.spread or self.conditions.traced
+        )
 
     def reason(
         self, translate: Translate = english, title: Callable[[str], str] = str
@@ -169,11 +176,24 @@ class Verdict:
         if not self.noisy:
             return None
         machine = self.conditions.machine
+        busy = bool(self.waited or self.others_cores is not None or self.spread)
+        if self.conditions.traced and not busy:
+            return translate(
+                QT_TRANSLATE_NOOP(
+                    "Figures",
+                    "the profiler recorded a trace while the calls were timed, which slows them: "
+                    "time them again without it",
+                )
+            )
         if self.waited or self.others_cores is not None:
             lead = translate(QT_TRANSLATE_NOOP("Figures", "another program was using the CPU"))
+        elif self.conditions.traced:
+            lead = translate(QT_TRANSLATE_NOOP("Figures", "timed while the profiler recorded"))
         else:
             lead = translate(QT_TRANSLATE_NOOP("Figures", "the times of the calls varied widely"))
         details = []
+        if self.conditions.traced and (self.waited or self.others_cores is not None):
+            details.append(translate(QT_TRANSLATE_NOOP("Figures", "the profiler recorded a trace")))
         if self.waited:  # the engine that waited most tells it
             engine, ratio = max(self.waited, key=lambda waited: waited[1])
             text = translate(

@@ -12,6 +12,7 @@ call, whose compilation would fill the trace; each steady call is labelled with 
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from types import TracebackType
 from typing import TypeVar
 
 from blurapp.core.engines.jax_engine import import_jax
+from blurapp.core.engines.runs import BlurCancelled
 from blurapp.core.wording import QT_TRANSLATE_NOOP, FileProblem, Translate, display_path, english
 
 Result = TypeVar("Result")
@@ -143,6 +145,14 @@ class SteadyTrace:
                 ) from None
             return  # the comparison's own error says more
         new = _runs(self.folder) - self._before
+        if isinstance(error, BlurCancelled):
+            # A cancelled run's trace holds only some of its calls: not left to be read beside
+            # whole ones (tensorboard --logdir lists every run in the folder). Only the run
+            # folders this trace made go.
+            for run in new:
+                if not run.is_symlink():
+                    shutil.rmtree(run, ignore_errors=True)
+            return
         self.run_folder = max(new, key=lambda path: path.stat().st_mtime) if new else None
 
     @property

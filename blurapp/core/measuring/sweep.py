@@ -9,7 +9,7 @@ comparison measures.
 
 A sweep also says from which size JAX-jit beats NumPy (its break-even size, see
 sweep_break_even), by the steady calls and end to end: where the speed-up each size shows
-crosses 1×, so that a size's speed-up and the break-even never disagree.
+crosses 1×, so that every size at or beyond the break-even shows a speed-up above 1×.
 """
 
 from __future__ import annotations
