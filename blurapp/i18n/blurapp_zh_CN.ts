@@ -675,42 +675,42 @@
         <translation>计时期间性能分析器在记录跟踪，这会使调用变慢：请不记录跟踪再计时一次</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="189"/>
+        <location filename="../core/measuring/contention.py" line="190"/>
+        <source>timed while the profiler recorded, and another program was using the CPU</source>
+        <translation>计时期间性能分析器在记录，且另一个程序正在占用 CPU</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/contention.py" line="196"/>
         <source>another program was using the CPU</source>
         <translation>另一个程序正在占用 CPU</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="191"/>
+        <location filename="../core/measuring/contention.py" line="198"/>
         <source>timed while the profiler recorded</source>
         <translation>计时期间性能分析器在记录</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="193"/>
+        <location filename="../core/measuring/contention.py" line="200"/>
         <source>the times of the calls varied widely</source>
         <translation>各次调用的耗时差异很大</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="196"/>
-        <source>the profiler recorded a trace</source>
-        <translation>性能分析器记录了跟踪</translation>
-    </message>
-    <message>
-        <location filename="../core/measuring/contention.py" line="200"/>
+        <location filename="../core/measuring/contention.py" line="205"/>
         <source>{engine}&apos;s calls took {ratio}× their CPU time</source>
         <translation>{engine} 的调用耗时是其 CPU 时间的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="205"/>
+        <location filename="../core/measuring/contention.py" line="210"/>
         <source>other programs kept {used} of the {cores} cores busy</source>
         <translation>其他程序占用了 {cores} 个核心中的 {used} 个</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="211"/>
+        <location filename="../core/measuring/contention.py" line="216"/>
         <source>the middle half of {engine}&apos;s calls spans {spread} of their median</source>
         <translation>{engine} 中间一半调用的耗时跨度为其中位数的 {spread}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="217"/>
+        <location filename="../core/measuring/contention.py" line="222"/>
         <source>load {load} on {cores} cores</source>
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
@@ -1299,12 +1299,12 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="444"/>
+        <location filename="../ui/main_window.py" line="449"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="444"/>
+        <location filename="../ui/main_window.py" line="449"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -1324,7 +1324,7 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="484"/>
+        <location filename="../ui/main_window.py" line="489"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1349,12 +1349,12 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="501"/>
+        <location filename="../ui/main_window.py" line="506"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="502"/>
+        <location filename="../ui/main_window.py" line="507"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1435,7 +1435,7 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="594"/>
+        <location filename="../ui/main_window.py" line="599"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>

@@ -395,7 +395,9 @@ ZH_CN = {
     "the profiler recorded a trace while the calls were timed, which slows them: "
     "time them again without it": "计时期间性能分析器在记录跟踪，这会使调用变慢：请不记录跟踪再计时一次",
     "timed while the profiler recorded": "计时期间性能分析器在记录",
-    "the profiler recorded a trace": "性能分析器记录了跟踪",
+    "timed while the profiler recorded, and another program was using the CPU": (
+        "计时期间性能分析器在记录，且另一个程序正在占用 CPU"
+    ),
     "{engine}'s calls took {ratio}× their CPU time": "{engine} 的调用耗时是其 CPU 时间的 {ratio}×",
     "other programs kept {used} of the {cores} cores busy": "其他程序占用了 {cores} 个核心中的 {used} 个",
     "the middle half of {engine}'s calls spans {spread} of their median": "{engine} 中间一半调用的耗时跨度为其中位数的 {spread}",

@@ -266,7 +266,7 @@ class MainWindow(QMainWindow):
 
     def _on_model_jax(self) -> None:
         self._on_model_results()
-        self._on_model_running()  # Record Profiler Trace needs JAX
+        self._update_trace_action()  # it needs JAX
         if self.session.jax_device:
             self.jax_ready.emit(self.session.jax_device)
 
@@ -347,12 +347,17 @@ class MainWindow(QMainWindow):
         self.widgets.run_button.setEnabled(has_photo)
         self.actions.run.setEnabled(has_photo)
         self.actions.sweep.setEnabled(has_photo)
+        self._update_trace_action()
+        self.show_running(timing)
+
+    def _update_trace_action(self) -> None:
         # A photo's comparison only, as compare --trace: a clip's frame is no photo of its own;
         # and the trace is JAX's profiler's: none without JAX.
         self.actions.trace.setEnabled(
-            has_photo and self.clips.clip is None and self.session.jax_unavailable is None
+            self.session.photo is not None
+            and self.clips.clip is None
+            and self.session.jax_unavailable is None
         )
-        self.show_running(timing)
 
     # --- Opening photos -------------------------------------------------------------------
 

@@ -485,3 +485,20 @@ def test_a_cameras_frame_is_only_copied_on_the_windows_thread_and_read_as_floats
     assert frame.dtype == np.float32
     np.testing.assert_allclose(frame, levels / 255, atol=1e-7)
     camera._closed = True
+
+
+def test_jax_starting_while_a_clips_run_goes_on_leaves_its_cancel_and_progress(
+    qtbot, make_window, slow_engine
+):
+    window = make_window(wait=False)
+    jax_settled(qtbot, window)
+    window.set_pane_engine(1, slow_engine)
+    open_clip(qtbot, window, FramesInMemory(frames(12), frames_per_second=10))
+    window.run_comparison()  # a span of the clip's frames, the slow engine's 0.3 s each
+    qtbot.waitUntil(window.actions.cancel.isEnabled, timeout=RUN_TIMEOUT_MS)
+    # JAX's start told while the clip's run goes on (a slow JAX start on a GPU machine).
+    window.session.jax_started("cpu")
+    assert window.actions.cancel.isEnabled()
+    assert window.widgets.progress_bar.isVisible()
+    window.cancel_run()
+    jobs_done(qtbot, window)

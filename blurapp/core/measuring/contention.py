@@ -185,15 +185,20 @@ class Verdict:
                     "time them again without it",
                 )
             )
-        if self.waited or self.others_cores is not None:
+        if (self.waited or self.others_cores is not None) and self.conditions.traced:
+            lead = translate(
+                QT_TRANSLATE_NOOP(
+                    "Figures",
+                    "timed while the profiler recorded, and another program was using the CPU",
+                )
+            )
+        elif self.waited or self.others_cores is not None:
             lead = translate(QT_TRANSLATE_NOOP("Figures", "another program was using the CPU"))
         elif self.conditions.traced:
             lead = translate(QT_TRANSLATE_NOOP("Figures", "timed while the profiler recorded"))
         else:
             lead = translate(QT_TRANSLATE_NOOP("Figures", "the times of the calls varied widely"))
         details = []
-        if self.conditions.traced and (self.waited or self.others_cores is not None):
-            details.append(translate(QT_TRANSLATE_NOOP("Figures", "the profiler recorded a trace")))
         if self.waited:  # the engine that waited most tells it
             engine, ratio = max(self.waited, key=lambda waited: waited[1])
             text = translate(

@@ -143,7 +143,7 @@ class SteadyTrace:
                     QT_TRANSLATE_NOOP("FileProblem", "cannot write the profiler trace ({reason})"),
                     reason=problem,
                 ) from None
-            return  # the comparison's own error says more
+            # The comparison's own error says more; a cancelled one's partial trace still goes.
         new = _runs(self.folder) - self._before
         if isinstance(error, BlurCancelled):
             # A cancelled run's trace holds only some of its calls: not left to be read beside
@@ -153,7 +153,8 @@ class SteadyTrace:
                 if not run.is_symlink():
                     shutil.rmtree(run, ignore_errors=True)
             return
-        self.run_folder = max(new, key=lambda path: path.stat().st_mtime) if new else None
+        if error is None:
+            self.run_folder = max(new, key=lambda path: path.stat().st_mtime) if new else None
 
     @property
     def written(self) -> WrittenTrace:
