@@ -408,6 +408,19 @@ def test_a_sweep_without_jax_jit_has_no_break_even():
     assert sweep_break_even(points) is None
 
 
+def device_point(megapixels, seconds, speedups, **more):
+    """A size of a sweep of NumPy and JAX-jit on the GPU and on the CPU, 1,000 rows high."""
+    return SweepPoint(
+        width=round(megapixels * 1000),
+        height=1000,
+        engines=("numpy", "jax@gpu", "jax@cpu"),
+        seconds=seconds,
+        errors={},
+        speedups=speedups,
+        **more,
+    )
+
+
 def made_up_device_sweep():
     """A sweep of NumPy and JAX-jit on the GPU and on the CPU: the GPU pays 2 ms a call
     (launches, copies) and blurs a megapixel in 0.1 ms, the CPU blurs one in 4 ms, so the
@@ -415,17 +428,8 @@ def made_up_device_sweep():
     points = []
     for mp in LADDER:
         seconds = {"numpy": 0.010 * mp, "jax@gpu": 0.002 + 0.0001 * mp, "jax@cpu": 0.004 * mp}
-        points.append(
-            SweepPoint(
-                width=round(mp * 1000),
-                height=1000,
-                engines=("numpy", "jax@gpu", "jax@cpu"),
-                seconds=seconds,
-                errors={},
-                speedups={name: seconds["numpy"] / time for name, time in seconds.items()},
-                end_to_end_seconds=seconds,
-            )
-        )
+        speedups = {name: seconds["numpy"] / time for name, time in seconds.items()}
+        points.append(device_point(mp, seconds, speedups, end_to_end_seconds=seconds))
     return points
 
 
@@ -573,19 +577,14 @@ def test_the_gpu_break_even_is_the_ratio_of_the_two_speedups_shown():
         2.0: ((0.020, 0.0020, 0.004), (9.0, 5.0)),
         4.0: ((0.040, 0.0021, 0.008), (18.0, 5.0)),
     }
-    points = []
-    for mp, ((numpy, gpu, cpu), (gpu_speedup, cpu_speedup)) in figures.items():
-        seconds = {"numpy": numpy, "jax@gpu": gpu, "jax@cpu": cpu}
-        points.append(
-            SweepPoint(
-                width=round(mp * 1000),
-                height=1000,
-                engines=("numpy", "jax@gpu", "jax@cpu"),
-                seconds=seconds,
-                errors={},
-                speedups={"jax@gpu": gpu_speedup, "jax@cpu": cpu_speedup},
-            )
+    points = [
+        device_point(
+            mp,
+            {"numpy": numpy, "jax@gpu": gpu, "jax@cpu": cpu},
+            {"jax@gpu": gpu_speedup, "jax@cpu": cpu_speedup},
         )
+        for mp, ((numpy, gpu, cpu), (gpu_speedup, cpu_speedup)) in figures.items()
+    ]
     assert points[1].seconds["jax@cpu"] / points[1].seconds["jax@gpu"] > 1
     found = gpu_break_even(points)
     assert found.steady.between == (1.0, 2.0)
