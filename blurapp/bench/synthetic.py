@@ -15,11 +15,14 @@ _ASPECT = 1.5
 
 def synthetic_image(megapixels: float, seed: int = 0, channels: int = 1) -> np.ndarray:
     """A reproducible float32 image in [0, 1] of about `megapixels`, 3:2 landscape; height ×
-    width, or height × width × `channels` when there are more than one."""
+    width, or height × width × `channels` when there are more than one. Its pixels are 8-bit
+    levels, as a photo read from an 8-bit file holds them (blurapp.core.media.pixels), so an
+    engine that moves a photo's levels rather than its floats moves them here too."""
     height = max(1, round(math.sqrt(megapixels * 1e6 / _ASPECT)))
     width = max(1, round(height * _ASPECT))
     shape = (height, width) if channels == 1 else (height, width, channels)
-    return np.random.default_rng(seed).random(shape, dtype=np.float32)
+    levels = np.random.default_rng(seed).integers(0, 256, shape, dtype=np.uint8)
+    return levels * np.float32(1 / 255)
 
 
 class SyntheticClip(Clip):

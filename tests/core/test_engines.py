@@ -286,7 +286,7 @@ def test_jax_running_out_of_memory_is_told_apart(monkeypatch, caplog):
     monkeypatch.setattr(
         compiled_blurs,
         "get_in_stages",
-        lambda *shapes: (out_of_memory, Compilation.FROM_CACHE, None),
+        lambda *shapes, **_options: (out_of_memory, Compilation.FROM_CACHE, None),
     )
     result = comparison.compare(np.zeros((4, 4), np.float32), BlurSpec(kernel_size=3, sigma=1.0))
     assert result.reference_run is not None and result.jit_run is None

@@ -22,6 +22,7 @@ from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.gemm import TimedGemm, chosen_gemm
 from blurapp.core.engines.jax_frames import blur_frames_on_device
 from blurapp.core.engines.jax_program import blur as blur_program
+from blurapp.core.engines.jax_program import blur_on_accelerator
 from blurapp.core.engines.jax_program import blur_levels as levels_program
 from blurapp.core.engines.runs import (
     BlurredFrames,
@@ -145,7 +146,7 @@ PLATFORMS = ("cpu", "gpu")
 
 
 def jax_device(platform: str | None = None) -> Any:
-    """The device JAX computes on: the first of `platform` ("cpu", "gpu"), or of its default
+    """The device JAX computes on: the first of `platform` ("cpu", "gpu", "tpu"), or of its default
     backend (a GPU when present) for None or "auto"."""
     jax = import_jax()
     if platform not in (None, "auto") and platform not in PLATFORMS:
@@ -180,14 +181,21 @@ def _platform_of(device: Any) -> str:
     return "gpu" if platform in {"gpu", "cuda", "rocm"} else platform
 
 
+def on_accelerator(device: Any) -> bool:
+    """Whether `device` is an accelerator (a GPU, a TPU), whose programs and copies are its own
+    (jax_program.blur_on_accelerator), not the host's CPU."""
+    return _platform_of(device) != "cpu"
+
+
 def describe_device(device: Any) -> str:
     """A device in a user's words: 'gpu: NVIDIA H200', 'cpu'."""
     platform = _platform_of(device)
     return platform if platform == "cpu" else f"{platform}: {device.device_kind}"
 
 
-# (image shape, kernel shape, the image's number type, device platform, device id)
-_BlurKey = tuple[tuple[int, ...], tuple[int, ...], str, str, int]
+# (what the program is, image shape, kernel shape, the image's number type, device platform,
+# device id)
+_BlurKey = tuple[str, tuple[int, ...], tuple[int, ...], str, str, int]
 
 
 class _CompiledBlurs:
@@ -197,6 +205,9 @@ class _CompiledBlurs:
         self._lock = threading.Lock()
         self._by_key: dict[_BlurKey, Callable[[Any, Any], Any]] = {}
         self._jitted: dict[Callable[..., Any], Any] = {}  # each program under jax.jit
+        # (image shape, kernel shape, platform, device id) of every photo blur compiled: what
+        # holds() answers, whatever number type the photo crossed to the device in.
+        self._photos: set[tuple[tuple[int, ...], tuple[int, ...], str, int]] = set()
 
     def get(
         self,
@@ -220,52 +231,69 @@ class _CompiledBlurs:
         device: Any = None,
         *,
         levels: Any = None,
+        moved: np.dtype | None = None,
     ) -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages | None]:
         """get(), with how long each stage of getting the program took (None: it was
-        compiled already)."""
+        compiled already). `moved` (an accelerator's photo, see _to_move): the photo of
+        `shape` crosses as rows of values of that number type, float32 or stored levels, and
+        the program is jax_program.blur_on_accelerator."""
         jax = import_jax()
         device = jax_device() if device is None else device
-        dtype = np.dtype(np.float32 if levels is None else levels)
-        key = self._key(shape, kernel_shape, device, dtype)
+        if moved is not None:
+            program: Callable[..., Any] = blur_on_accelerator
+            height, width, *channels = shape
+            step = channels[0] if channels else 1
+            static: dict[str, Any] = {"step": step}
+            dtype = np.dtype(moved)
+            program_shape: tuple[int, ...] = (height, width * step)
+        else:
+            program = blur_program if levels is None else levels_program
+            dtype = np.dtype(np.float32 if levels is None else levels)
+            # Strips keep the data in a CPU's cache; an accelerator's loop does better in one
+            # pass.
+            static = {"in_strips": _platform_of(device) == "cpu"}
+            program_shape = tuple(shape)
+        key = self._key(program.__name__, program_shape, kernel_shape, device, dtype)
         with self._lock:
             compiled = self._by_key.get(key)
             if compiled is not None:
                 return compiled, Compilation.REUSED, None
-            program = blur_program if levels is None else levels_program
             jitted = self._jitted.get(program)
             if jitted is None:
-                jitted = self._jitted[program] = jax.jit(program, static_argnames="in_strips")
+                jitted = self._jitted[program] = jax.jit(program, static_argnames=tuple(static))
             on_device = jax.sharding.SingleDeviceSharding(device)
-            image_spec = jax.ShapeDtypeStruct(shape, dtype, sharding=on_device)
+            image_spec = jax.ShapeDtypeStruct(program_shape, dtype, sharding=on_device)
             weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
-            # Strips keep the data in a CPU's cache; a GPU's loop does better in one pass.
-            in_strips = _platform_of(device) == "cpu"
-            compiled, stages = compile_in_stages(
-                jitted, image_spec, weights_spec, in_strips=in_strips
-            )
+            compiled, stages = compile_in_stages(jitted, image_spec, weights_spec, **static)
             hit = stages.cache is CacheLookup.HIT
             how = Compilation.FROM_CACHE if hit else Compilation.COMPILED
             self._by_key[key] = compiled
+            if levels is None:
+                self._photos.add((tuple(shape), tuple(kernel_shape), device.platform, device.id))
             return compiled, how, stages
 
     @staticmethod
     def _key(
-        shape: tuple[int, ...], kernel_shape: tuple[int, ...], device: Any, dtype: np.dtype
+        program: str,
+        shape: tuple[int, ...],
+        kernel_shape: tuple[int, ...],
+        device: Any,
+        dtype: np.dtype,
     ) -> _BlurKey:
         # The shapes kept apart: flattened, a grey photo's 3 × 3 kernel and the same photo in
         # colour with 3 separable taps would share a key, and a program.
-        return (tuple(shape), tuple(kernel_shape), dtype.str, device.platform, device.id)
+        return (program, tuple(shape), tuple(kernel_shape), dtype.str, device.platform, device.id)
 
     def holds(self, shape: tuple[int, ...], kernel_shape: tuple[int, ...], device: Any) -> bool:
-        """Whether the float blur for these shapes on `device` is compiled already (get() is
-        quick)."""
-        key = self._key(shape, kernel_shape, device, np.dtype(np.float32))
+        """Whether the blur of a photo of `shape` with a kernel of `kernel_shape` on `device`
+        is compiled already (a first call's get() is quick)."""
         with self._lock:
-            return key in self._by_key
+            return (tuple(shape), tuple(kernel_shape), device.platform, device.id) in self._photos
 
     def clear(self) -> None:
         with self._lock:
             self._by_key.clear()
+            self._photos.clear()
 
 
 compiled_blurs = _CompiledBlurs()
@@ -290,10 +318,79 @@ def blur_jax(image: np.ndarray, kernel: np.ndarray, platform: str | None = None)
     image = np.asarray(image, dtype=np.float32)
     kernel = np.asarray(kernel, dtype=np.float32)
     device = jax_device(platform)
-    blur, _ = compiled_blurs.get(image.shape, kernel.shape, device)
-    output = blur(jax.device_put(image, device), jax.device_put(kernel, device))
+    moved = _to_move(image, device)
+    blur, _, _ = _photo_program(image, kernel, device, moved)
+    output = blur(jax.device_put(moved, device), jax.device_put(kernel, device))
+    output = output[1] if isinstance(output, tuple) else output  # the floats of levels' pair
     # A copy: on the CPU, device_get may hand back JAX's own read-only buffer.
     return np.array(jax.device_get(output), dtype=np.float32).reshape(image.shape)
+
+
+def _to_move(image: np.ndarray, device: Any) -> np.ndarray:
+    """What of `image` (float32 pixels) crosses to `device`: on the CPU the pixels themselves
+    (the device is the host's memory); on an accelerator, rows of values (height ×
+    width·channels, see jax_program.blur_on_accelerator) of the photo's stored levels when
+    its pixels are exactly 8- or 16-bit levels (stored_levels), a quarter or half the bytes
+    of float32, else of float32."""
+    if not on_accelerator(device):
+        return image
+    rows = image.reshape(image.shape[0], -1)
+    levels = stored_levels.of(image)
+    return rows if levels is None else levels.reshape(rows.shape)
+
+
+def _photo_program(
+    image: np.ndarray, kernel: np.ndarray, device: Any, moved: np.ndarray
+) -> GotProgram:
+    """The compiled blur of `image` on `device`, taking `moved` (see _to_move)."""
+    return compiled_blurs.get_in_stages(
+        image.shape, kernel.shape, device, moved=moved.dtype if on_accelerator(device) else None
+    )
+
+
+class _StoredLevels:
+    """The stored levels a photo's float32 pixels were made from, when they were: a photo read
+    from an 8-bit file holds level × (1/255) in float32 (blurapp.core.media.pixels), and
+    copying its levels to an accelerator moves a quarter of the bytes. Told from the pixels
+    themselves (the engines get pixels, not files), once a photo: the answer for the last
+    photo nothing can write to is kept while it lives."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: tuple[weakref.ref[np.ndarray], np.ndarray | None] | None = None
+
+    def of(self, image: np.ndarray) -> np.ndarray | None:
+        """`image`'s levels (uint8 or uint16, its shape), or None when its pixels are not
+        exactly levels of either."""
+        with self._lock:
+            if self._last is not None and self._last[0]() is image:
+                return self._last[1]
+        levels = _levels_of(image)
+        if _cannot_change(image):
+            with self._lock:
+                self._last = (weakref.ref(image), levels)
+        return levels
+
+
+def _levels_of(image: np.ndarray) -> np.ndarray | None:
+    for dtype in (np.uint8, np.uint16):
+        white = np.iinfo(dtype).max
+        scale = np.float32(1 / white)
+        # The first row first: most pixels that are not levels say so there, at once.
+        for part in (image[:1], image):
+            with np.errstate(invalid="ignore", over="ignore"):
+                scaled = np.rint(part * np.float32(white))
+            if not (np.all(scaled >= 0) and np.all(scaled <= white)):
+                break
+            levels = scaled.astype(dtype)
+            if not np.array_equal(levels * scale, part):
+                break
+        else:
+            return levels
+    return None
+
+
+stored_levels = _StoredLevels()
 
 
 def blur_levels_jax(
@@ -336,12 +433,13 @@ def first_jax_call(
     if not keep_photo:
         kept_photo.clear()
     device = jax_device(platform)
+    moved = _to_move(np.ascontiguousarray(image, dtype=np.float32), device)
 
     def get_program() -> GotProgram:
-        return compiled_blurs.get_in_stages(image.shape, kernel.shape, device)
+        return _photo_program(image, kernel, device, moved)
 
     return first_call_on_device(
-        image, kernel, device, get_program, cancelled, keep_photo=keep_photo
+        image, kernel, device, get_program, cancelled, keep_photo=keep_photo, moved=moved
     )
 
 
@@ -422,20 +520,27 @@ def first_call_on_device(
     cancelled: Cancelled | None,
     *,
     keep_photo: bool = False,
+    moved: np.ndarray | None = None,
 ) -> FirstCall:
     """The copy to the device, the first call (getting the program included) and the copy
     back, timed apart; `again()` times a steady call with its own two copies. `keep_photo`:
     the first call's copy is the kept one when there is one (see _KeptPhoto). When the
-    program was got in stages, the first call comes taken apart (FirstCall.parts)."""
+    program was got in stages, the first call comes taken apart (FirstCall.parts).
+
+    `moved`: what crosses to the device in place of `image`'s float32 pixels (see _to_move).
+    A program given stored levels hands back a pair, (levels, floats): the levels cross back,
+    as the picture a user sees, and are timed; the floats cross back once, untimed, as the
+    first call's output, which is what the engines' difference compares."""
     jax = import_jax()
     image = np.ascontiguousarray(image, dtype=np.float32)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
+    moved = image if moved is None else moved
     # A device's first copy sets up its runtime (tens of ms on a GPU): not a copy's cost.
     jax.block_until_ready(jax.device_put(np.zeros(1, np.float32), device))
     kernel_on_device = jax.block_until_ready(jax.device_put(kernel, device))
 
     def put() -> Any:
-        return jax.block_until_ready(jax.device_put(image, device))
+        return jax.block_until_ready(jax.device_put(moved, device))
 
     def to_device(kept: bool = False) -> tuple[Any, float]:
         start = time.perf_counter()
@@ -444,8 +549,11 @@ def first_call_on_device(
 
     def from_device(output: Any) -> tuple[np.ndarray, float]:
         start = time.perf_counter()
-        # No copy on top (it is not part of the transfer): this array is only ever read.
-        host = np.asarray(jax.device_get(output), dtype=np.float32)
+        if isinstance(output, tuple):  # levels, then the floats, which stay there
+            host = np.asarray(jax.device_get(output[0]))
+        else:
+            # No copy on top (it is not part of the transfer): this array is only ever read.
+            host = np.asarray(jax.device_get(output), dtype=np.float32)
         # Reshaped as a view (compiled blurs hand back rows of values: see jax_program.blur).
         return host.reshape(image.shape), time.perf_counter() - start
 
@@ -459,6 +567,9 @@ def first_call_on_device(
     first = done_at - start
     check_cancelled(cancelled)
     host_output, from_seconds = from_device(output)
+    if isinstance(output, tuple):
+        floats = np.asarray(jax.device_get(output[1]), dtype=np.float32)
+        host_output = floats.reshape(image.shape)
     parts = None
     if stages is not None:
         run_seconds = done_at - got_at
@@ -566,7 +677,9 @@ def blur_frames_jax(
     with a frame axis, one copy each way (jax_frames). Raises JaxUnavailableError."""
     jax, device = import_jax(), jax_device(platform)
     words = describe_device(device)
-    return blur_frames_on_device(jax, frames, kernel, device, words, cache_hits)
+    return blur_frames_on_device(
+        jax, frames, kernel, device, words, cache_hits, as_rows=on_accelerator(device)
+    )
 
 
 JAX_JIT = Engine(

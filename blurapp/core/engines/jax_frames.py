@@ -17,13 +17,14 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines.jax_program import blur as blur_program
+from blurapp.core.engines.jax_program import blur_on_accelerator
 from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
 
-# (batch shape, kernel shape, device platform, device id)
-_FramesKey = tuple[tuple[int, ...], tuple[int, ...], str, int]
+# (batch shape, kernel shape, device platform, device id, as rows of values)
+_FramesKey = tuple[tuple[int, ...], tuple[int, ...], str, int, bool]
 
 
-def frames_program(frames: Any, weights: Any, in_strips: bool = True) -> Any:
+def frames_program(frames: Any, weights: Any, in_strips: bool = True, step: int = 0) -> Any:
     """jax_program.blur on each frame of `frames` (frames × height × width [× 3]): frames ×
     rows of values, reshaped on the host as a single image's are.
 
@@ -31,11 +32,16 @@ def frames_program(frames: Any, weights: Any, in_strips: bool = True) -> Any:
     (lax.map), each in its strips: mapped side by side (vmap), every tap of the batch streamed
     through memory at once, and on this 2-core CPU (1080p grey, 9 × 9) a frame took 32 ms in
     batches of 4 against 18 ms one after another, and 12 ms called alone. A GPU takes the
-    whole batch side by side."""
+    whole batch side by side.
+
+    `step` (an accelerator's): the frames come as frames × rows of values (height ×
+    width·step), blurred by jax_program.blur_on_accelerator, side by side."""
     import jax
     from jax import lax
 
     def blur_one(image: Any) -> Any:
+        if step:
+            return blur_on_accelerator(image, weights, step)
         return blur_program(image, weights, in_strips)
 
     return lax.map(blur_one, frames) if in_strips else jax.vmap(blur_one)(frames)
@@ -56,24 +62,33 @@ class _CompiledFrameBlurs:
         kernel_shape: tuple[int, ...],
         device: Any,
         cache_hits: Callable[[], int],
+        *,
+        as_rows: bool = False,
     ) -> tuple[Callable[[Any, Any], Any], Compilation]:
         """The program for a batch of `shape` and a kernel of `kernel_shape` on `device`, and
-        how it was got; `cache_hits()` counts the persistent cache's hits so far."""
-        key = (tuple(shape), tuple(kernel_shape), str(device.platform), int(device.id))
+        how it was got; `cache_hits()` counts the persistent cache's hits so far. `as_rows`
+        (an accelerator's): the frames come as rows of values (see frames_program)."""
+        key = (tuple(shape), tuple(kernel_shape), str(device.platform), int(device.id), as_rows)
         with self._lock:
             compiled = self._by_key.get(key)
             if compiled is not None:
                 return compiled, Compilation.REUSED
             if self._jitted is None:
-                self._jitted = jax.jit(frames_program, static_argnames="in_strips")
+                self._jitted = jax.jit(frames_program, static_argnames=("in_strips", "step"))
             on_device = jax.sharding.SingleDeviceSharding(device)
-            frames_spec = jax.ShapeDtypeStruct(shape, np.float32, sharding=on_device)
+            # As for one image: strips keep the data in a CPU's cache; an accelerator takes
+            # the frames as rows of values (jax_program.blur_on_accelerator).
+            in_strips = not as_rows and str(device.platform).lower() == "cpu"
+            step = 0 if not as_rows else (shape[3] if len(shape) == 4 else 1)
+            program_shape = tuple(shape)
+            if as_rows:
+                program_shape = (shape[0], shape[1], int(np.prod(shape[2:])))
+            frames_spec = jax.ShapeDtypeStruct(program_shape, np.float32, sharding=on_device)
             weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
             hits_before = cache_hits()
-            # As for one image: strips keep the data in a CPU's cache; a GPU does better
-            # without them for a kernel-row loop.
-            in_strips = str(device.platform).lower() == "cpu"
-            compiled = self._jitted.lower(frames_spec, weights_spec, in_strips=in_strips).compile()
+            compiled = self._jitted.lower(
+                frames_spec, weights_spec, in_strips=in_strips, step=step
+            ).compile()
             how = Compilation.COMPILED if cache_hits() == hits_before else Compilation.FROM_CACHE
             self._by_key[key] = compiled
             return compiled, how
@@ -98,18 +113,22 @@ def blur_frames_on_device(
     device: Any,
     device_words: str,
     cache_hits: Callable[[], int],
+    *,
+    as_rows: bool = False,
 ) -> BlurredFrames:
     """`frames` copied to `device` in one copy, blurred by one compiled program (compiled on
     the first batch of its shape), the outputs copied back in one; each step timed, the call's
     seconds with the program's getting. `device_words` names the device in the answer."""
     frames = np.ascontiguousarray(frames, dtype=np.float32)
     weights = jax.device_put(np.ascontiguousarray(kernel, dtype=np.float32), device)
+    # An accelerator's frames cross as rows of values (see jax_program.blur_on_accelerator).
+    moved = frames.reshape(*frames.shape[:2], -1) if as_rows else frames
     start = time.perf_counter()
-    on_device = jax.block_until_ready(jax.device_put(frames, device))
+    on_device = jax.block_until_ready(jax.device_put(moved, device))
     to_seconds = time.perf_counter() - start
     start = time.perf_counter()
     program, compilation = compiled_frame_blurs.get(
-        jax, frames.shape, weights.shape, device, cache_hits
+        jax, frames.shape, weights.shape, device, cache_hits, as_rows=as_rows
     )
     blurred = jax.block_until_ready(program(on_device, weights))
     seconds = time.perf_counter() - start

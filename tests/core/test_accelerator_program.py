@@ -1,0 +1,137 @@
+"""The program an accelerator runs (jax_program.blur_on_accelerator) and what crosses to it:
+on CI's CPU the program is compiled for the CPU and the engine is told its device is an
+accelerator; on an accelerator machine the same tests run on the accelerator itself."""
+
+import numpy as np
+import pytest
+
+from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
+from helpers.oracle import blur_oracle
+
+pytest.importorskip("jax")
+
+TOLERANCE = 1e-5
+
+
+def _levels(height, width, channels=1, seed=0, dtype=np.uint8):
+    shape = (height, width) if channels == 1 else (height, width, channels)
+    white = np.iinfo(dtype).max
+    return np.random.default_rng(seed).integers(0, white + 1, shape, dtype=dtype)
+
+
+def _as_photo(levels):
+    """Float32 pixels as a photo read from these levels holds them (media/pixels.py)."""
+    pixels = levels * np.float32(1 / np.iinfo(levels.dtype).max)
+    pixels.flags.writeable = False
+    return pixels
+
+
+KERNELS = [
+    pytest.param(gaussian_kernel(3, 1.0), id="2-D 3x3"),
+    pytest.param(gaussian_kernel(9, 2.0), id="2-D 9x9"),
+    pytest.param(gaussian_kernel_1d(9, 2.0), id="separable 9"),
+]
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("channels", [1, 3])
+@pytest.mark.parametrize("height", [5, 70, 131])  # under a strip, over one, not a multiple
+def test_the_accelerators_program_blurs_rows_of_values_as_scipy_does(kernel, channels, height):
+    import jax
+
+    from blurapp.core.engines.jax_program import blur_on_accelerator
+
+    image = _as_photo(_levels(height, 37, channels, seed=height))
+    rows = image.reshape(height, -1)
+    output = jax.jit(blur_on_accelerator, static_argnames="step")(rows, kernel, step=channels)
+    np.testing.assert_allclose(
+        np.asarray(output).reshape(image.shape), blur_oracle(image, kernel), rtol=0, atol=TOLERANCE
+    )
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
+@pytest.mark.parametrize("channels", [1, 3])
+def test_levels_in_give_the_levels_saving_writes_and_the_floats_themselves(dtype, channels):
+    import jax
+
+    from blurapp.core.engines.jax_program import blur_on_accelerator
+
+    levels = _levels(40, 29, channels, seed=3, dtype=dtype)
+    kernel = gaussian_kernel(5, 1.5)
+    image = _as_photo(levels)
+    rounded, floats = jax.jit(blur_on_accelerator, static_argnames="step")(
+        levels.reshape(40, -1), kernel, step=channels
+    )
+    expected = blur_oracle(image, kernel)
+    np.testing.assert_allclose(
+        np.asarray(floats).reshape(image.shape), expected, rtol=0, atol=TOLERANCE
+    )
+    rounded = np.asarray(rounded).reshape(image.shape)
+    assert rounded.dtype == dtype
+    white = np.iinfo(dtype).max
+    # Saving's rounding of the same floats, within one level where a float lies at a half.
+    assert np.abs(rounded.astype(np.int64) - np.rint(expected * white)).max() <= 1
+
+
+@pytest.fixture
+def as_on_an_accelerator(monkeypatch):
+    """JAX-jit takes its device for an accelerator, whatever it is."""
+    from blurapp.core.engines import jax_engine
+
+    monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    jax_engine.compiled_blurs.clear()
+    yield
+    jax_engine.compiled_blurs.clear()
+
+
+@pytest.mark.parametrize("channels", [1, 3])
+def test_a_photos_levels_cross_to_an_accelerator_and_its_blur_crosses_back_as_levels(
+    as_on_an_accelerator, channels
+):
+    from blurapp.core.engines import get_engine
+
+    levels = _levels(33, 45, channels, seed=5)
+    image = _as_photo(levels)
+    kernel = gaussian_kernel(7, 2.0)
+    first = get_engine("jax").start(image, kernel)
+    # The first call's output is the blur's floats, exact, for the engines' difference.
+    np.testing.assert_allclose(first.output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
+    call = first.again()
+    assert call.to_device_seconds is not None and call.from_device_seconds is not None
+
+
+def test_pixels_that_are_not_levels_cross_as_floats(as_on_an_accelerator):
+    from blurapp.core.engines import get_engine
+    from blurapp.core.engines.jax_engine import stored_levels
+
+    image = np.random.default_rng(1).random((21, 30), dtype=np.float32)
+    kernel = gaussian_kernel_1d(5, 1.0)
+    assert stored_levels.of(image) is None
+    first = get_engine("jax").start(image, kernel)
+    np.testing.assert_allclose(first.output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
+    assert first.again().seconds > 0
+
+
+
+def test_stored_levels_are_found_only_where_every_pixel_is_one():
+    from blurapp.core.engines.jax_engine import stored_levels
+
+    eight = _levels(12, 10, seed=2)
+    assert np.array_equal(stored_levels.of(_as_photo(eight)), eight)
+    sixteen = _levels(12, 10, seed=2, dtype=np.uint16)
+    sixteen[0, 0] = 257  # not a multiple of 257: no 8-bit level
+    assert np.array_equal(stored_levels.of(_as_photo(sixteen)), sixteen)
+    almost = _as_photo(eight).copy()
+    almost[-1, -1] = np.nextafter(almost[-1, -1], np.float32(2))
+    assert stored_levels.of(almost) is None
+
+
+def test_frames_cross_to_an_accelerator_as_rows_of_values(as_on_an_accelerator):
+    from blurapp.core.engines import get_engine
+
+
+    frames = np.random.default_rng(4).random((3, 20, 18, 3), dtype=np.float32)
+    kernel = gaussian_kernel(5, 1.2)
+    blurred = get_engine("jax").blur_frames(frames, kernel)
+    for frame, output in zip(frames, blurred.output, strict=True):
+        np.testing.assert_allclose(output, blur_oracle(frame, kernel), rtol=0, atol=TOLERANCE)
