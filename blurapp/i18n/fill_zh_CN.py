@@ -22,6 +22,7 @@ ZH_CN = {
     "only {written} of the {count} frames of {source} were blurred; nothing was written": "{source} 的 {count} 帧中只模糊了 {written} 帧；未写入任何内容",
     "{stored} of the {written} frames blurred were stored; nothing was written": "已模糊的 {written} 帧中只保存了 {stored} 帧；未写入任何内容",
     "reading and writing video needs PyAV, which is not installed: {how}": "读写视频需要 PyAV，但它尚未安装：{how}",
+    "reading HEIC and HEIF photos needs pillow-heif, which is not installed: {how}": "读取 HEIC 和 HEIF 照片需要 pillow-heif，但它尚未安装：{how}",
     "the file has no video stream (only {streams})": "文件没有视频流（只有 {streams}）",
     "this is not a video BlurApp can read ({reason})": "这不是 BlurApp 能读取的视频（{reason}）",
     "the clip is closed": "片段已关闭",
