@@ -772,7 +772,7 @@
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="192"/>
+        <location filename="../core/media/photo.py" line="197"/>
         <location filename="../scale/tiled_read.py" line="249"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
@@ -788,7 +788,8 @@
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="201"/>
+        <location filename="../core/media/photo.py" line="206"/>
+        <location filename="../core/media/photo.py" line="231"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
@@ -798,7 +799,7 @@
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="209"/>
+        <location filename="../core/media/photo.py" line="214"/>
         <location filename="../core/media/clip_checks.py" line="34"/>
         <location filename="../scale/tiled_read.py" line="243"/>
         <source>the image has no pixels</source>
@@ -827,7 +828,7 @@
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="153"/>
+        <location filename="../core/media/photo.py" line="158"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
@@ -1024,12 +1025,12 @@
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="187"/>
+        <location filename="../core/media/clip_files.py" line="189"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="235"/>
+        <location filename="../core/media/clip_files.py" line="237"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
@@ -1064,9 +1065,19 @@
         <translation>无法写入性能分析跟踪（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/containers.py" line="134"/>
+        <location filename="../core/media/containers.py" line="149"/>
         <source>reading HEIC and HEIF photos needs pillow-heif, which is not installed: {how}</source>
         <translation>读取 HEIC 和 HEIF 照片需要 pillow-heif，但它尚未安装：{how}</translation>
+    </message>
+    <message>
+        <location filename="../core/media/camera_raw.py" line="29"/>
+        <source>reading camera RAW files needs rawpy, which is not installed: {how}</source>
+        <translation>读取相机 RAW 文件需要 rawpy，但它尚未安装：{how}</translation>
+    </message>
+    <message>
+        <location filename="../core/media/camera_raw.py" line="58"/>
+        <source>LibRaw cannot develop this RAW file: {reason}</source>
+        <translation>LibRaw 无法冲洗此 RAW 文件：{reason}</translation>
     </message>
 </context>
 <context>

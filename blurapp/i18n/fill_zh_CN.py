@@ -23,6 +23,8 @@ ZH_CN = {
     "{stored} of the {written} frames blurred were stored; nothing was written": "已模糊的 {written} 帧中只保存了 {stored} 帧；未写入任何内容",
     "reading and writing video needs PyAV, which is not installed: {how}": "读写视频需要 PyAV，但它尚未安装：{how}",
     "reading HEIC and HEIF photos needs pillow-heif, which is not installed: {how}": "读取 HEIC 和 HEIF 照片需要 pillow-heif，但它尚未安装：{how}",
+    "reading camera RAW files needs rawpy, which is not installed: {how}": "读取相机 RAW 文件需要 rawpy，但它尚未安装：{how}",
+    "LibRaw cannot develop this RAW file: {reason}": "LibRaw 无法冲洗此 RAW 文件：{reason}",
     "the file has no video stream (only {streams})": "文件没有视频流（只有 {streams}）",
     "this is not a video BlurApp can read ({reason})": "这不是 BlurApp 能读取的视频（{reason}）",
     "the clip is closed": "片段已关闭",

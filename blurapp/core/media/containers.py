@@ -25,9 +25,24 @@ _BOXES_READ = 64
 # The part of an `ftyp` box read for its brands (a real one lists a few).
 _FTYP_READ = 256
 HEIF_SUFFIXES = frozenset({".heic", ".heif", ".hif", ".avif", ".avifs"})
+# Camera RAW files, developed through rawpy (blurapp.core.media.camera_raw). Told by their
+# name, as photo editors tell them: most are TIFFs inside, whose first page Pillow would show
+# (a thumbnail, or the undeveloped mosaic).
+RAW_SUFFIXES = frozenset(
+    {
+        *(".dng", ".cr2", ".cr3", ".crw", ".nef", ".nrw", ".arw", ".srf", ".sr2", ".raf"),
+        *(".orf", ".rw2", ".rwl", ".pef", ".srw", ".3fr", ".fff", ".iiq", ".erf", ".kdc"),
+        *(".dcr", ".mrw", ".mos", ".x3f"),
+    }
+)
 # The photos' extensions Pillow does not list until a reader is registered with it (HEIC's)
 # or never (camera RAW's): for the file dialog's filter and a folder's walk.
-PHOTO_SUFFIXES_BEYOND_PILLOW = HEIF_SUFFIXES
+PHOTO_SUFFIXES_BEYOND_PILLOW = HEIF_SUFFIXES | RAW_SUFFIXES
+
+
+def is_camera_raw(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at `path` is a camera RAW file, told from its name."""
+    return Path(path).suffix.lower() in RAW_SUFFIXES
 # What to install for a HEIC or HEIF photo, said where pillow-heif is missing.
 HEIF_INSTALL = "pip install pillow-heif"
 

@@ -17,7 +17,8 @@ import numpy as np
 from PIL import ExifTags, Image, ImageFile, ImageOps, UnidentifiedImageError
 
 from blurapp.core.media.colour_profiles import embedded_profile, image_in_srgb, levels_in_srgb
-from blurapp.core.media.containers import prepare_readers
+from blurapp.core.media.camera_raw import develop_raw
+from blurapp.core.media.containers import is_camera_raw, prepare_readers
 from blurapp.core.media.photo_checks import (
     PhotoError,
     check_fits_in_memory,
@@ -108,6 +109,8 @@ class Photo:
 def has_colour(path: str | os.PathLike[str]) -> bool:
     """Whether the photo at `path` has colour that load_photo(color=True) would keep, told
     from its header without decoding it; False for a file it cannot tell of."""
+    if is_camera_raw(path):
+        return True  # developed in colour, whatever its mosaic
     try:
         with open(path, "rb") as file, warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
@@ -145,6 +148,8 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
     """
     path = Path(path)
     check_is_readable_file(path)
+    if is_camera_raw(path):
+        return _camera_raw_photo(path, color=color)
     try:
         with open(path, "rb") as file, warnings.catch_warnings():
             # Empty by what it holds, not by its size: /proc files have a size of 0 yet hold
@@ -212,6 +217,25 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
         # The grey the engines get with Colour off equals the grey load's, so the window and
         # the command line blur the very same values.
         photo._take_gray(gray)
+    return photo
+
+
+def _camera_raw_photo(path: Path, *, color: bool) -> Photo:
+    """A camera RAW file developed into 16-bit sRGB (blurapp.core.media.camera_raw)."""
+    try:
+        levels = develop_raw(path, channels=3 if color else 1)
+    except PhotoError:
+        raise
+    except MemoryError as error:
+        raise PhotoError(
+            path, QT_TRANSLATE_NOOP("FileProblem", "there is not enough memory to open this image")
+        ) from error
+    except OSError as error:
+        raise os_problem(path, error) from error
+    pixels = _sixteen_bits_to_float(levels, in_colour=color, premultiplied=False)
+    photo = Photo(path=path, pixels=pixels, bit_depth=16)
+    if color:
+        photo._take_gray(_sixteen_bits_to_float(levels, in_colour=False, premultiplied=False))
     return photo
 
 

@@ -1,11 +1,12 @@
-"""`blurapp compare`, `blur` and `batch` on the photos phones save: HEIC and AVIF are photos,
-blurred as an independent reader shows them."""
+"""`blurapp compare`, `blur` and `batch` on the photos phones and cameras save: HEIC, AVIF and
+camera RAW are photos, blurred as an independent reader shows them."""
 
 import numpy as np
 import pytest
 from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
 from helpers.phone_photos import (
+    LUMA,
     avif_file,
     display_p3_profile,
     heic_file,
@@ -13,6 +14,7 @@ from helpers.phone_photos import (
     shown_colours,
     shown_grey,
 )
+from helpers.raw_files import developed_by_rawpy, dng_file, random_mosaic
 from PIL import Image
 
 from blurapp.core import gaussian_kernel
@@ -86,3 +88,36 @@ def test_a_folder_of_phone_photos_is_batched_with_nothing_lost(tmp_path):
         np.testing.assert_allclose(
             blurred, blur_oracle(shown_grey(source), kernel), atol=LEVEL, err_msg=source.name
         )
+
+
+def test_blur_of_a_dng_writes_a_16_bit_png_equal_to_the_reference(tmp_path):
+    path = dng_file(tmp_path / "DSC_0001.DNG", random_mosaic())
+    out = tmp_path / "y.png"
+    run = blurapp_in_process("blur", path, "-o", out)
+    assert run.returncode == 0, run.stderr
+    expected = blur_oracle(developed_by_rawpy(path) @ LUMA, gaussian_kernel(9, 2.5))
+    with Image.open(out) as written:
+        assert written.mode.startswith("I;16") and written.size == (64, 48)
+        np.testing.assert_allclose(np.asarray(written) / 65535, expected, atol=LEVEL)
+
+
+def test_compare_of_a_dng_prints_a_photos_figures(tmp_path):
+    path = dng_file(tmp_path / "DSC_0002.dng", random_mosaic())
+    run = blurapp_in_process("compare", path, "--engines", "numpy", "--repeat", "3")
+    assert run.returncode == 0, run.stderr
+    assert "frames/s" not in run.stdout and "64 × 48" in run.stdout
+
+
+def test_a_card_of_raw_files_is_batched(tmp_path):
+    card = tmp_path / "DCIM"
+    card.mkdir()
+    for index in range(3):
+        dng_file(card / f"DSC_{index:04}.DNG", random_mosaic(seed=index))
+    out = tmp_path / "out"
+    run = blurapp_in_process("batch", card, "--out-dir", out, "--color", "--format", "npy")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "3 blurred" in run.stdout
+    for index in range(3):
+        source = card / f"DSC_{index:04}.DNG"
+        expected = blur_oracle(developed_by_rawpy(source), gaussian_kernel(9, 2.5))
+        np.testing.assert_allclose(np.load(out / "DCIM" / f"{source.stem}.npy"), expected, atol=1e-5)
