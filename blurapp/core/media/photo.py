@@ -143,8 +143,11 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
     Pillow converts them, and palettes become RGB even when all their colours are grey.
     EXIF orientation is applied, transparency is composited over white, 16-bit
     grayscale and 16-bit RGB keep their full range, and only the first frame of an
-    animation is used. 32-bit integer grayscale is scaled by the range its values are
-    in: 0-255 as 8-bit, 0-65535 as 16-bit; values beyond that are refused.
+    animation is used. Colours are converted to sRGB through the file's ICC profile
+    (blurapp.core.media.colour_profiles); HEIC is read through pillow-heif (10- and 12-bit
+    kept at 16 bits), camera RAW files developed through rawpy (camera_raw). 32-bit integer
+    grayscale is scaled by the range its values are in: 0-255 as 8-bit, 0-65535 as 16-bit;
+    values beyond that are refused.
     """
     path = Path(path)
     check_is_readable_file(path)
