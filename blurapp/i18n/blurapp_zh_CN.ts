@@ -223,22 +223,22 @@
         <translation>播放或暂停片段（空格键）</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="248"/>
+        <location filename="../ui/menus.py" line="249"/>
         <source>&amp;Clip</source>
         <translation>片段(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="251"/>
+        <location filename="../ui/menus.py" line="252"/>
         <source>&amp;Play/Pause</source>
         <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="254"/>
+        <location filename="../ui/menus.py" line="255"/>
         <source>P&amp;revious Frame</source>
         <translation>上一帧(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="260"/>
+        <location filename="../ui/menus.py" line="261"/>
         <source>&amp;Next Frame</source>
         <translation>下一帧(&amp;N)</translation>
     </message>
@@ -772,7 +772,7 @@
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="185"/>
+        <location filename="../core/media/photo.py" line="197"/>
         <location filename="../scale/tiled_read.py" line="249"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
@@ -788,7 +788,8 @@
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="194"/>
+        <location filename="../core/media/photo.py" line="206"/>
+        <location filename="../core/media/photo.py" line="231"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
@@ -798,7 +799,7 @@
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="202"/>
+        <location filename="../core/media/photo.py" line="214"/>
         <location filename="../core/media/clip_checks.py" line="34"/>
         <location filename="../scale/tiled_read.py" line="243"/>
         <source>the image has no pixels</source>
@@ -822,12 +823,12 @@
     </message>
     <message>
         <location filename="../core/media/photo_checks.py" line="75"/>
-        <location filename="../scale/batch_plan.py" line="169"/>
+        <location filename="../scale/batch_plan.py" line="171"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="150"/>
+        <location filename="../core/media/photo.py" line="158"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
@@ -858,48 +859,48 @@
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="209"/>
+        <location filename="../core/media/saving.py" line="210"/>
         <source>this is a folder; give a file name</source>
         <translation>这是文件夹；请给出文件名</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="214"/>
+        <location filename="../core/media/saving.py" line="215"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="235"/>
+        <location filename="../core/media/saving.py" line="236"/>
         <source>this is not a regular file (a pipe, a device or a socket); give the name of a file to write</source>
         <translation>这不是普通文件（而是管道、设备或套接字）；请给出要写入的文件名</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="254"/>
+        <location filename="../core/media/saving.py" line="255"/>
         <source>the file name is too long for the file system; choose a shorter one</source>
         <translation>文件名对文件系统来说太长；请选择更短的名称</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="285"/>
+        <location filename="../core/media/saving.py" line="286"/>
         <source>this is the photo being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的照片；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="315"/>
+        <location filename="../core/media/saving.py" line="316"/>
         <source>unknown output format {extension}; use {accepted}</source>
         <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="85"/>
+        <location filename="../core/media/saving.py" line="86"/>
         <source>cannot write in {folder}: {reason}</source>
         <translation>无法写入 {folder}：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="114"/>
-        <location filename="../core/media/saving.py" line="260"/>
+        <location filename="../core/media/saving.py" line="115"/>
+        <location filename="../core/media/saving.py" line="261"/>
         <source>the file could not be written: {reason}</source>
         <translation>无法写入文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="376"/>
+        <location filename="../core/media/saving.py" line="377"/>
         <source>{format} cannot store this image: {reason}</source>
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
@@ -924,12 +925,12 @@
         <translation>磁盘空间不足：它约需 {needed} GB，而只有 {free} GB 可用</translation>
     </message>
     <message>
-        <location filename="../scale/batch_plan.py" line="288"/>
+        <location filename="../scale/batch_plan.py" line="290"/>
         <source>this is one of the photos being blurred ({source}); BlurApp never writes over an input, choose another output folder</source>
         <translation>这是正在模糊的照片之一（{source}）；BlurApp 从不覆盖输入文件，请选择其他输出文件夹</translation>
     </message>
     <message>
-        <location filename="../scale/batch_plan.py" line="300"/>
+        <location filename="../scale/batch_plan.py" line="302"/>
         <source>{other} is written here already; {source} was not blurred (rename one of them)</source>
         <translation>{other} 已写入此处；{source} 未被模糊（请重命名其中之一）</translation>
     </message>
@@ -949,7 +950,7 @@
         <translation>只有视频（{videos}）可以选择编码器，{extension} 不行</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="289"/>
+        <location filename="../core/media/saving.py" line="290"/>
         <source>this is the clip being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的片段；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
@@ -979,7 +980,7 @@
         <translation>已模糊的 {written} 帧中只保存了 {stored} 帧；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="377"/>
+        <location filename="../core/media/saving.py" line="378"/>
         <source>{format} cannot store this clip: {reason}</source>
         <translation>{format} 无法保存此片段：{reason}</translation>
     </message>
@@ -1009,7 +1010,7 @@
         <translation>片段已关闭</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="111"/>
+        <location filename="../core/media/clip_files.py" line="112"/>
         <source>this is not a clip BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的片段</translation>
     </message>
@@ -1024,12 +1025,12 @@
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="183"/>
+        <location filename="../core/media/clip_files.py" line="189"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="231"/>
+        <location filename="../core/media/clip_files.py" line="237"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
@@ -1062,6 +1063,21 @@
         <location filename="../core/measuring/profiler_trace.py" line="143"/>
         <source>cannot write the profiler trace ({reason})</source>
         <translation>无法写入性能分析跟踪（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../core/media/containers.py" line="149"/>
+        <source>reading HEIC and HEIF photos needs pillow-heif, which is not installed: {how}</source>
+        <translation>读取 HEIC 和 HEIF 照片需要 pillow-heif，但它尚未安装：{how}</translation>
+    </message>
+    <message>
+        <location filename="../core/media/camera_raw.py" line="29"/>
+        <source>reading camera RAW files needs rawpy, which is not installed: {how}</source>
+        <translation>读取相机 RAW 文件需要 rawpy，但它尚未安装：{how}</translation>
+    </message>
+    <message>
+        <location filename="../core/media/camera_raw.py" line="58"/>
+        <source>LibRaw cannot develop this RAW file: {reason}</source>
+        <translation>LibRaw 无法冲洗此 RAW 文件：{reason}</translation>
     </message>
 </context>
 <context>
@@ -1098,12 +1114,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/menus.py" line="396"/>
+        <location filename="../ui/menus.py" line="398"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="397"/>
+        <location filename="../ui/menus.py" line="399"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
@@ -1123,153 +1139,153 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="102"/>
+        <location filename="../ui/menus.py" line="103"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="105"/>
+        <location filename="../ui/menus.py" line="106"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="364"/>
+        <location filename="../ui/menus.py" line="365"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="113"/>
+        <location filename="../ui/menus.py" line="114"/>
         <source>Open &amp;Camera</source>
         <translation>打开摄像头(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="118"/>
+        <location filename="../ui/menus.py" line="119"/>
         <source>&amp;Save Results…</source>
         <translation>保存结果(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="125"/>
+        <location filename="../ui/menus.py" line="126"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="132"/>
+        <location filename="../ui/menus.py" line="133"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="369"/>
+        <location filename="../ui/menus.py" line="370"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="372"/>
+        <location filename="../ui/menus.py" line="373"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="138"/>
+        <location filename="../ui/menus.py" line="139"/>
         <source>&amp;Copy Selected Image</source>
         <translation>复制所选图像(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="146"/>
+        <location filename="../ui/menus.py" line="147"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="150"/>
+        <location filename="../ui/menus.py" line="151"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="155"/>
+        <location filename="../ui/menus.py" line="156"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="160"/>
+        <location filename="../ui/menus.py" line="161"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="165"/>
+        <location filename="../ui/menus.py" line="166"/>
         <source>&amp;Actual Size (100%)</source>
         <translation>实际大小 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="170"/>
+        <location filename="../ui/menus.py" line="171"/>
         <source>Select the Other &amp;Pane</source>
         <translation>选择另一个窗格(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="179"/>
+        <location filename="../ui/menus.py" line="180"/>
         <source>Panes One A&amp;bove the Other</source>
         <translation>窗格上下排列(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="182"/>
+        <location filename="../ui/menus.py" line="183"/>
         <source>Wide photos get more room one above the other; tall ones side by side</source>
         <translation>宽照片上下排列更大；高照片左右并排更大</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="189"/>
+        <location filename="../ui/menus.py" line="190"/>
         <source>P&amp;resentation</source>
         <translation>演示模式(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="196"/>
+        <location filename="../ui/menus.py" line="197"/>
         <source>&amp;Live Preview</source>
         <translation>实时预览(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="204"/>
+        <location filename="../ui/menus.py" line="205"/>
         <source>&amp;Detail at 100%</source>
         <translation>100% 细节(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="213"/>
-        <location filename="../ui/menus.py" line="216"/>
+        <location filename="../ui/menus.py" line="214"/>
+        <location filename="../ui/menus.py" line="217"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="222"/>
+        <location filename="../ui/menus.py" line="223"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="229"/>
+        <location filename="../ui/menus.py" line="230"/>
         <source>Record Profiler &amp;Trace…</source>
         <translation>录制性能分析跟踪(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="232"/>
+        <location filename="../ui/menus.py" line="233"/>
         <source>Run, recording a JAX profiler trace of the steady calls into a folder, to open in Perfetto or TensorBoard</source>
         <translation>运行，并把稳定调用的 JAX 性能分析跟踪录制到一个文件夹中，可用 Perfetto 或 TensorBoard 打开</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="240"/>
+        <location filename="../ui/menus.py" line="241"/>
         <source>Scaling &amp;Sweep…</source>
         <translation>规模扫描(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="268"/>
+        <location filename="../ui/menus.py" line="269"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="271"/>
+        <location filename="../ui/menus.py" line="272"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="276"/>
+        <location filename="../ui/menus.py" line="277"/>
         <source>&amp;About BlurApp</source>
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="417"/>
+        <location filename="../ui/menus.py" line="419"/>
         <source>Record Profiler Trace in Folder</source>
         <translation>将性能分析跟踪录制到文件夹</translation>
     </message>
@@ -1309,7 +1325,7 @@
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="405"/>
+        <location filename="../ui/menus.py" line="407"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
@@ -1430,7 +1446,7 @@
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="480"/>
+        <location filename="../ui/menus.py" line="482"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>

@@ -18,6 +18,7 @@ from PIL import Image, ImageFile
 
 from blurapp.core.media.clip_files import VIDEO_EXTENSIONS, is_clip
 from blurapp.core.media.clip_saving import clip_output_suffix
+from blurapp.core.media.containers import HEIF_SUFFIXES, PHOTO_SUFFIXES_BEYOND_PILLOW
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.saving import OutputError
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
@@ -40,12 +41,13 @@ def _photo_suffixes() -> frozenset[str]:
     )
 
 
-# What a folder's walk picks up (lower case, with the dot). A file named on the command line is
+# What a folder's walk picks up (lower case, with the dot): Pillow's, and those it lists only
+# once a HEIC is read (or never: camera RAW). A file named on the command line is
 # tried whatever its name, as `blurapp blur` would.
-PHOTO_SUFFIXES: frozenset[str] = _photo_suffixes()
-# The extensions whose files may be clips: videos always are; an animation or a TIFF is one when
-# its header says it has several frames (is_clip), else it is a photo.
-CLIP_SUFFIXES: frozenset[str] = VIDEO_EXTENSIONS | {
+PHOTO_SUFFIXES: frozenset[str] = _photo_suffixes() | PHOTO_SUFFIXES_BEYOND_PILLOW
+# The extensions whose files may be clips: videos always are; an animation, a TIFF, a HEIF or
+# AVIF is one when its header says it has several frames or a movie (is_clip), else a photo.
+CLIP_SUFFIXES: frozenset[str] = VIDEO_EXTENSIONS | HEIF_SUFFIXES | {
     ".gif",
     ".webp",
     ".png",

@@ -530,7 +530,9 @@ def test_the_window_is_painted_before_superqt_and_jax_are_imported():
             def eventFilter(self, watched, event):
                 if event.type() == QEvent.Type.Paint and "painted" not in seen:
                     seen["painted"] = sorted(
-                        name for name in ("superqt", "jax") if name in sys.modules
+                        name
+                        for name in ("superqt", "jax", "pillow_heif", "rawpy", "PIL.ImageCms")
+                        if name in sys.modules
                     )
                 return False
         first_paint = FirstPaint()

@@ -21,6 +21,7 @@ from PIL import Image, UnidentifiedImageError
 from blurapp.core.media.clip import DEFAULT_FRAMES_PER_SECOND, Clip, ClipError, ClipInfo
 from blurapp.core.media.clip_checks import changed_size, check_frame_size, stopped_at, usable_rate
 from blurapp.core.media.clip_saving import FRAMES_PER_SECOND_KEY
+from blurapp.core.media.containers import is_camera_raw, iso_bmff_kind_of
 from blurapp.core.media.photo import (
     GRAY_MODES,
     WIDE_INTEGER_MODES,
@@ -122,6 +123,8 @@ def clip_has_colour(path: str | os.PathLike[str]) -> bool:
 
 
 def _kind(path: Path) -> str | None:
+    if is_camera_raw(path):
+        return None  # a photo, though most are TIFFs inside, some of several pages
     with open(path, "rb") as file:
         head = file.read(16)
     if head[:4] in _TIFF_MAGIC:
@@ -130,7 +133,10 @@ def _kind(path: Path) -> str | None:
         return "animation"
     if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
         return "animation"
-    if head[4:8] == b"ftyp" or head[:4] in _VIDEO_MAGIC:
+    if head[4:8] == b"ftyp":
+        # A HEIF or AVIF still image is a photo; a movie (MP4, MOV, a HEIF sequence) a video.
+        return "video" if iso_bmff_kind_of(path) == "video" else None
+    if head[:4] in _VIDEO_MAGIC:
         return "video"
     if head[:4] == b"RIFF" and head[8:12] == b"AVI ":
         return "video"

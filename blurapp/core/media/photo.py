@@ -16,6 +16,9 @@ from typing import IO, Any
 import numpy as np
 from PIL import ExifTags, Image, ImageFile, ImageOps, UnidentifiedImageError
 
+from blurapp.core.media.colour_profiles import embedded_profile, image_in_srgb, levels_in_srgb
+from blurapp.core.media.camera_raw import develop_raw
+from blurapp.core.media.containers import is_camera_raw, prepare_readers
 from blurapp.core.media.photo_checks import (
     PhotoError,
     check_fits_in_memory,
@@ -106,9 +109,12 @@ class Photo:
 def has_colour(path: str | os.PathLike[str]) -> bool:
     """Whether the photo at `path` has colour that load_photo(color=True) would keep, told
     from its header without decoding it; False for a file it cannot tell of."""
+    if is_camera_raw(path):
+        return True  # developed in colour, whatever its mosaic
     try:
         with open(path, "rb") as file, warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            prepare_readers(Path(path), file)
             with Image.open(file) as image:
                 own_bands = _sixteen_bit_colour_bands(image) or _premultiplied_eight_bit_bands(
                     image
@@ -137,11 +143,16 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
     Pillow converts them, and palettes become RGB even when all their colours are grey.
     EXIF orientation is applied, transparency is composited over white, 16-bit
     grayscale and 16-bit RGB keep their full range, and only the first frame of an
-    animation is used. 32-bit integer grayscale is scaled by the range its values are
-    in: 0-255 as 8-bit, 0-65535 as 16-bit; values beyond that are refused.
+    animation is used. Colours are converted to sRGB through the file's ICC profile
+    (blurapp.core.media.colour_profiles); HEIC is read through pillow-heif (10- and 12-bit
+    kept at 16 bits), camera RAW files developed through rawpy (camera_raw). 32-bit integer
+    grayscale is scaled by the range its values are in: 0-255 as 8-bit, 0-65535 as 16-bit;
+    values beyond that are refused.
     """
     path = Path(path)
     check_is_readable_file(path)
+    if is_camera_raw(path):
+        return _camera_raw_photo(path, color=color)
     try:
         with open(path, "rb") as file, warnings.catch_warnings():
             # Empty by what it holds, not by its size: /proc files have a size of 0 yet hold
@@ -150,6 +161,7 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
                 raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "the file is empty"))
             # A file just over Pillow's pixel limit only warns; treat it like one far over it.
             warnings.simplefilter("error", Image.DecompressionBombWarning)
+            prepare_readers(path, file)
             # Given a file object rather than a name, Pillow reads the pixels instead of
             # memory-mapping the file: a mapped file cut short by another program while the
             # photo loads kills the whole process with SIGBUS; a read one is just truncated.
@@ -164,7 +176,7 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
                 if own_bands:
                     # Not image.load(): Pillow would decode these at 8 bits a channel, and
                     # un-premultiply premultiplied alpha at 8 bits (a level off, here and there).
-                    pixels, gray = _sixteen_bit_colour(file, image, in_colour=in_colour)
+                    pixels, gray = _sixteen_bit_colour(path, file, image, in_colour=in_colour)
                     bit_depth = 16 if wide_bands else 8
                 else:
                     image.seek(0)
@@ -173,10 +185,13 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
                     ImageOps.exif_transpose(image, in_place=True)
                     if image.mode in WIDE_INTEGER_MODES:
                         pixels, bit_depth = wide_integers_to_gray(image)
-                    elif in_colour:
-                        pixels, gray, bit_depth = image_to_colour(image), image_to_gray(image), 8
                     else:
-                        pixels, bit_depth = image_to_gray(image), 8
+                        shown = image_in_srgb(path, image)
+                        if in_colour:
+                            pixels, gray = image_to_colour(shown), image_to_gray(shown)
+                        else:
+                            pixels = image_to_gray(shown)
+                        bit_depth = 8
     except PhotoError:
         raise
     except UnsupportedPixels as error:
@@ -205,6 +220,25 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
         # The grey the engines get with Colour off equals the grey load's, so the window and
         # the command line blur the very same values.
         photo._take_gray(gray)
+    return photo
+
+
+def _camera_raw_photo(path: Path, *, color: bool) -> Photo:
+    """A camera RAW file developed into 16-bit sRGB (blurapp.core.media.camera_raw)."""
+    try:
+        levels = develop_raw(path, channels=3 if color else 1)
+    except PhotoError:
+        raise
+    except MemoryError as error:
+        raise PhotoError(
+            path, QT_TRANSLATE_NOOP("FileProblem", "there is not enough memory to open this image")
+        ) from error
+    except OSError as error:
+        raise os_problem(path, error) from error
+    pixels = _sixteen_bits_to_float(levels, in_colour=color, premultiplied=False)
+    photo = Photo(path=path, pixels=pixels, bit_depth=16)
+    if color:
+        photo._take_gray(_sixteen_bits_to_float(levels, in_colour=False, premultiplied=False))
     return photo
 
 
@@ -289,6 +323,10 @@ def _sixteen_bit_colour_bands(image: ImageFile.ImageFile) -> str | None:
             bands, _, layout = rawmode.partition(";")
             if layout.startswith("16") and bands in {"RGB", "RGBA", "LA"}:
                 return bands
+    elif image.format == "HEIF" and image.mode in {"RGB", "RGBA"}:
+        # pillow-heif gives Pillow 8 bits a channel; a 10- or 12-bit photo is decoded apart.
+        if image.info.get("bit_depth", 8) > 8:
+            return image.mode
     elif image.format == "TIFF" and image.mode in {"RGB", "RGBA"}:
         # The tags, not the raw mode: a TIFF with one plane per colour has tiles that say
         # only "R", "G" and "B", whatever their depth.
@@ -323,16 +361,19 @@ def _premultiplied_eight_bit_bands(image: Image.Image) -> str | None:
 
 
 def _sixteen_bit_colour(
-    file: IO[bytes], image: Image.Image, *, in_colour: bool
+    path: Path, file: IO[bytes], image: Image.Image, *, in_colour: bool
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """Decode a 16-bit PNG or TIFF (see _sixteen_bit_colour_bands), or an 8-bit TIFF with
-    premultiplied alpha (_premultiplied_eight_bit_bands), as stored: the pixels, and, when they
-    are in colour, the grey a grey load would give."""
+    """Decode a 16-bit PNG or TIFF or a HEIF of more than 8 bits (see
+    _sixteen_bit_colour_bands), or an 8-bit TIFF with premultiplied alpha
+    (_premultiplied_eight_bit_bands), as stored, converted to sRGB through its profile: the
+    pixels, and, when they are in colour, the grey a grey load would give."""
     file.seek(0)
     data = file.read()
     premultiplied = False
     try:
-        if image.format == "PNG":
+        if image.format == "HEIF":
+            values = _deep_heif(data, image.info.get("bit_depth", 16))
+        elif image.format == "PNG":
             import imagecodecs
 
             # libpng also turns a tRNS colour key into an alpha band.
@@ -362,6 +403,7 @@ def _sixteen_bit_colour(
         if any(words in str(error) for words in _CUT_SHORT):
             raise OSError("image file is truncated") from error
         raise
+    values = levels_in_srgb(path, values, embedded_profile(image))
     orientation = _orientation(image, png=data if image.format == "PNG" else None)
     del data  # the compressed file need not stay in memory beside the floats made next
     # Either way round: Pillow gives a TIFF turned by its orientation the turned size already.
@@ -382,6 +424,19 @@ def _sixteen_bit_colour(
         gray = _sixteen_bits_to_float(values, in_colour=False, premultiplied=premultiplied)
         gray = turn_upright(gray, orientation)
     return turn_upright(pixels, orientation), gray
+
+
+def _deep_heif(data: bytes, bit_depth: int) -> np.ndarray:
+    """The primary image of the HEIF file `data`, of `bit_depth` (10 or 12) bits, as 16-bit
+    levels (its white 65,535), turned upright as libheif turns it (irot, imir)."""
+    import pillow_heif  # registered already: Pillow opened the HEIF through it
+
+    heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=False)
+    # pillow-heif shifts the samples to the top of 16 bits (1023 becomes 65,472): stretched
+    # instead, so that white stays white.
+    stored = np.asarray(heif).astype(np.uint32) >> (16 - bit_depth)
+    top = (1 << bit_depth) - 1
+    return ((stored * 65535 + top // 2) // top).astype(np.uint16)
 
 
 def _sixteen_bits_to_float(

@@ -20,6 +20,7 @@ from typing import BinaryIO, Literal
 import numpy as np
 from PIL import Image, PngImagePlugin
 
+from blurapp.core.media.colour_profiles import srgb_profile
 from blurapp.core.wording import QT_TRANSLATE_NOOP, FileProblem
 
 _SIXTEEN_BIT_EXTENSIONS = {".png", ".tif", ".tiff"}
@@ -386,6 +387,11 @@ def cannot_store(
     return OutputError(path, _CANNOT_STORE[what], format=file_format, reason=reason)
 
 
+# A PNG's sRGB chunk (its rendering intent, perceptual): the file's colours, or its grey
+# levels, are sRGB's, as BlurApp reads and blurs them (see colour_profiles).
+_SRGB_CHUNK = (b"sRGB", b"\x00")
+
+
 def _encode_with_pillow(
     path: Path,
     picture: Image.Image,
@@ -394,13 +400,18 @@ def _encode_with_pillow(
 ) -> bytes:
     buffer = io.BytesIO()
     options: dict[str, object] = {}
-    if description and image_format == "PNG":
+    if image_format == "PNG":
         chunks = PngImagePlugin.PngInfo()
-        for key, value in description.items():
+        chunks.add(*_SRGB_CHUNK)
+        for key, value in (description or {}).items():
             chunks.add_itxt(key, str(value))  # iTXt: UTF-8, so any value survives
         options["pnginfo"] = chunks
     elif description and image_format == "TIFF":
         options["tiffinfo"] = {270: json.dumps(dict(description), ensure_ascii=False)}
+    if picture.mode == "RGB" and image_format in {"JPEG", "TIFF", "WEBP"}:
+        # Colours say their space: the sRGB profile, embedded. (An RGB profile cannot
+        # describe a grey file; BMP has no place for one.)
+        options["icc_profile"] = srgb_profile()
     try:
         picture.save(buffer, format=image_format, **options)
     except (OSError, ValueError, KeyError) as error:
@@ -422,9 +433,7 @@ def _encode_16bit_colour(
         if image_format == "PNG":
             # Bytes when no out= is given; the stub's one signature says bytes | bytearray.
             encoded: bytes = imagecodecs.png_encode(levels)  # type: ignore[assignment]
-            if description:
-                encoded = _with_png_text(encoded, description)
-            return encoded
+            return _with_png_chunks(encoded, description or {})
         buffer = io.BytesIO()
         tifffile.imwrite(
             buffer,
@@ -434,25 +443,29 @@ def _encode_16bit_colour(
             description=json.dumps(dict(description), ensure_ascii=True) if description else None,
             metadata=None,  # no second ImageDescription with tifffile's own shape JSON
             software=False,
+            iccprofile=srgb_profile(),
         )
         return buffer.getvalue()
     except (OSError, ValueError, KeyError, imagecodecs.PngError) as error:
         raise cannot_store(path, image_format, error) from error
 
 
-def _with_png_text(png: bytes, description: Mapping[str, str]) -> bytes:
-    """`png` with one uncompressed iTXt chunk per key inserted after IHDR, as Pillow writes
-    them in the 8-bit path."""
+def _with_png_chunks(png: bytes, description: Mapping[str, str]) -> bytes:
+    """`png` with the sRGB chunk and one uncompressed iTXt chunk per key of `description`
+    inserted after IHDR, as Pillow writes them in the 8-bit path."""
     (header_length,) = struct.unpack(">I", png[8:12])
     if png[12:16] != b"IHDR":
         raise ValueError("the PNG encoder's output does not start with IHDR")
     after_header = 8 + 4 + 4 + header_length + 4  # signature, length, type, data, CRC
-    chunks = []
+    chunks = [_png_chunk(*_SRGB_CHUNK)]
     for key, value in description.items():
         # Keyword (Latin-1), null, compression flag and method 0, empty language tag and
         # translated keyword each ended by a null, then the UTF-8 text.
         data = key.encode("latin-1") + b"\0" + b"\0\0" + b"\0" + b"\0" + str(value).encode("utf-8")
-        chunk_type = b"iTXt"
-        crc = zlib.crc32(chunk_type + data)
-        chunks.append(struct.pack(">I", len(data)) + chunk_type + data + struct.pack(">I", crc))
+        chunks.append(_png_chunk(b"iTXt", data))
     return png[:after_header] + b"".join(chunks) + png[after_header:]
+
+
+def _png_chunk(chunk_type: bytes, data: bytes) -> bytes:
+    crc = zlib.crc32(chunk_type + data)
+    return struct.pack(">I", len(data)) + chunk_type + data + struct.pack(">I", crc)
