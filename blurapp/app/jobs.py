@@ -30,7 +30,6 @@ from blurapp.core.engines.jax_engine import (
     JaxUnavailableError,
     describe_device,
     jax_device,
-    program_ready,
 )
 from blurapp.core.engines.runs import BlurCancelled, Cancelled, EngineRun
 from blurapp.core.kernel import PREVIEW_KERNEL_SIZES, pad_kernel, preview_kernel_size
@@ -236,13 +235,12 @@ def load_job(
 
 
 def _program_ready(engine: Engine, shape: tuple[int, ...], kernel_shape: tuple[int, ...]) -> bool:
-    """Whether `engine` has its program for these shapes (True when it cannot tell: only
-    JAX-jit's programs are known here)."""
-    if not engine.jitted:
+    """Whether `engine` has its program for these shapes (True when it cannot tell: see
+    Engine.program_ready)."""
+    if not engine.compiles or engine.program_ready is None:
         return True
-
     try:
-        return program_ready(shape, kernel_shape, engine.platform)
+        return engine.program_ready(shape, kernel_shape, engine.platform)
     except Exception:  # JAX cannot start: the engine's own call says why
         return True
 

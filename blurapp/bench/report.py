@@ -17,6 +17,7 @@ from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.engines.jax_eager_engine import JAX_EAGER
 from blurapp.core.engines.jax_engine import JAX_JIT
 from blurapp.core.engines.numpy_engine import NUMPY, NUMPY_LOOP
+from blurapp.core.engines.pallas_engine import JAX_PALLAS
 from blurapp.core.measuring.comparison import json_key
 from blurapp.core.measuring.sweep import sweep_break_even_words
 from blurapp.core.report.figures import format_ms, format_speedup
@@ -230,6 +231,7 @@ ENGINE_COLUMNS = {
     NUMPY_LOOP.name: "loop",
     JAX_JIT.name: "JAX",
     JAX_EAGER.name: "eager",
+    JAX_PALLAS.name: "Pallas",
 }
 
 

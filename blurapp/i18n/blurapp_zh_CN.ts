@@ -305,6 +305,11 @@
         <source>JAX without jit</source>
         <translation>不用 jit 的 JAX</translation>
     </message>
+    <message>
+        <location filename="../core/engines/pallas_engine.py" line="187"/>
+        <source>JAX Pallas</source>
+        <translation>JAX Pallas</translation>
+    </message>
 </context>
 <context>
     <name>Figures</name>
@@ -459,22 +464,22 @@
         <translation>{count} 轮的中位数，中间一半在 {range}</translation>
     </message>
     <message>
-        <location filename="../core/report/chart_bars.py" line="56"/>
+        <location filename="../core/report/chart_bars.py" line="58"/>
         <source>JAX first call (live preview)</source>
         <translation>JAX 首次调用（实时预览）</translation>
     </message>
     <message>
-        <location filename="../core/report/chart_bars.py" line="57"/>
+        <location filename="../core/report/chart_bars.py" line="59"/>
         <source>JAX first call (earlier Run)</source>
         <translation>JAX 首次调用（先前的运行）</translation>
     </message>
     <message>
-        <location filename="../core/report/chart_bars.py" line="58"/>
+        <location filename="../core/report/chart_bars.py" line="60"/>
         <source>JAX first call (sweep)</source>
         <translation>JAX 首次调用（规模扫描）</translation>
     </message>
     <message>
-        <location filename="../core/report/chart_bars.py" line="61"/>
+        <location filename="../core/report/chart_bars.py" line="63"/>
         <source>JAX first call (compiled before)</source>
         <translation>JAX 首次调用（此前已编译）</translation>
     </message>
@@ -766,7 +771,7 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../app/jobs.py" line="232"/>
+        <location filename="../app/jobs.py" line="231"/>
         <location filename="../app/clip_jobs.py" line="80"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>

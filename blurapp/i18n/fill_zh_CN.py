@@ -264,6 +264,7 @@ ZH_CN = {
     # Engines (the registry's titles) and the figures of engines beyond the tutorial's pair
     "JAX-jit": "JAX-jit",
     "JAX without jit": "不用 jit 的 JAX",
+    "JAX Pallas": "JAX Pallas",
     "first call {time}": "首次调用 {time}",
     "{speedup} NumPy's speed": "NumPy 速度的 {speedup}",
     "max abs diff {difference}": "最大绝对误差 {difference}",

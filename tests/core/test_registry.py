@@ -54,12 +54,13 @@ def photo(tmp_path):
 
 
 def test_the_built_in_engines_are_registered_in_order():
-    assert engine_names() == ("numpy", "numpy-loop", "jax", "jax-eager")
+    assert engine_names() == ("numpy", "numpy-loop", "jax", "jax-eager", "pallas")
     assert [get_engine(name).title for name in engine_names()] == [
         "NumPy",
         "NumPy, tutorial loop",
         "JAX-jit",
         "JAX without jit",
+        "JAX Pallas",
     ]
 
 
@@ -78,7 +79,7 @@ def test_a_fourth_engine_reaches_the_command_line_and_its_json(scipy_engine, pho
     assert np.load(out).shape == (24, 31)
     with pytest.raises(SystemExit):
         cli.main(["compare", "--help"])
-    assert "numpy, numpy-loop, jax, jax-eager, scipy" in " ".join(capsys.readouterr().out.split())
+    assert "numpy, numpy-loop, jax, jax-eager, pallas, scipy" in " ".join(capsys.readouterr().out.split())
 
 
 def test_an_unknown_engine_names_the_ones_there_are(capsys):
@@ -148,7 +149,16 @@ def test_jax_engines_appear_once_per_platform_when_there_are_several(monkeypatch
     assert [e.name for e in engines_on_every_platform()] == list(engine_names())
     monkeypatch.setattr(jax_engine, "jax_platforms", lambda: ["gpu", "cpu"])
     names = [e.name for e in engines_on_every_platform()]
-    assert names == ["numpy", "numpy-loop", "jax@gpu", "jax@cpu", "jax-eager@gpu", "jax-eager@cpu"]
+    assert names == [
+        "numpy",
+        "numpy-loop",
+        "jax@gpu",
+        "jax@cpu",
+        "jax-eager@gpu",
+        "jax-eager@cpu",
+        "pallas@gpu",
+        "pallas@cpu",
+    ]
     assert get_engine("jax@cpu").title == "JAX-jit (CPU)"
 
 

@@ -2,8 +2,9 @@
 the worker, the figures and the window all iterate: none of them names an engine.
 
 Each engine module declares its Engine(s) beside its code (numpy_engine's NUMPY and its
-tutorial loop, jax_engine.JAX_JIT, jax_eager_engine.JAX_EAGER) and they are registered here; the
-timing of steady calls is the same for every engine (blurapp.core.engines.timing). Other
+tutorial loop, jax_engine.JAX_JIT, jax_eager_engine.JAX_EAGER, pallas_engine.JAX_PALLAS) and
+they are registered here; the timing of steady calls is the same for every engine
+(blurapp.core.engines.timing). Other
 packages add engines through the entry-point group `blurapp.engines` (see _discover_plugins),
 found the first time the registry is asked. A JAX engine also runs on a chosen platform:
 `jax@cpu`, `jax@gpu`.
@@ -19,7 +20,7 @@ import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from blurapp.core.engines import jax_eager_engine, jax_engine, numpy_engine
+from blurapp.core.engines import jax_eager_engine, jax_engine, numpy_engine, pallas_engine
 from blurapp.core.engines.engine import Engine, EngineOutputError, FirstCallFunction
 
 # What a plugin's first-call function returns, beside Engine: a plugin needs one import.
@@ -259,6 +260,11 @@ def engines_on_every_platform() -> tuple[Engine, ...]:
     return tuple(engines)
 
 
-for _engine in (*numpy_engine.ENGINES, *jax_engine.ENGINES, *jax_eager_engine.ENGINES):
+for _engine in (
+    *numpy_engine.ENGINES,
+    *jax_engine.ENGINES,
+    *jax_eager_engine.ENGINES,
+    *pallas_engine.ENGINES,
+):
     register(_engine)
     _builtin.add(_engine.name)

@@ -113,6 +113,10 @@ class Engine:
     frames_call: FramesCall | None = None
     # The distribution a plugin's engine comes from ("blurapp-scipy 0.1"); None: BlurApp's own.
     package: str | None = None
+    # Whether a compiled engine holds its program for an image of this shape and a kernel of
+    # this shape on a platform (None: its default) in this process, so a call would not
+    # compile (or load) it; None: it cannot tell.
+    program_ready: Callable[[tuple[int, ...], tuple[int, ...], str | None], bool] | None = None
 
     @property
     def jitted(self) -> bool:

@@ -13,6 +13,7 @@ from blurapp.core.engines import Engine
 from blurapp.core.engines.jax_eager_engine import JAX_EAGER
 from blurapp.core.engines.jax_engine import JAX_JIT
 from blurapp.core.engines.numpy_engine import NUMPY, NUMPY_LOOP
+from blurapp.core.engines.pallas_engine import JAX_PALLAS
 from blurapp.core.engines.runs import Compilation, PaidFirstCall, Payer
 from blurapp.core.measuring.comparison import ComparisonResult
 from blurapp.core.report.figures import steady_label
@@ -24,9 +25,10 @@ ENGINE_COLOURS = {
     NUMPY_LOOP.name: "#8da0cb",
     JAX_JIT.name: "#55a868",
     JAX_EAGER.name: "#da8bc3",
+    JAX_PALLAS.name: "#2a9d8f",
 }
 # The bar of a compiled engine's first call, on whichever platform it runs.
-FIRST_CALL_COLOURS = {JAX_JIT.name: "#dd8452"}
+FIRST_CALL_COLOURS = {JAX_JIT.name: "#dd8452", JAX_PALLAS.name: "#e9c46a"}
 # The colours of engines named in neither table (a plugin's that asks for none, an engine on a
 # platform of its own), each engine's by its name's hash: the same in every run and on every
 # machine, whatever else is installed.

@@ -1,0 +1,194 @@
+"""The same manual convolution as a hand-written Pallas kernel for a TPU (pallas_program),
+timed as JAX-jit is: the third way to the same blur, beside NumPy's and XLA's.
+
+On a TPU, Mosaic compiles the kernel for the chip. On any other device (a CPU, a GPU) Pallas's
+interpreter runs it instead, as a program XLA compiles for that device: the same kernel, its
+tiles and rotations, so its output can be checked anywhere, but its times say nothing of the
+kernel on a chip. Its device words then say so ("cpu (Pallas interpret mode)"), in the
+captions, the figures and `compare --json`; and it is never one of the default engines, so a
+CPU machine times it only when asked (`--engines numpy,jax,pallas`, or ticked in the window).
+
+jax is imported only inside these functions, as in the other JAX engines.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from typing import Any
+
+import numpy as np
+
+from blurapp.core.engines.engine import Engine
+from blurapp.core.engines.jax_engine import (
+    GotProgram,
+    compile_in_stages,
+    describe_device,
+    first_call_on_device,
+    first_jax_copy,
+    import_jax,
+    jax_device,
+)
+from blurapp.core.engines.pallas_program import CHUNK_LANES, TILE_ROWS
+from blurapp.core.engines.pallas_program import blur as blur_program
+from blurapp.core.engines.runs import CacheLookup, Cancelled, Compilation, FirstCall, Progress
+from blurapp.core.wording import QT_TRANSLATE_NOOP
+
+# The platform on which Mosaic compiles the kernel; elsewhere Pallas interprets it.
+NATIVE_PLATFORM = "tpu"
+INTERPRET_WORDS = "Pallas interpret mode"
+
+
+def runs_natively(device: Any) -> bool:
+    """Whether the kernel is compiled for `device` (a TPU), not interpreted."""
+    return str(device.platform).lower() == NATIVE_PLATFORM
+
+
+def pallas_device_words(device: Any) -> str:
+    """`device` in a user's words, saying when the kernel is interpreted there: 'tpu: TPU v5
+    lite', 'cpu (Pallas interpret mode)'."""
+    words = describe_device(device)
+    return words if runs_natively(device) else f"{words} ({INTERPRET_WORDS})"
+
+
+# (image shape, kernel shape, device platform, device id, tile rows, chunk lanes)
+_KernelKey = tuple[tuple[int, ...], tuple[int, ...], str, int, int, int]
+
+
+class CompiledKernels:
+    """One compiled kernel per image shape, kernel shape, device and tiling; a new sigma
+    reuses it (the weights are the program's input)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_key: dict[_KernelKey, Any] = {}
+        self._jitted: Any = None
+
+    def get_in_stages(
+        self,
+        shape: tuple[int, ...],
+        kernel_shape: tuple[int, ...],
+        device: Any,
+        *,
+        tile_rows: int = TILE_ROWS,
+        chunk_lanes: int = CHUNK_LANES,
+    ) -> GotProgram:
+        """The compiled kernel for `device`, how it was got, and its stages (None when it
+        was compiled already)."""
+        jax = import_jax()
+        key = self._key(shape, kernel_shape, device, tile_rows, chunk_lanes)
+        with self._lock:
+            compiled = self._by_key.get(key)
+            if compiled is not None:
+                return compiled, Compilation.REUSED, None
+            if self._jitted is None:
+                self._jitted = jax.jit(
+                    blur_program, static_argnames=("tile_rows", "chunk_lanes", "interpret")
+                )
+            on_device = jax.sharding.SingleDeviceSharding(device)
+            image_spec = jax.ShapeDtypeStruct(shape, np.float32, sharding=on_device)
+            weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
+            compiled, stages = compile_in_stages(
+                self._jitted,
+                image_spec,
+                weights_spec,
+                tile_rows=tile_rows,
+                chunk_lanes=chunk_lanes,
+                interpret=not runs_natively(device),
+            )
+            hit = stages.cache is CacheLookup.HIT
+            how = Compilation.FROM_CACHE if hit else Compilation.COMPILED
+            self._by_key[key] = compiled
+            return compiled, how, stages
+
+    @staticmethod
+    def _key(
+        shape: tuple[int, ...],
+        kernel_shape: tuple[int, ...],
+        device: Any,
+        tile_rows: int,
+        chunk_lanes: int,
+    ) -> _KernelKey:
+        tiling = (tile_rows, chunk_lanes)
+        return (tuple(shape), tuple(kernel_shape), device.platform, device.id, *tiling)
+
+    def holds(self, shape: tuple[int, ...], kernel_shape: tuple[int, ...], device: Any) -> bool:
+        """Whether the kernel for these shapes on `device`, default tiling, is compiled."""
+        key = self._key(shape, kernel_shape, device, TILE_ROWS, CHUNK_LANES)
+        with self._lock:
+            return key in self._by_key
+
+    def clear(self) -> None:
+        with self._lock:
+            self._by_key.clear()
+
+
+compiled_kernels = CompiledKernels()
+
+
+def program_ready(
+    shape: tuple[int, ...], kernel_shape: tuple[int, ...], platform: str | None = None
+) -> bool:
+    """Whether the kernel for an image of `shape` and a kernel of `kernel_shape` on `platform`
+    is compiled in this process, so a call would not compile (or load) it."""
+    return compiled_kernels.holds(shape, kernel_shape, jax_device(platform))
+
+
+def blur_pallas(image: np.ndarray, kernel: np.ndarray, platform: str | None = None) -> np.ndarray:
+    """Correlate `image` with `kernel` (k × k, or k weights along rows then columns) by the
+    Pallas kernel, edges repeating their border pixels: compiled for a TPU, interpreted on any
+    other device. Raises JaxUnavailableError."""
+    jax = import_jax()
+    image = np.ascontiguousarray(image, dtype=np.float32)
+    kernel = np.ascontiguousarray(kernel, dtype=np.float32)
+    device = jax_device(platform)
+    blur, _, _ = compiled_kernels.get_in_stages(image.shape, kernel.shape, device)
+    output = blur(jax.device_put(image, device), jax.device_put(kernel, device))
+    # A copy: on the CPU, device_get may hand back JAX's own read-only buffer.
+    return np.array(jax.device_get(output), dtype=np.float32)
+
+
+def first_pallas_call(
+    image: np.ndarray,
+    kernel: np.ndarray,
+    *,
+    platform: str | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> FirstCall:
+    """The Pallas kernel's first call (with compilation, or the program from the cache), the
+    copies to and from the device timed apart, as JAX-jit's. Raises JaxUnavailableError.
+    `progress` is not called: the kernel runs every tap in one call."""
+    device = jax_device(platform)
+
+    def get_program() -> GotProgram:
+        return compiled_kernels.get_in_stages(image.shape, kernel.shape, device)
+
+    first = first_call_on_device(image, kernel, device, get_program, cancelled)
+    return dataclasses.replace(first, device=pallas_device_words(device))
+
+
+def first_pallas_copy(
+    image: np.ndarray,
+    kernel: np.ndarray,
+    *,
+    platform: str | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> FirstCall:
+    """The copy floor of the kernel's device (jax_engine.first_jax_copy), under the device
+    words its runs give, so that the floor stands beside them."""
+    copy = first_jax_copy(image, kernel, platform=platform, progress=progress, cancelled=cancelled)
+    return dataclasses.replace(copy, device=pallas_device_words(jax_device(platform)))
+
+
+JAX_PALLAS = Engine(
+    "pallas",
+    QT_TRANSLATE_NOOP("Engines", "JAX Pallas"),
+    first_pallas_call,
+    uses_jax=True,
+    compiles=True,
+    copy_call=first_pallas_copy,
+    program_ready=program_ready,
+)
+ENGINES = (JAX_PALLAS,)
