@@ -135,3 +135,22 @@ def test_frames_cross_to_an_accelerator_as_rows_of_values(as_on_an_accelerator):
     blurred = get_engine("jax").blur_frames(frames, kernel)
     for frame, output in zip(frames, blurred.output, strict=True):
         np.testing.assert_allclose(output, blur_oracle(frame, kernel), rtol=0, atol=TOLERANCE)
+
+
+@pytest.mark.parametrize("channels", [1, 3])
+@pytest.mark.parametrize(
+    "kernel", [gaussian_kernel(5, 1.5), gaussian_kernel_1d(7, 2.0)], ids=["2-D", "separable"]
+)
+def test_the_pallas_kernel_takes_a_photos_levels_as_rows_of_values_too(
+    as_on_an_accelerator, channels, kernel
+):
+    from blurapp.core.engines import get_engine
+    from blurapp.core.engines.pallas_engine import compiled_kernels
+
+    image = _as_photo(_levels(19, 43, channels, seed=11))
+    compiled_kernels.clear()
+    first = get_engine("pallas").start(image, kernel)
+    np.testing.assert_allclose(first.output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
+    # What crossed was the photo's levels: the program was compiled for uint8 rows of values.
+    assert [key[-1] for key in compiled_kernels._by_key] == [np.dtype(np.uint8).str]
+    assert first.again().from_device_seconds is not None

@@ -234,7 +234,7 @@ class _CompiledBlurs:
         moved: np.dtype | None = None,
     ) -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages | None]:
         """get(), with how long each stage of getting the program took (None: it was
-        compiled already). `moved` (an accelerator's photo, see _to_move): the photo of
+        compiled already). `moved` (an accelerator's photo, see to_move): the photo of
         `shape` crosses as rows of values of that number type, float32 or stored levels, and
         the program is jax_program.blur_on_accelerator."""
         jax = import_jax()
@@ -318,7 +318,7 @@ def blur_jax(image: np.ndarray, kernel: np.ndarray, platform: str | None = None)
     image = np.asarray(image, dtype=np.float32)
     kernel = np.asarray(kernel, dtype=np.float32)
     device = jax_device(platform)
-    moved = _to_move(image, device)
+    moved = to_move(image, device)
     blur, _, _ = _photo_program(image, kernel, device, moved)
     output = blur(jax.device_put(moved, device), jax.device_put(kernel, device))
     output = output[1] if isinstance(output, tuple) else output  # the floats of levels' pair
@@ -326,7 +326,7 @@ def blur_jax(image: np.ndarray, kernel: np.ndarray, platform: str | None = None)
     return np.array(jax.device_get(output), dtype=np.float32).reshape(image.shape)
 
 
-def _to_move(image: np.ndarray, device: Any) -> np.ndarray:
+def to_move(image: np.ndarray, device: Any) -> np.ndarray:
     """What of `image` (float32 pixels) crosses to `device`: on the CPU the pixels themselves
     (the device is the host's memory); on an accelerator, rows of values (height ×
     width·channels, see jax_program.blur_on_accelerator) of the photo's stored levels when
@@ -342,7 +342,7 @@ def _to_move(image: np.ndarray, device: Any) -> np.ndarray:
 def _photo_program(
     image: np.ndarray, kernel: np.ndarray, device: Any, moved: np.ndarray
 ) -> GotProgram:
-    """The compiled blur of `image` on `device`, taking `moved` (see _to_move)."""
+    """The compiled blur of `image` on `device`, taking `moved` (see to_move)."""
     return compiled_blurs.get_in_stages(
         image.shape, kernel.shape, device, moved=moved.dtype if on_accelerator(device) else None
     )
@@ -433,7 +433,7 @@ def first_jax_call(
     if not keep_photo:
         kept_photo.clear()
     device = jax_device(platform)
-    moved = _to_move(np.ascontiguousarray(image, dtype=np.float32), device)
+    moved = to_move(np.ascontiguousarray(image, dtype=np.float32), device)
 
     def get_program() -> GotProgram:
         return _photo_program(image, kernel, device, moved)
@@ -527,7 +527,7 @@ def first_call_on_device(
     the first call's copy is the kept one when there is one (see _KeptPhoto). When the
     program was got in stages, the first call comes taken apart (FirstCall.parts).
 
-    `moved`: what crosses to the device in place of `image`'s float32 pixels (see _to_move).
+    `moved`: what crosses to the device in place of `image`'s float32 pixels (see to_move).
     A program given stored levels hands back a pair, (levels, floats): the levels cross back,
     as the picture a user sees, and are timed; the floats cross back once, untimed, as the
     first call's output, which is what the engines' difference compares."""

@@ -320,9 +320,7 @@ def blur_on_accelerator(values: Any, weights: Any, step: int = 1) -> Any:
     from jax import lax
 
     levels_type = values.dtype if jnp.issubdtype(values.dtype, jnp.integer) else None
-    if levels_type is not None:
-        white = np.float32(np.iinfo(levels_type).max)
-        values = lax.mul(lax.convert_element_type(values, jnp.float32), np.float32(1 / white))
+    values = levels_to_floats(values)
     height, row_values = values.shape
     radius = weights.shape[0] // 2
     padded = _pad_values(values, radius, step)
@@ -341,10 +339,33 @@ def blur_on_accelerator(values: Any, weights: Any, step: int = 1) -> Any:
 
         blurred = jax.vmap(blur_strip)(jnp.arange(strips))
         blurred = blurred.reshape(strips * rows, row_values)[:height]
-    if levels_type is None:
-        return blurred
-    rounded = lax.round(lax.mul(jnp.clip(blurred, 0, 1), white), lax.RoundingMethod.TO_NEAREST_EVEN)
-    return lax.convert_element_type(rounded, levels_type), blurred
+    return blurred if levels_type is None else (floats_to_levels(blurred, levels_type), blurred)
+
+
+def levels_to_floats(values: Any) -> Any:
+    """Stored levels (uint8, uint16) as the float32 the host makes of them (a level times
+    1/white, white the type's largest value: blurapp.core.media.pixels.samples_to_float);
+    float32 values as they are."""
+    import jax.numpy as jnp
+    import numpy as np
+    from jax import lax
+
+    if not jnp.issubdtype(values.dtype, jnp.integer):
+        return values
+    white = np.float32(np.iinfo(values.dtype).max)
+    return lax.mul(lax.convert_element_type(values, jnp.float32), np.float32(1 / white))
+
+
+def floats_to_levels(values: Any, levels_type: Any) -> Any:
+    """Float32 values in [0, 1] as levels of `levels_type`, rounded as saving rounds them
+    (clipped, times white, half to even)."""
+    import jax.numpy as jnp
+    import numpy as np
+    from jax import lax
+
+    white = np.float32(np.iinfo(levels_type).max)
+    rounded = lax.round(lax.mul(jnp.clip(values, 0, 1), white), lax.RoundingMethod.TO_NEAREST_EVEN)
+    return lax.convert_element_type(rounded, levels_type)
 
 
 def _pad_values(values: Any, radius: int, step: int) -> Any:

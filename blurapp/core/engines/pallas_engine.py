@@ -28,9 +28,11 @@ from blurapp.core.engines.jax_engine import (
     first_jax_copy,
     import_jax,
     jax_device,
+    to_move,
 )
 from blurapp.core.engines.pallas_program import CHUNK_LANES, TILE_ROWS
 from blurapp.core.engines.pallas_program import blur as blur_program
+from blurapp.core.engines.pallas_program import blur_rows
 from blurapp.core.engines.runs import CacheLookup, Cancelled, Compilation, FirstCall, Progress
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
@@ -51,8 +53,9 @@ def pallas_device_words(device: Any) -> str:
     return words if runs_natively(device) else f"{words} ({INTERPRET_WORDS})"
 
 
-# (image shape, kernel shape, device platform, device id, tile rows, chunk lanes)
-_KernelKey = tuple[tuple[int, ...], tuple[int, ...], str, int, int, int]
+# (image shape, kernel shape, device platform, device id, tile rows, chunk lanes, the number
+# type that crosses as rows of values or None: the image as it is)
+_KernelKey = tuple[tuple[int, ...], tuple[int, ...], str, int, int, int, str | None]
 
 
 class CompiledKernels:
@@ -62,7 +65,7 @@ class CompiledKernels:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._by_key: dict[_KernelKey, Any] = {}
-        self._jitted: Any = None
+        self._jitted: dict[Any, Any] = {}
 
     def get_in_stages(
         self,
@@ -72,30 +75,36 @@ class CompiledKernels:
         *,
         tile_rows: int = TILE_ROWS,
         chunk_lanes: int = CHUNK_LANES,
+        moved: np.dtype | None = None,
     ) -> GotProgram:
         """The compiled kernel for `device`, how it was got, and its stages (None when it
-        was compiled already)."""
+        was compiled already). `moved`: the image crosses as rows of values of that number
+        type (an accelerator's, jax_engine.to_move), and the program is blur_rows."""
         jax = import_jax()
-        key = self._key(shape, kernel_shape, device, tile_rows, chunk_lanes)
+        moved_type = None if moved is None else np.dtype(moved).str
+        key = (*self._key(shape, kernel_shape, device, tile_rows, chunk_lanes), moved_type)
         with self._lock:
             compiled = self._by_key.get(key)
             if compiled is not None:
                 return compiled, Compilation.REUSED, None
-            if self._jitted is None:
-                self._jitted = jax.jit(
-                    blur_program, static_argnames=("tile_rows", "chunk_lanes", "interpret")
-                )
+            program = blur_program if moved is None else blur_rows
+            static: dict[str, Any] = {
+                "tile_rows": tile_rows,
+                "chunk_lanes": chunk_lanes,
+                "interpret": not runs_natively(device),
+            }
+            image_shape, image_type = tuple(shape), np.dtype(np.float32)
+            if moved is not None:
+                height, width, *channels = shape
+                static["step"] = channels[0] if channels else 1
+                image_shape, image_type = (height, width * static["step"]), np.dtype(moved)
+            jitted = self._jitted.get(program)
+            if jitted is None:
+                jitted = self._jitted[program] = jax.jit(program, static_argnames=tuple(static))
             on_device = jax.sharding.SingleDeviceSharding(device)
-            image_spec = jax.ShapeDtypeStruct(shape, np.float32, sharding=on_device)
+            image_spec = jax.ShapeDtypeStruct(image_shape, image_type, sharding=on_device)
             weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
-            compiled, stages = compile_in_stages(
-                self._jitted,
-                image_spec,
-                weights_spec,
-                tile_rows=tile_rows,
-                chunk_lanes=chunk_lanes,
-                interpret=not runs_natively(device),
-            )
+            compiled, stages = compile_in_stages(jitted, image_spec, weights_spec, **static)
             hit = stages.cache is CacheLookup.HIT
             how = Compilation.FROM_CACHE if hit else Compilation.COMPILED
             self._by_key[key] = compiled
@@ -108,15 +117,16 @@ class CompiledKernels:
         device: Any,
         tile_rows: int,
         chunk_lanes: int,
-    ) -> _KernelKey:
+    ) -> tuple[tuple[int, ...], tuple[int, ...], str, int, int, int]:
         tiling = (tile_rows, chunk_lanes)
         return (tuple(shape), tuple(kernel_shape), device.platform, device.id, *tiling)
 
     def holds(self, shape: tuple[int, ...], kernel_shape: tuple[int, ...], device: Any) -> bool:
-        """Whether the kernel for these shapes on `device`, default tiling, is compiled."""
+        """Whether the kernel for these shapes on `device`, default tiling, is compiled,
+        whatever number type the image crossed in."""
         key = self._key(shape, kernel_shape, device, TILE_ROWS, CHUNK_LANES)
         with self._lock:
-            return key in self._by_key
+            return any(held[:6] == key for held in self._by_key)
 
     def clear(self) -> None:
         with self._lock:
@@ -160,11 +170,15 @@ def first_pallas_call(
     copies to and from the device timed apart, as JAX-jit's. Raises JaxUnavailableError.
     `progress` is not called: the kernel runs every tap in one call."""
     device = jax_device(platform)
+    # As JAX-jit's: an accelerator gets the photo's levels, or its floats, as rows of values.
+    pixels = np.ascontiguousarray(image, dtype=np.float32)
+    moved = to_move(pixels, device)
+    moved_type = None if moved is pixels else moved.dtype
 
     def get_program() -> GotProgram:
-        return compiled_kernels.get_in_stages(image.shape, kernel.shape, device)
+        return compiled_kernels.get_in_stages(image.shape, kernel.shape, device, moved=moved_type)
 
-    first = first_call_on_device(image, kernel, device, get_program, cancelled)
+    first = first_call_on_device(image, kernel, device, get_program, cancelled, moved=moved)
     return dataclasses.replace(first, device=pallas_device_words(device))
 
 

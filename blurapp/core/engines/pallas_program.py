@@ -258,3 +258,27 @@ def _float32_shape(*shape: int) -> Any:
     import jax.numpy as jnp
 
     return jax.ShapeDtypeStruct(shape, jnp.float32)
+
+
+def blur_rows(
+    values: Any,
+    weights: Any,
+    step: int = 1,
+    tile_rows: int = TILE_ROWS,
+    chunk_lanes: int = CHUNK_LANES,
+    interpret: bool = False,
+) -> Any:
+    """`blur` on a photo as it crosses to an accelerator: rows of values (height ×
+    width·step), float32 or stored levels, as jax_program.blur_on_accelerator takes them and
+    gives them back (floats, or a pair of levels then floats)."""
+    import jax.numpy as jnp
+
+    from blurapp.core.engines.jax_program import floats_to_levels, levels_to_floats
+
+    levels_type = values.dtype if jnp.issubdtype(values.dtype, jnp.integer) else None
+    height, row_values = values.shape
+    image = levels_to_floats(values)
+    if step > 1:
+        image = image.reshape(height, row_values // step, step)
+    blurred = blur(image, weights, tile_rows, chunk_lanes, interpret).reshape(height, row_values)
+    return blurred if levels_type is None else (floats_to_levels(blurred, levels_type), blurred)
