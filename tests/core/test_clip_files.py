@@ -18,8 +18,10 @@ from helpers.clip_files import (
     apng_file,
     audio_only_file,
     frame_number,
+    joined_recordings,
     late_video,
     random_levels,
+    restarted_matroska,
     smooth_levels,
     tiff_stack,
     video_file,
@@ -505,6 +507,28 @@ def test_a_video_whose_rate_changes_gives_each_frame_by_its_own_time(tmp_path, n
         with pytest.raises(IndexError, match="no frame 100"):
             clip.frame(100)
         assert clip.info.frame_count == 100 and not clip.info.frame_count_estimated
+
+
+def test_recordings_joined_end_to_end_give_each_frame_by_its_place_in_the_stream(tmp_path):
+    # Two TS recordings joined as `cat` joins them: the second's timestamps start over, so a
+    # frame's timestamp does not say which frame it is.
+    path = joined_recordings(tmp_path / "joined.ts")
+    with open_clip(path) as clip:
+        assert [frame_number(frame) for frame in clip.frames()] == list(range(24))
+        assert [frame_number(clip.frame(index)) for index in range(24)] == list(range(24))
+        assert [frame_number(frame) for frame in clip.frames(13, 16)] == [13, 14, 15]
+        assert [frame_number(frame) for frame in clip.frames(5, 14)] == list(range(5, 14))
+        assert clip.info.frame_count == 24 and not clip.info.frame_count_estimated
+
+
+def test_timestamps_that_start_over_inside_a_file_give_every_frame_in_its_order(tmp_path):
+    # An FFV1 .mkv stamped 1000, 1040, 1080, then 0 to 240: ten frames, all of them there.
+    path = restarted_matroska(tmp_path / "restarted.mkv")
+    with open_clip(path) as clip:
+        assert [frame_number(frame) for frame in clip.frames()] == list(range(10))
+        assert [frame_number(clip.frame(index)) for index in (0, 2, 3, 9)] == [0, 2, 3, 9]
+        assert [frame_number(frame) for frame in clip.frames(4, 7)] == [4, 5, 6]
+        assert clip.info.frame_count == 10 and not clip.info.frame_count_estimated
 
 
 # Stacks whose samples are not the levels shown: each page blurred in the colours a viewer
