@@ -619,6 +619,29 @@ def test_a_jpeg_stack_in_ycbcr_is_blurred_in_its_decoded_colours(tmp_path):
     assert_blurred_as(colour, shown, spec)
 
 
+@pytest.mark.parametrize("color", [False, True])
+def test_a_stack_of_grey_minisWhite_and_palette_pages_reads_each_page_as_what_it_is(
+    tmp_path, color
+):
+    levels = random_levels(3, (12, 10))
+    colour_map = np.random.default_rng(2).integers(0, 65536, (3, 256), dtype=np.uint16)
+    path = tmp_path / "mixed.tif"
+    with tifffile.TiffWriter(path) as tiff:
+        tiff.write(levels[0], photometric="minisblack")
+        tiff.write(levels[1], photometric="miniswhite")
+        tiff.write(levels[2], photometric="palette", colormap=colour_map)
+    shown = pages_by_pillow(path, "RGB") / 255  # each page as Pillow shows it
+    # What each page is, worked out here: grey, grey with 0 white, and its palette's colours.
+    np.testing.assert_array_equal(shown[0], np.repeat(levels[0][..., None], 3, -1) / 255)
+    np.testing.assert_array_equal(shown[1], np.repeat(255 - levels[1][..., None], 3, -1) / 255)
+    np.testing.assert_array_equal(shown[2], np.moveaxis(colour_map >> 8, 0, -1)[levels[2]] / 255)
+    spec = BlurSpec(5, 1.0)
+    info, outputs = blurred_stack(path, spec, color=color)
+    assert info.colour == color and info.frame_count == 3
+    expected = shown if color else grey_of(shown)
+    assert_blurred_as(outputs, expected, spec)
+
+
 @pytest.mark.parametrize("photometric", ["minisblack", "miniswhite"])
 def test_a_one_bit_stack_is_blurred_in_black_and_white_as_its_pages_show(tmp_path, photometric):
     bits = random_levels(3, (12, 10)) > 127
