@@ -296,7 +296,7 @@
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="574"/>
+        <location filename="../core/engines/jax_engine.py" line="586"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -1009,7 +1009,7 @@
         <translation>片段已关闭</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="111"/>
+        <location filename="../core/media/clip_files.py" line="112"/>
         <source>this is not a clip BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的片段</translation>
     </message>
@@ -1024,12 +1024,12 @@
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="183"/>
+        <location filename="../core/media/clip_files.py" line="184"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="231"/>
+        <location filename="../core/media/clip_files.py" line="214"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
@@ -1044,22 +1044,29 @@
         <translation>摄像头的帧尺寸变为 {width} × {height}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="45"/>
+        <location filename="../core/measuring/profiler_trace.py" line="52"/>
+        <source>the profiler trace&apos;s folder must have a UTF-8 name (JAX&apos;s profiler writes no other)</source>
+        <translation>性能分析跟踪的文件夹名必须是 UTF-8 编码（JAX 的性能分析器只能写入这样的文件夹）</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/profiler_trace.py" line="63"/>
         <source>cannot make the folder for the profiler trace ({reason})</source>
         <translation>无法创建存放性能分析跟踪的文件夹（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="53"/>
+        <location filename="../core/measuring/profiler_trace.py" line="71"/>
         <source>cannot write the profiler trace in this folder</source>
         <translation>无法在此文件夹中写入性能分析跟踪</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="126"/>
+        <location filename="../core/measuring/profiler_trace.py" line="152"/>
         <source>cannot start the profiler trace ({reason})</source>
         <translation>无法开始性能分析跟踪（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="143"/>
+        <location filename="../core/measuring/profiler_trace.py" line="136"/>
+        <location filename="../core/measuring/profiler_trace.py" line="171"/>
+        <location filename="../core/measuring/profiler_trace.py" line="199"/>
         <source>cannot write the profiler trace ({reason})</source>
         <translation>无法写入性能分析跟踪（{reason}）</translation>
     </message>
@@ -1524,12 +1531,12 @@
 <context>
     <name>ProfilerTrace</name>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="70"/>
+        <location filename="../core/measuring/profiler_trace.py" line="88"/>
         <source>trace: nothing was written to {folder}</source>
         <translation>跟踪：没有向 {folder} 写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="73"/>
+        <location filename="../core/measuring/profiler_trace.py" line="91"/>
         <source>trace: {run_folder} (the steady calls; open {perfetto} in ui.perfetto.dev, or run: tensorboard --logdir {folder})</source>
         <translation>跟踪：{run_folder}（稳定调用；在 ui.perfetto.dev 中打开 {perfetto}，或运行：tensorboard --logdir {folder}）</translation>
     </message>

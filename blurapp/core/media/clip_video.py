@@ -206,12 +206,20 @@ class VideoClip(Clip):
             raise stopped_at(
                 self._path,
                 index,
-                f"the file ends before the {self.info.frame_count} frames it "
-                f"{'declares' if self._declared else 'holds packets of'} (it is truncated)"
-                if self._declared or self._counted
-                else f"the file ends {self._seconds - (shown or 0):.3g} s before the duration "
-                f"it declares (it is truncated)",
+                self._cut_short_words(shown),
             )
+
+    def _cut_short_words(self, shown: float | None) -> str:
+        """Why a clip that stopped early is cut short: the count it stopped short of, and
+        where that count came from (the stream's word, its packets, or its duration)."""
+        if self._declared or self._counted:
+            source = "declares" if self._declared else "holds packets of"
+            return (
+                f"the file ends before the {self.info.frame_count} frames it {source} "
+                "(it is truncated)"
+            )
+        missing = (self._seconds or 0.0) - (shown or 0.0)
+        return f"the file ends {missing:.3g} s before the duration it declares (it is truncated)"
 
     def _before_first_frame(self, pts: int | None) -> bool:
         """Whether a picture decoded before any frame of the clip's comes before its first
