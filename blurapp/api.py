@@ -407,6 +407,22 @@ def _as_numpy(photo: object) -> np.ndarray:
         ) from error
 
 
+def _is_float_type(dtype: np.dtype) -> bool:
+    """Whether `dtype` holds floats: NumPy's, or those JAX and ml_dtypes add (bfloat16, the
+    float8 types), which NumPy knows only as kind "V"."""
+    if dtype.kind == "f":
+        return True
+    if dtype.kind != "V" or dtype.fields is not None:
+        return False
+    try:
+        import ml_dtypes  # JAX's own dependency; only for a type NumPy does not know
+
+        ml_dtypes.finfo(dtype)  # ValueError for its integer types (int4, …)
+    except (ImportError, ValueError, TypeError):
+        return False
+    return True
+
+
 def _checked_array(array: np.ndarray, *, color: bool) -> tuple[np.ndarray, int]:
     """What the engines blur for `array` (float32 in [0, 1]: its grey, or its red, green and
     blue when `color`, over white where it has alpha) and its bit depth, or a ValueError
@@ -424,7 +440,7 @@ def _checked_array(array: np.ndarray, *, color: bool) -> tuple[np.ndarray, int]:
     if array.dtype in _LEVELS:
         bits = _LEVELS[array.dtype]
         white = float(2**bits - 1)
-    elif array.dtype.kind == "f":
+    elif _is_float_type(array.dtype):
         bits, white = 8, 1.0
         array = np.ascontiguousarray(array, dtype=np.float32)
         if not np.isfinite(array).all():

@@ -6,7 +6,8 @@ one log line. Qt's own settings format is not used, as it turns some stored valu
 Python objects (a `@Variant` of PySide's object wrapper is a pickle), which runs code.
 
 A settings file BlurApp cannot read (not a regular file: a FIFO would block the window's start;
-too large; not UTF-8; not a JSON object; a symlink to the user's notes) is ignored with one warning
+too large; not UTF-8; not a JSON object; text that is not Unicode, such as a lone surrogate
+escape, which it could not write back; a symlink to the user's notes) is ignored with one warning
 naming it: the window runs on the defaults and never writes over it.
 """
 
@@ -43,11 +44,21 @@ def _is_plain(value: object) -> bool:
     """Text, a finite number, true/false, or a list of them: what JSON holds and reads back."""
     if isinstance(value, float):
         return math.isfinite(value)  # 1e999 reads as infinity, which JSON cannot hold
-    if isinstance(value, str | int | bool):
+    if isinstance(value, str):
+        return _is_unicode(value)  # a lone surrogate cannot be written in UTF-8
+    if isinstance(value, int | bool):
         return True
     return isinstance(value, list) and all(
         _is_plain(item) and not isinstance(item, list) for item in value
     )
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class SettingsFile:
@@ -106,6 +117,13 @@ class SettingsFile:
             return {}
         if not isinstance(stored, dict):
             self._ignore("does not hold a JSON object")
+            return {}
+        try:
+            # JSON's \ud800 escapes read as lone surrogates, which no UTF-8 file can hold: a
+            # file that could not be written back as it was read.
+            json.dumps(stored, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            self._ignore("holds text that is not Unicode (a lone surrogate escape)")
             return {}
         values = {}
         for key, value in stored.items():

@@ -564,8 +564,14 @@ def record_document(records: Sequence[dict]) -> dict:
 
 
 def record_json(document: dict) -> str:
-    """The document as strict JSON (no NaN or Infinity: ValueError if one slipped in)."""
-    return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    """The document as strict JSON (no NaN or Infinity: ValueError if one slipped in), UTF-8
+    text: a file name that is not UTF-8 (in the command, a photo's path) has U+FFFD for each
+    byte that is not, as the command line prints it."""
+    text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate no file name's byte was read as
+        return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def read_record_document(text: str, name: str) -> dict:

@@ -2,8 +2,8 @@
 writes (blurapp.bench.record): a section per machine run, with its command, machine, versions
 and date.
 
-A record's words (a note, a CPU's name, a row) are escaped as text: MyST passes HTML through to
-the page, and a record may come from anyone's machine."""
+A record's words (a note, a CPU's name, a row) are escaped as text, Markdown, MyST and HTML
+alike: MyST passes HTML through to the page, and a record may come from anyone's machine."""
 
 from __future__ import annotations
 
@@ -55,10 +55,16 @@ def _figure_cell(row: dict) -> str:
     return f"{text}{unit}" if unit in ("×", "%") else f"{text} {unit}"
 
 
+# What can start Markdown's or MyST's inline markup: the escape itself, code spans and roles
+# (`, {}), emphasis (*, and _ unless within a word, as in x86_64, where it cannot), strikethrough
+# (~), links and images ([, ], !), a table's columns (|). HTML's <, > and & become entities.
+_MARKUP = re.compile(r"[\\`*{}\[\]!~|]|(?<!\w)_|_(?!\w)")
+
+
 def _text(text: object) -> str:
-    """`text` shown as itself on one line: no HTML element, no new Markdown block, no column
-    of a table's row split off."""
-    words = html.escape(str(text), quote=False).replace("|", "\\|")
+    """`text` shown as itself on one line: no HTML element, no link, image, emphasis, code or
+    MyST role, no new Markdown block, no column of a table's row split off."""
+    words = html.escape(_MARKUP.sub(lambda mark: "\\" + mark[0], str(text)), quote=False)
     return " ".join(words.splitlines())
 
 

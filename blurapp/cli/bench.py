@@ -224,6 +224,7 @@ def run(args: argparse.Namespace) -> int:
                 return 2
     _check_sweep_csv(args)
     _check_output(args.record)
+    _check_note(args.note)
     # "JAX 1st" must mean a real compilation: an empty cache of the bench's own, every time
     # (the processes it launches inherit it); the caller's is put back after. JAX takes its
     # cache's folder once a process: set up during the bench, it keeps this one, so the folder
@@ -306,6 +307,21 @@ def _check_output(path: Path | None, source: Path | None = None) -> None:
             check_output_path(path, source=source, image=False)
         except OutputError as error:
             raise CommandFailed(str(error)) from error
+
+
+def _check_note(note: str | None) -> None:
+    """A note that is not UTF-8 text (typed in a terminal of another encoding) fails now,
+    not after the measuring: a record is UTF-8 JSON, and the note is the user's words, which
+    BlurApp will not guess at."""
+    if note is None:
+        return
+    try:
+        note.encode("utf-8")
+    except UnicodeEncodeError:
+        raise CommandFailed(
+            "--note: the note is not UTF-8 text (a record is UTF-8 JSON); type it again in a "
+            "UTF-8 terminal"
+        ) from None
 
 
 def _write_record(args: argparse.Namespace, report: dict, date: str) -> None:

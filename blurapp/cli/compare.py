@@ -28,7 +28,7 @@ from blurapp.cli.output import (
 )
 from blurapp.core.engines.jax_engine import JaxUnavailableError, jax_device
 from blurapp.core.measuring.comparison import compare, comparison_dict
-from blurapp.core.measuring.profiler_trace import SteadyTrace, TraceError
+from blurapp.core.measuring.profiler_trace import SteadyTrace, TraceError, make_trace_folder
 from blurapp.core.media.clip_files import is_clip
 from blurapp.core.media.photo import has_colour
 from blurapp.core.media.saving import OutputError, check_output_path, save_output
@@ -127,7 +127,10 @@ def _steady_trace(args: argparse.Namespace):
     """The profiler trace `--trace DIR` asks for, its folder made now: a folder that cannot be
     one fails before the work, not after it."""
     folder_exists(args.trace)
-    make_folder(args.trace)
+    try:
+        make_trace_folder(args.trace)  # the window's check: made, and writable
+    except TraceError as error:
+        raise CommandFailed(str(error)) from None
     return SteadyTrace(args.trace)
 
 

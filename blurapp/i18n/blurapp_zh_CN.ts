@@ -296,7 +296,7 @@
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="574"/>
+        <location filename="../core/engines/jax_engine.py" line="586"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -1050,22 +1050,29 @@
         <translation>摄像头的帧尺寸变为 {width} × {height}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="45"/>
+        <location filename="../core/measuring/profiler_trace.py" line="52"/>
+        <source>the profiler trace&apos;s folder must have a UTF-8 name (JAX&apos;s profiler writes no other)</source>
+        <translation>性能分析跟踪的文件夹名必须是 UTF-8 编码（JAX 的性能分析器只能写入这样的文件夹）</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/profiler_trace.py" line="63"/>
         <source>cannot make the folder for the profiler trace ({reason})</source>
         <translation>无法创建存放性能分析跟踪的文件夹（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="53"/>
+        <location filename="../core/measuring/profiler_trace.py" line="71"/>
         <source>cannot write the profiler trace in this folder</source>
         <translation>无法在此文件夹中写入性能分析跟踪</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="126"/>
+        <location filename="../core/measuring/profiler_trace.py" line="152"/>
         <source>cannot start the profiler trace ({reason})</source>
         <translation>无法开始性能分析跟踪（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="143"/>
+        <location filename="../core/measuring/profiler_trace.py" line="136"/>
+        <location filename="../core/measuring/profiler_trace.py" line="171"/>
+        <location filename="../core/measuring/profiler_trace.py" line="199"/>
         <source>cannot write the profiler trace ({reason})</source>
         <translation>无法写入性能分析跟踪（{reason}）</translation>
     </message>
@@ -1545,12 +1552,12 @@
 <context>
     <name>ProfilerTrace</name>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="70"/>
+        <location filename="../core/measuring/profiler_trace.py" line="88"/>
         <source>trace: nothing was written to {folder}</source>
         <translation>跟踪：没有向 {folder} 写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="73"/>
+        <location filename="../core/measuring/profiler_trace.py" line="91"/>
         <source>trace: {run_folder} (the steady calls; open {perfetto} in ui.perfetto.dev, or run: tensorboard --logdir {folder})</source>
         <translation>跟踪：{run_folder}（稳定调用；在 ui.perfetto.dev 中打开 {perfetto}，或运行：tensorboard --logdir {folder}）</translation>
     </message>

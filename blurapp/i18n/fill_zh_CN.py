@@ -469,6 +469,7 @@ ZH_CN = {
     "cannot write the profiler trace in this folder": "无法在此文件夹中写入性能分析跟踪",
     "cannot start the profiler trace ({reason})": "无法开始性能分析跟踪（{reason}）",
     "cannot write the profiler trace ({reason})": "无法写入性能分析跟踪（{reason}）",
+    "the profiler trace's folder must have a UTF-8 name (JAX's profiler writes no other)": "性能分析跟踪的文件夹名必须是 UTF-8 编码（JAX 的性能分析器只能写入这样的文件夹）",
     "trace: nothing was written to {folder}": "跟踪：没有向 {folder} 写入任何内容",
     "trace: {run_folder} (the steady calls; open {perfetto} in ui.perfetto.dev, or run: tensorboard --logdir {folder})": "跟踪：{run_folder}（稳定调用；在 ui.perfetto.dev 中打开 {perfetto}，或运行：tensorboard --logdir {folder}）",
 }

@@ -465,3 +465,28 @@ def test_repr_and_str_give_the_figures_in_plain_text(comparison):
     rows = str(comparison).splitlines()
     assert rows[0].split() == ["image", "array,", "45", "×", "30", "(1,350", "pixels)"]
     assert any(row.startswith("speedup ") for row in rows)
+
+
+@pytest.mark.parametrize("make", ["jax", "ml_dtypes"])
+def test_bfloat16_and_other_ml_dtypes_floats_are_taken_as_floats(make):
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    image = np.random.default_rng(4).random((12, 16), dtype=np.float32)
+    if make == "jax":
+        jnp = pytest.importorskip("jax.numpy")
+        photo = jnp.asarray(image, jnp.bfloat16)
+    else:
+        photo = image.astype(ml_dtypes.bfloat16)
+    spec = blurapp.BlurSpec(5, 1.2)
+    stored = np.asarray(photo).astype(np.float32)  # the floats bfloat16 holds
+    expected = blur_oracle(stored, spec.kernel)
+    np.testing.assert_allclose(blurapp.blur(photo, spec, engine="numpy"), expected, atol=1e-5)
+    eight_bit = np.asarray(image).astype(ml_dtypes.float8_e4m3fn)
+    np.testing.assert_allclose(
+        blurapp.blur(eight_bit, spec, engine="numpy"),
+        blur_oracle(eight_bit.astype(np.float32), spec.kernel),
+        atol=1e-5,
+    )
+    with pytest.raises(ValueError, match="must lie in"):
+        blurapp.blur((image * 2).astype(ml_dtypes.bfloat16), spec, engine="numpy")
+    with pytest.raises(ValueError, match="cannot be a photo"):
+        blurapp.blur(np.zeros((4, 4), ml_dtypes.int4), spec, engine="numpy")

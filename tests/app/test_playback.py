@@ -12,7 +12,7 @@ from helpers.oracle import blur_oracle, slow_oracle_engine
 
 from blurapp.app.clip_jobs import frame_job, opens_as_clip
 from blurapp.app.playback import Playback
-from blurapp.app.player import Player
+from blurapp.app.player import THREAD_NAME, Player
 from blurapp.app.running import InlineRunner
 from blurapp.core.engines import Engine, register, unregister
 from blurapp.core.engines.runs import BlurCancelled, Call, FirstCall
@@ -192,12 +192,14 @@ def test_a_clip_plays_through_two_engines_the_slow_one_dropping_frames(slow_engi
         state, shown = play_to_the_end(player)
     finally:
         assert player.close()
-    numpy, slow = player.playback.tracks["numpy"], player.playback.tracks["slow"]
-    assert sorted(shown["numpy"]) == list(range(12)) and numpy.dropped == 0
-    assert 0 < len(shown["slow"]) < 12 and slow.dropped > 0
-    # The frames it passed over between those it showed, its first call's apart.
-    gaps = [b - a - 1 for a, b in itertools.pairwise(sorted(shown["slow"]))]
-    assert slow.dropped == sum(gaps[1:])
+    # Whether NumPy keeps up depends on this machine; the slow engine, 0.25 s a frame of a
+    # clip at 10 a second, cannot. Each counts as dropped the frames it passed over between
+    # those it showed (those during its first call apart).
+    assert 0 < len(shown["slow"]) < 12 and player.playback.tracks["slow"].dropped > 0
+    assert shown["numpy"] and max(shown["numpy"]) == 11  # the newest frame is never passed over
+    for engine in ("numpy", "slow"):
+        gaps = [b - a - 1 for a, b in itertools.pairwise(sorted(shown[engine]))]
+        assert player.playback.tracks[engine].dropped == sum(gaps[1:])
     for engine in ("numpy", "slow"):
         for index, frame in shown[engine].items():
             expected = blur_oracle(clip.frame(index), SPEC.kernel)
@@ -264,26 +266,32 @@ def test_memory_stays_a_few_frames_whatever_the_clips_length(slow_engine):
     most = 0
     try:
         player.play()
-        deadline = time.monotonic() + 1.5
-        while time.monotonic() < deadline:
+        # Until 300 frames came and went (some 1.5 s at 200 a second), however long a busy
+        # machine takes: what is checked is how many were held meanwhile.
+        deadline = time.monotonic() + 120
+        while len(camera.read) < 300:
+            assert time.monotonic() < deadline, "the camera's frames stopped being read"
             player.collect()
             most = max(most, camera.frames_held())
             time.sleep(0.005)
-        read = player.collect().frame
     finally:
         player.close()
-    assert read > 100  # many frames came and went...
-    assert most <= 6  # ...but no more than the newest and each engine's were ever held
+    assert most <= 6  # no more than the newest and each engine's were ever held
 
 
 def test_closing_stops_every_thread_and_lets_go_of_the_clips_reading():
-    before = threading.active_count()
+    before = set(threading.enumerate())
     clip = FramesInMemory(frames(200), frames_per_second=50)
     player = Player(clip, SPEC, ("numpy",))
     player.play()
-    time.sleep(0.1)
-    assert player.close()
-    assert threading.active_count() == before
+    deadline = time.monotonic() + 120
+    while not player.collect().shown:  # playing: a frame read, blurred and shown
+        assert time.monotonic() < deadline, "no frame was shown"
+        time.sleep(0.005)
+    started = [t for t in set(threading.enumerate()) - before if t.name.startswith(THREAD_NAME)]
+    assert started  # the player's reader and engine threads
+    assert player.close(timeout=120)
+    assert not any(thread.is_alive() for thread in started)
 
 
 def test_the_frame_paused_on_becomes_a_photo_named_after_the_clip():

@@ -2,6 +2,7 @@
 rows) in strict JSON; the Markdown tables made from a record; and the performance page's
 committed tables, which must be what the renderer makes of the committed records now."""
 
+import html
 import importlib.util
 import json
 import platform
@@ -253,6 +254,26 @@ def test_a_hostile_record_renders_to_no_html_element_of_its_own():
         assert tag not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "<code>blurapp bench --note '`&lt;script&gt;alert(1)&lt;/script&gt;`'</code>" in html
+
+
+MARKUP_NOTE = (
+    "![chart](http://example.com/x.png) [see](http://example.com) *hot* _busy_ **bold** "
+    "{code}`role` `span` \\ ~~gone~~ &amp; x86_64 2*3*4 [ref] <http://example.com>"
+)
+
+
+def test_markdown_and_myst_in_a_record_are_shown_as_typed():
+    markdown_it = pytest.importorskip("markdown_it")
+    myst_role = pytest.importorskip("mdit_py_plugins.myst_role")
+    record = {**RECORD, "note": MARKUP_NOTE, "machine": {**RECORD["machine"], "cpu": "*fast*"}}
+    parser = markdown_it.MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    page = parser.use(myst_role.myst_role_plugin).render(record_markdown(record))
+    [conditions] = [line for line in page.splitlines() if "Conditions:" in line]
+    shown = conditions.split("</strong> ", 1)[1].removesuffix("</li>")
+    for tag in ("<img", "<a ", "<em", "<strong", "<code", "<s>", "<del"):
+        assert tag not in shown
+    assert html.unescape(shown) == MARKUP_NOTE  # the note as typed, character for character
+    assert "<li><strong>Machine:</strong> Linux x86_64, *fast*, 2 cores" in page
 
 
 def _render_module():

@@ -2,12 +2,14 @@
 
 import csv
 import json
+import os
 import time
 
 import pytest
 from helpers.command_line import blurapp, blurapp_in_process
 from helpers.photos import photo_file
 
+from blurapp.bench.record import read_record_document
 from blurapp.core.measuring.sweep import (
     sweep_sizes,
 )
@@ -87,3 +89,29 @@ def test_bench_sweep_json_has_the_points(tmp_path):
     }
     assert found["end_to_end"]["crossing"] in ("smallest", "never")
     assert point["engines"]["jax"]["end_to_end_seconds"] >= point["engines"]["jax"]["seconds"]
+
+
+def test_a_note_that_is_not_utf8_is_refused_before_the_sweep(tmp_path):
+    record = tmp_path / "r.json"
+    note = os.fsdecode(b"caf\xe9 au lait")  # typed in a Latin-1 terminal
+    run = blurapp_in_process(*SWEEP, "--record", record, "--note", note)
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == [
+        "error: --note: the note is not UTF-8 text (a record is UTF-8 JSON); type it again "
+        "in a UTF-8 terminal"
+    ], run.stderr
+    assert run.stdout == ""  # not a size measured
+    assert not record.exists()
+
+
+def test_a_photo_whose_name_is_not_utf8_is_swept_and_recorded_with_its_name_as_shown(tmp_path):
+    photo = photo_file(tmp_path, size=(60, 40))
+    renamed = photo.with_name(os.fsdecode(b"caf\xe9.png"))
+    photo.rename(renamed)
+    record = tmp_path / "r.json"
+    run = blurapp_in_process(*SWEEP, "--photo", renamed, "--record", record, "--note", "ok")
+    assert run.returncode == 0, run.stderr
+    text = record.read_text(encoding="utf-8")  # UTF-8, as a record is
+    [written] = read_record_document(text, "r.json")["records"]
+    assert "caf\ufffd.png" in written["command"] and written["note"] == "ok"
+    assert written["rows"] and "\\udce9" not in text

@@ -2,11 +2,13 @@
 what is checked (its start, the compilation cache a second launch finds), otherwise
 `blurapp.cli.main` called in this process."""
 
+import gzip
 import json
 import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -144,6 +146,29 @@ def test_compare_trace_records_jax_jits_steady_calls_for_perfetto_and_tensorboar
     )
 
 
+@pytest.mark.slow
+def test_two_traces_into_one_folder_at_once_each_get_and_name_a_run_folder_of_their_own(
+    photo, tmp_path
+):
+    folder = tmp_path / "trace"
+    command = [sys.executable, "-m", "blurapp", "compare", str(photo), "--trace", str(folder)]
+    command += ["--engines", "jax", "--repeat", "2"]
+    runs = [
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], [err for _, err in outputs]
+    named = {Path(out.splitlines()[-1].split(" ")[1]) for out, _ in outputs}
+    assert named == set((folder / "plugins" / "profile").iterdir())  # two, each its own
+    for run_folder in named:
+        names = {path.name for path in run_folder.iterdir()}
+        assert "perfetto_trace.json.gz" in names
+        assert len([name for name in names if name.endswith(".xplane.pb")]) == 1
+        with gzip.open(run_folder / "perfetto_trace.json.gz") as file:
+            assert json.load(file)["traceEvents"]
+
+
 def test_compare_trace_into_a_file_is_refused_before_the_work(photo, tmp_path):
     file = tmp_path / "notes.txt"
     file.write_text("not a folder")
@@ -151,6 +176,67 @@ def test_compare_trace_into_a_file_is_refused_before_the_work(photo, tmp_path):
     assert run.returncode == 1
     assert run.stderr.splitlines() == [f"error: {file}: the output folder is a file"]
     assert run.stdout == ""  # nothing measured
+
+
+def test_compare_trace_into_a_folder_no_one_may_write_is_refused_before_the_work(
+    photo, tmp_path, monkeypatch
+):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    if os.access(locked, os.W_OK):  # root writes anywhere: told what a user's check says
+        access = os.access
+        monkeypatch.setattr(
+            os,
+            "access",
+            lambda path, mode, **kw: (
+                False if str(path) == str(locked) and mode & os.W_OK else access(path, mode, **kw)
+            ),
+        )
+    run = blurapp_in_process("compare", photo, "--trace", locked)
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == [
+        f"error: {locked}: cannot write the profiler trace in this folder"
+    ]
+    assert run.stdout == ""  # nothing measured
+
+
+def test_compare_trace_into_a_folder_whose_name_is_not_utf8_is_refused_before_the_work(
+    photo, tmp_path
+):
+    folder = tmp_path / os.fsdecode(b"traces-\xe9")
+    run = blurapp_in_process("compare", photo, "--trace", folder)
+    assert run.returncode == 1
+    [line] = run.stderr.splitlines()
+    assert line.startswith("error: ") and line.endswith(
+        "the profiler trace's folder must have a UTF-8 name (JAX's profiler writes no other)"
+    )
+    assert run.stdout == "" and not folder.exists()
+
+
+def test_compare_trace_stopped_by_sigterm_leaves_no_partial_trace(photo, tmp_path, monkeypatch):
+    import signal
+
+    from blurapp.core.measuring import profiler_trace
+
+    label = profiler_trace.SteadyTrace.label
+
+    def label_then_terminate(self, name, call):
+        labelled = label(self, name, call)
+
+        def terminated():
+            result = labelled()
+            os.kill(os.getpid(), signal.SIGTERM)  # as `kill` would, during the steady calls
+            return result
+
+        return terminated
+
+    monkeypatch.setattr(profiler_trace.SteadyTrace, "label", label_then_terminate)
+    folder = tmp_path / "traces"
+    run = blurapp_in_process("compare", photo, "--trace", folder, "--engines", "jax")
+    assert run.returncode == 128 + signal.SIGTERM
+    assert run.stderr.splitlines()[-1] == "error: stopped by SIGTERM"
+    assert [path for path in folder.rglob("*") if not path.is_dir()] == []
 
 
 @pytest.mark.parametrize("engine", ["numpy", "jax"])

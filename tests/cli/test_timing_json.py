@@ -140,3 +140,23 @@ def test_a_cold_cache_compiles_and_a_second_launch_loads_from_it(small_photo, tm
     assert warm["compilation"] == "from cache"
     assert assert_parts_add_up(warm)["cache"] == "hit"
     assert cached_files() == written  # a hit writes nothing
+
+
+@pytest.mark.slow
+def test_a_compilation_cache_that_is_off_is_reported_off(small_photo, tmp_path):
+    """The cache's folder refused (others may write in it): JAX compiles with no cache, and
+    the first call's parts say so, in the JSON and the table alike."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    cache.chmod(0o777)
+    env = {**os.environ, "BLURAPP_CACHE_DIR": str(cache)}
+    for variable in ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+        env[variable] = str(tmp_path / variable.lower())
+    run = blurapp("compare", small_photo, "--json", "--repeat", "1", env=env)
+    assert run.returncode == 0, run.stderr
+    assert "JAX's compilation cache is off" in run.stderr
+    assert assert_parts_add_up(json.loads(run.stdout)["jax"])["cache"] == "off"
+    run = blurapp("compare", small_photo, "--repeat", "1", "--engines", "jax", env=env)
+    assert run.returncode == 0, run.stderr
+    assert "(cache off)" in run.stdout and "(cache miss)" not in run.stdout
+    assert not any(cache.iterdir())

@@ -2,6 +2,7 @@
 each kind of bad file refused in words naming it, before or where it stops."""
 
 import os
+import re
 import struct
 import sys
 import tracemalloc
@@ -18,8 +19,10 @@ from helpers.clip_files import (
     apng_file,
     audio_only_file,
     frame_number,
+    joined_recordings,
     late_video,
     random_levels,
+    restarted_matroska,
     smooth_levels,
     tiff_stack,
     video_file,
@@ -200,7 +203,12 @@ def test_a_clip_cut_short_plays_what_decodes_then_says_where_it_stopped(tmp_path
             frames.append(frame)
     assert 5 < len(frames) < 40
     assert str(stopped.value).startswith(f"{cut}: the clip stops at frame {len(frames)}: ")
-    assert "truncated" in str(stopped.value)
+    # Its 40 frames are worked out from its duration, not counted from its packets (it holds
+    # packets of fewer): the words say what was known.
+    assert re.search(
+        r": the file ends [\d.]+ s before the duration it declares \(it is truncated\)$",
+        str(stopped.value),
+    ), str(stopped.value)
 
 
 def test_a_tiff_stack_cut_short_gives_its_whole_pages_then_stops(tmp_path):
@@ -507,6 +515,28 @@ def test_a_video_whose_rate_changes_gives_each_frame_by_its_own_time(tmp_path, n
         assert clip.info.frame_count == 100 and not clip.info.frame_count_estimated
 
 
+def test_recordings_joined_end_to_end_give_each_frame_by_its_place_in_the_stream(tmp_path):
+    # Two TS recordings joined as `cat` joins them: the second's timestamps start over, so a
+    # frame's timestamp does not say which frame it is.
+    path = joined_recordings(tmp_path / "joined.ts")
+    with open_clip(path) as clip:
+        assert [frame_number(frame) for frame in clip.frames()] == list(range(24))
+        assert [frame_number(clip.frame(index)) for index in range(24)] == list(range(24))
+        assert [frame_number(frame) for frame in clip.frames(13, 16)] == [13, 14, 15]
+        assert [frame_number(frame) for frame in clip.frames(5, 14)] == list(range(5, 14))
+        assert clip.info.frame_count == 24 and not clip.info.frame_count_estimated
+
+
+def test_timestamps_that_start_over_inside_a_file_give_every_frame_in_its_order(tmp_path):
+    # An FFV1 .mkv stamped 1000, 1040, 1080, then 0 to 240: ten frames, all of them there.
+    path = restarted_matroska(tmp_path / "restarted.mkv")
+    with open_clip(path) as clip:
+        assert [frame_number(frame) for frame in clip.frames()] == list(range(10))
+        assert [frame_number(clip.frame(index)) for index in (0, 2, 3, 9)] == [0, 2, 3, 9]
+        assert [frame_number(frame) for frame in clip.frames(4, 7)] == [4, 5, 6]
+        assert clip.info.frame_count == 10 and not clip.info.frame_count_estimated
+
+
 # Stacks whose samples are not the levels shown: each page blurred in the colours a viewer
 # shows it, against the page as a reader other than the stack's decodes it.
 
@@ -593,6 +623,29 @@ def test_a_jpeg_stack_in_ycbcr_is_blurred_in_its_decoded_colours(tmp_path):
     info, colour = blurred_stack(path, spec, color=True)
     assert info.colour
     assert_blurred_as(colour, shown, spec)
+
+
+@pytest.mark.parametrize("color", [False, True])
+def test_a_stack_of_grey_minisWhite_and_palette_pages_reads_each_page_as_what_it_is(
+    tmp_path, color
+):
+    levels = random_levels(3, (12, 10))
+    colour_map = np.random.default_rng(2).integers(0, 65536, (3, 256), dtype=np.uint16)
+    path = tmp_path / "mixed.tif"
+    with tifffile.TiffWriter(path) as tiff:
+        tiff.write(levels[0], photometric="minisblack")
+        tiff.write(levels[1], photometric="miniswhite")
+        tiff.write(levels[2], photometric="palette", colormap=colour_map)
+    shown = pages_by_pillow(path, "RGB") / 255  # each page as Pillow shows it
+    # What each page is, worked out here: grey, grey with 0 white, and its palette's colours.
+    np.testing.assert_array_equal(shown[0], np.repeat(levels[0][..., None], 3, -1) / 255)
+    np.testing.assert_array_equal(shown[1], np.repeat(255 - levels[1][..., None], 3, -1) / 255)
+    np.testing.assert_array_equal(shown[2], np.moveaxis(colour_map >> 8, 0, -1)[levels[2]] / 255)
+    spec = BlurSpec(5, 1.0)
+    info, outputs = blurred_stack(path, spec, color=color)
+    assert info.colour == color and info.frame_count == 3
+    expected = shown if color else grey_of(shown)
+    assert_blurred_as(outputs, expected, spec)
 
 
 @pytest.mark.parametrize("photometric", ["minisblack", "miniswhite"])

@@ -158,22 +158,44 @@ def test_a_competing_program_on_every_core_is_told_in_the_json_and_the_text(phot
     assert "these times cannot be trusted (another program was using the CPU" in text
 
 
-@pytest.mark.slow
-def test_a_comparison_says_noisy_exactly_when_its_measured_conditions_cross_a_threshold(
-    photo_path, capsys
+@pytest.mark.parametrize(("ratio", "noisy"), [(1.25, False), (1.35, True)])
+def test_a_comparison_says_noisy_exactly_when_its_conditions_cross_the_threshold(
+    photo_path, capsys, monkeypatch, ratio, noisy
 ):
-    # The machine may be busy or quiet here: whichever it is, the JSON tells the decision of
-    # the conditions it measured, with a reason when and only when it is noisy.
+    # The conditions a comparison measured, replaced by ones made here on either side of the
+    # wall-over-CPU threshold (1.3: the wall clock 25 % or 35 % over the CPU clock), the
+    # other signs quiet: the JSON, the result and its figures tell the verdict of those.
+    from blurapp.core.measuring import comparison
+
+    measured = []
+
+    def made_here(runs, machine, traced=False):
+        measured.append(comparison_conditions(runs, machine, traced))
+        return Conditions(quiet_machine(), wall_over_cpu={"numpy": ratio}, spread={"numpy": 0.1})
+
+    comparison_conditions = comparison.conditions_of
+    monkeypatch.setattr(comparison, "conditions_of", made_here)
     assert cli.main(["compare", str(photo_path), "--engines", "numpy", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
+    assert data["noisy"] is noisy
+    if noisy:
+        assert data["noisy_reason"] == (
+            f"another program was using the CPU: NumPy's calls took {ratio:.1f}× their CPU "
+            "time; load 2.4 on 2 cores"
+        )
+    else:
+        assert data["noisy_reason"] is None
     result = compare(np.zeros((200, 300), np.float32), engines=["numpy"])
-    assert result.conditions.machine.cores == cores()
-    assert result.conditions.wall_over_cpu["numpy"] > 0.5  # a CPU engine's clocks, measured
-    assert result.noisy == judge(result.conditions).noisy
-    assert (data["noisy_reason"] is None) == (data["noisy"] is False)
+    assert result.noisy is noisy
     rows = {row.key: row for row in comparison_figures(result, "photo", 300, 200)}
-    assert ("warning" in rows) == result.noisy
+    assert ("warning" in rows) is noisy
     assert all(row.alarming for key, row in rows.items() if key == "warning")
+    # What the comparisons measured, before it was replaced: this machine's cores, and a CPU
+    # engine's two clocks.
+    assert len(measured) == 2
+    for conditions in measured:
+        assert conditions.machine.cores == cores()
+        assert conditions.wall_over_cpu["numpy"] > 0.5
 
 
 def test_a_comparison_of_outputs_only_times_nothing_and_judges_nothing():

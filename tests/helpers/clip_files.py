@@ -184,3 +184,70 @@ def late_video(path, *, options=None):
 def frame_number(frame):
     """Which of late_video's frames `frame` is, from its level."""
     return round((float(frame.mean()) * 255 - 20) / 2)
+
+
+def _numbered_frame(index, size=16):
+    """A grey frame that frame_number reads back as `index`, as red, green and blue."""
+    return av.VideoFrame.from_ndarray(np.full((size, size, 3), 20 + 2 * index, np.uint8), "rgb24")
+
+
+def joined_recordings(path, *, frames=12, parts=2):
+    """`parts` MPEG-TS recordings of `frames` frames each, joined end to end as `cat` joins
+    them: each starts its timestamps over. Lossless H.264 with B-frames and a keyframe every 4
+    frames; frame_number reads frame i of the whole as i."""
+    recordings = []
+    for part in range(parts):
+        recording = path.with_name(f"{path.stem}-part{part}.ts")
+        with av.open(str(recording), "w", format="mpegts") as container:
+            stream = container.add_stream("libx264rgb", rate=25)
+            stream.width = stream.height = 16
+            stream.pix_fmt = "rgb24"
+            stream.options = {"qp": "0", "g": "4", "bf": "2"}
+            for index in range(frames):
+                picture = _numbered_frame(part * frames + index)
+                picture.pts = index
+                for packet in stream.encode(picture):
+                    container.mux(packet)
+            for packet in stream.encode():
+                container.mux(packet)
+        recordings.append(recording.read_bytes())
+        recording.unlink()
+    path.write_bytes(b"".join(recordings))
+    return path
+
+
+def restarted_matroska(path, stamps=(1000, 1040, 1080, 0, 40, 80, 120, 160, 200, 240)):
+    """An FFV1 Matroska file whose frames are stamped `stamps` (milliseconds): timestamps that
+    start over inside one file, as an edit or a capture whose clock was reset leaves them.
+    Each cluster of three frames is written at times 1000 + 40·i, then its timestamp set to
+    what `stamps` says (FFmpeg's muxer writes no timestamp lower than one before it).
+    frame_number reads the file's frame i as i."""
+    stamps = list(stamps)
+    with av.open(str(path), "w", format="matroska",
+                 options={"cluster_time_limit": "100", "write_crc32": "0"}) as container:  # fmt: skip
+        stream = container.add_stream("ffv1", rate=25)
+        stream.width = stream.height = 16
+        stream.pix_fmt = "bgr0"  # lossless: the levels come back exactly
+        stream.codec_context.time_base = Fraction(1, 1000)
+        for index in range(len(stamps)):
+            picture = _numbered_frame(index)
+            picture.pts, picture.time_base = 1000 + 40 * index, Fraction(1, 1000)
+            for packet in stream.encode(picture):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+    data = bytearray(path.read_bytes())
+    cluster, at = 0, 0
+    while (at := data.find(b"\x1f\x43\xb6\x75", at)) >= 0:  # a Cluster's ID
+        size_width = 9 - data[at + 4].bit_length()  # the EBML size's own length
+        element = at + 4 + size_width
+        assert data[element] == 0xE7, "a cluster's timestamp comes first"  # Timestamp's ID
+        width = data[element + 1] & 0x7F
+        value = slice(element + 2, element + 2 + width)
+        written = int.from_bytes(data[value], "big")
+        assert written == 1000 + 120 * cluster
+        data[value] = stamps[3 * cluster].to_bytes(width, "big")
+        cluster, at = cluster + 1, element
+    assert cluster == -(-len(stamps) // 3)
+    path.write_bytes(bytes(data))
+    return path

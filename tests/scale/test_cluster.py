@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import distributed
@@ -349,10 +350,14 @@ def test_a_cluster_that_cannot_be_asked_about_its_workers_counts_as_without_any(
         def scheduler_info(self, **_):
             raise OSError("Timed out trying to connect")
 
+    now = [1000.0]  # the watch's clock, the test's own: no sleeping, no busy machine's delays
+    monkeypatch.setattr(scheduler, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
     monkeypatch.setattr(scheduler, "NO_WORKERS_SECONDS", 0.2)
     watch = scheduler.WorkerWatch(Unreachable())
     assert not watch.alone_too_long(progressed=False)
-    time.sleep(0.25)
+    now[0] += 0.19
+    assert not watch.alone_too_long(progressed=False)
+    now[0] += 0.01
     assert watch.alone_too_long(progressed=False)
     assert watch.words("tcp://127.0.0.1:8786") == (
         "the Dask cluster at tcp://127.0.0.1:8786 did not answer whether it has a worker for 0.2 s"

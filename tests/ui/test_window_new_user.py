@@ -554,3 +554,26 @@ def test_the_window_is_painted_before_superqt_and_jax_are_imported():
     assert run_.returncode == 0, run_.stderr
     painted_with, photo_opened, superqt_after = run_.stdout.rsplit(maxsplit=2)
     assert painted_with == "[]" and photo_opened == "True" and superqt_after == "True", run_.stdout
+
+
+@pytest.mark.slow
+def test_a_settings_file_holding_a_lone_surrogate_is_left_as_it_is_and_the_window_runs(tmp_path):
+    config = tmp_path / "config"
+    config.mkdir()
+    path = config / "settings.json"
+    path.write_text('{"sigma": 3.0, "note": "caf\\ud800"}')  # valid JSON, not Unicode text
+    before = path.read_bytes()
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "BLURAPP_CONFIG_DIR": str(config)}
+    run_ = subprocess.run(
+        [sys.executable, "-m", "blurapp", "--exit-when-shown"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert run_.returncode == 0 and run_.stdout.startswith("shown"), run_.stderr
+    assert "Traceback" not in run_.stderr and "Error" not in run_.stderr, run_.stderr
+    warnings = [line for line in run_.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and str(path) in warnings[0], run_.stderr
+    assert "leaving the file as it is" in warnings[0]
+    assert path.read_bytes() == before

@@ -110,8 +110,11 @@ def compile_in_stages(jitted: Any, *args: Any, **static: Any) -> tuple[Any, Prog
         _compiling.events = None
     if CACHE_HIT_EVENT in seen:
         cache = CacheLookup.HIT
+    elif CACHE_REQUEST_EVENT in seen and _cache_folder_set():
+        cache = CacheLookup.MISS
     else:
-        cache = CacheLookup.MISS if CACHE_REQUEST_EVENT in seen else CacheLookup.OFF
+        # JAX reports a request whenever caching is enabled, a folder to cache in or not.
+        cache = CacheLookup.OFF
     stages = ProgramStages(
         traced_at - start, lowered_at - traced_at, compiled_at - lowered_at, cache
     )
@@ -134,6 +137,15 @@ def _use_compilation_cache(jax: ModuleType) -> None:
     # BlurApp's programs compile in well under JAX's default 1 s threshold: cache them all.
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
     jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
+
+
+def _cache_folder_set() -> bool:
+    """Whether JAX has a folder for its persistent compilation cache (BlurApp's, or one the
+    user set): without one, nothing is cached, whatever JAX's events say."""
+    config = import_jax().config
+    return bool(getattr(config, "jax_compilation_cache_dir", None)) and bool(
+        getattr(config, "jax_enable_compilation_cache", True)
+    )
 
 
 def cache_hits() -> int:

@@ -12,6 +12,7 @@ import json
 import os
 import warnings
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -201,32 +202,14 @@ class TiffStack(Clip):
             raise damaged(path, error, ClipError) from error
         _, dtype, count = stack
         first = self._tiff.pages.first
-        # How the samples lie comes from the page's tags, never from the shape: a stack two
-        # pixels wide or of six grey planes looks like either.
-        self._planes = first.samplesperpixel > 1 and first.planarconfig == _SEPARATE
-        # A palette page's samples are indices into its own colour map; a page whose map is
-        # unusable refuses the stack here, or, a later page, stops it there.
-        self._palette = first.photometric == _PALETTE
-        if self._palette:
-            try:
-                _palette_colours(first)
-            except ValueError as error:
-                self.close()
-                raise damaged(path, error, ClipError) from error
-        decoded_rgb = first.photometric == _RGB or (
-            first.photometric == _YCBCR and first.compression == _JPEG
-        )
-        self._has_colour = self._palette or (decoded_rgb and first.samplesperpixel >= 3)
-        self._inverted = first.photometric == _MIN_IS_WHITE
-        # 2- and 4-bit levels arrive as bytes of 0-3 or 0-15: white is their top level, as in
-        # a photo of one such page, not the byte's.
-        bits = int(first.bitspersample)
-        self._white = float(2**bits - 1) if 1 < bits < 8 and not self._palette else None
-        # Premultiplied (associated) or straight (unassociated) alpha, either over white.
-        meaning = first.extrasamples[:1]
-        self._alpha = (
-            meaning[0] if meaning in ((ASSOCIATED_ALPHA,), (UNASSOCIATED_ALPHA,)) else None
-        )
+        # Each page is read as what it is (grey, MinIsWhite, palette, colour: see _page_kind),
+        # every page's tags looked at now: a palette page's unusable map refuses the stack.
+        try:
+            kinds = [_page_kind(page) for page in self._tiff.pages]
+        except ValueError as error:  # a palette page's unusable colour map
+            self.close()
+            raise damaged(path, error, ClipError) from error
+        self._kinds = kinds
         # 1-bit pages arrive as booleans, 1 white (or black, MinIsWhite) as in a photo.
         if dtype != np.bool_ and (
             dtype.kind not in "uf" or (dtype.kind == "u" and dtype.itemsize > 2)
@@ -241,7 +224,7 @@ class TiffStack(Clip):
                 ),
                 kind=dtype,
             )
-        in_colour = color and self._has_colour
+        in_colour = color and any(kind.has_colour for kind in kinds)
         self._in_colour = in_colour
         height, width = int(first.imagelength), int(first.imagewidth)
         try:
@@ -287,28 +270,70 @@ class TiffStack(Clip):
         check_tiff_data(
             self._path, page.dataoffsets, page.databytecounts, os.path.getsize(self._path)
         )
+        kind = self._kinds[index]
         values = page.asarray()
-        if self._planes:
+        if kind.planes:
             values = np.moveaxis(values, 0, -1)  # one plane a sample: samples last
         if values.shape[:2] != (self.info.height, self.info.width):
             raise changed_size(self.info, *values.shape[1::-1])
-        if self._palette:
+        if kind.palette:
             # Height × width × 3; np.take reads a 1-bit page's booleans as indices 0 and 1.
             values = np.take(_palette_colours(page), values, axis=0)
-        white = self._white if self._white is not None else white_of(values)
-        return samples_to_float(
+        white = kind.white if kind.white is not None else white_of(values)
+        pixels = samples_to_float(
             values,
             white=white,
-            colour=self._has_colour,
-            alpha=self._alpha,
-            inverted=self._inverted,
+            colour=kind.has_colour,
+            alpha=kind.alpha,
+            inverted=kind.inverted,
             in_colour=self._in_colour,
         )
+        if self._in_colour and pixels.ndim == 2:  # a grey page among colour ones
+            pixels = np.repeat(pixels[..., np.newaxis], 3, axis=-1)
+        return pixels
 
     def close(self) -> None:
         tiff = getattr(self, "_tiff", None)
         if tiff is not None:
             tiff.close()
+
+
+@dataclass(frozen=True)
+class _PageKind:
+    """How a TIFF page's samples are read, from its own tags: pages of one stack may differ
+    (grey, MinIsWhite and palette pages of one size and type), each read as what it is."""
+
+    planes: bool  # one plane a sample (planar configuration "separate")
+    palette: bool  # samples are indices into the page's own colour map
+    has_colour: bool
+    inverted: bool  # MinIsWhite: 0 is white
+    white: float | None  # the top level of 2- and 4-bit samples; None: the type's own
+    alpha: int | None  # ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA, or no transparency
+
+
+def _page_kind(page: Any) -> _PageKind:
+    """What `page` is; ValueError for a palette page whose colour map is unusable."""
+    # How the samples lie comes from the page's tags, never from the shape: a stack two
+    # pixels wide or of six grey planes looks like either.
+    palette = page.photometric == _PALETTE
+    if palette:
+        _palette_colours(page)
+    decoded_rgb = page.photometric == _RGB or (
+        page.photometric == _YCBCR and page.compression == _JPEG
+    )
+    # 2- and 4-bit levels arrive as bytes of 0-3 or 0-15: white is their top level, as in
+    # a photo of one such page, not the byte's.
+    bits = int(page.bitspersample)
+    # Premultiplied (associated) or straight (unassociated) alpha, either over white.
+    meaning = tuple(page.extrasamples[:1])
+    return _PageKind(
+        planes=page.samplesperpixel > 1 and page.planarconfig == _SEPARATE,
+        palette=palette,
+        has_colour=palette or (decoded_rgb and page.samplesperpixel >= 3),
+        inverted=page.photometric == _MIN_IS_WHITE,
+        white=float(2**bits - 1) if 1 < bits < 8 and not palette else None,
+        alpha=meaning[0] if meaning in ((ASSOCIATED_ALPHA,), (UNASSOCIATED_ALPHA,)) else None,
+    )
 
 
 def _palette_colours(page: Any) -> np.ndarray:

@@ -163,11 +163,8 @@ class VideoClip(Clip):
         container, stream = self._container, self._stream
         if container is None:
             raise ClipError(self._path, QT_TRANSLATE_NOOP("FileProblem", "the clip is closed"))
-        index = 0
-        if start > 0:
-            index = self._seek(start)
-        else:
-            container.seek(0)
+        index = self._seek(start) if start > 0 else self._rewind()
+        container, stream = self._container, self._stream
         frames = container.decode(stream)
         shown = None  # seconds into the clip of the last frame decoded
         while True:
@@ -175,7 +172,7 @@ class VideoClip(Clip):
                 decoded = next(frames, None)
                 if decoded is None:
                     break
-                if self._before_first_frame(decoded.pts):
+                if index == 0 and self._before_first_frame(decoded.pts):
                     continue  # shown before the first keyframe: no frame of the clip's
                 if (decoded.width, decoded.height) != self._stored_size:
                     raise changed_size(self.info, *self._shown_size(decoded.width, decoded.height))
@@ -209,15 +206,50 @@ class VideoClip(Clip):
             raise stopped_at(
                 self._path,
                 index,
-                f"the file ends before the {self.info.frame_count} frames it "
-                f"{'declares' if self._declared else 'holds packets of'} (it is truncated)",
+                self._cut_short_words(shown),
             )
 
+    def _cut_short_words(self, shown: float | None) -> str:
+        """Why a clip that stopped early is cut short: the count it stopped short of, and
+        where that count came from (the stream's word, its packets, or its duration)."""
+        if self._declared or self._counted:
+            source = "declares" if self._declared else "holds packets of"
+            return (
+                f"the file ends before the {self.info.frame_count} frames it {source} "
+                "(it is truncated)"
+            )
+        missing = (self._seconds or 0.0) - (shown or 0.0)
+        return f"the file ends {missing:.3g} s before the duration it declares (it is truncated)"
+
     def _before_first_frame(self, pts: int | None) -> bool:
-        """Whether a decoded picture comes before the clip's first frame (its timestamp is
-        earlier than the first keyframe's), when the frames' timestamps are known."""
+        """Whether a picture decoded before any frame of the clip's comes before its first
+        frame (its timestamp is earlier than the first keyframe's), when the frames'
+        timestamps are known."""
         stamps = self._stamps
         return stamps is not None and pts is not None and pts < stamps[0]
+
+    def _in_time_order(self) -> bool:
+        """Whether the frames' timestamps rise from each frame to the next, so that a
+        timestamp says which frame it is; not so for recordings joined end to end, or a
+        clock that was reset, whose timestamps start over."""
+        stamps = self._frame_stamps()
+        return stamps is not None and all(a < b for a, b in zip(stamps, stamps[1:]))
+
+    def _rewind(self) -> int:
+        """Read from the first frame on: 0, the index of the frame decoded next. Seeking to
+        time 0 lands on the first frame only when no later frame is stamped earlier than it:
+        otherwise the file is opened again, at its first byte."""
+        if self._stamps is None or self._in_time_order():
+            self._container.seek(0)
+            return 0
+        import av  # already imported: this is a video
+
+        container = av.open(str(self._path), metadata_errors="ignore")
+        self._container.close()
+        self._container = container
+        self._stream = container.streams.video[0]  # the stream __init__ reads
+        self._stream.thread_type = "AUTO"
+        return 0
 
     def _first_orientation(self) -> int:
         """The EXIF orientation (a key of photo.UPRIGHT) that turns the frames upright, from
@@ -261,9 +293,9 @@ class VideoClip(Clip):
         decoding starts over from the first frame."""
         stream = self._stream
         stamps = self._frame_stamps()
-        if stream.time_base is None or not stamps:
-            self._container.seek(0)
-            return 0
+        if stream.time_base is None or not stamps or not self._in_time_order():
+            # A frame cannot be found by its time: decoded from the first and counted.
+            return self._rewind()
         target = stamps[min(start, len(stamps) - 1)]
         self._container.seek(target, stream=stream, backward=True, any_frame=False)
         # Where the keyframe is, known only once it is decoded: decode and count from there.
@@ -284,8 +316,8 @@ class VideoClip(Clip):
         stamps, stream = self._frame_stamps(), self._stream
         if not stamps or stream.time_base is None:
             return False
-        if self._seconds is None:
-            return True
+        if self._seconds is None or not self._in_time_order():
+            return True  # times that start over say nothing of the duration: the packets do
         first = stream.start_time if stream.start_time is not None else stamps[0]
         last = float((stamps[-1] - first) * stream.time_base)
         return self._seconds - last <= 2 / fps
@@ -296,9 +328,13 @@ class VideoClip(Clip):
         A frame's index is its place here, never its time divided by a rate: a rate may
         change within a video while its average stays what the stream says. Packets before
         the first keyframe (a recording that starts mid-way through a group of pictures) are
-        left out: the decoder drops them, so they are no frames. Kept for the file while it
-        is unchanged, so that opening it again (each span of a batch on a cluster) reads its
-        packets once a process."""
+        left out: the decoder drops them, so they are no frames; so are pictures stamped
+        before that keyframe that come before any stamped after it (an open group's leading
+        pictures). Timestamps that start over (recordings joined end to end) start a new run
+        of frames, shown after the run before: frames are numbered by their order in the
+        stream, whatever their times do. Kept for the file while it is unchanged, so that
+        opening it again (each span of a batch on a cluster) reads its packets once a
+        process."""
         if not self._stamps_known:
             self._stamps_known = True
             key = _file_key(self._path, self._stream.index)
@@ -306,22 +342,10 @@ class VideoClip(Clip):
                 self._stamps = _STAMPS[key]
                 return self._stamps
             try:
-                self._container.seek(0)
-                stamps: list[int] = []
-                first_key: int | None = None
-                for packet in self._container.demux(self._stream):
-                    if packet.pts is None:
-                        continue
-                    if first_key is None:
-                        if not packet.is_keyframe:
-                            continue
-                        first_key = packet.pts
-                    if packet.pts >= first_key:
-                        stamps.append(packet.pts)
-                self._container.seek(0)
+                packets = _packets(self._path, self._stream.index)
             except Exception:
                 return None  # read as it decodes, where the decoder says what is wrong
-            self._stamps = sorted(stamps) or None
+            self._stamps = _frame_order(packets) or None
             if key is not None:
                 _STAMPS[key] = self._stamps
                 while len(_STAMPS) > _STAMPS_KEPT:
@@ -332,6 +356,48 @@ class VideoClip(Clip):
         if self._container is not None:
             self._container.close()
             self._container = None
+
+
+def _packets(path: Path, stream: int) -> list[tuple[int, bool]]:
+    """The (timestamp, keyframe) of stream number `stream`'s packets in the order stored, read
+    from the file opened again at its first byte: seeking to time 0 may land where the
+    timestamps start over, not at the start."""
+    import av  # already imported: this is a video
+
+    with av.open(str(path), metadata_errors="ignore") as container:
+        return [
+            (packet.pts, packet.is_keyframe)
+            for packet in container.demux(container.streams[stream])
+            if packet.pts is not None
+        ]
+
+
+# How many packets back a picture's timestamp may be later than its own (a decoder's reorder
+# window: H.264 keeps at most 16 pictures): a timestamp lower than all of the last so many
+# starts the times over.
+_REORDER_PACKETS = 16
+
+
+def _frame_order(packets: list[tuple[int, bool]]) -> list[int]:
+    """The frames' timestamps in the order they are shown, from the packets' (timestamp,
+    keyframe) in the order they are stored: see VideoClip._frame_stamps."""
+    first = next((index for index, (_, key) in enumerate(packets) if key), None)
+    if first is None:
+        return []
+    first_key = packets[first][0]
+    runs: list[list[int]] = [[]]
+    recent: list[int] = []
+    started = False  # a picture stamped after the first keyframe has come
+    for pts, _ in packets[first:]:
+        if not started and pts < first_key:
+            continue  # a leading picture of the first group: it does not decode
+        started = started or pts > first_key
+        if recent and pts < min(recent):
+            runs.append([])  # the times start over
+            recent.clear()
+        runs[-1].append(pts)
+        recent = [*recent[-(_REORDER_PACKETS - 1) :], pts]
+    return [pts for run in runs for pts in sorted(run)]
 
 
 # The orientation for a display matrix whose picture is (transposed, flipped top to bottom,
