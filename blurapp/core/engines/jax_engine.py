@@ -395,7 +395,7 @@ def _levels_of(image: np.ndarray) -> np.ndarray | None:
             if not (np.all(scaled >= 0) and np.all(scaled <= white)):
                 break
             levels = scaled.astype(dtype)
-            if not np.array_equal(levels * scale, part):
+            if not np.array_equal(np.multiply(levels, scale), part):
                 break
         else:
             return levels

@@ -32,6 +32,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from blurapp.core.engines.jax_program import floats_to_levels, levels_to_floats
+
 # A vector register of a TPU holds 8 rows (sublanes) of 128 values (lanes); every block the
 # kernel reads or writes is whole registers.
 LANES = 128
@@ -272,8 +274,6 @@ def blur_rows(
     width·step), float32 or stored levels, as jax_program.blur_on_accelerator takes them and
     gives them back (floats, or a pair of levels then floats)."""
     import jax.numpy as jnp
-
-    from blurapp.core.engines.jax_program import floats_to_levels, levels_to_floats
 
     levels_type = values.dtype if jnp.issubdtype(values.dtype, jnp.integer) else None
     height, row_values = values.shape
