@@ -446,24 +446,39 @@ def test_the_command_restarts_once_with_huge_pages_for_large_buffers(monkeypatch
     assert len(restarts) == 1
 
 
-def _has_gpu() -> bool:
-    import jax
+def _platforms_there() -> list[str]:
+    from blurapp.core.engines.jax_engine import jax_platforms
 
-    return any(device.platform == "gpu" for device in jax.devices())
+    return jax_platforms()
 
 
-@pytest.mark.parametrize("engines", ["numpy,jax", "jax", "numpy,jax@gpu,jax-eager@gpu"])
-def test_compare_on_a_gpu_there_is_not_is_an_error(photo, engines):
-    device = ["--device", "gpu"] if "@" not in engines else []
-    run = blurapp_in_process("compare", photo, "--engines", engines, *device, "--repeat", "1")
+def _no_device_line(platform: str) -> str:
+    return f"JAX has no {platform} device here (it has: {', '.join(_platforms_there())})"
+
+
+@pytest.mark.parametrize(
+    ("engines", "device"),
+    [
+        ("numpy,jax", "gpu"),
+        ("jax", "gpu"),
+        ("numpy,jax@gpu,jax-eager@gpu", None),
+        ("numpy,jax", "tpu"),
+        ("numpy,jax@tpu", None),
+        ("numpy,jax@tpu,jax-eager@tpu", None),
+    ],
+)
+def test_compare_on_an_accelerator_there_is_not_is_an_error(photo, engines, device):
+    platform = device or engines.rpartition("@")[2]
+    chosen = ["--device", device] if device else []
+    run = blurapp_in_process("compare", photo, "--engines", engines, *chosen, "--repeat", "1")
     assert_no_traceback(run)
-    if _has_gpu():
+    if platform in _platforms_there():
         assert run.returncode == 0, run.stderr
         return
     assert run.returncode == 1
     assert run.stdout == ""
     # The last line: a CUDA-less jaxlib on a machine with a driver warns before it.
-    assert run.stderr.splitlines()[-1] == "error: JAX has no gpu device here (it has: cpu)"
+    assert run.stderr.splitlines()[-1] == f"error: {_no_device_line(platform)}"
     assert "WARNING" not in run.stderr
 
 
@@ -473,9 +488,9 @@ def test_compare_with_one_jax_engine_that_runs_keeps_the_figures(photo):
         "compare", photo, "--engines", "numpy,jax@cpu,jax@gpu", "--repeat", "1"
     )
     assert run.returncode == 0, run.stderr
-    if not _has_gpu():
-        assert "unavailable: JAX has no gpu device here (it has: cpu)" in run.stdout
-        assert "warning: JAX has no gpu device here (it has: cpu)" in run.stderr.splitlines()
+    if "gpu" not in _platforms_there():
+        assert f"unavailable: {_no_device_line('gpu')}" in run.stdout
+        assert f"warning: {_no_device_line('gpu')}" in run.stderr.splitlines()
 
 
 @pytest.mark.slow

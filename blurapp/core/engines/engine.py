@@ -121,8 +121,8 @@ class Engine:
         return self.compiles and self.uses_jax
 
     def platform_for(self, device: str = "auto") -> str | None:
-        """The platform its calls get for `device` ("auto", "cpu", "gpu"): its own, else
-        `device` for a JAX engine; None for JAX's default device, or an engine without JAX."""
+        """The platform its calls get for `device` ("auto", "cpu", "gpu", "tpu"): its own,
+        else `device` for a JAX engine; None for JAX's default device, or an engine without JAX."""
         platform = self.platform or (device if self.uses_jax else None)
         return None if platform == "auto" else platform
 
@@ -136,7 +136,7 @@ class Engine:
         cancelled: Cancelled | None = None,
     ) -> FirstCall:
         """Make this engine's first call on `image`. `device` is the platform for a JAX engine
-        that has none of its own ("auto": JAX's default, a GPU when there is one)."""
+        that has none of its own ("auto": JAX's default, the accelerator when there is one)."""
         try:
             first = self.first_call(
                 image,

@@ -1,4 +1,4 @@
-"""The same manual convolution under jax.jit, on the GPU when there is one.
+"""The same manual convolution under jax.jit, on the accelerator when there is one.
 
 jax is imported only inside these functions: importing blurapp.core, or asking
 `blurapp --version`, must stay fast and must work where jax is broken.
@@ -40,7 +40,7 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
 
-# Without this, JAX reserves 75% of the GPU's memory on start; a desktop program should not.
+# Without this, JAX reserves 75% of a GPU's memory on start; a desktop program should not.
 _PREALLOCATE_VARIABLE = "XLA_PYTHON_CLIENT_PREALLOCATE"
 
 
@@ -140,13 +140,14 @@ def cache_hits() -> int:
     return _cache_hits
 
 
-# The platforms a user can choose by name: `--device gpu`, or an engine name like `jax@gpu`.
-PLATFORMS = ("cpu", "gpu")
+# The platforms a user can choose by name, as JAX names them: `--device tpu`, or an engine name
+# like `jax@gpu`. "cpu" is the host; the others are accelerators.
+PLATFORMS = ("cpu", "gpu", "tpu")
 
 
 def jax_device(platform: str | None = None) -> Any:
-    """The device JAX computes on: the first of `platform` ("cpu", "gpu"), or of its default
-    backend (a GPU when present) for None or "auto"."""
+    """The device JAX computes on: the first of `platform` (one of PLATFORMS), or of its
+    default backend (the accelerator when there is one) for None or "auto"."""
     jax = import_jax()
     if platform not in (None, "auto") and platform not in PLATFORMS:
         raise ValueError(f"platform must be one of auto, {', '.join(PLATFORMS)}, not {platform!r}")
@@ -181,7 +182,8 @@ def _platform_of(device: Any) -> str:
 
 
 def describe_device(device: Any) -> str:
-    """A device in a user's words: 'gpu: NVIDIA H200', 'cpu'."""
+    """A device in a user's words: its platform, and an accelerator's own name: 'cpu',
+    'gpu: NVIDIA H200', 'tpu: TPU v5 lite'."""
     platform = _platform_of(device)
     return platform if platform == "cpu" else f"{platform}: {device.device_kind}"
 
