@@ -105,9 +105,9 @@ def compare(
         ``spec.color``.
     engines : str or collection of str or Engine, default ("numpy", "jax")
         The engines, by name (see `engine_names`; ``"jax@cpu"``, ``"jax@gpu"`` or
-        ``"jax@tpu"`` for a platform) or as Engine objects, NumPy's first: every other engine is compared with
-        the reference engine, ``"numpy"``. A string may list several, ``"numpy,jax-eager"``,
-        or say ``"all"``.
+        ``"jax@tpu"`` for a platform) or as Engine objects, NumPy's first: every other
+        engine is compared with the reference engine, ``"numpy"``. A string may list
+        several, ``"numpy,jax-eager"``, or say ``"all"``.
     repeats : int, optional
         Steady calls timed per engine after its first call. None lets each engine be timed
         as often as it needs for a stable median; 0 times nothing (outputs only).

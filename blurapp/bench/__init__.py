@@ -60,8 +60,10 @@ def describe_machine() -> dict:
         device, jax_version = f"unavailable ({error})", None
     cpu = cpu_name()
     cores = os.cpu_count()
+    # The architecture once: a CPU known by nothing more is not named twice.
+    which = "" if cpu == platform.machine() else f" ({cpu})"
     return {
-        "description": f"{platform.system()} {platform.machine()}, {cores} cores ({cpu}), "
+        "description": f"{platform.system()} {platform.machine()}, {cores} cores{which}, "
         f"Python {platform.python_version()}",
         "cores": cores,
         "python": platform.python_version(),

@@ -37,7 +37,8 @@ def test_compare_json_gives_both_floors_and_each_engines_multiples_bandwidth_and
     for key in ("numpy", "jax"):
         engine = data[key]
         # Each engine's at its own device's rate (JAX's may be an accelerator's).
-        at_its_rate = 2 * multiply_adds / (data["compute_floors"][engine["device"]]["gflop_s"] * 1e9)
+        rate_there = data["compute_floors"][engine["device"]]["gflop_s"]
+        at_its_rate = 2 * multiply_adds / (rate_there * 1e9)
         assert engine["compute_floor_seconds"] == pytest.approx(at_its_rate)
         assert engine["compute_floor_multiple"] == pytest.approx(engine["seconds"] / compute)
         assert engine["gflop_s"] == pytest.approx(2 * multiply_adds / engine["seconds"] / 1e9)

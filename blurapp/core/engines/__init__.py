@@ -241,8 +241,8 @@ def parse_engines(text: str) -> tuple[Engine, ...]:
 
 def engines_on_every_platform() -> tuple[Engine, ...]:
     """Every registered engine, with the JAX ones once per platform JAX has when it has more
-    than one (a machine with an accelerator shows JAX on the CPU beside JAX on it). Imports JAX; where JAX
-    cannot start, the registered engines as they are (their runs will say why)."""
+    than one (a machine with an accelerator shows JAX on the CPU beside JAX on it). Imports
+    JAX; where JAX cannot start, the registered engines as they are (their runs will say why)."""
     platforms = []
     registered = _engines()
     if any(engine.uses_jax for engine in registered.values()):
