@@ -193,8 +193,12 @@ def yardstick_lines(figures: dict) -> list[str]:
     return lines
 
 
-def header_lines(machine: dict) -> list[str]:
-    return [f"machine: {machine['description']}", f"JAX device: {machine['jax_device']}"]
+def machine_line(machine: dict) -> str:
+    return f"machine: {machine['description']}"
+
+
+def device_line(machine: dict) -> str:
+    return f"JAX device: {machine['jax_device']}"
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,13 @@ import os
 import sys
 from pathlib import Path
 
-from blurapp.bench import describe_machine, run_bench, run_sections
+from blurapp.bench import (
+    describe_jax_device,
+    describe_machine,
+    launching_first,
+    run_bench,
+    run_sections,
+)
 from blurapp.bench import record as bench_record
 from blurapp.bench import report as bench_report
 from blurapp.bench.clips import DEFAULT_CLIP_FRAMES, DEFAULT_PLAYING_SECONDS
@@ -250,30 +256,26 @@ def _run_bench(args: argparse.Namespace) -> int:
 
     # The record's date: when the measuring began.
     date = datetime.now(UTC).isoformat(timespec="seconds")
-    report: dict = {"machine": describe_machine()}
-    show(bench_report.header_lines(report["machine"]))
+    machine = describe_machine(device=False)
+    report: dict = {"machine": machine}
+    show([bench_report.machine_line(machine)])
+
+    def use_the_device() -> None:
+        machine.update(describe_jax_device())
+        show([bench_report.device_line(machine)])
+
     if args.sweep:
+        use_the_device()
         report["sweep"] = _run_sweep(args, show)
         if args.json:
             print_line(json_text(report))
         if args.record is not None:
             _write_record(args, report, date)
         return 0
-    if "engines" in args.sections:
-        show(bench_report.column_lines(args.engines))
-        report["results"] = run_bench(
-            megapixels=args.megapixels,
-            kernel_sizes=args.kernel_sizes,
-            algorithms=args.algorithms,
-            repeats=args.repeat,
-            sigma=DEFAULT_SIGMA,
-            engines=[engine.name for engine in args.engines],
-            on_row=lambda row: show([bench_report.row_line(row, args.engines)]),
-            channels=3 if args.color else 1,
-        )["results"]
-    report.update(
-        run_sections(
-            [name for name in args.sections if name != "engines"],
+
+    def sections(names: list[str]) -> dict:
+        return run_sections(
+            names,
             probe_megapixels=args.probe_megapixels,
             big_megapixels=args.big_megapixels,
             rounds=args.repeat or YARDSTICK_ROUNDS,
@@ -285,7 +287,28 @@ def _run_bench(args: argparse.Namespace) -> int:
                 "playing_seconds": args.playing_seconds,
             },
         )
-    )
+
+    # The sections that launch BlurApp first, while this process has not yet opened JAX's
+    # device: where one process at a time may hold it (a TPU), their launches found it held.
+    launching, in_process = launching_first(args.sections)
+    if launching:
+        report.update(sections(launching))
+    use_the_device()
+    if "engines" in in_process:
+        show(bench_report.column_lines(args.engines))
+        report["results"] = run_bench(
+            megapixels=args.megapixels,
+            kernel_sizes=args.kernel_sizes,
+            algorithms=args.algorithms,
+            repeats=args.repeat,
+            sigma=DEFAULT_SIGMA,
+            engines=[engine.name for engine in args.engines],
+            on_row=lambda row: show([bench_report.row_line(row, args.engines)]),
+            channels=3 if args.color else 1,
+        )["results"]
+    others = [name for name in in_process if name != "engines"]
+    if others:
+        report.update(sections(others))
     if args.json:
         print_line(json_text(report))
     if args.record is not None:
