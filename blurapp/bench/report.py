@@ -406,8 +406,8 @@ def sweep_row_lines(point: SweepPoint, previous: SweepPoint | None = None) -> li
 
 
 def sweep_break_even_lines(found: SweepBreakEven) -> list[str]:
-    """From which size one engine beats another (JAX-jit NumPy, or the GPU the CPU), under
-    the sweep's sizes."""
+    """From which size one engine beats another (JAX-jit NumPy, or the accelerator the CPU),
+    under the sweep's sizes."""
     return [sweep_break_even_words(found, lambda name: get_engine(name).title)]
 
 

@@ -40,7 +40,7 @@ from blurapp.core.engines import REFERENCE_ENGINE, engine_names
 from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA, effective_kernel_size
 from blurapp.core.measuring.sweep import (
     SweepPoint,
-    gpu_break_even,
+    accelerator_break_even,
     run_sweep,
     sweep_break_even,
     sweep_sizes,
@@ -382,8 +382,8 @@ def _run_sweep(args: argparse.Namespace, show) -> dict:
         raise CommandFailed(
             f"not enough memory for the sweep's next size after {len(points)} sizes"
         ) from None
-    found, on_gpu = sweep_break_even(points), gpu_break_even(points)
-    for crossing in (found, on_gpu):
+    found, on_accelerator = sweep_break_even(points), accelerator_break_even(points)
+    for crossing in (found, on_accelerator):
         if crossing is not None:
             show(bench_report.sweep_break_even_lines(crossing))
     if args.csv is not None:
@@ -394,6 +394,9 @@ def _run_sweep(args: argparse.Namespace, show) -> dict:
         "points": [point.as_dict() for point in points],
         # From which size JAX-jit beats NumPy (None: the sweep did not time both).
         "break_even": found.as_dict() if found is not None else None,
-        # From which size JAX-jit on the GPU beats it on the CPU (None: not both timed).
-        "gpu_break_even": on_gpu.as_dict() if on_gpu is not None else None,
+        # From which size JAX-jit on the accelerator beats it on the CPU (None: not both
+        # timed); older records name it gpu_break_even.
+        "accelerator_break_even": (
+            on_accelerator.as_dict() if on_accelerator is not None else None
+        ),
     }
