@@ -101,6 +101,10 @@ class Engine:
     # The compute floor of its device: a float32 matrix product there, sized to saturate it
     # (blurapp.core.engines.gemm), given the platform as first_call is; None: none measured.
     gemm_call: Callable[[str | None], TimedGemm] | None = None
+    # The floor of a call on its device: an empty call of its kind on a tiny array, waited
+    # for (JAX-jit: a jitted program that hands its input back), given the platform as
+    # first_call is and timed as a first call is; None: none measured.
+    empty_call: Callable[[str | None], FirstCall] | None = None
     # A live preview's first call, where it can be quicker than first_call there (JAX-jit
     # keeps the photo on its device between changes); None: first_call.
     preview_call: FirstCallFunction | None = None
@@ -221,6 +225,11 @@ class Engine:
         """The first of this engine's matrix products on its device (see gemm_call), or None
         when it has none."""
         return None if self.gemm_call is None else self.gemm_call(self.platform_for(device))
+
+    def start_empty_call(self, *, device: str = "auto") -> FirstCall | None:
+        """The first of this engine's empty calls on its device (see empty_call), or None
+        when it has none."""
+        return None if self.empty_call is None else self.empty_call(self.platform_for(device))
 
     def blur(
         self,

@@ -561,6 +561,38 @@ def first_jax_gemm(platform: str | None = None) -> TimedGemm:
     return chosen_gemm("jax", product_of_size, describe_device(device))
 
 
+_empty_program: Any = None
+
+
+def first_jax_empty_call(platform: str | None = None) -> FirstCall:
+    """The floor of a call on JAX's device: a jitted program with next to nothing to do (one
+    number already there, plus one), waited for as the blurs are. What it takes is the call
+    itself: the dispatch, the device's launch and the wait for it to say it is done. A blur
+    that takes about this long is too small for the device to matter. Raises
+    JaxUnavailableError."""
+    jax = import_jax()
+    device = jax_device(platform)
+    global _empty_program
+    if _empty_program is None:
+        # One operation on one number: the device runs a program, and the call is all
+        # there is to time.
+        _empty_program = jax.jit(lambda value: value + 1)
+    program = _empty_program
+    tiny = jax.block_until_ready(jax.device_put(np.zeros(1, np.float32), device))
+
+    def again() -> Call:
+        start = time.perf_counter()
+        jax.block_until_ready(program(tiny))
+        return Call(time.perf_counter() - start)
+
+    jax.block_until_ready(program(tiny))  # compiled outside the timing
+    first = again()
+    words = describe_device(device)
+    return FirstCall(
+        output=np.zeros(1, np.float32), again=again, seconds=first.seconds, device=words
+    )
+
+
 def blur_frames_jax(
     frames: np.ndarray, kernel: np.ndarray, *, platform: str | None = None
 ) -> BlurredFrames:
@@ -579,6 +611,7 @@ JAX_JIT = Engine(
     compiles=True,
     copy_call=first_jax_copy,
     gemm_call=first_jax_gemm,
+    empty_call=first_jax_empty_call,
     levels_call=blur_levels_jax,
     preview_call=preview_jax_call,
     stop_preview=kept_photo.clear,
