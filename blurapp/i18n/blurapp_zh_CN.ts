@@ -10,8 +10,8 @@
     </message>
     <message>
         <location filename="../ui/dialogs.py" line="121"/>
-        <source>The same Gaussian blur with NumPy on the CPU and with JAX-jit on the GPU (or the CPU), side by side.</source>
-        <translation>同一个高斯模糊，分别由 CPU 上的 NumPy 和 GPU（或 CPU）上的 JAX-jit 运行，并排对比。</translation>
+        <source>The same Gaussian blur with NumPy on the CPU and with JAX-jit on the accelerator (or the CPU), side by side.</source>
+        <translation>同一个高斯模糊，分别由 CPU 上的 NumPy 和加速器（或 CPU）上的 JAX-jit 运行，并排对比。</translation>
     </message>
     <message>
         <location filename="../ui/dialogs.py" line="125"/>

@@ -187,7 +187,7 @@ ZH_CN = {
     "Clear Menu": "清空菜单",
     "no photo": "无照片",
     "About BlurApp": "关于 BlurApp",
-    "The same Gaussian blur with NumPy on the CPU and with JAX-jit on the GPU (or the CPU), side by side.": "同一个高斯模糊，分别由 CPU 上的 NumPy 和 GPU（或 CPU）上的 JAX-jit 运行，并排对比。",
+    "The same Gaussian blur with NumPy on the CPU and with JAX-jit on the accelerator (or the CPU), side by side.": "同一个高斯模糊，分别由 CPU 上的 NumPy 和加速器（或 CPU）上的 JAX-jit 运行，并排对比。",
     "Warnings and errors are logged to:": "警告和错误记录在：",
     "Select the Other &Pane": "选择另一个窗格(&P)",
     "JAX: compiling and running…": "JAX：正在编译并运行…",

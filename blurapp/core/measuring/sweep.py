@@ -403,7 +403,7 @@ def speedup_between(
     with every size's speed-up; None where the two have no figure.
 
     Against the reference, the point's speed-up of `engine`. Between two engines beside the
-    reference (JAX-jit on the GPU and on the CPU), the ratio of their two speed-ups over the
+    reference (JAX-jit on the accelerator and on the CPU), the ratio of their two speed-ups over the
     reference: the engine is faster exactly where its speed-up shown is the larger, and each
     was taken round by round against the same reference, so a busy moment divides out of
     both alike. Where the point has no such speed-up (the reference was not timed there),
