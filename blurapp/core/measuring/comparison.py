@@ -429,7 +429,7 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
         "compute_floor_seconds": result.compute_floor_seconds_of(name),
         "compute_floor_multiple": result.compute_multiple_of(name),
         "gflop_s": result.gflop_s_of(name),
-        "call_floor_seconds": floor.seconds if (floor := result.call_floor_of(name)) else None,
+        "call_floor_seconds": call.seconds if (call := result.call_floor_of(name)) else None,
         "call_floor_multiple": result.call_floor_multiple_of(name),
         # Its steady time mostly the call itself: the photo too small for the device to matter.
         "mostly_the_call": result.mostly_the_call(name) if run else None,
