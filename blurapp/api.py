@@ -104,16 +104,16 @@ def compare(
         2-D, grey) when omitted. A colour photo or array is blurred in grey unless
         ``spec.color``.
     engines : str or collection of str or Engine, default ("numpy", "jax")
-        The engines, by name (see `engine_names`; ``"jax@cpu"`` or ``"jax@gpu"`` for a
-        platform) or as Engine objects, NumPy's first: every other engine is compared with
-        the reference engine, ``"numpy"``. A string may list several, ``"numpy,jax-eager"``,
-        or say ``"all"``.
+        The engines, by name (see `engine_names`; ``"jax@cpu"``, ``"jax@gpu"`` or
+        ``"jax@tpu"`` for a platform) or as Engine objects, NumPy's first: every other
+        engine is compared with the reference engine, ``"numpy"``. A string may list
+        several, ``"numpy,jax-eager"``, or say ``"all"``.
     repeats : int, optional
         Steady calls timed per engine after its first call. None lets each engine be timed
         as often as it needs for a stable median; 0 times nothing (outputs only).
-    device : {"auto", "cpu", "gpu"}, default "auto"
-        Where JAX engines without a platform of their own run; "auto" is JAX's default (a
-        GPU when there is one).
+    device : {"auto", "cpu", "gpu", "tpu"}, default "auto"
+        Where JAX engines without a platform of their own run; "auto" is JAX's default (the
+        accelerator when there is one).
 
     Returns
     -------
@@ -179,7 +179,7 @@ def blur(
         The engine's name (see `engine_names`) or the Engine itself; NumPy's, as for
         ``blurapp blur``, gives its output with no compilation, ``"jax"`` once compiled
         blurs faster (see `compare`).
-    device : {"auto", "cpu", "gpu"}, default "auto"
+    device : {"auto", "cpu", "gpu", "tpu"}, default "auto"
         As for `compare`.
 
     Returns

@@ -87,7 +87,7 @@ def compare_clip(
         The first frame timed, counted from 0.
     repeats : int, optional
         Timed passes over the span per engine; None: as many as each needs.
-    device : {"auto", "cpu", "gpu"}, default "auto"
+    device : {"auto", "cpu", "gpu", "tpu"}, default "auto"
         Where JAX engines without a platform of their own run.
 
     Returns

@@ -1,4 +1,5 @@
 import atexit
+import importlib.util
 import math
 import os
 import shutil
@@ -29,6 +30,14 @@ _RUN_FOLDERS = ("BLURAPP_CACHE_DIR", "BLURAPP_STATE_DIR", "XDG_CONFIG_HOME", "XD
 for _variable in _RUN_FOLDERS:
     atexit.register(shutil.rmtree, os.environ[_variable], ignore_errors=True)
 
+# On a machine whose accelerator one process at a time may hold (a TPU), the suite's process
+# holds it: the processes the tests launch run JAX on the CPU. JAX reads JAX_PLATFORMS when it
+# is imported, so imported first, this process keeps its default device, the chip.
+if importlib.util.find_spec("libtpu") is not None and "JAX_PLATFORMS" not in os.environ:
+    import jax  # noqa: F401
+
+    os.environ["JAX_PLATFORMS"] = "cpu"
+
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config):
@@ -40,6 +49,14 @@ def pytest_cmdline_main(config):
     if config.option.numprocesses is None and config.option.dist == "no":
         config.option.numprocesses = "auto"
         config.option.dist = "loadgroup"
+
+
+def pytest_configure(config):
+    """The marker that groups tests on one xdist worker, known without pytest-xdist too
+    (`-p no:xdist`: one process, as a machine whose device one process at a time may hold
+    needs), where it means nothing."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        config.addinivalue_line("markers", "xdist_group(name): the tests of one xdist worker")
 
 
 def pytest_collection_modifyitems(items):

@@ -451,7 +451,8 @@ class Captions:
             return described.platform
         if not described.uses_jax:
             return "cpu"
-        either = self.tr(QT_TRANSLATE_NOOP("Session", "GPU when present, else CPU"))
+        either = QT_TRANSLATE_NOOP("Session", "the accelerator when present, else the CPU")
+        either = self.tr(either)
         return self.session.jax_device or either
 
     def _difference_caption(self, engine: str) -> Caption:

@@ -24,6 +24,7 @@ from blurapp.core.measuring.sweep import (
     DEFAULT_MAX_MEGAPIXELS,
     SweepBreakEven,
     SweepPoint,
+    accelerator_break_even,
     sweep_break_even,
     sweep_break_even_words,
 )
@@ -212,12 +213,12 @@ class SweepState:
         return sweep_break_even(self.points)
 
     def _with_break_even(self, status: str) -> str:
-        """`status`, then from which size JAX-jit beats NumPy when the sizes done say."""
-        found = self.break_even()
-        if found is None:
-            return status
+        """`status`, then from which size JAX-jit beats NumPy, and JAX-jit on the accelerator
+        beats it on the CPU, when the sizes done say."""
+        found = [self.break_even(), accelerator_break_even(self.points)]
         figures = lambda text: self.translate(FIGURES_CONTEXT, text)  # noqa: E731
-        return f"{status} · {sweep_break_even_words(found, self.title, figures)}"
+        words = [sweep_break_even_words(one, self.title, figures) for one in found if one]
+        return " · ".join([status, *words])
 
     def first_call_words(self) -> str:
         """Each compiled engine's first call at every size done, with where its program was

@@ -50,26 +50,36 @@ from blurapp.core.media.sample import sample_photo_path
 from blurapp.core.spec import BlurSpec
 
 
-def describe_machine() -> dict:
-    try:
-        device = describe_device(jax_device())
-        import jax
-
-        jax_version = jax.__version__
-    except JaxUnavailableError as error:
-        device, jax_version = f"unavailable ({error})", None
+def describe_machine(*, device: bool = True) -> dict:
+    """The machine, the versions and, unless `device` is False, JAX's device (see
+    describe_jax_device): without it, this process has not touched JAX's device."""
     cpu = cpu_name()
     cores = os.cpu_count()
+    # The architecture once: a CPU known by nothing more is not named twice.
+    which = "" if cpu == platform.machine() else f" ({cpu})"
     return {
-        "description": f"{platform.system()} {platform.machine()}, {cores} cores ({cpu}), "
+        "description": f"{platform.system()} {platform.machine()}, {cores} cores{which}, "
         f"Python {platform.python_version()}",
         "cores": cores,
         "python": platform.python_version(),
         "numpy": np.__version__,
-        "jax": jax_version,
-        "jax_device": device,
+        "jax": None,
+        "jax_device": None,
         "blurapp": __version__,
+        **(describe_jax_device() if device else {}),
     }
+
+
+def describe_jax_device() -> dict:
+    """JAX's version and its device in words (`jax`, `jax_device` of describe_machine's): the
+    first use of the device in this process, which on a TPU then holds the chip."""
+    try:
+        device = describe_device(jax_device())
+        import jax
+
+        return {"jax": jax.__version__, "jax_device": device}
+    except JaxUnavailableError as error:
+        return {"jax": None, "jax_device": f"unavailable ({error})"}
 
 
 def _version_of(distribution: str) -> str | None:
@@ -409,6 +419,23 @@ def memory_probe(megapixels: float) -> None:
     """A whole comparison of a synthetic image, for `memory` to measure from outside."""
     result = compare(synthetic_image(megapixels))
     print(json.dumps({"megapixels": megapixels, "max_abs_diff": result.max_abs_diff}))
+
+
+# The sections that launch BlurApp (or a probe of it) in processes of their own, each of which
+# opens JAX's device. On a TPU one process at a time may hold the chip: these run before the
+# bench's own process first uses the device (see launching_first).
+LAUNCHING_SECTIONS = frozenset(
+    {"first-call", "startup", "window", "live", "memory", "scale", "playing", "clip-file"}
+)
+
+
+def launching_first(sections: Sequence[str]) -> tuple[list[str], list[str]]:
+    """`sections` as two lists, each in the order asked: those that launch processes
+    (LAUNCHING_SECTIONS), to run before this process first uses JAX's device, and the others."""
+    return (
+        [name for name in sections if name in LAUNCHING_SECTIONS],
+        [name for name in sections if name not in LAUNCHING_SECTIONS],
+    )
 
 
 def run_sections(

@@ -15,12 +15,14 @@ import sys
 
 def cpu_name() -> str:
     """The CPU as a bench record names it: its model where the system tells it, else what
-    `platform` knows (an architecture at least)."""
+    the system tells of it (its maker, family and model numbers), else its architecture."""
     return cpu_model() or platform.processor() or platform.machine()
 
 
 def cpu_model() -> str | None:
-    """The CPU's model as its maker names it ("AMD EPYC 7763 64-Core Processor"), or None."""
+    """The CPU's model as its maker names it ("AMD EPYC 7763 64-Core Processor"); on Linux
+    where the kernel has no name for it (a virtual machine's "unknown"), its maker, family and
+    model numbers; None where the system tells nothing."""
     if sys.platform == "darwin":
         try:
             run = subprocess.run(
@@ -44,12 +46,50 @@ def cpu_model() -> str | None:
             return None
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):  # x86; most ARM kernels name no model
-                    return line.split(":", 1)[1].strip() or None
+            return cpu_from_cpuinfo(cpuinfo.read())
     except OSError:
-        pass
-    return None
+        return None
+
+
+# The makers as /proc/cpuinfo's vendor_id (x86) or "CPU implementer" (ARM) names them.
+_MAKERS = {
+    "AuthenticAMD": "AMD",
+    "GenuineIntel": "Intel",
+    "HygonGenuine": "Hygon",
+    "CentaurHauls": "Centaur",
+    "0x41": "Arm",
+    "0x51": "Qualcomm",
+    "0x61": "Apple",
+    "0xc0": "Ampere",
+}
+
+
+def cpu_from_cpuinfo(text: str) -> str | None:
+    """The first CPU of a /proc/cpuinfo text: its model name ("AMD EPYC 7763 64-Core
+    Processor"); where the kernel gives none, or "unknown" (under some hypervisors), what it
+    does give: "AMD CPU, family 175, model 17"; an ARM's "Arm CPU, part 0xd0c". None where it
+    tells nothing of the CPU."""
+    fields: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            if fields:
+                break  # the first processor's block is enough
+            continue
+        key, _, value = line.partition(":")
+        fields.setdefault(key.strip().lower(), value.strip())
+    name = fields.get("model name", "")
+    if name and name.lower() not in {"unknown", "-"}:
+        return name
+    vendor = fields.get("vendor_id") or fields.get("cpu implementer")
+    numbers = [
+        f"{label} {fields[key]}"
+        for key, label in (("cpu family", "family"), ("model", "model"), ("cpu part", "part"))
+        if fields.get(key)
+    ]
+    if not vendor and not numbers:
+        return None
+    maker = f"{_MAKERS.get(vendor, vendor)} CPU" if vendor else "CPU"
+    return ", ".join([maker, *numbers])
 
 
 def memory_bytes() -> int | None:

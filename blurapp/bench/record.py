@@ -477,7 +477,9 @@ def _sweep_rows(sweep: dict) -> list[dict]:
                     how,
                 )
             )
-    for key in ("break_even", "gpu_break_even"):
+    # gpu_break_even: the accelerator's break-even in records made before any accelerator
+    # but a GPU was named.
+    for key in ("break_even", "accelerator_break_even", "gpu_break_even"):
         if sweep.get(key):
             rows += _break_even_rows(sweep[key])
     return rows
@@ -486,6 +488,8 @@ def _sweep_rows(sweep: dict) -> list[dict]:
 def _break_even_rows(found: dict) -> list[dict]:
     """The size from which the sweep's engine beats its reference, steady and end to end."""
     engine, reference = get_engine(found["engine"]).title, get_engine(found["reference"]).title
+    if found.get("engine_platform"):  # JAX's default device, an accelerator
+        engine = f"{engine} ({found['engine_platform'].upper()})"
     rows = []
     for calls in ("steady", "end_to_end"):
         crossing = found.get(calls)

@@ -194,8 +194,12 @@ def yardstick_lines(figures: dict) -> list[str]:
     return lines
 
 
-def header_lines(machine: dict) -> list[str]:
-    return [f"machine: {machine['description']}", f"JAX device: {machine['jax_device']}"]
+def machine_line(machine: dict) -> str:
+    return f"machine: {machine['description']}"
+
+
+def device_line(machine: dict) -> str:
+    return f"JAX device: {machine['jax_device']}"
 
 
 @dataclass(frozen=True)
@@ -404,8 +408,8 @@ def sweep_row_lines(point: SweepPoint, previous: SweepPoint | None = None) -> li
 
 
 def sweep_break_even_lines(found: SweepBreakEven) -> list[str]:
-    """From which size one engine beats another (JAX-jit NumPy, or the GPU the CPU), under
-    the sweep's sizes."""
+    """From which size one engine beats another (JAX-jit NumPy, or the accelerator the CPU),
+    under the sweep's sizes."""
     return [sweep_break_even_words(found, lambda name: get_engine(name).title)]
 
 

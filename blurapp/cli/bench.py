@@ -7,7 +7,13 @@ import os
 import sys
 from pathlib import Path
 
-from blurapp.bench import describe_machine, run_bench, run_sections
+from blurapp.bench import (
+    describe_jax_device,
+    describe_machine,
+    launching_first,
+    run_bench,
+    run_sections,
+)
 from blurapp.bench import record as bench_record
 from blurapp.bench import report as bench_report
 from blurapp.bench.clips import DEFAULT_CLIP_FRAMES, DEFAULT_PLAYING_SECONDS
@@ -34,7 +40,7 @@ from blurapp.core.engines import REFERENCE_ENGINE, engine_names
 from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA, effective_kernel_size
 from blurapp.core.measuring.sweep import (
     SweepPoint,
-    gpu_break_even,
+    accelerator_break_even,
     run_sweep,
     sweep_break_even,
     sweep_sizes,
@@ -251,30 +257,26 @@ def _run_bench(args: argparse.Namespace) -> int:
 
     # The record's date: when the measuring began.
     date = datetime.now(UTC).isoformat(timespec="seconds")
-    report: dict = {"machine": describe_machine()}
-    show(bench_report.header_lines(report["machine"]))
+    machine = describe_machine(device=False)
+    report: dict = {"machine": machine}
+    show([bench_report.machine_line(machine)])
+
+    def use_the_device() -> None:
+        machine.update(describe_jax_device())
+        show([bench_report.device_line(machine)])
+
     if args.sweep:
+        use_the_device()
         report["sweep"] = _run_sweep(args, show)
         if args.json:
             print_line(json_text(report))
         if args.record is not None:
             _write_record(args, report, date)
         return 0
-    if "engines" in args.sections:
-        show(bench_report.column_lines(args.engines))
-        report["results"] = run_bench(
-            megapixels=args.megapixels,
-            kernel_sizes=args.kernel_sizes,
-            algorithms=args.algorithms,
-            repeats=args.repeat,
-            sigma=DEFAULT_SIGMA,
-            engines=[engine.name for engine in args.engines],
-            on_row=lambda row: show([bench_report.row_line(row, args.engines)]),
-            channels=3 if args.color else 1,
-        )["results"]
-    report.update(
-        run_sections(
-            [name for name in args.sections if name != "engines"],
+
+    def sections(names: list[str]) -> dict:
+        return run_sections(
+            names,
             probe_megapixels=args.probe_megapixels,
             big_megapixels=args.big_megapixels,
             rounds=args.repeat or YARDSTICK_ROUNDS,
@@ -286,7 +288,28 @@ def _run_bench(args: argparse.Namespace) -> int:
                 "playing_seconds": args.playing_seconds,
             },
         )
-    )
+
+    # The sections that launch BlurApp first, while this process has not yet opened JAX's
+    # device: where one process at a time may hold it (a TPU), their launches found it held.
+    launching, in_process = launching_first(args.sections)
+    if launching:
+        report.update(sections(launching))
+    use_the_device()
+    if "engines" in in_process:
+        show(bench_report.column_lines(args.engines))
+        report["results"] = run_bench(
+            megapixels=args.megapixels,
+            kernel_sizes=args.kernel_sizes,
+            algorithms=args.algorithms,
+            repeats=args.repeat,
+            sigma=DEFAULT_SIGMA,
+            engines=[engine.name for engine in args.engines],
+            on_row=lambda row: show([bench_report.row_line(row, args.engines)]),
+            channels=3 if args.color else 1,
+        )["results"]
+    others = [name for name in in_process if name != "engines"]
+    if others:
+        report.update(sections(others))
     if args.json:
         print_line(json_text(report))
     if args.record is not None:
@@ -375,8 +398,8 @@ def _run_sweep(args: argparse.Namespace, show) -> dict:
         raise CommandFailed(
             f"not enough memory for the sweep's next size after {len(points)} sizes"
         ) from None
-    found, on_gpu = sweep_break_even(points), gpu_break_even(points)
-    for crossing in (found, on_gpu):
+    found, on_accelerator = sweep_break_even(points), accelerator_break_even(points)
+    for crossing in (found, on_accelerator):
         if crossing is not None:
             show(bench_report.sweep_break_even_lines(crossing))
     if args.csv is not None:
@@ -387,6 +410,9 @@ def _run_sweep(args: argparse.Namespace, show) -> dict:
         "points": [point.as_dict() for point in points],
         # From which size JAX-jit beats NumPy (None: the sweep did not time both).
         "break_even": found.as_dict() if found is not None else None,
-        # From which size JAX-jit on the GPU beats it on the CPU (None: not both timed).
-        "gpu_break_even": on_gpu.as_dict() if on_gpu is not None else None,
+        # From which size JAX-jit on the accelerator beats it on the CPU (None: not both
+        # timed); older records name it gpu_break_even.
+        "accelerator_break_even": (
+            on_accelerator.as_dict() if on_accelerator is not None else None
+        ),
     }

@@ -152,8 +152,8 @@ def _comparison_json(photo, result) -> dict:
 
 
 def _check_jax_engines(engines, device: str) -> None:
-    """When no JAX engine asked for can run on the platform asked for (`--device gpu` without
-    a GPU), the comparison the user wants cannot be made: an error, before the work. One that
+    """When no JAX engine asked for can run on the platform asked for (`--device tpu` without
+    a TPU), the comparison the user wants cannot be made: an error, before the work. One that
     can run is enough; the others' reasons are then in the figures."""
     platforms = {engine.platform or device for engine in engines if engine.uses_jax}
     if not platforms or "auto" in platforms:

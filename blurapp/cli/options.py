@@ -152,14 +152,15 @@ def add_engine_options(parser: argparse.ArgumentParser, *, several: bool) -> Non
     from blurapp.core.engines import DEFAULT_ENGINE, DEFAULT_ENGINES  # see engines_argument
 
     names = "%(engines)s"  # argparse fills it from the action's `engines`
+    platforms = "/".join(PLATFORMS)
     if several:
         action = parser.add_argument(
             "--engines",
             type=engines_argument,
             default=",".join(DEFAULT_ENGINES),
             metavar="E,E,…",
-            help=f"engines to compare, in order ({names}; JAX ones also as NAME@cpu or "
-            f"NAME@gpu; 'all': every engine, the JAX ones on every platform there is; "
+            help=f"engines to compare, in order ({names}; JAX ones also as NAME@PLATFORM, "
+            f"{platforms}; 'all': every engine, the JAX ones on every platform there is; "
             f"default {','.join(DEFAULT_ENGINES)})",
         )
     else:
@@ -168,7 +169,7 @@ def add_engine_options(parser: argparse.ArgumentParser, *, several: bool) -> Non
             type=engine_argument,
             default=DEFAULT_ENGINE,
             metavar="E",
-            help=f"the engine to blur with ({names}, or a JAX one as NAME@cpu/NAME@gpu; "
+            help=f"the engine to blur with ({names}, or a JAX one as NAME@PLATFORM, {platforms}; "
             f"default {DEFAULT_ENGINE})",
         )
     action.engines = _EngineNames()  # type: ignore[attr-defined]
@@ -176,7 +177,7 @@ def add_engine_options(parser: argparse.ArgumentParser, *, several: bool) -> Non
         "--device",
         choices=("auto", *PLATFORMS),
         default="auto",
-        help="where the JAX engines run (default auto: the GPU when there is one)",
+        help="where the JAX engines run (default auto: the accelerator when there is one)",
     )
 
 

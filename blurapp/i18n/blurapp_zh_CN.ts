@@ -10,8 +10,8 @@
     </message>
     <message>
         <location filename="../ui/dialogs.py" line="121"/>
-        <source>The same Gaussian blur with NumPy on the CPU and with JAX-jit on the GPU (or the CPU), side by side.</source>
-        <translation>同一个高斯模糊，分别由 CPU 上的 NumPy 和 GPU（或 CPU）上的 JAX-jit 运行，并排对比。</translation>
+        <source>The same Gaussian blur with NumPy on the CPU and with JAX-jit on the accelerator (or the CPU), side by side.</source>
+        <translation>同一个高斯模糊，分别由 CPU 上的 NumPy 和加速器（或 CPU）上的 JAX-jit 运行，并排对比。</translation>
     </message>
     <message>
         <location filename="../ui/dialogs.py" line="125"/>
@@ -399,67 +399,112 @@
         <translation>相对计算</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="158"/>
+        <location filename="../core/report/figures.py" line="124"/>
+        <source>call</source>
+        <translation>调用</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="125"/>
+        <source>vs call</source>
+        <translation>与调用相比</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="160"/>
         <source>includes compilation</source>
         <translation>含编译时间</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="159"/>
+        <location filename="../core/report/figures.py" line="161"/>
         <source>program loaded from the compilation cache</source>
         <translation>程序取自编译缓存</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="162"/>
+        <location filename="../core/report/figures.py" line="164"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="168"/>
+        <location filename="../core/report/figures.py" line="170"/>
         <source>compiled during the live preview</source>
         <translation>在实时预览中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="171"/>
+        <location filename="../core/report/figures.py" line="173"/>
         <source>compiled during an earlier Run</source>
         <translation>在先前的运行中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="174"/>
+        <location filename="../core/report/figures.py" line="176"/>
         <source>compiled during the sweep</source>
         <translation>在规模扫描中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="175"/>
+        <location filename="../core/report/figures.py" line="177"/>
         <source>loaded from the compilation cache during the live preview</source>
         <translation>在实时预览中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="178"/>
+        <location filename="../core/report/figures.py" line="180"/>
         <source>loaded from the compilation cache during an earlier Run</source>
         <translation>在先前的运行中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="181"/>
+        <location filename="../core/report/figures.py" line="183"/>
         <source>loaded from the compilation cache during the sweep</source>
         <translation>在规模扫描中从编译缓存加载</translation>
     </message>
     <message>
+        <location filename="../core/report/figures.py" line="430"/>
+        <source>the CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
         <location filename="../core/report/figures.py" line="431"/>
+        <source>the {device}</source>
+        <translation>{device}</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="441"/>
+        <source>{time} on {device}</source>
+        <translation>{device} 上 {time}</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="447"/>
+        <source>an empty jitted call on one number, waited for: the least a call takes</source>
+        <translation>对一个数的空 jit 调用，等待其完成：一次调用最少所需的时间</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="458"/>
+        <source>{engines}: the time of an empty call</source>
+        <translation>{engines}：一次空调用的时间</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="462"/>
+        <source>this photo is too small for {device} to matter: the time is the call itself</source>
+        <translation>这张照片太小，{device} 发挥不了作用：耗时就是调用本身</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="481"/>
         <source>{time} on {device}, {rate} in a {size} × {size} matrix product</source>
         <translation>{device} 上 {time}，{size} × {size} 矩阵乘法达到 {rate}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="447"/>
+        <location filename="../core/report/figures.py" line="487"/>
+        <source>on its matrix unit; the blur runs on its vector unit</source>
+        <translation>在其矩阵单元上；模糊运行在其向量单元上</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="500"/>
         <source>{count} multiply-adds a pixel at the device&apos;s float32 rate: the least they can take</source>
         <translation>每像素 {count} 次乘加，按该设备的 float32 速率：这些运算至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="461"/>
+        <location filename="../core/report/figures.py" line="514"/>
         <source>{engines}: the time of the blur&apos;s multiply-adds at that rate</source>
         <translation>{engines}：以按该速率完成模糊的乘加所需的耗时为单位</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="563"/>
+        <location filename="../core/report/figures.py" line="616"/>
         <source>median of {count} rounds, middle half {range}</source>
         <translation>{count} 轮的中位数，中间一半在 {range}</translation>
     </message>
@@ -484,37 +529,37 @@
         <translation>JAX 首次调用（此前已编译）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="204"/>
+        <location filename="../core/report/figures.py" line="206"/>
         <source>this Run&apos;s first call {own}</source>
         <translation>本次运行的首次调用 {own}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="211"/>
+        <location filename="../core/report/figures.py" line="213"/>
         <source>cache hit</source>
         <translation>缓存命中</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="212"/>
+        <location filename="../core/report/figures.py" line="214"/>
         <source>cache miss</source>
         <translation>缓存未命中</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="213"/>
+        <location filename="../core/report/figures.py" line="215"/>
         <source>cache off</source>
         <translation>未用缓存</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="225"/>
+        <location filename="../core/report/figures.py" line="227"/>
         <source>= trace {tracing} + lower {lowering} + compile {compiling} ({cache}) + run {run} + other {other}; copies to and from the device {copies} besides</source>
         <translation>= 追踪 {tracing} + 降级 {lowering} + 编译 {compiling}（{cache}）+ 运行 {run} + 其他 {other}；另有与设备之间的数据传输 {copies}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="338"/>
+        <location filename="../core/report/figures.py" line="340"/>
         <source>({levels} of {count} levels), within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="340"/>
+        <location filename="../core/report/figures.py" line="342"/>
         <source>({levels} of {count} levels), NOT within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
@@ -529,17 +574,17 @@
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="256"/>
+        <location filename="../core/report/figures.py" line="258"/>
         <source>the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ</source>
         <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="299"/>
+        <location filename="../core/report/figures.py" line="301"/>
         <source>median of {count} samples of {number} calls, middle half {low}–{high}</source>
         <translation>{count} 个样本（每个为连续 {number} 次调用的平均）的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="305"/>
+        <location filename="../core/report/figures.py" line="307"/>
         <source>median of {count}, middle half {low}–{high}</source>
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
@@ -559,7 +604,7 @@
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="381"/>
+        <location filename="../core/report/figures.py" line="383"/>
         <source>these times cannot be trusted</source>
         <translation>这些耗时不可信</translation>
     </message>
@@ -614,58 +659,58 @@
         <translation>（仅模糊本身）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="392"/>
+        <location filename="../core/report/figures.py" line="394"/>
         <source>{time} on {device}, {bandwidth}</source>
         <translation>{device} 上 {time}，{bandwidth}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="402"/>
+        <location filename="../core/report/figures.py" line="404"/>
         <source>the image read once and written once: the least any blur can take</source>
         <translation>图像读一次、写一次：任何模糊都至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="414"/>
+        <location filename="../core/report/figures.py" line="416"/>
         <source>{engines}: the time of one copy of the image</source>
         <translation>{engines}：以复制一次图像的耗时为单位</translation>
     </message>
     <message>
         <location filename="../core/report/clip_figures.py" line="73"/>
-        <location filename="../core/report/figures.py" line="497"/>
+        <location filename="../core/report/figures.py" line="550"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="550"/>
+        <location filename="../core/report/figures.py" line="603"/>
         <source>(the largest over the {channels} channels)</source>
         <translation>（{channels} 个通道中的最大值）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="558"/>
+        <location filename="../core/report/figures.py" line="611"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="570"/>
+        <location filename="../core/report/figures.py" line="623"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="573"/>
+        <location filename="../core/report/figures.py" line="626"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="603"/>
+        <location filename="../core/report/figures.py" line="656"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="605"/>
+        <location filename="../core/report/figures.py" line="658"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="609"/>
+        <location filename="../core/report/figures.py" line="662"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
@@ -720,27 +765,27 @@
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="480"/>
+        <location filename="../core/measuring/sweep.py" line="499"/>
         <source>not within the sizes measured</source>
         <translation>在所测尺寸内没有</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="482"/>
+        <location filename="../core/measuring/sweep.py" line="501"/>
         <source>from the smallest size measured</source>
         <translation>从所测最小尺寸起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="483"/>
+        <location filename="../core/measuring/sweep.py" line="502"/>
         <source>from {size}</source>
         <translation>从 {size} 起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="496"/>
+        <location filename="../core/measuring/sweep.py" line="518"/>
         <source>{engine} faster than {reference}: steady {steady}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="498"/>
+        <location filename="../core/measuring/sweep.py" line="520"/>
         <source>{engine} faster than {reference}: steady {steady}, end to end {end_to_end}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
@@ -1748,6 +1793,11 @@
         <translation>稳定 {steady}</translation>
     </message>
     <message>
+        <location filename="../app/captions.py" line="454"/>
+        <source>the accelerator when present, else the CPU</source>
+        <translation>有加速器时用加速器，否则用 CPU</translation>
+    </message>
+    <message>
         <location filename="../app/captions.py" line="267"/>
         <location filename="../app/captions.py" line="337"/>
         <source>colour</source>
@@ -1830,77 +1880,72 @@
         <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="454"/>
-        <source>GPU when present, else CPU</source>
-        <translation>有 GPU 时用 GPU，否则用 CPU</translation>
-    </message>
-    <message>
-        <location filename="../app/captions.py" line="466"/>
+        <location filename="../app/captions.py" line="467"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="469"/>
+        <location filename="../app/captions.py" line="470"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="477"/>
+        <location filename="../app/captions.py" line="478"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="482"/>
+        <location filename="../app/captions.py" line="483"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="490"/>
+        <location filename="../app/captions.py" line="491"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="505"/>
+        <location filename="../app/captions.py" line="506"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="525"/>
+        <location filename="../app/captions.py" line="526"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="531"/>
+        <location filename="../app/captions.py" line="532"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="533"/>
+        <location filename="../app/captions.py" line="534"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="544"/>
+        <location filename="../app/captions.py" line="545"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="546"/>
+        <location filename="../app/captions.py" line="547"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="550"/>
+        <location filename="../app/captions.py" line="551"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="552"/>
+        <location filename="../app/captions.py" line="553"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="558"/>
+        <location filename="../app/captions.py" line="559"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>
@@ -2058,17 +2103,17 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="117"/>
+        <location filename="../app/sweep_state.py" line="118"/>
         <source>{photo}, {size} · kernel {kernel} · {engines}</source>
         <translation>{photo}，{size} · 卷积核 {kernel} · {engines}</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="135"/>
+        <location filename="../app/sweep_state.py" line="136"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="158"/>
+        <location filename="../app/sweep_state.py" line="159"/>
         <source>Stopped after {count} sizes</source>
         <translation>已在完成 {count} 个尺寸后停止</translation>
     </message>
@@ -2078,37 +2123,37 @@
         <translation>停止(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="184"/>
+        <location filename="../app/sweep_state.py" line="185"/>
         <source>{size} done</source>
         <translation>{size} 已完成</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="194"/>
+        <location filename="../app/sweep_state.py" line="195"/>
         <source>Done: {count} sizes</source>
         <translation>完成：{count} 个尺寸</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="205"/>
+        <location filename="../app/sweep_state.py" line="206"/>
         <source>The sweep failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="242"/>
+        <location filename="../app/sweep_state.py" line="243"/>
         <source>this photo</source>
         <translation>此照片</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="245"/>
+        <location filename="../app/sweep_state.py" line="246"/>
         <source>{engine} first call: {sizes}</source>
         <translation>{engine} 首次调用：{sizes}</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="253"/>
+        <location filename="../app/sweep_state.py" line="254"/>
         <source>Sweep Failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="254"/>
+        <location filename="../app/sweep_state.py" line="255"/>
         <source>The sweep stopped: {reason}</source>
         <translation>扫描已停止：{reason}</translation>
     </message>

@@ -272,7 +272,7 @@ def blur_file_tiled(
     otherwise, `description` (what made it) as JSON in its ImageDescription; .npy: the float32
     blur. Written atomically (a temporary file beside it, renamed into place); the source is
     never written over. `device`: where a JAX engine without a platform of its own blurs the
-    blocks ("auto", "cpu", "gpu"; Engine.platform_for). `scheduler`: None for this machine's
+    blocks ("auto", "cpu", "gpu", "tpu"; Engine.platform_for). `scheduler`: None for this machine's
     threads, "tcp://host:port" for a
     distributed cluster (its workers need BlurApp and the file), or anything dask's compute
     takes. `progress(done_blocks, total_blocks, megapixels)` is called from this thread as each

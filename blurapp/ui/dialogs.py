@@ -118,8 +118,8 @@ class AboutDialog(QDialog):
         self.label = QLabel(
             f"<b>{APP_NAME} {__version__}</b><p>"
             + self.tr(
-                "The same Gaussian blur with NumPy on the CPU and with JAX-jit on the GPU "
-                "(or the CPU), side by side."
+                "The same Gaussian blur with NumPy on the CPU and with JAX-jit on the "
+                "accelerator (or the CPU), side by side."
             )
             + f'</p><table cellspacing="0" cellpadding="2">{rows}</table><p>'
             + self.tr("Warnings and errors are logged to:")

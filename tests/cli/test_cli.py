@@ -19,6 +19,13 @@ from PIL import Image
 from blurapp.core import gaussian_kernel, load_grayscale, sample_photo_path
 
 
+def _jaxs_device() -> str:
+    """JAX's default device in words: "cpu", or an accelerator's "tpu: TPU v5 lite"."""
+    from blurapp.core.engines.jax_engine import describe_device, jax_device
+
+    return describe_device(jax_device())
+
+
 def assert_no_traceback(run):
     assert "Traceback" not in run.stderr and "Traceback" not in run.stdout
 
@@ -59,7 +66,7 @@ def test_compare_prints_the_table_for_the_bundled_photo():
         assert name in table, name
     assert " ms (median of " in table["NumPy"] and "middle half" in table["NumPy"]
     assert "within 1e-05" in table["max abs diff"] and "NOT" not in table["max abs diff"]
-    assert table["device"] == "cpu" or table["device"].startswith("gpu: ")
+    assert table["device"] == _jaxs_device()
 
 
 def test_compare_json_has_the_contracted_keys(photo):
@@ -79,7 +86,7 @@ def test_compare_json_has_the_contracted_keys(photo):
     assert data["numpy"]["seconds"] > 0
     assert data["jax"]["first_call_seconds"] > 0 and data["jax"]["seconds"] > 0
     assert len(data["jax"]["seconds_all"]) == 2
-    assert data["jax"]["device"] == "cpu" or data["jax"]["device"].startswith("gpu: ")
+    assert data["jax"]["device"] == _jaxs_device()
     assert 0 <= data["max_abs_diff"] <= 1e-5
 
 
@@ -532,24 +539,39 @@ def test_the_command_restarts_once_with_huge_pages_for_large_buffers(monkeypatch
     assert len(restarts) == 1
 
 
-def _has_gpu() -> bool:
-    import jax
+def _platforms_there() -> list[str]:
+    from blurapp.core.engines.jax_engine import jax_platforms
 
-    return any(device.platform == "gpu" for device in jax.devices())
+    return jax_platforms()
 
 
-@pytest.mark.parametrize("engines", ["numpy,jax", "jax", "numpy,jax@gpu,jax-eager@gpu"])
-def test_compare_on_a_gpu_there_is_not_is_an_error(photo, engines):
-    device = ["--device", "gpu"] if "@" not in engines else []
-    run = blurapp_in_process("compare", photo, "--engines", engines, *device, "--repeat", "1")
+def _no_device_line(platform: str) -> str:
+    return f"JAX has no {platform} device here (it has: {', '.join(_platforms_there())})"
+
+
+@pytest.mark.parametrize(
+    ("engines", "device"),
+    [
+        ("numpy,jax", "gpu"),
+        ("jax", "gpu"),
+        ("numpy,jax@gpu,jax-eager@gpu", None),
+        ("numpy,jax", "tpu"),
+        ("numpy,jax@tpu", None),
+        ("numpy,jax@tpu,jax-eager@tpu", None),
+    ],
+)
+def test_compare_on_an_accelerator_there_is_not_is_an_error(photo, engines, device):
+    platform = device or engines.rpartition("@")[2]
+    chosen = ["--device", device] if device else []
+    run = blurapp_in_process("compare", photo, "--engines", engines, *chosen, "--repeat", "1")
     assert_no_traceback(run)
-    if _has_gpu():
+    if platform in _platforms_there():
         assert run.returncode == 0, run.stderr
         return
     assert run.returncode == 1
     assert run.stdout == ""
     # The last line: a CUDA-less jaxlib on a machine with a driver warns before it.
-    assert run.stderr.splitlines()[-1] == "error: JAX has no gpu device here (it has: cpu)"
+    assert run.stderr.splitlines()[-1] == f"error: {_no_device_line(platform)}"
     assert "WARNING" not in run.stderr
 
 
@@ -559,9 +581,9 @@ def test_compare_with_one_jax_engine_that_runs_keeps_the_figures(photo):
         "compare", photo, "--engines", "numpy,jax@cpu,jax@gpu", "--repeat", "1"
     )
     assert run.returncode == 0, run.stderr
-    if not _has_gpu():
-        assert "unavailable: JAX has no gpu device here (it has: cpu)" in run.stdout
-        assert "warning: JAX has no gpu device here (it has: cpu)" in run.stderr.splitlines()
+    if "gpu" not in _platforms_there():
+        assert f"unavailable: {_no_device_line('gpu')}" in run.stdout
+        assert f"warning: {_no_device_line('gpu')}" in run.stderr.splitlines()
 
 
 @pytest.mark.slow

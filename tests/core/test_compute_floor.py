@@ -2,6 +2,8 @@
 the same device, and every engine's time as a multiple of it and as GFLOP/s, checked on cases
 whose arithmetic is known."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -44,6 +46,7 @@ def test_a_known_count_of_multiply_adds_gives_a_known_floor_multiple_and_rate():
         "product_seconds": 0.001,
         "matrix_size": 100,
         "products_timed": 5,
+        "matrix_unit": False,
     }
     assert data["numpy"]["compute_floor_multiple"] == pytest.approx(10.0)
     assert data["numpy"]["compute_floor_seconds"] == pytest.approx(0.00081)
@@ -69,6 +72,22 @@ def test_the_figures_show_the_compute_floor_and_each_engines_multiple_and_gflop_
     assert rows["vs_compute"].text == (
         "NumPy 10× (0.2 GFLOP/s), JAX-jit 1.0× (2.0 GFLOP/s): the time of the blur's "
         "multiply-adds at that rate"
+    )
+
+
+def test_a_tpus_compute_floor_says_it_is_its_matrix_units_rate_not_the_blurs_unit():
+    result = result_of("2d", (100, 100), {"numpy": 0.0081, "jax": 0.00081})
+    tpu = ComputeFloor("tpu: TPU v5 lite", 0.001, 5, 100)
+    runs = {**result.runs, "jax": replace(result.runs["jax"], device="tpu: TPU v5 lite")}
+    result = replace(result, runs=runs, compute_floors=(*result.compute_floors, tpu))
+    assert tpu.on_a_matrix_unit and not result.compute_floors[0].on_a_matrix_unit
+    assert comparison_dict(result)["compute_floors"]["tpu: TPU v5 lite"]["matrix_unit"] is True
+    [row] = [row for row in comparison_figures(result, "photo.png", 100, 100)
+             if row.key == "compute"]  # fmt: skip
+    assert row.figure.count("matrix unit") == 1  # the TPU's, not the CPU's
+    assert row.figure.endswith(
+        "on tpu: TPU v5 lite, 2.0 GFLOP/s in a 100 × 100 matrix product on its matrix unit; "
+        "the blur runs on its vector unit"
     )
 
 

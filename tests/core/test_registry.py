@@ -135,17 +135,25 @@ def test_jax_without_jit_reports_taps_and_stops_between_them():
     assert len(checks) == 6  # stopped between taps, not after the whole blur
 
 
-def test_a_jax_engine_on_a_platform_there_is_not_says_so():
-    result = compare(np.zeros((5, 5), np.float32), engines=("numpy", "jax@gpu"))
+@pytest.mark.parametrize("platform", ["gpu", "tpu"])
+def test_a_jax_engine_on_a_platform_there_is_not_says_so(platform):
+    from blurapp.core.engines.jax_engine import jax_platforms
+
+    there = jax_platforms()
+    if platform in there:
+        pytest.skip(f"this machine has a {platform}: the test is of a platform it has not")
+    result = compare(np.zeros((5, 5), np.float32), engines=("numpy", f"jax@{platform}"))
     assert result.reference_run is not None
-    assert "JAX has no gpu device here (it has: cpu)" in result.errors["jax@gpu"]
-    result = compare(np.zeros((5, 5), np.float32), engines=("numpy", "jax"), device="gpu")
-    assert "JAX has no gpu device here" in result.jit_error
+    missing = f"JAX has no {platform} device here (it has: {', '.join(there)})"
+    assert missing in result.errors[f"jax@{platform}"]
+    result = compare(np.zeros((5, 5), np.float32), engines=("numpy", "jax"), device=platform)
+    assert f"JAX has no {platform} device here" in result.jit_error
 
 
 def test_jax_engines_appear_once_per_platform_when_there_are_several(monkeypatch):
     from blurapp.core.engines import jax_engine
 
+    monkeypatch.setattr(jax_engine, "jax_platforms", lambda: ["cpu"])
     assert [e.name for e in engines_on_every_platform()] == list(engine_names())
     monkeypatch.setattr(jax_engine, "jax_platforms", lambda: ["gpu", "cpu"])
     names = [e.name for e in engines_on_every_platform()]
@@ -160,6 +168,10 @@ def test_jax_engines_appear_once_per_platform_when_there_are_several(monkeypatch
         "pallas@cpu",
     ]
     assert get_engine("jax@cpu").title == "JAX-jit (CPU)"
+    monkeypatch.setattr(jax_engine, "jax_platforms", lambda: ["tpu", "cpu"])
+    names = [e.name for e in engines_on_every_platform()]
+    assert names == ["numpy", "numpy-loop", "jax@tpu", "jax@cpu", "jax-eager@tpu", "jax-eager@cpu"]
+    assert get_engine("jax@tpu").title == "JAX-jit (TPU)"
 
 
 BLURAPP = (sys.executable, "-m", "blurapp")
@@ -210,11 +222,18 @@ def test_an_engine_not_in_the_registry_still_gets_its_figures():
 
 
 def test_all_engines_means_every_engine_on_every_platform(photo, capsys, monkeypatch):
-    assert [e.name for e in parse_engines("all")] == list(engine_names())
-    monkeypatch.setenv("JAX_PLATFORMS", "cpu")
+    from blurapp.core.engines import jax_engine
+
+    with monkeypatch.context() as only_the_cpu:
+        only_the_cpu.setattr(jax_engine, "jax_platforms", lambda: ["cpu"])
+        assert [e.name for e in parse_engines("all")] == list(engine_names())
+    from blurapp.core.measuring.comparison import json_key
+
     assert cli.main(["compare", str(photo), "--engines", "all", "--json", "--repeat", "1"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert {"numpy", "jax", "jax_eager"} <= set(data)
+    # One key an engine, and each JAX engine once per platform where JAX has several.
+    assert {json_key(engine.name) for engine in parse_engines("all")} <= set(data)
+    assert {"numpy", "numpy_loop"} <= set(data)
 
 
 def test_blur_runs_its_engine_once(photo, tmp_path):

@@ -17,7 +17,7 @@ from blurapp.core.measuring.sweep import (
     SweepPoint,
     SweepSize,
     break_even,
-    gpu_break_even,
+    accelerator_break_even,
     resample,
     run_sweep,
     sweep_break_even,
@@ -372,6 +372,7 @@ def test_a_sweep_names_its_break_even_steady_and_end_to_end():
     )
     assert found.as_dict() == {
         "engine": "jax",
+        "engine_platform": None,
         "reference": "numpy",
         "axes": "log-log",
         "steady": {
@@ -434,7 +435,7 @@ def made_up_device_sweep():
 
 
 def test_a_sweep_of_jax_on_the_gpu_and_on_the_cpu_names_where_the_gpu_wins():
-    found = gpu_break_even(made_up_device_sweep())
+    found = accelerator_break_even(made_up_device_sweep())
     assert (found.engine, found.reference) == ("jax@gpu", "jax@cpu")
     assert found.steady.crossing is Crossing.BETWEEN
     assert found.steady.between == (0.5, 1.0)
@@ -448,9 +449,49 @@ def test_a_sweep_of_jax_on_the_gpu_and_on_the_cpu_names_where_the_gpu_wins():
     assert sweep_break_even(made_up_device_sweep()).reference == "numpy"
 
 
-def test_a_sweep_on_one_device_has_no_gpu_break_even():
-    assert gpu_break_even(made_up_sweep()) is None
-    assert gpu_break_even([]) is None
+def on_a_tpu(points, name="jax@gpu", as_name="jax"):
+    """`points` with `name` renamed `as_name`, its first calls on a TPU: JAX-jit on JAX's
+    default device, a TPU, beside JAX-jit on the CPU."""
+    call = SweepFirstCall(0.5, Compilation.COMPILED, "tpu: TPU v5 lite")
+    renamed = []
+    for point in points:
+        rename = {name: as_name}.get
+        renamed.append(
+            dataclasses.replace(
+                point,
+                engines=tuple(rename(engine, engine) for engine in point.engines),
+                seconds={rename(e, e): value for e, value in point.seconds.items()},
+                speedups={rename(e, e): value for e, value in point.speedups.items()},
+                end_to_end_seconds={
+                    rename(e, e): value for e, value in point.end_to_end_seconds.items()
+                },
+                first_calls={
+                    as_name: call,
+                    "jax@cpu": call._replace(device="cpu"),
+                },
+            )
+        )
+    return renamed
+
+
+@pytest.mark.parametrize("name", ["jax", "jax@tpu"])
+def test_a_sweep_on_a_tpu_and_the_cpu_names_where_the_tpu_wins(name):
+    points = on_a_tpu(made_up_device_sweep(), as_name=name)
+    found = accelerator_break_even(points)
+    assert (found.engine, found.reference) == (name, "jax@cpu")
+    assert found.steady.between == (0.5, 1.0)
+    # JAX's default device is named by its platform; jax@tpu says it in its own title.
+    assert found.engine_platform == ("tpu" if name == "jax" else None)
+    assert found.as_dict()["engine_platform"] == found.engine_platform
+    titles = {"jax": "JAX-jit", "jax@tpu": "JAX-jit (TPU)", "jax@cpu": "JAX-jit (CPU)"}
+    assert sweep_break_even_words(found, titles.get).startswith(
+        "JAX-jit (TPU) faster than JAX-jit (CPU): steady from 0.5"
+    )
+
+
+def test_a_sweep_on_one_device_has_no_accelerator_break_even():
+    assert accelerator_break_even(made_up_sweep()) is None
+    assert accelerator_break_even([]) is None
 
 
 def test_a_sweeps_record_names_its_break_even_sizes():
@@ -462,7 +503,7 @@ def test_a_sweeps_record_names_its_break_even_sizes():
         "kernel": {"size": 9, "sigma": 2.0, "algorithm": "2d"},
         "points": [point.as_dict() for point in points],
         "break_even": sweep_break_even(points).as_dict(),
-        "gpu_break_even": None,
+        "accelerator_break_even": None,
     }
     rows = [row for row in figure_rows({"sweep": sweep}, []) if row["unit"] == "MP"]
     assert [(row["what"], row["engine"]) for row in rows] == [
@@ -471,6 +512,26 @@ def test_a_sweeps_record_names_its_break_even_sizes():
     ]
     assert rows[0]["value"] == pytest.approx(4.0, rel=1e-3)
     assert rows[0]["how"] == "where the speed-up crosses 1× on log–log axes, between 2 and 8 MP"
+
+
+@pytest.mark.parametrize("key", ["accelerator_break_even", "gpu_break_even"])
+def test_a_sweeps_record_names_the_accelerators_break_even_new_or_old(key):
+    """A record names the accelerator's break-even; one written before any accelerator but a
+    GPU was named kept it as gpu_break_even, and is read the same."""
+    from blurapp.bench.record import figure_rows
+
+    points = on_a_tpu(made_up_device_sweep())
+    sweep = {
+        "photo": {"path": "photo.png", "width": 600, "height": 400},
+        "kernel": {"size": 9, "sigma": 2.0, "algorithm": "2d"},
+        "points": [point.as_dict() for point in points],
+        key: accelerator_break_even(points).as_dict(),
+    }
+    rows = [row for row in figure_rows({"sweep": sweep}, []) if row["unit"] == "MP"]
+    assert [(row["what"], row["engine"]) for row in rows] == [
+        ("break-even size against JAX-jit (CPU), steady calls", "JAX-jit (TPU)"),
+        ("break-even size against JAX-jit (CPU), end to end", "JAX-jit (TPU)"),
+    ]
 
 
 # --- One speed-up: the break-even is taken from the speed-up each size shows -------------------
@@ -568,7 +629,7 @@ def test_a_size_without_a_speedup_falls_back_to_the_medians_ratio():
     assert found.steady.megapixels == pytest.approx(interpolated(1.0, 2.0, 0.85, 20 / 19.5))
 
 
-def test_the_gpu_break_even_is_the_ratio_of_the_two_speedups_shown():
+def test_the_accelerator_break_even_is_the_ratio_of_the_two_speedups_shown():
     """jax@gpu against jax@cpu: at 1 MP their medians say the GPU is ahead (2.0 ÷ 1.9 ms), the
     speed-ups over NumPy the sweep shows for each say it is behind (4.8× against 5.0×)."""
     figures = {  # megapixels: (numpy, gpu, cpu seconds), (gpu, cpu speed-ups shown)
@@ -586,9 +647,9 @@ def test_the_gpu_break_even_is_the_ratio_of_the_two_speedups_shown():
         for mp, ((numpy, gpu, cpu), (gpu_speedup, cpu_speedup)) in figures.items()
     ]
     assert points[1].seconds["jax@cpu"] / points[1].seconds["jax@gpu"] > 1
-    found = gpu_break_even(points)
+    found = accelerator_break_even(points)
     assert found.steady.between == (1.0, 2.0)
     assert found.steady.megapixels == pytest.approx(interpolated(1.0, 2.0, 4.8 / 5.0, 9.0 / 5.0))
     # Without speed-ups (no NumPy timed) the two medians decide: ahead from 1 MP.
     bare = [dataclasses.replace(point, speedups={}) for point in points]
-    assert gpu_break_even(bare).steady.between == (0.5, 1.0)
+    assert accelerator_break_even(bare).steady.between == (0.5, 1.0)

@@ -13,11 +13,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
-def wheel(tmp_path_factory, worker_id):
+def wheel(tmp_path_factory, request):
     """The wheel, built once a run: under pytest-xdist the first worker to ask builds it in the
     run's folder shared by the workers, holding a lock that the others wait on."""
     run_folder = tmp_path_factory.getbasetemp()
-    if worker_id != "master":
+    # Read from the config, not xdist's worker_id fixture: the suite also runs without
+    # pytest-xdist (`-p no:xdist`, on a machine whose device one process at a time may hold).
+    if hasattr(request.config, "workerinput"):
         run_folder = run_folder.parent  # the workers' folders are popen-gw0, … inside it
     folder = run_folder / "wheel"
     with open(run_folder / "wheel.lock", "w") as lock:

@@ -7,7 +7,7 @@ they are registered here; the timing of steady calls is the same for every engin
 (blurapp.core.engines.timing). Other
 packages add engines through the entry-point group `blurapp.engines` (see _discover_plugins),
 found the first time the registry is asked. A JAX engine also runs on a chosen platform:
-`jax@cpu`, `jax@gpu`.
+`jax@cpu`, `jax@gpu`, `jax@tpu`.
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ def engine_names() -> tuple[str, ...]:
 
 def get_engine(name: str) -> Engine:
     """The engine called `name`: a registered name, or a JAX engine's name with @platform
-    (`jax@gpu`). Raises UnknownEngineError naming the engines there are."""
+    (`jax@tpu`). Raises UnknownEngineError naming the engines there are."""
     base, _, platform = name.strip().partition("@")
     # BlurApp's own engines are found without loading the plugins: a command that names
     # only them runs whatever state the installed plugins are in.
@@ -242,8 +242,8 @@ def parse_engines(text: str) -> tuple[Engine, ...]:
 
 def engines_on_every_platform() -> tuple[Engine, ...]:
     """Every registered engine, with the JAX ones once per platform JAX has when it has more
-    than one (a GPU machine shows JAX on the CPU beside JAX on the GPU). Imports JAX; where JAX
-    cannot start, the registered engines as they are (their runs will say why)."""
+    than one (a machine with an accelerator shows JAX on the CPU beside JAX on it). Imports
+    JAX; where JAX cannot start, the registered engines as they are (their runs will say why)."""
     platforms = []
     registered = _engines()
     if any(engine.uses_jax for engine in registered.values()):

@@ -101,6 +101,10 @@ class Engine:
     # The compute floor of its device: a float32 matrix product there, sized to saturate it
     # (blurapp.core.engines.gemm), given the platform as first_call is; None: none measured.
     gemm_call: Callable[[str | None], TimedGemm] | None = None
+    # The floor of a call on its device: an empty call of its kind on a tiny array, waited
+    # for (JAX-jit: a jitted program that hands its input back), given the platform as
+    # first_call is and timed as a first call is; None: none measured.
+    empty_call: Callable[[str | None], FirstCall] | None = None
     # A live preview's first call, where it can be quicker than first_call there (JAX-jit
     # keeps the photo on its device between changes); None: first_call.
     preview_call: FirstCallFunction | None = None
@@ -125,8 +129,8 @@ class Engine:
         return self.compiles and self.uses_jax
 
     def platform_for(self, device: str = "auto") -> str | None:
-        """The platform its calls get for `device` ("auto", "cpu", "gpu"): its own, else
-        `device` for a JAX engine; None for JAX's default device, or an engine without JAX."""
+        """The platform its calls get for `device` ("auto", "cpu", "gpu", "tpu"): its own,
+        else `device` for a JAX engine; None for JAX's default device, or an engine without JAX."""
         platform = self.platform or (device if self.uses_jax else None)
         return None if platform == "auto" else platform
 
@@ -140,7 +144,7 @@ class Engine:
         cancelled: Cancelled | None = None,
     ) -> FirstCall:
         """Make this engine's first call on `image`. `device` is the platform for a JAX engine
-        that has none of its own ("auto": JAX's default, a GPU when there is one)."""
+        that has none of its own ("auto": JAX's default, the accelerator when there is one)."""
         try:
             first = self.first_call(
                 image,
@@ -225,6 +229,11 @@ class Engine:
         """The first of this engine's matrix products on its device (see gemm_call), or None
         when it has none."""
         return None if self.gemm_call is None else self.gemm_call(self.platform_for(device))
+
+    def start_empty_call(self, *, device: str = "auto") -> FirstCall | None:
+        """The first of this engine's empty calls on its device (see empty_call), or None
+        when it has none."""
+        return None if self.empty_call is None else self.empty_call(self.platform_for(device))
 
     def blur(
         self,

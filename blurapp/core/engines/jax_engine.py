@@ -1,4 +1,4 @@
-"""The same manual convolution under jax.jit, on the GPU when there is one.
+"""The same manual convolution under jax.jit, on the accelerator when there is one.
 
 jax is imported only inside these functions: importing blurapp.core, or asking
 `blurapp --version`, must stay fast and must work where jax is broken.
@@ -41,7 +41,7 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
 
-# Without this, JAX reserves 75% of the GPU's memory on start; a desktop program should not.
+# Without this, JAX reserves 75% of a GPU's memory on start; a desktop program should not.
 _PREALLOCATE_VARIABLE = "XLA_PYTHON_CLIENT_PREALLOCATE"
 
 
@@ -153,13 +153,14 @@ def cache_hits() -> int:
     return _cache_hits
 
 
-# The platforms a user can choose by name: `--device gpu`, or an engine name like `jax@gpu`.
-PLATFORMS = ("cpu", "gpu")
+# The platforms a user can choose by name, as JAX names them: `--device tpu`, or an engine name
+# like `jax@gpu`. "cpu" is the host; the others are accelerators.
+PLATFORMS = ("cpu", "gpu", "tpu")
 
 
 def jax_device(platform: str | None = None) -> Any:
-    """The device JAX computes on: the first of `platform` ("cpu", "gpu", "tpu"), or of its default
-    backend (a GPU when present) for None or "auto"."""
+    """The device JAX computes on: the first of `platform` (one of PLATFORMS), or of its
+    default backend (the accelerator when there is one) for None or "auto"."""
     jax = import_jax()
     if platform not in (None, "auto") and platform not in PLATFORMS:
         raise ValueError(f"platform must be one of auto, {', '.join(PLATFORMS)}, not {platform!r}")
@@ -200,7 +201,8 @@ def on_accelerator(device: Any) -> bool:
 
 
 def describe_device(device: Any) -> str:
-    """A device in a user's words: 'gpu: NVIDIA H200', 'cpu'."""
+    """A device in a user's words: its platform, and an accelerator's own name: 'cpu',
+    'gpu: NVIDIA H200', 'tpu: TPU v5 lite'."""
     platform = _platform_of(device)
     return platform if platform == "cpu" else f"{platform}: {device.device_kind}"
 
@@ -682,6 +684,38 @@ def first_jax_gemm(platform: str | None = None) -> TimedGemm:
     return chosen_gemm("jax", product_of_size, describe_device(device))
 
 
+_empty_program: Any = None
+
+
+def first_jax_empty_call(platform: str | None = None) -> FirstCall:
+    """The floor of a call on JAX's device: a jitted program with next to nothing to do (one
+    number already there, plus one), waited for as the blurs are. What it takes is the call
+    itself: the dispatch, the device's launch and the wait for it to say it is done. A blur
+    that takes about this long is too small for the device to matter. Raises
+    JaxUnavailableError."""
+    jax = import_jax()
+    device = jax_device(platform)
+    global _empty_program
+    if _empty_program is None:
+        # One operation on one number: the device runs a program, and the call is all
+        # there is to time.
+        _empty_program = jax.jit(lambda value: value + 1)
+    program = _empty_program
+    tiny = jax.block_until_ready(jax.device_put(np.zeros(1, np.float32), device))
+
+    def again() -> Call:
+        start = time.perf_counter()
+        jax.block_until_ready(program(tiny))
+        return Call(time.perf_counter() - start)
+
+    jax.block_until_ready(program(tiny))  # compiled outside the timing
+    first = again()
+    words = describe_device(device)
+    return FirstCall(
+        output=np.zeros(1, np.float32), again=again, seconds=first.seconds, device=words
+    )
+
+
 def blur_frames_jax(
     frames: np.ndarray, kernel: np.ndarray, *, platform: str | None = None
 ) -> BlurredFrames:
@@ -702,6 +736,7 @@ JAX_JIT = Engine(
     compiles=True,
     copy_call=first_jax_copy,
     gemm_call=first_jax_gemm,
+    empty_call=first_jax_empty_call,
     levels_call=blur_levels_jax,
     preview_call=preview_jax_call,
     stop_preview=kept_photo.clear,

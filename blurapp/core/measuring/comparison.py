@@ -38,15 +38,20 @@ from blurapp.core.measuring.contention import (
     watch_machine,
 )
 from blurapp.core.measuring.floors import (
+    CallFloor,
+    CallOn,
     ComputeFloor,
     CopyOn,
     Floor,
     ProductOn,
     bandwidth_gb_s,
+    call_floor,
     compute_floor,
     copy_floor,
     first_copies,
+    first_empty_calls,
     first_products,
+    mostly_the_call,
 )
 from blurapp.core.spec import BlurSpec
 
@@ -195,6 +200,8 @@ class ComparisonResult(LedByJit):
     floors: tuple[Floor, ...] = ()
     # Each device's compute floor, in the same order; empty when nothing was timed.
     compute_floors: tuple[ComputeFloor, ...] = ()
+    # Each device's call floor (an empty call), of those with one; empty when none was timed.
+    call_floors: tuple[CallFloor, ...] = ()
     # The machine while the engines were timed (None: nothing was timed).
     conditions: Conditions | None = None
 
@@ -303,6 +310,27 @@ class ComparisonResult(LedByJit):
             return None
         return run.seconds / floor.seconds
 
+    def call_floor_of(self, engine: str) -> CallFloor | None:
+        """The empty call on `engine`'s device, timed with it, for an engine whose calls are
+        of that kind (Engine.empty_call: JAX-jit's); None otherwise, or not measured."""
+        run = self.runs.get(engine)
+        if run is None or self.engine(engine).empty_call is None:
+            return None
+        return next((floor for floor in self.call_floors if floor.device == run.device), None)
+
+    def call_floor_multiple_of(self, engine: str) -> float | None:
+        """`engine`'s median steady time as a multiple of an empty call on its device."""
+        run, floor = self.runs.get(engine), self.call_floor_of(engine)
+        if run is None or floor is None or floor.seconds <= 0:
+            return None
+        return run.seconds / floor.seconds
+
+    def mostly_the_call(self, engine: str) -> bool:
+        """Whether `engine`'s steady time is mostly the call itself (floors.mostly_the_call):
+        the photo is too small for its device to matter."""
+        run = self.runs.get(engine)
+        return run is not None and mostly_the_call(run.seconds, self.call_floor_of(engine))
+
     @property
     def multiply_adds(self) -> int:
         """The multiply-adds of this blur, counted by its algorithm (see
@@ -401,6 +429,10 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
         "compute_floor_seconds": result.compute_floor_seconds_of(name),
         "compute_floor_multiple": result.compute_multiple_of(name),
         "gflop_s": result.gflop_s_of(name),
+        "call_floor_seconds": call.seconds if (call := result.call_floor_of(name)) else None,
+        "call_floor_multiple": result.call_floor_multiple_of(name),
+        # Its steady time mostly the call itself: the photo too small for the device to matter.
+        "mostly_the_call": result.mostly_the_call(name) if run else None,
         # The middle half of the speed-up taken round by round (None: too few rounds).
         "speedup_spread": (
             None if name == result.reference else _listed(result.speedup_spread_of(name))
@@ -477,8 +509,17 @@ def comparison_dict(result: ComparisonResult) -> dict:
                 "product_seconds": floor.product_seconds,
                 "matrix_size": floor.size,
                 "products_timed": floor.samples,
+                # The products on a unit the blur does not use (a TPU's matrix unit).
+                "matrix_unit": floor.on_a_matrix_unit,
             }
             for floor in result.compute_floors
+        },
+        call_floors={
+            floor.device: {
+                "seconds": floor.seconds,
+                "seconds_quartiles": list(floor.quartiles),
+            }
+            for floor in result.call_floors
         },
     )
     return data
@@ -594,9 +635,12 @@ def compare(
         elif first is not None:
             watch.output(engine.name, first_call_run(first))
 
-    def failed(timed: str | CopyOn | ProductOn, error: Exception) -> None:
+    def failed(timed: str | CopyOn | CallOn | ProductOn, error: Exception) -> None:
         if isinstance(timed, CopyOn):
             log.warning("the copy of the photo on %s failed", timed.device, exc_info=error)
+            return
+        if isinstance(timed, CallOn):
+            log.warning("the empty call on %s failed", timed.device, exc_info=error)
             return
         if isinstance(timed, ProductOn):
             log.warning("the matrix product on %s failed", timed.device, exc_info=error)
@@ -605,9 +649,12 @@ def compare(
         errors[timed] = describe_failure(chosen[timed], error)
 
     copies = {} if repeats == 0 else first_copies(image, chosen, first_calls, device)
-    # The engines and the copies, timed together in the same rounds.
-    timed: dict[str | CopyOn | ProductOn, FirstCall] = dict([*first_calls.items(), *copies.items()])
-    caps: dict[str | CopyOn | ProductOn, int | None] = {
+    calls = {} if repeats == 0 else first_empty_calls(chosen, first_calls, device)
+    # The engines, the copies and the empty calls, timed together in the same rounds.
+    timed: dict[str | CopyOn | CallOn | ProductOn, FirstCall] = dict(
+        [*first_calls.items(), *copies.items(), *calls.items()]
+    )
+    caps: dict[str | CopyOn | CallOn | ProductOn, int | None] = {
         name: engine.max_repeats for name, engine in chosen.items()
     }
     if trace is not None:
@@ -642,6 +689,7 @@ def compare(
         }
     runs = {name: times[name] for name in chosen if name in times}
     floors = tuple(copy_floor(copy.device, times[copy]) for copy in copies if copy in times)
+    call_floors = tuple(call_floor(call.device, times[call]) for call in calls if call in times)
     compute_floors = tuple(
         compute_floor(product, times[product], products[product])
         for product in products
@@ -659,15 +707,18 @@ def compare(
         engines=chosen,
         floors=floors,
         compute_floors=compute_floors,
+        call_floors=call_floors,
         conditions=None if repeats == 0 else conditions_of(runs, machine, trace is not None),
     )
 
 
-def _steady_call_name(timed: str | CopyOn | ProductOn) -> str:
+def _steady_call_name(timed: str | CopyOn | CallOn | ProductOn) -> str:
     """A steady call's label in a trace: 'jax steady call', 'copy on gpu steady call',
-    'matrix product on cpu steady call'."""
+    'empty call on tpu: TPU v5 lite steady call', 'matrix product on cpu steady call'."""
     if isinstance(timed, CopyOn):
         return f"copy on {timed.device} steady call"
+    if isinstance(timed, CallOn):
+        return f"empty call on {timed.device} steady call"
     if isinstance(timed, ProductOn):
         return f"matrix product on {timed.device} steady call"
     return f"{timed} steady call"

@@ -1,8 +1,9 @@
 """The floors of a device, timed in the same comparison as the engines: the least any blur
-there can take. The copy floor, one copy of the image (read once, written once), is timed in the
-engines' rounds; the compute floor, the float32 rate of a matrix product
-(blurapp.core.engines.gemm), right after them. An engine's time as a multiple of each says how
-far it is from the device's memory and from its arithmetic."""
+there can take. The copy floor, one copy of the image (read once, written once), and the call
+floor, an empty call waited for, are timed in the engines' rounds; the compute floor, the
+float32 rate of a matrix product (blurapp.core.engines.gemm), right after them. An engine's
+time as a multiple of each says how far it is from the device's memory, from its arithmetic,
+and from the cost of calling it at all."""
 
 from __future__ import annotations
 
@@ -59,10 +60,47 @@ class ComputeFloor:
         rate = self.multiply_adds_per_second
         return None if rate is None else 2 * rate / 1e9
 
+    @property
+    def on_a_matrix_unit(self) -> bool:
+        """Whether the device's products run on a unit of their own that the blur does not
+        use: a TPU's matrix unit (its float32 products at the highest precision in several
+        passes), while the blur's multiply-adds run on its vector unit. The rate is then not
+        one the blur can reach; on a CPU or a GPU both run on the same units."""
+        return self.device.partition(":")[0].strip() == "tpu"
+
     def seconds_for(self, multiply_adds: int) -> float | None:
         """The time `multiply_adds` take at this rate."""
         rate = self.multiply_adds_per_second
         return None if rate is None else multiply_adds / rate
+
+
+@dataclass(frozen=True)
+class CallFloor:
+    """The least any call on `device` takes: an empty call there (JAX-jit: a jitted program
+    with one operation on one number), waited for, timed among the engines as they are."""
+
+    device: str  # as an engine's run names it: "cpu", "tpu: TPU v5 lite"
+    seconds: float  # the median call
+    quartiles: tuple[float, float]
+    samples: int
+
+
+# A steady time within this multiple of its device's call floor is mostly the call itself:
+# the photo is too small for the device to matter.
+MOSTLY_THE_CALL = 2.0
+
+
+def mostly_the_call(seconds: float, floor: CallFloor | None) -> bool:
+    """Whether a steady time of `seconds` is mostly the call (within MOSTLY_THE_CALL of the
+    call floor `floor`); False where there is no call floor."""
+    return floor is not None and floor.seconds > 0 and seconds <= MOSTLY_THE_CALL * floor.seconds
+
+
+@dataclass(frozen=True)
+class CallOn:
+    """The empty call on `device`, timed beside the engines (not an engine)."""
+
+    device: str
 
 
 @dataclass(frozen=True)
@@ -87,6 +125,10 @@ def bandwidth_gb_s(image_bytes: int, seconds: float) -> float | None:
 
 def copy_floor(device: str, copy: EngineRun) -> Floor:
     return Floor(device, copy.seconds, copy.quartiles, len(copy.repeat_seconds), copy.output.nbytes)
+
+
+def call_floor(device: str, call: EngineRun) -> CallFloor:
+    return CallFloor(device, call.seconds, call.quartiles, len(call.repeat_seconds))
 
 
 def compute_floor(product: ProductOn, run: EngineRun, first: FirstCall) -> ComputeFloor:
@@ -146,3 +188,17 @@ def first_copies(
         "the copy of the photo",
     )
     return {CopyOn(copy.device): copy for copy in copies}
+
+
+def first_empty_calls(
+    engines: Mapping[str, Engine], first_calls: Mapping[str, FirstCall], device: str
+) -> dict[CallOn, FirstCall]:
+    """The first empty call on each device an engine ran on that has one (JAX's), to be timed
+    with the engines (see _on_each_device). One that fails leaves its device without a call
+    floor."""
+    calls = _on_each_device(
+        first_calls,
+        lambda name: engines[name].start_empty_call(device=device),
+        "the empty call",
+    )
+    return {CallOn(call.device): call for call in calls}

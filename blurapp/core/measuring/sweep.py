@@ -19,7 +19,7 @@ import io
 import math
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -367,11 +367,15 @@ class SweepBreakEven:
     reference: str
     steady: BreakEven
     end_to_end: BreakEven | None
+    # The platform `engine` ran on where its name does not say it (the sweep's `jax` on JAX's
+    # default device, an accelerator), for the accelerator's break-even; None otherwise.
+    engine_platform: str | None = None
 
     def as_dict(self) -> dict:
         """For `bench --sweep --json`."""
         return {
             "engine": self.engine,
+            "engine_platform": self.engine_platform,
             "reference": self.reference,
             "axes": "log-log",  # how a crossing is interpolated: on the chart's axes
             "steady": self.steady.as_dict(),
@@ -399,7 +403,7 @@ def speedup_between(
     with every size's speed-up; None where the two have no figure.
 
     Against the reference, the point's speed-up of `engine`. Between two engines beside the
-    reference (JAX-jit on the GPU and on the CPU), the ratio of their two speed-ups over the
+    reference (JAX-jit on the accelerator and on the CPU), the ratio of their two speed-ups over the
     reference: the engine is faster exactly where its speed-up shown is the larger, and each
     was taken round by round against the same reference, so a busy moment divides out of
     both alike. Where the point has no such speed-up (the reference was not timed there),
@@ -453,24 +457,39 @@ def sweep_break_even(points: Sequence[SweepPoint]) -> SweepBreakEven | None:
     return _crossing_of(points, engine, points[0].reference)
 
 
-def gpu_break_even(points: Sequence[SweepPoint]) -> SweepBreakEven | None:
-    """From which size a compiled engine on the GPU beats the same engine on the CPU, for a
-    sweep that timed both (`--engines numpy,jax@gpu,jax@cpu`): below it, the copies to the
-    GPU and its launches cost more than the CPU takes to blur. None for a sweep without both.
+def platform_in_sweep(points: Sequence[SweepPoint], name: str) -> str | None:
+    """The platform engine `name` ran on in the sweep ("cpu", "gpu", "tpu"): as its first
+    calls' device names it, else its own (`jax@tpu`); None where neither says."""
+    for point in points:
+        call = point.first_calls.get(name)
+        if call is not None and call.device:
+            return call.device.partition(":")[0].strip()
+    engine = _engine(name)
+    return None if engine is None else engine.platform
+
+
+def accelerator_break_even(points: Sequence[SweepPoint]) -> SweepBreakEven | None:
+    """From which size a compiled engine on an accelerator (a GPU, a TPU) beats the same
+    engine on the CPU, for a sweep that timed both (`--engines numpy,jax,jax@cpu` on a
+    machine with one, or `numpy,jax@tpu,jax@cpu`): below it, the copies to the accelerator
+    and its calls cost more than the CPU takes to blur. None for a sweep without both.
 
     Taken from the ratio of the two engines' speed-ups over the reference that each size
-    shows (speedup_between): the GPU counts as faster at a size exactly where its speed-up
-    over NumPy is the larger of the two."""
+    shows (speedup_between): the accelerator counts as faster at a size exactly where its
+    speed-up over NumPy is the larger of the two."""
     engines = sweep_engines(points)
     for name in engines:
-        gpu = _engine(name)
-        if gpu is None or not gpu.jitted or gpu.platform != "gpu":
+        accelerator = _engine(name)
+        platform = platform_in_sweep(points, name)
+        if accelerator is None or not accelerator.jitted or platform in (None, "cpu"):
             continue
         base = name.partition("@")[0]
         for other in engines:
-            cpu = _engine(other)
-            if cpu is not None and cpu.platform == "cpu" and other.partition("@")[0] == base:
-                return _crossing_of(points, name, other)
+            if other.partition("@")[0] == base and platform_in_sweep(points, other) == "cpu":
+                found = _crossing_of(points, name, other)
+                if found is None or accelerator.platform == platform:
+                    return found
+                return replace(found, engine_platform=platform)
     return None
 
 
@@ -490,7 +509,10 @@ def sweep_break_even_words(
 ) -> str:
     """'JAX-jit faster than NumPy: steady from 1.84 MP, end to end from 3.10 MP'; `title`
     gives an engine's title."""
-    names = {"engine": title(found.engine), "reference": title(found.reference)}
+    engine = title(found.engine)
+    if found.engine_platform is not None:  # JAX's default device, an accelerator
+        engine = f"{engine} ({found.engine_platform.upper()})"
+    names = {"engine": engine, "reference": title(found.reference)}
     steady = break_even_words(found.steady, translate)
     if found.end_to_end is None:
         words = QT_TRANSLATE_NOOP("Figures", "{engine} faster than {reference}: steady {steady}")

@@ -121,6 +121,8 @@ ROW_NAMES = (
     QT_TRANSLATE_NOOP("Figures", "vs copy"),
     QT_TRANSLATE_NOOP("Figures", "compute"),
     QT_TRANSLATE_NOOP("Figures", "vs compute"),
+    QT_TRANSLATE_NOOP("Figures", "call"),
+    QT_TRANSLATE_NOOP("Figures", "vs call"),
 )
 
 
@@ -386,9 +388,9 @@ def noisy_figure(result: LedByJit, translate: Translate = _english) -> Figure | 
 def floor_figures(result: ComparisonResult, translate: Translate = _english) -> list[Figure]:
     """The floor rows: each device's copy of the photo (the least any blur there takes), and
     every engine's time as a multiple of its device's copy, with its effective bandwidth; then
-    the compute floor's (compute_floor_figures)."""
+    the call floor's (call_floor_figures) and the compute floor's (compute_floor_figures)."""
     if not result.floors:
-        return compute_floor_figures(result, translate)
+        return call_floor_figures(result, translate) + compute_floor_figures(result, translate)
     on = translate(QT_TRANSLATE_NOOP("Figures", "{time} on {device}, {bandwidth}"))
     copies = ", ".join(
         on.format(
@@ -415,8 +417,56 @@ def floor_figures(result: ComparisonResult, translate: Translate = _english) -> 
     return [
         Figure("copy", "copy", result.floor_seconds, "s", copies, f"({meaning})"),
         figure_of_words("vs_copy", "vs copy", times.format(engines=", ".join(multiples))),
+        *call_floor_figures(result, translate),
         *compute_floor_figures(result, translate),
     ]
+
+
+def device_name(device: str, translate: Translate = _english) -> str:
+    """A device as a sentence names it: 'the TPU v5 lite', 'the NVIDIA H200' (an engine's
+    run's 'tpu: TPU v5 lite'), 'the CPU'."""
+    platform, _, name = device.partition(":")
+    if not name.strip():
+        return translate(QT_TRANSLATE_NOOP("Figures", "the CPU")) if platform == "cpu" else device
+    return translate(QT_TRANSLATE_NOOP("Figures", "the {device}")).format(device=name.strip())
+
+
+def call_floor_figures(result: ComparisonResult, translate: Translate = _english) -> list[Figure]:
+    """The call floor's rows: an empty call on each device that has one (the least any call
+    there takes), and each engine's time as a multiple of it; where an engine's time is
+    mostly the call (floors.MOSTLY_THE_CALL), that the photo is too small for its device to
+    matter."""
+    if not result.call_floors:
+        return []
+    on = translate(QT_TRANSLATE_NOOP("Figures", "{time} on {device}"))
+    calls = ", ".join(
+        on.format(time=format_ms(floor.seconds), device=floor.device)
+        for floor in result.call_floors
+    )
+    meaning = translate(
+        QT_TRANSLATE_NOOP(
+            "Figures", "an empty jitted call on one number, waited for: the least a call takes"
+        )
+    )
+    multiples, too_small = [], []
+    for name in result.runs:
+        multiple = result.call_floor_multiple_of(name)
+        if multiple is not None:
+            multiples.append(f"{result.engine(name).title} {format_multiple(multiple)}")
+        if result.mostly_the_call(name):
+            too_small.append(device_name(result.runs[name].device, translate))
+    times = translate(QT_TRANSLATE_NOOP("Figures", "{engines}: the time of an empty call"))
+    vs_call = figure_of_words("vs_call", "vs call", times.format(engines=", ".join(multiples)))
+    if too_small:
+        said = translate(
+            QT_TRANSLATE_NOOP(
+                "Figures",
+                "this photo is too small for {device} to matter: the time is the call itself",
+            )
+        ).format(device=" / ".join(dict.fromkeys(too_small)))
+        vs_call = Figure("vs_call", "vs call", None, "", vs_call.figure, f"({said})")
+    first = result.call_floors[0].seconds
+    return [Figure("call", "call", first, "s", calls, f"({meaning})"), vs_call]
 
 
 def compute_floor_figures(
@@ -432,17 +482,20 @@ def compute_floor_figures(
             "Figures", "{time} on {device}, {rate} in a {size} × {size} matrix product"
         )
     )
+    # A rate of a unit the blur never uses (ComputeFloor.on_a_matrix_unit) says so.
+    other_unit = translate(
+        QT_TRANSLATE_NOOP("Figures", "on its matrix unit; the blur runs on its vector unit")
+    )
     devices = []
     for floor in result.compute_floors:
         seconds = floor.seconds_for(result.multiply_adds)
-        devices.append(
-            on.format(
-                time=format_ms(seconds),
-                device=floor.device,
-                rate=format_gflop_s(floor.gflop_s),
-                size=floor.size,
-            )
+        words = on.format(
+            time=format_ms(seconds),
+            device=floor.device,
+            rate=format_gflop_s(floor.gflop_s),
+            size=floor.size,
         )
+        devices.append(f"{words} {other_unit}" if floor.on_a_matrix_unit else words)
     meaning = translate(
         QT_TRANSLATE_NOOP(
             "Figures",
