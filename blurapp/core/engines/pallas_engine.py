@@ -26,6 +26,7 @@ from blurapp.core.engines.jax_engine import (
     describe_device,
     first_call_on_device,
     first_jax_copy,
+    first_jax_empty_call,
     import_jax,
     jax_device,
     to_move,
@@ -196,6 +197,13 @@ def first_pallas_copy(
     return dataclasses.replace(copy, device=pallas_device_words(jax_device(platform)))
 
 
+def first_pallas_empty_call(platform: str | None = None) -> FirstCall:
+    """The call floor of the kernel's device (jax_engine.first_jax_empty_call), under the
+    device words its runs give."""
+    call = first_jax_empty_call(platform)
+    return dataclasses.replace(call, device=pallas_device_words(jax_device(platform)))
+
+
 JAX_PALLAS = Engine(
     "pallas",
     QT_TRANSLATE_NOOP("Engines", "JAX Pallas"),
@@ -203,6 +211,7 @@ JAX_PALLAS = Engine(
     uses_jax=True,
     compiles=True,
     copy_call=first_pallas_copy,
+    empty_call=first_pallas_empty_call,
     program_ready=program_ready,
 )
 ENGINES = (JAX_PALLAS,)
