@@ -34,7 +34,7 @@ from blurapp.app.live_rates import LIVE_RATE_SECONDS
 from blurapp.app.pixel_info import pixel_words
 from blurapp.app.session import Change, Session
 from blurapp.app.settings_file import SettingsFile
-from blurapp.core.engines import engine_names
+from blurapp.core.engines import offered_engine_names
 from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
 from blurapp.core.media.clip import Clip
 from blurapp.core.media.photo_checks import PhotoError
@@ -113,7 +113,7 @@ class MainWindow(QMainWindow):
         # message_shown.
         self.messages = Messages(self)
         self.messages.shown.connect(self.message_shown)
-        engines = [(name, self.session.captions.title(name)) for name in engine_names()]
+        engines = [(name, self.session.captions.title(name)) for name in offered_engine_names()]
 
         self.runner = Runner(self)  # starts no thread until a job comes
         self.controller = WindowController(self.session, self.runner, self)

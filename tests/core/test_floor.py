@@ -40,7 +40,9 @@ def test_compare_json_gives_both_floors_and_each_engines_multiples_bandwidth_and
         rate_there = data["compute_floors"][engine["device"]]["gflop_s"]
         at_its_rate = 2 * multiply_adds / (rate_there * 1e9)
         assert engine["compute_floor_seconds"] == pytest.approx(at_its_rate)
-        assert engine["compute_floor_multiple"] == pytest.approx(engine["seconds"] / compute)
+        # Each engine's multiple of its own device's floor (the reference's, on a CPU).
+        multiple = engine["seconds"] / engine["compute_floor_seconds"]
+        assert engine["compute_floor_multiple"] == pytest.approx(multiple)
         assert engine["gflop_s"] == pytest.approx(2 * multiply_adds / engine["seconds"] / 1e9)
     floor = data["floor_seconds"]
     assert floor > 0

@@ -199,3 +199,27 @@ def test_compare_json_shows_the_kernel_beside_xla_s_program(tmp_path):
     assert pallas["speedup"] > 0 and pallas["floor_seconds"] is not None
     assert (INTERPRET_WORDS in pallas["device"]) is not NATIVE
     assert data["speedup"] == xla["speedup"]  # JAX-jit, named first, stays the headline
+
+
+def test_the_window_offers_jax_pallas_only_where_a_tpu_runtime_is_installed(monkeypatch):
+    import importlib.util
+
+    from blurapp.core.engines import offered_engine_names
+
+    real_find_spec = importlib.util.find_spec
+
+    def installed(*names):
+        """find_spec on a machine with `names` installed and no libtpu otherwise."""
+
+        def find_spec(name, *rest):
+            if name in names:
+                return object()
+            return None if name == "libtpu" else real_find_spec(name, *rest)
+
+        return find_spec
+
+    monkeypatch.setattr(importlib.util, "find_spec", installed())
+    assert "pallas" not in offered_engine_names()
+    assert {"numpy", "jax"} <= set(offered_engine_names())
+    monkeypatch.setattr(importlib.util, "find_spec", installed("libtpu"))
+    assert "pallas" in offered_engine_names()

@@ -170,7 +170,16 @@ def test_jax_engines_appear_once_per_platform_when_there_are_several(monkeypatch
     assert get_engine("jax@cpu").title == "JAX-jit (CPU)"
     monkeypatch.setattr(jax_engine, "jax_platforms", lambda: ["tpu", "cpu"])
     names = [e.name for e in engines_on_every_platform()]
-    assert names == ["numpy", "numpy-loop", "jax@tpu", "jax@cpu", "jax-eager@tpu", "jax-eager@cpu"]
+    assert names == [
+        "numpy",
+        "numpy-loop",
+        "jax@tpu",
+        "jax@cpu",
+        "jax-eager@tpu",
+        "jax-eager@cpu",
+        "pallas@tpu",
+        "pallas@cpu",
+    ]
     assert get_engine("jax@tpu").title == "JAX-jit (TPU)"
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "FirstCallFunction",
     "UnknownEngineError",
     "engine_names",
+    "offered_engine_names",
     "engines_on_every_platform",
     "forget_plugins",
     "get_engine",
@@ -194,6 +195,13 @@ def forget_plugins() -> None:
 def engine_names() -> tuple[str, ...]:
     """The registered engines' names: BlurApp's own, then the plugins'."""
     return tuple(_engines())
+
+
+def offered_engine_names() -> tuple[str, ...]:
+    """The registered engines the window offers on this machine (see Engine.offered)."""
+    return tuple(
+        name for name, engine in _engines().items() if engine.offered is None or engine.offered()
+    )
 
 
 def get_engine(name: str) -> Engine:

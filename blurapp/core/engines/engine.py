@@ -121,6 +121,10 @@ class Engine:
     # this shape on a platform (None: its default) in this process, so a call would not
     # compile (or load) it; None: it cannot tell.
     program_ready: Callable[[tuple[int, ...], tuple[int, ...], str | None], bool] | None = None
+    # Whether the window offers it on this machine, told without starting its device (the
+    # window's start imports no JAX); None: everywhere. It stays available by name
+    # (`--engines`, the API) where the window does not offer it.
+    offered: Callable[[], bool] | None = None
 
     @property
     def jitted(self) -> bool:

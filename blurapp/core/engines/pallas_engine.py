@@ -14,6 +14,7 @@ jax is imported only inside these functions, as in the other JAX engines.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import threading
 from typing import Any
 
@@ -45,6 +46,13 @@ INTERPRET_WORDS = "Pallas interpret mode"
 def runs_natively(device: Any) -> bool:
     """Whether the kernel is compiled for `device` (a TPU), not interpreted."""
     return str(device.platform).lower() == NATIVE_PLATFORM
+
+
+def compiled_here() -> bool:
+    """Whether this machine has a TPU's runtime (libtpu), where Mosaic compiles the kernel:
+    the window offers JAX Pallas only there, where its figures are the chip's. Told from what
+    is installed, without importing JAX or starting the device."""
+    return importlib.util.find_spec("libtpu") is not None
 
 
 def pallas_device_words(device: Any) -> str:
@@ -213,5 +221,6 @@ JAX_PALLAS = Engine(
     copy_call=first_pallas_copy,
     empty_call=first_pallas_empty_call,
     program_ready=program_ready,
+    offered=compiled_here,
 )
 ENGINES = (JAX_PALLAS,)
