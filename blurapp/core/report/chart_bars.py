@@ -65,6 +65,9 @@ class TimingBar(NamedTuple):
     label: str  # its English name: the label of the row that holds the time, or a first call's
     seconds: float
     colour: str  # the engine's chart colour, '#55a868'
+    # One of the two steady times the speed-up divides (the reference's, the jit engine's):
+    # the chart is drawn for them (blurapp.core.report.chart_layout).
+    headline: bool = False
 
 
 def timing_bars(
@@ -75,7 +78,8 @@ def timing_bars(
     its steady time), each in its engine's colour. A first call that found its program
     compiled shows what that program's first call cost, named by who paid it (`paid`, as in
     comparison_figures), or is named as compiled before: never a bare "first call" that is
-    only another call."""
+    only another call. The reference's and the jit engine's steady bars are the headline, when
+    both are there."""
 
     def order(name: str) -> int:
         if name == result.reference:
@@ -95,4 +99,10 @@ def timing_bars(
             else:
                 bars.append(TimingBar("JAX first call", run.first_call_seconds, colour))
         bars.append(TimingBar(steady_label(name, result), run.seconds, chart_colour(engine)))
+    pair = {result.reference, result.jit_engine}
+    if pair <= set(result.runs):
+        bars = [
+            bar._replace(headline=bar.label in {steady_label(name, result) for name in pair})
+            for bar in bars
+        ]
     return bars
