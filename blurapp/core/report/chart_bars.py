@@ -99,10 +99,8 @@ def timing_bars(
             else:
                 bars.append(TimingBar("JAX first call", run.first_call_seconds, colour))
         bars.append(TimingBar(steady_label(name, result), run.seconds, chart_colour(engine)))
-    pair = {result.reference, result.jit_engine}
-    if pair <= set(result.runs):
-        bars = [
-            bar._replace(headline=bar.label in {steady_label(name, result) for name in pair})
-            for bar in bars
-        ]
+    jit = result.jit_engine
+    if jit is not None and {result.reference, jit} <= set(result.runs):
+        pair = {steady_label(result.reference, result), steady_label(jit, result)}
+        bars = [bar._replace(headline=bar.label in pair) for bar in bars]
     return bars
