@@ -133,12 +133,16 @@ def run_bench(
     engines: Sequence[str] | None = None,
     on_row: Callable[[dict], None] | None = None,
     channels: int = 1,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict:
     """One row per image size, kernel and algorithm: each of `engines`' figures (as in
     `compare --json`, under its JSON key; None: every registered engine), and the size of the
-    image."""
+    image. `progress(rows done, rows in all)` is told before the first row and after each."""
     engines = engine_names() if engines is None else engines
     rows = []
+    cases = len(megapixels) * len(kernel_sizes) * len(algorithms)
+    if progress is not None:
+        progress(0, cases)
     for mp in megapixels:
         image = synthetic_image(mp, channels=channels)
         for kernel_size, algorithm in itertools.product(kernel_sizes, algorithms):
@@ -158,6 +162,8 @@ def run_bench(
             rows.append(row)
             if on_row is not None:
                 on_row(row)
+            if progress is not None:
+                progress(len(rows), cases)
             del result
     return {"results": rows}
 
@@ -445,9 +451,11 @@ def run_sections(
     rounds: int,
     on_section: Callable[[str, dict], None] | None = None,
     video_options: dict | None = None,
+    on_section_start: Callable[[str], None] | None = None,
 ) -> dict:
     """The sections after the engines table, each a dict of figures; `rounds`: the yardsticks'
-    rounds of timed calls and the start-up's launches of each program; `video_options`:
+    rounds of timed calls and the start-up's launches of each program; `on_section_start(name)`
+    told as each section begins, `on_section(name, figures)` as it ends; `video_options`:
     blurapp.bench.video.video's keywords, whose resolutions the playing and clip-file sections
     take too (and clip-file its `clip_frames`)."""
     report = {}
@@ -456,6 +464,8 @@ def run_sections(
         if {"first-call", "window", "memory"} & set(sections):
             photo = _write_photo(Path(folder), probe_megapixels)
         for name in sections:
+            if on_section_start is not None:
+                on_section_start(name)
             if name == "yardsticks":
                 figures = yardsticks.yardsticks(probe_megapixels, rounds)
             elif name == "first-call":

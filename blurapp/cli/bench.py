@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from blurapp.bench import (
     describe_jax_device,
@@ -36,6 +39,7 @@ from blurapp.cli.output import (
     shown,
     source_photo,
 )
+from blurapp.cli.progress import progress_bar
 from blurapp.core.engines import REFERENCE_ENGINE, engine_names
 from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA, effective_kernel_size
 from blurapp.core.measuring.sweep import (
@@ -273,6 +277,15 @@ def _run_bench(args: argparse.Namespace) -> int:
         if args.record is not None:
             _write_record(args, report, date)
         return 0
+    # The sections that launch BlurApp first, while this process has not yet opened JAX's
+    # device: where one process at a time may hold it (a TPU), their launches found it held.
+    launching, in_process = launching_first(args.sections)
+    in_order = [*launching, *in_process]
+
+    def say_section(name: str) -> None:
+        # On stderr, terminal or not: sections can be minutes apart.
+        number = in_order.index(name) + 1
+        print(f"bench: {name} (section {number} of {len(in_order)})", file=sys.stderr, flush=True)
 
     def sections(names: list[str]) -> dict:
         return run_sections(
@@ -281,6 +294,7 @@ def _run_bench(args: argparse.Namespace) -> int:
             big_megapixels=args.big_megapixels,
             rounds=args.repeat or YARDSTICK_ROUNDS,
             on_section=lambda name, figures: show(bench_report.section_lines(name, figures)),
+            on_section_start=say_section,
             video_options={
                 "resolutions": args.video_resolutions,
                 "frames": args.video_frames,
@@ -289,24 +303,32 @@ def _run_bench(args: argparse.Namespace) -> int:
             },
         )
 
-    # The sections that launch BlurApp first, while this process has not yet opened JAX's
-    # device: where one process at a time may hold it (a TPU), their launches found it held.
-    launching, in_process = launching_first(args.sections)
     if launching:
         report.update(sections(launching))
     use_the_device()
     if "engines" in in_process:
+        say_section("engines")
         show(bench_report.column_lines(args.engines))
-        report["results"] = run_bench(
-            megapixels=args.megapixels,
-            kernel_sizes=args.kernel_sizes,
-            algorithms=args.algorithms,
-            repeats=args.repeat,
-            sigma=DEFAULT_SIGMA,
-            engines=[engine.name for engine in args.engines],
-            on_row=lambda row: show([bench_report.row_line(row, args.engines)]),
-            channels=3 if args.color else 1,
-        )["results"]
+        # The rows say how far the table is where they are seen as they come; elsewhere (JSON,
+        # stdout in a file) a bar on stderr does. (A bar among rows on one terminal garbles both.)
+        rows_seen = not args.json and _on_a_terminal(sys.stdout)
+        rows_bar = (
+            contextlib.nullcontext(None)
+            if rows_seen
+            else progress_bar(None, "row", "bench: the engines table", leave=False)
+        )
+        with rows_bar as bar:
+            report["results"] = run_bench(
+                megapixels=args.megapixels,
+                kernel_sizes=args.kernel_sizes,
+                algorithms=args.algorithms,
+                repeats=args.repeat,
+                sigma=DEFAULT_SIGMA,
+                engines=[engine.name for engine in args.engines],
+                on_row=lambda row: show([bench_report.row_line(row, args.engines)]),
+                channels=3 if args.color else 1,
+                progress=None if bar is None else functools.partial(_show_rows, bar),
+            )["results"]
     others = [name for name in in_process if name != "engines"]
     if others:
         report.update(sections(others))
@@ -315,6 +337,18 @@ def _run_bench(args: argparse.Namespace) -> int:
     if args.record is not None:
         _write_record(args, report, date)
     return 0
+
+
+def _on_a_terminal(stream: Any) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no stream, or a closed one
+        return False
+
+
+def _show_rows(bar: Any, done: int, total: int) -> None:
+    bar.total = total
+    bar.update(done - bar.n)
 
 
 def _check_sweep_csv(args: argparse.Namespace) -> None:

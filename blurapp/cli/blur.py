@@ -26,8 +26,8 @@ from blurapp.cli.output import (
     shown,
     source_photo,
 )
-from blurapp.cli.progress import progress_bar, show_progress
-from blurapp.core.blurring.blur_file import BlurFailed, blur_to_file
+from blurapp.cli.progress import progress_bar, show_progress, staged_progress
+from blurapp.core.blurring.blur_file import BLURRING, WRITING, BlurFailed, blur_to_file
 from blurapp.core.engines.jax_engine import JaxUnavailableError
 from blurapp.core.media.clip_files import is_clip
 from blurapp.core.media.photo import has_colour
@@ -94,12 +94,22 @@ def run(args: argparse.Namespace) -> int:
     if args.tiles or args.scheduler is not None or needs_tiles(source, color=args.color):
         note_short_kernel(args)
         return blur_in_tiles(args, source)
-    photo = load(source, color=args.color)
-    note_short_kernel(args)
-    try:
-        blur_to_file(photo, args.output, args.spec, args.engine, device=args.device)
-    except (BlurFailed, OutputError) as error:
-        raise CommandFailed(str(error)) from error
+    name = shown(source.name)
+    stages = {
+        "reading": (f"reading {name}", "photo"),
+        BLURRING: (f"blurring {name} with {args.engine.title}", "step"),
+        WRITING: (f"writing {shown(Path(args.output).name)}", "file"),
+    }
+    with staged_progress(stages) as progress:
+        progress("reading", 0, 1)
+        photo = load(source, color=args.color)
+        note_short_kernel(args)
+        try:
+            blur_to_file(
+                photo, args.output, args.spec, args.engine, device=args.device, progress=progress
+            )
+        except (BlurFailed, OutputError) as error:
+            raise CommandFailed(str(error)) from error
 
     grey = grey_note(args.color, lambda: has_colour(source))
     print_line(f"wrote {shown(args.output)}" + (f" {grey}" if grey else ""))

@@ -26,8 +26,9 @@ from blurapp.cli.output import (
     shown,
     source_photo,
 )
+from blurapp.cli.progress import Progress, staged_progress
 from blurapp.core.engines.jax_engine import JaxUnavailableError, jax_device
-from blurapp.core.measuring.comparison import compare, comparison_dict
+from blurapp.core.measuring.comparison import TIMING, Watch, compare, comparison_dict
 from blurapp.core.measuring.profiler_trace import SteadyTrace, TraceError, make_trace_folder
 from blurapp.core.media.clip_files import is_clip
 from blurapp.core.media.photo import has_colour
@@ -83,23 +84,26 @@ def run(args: argparse.Namespace) -> int:
         _check_outputs(args.out_dir, source, args.engines)  # before the work, not after it
     _check_jax_engines(args.engines, args.device)
     trace = _steady_trace(args) if args.trace is not None else None
-    photo = load(source, color=args.color)
-    note_short_kernel(args)
-    try:
-        result = compare(
-            photo.pixels,
-            args.spec,
-            repeats=args.repeat,
-            engines=args.engines,
-            device=args.device,
-            trace=trace,
-        )
-    except TraceError as error:
-        raise CommandFailed(str(error)) from None
-    except MemoryError:
-        raise CommandFailed(
-            f"{shown(photo.path)}: not enough memory to compare the engines on this photo"
-        ) from None
+    with staged_progress(_stages(shown(source.name), args.engines)) as progress:
+        progress("reading", 0, 1)
+        photo = load(source, color=args.color)
+        note_short_kernel(args)
+        try:
+            result = compare(
+                photo.pixels,
+                args.spec,
+                repeats=args.repeat,
+                engines=args.engines,
+                device=args.device,
+                watch=SaysWhereItIs(progress),
+                trace=trace,
+            )
+        except TraceError as error:
+            raise CommandFailed(str(error)) from None
+        except MemoryError:
+            raise CommandFailed(
+                f"{shown(photo.path)}: not enough memory to compare the engines on this photo"
+            ) from None
     if args.out_dir is not None:
         _write_outputs(args.out_dir, result, args.spec)
     if args.json:
@@ -121,6 +125,30 @@ def run(args: argparse.Namespace) -> int:
         if trace is not None:
             print_line(trace.written.words())
     return 0
+
+
+class SaysWhereItIs(Watch):
+    """A comparison followed on stderr (blurapp.cli.progress): each engine's first call as it
+    begins, then the timing."""
+
+    def __init__(self, progress: Progress) -> None:
+        super().__init__()
+        self._progress = progress
+
+    def engine_started(self, engine: str) -> None:
+        self._progress(engine, 0, 1)
+
+    def progress(self, step: str, done: int, total: int) -> None:
+        self._progress(step, done, total)
+
+
+def _stages(name: str, engines) -> dict[str, tuple[str, str]]:
+    """What each stage of a photo's comparison is doing, for its progress, and what it counts."""
+    return {
+        "reading": (f"reading {name}", "photo"),
+        **{engine.name: (f"{engine.title}'s first call on {name}", "step") for engine in engines},
+        TIMING: (f"timing each engine on {name}", "call"),
+    }
 
 
 def _steady_trace(args: argparse.Namespace):

@@ -95,10 +95,12 @@ class PlainProgress:
         self.close()
 
 
+# What staged_progress gives: progress(stage, done, total).
+Progress = Callable[[str, int, int], None]
+
+
 @contextmanager
-def staged_progress(
-    stages: Mapping[str, tuple[str, str]],
-) -> Iterator[Callable[[str, int, int], None]]:
+def staged_progress(stages: Mapping[str, tuple[str, str]]) -> Iterator[Progress]:
     """A `progress(stage, done, total)` for work in stages, each stage's own bar in turn:
     `stages` maps a stage to its description and unit ("frames": ("blurring 120 frames of
     clip.mp4", "frame")); a stage not in it is shown by its own name."""

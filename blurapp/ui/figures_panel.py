@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -26,7 +24,8 @@ from blurapp.app.captions import ENGINES_CONTEXT
 from blurapp.core.engines.runs import PaidFirstCall
 from blurapp.core.measuring.comparison import ComparisonResult
 from blurapp.core.report.chart_bars import timing_bars
-from blurapp.core.report.figures import CONTEXT, Figure, comparison_figures, format_ms
+from blurapp.core.report.chart_layout import ChartLayout, chart_layout
+from blurapp.core.report.figures import CONTEXT, Figure, comparison_figures
 from blurapp.ui.colours import NOTE_COLOUR, WARNING_COLOUR
 from blurapp.ui.fonts import scaled_font
 from blurapp.ui.text_fitting import keep_whole
@@ -45,116 +44,6 @@ def row_name_text(label: str) -> str:
     return translated
 
 
-# A bar more than this many times the next longest is drawn broken: to scale, the others would
-# get under a twentieth of the axis, too short to compare with each other.
-BREAK_RATIO = 20
-BREAK_ZONE = 30  # px past the axis's end where a broken bar shows its break
-TICK_GAP = 12  # px at least between two tick labels
-MIN_BAR = 2  # px: a bar of a few microseconds is still there to see
-
-
-@dataclass(frozen=True)
-class Tick:
-    x: float  # where its mark is on the axis
-    label: str  # milliseconds
-    label_left: float  # where its label starts
-
-
-@dataclass(frozen=True)
-class BarLayout:
-    name: str
-    value: str  # the bar's real time, as printed beside it
-    end: float  # x where the bar ends
-    broken: bool  # too long to draw to scale: drawn past the axis with a break
-    value_left: float  # where the printed time starts, right of the bar
-
-
-@dataclass(frozen=True)
-class ChartLayout:
-    name_width: float  # the column of bar names, left of the bars
-    bar_left: float  # x of zero
-    axis_end: float  # x of the last tick
-    break_x: float | None  # x of the break mark, when a bar is broken
-    bars: list[BarLayout]
-    ticks: list[Tick]
-
-
-def _nice_steps(largest: float):
-    """1, 2, 5 × 10ⁿ from about a twentieth of `largest` up to the first that is ≥ `largest`."""
-    exponent = math.floor(math.log10(largest / 20))
-    while True:
-        for mantissa in (1, 2, 5):
-            step = mantissa * 10.0**exponent
-            yield step
-            if step >= largest:
-                return
-        exponent += 1
-
-
-def _tick_text(ms: float, step: float) -> str:
-    decimals = max(0, -math.floor(math.log10(step) + 1e-9))
-    return "0" if ms == 0 else f"{ms:,.{decimals}f}"
-
-
-def chart_layout(
-    bars: list[tuple[str, float]], width: int, text_width: Callable[[str], float]
-) -> ChartLayout:
-    """Where TimingChart draws `bars` (name, seconds) across `width` px, on a linear axis from zero.
-
-    Bar lengths are proportional to time, except one bar over BREAK_RATIO times the next
-    longest, which is drawn broken past the axis's end. Ticks are 1, 2 or 5 × 10ⁿ ms, as many
-    as fit without their labels touching; `text_width` measures a string in the chart's font.
-    """
-    values = [format_ms(seconds) for _, seconds in bars]
-    name_width = min(max(text_width(name) for name, _ in bars) + 8, 0.4 * width)
-    bar_left = name_width
-    plot_right = max(bar_left + 20, width - max(text_width(v) for v in values) - 8)
-    ms = [seconds * 1000 for _, seconds in bars]
-    ordered = sorted(ms, reverse=True)
-    broken = None
-    if len(ms) >= 2 and ordered[0] > BREAK_RATIO * ordered[1]:
-        broken = ms.index(ordered[0])
-    largest = ordered[1] if broken is not None else ordered[0]
-    axis_end = plot_right - BREAK_ZONE if broken is not None else plot_right
-    axis_end = max(axis_end, bar_left + 10)
-
-    def ticks_for(step: float) -> tuple[float, list[Tick]]:
-        count = math.ceil(largest / step - 1e-9)
-        top = count * step
-        ticks = []
-        for k in range(count + 1):
-            x = bar_left + (axis_end - bar_left) * k / count
-            label = _tick_text(k * step, step)
-            label_width = text_width(label)
-            # Centred under its mark, but kept inside the widget.
-            left = min(max(x - label_width / 2, 0), width - label_width)
-            ticks.append(Tick(x, label, left))
-        return top, ticks
-
-    def apart(ticks: list[Tick]) -> bool:
-        return all(
-            a.label_left + text_width(a.label) + TICK_GAP <= b.label_left
-            for a, b in itertools.pairwise(ticks)
-        )
-
-    for step in _nice_steps(largest):
-        top, ticks = ticks_for(step)
-        if apart(ticks):
-            break
-    else:
-        ticks = ticks[-1:]  # too narrow for two labels: the top one still gives the scale
-
-    laid_out = []
-    for index, (name, _) in enumerate(bars):
-        if index == broken:
-            end = plot_right
-        else:
-            end = max(bar_left + (axis_end - bar_left) * ms[index] / top, bar_left + MIN_BAR)
-        laid_out.append(BarLayout(name, values[index], end, index == broken, end + 4))
-    break_x = (axis_end + plot_right) / 2 if broken is not None else None
-    return ChartLayout(name_width, bar_left, axis_end, break_x, laid_out, ticks)
-
-
 class TimingChart(QWidget):
     """Horizontal bars for every engine's time (NumPy, JAX without jit, JAX's first call, JAX
     steady, …), their length proportional to time; a bar that would dwarf the others is drawn
@@ -163,6 +52,7 @@ class TimingChart(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._bars: list[tuple[str, float, QColor]] = []
+        self._headline: tuple[str, ...] = ()
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setToolTip(
             self.tr(
@@ -171,8 +61,13 @@ class TimingChart(QWidget):
             )
         )
 
-    def set_timings(self, bars: list[tuple[str, float, QColor]]) -> None:
+    def set_timings(
+        self, bars: list[tuple[str, float, QColor]], headline: Collection[str] = ()
+    ) -> None:
+        """Draw `bars` (name, seconds, colour), the axis made for the bars named in `headline`
+        (blurapp.core.report.chart_layout)."""
         self._bars = [(name, seconds, colour) for name, seconds, colour in bars if seconds > 0]
+        self._headline = tuple(headline)
         self.updateGeometry()
         self.update()
 
@@ -187,7 +82,7 @@ class TimingChart(QWidget):
         """The geometry paintEvent draws at `width`, in this widget's font."""
         metrics = QFontMetrics(self.font())
         named = [(name, seconds) for name, seconds, _ in self._bars]
-        return chart_layout(named, width, metrics.horizontalAdvance)
+        return chart_layout(named, width, metrics.horizontalAdvance, self._headline)
 
     def _row_height(self) -> int:
         return QFontMetrics(self.font()).height() + 8
@@ -413,11 +308,10 @@ class FiguresPanel(QGroupBox):
             result, image_label, width, height, figure_text, bit_depth=bit_depth, paid=paid
         )
         self.show_rows(rows + list(earlier))
+        bars = timing_bars(result, paid)
         self.chart.set_timings(
-            [
-                (row_name_text(bar.label), bar.seconds, QColor(bar.colour))
-                for bar in timing_bars(result, paid)
-            ]
+            [(row_name_text(bar.label), bar.seconds, QColor(bar.colour)) for bar in bars],
+            headline=[row_name_text(bar.label) for bar in bars if bar.headline],
         )
 
     def clear_result(self) -> None:

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from PySide6.QtCore import QByteArray, QStandardPaths
+from PySide6.QtCore import QByteArray, QRect, QSize, QStandardPaths
+from PySide6.QtGui import QGuiApplication
 
 from blurapp.app.session import DEFAULT_PANE_ENGINES, offered_engine
 from blurapp.app.settings_file import PlainValue, SettingsFile, default_settings_path
+from blurapp.app.window_placement import Frame, Rect, window_rect
 from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
@@ -52,7 +54,19 @@ class RememberingWindow(Protocol):
 
     def restoreGeometry(self, geometry: QByteArray) -> bool: ...
 
-    def resize(self, width: int, height: int) -> None: ...
+    def geometry(self) -> QRect: ...
+
+    def frameGeometry(self) -> QRect: ...
+
+    def setGeometry(self, rect: QRect, /) -> None: ...
+
+    def minimumSize(self) -> QSize: ...
+
+    def isMaximized(self) -> bool: ...
+
+    def setMinimumSize(self, width: int, height: int, /) -> None: ...
+
+    def winId(self) -> int: ...
 
     def set_parameters(self, **changes: object) -> None: ...
 
@@ -220,10 +234,11 @@ def restore_window_settings(window: RememberingWindow) -> None:
     """Give `window` the geometry, parameters, engines and live preview it had last."""
     settings, session = window.settings, window.session
     geometry = read_setting(settings, "geometry")
-    if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-        window.restoreGeometry(geometry)
-    else:
-        window.resize(1360, 820)
+    # Qt refuses a geometry saved on a screen of another size (restoreGeometry returns False):
+    # the window then opens as with fresh settings.
+    restored = isinstance(geometry, QByteArray) and not geometry.isEmpty()
+    restored = restored and window.restoreGeometry(geometry)
+    place_on_screen(window, window.geometry() if restored else None)
     parameters = BlurSpec(
         kernel_size=read_setting(settings, "kernel_size"),
         sigma=read_setting(settings, "sigma"),
@@ -236,6 +251,40 @@ def restore_window_settings(window: RememberingWindow) -> None:
     session.set_timed_engines(read_setting(settings, "timed_engines"))
     session.set_live(read_setting(settings, "live_preview"))
     window.set_panes_stacked(read_setting(settings, "panes_stacked"))
+
+
+def _rect(rect: QRect) -> Rect:
+    return Rect(rect.x(), rect.y(), rect.width(), rect.height())
+
+
+def place_on_screen(window: RememberingWindow, saved: QRect | None) -> None:
+    """Give `window` the place app.window_placement decides for it from the screens' available
+    areas (the primary screen first) and `saved`, where it was last (None: fresh settings). A
+    maximised window is left to the screen it fills."""
+    if window.isMaximized():
+        return
+    primary = QGuiApplication.primaryScreen()
+    screens = [primary, *(s for s in QGuiApplication.screens() if s is not primary)]
+    # The frame, as far as the platform knows it before the window is shown: its native window
+    # made first. (A window manager's title bar is known only once it is drawn.)
+    window.winId()
+    inner, outer = window.geometry(), window.frameGeometry()
+    frame = Frame(
+        left=inner.left() - outer.left(),
+        top=inner.top() - outer.top(),
+        right=outer.right() - inner.right(),
+        bottom=outer.bottom() - inner.bottom(),
+    )
+    minimum = window.minimumSize()
+    rect = window_rect(
+        [_rect(screen.availableGeometry()) for screen in screens],
+        _rect(saved) if saved is not None else None,
+        minimum=(minimum.width(), minimum.height()),
+        frame=frame,
+    )
+    # A screen smaller than the window's least size: the screen wins.
+    window.setMinimumSize(min(minimum.width(), rect.width), min(minimum.height(), rect.height))
+    window.setGeometry(QRect(rect.x, rect.y, rect.width, rect.height))
 
 
 def save_window_settings(window: RememberingWindow) -> None:

@@ -68,3 +68,53 @@ def test_blurring_by_blocks_says_how_many_rows_of_blocks_are_done(tmp_path, ever
     run = blurapp_in_process("blur", source, "-o", tmp_path / "out.tif", "--tiles")
     assert run.returncode == 0, run.stderr
     assert re.search(r"^blurring scan\.tif: \d+ of \d+ blocks \(100 %\)", run.stderr, re.M)
+
+
+def test_comparing_on_a_photo_says_each_engine_and_the_timing(tmp_path, every_step):
+    source = tmp_path / "street.png"
+    Image.fromarray(np.zeros((40, 60), np.uint8)).save(source)
+    run = blurapp_in_process("compare", source, "--engines", "numpy", "--repeat", "2")
+    assert run.returncode == 0, run.stderr
+    said = run.stderr
+    assert re.search(r"^reading street\.png: 0 of 1 photos", said, re.M)
+    assert re.search(
+        r"^NumPy's first call on street\.png: \d+ of \d+ steps \(100 %\)", said, re.M
+    )
+    assert re.search(
+        r"^timing each engine on street\.png: (\d+) of \1 calls \(100 %\)", said, re.M
+    )
+    assert run.stdout.startswith("image ")  # the figures, on stdout alone
+
+
+def test_blurring_a_photo_says_reading_blurring_and_writing(tmp_path, every_step):
+    source = tmp_path / "street.png"
+    Image.fromarray(np.zeros((40, 60, 3), np.uint8)).save(source)
+    out = tmp_path / "soft.png"
+    run = blurapp_in_process("blur", source, "--color", "-o", out, "--engine", "numpy")
+    assert run.returncode == 0, run.stderr
+    said = run.stderr
+    assert re.search(r"^reading street\.png: ", said, re.M)
+    assert re.search(r"^blurring street\.png with NumPy: \d+ of \d+ steps \(100 %\)", said, re.M)
+    assert re.search(r"^writing soft\.png: 1 of 1 files \(100 %\)", said, re.M)
+    assert run.stdout.startswith(f"wrote {out}")
+
+
+def test_a_quick_comparison_off_a_terminal_says_nothing_on_stderr(tmp_path):
+    """Lines come at most every few seconds: a quick command's stderr stays empty."""
+    source = tmp_path / "street.png"
+    Image.fromarray(np.zeros((40, 60), np.uint8)).save(source)
+    run = blurapp_in_process("compare", source, "--engines", "numpy", "--repeat", "2")
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+
+
+def test_the_bench_says_each_section_as_it_begins_and_how_far_its_table_is(every_step):
+    run = blurapp_in_process(
+        "bench", "--sections", "engines", "--megapixels", "0.01", "0.02", "--kernel-sizes", "3",
+        "--algorithms", "2d", "--engines", "numpy", "--repeat", "1", "--json",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.splitlines()
+    assert lines[0] == "bench: engines (section 1 of 1)"
+    assert re.fullmatch(r"bench: the engines table: 2 of 2 rows \(100 %\), \d+ s", lines[-1])
+    assert run.stdout.startswith("{")  # the JSON alone on stdout

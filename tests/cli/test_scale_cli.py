@@ -1,22 +1,18 @@
 """`blurapp batch` and `blurapp blur` by blocks: their output and exit status, a scheduler's
 address refused at once, and in a process of its own on a terminal, tqdm's progress bar."""
 
-import fcntl
 import json
 import os
-import pty
 import signal
-import struct
 import subprocess
 import sys
-import termios
 import time
 
 import numpy as np
 import pytest
 import tifffile
 from helpers.clip_files import random_levels, video_file
-from helpers.command_line import blurapp, blurapp_in_process
+from helpers.command_line import blurapp, blurapp_in_process, run_on_a_terminal
 from helpers.oracle import blur_oracle
 from PIL import Image
 
@@ -89,31 +85,6 @@ def test_batch_of_only_good_photos_exits_0_and_a_bad_option_2(shoot, tmp_path):
     assert (
         blurapp_in_process("batch", shoot, "--out-dir", tmp_path, "--format", "gif").returncode == 2
     )
-
-
-def run_on_a_terminal(*args):
-    """The command with its stderr on a pseudo-terminal, as in a user's shell; what it showed."""
-    leader, follower = pty.openpty()
-    # 40 rows of 120 columns: a new pseudo-terminal has none, and a bar 0 wide shows nothing.
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "blurapp", *map(str, args)],
-        stdout=subprocess.DEVNULL,
-        stderr=follower,
-    )
-    os.close(follower)
-    shown = b""
-    while True:
-        try:
-            chunk = os.read(leader, 4096)
-        except OSError:  # the terminal closed with the process
-            break
-        if not chunk:
-            break
-        shown += chunk
-    process.wait(timeout=300)
-    os.close(leader)
-    return process.returncode, shown.decode("utf-8", "replace")
 
 
 def test_batch_shows_a_progress_bar_on_a_terminal(shoot, tmp_path):

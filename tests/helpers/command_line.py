@@ -4,11 +4,16 @@ terminal's encoding, start-up); called in this process where the test checks wha
 does, which spares each call an interpreter and every import."""
 
 import contextlib
+import fcntl
 import io
 import logging
+import os
+import pty
 import signal
+import struct
 import subprocess
 import sys
+import termios
 
 
 def blurapp(*args, cwd=None, env=None):
@@ -63,3 +68,28 @@ def blurapp_in_process(*args, cwd=None):
     return subprocess.CompletedProcess(
         ["blurapp", *argv], returncode, stdout.getvalue(), stderr.getvalue()
     )
+
+
+def run_on_a_terminal(*args):
+    """The command with its stderr on a pseudo-terminal, as in a user's shell; what it showed."""
+    leader, follower = pty.openpty()
+    # 40 rows of 120 columns: a new pseudo-terminal has none, and a bar 0 wide shows nothing.
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "blurapp", *map(str, args)],
+        stdout=subprocess.DEVNULL,
+        stderr=follower,
+    )
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closed with the process
+            break
+        if not chunk:
+            break
+        shown += chunk
+    process.wait(timeout=300)
+    os.close(leader)
+    return process.returncode, shown.decode("utf-8", "replace")

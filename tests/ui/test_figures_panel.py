@@ -316,3 +316,34 @@ def test_presenting_shows_each_figure_and_how_it_was_measured_apart(qtbot):
         expected = [row.figure, row.measured] if row.measured else [row.text]
         assert shown == [keep_whole(text) for text in expected], row.key
     assert panel.value("max_abs_diff") == "2.4e-07 (6.1e-05 of 255 levels), within 1e-05"
+
+
+def test_a_comparison_on_a_tpu_shows_numpy_and_jax_steady_long_enough_to_compare(qtbot):
+    """NumPy 9.10 ms and JAX steady 0.632 ms beside JAX without jit's 124 ms and a 2,094 ms
+    first call: the panel's chart draws the speed-up's two bars to scale with each other, the
+    two long ones broken."""
+    from blurapp.core.engines.runs import Compilation, EngineRun
+    from blurapp.core.measuring.comparison import ComparisonResult
+
+    blank = np.zeros((4, 6), np.float32)
+    runs = {
+        "numpy": EngineRun(output=blank, repeat_seconds=(0.0091,) * 3),
+        "jax-eager": EngineRun(output=blank, repeat_seconds=(0.124,) * 3),
+        "jax": EngineRun(
+            output=blank,
+            repeat_seconds=(0.000632,) * 3,
+            first_call_seconds=2.094,
+            compilation=Compilation.COMPILED,
+        ),
+    }
+    result = ComparisonResult(kernel=np.ones((3, 3), np.float32), sigma=1.0, runs=runs)
+    panel = FiguresPanel()
+    qtbot.addWidget(panel)
+    panel.show_result(result, "street.png", 6, 4)
+    panel.chart.resize(330, panel.chart.sizeHint().height())
+    panel.chart.show()
+    lengths = painted_lengths(panel.chart)
+    assert lengths["NumPy"] > 100  # the axis is made for the headline
+    assert lengths["JAX steady"] == pytest.approx(lengths["NumPy"] * 0.632 / 9.10, abs=2)
+    assert lengths["JAX steady"] >= 6  # more than a sliver
+    assert lengths["JAX first call"] > lengths["NumPy"]  # drawn broken, its time beside it

@@ -153,7 +153,7 @@ def test_esc_does_nothing_outside_presentation_mode(window, qtbot):
 
 
 def test_presentation_mode_is_not_remembered(window, qtbot, settings):
-    window.resize(800, 640)  # inside the offscreen screen, which a restored window is kept in
+    window.resize(window.width(), 640)  # inside the offscreen screen, which a window is kept in
     size_before = window.size()
     press(qtbot, window, Qt.Key.Key_F11)
     window.close()

@@ -62,6 +62,7 @@ def boundary(view, original, blurred):
 def split_window(make_window, qtbot, checkerboard):
     """A window on the checkerboard after a run, at 100 %, showing before/after."""
     window = make_window(checkerboard)
+    window.resize(1360, 820)  # panes wider than the picture at 200 %, past the tests' screen
     run(qtbot, window)
     window.widgets.show_combo.setCurrentIndex(
         window.widgets.show_combo.findData("split")

@@ -87,6 +87,10 @@ class Watch:
         """`step` (an engine's name: its taps; TIMING: the steady calls) has done `done` of
         `total`."""
 
+    def engine_started(self, engine: str) -> None:
+        """`engine`'s first call begins: an engine that compiles may report no progress until
+        it is done."""
+
     def output(self, engine: str, run: EngineRun) -> None:
         """`engine`'s first call is done (`run` holds it alone) while its steady calls are
         still to be timed: a view can show its output while the next engine computes."""
@@ -624,6 +628,8 @@ def compare(
     for engine in engines:
         engine = get_engine(engine) if isinstance(engine, str) else engine
         chosen[engine.name] = engine
+        if watch is not None:
+            watch.engine_started(engine.name)
         first = _first_call(engine, image, kernel, device, watch, errors)
         if first is not None:
             first_calls[engine.name] = first

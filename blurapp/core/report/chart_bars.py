@@ -67,6 +67,9 @@ class TimingBar(NamedTuple):
     label: str  # its English name: the label of the row that holds the time, or a first call's
     seconds: float
     colour: str  # the engine's chart colour, '#55a868'
+    # One of the two steady times the speed-up divides (the reference's, the jit engine's):
+    # the chart is drawn for them (blurapp.core.report.chart_layout).
+    headline: bool = False
 
 
 def timing_bars(
@@ -77,7 +80,8 @@ def timing_bars(
     its steady time), each in its engine's colour. A first call that found its program
     compiled shows what that program's first call cost, named by who paid it (`paid`, as in
     comparison_figures), or is named as compiled before: never a bare "first call" that is
-    only another call."""
+    only another call. The reference's and the jit engine's steady bars are the headline, when
+    both are there."""
 
     def order(name: str) -> int:
         if name == result.reference:
@@ -97,4 +101,8 @@ def timing_bars(
             else:
                 bars.append(TimingBar("JAX first call", run.first_call_seconds, colour))
         bars.append(TimingBar(steady_label(name, result), run.seconds, chart_colour(engine)))
+    jit = result.jit_engine
+    if jit is not None and {result.reference, jit} <= set(result.runs):
+        pair = {steady_label(result.reference, result), steady_label(jit, result)}
+        bars = [bar._replace(headline=bar.label in pair) for bar in bars]
     return bars
