@@ -23,6 +23,15 @@ README = ROOT / "README.md"
 HEADLINE_RECORD = HERE / "cpu-2-core-vm.json"
 HEADLINE_START = "<!-- headline-figures -->"
 HEADLINE_END = "<!-- /headline-figures -->"
+# The README's accelerator figures beside them: this record's engines, between their own markers.
+ACCELERATOR_RECORD = HERE / "tpu-v5e.json"
+ACCELERATOR_START = "<!-- accelerator-figures -->"
+ACCELERATOR_END = "<!-- /accelerator-figures -->"
+# Each table the README holds: its record and its markers.
+README_TABLES = (
+    (HEADLINE_RECORD, HEADLINE_START, HEADLINE_END),
+    (ACCELERATOR_RECORD, ACCELERATOR_START, ACCELERATOR_END),
+)
 
 
 def _read(json_path: Path) -> dict:
@@ -50,27 +59,34 @@ def headline(json_path: Path = HEADLINE_RECORD) -> str:
     return f"{_warning(json_path)}\n\n{headline_markdown(with_engines[0])}"
 
 
-def readme_headline(readme: str) -> str:
-    """What stands between the README's headline-figures markers; ValueError naming the
-    README when they are missing."""
-    start, end = readme.find(HEADLINE_START), readme.find(HEADLINE_END)
+def readme_headline(
+    readme: str, start_marker: str = HEADLINE_START, end_marker: str = HEADLINE_END
+) -> str:
+    """What stands between two of the README's markers (the headline figures' by default);
+    ValueError naming the README when they are missing."""
+    start, end = readme.find(start_marker), readme.find(end_marker)
     if start < 0 or end < start:
-        raise ValueError(f"{README}: no {HEADLINE_START} … {HEADLINE_END} markers")
-    return readme[start + len(HEADLINE_START) : end].removeprefix("\n")
+        raise ValueError(f"{README}: no {start_marker} … {end_marker} markers")
+    return readme[start + len(start_marker) : end].removeprefix("\n")
 
 
-def with_headline(readme: str, table: str) -> str:
-    """The README with `table` between its headline-figures markers."""
-    readme_headline(readme)  # the markers are there
-    start = readme.index(HEADLINE_START) + len(HEADLINE_START)
-    return f"{readme[:start]}\n{table}{readme[readme.index(HEADLINE_END) :]}"
+def with_headline(
+    readme: str, table: str, start_marker: str = HEADLINE_START, end_marker: str = HEADLINE_END
+) -> str:
+    """The README with `table` between two of its markers (the headline figures' by default)."""
+    readme_headline(readme, start_marker, end_marker)  # the markers are there
+    start = readme.index(start_marker) + len(start_marker)
+    return f"{readme[:start]}\n{table}{readme[readme.index(end_marker) :]}"
 
 
 def main(argv: list[str]) -> int:
     wanted = {
         json_path.with_suffix(".md"): rendered(json_path) for json_path in HERE.glob("*.json")
     }
-    wanted[README] = with_headline(README.read_text(encoding="utf-8"), headline())
+    readme = README.read_text(encoding="utf-8")
+    for record, start_marker, end_marker in README_TABLES:
+        readme = with_headline(readme, headline(record), start_marker, end_marker)
+    wanted[README] = readme
     stale = []
     for path, text in sorted(wanted.items()):
         if "--check" in argv:
