@@ -4,6 +4,8 @@ accelerator; on an accelerator machine the same tests run on the accelerator its
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
 from helpers.oracle import blur_oracle
@@ -154,3 +156,36 @@ def test_the_pallas_kernel_takes_a_photos_levels_as_rows_of_values_too(
     # What crossed was the photo's levels: the program was compiled for uint8 rows of values.
     assert [key[-1] for key in compiled_kernels._by_key] == [np.dtype(np.uint8).str]
     assert first.again().from_device_seconds is not None
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    height=st.integers(1, 12),
+    width=st.integers(1, 12),
+    channels=st.sampled_from([1, 3]),
+    size=st.sampled_from([1, 3, 5, 9, 15]),
+    separable=st.booleans(),
+    levels=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_any_small_photo_crosses_and_blurs_as_scipy_says(
+    height, width, channels, size, separable, levels, seed
+):
+    """Shapes smaller than the kernel included, levels or floats, on the accelerator's path."""
+    from blurapp.core.engines import get_engine, jax_engine
+
+    image = (
+        _as_photo(_levels(height, width, channels, seed=seed))
+        if levels
+        else np.random.default_rng(seed).random(
+            (height, width, channels)[: 3 if channels > 1 else 2], dtype=np.float32
+        )
+    )
+    kernel = gaussian_kernel_1d(size, 1.7) if separable else gaussian_kernel(size, 1.7)
+    real = jax_engine.on_accelerator
+    jax_engine.on_accelerator = lambda device: True
+    try:
+        output = get_engine("jax").start(image, kernel).output
+    finally:
+        jax_engine.on_accelerator = real
+    np.testing.assert_allclose(output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
