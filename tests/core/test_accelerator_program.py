@@ -154,3 +154,29 @@ def test_the_pallas_kernel_takes_a_photos_levels_as_rows_of_values_too(
     # What crossed was the photo's levels: the program was compiled for uint8 rows of values.
     assert [key[-1] for key in compiled_kernels._by_key] == [np.dtype(np.uint8).str]
     assert first.again().from_device_seconds is not None
+
+
+def test_a_first_calls_copy_back_counts_the_floats_it_waits_for(as_on_an_accelerator, monkeypatch):
+    """The first call's output is the blur's floats, copied back from the device after its
+    levels: the time it says it took to copy back is both copies, not the levels' alone."""
+    import time
+
+    from blurapp.core.engines import get_engine
+    from blurapp.core.engines.jax_engine import import_jax
+
+    jax = import_jax()
+    real_device_get = jax.device_get
+    slow = 0.25
+
+    def device_get(value):
+        if getattr(value, "dtype", None) == np.float32 and getattr(value, "size", 0) > 1:
+            time.sleep(slow)  # the floats are four times the levels' bytes
+        return real_device_get(value)
+
+    monkeypatch.setattr(jax, "device_get", device_get)
+    image = _as_photo(_levels(24, 31, seed=7))
+    first = get_engine("jax").start(image, gaussian_kernel(5, 1.5))
+    np.testing.assert_allclose(
+        first.output, blur_oracle(image, gaussian_kernel(5, 1.5)), rtol=0, atol=TOLERANCE
+    )
+    assert first.from_device_seconds >= slow
