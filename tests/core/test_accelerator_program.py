@@ -180,3 +180,15 @@ def test_a_first_calls_copy_back_counts_the_floats_it_waits_for(as_on_an_acceler
         first.output, blur_oracle(image, gaussian_kernel(5, 1.5)), rtol=0, atol=TOLERANCE
     )
     assert first.from_device_seconds >= slow
+
+
+def test_the_levels_kept_for_a_photo_cannot_be_written_to():
+    """The levels found for a photo are kept and handed out again for it: nothing may change
+    them, or a later copy to the device would not be the photo."""
+    from blurapp.core.engines.jax_engine import stored_levels
+
+    photo = _as_photo(_levels(9, 11, seed=8))
+    levels = stored_levels.of(photo)
+    with pytest.raises(ValueError):
+        levels[0, 0] = 1
+    assert stored_levels.of(photo) is levels

@@ -397,9 +397,12 @@ def _levels_of(image: np.ndarray) -> np.ndarray | None:
             if not (np.all(scaled >= 0) and np.all(scaled <= white)):
                 break
             levels = scaled.astype(dtype)
-            if not np.array_equal(np.multiply(levels, scale), part):
+            # In float32 as the host and the device make them (NumPy 1's value-based casting
+            # would make 8-bit levels times a float32 scalar float16).
+            if not np.array_equal(np.multiply(levels, scale, dtype=np.float32), part):
                 break
         else:
+            levels.flags.writeable = False  # kept for the photo and handed out again
             return levels
     return None
 
