@@ -26,6 +26,7 @@ from blurapp.core.engines import (
     UnknownEngineError,
     engine_names,
     get_engine,
+    offered_engine_names,
 )
 from blurapp.core.engines.runs import EngineRun, PaidFirstCall, Payer
 from blurapp.core.measuring.comparison import ComparisonResult
@@ -41,11 +42,14 @@ def _english(context: str, text: str) -> str:
 
 
 def offered_engine(name: str) -> str:
-    """`name` if it is one of the engines the window offers (engine_names(): no @platform
-    variants, which the panes do not list), else UnknownEngineError."""
-    if name not in engine_names():
+    """`name` if it is one of the engines the window offers on this machine
+    (offered_engine_names(): no @platform variants, which the panes do not list, and no engine
+    whose Engine.offered says no here, such as JAX Pallas without a TPU's runtime), else
+    UnknownEngineError: settings saved on another machine fall back to their defaults."""
+    offered = offered_engine_names()
+    if name not in offered:
         raise UnknownEngineError(
-            f"no engine called {name!r} to choose; the engines are {', '.join(engine_names())}"
+            f"no engine called {name!r} to choose; the engines are {', '.join(offered)}"
         )
     return name
 

@@ -189,3 +189,41 @@ def test_any_small_photo_crosses_and_blurs_as_scipy_says(
     finally:
         jax_engine.on_accelerator = real
     np.testing.assert_allclose(output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
+
+
+def test_a_first_calls_copy_back_counts_the_floats_it_waits_for(as_on_an_accelerator, monkeypatch):
+    """The first call's output is the blur's floats, copied back from the device after its
+    levels: the time it says it took to copy back is both copies, not the levels' alone."""
+    import time
+
+    from blurapp.core.engines import get_engine
+    from blurapp.core.engines.jax_engine import import_jax
+
+    jax = import_jax()
+    real_device_get = jax.device_get
+    slow = 0.25
+
+    def device_get(value):
+        if getattr(value, "dtype", None) == np.float32 and getattr(value, "size", 0) > 1:
+            time.sleep(slow)  # the floats are four times the levels' bytes
+        return real_device_get(value)
+
+    monkeypatch.setattr(jax, "device_get", device_get)
+    image = _as_photo(_levels(24, 31, seed=7))
+    first = get_engine("jax").start(image, gaussian_kernel(5, 1.5))
+    np.testing.assert_allclose(
+        first.output, blur_oracle(image, gaussian_kernel(5, 1.5)), rtol=0, atol=TOLERANCE
+    )
+    assert first.from_device_seconds >= slow
+
+
+def test_the_levels_kept_for_a_photo_cannot_be_written_to():
+    """The levels found for a photo are kept and handed out again for it: nothing may change
+    them, or a later copy to the device would not be the photo."""
+    from blurapp.core.engines.jax_engine import stored_levels
+
+    photo = _as_photo(_levels(9, 11, seed=8))
+    levels = stored_levels.of(photo)
+    with pytest.raises(ValueError):
+        levels[0, 0] = 1
+    assert stored_levels.of(photo) is levels

@@ -166,6 +166,39 @@ def test_saved_engine_names_the_panes_do_not_offer_read_as_the_defaults(qtbot, t
         write_setting(settings, "timed_engines", ("numpy", "jax@cpu"))
 
 
+def test_saved_engines_this_machine_does_not_offer_read_as_the_defaults(
+    qtbot, tmp_path, monkeypatch
+):
+    """Settings saved where JAX Pallas is offered (a TPU machine), read where it is not."""
+    from blurapp.app.session import DEFAULT_PANE_ENGINES
+    from blurapp.app.settings_file import SettingsFile
+    from blurapp.core.engines import offered_engine_names
+    from blurapp.ui.main_window import MainWindow
+    from blurapp.ui.settings import SETTINGS, read_setting
+
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *rest: None if name == "libtpu" else real_find_spec(name, *rest),
+    )
+    assert "pallas" not in offered_engine_names()
+    path = tmp_path / "settings.json"
+    path.write_text('{"pane_engines": ["numpy", "pallas"], "timed_engines": "numpy,pallas"}')
+    settings = SettingsFile(path)
+    assert read_setting(settings, "pane_engines") == DEFAULT_PANE_ENGINES
+    assert read_setting(settings, "timed_engines") == SETTINGS["timed_engines"].default
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    try:
+        assert window.session.pane_engines == list(DEFAULT_PANE_ENGINES)
+        assert "pallas" not in window.session.timed
+    finally:
+        window.close()
+
+
 def test_the_engine_a_pane_shows_cannot_be_unticked(window, qtbot):
     check = window.widgets.engine_checks["jax"]  # the right pane shows JAX-jit
     assert check.isChecked() and not check.isEnabled()

@@ -397,9 +397,12 @@ def _levels_of(image: np.ndarray) -> np.ndarray | None:
             if not (np.all(scaled >= 0) and np.all(scaled <= white)):
                 break
             levels = scaled.astype(dtype)
-            if not np.array_equal(np.multiply(levels, scale), part):
+            # In float32 as the host and the device make them (NumPy 1's value-based casting
+            # would make 8-bit levels times a float32 scalar float16).
+            if not np.array_equal(np.multiply(levels, scale, dtype=np.float32), part):
                 break
         else:
+            levels.flags.writeable = False  # kept for the photo and handed out again
             return levels
     return None
 
@@ -543,8 +546,9 @@ def first_call_on_device(
 
     `moved`: what crosses to the device in place of `image`'s float32 pixels (see to_move).
     A program given stored levels hands back a pair, (levels, floats): the levels cross back,
-    as the picture a user sees, and are timed; the floats cross back once, untimed, as the
-    first call's output, which is what the engines' difference compares."""
+    as the picture a user sees, and are timed; the floats cross back too in the first call, as
+    its output, which is what the engines' difference compares: the first call's copy back
+    counts both, `again()`'s the levels alone."""
     jax = import_jax()
     image = np.ascontiguousarray(image, dtype=np.float32)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
@@ -582,7 +586,11 @@ def first_call_on_device(
     check_cancelled(cancelled)
     host_output, from_seconds = from_device(output)
     if isinstance(output, tuple):
+        # The floats the first call hands back cross too, and it waits for them: counted in
+        # its copy back (a steady call's copy back is the levels' alone).
+        start = time.perf_counter()
         floats = np.asarray(jax.device_get(output[1]), dtype=np.float32)
+        from_seconds += time.perf_counter() - start
         host_output = floats.reshape(image.shape)
     parts = None
     if stages is not None:

@@ -6,7 +6,8 @@ interpreter runs it instead, as a program XLA compiles for that device: the same
 tiles and rotations, so its output can be checked anywhere, but its times say nothing of the
 kernel on a chip. Its device words then say so ("cpu (Pallas interpret mode)"), in the
 captions, the figures and `compare --json`; and it is never one of the default engines, so a
-CPU machine times it only when asked (`--engines numpy,jax,pallas`, or ticked in the window).
+CPU machine times it only when asked (`--engines numpy,jax,pallas`); the window offers it only
+where a TPU's runtime is installed (compiled_here).
 
 jax is imported only inside these functions, as in the other JAX engines.
 """

@@ -41,8 +41,8 @@ SUBLANES = 8
 # Rows of output a grid step writes. Blocks in VMEM are double-buffered (the next step's are
 # copied in while this one runs): for a 6,000-pixel-wide grey photo, 64 rows make 2 × (64 + 8
 # halo rows) × 6,272 padded columns × 4 bytes = 3.6 MB of input and 2 × 64 × 6,144 × 4 = 3.1 MB
-# of output, well under the 16 MiB of VMEM a kernel gets by default (see _vmem_limit).
-# Not yet measured on a TPU: see the probe in the notes.
+# of output, well under the VMEM a kernel asks for (Layout.vmem_limit, MIN_VMEM_BYTES at least).
+# On a TPU v5e (24 MP) 64 and 128 rows took the same time (docs/performance.md).
 TILE_ROWS = 64
 # Columns of output the kernel computes at once, inside a tile.
 CHUNK_LANES = 512
