@@ -22,7 +22,7 @@ from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.gemm import TimedGemm, chosen_gemm
 from blurapp.core.engines.jax_frames import blur_frames_on_device
 from blurapp.core.engines.jax_program import blur as blur_program
-from blurapp.core.engines.jax_program import blur_on_accelerator
+from blurapp.core.engines.jax_program import blur_on_accelerator, rows_of_values
 from blurapp.core.engines.jax_program import blur_levels as levels_program
 from blurapp.core.engines.runs import (
     BlurredFrames,
@@ -119,6 +119,26 @@ def compile_in_stages(jitted: Any, *args: Any, **static: Any) -> tuple[Any, Prog
         traced_at - start, lowered_at - traced_at, compiled_at - lowered_at, cache
     )
     return compiled, stages
+
+
+def compile_blur(
+    jitted: Any,
+    shape: tuple[int, ...],
+    dtype: np.dtype,
+    kernel_shape: tuple[int, ...],
+    device: Any,
+    **static: Any,
+) -> tuple[Any, Compilation, ProgramStages]:
+    """A blur under jax.jit (`jitted`, taking an image and float32 weights) compiled in stages
+    for an image of `shape` and `dtype` and weights of `kernel_shape`, both on `device`, with
+    its static arguments; and how it was got (compiled, or from the persistent cache)."""
+    jax = import_jax()
+    on_device = jax.sharding.SingleDeviceSharding(device)
+    image_spec = jax.ShapeDtypeStruct(shape, dtype, sharding=on_device)
+    weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
+    compiled, stages = compile_in_stages(jitted, image_spec, weights_spec, **static)
+    hit = stages.cache is CacheLookup.HIT
+    return compiled, Compilation.FROM_CACHE if hit else Compilation.COMPILED, stages
 
 
 def _use_compilation_cache(jax: ModuleType) -> None:
@@ -253,20 +273,18 @@ class _CompiledBlurs:
         the program is jax_program.blur_on_accelerator."""
         jax = import_jax()
         device = jax_device() if device is None else device
+        program_shape: tuple[int, ...] = tuple(shape)
         if moved is not None:
             program: Callable[..., Any] = blur_on_accelerator
-            height, width, *channels = shape
-            step = channels[0] if channels else 1
+            program_shape, step = rows_of_values(shape)
             static: dict[str, Any] = {"step": step}
             dtype = np.dtype(moved)
-            program_shape: tuple[int, ...] = (height, width * step)
         else:
             program = blur_program if levels is None else levels_program
             dtype = np.dtype(np.float32 if levels is None else levels)
             # Strips keep the data in a CPU's cache; an accelerator's loop does better in one
             # pass.
             static = {"in_strips": _platform_of(device) == "cpu"}
-            program_shape = tuple(shape)
         key = self._key(program.__name__, program_shape, kernel_shape, device, dtype)
         with self._lock:
             compiled = self._by_key.get(key)
@@ -275,12 +293,9 @@ class _CompiledBlurs:
             jitted = self._jitted.get(program)
             if jitted is None:
                 jitted = self._jitted[program] = jax.jit(program, static_argnames=tuple(static))
-            on_device = jax.sharding.SingleDeviceSharding(device)
-            image_spec = jax.ShapeDtypeStruct(program_shape, dtype, sharding=on_device)
-            weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
-            compiled, stages = compile_in_stages(jitted, image_spec, weights_spec, **static)
-            hit = stages.cache is CacheLookup.HIT
-            how = Compilation.FROM_CACHE if hit else Compilation.COMPILED
+            compiled, how, stages = compile_blur(
+                jitted, program_shape, dtype, kernel_shape, device, **static
+            )
             self._by_key[key] = compiled
             if levels is None:
                 self._photos.add((tuple(shape), tuple(kernel_shape), device.platform, device.id))

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines.jax_program import blur as blur_program
-from blurapp.core.engines.jax_program import blur_on_accelerator
+from blurapp.core.engines.jax_program import blur_on_accelerator, rows_of_values
 from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
 
 # (batch shape, kernel shape, device platform, device id, as rows of values)
@@ -79,10 +79,10 @@ class _CompiledFrameBlurs:
             # As for one image: strips keep the data in a CPU's cache; an accelerator takes
             # the frames as rows of values (jax_program.blur_on_accelerator).
             in_strips = not as_rows and str(device.platform).lower() == "cpu"
-            step = 0 if not as_rows else (shape[3] if len(shape) == 4 else 1)
-            program_shape = tuple(shape)
+            program_shape, step = tuple(shape), 0
             if as_rows:
-                program_shape = (shape[0], shape[1], int(np.prod(shape[2:])))
+                rows, step = rows_of_values(shape[1:])
+                program_shape = (shape[0], *rows)
             frames_spec = jax.ShapeDtypeStruct(program_shape, np.float32, sharding=on_device)
             weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
             hits_before = cache_hits()

@@ -368,6 +368,14 @@ def floats_to_levels(values: Any, levels_type: Any) -> Any:
     return lax.convert_element_type(rounded, levels_type)
 
 
+def rows_of_values(shape: tuple[int, ...]) -> tuple[tuple[int, int], int]:
+    """An image's shape (height × width, or × channels) as blur_on_accelerator takes it: rows
+    of values (height × width·channels), and the values a pixel takes in a row."""
+    height, width, *channels = shape
+    step = channels[0] if channels else 1
+    return (height, width * step), step
+
+
 def _pad_values(values: Any, radius: int, step: int) -> Any:
     """Rows of values (height × width·step) edge-padded by `radius` pixels on every side: the
     first and last rows repeated, and each row's first and last pixels (`step` values each)."""

@@ -24,7 +24,7 @@ import numpy as np
 from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.jax_engine import (
     GotProgram,
-    compile_in_stages,
+    compile_blur,
     describe_device,
     first_call_on_device,
     first_jax_copy,
@@ -33,10 +33,11 @@ from blurapp.core.engines.jax_engine import (
     jax_device,
     to_move,
 )
+from blurapp.core.engines.jax_program import rows_of_values
 from blurapp.core.engines.pallas_program import CHUNK_LANES, TILE_ROWS
 from blurapp.core.engines.pallas_program import blur as blur_program
 from blurapp.core.engines.pallas_program import blur_rows
-from blurapp.core.engines.runs import CacheLookup, Cancelled, Compilation, FirstCall, Progress
+from blurapp.core.engines.runs import Cancelled, Compilation, FirstCall, Progress
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # The platform on which Mosaic compiles the kernel; elsewhere Pallas interprets it.
@@ -105,18 +106,14 @@ class CompiledKernels:
             }
             image_shape, image_type = tuple(shape), np.dtype(np.float32)
             if moved is not None:
-                height, width, *channels = shape
-                static["step"] = channels[0] if channels else 1
-                image_shape, image_type = (height, width * static["step"]), np.dtype(moved)
+                image_shape, static["step"] = rows_of_values(shape)
+                image_type = np.dtype(moved)
             jitted = self._jitted.get(program)
             if jitted is None:
                 jitted = self._jitted[program] = jax.jit(program, static_argnames=tuple(static))
-            on_device = jax.sharding.SingleDeviceSharding(device)
-            image_spec = jax.ShapeDtypeStruct(image_shape, image_type, sharding=on_device)
-            weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
-            compiled, stages = compile_in_stages(jitted, image_spec, weights_spec, **static)
-            hit = stages.cache is CacheLookup.HIT
-            how = Compilation.FROM_CACHE if hit else Compilation.COMPILED
+            compiled, how, stages = compile_blur(
+                jitted, image_shape, image_type, kernel_shape, device, **static
+            )
             self._by_key[key] = compiled
             return compiled, how, stages
 
