@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from blurapp.core.engines.bands import bands_for, blur_in_bands
 from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.gemm import TimedGemm, chosen_gemm
 from blurapp.core.engines.jax_frames import blur_frames_on_device
@@ -470,8 +471,18 @@ def first_jax_call(
     def get_program() -> GotProgram:
         return _photo_program(image, kernel, device, moved)
 
+    def band_program(shape: tuple[int, ...]) -> Callable[[Any, Any], Any]:
+        return compiled_blurs.get_in_stages(shape, kernel.shape, device, moved=moved.dtype)[0]
+
     return first_call_on_device(
-        image, kernel, device, get_program, cancelled, keep_photo=keep_photo, moved=moved
+        image,
+        kernel,
+        device,
+        get_program,
+        cancelled,
+        keep_photo=keep_photo,
+        moved=moved,
+        band_program=None if keep_photo else band_program,
     )
 
 
@@ -553,9 +564,13 @@ def first_call_on_device(
     *,
     keep_photo: bool = False,
     moved: np.ndarray | None = None,
+    band_program: Callable[[tuple[int, ...]], Callable[[Any, Any], Any]] | None = None,
 ) -> FirstCall:
     """The copy to the device, the first call (getting the program included) and the copy
-    back, timed apart; `again()` times a steady call with its own two copies. `keep_photo`:
+    back, timed apart; `again()` times a steady call with its own two copies, then, where
+    `band_program` (the compiled blur of an image of a given shape, taking what `moved`
+    holds) is given and the photo is large enough, the same call in bands whose copies
+    overlap the blur (blurapp.core.engines.bands), which is then its end to end. `keep_photo`:
     the first call's copy is the kept one when there is one (see _KeptPhoto). When the
     program was got in stages, the first call comes taken apart (FirstCall.parts).
 
@@ -614,12 +629,25 @@ def first_call_on_device(
         other = max(0.0, first - run_seconds - sum(stages[:3]))
         parts = FirstCallParts(*stages, run_seconds, to_seconds + from_seconds, other)
 
+    rows = moved.reshape(moved.shape[0], -1)
+    cut, band_blur = None, None
+    if band_program is not None and on_accelerator(device):
+        cut = bands_for(image.shape[0], kernel.shape[0] // 2, rows[0].nbytes)
+        # Compiled (or loaded) here, before any steady call is timed.
+        band_blur = None if cut is None else band_program((cut.rows, *image.shape[1:]))
+
     def again() -> Call:
         on_device, to_seconds = to_device()
         start = time.perf_counter()
         output = jax.block_until_ready(blur(on_device, kernel_on_device))
         seconds = time.perf_counter() - start
-        return Call(seconds, to_seconds, from_device(output)[1])
+        call = Call(seconds, to_seconds, from_device(output)[1])
+        if cut is None or band_blur is None:
+            return call
+        check_cancelled(cancelled)
+        start = time.perf_counter()
+        blur_in_bands(jax, rows, cut, band_blur, kernel_on_device, device)
+        return call._replace(in_bands_seconds=time.perf_counter() - start, bands=len(cut.bands))
 
     return FirstCall(
         output=host_output,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -185,7 +186,12 @@ def first_pallas_call(
     def get_program() -> GotProgram:
         return compiled_kernels.get_in_stages(image.shape, kernel.shape, device, moved=moved_type)
 
-    first = first_call_on_device(image, kernel, device, get_program, cancelled, moved=moved)
+    def band_program(shape: tuple[int, ...]) -> Callable[[Any, Any], Any]:
+        return compiled_kernels.get_in_stages(shape, kernel.shape, device, moved=moved_type)[0]
+
+    first = first_call_on_device(
+        image, kernel, device, get_program, cancelled, moved=moved, band_program=band_program
+    )
     return dataclasses.replace(first, device=pallas_device_words(device))
 
 

@@ -99,9 +99,17 @@ class Call(NamedTuple):
     seconds: float
     to_device_seconds: float | None = None
     from_device_seconds: float | None = None
+    # The same call end to end with the photo in `bands` bands, their copies overlapping the
+    # blur (blurapp.core.engines.bands); None where the call was only made in one piece.
+    in_bands_seconds: float | None = None
+    bands: int = 1
 
     @property
     def end_to_end_seconds(self) -> float:
+        """What the call takes with its copies: in bands where it was made so, else its
+        parts one after another."""
+        if self.in_bands_seconds is not None:
+            return self.in_bands_seconds
         return self.seconds + (self.to_device_seconds or 0.0) + (self.from_device_seconds or 0.0)
 
 
@@ -151,6 +159,9 @@ class EngineRun:
     from_device_seconds: float | None = None
     # Each steady call with its copies; empty for an engine that copies nothing.
     end_to_end_repeat_seconds: tuple[float, ...] = ()
+    # The bands those calls cut the photo into, their copies overlapping the blur
+    # (blurapp.core.engines.bands); 1: one copy each way, waited for in turn.
+    bands: int = 1
     # A quick engine's steady figures are samples, each the mean of this many calls in a row.
     calls_per_sample: int = 1
     # The wall-clock and the process's CPU seconds of the timed samples, measured around them

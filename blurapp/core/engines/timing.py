@@ -197,6 +197,8 @@ def _mean(calls: list[Call]) -> Call:
         statistics.fmean(call.seconds for call in calls),
         mean([call.to_device_seconds for call in calls]),
         mean([call.from_device_seconds for call in calls]),
+        mean([call.in_bands_seconds for call in calls]),
+        max(call.bands for call in calls),
     )
 
 
@@ -227,6 +229,7 @@ def _engine_run(
         end_to_end_repeat_seconds=tuple(call.end_to_end_seconds for call in calls)
         if copies
         else (),
+        bands=max((call.bands for call in calls), default=1),
         calls_per_sample=per_sample if calls else 1,
         calls_wall_seconds=spent[0] if spent else 0.0,
         calls_cpu_seconds=spent[1] if spent else 0.0,

@@ -622,6 +622,11 @@ def comparison_figures(
         with_copies = translate(
             QT_TRANSLATE_NOOP("Figures", "copies to and from the device ({device}) included")
         ).format(device=run.device)
+        if run.bands > 1:
+            in_bands = QT_TRANSLATE_NOOP(
+                "Figures", "the photo in {bands} bands, their copies overlapping the blur"
+            )
+            with_copies += "; " + translate(in_bands).format(bands=run.bands)
         transfers = translate(
             QT_TRANSLATE_NOOP("Figures", "to device {to}, from device {back}")
         ).format(to=format_ms(run.to_device_seconds), back=format_ms(run.from_device_seconds))

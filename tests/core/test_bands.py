@@ -1,0 +1,93 @@
+"""A photo blurred on a device in bands of rows whose copies overlap the blur: every band the
+same height, and together the blur of the whole photo, as SciPy makes it."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import ndimage
+
+from blurapp.core.engines import bands
+from blurapp.core.engines.bands import bands_for, blur_in_bands
+from blurapp.core.kernel import gaussian_kernel
+
+
+def test_small_photos_cross_whole():
+    assert bands_for(4000, 4, 6000) is not None
+    # 100 rows of 6,000 bytes: bands of 30 rows are far under the least worth cutting.
+    assert bands_for(100, 4, 6000) is None
+    # A kernel as tall as a band's outputs.
+    assert bands_for(16, 4, bands.MIN_BAND_BYTES, bands=4) is None
+
+
+@given(
+    height=st.integers(12, 300),
+    radius=st.integers(0, 5),
+    count=st.integers(2, 9),
+)
+def test_bands_cover_every_row_once_each_with_its_halo(height, radius, count):
+    cut = bands_for(height, radius, bands.MIN_BAND_BYTES, bands=count)
+    if cut is None:
+        return
+    covered = []
+    for band in cut.bands:
+        assert 0 <= band.first_row <= height - cut.rows
+        # The rows a band's outputs read lie inside what it takes, or past the photo's edge
+        # where the band's own padding is the photo's.
+        above = band.first_output - radius
+        below = band.first_output + band.height + radius
+        assert above >= band.first_row or band.first_row == 0
+        assert below <= band.first_row + cut.rows or band.first_row + cut.rows == height
+        covered += range(band.first_output, band.first_output + band.height)
+    assert covered == list(range(height))
+
+
+@pytest.mark.parametrize("shape", [(61, 40), (47, 33, 3)])
+def test_blurred_in_bands_is_the_blur_of_the_whole_photo(monkeypatch, shape):
+    jax = pytest.importorskip("jax")
+    from blurapp.core.engines.jax_program import blur_on_accelerator, rows_of_values
+
+    monkeypatch.setattr(bands, "MIN_BAND_BYTES", 1)
+    levels = np.random.default_rng(3).integers(0, 256, shape, dtype=np.uint8)
+    kernel = gaussian_kernel(7, 1.5).astype(np.float32)
+    radius = kernel.shape[0] // 2
+    (_, row_values), step = rows_of_values(shape)
+    rows = levels.reshape(shape[0], row_values)
+    cut = bands_for(shape[0], radius, row_values, bands=4)
+    assert cut is not None and len(cut.bands) == 4
+    program = jax.jit(lambda values, weights: blur_on_accelerator(values, weights, step))
+    device = jax.devices("cpu")[0]
+
+    blurred = blur_in_bands(jax, rows, cut, program, jax.device_put(kernel, device), device)
+
+    pixels = levels.astype(np.float32) * np.float32(1 / 255)
+    weights = kernel if levels.ndim == 2 else kernel[..., np.newaxis]
+    expected = ndimage.correlate(pixels.astype(np.float64), weights, mode="nearest")
+    expected_levels = np.rint(np.clip(expected, 0, 1) * 255).reshape(rows.shape)
+    assert blurred.dtype == np.uint8 and blurred.shape == rows.shape
+    # A level lies within one of SciPy's, where float32 sums round a half the other way.
+    assert np.max(np.abs(blurred.astype(np.int16) - expected_levels)) <= 1
+    assert np.mean(blurred == expected_levels) > 0.99
+
+
+def test_a_steady_call_on_an_accelerator_is_timed_end_to_end_in_bands(monkeypatch):
+    """JAX-jit on an accelerator (the CPU standing in for one): a steady call's end to end is
+    the call made in bands, and the run says how many; its first call's output is the blur."""
+    pytest.importorskip("jax")
+    from blurapp.core.engines import jax_engine
+
+    monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    monkeypatch.setattr(bands, "MIN_BAND_BYTES", 1)
+    jax_engine.compiled_blurs.clear()
+    levels = np.random.default_rng(5).integers(0, 256, (96, 80), dtype=np.uint8)
+    image = levels.astype(np.float32) * np.float32(1 / 255)
+    kernel = gaussian_kernel(5, 1.0).astype(np.float32)
+    try:
+        first = jax_engine.first_jax_call(image, kernel, platform="cpu")
+        call = first.again()
+    finally:
+        jax_engine.compiled_blurs.clear()
+    assert call.bands == bands.BANDS
+    assert call.in_bands_seconds is not None and call.end_to_end_seconds == call.in_bands_seconds
+    expected = ndimage.correlate(image.astype(np.float64), kernel, mode="nearest")
+    assert np.max(np.abs(first.output - expected)) < 1e-5
