@@ -28,6 +28,7 @@ RECORD_FORMAT_VERSION = 1
 # "what" ("670×447 (0.3 MP), 9×9 2d, first call"); the README's headline table reads them back.
 FIRST_CALL = "first call"
 SPEED_UP = "speed-up"
+END_TO_END = "end to end"
 ONE_COPY = "one copy of the image"
 COMPUTE_FLOOR = "compute floor"
 # Each engine's distance to the two floors, and the rates it reached.
@@ -140,6 +141,26 @@ def _engine_rows(results: list[dict], engines: Sequence[Engine]) -> list[dict]:
                         if spread is not None
                         else f"{reference.title}'s median ÷ this engine's",
                         (_value(spread[0]), _value(spread[1])) if spread is not None else None,
+                    )
+                )
+            if figures.get("to_device_seconds") is not None and figures.get(
+                "speedup_end_to_end"
+            ):
+                bands = figures.get("end_to_end_bands") or 1
+                how = (
+                    f"in {bands} bands, their copies overlapping the blur"
+                    if bands > 1
+                    else "one copy each way, waited for in turn"
+                )
+                rows.append(
+                    _row(
+                        "engines",
+                        f"{what}, {SPEED_UP} {END_TO_END}",
+                        engine.title,
+                        _value(figures["speedup_end_to_end"]),
+                        "×",
+                        f"{reference.title}'s median ÷ this engine's median steady call with "
+                        f"its copies to and from the device ({how})",
                     )
                 )
         if result.get("floor_seconds") is not None:

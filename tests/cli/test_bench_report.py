@@ -107,6 +107,31 @@ def test_no_nan_or_infinity_reaches_a_record():
         read_record_document('{"results": []}', "x.json")
 
 
+def test_a_record_keeps_the_end_to_end_speed_up_of_an_engine_on_a_device_and_how_it_was_made():
+    from blurapp.bench.record import figure_rows
+    from blurapp.core.engines import get_engine
+
+    engines = [get_engine("numpy"), get_engine("jax"), get_engine("pallas")]
+    figures = {"seconds": 0.01, "seconds_all": [0.01] * 4, "seconds_quartiles": [0.009, 0.011]}
+    on_device = {**figures, "seconds": 0.001, "speedup": 10.0, "to_device_seconds": 0.002}
+    result = {
+        "megapixels": 24.0,
+        "width": 6000,
+        "height": 4000,
+        "kernel": {"size": 9, "sigma": 2.5, "algorithm": "2d"},
+        "numpy": figures,
+        "jax": {**on_device, "speedup_end_to_end": 4.0, "end_to_end_bands": 4},
+        "pallas": {**on_device, "speedup_end_to_end": 2.5, "end_to_end_bands": 1},
+    }
+    rows = [row for row in figure_rows({"results": [result]}, engines) if "end to end" in row["what"]]
+    assert [(row["engine"], row["value"], row["unit"]) for row in rows] == [
+        ("JAX-jit", 4.0, "×"),
+        ("JAX Pallas", 2.5, "×"),
+    ]
+    assert "in 4 bands, their copies overlapping the blur" in rows[0]["how"]
+    assert "one copy each way, waited for in turn" in rows[1]["how"]
+
+
 RECORD = {
     "command": "blurapp bench --sections yardsticks",
     "date": "2026-12-03T08:00:00+00:00",
