@@ -111,7 +111,7 @@ def waiting_engine(seconds: float) -> Engine:
         return Call(time.perf_counter() - start)
 
     def first_call(image_in, kernel, *, platform, progress, cancelled) -> FirstCall:
-        return FirstCall(output=image, again=again, seconds=seconds)
+        return FirstCall(output=image, again=again, seconds=seconds, in_calling_thread=True)
 
     return Engine("waiting", "Waiting", first_call)
 

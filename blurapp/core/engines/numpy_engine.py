@@ -173,7 +173,12 @@ def _first_call(blur_function: Callable[..., np.ndarray]):
             return output, time.perf_counter() - start
 
         output, seconds = blur(progress)
-        return FirstCall(output=output, again=lambda: Call(blur(None)[1]), seconds=seconds)
+        return FirstCall(
+            output=output,
+            again=lambda: Call(blur(None)[1]),
+            seconds=seconds,
+            in_calling_thread=True,
+        )
 
     return first_call
 
@@ -202,7 +207,7 @@ def first_numpy_copy(
 
     first = again()
     # Its output is the image itself: the copy is dropped with the timing, not kept.
-    return FirstCall(output=image, again=again, seconds=first.seconds)
+    return FirstCall(output=image, again=again, seconds=first.seconds, in_calling_thread=True)
 
 
 def numpy_product(size: int) -> Callable[[], Call]:

@@ -127,6 +127,9 @@ class FirstCall:
     from_device_seconds: float | None = None
     # The first call taken apart, when it got its program (compiled it, or loaded it).
     parts: FirstCallParts | None = None
+    # Its calls compute in the thread that makes them (NumPy's), so that thread's CPU clock
+    # is theirs; otherwise the process's clock is (a device's or a library's threads).
+    in_calling_thread: bool = False
 
 
 class BlurredFrames(NamedTuple):
