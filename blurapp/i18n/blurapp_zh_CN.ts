@@ -695,6 +695,11 @@
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
+        <location filename="../core/report/figures.py" line="627"/>
+        <source>the photo in {bands} bands, their copies overlapping the blur</source>
+        <translation>照片分为 {bands} 个条带，其传输与模糊计算重叠</translation>
+    </message>
+    <message>
         <location filename="../core/report/figures.py" line="626"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
