@@ -91,3 +91,48 @@ def test_a_steady_call_on_an_accelerator_is_timed_end_to_end_in_bands(monkeypatc
     assert call.in_bands_seconds is not None and call.end_to_end_seconds == call.in_bands_seconds
     expected = ndimage.correlate(image.astype(np.float64), kernel, mode="nearest")
     assert np.max(np.abs(first.output - expected)) < 1e-5
+
+
+def _on_a_stand_in_accelerator(monkeypatch):
+    """The CPU standing in for an accelerator, every photo large enough to be cut in bands."""
+    from blurapp.core.engines import jax_engine
+
+    monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    monkeypatch.setattr(bands, "MIN_BAND_BYTES", 1)
+    return jax_engine
+
+
+@pytest.mark.parametrize("shape", [(61, 40), (47, 33, 3)])
+@pytest.mark.parametrize("engine", ["jax", "pallas"])
+def test_a_steady_call_in_bands_gives_the_blur_its_first_call_gave(monkeypatch, shape, engine):
+    """The bands' output is dropped by the timing, so nothing in a run checks it: here the
+    programs a run compiles for the bands, on odd heights, grey and colour, give the levels
+    of the whole photo's blur."""
+    jax = pytest.importorskip("jax")
+    from blurapp.core.engines import pallas_engine
+    from blurapp.core.engines.jax_program import floats_to_levels
+
+    jax_engine = _on_a_stand_in_accelerator(monkeypatch)
+    made = []
+
+    def kept(*args, **kwargs):
+        made.append(blur_in_bands(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(jax_engine, "blur_in_bands", kept)
+    levels = np.random.default_rng(7).integers(0, 256, shape, dtype=np.uint8)
+    image = levels.astype(np.float32) * np.float32(1 / 255)
+    kernel = gaussian_kernel(7, 1.5).astype(np.float32)
+    first_call = {"jax": jax_engine.first_jax_call, "pallas": pallas_engine.first_pallas_call}
+    jax_engine.compiled_blurs.clear()
+    pallas_engine.compiled_kernels.clear()
+    try:
+        first = first_call[engine](image, kernel, platform="cpu")
+        call = first.again()
+    finally:
+        jax_engine.compiled_blurs.clear()
+        pallas_engine.compiled_kernels.clear()
+    assert call.bands == bands.BANDS and len(made) == 1
+    whole = np.asarray(floats_to_levels(jax.numpy.asarray(first.output), np.uint8))
+    assert np.array_equal(made[0], whole.reshape(shape[0], -1))
+
