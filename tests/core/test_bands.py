@@ -136,3 +136,28 @@ def test_a_steady_call_in_bands_gives_the_blur_its_first_call_gave(monkeypatch, 
     whole = np.asarray(floats_to_levels(jax.numpy.asarray(first.output), np.uint8))
     assert np.array_equal(made[0], whole.reshape(shape[0], -1))
 
+
+def test_the_bands_program_is_got_only_when_a_steady_call_is_made(monkeypatch):
+    """A first call with no steady call after it (`--repeat 0`, a live preview of JAX Pallas,
+    a clip blurred frame by frame) does not compile a program for bands it never blurs."""
+    pytest.importorskip("jax")
+    jax_engine = _on_a_stand_in_accelerator(monkeypatch)
+    shapes = []
+    get_in_stages = jax_engine.compiled_blurs.get_in_stages
+
+    def counted(shape, *args, **kwargs):
+        shapes.append(tuple(shape))
+        return get_in_stages(shape, *args, **kwargs)
+
+    monkeypatch.setattr(jax_engine.compiled_blurs, "get_in_stages", counted)
+    image = np.random.default_rng(9).random((96, 80), dtype=np.float32)
+    kernel = gaussian_kernel(5, 1.0).astype(np.float32)
+    jax_engine.compiled_blurs.clear()
+    try:
+        first = jax_engine.first_jax_call(image, kernel, platform="cpu")
+        assert shapes == [image.shape]
+        call = first.again()
+        first.again()
+    finally:
+        jax_engine.compiled_blurs.clear()
+    assert call.bands == bands.BANDS and len(shapes) == 2 and shapes[1] != image.shape
