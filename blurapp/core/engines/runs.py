@@ -167,8 +167,9 @@ class EngineRun:
     bands: int = 1
     # A quick engine's steady figures are samples, each the mean of this many calls in a row.
     calls_per_sample: int = 1
-    # The wall-clock and the process's CPU seconds of the timed samples, measured around them
-    # (copies included): a busy machine shows in the wall time running ahead of the CPU's.
+    # The wall-clock and the CPU seconds of the timed samples, measured around them (copies
+    # included; the calling thread's CPU clock where FirstCall.in_calling_thread, else the
+    # process's): a busy machine shows in the wall time running ahead of the CPU's.
     calls_wall_seconds: float = 0.0
     calls_cpu_seconds: float = 0.0
     # The first call taken apart (FirstCall.parts), when it got its program.

@@ -9,8 +9,9 @@ autorange, an engine quicker than SAMPLE_SECONDS is timed in samples of several 
 over at least MEASURE_SECONDS: first from the warm-up call, then, as the samples come in, from
 their median (a first call or two after compilation can be several times slower than the rest).
 Slow engines are capped so a comparison stays short. A figure is the median of the samples,
-shown with its quartiles. Around each timed sample the process's CPU time is taken with the
-wall time, so a comparison can tell when the machine was busy (blurapp.core.measuring.contention).
+shown with its quartiles. Around each timed sample the CPU time is taken with the wall time (the
+calling thread's for an engine that computes in it, NumPy; else the process's), so a comparison
+can tell when the machine was busy (blurapp.core.measuring.contention).
 """
 
 from __future__ import annotations

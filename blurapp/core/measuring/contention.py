@@ -1,8 +1,9 @@
 """Whether a comparison's figures can be trusted: was the machine busy while they were timed?
 
 Three signs, each measured while the engines are timed (blurapp.core.engines.timing):
-- a CPU engine's calls taking longer on the wall clock than on the process's CPU clock: the
-  process was waiting for a core (a one-thread engine runs whenever it is not waiting);
+- a CPU engine's calls taking longer on the wall clock than on the CPU clock (its own thread's
+  for an engine that computes in the calling thread, NumPy; else the process's): it was waiting
+  for a core (a one-thread engine runs whenever it is not waiting);
 - other programs' CPU use over the timing, from the system's CPU counters (psutil);
 - the spread of an engine's calls: the middle half of them far apart.
 The load average is told beside them, as people know it, but does not decide: it averages the
