@@ -143,9 +143,7 @@ def _engine_rows(results: list[dict], engines: Sequence[Engine]) -> list[dict]:
                         (_value(spread[0]), _value(spread[1])) if spread is not None else None,
                     )
                 )
-            if figures.get("to_device_seconds") is not None and figures.get(
-                "speedup_end_to_end"
-            ):
+            if figures.get("to_device_seconds") is not None and figures.get("speedup_end_to_end"):
                 bands = figures.get("end_to_end_bands") or 1
                 how = (
                     f"in {bands} bands, their copies overlapping the blur"

@@ -123,7 +123,9 @@ def test_a_record_keeps_the_end_to_end_speed_up_of_an_engine_on_a_device_and_how
         "jax": {**on_device, "speedup_end_to_end": 4.0, "end_to_end_bands": 4},
         "pallas": {**on_device, "speedup_end_to_end": 2.5, "end_to_end_bands": 1},
     }
-    rows = [row for row in figure_rows({"results": [result]}, engines) if "end to end" in row["what"]]
+    rows = [
+        row for row in figure_rows({"results": [result]}, engines) if "end to end" in row["what"]
+    ]
     assert [(row["engine"], row["value"], row["unit"]) for row in rows] == [
         ("JAX-jit", 4.0, "×"),
         ("JAX Pallas", 2.5, "×"),
