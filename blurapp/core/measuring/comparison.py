@@ -419,8 +419,9 @@ def engine_dict(result: ComparisonResult, name: str) -> dict:
         "calls_per_sample": run.calls_per_sample if run else None,
         "seconds_quartiles": list(run.quartiles) if run else None,
         "end_to_end_seconds": run.end_to_end_seconds if run else None,
-        # The bands the steady calls' end to end cut the photo into (1: one copy each way).
-        "end_to_end_bands": run.bands if run else None,
+        # The bands the steady calls' end to end cut the photo into (1: one copy each way;
+        # None: the engine copies nothing).
+        "end_to_end_bands": run.bands if run and run.to_device_seconds is not None else None,
         "first_call_seconds": run.first_call_seconds if run else None,
         "compiled": run.compiled if run else None,
         "compilation": str(run.compilation) if run and run.compilation else None,
