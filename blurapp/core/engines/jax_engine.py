@@ -23,8 +23,8 @@ from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.gemm import TimedGemm, chosen_gemm
 from blurapp.core.engines.jax_frames import blur_frames_on_device
 from blurapp.core.engines.jax_program import blur as blur_program
-from blurapp.core.engines.jax_program import blur_on_accelerator, rows_of_values
 from blurapp.core.engines.jax_program import blur_levels as levels_program
+from blurapp.core.engines.jax_program import blur_on_accelerator, rows_of_values
 from blurapp.core.engines.runs import (
     BlurredFrames,
     CacheLookup,

@@ -316,7 +316,6 @@ def blur_on_accelerator(values: Any, weights: Any, step: int = 1) -> Any:
     9 taps), the 2-D blur strips side by side (ACCELERATOR_STRIP_ROWS)."""
     import jax
     import jax.numpy as jnp
-    import numpy as np
     from jax import lax
 
     levels_type = values.dtype if jnp.issubdtype(values.dtype, jnp.integer) else None

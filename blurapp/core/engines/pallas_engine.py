@@ -35,9 +35,8 @@ from blurapp.core.engines.jax_engine import (
     to_move,
 )
 from blurapp.core.engines.jax_program import rows_of_values
-from blurapp.core.engines.pallas_program import CHUNK_LANES, TILE_ROWS
+from blurapp.core.engines.pallas_program import CHUNK_LANES, TILE_ROWS, blur_rows
 from blurapp.core.engines.pallas_program import blur as blur_program
-from blurapp.core.engines.pallas_program import blur_rows
 from blurapp.core.engines.runs import Cancelled, Compilation, FirstCall, Progress
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
