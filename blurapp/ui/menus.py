@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMenuBar, QWidget
 
 from blurapp.app.captions import SHOW_LABELS
-from blurapp.app.clip_jobs import VIDEO_SUFFIXES, clip_files
+from blurapp.app.clip_jobs import VIDEO_SUFFIXES
 from blurapp.app.settings_file import SettingsFile
 from blurapp.core.media.containers import PHOTO_SUFFIXES_BEYOND_PILLOW
 from blurapp.core.paths import log_file_path
@@ -393,7 +393,7 @@ def _photo_file_filter() -> str:
     extensions = sorted(
         {f"*{ext}" for ext, fmt in Image.registered_extensions().items() if fmt in Image.OPEN}
         | {f"*{suffix}" for suffix in PHOTO_SUFFIXES_BEYOND_PILLOW}
-        | ({f"*{suffix}" for suffix in VIDEO_SUFFIXES} if clip_files() is not None else set())
+        | {f"*{suffix}" for suffix in VIDEO_SUFFIXES}
     )
     images = QCoreApplication.translate("MainWindow", "Images")
     everything = QCoreApplication.translate("MainWindow", "All files")

@@ -1,7 +1,9 @@
 """The package's layers, read from its source: what each may import, and no circle of imports.
 
 Every `import` counts, at module level or inside a function (a lazy import is still a
-dependency), except those under `if TYPE_CHECKING:`, which only name types."""
+dependency), except those under `if TYPE_CHECKING:`, which only name types. A package whose
+names are imported when first used lists them in its `__init__.pyi` (lazy_loader reads it), so
+the stub's imports are the package's."""
 
 import ast
 import io
@@ -57,6 +59,16 @@ def modules() -> dict[str, Path]:
     return {module_name(path): path for path in PACKAGE.rglob("*.py")}
 
 
+def source_of(path: Path) -> str:
+    """The text whose imports are `path`'s: a package's `__init__.pyi` counts with its
+    `__init__.py`, since lazy_loader imports what the stub names."""
+    text = path.read_text(encoding="utf-8")
+    stub = path.with_suffix(".pyi")
+    if path.name == "__init__.py" and stub.exists():
+        text += "\n" + stub.read_text(encoding="utf-8")
+    return text
+
+
 def _type_checking_blocks(tree: ast.AST) -> set[int]:
     lines = set()
     for node in ast.walk(tree):
@@ -70,7 +82,7 @@ def imports_of(name: str, path: Path, known: set[str], *, for_typing: bool = Fal
     """The modules `name` imports: blurapp's own resolved to the module named (a package's
     submodule when `from package import submodule`), others by their top-level name; with
     `for_typing`, those imported for type checking only too."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = ast.parse(source_of(path))
     typing_only = set() if for_typing else _type_checking_blocks(tree)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
@@ -386,6 +398,48 @@ def test_an_import_of_blurapps_own_inside_a_function_says_why():
         for line in local_imports_without_a_reason(name, path)
     ]
     assert not unexplained, "\n".join(unexplained)
+
+
+def imports_by_name(path: Path) -> list[str]:
+    """Each call in `path` that imports a module named by a string (importlib.import_module,
+    __import__): an import that neither a reader nor this file sees."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and _dotted(node.func).rpartition(".")[2] in {
+            "import_module",
+            "__import__",
+        }:
+            found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_import_by_name_finder_finds_one(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import importlib\nfrom importlib import import_module\n"
+        "a = importlib.import_module('blurapp.cli.' + name)\nb = import_module(name)\n"
+        "c = __import__('dask')\nimport dask.array\n",
+        encoding="utf-8",
+    )
+    assert [line.partition(":")[2].partition(":")[0] for line in imports_by_name(sample)] == [
+        "3",
+        "4",
+        "5",
+    ]
+
+
+def test_every_import_is_an_import_statement():
+    """No module is imported by a name in a string: what each module uses is in its import
+    statements (or its package's stub), which this file and a reader see."""
+    found = [line for path in sorted(PACKAGE.rglob("*.py")) for line in imports_by_name(path)]
+    assert found == []
+
+
+def test_a_packages_stub_is_read_with_it():
+    # blurapp's public names come from the API's modules through its stub alone.
+    known = set(modules())
+    imported = imports_of("blurapp", PACKAGE / "__init__.py", known)
+    assert {"blurapp.api", "blurapp.api_clips", "blurapp.core.spec"} <= imported
 
 
 def test_no_module_is_over_800_lines():
