@@ -32,8 +32,8 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP
 if TYPE_CHECKING:
     from blurapp.core.measuring.clip_comparison import ClipComparison
 
-# Files of these kinds are clips (clip_files.is_clip tells them from their headers); stacks and
-# animations (TIFF, GIF, WebP, PNG) are clips when their headers say so. The Open dialog offers them.
+# Video files, which File ▸ Open offers beside photos. Whether a file opens as a clip is the clip
+# readers' word (clip_files.is_clip, from its header): a video, or a stack or an animation.
 VIDEO_SUFFIXES = frozenset({".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi"})
 
 

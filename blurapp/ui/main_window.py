@@ -64,9 +64,10 @@ from blurapp.ui.run_progress import RunProgress
 from blurapp.ui.runner import Runner, after_the_running_job
 from blurapp.ui.settings import (
     default_settings,
+    read_settings,
     restore_window_settings,
     save_window_settings,
-    write_setting,
+    write_settings,
 )
 from blurapp.ui.sweep_window import open_sweep_window
 from blurapp.ui.tiled_blur import (
@@ -629,7 +630,8 @@ class MainWindow(QMainWindow):
     def remember_file(self, path: Path) -> None:
         """A file the user opened: Open Recent, and the folder the next Open starts in."""
         self.recent.remember(path)
-        write_setting(self.settings, "last_folder", str(path.parent))
+        remembered = read_settings(self.settings)
+        write_settings(self.settings, dataclasses.replace(remembered, last_folder=str(path.parent)))
 
     def show_running(self, running: bool) -> None:
         """A timed run is going: Cancel, and the progress bar."""

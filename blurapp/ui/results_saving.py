@@ -4,6 +4,7 @@ Image: the selected pane's picture, to the clipboard."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -12,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
 from blurapp.core.media.saving import OutputError, check_output_path, save_output
 from blurapp.core.wording import display_path
-from blurapp.ui.settings import open_folder, read_setting, write_setting
+from blurapp.ui.settings import open_folder, read_settings, write_settings
 from blurapp.ui.translations import translated_problem
 
 if TYPE_CHECKING:
@@ -114,7 +115,8 @@ def save_results(window: ResultsWindow) -> None:
         if chosen is None:
             return
         results = chosen
-    start = read_setting(window.settings, "last_save_folder") or str(open_folder(window.settings))
+    remembered = read_settings(window.settings)
+    start = remembered.last_save_folder or str(open_folder(window.settings))
     picked = QFileDialog.getExistingDirectory(
         _parent(window),
         QCoreApplication.translate("MainWindow", "Save Results to Folder"),
@@ -167,7 +169,7 @@ def save_results(window: ResultsWindow) -> None:
             error=error,
         )
         return
-    write_setting(window.settings, "last_save_folder", str(folder))
+    write_settings(window.settings, dataclasses.replace(remembered, last_save_folder=str(folder)))
     window.widgets.status_label.setText(
         QCoreApplication.translate("MainWindow", "Saved {files} in {folder}").format(
             files=", ".join(display_path(p.name) for p in targets.values()),
