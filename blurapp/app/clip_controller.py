@@ -1,11 +1,11 @@
-"""What the window does with a clip, without Qt: whether a file opens as a clip or a photo,
-what plays, pauses, steps and seeks, what each pane and the status line say while it plays,
+"""What the window does with a clip, without Qt: a clip file opened, what plays, pauses, steps
+and seeks, what each pane and the status line say while it plays,
 and a Run on the clip's frames.
 
-The window forwards what the user does (Space, ← and →, the slider, Run, another engine in a
-pane) to a ClipController, which drives the clip's Player (blurapp.app.player: its threads)
+The window's WindowController (blurapp.app.window_controller) hands what the user does to a clip
+(Space, ← and →, the slider, Run, another engine in a pane) to a ClipController, which drives the clip's Player (blurapp.app.player: its threads)
 and tells the window what to show through the ClipView methods. Paused, the frame shown is the
-window's photo (WindowController.show_frame), so everything a photo has works on it. While
+window's photo (PhotoController.show_frame), so everything a photo has works on it. While
 playing, the window calls `tick()` every few milliseconds (the view's ticker), and the
 controller shows what the player's threads have made since. Tests drive it with
 blurapp.app.running.InlineRunner and a plain view, without a QApplication.
@@ -23,9 +23,8 @@ from blurapp.app.clip_jobs import (
     ClipStage,
     compare_clip_job,
     open_clip_job,
-    opens_as_clip,
 )
-from blurapp.app.controller import WindowController
+from blurapp.app.photo_controller import PhotoController
 from blurapp.app.jobs import LoadedPhoto
 from blurapp.app.player import Player, PlayerState, close_if_unread, wait_for_playing
 from blurapp.app.running import JobHandle, Runner
@@ -123,7 +122,7 @@ class ClipController:
     """The window's clip, if one is open, and its playing."""
 
     def __init__(
-        self, session: Session, runner: Runner, photos: WindowController, view: ClipView
+        self, session: Session, runner: Runner, photos: PhotoController, view: ClipView
     ) -> None:
         self.session, self.runner, self.photos, self.view = session, runner, photos, view
         self.clip: Clip | None = None
@@ -141,11 +140,8 @@ class ClipController:
     # --- Opening -----------------------------------------------------------------------------
 
     def open_path(self, path: Path) -> None:
-        """A file chosen, dropped or given: a clip opens here, a photo as photos do."""
-        if not opens_as_clip(path):
-            self.close_clip()
-            self.photos.open_photo(path)
-            return
+        """Open the clip in the file at `path` (a file that opens as a clip: see
+        WindowController.open_path); shown once it has opened."""
         self.view.show_status(
             self.tr(QT_TRANSLATE_NOOP("ClipPlayer", "Opening {name}…")).format(
                 name=display_path(path.name)

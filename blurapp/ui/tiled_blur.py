@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.jobs import BlocksDone, blur_to_file_job, failure_words, is_foreseen
+from blurapp.app.jobs import BlocksDone, failure_words, is_foreseen
+from blurapp.app.window_controller import BlurByBlocks
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
@@ -50,8 +51,11 @@ class TiledBlurDialog(QDialog):
         output: Path,
         parameters: BlurSpec,
         engine: str,
+        blur: BlurByBlocks,
         parent: QWidget | None = None,
     ) -> None:
+        """`blur` starts the blur (WindowController.blur_by_blocks), with `parameters` and
+        `engine`, which the dialog's words name."""
         super().__init__(parent)
         self.setWindowTitle(self.tr("Blurring by Blocks"))
         self.label = QLabel(
@@ -77,16 +81,14 @@ class TiledBlurDialog(QDialog):
         self.outcome: tuple[str, str] | None = None
         self.source = source
         self.runner = Runner(self)
-        self.job = self.runner.start(
-            blur_to_file_job,
+        self.job = blur(
             source,
             output,
-            parameters,
-            engine,
-            on_event=self._on_progress,
-            on_return=self._on_finished,
-            on_error=self._on_failed,
-            on_stop=self._on_cancelled,
+            on_progress=self._on_progress,
+            on_done=self._on_finished,
+            on_failed=self._on_failed,
+            on_stopped=self._on_cancelled,
+            runner=self.runner,
         )
 
     @Slot(object)
@@ -197,10 +199,16 @@ def tell_blurred_by_blocks(parent: QWidget, messages: Messages, how: str, text: 
 
 
 def ask_to_blur_by_blocks(
-    window: QWidget, source: Path, parameters: BlurSpec, engine: str, problem: str
+    window: QWidget,
+    source: Path,
+    parameters: BlurSpec,
+    engine: str,
+    problem: str,
+    blur: BlurByBlocks,
 ) -> TiledBlurDialog | None:
     """Ask whether to blur `source` (which the window cannot open: `problem`) to a file by
-    blocks; start it if so. Returns the progress dialog, or None if the user declined."""
+    blocks with `parameters` and `engine`; start it with `blur` if so. Returns the progress
+    dialog, or None if the user declined."""
     answer = QMessageBox.question(
         window,
         QCoreApplication.translate("TiledBlurDialog", "Photo Too Large to Open"),
@@ -245,6 +253,6 @@ def ask_to_blur_by_blocks(
             != QMessageBox.StandardButton.Yes
         ):
             return None
-    dialog = TiledBlurDialog(source, output, parameters, engine, window)
+    dialog = TiledBlurDialog(source, output, parameters, engine, blur, window)
     dialog.show()
     return dialog

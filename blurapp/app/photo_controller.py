@@ -1,7 +1,7 @@
 """What the main window's actions start, and what comes back, without Qt.
 
 The window forwards a user's action (open a photo, Run, Cancel, a change the live preview
-follows) to a WindowController, which asks the Session what to do, gives the job to a runner
+follows) to a PhotoController, which asks the Session what to do, gives the job to a runner
 (blurapp.app.running.Runner), and takes the answers of the newest request only into the Session;
 what the window must show besides (the status bar's words, the progress, a warning) it is
 told through the WindowView methods. Tests drive it with blurapp.app.running.InlineRunner.
@@ -50,7 +50,7 @@ def is_sample_photo(path: Path) -> bool:
 
 
 class WindowView(Protocol):
-    """What a WindowController tells the window to show."""
+    """What a PhotoController tells the window to show."""
 
     def show_status(self, text: str) -> None: ...
 
@@ -73,7 +73,7 @@ class WindowView(Protocol):
     def show_run_failed(self, error: BaseException, words: str) -> None: ...
 
 
-class WindowController:
+class PhotoController:
     def __init__(self, session: Session, runner: Runner, view: WindowView) -> None:
         self.session, self.runner, self.view = session, runner, view
         self._loads, self._runs, self._frames = Newest(), Newest(), Newest()
