@@ -37,7 +37,7 @@ from blurapp.core.report.figures import Figure
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
 if TYPE_CHECKING:  # the comparison itself is imported by the job that runs it
-    from blurapp.core.measuring.clip_comparison import ClipComparison
+    from blurapp.core.measuring.clip_comparison import ClipComparisonResult
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ class ClipView(Protocol):
 
     def show_clip_stage(self, done: int, total: int, text: str) -> None: ...
 
-    def show_clip_result(self, result: ClipComparison, rows: list[Figure]) -> None:
+    def show_clip_result(self, result: ClipComparisonResult, rows: list[Figure]) -> None:
         """A Run on the clip is done: its figures (`rows`, in the user's language) and chart."""
 
     def show_open_failed(self, error: PhotoError) -> None: ...
@@ -114,7 +114,7 @@ class ClipView(Protocol):
     def stopped_clip(self, problem: str) -> None:
         """The clip stopped giving frames while playing, for this reason."""
 
-    def compared_clip(self, result: ClipComparison) -> None:
+    def compared_clip(self, result: ClipComparisonResult) -> None:
         """A Run on the clip is done and its figures are shown."""
 
 
@@ -355,7 +355,7 @@ class ClipController:
         text = self.tr(_RUN_STAGES.get(stage.stage, _RUN_STAGES["timing"]))
         self.view.show_clip_stage(stage.done, stage.total, text.format(frames=RUN_FRAMES))
 
-    def _on_run_done(self, number: int, result: ClipComparison) -> None:
+    def _on_run_done(self, number: int, result: ClipComparisonResult) -> None:
         if number != self._runs:
             return
         self._run_job = None

@@ -30,7 +30,7 @@ from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
-    from blurapp.core.measuring.clip_comparison import ClipComparison
+    from blurapp.core.measuring.clip_comparison import ClipComparisonResult
 
 # Video files, which File ▸ Open offers beside photos. Whether a file opens as a clip is the clip
 # readers' word (clip_files.is_clip, from its header): a video, or a stack or an animation.
@@ -124,7 +124,7 @@ def compare_clip_job(
     device: str = "auto",
     cancelled: Cancelled = never,
     report: Report = ignore,
-) -> Generator[None, None, ClipComparison]:
+) -> Generator[None, None, ClipComparisonResult]:
     """Run on a clip: RUN_FRAMES frames from `start` through `engines`, timed as
     compare_clip times them, read by a reader of its own (the window's reads the frames
     shown). A clip that is not a file's (a camera's, frames made in memory) is read itself,

@@ -30,7 +30,7 @@ from blurapp.ui.translations import translated_problem
 if TYPE_CHECKING:
     from blurapp.app.clip_controller import ClipController
     from blurapp.app.session import Session
-    from blurapp.core.measuring.clip_comparison import ClipComparison
+    from blurapp.core.measuring.clip_comparison import ClipComparisonResult
     from blurapp.ui.menus import WindowActions
     from blurapp.ui.messages import Messages
     from blurapp.ui.window_layout import WindowWidgets
@@ -67,7 +67,7 @@ class ClipPlayer(QObject):
     playing_changed = Signal(bool)
     played = Signal(object)  # PlayerState: what a look while playing found, once shown
     clip_stopped = Signal(str)  # why the clip stopped giving frames while playing
-    clip_compared = Signal(object)  # ClipComparison: a Run on the clip, once its figures show
+    clip_compared = Signal(object)  # ClipComparisonResult: a Run on the clip, once its figures show
 
     controller: ClipController  # the clip's decisions, once connect_to has been told them
 
@@ -169,7 +169,7 @@ class ClipPlayer(QObject):
         bar.setFormat("%p%")
         self.window.show_status(text)
 
-    def show_clip_result(self, result: ClipComparison, rows: list[Figure]) -> None:
+    def show_clip_result(self, result: ClipComparisonResult, rows: list[Figure]) -> None:
         figures = self.window.widgets.figures
         figures.show_rows(rows)
         titles = self.window.session.captions.title
@@ -225,5 +225,5 @@ class ClipPlayer(QObject):
     def stopped_clip(self, problem: str) -> None:
         self.clip_stopped.emit(problem)
 
-    def compared_clip(self, result: ClipComparison) -> None:
+    def compared_clip(self, result: ClipComparisonResult) -> None:
         self.clip_compared.emit(result)
