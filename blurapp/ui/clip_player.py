@@ -108,21 +108,6 @@ class ClipPlayer(QObject):
     def playing(self) -> bool:
         return self.controller.playing
 
-    def play(self) -> None:
-        self.controller.play()
-
-    def pause(self) -> None:
-        self.controller.pause()
-
-    def toggle_play(self) -> None:
-        self.controller.toggle_play()
-
-    def step(self, frames: int) -> None:
-        self.controller.step(frames)
-
-    def seek(self, index: int) -> None:
-        self.controller.seek(index)
-
     def stop_looking(self) -> None:
         """The window closes: clips let go of are no longer looked at (see look_again_later)."""
         self._look_timer.stop()

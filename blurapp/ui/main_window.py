@@ -422,10 +422,6 @@ class MainWindow(QMainWindow):
         if folder is not None:
             self.controller.run(trace=folder)
 
-    def start_live_preview(self, moving: bool = False) -> None:
-        """Re-blur the panes that do not show the parameters now (WindowController.preview)."""
-        self.controller.preview(moving)
-
     def cancel_run(self) -> None:
         if self.controller.cancel():
             self.run_cancelled.emit()
