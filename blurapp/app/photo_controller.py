@@ -62,6 +62,9 @@ class WindowView(Protocol):
 
     def show_photo(self, loaded: LoadedPhoto) -> None: ...
 
+    def remember_file(self, path: Path) -> None:
+        """A file the user opened: Open Recent and the folder the next Open starts in."""
+
     def show_photo_failed(self, error: PhotoError) -> None: ...
 
     def show_live(self, engine: str) -> None:
@@ -267,6 +270,8 @@ class PhotoController:
             )
         self.view.show_status(status)
         self.preview()  # first: a Run started once the photo is shown supersedes it
+        if not is_sample_photo(loaded.photo.path):  # the user never chose it
+            self.view.remember_file(loaded.photo.path)
         self.view.show_photo(loaded)
 
     def _on_photo_failed(self, number: int, error: BaseException) -> None:

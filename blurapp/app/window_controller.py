@@ -12,6 +12,7 @@ and plain views, without a QApplication.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -24,11 +25,14 @@ from blurapp.app.running import JobHandle, Runner
 from blurapp.app.session import Session
 from blurapp.app.sweep_state import SweepState
 from blurapp.core.media.clip import Clip
+from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.saving import check_output_path, save_output
 from blurapp.core.spec import BlurSpec
 
 if TYPE_CHECKING:
     from blurapp.app.run_records import KeptResult
+
+log = logging.getLogger(__name__)
 
 
 class ControlledWindow(WindowView, Protocol):
@@ -218,6 +222,18 @@ class WindowController:
             on_error=on_failed,
             on_stop=on_stopped,
         )
+
+    def blocks_offered(self, error: PhotoError) -> bool:
+        """Whether the image that failed to open with `error` is a TIFF or zarr image too large
+        to open, which can still be blurred to a file by blocks (with the colour asked for)."""
+        # the scale layer (11 ms): only for an image too large to open, not at the window's start
+        from blurapp.scale.tiled_read import needs_tiles
+
+        try:
+            return bool(needs_tiles(error.path, color=self.session.parameters.color))
+        except Exception:
+            log.debug("could not tell whether %s needs tiles", error.path, exc_info=True)
+            return False
 
     def blocks_engine(self) -> str:
         """The engine a blur by blocks uses: the right pane's, the one compared with NumPy."""

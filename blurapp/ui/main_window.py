@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.app.captions import LEFT, RIGHT
-from blurapp.app.photo_controller import is_sample_photo
 from blurapp.app.jobs import LoadedPhoto
 from blurapp.app.live_rates import LIVE_RATE_SECONDS
 from blurapp.app.pixel_info import pixel_words
@@ -76,7 +75,6 @@ from blurapp.ui.sweep_window import open_sweep_window
 from blurapp.ui.tiled_blur import (
     TiledBlurDialog,
     ask_to_blur_by_blocks,
-    needs_blur_by_blocks,
     tell_blurred_by_blocks,
 )
 from blurapp.ui.translations import translated_problem
@@ -457,12 +455,10 @@ class MainWindow(QMainWindow):
 
     def show_photo(self, loaded: LoadedPhoto) -> None:
         self.widgets.view_link.fit_to_window()
-        if not is_sample_photo(loaded.photo.path):  # the user never chose it
-            self.remember_file(loaded.photo.path)
         self.photo_shown.emit(loaded.photo)
 
     def show_photo_failed(self, error: PhotoError) -> None:
-        if self.messages.boxes and needs_blur_by_blocks(error, color=self.session.parameters.color):
+        if self.messages.boxes and self.controller.blocks_offered(error):
             self._offer_blur_by_blocks(error)
             return
         self.messages.warn(self.tr("Cannot Open Photo"), translated_problem(error), error=error)

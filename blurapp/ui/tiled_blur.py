@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
 
 from blurapp.app.jobs import BlocksDone, failure_words, is_foreseen
 from blurapp.app.window_controller import BlurByBlocks
-from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
 from blurapp.ui.messages import Messages
@@ -172,19 +171,6 @@ class TiledBlurDialog(QDialog):
             self.cancel()
             return
         super().closeEvent(event)
-
-
-def needs_blur_by_blocks(error: PhotoError, *, color: bool) -> bool:
-    """Whether the image that failed to open with `error` is a TIFF or zarr image too large to
-    open, which can still be blurred to a file by blocks."""
-    # the scale layer (11 ms): only for an image too large to open, not at the window's start
-    from blurapp.scale.tiled_read import needs_tiles
-
-    try:
-        return bool(needs_tiles(error.path, color=color))
-    except Exception:
-        log.debug("could not tell whether %s needs tiles", error.path, exc_info=True)
-        return False
 
 
 def tell_blurred_by_blocks(parent: QWidget, messages: Messages, how: str, text: str) -> None:

@@ -48,6 +48,9 @@ class PhotoView:
     def take_typed_parameters(self):
         pass
 
+    def remember_file(self, path):
+        pass
+
     def show_nothing_to_run(self):
         self.failed.append("nothing to run")
 

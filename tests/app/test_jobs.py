@@ -427,6 +427,9 @@ class Shown:
     def show_run_stopped(self):
         self.stopped += 1
 
+    def remember_file(self, path):
+        pass
+
     def show_run_failed(self, error, words):
         self.run_failures.append(words)
 

@@ -38,6 +38,9 @@ class Unseen:
     def show_run_stopped(self):
         pass
 
+    def remember_file(self, path):
+        pass
+
     def show_run_failed(self, error, words):
         pass
 

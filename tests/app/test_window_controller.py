@@ -14,6 +14,7 @@ from helpers.photos import photo_file
 from blurapp.app.running import InlineRunner
 from blurapp.app.session import Session
 from blurapp.app.window_controller import WindowController
+from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.spec import BlurSpec
 
 
@@ -80,6 +81,7 @@ def test_a_photo_a_clip_a_sweep_blocks_and_saving_through_the_controller_alone(
     controller.open_path(photo)
     runner.run_all()
     assert session.photo.path == photo and view.said("show_photo")
+    assert view.said("remember_file") == [photo]  # Open Recent; never the bundled sample
     assert set(view.said("show_live")) == {"numpy", "numpy-loop"}
 
     # A change of the parameters is a step to undo, and the preview follows it.
@@ -139,6 +141,7 @@ def test_a_photo_a_clip_a_sweep_blocks_and_saving_through_the_controller_alone(
     runner.run_all()
     assert done and progress and output.exists()
     assert controller.blocks_engine() == "numpy-loop"
+    assert not controller.blocks_offered(PhotoError(photo, "too large"))  # a small PNG
 
     # The results the panes show, saved under names that say what made them.
     results = session.captions.saved_results()
