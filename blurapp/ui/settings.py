@@ -9,10 +9,11 @@ itself is blurapp.app.settings_file's: plain JSON, never Qt's variants.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
+import weakref
 from collections.abc import Callable
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -225,6 +226,11 @@ def default_settings() -> SettingsFile:
     return SettingsFile(default_settings_path())
 
 
+# The unusable values already told of, by file: the window reads its settings whole at start,
+# on each photo opened and each save, and a value it cannot use is one log line, not one a read.
+_told: weakref.WeakKeyDictionary[SettingsFile, set[str]] = weakref.WeakKeyDictionary()
+
+
 def _read(settings: SettingsFile, setting: dataclasses.Field, *, quiet: bool = False) -> Any:
     default = getattr(_DEFAULTS, setting.name)
     value = settings.value(setting.name)
@@ -233,7 +239,9 @@ def _read(settings: SettingsFile, setting: dataclasses.Field, *, quiet: bool = F
     try:
         return setting.metadata["kept"].check(value)
     except (ValueError, TypeError) as error:  # InvalidKernelError, UnknownEngineError too
-        if not quiet:
+        told = _told.setdefault(settings, set())
+        if not quiet and setting.name not in told:
+            told.add(setting.name)
             log.warning("the setting %r in %s is not usable (%s); using its default",
                         setting.name, settings.path, error)  # fmt: skip
         return default

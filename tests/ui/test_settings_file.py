@@ -191,3 +191,23 @@ def test_an_empty_settings_file_is_filled_on_save(tmp_path, caplog):
     change_settings(settings, sigma=3.5)
     settings.save()
     assert json.loads(path.read_text()) == {"sigma": 3.5} and caplog.records == []
+
+
+def test_a_bad_value_is_told_once_however_often_the_window_reads_its_settings(
+    make_window, settings, qtbot, tmp_path, caplog
+):
+    """The window reads its settings whole at start, on each photo opened (Open Recent, the
+    folder Open starts in) and on each save: a value it cannot use is one log line, not one a
+    read."""
+    from helpers.photos import photo_file
+    from helpers.window import RUN_TIMEOUT_MS
+
+    settings.set_value("sigma", "a lot")
+    with caplog.at_level(logging.WARNING, logger="blurapp.ui.settings"):
+        window = make_window()
+        for name in ("a.png", "b.png"):
+            with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+                window.open_photo(photo_file(tmp_path, name))
+        window.close()
+    told = [r.getMessage() for r in caplog.records if "'sigma'" in r.getMessage()]
+    assert len(told) == 1, told
