@@ -1,14 +1,14 @@
 """What the window does with a clip, without Qt: a clip file opened, what plays, pauses, steps
-and seeks, what each pane and the status line say while it plays,
-and a Run on the clip's frames.
+and seeks, what each pane and the status line say while it plays, and a Run on the clip's frames.
 
 The window's WindowController (blurapp.app.window_controller) hands what the user does to a clip
-(Space, ← and →, the slider, Run, another engine in a pane) to a ClipController, which drives the clip's Player (blurapp.app.player: its threads)
-and tells the window what to show through the ClipView methods. Paused, the frame shown is the
-window's photo (PhotoController.show_frame), so everything a photo has works on it. While
-playing, the window calls `tick()` every few milliseconds (the view's ticker), and the
-controller shows what the player's threads have made since. Tests drive it with
-blurapp.app.running.InlineRunner and a plain view, without a QApplication.
+(Space, ← and →, the slider, Run, another engine in a pane) to a ClipController, which drives
+the clip's Player (blurapp.app.player: its threads) and tells the window what to show through
+the ClipView methods. Paused, the frame shown is the window's photo
+(PhotoController.show_frame), so everything a photo has works on it. While playing, the window
+calls `tick()` every few milliseconds (the view's ticker), and the controller shows what the
+player's threads have made since. Tests drive it with blurapp.app.running.InlineRunner and a
+plain view, without a QApplication.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from blurapp.app.clip_jobs import (
     compare_clip_job,
     open_clip_job,
 )
-from blurapp.app.photo_controller import PhotoController
 from blurapp.app.jobs import LoadedPhoto
+from blurapp.app.photo_controller import PhotoController
 from blurapp.app.player import Player, PlayerState, close_if_unread, wait_for_playing
 from blurapp.app.running import JobHandle, Runner
 from blurapp.app.session import Session

@@ -142,7 +142,6 @@ class SweepWindow(QDialog):
 
     # --- What is swept, as the tests and the main window reach it -------------------------
 
-
     @classmethod
     def of(
         cls,
@@ -160,6 +159,7 @@ class SweepWindow(QDialog):
             ),
             parent,
         )
+
     @property
     def photo(self) -> Photo:
         return self.state.photo

@@ -9,9 +9,9 @@ import pytest
 from helpers.clip_files import random_levels, video_file
 from helpers.photos import photo_file
 
-from blurapp.app.window_controller import WindowController
 from blurapp.app.running import InlineRunner
 from blurapp.app.session import Session
+from blurapp.app.window_controller import WindowController
 from blurapp.core.media.clip_files import open_clip
 from blurapp.core.spec import BlurSpec
 

@@ -10,8 +10,8 @@ import pytest
 from helpers.oracle import blur_oracle
 from PIL import Image
 
-from blurapp.app.photo_controller import PhotoController
 from blurapp.app.jobs import EngineResult, Progress, compare_job, failure_words, load_job, sweep_job
+from blurapp.app.photo_controller import PhotoController
 from blurapp.app.run_records import RunPlan
 from blurapp.app.running import InlineRunner
 from blurapp.app.session import Session
