@@ -19,89 +19,10 @@ Each name is imported when first used, so `import blurapp` stays quick and never
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+import lazy_loader
 
 from blurapp._version import __version__ as __version__
 
-# Each public name → the module that defines it.
-_PUBLIC = {
-    "BlurSpec": "blurapp.core.spec",
-    "Clip": "blurapp.core.media.clip",
-    "ClipComparison": "blurapp.api_clips",
-    "ClipError": "blurapp.core.media.clip",
-    "Comparison": "blurapp.api",
-    "Engine": "blurapp.core.engines",
-    "Figure": "blurapp.core.report.figures",
-    "InvalidKernelError": "blurapp.core.kernel",
-    "JaxUnavailableError": "blurapp.core.engines.jax_engine",
-    "Photo": "blurapp.core.media.photo",
-    "PhotoError": "blurapp.core.media.photo_checks",
-    "UnknownEngineError": "blurapp.core.engines",
-    "blur": "blurapp.api",
-    "compare": "blurapp.api",
-    "compare_clip": "blurapp.api_clips",
-    "engine_names": "blurapp.core.engines",
-    "get_engine": "blurapp.core.engines",
-    "open_clip": "blurapp.api_clips",
-    "open_photo": "blurapp.api",
-    "register": "blurapp.core.engines",
-    "sample_photo_path": "blurapp.core.media.sample",
-}
-
-__all__ = [
-    "BlurSpec",
-    "Clip",
-    "ClipComparison",
-    "ClipError",
-    "Comparison",
-    "Engine",
-    "Figure",
-    "InvalidKernelError",
-    "JaxUnavailableError",
-    "Photo",
-    "PhotoError",
-    "UnknownEngineError",
-    "blur",
-    "compare",
-    "compare_clip",
-    "engine_names",
-    "get_engine",
-    "open_clip",
-    "open_photo",
-    "register",
-    "sample_photo_path",
-]
-
-if TYPE_CHECKING:
-    from blurapp.api import Comparison, blur, compare, open_photo
-    from blurapp.api_clips import ClipComparison, compare_clip, open_clip
-    from blurapp.core.engines import (
-        Engine,
-        UnknownEngineError,
-        engine_names,
-        get_engine,
-        register,
-    )
-    from blurapp.core.engines.jax_engine import JaxUnavailableError
-    from blurapp.core.kernel import InvalidKernelError
-    from blurapp.core.media.clip import Clip, ClipError
-    from blurapp.core.media.photo import Photo
-    from blurapp.core.media.photo_checks import PhotoError
-    from blurapp.core.media.sample import sample_photo_path
-    from blurapp.core.report.figures import Figure
-    from blurapp.core.spec import BlurSpec
-
-
-def __getattr__(name: str) -> Any:
-    module = _PUBLIC.get(name)
-    if module is None:
-        # Submodules (blurapp.cli, blurapp.ui, …) are found by the import system after this.
-        raise AttributeError(f"module 'blurapp' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # looked up once
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+# The public names, and the module each comes from: __init__.pyi, which type checkers read too.
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)
+__all__.remove("__version__")  # imported above, for the stub's readers; not a name of the API

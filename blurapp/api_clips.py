@@ -17,8 +17,7 @@ import numpy as np
 
 from blurapp._arguments import checked_engines, checked_spec
 from blurapp.core.engines import DEFAULT_ENGINES, Engine
-from blurapp.core.measuring.clip_comparison import DEFAULT_CLIP_FRAMES
-from blurapp.core.measuring.clip_comparison import ClipComparison as ClipComparisonResult
+from blurapp.core.measuring.clip_comparison import DEFAULT_CLIP_FRAMES, ClipComparisonResult
 from blurapp.core.measuring.clip_comparison import compare_clip as compare_engines_on_clip
 from blurapp.core.media.clip import Clip
 from blurapp.core.media.clip_files import open_clip as open_clip_file
@@ -131,7 +130,7 @@ class ClipComparison:
 
     Attributes
     ----------
-    result : blurapp.core.measuring.clip_comparison.ClipComparison
+    result : blurapp.core.measuring.clip_comparison.ClipComparisonResult
         Every figure measured: each engine's run over the span, its end-to-end passes, its
         batch-size measurements, the machine's conditions.
     """

@@ -16,7 +16,7 @@ from html import escape
 import numpy as np
 from PIL import Image
 
-from blurapp.core.measuring.clip_comparison import ClipComparison
+from blurapp.core.measuring.clip_comparison import ClipComparisonResult
 from blurapp.core.measuring.comparison import ComparisonResult
 from blurapp.core.media.saving import to_8bit
 from blurapp.core.report.chart_bars import timing_bars
@@ -139,7 +139,7 @@ def timing_chart_svg(result: ComparisonResult) -> str:
     return "".join(parts)
 
 
-def clip_comparison_html(result: ClipComparison, *, figures: Sequence[Figure]) -> str:
+def clip_comparison_html(result: ClipComparisonResult, *, figures: Sequence[Figure]) -> str:
     """A clip comparison as one block of HTML: each engine's first blurred frame with its
     frames a second, then `figures`."""
     info = result.clip

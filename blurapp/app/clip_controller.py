@@ -1,14 +1,14 @@
-"""What the window does with a clip, without Qt: whether a file opens as a clip or a photo,
-what plays, pauses, steps and seeks, what each pane and the status line say while it plays,
-and a Run on the clip's frames.
+"""What the window does with a clip, without Qt: a clip file opened, what plays, pauses, steps
+and seeks, what each pane and the status line say while it plays, and a Run on the clip's frames.
 
-The window forwards what the user does (Space, ← and →, the slider, Run, another engine in a
-pane) to a ClipController, which drives the clip's Player (blurapp.app.player: its threads)
-and tells the window what to show through the ClipView methods. Paused, the frame shown is the
-window's photo (WindowController.show_frame), so everything a photo has works on it. While
-playing, the window calls `tick()` every few milliseconds (the view's ticker), and the
-controller shows what the player's threads have made since. Tests drive it with
-blurapp.app.running.InlineRunner and a plain view, without a QApplication.
+The window's WindowController (blurapp.app.window_controller) hands what the user does to a clip
+(Space, ← and →, the slider, Run, another engine in a pane) to a ClipController, which drives
+the clip's Player (blurapp.app.player: its threads) and tells the window what to show through
+the ClipView methods. Paused, the frame shown is the window's photo
+(PhotoController.show_frame), so everything a photo has works on it. While playing, the window
+calls `tick()` every few milliseconds (the view's ticker), and the controller shows what the
+player's threads have made since. Tests drive it with blurapp.app.running.InlineRunner and a
+plain view, without a QApplication.
 """
 
 from __future__ import annotations
@@ -23,10 +23,9 @@ from blurapp.app.clip_jobs import (
     ClipStage,
     compare_clip_job,
     open_clip_job,
-    opens_as_clip,
 )
-from blurapp.app.controller import WindowController
 from blurapp.app.jobs import LoadedPhoto
+from blurapp.app.photo_controller import PhotoController
 from blurapp.app.player import Player, PlayerState, close_if_unread, wait_for_playing
 from blurapp.app.running import JobHandle, Runner
 from blurapp.app.session import Session
@@ -38,7 +37,7 @@ from blurapp.core.report.figures import Figure
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
 if TYPE_CHECKING:  # the comparison itself is imported by the job that runs it
-    from blurapp.core.measuring.clip_comparison import ClipComparison
+    from blurapp.core.measuring.clip_comparison import ClipComparisonResult
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +78,7 @@ class ClipView(Protocol):
 
     def show_clip_stage(self, done: int, total: int, text: str) -> None: ...
 
-    def show_clip_result(self, result: ClipComparison, rows: list[Figure]) -> None:
+    def show_clip_result(self, result: ClipComparisonResult, rows: list[Figure]) -> None:
         """A Run on the clip is done: its figures (`rows`, in the user's language) and chart."""
 
     def show_open_failed(self, error: PhotoError) -> None: ...
@@ -115,7 +114,7 @@ class ClipView(Protocol):
     def stopped_clip(self, problem: str) -> None:
         """The clip stopped giving frames while playing, for this reason."""
 
-    def compared_clip(self, result: ClipComparison) -> None:
+    def compared_clip(self, result: ClipComparisonResult) -> None:
         """A Run on the clip is done and its figures are shown."""
 
 
@@ -123,7 +122,7 @@ class ClipController:
     """The window's clip, if one is open, and its playing."""
 
     def __init__(
-        self, session: Session, runner: Runner, photos: WindowController, view: ClipView
+        self, session: Session, runner: Runner, photos: PhotoController, view: ClipView
     ) -> None:
         self.session, self.runner, self.photos, self.view = session, runner, photos, view
         self.clip: Clip | None = None
@@ -141,11 +140,8 @@ class ClipController:
     # --- Opening -----------------------------------------------------------------------------
 
     def open_path(self, path: Path) -> None:
-        """A file chosen, dropped or given: a clip opens here, a photo as photos do."""
-        if not opens_as_clip(path):
-            self.close_clip()
-            self.photos.open_photo(path)
-            return
+        """Open the clip in the file at `path` (a file that opens as a clip: see
+        WindowController.open_path); shown once it has opened."""
         self.view.show_status(
             self.tr(QT_TRANSLATE_NOOP("ClipPlayer", "Opening {name}…")).format(
                 name=display_path(path.name)
@@ -359,7 +355,7 @@ class ClipController:
         text = self.tr(_RUN_STAGES.get(stage.stage, _RUN_STAGES["timing"]))
         self.view.show_clip_stage(stage.done, stage.total, text.format(frames=RUN_FRAMES))
 
-    def _on_run_done(self, number: int, result: ClipComparison) -> None:
+    def _on_run_done(self, number: int, result: ClipComparisonResult) -> None:
         if number != self._runs:
             return
         self._run_job = None

@@ -2,18 +2,15 @@
 clip file, and read the frame a clip is paused on as a photo, so that everything a photo has
 (the live preview, split view, the pixel readout, Run) works on it.
 
-The clip readers (blurapp.core.media.clip_files) are imported only when a file is a clip: a window
-that opens photos pays nothing for them.
+The clip readers (blurapp.core.media.clip_files) say what opens as a clip, from a file's header.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,6 +20,7 @@ from blurapp.app.pyramid import build_pyramid
 from blurapp.app.running import Report
 from blurapp.core.engines.runs import Cancelled
 from blurapp.core.measuring.clip_comparison import compare_clip
+from blurapp.core.media import clip_files
 from blurapp.core.media.clip import Clip, ClipInfo
 from blurapp.core.media.photo import Photo
 from blurapp.core.media.photo_checks import PhotoError
@@ -32,35 +30,18 @@ from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
-    from blurapp.core.measuring.clip_comparison import ClipComparison
+    from blurapp.core.measuring.clip_comparison import ClipComparisonResult
 
-# Files of these kinds are always clips; stacks and animations (TIFF, GIF, WebP, PNG) are
-# clips when the readers say so (see opens_as_clip).
+# Video files, which File ▸ Open offers beside photos. Whether a file opens as a clip is the clip
+# readers' word (clip_files.is_clip, from its header): a video, or a stack or an animation.
 VIDEO_SUFFIXES = frozenset({".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi"})
-
-
-def clip_files() -> ModuleType | None:
-    """The clip readers' module, or None where this BlurApp has none."""
-    try:
-        # By name: the readers are a module of their own, which a build may not have.
-        return importlib.import_module("blurapp.core.media.clip_files")
-    except ModuleNotFoundError as missing:
-        if missing.name != "blurapp.core.media.clip_files":
-            raise  # the readers are there, and broken: say so
-        return None
 
 
 def opens_as_clip(path: Path) -> bool:
     """Whether `path` opens as a clip rather than a photo: a video file, or a file the clip
-    readers take for a sequence (their `is_clip`: a multi-page TIFF whose pages share a size,
-    an animated GIF, WebP or PNG)."""
-    readers = clip_files()
-    if readers is None:
-        return False
-    is_clip: Callable[[Path], bool] | None = getattr(readers, "is_clip", None)
-    if is_clip is not None:
-        return bool(is_clip(path))
-    return path.suffix.lower() in VIDEO_SUFFIXES
+    readers take for a sequence (a multi-page TIFF whose pages share a size, an animated GIF,
+    WebP or PNG)."""
+    return clip_files.is_clip(path)
 
 
 def open_clip_job(
@@ -68,11 +49,9 @@ def open_clip_job(
 ) -> Generator[None, None, Clip]:
     """Open the clip at `path` in colour (as photos open: the Colour switch says what is
     blurred). Fails with a PhotoError (a ClipError) naming the file."""
-    readers = clip_files()
-    assert readers is not None, "only a file that opens_as_clip opens as a clip"
     yield None
     try:
-        clip: Clip = readers.open_clip(path, color=True)
+        clip = clip_files.open_clip(path, color=True)
     except PhotoError:
         raise
     except Exception as error:
@@ -100,10 +79,7 @@ def frame_job(
     frame = read(index)
     yield None
     photo = frame_photo(info, frame)
-    grey = None
-    if photo.channels > 1:
-        photo._take_gray(luma(frame))
-        grey = build_pyramid(to_8bit(photo.gray))
+    grey = build_pyramid(to_8bit(photo.gray)) if photo.channels > 1 else None
     return LoadedPhoto(photo, build_pyramid(to_8bit(photo.pixels)), grey_picture=grey)
 
 
@@ -148,14 +124,14 @@ def compare_clip_job(
     device: str = "auto",
     cancelled: Cancelled = never,
     report: Report = ignore,
-) -> Generator[None, None, ClipComparison]:
+) -> Generator[None, None, ClipComparisonResult]:
     """Run on a clip: RUN_FRAMES frames from `start` through `engines`, timed as
     compare_clip times them, read by a reader of its own (the window's reads the frames
     shown). A clip that is not a file's (a camera's, frames made in memory) is read itself,
     as it is paused."""
     yield None
-    path, readers = clip.info.path, clip_files()
-    own = readers.open_clip(path, color=spec.color) if path and readers else None
+    path = clip.info.path
+    own = clip_files.open_clip(path, color=spec.color) if path else None
     try:
         frames = FramesToBlur(own if own is not None else clip, color=spec.color)
         return compare_clip(

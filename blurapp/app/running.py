@@ -15,6 +15,35 @@ Report = Callable[[Any], None]  # an event from inside one step of a job
 Job = Callable[..., Generator[Any, None, Any]]
 
 
+def _nothing(*_: Any) -> None:
+    pass
+
+
+@dataclass(frozen=True)
+class Handlers:
+    """What a job's runner tells, and to whom: what it yields or reports (`event`), then its
+    answer (`returned`), or its failure (`failed`), or that it let go after being asked to
+    stop (`stopped`). A handler not given is told nothing."""
+
+    event: Callable[[Any], None] = _nothing
+    returned: Callable[[Any], None] = _nothing
+    failed: Callable[[BaseException], None] = _nothing
+    stopped: Callable[[], None] = _nothing
+
+    @classmethod
+    def of(
+        cls,
+        on_event: Callable[[Any], None] | None = None,
+        on_return: Callable[[Any], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+        on_stop: Callable[[], None] | None = None,
+    ) -> Handlers:
+        """The handlers a runner's `start` was given, those not given telling nothing."""
+        return cls(
+            on_event or _nothing, on_return or _nothing, on_error or _nothing, on_stop or _nothing
+        )
+
+
 class JobHandle(Protocol):
     def quit(self) -> None: ...
 
@@ -40,10 +69,7 @@ class Runner(Protocol):
 class InlineJob:
     job: Job
     arguments: tuple
-    on_event: Callable[[Any], None] | None = None
-    on_return: Callable[[Any], None] | None = None
-    on_error: Callable[[BaseException], None] | None = None
-    on_stop: Callable[[], None] | None = None
+    handlers: Handlers
     quit_requested: bool = False
     steps: Generator | None = None
 
@@ -62,8 +88,17 @@ class InlineRunner:
     def __init__(self) -> None:
         self.queue: deque[InlineJob] = deque()
 
-    def start(self, job: Job, *arguments: Any, **handlers: Any) -> InlineJob:
-        inline = InlineJob(job, arguments, **handlers)
+    def start(
+        self,
+        job: Job,
+        *arguments: Any,
+        on_event: Callable[[Any], None] | None = None,
+        on_return: Callable[[Any], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+        on_stop: Callable[[], None] | None = None,
+    ) -> InlineJob:
+        handlers = Handlers.of(on_event, on_return, on_error, on_stop)
+        inline = InlineJob(job, arguments, handlers)
         self.queue.append(inline)
         return inline
 
@@ -75,23 +110,24 @@ class InlineRunner:
         if not self.queue:
             return False
         job = self.queue[0]
+        told = job.handlers
         if job.steps is None:
             if job.quit_requested:
-                self._end(job, job.on_stop)
+                self._end(told.stopped)
                 return True
             job.steps = job.job(*job.arguments, cancelled=job.cancelled, report=self._tell(job))
         if job.quit_requested:  # honoured at the step's end, as superqt's workers do
             job.steps.close()
-            self._end(job, job.on_stop)
+            self._end(told.stopped)
             return True
         try:
             event = next(job.steps)
         except StopIteration as returned:
-            self._end(job, job.on_return, returned.value)
+            self._end(told.returned, returned.value)
         except BlurCancelled:
-            self._end(job, job.on_stop)
+            self._end(told.stopped)
         except Exception as error:
-            self._end(job, job.on_error, error)
+            self._end(told.failed, error)
         else:
             self._tell(job)(event)
         return True
@@ -103,12 +139,11 @@ class InlineRunner:
     @staticmethod
     def _tell(job: InlineJob) -> Report:
         def tell(event: Any) -> None:
-            if event is not None and job.on_event is not None:
-                job.on_event(event)
+            if event is not None:
+                job.handlers.event(event)
 
         return tell
 
-    def _end(self, job: InlineJob, handler: Callable | None, *answer: Any) -> None:
+    def _end(self, handler: Callable[..., None], *answer: Any) -> None:
         self.queue.popleft()
-        if handler is not None:
-            handler(*answer)
+        handler(*answer)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from blurapp.bench.synthetic import SyntheticClip
 from blurapp.core.engines import DEFAULT_ENGINES, get_engine
 from blurapp.core.kernel import DEFAULT_SIGMA
-from blurapp.core.measuring.clip_comparison import ClipComparison, compare_clip
+from blurapp.core.measuring.clip_comparison import ClipComparisonResult, compare_clip
 from blurapp.core.media.photo_checks import WORKING_BYTES_PER_PIXEL, available_memory
 from blurapp.core.spec import BlurSpec
 
@@ -80,7 +80,7 @@ def _heading(label: str, width: int, height: int, colour: bool) -> dict:
     return {"resolution": label, "width": width, "height": height, "colour": colour}
 
 
-def _row(label: str, result: ClipComparison) -> dict:
+def _row(label: str, result: ClipComparisonResult) -> dict:
     """One clip's figures: per engine its frames a second (blur alone, end to end), its batch
     size and each batch size tried; the speed-ups and the difference from NumPy."""
     engines = {}

@@ -1,17 +1,18 @@
 """The `blurapp` command: the window, or one of the commands for the terminal.
 
-Each command is a module of this package with `add_parser(commands)` and `run(args)`, imported
-only when that command runs (the window's start and `--version` import none of them)."""
+Each command is a module of this package with `add_parser(commands)` and `run(args)` (a
+Command), imported only when that command runs (the window's start and `--version` import none
+of them)."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import io
 import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
 from blurapp.cli.options import (
     add_color_option,
@@ -21,13 +22,37 @@ from blurapp.cli.options import (
 )
 from blurapp.cli.output import CommandFailed, log, silence_stdout
 
-# The commands, in the order `blurapp --help` names them: the module of each.
-COMMANDS = {
-    "compare": "blurapp.cli.compare",
-    "blur": "blurapp.cli.blur",
-    "batch": "blurapp.cli.batch",
-    "bench": "blurapp.cli.bench",
-}
+# The commands, in the order `blurapp --help` names them.
+COMMANDS = ("compare", "blur", "batch", "bench")
+
+
+class Command(Protocol):
+    """What a command's module has: its parser, and what it does."""
+
+    def add_parser(self, commands: argparse._SubParsersAction) -> argparse.ArgumentParser: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+def command_module(name: str) -> Command:
+    """The module of command `name`, imported here and only it."""
+    if name == "compare":
+        from blurapp.cli import compare  # only when it runs: it brings its engines and files
+
+        return compare
+    if name == "blur":
+        from blurapp.cli import blur  # only when it runs: it brings its engines and files
+
+        return blur
+    if name == "batch":
+        from blurapp.cli import batch  # only when it runs: it brings its engines and files
+
+        return batch
+    if name == "bench":
+        from blurapp.cli import bench  # only when it runs: it brings its engines and files
+
+        return bench
+    raise ValueError(f"no command {name!r}: the commands are {', '.join(COMMANDS)}")
 
 
 class _Stopped(KeyboardInterrupt):
@@ -78,7 +103,7 @@ def build_command_parser(name: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="blurapp")
     add_common_options(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    command = importlib.import_module(COMMANDS[name])
+    command = command_module(name)
     command.add_parser(commands).set_defaults(run=command.run)
     return parser
 

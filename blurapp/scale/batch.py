@@ -40,7 +40,8 @@ from blurapp.scale.scheduler import (
     ClusterError,
     WorkerWatch,
     connect_to_cluster,
-    import_extra,
+    dask_array,
+    dask_distributed,
 )
 from blurapp.scale.tiled import blur_file_tiled
 from blurapp.scale.tiled_read import needs_tiles
@@ -272,7 +273,7 @@ def _run_here(jobs: list[Job], settings: BlurSettings, workers: int | None) -> I
     array arithmetic, XLA, Pillow's codecs), and threads share one compiled JAX program where
     each process would import JAX and compile its own.
     """
-    _import("dask")
+    dask_array("blurring a batch")  # the extra, or the error that names it
     import queue
     import threading
 
@@ -377,7 +378,7 @@ def _blur_unless_stopped(stop: Any, job: Job, settings: BlurSettings) -> JobResu
 
 def _run_on_cluster(jobs: list[Job], settings: BlurSettings, address: str) -> Iterator[JobResult]:
     """Each photo a task on the distributed scheduler at `address`, yielded as they finish."""
-    distributed = _import("distributed")
+    distributed = dask_distributed("blurring a batch")
     client = connect_to_cluster(address)
     with client:
         # What each output was before: a lost task's output may be there all the same.
@@ -461,7 +462,3 @@ def _megapixels_of(output: Path) -> float:
         return shape[0] * shape[1] / 1e6
     except Exception:
         return 0.0
-
-
-def _import(name: str) -> Any:
-    return import_extra(name, "blurring a batch")

@@ -37,7 +37,7 @@ from blurapp.scale.scheduler import (
     CLUSTER_POLL_SECONDS,
     WorkerWatch,
     connect_to_cluster,
-    import_extra,
+    dask_distributed,
 )
 
 # A span is at most this many frames, and fewer for large frames: about SPAN_BYTES of levels.
@@ -269,7 +269,7 @@ def _spans_in_order(
     short; with no frame count (or only an estimate, which a clip of variable rate may pass
     or fall short of) the spans go on until one comes back short and no frame follows it.
     Raises _SpanLost when a span comes back short before the end, or the cluster loses one."""
-    distributed = import_extra("distributed", "blurring a batch")
+    distributed = dask_distributed("blurring a batch")
     workers = max(1, len(client.scheduler_info(n_workers=-1)["workers"]))
     window = max(2, min(SPANS_PER_WORKER * workers, WINDOW_BYTES // (span * frame_bytes)))
     source = str(job.source)

@@ -19,31 +19,19 @@ class ClusterError(RuntimeError):
     """The Dask scheduler given could not be reached, or its cluster has no worker left."""
 
 
-def import_extra(module: str, purpose: str) -> Any:
-    """`module` of the `scale` extra, or MissingExtraError saying what needs it (`purpose`,
-    e.g. "blurring a batch") and how to install it."""
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as error:
-        raise missing_extra(purpose, [module]) from error
-
-
 def require_extra(purpose: str, scheduler: str | None) -> None:
     """Before any work on `scheduler`: MissingExtraError naming the extra once, and every
     package of it that the work needs and lacks, rather than one package, then the next."""
-    import importlib
-
-    needed = ["dask.array"]
-    if isinstance(scheduler, str) and scheduler not in _LOCAL_SCHEDULERS:
-        needed.append("distributed")
     missing = []
-    for module in needed:
+    try:
+        import dask.array  # noqa: F401  (the extra's: only to learn it is there)
+    except ImportError:
+        missing.append("dask.array")
+    if isinstance(scheduler, str) and scheduler not in _LOCAL_SCHEDULERS:
         try:
-            importlib.import_module(module)
+            import distributed  # noqa: F401  (as above)
         except ImportError:
-            missing.append(module)
+            missing.append("distributed")
     if missing:
         raise missing_extra(purpose, missing)
 
@@ -57,9 +45,22 @@ def missing_extra(purpose: str, modules: list[str]) -> MissingExtraError:
     )
 
 
-def dask_array() -> Any:
-    """dask.array, or MissingExtraError saying it is needed for blurring in tiles."""
-    return import_extra("dask.array", "blurring an image in tiles")
+def dask_array(purpose: str = "blurring an image in tiles") -> Any:
+    """dask.array, or MissingExtraError saying it is needed for `purpose`."""
+    try:
+        import dask.array
+    except ImportError as error:
+        raise missing_extra(purpose, ["dask.array"]) from error
+    return dask.array
+
+
+def dask_distributed(purpose: str) -> Any:
+    """Dask's distributed, or MissingExtraError saying it is needed for `purpose`."""
+    try:
+        import distributed
+    except ImportError as error:
+        raise missing_extra(purpose, ["distributed"]) from error
+    return distributed
 
 
 # Dask's threads by name: BlurApp gives them a pool of its own (computing).
@@ -124,7 +125,7 @@ def compute_on_cluster(client: Any, collection: Any, address: str) -> Any:
     import asyncio
     import concurrent.futures
 
-    distributed = import_extra("distributed", "computing on a Dask cluster")
+    distributed = dask_distributed("computing on a Dask cluster")
     future = client.compute(collection)
     watch = WorkerWatch(client)
     try:

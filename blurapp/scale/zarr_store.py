@@ -14,7 +14,7 @@ import numpy as np
 
 from blurapp.core.media.photo_checks import PhotoError, os_problem
 from blurapp.core.wording import QT_TRANSLATE_NOOP
-from blurapp.scale.scheduler import import_extra
+from blurapp.scale.scheduler import missing_extra
 from blurapp.scale.segment_sizes import (
     CHUNK_SIZES,
     SegmentTooLarge,
@@ -31,7 +31,12 @@ class UnsupportedChunks(ValueError):
 
 
 def zarr_module() -> Any:
-    return import_extra("zarr", "reading an image in tiles")
+    """zarr, or MissingExtraError saying it is needed for reading an image in tiles."""
+    try:
+        import zarr
+    except ImportError as error:
+        raise missing_extra("reading an image in tiles", ["zarr"]) from error
+    return zarr
 
 
 def open_zarr(path: Path) -> Any:

@@ -249,7 +249,7 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
             window.clips.played.disconnect(on_played)
             save_or_fail()
 
-    window.clips.clip_opened.connect(lambda _: window.clips.play())
+    window.clips.clip_opened.connect(lambda _: window.controller.clips.play())
     window.clips.played.connect(on_played)
     window.run_failed.connect(fail)
     QTimer.singleShot(

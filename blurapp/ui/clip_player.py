@@ -4,7 +4,7 @@ on the window's thread, so the window never waits for an engine or the clip's re
 
 Playing, each pane shows its engine's newest blurred frame and its frames per second, and the
 status line the headline. Paused, the frame paused on is the window's photo (see
-WindowController.show_frame): everything a photo has works on it.
+PhotoController.show_frame): everything a photo has works on it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QColor
 
-from blurapp.app.clip_controller import ClipController
 from blurapp.app.player import Player, PlayerState
 from blurapp.core.engines import get_engine
 from blurapp.core.media.clip import Clip
@@ -29,10 +28,9 @@ from blurapp.ui.text_fitting import keep_whole
 from blurapp.ui.translations import translated_problem
 
 if TYPE_CHECKING:
-    from blurapp.app.controller import WindowController
-    from blurapp.app.running import Runner
+    from blurapp.app.clip_controller import ClipController
     from blurapp.app.session import Session
-    from blurapp.core.measuring.clip_comparison import ClipComparison
+    from blurapp.core.measuring.clip_comparison import ClipComparisonResult
     from blurapp.ui.menus import WindowActions
     from blurapp.ui.messages import Messages
     from blurapp.ui.window_layout import WindowWidgets
@@ -42,12 +40,8 @@ class ClipWindow(Protocol):
     """What the clip player uses of the main window."""
 
     session: Session
-    controller: WindowController
     widgets: WindowWidgets
     messages: Messages
-
-    @property  # read-only here, so the window's own runner (blurapp.ui.runner's) is one
-    def runner(self) -> Runner: ...
 
     def show_status(self, text: str) -> None: ...
 
@@ -73,26 +67,32 @@ class ClipPlayer(QObject):
     playing_changed = Signal(bool)
     played = Signal(object)  # PlayerState: what a look while playing found, once shown
     clip_stopped = Signal(str)  # why the clip stopped giving frames while playing
-    clip_compared = Signal(object)  # ClipComparison: a Run on the clip, once its figures show
+    clip_compared = Signal(object)  # ClipComparisonResult: a Run on the clip, once its figures show
+
+    controller: ClipController  # the clip's decisions, once connect_to has been told them
 
     def __init__(self, window: ClipWindow, actions: WindowActions) -> None:
         super().__init__(window)  # type: ignore[arg-type]  # the window is a QMainWindow
         self.window = window
         self.actions = actions
-        self.controller = ClipController(window.session, window.runner, window.controller, self)
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
-        self._timer.timeout.connect(self.controller.tick)
         self._look: Callable[[], bool] | None = None
         self._look_timer = QTimer(self)
         self._look_timer.setInterval(CLOSE_LOOK_MS)
         self._look_timer.timeout.connect(self._look_again)
-        bar = window.widgets.clip_bar
-        bar.play_button.clicked.connect(lambda _: self.controller.toggle_play())
-        bar.slider.valueChanged.connect(self.controller.seek)
-        actions.play.triggered.connect(self.controller.toggle_play)
-        actions.previous_frame.triggered.connect(lambda: self.controller.step(-1))
-        actions.next_frame.triggered.connect(lambda: self.controller.step(1))
+
+    def connect_to(self, controller: ClipController) -> None:
+        """Forward the clip bar, the Clip menu and the ticks while playing to `controller`,
+        the window's ClipController, whose ClipView this is."""
+        self.controller = controller
+        self._timer.timeout.connect(controller.tick)
+        bar = self.window.widgets.clip_bar
+        bar.play_button.clicked.connect(lambda _: controller.toggle_play())
+        bar.slider.valueChanged.connect(controller.seek)
+        self.actions.play.triggered.connect(controller.toggle_play)
+        self.actions.previous_frame.triggered.connect(lambda: controller.step(-1))
+        self.actions.next_frame.triggered.connect(lambda: controller.step(1))
 
     # --- What the window and the tests use --------------------------------------------------
 
@@ -108,43 +108,9 @@ class ClipPlayer(QObject):
     def playing(self) -> bool:
         return self.controller.playing
 
-    def play(self) -> None:
-        self.controller.play()
-
-    def pause(self) -> None:
-        self.controller.pause()
-
-    def toggle_play(self) -> None:
-        self.controller.toggle_play()
-
-    def step(self, frames: int) -> None:
-        self.controller.step(frames)
-
-    def seek(self, index: int) -> None:
-        self.controller.seek(index)
-
-    def open_path(self, path: Path) -> None:
-        self.controller.open_path(path)
-
-    def open_clip(self, clip: Clip) -> None:
-        self.controller.open_clip(clip)
-
-    def run(self) -> bool:
-        return self.controller.run()
-
-    def cancel_run(self) -> bool:
-        return self.controller.cancel_run()
-
-    def parameters_changed(self) -> None:
-        self.controller.parameters_changed()
-
-    def engines_changed(self) -> None:
-        self.controller.engines_changed()
-
-    def stop(self) -> bool:
-        ended = self.controller.stop()
+    def stop_looking(self) -> None:
+        """The window closes: clips let go of are no longer looked at (see look_again_later)."""
         self._look_timer.stop()
-        return ended
 
     # --- ClipView: what the controller tells --------------------------------------------------
 
@@ -188,7 +154,7 @@ class ClipPlayer(QObject):
         bar.setFormat("%p%")
         self.window.show_status(text)
 
-    def show_clip_result(self, result: ClipComparison, rows: list[Figure]) -> None:
+    def show_clip_result(self, result: ClipComparisonResult, rows: list[Figure]) -> None:
         figures = self.window.widgets.figures
         figures.show_rows(rows)
         titles = self.window.session.captions.title
@@ -244,5 +210,5 @@ class ClipPlayer(QObject):
     def stopped_clip(self, problem: str) -> None:
         self.clip_stopped.emit(problem)
 
-    def compared_clip(self, result: ClipComparison) -> None:
+    def compared_clip(self, result: ClipComparisonResult) -> None:
         self.clip_compared.emit(result)

@@ -1,5 +1,6 @@
-"""BlurApp's main window: widgets over a Session (blurapp.app.session); what an action starts
-and what comes back, a WindowController's (blurapp.app.controller), on the runner's thread.
+"""BlurApp's main window: widgets over a Session (blurapp.app.session); what an action does,
+its WindowController's (blurapp.app.window_controller), which owns the window's state: the
+window forwards what the user does to it and draws what it is told.
 
 Handlers are named by direction: `_on_view_*` take what the user did to the session,
 `_on_model_*` show what the session has become; the `show_*` methods what the controller tells.
@@ -28,17 +29,18 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.app.captions import LEFT, RIGHT
-from blurapp.app.controller import WindowController, is_sample_photo
 from blurapp.app.jobs import LoadedPhoto
 from blurapp.app.live_rates import LIVE_RATE_SECONDS
 from blurapp.app.pixel_info import pixel_words
 from blurapp.app.session import Change, Session
 from blurapp.app.settings_file import SettingsFile
+from blurapp.app.window_controller import WindowController
 from blurapp.core.engines import offered_engine_names
 from blurapp.core.kernel import Algorithm, InvalidKernelError, KernelSize
 from blurapp.core.media.clip import Clip
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.report.figures import image_figure
+from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import FileProblem, display_path
 from blurapp.ui.camera import offer_camera, open_camera
 from blurapp.ui.clip_player import ClipPlayer
@@ -64,15 +66,15 @@ from blurapp.ui.run_progress import RunProgress
 from blurapp.ui.runner import Runner, after_the_running_job
 from blurapp.ui.settings import (
     default_settings,
+    read_settings,
     restore_window_settings,
     save_window_settings,
-    write_setting,
+    write_settings,
 )
 from blurapp.ui.sweep_window import open_sweep_window
 from blurapp.ui.tiled_blur import (
     TiledBlurDialog,
     ask_to_blur_by_blocks,
-    needs_blur_by_blocks,
     tell_blurred_by_blocks,
 )
 from blurapp.ui.translations import translated_problem
@@ -116,7 +118,6 @@ class MainWindow(QMainWindow):
         engines = [(name, self.session.captions.title(name)) for name in offered_engine_names()]
 
         self.runner = Runner(self)  # starts no thread until a job comes
-        self.controller = WindowController(self.session, self.runner, self)
         self.widgets = lay_out(self, engines, self.session.pane_engines, self.session.captions.tr)
         self.select_pane(LEFT)
         self.history = ParameterHistory(
@@ -127,6 +128,8 @@ class MainWindow(QMainWindow):
         self.actions = build_menus(self)
         self.recent = RecentFiles(self.settings, self.open_photo, self.actions.recent_menu)
         self.clips = ClipPlayer(self, self.actions)  # a clip, when one is open, and its playing
+        self.controller = WindowController(self.session, self.runner, self, self.clips)
+        self.clips.connect_to(self.controller.clips)
         for pane in self.widgets.panes:
             pane.view.zoom_changed.connect(self._on_zoom_changed)
         # Never on at launch: not kept in the settings.
@@ -210,11 +213,7 @@ class MainWindow(QMainWindow):
 
     def set_pane_engine(self, pane: int, engine: str) -> None:
         """Show `engine` in the left (0) or right (1) pane, as if chosen in its list."""
-        before = list(self.session.pane_engines)
-        self.session.set_pane_engine(pane, engine)
-        if self.session.pane_engines != before:
-            self.clips.engines_changed()
-            self.start_live_preview()
+        self.controller.set_pane_engine(pane, engine)
 
     def set_live(self, live: bool) -> None:
         """Turn the live preview on or off, as View ▸ Live Preview does."""
@@ -229,12 +228,7 @@ class MainWindow(QMainWindow):
             parameters = self.widgets.controls.parameters()
         except InvalidKernelError:
             return  # the boxes only give values in range; nothing to show otherwise
-        before = self.session.parameters
-        self.session.set_parameters(parameters)
-        self._on_model_parameters()  # the typed-text notes change without the parameters
-        if self.session.parameters != before:
-            self.history.record(before, self.session.parameters)
-            self.start_live_preview(moving=True)
+        self.controller.edit_parameters(parameters)
 
     # --- The session, rendered ---------------------------------------------------------------
 
@@ -262,7 +256,7 @@ class MainWindow(QMainWindow):
 
     def _on_model_live(self) -> None:
         self.actions.live.setChecked(self.session.live)
-        self.start_live_preview()  # on: the panes catch up with the parameters now
+        self.controller.preview()  # on: the panes catch up with the parameters now
 
     def _on_model_jax(self) -> None:
         self._on_model_results()
@@ -283,7 +277,7 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def _on_model_results(self) -> None:
-        if self.clips.playing:  # the panes show the frames playing
+        if self.controller.playing:  # the panes show the frames playing
             return
         session = self.session
         for index, pane in enumerate(self.widgets.panes):
@@ -295,7 +289,7 @@ class MainWindow(QMainWindow):
         self.actions.save.setEnabled(bool(session.captions.saved_results()))
 
     def _show_captions(self) -> None:
-        if self.clips.playing:  # each pane's caption is its frames per second
+        if self.controller.playing:  # each pane's caption is its frames per second
             return
         mark = self.session.captions.out_of_date_mark()
         for index, pane in enumerate(self.widgets.panes):
@@ -334,7 +328,7 @@ class MainWindow(QMainWindow):
         )
         self.widgets.status_label.setText(session.captions.summary())
         self.results_shown.emit(outcome.result)
-        self.start_live_preview()  # a pane whose engine was chosen while the run went
+        self.controller.preview()  # a pane whose engine was chosen while the run went
 
     def _timing(self) -> bool:
         """Whether a run is timing the engines (a live preview shows no progress)."""
@@ -351,13 +345,7 @@ class MainWindow(QMainWindow):
         self.show_running(timing)
 
     def _update_trace_action(self) -> None:
-        # A photo's comparison only, as compare --trace: a clip's frame is no photo of its own;
-        # and the trace is JAX's profiler's: none without JAX.
-        self.actions.trace.setEnabled(
-            self.session.photo is not None
-            and self.clips.clip is None
-            and self.session.jax_unavailable is None
-        )
+        self.actions.trace.setEnabled(self.controller.trace_offered())
 
     # --- Opening photos -------------------------------------------------------------------
 
@@ -380,7 +368,7 @@ class MainWindow(QMainWindow):
             # After the window is on screen: importing JAX takes a second, and not on this
             # thread; the runner's first job imports superqt on this one.
             self._warmed_up = True
-            self.after_first_paint(self.controller.warm_up)
+            self.after_first_paint(self.controller.photos.warm_up)
             # A window shown but never painted (started minimised) starts its work all the same.
             QTimer.singleShot(FIRST_PAINT_WAIT_MS, self, self._first_painted)
 
@@ -411,60 +399,49 @@ class MainWindow(QMainWindow):
 
     def open_photo(self, path: str | Path) -> None:
         """Open `path` on the runner, a photo or a clip; it is shown once it has opened."""
-        self.clips.open_path(Path(path))
+        self.controller.open_path(Path(path))
 
     def open_clip(self, clip: Clip) -> None:
         """Show `clip` (a file's, a camera's, frames made in memory), paused on its first frame."""
-        self.clips.open_clip(clip)
+        self.controller.open_clip(clip)
 
     # --- Running --------------------------------------------------------------------------
 
     def run_comparison(self) -> None:
-        """Blur the photo with the engines ticked; a run still in flight is superseded."""
-        if self.clips.clip is not None:  # a span of the clip's frames, from the one shown
-            if not self.clips.run():
-                self._nothing_to_run()
-            return
-        self._run_photo()
+        """Run: the photo's comparison, or a span of the clip's frames from the one shown."""
+        self.controller.run()
 
     def record_trace(self) -> None:
         """Run ▸ Record Profiler Trace: the run Run makes, with a JAX profiler trace of its
         steady calls in a folder the user picks; a photo's only, never a clip's."""
-        if self.clips.clip is not None or self.photo is None:
+        if not self.controller.traceable():
             return
         folder = choose_trace_folder(self, self.settings)
         if folder is not None:
-            self._run_photo(trace=folder)
-
-    def _run_photo(self, trace: Path | None = None) -> None:
-        if self.photo is None:
-            return
-        # Ctrl+R while typing: take the text as it is, and show any change made to it.
-        self.widgets.size_spin.interpretText()
-        self.widgets.sigma_spin.interpretText()
-        if not self.controller.run(trace):
-            self._nothing_to_run()
-
-    def _nothing_to_run(self) -> None:
-        self.messages.warn(self.tr("Nothing to Run"), self.tr("Tick at least one engine to time."))
-
-    def start_live_preview(self, moving: bool = False) -> None:
-        """Re-blur the panes that do not show the parameters now, if the live preview is on
-        (see WindowController.preview); `moving`: for a change of the parameters. Playing, the
-        frames to come take the new parameters."""
-        if self.clips.playing:
-            self.clips.parameters_changed()
-            return
-        self.controller.preview(moving)
+            self.controller.run(trace=folder)
 
     def cancel_run(self) -> None:
-        if self.clips.cancel_run() or self.controller.cancel():
+        if self.controller.cancel():
             self.run_cancelled.emit()
 
     def is_running(self) -> bool:
-        return self.session.running is not None
+        return self.controller.is_running()
 
-    # --- What the controller tells (blurapp.app.controller.WindowView) ---------------------
+    # --- What the controller tells (blurapp.app.window_controller.ControlledWindow) -----------
+
+    def take_typed_parameters(self) -> None:
+        # Ctrl+R while typing: take the text as it is, and show any change made to it.
+        self.widgets.size_spin.interpretText()
+        self.widgets.sigma_spin.interpretText()
+
+    def show_nothing_to_run(self) -> None:
+        self.messages.warn(self.tr("Nothing to Run"), self.tr("Tick at least one engine to time."))
+
+    def show_parameters(self) -> None:
+        self._on_model_parameters()
+
+    def record_parameters(self, before: BlurSpec, after: BlurSpec) -> None:
+        self.history.record(before, after)
 
     def show_status(self, text: str) -> None:
         self.widgets.status_label.setText(text)
@@ -478,17 +455,15 @@ class MainWindow(QMainWindow):
 
     def show_photo(self, loaded: LoadedPhoto) -> None:
         self.widgets.view_link.fit_to_window()
-        if not is_sample_photo(loaded.photo.path):  # the user never chose it
-            self.remember_file(loaded.photo.path)
         self.photo_shown.emit(loaded.photo)
 
     def show_photo_failed(self, error: PhotoError) -> None:
-        if self.messages.boxes and needs_blur_by_blocks(error, color=self.session.parameters.color):
+        if self.messages.boxes and self.controller.blocks_offered(error):
             self._offer_blur_by_blocks(error)
             return
         self.messages.warn(self.tr("Cannot Open Photo"), translated_problem(error), error=error)
         if self.photo is not None:
-            self.widgets.status_label.setText(self.controller.photo_status())
+            self.widgets.status_label.setText(self.controller.photos.photo_status())
 
     def show_live(self, engine: str) -> None:
         # The updates per second go from the captions once the parameters stay still.
@@ -517,13 +492,14 @@ class MainWindow(QMainWindow):
             self,
             error.path,
             self.session.parameters,
-            self.session.pane_engines[RIGHT],
+            self.controller.blocks_engine(),
             translated_problem(error),
+            self.controller.blur_by_blocks,
         )
         if self.tiled_blur is not None:
             self.tiled_blur.ended.connect(self._on_blurred_by_blocks)
         if self.photo is not None:
-            self.widgets.status_label.setText(self.controller.photo_status())
+            self.widgets.status_label.setText(self.controller.photos.photo_status())
 
     def _on_blurred_by_blocks(self, how: str, text: str) -> None:
         self.tiled_blur = None  # the dialog deletes itself
@@ -621,7 +597,7 @@ class MainWindow(QMainWindow):
         clip = open_camera(self.messages)
         if clip is not None:
             self.open_clip(clip)
-            self.clips.play()
+            self.controller.clips.play()
 
     def offer_camera(self) -> None:
         offer_camera(self.actions.camera)
@@ -629,7 +605,8 @@ class MainWindow(QMainWindow):
     def remember_file(self, path: Path) -> None:
         """A file the user opened: Open Recent, and the folder the next Open starts in."""
         self.recent.remember(path)
-        write_setting(self.settings, "last_folder", str(path.parent))
+        remembered = read_settings(self.settings)
+        write_settings(self.settings, dataclasses.replace(remembered, last_folder=str(path.parent)))
 
     def show_running(self, running: bool) -> None:
         """A timed run is going: Cancel, and the progress bar."""
@@ -643,8 +620,8 @@ class MainWindow(QMainWindow):
         if self.tiled_blur is not None:
             self.tiled_blur.stop_for_exit()  # its temporary file goes
         save_window_settings(self)
-        self.clips.stop()
-        self.session.run_stopped()
+        self.controller.stop()
+        self.clips.stop_looking()
         if not self.runner.stop(wait_ms=CLOSE_WAIT_MS):
             # Still inside one compiled JAX call, which cannot be interrupted: the window goes
             # now, and the program ends as soon as that call returns.

@@ -3,8 +3,10 @@ Recent menu over the settings. Their words are the window's ("MainWindow" to tra
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -13,13 +15,13 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMenuBar, QWidget
 
 from blurapp.app.captions import SHOW_LABELS
-from blurapp.app.clip_jobs import VIDEO_SUFFIXES, clip_files
+from blurapp.app.clip_jobs import VIDEO_SUFFIXES
 from blurapp.app.settings_file import SettingsFile
 from blurapp.core.media.containers import PHOTO_SUFFIXES_BEYOND_PILLOW
 from blurapp.core.paths import log_file_path
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 from blurapp.ui.dialogs import AboutDialog, ShortcutsDialog, version_rows
-from blurapp.ui.settings import MAX_RECENT_FILES, open_folder, read_setting, write_setting
+from blurapp.ui.settings import MAX_RECENT_FILES, open_folder, read_settings, write_settings
 
 if TYPE_CHECKING:
     from blurapp.app.session import Session
@@ -79,48 +81,153 @@ class MenuWindow(Protocol):
 Keys = tuple[QKeySequence.StandardKey | Qt.Key | str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MenuItem:
-    """One action of a menu: its words (in the "MainWindow" context), its shortcuts, what it
-    does (a command of the window), and the name the window keeps it by (None: nothing
-    else needs it)."""
+    """One action of a menu: its words (in the "MainWindow" context), its shortcuts and what it
+    does (a command of the window). Those the window keeps (WindowActions) are named below."""
 
     text: str
     command: Callable[[MenuWindow], Callable[[], object]] | None = None
     keys: Keys = ()
-    name: str | None = None
     checkable: bool = False
     tip: str | None = None
 
 
 SEPARATOR = None  # a line between groups of actions
 
-# Every menu's plain actions, in order; the few built otherwise (Open Recent, Undo and Redo
-# from the parameter history, the views of Show, Live Preview's checked state) are marked
-# where they go by their names.
-MENUS: tuple[tuple[str, tuple[MenuItem | str | None, ...]], ...] = (
+
+class Part(Enum):
+    """The parts of a menu that are not plain actions, built by build_menus itself."""
+
+    RECENT = "Open Recent"  # a submenu, filled from the settings (RecentFiles)
+    UNDO = "Undo"  # Undo and Redo: the parameter history's (blurapp.ui.undo)
+    REDO = "Redo"
+    SHOW = "Show"  # Blurred results, Original, Difference, Before/after: a group of one choice
+
+
+# The actions the window keeps (WindowActions), by name; the others are made in MENUS itself.
+OPEN = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "&Open…"),
+    lambda w: w.choose_photo,
+    (QKeySequence.StandardKey.Open,),
+)
+
+CAMERA = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "Open &Camera"),
+    lambda w: w.open_camera,
+)
+
+SAVE = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "&Save Results…"),
+    lambda w: w.save_results,
+    (QKeySequence.StandardKey.Save,),
+)
+
+COPY = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "&Copy Selected Image"),
+    lambda w: w.copy_selected,
+    (QKeySequence.StandardKey.Copy,),
+)
+
+OTHER_PANE = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "Select the Other &Pane"),
+    lambda w: w.select_other_pane,
+    (Qt.Key.Key_F6,),
+)
+
+STACKED = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "Panes One A&bove the Other"),
+    checkable=True,
+    tip=QT_TRANSLATE_NOOP(
+        "MainWindow",
+        "Wide photos get more room one above the other; tall ones side by side",
+    ),
+)
+
+PRESENTATION = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "P&resentation"),
+    None,
+    (Qt.Key.Key_F11,),
+    checkable=True,
+)
+
+LIVE = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "&Live Preview"),
+    None,
+    ("Ctrl+L",),
+    checkable=True,
+)
+
+DETAIL = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "&Detail at 100%"),
+    None,
+    ("Ctrl+D",),
+    checkable=True,
+)
+
+RUN = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "&Run"),
+    lambda w: w.run_comparison,
+    ("Ctrl+R", QKeySequence.StandardKey.Refresh),
+)
+
+CANCEL = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "&Cancel"),
+    lambda w: w.cancel_run,
+    (Qt.Key.Key_Escape,),
+)
+
+TRACE = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "Record Profiler &Trace…"),
+    lambda w: w.record_trace,
+    tip=QT_TRANSLATE_NOOP(
+        "MainWindow",
+        "Run, recording a JAX profiler trace of the steady calls into a folder, "
+        "to open in Perfetto or TensorBoard",
+    ),
+)
+
+SWEEP = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "Scaling &Sweep…"),
+    lambda w: w.open_sweep,
+)
+
+PLAY = MenuItem(
+    QT_TRANSLATE_NOOP("ClipPlayer", "&Play/Pause"),
+    None,
+    (Qt.Key.Key_Space,),
+)
+
+PREVIOUS_FRAME = MenuItem(
+    QT_TRANSLATE_NOOP("ClipPlayer", "P&revious Frame"),
+    None,
+    (Qt.Key.Key_Left, ","),
+)
+
+NEXT_FRAME = MenuItem(
+    QT_TRANSLATE_NOOP("ClipPlayer", "&Next Frame"),
+    None,
+    (Qt.Key.Key_Right, "."),
+)
+
+SHORTCUTS = MenuItem(
+    QT_TRANSLATE_NOOP("MainWindow", "&Keyboard Shortcuts"),
+    lambda w: w.show_shortcuts,
+    (QKeySequence.StandardKey.HelpContents,),
+)
+
+
+# Every menu's actions, in order; the parts built otherwise (Open Recent, Undo and Redo from the
+# parameter history, the views of Show) are marked where they go.
+MENUS: tuple[tuple[str, tuple[MenuItem | Part | None, ...]], ...] = (
     (
         QT_TRANSLATE_NOOP("MainWindow", "&File"),
         (
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "&Open…"),
-                lambda w: w.choose_photo,
-                (QKeySequence.StandardKey.Open,),
-                "open",
-            ),
-            "recent_menu",
+            OPEN,
+            Part.RECENT,
             # Only while a camera is there: asked each time the menu opens (blurapp.ui.camera).
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "Open &Camera"),
-                lambda w: w.open_camera,
-                name="camera",
-            ),
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "&Save Results…"),
-                lambda w: w.save_results,
-                (QKeySequence.StandardKey.Save,),
-                "save",
-            ),
+            CAMERA,
+            SAVE,
             SEPARATOR,
             MenuItem(
                 QT_TRANSLATE_NOOP("MainWindow", "&Quit"),
@@ -132,15 +239,10 @@ MENUS: tuple[tuple[str, tuple[MenuItem | str | None, ...]], ...] = (
     (
         QT_TRANSLATE_NOOP("MainWindow", "&Edit"),
         (
-            "undo",
-            "redo",
+            Part.UNDO,
+            Part.REDO,
             SEPARATOR,
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "&Copy Selected Image"),
-                lambda w: w.copy_selected,
-                (QKeySequence.StandardKey.Copy,),
-                "copy",
-            ),
+            COPY,
         ),
     ),
     (
@@ -167,113 +269,42 @@ MENUS: tuple[tuple[str, tuple[MenuItem | str | None, ...]], ...] = (
                 lambda w: lambda: w.view_link.set_zoom(1.0),
                 ("Ctrl+1",),
             ),
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "Select the Other &Pane"),
-                lambda w: w.select_other_pane,
-                (Qt.Key.Key_F6,),
-                "other_pane",
-            ),
+            OTHER_PANE,
             SEPARATOR,
-            "show",
+            Part.SHOW,
             SEPARATOR,
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "Panes One A&bove the Other"),
-                name="stacked",
-                checkable=True,
-                tip=QT_TRANSLATE_NOOP(
-                    "MainWindow",
-                    "Wide photos get more room one above the other; tall ones side by side",
-                ),
-            ),
+            STACKED,
             # Checked while on; see blurapp.ui.presentation, which does the rest.
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "P&resentation"),
-                None,
-                (Qt.Key.Key_F11,),
-                "presentation",
-                checkable=True,
-            ),
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "&Live Preview"),
-                None,
-                ("Ctrl+L",),
-                "live",
-                checkable=True,
-            ),
+            PRESENTATION,
+            LIVE,
             # At fit zoom a large photo's blur is too fine to see: an inset of it at 100%.
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "&Detail at 100%"),
-                None,
-                ("Ctrl+D",),
-                "detail",
-                checkable=True,
-            ),
+            DETAIL,
         ),
     ),
     (
         QT_TRANSLATE_NOOP("MainWindow", "&Run"),
         (
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "&Run"),
-                lambda w: w.run_comparison,
-                ("Ctrl+R", QKeySequence.StandardKey.Refresh),
-                "run",
-            ),
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "&Cancel"),
-                lambda w: w.cancel_run,
-                (Qt.Key.Key_Escape,),
-                "cancel",
-            ),
+            RUN,
+            CANCEL,
             # Run's run, with a JAX profiler trace of the steady calls (compare --trace).
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "Record Profiler &Trace…"),
-                lambda w: w.record_trace,
-                name="trace",
-                tip=QT_TRANSLATE_NOOP(
-                    "MainWindow",
-                    "Run, recording a JAX profiler trace of the steady calls into a folder, "
-                    "to open in Perfetto or TensorBoard",
-                ),
-            ),
+            TRACE,
             SEPARATOR,
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "Scaling &Sweep…"),
-                lambda w: w.open_sweep,
-                name="sweep",
-            ),
+            SWEEP,
         ),
     ),
     (
         # Enabled while a clip is open; the clip player (blurapp.ui.clip_player) connects them.
         QT_TRANSLATE_NOOP("ClipPlayer", "&Clip"),
         (
-            MenuItem(
-                QT_TRANSLATE_NOOP("ClipPlayer", "&Play/Pause"), None, (Qt.Key.Key_Space,), "play"
-            ),
-            MenuItem(
-                QT_TRANSLATE_NOOP("ClipPlayer", "P&revious Frame"),
-                None,
-                (Qt.Key.Key_Left, ","),
-                "previous_frame",
-            ),
-            MenuItem(
-                QT_TRANSLATE_NOOP("ClipPlayer", "&Next Frame"),
-                None,
-                (Qt.Key.Key_Right, "."),
-                "next_frame",
-            ),
+            PLAY,
+            PREVIOUS_FRAME,
+            NEXT_FRAME,
         ),
     ),
     (
         QT_TRANSLATE_NOOP("MainWindow", "&Help"),
         (
-            MenuItem(
-                QT_TRANSLATE_NOOP("MainWindow", "&Keyboard Shortcuts"),
-                lambda w: w.show_shortcuts,
-                (QKeySequence.StandardKey.HelpContents,),
-                "shortcuts",
-            ),
+            SHORTCUTS,
             MenuItem(QT_TRANSLATE_NOOP("MainWindow", "&About BlurApp"), lambda w: w.show_about),
         ),
     ),
@@ -316,8 +347,12 @@ def _shortcut(key: QKeySequence.StandardKey | Qt.Key | str) -> QKeySequence:
 
 def build_menus(window: MenuWindow) -> WindowActions:
     """The menu bar's menus from MENUS, with their shortcuts; the actions the window needs
-    again, by name."""
-    named: dict[str, object] = {}
+    again."""
+    made: dict[MenuItem, QAction] = {}
+    recent_menu: QMenu | None = None
+    undo: QAction | None = None
+    redo: QAction | None = None
+    show: QActionGroup | None = None
     for title, items in MENUS:
         context = "ClipPlayer" if title == "&Clip" else "MainWindow"
         menu = window.menuBar().addMenu(QCoreApplication.translate(context, title))
@@ -326,19 +361,40 @@ def build_menus(window: MenuWindow) -> WindowActions:
         for item in items:
             if item is SEPARATOR:
                 menu.addSeparator()
-            elif isinstance(item, str):
-                named[item] = _build_special(item, menu, window)
-            else:
-                action = menu.addAction(QCoreApplication.translate(context, item.text))
-                action.setShortcuts([_shortcut(key) for key in item.keys])
-                action.setCheckable(item.checkable)
-                if item.tip is not None:
-                    action.setToolTip(QCoreApplication.translate(context, item.tip))
-                if item.command is not None:
-                    action.triggered.connect(_without_checked(item.command(window)))
-                if item.name is not None:
-                    named[item.name] = action
-    actions = WindowActions(**named)  # type: ignore[arg-type]
+            elif item is Part.RECENT:
+                recent_menu = menu.addMenu(QCoreApplication.translate("MainWindow", "Open &Recent"))
+            elif item is Part.UNDO:
+                undo = _undo_action(menu, window.history)
+            elif item is Part.REDO:
+                redo = _redo_action(menu, window.history)
+            elif item is Part.SHOW:
+                show = _show_group(menu, window)
+            elif isinstance(item, MenuItem):
+                made[item] = _action(menu, context, item, window)
+    assert recent_menu is not None and undo is not None and redo is not None and show is not None
+    actions = WindowActions(
+        open=made[OPEN],
+        recent_menu=recent_menu,
+        camera=made[CAMERA],
+        save=made[SAVE],
+        undo=undo,
+        redo=redo,
+        copy=made[COPY],
+        other_pane=made[OTHER_PANE],
+        show=show,
+        stacked=made[STACKED],
+        presentation=made[PRESENTATION],
+        live=made[LIVE],
+        detail=made[DETAIL],
+        run=made[RUN],
+        cancel=made[CANCEL],
+        trace=made[TRACE],
+        sweep=made[SWEEP],
+        shortcuts=made[SHORTCUTS],
+        play=made[PLAY],
+        previous_frame=made[PREVIOUS_FRAME],
+        next_frame=made[NEXT_FRAME],
+    )
     actions.camera.setVisible(False)
     actions.detail.setChecked(True)
     actions.live.setChecked(window.session.live)
@@ -350,6 +406,17 @@ def build_menus(window: MenuWindow) -> WindowActions:
     return actions
 
 
+def _action(menu: QMenu, context: str, item: MenuItem, window: MenuWindow) -> QAction:
+    action = menu.addAction(QCoreApplication.translate(context, item.text))
+    action.setShortcuts([_shortcut(key) for key in item.keys])
+    action.setCheckable(item.checkable)
+    if item.tip is not None:
+        action.setToolTip(QCoreApplication.translate(context, item.tip))
+    if item.command is not None:
+        action.triggered.connect(_without_checked(item.command(window)))
+    return action
+
+
 def _without_checked(command: Callable[[], object]) -> Callable[[], None]:
     """A command for QAction.triggered, which passes `checked` to a slot that takes it."""
 
@@ -359,22 +426,23 @@ def _without_checked(command: Callable[[], object]) -> Callable[[], None]:
     return triggered
 
 
-def _build_special(name: str, menu: QMenu, window: MenuWindow) -> QMenu | QAction | QActionGroup:
-    """The parts of MENUS that are not plain actions."""
-    if name == "recent_menu":
-        return menu.addMenu(QCoreApplication.translate("MainWindow", "Open &Recent"))
-    if name in ("undo", "redo"):
-        # "Undo Sigma": the stack names the parameter each step changes (blurapp.ui.undo).
-        stack = window.history.stack
-        if name == "undo":
-            action = stack.createUndoAction(menu, QCoreApplication.translate("MainWindow", "&Undo"))
-            action.setShortcut(QKeySequence.StandardKey.Undo)
-        else:
-            action = stack.createRedoAction(menu, QCoreApplication.translate("MainWindow", "&Redo"))
-            action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        menu.addAction(action)
-        return action
-    assert name == "show", name
+# "Undo Sigma": the stack names the parameter each step changes (blurapp.ui.undo).
+def _undo_action(menu: QMenu, history: ParameterHistory) -> QAction:
+    action = history.stack.createUndoAction(menu, QCoreApplication.translate("MainWindow", "&Undo"))
+    action.setShortcut(QKeySequence.StandardKey.Undo)
+    menu.addAction(action)
+    return action
+
+
+def _redo_action(menu: QMenu, history: ParameterHistory) -> QAction:
+    action = history.stack.createRedoAction(menu, QCoreApplication.translate("MainWindow", "&Redo"))
+    action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+    menu.addAction(action)
+    return action
+
+
+def _show_group(menu: QMenu, window: MenuWindow) -> QActionGroup:
+    """View ▸ Blurred results, Original, Difference, Before/after: one of them checked."""
     group = QActionGroup(menu)
     for number, (key, label) in enumerate(SHOW_LABELS.items(), start=1):
         action = menu.addAction(window.session.captions.tr(label))
@@ -393,7 +461,7 @@ def _photo_file_filter() -> str:
     extensions = sorted(
         {f"*{ext}" for ext, fmt in Image.registered_extensions().items() if fmt in Image.OPEN}
         | {f"*{suffix}" for suffix in PHOTO_SUFFIXES_BEYOND_PILLOW}
-        | ({f"*{suffix}" for suffix in VIDEO_SUFFIXES} if clip_files() is not None else set())
+        | {f"*{suffix}" for suffix in VIDEO_SUFFIXES}
     )
     images = QCoreApplication.translate("MainWindow", "Images")
     everything = QCoreApplication.translate("MainWindow", "All files")
@@ -459,12 +527,12 @@ class RecentFiles:
 
     def paths(self) -> list[str]:
         """The paths, exactly as the file system names them."""
-        return list(read_setting(self._settings, "recent_files"))
+        return list(read_settings(self._settings).recent_files)
 
     def remember(self, path: Path) -> None:
         entry = str(path.resolve())
         recent = [entry] + [item for item in self.paths() if item != entry]
-        write_setting(self._settings, "recent_files", tuple(recent[:MAX_RECENT_FILES]))
+        self._keep(tuple(recent[:MAX_RECENT_FILES]))
         self.rebuild()
 
     def rebuild(self) -> None:
@@ -483,5 +551,9 @@ class RecentFiles:
         self.menu.setEnabled(bool(recent))
 
     def _clear(self) -> None:
-        write_setting(self._settings, "recent_files", ())
+        self._keep(())
         self.rebuild()
+
+    def _keep(self, paths: tuple[str, ...]) -> None:
+        remembered = read_settings(self._settings)
+        write_settings(self._settings, dataclasses.replace(remembered, recent_files=paths))

@@ -285,7 +285,9 @@ def measure_playing(
         timer = QTimer()
         timer.timeout.connect(tick)
         window.clips.played.connect(played)
-        window.clips.clip_opened.connect(lambda _: (window.clips.play(), timer.start(TIMER_MS)))
+        window.clips.clip_opened.connect(
+            lambda _: (window.controller.clips.play(), timer.start(TIMER_MS))
+        )
         window.show()
         opened = time.perf_counter()
         window.open_clip(Looping())

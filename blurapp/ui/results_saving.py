@@ -4,20 +4,22 @@ Image: the selected pane's picture, to the clipboard."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
-from blurapp.core.media.saving import OutputError, check_output_path, save_output
+from blurapp.core.media.saving import OutputError
 from blurapp.core.wording import display_path
-from blurapp.ui.settings import open_folder, read_setting, write_setting
+from blurapp.ui.settings import open_folder, read_settings, write_settings
 from blurapp.ui.translations import translated_problem
 
 if TYPE_CHECKING:
     from blurapp.app.session import Session
     from blurapp.app.settings_file import SettingsFile
+    from blurapp.app.window_controller import WindowController
     from blurapp.ui.messages import Messages
     from blurapp.ui.window_layout import WindowWidgets
 
@@ -26,6 +28,7 @@ class ResultsWindow(Protocol):
     """What saving and copying results use of the main window (a QWidget, the dialogs' parent)."""
 
     session: Session
+    controller: WindowController
     settings: SettingsFile
     messages: Messages
     widgets: WindowWidgets
@@ -114,7 +117,8 @@ def save_results(window: ResultsWindow) -> None:
         if chosen is None:
             return
         results = chosen
-    start = read_setting(window.settings, "last_save_folder") or str(open_folder(window.settings))
+    remembered = read_settings(window.settings)
+    start = remembered.last_save_folder or str(open_folder(window.settings))
     picked = QFileDialog.getExistingDirectory(
         _parent(window),
         QCoreApplication.translate("MainWindow", "Save Results to Folder"),
@@ -123,10 +127,8 @@ def save_results(window: ResultsWindow) -> None:
     if not picked:
         return
     folder = Path(picked)
-    targets = {engine: folder / session.captions.result_file_name(engine) for engine in results}
     try:
-        for path in targets.values():
-            check_output_path(path, source=session.photo.path)
+        targets = window.controller.result_files(folder, results)
     except OutputError as error:
         window.messages.warn(
             QCoreApplication.translate("MainWindow", "Cannot Save Results"),
@@ -151,15 +153,7 @@ def save_results(window: ResultsWindow) -> None:
         if answer != QMessageBox.StandardButton.Yes:
             return
     try:
-        for engine, path in targets.items():
-            kept = results[engine]
-            assert kept.run is not None  # saved_results keeps only the results with a run
-            save_output(
-                path,
-                kept.run.output,
-                bit_depth=kept.photo.bit_depth,
-                description=session.captions.result_description(engine),
-            )
+        window.controller.save_results(targets, results)
     except OutputError as error:
         window.messages.warn(
             QCoreApplication.translate("MainWindow", "Cannot Save Results"),
@@ -167,7 +161,7 @@ def save_results(window: ResultsWindow) -> None:
             error=error,
         )
         return
-    write_setting(window.settings, "last_save_folder", str(folder))
+    write_settings(window.settings, dataclasses.replace(remembered, last_save_folder=str(folder)))
     window.widgets.status_label.setText(
         QCoreApplication.translate("MainWindow", "Saved {files} in {folder}").format(
             files=", ".join(display_path(p.name) for p in targets.values()),

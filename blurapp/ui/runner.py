@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
 
+from blurapp.app.running import Handlers
 from blurapp.app.running import Job as JobFunction
 from blurapp.core.engines.runs import BlurCancelled
 
@@ -142,7 +143,7 @@ class Job(QObject):
         runner: Runner,
         function: JobFunction,
         arguments: tuple,
-        handlers: dict[str, Callable | None],
+        handlers: Handlers,
     ) -> None:
         super().__init__()  # no parent: it outlives a window closed while it runs
         self._runner: Runner | None = runner
@@ -195,24 +196,20 @@ class Job(QObject):
         assert worker is not None  # made before the job began, kept until it has ended
         cast("GeneratorWorkerSignals", worker.signals).yielded.emit(event)  # a GeneratorWorker's
 
-    def _handler(self, name: str) -> Callable | None:
-        return self._handlers.get(name) if self._runner is not None else None
-
-    def _tell(self, name: str, *answer: Any) -> None:
-        handler = self._handler(name)
-        if handler is not None:
-            handler(*answer)
+    def _told(self) -> Handlers:
+        """Whom to tell: its handlers, until its Runner stops (then nobody)."""
+        return self._handlers if self._runner is not None else Handlers()
 
     @Slot(object)
     def _on_yielded(self, event: Any) -> None:
         if event is not None and not self._quit.is_set():
-            self._tell("on_event", event)
+            self._told().event(event)
 
     @Slot(object)
     def _on_returned(self, answer: tuple) -> None:
         if not self._quit.is_set():
             self._answered = True
-            self._tell("on_return", *answer)
+            self._told().returned(*answer)
 
     @Slot(object)
     def _on_errored(self, error: BaseException) -> None:
@@ -220,7 +217,7 @@ class Job(QObject):
             error = error.error
         if not isinstance(error, BlurCancelled) and not self._quit.is_set():
             self._answered = True
-            self._tell("on_error", error)
+            self._told().failed(error)
 
     @Slot(tuple)
     def _on_warned(self, shown: tuple) -> None:
@@ -237,7 +234,7 @@ class Job(QObject):
     def _end(self) -> None:
         try:
             if not self._answered:
-                self._tell("on_stop")
+                self._told().stopped()
         finally:  # ended whatever its handler did
             if self._runner is not None:
                 self._runner._forget(self)
@@ -259,7 +256,7 @@ def _let_go_of_retired() -> None:
             # Let go of its worker here too: a Job still held by whoever started it (in a
             # reference cycle with them, through its handlers) would otherwise take its
             # worker to whichever thread the garbage collector next runs on.
-            job.worker, job._handlers = None, {}
+            job.worker, job._handlers = None, Handlers()
     _retired[:] = [job for job in _retired if not job._ended.is_set()]
     if _retired:  # its pool thread is just returning: look again soon
         QTimer.singleShot(10, _let_go_of_retired)
@@ -296,12 +293,7 @@ class Runner(QObject):
         on_error: Callable[[BaseException], None] | None = None,
         on_stop: Callable[[], None] | None = None,
     ) -> Job:
-        handlers = {
-            "on_event": on_event,
-            "on_return": on_return,
-            "on_error": on_error,
-            "on_stop": on_stop,
-        }
+        handlers = Handlers.of(on_event, on_return, on_error, on_stop)
         started = Job(self, job, arguments, handlers)
         self._jobs.append(started)
         _waiting.append(started)

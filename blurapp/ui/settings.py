@@ -1,17 +1,20 @@
-"""What the window remembers between launches, in one table of defaults.
+"""What the window remembers between launches: WindowSettings, one value with a default for
+each setting, read and written here and nowhere else.
 
-Every value goes through `read_setting` and `write_setting`: an unknown key is a bug and raises
-KeyError; a stored value that does not pass its check (a file edited by hand, or written by an
-older version) reads as its default, with one log line, and writing a bad value raises
-ValueError. The file itself is blurapp.app.settings_file's: plain JSON, never Qt's variants.
+`read_settings` checks each stored value: one that does not pass (a file edited by hand, or
+written by an older version) reads as its default, with one log line. `write_settings` stores
+what differs from the file, and raises ValueError for a value its check refuses. The file
+itself is blurapp.app.settings_file's: plain JSON, never Qt's variants.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
+import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -26,6 +29,8 @@ from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
     DEFAULT_KERNEL_SIZE,
     DEFAULT_SIGMA,
+    Algorithm,
+    KernelSize,
     check_algorithm,
     check_kernel_size,
     check_sigma,
@@ -168,61 +173,109 @@ def _joined(names: tuple[str, ...]) -> str:
 
 
 @dataclass(frozen=True)
-class Setting:
+class _Kept:
+    """How a setting is kept in the file: `check` takes the stored value to the value to use
+    (ValueError or TypeError if it is bad), `store` the value to what the file keeps."""
+
     # Each setting's check and store take values of its own type (a kernel size, engines' names).
-    default: object
-    check: Callable[[Any], object]  # the stored value → the value to use; ValueError if bad
-    store: Callable[[Any], PlainValue] = lambda value: value  # the value → what the file keeps
+    check: Callable[[Any], object]
+    store: Callable[[Any], PlainValue] = lambda value: value
 
 
-SETTINGS: dict[str, Setting] = {
-    "geometry": Setting(QByteArray(), _geometry, _geometry_text),
-    "kernel_size": Setting(DEFAULT_KERNEL_SIZE, lambda v: check_kernel_size(str(v)), str),
-    "sigma": Setting(DEFAULT_SIGMA, check_sigma),
-    "algorithm": Setting(DEFAULT_ALGORITHM, check_algorithm),
-    "pane_engines": Setting(DEFAULT_PANE_ENGINES, _pane_engines, _joined),
-    "timed_engines": Setting(DEFAULT_ENGINES, _engines, _joined),
-    "live_preview": Setting(True, _switch),
-    "color": Setting(False, _switch),
-    "panes_stacked": Setting(False, _switch),  # the panes one above the other
-    "last_folder": Setting(None, _path, lambda p: path_to_setting(p) if p else ""),
-    "last_save_folder": Setting(None, _path, lambda p: path_to_setting(p) if p else ""),
-    "recent_files": Setting((), _paths, lambda paths: [path_to_setting(p) for p in paths]),
-}
+def _setting(default: Any, check: Callable[[Any], object], store: Any = None) -> Any:
+    """A field of WindowSettings: its default, and how the file keeps it."""
+    kept = _Kept(check) if store is None else _Kept(check, store)
+    if isinstance(default, QByteArray):
+        return field(default_factory=QByteArray, metadata={"kept": kept})
+    return field(default=default, metadata={"kept": kept})
+
+
+def _kernel_size(value: object) -> KernelSize:
+    return check_kernel_size(str(value))
+
+
+def _folder_text(path: str | None) -> str:
+    return path_to_setting(path) if path else ""
+
+
+@dataclass(frozen=True)
+class WindowSettings:
+    """What the window remembers between launches; each field's default is what a window with
+    fresh settings has."""
+
+    geometry: QByteArray = _setting(QByteArray(), _geometry, _geometry_text)  # saveGeometry()
+    kernel_size: KernelSize = _setting(DEFAULT_KERNEL_SIZE, _kernel_size, str)
+    sigma: float = _setting(DEFAULT_SIGMA, check_sigma)
+    algorithm: Algorithm = _setting(DEFAULT_ALGORITHM, check_algorithm)
+    pane_engines: tuple[str, ...] = _setting(DEFAULT_PANE_ENGINES, _pane_engines, _joined)
+    timed_engines: tuple[str, ...] = _setting(DEFAULT_ENGINES, _engines, _joined)
+    live_preview: bool = _setting(True, _switch)
+    color: bool = _setting(False, _switch)
+    panes_stacked: bool = _setting(False, _switch)  # the panes one above the other
+    last_folder: str | None = _setting(None, _path, _folder_text)  # where File ▸ Open starts
+    last_save_folder: str | None = _setting(None, _path, _folder_text)  # Save Results' start
+    recent_files: tuple[str, ...] = _setting(  # File ▸ Open Recent, newest first
+        (), _paths, lambda paths: [path_to_setting(p) for p in paths]
+    )
+
+
+_DEFAULTS = WindowSettings()
 
 
 def default_settings() -> SettingsFile:
     return SettingsFile(default_settings_path())
 
 
-def read_setting(settings: SettingsFile, key: str):
-    """The value stored under `key`, checked; its default when there is none or it is bad."""
-    setting = SETTINGS[key]
-    value = settings.value(key)
+# The unusable values already told of, by file: the window reads its settings whole at start,
+# on each photo opened and each save, and a value it cannot use is one log line, not one a read.
+_told: weakref.WeakKeyDictionary[SettingsFile, set[str]] = weakref.WeakKeyDictionary()
+
+
+def _read(settings: SettingsFile, setting: dataclasses.Field, *, quiet: bool = False) -> Any:
+    default = getattr(_DEFAULTS, setting.name)
+    value = settings.value(setting.name)
     if value is None or value == "" or value == []:
-        return setting.default
+        return default
     try:
-        return setting.check(value)
+        return setting.metadata["kept"].check(value)
     except (ValueError, TypeError) as error:  # InvalidKernelError, UnknownEngineError too
-        log.warning("the setting %r in %s is not usable (%s); using its default",
-                    key, settings.path, error)  # fmt: skip
-        return setting.default
+        told = _told.setdefault(settings, set())
+        if not quiet and setting.name not in told:
+            told.add(setting.name)
+            log.warning("the setting %r in %s is not usable (%s); using its default",
+                        setting.name, settings.path, error)  # fmt: skip
+        return default
 
 
-def write_setting(settings: SettingsFile, key: str, value: object) -> None:
-    """Store `value` under `key`; raises KeyError for a key not in SETTINGS, ValueError for a
-    value its check refuses."""
-    setting = SETTINGS[key]
-    stored = setting.store(value) if value is not None else ""
-    if stored != "":
-        setting.check(stored)
-    settings.set_value(key, stored)
+def read_settings(settings: SettingsFile) -> WindowSettings:
+    """What `settings` holds, each value checked; a default where there is none or it is bad
+    (with a log line)."""
+    fields = dataclasses.fields(WindowSettings)
+    return WindowSettings(**{setting.name: _read(settings, setting) for setting in fields})
+
+
+def write_settings(settings: SettingsFile, changed: WindowSettings) -> None:
+    """Store each value of `changed` that the file does not hold already (a default it never
+    held is left out: it reads as the default all the same); raises ValueError for a value its
+    check refuses, before anything is stored."""
+    stores = {}
+    for setting in dataclasses.fields(WindowSettings):
+        kept: _Kept = setting.metadata["kept"]
+        value, held = getattr(changed, setting.name), settings.value(setting.name)
+        text = kept.store(value) if value is not None else ""
+        if value == _read(settings, setting, quiet=True) and (held is None or held == text):
+            continue
+        if text != "":
+            kept.check(text)
+        stores[setting.name] = text
+    for name, text in stores.items():
+        settings.set_value(name, text)
 
 
 def open_folder(settings: SettingsFile) -> Path:
     """Where File ▸ Open starts: the last folder a photo came from, else the Pictures folder
     (never the bundled sample's folder, deep inside the installation)."""
-    last = read_setting(settings, "last_folder")
+    last = read_settings(settings).last_folder
     bundled = sample_photo_path().parent.resolve()
     if last is not None and Path(last).is_dir() and Path(last).resolve() != bundled:
         return Path(last)
@@ -232,25 +285,25 @@ def open_folder(settings: SettingsFile) -> Path:
 
 def restore_window_settings(window: RememberingWindow) -> None:
     """Give `window` the geometry, parameters, engines and live preview it had last."""
-    settings, session = window.settings, window.session
-    geometry = read_setting(settings, "geometry")
+    session, remembered = window.session, read_settings(window.settings)
+    geometry = remembered.geometry
     # Qt refuses a geometry saved on a screen of another size (restoreGeometry returns False):
     # the window then opens as with fresh settings.
     restored = isinstance(geometry, QByteArray) and not geometry.isEmpty()
     restored = restored and window.restoreGeometry(geometry)
     place_on_screen(window, window.geometry() if restored else None)
     parameters = BlurSpec(
-        kernel_size=read_setting(settings, "kernel_size"),
-        sigma=read_setting(settings, "sigma"),
-        algorithm=read_setting(settings, "algorithm"),
-        color=read_setting(settings, "color"),
+        kernel_size=remembered.kernel_size,
+        sigma=remembered.sigma,
+        algorithm=remembered.algorithm,
+        color=remembered.color,
     )
     window.set_parameters(**vars(parameters))
-    for index, engine in enumerate(read_setting(settings, "pane_engines")):
+    for index, engine in enumerate(remembered.pane_engines):
         session.set_pane_engine(index, engine)
-    session.set_timed_engines(read_setting(settings, "timed_engines"))
-    session.set_live(read_setting(settings, "live_preview"))
-    window.set_panes_stacked(read_setting(settings, "panes_stacked"))
+    session.set_timed_engines(remembered.timed_engines)
+    session.set_live(remembered.live_preview)
+    window.set_panes_stacked(remembered.panes_stacked)
 
 
 def _rect(rect: QRect) -> Rect:
@@ -290,13 +343,17 @@ def place_on_screen(window: RememberingWindow, saved: QRect | None) -> None:
 def save_window_settings(window: RememberingWindow) -> None:
     settings, session = window.settings, window.session
     parameters = session.parameters
-    write_setting(settings, "geometry", window.presentation.geometry_to_save())
-    write_setting(settings, "sigma", parameters.sigma)
-    write_setting(settings, "kernel_size", parameters.kernel_size)
-    write_setting(settings, "algorithm", parameters.algorithm)
-    write_setting(settings, "color", parameters.color)
-    write_setting(settings, "pane_engines", tuple(session.pane_engines))
-    write_setting(settings, "timed_engines", session.timed or (REFERENCE_ENGINE,))
-    write_setting(settings, "live_preview", session.live)
-    write_setting(settings, "panes_stacked", window.panes_stacked())
+    remembered = dataclasses.replace(
+        read_settings(settings),
+        geometry=window.presentation.geometry_to_save(),
+        sigma=parameters.sigma,
+        kernel_size=parameters.kernel_size,
+        algorithm=parameters.algorithm,
+        color=parameters.color,
+        pane_engines=tuple(session.pane_engines),
+        timed_engines=session.timed or (REFERENCE_ENGINE,),
+        live_preview=session.live,
+        panes_stacked=window.panes_stacked(),
+    )
+    write_settings(settings, remembered)
     settings.save()

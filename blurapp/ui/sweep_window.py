@@ -10,7 +10,7 @@ finishes, and Stop is honoured between sizes, kernel taps and JAX calls.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -38,8 +38,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.first_calls import FirstCalls
-from blurapp.app.recompiles import Recompiles
 from blurapp.app.sweep_state import SweepChange, SweepState
 from blurapp.core.measuring.sweep import DEFAULT_MAX_MEGAPIXELS, SweepPoint, write_sweep_csv
 from blurapp.core.media.photo import Photo
@@ -72,32 +70,20 @@ class SweepWindow(QDialog):
 
     def __init__(
         self,
-        photo: Photo,
-        parameters: BlurSpec,
-        engines: Sequence[str],
+        state_for: Callable[[Runner], SweepState],
         parent: QWidget | None = None,
         *,
-        repeats: int | None = None,
-        first_calls: FirstCalls | None = None,
-        recompiles: Recompiles | None = None,
         messages: Messages | None = None,
     ) -> None:
+        """`state_for` makes the sweep's state on the dialog's runner (the main window's
+        WindowController.sweep, or `of` for a photo alone)."""
         super().__init__(parent)
         self._messages = messages  # the main window's, when it belongs to one
         self.setWindowTitle(self.tr("Scaling Sweep"))
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self._closed = False  # closed, and deleted soon when WA_DeleteOnClose: never reused
         self.runner = Runner(self)
-        self.state = SweepState(
-            photo,
-            parameters,
-            engines,
-            self.runner,
-            QCoreApplication.translate,
-            repeats=repeats,
-            first_calls=first_calls,
-            recompiles=recompiles,
-        )
+        self.state = state_for(self.runner)
         self.state.subscribe(self._on_model_changed)
 
         self.subject_label = QLabel()
@@ -155,6 +141,24 @@ class SweepWindow(QDialog):
         self.resize(900, 640)
 
     # --- What is swept, as the tests and the main window reach it -------------------------
+
+    @classmethod
+    def of(
+        cls,
+        photo: Photo,
+        parameters: BlurSpec,
+        engines: Sequence[str],
+        parent: QWidget | None = None,
+        *,
+        repeats: int | None = None,
+    ) -> SweepWindow:
+        """The sweep of `photo` alone, with `parameters` and `engines`, belonging to no window."""
+        return cls(
+            lambda runner: SweepState(
+                photo, parameters, engines, runner, QCoreApplication.translate, repeats=repeats
+            ),
+            parent,
+        )
 
     @property
     def photo(self) -> Photo:
@@ -368,14 +372,9 @@ def _with_extension(path: str, extension: str) -> Path:
 
 def stop_window_run(window) -> None:
     """A sweep measures alone: the main window's run in flight is cancelled, and its live
-    preview's call dropped."""
-    running = window.session.running
-    if running is None:
-        return
-    if running.live:
-        window.session.run_stopped()
-    else:
-        window.cancel_run()
+    preview's call dropped (WindowController.sweep_started)."""
+    if window.controller.sweep_started():
+        window.run_cancelled.emit()
 
 
 def open_sweep_window(window) -> SweepWindow | None:
@@ -390,15 +389,14 @@ def open_sweep_window(window) -> SweepWindow | None:
         (child for child in window.findChildren(SweepWindow) if not child.is_closed()), None
     )
     if sweep is None:
-        sweep = SweepWindow(
-            session.photo,
-            session.parameters,
-            session.timed,
-            window,
-            first_calls=session.first_calls,
-            recompiles=session.recompiles,
-            messages=window.messages,
-        )
+        controller = window.controller
+
+        def state_for(runner: Runner) -> SweepState:
+            state = controller.sweep(runner)
+            assert state is not None  # a photo is open: asked above
+            return state
+
+        sweep = SweepWindow(state_for, window, messages=window.messages)
         sweep.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         sweep.sweep_started.connect(lambda: stop_window_run(window))
     elif not sweep.is_running():

@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.jobs import BlocksDone, blur_to_file_job, failure_words, is_foreseen
-from blurapp.core.media.photo_checks import PhotoError
+from blurapp.app.jobs import BlocksDone, failure_words, is_foreseen
+from blurapp.app.window_controller import BlurByBlocks
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
 from blurapp.ui.messages import Messages
@@ -50,8 +50,11 @@ class TiledBlurDialog(QDialog):
         output: Path,
         parameters: BlurSpec,
         engine: str,
+        blur: BlurByBlocks,
         parent: QWidget | None = None,
     ) -> None:
+        """`blur` starts the blur (WindowController.blur_by_blocks), with `parameters` and
+        `engine`, which the dialog's words name."""
         super().__init__(parent)
         self.setWindowTitle(self.tr("Blurring by Blocks"))
         self.label = QLabel(
@@ -77,16 +80,14 @@ class TiledBlurDialog(QDialog):
         self.outcome: tuple[str, str] | None = None
         self.source = source
         self.runner = Runner(self)
-        self.job = self.runner.start(
-            blur_to_file_job,
+        self.job = blur(
             source,
             output,
-            parameters,
-            engine,
-            on_event=self._on_progress,
-            on_return=self._on_finished,
-            on_error=self._on_failed,
-            on_stop=self._on_cancelled,
+            on_progress=self._on_progress,
+            on_done=self._on_finished,
+            on_failed=self._on_failed,
+            on_stopped=self._on_cancelled,
+            runner=self.runner,
         )
 
     @Slot(object)
@@ -172,19 +173,6 @@ class TiledBlurDialog(QDialog):
         super().closeEvent(event)
 
 
-def needs_blur_by_blocks(error: PhotoError, *, color: bool) -> bool:
-    """Whether the image that failed to open with `error` is a TIFF or zarr image too large to
-    open, which can still be blurred to a file by blocks."""
-    # the scale layer (11 ms): only for an image too large to open, not at the window's start
-    from blurapp.scale.tiled_read import needs_tiles
-
-    try:
-        return bool(needs_tiles(error.path, color=color))
-    except Exception:
-        log.debug("could not tell whether %s needs tiles", error.path, exc_info=True)
-        return False
-
-
 def tell_blurred_by_blocks(parent: QWidget, messages: Messages, how: str, text: str) -> None:
     """How a blur by blocks ended, told as the user expects: a written file in a box, a
     failure as a warning, a cancel only in the status line (the window's)."""
@@ -197,10 +185,16 @@ def tell_blurred_by_blocks(parent: QWidget, messages: Messages, how: str, text: 
 
 
 def ask_to_blur_by_blocks(
-    window: QWidget, source: Path, parameters: BlurSpec, engine: str, problem: str
+    window: QWidget,
+    source: Path,
+    parameters: BlurSpec,
+    engine: str,
+    problem: str,
+    blur: BlurByBlocks,
 ) -> TiledBlurDialog | None:
     """Ask whether to blur `source` (which the window cannot open: `problem`) to a file by
-    blocks; start it if so. Returns the progress dialog, or None if the user declined."""
+    blocks with `parameters` and `engine`; start it with `blur` if so. Returns the progress
+    dialog, or None if the user declined."""
     answer = QMessageBox.question(
         window,
         QCoreApplication.translate("TiledBlurDialog", "Photo Too Large to Open"),
@@ -245,6 +239,6 @@ def ask_to_blur_by_blocks(
             != QMessageBox.StandardButton.Yes
         ):
             return None
-    dialog = TiledBlurDialog(source, output, parameters, engine, window)
+    dialog = TiledBlurDialog(source, output, parameters, engine, blur, window)
     dialog.show()
     return dialog

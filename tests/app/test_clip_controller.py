@@ -9,10 +9,9 @@ import pytest
 from helpers.clip_files import random_levels, video_file
 from helpers.photos import photo_file
 
-from blurapp.app.clip_controller import ClipController
-from blurapp.app.controller import WindowController
 from blurapp.app.running import InlineRunner
 from blurapp.app.session import Session
+from blurapp.app.window_controller import WindowController
 from blurapp.core.media.clip_files import open_clip
 from blurapp.core.spec import BlurSpec
 
@@ -20,7 +19,7 @@ FRAMES = 12
 
 
 class PhotoView:
-    """The window's photo side (blurapp.app.controller.WindowView), recording."""
+    """The window's photo side (blurapp.app.photo_controller.WindowView), recording."""
 
     def __init__(self):
         self.status, self.failed = [], []
@@ -44,6 +43,21 @@ class PhotoView:
         pass
 
     def show_run_failed(self, error, words):
+        pass
+
+    def take_typed_parameters(self):
+        pass
+
+    def remember_file(self, path):
+        pass
+
+    def show_nothing_to_run(self):
+        self.failed.append("nothing to run")
+
+    def show_parameters(self):
+        pass
+
+    def record_parameters(self, before, after):
         pass
 
 
@@ -75,19 +89,23 @@ class ClipView:
 
 
 @pytest.fixture
-def window(tmp_path):
-    """A session showing NumPy in both panes, timing NumPy, with its two controllers."""
+def controller(tmp_path):
+    """A session showing NumPy in both panes, timing NumPy, with its window's controller."""
     session, runner = Session(), InlineRunner()
     session.set_live(False)
     session.set_pane_engine(0, "numpy")
     session.set_pane_engine(1, "numpy")
     session.set_timed_engines(("numpy",))
     session.set_parameters(BlurSpec(kernel_size=3, sigma=1.0))
-    photos = WindowController(session, runner, PhotoView())
-    view = ClipView()
-    clips = ClipController(session, runner, photos, view)
-    yield session, runner, clips, view
-    clips.stop()
+    controller = WindowController(session, runner, PhotoView(), ClipView())
+    yield controller
+    controller.stop()
+
+
+@pytest.fixture
+def window(controller):
+    """The session, the runner, the clip's controller and what it tells the window."""
+    return controller.session, controller.runner, controller.clips, controller.clips.view
 
 
 @pytest.fixture
@@ -114,12 +132,12 @@ def test_a_clip_opens_paused_on_its_first_frame_as_the_windows_photo(window, cli
     assert view.said("remember_file") == [clip_path]
 
 
-def test_a_photo_opened_after_a_clip_closes_the_clip(window, clip_path, tmp_path):
+def test_a_photo_opened_after_a_clip_closes_the_clip(controller, window, clip_path, tmp_path):
     session, runner, clips, view = window
-    clips.open_path(clip_path)
+    controller.open_path(clip_path)
     runner.run_all()
     photo = photo_file(tmp_path)
-    clips.open_path(photo)
+    controller.open_path(photo)
     runner.run_all()
     assert clips.clip is None and session.photo.path == photo
     assert view.said("hide_clip_bar") and view.said("enable_clip_actions")[-1] is False

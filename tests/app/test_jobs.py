@@ -10,8 +10,8 @@ import pytest
 from helpers.oracle import blur_oracle
 from PIL import Image
 
-from blurapp.app.controller import WindowController
 from blurapp.app.jobs import EngineResult, Progress, compare_job, failure_words, load_job, sweep_job
+from blurapp.app.photo_controller import PhotoController
 from blurapp.app.run_records import RunPlan
 from blurapp.app.running import InlineRunner
 from blurapp.app.session import Session
@@ -192,7 +192,7 @@ def test_the_photo_kept_on_the_jax_device_is_let_go(what, tmp_path, monkeypatch)
 
     monkeypatch.setattr(jax, "device_put", counting_put)
     session, runner = Session(), InlineRunner()
-    controller = WindowController(session, runner, Shown())
+    controller = PhotoController(session, runner, Shown())
 
     def preview(sigma):
         session.set_parameters(BlurSpec(kernel_size=5, sigma=sigma, algorithm="2d"))
@@ -235,7 +235,7 @@ def test_a_window_that_starts_with_the_live_preview_off_starts_no_job(tmp_path):
     """Nothing was previewed, so nothing is let go: the first job of a window is still its
     photo's load, once the window is shown."""
     session, runner = Session(), InlineRunner()
-    controller = WindowController(session, runner, Shown())
+    controller = PhotoController(session, runner, Shown())
     session.set_live(False)  # as the settings restore it
     assert not runner.busy()
     controller.open_photo(photo_file(tmp_path))  # as the window does once it is shown
@@ -427,6 +427,9 @@ class Shown:
     def show_run_stopped(self):
         self.stopped += 1
 
+    def remember_file(self, path):
+        pass
+
     def show_run_failed(self, error, words):
         self.run_failures.append(words)
 
@@ -434,7 +437,7 @@ class Shown:
 @pytest.fixture
 def controlled(tmp_path):
     session, runner, shown = Session(), InlineRunner(), Shown()
-    controller = WindowController(session, runner, shown)
+    controller = PhotoController(session, runner, shown)
     session.set_live(False)
     session.set_timed_engines(("numpy",))
     session.set_pane_engine(0, "numpy")
@@ -677,7 +680,7 @@ def test_a_failed_sweep_says_why(tmp_path, monkeypatch):
 
 def test_jobs_controller_and_sweep_state_import_no_qt():
     code = (
-        "import sys, blurapp.app.jobs, blurapp.app.controller, blurapp.app.sweep_state; "
+        "import sys, blurapp.app.jobs, blurapp.app.photo_controller, blurapp.app.sweep_state; "
         "print(any(name.startswith(('PySide6', 'superqt', 'qtpy')) for name in sys.modules))"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -306,16 +306,9 @@ def test_the_frame_paused_on_becomes_a_photo_named_after_the_clip():
 
 
 def test_a_path_opens_as_a_clip_when_the_clip_readers_say_so(monkeypatch, tmp_path):
-    import types
+    from blurapp.core.media import clip_files
 
-    from blurapp.app import clip_jobs
-
-    monkeypatch.setattr(clip_jobs, "clip_files", lambda: None)
-    assert not opens_as_clip(tmp_path / "walk.mp4")  # no readers: every file is a photo
-    readers = types.SimpleNamespace(open_clip=None)
-    monkeypatch.setattr(clip_jobs, "clip_files", lambda: readers)
-    assert opens_as_clip(tmp_path / "walk.MP4") and not opens_as_clip(tmp_path / "stack.tif")
-    readers.is_clip = lambda path: path.suffix == ".tif"
+    monkeypatch.setattr(clip_files, "is_clip", lambda path: path.suffix == ".tif")
     assert opens_as_clip(tmp_path / "stack.tif") and not opens_as_clip(tmp_path / "walk.png")
 
 

@@ -8,7 +8,7 @@ from helpers.photos import photo_file
 from helpers.session import jax_run, photo
 
 from blurapp.app.captions import RIGHT
-from blurapp.app.controller import WindowController
+from blurapp.app.photo_controller import PhotoController
 from blurapp.app.recompiles import Changed, Reason
 from blurapp.app.running import InlineRunner
 from blurapp.app.session import Session
@@ -38,6 +38,9 @@ class Unseen:
     def show_run_stopped(self):
         pass
 
+    def remember_file(self, path):
+        pass
+
     def show_run_failed(self, error, words):
         pass
 
@@ -51,7 +54,7 @@ def previewing(tmp_path):
 
     compiled_blurs.clear()
     session, runner = Session(), InlineRunner()
-    controller = WindowController(session, runner, Unseen())
+    controller = PhotoController(session, runner, Unseen())
     session.set_parameters(BlurSpec(kernel_size=9, sigma=2.0))
     controller.open_photo(photo_file(tmp_path, size=(53, 37)))  # and previews it
     runner.run_all()

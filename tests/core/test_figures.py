@@ -14,7 +14,7 @@ from blurapp.core.engines.runs import (
     PaidFirstCall,
     Payer,
 )
-from blurapp.core.measuring.clip_comparison import ClipComparison
+from blurapp.core.measuring.clip_comparison import ClipComparisonResult
 from blurapp.core.measuring.comparison import TOLERANCE, ComparisonResult, comparison_dict
 from blurapp.core.measuring.contention import Conditions
 from blurapp.core.measuring.floors import Floor
@@ -234,7 +234,7 @@ def test_a_clips_untrusted_times_are_told_in_the_windows_language_as_a_photos_ar
         "the times of the calls varied widely": "各次调用的耗时差异很大",
     }
     photo = comparison(spread=0.9)
-    clip = ClipComparison(
+    clip = ClipComparisonResult(
         clip=ClipInfo(
             name="a.gif", width=6, height=4, frame_count=4, frames_per_second=10.0, colour=False
         ),

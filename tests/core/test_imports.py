@@ -72,3 +72,16 @@ def test_the_cores_submodules_are_reached_as_attributes_as_before():
         "else:\n    raise SystemExit('no AttributeError')"
     )
     assert "blurapp.core.kernel" in loaded
+
+
+def test_the_cores_star_names_are_its_public_names_not_its_parts():
+    """`from blurapp.core import *` gives the core's names, as before its stub: not its
+    submodules (reached as attributes all the same)."""
+    import types
+
+    import blurapp.core as core
+
+    parts = [name for name in core.__all__ if isinstance(getattr(core, name), types.ModuleType)]
+    assert parts == []
+    assert isinstance(core.kernel, types.ModuleType)
+    assert "kernel" not in core.__all__ and "gaussian_kernel" in dir(core)

@@ -37,3 +37,13 @@ def jobs_done(qtbot, window):
     has then been handled (a job's answer comes before its end), so a test can assert that
     something did not happen without waiting a fixed time for it."""
     qtbot.waitUntil(lambda: not window.runner.busy(), timeout=RUN_TIMEOUT_MS)
+
+
+def change_settings(settings, **changes):
+    """Store `changes` (WindowSettings' fields) in the settings file `settings`, as the window
+    does: the rest as the file holds it."""
+    import dataclasses
+
+    from blurapp.ui.settings import read_settings, write_settings
+
+    write_settings(settings, dataclasses.replace(read_settings(settings), **changes))

@@ -1,7 +1,5 @@
-"""The package's layers, read from its source: what each may import, and no circle of imports.
-
-Every `import` counts, at module level or inside a function (a lazy import is still a
-dependency), except those under `if TYPE_CHECKING:`, which only name types."""
+"""The package's layers, read from its source (helpers.imports): what each may import, and no
+circle of imports."""
 
 import ast
 import io
@@ -9,8 +7,8 @@ import tokenize
 from pathlib import Path
 
 import pytest
+from helpers.imports import PACKAGE, graph, imports_of, modules
 
-PACKAGE = Path(__file__).resolve().parents[2] / "blurapp"
 # A smell alarm, not a rule to split by: a module past it likely holds more than one concept.
 MAX_LINES = 800
 # Generated: the translation's fill script is a table of sentences.
@@ -46,61 +44,6 @@ FORBIDDEN = {
     "blurapp.app": {"PySide6", "blurapp.ui", "blurapp.cli"},
     "blurapp.scale": {"PySide6", "blurapp.ui", "blurapp.app", "blurapp.cli"},
 }
-
-
-def module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def modules() -> dict[str, Path]:
-    return {module_name(path): path for path in PACKAGE.rglob("*.py")}
-
-
-def _type_checking_blocks(tree: ast.AST) -> set[int]:
-    lines = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for child in node.body:
-                lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
-    return lines
-
-
-def imports_of(name: str, path: Path, known: set[str], *, for_typing: bool = False) -> set[str]:
-    """The modules `name` imports: blurapp's own resolved to the module named (a package's
-    submodule when `from package import submodule`), others by their top-level name; with
-    `for_typing`, those imported for type checking only too."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only = set() if for_typing else _type_checking_blocks(tree)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
-    for node in ast.walk(tree):
-        if getattr(node, "lineno", None) in typing_only:
-            continue
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            for alias in node.names:
-                submodule = f"{base}.{alias.name}"
-                found.add(submodule if submodule in known else base)
-    return found
-
-
-def graph(*, for_typing: bool = False) -> dict[str, set[str]]:
-    found = modules()
-    known = set(found)
-    return {
-        name: {
-            other
-            for other in imports_of(name, path, known, for_typing=for_typing)
-            if other in known and other != name
-        }
-        for name, path in found.items()
-    }
 
 
 def circles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -386,6 +329,48 @@ def test_an_import_of_blurapps_own_inside_a_function_says_why():
         for line in local_imports_without_a_reason(name, path)
     ]
     assert not unexplained, "\n".join(unexplained)
+
+
+def imports_by_name(path: Path) -> list[str]:
+    """Each call in `path` that imports a module named by a string (importlib.import_module,
+    __import__): an import that neither a reader nor this file sees."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and _dotted(node.func).rpartition(".")[2] in {
+            "import_module",
+            "__import__",
+        }:
+            found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_import_by_name_finder_finds_one(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import importlib\nfrom importlib import import_module\n"
+        "a = importlib.import_module('blurapp.cli.' + name)\nb = import_module(name)\n"
+        "c = __import__('dask')\nimport dask.array\n",
+        encoding="utf-8",
+    )
+    assert [line.partition(":")[2].partition(":")[0] for line in imports_by_name(sample)] == [
+        "3",
+        "4",
+        "5",
+    ]
+
+
+def test_every_import_is_an_import_statement():
+    """No module is imported by a name in a string: what each module uses is in its import
+    statements (or its package's stub), which this file and a reader see."""
+    found = [line for path in sorted(PACKAGE.rglob("*.py")) for line in imports_by_name(path)]
+    assert found == []
+
+
+def test_a_packages_stub_is_read_with_it():
+    # blurapp's public names come from the API's modules through its stub alone.
+    known = set(modules())
+    imported = imports_of("blurapp", PACKAGE / "__init__.py", known)
+    assert {"blurapp.api", "blurapp.api_clips", "blurapp.core.spec"} <= imported
 
 
 def test_no_module_is_over_800_lines():

@@ -238,9 +238,7 @@ def test_a_camera_that_goes_away_mid_play_is_said_and_the_window_stays_up(
 
 
 def test_a_file_the_clip_readers_take_opens_as_a_clip(qtbot, make_window, monkeypatch, tmp_path):
-    import types
-
-    from blurapp.app import clip_jobs
+    from blurapp.core.media import clip_files
 
     clip = FramesInMemory(frames(5), frames_per_second=10, name="walk.mp4")
     asked = []
@@ -249,8 +247,8 @@ def test_a_file_the_clip_readers_take_opens_as_a_clip(qtbot, make_window, monkey
         asked.append((path, color))
         return clip
 
-    readers = types.SimpleNamespace(open_clip=open_clip_file)
-    monkeypatch.setattr(clip_jobs, "clip_files", lambda: readers)
+    monkeypatch.setattr(clip_files, "is_clip", lambda path: path.suffix == ".mp4")
+    monkeypatch.setattr(clip_files, "open_clip", open_clip_file)
     window = make_window(wait=False)
     path = tmp_path / "walk.mp4"
     path.write_bytes(b"")

@@ -53,7 +53,7 @@ def test_the_sweep_times_the_plugin_engine_at_every_size(installed, qtbot, tmp_p
     from blurapp.ui.sweep_window import SweepWindow
 
     photo = load_photo(photo_file(tmp_path, size=(60, 40)))
-    sweep = SweepWindow(photo, BlurSpec(kernel_size=3, sigma=1.0), ("numpy", "scipy"), repeats=1)
+    sweep = SweepWindow.of(photo, BlurSpec(kernel_size=3, sigma=1.0), ("numpy", "scipy"), repeats=1)
     qtbot.addWidget(sweep)
     sweep.max_spin.setValue(0.1)
     sweep.show()

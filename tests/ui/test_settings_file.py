@@ -6,11 +6,12 @@ import logging
 import os
 
 import pytest
+from helpers.window import change_settings
 from PySide6.QtCore import QByteArray, QSettings
 
 from blurapp.app.settings_file import SettingsFile, default_settings_path
 from blurapp.core.kernel import DEFAULT_SIGMA
-from blurapp.ui.settings import read_setting, write_setting
+from blurapp.ui.settings import read_settings
 
 
 class _MakesAFolder:
@@ -67,8 +68,8 @@ def test_a_value_that_is_not_plain_data_reads_as_its_default_with_one_log_line(t
     path.write_text(json.dumps({"sigma": {"__class__": "os.system"}, "kernel_size": "7"}))
     with caplog.at_level(logging.WARNING):
         settings = SettingsFile(path)
-        assert read_setting(settings, "sigma") == DEFAULT_SIGMA
-    assert read_setting(settings, "kernel_size") == 7
+        assert read_settings(settings).sigma == DEFAULT_SIGMA
+    assert read_settings(settings).kernel_size == 7
     lines = [record.getMessage() for record in caplog.records]
     assert len(lines) == 1 and "'sigma'" in lines[0] and str(path) in lines[0]
 
@@ -118,7 +119,7 @@ def test_a_settings_file_that_links_to_the_users_notes_is_left_alone(tmp_path, c
     link.symlink_to(notes)
     with caplog.at_level(logging.WARNING):
         settings = SettingsFile(link)
-    write_setting(settings, "sigma", 3.5)
+    change_settings(settings, sigma=3.5)
     settings.save()
     assert link.is_symlink()
     assert notes.read_text() == "buy milk\nthe blur demo is on Tuesday\n"
@@ -143,12 +144,12 @@ def test_settings_round_trip_with_the_geometry(tmp_path):
     path = tmp_path / "settings.json"
     settings = SettingsFile(path)
     geometry = QByteArray(b"\x01\xd9\xd0\xcb\x00\x03")
-    write_setting(settings, "geometry", geometry)
-    write_setting(settings, "recent_files", ("/a.png", "/b, c.png"))
+    change_settings(settings, geometry=geometry)
+    change_settings(settings, recent_files=("/a.png", "/b, c.png"))
     settings.save()
     again = SettingsFile(path)
-    assert read_setting(again, "geometry") == geometry
-    assert read_setting(again, "recent_files") == ("/a.png", "/b, c.png")
+    assert read_settings(again).geometry == geometry
+    assert read_settings(again).recent_files == ("/a.png", "/b, c.png")
 
 
 def test_a_settings_file_that_is_a_symlink_is_written_where_it_points(tmp_path):
@@ -158,7 +159,7 @@ def test_a_settings_file_that_is_a_symlink_is_written_where_it_points(tmp_path):
     link = tmp_path / "settings.json"
     link.symlink_to(target)
     settings = SettingsFile(link)
-    write_setting(settings, "sigma", 3.0)
+    change_settings(settings, sigma=3.0)
     settings.save()
     assert link.is_symlink() and json.loads(target.read_text()) == {"sigma": 3.0}
 
@@ -167,7 +168,7 @@ def test_a_number_json_cannot_hold_is_left_out_and_the_file_stays_valid(tmp_path
     path = tmp_path / "settings.json"
     path.write_text('{"kernel_size": "9", "extra": 1e999, "sizes": [1, 1e999]}')
     settings = SettingsFile(path)
-    write_setting(settings, "sigma", 3.5)
+    change_settings(settings, sigma=3.5)
     settings.save()
     assert json.loads(path.read_text()) == {"kernel_size": "9", "sigma": 3.5}
 
@@ -178,7 +179,7 @@ def test_recent_files_of_an_earlier_version_keep_names_with_commas(tmp_path, own
     qt.setValue("recent_files", ["/p/a, b.png", "/p/é.png"])
     qt.sync()
     settings = SettingsFile(default_settings_path())
-    assert read_setting(settings, "recent_files") == ("/p/a, b.png", "/p/é.png")
+    assert read_settings(settings).recent_files == ("/p/a, b.png", "/p/é.png")
 
 
 def test_an_empty_settings_file_is_filled_on_save(tmp_path, caplog):
@@ -187,6 +188,26 @@ def test_an_empty_settings_file_is_filled_on_save(tmp_path, caplog):
     path.touch()
     with caplog.at_level(logging.WARNING):
         settings = SettingsFile(path)
-    write_setting(settings, "sigma", 3.5)
+    change_settings(settings, sigma=3.5)
     settings.save()
     assert json.loads(path.read_text()) == {"sigma": 3.5} and caplog.records == []
+
+
+def test_a_bad_value_is_told_once_however_often_the_window_reads_its_settings(
+    make_window, settings, qtbot, tmp_path, caplog
+):
+    """The window reads its settings whole at start, on each photo opened (Open Recent, the
+    folder Open starts in) and on each save: a value it cannot use is one log line, not one a
+    read."""
+    from helpers.photos import photo_file
+    from helpers.window import RUN_TIMEOUT_MS
+
+    settings.set_value("sigma", "a lot")
+    with caplog.at_level(logging.WARNING, logger="blurapp.ui.settings"):
+        window = make_window()
+        for name in ("a.png", "b.png"):
+            with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+                window.open_photo(photo_file(tmp_path, name))
+        window.close()
+    told = [r.getMessage() for r in caplog.records if "'sigma'" in r.getMessage()]
+    assert len(told) == 1, told

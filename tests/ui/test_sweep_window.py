@@ -16,7 +16,7 @@ def sweep_window(qtbot, tmp_path):
     from blurapp.ui.sweep_window import SweepWindow
 
     photo = load_photo(photo_file(tmp_path, size=(60, 40)))
-    window = SweepWindow(photo, BlurSpec(kernel_size=3, sigma=1.0), ("numpy", "jax"), repeats=1)
+    window = SweepWindow.of(photo, BlurSpec(kernel_size=3, sigma=1.0), ("numpy", "jax"), repeats=1)
     qtbot.addWidget(window)
     window.max_spin.setValue(0.1)  # the photo's own 0.0024 MP, then 0.1 MP
     window.show()

@@ -5,7 +5,7 @@ import time
 
 import numpy as np
 import pytest
-from helpers.window import run
+from helpers.window import change_settings, run
 from PySide6.QtCore import QPoint, Qt
 
 from blurapp.core import TOLERANCE, to_8bit
@@ -120,35 +120,35 @@ def test_the_engines_chosen_survive_a_new_window(make_window, qtbot, settings):
     assert again.widgets.left_pane.engine_combo.currentData() == "jax-eager"
 
 
-def test_settings_have_one_table_and_refuse_unknown_keys_and_bad_values(settings):
-    from blurapp.ui.settings import SETTINGS, read_setting, write_setting
+def test_settings_are_one_value_and_refuse_unknown_names_and_bad_values(settings):
+    from blurapp.ui.settings import WindowSettings, read_settings
 
-    with pytest.raises(KeyError):
-        write_setting(settings, "colour_scheme", "dark")
-    with pytest.raises(KeyError):
-        read_setting(settings, "colour_scheme")
+    with pytest.raises(TypeError):
+        change_settings(settings, colour_scheme="dark")
+    with pytest.raises(AttributeError):
+        read_settings(settings).colour_scheme  # noqa: B018
     with pytest.raises(ValueError):
-        write_setting(settings, "sigma", 99)
+        change_settings(settings, sigma=99)
     with pytest.raises(ValueError):
-        write_setting(settings, "timed_engines", ("numpy", "no-such-engine"))
+        change_settings(settings, timed_engines=("numpy", "no-such-engine"))
     settings.set_value("pane_engines", "numpy,no-such-engine")
-    assert read_setting(settings, "pane_engines") == SETTINGS["pane_engines"].default
-    write_setting(settings, "pane_engines", ("jax-eager", "numpy"))
-    assert read_setting(settings, "pane_engines") == ("jax-eager", "numpy")
+    assert read_settings(settings).pane_engines == WindowSettings().pane_engines
+    change_settings(settings, pane_engines=("jax-eager", "numpy"))
+    assert read_settings(settings).pane_engines == ("jax-eager", "numpy")
 
 
 def test_saved_engine_names_the_panes_do_not_offer_read_as_the_defaults(qtbot, tmp_path):
     from blurapp.app.session import DEFAULT_PANE_ENGINES
     from blurapp.app.settings_file import SettingsFile
     from blurapp.ui.main_window import MainWindow
-    from blurapp.ui.settings import SETTINGS, read_setting
+    from blurapp.ui.settings import WindowSettings, read_settings
 
     # As a hand-edited file (or a build that offered JAX per platform) leaves them.
     path = tmp_path / "settings.json"
     path.write_text('{"pane_engines": ["jax@cpu", "jax"], "timed_engines": "jax@cpu"}')
     settings = SettingsFile(path)
-    assert read_setting(settings, "pane_engines") == DEFAULT_PANE_ENGINES
-    assert read_setting(settings, "timed_engines") == SETTINGS["timed_engines"].default
+    assert read_settings(settings).pane_engines == DEFAULT_PANE_ENGINES
+    assert read_settings(settings).timed_engines == WindowSettings().timed_engines
     window = MainWindow(settings)
     qtbot.addWidget(window)
     try:
@@ -161,9 +161,7 @@ def test_saved_engine_names_the_panes_do_not_offer_read_as_the_defaults(qtbot, t
     finally:
         window.close()
     with pytest.raises(ValueError):
-        from blurapp.ui.settings import write_setting
-
-        write_setting(settings, "timed_engines", ("numpy", "jax@cpu"))
+        change_settings(settings, timed_engines=("numpy", "jax@cpu"))
 
 
 def test_saved_engines_this_machine_does_not_offer_read_as_the_defaults(
@@ -174,7 +172,7 @@ def test_saved_engines_this_machine_does_not_offer_read_as_the_defaults(
     from blurapp.app.settings_file import SettingsFile
     from blurapp.core.engines import offered_engine_names
     from blurapp.ui.main_window import MainWindow
-    from blurapp.ui.settings import SETTINGS, read_setting
+    from blurapp.ui.settings import WindowSettings, read_settings
 
     import importlib.util
 
@@ -188,8 +186,8 @@ def test_saved_engines_this_machine_does_not_offer_read_as_the_defaults(
     path = tmp_path / "settings.json"
     path.write_text('{"pane_engines": ["numpy", "pallas"], "timed_engines": "numpy,pallas"}')
     settings = SettingsFile(path)
-    assert read_setting(settings, "pane_engines") == DEFAULT_PANE_ENGINES
-    assert read_setting(settings, "timed_engines") == SETTINGS["timed_engines"].default
+    assert read_settings(settings).pane_engines == DEFAULT_PANE_ENGINES
+    assert read_settings(settings).timed_engines == WindowSettings().timed_engines
     window = MainWindow(settings)
     qtbot.addWidget(window)
     try:

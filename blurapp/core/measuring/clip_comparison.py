@@ -58,7 +58,7 @@ DEFAULT_CLIP_FRAMES = 48
 
 
 @dataclass(frozen=True, eq=False)
-class ClipComparison(LedByJit):
+class ClipComparisonResult(LedByJit):
     """Each engine's run over a span of a clip's frames, or why it has none.
 
     A run's steady samples are passes over the whole span, the blur alone (its copies to and
@@ -137,7 +137,7 @@ def compare_clip(
     batch_sizes: Mapping[str, int] | None = None,
     cancelled: Cancelled | None = None,
     progress: Callable[[str, int, int], None] | None = None,
-) -> ClipComparison:
+) -> ClipComparisonResult:
     """Blur `frames` frames of `clip` from `start` with each of `engines` and time them alike.
 
     The frames are blurred as the clip gives them (grey, or colour when it was opened in
@@ -234,7 +234,7 @@ def compare_clip(
         for name, run in runs.items()
         if (timed := len(run.repeat_seconds) * run.calls_per_sample)
     }
-    return ClipComparison(
+    return ClipComparisonResult(
         clip=clip.info,
         spec=spec,
         start=start,
@@ -399,7 +399,7 @@ def _timed_pass(
     return Call(seconds, to_device, from_device)
 
 
-def clip_comparison_dict(result: ClipComparison) -> dict:
+def clip_comparison_dict(result: ClipComparisonResult) -> dict:
     """The comparison as plain data: what `compare CLIP --json` prints. The clip, the kernel,
     the span, one object per engine under its JSON key, and the jit engine's speed-ups."""
     info = result.clip
@@ -423,7 +423,7 @@ def clip_comparison_dict(result: ClipComparison) -> dict:
     return data
 
 
-def _engine_dict(result: ClipComparison, name: str) -> dict:
+def _engine_dict(result: ClipComparisonResult, name: str) -> dict:
     run = result.runs.get(name)
     choice = result.batches.get(name)
     per_frame = result.seconds_per_frame(name)

@@ -9,7 +9,7 @@ import functools
 import io
 import os
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -72,9 +72,14 @@ class Photo:
     path: Path
     pixels: np.ndarray
     bit_depth: int  # 8 or 16: what the source file held, so outputs can keep its precision
+    # A colour load's grey, worked out as the grey load's is (None: worked out from `pixels`),
+    # so that the window and the command line blur the very same values with Colour off.
+    loaded_gray: np.ndarray | None = field(default=None, repr=False, kw_only=True)
 
     def __post_init__(self) -> None:
         _read_only(self.pixels)
+        if self.loaded_gray is not None:
+            _read_only(self.loaded_gray)
 
     @property
     def height(self) -> int:
@@ -92,13 +97,11 @@ class Photo:
     @functools.cached_property
     def gray(self) -> np.ndarray:
         """The photo as grayscale, height × width (`pixels` itself when they are grayscale)."""
+        if self.loaded_gray is not None:
+            return self.loaded_gray
         if self.pixels.ndim == 2:
             return self.pixels
         return _read_only(luma(self.pixels))
-
-    def _take_gray(self, gray: np.ndarray) -> None:
-        """Take `gray` as the photo's grey (a colour load's, worked out as the grey load's)."""
-        self.__dict__["gray"] = _read_only(gray)
 
     def to_blur(self, *, color: bool) -> np.ndarray:
         """What the engines blur: the colour channels when `color` and the photo has them, else
@@ -215,12 +218,7 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
         raise damaged(path, error) from error
     if pixels.size == 0:
         raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "the image has no pixels"))
-    photo = Photo(path=path, pixels=pixels, bit_depth=bit_depth)
-    if gray is not None:
-        # The grey the engines get with Colour off equals the grey load's, so the window and
-        # the command line blur the very same values.
-        photo._take_gray(gray)
-    return photo
+    return Photo(path=path, pixels=pixels, bit_depth=bit_depth, loaded_gray=gray)
 
 
 def _camera_raw_photo(path: Path, *, color: bool) -> Photo:
@@ -236,10 +234,8 @@ def _camera_raw_photo(path: Path, *, color: bool) -> Photo:
     except OSError as error:
         raise os_problem(path, error) from error
     pixels = _sixteen_bits_to_float(levels, in_colour=color, premultiplied=False)
-    photo = Photo(path=path, pixels=pixels, bit_depth=16)
-    if color:
-        photo._take_gray(_sixteen_bits_to_float(levels, in_colour=False, premultiplied=False))
-    return photo
+    gray = _sixteen_bits_to_float(levels, in_colour=False, premultiplied=False) if color else None
+    return Photo(path=path, pixels=pixels, bit_depth=16, loaded_gray=gray)
 
 
 # TIFF tags that say where a first image's pixels lie: in strips, or in tiles.

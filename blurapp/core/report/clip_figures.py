@@ -8,7 +8,7 @@ Phrases go through `translate` as the photo figures' do; labels stay English (se
 
 from __future__ import annotations
 
-from blurapp.core.measuring.clip_comparison import ClipComparison
+from blurapp.core.measuring.clip_comparison import ClipComparisonResult
 from blurapp.core.report.figures import (
     Figure,
     difference_parts,
@@ -40,7 +40,7 @@ def format_frames_per_second(frames_per_second: float | None) -> str:
     return f"{frames_per_second:.1f} frames/s"
 
 
-def clip_figures(result: ClipComparison, translate: Translate = english) -> list[Figure]:
+def clip_figures(result: ClipComparisonResult, translate: Translate = english) -> list[Figure]:
     """The rows of a clip comparison, in the order `blurapp compare CLIP` prints them: the clip
     and the span, the kernel; per engine its frames a second (the blur alone), end to end and
     its batch size (or why it did not run); the speed-ups of JAX-jit, its largest difference
@@ -67,7 +67,7 @@ def clip_figures(result: ClipComparison, translate: Translate = english) -> list
     return rows
 
 
-def _clip_row(result: ClipComparison, translate: Translate) -> Figure:
+def _clip_row(result: ClipComparisonResult, translate: Translate) -> Figure:
     info = result.clip
     kind = (
         translate(QT_TRANSLATE_NOOP("Figures", "colour (R, G, B)"))
@@ -81,7 +81,7 @@ def _clip_row(result: ClipComparison, translate: Translate) -> Figure:
     return Figure("clip", "clip", float(result.frames), "frames", text)
 
 
-def _engine_rows(result: ClipComparison, name: str, translate: Translate) -> list[Figure]:
+def _engine_rows(result: ClipComparisonResult, name: str, translate: Translate) -> list[Figure]:
     """`name`'s frames a second with how they were measured, end to end, and its batch size."""
     title = result.engine(name).title
     run = result.runs.get(name)
@@ -131,7 +131,7 @@ def _engine_rows(result: ClipComparison, name: str, translate: Translate) -> lis
     return rows
 
 
-def _batch_row(result: ClipComparison, name: str, translate: Translate) -> Figure:
+def _batch_row(result: ClipComparisonResult, name: str, translate: Translate) -> Figure:
     size = result.batch_size(name)
     choice = result.batches.get(name)
     if size == 1:
@@ -150,7 +150,7 @@ def _batch_row(result: ClipComparison, name: str, translate: Translate) -> Figur
     return Figure(f"{name}.batch_size", "batch size", float(size), "frames", figure, measured)
 
 
-def _jit_rows(result: ClipComparison, jit: str, translate: Translate) -> list[Figure]:
+def _jit_rows(result: ClipComparisonResult, jit: str, translate: Translate) -> list[Figure]:
     """The speed-ups of the jit engine over the reference, its difference and its device."""
     rows = []
     speedup = result.speedup

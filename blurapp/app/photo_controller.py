@@ -1,7 +1,7 @@
 """What the main window's actions start, and what comes back, without Qt.
 
 The window forwards a user's action (open a photo, Run, Cancel, a change the live preview
-follows) to a WindowController, which asks the Session what to do, gives the job to a runner
+follows) to a PhotoController, which asks the Session what to do, gives the job to a runner
 (blurapp.app.running.Runner), and takes the answers of the newest request only into the Session;
 what the window must show besides (the status bar's words, the progress, a warning) it is
 told through the WindowView methods. Tests drive it with blurapp.app.running.InlineRunner.
@@ -50,7 +50,7 @@ def is_sample_photo(path: Path) -> bool:
 
 
 class WindowView(Protocol):
-    """What a WindowController tells the window to show."""
+    """What a PhotoController tells the window to show."""
 
     def show_status(self, text: str) -> None: ...
 
@@ -61,6 +61,9 @@ class WindowView(Protocol):
         format) for a timed run, None for a live preview, whose taps are gone in a blink."""
 
     def show_photo(self, loaded: LoadedPhoto) -> None: ...
+
+    def remember_file(self, path: Path) -> None:
+        """A file the user opened: Open Recent and the folder the next Open starts in."""
 
     def show_photo_failed(self, error: PhotoError) -> None: ...
 
@@ -73,7 +76,7 @@ class WindowView(Protocol):
     def show_run_failed(self, error: BaseException, words: str) -> None: ...
 
 
-class WindowController:
+class PhotoController:
     def __init__(self, session: Session, runner: Runner, view: WindowView) -> None:
         self.session, self.runner, self.view = session, runner, view
         self._loads, self._runs, self._frames = Newest(), Newest(), Newest()
@@ -267,6 +270,8 @@ class WindowController:
             )
         self.view.show_status(status)
         self.preview()  # first: a Run started once the photo is shown supersedes it
+        if not is_sample_photo(loaded.photo.path):  # the user never chose it
+            self.view.remember_file(loaded.photo.path)
         self.view.show_photo(loaded)
 
     def _on_photo_failed(self, number: int, error: BaseException) -> None:

@@ -1,0 +1,155 @@
+"""The window's one owner, driven without a QApplication: a photo opened, previewed and run; a
+clip opened, played, paused and stepped; a scaling sweep, a blur by blocks and the results
+saved, each through the WindowController alone, the jobs run here (InlineRunner) and the window
+a view that only records what it is told."""
+
+import time
+
+import numpy as np
+import pytest
+import tifffile
+from helpers.clip_files import random_levels, video_file
+from helpers.photos import photo_file
+
+from blurapp.app.running import InlineRunner
+from blurapp.app.session import Session
+from blurapp.app.window_controller import WindowController
+from blurapp.core.media.photo_checks import PhotoError
+from blurapp.core.spec import BlurSpec
+
+
+class RecordingView:
+    """The window, recording what it is told as (what, value) in order."""
+
+    def __init__(self):
+        self.told = []
+        self.ticking = False
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        def record(*args, **kwargs):
+            self.told.append((name, args[0] if len(args) == 1 else args))
+
+        return record
+
+    def start_ticking(self):
+        self.ticking = True
+
+    def stop_ticking(self):
+        self.ticking = False
+
+    def look_again_later(self, look):
+        pass
+
+    def said(self, what):
+        return [value for name, value in self.told if name == what]
+
+
+@pytest.fixture
+def controller():
+    session = Session()
+    session.set_pane_engine(0, "numpy")
+    session.set_pane_engine(1, "numpy-loop")
+    session.set_timed_engines(("numpy",))
+    session.set_parameters(BlurSpec(kernel_size=3, sigma=1.0))
+    controller = WindowController(session, InlineRunner(), RecordingView(), RecordingView())
+    yield controller
+    controller.stop()
+
+
+def play_until_a_frame_is_shown(controller):
+    clips, view = controller.clips, controller.clips.view
+    deadline = time.monotonic() + 120  # a busy machine's threads may take long to start
+    while time.monotonic() < deadline:
+        clips.tick()  # what the window's timer does
+        if any(p is not None for _, panes in view.said("show_played") for p, _ in panes):
+            return
+        time.sleep(0.01)
+    pytest.fail("no blurred frame was shown in 120 s of playing")
+
+
+def test_a_photo_a_clip_a_sweep_blocks_and_saving_through_the_controller_alone(
+    controller, tmp_path
+):
+    session, runner, view = controller.session, controller.runner, controller.view
+    clip_view = controller.clips.view
+
+    # A photo opens, and the live preview blurs it at once.
+    photo = photo_file(tmp_path, size=(40, 30))
+    controller.open_path(photo)
+    runner.run_all()
+    assert session.photo.path == photo and view.said("show_photo")
+    assert view.said("remember_file") == [photo]  # Open Recent; never the bundled sample
+    assert set(view.said("show_live")) == {"numpy", "numpy-loop"}
+
+    # A change of the parameters is a step to undo, and the preview follows it.
+    controller.edit_parameters(BlurSpec(kernel_size=5, sigma=1.5))
+    runner.run_all()
+    assert view.said("record_parameters")[-1][1].kernel_size == 5
+    assert all(session.results[e].parameters.kernel_size == 5 for e in session.pane_engines)
+
+    # Run times the engines ticked.
+    controller.run()
+    runner.run_all()
+    assert view.said("take_typed_parameters") and session.outcome is not None
+    assert set(session.outcome.result.runs) == set(session.timed)  # the panes' engines too
+    assert controller.traceable()
+
+    # A clip opens paused on its first frame, which becomes the photo.
+    clip_path = video_file(tmp_path / "waves.mkv", random_levels(8, size=(32, 24)), rate=25)
+    controller.open_path(clip_path)
+    runner.run_all()
+    assert controller.clip is not None and clip_view.said("showed_frame") == [0]
+    assert not controller.traceable()  # a clip's frame is no photo of its own
+
+    # Playing shows each pane's frames; pausing makes the frame due the photo.
+    controller.clips.play()
+    assert controller.playing and clip_view.ticking
+    play_until_a_frame_is_shown(controller)
+    controller.preview(moving=True)  # playing: the frames to come take the parameters
+    controller.clips.pause()
+    runner.run_all()
+    paused = clip_view.said("showed_frame")[-1]
+    assert not controller.playing and not clip_view.ticking
+
+    # Stepping shows the next frame, paused.
+    controller.clips.step(1)
+    runner.run_all()
+    assert clip_view.said("showed_frame")[-1] == min(paused + 1, 7)
+
+    # The scaling sweep of the frame shown, with the engines ticked.
+    sweep = controller.sweep(repeats=1)
+    sweep.max_megapixels = 0.01
+    sweep.start()
+    runner.run_all()
+    assert sweep.points and all(set(p.seconds) == set(session.timed) for p in sweep.points)
+
+    # An image too large to open blurred to a file by blocks, with the right pane's engine.
+    source, output = tmp_path / "large.tif", tmp_path / "large-blurred.tif"
+    tifffile.imwrite(source, np.random.default_rng(0).integers(0, 256, (64, 48), np.uint8))
+    done, progress = [], []
+    controller.blur_by_blocks(
+        source,
+        output,
+        on_progress=progress.append,
+        on_done=done.append,
+        on_failed=pytest.fail,
+        on_stopped=lambda: pytest.fail("stopped"),
+    )
+    runner.run_all()
+    assert done and progress and output.exists()
+    assert controller.blocks_engine() == "numpy-loop"
+    assert not controller.blocks_offered(PhotoError(photo, "too large"))  # a small PNG
+
+    # The results the panes show, saved under names that say what made them.
+    results = session.captions.saved_results()
+    assert results
+    (tmp_path / "out").mkdir()
+    targets = controller.result_files(tmp_path / "out", results)
+    controller.save_results(targets, results)
+    assert all(path.exists() for path in targets.values())
+    assert {path.name for path in targets.values()} == {
+        session.captions.result_file_name(engine) for engine in results
+    }
