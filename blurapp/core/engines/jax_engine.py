@@ -25,6 +25,7 @@ from blurapp.core.engines.jax_frames import blur_frames_on_device
 from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
 from blurapp.core.engines.jax_program import blur_on_accelerator, rows_of_values
+from blurapp.core.engines.levels import cannot_change, stored_levels
 from blurapp.core.engines.runs import (
     BlurredFrames,
     CacheLookup,
@@ -378,54 +379,6 @@ def _photo_program(
     )
 
 
-class _StoredLevels:
-    """The stored levels a photo's float32 pixels were made from, when they were: a photo read
-    from an 8-bit file holds level × (1/255) in float32 (blurapp.core.media.pixels), and
-    copying its levels to an accelerator moves a quarter of the bytes. Told from the pixels
-    themselves (the engines get pixels, not files), once a photo: the answer for the last
-    photo nothing can write to is kept while it lives."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._last: tuple[weakref.ref[np.ndarray], np.ndarray | None] | None = None
-
-    def of(self, image: np.ndarray) -> np.ndarray | None:
-        """`image`'s levels (uint8 or uint16, its shape), or None when its pixels are not
-        exactly levels of either."""
-        with self._lock:
-            if self._last is not None and self._last[0]() is image:
-                return self._last[1]
-        levels = _levels_of(image)
-        if _cannot_change(image):
-            with self._lock:
-                self._last = (weakref.ref(image), levels)
-        return levels
-
-
-def _levels_of(image: np.ndarray) -> np.ndarray | None:
-    for dtype in (np.uint8, np.uint16):
-        white = np.iinfo(dtype).max
-        scale = np.float32(1 / white)
-        # The first row first: most pixels that are not levels say so there, at once.
-        for part in (image[:1], image):
-            with np.errstate(invalid="ignore", over="ignore"):
-                scaled = np.rint(part * np.float32(white))
-            if not (np.all(scaled >= 0) and np.all(scaled <= white)):
-                break
-            levels = scaled.astype(dtype)
-            # In float32 as the host and the device make them (NumPy 1's value-based casting
-            # would make 8-bit levels times a float32 scalar float16).
-            if not np.array_equal(np.multiply(levels, scale, dtype=np.float32), part):
-                break
-        else:
-            levels.flags.writeable = False  # kept for the photo and handed out again
-            return levels
-    return None
-
-
-stored_levels = _StoredLevels()
-
-
 def blur_levels_jax(
     levels: np.ndarray, kernel: np.ndarray, *, platform: str | None = None
 ) -> np.ndarray:
@@ -514,7 +467,7 @@ class _KeptPhoto:
         on_device = put()
         # On the CPU JAX may use the array's own memory (then the copy cost nothing), and
         # holding it would hold the photo: kept only when it is a copy.
-        if _cannot_change(image) and not _shares_memory(on_device, image):
+        if cannot_change(image) and not _shares_memory(on_device, image):
             with self._lock:
                 self._kept[device] = (weakref.ref(image, self._forget), on_device)
         return on_device
@@ -531,17 +484,6 @@ class _KeptPhoto:
 
 
 kept_photo = _KeptPhoto()
-
-
-def _cannot_change(image: np.ndarray) -> bool:
-    """Whether nothing can write to `image`'s values: it is read-only, and so is every array
-    it is a view of (a read-only view of a writeable array changes with it)."""
-    array: object = image
-    while isinstance(array, np.ndarray):
-        if array.flags.writeable:
-            return False
-        array = array.base
-    return array is None or isinstance(array, bytes)
 
 
 def _shares_memory(on_device: Any, image: np.ndarray) -> bool:
