@@ -1,5 +1,6 @@
 """The window read as it is drawn: presentation mode's figures all on screen at 1600 × 1000 and
-1920 × 1080, the speed-up on screen at the 800 × 600 minimum, a status line that never runs into
+1920 × 1080, the speed-up whole and in the largest type from the 800 × 600 minimum to 2560 ×
+1440, the figures' column wider in a wider window, a status line that never runs into
 its neighbours, progress words that fit their bar, and numbers never parted from their units."""
 
 import pytest
@@ -106,11 +107,38 @@ def test_presentation_shows_every_figure_of_the_demo_without_scrolling(compared,
         assert speedup.font().pointSizeF() > figure.font().pointSizeF()
 
 
-def test_at_the_smallest_window_the_speedup_shows_without_scrolling(compared):
+@pytest.mark.parametrize(
+    "size", [(800, 600), (1024, 640), (1920, 1080), (2560, 1440)], ids=lambda s: "%dx%d" % s
+)
+def test_the_speedup_is_the_largest_type_and_shows_whole_at_every_size(compared, size):
     window = compared
-    settle(window, 800, 600)
-    [speedup] = window.widgets.figures.value_labels("speedup")
-    assert fully_on_screen(speedup, figures_scroll(window)), speedup.text()
+    settle(window, *size)
+    figure, detail = window.widgets.figures.value_labels("speedup")
+    assert figure.text().endswith("×") and "NumPy" in detail.text()
+    for label in (figure, detail):
+        place = QRect(label.mapTo(window, QPoint(0, 0)), label.size())
+        assert label.isVisible() and window.rect().contains(place), (size, label.text())
+    assert QFontMetrics(figure.font()).horizontalAdvance(figure.text()) <= figure.width()
+    assert detail.heightForWidth(detail.width()) <= detail.height(), detail.text()
+    others = [
+        label
+        for label in window.findChildren(QLabel)
+        if label.isVisible() and label.text() and label is not figure
+    ]
+    largest = max(QFontMetrics(label.font()).height() for label in others)
+    assert QFontMetrics(figure.font()).height() >= 1.7 * largest
+
+
+def test_the_figures_column_takes_a_share_of_a_wider_window(compared):
+    window = compared
+    widths = {}
+    for size in [(1024, 640), (1920, 1080), (2560, 1440)]:
+        settle(window, *size)
+        widths[size[0]] = window.widgets.side_panel.width()
+    assert widths[1024] < widths[1920] < widths[2560]
+    assert widths[2560] >= 0.2 * 2560
+    # The pictures keep most of the window.
+    assert all(width <= 0.5 * window_width for window_width, width in widths.items())
 
 
 def test_a_long_status_message_is_cut_short_before_the_zoom(make_window, tmp_path):
