@@ -74,6 +74,10 @@ class RememberingWindow(Protocol):
 
     def panes_stacked(self) -> bool: ...
 
+    def set_detail_shown(self, shown: bool) -> None: ...
+
+    def detail_shown(self) -> bool: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +189,7 @@ SETTINGS: dict[str, Setting] = {
     "live_preview": Setting(True, _switch),
     "color": Setting(False, _switch),
     "panes_stacked": Setting(False, _switch),  # the panes one above the other
+    "detail_inset": Setting(True, _switch),  # View ▸ Detail at 100%
     "last_folder": Setting(None, _path, lambda p: path_to_setting(p) if p else ""),
     "last_save_folder": Setting(None, _path, lambda p: path_to_setting(p) if p else ""),
     "recent_files": Setting((), _paths, lambda paths: [path_to_setting(p) for p in paths]),
@@ -251,6 +256,7 @@ def restore_window_settings(window: RememberingWindow) -> None:
     session.set_timed_engines(read_setting(settings, "timed_engines"))
     session.set_live(read_setting(settings, "live_preview"))
     window.set_panes_stacked(read_setting(settings, "panes_stacked"))
+    window.set_detail_shown(read_setting(settings, "detail_inset"))
 
 
 def _rect(rect: QRect) -> Rect:
@@ -299,4 +305,5 @@ def save_window_settings(window: RememberingWindow) -> None:
     write_setting(settings, "timed_engines", session.timed or (REFERENCE_ENGINE,))
     write_setting(settings, "live_preview", session.live)
     write_setting(settings, "panes_stacked", window.panes_stacked())
+    write_setting(settings, "detail_inset", window.detail_shown())
     settings.save()
