@@ -197,13 +197,14 @@ class RowArrangement:
     # (Figure.measured) in type this many times the panel's: a short row for each figure.
     detail_scale: float | None = None
     # The speed-up above the chart, out of the rows' scrolling: its figure in large type
-    # (FiguresPanel.set_speedup_scale) and how it was measured beside it in the rows' type.
+    # (FiguresPanel.set_speedup_scale) and how it was measured beside it in the rows' type; and
+    # under it, whole, the warning that the times cannot be trusted, when they cannot.
     headline: bool = False
 
 
-# Outside presentation mode the speed-up heads the figures, read first at every window size; the
-# warning that the times cannot be trusted leads the rows.
-WINDOW_ROWS = RowArrangement(first=("warning",), headline=True)
+# Outside presentation mode the speed-up heads the figures, read first at every window size,
+# with the warning that says what it is worth.
+WINDOW_ROWS = RowArrangement(headline=True)
 
 
 class FiguresPanel(QGroupBox):
@@ -238,11 +239,21 @@ class FiguresPanel(QGroupBox):
         words.addWidget(self.headline_name)
         words.addWidget(self.headline_detail)
         words.addStretch(1)
-        headline_layout = QHBoxLayout(self.headline)
+        speedup = QHBoxLayout()
+        speedup.setSpacing(10)
+        speedup.addWidget(self.headline_figure, 0, Qt.AlignmentFlag.AlignTop)
+        speedup.addLayout(words, 1)
+        self.headline_warning = QLabel()
+        self.headline_warning.setWordWrap(True)
+        self.headline_warning.setStyleSheet(f"color: {WARNING_COLOUR}; font-weight: bold;")
+        self.headline_warning.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        headline_layout = QVBoxLayout(self.headline)
         headline_layout.setContentsMargins(0, 0, 0, 4)
-        headline_layout.setSpacing(10)
-        headline_layout.addWidget(self.headline_figure, 0, Qt.AlignmentFlag.AlignTop)
-        headline_layout.addLayout(words, 1)
+        headline_layout.setSpacing(2)
+        headline_layout.addLayout(speedup)
+        headline_layout.addWidget(self.headline_warning)
         self.headline.hide()
         self._speedup_scale = 1.0  # the headline's figure's type, set_speedup_scale
         # Wrapped rows need more height the narrower the panel; a window's layout does not ask
@@ -281,11 +292,12 @@ class FiguresPanel(QGroupBox):
         self._shown = list(rows)
         arrangement = self._arrangement
         rows = [row for row in rows if row.key not in arrangement.hidden]
-        headline = next((row for row in rows if row.key == "speedup"), None)
-        if not arrangement.headline:
-            headline = None
-        self._show_headline(headline)
-        rows = [row for row in rows if row is not headline]
+        speedup = next((row for row in rows if row.key == "speedup"), None)
+        warning = next((row for row in rows if row.key == "warning"), None)
+        if not arrangement.headline or speedup is None:
+            speedup = warning = None
+        self._show_headline(speedup, warning)
+        rows = [row for row in rows if row is not speedup and row is not warning]
         first = {key: index for index, key in enumerate(arrangement.first)}
         rows.sort(key=lambda row: first.get(row.key, len(first)))  # the rest keep their order
         line = 0  # in the grid: a stacked row takes two
@@ -325,21 +337,26 @@ class FiguresPanel(QGroupBox):
         self._apply_font_scale()
         self._scroll.updateGeometry()  # the widest row may have changed
 
-    def _show_headline(self, row: Figure | None) -> None:
-        """The speed-up's row `row` above the chart, or no headline."""
+    def _show_headline(self, row: Figure | None, warning: Figure | None) -> None:
+        """The speed-up's row `row` above the chart with the `warning` row under it, or no
+        headline."""
         self.headline.setVisible(row is not None)
-        if row is None:
-            return
-        self.headline_figure.setText(keep_whole(row.figure))
-        self.headline_name.setText(row_name_text(row.label))
-        self.headline_detail.setText(keep_whole(row.measured))
-        self.headline_detail.setVisible(bool(row.measured))
-        style = f"color: {WARNING_COLOUR}; font-weight: bold;" if row.alarming else ""
-        self.headline_detail.setStyleSheet(style)
-        self._texts[row.key] = row.text
-        self._values[row.key] = self.headline_figure
-        if row.measured:
-            self._details[row.key] = self.headline_detail
+        self.headline_warning.setVisible(warning is not None)
+        if row is not None:
+            self.headline_figure.setText(keep_whole(row.figure))
+            self.headline_name.setText(row_name_text(row.label))
+            self.headline_detail.setText(keep_whole(row.measured))
+            self.headline_detail.setVisible(bool(row.measured))
+            style = f"color: {WARNING_COLOUR}; font-weight: bold;" if row.alarming else ""
+            self.headline_detail.setStyleSheet(style)
+            self._texts[row.key] = row.text
+            self._values[row.key] = self.headline_figure
+            if row.measured:
+                self._details[row.key] = self.headline_detail
+        if warning is not None:
+            self.headline_warning.setText(keep_whole(warning.text))
+            self._texts[warning.key] = warning.text
+            self._values[warning.key] = self.headline_warning
 
     def set_speedup_scale(self, scale: float) -> None:
         """Set the headline's speed-up `scale` times the panel's type size
@@ -423,7 +440,7 @@ class FiguresPanel(QGroupBox):
             shown = cast(QLayoutItem, self._grid.itemAt(index)).widget()  # one of count()
             if shown is not None:
                 shown.setFont(font)
-        for label in (self.headline_name, self.headline_detail):
+        for label in (self.headline_name, self.headline_detail, self.headline_warning):
             label.setFont(font)
         self.headline_figure.setFont(scaled_font(self, max(self._speedup_scale, speedup)))
         if self._values.get("speedup", self.headline_figure) is not self.headline_figure:
