@@ -18,6 +18,7 @@ from blurapp.cli.options import (
     add_common_options,
     add_image_argument,
     spec_of,
+    window_size_argument,
 )
 from blurapp.cli.output import CommandFailed, log, silence_stdout
 
@@ -57,6 +58,13 @@ def build_window_parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="OUT.png",
         help="open the window, run the comparison, save a picture of the window and exit",
+    )
+    parser.add_argument(
+        "--size",
+        type=window_size_argument,
+        metavar="WxH",
+        help="with --screenshot: the window's size, on a screen of that size where there is "
+        "no screen (default: 1360x700)",
     )
     add_color_option(parser, "turn Colour on: blur a colour photo's red, green and blue")
     parser.add_argument(
@@ -105,7 +113,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hasattr(args, "kernel_size"):
             args.spec = spec_of(args)
     else:
-        args = build_window_parser().parse_args(argv)
+        parser = build_window_parser()
+        args = parser.parse_args(argv)
+        if args.size is not None and args.screenshot is None:
+            parser.error("--size is the size of a --screenshot: give --screenshot OUT.png too")
         args.command = None
         from blurapp.logs import configure_logging  # not for --help, as above
 
@@ -150,6 +161,7 @@ def _open_window(args: argparse.Namespace) -> int:
         exit_when_shown=args.exit_when_shown,
         language=args.lang,
         color=args.color,
+        size=args.size,
     )
 
 
