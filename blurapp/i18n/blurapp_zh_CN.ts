@@ -296,7 +296,7 @@
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="586"/>
+        <location filename="../core/engines/jax_engine.py" line="756"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -306,7 +306,7 @@
         <translation>不用 jit 的 JAX</translation>
     </message>
     <message>
-        <location filename="../core/engines/pallas_engine.py" line="187"/>
+        <location filename="../core/engines/pallas_engine.py" line="215"/>
         <source>JAX Pallas</source>
         <translation>JAX Pallas</translation>
     </message>
@@ -454,57 +454,67 @@
         <translation>在规模扫描中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="430"/>
+        <location filename="../core/report/figures.py" line="421"/>
+        <source>under 1×: quicker than the copy as it was timed, so no bound this time (a copy caught by another program, or a photo small enough to stay in the cache between calls)</source>
+        <translation>低于 1×：比这次计时的复制还快，所以这次它不是下限（复制被其他程序打扰，或照片小到在两次调用之间一直留在缓存中）</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="441"/>
         <source>the CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="431"/>
+        <location filename="../core/report/figures.py" line="442"/>
         <source>the {device}</source>
         <translation>{device}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="441"/>
+        <location filename="../core/report/figures.py" line="452"/>
         <source>{time} on {device}</source>
         <translation>{device} 上 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="447"/>
+        <location filename="../core/report/figures.py" line="458"/>
         <source>an empty jitted call on one number, waited for: the least a call takes</source>
         <translation>对一个数的空 jit 调用，等待其完成：一次调用最少所需的时间</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="458"/>
+        <location filename="../core/report/figures.py" line="469"/>
         <source>{engines}: the time of an empty call</source>
         <translation>{engines}：一次空调用的时间</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="462"/>
+        <location filename="../core/report/figures.py" line="473"/>
         <source>this photo is too small for {device} to matter: the time is the call itself</source>
         <translation>这张照片太小，{device} 发挥不了作用：耗时就是调用本身</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="481"/>
+        <location filename="../core/report/figures.py" line="492"/>
         <source>{time} on {device}, {rate} in a {size} × {size} matrix product</source>
         <translation>{device} 上 {time}，{size} × {size} 矩阵乘法达到 {rate}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="487"/>
+        <location filename="../core/report/figures.py" line="498"/>
         <source>on its matrix unit; the blur runs on its vector unit</source>
         <translation>在其矩阵单元上；模糊运行在其向量单元上</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="500"/>
+        <location filename="../core/report/figures.py" line="511"/>
         <source>{count} multiply-adds a pixel at the device&apos;s float32 rate: the least they can take</source>
         <translation>每像素 {count} 次乘加，按该设备的 float32 速率：这些运算至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="514"/>
+        <location filename="../core/report/figures.py" line="526"/>
         <source>{engines}: the time of the blur&apos;s multiply-adds at that rate</source>
         <translation>{engines}：以按该速率完成模糊的乘加所需的耗时为单位</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="616"/>
+        <location filename="../core/report/figures.py" line="531"/>
+        <source>under 1×: quicker than the matrix product&apos;s rate as it was timed, so no bound this time (a product caught by another program, or one too small for the device&apos;s peak)</source>
+        <translation>低于 1×：比这次计时的矩阵乘积速率还快，所以这次它不是下限（乘积被其他程序打扰，或矩阵太小，达不到设备的峰值）</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="638"/>
         <source>median of {count} rounds, middle half {range}</source>
         <translation>{count} 轮的中位数，中间一半在 {range}</translation>
     </message>
@@ -669,48 +679,48 @@
         <translation>图像读一次、写一次：任何模糊都至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="416"/>
+        <location filename="../core/report/figures.py" line="417"/>
         <source>{engines}: the time of one copy of the image</source>
         <translation>{engines}：以复制一次图像的耗时为单位</translation>
     </message>
     <message>
         <location filename="../core/report/clip_figures.py" line="73"/>
-        <location filename="../core/report/figures.py" line="550"/>
+        <location filename="../core/report/figures.py" line="572"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="603"/>
+        <location filename="../core/report/figures.py" line="625"/>
         <source>(the largest over the {channels} channels)</source>
         <translation>（{channels} 个通道中的最大值）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="611"/>
+        <location filename="../core/report/figures.py" line="633"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="623"/>
+        <location filename="../core/report/figures.py" line="645"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="626"/>
+        <location filename="../core/report/figures.py" line="648"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="656"/>
+        <location filename="../core/report/figures.py" line="678"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="658"/>
+        <location filename="../core/report/figures.py" line="680"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="662"/>
+        <location filename="../core/report/figures.py" line="684"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
@@ -798,17 +808,17 @@
 <context>
     <name>FiguresPanel</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="313"/>
+        <location filename="../ui/figures_panel.py" line="214"/>
         <source>Figures</source>
         <translation>测量数据</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="323"/>
+        <location filename="../ui/figures_panel.py" line="224"/>
         <source>Time per blur (ms)</source>
         <translation>每次模糊的耗时（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="443"/>
+        <location filename="../ui/figures_panel.py" line="417"/>
         <source>Out of date: {reason}</source>
         <translation>已过期：{reason}</translation>
     </message>
@@ -822,7 +832,7 @@
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="197"/>
+        <location filename="../core/media/photo.py" line="200"/>
         <location filename="../scale/tiled_read.py" line="249"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
@@ -838,8 +848,8 @@
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="206"/>
-        <location filename="../core/media/photo.py" line="231"/>
+        <location filename="../core/media/photo.py" line="209"/>
+        <location filename="../core/media/photo.py" line="234"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
@@ -849,7 +859,7 @@
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="214"/>
+        <location filename="../core/media/photo.py" line="217"/>
         <location filename="../core/media/clip_checks.py" line="34"/>
         <location filename="../scale/tiled_read.py" line="243"/>
         <source>the image has no pixels</source>
@@ -878,7 +888,7 @@
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="158"/>
+        <location filename="../core/media/photo.py" line="161"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
@@ -1060,7 +1070,7 @@
         <translation>片段已关闭</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="112"/>
+        <location filename="../core/media/clip_files.py" line="113"/>
         <source>this is not a clip BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的片段</translation>
     </message>
@@ -1075,12 +1085,12 @@
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="189"/>
+        <location filename="../core/media/clip_files.py" line="190"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="237"/>
+        <location filename="../core/media/clip_files.py" line="220"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
@@ -1140,12 +1150,12 @@
 <context>
     <name>ImageView</name>
     <message>
-        <location filename="../ui/image_view.py" line="243"/>
+        <location filename="../ui/image_view.py" line="258"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/image_view.py" line="243"/>
+        <location filename="../ui/image_view.py" line="258"/>
         <source>After</source>
         <translation>之后</translation>
     </message>
@@ -1347,7 +1357,7 @@
         <translation>将性能分析跟踪录制到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/window_layout.py" line="155"/>
+        <location filename="../ui/window_layout.py" line="175"/>
         <source>Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%</source>
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
@@ -1508,17 +1518,17 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="599"/>
+        <location filename="../ui/main_window.py" line="606"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="166"/>
+        <location filename="../ui/app.py" line="186"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="170"/>
+        <location filename="../ui/app.py" line="190"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
@@ -1610,22 +1620,22 @@
 <context>
     <name>ResultPane</name>
     <message>
-        <location filename="../ui/image_pane.py" line="58"/>
+        <location filename="../ui/image_pane.py" line="59"/>
         <source>The engine this pane shows</source>
         <translation>此窗格显示的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="103"/>
+        <location filename="../ui/image_pane.py" line="104"/>
         <source>Engine of the {engine} pane</source>
         <translation>{engine} 窗格的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="105"/>
+        <location filename="../ui/image_pane.py" line="106"/>
         <source>{engine} image</source>
         <translation>{engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="108"/>
+        <location filename="../ui/image_pane.py" line="109"/>
         <source>{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan; both panes move together</source>
         <translation>{engine}：滚轮或 Ctrl +/− 缩放，拖动或方向键平移；两个窗格同步移动</translation>
     </message>
@@ -2268,12 +2278,12 @@ BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打
 <context>
     <name>TimingChart</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="169"/>
+        <location filename="../ui/figures_panel.py" line="61"/>
         <source>Bar length is proportional to time. A bar with a break is too long to draw to scale; its time is printed beside it.</source>
         <translation>条形长度与耗时成正比。带断口的条形太长，无法按比例绘制；其耗时标在旁边。</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="210"/>
+        <location filename="../ui/figures_panel.py" line="107"/>
         <source>Timings appear after a run</source>
         <translation>运行后显示耗时</translation>
     </message>

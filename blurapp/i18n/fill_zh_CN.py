@@ -418,6 +418,8 @@ ZH_CN = {
     "load {load} on {cores} cores": "{cores} 个核心上的负载为 {load}",
     "{time} on {device}, {bandwidth}": "{device} 上 {time}，{bandwidth}",
     "the image read once and written once: the least any blur can take": "图像读一次、写一次：任何模糊都至少需要这么久",
+    "under 1×: quicker than the copy as it was timed, so no bound this time (a copy caught by another program, or a photo small enough to stay in the cache between calls)": "低于 1×：比这次计时的复制还快，所以这次它不是下限（复制被其他程序打扰，或照片小到在两次调用之间一直留在缓存中）",
+    "under 1×: quicker than the matrix product's rate as it was timed, so no bound this time (a product caught by another program, or one too small for the device's peak)": "低于 1×：比这次计时的矩阵乘积速率还快，所以这次它不是下限（乘积被其他程序打扰，或矩阵太小，达不到设备的峰值）",
     "{engines}: the time of one copy of the image": "{engines}：以复制一次图像的耗时为单位",
     # The compute floor (the blur's multiply-adds at the rate of a matrix product)
     "compute": "计算",
