@@ -51,7 +51,7 @@ def shown_lines(label: QLabel) -> list[str]:
         for number in range(layout.lineCount()):
             line = layout.lineAt(number)
             text = block.text()[line.textStart() : line.textStart() + line.textLength()]
-            lines.append(text.replace("\u00a0", " ").strip())
+            lines.append(text.replace("\u00a0", " ").replace("\u2060", "").strip())
         block = block.next()
     return lines
 
@@ -181,15 +181,23 @@ def test_the_progress_words_fit_their_bar(make_window, qtbot):
             window.cancel_run()
 
 
-WHOLE = ["9 × 9", "σ 2.5", "0.24 MP", "600 × 400", "sigma 2.5"]
+WHOLE = ["9 × 9", "σ 2.5", "0.24 MP", "600 × 400", "sigma 2.5", "GB/s"]
 
 
 def parted(label: QLabel) -> list[str]:
     """The phrases of WHOLE that `label` draws split over two lines."""
     lines = shown_lines(label)
-    text = " ".join(lines)
     return [
-        phrase for phrase in WHOLE if text.count(phrase) > sum(ln.count(phrase) for ln in lines)
+        phrase
+        for first, second in zip(lines, lines[1:], strict=False)
+        for phrase in WHOLE
+        if any(
+            phrase[:cut].strip()
+            and phrase[cut:].strip()
+            and first.endswith(phrase[:cut].rstrip())
+            and second.startswith(phrase[cut:].lstrip())
+            for cut in range(1, len(phrase))
+        )
     ]
 
 
@@ -204,6 +212,7 @@ def test_numbers_keep_their_units_in_the_captions_and_figures(compared):
     ]
     assert any("9 × 9" in " ".join(shown_lines(label)) for label in labels)
     assert any("0.24 MP" in " ".join(shown_lines(label)) for label in labels)
+    assert any("GB/s" in " ".join(shown_lines(label)) for label in labels)
     for label in labels:
         assert parted(label) == [], shown_lines(label)
     # At every width a pane's caption can have, too.
@@ -223,6 +232,7 @@ def test_the_words_keep_plain_spaces_for_the_command_line_and_json(compared):
         "0.24\u00a0MP, 9\u00a0×\u00a09, σ\u00a02.5, 10\u00a0ms"
     )
     assert keep_whole("2 samples, 3 s") == "2 samples, 3\u00a0s"
+    assert keep_whole("27.9 GB/s") == "27.9\u00a0GB/\u2060s"
 
 
 def test_the_sweep_labels_this_photo_inside_the_chart_at_its_largest_size(qtbot):
@@ -271,3 +281,18 @@ def test_presentation_shows_every_figure_after_the_live_preview_compiled_jax(
     # The figure in presentation type, how it was paid beside it in the smaller type.
     figure, paid = window.widgets.figures.value_labels("jit.first_call")
     assert figure.text().endswith("ms") and "live preview" in paid.text()
+
+
+def test_a_rate_keeps_its_unit_whole_at_every_width(qtbot):
+    # "74.7 GB/ s" was split after its slash where the copy's row wrapped.
+    label = QLabel(
+        keep_whole(
+            "0.026 ms on cpu, 74.7 GB/s (the image read once and written once: the least any "
+            "blur can take)"
+        )
+    )
+    label.setWordWrap(True)
+    qtbot.addWidget(label)
+    for width in range(100, 400, 3):
+        label.setFixedWidth(width)
+        assert parted(label) == [], (width, shown_lines(label))
