@@ -20,6 +20,7 @@ Each name is imported when first used, so `import blurapp` stays quick and never
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from blurapp._version import __version__ as __version__
@@ -104,4 +105,16 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    """The public names, the package's submodules imported so far and its dunders; not the
+    names this module itself imports (Any, importlib, …)."""
+    shown = {
+        name
+        for name, value in globals().items()
+        if name.startswith("__")
+        or (
+            isinstance(value, ModuleType)
+            and value.__name__ == f"{__name__}.{name}"
+            and not name.startswith("_")
+        )
+    }
+    return sorted(shown | set(__all__))

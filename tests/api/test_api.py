@@ -83,6 +83,10 @@ def test_using_the_api_imports_jax_only_when_a_jax_engine_runs(tmp_path):
 def test_every_public_name_resolves_is_listed_and_documented():
     assert set(blurapp.__all__) == set(blurapp._PUBLIC)
     assert set(blurapp.__all__) <= set(dir(blurapp))
+    # Nothing of what the package's own module imports for itself.
+    leaked = {"Any", "TYPE_CHECKING", "annotations", "importlib", "ModuleType", "_PUBLIC"}
+    assert not leaked & set(dir(blurapp))
+    assert "__version__" in dir(blurapp)
     for name in blurapp.__all__:
         value = getattr(blurapp, name)
         assert value.__doc__, name
