@@ -630,41 +630,46 @@
     </message>
     <message>
         <location filename="../core/report/clip_figures.py" line="78"/>
+        <source>1 frame from frame {start}, {rate} frames/s</source>
+        <translation>从第 {start} 帧起共 1 帧，{rate} 帧/秒</translation>
+    </message>
+    <message>
+        <location filename="../core/report/clip_figures.py" line="80"/>
         <source>{frames} frames from frame {start}, {rate} frames/s</source>
         <translation>从第 {start} 帧起共 {frames} 帧，{rate} 帧/秒</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="92"/>
+        <location filename="../core/report/clip_figures.py" line="97"/>
         <source>{time} a frame</source>
         <translation>每帧 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="96"/>
+        <location filename="../core/report/clip_figures.py" line="101"/>
         <source>median of {count} passes, middle half {low}–{high}</source>
         <translation>{count} 遍的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="118"/>
+        <location filename="../core/report/clip_figures.py" line="123"/>
         <source>({time} a frame, reading the clip and copies counted)</source>
         <translation>（每帧 {time}，含读取片段与数据复制）</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="138"/>
+        <location filename="../core/report/clip_figures.py" line="143"/>
         <source>one frame a call</source>
         <translation>每次调用一帧</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="140"/>
+        <location filename="../core/report/clip_figures.py" line="145"/>
         <source>{size} frames a call</source>
         <translation>每次调用 {size} 帧</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="147"/>
+        <location filename="../core/report/clip_figures.py" line="152"/>
         <source>(tried {sizes} frames/s)</source>
         <translation>（已试：{sizes} 帧/秒）</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="158"/>
+        <location filename="../core/report/clip_figures.py" line="163"/>
         <source>(the blur alone)</source>
         <translation>（仅模糊本身）</translation>
     </message>
@@ -800,7 +805,7 @@
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="427"/>
+        <location filename="../app/captions.py" line="430"/>
         <source>programs this session</source>
         <translation>本次会话的程序</translation>
     </message>
@@ -1803,7 +1808,12 @@
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="454"/>
+        <location filename="../app/captions.py" line="340"/>
+        <source>grey: Blur in colour is off</source>
+        <translation>灰度：未勾选“彩色模糊”</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="457"/>
         <source>the accelerator when present, else the CPU</source>
         <translation>有加速器时用加速器，否则用 CPU</translation>
     </message>
@@ -1814,13 +1824,13 @@
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="345"/>
+        <location filename="../app/captions.py" line="348"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="439"/>
-        <location filename="../app/captions.py" line="446"/>
+        <location filename="../app/captions.py" line="442"/>
+        <location filename="../app/captions.py" line="449"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
@@ -1830,132 +1840,132 @@
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="356"/>
+        <location filename="../app/captions.py" line="359"/>
         <source>programs this session: {count}; last: {why}, compiled in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，编译用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="360"/>
+        <location filename="../app/captions.py" line="363"/>
         <source>programs this session: {count}; last: {why}, loaded from the cache in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，从缓存加载用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="378"/>
+        <location filename="../app/captions.py" line="381"/>
         <source>{why}, in the scaling sweep</source>
         <translation>{why}，在规模扫描中</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="387"/>
+        <location filename="../app/captions.py" line="390"/>
         <source>kernel {old} → {new}</source>
         <translation>卷积核 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="390"/>
+        <location filename="../app/captions.py" line="393"/>
         <source>algorithm {old} → {new}</source>
         <translation>算法 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="395"/>
+        <location filename="../app/captions.py" line="398"/>
         <source>image {old} → {new}</source>
         <translation>图像 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="399"/>
+        <location filename="../app/captions.py" line="402"/>
         <source>grey → colour</source>
         <translation>灰度 → 彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="401"/>
+        <location filename="../app/captions.py" line="404"/>
         <source>colour → grey</source>
         <translation>彩色 → 灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="404"/>
+        <location filename="../app/captions.py" line="407"/>
         <source>device {old} → {new}</source>
         <translation>设备 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="407"/>
+        <location filename="../app/captions.py" line="410"/>
         <source>the first of the session</source>
         <translation>本次会话的第一个</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="408"/>
+        <location filename="../app/captions.py" line="411"/>
         <source>the same program again</source>
         <translation>再次获取同一程序</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="420"/>
+        <location filename="../app/captions.py" line="423"/>
         <source>{engine}; last: {why} ({time}, {how})</source>
         <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="467"/>
+        <location filename="../app/captions.py" line="470"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="470"/>
+        <location filename="../app/captions.py" line="473"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="478"/>
+        <location filename="../app/captions.py" line="481"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="483"/>
+        <location filename="../app/captions.py" line="486"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="491"/>
+        <location filename="../app/captions.py" line="494"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="506"/>
+        <location filename="../app/captions.py" line="509"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="526"/>
+        <location filename="../app/captions.py" line="529"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="532"/>
+        <location filename="../app/captions.py" line="535"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="534"/>
+        <location filename="../app/captions.py" line="537"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="545"/>
+        <location filename="../app/captions.py" line="548"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="547"/>
+        <location filename="../app/captions.py" line="550"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="551"/>
+        <location filename="../app/captions.py" line="554"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="553"/>
+        <location filename="../app/captions.py" line="556"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="559"/>
+        <location filename="../app/captions.py" line="562"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>

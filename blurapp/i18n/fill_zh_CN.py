@@ -343,6 +343,8 @@ ZH_CN = {
     "Blur each of red, green and blue (three times the work). Off: the photo is blurred in grey, as in the tutorial.": "分别模糊红、绿、蓝三个通道（工作量为三倍）。关闭时：照片按教程的做法以灰度模糊。",
     "Colour": "彩色",
     "Blur in colour": "彩色模糊",
+    "grey: Blur in colour is off": "灰度：未勾选“彩色模糊”",
+    "1 frame from frame {start}, {rate} frames/s": "从第 {start} 帧起共 1 帧，{rate} 帧/秒",
     "colour (R, G, B)": "彩色（R、G、B）",
     "(the largest over the {channels} channels)": "（{channels} 个通道中的最大值）",
     "colour turned on since this run": "此次运行后打开了彩色",
