@@ -56,7 +56,11 @@ def _in_bands(view: Box, picture: Box, largest: float) -> Box | None:
     # (at the band's right or bottom end, its centre across the band).
     bands = [
         (top, length_across, lambda s: (view.right - MARGIN - s, view.y + (top - s) / 2)),
-        (bottom, length_across, lambda s: (view.right - MARGIN - s, view.bottom - (bottom + s) / 2)),
+        (
+            bottom,
+            length_across,
+            lambda s: (view.right - MARGIN - s, view.bottom - (bottom + s) / 2),
+        ),
         (right, length_down, lambda s: (view.right - (right + s) / 2, view.bottom - MARGIN - s)),
         (left, length_down, lambda s: (view.x + (left - s) / 2, view.bottom - MARGIN - s)),
     ]

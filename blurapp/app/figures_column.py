@@ -38,9 +38,7 @@ SPEEDUP_SAMPLE = "88.8×"
 def side_panel_width(window_width: int, character_width: float) -> int:
     """The side panel's width in a window `window_width` pixels wide whose panel type's average
     character is `character_width` pixels wide."""
-    most = min(
-        SIDE_PANEL_MOST_CHARACTERS * character_width, (1 - PANES_LEAST_SHARE) * window_width
-    )
+    most = min(SIDE_PANEL_MOST_CHARACTERS * character_width, (1 - PANES_LEAST_SHARE) * window_width)
     width = min(SIDE_PANEL_SHARE * window_width, most)
     return max(SIDE_PANEL_LEAST, math.floor(width))
 

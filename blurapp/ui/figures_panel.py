@@ -246,9 +246,7 @@ class FiguresPanel(QGroupBox):
         self.headline_warning = QLabel()
         self.headline_warning.setWordWrap(True)
         self.headline_warning.setStyleSheet(f"color: {WARNING_COLOUR}; font-weight: bold;")
-        self.headline_warning.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse
-        )
+        self.headline_warning.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         headline_layout = QVBoxLayout(self.headline)
         headline_layout.setContentsMargins(0, 0, 0, 4)
         headline_layout.setSpacing(2)

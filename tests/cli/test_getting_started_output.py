@@ -46,9 +46,7 @@ def test_the_sample_output_is_what_compare_prints(tmp_path):
         env={**os.environ, **folders},  # a first launch: an empty compilation cache
     )
     assert printed.returncode == 0, printed.stderr
-    rows = [
-        line for line in printed.stdout.splitlines() if not line.startswith(BUSY_ROWS)
-    ]
+    rows = [line for line in printed.stdout.splitlines() if not line.startswith(BUSY_ROWS)]
     shown = sample()
     assert [row[:20].strip() for row in shown] == [row[:20].strip() for row in rows]
     for expected, got in zip(shown, rows, strict=True):

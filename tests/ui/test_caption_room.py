@@ -18,7 +18,7 @@ def photo_tops(window) -> list[int]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size", [(800, 600), (1024, 640)], ids=lambda s: "%dx%d" % s)
+@pytest.mark.parametrize("size", [(800, 600), (1024, 640)], ids=["800x600", "1024x640"])
 def test_a_runs_longer_caption_does_not_move_the_photos(make_window, qtbot, size):
     # The live preview on, as users have it: after the Run the JAX caption says how its first
     # call was paid, the longest caption of a run.

@@ -38,7 +38,7 @@ def test_the_inset_sits_beside_the_picture_not_on_it(make_window, tmp_path, phot
         assert not inset.intersects(picture), (inset, picture)
 
 
-@pytest.mark.parametrize("window_size", [(1024, 640), (1920, 1080)], ids=lambda s: "%dx%d" % s)
+@pytest.mark.parametrize("window_size", [(1024, 640), (1920, 1080)], ids=["1024x640", "1920x1080"])
 def test_an_upright_phone_photo_keeps_its_top_right_in_view(make_window, tmp_path, window_size):
     window = make_window(photo_file(tmp_path, "upright.png", size=(1500, 2000)))
     settle(window, *window_size)

@@ -3,6 +3,8 @@
 1440, the figures' column wider in a wider window, a status line that never runs into
 its neighbours, progress words that fit their bar, and numbers never parted from their units."""
 
+import itertools
+
 import pytest
 from helpers.window import RUN_TIMEOUT_MS, run
 from PySide6.QtCore import QPoint, QRect, Qt
@@ -108,7 +110,9 @@ def test_presentation_shows_every_figure_of_the_demo_without_scrolling(compared,
 
 
 @pytest.mark.parametrize(
-    "size", [(800, 600), (1024, 640), (1920, 1080), (2560, 1440)], ids=lambda s: "%dx%d" % s
+    "size",
+    [(800, 600), (1024, 640), (1920, 1080), (2560, 1440)],
+    ids=["800x600", "1024x640", "1920x1080", "2560x1440"],
 )
 def test_the_speedup_is_the_largest_type_and_shows_whole_at_every_size(compared, size):
     window = compared
@@ -189,7 +193,7 @@ def parted(label: QLabel) -> list[str]:
     lines = shown_lines(label)
     return [
         phrase
-        for first, second in zip(lines, lines[1:], strict=False)
+        for first, second in itertools.pairwise(lines)
         for phrase in WHOLE
         if any(
             phrase[:cut].strip()

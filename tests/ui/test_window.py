@@ -485,15 +485,16 @@ def test_screenshot_command_saves_a_picture_of_the_window(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)], ids=lambda s: "%dx%d" % s)
+@pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)], ids=["1024x640", "1920x1080"])
 def test_a_screenshot_takes_the_size_asked_for(tmp_path, size):
     out = tmp_path / "shot.png"
     source = photo_file(tmp_path, "scene.png", size=(200, 120))
-    own = {name: str(tmp_path / name.lower()) for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME",
-                                                          "XDG_STATE_HOME")}  # fmt: skip
+    folders = ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
+    own = {name: str(tmp_path / name.lower()) for name in folders}
+    width, height = size
+    command = ["--screenshot", str(out), f"--size={width}x{height}", str(source)]
     run_ = subprocess.run(
-        [sys.executable, "-m", "blurapp", "--screenshot", str(out), "--size", "%dx%d" % size,
-         str(source)],  # fmt: skip
+        [sys.executable, "-m", "blurapp", *command],
         capture_output=True,
         text=True,
         timeout=300,
