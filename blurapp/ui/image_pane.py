@@ -26,7 +26,7 @@ from blurapp.app.captions import Caption
 from blurapp.ui.colours import NOTE_COLOUR, SELECTED_COLOUR
 from blurapp.ui.fonts import scaled_font
 from blurapp.ui.image_view import ImageView
-from blurapp.ui.text_fitting import keep_whole
+from blurapp.ui.text_fitting import WORD_JOINER, keep_whole
 
 
 def caption_html(caption: Caption, out_of_date: str) -> str:
@@ -153,7 +153,7 @@ class ResultPane(QFrame):
         """The caption as a user reads it, without markup."""
         document = QTextDocument()
         document.setHtml(self.caption.text())
-        return document.toPlainText()
+        return document.toPlainText().replace(WORD_JOINER, "")
 
     def set_placeholder(self, text: str) -> None:
         self.placeholder.setText(text)
