@@ -24,6 +24,7 @@ from blurapp.core.media.clip_files import open_clip as open_clip_file
 from blurapp.core.report.clip_figures import clip_figures, format_frames_per_second
 from blurapp.core.report.figures import Figure, format_speedup
 from blurapp.core.spec import BlurSpec
+from blurapp.core.wording import frames_words
 from blurapp.notebook import clip_comparison_html
 
 __all__ = ["ClipComparison", "ClipLike", "compare_clip", "open_clip"]
@@ -209,7 +210,7 @@ class ClipComparison:
             parts.append(f"speedup {format_speedup(self.speedup)}")
         return (
             f"<ClipComparison of {result.clip.name} ({result.clip.width} × "
-            f"{result.clip.height}, {self.frames} frames), {result.spec.words()}: "
+            f"{result.clip.height}, {frames_words(self.frames)}), {result.spec.words()}: "
             f"{', '.join(parts)}>"
         )
 

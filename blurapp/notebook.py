@@ -22,6 +22,7 @@ from blurapp.core.media.saving import to_8bit
 from blurapp.core.report.chart_bars import timing_bars
 from blurapp.core.report.clip_figures import format_frames_per_second
 from blurapp.core.report.figures import Figure, format_ms
+from blurapp.core.wording import frames_words
 
 # The longest side of an output as shown: two fit side by side in a notebook's column.
 SHOWN_SIDE = 420
@@ -144,7 +145,7 @@ def clip_comparison_html(result: ClipComparisonResult, *, figures: Sequence[Figu
     frames a second, then `figures`."""
     info = result.clip
     heading = (
-        f"BlurApp: {info.name}, {info.width} × {info.height}, {result.frames} frames, "
+        f"BlurApp: {info.name}, {info.width} × {info.height}, {frames_words(result.frames)}, "
         f"{result.spec.words()}"
     )
     pictures = []

@@ -335,6 +335,9 @@ class Captions:
             details[-1] += ", " + tr(QT_TRANSLATE_NOOP("Session", "separable"))
         if kept.output_channels > 1:
             details[-1] += ", " + tr(QT_TRANSLATE_NOOP("Session", "colour"))
+        elif kept.photo.channels > 1:
+            # A colour photo blurred in grey: say so, and how to keep the colour.
+            details[-1] += ", " + tr(QT_TRANSLATE_NOOP("Session", "grey: Blur in colour is off"))
         return Caption(title, (*details, *self._compiling(engine)), self.result_out_of_date(engine))
 
     def _compiling(self, engine: str) -> tuple[str, ...]:

@@ -309,7 +309,10 @@ def _seconds_cell(key: str) -> Callable[[dict], str]:
 def _multiple(key: str, figure: str = "floor_multiple") -> Callable[[dict], str]:
     def cell(row: dict) -> str:
         multiple = row.get(key, {}).get(figure)
-        return "—" if multiple is None else f"{multiple:,.1f}×"
+        if multiple is None:
+            return "—"
+        # Under 1×, the floor as timed was no bound (BEATEN_MARK's words say why).
+        return f"{multiple:,.1f}×{BEATEN_MARK if multiple < 1 else ''}"
 
     return cell
 
@@ -319,12 +322,17 @@ def image_size(row: dict) -> str:
     return f"{row['width']}×{row['height']}{channels}"
 
 
+BEATEN_MARK = "!"
+
 _FLOOR_WORDS = (
     "copy: one copy of the image on the reference's device, the least any blur can take",
     "×copy: an engine's time ÷ a copy on its device",
     "compute: the blur's multiply-adds at the float32 rate of a matrix product on the"
     " reference's device",
     "×compute: an engine's time ÷ that on its device (compare --json also gives GFLOP/s and GB/s)",
+    f"{BEATEN_MARK}: quicker than the floor as it was timed, so no bound this time (a copy or a"
+    " product caught by another program, a photo that stays in the cache, a product too small"
+    " for the device's peak)",
     "noisy: another program disturbed the timing (compare --json's noisy_reason says how)",
 )
 

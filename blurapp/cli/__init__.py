@@ -19,6 +19,7 @@ from blurapp.cli.options import (
     add_common_options,
     add_image_argument,
     spec_of,
+    window_size_argument,
 )
 from blurapp.cli.output import CommandFailed, log, silence_stdout
 
@@ -83,6 +84,13 @@ def build_window_parser() -> argparse.ArgumentParser:
         metavar="OUT.png",
         help="open the window, run the comparison, save a picture of the window and exit",
     )
+    parser.add_argument(
+        "--size",
+        type=window_size_argument,
+        metavar="WxH",
+        help="with --screenshot: the window's size, on a screen of that size where there is "
+        "no screen (default: 1360x700)",
+    )
     add_color_option(parser, "turn Colour on: blur a colour photo's red, green and blue")
     parser.add_argument(
         "--lang",
@@ -130,7 +138,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hasattr(args, "kernel_size"):
             args.spec = spec_of(args)
     else:
-        args = build_window_parser().parse_args(argv)
+        parser = build_window_parser()
+        args = parser.parse_args(argv)
+        if args.size is not None and args.screenshot is None:
+            parser.error("--size is the size of a --screenshot: give --screenshot OUT.png too")
         args.command = None
         from blurapp.logs import configure_logging  # not for --help, as above
 
@@ -175,6 +186,7 @@ def _open_window(args: argparse.Namespace) -> int:
         exit_when_shown=args.exit_when_shown,
         language=args.lang,
         color=args.color,
+        size=args.size,
     )
 
 

@@ -23,6 +23,7 @@ from blurapp.cli.output import (
     shown,
 )
 from blurapp.cli.progress import progress_bar, show_progress
+from blurapp.core.wording import frames_words
 from blurapp.scale.batch import MAX_WORKERS_PER_CORE, run_batch
 from blurapp.scale.batch_plan import BATCH_FORMATS, DEFAULT_BATCH_FORMAT, BatchError, plan_batch
 from blurapp.scale.scheduler import ClusterError, MissingExtraError, require_extra
@@ -127,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         if summary.clips:
             lines.append(
                 f"of them {summary.clips} clip{'s' if summary.clips != 1 else ''}, "
-                f"{summary.frames} frames "
+                f"{frames_words(summary.frames)} "
                 f"({summary.frames_per_second:.1f} frames/s over the whole batch)"
             )
         if summary.failed:

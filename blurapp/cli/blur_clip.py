@@ -17,6 +17,7 @@ from blurapp.core.media.clip_files import clip_has_colour, open_clip
 from blurapp.core.media.clip_saving import check_clip_output_path
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.saving import OutputError
+from blurapp.core.wording import frames_words
 
 
 def blur_clip_command(args: argparse.Namespace, source: Path) -> int:
@@ -53,12 +54,12 @@ def blur_clip_command(args: argparse.Namespace, source: Path) -> int:
         log.debug("blurring the clip %s failed", source, exc_info=True)
         raise CommandFailed(f"{shown(source)}: {type(error).__name__}: {error}") from None
     rate = frames / seconds if seconds > 0 else float("inf")
-    a_call = "1 frame" if batch.size == 1 else f"{batch.size} frames"
+    a_call = frames_words(batch.size)
     chosen = f", the fastest of {_sizes(batch)} measured" if batch.measured else ""
     grey = grey_note(args.color, lambda: clip_has_colour(source))
     written = shown(args.output) + (f" {grey}" if grey else "")
     print_line(
-        f"wrote {written}: {frames} frames of {info.width} × {info.height} in "
+        f"wrote {written}: {frames_words(frames)} of {info.width} × {info.height} in "
         f"{seconds:.1f} s ({rate:,.1f} frames/s, reading, blurring and writing; "
         f"{args.engine.title} blurred {a_call} a call{chosen})"
     )

@@ -38,6 +38,22 @@ def sigma_argument(text: str) -> float:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def window_size_argument(text: str) -> tuple[int, int]:
+    """A size in pixels written WIDTHxHEIGHT ("1920x1080")."""
+    width, sep, height = text.lower().replace("×", "x").partition("x")
+    try:
+        size = (int(width), int(height)) if sep else None
+    except ValueError:
+        size = None
+    if size is None:
+        raise argparse.ArgumentTypeError(
+            f"expected WIDTHxHEIGHT in pixels (such as 1920x1080), not {text!r}"
+        )
+    if min(size) < 1:
+        raise argparse.ArgumentTypeError(f"a width and a height of at least 1 pixel, not {text!r}")
+    return size
+
+
 def add_repeat_option(parser: argparse.ArgumentParser, also: str = "") -> None:
     """--repeat; `also` adds to its help what else it sets in this command."""
     parser.add_argument(

@@ -22,6 +22,11 @@ def english(text: str) -> str:
     return text
 
 
+def frames_words(count: int) -> str:
+    """'1 frame', '48 frames'."""
+    return "1 frame" if count == 1 else f"{count} frames"
+
+
 def in_grey(keep: str) -> str:
     """What a result blurred in grey from a source with colour says of itself, with how to
     keep the colour: `keep` names the option that does (the command line's --color, the

@@ -296,7 +296,7 @@
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="586"/>
+        <location filename="../core/engines/jax_engine.py" line="756"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -306,7 +306,7 @@
         <translation>不用 jit 的 JAX</translation>
     </message>
     <message>
-        <location filename="../core/engines/pallas_engine.py" line="187"/>
+        <location filename="../core/engines/pallas_engine.py" line="215"/>
         <source>JAX Pallas</source>
         <translation>JAX Pallas</translation>
     </message>
@@ -454,57 +454,67 @@
         <translation>在规模扫描中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="430"/>
+        <location filename="../core/report/figures.py" line="421"/>
+        <source>under 1×: quicker than the copy as it was timed, so no bound this time (a copy caught by another program, or a photo small enough to stay in the cache between calls)</source>
+        <translation>低于 1×：比这次计时的复制还快，所以这次它不是下限（复制被其他程序打扰，或照片小到在两次调用之间一直留在缓存中）</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="441"/>
         <source>the CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="431"/>
+        <location filename="../core/report/figures.py" line="442"/>
         <source>the {device}</source>
         <translation>{device}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="441"/>
+        <location filename="../core/report/figures.py" line="452"/>
         <source>{time} on {device}</source>
         <translation>{device} 上 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="447"/>
+        <location filename="../core/report/figures.py" line="458"/>
         <source>an empty jitted call on one number, waited for: the least a call takes</source>
         <translation>对一个数的空 jit 调用，等待其完成：一次调用最少所需的时间</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="458"/>
+        <location filename="../core/report/figures.py" line="469"/>
         <source>{engines}: the time of an empty call</source>
         <translation>{engines}：一次空调用的时间</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="462"/>
+        <location filename="../core/report/figures.py" line="473"/>
         <source>this photo is too small for {device} to matter: the time is the call itself</source>
         <translation>这张照片太小，{device} 发挥不了作用：耗时就是调用本身</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="481"/>
+        <location filename="../core/report/figures.py" line="492"/>
         <source>{time} on {device}, {rate} in a {size} × {size} matrix product</source>
         <translation>{device} 上 {time}，{size} × {size} 矩阵乘法达到 {rate}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="487"/>
+        <location filename="../core/report/figures.py" line="498"/>
         <source>on its matrix unit; the blur runs on its vector unit</source>
         <translation>在其矩阵单元上；模糊运行在其向量单元上</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="500"/>
+        <location filename="../core/report/figures.py" line="511"/>
         <source>{count} multiply-adds a pixel at the device&apos;s float32 rate: the least they can take</source>
         <translation>每像素 {count} 次乘加，按该设备的 float32 速率：这些运算至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="514"/>
+        <location filename="../core/report/figures.py" line="526"/>
         <source>{engines}: the time of the blur&apos;s multiply-adds at that rate</source>
         <translation>{engines}：以按该速率完成模糊的乘加所需的耗时为单位</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="616"/>
+        <location filename="../core/report/figures.py" line="531"/>
+        <source>under 1×: quicker than the matrix product&apos;s rate as it was timed, so no bound this time (a product caught by another program, or one too small for the device&apos;s peak)</source>
+        <translation>低于 1×：比这次计时的矩阵乘积速率还快，所以这次它不是下限（乘积被其他程序打扰，或矩阵太小，达不到设备的峰值）</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="638"/>
         <source>median of {count} rounds, middle half {range}</source>
         <translation>{count} 轮的中位数，中间一半在 {range}</translation>
     </message>
@@ -620,41 +630,46 @@
     </message>
     <message>
         <location filename="../core/report/clip_figures.py" line="78"/>
+        <source>1 frame from frame {start}, {rate} frames/s</source>
+        <translation>从第 {start} 帧起共 1 帧，{rate} 帧/秒</translation>
+    </message>
+    <message>
+        <location filename="../core/report/clip_figures.py" line="80"/>
         <source>{frames} frames from frame {start}, {rate} frames/s</source>
         <translation>从第 {start} 帧起共 {frames} 帧，{rate} 帧/秒</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="92"/>
+        <location filename="../core/report/clip_figures.py" line="97"/>
         <source>{time} a frame</source>
         <translation>每帧 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="96"/>
+        <location filename="../core/report/clip_figures.py" line="101"/>
         <source>median of {count} passes, middle half {low}–{high}</source>
         <translation>{count} 遍的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="118"/>
+        <location filename="../core/report/clip_figures.py" line="123"/>
         <source>({time} a frame, reading the clip and copies counted)</source>
         <translation>（每帧 {time}，含读取片段与数据复制）</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="138"/>
+        <location filename="../core/report/clip_figures.py" line="143"/>
         <source>one frame a call</source>
         <translation>每次调用一帧</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="140"/>
+        <location filename="../core/report/clip_figures.py" line="145"/>
         <source>{size} frames a call</source>
         <translation>每次调用 {size} 帧</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="147"/>
+        <location filename="../core/report/clip_figures.py" line="152"/>
         <source>(tried {sizes} frames/s)</source>
         <translation>（已试：{sizes} 帧/秒）</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="158"/>
+        <location filename="../core/report/clip_figures.py" line="163"/>
         <source>(the blur alone)</source>
         <translation>（仅模糊本身）</translation>
     </message>
@@ -669,28 +684,28 @@
         <translation>图像读一次、写一次：任何模糊都至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="416"/>
+        <location filename="../core/report/figures.py" line="417"/>
         <source>{engines}: the time of one copy of the image</source>
         <translation>{engines}：以复制一次图像的耗时为单位</translation>
     </message>
     <message>
         <location filename="../core/report/clip_figures.py" line="73"/>
-        <location filename="../core/report/figures.py" line="550"/>
+        <location filename="../core/report/figures.py" line="572"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="603"/>
+        <location filename="../core/report/figures.py" line="625"/>
         <source>(the largest over the {channels} channels)</source>
         <translation>（{channels} 个通道中的最大值）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="611"/>
+        <location filename="../core/report/figures.py" line="633"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="623"/>
+        <location filename="../core/report/figures.py" line="645"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
@@ -700,22 +715,22 @@
         <translation>照片分为 {bands} 个条带，其传输与模糊计算重叠</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="626"/>
+        <location filename="../core/report/figures.py" line="648"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="656"/>
+        <location filename="../core/report/figures.py" line="678"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="658"/>
+        <location filename="../core/report/figures.py" line="680"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="662"/>
+        <location filename="../core/report/figures.py" line="684"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
@@ -795,7 +810,7 @@
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="427"/>
+        <location filename="../app/captions.py" line="430"/>
         <source>programs this session</source>
         <translation>本次会话的程序</translation>
     </message>
@@ -803,17 +818,17 @@
 <context>
     <name>FiguresPanel</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="313"/>
+        <location filename="../ui/figures_panel.py" line="214"/>
         <source>Figures</source>
         <translation>测量数据</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="323"/>
+        <location filename="../ui/figures_panel.py" line="224"/>
         <source>Time per blur (ms)</source>
         <translation>每次模糊的耗时（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="443"/>
+        <location filename="../ui/figures_panel.py" line="417"/>
         <source>Out of date: {reason}</source>
         <translation>已过期：{reason}</translation>
     </message>
@@ -827,7 +842,7 @@
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="197"/>
+        <location filename="../core/media/photo.py" line="200"/>
         <location filename="../scale/tiled_read.py" line="249"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
@@ -843,8 +858,8 @@
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="206"/>
-        <location filename="../core/media/photo.py" line="231"/>
+        <location filename="../core/media/photo.py" line="209"/>
+        <location filename="../core/media/photo.py" line="234"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
@@ -854,7 +869,7 @@
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="214"/>
+        <location filename="../core/media/photo.py" line="217"/>
         <location filename="../core/media/clip_checks.py" line="34"/>
         <location filename="../scale/tiled_read.py" line="243"/>
         <source>the image has no pixels</source>
@@ -883,7 +898,7 @@
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="158"/>
+        <location filename="../core/media/photo.py" line="161"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
@@ -1065,7 +1080,7 @@
         <translation>片段已关闭</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="112"/>
+        <location filename="../core/media/clip_files.py" line="113"/>
         <source>this is not a clip BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的片段</translation>
     </message>
@@ -1080,12 +1095,12 @@
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="189"/>
+        <location filename="../core/media/clip_files.py" line="190"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="237"/>
+        <location filename="../core/media/clip_files.py" line="220"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
@@ -1145,12 +1160,12 @@
 <context>
     <name>ImageView</name>
     <message>
-        <location filename="../ui/image_view.py" line="243"/>
+        <location filename="../ui/image_view.py" line="258"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/image_view.py" line="243"/>
+        <location filename="../ui/image_view.py" line="258"/>
         <source>After</source>
         <translation>之后</translation>
     </message>
@@ -1352,7 +1367,7 @@
         <translation>将性能分析跟踪录制到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/window_layout.py" line="155"/>
+        <location filename="../ui/window_layout.py" line="175"/>
         <source>Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%</source>
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
@@ -1513,17 +1528,17 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="599"/>
+        <location filename="../ui/main_window.py" line="606"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="166"/>
+        <location filename="../ui/app.py" line="186"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="170"/>
+        <location filename="../ui/app.py" line="190"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
@@ -1615,22 +1630,22 @@
 <context>
     <name>ResultPane</name>
     <message>
-        <location filename="../ui/image_pane.py" line="58"/>
+        <location filename="../ui/image_pane.py" line="59"/>
         <source>The engine this pane shows</source>
         <translation>此窗格显示的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="103"/>
+        <location filename="../ui/image_pane.py" line="104"/>
         <source>Engine of the {engine} pane</source>
         <translation>{engine} 窗格的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="105"/>
+        <location filename="../ui/image_pane.py" line="106"/>
         <source>{engine} image</source>
         <translation>{engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="108"/>
+        <location filename="../ui/image_pane.py" line="109"/>
         <source>{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan; both panes move together</source>
         <translation>{engine}：滚轮或 Ctrl +/− 缩放，拖动或方向键平移；两个窗格同步移动</translation>
     </message>
@@ -1798,7 +1813,12 @@
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="454"/>
+        <location filename="../app/captions.py" line="340"/>
+        <source>grey: Blur in colour is off</source>
+        <translation>灰度：未勾选“彩色模糊”</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="457"/>
         <source>the accelerator when present, else the CPU</source>
         <translation>有加速器时用加速器，否则用 CPU</translation>
     </message>
@@ -1809,13 +1829,13 @@
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="345"/>
+        <location filename="../app/captions.py" line="348"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="439"/>
-        <location filename="../app/captions.py" line="446"/>
+        <location filename="../app/captions.py" line="442"/>
+        <location filename="../app/captions.py" line="449"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
@@ -1825,132 +1845,132 @@
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="356"/>
+        <location filename="../app/captions.py" line="359"/>
         <source>programs this session: {count}; last: {why}, compiled in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，编译用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="360"/>
+        <location filename="../app/captions.py" line="363"/>
         <source>programs this session: {count}; last: {why}, loaded from the cache in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，从缓存加载用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="378"/>
+        <location filename="../app/captions.py" line="381"/>
         <source>{why}, in the scaling sweep</source>
         <translation>{why}，在规模扫描中</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="387"/>
+        <location filename="../app/captions.py" line="390"/>
         <source>kernel {old} → {new}</source>
         <translation>卷积核 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="390"/>
+        <location filename="../app/captions.py" line="393"/>
         <source>algorithm {old} → {new}</source>
         <translation>算法 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="395"/>
+        <location filename="../app/captions.py" line="398"/>
         <source>image {old} → {new}</source>
         <translation>图像 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="399"/>
+        <location filename="../app/captions.py" line="402"/>
         <source>grey → colour</source>
         <translation>灰度 → 彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="401"/>
+        <location filename="../app/captions.py" line="404"/>
         <source>colour → grey</source>
         <translation>彩色 → 灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="404"/>
+        <location filename="../app/captions.py" line="407"/>
         <source>device {old} → {new}</source>
         <translation>设备 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="407"/>
+        <location filename="../app/captions.py" line="410"/>
         <source>the first of the session</source>
         <translation>本次会话的第一个</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="408"/>
+        <location filename="../app/captions.py" line="411"/>
         <source>the same program again</source>
         <translation>再次获取同一程序</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="420"/>
+        <location filename="../app/captions.py" line="423"/>
         <source>{engine}; last: {why} ({time}, {how})</source>
         <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="467"/>
+        <location filename="../app/captions.py" line="470"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="470"/>
+        <location filename="../app/captions.py" line="473"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="478"/>
+        <location filename="../app/captions.py" line="481"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="483"/>
+        <location filename="../app/captions.py" line="486"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="491"/>
+        <location filename="../app/captions.py" line="494"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="506"/>
+        <location filename="../app/captions.py" line="509"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="526"/>
+        <location filename="../app/captions.py" line="529"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="532"/>
+        <location filename="../app/captions.py" line="535"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="534"/>
+        <location filename="../app/captions.py" line="537"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="545"/>
+        <location filename="../app/captions.py" line="548"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="547"/>
+        <location filename="../app/captions.py" line="550"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="551"/>
+        <location filename="../app/captions.py" line="554"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="553"/>
+        <location filename="../app/captions.py" line="556"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="559"/>
+        <location filename="../app/captions.py" line="562"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>
@@ -2273,12 +2293,12 @@ BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打
 <context>
     <name>TimingChart</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="169"/>
+        <location filename="../ui/figures_panel.py" line="61"/>
         <source>Bar length is proportional to time. A bar with a break is too long to draw to scale; its time is printed beside it.</source>
         <translation>条形长度与耗时成正比。带断口的条形太长，无法按比例绘制；其耗时标在旁边。</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="210"/>
+        <location filename="../ui/figures_panel.py" line="107"/>
         <source>Timings appear after a run</source>
         <translation>运行后显示耗时</translation>
     </message>

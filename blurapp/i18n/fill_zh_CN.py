@@ -343,6 +343,8 @@ ZH_CN = {
     "Blur each of red, green and blue (three times the work). Off: the photo is blurred in grey, as in the tutorial.": "分别模糊红、绿、蓝三个通道（工作量为三倍）。关闭时：照片按教程的做法以灰度模糊。",
     "Colour": "彩色",
     "Blur in colour": "彩色模糊",
+    "grey: Blur in colour is off": "灰度：未勾选“彩色模糊”",
+    "1 frame from frame {start}, {rate} frames/s": "从第 {start} 帧起共 1 帧，{rate} 帧/秒",
     "colour (R, G, B)": "彩色（R、G、B）",
     "(the largest over the {channels} channels)": "（{channels} 个通道中的最大值）",
     "colour turned on since this run": "此次运行后打开了彩色",
@@ -418,6 +420,8 @@ ZH_CN = {
     "load {load} on {cores} cores": "{cores} 个核心上的负载为 {load}",
     "{time} on {device}, {bandwidth}": "{device} 上 {time}，{bandwidth}",
     "the image read once and written once: the least any blur can take": "图像读一次、写一次：任何模糊都至少需要这么久",
+    "under 1×: quicker than the copy as it was timed, so no bound this time (a copy caught by another program, or a photo small enough to stay in the cache between calls)": "低于 1×：比这次计时的复制还快，所以这次它不是下限（复制被其他程序打扰，或照片小到在两次调用之间一直留在缓存中）",
+    "under 1×: quicker than the matrix product's rate as it was timed, so no bound this time (a product caught by another program, or one too small for the device's peak)": "低于 1×：比这次计时的矩阵乘积速率还快，所以这次它不是下限（乘积被其他程序打扰，或矩阵太小，达不到设备的峰值）",
     "{engines}: the time of one copy of the image": "{engines}：以复制一次图像的耗时为单位",
     # The compute floor (the blur's multiply-adds at the rate of a matrix product)
     "compute": "计算",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import json
 import logging
 import os
 import shutil
@@ -63,8 +65,10 @@ def run_window(
     exit_when_shown: bool = False,
     language: str | None = None,
     color: bool = False,
+    size: tuple[int, int] | None = None,
 ) -> int:
-    """Open the main window on `image` (the bundled sample if None) and run Qt's event loop."""
+    """Open the main window on `image` (the bundled sample if None) and run Qt's event loop;
+    a `screenshot` of the window at `size` (SCREENSHOT_SIZE when None)."""
     if screenshot is not None:
         # Before anything opens: a target that cannot be written fails now, not after a run.
         try:
@@ -73,8 +77,11 @@ def run_window(
             print(f"error: {display_path(str(error))}", file=sys.stderr)
             return 1
         if not _has_display():
-            # A screenshot needs no screen: render offscreen when there is none.
+            # A screenshot needs no screen: render offscreen when there is none, on a screen of
+            # the screenshot's size, so that the window is laid out as on such a screen.
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+            if os.environ["QT_QPA_PLATFORM"] == "offscreen" and size is not None:
+                os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={_screen_file(size)}"
     if (
         sys.platform.startswith("linux")
         and not _has_display()
@@ -123,7 +130,7 @@ def run_window(
     with tempfile.TemporaryDirectory(prefix="blurapp-screenshot-") as folder:
         settings = SettingsFile(Path(folder) / "settings.json")
         window = MainWindow(settings)
-        window.resize(*SCREENSHOT_SIZE)
+        window.resize(*(size or SCREENSHOT_SIZE))
         if color:
             window.set_parameters(color=True)
         _arrange_screenshot(app, window, screenshot, outcome)
@@ -140,6 +147,19 @@ def run_window(
         # The settings file goes with the folder: let go of it (and the window) first.
         window.deleteLater()
     return outcome["status"] or status
+
+
+def _screen_file(size: tuple[int, int]) -> Path:
+    """The offscreen platform's configuration of one screen of `size`, in a file of its own
+    that goes when the program ends."""
+    folder = Path(tempfile.mkdtemp(prefix="blurapp-screen-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = folder / "screen.json"
+    width, height = size
+    screen = {"name": "screen", "x": 0, "y": 0, "width": width, "height": height,
+              "logicalDpi": 96}  # fmt: skip
+    path.write_text(json.dumps({"screens": [screen]}))
+    return path
 
 
 def _exit_now(status: int = 0) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLayoutItem,
     QScrollArea,
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.app.captions import ENGINES_CONTEXT
+from blurapp.app.figures_column import SPEEDUP_SAMPLE
 from blurapp.core.engines.runs import PaidFirstCall
 from blurapp.core.measuring.comparison import ComparisonResult
 from blurapp.core.report.chart_bars import timing_bars
@@ -194,11 +196,15 @@ class RowArrangement:
     # Each value's figure in the rows' type and, beside it, how it was measured
     # (Figure.measured) in type this many times the panel's: a short row for each figure.
     detail_scale: float | None = None
+    # The speed-up above the chart, out of the rows' scrolling: its figure in large type
+    # (FiguresPanel.set_speedup_scale) and how it was measured beside it in the rows' type; and
+    # under it, whole, the warning that the times cannot be trusted, when they cannot.
+    headline: bool = False
 
 
-# Outside presentation mode the speed-up leads too: at the window's smallest size it is the
-# figure that must show without scrolling.
-WINDOW_ROWS = RowArrangement(first=("speedup", "warning"))
+# Outside presentation mode the speed-up heads the figures, read first at every window size,
+# with the warning that says what it is worth.
+WINDOW_ROWS = RowArrangement(headline=True)
 
 
 class FiguresPanel(QGroupBox):
@@ -217,6 +223,37 @@ class FiguresPanel(QGroupBox):
         self.chart = TimingChart()
         self.chart_caption = QLabel(self.tr("Time per blur (ms)"))
         self.chart_caption.setStyleSheet("color: gray;")
+        # The speed-up, when the arrangement heads the figures with it.
+        self.headline = QWidget()
+        self.headline_figure = QLabel()
+        self.headline_figure.setStyleSheet("font-weight: bold;")
+        self.headline_figure.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.headline_name = QLabel()
+        self.headline_name.setStyleSheet("color: gray;")
+        self.headline_detail = QLabel()
+        self.headline_detail.setWordWrap(True)
+        self.headline_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        words = QVBoxLayout()
+        words.setContentsMargins(0, 0, 0, 0)
+        words.setSpacing(0)
+        words.addWidget(self.headline_name)
+        words.addWidget(self.headline_detail)
+        words.addStretch(1)
+        speedup = QHBoxLayout()
+        speedup.setSpacing(10)
+        speedup.addWidget(self.headline_figure, 0, Qt.AlignmentFlag.AlignTop)
+        speedup.addLayout(words, 1)
+        self.headline_warning = QLabel()
+        self.headline_warning.setWordWrap(True)
+        self.headline_warning.setStyleSheet(f"color: {WARNING_COLOUR}; font-weight: bold;")
+        self.headline_warning.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        headline_layout = QVBoxLayout(self.headline)
+        headline_layout.setContentsMargins(0, 0, 0, 4)
+        headline_layout.setSpacing(2)
+        headline_layout.addLayout(speedup)
+        headline_layout.addWidget(self.headline_warning)
+        self.headline.hide()
+        self._speedup_scale = 1.0  # the headline's figure's type, set_speedup_scale
         # Wrapped rows need more height the narrower the panel; a window's layout does not ask
         # for that height, so the rows and chart scroll when the panel is short rather than
         # being squeezed into each other.
@@ -232,6 +269,7 @@ class FiguresPanel(QGroupBox):
         self._scroll = _VerticalScroll(figures)
         layout = QVBoxLayout(self)
         layout.addWidget(self.stale_label)
+        layout.addWidget(self.headline)
         layout.addWidget(self._scroll, 1)
         self._values: dict[str, QLabel] = {}  # the label of each row's value (its figure)
         self._details: dict[str, QLabel] = {}  # how it was measured, when shown apart
@@ -252,6 +290,12 @@ class FiguresPanel(QGroupBox):
         self._shown = list(rows)
         arrangement = self._arrangement
         rows = [row for row in rows if row.key not in arrangement.hidden]
+        speedup = next((row for row in rows if row.key == "speedup"), None)
+        warning = next((row for row in rows if row.key == "warning"), None)
+        if not arrangement.headline or speedup is None:
+            speedup = warning = None
+        self._show_headline(speedup, warning)
+        rows = [row for row in rows if row is not speedup and row is not warning]
         first = {key: index for index, key in enumerate(arrangement.first)}
         rows.sort(key=lambda row: first.get(row.key, len(first)))  # the rest keep their order
         line = 0  # in the grid: a stacked row takes two
@@ -290,6 +334,40 @@ class FiguresPanel(QGroupBox):
             self._values[name] = value_label
         self._apply_font_scale()
         self._scroll.updateGeometry()  # the widest row may have changed
+
+    def _show_headline(self, row: Figure | None, warning: Figure | None) -> None:
+        """The speed-up's row `row` above the chart with the `warning` row under it, or no
+        headline."""
+        self.headline.setVisible(row is not None)
+        self.headline_warning.setVisible(warning is not None)
+        if row is not None:
+            self.headline_figure.setText(keep_whole(row.figure))
+            self.headline_name.setText(row_name_text(row.label))
+            self.headline_detail.setText(keep_whole(row.measured))
+            self.headline_detail.setVisible(bool(row.measured))
+            style = f"color: {WARNING_COLOUR}; font-weight: bold;" if row.alarming else ""
+            self.headline_detail.setStyleSheet(style)
+            self._texts[row.key] = row.text
+            self._values[row.key] = self.headline_figure
+            if row.measured:
+                self._details[row.key] = self.headline_detail
+        if warning is not None:
+            self.headline_warning.setText(keep_whole(warning.text))
+            self._texts[warning.key] = warning.text
+            self._values[warning.key] = self.headline_warning
+
+    def set_speedup_scale(self, scale: float) -> None:
+        """Set the headline's speed-up `scale` times the panel's type size
+        (blurapp.app.figures_column decides it for the window's size)."""
+        if scale != self._speedup_scale:
+            self._speedup_scale = scale
+            self._apply_font_scale()
+
+    def speedup_sample_size(self) -> tuple[float, float]:
+        """(width, line height) in the panel's type of the figure the headline's type is sized
+        for (blurapp.app.figures_column.SPEEDUP_SAMPLE)."""
+        metrics = QFontMetrics(scaled_font(self, 1).resolve(self.font()))
+        return metrics.horizontalAdvance(SPEEDUP_SAMPLE), metrics.height()
 
     def show_result(
         self,
@@ -360,9 +438,14 @@ class FiguresPanel(QGroupBox):
             shown = cast(QLayoutItem, self._grid.itemAt(index)).widget()  # one of count()
             if shown is not None:
                 shown.setFont(font)
-        if "speedup" in self._values:
+        for label in (self.headline_name, self.headline_detail, self.headline_warning):
+            label.setFont(font)
+        self.headline_figure.setFont(scaled_font(self, max(self._speedup_scale, speedup)))
+        if self._values.get("speedup", self.headline_figure) is not self.headline_figure:
             self._values["speedup"].setFont(scaled_font(self, speedup))
         detail_scale = self._arrangement.detail_scale
         for label in self._details.values():
+            if label is self.headline_detail:
+                continue
             assert detail_scale is not None  # shown apart only by an arrangement with a scale
             label.setFont(scaled_font(self, detail_scale if figures != 1 else 1))

@@ -21,11 +21,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from blurapp.app.caption_room import CaptionRoom, reserved_lines
 from blurapp.app.captions import Caption
 from blurapp.ui.colours import NOTE_COLOUR, SELECTED_COLOUR
 from blurapp.ui.fonts import scaled_font
 from blurapp.ui.image_view import ImageView
-from blurapp.ui.text_fitting import keep_whole
+from blurapp.ui.text_fitting import WORD_JOINER, keep_whole
 
 
 def caption_html(caption: Caption, out_of_date: str) -> str:
@@ -123,11 +124,20 @@ class ResultPane(QFrame):
     def smallest_caption_height(self) -> int:
         return 2 * self.caption.fontMetrics().lineSpacing() + 4
 
+    def caption_width(self) -> int:
+        """The width the caption's text wraps at."""
+        width = cast(QLayout, self.layout()).contentsRect().width()  # the one __init__ set
+        return width if width > 0 else self.caption.width()
+
+    def caption_height_reserved(self) -> int:
+        """The height kept for the caption a run brings (blurapp.app.caption_room)."""
+        metrics = self.caption.fontMetrics()
+        lines = reserved_lines(self.caption_width(), metrics.averageCharWidth())
+        return lines * metrics.lineSpacing() + 4
+
     def caption_height_needed(self) -> int:
         """The height at which the caption shows its whole text, wrapped to the pane's width."""
-        width = cast(QLayout, self.layout()).contentsRect().width()  # the one __init__ set
-        if width <= 0:
-            width = self.caption.width()
+        width = self.caption_width()
         # Laid out as the label lays it out; the label's own heightForWidth would never go below
         # the height it was last fixed at.
         document = QTextDocument()
@@ -143,7 +153,7 @@ class ResultPane(QFrame):
         """The caption as a user reads it, without markup."""
         document = QTextDocument()
         document.setHtml(self.caption.text())
-        return document.toPlainText()
+        return document.toPlainText().replace(WORD_JOINER, "")
 
     def set_placeholder(self, text: str) -> None:
         self.placeholder.setText(text)
@@ -166,16 +176,24 @@ class ResultPane(QFrame):
 
 class CaptionLink:
     """Gives the captions of panes side by side one height, the one the longest needs to show
-    its whole text: captions never clip, and the views below them stay the same size, so both
-    show the picture at the same scale."""
+    its whole text, and at least the room a run's caption takes (blurapp.app.caption_room):
+    captions never clip, the views below them stay the same size, so both show the picture at
+    the same scale, and a run's longer caption does not push the pictures down."""
 
     def __init__(self, panes: list[ResultPane]) -> None:
         self.panes = panes
+        self._room = CaptionRoom()
         for pane in panes:
             pane.caption_reflowed.connect(self.align)
 
     def align(self) -> None:
-        height = max(pane.caption_height_needed() for pane in self.panes)
+        first = self.panes[0]
+        at = (first.caption_width(), first.caption.fontMetrics().lineSpacing())
+        height = self._room.height(
+            at,
+            max(pane.caption_height_needed() for pane in self.panes),
+            max(pane.caption_height_reserved() for pane in self.panes),
+        )
         for pane in self.panes:
             if pane.caption.height() != height:
                 pane.caption.setFixedHeight(height)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from blurapp.app.detail_place import Box, detail_inset_place
 from blurapp.ui.detail_inset import draw_detail
 from blurapp.ui.picture_item import PictureItem, picture_qimage
 
@@ -37,6 +38,10 @@ DIVIDER_REACH = 10
 # some 15%): the view then shows an inset of the pixels under the cursor at 100%.
 DETAIL_BELOW_ZOOM = 0.5
 DETAIL_SIZE = 220  # the inset's side, in screen pixels at most
+
+
+def _box(rect: QRectF) -> Box:
+    return Box(rect.x(), rect.y(), rect.width(), rect.height())
 
 
 class ImageView(QGraphicsView):
@@ -165,16 +170,23 @@ class ImageView(QGraphicsView):
             self.detail_moved.emit(QPointF(point))
 
     def detail_rect(self) -> QRectF | None:
-        """Where the inset is drawn (view pixels), or None when none is shown."""
+        """Where the inset is drawn (view pixels), or None when none is shown: where the picture
+        is not, or else away from the pixels it shows (blurapp.app.detail_place)."""
         if not (self._detail_on and self.has_picture() and self.zoom() < DETAIL_BELOW_ZOOM):
             return None
         viewport = self.viewport().rect()
-        side = min(DETAIL_SIZE, viewport.width() // 2, viewport.height() // 2)
         size = self.picture_size()
-        side = min(side, size.width(), size.height())
-        if side < 16:
+        largest = min(DETAIL_SIZE, size.width(), size.height())
+        # The inset's side when it cannot go beside the picture, and so the pixels it shows then.
+        side = min(largest, viewport.width() / 2, viewport.height() / 2)
+        shown = self.viewportTransform().mapRect(self._detail_source(round(side)))
+        picture = self.viewportTransform().mapRect(self._item.boundingRect())
+        place = detail_inset_place(
+            Box(0, 0, viewport.width(), viewport.height()), _box(picture), _box(shown), largest
+        )
+        if place is None:
             return None
-        return QRectF(viewport.width() - side - 8, 8, side, side)
+        return QRectF(round(place.x), round(place.y), round(place.width), round(place.width))
 
     def detail_source(self) -> QRectF | None:
         """The picture pixels the inset shows at 100%: a square around detail_point(), kept
@@ -182,7 +194,10 @@ class ImageView(QGraphicsView):
         target = self.detail_rect()
         if target is None:
             return None
-        side, size, point = target.width(), self.picture_size(), self.detail_point()
+        return self._detail_source(round(target.width()))
+
+    def _detail_source(self, side: int) -> QRectF:
+        size, point = self.picture_size(), self.detail_point()
         left = min(max(point.x() - side / 2, 0.0), size.width() - side)
         top = min(max(point.y() - side / 2, 0.0), size.height() - side)
         return QRectF(round(left), round(top), side, side)

@@ -533,6 +533,13 @@ class MainWindow(QMainWindow):
     def panes_stacked(self) -> bool:
         return self.actions.stacked.isChecked()
 
+    def set_detail_shown(self, shown: bool) -> None:
+        """View ▸ Detail at 100%: the inset of a reduced picture's pixels at 100%, or none."""
+        self.actions.detail.setChecked(shown)
+
+    def detail_shown(self) -> bool:
+        return self.actions.detail.isChecked()
+
     def select_pane(self, index: int) -> None:
         self.selected_pane = index
         for number, pane in enumerate(self.widgets.panes):

@@ -115,6 +115,7 @@ class Presentation(QObject):
         self._geometry_before = window.saveGeometry()
         side = self._widgets.side_panel
         self._side_width_limits = (side.minimumWidth(), side.maximumWidth())
+        self._widgets.side_panel_fits = False
         self._widgets.figures.arrange_rows(PRESENTED_ROWS)
         self._widgets.figures.set_font_scale(FIGURES_SCALE, SPEEDUP_SCALE)
         for pane in self._widgets.panes:
@@ -144,6 +145,7 @@ class Presentation(QObject):
         side = self._widgets.side_panel
         side.setMinimumWidth(self._side_width_limits[0])
         side.setMaximumWidth(self._side_width_limits[1])
+        self._widgets.side_panel_fits = True
         if self._was_maximized:
             window.showMaximized()
         else:

@@ -79,6 +79,10 @@ class RememberingWindow(Protocol):
 
     def panes_stacked(self) -> bool: ...
 
+    def set_detail_shown(self, shown: bool) -> None: ...
+
+    def detail_shown(self) -> bool: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -212,6 +216,7 @@ class WindowSettings:
     live_preview: bool = _setting(True, _switch)
     color: bool = _setting(False, _switch)
     panes_stacked: bool = _setting(False, _switch)  # the panes one above the other
+    detail_inset: bool = _setting(True, _switch)  # View ▸ Detail at 100%
     last_folder: str | None = _setting(None, _path, _folder_text)  # where File ▸ Open starts
     last_save_folder: str | None = _setting(None, _path, _folder_text)  # Save Results' start
     recent_files: tuple[str, ...] = _setting(  # File ▸ Open Recent, newest first
@@ -304,6 +309,7 @@ def restore_window_settings(window: RememberingWindow) -> None:
     session.set_timed_engines(remembered.timed_engines)
     session.set_live(remembered.live_preview)
     window.set_panes_stacked(remembered.panes_stacked)
+    window.set_detail_shown(remembered.detail_inset)
 
 
 def _rect(rect: QRect) -> Rect:
@@ -354,6 +360,7 @@ def save_window_settings(window: RememberingWindow) -> None:
         timed_engines=session.timed or (REFERENCE_ENGINE,),
         live_preview=session.live,
         panes_stacked=window.panes_stacked(),
+        detail_inset=window.detail_shown(),
     )
     write_settings(settings, remembered)
     settings.save()

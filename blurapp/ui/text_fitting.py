@@ -15,6 +15,7 @@ from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import QLabel, QProgressBar, QStyle, QStyleOptionProgressBar, QWidget
 
 NO_BREAK = "\u00a0"  # as wide as a space, and no line breaks at it
+WORD_JOINER = "\u2060"  # no width, and no line break either side of it
 # "9 × 9", "σ 2.5", "sigma 2.5", "0.24 MP", "10.3 ms", "1.2 GB/s": a number with the unit or
 # symbol beside it reads as one word.
 _UNITS = r"(?:ms|s|µs|MP|GB/s|MB/s|GB|MB|pixels|levels|px)"
@@ -22,6 +23,8 @@ _TOGETHER = [
     (re.compile(r"(\d) × (\d)"), rf"\1{NO_BREAK}×{NO_BREAK}\2"),
     (re.compile(r"(σ|sigma) (\d)"), rf"\1{NO_BREAK}\2"),
     (re.compile(rf"(\d) ({_UNITS})(?![\w/])"), rf"\1{NO_BREAK}\2"),
+    # "GB/s", "MB/s", "frames/s": no line break after the slash.
+    (re.compile(r"(\w)/(s)\b"), rf"\1/{WORD_JOINER}\2"),
 ]
 
 

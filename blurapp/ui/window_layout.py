@@ -8,7 +8,8 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QBoxLayout,
     QCheckBox,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from blurapp.app.figures_column import SIDE_PANEL_LEAST, side_panel_width, speedup_scale
 from blurapp.ui.clip_bar import ClipBar
 from blurapp.ui.figures_panel import WINDOW_ROWS, FiguresPanel
 from blurapp.ui.identity import app_icon
@@ -55,9 +57,13 @@ class WindowWidgets:
     controls: BlurControls
     figures: FiguresPanel
     side_panel: QWidget
+    splitter: QSplitter  # the side panel, and the panes right of it
     progress_bar: FittingProgressBar
     status_label: ElidedLabel
     zoom_label: QLabel
+    # Whether the side panel takes the width the window's size gives it (fit_side_panel);
+    # presentation mode sets its own.
+    side_panel_fits: bool = True
 
     # The controls by the names the tests and the menus use.
     @property
@@ -104,6 +110,21 @@ class WindowWidgets:
     def parameter_note(self) -> QLabel:
         return self.controls.parameter_note
 
+    def fit_side_panel(self) -> None:
+        """The side panel's width and the speed-up's type for the window's size
+        (blurapp.app.figures_column decides them), unless presentation mode sizes them."""
+        if not self.side_panel_fits:
+            return
+        window = self.splitter.window()
+        character = QFontMetrics(self.figures.font()).averageCharWidth()
+        side = side_panel_width(window.width(), character)
+        total = self.splitter.width() - self.splitter.handleWidth()
+        if total > side and self.splitter.sizes()[0] != side:
+            self.splitter.setSizes([side, total - side])
+        figure_width, line_height = self.figures.speedup_sample_size()
+        scale = speedup_scale(side, window.height(), figure_width, line_height)
+        self.figures.set_speedup_scale(scale)
+
     def arrange_panes(self, stacked: bool) -> None:
         """The panes side by side, or one above the other (wide photos get more room so)."""
         direction = ONE_ABOVE_THE_OTHER if stacked else SIDE_BY_SIDE
@@ -138,8 +159,7 @@ def lay_out(
     figures = FiguresPanel()
     figures.arrange_rows(WINDOW_ROWS)
     side_panel = QWidget()
-    side_panel.setMinimumWidth(330)
-    side_panel.setMaximumWidth(520)
+    side_panel.setMinimumWidth(SIDE_PANEL_LEAST)
     side = QVBoxLayout(side_panel)
     side.setContentsMargins(6, 6, 6, 6)
     side.addWidget(controls)
@@ -166,6 +186,7 @@ def lay_out(
     splitter.setStretchFactor(1, 1)
     splitter.setCollapsible(1, False)
     window.setCentralWidget(splitter)
+    resized = _Resized(splitter)
     window.setMinimumSize(*MIN_WINDOW_SIZE)
     chain = [*controls.controls_in_tab_order()]
     for pane in panes:
@@ -174,7 +195,7 @@ def lay_out(
         QWidget.setTabOrder(first, second)
     window.setAcceptDrops(True)
     window.setWindowIcon(app_icon())
-    return WindowWidgets(
+    widgets = WindowWidgets(
         panes=panes,
         left_pane=panes[0],
         right_pane=panes[1],
@@ -185,7 +206,24 @@ def lay_out(
         controls=controls,
         figures=figures,
         side_panel=side_panel,
+        splitter=splitter,
         progress_bar=progress_bar,
         status_label=status_label,
         zoom_label=zoom_label,
     )
+    resized.call = widgets.fit_side_panel
+    return widgets
+
+
+class _Resized(QObject):
+    """Calls `call` after each resize of the widget it watches."""
+
+    def __init__(self, watched: QWidget) -> None:
+        super().__init__(watched)
+        self.call: Callable[[], None] = lambda: None
+        watched.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.call()
+        return False

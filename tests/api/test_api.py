@@ -86,6 +86,10 @@ def test_every_public_name_resolves_is_listed_and_documented():
     listed = set(re.findall(r"import (\w+) as \1", stub)) - {"__version__"}
     assert set(blurapp.__all__) == listed
     assert set(blurapp.__all__) <= set(dir(blurapp))
+    # Nothing of what the package's own module imports for itself.
+    leaked = {"Any", "TYPE_CHECKING", "annotations", "importlib", "ModuleType", "_PUBLIC"}
+    assert not leaked & set(dir(blurapp))
+    assert "__version__" in dir(blurapp)
     for name in blurapp.__all__:
         value = getattr(blurapp, name)
         assert value.__doc__, name

@@ -322,3 +322,14 @@ def test_the_committed_performance_tables_are_what_the_renderer_makes_of_the_rec
             f"{markdown} is stale: run python docs/performance/render.py"
         )
         assert f"performance/{markdown.name}" in page, f"the page does not include {markdown}"
+
+
+def test_a_multiple_under_its_floor_is_marked_and_the_mark_explained():
+    from blurapp.bench.report import BEATEN_MARK, _multiple, column_lines
+    from blurapp.core.engines import get_engine
+
+    cell = _multiple("jax", "compute_floor_multiple")
+    assert cell({"jax": {"compute_floor_multiple": 0.42}}) == f"0.4×{BEATEN_MARK}"
+    assert cell({"jax": {"compute_floor_multiple": 3.0}}) == "3.0×"
+    words = " ".join(column_lines([get_engine("numpy"), get_engine("jax")]))
+    assert f"{BEATEN_MARK}: quicker than the floor as it was timed, so no bound this time" in words

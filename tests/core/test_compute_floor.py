@@ -128,3 +128,31 @@ def test_a_devices_product_size_is_chosen_once_a_process():
     tried.clear()
     chosen_gemm("another made-up tool", product_of_size, "gpu: made up")
     assert tried == [128, 256, 512]
+
+
+def test_an_engine_quicker_than_its_floor_is_shown_with_the_reason():
+    # JAX-jit at 0.4 ms where the product's rate gives 0.81 ms: a floor it beat is no floor.
+    result = result_of("2d", (100, 100), {"numpy": 0.0081, "jax": 0.0004})
+    rows = {row.key: row for row in comparison_figures(result, "photo.png", 100, 100)}
+    text = rows["vs_compute"].text
+    assert "JAX-jit 0.49× (4.0 GFLOP/s)" in text
+    assert text.endswith(
+        "; under 1×: quicker than the matrix product's rate as it was timed, so no bound this "
+        "time (a product caught by another program, or one too small for the device's peak)"
+    )
+    # None beaten: no reason to give.
+    plain = result_of("2d", (100, 100), {"numpy": 0.0081, "jax": 0.00081})
+    rows = {row.key: row for row in comparison_figures(plain, "photo.png", 100, 100)}
+    assert "under 1×" not in rows["vs_compute"].text
+
+
+def test_an_engine_quicker_than_one_copy_is_shown_with_the_reason():
+    from blurapp.core.measuring.floors import Floor
+
+    result = result_of("2d", (100, 100), {"numpy": 0.0081, "jax": 0.0004})
+    result = replace(result, floors=(Floor("cpu", 0.0008, (0.0007, 0.0009), 5, 80_000),))
+    rows = {row.key: row for row in comparison_figures(result, "photo.png", 100, 100)}
+    assert "JAX-jit 0.5×" in rows["vs_copy"].text
+    assert "; under 1×: quicker than the copy as it was timed, so no bound this time" in (
+        rows["vs_copy"].text
+    )

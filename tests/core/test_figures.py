@@ -253,3 +253,18 @@ def test_a_clips_untrusted_times_are_told_in_the_windows_language_as_a_photos_ar
         warning = by_key(rows)["warning"]
         assert warning.figure == "这些耗时不可信" and warning.alarming
         assert warning.measured.startswith("(各次调用的耗时差异很大")
+
+
+def test_one_frame_is_one_frame_not_one_frames():
+    from types import SimpleNamespace
+
+    from blurapp.core.report.clip_figures import _clip_row
+    from blurapp.core.wording import frames_words
+
+    assert frames_words(1) == "1 frame" and frames_words(48) == "48 frames"
+    clip = SimpleNamespace(name="waves.mp4", width=64, height=48, colour=False,
+                           frames_per_second=24.0)  # fmt: skip
+    one = _clip_row(SimpleNamespace(clip=clip, frames=1, start=0), lambda text: text)
+    assert "1 frame from frame 0, 24 frames/s" in one.text
+    many = _clip_row(SimpleNamespace(clip=clip, frames=12, start=3), lambda text: text)
+    assert "12 frames from frame 3" in many.text

@@ -279,3 +279,18 @@ def test_every_extra_is_in_the_readme_and_getting_started():
     extras = _extras_in_pyproject()
     assert extras - in_readme == set(), "extras the README's list leaves out"
     assert extras - in_table == set(), "extras docs/getting-started.md's table leaves out"
+
+
+def test_every_xla_dump_command_compiles_afresh():
+    """A program loaded from the compilation cache is not compiled, and XLA dumps no machine
+    code for it: a dump command in the docs runs with an empty cache."""
+    commands = [
+        line
+        for path in [README, *sorted(DOCS.rglob("*.md"))]
+        if "_build" not in path.parts
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.lstrip("$ ").startswith(("XLA_FLAGS=--xla_dump_to", "BLURAPP_CACHE_DIR="))
+    ]
+    assert commands
+    for command in commands:
+        assert "BLURAPP_CACHE_DIR=$(mktemp -d)" in command and "--xla_dump_to" in command, command

@@ -39,7 +39,14 @@ def test_colour_is_off_by_default_and_the_original_shows_the_photo_in_colour(mak
     result = run(qtbot, window)
     assert result.reference_run.output.shape == (400, 600)
     window.set_show("blurred")
-    assert "colour" not in window.widgets.left_pane.caption_text()
+    # Its caption says the blur is grey, and how to keep the colour.
+    for pane in window.widgets.panes:
+        caption = pane.caption_text()
+        assert caption.endswith("σ 2.5, grey: Blur in colour is off"), caption
+    window.set_parameters(color=True)
+    run(qtbot, window)
+    for pane in window.widgets.panes:
+        assert pane.caption_text().endswith("σ 2.5, colour"), pane.caption_text()
 
 
 @pytest.mark.parametrize("colour_on", [False, True])

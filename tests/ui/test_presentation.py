@@ -54,7 +54,7 @@ def press(qtbot, window, key) -> None:
 
 def test_f11_presents_the_speedup_in_the_largest_type(compared, qtbot):
     window = compared
-    normal = type_size(speedup_label(window))
+    normal = type_size(window.widgets.figures.value_labels("numpy.steady")[0])
     caption = type_size(window.widgets.left_pane.caption)
     chart = type_size(window.widgets.figures.chart)
     press(qtbot, window, Qt.Key.Key_F11)

@@ -1,6 +1,9 @@
 """The window read as it is drawn: presentation mode's figures all on screen at 1600 × 1000 and
-1920 × 1080, the speed-up on screen at the 800 × 600 minimum, a status line that never runs into
+1920 × 1080, the speed-up whole and in the largest type from the 800 × 600 minimum to 2560 ×
+1440, the figures' column wider in a wider window, a status line that never runs into
 its neighbours, progress words that fit their bar, and numbers never parted from their units."""
+
+import itertools
 
 import pytest
 from helpers.window import RUN_TIMEOUT_MS, run
@@ -50,7 +53,7 @@ def shown_lines(label: QLabel) -> list[str]:
         for number in range(layout.lineCount()):
             line = layout.lineAt(number)
             text = block.text()[line.textStart() : line.textStart() + line.textLength()]
-            lines.append(text.replace("\u00a0", " ").strip())
+            lines.append(text.replace("\u00a0", " ").replace("\u2060", "").strip())
         block = block.next()
     return lines
 
@@ -106,11 +109,40 @@ def test_presentation_shows_every_figure_of_the_demo_without_scrolling(compared,
         assert speedup.font().pointSizeF() > figure.font().pointSizeF()
 
 
-def test_at_the_smallest_window_the_speedup_shows_without_scrolling(compared):
+@pytest.mark.parametrize(
+    "size",
+    [(800, 600), (1024, 640), (1920, 1080), (2560, 1440)],
+    ids=["800x600", "1024x640", "1920x1080", "2560x1440"],
+)
+def test_the_speedup_is_the_largest_type_and_shows_whole_at_every_size(compared, size):
     window = compared
-    settle(window, 800, 600)
-    [speedup] = window.widgets.figures.value_labels("speedup")
-    assert fully_on_screen(speedup, figures_scroll(window)), speedup.text()
+    settle(window, *size)
+    figure, detail = window.widgets.figures.value_labels("speedup")
+    assert figure.text().endswith("×") and "NumPy" in detail.text()
+    for label in (figure, detail):
+        place = QRect(label.mapTo(window, QPoint(0, 0)), label.size())
+        assert label.isVisible() and window.rect().contains(place), (size, label.text())
+    assert QFontMetrics(figure.font()).horizontalAdvance(figure.text()) <= figure.width()
+    assert detail.heightForWidth(detail.width()) <= detail.height(), detail.text()
+    others = [
+        label
+        for label in window.findChildren(QLabel)
+        if label.isVisible() and label.text() and label is not figure
+    ]
+    largest = max(QFontMetrics(label.font()).height() for label in others)
+    assert QFontMetrics(figure.font()).height() >= 1.7 * largest
+
+
+def test_the_figures_column_takes_a_share_of_a_wider_window(compared):
+    window = compared
+    widths = {}
+    for size in [(1024, 640), (1920, 1080), (2560, 1440)]:
+        settle(window, *size)
+        widths[size[0]] = window.widgets.side_panel.width()
+    assert widths[1024] < widths[1920] < widths[2560]
+    assert widths[2560] >= 0.2 * 2560
+    # The pictures keep most of the window.
+    assert all(width <= 0.5 * window_width for window_width, width in widths.items())
 
 
 def test_a_long_status_message_is_cut_short_before_the_zoom(make_window, tmp_path):
@@ -153,15 +185,23 @@ def test_the_progress_words_fit_their_bar(make_window, qtbot):
             window.cancel_run()
 
 
-WHOLE = ["9 × 9", "σ 2.5", "0.24 MP", "600 × 400", "sigma 2.5"]
+WHOLE = ["9 × 9", "σ 2.5", "0.24 MP", "600 × 400", "sigma 2.5", "GB/s"]
 
 
 def parted(label: QLabel) -> list[str]:
     """The phrases of WHOLE that `label` draws split over two lines."""
     lines = shown_lines(label)
-    text = " ".join(lines)
     return [
-        phrase for phrase in WHOLE if text.count(phrase) > sum(ln.count(phrase) for ln in lines)
+        phrase
+        for first, second in itertools.pairwise(lines)
+        for phrase in WHOLE
+        if any(
+            phrase[:cut].strip()
+            and phrase[cut:].strip()
+            and first.endswith(phrase[:cut].rstrip())
+            and second.startswith(phrase[cut:].lstrip())
+            for cut in range(1, len(phrase))
+        )
     ]
 
 
@@ -176,6 +216,7 @@ def test_numbers_keep_their_units_in_the_captions_and_figures(compared):
     ]
     assert any("9 × 9" in " ".join(shown_lines(label)) for label in labels)
     assert any("0.24 MP" in " ".join(shown_lines(label)) for label in labels)
+    assert any("GB/s" in " ".join(shown_lines(label)) for label in labels)
     for label in labels:
         assert parted(label) == [], shown_lines(label)
     # At every width a pane's caption can have, too.
@@ -195,6 +236,7 @@ def test_the_words_keep_plain_spaces_for_the_command_line_and_json(compared):
         "0.24\u00a0MP, 9\u00a0×\u00a09, σ\u00a02.5, 10\u00a0ms"
     )
     assert keep_whole("2 samples, 3 s") == "2 samples, 3\u00a0s"
+    assert keep_whole("27.9 GB/s") == "27.9\u00a0GB/\u2060s"
 
 
 def test_the_sweep_labels_this_photo_inside_the_chart_at_its_largest_size(qtbot):
@@ -243,3 +285,18 @@ def test_presentation_shows_every_figure_after_the_live_preview_compiled_jax(
     # The figure in presentation type, how it was paid beside it in the smaller type.
     figure, paid = window.widgets.figures.value_labels("jit.first_call")
     assert figure.text().endswith("ms") and "live preview" in paid.text()
+
+
+def test_a_rate_keeps_its_unit_whole_at_every_width(qtbot):
+    # "74.7 GB/ s" was split after its slash where the copy's row wrapped.
+    label = QLabel(
+        keep_whole(
+            "0.026 ms on cpu, 74.7 GB/s (the image read once and written once: the least any "
+            "blur can take)"
+        )
+    )
+    label.setWordWrap(True)
+    qtbot.addWidget(label)
+    for width in range(100, 400, 3):
+        label.setFixedWidth(width)
+        assert parted(label) == [], (width, shown_lines(label))

@@ -485,6 +485,44 @@ def test_screenshot_command_saves_a_picture_of_the_window(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)], ids=["1024x640", "1920x1080"])
+def test_a_screenshot_takes_the_size_asked_for(tmp_path, size):
+    out = tmp_path / "shot.png"
+    source = photo_file(tmp_path, "scene.png", size=(200, 120))
+    folders = ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
+    own = {name: str(tmp_path / name.lower()) for name in folders}
+    width, height = size
+    command = ["--screenshot", str(out), f"--size={width}x{height}", str(source)]
+    run_ = subprocess.run(
+        [sys.executable, "-m", "blurapp", *command],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**__import__("os").environ, **own},
+    )
+    assert run_.returncode == 0, run_.stderr
+    with Image.open(out) as shot:
+        assert shot.size == size
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--screenshot", "shot.png", "--size", "1024"], "expected WIDTHxHEIGHT"),
+        (["--screenshot", "shot.png", "--size", "0x640"], "at least 1 pixel"),
+        (["--size", "1024x640"], "give --screenshot OUT.png too"),
+    ],
+)
+def test_a_size_the_screenshot_cannot_take_is_one_error_line(capsys, argv, says):
+    from blurapp.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert says in capsys.readouterr().err
+
+
+@pytest.mark.slow
 def test_screenshot_of_a_bad_photo_fails_with_one_error_line(tmp_path):
     out = tmp_path / "shot.png"
     bad = tmp_path / "bad.png"
@@ -526,7 +564,7 @@ def test_the_separable_algorithm_from_the_window(make_window, qtbot):
     result = run(qtbot, window)
     assert result.algorithm == "separable" and result.kernel.shape == (9,)
     assert result.max_abs_diff <= TOLERANCE
-    assert window.widgets.left_pane.caption_text().endswith("σ 2.5, separable")
+    assert "σ 2.5, separable" in window.widgets.left_pane.caption_text()
     assert window.widgets.figures.value("kernel") == "9 × 9, sigma 2.5, separable (9 + 9 taps)"
 
 

@@ -74,9 +74,14 @@ def _clip_row(result: ClipComparisonResult, translate: Translate) -> Figure:
         if info.colour
         else translate(QT_TRANSLATE_NOOP("Figures", "grey"))
     )
-    span = translate(
-        QT_TRANSLATE_NOOP("Figures", "{frames} frames from frame {start}, {rate} frames/s")
-    ).format(frames=result.frames, start=result.start, rate=f"{info.frames_per_second:g}")
+    span = (
+        QT_TRANSLATE_NOOP("Figures", "1 frame from frame {start}, {rate} frames/s")
+        if result.frames == 1
+        else QT_TRANSLATE_NOOP("Figures", "{frames} frames from frame {start}, {rate} frames/s")
+    )
+    span = translate(span).format(
+        frames=result.frames, start=result.start, rate=f"{info.frames_per_second:g}"
+    )
     text = f"{info.name}, {info.width} × {info.height}, {kind}, {span}"
     return Figure("clip", "clip", float(result.frames), "frames", text)
 

@@ -405,18 +405,29 @@ def floor_figures(result: ComparisonResult, translate: Translate = _english) -> 
             "Figures", "the image read once and written once: the least any blur can take"
         )
     )
-    multiples = []
+    multiples, beaten = [], False
     for name in result.runs:
         multiple = result.floor_multiple_of(name)
         if multiple is not None:
+            beaten = beaten or multiple < 1
             multiples.append(
                 f"{result.engine(name).title} {format_multiple(multiple)} "
                 f"({format_bandwidth(result.bandwidth_of(name))})"
             )
     times = translate(QT_TRANSLATE_NOOP("Figures", "{engines}: the time of one copy of the image"))
+    vs_copy = times.format(engines=", ".join(multiples))
+    if beaten:
+        vs_copy += "; " + translate(
+            QT_TRANSLATE_NOOP(
+                "Figures",
+                "under 1×: quicker than the copy as it was timed, so no bound this time "
+                "(a copy caught by another program, or a photo small enough to stay in the "
+                "cache between calls)",
+            )
+        )
     return [
         Figure("copy", "copy", result.floor_seconds, "s", copies, f"({meaning})"),
-        figure_of_words("vs_copy", "vs copy", times.format(engines=", ".join(multiples))),
+        figure_of_words("vs_copy", "vs copy", vs_copy),
         *call_floor_figures(result, translate),
         *compute_floor_figures(result, translate),
     ]
@@ -502,10 +513,11 @@ def compute_floor_figures(
             "{count} multiply-adds a pixel at the device's float32 rate: the least they can take",
         )
     ).format(count=multiply_adds_per_pixel(result.kernel_size, result.algorithm))
-    multiples = []
+    multiples, beaten = [], False
     for name in result.runs:
         multiple = result.compute_multiple_of(name)
         if multiple is not None:
+            beaten = beaten or multiple < 1
             multiples.append(
                 f"{result.engine(name).title} {format_multiple(multiple)} "
                 f"({format_gflop_s(result.gflop_s_of(name))})"
@@ -513,6 +525,16 @@ def compute_floor_figures(
     times = translate(
         QT_TRANSLATE_NOOP("Figures", "{engines}: the time of the blur's multiply-adds at that rate")
     )
+    vs_compute = times.format(engines=", ".join(multiples))
+    if beaten:
+        vs_compute += "; " + translate(
+            QT_TRANSLATE_NOOP(
+                "Figures",
+                "under 1×: quicker than the matrix product's rate as it was timed, so no bound "
+                "this time (a product caught by another program, or one too small for the "
+                "device's peak)",
+            )
+        )
     return [
         Figure(
             "compute",
@@ -522,7 +544,7 @@ def compute_floor_figures(
             ", ".join(devices),
             f"({meaning})",
         ),
-        figure_of_words("vs_compute", "vs compute", times.format(engines=", ".join(multiples))),
+        figure_of_words("vs_compute", "vs compute", vs_compute),
     ]
 
 

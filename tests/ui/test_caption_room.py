@@ -1,0 +1,38 @@
+"""The photos stay where they are when a Run's longer captions come (what decides:
+tests/app/test_caption_room.py)."""
+
+import pytest
+from helpers.window import RUN_TIMEOUT_MS, run
+from PySide6.QtCore import QPoint
+from PySide6.QtWidgets import QApplication
+
+
+def settle(window, width, height):
+    window.setGeometry(0, 0, width, height)
+    for _ in range(3):  # the captions' heights follow their widths a layout pass later
+        QApplication.processEvents()
+
+
+def photo_tops(window) -> list[int]:
+    return [pane.view.mapTo(window, QPoint(0, 0)).y() for pane in window.widgets.panes]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(800, 600), (1024, 640)], ids=["800x600", "1024x640"])
+def test_a_runs_longer_caption_does_not_move_the_photos(make_window, qtbot, size):
+    # The live preview on, as users have it: after the Run the JAX caption says how its first
+    # call was paid, the longest caption of a run.
+    window = make_window(live=True)
+    previews = []
+    window.live_shown.connect(previews.append)
+    qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(previews), timeout=RUN_TIMEOUT_MS)
+    settle(window, *size)
+    jax_pane = window.widgets.right_pane
+    before_text, before = jax_pane.caption_text(), photo_tops(window)
+    run(qtbot, window)
+    settle(window, *size)
+    assert jax_pane.caption_text() != before_text
+    assert "steady" in jax_pane.caption_text()
+    assert photo_tops(window) == before, (before_text, jax_pane.caption_text())
+    # Whole: the caption is as tall as its wrapped text.
+    assert jax_pane.caption.height() >= jax_pane.caption_height_needed()

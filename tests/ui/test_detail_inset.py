@@ -1,0 +1,83 @@
+"""The "Detail at 100%" inset of a reduced photo never hides the photo it details: it goes where
+the picture is not (what decides: tests/app/test_detail_place.py), and closed, it stays closed."""
+
+import pytest
+from helpers.photos import photo_file
+from PySide6.QtCore import QPointF
+from PySide6.QtWidgets import QApplication
+
+from blurapp.app.settings_file import SettingsFile
+from blurapp.ui.main_window import MainWindow
+
+
+def settle(window, width, height):
+    window.setGeometry(0, 0, width, height)
+    for _ in range(3):  # the panes' sizes follow a layout pass later, the fit zoom another
+        QApplication.processEvents()
+
+
+def picture_on_screen(view):
+    return view.viewportTransform().mapRect(view._item.boundingRect())
+
+
+@pytest.mark.parametrize(
+    ("photo", "window_size"),
+    [((3000, 2000), (1024, 640)), ((4000, 3000), (1920, 1080))],
+    ids=["landscape-1024x640", "phone-landscape-1920x1080"],
+)
+def test_the_inset_sits_beside_the_picture_not_on_it(make_window, tmp_path, photo, window_size):
+    window = make_window(photo_file(tmp_path, "phone.png", size=photo))
+    settle(window, *window_size)
+    for pane in window.widgets.panes:
+        view = pane.view
+        assert view.zoom() < 0.5 and window.detail_shown()
+        inset = view.detail_rect()
+        assert inset is not None and inset.width() >= 96
+        assert view.viewport().rect().toRectF().contains(inset)
+        picture = picture_on_screen(view)
+        assert not inset.intersects(picture), (inset, picture)
+
+
+@pytest.mark.parametrize("window_size", [(1024, 640), (1920, 1080)], ids=["1024x640", "1920x1080"])
+def test_an_upright_phone_photo_keeps_its_top_right_in_view(make_window, tmp_path, window_size):
+    window = make_window(photo_file(tmp_path, "upright.png", size=(1500, 2000)))
+    settle(window, *window_size)
+    for pane in window.widgets.panes:
+        view = pane.view
+        inset = view.detail_rect()
+        assert inset is not None
+        picture = picture_on_screen(view)
+        # The photo's top right, which the inset used to cover, is in view and uncovered; so
+        # are the pixels the inset shows.
+        top_right = QPointF(picture.right() - 2, picture.top() + 2)
+        assert view.viewport().rect().toRectF().contains(top_right)
+        assert not inset.contains(top_right)
+        assert inset.top() > picture.center().y()
+        shown = view.viewportTransform().mapRect(view.detail_source())
+        assert not inset.intersects(shown)
+
+
+def test_the_inset_never_covers_the_pixels_it_shows(make_window, tmp_path):
+    window = make_window(photo_file(tmp_path, "wide.png", size=(3000, 2000)))
+    settle(window, 1024, 640)
+    view = window.widgets.left_pane.view
+    view.set_zoom(0.4)  # the picture fills the pane: no room beside it
+    QApplication.processEvents()
+    assert picture_on_screen(view).contains(view.viewport().rect().toRectF())
+    for point in [QPointF(1500, 1000), QPointF(2900, 1900), QPointF(100, 100)]:
+        view.set_detail_point(point)
+        inset = view.detail_rect()
+        shown = view.viewportTransform().mapRect(view.detail_source())
+        assert inset is not None and not inset.intersects(shown), (point, inset, shown)
+
+
+def test_a_closed_inset_stays_closed_in_the_next_window(make_window, qtbot, tmp_path, settings):
+    window = make_window(photo_file(tmp_path, "big.png", size=(2400, 1600)))
+    assert window.widgets.left_pane.view.detail_rect() is not None
+    window.actions.detail.trigger()  # View ▸ Detail at 100%, off
+    assert window.widgets.left_pane.view.detail_rect() is None
+    window.close()
+    again = MainWindow(SettingsFile(settings.path))
+    qtbot.addWidget(again)
+    assert not again.detail_shown() and not again.actions.detail.isChecked()
+    again.close()
