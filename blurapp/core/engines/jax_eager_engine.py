@@ -87,7 +87,7 @@ def first_jax_eager_call(
             image_on_device, kernel_on_device, progress=report, cancelled=cancelled
         )
 
-    return first_call_on_device(image, kernel, device, lambda: (blur, None, None), cancelled)
+    return first_call_on_device(image, kernel, device, lambda shape: (blur, None, None), cancelled)
 
 
 # Op by op is tens of times slower than jit, and steadier than it is quick: three calls tell.

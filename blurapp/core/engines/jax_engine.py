@@ -350,7 +350,7 @@ def blur_jax(image: np.ndarray, kernel: np.ndarray, platform: str | None = None)
     kernel = np.asarray(kernel, dtype=np.float32)
     device = jax_device(platform)
     moved = to_move(image, device)
-    blur, _, _ = _photo_program(image, kernel, device, moved)
+    blur, _, _ = _photo_program(image.shape, kernel, device, moved)
     output = blur(jax.device_put(moved, device), jax.device_put(kernel, device))
     output = output[1] if isinstance(output, tuple) else output  # the floats of levels' pair
     # A copy: on the CPU, device_get may hand back JAX's own read-only buffer.
@@ -371,11 +371,12 @@ def to_move(image: np.ndarray, device: Any) -> np.ndarray:
 
 
 def _photo_program(
-    image: np.ndarray, kernel: np.ndarray, device: Any, moved: np.ndarray
+    shape: tuple[int, ...], kernel: np.ndarray, device: Any, moved: np.ndarray
 ) -> GotProgram:
-    """The compiled blur of `image` on `device`, taking `moved` (see to_move)."""
+    """The compiled blur of a photo of `shape` (or a band of one) on `device`, taking what
+    `moved` holds (see to_move)."""
     return compiled_blurs.get_in_stages(
-        image.shape, kernel.shape, device, moved=moved.dtype if on_accelerator(device) else None
+        shape, kernel.shape, device, moved=moved.dtype if on_accelerator(device) else None
     )
 
 
@@ -421,11 +422,8 @@ def first_jax_call(
     device = jax_device(platform)
     moved = to_move(np.ascontiguousarray(image, dtype=np.float32), device)
 
-    def get_program() -> GotProgram:
-        return _photo_program(image, kernel, device, moved)
-
-    def band_program(shape: tuple[int, ...]) -> Callable[[Any, Any], Any]:
-        return compiled_blurs.get_in_stages(shape, kernel.shape, device, moved=moved.dtype)[0]
+    def get_program(shape: tuple[int, ...]) -> GotProgram:
+        return _photo_program(shape, kernel, device, moved)
 
     return first_call_on_device(
         image,
@@ -435,7 +433,7 @@ def first_jax_call(
         cancelled,
         keep_photo=keep_photo,
         moved=moved,
-        band_program=None if keep_photo else band_program,
+        in_bands=not keep_photo,
     )
 
 
@@ -501,18 +499,19 @@ def first_call_on_device(
     image: np.ndarray,
     kernel: np.ndarray,
     device: Any,
-    get_program: Callable[[], GotProgram],
+    get_program: Callable[[tuple[int, ...]], GotProgram],
     cancelled: Cancelled | None,
     *,
     keep_photo: bool = False,
     moved: np.ndarray | None = None,
-    band_program: Callable[[tuple[int, ...]], Callable[[Any, Any], Any]] | None = None,
+    in_bands: bool = False,
 ) -> FirstCall:
     """The copy to the device, the first call (getting the program included) and the copy
-    back, timed apart; `again()` times a steady call with its own two copies, then, where
-    `band_program` (the compiled blur of an image of a given shape, taking what `moved`
-    holds) is given and the photo is large enough, the same call in bands whose copies
-    overlap the blur (blurapp.core.engines.bands), which is then its end to end. `keep_photo`:
+    back, timed apart; `again()` times a steady call with its own two copies, then, with
+    `in_bands` on an accelerator and a photo large enough, the same call in bands whose
+    copies overlap the blur (blurapp.core.engines.bands), which is then its end to end.
+    `get_program(shape)`: the blur of an image of that shape (the photo's, a band's), taking
+    what `moved` holds. `keep_photo`:
     the first call's copy is the kept one when there is one (see _KeptPhoto). When the
     program was got in stages, the first call comes taken apart (FirstCall.parts).
 
@@ -550,7 +549,7 @@ def first_call_on_device(
     image_on_device, to_seconds = to_device(kept=keep_photo)
     check_cancelled(cancelled)
     start = time.perf_counter()
-    blur, compilation, stages = get_program()
+    blur, compilation, stages = get_program(image.shape)
     got_at = time.perf_counter()
     output = jax.block_until_ready(blur(image_on_device, kernel_on_device))
     done_at = time.perf_counter()
@@ -573,7 +572,7 @@ def first_call_on_device(
 
     rows = moved.reshape(moved.shape[0], -1)
     cut = None
-    if band_program is not None and on_accelerator(device):
+    if in_bands and on_accelerator(device):
         cut = bands_for(image.shape[0], kernel.shape[0] // 2, rows[0].nbytes)
     band_blur: list[Callable[[Any, Any], Any]] = []
 
@@ -582,8 +581,7 @@ def first_call_on_device(
             # Got (compiled or loaded) by the first steady call, outside what it times: that
             # one is the timing's untimed warm-up, and a first call that no steady call
             # follows (--repeat 0, a live preview, a clip's frame) compiles nothing unused.
-            assert band_program is not None
-            band_blur.append(band_program((cut.rows, *image.shape[1:])))
+            band_blur.append(get_program((cut.rows, *image.shape[1:]))[0])
             check_cancelled(cancelled)
         on_device, to_seconds = to_device()
         start = time.perf_counter()

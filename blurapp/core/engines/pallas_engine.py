@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import threading
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -182,14 +181,11 @@ def first_pallas_call(
     moved = to_move(pixels, device)
     moved_type = None if moved is pixels else moved.dtype
 
-    def get_program() -> GotProgram:
-        return compiled_kernels.get_in_stages(image.shape, kernel.shape, device, moved=moved_type)
-
-    def band_program(shape: tuple[int, ...]) -> Callable[[Any, Any], Any]:
-        return compiled_kernels.get_in_stages(shape, kernel.shape, device, moved=moved_type)[0]
+    def get_program(shape: tuple[int, ...]) -> GotProgram:
+        return compiled_kernels.get_in_stages(shape, kernel.shape, device, moved=moved_type)
 
     first = first_call_on_device(
-        image, kernel, device, get_program, cancelled, moved=moved, band_program=band_program
+        image, kernel, device, get_program, cancelled, moved=moved, in_bands=True
     )
     return dataclasses.replace(first, device=pallas_device_words(device))
 
