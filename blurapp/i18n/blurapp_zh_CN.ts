@@ -223,62 +223,62 @@
         <translation>播放或暂停片段（空格键）</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="249"/>
+        <location filename="../ui/menus.py" line="297"/>
         <source>&amp;Clip</source>
         <translation>片段(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="252"/>
+        <location filename="../ui/menus.py" line="196"/>
         <source>&amp;Play/Pause</source>
         <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="255"/>
+        <location filename="../ui/menus.py" line="202"/>
         <source>P&amp;revious Frame</source>
         <translation>上一帧(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="261"/>
+        <location filename="../ui/menus.py" line="208"/>
         <source>&amp;Next Frame</source>
         <translation>下一帧(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="150"/>
+        <location filename="../app/clip_controller.py" line="146"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="166"/>
+        <location filename="../app/clip_controller.py" line="162"/>
         <source>Could not open the clip</source>
         <translation>无法打开片段</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="49"/>
+        <location filename="../app/clip_controller.py" line="48"/>
         <source>Choosing each engine&apos;s batch size…</source>
         <translation>正在为每个引擎选择批大小…</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="50"/>
+        <location filename="../app/clip_controller.py" line="49"/>
         <source>Blurring {frames} frames with each engine…</source>
         <translation>正在用每个引擎模糊 {frames} 帧…</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="51"/>
+        <location filename="../app/clip_controller.py" line="50"/>
         <source>Timing {frames} frames with each engine…</source>
         <translation>正在用每个引擎计时 {frames} 帧…</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="378"/>
+        <location filename="../app/clip_controller.py" line="374"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="436"/>
+        <location filename="../app/clip_controller.py" line="432"/>
         <source>Cannot Read the Frame</source>
         <translation>无法读取该帧</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="309"/>
+        <location filename="../app/clip_controller.py" line="305"/>
         <source>The Clip Stopped</source>
         <translation>片段已停止</translation>
     </message>
@@ -286,17 +286,17 @@
 <context>
     <name>Engines</name>
     <message>
-        <location filename="../core/engines/numpy_engine.py" line="244"/>
+        <location filename="../core/engines/numpy_engine.py" line="249"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/engines/numpy_engine.py" line="252"/>
+        <location filename="../core/engines/numpy_engine.py" line="257"/>
         <source>NumPy, tutorial loop</source>
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="756"/>
+        <location filename="../core/engines/jax_engine.py" line="732"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -306,7 +306,7 @@
         <translation>不用 jit 的 JAX</translation>
     </message>
     <message>
-        <location filename="../core/engines/pallas_engine.py" line="215"/>
+        <location filename="../core/engines/pallas_engine.py" line="216"/>
         <source>JAX Pallas</source>
         <translation>JAX Pallas</translation>
     </message>
@@ -710,27 +710,27 @@
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="627"/>
+        <location filename="../core/report/figures.py" line="648"/>
         <source>the photo in {bands} bands, their copies overlapping the blur</source>
         <translation>照片分为 {bands} 个条带，其传输与模糊计算重叠</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="648"/>
+        <location filename="../core/report/figures.py" line="653"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="678"/>
+        <location filename="../core/report/figures.py" line="683"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="680"/>
+        <location filename="../core/report/figures.py" line="685"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="684"/>
+        <location filename="../core/report/figures.py" line="689"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
@@ -740,47 +740,52 @@
         <translation>不可用：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="182"/>
+        <location filename="../core/measuring/contention.py" line="208"/>
         <source>the profiler recorded a trace while the calls were timed, which slows them: time them again without it</source>
         <translation>计时期间性能分析器在记录跟踪，这会使调用变慢：请不记录跟踪再计时一次</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="190"/>
+        <location filename="../core/measuring/contention.py" line="216"/>
         <source>timed while the profiler recorded, and another program was using the CPU</source>
         <translation>计时期间性能分析器在记录，且另一个程序正在占用 CPU</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="196"/>
+        <location filename="../core/measuring/contention.py" line="222"/>
         <source>another program was using the CPU</source>
         <translation>另一个程序正在占用 CPU</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="198"/>
+        <location filename="../core/measuring/contention.py" line="224"/>
         <source>timed while the profiler recorded</source>
         <translation>计时期间性能分析器在记录</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="200"/>
+        <location filename="../core/measuring/contention.py" line="226"/>
         <source>the times of the calls varied widely</source>
         <translation>各次调用的耗时差异很大</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="205"/>
+        <location filename="../core/measuring/contention.py" line="231"/>
         <source>{engine}&apos;s calls took {ratio}× their CPU time</source>
         <translation>{engine} 的调用耗时是其 CPU 时间的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="210"/>
+        <location filename="../core/measuring/contention.py" line="236"/>
         <source>other programs kept {used} of the {cores} cores busy</source>
         <translation>其他程序占用了 {cores} 个核心中的 {used} 个</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="216"/>
+        <location filename="../core/measuring/contention.py" line="242"/>
+        <source>other programs kept {used} of the {cores} cores busy while the matrix product was timed</source>
+        <translation>计时矩阵乘法时，其他程序占用了 {cores} 个核心中的 {used} 个</translation>
+    </message>
+    <message>
+        <location filename="../core/measuring/contention.py" line="254"/>
         <source>the middle half of {engine}&apos;s calls spans {spread} of their median</source>
         <translation>{engine} 中间一半调用的耗时跨度为其中位数的 {spread}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="222"/>
+        <location filename="../core/measuring/contention.py" line="260"/>
         <source>load {load} on {cores} cores</source>
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
@@ -828,7 +833,7 @@
         <translation>每次模糊的耗时（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="417"/>
+        <location filename="../ui/figures_panel.py" line="426"/>
         <source>Out of date: {reason}</source>
         <translation>已过期：{reason}</translation>
     </message>
@@ -836,13 +841,13 @@
 <context>
     <name>FileProblem</name>
     <message>
+        <location filename="../app/clip_jobs.py" line="59"/>
         <location filename="../app/jobs.py" line="231"/>
-        <location filename="../app/clip_jobs.py" line="80"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="200"/>
+        <location filename="../core/media/photo.py" line="203"/>
         <location filename="../scale/tiled_read.py" line="249"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
@@ -858,8 +863,8 @@
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="209"/>
-        <location filename="../core/media/photo.py" line="234"/>
+        <location filename="../core/media/photo.py" line="212"/>
+        <location filename="../core/media/photo.py" line="232"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
@@ -869,8 +874,8 @@
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="217"/>
         <location filename="../core/media/clip_checks.py" line="34"/>
+        <location filename="../core/media/photo.py" line="220"/>
         <location filename="../scale/tiled_read.py" line="243"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
@@ -887,7 +892,7 @@
     </message>
     <message>
         <location filename="../core/media/photo_checks.py" line="73"/>
-        <location filename="../scale/zarr_store.py" line="139"/>
+        <location filename="../scale/zarr_store.py" line="144"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
@@ -898,7 +903,7 @@
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="161"/>
+        <location filename="../core/media/photo.py" line="164"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
@@ -1191,12 +1196,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/menus.py" line="398"/>
+        <location filename="../ui/menus.py" line="466"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="399"/>
+        <location filename="../ui/menus.py" line="467"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
@@ -1216,12 +1221,12 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="103"/>
+        <location filename="../ui/menus.py" line="224"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="106"/>
+        <location filename="../ui/menus.py" line="110"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
@@ -1231,138 +1236,138 @@
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="114"/>
+        <location filename="../ui/menus.py" line="116"/>
         <source>Open &amp;Camera</source>
         <translation>打开摄像头(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="119"/>
+        <location filename="../ui/menus.py" line="121"/>
         <source>&amp;Save Results…</source>
         <translation>保存结果(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="126"/>
+        <location filename="../ui/menus.py" line="233"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="133"/>
+        <location filename="../ui/menus.py" line="240"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="370"/>
+        <location filename="../ui/menus.py" line="431"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="373"/>
+        <location filename="../ui/menus.py" line="438"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="139"/>
+        <location filename="../ui/menus.py" line="127"/>
         <source>&amp;Copy Selected Image</source>
         <translation>复制所选图像(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="147"/>
+        <location filename="../ui/menus.py" line="249"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="151"/>
+        <location filename="../ui/menus.py" line="253"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="156"/>
+        <location filename="../ui/menus.py" line="258"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="161"/>
+        <location filename="../ui/menus.py" line="263"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="166"/>
+        <location filename="../ui/menus.py" line="268"/>
         <source>&amp;Actual Size (100%)</source>
         <translation>实际大小 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="171"/>
+        <location filename="../ui/menus.py" line="133"/>
         <source>Select the Other &amp;Pane</source>
         <translation>选择另一个窗格(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="180"/>
+        <location filename="../ui/menus.py" line="139"/>
         <source>Panes One A&amp;bove the Other</source>
         <translation>窗格上下排列(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="183"/>
+        <location filename="../ui/menus.py" line="141"/>
         <source>Wide photos get more room one above the other; tall ones side by side</source>
         <translation>宽照片上下排列更大；高照片左右并排更大</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="190"/>
+        <location filename="../ui/menus.py" line="148"/>
         <source>P&amp;resentation</source>
         <translation>演示模式(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="197"/>
+        <location filename="../ui/menus.py" line="155"/>
         <source>&amp;Live Preview</source>
         <translation>实时预览(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="205"/>
+        <location filename="../ui/menus.py" line="162"/>
         <source>&amp;Detail at 100%</source>
         <translation>100% 细节(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="214"/>
-        <location filename="../ui/menus.py" line="217"/>
+        <location filename="../ui/menus.py" line="169"/>
+        <location filename="../ui/menus.py" line="285"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="223"/>
+        <location filename="../ui/menus.py" line="175"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="230"/>
+        <location filename="../ui/menus.py" line="181"/>
         <source>Record Profiler &amp;Trace…</source>
         <translation>录制性能分析跟踪(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="233"/>
+        <location filename="../ui/menus.py" line="183"/>
         <source>Run, recording a JAX profiler trace of the steady calls into a folder, to open in Perfetto or TensorBoard</source>
         <translation>运行，并把稳定调用的 JAX 性能分析跟踪录制到一个文件夹中，可用 Perfetto 或 TensorBoard 打开</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="241"/>
+        <location filename="../ui/menus.py" line="191"/>
         <source>Scaling &amp;Sweep…</source>
         <translation>规模扫描(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="269"/>
+        <location filename="../ui/menus.py" line="305"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="272"/>
+        <location filename="../ui/menus.py" line="214"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="277"/>
+        <location filename="../ui/menus.py" line="308"/>
         <source>&amp;About BlurApp</source>
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="419"/>
+        <location filename="../ui/menus.py" line="487"/>
         <source>Record Profiler Trace in Folder</source>
         <translation>将性能分析跟踪录制到文件夹</translation>
     </message>
@@ -1372,163 +1377,163 @@
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="184"/>
+        <location filename="../ui/main_window.py" line="187"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="264"/>
+        <location filename="../app/photo_controller.py" line="267"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="193"/>
+        <location filename="../ui/tiled_blur.py" line="181"/>
         <source>Blurred by Blocks</source>
         <translation>已分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="196"/>
+        <location filename="../ui/tiled_blur.py" line="184"/>
         <source>Cannot Blur by Blocks</source>
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="449"/>
+        <location filename="../ui/main_window.py" line="438"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="449"/>
+        <location filename="../ui/main_window.py" line="438"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="407"/>
+        <location filename="../ui/menus.py" line="475"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="113"/>
+        <location filename="../app/photo_controller.py" line="116"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="275"/>
+        <location filename="../app/photo_controller.py" line="280"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="489"/>
+        <location filename="../ui/main_window.py" line="464"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="190"/>
+        <location filename="../app/photo_controller.py" line="193"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="199"/>
+        <location filename="../app/photo_controller.py" line="202"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="211"/>
+        <location filename="../app/photo_controller.py" line="214"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/controller.py" line="310"/>
+        <location filename="../app/photo_controller.py" line="315"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="506"/>
+        <location filename="../ui/main_window.py" line="481"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="507"/>
+        <location filename="../ui/main_window.py" line="482"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="45"/>
+        <location filename="../ui/results_saving.py" line="48"/>
         <source>Save Results Made with Different Parameters?</source>
         <translation>保存用不同参数得到的结果？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="46"/>
+        <location filename="../ui/results_saving.py" line="49"/>
         <source>The two results were not made with the same parameters:</source>
         <translation>两个结果不是用相同参数得到的：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="50"/>
+        <location filename="../ui/results_saving.py" line="53"/>
         <source>Each file&apos;s name and description say which parameters made it. Save both?</source>
         <translation>每个文件的名称和说明都注明了所用参数。两个都保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="73"/>
+        <location filename="../ui/results_saving.py" line="76"/>
         <source>Save keeps to the current results ({names}); Save All includes these.</source>
         <translation>“保存”只保存当前结果（{names}）；“全部保存”也包括这些。</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="80"/>
+        <location filename="../ui/results_saving.py" line="83"/>
         <source>None is current: Save All saves them as they are.</source>
         <translation>没有当前结果：“全部保存”按原样保存它们。</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="86"/>
+        <location filename="../ui/results_saving.py" line="89"/>
         <source>Save Out-of-Date Results?</source>
         <translation>保存已过期的结果？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="87"/>
+        <location filename="../ui/results_saving.py" line="90"/>
         <source>These results are out of date:</source>
         <translation>以下结果已过期：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="120"/>
+        <location filename="../ui/results_saving.py" line="124"/>
         <source>Save Results to Folder</source>
         <translation>将结果保存到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="132"/>
-        <location filename="../ui/results_saving.py" line="165"/>
+        <location filename="../ui/results_saving.py" line="134"/>
+        <location filename="../ui/results_saving.py" line="159"/>
         <source>Cannot Save Results</source>
         <translation>无法保存结果</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="142"/>
+        <location filename="../ui/results_saving.py" line="144"/>
         <source>Replace Files?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="143"/>
+        <location filename="../ui/results_saving.py" line="145"/>
         <source>These files already exist in {folder}:</source>
         <translation>以下文件已存在于 {folder}：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="147"/>
+        <location filename="../ui/results_saving.py" line="149"/>
         <source>Replace them?</source>
         <translation>是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="172"/>
+        <location filename="../ui/results_saving.py" line="166"/>
         <source>Saved {files} in {folder}</source>
         <translation>已将 {files} 保存到 {folder}</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="189"/>
+        <location filename="../ui/results_saving.py" line="183"/>
         <source>Copied the {engine} image</source>
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="482"/>
+        <location filename="../ui/menus.py" line="550"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="606"/>
+        <location filename="../ui/main_window.py" line="582"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1609,7 +1614,7 @@
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../ui/presentation.py" line="88"/>
+        <location filename="../ui/presentation.py" line="92"/>
         <source>Leave Presentation</source>
         <translation>退出演示模式</translation>
     </message>
@@ -2092,38 +2097,38 @@
 <context>
     <name>SweepWindow</name>
     <message>
-        <location filename="../ui/sweep_window.py" line="87"/>
+        <location filename="../ui/sweep_window.py" line="82"/>
         <source>Scaling Sweep</source>
         <translation>规模扫描</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="116"/>
+        <location filename="../ui/sweep_window.py" line="102"/>
         <source>The sweep runs from 0.1 MP up to this size. The photo is resampled up or down: an engine&apos;s time depends on how many pixels it blurs, not on what they show.</source>
         <translation>扫描从 0.1 百万像素一直到此尺寸。照片会被放大或缩小重采样：引擎的耗时取决于要模糊的像素数量，而与画面内容无关。</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="121"/>
+        <location filename="../ui/sweep_window.py" line="107"/>
         <source>&amp;Largest size:</source>
         <translation>最大尺寸(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="125"/>
-        <location filename="../ui/sweep_window.py" line="225"/>
+        <location filename="../ui/sweep_window.py" line="111"/>
+        <location filename="../ui/sweep_window.py" line="229"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="127"/>
+        <location filename="../ui/sweep_window.py" line="113"/>
         <source>Save &amp;Picture…</source>
         <translation>保存图表(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="128"/>
+        <location filename="../ui/sweep_window.py" line="114"/>
         <source>Save &amp;CSV…</source>
         <translation>保存 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="129"/>
+        <location filename="../ui/sweep_window.py" line="115"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
@@ -2143,7 +2148,7 @@
         <translation>已在完成 {count} 个尺寸后停止</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="225"/>
+        <location filename="../ui/sweep_window.py" line="229"/>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
@@ -2183,42 +2188,42 @@
         <translation>扫描已停止：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="289"/>
+        <location filename="../ui/sweep_window.py" line="293"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="290"/>
+        <location filename="../ui/sweep_window.py" line="294"/>
         <source>{name} already exists. Do you want to replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="302"/>
+        <location filename="../ui/sweep_window.py" line="306"/>
         <source>Save Sweep Picture</source>
         <translation>保存扫描图表</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="302"/>
+        <location filename="../ui/sweep_window.py" line="306"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="310"/>
+        <location filename="../ui/sweep_window.py" line="314"/>
         <source>Save Sweep as CSV</source>
         <translation>将扫描保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="310"/>
+        <location filename="../ui/sweep_window.py" line="314"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="322"/>
+        <location filename="../ui/sweep_window.py" line="326"/>
         <source>Cannot Save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="324"/>
+        <location filename="../ui/sweep_window.py" line="328"/>
         <source>Saved {name}</source>
         <translation>已保存 {name}</translation>
     </message>
@@ -2226,42 +2231,42 @@
 <context>
     <name>TiledBlurDialog</name>
     <message>
-        <location filename="../ui/tiled_blur.py" line="56"/>
+        <location filename="../ui/tiled_blur.py" line="59"/>
         <source>Blurring by Blocks</source>
         <translation>正在分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="58"/>
+        <location filename="../ui/tiled_blur.py" line="61"/>
         <source>Blurring {name} by blocks into {output}…</source>
         <translation>正在将 {name} 分块模糊到 {output}…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="106"/>
+        <location filename="../ui/tiled_blur.py" line="107"/>
         <source>Blurring by blocks into {output}: {done} of {total} blocks, {rate} MP/s</source>
         <translation>正在分块模糊到 {output}：已完成 {done} / {total} 块，{rate} MP/s</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="120"/>
+        <location filename="../ui/tiled_blur.py" line="121"/>
         <source>Wrote {output}: {width} × {height} ({megapixels} MP) in {seconds} s.</source>
         <translation>已写入 {output}：{width} × {height}（{megapixels} 百万像素），用时 {seconds} 秒。</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="136"/>
+        <location filename="../ui/tiled_blur.py" line="137"/>
         <source>The blur by blocks was cancelled.</source>
         <translation>分块模糊已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="139"/>
+        <location filename="../ui/tiled_blur.py" line="140"/>
         <source>Stopping after the blocks in hand…</source>
         <translation>正在处理完当前的块后停止…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="206"/>
+        <location filename="../ui/tiled_blur.py" line="200"/>
         <source>Photo Too Large to Open</source>
         <translation>照片过大，无法打开</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="207"/>
+        <location filename="../ui/tiled_blur.py" line="201"/>
         <source>{problem}
 
 BlurApp can still blur it with the current parameters by blocks, straight into a file, without opening it. Blur it to a file?</source>
@@ -2270,22 +2275,22 @@ BlurApp can still blur it with the current parameters by blocks, straight into a
 BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打开。是否模糊到文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="225"/>
+        <location filename="../ui/tiled_blur.py" line="219"/>
         <source>Blur to File</source>
         <translation>模糊到文件</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="227"/>
+        <location filename="../ui/tiled_blur.py" line="221"/>
         <source>Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)</source>
         <translation>分块 TIFF (*.tif *.tiff);;NumPy 数组 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="240"/>
+        <location filename="../ui/tiled_blur.py" line="234"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="241"/>
+        <location filename="../ui/tiled_blur.py" line="235"/>
         <source>{name} already exists. Replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>

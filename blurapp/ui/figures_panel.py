@@ -322,7 +322,18 @@ class FiguresPanel(QGroupBox):
             if arrangement.stacked:
                 self._grid.addWidget(name_label, line, 0, 1, 2)
                 line += 1
-                if len(labels) > 1:
+                if len(labels) > 1 and row.value is None:
+                    # Words, not a number ("these times cannot be trusted"): the panel's whole
+                    # width for them, and their reason under them.
+                    self._grid.addWidget(value_label, line, 0, 1, 2)
+                    line += 1
+                    self._grid.addWidget(labels[1], line, 0, 1, 2)
+                elif len(labels) > 1:
+                    # A number keeps its line, so that its column is only as wide as the widest
+                    # figure and the words beside it get the rest (a wrapped label would ask
+                    # for some 200 px, and each detail wrap to a third line on a 1600 px
+                    # screen).
+                    value_label.setWordWrap(False)
                     self._grid.addWidget(value_label, line, 0, Qt.AlignmentFlag.AlignVCenter)
                     self._grid.addWidget(labels[1], line, 1, Qt.AlignmentFlag.AlignVCenter)
                 else:

@@ -44,7 +44,8 @@ PRESENTED_ROWS = RowArrangement(
         "warning",
     ),
     # The floors' rows stay in the window's figures: in presentation more rows than fit the
-    # screen bring a scroll bar, and the narrower rows wrap the six figures off it.
+    # screen bring a scroll bar, and the narrower rows wrap the six figures off it; and a floor's
+    # figure ("0.008 ms on cpu") would widen the figures' column, narrowing every detail.
     hidden=frozenset(
         {
             "image",
@@ -55,13 +56,16 @@ PRESENTED_ROWS = RowArrangement(
             "vs_copy",
             "compute",
             "vs_compute",
+            "call",
+            "vs_call",
         }
     ),
     stacked=True,
     # The details are the presenter's, the figures the audience's. At 1600 × 1000, with the
     # live preview on (as users have it), the first call paid by the preview and steady times
     # under a millisecond (a wider figure, a narrower detail beside it), 1.25 pushed "max abs
-    # diff" off the screen; 1.1 leaves it 36 px to spare.
+    # diff" off the screen. At 1.1, with the figures' column as wide as its widest figure, it
+    # has some 30 px to spare: two details may wrap to a third line on a busy machine.
     detail_scale=1.1,
 )
 # The side panel's width when presenting. Panes side by side are short of width, not height, so

@@ -12,6 +12,7 @@ import pytest
 from blurapp import cli
 from blurapp.core import Call, FirstCall, compare, sample_photo_path
 from blurapp.core.engines import Engine
+from blurapp.core.engines.gemm import TimedGemm
 from blurapp.core.measuring.contention import (
     OTHERS_SHARE,
     WALL_OVER_CPU,
@@ -65,6 +66,11 @@ def test_the_figures_measured_on_a_quiet_machine_are_trusted():
             "their median; load 2.4 on 2 cores",
         ),
         (
+            Conditions(quiet_machine(), products_machine=quiet_machine(others=0.98, load=None)),
+            "another program was using the CPU: other programs kept 1.0 of the 2 cores busy "
+            "while the matrix product was timed; load 2.4 on 2 cores",
+        ),
+        (
             Conditions(quiet_machine(), traced=True),
             "the profiler recorded a trace while the calls were timed, which slows them: "
             "time them again without it",
@@ -83,6 +89,7 @@ def test_the_figures_measured_on_a_quiet_machine_are_trusted():
     ids=[
         "calls waited for a core",
         "others kept the cores busy",
+        "others took a core from the matrix product",
         "calls far apart",
         "a profiler trace recorded",
         "a trace and a busy core",
@@ -98,6 +105,55 @@ def test_each_sign_of_a_busy_machine_alone_makes_the_figures_untrusted(condition
 def test_the_thresholds_lie_between_the_quiet_and_the_busy_figures_measured_here():
     assert 1.12 < WALL_OVER_CPU < 1.47
     assert 1.09 < OTHERS_SHARE * 2 < 1.32
+
+
+@pytest.mark.parametrize(
+    ("others", "seconds", "noisy"),
+    [(0.3, 2.0, False), (0.98, 2.0, True), (0.98, 0.01, False)],
+    ids=["a quiet product", "a core taken from it", "too short to tell"],
+)
+def test_the_matrix_products_are_judged_by_the_others_use_while_they_ran(others, seconds, noisy):
+    # One other program on one core of two: below the engines' share (0.6 of the cores), but a
+    # product whose threads wait for each other is ruined by it.
+    products = MachineUse(seconds=seconds, others_cores=others, load=None, cores=2)
+    assert others < OTHERS_SHARE * 2
+    assert judge(Conditions(quiet_machine(0.2), products_machine=products)).noisy is noisy
+
+
+def product_engine(seconds: float) -> Engine:
+    """A CPU engine whose blur is instant and whose matrix product waits (sleeps) `seconds`:
+    the other programs' use the timing sees while the products run is theirs alone."""
+    image = np.zeros((4, 4), np.float32)
+
+    def product() -> Call:
+        start = time.perf_counter()
+        time.sleep(seconds)
+        return Call(time.perf_counter() - start)
+
+    def first_call(image_in, kernel, *, platform, progress, cancelled) -> FirstCall:
+        return FirstCall(output=image, again=lambda: Call(1e-6), seconds=1e-6)
+
+    def gemm_call(platform) -> TimedGemm:
+        return TimedGemm(FirstCall(output=image, again=product, seconds=seconds), 64)
+
+    return Engine("product", "Product", first_call, gemm_call=gemm_call)
+
+
+def test_a_program_busy_while_the_matrix_products_ran_makes_the_figures_untrusted():
+    # The compute floor's products, timed after the engines, are watched too: a floor measured
+    # while another program had a core read 13 GFLOP/s on a machine that does 270, and nothing
+    # said the figures could not be trusted.
+    loops = busy_loops(1)
+    try:
+        time.sleep(0.5)  # the loop running before the timing starts
+        result = compare(np.zeros((4, 4), np.float32), engines=[product_engine(0.03)], repeats=3)
+    finally:
+        loops[0].kill()
+        loops[0].wait(timeout=10)
+    assert result.compute_floors, "the made-up engine's product was timed"
+    assert result.conditions.products_machine.others_cores >= 0.5
+    assert result.noisy
+    assert "busy while the matrix product was timed" in result.noisy_reason
 
 
 def waiting_engine(seconds: float) -> Engine:
@@ -169,8 +225,8 @@ def test_a_comparison_says_noisy_exactly_when_its_conditions_cross_the_threshold
 
     measured = []
 
-    def made_here(runs, machine, traced=False):
-        measured.append(comparison_conditions(runs, machine, traced))
+    def made_here(runs, machine, traced=False, products_machine=None):
+        measured.append(comparison_conditions(runs, machine, traced, products_machine))
         return Conditions(quiet_machine(), wall_over_cpu={"numpy": ratio}, spread={"numpy": 0.1})
 
     comparison_conditions = comparison.conditions_of

@@ -685,7 +685,9 @@ def compare(
     # after its product returns, which took a core from the engine timed next and counted as
     # that engine's CPU time, the measure of whether another program had the cores.
     products = {} if repeats == 0 else first_products(chosen, first_calls, device)
+    products_machine = None
     if products:
+        stop_watching_products = watch_machine()
         times = {
             **times,
             **time_engines(
@@ -696,6 +698,7 @@ def compare(
                 failed=failed,
             ),
         }
+        products_machine = stop_watching_products()
     runs = {name: times[name] for name in chosen if name in times}
     floors = tuple(copy_floor(copy.device, times[copy]) for copy in copies if copy in times)
     call_floors = tuple(call_floor(call.device, times[call]) for call in calls if call in times)
@@ -717,7 +720,11 @@ def compare(
         floors=floors,
         compute_floors=compute_floors,
         call_floors=call_floors,
-        conditions=None if repeats == 0 else conditions_of(runs, machine, trace is not None),
+        conditions=(
+            None
+            if repeats == 0
+            else conditions_of(runs, machine, trace is not None, products_machine)
+        ),
     )
 
 

@@ -1,11 +1,13 @@
 """Whether a comparison's figures can be trusted: was the machine busy while they were timed?
 
-Three signs, each measured while the engines are timed (blurapp.core.engines.timing):
+Three signs measured while the engines are timed (blurapp.core.engines.timing):
 - a CPU engine's calls taking longer on the wall clock than on the CPU clock (its own thread's
   for an engine that computes in the calling thread, NumPy; else the process's): it was waiting
   for a core (a one-thread engine runs whenever it is not waiting);
 - other programs' CPU use over the timing, from the system's CPU counters (psutil);
-- the spread of an engine's calls: the middle half of them far apart.
+- the spread of an engine's calls: the middle half of them far apart;
+and one more measured after them, while the compute floor's matrix products are timed: other
+programs' CPU use then (PRODUCTS_OTHERS_CORES).
 The load average is told beside them, as people know it, but does not decide: it averages the
 last minute, not the seconds timed, and counts BlurApp's own threads.
 
@@ -41,6 +43,13 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 WALL_OVER_CPU = 1.3
 # …timed over at least this long (a few milliseconds' clocks say little).
 MIN_TIMED_SECONDS = 0.05
+# Other programs using at least this many cores while the matrix products of the compute floor
+# were timed, over at least MIN_TIMED_SECONDS. A product keeps every core busy with threads that
+# wait for each other, so one core taken is enough to ruin it: on a 2-core virtual machine with
+# one other program running, NumPy's product of 256 × 256 took 13 ms instead of 0.15, and the
+# floor read 13 GFLOP/s where the machine does 270, while the engines' own timing (one thread
+# each for NumPy) saw only half the cores used by others, below OTHERS_SHARE.
+PRODUCTS_OTHERS_CORES = 0.5
 # Other programs using at least this share of the cores.
 OTHERS_SHARE = 0.6
 # An engine's middle half of calls at least this fraction of its median apart…
@@ -125,13 +134,19 @@ class Conditions:
     samples: Mapping[str, int] = field(default_factory=dict)
     # Timed while the JAX profiler recorded a trace of the calls, which slows them.
     traced: bool = False
+    # The machine while the compute floor's matrix products were timed, after the engines.
+    products_machine: MachineUse | None = None
 
 
 def conditions_of(
-    runs: Mapping[str, EngineRun], machine: MachineUse | None, traced: bool = False
+    runs: Mapping[str, EngineRun],
+    machine: MachineUse | None,
+    traced: bool = False,
+    products_machine: MachineUse | None = None,
 ) -> Conditions:
     """The conditions of a timing from its engines' runs and the machine's use over it
-    (`traced`: while the profiler recorded a trace)."""
+    (`traced`: while the profiler recorded a trace; `products_machine`: the machine while the
+    compute floor's products were timed)."""
     wall_over_cpu = {
         name: run.calls_wall_seconds / run.calls_cpu_seconds
         for name, run in runs.items()
@@ -145,7 +160,7 @@ def conditions_of(
         if run.spread is not None and len(run.repeat_seconds) >= MIN_FEW_SAMPLES
     }
     samples = {name: len(runs[name].repeat_seconds) for name in spread}
-    return Conditions(machine, wall_over_cpu, spread, samples, traced)
+    return Conditions(machine, wall_over_cpu, spread, samples, traced, products_machine)
 
 
 def spread_bound(samples: int) -> float:
@@ -162,12 +177,21 @@ class Verdict:
     waited: tuple[tuple[str, float], ...] = ()  # (engine, its wall ÷ CPU time)
     others_cores: float | None = None  # other programs' use, when it is too much
     spread: tuple[tuple[str, float], ...] = ()  # (engine, middle half ÷ median)
+    # Other programs' use while the matrix products were timed, when it is too much.
+    products_others_cores: float | None = None
+
+    @property
+    def _busy(self) -> bool:
+        return bool(
+            self.waited
+            or self.others_cores is not None
+            or self.products_others_cores is not None
+            or self.spread
+        )
 
     @property
     def noisy(self) -> bool:
-        return bool(
-            self.waited or self.others_cores is not None or self.spread or self.conditions.traced
-        )
+        return self._busy or self.conditions.traced
 
     def reason(
         self, translate: Translate = english, title: Callable[[str], str] = str
@@ -177,7 +201,8 @@ class Verdict:
         if not self.noisy:
             return None
         machine = self.conditions.machine
-        busy = bool(self.waited or self.others_cores is not None or self.spread)
+        busy = self._busy
+        others = self.others_cores is not None or self.products_others_cores is not None
         if self.conditions.traced and not busy:
             return translate(
                 QT_TRANSLATE_NOOP(
@@ -186,14 +211,14 @@ class Verdict:
                     "time them again without it",
                 )
             )
-        if (self.waited or self.others_cores is not None) and self.conditions.traced:
+        if (self.waited or others) and self.conditions.traced:
             lead = translate(
                 QT_TRANSLATE_NOOP(
                     "Figures",
                     "timed while the profiler recorded, and another program was using the CPU",
                 )
             )
-        elif self.waited or self.others_cores is not None:
+        elif self.waited or others:
             lead = translate(QT_TRANSLATE_NOOP("Figures", "another program was using the CPU"))
         elif self.conditions.traced:
             lead = translate(QT_TRANSLATE_NOOP("Figures", "timed while the profiler recorded"))
@@ -211,6 +236,18 @@ class Verdict:
                 QT_TRANSLATE_NOOP("Figures", "other programs kept {used} of the {cores} cores busy")
             )
             details.append(text.format(used=f"{self.others_cores:.1f}", cores=machine.cores))
+        products = self.conditions.products_machine
+        if self.products_others_cores is not None and products is not None:
+            text = translate(
+                QT_TRANSLATE_NOOP(
+                    "Figures",
+                    "other programs kept {used} of the {cores} cores busy while the matrix "
+                    "product was timed",
+                )
+            )
+            details.append(
+                text.format(used=f"{self.products_others_cores:.1f}", cores=products.cores)
+            )
         if self.spread:
             engine, spread = max(self.spread, key=lambda spread: spread[1])
             text = translate(
@@ -231,6 +268,15 @@ def judge(conditions: Conditions) -> Verdict:
     others = machine.others_cores if machine is not None else None
     if others is not None and machine is not None and others < OTHERS_SHARE * machine.cores:
         others = None
+    products = conditions.products_machine
+    products_others = None
+    if (
+        products is not None
+        and products.others_cores is not None
+        and products.seconds >= MIN_TIMED_SECONDS
+        and products.others_cores >= PRODUCTS_OTHERS_CORES
+    ):
+        products_others = products.others_cores
     return Verdict(
         conditions,
         waited=tuple(
@@ -244,4 +290,5 @@ def judge(conditions: Conditions) -> Verdict:
             for name, spread in conditions.spread.items()
             if spread >= spread_bound(conditions.samples.get(name, MIN_SAMPLES_FOR_SPREAD))
         ),
+        products_others_cores=products_others,
     )
