@@ -47,14 +47,18 @@ def _photo_suffixes() -> frozenset[str]:
 PHOTO_SUFFIXES: frozenset[str] = _photo_suffixes() | PHOTO_SUFFIXES_BEYOND_PILLOW
 # The extensions whose files may be clips: videos always are; an animation, a TIFF, a HEIF or
 # AVIF is one when its header says it has several frames or a movie (is_clip), else a photo.
-CLIP_SUFFIXES: frozenset[str] = VIDEO_EXTENSIONS | HEIF_SUFFIXES | {
-    ".gif",
-    ".webp",
-    ".png",
-    ".apng",
-    ".tif",
-    ".tiff",
-}
+CLIP_SUFFIXES: frozenset[str] = (
+    VIDEO_EXTENSIONS
+    | HEIF_SUFFIXES
+    | {
+        ".gif",
+        ".webp",
+        ".png",
+        ".apng",
+        ".tif",
+        ".tiff",
+    }
+)
 
 
 # The output formats of a batch, all lossless: an 8- or 16-bit image as the photo was, or the

@@ -1,4 +1,5 @@
-"""Presentation mode, for showing the accelerator's speed-up to an audience (F11, View ▸ Presentation).
+"""Presentation mode, for showing the accelerator's speed-up to an audience (F11,
+View ▸ Presentation).
 
 The window goes full screen, the image panes get the room the side panel can give up, and the
 figures and the panes' captions are set in type read from the back of a room, the speed-up in

@@ -15,8 +15,8 @@ from PIL import Image
 nbformat = pytest.importorskip("nbformat")
 NotebookClient = pytest.importorskip("nbclient").NotebookClient
 
-import blurapp
-from blurapp.core.report.figures import format_speedup
+import blurapp  # noqa: E402  (after the skips: a machine without Jupyter skips the file)
+from blurapp.core.report.figures import format_speedup  # noqa: E402
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "example.ipynb"
 # What a cell that shows the comparison as its last expression holds.

@@ -107,8 +107,10 @@ def test_captions_before_and_after_a_run(session):
     assert session.captions.caption(LEFT).text() == (
         "NumPy · cpu · not run yet: showing the original, press Run"
     )
-    assert session.captions.caption(RIGHT).text().startswith(
-        "JAX-jit · the accelerator when present, else the CPU · "
+    assert (
+        session.captions.caption(RIGHT)
+        .text()
+        .startswith("JAX-jit · the accelerator when present, else the CPU · ")
     )
     session.jax_started("cpu")
     assert session.captions.caption(RIGHT).details[0] == "cpu"

@@ -120,4 +120,6 @@ def test_a_card_of_raw_files_is_batched(tmp_path):
     for index in range(3):
         source = card / f"DSC_{index:04}.DNG"
         expected = blur_oracle(developed_by_rawpy(source), gaussian_kernel(9, 2.5))
-        np.testing.assert_allclose(np.load(out / "DCIM" / f"{source.stem}.npy"), expected, atol=1e-5)
+        np.testing.assert_allclose(
+            np.load(out / "DCIM" / f"{source.stem}.npy"), expected, atol=1e-5
+        )

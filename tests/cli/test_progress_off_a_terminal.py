@@ -77,12 +77,8 @@ def test_comparing_on_a_photo_says_each_engine_and_the_timing(tmp_path, every_st
     assert run.returncode == 0, run.stderr
     said = run.stderr
     assert re.search(r"^reading street\.png: 0 of 1 photos", said, re.M)
-    assert re.search(
-        r"^NumPy's first call on street\.png: \d+ of \d+ steps \(100 %\)", said, re.M
-    )
-    assert re.search(
-        r"^timing each engine on street\.png: (\d+) of \1 calls \(100 %\)", said, re.M
-    )
+    assert re.search(r"^NumPy's first call on street\.png: \d+ of \d+ steps \(100 %\)", said, re.M)
+    assert re.search(r"^timing each engine on street\.png: (\d+) of \1 calls \(100 %\)", said, re.M)
     assert run.stdout.startswith("image ")  # the figures, on stdout alone
 
 

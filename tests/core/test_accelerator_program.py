@@ -4,11 +4,11 @@ accelerator; on an accelerator machine the same tests run on the accelerator its
 
 import numpy as np
 import pytest
+from helpers.oracle import blur_oracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
-from helpers.oracle import blur_oracle
 
 pytest.importorskip("jax")
 
@@ -114,7 +114,6 @@ def test_pixels_that_are_not_levels_cross_as_floats(as_on_an_accelerator):
     assert first.again().seconds > 0
 
 
-
 def test_stored_levels_are_found_only_where_every_pixel_is_one():
     from blurapp.core.engines.jax_engine import stored_levels
 
@@ -130,7 +129,6 @@ def test_stored_levels_are_found_only_where_every_pixel_is_one():
 
 def test_frames_cross_to_an_accelerator_as_rows_of_values(as_on_an_accelerator):
     from blurapp.core.engines import get_engine
-
 
     frames = np.random.default_rng(4).random((3, 20, 18, 3), dtype=np.float32)
     kernel = gaussian_kernel(5, 1.2)

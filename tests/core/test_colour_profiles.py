@@ -99,8 +99,10 @@ def test_a_profile_that_cannot_be_used_is_warned_of_and_the_photo_read_as_srgb(
         photo = load_photo(path, color=True)
     np.testing.assert_allclose(photo.pixels, pixels / 255, atol=1e-6)
     assert len(caplog.records) == 1
-    assert caplog.records[0].getMessage().startswith(
-        f"{path}: its colour profile cannot be used, so its colours are read as sRGB: "
+    assert (
+        caplog.records[0]
+        .getMessage()
+        .startswith(f"{path}: its colour profile cannot be used, so its colours are read as sRGB: ")
     )
 
 
@@ -128,7 +130,14 @@ def test_the_written_colour_files_say_they_are_srgb(tmp_path):
     from blurapp.core.media.saving import save_output
 
     image = np.random.default_rng(5).random((6, 7, 3)).astype(np.float32)
-    for name, bits in (("a.png", 8), ("a.jpg", 8), ("a.tif", 8), ("a.webp", 8), ("b.tif", 16), ("b.png", 16)):
+    for name, bits in (
+        ("a.png", 8),
+        ("a.jpg", 8),
+        ("a.tif", 8),
+        ("a.webp", 8),
+        ("b.tif", 16),
+        ("b.png", 16),
+    ):
         save_output(tmp_path / name, image, bit_depth=bits)
         with Image.open(tmp_path / name) as written:
             if name.endswith(".png"):

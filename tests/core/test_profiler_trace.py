@@ -86,10 +86,9 @@ def test_a_run_that_ends_any_other_way_leaves_no_partial_trace(tmp_path, stop):
     folder = tmp_path / "traces"
     earlier, contents = another_run(folder, "2020_01_01_00_00_00")
     trace = SteadyTrace(folder)
-    with pytest.raises(stop):
-        with trace:
-            steady_calls()
-            raise stop()
+    with pytest.raises(stop), trace:
+        steady_calls()
+        raise stop()
     assert files_under(folder) == sorted(path.relative_to(folder) for path in earlier.iterdir())
     assert {path.name: path.read_bytes() for path in earlier.iterdir()} == contents
     assert trace.run_folder is None

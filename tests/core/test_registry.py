@@ -79,7 +79,9 @@ def test_a_fourth_engine_reaches_the_command_line_and_its_json(scipy_engine, pho
     assert np.load(out).shape == (24, 31)
     with pytest.raises(SystemExit):
         cli.main(["compare", "--help"])
-    assert "numpy, numpy-loop, jax, jax-eager, pallas, scipy" in " ".join(capsys.readouterr().out.split())
+    assert "numpy, numpy-loop, jax, jax-eager, pallas, scipy" in " ".join(
+        capsys.readouterr().out.split()
+    )
 
 
 def test_an_unknown_engine_names_the_ones_there_are(capsys):

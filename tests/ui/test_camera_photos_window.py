@@ -23,7 +23,9 @@ def p3_heic(folder):
 
 
 def p3_avif(folder):
-    return avif_file(folder / "PXL_0001.avif", saturated_pattern(), icc_profile=display_p3_profile())
+    return avif_file(
+        folder / "PXL_0001.avif", saturated_pattern(), icc_profile=display_p3_profile()
+    )
 
 
 def dng(folder):

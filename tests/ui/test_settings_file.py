@@ -88,8 +88,17 @@ def test_a_value_that_is_not_plain_data_reads_as_its_default_with_one_log_line(t
         '{"sigma": 3.0, "note": "caf\\ud800"}',
         '{"sigma": 3.0, "caf\\udfff": 1}',
     ],
-    ids=["text", "trailing-comma", "list", "nan", "not-utf8", "deep", "2MB", "lone-surrogate",
-         "lone-surrogate-key"],  # fmt: skip
+    ids=[
+        "text",
+        "trailing-comma",
+        "list",
+        "nan",
+        "not-utf8",
+        "deep",
+        "2MB",
+        "lone-surrogate",
+        "lone-surrogate-key",
+    ],
 )
 def test_a_settings_file_blurapp_cannot_read_is_left_as_it_is_with_one_warning(
     qtbot, tmp_path, caplog, text

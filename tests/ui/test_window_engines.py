@@ -168,13 +168,13 @@ def test_saved_engines_this_machine_does_not_offer_read_as_the_defaults(
     qtbot, tmp_path, monkeypatch
 ):
     """Settings saved where JAX Pallas is offered (a TPU machine), read where it is not."""
+    import importlib.util
+
     from blurapp.app.session import DEFAULT_PANE_ENGINES
     from blurapp.app.settings_file import SettingsFile
     from blurapp.core.engines import offered_engine_names
     from blurapp.ui.main_window import MainWindow
     from blurapp.ui.settings import WindowSettings, read_settings
-
-    import importlib.util
 
     real_find_spec = importlib.util.find_spec
     monkeypatch.setattr(

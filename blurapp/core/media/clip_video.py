@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import itertools
 import math
 import os
 from collections.abc import Iterator
@@ -233,7 +234,7 @@ class VideoClip(Clip):
         timestamp says which frame it is; not so for recordings joined end to end, or a
         clock that was reset, whose timestamps start over."""
         stamps = self._frame_stamps()
-        return stamps is not None and all(a < b for a, b in zip(stamps, stamps[1:]))
+        return stamps is not None and all(a < b for a, b in itertools.pairwise(stamps))
 
     def _rewind(self) -> int:
         """Read from the first frame on: 0, the index of the frame decoded next. Seeking to

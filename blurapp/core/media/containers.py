@@ -43,6 +43,8 @@ PHOTO_SUFFIXES_BEYOND_PILLOW = HEIF_SUFFIXES | RAW_SUFFIXES
 def is_camera_raw(path: str | os.PathLike[str]) -> bool:
     """Whether the file at `path` is a camera RAW file, told from its name."""
     return Path(path).suffix.lower() in RAW_SUFFIXES
+
+
 # What to install for a HEIC or HEIF photo, said where pillow-heif is missing.
 HEIF_INSTALL = "pip install pillow-heif"
 

@@ -16,8 +16,8 @@ from typing import IO, Any
 import numpy as np
 from PIL import ExifTags, Image, ImageFile, ImageOps, UnidentifiedImageError
 
-from blurapp.core.media.colour_profiles import embedded_profile, image_in_srgb, levels_in_srgb
 from blurapp.core.media.camera_raw import develop_raw
+from blurapp.core.media.colour_profiles import embedded_profile, image_in_srgb, levels_in_srgb
 from blurapp.core.media.containers import is_camera_raw, prepare_readers
 from blurapp.core.media.photo_checks import (
     PhotoError,
