@@ -26,16 +26,18 @@ def synthetic_image(megapixels: float, seed: int = 0, channels: int = 1) -> np.n
 
 
 class SyntheticClip(Clip):
-    """A clip of `count` frames made, not read: a few distinct random frames, each frame handed
-    out as a fresh copy of one of them, as a decoder writes each frame anew. Reading it costs
-    the least any clip's reading can: the bench's stand-in for decoding."""
+    """A clip of `count` frames made, not read: a few distinct random frames of 8-bit levels,
+    each frame handed out anew (a fresh copy of its levels, or fresh floats made of them), as a
+    decoder writes each frame anew. Reading it costs the least any clip's reading can: the
+    bench's stand-in for decoding."""
 
     DISTINCT = 2
+    gives_levels = True
 
     def __init__(self, width: int, height: int, count: int, *, colour: bool = False) -> None:
         shape = (height, width, 3) if colour else (height, width)
         rng = np.random.default_rng(0)
-        self._made = [rng.random(shape, dtype=np.float32) for _ in range(self.DISTINCT)]
+        self._made = [rng.integers(0, 256, shape, dtype=np.uint8) for _ in range(self.DISTINCT)]
         self.info = ClipInfo(
             name=f"synthetic {width}×{height}{' colour' if colour else ''}",
             width=width,
@@ -46,5 +48,10 @@ class SyntheticClip(Clip):
         )
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
+        for index in range(start, self.info.frame_count or 0):
+            levels = self._made[index % self.DISTINCT]
+            yield np.multiply(levels, np.float32(1 / 255), dtype=np.float32)
+
+    def _read_levels(self, start: int) -> Iterator[np.ndarray]:
         for index in range(start, self.info.frame_count or 0):
             yield self._made[index % self.DISTINCT].copy()

@@ -133,7 +133,10 @@ def test_an_engine_that_strays_from_numpy_is_reported_outside_the_tolerance(clip
     real = jax_engine.blur_frames_on_device
 
     def off_by_a_twentieth(*args, **kwargs):
+        # The frames compared with NumPy's are floats; the timed passes' levels stay as made.
         blurred = real(*args, **kwargs)
+        if blurred.output.dtype != np.float32:
+            return blurred
         return blurred._replace(output=blurred.output + np.float32(0.05))
 
     monkeypatch.setattr(jax_engine, "blur_frames_on_device", off_by_a_twentieth)

@@ -194,3 +194,29 @@ def test_the_batch_size_is_the_quickest_for_the_frames_the_span_has(
     assert result.frames == min(count, asked)
     assert result.batch_size("jax") == chosen
     assert result.agrees("jax")
+
+
+def test_a_clip_that_gives_its_levels_is_timed_end_to_end_over_them(monkeypatch):
+    # End to end as a clip is played or saved: its stored levels read, sent, blurred on the
+    # device and brought back as levels, a quarter of the floats' bytes; the difference from
+    # NumPy still from the floats.
+    from blurapp.bench.synthetic import SyntheticClip
+
+    real = jax_engine.blur_frames_on_device
+    sent = []
+
+    def watched(jax, frames, *args, **kwargs):
+        blurred = real(jax, frames, *args, **kwargs)
+        sent.append((frames.dtype, blurred.output.dtype))
+        return blurred
+
+    monkeypatch.setattr(jax_engine, "blur_frames_on_device", watched)
+    clip = SyntheticClip(40, 30, 6, colour=True)
+    assert clip.gives_levels
+    result = compare_clip(clip, engines=["numpy", "jax"], frames=6, repeats=2)
+    assert (np.dtype(np.uint8), np.dtype(np.uint8)) in sent  # the timed passes
+    assert (np.dtype(np.float32), np.dtype(np.float32)) in sent  # the pass compared with NumPy
+    assert result.differences["jax"] <= TOLERANCE
+    assert len(result.end_to_end_seconds["jax"]) == len(result.runs["jax"].repeat_seconds) * (
+        result.runs["jax"].calls_per_sample
+    )

@@ -81,6 +81,36 @@ def test_a_sixteen_bit_video_keeps_sixteen_bits(tmp_path):
         np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(levels))
 
 
+@pytest.mark.parametrize(
+    ("colour", "dtype", "in_colour"),
+    [(False, np.uint8, False), (True, np.uint8, True), (False, np.uint16, False)],
+    ids=["grey", "colour", "16-bit grey"],
+)
+def test_a_video_gives_its_frames_as_the_levels_it_stores(tmp_path, colour, dtype, in_colour):
+    # What an accelerator is sent of a clip: the stored levels, a quarter of the floats' bytes,
+    # whose floats are exactly the frames.
+    levels = random_levels(6, colour=colour, dtype=dtype)
+    path = video_file(tmp_path / "levels.mkv", levels)
+    with open_clip(path, color=in_colour) as clip:
+        assert clip.gives_levels
+        given = list(clip.levels())
+        again = list(clip.levels(2, 4))
+        frames = list(clip.frames())
+    np.testing.assert_array_equal(np.stack(given), levels)
+    assert given[0].dtype == dtype and not given[0].flags.writeable
+    np.testing.assert_array_equal(np.stack(again), levels[2:4])
+    np.testing.assert_array_equal(np.stack(frames), floats(np.stack(given)))
+
+
+def test_a_colour_video_read_in_grey_has_no_levels_to_give(tmp_path):
+    # Its grey is made of three levels a pixel: its frames are not levels scaled.
+    path = video_file(tmp_path / "colour.mkv", random_levels(2, colour=True))
+    with open_clip(path) as clip:
+        assert not clip.gives_levels
+        with pytest.raises(ValueError, match=r"colour\.mkv gives its frames as floats only"):
+            clip.levels()
+
+
 def test_frames_from_the_middle_match_those_read_from_the_start(tmp_path):
     # H.264 with a keyframe every 4 frames: frame(i) seeks to one and decodes forward.
     path = video_file(tmp_path / "moving.mp4", smooth_levels(20), codec="libx264", gop=4)
@@ -459,6 +489,7 @@ def test_transparency_in_a_video_is_shown_over_white_as_in_a_photo(tmp_path):
     for color in (False, True):
         with open_clip(path, color=color) as clip:
             frame = clip.frame(1)
+            assert not clip.gives_levels  # composited over white: not levels scaled
         np.testing.assert_allclose(
             frame, load_photo(tmp_path / "alpha.png", color=color).pixels, atol=1e-6
         )

@@ -152,3 +152,86 @@ def test_a_measured_first_call_is_the_blur_alone_its_copies_apart_as_for_photos(
     assert choice.first_call_seconds == {1: 0.5, 2: 0.5}
     assert choice.blur_seconds_per_frame == {1: 0.5, 2: 0.25}
     assert choice.seconds_per_frame == {1: 0.875, 2: 0.4375}  # copies counted to choose
+
+
+def expected_levels(levels, kernel):
+    """The oracle's blur of `levels` (a level × 1/white, as a reader makes frames), rounded
+    back into levels of their type as saving rounds them."""
+    white = np.iinfo(levels.dtype).max
+    blurred = blur_oracle(levels.astype(np.float64) / white, kernel)
+    return np.rint(np.clip(blurred, 0, 1) * white)
+
+
+def assert_levels_match_the_oracle(outputs, frames, kernel):
+    # A float32 sum and a float64 one may round a value lying within 1e-5 of a half level
+    # apart: a level off by one, seldom.
+    assert len(outputs) == len(frames)
+    for output, frame in zip(outputs, frames, strict=True):
+        assert output.shape == frame.shape and output.dtype == frame.dtype
+        expected = expected_levels(frame, kernel)
+        assert np.abs(output.astype(np.int64) - expected).max() <= 1
+        assert np.mean(output == expected) > 0.99
+
+
+@pytest.mark.parametrize("engine", engine_names())
+@pytest.mark.parametrize("shape", [(23, 31), (17, 12, 3)], ids=["grey", "colour"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
+def test_frames_given_as_levels_come_back_as_blurred_levels_of_their_type(engine, shape, dtype):
+    # A clip's frames as stored (Clip.levels): every engine gives levels back, rounded as a
+    # saved clip's are; JAX-jit makes the floats on its device, the others on the host.
+    levels = np.random.default_rng(len(shape)).integers(
+        0, np.iinfo(dtype).max, (3, *shape), dtype=dtype, endpoint=True
+    )
+    kernel = gaussian_kernel(9, 2.5)
+    blurred = get_engine(engine).blur_frames(levels, kernel)
+    assert_levels_match_the_oracle(blurred.output, levels, kernel)
+
+
+@pytest.mark.parametrize("batch_size", [1, 3])
+def test_levels_stream_through_batches_of_levels_in_order(batch_size):
+    levels = np.random.default_rng(batch_size).integers(0, 256, (5, 19, 26), dtype=np.uint8)
+    batches = list(frame_batches(iter(levels), batch_size))
+    assert all(batch.dtype == np.uint8 for batch in batches)
+    kernel = gaussian_kernel(5, 1.5)
+    outputs = list(blurred_frames(get_engine("jax"), iter(levels), kernel, batch_size=batch_size))
+    assert_levels_match_the_oracle(outputs, levels, kernel)
+
+
+def test_an_accelerators_frame_program_makes_levels_floats_and_back_as_the_host_does():
+    # The program an accelerator runs on a batch of levels (rows of values, a pixel's channels
+    # side by side), run on the CPU standing in for one.
+    import jax
+
+    from blurapp.core.engines.jax_frames import blur_frames_on_device
+    from blurapp.core.engines.jax_program import rows_of_values
+
+    levels = np.random.default_rng(7).integers(0, 256, (2, 70, 23, 3), dtype=np.uint8)
+    kernel = gaussian_kernel(9, 3.0)
+    device = jax.devices("cpu")[0]
+    _, step = rows_of_values(levels.shape[1:])
+    assert step == 3
+    blurred = blur_frames_on_device(
+        jax, levels, kernel, device, "cpu", jax_engine.cache_hits, as_rows=True
+    )
+    assert_levels_match_the_oracle(blurred.output, levels, kernel)
+    # Floats after them: a program of their own, not the levels'.
+    floats = blur_frames_on_device(
+        jax,
+        levels * np.float32(1 / 255),
+        kernel,
+        device,
+        "cpu",
+        jax_engine.cache_hits,
+        as_rows=True,
+    )
+    assert floats.output.dtype == np.float32 and floats.compilation is not Compilation.REUSED
+    assert_each_frame_matches_the_oracle(floats.output, levels * np.float32(1 / 255), kernel)
+
+
+def test_a_batch_of_levels_then_floats_is_cut_where_the_number_type_changes():
+    frames = [np.full((2, 3), 1, np.uint8), np.full((2, 3), 1, np.uint8), np.ones((2, 3))]
+    batches = list(frame_batches(iter(frames), 4))
+    assert [(batch.dtype, len(batch)) for batch in batches] == [
+        (np.uint8, 2),
+        (np.float32, 1),
+    ]

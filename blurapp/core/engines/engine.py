@@ -14,6 +14,7 @@ from typing import Protocol
 import numpy as np
 
 from blurapp.core.engines.gemm import TimedGemm
+from blurapp.core.engines.levels import floats_as_levels, levels_as_floats
 from blurapp.core.engines.runs import BlurredFrames, Call, Cancelled, EngineRun, FirstCall, Progress
 from blurapp.core.engines.timing import time_engines
 
@@ -115,6 +116,10 @@ class Engine:
     # Blurring frames of a clip, a batch in one call (see FramesCall); None: frame by frame,
     # each by first_call.
     frames_call: FramesCall | None = None
+    # Whether frames_call also takes a batch of stored levels (uint8, uint16; Clip.levels) and
+    # gives levels of their type back, making the floats on its device (JAX-jit); False: a
+    # batch of levels is made floats on the host and its outputs rounded there.
+    frames_take_levels: bool = False
     # The distribution a plugin's engine comes from ("blurapp-scipy 0.1"); None: BlurApp's own.
     package: str | None = None
     # Whether a compiled engine holds its program for an image of this shape and a kernel of
@@ -177,22 +182,31 @@ class Engine:
         self, frames: np.ndarray, kernel: np.ndarray, *, device: str = "auto"
     ) -> BlurredFrames:
         """Blur a batch of `frames` (frames × height × width, × 3 in colour) by its
-        frames_call, or frame by frame by its first call; the outputs checked."""
-        frames = np.asarray(frames, dtype=np.float32)
+        frames_call, or frame by frame by its first call; the outputs checked. Frames of
+        stored levels (uint8, uint16; Clip.levels) give blurred levels of their type, rounded
+        as saving rounds them; any others float32."""
+        frames = np.asarray(frames)
+        levels = frames.dtype in (np.uint8, np.uint16)
+        if not levels:
+            frames = np.asarray(frames, dtype=np.float32)
         if frames.ndim not in (3, 4) or len(frames) == 0:
             raise ValueError(
                 "expected frames × height × width (× channels) with at least one frame, "
                 f"not an array of shape {frames.shape}"
             )
         platform = self.platform_for(device)
+        floats = levels_as_floats(frames) if levels and not self.frames_take_levels else frames
         try:
             if self.frames_call is not None:
-                blurred = self.frames_call(frames, kernel, platform=platform)
+                blurred = self.frames_call(floats, kernel, platform=platform)
             else:
-                blurred = self._frames_one_by_one(frames, kernel, platform)
+                blurred = self._frames_one_by_one(floats, kernel, platform)
         except SystemExit as exit:
             raise EngineOutputError(f"{_who(self)} called sys.exit({exit.code!r})") from None
-        check_output(self, blurred.output, frames.shape)
+        if floats is not frames:
+            check_output(self, blurred.output, frames.shape)
+            blurred = blurred._replace(output=floats_as_levels(blurred.output, frames.dtype))
+        check_output(self, blurred.output, frames.shape, dtype=frames.dtype if levels else None)
         return blurred
 
     def _frames_one_by_one(

@@ -66,24 +66,33 @@ class BatchChoice:
         return 1 / seconds if seconds else None
 
 
+def batch_type(frame: np.ndarray) -> np.dtype:
+    """The number type a batch of frames like `frame` is gathered in: stored levels (uint8,
+    uint16; Clip.levels) stay levels, anything else is float32."""
+    levels = frame.dtype in (np.uint8, np.uint16)
+    return frame.dtype if levels else np.dtype(np.float32)
+
+
 def frame_batches(frames: Iterable[np.ndarray], size: int) -> Iterator[np.ndarray]:
-    """`frames` gathered into arrays of `size` frames (frames × height × width [× 3], float32),
-    in order; the last may hold fewer. A frame of another shape than those before it starts a
-    batch of its own shape."""
+    """`frames` gathered into arrays of `size` frames (frames × height × width [× 3]; float32,
+    or levels as they come: see batch_type), in order; the last may hold fewer. A frame of
+    another shape or number type than those before it starts a batch of its own."""
     if size < 1:
         raise ValueError(f"a batch holds at least one frame, not {size}")
     if size == 1:  # each frame is its own batch: a view of it, no copy
         for frame in frames:
-            yield np.asarray(frame, np.float32)[np.newaxis]
+            yield np.asarray(frame, batch_type(frame))[np.newaxis]
         return
     batch: np.ndarray | None = None
     count = 0
     for frame in frames:
-        if batch is not None and frame.shape != batch.shape[1:]:
+        if batch is not None and (
+            frame.shape != batch.shape[1:] or batch_type(frame) != batch.dtype
+        ):
             yield batch[:count]
             batch, count = None, 0
         if batch is None:
-            batch = np.empty((size, *frame.shape), np.float32)
+            batch = np.empty((size, *frame.shape), batch_type(frame))
         batch[count] = frame
         count += 1
         if count == size:
@@ -159,17 +168,23 @@ def choose_batch_size(
     max_batch_bytes: int = MAX_BATCH_BYTES,
     rounds: int = CHOICE_ROUNDS,
     cancelled: Cancelled | None = None,
+    dtype: np.dtype | None = None,
 ) -> BatchChoice:
     """The batch size at which `engine` blurs frames of `frame_shape` fastest, copies
     counted, among `sizes` that fit in `max_batch_bytes`: each size's first call made apart
     (it compiles, for JAX-jit), then every size timed in `rounds` interleaved rounds, the order
     reversed every other round, and its median a frame kept. An engine without a frames call
     blurs frame by frame: 1, nothing measured. The frames are made, not read: the same pixels
-    every time."""
+    every time, float32 (None) or the stored levels of `dtype` (uint8, uint16) as the clip will give
+    them (Clip.levels), so that the program chosen for is the one the clip's frames get."""
     if engine.frames_call is None:
         return BatchChoice(1, {}, {}, {}, {})
     candidates = batch_sizes_for(frame_shape, sizes, max_batch_bytes)
-    frames = np.random.default_rng(0).random((max(candidates), *frame_shape), dtype=np.float32)
+    shape = (max(candidates), *frame_shape)
+    if dtype is not None and np.dtype(dtype) in (np.uint8, np.uint16):
+        frames = np.random.default_rng(0).integers(0, np.iinfo(dtype).max, shape, dtype=dtype)
+    else:
+        frames = np.random.default_rng(0).random(shape, dtype=np.float32)
     first_seconds: dict[int, float] = {}
     compilation: dict[int, Compilation | None] = {}
     for size in candidates:

@@ -740,6 +740,7 @@ JAX_JIT = Engine(
     preview_call=preview_jax_call,
     stop_preview=kept_photo.clear,
     frames_call=blur_frames_jax,
+    frames_take_levels=True,
     program_ready=program_ready,
 )
 ENGINES = (JAX_JIT,)

@@ -17,11 +17,16 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines.jax_program import blur as blur_program
-from blurapp.core.engines.jax_program import blur_on_accelerator, rows_of_values
+from blurapp.core.engines.jax_program import (
+    blur_on_accelerator,
+    floats_to_levels,
+    levels_to_floats,
+    rows_of_values,
+)
 from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
 
-# (batch shape, kernel shape, device platform, device id, as rows of values)
-_FramesKey = tuple[tuple[int, ...], tuple[int, ...], str, int, bool]
+# (batch shape, its number type, kernel shape, device platform, device id, as rows of values)
+_FramesKey = tuple[tuple[int, ...], str, tuple[int, ...], str, int, bool]
 
 
 def frames_program(frames: Any, weights: Any, in_strips: bool = True, step: int = 0) -> Any:
@@ -35,14 +40,24 @@ def frames_program(frames: Any, weights: Any, in_strips: bool = True, step: int 
     whole batch side by side.
 
     `step` (an accelerator's): the frames come as frames × rows of values (height ×
-    width·step), blurred by jax_program.blur_on_accelerator, side by side."""
+    width·step), blurred by jax_program.blur_on_accelerator, side by side.
+
+    Frames of stored levels (uint8, uint16; Clip.levels) are made float32 here, as the host
+    would, and blurred into levels of their type, rounded as saving rounds them: a quarter of
+    the bytes cross each way, and the host makes no floats at all."""
     import jax
+    import jax.numpy as jnp
     from jax import lax
 
+    levels_type = frames.dtype if jnp.issubdtype(frames.dtype, jnp.integer) else None
+
     def blur_one(image: Any) -> Any:
+        values = levels_to_floats(image)
         if step:
-            return blur_on_accelerator(image, weights, step)
-        return blur_program(image, weights, in_strips)
+            blurred = blur_on_accelerator(values, weights, step)
+        else:
+            blurred = blur_program(values, weights, in_strips)
+        return blurred if levels_type is None else floats_to_levels(blurred, levels_type)
 
     return lax.map(blur_one, frames) if in_strips else jax.vmap(blur_one)(frames)
 
@@ -64,11 +79,21 @@ class _CompiledFrameBlurs:
         cache_hits: Callable[[], int],
         *,
         as_rows: bool = False,
+        dtype: np.dtype | None = None,
     ) -> tuple[Callable[[Any, Any], Any], Compilation]:
-        """The program for a batch of `shape` and a kernel of `kernel_shape` on `device`, and
-        how it was got; `cache_hits()` counts the persistent cache's hits so far. `as_rows`
-        (an accelerator's): the frames come as rows of values (see frames_program)."""
-        key = (tuple(shape), tuple(kernel_shape), str(device.platform), int(device.id), as_rows)
+        """The program for a batch of `shape` of `dtype` (float32 when None, or stored levels) and a
+        kernel of `kernel_shape` on `device`, and how it was got; `cache_hits()` counts the
+        persistent cache's hits so far. `as_rows` (an accelerator's): the frames come as rows
+        of values (see frames_program)."""
+        dtype = np.dtype(np.float32 if dtype is None else dtype)
+        key = (
+            tuple(shape),
+            dtype.name,
+            tuple(kernel_shape),
+            str(device.platform),
+            int(device.id),
+            as_rows,
+        )
         with self._lock:
             compiled = self._by_key.get(key)
             if compiled is not None:
@@ -83,7 +108,7 @@ class _CompiledFrameBlurs:
             if as_rows:
                 rows, step = rows_of_values(shape[1:])
                 program_shape = (shape[0], *rows)
-            frames_spec = jax.ShapeDtypeStruct(program_shape, np.float32, sharding=on_device)
+            frames_spec = jax.ShapeDtypeStruct(program_shape, dtype, sharding=on_device)
             weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
             hits_before = cache_hits()
             compiled = self._jitted.lower(
@@ -118,8 +143,10 @@ def blur_frames_on_device(
 ) -> BlurredFrames:
     """`frames` copied to `device` in one copy, blurred by one compiled program (compiled on
     the first batch of its shape), the outputs copied back in one; each step timed, the call's
-    seconds with the program's getting. `device_words` names the device in the answer."""
-    frames = np.ascontiguousarray(frames, dtype=np.float32)
+    seconds with the program's getting. `device_words` names the device in the answer. Frames
+    of stored levels give levels of their type (see frames_program), others float32."""
+    levels = frames.dtype in (np.uint8, np.uint16)
+    frames = np.ascontiguousarray(frames, dtype=frames.dtype if levels else np.float32)
     weights = jax.device_put(np.ascontiguousarray(kernel, dtype=np.float32), device)
     # An accelerator's frames cross as rows of values (see jax_program.blur_on_accelerator).
     moved = frames.reshape(*frames.shape[:2], -1) if as_rows else frames
@@ -128,13 +155,13 @@ def blur_frames_on_device(
     to_seconds = time.perf_counter() - start
     start = time.perf_counter()
     program, compilation = compiled_frame_blurs.get(
-        jax, frames.shape, weights.shape, device, cache_hits, as_rows=as_rows
+        jax, frames.shape, weights.shape, device, cache_hits, as_rows=as_rows, dtype=frames.dtype
     )
     blurred = jax.block_until_ready(program(on_device, weights))
     seconds = time.perf_counter() - start
     start = time.perf_counter()
     # Read-only on the CPU (JAX's own buffer, kept alive by the array): only ever read.
-    output = np.asarray(jax.device_get(blurred), dtype=np.float32).reshape(frames.shape)
+    output = np.asarray(jax.device_get(blurred), dtype=frames.dtype).reshape(frames.shape)
     from_seconds = time.perf_counter() - start
     call = Call(seconds, to_seconds, from_seconds)
     return BlurredFrames(output, call, device_words, compilation)

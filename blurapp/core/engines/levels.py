@@ -1,5 +1,7 @@
 """The stored levels a photo's float32 pixels were made from, told from the pixels: what of a
-photo crosses to an accelerator (blurapp.core.engines.jax_engine.to_move)."""
+photo crosses to an accelerator (blurapp.core.engines.jax_engine.to_move); and a clip's frames
+given as levels (Clip.levels) made floats and back on the host, for an engine that blurs floats
+only."""
 
 from __future__ import annotations
 
@@ -66,3 +68,20 @@ def cannot_change(image: np.ndarray) -> bool:
             return False
         array = array.base
     return array is None or isinstance(array, bytes)
+
+
+def levels_as_floats(levels: np.ndarray) -> np.ndarray:
+    """Stored levels (uint8, uint16) as the float32 a photo's or a clip's reader makes of them:
+    a level × (1/white), white the type's largest value (blurapp.core.media.pixels)."""
+    white = np.iinfo(levels.dtype).max
+    return np.multiply(levels, np.float32(1 / white), dtype=np.float32)
+
+
+def floats_as_levels(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Float32 values in [0, 1] as levels of `dtype`, rounded as saving rounds them (clipped,
+    times white, half to even: blurapp.core.media.saving; jax_program.floats_to_levels on a
+    device)."""
+    work = np.clip(values, 0, 1, dtype=np.float32)
+    np.multiply(work, np.float32(np.iinfo(dtype).max), out=work)
+    np.rint(work, out=work)
+    return work.astype(dtype)

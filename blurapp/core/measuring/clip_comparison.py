@@ -273,8 +273,22 @@ def _batch_choice(
         return BatchChoice(size, {}, {}, {}, {})
     sizes = [size for size in BATCH_SIZES if size <= frames]
     return choose_batch_size(
-        engine, clip.info.frame_shape, kernel, device=device, sizes=sizes, cancelled=cancelled
+        engine,
+        clip.info.frame_shape,
+        kernel,
+        device=device,
+        sizes=sizes,
+        cancelled=cancelled,
+        dtype=_timed_type(clip),
     ).for_span(frames, filled=engine.compiles)
+
+
+def _timed_type(clip: Clip) -> np.dtype:
+    """The number type of the frames a timed pass reads: the stored levels a clip gives, as the
+    window plays them and a saved clip holds them; else float32."""
+    if not clip.gives_levels:
+        return np.dtype(np.float32)
+    return np.dtype(np.uint16 if clip.info.bit_depth == 16 else np.uint8)
 
 
 @dataclass
@@ -383,11 +397,14 @@ def _timed_pass(
     passes: list[float],
 ) -> Call:
     """One pass over the span, its blur and copies summed into a Call; its wall time with the
-    clip's frames read and batched appended to `passes`."""
+    clip's frames read and batched appended to `passes`. The frames are read as the levels
+    they are stored in where the clip gives them, and come back as levels (Clip.levels): end to
+    end as a clip is played or saved, a quarter of the floats' bytes made, copied and sent."""
     began = time.perf_counter()
     seconds, to_device, from_device = 0.0, None, None
+    read = clip.levels if clip.gives_levels else clip.frames
     for blurred in blur_batches(
-        engine, clip.frames(start, start + frames), kernel, batch_size=batch_size, device=device
+        engine, read(start, start + frames), kernel, batch_size=batch_size, device=device
     ):
         call = blurred.call
         seconds += call.seconds

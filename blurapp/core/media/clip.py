@@ -4,13 +4,16 @@ are needed, so that a clip of any length costs the memory of a few frames.
 
 Frames are what the engines blur, as a photo's pixels are: float32 in [0, 1], height × width
 (grey) or height × width × 3 (red, green, blue) when the clip is opened in colour and has
-colour. The readers of each kind of file live in blurapp.core.media.clip_files.
+colour. A clip whose frames are exactly its stored levels scaled (a level × 1/white, as
+blurapp.core.media.pixels makes them) can also give those levels (Clip.levels): a quarter of the
+bytes to make, batch and copy to an accelerator, which makes the floats there. The readers of
+each kind of file live in blurapp.core.media.clip_files.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,19 +69,37 @@ class Clip:
     """Frames read one at a time; a context manager that closes its file.
 
     Subclasses give `info` and `_read(start)`, an iterator of frames from `start` on; they may
-    give a quicker `frame(index)` when they can seek. Frames handed out are read-only.
+    give a quicker `frame(index)` when they can seek, and `_read_levels(start)` with
+    `gives_levels` True when their frames are their stored levels scaled. Frames handed out are
+    read-only.
     """
 
     info: ClipInfo
+    # Whether `levels` gives the frames as their stored levels (see there).
+    gives_levels: bool = False
 
     def frames(self, start: int = 0, stop: int | None = None) -> Iterator[np.ndarray]:
         """The frames from `start` up to `stop` (the end when None), decoded as they are asked
         for. A clip cut short yields what decodes, then raises ClipError saying where it
         stopped."""
+        return self._each(self._read, start, stop)
+
+    def levels(self, start: int = 0, stop: int | None = None) -> Iterator[np.ndarray]:
+        """The frames from `start` up to `stop` as the levels they are stored in: uint8, or
+        uint16 for a clip of bit_depth 16, of the frames' shape; `frames` gives exactly each
+        level × (1/white) in float32, white the type's largest value. Only for a clip that
+        `gives_levels` (ValueError otherwise); a clip cut short stops as `frames` does."""
+        if not self.gives_levels:
+            raise ValueError(f"{self.info.name} gives its frames as floats only")
+        return self._each(self._read_levels, start, stop)
+
+    def _each(
+        self, reader: Callable[[int], Iterator[np.ndarray]], start: int, stop: int | None
+    ) -> Iterator[np.ndarray]:
         if start < 0:
             raise ValueError(f"a clip's frames start at 0, not {start}")
         index = start
-        read = self._read(start)
+        read = reader(start)
         # Checked before the next frame is asked for: a frame past `stop` is never decoded
         # (nor a cut-short file's problem past it raised).
         try:
@@ -108,6 +129,9 @@ class Clip:
         """Lets go of the file; the clip reads nothing after."""
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
+        raise NotImplementedError
+
+    def _read_levels(self, start: int) -> Iterator[np.ndarray]:
         raise NotImplementedError
 
     def __enter__(self) -> Clip:

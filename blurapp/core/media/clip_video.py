@@ -125,6 +125,9 @@ class VideoClip(Clip):
         # Transparency is shown over white, as a photo's is: the alpha comes with the levels.
         self._alpha = _has_alpha(pixel_format)
         self._alpha_format = "rgba64le" if deep else "rgba"
+        # The frames are their levels scaled where nothing is made of them but the scale: grey
+        # as stored, or colour as FFmpeg converts it, with no transparency to composite.
+        self.gives_levels = not self._alpha and (in_colour or not rgb_source)
         rate = stream.average_rate or stream.guessed_rate or stream.base_rate
         fps = usable_rate(float(rate)) if rate else DEFAULT_FRAMES_PER_SECOND
         self.audio_streams = len(self._container.streams.audio)
@@ -161,6 +164,19 @@ class VideoClip(Clip):
         )
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
+        colour = self._format.startswith("rgb")
+        alpha = UNASSOCIATED_ALPHA if self._alpha else None
+        for levels in self._decoded(start):
+            yield samples_to_float(
+                levels, white=self._white, colour=colour, alpha=alpha, in_colour=self.info.colour
+            )
+
+    def _read_levels(self, start: int) -> Iterator[np.ndarray]:
+        return self._decoded(start)
+
+    def _decoded(self, start: int) -> Iterator[np.ndarray]:
+        """The frames from `start` on as FFmpeg gives them in self._format (with their alpha
+        where the video has one), turned upright."""
         container, stream = self._container, self._stream
         if container is None:
             raise ClipError(self._path, QT_TRANSLATE_NOOP("FileProblem", "the clip is closed"))
@@ -195,13 +211,7 @@ class VideoClip(Clip):
             except Exception as error:
                 raise stopped_at(self._path, index, _reason(error)) from error
             if index >= start:
-                yield samples_to_float(
-                    levels,
-                    white=self._white,
-                    colour=self._format.startswith("rgb"),
-                    alpha=UNASSOCIATED_ALPHA if self._alpha else None,
-                    in_colour=self.info.colour,
-                )
+                yield levels
             index += 1
         if self._cut_short(index, shown):
             raise stopped_at(
