@@ -196,7 +196,7 @@ def test_blurring_a_long_clip_into_a_file_holds_a_few_frames(tmp_path):
 def test_frames_read_ahead_come_in_order_and_stop_with_their_reader():
     import threading
 
-    from blurapp.core.blurring.blur_clip import read_ahead
+    from blurapp.core.engines.frame_batches import read_ahead
 
     closed = []
 
@@ -219,7 +219,7 @@ def test_frames_read_ahead_come_in_order_and_stop_with_their_reader():
 
 
 def test_an_error_reading_ahead_comes_after_the_frames_before_it():
-    from blurapp.core.blurring.blur_clip import read_ahead
+    from blurapp.core.engines.frame_batches import read_ahead
 
     def frames():
         yield 1
@@ -329,7 +329,7 @@ def test_a_slow_writer_holds_back_reading_and_blurring_to_a_few_frames(tmp_path,
     import threading
     import time
 
-    from blurapp.core.blurring.blur_clip import FRAMES_READ_AHEAD
+    from blurapp.core.engines.frame_batches import FRAMES_READ_AHEAD
 
     values = np.random.default_rng(5).random((60, 24, 32), dtype=np.float32)
     clip = CountedFrames(values, frames_per_second=25)

@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import queue
-import threading
 from collections.abc import Callable, Generator, Iterator
-from typing import Any
 
 import numpy as np
 
@@ -18,9 +15,11 @@ from blurapp.core.blurring.blur_file import BlurFailed, engine_failure
 from blurapp.core.engines import Engine
 from blurapp.core.engines.frame_batches import (
     BATCH_SIZES,
+    FRAMES_READ_AHEAD,
     BatchChoice,
     blurred_frames,
     choose_batch_size,
+    read_ahead,
 )
 from blurapp.core.media.clip import Clip
 from blurapp.core.media.clip_saving import save_clip
@@ -28,10 +27,6 @@ from blurapp.core.spec import BlurSpec
 
 # Called after each frame written: (frames done, frames in all when known).
 FrameProgress = Callable[[int, int | None], None]
-# Frames decoded ahead of the one being blurred, and blurred ahead of the one being written:
-# decoding, blurring and encoding (each letting go of Python's lock) overlap, and memory holds
-# this many frames more at each step.
-FRAMES_READ_AHEAD = 2
 # Choosing a batch size blurs about four times the largest size tried in frames (each size's
 # first call and a timed one): sizes are tried only where that is a small part of the clip.
 CHOICE_FRAMES_PER_SIZE = 16
@@ -189,51 +184,3 @@ def blur_clip_to_file(
     finally:
         # The threads stopped before the caller closes the clip they read.
         blurred.close()
-
-
-_END = object()
-
-
-def read_ahead(frames: Iterator[Any], depth: int) -> Generator[Any, None, None]:
-    """The items of `frames`, made on a thread of their own at most `depth` ahead of the one
-    taken. An error raised making them is raised here, after the items before it. Closing
-    this generator stops the thread (and closes `frames` on it) before close() returns;
-    close it when leaving the loop early, since an exception's traceback can keep it (and
-    the thread) alive long after."""
-    ready: queue.Queue[tuple[Any, BaseException | None]] = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-
-    def hand_over(item: Any, error: BaseException | None = None) -> None:
-        while not stop.is_set():
-            try:
-                ready.put((item, error), timeout=0.1)
-                return
-            except queue.Full:
-                continue
-
-    def make() -> None:
-        try:
-            for item in frames:
-                hand_over(item)
-                if stop.is_set():
-                    return
-            hand_over(_END)
-        except BaseException as error:
-            hand_over(None, error)
-        finally:
-            if isinstance(frames, Generator):
-                frames.close()  # on this thread, where the generator runs
-
-    maker = threading.Thread(target=make, name="clip frames read ahead", daemon=True)
-    maker.start()
-    try:
-        while True:
-            item, error = ready.get()
-            if error is not None:
-                raise error
-            if item is _END:
-                return
-            yield item
-    finally:
-        stop.set()
-        maker.join()

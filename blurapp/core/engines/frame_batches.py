@@ -7,9 +7,12 @@ Memory stays a batch deep: frames are gathered as they arrive, never the whole c
 from __future__ import annotations
 
 import dataclasses
+import queue
 import statistics
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import threading
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +26,10 @@ BATCH_SIZES = (1, 2, 4, 8, 16)
 MAX_BATCH_BYTES = 160_000_000
 # Each size is timed in this many rounds, the sizes interleaved, after its first call.
 CHOICE_ROUNDS = 3
+# Frames decoded ahead of the one being blurred (read_ahead), and blurred ahead of the one
+# being written or shown: decoding, blurring and encoding (each letting go of Python's lock)
+# overlap, and memory holds this many frames more at each step.
+FRAMES_READ_AHEAD = 2
 
 
 @dataclass(frozen=True)
@@ -209,3 +216,51 @@ def choose_batch_size(
         first_seconds,
         compilation,
     )
+
+
+_END = object()
+
+
+def read_ahead(frames: Iterator[Any], depth: int) -> Generator[Any, None, None]:
+    """The items of `frames`, made on a thread of their own at most `depth` ahead of the one
+    taken. An error raised making them is raised here, after the items before it. Closing
+    this generator stops the thread (and closes `frames` on it) before close() returns;
+    close it when leaving the loop early, since an exception's traceback can keep it (and
+    the thread) alive long after."""
+    ready: queue.Queue[tuple[Any, BaseException | None]] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def hand_over(item: Any, error: BaseException | None = None) -> None:
+        while not stop.is_set():
+            try:
+                ready.put((item, error), timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def make() -> None:
+        try:
+            for item in frames:
+                hand_over(item)
+                if stop.is_set():
+                    return
+            hand_over(_END)
+        except BaseException as error:
+            hand_over(None, error)
+        finally:
+            if isinstance(frames, Generator):
+                frames.close()  # on this thread, where the generator runs
+
+    maker = threading.Thread(target=make, name="clip frames read ahead", daemon=True)
+    maker.start()
+    try:
+        while True:
+            item, error = ready.get()
+            if error is not None:
+                raise error
+            if item is _END:
+                return
+            yield item
+    finally:
+        stop.set()
+        maker.join()

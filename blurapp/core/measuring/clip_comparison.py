@@ -23,10 +23,12 @@ import numpy as np
 from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE, Engine, get_engine
 from blurapp.core.engines.frame_batches import (
     BATCH_SIZES,
+    FRAMES_READ_AHEAD,
     BatchChoice,
     blur_batches,
     choose_batch_size,
     frame_batches,
+    read_ahead,
 )
 from blurapp.core.engines.runs import (
     BlurCancelled,
@@ -397,21 +399,24 @@ def _timed_pass(
     passes: list[float],
 ) -> Call:
     """One pass over the span, its blur and copies summed into a Call; its wall time with the
-    clip's frames read and batched appended to `passes`. The frames are read as the levels
-    they are stored in where the clip gives them, and come back as levels (Clip.levels): end to
-    end as a clip is played or saved, a quarter of the floats' bytes made, copied and sent."""
+    clip's frames read and batched appended to `passes`. End to end as a clip is played or
+    saved: the frames are read on a thread of their own, a few ahead of the one blurred, and
+    as the levels they are stored in where the clip gives them, coming back as levels
+    (Clip.levels): a quarter of the floats' bytes made, copied and sent."""
     began = time.perf_counter()
     seconds, to_device, from_device = 0.0, None, None
     read = clip.levels if clip.gives_levels else clip.frames
-    for blurred in blur_batches(
-        engine, read(start, start + frames), kernel, batch_size=batch_size, device=device
-    ):
-        call = blurred.call
-        seconds += call.seconds
-        if call.to_device_seconds is not None:
-            to_device = (to_device or 0.0) + call.to_device_seconds
-        if call.from_device_seconds is not None:
-            from_device = (from_device or 0.0) + call.from_device_seconds
+    ahead = read_ahead(read(start, start + frames), FRAMES_READ_AHEAD)
+    try:
+        for blurred in blur_batches(engine, ahead, kernel, batch_size=batch_size, device=device):
+            call = blurred.call
+            seconds += call.seconds
+            if call.to_device_seconds is not None:
+                to_device = (to_device or 0.0) + call.to_device_seconds
+            if call.from_device_seconds is not None:
+                from_device = (from_device or 0.0) + call.from_device_seconds
+    finally:
+        ahead.close()  # the reading thread stopped before the clip is read again
     passes.append(time.perf_counter() - began)
     return Call(seconds, to_device, from_device)
 
