@@ -187,6 +187,24 @@ def test_a_tiff_stack_gives_its_pages_as_a_photo_would(tmp_path, dtype):
         np.testing.assert_array_equal(clip.frame(1), load_photo(tmp_path / "page.tif").pixels)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
+@pytest.mark.parametrize("colour", [False, True], ids=["grey", "colour"])
+def test_a_tiff_stack_stored_as_shown_gives_its_levels(tmp_path, dtype, colour):
+    levels = random_levels(3, colour=colour, dtype=dtype)
+    path = tiff_stack(tmp_path / "stack.tif", levels)
+    with open_clip(path, color=colour) as clip:
+        assert clip.gives_levels
+        given = np.stack(list(clip.levels()))
+        frames = np.stack(list(clip.frames()))
+    np.testing.assert_array_equal(given, levels)
+    assert given.dtype == dtype
+    np.testing.assert_array_equal(frames, floats(given))
+    # In grey, a colour stack's frames are made of three levels a pixel: no levels to give.
+    if colour:
+        with open_clip(path) as clip:
+            assert not clip.gives_levels
+
+
 def test_a_tiff_of_pages_of_different_sizes_or_one_page_stays_a_photo(tmp_path):
     pyramid = tmp_path / "pyramid.tif"
     with tifffile.TiffWriter(pyramid) as tiff:
@@ -624,6 +642,7 @@ def test_a_palette_stack_is_blurred_in_the_colours_its_pages_show(tmp_path):
     )
     with open_clip(path) as clip:
         np.testing.assert_array_equal(clip.frame(1), load_photo(tmp_path / "page.tif").pixels)
+        assert not clip.gives_levels  # its indices are not what it shows
 
 
 def test_a_sixteen_bit_palette_stack_is_blurred_in_its_sixteen_bit_colours(tmp_path):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -226,6 +226,16 @@ class TiffStack(Clip):
             )
         in_colour = color and any(kind.has_colour for kind in kinds)
         self._in_colour = in_colour
+        # Its frames are its levels scaled when every page is stored as it is shown: levels of
+        # 8 or 16 bits, grey or colour as the frames are, nothing to look up, invert or
+        # composite.
+        channels = 3 if in_colour else 1
+        self.gives_levels = dtype in (np.uint8, np.uint16) and all(
+            not (kind.palette or kind.inverted or kind.white is not None or kind.alpha)
+            and kind.has_colour == in_colour
+            and int(page.samplesperpixel) == channels
+            for kind, page in zip(kinds, self._tiff.pages, strict=True)
+        )
         height, width = int(first.imagelength), int(first.imagewidth)
         try:
             check_frame_size(path, width, height, channels=3 if in_colour else 1)
@@ -244,9 +254,15 @@ class TiffStack(Clip):
         )
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
+        return self._pages(start, self._page)
+
+    def _read_levels(self, start: int) -> Iterator[np.ndarray]:
+        return self._pages(start, self._stored)
+
+    def _pages(self, start: int, read: Callable[[int], np.ndarray]) -> Iterator[np.ndarray]:
         for index in range(start, self.info.frame_count or 0):
             try:
-                yield self._page(index)
+                yield read(index)
             except (ClipError, GeneratorExit):
                 raise
             except Exception as error:
@@ -265,17 +281,23 @@ class TiffStack(Clip):
         frame.flags.writeable = False
         return frame
 
-    def _page(self, index: int) -> np.ndarray:
+    def _stored(self, index: int) -> np.ndarray:
+        """Page `index`'s samples as stored, samples last, its size checked."""
         page = self._tiff.pages[index]
         check_tiff_data(
             self._path, page.dataoffsets, page.databytecounts, os.path.getsize(self._path)
         )
-        kind = self._kinds[index]
         values = page.asarray()
-        if kind.planes:
+        if self._kinds[index].planes:
             values = np.moveaxis(values, 0, -1)  # one plane a sample: samples last
         if values.shape[:2] != (self.info.height, self.info.width):
             raise changed_size(self.info, *values.shape[1::-1])
+        return values
+
+    def _page(self, index: int) -> np.ndarray:
+        page = self._tiff.pages[index]
+        kind = self._kinds[index]
+        values = self._stored(index)
         if kind.palette:
             # Height × width × 3; np.take reads a 1-bit page's booleans as indices 0 and 1.
             values = np.take(_palette_colours(page), values, axis=0)
