@@ -376,7 +376,8 @@ def sweep_header_lines(
     return [
         f"scaling sweep of {photo} ({width}×{height}), resampled to each size; kernel {kernel}",
         f"  (ms: each engine's median steady call; speedup: {reference} ÷ the engine;"
-        " end-to-end: the same with the copies to and from the device counted)",
+        " end-to-end: the same with the copies to and from the device counted, made in bands"
+        " on an accelerator where the photo is large enough, as a Run makes them)",
     ]
 
 
