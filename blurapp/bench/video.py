@@ -95,6 +95,8 @@ def _row(label: str, result: ClipComparisonResult) -> dict:
             if run is not None and min(run.quartiles) > 0
             else None,
             "batch_size": choice.size if choice else None,
+            # The end to end with each batch's copies overlapping the blur (an accelerator's).
+            "end_to_end_overlapped": name in result.overlapped,
             # batch size → frames a second, with copies and the blur alone, as measured.
             "batch_sizes": {str(s): 1 / t for s, t in choice.seconds_per_frame.items()}
             if choice
@@ -146,6 +148,11 @@ def video_lines(figures: dict) -> list[str]:
                 f"  {clip:<14} {_title(name):<10} {_fps(engine['frames_per_second']):>7} "
                 f"/ {_fps(engine['frames_per_second_end_to_end']):>7} frames/s, batches of "
                 f"{engine['batch_size']}"
+                + (
+                    ", end to end with the copies overlapping"
+                    if engine.get("end_to_end_overlapped")
+                    else ""
+                )
                 + (f" (per batch size {sizes})" if sizes else "")
                 + (f" on {engine['device']}" if engine["device"] != "cpu" else "")
             )

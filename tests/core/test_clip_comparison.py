@@ -224,3 +224,23 @@ def test_a_clip_that_gives_its_levels_is_timed_end_to_end_over_them(monkeypatch)
     assert len(result.end_to_end_seconds["jax"]) == len(result.runs["jax"].repeat_seconds) * (
         result.runs["jax"].calls_per_sample
     )
+
+
+def test_on_an_accelerator_a_clip_is_timed_end_to_end_with_its_copies_overlapping_the_blur(
+    monkeypatch,
+):
+    # The CPU standing in for an accelerator: JAX-jit's end to end is a pass of its own whose
+    # batches' copies overlap their blur, and the JSON says so; NumPy's is its timed pass.
+    from blurapp.bench.synthetic import SyntheticClip
+
+    clip = SyntheticClip(40, 30, 7)
+    quiet = compare_clip(clip, engines=["numpy", "jax"], frames=7, repeats=2)
+    assert quiet.overlapped == frozenset()
+    monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    result = compare_clip(clip, engines=["numpy", "jax"], frames=7, repeats=2)
+    assert result.overlapped == {"jax"}
+    data = clip_comparison_dict(result)
+    assert data["jax"]["end_to_end_overlapped"] is True
+    assert data["numpy"]["end_to_end_overlapped"] is False
+    assert result.end_to_end_frames_per_second("jax") > 0
+    assert result.differences["jax"] <= TOLERANCE

@@ -235,3 +235,32 @@ def test_a_batch_of_levels_then_floats_is_cut_where_the_number_type_changes():
         (np.uint8, 2),
         (np.float32, 1),
     ]
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_batches_whose_copies_overlap_the_blur_give_every_frame_in_order(monkeypatch, dtype):
+    # JAX-jit on an accelerator (the CPU standing in for one): each batch's copy, blur and copy
+    # back started before the ones before it are waited for; 7 frames in batches of 2, the
+    # last filled up, more batches than are ever in flight.
+    from blurapp.core.engines.frame_batches import overlapped_batches
+
+    monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    levels = np.random.default_rng(3).integers(0, 256, (7, 21, 26, 3), dtype=np.uint8)
+    frames = levels if dtype == np.uint8 else levels * np.float32(1 / 255)
+    kernel = gaussian_kernel(5, 1.5)
+    stream = overlapped_batches(get_engine("jax"), iter(frames), kernel, batch_size=2)
+    assert stream is not None
+    outputs = [frame for batch in stream for frame in batch]
+    if dtype == np.uint8:
+        assert_levels_match_the_oracle(outputs, frames, kernel)
+    else:
+        assert_each_frame_matches_the_oracle(outputs, frames, kernel)
+
+
+def test_on_a_cpu_or_without_a_way_to_overlap_the_batches_go_one_after_another():
+    from blurapp.core.engines.frame_batches import overlapped_batches
+
+    frames = random_frames(3, 8, 8)
+    kernel = gaussian_kernel(3, 1.0)
+    for engine in ("jax", "numpy"):  # a CPU's copies are its own memory; NumPy copies nothing
+        assert overlapped_batches(get_engine(engine), iter(frames), kernel) is None

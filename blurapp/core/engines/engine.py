@@ -7,7 +7,7 @@ This module imports no engine, so an engine module, built in or a plugin, can im
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -62,6 +62,18 @@ class FramesCall(Protocol):
     def __call__(
         self, frames: np.ndarray, kernel: np.ndarray, *, platform: str | None
     ) -> BlurredFrames: ...
+
+
+class FramesOverlapped(Protocol):
+    """An engine's way to blur a stream of batches of frames (as FramesCall takes them, stored
+    levels too) with each batch's copy to its device, blur and copy back started before the
+    batches before it are waited for, so the copies overlap the blur: the outputs in order, as
+    FramesCall gives them, and no time of its own (the pass is timed whole). None where its
+    platform gains nothing by it (a CPU)."""
+
+    def __call__(
+        self, batches: Iterable[np.ndarray], kernel: np.ndarray, *, platform: str | None
+    ) -> Iterator[np.ndarray] | None: ...
 
 
 @dataclass(frozen=True)
@@ -120,6 +132,9 @@ class Engine:
     # gives levels of their type back, making the floats on its device (JAX-jit); False: a
     # batch of levels is made floats on the host and its outputs rounded there.
     frames_take_levels: bool = False
+    # Blurring a clip end to end with the copies overlapping the blur (see FramesOverlapped);
+    # None: batch after batch, by frames_call.
+    frames_overlapped: FramesOverlapped | None = None
     # The distribution a plugin's engine comes from ("blurapp-scipy 0.1"); None: BlurApp's own.
     package: str | None = None
     # Whether a compiled engine holds its program for an image of this shape and a kernel of

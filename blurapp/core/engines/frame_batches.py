@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines import Engine
+from blurapp.core.engines.engine import check_output
 from blurapp.core.engines.runs import BlurredFrames, Cancelled, Compilation, check_cancelled
 
 # The batch sizes tried, when an engine blurs a batch in one call.
@@ -122,16 +123,61 @@ def blur_batches(
     compiled engine's last, short batch is filled up with its last frame so that it reuses
     the full batches' program instead of compiling one of its own; the filling's outputs are
     dropped. `cancelled()` is checked between batches."""
+    for batch, count in _filled_batches(engine, frames, batch_size, cancelled):
+        blurred = engine.blur_frames(batch, kernel, device=device)
+        if len(blurred.output) != count:
+            blurred = blurred._replace(output=blurred.output[:count])
+        yield blurred
+
+
+def _filled_batches(
+    engine: Engine, frames: Iterable[np.ndarray], batch_size: int, cancelled: Cancelled | None
+) -> Iterator[tuple[np.ndarray, int]]:
+    """Each batch of `frames` and how many of its frames are the clip's: a compiled engine's
+    last, short batch filled up with its last frame (see blur_batches)."""
     for batch in frame_batches(frames, batch_size):
         check_cancelled(cancelled)
         count = len(batch)
         if engine.compiles and count < batch_size:
             filler = np.broadcast_to(batch[-1], (batch_size - count, *batch.shape[1:]))
             batch = np.concatenate([batch, filler])
-        blurred = engine.blur_frames(batch, kernel, device=device)
-        if len(blurred.output) != count:
-            blurred = blurred._replace(output=blurred.output[:count])
-        yield blurred
+        yield batch, count
+
+
+def overlapped_batches(
+    engine: Engine,
+    frames: Iterable[np.ndarray],
+    kernel: np.ndarray,
+    *,
+    batch_size: int = 1,
+    device: str = "auto",
+    cancelled: Cancelled | None = None,
+) -> Iterator[np.ndarray] | None:
+    """Each batch of `frames` blurred by `engine` with the copies of the batches overlapping
+    their blur (Engine.frames_overlapped), the outputs in order, batched and filled up as
+    blur_batches does; None when the engine or its platform cannot overlap them, and
+    blur_batches is the way. Each output is checked as blur_frames checks it."""
+    if engine.frames_overlapped is None:
+        return None
+    sent: list[tuple[tuple[int, ...], np.dtype, int]] = []  # each batch's shape, type, frames
+
+    def batches() -> Iterator[np.ndarray]:
+        for batch, count in _filled_batches(engine, frames, batch_size, cancelled):
+            sent.append((batch.shape, batch.dtype, count))
+            yield batch
+
+    stream = engine.frames_overlapped(batches(), kernel, platform=engine.platform_for(device))
+    if stream is None:
+        return None
+
+    def checked(stream: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
+        for index, output in enumerate(stream):
+            shape, dtype, count = sent[index]
+            levels = dtype in (np.uint8, np.uint16)
+            check_output(engine, output, shape, dtype=dtype if levels else None)
+            yield output[:count]
+
+    return checked(stream)
 
 
 def blurred_frames(

@@ -12,7 +12,7 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -21,7 +21,7 @@ import numpy as np
 from blurapp.core.engines.bands import bands_for, blur_in_bands
 from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.gemm import TimedGemm, chosen_gemm
-from blurapp.core.engines.jax_frames import blur_frames_on_device
+from blurapp.core.engines.jax_frames import blur_frames_on_device, overlapped_frames_on_device
 from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
 from blurapp.core.engines.jax_program import blur_on_accelerator, rows_of_values
@@ -727,6 +727,18 @@ def blur_frames_jax(
     )
 
 
+def overlapped_frames_jax(
+    batches: Iterable[np.ndarray], kernel: np.ndarray, *, platform: str | None
+) -> Iterator[np.ndarray] | None:
+    """JAX-jit's FramesOverlapped (blurapp.core.engines.engine): on an accelerator, batches
+    whose copies overlap the blur (jax_frames.overlapped_frames_on_device); None on a CPU, where
+    a batch's copy is the host's own memory and there is nothing to overlap."""
+    jax, device = import_jax(), jax_device(platform)
+    if not on_accelerator(device):
+        return None
+    return overlapped_frames_on_device(jax, batches, kernel, device, cache_hits)
+
+
 JAX_JIT = Engine(
     "jax",
     QT_TRANSLATE_NOOP("Engines", "JAX-jit"),
@@ -741,6 +753,7 @@ JAX_JIT = Engine(
     stop_preview=kept_photo.clear,
     frames_call=blur_frames_jax,
     frames_take_levels=True,
+    frames_overlapped=overlapped_frames_jax,
     program_ready=program_ready,
 )
 ENGINES = (JAX_JIT,)

@@ -8,9 +8,10 @@ blurapp.core.engines.jax_engine, which chooses the device.
 
 from __future__ import annotations
 
+import collections
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -165,3 +166,42 @@ def blur_frames_on_device(
     from_seconds = time.perf_counter() - start
     call = Call(seconds, to_seconds, from_seconds)
     return BlurredFrames(output, call, device_words, compilation)
+
+
+# Batches in flight at once when their copies overlap the blur: one copying to the device, one
+# blurring, one copying back. More holds more of the device's memory and gains nothing.
+BATCHES_IN_FLIGHT = 3
+
+
+def overlapped_frames_on_device(
+    jax: ModuleType,
+    batches: Iterable[np.ndarray],
+    kernel: np.ndarray,
+    device: Any,
+    cache_hits: Callable[[], int],
+) -> Iterator[np.ndarray]:
+    """Each of `batches` blurred on the accelerator `device` as blur_frames_on_device blurs it
+    (as rows of values, levels into levels), their outputs in order; but each batch's copy to
+    the device, blur and copy back are started before the batches before it are waited for,
+    BATCHES_IN_FLIGHT at most, so the copies overlap the blur and the host's reading. Nothing
+    is timed apart: the pass is timed whole."""
+    weights = jax.device_put(np.ascontiguousarray(kernel, dtype=np.float32), device)
+    in_flight: collections.deque[tuple[Any, tuple[int, ...], np.dtype]] = collections.deque()
+
+    def waited(blurred: Any, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+        return np.asarray(jax.device_get(blurred), dtype=dtype).reshape(shape)
+
+    for batch in batches:
+        levels = batch.dtype in (np.uint8, np.uint16)
+        batch = np.ascontiguousarray(batch, dtype=batch.dtype if levels else np.float32)
+        program, _ = compiled_frame_blurs.get(
+            jax, batch.shape, weights.shape, device, cache_hits, as_rows=True, dtype=batch.dtype
+        )
+        # The host's batch stays referenced until its copy is done: JAX keeps it while it reads.
+        blurred = program(jax.device_put(batch.reshape(*batch.shape[:2], -1), device), weights)
+        blurred.copy_to_host_async()
+        in_flight.append((blurred, batch.shape, batch.dtype))
+        if len(in_flight) >= BATCHES_IN_FLIGHT:
+            yield waited(*in_flight.popleft())
+    while in_flight:
+        yield waited(*in_flight.popleft())

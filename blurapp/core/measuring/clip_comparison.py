@@ -28,6 +28,7 @@ from blurapp.core.engines.frame_batches import (
     blur_batches,
     choose_batch_size,
     frame_batches,
+    overlapped_batches,
     read_ahead,
 )
 from blurapp.core.engines.runs import (
@@ -65,7 +66,9 @@ class ClipComparisonResult(LedByJit):
 
     A run's steady samples are passes over the whole span, the blur alone (its copies to and
     from a device timed apart, as for photos); `end_to_end_seconds` holds each pass's wall
-    time with the clip's frames read, batched and copied."""
+    time with the clip's frames read, batched and copied: for an engine in `overlapped`, a pass
+    of its own made after each timed one, the batches' copies overlapping their blur
+    (Engine.frames_overlapped), as an accelerator plays a clip best."""
 
     clip: ClipInfo
     spec: BlurSpec
@@ -82,6 +85,8 @@ class ClipComparisonResult(LedByJit):
     conditions: Conditions | None = None
     # Where reading the clip stopped short of the span, in a user's words (None: it did not).
     clip_problem: str | None = None
+    # The engines whose end to end was timed with the copies overlapping the blur.
+    overlapped: frozenset[str] = frozenset()
 
     def seconds_per_frame(self, name: str) -> float | None:
         """`name`'s median pass over the span ÷ its frames, the blur alone; None when no pass
@@ -191,6 +196,7 @@ def compare_clip(
                 first.compilations[name] = again.compilation[again.size]
     frames, differences, problem = first.frames, first.differences, first.problem
     passes: dict[str, list[float]] = {name: [] for name in first.calls}
+    overlapped: set[str] = set()
 
     def timed_pass(name: str) -> Callable[[], Call]:
         return functools.partial(
@@ -203,6 +209,7 @@ def compare_clip(
             choices[name].size,
             device,
             passes[name],
+            overlapped,
         )
 
     first_calls = {
@@ -249,6 +256,7 @@ def compare_clip(
         engines=chosen,
         conditions=None if repeats == 0 else conditions_of(runs, machine),
         clip_problem=problem,
+        overlapped=frozenset(name for name in overlapped if name in end_to_end),
     )
 
 
@@ -397,12 +405,15 @@ def _timed_pass(
     batch_size: int,
     device: str,
     passes: list[float],
+    overlapped: set[str],
 ) -> Call:
     """One pass over the span, its blur and copies summed into a Call; its wall time with the
     clip's frames read and batched appended to `passes`. End to end as a clip is played or
     saved: the frames are read on a thread of their own, a few ahead of the one blurred, and
     as the levels they are stored in where the clip gives them, coming back as levels
-    (Clip.levels): a quarter of the floats' bytes made, copied and sent."""
+    (Clip.levels): a quarter of the floats' bytes made, copied and sent. Where the engine can
+    overlap its copies with its blur on its device, a second pass does so, and its wall time is
+    the end to end instead (the engine's name is added to `overlapped`)."""
     began = time.perf_counter()
     seconds, to_device, from_device = 0.0, None, None
     read = clip.levels if clip.gives_levels else clip.frames
@@ -417,7 +428,19 @@ def _timed_pass(
                 from_device = (from_device or 0.0) + call.from_device_seconds
     finally:
         ahead.close()  # the reading thread stopped before the clip is read again
-    passes.append(time.perf_counter() - began)
+    end_to_end = time.perf_counter() - began
+    began = time.perf_counter()
+    ahead = read_ahead(read(start, start + frames), FRAMES_READ_AHEAD)
+    try:
+        stream = overlapped_batches(engine, ahead, kernel, batch_size=batch_size, device=device)
+        if stream is not None:
+            for _ in stream:
+                pass
+            end_to_end = time.perf_counter() - began
+            overlapped.add(engine.name)
+    finally:
+        ahead.close()
+    passes.append(end_to_end)
     return Call(seconds, to_device, from_device)
 
 
@@ -462,6 +485,8 @@ def _engine_dict(result: ClipComparisonResult, name: str) -> dict:
         "compilation": str(run.compilation) if run and run.compilation else None,
         "device": run.device if run else None,
         "batch_size": choice.size if choice else None,
+        # The end to end timed with the batches' copies overlapping their blur.
+        "end_to_end_overlapped": name in result.overlapped,
         # batch size → frames a second, copies counted, as measured to choose it.
         "batch_sizes_tried": {
             str(size): 1 / seconds for size, seconds in choice.seconds_per_frame.items()

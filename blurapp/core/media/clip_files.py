@@ -233,8 +233,8 @@ class TiffStack(Clip):
         self.gives_levels = dtype in (np.uint8, np.uint16) and all(
             not (kind.palette or kind.inverted or kind.white is not None or kind.alpha)
             and kind.has_colour == in_colour
-            and int(page.samplesperpixel) == channels
-            for kind, page in zip(kinds, self._tiff.pages, strict=True)
+            and kind.samples == channels
+            for kind in kinds
         )
         height, width = int(first.imagelength), int(first.imagewidth)
         try:
@@ -331,6 +331,7 @@ class _PageKind:
     inverted: bool  # MinIsWhite: 0 is white
     white: float | None  # the top level of 2- and 4-bit samples; None: the type's own
     alpha: int | None  # ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA, or no transparency
+    samples: int  # samples a pixel, extra ones (alpha or others) included
 
 
 def _page_kind(page: Any) -> _PageKind:
@@ -355,6 +356,7 @@ def _page_kind(page: Any) -> _PageKind:
         inverted=page.photometric == _MIN_IS_WHITE,
         white=float(2**bits - 1) if 1 < bits < 8 and not palette else None,
         alpha=meaning[0] if meaning in ((ASSOCIATED_ALPHA,), (UNASSOCIATED_ALPHA,)) else None,
+        samples=int(page.samplesperpixel),
     )
 
 
