@@ -159,7 +159,7 @@ def make_window(qtbot, settings):
     (tests/ui/test_live_preview.py) turn it on, and check a new window has it on."""
     from helpers.window import RUN_TIMEOUT_MS
 
-    from blurapp.ui.app import open_window
+    from blurapp.ui.launch import open_window
     from blurapp.ui.main_window import MainWindow
 
     windows = []

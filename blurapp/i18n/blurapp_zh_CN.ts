@@ -1538,12 +1538,12 @@
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="186"/>
+        <location filename="../ui/launch.py" line="186"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="190"/>
+        <location filename="../ui/launch.py" line="190"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>

@@ -57,7 +57,7 @@ def _probe_window():
 def measure(photo: Path) -> dict:
     from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
 
-    from blurapp.ui.app import open_window  # PySide6: only when a probe runs
+    from blurapp.ui.launch import open_window  # PySide6: only when a probe runs
 
     with _probe_window() as (app, window):
 
@@ -187,7 +187,7 @@ def measure_live(photo: Path, algorithm: str = "2d") -> dict:
 
 
 def _drag_sigma(window, photo: Path, shown: list, wait_until, pause) -> dict:
-    from blurapp.ui.app import open_window  # PySide6: only when a probe runs
+    from blurapp.ui.launch import open_window  # PySide6: only when a probe runs
 
     open_window(window, photo)
     # The preview of the photo as opened: JAX-jit compiles (or loads) its program here.

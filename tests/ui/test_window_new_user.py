@@ -364,7 +364,7 @@ def test_an_unknown_language_is_named_with_the_languages_there_are():
     [("fr", True), ("zh_CN", False), ("zh-CN", False), ("zh", False), ("en", False)],
 )
 def test_only_a_language_without_a_translation_is_warned_of(language, warned, capsys):
-    from blurapp.ui.app import _check_language
+    from blurapp.ui.launch import _check_language
 
     _check_language(language)
     warning = capsys.readouterr().err
@@ -484,7 +484,7 @@ def test_the_window_is_on_screen_before_superqt_is_imported_and_the_photo_loads(
         from PySide6.QtCore import QTimer
         from PySide6.QtWidgets import QApplication
         app = QApplication([])
-        from blurapp.ui.app import open_window
+        from blurapp.ui.launch import open_window
         from blurapp.ui.main_window import MainWindow
         window = MainWindow()
         seen = {}
@@ -522,7 +522,7 @@ def test_the_window_is_painted_before_superqt_and_jax_are_imported():
         from PySide6.QtCore import QEvent, QObject, QTimer
         from PySide6.QtWidgets import QApplication
         app = QApplication([])
-        from blurapp.ui.app import open_window
+        from blurapp.ui.launch import open_window
         from blurapp.ui.main_window import MainWindow
         window = MainWindow()
         seen = {}

@@ -253,12 +253,12 @@ QUIT_DURING_A_LONG_CALL = """
 import sys, time
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
-from blurapp.ui import app as blurapp_app
+from blurapp.ui import launch
 from blurapp.ui.main_window import MainWindow
 
 application = QApplication([])
 window = MainWindow()
-window.closed_while_busy.connect(blurapp_app._exit_now)  # as run_window connects it
+window.closed_while_busy.connect(launch._exit_now)  # as run_window connects it
 window.set_parameters(kernel_size=101, sigma=16.0)
 window.set_pane_engine(0, "jax")  # a pane's engine is always timed
 window.set_timed("numpy", False)  # JAX only: one call takes seconds on a CPU
@@ -283,7 +283,7 @@ def close():
 window.progress_shown.connect(on_progress)
 window.photo_shown.connect(lambda photo: start("photo"))
 window.jax_ready.connect(lambda device: start("jax"))
-blurapp_app.open_window(window, sys.argv[1])
+launch.open_window(window, sys.argv[1])
 application.exec()
 print("event loop ended normally", flush=True)
 """
