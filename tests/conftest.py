@@ -113,8 +113,8 @@ def no_worker_left_running(request):
     """Fail any test that leaves one of BlurApp's jobs running on the runner's thread, or a
     clip playing on its threads."""
     yield
-    if "blurapp.app.player" in sys.modules:
-        from blurapp.app.player import THREAD_NAME, wait_for_playing
+    if "blurapp.app.clip_player" in sys.modules:
+        from blurapp.app.clip_player import THREAD_NAME, wait_for_playing
 
         # A window closed while a pane's engine is inside one call (JAX-jit compiling its
         # first frame, which on a busy machine outlasts a short clip) lets that thread finish

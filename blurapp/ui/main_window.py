@@ -43,7 +43,7 @@ from blurapp.core.report.figures import image_figure
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import FileProblem, display_path
 from blurapp.ui.camera import offer_camera, open_camera
-from blurapp.ui.clip_player import ClipPlayer
+from blurapp.ui.clip_display import ClipDisplay
 from blurapp.ui.dialogs import AboutDialog
 from blurapp.ui.identity import APP_NAME, DESKTOP_ID, ICON_SIZES, app_icon
 from blurapp.ui.image_pane import caption_html
@@ -127,7 +127,7 @@ class MainWindow(QMainWindow):
         )
         self.actions = build_menus(self)
         self.recent = RecentFiles(self.settings, self.open_photo, self.actions.recent_menu)
-        self.clips = ClipPlayer(self, self.actions)  # a clip, when one is open, and its playing
+        self.clips = ClipDisplay(self, self.actions)  # a clip, when one is open, and its playing
         self.controller = WindowController(self.session, self.runner, self, self.clips)
         self.clips.connect_to(self.controller.clips)
         for pane in self.widgets.panes:

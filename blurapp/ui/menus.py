@@ -193,19 +193,19 @@ SWEEP = MenuItem(
 )
 
 PLAY = MenuItem(
-    QT_TRANSLATE_NOOP("ClipPlayer", "&Play/Pause"),
+    QT_TRANSLATE_NOOP("ClipDisplay", "&Play/Pause"),
     None,
     (Qt.Key.Key_Space,),
 )
 
 PREVIOUS_FRAME = MenuItem(
-    QT_TRANSLATE_NOOP("ClipPlayer", "P&revious Frame"),
+    QT_TRANSLATE_NOOP("ClipDisplay", "P&revious Frame"),
     None,
     (Qt.Key.Key_Left, ","),
 )
 
 NEXT_FRAME = MenuItem(
-    QT_TRANSLATE_NOOP("ClipPlayer", "&Next Frame"),
+    QT_TRANSLATE_NOOP("ClipDisplay", "&Next Frame"),
     None,
     (Qt.Key.Key_Right, "."),
 )
@@ -293,8 +293,8 @@ MENUS: tuple[tuple[str, tuple[MenuItem | Part | None, ...]], ...] = (
         ),
     ),
     (
-        # Enabled while a clip is open; the clip player (blurapp.ui.clip_player) connects them.
-        QT_TRANSLATE_NOOP("ClipPlayer", "&Clip"),
+        # Enabled while a clip is open; the clip display (blurapp.ui.clip_display) connects them.
+        QT_TRANSLATE_NOOP("ClipDisplay", "&Clip"),
         (
             PLAY,
             PREVIOUS_FRAME,
@@ -354,7 +354,7 @@ def build_menus(window: MenuWindow) -> WindowActions:
     redo: QAction | None = None
     show: QActionGroup | None = None
     for title, items in MENUS:
-        context = "ClipPlayer" if title == "&Clip" else "MainWindow"
+        context = "ClipDisplay" if title == "&Clip" else "MainWindow"
         menu = window.menuBar().addMenu(QCoreApplication.translate(context, title))
         if title == "&File":
             menu.aboutToShow.connect(window.offer_camera)
