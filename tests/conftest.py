@@ -123,9 +123,9 @@ def no_worker_left_running(request):
         playing = [t.name for t in threading.enumerate() if t.name.startswith(THREAD_NAME)]
         if playing:
             pytest.fail(f"{request.node.name} left a clip playing: {', '.join(playing)}")
-    if "blurapp.ui.runner" not in sys.modules:
+    if "blurapp.ui.background_runner" not in sys.modules:
         return
-    from blurapp.ui.runner import running_jobs
+    from blurapp.ui.background_runner import running_jobs
 
     # A window closed during one uninterruptible call (JAX's first import, say) lets its job
     # finish that call in the background, by design: such a job gets a few seconds to end.

@@ -27,7 +27,7 @@ from blurapp.app.clip_jobs import (
 from blurapp.app.clip_player import ClipPlayer, PlayerState, close_if_unread, wait_for_playing
 from blurapp.app.jobs import LoadedPhoto
 from blurapp.app.photo_controller import PhotoController
-from blurapp.app.running import JobHandle, Runner
+from blurapp.app.running import JobHandle, JobRunner
 from blurapp.app.session import Session
 from blurapp.core.media.clip import Clip
 from blurapp.core.media.photo_checks import PhotoError
@@ -122,7 +122,7 @@ class ClipController:
     """The window's clip, if one is open, and its playing."""
 
     def __init__(
-        self, session: Session, runner: Runner, photos: PhotoController, view: ClipView
+        self, session: Session, runner: JobRunner, photos: PhotoController, view: ClipView
     ) -> None:
         self.session, self.runner, self.photos, self.view = session, runner, photos, view
         self.clip: Clip | None = None

@@ -42,6 +42,7 @@ from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.report.figures import image_figure
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import FileProblem, display_path
+from blurapp.ui.background_runner import BackgroundRunner, after_the_running_job
 from blurapp.ui.camera import offer_camera, open_camera
 from blurapp.ui.clip_display import ClipDisplay
 from blurapp.ui.dialogs import AboutDialog
@@ -63,7 +64,6 @@ from blurapp.ui.opening import accept_drop
 from blurapp.ui.presentation import Presentation
 from blurapp.ui.results_saving import copy_selected, save_results
 from blurapp.ui.run_progress import RunProgress
-from blurapp.ui.runner import Runner, after_the_running_job
 from blurapp.ui.settings import (
     default_settings,
     read_settings,
@@ -117,7 +117,7 @@ class MainWindow(QMainWindow):
         self.messages.shown.connect(self.message_shown)
         engines = [(name, self.session.captions.title(name)) for name in offered_engine_names()]
 
-        self.runner = Runner(self)  # starts no thread until a job comes
+        self.runner = BackgroundRunner(self)  # starts no thread until a job comes
         self.widgets = lay_out(self, engines, self.session.pane_engines, self.session.captions.tr)
         self.select_pane(LEFT)
         self.history = ParameterHistory(

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from blurapp.core import TOLERANCE, gaussian_kernel, load_grayscale, sample_photo_path, to_8bit
 from blurapp.core.engines.runs import Compilation
+from blurapp.ui.background_runner import running_jobs
 from blurapp.ui.main_window import MainWindow
-from blurapp.ui.runner import running_jobs
 
 
 def slow_setup(window):
