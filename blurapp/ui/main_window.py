@@ -126,7 +126,7 @@ class MainWindow(QMainWindow):
             self,
         )
         self.actions = build_menus(self)
-        self.recent = RecentFiles(self.settings, self.open_photo, self.actions.recent_menu)
+        self.recent = RecentFiles(self.settings, self.open_file, self.actions.recent_menu)
         self.clips = ClipDisplay(self, self.actions)  # a clip, when one is open, and its playing
         self.controller = WindowController(self.session, self.runner, self, self.clips)
         self.clips.connect_to(self.controller.clips)
@@ -360,7 +360,7 @@ class MainWindow(QMainWindow):
     def choose_photo(self) -> None:
         """File ▸ Open: the photo or clip the user picks, opened."""
         if (path := choose_photo_file(self, self.settings)) is not None:
-            self.open_photo(path)
+            self.open_file(path)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -397,7 +397,7 @@ class MainWindow(QMainWindow):
         for callback in waiting or ():
             QTimer.singleShot(0, self, functools.partial(self._unless_closed, callback))
 
-    def open_photo(self, path: str | Path) -> None:
+    def open_file(self, path: str | Path) -> None:
         """Open `path` on the runner, a photo or a clip; it is shown once it has opened."""
         self.controller.open_path(Path(path))
 
@@ -568,7 +568,7 @@ class MainWindow(QMainWindow):
     def dropEvent(self, event) -> None:
         path = accept_drop(event)
         if path is not None:
-            self.open_photo(path)
+            self.open_file(path)
 
     # --- Recent files and settings ----------------------------------------------------------
 

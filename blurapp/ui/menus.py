@@ -517,12 +517,12 @@ def show_about(parent: QWidget, jax_device: str | None) -> None:
 
 
 class RecentFiles:
-    """File ▸ Open Recent: the photos opened last, newest first, kept in the settings."""
+    """File ▸ Open Recent: the photos and clips opened last, newest first, kept in the settings."""
 
     def __init__(
-        self, settings: SettingsFile, open_photo: Callable[[str], None], menu: QMenu
+        self, settings: SettingsFile, open_file: Callable[[str], None], menu: QMenu
     ) -> None:
-        self._settings, self._open_photo, self.menu = settings, open_photo, menu
+        self._settings, self._open_file, self.menu = settings, open_file, menu
         self.rebuild()
 
     def paths(self) -> list[str]:
@@ -541,7 +541,7 @@ class RecentFiles:
         for number, item in enumerate(recent, start=1):
 
             def open_item(item: str = item) -> None:
-                self._open_photo(item)
+                self._open_file(item)
 
             action = self.menu.addAction(f"&{number} {display_path(Path(item).name)}", open_item)
             action.setToolTip(display_path(item))

@@ -233,7 +233,7 @@ def test_a_camera_that_goes_away_mid_play_is_said_and_the_window_stays_up(
     assert not window.clips.playing and window.isVisible()
     # The window goes on: a photo opens after it.
     with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-        window.open_photo(photo_file(tmp_path))
+        window.open_file(photo_file(tmp_path))
     assert not window.widgets.clip_bar.isVisible() and not window.actions.play.isEnabled()
 
 
@@ -253,7 +253,7 @@ def test_a_file_the_clip_readers_take_opens_as_a_clip(qtbot, make_window, monkey
     path = tmp_path / "walk.mp4"
     path.write_bytes(b"")
     with qtbot.waitSignal(window.clips.clip_opened, timeout=RUN_TIMEOUT_MS):
-        window.open_photo(path)
+        window.open_file(path)
     assert asked == [(path, True)] and window.clips.clip is clip
     assert window.recent_files()[0] == str(path.resolve())
 

@@ -314,7 +314,7 @@ def test_a_missing_photo_at_launch_says_how_to_open_one(
     make_window, tmp_path, qtbot, warnings_shown
 ):
     window = make_window(wait=False)
-    window.open_photo(tmp_path / "missing.png")  # as `blurapp missing.png` does
+    window.open_file(tmp_path / "missing.png")  # as `blurapp missing.png` does
     qtbot.waitUntil(lambda: bool(warnings_shown), timeout=RUN_TIMEOUT_MS)
     assert "missing.png" in warnings_shown[0][1]
     assert not window.widgets.run_button.isEnabled()
@@ -377,7 +377,7 @@ def test_a_window_error_is_logged_once(make_window, tmp_path, qtbot, caplog, war
     bad.write_bytes(b"not a picture at all")
     window = make_window()
     with caplog.at_level(logging.WARNING):
-        window.open_photo(bad)
+        window.open_file(bad)
         qtbot.waitUntil(lambda: bool(warnings_shown), timeout=RUN_TIMEOUT_MS)
     about_bad = [record for record in caplog.records if str(bad) in record.getMessage()]
     assert len(about_bad) == 1

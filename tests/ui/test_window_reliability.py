@@ -29,7 +29,7 @@ def test_hostile_files_in_the_window_give_a_photo_or_a_message(
         before = len(warnings_shown)
         start = time.monotonic()
         expected = len(answers) + 1
-        window.open_photo(path)
+        window.open_file(path)
         qtbot.waitUntil(lambda expected=expected: len(answers) >= expected, timeout=RUN_TIMEOUT_MS)
         assert time.monotonic() - start < 10, name
         if len(warnings_shown) > before:
@@ -209,7 +209,7 @@ def test_two_hundred_runs_in_one_window_do_not_grow_memory(window, qtbot, tmp_pa
     for number in range(200):
         if number % 50 == 0:
             with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-                window.open_photo(photos[(number // 50) % 2])
+                window.open_file(photos[(number // 50) % 2])
         window.set_parameters(kernel_size=sizes[number % 4], sigma=0.5 + (number % 13) / 4)
         window.set_algorithm("separable" if number % 3 == 0 else "2d")
         result = run(qtbot, window)
@@ -326,7 +326,7 @@ def test_run_asked_for_while_a_new_photo_loads_never_shows_the_old_photos_figure
     other = photo_file(tmp_path, "other.png", size=(120, 80))
     with qtbot.capture_exceptions() as exceptions:
         with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-            window.open_photo(other)
+            window.open_file(other)
             window.run_comparison()  # before the new photo has loaded
         # Whatever the worker still has of the old photo's run is let go, or arrives now.
         qtbot.waitUntil(lambda: not window.runner.busy(), timeout=RUN_TIMEOUT_MS)
