@@ -113,8 +113,8 @@ def no_worker_left_running(request):
     """Fail any test that leaves one of BlurApp's jobs running on the runner's thread, or a
     clip playing on its threads."""
     yield
-    if "blurapp.app.player" in sys.modules:
-        from blurapp.app.player import THREAD_NAME, wait_for_playing
+    if "blurapp.app.clip_player" in sys.modules:
+        from blurapp.app.clip_player import THREAD_NAME, wait_for_playing
 
         # A window closed while a pane's engine is inside one call (JAX-jit compiling its
         # first frame, which on a busy machine outlasts a short clip) lets that thread finish
@@ -123,9 +123,9 @@ def no_worker_left_running(request):
         playing = [t.name for t in threading.enumerate() if t.name.startswith(THREAD_NAME)]
         if playing:
             pytest.fail(f"{request.node.name} left a clip playing: {', '.join(playing)}")
-    if "blurapp.ui.runner" not in sys.modules:
+    if "blurapp.ui.background_runner" not in sys.modules:
         return
-    from blurapp.ui.runner import running_jobs
+    from blurapp.ui.background_runner import running_jobs
 
     # A window closed during one uninterruptible call (JAX's first import, say) lets its job
     # finish that call in the background, by design: such a job gets a few seconds to end.
@@ -159,7 +159,7 @@ def make_window(qtbot, settings):
     (tests/ui/test_live_preview.py) turn it on, and check a new window has it on."""
     from helpers.window import RUN_TIMEOUT_MS
 
-    from blurapp.ui.app import open_window
+    from blurapp.ui.launch import open_window
     from blurapp.ui.main_window import MainWindow
 
     windows = []

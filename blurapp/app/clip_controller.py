@@ -3,8 +3,8 @@ and seeks, what each pane and the status line say while it plays, and a Run on t
 
 The window's WindowController (blurapp.app.window_controller) hands what the user does to a clip
 (Space, ← and →, the slider, Run, another engine in a pane) to a ClipController, which drives
-the clip's Player (blurapp.app.player: its threads) and tells the window what to show through
-the ClipView methods. Paused, the frame shown is the window's photo
+the clip's ClipPlayer (blurapp.app.clip_player: its threads) and tells the window what to show
+through the ClipView methods. Paused, the frame shown is the window's photo
 (PhotoController.show_frame), so everything a photo has works on it. While playing, the window
 calls `tick()` every few milliseconds (the view's ticker), and the controller shows what the
 player's threads have made since. Tests drive it with blurapp.app.running.InlineRunner and a
@@ -24,10 +24,10 @@ from blurapp.app.clip_jobs import (
     compare_clip_job,
     open_clip_job,
 )
+from blurapp.app.clip_player import ClipPlayer, PlayerState, close_if_unread, wait_for_playing
 from blurapp.app.jobs import LoadedPhoto
 from blurapp.app.photo_controller import PhotoController
-from blurapp.app.player import Player, PlayerState, close_if_unread, wait_for_playing
-from blurapp.app.running import JobHandle, Runner
+from blurapp.app.running import JobHandle, JobRunner
 from blurapp.app.session import Session
 from blurapp.core.media.clip import Clip
 from blurapp.core.media.photo_checks import PhotoError
@@ -41,13 +41,13 @@ if TYPE_CHECKING:  # the comparison itself is imported by the job that runs it
 
 log = logging.getLogger(__name__)
 
-CONTEXT = "ClipPlayer"
+CONTEXT = "ClipDisplay"
 STOP_WAIT_SECONDS = 1.5  # closing the window waits this long for the threads, all together
 
 _RUN_STAGES = {
-    "batch size": QT_TRANSLATE_NOOP("ClipPlayer", "Choosing each engine's batch size…"),
-    "frames": QT_TRANSLATE_NOOP("ClipPlayer", "Blurring {frames} frames with each engine…"),
-    "timing": QT_TRANSLATE_NOOP("ClipPlayer", "Timing {frames} frames with each engine…"),
+    "batch size": QT_TRANSLATE_NOOP("ClipDisplay", "Choosing each engine's batch size…"),
+    "frames": QT_TRANSLATE_NOOP("ClipDisplay", "Blurring {frames} frames with each engine…"),
+    "timing": QT_TRANSLATE_NOOP("ClipDisplay", "Timing {frames} frames with each engine…"),
 }
 
 
@@ -122,11 +122,11 @@ class ClipController:
     """The window's clip, if one is open, and its playing."""
 
     def __init__(
-        self, session: Session, runner: Runner, photos: PhotoController, view: ClipView
+        self, session: Session, runner: JobRunner, photos: PhotoController, view: ClipView
     ) -> None:
         self.session, self.runner, self.photos, self.view = session, runner, photos, view
         self.clip: Clip | None = None
-        self.player: Player | None = None
+        self.player: ClipPlayer | None = None
         # Clips let go of while a thread still read them: closed once none does.
         self._to_close: list[Clip] = []
         self._problem_told = False
@@ -143,7 +143,7 @@ class ClipController:
         """Open the clip in the file at `path` (a file that opens as a clip: see
         WindowController.open_path); shown once it has opened."""
         self.view.show_status(
-            self.tr(QT_TRANSLATE_NOOP("ClipPlayer", "Opening {name}…")).format(
+            self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "Opening {name}…")).format(
                 name=display_path(path.name)
             )
         )
@@ -159,7 +159,7 @@ class ClipController:
         self.view.remember_file(path)
 
     def _on_clip_file_failed(self, error: BaseException) -> None:
-        self.view.show_status(self.tr(QT_TRANSLATE_NOOP("ClipPlayer", "Could not open the clip")))
+        self.view.show_status(self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "Could not open the clip")))
         # open_clip_job fails with a PhotoError (a ClipError), naming the file, and no other.
         self.view.show_open_failed(cast(PhotoError, error))
 
@@ -268,7 +268,7 @@ class ClipController:
         if playing and self.player is not None:
             position = self.player.pause()
         else:
-            position = self.player.playback.position if self.player else 0
+            position = self.player.timeline.position if self.player else 0
         player = self._new_player()
         player.seek(position)
         if playing:
@@ -302,7 +302,7 @@ class ClipController:
             self._show_paused(index)
             self.view.stopped_clip(state.problem)
             self.view.warn(
-                self.tr(QT_TRANSLATE_NOOP("ClipPlayer", "The Clip Stopped")),
+                self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "The Clip Stopped")),
                 state.problem,
                 state.problem_error,
             )
@@ -322,7 +322,7 @@ class ClipController:
             self.pause(then=self.run)
             return True
         self.cancel_run()
-        start = self.player.playback.position
+        start = self.player.timeline.position
         number = self._runs + 1
         self._runs = number
         self._run_job = self.runner.start(
@@ -371,16 +371,16 @@ class ClipController:
             return
         self._run_job = None
         self.view.show_clip_running(False)
-        title = self.tr(QT_TRANSLATE_NOOP("ClipPlayer", "Run Failed"))
+        title = self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "Run Failed"))
         self.view.warn(title, str(error), error, in_status=True)
 
     # --- Within -------------------------------------------------------------------------------
 
-    def _new_player(self) -> Player:
+    def _new_player(self) -> ClipPlayer:
         self._stop_player()
         assert self.clip is not None
         session = self.session
-        self.player = Player(
+        self.player = ClipPlayer(
             self.clip,
             session.parameters,
             tuple(dict.fromkeys(session.pane_engines)),
@@ -414,14 +414,14 @@ class ClipController:
         player, clip = self.player, self.clip
         assert player is not None and clip is not None
         translate = self.session.translate
-        self.view.show_position(index, player.playback.frame_words(index, translate))
+        self.view.show_position(index, player.timeline.frame_words(index, translate))
 
         def shown(loaded: LoadedPhoto) -> None:
             if fit:
                 self.view.fit_to_window()
             # The rates played at stay in the status line until another frame is shown.
             words = [display_path(clip.info.name)]
-            words += [player.playback.frame_words(index, translate), *self._headline]
+            words += [player.timeline.frame_words(index, translate), *self._headline]
             self.view.show_status(" · ".join(words))
             self._headline = []
             self.view.showed_frame(index)
@@ -429,7 +429,7 @@ class ClipController:
                 then(loaded)
 
         def failed(error: BaseException, words: str) -> None:
-            title = self.tr(QT_TRANSLATE_NOOP("ClipPlayer", "Cannot Read the Frame"))
+            title = self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "Cannot Read the Frame"))
             self.view.warn(title, words, error, in_status=True)
 
         self.photos.show_frame(player.read_frame, clip.info, index, shown, failed)

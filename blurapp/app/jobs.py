@@ -5,7 +5,7 @@ Every job is called as `job(*arguments, cancelled=…, report=…)` and gives ba
 yields as each step ends (a runner asks it to quit there), and returns its answer. Within one
 step, one call into the core, it checks `cancelled()` (between kernel taps, between JAX calls)
 and tells what happens there through `report(event)`, which a runner delivers as it delivers
-what is yielded. blurapp.ui.runner runs them off the window's thread; InlineRunner
+what is yielded. blurapp.ui.background_runner runs them off the window's thread; InlineRunner
 (blurapp.app.running) runs them here, step by step, for tests and scripts. Answers are plain
 data: NumPy arrays and the core's result objects.
 """

@@ -2,9 +2,9 @@
 
 The window forwards a user's action (open a photo, Run, Cancel, a change the live preview
 follows) to a PhotoController, which asks the Session what to do, gives the job to a runner
-(blurapp.app.running.Runner), and takes the answers of the newest request only into the Session;
-what the window must show besides (the status bar's words, the progress, a warning) it is
-told through the WindowView methods. Tests drive it with blurapp.app.running.InlineRunner.
+(blurapp.app.running.JobRunner), and takes the answers of the newest request only into the
+Session; what the window must show besides (the status bar's words, the progress, a warning)
+it is told through the WindowView methods. Tests drive it with blurapp.app.running.InlineRunner.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from blurapp.app.jobs import (
     warm_up_job,
 )
 from blurapp.app.run_records import RunPlan
-from blurapp.app.running import JobHandle, Runner
+from blurapp.app.running import JobHandle, JobRunner
 from blurapp.app.session import Change, Newest, Session
 from blurapp.core.engines import get_engine
 from blurapp.core.media.clip import ClipInfo
@@ -77,7 +77,7 @@ class WindowView(Protocol):
 
 
 class PhotoController:
-    def __init__(self, session: Session, runner: Runner, view: WindowView) -> None:
+    def __init__(self, session: Session, runner: JobRunner, view: WindowView) -> None:
         self.session, self.runner, self.view = session, runner, view
         self._loads, self._runs, self._frames = Newest(), Newest(), Newest()
         self._run_job: JobHandle | None = None

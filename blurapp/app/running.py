@@ -1,6 +1,6 @@
-"""Running the jobs of blurapp.app.jobs one at a time: what a runner promises (the window's, in
-blurapp.ui.runner, keeps it with threads), and InlineRunner, which keeps it in the caller's
-thread, step by step, for tests and scripts."""
+"""Running the jobs of blurapp.app.jobs one at a time: what a runner promises (JobRunner; the
+window's, blurapp.ui.background_runner, keeps it with threads), and InlineRunner, which keeps
+it in the caller's thread, step by step, for tests and scripts."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any, Protocol
 from blurapp.core.engines.runs import BlurCancelled
 
 Report = Callable[[Any], None]  # an event from inside one step of a job
-Job = Callable[..., Generator[Any, None, Any]]
+JobFunction = Callable[..., Generator[Any, None, Any]]
 
 
 def _nothing(*_: Any) -> None:
@@ -48,7 +48,7 @@ class JobHandle(Protocol):
     def quit(self) -> None: ...
 
 
-class Runner(Protocol):
+class JobRunner(Protocol):
     """Runs jobs one at a time, in the order they were started; `quit()` on a job's handle asks
     it to stop at its next check. What a job yields or reports goes to `on_event`, then its
     answer to `on_return`, or its failure to `on_error`, or `on_stop()` once it has let go
@@ -56,7 +56,7 @@ class Runner(Protocol):
 
     def start(
         self,
-        job: Job,
+        job: JobFunction,
         *arguments: Any,
         on_event: Callable[[Any], None] | None = None,
         on_return: Callable[[Any], None] | None = None,
@@ -67,7 +67,7 @@ class Runner(Protocol):
 
 @dataclass(eq=False)
 class InlineJob:
-    job: Job
+    job: JobFunction
     arguments: tuple
     handlers: Handlers
     quit_requested: bool = False
@@ -83,14 +83,14 @@ class InlineJob:
 class InlineRunner:
     """A runner without threads: jobs wait until `step()` (one step of the job in hand) or
     `run_all()` runs them, here, in the caller's thread, with the semantics of
-    blurapp.ui.runner.Runner. For tests and scripts."""
+    blurapp.ui.background_runner.BackgroundRunner. For tests and scripts."""
 
     def __init__(self) -> None:
         self.queue: deque[InlineJob] = deque()
 
     def start(
         self,
-        job: Job,
+        job: JobFunction,
         *arguments: Any,
         on_event: Callable[[Any], None] | None = None,
         on_return: Callable[[Any], None] | None = None,

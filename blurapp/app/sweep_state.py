@@ -16,7 +16,7 @@ from blurapp.app.captions import ENGINES_CONTEXT, Translate
 from blurapp.app.first_calls import FirstCalls, Program
 from blurapp.app.jobs import failure_words, sweep_job
 from blurapp.app.recompiles import Recompiles, getting_seconds
-from blurapp.app.running import JobHandle, Runner
+from blurapp.app.running import JobHandle, JobRunner
 from blurapp.app.session import Newest
 from blurapp.core.engines import get_engine
 from blurapp.core.engines.runs import Payer
@@ -58,7 +58,7 @@ class SweepState:
         photo: Photo,
         parameters: BlurSpec,
         engines: Sequence[str],
-        runner: Runner,
+        runner: JobRunner,
         translate: Translate = _english,
         *,
         repeats: int | None = None,

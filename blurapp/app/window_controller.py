@@ -21,7 +21,7 @@ from blurapp.app.clip_controller import ClipController, ClipView
 from blurapp.app.clip_jobs import opens_as_clip
 from blurapp.app.jobs import BlocksDone, blur_to_file_job
 from blurapp.app.photo_controller import PhotoController, WindowView
-from blurapp.app.running import JobHandle, Runner
+from blurapp.app.running import JobHandle, JobRunner
 from blurapp.app.session import Session
 from blurapp.app.sweep_state import SweepState
 from blurapp.core.media.clip import Clip
@@ -64,7 +64,7 @@ class BlurByBlocks(Protocol):
         on_done: Callable[[Any], None],
         on_failed: Callable[[BaseException], None],
         on_stopped: Callable[[], None],
-        runner: Runner | None = None,
+        runner: JobRunner | None = None,
     ) -> JobHandle: ...
 
 
@@ -73,7 +73,7 @@ class WindowController:
     `clips` for a clip's, and the decisions between the two."""
 
     def __init__(
-        self, session: Session, runner: Runner, view: ControlledWindow, clip_view: ClipView
+        self, session: Session, runner: JobRunner, view: ControlledWindow, clip_view: ClipView
     ) -> None:
         self.session, self.runner, self.view = session, runner, view
         self.photos = PhotoController(session, runner, view)
@@ -168,7 +168,7 @@ class WindowController:
     # --- The scaling sweep and a blur by blocks -----------------------------------------------
 
     def sweep(
-        self, runner: Runner | None = None, *, repeats: int | None = None
+        self, runner: JobRunner | None = None, *, repeats: int | None = None
     ) -> SweepState | None:
         """The scaling sweep of the photo open, with the parameters and the engines ticked now,
         on `runner` (the window's by default), adding to the session's record of first calls
@@ -207,7 +207,7 @@ class WindowController:
         on_done: Callable[[Any], None],
         on_failed: Callable[[BaseException], None],
         on_stopped: Callable[[], None],
-        runner: Runner | None = None,
+        runner: JobRunner | None = None,
     ) -> JobHandle:
         """Blur `source`, an image too large to open, into `output` by blocks, with the
         parameters now and the right pane's engine, on `runner` (the window's by default)."""

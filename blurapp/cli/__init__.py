@@ -178,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _open_window(args: argparse.Namespace) -> int:
-    from blurapp.ui.app import run_window  # PySide6 and the window: only when it opens
+    from blurapp.ui.launch import run_window  # PySide6 and the window: only when it opens
 
     return run_window(
         args.image,

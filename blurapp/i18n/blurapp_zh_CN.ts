@@ -201,7 +201,7 @@
     </message>
 </context>
 <context>
-    <name>ClipPlayer</name>
+    <name>ClipDisplay</name>
     <message>
         <location filename="../ui/clip_bar.py" line="18"/>
         <source>Frame</source>
@@ -1538,12 +1538,12 @@
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="186"/>
+        <location filename="../ui/launch.py" line="186"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/app.py" line="190"/>
+        <location filename="../ui/launch.py" line="190"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
@@ -1579,34 +1579,34 @@
     </message>
 </context>
 <context>
-    <name>Playback</name>
+    <name>ClipTimeline</name>
     <message>
-        <location filename="../app/playback.py" line="221"/>
+        <location filename="../app/clip_timeline.py" line="221"/>
         <source>starting…</source>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="223"/>
+        <location filename="../app/clip_timeline.py" line="223"/>
         <source>{rate} frames/s · {dropped} dropped</source>
         <translation>{rate} 帧/秒 · 丢弃 {dropped} 帧</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="244"/>
+        <location filename="../app/clip_timeline.py" line="244"/>
         <source>{engine} {rate} frames/s</source>
         <translation>{engine} {rate} 帧/秒</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="253"/>
+        <location filename="../app/clip_timeline.py" line="253"/>
         <source>{faster} {ratio}× {slower}</source>
         <translation>{faster} 是 {slower} 的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="266"/>
+        <location filename="../app/clip_timeline.py" line="266"/>
         <source>frame {number}</source>
         <translation>第 {number} 帧</translation>
     </message>
     <message>
-        <location filename="../app/playback.py" line="267"/>
+        <location filename="../app/clip_timeline.py" line="267"/>
         <source>frame {number} of {count}</source>
         <translation>第 {number} 帧，共 {count} 帧</translation>
     </message>

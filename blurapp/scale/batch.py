@@ -33,7 +33,7 @@ from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.saving import OutputError, check_output_path
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
-from blurapp.scale.batch_plan import BatchError, BatchPlan, Failure, Job
+from blurapp.scale.batch_plan import BatchError, BatchJob, BatchPlan, Failure
 from blurapp.scale.clip_batch import ClipProgress, ClipResult, blur_clips
 from blurapp.scale.scheduler import (
     CLUSTER_POLL_SECONDS,
@@ -132,13 +132,13 @@ class BlurSettings:
 class JobResult:
     """What became of one job: `error` is None when the output was written."""
 
-    job: Job
+    job: BatchJob
     error: str | None
     megapixels: float
     worker: str
 
 
-def blur_job(job: Job, settings: BlurSettings) -> JobResult:
+def blur_job(job: BatchJob, settings: BlurSettings) -> JobResult:
     """Blur one photo as `blurapp blur` does and write its output. Never raises for a bad
     photo, an engine's failure or an unwritable output: the result says what went wrong."""
     worker = f"{socket.gethostname()}:{os.getpid()}"
@@ -188,7 +188,7 @@ def run_batch(
     BlurApp installed). `progress` is called in this thread after each photo finishes.
     A photo too large to load whole (blurapp.scale.tiled_read.needs_tiles) is blurred in tiles, as
     `blurapp blur` does, after the others and on the same scheduler; it needs a .tif or .npy
-    output. Clips (Job.clip) are blurred after the photos, one at a time, as `blurapp blur`
+    output. Clips (BatchJob.clip) are blurred after the photos, one at a time, as `blurapp blur`
     blurs one: here, or on the cluster split into spans of frames (blurapp.scale.clip_batch);
     `frame_progress` is called after each of a clip's frames is written, and `progress` after
     each clip as after each photo. Raises MissingExtraError without Dask, ClusterError when
@@ -266,7 +266,9 @@ def run_batch(
     )
 
 
-def _run_here(jobs: list[Job], settings: BlurSettings, workers: int | None) -> Iterator[JobResult]:
+def _run_here(
+    jobs: list[BatchJob], settings: BlurSettings, workers: int | None
+) -> Iterator[JobResult]:
     """Dask's threaded scheduler: each photo a task, results yielded as they finish.
 
     Threads, not processes: both engines spend their time outside Python's lock (NumPy's
@@ -317,7 +319,7 @@ def _run_here(jobs: list[Job], settings: BlurSettings, workers: int | None) -> I
         runner.join()
 
 
-def _blur_in_tiles(job: Job, settings: BlurSettings, scheduler: str | None) -> JobResult:
+def _blur_in_tiles(job: BatchJob, settings: BlurSettings, scheduler: str | None) -> JobResult:
     """A photo too large to load whole, blurred as `blurapp blur` blurs it: in tiles, here or on
     the cluster."""
     worker = "tiles"  # blocks spread over the scheduler's workers, not one process
@@ -356,7 +358,7 @@ def _blur_in_tiles(job: Job, settings: BlurSettings, scheduler: str | None) -> J
 
 
 def _blur_all_in_tiles(
-    jobs: list[Job], settings: BlurSettings, scheduler: str | None
+    jobs: list[BatchJob], settings: BlurSettings, scheduler: str | None
 ) -> Iterator[JobResult]:
     """Each of `jobs` blurred by blocks in turn; once the cluster is lost (no worker left, its
     scheduler gone), the rest are listed as not blurred for that reason at once, rather than
@@ -372,11 +374,13 @@ def _blur_all_in_tiles(
         yield JobResult(job, f"{display_path(job.source)}: {lost}", 0.0, "tiles")
 
 
-def _blur_unless_stopped(stop: Any, job: Job, settings: BlurSettings) -> JobResult | None:
+def _blur_unless_stopped(stop: Any, job: BatchJob, settings: BlurSettings) -> JobResult | None:
     return None if stop.is_set() else blur_job(job, settings)
 
 
-def _run_on_cluster(jobs: list[Job], settings: BlurSettings, address: str) -> Iterator[JobResult]:
+def _run_on_cluster(
+    jobs: list[BatchJob], settings: BlurSettings, address: str
+) -> Iterator[JobResult]:
     """Each photo a task on the distributed scheduler at `address`, yielded as they finish."""
     distributed = dask_distributed("blurring a batch")
     client = connect_to_cluster(address)
@@ -386,7 +390,7 @@ def _run_on_cluster(jobs: list[Job], settings: BlurSettings, address: str) -> It
         futures = client.map(blur_job, jobs, settings=settings, pure=False)
         job_of = {future.key: job for future, job in zip(futures, jobs, strict=True)}
         pending = set(futures)
-        lost: list[tuple[Job, str]] = []
+        lost: list[tuple[BatchJob, str]] = []
         watch = WorkerWatch(client)
         try:
             while pending:
@@ -436,14 +440,14 @@ def _file_identity(path: Path) -> tuple[int, int, int] | None:
     return status.st_dev, status.st_ino, status.st_mtime_ns
 
 
-def _lost_reason(job: Job, error: Exception) -> str:
+def _lost_reason(job: BatchJob, error: Exception) -> str:
     """Why a task the cluster lost (a worker that died while blurring it, the scheduler gone)
     gave no photo."""
     detail = str(error) or type(error).__name__
     return f"{display_path(job.source)}: the cluster could not blur this photo ({detail})"
 
 
-def _if_written(job: Job, before: tuple[int, int, int] | None, reason: str) -> JobResult:
+def _if_written(job: BatchJob, before: tuple[int, int, int] | None, reason: str) -> JobResult:
     """Done if the job's output was written during the batch (outputs are renamed into place
     whole, so one there is complete, a new file), else failed for `reason`."""
     now = _file_identity(job.output)

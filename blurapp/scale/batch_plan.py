@@ -75,7 +75,7 @@ class BatchError(ValueError):
 
 
 @dataclass(frozen=True)
-class Job:
+class BatchJob:
     """One photo, or one clip (`clip`), to blur: read `source`, write `output` (which is
     `relative` under the output folder)."""
 
@@ -100,8 +100,8 @@ class BatchPlan:
     inputs already known to fail (a missing file, an output that would replace an input)."""
 
     out_dir: Path
-    jobs: tuple[Job, ...]
-    skipped: tuple[Job, ...] = ()
+    jobs: tuple[BatchJob, ...]
+    skipped: tuple[BatchJob, ...] = ()
     failed: tuple[Failure, ...] = ()
 
     @property
@@ -120,12 +120,12 @@ def output_suffix(output_format: str) -> str:
     return f".{name}"
 
 
-def _job(source: Path, relative: Path, out_dir: Path, suffix: str) -> Job:
+def _job(source: Path, relative: Path, out_dir: Path, suffix: str) -> BatchJob:
     """A photo's job, or a clip's when the file is one (its header read, never its frames)."""
     if source.suffix.lower() in CLIP_SUFFIXES and is_clip(source):
         output = out_dir / relative.with_suffix(clip_output_suffix(source))
-        return Job(source, output, relative, clip=True)
-    return Job(source, out_dir / relative.with_suffix(suffix), relative)
+        return BatchJob(source, output, relative, clip=True)
+    return BatchJob(source, out_dir / relative.with_suffix(suffix), relative)
 
 
 def plan_batch(
@@ -153,7 +153,7 @@ def plan_batch(
     out_dir = Path(os.path.abspath(out_dir))
     out_resolved = _usable_out_dir(out_dir)
 
-    candidates: list[Job] = []
+    candidates: list[BatchJob] = []
     failed: list[Failure] = []
     input_folders: list[Path] = []
     for given in (Path(os.path.abspath(path)) for path in inputs):
@@ -177,9 +177,9 @@ def plan_batch(
 
     sources = {_resolved(job.source) for job in candidates}
     source_inodes = {inode for job in candidates if (inode := _inode(job.source)) is not None}
-    jobs: list[Job] = []
-    skipped: list[Job] = []
-    taken: dict[Path, Job] = {}
+    jobs: list[BatchJob] = []
+    skipped: list[BatchJob] = []
+    taken: dict[Path, BatchJob] = {}
     for job in candidates:
         output = _resolved(job.output)
         earlier = taken.get(output)
@@ -288,7 +288,7 @@ def _inode(path: Path) -> tuple[int, int] | None:
     return status.st_dev, status.st_ino
 
 
-def _replaces_input(job: Job) -> OutputError:
+def _replaces_input(job: BatchJob) -> OutputError:
     return OutputError(
         job.output,
         QT_TRANSLATE_NOOP(
@@ -300,7 +300,7 @@ def _replaces_input(job: Job) -> OutputError:
     )
 
 
-def _taken_output(job: Job, earlier: Job) -> OutputError:
+def _taken_output(job: BatchJob, earlier: BatchJob) -> OutputError:
     return OutputError(
         job.output,
         QT_TRANSLATE_NOOP(

@@ -32,7 +32,7 @@ from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.saving import OutputError, to_8bit, to_16bit
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
-from blurapp.scale.batch_plan import Job
+from blurapp.scale.batch_plan import BatchJob
 from blurapp.scale.scheduler import (
     CLUSTER_POLL_SECONDS,
     WorkerWatch,
@@ -50,7 +50,7 @@ SPANS_PER_WORKER = 3
 WINDOW_BYTES = 512 * 2**20
 
 # Called after each frame written: (the clip, frames done, frames in all when known).
-ClipProgress = Callable[[Job, int, int | None], None]
+ClipProgress = Callable[[BatchJob, int, int | None], None]
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class ClipResult:
     """What became of one clip: `error` is None when its output was written. `workers` says
     which process (host:pid) blurred how many of its frames."""
 
-    job: Job
+    job: BatchJob
     error: str | None
     frames: int = 0
     megapixels: float = 0.0
@@ -73,7 +73,7 @@ def _worker_name() -> str:
 
 
 def blur_clip_job(
-    job: Job,
+    job: BatchJob,
     spec: BlurSpec,
     engine: str,
     *,
@@ -107,7 +107,7 @@ def blur_clip_job(
 
 
 def blur_clips(
-    jobs: list[Job],
+    jobs: list[BatchJob],
     spec: BlurSpec,
     engine: str,
     *,
@@ -204,7 +204,7 @@ class _SpanLost(Exception):
 
 
 def blur_clip_on_cluster(
-    job: Job,
+    job: BatchJob,
     spec: BlurSpec,
     engine: str,
     client: Any,
@@ -255,7 +255,7 @@ def blur_clip_on_cluster(
 
 
 def _spans_in_order(
-    job: Job,
+    job: BatchJob,
     spec: BlurSpec,
     engine: str,
     device: str,
@@ -319,14 +319,14 @@ def _spans_in_order(
             client.cancel([future for future, _ in in_flight])
 
 
-def _scheduler_lost(job: Job) -> str:
+def _scheduler_lost(job: BatchJob) -> str:
     return (
         f"{display_path(job.source)}: the Dask cluster stopped the blur: its scheduler went "
         "away, or cancelled its tasks"
     )
 
 
-def _result(future: Any, client: Any, watch: WorkerWatch, distributed: Any, job: Job) -> Any:
+def _result(future: Any, client: Any, watch: WorkerWatch, distributed: Any, job: BatchJob) -> Any:
     """`future`'s result, waiting with the worker watch: raises _SpanLost when the cluster
     loses the span or has had no worker too long."""
     while True:
@@ -368,6 +368,6 @@ def _result(future: Any, client: Any, watch: WorkerWatch, distributed: Any, job:
             raise _could_not_blur(job, error) from None
 
 
-def _could_not_blur(job: Job, error: BaseException) -> _SpanLost:
+def _could_not_blur(job: BatchJob, error: BaseException) -> _SpanLost:
     detail = str(error) or type(error).__name__
     return _SpanLost(f"{display_path(job.source)}: the cluster could not blur this clip ({detail})")

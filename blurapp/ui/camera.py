@@ -2,9 +2,9 @@
 offered only where Qt Multimedia is installed and finds a camera.
 
 The camera's frames come on Qt's side as they are captured; the clip keeps the newest, and
-its reader (the playing's thread, blurapp.app.player) takes each new one as it comes. A camera
-that goes away (unplugged, taken by another program, an error) ends the clip with a ClipError
-saying so, which the window shows while it stays up.
+its reader (the playing's thread, blurapp.app.clip_player) takes each new one as it comes. A
+camera that goes away (unplugged, taken by another program, an error) ends the clip with a
+ClipError saying so, which the window shows while it stays up.
 
 Qt Multimedia is imported only when File ▸ Open Camera is offered (the File menu's first
 showing), not with the window: a window that never uses a camera pays nothing for it.

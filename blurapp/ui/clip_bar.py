@@ -1,5 +1,5 @@
 """The bar under the panes while a clip is open: Play/Pause, the frame slider and where the
-clip is. The clip player (blurapp.ui.clip_player) drives it."""
+clip is. The clip display (blurapp.ui.clip_display) drives it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ class ClipBar(QWidget):
         self.play_button = QPushButton()
         self.play_button.setCheckable(True)
         self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setAccessibleName(QCoreApplication.translate("ClipPlayer", "Frame"))
+        self.slider.setAccessibleName(QCoreApplication.translate("ClipDisplay", "Frame"))
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # ←/→ step frames wherever it is
         self.frame_label = QLabel()
         layout = QHBoxLayout(self)
@@ -29,12 +29,12 @@ class ClipBar(QWidget):
     def show_playing(self, playing: bool) -> None:
         self.play_button.setChecked(playing)
         self.play_button.setText(
-            QCoreApplication.translate("ClipPlayer", "Pause")
+            QCoreApplication.translate("ClipDisplay", "Pause")
             if playing
-            else QCoreApplication.translate("ClipPlayer", "Play")
+            else QCoreApplication.translate("ClipDisplay", "Play")
         )
         self.play_button.setToolTip(
-            QCoreApplication.translate("ClipPlayer", "Play or pause the clip (Space)")
+            QCoreApplication.translate("ClipDisplay", "Play or pause the clip (Space)")
         )
 
     def show_frame(self, index: int, words: str) -> None:

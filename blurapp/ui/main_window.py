@@ -42,8 +42,9 @@ from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.report.figures import image_figure
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import FileProblem, display_path
+from blurapp.ui.background_runner import BackgroundRunner, after_the_running_job
 from blurapp.ui.camera import offer_camera, open_camera
-from blurapp.ui.clip_player import ClipPlayer
+from blurapp.ui.clip_display import ClipDisplay
 from blurapp.ui.dialogs import AboutDialog
 from blurapp.ui.identity import APP_NAME, DESKTOP_ID, ICON_SIZES, app_icon
 from blurapp.ui.image_pane import caption_html
@@ -63,7 +64,6 @@ from blurapp.ui.opening import accept_drop
 from blurapp.ui.presentation import Presentation
 from blurapp.ui.results_saving import copy_selected, save_results
 from blurapp.ui.run_progress import RunProgress
-from blurapp.ui.runner import Runner, after_the_running_job
 from blurapp.ui.settings import (
     default_settings,
     read_settings,
@@ -117,7 +117,7 @@ class MainWindow(QMainWindow):
         self.messages.shown.connect(self.message_shown)
         engines = [(name, self.session.captions.title(name)) for name in offered_engine_names()]
 
-        self.runner = Runner(self)  # starts no thread until a job comes
+        self.runner = BackgroundRunner(self)  # starts no thread until a job comes
         self.widgets = lay_out(self, engines, self.session.pane_engines, self.session.captions.tr)
         self.select_pane(LEFT)
         self.history = ParameterHistory(
@@ -126,8 +126,8 @@ class MainWindow(QMainWindow):
             self,
         )
         self.actions = build_menus(self)
-        self.recent = RecentFiles(self.settings, self.open_photo, self.actions.recent_menu)
-        self.clips = ClipPlayer(self, self.actions)  # a clip, when one is open, and its playing
+        self.recent = RecentFiles(self.settings, self.open_file, self.actions.recent_menu)
+        self.clips = ClipDisplay(self, self.actions)  # a clip, when one is open, and its playing
         self.controller = WindowController(self.session, self.runner, self, self.clips)
         self.clips.connect_to(self.controller.clips)
         for pane in self.widgets.panes:
@@ -360,7 +360,7 @@ class MainWindow(QMainWindow):
     def choose_photo(self) -> None:
         """File ▸ Open: the photo or clip the user picks, opened."""
         if (path := choose_photo_file(self, self.settings)) is not None:
-            self.open_photo(path)
+            self.open_file(path)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -397,7 +397,7 @@ class MainWindow(QMainWindow):
         for callback in waiting or ():
             QTimer.singleShot(0, self, functools.partial(self._unless_closed, callback))
 
-    def open_photo(self, path: str | Path) -> None:
+    def open_file(self, path: str | Path) -> None:
         """Open `path` on the runner, a photo or a clip; it is shown once it has opened."""
         self.controller.open_path(Path(path))
 
@@ -568,7 +568,7 @@ class MainWindow(QMainWindow):
     def dropEvent(self, event) -> None:
         path = accept_drop(event)
         if path is not None:
-            self.open_photo(path)
+            self.open_file(path)
 
     # --- Recent files and settings ----------------------------------------------------------
 

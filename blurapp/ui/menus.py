@@ -193,19 +193,19 @@ SWEEP = MenuItem(
 )
 
 PLAY = MenuItem(
-    QT_TRANSLATE_NOOP("ClipPlayer", "&Play/Pause"),
+    QT_TRANSLATE_NOOP("ClipDisplay", "&Play/Pause"),
     None,
     (Qt.Key.Key_Space,),
 )
 
 PREVIOUS_FRAME = MenuItem(
-    QT_TRANSLATE_NOOP("ClipPlayer", "P&revious Frame"),
+    QT_TRANSLATE_NOOP("ClipDisplay", "P&revious Frame"),
     None,
     (Qt.Key.Key_Left, ","),
 )
 
 NEXT_FRAME = MenuItem(
-    QT_TRANSLATE_NOOP("ClipPlayer", "&Next Frame"),
+    QT_TRANSLATE_NOOP("ClipDisplay", "&Next Frame"),
     None,
     (Qt.Key.Key_Right, "."),
 )
@@ -293,8 +293,8 @@ MENUS: tuple[tuple[str, tuple[MenuItem | Part | None, ...]], ...] = (
         ),
     ),
     (
-        # Enabled while a clip is open; the clip player (blurapp.ui.clip_player) connects them.
-        QT_TRANSLATE_NOOP("ClipPlayer", "&Clip"),
+        # Enabled while a clip is open; the clip display (blurapp.ui.clip_display) connects them.
+        QT_TRANSLATE_NOOP("ClipDisplay", "&Clip"),
         (
             PLAY,
             PREVIOUS_FRAME,
@@ -354,7 +354,7 @@ def build_menus(window: MenuWindow) -> WindowActions:
     redo: QAction | None = None
     show: QActionGroup | None = None
     for title, items in MENUS:
-        context = "ClipPlayer" if title == "&Clip" else "MainWindow"
+        context = "ClipDisplay" if title == "&Clip" else "MainWindow"
         menu = window.menuBar().addMenu(QCoreApplication.translate(context, title))
         if title == "&File":
             menu.aboutToShow.connect(window.offer_camera)
@@ -517,12 +517,12 @@ def show_about(parent: QWidget, jax_device: str | None) -> None:
 
 
 class RecentFiles:
-    """File ▸ Open Recent: the photos opened last, newest first, kept in the settings."""
+    """File ▸ Open Recent: the photos and clips opened last, newest first, kept in the settings."""
 
     def __init__(
-        self, settings: SettingsFile, open_photo: Callable[[str], None], menu: QMenu
+        self, settings: SettingsFile, open_file: Callable[[str], None], menu: QMenu
     ) -> None:
-        self._settings, self._open_photo, self.menu = settings, open_photo, menu
+        self._settings, self._open_file, self.menu = settings, open_file, menu
         self.rebuild()
 
     def paths(self) -> list[str]:
@@ -541,7 +541,7 @@ class RecentFiles:
         for number, item in enumerate(recent, start=1):
 
             def open_item(item: str = item) -> None:
-                self._open_photo(item)
+                self._open_file(item)
 
             action = self.menu.addAction(f"&{number} {display_path(Path(item).name)}", open_item)
             action.setToolTip(display_path(item))

@@ -1,5 +1,5 @@
 """Files dropped on the window: the first local file of a drop, which the window opens as a
-photo or a clip (see ClipPlayer.open_path)."""
+photo or a clip (see WindowController.open_path)."""
 
 from __future__ import annotations
 

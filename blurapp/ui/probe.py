@@ -57,7 +57,7 @@ def _probe_window():
 def measure(photo: Path) -> dict:
     from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
 
-    from blurapp.ui.app import open_window  # PySide6: only when a probe runs
+    from blurapp.ui.launch import open_window  # PySide6: only when a probe runs
 
     with _probe_window() as (app, window):
 
@@ -187,7 +187,7 @@ def measure_live(photo: Path, algorithm: str = "2d") -> dict:
 
 
 def _drag_sigma(window, photo: Path, shown: list, wait_until, pause) -> dict:
-    from blurapp.ui.app import open_window  # PySide6: only when a probe runs
+    from blurapp.ui.launch import open_window  # PySide6: only when a probe runs
 
     open_window(window, photo)
     # The preview of the photo as opened: JAX-jit compiles (or loads) its program here.
@@ -274,7 +274,7 @@ def measure_playing(
         def every_pane_shown() -> bool:
             player = window.clips.player
             return player is not None and all(
-                track.frames_shown > 0 for track in player.playback.tracks.values()
+                track.frames_shown > 0 for track in player.timeline.tracks.values()
             )
 
         def wait(seconds: float) -> None:
@@ -301,7 +301,7 @@ def measure_playing(
                 "error": f"the panes showed no frame within {FIRST_FRAMES_TIMEOUT_S:.0f} s "
                 "of opening the clip"
             }
-        tracks = player.playback.tracks
+        tracks = player.timeline.tracks
         first_frames = time.perf_counter() - opened
         before = {name: (track.frames_shown, track.dropped) for name, track in tracks.items()}
         start = last[0] = time.perf_counter()

@@ -3,8 +3,8 @@ time against megapixels for every engine (blurapp.ui.sweep_chart), with each eng
 over NumPy below.
 
 The dialog renders a SweepState (blurapp.app.sweep_state), which runs the sweep on the
-window's runner (blurapp.ui.runner): points come back as plain data, one per size as it
-finishes, and Stop is honoured between sizes, kernel taps and JAX calls.
+window's runner (blurapp.ui.background_runner): points come back as plain data, one per size
+as it finishes, and Stop is honoured between sizes, kernel taps and JAX calls.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ from blurapp.core.media.photo import Photo
 from blurapp.core.media.saving import OutputError, write_atomically
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
+from blurapp.ui.background_runner import BackgroundRunner
 from blurapp.ui.messages import Messages
-from blurapp.ui.runner import Runner
 from blurapp.ui.sweep_chart import SweepChart
 from blurapp.ui.translations import translated_problem
 
@@ -70,7 +70,7 @@ class SweepWindow(QDialog):
 
     def __init__(
         self,
-        state_for: Callable[[Runner], SweepState],
+        state_for: Callable[[BackgroundRunner], SweepState],
         parent: QWidget | None = None,
         *,
         messages: Messages | None = None,
@@ -82,7 +82,7 @@ class SweepWindow(QDialog):
         self.setWindowTitle(self.tr("Scaling Sweep"))
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self._closed = False  # closed, and deleted soon when WA_DeleteOnClose: never reused
-        self.runner = Runner(self)
+        self.runner = BackgroundRunner(self)
         self.state = state_for(self.runner)
         self.state.subscribe(self._on_model_changed)
 
@@ -391,7 +391,7 @@ def open_sweep_window(window) -> SweepWindow | None:
     if sweep is None:
         controller = window.controller
 
-        def state_for(runner: Runner) -> SweepState:
+        def state_for(runner: BackgroundRunner) -> SweepState:
             state = controller.sweep(runner)
             assert state is not None  # a photo is open: asked above
             return state

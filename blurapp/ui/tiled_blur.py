@@ -26,8 +26,8 @@ from blurapp.app.jobs import BlocksDone, failure_words, is_foreseen
 from blurapp.app.window_controller import BlurByBlocks
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
+from blurapp.ui.background_runner import BackgroundRunner
 from blurapp.ui.messages import Messages
-from blurapp.ui.runner import Runner
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ class TiledBlurDialog(QDialog):
         self.output = output
         self.outcome: tuple[str, str] | None = None
         self.source = source
-        self.runner = Runner(self)
+        self.runner = BackgroundRunner(self)
         self.job = blur(
             source,
             output,

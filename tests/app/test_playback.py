@@ -11,8 +11,8 @@ import pytest
 from helpers.oracle import blur_oracle, slow_oracle_engine
 
 from blurapp.app.clip_jobs import frame_job, opens_as_clip
-from blurapp.app.playback import Playback
-from blurapp.app.player import THREAD_NAME, Player
+from blurapp.app.clip_player import THREAD_NAME, ClipPlayer
+from blurapp.app.clip_timeline import ClipTimeline
 from blurapp.app.running import InlineRunner
 from blurapp.core.engines import Engine, register, unregister
 from blurapp.core.engines.runs import BlurCancelled, Call, FirstCall
@@ -26,18 +26,18 @@ def info(frame_count=30, frames_per_second=10.0):
     return ClipInfo("clip.mp4", 8, 6, frame_count, frames_per_second, colour=False)
 
 
-def play_through(playback, engine, seconds_per_frame, until, *, tick=0.01):
+def play_through(timeline, engine, seconds_per_frame, until, *, tick=0.01):
     """Drive `engine` as its thread would, on a clock of the test's own: whenever it is free it
     takes the frame due, and shows it `seconds_per_frame` later. The frames it showed."""
     shown, now, busy_until, frame = [], 0.0, None, None
-    playback.play(now)
+    timeline.play(now)
     while now < until:
         if busy_until is not None and now >= busy_until:
-            playback.shown(engine, frame, now)
+            timeline.shown(engine, frame, now)
             shown.append(frame)
             busy_until = None
         if busy_until is None:
-            frame = playback.take(engine, playback.due(now))
+            frame = timeline.take(engine, timeline.due(now))
             if frame is not None:
                 busy_until = now + seconds_per_frame
         now = round(now + tick, 6)
@@ -45,115 +45,115 @@ def play_through(playback, engine, seconds_per_frame, until, *, tick=0.01):
 
 
 def test_an_engine_that_keeps_up_shows_every_frame_at_the_clips_rate():
-    playback = Playback(info(), ("numpy",))
-    shown = play_through(playback, "numpy", 0.02, until=2.0)
+    timeline = ClipTimeline(info(), ("numpy",))
+    shown = play_through(timeline, "numpy", 0.02, until=2.0)
     assert shown == list(range(20))
-    track = playback.tracks["numpy"]
+    track = timeline.tracks["numpy"]
     assert track.dropped == 0
-    assert playback.rate("numpy") == pytest.approx(10.0)
-    assert playback.pane_words("numpy") == "10.0 frames/s · 0 dropped"
+    assert timeline.rate("numpy") == pytest.approx(10.0)
+    assert timeline.pane_words("numpy") == "10.0 frames/s · 0 dropped"
 
 
 def test_an_engine_that_falls_behind_takes_the_newest_frame_and_counts_those_it_passed_over():
-    playback = Playback(info(), ("slow",))
-    shown = play_through(playback, "slow", 0.3, until=2.0)
+    timeline = ClipTimeline(info(), ("slow",))
+    shown = play_through(timeline, "slow", 0.3, until=2.0)
     # Busy for three frames: it takes every third frame due, never a queue of them, so what it
     # shows stays in time with the clip. Frames 1 and 2 went while its first call ran.
     assert shown == [0, 3, 6, 9, 12, 15]
-    assert playback.tracks["slow"].taken == 18
-    assert playback.tracks["slow"].dropped == 2 * 5
-    assert playback.rate("slow") == pytest.approx(10 / 3)
-    assert playback.pane_words("slow") == "3.3 frames/s · 10 dropped"
+    assert timeline.tracks["slow"].taken == 18
+    assert timeline.tracks["slow"].dropped == 2 * 5
+    assert timeline.rate("slow") == pytest.approx(10 / 3)
+    assert timeline.pane_words("slow") == "3.3 frames/s · 10 dropped"
 
 
 def test_an_engines_first_call_is_apart_from_the_frames_it_drops():
     """A first frame that took long (a compile) drops nothing: its dropping counts from then."""
-    playback = Playback(info(), ("jax",))
-    playback.play(0.0)
-    assert playback.take("jax", 0) == 0
-    playback.shown("jax", 0, 1.5)  # the first call compiled for a second and a half
-    assert playback.take("jax", 15) == 15
-    assert playback.tracks["jax"].dropped == 0
-    playback.shown("jax", 15, 1.51)
-    assert playback.take("jax", 17) == 17
-    assert playback.tracks["jax"].dropped == 1
+    timeline = ClipTimeline(info(), ("jax",))
+    timeline.play(0.0)
+    assert timeline.take("jax", 0) == 0
+    timeline.shown("jax", 0, 1.5)  # the first call compiled for a second and a half
+    assert timeline.take("jax", 15) == 15
+    assert timeline.tracks["jax"].dropped == 0
+    timeline.shown("jax", 15, 1.51)
+    assert timeline.take("jax", 17) == 17
+    assert timeline.tracks["jax"].dropped == 1
 
 
 def test_a_burst_of_frames_is_no_faster_than_the_clip_and_a_stalled_pane_falls():
-    playback = Playback(info(), ("jax",))
-    playback.play(0.0)
+    timeline = ClipTimeline(info(), ("jax",))
+    timeline.play(0.0)
     for frame, when in [(0, 1.0), (10, 1.001), (11, 1.002)]:  # a backlog, read in a blink
-        playback.take("jax", frame)
-        playback.shown("jax", frame, when)
-    assert playback.rate("jax", now=1.002) == pytest.approx(10.0)
-    assert playback.rate("jax", now=5.0) < 1.0
+        timeline.take("jax", frame)
+        timeline.shown("jax", frame, when)
+    assert timeline.rate("jax", now=1.002) == pytest.approx(10.0)
+    assert timeline.rate("jax", now=5.0) < 1.0
 
 
 def test_the_headline_gives_each_engines_rate_and_how_many_times_faster_one_is():
-    playback = Playback(info(), ("numpy", "jax"))
+    timeline = ClipTimeline(info(), ("numpy", "jax"))
     titles = {"numpy": "NumPy", "jax": "JAX-jit"}.get
-    assert playback.headline(titles) == "NumPy – frames/s · JAX-jit – frames/s"
-    playback.play(0.0)
+    assert timeline.headline(titles) == "NumPy – frames/s · JAX-jit – frames/s"
+    timeline.play(0.0)
     for index in range(5):
-        playback.take("jax", index)
-        playback.shown("jax", index, index / 10)
+        timeline.take("jax", index)
+        timeline.shown("jax", index, index / 10)
         if index % 2 == 0:
-            playback.take("numpy", index)
-            playback.shown("numpy", index, index / 10)
-    assert playback.headline(titles) == (
+            timeline.take("numpy", index)
+            timeline.shown("numpy", index, index / 10)
+    assert timeline.headline(titles) == (
         "NumPy 5.0 frames/s · JAX-jit 10.0 frames/s · JAX-jit 2.0× NumPy"
     )
 
 
 def test_pause_step_and_seek_stay_within_the_clip_and_play_starts_again_from_the_end():
-    playback = Playback(info(frame_count=30), ("numpy",))
-    playback.play(0.0)
-    assert playback.pause(1.25) == 12
-    assert playback.due(5.0) == 12  # paused: the clock stands
-    assert playback.step(1, 5.0) == 13
-    assert playback.step(-20, 5.0) == 0
-    assert playback.seek(99, 5.0) == 29
-    assert playback.frame_words() == "frame 30 of 30"
-    playback.play(6.0)
-    assert playback.due(6.0) == 0
-    assert playback.pause(100.0) == 29  # past the end: the last frame
+    timeline = ClipTimeline(info(frame_count=30), ("numpy",))
+    timeline.play(0.0)
+    assert timeline.pause(1.25) == 12
+    assert timeline.due(5.0) == 12  # paused: the clock stands
+    assert timeline.step(1, 5.0) == 13
+    assert timeline.step(-20, 5.0) == 0
+    assert timeline.seek(99, 5.0) == 29
+    assert timeline.frame_words() == "frame 30 of 30"
+    timeline.play(6.0)
+    assert timeline.due(6.0) == 0
+    assert timeline.pause(100.0) == 29  # past the end: the last frame
 
 
 def test_playing_is_finished_once_past_the_last_frame_and_every_engine_is_done():
-    playback = Playback(info(frame_count=3), ("numpy",))
-    playback.play(0.0)
-    playback.take("numpy", 2)
-    assert not playback.finished(0.35)  # still blurring the last frame
-    playback.shown("numpy", 2, 0.35)
-    assert playback.finished(0.35)
+    timeline = ClipTimeline(info(frame_count=3), ("numpy",))
+    timeline.play(0.0)
+    timeline.take("numpy", 2)
+    assert not timeline.finished(0.35)  # still blurring the last frame
+    timeline.shown("numpy", 2, 0.35)
+    assert timeline.finished(0.35)
 
 
 def test_a_clip_of_unknown_length_ends_where_reading_stops_and_says_why():
-    playback = Playback(info(frame_count=None), ("numpy",))
-    assert playback.frame_words(4) == "frame 5"
-    playback.clip_ended(7, "camera: the camera went away")
-    assert playback.last_frame() == 6 and playback.problem == "camera: the camera went away"
-    assert playback.frame_words(4) == "frame 5 of 7"
+    timeline = ClipTimeline(info(frame_count=None), ("numpy",))
+    assert timeline.frame_words(4) == "frame 5"
+    timeline.clip_ended(7, "camera: the camera went away")
+    assert timeline.last_frame() == 6 and timeline.problem == "camera: the camera went away"
+    assert timeline.frame_words(4) == "frame 5 of 7"
 
 
 def test_an_engine_that_fails_says_why_in_its_pane_and_takes_no_more_frames():
-    playback = Playback(info(), ("numpy", "broken"))
-    playback.play(0.0)
-    playback.take("broken", 0)
-    playback.failed("broken", "RuntimeError: out of registers")
-    assert playback.take("broken", 1) is None
-    assert playback.pane_words("broken") == "RuntimeError: out of registers"
+    timeline = ClipTimeline(info(), ("numpy", "broken"))
+    timeline.play(0.0)
+    timeline.take("broken", 0)
+    timeline.failed("broken", "RuntimeError: out of registers")
+    assert timeline.take("broken", 1) is None
+    assert timeline.pane_words("broken") == "RuntimeError: out of registers"
 
 
 def test_an_engine_that_failed_is_tried_again_when_playing_starts_again():
-    playback = Playback(info(), ("numpy", "flaky"))
-    playback.play(0.0)
-    playback.take("flaky", 0)
-    playback.failed("flaky", "RuntimeError: out of memory")
-    playback.pause(0.5)
-    playback.play(1.0)
-    assert playback.take("flaky", 5) == 5
-    assert playback.pane_words("flaky") == "starting…"
+    timeline = ClipTimeline(info(), ("numpy", "flaky"))
+    timeline.play(0.0)
+    timeline.take("flaky", 0)
+    timeline.failed("flaky", "RuntimeError: out of memory")
+    timeline.pause(0.5)
+    timeline.play(1.0)
+    assert timeline.take("flaky", 5) == 5
+    assert timeline.pane_words("flaky") == "starting…"
 
 
 # --- The threads, on a clip -------------------------------------------------------------------
@@ -172,7 +172,7 @@ def slow_engine():
 
 def play_to_the_end(player, timeout=30.0):
     """Play, and every frame each engine showed (by collect(), as the window looks)."""
-    shown = {engine: {} for engine in player.playback.engines}
+    shown = {engine: {} for engine in player.timeline.engines}
     player.play()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -187,7 +187,7 @@ def play_to_the_end(player, timeout=30.0):
 
 def test_a_clip_plays_through_two_engines_the_slow_one_dropping_frames(slow_engine):
     clip = FramesInMemory(frames(12), frames_per_second=10)
-    player = Player(clip, SPEC, ("numpy", slow_engine))
+    player = ClipPlayer(clip, SPEC, ("numpy", slow_engine))
     try:
         state, shown = play_to_the_end(player)
     finally:
@@ -195,11 +195,11 @@ def test_a_clip_plays_through_two_engines_the_slow_one_dropping_frames(slow_engi
     # Whether NumPy keeps up depends on this machine; the slow engine, 0.25 s a frame of a
     # clip at 10 a second, cannot. Each counts as dropped the frames it passed over between
     # those it showed (those during its first call apart).
-    assert 0 < len(shown["slow"]) < 12 and player.playback.tracks["slow"].dropped > 0
+    assert 0 < len(shown["slow"]) < 12 and player.timeline.tracks["slow"].dropped > 0
     assert shown["numpy"] and max(shown["numpy"]) == 11  # the newest frame is never passed over
     for engine in ("numpy", "slow"):
         gaps = [b - a - 1 for a, b in itertools.pairwise(sorted(shown[engine]))]
-        assert player.playback.tracks[engine].dropped == sum(gaps[1:])
+        assert player.timeline.tracks[engine].dropped == sum(gaps[1:])
     for engine in ("numpy", "slow"):
         for index, frame in shown[engine].items():
             expected = blur_oracle(clip.frame(index), SPEC.kernel)
@@ -213,7 +213,7 @@ def test_a_colour_clip_plays_in_grey_unless_colour_is_asked_for():
     clip = FramesInMemory(rgb, frames_per_second=20)
     for color, channels in [(False, 2), (True, 3)]:
         spec = BlurSpec(kernel_size=3, sigma=1.0, color=color)
-        player = Player(clip, spec, ("numpy",))
+        player = ClipPlayer(clip, spec, ("numpy",))
         try:
             _, shown = play_to_the_end(player)
         finally:
@@ -247,7 +247,7 @@ class CameraThatGoes(Clip):
 
 def test_a_camera_that_goes_away_stops_the_playing_with_its_reason(slow_engine):
     camera = CameraThatGoes(count=8)
-    player = Player(camera, SPEC, ("numpy", slow_engine))
+    player = ClipPlayer(camera, SPEC, ("numpy", slow_engine))
     try:
         state, shown = play_to_the_end(player)
     finally:
@@ -262,7 +262,7 @@ def test_memory_stays_a_few_frames_whatever_the_clips_length(slow_engine):
     never queued for it."""
     camera = CameraThatGoes(count=10**6)
     camera.info = ClipInfo("Camera", 16, 12, None, 200.0, colour=False)
-    player = Player(camera, SPEC, ("numpy", slow_engine))
+    player = ClipPlayer(camera, SPEC, ("numpy", slow_engine))
     most = 0
     try:
         player.play()
@@ -282,7 +282,7 @@ def test_memory_stays_a_few_frames_whatever_the_clips_length(slow_engine):
 def test_closing_stops_every_thread_and_lets_go_of_the_clips_reading():
     before = set(threading.enumerate())
     clip = FramesInMemory(frames(200), frames_per_second=50)
-    player = Player(clip, SPEC, ("numpy",))
+    player = ClipPlayer(clip, SPEC, ("numpy",))
     player.play()
     deadline = time.monotonic() + 120
     while not player.collect().shown:  # playing: a frame read, blurred and shown
@@ -334,7 +334,7 @@ class OneDecoder(FramesInMemory):
 def test_a_paused_frames_read_never_moves_the_frames_being_played():
     ramp = np.arange(60, dtype=np.float32)[:, None, None] / 60 * np.ones((1, 6, 8), np.float32)
     clip = OneDecoder(ramp, frames_per_second=40)
-    player = Player(clip, BlurSpec(kernel_size=1, sigma=0.5), ("numpy",))
+    player = ClipPlayer(clip, BlurSpec(kernel_size=1, sigma=0.5), ("numpy",))
     shown = {}
     refused = 0
     try:
@@ -365,7 +365,7 @@ def test_an_engine_that_failed_is_tried_again_with_new_parameters():
         return FirstCall(output=image.copy(), again=lambda: Call(0.001), seconds=0.001)
 
     register(Engine("flaky", "Flaky", first_call))
-    player = Player(FramesInMemory(frames(400), frames_per_second=50), SPEC, ("flaky",))
+    player = ClipPlayer(FramesInMemory(frames(400), frames_per_second=50), SPEC, ("flaky",))
     try:
         player.play()
         deadline = time.monotonic() + 30
@@ -385,7 +385,7 @@ def test_an_engine_that_failed_is_tried_again_with_new_parameters():
 def test_an_engine_gone_from_the_registry_says_so_in_its_pane_and_the_other_plays_on():
     from blurapp.core.engines import get_engine
 
-    player = Player(
+    player = ClipPlayer(
         FramesInMemory(frames(400), frames_per_second=50),
         SPEC,
         ("numpy", "nowhere"),
@@ -409,7 +409,7 @@ def test_an_engine_gone_from_the_registry_says_so_in_its_pane_and_the_other_play
 EXIT_SCRIPT = """
 import sys, time
 import numpy as np
-from blurapp.app.player import Player
+from blurapp.app.clip_player import ClipPlayer
 from blurapp.core.media.clip import FramesInMemory
 from blurapp.core.engines import Engine, register
 from blurapp.core.engines.runs import Call, FirstCall
@@ -423,9 +423,9 @@ def first_call(image, kernel, *, platform, progress, cancelled):
 
 register(Engine("stuck", "Stuck", first_call))
 clip = FramesInMemory(np.zeros((50, 6, 8), np.float32), frames_per_second=20)
-player = Player(clip, BlurSpec(kernel_size=3, sigma=1.0), ("stuck",))
+player = ClipPlayer(clip, BlurSpec(kernel_size=3, sigma=1.0), ("stuck",))
 player.play()
-while not player.playback.tracks["stuck"].busy:
+while not player.timeline.tracks["stuck"].busy:
     time.sleep(0.01)
 print(player.close(0))
 """
@@ -466,7 +466,7 @@ class SlowCamera(Clip):
 
 def test_a_camera_paused_is_paused_on_the_last_frame_it_gave():
     camera = SlowCamera()
-    player = Player(camera, SPEC, ("numpy",))
+    player = ClipPlayer(camera, SPEC, ("numpy",))
     try:
         player.play()
         deadline = time.monotonic() + 30

@@ -24,14 +24,6 @@ def test_the_plugin_is_discovered_once_and_forgotten_after(installed):
     assert get_engine("scipy") is not engine
 
 
-def test_a_plugin_written_for_blurapp_0_1_still_finds_what_it_imports():
-    # BlurApp 0.1's plugin page showed `from blurapp.core.runs import Call, FirstCall`.
-    from blurapp.core import engines
-    from blurapp.core.runs import Call, FirstCall
-
-    assert (Call, FirstCall) == (engines.Call, engines.FirstCall)
-
-
 def test_plugins_that_cannot_be_registered_are_each_one_warning(tmp_path, monkeypatch, caplog):
     folder = write_distribution(
         tmp_path,

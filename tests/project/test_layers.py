@@ -308,14 +308,14 @@ def explained():
     from .media import photo
 def late():
     x = 1
-    from blurapp.ui.app import run_window
+    from blurapp.ui.launch import run_window
 """,
         encoding="utf-8",
     )
     assert local_imports_without_a_reason("blurapp.core.sample", sample) == [
         "blurapp.core.sample:6: from blurapp.core.media import photo",
         "blurapp.core.sample:7: from . import kernel",
-        "blurapp.core.sample:18: from blurapp.ui.app import run_window",
+        "blurapp.core.sample:18: from blurapp.ui.launch import run_window",
     ]
 
 

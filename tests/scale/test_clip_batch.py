@@ -27,7 +27,7 @@ from blurapp.core.media.clip_saving import save_clip
 from blurapp.core.media.saving import OutputError
 from blurapp.scale import clip_batch
 from blurapp.scale.batch import run_batch
-from blurapp.scale.batch_plan import Job, plan_batch
+from blurapp.scale.batch_plan import BatchJob, plan_batch
 
 # FFV1 keeps the levels written: a frame read back is the blurred frame rounded to a level.
 LEVEL = 0.5 / 255 + 1e-5
@@ -313,7 +313,7 @@ class _Watch:
     ],
 )  # fmt: skip
 def test_a_failed_fetch_of_a_span_is_told_from_the_spans_own_error(status, error, reason, lost):
-    job = Job(Path("in/a.mkv"), Path("out/a.mkv"), Path("a.mkv"), clip=True)
+    job = BatchJob(Path("in/a.mkv"), Path("out/a.mkv"), Path("a.mkv"), clip=True)
     with pytest.raises(clip_batch._SpanLost) as raised:
         finishes_within(
             10,
@@ -410,7 +410,7 @@ def test_a_span_that_comes_back_short_ends_a_clip_of_unsaid_length_only_where_it
     # Ten frames in spans of four; the clip says no length. A span short at frame 4 hides
     # frames 5 to 7; the last span, frames 8 and 9, is short because the clip ends there.
     source = video_file(tmp_path / "clip.mkv", random_levels(10, size=(16, 12)), rate=25)
-    job = Job(source, tmp_path / "out.mkv", Path("clip.mkv"), clip=True)
+    job = BatchJob(source, tmp_path / "out.mkv", Path("clip.mkv"), clip=True)
     spans = clip_batch._spans_in_order(job, SPEC, "numpy", "cpu", _ClientHere(short_at), 4,
                                        None, 16 * 12)  # fmt: skip
     if lost:

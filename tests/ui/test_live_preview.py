@@ -65,7 +65,7 @@ def test_a_new_window_has_the_live_preview_on_and_remembers_turning_it_off(qtbot
 
 def test_opening_a_photo_shows_it_blurred_at_once(make_window, qtbot, tmp_path):
     window = make_window(live=True, wait=False)
-    seen = wait_for_both(qtbot, window, lambda: window.open_photo(photo_file(tmp_path)))
+    seen = wait_for_both(qtbot, window, lambda: window.open_file(photo_file(tmp_path)))
     assert seen[0] == "jax"  # the compiled engine's pane first: it keeps up
     assert_panes_show(window, window.session.parameters)
 
@@ -160,7 +160,7 @@ def test_each_pane_says_how_often_it_updates_while_the_slider_moves(make_window,
 
 def test_the_status_bar_is_not_left_on_a_previews_progress(make_window, qtbot, tmp_path):
     window = make_window(live=True, wait=False)
-    wait_for_both(qtbot, window, lambda: window.open_photo(photo_file(tmp_path)))
+    wait_for_both(qtbot, window, lambda: window.open_file(photo_file(tmp_path)))
     jobs_done(qtbot, window)
     status = window.widgets.status_label.text()
     assert "street.png" in status and "taps" not in status and "running" not in status
@@ -251,7 +251,7 @@ def test_a_pane_engine_chosen_during_a_run_is_previewed_when_it_ends(make_window
 def test_a_run_after_the_preview_shows_the_first_calls_real_cost(make_window, qtbot, tmp_path):
     # A size of its own: no other test has compiled JAX-jit's program for it.
     window = make_window(live=True, wait=False)
-    wait_for_both(qtbot, window, lambda: window.open_photo(photo_file(tmp_path, size=(97, 61))))
+    wait_for_both(qtbot, window, lambda: window.open_file(photo_file(tmp_path, size=(97, 61))))
     preview = window.session.results["jax"].run
     assert preview.compilation is not None and preview.compiled  # the preview paid
     with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
@@ -270,7 +270,7 @@ def test_a_run_after_the_preview_shows_the_first_calls_real_cost(make_window, qt
 def test_the_jax_pane_counts_the_programs_a_new_kernel_size_compiles(make_window, qtbot, tmp_path):
     # A size of its own: no other test has compiled JAX-jit's programs for it.
     window = make_window(live=True, wait=False)
-    wait_for_both(qtbot, window, lambda: window.open_photo(photo_file(tmp_path, size=(71, 43))))
+    wait_for_both(qtbot, window, lambda: window.open_file(photo_file(tmp_path, size=(71, 43))))
     assert window.session.parameters.kernel_size == 9
     count = window.session.recompiles.count("jax")
     assert count >= 1  # the photo's first preview got its program

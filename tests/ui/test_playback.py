@@ -72,7 +72,7 @@ def test_both_panes_show_frames_per_second_and_the_slow_engine_drops_frames(
     ticks_while_blurring = []
 
     def tick():
-        tracks = window.clips.player.playback.tracks if window.clips.player else {}
+        tracks = window.clips.player.timeline.tracks if window.clips.player else {}
         if tracks and tracks[slow_engine].busy:
             ticks_while_blurring.append(time.perf_counter())
 
@@ -175,7 +175,7 @@ def test_run_while_playing_pauses_and_times_a_span_of_frames_from_the_one_paused
         window.run_comparison()
     assert not window.clips.playing
     result = compared.args[0]
-    index = window.clips.player.playback.position
+    index = window.clips.player.timeline.position
     assert (result.start, result.frames) == (index, RUN_FRAMES)
     assert set(result.runs) == {"numpy", "jax"} and not result.errors
     assert result.differences["jax"] <= TOLERANCE
@@ -233,7 +233,7 @@ def test_a_camera_that_goes_away_mid_play_is_said_and_the_window_stays_up(
     assert not window.clips.playing and window.isVisible()
     # The window goes on: a photo opens after it.
     with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-        window.open_photo(photo_file(tmp_path))
+        window.open_file(photo_file(tmp_path))
     assert not window.widgets.clip_bar.isVisible() and not window.actions.play.isEnabled()
 
 
@@ -253,7 +253,7 @@ def test_a_file_the_clip_readers_take_opens_as_a_clip(qtbot, make_window, monkey
     path = tmp_path / "walk.mp4"
     path.write_bytes(b"")
     with qtbot.waitSignal(window.clips.clip_opened, timeout=RUN_TIMEOUT_MS):
-        window.open_photo(path)
+        window.open_file(path)
     assert asked == [(path, True)] and window.clips.clip is clip
     assert window.recent_files()[0] == str(path.resolve())
 
@@ -277,7 +277,7 @@ def test_a_pane_given_another_engine_while_playing_plays_on_with_it(
         ),
         timeout=RUN_TIMEOUT_MS,
     )
-    assert window.clips.player.playback.engines == ("numpy", slow_engine)
+    assert window.clips.player.timeline.engines == ("numpy", slow_engine)
     with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
         window.actions.play.trigger()
 
@@ -291,7 +291,7 @@ def test_closing_the_window_while_playing_stops_every_thread(qtbot, make_window,
     open_clip(qtbot, window, FramesInMemory(frames(400), frames_per_second=20))
     with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
         window.actions.play.trigger()
-    qtbot.waitUntil(lambda: window.clips.player.playback.tracks[slow_engine].busy)
+    qtbot.waitUntil(lambda: window.clips.player.timeline.tracks[slow_engine].busy)
     player = window.clips.player
     window.close()
     assert window.clips.player is None and not player.playing
@@ -369,7 +369,7 @@ def stuck_engines():
     """Two engines that take 4 s a frame and cannot be stopped inside it (as one compiled
     call cannot); after the test, the frames they are in end at once and their threads are
     waited for."""
-    from blurapp.app.player import wait_for_playing
+    from blurapp.app.clip_player import wait_for_playing
 
     test_over = threading.Event()
 
@@ -397,7 +397,7 @@ def test_the_window_never_waits_for_an_engine_stuck_in_a_frame(
     open_clip(qtbot, window, FramesInMemory(frames(400), frames_per_second=20))
     with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
         window.actions.play.trigger()
-    tracks = window.clips.player.playback.tracks
+    tracks = window.clips.player.timeline.tracks
     qtbot.waitUntil(lambda: all(tracks[engine].busy for engine in stuck_engines))
     began = time.perf_counter()
     if action == "another engine":

@@ -216,7 +216,7 @@ def test_a_bad_value_is_told_once_however_often_the_window_reads_its_settings(
         window = make_window()
         for name in ("a.png", "b.png"):
             with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-                window.open_photo(photo_file(tmp_path, name))
+                window.open_file(photo_file(tmp_path, name))
         window.close()
     told = [r.getMessage() for r in caplog.records if "'sigma'" in r.getMessage()]
     assert len(told) == 1, told

@@ -283,7 +283,7 @@ def test_the_sweep_shows_the_first_call_the_live_preview_paid_for_this_photo(
     # A size of its own: no other test has compiled JAX-jit's program for it.
     seen = []
     window.live_shown.connect(seen.append)
-    window.open_photo(photo_file(tmp_path, size=(83, 59)))
+    window.open_file(photo_file(tmp_path, size=(83, 59)))
     qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
     preview = window.session.results["jax"].run
     assert preview.compiled
@@ -306,7 +306,7 @@ def test_the_live_caption_counts_the_programs_the_sweep_compiled(make_window, qt
     # A size of its own: the sweep's 0.1 MP program is new to this process.
     seen = []
     window.live_shown.connect(seen.append)
-    window.open_photo(photo_file(tmp_path, size=(79, 61)))
+    window.open_file(photo_file(tmp_path, size=(79, 61)))
     qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
     count = window.session.recompiles.count("jax")
     assert f"programs this session: {count}; " in window.widgets.right_pane.caption_text()

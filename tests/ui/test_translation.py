@@ -142,7 +142,7 @@ def test_problems_with_a_file_are_told_in_chinese(window, qtbot, tmp_path, monke
     )
     missing = tmp_path / "missing.png"
     with qtbot.waitSignal(window.message_shown, timeout=RUN_TIMEOUT_MS):
-        window.open_photo(missing)
+        window.open_file(missing)
     [(title, text)] = shown
     assert title == "无法打开照片"
     assert text == f"{missing}: 文件不存在"

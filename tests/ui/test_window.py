@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from blurapp.core import TOLERANCE, gaussian_kernel, load_grayscale, sample_photo_path, to_8bit
 from blurapp.core.engines.runs import Compilation
+from blurapp.ui.background_runner import running_jobs
 from blurapp.ui.main_window import MainWindow
-from blurapp.ui.runner import running_jobs
 
 
 def slow_setup(window):
@@ -103,7 +103,7 @@ def test_open_recent_reopens_a_photo(make_window, tmp_path, qtbot):
     window = make_window(first)
     make_window_second = photo_file(tmp_path, "second.png")
     with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-        window.open_photo(make_window_second)
+        window.open_file(make_window_second)
     entries = [a for a in window.actions.recent_menu.actions() if a.toolTip()]
     assert [a.toolTip() for a in entries][:2] == [str(make_window_second), str(first)]
     with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
@@ -118,7 +118,7 @@ def test_a_bad_file_shows_a_message_and_keeps_the_photo(
     bad = tmp_path / "broken.jpg"
     bad.write_bytes(b"\xff\xd8\xff\xe0 this is not really a JPEG")
     with qtbot.waitSignal(window.message_shown, timeout=RUN_TIMEOUT_MS):
-        window.open_photo(bad)
+        window.open_file(bad)
     [(title, text)] = warnings_shown
     assert title == "Cannot Open Photo"
     assert str(bad) in text
@@ -598,7 +598,7 @@ def test_opening_a_photo_during_a_run_supersedes_the_run(make_window, qtbot, tmp
     window.results_shown.connect(shown.append)
     start_and_wait_for_numpy(qtbot, window)
     with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-        window.open_photo(sample_photo_path())
+        window.open_file(sample_photo_path())
     assert not window.is_running()
     jobs_done(qtbot, window)
     assert shown == []

@@ -314,7 +314,7 @@ def test_a_missing_photo_at_launch_says_how_to_open_one(
     make_window, tmp_path, qtbot, warnings_shown
 ):
     window = make_window(wait=False)
-    window.open_photo(tmp_path / "missing.png")  # as `blurapp missing.png` does
+    window.open_file(tmp_path / "missing.png")  # as `blurapp missing.png` does
     qtbot.waitUntil(lambda: bool(warnings_shown), timeout=RUN_TIMEOUT_MS)
     assert "missing.png" in warnings_shown[0][1]
     assert not window.widgets.run_button.isEnabled()
@@ -364,7 +364,7 @@ def test_an_unknown_language_is_named_with_the_languages_there_are():
     [("fr", True), ("zh_CN", False), ("zh-CN", False), ("zh", False), ("en", False)],
 )
 def test_only_a_language_without_a_translation_is_warned_of(language, warned, capsys):
-    from blurapp.ui.app import _check_language
+    from blurapp.ui.launch import _check_language
 
     _check_language(language)
     warning = capsys.readouterr().err
@@ -377,7 +377,7 @@ def test_a_window_error_is_logged_once(make_window, tmp_path, qtbot, caplog, war
     bad.write_bytes(b"not a picture at all")
     window = make_window()
     with caplog.at_level(logging.WARNING):
-        window.open_photo(bad)
+        window.open_file(bad)
         qtbot.waitUntil(lambda: bool(warnings_shown), timeout=RUN_TIMEOUT_MS)
     about_bad = [record for record in caplog.records if str(bad) in record.getMessage()]
     assert len(about_bad) == 1
@@ -484,7 +484,7 @@ def test_the_window_is_on_screen_before_superqt_is_imported_and_the_photo_loads(
         from PySide6.QtCore import QTimer
         from PySide6.QtWidgets import QApplication
         app = QApplication([])
-        from blurapp.ui.app import open_window
+        from blurapp.ui.launch import open_window
         from blurapp.ui.main_window import MainWindow
         window = MainWindow()
         seen = {}
@@ -522,7 +522,7 @@ def test_the_window_is_painted_before_superqt_and_jax_are_imported():
         from PySide6.QtCore import QEvent, QObject, QTimer
         from PySide6.QtWidgets import QApplication
         app = QApplication([])
-        from blurapp.ui.app import open_window
+        from blurapp.ui.launch import open_window
         from blurapp.ui.main_window import MainWindow
         window = MainWindow()
         seen = {}

@@ -29,7 +29,7 @@ def test_hostile_files_in_the_window_give_a_photo_or_a_message(
         before = len(warnings_shown)
         start = time.monotonic()
         expected = len(answers) + 1
-        window.open_photo(path)
+        window.open_file(path)
         qtbot.waitUntil(lambda expected=expected: len(answers) >= expected, timeout=RUN_TIMEOUT_MS)
         assert time.monotonic() - start < 10, name
         if len(warnings_shown) > before:
@@ -209,7 +209,7 @@ def test_two_hundred_runs_in_one_window_do_not_grow_memory(window, qtbot, tmp_pa
     for number in range(200):
         if number % 50 == 0:
             with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-                window.open_photo(photos[(number // 50) % 2])
+                window.open_file(photos[(number // 50) % 2])
         window.set_parameters(kernel_size=sizes[number % 4], sigma=0.5 + (number % 13) / 4)
         window.set_algorithm("separable" if number % 3 == 0 else "2d")
         result = run(qtbot, window)
@@ -253,12 +253,12 @@ QUIT_DURING_A_LONG_CALL = """
 import sys, time
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
-from blurapp.ui import app as blurapp_app
+from blurapp.ui import launch
 from blurapp.ui.main_window import MainWindow
 
 application = QApplication([])
 window = MainWindow()
-window.closed_while_busy.connect(blurapp_app._exit_now)  # as run_window connects it
+window.closed_while_busy.connect(launch._exit_now)  # as run_window connects it
 window.set_parameters(kernel_size=101, sigma=16.0)
 window.set_pane_engine(0, "jax")  # a pane's engine is always timed
 window.set_timed("numpy", False)  # JAX only: one call takes seconds on a CPU
@@ -283,7 +283,7 @@ def close():
 window.progress_shown.connect(on_progress)
 window.photo_shown.connect(lambda photo: start("photo"))
 window.jax_ready.connect(lambda device: start("jax"))
-blurapp_app.open_window(window, sys.argv[1])
+launch.open_window(window, sys.argv[1])
 application.exec()
 print("event loop ended normally", flush=True)
 """
@@ -326,7 +326,7 @@ def test_run_asked_for_while_a_new_photo_loads_never_shows_the_old_photos_figure
     other = photo_file(tmp_path, "other.png", size=(120, 80))
     with qtbot.capture_exceptions() as exceptions:
         with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
-            window.open_photo(other)
+            window.open_file(other)
             window.run_comparison()  # before the new photo has loaded
         # Whatever the worker still has of the old photo's run is let go, or arrives now.
         qtbot.waitUntil(lambda: not window.runner.busy(), timeout=RUN_TIMEOUT_MS)

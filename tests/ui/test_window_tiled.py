@@ -74,7 +74,7 @@ def test_a_too_large_tiff_is_offered_a_blur_to_a_file(make_window, qtbot, too_la
     path, levels = too_large
     window = make_window()
     with qtbot.waitSignal(window.blur_by_blocks_done, timeout=RUN_TIMEOUT_MS) as done:
-        window.open_photo(path)
+        window.open_file(path)
     [(title, text)] = answers["asked"]
     assert title == "Photo Too Large to Open"
     assert str(path) in text and "too large" in text
@@ -94,7 +94,7 @@ def test_declining_the_offer_leaves_no_file(make_window, qtbot, too_large, answe
     path, _ = too_large
     answers["answer"] = QMessageBox.StandardButton.No
     window = make_window()
-    window.open_photo(path)
+    window.open_file(path)
     qtbot.waitUntil(lambda: bool(answers["asked"]), timeout=RUN_TIMEOUT_MS)
     jobs_done(qtbot, window)
     assert not answers["output"].exists()
@@ -132,7 +132,7 @@ def test_cancelling_the_blur_by_blocks_leaves_no_file(
     window = make_window()
     path = too_large[0]
     with qtbot.waitSignal(window.blur_by_blocks_done, timeout=RUN_TIMEOUT_MS) as done:
-        window.open_photo(path)
+        window.open_file(path)
     assert done.args[0] == "cancelled", done.args
     assert CancelAtTheFirstRow.rows == 1  # 900 rows in blocks of 128: it stopped after one
     assert CancelAtTheFirstRow.threads == [True]
@@ -152,7 +152,7 @@ def test_a_small_photo_that_fails_is_not_offered_a_blur(
     bad.write_bytes(b"II*\x00 not really a TIFF")
     window = make_window()
     with qtbot.waitSignal(window.message_shown, timeout=RUN_TIMEOUT_MS):
-        window.open_photo(bad)
+        window.open_file(bad)
     assert answers["asked"] == []
     [(title, text)] = warnings_shown
     assert title == "Cannot Open Photo" and str(bad) in text
@@ -193,7 +193,7 @@ def test_closing_the_window_during_a_blur_by_blocks_ends_it_as_cancelled(tmp_pat
         app = QApplication([])
         window = MainWindow(SettingsFile(f"{folder}/settings.json"))
         window.show()
-        window.open_photo(f"{folder}/scan.tif")
+        window.open_file(f"{folder}/scan.tif")
 
         def close_after_the_first_row():
             dialog = window.tiled_blur

@@ -202,7 +202,7 @@ def open_window(window: MainWindow, image: Path | None) -> MainWindow:
 
     def start_loading() -> None:
         if window.isVisible():  # not closed before the event loop came to it
-            window.open_photo(image if image is not None else sample_photo_path())
+            window.open_file(image if image is not None else sample_photo_path())
 
     window.show()
     window.after_first_paint(start_loading)

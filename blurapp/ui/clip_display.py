@@ -1,6 +1,6 @@
 """A clip in the window: the bar under the panes (Play/Pause, the frame slider, where the clip
-is), the Clip menu, and the playing itself (blurapp.app.player's threads, looked at by a timer
-on the window's thread, so the window never waits for an engine or the clip's reader).
+is), the Clip menu, and the playing itself (blurapp.app.clip_player's threads, looked at by a
+timer on the window's thread, so the window never waits for an engine or the clip's reader).
 
 Playing, each pane shows its engine's newest blurred frame and its frames per second, and the
 status line the headline. Paused, the frame paused on is the window's photo (see
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QColor
 
-from blurapp.app.player import Player, PlayerState
+from blurapp.app.clip_player import ClipPlayer, PlayerState
 from blurapp.core.engines import get_engine
 from blurapp.core.media.clip import Clip
 from blurapp.core.media.photo_checks import PhotoError
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 
 class ClipWindow(Protocol):
-    """What the clip player uses of the main window."""
+    """What the clip display uses of the main window."""
 
     session: Session
     widgets: WindowWidgets
@@ -56,7 +56,7 @@ TICK_MS = 15  # how often the window looks for frames while playing: more often 
 CLOSE_LOOK_MS = 20  # how often a clip let go of is looked at, to close it once nothing reads it
 
 
-class ClipPlayer(QObject):
+class ClipDisplay(QObject):
     """The window's clip drawn: the bar under the panes, the panes while it plays, the Clip
     menu's state; what it does is its ClipController's (blurapp.app.clip_controller), whose
     ClipView this is. The signals are what a clip in the window does, for the tests and the
@@ -101,7 +101,7 @@ class ClipPlayer(QObject):
         return self.controller.clip
 
     @property
-    def player(self) -> Player | None:
+    def player(self) -> ClipPlayer | None:
         return self.controller.player
 
     @property

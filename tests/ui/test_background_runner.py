@@ -1,5 +1,5 @@
-"""The window's runner (blurapp.ui.runner) with real threads: handlers on the window's thread,
-one job at a time, failures told, quit honoured, nothing told after stop()."""
+"""The window's runner (blurapp.ui.background_runner) with real threads: handlers on the
+window's thread, one job at a time, failures told, quit honoured, nothing told after stop()."""
 
 import subprocess
 import sys
@@ -9,7 +9,7 @@ import time
 import pytest
 from helpers.window import RUN_TIMEOUT_MS
 
-from blurapp.ui.runner import Runner, running_jobs
+from blurapp.ui.background_runner import BackgroundRunner, running_jobs
 
 
 def ticking(count, seconds, log, *, cancelled, report):
@@ -24,7 +24,7 @@ def ticking(count, seconds, log, *, cancelled, report):
 
 
 def test_handlers_run_on_the_windows_thread_in_order(qtbot):
-    runner = Runner()
+    runner = BackgroundRunner()
     told, log, threads = [], [], []
 
     def on_event(event):
@@ -42,7 +42,7 @@ def test_handlers_run_on_the_windows_thread_in_order(qtbot):
 
 
 def test_jobs_of_two_runners_run_one_after_the_other(qtbot):
-    first, second, log = Runner(), Runner(), []
+    first, second, log = BackgroundRunner(), BackgroundRunner(), []
     first.start(ticking, 3, 0.02, log)
     job = second.start(ticking, 3, 0.02, log)
     with qtbot.waitSignal(job.ended, timeout=RUN_TIMEOUT_MS):
@@ -58,7 +58,7 @@ def test_a_runtime_error_in_a_job_is_told_as_it_was_raised(qtbot):
         raise RuntimeError("device lost")
 
     errors = []
-    job = Runner().start(failing, on_error=errors.append)
+    job = BackgroundRunner().start(failing, on_error=errors.append)
     with qtbot.waitSignal(job.ended, timeout=RUN_TIMEOUT_MS):
         pass
     [error] = errors
@@ -77,7 +77,7 @@ def test_a_job_that_exits_or_answers_with_an_error_leaves_the_next_job_its_turn(
         yield None
         return RuntimeError("an answer, not a failure")
 
-    runner, errors, answers, log = Runner(), [], [], []
+    runner, errors, answers, log = BackgroundRunner(), [], [], []
     runner.start(exiting, on_error=errors.append)
     runner.start(answering_an_error, on_return=answers.append)
     last = runner.start(ticking, 1, 0, log, on_return=answers.append)
@@ -93,7 +93,7 @@ def test_a_failing_stop_handler_leaves_the_next_job_its_turn(qtbot):
     def failing_handler():
         raise ValueError("a handler's own bug")
 
-    runner, log, answers = Runner(), [], []
+    runner, log, answers = BackgroundRunner(), [], []
     first = runner.start(ticking, 100, 0.01, log, on_stop=failing_handler)
     last = runner.start(ticking, 1, 0, log, on_return=answers.append)
     qtbot.waitUntil(lambda: len(log) >= 2, timeout=RUN_TIMEOUT_MS)
@@ -116,7 +116,7 @@ def test_a_warning_inside_a_job_goes_to_the_log(qtbot, caplog):
 
     answers = []
     with qtbot.waitSignal(
-        Runner().start(warning, on_return=answers.append).ended, timeout=RUN_TIMEOUT_MS
+        BackgroundRunner().start(warning, on_return=answers.append).ended, timeout=RUN_TIMEOUT_MS
     ):
         pass
     assert answers == ["done"]
@@ -125,7 +125,7 @@ def test_a_warning_inside_a_job_goes_to_the_log(qtbot, caplog):
 
 def test_quit_stops_a_job_at_its_next_step_and_tells_on_stop(qtbot):
     told, log = [], []
-    runner = Runner()
+    runner = BackgroundRunner()
     job = runner.start(
         ticking, 100, 0.01, log, on_event=told.append, on_stop=lambda: told.append("stopped")
     )
@@ -138,7 +138,7 @@ def test_quit_stops_a_job_at_its_next_step_and_tells_on_stop(qtbot):
 
 def test_stop_waits_for_the_job_and_tells_nothing_more(qtbot):
     told, log = [], []
-    runner = Runner()
+    runner = BackgroundRunner()
     job = runner.start(
         ticking, 100, 0.01, log, on_event=told.append, on_stop=lambda: told.append("stopped")
     )
@@ -157,18 +157,18 @@ WATCHED_WORKERS = """
 import gc, threading, time, warnings, weakref
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
-from blurapp.ui import runner as runner_module
-from blurapp.ui.runner import Runner
+from blurapp.ui import background_runner as runner_module
+from blurapp.ui.background_runner import BackgroundRunner
 
 freed = []
-begin = runner_module.Job._begin
+begin = runner_module.BackgroundJob._begin
 
 def begin_watched(job):
     begin(job)
     name = lambda: freed.append(threading.current_thread().name)
     weakref.finalize(job.worker.signals, name)
 
-runner_module.Job._begin = begin_watched
+runner_module.BackgroundJob._begin = begin_watched
 """
 
 
@@ -196,7 +196,7 @@ class Owner:  # keeps its job, in a reference cycle with it through the handler,
         self.told = []
         self.job = runner.start(short, on_event=self.told.append, on_return=self.told.append)
 
-runner, owners = Runner(), []
+runner, owners = BackgroundRunner(), []
 for _ in range(200):
     owners += [Owner(runner) for _ in range(20)]
     while runner.busy():
@@ -239,7 +239,7 @@ def finish(runner):
     running.clear()
     go_on.clear()
 
-runner = Runner()
+runner = BackgroundRunner()
 runner.start(job)
 assert running.wait(60)
 around = warnings.catch_warnings()

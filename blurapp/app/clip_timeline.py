@@ -5,7 +5,7 @@ was still busy when they were due, its frames per second, and the words the wind
 An engine still blurring when the next frame is due is not given a queue of frames: when it
 is done it takes the newest frame there is, and the frames it passed over count as dropped.
 Both panes so stay in time with the clip, the slower one showing fewer of its frames.
-blurapp.app.player runs this on threads; the tests drive it with a clock of their own.
+blurapp.app.clip_player runs this on threads; the tests drive it with a clock of their own.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from blurapp.app.captions import Translate
 from blurapp.core.media.clip import ClipInfo
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
-CONTEXT = "Playback"
+CONTEXT = "ClipTimeline"
 
 # An engine's frames per second are counted over the last this many frames it showed.
 RATE_WINDOW_FRAMES = 20
@@ -42,7 +42,7 @@ class PaneTrack:
     error: str | None = None  # why it stopped blurring, in words
     frames_shown: int = 0
     first_shown_at: float | None = None  # when it showed its first frame (its first call's end)
-    # When it showed each of its last frames (seconds on the playback's clock).
+    # When it showed each of its last frames (seconds on the timeline's clock).
     shown_at: deque[float] = field(default_factory=lambda: deque(maxlen=RATE_WINDOW_FRAMES))
 
     def average_frames_per_second(self) -> float | None:
@@ -75,7 +75,7 @@ class PaneTrack:
         self.shown_at.clear()
 
 
-class Playback:
+class ClipTimeline:
     """The clock of a clip and each engine's track on it.
 
     Playing, frame `due(now)` is the one the clip shows at `now`: the frame it started from,
@@ -218,9 +218,9 @@ class Playback:
         tr = _translator(translate)
         if rate is None:
             if self.playing:
-                return tr(QT_TRANSLATE_NOOP("Playback", "starting…"))
+                return tr(QT_TRANSLATE_NOOP("ClipTimeline", "starting…"))
             return ""
-        return tr(QT_TRANSLATE_NOOP("Playback", "{rate} frames/s · {dropped} dropped")).format(
+        return tr(QT_TRANSLATE_NOOP("ClipTimeline", "{rate} frames/s · {dropped} dropped")).format(
             rate=f"{rate:.1f}", dropped=track.dropped
         )
 
@@ -241,7 +241,7 @@ class Playback:
             rates.append(rate)
             figure = "–" if rate is None else f"{rate:.1f}"
             parts.append(
-                tr(QT_TRANSLATE_NOOP("Playback", "{engine} {rate} frames/s")).format(
+                tr(QT_TRANSLATE_NOOP("ClipTimeline", "{engine} {rate} frames/s")).format(
                     engine=titles(engine), rate=figure
                 )
             )
@@ -250,7 +250,7 @@ class Playback:
             (first, second), (a, b) = self.engines, known
             faster, slower, ratio = (second, first, b / a) if b >= a else (first, second, a / b)
             parts.append(
-                tr(QT_TRANSLATE_NOOP("Playback", "{faster} {ratio}× {slower}")).format(
+                tr(QT_TRANSLATE_NOOP("ClipTimeline", "{faster} {ratio}× {slower}")).format(
                     faster=titles(faster), ratio=f"{ratio:.1f}", slower=titles(slower)
                 )
             )
@@ -263,8 +263,8 @@ class Playback:
         number = (self.position if index is None else index) + 1
         last = self.last_frame()
         if last is None:
-            return tr(QT_TRANSLATE_NOOP("Playback", "frame {number}")).format(number=number)
-        return tr(QT_TRANSLATE_NOOP("Playback", "frame {number} of {count}")).format(
+            return tr(QT_TRANSLATE_NOOP("ClipTimeline", "frame {number}")).format(number=number)
+        return tr(QT_TRANSLATE_NOOP("ClipTimeline", "frame {number} of {count}")).format(
             number=number, count=last + 1
         )
 

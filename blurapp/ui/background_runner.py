@@ -10,8 +10,9 @@ job asked to quit stops at its next yield (superqt's own check) or at the core's
 call (a compiled JAX call on a large photo) ends on its own, and the program waits for it
 before it exits.
 
-Handlers run on the window's thread: the worker's signals are queued to its Job, a QObject of
-that thread, which passes them on to the handlers for as long as its Runner has not stopped.
+Handlers run on the window's thread: the worker's signals are queued to its BackgroundJob, a
+QObject of that thread, which passes them on to the handlers for as long as its
+BackgroundRunner has not stopped.
 """
 
 from __future__ import annotations
@@ -29,18 +30,17 @@ from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
 
-from blurapp.app.running import Handlers
-from blurapp.app.running import Job as JobFunction
+from blurapp.app.running import Handlers, JobFunction
 from blurapp.core.engines.runs import BlurCancelled
 
 log = logging.getLogger(__name__)
 
-_waiting: deque[Job] = deque()  # started, their turn not come yet
-_current: Job | None = None  # the one job running
-_retired: list[Job] = []  # ended, kept until their threads have let go (see _retire)
+_waiting: deque[BackgroundJob] = deque()  # started, their turn not come yet
+_current: BackgroundJob | None = None  # the one job running
+_retired: list[BackgroundJob] = []  # ended, kept until their threads have let go (see _retire)
 
 
-def running_jobs() -> list[Job]:
+def running_jobs() -> list[BackgroundJob]:
     """The job whose thread still runs it, if any: tests check none outlives its window."""
     return [job for job in [_current] if job is not None and job.is_running()]
 
@@ -122,7 +122,7 @@ def _run_on_pool_thread(box: list[_Worker], ended: threading.Event) -> None:
     worker deletes its signals' QObject, which lives on the window's thread. Deleted from here
     while the window's thread handled its last signal, that crashed the program (a stress test
     of short jobs crashed within seconds, and a CI run once). The window's thread keeps the
-    worker, through its Job, until `ended` says this thread holds no reference to it.
+    worker, through its BackgroundJob, until `ended` says this thread holds no reference to it.
     """
     worker = box.pop()
     try:
@@ -132,21 +132,22 @@ def _run_on_pool_thread(box: list[_Worker], ended: threading.Event) -> None:
         ended.set()
 
 
-class Job(QObject):
-    """One job given to a Runner: `quit()` asks it to stop; `ended` comes once its thread is
-    done with it, whether it answered, failed, stopped or was dropped before its turn."""
+class BackgroundJob(QObject):
+    """One job given to a BackgroundRunner: `quit()` asks it to stop; `ended` comes once its
+    thread is done with it, whether it answered, failed, stopped or was dropped before its
+    turn."""
 
     ended = Signal()
 
     def __init__(
         self,
-        runner: Runner,
+        runner: BackgroundRunner,
         function: JobFunction,
         arguments: tuple,
         handlers: Handlers,
     ) -> None:
         super().__init__()  # no parent: it outlives a window closed while it runs
-        self._runner: Runner | None = runner
+        self._runner: BackgroundRunner | None = runner
         self._function, self._arguments, self._handlers = function, arguments, handlers
         self._quit = threading.Event()
         self._answered = False
@@ -197,7 +198,7 @@ class Job(QObject):
         cast("GeneratorWorkerSignals", worker.signals).yielded.emit(event)  # a GeneratorWorker's
 
     def _told(self) -> Handlers:
-        """Whom to tell: its handlers, until its Runner stops (then nobody)."""
+        """Whom to tell: its handlers, until its BackgroundRunner stops (then nobody)."""
         return self._handlers if self._runner is not None else Handlers()
 
     @Slot(object)
@@ -241,7 +242,7 @@ class Job(QObject):
             self.ended.emit()
 
 
-def _retire(job: Job) -> None:
+def _retire(job: BackgroundJob) -> None:
     """Keep `job`, which has just told its end, until its pool thread has let go of its worker
     and this thread is out of the job's own slot (a QObject deleted inside its own slot, or a
     worker dropped last by the pool's thread, can crash the program)."""
@@ -253,8 +254,8 @@ def _retire(job: Job) -> None:
 def _let_go_of_retired() -> None:
     for job in _retired:
         if job._ended.is_set():
-            # Let go of its worker here too: a Job still held by whoever started it (in a
-            # reference cycle with them, through its handlers) would otherwise take its
+            # Let go of its worker here too: a BackgroundJob still held by whoever started it
+            # (in a reference cycle with them, through its handlers) would otherwise take its
             # worker to whichever thread the garbage collector next runs on.
             job.worker, job._handlers = None, Handlers()
     _retired[:] = [job for job in _retired if not job._ended.is_set()]
@@ -276,13 +277,13 @@ def _next() -> None:
         return
 
 
-class Runner(QObject):
+class BackgroundRunner(QObject):
     """A window's (or dialog's) side of the runner: it starts jobs and, until `stop()`, passes
-    on what they tell. See blurapp.app.running.Runner for the handlers."""
+    on what they tell. See blurapp.app.running.JobRunner for the handlers."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._jobs: list[Job] = []
+        self._jobs: list[BackgroundJob] = []
 
     def start(
         self,
@@ -292,9 +293,9 @@ class Runner(QObject):
         on_return: Callable[[Any], None] | None = None,
         on_error: Callable[[BaseException], None] | None = None,
         on_stop: Callable[[], None] | None = None,
-    ) -> Job:
+    ) -> BackgroundJob:
         handlers = Handlers.of(on_event, on_return, on_error, on_stop)
-        started = Job(self, job, arguments, handlers)
+        started = BackgroundJob(self, job, arguments, handlers)
         self._jobs.append(started)
         _waiting.append(started)
         if _current is None:
@@ -315,7 +316,7 @@ class Runner(QObject):
             job.quit()
         return all(job.wait(wait_ms) for job in jobs)
 
-    def _forget(self, job: Job) -> None:
+    def _forget(self, job: BackgroundJob) -> None:
         if job in self._jobs:
             self._jobs.remove(job)
 

@@ -1,6 +1,6 @@
 """A clip played through the engines on threads, without Qt: one thread reads the frames as
 the clip's clock makes them due, and each engine blurs on a thread of its own, taking the
-newest frame read whenever it is free (blurapp.app.playback keeps the clock and the counts).
+newest frame read whenever it is free (blurapp.app.clip_timeline keeps the clock and the counts).
 
 Nothing queues: the reader keeps one frame, each engine the frame in its hands and its last
 output, so memory is a few frames per engine whatever the clip's length. The window asks
@@ -22,8 +22,8 @@ import numpy as np
 
 from blurapp.app.captions import Translate
 from blurapp.app.clip_jobs import frame_to_blur
+from blurapp.app.clip_timeline import ClipTimeline
 from blurapp.app.jobs import failure_words, is_foreseen
-from blurapp.app.playback import Playback
 from blurapp.app.pyramid import build_pyramid
 from blurapp.core.engines import Engine, get_engine
 from blurapp.core.engines.runs import BlurCancelled
@@ -129,7 +129,7 @@ class PlayerState:
     problem_error: BaseException | None = None  # the error itself, for the window's words
 
 
-class Player:
+class ClipPlayer:
     """Plays `clip` through `engines` (each pane's), blurring as `spec` says (set_spec changes
     it while playing). Call close() when done: it stops the threads."""
 
@@ -144,7 +144,7 @@ class Player:
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.clip = clip
-        self.playback = Playback(clip.info, engines)
+        self.timeline = ClipTimeline(clip.info, engines)
         self._spec, self._titles, self._translate, self._clock = spec, titles, translate, clock
         self._condition = threading.Condition()
         # The clip is read by one thread at a time: the reader, or a paused frame's job.
@@ -177,7 +177,7 @@ class Player:
 
     def play(self) -> None:
         with self._condition:
-            self.playback.play(self._clock())
+            self.timeline.play(self._clock())
             self._renew()
 
     def pause(self) -> int:
@@ -185,24 +185,24 @@ class Player:
         the last frame it gave: asked for the frame due, it would give its next."""
         with self._condition:
             now = self._clock()
-            position = self.playback.pause(now)
+            position = self.timeline.pause(now)
             last = self._last_read
             if self.clip.info.frame_count is None and last is not None and last[0] < position:
-                position = self.playback.seek(last[0], now)
+                position = self.timeline.seek(last[0], now)
             self._renew()
             return position
 
     def seek(self, index: int) -> int:
         """Go to frame `index` (playing on from there if playing); the frame gone to."""
         with self._condition:
-            position = self.playback.seek(index, self._clock())
+            position = self.timeline.seek(index, self._clock())
             self._renew()
             return position
 
     def step(self, frames: int) -> int:
         """Pause and go `frames` on from the frame due now; the frame gone to."""
         with self._condition:
-            position = self.playback.step(frames, self._clock())
+            position = self.timeline.step(frames, self._clock())
             self._renew()
             return position
 
@@ -210,13 +210,13 @@ class Player:
         """Blur the frames to come as `spec` says (an engine that failed tries again)."""
         with self._condition:
             if spec != self._spec:
-                self.playback.try_failed_again()
+                self.timeline.try_failed_again()
                 self._condition.notify_all()
             self._spec = spec
 
     @property
     def playing(self) -> bool:
-        return self.playback.playing
+        return self.timeline.playing
 
     def read_frame(self, index: int) -> np.ndarray:
         """Frame `index` of the clip, read while nothing else reads it (for a paused frame).
@@ -225,7 +225,7 @@ class Player:
         reading = self._reading
         with reading.lock:
             with self._condition:
-                if self.playback.playing:
+                if self.timeline.playing:
                     raise BlurCancelled()
                 last = self._last_read
                 if last is not None and last[0] == index:
@@ -243,24 +243,24 @@ class Player:
     def collect(self) -> PlayerState:
         """What there is to show now; each engine's frame is handed out once."""
         with self._condition:
-            playback, now = self.playback, self._clock()
+            timeline, now = self.timeline, self._clock()
             shown, self._shown = self._shown, {}
-            finished = playback.finished(now)
-            due = playback.due(now)
-            last = playback.last_frame()
+            finished = timeline.finished(now)
+            due = timeline.due(now)
+            last = timeline.last_frame()
             frame = due if last is None else min(due, last)
             return PlayerState(
                 shown=shown,
                 pane_words={
-                    engine: playback.pane_words(engine, self._translate, now=now)
-                    for engine in playback.engines
+                    engine: timeline.pane_words(engine, self._translate, now=now)
+                    for engine in timeline.engines
                 },
-                headline=playback.headline(self._title, self._translate, now=now),
+                headline=timeline.headline(self._title, self._translate, now=now),
                 frame=frame,
-                frame_words=playback.frame_words(frame, self._translate),
-                playing=playback.playing,
+                frame_words=timeline.frame_words(frame, self._translate),
+                playing=timeline.playing,
                 finished=finished,
-                problem=playback.problem,
+                problem=timeline.problem,
                 problem_error=self._problem_error,
             )
 
@@ -271,7 +271,7 @@ class Player:
         close_if_unread)."""
         with self._condition:
             self._closing = True
-            self.playback.pause(self._clock())
+            self.timeline.pause(self._clock())
             self._generation += 1
             self._condition.notify_all()
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -303,17 +303,17 @@ class Player:
                     while True:
                         if self._closing:
                             return
-                        playback = self.playback
-                        if generation != self._generation or not playback.playing:
+                        timeline = self.timeline
+                        if generation != self._generation or not timeline.playing:
                             if frames is not None:
                                 done_with, frames = frames, None
                                 break
-                            generation, index = self._generation, playback.position
-                        end = playback.end
-                        if not playback.playing or (end is not None and index >= end):
+                            generation, index = self._generation, timeline.position
+                        end = timeline.end
+                        if not timeline.playing or (end is not None and index >= end):
                             self._condition.wait()
                             continue
-                        wait = playback.time_of(index) - self._clock()
+                        wait = timeline.time_of(index) - self._clock()
                         if wait <= 0:
                             break
                         self._condition.wait(wait)
@@ -342,7 +342,7 @@ class Player:
                 with self._condition:
                     if generation == self._generation:
                         if frame is None:
-                            self.playback.clip_ended(index, problem)
+                            self.timeline.clip_ended(index, problem)
                             self._problem_error = self._problem_error or error_seen
                         else:
                             self._newest = (generation, index, frame)
@@ -380,9 +380,9 @@ class Player:
                     if self._closing:
                         return
                     newest = self._newest
-                    if newest is not None and self.playback.playing:
+                    if newest is not None and self.timeline.playing:
                         generation, index, frame = newest
-                        if self.playback.take(engine_name, index) is not None:
+                        if self.timeline.take(engine_name, index) is not None:
                             break
                     self._condition.wait()
                 spec = self._spec
@@ -402,11 +402,11 @@ class Player:
                     log.exception("%s failed on frame %d", engine_name, index)
                 with self._condition:
                     if not stale():
-                        self.playback.failed(engine_name, failure_words(error))
+                        self.timeline.failed(engine_name, failure_words(error))
                         self._condition.notify_all()
                 continue
             with self._condition:
                 if not stale():
-                    self.playback.shown(engine_name, index, self._clock())
+                    self.timeline.shown(engine_name, index, self._clock())
                     self._shown[engine_name] = ShownFrame(engine_name, index, output, picture)
                     self._condition.notify_all()
