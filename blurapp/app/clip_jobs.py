@@ -95,10 +95,16 @@ class FramesToBlur(Clip):
         self._clip, self._color = clip, color
         info = clip.info
         self.info = dataclasses.replace(info, colour=info.colour and color)
+        # Its frames are the clip's own unless a colour clip's are made grey: then they are
+        # its levels scaled where the clip's are.
+        self.gives_levels = clip.gives_levels and (color or not info.colour)
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
         for frame in self._clip.frames(start):
             yield frame_to_blur(frame, color=self._color)
+
+    def _read_levels(self, start: int) -> Iterator[np.ndarray]:
+        return self._clip.levels(start)
 
 
 @dataclass(frozen=True)

@@ -284,6 +284,39 @@
     </message>
 </context>
 <context>
+    <name>ClipTimeline</name>
+    <message>
+        <location filename="../app/clip_timeline.py" line="221"/>
+        <source>starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <location filename="../app/clip_timeline.py" line="223"/>
+        <source>{rate} frames/s · {dropped} dropped</source>
+        <translation>{rate} 帧/秒 · 丢弃 {dropped} 帧</translation>
+    </message>
+    <message>
+        <location filename="../app/clip_timeline.py" line="244"/>
+        <source>{engine} {rate} frames/s</source>
+        <translation>{engine} {rate} 帧/秒</translation>
+    </message>
+    <message>
+        <location filename="../app/clip_timeline.py" line="253"/>
+        <source>{faster} {ratio}× {slower}</source>
+        <translation>{faster} 是 {slower} 的 {ratio}×</translation>
+    </message>
+    <message>
+        <location filename="../app/clip_timeline.py" line="266"/>
+        <source>frame {number}</source>
+        <translation>第 {number} 帧</translation>
+    </message>
+    <message>
+        <location filename="../app/clip_timeline.py" line="267"/>
+        <source>frame {number} of {count}</source>
+        <translation>第 {number} 帧，共 {count} 帧</translation>
+    </message>
+</context>
+<context>
     <name>Engines</name>
     <message>
         <location filename="../core/engines/numpy_engine.py" line="249"/>
@@ -296,7 +329,7 @@
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="732"/>
+        <location filename="../core/engines/jax_engine.py" line="744"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -650,26 +683,31 @@
     </message>
     <message>
         <location filename="../core/report/clip_figures.py" line="123"/>
+        <source>({time} a frame, reading the clip and copies counted, the copies overlapping the blur)</source>
+        <translation>（每帧 {time}，含读取片段与数据复制，复制与模糊重叠进行）</translation>
+    </message>
+    <message>
+        <location filename="../core/report/clip_figures.py" line="129"/>
         <source>({time} a frame, reading the clip and copies counted)</source>
         <translation>（每帧 {time}，含读取片段与数据复制）</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="143"/>
+        <location filename="../core/report/clip_figures.py" line="151"/>
         <source>one frame a call</source>
         <translation>每次调用一帧</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="145"/>
+        <location filename="../core/report/clip_figures.py" line="153"/>
         <source>{size} frames a call</source>
         <translation>每次调用 {size} 帧</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="152"/>
+        <location filename="../core/report/clip_figures.py" line="160"/>
         <source>(tried {sizes} frames/s)</source>
         <translation>（已试：{sizes} 帧/秒）</translation>
     </message>
     <message>
-        <location filename="../core/report/clip_figures.py" line="163"/>
+        <location filename="../core/report/clip_figures.py" line="171"/>
         <source>(the blur alone)</source>
         <translation>（仅模糊本身）</translation>
     </message>
@@ -740,52 +778,52 @@
         <translation>不可用：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="208"/>
+        <location filename="../core/measuring/contention.py" line="219"/>
         <source>the profiler recorded a trace while the calls were timed, which slows them: time them again without it</source>
         <translation>计时期间性能分析器在记录跟踪，这会使调用变慢：请不记录跟踪再计时一次</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="216"/>
+        <location filename="../core/measuring/contention.py" line="227"/>
         <source>timed while the profiler recorded, and another program was using the CPU</source>
         <translation>计时期间性能分析器在记录，且另一个程序正在占用 CPU</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="222"/>
+        <location filename="../core/measuring/contention.py" line="233"/>
         <source>another program was using the CPU</source>
         <translation>另一个程序正在占用 CPU</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="224"/>
+        <location filename="../core/measuring/contention.py" line="235"/>
         <source>timed while the profiler recorded</source>
         <translation>计时期间性能分析器在记录</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="226"/>
+        <location filename="../core/measuring/contention.py" line="237"/>
         <source>the times of the calls varied widely</source>
         <translation>各次调用的耗时差异很大</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="231"/>
+        <location filename="../core/measuring/contention.py" line="242"/>
         <source>{engine}&apos;s calls took {ratio}× their CPU time</source>
         <translation>{engine} 的调用耗时是其 CPU 时间的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="236"/>
+        <location filename="../core/measuring/contention.py" line="247"/>
         <source>other programs kept {used} of the {cores} cores busy</source>
         <translation>其他程序占用了 {cores} 个核心中的 {used} 个</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="242"/>
+        <location filename="../core/measuring/contention.py" line="253"/>
         <source>other programs kept {used} of the {cores} cores busy while the matrix product was timed</source>
         <translation>计时矩阵乘法时，其他程序占用了 {cores} 个核心中的 {used} 个</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="254"/>
+        <location filename="../core/measuring/contention.py" line="265"/>
         <source>the middle half of {engine}&apos;s calls spans {spread} of their median</source>
         <translation>{engine} 中间一半调用的耗时跨度为其中位数的 {spread}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="260"/>
+        <location filename="../core/measuring/contention.py" line="271"/>
         <source>load {load} on {cores} cores</source>
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
@@ -898,7 +936,7 @@
     </message>
     <message>
         <location filename="../core/media/photo_checks.py" line="75"/>
-        <location filename="../scale/batch_plan.py" line="171"/>
+        <location filename="../scale/batch_plan.py" line="175"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
@@ -1000,12 +1038,12 @@
         <translation>磁盘空间不足：它约需 {needed} GB，而只有 {free} GB 可用</translation>
     </message>
     <message>
-        <location filename="../scale/batch_plan.py" line="290"/>
+        <location filename="../scale/batch_plan.py" line="294"/>
         <source>this is one of the photos being blurred ({source}); BlurApp never writes over an input, choose another output folder</source>
         <translation>这是正在模糊的照片之一（{source}）；BlurApp 从不覆盖输入文件，请选择其他输出文件夹</translation>
     </message>
     <message>
-        <location filename="../scale/batch_plan.py" line="302"/>
+        <location filename="../scale/batch_plan.py" line="306"/>
         <source>{other} is written here already; {source} was not blurred (rename one of them)</source>
         <translation>{other} 已写入此处；{source} 未被模糊（请重命名其中之一）</translation>
     </message>
@@ -1065,22 +1103,22 @@
         <translation>片段没有任何帧</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_video.py" line="34"/>
+        <location filename="../core/media/clip_video.py" line="35"/>
         <source>reading and writing video needs PyAV, which is not installed: {how}</source>
         <translation>读写视频需要 PyAV，但它尚未安装：{how}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_video.py" line="93"/>
+        <location filename="../core/media/clip_video.py" line="94"/>
         <source>the file has no video stream (only {streams})</source>
         <translation>文件没有视频流（只有 {streams}）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_video.py" line="110"/>
+        <location filename="../core/media/clip_video.py" line="111"/>
         <source>this is not a video BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的视频（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_video.py" line="165"/>
+        <location filename="../core/media/clip_video.py" line="182"/>
         <source>the clip is closed</source>
         <translation>片段已关闭</translation>
     </message>
@@ -1147,7 +1185,7 @@
         <translation>无法写入性能分析跟踪（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/containers.py" line="149"/>
+        <location filename="../core/media/containers.py" line="151"/>
         <source>reading HEIC and HEIF photos needs pillow-heif, which is not installed: {how}</source>
         <translation>读取 HEIC 和 HEIF 照片需要 pillow-heif，但它尚未安装：{how}</translation>
     </message>
@@ -1579,42 +1617,9 @@
     </message>
 </context>
 <context>
-    <name>ClipTimeline</name>
-    <message>
-        <location filename="../app/clip_timeline.py" line="221"/>
-        <source>starting…</source>
-        <translation>正在开始…</translation>
-    </message>
-    <message>
-        <location filename="../app/clip_timeline.py" line="223"/>
-        <source>{rate} frames/s · {dropped} dropped</source>
-        <translation>{rate} 帧/秒 · 丢弃 {dropped} 帧</translation>
-    </message>
-    <message>
-        <location filename="../app/clip_timeline.py" line="244"/>
-        <source>{engine} {rate} frames/s</source>
-        <translation>{engine} {rate} 帧/秒</translation>
-    </message>
-    <message>
-        <location filename="../app/clip_timeline.py" line="253"/>
-        <source>{faster} {ratio}× {slower}</source>
-        <translation>{faster} 是 {slower} 的 {ratio}×</translation>
-    </message>
-    <message>
-        <location filename="../app/clip_timeline.py" line="266"/>
-        <source>frame {number}</source>
-        <translation>第 {number} 帧</translation>
-    </message>
-    <message>
-        <location filename="../app/clip_timeline.py" line="267"/>
-        <source>frame {number} of {count}</source>
-        <translation>第 {number} 帧，共 {count} 帧</translation>
-    </message>
-</context>
-<context>
     <name>Presentation</name>
     <message>
-        <location filename="../ui/presentation.py" line="92"/>
+        <location filename="../ui/presentation.py" line="93"/>
         <source>Leave Presentation</source>
         <translation>退出演示模式</translation>
     </message>

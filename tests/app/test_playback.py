@@ -485,3 +485,23 @@ def test_a_camera_paused_is_paused_on_the_last_frame_it_gave():
     assert len(camera.served) <= given + 1  # the camera was not asked for another frame...
     # ...and the last frame it gave before the pause is the photo.
     assert round(float(frame[0, 0]) * 1000) in camera.served[:given]
+
+
+@pytest.mark.parametrize(
+    ("colour", "color", "gives_levels"),
+    [(False, False, True), (True, True, True), (True, False, False)],
+    ids=["grey clip", "colour clip in colour", "colour clip made grey"],
+)
+def test_a_runs_frames_are_the_clips_levels_unless_made_grey(colour, color, gives_levels):
+    # A Run on a clip times the clip's stored levels, as `compare CLIP` does, wherever the
+    # frames it blurs are the clip's own; a colour clip blurred in grey is made of three.
+    from blurapp.app.clip_jobs import FramesToBlur
+    from blurapp.bench.synthetic import SyntheticClip
+
+    clip = SyntheticClip(12, 8, 3, colour=colour)
+    frames = FramesToBlur(clip, color=color)
+    assert frames.gives_levels is gives_levels
+    if gives_levels:
+        np.testing.assert_array_equal(
+            np.stack(list(frames.levels())), np.stack(list(clip.levels()))
+        )

@@ -2,6 +2,7 @@
 difference from NumPy, the end-to-end figures, and clips that stop part way."""
 
 import json
+import threading
 import weakref
 
 import numpy as np
@@ -13,6 +14,7 @@ from blurapp.core.engines import jax_engine
 from blurapp.core.engines.frame_batches import FRAMES_READ_AHEAD
 from blurapp.core.measuring.clip_comparison import clip_comparison_dict, compare_clip
 from blurapp.core.media.clip import Clip, ClipError, ClipInfo, FramesInMemory
+from blurapp.core.report.clip_figures import clip_figures
 from blurapp.core.spec import BlurSpec
 
 
@@ -33,13 +35,16 @@ class MadeFrames(Clip):
         self.count, self.stop_after = count, stop_after
         self.made = 0
         self.alive = self.most_alive = 0
+        # Frames are made on the reading thread and let go of on the blurring one.
+        self._counting = threading.Lock()
 
     def _frame(self, index):
         rng = np.random.default_rng(index)
         return rng.random((self.info.height, self.info.width), dtype=np.float32)
 
     def _gone(self):
-        self.alive -= 1
+        with self._counting:
+            self.alive -= 1
 
     def _read(self, start):
         for index in range(start, self.count):
@@ -48,9 +53,10 @@ class MadeFrames(Clip):
                     self.info.name, "it stops at frame {index}: the file is cut short", index=index
                 )
             frame = self._frame(index)
-            self.made += 1
-            self.alive += 1
-            self.most_alive = max(self.most_alive, self.alive)
+            with self._counting:
+                self.made += 1
+                self.alive += 1
+                self.most_alive = max(self.most_alive, self.alive)
             weakref.finalize(frame, self._gone)
             yield frame
 
@@ -118,10 +124,10 @@ def test_memory_stays_a_few_frames_deep_however_long_the_span():
     result = compare_clip(clip, frames=120, batch_sizes={"numpy": 1, "jax": 4}, repeats=1)
     assert result.frames == 120
     assert clip.made >= 3 * 120  # the first pass and each engine's timed pass read it again
-    # Those read ahead on their own thread, the one that thread holds until there is room, and
-    # on the blurring side the frame just taken and, for a moment, the one gathered before it:
-    # a few, whatever the span's length.
-    assert clip.most_alive <= FRAMES_READ_AHEAD + 3
+    # Those read ahead on their own thread (a batch of JAX-jit's 4 at least), the one that
+    # thread holds until there is room, and on the blurring side the frame just taken and, for
+    # a moment, the one gathered before it: a few, whatever the span's length.
+    assert clip.most_alive <= max(FRAMES_READ_AHEAD, 4) + 3
 
 
 def test_a_clip_cut_short_is_timed_over_what_decoded_and_says_where_it_stopped():
@@ -237,10 +243,43 @@ def test_on_an_accelerator_a_clip_is_timed_end_to_end_with_its_copies_overlappin
     quiet = compare_clip(clip, engines=["numpy", "jax"], frames=7, repeats=2)
     assert quiet.overlapped == frozenset()
     monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    real, passes = jax_engine.overlapped_frames_on_device, []
+
+    def counted(*args, **kwargs):
+        passes.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(jax_engine, "overlapped_frames_on_device", counted)
     result = compare_clip(clip, engines=["numpy", "jax"], frames=7, repeats=2)
     assert result.overlapped == {"jax"}
+    # A pass of its own after each timed one, its warm-up's too.
+    assert (
+        len(passes)
+        >= len(result.end_to_end_seconds["jax"])
+        == 2 * (result.runs["jax"].calls_per_sample)
+    )
     data = clip_comparison_dict(result)
     assert data["jax"]["end_to_end_overlapped"] is True
     assert data["numpy"]["end_to_end_overlapped"] is False
+    rows = {row.key: row.text for row in clip_figures(result)}
+    assert rows["jax.end_to_end"].endswith("copies counted, the copies overlapping the blur)")
+    assert rows["numpy.end_to_end"].endswith("reading the clip and copies counted)")
     assert result.end_to_end_frames_per_second("jax") > 0
     assert result.differences["jax"] <= TOLERANCE
+
+
+def test_a_batch_size_given_reports_the_first_call_of_the_program_the_passes_run(monkeypatch):
+    # The pass compared with NumPy reads floats, another program than the timed passes' (of
+    # the clip's levels): the levels' program is got first, and its first call is the one told.
+    from blurapp.bench.synthetic import SyntheticClip
+
+    real, calls = jax_engine.blur_frames_on_device, []
+
+    def watched(jax, frames, *args, **kwargs):
+        calls.append((frames.dtype, len(frames)))
+        return real(jax, frames, *args, **kwargs)
+
+    monkeypatch.setattr(jax_engine, "blur_frames_on_device", watched)
+    clip = SyntheticClip(36, 20, 6)
+    compare_clip(clip, engines=["numpy", "jax"], frames=6, repeats=1, batch_sizes={"jax": 2})
+    assert calls[0] == (np.dtype(np.uint8), 2)

@@ -120,6 +120,17 @@ def test_the_matrix_products_are_judged_by_the_others_use_while_they_ran(others,
     assert judge(Conditions(quiet_machine(0.2), products_machine=products)).noisy is noisy
 
 
+def test_on_a_large_machine_the_matrix_products_bear_some_background_use():
+    # A core's worth of other programs on 16 cores is any desktop's background; a quarter of
+    # them is not.
+    def verdict(others):
+        products = MachineUse(seconds=1.0, others_cores=others, load=None, cores=16)
+        return judge(Conditions(quiet_machine(0.2), products_machine=products))
+
+    assert not verdict(1.0).noisy
+    assert verdict(4.5).noisy
+
+
 def product_engine(seconds: float) -> Engine:
     """A CPU engine whose blur is instant and whose matrix product waits (sleeps) `seconds`:
     the other programs' use the timing sees while the products run is theirs alone."""

@@ -243,14 +243,25 @@ def test_batches_whose_copies_overlap_the_blur_give_every_frame_in_order(monkeyp
     # back started before the ones before it are waited for; 7 frames in batches of 2, the
     # last filled up, more batches than are ever in flight.
     from blurapp.core.engines.frame_batches import overlapped_batches
+    from blurapp.core.engines.jax_frames import BATCHES_IN_FLIGHT
 
     monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
     levels = np.random.default_rng(3).integers(0, 256, (7, 21, 26, 3), dtype=np.uint8)
     frames = levels if dtype == np.uint8 else levels * np.float32(1 / 255)
     kernel = gaussian_kernel(5, 1.5)
-    stream = overlapped_batches(get_engine("jax"), iter(frames), kernel, batch_size=2)
+    taken = []
+
+    def counted():
+        for frame in frames:
+            taken.append(frame)
+            yield frame
+
+    stream = overlapped_batches(get_engine("jax"), counted(), kernel, batch_size=2)
     assert stream is not None
-    outputs = [frame for batch in stream for frame in batch]
+    first = next(stream)
+    # Later batches were sent before the first was waited for.
+    assert len(taken) >= 2 * BATCHES_IN_FLIGHT
+    outputs = [*first, *(frame for batch in stream for frame in batch)]
     if dtype == np.uint8:
         assert_levels_match_the_oracle(outputs, frames, kernel)
     else:
@@ -264,3 +275,26 @@ def test_on_a_cpu_or_without_a_way_to_overlap_the_batches_go_one_after_another()
     kernel = gaussian_kernel(3, 1.0)
     for engine in ("jax", "numpy"):  # a CPU's copies are its own memory; NumPy copies nothing
         assert overlapped_batches(get_engine(engine), iter(frames), kernel) is None
+
+
+@pytest.mark.parametrize("as_rows", [False, True], ids=["cpu-program", "accelerator-program"])
+@pytest.mark.parametrize("shape", [(3, 40, 50, 3), (8, 32, 32)], ids=["colour", "grey"])
+def test_levels_blurred_on_the_device_are_the_hosts_rounding_of_the_same_floats(as_rows, shape):
+    # Exactly, 16 bits included: the device's levels → floats must not be fused into the taps,
+    # whose one-unit differences round a 16-bit level the other way.
+    import jax
+
+    from blurapp.core.engines.jax_frames import blur_frames_on_device
+    from blurapp.core.engines.levels import floats_as_levels, levels_as_floats
+
+    levels = np.random.default_rng(11).integers(0, 65536, shape, dtype=np.uint16)
+    kernel = gaussian_kernel(9, 2.5)
+    device = jax.devices("cpu")[0]
+
+    def blurred(frames):
+        return blur_frames_on_device(
+            jax, frames, kernel, device, "cpu", jax_engine.cache_hits, as_rows=as_rows
+        ).output
+
+    expected = floats_as_levels(blurred(levels_as_floats(levels)), np.uint16)
+    np.testing.assert_array_equal(blurred(levels), expected)

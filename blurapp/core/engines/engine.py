@@ -14,7 +14,7 @@ from typing import Protocol
 import numpy as np
 
 from blurapp.core.engines.gemm import TimedGemm
-from blurapp.core.engines.levels import floats_as_levels, levels_as_floats
+from blurapp.core.engines.levels import floats_as_levels, levels_as_floats, levels_type
 from blurapp.core.engines.runs import BlurredFrames, Call, Cancelled, EngineRun, FirstCall, Progress
 from blurapp.core.engines.timing import time_engines
 
@@ -201,16 +201,18 @@ class Engine:
         stored levels (uint8, uint16; Clip.levels) give blurred levels of their type, rounded
         as saving rounds them; any others float32."""
         frames = np.asarray(frames)
-        levels = frames.dtype in (np.uint8, np.uint16)
-        if not levels:
-            frames = np.asarray(frames, dtype=np.float32)
+        stored = levels_type(frames)
+        levels = stored is not None
+        frames = np.asarray(frames, dtype=stored or np.float32)
         if frames.ndim not in (3, 4) or len(frames) == 0:
             raise ValueError(
                 "expected frames × height × width (× channels) with at least one frame, "
                 f"not an array of shape {frames.shape}"
             )
         platform = self.platform_for(device)
-        floats = levels_as_floats(frames) if levels and not self.frames_take_levels else frames
+        # Made floats here unless its frames_call takes them (first_call never does).
+        on_host = levels and not (self.frames_take_levels and self.frames_call is not None)
+        floats = levels_as_floats(frames) if on_host else frames
         try:
             if self.frames_call is not None:
                 blurred = self.frames_call(floats, kernel, platform=platform)

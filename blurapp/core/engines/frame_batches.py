@@ -18,6 +18,7 @@ import numpy as np
 
 from blurapp.core.engines import Engine
 from blurapp.core.engines.engine import check_output
+from blurapp.core.engines.levels import levels_type
 from blurapp.core.engines.runs import BlurredFrames, Cancelled, Compilation, check_cancelled
 
 # The batch sizes tried, when an engine blurs a batch in one call.
@@ -77,8 +78,7 @@ class BatchChoice:
 def batch_type(frame: np.ndarray) -> np.dtype:
     """The number type a batch of frames like `frame` is gathered in: stored levels (uint8,
     uint16; Clip.levels) stay levels, anything else is float32."""
-    levels = frame.dtype in (np.uint8, np.uint16)
-    return frame.dtype if levels else np.dtype(np.float32)
+    return levels_type(frame) or np.dtype(np.float32)
 
 
 def frame_batches(frames: Iterable[np.ndarray], size: int) -> Iterator[np.ndarray]:

@@ -277,11 +277,7 @@ def blur_levels(levels: Any, weights: Any, in_strips: bool = True) -> Any:
     from jax import lax
 
     white = np.float32(np.iinfo(levels.dtype).max)
-    values = lax.mul(lax.convert_element_type(levels, jnp.float32), np.float32(1 / white))
-    # Made before the taps read them: fused into the taps of an image of one strip, XLA's
-    # values differed from the host's by one unit in the last place in up to 1 in 25 pixels
-    # (a 16-bit level then rounds the other way). Timed the same on a 2,056² block.
-    values = lax.optimization_barrier(values)
+    values = levels_to_floats(levels)
     height, width, *channels = levels.shape
     step = channels[0] if channels else 1
     radius = weights.shape[0] // 2
@@ -352,7 +348,11 @@ def levels_to_floats(values: Any) -> Any:
     if not jnp.issubdtype(values.dtype, jnp.integer):
         return values
     white = np.float32(np.iinfo(values.dtype).max)
-    return lax.mul(lax.convert_element_type(values, jnp.float32), np.float32(1 / white))
+    floats = lax.mul(lax.convert_element_type(values, jnp.float32), np.float32(1 / white))
+    # Made before the taps read them: fused into the taps, XLA's values differed from the
+    # host's by one unit in the last place in up to 1 in 25 pixels (a 16-bit level then rounds
+    # the other way). Timed the same on a 2,056² block.
+    return lax.optimization_barrier(floats)
 
 
 def floats_to_levels(values: Any, levels_type: Any) -> Any:

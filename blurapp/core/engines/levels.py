@@ -70,6 +70,14 @@ def cannot_change(image: np.ndarray) -> bool:
     return array is None or isinstance(array, bytes)
 
 
+def levels_type(values: np.ndarray) -> np.dtype | None:
+    """The type of stored levels `values` are, uint8 or uint16 in this machine's byte order (a
+    big-endian file's samples too), or None for any other type (floats)."""
+    if values.dtype.kind == "u" and values.dtype.itemsize in (1, 2):
+        return np.dtype(np.uint8 if values.dtype.itemsize == 1 else np.uint16)
+    return None
+
+
 def levels_as_floats(levels: np.ndarray) -> np.ndarray:
     """Stored levels (uint8, uint16) as the float32 a photo's or a clip's reader makes of them:
     a level × (1/white), white the type's largest value (blurapp.core.media.pixels)."""

@@ -280,7 +280,14 @@ def _batch_choice(
         size = batch_sizes[engine.name]
         if size < 1:
             raise ValueError(f"a batch holds at least one frame, not {size}")
-        return BatchChoice(size, {}, {}, {}, {})
+        timed = _timed_type(clip)
+        if not engine.compiles or engine.frames_call is None or timed == np.float32:
+            return BatchChoice(size, {}, {}, {}, {})
+        # The program the timed passes run (of the clip's levels) got now, and its first call
+        # the one reported: the pass compared with NumPy reads floats, another program.
+        made = np.zeros((size, *clip.info.frame_shape), timed)
+        first = engine.blur_frames(made, kernel, device=device)
+        return BatchChoice(size, {}, {}, {size: first.call.seconds}, {size: first.compilation})
     sizes = [size for size in BATCH_SIZES if size <= frames]
     return choose_batch_size(
         engine,
@@ -294,8 +301,8 @@ def _batch_choice(
 
 
 def _timed_type(clip: Clip) -> np.dtype:
-    """The number type of the frames a timed pass reads: the stored levels a clip gives, as the
-    window plays them and a saved clip holds them; else float32."""
+    """The number type of the frames a timed pass reads: the stored levels a clip gives (a
+    quarter of the floats' bytes to read, batch and copy), else float32."""
     if not clip.gives_levels:
         return np.dtype(np.float32)
     return np.dtype(np.uint16 if clip.info.bit_depth == 16 else np.uint8)
@@ -408,16 +415,18 @@ def _timed_pass(
     overlapped: set[str],
 ) -> Call:
     """One pass over the span, its blur and copies summed into a Call; its wall time with the
-    clip's frames read and batched appended to `passes`. End to end as a clip is played or
-    saved: the frames are read on a thread of their own, a few ahead of the one blurred, and
-    as the levels they are stored in where the clip gives them, coming back as levels
-    (Clip.levels): a quarter of the floats' bytes made, copied and sent. Where the engine can
+    clip's frames read and batched appended to `passes`. End to end: the frames are read on a
+    thread of their own, a batch ahead of the one blurred, and as the levels they are stored in
+    where the clip gives them, coming back as levels (Clip.levels): a quarter of the floats'
+    bytes made, copied and sent. Where the engine can
     overlap its copies with its blur on its device, a second pass does so, and its wall time is
     the end to end instead (the engine's name is added to `overlapped`)."""
     began = time.perf_counter()
     seconds, to_device, from_device = 0.0, None, None
     read = clip.levels if clip.gives_levels else clip.frames
-    ahead = read_ahead(read(start, start + frames), FRAMES_READ_AHEAD)
+    # A batch read ahead, at least: reading the next batch overlaps blurring this one.
+    depth = max(FRAMES_READ_AHEAD, batch_size)
+    ahead = read_ahead(read(start, start + frames), depth)
     try:
         for blurred in blur_batches(engine, ahead, kernel, batch_size=batch_size, device=device):
             call = blurred.call
@@ -430,7 +439,7 @@ def _timed_pass(
         ahead.close()  # the reading thread stopped before the clip is read again
     end_to_end = time.perf_counter() - began
     began = time.perf_counter()
-    ahead = read_ahead(read(start, start + frames), FRAMES_READ_AHEAD)
+    ahead = read_ahead(read(start, start + frames), depth)
     try:
         stream = overlapped_batches(engine, ahead, kernel, batch_size=batch_size, device=device)
         if stream is not None:

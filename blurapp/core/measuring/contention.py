@@ -7,7 +7,8 @@ Three signs measured while the engines are timed (blurapp.core.engines.timing):
 - other programs' CPU use over the timing, from the system's CPU counters (psutil);
 - the spread of an engine's calls: the middle half of them far apart;
 and one more measured after them, while the compute floor's matrix products are timed: other
-programs' CPU use then (PRODUCTS_OTHERS_CORES).
+programs' CPU use then (PRODUCTS_OTHERS_SHARE). Other programs' use is counted on the cores
+BlurApp may run on.
 The load average is told beside them, as people know it, but does not decide: it averages the
 last minute, not the seconds timed, and counts BlurApp's own threads.
 
@@ -43,12 +44,15 @@ from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
 WALL_OVER_CPU = 1.3
 # …timed over at least this long (a few milliseconds' clocks say little).
 MIN_TIMED_SECONDS = 0.05
-# Other programs using at least this many cores while the matrix products of the compute floor
-# were timed, over at least MIN_TIMED_SECONDS. A product keeps every core busy with threads that
-# wait for each other, so one core taken is enough to ruin it: on a 2-core virtual machine with
-# one other program running, NumPy's product of 256 × 256 took 13 ms instead of 0.15, and the
-# floor read 13 GFLOP/s where the machine does 270, while the engines' own timing (one thread
-# each for NumPy) saw only half the cores used by others, below OTHERS_SHARE.
+# Other programs using at least this share of the cores, and at least PRODUCTS_OTHERS_CORES
+# cores, while the matrix products of the compute floor were timed, over at least
+# MIN_TIMED_SECONDS. A product keeps every core busy with threads that wait for each other, so
+# one core taken is enough to ruin it on a small machine: on a 2-core virtual machine with one
+# other program running, NumPy's product of 256 × 256 took 13 ms instead of 0.15, and the floor
+# read 13 GFLOP/s where the machine does 270, while the engines' own timing (one thread each
+# for NumPy) saw only half the cores used by others, below OTHERS_SHARE. A share on a large
+# machine, where some background use is the rule.
+PRODUCTS_OTHERS_SHARE = 0.25
 PRODUCTS_OTHERS_CORES = 0.5
 # Other programs using at least this share of the cores.
 OTHERS_SHARE = 0.6
@@ -71,19 +75,26 @@ def cores() -> int:
 
 
 def _busy_seconds() -> float | None:
-    """The CPU seconds the whole machine has been busy since it started (every core, stolen
-    time of a virtual machine included), or None where the system does not tell."""
+    """The CPU seconds the cores this process may run on (cores()) have been busy since the
+    machine started (stolen time of a virtual machine included), or None where the system does
+    not tell: other programs on cores BlurApp cannot use do not slow it."""
     import psutil  # imported when a comparison is timed, not with every command (about 20 ms)
 
     try:
-        times = psutil.cpu_times()
+        per_core = psutil.cpu_times(percpu=True)
     except (OSError, RuntimeError, psutil.Error):
         return None
+    try:
+        allowed = os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        allowed = None
+    if allowed is not None and len(per_core) == os.cpu_count():  # numbered as the system does
+        per_core = [times for number, times in enumerate(per_core) if number in allowed]
     if sys.platform == "win32":  # its system time already holds interrupts and DPCs
-        return times.user + times.system
+        return sum(times.user + times.system for times in per_core)
     # Linux counts a guest's time in user and nice already; macOS has only the first three.
     busy = ("user", "nice", "system", "irq", "softirq", "steal")
-    return sum(getattr(times, name, 0.0) for name in busy)
+    return sum(getattr(times, name, 0.0) for times in per_core for name in busy)
 
 
 def _load() -> float | None:
@@ -274,7 +285,8 @@ def judge(conditions: Conditions) -> Verdict:
         products is not None
         and products.others_cores is not None
         and products.seconds >= MIN_TIMED_SECONDS
-        and products.others_cores >= PRODUCTS_OTHERS_CORES
+        and products.others_cores
+        >= max(PRODUCTS_OTHERS_CORES, PRODUCTS_OTHERS_SHARE * products.cores)
     ):
         products_others = products.others_cores
     return Verdict(

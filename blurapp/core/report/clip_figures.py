@@ -119,9 +119,17 @@ def _engine_rows(result: ClipComparisonResult, name: str, translate: Translate) 
     ]
     end_to_end = result.end_to_end_frames_per_second(name)
     if end_to_end is not None:
-        words = translate(
-            QT_TRANSLATE_NOOP("Figures", "({time} a frame, reading the clip and copies counted)")
-        ).format(time=format_ms(result.end_to_end_seconds_per_frame(name)))
+        if name in result.overlapped:
+            words = QT_TRANSLATE_NOOP(
+                "Figures",
+                "({time} a frame, reading the clip and copies counted, the copies overlapping "
+                "the blur)",
+            )
+        else:
+            words = QT_TRANSLATE_NOOP(
+                "Figures", "({time} a frame, reading the clip and copies counted)"
+            )
+        words = translate(words).format(time=format_ms(result.end_to_end_seconds_per_frame(name)))
         rows.append(
             Figure(
                 f"{name}.end_to_end",
