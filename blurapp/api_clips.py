@@ -23,7 +23,7 @@ from blurapp.core.measuring.clip_comparison import (
     compare_engines_on_clip,
 )
 from blurapp.core.media.clip import Clip
-from blurapp.core.media.clip_files import open_clip as open_clip_file
+from blurapp.core.media.clip_files import open_clip_file
 from blurapp.core.report.clip_figures import clip_figures, format_frames_per_second
 from blurapp.core.report.figures import Figure, format_speedup
 from blurapp.core.spec import BlurSpec

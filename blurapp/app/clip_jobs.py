@@ -51,7 +51,7 @@ def open_clip_job(
     blurred). Fails with a PhotoError (a ClipError) naming the file."""
     yield None
     try:
-        clip = clip_files.open_clip(path, color=True)
+        clip = clip_files.open_clip_file(path, color=True)
     except PhotoError:
         raise
     except Exception as error:
@@ -131,7 +131,7 @@ def compare_clip_job(
     itself, as it is paused."""
     yield None
     path = clip.info.path
-    own = clip_files.open_clip(path, color=spec.color) if path else None
+    own = clip_files.open_clip_file(path, color=spec.color) if path else None
     try:
         frames = FramesToBlur(own if own is not None else clip, color=spec.color)
         return compare_engines_on_clip(

@@ -20,7 +20,7 @@ from blurapp.core.measuring.clip_comparison import (
     clip_comparison_dict,
     compare_engines_on_clip,
 )
-from blurapp.core.media.clip_files import open_clip
+from blurapp.core.media.clip_files import open_clip_file
 from blurapp.core.media.clip_saving import check_clip_output_path, clip_output_suffix
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.saving import OutputError
@@ -64,7 +64,7 @@ def compare_clip_command(args: argparse.Namespace, source: Path) -> int:
     start = 0 if args.start is None else args.start
     extension = clip_output_suffix(source)
     try:
-        with open_clip(source, color=args.color) as clip:
+        with open_clip_file(source, color=args.color) as clip:
             count = clip.info.known_frame_count
             if count is not None and start >= count:
                 raise CommandFailed(
