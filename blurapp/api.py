@@ -17,8 +17,7 @@ import numpy as np
 
 from blurapp._arguments import checked_engine, checked_engines, checked_spec
 from blurapp.core.engines import DEFAULT_ENGINE, DEFAULT_ENGINES, Engine
-from blurapp.core.measuring.comparison import ComparisonResult
-from blurapp.core.measuring.comparison import compare as compare_engines
+from blurapp.core.measuring.comparison import ComparisonResult, compare_engines
 from blurapp.core.media.photo import Photo, has_colour, load_photo
 from blurapp.core.media.pixels import UNASSOCIATED_ALPHA, luma, samples_to_float
 from blurapp.core.report.figures import Figure, comparison_figures, format_ms, format_speedup

@@ -17,10 +17,13 @@ import numpy as np
 
 from blurapp._arguments import checked_engines, checked_spec
 from blurapp.core.engines import DEFAULT_ENGINES, Engine
-from blurapp.core.measuring.clip_comparison import DEFAULT_CLIP_FRAMES, ClipComparisonResult
-from blurapp.core.measuring.clip_comparison import compare_clip as compare_engines_on_clip
+from blurapp.core.measuring.clip_comparison import (
+    DEFAULT_CLIP_FRAMES,
+    ClipComparisonResult,
+    compare_engines_on_clip,
+)
 from blurapp.core.media.clip import Clip
-from blurapp.core.media.clip_files import open_clip as open_clip_file
+from blurapp.core.media.clip_files import open_clip_file
 from blurapp.core.report.clip_figures import clip_figures, format_frames_per_second
 from blurapp.core.report.figures import Figure, format_speedup
 from blurapp.core.spec import BlurSpec

@@ -313,8 +313,8 @@ class ClipController:
 
     def run(self) -> bool:
         """Run with a clip open: RUN_FRAMES frames from the one shown (paused first when
-        playing) through the engines ticked, timed as a clip is (compare_clip), in frames per
-        second; False when no engine is ticked."""
+        playing) through the engines ticked, timed as a clip is (compare_engines_on_clip), in
+        frames per second; False when no engine is ticked."""
         engines = self.session.timed
         if self.clip is None or self.player is None or not engines:
             return False

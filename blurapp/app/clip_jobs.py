@@ -19,7 +19,7 @@ from blurapp.app.jobs import LoadedPhoto, ignore, never
 from blurapp.app.pyramid import build_pyramid
 from blurapp.app.running import Report
 from blurapp.core.engines.runs import Cancelled
-from blurapp.core.measuring.clip_comparison import compare_clip
+from blurapp.core.measuring.clip_comparison import compare_engines_on_clip
 from blurapp.core.media import clip_files
 from blurapp.core.media.clip import Clip, ClipInfo
 from blurapp.core.media.photo import Photo
@@ -51,7 +51,7 @@ def open_clip_job(
     blurred). Fails with a PhotoError (a ClipError) naming the file."""
     yield None
     try:
-        clip = clip_files.open_clip(path, color=True)
+        clip = clip_files.open_clip_file(path, color=True)
     except PhotoError:
         raise
     except Exception as error:
@@ -110,7 +110,7 @@ class FramesToBlur(Clip):
 @dataclass(frozen=True)
 class ClipStage:
     """How far a Run on a clip is: `stage` ("batch size", "frames", "timing"), `done` of
-    `total` (see blurapp.core.measuring.clip_comparison.compare_clip)."""
+    `total` (see blurapp.core.measuring.clip_comparison.compare_engines_on_clip)."""
 
     stage: str
     done: int
@@ -132,15 +132,15 @@ def compare_clip_job(
     report: Report = ignore,
 ) -> Generator[None, None, ClipComparisonResult]:
     """Run on a clip: RUN_FRAMES frames from `start` through `engines`, timed as
-    compare_clip times them, read by a reader of its own (the window's reads the frames
-    shown). A clip that is not a file's (a camera's, frames made in memory) is read itself,
-    as it is paused."""
+    compare_engines_on_clip times them, read by a reader of its own (the window's reads the
+    frames shown). A clip that is not a file's (a camera's, frames made in memory) is read
+    itself, as it is paused."""
     yield None
     path = clip.info.path
-    own = clip_files.open_clip(path, color=spec.color) if path else None
+    own = clip_files.open_clip_file(path, color=spec.color) if path else None
     try:
         frames = FramesToBlur(own if own is not None else clip, color=spec.color)
-        return compare_clip(
+        return compare_engines_on_clip(
             frames,
             spec,
             engines=engines,

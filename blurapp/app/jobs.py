@@ -33,7 +33,12 @@ from blurapp.core.engines.jax_engine import (
 )
 from blurapp.core.engines.runs import BlurCancelled, Cancelled, EngineRun
 from blurapp.core.kernel import PREVIEW_KERNEL_SIZES, pad_kernel, preview_kernel_size
-from blurapp.core.measuring.comparison import ComparisonResult, Watch, compare, difference_picture
+from blurapp.core.measuring.comparison import (
+    ComparisonResult,
+    Watch,
+    compare_engines,
+    difference_picture,
+)
 from blurapp.core.measuring.profiler_trace import (
     SteadyTrace,
     TraceError,
@@ -362,7 +367,7 @@ def compare_job(
     chosen = [engine_for(name) for name in engines]
     yield Progress(engines[0], 0, 0)
     starting(engines[0])
-    result = compare(
+    result = compare_engines(
         plan.photo.to_blur(color=parameters.color),
         parameters,
         repeats=repeats,

@@ -45,7 +45,7 @@ from blurapp.core.engines.jax_engine import (
     jax_device,
 )
 from blurapp.core.kernel import ALGORITHMS, Algorithm, KernelSize
-from blurapp.core.measuring.comparison import compare, comparison_dict, json_key
+from blurapp.core.measuring.comparison import compare_engines, comparison_dict, json_key
 from blurapp.core.media.sample import sample_photo_path
 from blurapp.core.spec import BlurSpec
 
@@ -146,7 +146,7 @@ def run_bench(
     for mp in megapixels:
         image = synthetic_image(mp, channels=channels)
         for kernel_size, algorithm in itertools.product(kernel_sizes, algorithms):
-            result = compare(
+            result = compare_engines(
                 image,
                 BlurSpec(kernel_size=kernel_size, sigma=sigma, algorithm=algorithm),
                 repeats=repeats,
@@ -423,7 +423,7 @@ def memory(photo: Path, big_megapixels: float) -> dict:
 
 def memory_probe(megapixels: float) -> None:
     """A whole comparison of a synthetic image, for `memory` to measure from outside."""
-    result = compare(synthetic_image(megapixels))
+    result = compare_engines(synthetic_image(megapixels))
     print(json.dumps({"megapixels": megapixels, "max_abs_diff": result.max_abs_diff}))
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from blurapp.bench.synthetic import SyntheticClip
 from blurapp.core.engines import DEFAULT_ENGINES, get_engine
 from blurapp.core.kernel import DEFAULT_SIGMA
-from blurapp.core.measuring.clip_comparison import ClipComparisonResult, compare_clip
+from blurapp.core.measuring.clip_comparison import ClipComparisonResult, compare_engines_on_clip
 from blurapp.core.media.photo_checks import WORKING_BYTES_PER_PIXEL, available_memory
 from blurapp.core.spec import BlurSpec
 
@@ -54,7 +54,9 @@ def video(
                 row = _heading(label, width, height, colour) | {"error": problem}
             else:
                 clip = SyntheticClip(width, height, frames, colour=colour)
-                row = _row(label, compare_clip(clip, spec, engines=engines, frames=frames))
+                row = _row(
+                    label, compare_engines_on_clip(clip, spec, engines=engines, frames=frames)
+                )
             rows.append(row)
             if on_row is not None:
                 on_row(row)

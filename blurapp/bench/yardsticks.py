@@ -134,7 +134,7 @@ def yardstick_functions(
     found["numpy_2d"] = Yardstick(
         lambda: reference.first_call(grey, kernels["2d"], **quiet).output, _host, "jax_2d"
     )
-    # The floor as compare times it, from the engines' own copy calls; both have one.
+    # The floor as compare_engines times it, from the engines' own copy calls; both have one.
     jax_copy, numpy_copy = JAX_JIT.copy_call, reference.copy_call
     assert jax_copy is not None and numpy_copy is not None
     if "jax_copy" not in missing:
@@ -181,7 +181,7 @@ def _jax_functions(
     kernels: dict[Algorithm, np.ndarray],
     versions: dict[str, str],
 ) -> dict[str, Yardstick]:
-    """JAX-jit's compiled programs called as compare's steady calls are: on arrays already on
+    """JAX-jit's compiled programs called as compare_engines' steady calls are: on arrays already on
     the device, waited for. Raises JaxUnavailableError."""
     jax = import_jax()
     device = jax_device()

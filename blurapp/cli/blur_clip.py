@@ -13,7 +13,7 @@ from blurapp.cli.output import CommandFailed, grey_note, log, print_line, shown
 from blurapp.cli.progress import progress_bar
 from blurapp.core.blurring.blur_clip import blur_clip_to_file, choose_clip_batch_size
 from blurapp.core.blurring.blur_file import BlurFailed
-from blurapp.core.media.clip_files import clip_has_colour, open_clip
+from blurapp.core.media.clip_files import clip_has_colour, open_clip_file
 from blurapp.core.media.clip_saving import check_clip_output_path
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.saving import OutputError
@@ -22,7 +22,7 @@ from blurapp.core.wording import frames_words
 
 def blur_clip_command(args: argparse.Namespace, source: Path) -> int:
     try:
-        with open_clip(source, color=args.color) as clip:
+        with open_clip_file(source, color=args.color) as clip:
             info = clip.info
             # Before the work, not after it.
             check_clip_output_path(args.output, info, source=source, codec=args.codec)

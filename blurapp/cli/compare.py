@@ -28,7 +28,7 @@ from blurapp.cli.output import (
 )
 from blurapp.cli.progress import Progress, staged_progress
 from blurapp.core.engines.jax_engine import JaxUnavailableError, jax_device
-from blurapp.core.measuring.comparison import TIMING, Watch, compare, comparison_dict
+from blurapp.core.measuring.comparison import TIMING, Watch, compare_engines, comparison_dict
 from blurapp.core.measuring.profiler_trace import SteadyTrace, TraceError, make_trace_folder
 from blurapp.core.media.clip_files import is_clip
 from blurapp.core.media.photo import has_colour
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         photo = load(source, color=args.color)
         note_short_kernel(args)
         try:
-            result = compare(
+            result = compare_engines(
                 photo.pixels,
                 args.spec,
                 repeats=args.repeat,

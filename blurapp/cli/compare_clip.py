@@ -18,9 +18,9 @@ from blurapp.core.engines.jax_engine import JaxUnavailableError
 from blurapp.core.measuring.clip_comparison import (
     DEFAULT_CLIP_FRAMES,
     clip_comparison_dict,
-    compare_clip,
+    compare_engines_on_clip,
 )
-from blurapp.core.media.clip_files import open_clip
+from blurapp.core.media.clip_files import open_clip_file
 from blurapp.core.media.clip_saving import check_clip_output_path, clip_output_suffix
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.saving import OutputError
@@ -64,7 +64,7 @@ def compare_clip_command(args: argparse.Namespace, source: Path) -> int:
     start = 0 if args.start is None else args.start
     extension = clip_output_suffix(source)
     try:
-        with open_clip(source, color=args.color) as clip:
+        with open_clip_file(source, color=args.color) as clip:
             count = clip.info.known_frame_count
             if count is not None and start >= count:
                 raise CommandFailed(
@@ -74,7 +74,7 @@ def compare_clip_command(args: argparse.Namespace, source: Path) -> int:
                 span = frames if count is None else min(frames, count - start)
                 _check_outputs(args.out_dir, source, extension, clip.info, span, args.engines)
             with staged_progress(_stages(shown(source.name))) as progress:
-                result = compare_clip(
+                result = compare_engines_on_clip(
                     clip,
                     args.spec,
                     engines=args.engines,
@@ -151,7 +151,7 @@ def _write_outputs(folder: Path, extension: str, clip, result, device: str) -> N
 
 
 def _stages(name: str) -> dict[str, tuple[str, str]]:
-    """What each stage of compare_clip is doing, for its progress, and what it counts."""
+    """What each stage of compare_engines_on_clip is doing, for its progress, and what it counts."""
     return {
         "batch size": (f"choosing each engine's batch size for {name}", "engine"),
         "frames": (f"blurring the frames of {name} with each engine", "frame"),

@@ -41,7 +41,7 @@ from .kernel import gaussian_kernel_1d as gaussian_kernel_1d
 from .kernel import kernel_for as kernel_for
 from .measuring.comparison import TOLERANCE as TOLERANCE
 from .measuring.comparison import ComparisonResult as ComparisonResult
-from .measuring.comparison import compare as compare
+from .measuring.comparison import compare_engines as compare_engines
 from .measuring.comparison import difference_picture as difference_picture
 from .measuring.comparison import max_abs_difference as max_abs_difference
 from .media.photo import Photo as Photo

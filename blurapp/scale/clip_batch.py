@@ -26,7 +26,7 @@ from blurapp.core.blurring.blur_clip import blur_clip, blur_clip_to_file
 from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.engines import get_engine
 from blurapp.core.media.clip import ClipInfo
-from blurapp.core.media.clip_files import open_clip
+from blurapp.core.media.clip_files import open_clip_file
 from blurapp.core.media.clip_saving import check_clip_output_path, save_clip
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.saving import OutputError, to_8bit, to_16bit
@@ -85,7 +85,7 @@ def blur_clip_job(
     frames = 0
     try:
         job.output.parent.mkdir(parents=True, exist_ok=True)
-        with open_clip(job.source, color=spec.color) as clip:
+        with open_clip_file(job.source, color=spec.color) as clip:
             info = clip.info
             check_clip_output_path(job.output, info, source=job.source)
             frames = blur_clip_to_file(
@@ -160,7 +160,7 @@ def blur_span(source: str, start: int, stop: int | None, spec: BlurSpec, engine:
     worker = _worker_name()
     done: list[np.ndarray] = []
     try:
-        with open_clip(source, color=spec.color) as clip:
+        with open_clip_file(source, color=spec.color) as clip:
             levels = to_16bit if clip.info.bit_depth == 16 else to_8bit
             # One frame a call: measuring batch sizes in every span would cost more than a
             # span of frames gains from them.
@@ -217,7 +217,7 @@ def blur_clip_on_cluster(
     unwritable output: the result says."""
     try:
         job.output.parent.mkdir(parents=True, exist_ok=True)
-        with open_clip(job.source, color=spec.color) as clip:
+        with open_clip_file(job.source, color=spec.color) as clip:
             info = clip.info
         check_clip_output_path(job.output, info, source=job.source)
     except (PhotoError, OutputError) as error:

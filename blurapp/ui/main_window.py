@@ -53,7 +53,7 @@ from blurapp.ui.menus import (
     RecentFiles,
     WindowActions,
     build_menus,
-    choose_photo_file,
+    choose_file_to_open,
     choose_trace_folder,
     shortcut_rows,
     show_about,
@@ -357,9 +357,9 @@ class MainWindow(QMainWindow):
     def jax_device(self) -> str | None:
         return self.session.jax_device
 
-    def choose_photo(self) -> None:
+    def choose_file(self) -> None:
         """File ▸ Open: the photo or clip the user picks, opened."""
-        if (path := choose_photo_file(self, self.settings)) is not None:
+        if (path := choose_file_to_open(self, self.settings)) is not None:
             self.open_file(path)
 
     def showEvent(self, event) -> None:

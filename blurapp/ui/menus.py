@@ -46,7 +46,7 @@ class MenuWindow(Protocol):
 
     def menuBar(self) -> QMenuBar: ...
 
-    def choose_photo(self) -> None: ...
+    def choose_file(self) -> None: ...
 
     def save_results(self) -> None: ...
 
@@ -108,7 +108,7 @@ class Part(Enum):
 # The actions the window keeps (WindowActions), by name; the others are made in MENUS itself.
 OPEN = MenuItem(
     QT_TRANSLATE_NOOP("MainWindow", "&Open…"),
-    lambda w: w.choose_photo,
+    lambda w: w.choose_file,
     (QKeySequence.StandardKey.Open,),
 )
 
@@ -455,7 +455,7 @@ def _show_group(menu: QMenu, window: MenuWindow) -> QActionGroup:
     return group
 
 
-def _photo_file_filter() -> str:
+def _open_file_filter() -> str:
     from PIL import Image
 
     extensions = sorted(
@@ -468,13 +468,14 @@ def _photo_file_filter() -> str:
     return f"{images} ({' '.join(extensions)});;{everything} (*)"
 
 
-def choose_photo_file(parent: QWidget, settings: SettingsFile) -> Path | None:
-    """File ▸ Open's dialog, from the folder open_folder() names: the photo chosen, if any."""
+def choose_file_to_open(parent: QWidget, settings: SettingsFile) -> Path | None:
+    """File ▸ Open's dialog, from the folder open_folder() names: the photo or clip chosen,
+    if any."""
     path, _ = QFileDialog.getOpenFileName(
         parent,
         QCoreApplication.translate("MainWindow", "Open Photo"),
         display_path(open_folder(settings)),
-        _photo_file_filter(),
+        _open_file_filter(),
     )
     return Path(path) if path else None
 

@@ -12,7 +12,7 @@ from helpers.photos import photo_file
 from blurapp.app.running import InlineRunner
 from blurapp.app.session import Session
 from blurapp.app.window_controller import WindowController
-from blurapp.core.media.clip_files import open_clip
+from blurapp.core.media.clip_files import open_clip_file
 from blurapp.core.spec import BlurSpec
 
 FRAMES = 12
@@ -114,7 +114,7 @@ def clip_path(tmp_path):
 
 
 def frame(path, index):
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         return np.asarray(clip.frame(index))
 
 

@@ -518,7 +518,7 @@ def test_a_failed_run_is_told_in_words(controlled, monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("simulated bug in the comparison")
 
-    monkeypatch.setattr(jobs, "compare", broken)
+    monkeypatch.setattr(jobs, "compare_engines", broken)
     session, runner, shown, controller = controlled
     controller.run()
     runner.run_all()
@@ -666,7 +666,7 @@ def test_a_failed_sweep_says_why(tmp_path, monkeypatch):
     def fail(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(sweep, "compare", fail)
+    monkeypatch.setattr(sweep, "compare_engines", fail)
     runner = InlineRunner()
     state, heard = sweep_state(tmp_path, runner)
     state.start()

@@ -19,11 +19,11 @@ from helpers.photos import photo_file
 from PIL import Image
 
 from blurapp.core.kernel import gaussian_kernel
-from blurapp.core.media.clip_files import open_clip
+from blurapp.core.media.clip_files import open_clip_file
 
 
 def read(path, *, color=False):
-    with open_clip(path, color=color) as clip:
+    with open_clip_file(path, color=color) as clip:
         return clip.info, np.stack(list(clip.frames()))
 
 

@@ -250,7 +250,7 @@ def test_a_comparison_that_runs_out_of_memory_is_a_clean_error(photo, monkeypatc
     def too_big(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(blurapp.cli.compare, "compare", too_big)
+    monkeypatch.setattr(blurapp.cli.compare, "compare_engines", too_big)
     assert cli.main(["compare", str(photo)]) == 1
     assert capsys.readouterr().err.splitlines()[0] == (
         f"error: {photo}: not enough memory to compare the engines on this photo"

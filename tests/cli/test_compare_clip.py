@@ -22,7 +22,7 @@ from helpers.photos import photo_file
 
 from blurapp.core.engines import jax_engine
 from blurapp.core.kernel import gaussian_kernel
-from blurapp.core.media.clip_files import open_clip
+from blurapp.core.media.clip_files import open_clip_file
 
 # Two timed passes of four frames: enough for every figure, quick on a busy 2-core machine.
 QUICK = ("--frames", "4", "--repeat", "2")
@@ -224,7 +224,7 @@ def test_an_out_dir_that_is_a_file_is_refused_before_the_timing(clip, tmp_path):
 
 
 def read_clip(path):
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         return clip.info, np.stack(list(clip.frames()))
 
 

@@ -166,9 +166,9 @@ def test_the_bands_program_is_got_only_when_a_steady_call_is_made(monkeypatch):
 def test_compare_json_says_how_each_engine_made_its_end_to_end():
     """NumPy copies nothing (no bands to tell); JAX-jit on the CPU copies its photo whole."""
     pytest.importorskip("jax")
-    from blurapp.core.measuring.comparison import compare, engine_dict
+    from blurapp.core.measuring.comparison import compare_engines, engine_dict
 
     image = np.random.default_rng(1).random((40, 30), dtype=np.float32)
-    result = compare(image, engines=["numpy", "jax"], repeats=2)
+    result = compare_engines(image, engines=["numpy", "jax"], repeats=2)
     assert engine_dict(result, "numpy")["end_to_end_bands"] is None
     assert engine_dict(result, "jax")["end_to_end_bands"] == 1

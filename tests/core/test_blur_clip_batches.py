@@ -15,7 +15,7 @@ from blurapp.core.blurring.blur_clip import blur_clip, blur_clip_to_file, choose
 from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.engines import get_engine
 from blurapp.core.media.clip import ClipError, FramesInMemory
-from blurapp.core.media.clip_files import open_clip
+from blurapp.core.media.clip_files import open_clip_file
 from blurapp.core.spec import BlurSpec
 
 
@@ -66,7 +66,7 @@ def test_an_engine_failing_in_a_batch_names_the_clip_and_its_first_frame(tmp_pat
 
     broken = replace(jax, name="broken", title="Broken", frames_call=frames_call)
     source = video_file(tmp_path / "in.mkv", random_levels(8))
-    with open_clip(source) as clip, pytest.raises(BlurFailed) as failed:
+    with open_clip_file(source) as clip, pytest.raises(BlurFailed) as failed:
         blur_clip_to_file(clip, tmp_path / "out.mkv", BlurSpec(), broken, batch_size=3)
     assert str(failed.value) == f"{source}: the Broken engine failed: no luck (frame 3)"
     assert not (tmp_path / "out.mkv").exists()
@@ -76,7 +76,7 @@ def test_a_clip_cut_short_is_the_clips_problem_not_the_engines(tmp_path):
     whole = video_file(tmp_path / "whole.mkv", random_levels(30))
     cut = tmp_path / "cut.mkv"
     cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
-    with open_clip(cut) as clip, pytest.raises(ClipError, match="the clip stops at frame "):
+    with open_clip_file(cut) as clip, pytest.raises(ClipError, match="the clip stops at frame "):
         blur_clip_to_file(clip, tmp_path / "out.mkv", BlurSpec(), get_engine("jax"), batch_size=4)
     assert not (tmp_path / "out.mkv").exists()
 
@@ -87,11 +87,11 @@ def test_a_long_clip_blurred_in_batches_holds_a_few_batches(tmp_path):
     # The batches' program compiled first: tracing and compiling it makes Python objects of
     # their own (on a TPU more than 80 of these frames' worth), none of them frames.
     short = video_file(tmp_path / "short.mkv", random_levels(8, (64, 48)))
-    with open_clip(short) as clip:
+    with open_clip_file(short) as clip:
         blur_clip_to_file(
             clip, tmp_path / "warm.mkv", BlurSpec(5, 1.0), get_engine("jax"), batch_size=8
         )
-    with open_clip(source) as clip:
+    with open_clip_file(source) as clip:
         tracemalloc.start()
         try:
             written = blur_clip_to_file(

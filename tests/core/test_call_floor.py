@@ -5,7 +5,7 @@ too small for the device to matter."""
 import numpy as np
 import pytest
 
-from blurapp.core import compare
+from blurapp.core import compare_engines
 from blurapp.core.engines.jax_engine import describe_device, first_jax_empty_call, jax_device
 from blurapp.core.engines.runs import EngineRun
 from blurapp.core.measuring.comparison import ComparisonResult, comparison_dict
@@ -77,9 +77,12 @@ def test_the_empty_call_runs_on_jaxs_device_and_is_timed_until_ready():
 
 
 def test_a_comparison_times_the_call_floor_of_jaxs_device_with_the_engines():
-    result = compare(np.zeros((30, 20), np.float32), engines=["numpy", "jax"], repeats=3)
+    result = compare_engines(np.zeros((30, 20), np.float32), engines=["numpy", "jax"], repeats=3)
     assert [floor.device for floor in result.call_floors] == [result.runs["jax"].device]
     assert result.call_floors[0].samples == 3 and result.call_floors[0].seconds > 0
     assert result.call_floor_of("jax") is result.call_floors[0]
     # No JAX engine, no call floor.
-    assert compare(np.zeros((30, 20), np.float32), engines=["numpy"], repeats=2).call_floors == ()
+    assert (
+        compare_engines(np.zeros((30, 20), np.float32), engines=["numpy"], repeats=2).call_floors
+        == ()
+    )

@@ -12,7 +12,7 @@ from helpers.oracle import blur_oracle
 from blurapp.core import TOLERANCE
 from blurapp.core.engines import jax_engine
 from blurapp.core.engines.frame_batches import FRAMES_READ_AHEAD
-from blurapp.core.measuring.clip_comparison import clip_comparison_dict, compare_clip
+from blurapp.core.measuring.clip_comparison import clip_comparison_dict, compare_engines_on_clip
 from blurapp.core.media.clip import Clip, ClipError, ClipInfo, FramesInMemory
 from blurapp.core.report.clip_figures import clip_figures
 from blurapp.core.spec import BlurSpec
@@ -64,7 +64,7 @@ class MadeFrames(Clip):
 def test_each_engine_is_stated_in_frames_per_second_and_agrees_with_numpy():
     frames = np.random.default_rng(1).random((9, 30, 41), dtype=np.float32)
     spec = BlurSpec(kernel_size=9, sigma=2.5)
-    result = compare_clip(FramesInMemory(frames), spec, frames=6, repeats=3)
+    result = compare_engines_on_clip(FramesInMemory(frames), spec, frames=6, repeats=3)
     assert result.frames == 6 and not result.errors
     for name in ("numpy", "jax"):
         fps = result.frames_per_second(name)
@@ -87,7 +87,7 @@ def test_each_engine_is_stated_in_frames_per_second_and_agrees_with_numpy():
 
 def test_the_json_names_the_clip_the_span_and_every_engine_figure():
     clip = FramesInMemory(np.zeros((4, 12, 10, 3), np.float32) + 0.5, name="dots.gif")
-    result = compare_clip(clip, BlurSpec(5, 1.0, color=True), frames=4, repeats=2)
+    result = compare_engines_on_clip(clip, BlurSpec(5, 1.0, color=True), frames=4, repeats=2)
     data = json.loads(json.dumps(clip_comparison_dict(result), allow_nan=False))
     assert data["clip"] == {
         "name": "dots.gif",
@@ -113,7 +113,7 @@ def test_the_json_names_the_clip_the_span_and_every_engine_figure():
 
 def test_a_batch_size_asked_for_leaves_a_remainder_that_still_agrees():
     clip = MadeFrames(7)
-    result = compare_clip(clip, frames=7, batch_sizes={"jax": 3}, repeats=1)
+    result = compare_engines_on_clip(clip, frames=7, batch_sizes={"jax": 3}, repeats=1)
     assert result.frames == 7 and result.batch_size("jax") == 3
     assert result.differences["jax"] <= TOLERANCE
     assert clip_comparison_dict(result)["jax"]["batch_sizes_tried"] == {}
@@ -121,7 +121,9 @@ def test_a_batch_size_asked_for_leaves_a_remainder_that_still_agrees():
 
 def test_memory_stays_a_few_frames_deep_however_long_the_span():
     clip = MadeFrames(120)
-    result = compare_clip(clip, frames=120, batch_sizes={"numpy": 1, "jax": 4}, repeats=1)
+    result = compare_engines_on_clip(
+        clip, frames=120, batch_sizes={"numpy": 1, "jax": 4}, repeats=1
+    )
     assert result.frames == 120
     assert clip.made >= 3 * 120  # the first pass and each engine's timed pass read it again
     # Those read ahead on their own thread (a batch of JAX-jit's 4 at least), the one that
@@ -132,7 +134,7 @@ def test_memory_stays_a_few_frames_deep_however_long_the_span():
 
 def test_a_clip_cut_short_is_timed_over_what_decoded_and_says_where_it_stopped():
     clip = MadeFrames(20, stop_after=5, declared=False)
-    result = compare_clip(clip, frames=12, repeats=1)
+    result = compare_engines_on_clip(clip, frames=12, repeats=1)
     assert result.frames == 5
     assert result.clip_problem == "made.mkv: it stops at frame 5: the file is cut short"
     assert result.frames_per_second("jax") > 0
@@ -141,9 +143,9 @@ def test_a_clip_cut_short_is_timed_over_what_decoded_and_says_where_it_stopped()
 
 def test_a_clip_with_no_frame_to_read_raises_its_problem():
     with pytest.raises(ClipError, match="stops at frame 0"):
-        compare_clip(MadeFrames(20, stop_after=0), frames=4, repeats=1)
+        compare_engines_on_clip(MadeFrames(20, stop_after=0), frames=4, repeats=1)
     with pytest.raises(IndexError, match=r"made\.mkv has no frame 3"):
-        compare_clip(MadeFrames(3), frames=4, start=3, repeats=1)
+        compare_engines_on_clip(MadeFrames(3), frames=4, start=3, repeats=1)
 
 
 def test_without_jax_numpy_is_still_timed_and_the_json_says_why(monkeypatch):
@@ -151,7 +153,7 @@ def test_without_jax_numpy_is_still_timed_and_the_json_says_why(monkeypatch):
         raise jax_engine.JaxUnavailableError("JAX could not be loaded: simulated")
 
     monkeypatch.setattr(jax_engine, "jax_device", no_device)
-    result = compare_clip(MadeFrames(4), frames=4, repeats=1)
+    result = compare_engines_on_clip(MadeFrames(4), frames=4, repeats=1)
     assert result.errors == {"jax": "JAX could not be loaded: simulated"}
     assert result.frames_per_second("numpy") > 0
     data = clip_comparison_dict(result)
@@ -170,7 +172,7 @@ def test_a_comparison_asked_to_stop_stops():
 
     clip = MadeFrames(50)
     with pytest.raises(BlurCancelled):
-        compare_clip(clip, frames=50, cancelled=lambda: clip.made >= 10)
+        compare_engines_on_clip(clip, frames=50, cancelled=lambda: clip.made >= 10)
     assert clip.made < 50
 
 
@@ -200,7 +202,7 @@ def test_the_batch_size_is_the_quickest_for_the_frames_the_span_has(
 
     monkeypatch.setattr(clip_comparison, "choose_batch_size", measured)
     clip = MadeFrames(count, declared=count != 10)
-    result = compare_clip(clip, engines=("numpy", "jax"), frames=asked, repeats=1)
+    result = compare_engines_on_clip(clip, engines=("numpy", "jax"), frames=asked, repeats=1)
     assert result.frames == min(count, asked)
     assert result.batch_size("jax") == chosen
     assert result.agrees("jax")
@@ -223,7 +225,7 @@ def test_a_clip_that_gives_its_levels_is_timed_end_to_end_over_them(monkeypatch)
     monkeypatch.setattr(jax_engine, "blur_frames_on_device", watched)
     clip = SyntheticClip(40, 30, 6, colour=True)
     assert clip.gives_levels
-    result = compare_clip(clip, engines=["numpy", "jax"], frames=6, repeats=2)
+    result = compare_engines_on_clip(clip, engines=["numpy", "jax"], frames=6, repeats=2)
     assert (np.dtype(np.uint8), np.dtype(np.uint8)) in sent  # the timed passes
     assert (np.dtype(np.float32), np.dtype(np.float32)) in sent  # the pass compared with NumPy
     assert result.differences["jax"] <= TOLERANCE
@@ -240,7 +242,7 @@ def test_on_an_accelerator_a_clip_is_timed_end_to_end_with_its_copies_overlappin
     from blurapp.bench.synthetic import SyntheticClip
 
     clip = SyntheticClip(40, 30, 7)
-    quiet = compare_clip(clip, engines=["numpy", "jax"], frames=7, repeats=2)
+    quiet = compare_engines_on_clip(clip, engines=["numpy", "jax"], frames=7, repeats=2)
     assert quiet.overlapped == frozenset()
     monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
     real, passes = jax_engine.overlapped_frames_on_device, []
@@ -250,7 +252,7 @@ def test_on_an_accelerator_a_clip_is_timed_end_to_end_with_its_copies_overlappin
         return real(*args, **kwargs)
 
     monkeypatch.setattr(jax_engine, "overlapped_frames_on_device", counted)
-    result = compare_clip(clip, engines=["numpy", "jax"], frames=7, repeats=2)
+    result = compare_engines_on_clip(clip, engines=["numpy", "jax"], frames=7, repeats=2)
     assert result.overlapped == {"jax"}
     # A pass of its own after each timed one, its warm-up's too.
     assert (
@@ -281,5 +283,5 @@ def test_a_batch_size_given_reports_the_first_call_of_the_program_the_passes_run
 
     monkeypatch.setattr(jax_engine, "blur_frames_on_device", watched)
     clip = SyntheticClip(36, 20, 6)
-    compare_clip(clip, engines=["numpy", "jax"], frames=6, repeats=1, batch_sizes={"jax": 2})
+    compare_engines_on_clip(clip, engines=["numpy", "jax"], frames=6, repeats=1, batch_sizes={"jax": 2})
     assert calls[0] == (np.dtype(np.uint8), 2)

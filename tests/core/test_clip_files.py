@@ -33,7 +33,7 @@ from PIL import Image
 from blurapp.core.blurring.blur_clip import blur_clip
 from blurapp.core.engines import get_engine
 from blurapp.core.media.clip import ClipError
-from blurapp.core.media.clip_files import is_clip, open_clip
+from blurapp.core.media.clip_files import is_clip, open_clip_file
 from blurapp.core.media.photo import load_photo
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.pixels import samples_to_float
@@ -49,7 +49,7 @@ def test_a_lossless_grey_video_gives_back_its_levels(tmp_path):
     levels = random_levels(12)
     path = video_file(tmp_path / "grey.mkv", levels, rate=30)
     assert is_clip(path)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         info = clip.info
         assert (info.width, info.height, info.frame_count) == (64, 48, 12)
         assert info.frames_per_second == 30 and not info.colour and info.bit_depth == 8
@@ -62,10 +62,10 @@ def test_a_lossless_grey_video_gives_back_its_levels(tmp_path):
 def test_a_colour_video_in_colour_and_in_grey_as_a_photo_would_be(tmp_path):
     levels = random_levels(5, colour=True)
     path = video_file(tmp_path / "colour.mkv", levels)
-    with open_clip(path, color=True) as clip:
+    with open_clip_file(path, color=True) as clip:
         assert clip.info.colour and clip.info.frame_shape == (48, 64, 3)
         np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(levels))
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         assert not clip.info.colour
         grey = np.stack(list(clip.frames()))
     # The grey a photo of the same pixels gets.
@@ -76,7 +76,7 @@ def test_a_colour_video_in_colour_and_in_grey_as_a_photo_would_be(tmp_path):
 def test_a_sixteen_bit_video_keeps_sixteen_bits(tmp_path):
     levels = random_levels(4, dtype=np.uint16)
     path = video_file(tmp_path / "deep.mkv", levels)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         assert clip.info.bit_depth == 16
         np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(levels))
 
@@ -91,7 +91,7 @@ def test_a_video_gives_its_frames_as_the_levels_it_stores(tmp_path, colour, dtyp
     # whose floats are exactly the frames.
     levels = random_levels(6, colour=colour, dtype=dtype)
     path = video_file(tmp_path / "levels.mkv", levels)
-    with open_clip(path, color=in_colour) as clip:
+    with open_clip_file(path, color=in_colour) as clip:
         assert clip.gives_levels
         given = list(clip.levels())
         again = list(clip.levels(2, 4))
@@ -105,7 +105,7 @@ def test_a_video_gives_its_frames_as_the_levels_it_stores(tmp_path, colour, dtyp
 def test_a_colour_video_read_in_grey_has_no_levels_to_give(tmp_path):
     # Its grey is made of three levels a pixel: its frames are not levels scaled.
     path = video_file(tmp_path / "colour.mkv", random_levels(2, colour=True))
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         assert not clip.gives_levels
         with pytest.raises(ValueError, match=r"colour\.mkv gives its frames as floats only"):
             clip.levels()
@@ -114,7 +114,7 @@ def test_a_colour_video_read_in_grey_has_no_levels_to_give(tmp_path):
 def test_frames_from_the_middle_match_those_read_from_the_start(tmp_path):
     # H.264 with a keyframe every 4 frames: frame(i) seeks to one and decodes forward.
     path = video_file(tmp_path / "moving.mp4", smooth_levels(20), codec="libx264", gop=4)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         assert clip.info.frame_count == 20
         every = list(clip.frames())
         for index in (0, 1, 6, 13, 19, 2):
@@ -140,12 +140,12 @@ def test_a_video_turned_by_its_display_matrix_gives_its_frames_upright(tmp_path,
     levels = random_levels(4, (24, 16), colour=True)
     path = video_file(tmp_path / name, levels, rotate=rotate, **_LOSSLESS_TURNED[name])
     upright = np.rot90(levels, k=-rotate // 90, axes=(1, 2))
-    with open_clip(path, color=True) as clip:
+    with open_clip_file(path, color=True) as clip:
         assert (clip.info.height, clip.info.width) == upright.shape[1:3]
         assert clip.info.frame_shape == upright.shape[1:]
         np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(upright))
         np.testing.assert_array_equal(clip.frame(2), floats(upright[2]))
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         expected = [samples_to_float(frame, white=255, colour=True) for frame in upright]
         np.testing.assert_array_equal(np.stack(list(clip.frames())), np.stack(expected))
 
@@ -160,14 +160,14 @@ def test_a_turned_video_reads_as_a_player_shows_it(tmp_path, rotate):
     while (read := capture.read())[0]:
         shown.append(cv2.cvtColor(read[1], cv2.COLOR_BGR2RGB))
     capture.release()
-    with open_clip(path, color=True) as clip:
+    with open_clip_file(path, color=True) as clip:
         np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(np.stack(shown)))
 
 
 def test_a_video_mirrored_by_its_display_matrix_gives_its_frames_mirrored(tmp_path):
     levels = random_levels(2, (24, 16), colour=True)
     path = video_file(tmp_path / "mirrored.mkv", levels, rotate=0, mirror=True)
-    with open_clip(path, color=True) as clip:
+    with open_clip_file(path, color=True) as clip:
         assert (clip.info.width, clip.info.height) == (24, 16)
         np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(levels[:, :, ::-1]))
 
@@ -177,12 +177,12 @@ def test_a_tiff_stack_gives_its_pages_as_a_photo_would(tmp_path, dtype):
     levels = random_levels(4, colour=True, dtype=dtype)
     path = tiff_stack(tmp_path / "stack.tif", levels)
     assert is_clip(path)
-    with open_clip(path, color=True) as clip:
+    with open_clip_file(path, color=True) as clip:
         assert clip.info.frame_count == 4 and clip.info.colour
         assert clip.info.bit_depth == (16 if dtype == np.uint16 else 8)
         np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(levels))
         np.testing.assert_array_equal(clip.frame(2), floats(levels[2]))
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         tifffile.imwrite(tmp_path / "page.tif", levels[1], photometric="rgb")
         np.testing.assert_array_equal(clip.frame(1), load_photo(tmp_path / "page.tif").pixels)
 
@@ -192,7 +192,7 @@ def test_a_tiff_stack_gives_its_pages_as_a_photo_would(tmp_path, dtype):
 def test_a_tiff_stack_stored_as_shown_gives_its_levels(tmp_path, dtype, colour):
     levels = random_levels(3, colour=colour, dtype=dtype)
     path = tiff_stack(tmp_path / "stack.tif", levels)
-    with open_clip(path, color=colour) as clip:
+    with open_clip_file(path, color=colour) as clip:
         assert clip.gives_levels
         given = np.stack(list(clip.levels()))
         frames = np.stack(list(clip.frames()))
@@ -201,7 +201,7 @@ def test_a_tiff_stack_stored_as_shown_gives_its_levels(tmp_path, dtype, colour):
     np.testing.assert_array_equal(frames, floats(given))
     # In grey, a colour stack's frames are made of three levels a pixel: no levels to give.
     if colour:
-        with open_clip(path) as clip:
+        with open_clip_file(path) as clip:
             assert not clip.gives_levels
 
 
@@ -214,7 +214,7 @@ def test_a_tiff_of_pages_of_different_sizes_or_one_page_stays_a_photo(tmp_path):
     assert not is_clip(pyramid) and not is_clip(single)
     assert load_photo(pyramid).pixels.shape == (48, 64)
     with pytest.raises(ClipError, match=r"pyramid\.tif: this TIFF is a photo, not a stack"):
-        open_clip(pyramid)
+        open_clip_file(pyramid)
 
 
 @pytest.mark.parametrize(
@@ -225,7 +225,7 @@ def test_animations_play_at_their_frames_durations(tmp_path, name, options):
     levels = random_levels(6)
     path = animation_file(tmp_path / name, levels, milliseconds=50, **options)
     assert is_clip(path)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         assert clip.info.frame_count == 6 and clip.info.frames_per_second == 20
         np.testing.assert_allclose(np.stack(list(clip.frames())), floats(levels), atol=1e-6)
 
@@ -246,7 +246,7 @@ def test_a_clip_cut_short_plays_what_decodes_then_says_where_it_stopped(tmp_path
     cut = tmp_path / "cut.mkv"
     cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
     frames = []
-    with open_clip(cut) as clip, pytest.raises(ClipError) as stopped:
+    with open_clip_file(cut) as clip, pytest.raises(ClipError) as stopped:
         for frame in clip.frames():
             frames.append(frame)
     assert 5 < len(frames) < 40
@@ -265,7 +265,7 @@ def test_a_tiff_stack_cut_short_gives_its_whole_pages_then_stops(tmp_path):
     cut = tmp_path / "cut.tif"
     cut.write_bytes(whole.read_bytes()[: int(whole.stat().st_size * 0.6)])
     frames = []
-    with open_clip(cut) as clip, pytest.raises(ClipError) as stopped:
+    with open_clip_file(cut) as clip, pytest.raises(ClipError) as stopped:
         for frame in clip.frames():
             frames.append(frame)
     assert 0 < len(frames) < 6
@@ -283,7 +283,7 @@ def test_a_damaged_clip_stops_where_its_data_goes_bad(tmp_path):
     data[middle : middle + 2000] = b"\x55" * 2000
     damaged = tmp_path / "damaged.mkv"
     damaged.write_bytes(bytes(data))
-    with open_clip(damaged) as clip:
+    with open_clip_file(damaged) as clip:
         frames = clip.frames()
         good = [next(frames) for _ in range(5)]
         np.testing.assert_array_equal(good[4], floats(random_levels(40)[4]))
@@ -297,7 +297,7 @@ def test_frames_that_change_size_stop_the_clip_at_that_frame(tmp_path):
     joined = tmp_path / "joined.ts"
     joined.write_bytes(first.read_bytes() + second.read_bytes())
     shapes = []
-    with open_clip(joined) as clip, pytest.raises(ClipError) as stopped:
+    with open_clip_file(joined) as clip, pytest.raises(ClipError) as stopped:
         for frame in clip.frames():
             shapes.append(frame.shape)
     assert shapes and set(shapes) == {(48, 64)}
@@ -310,7 +310,7 @@ def test_a_file_with_no_video_stream_says_what_it_holds(tmp_path):
     with pytest.raises(
         ClipError, match=r"sound\.mkv: the file has no video stream \(only 1 audio\)"
     ):
-        open_clip(path)
+        open_clip_file(path)
 
 
 def test_a_gif_declaring_huge_frames_is_refused_before_decoding(tmp_path):
@@ -319,7 +319,7 @@ def test_a_gif_declaring_huge_frames_is_refused_before_decoding(tmp_path):
     data[6:10] = struct.pack("<HH", 60000, 60000)  # the logical screen: 60000 × 60000
     path.write_bytes(bytes(data))
     with pytest.raises(PhotoError, match=r"bomb\.gif: .*too large to open safely"):
-        open_clip(path)
+        open_clip_file(path)
 
 
 def test_a_tiff_stack_declaring_huge_pages_is_refused_before_decoding(tmp_path):
@@ -337,12 +337,12 @@ def test_a_tiff_stack_declaring_huge_pages_is_refused_before_decoding(tmp_path):
     with pytest.raises(
         ClipError, match=r"huge\.tif: its frames are 60,000 × 60,000 pixels, too large"
     ):
-        open_clip(path)
+        open_clip_file(path)
 
 
 def test_thousands_of_frames_open_since_they_are_decoded_one_at_a_time(tmp_path):
     path = animation_file(tmp_path / "many.gif", random_levels(3000, (4, 4)), milliseconds=20)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         assert clip.info.frame_count == 3000
         assert sum(1 for _ in clip.frames()) == 3000
 
@@ -351,7 +351,7 @@ def test_memory_holds_a_few_frames_whatever_the_clip_length(tmp_path):
     frames = 1500
     path = video_file(tmp_path / "long.mkv", random_levels(frames, (64, 48)))
     one_frame = 64 * 48 * 4
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         tracemalloc.start()
         try:
             seen = sum(1 for _ in clip.frames())
@@ -366,7 +366,7 @@ def test_without_pyav_a_video_says_how_to_get_it(tmp_path, monkeypatch):
     path = video_file(tmp_path / "clip.mkv", random_levels(2))
     monkeypatch.setitem(sys.modules, "av", None)
     with pytest.raises(ClipError) as refused:
-        open_clip(path)
+        open_clip_file(path)
     assert str(refused.value) == (
         f"{path}: reading and writing video needs PyAV, which is not installed: "
         "pip install 'blurapp[video]'"
@@ -378,15 +378,15 @@ def test_a_file_that_is_no_clip_is_refused_in_words(tmp_path):
     path.write_text("these are not frames")
     assert is_clip(path)  # by its name: opening it says what is wrong
     with pytest.raises(ClipError, match=r"notes\.mp4: this is not a video BlurApp can read"):
-        open_clip(path)
+        open_clip_file(path)
     with pytest.raises(PhotoError, match="no such file"):
-        open_clip(tmp_path / "missing.mkv")
+        open_clip_file(tmp_path / "missing.mkv")
 
 
 def test_a_sixteen_bit_grey_animated_png_keeps_its_levels_and_depth(tmp_path):
     levels = np.array([np.full((4, 5), level, np.uint16) for level in (1000, 30000, 60000)])
     path = apng_file(tmp_path / "deep.png", levels)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         assert clip.info.bit_depth == 16
         frames = np.stack(list(clip.frames()))
     np.testing.assert_array_equal(frames, floats(levels))
@@ -397,7 +397,7 @@ def test_a_tiff_stack_stored_in_planes_gives_frames_of_its_own_size(tmp_path):
     planes = random_levels(3, (4, 6), colour=True).transpose(0, 3, 1, 2)  # frames, samples, H, W
     path = tmp_path / "planes.tif"
     tifffile.imwrite(path, planes, photometric="rgb", planarconfig="separate", metadata=None)
-    with open_clip(path, color=True) as clip:
+    with open_clip_file(path, color=True) as clip:
         assert clip.info.colour and clip.info.frame_shape == (6, 4, 3)
         frames = np.stack(list(clip.frames()))
     np.testing.assert_array_equal(frames, floats(planes.transpose(0, 2, 3, 1)))
@@ -405,14 +405,14 @@ def test_a_tiff_stack_stored_in_planes_gives_frames_of_its_own_size(tmp_path):
     red = np.zeros((2, 3, 5, 2), np.uint8)
     red[:, 0] = 255
     tifffile.imwrite(tmp_path / "red.tif", red, photometric="rgb", planarconfig="separate")
-    with open_clip(tmp_path / "red.tif", color=True) as clip:
+    with open_clip_file(tmp_path / "red.tif", color=True) as clip:
         assert clip.info.colour
         np.testing.assert_array_equal(clip.frame(1), np.broadcast_to([1, 0, 0], (5, 2, 3)))
     # Six grey planes: the first is the picture.
     grey = random_levels(2, (3, 4), colour=False)[:, :, :, np.newaxis].repeat(6, 3)
     grey = grey.transpose(0, 3, 1, 2)
     tifffile.imwrite(tmp_path / "six.tif", grey, photometric="minisblack", planarconfig="separate")
-    with open_clip(tmp_path / "six.tif") as clip:
+    with open_clip_file(tmp_path / "six.tif") as clip:
         assert clip.info.frame_shape == (4, 3)
         np.testing.assert_array_equal(np.stack(list(clip.frames())), floats(grey[:, 0]))
 
@@ -425,7 +425,7 @@ def test_a_gif_whose_later_frame_is_huge_is_refused_before_that_frame_is_decoded
     data += control + b"," + struct.pack("<HHHHB", 0, 0, 1, 1, 0) + pixels
     data += control + b"," + struct.pack("<HHHHB", 0, 0, 12000, 12000, 0) + pixels + b";"
     (tmp_path / "bomb.gif").write_bytes(data)
-    with open_clip(tmp_path / "bomb.gif") as clip:
+    with open_clip_file(tmp_path / "bomb.gif") as clip:
         frames = clip.frames()
         assert next(frames).shape == (1, 1)
         with warnings.catch_warnings():
@@ -462,7 +462,7 @@ GAPPED = [0, 100, 200, 300, 10000, 10100, 10200, 10300, 10400, 30000, 30100, 302
 
 def test_a_whole_variable_rate_video_plays_to_its_end_without_a_false_truncation(tmp_path):
     path = variable_rate_video(tmp_path / "gaps.mkv", GAPPED)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         levels = [round(float(frame[0, 0]) * 255 / 20) for frame in clip.frames()]
     assert levels == list(range(12))
 
@@ -472,7 +472,7 @@ def test_each_frame_of_a_variable_rate_video_is_the_one_read_in_order(tmp_path, 
     options = {"qp": "0", "bf": "0", "g": "3"} if name.endswith(".mp4") else None
     codec = "libx264" if name.endswith(".mp4") else "ffv1"
     path = variable_rate_video(tmp_path / name, GAPPED, codec=codec, options=options)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         got = [round(float(clip.frame(index).mean()) * 255 / 20) for index in range(12)]
         later = [round(float(frame.mean()) * 255 / 20) for frame in clip.frames(5)]
     assert got == list(range(12))
@@ -482,7 +482,7 @@ def test_each_frame_of_a_variable_rate_video_is_the_one_read_in_order(tmp_path, 
 def test_frames_closer_than_the_stated_rate_are_each_the_one_asked_for(tmp_path):
     # A millisecond apart in a stream that says 10 a second: its duration says 1 frame.
     path = variable_rate_video(tmp_path / "fast.mkv", list(range(12)))
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         assert clip.info.frame_count == 12  # counted from the packets, not from the duration
         got = [round(float(clip.frame(index).mean()) * 255 / 20) for index in range(12)]
         later = [round(float(frame.mean()) * 255 / 20) for frame in clip.frames(5, 9)]
@@ -505,7 +505,7 @@ def test_transparency_in_a_video_is_shown_over_white_as_in_a_photo(tmp_path):
             container.mux(packet)
     Image.fromarray(levels[0]).save(tmp_path / "alpha.png")
     for color in (False, True):
-        with open_clip(path, color=color) as clip:
+        with open_clip_file(path, color=color) as clip:
             frame = clip.frame(1)
             assert not clip.gives_levels  # composited over white: not levels scaled
         np.testing.assert_allclose(
@@ -518,7 +518,7 @@ def test_premultiplied_transparency_in_a_tiff_stack_is_shown_as_in_a_photo(tmp_p
     levels[:, :, 2:] = (64, 128)  # transparent on the left, half-transparent grey on the right
     tifffile.imwrite(tmp_path / "stack.tif", levels, photometric="minisblack", extrasamples=[1])
     tifffile.imwrite(tmp_path / "page.tif", levels[0], photometric="minisblack", extrasamples=[1])
-    with open_clip(tmp_path / "stack.tif") as clip:
+    with open_clip_file(tmp_path / "stack.tif") as clip:
         frame = clip.frame(1)
     np.testing.assert_allclose(frame, load_photo(tmp_path / "page.tif").pixels, atol=1e-6)
     assert frame[0, 0] == 1.0
@@ -548,14 +548,14 @@ def test_an_absurd_frame_rate_plays_at_the_default_rate(tmp_path, interval):
     path = tmp_path / "stack.tif"
     metadata = {"finterval": interval, "axes": "TYX"}
     tifffile.imwrite(path, np.zeros((3, 8, 8), np.uint8), imagej=True, metadata=metadata)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         assert clip.info.frames_per_second == 10.0
 
 
 @pytest.mark.parametrize("name", ["late.mkv", "late.mp4"])
 def test_a_video_whose_rate_changes_gives_each_frame_by_its_own_time(tmp_path, name):
     path = late_video(tmp_path / name)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         asked = [0, 11, 12, 49, 50, 61, 64, 71, 74, 75, 80, 96, 98, 99]
         assert [frame_number(clip.frame(index)) for index in asked] == asked
         assert [frame_number(frame) for frame in clip.frames(71, 78)] == list(range(71, 78))
@@ -568,7 +568,7 @@ def test_recordings_joined_end_to_end_give_each_frame_by_its_place_in_the_stream
     # Two TS recordings joined as `cat` joins them: the second's timestamps start over, so a
     # frame's timestamp does not say which frame it is.
     path = joined_recordings(tmp_path / "joined.ts")
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         assert [frame_number(frame) for frame in clip.frames()] == list(range(24))
         assert [frame_number(clip.frame(index)) for index in range(24)] == list(range(24))
         assert [frame_number(frame) for frame in clip.frames(13, 16)] == [13, 14, 15]
@@ -579,7 +579,7 @@ def test_recordings_joined_end_to_end_give_each_frame_by_its_place_in_the_stream
 def test_timestamps_that_start_over_inside_a_file_give_every_frame_in_its_order(tmp_path):
     # An FFV1 .mkv stamped 1000, 1040, 1080, then 0 to 240: ten frames, all of them there.
     path = restarted_matroska(tmp_path / "restarted.mkv")
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         assert [frame_number(frame) for frame in clip.frames()] == list(range(10))
         assert [frame_number(clip.frame(index)) for index in (0, 2, 3, 9)] == [0, 2, 3, 9]
         assert [frame_number(frame) for frame in clip.frames(4, 7)] == [4, 5, 6]
@@ -591,7 +591,7 @@ def test_timestamps_that_start_over_inside_a_file_give_every_frame_in_its_order(
 
 
 def blurred_stack(path, spec, *, color=False):
-    with open_clip(path, color=color) as clip:
+    with open_clip_file(path, color=color) as clip:
         frames = list(blur_clip(clip, spec, get_engine("numpy"), batch_size=1))
         return clip.info, np.stack(frames)
 
@@ -640,7 +640,7 @@ def test_a_palette_stack_is_blurred_in_the_colours_its_pages_show(tmp_path):
     tifffile.imwrite(
         tmp_path / "page.tif", indices[1], photometric="palette", colormap=colour_maps[1]
     )
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         np.testing.assert_array_equal(clip.frame(1), load_photo(tmp_path / "page.tif").pixels)
         assert not clip.gives_levels  # its indices are not what it shows
 
@@ -711,7 +711,7 @@ def test_a_one_bit_stack_is_blurred_in_black_and_white_as_its_pages_show(tmp_pat
     info, grey = blurred_stack(path, spec, color=True)
     assert not info.colour and info.bit_depth == 8 and info.frame_count == 3
     assert_blurred_as(grey, shown, spec)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         np.testing.assert_array_equal(clip.frame(2), load_photo(tmp_path / "page.tif").pixels)
 
 
@@ -726,7 +726,7 @@ def test_a_stack_of_two_or_four_bit_grey_is_blurred_with_white_at_its_top_level(
     info, grey = blurred_stack(path, spec)
     assert info.bit_depth == 8
     assert_blurred_as(grey, levels / top, spec)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         np.testing.assert_array_equal(clip.frame(0), load_photo(tmp_path / "page.tif").pixels)
 
 
@@ -743,7 +743,7 @@ def test_a_recording_that_starts_before_its_first_keyframe_plays_every_frame_it_
             if packet.size and number >= 5:
                 packet.stream = copy
                 out.mux(packet)
-    with open_clip(cut) as clip:
+    with open_clip_file(cut) as clip:
         frames = list(clip.frames())  # no "truncated" at the end
         assert clip.info.frame_count == len(frames) == 48
         for index in (0, 20, 47):
@@ -755,9 +755,9 @@ def test_a_video_written_again_at_the_same_path_is_counted_again(tmp_path):
     # it (a longer one here) must not be read by the older one's.
     path = tmp_path / "clip.mkv"
     video_file(path, random_levels(10, size=(16, 12)), rate=25)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         assert clip.info.frame_count == 10
     replacement = video_file(tmp_path / "longer.mkv", random_levels(20, size=(16, 12)), rate=25)
     os.replace(replacement, path)
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         assert clip.info.frame_count == 20 and len(list(clip.frames(15))) == 5

@@ -14,7 +14,7 @@ from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.engines import get_engine
 from blurapp.core.media import clip_saving
 from blurapp.core.media.clip import ClipError, FramesInMemory
-from blurapp.core.media.clip_files import open_clip
+from blurapp.core.media.clip_files import open_clip_file
 from blurapp.core.media.clip_saving import check_clip_output_path, save_clip
 from blurapp.core.media.saving import OutputError, to_8bit, to_16bit
 from blurapp.core.spec import BlurSpec
@@ -27,7 +27,7 @@ def frames_in_memory(count=6, *, colour=False, rate=25.0, seed=3):
 
 
 def read_back(path, *, color=False):
-    with open_clip(path, color=color) as clip:
+    with open_clip_file(path, color=color) as clip:
         return clip.info, np.stack(list(clip.frames()))
 
 
@@ -48,7 +48,7 @@ def test_lossless_outputs_give_back_the_levels_written(tmp_path, name, colour):
 @pytest.mark.parametrize("name", ["out.mkv", "out.tif"])
 def test_sixteen_bit_sources_are_written_at_sixteen_bits(tmp_path, name):
     source = video_file(tmp_path / "deep.mkv", random_levels(4, colour=True, dtype=np.uint16))
-    with open_clip(source, color=True) as clip:
+    with open_clip_file(source, color=True) as clip:
         assert clip.info.bit_depth == 16
         save_clip(tmp_path / name, clip.frames(), clip.info)
         written = np.stack(list(clip.frames()))
@@ -141,7 +141,7 @@ def test_a_lossless_clip_blurred_into_a_file_matches_the_oracle_to_the_level(tmp
     source = video_file(tmp_path / "in.mkv", random_levels(6))
     spec = BlurSpec(7, 2.0)
     done = []
-    with open_clip(source) as clip:
+    with open_clip_file(source) as clip:
         written = blur_clip_to_file(
             clip,
             tmp_path / "out.mkv",
@@ -171,7 +171,7 @@ def test_an_engine_that_fails_names_the_clip_and_the_frame(tmp_path):
 
     broken = replace(get_engine("numpy"), name="broken", title="Broken", first_call=first_call)
     source = video_file(tmp_path / "in.mkv", random_levels(6))
-    with open_clip(source) as clip, pytest.raises(BlurFailed) as failed:
+    with open_clip_file(source) as clip, pytest.raises(BlurFailed) as failed:
         blur_clip_to_file(clip, tmp_path / "out.mkv", BlurSpec(), broken)
     assert str(failed.value) == f"{source}: the Broken engine failed: no luck (frame 2)"
     assert not (tmp_path / "out.mkv").exists()
@@ -180,7 +180,7 @@ def test_an_engine_that_fails_names_the_clip_and_the_frame(tmp_path):
 def test_blurring_a_long_clip_into_a_file_holds_a_few_frames(tmp_path):
     source = video_file(tmp_path / "long.mkv", random_levels(1000, (64, 48)))
     one_frame = 64 * 48 * 4
-    with open_clip(source) as clip:
+    with open_clip_file(source) as clip:
         tracemalloc.start()
         try:
             written = blur_clip_to_file(
@@ -279,9 +279,12 @@ def test_a_clip_is_never_written_over_itself(tmp_path):
     before = source.read_bytes()
     (tmp_path / "link.mkv").symlink_to(source)
     for target in (source, tmp_path / "link.mkv"):
-        with open_clip(source) as clip, pytest.raises(OutputError, match="never writes over it"):
+        with (
+            open_clip_file(source) as clip,
+            pytest.raises(OutputError, match="never writes over it"),
+        ):
             blur_clip_to_file(clip, target, BlurSpec(), get_engine("numpy"))
-    with open_clip(source) as clip, pytest.raises(OutputError, match="never writes over it"):
+    with open_clip_file(source) as clip, pytest.raises(OutputError, match="never writes over it"):
         save_clip(source, clip.frames(), clip.info)
     assert source.read_bytes() == before
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from helpers.oracle import blur_oracle
 
-from blurapp.core import TOLERANCE, compare, gaussian_kernel, gaussian_kernel_1d, get_engine
+from blurapp.core import TOLERANCE, compare_engines, gaussian_kernel, gaussian_kernel_1d, get_engine
 from blurapp.core.engines.jax_engine import compiled_blurs
 
 ENGINES = ("numpy", "jax", "jax-eager")
@@ -57,7 +57,7 @@ def test_grey_with_a_square_kernel_and_colour_with_separable_taps_get_programs_o
 
 
 def test_a_comparison_of_a_colour_image_agrees_across_engines():
-    result = compare(colour_image(60, 90, seed=3), repeats=2)
+    result = compare_engines(colour_image(60, 90, seed=3), repeats=2)
     assert result.reference_run.output.shape == (60, 90, 3)
     assert result.max_abs_diff <= TOLERANCE
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from blurapp import cli
-from blurapp.core import Call, FirstCall, compare, sample_photo_path
+from blurapp.core import Call, FirstCall, compare_engines, sample_photo_path
 from blurapp.core.engines import Engine
 from blurapp.core.engines.gemm import TimedGemm
 from blurapp.core.measuring.contention import (
@@ -157,7 +157,9 @@ def test_a_program_busy_while_the_matrix_products_ran_makes_the_figures_untruste
     loops = busy_loops(1)
     try:
         time.sleep(0.5)  # the loop running before the timing starts
-        result = compare(np.zeros((4, 4), np.float32), engines=[product_engine(0.03)], repeats=3)
+        result = compare_engines(
+            np.zeros((4, 4), np.float32), engines=[product_engine(0.03)], repeats=3
+        )
     finally:
         loops[0].kill()
         loops[0].wait(timeout=10)
@@ -186,7 +188,7 @@ def waiting_engine(seconds: float) -> Engine:
 def test_the_timing_measures_how_long_the_calls_waited_for_the_cpu():
     # Calls of 30 ms: the process's other threads (the machine's sampler, a library's pool)
     # may use a few ms of CPU meanwhile on a busy machine, which must not reach a fifth of it.
-    result = compare(
+    result = compare_engines(
         np.zeros((4, 4), np.float32), engines=["numpy", waiting_engine(0.03)], repeats=8
     )
     assert result.conditions.wall_over_cpu["waiting"] > 5
@@ -252,7 +254,7 @@ def test_a_comparison_says_noisy_exactly_when_its_conditions_cross_the_threshold
         )
     else:
         assert data["noisy_reason"] is None
-    result = compare(np.zeros((200, 300), np.float32), engines=["numpy"])
+    result = compare_engines(np.zeros((200, 300), np.float32), engines=["numpy"])
     assert result.noisy is noisy
     rows = {row.key: row for row in comparison_figures(result, "photo", 300, 200)}
     assert ("warning" in rows) is noisy
@@ -266,7 +268,7 @@ def test_a_comparison_says_noisy_exactly_when_its_conditions_cross_the_threshold
 
 
 def test_a_comparison_of_outputs_only_times_nothing_and_judges_nothing():
-    result = compare(np.zeros((8, 8), np.float32), engines=["numpy"], repeats=0)
+    result = compare_engines(np.zeros((8, 8), np.float32), engines=["numpy"], repeats=0)
     assert result.conditions is None and not result.noisy and result.noisy_reason is None
 
 
@@ -298,5 +300,5 @@ def test_the_machine_is_watched_over_the_first_calls_too():
         return FirstCall(output=np.array(image), again=lambda: Call(1e-4), seconds=0.4)
 
     slow = Engine("slow-start", "Slow start", slow_first_call)
-    result = compare(np.zeros((8, 8), np.float32), engines=["numpy", slow], repeats=2)
+    result = compare_engines(np.zeros((8, 8), np.float32), engines=["numpy", slow], repeats=2)
     assert result.conditions.machine.seconds >= 0.4

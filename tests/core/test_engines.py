@@ -11,7 +11,7 @@ from blurapp.core import (
     BlurCancelled,
     blur_jax,
     blur_numpy,
-    compare,
+    compare_engines,
     engine_names,
     gaussian_kernel,
     get_engine,
@@ -101,7 +101,7 @@ def test_numpy_engine_stops_between_taps_when_cancelled():
 
 def test_comparison_figures_are_separate_and_consistent():
     image = random_image(200, 300, seed=11)
-    result = compare(image, BlurSpec(kernel_size=9, sigma=2.5), repeats=4)
+    result = compare_engines(image, BlurSpec(kernel_size=9, sigma=2.5), repeats=4)
     kernel = gaussian_kernel(9, 2.5)
     expected = blur_oracle(image, kernel)
     np.testing.assert_allclose(result.reference_run.output, expected, atol=TOLERANCE, rtol=0)
@@ -130,9 +130,9 @@ def test_comparison_figures_are_separate_and_consistent():
 @pytest.mark.slow
 def test_a_new_sigma_reuses_the_compiled_blur_and_a_new_size_compiles():
     image = random_image(61, 47, seed=5)
-    first = compare(image, BlurSpec(kernel_size=11, sigma=1.5))
-    again = compare(image, BlurSpec(kernel_size=11, sigma=3.5))
-    other_size = compare(image, BlurSpec(kernel_size=13, sigma=3.5))
+    first = compare_engines(image, BlurSpec(kernel_size=11, sigma=1.5))
+    again = compare_engines(image, BlurSpec(kernel_size=11, sigma=3.5))
+    other_size = compare_engines(image, BlurSpec(kernel_size=13, sigma=3.5))
     assert first.jit_run.compiled
     assert not again.jit_run.compiled
     assert other_size.jit_run.compiled
@@ -147,7 +147,7 @@ def test_a_jax_failure_is_reported_and_numpy_still_runs(monkeypatch):
         raise RuntimeError("RESOURCE_EXHAUSTED: out of memory on the device")
 
     monkeypatch.setitem(registry._registry, "jax", replace(get_engine("jax"), first_call=broken))
-    result = compare(random_image(20, 20))
+    result = compare_engines(random_image(20, 20))
     assert result.jit_run is None
     assert "out of memory" in result.jit_error
     assert result.reference_run is not None and result.max_abs_diff is None
@@ -190,7 +190,7 @@ def test_compare_reports_each_engine_as_it_finishes():
         def engine_done(self, engine, run, error):
             done.append((engine, run is not None, error))
 
-    compare(random_image(8, 8), watch=Following())
+    compare_engines(random_image(8, 8), watch=Following())
     assert done == [("numpy", True, None), ("jax", True, None)]
 
 
@@ -207,12 +207,12 @@ def test_compare_tells_its_watch_each_step_and_stops_when_the_watch_says_so():
         def engine_done(self, engine, run, error):
             seen.append(("done", engine, run.seconds > 0, error))
 
-    compare(random_image(16, 16), engines=["numpy"], repeats=2, watch=Following())
+    compare_engines(random_image(16, 16), engines=["numpy"], repeats=2, watch=Following())
     assert seen[0] == ("progress", "numpy")  # its taps
     assert seen.index(("output", "numpy", (16, 16))) < seen.index(("progress", TIMING))
     assert seen[-1] == ("done", "numpy", True, None)
     with pytest.raises(BlurCancelled):
-        compare(random_image(16, 16), engines=["numpy"], watch=Watch(lambda: True))
+        compare_engines(random_image(16, 16), engines=["numpy"], watch=Watch(lambda: True))
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -246,8 +246,8 @@ def test_the_2d_kernel_is_the_outer_product_of_the_1d_one():
 @pytest.mark.slow
 def test_separable_and_2d_comparisons_agree():
     image = random_image(300, 200, seed=9)
-    two_d = compare(image, BlurSpec(kernel_size=15, sigma=3.0))
-    separable = compare(image, BlurSpec(kernel_size=15, sigma=3.0, algorithm="separable"))
+    two_d = compare_engines(image, BlurSpec(kernel_size=15, sigma=3.0))
+    separable = compare_engines(image, BlurSpec(kernel_size=15, sigma=3.0, algorithm="separable"))
     assert separable.algorithm == "separable" and separable.kernel_size == 15
     for a, b in [
         (two_d.reference_run, separable.reference_run),
@@ -290,7 +290,9 @@ def test_jax_running_out_of_memory_is_told_apart(monkeypatch, caplog):
         "get_in_stages",
         lambda *shapes, **_options: (out_of_memory, Compilation.FROM_CACHE, None),
     )
-    result = comparison.compare(np.zeros((4, 4), np.float32), BlurSpec(kernel_size=3, sigma=1.0))
+    result = comparison.compare_engines(
+        np.zeros((4, 4), np.float32), BlurSpec(kernel_size=3, sigma=1.0)
+    )
     assert result.reference_run is not None and result.jit_run is None
     assert result.jit_error.startswith("JAX-jit ran out of memory for this photo")
     assert "compiling it again" not in caplog.text
@@ -380,7 +382,7 @@ def test_the_tutorials_loop_is_its_own_engine_beside_the_reference():
     loop = get_engine("numpy-loop")
     assert loop.title == "NumPy, tutorial loop" and not loop.uses_jax
     assert registry.REFERENCE_ENGINE == "numpy"
-    result = compare(random_image(70, 40), engines=["numpy", "numpy-loop"], repeats=2)
+    result = compare_engines(random_image(70, 40), engines=["numpy", "numpy-loop"], repeats=2)
     assert result.differences["numpy-loop"] == 0.0
 
 
@@ -398,7 +400,9 @@ def test_a_preview_comparison_works_out_the_difference_only_when_asked(monkeypat
 
     monkeypatch.setattr(comparison, "max_abs_difference", counted)
     image = np.random.default_rng(3).random((40, 30), dtype=np.float32)
-    result = compare(image, BlurSpec(kernel_size=5, sigma=1.2), repeats=0, engines=("numpy", "jax"))
+    result = compare_engines(
+        image, BlurSpec(kernel_size=5, sigma=1.2), repeats=0, engines=("numpy", "jax")
+    )
     assert worked_out == []
     outputs = {name: run.output for name, run in result.runs.items()}
     expected = float(np.max(np.abs(outputs["jax"].astype(np.float64) - outputs["numpy"])))
@@ -416,7 +420,7 @@ def test_an_engine_that_calls_sys_exit_is_that_engines_failure():
     from blurapp.core.engines import Engine
 
     exits = Engine("exits", "Exits", lambda image, kernel, **_: sys.exit(3))
-    result = compare(np.zeros((8, 8), np.float32), engines=["numpy", exits], repeats=1)
+    result = compare_engines(np.zeros((8, 8), np.float32), engines=["numpy", exits], repeats=1)
     assert (
         "numpy" in result.runs and "the exits engine called sys.exit(3)" in result.errors["exits"]
     )

@@ -14,7 +14,7 @@ from blurapp import cli
 from blurapp.bench import report as bench_report
 from blurapp.bench import run_bench
 from blurapp.bench.record import figure_rows
-from blurapp.core import compare, sample_photo_path
+from blurapp.core import compare_engines, sample_photo_path
 from blurapp.core.engines import get_engine
 from blurapp.core.engines.jax_engine import first_jax_copy
 from blurapp.core.engines.numpy_engine import first_numpy_copy
@@ -114,7 +114,9 @@ def test_the_jax_copy_is_a_jitted_copy_on_jaxs_device_timed_until_ready():
 
 def test_the_floor_of_a_device_is_made_with_the_reference_engines_tools_there():
     # JAX on the CPU, on any machine: the two engines share the CPU's floor.
-    result = compare(np.zeros((300, 200), np.float32), engines=["jax@cpu", "numpy"], repeats=3)
+    result = compare_engines(
+        np.zeros((300, 200), np.float32), engines=["jax@cpu", "numpy"], repeats=3
+    )
     assert [floor.device for floor in result.floors] == ["cpu"]
     assert result.floors[0].samples == 3  # timed like the engines
     assert result.floor_of("jax@cpu") is result.floor_of("numpy")

@@ -20,7 +20,7 @@ from blurapp.core import (
     Engine,
     FirstCall,
     UnknownEngineError,
-    compare,
+    compare_engines,
     engine_names,
     gaussian_kernel,
     get_engine,
@@ -103,7 +103,7 @@ def test_three_engines_read_like_the_tutorials_table(photo):
     from blurapp.core.report.figures import comparison_figures, format_ms
 
     image = np.random.default_rng(5).random((40, 50), dtype=np.float32)
-    result = compare(image, engines=("numpy", "jax", "jax-eager"), repeats=2)
+    result = compare_engines(image, engines=("numpy", "jax", "jax-eager"), repeats=2)
     expected = blur_oracle(image, gaussian_kernel())
     for name in ("numpy", "jax", "jax-eager"):
         np.testing.assert_allclose(result.runs[name].output, expected, atol=TOLERANCE, rtol=0)
@@ -144,11 +144,13 @@ def test_a_jax_engine_on_a_platform_there_is_not_says_so(platform):
     there = jax_platforms()
     if platform in there:
         pytest.skip(f"this machine has a {platform}: the test is of a platform it has not")
-    result = compare(np.zeros((5, 5), np.float32), engines=("numpy", f"jax@{platform}"))
+    result = compare_engines(np.zeros((5, 5), np.float32), engines=("numpy", f"jax@{platform}"))
     assert result.reference_run is not None
     missing = f"JAX has no {platform} device here (it has: {', '.join(there)})"
     assert missing in result.errors[f"jax@{platform}"]
-    result = compare(np.zeros((5, 5), np.float32), engines=("numpy", "jax"), device=platform)
+    result = compare_engines(
+        np.zeros((5, 5), np.float32), engines=("numpy", "jax"), device=platform
+    )
     assert f"JAX has no {platform} device here" in result.jit_error
 
 
@@ -226,7 +228,7 @@ def test_an_engine_not_in_the_registry_still_gets_its_figures():
     from blurapp.core.report.figures import comparison_figures
 
     outsider = Engine("outsider", "Outsider", run_scipy)
-    result = compare(np.ones((6, 6), np.float32), engines=["numpy", outsider])
+    result = compare_engines(np.ones((6, 6), np.float32), engines=["numpy", outsider])
     assert comparison_dict(result)["outsider"]["max_abs_diff"] <= TOLERANCE
     [row] = [row for row in comparison_figures(result, "x", 6, 6) if row.label == "Outsider"]
     assert row.key == "engine.outsider" and row.value == result.runs["outsider"].seconds
@@ -300,7 +302,7 @@ def test_the_chart_and_rows_of_an_unregistered_engine_use_its_own_title():
     from blurapp.core.report.figures import comparison_figures
 
     outsider = Engine("outsider", "Outsider", run_scipy)
-    result = compare(np.ones((6, 6), np.float32), engines=["numpy", outsider])
+    result = compare_engines(np.ones((6, 6), np.float32), engines=["numpy", outsider])
     assert [bar.label for bar in timing_bars(result)] == ["NumPy", "Outsider"]
     labels = {row.key: row.label for row in comparison_figures(result, "x", 6, 6)}
     assert labels["engine.outsider"] == "Outsider"

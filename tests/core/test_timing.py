@@ -7,7 +7,7 @@ import statistics
 import numpy as np
 import pytest
 
-from blurapp.core import Call, FirstCall, compare
+from blurapp.core import Call, FirstCall, compare_engines
 from blurapp.core.engines import Engine
 from blurapp.core.engines.timing import (
     MAX_CALLS,
@@ -125,7 +125,7 @@ def test_the_median_and_quartiles_come_from_every_call():
 
 def test_compare_times_every_engine_alike_and_the_speedup_divides_round_by_round():
     image = np.random.default_rng(0).random((64, 96), dtype=np.float32)
-    result = compare(image, repeats=4)
+    result = compare_engines(image, repeats=4)
     for run in result.runs.values():
         assert len(run.repeat_seconds) == 4  # NumPy too
         assert run.seconds == statistics.median(run.repeat_seconds)
@@ -153,7 +153,7 @@ def test_a_registered_engine_is_timed_like_the_others():
         return FirstCall(output=np.asarray(image, np.float32), again=again, seconds=0.001)
 
     custom = Engine("custom", "Custom", first_call)
-    result = compare(
+    result = compare_engines(
         np.ones((8, 8), np.float32), BlurSpec(kernel_size=1), engines=["numpy", custom], repeats=5
     )
     assert len(calls) == 6  # warm-up and five

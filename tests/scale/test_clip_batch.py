@@ -22,7 +22,7 @@ from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
 from PIL import Image
 
-from blurapp.core.media.clip_files import open_clip
+from blurapp.core.media.clip_files import open_clip_file
 from blurapp.core.media.clip_saving import save_clip
 from blurapp.core.media.saving import OutputError
 from blurapp.scale import clip_batch
@@ -34,7 +34,7 @@ LEVEL = 0.5 / 255 + 1e-5
 
 
 def frames_of(path):
-    with open_clip(path) as clip:
+    with open_clip_file(path) as clip:
         return clip.info, np.stack(list(clip.frames()))
 
 
@@ -371,7 +371,7 @@ def test_a_clip_that_comes_short_of_its_frames_replaces_nothing(tmp_path):
     source = video_file(tmp_path / "clip.mkv", random_levels(10), rate=25)
     output = tmp_path / "out.mkv"
     output.write_bytes(b"an earlier result")
-    with open_clip(source) as clip:
+    with open_clip_file(source) as clip:
         info, frames = clip.info, list(clip.frames())
     with pytest.raises(OutputError, match=r"out\.mkv: only 7 of the 10 frames of clip\.mkv"):
         save_clip(output, frames[:7], info)

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from blurapp.core import compare
+from blurapp.core import compare_engines
 from blurapp.core.measuring.contention import Conditions
 from blurapp.core.measuring.sweep import SweepSize, run_sweep
 
@@ -15,7 +15,7 @@ from blurapp.core.measuring.sweep import SweepSize, run_sweep
 def test_the_window_shows_both_floors_and_the_warning_beside_the_speedup(qtbot):
     from blurapp.ui.figures_panel import WARNING_COLOUR, FiguresPanel
 
-    measured = compare(np.zeros((120, 90), np.float32), repeats=3)
+    measured = compare_engines(np.zeros((120, 90), np.float32), repeats=3)
     noisy = type(measured)(
         kernel=measured.kernel,
         sigma=measured.sigma,

@@ -93,7 +93,7 @@ def test_the_newest_change_wins_and_numpy_stops_between_taps(
 
     window = make_window(photo_file(tmp_path, size=(900, 600)), live=True)
     taps = []  # (request, engine, done, total) as each comparison reports them, stale or not
-    real_compare = jobs.compare
+    real_compare = jobs.compare_engines
 
     def recording_compare(*args, watch, **kwargs):
         request = object()
@@ -106,7 +106,7 @@ def test_the_newest_change_wins_and_numpy_stops_between_taps(
         watch.progress = record
         return real_compare(*args, watch=watch, **kwargs)
 
-    monkeypatch.setattr(jobs, "compare", recording_compare)
+    monkeypatch.setattr(jobs, "compare_engines", recording_compare)
     # A 41 × 41 kernel: NumPy spends a second on its 1,681 taps.
     with qtbot.waitSignal(
         window.progress_shown,

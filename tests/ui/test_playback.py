@@ -243,12 +243,12 @@ def test_a_file_the_clip_readers_take_opens_as_a_clip(qtbot, make_window, monkey
     clip = FramesInMemory(frames(5), frames_per_second=10, name="walk.mp4")
     asked = []
 
-    def open_clip_file(path, *, color):
+    def fake_open_clip_file(path, *, color):
         asked.append((path, color))
         return clip
 
     monkeypatch.setattr(clip_files, "is_clip", lambda path: path.suffix == ".mp4")
-    monkeypatch.setattr(clip_files, "open_clip", open_clip_file)
+    monkeypatch.setattr(clip_files, "open_clip_file", fake_open_clip_file)
     window = make_window(wait=False)
     path = tmp_path / "walk.mp4"
     path.write_bytes(b"")

@@ -142,14 +142,14 @@ def blocking_compare(monkeypatch):
     from blurapp.core.measuring import sweep
 
     entered, release = threading.Event(), threading.Event()
-    real = sweep.compare
+    real = sweep.compare_engines
 
-    def compare(*args, **kwargs):
+    def held_compare(*args, **kwargs):
         entered.set()
         release.wait(60)  # no cancelled() check in here
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(sweep, "compare", compare)
+    monkeypatch.setattr(sweep, "compare_engines", held_compare)
     return entered, release
 
 
@@ -236,7 +236,7 @@ def test_a_failed_sweep_is_told_as_the_main_window_tells_it(
     def fail(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(sweep_module, "compare", fail)
+    monkeypatch.setattr(sweep_module, "compare_engines", fail)
     window.messages.boxes = False  # as in a screenshot: no message box, only message_shown
     told = []
     window.message_shown.connect(lambda title, text: told.append((title, text)))

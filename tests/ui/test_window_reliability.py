@@ -73,7 +73,7 @@ def test_an_exception_in_the_worker_reaches_the_user_and_the_log(
     def broken(*args, **kwargs):
         raise ValueError("simulated bug in the comparison")
 
-    monkeypatch.setattr(jobs, "compare", broken)
+    monkeypatch.setattr(jobs, "compare_engines", broken)
     with qtbot.waitSignal(window.run_failed, timeout=RUN_TIMEOUT_MS):
         window.run_comparison()
     [(title, text)] = warnings_shown

@@ -132,7 +132,7 @@ def _ratio(numerator: float | None, denominator: float | None) -> float | None:
     return numerator / denominator
 
 
-def compare_clip(
+def compare_engines_on_clip(
     clip: Clip,
     spec: BlurSpec | None = None,
     *,

@@ -65,7 +65,7 @@ TOLERANCE = 1e-5
 # A speed-up is taken round by round, and its spread told, once the two engines shared this
 # many timing rounds: fewer (a large photo's slow NumPy is timed once or twice) say too little.
 MIN_SPREAD_ROUNDS = 3
-# What `compare` reports progress for while it times the engines' steady calls, in place of
+# What `compare_engines` reports progress for while it times the engines' steady calls, in place of
 # an engine's name.
 TIMING = "timing"
 
@@ -80,7 +80,7 @@ class Watch:
         self._cancelled = cancelled
 
     def cancelled(self) -> bool:
-        """Whether to stop now: compare raises BlurCancelled at its next check."""
+        """Whether to stop now: compare_engines raises BlurCancelled at its next check."""
         return self._cancelled is not None and self._cancelled()
 
     def progress(self, step: str, done: int, total: int) -> None:
@@ -588,7 +588,7 @@ def describe_failure(engine: Engine, error: Exception) -> str:
     return f"{engine.title} failed: {type(error).__name__}: {error}"
 
 
-def compare(
+def compare_engines(
     image: np.ndarray,
     spec: BlurSpec | None = None,
     *,

@@ -105,9 +105,10 @@ PARTIAL_PREFIX = ".partial-trace-"
 
 
 class SteadyTrace:
-    """jax.profiler's trace into `folder` of what runs while it is entered (compare enters it
-    around the steady calls alone); `run_folder` and `files` say what it wrote, once exited.
-    However it is exited but whole (an error, a cancel, SIGTERM's exit), nothing of it stays."""
+    """jax.profiler's trace into `folder` of what runs while it is entered (compare_engines
+    enters it around the steady calls alone); `run_folder` and `files` say what it wrote, once
+    exited. However it is exited but whole (an error, a cancel, SIGTERM's exit), nothing of it
+    stays."""
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = Path(folder)

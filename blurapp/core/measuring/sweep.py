@@ -41,7 +41,7 @@ from blurapp.core.kernel import (
     Algorithm,
     KernelSize,
 )
-from blurapp.core.measuring.comparison import Watch, compare
+from blurapp.core.measuring.comparison import Watch, compare_engines
 from blurapp.core.media.saving import write_atomically
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
@@ -200,8 +200,8 @@ def sweep_points(
     cancelled: Callable[[], bool] | None = None,
 ) -> Iterator[SweepPoint]:
     """Compare `engines` on `image` resampled to each of `sizes` (default: sweep_sizes of its
-    shape), smallest first, yielding each size's point as it finishes. `repeats` is compare's:
-    the steady calls of each engine, None for as many as each needs.
+    shape), smallest first, yielding each size's point as it finishes. `repeats` is
+    compare_engines': the steady calls of each engine, None for as many as each needs.
 
     Stops when `cancelled()` turns True, checked between sizes and inside each comparison
     (the size in progress is dropped). A MemoryError of the reference engine (a size too
@@ -214,7 +214,7 @@ def sweep_points(
             return
         resized = resample(image, size.height, size.width)
         try:
-            result = compare(
+            result = compare_engines(
                 resized,
                 BlurSpec(kernel_size=kernel_size, sigma=sigma, algorithm=algorithm),
                 repeats=repeats,

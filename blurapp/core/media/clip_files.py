@@ -86,7 +86,7 @@ def is_clip(path: str | os.PathLike[str]) -> bool:
         return False
 
 
-def open_clip(path: str | os.PathLike[str], *, color: bool = False) -> Clip:
+def open_clip_file(path: str | os.PathLike[str], *, color: bool = False) -> Clip:
     """The clip in the file at `path`, its frames read as they are asked for: grey, or red,
     green and blue when `color` and the clip has colour. Its size is checked against memory
     before any frame is decoded. Raises ClipError naming the file (a PhotoError, so one
@@ -96,7 +96,7 @@ def open_clip(path: str | os.PathLike[str], *, color: bool = False) -> Clip:
         check_is_readable_file(path)
         kind = _kind(path)
     except PhotoError as error:
-        # The same words, as the ClipError a caller of open_clip is promised.
+        # The same words, as the ClipError a caller of open_clip_file is promised.
         raise ClipError(error.path, error.template, **error.values) from error
     except OSError as error:
         problem = os_problem(path, error)
@@ -114,12 +114,12 @@ def open_clip(path: str | os.PathLike[str], *, color: bool = False) -> Clip:
 
 
 def clip_has_colour(path: str | os.PathLike[str]) -> bool:
-    """Whether the clip at `path` has colour that open_clip(color=True) would keep (its frames
+    """Whether the clip at `path` has colour that open_clip_file(color=True) would keep (its frames
     are not decoded); False for a file it cannot tell of."""
     try:
-        with open_clip(path, color=True) as clip:
+        with open_clip_file(path, color=True) as clip:
             return clip.info.colour
-    except Exception:  # said by the open_clip that reads the frames, as a user sees it
+    except Exception:  # said by the open_clip_file that reads the frames, as a user sees it
         return False
 
 
