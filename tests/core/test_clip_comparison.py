@@ -283,5 +283,7 @@ def test_a_batch_size_given_reports_the_first_call_of_the_program_the_passes_run
 
     monkeypatch.setattr(jax_engine, "blur_frames_on_device", watched)
     clip = SyntheticClip(36, 20, 6)
-    compare_engines_on_clip(clip, engines=["numpy", "jax"], frames=6, repeats=1, batch_sizes={"jax": 2})
+    compare_engines_on_clip(
+        clip, engines=["numpy", "jax"], frames=6, repeats=1, batch_sizes={"jax": 2}
+    )
     assert calls[0] == (np.dtype(np.uint8), 2)
