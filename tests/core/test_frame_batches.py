@@ -298,3 +298,16 @@ def test_levels_blurred_on_the_device_are_the_hosts_rounding_of_the_same_floats(
 
     expected = floats_as_levels(blurred(levels_as_floats(levels)), np.uint16)
     np.testing.assert_array_equal(blurred(levels), expected)
+
+
+def test_a_batch_of_levels_made_floats_on_the_host_counts_that_in_its_blur_alone():
+    # As JAX-jit's program counts the levels made floats and back on its device: a batch of
+    # levels' blur alone is levels to levels for every engine.
+    def instant(frames, kernel, *, platform):
+        return BlurredFrames(frames.copy(), Call(0.0))
+
+    still = dataclasses.replace(get_engine("numpy"), name="still", frames_call=instant)
+    levels = np.random.default_rng(4).integers(0, 256, (4, 200, 300), dtype=np.uint8)
+    blurred = still.blur_frames(levels, gaussian_kernel(3, 1.0))
+    np.testing.assert_array_equal(blurred.output, levels)  # floats and back, exactly
+    assert blurred.call.seconds > 0

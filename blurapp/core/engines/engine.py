@@ -7,6 +7,7 @@ This module imports no engine, so an engine module, built in or a plugin, can im
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
@@ -212,7 +213,9 @@ class Engine:
         platform = self.platform_for(device)
         # Made floats here unless its frames_call takes them (first_call never does).
         on_host = levels and not (self.frames_take_levels and self.frames_call is not None)
+        began = time.perf_counter()
         floats = levels_as_floats(frames) if on_host else frames
+        converting = time.perf_counter() - began
         try:
             if self.frames_call is not None:
                 blurred = self.frames_call(floats, kernel, platform=platform)
@@ -222,7 +225,13 @@ class Engine:
             raise EngineOutputError(f"{_who(self)} called sys.exit({exit.code!r})") from None
         if floats is not frames:
             check_output(self, blurred.output, frames.shape)
-            blurred = blurred._replace(output=floats_as_levels(blurred.output, frames.dtype))
+            began = time.perf_counter()
+            output = floats_as_levels(blurred.output, frames.dtype)
+            converting += time.perf_counter() - began
+            # Counted in the call, as an engine that makes them on its device counts them: a
+            # batch of levels' blur alone is levels to levels for every engine.
+            call = blurred.call._replace(seconds=blurred.call.seconds + converting)
+            blurred = blurred._replace(output=output, call=call)
         check_output(self, blurred.output, frames.shape, dtype=frames.dtype if levels else None)
         return blurred
 
