@@ -2,13 +2,14 @@
 cost, without Qt: the live preview's caption and the figures count them.
 
 JAX-jit compiles one program per image shape, kernel shape, number type and device
-(blurapp.core.engines.jax_engine keeps them by that key). The window always blurs float32
-(a photo's pixels, a clip's frames), so of those only the shape, the kernel and the device
-change between its programs. A change that alters none of them (a new sigma) reuses the
-program; one that alters any compiles, or loads from the persistent cache, a program of its
-own. Each such program is kept here with the program the engine ran before it, so the window
-can say what changed: "kernel 9 × 9 → 11 × 11", "grey → colour". The programs the scaling
-sweep gets (one at each size it resamples the photo to) count too.
+(blurapp.core.engines.jax_engine keeps them by that key). The live preview and a photo's Run
+always blur float32 (a Run on a clip, which may blur its levels, is not counted here), so of
+those only the shape, the kernel and the device change between its programs. A change that
+alters none of them (a new sigma) reuses the program; one that alters any compiles, or loads
+from the persistent cache, a program of its own. Each such program is kept here with the
+program the engine ran before it, so the window can say what changed: "kernel 9 × 9 → 11 × 11",
+"grey → colour". The programs the scaling sweep gets (one at each size it resamples the photo
+to) count too.
 """
 
 from __future__ import annotations

@@ -880,7 +880,7 @@
     <name>FileProblem</name>
     <message>
         <location filename="../app/clip_jobs.py" line="59"/>
-        <location filename="../app/jobs.py" line="231"/>
+        <location filename="../app/jobs.py" line="236"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
@@ -1173,14 +1173,14 @@
         <translation>无法在此文件夹中写入性能分析跟踪</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="152"/>
+        <location filename="../core/measuring/profiler_trace.py" line="153"/>
         <source>cannot start the profiler trace ({reason})</source>
         <translation>无法开始性能分析跟踪（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="136"/>
-        <location filename="../core/measuring/profiler_trace.py" line="171"/>
-        <location filename="../core/measuring/profiler_trace.py" line="199"/>
+        <location filename="../core/measuring/profiler_trace.py" line="137"/>
+        <location filename="../core/measuring/profiler_trace.py" line="172"/>
+        <location filename="../core/measuring/profiler_trace.py" line="200"/>
         <source>cannot write the profiler trace ({reason})</source>
         <translation>无法写入性能分析跟踪（{reason}）</translation>
     </message>
@@ -1405,7 +1405,7 @@
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="487"/>
+        <location filename="../ui/menus.py" line="488"/>
         <source>Record Profiler Trace in Folder</source>
         <translation>将性能分析跟踪录制到文件夹</translation>
     </message>
@@ -1445,7 +1445,7 @@
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="475"/>
+        <location filename="../ui/menus.py" line="476"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
@@ -1566,7 +1566,7 @@
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="550"/>
+        <location filename="../ui/menus.py" line="551"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>

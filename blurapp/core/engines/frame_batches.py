@@ -1,7 +1,9 @@
 """Frames blurred in batches: a clip's frames gathered into arrays of a few frames, each blurred
 in one call of an engine (Engine.blur_frames), and the batch size chosen by measuring.
 
-Memory stays a batch deep: frames are gathered as they arrive, never the whole clip.
+Memory stays a few batches deep: frames are gathered as they arrive, never the whole clip (a
+batch read ahead, and on an accelerator up to jax_frames.BATCHES_IN_FLIGHT batches whose copies
+are under way, where the copies overlap the blur).
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ def frames_program(frames: Any, weights: Any, in_strips: bool = True, step: int 
     levels_type = frames.dtype if jnp.issubdtype(frames.dtype, jnp.integer) else None
 
     def blur_one(image: Any) -> Any:
-        values = levels_to_floats(image)
+        values = levels_to_floats(image, apart=True)
         if step:
             blurred = blur_on_accelerator(values, weights, step)
         else:

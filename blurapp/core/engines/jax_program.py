@@ -277,7 +277,7 @@ def blur_levels(levels: Any, weights: Any, in_strips: bool = True) -> Any:
     from jax import lax
 
     white = np.float32(np.iinfo(levels.dtype).max)
-    values = levels_to_floats(levels)
+    values = levels_to_floats(levels, apart=True)
     height, width, *channels = levels.shape
     step = channels[0] if channels else 1
     radius = weights.shape[0] // 2
@@ -337,10 +337,11 @@ def blur_on_accelerator(values: Any, weights: Any, step: int = 1) -> Any:
     return blurred if levels_type is None else (floats_to_levels(blurred, levels_type), blurred)
 
 
-def levels_to_floats(values: Any) -> Any:
+def levels_to_floats(values: Any, *, apart: bool = False) -> Any:
     """Stored levels (uint8, uint16) as the float32 the host makes of them (a level times
     1/white, white the type's largest value: blurapp.core.media.pixels.samples_to_float);
-    float32 values as they are."""
+    float32 values as they are. `apart`: made before the taps read them, not fused into them
+    (for levels rounded back, which must be the host's; see below)."""
     import jax.numpy as jnp
     import numpy as np
     from jax import lax
@@ -349,10 +350,11 @@ def levels_to_floats(values: Any) -> Any:
         return values
     white = np.float32(np.iinfo(values.dtype).max)
     floats = lax.mul(lax.convert_element_type(values, jnp.float32), np.float32(1 / white))
-    # Made before the taps read them: fused into the taps, XLA's values differed from the
-    # host's by one unit in the last place in up to 1 in 25 pixels (a 16-bit level then rounds
-    # the other way). Timed the same on a 2,056² block.
-    return lax.optimization_barrier(floats)
+    # Fused into the taps of a CPU's program, XLA's values differed from the host's by one unit
+    # in the last place in up to 1 in 25 pixels (a 16-bit level then rounds the other way).
+    # Timed the same on a 2,056² block on a CPU; an accelerator's photo program, whose levels
+    # were measured on the TPU without it, does not ask for it.
+    return lax.optimization_barrier(floats) if apart else floats
 
 
 def floats_to_levels(values: Any, levels_type: Any) -> Any:

@@ -89,7 +89,8 @@ def floats_as_levels(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """Float32 values in [0, 1] as levels of `dtype`, rounded as saving rounds them (clipped,
     times white, half to even: blurapp.core.media.saving; jax_program.floats_to_levels on a
     device)."""
-    work = np.clip(values, 0, 1, dtype=np.float32)
-    np.multiply(work, np.float32(np.iinfo(dtype).max), out=work)
+    # In float32, or wider for wider floats (a plugin's float64), as saving works.
+    work = np.clip(values, 0, 1, dtype=np.result_type(values.dtype, np.float32))
+    np.multiply(work, np.iinfo(dtype).max, out=work)
     np.rint(work, out=work)
     return work.astype(dtype)
