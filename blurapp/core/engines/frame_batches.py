@@ -161,11 +161,13 @@ def overlapped_batches(
     blur_batches is the way. Each output is checked as blur_frames checks it."""
     if engine.frames_overlapped is None:
         return None
-    sent: list[tuple[tuple[int, ...], np.dtype, int]] = []  # each batch's shape, type, frames
+    # Each batch's shape, its levels' type (None: floats) and how many of its frames are the
+    # clip's.
+    sent: list[tuple[tuple[int, ...], np.dtype | None, int]] = []
 
     def batches() -> Iterator[np.ndarray]:
         for batch, count in _filled_batches(engine, frames, batch_size, cancelled):
-            sent.append((batch.shape, batch.dtype, count))
+            sent.append((batch.shape, levels_type(batch), count))
             yield batch
 
     stream = engine.frames_overlapped(batches(), kernel, platform=engine.platform_for(device))
@@ -174,9 +176,8 @@ def overlapped_batches(
 
     def checked(stream: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
         for index, output in enumerate(stream):
-            shape, dtype, count = sent[index]
-            levels = dtype in (np.uint8, np.uint16)
-            check_output(engine, output, shape, dtype=dtype if levels else None)
+            shape, levels, count = sent[index]
+            check_output(engine, output, shape, dtype=levels)
             yield output[:count]
 
     return checked(stream)

@@ -24,6 +24,7 @@ from blurapp.core.engines.jax_program import (
     levels_to_floats,
     rows_of_values,
 )
+from blurapp.core.engines.levels import levels_type
 from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
 
 # (batch shape, its number type, kernel shape, device platform, device id, as rows of values)
@@ -132,6 +133,11 @@ class _CompiledFrameBlurs:
 compiled_frame_blurs = _CompiledFrameBlurs()
 
 
+def _to_send(frames: np.ndarray) -> np.ndarray:
+    """`frames` as they cross to a device: contiguous, stored levels as they are, else float32."""
+    return np.ascontiguousarray(frames, dtype=levels_type(frames) or np.float32)
+
+
 def blur_frames_on_device(
     jax: ModuleType,
     frames: np.ndarray,
@@ -146,8 +152,7 @@ def blur_frames_on_device(
     the first batch of its shape), the outputs copied back in one; each step timed, the call's
     seconds with the program's getting. `device_words` names the device in the answer. Frames
     of stored levels give levels of their type (see frames_program), others float32."""
-    levels = frames.dtype in (np.uint8, np.uint16)
-    frames = np.ascontiguousarray(frames, dtype=frames.dtype if levels else np.float32)
+    frames = _to_send(frames)
     weights = jax.device_put(np.ascontiguousarray(kernel, dtype=np.float32), device)
     # An accelerator's frames cross as rows of values (see jax_program.blur_on_accelerator).
     moved = frames.reshape(*frames.shape[:2], -1) if as_rows else frames
@@ -192,8 +197,7 @@ def overlapped_frames_on_device(
         return np.asarray(jax.device_get(blurred), dtype=dtype).reshape(shape)
 
     for batch in batches:
-        levels = batch.dtype in (np.uint8, np.uint16)
-        batch = np.ascontiguousarray(batch, dtype=batch.dtype if levels else np.float32)
+        batch = _to_send(batch)
         program, _ = compiled_frame_blurs.get(
             jax, batch.shape, weights.shape, device, cache_hits, as_rows=True, dtype=batch.dtype
         )
