@@ -15,10 +15,12 @@ import math
 from dataclasses import dataclass
 
 # A JAX pane's caption after a Run with the live preview on, the longest a run usually gives
-# ("JAX-jit · cpu · steady 1.25 ms · first call 317 ms, compiled during the live preview; this
-# Run's first call 5.46 ms (already compiled) · 9 × 9, σ 2.5"), with room for a longer
-# device's name.
-RESERVED_CHARACTERS = 170
+# ("JAX-jit · cpu · steady 0.528 ms · first call 592 ms, compiled during the live preview; this
+# Run's first call 0.377 ms (already compiled) · 9 × 9, σ 2.5, grey: Blur in colour is off", 180
+# characters), with room for an accelerator's name ("tpu: TPU v5 lite", 195). 170, which left
+# out the note on a colour photo blurred in grey, moved the photos down 10 px at 800 × 600
+# when the times' digits wrapped a line more.
+RESERVED_CHARACTERS = 200
 # Lines break between words, not characters: a line holds this much less than its width.
 WRAP_LOSS = 1.15
 LEAST_LINES = 2
