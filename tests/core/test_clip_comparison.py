@@ -11,6 +11,8 @@ from helpers.oracle import blur_oracle
 
 from blurapp.core import TOLERANCE
 from blurapp.core.engines import jax_engine
+from blurapp.core.engines.frame_batches import FRAMES_READ_AHEAD
+from blurapp.core.engines.jax_frames import BATCHES_IN_FLIGHT
 from blurapp.core.measuring.clip_comparison import clip_comparison_dict, compare_engines_on_clip
 from blurapp.core.media.clip import Clip, ClipError, ClipInfo, FramesInMemory
 from blurapp.core.report.clip_figures import clip_figures
@@ -125,7 +127,16 @@ def test_memory_stays_a_few_frames_deep_however_long_the_span():
     )
     assert result.frames == 120
     assert clip.made >= 3 * 120  # the first pass and each engine's timed pass read it again
-    assert clip.most_alive <= 2
+    # In hand: the frame being batched and the next one read. On an accelerator JAX-jit's
+    # overlapped pass also reads a batch ahead on a thread of its own (one more frame held there
+    # while it waits for room) and keeps up to BATCHES_IN_FLIGHT batches under way: more, but
+    # still however long the span.
+    in_hand, batch = 2, result.batch_size("jax")
+    if "jax" in result.overlapped:
+        reading = max(FRAMES_READ_AHEAD, batch) + 1
+        assert clip.most_alive <= in_hand + reading + BATCHES_IN_FLIGHT * batch
+    else:
+        assert clip.most_alive <= in_hand
 
 
 def test_a_clip_cut_short_is_timed_over_what_decoded_and_says_where_it_stopped():
@@ -233,13 +244,15 @@ def test_a_clip_that_gives_its_levels_is_timed_end_to_end_over_them(monkeypatch)
 def test_on_an_accelerator_a_clip_is_timed_end_to_end_with_its_copies_overlapping_the_blur(
     monkeypatch,
 ):
-    # The CPU standing in for an accelerator: JAX-jit's end to end is a pass of its own whose
-    # batches' copies overlap their blur, and the JSON says so; NumPy's is its timed pass.
+    # The CPU standing in for an accelerator (on a machine with one, the accelerator itself):
+    # JAX-jit's end to end is a pass of its own whose batches' copies overlap their blur, and
+    # the JSON says so; NumPy's is its timed pass. On the CPU, asked for by name where JAX's
+    # default device is an accelerator, nothing overlaps.
     from blurapp.bench.synthetic import SyntheticClip
 
     clip = SyntheticClip(40, 30, 7)
-    quiet = compare_engines_on_clip(clip, engines=["numpy", "jax"], frames=7, repeats=2)
-    assert quiet.overlapped == frozenset()
+    quiet = compare_engines_on_clip(clip, engines=["numpy", "jax@cpu"], frames=7, repeats=2)
+    assert "jax@cpu" in quiet.runs and quiet.overlapped == frozenset()
     monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
     real, passes = jax_engine.overlapped_frames_on_device, []
 

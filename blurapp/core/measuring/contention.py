@@ -109,7 +109,9 @@ class MachineUse:
     """The machine over a timing: how long it lasted, how much CPU other programs used."""
 
     seconds: float
-    others_cores: float | None  # other programs' CPU use, in cores (None: not known here)
+    # Other programs' CPU use, in cores (None: not known here, the system's counters not told
+    # or not counting processes).
+    others_cores: float | None
     load: float | None  # the load average over the last minute, at the end
     cores: int
 
@@ -122,9 +124,14 @@ def watch_machine() -> Callable[[], MachineUse]:
     def stop() -> MachineUse:
         seconds = max(time.perf_counter() - start, 1e-9)
         ours = time.process_time() - own
+        # Read before the counters, which have then had the time to count it.
+        ours_since_started = sum(os.times()[:2])
         now = _busy_seconds()
         others = None
-        if busy is not None and now is not None:
+        # Counters that have not counted even this process's own CPU time since it started
+        # do not count other programs either (gVisor's sandbox gives zeros for every core, a
+        # busy program or not): their use is not known there, rather than none.
+        if busy is not None and now is not None and now >= ours_since_started:
             # The counters tick 100 times a second: a short timing's figure is rough, never < 0.
             others = max(0.0, (now - busy - ours) / seconds)
         return MachineUse(seconds, others, _load(), cores())
