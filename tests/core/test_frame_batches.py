@@ -273,8 +273,10 @@ def test_on_a_cpu_or_without_a_way_to_overlap_the_batches_go_one_after_another()
 
     frames = random_frames(3, 8, 8)
     kernel = gaussian_kernel(3, 1.0)
-    for engine in ("jax", "numpy"):  # a CPU's copies are its own memory; NumPy copies nothing
-        assert overlapped_batches(get_engine(engine), iter(frames), kernel) is None
+    # A CPU's copies are its own memory (asked for by name where JAX's default device is an
+    # accelerator); NumPy copies nothing.
+    assert overlapped_batches(get_engine("jax"), iter(frames), kernel, device="cpu") is None
+    assert overlapped_batches(get_engine("numpy"), iter(frames), kernel) is None
 
 
 @pytest.mark.parametrize("as_rows", [False, True], ids=["cpu-program", "accelerator-program"])

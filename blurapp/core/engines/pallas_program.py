@@ -38,14 +38,17 @@ from blurapp.core.engines.jax_program import floats_to_levels, levels_to_floats
 # kernel reads or writes is whole registers.
 LANES = 128
 SUBLANES = 8
-# Rows of output a grid step writes. Blocks in VMEM are double-buffered (the next step's are
-# copied in while this one runs): for a 6,000-pixel-wide grey photo, 64 rows make 2 × (64 + 8
-# halo rows) × 6,272 padded columns × 4 bytes = 3.6 MB of input and 2 × 64 × 6,144 × 4 = 3.1 MB
-# of output, well under the VMEM a kernel asks for (Layout.vmem_limit, MIN_VMEM_BYTES at least).
-# On a TPU v5e (24 MP) 64 and 128 rows took the same time (docs/performance.md).
-TILE_ROWS = 64
-# Columns of output the kernel computes at once, inside a tile.
-CHUNK_LANES = 512
+# Rows of output a grid step writes, and columns the kernel computes at once inside a tile.
+# Blocks in VMEM are double-buffered (the next step's are copied in while this one runs): for
+# a 6,000-pixel-wide grey photo, 32 rows make 2 × (32 + 8 halo rows) × 6,272 padded columns ×
+# 4 bytes = 2.0 MB of input and 2 × 32 × 6,144 × 4 = 1.6 MB of output, well under the VMEM a
+# kernel asks for (Layout.vmem_limit, MIN_VMEM_BYTES at least). Chosen on a TPU v5e
+# (2026-12-06; 24 MP grey, 9 taps; tiles of 32, 64, 128 rows × chunks of 512, 1,024, 2,048,
+# 8,192 lanes): 32 × 1,024 took 4.69 ms 2-D (64 × 512: 4.96) and 1.98 ms separable (1.99),
+# compiled in 0.87 s (1.11 s); wider chunks gained at most 2 % more and compiled in two to
+# seven times as long, and 128 rows of 2,048 lanes or more ran out of VMEM.
+TILE_ROWS = 32
+CHUNK_LANES = 1024
 # Up to this many taps of a 2-D kernel (15 × 15), every tap is unrolled; beyond it, the kernel
 # rows are a loop (each row's taps unrolled), so the program stays small. A separable kernel's
 # taps (at most 2 × 101) are always unrolled.
