@@ -1,0 +1,136 @@
+"""The accelerator's programs and a clip's passes, timed apart in one process on the chip
+(docs/performance.md, "On a TPU"): JAX-jit's program for grey and colour 24 MP photos, colour
+as rows of values or as planes of their own; JAX Pallas's; and 4K clips of 8-bit frames, one
+after another or with their copies overlapping the blur (2, 3 or 4 batches in flight), read in
+the pass's thread or ahead on another.
+
+Run on the machine with the accelerator, from the project's root:
+
+    python docs/performance/accelerator_programs.py   # writes $OUT/probe2.json (or /tmp)
+"""
+
+import json
+import os
+import statistics
+import threading
+import queue
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from blurapp.core.engines import jax_frames, jax_program, pallas_program
+from blurapp.core.kernel import gaussian_kernel_1d
+
+SMALL = os.environ.get("PROBE_SMALL") == "1"
+INTERPRET = jax.default_backend() != "tpu"
+H, W = (64, 300) if SMALL else (4000, 6000)
+CH, CW = (48, 64) if SMALL else (2160, 3840)
+FRAMES = 32
+out = {}
+
+
+def log(key, value):
+    out[key] = value
+    print(key, value, flush=True)
+
+
+def ms(step, times=15):
+    step()
+    seconds = []
+    for _ in range(times):
+        start = time.perf_counter()
+        jax.block_until_ready(step())
+        seconds.append(time.perf_counter() - start)
+    return round(statistics.median(seconds) * 1000, 3)
+
+
+rng = np.random.default_rng(0)
+grey = jax.device_put(rng.random((H, W), dtype=np.float32))
+rows = jax.device_put(rng.random((H, W * 3), dtype=np.float32))
+w1 = jnp.asarray(gaussian_kernel_1d(9), jnp.float32)
+w2 = jnp.outer(w1, w1)
+
+
+
+def blur(values, weights, step, planes):
+    """JAX-jit's accelerator program; with `planes`, a colour photo's channels moved apart
+    into planes of their own, each blurred as grey is, and back."""
+    if not planes:
+        return jax_program.blur_on_accelerator(values, weights, step=step)
+    height, row_values = values.shape
+    apart = jnp.moveaxis(values.reshape(height, row_values // step, step), -1, 0)
+    blurred = jax.vmap(lambda plane: jax_program.blur_on_accelerator(plane, weights))(apart)
+    return jnp.moveaxis(blurred, 0, -1).reshape(height, row_values)
+
+
+for name, weights in (("2d", w2), ("sep", w1)):
+    for planes in (False, True):
+        for label, x, step in (("grey", grey, 1), ("colour", rows, 3)):
+            if label == "grey" and planes:
+                continue
+            fn = jax.jit(lambda v, w, s=step, p=planes: blur(v, w, s, p))
+            start = time.perf_counter()
+            compiled = fn.lower(x, weights).compile()
+            first = time.perf_counter() - start
+            log(f"xla_{name}_{label}_planes{int(planes)}", {"ms": ms(lambda: compiled(x, weights)), "compile_s": round(first, 3)})
+
+colour_img = jax.device_put(rng.random((H, W, 3), dtype=np.float32))
+for name, weights in (("2d", w2), ("sep", w1)):
+    fn = jax.jit(lambda v, w: pallas_program.blur(v, w, interpret=INTERPRET))
+    log(f"pallas_{name}_grey", ms(lambda: fn(grey, weights)))
+    log(f"pallas_{name}_colour", ms(lambda: fn(colour_img, weights)))
+
+# Clip passes, 4K 8-bit, 32 frames: serial, overlapped (in flight 2, 3, 4), read ahead or not.
+kernel = np.outer(gaussian_kernel_1d(9), gaussian_kernel_1d(9)).astype(np.float32)
+device = jax.devices()[0]
+for colour in (False, True):
+    shape = (CH, CW, 3) if colour else (CH, CW)
+    made = [rng.integers(0, 256, shape, dtype=np.uint8) for _ in range(2)]
+
+    def frames(batch):
+        for index in range(0, FRAMES, batch):
+            yield np.stack([made[(index + j) % 2].copy() for j in range(batch)])
+
+    def ahead(source, depth=2):
+        ready = queue.Queue(maxsize=depth)
+
+        def make():
+            for item in source:
+                ready.put(item)
+            ready.put(None)
+
+        threading.Thread(target=make, daemon=True).start()
+        while (item := ready.get()) is not None:
+            yield item
+
+    tag = "colour" if colour else "grey"
+    for batch in (1, 2):
+        for _ in jax_frames.overlapped_frames_on_device(jax, frames(batch), kernel, device, lambda: 0):
+            pass  # compile
+        start = time.perf_counter()
+        for b in frames(batch):
+            jax_frames.blur_frames_on_device(jax, b, kernel, device, "tpu", lambda: 0, as_rows=True)
+        log(f"clip_{tag}_b{batch}_serial_fps", round(FRAMES / (time.perf_counter() - start), 1))
+        for flight in (2, 3, 4):
+            jax_frames.BATCHES_IN_FLIGHT = flight
+            for read in ("inline", "ahead"):
+                source = frames(batch) if read == "inline" else ahead(frames(batch))
+                start = time.perf_counter()
+                for _ in jax_frames.overlapped_frames_on_device(jax, source, kernel, device, lambda: 0):
+                    pass
+                log(f"clip_{tag}_b{batch}_flight{flight}_{read}_fps", round(FRAMES / (time.perf_counter() - start), 1))
+        jax_frames.BATCHES_IN_FLIGHT = 3
+    # the pieces alone, batch 1
+    one = made[0][None]
+    rows_of = one.reshape(1, CH, -1)
+    log(f"clip_{tag}_put_ms", ms(lambda: jax.device_put(rows_of, device)))
+    on = jax.device_put(rows_of, device)
+    program, _ = jax_frames.compiled_frame_blurs.get(jax, one.shape, kernel.shape, device, lambda: 0, as_rows=True, dtype=one.dtype)
+    wd = jax.device_put(kernel, device)
+    log(f"clip_{tag}_blur_ms", ms(lambda: program(on, wd)))
+    res = program(on, wd)
+    log(f"clip_{tag}_get_ms", ms(lambda: np.asarray(jax.device_get(program(on, wd)))))
+
+json.dump(out, open(os.path.join(os.environ.get("OUT", "/tmp"), "probe2.json"), "w"), indent=1)
