@@ -45,8 +45,9 @@ SUBLANES = 8
 # kernel asks for (Layout.vmem_limit, MIN_VMEM_BYTES at least). Chosen on a TPU v5e
 # (2026-12-06; 24 MP grey, 9 taps; tiles of 32, 64, 128 rows × chunks of 512, 1,024, 2,048,
 # 8,192 lanes): 32 × 1,024 took 4.69 ms 2-D (64 × 512: 4.96) and 1.98 ms separable (1.99),
-# compiled in 0.87 s (1.11 s); wider chunks gained at most 2 % more and compiled in two to
-# seven times as long, and 128 rows of 2,048 lanes or more ran out of VMEM.
+# compiled in 0.87 s (1.11 s); wider chunks gained at most 2 % more in 2-D and 4–7 % separable,
+# compiled in two to seven times as long, and 64 rows of 8,192 lanes and 128 rows of 2,048 or
+# more ran out of VMEM. Only 9 × 9 was timed: from 17 taps the halo (32 rows) equals a tile.
 TILE_ROWS = 32
 CHUNK_LANES = 1024
 # Up to this many taps of a 2-D kernel (15 × 15), every tap is unrolled; beyond it, the kernel

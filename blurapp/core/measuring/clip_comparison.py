@@ -423,9 +423,9 @@ def _timed_pass(
     accelerator), a second pass does so, and its wall time is the end to end instead (the
     engine's name is added to `overlapped`). That pass reads in its own thread too: a
     batch's copy to the device is started, not waited for, so reading the next overlaps it;
-    read ahead on another thread, a 4K clip's frames crossed slower (TPU v5e, 8-bit levels,
-    32 frames, 3 batches in flight: colour 52.8 frames/s against 97.3, grey 261 against
-    281)."""
+    read ahead on another thread, a 4K clip's frames crossed slower in batches of 1 (TPU v5e,
+    8-bit levels, 32 frames, 3 batches in flight: colour 52.8 frames/s against 97.3, grey 261
+    against 281; colour in batches of 2, four times slower throughout, 23.7 against 17.4)."""
     began = time.perf_counter()
     seconds, to_device, from_device = 0.0, None, None
     read = clip.levels if clip.gives_levels else clip.frames
