@@ -37,7 +37,7 @@ KERNELS = [
 
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("channels", [1, 3])
-@pytest.mark.parametrize("height", [5, 70, 131])  # under a strip, over one, not a multiple
+@pytest.mark.parametrize("height", [5, 70, 131])  # under a kernel's height, over it, odd
 def test_the_accelerators_program_blurs_rows_of_values_as_scipy_does(kernel, channels, height):
     import jax
 
@@ -73,6 +73,27 @@ def test_levels_in_give_the_levels_saving_writes_and_the_floats_themselves(dtype
     white = np.iinfo(dtype).max
     # Saving's rounding of the same floats, within one level where a float lies at a half.
     assert np.abs(rounded.astype(np.int64) - np.rint(expected * white)).max() <= 1
+
+
+@pytest.mark.parametrize(
+    "kernel", [*KERNELS, pytest.param(gaussian_kernel(17, 4.0), id="2-D 17x17, over the unrolled")]
+)
+@pytest.mark.parametrize("channels", [1, 3])
+def test_a_large_images_block_on_an_accelerator_gives_the_levels_saving_writes(kernel, channels):
+    # A block of a gigapixel image with its halo, blurred by the accelerator's program for
+    # blocks (one pass over the block, a 2-D kernel's rows a loop): levels of the block without
+    # its halo, as saving rounds the oracle's floats.
+    import jax
+
+    from blurapp.core.engines.jax_program import blur_levels
+
+    radius = kernel.shape[0] // 2
+    levels = _levels(90, 70, channels, seed=5)
+    block = jax.jit(blur_levels, static_argnames="in_strips")(levels, kernel, in_strips=False)
+    expected = blur_oracle(_as_photo(levels), kernel)[radius:-radius, radius:-radius]
+    block = np.asarray(block).reshape(expected.shape)
+    assert block.dtype == np.uint8
+    assert np.abs(block.astype(np.int64) - np.rint(expected * 255)).max() <= 1
 
 
 @pytest.fixture

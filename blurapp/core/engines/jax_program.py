@@ -10,7 +10,8 @@ import functools
 from typing import Any
 
 # Up to this many taps, every tap is unrolled into one fused pass over the image; beyond it,
-# the kernel rows become a loop, so compile time stays short for large kernels.
+# the kernel rows become a loop, so compile time stays short for large kernels. On an
+# accelerator a 2-D kernel's rows are a loop whatever the taps (blur_on_accelerator says why).
 UNROLL_TAPS = 225
 
 
@@ -124,10 +125,12 @@ def blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
     blur's loop run over the 3 channels innermost, one value at a time where it otherwise
     runs over a whole row in vector registers: faster in colour on a CPU, separable most of all.
 
-    `in_strips=False` makes the kernel-row loop one pass over the whole image: on a GPU that
-    measured 2.8× faster than looping strip by strip (24 MP, 25×25: 2.4 ms against 6.8 ms on an
-    NVIDIA H200), while the unrolled kernels stay in batched strips there too (24 MP, 9×9:
-    0.40 ms against 0.84 ms in one pass).
+    `in_strips=False` (an accelerator's) makes the blur one pass over the whole image, a 2-D
+    kernel's rows a loop, as blur_on_accelerator's (which says what was measured on a TPU).
+    On an NVIDIA H200 an earlier version measured the kernel-row loop 2.8× faster in one pass
+    than strip by strip (24 MP, 25×25: 2.4 ms against 6.8 ms), and a 9×9 kernel's 81 taps
+    written out quicker in batched strips than in one pass (0.40 ms against 0.84); the 9×9
+    loop in one pass has not been timed on a GPU.
     """
     import jax
     import jax.numpy as jnp
@@ -154,14 +157,14 @@ def blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
     taps = weights.size if weights.ndim == 2 else 2 * weights.size
     unrolled = taps <= UNROLL_TAPS
     strip_rows = BATCHED_STRIP_ROWS if unrolled else LOOPED_STRIP_ROWS
-    if height <= strip_rows or not (unrolled or in_strips):
+    if height <= strip_rows or not in_strips:
         padded = side_by_side(jnp.pad(image, edges, mode="edge"))
-        return blur(padded, height)
+        return _blur_block(padded, weights, height, width * step, step, looped=not in_strips)
     strips = -(-height // strip_rows)
     rows = -(-height // strips)  # equal strips of at most strip_rows
-    if unrolled and in_strips and weights.ndim == 1:
+    if unrolled and weights.ndim == 1:
         return _separable_strip_by_strip(side_by_side(image), weights, height, width, step)
-    if unrolled and in_strips and radius >= GATHER_MIN_RADIUS:
+    if unrolled and radius >= GATHER_MIN_RADIUS:
         # Each strip with its edge padding gathered straight from the image (indices clamped
         # to the edge): one pass over memory where padding the whole image and slicing strips
         # from it made three.
