@@ -46,6 +46,44 @@ def test_every_frame_of_a_lossless_clip_is_the_oracle_to_the_level(tmp_path, eng
         assert difference.max() <= 0.5 / 255 + 1e-5  # the nearest level of 255
 
 
+@pytest.mark.parametrize(
+    ("source_name", "depth", "output_name", "sent"),
+    [
+        ("in.mkv", np.uint8, "out.mkv", np.uint8),
+        ("in.mkv", np.uint8, "out.tif", np.uint8),
+        # 16-bit levels into an 8-bit video: floats, rounded once.
+        ("in.tif", np.uint16, "out.mp4", np.float32),
+    ],
+)
+def test_a_clip_is_blurred_as_the_levels_it_stores_where_the_output_keeps_them(
+    tmp_path, monkeypatch, source_name, depth, output_name, sent
+):
+    from blurapp.core.engines.engine import Engine
+
+    batches = []
+    blur_frames = Engine.blur_frames
+
+    def recording(self, frames, kernel, **options):
+        batches.append(np.asarray(frames).dtype)
+        return blur_frames(self, frames, kernel, **options)
+
+    monkeypatch.setattr(Engine, "blur_frames", recording)
+    make = video_file if source_name.endswith(".mkv") else tiff_stack
+    source = make(tmp_path / source_name, random_levels(6, dtype=depth))
+    out = tmp_path / output_name
+    run = blurapp_in_process("blur", source, "-o", out, "--engine", "jax", "--sigma", "1.5")
+    assert run.returncode == 0, run.stderr
+    # What the engine was handed: the stored levels where the output keeps their depth.
+    assert batches and set(batches) == {np.dtype(sent)}
+    if output_name == "out.mp4":
+        return  # lossy: its levels are the codec's
+    _, originals = read(source)
+    _, frames = read(out)
+    kernel = gaussian_kernel(9, 1.5)
+    for original, frame in zip(originals, frames, strict=True):
+        assert np.abs(frame - blur_oracle(original, kernel)).max() <= 0.5 / 255 + 1e-5
+
+
 @pytest.mark.parametrize("rotate", [90, 270, 180])
 def test_a_turned_phone_video_is_blurred_and_written_upright(tmp_path, rotate):
     # Stored 24 wide and 16 high, with a display matrix saying a player turns it `rotate`
@@ -206,15 +244,15 @@ def test_a_signal_mid_clip_stops_every_thread_and_leaves_no_file(tmp_path, signu
         signal.signal(signal.SIGINT, signal.default_int_handler)
         import blurapp.core.media.clip_saving as clip_saving
 
-        real, written = clip_saving.to_8bit, []
+        real, written = clip_saving.levels_for_output, []
 
-        def signal_at_the_fourth(frame):
+        def signal_at_the_fourth(frame, deep):
             written.append(1)
             if len(written) == 4:
                 os.kill(os.getpid(), {int(signum)})
-            return real(frame)
+            return real(frame, deep)
 
-        clip_saving.to_8bit = signal_at_the_fourth
+        clip_saving.levels_for_output = signal_at_the_fourth
         from blurapp.cli import main
         sys.exit(main(["blur", {str(source)!r}, "-o", "out.mkv"]))
         """

@@ -6,17 +6,18 @@ import tracemalloc
 
 import numpy as np
 import pytest
-from helpers.clip_files import random_levels, smooth_levels, video_file
+from helpers.clip_files import random_levels, smooth_levels, tiff_stack, video_file
 from helpers.oracle import blur_oracle
 
 from blurapp.core.blurring.blur_clip import blur_clip, blur_clip_to_file
 from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.engines import get_engine
+from blurapp.core.engines.engine import Engine
 from blurapp.core.media import clip_saving
 from blurapp.core.media.clip import ClipError, FramesInMemory
 from blurapp.core.media.clip_files import open_clip_file
 from blurapp.core.media.clip_saving import check_clip_output_path, save_clip
-from blurapp.core.media.saving import OutputError, to_8bit, to_16bit
+from blurapp.core.media.saving import OutputError, levels_for_output, to_8bit, to_16bit
 from blurapp.core.spec import BlurSpec
 
 
@@ -370,3 +371,147 @@ def test_a_slow_writer_holds_back_reading_and_blurring_to_a_few_frames(tmp_path,
     _, frames = read_back(tmp_path / "out.mkv")
     for original, frame in zip(values, frames, strict=True):
         assert np.abs(frame - blur_oracle(original, spec.kernel)).max() <= 0.5 / 255 + 1e-5
+
+
+@pytest.fixture
+def batch_types(monkeypatch):
+    """The number types of the batches every engine is handed, in order."""
+    seen = []
+    blur_frames = Engine.blur_frames
+
+    def recording(self, frames, kernel, **options):
+        seen.append(np.asarray(frames).dtype)
+        return blur_frames(self, frames, kernel, **options)
+
+    monkeypatch.setattr(Engine, "blur_frames", recording)
+    return seen
+
+
+def oracle_levels(levels, kernel):
+    """The oracle's blur of stored levels, rounded to levels of their type as saving rounds."""
+    white = np.iinfo(levels.dtype).max
+    blurred = blur_oracle(levels.astype(np.float64) / white, kernel)
+    return np.rint(np.clip(blurred, 0, 1) * white)
+
+
+def levels_read_back(path, *, color=False):
+    """The levels a clip file holds, read back as a viewer reads them (its floats × white)."""
+    with open_clip_file(path, color=color) as clip:
+        dtype = np.uint16 if clip.info.bit_depth == 16 else np.uint8
+        frames = np.stack(list(clip.frames()))
+    return np.rint(frames * np.iinfo(dtype).max).astype(dtype)
+
+
+@pytest.mark.parametrize(
+    ("source_name", "output_name", "colour", "dtype", "engine"),
+    [
+        ("in.mkv", "out.mkv", False, np.uint8, "numpy"),
+        ("in.mkv", "out.mkv", True, np.uint8, "jax"),
+        ("in.mkv", "out.webp", True, np.uint8, "jax"),
+        ("in.tif", "out.gif", False, np.uint8, "jax"),
+        ("in.tif", "out.tif", True, np.uint16, "jax"),
+        ("in.mkv", "out.mkv", False, np.uint16, "numpy"),
+    ],
+)
+def test_a_clip_of_the_outputs_depth_is_blurred_as_its_levels(
+    tmp_path, batch_types, source_name, output_name, colour, dtype, engine
+):
+    levels = random_levels(5, (20, 14), colour=colour, dtype=dtype, seed=4)
+    make = video_file if source_name.endswith(".mkv") else tiff_stack
+    source = make(tmp_path / source_name, levels)
+    spec = BlurSpec(5, 1.3, color=colour)
+    with open_clip_file(source, color=colour) as clip:
+        assert clip.gives_levels
+        written = blur_clip_to_file(
+            clip, tmp_path / output_name, spec, get_engine(engine), batch_size=2
+        )
+    assert written == 5
+    # The levels went to the engine and came back as levels: no float frame was made for it.
+    assert batch_types and set(batch_types) == {np.dtype(dtype)}
+    frames = levels_read_back(tmp_path / output_name, color=colour)
+    assert frames.dtype == dtype
+    expected = np.stack([oracle_levels(frame, spec.kernel) for frame in levels])
+    assert np.abs(frames.astype(np.float64) - expected).max() <= 1
+
+
+@pytest.mark.parametrize("output_name", ["out.gif", "out.mp4"])
+def test_levels_of_another_depth_than_the_outputs_are_blurred_as_floats(
+    tmp_path, batch_types, output_name
+):
+    # 16-bit levels into an 8-bit output: rounded once, from the floats, not to 16 bits and
+    # then again to 8.
+    levels = random_levels(4, (20, 14), dtype=np.uint16, seed=5)
+    source = tiff_stack(tmp_path / "in.tif", levels)
+    spec = BlurSpec(5, 1.3)
+    with open_clip_file(source) as clip:
+        assert clip.gives_levels and clip.info.bit_depth == 16
+        written = blur_clip_to_file(
+            clip, tmp_path / output_name, spec, get_engine("jax"), batch_size=2
+        )
+    assert written == 4
+    assert batch_types and set(batch_types) == {np.dtype(np.float32)}
+    if output_name == "out.gif":  # a grey GIF keeps its levels exactly
+        frames = levels_read_back(tmp_path / output_name)
+        floats = levels.astype(np.float64) / 65535
+        expected = np.stack([np.rint(blur_oracle(f, spec.kernel) * 255) for f in floats])
+        assert np.abs(frames.astype(np.float64) - expected).max() <= 1
+
+
+def test_a_clip_without_levels_is_blurred_as_floats(tmp_path, batch_types):
+    clip = frames_in_memory(4)
+    assert not clip.gives_levels
+    spec = BlurSpec(5, 1.3)
+    assert blur_clip_to_file(clip, tmp_path / "out.mkv", spec, get_engine("jax"), batch_size=2)
+    assert batch_types and set(batch_types) == {np.dtype(np.float32)}
+    frames = levels_read_back(tmp_path / "out.mkv")
+    expected = np.stack([np.rint(blur_oracle(f, spec.kernel) * 255) for f in clip.frames()])
+    assert np.abs(frames.astype(np.float64) - expected).max() <= 1
+
+
+def test_blur_clip_gives_floats_unless_levels_are_asked_for():
+    levels = random_levels(3, (12, 10), seed=6)
+    source_frames = levels.astype(np.float32) / np.float32(255)
+
+    class LevelsInMemory(FramesInMemory):
+        gives_levels = True
+
+        def _read_levels(self, start):
+            yield from levels[start:]
+
+    clip = LevelsInMemory(source_frames)
+    spec = BlurSpec(5, 1.0)
+    floats = np.stack(list(blur_clip(clip, spec, get_engine("numpy"), batch_size=1)))
+    assert floats.dtype == np.float32
+    blurred = np.stack(
+        list(blur_clip(clip, spec, get_engine("numpy"), batch_size=1, as_levels=True))
+    )
+    assert blurred.dtype == np.uint8
+    np.testing.assert_array_equal(blurred, np.stack([to_8bit(frame) for frame in floats]))
+
+
+def test_levels_for_output_passes_levels_of_its_depth_and_refuses_the_other():
+    floats = np.random.default_rng(7).random((6, 5), dtype=np.float32)
+    np.testing.assert_array_equal(levels_for_output(floats, deep=False), to_8bit(floats))
+    np.testing.assert_array_equal(levels_for_output(floats, deep=True), to_16bit(floats))
+    eight, sixteen = to_8bit(floats), to_16bit(floats)
+    assert levels_for_output(eight, deep=False) is eight
+    assert levels_for_output(sixteen, deep=True) is sixteen
+    # A big-endian file's levels come in this machine's order.
+    swapped = levels_for_output(sixteen.astype(">u2"), deep=True)
+    assert swapped.dtype == np.uint16
+    np.testing.assert_array_equal(swapped, sixteen)
+    with pytest.raises(TypeError, match="uint16 levels cannot be written where 8-bit"):
+        levels_for_output(sixteen, deep=False)
+    with pytest.raises(TypeError, match="uint8 levels cannot be written where 16-bit"):
+        levels_for_output(eight, deep=True)
+
+
+@pytest.mark.parametrize("name", ["out.mkv", "out.tif", "out.gif"])
+def test_levels_handed_to_save_clip_are_written_as_they_are(tmp_path, name):
+    levels = random_levels(3, (16, 12), seed=8)
+    clip = FramesInMemory(levels.astype(np.float32) / np.float32(255))
+    assert save_clip(tmp_path / name, iter(levels), clip.info) == 3
+    np.testing.assert_array_equal(levels_read_back(tmp_path / name), levels)
+    with pytest.raises(TypeError, match="uint16 levels"):
+        save_clip(tmp_path / f"deep-{name}", iter(levels.astype(np.uint16)), clip.info)
+    assert not (tmp_path / f"deep-{name}").exists()

@@ -1,7 +1,10 @@
 """A clip blurred with one engine, as `blurapp blur CLIP -o OUT` does it: the frames decoded,
 gathered into batches of the size measured fastest for the engine (one call, and for JAX-jit
 one copy each way, a batch), blurred and written one after another, so memory holds a few
-batches whatever the clip's length."""
+batches whatever the clip's length. Where the clip gives its stored levels and the output
+stores levels of the same depth, the levels are what is read, blurred and written: a quarter
+(8-bit) of the floats' bytes to make, batch and copy, rounded once, by the engine, as saving
+rounds."""
 
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from blurapp.core.engines.frame_batches import (
     read_ahead,
 )
 from blurapp.core.media.clip import Clip
-from blurapp.core.media.clip_saving import save_clip
+from blurapp.core.media.clip_saving import output_bit_depth, save_clip
 from blurapp.core.spec import BlurSpec
 
 # Called after each frame written: (frames done, frames in all when known).
@@ -48,6 +51,9 @@ def choose_clip_batch_size(
     of those within CLOSE_ENOUGH of the fastest, the smallest. One frame at a time, nothing
     measured, for an engine without a frames call or a clip too short to gain from batches.
     Raises BlurFailed naming the clip."""
+    # Measured on float frames even where blur_clip_to_file blurs the clip as its levels: the
+    # output, which decides between them, is not known here, and a batch of levels is smaller
+    # than one of floats, so CLIP_BATCH_BYTES holds for either.
     count = clip.info.frame_count  # an estimate will do: it only keeps measuring short
     sizes = [
         size for size in BATCH_SIZES if count is None or size * CHOICE_FRAMES_PER_SIZE <= count
@@ -82,10 +88,13 @@ def blur_clip(
     batch_size: int | None = None,
     start: int = 0,
     stop: int | None = None,
+    as_levels: bool = False,
 ) -> Iterator[np.ndarray]:
     """`clip`'s frames from `start` up to `stop` (the end when None), each blurred by `engine`
     with `spec`'s kernel, as they are decoded, `batch_size` frames a call (None:
-    choose_clip_batch_size's). The first batch pays the engine's first call (a compiled
+    choose_clip_batch_size's): float32 in [0, 1]; with `as_levels`, read as the clip's stored
+    levels (Clip.levels, so only for a clip that gives them) and blurred into levels of the
+    same type, rounded as saving rounds. The first batch pays the engine's first call (a compiled
     engine's compilation); the others reuse it. Raises BlurFailed naming the clip and the frame;
     a ClipError from a clip cut short after the frames that decoded."""
     if batch_size is None:
@@ -93,7 +102,8 @@ def blur_clip(
     if batch_size < 1:
         raise ValueError(f"a batch holds at least one frame, not {batch_size}")
     # A batch's worth decoded ahead, so that decoding the next batch overlaps blurring this one.
-    decoded = read_ahead(clip.frames(start, stop), max(FRAMES_READ_AHEAD, batch_size))
+    read = clip.levels if as_levels else clip.frames
+    decoded = read_ahead(read(start, stop), max(FRAMES_READ_AHEAD, batch_size))
     done = start
     blurred = blurred_frames(
         engine, _reading(decoded), spec.kernel, batch_size=batch_size, device=device
@@ -152,8 +162,9 @@ def blur_clip_to_file(
     the format holds it, blurred `batch_size` frames a call (None: the size measured fastest,
     choose_clip_batch_size); the number of frames written. With `frames`, only that span of
     frames from `start` is written, a clip of its own that must hold every one of them.
-    Raises BlurFailed, ClipError for a clip cut short (nothing is written then), or
-    OutputError naming the output."""
+    A clip that gives its stored levels (Clip.levels) is blurred as those levels where the
+    output stores levels of their depth (output_bit_depth), else as floats. Raises BlurFailed,
+    ClipError for a clip cut short (nothing is written then), or OutputError naming the output."""
     info = clip.info
     if frames is not None:
         # The span's count, known: save_clip then checks that every frame of it was written.
@@ -165,8 +176,18 @@ def blur_clip_to_file(
     if batch_size is None:
         batch_size = choose_clip_batch_size(clip, spec, engine, device=device).size
     stop = None if frames is None else start + frames
+    # Levels of another depth than the output's would be rounded twice (to theirs, then to
+    # the output's): those go as floats, rounded once when written.
+    as_levels = clip.gives_levels and output_bit_depth(output, info, codec=codec) == info.bit_depth
     blurred_span = blur_clip(
-        clip, spec, engine, device=device, batch_size=batch_size, start=start, stop=stop
+        clip,
+        spec,
+        engine,
+        device=device,
+        batch_size=batch_size,
+        start=start,
+        stop=stop,
+        as_levels=as_levels,
     )
     # A whole batch handed over at once, so that blurring the next overlaps writing this one.
     blurred = read_ahead(blurred_span, max(FRAMES_READ_AHEAD, batch_size))

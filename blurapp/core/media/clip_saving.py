@@ -22,8 +22,7 @@ from blurapp.core.media.saving import (
     cannot_store,
     check_not_source,
     check_writable,
-    to_8bit,
-    to_16bit,
+    levels_for_output,
     unknown_format,
     write_atomically,
 )
@@ -49,6 +48,8 @@ FRAMES_PER_SECOND_KEY = "frames per second"
 # Lossless codecs: the frames written at the source's depth, as planes of red, green and blue
 # (or grey), so that what is read back is the levels written.
 _LOSSLESS = {"ffv1"}
+# The pixel formats (video_pixel_formats) a video's frames are handed over in as 16-bit levels.
+_DEEP_VIDEO_FORMATS = ("rgb48le", "gray16le")
 # A TIFF stack larger than this is written as a BigTIFF (a classic TIFF stops at 4 GB).
 _BIGTIFF_BYTES = 2**32 - 2**25
 
@@ -163,7 +164,8 @@ def save_clip(
     description: Mapping[str, str] | None = None,
 ) -> int:
     """Write `frames` (float [0, 1], as `info` describes them: its size, colour, rate and bit
-    depth) to `path` atomically, the format following the extension (CLIP_OUTPUTS); the
+    depth; or already the levels the output stores, of output_bit_depth's type) to `path`
+    atomically, the format following the extension (CLIP_OUTPUTS); the
     number of frames written. A video keeps the frame rate; Matroska and AVI are lossless
     FFV1 unless `codec` names another encoder. A TIFF stack keeps the bit depth; a GIF has a
     palette of 256 colours a frame; WebP is lossless. Audio is never written. Never writes
@@ -226,13 +228,15 @@ def save_clip(
                 written=written[0],
             )
 
+    deep = output_bit_depth(path, info, codec=codec) == 16
+
     def write(named: Path) -> None:
         if extension in VIDEO_OUTPUTS:
-            _write_video(named, path, counted(), info, video_codec(path, codec))
+            _write_video(named, path, counted(), info, video_codec(path, codec), deep)
         else:
             with open(named, "r+b") as file:
                 if extension in STACK_OUTPUTS:
-                    _write_stack(file, counted(), info, description)
+                    _write_stack(file, counted(), info, description, deep)
                 else:
                     _write_animation(file, path, counted(), info)
         written_whole(named)
@@ -259,6 +263,22 @@ def _frames_stored(named: Path, extension: str) -> int | None:
     return None
 
 
+def output_bit_depth(
+    path: str | os.PathLike[str], info: ClipInfo, *, codec: str | None = None
+) -> int:
+    """The bit depth (8 or 16) of the levels a clip like `info` is stored in at `path` (with
+    `codec` for a video): a lossless video's and a TIFF stack's the clip's own, any other
+    video's and an animation's 8. Raises OutputError for a video codec this FFmpeg lacks."""
+    path = Path(path)
+    extension = path.suffix.lower()
+    if extension in VIDEO_OUTPUTS:
+        source_format, _ = video_pixel_formats(video_codec(path, codec), info)
+        return 16 if source_format in _DEEP_VIDEO_FORMATS else 8
+    if extension in STACK_OUTPUTS:
+        return 16 if info.bit_depth == 16 else 8
+    return 8
+
+
 def video_pixel_formats(codec: str, info: ClipInfo) -> tuple[str, str]:
     """The pixel format `codec`'s frames of a clip like `info` are handed over in (PyAV's
     VideoFrame.from_ndarray) and the one they are stored in."""
@@ -276,13 +296,12 @@ def video_pixel_formats(codec: str, info: ClipInfo) -> tuple[str, str]:
 
 
 def _write_video(
-    named: Path, path: Path, frames: Iterator[np.ndarray], info: ClipInfo, codec: str
+    named: Path, path: Path, frames: Iterator[np.ndarray], info: ClipInfo, codec: str, deep: bool
 ) -> None:
     import av
 
     container_format = VIDEO_OUTPUTS[path.suffix.lower()][0]
     source_format, pixel_format = video_pixel_formats(codec, info)
-    deep = source_format in ("rgb48le", "gray16le")
     rate = Fraction(usable_rate(info.frames_per_second)).limit_denominator(1001 * 1000)
     try:
         # By name, not through a Python file object: FFmpeg then writes with no Python code
@@ -294,7 +313,7 @@ def _write_video(
             stream.pix_fmt = pixel_format
             stream.options = encoder_options(codec)
             for frame in frames:
-                levels = to_16bit(frame) if deep else to_8bit(frame)
+                levels = levels_for_output(frame, deep)
                 picture = av.VideoFrame.from_ndarray(levels, format=source_format)
                 for packet in stream.encode(picture):
                     container.mux(packet)
@@ -328,10 +347,10 @@ def _write_stack(
     frames: Iterator[np.ndarray],
     info: ClipInfo,
     description: Mapping[str, str] | None,
+    deep: bool,
 ) -> None:
     import tifffile
 
-    deep = info.bit_depth == 16
     described = {
         **(description or {}),
         FRAMES_PER_SECOND_KEY: repr(usable_rate(info.frames_per_second)),
@@ -344,7 +363,7 @@ def _write_stack(
     with tifffile.TiffWriter(named, bigtiff=big) as tiff:
         for index, frame in enumerate(frames):
             tiff.write(
-                to_16bit(frame) if deep else to_8bit(frame),
+                levels_for_output(frame, deep),
                 photometric="rgb" if info.colour else "minisblack",
                 # TIFF strings are 7-bit ASCII: escaped JSON keeps every character.
                 description=json.dumps(described, ensure_ascii=True) if index == 0 else None,
@@ -358,7 +377,7 @@ def _write_animation(
 ) -> None:
     from PIL import Image
 
-    pictures = (Image.fromarray(to_8bit(frame)) for frame in frames)
+    pictures = (Image.fromarray(levels_for_output(frame, deep=False)) for frame in frames)
     first = next(pictures, None)
     if first is None:
         raise OutputError(path, QT_TRANSLATE_NOOP("FileProblem", "the clip has no frames"))

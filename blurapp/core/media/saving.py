@@ -175,6 +175,22 @@ def to_16bit(image: np.ndarray) -> np.ndarray:
     return _to_levels(image, np.uint16)
 
 
+def levels_for_output(frame: np.ndarray, deep: bool) -> np.ndarray:
+    """`frame` as the levels an output stores, uint16 when `deep`, else uint8: a [0, 1] float
+    frame rounded (to_16bit, to_8bit); a frame already of those levels (a clip blurred as its
+    stored levels) as it is, so that it is rounded once. Raises TypeError for levels of the
+    other depth, which would be stored scaled wrong."""
+    if frame.dtype.kind not in "biu":
+        return to_16bit(frame) if deep else to_8bit(frame)
+    wanted = np.dtype(np.uint16 if deep else np.uint8)
+    if frame.dtype.kind != "u" or frame.dtype.itemsize != wanted.itemsize:
+        raise TypeError(
+            f"a frame of {frame.dtype} levels cannot be written where {wanted.itemsize * 8}-bit "
+            "levels are stored: hand over floats, or levels of the output's depth"
+        )
+    return frame.astype(wanted, copy=False)  # a big-endian file's levels in this machine's order
+
+
 # Converted this many values at a time: the block and its scratch stay in the CPU's cache,
 # where the whole 24 MP image in one go made four trips through memory (120 ms and more against
 # 18 ms), and few enough blocks that the worker seldom waits for Python's lock between them.
