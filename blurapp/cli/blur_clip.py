@@ -11,7 +11,11 @@ from typing import Any
 
 from blurapp.cli.output import CommandFailed, grey_note, log, print_line, shown
 from blurapp.cli.progress import progress_bar
-from blurapp.core.blurring.blur_clip import blur_clip_to_file, choose_clip_batch_size
+from blurapp.core.blurring.blur_clip import (
+    blur_clip_to_file,
+    blurs_as_levels,
+    choose_clip_batch_size,
+)
 from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.media.clip_files import clip_has_colour, open_clip_file
 from blurapp.core.media.clip_saving import check_clip_output_path
@@ -33,7 +37,13 @@ def blur_clip_command(args: argparse.Namespace, source: Path) -> int:
                     file=sys.stderr,
                 )
             start = time.perf_counter()
-            batch = choose_clip_batch_size(clip, args.spec, args.engine, device=args.device)
+            batch = choose_clip_batch_size(
+                clip,
+                args.spec,
+                args.engine,
+                device=args.device,
+                as_levels=blurs_as_levels(clip, args.output, codec=args.codec),
+            )
             with progress_bar(info.frame_count, "frame", f"blurring {shown(source.name)}") as bar:
                 frames = blur_clip_to_file(
                     clip,

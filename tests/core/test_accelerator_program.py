@@ -37,7 +37,7 @@ KERNELS = [
 
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("channels", [1, 3])
-@pytest.mark.parametrize("height", [5, 70, 131])  # under a kernel's height, over it, odd
+@pytest.mark.parametrize("height", [5, 70, 131])  # fewer rows than the 9×9 kernel, many, odd
 def test_the_accelerators_program_blurs_rows_of_values_as_scipy_does(kernel, channels, height):
     import jax
 

@@ -9,7 +9,7 @@ import pytest
 from helpers.clip_files import random_levels, smooth_levels, tiff_stack, video_file
 from helpers.oracle import blur_oracle
 
-from blurapp.core.blurring.blur_clip import blur_clip, blur_clip_to_file
+from blurapp.core.blurring.blur_clip import blur_clip, blur_clip_to_file, choose_clip_batch_size
 from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.engines import get_engine
 from blurapp.core.engines.engine import Engine
@@ -432,6 +432,22 @@ def test_a_clip_of_the_outputs_depth_is_blurred_as_its_levels(
     assert frames.dtype == dtype
     expected = np.stack([oracle_levels(frame, spec.kernel) for frame in levels])
     assert np.abs(frames.astype(np.float64) - expected).max() <= 1
+
+
+def test_the_batch_size_is_measured_on_the_levels_a_clip_is_blurred_as(tmp_path, batch_types):
+    # Long enough for two batch sizes to be measured: the measuring calls blur the clip's
+    # levels too, so the program chosen for is the one its frames get (no second compilation).
+    levels = random_levels(2 * 16, (20, 14), seed=6)
+    source = tiff_stack(tmp_path / "in.tif", levels)
+    spec = BlurSpec(5, 1.3)
+    with open_clip_file(source) as clip:
+        batch = choose_clip_batch_size(clip, spec, get_engine("jax"), as_levels=True)
+        assert batch.measured
+        written = blur_clip_to_file(clip, tmp_path / "out.tif", spec, get_engine("jax"))
+    assert written == 2 * 16
+    assert batch_types and set(batch_types) == {np.dtype(np.uint8)}
+    expected = np.stack([oracle_levels(frame, spec.kernel) for frame in levels])
+    assert np.abs(levels_read_back(tmp_path / "out.tif").astype(np.float64) - expected).max() <= 1
 
 
 @pytest.mark.parametrize("output_name", ["out.gif", "out.mp4"])

@@ -301,8 +301,9 @@ def test_jax_running_out_of_memory_is_told_apart(monkeypatch, caplog):
 @pytest.mark.parametrize("channels", [1, 3])
 @pytest.mark.parametrize("algorithm", ["2d", "separable"])
 def test_the_gpus_one_pass_formulation_matches_scipy_too(algorithm, channels):
-    # On a GPU a looped kernel (over 225 taps) runs in one pass instead of strips: check that
-    # formulation here on the CPU, as no GPU may be there to run it.
+    # On an accelerator every kernel runs in one pass over the image instead of strips (a 2-D
+    # kernel's rows a loop): check that formulation here on the CPU, as no accelerator may be
+    # there to run it.
     import jax
 
     from blurapp.core.engines.jax_program import blur

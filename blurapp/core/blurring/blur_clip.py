@@ -41,8 +41,20 @@ CLIP_BATCH_BYTES = 70_000_000
 CLOSE_ENOUGH = 1.1
 
 
+def blurs_as_levels(
+    clip: Clip, output: str | os.PathLike[str], *, codec: str | None = None
+) -> bool:
+    """Whether blur_clip_to_file blurs `clip` into `output` as its stored levels: the clip
+    gives them (Clip.levels) and the output stores levels of their depth (output_bit_depth).
+    Levels of another depth would be rounded twice (to theirs, then to the output's): those
+    go as floats, rounded once when written."""
+    return clip.gives_levels and output_bit_depth(output, clip.info, codec=codec) == (
+        clip.info.bit_depth
+    )
+
+
 def choose_clip_batch_size(
-    clip: Clip, spec: BlurSpec, engine: Engine, *, device: str = "auto"
+    clip: Clip, spec: BlurSpec, engine: Engine, *, device: str = "auto", as_levels: bool = False
 ) -> BatchChoice:
     """The batch size `engine` blurs `clip`'s frames fastest in, copies counted, measured on
     frames of the clip's size (blurapp.core.engines.frame_batches.choose_batch_size, one round): the
@@ -50,10 +62,8 @@ def choose_clip_batch_size(
     measuring costs a small part of blurring the clip, whose batch fits in CLIP_BATCH_BYTES;
     of those within CLOSE_ENOUGH of the fastest, the smallest. One frame at a time, nothing
     measured, for an engine without a frames call or a clip too short to gain from batches.
-    Raises BlurFailed naming the clip."""
-    # Measured on float frames even where blur_clip_to_file blurs the clip as its levels: the
-    # output, which decides between them, is not known here, and a batch of levels is smaller
-    # than one of floats, so CLIP_BATCH_BYTES holds for either.
+    `as_levels`: measured on frames of the clip's stored levels (blurs_as_levels), the program
+    the clip's frames will get, not float32. Raises BlurFailed naming the clip."""
     count = clip.info.frame_count  # an estimate will do: it only keeps measuring short
     sizes = [
         size for size in BATCH_SIZES if count is None or size * CHOICE_FRAMES_PER_SIZE <= count
@@ -69,6 +79,9 @@ def choose_clip_batch_size(
             sizes=sizes,
             max_batch_bytes=CLIP_BATCH_BYTES,
             rounds=1,
+            dtype=np.dtype(np.uint16 if clip.info.bit_depth == 16 else np.uint8)
+            if as_levels
+            else None,
         )
     except Exception as error:
         raise BlurFailed(engine_failure(_name(clip), engine, error, what="clip")) from None
@@ -163,7 +176,7 @@ def blur_clip_to_file(
     choose_clip_batch_size); the number of frames written. With `frames`, only that span of
     frames from `start` is written, a clip of its own that must hold every one of them.
     A clip that gives its stored levels (Clip.levels) is blurred as those levels where the
-    output stores levels of their depth (output_bit_depth), else as floats. Raises BlurFailed,
+    output stores levels of their depth (blurs_as_levels), else as floats. Raises BlurFailed,
     ClipError for a clip cut short (nothing is written then), or OutputError naming the output."""
     info = clip.info
     if frames is not None:
@@ -173,12 +186,12 @@ def blur_clip_to_file(
         count = info.frame_count
         info = dataclasses.replace(info, frame_count=None if count is None else count - start)
     # Three stages at once, each on its thread: decoding, blurring, encoding (here).
+    as_levels = blurs_as_levels(clip, output, codec=codec)
     if batch_size is None:
-        batch_size = choose_clip_batch_size(clip, spec, engine, device=device).size
+        batch_size = choose_clip_batch_size(
+            clip, spec, engine, device=device, as_levels=as_levels
+        ).size
     stop = None if frames is None else start + frames
-    # Levels of another depth than the output's would be rounded twice (to theirs, then to
-    # the output's): those go as floats, rounded once when written.
-    as_levels = clip.gives_levels and output_bit_depth(output, info, codec=codec) == info.bit_depth
     blurred_span = blur_clip(
         clip,
         spec,
