@@ -27,7 +27,7 @@ from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.engines import get_engine
 from blurapp.core.media.clip import ClipInfo
 from blurapp.core.media.clip_files import open_clip_file
-from blurapp.core.media.clip_saving import check_clip_output_path, save_clip
+from blurapp.core.media.clip_saving import check_clip_output_path, output_bit_depth, save_clip
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.saving import OutputError, to_8bit, to_16bit
 from blurapp.core.spec import BlurSpec
@@ -154,20 +154,25 @@ class SpanResult:
 
 
 def blur_span(source: str, start: int, stop: int | None, spec: BlurSpec, engine: str,
-              device: str = "auto") -> SpanResult:  # fmt: skip
+              device: str = "auto", bit_depth: int | None = None) -> SpanResult:  # fmt: skip
     """Frames `start` up to `stop` (the clip's end when None) of the clip at `source`, blurred by
-    `engine` with `spec`: run on a worker, which opens the clip and seeks to `start`."""
+    `engine` with `spec`, as levels of `bit_depth` bits (the output's, output_bit_depth; None:
+    the clip's own): run on a worker, which opens the clip and seeks to `start`. A clip that
+    gives its stored levels of that depth is blurred as them (blur_clip's `as_levels`); any
+    other is blurred as floats and rounded once, to the output's levels."""
     worker = _worker_name()
     done: list[np.ndarray] = []
     try:
         with open_clip_file(source, color=spec.color) as clip:
-            levels = to_16bit if clip.info.bit_depth == 16 else to_8bit
+            depth = clip.info.bit_depth if bit_depth is None else bit_depth
+            as_levels = clip.gives_levels and depth == clip.info.bit_depth
+            levels = to_16bit if depth == 16 else to_8bit
             # One frame a call: measuring batch sizes in every span would cost more than a
             # span of frames gains from them.
-            blurred: Any = blur_clip(clip, spec, get_engine(engine), device=device,
-                                     batch_size=1, start=start, stop=stop)  # fmt: skip
+            blurred: Any = blur_clip(clip, spec, get_engine(engine), device=device, batch_size=1,
+                                     start=start, stop=stop, as_levels=as_levels)  # fmt: skip
             try:
-                done.extend(levels(frame) for frame in blurred)
+                done.extend(frame if as_levels else levels(frame) for frame in blurred)
             finally:
                 blurred.close()
     except (PhotoError, BlurFailed) as error:
@@ -183,9 +188,10 @@ def _stacked(frames: list[np.ndarray]) -> np.ndarray:
     return np.stack(frames) if frames else np.zeros((0, 0, 0), np.uint8)
 
 
-def _frame_bytes(info: ClipInfo) -> int:
-    """The bytes of one frame's levels."""
-    return info.width * info.height * (3 if info.colour else 1) * (2 if info.bit_depth == 16 else 1)
+def _frame_bytes(info: ClipInfo, bit_depth: int | None = None) -> int:
+    """The bytes of one frame's levels, of `bit_depth` bits (None: the clip's own)."""
+    depth = info.bit_depth if bit_depth is None else bit_depth
+    return info.width * info.height * (3 if info.colour else 1) * (2 if depth == 16 else 1)
 
 
 def span_frames(info: ClipInfo) -> int:
@@ -220,25 +226,23 @@ def blur_clip_on_cluster(
         with open_clip_file(job.source, color=spec.color) as clip:
             info = clip.info
         check_clip_output_path(job.output, info, source=job.source)
+        bit_depth = output_bit_depth(job.output, info)
     except (PhotoError, OutputError) as error:
         return ClipResult(job, str(error))
     except OSError as error:
         return ClipResult(job, f"{display_path(job.output)}: {error.strerror or error}")
     span = span_frames(info)
-    white = 65535.0 if info.bit_depth == 16 else 255.0
     workers: dict[str, int] = {}
     written = [0]
 
     def frames() -> Iterator[np.ndarray]:
-        spans = _spans_in_order(
-            job, spec, engine, device, client, span, info.known_frame_count, _frame_bytes(info)
-        )
+        spans = _spans_in_order(job, spec, engine, device, client, span, info, bit_depth)
         for result in spans:
             if len(result.levels):
                 workers[result.worker] = workers.get(result.worker, 0) + len(result.levels)
             for levels in result.levels:
-                # Levels back to [0, 1]: save_clip rounds them to the very same levels.
-                yield levels.astype(np.float32) / np.float32(white)
+                # The output's own levels (blur_span): save_clip writes them as they are.
+                yield levels
                 written[0] += 1
                 if progress is not None:
                     progress(job, written[0], info.frame_count)
@@ -261,8 +265,8 @@ def _spans_in_order(
     device: str,
     client: Any,
     span: int,
-    frame_count: int | None,
-    frame_bytes: int,
+    info: ClipInfo,
+    bit_depth: int,
 ) -> Iterator[SpanResult]:
     """The clip's spans blurred on the cluster, in order, a bounded window of them in flight.
     The last span reads to the clip's end, where the clip itself says whether it was cut
@@ -271,8 +275,10 @@ def _spans_in_order(
     Raises _SpanLost when a span comes back short before the end, or the cluster loses one."""
     distributed = dask_distributed("blurring a batch")
     workers = max(1, len(client.scheduler_info(n_workers=-1)["workers"]))
+    frame_bytes = _frame_bytes(info, bit_depth)
     window = max(2, min(SPANS_PER_WORKER * workers, WINDOW_BYTES // (span * frame_bytes)))
     source = str(job.source)
+    frame_count = info.known_frame_count
     in_flight: collections.deque[tuple[Any, int | None]] = collections.deque()
     next_start: int | None = 0
     watch = WorkerWatch(client)
@@ -283,7 +289,7 @@ def _spans_in_order(
                 if frame_count is not None and stop is not None and stop >= frame_count:
                     stop = None
                 future = client.submit(blur_span, source, next_start, stop, spec, engine, device,
-                                       pure=False)  # fmt: skip
+                                       bit_depth, pure=False)  # fmt: skip
                 in_flight.append((future, stop))
                 next_start = stop
             if not in_flight:
@@ -304,7 +310,7 @@ def _spans_in_order(
                 client.cancel([future for future, _ in in_flight])
                 in_flight.clear()
                 future = client.submit(blur_span, source, end, end + 1, spec, engine, device,
-                                       pure=False)  # fmt: skip
+                                       bit_depth, pure=False)  # fmt: skip
                 after = _result(future, client, watch, distributed, job)
                 if after.error is not None:
                     raise _SpanLost(after.error)

@@ -2,6 +2,7 @@
 a real Dask cluster in spans of frames, in order, every frame the oracle's; a clip that cannot
 be finished leaves no output and is listed with why."""
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -411,10 +412,45 @@ def test_a_span_that_comes_back_short_ends_a_clip_of_unsaid_length_only_where_it
     # frames 5 to 7; the last span, frames 8 and 9, is short because the clip ends there.
     source = video_file(tmp_path / "clip.mkv", random_levels(10, size=(16, 12)), rate=25)
     job = BatchJob(source, tmp_path / "out.mkv", Path("clip.mkv"), clip=True)
+    with open_clip_file(source) as clip:
+        unsaid = dataclasses.replace(clip.info, frame_count=None)
     spans = clip_batch._spans_in_order(job, SPEC, "numpy", "cpu", _ClientHere(short_at), 4,
-                                       None, 16 * 12)  # fmt: skip
+                                       unsaid, 8)  # fmt: skip
     if lost:
         with pytest.raises(clip_batch._SpanLost, match="frames 5 to 7 did not come back"):
             list(spans)
     else:
         assert [len(span.levels) for span in spans] == [4, 4, 2]
+
+
+@pytest.mark.parametrize(
+    ("stored", "bit_depth", "blurred_as"),
+    [(np.uint8, None, np.uint8), (np.uint16, 16, np.uint16), (np.uint16, 8, np.float32)],
+    ids=["8-bit as levels", "16-bit as levels", "16-bit into an 8-bit output as floats"],
+)
+def test_a_span_on_a_worker_is_blurred_as_levels_where_the_output_keeps_their_depth(
+    tmp_path, monkeypatch, stored, bit_depth, blurred_as
+):
+    # What a worker runs, here: the span comes back as the output's levels, the clip's own
+    # levels blurred where they are of the output's depth, floats rounded once otherwise.
+    from blurapp.core.engines.engine import Engine
+
+    seen = []
+    blur_frames = Engine.blur_frames
+
+    def recording(self, frames, kernel, **options):
+        seen.append(np.asarray(frames).dtype)
+        return blur_frames(self, frames, kernel, **options)
+
+    monkeypatch.setattr(Engine, "blur_frames", recording)
+    levels = random_levels(4, size=(20, 14), dtype=stored, seed=12)
+    source = tiff_stack(tmp_path / "in.tif", levels)
+    result = clip_batch.blur_span(str(source), 1, 3, SPEC, "numpy", "cpu", bit_depth)
+    assert result.error is None
+    assert set(seen) == {np.dtype(blurred_as)}
+    wanted = np.uint16 if (bit_depth or 8 * np.dtype(stored).itemsize) == 16 else np.uint8
+    assert result.levels.dtype == wanted and len(result.levels) == 2
+    white = np.iinfo(stored).max
+    oracle = [blur_oracle(frame.astype(np.float64) / white, SPEC.kernel) for frame in levels[1:3]]
+    expected = np.rint(np.clip(np.stack(oracle), 0, 1) * np.iinfo(wanted).max)
+    assert np.abs(result.levels.astype(np.float64) - expected).max() <= 1

@@ -46,8 +46,8 @@ def blurs_as_levels(
 ) -> bool:
     """Whether blur_clip_to_file blurs `clip` into `output` as its stored levels: the clip
     gives them (Clip.levels) and the output stores levels of their depth (output_bit_depth).
-    Levels of another depth would be rounded twice (to theirs, then to the output's): those
-    go as floats, rounded once when written."""
+    Levels of another depth go as floats, which the writer rounds to its own: 8-bit levels
+    would lose what a 16-bit output keeps."""
     return clip.gives_levels and output_bit_depth(output, clip.info, codec=codec) == (
         clip.info.bit_depth
     )
