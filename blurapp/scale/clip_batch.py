@@ -194,10 +194,11 @@ def _frame_bytes(info: ClipInfo, bit_depth: int | None = None) -> int:
     return info.width * info.height * (3 if info.colour else 1) * (2 if depth == 16 else 1)
 
 
-def span_frames(info: ClipInfo) -> int:
+def span_frames(info: ClipInfo, bit_depth: int | None = None) -> int:
     """How many frames a span holds: SPAN_FRAMES, fewer when that many would be over
-    SPAN_BYTES of levels; at least one."""
-    return max(1, min(SPAN_FRAMES, SPAN_BYTES // max(1, _frame_bytes(info))))
+    SPAN_BYTES of levels of `bit_depth` bits (the output's; None: the clip's own); at least
+    one."""
+    return max(1, min(SPAN_FRAMES, SPAN_BYTES // max(1, _frame_bytes(info, bit_depth))))
 
 
 class _SpanLost(Exception):
@@ -231,7 +232,7 @@ def blur_clip_on_cluster(
         return ClipResult(job, str(error))
     except OSError as error:
         return ClipResult(job, f"{display_path(job.output)}: {error.strerror or error}")
-    span = span_frames(info)
+    span = span_frames(info, bit_depth)
     workers: dict[str, int] = {}
     written = [0]
 

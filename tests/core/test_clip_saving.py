@@ -9,7 +9,12 @@ import pytest
 from helpers.clip_files import random_levels, smooth_levels, tiff_stack, video_file
 from helpers.oracle import blur_oracle
 
-from blurapp.core.blurring.blur_clip import blur_clip, blur_clip_to_file, choose_clip_batch_size
+from blurapp.core.blurring.blur_clip import (
+    blur_clip,
+    blur_clip_to_file,
+    blurs_as_levels,
+    choose_clip_batch_size,
+)
 from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.engines import get_engine
 from blurapp.core.engines.engine import Engine
@@ -432,6 +437,27 @@ def test_a_clip_of_the_outputs_depth_is_blurred_as_its_levels(
     assert frames.dtype == dtype
     expected = np.stack([oracle_levels(frame, spec.kernel) for frame in levels])
     assert np.abs(frames.astype(np.float64) - expected).max() <= 1
+
+
+@pytest.mark.parametrize(
+    ("dtype", "output_name", "codec", "as_levels"),
+    [
+        (np.uint8, "out.mp4", None, True),
+        (np.uint8, "out.gif", None, True),
+        (np.uint16, "out.tif", None, True),
+        (np.uint16, "out.mkv", None, True),
+        (np.uint16, "out.mkv", "libx264", False),
+        (np.uint16, "out.mp4", None, False),
+        (np.uint16, "out.gif", None, False),
+    ],
+)
+def test_a_clip_is_blurred_as_its_levels_only_into_an_output_of_their_depth(
+    tmp_path, dtype, output_name, codec, as_levels
+):
+    source = tiff_stack(tmp_path / "in.tif", random_levels(2, (20, 14), dtype=dtype, seed=7))
+    with open_clip_file(source) as clip:
+        assert blurs_as_levels(clip, tmp_path / output_name, codec=codec) is as_levels
+    assert not blurs_as_levels(frames_in_memory(2), tmp_path / "out.mp4")
 
 
 def test_the_batch_size_is_measured_on_the_levels_a_clip_is_blurred_as(tmp_path, batch_types):

@@ -454,3 +454,21 @@ def test_a_span_on_a_worker_is_blurred_as_levels_where_the_output_keeps_their_de
     oracle = [blur_oracle(frame.astype(np.float64) / white, SPEC.kernel) for frame in levels[1:3]]
     expected = np.rint(np.clip(np.stack(oracle), 0, 1) * np.iinfo(wanted).max)
     assert np.abs(result.levels.astype(np.float64) - expected).max() <= 1
+
+
+@pytest.mark.parametrize("output_name", ["out.gif", "out.tif"])
+def test_a_16_bit_clip_on_the_cluster_is_written_at_the_outputs_depth(tmp_path, output_name):
+    # The spans come back as the output's levels, 8-bit for a GIF, 16-bit for a TIFF stack,
+    # which the writer stores as they are: each frame the oracle's, at the output's depth.
+    levels = random_levels(5, size=(20, 14), dtype=np.uint16, seed=13)
+    source = tiff_stack(tmp_path / "in.tif", levels)
+    job = BatchJob(source, tmp_path / output_name, Path("in.tif"), clip=True)
+    result = clip_batch.blur_clip_on_cluster(job, SPEC, "numpy", _ClientHere(None))
+    assert result.error is None and result.frames == 5
+    with open_clip_file(tmp_path / output_name) as clip:
+        depth, frames = clip.info.bit_depth, np.stack(list(clip.frames()))
+    white = 65535 if output_name == "out.tif" else 255
+    assert depth == (16 if white == 65535 else 8)
+    oracle = [blur_oracle(frame.astype(np.float64) / 65535, SPEC.kernel) for frame in levels]
+    expected = np.rint(np.clip(np.stack(oracle), 0, 1) * white)
+    assert np.abs(np.rint(frames * white) - expected).max() <= 1

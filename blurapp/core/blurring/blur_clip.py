@@ -46,8 +46,9 @@ def blurs_as_levels(
 ) -> bool:
     """Whether blur_clip_to_file blurs `clip` into `output` as its stored levels: the clip
     gives them (Clip.levels) and the output stores levels of their depth (output_bit_depth).
-    Levels of another depth go as floats, which the writer rounds to its own: 8-bit levels
-    would lose what a 16-bit output keeps."""
+    Levels of another depth (16-bit levels into an 8-bit output: no output is deeper than its
+    clip) go as floats, which the writer rounds to its own depth; the writers take levels of
+    their own depth only."""
     return clip.gives_levels and output_bit_depth(output, clip.info, codec=codec) == (
         clip.info.bit_depth
     )
@@ -111,7 +112,9 @@ def blur_clip(
     engine's compilation); the others reuse it. Raises BlurFailed naming the clip and the frame;
     a ClipError from a clip cut short after the frames that decoded."""
     if batch_size is None:
-        batch_size = choose_clip_batch_size(clip, spec, engine, device=device).size
+        batch_size = choose_clip_batch_size(
+            clip, spec, engine, device=device, as_levels=as_levels
+        ).size
     if batch_size < 1:
         raise ValueError(f"a batch holds at least one frame, not {batch_size}")
     # A batch's worth decoded ahead, so that decoding the next batch overlaps blurring this one.
