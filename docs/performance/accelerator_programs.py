@@ -1,19 +1,22 @@
-"""The accelerator's programs and a clip's passes, timed apart in one process on the chip
-(docs/performance.md, "On a TPU"): JAX-jit's program for grey and colour 24 MP photos, colour
-as rows of values or as planes of their own; JAX Pallas's; and 4K clips of 8-bit frames, one
-after another or with their copies overlapping the blur (2, 3 or 4 batches in flight), read in
-the pass's thread or ahead on another.
+"""The accelerator's programs, their copies and a clip's passes, timed apart in one process on
+the chip (docs/performance.md, "On a TPU"): a jitted copy of a 24 MP photo, grey and colour;
+JAX-jit's program, colour as rows of values or as planes of their own, each compiled and
+called; JAX Pallas's kernel over tiles and chunks of several sizes; 8-bit levels copied to the
+chip and back; and 4K clips of 8-bit frames, one after another or with their copies
+overlapping the blur (2, 3 or 4 batches in flight), read in the pass's thread or ahead on
+another.
 
-Run on the machine with the accelerator, from the project's root:
+Run on the machine with the accelerator, from the project's root (PROBE_SMALL=1: small sizes,
+Pallas in interpret mode, to try it on a CPU):
 
-    python docs/performance/accelerator_programs.py   # writes $OUT/probe2.json (or /tmp)
+    python docs/performance/accelerator_programs.py   # writes $OUT/probe.json (or /tmp)
 """
 
 import json
 import os
 import statistics
-import threading
 import queue
+import threading
 import time
 
 import jax
@@ -76,11 +79,36 @@ for name, weights in (("2d", w2), ("sep", w1)):
             first = time.perf_counter() - start
             log(f"xla_{name}_{label}_planes{int(planes)}", {"ms": ms(lambda: compiled(x, weights)), "compile_s": round(first, 3)})
 
-colour_img = jax.device_put(rng.random((H, W, 3), dtype=np.float32))
+colour = jax.device_put(rng.random((H, W, 3), dtype=np.float32))
+copy = jax.jit(lambda x: x + 1.0)
+log("copy_grey_ms", ms(lambda: copy(grey)))
+log("copy_colour_ms", ms(lambda: copy(colour)))
+
+# JAX Pallas: tile rows × chunk lanes, grey; colour at the engine's own tiles.
 for name, weights in (("2d", w2), ("sep", w1)):
+    for tile in (32, 64, 128):
+        for chunk in (512, 1024, 2048, 8192):
+            if SMALL and chunk > 512:
+                continue
+            fn = jax.jit(lambda x, w, t=tile, c=chunk: pallas_program.blur(x, w, t, c, INTERPRET))
+            key = f"pallas_{name}_t{tile}_c{chunk}"
+            try:
+                start = time.perf_counter()
+                jax.block_until_ready(fn(grey, weights))
+                first = round(time.perf_counter() - start, 3)
+                log(key, {"ms": ms(lambda: fn(grey, weights)), "first_s": first})
+            except Exception as error:  # noqa: BLE001 (a tile too large for VMEM, say)
+                log(key, f"error {type(error).__name__}: {str(error)[:300]}")
     fn = jax.jit(lambda v, w: pallas_program.blur(v, w, interpret=INTERPRET))
-    log(f"pallas_{name}_grey", ms(lambda: fn(grey, weights)))
-    log(f"pallas_{name}_colour", ms(lambda: fn(colour_img, weights)))
+    log(f"pallas_{name}_colour", ms(lambda: fn(colour, weights)))
+
+# 8-bit levels to the chip, and to the chip and back.
+plus_one = jax.jit(lambda x: x + jnp.uint8(1))
+for label, shape in (("grey_u8", (H, W)), ("colour_u8", (H, W * 3))):
+    host = rng.integers(0, 256, shape, dtype=np.uint8)
+    log(f"put_{label}_ms", ms(lambda: jax.device_put(host)))
+    on = jax.device_put(host)
+    log(f"roundtrip_{label}_ms", ms(lambda: np.asarray(plus_one(on))))
 
 # Clip passes, 4K 8-bit, 32 frames: serial, overlapped (in flight 2, 3, 4), read ahead or not.
 kernel = np.outer(gaussian_kernel_1d(9), gaussian_kernel_1d(9)).astype(np.float32)
@@ -130,7 +158,6 @@ for colour in (False, True):
     program, _ = jax_frames.compiled_frame_blurs.get(jax, one.shape, kernel.shape, device, lambda: 0, as_rows=True, dtype=one.dtype)
     wd = jax.device_put(kernel, device)
     log(f"clip_{tag}_blur_ms", ms(lambda: program(on, wd)))
-    res = program(on, wd)
     log(f"clip_{tag}_get_ms", ms(lambda: np.asarray(jax.device_get(program(on, wd)))))
 
-json.dump(out, open(os.path.join(os.environ.get("OUT", "/tmp"), "probe2.json"), "w"), indent=1)
+json.dump(out, open(os.path.join(os.environ.get("OUT", "/tmp"), "probe.json"), "w"), indent=1)
