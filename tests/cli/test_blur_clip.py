@@ -14,6 +14,7 @@ import pytest
 import tifffile
 from helpers.clip_files import animation_file, random_levels, tiff_stack, video_file
 from helpers.command_line import blurapp, blurapp_in_process
+from helpers.engine_calls import batch_types
 from helpers.oracle import blur_oracle
 from helpers.photos import photo_file
 from PIL import Image
@@ -58,16 +59,7 @@ def test_every_frame_of_a_lossless_clip_is_the_oracle_to_the_level(tmp_path, eng
 def test_a_clip_is_blurred_as_the_levels_it_stores_where_the_output_keeps_them(
     tmp_path, monkeypatch, source_name, depth, output_name, sent
 ):
-    from blurapp.core.engines.engine import Engine
-
-    batches = []
-    blur_frames = Engine.blur_frames
-
-    def recording(self, frames, kernel, **options):
-        batches.append(np.asarray(frames).dtype)
-        return blur_frames(self, frames, kernel, **options)
-
-    monkeypatch.setattr(Engine, "blur_frames", recording)
+    batches = batch_types(monkeypatch)
     make = video_file if source_name.endswith(".mkv") else tiff_stack
     source = make(tmp_path / source_name, random_levels(6, dtype=depth))
     out = tmp_path / output_name

@@ -6,6 +6,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from helpers import engine_calls
 from helpers.clip_files import random_levels, smooth_levels, tiff_stack, video_file
 from helpers.oracle import blur_oracle
 
@@ -17,7 +18,6 @@ from blurapp.core.blurring.blur_clip import (
 )
 from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.engines import get_engine
-from blurapp.core.engines.engine import Engine
 from blurapp.core.media import clip_saving
 from blurapp.core.media.clip import ClipError, FramesInMemory
 from blurapp.core.media.clip_files import open_clip_file
@@ -381,15 +381,7 @@ def test_a_slow_writer_holds_back_reading_and_blurring_to_a_few_frames(tmp_path,
 @pytest.fixture
 def batch_types(monkeypatch):
     """The number types of the batches every engine is handed, in order."""
-    seen = []
-    blur_frames = Engine.blur_frames
-
-    def recording(self, frames, kernel, **options):
-        seen.append(np.asarray(frames).dtype)
-        return blur_frames(self, frames, kernel, **options)
-
-    monkeypatch.setattr(Engine, "blur_frames", recording)
-    return seen
+    return engine_calls.batch_types(monkeypatch)
 
 
 def oracle_levels(levels, kernel):

@@ -20,6 +20,7 @@ from helpers.clip_files import (
 )
 from helpers.cluster import EndedFuture, FakeClient, dask_cluster, finishes_within, killing
 from helpers.command_line import blurapp_in_process
+from helpers.engine_calls import batch_types
 from helpers.oracle import blur_oracle
 from PIL import Image
 
@@ -433,16 +434,7 @@ def test_a_span_on_a_worker_is_blurred_as_levels_where_the_output_keeps_their_de
 ):
     # What a worker runs, here: the span comes back as the output's levels, the clip's own
     # levels blurred where they are of the output's depth, floats rounded once otherwise.
-    from blurapp.core.engines.engine import Engine
-
-    seen = []
-    blur_frames = Engine.blur_frames
-
-    def recording(self, frames, kernel, **options):
-        seen.append(np.asarray(frames).dtype)
-        return blur_frames(self, frames, kernel, **options)
-
-    monkeypatch.setattr(Engine, "blur_frames", recording)
+    seen = batch_types(monkeypatch)
     levels = random_levels(4, size=(20, 14), dtype=stored, seed=12)
     source = tiff_stack(tmp_path / "in.tif", levels)
     result = clip_batch.blur_span(str(source), 1, 3, SPEC, "numpy", "cpu", bit_depth)
