@@ -56,7 +56,6 @@ w1 = jnp.asarray(gaussian_kernel_1d(9), jnp.float32)
 w2 = jnp.outer(w1, w1)
 
 
-
 def blur(values, weights, step, planes):
     """JAX-jit's accelerator program; with `planes`, a colour photo's channels moved apart
     into planes of their own, each blurred as grey is, and back."""
@@ -77,7 +76,10 @@ for name, weights in (("2d", w2), ("sep", w1)):
             start = time.perf_counter()
             compiled = fn.lower(x, weights).compile()
             first = time.perf_counter() - start
-            log(f"xla_{name}_{label}_planes{int(planes)}", {"ms": ms(lambda: compiled(x, weights)), "compile_s": round(first, 3)})
+            log(
+                f"xla_{name}_{label}_planes{int(planes)}",
+                {"ms": ms(lambda: compiled(x, weights)), "compile_s": round(first, 3)},
+            )
 
 colour = jax.device_put(rng.random((H, W, 3), dtype=np.float32))
 copy = jax.jit(lambda x: x + 1.0)
@@ -135,7 +137,9 @@ for colour in (False, True):
 
     tag = "colour" if colour else "grey"
     for batch in (1, 2):
-        for _ in jax_frames.overlapped_frames_on_device(jax, frames(batch), kernel, device, lambda: 0):
+        for _ in jax_frames.overlapped_frames_on_device(
+            jax, frames(batch), kernel, device, lambda: 0
+        ):
             pass  # compile
         start = time.perf_counter()
         for b in frames(batch):
@@ -146,16 +150,23 @@ for colour in (False, True):
             for read in ("inline", "ahead"):
                 source = frames(batch) if read == "inline" else ahead(frames(batch))
                 start = time.perf_counter()
-                for _ in jax_frames.overlapped_frames_on_device(jax, source, kernel, device, lambda: 0):
+                for _ in jax_frames.overlapped_frames_on_device(
+                    jax, source, kernel, device, lambda: 0
+                ):
                     pass
-                log(f"clip_{tag}_b{batch}_flight{flight}_{read}_fps", round(FRAMES / (time.perf_counter() - start), 1))
+                log(
+                    f"clip_{tag}_b{batch}_flight{flight}_{read}_fps",
+                    round(FRAMES / (time.perf_counter() - start), 1),
+                )
         jax_frames.BATCHES_IN_FLIGHT = 3
     # the pieces alone, batch 1
     one = made[0][None]
     rows_of = one.reshape(1, CH, -1)
     log(f"clip_{tag}_put_ms", ms(lambda: jax.device_put(rows_of, device)))
     on = jax.device_put(rows_of, device)
-    program, _ = jax_frames.compiled_frame_blurs.get(jax, one.shape, kernel.shape, device, lambda: 0, as_rows=True, dtype=one.dtype)
+    program, _ = jax_frames.compiled_frame_blurs.get(
+        jax, one.shape, kernel.shape, device, lambda: 0, as_rows=True, dtype=one.dtype
+    )
     wd = jax.device_put(kernel, device)
     log(f"clip_{tag}_blur_ms", ms(lambda: program(on, wd)))
     log(f"clip_{tag}_get_ms", ms(lambda: np.asarray(jax.device_get(program(on, wd)))))

@@ -10,6 +10,9 @@ from hypothesis import strategies as st
 
 from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
 
+# Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
+pytestmark = pytest.mark.accelerator
+
 pytest.importorskip("jax")
 
 TOLERANCE = 1e-5
@@ -49,6 +52,57 @@ def test_the_accelerators_program_blurs_rows_of_values_as_scipy_does(kernel, cha
     np.testing.assert_allclose(
         np.asarray(output).reshape(image.shape), blur_oracle(image, kernel), rtol=0, atol=TOLERANCE
     )
+
+
+@pytest.mark.parametrize(
+    ("height", "row_values", "expected"),
+    [
+        pytest.param(4000, 6000, (1, 4000), id="24 MP grey: one pass"),
+        pytest.param(4000, 18000, (4, 1000), id="24 MP colour: four strips"),
+        pytest.param(2160, 11520, (2, 1080), id="4K colour: two strips"),
+        pytest.param(4001, 18000, (4, 1008), id="odd rows: strips of whole tiles, the last short"),
+        pytest.param(100, 30_000_000, (13, 8), id="a row past a pass: strips of a tile's rows"),
+    ],
+)
+def test_an_accelerator_blurs_an_image_past_one_pass_in_the_fewest_strips(
+    height, row_values, expected
+):
+    from blurapp.core.engines.jax_program import ACCELERATOR_PASS_VALUES, accelerator_strips
+
+    strips, rows = accelerator_strips(height, row_values)
+    assert (strips, rows) == expected
+    assert (strips - 1) * rows < height <= strips * rows
+    assert strips == 1 or rows == 8 or rows * row_values <= ACCELERATOR_PASS_VALUES
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("channels", [1, 3])
+@pytest.mark.parametrize("height", [20, 131])  # a last strip of 4 rows; of 3
+def test_an_image_past_one_pass_is_blurred_strip_by_strip_as_scipy_does(
+    kernel, channels, height, monkeypatch
+):
+    import jax
+
+    from blurapp.core.engines import jax_program
+
+    # A pass of 16 rows of this image's values, so that it goes in strips.
+    monkeypatch.setattr(jax_program, "ACCELERATOR_PASS_VALUES", 16 * 37 * channels)
+    strips, rows = jax_program.accelerator_strips(height, 37 * channels)
+    assert strips > 1 and rows == 16
+    image = _as_photo(_levels(height, 37, channels, seed=height))
+    levels = _levels(height, 37, channels, seed=height)
+    # A program of its own (a new function), not one traced before the pass was made smaller.
+    program = jax.jit(
+        lambda values, weights: jax_program.blur_on_accelerator(values, weights, channels)
+    )
+    output = program(image.reshape(height, -1), kernel)
+    expected = blur_oracle(image, kernel)
+    np.testing.assert_allclose(
+        np.asarray(output).reshape(image.shape), expected, rtol=0, atol=TOLERANCE
+    )
+    rounded, _ = program(levels.reshape(height, -1), kernel)
+    rounded = np.asarray(rounded).reshape(image.shape)
+    assert np.abs(rounded.astype(np.int64) - np.rint(expected * 255)).max() <= 1
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16])

@@ -11,6 +11,9 @@ from blurapp.core.engines import bands
 from blurapp.core.engines.bands import bands_for, blur_in_bands
 from blurapp.core.kernel import gaussian_kernel
 
+# Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
+pytestmark = pytest.mark.accelerator
+
 
 def test_small_photos_cross_whole():
     assert bands_for(4000, 4, 6000) is not None

@@ -18,6 +18,9 @@ from blurapp.core.media.clip import ClipError, FramesInMemory
 from blurapp.core.media.clip_files import open_clip_file
 from blurapp.core.spec import BlurSpec
 
+# Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
+pytestmark = pytest.mark.accelerator
+
 
 @pytest.mark.parametrize("batch_size", [1, 3, 8])
 @pytest.mark.parametrize("colour", [False, True])

@@ -12,6 +12,9 @@ from blurapp.core.measuring.comparison import ComparisonResult, comparison_dict
 from blurapp.core.measuring.floors import MOSTLY_THE_CALL, CallFloor, mostly_the_call
 from blurapp.core.report.figures import comparison_figures, device_name
 
+# Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
+pytestmark = pytest.mark.accelerator
+
 TPU = "tpu: TPU v5 lite"
 
 

@@ -17,6 +17,9 @@ from blurapp.core.media.clip import Clip, ClipError, ClipInfo, FramesInMemory
 from blurapp.core.report.clip_figures import clip_figures
 from blurapp.core.spec import BlurSpec
 
+# Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
+pytestmark = pytest.mark.accelerator
+
 
 class MadeFrames(Clip):
     """Frames made one at a time as they are read, never all held: a stand-in for a decoder.

@@ -8,6 +8,9 @@ from helpers.oracle import blur_oracle
 from blurapp.core import TOLERANCE, compare_engines, gaussian_kernel, gaussian_kernel_1d, get_engine
 from blurapp.core.engines.jax_engine import compiled_blurs
 
+# Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
+pytestmark = pytest.mark.accelerator
+
 ENGINES = ("numpy", "jax", "jax-eager")
 
 

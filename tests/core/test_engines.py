@@ -21,6 +21,9 @@ from blurapp.core.engines.jax_engine import describe_device, jax_device
 from blurapp.core.measuring.comparison import TIMING, Watch
 from blurapp.core.spec import BlurSpec
 
+# Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
+pytestmark = pytest.mark.accelerator
+
 ENGINES = engine_names()
 
 

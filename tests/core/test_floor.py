@@ -19,6 +19,9 @@ from blurapp.core.engines import get_engine
 from blurapp.core.engines.jax_engine import first_jax_copy
 from blurapp.core.engines.numpy_engine import first_numpy_copy
 
+# Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
+pytestmark = pytest.mark.accelerator
+
 
 def test_compare_json_gives_both_floors_and_each_engines_multiples_bandwidth_and_gflop_s(capsys):
     assert cli.main(["compare", str(sample_photo_path()), "--json"]) == 0

@@ -18,6 +18,9 @@ from blurapp.core.engines.jax_engine import JaxUnavailableError
 from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
 from blurapp.core.kernel import kernel_for
 
+# Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
+pytestmark = pytest.mark.accelerator
+
 
 def random_frames(count, *shape, seed=0):
     return np.random.default_rng(seed).random((count, *shape), dtype=np.float32)
@@ -141,6 +144,28 @@ def test_the_frame_axis_programs_of_a_cpu_and_of_a_gpu_both_match_the_oracle(in_
     program = jax.jit(frames_program, static_argnames="in_strips")
     output = np.asarray(program(frames, kernel, in_strips=in_strips)).reshape(frames.shape)
     assert_each_frame_matches_the_oracle(output, frames, kernel)
+
+
+@pytest.mark.parametrize("channels", [1, 3])
+def test_an_accelerators_batch_past_one_pass_is_blurred_frame_after_frame(channels, monkeypatch):
+    import jax
+
+    from blurapp.core.engines import jax_frames, jax_program
+
+    shape = (3, 40, 23) if channels == 1 else (3, 40, 23, 3)
+    levels = np.random.default_rng(channels).integers(0, 256, shape, dtype=np.uint8)
+    # One pass holds a frame and a half: the batch goes frame after frame, each frame in
+    # strips of 24 rows.
+    frame_values = levels[0].size
+    monkeypatch.setattr(jax_frames, "ACCELERATOR_PASS_VALUES", frame_values * 3 // 2)
+    monkeypatch.setattr(jax_program, "ACCELERATOR_PASS_VALUES", frame_values * 3 // 5)
+    kernel = gaussian_kernel(9, 3.0)
+    rows = levels.reshape(3, 40, -1)
+    program = jax.jit(
+        lambda frames, weights: jax_frames.frames_program(frames, weights, False, channels)
+    )
+    blurred = np.asarray(program(rows, kernel)).reshape(levels.shape)
+    assert_levels_match_the_oracle(list(blurred), levels, kernel)
 
 
 def test_a_measured_first_call_is_the_blur_alone_its_copies_apart_as_for_photos():

@@ -10,6 +10,9 @@ from blurapp.core.engines.jax_engine import blur_jax
 from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
 from blurapp.core.media.saving import to_8bit, to_16bit
 
+# Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
+pytestmark = pytest.mark.accelerator
+
 KERNELS = {
     "2d 9": gaussian_kernel(9, 2.5),
     "separable 15": gaussian_kernel_1d(15, 3.0),

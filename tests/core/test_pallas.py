@@ -24,6 +24,9 @@ from blurapp.core.engines.pallas_engine import (
 from blurapp.core.engines.runs import Compilation
 from blurapp.core.kernel import MAX_KERNEL_SIZE, MAX_SIGMA
 
+# Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
+pytestmark = pytest.mark.accelerator
+
 # Mosaic compiles the kernel on a TPU; elsewhere only the interpreter runs it.
 NATIVE = runs_natively(jax.devices()[0])
 STATIC = ("tile_rows", "chunk_lanes", "interpret")

@@ -17,13 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import (
+    ACCELERATOR_PASS_VALUES,
     blur_on_accelerator,
     floats_to_levels,
     levels_to_floats,
     rows_of_values,
 )
+from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.levels import levels_type
 from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
 
@@ -42,7 +43,9 @@ def frames_program(frames: Any, weights: Any, in_strips: bool = True, step: int 
     whole batch side by side.
 
     `step` (an accelerator's): the frames come as frames × rows of values (height ×
-    width·step), blurred by jax_program.blur_on_accelerator, side by side.
+    width·step), blurred by jax_program.blur_on_accelerator, side by side where the batch's
+    values fit in one of its passes (ACCELERATOR_PASS_VALUES), else one after another: on a
+    TPU v5e a pass over more values ran three times slower a value.
 
     Frames of stored levels (uint8, uint16; Clip.levels) are made float32 here, as the host
     would, and blurred into levels of their type, rounded as saving rounds them: a quarter of
@@ -61,7 +64,8 @@ def frames_program(frames: Any, weights: Any, in_strips: bool = True, step: int 
             blurred = blur_program(values, weights, in_strips)
         return blurred if levels_type is None else floats_to_levels(blurred, levels_type)
 
-    return lax.map(blur_one, frames) if in_strips else jax.vmap(blur_one)(frames)
+    one_after_another = in_strips or (step and frames.size > ACCELERATOR_PASS_VALUES)
+    return lax.map(blur_one, frames) if one_after_another else jax.vmap(blur_one)(frames)
 
 
 class _CompiledFrameBlurs:

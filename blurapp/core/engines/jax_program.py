@@ -296,6 +296,33 @@ def blur_levels(levels: Any, weights: Any, in_strips: bool = True) -> Any:
     return lax.convert_element_type(rounded, levels.dtype)
 
 
+# The most float32 values an accelerator blurs in one pass: a larger image is blurred strip by
+# strip (lax.map), each strip one pass. On a TPU v5e (9 × 9, 2026-12-06) a pass ran at about
+# 0.2 ms per million values up to 24 million (the 24 MP grey photo: 4.8 ms in one pass, 5.1 in
+# two strips) and three times that from 36 million up: a 24 MP colour photo (72 million values)
+# took 46.8 ms in one pass, 48.6 in two strips, 17.2 in three, 15.5 in four (of 18 million
+# values each) and 16.6–17.4 in six to 24; its separable blur 15.4 ms in one pass, 7.4 in four.
+# docs/performance/strip_programs.py is the probe.
+ACCELERATOR_PASS_VALUES = 24_000_000
+# A strip's rows, but for the last one's, are a multiple of a TPU's 8 rows (sublanes) of a tile.
+_TILE_ROWS = 8
+
+
+def accelerator_strips(height: int, row_values: int) -> tuple[int, int]:
+    """How an accelerator blurs an image of `height` rows of `row_values` values: (strips, rows
+    a strip), the fewest strips of at most ACCELERATOR_PASS_VALUES values each (one strip of a
+    few rows where even that is more)."""
+    if height * row_values <= ACCELERATOR_PASS_VALUES:
+        return 1, height
+    strips = 2
+    while True:
+        rows = -(-height // strips)
+        rows = -(-rows // _TILE_ROWS) * _TILE_ROWS
+        if rows * row_values <= ACCELERATOR_PASS_VALUES or rows <= _TILE_ROWS:
+            return -(-height // rows), rows
+        strips += 1
+
+
 def blur_on_accelerator(values: Any, weights: Any, step: int = 1) -> Any:
     """The blur as an accelerator (a GPU, a TPU) runs it: `values` are rows of values (height ×
     width·step, a colour pixel's `step` channels side by side in a row), float32, or stored
@@ -310,23 +337,35 @@ def blur_on_accelerator(values: Any, weights: Any, step: int = 1) -> Any:
     and blur several times slower than grey's three planes' worth. The edges are padded in
     values, pixel by pixel, so no array of pixels is ever made on the device.
 
-    Unlike the CPU's program (blur), no strips sized for a cache, and the 2-D kernel's rows a
-    loop: on a TPU v5e (24 MP grey, 9 × 9, 2026-12-06) the separable blur's two passes
-    over the whole image took 2.35 ms against 3.2 ms looped in strips, and the 2-D blur's
-    kernel rows as a loop over the whole image (each row's taps written out) 4.78 ms against
-    10.77 ms for all 81 taps written out over strips side by side, compiled in 0.6 s
-    against 1.9 s: the first call's most part. The separable blur's taps stay written out
-    (a loop took 4.87 ms). In colour (24 MP, 2-D) the loop took 46.8 ms where the taps
-    written out over strips took 79 ms, and the channels blurred as planes of their own
-    (moved apart and back) 53.8 ms: a colour photo stays rows of values."""
+    Unlike the CPU's program (blur), no strips sized for a cache, only strips of up to
+    ACCELERATOR_PASS_VALUES values (a 24 MP grey photo is one), and the 2-D kernel's rows a
+    loop: on a TPU v5e (24 MP grey, 9 × 9, 2026-12-06) the separable blur's two passes over
+    the whole image took 2.35 ms against 3.2 ms looped in strips of 128 rows, and the 2-D
+    blur's kernel rows as a loop over the whole image (each row's taps written out) 4.78 ms
+    against 10.77 ms for all 81 taps written out over strips side by side, compiled in 0.6 s
+    against 1.9 s: the first call's most part. The separable blur's taps stay written out (a
+    loop took 4.87 ms). A colour photo stays rows of values: its channels blurred as planes
+    of their own (moved apart and back) took 53.8 ms in one pass, where rows of values took
+    46.8 ms in one pass and 15.5 ms in four strips."""
     import jax.numpy as jnp
+    from jax import lax
 
     levels_type = values.dtype if jnp.issubdtype(values.dtype, jnp.integer) else None
     values = levels_to_floats(values)
     height, row_values = values.shape
     radius = weights.shape[0] // 2
-    padded = _pad_values(values, radius, step)
-    blurred = _blur_block(padded, weights, height, row_values, step, looped=True)
+    strips, rows = accelerator_strips(height, row_values)
+    padded = _pad_values(values, radius, step, below=strips * rows - height)
+    if strips == 1:
+        blurred = _blur_block(padded, weights, height, row_values, step, looped=True)
+    else:
+
+        def blur_strip(index: Any) -> Any:
+            block = lax.dynamic_slice_in_dim(padded, index * rows, rows + 2 * radius)
+            return _blur_block(block, weights, rows, row_values, step, looped=True)
+
+        blurred = lax.map(blur_strip, jnp.arange(strips))
+        blurred = blurred.reshape(strips * rows, row_values)[:height]
     return blurred if levels_type is None else (floats_to_levels(blurred, levels_type), blurred)
 
 
@@ -370,15 +409,18 @@ def rows_of_values(shape: tuple[int, ...]) -> tuple[tuple[int, int], int]:
     return (height, width * step), step
 
 
-def _pad_values(values: Any, radius: int, step: int) -> Any:
+def _pad_values(values: Any, radius: int, step: int, below: int = 0) -> Any:
     """Rows of values (height × width·step) edge-padded by `radius` pixels on every side: the
-    first and last rows repeated, and each row's first and last pixels (`step` values each)."""
+    first and last rows repeated, and each row's first and last pixels (`step` values each);
+    `below`: that many more of the last row (to make equal strips)."""
     import jax.numpy as jnp
     from jax import lax
 
-    if radius == 0:
+    if radius + below == 0:
         return values
-    rows = jnp.pad(values, ((radius, radius), (0, 0)), mode="edge")
+    rows = jnp.pad(values, ((radius, radius + below), (0, 0)), mode="edge")
+    if radius == 0:
+        return rows
     if step == 1:
         return jnp.pad(rows, ((0, 0), (radius, radius)), mode="edge")
     row_values = rows.shape[1]
