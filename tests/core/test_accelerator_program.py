@@ -55,52 +55,48 @@ def test_the_accelerators_program_blurs_rows_of_values_as_scipy_does(kernel, cha
 
 
 @pytest.mark.parametrize(
-    ("height", "row_values", "expected"),
+    ("height", "row_values", "platform", "expected"),
     [
-        pytest.param(4000, 6000, (1, 4000), id="24 MP grey: one pass"),
-        pytest.param(4000, 18000, (4, 1000), id="24 MP colour: four strips"),
-        pytest.param(2160, 11520, (2, 1080), id="4K colour: two strips"),
-        pytest.param(4001, 18000, (4, 1008), id="odd rows: strips of whole tiles, the last short"),
-        pytest.param(100, 30_000_000, (13, 8), id="a row past a pass: strips of a tile's rows"),
+        pytest.param(4000, 6000, "tpu", (1, 4000), id="TPU, 24 MP grey: one pass"),
+        pytest.param(4000, 18000, "tpu", (4, 1000), id="TPU, 24 MP colour: four strips"),
+        pytest.param(2160, 11520, "tpu", (2, 1080), id="TPU, 4K colour: two strips"),
+        pytest.param(4001, 18000, "tpu", (4, 1008), id="TPU, odd rows: whole tiles, a short last"),
+        pytest.param(100, 30_000_000, "tpu", (13, 8), id="TPU, a row past a pass: a tile's rows"),
+        pytest.param(4000, 18000, "gpu", (1, 4000), id="GPU, 24 MP colour: one pass"),
     ],
 )
 def test_an_accelerator_blurs_an_image_past_one_pass_in_the_fewest_strips(
-    height, row_values, expected
+    height, row_values, platform, expected
 ):
-    from blurapp.core.engines.jax_program import ACCELERATOR_PASS_VALUES, accelerator_strips
+    from blurapp.core.engines.jax_program import accelerator_strips, pass_values_on
 
-    strips, rows = accelerator_strips(height, row_values)
+    pass_values = pass_values_on(platform)
+    strips, rows = accelerator_strips(height, row_values, pass_values)
     assert (strips, rows) == expected
     assert (strips - 1) * rows < height <= strips * rows
-    assert strips == 1 or rows == 8 or rows * row_values <= ACCELERATOR_PASS_VALUES
+    assert strips == 1 or rows == 8 or rows * row_values <= pass_values
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("channels", [1, 3])
 @pytest.mark.parametrize("height", [20, 131])  # a last strip of 4 rows; of 3
-def test_an_image_past_one_pass_is_blurred_strip_by_strip_as_scipy_does(
-    kernel, channels, height, monkeypatch
-):
+def test_an_image_past_one_pass_is_blurred_strip_by_strip_as_scipy_does(kernel, channels, height):
     import jax
 
-    from blurapp.core.engines import jax_program
+    from blurapp.core.engines.jax_program import accelerator_strips, blur_on_accelerator
 
     # A pass of 16 rows of this image's values, so that it goes in strips.
-    monkeypatch.setattr(jax_program, "ACCELERATOR_PASS_VALUES", 16 * 37 * channels)
-    strips, rows = jax_program.accelerator_strips(height, 37 * channels)
-    assert strips > 1 and rows == 16
-    image = _as_photo(_levels(height, 37, channels, seed=height))
+    pass_values = 16 * 37 * channels
+    assert accelerator_strips(height, 37 * channels, pass_values)[0] > 1
     levels = _levels(height, 37, channels, seed=height)
-    # A program of its own (a new function), not one traced before the pass was made smaller.
-    program = jax.jit(
-        lambda values, weights: jax_program.blur_on_accelerator(values, weights, channels)
-    )
-    output = program(image.reshape(height, -1), kernel)
+    image = _as_photo(levels)
+    program = jax.jit(blur_on_accelerator, static_argnames=("step", "pass_values"))
+    output = program(image.reshape(height, -1), kernel, step=channels, pass_values=pass_values)
     expected = blur_oracle(image, kernel)
     np.testing.assert_allclose(
         np.asarray(output).reshape(image.shape), expected, rtol=0, atol=TOLERANCE
     )
-    rounded, _ = program(levels.reshape(height, -1), kernel)
+    rounded, _ = program(levels.reshape(height, -1), kernel, step=channels, pass_values=pass_values)
     rounded = np.asarray(rounded).reshape(image.shape)
     assert np.abs(rounded.astype(np.int64) - np.rint(expected * 255)).max() <= 1
 
@@ -133,17 +129,23 @@ def test_levels_in_give_the_levels_saving_writes_and_the_floats_themselves(dtype
     "kernel", [*KERNELS, pytest.param(gaussian_kernel(17, 4.0), id="2-D 17x17, over the unrolled")]
 )
 @pytest.mark.parametrize("channels", [1, 3])
-def test_a_large_images_block_on_an_accelerator_gives_the_levels_saving_writes(kernel, channels):
+@pytest.mark.parametrize("passes", ["one pass", "strips"])
+def test_a_large_images_block_on_an_accelerator_gives_the_levels_saving_writes(
+    kernel, channels, passes
+):
     # A block of a gigapixel image with its halo, blurred by the accelerator's program for
-    # blocks (one pass over the block, a 2-D kernel's rows a loop): levels of the block without
-    # its halo, as saving rounds the oracle's floats.
+    # blocks (a 2-D kernel's rows a loop; a block past one pass in strips of rows): levels of the
+    # block without its halo, as saving rounds the oracle's floats.
     import jax
 
-    from blurapp.core.engines.jax_program import blur_levels
+    from blurapp.core.engines.jax_program import accelerator_strips, blur_levels
 
     radius = kernel.shape[0] // 2
     levels = _levels(90, 70, channels, seed=5)
-    block = jax.jit(blur_levels, static_argnames="in_strips")(levels, kernel, in_strips=False)
+    pass_values = 32 * 70 * channels if passes == "strips" else None
+    assert (accelerator_strips(90, 70 * channels, pass_values)[0] > 1) == (passes == "strips")
+    program = jax.jit(blur_levels, static_argnames=("in_strips", "pass_values"))
+    block = program(levels, kernel, in_strips=False, pass_values=pass_values)
     expected = blur_oracle(_as_photo(levels), kernel)[radius:-radius, radius:-radius]
     block = np.asarray(block).reshape(expected.shape)
     assert block.dtype == np.uint8

@@ -146,26 +146,42 @@ def test_the_frame_axis_programs_of_a_cpu_and_of_a_gpu_both_match_the_oracle(in_
     assert_each_frame_matches_the_oracle(output, frames, kernel)
 
 
+@pytest.mark.parametrize(
+    ("values", "in_strips", "pass_values", "expected"),
+    [
+        pytest.param(10, True, None, True, id="a CPU: frame after frame"),
+        pytest.param(10**9, False, None, False, id="no limit (a GPU): side by side"),
+        pytest.param(
+            24_000_000, False, 24_000_000, False, id="a batch one pass holds: side by side"
+        ),
+        pytest.param(24_000_001, False, 24_000_000, True, id="past one pass: frame after frame"),
+    ],
+)
+def test_frames_go_side_by_side_only_where_one_pass_holds_them(
+    values, in_strips, pass_values, expected
+):
+    from blurapp.core.engines.jax_frames import one_frame_at_a_time
+
+    assert one_frame_at_a_time(values, in_strips, pass_values) is expected
+
+
 @pytest.mark.parametrize("channels", [1, 3])
-def test_an_accelerators_batch_past_one_pass_is_blurred_frame_after_frame(channels, monkeypatch):
+def test_an_accelerators_batch_past_one_pass_is_blurred_frame_after_frame(channels):
     import jax
 
-    from blurapp.core.engines import jax_frames, jax_program
+    from blurapp.core.engines.jax_frames import frames_program, one_frame_at_a_time
 
     shape = (3, 40, 23) if channels == 1 else (3, 40, 23, 3)
     levels = np.random.default_rng(channels).integers(0, 256, shape, dtype=np.uint8)
-    # One pass holds a frame and a half: the batch goes frame after frame, each frame in
+    # A pass holds three fifths of a frame: the batch goes frame after frame, each frame in
     # strips of 24 rows.
-    frame_values = levels[0].size
-    monkeypatch.setattr(jax_frames, "ACCELERATOR_PASS_VALUES", frame_values * 3 // 2)
-    monkeypatch.setattr(jax_program, "ACCELERATOR_PASS_VALUES", frame_values * 3 // 5)
+    pass_values = levels[0].size * 3 // 5
+    assert one_frame_at_a_time(levels.size, False, pass_values)
     kernel = gaussian_kernel(9, 3.0)
+    program = jax.jit(frames_program, static_argnames=("in_strips", "step", "pass_values"))
     rows = levels.reshape(3, 40, -1)
-    program = jax.jit(
-        lambda frames, weights: jax_frames.frames_program(frames, weights, False, channels)
-    )
-    blurred = np.asarray(program(rows, kernel)).reshape(levels.shape)
-    assert_levels_match_the_oracle(list(blurred), levels, kernel)
+    blurred = program(rows, kernel, in_strips=False, step=channels, pass_values=pass_values)
+    assert_levels_match_the_oracle(list(np.asarray(blurred).reshape(levels.shape)), levels, kernel)
 
 
 def test_a_measured_first_call_is_the_blur_alone_its_copies_apart_as_for_photos():

@@ -24,7 +24,7 @@ from blurapp.core.engines.gemm import TimedGemm, chosen_gemm
 from blurapp.core.engines.jax_frames import blur_frames_on_device, overlapped_frames_on_device
 from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
-from blurapp.core.engines.jax_program import blur_on_accelerator, rows_of_values
+from blurapp.core.engines.jax_program import blur_on_accelerator, pass_values_on, rows_of_values
 from blurapp.core.engines.levels import cannot_change, stored_levels
 from blurapp.core.engines.runs import (
     BlurredFrames,
@@ -284,9 +284,10 @@ class _CompiledBlurs:
         else:
             program = blur_program if levels is None else levels_program
             dtype = np.dtype(np.float32 if levels is None else levels)
-            # Strips keep the data in a CPU's cache; an accelerator's loop does better in one
-            # pass.
+            # Strips keep the data in a CPU's cache; an accelerator's loop does better in
+            # passes as large as its platform runs at its best rate.
             static = {"in_strips": _platform_of(device) == "cpu"}
+        static["pass_values"] = pass_values_on(_platform_of(device))
         key = self._key(program.__name__, program_shape, kernel_shape, device, dtype)
         with self._lock:
             compiled = self._by_key.get(key)

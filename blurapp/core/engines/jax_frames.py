@@ -17,14 +17,14 @@ from typing import Any
 
 import numpy as np
 
+from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import (
-    ACCELERATOR_PASS_VALUES,
     blur_on_accelerator,
     floats_to_levels,
     levels_to_floats,
+    pass_values_on,
     rows_of_values,
 )
-from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.levels import levels_type
 from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
 
@@ -32,7 +32,21 @@ from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
 _FramesKey = tuple[tuple[int, ...], str, tuple[int, ...], str, int, bool]
 
 
-def frames_program(frames: Any, weights: Any, in_strips: bool = True, step: int = 0) -> Any:
+def one_frame_at_a_time(values: int, in_strips: bool, pass_values: int | None) -> bool:
+    """Whether a batch of frames holding `values` values is blurred frame after frame inside
+    its program (lax.map) rather than side by side (vmap): always on a CPU (`in_strips`), and
+    on an accelerator where the batch is more than one pass holds (`pass_values`, None for no
+    limit; jax_program.pass_values_on)."""
+    return in_strips or (pass_values is not None and values > pass_values)
+
+
+def frames_program(
+    frames: Any,
+    weights: Any,
+    in_strips: bool = True,
+    step: int = 0,
+    pass_values: int | None = None,
+) -> Any:
     """jax_program.blur on each frame of `frames` (frames × height × width [× 3]): frames ×
     rows of values, reshaped on the host as a single image's are.
 
@@ -43,9 +57,10 @@ def frames_program(frames: Any, weights: Any, in_strips: bool = True, step: int 
     whole batch side by side.
 
     `step` (an accelerator's): the frames come as frames × rows of values (height ×
-    width·step), blurred by jax_program.blur_on_accelerator, side by side where the batch's
-    values fit in one of its passes (ACCELERATOR_PASS_VALUES), else one after another: on a
-    TPU v5e a pass over more values ran three times slower a value.
+    width·step), blurred by jax_program.blur_on_accelerator. An accelerator's frames go side
+    by side where the batch's values fit in one of its passes (`pass_values`), else one after
+    another (one_frame_at_a_time): on a TPU v5e a pass over more values ran three times
+    slower a value.
 
     Frames of stored levels (uint8, uint16; Clip.levels) are made float32 here, as the host
     would, and blurred into levels of their type, rounded as saving rounds them: a quarter of
@@ -59,13 +74,14 @@ def frames_program(frames: Any, weights: Any, in_strips: bool = True, step: int 
     def blur_one(image: Any) -> Any:
         values = levels_to_floats(image, apart=True)
         if step:
-            blurred = blur_on_accelerator(values, weights, step)
+            blurred = blur_on_accelerator(values, weights, step, pass_values)
         else:
-            blurred = blur_program(values, weights, in_strips)
+            blurred = blur_program(values, weights, in_strips, pass_values)
         return blurred if levels_type is None else floats_to_levels(blurred, levels_type)
 
-    one_after_another = in_strips or (step and frames.size > ACCELERATOR_PASS_VALUES)
-    return lax.map(blur_one, frames) if one_after_another else jax.vmap(blur_one)(frames)
+    if one_frame_at_a_time(frames.size, in_strips, pass_values):
+        return lax.map(blur_one, frames)
+    return jax.vmap(blur_one)(frames)
 
 
 class _CompiledFrameBlurs:
@@ -105,7 +121,9 @@ class _CompiledFrameBlurs:
             if compiled is not None:
                 return compiled, Compilation.REUSED
             if self._jitted is None:
-                self._jitted = jax.jit(frames_program, static_argnames=("in_strips", "step"))
+                self._jitted = jax.jit(
+                    frames_program, static_argnames=("in_strips", "step", "pass_values")
+                )
             on_device = jax.sharding.SingleDeviceSharding(device)
             # As for one image: strips keep the data in a CPU's cache; an accelerator takes
             # the frames as rows of values (jax_program.blur_on_accelerator).
@@ -118,7 +136,11 @@ class _CompiledFrameBlurs:
             weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
             hits_before = cache_hits()
             compiled = self._jitted.lower(
-                frames_spec, weights_spec, in_strips=in_strips, step=step
+                frames_spec,
+                weights_spec,
+                in_strips=in_strips,
+                step=step,
+                pass_values=pass_values_on(str(device.platform).lower()),
             ).compile()
             how = Compilation.COMPILED if cache_hits() == hits_before else Compilation.FROM_CACHE
             self._by_key[key] = compiled

@@ -117,7 +117,7 @@ SEPARABLE_STRIP_ROWS = 32
 GATHER_MIN_RADIUS = 2
 
 
-def blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
+def blur(image: Any, weights: Any, in_strips: bool = True, pass_values: int | None = None) -> Any:
     """The jitted blur. Shapes are static (part of the compiled program); weights are traced.
 
     The result is rows of values (height × width·channels), reshaped to the image's shape on
@@ -125,8 +125,9 @@ def blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
     blur's loop run over the 3 channels innermost, one value at a time where it otherwise
     runs over a whole row in vector registers: faster in colour on a CPU, separable most of all.
 
-    `in_strips=False` (an accelerator's) makes the blur one pass over the whole image, a 2-D
-    kernel's rows a loop, as blur_on_accelerator's (which says what was measured on a TPU).
+    `in_strips=False` (an accelerator's) makes the blur blur_on_accelerator's: rows of values
+    padded in values, in passes of at most `pass_values` values (pass_values_on), a 2-D
+    kernel's rows a loop (blur_on_accelerator says what was measured on a TPU).
     On an NVIDIA H200 an earlier version measured the kernel-row loop 2.8× faster in one pass
     than strip by strip (24 MP, 25×25: 2.4 ms against 6.8 ms), and a 9×9 kernel's 81 taps
     written out quicker in batched strips than in one pass (0.40 ms against 0.84); the 9×9
@@ -157,9 +158,11 @@ def blur(image: Any, weights: Any, in_strips: bool = True) -> Any:
     taps = weights.size if weights.ndim == 2 else 2 * weights.size
     unrolled = taps <= UNROLL_TAPS
     strip_rows = BATCHED_STRIP_ROWS if unrolled else LOOPED_STRIP_ROWS
-    if height <= strip_rows or not in_strips:
+    if not in_strips:
+        return _blur_in_passes(side_by_side(image), weights, step, pass_values)
+    if height <= strip_rows:
         padded = side_by_side(jnp.pad(image, edges, mode="edge"))
-        return _blur_block(padded, weights, height, width * step, step, looped=not in_strips)
+        return _blur_block(padded, weights, height, width * step, step)
     strips = -(-height // strip_rows)
     rows = -(-height // strips)  # equal strips of at most strip_rows
     if unrolled and weights.ndim == 1:
@@ -269,7 +272,9 @@ def _strip_indices(
     return wanted_rows, lax.reshape(values, (1, 1, padded_columns * step))
 
 
-def blur_levels(levels: Any, weights: Any, in_strips: bool = True) -> Any:
+def blur_levels(
+    levels: Any, weights: Any, in_strips: bool = True, pass_values: int | None = None
+) -> Any:
     """A block of a large image's stored levels (uint8 or uint16; rows × columns, or × channels),
     with the kernel's radius of halo on every side, blurred into levels of its own type without
     that halo, as rows of values ((rows − 2·radius) × (columns − 2·radius)·channels).
@@ -289,41 +294,51 @@ def blur_levels(levels: Any, weights: Any, in_strips: bool = True) -> Any:
     height, width, *channels = levels.shape
     step = channels[0] if channels else 1
     radius = weights.shape[0] // 2
-    blurred = blur(values, weights, in_strips)[
+    blurred = blur(values, weights, in_strips, pass_values)[
         radius : height - radius, radius * step : (width - radius) * step
     ]
     rounded = lax.round(lax.mul(jnp.clip(blurred, 0, 1), white), lax.RoundingMethod.TO_NEAREST_EVEN)
     return lax.convert_element_type(rounded, levels.dtype)
 
 
-# The most float32 values an accelerator blurs in one pass: a larger image is blurred strip by
-# strip (lax.map), each strip one pass. On a TPU v5e (9 × 9, 2026-12-06) a pass ran at about
-# 0.2 ms per million values up to 24 million (the 24 MP grey photo: 4.8 ms in one pass, 5.1 in
-# two strips) and three times that from 36 million up: a 24 MP colour photo (72 million values)
-# took 46.8 ms in one pass, 48.6 in two strips, 17.2 in three, 15.5 in four (of 18 million
-# values each) and 16.6–17.4 in six to 24; its separable blur 15.4 ms in one pass, 7.4 in four.
-# docs/performance/strip_programs.py is the probe.
+# The most float32 values a TPU blurs in one pass: a larger image is blurred strip by strip
+# (lax.map), each strip one pass. On a TPU v5e (9 × 9, 2026-12-06) a pass ran at about 0.2 ms
+# per million values up to 24.9 million (the 24 MP grey photo, 24 million: 4.8 ms in one pass,
+# 5.1 in two strips; a 4K colour frame, 24.9 million: 5.3 ms) and three times that from 36
+# million up, nothing between probed: a 24 MP colour photo (72 million values) took 46.8 ms in
+# one pass, 48.6 in two strips, 17.2 in three (of 24.05 million values), 15.5 in four (of 18
+# million) and 16.6–17.4 in six to 24; its separable blur 15.4 ms in one pass, 7.4 in four.
+# docs/performance/strip_programs.py is the probe. A GPU blurs in one pass whatever the size
+# (pass_values None): an H200 ran the kernel-row loop faster in one pass than strip by strip.
 ACCELERATOR_PASS_VALUES = 24_000_000
 # A strip's rows, but for the last one's, are a multiple of a TPU's 8 rows (sublanes) of a tile.
 _TILE_ROWS = 8
 
 
-def accelerator_strips(height: int, row_values: int) -> tuple[int, int]:
+def pass_values_on(platform: str) -> int | None:
+    """The most values a pass of the accelerator's program holds on `platform` (JAX's name:
+    "tpu", "gpu"), None for no limit: a TPU's ACCELERATOR_PASS_VALUES, measured there."""
+    return ACCELERATOR_PASS_VALUES if platform == "tpu" else None
+
+
+def accelerator_strips(height: int, row_values: int, pass_values: int | None) -> tuple[int, int]:
     """How an accelerator blurs an image of `height` rows of `row_values` values: (strips, rows
-    a strip), the fewest strips of at most ACCELERATOR_PASS_VALUES values each (one strip of a
-    few rows where even that is more)."""
-    if height * row_values <= ACCELERATOR_PASS_VALUES:
+    a strip), the fewest strips of at most `pass_values` values each (one strip of a few rows
+    where even that is more; None: one pass)."""
+    if pass_values is None or height * row_values <= pass_values:
         return 1, height
     strips = 2
     while True:
         rows = -(-height // strips)
         rows = -(-rows // _TILE_ROWS) * _TILE_ROWS
-        if rows * row_values <= ACCELERATOR_PASS_VALUES or rows <= _TILE_ROWS:
+        if rows * row_values <= pass_values or rows <= _TILE_ROWS:
             return -(-height // rows), rows
         strips += 1
 
 
-def blur_on_accelerator(values: Any, weights: Any, step: int = 1) -> Any:
+def blur_on_accelerator(
+    values: Any, weights: Any, step: int = 1, pass_values: int | None = None
+) -> Any:
     """The blur as an accelerator (a GPU, a TPU) runs it: `values` are rows of values (height ×
     width·step, a colour pixel's `step` channels side by side in a row), float32, or stored
     levels (uint8, uint16) that the program makes float32 as the host would (a level times
@@ -337,36 +352,45 @@ def blur_on_accelerator(values: Any, weights: Any, step: int = 1) -> Any:
     and blur several times slower than grey's three planes' worth. The edges are padded in
     values, pixel by pixel, so no array of pixels is ever made on the device.
 
-    Unlike the CPU's program (blur), no strips sized for a cache, only strips of up to
-    ACCELERATOR_PASS_VALUES values (a 24 MP grey photo is one), and the 2-D kernel's rows a
+    Unlike the CPU's program (blur), no strips sized for a cache, only passes of at most
+    `pass_values` values (pass_values_on: on a TPU a 24 MP grey photo is one), and the 2-D
+    kernel's rows a
     loop: on a TPU v5e (24 MP grey, 9 × 9, 2026-12-06) the separable blur's two passes over
     the whole image took 2.35 ms against 3.2 ms looped in strips of 128 rows, and the 2-D
     blur's kernel rows as a loop over the whole image (each row's taps written out) 4.78 ms
     against 10.77 ms for all 81 taps written out over strips side by side, compiled in 0.6 s
     against 1.9 s: the first call's most part. The separable blur's taps stay written out (a
-    loop took 4.87 ms). A colour photo stays rows of values: its channels blurred as planes
-    of their own (moved apart and back) took 53.8 ms in one pass, where rows of values took
-    46.8 ms in one pass and 15.5 ms in four strips."""
+    loop took 4.87 ms). A colour photo stays rows of values: its channels as planes of
+    their own took 53.8 ms moved apart, blurred side by side and moved back, 37.1 ms taken
+    apart and blurred one after another, where rows of values took 46.8 ms in one pass and
+    15.5 ms in four strips."""
+    import jax.numpy as jnp
+
+    levels_type = values.dtype if jnp.issubdtype(values.dtype, jnp.integer) else None
+    blurred = _blur_in_passes(levels_to_floats(values), weights, step, pass_values)
+    return blurred if levels_type is None else (floats_to_levels(blurred, levels_type), blurred)
+
+
+def _blur_in_passes(values: Any, weights: Any, step: int, pass_values: int | None) -> Any:
+    """Rows of values (height × width·step) blurred as an accelerator does: edge-padded in
+    values, then in passes of at most `pass_values` values (strips of rows, one after another;
+    None: one pass), a 2-D kernel's rows a loop in each."""
     import jax.numpy as jnp
     from jax import lax
 
-    levels_type = values.dtype if jnp.issubdtype(values.dtype, jnp.integer) else None
-    values = levels_to_floats(values)
     height, row_values = values.shape
     radius = weights.shape[0] // 2
-    strips, rows = accelerator_strips(height, row_values)
+    strips, rows = accelerator_strips(height, row_values, pass_values)
     padded = _pad_values(values, radius, step, below=strips * rows - height)
     if strips == 1:
-        blurred = _blur_block(padded, weights, height, row_values, step, looped=True)
-    else:
+        return _blur_block(padded, weights, height, row_values, step, looped=True)
 
-        def blur_strip(index: Any) -> Any:
-            block = lax.dynamic_slice_in_dim(padded, index * rows, rows + 2 * radius)
-            return _blur_block(block, weights, rows, row_values, step, looped=True)
+    def blur_strip(index: Any) -> Any:
+        block = lax.dynamic_slice_in_dim(padded, index * rows, rows + 2 * radius)
+        return _blur_block(block, weights, rows, row_values, step, looped=True)
 
-        blurred = lax.map(blur_strip, jnp.arange(strips))
-        blurred = blurred.reshape(strips * rows, row_values)[:height]
-    return blurred if levels_type is None else (floats_to_levels(blurred, levels_type), blurred)
+    blurred = lax.map(blur_strip, jnp.arange(strips))
+    return blurred.reshape(strips * rows, row_values)[:height]
 
 
 def levels_to_floats(values: Any, *, apart: bool = False) -> Any:
