@@ -179,6 +179,34 @@ def test_a_photos_levels_cross_to_an_accelerator_and_its_blur_crosses_back_as_le
     assert call.to_device_seconds is not None and call.from_device_seconds is not None
 
 
+@pytest.mark.parametrize("channels", [1, 3])
+def test_an_accelerators_photo_is_blurred_in_the_passes_its_platform_holds(
+    as_on_an_accelerator, monkeypatch, channels
+):
+    from blurapp.core.engines import get_engine, jax_engine, jax_program
+
+    platforms, strips = [], []
+
+    def passes_of_16_rows(platform):
+        platforms.append(platform)
+        return 16 * 45 * channels
+
+    def recorded_strips(*arguments):
+        strips.append(jax_program_strips(*arguments))
+        return strips[-1]
+
+    jax_program_strips = jax_program.accelerator_strips
+    monkeypatch.setattr(jax_engine, "pass_values_on", passes_of_16_rows)
+    monkeypatch.setattr(jax_program, "accelerator_strips", recorded_strips)
+    levels = _levels(41, 45, channels, seed=8)
+    image = _as_photo(levels)
+    kernel = gaussian_kernel(7, 2.0)
+    first = get_engine("jax").start(image, kernel)
+    assert platforms and set(platforms) == {jax_engine._platform_of(jax_engine.jax_device())}
+    assert (3, 16) in strips  # 41 rows in strips of 16: the program was traced with them
+    np.testing.assert_allclose(first.output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
+
+
 def test_pixels_that_are_not_levels_cross_as_floats(as_on_an_accelerator):
     from blurapp.core.engines import get_engine
     from blurapp.core.engines.jax_engine import stored_levels
