@@ -11,6 +11,7 @@ Run on the machine with the accelerator, from the project's root:
     python docs/performance/accelerator_copies.py   # writes $OUT/probe1.json (or /tmp)
 """
 
+import functools
 import itertools
 import json
 import os
@@ -146,7 +147,13 @@ def main() -> None:
     kernel = np.asarray(gaussian_kernel(9, 2.0), np.float32)
     weights = jax.device_put(kernel, device)
     programs = {
-        "jit": jax.jit(jax_program.blur_on_accelerator, static_argnames=("step",)),
+        "jit": jax.jit(
+            functools.partial(
+                jax_program.blur_on_accelerator,
+                pass_values=jax_program.pass_values_on(device.platform),
+            ),
+            static_argnames=("step",),
+        ),
         "pallas": jax.jit(
             pallas_program.blur_rows,
             static_argnames=("step", "tile_rows", "chunk_lanes", "interpret"),

@@ -4,6 +4,7 @@ accelerator; on an accelerator machine the same tests run on the accelerator its
 
 import numpy as np
 import pytest
+from helpers.jax_loops import loops_in
 from helpers.oracle import blur_oracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -90,8 +91,15 @@ def test_an_image_past_one_pass_is_blurred_strip_by_strip_as_scipy_does(kernel, 
     assert accelerator_strips(height, 37 * channels, pass_values)[0] > 1
     levels = _levels(height, 37, channels, seed=height)
     image = _as_photo(levels)
+    rows = image.reshape(height, -1)
+    # One loop more than in one pass: the strips, one after another.
+    in_one_pass = loops_in(blur_on_accelerator, rows, kernel, step=channels, pass_values=None)
+    assert (
+        loops_in(blur_on_accelerator, rows, kernel, step=channels, pass_values=pass_values)
+        == in_one_pass + 1
+    )
     program = jax.jit(blur_on_accelerator, static_argnames=("step", "pass_values"))
-    output = program(image.reshape(height, -1), kernel, step=channels, pass_values=pass_values)
+    output = program(rows, kernel, step=channels, pass_values=pass_values)
     expected = blur_oracle(image, kernel)
     np.testing.assert_allclose(
         np.asarray(output).reshape(image.shape), expected, rtol=0, atol=TOLERANCE
@@ -144,6 +152,9 @@ def test_a_large_images_block_on_an_accelerator_gives_the_levels_saving_writes(
     levels = _levels(90, 70, channels, seed=5)
     pass_values = 32 * 70 * channels if passes == "strips" else None
     assert (accelerator_strips(90, 70 * channels, pass_values)[0] > 1) == (passes == "strips")
+    in_one_pass = loops_in(blur_levels, levels, kernel, in_strips=False, pass_values=None)
+    loops = loops_in(blur_levels, levels, kernel, in_strips=False, pass_values=pass_values)
+    assert loops == in_one_pass + (passes == "strips")
     program = jax.jit(blur_levels, static_argnames=("in_strips", "pass_values"))
     block = program(levels, kernel, in_strips=False, pass_values=pass_values)
     expected = blur_oracle(_as_photo(levels), kernel)[radius:-radius, radius:-radius]
@@ -183,27 +194,27 @@ def test_a_photos_levels_cross_to_an_accelerator_and_its_blur_crosses_back_as_le
 def test_an_accelerators_photo_is_blurred_in_the_passes_its_platform_holds(
     as_on_an_accelerator, monkeypatch, channels
 ):
-    from blurapp.core.engines import get_engine, jax_engine, jax_program
+    from blurapp.core.engines import get_engine, jax_engine
 
-    platforms, strips = [], []
+    platforms, compiled_with = [], []
 
     def passes_of_16_rows(platform):
         platforms.append(platform)
         return 16 * 45 * channels
 
-    def recorded_strips(*arguments):
-        strips.append(jax_program_strips(*arguments))
-        return strips[-1]
+    def recorded_compile(*arguments, **static):
+        compiled_with.append(static.get("pass_values"))
+        return compile_blur(*arguments, **static)
 
-    jax_program_strips = jax_program.accelerator_strips
+    compile_blur = jax_engine.compile_blur
     monkeypatch.setattr(jax_engine, "pass_values_on", passes_of_16_rows)
-    monkeypatch.setattr(jax_program, "accelerator_strips", recorded_strips)
+    monkeypatch.setattr(jax_engine, "compile_blur", recorded_compile)
     levels = _levels(41, 45, channels, seed=8)
     image = _as_photo(levels)
     kernel = gaussian_kernel(7, 2.0)
     first = get_engine("jax").start(image, kernel)
     assert platforms and set(platforms) == {jax_engine._platform_of(jax_engine.jax_device())}
-    assert (3, 16) in strips  # 41 rows in strips of 16: the program was traced with them
+    assert compiled_with == [16 * 45 * channels]
     np.testing.assert_allclose(first.output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
 
 

@@ -4,6 +4,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from helpers.jax_loops import loops_in
 from helpers.oracle import blur_oracle
 
 from blurapp.core import TOLERANCE, engine_names, gaussian_kernel, get_engine
@@ -178,10 +179,50 @@ def test_an_accelerators_batch_past_one_pass_is_blurred_frame_after_frame(channe
     pass_values = levels[0].size * 3 // 5
     assert one_frame_at_a_time(levels.size, False, pass_values)
     kernel = gaussian_kernel(9, 3.0)
-    program = jax.jit(frames_program, static_argnames=("in_strips", "step", "pass_values"))
     rows = levels.reshape(3, 40, -1)
+    # Two loops more than side by side in one pass each: the frames, and each frame's strips.
+    static = {"in_strips": False, "step": channels}
+    in_one_pass = loops_in(frames_program, rows, kernel, **static, pass_values=None)
+    loops = loops_in(frames_program, rows, kernel, **static, pass_values=pass_values)
+    assert loops == in_one_pass + 2
+    program = jax.jit(frames_program, static_argnames=("in_strips", "step", "pass_values"))
     blurred = program(rows, kernel, in_strips=False, step=channels, pass_values=pass_values)
     assert_levels_match_the_oracle(list(np.asarray(blurred).reshape(levels.shape)), levels, kernel)
+
+
+def test_an_accelerators_frames_are_compiled_with_its_platforms_pass_limit(monkeypatch):
+    import jax
+
+    from blurapp.core.engines import jax_frames
+
+    platforms, traced_with = [], []
+
+    def a_small_pass(platform):
+        platforms.append(platform)
+        return 600
+
+    def recorded(*arguments, **static):
+        traced_with.append(static["pass_values"])
+        return frames_program(*arguments, **static)
+
+    frames_program = jax_frames.frames_program
+    monkeypatch.setattr(jax_frames, "pass_values_on", a_small_pass)
+    monkeypatch.setattr(jax_frames, "frames_program", recorded)
+    blurs = jax_frames.compiled_frame_blurs
+    # A program of its own, traced through the recorder and forgotten after.
+    monkeypatch.setattr(blurs, "_jitted", None)
+    blurs.clear()
+    levels = np.random.default_rng(4).integers(0, 256, (2, 40, 23, 3), dtype=np.uint8)
+    kernel = gaussian_kernel(9, 3.0)
+    device = jax.devices("cpu")[0]
+    try:
+        blurred = jax_frames.blur_frames_on_device(
+            jax, levels, kernel, device, "cpu", jax_engine.cache_hits, as_rows=True
+        )
+    finally:
+        blurs.clear()
+    assert platforms == ["cpu"] and traced_with == [600]
+    assert_levels_match_the_oracle(list(blurred.output), levels, kernel)
 
 
 def test_a_measured_first_call_is_the_blur_alone_its_copies_apart_as_for_photos():

@@ -313,7 +313,9 @@ class _CompiledBlurs:
         dtype: np.dtype,
     ) -> _BlurKey:
         # The shapes kept apart: flattened, a grey photo's 3 × 3 kernel and the same photo in
-        # colour with 3 separable taps would share a key, and a program.
+        # colour with 3 separable taps would share a key, and a program. The platform stands
+        # for the program's other static arguments (its strips, its pass limit), which follow
+        # from it.
         return (program, tuple(shape), tuple(kernel_shape), dtype.str, device.platform, device.id)
 
     def holds(self, shape: tuple[int, ...], kernel_shape: tuple[int, ...], device: Any) -> bool:

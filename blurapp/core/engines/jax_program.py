@@ -354,16 +354,15 @@ def blur_on_accelerator(
 
     Unlike the CPU's program (blur), no strips sized for a cache, only passes of at most
     `pass_values` values (pass_values_on: on a TPU a 24 MP grey photo is one), and the 2-D
-    kernel's rows a
-    loop: on a TPU v5e (24 MP grey, 9 × 9, 2026-12-06) the separable blur's two passes over
-    the whole image took 2.35 ms against 3.2 ms looped in strips of 128 rows, and the 2-D
-    blur's kernel rows as a loop over the whole image (each row's taps written out) 4.78 ms
-    against 10.77 ms for all 81 taps written out over strips side by side, compiled in 0.6 s
+    kernel's rows a loop: on a TPU v5e (24 MP grey, 9 × 9, 2026-12-06) the separable blur's two
+    passes over the whole image took 2.35 ms against 3.2 ms looped in strips of 128 rows, and
+    the 2-D blur's kernel rows as a loop over the whole image (each row's taps written out)
+    4.78 ms against 10.77 ms for all 81 taps written out over strips side by side, compiled in 0.6 s
     against 1.9 s: the first call's most part. The separable blur's taps stay written out (a
-    loop took 4.87 ms). A colour photo stays rows of values: its channels as planes of
-    their own took 53.8 ms moved apart, blurred side by side and moved back, 37.1 ms taken
-    apart and blurred one after another, where rows of values took 46.8 ms in one pass and
-    15.5 ms in four strips."""
+    loop took 4.87 ms). A colour photo stays rows of values: its channels as planes of their own
+    took 53.8 ms moved apart, blurred side by side and moved back, 37.1 ms taken apart and
+    blurred one after another, where rows of values took 46.8 ms in one pass and 15.5 ms in
+    four strips."""
     import jax.numpy as jnp
 
     levels_type = values.dtype if jnp.issubdtype(values.dtype, jnp.integer) else None
