@@ -12,9 +12,7 @@ Pallas in interpret mode, to try it on a CPU):
     python docs/performance/accelerator_programs.py   # writes $OUT/probe.json (or /tmp)
 """
 
-import json
 import os
-import statistics
 import queue
 import threading
 import time
@@ -22,6 +20,7 @@ import time
 import jax
 import jax.numpy as jnp
 import numpy as np
+from probe_timing import log, ms, write
 
 from blurapp.core.engines import jax_frames, jax_program, pallas_program
 from blurapp.core.kernel import gaussian_kernel_1d
@@ -31,22 +30,6 @@ INTERPRET = jax.default_backend() != "tpu"
 H, W = (64, 300) if SMALL else (4000, 6000)
 CH, CW = (48, 64) if SMALL else (2160, 3840)
 FRAMES = 32
-out = {}
-
-
-def log(key, value):
-    out[key] = value
-    print(key, value, flush=True)
-
-
-def ms(step, times=15):
-    step()
-    seconds = []
-    for _ in range(times):
-        start = time.perf_counter()
-        jax.block_until_ready(step())
-        seconds.append(time.perf_counter() - start)
-    return round(statistics.median(seconds) * 1000, 3)
 
 
 rng = np.random.default_rng(0)
@@ -171,4 +154,4 @@ for colour in (False, True):
     log(f"clip_{tag}_blur_ms", ms(lambda: program(on, wd)))
     log(f"clip_{tag}_get_ms", ms(lambda: np.asarray(jax.device_get(program(on, wd)))))
 
-json.dump(out, open(os.path.join(os.environ.get("OUT", "/tmp"), "probe.json"), "w"), indent=1)
+write("probe.json")

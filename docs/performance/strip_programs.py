@@ -15,15 +15,14 @@ accelerator, from the project's root (PROBE_SMALL=1: small sizes, to try it on a
     python docs/performance/strip_programs.py   # writes $OUT/strip_probe.json (or /tmp)
 """
 
-import json
 import os
-import statistics
 import time
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from probe_timing import log, ms, write
 
 from blurapp.core.engines import jax_program
 from blurapp.core.kernel import gaussian_kernel_1d
@@ -31,22 +30,6 @@ from blurapp.core.kernel import gaussian_kernel_1d
 SMALL = os.environ.get("PROBE_SMALL") == "1"
 H, W = (64, 300) if SMALL else (4000, 6000)
 RADIUS = 4
-out = {}
-
-
-def log(key, value):
-    out[key] = value
-    print(key, value, flush=True)
-
-
-def ms(step, times=10):
-    step()
-    seconds = []
-    for _ in range(times):
-        start = time.perf_counter()
-        jax.block_until_ready(step())
-        seconds.append(time.perf_counter() - start)
-    return round(statistics.median(seconds) * 1000, 3)
 
 
 def timed(key, function, values, weights, expected=None, times=10):
@@ -182,4 +165,4 @@ for label, values, step in (("grey", grey, 1), ("colour", rows, 3)):
             )
             one_pass = result if one_pass is None else one_pass
 
-json.dump(out, open(os.path.join(os.environ.get("OUT", "/tmp"), "strip_probe.json"), "w"), indent=1)
+write("strip_probe.json")
