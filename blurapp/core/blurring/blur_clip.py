@@ -80,9 +80,7 @@ def choose_clip_batch_size(
             sizes=sizes,
             max_batch_bytes=CLIP_BATCH_BYTES,
             rounds=1,
-            dtype=np.dtype(np.uint16 if clip.info.bit_depth == 16 else np.uint8)
-            if as_levels
-            else None,
+            dtype=clip.info.levels_type if as_levels else None,
         )
     except Exception as error:
         raise BlurFailed(engine_failure(_name(clip), engine, error, what="clip")) from None

@@ -303,7 +303,7 @@ def _timed_type(clip: Clip) -> np.dtype:
     quarter of the floats' bytes to read, batch and copy), else float32."""
     if not clip.gives_levels:
         return np.dtype(np.float32)
-    return np.dtype(np.uint16 if clip.info.bit_depth == 16 else np.uint8)
+    return clip.info.levels_type
 
 
 @dataclass

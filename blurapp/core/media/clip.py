@@ -49,6 +49,12 @@ class ClipInfo:
     frame_count_estimated: bool = False
 
     @property
+    def levels_type(self) -> np.dtype:
+        """The number type of the levels its frames are stored in (Clip.levels): uint16 for a
+        clip of bit_depth 16, else uint8."""
+        return np.dtype(np.uint16 if self.bit_depth == 16 else np.uint8)
+
+    @property
     def known_frame_count(self) -> int | None:
         """The frame count the clip declares; None when it says none or it is an estimate."""
         return None if self.frame_count_estimated else self.frame_count
@@ -85,10 +91,11 @@ class Clip:
         return self._each(self._read, start, stop)
 
     def levels(self, start: int = 0, stop: int | None = None) -> Iterator[np.ndarray]:
-        """The frames from `start` up to `stop` as the levels they are stored in: uint8, or
-        uint16 for a clip of bit_depth 16, of the frames' shape; `frames` gives exactly each
-        level × (1/white) in float32, white the type's largest value. Only for a clip that
-        `gives_levels` (ValueError otherwise); a clip cut short stops as `frames` does."""
+        """The frames from `start` up to `stop` as the levels they are stored in
+        (info.levels_type: uint8, or uint16 for a clip of bit_depth 16), of the frames' shape;
+        `frames` gives exactly each level × (1/white) in float32, white the type's largest
+        value. Only for a clip that `gives_levels` (ValueError otherwise); a clip cut short
+        stops as `frames` does."""
         if not self.gives_levels:
             raise ValueError(f"{self.info.name} gives its frames as floats only")
         return self._each(self._read_levels, start, stop)
