@@ -133,9 +133,7 @@ def blur(image: Any, weights: Any, in_strips: bool = True, pass_values: int | No
     written out quicker in batched strips than in one pass (0.40 ms against 0.84); the 9×9
     loop in one pass has not been timed on a GPU.
     """
-    import jax
     import jax.numpy as jnp
-    from jax import lax
 
     # A colour photo (height × width × channels) is blurred as it lies in memory, each row's
     # channels side by side as one row of values (a pixel's shift is `step` values), in the
@@ -179,14 +177,39 @@ def blur(image: Any, weights: Any, in_strips: bool = True, pass_values: int | No
     padded = side_by_side(
         jnp.pad(image, ((radius, radius + extra), (radius, radius), *edges[2:]), mode="edge")
     )
+    return _strip_by_strip(
+        padded, weights, (strips, rows), height, step, side_by_side=unrolled, looped=False
+    )
+
+
+def _strip_by_strip(
+    padded: Any,
+    weights: Any,
+    strips: tuple[int, int],
+    height: int,
+    step: int,
+    *,
+    side_by_side: bool,
+    looped: bool,
+) -> Any:
+    """Rows of values edge-padded by the kernel's radius, and below by as many rows as make
+    `strips` (their number, their rows) whole, blurred strip by strip into `height` rows:
+    the strips side by side (vmap) or one after another (lax.map); `looped` as _blur_block."""
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+
+    count, rows = strips
+    radius = weights.shape[0] // 2
+    row_values = padded.shape[1] - 2 * radius * step
 
     def blur_strip(index: Any) -> Any:
         block = lax.dynamic_slice_in_dim(padded, index * rows, rows + 2 * radius)
-        return blur(block, rows)
+        return _blur_block(block, weights, rows, row_values, step, looped=looped)
 
-    indices = jnp.arange(strips)
-    blurred = jax.vmap(blur_strip)(indices) if unrolled else lax.map(blur_strip, indices)
-    return blurred.reshape(strips * rows, width * step)[:height]
+    indices = jnp.arange(count)
+    blurred = jax.vmap(blur_strip)(indices) if side_by_side else lax.map(blur_strip, indices)
+    return blurred.reshape(count * rows, row_values)[:height]
 
 
 def _separable_strip_by_strip(values: Any, weights: Any, height: int, width: int, step: int) -> Any:
@@ -374,8 +397,6 @@ def _blur_in_passes(values: Any, weights: Any, step: int, pass_values: int | Non
     """Rows of values (height × width·step) blurred as an accelerator does: edge-padded in
     values, then in passes of at most `pass_values` values (strips of rows, one after another;
     None: one pass), a 2-D kernel's rows a loop in each."""
-    import jax.numpy as jnp
-    from jax import lax
 
     height, row_values = values.shape
     radius = weights.shape[0] // 2
@@ -383,13 +404,9 @@ def _blur_in_passes(values: Any, weights: Any, step: int, pass_values: int | Non
     padded = _pad_values(values, radius, step, below=strips * rows - height)
     if strips == 1:
         return _blur_block(padded, weights, height, row_values, step, looped=True)
-
-    def blur_strip(index: Any) -> Any:
-        block = lax.dynamic_slice_in_dim(padded, index * rows, rows + 2 * radius)
-        return _blur_block(block, weights, rows, row_values, step, looped=True)
-
-    blurred = lax.map(blur_strip, jnp.arange(strips))
-    return blurred.reshape(strips * rows, row_values)[:height]
+    return _strip_by_strip(
+        padded, weights, (strips, rows), height, step, side_by_side=False, looped=True
+    )
 
 
 def levels_to_floats(values: Any, *, apart: bool = False) -> Any:
