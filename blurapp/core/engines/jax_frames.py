@@ -127,7 +127,8 @@ class _CompiledFrameBlurs:
             on_device = jax.sharding.SingleDeviceSharding(device)
             # As for one image: strips keep the data in a CPU's cache; an accelerator takes
             # the frames as rows of values (jax_program.blur_on_accelerator).
-            in_strips = not as_rows and str(device.platform).lower() == "cpu"
+            platform = str(device.platform).lower()
+            in_strips = not as_rows and platform == "cpu"
             program_shape, step = tuple(shape), 0
             if as_rows:
                 rows, step = rows_of_values(shape[1:])
@@ -140,7 +141,7 @@ class _CompiledFrameBlurs:
                 weights_spec,
                 in_strips=in_strips,
                 step=step,
-                pass_values=pass_values_on(str(device.platform).lower()),
+                pass_values=pass_values_on(platform),
             ).compile()
             how = Compilation.COMPILED if cache_hits() == hits_before else Compilation.FROM_CACHE
             self._by_key[key] = compiled
