@@ -59,6 +59,27 @@ def pytest_configure(config):
         config.addinivalue_line("markers", "xdist_group(name): the tests of one xdist worker")
 
 
+# The modules each extra installs that its tests need. A test marked `extra("scale")` is skipped,
+# naming the extra, where they are not installed (the TPU machine's package index has no Dask and
+# no rawpy); `pip install '.[test]'` installs every extra, so CI skips none.
+EXTRA_MODULES = {"scale": ("dask", "distributed"), "raw": ("rawpy",)}
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ImportError:  # a finder that refuses it outright
+        return False
+
+
+def pytest_runtest_setup(item):
+    for marker in item.iter_markers("extra"):
+        (extra,) = marker.args
+        missing = [name for name in EXTRA_MODULES[extra] if not _installed(name)]
+        if missing:
+            pytest.skip(f"needs the {extra} extra ({', '.join(missing)}), not installed here")
+
+
 def pytest_collection_modifyitems(items):
     """The slow tests first (in their modules' order), then the others: under xdist the long
     tests start early and the last ones handed out are short, so no worker is left running a

@@ -1,6 +1,6 @@
 """How many values JAX-jit's accelerator program should blur in one pass, timed in one process on
-the chip (docs/performance.md, "The strips"). 24 MP, 9 × 9, float32 in, medians of 10 steady
-calls:
+the chip (docs/performance.md, "The strips"). 24 MP, 9 × 9, float32 in, medians of 12 steady
+calls (the first part) and of 10 (the second):
 
 1. one pass over a grey photo (height × width) and a colour one in several shapes: rows of
    values (height × 3·width), its three planes side by side, its rows cut into three blocks of

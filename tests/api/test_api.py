@@ -108,6 +108,7 @@ def test_submodules_still_import_and_unknown_names_are_refused():
 # --- The blur, against scipy's correlation ---------------------------------------------------
 
 
+@pytest.mark.accelerator
 @pytest.mark.parametrize("engine", ["numpy", "jax"])
 @pytest.mark.parametrize("spec", SPECS, ids=["2d", "separable"])
 @pytest.mark.parametrize("shape", [(23, 31), (19, 14, 3)], ids=["grey", "colour"])
@@ -120,6 +121,7 @@ def test_blur_matches_the_oracle(engine, spec, shape):
     np.testing.assert_allclose(output, blur_oracle(image, spec.kernel), rtol=0, atol=TOLERANCE)
 
 
+@pytest.mark.accelerator
 @pytest.mark.parametrize("spec", SPECS, ids=["2d", "separable"])
 def test_compare_gives_each_engine_the_oracle_output(spec):
     image = pixels(17, 26, seed=3)

@@ -12,6 +12,10 @@ import blurapp
 from blurapp.core.measuring.clip_comparison import clip_comparison_dict
 from blurapp.core.media.clip import FramesInMemory
 
+# Runs the jax engine on JAX's default device, the chip on an accelerator machine: part of
+# the suite's accelerator run (`pytest tests -m accelerator`).
+pytestmark = pytest.mark.accelerator
+
 
 @pytest.fixture(scope="module")
 def clip_path(tmp_path_factory):

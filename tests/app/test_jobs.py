@@ -166,7 +166,12 @@ def test_a_live_preview_keeps_the_photo_on_the_jax_device_and_a_timed_run_copies
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "what", ["the live preview switched off", "a timed run without JAX-jit", "a blur by blocks"]
+    "what",
+    [
+        "the live preview switched off",
+        "a timed run without JAX-jit",
+        pytest.param("a blur by blocks", marks=pytest.mark.extra("scale")),
+    ],
 )
 def test_the_photo_kept_on_the_jax_device_is_let_go(what, tmp_path, monkeypatch):
     """In the window, JAX-jit keeps the previewed photo on its device between changes, and
@@ -309,6 +314,7 @@ def test_a_sweep_yields_each_size_as_it_finishes(tmp_path):
     assert all(point.seconds["numpy"] > 0 for point in points)
 
 
+@pytest.mark.extra("scale")
 def test_a_blur_by_blocks_tells_each_row_of_blocks_with_its_rate(tmp_path, monkeypatch):
     import tifffile
 

@@ -70,6 +70,7 @@ def play_until_a_frame_is_shown(controller):
     pytest.fail("no blurred frame was shown in 120 s of playing")
 
 
+@pytest.mark.extra("scale")
 def test_a_photo_a_clip_a_sweep_blocks_and_saving_through_the_controller_alone(
     controller, tmp_path
 ):

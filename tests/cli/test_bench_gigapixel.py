@@ -7,6 +7,7 @@ from blurapp.bench import scale
 from blurapp.bench.report import section_lines
 
 
+@pytest.mark.extra("scale")
 @pytest.mark.slow
 def test_the_blur_by_blocks_is_measured_with_each_engine_and_says_its_rate(tmp_path, monkeypatch):
     kept = {}

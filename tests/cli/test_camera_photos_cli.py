@@ -63,6 +63,7 @@ def test_blur_in_colour_of_a_p3_heic_keeps_the_colours_a_viewer_shows(tmp_path):
         np.testing.assert_allclose(np.asarray(written) / 255, expected, atol=LEVEL + 1e-9)
 
 
+@pytest.mark.extra("scale")
 def test_a_folder_of_phone_photos_is_batched_with_nothing_lost(tmp_path):
     folder = tmp_path / "DCIM"
     folder.mkdir()
@@ -90,6 +91,7 @@ def test_a_folder_of_phone_photos_is_batched_with_nothing_lost(tmp_path):
         )
 
 
+@pytest.mark.extra("raw")
 def test_blur_of_a_dng_writes_a_16_bit_png_equal_to_the_reference(tmp_path):
     path = dng_file(tmp_path / "DSC_0001.DNG", random_mosaic())
     out = tmp_path / "y.png"
@@ -101,6 +103,7 @@ def test_blur_of_a_dng_writes_a_16_bit_png_equal_to_the_reference(tmp_path):
         np.testing.assert_allclose(np.asarray(written) / 65535, expected, atol=LEVEL)
 
 
+@pytest.mark.extra("raw")
 def test_compare_of_a_dng_prints_a_photos_figures(tmp_path):
     path = dng_file(tmp_path / "DSC_0002.dng", random_mosaic())
     run = blurapp_in_process("compare", path, "--engines", "numpy", "--repeat", "3")
@@ -108,6 +111,8 @@ def test_compare_of_a_dng_prints_a_photos_figures(tmp_path):
     assert "frames/s" not in run.stdout and "64 × 48" in run.stdout
 
 
+@pytest.mark.extra("raw")
+@pytest.mark.extra("scale")
 def test_a_card_of_raw_files_is_batched(tmp_path):
     card = tmp_path / "DCIM"
     card.mkdir()

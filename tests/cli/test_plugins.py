@@ -80,6 +80,7 @@ def test_blur_with_the_plugin_engine_writes_its_result(blurapp, tmp_path, plugin
     np.testing.assert_allclose(np.load(out), expected, atol=1e-5, rtol=0)
 
 
+@pytest.mark.extra("scale")
 def test_batch_with_the_plugin_engine(blurapp, tmp_path, plugin_folder, photo):
     out = tmp_path / "out"
     run = blurapp(

@@ -46,6 +46,7 @@ def test_comparing_on_a_clip_says_each_stage_and_how_far_it_is(tmp_path, every_s
     assert run.stdout.startswith("clip ")
 
 
+@pytest.mark.extra("scale")
 def test_a_batch_says_how_many_files_and_frames_are_done(tmp_path, every_step):
     shoot = tmp_path / "shoot"
     shoot.mkdir()
@@ -62,6 +63,7 @@ def test_a_batch_says_how_many_files_and_frames_are_done(tmp_path, every_step):
     )
 
 
+@pytest.mark.extra("scale")
 def test_blurring_by_blocks_says_how_many_rows_of_blocks_are_done(tmp_path, every_step):
     source = tmp_path / "scan.tif"
     tifffile.imwrite(source, np.zeros((600, 300), np.uint8), tile=(256, 256))

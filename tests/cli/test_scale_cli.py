@@ -32,6 +32,7 @@ def shoot(tmp_path):
     return folder
 
 
+@pytest.mark.extra("scale")
 def test_batch_blurs_the_good_photos_and_lists_the_bad_ones(shoot, tmp_path):
     out = tmp_path / "out"
     run = blurapp_in_process("batch", shoot, "--out-dir", out, "--format", "npy")
@@ -54,6 +55,7 @@ def test_batch_blurs_the_good_photos_and_lists_the_bad_ones(shoot, tmp_path):
     np.testing.assert_allclose(np.load(out / "shoot" / "a.npy"), expected, atol=2e-3, rtol=0)
 
 
+@pytest.mark.extra("scale")
 def test_a_second_batch_does_only_what_is_left(shoot, tmp_path):
     out = tmp_path / "out"
     blurapp_in_process("batch", shoot, "--out-dir", out)
@@ -69,6 +71,7 @@ def test_a_second_batch_does_only_what_is_left(shoot, tmp_path):
     assert again["photos_per_second"] > 0 and again["megapixels_per_second"] > 0
 
 
+@pytest.mark.extra("scale")
 def test_batch_in_colour_writes_rgb(shoot, tmp_path):
     out = tmp_path / "out"
     blurapp_in_process("batch", shoot / "a.png", "--out-dir", out, "--color", "--engine", "jax")
@@ -76,6 +79,7 @@ def test_batch_in_colour_writes_rgb(shoot, tmp_path):
         assert written.mode == "RGB" and written.size == (60, 40)
 
 
+@pytest.mark.extra("scale")
 def test_batch_of_only_good_photos_exits_0_and_a_bad_option_2(shoot, tmp_path):
     run = blurapp_in_process("batch", shoot / "a.png", "--out-dir", tmp_path / "out")
     assert run.returncode == 0, run.stderr
@@ -87,12 +91,14 @@ def test_batch_of_only_good_photos_exits_0_and_a_bad_option_2(shoot, tmp_path):
     )
 
 
+@pytest.mark.extra("scale")
 def test_batch_shows_a_progress_bar_on_a_terminal(shoot, tmp_path):
     status, shown = run_on_a_terminal("batch", shoot, "--out-dir", tmp_path / "out")
     assert status == 1
     assert "4/4" in shown and "photo/s" in shown and "MP/s" in shown
 
 
+@pytest.mark.extra("scale")
 def test_a_batch_with_a_clip_shows_its_frames_on_a_second_bar(shoot, tmp_path):
     video_file(shoot / "clip.mkv", random_levels(6), rate=25)
     status, shown = run_on_a_terminal("batch", shoot, "--out-dir", tmp_path / "out")
@@ -103,6 +109,7 @@ def test_a_batch_with_a_clip_shows_its_frames_on_a_second_bar(shoot, tmp_path):
     assert (tmp_path / "out" / "shoot" / "clip.mkv").exists()
 
 
+@pytest.mark.extra("scale")
 def test_blur_by_blocks_writes_a_tiled_bigtiff_with_a_progress_bar(tmp_path):
     levels = np.random.default_rng(9).integers(0, 256, (700, 900), dtype=np.uint8)
     source = tmp_path / "scan.tif"
@@ -118,6 +125,7 @@ def test_blur_by_blocks_writes_a_tiled_bigtiff_with_a_progress_bar(tmp_path):
     assert np.abs(blurred - expected).max() <= 0.5 + 1e-3
 
 
+@pytest.mark.extra("scale")
 def test_blur_by_blocks_refuses_an_output_it_cannot_write_before_the_work(tmp_path):
     source = tmp_path / "scan.tif"
     tifffile.imwrite(source, np.zeros((64, 64), np.uint8), tile=(32, 32))
@@ -127,6 +135,7 @@ def test_blur_by_blocks_refuses_an_output_it_cannot_write_before_the_work(tmp_pa
     assert "Traceback" not in run.stderr
 
 
+@pytest.mark.extra("scale")
 def test_blur_by_blocks_runs_jax_on_the_device_asked_for(tmp_path):
     source = tmp_path / "scan.tif"
     tifffile.imwrite(source, np.zeros((64, 64), np.uint8), tile=(32, 32))
@@ -145,6 +154,7 @@ def test_blur_by_blocks_runs_jax_on_the_device_asked_for(tmp_path):
         assert run.stderr.splitlines()[-1] == missing
 
 
+@pytest.mark.extra("scale")
 def test_a_batch_that_finds_no_photos_says_so(tmp_path):
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "notes.txt").write_text("not a photo")
@@ -183,6 +193,7 @@ NOT_ADDRESSES = [
 ]
 
 
+@pytest.mark.extra("scale")
 @pytest.mark.parametrize("address", NOT_ADDRESSES)
 def test_batch_with_a_scheduler_that_is_no_address_says_so_at_once(shoot, tmp_path, address):
     run = _in_process_within(
@@ -196,6 +207,7 @@ def test_batch_with_a_scheduler_that_is_no_address_says_so_at_once(shoot, tmp_pa
     assert len(run.stderr.splitlines()) == 1, run.stderr
 
 
+@pytest.mark.extra("scale")
 @pytest.mark.parametrize("address", [name for name in NOT_ADDRESSES if name != "threads"])
 def test_blur_with_a_scheduler_that_is_no_address_says_so_at_once(tmp_path, address):
     source = tmp_path / "scan.tif"
@@ -207,6 +219,7 @@ def test_blur_with_a_scheduler_that_is_no_address_says_so_at_once(tmp_path, addr
     assert not (tmp_path / "out.tif").exists()
 
 
+@pytest.mark.extra("scale")
 @pytest.mark.slow
 @pytest.mark.parametrize("command", ["batch", "blur"])
 def test_a_process_given_no_address_ends_at_once(shoot, tmp_path, command):
@@ -278,6 +291,7 @@ def test_a_batch_without_the_scale_extra_names_the_extra_and_all_it_lacks(
     assert not (tmp_path / "blurred").exists()
 
 
+@pytest.mark.extra("scale")
 def test_a_batch_without_tqdm_says_how_far_it_is_in_lines(shoot, tmp_path, monkeypatch):
     from blurapp.cli import progress
 
@@ -289,6 +303,7 @@ def test_a_batch_without_tqdm_says_how_far_it_is_in_lines(shoot, tmp_path, monke
     assert "blurring: 4 of 4 photos (100 %)" in run.stderr
 
 
+@pytest.mark.extra("scale")
 @pytest.mark.parametrize("where", ["loop", "a-file/sub", "/proc/blurapp-no-such/sub", "proc"])
 def test_an_output_folder_that_cannot_be_one_is_one_error_line(shoot, tmp_path, where):
     (tmp_path / "loop").symlink_to("loop")

@@ -25,6 +25,10 @@ from blurapp.core.media.clip_saving import check_clip_output_path, save_clip
 from blurapp.core.media.saving import OutputError, levels_for_output, to_8bit, to_16bit
 from blurapp.core.spec import BlurSpec
 
+# Runs the jax engine on JAX's default device, the chip on an accelerator machine: part of
+# the suite's accelerator run (`pytest tests -m accelerator`).
+pytestmark = pytest.mark.accelerator
+
 
 def frames_in_memory(count=6, *, colour=False, rate=25.0, seed=3):
     shape = (count, 48, 64, 3) if colour else (count, 48, 64)

@@ -27,6 +27,10 @@ from blurapp.core.measuring.sweep import (
     write_sweep_csv,
 )
 
+# Runs the jax engine on JAX's default device, the chip on an accelerator machine: part of
+# the suite's accelerator run (`pytest tests -m accelerator`).
+pytestmark = pytest.mark.accelerator
+
 # Two tiny sizes: each new shape costs JAX-jit a compilation.
 TINY = (0.004, 0.008)
 

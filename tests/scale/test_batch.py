@@ -9,6 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+# The scale extra's (Dask): skipped, saying so, where it is not installed (the TPU machine).
+pytest.importorskip("distributed", reason="needs the scale extra (Dask), not installed here")
 from helpers.batch import BAD, GOOD, KERNEL, SPEC, write_photos
 from helpers.oracle import blur_oracle
 from PIL import Image

@@ -9,6 +9,9 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
+
+# The scale extra's (Dask): skipped, saying so, where it is not installed (the TPU machine).
+pytest.importorskip("distributed", reason="needs the scale extra (Dask), not installed here")
 from helpers.batch import SPEC
 from helpers.clip_files import (
     animation_file,

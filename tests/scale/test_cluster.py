@@ -11,9 +11,12 @@ import time
 import types
 from pathlib import Path
 
-import distributed
 import numpy as np
 import pytest
+
+# The scale extra's (Dask): skipped, saying so, where it is not installed (the TPU machine).
+pytest.importorskip("distributed", reason="needs the scale extra (Dask), not installed here")
+import distributed
 from helpers.batch import BAD, GOOD, SPEC, write_photos
 from helpers.cluster import (
     REPOSITORY,

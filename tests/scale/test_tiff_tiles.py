@@ -9,6 +9,9 @@ import struct
 
 import numpy as np
 import pytest
+
+# The scale extra's (Dask): skipped, saying so, where it is not installed (the TPU machine).
+pytest.importorskip("distributed", reason="needs the scale extra (Dask), not installed here")
 import tifffile
 
 from blurapp.core.media.photo_checks import PhotoError

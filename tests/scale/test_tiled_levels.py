@@ -3,9 +3,11 @@ go to it, every other block through floats; either way the levels written are sc
 
 from __future__ import annotations
 
-import dask.array  # noqa: F401  (the scale extra, which the tests install)
 import numpy as np
 import pytest
+
+# The scale extra's (Dask): skipped, saying so, where it is not installed (the TPU machine).
+pytest.importorskip("distributed", reason="needs the scale extra (Dask), not installed here")
 import tifffile
 from helpers.oracle import blur_oracle
 from scipy.ndimage import correlate
@@ -118,6 +120,7 @@ def test_an_npy_output_is_blurred_as_floats_whatever_the_engine_offers(tmp_path,
 
 
 @pytest.mark.slow
+@pytest.mark.accelerator  # JAX-jit's levels call on JAX's default device
 @pytest.mark.parametrize(
     "shape, dtype, block",
     [((700, 650), np.uint8, 256), ((45, 600), np.uint16, 128), ((260, 300, 3), np.uint8, 100)],

@@ -32,7 +32,9 @@ def dng(folder):
     return dng_file(folder / "DSC_0001.DNG", random_mosaic())
 
 
-@pytest.mark.parametrize("make", [p3_heic, p3_avif, dng])
+@pytest.mark.parametrize(
+    "make", [p3_heic, p3_avif, pytest.param(dng, marks=pytest.mark.extra("raw"))]
+)
 def test_the_window_opens_a_camera_photo_as_a_photo(make_window, tmp_path, make):
     path = make(tmp_path)
     window = make_window(path)

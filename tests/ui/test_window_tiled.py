@@ -21,6 +21,9 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from blurapp.core import gaussian_kernel
 from blurapp.ui import tiled_blur
 
+# A blur by blocks is the scale extra's (Dask).
+pytestmark = pytest.mark.extra("scale")
+
 
 class CancelAtTheFirstRow(tiled_blur.TiledBlurDialog):
     """Cancel pressed as soon as the first row of blocks is written. (At module level: PySide
