@@ -62,7 +62,7 @@ def pytest_configure(config):
 # The modules each extra installs that its tests need. A test marked `extra("scale")` is skipped,
 # naming the extra, where they are not installed (the TPU machine's package index has no Dask and
 # no rawpy); `pip install '.[test]'` installs every extra, so CI skips none.
-EXTRA_MODULES = {"scale": ("dask", "distributed"), "raw": ("rawpy",)}
+EXTRA_MODULES = {"scale": ("dask", "distributed", "tqdm", "zarr"), "raw": ("rawpy",)}
 
 
 def _installed(module: str) -> bool:

@@ -94,6 +94,7 @@ def test_blur_with_an_engine_giving_the_wrong_shape_fails_and_writes_nothing(
     assert not output.exists()
 
 
+@pytest.mark.extra("scale")
 def test_a_batch_with_a_bad_engine_lists_every_photo_and_prints_its_summary(
     tmp_path, bad_plugins, photos
 ):

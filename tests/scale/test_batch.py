@@ -20,7 +20,6 @@ from blurapp.core.media.photo import load_photo
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.scale.batch import run_batch
 from blurapp.scale.batch_plan import PHOTO_SUFFIXES, BatchError, plan_batch
-from blurapp.scale.scheduler import MissingExtraError
 
 
 @pytest.fixture
@@ -216,12 +215,6 @@ def test_bad_formats_and_output_folders_are_refused(tmp_path, photos):
         plan_batch([photos], tmp_path / "out", output_format=".TIFF").jobs[0].output.suffix
         == ".tif"
     )
-
-
-def test_without_dask_the_error_says_what_to_install(tmp_path, photos, monkeypatch):
-    monkeypatch.setitem(sys.modules, "dask", None)  # `import dask` now raises ImportError
-    with pytest.raises(MissingExtraError, match=r"pip install 'blurapp\[scale\]'"):
-        run_batch(plan_batch([photos], tmp_path / "out"), SPEC)
 
 
 def test_on_two_threads_the_outputs_are_the_same(tmp_path, photos):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import zlib
 
 import numpy as np
@@ -19,7 +18,7 @@ from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
 from blurapp.core.media.photo import load_photo
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.saving import OutputError
-from blurapp.scale import scheduler, tiled, tiled_read, tiled_write
+from blurapp.scale import tiled, tiled_read, tiled_write
 
 
 def noise(shape, dtype=np.uint8, seed=13) -> np.ndarray:
@@ -271,13 +270,6 @@ def test_jax_engine_in_tiles_matches_scipy(tmp_path):
     blurred = tiled.blur_tiled(tiled_read.open_tiled(source, block=64), kernel, "jax").compute()
 
     assert np.abs(blurred - blur_oracle(as_float(data), kernel)).max() <= 1e-5
-
-
-def test_without_dask_the_error_says_what_to_install(tmp_path, monkeypatch):
-    source = write_tiff(tmp_path / "photo.tif", noise((64, 64)))
-    monkeypatch.setitem(sys.modules, "dask.array", None)
-    with pytest.raises(scheduler.MissingExtraError, match=r"pip install 'blurapp\[scale\]'"):
-        tiled_read.open_tiled(source)
 
 
 @pytest.mark.slow

@@ -21,9 +21,6 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from blurapp.core import gaussian_kernel
 from blurapp.ui import tiled_blur
 
-# A blur by blocks is the scale extra's (Dask).
-pytestmark = pytest.mark.extra("scale")
-
 
 class CancelAtTheFirstRow(tiled_blur.TiledBlurDialog):
     """Cancel pressed as soon as the first row of blocks is written. (At module level: PySide
@@ -73,6 +70,7 @@ def answers(monkeypatch, tmp_path):
     return chosen
 
 
+@pytest.mark.extra("scale")  # the blur by blocks
 def test_a_too_large_tiff_is_offered_a_blur_to_a_file(make_window, qtbot, too_large, answers):
     path, levels = too_large
     window = make_window()
@@ -104,6 +102,7 @@ def test_declining_the_offer_leaves_no_file(make_window, qtbot, too_large, answe
     assert window.tiled_blur is None
 
 
+@pytest.mark.extra("scale")
 @pytest.mark.parametrize("how", ["cancel", "reject", "close"])
 def test_cancelling_the_blur_by_blocks_leaves_no_file(
     make_window, qtbot, too_large, answers, monkeypatch, how
@@ -161,6 +160,7 @@ def test_a_small_photo_that_fails_is_not_offered_a_blur(
     assert title == "Cannot Open Photo" and str(bad) in text
 
 
+@pytest.mark.extra("scale")
 @pytest.mark.slow
 def test_closing_the_window_during_a_blur_by_blocks_ends_it_as_cancelled(tmp_path):
     """The window closed after the first row of blocks, and the program exiting: the row in
