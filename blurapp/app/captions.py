@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from blurapp.app.first_calls import program_of
 from blurapp.app.recompiles import Changed, ProgramGot, Reason
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
+from blurapp.core.engines.jax_engine import default_device_is_a_tpu
 from blurapp.core.engines.runs import Compilation, Payer
 from blurapp.core.kernel import auto_kernel_size
 from blurapp.core.measuring.comparison import TIMING
@@ -454,9 +455,16 @@ class Captions:
             return described.platform
         if not described.uses_jax:
             return "cpu"
+        if self.session.jax_device:
+            return self.session.jax_device
+        if self.session.jax_unavailable is None and default_device_is_a_tpu():
+            # Said before it happens: the window cannot paint while the TPU opens.
+            opening = QT_TRANSLATE_NOOP(
+                "Session", "the TPU, opening: the window may not answer for a few seconds"
+            )
+            return self.tr(opening)
         either = QT_TRANSLATE_NOOP("Session", "the accelerator when present, else the CPU")
-        either = self.tr(either)
-        return self.session.jax_device or either
+        return self.tr(either)
 
     def _difference_caption(self, engine: str) -> Caption:
         tr = self.tr

@@ -329,7 +329,7 @@
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="744"/>
+        <location filename="../core/engines/jax_engine.py" line="765"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -778,52 +778,52 @@
         <translation>不可用：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="219"/>
+        <location filename="../core/measuring/contention.py" line="226"/>
         <source>the profiler recorded a trace while the calls were timed, which slows them: time them again without it</source>
         <translation>计时期间性能分析器在记录跟踪，这会使调用变慢：请不记录跟踪再计时一次</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="227"/>
+        <location filename="../core/measuring/contention.py" line="234"/>
         <source>timed while the profiler recorded, and another program was using the CPU</source>
         <translation>计时期间性能分析器在记录，且另一个程序正在占用 CPU</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="233"/>
+        <location filename="../core/measuring/contention.py" line="240"/>
         <source>another program was using the CPU</source>
         <translation>另一个程序正在占用 CPU</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="235"/>
+        <location filename="../core/measuring/contention.py" line="242"/>
         <source>timed while the profiler recorded</source>
         <translation>计时期间性能分析器在记录</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="237"/>
+        <location filename="../core/measuring/contention.py" line="244"/>
         <source>the times of the calls varied widely</source>
         <translation>各次调用的耗时差异很大</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="242"/>
+        <location filename="../core/measuring/contention.py" line="249"/>
         <source>{engine}&apos;s calls took {ratio}× their CPU time</source>
         <translation>{engine} 的调用耗时是其 CPU 时间的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="247"/>
+        <location filename="../core/measuring/contention.py" line="254"/>
         <source>other programs kept {used} of the {cores} cores busy</source>
         <translation>其他程序占用了 {cores} 个核心中的 {used} 个</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="253"/>
+        <location filename="../core/measuring/contention.py" line="260"/>
         <source>other programs kept {used} of the {cores} cores busy while the matrix product was timed</source>
         <translation>计时矩阵乘法时，其他程序占用了 {cores} 个核心中的 {used} 个</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="265"/>
+        <location filename="../core/measuring/contention.py" line="272"/>
         <source>the middle half of {engine}&apos;s calls spans {spread} of their median</source>
         <translation>{engine} 中间一半调用的耗时跨度为其中位数的 {spread}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="271"/>
+        <location filename="../core/measuring/contention.py" line="278"/>
         <source>load {load} on {cores} cores</source>
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
@@ -853,7 +853,7 @@
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="430"/>
+        <location filename="../app/captions.py" line="431"/>
         <source>programs this session</source>
         <translation>本次会话的程序</translation>
     </message>
@@ -879,8 +879,8 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../app/clip_jobs.py" line="59"/>
         <location filename="../app/jobs.py" line="236"/>
+        <location filename="../app/clip_jobs.py" line="59"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
@@ -912,8 +912,8 @@
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_checks.py" line="34"/>
         <location filename="../core/media/photo.py" line="220"/>
+        <location filename="../core/media/clip_checks.py" line="34"/>
         <location filename="../scale/tiled_read.py" line="243"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
@@ -972,32 +972,32 @@
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="210"/>
+        <location filename="../core/media/saving.py" line="226"/>
         <source>this is a folder; give a file name</source>
         <translation>这是文件夹；请给出文件名</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="215"/>
+        <location filename="../core/media/saving.py" line="231"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="236"/>
+        <location filename="../core/media/saving.py" line="252"/>
         <source>this is not a regular file (a pipe, a device or a socket); give the name of a file to write</source>
         <translation>这不是普通文件（而是管道、设备或套接字）；请给出要写入的文件名</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="255"/>
+        <location filename="../core/media/saving.py" line="271"/>
         <source>the file name is too long for the file system; choose a shorter one</source>
         <translation>文件名对文件系统来说太长；请选择更短的名称</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="286"/>
+        <location filename="../core/media/saving.py" line="302"/>
         <source>this is the photo being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的照片；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="316"/>
+        <location filename="../core/media/saving.py" line="332"/>
         <source>unknown output format {extension}; use {accepted}</source>
         <translation>未知的输出格式 {extension}；请使用 {accepted}</translation>
     </message>
@@ -1008,12 +1008,12 @@
     </message>
     <message>
         <location filename="../core/media/saving.py" line="115"/>
-        <location filename="../core/media/saving.py" line="261"/>
+        <location filename="../core/media/saving.py" line="277"/>
         <source>the file could not be written: {reason}</source>
         <translation>无法写入文件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="377"/>
+        <location filename="../core/media/saving.py" line="393"/>
         <source>{format} cannot store this image: {reason}</source>
         <translation>{format} 无法保存此图像：{reason}</translation>
     </message>
@@ -1058,47 +1058,47 @@
         <translation>它的每个分块（{segment}）为 {width} × {height} 像素，须整块解码：本机 {threads} 个线程各解码一块约需 {needed} GB，而可用内存只有 {available} GB</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="82"/>
+        <location filename="../core/media/clip_saving.py" line="83"/>
         <source>a codec can be chosen for video only ({videos}), not {extension}</source>
         <translation>只有视频（{videos}）可以选择编码器，{extension} 不行</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="290"/>
+        <location filename="../core/media/saving.py" line="306"/>
         <source>this is the clip being blurred; BlurApp never writes over it, choose another name</source>
         <translation>这是正在模糊的片段；BlurApp 从不覆盖它，请选择其他名称</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="110"/>
+        <location filename="../core/media/clip_saving.py" line="111"/>
         <source>this FFmpeg has no video encoder named {codec} (it is PyAV {version}&apos;s)</source>
         <translation>此 FFmpeg 没有名为 {codec} 的视频编码器（它随 PyAV {version} 提供）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="144"/>
+        <location filename="../core/media/clip_saving.py" line="145"/>
         <source>{format} keeps every frame in memory until it is written: {frames} frames need about {needed} GB and {available} GB is available; write a video (.mp4, .mkv) instead</source>
         <translation>{format} 在写入前会把每一帧都保存在内存中：{frames} 帧约需 {needed} GB，而只有 {available} GB 可用；请改为写入视频（.mp4、.mkv）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="188"/>
+        <location filename="../core/media/clip_saving.py" line="190"/>
         <source>frame {frame} is an array of {shape}, not of the clip&apos;s {expected} (height × width × colours)</source>
         <translation>第 {frame} 帧是 {shape} 的数组，而不是片段的 {expected}（高 × 宽 × 颜色）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="208"/>
+        <location filename="../core/media/clip_saving.py" line="210"/>
         <source>only {written} of the {count} frames of {source} were blurred; nothing was written</source>
         <translation>{source} 的 {count} 帧中只模糊了 {written} 帧；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="221"/>
+        <location filename="../core/media/clip_saving.py" line="223"/>
         <source>{stored} of the {written} frames blurred were stored; nothing was written</source>
         <translation>已模糊的 {written} 帧中只保存了 {stored} 帧；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/media/saving.py" line="378"/>
+        <location filename="../core/media/saving.py" line="394"/>
         <source>{format} cannot store this clip: {reason}</source>
         <translation>{format} 无法保存此片段：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_saving.py" line="364"/>
+        <location filename="../core/media/clip_saving.py" line="383"/>
         <source>the clip has no frames</source>
         <translation>片段没有任何帧</translation>
     </message>
@@ -1663,324 +1663,329 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../app/captions.py" line="54"/>
+        <location filename="../app/captions.py" line="55"/>
         <source>2-D (tutorial)</source>
         <translation>二维（教程方法）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="55"/>
+        <location filename="../app/captions.py" line="56"/>
         <source>Separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="58"/>
+        <location filename="../app/captions.py" line="59"/>
         <source>Blurred results</source>
         <translation>模糊结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="59"/>
+        <location filename="../app/captions.py" line="60"/>
         <source>Original</source>
         <translation>原图</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="60"/>
+        <location filename="../app/captions.py" line="61"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="62"/>
+        <location filename="../app/captions.py" line="63"/>
         <source>Before/after</source>
         <translation>前后对比</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="65"/>
+        <location filename="../app/captions.py" line="66"/>
         <source>compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="66"/>
+        <location filename="../app/captions.py" line="67"/>
         <source>from cache</source>
         <translation>取自缓存</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="67"/>
+        <location filename="../app/captions.py" line="68"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="127"/>
+        <location filename="../app/captions.py" line="128"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="133"/>
+        <location filename="../app/captions.py" line="134"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="141"/>
+        <location filename="../app/captions.py" line="142"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="147"/>
+        <location filename="../app/captions.py" line="148"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="157"/>
+        <location filename="../app/captions.py" line="158"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="159"/>
+        <location filename="../app/captions.py" line="160"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="166"/>
+        <location filename="../app/captions.py" line="167"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="169"/>
+        <location filename="../app/captions.py" line="170"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="234"/>
+        <location filename="../app/captions.py" line="235"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="241"/>
+        <location filename="../app/captions.py" line="242"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="248"/>
+        <location filename="../app/captions.py" line="249"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="254"/>
+        <location filename="../app/captions.py" line="255"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="269"/>
+        <location filename="../app/captions.py" line="270"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="278"/>
+        <location filename="../app/captions.py" line="279"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="284"/>
+        <location filename="../app/captions.py" line="285"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="288"/>
+        <location filename="../app/captions.py" line="289"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="292"/>
+        <location filename="../app/captions.py" line="293"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="300"/>
+        <location filename="../app/captions.py" line="301"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="306"/>
+        <location filename="../app/captions.py" line="307"/>
         <source>kernel zero-padded to {size}</source>
         <translation>卷积核以零填充至 {size}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="311"/>
+        <location filename="../app/captions.py" line="312"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="318"/>
+        <location filename="../app/captions.py" line="319"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="320"/>
+        <location filename="../app/captions.py" line="321"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="326"/>
+        <location filename="../app/captions.py" line="327"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="340"/>
+        <location filename="../app/captions.py" line="341"/>
         <source>grey: Blur in colour is off</source>
         <translation>灰度：未勾选“彩色模糊”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="457"/>
+        <location filename="../app/captions.py" line="462"/>
+        <source>the TPU, opening: the window may not answer for a few seconds</source>
+        <translation>TPU 正在打开：窗口可能有几秒钟没有响应</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="466"/>
         <source>the accelerator when present, else the CPU</source>
         <translation>有加速器时用加速器，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="267"/>
-        <location filename="../app/captions.py" line="337"/>
+        <location filename="../app/captions.py" line="268"/>
+        <location filename="../app/captions.py" line="338"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="348"/>
+        <location filename="../app/captions.py" line="349"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="442"/>
-        <location filename="../app/captions.py" line="449"/>
+        <location filename="../app/captions.py" line="443"/>
+        <location filename="../app/captions.py" line="450"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="335"/>
+        <location filename="../app/captions.py" line="336"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="359"/>
+        <location filename="../app/captions.py" line="360"/>
         <source>programs this session: {count}; last: {why}, compiled in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，编译用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="363"/>
+        <location filename="../app/captions.py" line="364"/>
         <source>programs this session: {count}; last: {why}, loaded from the cache in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，从缓存加载用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="381"/>
+        <location filename="../app/captions.py" line="382"/>
         <source>{why}, in the scaling sweep</source>
         <translation>{why}，在规模扫描中</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="390"/>
+        <location filename="../app/captions.py" line="391"/>
         <source>kernel {old} → {new}</source>
         <translation>卷积核 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="393"/>
+        <location filename="../app/captions.py" line="394"/>
         <source>algorithm {old} → {new}</source>
         <translation>算法 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="398"/>
+        <location filename="../app/captions.py" line="399"/>
         <source>image {old} → {new}</source>
         <translation>图像 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="402"/>
+        <location filename="../app/captions.py" line="403"/>
         <source>grey → colour</source>
         <translation>灰度 → 彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="404"/>
+        <location filename="../app/captions.py" line="405"/>
         <source>colour → grey</source>
         <translation>彩色 → 灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="407"/>
+        <location filename="../app/captions.py" line="408"/>
         <source>device {old} → {new}</source>
         <translation>设备 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="410"/>
+        <location filename="../app/captions.py" line="411"/>
         <source>the first of the session</source>
         <translation>本次会话的第一个</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="411"/>
+        <location filename="../app/captions.py" line="412"/>
         <source>the same program again</source>
         <translation>再次获取同一程序</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="423"/>
+        <location filename="../app/captions.py" line="424"/>
         <source>{engine}; last: {why} ({time}, {how})</source>
         <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="470"/>
+        <location filename="../app/captions.py" line="478"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="473"/>
+        <location filename="../app/captions.py" line="481"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="481"/>
+        <location filename="../app/captions.py" line="489"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="486"/>
+        <location filename="../app/captions.py" line="494"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="494"/>
+        <location filename="../app/captions.py" line="502"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="509"/>
+        <location filename="../app/captions.py" line="517"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="529"/>
+        <location filename="../app/captions.py" line="537"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="535"/>
+        <location filename="../app/captions.py" line="543"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="537"/>
+        <location filename="../app/captions.py" line="545"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="548"/>
+        <location filename="../app/captions.py" line="556"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="550"/>
+        <location filename="../app/captions.py" line="558"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="554"/>
+        <location filename="../app/captions.py" line="562"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="556"/>
+        <location filename="../app/captions.py" line="564"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="562"/>
+        <location filename="../app/captions.py" line="570"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>

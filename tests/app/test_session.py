@@ -6,6 +6,7 @@ import sys
 import numpy as np
 import pytest
 from helpers.session import finish, jax_run, numpy_run, photo
+from helpers.tpu_runtime import seem_to_have_libtpu
 
 from blurapp.app.captions import LEFT, RIGHT
 from blurapp.app.session import Newest, Session
@@ -101,6 +102,27 @@ def test_a_result_kept_from_an_earlier_run_says_a_later_run_replaced_others(sess
 
 
 # --- Captions, placeholders, pictures --------------------------------------------------------
+
+
+def test_on_a_tpu_the_jax_pane_says_the_window_may_stand_still_until_the_chip_is_open(
+    session, monkeypatch
+):
+    # A machine whose TPU runtime is installed, JAX not yet started: opening the chip holds
+    # Python's lock for seconds, and the pane says so before it happens.
+    seem_to_have_libtpu(monkeypatch)
+    monkeypatch.delenv("JAX_PLATFORMS", raising=False)
+    opening = "the TPU, opening: the window may not answer for a few seconds"
+    assert session.captions.caption(RIGHT).details[0] == opening
+    assert session.captions.caption(LEFT).details[0] == "cpu"  # NumPy's pane: the host
+    session.jax_started("tpu: TPU v5 lite")
+    assert session.captions.caption(RIGHT).details[0] == "tpu: TPU v5 lite"
+
+
+def test_where_jax_failed_to_start_the_pane_does_not_say_it_is_opening(session, monkeypatch):
+    seem_to_have_libtpu(monkeypatch)
+    monkeypatch.delenv("JAX_PLATFORMS", raising=False)
+    session.jax_failed("JAX found no device to run on: libtpu multi-process lockfile")
+    assert "opening" not in session.captions.caption(RIGHT).text()
 
 
 def test_captions_before_and_after_a_run(session):

@@ -5,6 +5,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from helpers.oracle import blur_oracle
+from helpers.tpu_runtime import seem_to_have_libtpu
 
 from blurapp.core import (
     TOLERANCE,
@@ -17,7 +18,8 @@ from blurapp.core import (
     get_engine,
 )
 from blurapp.core import engines as registry
-from blurapp.core.engines.jax_engine import describe_device, jax_device
+from blurapp.core.engines.jax_engine import default_device_is_a_tpu, describe_device, jax_device
+from blurapp.core.engines.pallas_engine import compiled_here
 from blurapp.core.measuring.comparison import TIMING, Watch
 from blurapp.core.spec import BlurSpec
 
@@ -464,3 +466,29 @@ def test_each_engine_keeps_its_chart_colours_bench_heading_and_json_key(
     engine = get_engine(name)
     assert (chart_colour(engine), first_call_colour(engine)) == (steady, first_call)
     assert column_label(engine) == heading and json_key(engine.name) == key
+
+
+@pytest.mark.parametrize(
+    ("libtpu", "platforms", "expected"),
+    [
+        (True, None, True),
+        (True, "", True),
+        (True, "tpu", True),
+        (True, "TPU,cpu", True),
+        (True, "cpu", False),
+        (True, "cpu,tpu", False),
+        (True, "gpu", False),
+        (False, None, False),
+        (False, "tpu", False),
+    ],
+)
+def test_a_tpu_as_the_default_device_is_known_before_jax_is_imported(
+    monkeypatch, libtpu, platforms, expected
+):
+    seem_to_have_libtpu(monkeypatch, libtpu)
+    if platforms is None:
+        monkeypatch.delenv("JAX_PLATFORMS", raising=False)
+    else:
+        monkeypatch.setenv("JAX_PLATFORMS", platforms)
+    assert default_device_is_a_tpu() is expected
+    assert compiled_here() is libtpu  # JAX Pallas is offered wherever the runtime is

@@ -7,6 +7,7 @@ jax is imported only inside these functions: importing blurapp.core, or asking
 from __future__ import annotations
 
 import functools
+import importlib.util
 import logging
 import os
 import threading
@@ -178,6 +179,23 @@ def cache_hits() -> int:
 # The platforms a user can choose by name, as JAX names them: `--device tpu`, or an engine name
 # like `jax@gpu`. "cpu" is the host; the others are accelerators.
 PLATFORMS = ("cpu", "gpu", "tpu")
+
+
+def tpu_runtime_installed() -> bool:
+    """Whether this machine has a TPU's runtime (libtpu), told from what is installed without
+    importing JAX or opening the device."""
+    return importlib.util.find_spec("libtpu") is not None
+
+
+def default_device_is_a_tpu() -> bool:
+    """Whether JAX's default device here will be a TPU (its runtime installed, and JAX_PLATFORMS
+    unset or naming tpu first), told without importing JAX. Opening a TPU v5e held Python's
+    lock for 5 s at once, so a window stands still meanwhile whatever thread opens it
+    (docs/performance.md, "The window, the commands and the host there"): the window says so
+    before."""
+    platforms = os.environ.get("JAX_PLATFORMS", "").strip()
+    first = platforms.split(",")[0].strip().lower()
+    return tpu_runtime_installed() and (not platforms or first == "tpu")
 
 
 def jax_device(platform: str | None = None) -> Any:

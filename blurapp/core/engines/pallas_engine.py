@@ -15,7 +15,6 @@ jax is imported only inside these functions, as in the other JAX engines.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import threading
 from typing import Any
 
@@ -32,6 +31,7 @@ from blurapp.core.engines.jax_engine import (
     import_jax,
     jax_device,
     to_move,
+    tpu_runtime_installed,
 )
 from blurapp.core.engines.jax_program import rows_of_values
 from blurapp.core.engines.pallas_program import CHUNK_LANES, TILE_ROWS, blur_rows
@@ -53,7 +53,7 @@ def compiled_here() -> bool:
     """Whether this machine has a TPU's runtime (libtpu), where Mosaic compiles the kernel:
     the window offers JAX Pallas only there, where its figures are the chip's. Told from what
     is installed, without importing JAX or starting the device."""
-    return importlib.util.find_spec("libtpu") is not None
+    return tpu_runtime_installed()
 
 
 def pallas_device_words(device: Any) -> str:
