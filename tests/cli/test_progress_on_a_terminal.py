@@ -2,6 +2,11 @@
 words and how far it is."""
 
 import numpy as np
+import pytest
+
+# The bars are tqdm's, which the scale extra installs: skipped, saying so, where it is not
+# (the TPU machine), where a command says how far it is in plain lines instead.
+pytest.importorskip("tqdm", reason="needs tqdm (the scale extra), not installed here")
 from helpers.command_line import run_on_a_terminal
 from PIL import Image
 

@@ -12,12 +12,15 @@ from blurapp.core.measuring.contention import Verdict
 from blurapp.ui.translations import TRANSLATIONS, install_translations
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = Path(sys.executable).parent
 
 
 def qt_tool(name):
-    tool = TOOLS / name
-    return str(tool) if tool.exists() else shutil.which(name)
+    """Qt's `name` tool (lupdate, lrelease) as PySide6 ships it, inside its package: there
+    wherever PySide6 is, console scripts or not (`pip install --target`, as on the TPU machine,
+    puts no pyside6-lupdate on PATH)."""
+    import PySide6
+
+    return str(Path(PySide6.__file__).resolve().parent / name)
 
 
 @pytest.fixture
@@ -97,7 +100,7 @@ def test_every_translatable_string_has_a_chinese_translation(tmp_path):
         for path in sorted((ROOT / "blurapp" / folder).rglob("*.py"))
     ]
     run = subprocess.run(
-        [qt_tool("pyside6-lupdate"), *sources, "-ts", str(copy)],
+        [qt_tool("lupdate"), *sources, "-ts", str(copy)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -111,7 +114,7 @@ def test_every_translatable_string_has_a_chinese_translation(tmp_path):
 def test_the_shipped_qm_is_built_from_the_ts(tmp_path):
     built = tmp_path / "check.qm"
     run = subprocess.run(
-        [qt_tool("pyside6-lrelease"), str(TRANSLATIONS / "blurapp_zh_CN.ts"), "-qm", str(built)],
+        [qt_tool("lrelease"), str(TRANSLATIONS / "blurapp_zh_CN.ts"), "-qm", str(built)],
         capture_output=True,
         text=True,
         timeout=120,
