@@ -457,8 +457,9 @@ class Captions:
             return "cpu"
         if self.session.jax_device:
             return self.session.jax_device
-        if self.session.jax_unavailable is None and default_device_is_a_tpu():
-            # Said before it happens: the window cannot paint while the TPU opens.
+        if default_device_is_a_tpu():
+            # Said before it happens: the window cannot paint while the TPU opens. (Where JAX
+            # failed to start, the pane says "unavailable" before asking for this.)
             opening = QT_TRANSLATE_NOOP(
                 "Session", "the TPU, opening: the window may not answer for a few seconds"
             )

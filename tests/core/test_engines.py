@@ -474,7 +474,8 @@ def test_each_engine_keeps_its_chart_colours_bench_heading_and_json_key(
         (True, None, True),
         (True, "", True),
         (True, "tpu", True),
-        (True, "TPU,cpu", True),
+        (True, "tpu,cpu", True),
+        (True, "TPU", False),  # JAX knows no platform "TPU"
         (True, "cpu", False),
         (True, "cpu,tpu", False),
         (True, "gpu", False),

@@ -193,9 +193,9 @@ def default_device_is_a_tpu() -> bool:
     lock for 5 s at once, so a window stands still meanwhile whatever thread opens it
     (docs/performance.md, "The window, the commands and the host there"): the window says so
     before."""
-    platforms = os.environ.get("JAX_PLATFORMS", "").strip()
-    first = platforms.split(",")[0].strip().lower()
-    return tpu_runtime_installed() and (not platforms or first == "tpu")
+    # As JAX reads it: the first platform listed is the default, names as written.
+    platforms = os.environ.get("JAX_PLATFORMS", "")
+    return tpu_runtime_installed() and (not platforms or platforms.split(",")[0] == "tpu")
 
 
 def jax_device(platform: str | None = None) -> Any:
