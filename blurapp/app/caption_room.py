@@ -14,13 +14,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-# A JAX pane's caption after a Run with the live preview on, the longest a run usually gives
-# ("JAX-jit · cpu · steady 0.528 ms · first call 592 ms, compiled during the live preview; this
-# Run's first call 0.377 ms (already compiled) · 9 × 9, σ 2.5, grey: Blur in colour is off", 180
-# characters), with room for an accelerator's name ("tpu: TPU v5 lite", 195). 170, which left
-# out the note on a colour photo blurred in grey, moved the photos down 10 px at 800 × 600
-# when the times' digits wrapped a line more.
-RESERVED_CHARACTERS = 200
+# A JAX pane's caption after a Run with the live preview on, the longest a run usually gives:
+# on an accelerator, a colour photo blurred in grey, the preview's program loaded from the
+# compilation cache ("JAX-jit · tpu: TPU v5 lite · steady 0.200 ms · first call 1,234 ms, loaded
+# from the compilation cache during the live preview; this Run's first call 0.682 ms (already
+# compiled) · 9 × 9, σ 2.5, grey: Blur in colour is off", 220 characters), and a few digits
+# more. 200, which counted "compiled" in place of "loaded from the compilation cache", moved
+# the photos down 10 px at 800 × 600 when the cache had the preview's program.
+RESERVED_CHARACTERS = 225
 # Lines break between words, not characters: a line holds this much less than its width.
 WRAP_LOSS = 1.15
 LEAST_LINES = 2

@@ -1,5 +1,9 @@
 """The panes' captions keep room for the caption a run brings, decided without Qt."""
 
+import dataclasses
+
+from helpers.session import finish, jax_run, numpy_run, photo
+
 from blurapp.app.caption_room import (
     LEAST_LINES,
     MOST_RESERVED_LINES,
@@ -7,6 +11,9 @@ from blurapp.app.caption_room import (
     CaptionRoom,
     reserved_lines,
 )
+from blurapp.app.captions import RIGHT
+from blurapp.app.session import Session
+from blurapp.core.engines.runs import Compilation
 
 
 def test_a_narrower_pane_keeps_more_lines():
@@ -31,3 +38,20 @@ def test_a_new_width_or_type_starts_afresh():
     room.height((330, 17), needed=90, reserved=55)
     assert room.height((600, 17), needed=21, reserved=38) == 38
     assert room.height((600, 34), needed=42, reserved=76) == 76
+
+
+def test_the_room_kept_holds_the_longest_caption_a_run_brings():
+    # On a TPU, a colour photo blurred in grey, after a live preview that loaded JAX-jit's
+    # program from the compilation cache: the JAX pane's longest caption after a Run.
+    session = Session()
+    session.set_photo(photo(shape=(4, 6, 3)), original="the photo")
+
+    def on_the_chip(run, first_call):
+        return dataclasses.replace(run, device="tpu: TPU v5 lite", first_call_seconds=first_call)
+
+    finish(session, {"jax": on_the_chip(jax_run(Compilation.FROM_CACHE), 1.234)}, live=True)
+    finish(session, {"numpy": numpy_run(), "jax": on_the_chip(jax_run(Compilation.REUSED), 7e-4)})
+    caption = session.captions.caption(RIGHT).text()
+    assert "loaded from the compilation cache during the live preview" in caption, caption
+    assert "grey: Blur in colour is off" in caption, caption
+    assert len(caption) <= RESERVED_CHARACTERS, caption

@@ -30,9 +30,9 @@ def jax_run(compilation=Compilation.COMPILED):
     )
 
 
-def finish(session, runs, errors=()):
-    """Play a run through the session as the worker reports it."""
-    plan = session.start_run()
+def finish(session, runs, errors=(), *, live=False):
+    """Play a run (or, `live`, a live preview) through the session as the worker reports it."""
+    plan = session.start_live_preview() if live else session.start_run()
     for engine, run in runs.items():
         session.engine_done(engine, run, None, picture=f"picture of {engine}")
     for engine, error in dict(errors).items():
