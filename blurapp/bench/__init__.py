@@ -227,12 +227,16 @@ def first_call(photo: Path) -> dict:
 @contextlib.contextmanager
 def _own_folders(env: dict[str, str]) -> Iterator[dict[str, str]]:
     """`env` with settings, cache and state folders of its own, removed after: a window the
-    bench starts never writes its offscreen geometry into the user's settings."""
+    bench starts never writes its offscreen geometry into the user's settings, nor its
+    compiled programs (BlurApp's cache) or the fonts' cache (fontconfig's, where the system
+    has none) into the user's cache."""
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-home-") as home:
         own = {}
         for variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
             own[variable] = os.path.join(home, variable.lower())
             os.mkdir(own[variable], 0o700)
+        # BlurApp's cache there too, where the caller's environment names another.
+        own["BLURAPP_CACHE_DIR"] = os.path.join(own["XDG_CACHE_HOME"], "blurapp")
         yield {**env, **own}
 
 
@@ -361,8 +365,7 @@ def _startup(runs: int, env: dict[str, str]) -> dict:
 def window(photo: Path) -> dict:
     """Stalls of the event loop and display times in a real window (see blurapp.ui.probe)."""
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
-    with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
-        env["BLURAPP_CACHE_DIR"] = cache
+    with _own_folders(env) as env:
         run = subprocess.run(
             [sys.executable, "-m", "blurapp.ui.probe", str(photo)],
             capture_output=True,
@@ -385,8 +388,7 @@ def live(folder: Path) -> dict:
     each of LIVE_MEGAPIXELS and each algorithm."""
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     figures = {}
-    with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
-        env["BLURAPP_CACHE_DIR"] = cache
+    with _own_folders(env) as env:
         for megapixels, algorithm in itertools.product(LIVE_MEGAPIXELS, ALGORITHMS):
             photo = _write_photo(folder, megapixels)
             run = subprocess.run(

@@ -50,6 +50,13 @@ def _value(number: float | None, scale: float = 1.0) -> float | None:
     return float(f"{number * scale:.{_DIGITS}g}")
 
 
+def _page_faults(entry: dict) -> str:
+    """A yardstick's median page faults in words: "not counted on this system" where it does
+    not count them (blurapp.bench.yardsticks.counts_page_faults)."""
+    faults = entry.get("median_page_faults")
+    return "not counted on this system" if faults is None else f"{faults:.0f}"
+
+
 def _row(
     section: str,
     what: str,
@@ -270,7 +277,7 @@ def _yardstick_rows(figures: dict) -> list[dict]:
                     _value(entry["median_kernel_seconds"], 1000),
                     "ms",
                     "the median over the rounds of its call's CPU time in the kernel (all "
-                    f"threads), and of its page faults: {entry['median_page_faults']:.0f}",
+                    f"threads), and of its page faults: {_page_faults(entry)}",
                 )
             )
     for ratio in RATIOS:

@@ -11,6 +11,8 @@ entry reports the median, min and max of its rounds.
 
 from __future__ import annotations
 
+import functools
+import mmap
 import statistics
 import time
 from collections.abc import Callable
@@ -212,7 +214,7 @@ def _jax_functions(
 class Spent:
     """What one call cost: its wall-clock seconds, the process's CPU seconds in the kernel
     meanwhile (all its threads'), and the page faults the kernel served it. None where the
-    system does not count them (Windows)."""
+    system does not count them (Windows; page faults: counts_page_faults)."""
 
     seconds: float
     kernel_seconds: float | None
@@ -232,7 +234,24 @@ def spent_on(call: Callable[[], object]) -> Spent:
     after = _kernel_counts()
     if before is None or after is None:
         return Spent(seconds, None, None)
-    return Spent(seconds, after[0] - before[0], after[1] - before[1])
+    faults = after[1] - before[1] if counts_page_faults() else None
+    return Spent(seconds, after[0] - before[0], faults)
+
+
+@functools.cache
+def counts_page_faults() -> bool:
+    """Whether this system counts a process's page faults: memory new to the process, written
+    page by page, must add to them. A sandbox's kernel may not (gVisor, under which the TPU
+    machine runs, says 0 whatever the process touches), and 0 there is not a measurement."""
+    before = _kernel_counts()
+    if before is None:
+        return False
+    pages = 256
+    with mmap.mmap(-1, pages * mmap.PAGESIZE) as fresh:
+        for page in range(pages):
+            fresh[page * mmap.PAGESIZE] = 1
+    after = _kernel_counts()
+    return after is not None and after[1] - before[1] >= pages // 2
 
 
 def _kernel_counts() -> tuple[float, int] | None:

@@ -85,3 +85,30 @@ def test_the_cores_star_names_are_its_public_names_not_its_parts():
     assert parts == []
     assert isinstance(core.kernel, types.ModuleType)
     assert "kernel" not in core.__all__ and "gaussian_kernel" in dir(core)
+
+
+@pytest.mark.slow
+def test_a_tpu_runtimes_notice_while_jax_imports_neither_stops_jax_nor_is_printed():
+    # The TPU runtime warns about the machine's huge pages as JAX imports; where warnings are
+    # errors that stopped JAX from loading, and otherwise it came before every command's output.
+    code = (
+        "import sys, warnings\n"
+        "class TpuRuntime:\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name == 'jax':\n"
+        "            warnings.warn('Transparent hugepages are not enabled. TPU runtime startup "
+        "and shutdown time should be significantly improved', UserWarning)\n"
+        "sys.meta_path.insert(0, TpuRuntime())\n"
+        "from blurapp.core.engines.jax_engine import import_jax\n"
+        "print(import_jax().__name__)\n"
+        "try:\n"
+        "    warnings.warn('another notice', UserWarning)\n"
+        "except UserWarning:\n"
+        "    print('other warnings are still errors')\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[:2] == ["jax", "other warnings are still errors"]
+    assert run.stderr == ""

@@ -12,6 +12,7 @@ import logging
 import os
 import threading
 import time
+import warnings
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
@@ -53,6 +54,7 @@ class JaxUnavailableError(RuntimeError):
 
 
 _import_lock = threading.Lock()
+_TPU_RUNTIME_NOTICE = "Transparent hugepages are not enabled"
 _configured = False
 _cache_hits = 0  # persistent-cache hits JAX has reported in this process
 
@@ -69,6 +71,10 @@ def import_jax() -> ModuleType:
     """Import jax (once), keeping it from preallocating GPU memory unless the user chose,
     and pointing its persistent compilation cache at BlurApp's cache folder."""
     os.environ.setdefault(_PREALLOCATE_VARIABLE, "false")
+    # A TPU runtime's notice at import, about the machine (its transparent huge pages), not
+    # about BlurApp: printed, it came before every command's output; where warnings are
+    # errors (python -W error), it stopped JAX from loading at all.
+    warnings.filterwarnings("ignore", _TPU_RUNTIME_NOTICE, UserWarning)
     try:
         import jax
     except Exception as error:
