@@ -42,6 +42,7 @@ from blurapp.core.engines.jax_engine import (
     JAX_JIT,
     JaxUnavailableError,
     describe_device,
+    import_jax,
     jax_device,
 )
 from blurapp.core.kernel import ALGORITHMS, Algorithm, KernelSize
@@ -409,18 +410,29 @@ def live(folder: Path) -> dict:
 
 def memory(photo: Path, big_megapixels: float) -> dict:
     """Peak resident memory of `blurapp compare` on a photo file, and of the core on a very
-    large synthetic image (too large for Pillow's default pixel limit as a file)."""
+    large synthetic image (too large for Pillow's default pixel limit as a file), beside
+    their floor in the same run: a process that only opens JAX on its device and makes one
+    small call there (a TPU's runtime alone took 13.6 GB of a process there)."""
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
         env = {**os.environ, "BLURAPP_CACHE_DIR": cache}
+        jax_alone_peak = peak_of(["-c", "from blurapp.bench import jax_alone; jax_alone()"], env)
         compare_peak = peak_of(["-m", "blurapp", "compare", str(photo)], env)
         code = f"from blurapp.bench import memory_probe; memory_probe({big_megapixels!r})"
         big_peak = peak_of(["-c", code], env)
     return {
         "photo": str(photo),
+        "jax_alone_peak_bytes": jax_alone_peak,
         "compare_peak_bytes": compare_peak,
         "big_megapixels": big_megapixels,
         "big_peak_bytes": big_peak,
     }
+
+
+def jax_alone() -> None:
+    """JAX loaded as BlurApp loads it, its default device opened and one small jitted call
+    made there: the memory section's floor, measured from outside (fails where JAX does)."""
+    jax = import_jax()
+    jax.jit(lambda values: values + 1)(np.zeros(8, np.float32)).block_until_ready()
 
 
 def memory_probe(megapixels: float) -> None:

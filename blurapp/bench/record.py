@@ -430,6 +430,14 @@ def _memory_rows(figures: dict) -> list[dict]:
     return [
         _row(
             "memory",
+            "JAX alone, its device opened (the floor)",
+            None,
+            _value(figures["jax_alone_peak_bytes"], 1e-6),
+            "MB",
+            f"{how}: JAX loaded as BlurApp loads it, one small jitted call on its device",
+        ),
+        _row(
+            "memory",
             "blurapp compare on the large photo",
             None,
             _value(figures["compare_peak_bytes"], 1e-6),

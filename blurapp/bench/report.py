@@ -111,11 +111,12 @@ def section_lines(name: str, figures: dict) -> list[str]:
             )
     elif name == "memory":
         lines.append("memory (peak resident set):")
-        lines.append(f"  blurapp compare on the large photo  {_mb(figures['compare_peak_bytes'])}")
-        lines.append(
-            f"  a {figures['big_megapixels']:g} MP comparison (core)      "
-            f"{_mb(figures['big_peak_bytes'])}"
-        )
+        for what, size in (
+            ("JAX alone, its device opened", figures["jax_alone_peak_bytes"]),
+            ("blurapp compare on the large photo", figures["compare_peak_bytes"]),
+            (f"a {figures['big_megapixels']:g} MP comparison (core)", figures["big_peak_bytes"]),
+        ):
+            lines.append(f"  {what:<36}{_mb(size):>10}")
     elif name == "video":
         lines += video_lines(figures)
     elif name == "playing":

@@ -333,3 +333,30 @@ def test_a_multiple_under_its_floor_is_marked_and_the_mark_explained():
     assert cell({"jax": {"compute_floor_multiple": 3.0}}) == "3.0×"
     words = " ".join(column_lines([get_engine("numpy"), get_engine("jax")]))
     assert f"{BEATEN_MARK}: quicker than the floor as it was timed, so no bound this time" in words
+
+
+def test_the_memory_section_gives_its_floor_first_and_a_launch_that_failed_as_failed():
+    from blurapp.bench.record import figure_rows
+    from blurapp.bench.report import section_lines
+
+    figures = {
+        "photo": "photo.png",
+        "jax_alone_peak_bytes": None,  # JAX could not open its device
+        "compare_peak_bytes": 16_020_000_000,
+        "big_megapixels": 100.0,
+        "big_peak_bytes": 17_170_000_000,
+    }
+    lines = section_lines("memory", figures)
+    assert [line.split("  ")[1].strip() for line in lines[2:]] == [
+        "JAX alone, its device opened",
+        "blurapp compare on the large photo",
+        "a 100 MP comparison (core)",
+    ]
+    assert lines[2].endswith("— (failed)") and lines[3].endswith("16,020 MB")
+    assert len({len(line) for line in lines[2:]}) == 1  # the figures in one column
+    rows = figure_rows({"memory": figures}, [])
+    assert [(row["what"], row["value"]) for row in rows] == [
+        ("JAX alone, its device opened (the floor)", None),
+        ("blurapp compare on the large photo", 16020.0),
+        ("a 100 MP comparison (core)", 17170.0),
+    ]

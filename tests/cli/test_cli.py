@@ -462,6 +462,8 @@ def test_bench_reports_the_yardsticks_the_first_call_and_memory_on_small_images(
         )
     memory = report["memory"]
     assert memory["compare_peak_bytes"] > 50e6 and memory["big_peak_bytes"] > 50e6
+    # Their floor, from the same run: JAX alone on its device, which the comparisons hold too.
+    assert 0 < memory["jax_alone_peak_bytes"] <= memory["compare_peak_bytes"]
 
 
 @pytest.mark.slow
