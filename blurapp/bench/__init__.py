@@ -9,7 +9,6 @@ blurapp.bench.yardsticks), first-call (the compilation cache across launches), s
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import os
@@ -21,7 +20,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from PIL import Image
 
 from blurapp._version import __version__
 from blurapp.bench import clips, scale, video, yardsticks
+from blurapp.bench.folders import own_folders
 from blurapp.bench.machine import cpu_name, memory_bytes
 from blurapp.bench.peak import peak_of
 from blurapp.bench.synthetic import synthetic_image
@@ -206,8 +206,7 @@ FIRST_CALL_COMPARE = ("--json", "--engines", JAX_JIT.name, "--repeat", "1")
 def first_call(photo: Path) -> dict:
     """JAX's first call in a first launch (empty compilation cache) and in a second one, each
     a `blurapp compare PHOTO` with FIRST_CALL_COMPARE."""
-    with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
-        env = {**os.environ, "BLURAPP_CACHE_DIR": cache}
+    with own_folders(dict(os.environ)) as env:
         launches = []
         for _ in range(2):
             out, _ = _blurapp("compare", str(photo), *FIRST_CALL_COMPARE, env=env)
@@ -225,26 +224,10 @@ def first_call(photo: Path) -> dict:
     }
 
 
-@contextlib.contextmanager
-def _own_folders(env: dict[str, str]) -> Iterator[dict[str, str]]:
-    """`env` with settings, cache and state folders of its own, removed after: a window the
-    bench starts never writes its offscreen geometry into the user's settings, nor its
-    compiled programs (BlurApp's cache) or the fonts' cache (fontconfig's, where the system
-    has none) into the user's cache."""
-    with tempfile.TemporaryDirectory(prefix="blurapp-bench-home-") as home:
-        own = {}
-        for variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
-            own[variable] = os.path.join(home, variable.lower())
-            os.mkdir(own[variable], 0o700)
-        # BlurApp's cache there too, where the caller's environment names another.
-        own["BLURAPP_CACHE_DIR"] = os.path.join(own["XDG_CACHE_HOME"], "blurapp")
-        yield {**env, **own}
-
-
 def startup(runs: int = 5) -> dict:
     """Wall seconds until the window is shown (offscreen), and for `blurapp --version`."""
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
-    with _own_folders(env) as env:
+    with own_folders(env) as env:
         return _startup(runs, _with_bytecode(env))
 
 
@@ -366,7 +349,7 @@ def _startup(runs: int, env: dict[str, str]) -> dict:
 def window(photo: Path) -> dict:
     """Stalls of the event loop and display times in a real window (see blurapp.ui.probe)."""
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
-    with _own_folders(env) as env:
+    with own_folders(env) as env:
         run = subprocess.run(
             [sys.executable, "-m", "blurapp.ui.probe", str(photo)],
             capture_output=True,
@@ -389,7 +372,7 @@ def live(folder: Path) -> dict:
     each of LIVE_MEGAPIXELS and each algorithm."""
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     figures = {}
-    with _own_folders(env) as env:
+    with own_folders(env) as env:
         for megapixels, algorithm in itertools.product(LIVE_MEGAPIXELS, ALGORITHMS):
             photo = _write_photo(folder, megapixels)
             run = subprocess.run(
@@ -413,8 +396,7 @@ def memory(photo: Path, big_megapixels: float) -> dict:
     large synthetic image (too large for Pillow's default pixel limit as a file), beside
     their floor in the same run: a process that only opens JAX on its device and makes one
     small call there (a TPU's runtime alone took 13.6 GB of a process there)."""
-    with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
-        env = {**os.environ, "BLURAPP_CACHE_DIR": cache}
+    with own_folders(dict(os.environ)) as env:
         jax_alone_peak = peak_of(["-c", "from blurapp.bench import jax_alone; jax_alone()"], env)
         compare_peak = peak_of(["-m", "blurapp", "compare", str(photo)], env)
         code = f"from blurapp.bench import memory_probe; memory_probe({big_megapixels!r})"

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from blurapp.bench.folders import own_folders
 from blurapp.bench.peak import peak_of
 from blurapp.bench.video import parse_resolution
 from blurapp.core.engines import get_engine
@@ -52,8 +53,7 @@ def playing(resolutions: Sequence[str], seconds: float = DEFAULT_PLAYING_SECONDS
     panes have shown a frame (see blurapp.ui.probe.measure_playing)."""
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     rows = []
-    with tempfile.TemporaryDirectory(prefix="blurapp-bench-cache-") as cache:
-        env["BLURAPP_CACHE_DIR"] = cache
+    with own_folders(env) as env:
         for text in resolutions:
             label, width, height = parse_resolution(text)
             probe = ["-m", "blurapp.ui.probe", "--playing", str(width), str(height), str(seconds)]
@@ -85,8 +85,10 @@ def clip_file(
     resident memory, and the codec's floor (see codec_floor) measured just before and just
     after the command, the faster of the two kept, with the command's share of it."""
     rows = []
-    with tempfile.TemporaryDirectory(prefix="blurapp-bench-clip-") as folder:
-        env = {**os.environ, "BLURAPP_CACHE_DIR": os.path.join(folder, "cache")}
+    with (
+        tempfile.TemporaryDirectory(prefix="blurapp-bench-clip-") as folder,
+        own_folders(dict(os.environ)) as env,
+    ):
         for text in resolutions:
             label, width, height = parse_resolution(text)
             for count in frame_counts:

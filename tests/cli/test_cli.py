@@ -468,18 +468,24 @@ def test_bench_reports_the_yardsticks_the_first_call_and_memory_on_small_images(
 
 @pytest.mark.slow
 def test_bench_reports_the_startup_and_the_window_on_small_images(tmp_path, monkeypatch):
-    # The windows it launches keep their settings out of the user's folders.
+    # The windows and commands it launches keep their settings, caches and logs out of the
+    # user's folders, XDG's and BlurApp's own.
     user = tmp_path / "user"
-    for variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+    for variable in (
+        "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME",
+        "BLURAPP_CONFIG_DIR", "BLURAPP_CACHE_DIR", "BLURAPP_STATE_DIR",
+    ):  # fmt: skip
         (user / variable).mkdir(parents=True)
         monkeypatch.setenv(variable, str(user / variable))  # the user's own, for this test
     monkeypatch.setenv("HOME", str(user))
     run = blurapp(
-        "bench", "--json", "--sections", "startup", "window", "--probe-megapixels", "0.5",
-        "--repeat", "1",
+        "bench", "--json", "--sections", "startup", "window", "first-call", "memory",
+        "--probe-megapixels", "0.5", "--big-megapixels", "0.5", "--repeat", "1",
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
-    assert [path for path in user.rglob("*") if path.is_file()] == []
+    # Nothing but the log of the bench itself, the user's own command.
+    files = [path for path in user.rglob("*") if path.is_file()]
+    assert files in ([], [user / "BLURAPP_STATE_DIR" / "blurapp.log"]), files
     report = json.loads(run.stdout)
     startup = report["startup"]
     assert startup["window_shown_seconds"] > 0 and startup["version_seconds"] > 0

@@ -112,3 +112,21 @@ def test_a_tpu_runtimes_notice_while_jax_imports_neither_stops_jax_nor_is_printe
     assert run.returncode == 0, run.stderr
     assert run.stdout.split("\n")[:2] == ["jax", "other warnings are still errors"]
     assert run.stderr == ""
+
+
+@pytest.mark.slow
+def test_loading_jax_again_and_again_leaves_a_warning_shown_once_shown_once():
+    # Python shows a warning once a place ("default"); a filter added at every load of JAX
+    # would make it forget, and a NumPy warning in a loop would repeat at every blur.
+    code = (
+        "import warnings\n"
+        "from blurapp.core.engines.jax_engine import import_jax\n"
+        "for _ in range(3):\n"
+        "    import_jax()\n"
+        "    warnings.warn('shown once', RuntimeWarning)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-W", "default", "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.count("shown once") == 1, run.stderr

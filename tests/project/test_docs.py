@@ -64,9 +64,11 @@ def _documented_option_strings() -> set[str]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """The site, built once for this file's tests; its build's exit status. Sphinx comes with
-    the docs extra; a machine without it (the TPU machine) skips these tests, saying so."""
-    pytest.importorskip("sphinx")
+    """The site, built once for this file's tests; its build's exit status. Sphinx, MyST and
+    the theme come with the docs extra; a machine without them (the TPU machine) skips these
+    tests, saying which."""
+    for module in ("sphinx", "myst_parser", "furo"):
+        pytest.importorskip(module)
     from sphinx.cmd.build import build_main
 
     folder = tmp_path_factory.mktemp("site")

@@ -55,6 +55,7 @@ class JaxUnavailableError(RuntimeError):
 
 _import_lock = threading.Lock()
 _TPU_RUNTIME_NOTICE = "Transparent hugepages are not enabled"
+_notice_ignored = False
 _configured = False
 _cache_hits = 0  # persistent-cache hits JAX has reported in this process
 
@@ -71,10 +72,14 @@ def import_jax() -> ModuleType:
     """Import jax (once), keeping it from preallocating GPU memory unless the user chose,
     and pointing its persistent compilation cache at BlurApp's cache folder."""
     os.environ.setdefault(_PREALLOCATE_VARIABLE, "false")
-    # A TPU runtime's notice at import, about the machine (its transparent huge pages), not
-    # about BlurApp: printed, it came before every command's output; where warnings are
-    # errors (python -W error), it stopped JAX from loading at all.
-    warnings.filterwarnings("ignore", _TPU_RUNTIME_NOTICE, UserWarning)
+    global _notice_ignored
+    if not _notice_ignored:
+        # A TPU runtime's notice as JAX first imports, about the machine (its transparent
+        # huge pages), not about BlurApp: printed, it came before every command's output;
+        # where warnings are errors (python -W error), it stopped JAX from loading at all.
+        # Added once: each filter added makes Python forget which warnings it has shown.
+        _notice_ignored = True
+        warnings.filterwarnings("ignore", _TPU_RUNTIME_NOTICE, UserWarning)
     try:
         import jax
     except Exception as error:
