@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from blurapp.app.first_calls import program_of
 from blurapp.app.recompiles import Changed, ProgramGot, Reason
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
-from blurapp.core.engines.jax_engine import default_device_is_a_tpu
+from blurapp.core.engines.jax_engine import jax_opens_a_tpu
 from blurapp.core.engines.runs import Compilation, Payer
 from blurapp.core.kernel import auto_kernel_size
 from blurapp.core.measuring.comparison import TIMING
@@ -457,7 +457,7 @@ class Captions:
             return "cpu"
         if self.session.jax_device:
             return self.session.jax_device
-        if default_device_is_a_tpu():
+        if jax_opens_a_tpu():
             # Said before it happens: the window cannot paint while the TPU opens. (Where JAX
             # failed to start, the pane says "unavailable" before asking for this.)
             opening = QT_TRANSLATE_NOOP(

@@ -118,6 +118,22 @@ def test_on_a_tpu_the_jax_pane_says_the_window_may_stand_still_until_the_chip_is
     assert session.captions.caption(RIGHT).details[0] == "tpu: TPU v5 lite"
 
 
+@pytest.mark.parametrize(
+    ("platforms", "opens"), [("cpu,tpu", True), ("tpu,cpu", True), ("cpu", False)]
+)
+def test_the_pane_says_the_tpu_is_opening_wherever_jax_opens_it_default_or_not(
+    session, monkeypatch, platforms, opens
+):
+    # JAX opens every platform JAX_PLATFORMS lists as it starts, so the window stands still
+    # while a TPU opens even where the CPU is the default device.
+    seem_to_have_libtpu(monkeypatch)
+    monkeypatch.setenv("JAX_PLATFORMS", platforms)
+    said = session.captions.caption(RIGHT).details[0]
+    assert (said == "the TPU, opening: the window may not answer for a few seconds") is opens
+    session.jax_started("cpu")
+    assert session.captions.caption(RIGHT).details[0] == "cpu"
+
+
 def test_where_jax_failed_to_start_the_pane_does_not_say_it_is_opening(session, monkeypatch):
     seem_to_have_libtpu(monkeypatch)
     monkeypatch.delenv("JAX_PLATFORMS", raising=False)

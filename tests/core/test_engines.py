@@ -18,7 +18,7 @@ from blurapp.core import (
     get_engine,
 )
 from blurapp.core import engines as registry
-from blurapp.core.engines.jax_engine import default_device_is_a_tpu, describe_device, jax_device
+from blurapp.core.engines.jax_engine import describe_device, jax_device, jax_opens_a_tpu
 from blurapp.core.engines.pallas_engine import compiled_here
 from blurapp.core.measuring.comparison import TIMING, Watch
 from blurapp.core.spec import BlurSpec
@@ -477,13 +477,13 @@ def test_each_engine_keeps_its_chart_colours_bench_heading_and_json_key(
         (True, "tpu,cpu", True),
         (True, "TPU", False),  # JAX knows no platform "TPU"
         (True, "cpu", False),
-        (True, "cpu,tpu", False),
+        (True, "cpu,tpu", True),  # opened too, though not the default
         (True, "gpu", False),
         (False, None, False),
         (False, "tpu", False),
     ],
 )
-def test_a_tpu_as_the_default_device_is_known_before_jax_is_imported(
+def test_a_tpu_that_jax_will_open_is_known_before_jax_is_imported(
     monkeypatch, libtpu, platforms, expected
 ):
     seem_to_have_libtpu(monkeypatch, libtpu)
@@ -491,5 +491,5 @@ def test_a_tpu_as_the_default_device_is_known_before_jax_is_imported(
         monkeypatch.delenv("JAX_PLATFORMS", raising=False)
     else:
         monkeypatch.setenv("JAX_PLATFORMS", platforms)
-    assert default_device_is_a_tpu() is expected
+    assert jax_opens_a_tpu() is expected
     assert compiled_here() is libtpu  # JAX Pallas is offered wherever the runtime is

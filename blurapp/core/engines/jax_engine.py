@@ -198,15 +198,15 @@ def tpu_runtime_installed() -> bool:
     return importlib.util.find_spec("libtpu") is not None
 
 
-def default_device_is_a_tpu() -> bool:
-    """Whether JAX's default device here will be a TPU (its runtime installed, and JAX_PLATFORMS
-    unset or naming tpu first), told without importing JAX. Opening a TPU v5e held Python's
-    lock for 5 s at once, so a window stands still meanwhile whatever thread opens it
-    (docs/performance.md, "The window, the commands and the host there"): the window says so
-    before."""
-    # As JAX reads it: the first platform listed is the default, names as written.
+def jax_opens_a_tpu() -> bool:
+    """Whether JAX, as it starts here, will open a TPU (its runtime installed, and JAX_PLATFORMS
+    unset or naming tpu among the platforms it opens, the default or not), told without
+    importing JAX. Opening a TPU v5e held Python's lock for 5 s at once, so a window stands
+    still meanwhile whatever thread opens it (docs/performance.md, "The window, the commands
+    and the host there"): the window says so before."""
+    # As JAX reads it: every platform listed is opened, names as written.
     platforms = os.environ.get("JAX_PLATFORMS", "")
-    return tpu_runtime_installed() and (not platforms or platforms.split(",")[0] == "tpu")
+    return tpu_runtime_installed() and (not platforms or "tpu" in platforms.split(","))
 
 
 def jax_device(platform: str | None = None) -> Any:
