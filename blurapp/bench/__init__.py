@@ -206,7 +206,7 @@ FIRST_CALL_COMPARE = ("--json", "--engines", JAX_JIT.name, "--repeat", "1")
 def first_call(photo: Path) -> dict:
     """JAX's first call in a first launch (empty compilation cache) and in a second one, each
     a `blurapp compare PHOTO` with FIRST_CALL_COMPARE."""
-    with own_folders(dict(os.environ)) as env:
+    with own_folders() as env:
         launches = []
         for _ in range(2):
             out, _ = _blurapp("compare", str(photo), *FIRST_CALL_COMPARE, env=env)
@@ -396,7 +396,7 @@ def memory(photo: Path, big_megapixels: float) -> dict:
     large synthetic image (too large for Pillow's default pixel limit as a file), beside
     their floor in the same run: a process that only opens JAX on its device and makes one
     small call there (a TPU's runtime alone took 13.6 GB of a process there)."""
-    with own_folders(dict(os.environ)) as env:
+    with own_folders() as env:
         jax_alone_peak = peak_of(["-c", "from blurapp.bench import jax_alone; jax_alone()"], env)
         compare_peak = peak_of(["-m", "blurapp", "compare", str(photo)], env)
         code = f"from blurapp.bench import memory_probe; memory_probe({big_megapixels!r})"

@@ -87,7 +87,7 @@ def clip_file(
     rows = []
     with (
         tempfile.TemporaryDirectory(prefix="blurapp-bench-clip-") as folder,
-        own_folders(dict(os.environ)) as env,
+        own_folders() as env,
     ):
         for text in resolutions:
             label, width, height = parse_resolution(text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 # BlurApp's own folders (blurapp.core.paths), which win over the XDG ones where the caller's
 # environment sets them.
@@ -18,11 +18,12 @@ _BLURAPP_FOLDERS = {
 
 
 @contextlib.contextmanager
-def own_folders(env: dict[str, str]) -> Iterator[dict[str, str]]:
-    """`env` with settings, cache and state folders of its own, removed after: a launch never
-    writes its window's offscreen geometry into the user's settings, its compiled programs
-    or the fonts' cache (fontconfig's, where the system has none) into the user's cache, or
-    its log into the user's state folder; and each section starts with an empty cache."""
+def own_folders(env: Mapping[str, str] | None = None) -> Iterator[dict[str, str]]:
+    """`env` (this process's environment by default) with settings, cache and state folders
+    of its own, removed after: a launch never writes its window's offscreen geometry into the
+    user's settings, its compiled programs or the fonts' cache (fontconfig's, where the system
+    has none) into the user's cache, or its log into the user's state folder; and each
+    section starts with an empty cache."""
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-home-") as home:
         own = {}
         for variable in _BLURAPP_FOLDERS.values():
@@ -30,4 +31,4 @@ def own_folders(env: dict[str, str]) -> Iterator[dict[str, str]]:
             os.mkdir(own[variable], 0o700)
         for variable, xdg in _BLURAPP_FOLDERS.items():
             own[variable] = os.path.join(own[xdg], "blurapp")
-        yield {**env, **own}
+        yield {**(os.environ if env is None else env), **own}

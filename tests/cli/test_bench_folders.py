@@ -24,6 +24,17 @@ def user(tmp_path, monkeypatch):
     return folders
 
 
+def launch_recorder(launches):
+    """A stand-in for subprocess.run that keeps each launch's environment in `launches` and
+    fails, as a launch that could not run does."""
+
+    def launched(command, *args, env=None, **kwargs):
+        launches.append(env)
+        return subprocess.CompletedProcess(command, 1, "", "failed as the test asked")
+
+    return launched
+
+
 def assert_own_folders(launches, user):
     assert launches
     for env in launches:
@@ -52,12 +63,7 @@ def test_the_window_live_and_first_call_launches_have_folders_of_their_own(
     import blurapp.bench as bench
 
     launches = []
-
-    def launched(command, *args, env=None, **kwargs):
-        launches.append(env)
-        return subprocess.CompletedProcess(command, 1, "", "failed as the test asked")
-
-    monkeypatch.setattr(subprocess, "run", launched)
+    monkeypatch.setattr(subprocess, "run", launch_recorder(launches))
     monkeypatch.setattr(bench, "_write_photo", lambda folder, megapixels: tmp_path / "photo.jpg")
     assert bench.window(tmp_path / "photo.jpg")["error"] == ["failed as the test asked"]
     assert all("error" in row for row in bench.live(tmp_path).values())
@@ -77,11 +83,6 @@ def test_the_playing_sections_launches_have_folders_of_their_own(user, monkeypat
     from blurapp.bench import clips
 
     launches = []
-
-    def launched(command, *args, env=None, **kwargs):
-        launches.append(env)
-        return subprocess.CompletedProcess(command, 1, "", "failed as the test asked")
-
-    monkeypatch.setattr(subprocess, "run", launched)
+    monkeypatch.setattr(subprocess, "run", launch_recorder(launches))
     clips.playing(["64x36"], seconds=1.0)
     assert_own_folders(launches, user)

@@ -6,13 +6,19 @@ import sys
 import pytest
 
 
-def modules_after(code):
-    run = subprocess.run(
-        [sys.executable, "-c", f"{code}\nimport sys; print(' '.join(sorted(sys.modules)))"],
+def python(code, *options, env=None):
+    """`python OPTIONS -c CODE` in a process of its own (in `env`, by default this one's)."""
+    return subprocess.run(
+        [sys.executable, *options, "-c", code],
         capture_output=True,
         text=True,
         timeout=120,
+        env=env,
     )
+
+
+def modules_after(code):
+    run = python(f"{code}\nimport sys; print(' '.join(sorted(sys.modules)))")
     assert run.returncode == 0, run.stderr
     return set(run.stdout.split())
 
@@ -57,9 +63,7 @@ def test_jax_is_kept_from_taking_most_of_the_gpu_unless_the_user_chose():
         env = {k: v for k, v in os.environ.items() if k != "XLA_PYTHON_CLIENT_PREALLOCATE"}
         if preset is not None:
             env["XLA_PYTHON_CLIENT_PREALLOCATE"] = preset
-        run = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
-        )
+        run = python(code, env=env)
         assert run.returncode == 0, run.stderr
         assert run.stdout.strip() == expected
 
@@ -106,9 +110,7 @@ def test_a_tpu_runtimes_notice_while_jax_imports_neither_stops_jax_nor_is_printe
         "except UserWarning:\n"
         "    print('other warnings are still errors')\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, timeout=120
-    )
+    run = python(code, "-W", "error")
     assert run.returncode == 0, run.stderr
     assert run.stdout.split("\n")[:2] == ["jax", "other warnings are still errors"]
     assert run.stderr == ""
@@ -125,8 +127,6 @@ def test_loading_jax_again_and_again_leaves_a_warning_shown_once_shown_once():
         "    import_jax()\n"
         "    warnings.warn('shown once', RuntimeWarning)\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-W", "default", "-c", code], capture_output=True, text=True, timeout=120
-    )
+    run = python(code, "-W", "default")
     assert run.returncode == 0, run.stderr
     assert run.stderr.count("shown once") == 1, run.stderr

@@ -10,6 +10,7 @@ import functools
 import importlib.util
 import logging
 import os
+import sys
 import threading
 import time
 import warnings
@@ -55,7 +56,6 @@ class JaxUnavailableError(RuntimeError):
 
 _import_lock = threading.Lock()
 _TPU_RUNTIME_NOTICE = "Transparent hugepages are not enabled"
-_notice_ignored = False
 _configured = False
 _cache_hits = 0  # persistent-cache hits JAX has reported in this process
 
@@ -72,13 +72,11 @@ def import_jax() -> ModuleType:
     """Import jax (once), keeping it from preallocating GPU memory unless the user chose,
     and pointing its persistent compilation cache at BlurApp's cache folder."""
     os.environ.setdefault(_PREALLOCATE_VARIABLE, "false")
-    global _notice_ignored
-    if not _notice_ignored:
+    if "jax" not in sys.modules:
         # A TPU runtime's notice as JAX first imports, about the machine (its transparent
         # huge pages), not about BlurApp: printed, it came before every command's output;
         # where warnings are errors (python -W error), it stopped JAX from loading at all.
-        # Added once: each filter added makes Python forget which warnings it has shown.
-        _notice_ignored = True
+        # Only then: each filter added makes Python forget which warnings it has shown.
         warnings.filterwarnings("ignore", _TPU_RUNTIME_NOTICE, UserWarning)
     try:
         import jax
