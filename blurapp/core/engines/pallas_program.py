@@ -19,8 +19,10 @@ How the kernel walks the image:
   halo of lanes: the values of one chunk's taps stay few, and the program the same size
   whatever the photo's width.
 - Shifts: a tap's shifted copy is a rotation (pltpu.roll: the chip rotates rows of sublanes
-  and lanes of a register natively) of the chunk, rows by dy, then lanes by dx, whose first
-  rows and columns are the window the tap weighs; no unaligned slice is taken.
+  and lanes of a register natively) of the chunk, lanes by dx and rows by dy, whose first
+  rows and columns are the window the tap weighs; no unaligned slice is taken. Rotations,
+  not multiply-adds, held the kernel back, so taps share them: the chunk is rotated once per
+  kernel column, and each kernel row's weighted sum once by its row.
 - Weights: in the scalar memory (SMEM), a weight read as a scalar and multiplied into a whole
   window; sums in float32, as the other engines'.
 
@@ -40,16 +42,16 @@ LANES = 128
 SUBLANES = 8
 # Rows of output a grid step writes, and columns the kernel computes at once inside a tile.
 # Blocks in VMEM are double-buffered (the next step's are copied in while this one runs): for
-# a 6,000-pixel-wide grey photo, 32 rows make 2 × (32 + 8 halo rows) × 6,272 padded columns ×
-# 4 bytes = 2.0 MB of input and 2 × 32 × 6,144 × 4 = 1.6 MB of output, well under the VMEM a
+# a 6,000-pixel-wide grey photo, 64 rows make 2 × (64 + 8 halo rows) × 6,272 padded columns ×
+# 4 bytes = 3.6 MB of input and 2 × 64 × 6,144 × 4 = 3.1 MB of output, well under the VMEM a
 # kernel asks for (Layout.vmem_limit, MIN_VMEM_BYTES at least). Chosen on a TPU v5e
-# (2026-12-06; 24 MP grey, 9 taps; tiles of 32, 64, 128 rows × chunks of 512, 1,024, 2,048,
-# 8,192 lanes): 32 × 1,024 took 4.69 ms 2-D (64 × 512: 4.96) and 1.98 ms separable (1.99),
-# compiled in 0.87 s (1.11 s); wider chunks gained at most 2 % more in 2-D and 4–7 % separable,
-# compiled in two to seven times as long, and 64 rows of 8,192 lanes and 128 rows of 2,048 or
-# more ran out of VMEM. Only 9 × 9 was timed: from 17 taps the halo (32 rows) equals a tile.
-TILE_ROWS = 32
-CHUNK_LANES = 1024
+# (2026-12-06, 24 MP, 9 taps, docs/performance/pallas_parts.py): with the rotations shared,
+# tiles of 64 rows took 2.70–2.72 ms in grey 2-D and 7.68–7.92 in colour whatever the chunk
+# (256 to 2,048 lanes), 32 rows 2.78–2.85 and 7.96–8.06; chunks of 512 lanes compiled in 0.61 s,
+# 1,024 in 1.18 s. Before the rotations were shared, tiles of 32 × 1,024 ran the separable
+# kernel in 1.98 ms and 64 × 512 in 1.99; 128 rows of 2,048 lanes or more ran out of VMEM.
+TILE_ROWS = 64
+CHUNK_LANES = 512
 # Up to this many taps of a 2-D kernel (15 × 15), every tap is unrolled; beyond it, the kernel
 # rows are a loop (each row's taps unrolled), so the program stays small. A separable kernel's
 # taps (at most 2 × 101) are always unrolled.
@@ -156,18 +158,32 @@ def _blur_chunk(stacked: Any, weights_ref: Any, size: int, separable: bool, rows
             total = term if total is None else total + term
         return total
 
-    def add_kernel_row(dy: Any, total: Any) -> Any:
-        band = _rows_from(stacked, dy, rows)
-        for dx in range(size):
-            term = weights_ref[dy * size + dx] * _lanes_from(band, dx, lanes)
+    if size * size <= UNROLL_TAPS:
+        # A rotation is linear, so each tap's shift is made in two halves that taps share:
+        # its lanes shift once per kernel column (the chunk's rows with their halo), its rows
+        # shift once per kernel row, on that row's weighted sum. 2·size rotations in place of
+        # size·(size + 1): on a TPU v5e (24 MP grey, 9 × 9) the kernel ran in 2.78 ms where
+        # rotating every tap took 4.69, and its multiply-adds alone 2.01
+        # (docs/performance/pallas_parts.py).
+        columns = [_lanes_from(stacked, dx, lanes) for dx in range(size)]
+        total = None
+        for dy in range(size):
+            row_sum = None
+            for dx in range(size):
+                term = weights_ref[dy * size + dx] * columns[dx]
+                row_sum = term if row_sum is None else row_sum + term
+            term = _rows_from(row_sum, dy, rows)
             total = term if total is None else total + term
         return total
 
-    if size * size <= UNROLL_TAPS:
-        total = None
-        for dy in range(size):
-            total = add_kernel_row(dy, total)
+    # A larger kernel's columns would not fit in VMEM at once: its rows are a loop, each
+    # row's band rotated, then each of its taps.
+    def add_kernel_row(dy: Any, total: Any) -> Any:
+        band = _rows_from(stacked, dy, rows)
+        for dx in range(size):
+            total = total + weights_ref[dy * size + dx] * _lanes_from(band, dx, lanes)
         return total
+
     zeros = jnp.zeros((rows, lanes), jnp.float32)
     return lax.fori_loop(0, size, add_kernel_row, zeros)
 
