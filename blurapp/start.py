@@ -1,11 +1,18 @@
 """The `blurapp` program's first step, before anything heavy is imported: on Linux, start again
-once with glibc asked to back large blocks of memory with huge pages; then the command line.
+once with glibc's memory settings for large blocks; then the command line.
 
 XLA allocates every result afresh, and Linux (where it leaves huge pages to programs that ask,
 as Debian and Ubuntu do) hands that memory over in 4 KiB pages that each fault in on first
-write: on a large photo, more than a 9-tap blur itself. `GLIBC_TUNABLES` is read when a
-process starts, so it is set here and the same command started again at once (NumPy already
-asks for huge pages for its own arrays). BLURAPP_HUGE_PAGES=0 turns it off.
+write: on a large photo, more than a 9-tap blur itself. So glibc is asked to back large blocks
+with huge pages. Where JAX will open a TPU, glibc is also asked to keep freed blocks for reuse
+rather than hand them back: the blur runs on the chip, and the host's part of a large photo's
+end to end is mostly its blurred levels coming back into new memory (on a TPU v5e's host,
+24 MP colour, three runs each way: 18.9–19.7× end to end as glibc hands blocks back, 50.4–58.1×
+as it keeps them; docs/performance.md, "Glibc keeping freed memory, in colour"). On a CPU the
+same request made JAX-jit's colour blur slower (docs/performance.md, "Huge pages"), so it is
+made only there. `GLIBC_TUNABLES` is read when a process starts, so it is set here and the same
+command started again at once (NumPy already asks for huge pages for its own arrays).
+BLURAPP_HUGE_PAGES=0 turns the restart off.
 """
 
 from __future__ import annotations
@@ -14,30 +21,57 @@ import contextlib
 import os
 import sys
 
+from blurapp.core.platforms import jax_opens_a_tpu
+
 HUGE_PAGES = "glibc.malloc.hugetlb=1"
+# Blocks up to 2 GB come from glibc's heap rather than their own mapping, and the heap is handed
+# back only once 4 GB of it is free: a 24 MP colour photo's buffers (72 to 288 MB) are reused.
+FREED_MEMORY_KEPT = (
+    "glibc.malloc.mmap_threshold=2147483648",
+    "glibc.malloc.trim_threshold=4294967296",
+)
+# The same settings as glibc's older variables: one a user has set is theirs, not replaced.
+_OLDER_NAMES = {
+    "glibc.malloc.mmap_threshold": "MALLOC_MMAP_THRESHOLD_",
+    "glibc.malloc.trim_threshold": "MALLOC_TRIM_THRESHOLD_",
+}
 # The first glibc that knows the tunable (older ones ignore it: no restart for nothing).
 HUGE_PAGES_GLIBC = (2, 35)
 
 
 def main() -> int:
-    restart_with_huge_pages()
+    restart_with_memory_settings()
     # after the restart: nothing heavy is imported before execv replaces this process
     from blurapp.cli import main as command_line
 
     return command_line()
 
 
-def restart_with_huge_pages() -> None:
-    """Start this same command again with HUGE_PAGES set, when that can help and is safe:
-    nothing when it is set already, off Linux, on a glibc without it, in a frozen build, with
-    BLURAPP_HUGE_PAGES=0, for --help or --version, or when Python was started any other way
-    than `blurapp …` or `python -m blurapp …` (code from `-c` or stdin would run twice, or be
-    gone)."""
+def memory_settings() -> tuple[str, ...]:
+    """The glibc tunables BlurApp starts with here: huge pages, and where JAX will open a TPU,
+    freed blocks kept for reuse."""
+    return (HUGE_PAGES, *FREED_MEMORY_KEPT) if jax_opens_a_tpu() else (HUGE_PAGES,)
+
+
+def restart_with_memory_settings() -> None:
+    """Start this same command again with memory_settings() added to GLIBC_TUNABLES, when that
+    can help and is safe: nothing when each is set already (by the user, their own value
+    kept, or by the restart before), off Linux, on a glibc without huge pages, in a frozen
+    build, with BLURAPP_HUGE_PAGES=0, for --help or --version, or when Python was started any
+    other way than `blurapp …` or `python -m blurapp …` (code from `-c` or stdin would run
+    twice, or be gone)."""
     tunables = os.environ.get("GLIBC_TUNABLES", "")
+    named = {item.partition("=")[0] for item in tunables.split(":") if item}
+    missing = [
+        setting
+        for setting in memory_settings()
+        if (name := setting.partition("=")[0]) not in named
+        and not (name in _OLDER_NAMES and _OLDER_NAMES[name] in os.environ)
+    ]
     arguments = sys.argv[1:]
     if (
-        not sys.platform.startswith("linux")
-        or "glibc.malloc.hugetlb" in tunables
+        not missing
+        or not sys.platform.startswith("linux")
         or os.environ.get("BLURAPP_HUGE_PAGES") == "0"
         or getattr(sys, "frozen", False)
         or not _glibc_knows_huge_pages()
@@ -45,7 +79,7 @@ def restart_with_huge_pages() -> None:
         or not _started_as_a_command(sys.orig_argv)
     ):
         return
-    os.environ["GLIBC_TUNABLES"] = f"{tunables}:{HUGE_PAGES}" if tunables else HUGE_PAGES
+    os.environ["GLIBC_TUNABLES"] = ":".join(filter(None, (tunables, *missing)))
     sys.stdout.flush()
     sys.stderr.flush()
     with contextlib.suppress(OSError):  # then without: slower on large photos, nothing else

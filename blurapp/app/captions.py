@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from blurapp.app.first_calls import program_of
 from blurapp.app.recompiles import Changed, ProgramGot, Reason
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
-from blurapp.core.engines.jax_engine import jax_opens_a_tpu
 from blurapp.core.engines.runs import Compilation, Payer
 from blurapp.core.kernel import auto_kernel_size
 from blurapp.core.measuring.comparison import TIMING
 from blurapp.core.measuring.profiler_trace import CONTEXT as TRACE_CONTEXT
+from blurapp.core.platforms import jax_opens_a_tpu
 from blurapp.core.report.figures import CONTEXT as FIGURES_CONTEXT
 from blurapp.core.report.figures import (
     Figure,

@@ -8,7 +8,6 @@ import math
 from pathlib import Path
 
 from blurapp._version import __version__
-from blurapp.core.engines.jax_engine import PLATFORMS
 from blurapp.core.engines.timing import MEASURE_SECONDS
 from blurapp.core.kernel import (
     ALGORITHMS,
@@ -21,6 +20,7 @@ from blurapp.core.kernel import (
     check_sigma,
 )
 from blurapp.core.media.photo_checks import WORKING_BYTES_PER_PIXEL, available_memory
+from blurapp.core.platforms import PLATFORMS
 from blurapp.core.spec import BlurSpec
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from helpers.command_line import blurapp, blurapp_in_process
 from helpers.oracle import blur_oracle
+from helpers.tpu_runtime import seem_to_have_libtpu
 from PIL import Image
 
 from blurapp.core import gaussian_kernel, load_grayscale, sample_photo_path
@@ -508,6 +509,25 @@ def test_the_window_start_check_is_an_option_the_help_names():
     assert "--exit-when-shown" in build_window_parser().format_help()
 
 
+def _restart_as_a_linux_command(monkeypatch, execv):
+    """From now until the test ends, blurapp.start restarts `blurapp compare x.png` on a Linux
+    whose glibc has huge pages, calling `execv` in place of replacing the test's process."""
+    from blurapp import start
+
+    monkeypatch.setattr(start.os, "execv", execv)
+    monkeypatch.setattr(start.sys, "platform", "linux")
+    monkeypatch.setattr(start, "_glibc_knows_huge_pages", lambda: True)
+    monkeypatch.setattr(start.sys, "orig_argv", ["python", "-m", "blurapp", "compare", "x.png"])
+    monkeypatch.setattr(start.sys, "argv", ["blurapp", "compare", "x.png"])
+    for name in (
+        "BLURAPP_HUGE_PAGES",
+        "GLIBC_TUNABLES",
+        "MALLOC_MMAP_THRESHOLD_",
+        "MALLOC_TRIM_THRESHOLD_",
+    ):
+        monkeypatch.delenv(name, raising=False)
+
+
 def test_the_command_restarts_once_with_huge_pages_for_large_buffers(monkeypatch):
     from blurapp import start
 
@@ -516,14 +536,10 @@ def test_the_command_restarts_once_with_huge_pages_for_large_buffers(monkeypatch
     def execv(program, arguments):
         restarts.append((program, list(arguments), os.environ["GLIBC_TUNABLES"]))
 
-    monkeypatch.setattr(start.os, "execv", execv)
-    monkeypatch.setattr(start.sys, "platform", "linux")
-    monkeypatch.setattr(start, "_glibc_knows_huge_pages", lambda: True)
-    monkeypatch.setattr(start.sys, "orig_argv", ["python", "-m", "blurapp", "compare", "x.png"])
-    monkeypatch.setattr(start.sys, "argv", ["blurapp", "compare", "x.png"])
+    seem_to_have_libtpu(monkeypatch, False)
+    _restart_as_a_linux_command(monkeypatch, execv)
     monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=2")
-    monkeypatch.delenv("BLURAPP_HUGE_PAGES", raising=False)
-    start.restart_with_huge_pages()
+    start.restart_with_memory_settings()
     assert restarts == [
         (
             sys.executable,
@@ -531,20 +547,59 @@ def test_the_command_restarts_once_with_huge_pages_for_large_buffers(monkeypatch
             "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1",
         )
     ]
-    start.restart_with_huge_pages()  # set now: no second restart
+    start.restart_with_memory_settings()  # set now: no second restart
     assert len(restarts) == 1
     monkeypatch.delenv("GLIBC_TUNABLES")
     # Code given to Python itself would run twice (-c) or be gone (stdin): no restart.
     for started in (["python", "-c", "..."], ["python", "-"], ["python"]):
         monkeypatch.setattr(start.sys, "orig_argv", started)
-        start.restart_with_huge_pages()
+        start.restart_with_memory_settings()
     monkeypatch.setattr(start.sys, "orig_argv", ["python", "-m", "blurapp", "--version"])
     monkeypatch.setattr(start.sys, "argv", ["blurapp", "--version"])
-    start.restart_with_huge_pages()
+    start.restart_with_memory_settings()
     monkeypatch.setattr(start.sys, "argv", ["blurapp", "compare"])
     monkeypatch.setenv("BLURAPP_HUGE_PAGES", "0")
-    start.restart_with_huge_pages()
+    start.restart_with_memory_settings()
     assert len(restarts) == 1
+
+
+HUGE = "glibc.malloc.hugetlb=1"
+MMAP = "glibc.malloc.mmap_threshold=2147483648"
+TRIM = "glibc.malloc.trim_threshold=4294967296"
+
+
+@pytest.mark.parametrize(
+    ("platforms", "older", "expected"),
+    [
+        # JAX will open the TPU: freed blocks are kept too.
+        (None, {}, HUGE + ":" + MMAP + ":" + TRIM),
+        ("tpu", {}, HUGE + ":" + MMAP + ":" + TRIM),
+        # A user's own setting of one, by glibc's older variable, is kept: not added.
+        (None, {"MALLOC_MMAP_THRESHOLD_": "65536"}, HUGE + ":" + TRIM),
+        # JAX on the host's CPU alone: huge pages only, as on any machine without a TPU.
+        ("cpu", {}, HUGE),
+    ],
+)
+def test_where_jax_will_open_a_tpu_the_restart_keeps_freed_memory_for_reuse(
+    monkeypatch, platforms, older, expected
+):
+    from blurapp import start
+
+    restarts = []
+    seem_to_have_libtpu(monkeypatch, True)
+    _restart_as_a_linux_command(
+        monkeypatch, lambda program, arguments: restarts.append(os.environ["GLIBC_TUNABLES"])
+    )
+    if platforms is None:
+        monkeypatch.delenv("JAX_PLATFORMS", raising=False)
+    else:
+        monkeypatch.setenv("JAX_PLATFORMS", platforms)
+    for name, value in older.items():
+        monkeypatch.setenv(name, value)
+    start.restart_with_memory_settings()
+    assert restarts == [expected]
+    start.restart_with_memory_settings()  # all set now: no second restart
+    assert restarts == [expected]
 
 
 def _platforms_there() -> list[str]:

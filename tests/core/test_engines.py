@@ -18,9 +18,10 @@ from blurapp.core import (
     get_engine,
 )
 from blurapp.core import engines as registry
-from blurapp.core.engines.jax_engine import describe_device, jax_device, jax_opens_a_tpu
+from blurapp.core.engines.jax_engine import describe_device, jax_device
 from blurapp.core.engines.pallas_engine import compiled_here
 from blurapp.core.measuring.comparison import TIMING, Watch
+from blurapp.core.platforms import jax_opens_a_tpu
 from blurapp.core.spec import BlurSpec
 
 # Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).

@@ -25,6 +25,7 @@ from blurapp.core.engines.engine import Engine, EngineOutputError, FirstCallFunc
 
 # What a plugin's first-call function returns, beside Engine: a plugin needs one import.
 from blurapp.core.engines.runs import Call, FirstCall
+from blurapp.core.platforms import PLATFORMS
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -214,13 +215,13 @@ def get_engine(name: str) -> Engine:
     if engine is None:
         raise UnknownEngineError(
             f"no engine called {name!r}; the engines are {', '.join(engine_names())} "
-            f"(JAX ones also as NAME@{'/'.join(jax_engine.PLATFORMS)})"
+            f"(JAX ones also as NAME@{'/'.join(PLATFORMS)})"
         )
     if not platform:
         return engine
-    if not engine.uses_jax or platform not in jax_engine.PLATFORMS:
+    if not engine.uses_jax or platform not in PLATFORMS:
         raise UnknownEngineError(
-            f"{name!r}: only JAX engines take a platform, one of {', '.join(jax_engine.PLATFORMS)}"
+            f"{name!r}: only JAX engines take a platform, one of {', '.join(PLATFORMS)}"
         )
     # Beside the engine on its default platform in one chart, a colour of its own: a plugin's
     # colour stays with the engine on its default platform (see blurapp.core.report.chart_bars).

@@ -7,7 +7,6 @@ jax is imported only inside these functions: importing blurapp.core, or asking
 from __future__ import annotations
 
 import functools
-import importlib.util
 import logging
 import os
 import sys
@@ -42,6 +41,7 @@ from blurapp.core.engines.runs import (
     check_cancelled,
 )
 from blurapp.core.paths import private_folder, user_cache_dir
+from blurapp.core.platforms import PLATFORMS
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
@@ -183,28 +183,6 @@ def _cache_folder_set() -> bool:
 def cache_hits() -> int:
     """The persistent-cache hits JAX has reported in this process so far."""
     return _cache_hits
-
-
-# The platforms a user can choose by name, as JAX names them: `--device tpu`, or an engine name
-# like `jax@gpu`. "cpu" is the host; the others are accelerators.
-PLATFORMS = ("cpu", "gpu", "tpu")
-
-
-def tpu_runtime_installed() -> bool:
-    """Whether this machine has a TPU's runtime (libtpu), told from what is installed without
-    importing JAX or opening the device."""
-    return importlib.util.find_spec("libtpu") is not None
-
-
-def jax_opens_a_tpu() -> bool:
-    """Whether JAX, as it starts here, will open a TPU (its runtime installed, and JAX_PLATFORMS
-    unset or naming tpu among the platforms it opens, the default or not), told without
-    importing JAX. Opening a TPU v5e held Python's lock for 5 s at once, so a window stands
-    still meanwhile whatever thread opens it (docs/performance.md, "The window, the commands
-    and the host there"): the window says so before."""
-    # As JAX reads it: every platform listed is opened, names as written.
-    platforms = os.environ.get("JAX_PLATFORMS", "")
-    return tpu_runtime_installed() and (not platforms or "tpu" in platforms.split(","))
 
 
 def jax_device(platform: str | None = None) -> Any:

@@ -31,12 +31,12 @@ from blurapp.core.engines.jax_engine import (
     import_jax,
     jax_device,
     to_move,
-    tpu_runtime_installed,
 )
 from blurapp.core.engines.jax_program import rows_of_values
 from blurapp.core.engines.pallas_program import CHUNK_LANES, TILE_ROWS, blur_rows
 from blurapp.core.engines.pallas_program import blur as blur_program
 from blurapp.core.engines.runs import Cancelled, Compilation, FirstCall, Progress
+from blurapp.core.platforms import tpu_runtime_installed
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # The platform on which Mosaic compiles the kernel; elsewhere Pallas interprets it.
