@@ -26,6 +26,9 @@ from blurapp.core.platforms import jax_opens_a_tpu
 HUGE_PAGES = "glibc.malloc.hugetlb=1"
 # Blocks up to 2 GB come from glibc's heap rather than their own mapping, and the heap is handed
 # back only once 4 GB of it is free: a 24 MP colour photo's buffers (72 to 288 MB) are reused.
+# That is the main thread's heap: another thread's arena gives a block over 64 MB a mapping of
+# its own whatever the threshold, so the commands, which blur on the main thread, gain most; a
+# clip's frames (8 to 25 MB at 4K) are reused on any thread. The window's jobs were not timed.
 FREED_MEMORY_KEPT = (
     "glibc.malloc.mmap_threshold=2147483648",
     "glibc.malloc.trim_threshold=4294967296",
@@ -60,7 +63,16 @@ def restart_with_memory_settings() -> None:
     build, with BLURAPP_HUGE_PAGES=0, for --help or --version, or when Python was started any
     other way than `blurapp …` or `python -m blurapp …` (code from `-c` or stdin would run
     twice, or be gone)."""
-    tunables = os.environ.get("GLIBC_TUNABLES", "")
+    if (
+        not sys.platform.startswith("linux")
+        or os.environ.get("BLURAPP_HUGE_PAGES") == "0"
+        or getattr(sys, "frozen", False)
+        or not _glibc_knows_huge_pages()
+        or any(word in {"-h", "--help", "--version"} for word in sys.argv[1:])
+        or not _started_as_a_command(sys.orig_argv)
+    ):
+        return
+    tunables = os.environ.get("GLIBC_TUNABLES", "").strip(":")
     named = {item.partition("=")[0] for item in tunables.split(":") if item}
     missing = [
         setting
@@ -68,16 +80,7 @@ def restart_with_memory_settings() -> None:
         if (name := setting.partition("=")[0]) not in named
         and not (name in _OLDER_NAMES and _OLDER_NAMES[name] in os.environ)
     ]
-    arguments = sys.argv[1:]
-    if (
-        not missing
-        or not sys.platform.startswith("linux")
-        or os.environ.get("BLURAPP_HUGE_PAGES") == "0"
-        or getattr(sys, "frozen", False)
-        or not _glibc_knows_huge_pages()
-        or any(word in {"-h", "--help", "--version"} for word in arguments)
-        or not _started_as_a_command(sys.orig_argv)
-    ):
+    if not missing:
         return
     os.environ["GLIBC_TUNABLES"] = ":".join(filter(None, (tunables, *missing)))
     sys.stdout.flush()

@@ -5,6 +5,7 @@ from . import kernel as kernel
 from . import measuring as measuring
 from . import media as media
 from . import paths as paths
+from . import platforms as platforms
 from . import report as report
 from . import spec as spec
 from . import wording as wording

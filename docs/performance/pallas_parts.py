@@ -12,7 +12,8 @@ chunks, padding and copies in and out stay the engine's own:
 - each_tap_rotated (2-D): the kernel before: a row rotation per kernel row, then a lane
   rotation per tap (90 rotations at 9 × 9).
 - taps_only: every tap weighs the same unrotated window: the multiply-adds and nothing else.
-- rotations_only: every tap's window rotated as now, summed unweighted: the rotations and adds.
+- rotations_only: every tap's window rotated as each_tap_rotated rotates it (90 rotations at
+  9 × 9), summed unweighted: those rotations and the adds.
 - slices (2-D and separable): each tap's window an unaligned slice of the chunk, no rotation
   written (Mosaic makes what it needs).
 

@@ -574,8 +574,19 @@ TRIM = "glibc.malloc.trim_threshold=4294967296"
         # JAX will open the TPU: freed blocks are kept too.
         (None, {}, HUGE + ":" + MMAP + ":" + TRIM),
         ("tpu", {}, HUGE + ":" + MMAP + ":" + TRIM),
-        # A user's own setting of one, by glibc's older variable, is kept: not added.
+        # A user's own setting of one, by glibc's older variable or by its tunable, is kept:
+        # not added; nor is their huge pages turned off.
         (None, {"MALLOC_MMAP_THRESHOLD_": "65536"}, HUGE + ":" + TRIM),
+        (
+            None,
+            {"GLIBC_TUNABLES": "glibc.malloc.mmap_threshold=65536:"},
+            "glibc.malloc.mmap_threshold=65536:" + HUGE + ":" + TRIM,
+        ),
+        (
+            None,
+            {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"},
+            "glibc.malloc.hugetlb=0:" + MMAP + ":" + TRIM,
+        ),
         # JAX on the host's CPU alone: huge pages only, as on any machine without a TPU.
         ("cpu", {}, HUGE),
     ],

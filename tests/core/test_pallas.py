@@ -86,7 +86,9 @@ def test_tiles_and_chunks_meet_without_a_seam(kernel_blur, tiling, algorithm):
     a multiple of none), with halos of rows shorter than, as tall as and taller than the tile
     asked for: every tile reads its halo from the next, every chunk its lanes from the next."""
     image = random_image((43, 300, 3), seed=5)
-    for size in (9, 19):
+    # 15: the largest kernel whose taps are all written out, its halo (16 rows) taller than
+    # the smallest tile; 17: the smallest whose rows are a loop.
+    for size in (9, 15, 17, 19):
         kernel = weights(size, algorithm)
         check(kernel_blur(image, kernel, **tiling), image, kernel)
 

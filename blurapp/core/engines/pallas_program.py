@@ -111,7 +111,8 @@ class Layout:
 
     def vmem_limit(self) -> int:
         """The VMEM the kernel asks for: its blocks, and room for a chunk's values (the stacked
-        rows, a shifted copy, the sum: a few dozen of them, spilled from registers)."""
+        rows, its rotated columns, up to 15 of them (UNROLL_TAPS), a row's sum, the total: a
+        few dozen of them, spilled from registers)."""
         chunk_values = (self.tile_rows + self.halo_rows) * (self.chunk_lanes + self.halo_lanes)
         wanted = self.block_bytes(self.tile_rows) + 32 * 4 * chunk_values + (4 << 20)
         return min(MAX_VMEM_BYTES, max(MIN_VMEM_BYTES, wanted))
@@ -162,8 +163,8 @@ def _blur_chunk(stacked: Any, weights_ref: Any, size: int, separable: bool, rows
         # A rotation is linear, so each tap's shift is made in two halves that taps share:
         # its lanes shift once per kernel column (the chunk's rows with their halo), its rows
         # shift once per kernel row, on that row's weighted sum. 2·size rotations in place of
-        # size·(size + 1): on a TPU v5e (24 MP grey, 9 × 9) the kernel ran in 2.78 ms where
-        # rotating every tap took 4.69, and its multiply-adds alone 2.01
+        # size·(size + 1): on a TPU v5e (24 MP grey, 9 × 9, tiles of 32 × 1,024) the kernel
+        # ran in 2.78 ms where rotating every tap took 4.69, and its multiply-adds alone 2.01
         # (docs/performance/pallas_parts.py).
         columns = [_lanes_from(stacked, dx, lanes) for dx in range(size)]
         total = None
@@ -176,8 +177,9 @@ def _blur_chunk(stacked: Any, weights_ref: Any, size: int, separable: bool, rows
             total = term if total is None else total + term
         return total
 
-    # A larger kernel's columns would not fit in VMEM at once: its rows are a loop, each
-    # row's band rotated, then each of its taps.
+    # A larger kernel's rows are a loop, so that the program stays small (UNROLL_TAPS): each
+    # row's band rotated, then each of its taps. Sharing the rotations here too, the columns
+    # kept in VMEM across the loop, was not tried.
     def add_kernel_row(dy: Any, total: Any) -> Any:
         band = _rows_from(stacked, dy, rows)
         for dx in range(size):
