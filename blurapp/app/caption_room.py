@@ -1,40 +1,47 @@
 """How tall the panes' captions are: tall enough before a run for the caption a run brings, so
 that the photos under them do not move down when it comes. In pixels, without Qt;
-`blurapp/ui/image_pane.py` measures the text and applies the answer.
+`blurapp/ui/image_pane.py` lays out the text and applies the answer.
 
 A caption grows after a Run (the steady time, the first call and how it was paid, the programs
 compiled): a caption area as tall as the text of the moment would push both photos down then,
 and pull them up at the next change of parameters. So the area keeps room for
-RESERVED_CHARACTERS of text at the pane's width, and at one width it never gets shorter: the
+LONGEST_RUN_CAPTION laid out at the pane's width, and at one width it never gets shorter: the
 photos move only when the window is resized.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+
+from blurapp.app.captions import Caption
 
 # A JAX pane's caption after a Run with the live preview on, the longest a run usually gives:
 # on an accelerator, a colour photo blurred in grey, the preview's program loaded from the
-# compilation cache ("JAX-jit · tpu: TPU v5 lite · steady 0.200 ms · first call 1,234 ms, loaded
-# from the compilation cache during the live preview; this Run's first call 0.682 ms (already
-# compiled) · 9 × 9, σ 2.5, grey: Blur in colour is off", 220 characters), and a few digits
-# more. 200, which counted "compiled" in place of "loaded from the compilation cache", moved
-# the photos down 10 px at 800 × 600 when the cache had the preview's program.
-RESERVED_CHARACTERS = 225
-# Lines break between words, not characters: a line holds this much less than its width.
-WRAP_LOSS = 1.15
+# compilation cache, with a digit more in every figure. Laid out as the captions are, with their
+# unbreakable phrases ("0.682 ms", "9 × 9"), so that it wraps as they do: a count of characters
+# at the type's average width, 225 of them with 15 % lost to wrapping, kept one line too few at
+# 800 × 600, where a narrow pane loses more to its line ends.
+LONGEST_RUN_CAPTION = Caption(
+    heading="JAX-jit",
+    details=(
+        "tpu: TPU v5 lite",
+        "steady 10.200 ms",
+        "first call 11,234 ms, loaded from the compilation cache during the live preview; this"
+        " Run's first call 10.682 ms (already compiled)",
+        "15 × 15, σ 12.5, grey: Blur in colour is off",
+    ),
+)
 LEAST_LINES = 2
-MOST_RESERVED_LINES = 6  # a very narrow pane: no more than this kept empty
+# A very narrow pane keeps no more than this empty: the longest caption takes 7 lines in a pane
+# of a window 800 × 600 (228 px) and 8 at 200 px.
+MOST_RESERVED_LINES = 8
 
 
-def reserved_lines(width: float, character_width: float) -> int:
-    """The lines a caption area `width` pixels wide keeps, in type whose average character is
-    `character_width` pixels wide."""
-    if width <= 0:
-        return LEAST_LINES
-    lines = math.ceil(RESERVED_CHARACTERS * character_width * WRAP_LOSS / width)
-    return min(MOST_RESERVED_LINES, max(LEAST_LINES, lines))
+def reserved_height(text_height: int, line_height: int) -> int:
+    """The height a caption area keeps, where LONGEST_RUN_CAPTION laid out at its width takes
+    `text_height` pixels in lines `line_height` pixels apart: that, between LEAST_LINES and
+    MOST_RESERVED_LINES lines."""
+    return min(MOST_RESERVED_LINES * line_height, max(LEAST_LINES * line_height, text_height))
 
 
 @dataclass

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from blurapp.app.caption_room import CaptionRoom, reserved_lines
+from blurapp.app.caption_room import LONGEST_RUN_CAPTION, CaptionRoom, reserved_height
 from blurapp.app.captions import Caption
 from blurapp.ui.colours import NOTE_COLOUR, SELECTED_COLOUR
 from blurapp.ui.fonts import scaled_font
@@ -131,23 +131,24 @@ class ResultPane(QFrame):
 
     def caption_height_reserved(self) -> int:
         """The height kept for the caption a run brings (blurapp.app.caption_room)."""
-        metrics = self.caption.fontMetrics()
-        lines = reserved_lines(self.caption_width(), metrics.averageCharWidth())
-        return lines * metrics.lineSpacing() + 4
+        longest = self._height_of(caption_html(LONGEST_RUN_CAPTION, ""))
+        return reserved_height(longest, self.caption.fontMetrics().lineSpacing()) + 4
 
     def caption_height_needed(self) -> int:
         """The height at which the caption shows its whole text, wrapped to the pane's width."""
-        width = self.caption_width()
-        # Laid out as the label lays it out; the label's own heightForWidth would never go below
-        # the height it was last fixed at.
+        return max(self.smallest_caption_height(), self._height_of(self.caption.text()))
+
+    def _height_of(self, html: str) -> int:
+        """The height of the caption label showing `html`, wrapped to the pane's width: laid out
+        as the label lays it out (the label's own heightForWidth would never go below the
+        height it was last fixed at)."""
         document = QTextDocument()
         document.setDocumentMargin(0)
         document.setDefaultFont(self.caption.font())
-        document.setHtml(self.caption.text())
+        document.setHtml(html)
         margins = self.caption.contentsMargins()
-        document.setTextWidth(max(1, width - margins.left() - margins.right()))
-        height = math.ceil(document.size().height()) + margins.top() + margins.bottom()
-        return max(self.smallest_caption_height(), height)
+        document.setTextWidth(max(1, self.caption_width() - margins.left() - margins.right()))
+        return math.ceil(document.size().height()) + margins.top() + margins.bottom()
 
     def caption_text(self) -> str:
         """The caption as a user reads it, without markup."""

@@ -46,3 +46,23 @@ def finish(session, runs, errors=(), *, live=False):
     )
     session.run_done(result, {e: (f"difference of {e}", 1e-7) for e in result.differences})
     return result
+
+
+def longest_run_caption():
+    """The JAX pane's caption after a Run, the longest a run usually gives: on a TPU, a colour
+    photo blurred in grey, after a live preview that loaded JAX-jit's program from the
+    compilation cache."""
+    import dataclasses
+
+    from blurapp.app.captions import RIGHT
+    from blurapp.app.session import Session
+
+    session = Session()
+    session.set_photo(photo(shape=(4, 6, 3)), original="the photo")
+
+    def on_the_chip(run, first_call):
+        return dataclasses.replace(run, device="tpu: TPU v5 lite", first_call_seconds=first_call)
+
+    finish(session, {"jax": on_the_chip(jax_run(Compilation.FROM_CACHE), 1.234)}, live=True)
+    finish(session, {"numpy": numpy_run(), "jax": on_the_chip(jax_run(Compilation.REUSED), 7e-4)})
+    return session.captions.caption(RIGHT)

@@ -2,9 +2,12 @@
 tests/app/test_caption_room.py)."""
 
 import pytest
+from helpers.session import longest_run_caption
 from helpers.window import RUN_TIMEOUT_MS, run
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QApplication
+
+from blurapp.ui.image_pane import ResultPane, caption_html
 
 
 def settle(window, width, height):
@@ -36,3 +39,17 @@ def test_a_runs_longer_caption_does_not_move_the_photos(make_window, qtbot, size
     assert photo_tops(window) == before, (before_text, jax_pane.caption_text())
     # Whole: the caption is as tall as its wrapped text.
     assert jax_pane.caption.height() >= jax_pane.caption_height_needed()
+
+
+@pytest.mark.parametrize("width", [200, 228, 240, 300, 420, 640, 900])
+def test_the_room_kept_holds_the_longest_caption_at_any_width(qtbot, width):
+    # Laid out as the label lays it out, unbreakable phrases and all: the room kept before a
+    # Run is at least what the longest caption a run gives then needs, from a pane 200 px wide
+    # (a window of 800 × 600 gives its panes 228) to a wide one.
+    pane = ResultPane([("jax", "JAX-jit")], "jax")
+    qtbot.addWidget(pane)
+    pane.resize(width, 400)
+    pane.show()
+    qtbot.waitExposed(pane)
+    pane.set_caption(caption_html(longest_run_caption(), "out of date"))
+    assert pane.caption_height_needed() <= pane.caption_height_reserved()
