@@ -61,6 +61,8 @@ class ResultPane(QFrame):
             lambda _: self.engine_chosen.emit(self.engine_combo.currentData())
         )
         self.title = ""
+        # caption_height_reserved's answer and the width and type it was laid out at.
+        self._reserved: tuple[tuple[int, str], int] | None = None
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(Qt.TextFormat.RichText)
@@ -130,9 +132,15 @@ class ResultPane(QFrame):
         return width if width > 0 else self.caption.width()
 
     def caption_height_reserved(self) -> int:
-        """The height kept for the caption a run brings (blurapp.app.caption_room)."""
-        longest = self._height_of(caption_html(LONGEST_RUN_CAPTION, ""))
-        return reserved_height(longest, self.caption.fontMetrics().lineSpacing()) + 4
+        """The height kept for the caption a run brings (blurapp.app.caption_room), laid out
+        once a width and type: asked at every change of caption, as often as a playing clip's
+        frames."""
+        at = (self.caption_width(), self.caption.font().key())
+        if self._reserved is None or self._reserved[0] != at:
+            longest = self._height_of(caption_html(LONGEST_RUN_CAPTION, ""))
+            height = reserved_height(longest, self.caption.fontMetrics().lineSpacing()) + 4
+            self._reserved = (at, height)
+        return self._reserved[1]
 
     def caption_height_needed(self) -> int:
         """The height at which the caption shows its whole text, wrapped to the pane's width."""

@@ -1,10 +1,13 @@
 """Made-up photos and engine runs for the window's session, played through it as the window's
 jobs report them: the session's tests need no engine, no thread and no Qt."""
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 
+from blurapp.app.captions import RIGHT
+from blurapp.app.session import Session
 from blurapp.core.engines.runs import Compilation, EngineRun
 from blurapp.core.measuring.comparison import ComparisonResult
 from blurapp.core.media.photo import Photo
@@ -52,11 +55,6 @@ def longest_run_caption():
     """The JAX pane's caption after a Run, the longest a run usually gives: on a TPU, a colour
     photo blurred in grey, after a live preview that loaded JAX-jit's program from the
     compilation cache."""
-    import dataclasses
-
-    from blurapp.app.captions import RIGHT
-    from blurapp.app.session import Session
-
     session = Session()
     session.set_photo(photo(shape=(4, 6, 3)), original="the photo")
 

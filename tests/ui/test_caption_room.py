@@ -53,3 +53,20 @@ def test_the_room_kept_holds_the_longest_caption_at_any_width(qtbot, width):
     qtbot.waitExposed(pane)
     pane.set_caption(caption_html(longest_run_caption(), "out of date"))
     assert pane.caption_height_needed() <= pane.caption_height_reserved()
+
+
+def test_the_room_kept_follows_the_panes_width_and_type(qtbot):
+    # Laid out once a width and type, and again at the next: a pane made narrower keeps more
+    # room, and so does a larger type (the presentation's).
+    pane = ResultPane([("jax", "JAX-jit")], "jax")
+    qtbot.addWidget(pane)
+    pane.resize(900, 400)
+    pane.show()
+    qtbot.waitExposed(pane)
+    wide = pane.caption_height_reserved()
+    pane.resize(228, 400)
+    qtbot.waitUntil(lambda: pane.caption_width() < 300)
+    narrow = pane.caption_height_reserved()
+    assert narrow > wide
+    pane.set_caption_scale(1.5)
+    assert pane.caption_height_reserved() > narrow
