@@ -23,6 +23,8 @@ in Pallas's interpret mode, checked against SciPy, to try it on a CPU):
     python docs/performance/pallas_parts.py   # writes $OUT/pallas-parts.json (or /tmp)
 """
 
+import functools
+import operator
 import os
 import sys
 import time
@@ -46,68 +48,48 @@ def _lanes(stacked, size):
     return stacked.shape[1] - pallas_program._round_up(2 * (size // 2), pallas_program.LANES)
 
 
+def _summed(terms):
+    """The terms added one after another, as the engine's kernel adds its taps."""
+    return functools.reduce(operator.add, terms)
+
+
 def taps_only(stacked, weights_ref, size, separable, rows):
-    lanes = _lanes(stacked, size)
-    window = stacked[:rows, :lanes]
-    total = None
-    for tap in range(2 * size if separable else size * size):
-        term = weights_ref[tap % size if separable else tap] * window
-        total = term if total is None else total + term
-    return total
+    window = stacked[:rows, : _lanes(stacked, size)]
+    taps = range(2 * size) if separable else range(size * size)
+    return _summed(weights_ref[tap % size if separable else tap] * window for tap in taps)
 
 
 def rotations_only(stacked, weights_ref, size, separable, rows):
     lanes = _lanes(stacked, size)
     if separable:
-        along = None
-        for dx in range(size):
-            term = _lanes_from(stacked, dx, lanes)
-            along = term if along is None else along + term
-        total = None
-        for dy in range(size):
-            term = _rows_from(along, dy, rows)
-            total = term if total is None else total + term
-        return total
-    total = None
-    for dy in range(size):
-        band = _rows_from(stacked, dy, rows)
-        for dx in range(size):
-            term = _lanes_from(band, dx, lanes)
-            total = term if total is None else total + term
-    return total
+        along = _summed(_lanes_from(stacked, dx, lanes) for dx in range(size))
+        return _summed(_rows_from(along, dy, rows) for dy in range(size))
+    bands = [_rows_from(stacked, dy, rows) for dy in range(size)]
+    return _summed(_lanes_from(bands[dy], dx, lanes) for dy in range(size) for dx in range(size))
 
 
 def each_tap_rotated(stacked, weights_ref, size, separable, rows):
     if separable:
         return ENGINE_CHUNK(stacked, weights_ref, size, separable, rows)
     lanes = _lanes(stacked, size)
-    total = None
-    for dy in range(size):
-        band = _rows_from(stacked, dy, rows)
-        for dx in range(size):
-            term = weights_ref[dy * size + dx] * _lanes_from(band, dx, lanes)
-            total = term if total is None else total + term
-    return total
+    bands = [_rows_from(stacked, dy, rows) for dy in range(size)]
+    return _summed(
+        weights_ref[dy * size + dx] * _lanes_from(bands[dy], dx, lanes)
+        for dy in range(size)
+        for dx in range(size)
+    )
 
 
 def slices(stacked, weights_ref, size, separable, rows):
     lanes = _lanes(stacked, size)
     if separable:
-        along = None
-        for dx in range(size):
-            term = weights_ref[dx] * stacked[:, dx : dx + lanes]
-            along = term if along is None else along + term
-        total = None
-        for dy in range(size):
-            term = weights_ref[dy] * along[dy : dy + rows]
-            total = term if total is None else total + term
-        return total
-    total = None
-    for dy in range(size):
-        for dx in range(size):
-            term = weights_ref[dy * size + dx] * stacked[dy : dy + rows, dx : dx + lanes]
-            total = term if total is None else total + term
-    return total
+        along = _summed(weights_ref[dx] * stacked[:, dx : dx + lanes] for dx in range(size))
+        return _summed(weights_ref[dy] * along[dy : dy + rows] for dy in range(size))
+    return _summed(
+        weights_ref[dy * size + dx] * stacked[dy : dy + rows, dx : dx + lanes]
+        for dy in range(size)
+        for dx in range(size)
+    )
 
 
 VARIANTS = {
