@@ -101,6 +101,9 @@ def record_machine(machine: dict) -> dict:
         "cores": machine["cores"],
         "memory_bytes": memory_bytes(),
         "device": machine["jax_device"],
+        # What glibc was asked for (blurapp.start's restart, or the user): the host's part of
+        # an accelerator's end to end depends on it.
+        "glibc_tunables": os.environ.get("GLIBC_TUNABLES") or None,
     }
 
 

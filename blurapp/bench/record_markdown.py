@@ -87,7 +87,9 @@ def _machine_line(machine: dict) -> str:
     if memory:
         parts.append(f"{memory / 2**30:.0f} GiB memory")
     text = ", ".join(_text(part) for part in parts if part)
-    return f"{text}; JAX device: {_text(machine.get('device'))}"
+    tunables = machine.get("glibc_tunables")
+    settings = f"; glibc: {_code(tunables)}" if tunables else ""
+    return f"{text}; JAX device: {_text(machine.get('device'))}{settings}"
 
 
 def _header_lines(record: dict) -> list[str]:

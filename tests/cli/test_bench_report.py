@@ -5,6 +5,7 @@ committed tables, which must be what the renderer makes of the committed records
 import html
 import importlib.util
 import json
+import os
 import platform
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -32,7 +33,11 @@ def strict_json(text: str):
 def test_a_quick_bench_records_its_command_machine_versions_date_and_typed_rows(tmp_path):
     out = tmp_path / "record.json"
     start = datetime.now(UTC).replace(microsecond=0)
-    run = blurapp("bench", *QUICK, "--engines", "numpy,jax", "--record", out, "--note", "a test")
+    # The user's own glibc setting, which the start keeps as it is: the record says it.
+    env = {**os.environ, "GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"}
+    run = blurapp(
+        "bench", *QUICK, "--engines", "numpy,jax", "--record", out, "--note", "a test", env=env
+    )
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0].startswith("machine: ") and lines[-1] == f"wrote {out}"
@@ -49,6 +54,7 @@ def test_a_quick_bench_records_its_command_machine_versions_date_and_typed_rows(
     machine = record["machine"]
     assert machine["cores"] >= 1 and machine["cpu"] and machine["device"]
     assert machine["memory_bytes"] > 2**28
+    assert machine["glibc_tunables"] == "glibc.malloc.hugetlb=0"
     versions = record["versions"]
     assert versions["blurapp"] == blurapp_package.__version__
     assert versions["python"] == platform.python_version()
@@ -196,6 +202,18 @@ def test_the_markdown_of_a_record_has_its_command_machine_versions_and_rows():
     assert lines.index("**Yardsticks**") < lines.index("**Start-up**")
     two = document_markdown(record_document([RECORD, {**RECORD, "command": "blurapp bench"}]))
     assert two.count("| JAX-jit 2-D, grey |") == 2 and "- **Command:** `blurapp bench`" in two
+
+
+def test_the_markdown_of_a_record_says_what_glibc_was_asked_for():
+    machine = {
+        **RECORD["machine"],
+        "glibc_tunables": "glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=4294967296",
+    }
+    lines = record_markdown({**RECORD, "machine": machine}).splitlines()
+    assert (
+        "- **Machine:** Linux x86_64, AMD EPYC, 2 cores, 24 GiB memory; JAX device: cpu; glibc: "
+        "`glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=4294967296`"
+    ) in lines
 
 
 def _engines_row(what, engine, value, unit="ms", spread=(None, None)):

@@ -218,6 +218,33 @@ def test_an_accelerators_photo_is_blurred_in_the_passes_its_platform_holds(
     np.testing.assert_allclose(first.output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
 
 
+@pytest.mark.parametrize("bits", [8, 16])
+def test_a_colour_photos_grey_crosses_to_an_accelerator_as_levels_of_its_depth(
+    as_on_an_accelerator, tmp_path, bits
+):
+    """The default run, a colour photo in grey: its grey is levels of the file's depth, so a
+    quarter (8-bit) or a half (16-bit) of its float32's bytes cross to the device."""
+    import imagecodecs
+
+    from blurapp.core import load_photo
+    from blurapp.core.engines import get_engine
+    from blurapp.core.engines.jax_engine import jax_device, to_move
+
+    dtype = np.uint8 if bits == 8 else np.uint16
+    rgb = np.random.default_rng(9).integers(0, 2**bits, (26, 37, 3), dtype=dtype)
+    path = tmp_path / f"colour-{bits}.png"
+    path.write_bytes(imagecodecs.png_encode(rgb))
+    photo = load_photo(path)
+    assert photo.channels == 1 and photo.bit_depth == bits
+    moved = to_move(photo.gray, jax_device())
+    assert moved.dtype == dtype and moved.nbytes * 32 == photo.gray.nbytes * bits
+    kernel = gaussian_kernel(5, 1.5)
+    first = get_engine("jax").start(photo.gray, kernel)
+    np.testing.assert_allclose(
+        first.output, blur_oracle(photo.gray, kernel), rtol=0, atol=TOLERANCE
+    )
+
+
 def test_pixels_that_are_not_levels_cross_as_floats(as_on_an_accelerator):
     from blurapp.core.engines import get_engine
     from blurapp.core.engines.jax_engine import stored_levels

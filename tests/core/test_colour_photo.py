@@ -7,6 +7,7 @@ import imagecodecs
 import numpy as np
 import pytest
 import tifffile
+from helpers.photos import as_levels
 from PIL import Image
 
 import blurapp.core.media.photo_checks as photo_checks
@@ -86,7 +87,8 @@ def test_rgba_is_composited_over_white_channel_by_channel(tmp_path):
     alpha = values[..., 3:] / 255
     expected = over_white(values[..., :3] / 255, alpha)
     assert photo.pixels.shape == (1, 4, 3)
-    np.testing.assert_allclose(photo.pixels, expected, rtol=0, atol=1e-6)
+    # Alpha over white, rounded back to the photo's own 8-bit levels.
+    np.testing.assert_array_equal(photo.pixels, as_levels(expected))
     np.testing.assert_array_equal(photo.pixels[0, 1], [1, 1, 1])  # fully transparent: white
 
 
@@ -108,7 +110,7 @@ def test_la_stays_grayscale_and_is_composited_over_white(tmp_path):
     photo = load_photo(path, color=True)
     assert photo.pixels.shape == (1, 2) and photo.channels == 1
     np.testing.assert_allclose(
-        photo.pixels[0], [100 / 255, over_white(40 / 255, 64 / 255)], atol=1e-6
+        photo.pixels[0], as_levels([100 / 255, over_white(40 / 255, 64 / 255)]), atol=1e-7
     )
 
 
@@ -217,7 +219,7 @@ def test_a_sixteen_bit_rgba_tiff_is_composited_over_white(tmp_path, alpha_kind):
     else:
         expected = over_white(colour / 65535, a)
     assert photo.bit_depth == 16 and photo.pixels.shape == (3, 4, 3)
-    np.testing.assert_allclose(photo.pixels, expected, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(photo.pixels, as_levels(expected, 65535), rtol=0, atol=1e-7)
     np.testing.assert_array_equal(photo.pixels[:, 1], 1.0)  # fully transparent: white
     if alpha_kind == "unassalpha":
         assert photo.pixels[0, 0, 0] == np.float32(NOT_EIGHT_BIT / 65535)
@@ -231,7 +233,7 @@ def test_a_sixteen_bit_rgba_png_is_composited_over_white(tmp_path):
     photo = load_photo(path, color=True)
     expected = over_white(colour / 65535, alpha[..., None] / 65535)
     assert photo.bit_depth == 16
-    np.testing.assert_allclose(photo.pixels, expected, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(photo.pixels, as_levels(expected, 65535), rtol=0, atol=1e-7)
     assert photo.pixels[0, 0, 0] == np.float32(NOT_EIGHT_BIT / 65535)
 
 
@@ -255,7 +257,7 @@ def test_sixteen_bit_gray_with_alpha_stays_grayscale_at_sixteen_bits(tmp_path, c
     photo = load_photo(path, color=color)
     assert photo.pixels.shape == (1, 3) and photo.bit_depth == 16
     expected = over_white(gray / 65535, alpha / 65535)
-    np.testing.assert_allclose(photo.pixels, expected, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(photo.pixels, as_levels(expected, 65535), rtol=0, atol=1e-7)
     assert photo.pixels[0, 0] == np.float32(NOT_EIGHT_BIT / 65535)
 
 
@@ -339,18 +341,19 @@ def colour_photos(tmp_path):
     ]
 
 
-def test_a_grayscale_load_of_colour_is_the_601_luma(tmp_path):
+def test_a_grayscale_load_of_colour_is_the_601_luma_as_levels_of_its_depth(tmp_path):
     values = np.random.default_rng(13).integers(0, 256, (5, 6, 3), dtype=np.uint8)
     Image.fromarray(values).save(tmp_path / "rgb.png")
     photo = load_photo(tmp_path / "rgb.png")
     assert photo.pixels.shape == (5, 6) and photo.channels == 1
-    np.testing.assert_allclose(photo.pixels, values @ LUMA / 255, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(photo.pixels, as_levels(values @ LUMA / 255), rtol=0, atol=1e-7)
 
     values16 = sixteen_bit_rgb(seed=14)
     (tmp_path / "rgb16.png").write_bytes(imagecodecs.png_encode(values16))
     photo = load_photo(tmp_path / "rgb16.png")
     assert photo.pixels.shape == (4, 5) and photo.bit_depth == 16
-    np.testing.assert_allclose(photo.pixels, values16 @ LUMA / 65535, rtol=0, atol=1e-6)
+    expected = as_levels(values16 @ LUMA / 65535, 65535)
+    np.testing.assert_allclose(photo.pixels, expected, rtol=0, atol=1e-7)
 
 
 def test_the_gray_of_a_colour_load_is_the_grayscale_load(tmp_path):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.photos import as_levels
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
@@ -26,13 +27,18 @@ def test_the_bundled_sample_is_a_real_colour_photo():
     assert photo.bit_depth == 8
 
 
-def test_rgb_uses_the_601_luma_in_floating_point(tmp_path):
+def test_rgb_grey_is_the_601_luma_as_8_bit_levels(tmp_path):
     pixels = np.array([[[255, 0, 0], [0, 255, 0], [0, 0, 255], [10, 200, 77]]], dtype=np.uint8)
     path = tmp_path / "colours.png"
     Image.fromarray(pixels).save(path)
     gray = load_grayscale(path)
-    expected = [luma(*p) for p in pixels[0].tolist()]
-    np.testing.assert_allclose(gray[0], expected, rtol=0, atol=1e-6)
+    expected = as_levels([luma(*p) for p in pixels[0].tolist()])
+    np.testing.assert_allclose(gray[0], expected, rtol=0, atol=1e-7)
+    # Bit for bit the values an 8-bit grey file of those levels gives.
+    levels = np.array([76, 150, 29, 129], dtype=np.uint8)
+    np.testing.assert_array_equal(
+        gray[0], np.multiply(levels, np.float32(1 / 255), dtype=np.float32)
+    )
 
 
 def test_exif_orientation_turns_a_phone_photo_upright(tmp_path):
@@ -120,7 +126,8 @@ def test_rgba_is_composited_over_white(tmp_path):
     Image.fromarray(pixels, "RGBA").save(path)
     gray = load_grayscale(path)
     alpha = 128 / 255
-    np.testing.assert_allclose(gray[0], [luma(255, 0, 0) * alpha + 1 - alpha, 1.0, 0.0], atol=1e-6)
+    expected = as_levels([luma(255, 0, 0) * alpha + 1 - alpha, 1.0, 0.0])
+    np.testing.assert_allclose(gray[0], expected, atol=1e-7)
 
 
 def test_la_is_composited_over_white(tmp_path):
@@ -139,7 +146,9 @@ def test_palette_with_transparency_shows_white_where_transparent(tmp_path):
     path = tmp_path / "palette.png"
     image.save(path, transparency=0)
     gray = load_grayscale(path)
-    np.testing.assert_allclose(gray[0], [1.0, luma(255, 0, 0), luma(0, 0, 255)], atol=1e-6)
+    np.testing.assert_allclose(
+        gray[0], as_levels([1.0, luma(255, 0, 0), luma(0, 0, 255)]), atol=1e-7
+    )
 
 
 def test_palette_without_transparency(tmp_path):
@@ -148,7 +157,9 @@ def test_palette_without_transparency(tmp_path):
     image.putdata([0, 1])
     path = tmp_path / "palette.gif"
     image.save(path)
-    np.testing.assert_allclose(load_grayscale(path)[0], [luma(0, 255, 0), 40 / 255], atol=1e-6)
+    np.testing.assert_allclose(
+        load_grayscale(path)[0], as_levels([luma(0, 255, 0), 40 / 255]), atol=1e-7
+    )
 
 
 def test_cmyk_jpeg(tmp_path):
@@ -385,7 +396,7 @@ def test_a_transparent_colour_key_in_gray_and_rgb_pngs_shows_white(tmp_path):
     rgb = Image.fromarray(np.array([[[0, 0, 0], [10, 20, 30]]], dtype=np.uint8))
     rgb.save(tmp_path / "rgb-key.png", transparency=(0, 0, 0))
     np.testing.assert_allclose(
-        load_grayscale(tmp_path / "rgb-key.png")[0], [1.0, luma(10, 20, 30)], atol=1e-6
+        load_grayscale(tmp_path / "rgb-key.png")[0], as_levels([1.0, luma(10, 20, 30)]), atol=1e-7
     )
 
 

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from blurapp.core.engines.runs import Compilation
 from blurapp.core.measuring.sweep import (
@@ -87,6 +88,24 @@ def test_resampling_keeps_float32_in_range(shape):
     assert resized.shape == shape and resized.dtype == np.float32
     assert resized.min() >= 0.0 and resized.max() <= 1.0
     assert 0.3 < resized.mean() < 0.7
+
+
+@pytest.mark.parametrize("levels_type", [np.uint8, np.uint16])
+def test_resampling_a_photos_levels_gives_levels_of_the_same_depth(levels_type):
+    white = np.iinfo(levels_type).max
+    levels = np.random.default_rng(3).integers(0, white + 1, (40, 60), dtype=levels_type)
+    image = np.multiply(levels, np.float32(1 / white), dtype=np.float32)
+    image.flags.writeable = False
+    resized = resample(image, 123, 77)
+    rounded = np.rint(resized.astype(np.float64) * white)
+    # Levels as a file's are read: a level times 1/white in float32, bit for bit.
+    np.testing.assert_array_equal(
+        resized, np.multiply(rounded, np.float32(1 / white), dtype=np.float32)
+    )
+    # Within half a level of the floats' own resampling, which falls between levels.
+    floats = np.array(Image.fromarray(image).resize((77, 123), Image.Resampling.BILINEAR))
+    assert np.abs(resized - floats).max() <= 0.5 / white + 1e-6
+    assert not np.array_equal(floats, resized)
 
 
 def test_resampling_to_the_same_size_is_the_image_itself():

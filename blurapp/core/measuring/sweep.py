@@ -33,6 +33,7 @@ from blurapp.core.engines import (
     UnknownEngineError,
     get_engine,
 )
+from blurapp.core.engines.levels import stored_levels
 from blurapp.core.engines.runs import BlurCancelled, Compilation, FirstCallParts
 from blurapp.core.kernel import (
     DEFAULT_ALGORITHM,
@@ -42,6 +43,7 @@ from blurapp.core.kernel import (
     KernelSize,
 )
 from blurapp.core.measuring.comparison import Watch, compare_engines
+from blurapp.core.media.pixels import round_to_levels
 from blurapp.core.media.saving import write_atomically
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
@@ -177,14 +179,21 @@ def sweep_sizes(
 
 
 def resample(image: np.ndarray, height: int, width: int) -> np.ndarray:
-    """`image` (float32 in [0, 1]) resized to height × width, still float32 in [0, 1]."""
+    """`image` (float32 in [0, 1]) resized to height × width, still float32 in [0, 1], and
+    still levels of 8 or 16 bits when it was (a photo's pixels are: round_to_levels), as a
+    photo of that size from the same camera would be, and as such it crosses to an
+    accelerator (blurapp.core.engines.levels)."""
     if image.shape == (height, width):
         return image
     picture = Image.fromarray(np.ascontiguousarray(image, dtype=np.float32))  # mode "F"
     # Bilinear weights are never negative, so values stay in range; Lanczos would ring past it.
     resized = np.array(picture.resize((width, height), Image.Resampling.BILINEAR))
     # Float rounding can still step an ulp outside [0, 1].
-    return np.clip(resized, 0.0, 1.0, out=resized)
+    np.clip(resized, 0.0, 1.0, out=resized)
+    levels = stored_levels.of(image)
+    if levels is not None:
+        round_to_levels(resized, np.iinfo(levels.dtype).max)
+    return resized
 
 
 def sweep_points(

@@ -140,7 +140,30 @@ def samples_to_float(
     else:
         pixels = level(0)
     alpha_index = 3 if colour else 1
-    if alpha is not None and values.shape[2] > alpha_index:
+    composited = alpha is not None and values.shape[2] > alpha_index
+    if composited:
         opacity = np.multiply(values[..., alpha_index], scale, dtype=np.float32)
         _over_white(pixels, opacity, premultiplied=alpha == ASSOCIATED_ALPHA)
-    return np.clip(pixels, 0, 1, out=pixels)
+    np.clip(pixels, 0, 1, out=pixels)
+    if white in (255, 65535) and (composited or inverted or (colour and not in_colour)):
+        round_to_levels(pixels, white)
+    return pixels
+
+
+def round_to_levels(pixels: np.ndarray, white: float) -> np.ndarray:
+    """`pixels` (float32 in [0, 1]) rounded, in place, to the nearest of the levels a file of
+    that `white` stores (255: 8-bit, 65535: 16-bit), as a level × (1/white) in float32, half to
+    even as saving rounds.
+
+    What the engines blur of an 8- or 16-bit photo is always levels of its own depth, as an
+    image editor's grey of an 8-bit photo is an 8-bit grey: the grey of its colours (luma),
+    alpha over white and inverted samples are rounded back to them (a level is 1/255 apart at
+    most 0.5/255 away, below what its 8-bit picture shows). Levels cross to an accelerator as a
+    quarter (8-bit) or half (16-bit) of their float32's bytes both ways
+    (blurapp.core.engines.levels), where floats cross as they are."""
+    np.multiply(pixels, np.float32(white), out=pixels)
+    np.rint(pixels, out=pixels)
+    # A whole number times 1/white in float32: bit for bit the level × (1/white) of a file's
+    # own levels (np.multiply(levels, 1/white, dtype=float32)), the value a level always has.
+    np.multiply(pixels, np.float32(1 / white), out=pixels)
+    return pixels
