@@ -56,8 +56,9 @@ def open_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
         A PNG, JPEG, TIFF, WebP, BMP or any other format Pillow reads (16-bit PNG and TIFF
         keep their 16 bits).
     color : bool, default False
-        Keep a colour photo's red, green and blue. False gives its grey (ITU-R 601-2 luma),
-        the tutorial's comparison; a grey photo stays grey either way.
+        Keep a colour photo's red, green and blue. False gives its grey (ITU-R 601-2 luma,
+        rounded to the file's 8- or 16-bit levels), the tutorial's comparison; a grey photo
+        stays grey either way.
 
     Returns
     -------

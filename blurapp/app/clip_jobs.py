@@ -18,6 +18,7 @@ import numpy as np
 from blurapp.app.jobs import LoadedPhoto, ignore, never
 from blurapp.app.pyramid import build_pyramid
 from blurapp.app.running import Report
+from blurapp.core.engines.levels import floats_as_levels, levels_as_floats
 from blurapp.core.engines.runs import Cancelled
 from blurapp.core.measuring.clip_comparison import compare_engines_on_clip
 from blurapp.core.media import clip_files
@@ -62,30 +63,41 @@ def open_clip_job(
     return clip
 
 
-def frame_photo(info: ClipInfo, frame: np.ndarray) -> Photo:
-    """A clip's frame as a photo named after the clip."""
-    return Photo(info.path or Path(info.name), frame, info.bit_depth)
+def levels_white(clip: Clip) -> int | None:
+    """The white of `clip`'s levels when its frames are levels (Clip.gives_levels), whose grey
+    is then rounded to them as a photo's is (blurapp.core.media.pixels.luma); None when its
+    frames are floats of their own."""
+    return int(np.iinfo(clip.info.levels_type).max) if clip.gives_levels else None
+
+
+def frame_photo(info: ClipInfo, frame: np.ndarray, white: int | None = None) -> Photo:
+    """A clip's frame as a photo named after the clip; `white`: see levels_white."""
+    gray = luma(frame, white) if frame.ndim == 3 and white is not None else None
+    return Photo(info.path or Path(info.name), frame, info.bit_depth, loaded_gray=gray)
 
 
 def frame_job(
     read: Callable[[int], np.ndarray],
     info: ClipInfo,
     index: int,
+    white: int | None = None,
     *,
     cancelled: Cancelled = never,
     report: Report = ignore,
 ) -> Generator[None, None, LoadedPhoto]:
-    """Frame `index` of a clip (read by `read`) as a photo, with its pictures."""
+    """Frame `index` of a clip (read by `read`) as a photo, with its pictures; `white`: see
+    levels_white."""
     frame = read(index)
     yield None
-    photo = frame_photo(info, frame)
+    photo = frame_photo(info, frame, white)
     grey = build_pyramid(to_8bit(photo.gray)) if photo.channels > 1 else None
     return LoadedPhoto(photo, build_pyramid(to_8bit(photo.pixels)), grey_picture=grey)
 
 
-def frame_to_blur(frame: np.ndarray, *, color: bool) -> np.ndarray:
-    """What the engines blur of `frame`: its colours when `color` and it has them, else grey."""
-    return luma(frame) if frame.ndim == 3 and not color else frame
+def frame_to_blur(frame: np.ndarray, *, color: bool, white: int | None = None) -> np.ndarray:
+    """What the engines blur of `frame`: its colours when `color` and it has them, else grey;
+    `white`: see levels_white."""
+    return luma(frame, white) if frame.ndim == 3 and not color else frame
 
 
 class FramesToBlur(Clip):
@@ -95,16 +107,22 @@ class FramesToBlur(Clip):
         self._clip, self._color = clip, color
         info = clip.info
         self.info = dataclasses.replace(info, colour=info.colour and color)
-        # Its frames are the clip's own unless a colour clip's are made grey: then they are
-        # its levels scaled where the clip's are.
-        self.gives_levels = clip.gives_levels and (color or not info.colour)
+        # A colour clip's frames made grey are levels of the same depth where its own are.
+        self.gives_levels = clip.gives_levels
+        self._white = levels_white(clip)
+        self._made_grey = info.colour and not color
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
         for frame in self._clip.frames(start):
-            yield frame_to_blur(frame, color=self._color)
+            yield frame_to_blur(frame, color=self._color, white=self._white)
 
     def _read_levels(self, start: int) -> Iterator[np.ndarray]:
-        return self._clip.levels(start)
+        if not self._made_grey:
+            yield from self._clip.levels(start)
+            return
+        for levels in self._clip.levels(start):
+            grey = luma(levels_as_floats(levels), self._white)
+            yield floats_as_levels(grey, levels.dtype)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from blurapp.app.captions import Translate
-from blurapp.app.clip_jobs import frame_to_blur
+from blurapp.app.clip_jobs import frame_to_blur, levels_white
 from blurapp.app.clip_timeline import ClipTimeline
 from blurapp.app.jobs import failure_words, is_foreseen
 from blurapp.app.pyramid import build_pyramid
@@ -374,6 +374,7 @@ class ClipPlayer:
         # Looked up on the thread, inside the frame's try: an engine gone from the registry
         # (a plugin's) says so in its pane like any failure, and is looked up again next time.
         engine: Engine | None = None
+        white = levels_white(self.clip)  # a colour clip's grey: levels where its frames are
         while True:
             with self._condition:
                 while True:
@@ -392,7 +393,7 @@ class ClipPlayer:
 
             try:
                 engine = engine or get_engine(engine_name)
-                image = frame_to_blur(frame, color=spec.color)
+                image = frame_to_blur(frame, color=spec.color, white=white)
                 output = engine.start(image, spec.kernel, cancelled=stale).output
                 picture = build_pyramid(to_8bit(output))
             except BlurCancelled:

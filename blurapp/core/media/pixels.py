@@ -13,14 +13,16 @@ ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA = 1, 2
 LUMA_WEIGHTS = np.array([0.299, 0.587, 0.114], dtype=np.float32)
 
 
-def luma(rgb: np.ndarray) -> np.ndarray:
+def luma(rgb: np.ndarray, white: float | None = None) -> np.ndarray:
     """Height × width grey (float32, clipped to [0, 1]) from height × width × 3 red, green and
-    blue floats in [0, 1], by LUMA_WEIGHTS."""
+    blue floats in [0, 1], by LUMA_WEIGHTS. `white` (255, 65535): the colours are levels of a
+    file with that white (a clip's frames), and so is their grey (round_to_levels), as a loaded
+    photo's is (samples_to_float)."""
     gray = np.multiply(rgb[..., 0], LUMA_WEIGHTS[0], dtype=np.float32)
     for index in (1, 2):
         gray += rgb[..., index] * LUMA_WEIGHTS[index]
     np.clip(gray, 0, 1, out=gray)
-    return gray
+    return gray if white is None else round_to_levels(gray, white)
 
 
 class UnsupportedPixels(ValueError):
