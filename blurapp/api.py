@@ -468,5 +468,9 @@ def _checked_array(array: np.ndarray, *, color: bool) -> tuple[np.ndarray, int]:
         )
         return pixels, bits
     if white != 1:
-        array = (array / np.float32(white)).astype(np.float32, copy=False)
+        # Levels as a file's are read, by the same rule (a level × 1/white in float32, the grey
+        # of colour rounded to levels): the same pixels as the file, and levels to an
+        # accelerator.
+        colour = array.ndim == 3
+        return samples_to_float(array, white=white, colour=colour, in_colour=color), bits
     return (luma(array) if array.ndim == 3 and not color else array), bits

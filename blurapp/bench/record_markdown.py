@@ -88,7 +88,7 @@ def _machine_line(machine: dict) -> str:
         parts.append(f"{memory / 2**30:.0f} GiB memory")
     text = ", ".join(_text(part) for part in parts if part)
     tunables = machine.get("glibc_tunables")
-    settings = f"; glibc: {_code(tunables)}" if tunables else ""
+    settings = f"; glibc: {_code(str(tunables))}" if tunables else ""
     return f"{text}; JAX device: {_text(machine.get('device'))}{settings}"
 
 

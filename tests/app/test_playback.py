@@ -528,3 +528,40 @@ def test_a_colour_clip_made_grey_gives_the_8_bit_levels_of_its_grey():
     runner.start(frame_job, clip.frame, clip.info, 1, levels_white(clip), on_return=answers.append)
     runner.run_all()
     np.testing.assert_array_equal(answers[0].photo.gray, as_read[1])
+
+
+def test_frames_given_as_floats_keep_the_floats_of_their_grey():
+    from blurapp.app.clip_jobs import frame_to_blur, levels_white
+
+    clip = FramesInMemory(np.random.default_rng(2).random((2, 6, 9, 3), dtype=np.float32))
+    assert levels_white(clip) is None
+    grey = frame_to_blur(clip.frame(0), color=False, white=levels_white(clip))
+    weights = np.array([0.299, 0.587, 0.114])
+    np.testing.assert_allclose(grey, clip.frame(0) @ weights, rtol=0, atol=1e-6)
+    assert not np.array_equal(grey, np.rint(grey * 255) / 255)  # not rounded to levels
+
+
+def test_an_animations_grey_is_the_grey_of_its_frame_opened_as_a_photo(tmp_path):
+    # Whether shown paused, playing, or opened as a photo, one frame has one grey, bit for bit.
+    from PIL import Image
+
+    from blurapp.app.clip_jobs import frame_to_blur, levels_white
+    from blurapp.core import load_photo
+    from blurapp.core.media.clip_files import open_clip_file
+
+    rng = np.random.default_rng(5)
+    pictures = [Image.fromarray(rng.integers(0, 256, (30, 40, 3), dtype=np.uint8)) for _ in "abc"]
+    path = tmp_path / "moving.png"
+    pictures[0].save(path, save_all=True, append_images=pictures[1:], duration=100)
+    pictures[1].save(tmp_path / "frame.png")
+    with open_clip_file(path, color=True) as clip:
+        assert clip.info.colour and levels_white(clip) == 255
+        runner, answers = InlineRunner(), []
+        runner.start(
+            frame_job, clip.frame, clip.info, 1, levels_white(clip), on_return=answers.append
+        )
+        runner.run_all()
+        played = frame_to_blur(clip.frame(1), color=False, white=levels_white(clip))
+    photo = load_photo(tmp_path / "frame.png")
+    np.testing.assert_array_equal(answers[0].photo.gray, photo.gray)
+    np.testing.assert_array_equal(played, photo.gray)

@@ -44,6 +44,9 @@ class ClipInfo:
     colour: bool
     bit_depth: int = 8  # 8 or 16: what the source held, so outputs can keep its precision
     path: Path | None = None  # None for a camera or frames made in memory
+    # The frames are floats of their own (a TIFF stack of floats, frames given as floats), not
+    # levels of bit_depth: their grey is not rounded to levels (blurapp.app.clip_jobs).
+    floats: bool = False
     # frame_count is worked out (a video's duration × its rate), not the file's own: a clip of
     # variable rate may have many more frames or fewer, so nothing may be bounded by it.
     frame_count_estimated: bool = False
@@ -177,6 +180,7 @@ class FramesInMemory(Clip):
             frame_count=int(frames.shape[0]),
             frames_per_second=float(frames_per_second),
             colour=frames.ndim == 4,
+            floats=True,
         )
 
     def frame(self, index: int) -> np.ndarray:

@@ -251,6 +251,7 @@ class TiffStack(Clip):
             colour=in_colour,
             bit_depth=16 if dtype.itemsize >= 2 else 8,
             path=path,
+            floats=dtype.kind == "f",
         )
 
     def _read(self, start: int) -> Iterator[np.ndarray]:

@@ -124,11 +124,17 @@ def samples_to_float(
 
     def level(index: int, weight: np.float32 = one) -> np.ndarray:
         # One channel at a time, in float32: a 24 MP colour photo's grey never needs a float
-        # array of all three channels (that alone would be 288 MB).
-        if not inverted:
-            return np.multiply(values[..., index], weight * scale, dtype=np.float32)
-        channel = np.multiply(values[..., index], scale, dtype=np.float32)
-        np.subtract(one, channel, out=channel)
+        # array of all three channels (that alone would be 288 MB). Scaled, then weighed, as
+        # luma weighs a clip's frames: the same grey, bit for bit, whichever made it.
+        channel = values[..., index]
+        if inverted and values.dtype.kind in "uib":
+            # Integers inverted exactly (white − level), so that inverted levels are levels.
+            channel = np.subtract(white, channel, dtype=np.float32)
+            np.multiply(channel, scale, out=channel)
+        else:
+            channel = np.multiply(channel, scale, dtype=np.float32)
+            if inverted:
+                np.subtract(one, channel, out=channel)
         return channel if weight == one else np.multiply(channel, weight, out=channel)
 
     if colour and in_colour:
@@ -147,7 +153,7 @@ def samples_to_float(
         opacity = np.multiply(values[..., alpha_index], scale, dtype=np.float32)
         _over_white(pixels, opacity, premultiplied=alpha == ASSOCIATED_ALPHA)
     np.clip(pixels, 0, 1, out=pixels)
-    if white in (255, 65535) and (composited or inverted or (colour and not in_colour)):
+    if white in (255, 65535) and (composited or (colour and not in_colour)):
         round_to_levels(pixels, white)
     return pixels
 
@@ -158,9 +164,10 @@ def round_to_levels(pixels: np.ndarray, white: float) -> np.ndarray:
     even as saving rounds.
 
     What the engines blur of an 8- or 16-bit photo is always levels of its own depth, as an
-    image editor's grey of an 8-bit photo is an 8-bit grey: the grey of its colours (luma),
-    alpha over white and inverted samples are rounded back to them (a level is 1/255 apart at
-    most 0.5/255 away, below what its 8-bit picture shows). Levels cross to an accelerator as a
+    image editor's grey of an 8-bit photo is an 8-bit grey: the grey of its colours (luma) and
+    alpha over white are rounded back to them, at most half a level away (0.5/255 for 8 bits,
+    below what its 8-bit picture shows); inverted samples are inverted exactly (white − level),
+    and are levels without rounding. Levels cross to an accelerator as a
     quarter (8-bit) or half (16-bit) of their float32's bytes both ways
     (blurapp.core.engines.levels), where floats cross as they are."""
     np.multiply(pixels, np.float32(white), out=pixels)
