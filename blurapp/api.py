@@ -96,8 +96,9 @@ def compare(
         A path (opened in colour when ``spec.color``), a Photo from `open_photo`, or the
         pixels themselves: height × width (grey) or height × width × 3 (red, green, blue),
         either perhaps with alpha last (× 2, × 4: composited over white, as a photo file's
-        transparency is), floats in [0, 1], or uint8 / uint16 levels (divided by 255 /
-        65535) in either byte order. Any array NumPy reads through ``__array__`` (a
+        transparency is), floats in [0, 1], or uint8 / uint16 levels in either byte order,
+        read as a file's levels are (a level × 1/255 or 1/65535, the grey of colour rounded
+        to levels). Any array NumPy reads through ``__array__`` (a
         jax.Array, an array of another library) is read as its NumPy copy.
     spec : BlurSpec, optional
         The kernel size, sigma, algorithm and colour; ``BlurSpec()`` (9 × 9, sigma 2.5,

@@ -66,9 +66,9 @@ def open_clip_job(
 def levels_white(clip: Clip) -> int | None:
     """The white of `clip`'s levels when its frames are levels of its bit depth (a video's, a
     camera's, an 8- or 16-bit stack's or animation's), whose grey is then rounded to them as
-    a photo's is (blurapp.core.media.pixels.luma); None when its frames are floats of their
-    own (ClipInfo.floats)."""
-    return None if clip.info.floats else int(np.iinfo(clip.info.levels_type).max)
+    a photo's is (blurapp.core.media.pixels.luma); None when they are not
+    (ClipInfo.levels_of_depth: floats of their own, levels of 2 or 4 bits)."""
+    return int(np.iinfo(clip.info.levels_type).max) if clip.info.levels_of_depth else None
 
 
 def frame_photo(info: ClipInfo, frame: np.ndarray, white: int | None = None) -> Photo:

@@ -246,7 +246,9 @@ def measure_playing(
     class Looping(Clip):
         """The frames over and over, each read as a file's is: a copy of its own."""
 
-        info = ClipInfo("probe", width, height, None, PLAYING_RATE, colour=colour)
+        info = ClipInfo(
+            "probe", width, height, None, PLAYING_RATE, colour=colour, levels_of_depth=False
+        )
 
         def _read(self, start):
             index = start

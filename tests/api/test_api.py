@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import imagecodecs
 import numpy as np
 import pytest
 from helpers.command_line import blurapp_in_process
@@ -280,6 +281,20 @@ def test_an_rgba_array_is_composited_over_white_as_an_rgba_file_is(tmp_path, col
         rtol=0,
         atol=TOLERANCE + half_a_level,
     )
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
+def test_an_arrays_levels_blur_as_the_file_of_those_levels_does(tmp_path, dtype):
+    # Read as a file's levels are, grey rounded to levels: the same pixels, to the bit.
+    white = np.iinfo(dtype).max
+    rgb = np.random.default_rng(12).integers(0, white + 1, (14, 19, 3), dtype=dtype)
+    path = tmp_path / "levels.png"
+    path.write_bytes(imagecodecs.png_encode(rgb))
+    for color in (False, True):
+        spec = blurapp.BlurSpec(kernel_size=5, sigma=1.1, color=color)
+        np.testing.assert_array_equal(
+            blurapp.blur(rgb, spec, engine="numpy"), blurapp.blur(path, spec, engine="numpy")
+        )
 
 
 @pytest.mark.parametrize("dtype", [">u2", ">u1", ">f4", ">f8", "<u2"])

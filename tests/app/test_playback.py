@@ -532,13 +532,14 @@ def test_a_colour_clip_made_grey_gives_the_8_bit_levels_of_its_grey():
 
 def test_frames_given_as_floats_keep_the_floats_of_their_grey():
     from blurapp.app.clip_jobs import frame_to_blur, levels_white
+    from blurapp.core.engines.levels import stored_levels
 
     clip = FramesInMemory(np.random.default_rng(2).random((2, 6, 9, 3), dtype=np.float32))
     assert levels_white(clip) is None
     grey = frame_to_blur(clip.frame(0), color=False, white=levels_white(clip))
     weights = np.array([0.299, 0.587, 0.114])
     np.testing.assert_allclose(grey, clip.frame(0) @ weights, rtol=0, atol=1e-6)
-    assert not np.array_equal(grey, np.rint(grey * 255) / 255)  # not rounded to levels
+    assert stored_levels.of(grey) is None  # not rounded to levels
 
 
 def test_an_animations_grey_is_the_grey_of_its_frame_opened_as_a_photo(tmp_path):
@@ -565,3 +566,24 @@ def test_an_animations_grey_is_the_grey_of_its_frame_opened_as_a_photo(tmp_path)
     photo = load_photo(tmp_path / "frame.png")
     np.testing.assert_array_equal(answers[0].photo.gray, photo.gray)
     np.testing.assert_array_equal(played, photo.gray)
+
+
+def test_a_four_bit_colour_stacks_grey_is_one_grey_whoever_makes_it(tmp_path):
+    # Levels of 4 bits are not 8-bit levels: their grey is not rounded to 8-bit ones, shown or
+    # read in grey alike.
+    import tifffile
+
+    from blurapp.app.clip_jobs import FramesToBlur, frame_to_blur, levels_white
+    from blurapp.core.media.clip_files import open_clip_file
+
+    levels = np.random.default_rng(4).integers(0, 16, (3, 6, 8, 3), dtype=np.uint8)
+    path = tmp_path / "four-bit.tif"
+    with tifffile.TiffWriter(path) as tiff:
+        for page in levels:
+            tiff.write(page, photometric="rgb", bitspersample=4)
+    with open_clip_file(path, color=True) as colour, open_clip_file(path, color=False) as grey:
+        assert colour.info.colour and levels_white(colour) is None
+        shown = frame_to_blur(colour.frame(1), color=False, white=levels_white(colour))
+        np.testing.assert_array_equal(shown, grey.frame(1))
+        made_grey = list(FramesToBlur(colour, color=False).frames())
+        np.testing.assert_array_equal(np.stack(made_grey), np.stack(list(grey.frames())))

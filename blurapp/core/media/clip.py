@@ -44,9 +44,10 @@ class ClipInfo:
     colour: bool
     bit_depth: int = 8  # 8 or 16: what the source held, so outputs can keep its precision
     path: Path | None = None  # None for a camera or frames made in memory
-    # The frames are floats of their own (a TIFF stack of floats, frames given as floats), not
-    # levels of bit_depth: their grey is not rounded to levels (blurapp.app.clip_jobs).
-    floats: bool = False
+    # The frames are levels of bit_depth (a video's, a camera's, an 8- or 16-bit stack's), and
+    # so is their grey (blurapp.app.clip_jobs.levels_white); False for floats of their own (a
+    # TIFF stack of floats, frames given as floats) or levels of 2 or 4 bits.
+    levels_of_depth: bool = True
     # frame_count is worked out (a video's duration × its rate), not the file's own: a clip of
     # variable rate may have many more frames or fewer, so nothing may be bounded by it.
     frame_count_estimated: bool = False
@@ -180,7 +181,7 @@ class FramesInMemory(Clip):
             frame_count=int(frames.shape[0]),
             frames_per_second=float(frames_per_second),
             colour=frames.ndim == 4,
-            floats=True,
+            levels_of_depth=False,
         )
 
     def frame(self, index: int) -> np.ndarray:

@@ -251,7 +251,8 @@ class TiffStack(Clip):
             colour=in_colour,
             bit_depth=16 if dtype.itemsize >= 2 else 8,
             path=path,
-            floats=dtype.kind == "f",
+            # Floats, or levels of 2 or 4 bits held in bytes, are not levels of bit_depth.
+            levels_of_depth=dtype.kind != "f" and all(kind.white is None for kind in kinds),
         )
 
     def _read(self, start: int) -> Iterator[np.ndarray]:

@@ -122,17 +122,17 @@ def samples_to_float(
     scale = np.float32(1 / white)
     one = np.float32(1)
 
-    def level(index: int, weight: np.float32 = one) -> np.ndarray:
+    def level(index: int, weight: np.float32 = one, out: np.ndarray | None = None) -> np.ndarray:
         # One channel at a time, in float32: a 24 MP colour photo's grey never needs a float
         # array of all three channels (that alone would be 288 MB). Scaled, then weighed, as
         # luma weighs a clip's frames: the same grey, bit for bit, whichever made it.
         channel = values[..., index]
         if inverted and values.dtype.kind in "uib":
             # Integers inverted exactly (white − level), so that inverted levels are levels.
-            channel = np.subtract(white, channel, dtype=np.float32)
+            channel = np.subtract(white, channel, dtype=np.float32, out=out)
             np.multiply(channel, scale, out=channel)
         else:
-            channel = np.multiply(channel, scale, dtype=np.float32)
+            channel = np.multiply(channel, scale, dtype=np.float32, out=out)
             if inverted:
                 np.subtract(one, channel, out=channel)
         return channel if weight == one else np.multiply(channel, weight, out=channel)
@@ -143,8 +143,9 @@ def samples_to_float(
             pixels[..., index] = level(index)
     elif colour:
         pixels = level(0, LUMA_WEIGHTS[0])
+        scratch = np.empty_like(pixels)  # the other two channels' in turn, not one apiece
         for index in (1, 2):
-            pixels += level(index, LUMA_WEIGHTS[index])
+            pixels += level(index, LUMA_WEIGHTS[index], out=scratch)
     else:
         pixels = level(0)
     alpha_index = 3 if colour else 1
