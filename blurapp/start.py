@@ -41,6 +41,10 @@ _OLDER_NAMES = {
 }
 # The first glibc that knows the tunable (older ones ignore it: no restart for nothing).
 HUGE_PAGES_GLIBC = (2, 35)
+# The GLIBC_TUNABLES a restart asked for, handed to the restarted command: where glibc drops
+# them before it starts (a set-user-ID Python, whose environment glibc cleans), the command
+# would otherwise start itself again and again.
+RESTARTED_WITH = "BLURAPP_RESTARTED_WITH"
 
 
 def main() -> int:
@@ -60,7 +64,8 @@ def memory_settings() -> tuple[str, ...]:
 def restart_with_memory_settings() -> None:
     """Start this same command again with memory_settings() added to GLIBC_TUNABLES, when that
     can help and is safe: nothing when each is set already (by the user, their own value
-    kept, or by the restart before), off Linux, on a glibc without huge pages, in a frozen
+    kept, or by the restart before) or was asked for by the restart before and dropped by
+    glibc (RESTARTED_WITH), off Linux, on a glibc without huge pages, in a frozen
     build, with BLURAPP_HUGE_PAGES=0, for --help or --version, or when Python was started any
     other way than `blurapp …` or `python -m blurapp …` (code from `-c` or stdin would run
     twice, or be gone)."""
@@ -81,9 +86,10 @@ def restart_with_memory_settings() -> None:
         if (name := setting.partition("=")[0]) not in named
         and not (name in _OLDER_NAMES and _OLDER_NAMES[name] in os.environ)
     ]
-    if not missing:
-        return
-    os.environ["GLIBC_TUNABLES"] = ":".join(filter(None, (tunables, *missing)))
+    wanted = ":".join(filter(None, (tunables, *missing)))
+    if not missing or os.environ.get(RESTARTED_WITH) == wanted:
+        return  # set; or asked for once already, and glibc dropped them: run without
+    os.environ["GLIBC_TUNABLES"] = os.environ[RESTARTED_WITH] = wanted
     sys.stdout.flush()
     sys.stderr.flush()
     with contextlib.suppress(OSError):  # then without: slower on large photos, nothing else

@@ -521,6 +521,7 @@ def _restart_as_a_linux_command(monkeypatch, execv):
     monkeypatch.setattr(start.sys, "argv", ["blurapp", "compare", "x.png"])
     for name in (
         "BLURAPP_HUGE_PAGES",
+        "BLURAPP_RESTARTED_WITH",
         "GLIBC_TUNABLES",
         "MALLOC_MMAP_THRESHOLD_",
         "MALLOC_TRIM_THRESHOLD_",
@@ -561,6 +562,27 @@ def test_the_command_restarts_once_with_huge_pages_for_large_buffers(monkeypatch
     monkeypatch.setenv("BLURAPP_HUGE_PAGES", "0")
     start.restart_with_memory_settings()
     assert len(restarts) == 1
+
+
+def test_a_restart_whose_settings_glibc_dropped_does_not_start_again(monkeypatch):
+    # A set-user-ID Python's glibc cleans GLIBC_TUNABLES away before the command starts: the
+    # restarted command finds none, and runs without rather than restarting forever.
+    from blurapp import start
+
+    restarts = []
+    seem_to_have_libtpu(monkeypatch, False)
+    _restart_as_a_linux_command(
+        monkeypatch, lambda program, arguments: restarts.append(os.environ["GLIBC_TUNABLES"])
+    )
+    start.restart_with_memory_settings()
+    assert restarts == ["glibc.malloc.hugetlb=1"]
+    monkeypatch.delenv("GLIBC_TUNABLES")  # what such a glibc hands the restarted command
+    start.restart_with_memory_settings()
+    assert restarts == ["glibc.malloc.hugetlb=1"]
+    # Settings of its own the user changed since (a command it starts, say) restart it anew.
+    monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=2")
+    start.restart_with_memory_settings()
+    assert restarts[-1] == "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1"
 
 
 HUGE = "glibc.malloc.hugetlb=1"
