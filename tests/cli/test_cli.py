@@ -358,7 +358,13 @@ def test_bench_json_on_small_sizes():
     for row in rows:
         numpy, jax, eager = row["numpy"], row["jax"], row["jax_eager"]
         assert numpy["seconds"] > 0 and jax["seconds"] > 0 and eager["seconds"] > 0
-        assert row["speedup"] == pytest.approx(numpy["seconds"] / jax["seconds"])
+        # Round by round where the engines shared enough timing rounds (the median, inside its
+        # middle half), else the ratio of their medians (blurapp.core.measuring.comparison).
+        if row["speedup_spread"] is None:
+            assert row["speedup"] == pytest.approx(numpy["seconds"] / jax["seconds"])
+        else:
+            low, high = row["speedup_spread"]
+            assert low <= row["speedup"] <= high
         assert row["max_abs_diff"] <= 1e-5 and eager["max_abs_diff"] <= 1e-5
         assert len(eager["seconds_all"]) == 1  # op by op is slow: timed once
 
