@@ -456,22 +456,18 @@ def _checked_array(array: np.ndarray, *, color: bool) -> tuple[np.ndarray, int]:
             f"photo: an array of {array.dtype} cannot be a photo; pass floats in [0, 1] "
             f"or uint8 / uint16 levels"
         )
-    if array.ndim == 3 and array.shape[2] in _WITH_ALPHA:
-        # As a photo file with transparency is loaded (blurapp.core.media.photo): over white, by the
-        # one rule every photo and clip goes through, so an array Pillow gives of a file
-        # blurs as the file does.
+    with_alpha = array.ndim == 3 and array.shape[2] in _WITH_ALPHA
+    if with_alpha or white != 1:
+        # As a photo file is loaded (blurapp.core.media.photo), by the one rule every photo and
+        # clip goes through: a level × 1/white in float32, the grey of colour rounded to levels,
+        # alpha over white. So an array Pillow gives of a file blurs as the file does, and its
+        # levels cross to an accelerator as levels.
         pixels = samples_to_float(
             array,
             white=white,
-            colour=array.shape[2] == 4,
-            alpha=UNASSOCIATED_ALPHA,
+            colour=array.ndim == 3 and array.shape[2] >= 3,
+            alpha=UNASSOCIATED_ALPHA if with_alpha else None,
             in_colour=color,
         )
         return pixels, bits
-    if white != 1:
-        # Levels as a file's are read, by the same rule (a level × 1/white in float32, the grey
-        # of colour rounded to levels): the same pixels as the file, and levels to an
-        # accelerator.
-        colour = array.ndim == 3
-        return samples_to_float(array, white=white, colour=colour, in_colour=color), bits
     return (luma(array) if array.ndim == 3 and not color else array), bits

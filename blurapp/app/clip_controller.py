@@ -22,7 +22,6 @@ from blurapp.app.clip_jobs import (
     RUN_FRAMES,
     ClipStage,
     compare_clip_job,
-    levels_white,
     open_clip_job,
 )
 from blurapp.app.clip_player import ClipPlayer, PlayerState, close_if_unread, wait_for_playing
@@ -433,6 +432,4 @@ class ClipController:
             title = self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "Cannot Read the Frame"))
             self.view.warn(title, words, error, in_status=True)
 
-        self.photos.show_frame(
-            player.read_frame, clip.info, index, shown, failed, white=levels_white(clip)
-        )
+        self.photos.show_frame(player.read_frame, clip.info, index, shown, failed)

@@ -18,14 +18,14 @@ import numpy as np
 from blurapp.app.jobs import LoadedPhoto, ignore, never
 from blurapp.app.pyramid import build_pyramid
 from blurapp.app.running import Report
-from blurapp.core.engines.levels import floats_as_levels, levels_as_floats
+from blurapp.core.engines.levels import floats_as_levels
 from blurapp.core.engines.runs import Cancelled
 from blurapp.core.measuring.clip_comparison import compare_engines_on_clip
 from blurapp.core.media import clip_files
 from blurapp.core.media.clip import Clip, ClipInfo
 from blurapp.core.media.photo import Photo
 from blurapp.core.media.photo_checks import PhotoError
-from blurapp.core.media.pixels import luma
+from blurapp.core.media.pixels import luma, samples_to_float
 from blurapp.core.media.saving import to_8bit
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import QT_TRANSLATE_NOOP
@@ -63,16 +63,10 @@ def open_clip_job(
     return clip
 
 
-def levels_white(clip: Clip) -> int | None:
-    """The white of `clip`'s levels when its frames are levels of its bit depth (a video's, a
-    camera's, an 8- or 16-bit stack's or animation's), whose grey is then rounded to them as
-    a photo's is (blurapp.core.media.pixels.luma); None when they are not
-    (ClipInfo.levels_of_depth: floats of their own, levels of 2 or 4 bits)."""
-    return int(np.iinfo(clip.info.levels_type).max) if clip.info.levels_of_depth else None
-
-
-def frame_photo(info: ClipInfo, frame: np.ndarray, white: int | None = None) -> Photo:
-    """A clip's frame as a photo named after the clip; `white`: see levels_white."""
+def frame_photo(info: ClipInfo, frame: np.ndarray) -> Photo:
+    """A clip's frame as a photo named after the clip, its grey levels where its frames are
+    (ClipInfo.levels_white)."""
+    white = info.levels_white
     gray = luma(frame, white) if frame.ndim == 3 and white is not None else None
     return Photo(info.path or Path(info.name), frame, info.bit_depth, loaded_gray=gray)
 
@@ -81,23 +75,21 @@ def frame_job(
     read: Callable[[int], np.ndarray],
     info: ClipInfo,
     index: int,
-    white: int | None = None,
     *,
     cancelled: Cancelled = never,
     report: Report = ignore,
 ) -> Generator[None, None, LoadedPhoto]:
-    """Frame `index` of a clip (read by `read`) as a photo, with its pictures; `white`: see
-    levels_white."""
+    """Frame `index` of a clip (read by `read`) as a photo, with its pictures."""
     frame = read(index)
     yield None
-    photo = frame_photo(info, frame, white)
+    photo = frame_photo(info, frame)
     grey = build_pyramid(to_8bit(photo.gray)) if photo.channels > 1 else None
     return LoadedPhoto(photo, build_pyramid(to_8bit(photo.pixels)), grey_picture=grey)
 
 
 def frame_to_blur(frame: np.ndarray, *, color: bool, white: int | None = None) -> np.ndarray:
     """What the engines blur of `frame`: its colours when `color` and it has them, else grey;
-    `white`: see levels_white."""
+    `white`: the clip's ClipInfo.levels_white."""
     return luma(frame, white) if frame.ndim == 3 and not color else frame
 
 
@@ -110,7 +102,7 @@ class FramesToBlur(Clip):
         self.info = dataclasses.replace(info, colour=info.colour and color)
         # A colour clip's frames made grey are levels of the same depth where its own are.
         self.gives_levels = clip.gives_levels
-        self._white = levels_white(clip)
+        self._white = info.levels_white
         self._made_grey = info.colour and not color
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
@@ -122,7 +114,10 @@ class FramesToBlur(Clip):
             yield from self._clip.levels(start)
             return
         for levels in self._clip.levels(start):
-            grey = luma(levels_as_floats(levels), self._white)
+            # The grey of the levels themselves, as a photo's is made (the same numbers as
+            # luma of the frames), with no float copy of the colours.
+            white = float(np.iinfo(levels.dtype).max)
+            grey = samples_to_float(levels, white=white, colour=True)
             yield floats_as_levels(grey, levels.dtype)
 
 

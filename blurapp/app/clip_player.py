@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from blurapp.app.captions import Translate
-from blurapp.app.clip_jobs import frame_to_blur, levels_white
+from blurapp.app.clip_jobs import frame_to_blur
 from blurapp.app.clip_timeline import ClipTimeline
 from blurapp.app.jobs import failure_words, is_foreseen
 from blurapp.app.pyramid import build_pyramid
@@ -374,7 +374,7 @@ class ClipPlayer:
         # Looked up on the thread, inside the frame's try: an engine gone from the registry
         # (a plugin's) says so in its pane like any failure, and is looked up again next time.
         engine: Engine | None = None
-        white = levels_white(self.clip)  # a colour clip's grey: levels where its frames are
+        white = self.clip.info.levels_white  # a colour clip's grey: levels where its frames are
         while True:
             with self._condition:
                 while True:

@@ -125,13 +125,10 @@ class PhotoController:
         index: int,
         on_shown: Callable[[LoadedPhoto], None],
         on_failed: Callable[[BaseException, str], None],
-        *,
-        white: int | None = None,
     ) -> None:
         """Read frame `index` of a clip (through `read`) and make it the session's photo, as a
         photo's load does; `on_shown` once it is, `on_failed` (the error, its words) if it cannot
-        be read. Only the newest frame asked for is answered. `white`: the clip's levels'
-        (blurapp.app.clip_jobs.levels_white), to which the grey of its colours is rounded."""
+        be read. Only the newest frame asked for is answered."""
         number = self._frames.next()
         self._quit_frame_jobs()  # only the newest is answered: the others need not read
 
@@ -150,7 +147,6 @@ class PhotoController:
             read,
             info,
             index,
-            white,
             on_return=shown,
             on_error=failed,
         )

@@ -507,7 +507,7 @@ def test_a_runs_frames_are_the_clips_levels(colour, color):
 def test_a_colour_clip_made_grey_gives_the_8_bit_levels_of_its_grey():
     # As a colour photo's grey is levels of its depth, so is a colour clip's: a Run in grey,
     # the clip playing in grey, move a quarter of float32's bytes to an accelerator.
-    from blurapp.app.clip_jobs import FramesToBlur, frame_to_blur, levels_white
+    from blurapp.app.clip_jobs import FramesToBlur, frame_to_blur
     from blurapp.bench.synthetic import SyntheticClip
 
     clip = SyntheticClip(12, 8, 3, colour=True)
@@ -521,22 +521,22 @@ def test_a_colour_clip_made_grey_gives_the_8_bit_levels_of_its_grey():
     # Its frames are those levels, as a file's levels are read, and the player's grey too.
     as_read = np.multiply(levels, np.float32(1 / 255), dtype=np.float32)
     np.testing.assert_array_equal(np.stack(list(frames.frames())), as_read)
-    played = [frame_to_blur(f, color=False, white=levels_white(clip)) for f in clip.frames()]
+    played = [frame_to_blur(f, color=False, white=clip.info.levels_white) for f in clip.frames()]
     np.testing.assert_array_equal(np.stack(played), as_read)
     # And the frame paused on, as the window's photo: its grey is those levels.
     runner, answers = InlineRunner(), []
-    runner.start(frame_job, clip.frame, clip.info, 1, levels_white(clip), on_return=answers.append)
+    runner.start(frame_job, clip.frame, clip.info, 1, on_return=answers.append)
     runner.run_all()
     np.testing.assert_array_equal(answers[0].photo.gray, as_read[1])
 
 
 def test_frames_given_as_floats_keep_the_floats_of_their_grey():
-    from blurapp.app.clip_jobs import frame_to_blur, levels_white
+    from blurapp.app.clip_jobs import frame_to_blur
     from blurapp.core.engines.levels import stored_levels
 
     clip = FramesInMemory(np.random.default_rng(2).random((2, 6, 9, 3), dtype=np.float32))
-    assert levels_white(clip) is None
-    grey = frame_to_blur(clip.frame(0), color=False, white=levels_white(clip))
+    assert clip.info.levels_white is None
+    grey = frame_to_blur(clip.frame(0), color=False, white=clip.info.levels_white)
     weights = np.array([0.299, 0.587, 0.114])
     np.testing.assert_allclose(grey, clip.frame(0) @ weights, rtol=0, atol=1e-6)
     assert stored_levels.of(grey) is None  # not rounded to levels
@@ -546,7 +546,7 @@ def test_an_animations_grey_is_the_grey_of_its_frame_opened_as_a_photo(tmp_path)
     # Whether shown paused, playing, or opened as a photo, one frame has one grey, bit for bit.
     from PIL import Image
 
-    from blurapp.app.clip_jobs import frame_to_blur, levels_white
+    from blurapp.app.clip_jobs import frame_to_blur
     from blurapp.core import load_photo
     from blurapp.core.media.clip_files import open_clip_file
 
@@ -556,13 +556,11 @@ def test_an_animations_grey_is_the_grey_of_its_frame_opened_as_a_photo(tmp_path)
     pictures[0].save(path, save_all=True, append_images=pictures[1:], duration=100)
     pictures[1].save(tmp_path / "frame.png")
     with open_clip_file(path, color=True) as clip:
-        assert clip.info.colour and levels_white(clip) == 255
+        assert clip.info.colour and clip.info.levels_white == 255
         runner, answers = InlineRunner(), []
-        runner.start(
-            frame_job, clip.frame, clip.info, 1, levels_white(clip), on_return=answers.append
-        )
+        runner.start(frame_job, clip.frame, clip.info, 1, on_return=answers.append)
         runner.run_all()
-        played = frame_to_blur(clip.frame(1), color=False, white=levels_white(clip))
+        played = frame_to_blur(clip.frame(1), color=False, white=clip.info.levels_white)
     photo = load_photo(tmp_path / "frame.png")
     np.testing.assert_array_equal(answers[0].photo.gray, photo.gray)
     np.testing.assert_array_equal(played, photo.gray)
@@ -573,7 +571,7 @@ def test_a_four_bit_colour_stacks_grey_is_one_grey_whoever_makes_it(tmp_path):
     # read in grey alike.
     import tifffile
 
-    from blurapp.app.clip_jobs import FramesToBlur, frame_to_blur, levels_white
+    from blurapp.app.clip_jobs import FramesToBlur, frame_to_blur
     from blurapp.core.media.clip_files import open_clip_file
 
     levels = np.random.default_rng(4).integers(0, 16, (3, 6, 8, 3), dtype=np.uint8)
@@ -582,8 +580,8 @@ def test_a_four_bit_colour_stacks_grey_is_one_grey_whoever_makes_it(tmp_path):
         for page in levels:
             tiff.write(page, photometric="rgb", bitspersample=4)
     with open_clip_file(path, color=True) as colour, open_clip_file(path, color=False) as grey:
-        assert colour.info.colour and levels_white(colour) is None
-        shown = frame_to_blur(colour.frame(1), color=False, white=levels_white(colour))
+        assert colour.info.colour and colour.info.levels_white is None
+        shown = frame_to_blur(colour.frame(1), color=False, white=colour.info.levels_white)
         np.testing.assert_array_equal(shown, grey.frame(1))
         made_grey = list(FramesToBlur(colour, color=False).frames())
         np.testing.assert_array_equal(np.stack(made_grey), np.stack(list(grey.frames())))

@@ -45,8 +45,8 @@ class ClipInfo:
     bit_depth: int = 8  # 8 or 16: what the source held, so outputs can keep its precision
     path: Path | None = None  # None for a camera or frames made in memory
     # The frames are levels of bit_depth (a video's, a camera's, an 8- or 16-bit stack's), and
-    # so is their grey (blurapp.app.clip_jobs.levels_white); False for floats of their own (a
-    # TIFF stack of floats, frames given as floats) or levels of 2 or 4 bits.
+    # so is their grey (levels_white); False for floats of their own (a TIFF stack of floats,
+    # frames given as floats) or levels of 2 or 4 bits.
     levels_of_depth: bool = True
     # frame_count is worked out (a video's duration × its rate), not the file's own: a clip of
     # variable rate may have many more frames or fewer, so nothing may be bounded by it.
@@ -57,6 +57,13 @@ class ClipInfo:
         """The number type of the levels its frames are stored in (Clip.levels): uint16 for a
         clip of bit_depth 16, else uint8."""
         return np.dtype(np.uint16 if self.bit_depth == 16 else np.uint8)
+
+    @property
+    def levels_white(self) -> int | None:
+        """The white of its frames' levels (255, 65535) when they are levels of bit_depth, to
+        which the grey of their colours is rounded as a photo's is
+        (blurapp.core.media.pixels.luma); None when they are not (levels_of_depth)."""
+        return int(np.iinfo(self.levels_type).max) if self.levels_of_depth else None
 
     @property
     def known_frame_count(self) -> int | None:
