@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from blurapp.app.pyramid import build_pyramid
+from blurapp.app.pyramid import Pyramid, build_pyramid, output_pyramid
 from blurapp.app.run_records import RunPlan
 from blurapp.app.running import Report
 from blurapp.core.engines import Engine, engine_names, get_engine
@@ -108,7 +108,7 @@ class EngineResult:
 
     engine: str
     run: EngineRun | None
-    picture: tuple[np.ndarray, ...] | None  # the output as a uint8 pyramid
+    picture: Pyramid | None  # the output as a uint8 pyramid
     error: str | None
     final: bool = True  # False: the first call only, its steady calls still to be timed
     program_size: int | None = None  # the kernel size its program is for (a padded preview's)
@@ -321,7 +321,7 @@ def compare_job(
             last_percent = percent
             report(Progress(engine, done, total))
 
-    pictures: dict[str, tuple[np.ndarray, ...]] = {}
+    pictures: dict[str, Pyramid] = {}
 
     def engine_done(
         engine: str, run: EngineRun | None, error: str | None, final: bool = True
@@ -329,7 +329,8 @@ def compare_job(
         nonlocal last_percent
         picture = pictures.get(engine)
         if picture is None and run is not None:
-            picture = pictures[engine] = build_pyramid(to_8bit(run.output))
+            # A live preview's output left on its device is halved there (output_pyramid).
+            picture = pictures[engine] = output_pyramid(run.output)
         report(EngineResult(engine, run, picture, error, final, program_size=sizes.get(engine)))
         following = engines.index(engine) + 1
         if following < len(engines) and not (final and repeats != 0):

@@ -5,18 +5,12 @@ picture."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from blurapp.app.captions import RIGHT, SHOW_LABELS, Captions
+from blurapp.app.pyramid import full_size, picture_region
 from blurapp.core.engines import REFERENCE_ENGINE
 from blurapp.core.wording import QT_TRANSLATE_NOOP
-
-
-def _level(picture: Any) -> np.ndarray:
-    """The full-size level of a picture as the view draws it (a pyramid, blurapp.app.pyramid)."""
-    return picture[0]
 
 
 def _channels(values: np.ndarray, number: str) -> str:
@@ -36,8 +30,7 @@ def pixel_words(view: Captions, pane: int, x: int, y: int, *, before: bool = Fal
     picture = view.picture_before(pane) if before else view.picture(pane)
     if picture is None:
         return ""
-    level = _level(picture)
-    height, width = level.shape[:2]
+    height, width = full_size(picture)
     if not (0 <= x < width and 0 <= y < height):
         return ""
     engine = view.session.pane_engines[pane]
@@ -55,7 +48,8 @@ def pixel_words(view: Captions, pane: int, x: int, y: int, *, before: bool = Fal
             what = tr(QT_TRANSLATE_NOOP("Session", "original"))
         else:
             what = view.title(engine)
-        value = _channels(level[y, x], "d")
+        # Only this pixel crosses from a device (blurapp.app.pyramid.PictureOnDevice).
+        value = _channels(picture_region(picture, y, x, 1, 1)[0, 0], "d")
     return tr(QT_TRANSLATE_NOOP("Session", "{what} at x {x}, y {y}: {value}")).format(
         what=what, x=x, y=y, value=value
     )

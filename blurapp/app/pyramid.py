@@ -1,16 +1,33 @@
 """Pictures at several resolutions, so a zoomed-out 24 MP photo is drawn from a small copy.
 
 Made by the jobs (blurapp.app.jobs) off the window's thread, with Pillow (NumPy for other than 1
-or 3 channels); the panes only pick a level and draw part of it.
+or 3 channels); the panes only pick a level and draw part of it. An output left on its device
+(a live preview's: blurapp.core.engines.on_device) is halved there instead: only the levels a
+pane draws at its usual zoom cross at once (`PictureOnDevice`), a more detailed level or a part
+of the picture at full size when a pane asks for it.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Sequence
+from typing import Any, overload
+
 import numpy as np
 from PIL import Image
 
+from blurapp.core.engines.on_device import OutputOnDevice
+from blurapp.core.media.saving import to_8bit
+
 # Levels stop once the picture fits in this many pixels on its longer side.
 SMALLEST_LEVEL = 512
+# A picture left on its device crosses at once from its first level this long or shorter on
+# its longer side: what a pane on a large screen draws of it at its fitted zoom.
+SHOWN_SIDE = 2048
+
+# A picture as the panes take it: its levels, the full size first (a tuple, or a
+# PictureOnDevice, whose levels cross when first read).
+Pyramid = Sequence[np.ndarray]
 
 
 def build_pyramid(picture: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -21,6 +38,90 @@ def build_pyramid(picture: np.ndarray) -> tuple[np.ndarray, ...]:
     while max(levels[-1].shape[:2]) > SMALLEST_LEVEL and min(levels[-1].shape[:2]) >= 2:
         levels.append(_halve(levels[-1]))
     return tuple(levels)
+
+
+def level_sizes(height: int, width: int) -> list[tuple[int, int]]:
+    """The (height, width) of each level build_pyramid makes of a picture of this size."""
+    sizes = [(height, width)]
+    while max(sizes[-1]) > SMALLEST_LEVEL and min(sizes[-1]) >= 2:
+        sizes.append((sizes[-1][0] // 2, sizes[-1][1] // 2))
+    return sizes
+
+
+def output_pyramid(output: np.ndarray) -> Pyramid:
+    """An engine's float output ([0, 1]) as the 8-bit pyramid a pane draws: made on its device
+    when it was left there (a PictureOnDevice), else here."""
+    if isinstance(output, OutputOnDevice):
+        return PictureOnDevice(output)
+    return build_pyramid(to_8bit(output))
+
+
+def full_size(picture: Pyramid) -> tuple[int, int]:
+    """A pyramid's (height, width) at full size, without reading its full-size level."""
+    if isinstance(picture, PictureOnDevice):
+        return picture.size
+    height, width = picture[0].shape[:2]
+    return height, width
+
+
+def picture_region(picture: Pyramid, top: int, left: int, height: int, width: int) -> np.ndarray:
+    """Part of a pyramid's full-size level (clipped to it); only that part crosses from a
+    device."""
+    full_height, full_width = full_size(picture)
+    top, left = max(0, min(top, full_height)), max(0, min(left, full_width))
+    height, width = min(height, full_height - top), min(width, full_width - left)
+    if isinstance(picture, PictureOnDevice):
+        return picture.region(top, left, height, width)
+    return picture[0][top : top + height, left : left + width]
+
+
+class PictureOnDevice(Sequence[np.ndarray]):
+    """The 8-bit pyramid of an output left on its device: the levels of SHOWN_SIDE or less
+    fetched at once (halved there), each more detailed level fetched when first read, and a
+    part of the full-size picture fetched alone (`region`)."""
+
+    def __init__(self, output: OutputOnDevice) -> None:
+        self.output = output
+        height, width = output.shape[:2]
+        self.size = (height, width)
+        sizes = level_sizes(height, width)
+        shown = next(
+            (level for level, size in enumerate(sizes) if max(size) <= SHOWN_SIDE),
+            len(sizes) - 1,
+        )
+        self._levels: list[np.ndarray | None] = [None] * len(sizes)
+        self._levels[shown:] = output.picture_levels(shown, len(sizes) - shown)
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._levels)
+
+    @overload
+    def __getitem__(self, index: int) -> np.ndarray: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[np.ndarray]: ...
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[level] for level in range(len(self))[index]]
+        level = range(len(self))[index]
+        with self._lock:
+            picture = self._levels[level]
+            if picture is None:
+                picture = self._levels[level] = self.output.picture_levels(level, 1)[0]
+            return picture
+
+    def fetched(self, level: int) -> bool:
+        """Whether `level` has crossed from the device."""
+        return self._levels[level] is not None
+
+    def region(self, top: int, left: int, height: int, width: int) -> np.ndarray:
+        """Part of the full-size level: read from it when it has crossed, else that part alone."""
+        full = self._levels[0]
+        if full is not None:
+            return full[top : top + height, left : left + width]
+        return self.output.picture_region(top, left, height, width)
 
 
 def _halve(picture: np.ndarray) -> np.ndarray:

@@ -16,9 +16,10 @@ def draw_detail(
     divider: float | None,
     marked: QRectF,
 ) -> None:
-    """Draw `source` (picture pixels) of `image` at 100% into `target` (view pixels), each side
-    of the before/after `divider` from its own picture when there is one, and mark `source`'s
-    place on the picture (`marked`, in view pixels)."""
+    """Draw `source` (picture pixels), whose pixels `image` holds (and `before`, the picture
+    before, when split), at 100% into `target` (view pixels), each side of the before/after
+    `divider` from its own picture when there is one, and mark `source`'s place on the
+    picture (`marked`, in view pixels)."""
     painter.save()
     painter.resetTransform()
     parts = [(image, source)]
@@ -37,7 +38,7 @@ def draw_detail(
             part.width(),
             part.height(),
         )
-        painter.drawImage(on_screen, picture, part)
+        painter.drawImage(on_screen, picture, part.translated(-source.topLeft()))
     painter.setPen(QPen(QColor(255, 255, 255), 2))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawRect(target)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
@@ -25,8 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from blurapp.app.detail_place import Box, detail_inset_place
+from blurapp.app.pyramid import Pyramid
 from blurapp.ui.detail_inset import draw_detail
-from blurapp.ui.picture_item import PictureItem, picture_qimage
+from blurapp.ui.picture_item import PictureItem
 
 MIN_ZOOM = 1 / 64
 MAX_ZOOM = 64.0
@@ -84,8 +84,8 @@ class ImageView(QGraphicsView):
 
     def set_picture(
         self,
-        levels: tuple[np.ndarray, ...] | None,
-        before: tuple[np.ndarray, ...] | None = None,
+        levels: Pyramid | None,
+        before: Pyramid | None = None,
     ) -> None:
         """Show a picture given as its pyramid (see blurapp.app.pyramid), or none; with
         `before` (a pyramid of the same size), that left of the divider and `levels` right."""
@@ -116,8 +116,7 @@ class ImageView(QGraphicsView):
     def image(self) -> QImage:
         """The picture at full size (a copy), as the clipboard and the tests take it; split,
         the picture right of the divider."""
-        levels = self._item.levels()
-        return picture_qimage(levels[0]).copy() if levels else QImage()
+        return self._item.image(0).copy() if self._item.levels() else QImage()
 
     # The before/after divider ------------------------------------------------------------
 
@@ -206,14 +205,14 @@ class ImageView(QGraphicsView):
         target, source = self.detail_rect(), self.detail_source()
         if target is None or source is None:
             return
-        befores = self._item.before_images()
+        split = bool(self._item.before())
         draw_detail(
             painter,
             target,
             source,
-            self._item.images()[0],
-            befores[0] if befores else None,
-            self._item.divider_x() if befores else None,
+            self._item.region(source),
+            self._item.region(source, before=True) if split else None,
+            self._item.divider_x() if split else None,
             self.viewportTransform().mapRect(source),
         )
 

@@ -13,6 +13,8 @@ from PySide6.QtWidgets import (
     QGraphicsItem,
 )
 
+from blurapp.app.pyramid import Pyramid, full_size, picture_region
+
 
 def picture_qimage(picture: np.ndarray) -> QImage:
     """A view of a contiguous uint8 array, height×width (grey) or height×width×3 (RGB), as a
@@ -31,38 +33,58 @@ class PictureItem(QGraphicsItem):
     picture "before" left of a divider and the picture right of it.
 
     Only the part in view is drawn, from a level at least as detailed as the screen needs,
-    so a 24 MP photo pans and zooms as smoothly as a small one.
+    so a 24 MP photo pans and zooms as smoothly as a small one. A level becomes a QImage when
+    it is first drawn: a picture left on its device (blurapp.app.pyramid.PictureOnDevice)
+    crosses to the host level by level, as the zoom asks for them.
     """
 
     def __init__(self) -> None:
         super().__init__()
-        self._levels: tuple[np.ndarray, ...] = ()
-        self._images: list[QImage] = []
-        self._before: tuple[np.ndarray, ...] = ()
-        self._before_images: list[QImage] = []
+        self._levels: Pyramid = ()
+        self._images: dict[int, QImage] = {}
+        self._before: Pyramid = ()
+        self._before_images: dict[int, QImage] = {}
         self.divider = 0.5  # the fraction of the width left of the divider
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
 
-    def set_levels(
-        self, levels: tuple[np.ndarray, ...], before: tuple[np.ndarray, ...] = ()
-    ) -> None:
+    def set_levels(self, levels: Pyramid, before: Pyramid = ()) -> None:
         self.prepareGeometryChange()
         self._levels, self._before = levels, before
-        self._images = [picture_qimage(level) for level in levels]
-        self._before_images = [picture_qimage(level) for level in before]
+        self._images, self._before_images = {}, {}
         self.update()
 
-    def levels(self) -> tuple[np.ndarray, ...]:
+    def levels(self) -> Pyramid:
         return self._levels
 
-    def images(self) -> list[QImage]:
-        return self._images
-
-    def before_images(self) -> list[QImage]:
-        return self._before_images
-
-    def before(self) -> tuple[np.ndarray, ...]:
+    def before(self) -> Pyramid:
         return self._before
+
+    def image(self, level: int, before: bool = False) -> QImage:
+        """Pyramid `level` (of the picture before, left of the divider) as a QImage."""
+        levels, images = (
+            (self._before, self._before_images)
+            if before
+            else (
+                self._levels,
+                self._images,
+            )
+        )
+        image = images.get(level)
+        if image is None:
+            image = images[level] = picture_qimage(levels[level])
+        return image
+
+    def region(self, source: QRectF, before: bool = False) -> QImage:
+        """The `source` part of the picture at full size (picture pixels, whole ones) as a
+        QImage of its own: only that part crosses from a device."""
+        part = picture_region(
+            self._before if before else self._levels,
+            round(source.top()),
+            round(source.left()),
+            round(source.height()),
+            round(source.width()),
+        )
+        return picture_qimage(np.ascontiguousarray(part)).copy()
 
     def set_divider(self, fraction: float) -> None:
         self.divider = fraction
@@ -75,7 +97,7 @@ class PictureItem(QGraphicsItem):
     def size(self) -> QSize:
         if not self._levels:
             return QSize()
-        height, width = self._levels[0].shape[:2]
+        height, width = full_size(self._levels)
         return QSize(width, height)
 
     def boundingRect(self) -> QRectF:
@@ -83,31 +105,30 @@ class PictureItem(QGraphicsItem):
         return QRectF(0, 0, size.width(), size.height())
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        if not self._images:
+        if not self._levels:
             return
         scale = painter.worldTransform().m11()
         level = 0
         # The smallest level still at least as detailed as the screen at this zoom.
-        while level + 1 < len(self._images) and scale * 2 ** (level + 1) <= 1:
+        while level + 1 < len(self._levels) and scale * 2 ** (level + 1) <= 1:
             level += 1
         # Magnified: square pixels, to compare them one by one. Reduced: smooth.
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, scale * 2**level < 1)
         exposed = option.exposedRect.intersected(self.boundingRect())
-        if not self._before_images:
-            self._draw(painter, self._images, level, exposed)
+        if not self._before:
+            self._draw(painter, level, exposed)
             return
         bounds, x = self.boundingRect(), self.divider_x()
         left = QRectF(0, 0, x, bounds.height())
         right = QRectF(x, 0, bounds.width() - x, bounds.height())
-        self._draw(painter, self._before_images, level, exposed.intersected(left))
-        self._draw(painter, self._images, level, exposed.intersected(right))
+        self._draw(painter, level, exposed.intersected(left), before=True)
+        self._draw(painter, level, exposed.intersected(right))
 
-    @staticmethod
-    def _draw(painter: QPainter, images: list[QImage], level: int, target: QRectF) -> None:
+    def _draw(self, painter: QPainter, level: int, target: QRectF, before: bool = False) -> None:
         """Draw the `target` part of the picture (in full-size pixels) from pyramid `level`."""
         if target.isEmpty():
             return
-        level = min(level, len(images) - 1)
+        level = min(level, len(self._before if before else self._levels) - 1)
         factor = 2**level
         source = QRectF(
             target.x() / factor,
@@ -115,4 +136,4 @@ class PictureItem(QGraphicsItem):
             target.width() / factor,
             target.height() / factor,
         )
-        painter.drawImage(target, images[level], source)
+        painter.drawImage(target, self.image(level, before), source)

@@ -16,7 +16,7 @@ import warnings
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
 from blurapp.core.engines.jax_program import blur_on_accelerator, pass_values_on, rows_of_values
 from blurapp.core.engines.levels import cannot_change, stored_levels
+from blurapp.core.engines.on_device import OutputOnDevice
 from blurapp.core.engines.runs import (
     BlurredFrames,
     CacheLookup,
@@ -519,8 +520,9 @@ def first_call_on_device(
     `in_bands` on an accelerator and a photo large enough, the same call in bands whose
     copies overlap the blur (blurapp.core.engines.bands), which is then its end to end.
     `get_program(shape)`: the blur of an image of that shape (the photo's, a band's), taking
-    what `moved` holds. `keep_photo`:
-    the first call's copy is the kept one when there is one (see _KeptPhoto). When the
+    what `moved` holds. `keep_photo` (a live preview's call):
+    the first call's copy is the kept one when there is one (see _KeptPhoto), and its output
+    stays on the device (OutputOnDevice: the pane's picture is made there). When the
     program was got in stages, the first call comes taken apart (FirstCall.parts).
 
     `moved`: what crosses to the device in place of `image`'s float32 pixels (see to_move).
@@ -563,8 +565,14 @@ def first_call_on_device(
     done_at = time.perf_counter()
     first = done_at - start
     check_cancelled(cancelled)
-    host_output, from_seconds = from_device(output)
-    if isinstance(output, tuple):
+    if keep_photo:
+        # A live preview: the pane's picture is made from the output where it is, and the
+        # floats cross only if someone reads them (see OutputOnDevice).
+        floats = output[1] if isinstance(output, tuple) else output
+        host_output, from_seconds = cast(np.ndarray, OutputOnDevice(jax, floats, image.shape)), 0.0
+    else:
+        host_output, from_seconds = from_device(output)
+    if isinstance(output, tuple) and not keep_photo:
         # The floats the first call hands back cross too, and it waits for them: counted in
         # its copy back (a steady call's copy back is the levels' alone).
         start = time.perf_counter()
