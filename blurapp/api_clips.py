@@ -43,7 +43,7 @@ def open_clip(path: str | os.PathLike[str], *, color: bool = False) -> Clip:
     ----------
     path : str or os.PathLike
         A multi-page TIFF stack, an animated GIF, WebP or PNG, or a video (MP4, MOV, MKV,
-        WebM, AVI; through PyAV, the ``video`` extra).
+        WebM, AVI, a HEIF or AVIF sequence; through PyAV, the ``video`` extra).
     color : bool, default False
         Keep a colour clip's red, green and blue; False gives its grey, as for photos.
 

@@ -5,8 +5,15 @@ import os
 
 import numpy as np
 import pytest
-from helpers.clip_files import random_levels, video_file
+from helpers.clip_files import (
+    avif_sequence,
+    frames_as_pillow_shows_them,
+    random_levels,
+    smooth_levels,
+    video_file,
+)
 from helpers.oracle import blur_oracle
+from helpers.phone_photos import LUMA
 
 import blurapp
 from blurapp.core.measuring.clip_comparison import clip_comparison_dict
@@ -36,6 +43,23 @@ def test_open_clip_reads_frames_as_the_file_holds_them(clip_path):
         frames = list(clip.frames())
     levels = random_levels(5)
     np.testing.assert_allclose(np.stack(frames), levels / np.float32(255), atol=1e-6)
+
+
+@pytest.mark.parametrize("color", [True, False], ids=["colour", "grey"])
+def test_an_avif_sequence_opens_as_every_frame_at_its_rate(tmp_path, color):
+    source = avif_sequence(tmp_path / "burst.avif", smooth_levels(3, (32, 24), colour=True))
+    shown = frames_as_pillow_shows_them(source)
+    spec = blurapp.BlurSpec(kernel_size=5, sigma=1.0, color=color)
+    with blurapp.open_clip(source, color=color) as clip:
+        assert (clip.info.frame_count, clip.info.frames_per_second) == (3, 10)
+        frames = list(clip.frames())
+    # FFmpeg and Pillow decode the same AV1 pictures, each rounding its own conversion to red,
+    # green and blue (a level apart at most; grey is the luma FFmpeg decodes, within a level
+    # of that of Pillow's colours).
+    for frame, colours in zip(frames, shown, strict=True):
+        expected = blur_oracle(colours if color else colours @ LUMA, spec.kernel)
+        blurred = blurapp.blur(frame, spec, engine="numpy")
+        assert np.abs(blurred - expected).max() <= 1 / 255 + 1e-5
 
 
 def test_a_file_that_is_not_a_clip_is_refused_naming_it(tmp_path):

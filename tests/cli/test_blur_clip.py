@@ -12,7 +12,15 @@ import av
 import numpy as np
 import pytest
 import tifffile
-from helpers.clip_files import animation_file, random_levels, tiff_stack, video_file
+from helpers.clip_files import (
+    animation_file,
+    avif_sequence,
+    frames_as_pillow_shows_them,
+    random_levels,
+    smooth_levels,
+    tiff_stack,
+    video_file,
+)
 from helpers.command_line import blurapp, blurapp_in_process
 from helpers.engine_calls import batch_types
 from helpers.oracle import blur_oracle
@@ -136,6 +144,26 @@ def test_a_jpeg_stack_blurred_in_colour_is_written_in_its_decoded_colours(tmp_pa
     for original, frame in zip(originals, frames, strict=True):
         difference = np.abs(frame - blur_oracle(original, kernel))
         assert difference.max() <= 0.5 / 255 + 1e-5
+
+
+def test_every_frame_of_an_avif_sequence_is_blurred_at_its_rate(tmp_path):
+    # Its first frame is also the file's primary image, a still that FFmpeg lists as a stream
+    # of its own before the movie: that still was the whole clip.
+    source = avif_sequence(tmp_path / "burst.avif", smooth_levels(3, (32, 24), colour=True))
+    out = tmp_path / "out.tif"
+    run = blurapp_in_process(
+        "blur", source, "-o", out, "--color", "--kernel-size", "5", "--sigma", "1"
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(f"wrote {out}: 3 frames of 32 × 24 in ")
+    info, _ = read(out, color=True)
+    assert info.frame_count == 3 and info.frames_per_second == 10
+    kernel = gaussian_kernel(5, 1.0)
+    written = tifffile.imread(out) / 255
+    # FFmpeg and Pillow decode the same AV1 pictures, each rounding its own conversion to red,
+    # green and blue (a level apart at most); the output's 8-bit levels add half a level.
+    for shown, blurred in zip(frames_as_pillow_shows_them(source), written, strict=True):
+        assert np.abs(blurred - blur_oracle(shown, kernel)).max() <= 1.5 / 255 + 1e-5
 
 
 def test_an_animation_becomes_a_video_at_its_rate(tmp_path):

@@ -14,6 +14,7 @@ import tifffile
 from helpers.clip_files import random_levels, video_file
 from helpers.command_line import blurapp, blurapp_in_process, run_on_a_terminal
 from helpers.oracle import blur_oracle
+from helpers.phone_photos import LUMA
 from PIL import Image
 
 from blurapp.core import gaussian_kernel
@@ -53,6 +54,26 @@ def test_batch_blurs_the_good_photos_and_lists_the_bad_ones(shoot, tmp_path):
         gray = np.asarray(photo.convert("L"), dtype=np.float64) / 255
     expected = blur_oracle(gray, gaussian_kernel(9, 2.5))
     np.testing.assert_allclose(np.load(out / "shoot" / "a.npy"), expected, atol=2e-3, rtol=0)
+
+
+@pytest.mark.extra("scale")
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("color", [True, False], ids=["colour", "grey"])
+def test_a_colour_tiff_of_floats_blurs_in_memory_as_by_blocks(tmp_path, dtype, color):
+    floats = np.random.default_rng(6).random((30, 40, 3)).astype(dtype)
+    source = tmp_path / "f.tif"
+    tifffile.imwrite(source, floats, photometric="rgb")
+    options = ["--color"] if color else []
+    whole = blurapp_in_process("blur", source, "-o", tmp_path / "a.npy", *options)
+    assert whole.returncode == 0, whole.stderr
+    assert ("in grey (--color keeps the colour)" in whole.stdout) == (not color)
+    by_blocks = blurapp_in_process("blur", source, "-o", tmp_path / "b.npy", "--tiles", *options)
+    assert by_blocks.returncode == 0, by_blocks.stderr
+    in_memory = np.load(tmp_path / "a.npy")
+    np.testing.assert_allclose(in_memory, np.load(tmp_path / "b.npy"), rtol=0, atol=1e-6)
+    shown = floats.astype(np.float64)
+    expected = blur_oracle(shown if color else shown @ LUMA, gaussian_kernel(9, 2.5))
+    np.testing.assert_allclose(in_memory, expected, rtol=0, atol=1e-5)
 
 
 @pytest.mark.extra("scale")

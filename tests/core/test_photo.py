@@ -7,12 +7,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import tifffile
 from helpers.photos import as_levels
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
 from blurapp.core import PhotoError, load_grayscale, load_photo, sample_photo_path
+from blurapp.core.media.photo import has_colour
 
 
 def luma(r, g, b):
@@ -319,12 +321,44 @@ def test_a_truncated_file(tmp_path, suffix, fraction):
 
 
 @pytest.mark.parametrize("times_limit", [1.5, 3])
-def test_an_image_over_the_decompression_bomb_limit(tmp_path, monkeypatch, times_limit):
-    path = tmp_path / "bomb.png"
-    Image.new("L", (100, 100)).save(path)
+@pytest.mark.parametrize("name", ["bomb.png", "floats.tif"])
+def test_an_image_over_the_decompression_bomb_limit(tmp_path, monkeypatch, times_limit, name):
+    path = tmp_path / name
+    if name.endswith(".tif"):  # read through tifffile, not Pillow: the same limit holds
+        tifffile.imwrite(path, np.zeros((100, 100, 3), np.float32), photometric="rgb")
+    else:
+        Image.new("L", (100, 100)).save(path)
     # 10,000 pixels: above 1× the limit Pillow warns, above 2× it refuses; both are refused here.
     monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", int(10_000 / times_limit))
     assert_refused(path, "too large")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("planes", [False, True], ids=["pixels", "planes"])
+def test_a_colour_tiff_of_floats_keeps_its_floats(tmp_path, dtype, planes):
+    floats = np.random.default_rng(8).random((6, 10, 3)).astype(dtype)
+    path = tmp_path / "floats.tif"
+    stored = np.moveaxis(floats, -1, 0) if planes else floats
+    layout = "separate" if planes else "contig"
+    tifffile.imwrite(path, stored, photometric="rgb", planarconfig=layout)
+    photo = load_photo(path, color=True)
+    assert has_colour(path) and photo.channels == 3
+    assert photo.bit_depth == 16  # written at 16 bits, as a blur by blocks writes it
+    np.testing.assert_allclose(photo.pixels, floats, rtol=1e-7, atol=0)  # float32's rounding
+    grey = floats.astype(np.float64) @ [0.299, 0.587, 0.114]
+    np.testing.assert_allclose(photo.gray, grey, rtol=0, atol=1e-6)
+    np.testing.assert_array_equal(load_grayscale(path), photo.gray)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_a_grey_tiff_of_floats_shows_white_where_it_says(tmp_path, dtype):
+    floats = np.random.default_rng(9).random((6, 10)).astype(dtype)
+    exact = floats.astype(np.float64)  # 1 - a float16 would be rounded to float16 again
+    for photometric, shown in (("minisblack", exact), ("miniswhite", 1 - exact)):
+        path = tmp_path / f"{photometric}.tif"
+        tifffile.imwrite(path, floats, photometric=photometric)
+        assert not has_colour(path)
+        np.testing.assert_allclose(load_grayscale(path), shown, rtol=0, atol=1e-7)
 
 
 def test_an_unsupported_mode(tmp_path):
@@ -369,9 +403,12 @@ def test_arbitrary_bytes_give_an_image_or_a_photo_error(tmp_path, data):
 @given(data=st.data())
 def test_damaged_real_files_give_an_image_or_a_photo_error(tmp_path, data):
     # Starting from a real PNG/JPEG/GIF/TIFF reaches much deeper into the decoders than noise.
-    fmt = data.draw(st.sampled_from(["PNG", "JPEG", "GIF", "TIFF", "BMP", "WEBP"]))
+    fmt = data.draw(st.sampled_from(["PNG", "JPEG", "GIF", "TIFF", "BMP", "WEBP", "floats"]))
     source = tmp_path / f"source.{fmt.lower()}"
-    Image.new("RGB", (24, 16), (200, 30, 90)).save(source, format=fmt)
+    if fmt == "floats":  # a TIFF of floats, which tifffile reads, not Pillow
+        tifffile.imwrite(source, np.full((16, 24, 3), 0.5, np.float32), photometric="rgb")
+    else:
+        Image.new("RGB", (24, 16), (200, 30, 90)).save(source, format=fmt)
     raw = bytearray(source.read_bytes())
     for _ in range(data.draw(st.integers(1, 8))):
         position = data.draw(st.integers(0, len(raw) - 1))

@@ -1,5 +1,5 @@
 """Clip files made for a test, in the test's own folder: videos through PyAV (FFV1 for pixel
-checks), TIFF stacks, animated GIF, WebP and PNG. Tiny, so the tests stay quick."""
+checks), TIFF stacks, animated GIF, WebP and PNG, AVIF sequences. Tiny, so the tests stay quick."""
 
 import struct
 import zlib
@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import av
 import numpy as np
+import pytest
 import tifffile
 from PIL import Image
 
@@ -122,6 +123,39 @@ def animation_file(path, levels, *, milliseconds=40, **options):
         path, save_all=True, append_images=pictures[1:], duration=milliseconds, loop=0, **options
     )
     return path
+
+
+def avif_sequence(path, levels, *, milliseconds=100):
+    """`levels` (uint8, frames × height × width × 3) as an AVIF sequence written by Pillow, as a
+    phone's burst is: the first frame also stored as the file's primary image (a still), every
+    frame in its movie track, shown `milliseconds`. Unsubsampled colour at quality 100, so the
+    frames stay near these levels. Skips, naming it, where Pillow writes no AVIF."""
+    from PIL import features
+
+    if not features.check("avif"):
+        pytest.skip("this Pillow has no AVIF support (Pillow 11.3 or later brings it)")
+    pictures = [Image.fromarray(frame) for frame in levels]
+    pictures[0].save(
+        path,
+        format="AVIF",
+        save_all=True,
+        append_images=pictures[1:],
+        duration=milliseconds,
+        subsampling="4:4:4",
+        quality=100,
+    )
+    return path
+
+
+def frames_as_pillow_shows_them(path):
+    """Each frame of the animation or sequence at `path` as Pillow decodes it, in red, green
+    and blue, float64 in [0, 1]: a reader independent of BlurApp's."""
+    with Image.open(path) as image:
+        frames = []
+        for index in range(image.n_frames):
+            image.seek(index)
+            frames.append(np.asarray(image.convert("RGB"), np.float64) / 255)
+    return np.stack(frames)
 
 
 def _png_chunk(kind, data):

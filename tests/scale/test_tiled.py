@@ -26,6 +26,10 @@ def noise(shape, dtype=np.uint8, seed=13) -> np.ndarray:
     return rng.integers(0, np.iinfo(dtype).max, size=shape, dtype=dtype, endpoint=True)
 
 
+def floats(shape, dtype, seed=13) -> np.ndarray:
+    return np.random.default_rng(seed).random(shape).astype(dtype)
+
+
 def write_tiff(path, data, tile=(64, 64), **options):
     tifffile.imwrite(path, data, tile=tile, **options)
     return path
@@ -373,6 +377,18 @@ def test_a_non_ascii_description_is_written_into_a_tiled_tiff(tmp_path):
             "white-is-zero-2.tif",
             noise((90, 70)) % 4,
             {"bitspersample": 2, "photometric": "miniswhite"},
+        ),
+        ("floats-rgb.tif", floats((90, 70, 3), np.float32), {"photometric": "rgb"}),
+        (
+            "floats16-rgb-planes.tif",
+            floats((3, 90, 70), np.float16),
+            {"photometric": "rgb", "planarconfig": "separate"},
+        ),
+        ("floats64-white-is-zero.tif", floats((90, 70), np.float64), {"photometric": "miniswhite"}),
+        (
+            "floats-rgba.tif",
+            floats((90, 70, 4), np.float32),
+            {"photometric": "rgb", "extrasamples": ["unassalpha"]},
         ),
     ],
 )

@@ -12,7 +12,6 @@ import json
 import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,27 +38,15 @@ from blurapp.core.media.photo_checks import (
     os_problem,
     too_large_to_open,
 )
-from blurapp.core.media.pixels import (
-    ASSOCIATED_ALPHA,
-    UNASSOCIATED_ALPHA,
-    samples_to_float,
-    white_of,
-)
+from blurapp.core.media.tiff_pages import TIFF_MAGIC, page_kind, page_pixels, page_samples
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # Containers opened as videos when their first bytes do not already say what they are.
 VIDEO_EXTENSIONS = frozenset({".mp4", ".m4v", ".mov", ".mkv", ".webm", ".avi", ".ts"})
 # Pages of a TIFF looked at to tell a stack from a photo without reading all of a long one.
 _PAGES_TOLD = 8
-_TIFF_MAGIC = (b"II*\0", b"MM\0*", b"II+\0", b"MM\0+")
 # MP4/MOV ("ftyp" at byte 4), Matroska/WebM (EBML), AVI (RIFF … AVI).
 _VIDEO_MAGIC = (b"\x1a\x45\xdf\xa3",)
-# TIFF PhotometricInterpretation: 0 MinIsWhite, 2 RGB, 3 palette, 6 YCbCr.
-_MIN_IS_WHITE, _RGB, _PALETTE, _YCBCR = 0, 2, 3, 6
-# TIFF Compression 7: JPEG, whose YCbCr tifffile decodes to red, green and blue.
-_JPEG = 7
-# TIFF PlanarConfiguration 2: each sample in a plane of its own.
-_SEPARATE = 2
 
 
 def is_clip(path: str | os.PathLike[str]) -> bool:
@@ -128,7 +115,7 @@ def _kind(path: Path) -> str | None:
         return None  # a photo, though most are TIFFs inside, some of several pages
     with open(path, "rb") as file:
         head = file.read(16)
-    if head[:4] in _TIFF_MAGIC:
+    if head[:4] in TIFF_MAGIC:
         return "tiff"
     if head[:6] in (b"GIF87a", b"GIF89a") or head.startswith(b"\x89PNG\r\n\x1a\n"):
         return "animation"
@@ -202,10 +189,10 @@ class TiffStack(Clip):
             raise damaged(path, error, ClipError) from error
         _, dtype, count = stack
         first = self._tiff.pages.first
-        # Each page is read as what it is (grey, MinIsWhite, palette, colour: see _page_kind),
+        # Each page is read as what it is (grey, MinIsWhite, palette, colour: see page_kind),
         # every page's tags looked at now: a palette page's unusable map refuses the stack.
         try:
-            kinds = [_page_kind(page) for page in self._tiff.pages]
+            kinds = [page_kind(page) for page in self._tiff.pages]
         except ValueError as error:  # a palette page's unusable colour map
             self.close()
             raise damaged(path, error, ClipError) from error
@@ -289,29 +276,14 @@ class TiffStack(Clip):
         check_tiff_data(
             self._path, page.dataoffsets, page.databytecounts, os.path.getsize(self._path)
         )
-        values = page.asarray()
-        if self._kinds[index].planes:
-            values = np.moveaxis(values, 0, -1)  # one plane a sample: samples last
+        values = page_samples(page, self._kinds[index])
         if values.shape[:2] != (self.info.height, self.info.width):
             raise changed_size(self.info, *values.shape[1::-1])
         return values
 
     def _page(self, index: int) -> np.ndarray:
-        page = self._tiff.pages[index]
-        kind = self._kinds[index]
-        values = self._stored(index)
-        if kind.palette:
-            # Height × width × 3; np.take reads a 1-bit page's booleans as indices 0 and 1.
-            values = np.take(_palette_colours(page), values, axis=0)
-        white = kind.white if kind.white is not None else white_of(values)
-        pixels = samples_to_float(
-            values,
-            white=white,
-            colour=kind.has_colour,
-            alpha=kind.alpha,
-            inverted=kind.inverted,
-            in_colour=self._in_colour,
-        )
+        page, kind = self._tiff.pages[index], self._kinds[index]
+        pixels = page_pixels(page, self._stored(index), kind, in_colour=self._in_colour)
         if self._in_colour and pixels.ndim == 2:  # a grey page among colour ones
             pixels = np.repeat(pixels[..., np.newaxis], 3, axis=-1)
         return pixels
@@ -320,66 +292,6 @@ class TiffStack(Clip):
         tiff = getattr(self, "_tiff", None)
         if tiff is not None:
             tiff.close()
-
-
-@dataclass(frozen=True)
-class _PageKind:
-    """How a TIFF page's samples are read, from its own tags: pages of one stack may differ
-    (grey, MinIsWhite and palette pages of one size and type), each read as what it is."""
-
-    planes: bool  # one plane a sample (planar configuration "separate")
-    palette: bool  # samples are indices into the page's own colour map
-    has_colour: bool
-    inverted: bool  # MinIsWhite: 0 is white
-    white: float | None  # the top level of 2- and 4-bit samples; None: the type's own
-    alpha: int | None  # ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA, or no transparency
-    samples: int  # samples a pixel, extra ones (alpha or others) included
-
-
-def _page_kind(page: Any) -> _PageKind:
-    """What `page` is; ValueError for a palette page whose colour map is unusable."""
-    # How the samples lie comes from the page's tags, never from the shape: a stack two
-    # pixels wide or of six grey planes looks like either.
-    palette = page.photometric == _PALETTE
-    if palette:
-        _palette_colours(page)
-    decoded_rgb = page.photometric == _RGB or (
-        page.photometric == _YCBCR and page.compression == _JPEG
-    )
-    # 2- and 4-bit levels arrive as bytes of 0-3 or 0-15: white is their top level, as in
-    # a photo of one such page, not the byte's.
-    bits = int(page.bitspersample)
-    # Premultiplied (associated) or straight (unassociated) alpha, either over white.
-    meaning = tuple(page.extrasamples[:1])
-    return _PageKind(
-        planes=page.samplesperpixel > 1 and page.planarconfig == _SEPARATE,
-        palette=palette,
-        has_colour=palette or (decoded_rgb and page.samplesperpixel >= 3),
-        inverted=page.photometric == _MIN_IS_WHITE,
-        white=float(2**bits - 1) if 1 < bits < 8 and not palette else None,
-        alpha=meaning[0] if meaning in ((ASSOCIATED_ALPHA,), (UNASSOCIATED_ALPHA,)) else None,
-        samples=int(page.samplesperpixel),
-    )
-
-
-def _palette_colours(page: Any) -> np.ndarray:
-    """Red, green and blue levels for each index of the palette `page`'s colour map: the
-    map's top 8 bits for pages of up to 8 bits, as Pillow shows a palette photo (so a stack's
-    page is that page opened as a photo), its whole 16 for 16-bit pages. Raises ValueError for
-    a map that lacks colours for the page's indices, or pages of more than an index a pixel."""
-    colour_map = page.colormap
-    bits = int(page.bitspersample)
-    if page.samplesperpixel != 1:
-        # Baseline TIFF's palette images hold one index a pixel; tifffile writes no other.
-        raise ValueError(f"its palette pages have {page.samplesperpixel} samples a pixel, not 1")
-    if colour_map is None or colour_map.ndim != 2 or colour_map.shape[0] != 3:
-        raise ValueError("its palette pages have no colour map")
-    if colour_map.shape[1] < 2**bits:
-        raise ValueError(
-            f"its colour map has {colour_map.shape[1]} colours for {bits}-bit palette pages"
-        )
-    colours = np.ascontiguousarray(colour_map.T.astype(np.uint16))
-    return (colours >> 8).astype(np.uint8) if bits <= 8 else colours
 
 
 def _stack_rate(tiff: Any) -> float:

@@ -72,8 +72,16 @@ def _is_grey(pixel_format: str) -> bool:
     return pixel_format.startswith(("gray", "ya", "y4", "mono"))
 
 
+def _movie_stream(container: Any) -> Any:
+    """The video stream of `container` (opened by PyAV, with one or more) that is its movie:
+    the one of the most frames, the first of equals (a stream that says none counts none). A
+    HEIF or AVIF sequence holds its primary image, a still, as a stream of its own listed
+    before the track of all its frames."""
+    return max(container.streams.video, key=lambda stream: stream.frames or 0)
+
+
 class VideoClip(Clip):
-    """A video file's first video stream, decoded as its frames are asked for.
+    """A video file's movie (_movie_stream), decoded as its frames are asked for.
 
     Grey is the luma the video stores (its Y plane, or its grey samples) on 0 to 1, as a
     player shows it, or for a video stored as red, green and blue (FFV1, PNG), their luma as a
@@ -96,7 +104,7 @@ class VideoClip(Clip):
                     ),
                     streams=_streams_in_words(self._container) or "no streams at all",
                 )
-            stream = self._container.streams.video[0]
+            stream = _movie_stream(self._container)
             context = stream.codec_context
             pixel_format = context.pix_fmt or "yuv420p"
             in_colour = color and not _is_grey(pixel_format)
@@ -255,10 +263,11 @@ class VideoClip(Clip):
             return 0
         import av  # already imported: this is a video
 
+        stream_index = self._stream.index  # the stream __init__ reads (known while it is open)
         container = av.open(str(self._path), metadata_errors="ignore")
         self._container.close()
         self._container = container
-        self._stream = container.streams.video[0]  # the stream __init__ reads
+        self._stream = container.streams[stream_index]
         self._stream.thread_type = "AUTO"
         return 0
 

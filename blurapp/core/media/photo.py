@@ -37,6 +37,16 @@ from blurapp.core.media.pixels import (
     samples_to_float,
     white_of,
 )
+from blurapp.core.media.tiff_pages import (
+    MIN_IS_BLACK,
+    MIN_IS_WHITE,
+    RGB,
+    TIFF_MAGIC,
+    PageKind,
+    page_kind,
+    page_pixels,
+    page_samples,
+)
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # The TIFF tag saying how samples are meant: 0 MinIsWhite, 1 MinIsBlack, 2 RGB, ...
@@ -118,6 +128,9 @@ def has_colour(path: str | os.PathLike[str]) -> bool:
         with open(path, "rb") as file, warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             prepare_readers(Path(path), file)
+            floats = _float_tiff_kind(file)
+            if floats is not None:
+                return floats.has_colour
             with Image.open(file) as image:
                 own_bands = _sixteen_bit_colour_bands(image) or _premultiplied_eight_bit_bands(
                     image
@@ -148,9 +161,10 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
     grayscale and 16-bit RGB keep their full range, and only the first frame of an
     animation is used. Colours are converted to sRGB through the file's ICC profile
     (blurapp.core.media.colour_profiles); HEIC is read through pillow-heif (10- and 12-bit
-    kept at 16 bits), camera RAW files developed through rawpy (camera_raw). 32-bit integer
-    grayscale is scaled by the range its values are in: 0-255 as 8-bit, 0-65535 as 16-bit;
-    values beyond that are refused.
+    kept at 16 bits), camera RAW files developed through rawpy (camera_raw), a TIFF of floats
+    (16-, 32- or 64-bit, grey or colour, from 0 to 1) through tifffile, as a blur by blocks
+    reads it. 32-bit integer grayscale is scaled by the range its values are in: 0-255 as
+    8-bit, 0-65535 as 16-bit; values beyond that are refused.
     """
     path = Path(path)
     check_is_readable_file(path)
@@ -165,36 +179,13 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
             # A file just over Pillow's pixel limit only warns; treat it like one far over it.
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             prepare_readers(path, file)
-            # Given a file object rather than a name, Pillow reads the pixels instead of
-            # memory-mapping the file: a mapped file cut short by another program while the
-            # photo loads kills the whole process with SIGBUS; a read one is just truncated.
-            with Image.open(file) as image:
-                if image.format == "TIFF":
-                    _check_tiff_data_tags(path, image, file)
-                wide_bands = _sixteen_bit_colour_bands(image)
-                own_bands = wide_bands or _premultiplied_eight_bit_bands(image)
-                in_colour = color and _has_colour(image, own_bands)
-                check_fits_in_memory(path, *image.size, channels=3 if in_colour else 1)
-                gray = None  # of a colour load: made as a grey load makes it, bit for bit
-                if own_bands:
-                    # Not image.load(): Pillow would decode these at 8 bits a channel, and
-                    # un-premultiply premultiplied alpha at 8 bits (a level off, here and there).
-                    pixels, gray = _sixteen_bit_colour(path, file, image, in_colour=in_colour)
-                    bit_depth = 16 if wide_bands else 8
-                else:
-                    image.seek(0)
-                    image.load()
-                    # In place: a 24 MP photo is not copied just to learn it needs no turning.
-                    ImageOps.exif_transpose(image, in_place=True)
-                    if image.mode in WIDE_INTEGER_MODES:
-                        pixels, bit_depth = wide_integers_to_gray(image)
-                    else:
-                        shown = image_in_srgb(path, image)
-                        if in_colour:
-                            pixels, gray = image_to_colour(shown), image_to_gray(shown)
-                        else:
-                            pixels = image_to_gray(shown)
-                        bit_depth = 8
+            if _float_tiff_kind(file) is not None:
+                pixels, gray = _float_tiff(path, file, color=color)
+                # Floats are finer than 8-bit levels: written, they keep 16 bits, as a blur
+                # by blocks writes them (blurapp.scale.tiled_read.Layout.bit_depth).
+                bit_depth = 16
+            else:
+                pixels, gray, bit_depth = _through_pillow(path, file, color=color)
     except PhotoError:
         raise
     except UnsupportedPixels as error:
@@ -219,6 +210,45 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
     if pixels.size == 0:
         raise PhotoError(path, QT_TRANSLATE_NOOP("FileProblem", "the image has no pixels"))
     return Photo(path=path, pixels=pixels, bit_depth=bit_depth, loaded_gray=gray)
+
+
+def _through_pillow(
+    path: Path, file: IO[bytes], *, color: bool
+) -> tuple[np.ndarray, np.ndarray | None, int]:
+    """The photo open in `file` (at `path`) as Pillow decodes it, or as imagecodecs and tifffile
+    decode the bands Pillow would cut to 8 bits: its pixels, grey or in colour (`color`); in
+    colour, the grey a grey load gives; and its bit depth."""
+    # Given a file object rather than a name, Pillow reads the pixels instead of memory-mapping
+    # the file: a mapped file cut short by another program while the photo loads kills the
+    # whole process with SIGBUS; a read one is just truncated.
+    with Image.open(file) as image:
+        if image.format == "TIFF":
+            _check_tiff_data_tags(path, image, file)
+        wide_bands = _sixteen_bit_colour_bands(image)
+        own_bands = wide_bands or _premultiplied_eight_bit_bands(image)
+        in_colour = color and _has_colour(image, own_bands)
+        check_fits_in_memory(path, *image.size, channels=3 if in_colour else 1)
+        gray = None  # of a colour load: made as a grey load makes it, bit for bit
+        if own_bands:
+            # Not image.load(): Pillow would decode these at 8 bits a channel, and un-premultiply
+            # premultiplied alpha at 8 bits (a level off, here and there).
+            pixels, gray = _sixteen_bit_colour(path, file, image, in_colour=in_colour)
+            bit_depth = 16 if wide_bands else 8
+        else:
+            image.seek(0)
+            image.load()
+            # In place: a 24 MP photo is not copied just to learn it needs no turning.
+            ImageOps.exif_transpose(image, in_place=True)
+            if image.mode in WIDE_INTEGER_MODES:
+                pixels, bit_depth = wide_integers_to_gray(image)
+            else:
+                shown = image_in_srgb(path, image)
+                if in_colour:
+                    pixels, gray = image_to_colour(shown), image_to_gray(shown)
+                else:
+                    pixels = image_to_gray(shown)
+                bit_depth = 8
+    return pixels, gray, bit_depth
 
 
 def _camera_raw_photo(path: Path, *, color: bool) -> Photo:
@@ -257,6 +287,69 @@ def _check_tiff_data_tags(path: Path, image: Image.Image, file: IO[bytes]) -> No
     else:
         offsets, counts = tags.get(_STRIP_OFFSETS), tags.get(_STRIP_BYTE_COUNTS)
     check_tiff_data(path, offsets, counts, os.fstat(file.fileno()).st_size)
+
+
+def _float_tiff_kind(file: IO[bytes]) -> PageKind | None:
+    """What the first image of the TIFF open in `file` holds (tiff_pages.page_kind) when its
+    samples are floats, which Pillow decodes only as one 32-bit grey sample a pixel, and not
+    as MinIsWhite says: _float_tiff reads them all. None for any other file, and for a header
+    that cannot be read: Pillow says what is wrong with it. The file is left at its start."""
+    try:
+        if file.read(4) not in TIFF_MAGIC:
+            return None
+        file.seek(0)
+        import tifffile  # imported already where a TIFF was told from a stack (is_clip)
+
+        with tifffile.TiffFile(file) as tiff:
+            page = tiff.pages.first
+            return page_kind(page) if page.sampleformat == tifffile.SAMPLEFORMAT.IEEEFP else None
+    except Exception:
+        return None
+    finally:
+        file.seek(0)
+
+
+def _float_tiff(
+    path: Path, file: IO[bytes], *, color: bool
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The first image of the TIFF of floats open in `file` (at `path`), read through tifffile
+    as a stack's page is (tiff_pages) and as a blur by blocks reads it: grey, MinIsWhite or
+    red, green and blue, in planes or not, with alpha or not (16-, 32- and 64-bit floats, from
+    0 to 1), turned upright as its Orientation tag says. Its pixels, grey or in colour
+    (`color`), and in colour the grey a grey load gives."""
+    import tifffile
+
+    with tifffile.TiffFile(file) as tiff:
+        page = tiff.pages.first
+        check_tiff_data(
+            path, page.dataoffsets, page.databytecounts, os.fstat(file.fileno()).st_size
+        )
+        if page.photometric not in (MIN_IS_BLACK, MIN_IS_WHITE, RGB):
+            raise UnsupportedPixels(
+                f"its floats are in {tifffile.PHOTOMETRIC(page.photometric).name}; "
+                "BlurApp reads floats in grey or RGB"
+            )
+        width, height = int(page.imagewidth), int(page.imagelength)
+        # Pillow's guard against decompression bombs holds for every photo, these too.
+        limit = Image.MAX_IMAGE_PIXELS
+        if limit is not None and width * height > limit:
+            raise Image.DecompressionBombError(f"{width * height} pixels")
+        kind = page_kind(page)
+        in_colour = color and kind.has_colour
+        check_fits_in_memory(path, width, height, channels=3 if in_colour else 1)
+        values = page_samples(page, kind)
+        if values.shape[:2] != (height, width):
+            raise ValueError(
+                f"its pixels decode as {values.shape}, not the {width} × {height} its header "
+                "announces"
+            )
+        orientation = int(page.tags.valueof(int(ExifTags.Base.Orientation), 1) or 1)
+        pixels = page_pixels(page, values, kind, in_colour=in_colour)
+        gray = page_pixels(page, values, kind, in_colour=False) if pixels.ndim == 3 else None
+    if orientation not in UPRIGHT:
+        orientation = 1
+    upright = turn_upright(pixels, orientation)
+    return upright, None if gray is None else turn_upright(gray, orientation)
 
 
 def _displayable(image: Image.Image) -> Image.Image:
