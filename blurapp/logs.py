@@ -75,6 +75,20 @@ class _NotFileOnly(logging.Filter):
         return not getattr(record, "file_only", False)
 
 
+# Readers that log what they find wrong in a file as they read it (tifffile: "<TiffPage 0 @8>
+# incorrect StripByteCounts count", for a header that promises more than the file holds).
+# BlurApp says what it makes of the file in one line of its own, or reads it anyway; theirs go
+# to the log file, and to the terminal with --verbose.
+_FILE_READERS = ("tifffile",)
+
+
+class _NotAFileReader(logging.Filter):
+    """A file reader's own records stay out of stderr (see _FILE_READERS)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.name.partition(".")[0] not in _FILE_READERS
+
+
 def configure_logging(verbose: bool = False) -> Path | None:
     """Send warnings to the log file and stderr; return the log file, or None if it can't be
     written (BlurApp then logs to stderr only)."""
@@ -86,6 +100,7 @@ def configure_logging(verbose: bool = False) -> Path | None:
     else:
         terminal.setFormatter(_OneLineFormatter())
         terminal.setLevel(logging.WARNING)
+        terminal.addFilter(_NotAFileReader())
     handlers: list[logging.Handler] = [terminal]
 
     path: Path | None  # None once the log file cannot be written

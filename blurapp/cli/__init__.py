@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import NoReturn, Protocol
 
 from blurapp.cli.options import (
     add_color_option,
@@ -21,7 +22,7 @@ from blurapp.cli.options import (
     spec_of,
     window_size_argument,
 )
-from blurapp.cli.output import CommandFailed, log, silence_stdout
+from blurapp.cli.output import CommandFailed, log, shown, silence_stdout
 
 # The commands, in the order `blurapp --help` names them.
 COMMANDS = ("compare", "blur", "batch", "bench")
@@ -68,8 +69,22 @@ def _stop_on_signal(signum: int, _frame: object) -> None:
     raise _Stopped(signum)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage error is two lines: what is wrong, and where the usage
+    is told (argparse's own usage block, printed before the error, buried it). A command's
+    parser is one too: argparse makes them of their parent's class."""
+
+    # Whose usage a mistake is in, where that is not this parser's own: argparse finds a
+    # command's unrecognized arguments (`blurapp compare -o OUT`) in the parser above it.
+    usage_of: str | None = None
+
+    def error(self, message: str) -> NoReturn:
+        prog = self.usage_of or self.prog
+        self.exit(2, f"{prog}: error: {message}\nsee '{prog} --help'\n")
+
+
 def build_window_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="blurapp",
         description=(
             "Open a photo and compare a Gaussian blur run with NumPy and with JAX-jit. "
@@ -108,7 +123,8 @@ def build_window_parser() -> argparse.ArgumentParser:
 
 def build_command_parser(name: str) -> argparse.ArgumentParser:
     """The parser of `blurapp NAME …`; its module is imported here, and only it."""
-    parser = argparse.ArgumentParser(prog="blurapp")
+    parser = _Parser(prog="blurapp")
+    parser.usage_of = f"blurapp {name}"
     add_common_options(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     command = command_module(name)
@@ -118,6 +134,39 @@ def build_command_parser(name: str) -> argparse.ArgumentParser:
 
 def _first_word(argv: Sequence[str]) -> str | None:
     return next((word for word in argv if not word.startswith("-")), None)
+
+
+def _command_meant(word: str) -> str | None:
+    """The command `word` is a slip for (`compar`: compare), if any; None for a word with a
+    folder or a suffix in it, which names a file, however like a command it is."""
+    import difflib  # only for a word that is not a command
+
+    if Path(word).name != word or Path(word).suffix:
+        return None
+    return next(iter(difflib.get_close_matches(word, COMMANDS, n=1)), None)
+
+
+def _check_the_photo_named(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, unrecognized: Sequence[str]
+) -> None:
+    """A usage error for `blurapp WORD …` where WORD is neither a command nor a file that
+    exists, unless the window, opening, would say so itself (with how to open a photo): a
+    command mistyped (`blurapp compar photo.jpg`), words after it that the window does not
+    take, or no screen for the window."""
+    if args.image is None or os.path.exists(args.image):
+        return
+    word = shown(args.image)
+    meant = _command_meant(str(args.image))
+    if meant is not None:
+        parser.error(f"'{word}' is not a command; did you mean '{meant}'?")
+    if any(item.startswith("-") for item in unrecognized):
+        return  # an option the window does not take: argparse's "unrecognized arguments"
+    from blurapp.ui.screen import no_screen_for_the_window  # os and sys: no Qt
+
+    if unrecognized or (args.screenshot is None and no_screen_for_the_window()):
+        parser.error(
+            f"'{word}' is neither a command ({', '.join(COMMANDS)}) nor a file that exists"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -139,7 +188,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.spec = spec_of(args)
     else:
         parser = build_window_parser()
-        args = parser.parse_args(argv)
+        args, unrecognized = parser.parse_known_args(argv)
+        _check_the_photo_named(parser, args, unrecognized)
+        if unrecognized:
+            parser.error(f"unrecognized arguments: {' '.join(unrecognized)}")
         if args.size is not None and args.screenshot is None:
             parser.error("--size is the size of a --screenshot: give --screenshot OUT.png too")
         args.command = None

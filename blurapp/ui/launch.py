@@ -24,6 +24,7 @@ from blurapp.core.media.saving import OutputError, check_output_path, write_atom
 from blurapp.core.wording import display_path
 from blurapp.ui.identity import APP_NAME, DESKTOP_ID
 from blurapp.ui.main_window import MainWindow
+from blurapp.ui.screen import has_display, no_screen_for_the_window
 from blurapp.ui.translations import TRANSLATIONS, install_translations
 
 log = logging.getLogger(__name__)
@@ -32,10 +33,6 @@ log = logging.getLogger(__name__)
 SCREENSHOT_TIMEOUT_S = 300
 SCREENSHOT_SIZE = (1360, 700)
 CLIP_SCREENSHOT_SECONDS = 3.0  # a clip plays this long before its screenshot is taken
-
-
-def _has_display() -> bool:
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def available_languages() -> list[str]:
@@ -76,17 +73,13 @@ def run_window(
         except OutputError as error:
             print(f"error: {display_path(str(error))}", file=sys.stderr)
             return 1
-        if not _has_display():
+        if not has_display():
             # A screenshot needs no screen: render offscreen when there is none, on a screen of
             # the screenshot's size, so that the window is laid out as on such a screen.
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
             if os.environ["QT_QPA_PLATFORM"] == "offscreen" and size is not None:
                 os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={_screen_file(size)}"
-    if (
-        sys.platform.startswith("linux")
-        and not _has_display()
-        and "QT_QPA_PLATFORM" not in os.environ
-    ):
+    if no_screen_for_the_window():
         # Qt would abort the process with a core dump; say what is wrong instead.
         print(
             "error: no screen to open the window on (DISPLAY is not set); "

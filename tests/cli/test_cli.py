@@ -319,12 +319,79 @@ def test_an_unreadable_file_gives_one_error_line_and_status_1(tmp_path, make, wo
         ("--sigma", "abc", "number"),
     ],
 )
-def test_bad_parameters_give_usage_and_status_2(option, value, words):
+def test_bad_parameters_give_one_error_line_and_status_2(option, value, words):
     run = blurapp_in_process("compare", option, value)
-    assert run.returncode == 2
-    assert "usage: blurapp compare" in run.stderr
-    assert words in run.stderr
-    assert_no_traceback(run)
+    error, _ = usage_error_lines(run, "blurapp compare")
+    assert error.startswith(f"blurapp compare: error: argument {option}: ") and words in error
+
+
+def usage_error_lines(run, prog):
+    """A usage error's two lines on stderr, checked: what is wrong, in argparse's words, and
+    where the usage is told (no usage block before them); exit status 2, nothing on stdout."""
+    assert run.returncode == 2, run.stderr
+    assert run.stdout == ""
+    lines = run.stderr.splitlines()
+    assert len(lines) == 2, run.stderr
+    assert lines[0].startswith(f"{prog}: error: ")
+    assert lines[1] == f"see '{prog} --help'"
+    return lines
+
+
+@pytest.mark.parametrize(
+    ("options", "error"),
+    [
+        (
+            ["--kernel-size", "4"],
+            "argument --kernel-size: kernel size must be odd so the kernel has a centre pixel, "
+            "not 4",
+        ),
+        (["--sigma", "0"], "argument --sigma: sigma must be between 0.1 and 16.5, not 0"),
+        (["--sigma", "nan"], "argument --sigma: sigma must be a finite number, not nan"),
+        (["--sigma", "inf"], "argument --sigma: sigma must be a finite number, not inf"),
+        (
+            ["--engines", "numpy,foo"],
+            "argument --engines: no engine called 'foo'; the engines are {engines} (JAX ones "
+            "also as NAME@{platforms})",
+        ),
+    ],
+)
+def test_a_bad_option_is_its_error_and_where_the_usage_is_told(options, error, tmp_path):
+    from blurapp.core.engines import engine_names
+    from blurapp.core.platforms import PLATFORMS
+
+    run = blurapp("compare", *options, cwd=tmp_path)
+    said = error.format(engines=", ".join(engine_names()), platforms="/".join(PLATFORMS))
+    assert usage_error_lines(run, "blurapp compare")[0] == f"blurapp compare: error: {said}"
+    assert not any(tmp_path.iterdir())
+
+
+def test_a_command_mistyped_is_named_with_the_command_meant(photo, tmp_path):
+    run = blurapp("compar", photo, cwd=tmp_path)
+    assert usage_error_lines(run, "blurapp")[0] == (
+        "blurapp: error: 'compar' is not a command; did you mean 'compare'?"
+    )
+
+
+def _without_a_screen():
+    hidden = {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}
+    return {name: value for name, value in os.environ.items() if name not in hidden}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a screen is told by DISPLAY")
+def test_a_word_that_is_neither_a_command_nor_a_file_is_said_before_the_missing_screen(tmp_path):
+    run = blurapp("frobnicate", cwd=tmp_path, env=_without_a_screen())
+    assert usage_error_lines(run, "blurapp")[0] == (
+        "blurapp: error: 'frobnicate' is neither a command (compare, blur, batch, bench) nor a "
+        "file that exists"
+    )
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a screen is told by DISPLAY")
+def test_a_photo_that_exists_is_for_the_window_even_without_a_screen(photo, tmp_path):
+    run = blurapp(photo, cwd=tmp_path, env=_without_a_screen())
+    assert run.returncode == 1
+    assert run.stderr.startswith("error: no screen to open the window on"), run.stderr
+    assert len(run.stderr.splitlines()) == 1, run.stderr
 
 
 @pytest.mark.slow
@@ -442,10 +509,9 @@ def test_bench_rows_cover_both_algorithms():
 @pytest.mark.parametrize("sigma", ["20", "1e300", "1e308"])
 def test_a_sigma_beyond_the_range_is_a_short_usage_error(command, sigma, tmp_path):
     run = blurapp_in_process(*command, "--kernel-size", "auto", "--sigma", sigma, cwd=tmp_path)
-    assert run.returncode == 2
-    assert f"sigma must be between 0.1 and 16.5, not {float(sigma):g}" in run.stderr
-    assert f"usage: blurapp {command[0]}" in run.stderr
-    assert max(len(line) for line in run.stderr.splitlines()) < 200  # no 300-digit size
+    error, _ = usage_error_lines(run, f"blurapp {command[0]}")
+    assert f"sigma must be between 0.1 and 16.5, not {float(sigma):g}" in error
+    assert len(error) < 200  # no 300-digit size
     assert_no_traceback(run)
     assert not (tmp_path / "out.png").exists()
 

@@ -1,10 +1,15 @@
 """Hostile files through the command line: a result or one clean error line, never a traceback."""
 
+import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
-from helpers.hostile import HOSTILE
+import tifffile
+from helpers.command_line import blurapp
+from helpers.hostile import HOSTILE, claiming_more_than_it_holds
+from helpers.raw_files import dng_file, random_mosaic
 
 from blurapp.cli import main
 
@@ -43,3 +48,40 @@ def test_compare_in_a_process_of_its_own_never_shows_a_traceback(hostile_folder)
         assert "Traceback" not in run.stderr
         if run.returncode == 1:
             assert run.stderr.startswith("error: ") and str(path) in run.stderr
+
+
+def _lines_other_than_libraws(run, path):
+    """stderr's lines, less the one LibRaw's C library may print of a RAW file itself
+    ("PATH: Unexpected end of file"): BlurApp cannot keep it off the terminal."""
+    return [line for line in run.stderr.splitlines() if not line.startswith(f"{path}: ")]
+
+
+@pytest.mark.parametrize("command", [["compare"], ["blur", "-o", "blurred.png"]])
+def test_a_tiff_whose_header_claims_more_than_it_holds_is_one_error_line(tmp_path, command):
+    # tifffile logs each strip count that disagrees with the header as it reads them: those
+    # lines go to the log file, not before BlurApp's own.
+    path = tmp_path / "scan.tif"
+    tifffile.imwrite(path, np.zeros((48, 64), np.uint8), rowsperstrip=16)
+    claiming_more_than_it_holds(path)
+    state = tmp_path / "state"
+    env = {**os.environ, "BLURAPP_STATE_DIR": str(state)}
+    run = blurapp(command[0], path, *command[1:], cwd=tmp_path, env=env)
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == [
+        f"error: {path}: the file is truncated (it ends before the image does)"
+    ]
+    assert "tifffile: <tifffile.TiffPage 0" in (state / "blurapp.log").read_text()
+    assert not (tmp_path / "blurred.png").exists()
+
+
+@pytest.mark.extra("raw")
+@pytest.mark.parametrize("command", [["compare"], ["blur", "-o", "blurred.png"]])
+def test_a_dng_whose_header_claims_more_than_it_holds_is_one_error_line(tmp_path, command):
+    path = dng_file(tmp_path / "DSC_0001.DNG", random_mosaic())
+    claiming_more_than_it_holds(path)
+    run = blurapp(command[0], path, *command[1:], cwd=tmp_path)
+    assert run.returncode == 1
+    (error,) = _lines_other_than_libraws(run, path)
+    assert error.startswith(f"error: {path}: LibRaw cannot develop this RAW file: ")
+    assert len(run.stderr.splitlines()) <= 2, run.stderr
+    assert not (tmp_path / "blurred.png").exists()

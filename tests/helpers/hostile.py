@@ -78,3 +78,15 @@ def mappable_tiff():
     buffer = io.BytesIO()
     Image.fromarray(pixels).save(buffer, format="TIFF")
     return buffer.getvalue(), pixels
+
+
+def claiming_more_than_it_holds(path, width=8000, height=5000):
+    """The TIFF (or DNG) at `path` made to say in its header that it is `width` × `height`, its
+    strips left as they were: far fewer strip bytes than such an image needs."""
+    import tifffile
+
+    with tifffile.TiffFile(path, mode="r+b") as tiff:
+        tags = tiff.pages.first.tags
+        tags["ImageWidth"].overwrite(width)
+        tags["ImageLength"].overwrite(height)
+    return path
