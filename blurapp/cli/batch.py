@@ -125,6 +125,13 @@ def run(args: argparse.Namespace) -> int:
             f"done, {len(summary.failed)} failed; {summary.seconds:.1f} s, "
             f"{photos}{summary.megapixels_per_second:.1f} MP/s"
         ]
+        if named := plan.named_apart:
+            more = ", …" if len(named) > 1 else ""
+            lines.append(
+                f"{len(named)} named apart by their extensions, as photos of one name would "
+                f"share an output ({shown(named[0].source.name)} → {shown(named[0].output.name)}"
+                f"{more})"
+            )
         if summary.clips:
             lines.append(
                 f"of them {summary.clips} clip{'s' if summary.clips != 1 else ''}, "

@@ -1,6 +1,8 @@
 """A batch's plan, made before any photo is read: every photo and clip the inputs name or their
 folders hold, its output at the same relative path in the output folder, what is done already,
 and what cannot be blurred (missing inputs, outputs that would replace an input or each other).
+Photos of one name and different extensions, a camera's IMG_0001.CR2 beside its IMG_0001.JPG,
+are told apart by their extensions in their outputs' names (IMG_0001-cr2.png, IMG_0001-jpg.png).
 
 A clip (a video, an animated GIF, WebP or PNG, a TIFF stack: blurapp.core.media.clip_files.is_clip)
 is written as a clip: in its own format where BlurApp writes that format (a lossless FFV1
@@ -11,7 +13,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PIL import Image, ImageFile
@@ -76,13 +78,16 @@ class BatchError(ValueError):
 
 @dataclass(frozen=True)
 class BatchJob:
-    """One photo, or one clip (`clip`), to blur: read `source`, write `output` (which is
-    `relative` under the output folder)."""
+    """One photo, or one clip (`clip`), to blur: read `source`, write `output` (`relative`, the
+    source's path as the output folder mirrors it, with the output's extension). `named_apart`:
+    the output's name keeps the source's extension too, as another photo of the same name
+    would be written to the same output (plan_batch)."""
 
     source: Path
     output: Path
     relative: Path
     clip: bool = False
+    named_apart: bool = False
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,11 @@ class BatchPlan:
     def total(self) -> int:
         """Every photo the plan accounts for: to run, skipped and failed."""
         return len(self.jobs) + len(self.skipped) + len(self.failed)
+
+    @property
+    def named_apart(self) -> tuple[BatchJob, ...]:
+        """The jobs, to run or skipped, whose outputs' names keep their photos' extensions."""
+        return tuple(job for job in (*self.jobs, *self.skipped) if job.named_apart)
 
 
 def output_suffix(output_format: str) -> str:
@@ -141,7 +151,9 @@ def plan_batch(
 
     A photo given by name is written as out_dir/NAME.png; a folder's photos as
     out_dir/FOLDER/RELATIVE/PATH.png. A clip keeps a clip format (clip_output_suffix) whatever
-    `output_format`. An output that exists is skipped unless `overwrite`.
+    `output_format`. Photos of one name and different extensions that would be written to one
+    output are written apart, each output's name keeping its photo's extension (IMG_0001.CR2 →
+    IMG_0001-cr2.png). An output that exists is skipped unless `overwrite`.
     Never planned, but listed as failures: an input that does not exist, an output that would
     be one of the inputs, and an output that an earlier input already takes. The output folder,
     when it lies inside an input folder, is not walked: the photos in it that are not this
@@ -175,6 +187,7 @@ def plan_batch(
                 _failure(PhotoError(given, QT_TRANSLATE_NOOP("FileProblem", "no such file")))
             )
 
+    candidates = _name_apart(candidates)
     sources = {_resolved(job.source) for job in candidates}
     source_inodes = {inode for job in candidates if (inode := _inode(job.source)) is not None}
     jobs: list[BatchJob] = []
@@ -198,6 +211,29 @@ def plan_batch(
     if any(_resolved(folder) in out_resolved.parents for folder in input_folders):
         failed += _left_in_out_dir(out_dir, set(taken))
     return BatchPlan(out_dir, tuple(jobs), tuple(skipped), tuple(failed))
+
+
+def _name_apart(jobs: Sequence[BatchJob]) -> list[BatchJob]:
+    """`jobs`, where photos of one name and different extensions would be written to one output
+    (a camera's IMG_0001.CR2 and IMG_0001.JPG, both to IMG_0001.png), with each of those
+    outputs' names keeping its photo's extension (IMG_0001-cr2.png, IMG_0001-jpg.png). Every
+    other output keeps its name. Outputs meet as a case-insensitive file system sees them
+    (IMG_0001.png and img_0001.png are one there), so a plan is the same on every system; and
+    it is made from the names alone, so the same inputs always give the same outputs and a
+    second run finds what the first wrote. Photos of one name and one extension (from two
+    folders) still meet: plan_batch refuses the second."""
+    extensions: dict[str, dict[Path, str]] = {}
+    for job in jobs:
+        meeting = extensions.setdefault(str(job.output).casefold(), {})
+        meeting[_resolved(job.source)] = job.source.suffix.lower()
+    named = []
+    for job in jobs:
+        extension = job.source.suffix.lower().lstrip(".")
+        if extension and len(set(extensions[str(job.output).casefold()].values())) > 1:
+            output = job.output.with_name(f"{job.output.stem}-{extension}{job.output.suffix}")
+            job = replace(job, output=output, named_apart=True)
+        named.append(job)
+    return named
 
 
 def _usable_out_dir(out_dir: Path) -> Path:

@@ -128,3 +128,43 @@ def test_a_card_of_raw_files_is_batched(tmp_path):
         np.testing.assert_allclose(
             np.load(out / "DCIM" / f"{source.stem}.npy"), expected, atol=1e-5
         )
+
+
+@pytest.mark.extra("raw")
+@pytest.mark.extra("scale")
+def test_a_card_shot_raw_and_jpeg_is_batched_whole(tmp_path):
+    card = tmp_path / "DCIM"
+    card.mkdir()
+    raw = dng_file(card / "IMG_0001.DNG", random_mosaic(seed=1))
+    jpeg = card / "IMG_0001.JPG"
+    Image.fromarray(blocks(48, 64)).save(jpeg, quality=95)
+    alone = card / "IMG_0002.JPG"
+    Image.fromarray(blocks(48, 64, seed=2)).save(alone, quality=95)
+    out = tmp_path / "out"
+    run = blurapp_in_process("batch", card, "--out-dir", out)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "3 blurred" in run.stdout and "0 failed" in run.stdout
+    assert "2 named apart by their extensions" in run.stdout
+    assert "IMG_0001.DNG → IMG_0001-dng.png" in run.stdout
+    assert sorted(path.name for path in (out / "DCIM").iterdir()) == [
+        "IMG_0001-dng.png",
+        "IMG_0001-jpg.png",
+        "IMG_0002.png",
+    ]
+    # Each its own photo's blur, within the rounding of its depth (its grey's, then the output's).
+    kernel = gaussian_kernel(9, 2.5)
+    for name, source_grey, white in [
+        ("IMG_0001-dng.png", developed_by_rawpy(raw) @ LUMA, 65535),
+        ("IMG_0001-jpg.png", shown_grey(jpeg), 255),
+        ("IMG_0002.png", shown_grey(alone), 255),
+    ]:
+        with Image.open(out / "DCIM" / name) as written:
+            blurred = np.asarray(written).astype(np.float64) / white
+        expected = blur_oracle(source_grey, kernel)
+        np.testing.assert_allclose(blurred, expected, atol=1 / white + 1e-6, err_msg=name)
+
+    written = {path: path.stat().st_mtime_ns for path in (out / "DCIM").iterdir()}
+    again = blurapp_in_process("batch", card, "--out-dir", out)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "0 blurred" in again.stdout and "3 already done" in again.stdout
+    assert {path: path.stat().st_mtime_ns for path in (out / "DCIM").iterdir()} == written

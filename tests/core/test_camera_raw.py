@@ -1,12 +1,16 @@
 """Camera RAW files developed through rawpy: the camera's white balance, 16-bit sRGB, upright;
-without rawpy or with a file LibRaw cannot develop, one error naming the file."""
+without rawpy, with a file LibRaw cannot develop or one over the photos' pixel limit, one error
+naming the file."""
 
+import io
+import struct
 import sys
 
 import numpy as np
 import pytest
 from helpers.phone_photos import LUMA
-from helpers.raw_files import developed_by_rawpy, dng_file, random_mosaic
+from helpers.raw_files import developed_by_rawpy, dng_file, dng_header, random_mosaic
+from PIL import Image
 
 from blurapp.core import PhotoError, load_photo
 from blurapp.core.media.clip_files import is_clip
@@ -69,3 +73,29 @@ def test_a_raw_file_libraw_cannot_develop_is_one_error_naming_it(tmp_path, data)
         load_photo(path)
     assert str(caught.value).startswith(f"{path}: ")
     assert "\n" not in str(caught.value)
+
+
+def test_a_raw_file_over_the_pixel_limit_is_refused_as_any_photo_is(tmp_path):
+    pytest.importorskip("rawpy")  # the raw extra (CI installs it; the TPU machine has not)
+    # 12,000 × 10,000 pixels (120 MP) declared and none stored: refused from the header, as a
+    # JPEG of that size is, where developing it would have failed for want of its pixels.
+    raw = dng_header(tmp_path / "IMG_0120.DNG", 10_000, 12_000)
+    jpeg = tmp_path / "IMG_0120.JPG"
+    jpeg.write_bytes(_jpeg_declaring(10_000, 12_000))
+    for path in (raw, jpeg):
+        for color in (False, True):
+            with pytest.raises(PhotoError) as caught:
+                load_photo(path, color=color)
+            assert str(caught.value) == (
+                f"{path}: the image is too large to open safely (over 89,478,485 pixels)"
+            )
+
+
+def _jpeg_declaring(height, width):
+    """A small JPEG whose start-of-frame says it is `height` × `width` pixels."""
+    buffer = io.BytesIO()
+    Image.new("L", (8, 8)).save(buffer, format="JPEG")
+    data = bytearray(buffer.getvalue())
+    start = data.index(b"\xff\xc0")
+    data[start + 5 : start + 9] = struct.pack(">HH", height, width)
+    return bytes(data)

@@ -19,7 +19,35 @@ def dng_file(path, mosaic, *, white=4095, neutral=(0.5, 1.0, 0.8), orientation=1
     """A DNG of the 16-bit `mosaic` (RGGB, levels up to `white`), shot with the camera's white
     balance `neutral` (the raw red, green and blue of something grey), stored turned by the
     TIFF `orientation`."""
-    tags = [
+    tags = _dng_tags(white, neutral, orientation)
+    tifffile.imwrite(path, mosaic, photometric=32803, extratags=tags, subfiletype=0)
+    return path
+
+
+def dng_header(path, height, width):
+    """A DNG whose header declares a `height` × `width` mosaic, holding none of its pixels: all
+    that can be known of a RAW file before it is developed, in a few hundred bytes."""
+    tags = _dng_tags(white=4095, neutral=(1.0, 1.0, 1.0), orientation=1)
+    # Written whole (its pixels a hole in the file, where the file system keeps holes), then cut
+    # where they begin.
+    tifffile.imwrite(
+        path,
+        shape=(height, width),
+        dtype=np.uint16,
+        photometric=32803,
+        extratags=tags,
+        subfiletype=0,
+    )
+    with tifffile.TiffFile(path) as tiff:
+        header_end = int(tiff.pages.first.dataoffsets[0])
+    with open(path, "r+b") as file:
+        file.truncate(header_end)
+    return path
+
+
+def _dng_tags(white, neutral, orientation):
+    """The tags LibRaw needs to develop a DNG's RGGB mosaic (see dng_file)."""
+    return [
         (274, "H", 1, orientation, True),  # Orientation
         (271, "s", 0, "BlurApp", True),  # Make
         (272, "s", 0, "Test Camera", True),  # Model
@@ -36,8 +64,6 @@ def dng_file(path, mosaic, *, white=4095, neutral=(0.5, 1.0, 0.8), orientation=1
         (50778, "H", 1, 21, True),  # CalibrationIlluminant1: D65
         (50728, "2I", 3, _rationals(neutral), True),  # AsShotNeutral
     ]
-    tifffile.imwrite(path, mosaic, photometric=32803, extratags=tags, subfiletype=0)
-    return path
 
 
 def random_mosaic(height=48, width=64, seed=0, white=4095):

@@ -186,16 +186,62 @@ def test_an_output_folder_inside_the_input_folder_is_not_walked(photos):
     assert len(again.skipped) == len(GOOD)
 
 
+def test_photos_of_one_name_are_written_apart_by_their_extensions(tmp_path):
+    rng = np.random.default_rng(11)
+    card = tmp_path / "card"
+    card.mkdir()
+    eight = rng.integers(0, 256, (30, 40), dtype=np.uint8)
+    sixteen = rng.integers(0, 65536, (30, 40), dtype=np.uint16)
+    alone = rng.integers(0, 256, (20, 24), dtype=np.uint8)
+    Image.fromarray(eight).save(card / "IMG_0001.png")
+    Image.fromarray(sixteen).save(card / "IMG_0001.tif")
+    Image.fromarray(alone).save(card / "IMG_0002.png")
+    # One name to a case-insensitive disk: one output there, so written apart here too.
+    Image.fromarray(alone).save(card / "img_0003.png")
+    Image.fromarray(sixteen).save(card / "IMG_0003.TIF")
+    out = tmp_path / "out"
+
+    plan = plan_batch([card], out)
+    assert {job.source.name: job.output.relative_to(out).as_posix() for job in plan.jobs} == {
+        "IMG_0001.png": "card/IMG_0001-png.png",
+        "IMG_0001.tif": "card/IMG_0001-tif.png",
+        "IMG_0002.png": "card/IMG_0002.png",  # its name as ever: no other photo meets it
+        "IMG_0003.TIF": "card/IMG_0003-tif.png",
+        "img_0003.png": "card/img_0003-png.png",
+    }
+    assert not plan.failed and len(plan.named_apart) == 4
+    summary = run_batch(plan, SPEC)
+    assert (summary.done, summary.failed) == (5, ())
+    # Each its own photo's blur, in its own depth: within half a level of the oracle.
+    for name, levels, white in [
+        ("IMG_0001-png.png", eight, 255),
+        ("IMG_0001-tif.png", sixteen, 65535),
+        ("IMG_0002.png", alone, 255),
+    ]:
+        with Image.open(out / "card" / name) as written:
+            blurred = np.asarray(written).astype(np.float64) / white
+        expected = blur_oracle(levels / white, KERNEL)
+        np.testing.assert_allclose(blurred, expected, atol=0.5 / white + 1e-6, rtol=0)
+
+    again = plan_batch([card], out)
+    assert not again.jobs and {job.output for job in again.skipped} == {
+        job.output for job in plan.jobs
+    }
+    assert run_batch(again, SPEC).done == 0
+
+
 def test_two_photos_wanting_the_same_output_are_not_both_written(tmp_path):
-    folder = tmp_path / "pair"
-    folder.mkdir()
-    Image.fromarray(np.zeros((8, 8), np.uint8)).save(folder / "x.jpg")
-    Image.fromarray(np.zeros((8, 8), np.uint8)).save(folder / "x.png")
-    plan = plan_batch([folder, folder / "x.png"], tmp_path / "out")
-    assert [job.source.name for job in plan.jobs] == ["x.jpg", "x.png"]  # out/pair/x, out/x
+    # One name and one extension, from two folders: the extension cannot tell them apart.
+    for folder in ("day1", "day2"):
+        (tmp_path / folder).mkdir()
+        Image.fromarray(np.zeros((8, 8), np.uint8)).save(tmp_path / folder / "x.png")
+    first, second = tmp_path / "day1/x.png", tmp_path / "day2/x.png"
+    plan = plan_batch([first, second], tmp_path / "out")
+    assert [job.source for job in plan.jobs] == [first]
+    assert plan.jobs[0].output == tmp_path / "out/x.png"
     (failure,) = plan.failed
-    assert failure.source == folder / "x.png"
-    assert "x.jpg is written here already" in failure.reason
+    assert failure.source == second
+    assert f"{first} is written here already; {second} was not blurred" in failure.reason
 
 
 def test_a_missing_input_is_a_failure_not_the_end(tmp_path, photos):

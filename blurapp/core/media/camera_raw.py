@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from blurapp.core.media.photo_checks import PhotoError, check_fits_in_memory
+from blurapp.core.media.photo_checks import PhotoError, check_fits_in_memory, check_pixel_limit
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 RAW_INSTALL = "pip install 'blurapp[raw]'"
@@ -35,15 +35,19 @@ def raw_missing(path: Path) -> PhotoError:
 
 def develop_raw(path: Path, *, channels: int) -> np.ndarray:
     """The RAW file at `path` developed (see the module's words) into 16-bit sRGB levels,
-    height × width × 3, upright. Its size is checked against memory, for a photo blurred in
-    `channels` channels, before it is developed. Raises PhotoError."""
+    height × width × 3, upright. Its size, read from its header, is checked before it is
+    developed: against the pixels any photo may have, and against memory for a photo blurred
+    in `channels` channels. Raises PhotoError."""
     try:
         import rawpy  # the raw extra's LibRaw: only for a RAW file
     except ImportError as error:
         raise raw_missing(path) from error
     try:
+        # The sizes are the header's (LibRaw reads them as it opens the file): both checks come
+        # before postprocess, which develops the photo and takes the memory.
         with rawpy.imread(str(path)) as raw:
             sizes = raw.sizes
+            check_pixel_limit(path, sizes.iwidth, sizes.iheight)
             check_fits_in_memory(path, sizes.iwidth, sizes.iheight, channels=channels)
             levels = raw.postprocess(
                 use_camera_wb=True,

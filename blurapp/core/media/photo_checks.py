@@ -1,6 +1,6 @@
 """What is checked of a photo file before it is decoded: that it is a regular file that can be
-read, that its decoded pixels fit in memory, and that a TIFF's strips or tiles hold what its
-header declares; and an OS error in words."""
+read, that it has no more pixels than Pillow opens, that its decoded pixels fit in memory, and
+that a TIFF's strips or tiles hold what its header declares; and an OS error in words."""
 
 from __future__ import annotations
 
@@ -37,6 +37,15 @@ def available_memory() -> int | None:
         return int(psutil.virtual_memory().available)
     except (OSError, RuntimeError, psutil.Error):  # a sandbox that hides the figures
         return None
+
+
+def check_pixel_limit(path: Path, width: int, height: int) -> None:
+    """Refuse, before decoding, a photo of more pixels than Pillow opens (Image.MAX_IMAGE_PIXELS,
+    its guard against decompression bombs), as too_large_to_open says: for a reader Pillow does
+    not guard (camera RAW's), so that one limit holds for every photo."""
+    limit = Image.MAX_IMAGE_PIXELS
+    if limit is not None and width * height > limit:
+        raise too_large_to_open(path)
 
 
 def check_fits_in_memory(path: Path, width: int, height: int, *, channels: int) -> None:
