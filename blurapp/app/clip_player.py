@@ -24,11 +24,10 @@ from blurapp.app.captions import Translate
 from blurapp.app.clip_jobs import frame_to_blur
 from blurapp.app.clip_timeline import ClipTimeline
 from blurapp.app.jobs import failure_words, is_foreseen
-from blurapp.app.pyramid import build_pyramid
+from blurapp.app.pyramid import Pyramid, output_pyramid
 from blurapp.core.engines import Engine, get_engine
 from blurapp.core.engines.runs import BlurCancelled
 from blurapp.core.media.clip import Clip
-from blurapp.core.media.saving import to_8bit
 from blurapp.core.spec import BlurSpec
 
 log = logging.getLogger(__name__)
@@ -111,7 +110,7 @@ class ShownFrame:
     engine: str
     index: int
     output: np.ndarray
-    picture: tuple[np.ndarray, ...]
+    picture: Pyramid
 
 
 @dataclass(frozen=True)
@@ -392,10 +391,11 @@ class ClipPlayer:
                 return generation != self._generation
 
             try:
-                engine = engine or get_engine(engine_name)
+                # As the live preview calls it: a frame's picture made where it was blurred.
+                engine = engine or get_engine(engine_name).for_display()
                 image = frame_to_blur(frame, color=spec.color, white=white)
                 output = engine.start(image, spec.kernel, cancelled=stale).output
-                picture = build_pyramid(to_8bit(output))
+                picture = output_pyramid(output)
             except BlurCancelled:
                 continue
             except Exception as error:

@@ -347,8 +347,8 @@ def compare_job(
 
     def engine_for(name: str) -> Engine | str:
         engine = get_engine(name)
-        if plan.live and engine.preview_call is not None:
-            engine = dataclasses.replace(engine, first_call=engine.preview_call)
+        if plan.live:
+            engine = engine.for_display()
         if name in sizes and sizes[name] != parameters.size:
             return _padded(engine, sizes[name])
         return engine

@@ -7,6 +7,7 @@ This module imports no engine, so an engine module, built in or a plugin, can im
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -159,6 +160,13 @@ class Engine:
         else `device` for a JAX engine; None for JAX's default device, or an engine without JAX."""
         platform = self.platform or (device if self.uses_jax else None)
         return None if platform == "auto" else platform
+
+    def for_display(self) -> Engine:
+        """This engine as the window calls it for a picture to show at once (a live preview, a
+        clip playing): its preview_call as its first call where it has one."""
+        if self.preview_call is None:
+            return self
+        return dataclasses.replace(self, first_call=self.preview_call)
 
     def start(
         self,
