@@ -422,6 +422,29 @@ def _live_rows(figures: dict) -> list[dict]:
                 how,
             ),
         ]
+        if live.get("engine_end_to_end_median_seconds") is not None:
+            engine_how = (
+                "JAX-jit alone in the same process, the median of steady calls with their "
+                "copies (as compare times end to end)"
+            )
+            rows += [
+                _row(
+                    "live",
+                    f"{what}, engine end to end",
+                    "JAX-jit",
+                    _value(live["engine_end_to_end_median_seconds"], 1000),
+                    "ms",
+                    engine_how,
+                ),
+                _row(
+                    "live",
+                    f"{what}, window ÷ engine",
+                    "JAX-jit",
+                    _value(live["window_over_engine"], 1),
+                    "×",
+                    "the live preview's median ÷ the engine's end to end, in one run",
+                ),
+            ]
     return rows
 
 

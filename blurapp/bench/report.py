@@ -108,6 +108,12 @@ def section_lines(name: str, figures: dict) -> list[str]:
                 f"median {_ms(live['latency_median_seconds'])}, longest "
                 f"{_ms(live['latency_max_seconds'])} ({live['changes']} changes, "
                 f"JAX on {live['jax_device']})"
+                + (
+                    f"; the engine end to end {_ms(live['engine_end_to_end_median_seconds'])}, "
+                    f"window ÷ engine {live['window_over_engine']:.1f}×"
+                    if live.get("window_over_engine") is not None
+                    else ""
+                )
             )
     elif name == "memory":
         lines.append("memory (peak resident set):")

@@ -206,17 +206,37 @@ def _drag_sigma(window, photo: Path, shown: list, wait_until, pause) -> dict:
         latencies.append(time.perf_counter() - start)
         pause(LIVE_CHANGE_GAP_S)
     wait_until(lambda: window.session.running is None)
+    engine_seconds = _engine_end_to_end(window)
+    median = statistics.median(latencies)
     return {
+        "engine_end_to_end_median_seconds": engine_seconds,
+        "window_over_engine": median / engine_seconds if engine_seconds else None,
         "photo": str(photo),
         "megapixels": window.photo.width * window.photo.height / 1e6,
         "kernel": window.session.captions.kernel_used(),
         "algorithm": window.session.parameters.algorithm,
         "changes": LIVE_CHANGES,
-        "latency_median_seconds": statistics.median(latencies),
+        "latency_median_seconds": median,
         "latency_max_seconds": max(latencies),
         "latency_seconds": latencies,
         "jax_device": window.jax_device,
     }
+
+
+# The engine's end to end beside the window's latency: the median of this many steady calls.
+ENGINE_CALLS = 15
+
+
+def _engine_end_to_end(window) -> float:
+    """JAX-jit's end to end on the photo and parameters the window last previewed, in this
+    process, once the window is idle: the median of steady calls, each with its copies to and
+    from the device (bands overlapping the blur where the engine cuts them), as `blurapp
+    compare` times it; what the live preview's latency is held against."""
+    parameters = window.session.parameters
+    image = window.session.photo.to_blur(color=parameters.color)
+    first = JAX_JIT.start(image, parameters.kernel)
+    first.again()  # an untimed warm-up: it gets a band's program, where there are bands
+    return statistics.median(first.again().end_to_end_seconds for _ in range(ENGINE_CALLS))
 
 
 # The clip played: this many distinct frames (a diagonal pan over noise), at this rate, this long.

@@ -1,6 +1,7 @@
 """The live preview: the panes re-blur as the parameters change, without pressing Run (the
 session's part in tests/app/test_live_preview.py)."""
 
+import math
 import re
 
 import numpy as np
@@ -13,6 +14,7 @@ from blurapp.app.live_rates import LIVE_RATE_SECONDS
 from blurapp.app.settings_file import SettingsFile
 from blurapp.core import kernel_for
 from blurapp.core.kernel import PREVIEW_KERNEL_SIZES
+from blurapp.core.media.saving import to_8bit
 from blurapp.core.report.figures import format_ms
 
 
@@ -352,3 +354,56 @@ def test_a_reduced_photo_shows_the_pixels_under_the_cursor_at_100_percent(
         assert np.allclose(got, expected, atol=2), (got, expected)
     window.actions.detail.trigger()
     assert view.detail_rect() is None and other.detail_rect() is None
+
+
+def test_the_jax_pane_draws_its_picture_made_on_the_device_and_reads_the_full_result_at_100_percent(
+    make_window, qtbot, tmp_path, monkeypatch
+):
+    """The pane is given the levels its zoom draws, made on the device; at 100% it draws the
+    full result's own pixels, and the inset and the value under the cursor read them too."""
+    from PySide6.QtCore import QPointF
+
+    from blurapp.app import pyramid
+    from blurapp.app.pixel_info import pixel_words
+
+    # Levels of 128 pixels or fewer cross at once: a small photo keeps its detail back.
+    monkeypatch.setattr(pyramid, "SHOWN_SIDE", 128)
+    window = make_window(live=True, wait=False)
+    wait_for_both(qtbot, window, lambda: window.open_file(photo_file(tmp_path, size=(900, 600))))
+    right = window.session.pane_engines.index("jax")
+    view = window.widgets.panes[right].view
+    picture = window.session.results["jax"].picture
+    assert isinstance(picture, pyramid.PictureOnDevice)
+    output = window.session.results["jax"].run.output
+    view.viewport().grab()  # drawn at the fitted zoom, with its 100% inset
+    assert view.zoom() < 0.5 and view.detail_rect() is not None
+    assert not picture.fetched(0) and not output.fetched  # nothing at full size crossed
+    expected = to_8bit(oracle(window.photo, window.session.parameters))
+
+    # The inset's pixels and the value under the cursor are the full result's.
+    view.set_detail_point(QPointF(450, 300))
+    target, source = view.detail_rect(), view.detail_source()
+    shot = view.viewport().grab().toImage()
+    ratio = shot.width() / view.viewport().width()
+    for dx, dy in ((3, 4), (21, 40), (60, 11)):
+        colour = shot.pixelColor(
+            math.floor((target.left() + dx + 0.5) * ratio),
+            math.floor((target.top() + dy + 0.5) * ratio),
+        )
+        wanted = expected[int(source.top()) + dy, int(source.left()) + dx]
+        assert abs(colour.red() - int(wanted)) <= 1, (colour.red(), wanted)
+    words = pixel_words(window.session.captions, right, 123, 77)
+    assert not picture.fetched(0) and not output.fetched
+    assert abs(int(words.rsplit(": ", 1)[1]) - int(expected[77, 123])) <= 1, words
+    assert words.endswith(f": {to_8bit(np.asarray(output))[77, 123]}"), words  # it crosses now
+
+    # At 100% the pane draws the full-size level, which then crosses.
+    view.set_zoom(1.0)
+    view.centerOn(QPointF(300, 200))
+    shot = view.viewport().grab().toImage()
+    assert picture.fetched(0)
+    for x, y in ((300, 200), (287, 191), (320, 215)):
+        place = view.viewportTransform().map(QPointF(x + 0.5, y + 0.5))
+        colour = shot.pixelColor(math.floor(place.x() * ratio), math.floor(place.y() * ratio))
+        assert abs(colour.red() - int(expected[y, x])) <= 1, (x, y, colour.red(), expected[y, x])
+    np.testing.assert_array_equal(picture[0], to_8bit(np.asarray(output)))

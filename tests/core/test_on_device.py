@@ -1,0 +1,85 @@
+"""A live preview's output left on its device: the picture a pane draws is made there, and only
+what is read crosses (blurapp.core.engines.on_device, blurapp.app.pyramid.PictureOnDevice)."""
+
+import numpy as np
+import pytest
+from helpers.oracle import blur_oracle
+
+from blurapp.app import pyramid
+from blurapp.app.pyramid import PictureOnDevice, build_pyramid, output_pyramid
+from blurapp.core.engines.jax_engine import JAX_JIT
+from blurapp.core.engines.on_device import OutputOnDevice
+from blurapp.core.kernel import gaussian_kernel
+from blurapp.core.media.saving import to_8bit
+
+pytestmark = pytest.mark.accelerator  # JAX-jit's preview call on JAX's default device
+
+KERNEL = gaussian_kernel(9, 2.5)
+
+
+def levels_photo(shape, seed=0):
+    """A photo of 8-bit levels, read-only as a Photo's pixels are (the live preview keeps such
+    a photo on its device)."""
+    levels = np.random.default_rng(seed).integers(0, 256, shape, dtype=np.uint8)
+    image = np.multiply(levels, np.float32(1 / 255), dtype=np.float32)
+    image.flags.writeable = False
+    return image
+
+
+def previewed(image, kernel=KERNEL):
+    return JAX_JIT.for_display().start(image, kernel).output
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [(1, 7), (9, 1), (37, 1200), (700, 1300), (301, 513, 3), (5, 3, 3)],
+    ids=lambda shape: "x".join(map(str, shape)),
+)
+def test_the_picture_made_on_the_device_is_the_full_result_reduced(shape, monkeypatch):
+    # Levels of 64 pixels or fewer cross at once, so the larger photos keep levels back.
+    monkeypatch.setattr(pyramid, "SHOWN_SIDE", 64)
+    image = levels_photo(shape)
+    output = previewed(image)
+    assert isinstance(output, OutputOnDevice) and output.shape == shape
+    picture = output_pyramid(output)
+    assert isinstance(picture, PictureOnDevice) and not output.fetched
+    sizes = pyramid.level_sizes(*shape[:2])
+    crossed = [picture.fetched(level) for level in range(len(picture))]
+    # The first level of 64 or fewer, else the smallest there is.
+    first_crossed = next(
+        (level for level, size in enumerate(sizes) if max(size) <= 64), len(sizes) - 1
+    )
+    assert crossed == [level >= first_crossed for level in range(len(sizes))]
+
+    full = np.asarray(output)  # only now do the floats cross
+    assert output.fetched
+    np.testing.assert_allclose(full, blur_oracle(image, KERNEL), atol=1e-5, rtol=0)
+    expected = build_pyramid(to_8bit(full))
+    assert len(picture) == len(expected)
+    for level, wanted in enumerate(expected):  # a level read crosses when first read
+        np.testing.assert_array_equal(picture[level], wanted, err_msg=f"level {level}")
+
+
+def test_a_part_of_the_picture_crosses_alone_and_matches_the_full_result(monkeypatch):
+    monkeypatch.setattr(pyramid, "SHOWN_SIDE", 64)
+    shape = (600, 1100, 3)
+    image = levels_photo(shape, seed=1)
+    output = previewed(image)
+    picture = output_pyramid(output)
+    part = pyramid.picture_region(picture, 17, 1050, 40, 100)  # clipped at the right edge
+    assert part.shape == (40, 50, 3) and not output.fetched and not picture.fetched(0)
+    wanted = to_8bit(blur_oracle(image, KERNEL))[17:57, 1050:]
+    assert np.abs(part.astype(int) - wanted).max() <= 1  # float32 against float64 at a .5
+    np.testing.assert_array_equal(part, to_8bit(np.asarray(output))[17:57, 1050:])
+    with pytest.raises(IndexError):
+        output.picture_region(590, 0, 20, 5)
+
+
+def test_the_output_reads_as_the_array_it_stands_for():
+    image = levels_photo((40, 50))
+    output = previewed(image)
+    oracle = blur_oracle(image, KERNEL)
+    np.testing.assert_allclose(output[3:5, 7], oracle[3:5, 7], atol=1e-5, rtol=0)
+    np.testing.assert_allclose(output.reshape(-1), oracle.reshape(-1), atol=1e-5, rtol=0)
+    assert output.dtype == np.float32 and output.ndim == 2 and len(output) == 40
+    np.testing.assert_allclose(np.abs(oracle - output), 0, atol=1e-5)
