@@ -1,10 +1,18 @@
-"""A clip played through the engines on threads, without Qt: one thread reads the frames as
-the clip's clock makes them due, and each engine blurs on a thread of its own, taking the
-newest frame read whenever it is free (blurapp.app.clip_timeline keeps the clock and the counts).
+"""A clip played through the engines on threads, without Qt, as a pipeline whose rate is its
+slowest stage's, not the sum of its stages': one thread reads the frames a little before they
+are due (READ_AHEAD), and each engine blurs on a thread of its own, taking the newest frame due
+whenever it is free, or the next one read when it is ahead (blurapp.app.clip_timeline keeps the
+clock and the counts). An engine that can send a frame to its device ahead of its call
+(Engine.send_ahead: JAX-jit) has a second thread that makes the next frame ready and sends it
+while the one before it blurs, FRAMES_IN_FLIGHT frames at most between them. A frame blurred
+before its time waits for it: none is shown before it is due, none twice, and one read or
+begun before a pause, a seek or a new start is let go unseen.
 
-Nothing queues: the reader keeps one frame, each engine the frame in its hands and its last
-output, so memory is a few frames per engine whatever the clip's length. The window asks
-`collect()` on its own thread for what there is to show; nothing here ever waits for it.
+Nothing queues for long: the reader keeps the newest frame due and a few ahead, each engine
+the frames in its hands and its last output, so memory is a few frames per engine whatever the
+clip's length, and an engine that falls behind drops frames instead of queueing them. The
+window asks `collect()` on its own thread for what there is to show; nothing here ever waits
+for it.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import logging
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +45,13 @@ THREAD_NAME = "clip playing"  # the start of its threads' names: the tests look 
 # At the program's exit, a thread inside an engine's call (a compiled JAX call cannot be
 # stopped) is waited for this long in all: Python torn down under it could crash.
 EXIT_WAIT_SECONDS = 30.0
+# Frames read before they are due: one is there when an engine is free, even while reading one
+# takes a while; few, so that memory stays a few frames whatever the clip's length.
+READ_AHEAD = 2
+# The frames an engine that sends ahead has taken and not yet shown: one blurring (or waiting
+# for its time) while the next is made ready and crosses to its device. More would only be
+# frames growing stale in a queue; one would leave its device idle while a frame crosses.
+FRAMES_IN_FLIGHT = 2
 
 
 def _english(context: str, text: str) -> str:
@@ -111,6 +127,18 @@ class ShownFrame:
     index: int
     output: np.ndarray
     picture: Pyramid
+    shown_at: float | None = None  # when it was shown, on the player's clock
+
+
+@dataclass(frozen=True, eq=False)
+class _ReadyFrame:
+    """A frame an engine took, made what it blurs (and sent to its device where it can)."""
+
+    generation: int
+    index: int
+    engine: Engine
+    image: np.ndarray
+    spec: BlurSpec
 
 
 @dataclass(frozen=True)
@@ -150,7 +178,11 @@ class ClipPlayer:
         self._reading = _reading(clip)
         # Bumped by every pause, seek and close: work begun before it is not shown.
         self._generation = 0
-        self._newest: tuple[int, int, np.ndarray] | None = None  # generation, index, frame
+        # The frames read (index, frame), in order: the newest due and those read ahead.
+        self._frames: deque[tuple[int, np.ndarray]] = deque()
+        # For each engine that sends ahead, the frames made ready for its blur, in order.
+        self._ready: dict[str, deque[_ReadyFrame]] = {}
+        self._looked_up: dict[str, Engine] = {}  # each engine, looked up by its threads
         # The last frame read (index, frame): paused on, it is the photo without reading it
         # again (a camera gives its next frame, a clip cut short may not give it at all).
         self._last_read: tuple[int, np.ndarray] | None = None
@@ -160,12 +192,18 @@ class ClipPlayer:
         self._threads = [
             threading.Thread(target=self._read, name=f"{THREAD_NAME} reader", daemon=True)
         ]
-        self._threads += [
-            threading.Thread(
-                target=self._blur, args=(engine,), name=f"{THREAD_NAME} {engine}", daemon=True
-            )
-            for engine in engines
-        ]
+        for engine in engines:
+            if _sends_ahead(engine):
+                self._ready[engine] = deque()
+                stages = [(self._make_ready_ahead, "sending"), (self._blur_ready, "blurring")]
+            else:
+                stages = [(self._blur, "blurring")]
+            self._threads += [
+                threading.Thread(
+                    target=stage, args=(engine,), name=f"{THREAD_NAME} {engine} {what}", daemon=True
+                )
+                for stage, what in stages
+            ]
         with self._reading.lock:
             self._reading.readers += 1
         for thread in self._threads:
@@ -185,8 +223,11 @@ class ClipPlayer:
         with self._condition:
             now = self._clock()
             position = self.timeline.pause(now)
+            read = dict(self._frames)
             last = self._last_read
-            if self.clip.info.frame_count is None and last is not None and last[0] < position:
+            if position in read:  # read ahead: the photo without reading it again
+                self._last_read = (position, read[position])
+            elif self.clip.info.frame_count is None and last is not None and last[0] < position:
                 position = self.timeline.seek(last[0], now)
             self._renew()
             return position
@@ -248,6 +289,8 @@ class ClipPlayer:
             due = timeline.due(now)
             last = timeline.last_frame()
             frame = due if last is None else min(due, last)
+            # Found by reading ahead, why the clip stops is told when playing gets there.
+            told = timeline.end is None or due >= timeline.end or not timeline.playing
             return PlayerState(
                 shown=shown,
                 pane_words={
@@ -259,8 +302,8 @@ class ClipPlayer:
                 frame_words=timeline.frame_words(frame, self._translate),
                 playing=timeline.playing,
                 finished=finished,
-                problem=timeline.problem,
-                problem_error=self._problem_error,
+                problem=timeline.problem if told else None,
+                problem_error=self._problem_error if told else None,
             )
 
     def close(self, timeout: float | None = 2.0) -> bool:
@@ -284,7 +327,10 @@ class ClipPlayer:
     def _renew(self) -> None:
         """Under the condition: what was read or begun before now is not shown."""
         self._generation += 1
-        self._newest = None
+        self._frames.clear()
+        for ready in self._ready.values():
+            ready.clear()
+        self.timeline.forget_in_flight()
         self._shown.clear()
         self._condition.notify_all()
 
@@ -312,10 +358,13 @@ class ClipPlayer:
                         if not timeline.playing or (end is not None and index >= end):
                             self._condition.wait()
                             continue
-                        wait = timeline.time_of(index) - self._clock()
-                        if wait <= 0:
+                        now = self._clock()
+                        self._let_go_of_passed(now)
+                        ahead = [i for i, _ in self._frames if timeline.time_of(i) > now]
+                        if len(ahead) < READ_AHEAD:
                             break
-                        self._condition.wait(wait)
+                        # Full: the next frame read ahead falling due makes room.
+                        self._condition.wait(timeline.time_of(ahead[0]) - now)
                 if done_with is not None:
                     self._let_go(done_with)
                     continue
@@ -344,13 +393,14 @@ class ClipPlayer:
                             self.timeline.clip_ended(index, problem)
                             self._problem_error = self._problem_error or error_seen
                         else:
-                            self._newest = (generation, index, frame)
+                            self._frames.append((index, frame))
                             self._last_read = (index, frame)
                             index += 1
                         self._condition.notify_all()
                 if frame is None:
                     self._let_go(frames)
                     frames = None
+                del frame  # held by the frames read alone, which let it go as it passes
         finally:
             self._let_go(frames)
             with reading.lock:
@@ -369,45 +419,133 @@ class ClipPlayer:
         if close is not None:
             close()
 
-    def _blur(self, engine_name: str) -> None:
-        # Looked up on the thread, inside the frame's try: an engine gone from the registry
-        # (a plugin's) says so in its pane like any failure, and is looked up again next time.
-        engine: Engine | None = None
-        white = self.clip.info.levels_white  # a colour clip's grey: levels where its frames are
-        while True:
-            with self._condition:
-                while True:
-                    if self._closing:
-                        return
-                    newest = self._newest
-                    if newest is not None and self.timeline.playing:
-                        generation, index, frame = newest
-                        if self.timeline.take(engine_name, index) is not None:
-                            break
-                    self._condition.wait()
-                spec = self._spec
+    def _let_go_of_passed(self, now: float) -> None:
+        """Under the condition: let go of the frames read that a newer frame due passes over
+        (no engine takes a frame older than the newest due)."""
+        frames, time_of = self._frames, self.timeline.time_of
+        while len(frames) > 1 and time_of(frames[1][0]) <= now:
+            frames.popleft()
 
-            def stale(generation: int = generation) -> bool:
-                return generation != self._generation
+    def _take(self, engine: str, in_flight: int) -> tuple[int, int, np.ndarray, BlurSpec] | None:
+        """Wait until `engine` has fewer than `in_flight` frames taken and not shown and there
+        is a frame for it, and take it: the newest due, or, ahead of the clock, the next one
+        read after the last it took. (generation, index, frame, spec); None once closing."""
+        timeline = self.timeline
+        with self._condition:
+            while True:
+                if self._closing:
+                    return None
+                if timeline.playing and timeline.tracks[engine].in_flight < in_flight:
+                    self._let_go_of_passed(self._clock())
+                    taken = timeline.tracks[engine].taken
+                    after = [f for f in self._frames if taken is None or f[0] > taken]
+                    if after and timeline.take(engine, after[0][0]) is not None:
+                        index, frame = after[0]
+                        return self._generation, index, frame, self._spec
+                self._condition.wait()
 
-            try:
+    def _make_ready(
+        self, engine_name: str, taken: tuple[int, int, np.ndarray, BlurSpec], *, send: bool
+    ) -> _ReadyFrame | None:
+        """The frame `taken` as `engine_name` blurs it (sent to its device when `send`); None
+        when that failed (its pane says why)."""
+        generation, index, frame, spec = taken
+        try:
+            # Looked up on the thread, inside the frame's try: an engine gone from the registry
+            # (a plugin's) says so in its pane like any failure, and is looked up again next time.
+            engine = self._looked_up.get(engine_name)
+            if engine is None:
                 # As the live preview calls it: a frame's picture made where it was blurred.
-                engine = engine or get_engine(engine_name).for_display()
-                image = frame_to_blur(frame, color=spec.color, white=white)
-                output = engine.start(image, spec.kernel, cancelled=stale).output
-                picture = output_pyramid(output)
-            except BlurCancelled:
-                continue
-            except Exception as error:
-                if not is_foreseen(error):
-                    log.exception("%s failed on frame %d", engine_name, index)
-                with self._condition:
-                    if not stale():
-                        self.timeline.failed(engine_name, failure_words(error))
-                        self._condition.notify_all()
-                continue
+                engine = self._looked_up[engine_name] = get_engine(engine_name).for_display()
+            # A colour clip's grey: levels where its frames are.
+            image = frame_to_blur(frame, color=spec.color, white=self.clip.info.levels_white)
+            if send:
+                engine.send(image)
+        except Exception as error:
+            self._failed(engine_name, generation, index, error)
+            return None
+        return _ReadyFrame(generation, index, engine, image, spec)
+
+    def _blur_and_show(self, engine_name: str, ready: _ReadyFrame) -> None:
+        """Blur `ready` and show it once its time has come; a frame grown stale meanwhile is
+        let go unseen."""
+
+        def stale() -> bool:
+            return ready.generation != self._generation
+
+        try:
+            output = ready.engine.start(ready.image, ready.spec.kernel, cancelled=stale).output
+            picture = output_pyramid(output)
+        except BlurCancelled:
             with self._condition:
                 if not stale():
-                    self.timeline.shown(engine_name, index, self._clock())
-                    self._shown[engine_name] = ShownFrame(engine_name, index, output, picture)
+                    self.timeline.not_shown(engine_name)
                     self._condition.notify_all()
+            return
+        except Exception as error:
+            self._failed(engine_name, ready.generation, ready.index, error)
+            return
+        with self._condition:
+            while not stale():  # closing makes it stale too
+                now = self._clock()
+                wait = self.timeline.time_of(ready.index) - now
+                if wait <= 0:
+                    self.timeline.shown(engine_name, ready.index, now)
+                    self._shown[engine_name] = ShownFrame(
+                        engine_name, ready.index, output, picture, shown_at=now
+                    )
+                    self._condition.notify_all()
+                    return
+                self._condition.wait(wait)
+
+    def _failed(self, engine_name: str, generation: int, index: int, error: Exception) -> None:
+        """`engine_name` failed on frame `index`: its pane says why (unless that is stale)."""
+        if not is_foreseen(error):
+            log.error("%s failed on frame %d", engine_name, index, exc_info=error)
+        with self._condition:
+            if generation == self._generation:
+                self.timeline.failed(engine_name, failure_words(error))
+                self._condition.notify_all()
+
+    def _blur(self, engine_name: str) -> None:
+        """An engine's one thread: take a frame, make it ready, blur it and show it."""
+        while (taken := self._take(engine_name, 1)) is not None:
+            ready = self._make_ready(engine_name, taken, send=False)
+            del taken
+            if ready is not None:
+                self._blur_and_show(engine_name, ready)
+            del ready
+
+    def _make_ready_ahead(self, engine_name: str) -> None:
+        """An engine's first stage: the next frame made ready and sent to its device while
+        the one before it blurs (its second stage, _blur_ready)."""
+        while (taken := self._take(engine_name, FRAMES_IN_FLIGHT)) is not None:
+            ready = self._make_ready(engine_name, taken, send=True)
+            del taken
+            if ready is not None:
+                with self._condition:
+                    if ready.generation == self._generation:
+                        self._ready[engine_name].append(ready)
+                        self._condition.notify_all()
+            del ready
+
+    def _blur_ready(self, engine_name: str) -> None:
+        """An engine's second stage: blur and show the frames made ready, in order."""
+        while True:
+            with self._condition:
+                while not self._ready[engine_name]:
+                    if self._closing:
+                        return
+                    self._condition.wait()
+                ready = self._ready[engine_name].popleft()
+            self._blur_and_show(engine_name, ready)
+            del ready
+
+
+def _sends_ahead(engine_name: str) -> bool:
+    """Whether `engine_name` can send a frame to its device ahead of its call (then it plays
+    in two stages); an engine not found plays in one, and its pane says why."""
+    try:
+        return get_engine(engine_name).send_ahead is not None
+    except Exception:
+        return False

@@ -36,7 +36,8 @@ class PaneTrack:
     engine: str
     taken: int | None = None  # the last frame handed to it
     shown: int | None = None  # the last frame it blurred and showed
-    busy: bool = False
+    busy: bool = False  # a frame it took is not shown yet
+    in_flight: int = 0  # the frames it took and has not shown yet (a pipelined engine's few)
     dropped: int = 0
     counting: bool = False  # the frame in hand was taken after its first was shown
     error: str | None = None  # why it stopped blurring, in words
@@ -71,7 +72,7 @@ class PaneTrack:
         """Forget the counts, and a failure: a new start of playing, from another frame
         perhaps, tries a failed engine again."""
         self.taken, self.busy, self.dropped, self.counting = None, False, 0, False
-        self.error = None
+        self.in_flight, self.error = 0, None
         self.shown_at.clear()
 
 
@@ -123,7 +124,7 @@ class ClipTimeline:
             self.position = self._clamped(self.due(now))
             self.playing = False
         for track in self.tracks.values():
-            track.busy = False
+            track.busy, track.in_flight = False, 0
         return self.position
 
     def seek(self, index: int, now: float) -> int:
@@ -172,21 +173,34 @@ class ClipTimeline:
         # say) is apart, as it is in a timed run.
         track.counting = bool(track.shown_at)
         track.taken, track.busy = newest, True
+        track.in_flight += 1
         return newest
 
     def shown(self, engine: str, index: int, now: float) -> None:
         """`engine` has blurred frame `index`, and its pane shows it."""
         track = self.tracks[engine]
-        track.busy, track.shown = False, index
+        track.shown = index
+        self.not_shown(engine)
         track.shown_at.append(now)
         track.frames_shown += 1
         if track.first_shown_at is None:
             track.first_shown_at = now
 
+    def not_shown(self, engine: str) -> None:
+        """`engine` is done with a frame it took (shown, or let go unseen)."""
+        track = self.tracks[engine]
+        track.in_flight = max(track.in_flight - 1, 0)
+        track.busy = track.in_flight > 0
+
+    def forget_in_flight(self) -> None:
+        """What every engine has taken will not be shown (a pause, a seek, a new start)."""
+        for track in self.tracks.values():
+            track.busy, track.in_flight = False, 0
+
     def failed(self, engine: str, words: str) -> None:
         """`engine` failed on a frame: it blurs no more of this playing."""
         track = self.tracks[engine]
-        track.busy, track.error = False, words
+        track.busy, track.in_flight, track.error = False, 0, words
 
     def try_failed_again(self) -> None:
         """New parameters: the engines that failed blur the frames to come again."""

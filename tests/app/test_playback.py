@@ -11,7 +11,7 @@ import pytest
 from helpers.oracle import blur_oracle, slow_oracle_engine
 
 from blurapp.app.clip_jobs import frame_job, opens_as_clip
-from blurapp.app.clip_player import THREAD_NAME, ClipPlayer
+from blurapp.app.clip_player import FRAMES_IN_FLIGHT, READ_AHEAD, THREAD_NAME, ClipPlayer
 from blurapp.app.clip_timeline import ClipTimeline
 from blurapp.app.running import InlineRunner
 from blurapp.core.engines import Engine, register, unregister
@@ -445,6 +445,118 @@ def test_the_program_exits_after_an_engine_call_still_running_has_ended(tmp_path
     assert finished.returncode == 0, finished.stderr
     assert finished.stdout.strip() == "False"  # closed without waiting...
     assert marker.read_text() == "ended"  # ...and the exit waited for the call to end
+
+
+class EngineThatSendsAhead:
+    """An engine registered as "ahead" while in the block that sends each frame to its device
+    ahead of its call, as JAX-jit does, and blurs with a 1 × 1 kernel's identity in `seconds`.
+    Each frame's index is its value × 1000. It records the frames sent, how many of them were
+    taken and not yet shown at each send (told by the player's timeline), and whether each call
+    was given the very image sent."""
+
+    def __init__(self, seconds=0.0):
+        self.seconds = seconds
+        self.player = None
+        self.sent = []  # the index of each frame sent, in order
+        self.most_in_flight = 0
+        self.calls_on_sent = []  # per call: whether its image was one sent
+        self._images_sent = []  # a weak reference to each image sent
+
+    def __enter__(self):
+        register(Engine("ahead", "Ahead", self.first_call, send_ahead=self.send))
+        return self
+
+    def __exit__(self, *exc):
+        unregister("ahead")
+
+    def send(self, image, platform):
+        index = round(float(image[0, 0]) * 1000)
+        self.sent.append(index)
+        shown = self.player.timeline.tracks["ahead"].shown
+        in_flight = sum(1 for sent in self.sent if shown is None or sent > shown)
+        self.most_in_flight = max(self.most_in_flight, in_flight)
+        self._images_sent.append(weakref.ref(image))
+
+    def first_call(self, image, kernel, *, platform, progress, cancelled):
+        self.calls_on_sent.append(any(sent() is image for sent in self._images_sent))
+        if self.seconds:
+            time.sleep(self.seconds)
+        return FirstCall(output=image.copy(), again=lambda: Call(self.seconds), seconds=0.001)
+
+
+def numbered(count, shape=(6, 8)):
+    """Frames whose every pixel is their index ÷ 1000."""
+    return np.arange(count, dtype=np.float32)[:, None, None] / 1000 * np.ones(shape, np.float32)
+
+
+def play_and_record(player, timeout=60.0):
+    """Play to the end, and each engine's frames in the order collect() handed them out."""
+    handed = {engine: [] for engine in player.timeline.engines}
+    player.play()
+    deadline = time.monotonic() + timeout
+    while not (state := player.collect()).finished:
+        assert time.monotonic() < deadline, "the clip did not finish playing"
+        for engine, frame in state.shown.items():
+            handed[engine].append(frame)
+        time.sleep(0.005)
+    for engine, frame in state.shown.items():
+        handed[engine].append(frame)
+    return handed
+
+
+def test_a_clips_frames_come_in_order_at_their_times_with_few_in_flight():
+    clip = FramesInMemory(numbered(40), frames_per_second=50)
+    one = BlurSpec(kernel_size=1, sigma=0.5)
+    with EngineThatSendsAhead() as ahead:
+        player = ClipPlayer(clip, one, ("numpy", "ahead"))
+        ahead.player = player
+        try:
+            handed = play_and_record(player)
+            time_of = player.timeline.time_of
+        finally:
+            assert player.close()
+    for engine in ("numpy", "ahead"):
+        indices = [frame.index for frame in handed[engine]]
+        assert indices == sorted(set(indices)), engine  # in order, none twice
+        assert indices[-1] == 39  # the newest frame is never passed over
+        # None shown before its time on the player's clock.
+        assert all(frame.shown_at >= time_of(frame.index) for frame in handed[engine]), engine
+        for frame in handed[engine]:
+            np.testing.assert_allclose(frame.output, clip.frame(frame.index), atol=1e-6)
+    # JAX-jit's way: every frame blurred was sent to the device ahead, and its call was given
+    # that copy's image; never more than the bound taken and not shown.
+    assert ahead.sent == sorted(set(ahead.sent)) and ahead.calls_on_sent
+    assert all(ahead.calls_on_sent)
+    assert 1 <= ahead.most_in_flight <= FRAMES_IN_FLIGHT
+
+
+def test_a_slow_engine_with_a_fast_reader_keeps_the_bound_and_drops_frames():
+    """The frames it cannot keep up with are passed over, never queued for it: the reader's
+    frames ahead and the engine's in flight stay within their bounds."""
+    camera = CameraThatGoes(count=10**6)
+    camera.info = ClipInfo("Camera", 16, 12, None, 200.0, colour=False)
+    most_held = 0
+    with EngineThatSendsAhead(seconds=0.05) as ahead:
+        player = ClipPlayer(camera, BlurSpec(kernel_size=1, sigma=0.5), ("ahead",))
+        ahead.player = player
+        try:
+            player.play()
+            # Until 300 frames came and went (some 1.5 s at 200 a second), however long a
+            # busy machine takes: what is checked is how many were held meanwhile.
+            deadline = time.monotonic() + 120
+            while len(camera.read) < 300 or len(ahead.sent) < 5:
+                assert time.monotonic() < deadline, "the camera's frames stopped being read"
+                player.collect()
+                most_held = max(most_held, camera.frames_held())
+                time.sleep(0.005)
+            track = player.timeline.tracks["ahead"]
+            dropped, shown = track.dropped, track.frames_shown
+        finally:
+            assert player.close()
+    assert 1 <= ahead.most_in_flight <= FRAMES_IN_FLIGHT
+    assert dropped > 0 and shown < len(camera.read) // 2
+    # The newest frame due and those read ahead, and the engine's in flight.
+    assert most_held <= READ_AHEAD + 1 + FRAMES_IN_FLIGHT
 
 
 class SlowCamera(Clip):

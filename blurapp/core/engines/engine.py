@@ -128,6 +128,11 @@ class Engine:
     # once nothing previews with it: the live preview switched off, or a job of the window
     # that does not preview with this engine; None: it keeps nothing.
     stop_preview: Callable[[], None] | None = None
+    # Starts the copy of an image to its device ahead of a display call on it (see for_display),
+    # given the platform as first_call is: that call then finds the copy there and copies
+    # nothing (JAX-jit: a clip's next frame crosses while the frame before it blurs). The
+    # caller writes nothing to the image meanwhile. None: the display call copies it itself.
+    send_ahead: Callable[[np.ndarray, str | None], None] | None = None
     # Blurring frames of a clip, a batch in one call (see FramesCall); None: frame by frame,
     # each by first_call.
     frames_call: FramesCall | None = None
@@ -264,6 +269,12 @@ class Engine:
             total([first.from_device_seconds for first in firsts]),
         )
         return BlurredFrames(output, call, firsts[0].device, firsts[0].compilation)
+
+    def send(self, image: np.ndarray, *, device: str = "auto") -> None:
+        """Start the copy of `image` to this engine's device ahead of its display call on it
+        (see send_ahead); nothing for an engine that cannot."""
+        if self.send_ahead is not None:
+            self.send_ahead(image, self.platform_for(device))
 
     def start_copy(self, image: np.ndarray, *, device: str = "auto") -> FirstCall | None:
         """The first of this engine's copies of `image` on its device (see copy_call), or

@@ -14,6 +14,7 @@ import threading
 import time
 import warnings
 import weakref
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import Any, cast
@@ -492,6 +493,46 @@ class _KeptPhoto:
 
 kept_photo = _KeptPhoto()
 
+# Copies sent ahead that no call has taken yet, at most this many: a clip playing sends one
+# frame while the frame before it blurs (blurapp.app.clip_player.FRAMES_IN_FLIGHT); more would
+# be frames let go unseen, whose copies wait here until their arrays go.
+SENT_AHEAD_KEPT = 4
+
+
+class _SentAhead:
+    """Images copied to their device ahead of a live preview's call on them (JAX_JIT's
+    send_ahead): the call takes the copy, once, instead of making it."""
+
+    def __init__(self) -> None:
+        # Reentrant: the array's weakref callback may run inside the lock, on a collection.
+        self._lock = threading.RLock()
+        self._sent: deque[tuple[weakref.ref[np.ndarray], Any, Any]] = deque(maxlen=SENT_AHEAD_KEPT)
+
+    def send(self, image: np.ndarray, platform: str | None = None) -> None:
+        jax = import_jax()
+        device = jax_device(platform)
+        image = np.ascontiguousarray(image, dtype=np.float32)
+        on_device = jax.block_until_ready(jax.device_put(to_move(image, device), device))
+        with self._lock:
+            self._sent.append((weakref.ref(image, self._forget), device, on_device))
+
+    def take(self, image: np.ndarray, device: Any) -> Any | None:
+        """`image`'s copy on `device` when it was sent ahead (then no longer kept), else None."""
+        with self._lock:
+            for entry in self._sent:
+                if entry[0]() is image and entry[1] == device:
+                    self._sent.remove(entry)
+                    return entry[2]
+        return None
+
+    def _forget(self, gone: weakref.ref[np.ndarray]) -> None:
+        with self._lock:
+            for entry in [entry for entry in self._sent if entry[0] is gone]:
+                self._sent.remove(entry)
+
+
+sent_ahead = _SentAhead()
+
 
 def _shares_memory(on_device: Any, image: np.ndarray) -> bool:
     try:
@@ -543,7 +584,9 @@ def first_call_on_device(
 
     def to_device(kept: bool = False) -> tuple[Any, float]:
         start = time.perf_counter()
-        on_device = kept_photo.on_device(image, device, put) if kept else put()
+        on_device = sent_ahead.take(image, device) if kept else None
+        if on_device is None:
+            on_device = kept_photo.on_device(image, device, put) if kept else put()
         return on_device, time.perf_counter() - start
 
     def from_device(output: Any) -> tuple[np.ndarray, float]:
@@ -767,6 +810,7 @@ JAX_JIT = Engine(
     levels_call=blur_levels_jax,
     preview_call=preview_jax_call,
     stop_preview=kept_photo.clear,
+    send_ahead=sent_ahead.send,
     frames_call=blur_frames_jax,
     frames_take_levels=True,
     frames_overlapped=overlapped_frames_jax,
