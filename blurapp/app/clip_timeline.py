@@ -156,7 +156,12 @@ class ClipTimeline:
         last = self.last_frame()
         if not self.playing or last is None or self.due(now) <= last:
             return False
-        return not any(track.busy for track in self.tracks.values())
+        # An engine between frames is not busy, yet may still take the last one: done only
+        # once it has (or has failed).
+        return not any(
+            track.busy or (track.error is None and (track.taken is None or track.taken < last))
+            for track in self.tracks.values()
+        )
 
     # --- The engines' tracks -----------------------------------------------------------------
 

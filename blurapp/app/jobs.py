@@ -330,7 +330,11 @@ def compare_job(
         picture = pictures.get(engine)
         if picture is None and run is not None:
             # A live preview's output left on its device is halved there (output_pyramid).
-            picture = pictures[engine] = output_pyramid(run.output)
+            try:
+                picture = pictures[engine] = output_pyramid(run.output)
+            except Exception as failure:  # the pane says so, as of any engine's failure
+                log.warning("the %s engine's picture could not be made", engine, exc_info=True)
+                run, error = None, failure_words(failure)
         report(EngineResult(engine, run, picture, error, final, program_size=sizes.get(engine)))
         following = engines.index(engine) + 1
         if following < len(engines) and not (final and repeats != 0):

@@ -61,14 +61,8 @@ class PictureItem(QGraphicsItem):
 
     def image(self, level: int, before: bool = False) -> QImage:
         """Pyramid `level` (of the picture before, left of the divider) as a QImage."""
-        levels, images = (
-            (self._before, self._before_images)
-            if before
-            else (
-                self._levels,
-                self._images,
-            )
-        )
+        levels = self._before if before else self._levels
+        images = self._before_images if before else self._images
         image = images.get(level)
         if image is None:
             image = images[level] = picture_qimage(levels[level])

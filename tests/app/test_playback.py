@@ -555,8 +555,9 @@ def test_a_slow_engine_with_a_fast_reader_keeps_the_bound_and_drops_frames():
             assert player.close()
     assert 1 <= ahead.most_in_flight <= FRAMES_IN_FLIGHT
     assert dropped > 0 and shown < len(camera.read) // 2
-    # The newest frame due and those read ahead, and the engine's in flight.
-    assert most_held <= READ_AHEAD + 1 + FRAMES_IN_FLIGHT
+    # The newest frame due and those read ahead, and the engine's in flight; and one more for
+    # a moment: the frame just shown is let go after its stage says so, while the next is taken.
+    assert most_held <= READ_AHEAD + 1 + FRAMES_IN_FLIGHT + 1
 
 
 class SlowCamera(Clip):

@@ -7,6 +7,7 @@ from helpers.oracle import blur_oracle
 
 from blurapp.app import pyramid
 from blurapp.app.pyramid import PictureOnDevice, build_pyramid, output_pyramid
+from blurapp.core.engines import on_device
 from blurapp.core.engines.jax_engine import JAX_JIT
 from blurapp.core.engines.on_device import OutputOnDevice
 from blurapp.core.kernel import gaussian_kernel
@@ -83,3 +84,51 @@ def test_the_output_reads_as_the_array_it_stands_for():
     np.testing.assert_allclose(output.reshape(-1), oracle.reshape(-1), atol=1e-5, rtol=0)
     assert output.dtype == np.float32 and output.ndim == 2 and len(output) == 40
     np.testing.assert_allclose(np.abs(oracle - output), 0, atol=1e-5)
+
+
+def test_parts_cross_as_blocks_kept_so_a_new_size_compiles_nothing(monkeypatch):
+    monkeypatch.setattr(pyramid, "SHOWN_SIDE", 64)
+    image = levels_photo((300, 400), seed=2)
+    output = previewed(image)
+    wanted = to_8bit(blur_oracle(image, KERNEL))
+    compiled = on_device._region_program.cache_info().misses
+    for top, left, height, width in (
+        (10, 20, 30, 40),
+        (12, 25, 5, 5),
+        (250, 369, 50, 31),
+        (0, 0, 1, 1),
+    ):
+        part = output.picture_region(top, left, height, width)
+        near = wanted[top : top + part.shape[0], left : left + width]
+        assert part.shape == near.shape and np.abs(part.astype(int) - near).max() <= 1
+    # Every size above crossed as a block of 128 × 128: one program, whatever the sizes.
+    assert on_device._region_program.cache_info().misses - compiled <= 1
+    assert not output.fetched
+
+
+def test_stopping_the_preview_brings_its_outputs_to_the_host(monkeypatch):
+    """A job that does not preview with JAX-jit has the device's memory: the preview's outputs
+    are fetched, and what is made of them from then on is made on the host."""
+    monkeypatch.setattr(pyramid, "SHOWN_SIDE", 64)
+    image = levels_photo((500, 700), seed=3)
+    output = previewed(image)
+    picture = output_pyramid(output)
+    JAX_JIT.stop_preview()
+    assert output.fetched
+    expected = build_pyramid(to_8bit(np.asarray(output)))
+    np.testing.assert_array_equal(picture[0], expected[0])  # made after it settled
+    np.testing.assert_array_equal(picture.region(5, 6, 7, 8), expected[0][5:12, 6:14])
+
+
+def test_frames_sent_ahead_are_taken_once_and_those_left_behind_let_go():
+    from blurapp.core.engines.jax_engine import jax_device, sent_ahead
+
+    device = jax_device()
+    first, second = levels_photo((20, 30), seed=4), levels_photo((20, 30), seed=5)
+    sent_ahead.send(first)
+    sent_ahead.send(second)  # a seek left `first` behind, still in memory
+    assert sent_ahead.take(second, device) is not None
+    assert sent_ahead.take(second, device) is None  # taken once
+    assert sent_ahead.take(first, device) is None  # sent before the one taken: let go
+    output = previewed(second)  # not sent: copied by the call itself
+    np.testing.assert_allclose(np.asarray(output), blur_oracle(second, KERNEL), atol=1e-5, rtol=0)

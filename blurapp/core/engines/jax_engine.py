@@ -29,7 +29,7 @@ from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
 from blurapp.core.engines.jax_program import blur_on_accelerator, pass_values_on, rows_of_values
 from blurapp.core.engines.levels import cannot_change, stored_levels
-from blurapp.core.engines.on_device import OutputOnDevice
+from blurapp.core.engines.on_device import OutputOnDevice, settle_outputs
 from blurapp.core.engines.runs import (
     BlurredFrames,
     CacheLookup,
@@ -430,7 +430,8 @@ def first_jax_call(
     if not keep_photo:
         kept_photo.clear()
     device = jax_device(platform)
-    moved = to_move(np.ascontiguousarray(image, dtype=np.float32), device)
+    sent = sent_ahead.moved(image, device) if keep_photo else None
+    moved = sent if sent is not None else to_move(np.ascontiguousarray(image, np.float32), device)
 
     def get_program(shape: tuple[int, ...]) -> GotProgram:
         return _photo_program(shape, kernel, device, moved)
@@ -493,6 +494,14 @@ class _KeptPhoto:
 
 kept_photo = _KeptPhoto()
 
+
+def stop_previewing() -> None:
+    """JAX_JIT.stop_preview: the photo kept for the live preview let go, and the outputs it
+    left on the device fetched, so that the device's memory is the next job's."""
+    kept_photo.clear()
+    settle_outputs()
+
+
 # Copies sent ahead that no call has taken yet, at most this many: a clip playing sends one
 # frame while the frame before it blurs (blurapp.app.clip_player.FRAMES_IN_FLIGHT); more would
 # be frames let go unseen, whose copies wait here until their arrays go.
@@ -501,34 +510,57 @@ SENT_AHEAD_KEPT = 4
 
 class _SentAhead:
     """Images copied to their device ahead of a live preview's call on them (JAX_JIT's
-    send_ahead): the call takes the copy, once, instead of making it."""
+    send_ahead): the call takes the copy, once, instead of making it, and what crossed
+    (see to_move) instead of working it out again."""
 
     def __init__(self) -> None:
         # Reentrant: the array's weakref callback may run inside the lock, on a collection.
         self._lock = threading.RLock()
-        self._sent: deque[tuple[weakref.ref[np.ndarray], Any, Any]] = deque(maxlen=SENT_AHEAD_KEPT)
+        # (the image, its device, its copy there, what crossed), oldest first.
+        self._sent: deque[tuple[weakref.ref[np.ndarray], Any, Any, np.ndarray]] = deque(
+            maxlen=SENT_AHEAD_KEPT
+        )
 
     def send(self, image: np.ndarray, platform: str | None = None) -> None:
         jax = import_jax()
         device = jax_device(platform)
         image = np.ascontiguousarray(image, dtype=np.float32)
-        on_device = jax.block_until_ready(jax.device_put(to_move(image, device), device))
+        moved = to_move(image, device)
+        on_device = jax.block_until_ready(jax.device_put(moved, device))
         with self._lock:
-            self._sent.append((weakref.ref(image, self._forget), device, on_device))
+            self._sent.append((weakref.ref(image, self._forget), device, on_device, moved))
+
+    def _find(self, image: np.ndarray, device: Any) -> int | None:
+        # By identity: deque.remove and `in` compare entries with ==, which compares the
+        # arrays two live weak references point to.
+        for index, (ref, there, _, _) in enumerate(self._sent):
+            if ref() is image and there == device:
+                return index
+        return None
+
+    def moved(self, image: np.ndarray, device: Any) -> np.ndarray | None:
+        """What crossed of `image` when it was sent ahead to `device`, else None."""
+        with self._lock:
+            index = self._find(image, device)
+            return None if index is None else self._sent[index][3]
 
     def take(self, image: np.ndarray, device: Any) -> Any | None:
-        """`image`'s copy on `device` when it was sent ahead (then no longer kept), else None."""
+        """`image`'s copy on `device` when it was sent ahead (then no longer kept, nor any
+        sent before it, which a pause or a seek left behind), else None."""
         with self._lock:
-            for entry in self._sent:
-                if entry[0]() is image and entry[1] == device:
-                    self._sent.remove(entry)
-                    return entry[2]
-        return None
+            index = self._find(image, device)
+            if index is None:
+                return None
+            taken = self._sent[index][2]
+            for _ in range(index + 1):
+                self._sent.popleft()
+            return taken
 
     def _forget(self, gone: weakref.ref[np.ndarray]) -> None:
         with self._lock:
-            for entry in [entry for entry in self._sent if entry[0] is gone]:
-                self._sent.remove(entry)
+            kept = [entry for entry in self._sent if entry[0] is not gone]
+            self._sent.clear()
+            self._sent.extend(kept)
 
 
 sent_ahead = _SentAhead()
@@ -809,7 +841,7 @@ JAX_JIT = Engine(
     empty_call=first_jax_empty_call,
     levels_call=blur_levels_jax,
     preview_call=preview_jax_call,
-    stop_preview=kept_photo.clear,
+    stop_preview=stop_previewing,
     send_ahead=sent_ahead.send,
     frames_call=blur_frames_jax,
     frames_take_levels=True,

@@ -14,9 +14,15 @@ from __future__ import annotations
 
 import functools
 import threading
+import weakref
 from typing import Any
 
 import numpy as np
+
+# A part of the picture crosses as a block of whole steps of this many pixels a side, kept: a
+# new size (the inset's, as the window is resized) compiles no new program, and the next paint
+# of the inset, or a pixel under the cursor inside it, reads the block that crossed.
+REGION_STEP = 128
 
 
 class OutputOnDevice:
@@ -31,6 +37,27 @@ class OutputOnDevice:
         self.size = int(np.prod(self.shape))
         self._lock = threading.Lock()
         self._fetched: np.ndarray | None = None
+        self._block: tuple[int, int, np.ndarray] | None = None  # top, left, the block
+        _living.add(self)
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    def settle(self) -> None:
+        """Fetch the floats, and let go of the device's memory: what is made of them from
+        now on (a more detailed level, a part) is made on the host's CPU."""
+        jax = self._jax
+        pixels = self.fetch()
+        with self._lock:
+            if all(device.platform == "cpu" for device in self._values.devices()):
+                return
+            cpu = jax.devices("cpu")[0]
+            self._values = jax.device_put(pixels.reshape(self.shape[0], -1), cpu)
 
     @property
     def fetched(self) -> bool:
@@ -77,7 +104,9 @@ class OutputOnDevice:
         host's pyramid (blurapp.app.pyramid: each 2 × 2 block's mean rounded half up, an odd
         last row or column left out): height × width uint8, or × 3. Only these cross."""
         program = _levels_program(self._jax, self.shape, first, count)
-        levels = self._jax.device_get(program(self._values))
+        with self._lock:
+            values = self._values
+        levels = self._jax.device_get(program(values))
         return [_as_picture(np.asarray(level)) for level in levels]
 
     def picture_region(self, top: int, left: int, height: int, width: int) -> np.ndarray:
@@ -88,9 +117,42 @@ class OutputOnDevice:
             raise IndexError(f"rows {top}:{top + height} are not inside {full_height}")
         if left + width > full_width:
             raise IndexError(f"columns {left}:{left + width} are not inside {full_width}")
-        program = _region_program(self._jax, self.shape, height, width)
-        region = np.asarray(self._jax.device_get(program(self._values, top, left)))
-        return _as_picture(region)
+        with self._lock:
+            kept = self._block
+        if kept is not None:
+            block_top, block_left, block = kept
+            row, column = top - block_top, left - block_left
+            fits = row + height <= block.shape[0] and column + width <= block.shape[1]
+            if min(row, column) >= 0 and fits:
+                return block[row : row + height, column : column + width]
+        block_height = min(full_height, -(-height // REGION_STEP) * REGION_STEP)
+        block_width = min(full_width, -(-width // REGION_STEP) * REGION_STEP)
+        # Kept inside the picture, as the device's slice would keep it.
+        block_top, block_left = (
+            min(top, full_height - block_height),
+            min(left, full_width - block_width),
+        )
+        program = _region_program(self._jax, self.shape, block_height, block_width)
+        with self._lock:
+            values = self._values
+        block = _as_picture(
+            np.asarray(self._jax.device_get(program(values, block_top, block_left)))
+        )
+        with self._lock:
+            self._block = (block_top, block_left, block)
+        top, left = top - block_top, left - block_left
+        return block[top : top + height, left : left + width]
+
+
+# Every output still on a device, to settle when the preview that made them stops.
+_living: weakref.WeakSet[OutputOnDevice] = weakref.WeakSet()
+
+
+def settle_outputs() -> None:
+    """Every output still left on a device is fetched and lets go of the device's memory
+    (OutputOnDevice.settle): a job that does not preview with the engine needs that memory."""
+    for output in list(_living):
+        output.settle()
 
 
 def _as_picture(planes: np.ndarray) -> np.ndarray:
