@@ -27,17 +27,20 @@ from blurapp.core.platforms import jax_opens_a_tpu
 HUGE_PAGES = "glibc.malloc.hugetlb=1"
 # Blocks up to 2 GB come from glibc's heap rather than their own mapping, and the heap is handed
 # back only once 4 GB of it is free: a 24 MP colour photo's buffers (72 to 288 MB) are reused.
-# That is the main thread's heap: another thread's arena gives a block over 64 MB a mapping of
-# its own whatever the threshold, so the commands, which blur on the main thread, gain most; a
-# clip's frames (8 to 25 MB at 4K) are reused on any thread. The window's jobs were not timed.
+# Those thresholds govern the main heap; another thread's arena gives a block over 64 MB a
+# mapping of its own whatever they say. One arena for every thread puts the window's jobs,
+# which run on a thread of their own, under them too: its Run then times NumPy as `compare`
+# does (docs/performance.md, "The window's figures and compare's").
 FREED_MEMORY_KEPT = (
     "glibc.malloc.mmap_threshold=2147483648",
     "glibc.malloc.trim_threshold=4294967296",
+    "glibc.malloc.arena_max=1",
 )
 # The same settings as glibc's older variables: one a user has set is theirs, not replaced.
 _OLDER_NAMES = {
     "glibc.malloc.mmap_threshold": "MALLOC_MMAP_THRESHOLD_",
     "glibc.malloc.trim_threshold": "MALLOC_TRIM_THRESHOLD_",
+    "glibc.malloc.arena_max": "MALLOC_ARENA_MAX",
 }
 # The first glibc that knows the tunable (older ones ignore it: no restart for nothing).
 HUGE_PAGES_GLIBC = (2, 35)
@@ -57,7 +60,7 @@ def main() -> int:
 
 def memory_settings() -> tuple[str, ...]:
     """The glibc tunables BlurApp starts with here: huge pages, and where JAX will open a TPU,
-    freed blocks kept for reuse."""
+    freed blocks kept for reuse, by every thread."""
     return (HUGE_PAGES, *FREED_MEMORY_KEPT) if jax_opens_a_tpu() else (HUGE_PAGES,)
 
 

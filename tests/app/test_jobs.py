@@ -181,12 +181,12 @@ def test_the_photo_kept_on_the_jax_device_is_let_go(what, tmp_path, monkeypatch)
     import jax
     import tifffile
 
-    import blurapp.core.engines.jax_engine as jax_engine
+    import blurapp.core.engines.on_device as on_device
     from blurapp.app.jobs import blur_to_file_job
 
     # On the CPU JAX may take an aligned array's own memory instead of a copy, and then keeps
     # nothing; here every copy counts as one, so the photo is always kept.
-    monkeypatch.setattr(jax_engine, "_shares_memory", lambda *arguments: False)
+    monkeypatch.setattr(on_device, "_shares_memory", lambda *arguments: False)
     puts = []
     real_put = jax.device_put
 

@@ -597,6 +597,7 @@ def _restart_as_a_linux_command(monkeypatch, execv):
         "GLIBC_TUNABLES",
         "MALLOC_MMAP_THRESHOLD_",
         "MALLOC_TRIM_THRESHOLD_",
+        "MALLOC_ARENA_MAX",
     ):
         monkeypatch.delenv(name, raising=False)
 
@@ -660,26 +661,28 @@ def test_a_restart_whose_settings_glibc_dropped_does_not_start_again(monkeypatch
 HUGE = "glibc.malloc.hugetlb=1"
 MMAP = "glibc.malloc.mmap_threshold=2147483648"
 TRIM = "glibc.malloc.trim_threshold=4294967296"
+ARENA = "glibc.malloc.arena_max=1"
 
 
 @pytest.mark.parametrize(
     ("platforms", "older", "expected"),
     [
         # JAX will open the TPU: freed blocks are kept too.
-        (None, {}, HUGE + ":" + MMAP + ":" + TRIM),
-        ("tpu", {}, HUGE + ":" + MMAP + ":" + TRIM),
+        (None, {}, HUGE + ":" + MMAP + ":" + TRIM + ":" + ARENA),
+        ("tpu", {}, HUGE + ":" + MMAP + ":" + TRIM + ":" + ARENA),
         # A user's own setting of one, by glibc's older variable or by its tunable, is kept:
         # not added; nor is their huge pages turned off.
-        (None, {"MALLOC_MMAP_THRESHOLD_": "65536"}, HUGE + ":" + TRIM),
+        (None, {"MALLOC_MMAP_THRESHOLD_": "65536"}, HUGE + ":" + TRIM + ":" + ARENA),
+        (None, {"MALLOC_ARENA_MAX": "4"}, HUGE + ":" + MMAP + ":" + TRIM),
         (
             None,
             {"GLIBC_TUNABLES": "glibc.malloc.mmap_threshold=65536:"},
-            "glibc.malloc.mmap_threshold=65536:" + HUGE + ":" + TRIM,
+            "glibc.malloc.mmap_threshold=65536:" + HUGE + ":" + TRIM + ":" + ARENA,
         ),
         (
             None,
             {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"},
-            "glibc.malloc.hugetlb=0:" + MMAP + ":" + TRIM,
+            "glibc.malloc.hugetlb=0:" + MMAP + ":" + TRIM + ":" + ARENA,
         ),
         # JAX on the host's CPU alone: huge pages only, as on any machine without a TPU.
         ("cpu", {}, HUGE),

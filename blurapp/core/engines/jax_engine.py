@@ -28,8 +28,8 @@ from blurapp.core.engines.jax_frames import blur_frames_on_device, overlapped_fr
 from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
 from blurapp.core.engines.jax_program import blur_on_accelerator, pass_values_on, rows_of_values
-from blurapp.core.engines.levels import cannot_change, stored_levels
-from blurapp.core.engines.on_device import OutputOnDevice, settle_outputs
+from blurapp.core.engines.levels import stored_levels
+from blurapp.core.engines.on_device import OutputOnDevice, kept_photo, stop_previewing
 from blurapp.core.engines.runs import (
     BlurredFrames,
     CacheLookup,
@@ -451,57 +451,6 @@ def first_jax_call(
 preview_jax_call = functools.partial(first_jax_call, keep_photo=True)
 
 
-class _KeptPhoto:
-    """The photo of the live preview, kept on its device between changes of the parameters.
-
-    Copying it there again for every change costs time and fresh memory on each. One photo is
-    kept a device, the last one previewed there: only an array nothing can write to (a
-    Photo's), so that what is on the device is what the array holds; only while that array
-    lives, so a closed photo's copy goes with it; and only between previews: any other
-    first call of JAX-jit lets it go (clear), leaving the memory to a timed run's own copies,
-    and so does the window's every job that does not preview with JAX-jit, and switching the
-    live preview off (JAX_JIT.stop_preview)."""
-
-    def __init__(self) -> None:
-        # Reentrant: the array's weakref callback may run inside the lock, on a collection.
-        self._lock = threading.RLock()
-        self._kept: dict[Any, tuple[weakref.ref[np.ndarray], Any]] = {}
-
-    def on_device(self, image: np.ndarray, device: Any, put: Callable[[], Any]) -> Any:
-        """`image` on `device`: the copy kept, or `put()`'s, kept when `image` cannot change."""
-        with self._lock:
-            kept = self._kept.get(device)
-            if kept is not None and kept[0]() is image:
-                return kept[1]
-        on_device = put()
-        # On the CPU JAX may use the array's own memory (then the copy cost nothing), and
-        # holding it would hold the photo: kept only when it is a copy.
-        if cannot_change(image) and not _shares_memory(on_device, image):
-            with self._lock:
-                self._kept[device] = (weakref.ref(image, self._forget), on_device)
-        return on_device
-
-    def _forget(self, gone: weakref.ref[np.ndarray]) -> None:
-        with self._lock:
-            for device, (ref, _) in list(self._kept.items()):
-                if ref is gone:
-                    del self._kept[device]
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-
-
-kept_photo = _KeptPhoto()
-
-
-def stop_previewing() -> None:
-    """JAX_JIT.stop_preview: the photo kept for the live preview let go, and the outputs it
-    left on the device fetched, so that the device's memory is the next job's."""
-    kept_photo.clear()
-    settle_outputs()
-
-
 # Copies sent ahead that no call has taken yet, at most this many: a clip playing sends one
 # frame while the frame before it blurs (blurapp.app.clip_player.FRAMES_IN_FLIGHT); more would
 # be frames let go unseen, whose copies wait here until their arrays go.
@@ -564,13 +513,6 @@ class _SentAhead:
 
 
 sent_ahead = _SentAhead()
-
-
-def _shares_memory(on_device: Any, image: np.ndarray) -> bool:
-    try:
-        return bool(on_device.unsafe_buffer_pointer() == image.ctypes.data)
-    except Exception:  # a device whose buffers the host cannot address: a copy
-        return False
 
 
 # A program to call, how it was got (None: nothing compiled) and its stages (None: none run).

@@ -1,4 +1,5 @@
-"""An engine's output left on the device that blurred it, for a live preview.
+"""What stays on a JAX device between calls for a live preview: the photo it blurs (kept_photo)
+and the outputs it leaves there (OutputOnDevice).
 
 A pane shows a few hundred thousand screen pixels of a photo of millions: the picture it draws
 is made 8-bit and halved on the device (`picture_levels`), so what crosses to the host is what
@@ -15,9 +16,12 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from blurapp.core.engines.levels import cannot_change
 
 # A part of the picture crosses as a block of whole steps of this many pixels a side, kept: a
 # new size (the inset's, as the window is resized) compiles no new program, and the next paint
@@ -224,3 +228,61 @@ def _region_program(jax: Any, shape: tuple[int, ...], height: int, width: int) -
         return (planes[0] if channels == 1 else jnp.stack(planes)).astype(jnp.uint8)
 
     return jax.jit(region)
+
+
+class _KeptPhoto:
+    """The photo of the live preview, kept on its device between changes of the parameters.
+
+    Copying it there again for every change costs time and fresh memory on each. One photo is
+    kept a device, the last one previewed there: only an array nothing can write to (a
+    Photo's), so that what is on the device is what the array holds; only while that array
+    lives, so a closed photo's copy goes with it; and only between previews: any other
+    first call of JAX-jit lets it go (clear), leaving the memory to a timed run's own copies,
+    and so does the window's every job that does not preview with JAX-jit, and switching the
+    live preview off (JAX_JIT.stop_preview)."""
+
+    def __init__(self) -> None:
+        # Reentrant: the array's weakref callback may run inside the lock, on a collection.
+        self._lock = threading.RLock()
+        self._kept: dict[Any, tuple[weakref.ref[np.ndarray], Any]] = {}
+
+    def on_device(self, image: np.ndarray, device: Any, put: Callable[[], Any]) -> Any:
+        """`image` on `device`: the copy kept, or `put()`'s, kept when `image` cannot change."""
+        with self._lock:
+            kept = self._kept.get(device)
+            if kept is not None and kept[0]() is image:
+                return kept[1]
+        on_device = put()
+        # On the CPU JAX may use the array's own memory (then the copy cost nothing), and
+        # holding it would hold the photo: kept only when it is a copy.
+        if cannot_change(image) and not _shares_memory(on_device, image):
+            with self._lock:
+                self._kept[device] = (weakref.ref(image, self._forget), on_device)
+        return on_device
+
+    def _forget(self, gone: weakref.ref[np.ndarray]) -> None:
+        with self._lock:
+            for device, (ref, _) in list(self._kept.items()):
+                if ref is gone:
+                    del self._kept[device]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+kept_photo = _KeptPhoto()
+
+
+def _shares_memory(on_device: Any, image: np.ndarray) -> bool:
+    try:
+        return bool(on_device.unsafe_buffer_pointer() == image.ctypes.data)
+    except Exception:  # a device whose buffers the host cannot address: a copy
+        return False
+
+
+def stop_previewing() -> None:
+    """JAX_JIT.stop_preview: the photo kept for the live preview let go, and the outputs it
+    left on the device fetched, so that the device's memory is the next job's."""
+    kept_photo.clear()
+    settle_outputs()
