@@ -683,3 +683,33 @@ def test_each_pyramid_level_is_the_rounded_mean_of_2x2_of_the_one_before(shape):
         np.testing.assert_array_equal(smaller, (sums + 2) // 4)
         assert smaller.dtype == np.uint8 and smaller.flags.c_contiguous
     assert max(levels[-1].shape[:2]) <= 512 or min(levels[-1].shape[:2]) < 2
+
+
+def test_the_window_shows_the_figures_compare_prints_for_its_run(make_window, qtbot, tmp_path):
+    """One figure, one number: the window's speed-ups and steady times are the rows `blurapp
+    compare` prints (comparison_figures) for the comparison it ran, and its end-to-end speed-up
+    is the one `compare --json` gives for it."""
+    from blurapp.cli.compare import comparison_figures
+    from blurapp.core.measuring.comparison import comparison_dict
+    from blurapp.ui.text_fitting import keep_whole
+
+    window = make_window(photo_file(tmp_path, size=(300, 200)))
+    result = run(qtbot, window)
+    photo = window.photo
+    printed = {
+        row.key: row
+        for row in comparison_figures(result, "x", photo.width, photo.height, bit_depth=8)
+    }
+    panel = window.widgets.figures
+    for key in ("speedup", "speedup_end_to_end", "numpy.steady", "jit.steady", "max_abs_diff"):
+        row = printed[key]
+        shown = [label.text() for label in panel.value_labels(key)]
+        # One label, or the figure and how it was measured apart (a narrow panel).
+        together, apart = [keep_whole(row.text)], [keep_whole(row.figure), keep_whole(row.measured)]
+        assert shown in (together, apart), (key, shown, row.text)
+    document = comparison_dict(result)
+    assert (
+        document["speedup_end_to_end"]
+        == result.end_to_end_speedup
+        == printed["speedup_end_to_end"].value
+    )
