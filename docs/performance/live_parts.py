@@ -1,0 +1,84 @@
+"""Where a live preview's change goes, step by step: the window's live probe
+(blurapp.ui.probe.measure_live) with the time from each change to each step, the median over
+its changes.
+
+    python docs/performance/live_parts.py PHOTO
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import blurapp.app.jobs as jobs
+import blurapp.app.photo_controller as photo_controller
+from blurapp.app.session import Session
+from blurapp.ui import probe
+
+STEPS = ("job start", "engine done", "picture made", "window got it", "shown jax", "shown numpy")
+
+
+def main(argv: list[str]) -> int:
+    marks: dict[str, list[float]] = {}
+
+    def mark(step: str) -> None:
+        marks.setdefault(step, []).append(time.perf_counter())
+
+    compare_job = jobs.compare_job
+
+    def timed_compare_job(plan, **keywords):
+        mark("job start")
+        return compare_job(plan, **keywords)
+
+    photo_controller.compare_job = timed_compare_job
+    output_pyramid = jobs.output_pyramid
+
+    def timed_output_pyramid(output):
+        mark("engine done")
+        picture = output_pyramid(output)
+        mark("picture made")
+        return picture
+
+    jobs.output_pyramid = timed_output_pyramid
+    engine_done = Session.engine_done
+
+    def timed_engine_done(self, engine, *arguments, **keywords):
+        if engine == "jax":
+            mark("window got it")
+        return engine_done(self, engine, *arguments, **keywords)
+
+    Session.engine_done = timed_engine_done
+    drag_sigma = probe._drag_sigma
+
+    def timed_drag(window, photo, shown, wait_until, pause):
+        window.live_shown.connect(lambda engine: mark("shown " + engine))
+        set_parameters = window.set_parameters
+
+        def changed(**parameters):
+            mark("change")
+            return set_parameters(**parameters)
+
+        window.set_parameters = changed
+        return drag_sigma(window, photo, shown, wait_until, pause)
+
+    probe._drag_sigma = timed_drag
+    figures = probe.measure_live(Path(argv[0]), "2d")
+    print(
+        f"latency median {figures['latency_median_seconds'] * 1e3:.1f} ms; engine end to end "
+        f"{figures['engine_end_to_end_median_seconds'] * 1e3:.1f} ms"
+    )
+    for step in STEPS:
+        after = []
+        for change in marks["change"]:
+            later = [moment for moment in marks.get(step, []) if moment > change]
+            if later:
+                after.append((later[0] - change) * 1e3)
+        if after:
+            print(f"{step:14s} {statistics.median(after):7.1f} ms after the change")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
