@@ -3,10 +3,12 @@ hides the photo it details. In a view's pixels, without Qt; `blurapp/ui/image_vi
 it there.
 
 A picture reduced to fit its pane leaves bands of the pane's background above and below it (or
-left and right): the inset goes into the widest band, the largest square that fits there. Where
-no band has room for a useful inset (the picture fills the pane), it goes into the corner
-farthest from the pixels it shows, so that those at least stay in view; from the bottom corners
-first, as a photo's subject is seldom at its foot.
+left and right): the inset goes into the widest band, the largest square that fits there. A
+picture wholly in view whose bands have no room for a useful inset gets none: every pixel of it is
+what the user opened the photo to see (the inset comes back as they zoom in). Zoomed in past the
+pane's edges, the user sees a part of the picture anyway: the inset goes into the corner farthest
+from the pixels it shows, so that those at least stay in view; from the bottom corners first, as a
+photo's subject is seldom at its foot.
 """
 
 from __future__ import annotations
@@ -35,6 +37,15 @@ class Box:
     @property
     def bottom(self) -> float:
         return self.y + self.height
+
+    def contains(self, other: Box, slack: float = 0.0) -> bool:
+        """Whether `other` lies inside this box, or past its edges by at most `slack`."""
+        return (
+            self.x - slack <= other.x
+            and self.y - slack <= other.y
+            and other.right <= self.right + slack
+            and other.bottom <= self.bottom + slack
+        )
 
     def overlaps(self, other: Box) -> bool:
         return (
@@ -77,9 +88,10 @@ def detail_inset_place(view: Box, picture: Box, shown: Box | None, largest: floa
     """Where the inset goes in `view` (the pane's picture area) with `picture` drawn at `picture`
     (both in the view's pixels; the picture may reach past the view), its square at most
     `largest` on a side; `shown`: the pixels it shows, where they are drawn in the view. None
-    when the view has no room for one."""
+    when the view has no room for one, or only over a picture wholly in view."""
     in_band = _in_bands(view, picture, largest)
-    if in_band is not None:
+    # A fitted picture's edges land on the view's within a pixel's rounding.
+    if in_band is not None or view.contains(picture, slack=1.0):
         return in_band
     side = min(largest, view.width / 2, view.height / 2)
     if side < LEAST:

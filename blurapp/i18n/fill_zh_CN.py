@@ -391,6 +391,7 @@ ZH_CN = {
     "compiling for {size}…": "正在为 {size} 编译…",
     "{engine} first call: {sizes}": "{engine} 首次调用：{sizes}",
     "&Detail at 100%": "100% 细节(&D)",
+    "Detail at 100%": "100% 细节",
     # Undo and redo, the panes' arrangement, the value under the cursor, saving out of date
     "&Undo": "撤销(&U)",
     "&Redo": "重做(&R)",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -30,7 +31,7 @@ from blurapp.core.report.chart_layout import ChartLayout, chart_layout
 from blurapp.core.report.figures import CONTEXT, Figure, comparison_figures
 from blurapp.ui.colours import NOTE_COLOUR, WARNING_COLOUR
 from blurapp.ui.fonts import scaled_font
-from blurapp.ui.text_fitting import keep_whole
+from blurapp.ui.text_fitting import ElidedLabel, keep_whole
 
 
 def figure_text(text: str) -> str:
@@ -86,15 +87,29 @@ class TimingChart(QWidget):
         named = [(name, seconds) for name, seconds, _ in self._bars]
         return chart_layout(named, width, metrics.horizontalAdvance, self._headline)
 
-    def _row_height(self) -> int:
-        return QFontMetrics(self.font()).height() + 8
+    def _row_heights(self, layout: ChartLayout) -> list[int]:
+        """Each bar's row: as many lines high as its name takes."""
+        line = QFontMetrics(self.font()).height()
+        return [max(1, len(bar.name_lines)) * line + 8 for bar in layout.bars]
+
+    def heightForWidth(self, width: int) -> int:
+        """The height the chart needs at `width` (its sizeHint's at its own width: the
+        scrolling rows ask their widgets for no height for width)."""
+        line = QFontMetrics(self.font()).height()
+        rows = sum(self._row_heights(self.layout_for_width(width))) if self._bars else line + 8
+        return rows + line + 10
 
     def sizeHint(self) -> QSize:
-        rows = max(1, len(self._bars))
-        return QSize(320, rows * self._row_height() + QFontMetrics(self.font()).height() + 10)
+        return QSize(320, self.heightForWidth(max(self.width(), 220)))
 
     def minimumSizeHint(self) -> QSize:
         return QSize(220, self.sizeHint().height())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        # Narrower, a long name may wrap to another line: the rows grow.
+        if self.heightForWidth(event.size().width()) != self.height():
+            self.updateGeometry()
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
@@ -108,8 +123,9 @@ class TimingChart(QWidget):
             )
             return
         layout = self.layout_for_width(self.width())
-        row = self._row_height()
-        bottom = len(self._bars) * row
+        heights = self._row_heights(layout)
+        tops = list(itertools.accumulate(heights, initial=0))
+        bottom = tops[-1]
 
         # An axis under the bars with tick marks, no grid lines: nothing runs through the bars'
         # printed times, and each bar's time is printed anyway.
@@ -121,26 +137,31 @@ class TimingChart(QWidget):
             painter.drawLine(round(tick.x), bottom, round(tick.x), bottom + 3)
             painter.drawText(round(tick.label_left), bottom + metrics.ascent() + 5, tick.label)
 
+        # In whole pixels, as Qt takes them (truncated, as PySide6 makes a float).
+        name_room = int(layout.name_width - 6)
         for index, (bar, (_, _, colour)) in enumerate(zip(layout.bars, self._bars, strict=True)):
-            top = index * row + 3
-            height = row - 6
+            top = tops[index] + 3
+            height = heights[index] - 6
             painter.setPen(text_colour)
             painter.drawText(
                 QRectF(0, top, layout.name_width - 6, height),
                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                # In whole pixels, as Qt takes them (truncated, as PySide6 makes a float).
-                metrics.elidedText(
-                    bar.name, Qt.TextElideMode.ElideRight, int(layout.name_width - 6)
+                "\n".join(
+                    metrics.elidedText(line, Qt.TextElideMode.ElideRight, name_room)
+                    for line in bar.name_lines
                 ),
             )
-            # Whole pixels: crisp edges, and the painted length is the computed one.
+            # Whole pixels: crisp edges, and the painted length is the computed one. Every bar
+            # one line thick, in the middle of a row its name's second line makes taller.
             left = round(layout.bar_left)
-            painter.fillRect(QRect(left, top, round(bar.end) - left, height), colour)
+            thickness = metrics.height() + 2
+            top += (height - thickness) // 2
+            painter.fillRect(QRect(left, top, round(bar.end) - left, thickness), colour)
             if bar.broken:
                 assert layout.break_x is not None  # laid out with a break when a bar is broken
-                self._draw_break(painter, layout.break_x, top, height, background)
+                self._draw_break(painter, layout.break_x, top, thickness, background)
             painter.drawText(
-                QRectF(bar.value_left, top, metrics.horizontalAdvance(bar.value) + 2, height),
+                QRectF(bar.value_left, top, metrics.horizontalAdvance(bar.value) + 2, thickness),
                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                 bar.value,
             )
@@ -200,11 +221,17 @@ class RowArrangement:
     # (FiguresPanel.set_speedup_scale) and how it was measured beside it in the rows' type; and
     # under it, whole, the warning that the times cannot be trusted, when they cannot.
     headline: bool = False
+    # With the headline: the rows first under it, above the chart, each on one line: its name,
+    # its figure and how it was measured, cut short with "…" where the panel is narrow (whole
+    # in its tooltip).
+    pinned: tuple[str, ...] = ()
 
 
 # Outside presentation mode the speed-up heads the figures, read first at every window size,
-# with the warning that says what it is worth.
-WINDOW_ROWS = RowArrangement(headline=True)
+# with the warning that says what it is worth; the steady times it divides and the largest
+# difference come under it, on screen in a 1024 × 640 window, where the rows below the chart
+# scroll.
+WINDOW_ROWS = RowArrangement(headline=True, pinned=("numpy.steady", "jit.steady", "max_abs_diff"))
 
 
 class FiguresPanel(QGroupBox):
@@ -247,6 +274,12 @@ class FiguresPanel(QGroupBox):
         self.headline_warning.setWordWrap(True)
         self.headline_warning.setStyleSheet(f"color: {WARNING_COLOUR}; font-weight: bold;")
         self.headline_warning.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # The pinned rows (RowArrangement.pinned): name, figure, how it was measured.
+        self._pinned_grid = QGridLayout()
+        self._pinned_grid.setContentsMargins(0, 0, 0, 4)
+        self._pinned_grid.setHorizontalSpacing(8)
+        self._pinned_grid.setVerticalSpacing(1)
+        self._pinned_grid.setColumnStretch(2, 1)
         headline_layout = QVBoxLayout(self.headline)
         headline_layout.setContentsMargins(0, 0, 0, 4)
         headline_layout.setSpacing(2)
@@ -260,7 +293,10 @@ class FiguresPanel(QGroupBox):
         figures = QWidget()
         figures_layout = QVBoxLayout(figures)
         figures_layout.setContentsMargins(0, 0, 0, 0)
-        # The chart first: read at a glance, it is what a short panel must not scroll away.
+        # The pinned rows first, a short line each: the figures a reader looks for after a Run
+        # show in a 1024 × 640 window. Then the chart, read at a glance, and the other rows.
+        # (Out of the scrolling, with the speed-up, they squeezed its words at 800 × 600.)
+        figures_layout.addLayout(self._pinned_grid)
         figures_layout.addWidget(self.chart_caption)
         figures_layout.addWidget(self.chart)
         figures_layout.addSpacing(6)
@@ -294,8 +330,16 @@ class FiguresPanel(QGroupBox):
         warning = next((row for row in rows if row.key == "warning"), None)
         if not arrangement.headline or speedup is None:
             speedup = warning = None
-        self._show_headline(speedup, warning)
-        rows = [row for row in rows if row is not speedup and row is not warning]
+        pinned = {row.key: row for row in rows if row.key in arrangement.pinned}
+        if speedup is None:
+            pinned = {}
+        pinned_rows = [pinned[key] for key in arrangement.pinned if key in pinned]
+        self._show_headline(speedup, warning, pinned_rows)
+        rows = [
+            row
+            for row in rows
+            if row is not speedup and row is not warning and row.key not in pinned
+        ]
         first = {key: index for index, key in enumerate(arrangement.first)}
         rows.sort(key=lambda row: first.get(row.key, len(first)))  # the rest keep their order
         line = 0  # in the grid: a stacked row takes two
@@ -346,9 +390,16 @@ class FiguresPanel(QGroupBox):
         self._apply_font_scale()
         self._scroll.updateGeometry()  # the widest row may have changed
 
-    def _show_headline(self, row: Figure | None, warning: Figure | None) -> None:
-        """The speed-up's row `row` above the chart with the `warning` row under it, or no
-        headline."""
+    def _show_headline(
+        self, row: Figure | None, warning: Figure | None, pinned: Sequence[Figure] = ()
+    ) -> None:
+        """The speed-up's row `row` above the chart with the `warning` row and then the
+        `pinned` rows under it, or no headline."""
+        while self._pinned_grid.count():
+            widget = cast(QLayoutItem, self._pinned_grid.takeAt(0)).widget()  # one of count()
+            if widget is not None:
+                widget.hide()
+                widget.deleteLater()
         self.headline.setVisible(row is not None)
         self.headline_warning.setVisible(warning is not None)
         if row is not None:
@@ -366,6 +417,29 @@ class FiguresPanel(QGroupBox):
             self.headline_warning.setText(keep_whole(warning.text))
             self._texts[warning.key] = warning.text
             self._values[warning.key] = self.headline_warning
+        for line, pinned_row in enumerate(pinned):
+            self._show_pinned(line, pinned_row)
+
+    def _show_pinned(self, line: int, row: Figure) -> None:
+        """`row` on the pinned rows' `line`: its name, its figure whole, how it was measured
+        cut short where the panel is narrow."""
+        name = QLabel(row_name_text(row.label))
+        name.setStyleSheet("color: gray;")
+        figure = QLabel(keep_whole(row.figure))
+        figure.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        detail = ElidedLabel()
+        detail.setText(row.measured)
+        detail.setStyleSheet("color: gray;")
+        if row.alarming:
+            for label in (figure, detail):
+                label.setStyleSheet(f"color: {WARNING_COLOUR}; font-weight: bold;")
+        self._pinned_grid.addWidget(name, line, 0)
+        self._pinned_grid.addWidget(figure, line, 1)
+        self._pinned_grid.addWidget(detail, line, 2)
+        self._texts[row.key] = row.text
+        self._values[row.key] = figure
+        if row.measured:
+            self._details[row.key] = detail
 
     def set_speedup_scale(self, scale: float) -> None:
         """Set the headline's speed-up `scale` times the panel's type size
@@ -451,12 +525,16 @@ class FiguresPanel(QGroupBox):
                 shown.setFont(font)
         for label in (self.headline_name, self.headline_detail, self.headline_warning):
             label.setFont(font)
+        for index in range(self._pinned_grid.count()):
+            pinned = cast(QLayoutItem, self._pinned_grid.itemAt(index)).widget()
+            if pinned is not None:
+                pinned.setFont(font)
         self.headline_figure.setFont(scaled_font(self, max(self._speedup_scale, speedup)))
         if self._values.get("speedup", self.headline_figure) is not self.headline_figure:
             self._values["speedup"].setFont(scaled_font(self, speedup))
         detail_scale = self._arrangement.detail_scale
         for label in self._details.values():
-            if label is self.headline_detail:
-                continue
+            if label is self.headline_detail or isinstance(label, ElidedLabel):
+                continue  # in the headline, in the rows' type
             assert detail_scale is not None  # shown apart only by an arrangement with a scale
             label.setFont(scaled_font(self, detail_scale if figures != 1 else 1))

@@ -9,6 +9,7 @@ from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QFontMetricsF,
     QImage,
     QPainter,
     QPainterPath,
@@ -25,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from blurapp.app.detail_place import Box, detail_inset_place
 from blurapp.app.pyramid import Pyramid
-from blurapp.ui.detail_inset import draw_detail
+from blurapp.ui.detail_inset import detail_label_rect, draw_detail
 from blurapp.ui.picture_item import PictureItem
 
 MIN_ZOOM = 1 / 64
@@ -201,11 +202,23 @@ class ImageView(QGraphicsView):
         top = min(max(point.y() - side / 2, 0.0), size.height() - side)
         return QRectF(round(left), round(top), side, side)
 
+    def detail_label(self) -> str:
+        """The words the inset names itself with: what it is, not a bare "100%"."""
+        return self.tr("Detail at 100%")
+
+    def detail_label_rect(self) -> QRectF | None:
+        """Where the inset's label is drawn (view pixels), or None when no inset is shown."""
+        target = self.detail_rect()
+        if target is None:
+            return None
+        return detail_label_rect(target, self.detail_label(), QFontMetricsF(self.font()))
+
     def _draw_detail(self, painter: QPainter) -> None:
         target, source = self.detail_rect(), self.detail_source()
         if target is None or source is None:
             return
         split = bool(self._item.before())
+        painter.setFont(self.font())  # the type detail_label_rect() measures the label in
         draw_detail(
             painter,
             target,
@@ -214,6 +227,7 @@ class ImageView(QGraphicsView):
             self._item.region(source, before=True) if split else None,
             self._item.divider_x() if split else None,
             self.viewportTransform().mapRect(source),
+            self.detail_label(),
         )
 
     def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:

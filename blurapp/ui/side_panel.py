@@ -127,14 +127,16 @@ class BlurControls(QGroupBox):
         buttons.addWidget(self.run_button, 1)
         buttons.addWidget(self.cancel_button)
         # Why the parameters used differ from those typed, and kernels that cut the Gaussian.
+        # Under Run, not above it: a note that comes as sigma is dragged moves nothing the
+        # user is about to click (above, it pushed Run down under the pointer).
         self.parameter_note = QLabel()
         self.parameter_note.setWordWrap(True)
         self.parameter_note.setStyleSheet(f"color: {NOTE_COLOUR};")
         self.parameter_note.hide()
         layout = QVBoxLayout(self)
         layout.addLayout(form)
-        layout.addWidget(self.parameter_note)
         layout.addLayout(buttons)
+        layout.addWidget(self.parameter_note)
 
         sigma_tip = self.tr("Gaussian sigma in pixels")
         for widget, name, tip in [

@@ -46,13 +46,19 @@ def test_a_picture_filling_the_pane_keeps_the_pixels_the_inset_shows_in_view():
         assert not place.overlaps(shown), shown
 
 
-def test_the_top_right_of_a_photo_filling_the_pane_stays_in_view_by_default():
-    picture = Box(0, 0, 900, 500)
+def test_the_top_right_of_a_photo_zoomed_past_the_pane_stays_in_view_by_default():
+    picture = Box(-50, -30, 1000, 560)
     shown = Box(340, 140, 220, 220)  # its centre, as before the cursor moves over it
     place = detail_inset_place(WIDE_PANE, picture, shown, 220)
     assert place is not None
     top_right = Box(900 - 220 - MARGIN, MARGIN, 220, 220)
     assert not place.overlaps(top_right)
+
+
+def test_a_photo_fitted_to_the_pane_with_no_room_beside_it_gets_no_inset():
+    # Every pixel of it is in view, and what the user opened it to see: an inset would hide some.
+    for picture in [Box(0, 0, 900, 500), Box(0, 20, 900, 460), Box(60, 0, 780, 500)]:
+        assert detail_inset_place(WIDE_PANE, picture, Box(340, 140, 220, 220), 220) is None
 
 
 def test_a_pane_too_small_for_an_inset_gets_none():

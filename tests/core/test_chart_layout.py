@@ -73,3 +73,18 @@ def test_without_a_jit_engine_there_is_no_headline():
     runs = {"numpy": EngineRun(output=np.zeros((4, 6), np.float32), repeat_seconds=(0.0091,))}
     result = ComparisonResult(kernel=np.ones((3, 3), np.float32), sigma=1.0, runs=runs)
     assert not any(bar.headline for bar in timing_bars(result))
+
+
+def test_a_long_bar_name_wraps_whole_rather_than_being_cut():
+    # "JAX first call (live pre…" was all a 1024 px window showed of this bar's name.
+    bars = [("NumPy", 0.015), ("JAX first call (live preview)", 0.6), ("JAX steady", 0.0014)]
+    layout = chart_layout(bars, 290, width_in_characters, HEADLINE)
+    first_call = next(bar for bar in layout.bars if bar.name.startswith("JAX first call"))
+    assert first_call.name_lines == ("JAX first call", "(live preview)")
+    assert layout.name_lines == 2
+    for bar in layout.bars:
+        assert " ".join(bar.name_lines) == bar.name  # every word, none cut
+        assert all(width_in_characters(line) <= layout.name_width - 6 for line in bar.name_lines)
+    # Wide enough, it keeps one line.
+    wide = chart_layout(bars, 900, width_in_characters, HEADLINE)
+    assert wide.name_lines == 1 and all(len(bar.name_lines) == 1 for bar in wide.bars)

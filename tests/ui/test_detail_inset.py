@@ -4,6 +4,7 @@ the picture is not (what decides: tests/app/test_detail_place.py), and closed, i
 import pytest
 from helpers.photos import photo_file
 from PySide6.QtCore import QPointF
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication
 
 from blurapp.app.settings_file import SettingsFile
@@ -38,23 +39,61 @@ def test_the_inset_sits_beside_the_picture_not_on_it(make_window, tmp_path, phot
         assert not inset.intersects(picture), (inset, picture)
 
 
+def hides_none_of_the_photo(view) -> bool:
+    """Whether the pane's inset, if it shows one, leaves all of the photo on screen in view."""
+    inset = view.detail_rect()
+    return inset is None or not inset.intersects(picture_on_screen(view))
+
+
+def says_what_it_is(view) -> bool:
+    """Whether the inset names itself in words a user reads ("Detail at 100%"), whole."""
+    label, place = view.detail_label(), view.detail_label_rect()
+    width = QFontMetricsF(view.font()).horizontalAdvance(label)
+    return (
+        label == "Detail at 100%"
+        and place is not None
+        and view.detail_rect().contains(place)
+        and place.width() >= width
+    )
+
+
 @pytest.mark.parametrize("window_size", [(1024, 640), (1920, 1080)], ids=["1024x640", "1920x1080"])
 def test_an_upright_phone_photo_keeps_its_top_right_in_view(make_window, tmp_path, window_size):
     window = make_window(photo_file(tmp_path, "upright.png", size=(1500, 2000)))
     settle(window, *window_size)
     for pane in window.widgets.panes:
         view = pane.view
-        inset = view.detail_rect()
-        assert inset is not None
         picture = picture_on_screen(view)
-        # The photo's top right, which the inset used to cover, is in view and uncovered; so
-        # are the pixels the inset shows.
+        # The photo's top right, which the inset used to cover, is in view and uncovered, and
+        # so is the rest of it: fitted with no room beside it, it gets no inset.
         top_right = QPointF(picture.right() - 2, picture.top() + 2)
         assert view.viewport().rect().toRectF().contains(top_right)
-        assert not inset.contains(top_right)
-        assert inset.top() > picture.center().y()
-        shown = view.viewportTransform().mapRect(view.detail_source())
-        assert not inset.intersects(shown)
+        assert hides_none_of_the_photo(view), (view.detail_rect(), picture)
+
+
+@pytest.mark.parametrize(
+    "photo", [(3000, 2000), (4000, 3000), (1500, 2000)], ids=["3-2", "4-3", "upright"]
+)
+@pytest.mark.parametrize("presenting", [False, True], ids=["window", "presentation"])
+@pytest.mark.parametrize("window_size", [(1024, 640), (1366, 768)], ids=["1024x640", "1366x768"])
+def test_the_inset_hides_none_of_the_photo_and_says_what_it_is(
+    make_window, tmp_path, photo, presenting, window_size
+):
+    window = make_window(photo_file(tmp_path, "photo.png", size=photo))
+    if presenting:
+        window.actions.presentation.trigger()  # F11
+    settle(window, *window_size)  # a full-screen window: the projector's size
+    assert window.detail_shown()
+    shown = 0
+    for pane in window.widgets.panes:
+        view = pane.view
+        assert view.zoom() < 0.5 and view.is_fitted()
+        assert hides_none_of_the_photo(view), (view.detail_rect(), picture_on_screen(view))
+        if view.detail_rect() is not None:
+            shown += 1
+            assert says_what_it_is(view), (view.detail_label(), view.detail_label_rect())
+    if photo[0] > photo[1]:  # a landscape photo leaves bands above and below: it goes there
+        assert shown == 2
 
 
 def test_the_inset_never_covers_the_pixels_it_shows(make_window, tmp_path):

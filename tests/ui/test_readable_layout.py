@@ -133,6 +133,56 @@ def test_the_speedup_is_the_largest_type_and_shows_whole_at_every_size(compared,
     assert QFontMetrics(figure.font()).height() >= 1.7 * largest
 
 
+# What a reader looks for after a Run: the speed-up, the two steady times it divides, and how far
+# the results differ.
+KEY_FIGURES = ["speedup", "numpy.steady", "jit.steady", "max_abs_diff"]
+
+
+def seen_unscrolled(label: QLabel, window) -> bool:
+    """Whether `label` is drawn whole in the figures panel with the rows' scrolling at its top:
+    inside the scroll area's viewport when it is one of the rows, else inside the panel."""
+    figures, scroll = window.widgets.figures, figures_scroll(window)
+    inside = scroll.viewport() if scroll.widget().isAncestorOf(label) else figures
+    place = QRect(label.mapTo(inside, QPoint(0, 0)), label.size())
+    text_width = QFontMetrics(label.font()).horizontalAdvance(label.text())
+    return (
+        label.isVisible()
+        and scroll.verticalScrollBar().value() == 0
+        and inside.rect().contains(place)
+        and QRect(label.mapTo(window, QPoint(0, 0)), label.size()).bottom() < window.height()
+        and (label.wordWrap() or text_width <= label.contentsRect().width())
+    )
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1366, 768)], ids=["1024x640", "1366x768"])
+def test_the_key_figures_show_after_a_run_without_scrolling(make_window, qtbot, size):
+    # As users have it: the live preview on, which names the first call's bar by who paid it
+    # ("JAX first call (live preview)"), the longest bar name.
+    window = make_window(live=True)
+    previews = []
+    window.live_shown.connect(previews.append)
+    qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(previews), timeout=RUN_TIMEOUT_MS)
+    settle(window, *size)
+    run(qtbot, window)
+    figures = window.widgets.figures
+    chart = figures.chart
+    # The new rows laid out, and the chart as tall as its names' lines need.
+    qtbot.waitUntil(lambda: chart.height() >= chart.heightForWidth(chart.width()))
+    for name in KEY_FIGURES:
+        labels = figures.value_labels(name)
+        assert labels, name
+        assert seen_unscrolled(labels[0], window), (size, name, labels[0].text())
+    # The chart names every bar whole, on two lines where its column is narrow.
+    layout = chart.layout_for_width(chart.width())
+    # Named by who paid it: the live preview, or a compile before it in this process.
+    assert any(bar.name.startswith("JAX first call (") for bar in layout.bars)
+    metrics = QFontMetrics(chart.font())
+    for bar in layout.bars:
+        assert " ".join(bar.name_lines) == bar.name
+        room = layout.name_width - 6
+        assert all(metrics.horizontalAdvance(line) <= room for line in bar.name_lines)
+
+
 def test_the_figures_column_takes_a_share_of_a_wider_window(compared):
     window = compared
     widths = {}

@@ -260,6 +260,26 @@ def test_a_kernel_that_cuts_the_gaussian_short_gets_a_note(window, qtbot):
     assert "11 × 11 kernel reaches only" in note and "cut short" in note
 
 
+@pytest.mark.parametrize("size", [(1024, 640), (1366, 768)], ids=["1024x640", "1366x768"])
+def test_run_stays_under_the_pointer_when_a_sigma_drag_brings_the_kernel_note(window, size):
+    # The note used to come above Run and push it 48 px down: the click meant for Run landed
+    # on the note.
+    window.setGeometry(0, 0, *size)
+    for _ in range(3):  # laid out
+        QApplication.processEvents()
+    run_button, note = window.widgets.run_button, window.widgets.parameter_note
+    assert note.isHidden()  # 9 × 9 at sigma 2.5 reaches far enough
+    before = run_button.mapToGlobal(run_button.rect().topLeft())
+    window.widgets.sigma_slider.setValue(90)  # dragged to sigma 9: 9 × 9 cuts it short
+    for _ in range(3):  # the note shown and the side panel laid out again
+        QApplication.processEvents()
+    assert note.isVisible() and "kernel reaches only" in note.text()
+    assert run_button.mapToGlobal(run_button.rect().topLeft()) == before
+    # The note is whole on screen, under Run rather than over it.
+    assert note.mapToGlobal(note.rect().topLeft()).y() > before.y() + run_button.height()
+    assert note.height() >= note.heightForWidth(note.width())
+
+
 # --- E3: captions at every size ---------------------------------------------------------------
 
 

@@ -24,6 +24,9 @@ HEADLINE_ROOM = 4
 BREAK_ZONE = 30  # px past the axis's end where a broken bar shows its break
 TICK_GAP = 12  # px at least between two tick labels
 MIN_BAR = 2  # px: a bar of a few microseconds is still there to see
+NAME_SHARE = 0.4  # of the width at most for the bars' names, the rest for the bars
+NAME_GAP = 8  # px between a name and its bar
+NAME_LINES = 2  # a name too long for its column wraps to this many lines, then is cut with "…"
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,9 @@ class BarLayout:
     end: float  # x where the bar ends
     broken: bool  # too long to draw to scale: drawn past the axis with a break
     value_left: float  # where the printed time starts, right of the bar
+    # The name as drawn, a line each: whole, or wrapped at spaces where its column is too
+    # narrow ("JAX first call" over "(live preview)"); a last line still too long ends in "…".
+    name_lines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,35 @@ class ChartLayout:
     break_x: float | None  # x of the break mark, when a bar is broken
     bars: list[BarLayout]
     ticks: list[Tick]
+
+    @property
+    def name_lines(self) -> int:
+        """The most lines a bar's name takes: every bar's row is that many lines high."""
+        return max((len(bar.name_lines) for bar in self.bars), default=1)
+
+
+def _wrapped(name: str, room: float, text_width: Callable[[str], float]) -> tuple[str, ...]:
+    """`name` in lines at most `room` wide, broken at spaces, NAME_LINES at most: the last line
+    keeps the rest of the words, cut with "…" if they still do not fit."""
+    if text_width(name) <= room:
+        return (name,)
+    # Words in brackets keep together on a line of their own where both lines fit.
+    head, bracket, tail = name.partition(" (")
+    if bracket and text_width(head) <= room and text_width(f"({tail}") <= room:
+        return (head, f"({tail}")
+    lines: list[str] = []
+    words = name.split(" ")
+    while words and len(lines) < NAME_LINES - 1:
+        line = words.pop(0)
+        while words and text_width(f"{line} {words[0]}") <= room:
+            line = f"{line} {words.pop(0)}"
+        lines.append(line)
+    if words:
+        last = " ".join(words)
+        while len(last) > 1 and text_width(last) > room:
+            last = last[:-2].rstrip() + "…"
+        lines.append(last)
+    return tuple(lines)
 
 
 def _nice_steps(largest: float):
@@ -85,7 +120,14 @@ def chart_layout(
     string in the chart's font.
     """
     values = [format_ms(seconds) for _, seconds in bars]
-    name_width = min(max(text_width(name) for name, _ in bars) + 8, 0.4 * width)
+    # The names' column: as wide as the widest name, at most NAME_SHARE of the width; a name
+    # wider wraps, so that it is read whole rather than cut ("JAX first call (live pre…").
+    room = NAME_SHARE * width - NAME_GAP
+    names = [_wrapped(name, room, text_width) for name, _ in bars]
+    name_width = min(
+        max(text_width(line) for lines in names for line in lines) + NAME_GAP,
+        NAME_SHARE * width,
+    )
     bar_left = name_width
     plot_right = max(bar_left + 20, width - max(text_width(v) for v in values) - 8)
     ms = [seconds * 1000 for _, seconds in bars]
@@ -133,6 +175,6 @@ def chart_layout(
             end = plot_right
         else:
             end = max(bar_left + (axis_end - bar_left) * ms[index] / top, bar_left + MIN_BAR)
-        laid_out.append(BarLayout(name, values[index], end, index in broken, end + 4))
+        laid_out.append(BarLayout(name, values[index], end, index in broken, end + 4, names[index]))
     break_x = (axis_end + plot_right) / 2 if broken else None
     return ChartLayout(name_width, bar_left, axis_end, break_x, laid_out, ticks)
