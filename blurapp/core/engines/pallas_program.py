@@ -7,7 +7,8 @@ How the kernel walks the image:
 
 - Planes: a colour photo (height × width × channels) is blurred channel by channel, its planes
   first (channels × height × width): a pixel's 3 channels would fill 3 of a vector register's
-  128 lanes, a plane's row fills them all. A grey photo is one plane.
+  128 lanes, a plane's row fills them all. A grey photo is one plane; a batch of a clip's
+  frames is each frame's planes, one after another (blur_frames).
 - Padding: XLA pads each plane first, repeating its edges (jnp.pad mode "edge") by the kernel's
   radius, and on past it, so that every block is whole vector registers: the rows up to whole
   tiles and one halo more, the width up to whole chunks of 128 lanes and a halo of lanes more.
