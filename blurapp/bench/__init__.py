@@ -456,7 +456,7 @@ def run_sections(
     rounds of timed calls and the start-up's launches of each program; `on_section_start(name)`
     told as each section begins, `on_section(name, figures)` as it ends; `video_options`:
     blurapp.bench.video.video's keywords, whose resolutions the playing and clip-file sections
-    take too (and clip-file its `clip_frames`)."""
+    take too (and clip-file its `clip_frames` and `engines`)."""
     report = {}
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-") as folder:
         photo = None
@@ -500,6 +500,7 @@ def run_sections(
                 figures = clips.clip_file(
                     options.get("resolutions", ["1080p"]),
                     options.get("clip_frames", clips.DEFAULT_CLIP_FRAMES),
+                    engines=options.get("engines", clips.CLIP_FILE_ENGINES),
                 )
             else:
                 continue

@@ -3,11 +3,12 @@
 - playing: a clip playing in the real window through both panes (NumPy and JAX-jit), each
   pane's frames per second and frames dropped, and the event loop's longest stall
   (blurapp.ui.probe, in a process of its own);
-- clip-file: `blurapp blur CLIP -o OUT --engine jax` on a grey H.264 .mp4 and a grey FFV1 .mkv
-  written first, each into its own format, timed as a whole command (start-up, decoding, the
-  blur, encoding) with its peak resident memory, beside the codec's floor measured in the same
-  run: PyAV alone decoding the clip, and alone encoding as many frames with the encoder and
-  settings `blur` chooses; the slower of the two is as fast as the command could be.
+- clip-file: `blurapp blur CLIP -o OUT --engine jax` (or with each engine `--engines` names)
+  on a grey H.264 .mp4 and a grey FFV1 .mkv written first, each into its own format, timed as a
+  whole command (start-up, decoding, the blur, encoding) with its peak resident memory, beside
+  the codec's floor measured in the same run: PyAV alone decoding the clip, and alone encoding
+  as many frames with the encoder and settings `blur` chooses; the slower of the two is as
+  fast as the command could be.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,8 @@ DEFAULT_CLIP_FRAMES = (300,)
 CLIP_RATE = 30.0
 # The clip-file section's formats, each blurred into its own: lossy H.264 and lossless FFV1.
 CLIP_FILE_FORMATS = (".mp4", ".mkv")
+# The clip-file section's engines unless `--engines` names them (blurapp.cli.bench).
+CLIP_FILE_ENGINES = ("jax",)
 # Distinct frames the written clip cycles through (each moved a pixel): enough that the encoder
 # cannot make every frame a copy of the one before.
 _DISTINCT_FRAMES = 24
@@ -79,11 +83,12 @@ def clip_file(
     resolutions: Sequence[str],
     frame_counts: Sequence[int] = DEFAULT_CLIP_FRAMES,
     formats: Sequence[str] = CLIP_FILE_FORMATS,
+    engines: Sequence[str] = CLIP_FILE_ENGINES,
 ) -> dict:
     """`blurapp blur` of a grey clip of each resolution, length and format (CLIP_FILE_FORMATS)
-    into the same format with JAX-jit: frames per second of the whole command, its peak
-    resident memory, and the codec's floor (see codec_floor) measured just before and just
-    after the command, the faster of the two kept, with the command's share of it."""
+    into the same format with each of `engines`: frames per second of the whole command, its
+    peak resident memory, and the codec's floor (see codec_floor) measured just before and
+    just after the command, the faster of the two kept, with the command's share of it."""
     rows = []
     with (
         tempfile.TemporaryDirectory(prefix="blurapp-bench-clip-") as folder,
@@ -93,41 +98,63 @@ def clip_file(
             label, width, height = parse_resolution(text)
             for count in frame_counts:
                 for extension in formats:
-                    row = _clip_file_row(Path(folder), env, label, width, height, count, extension)
-                    rows.append(row)
-    return {"engine": "jax", "rows": rows}
+                    clip = _ClipFile(label, width, height, count, extension)
+                    rows += _clip_file_rows(Path(folder), env, clip, engines)
+    return {"engines": list(engines), "rows": rows}
 
 
-def _clip_file_row(
-    folder: Path, env: dict, label: str, width: int, height: int, count: int, extension: str
-) -> dict:
-    source = folder / f"clip-{label}-{count}{extension}"
-    info = ClipInfo(source.name, width, height, count, CLIP_RATE, colour=False)
-    save_clip(source, _moving_frames(width, height, count), info)
-    output = folder / f"blurred-{label}-{count}{extension}"
+@dataclass(frozen=True)
+class _ClipFile:
+    """The clip a clip-file row blurs: its resolution, length and format."""
+
+    label: str
+    width: int
+    height: int
+    frames: int
+    extension: str
+
+
+def _clip_file_rows(folder: Path, env: dict, clip: _ClipFile, engines: Sequence[str]) -> list[dict]:
+    """A row per engine, each blurring the same clip written once, each with the codec's floor
+    measured just before and just after its command."""
+    extension = clip.extension
+    source = folder / f"clip-{clip.label}-{clip.frames}{extension}"
+    info = ClipInfo(source.name, clip.width, clip.height, clip.frames, CLIP_RATE, colour=False)
+    save_clip(source, _moving_frames(clip.width, clip.height, clip.frames), info)
+    output = folder / f"blurred-{clip.label}-{clip.frames}{extension}"
     codec = video_codec(output)
-    row: dict = {"resolution": label, "width": width, "height": height, "frames": count}
-    row |= {"format": extension, "codec": codec}
-    floors = [codec_floor(source, output.with_name(f"floor{extension}"), info, codec)]
-    command = ["-m", "blurapp", "blur", str(source), "-o", str(output), "--engine", "jax"]
-    start = time.perf_counter()
-    peak = peak_of(command, env)
-    seconds = time.perf_counter() - start
-    failed = peak is None or not output.exists()
-    floors.append(codec_floor(source, output.with_name(f"floor{extension}"), info, codec))
+    heading: dict = {"resolution": clip.label, "width": clip.width, "height": clip.height}
+    heading |= {"frames": clip.frames, "format": extension, "codec": codec}
+    scratch = output.with_name(f"floor{extension}")
+    floor_before = codec_floor(source, scratch, info, codec)
+    rows = []
+    for engine in engines:
+        row = heading | {"engine": engine}
+        command = ["-m", "blurapp", "blur", str(source), "-o", str(output), "--engine", engine]
+        start = time.perf_counter()
+        peak = peak_of(command, env)
+        seconds = time.perf_counter() - start
+        failed = peak is None or not output.exists()
+        floor_after = codec_floor(source, scratch, info, codec)
+        output.unlink(missing_ok=True)
+        floors, floor_before = [floor_before, floor_after], floor_after
+        if failed:
+            rows.append(row | {"error": "blurapp blur failed on the clip"})
+            continue
+        floor = max(floors, key=lambda one: one["floor_frames_per_second"])
+        rate = clip.frames / seconds
+        rows.append(
+            row
+            | {
+                "seconds": seconds,
+                "frames_per_second": rate,
+                "peak_bytes": peak,
+                **floor,
+                "floor_share": rate / floor["floor_frames_per_second"],
+            }
+        )
     source.unlink()
-    output.unlink(missing_ok=True)
-    if failed:
-        return row | {"error": "blurapp blur failed on the clip"}
-    floor = max(floors, key=lambda one: one["floor_frames_per_second"])
-    rate = count / seconds
-    return row | {
-        "seconds": seconds,
-        "frames_per_second": rate,
-        "peak_bytes": peak,
-        **floor,
-        "floor_share": rate / floor["floor_frames_per_second"],
-    }
+    return rows
 
 
 def codec_floor(source: Path, scratch: Path, info: ClipInfo, codec: str) -> dict:
@@ -207,15 +234,23 @@ def playing_lines(figures: dict) -> list[str]:
     return lines
 
 
+def _clip_file_engine(figures: dict, row: dict) -> str:
+    """The engine of a clip-file row (a report made before rows named theirs: the section's)."""
+    return row.get("engine") or figures.get("engine") or CLIP_FILE_ENGINES[0]
+
+
 def clip_file_lines(figures: dict) -> list[str]:
+    names = figures.get("engines") or [figures.get("engine", CLIP_FILE_ENGINES[0])]
     lines = [
-        "blurapp blur CLIP -o OUT --engine jax (9×9, σ 2.5, grey; the whole command), and the",
-        "codec's floor in the same run (the slower of PyAV alone decoding and alone encoding):",
+        f"blurapp blur CLIP -o OUT --engine {'|'.join(names)} (9×9, σ 2.5, grey; the whole",
+        "command), and the codec's floor in the same run (the slower of PyAV alone decoding and",
+        "alone encoding):",
     ]
     for row in figures["rows"]:
         heading = (
             f"  {row['resolution']:>6} {row['width']}×{row['height']}, {row['frames']} frames, "
             f"{row.get('format', '.mp4')} {row.get('codec', '')}".rstrip()
+            + f", {get_engine(_clip_file_engine(figures, row)).title}"
         )
         if "error" in row:
             lines.append(f"{heading}: {row['error']}")
@@ -266,8 +301,9 @@ def clip_file_rows(figures: dict, row_of: Callable[..., dict], value: Callable[.
         extension = row.get("format", ".mp4")
         if extension != ".mp4":  # the H.264 rows keep the names of records made before
             what += f", {row['codec']} {extension}"
-        how = f"blurapp blur CLIP{extension} -o OUT{extension} --engine jax, the whole command"
-        title = get_engine(figures["engine"]).title
+        engine = _clip_file_engine(figures, row)
+        how = f"blurapp blur CLIP{extension} -o OUT{extension} --engine {engine}, the whole command"
+        title = get_engine(engine).title
         fps = value(row["frames_per_second"])
         rows.append(row_of("clip-file", f"{what}, blur to a file", title, fps, "frames/s", how))
         peak = value(row["peak_bytes"], 1e-6)

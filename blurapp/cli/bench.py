@@ -19,7 +19,7 @@ from blurapp.bench import (
 )
 from blurapp.bench import record as bench_record
 from blurapp.bench import report as bench_report
-from blurapp.bench.clips import DEFAULT_CLIP_FRAMES, DEFAULT_PLAYING_SECONDS
+from blurapp.bench.clips import CLIP_FILE_ENGINES, DEFAULT_CLIP_FRAMES, DEFAULT_PLAYING_SECONDS
 from blurapp.bench.video import DEFAULT_RESOLUTIONS, DEFAULT_VIDEO_FRAMES, parse_resolution
 from blurapp.cli.options import (
     add_color_option,
@@ -40,7 +40,7 @@ from blurapp.cli.output import (
     source_photo,
 )
 from blurapp.cli.progress import progress_bar
-from blurapp.core.engines import REFERENCE_ENGINE, engine_names
+from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE, engine_names
 from blurapp.core.kernel import ALGORITHMS, DEFAULT_SIGMA, effective_kernel_size
 from blurapp.core.measuring.sweep import (
     SweepPoint,
@@ -72,10 +72,11 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     bench.add_argument(
         "--engines",
         type=engines_argument,
-        default=",".join(engine_names()),
         metavar="E,E,…",
         help=f"engines of the table (default: every engine, {','.join(engine_names())}; "
-        f"{REFERENCE_ENGINE} must be one)",
+        f"{REFERENCE_ENGINE} must be one), and when given, of the video section (default "
+        f"{','.join(DEFAULT_ENGINES)}) and the clip-file section (default "
+        f"{','.join(CLIP_FILE_ENGINES)})",
     )
     bench.add_argument(
         "--megapixels",
@@ -232,6 +233,12 @@ def run(args: argparse.Namespace) -> int:
             if (problem := too_large_for_memory(megapixels, channels=3)) is not None:
                 print(f"blurapp bench: error: argument --megapixels: {problem}", file=sys.stderr)
                 return 2
+    # The video and clip-file sections take the engines only where they are named: by default
+    # the table times every engine, those sections their own few (a clip's frames through an
+    # interpreted kernel would take minutes).
+    args.clip_engines = None if args.engines is None else [e.name for e in args.engines]
+    if args.engines is None:
+        args.engines = engines_argument(",".join(engine_names()))
     _check_sweep_csv(args)
     _check_output(args.record)
     _check_note(args.note)
@@ -300,6 +307,7 @@ def _run_bench(args: argparse.Namespace) -> int:
                 "frames": args.video_frames,
                 "clip_frames": args.clip_frames,
                 "playing_seconds": args.playing_seconds,
+                **({} if args.clip_engines is None else {"engines": args.clip_engines}),
             },
         )
 

@@ -63,8 +63,8 @@ def test_a_clip_blurred_to_a_file_is_timed_whole_with_its_peak_memory_and_its_co
         share = row["frames_per_second"] / row["floor_frames_per_second"]
         assert row["floor_share"] == pytest.approx(share)
     text = "\n".join(section_lines("clip-file", figures))
-    assert "96x64 96×64, 12 frames, .mp4 libx264: " in text and "peak memory" in text
-    assert "96x64 96×64, 12 frames, .mkv ffv1: " in text
+    assert "96x64 96×64, 12 frames, .mp4 libx264, JAX-jit: " in text and "peak memory" in text
+    assert "96x64 96×64, 12 frames, .mkv ffv1, JAX-jit: " in text
     assert f"{rows[1]['floor_share']:.2f} of it" in text and "floor " in text
     records = figure_rows({"clip-file": figures}, [get_engine("jax")])
     units = [figure["unit"] for figure in records]
@@ -72,3 +72,19 @@ def test_a_clip_blurred_to_a_file_is_timed_whole_with_its_peak_memory_and_its_co
     # The H.264 rows keep the names an earlier record gave them.
     assert records[0]["what"] == "96x64 (96×64) grey, 12 frames, blur to a file"
     assert records[6]["what"] == "96x64 (96×64) grey, 12 frames, ffv1 .mkv, blur to a file"
+
+
+def test_the_clip_file_section_blurs_the_clip_with_each_engine_asked_for():
+    figures = bench_clips.clip_file(["32x16"], [3], [".mkv"], engines=["jax", "pallas"])
+    assert figures["engines"] == ["jax", "pallas"]
+    assert [row["engine"] for row in figures["rows"]] == ["jax", "pallas"]
+    for row in figures["rows"]:
+        assert "error" not in row, row
+        assert row["frames_per_second"] > 0 and row["floor_frames_per_second"] > 0
+    text = "\n".join(section_lines("clip-file", figures))
+    assert "--engine jax|pallas" in text
+    assert "32x16 32×16, 3 frames, .mkv ffv1, JAX Pallas: " in text
+    records = figure_rows({"clip-file": figures}, [get_engine("jax"), get_engine("pallas")])
+    blurs = [row for row in records if row["what"].endswith("blur to a file")]
+    assert [row["engine"] for row in blurs] == ["JAX-jit", "JAX Pallas"]
+    assert "--engine pallas" in blurs[1]["how"]

@@ -46,6 +46,40 @@ def test_each_clip_gives_each_engine_frames_per_second_and_the_batch_sizes_tried
     assert {row["unit"] for row in rows} == {"frames/s"}
 
 
+@pytest.mark.accelerator
+def test_pallas_among_the_engines_asked_for_gives_its_own_rows(capsys):
+    arguments = ["bench", "--sections", "video", "--video-resolutions", "64x48"]
+    arguments += ["--video-frames", "2", "--engines", "numpy,jax,pallas", "--json"]
+    assert main(arguments) == 0
+    figures = json.loads(capsys.readouterr().out)["video"]
+    for row in figures["rows"]:
+        assert list(row["engines"]) == ["numpy", "jax", "pallas"]
+        pallas = row["engines"]["pallas"]
+        assert pallas["error"] is None and pallas["frames_per_second"] > 0
+        assert pallas["frames_per_second_end_to_end"] > 0 and pallas["max_abs_diff"] <= TOLERANCE
+        assert set(pallas["batch_sizes"]) == {"1", "2"}
+    text = "\n".join(section_lines("video", figures))
+    assert "64x48 grey     JAX Pallas" in text and "64x48 colour   JAX Pallas" in text
+    rows = figure_rows(
+        {"video": figures}, [get_engine(name) for name in ("numpy", "jax", "pallas")]
+    )
+    assert ("64×48 colour, 9×9, blur alone", "JAX Pallas") in {
+        (row["what"], row["engine"]) for row in rows
+    }
+
+
+def test_without_engines_named_the_section_times_numpy_and_jax_jit(monkeypatch):
+    asked = []
+    monkeypatch.setattr(
+        bench_video, "video", lambda **options: asked.append(options) or {"rows": []}
+    )
+    monkeypatch.setattr("blurapp.bench.report.section_lines", lambda name, figures: [])
+    arguments = ["bench", "--sections", "video", "--video-resolutions", "8x8", "--json"]
+    assert main(arguments) == 0
+    assert main([*arguments, "--engines", "numpy,pallas"]) == 0
+    assert "engines" not in asked[0] and asked[1]["engines"] == ["numpy", "pallas"]
+
+
 @pytest.mark.slow
 def test_the_command_prints_the_section_as_json(capsys):
     ours = os.environ["BLURAPP_CACHE_DIR"]

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -30,6 +30,24 @@ from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
 
 # (batch shape, its number type, kernel shape, device platform, device id, as rows of values)
 _FramesKey = tuple[tuple[int, ...], str, tuple[int, ...], str, int, bool]
+
+
+class FramePrograms(Protocol):
+    """Where an engine's programs for batches of frames are got (compiled once per batch
+    shape, kernel shape and device): JAX-jit's compiled_frame_blurs, the Pallas kernel's
+    pallas_engine.compiled_frame_kernels."""
+
+    def get(
+        self,
+        jax: ModuleType,
+        shape: tuple[int, ...],
+        kernel_shape: tuple[int, ...],
+        device: Any,
+        cache_hits: Callable[[], int],
+        *,
+        as_rows: bool = False,
+        dtype: np.dtype | None = None,
+    ) -> tuple[Callable[[Any, Any], Any], Compilation]: ...
 
 
 def one_frame_at_a_time(values: int, in_strips: bool, pass_values: int | None) -> bool:
@@ -174,11 +192,14 @@ def blur_frames_on_device(
     cache_hits: Callable[[], int],
     *,
     as_rows: bool = False,
+    programs: FramePrograms | None = None,
 ) -> BlurredFrames:
     """`frames` copied to `device` in one copy, blurred by one compiled program (compiled on
     the first batch of its shape), the outputs copied back in one; each step timed, the call's
     seconds with the program's getting. `device_words` names the device in the answer. Frames
-    of stored levels give levels of their type (see frames_program), others float32."""
+    of stored levels give levels of their type (see frames_program), others float32.
+    `programs`: where the program comes from (None: JAX-jit's, compiled_frame_blurs)."""
+    programs = compiled_frame_blurs if programs is None else programs
     frames = _to_send(frames)
     weights = jax.device_put(np.ascontiguousarray(kernel, dtype=np.float32), device)
     # An accelerator's frames cross as rows of values (see jax_program.blur_on_accelerator).
@@ -187,7 +208,7 @@ def blur_frames_on_device(
     on_device = jax.block_until_ready(jax.device_put(moved, device))
     to_seconds = time.perf_counter() - start
     start = time.perf_counter()
-    program, compilation = compiled_frame_blurs.get(
+    program, compilation = programs.get(
         jax, frames.shape, weights.shape, device, cache_hits, as_rows=as_rows, dtype=frames.dtype
     )
     blurred = jax.block_until_ready(program(on_device, weights))
@@ -211,12 +232,14 @@ def overlapped_frames_on_device(
     kernel: np.ndarray,
     device: Any,
     cache_hits: Callable[[], int],
+    programs: FramePrograms | None = None,
 ) -> Iterator[np.ndarray]:
     """Each of `batches` blurred on the accelerator `device` as blur_frames_on_device blurs it
     (as rows of values, levels into levels), their outputs in order; but each batch's copy to
     the device, blur and copy back are started before the batches before it are waited for,
     BATCHES_IN_FLIGHT at most, so the copies overlap the blur and the host's reading. Nothing
-    is timed apart: the pass is timed whole."""
+    is timed apart: the pass is timed whole. `programs` as for blur_frames_on_device."""
+    programs = compiled_frame_blurs if programs is None else programs
     weights = jax.device_put(np.ascontiguousarray(kernel, dtype=np.float32), device)
     in_flight: collections.deque[tuple[Any, tuple[int, ...], np.dtype]] = collections.deque()
 
@@ -225,7 +248,7 @@ def overlapped_frames_on_device(
 
     for batch in batches:
         batch = _to_send(batch)
-        program, _ = compiled_frame_blurs.get(
+        program, _ = programs.get(
             jax, batch.shape, weights.shape, device, cache_hits, as_rows=True, dtype=batch.dtype
         )
         # The host's batch stays referenced until its copy is done: JAX keeps it while it reads.

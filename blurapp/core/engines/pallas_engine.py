@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from collections.abc import Callable, Iterable, Iterator
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -23,6 +25,7 @@ import numpy as np
 from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.jax_engine import (
     GotProgram,
+    cache_hits,
     compile_blur,
     describe_device,
     first_call_on_device,
@@ -30,12 +33,15 @@ from blurapp.core.engines.jax_engine import (
     first_jax_empty_call,
     import_jax,
     jax_device,
+    on_accelerator,
     to_move,
 )
+from blurapp.core.engines.jax_frames import blur_frames_on_device, overlapped_frames_on_device
 from blurapp.core.engines.jax_program import rows_of_values
 from blurapp.core.engines.pallas_program import CHUNK_LANES, TILE_ROWS, blur_rows
 from blurapp.core.engines.pallas_program import blur as blur_program
-from blurapp.core.engines.runs import Cancelled, Compilation, FirstCall, Progress
+from blurapp.core.engines.pallas_program import blur_frames as blur_frames_program
+from blurapp.core.engines.runs import BlurredFrames, Cancelled, Compilation, FirstCall, Progress
 from blurapp.core.platforms import tpu_runtime_installed
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
@@ -64,8 +70,9 @@ def pallas_device_words(device: Any) -> str:
 
 
 # (image shape, kernel shape, device platform, device id, tile rows, chunk lanes, the number
-# type that crosses as rows of values or None: the image as it is)
-_KernelKey = tuple[tuple[int, ...], tuple[int, ...], str, int, int, int, str | None]
+# type that crosses as rows of values or None: the image as it is, whether it is a batch of
+# frames)
+_KernelKey = tuple[tuple[int, ...], tuple[int, ...], str, int, int, int, str | None, bool]
 
 
 class CompiledKernels:
@@ -86,27 +93,38 @@ class CompiledKernels:
         tile_rows: int = TILE_ROWS,
         chunk_lanes: int = CHUNK_LANES,
         moved: np.dtype | None = None,
+        frames: bool = False,
     ) -> GotProgram:
         """The compiled kernel for `device`, how it was got, and its stages (None when it
         was compiled already). `moved`: the image crosses as rows of values of that number
-        type (an accelerator's, jax_engine.to_move), and the program is blur_rows."""
+        type (an accelerator's, jax_engine.to_move), and the program is blur_rows. `frames`:
+        `shape` is a batch of frames (frames × height × width [× channels]), crossing as
+        frames × rows of values of `moved` (float32 when None), and the program is
+        pallas_program.blur_frames."""
         jax = import_jax()
         moved_type = None if moved is None else np.dtype(moved).str
-        key = (*self._key(shape, kernel_shape, device, tile_rows, chunk_lanes), moved_type)
+        tiling = self._key(shape, kernel_shape, device, tile_rows, chunk_lanes)
+        key = (*tiling, moved_type, frames)
         with self._lock:
             compiled = self._by_key.get(key)
             if compiled is not None:
                 return compiled, Compilation.REUSED, None
-            program = blur_program if moved is None else blur_rows
             static: dict[str, Any] = {
                 "tile_rows": tile_rows,
                 "chunk_lanes": chunk_lanes,
                 "interpret": not runs_natively(device),
             }
-            image_shape, image_type = tuple(shape), np.dtype(np.float32)
-            if moved is not None:
+            image_shape, image_type = tuple(shape), np.dtype(np.float32 if moved is None else moved)
+            program: Callable[..., Any]
+            if frames:
+                program = blur_frames_program
+                rows, static["step"] = rows_of_values(tuple(shape[1:]))
+                image_shape = (shape[0], *rows)
+            elif moved is not None:
+                program = blur_rows
                 image_shape, static["step"] = rows_of_values(shape)
-                image_type = np.dtype(moved)
+            else:
+                program = blur_program
             jitted = self._jitted.get(program)
             if jitted is None:
                 jitted = self._jitted[program] = jax.jit(program, static_argnames=tuple(static))
@@ -132,7 +150,7 @@ class CompiledKernels:
         whatever number type the image crossed in."""
         key = self._key(shape, kernel_shape, device, TILE_ROWS, CHUNK_LANES)
         with self._lock:
-            return any(held[:6] == key for held in self._by_key)
+            return any(held[:6] == key and not held[7] for held in self._by_key)
 
     def clear(self) -> None:
         with self._lock:
@@ -140,6 +158,31 @@ class CompiledKernels:
 
 
 compiled_kernels = CompiledKernels()
+
+
+class _CompiledFrameKernels:
+    """The kernel for batches of frames (jax_frames.FramePrograms), from compiled_kernels:
+    frames always cross as rows of values, on a CPU as on a TPU (a view on the host)."""
+
+    def get(
+        self,
+        jax: ModuleType,
+        shape: tuple[int, ...],
+        kernel_shape: tuple[int, ...],
+        device: Any,
+        cache_hits: Callable[[], int],
+        *,
+        as_rows: bool = False,
+        dtype: np.dtype | None = None,
+    ) -> tuple[Callable[[Any, Any], Any], Compilation]:
+        program, how, _ = compiled_kernels.get_in_stages(
+            shape, kernel_shape, device, moved=dtype, frames=True
+        )
+        assert how is not None  # a kernel is always got one way or another
+        return program, how
+
+
+compiled_frame_kernels = _CompiledFrameKernels()
 
 
 def program_ready(
@@ -211,6 +254,40 @@ def first_pallas_empty_call(platform: str | None = None) -> FirstCall:
     return dataclasses.replace(call, device=pallas_device_words(jax_device(platform)))
 
 
+def blur_frames_pallas(
+    frames: np.ndarray, kernel: np.ndarray, *, platform: str | None = None
+) -> BlurredFrames:
+    """The Pallas kernel's FramesCall (blurapp.core.engines.engine): a batch of frames in one
+    kernel call whose grid holds every frame's planes (pallas_program.blur_frames), one copy
+    each way, timed as JAX-jit's (jax_frames.blur_frames_on_device); stored levels give levels
+    of their type. Raises JaxUnavailableError."""
+    jax, device = import_jax(), jax_device(platform)
+    words = pallas_device_words(device)
+    return blur_frames_on_device(
+        jax,
+        frames,
+        kernel,
+        device,
+        words,
+        cache_hits,
+        as_rows=True,
+        programs=compiled_frame_kernels,
+    )
+
+
+def overlapped_frames_pallas(
+    batches: Iterable[np.ndarray], kernel: np.ndarray, *, platform: str | None
+) -> Iterator[np.ndarray] | None:
+    """The Pallas kernel's FramesOverlapped (blurapp.core.engines.engine): as JAX-jit's, on an
+    accelerator batches whose copies overlap the kernel's calls; None on a CPU."""
+    jax, device = import_jax(), jax_device(platform)
+    if not on_accelerator(device):
+        return None
+    return overlapped_frames_on_device(
+        jax, batches, kernel, device, cache_hits, programs=compiled_frame_kernels
+    )
+
+
 JAX_PALLAS = Engine(
     "pallas",
     QT_TRANSLATE_NOOP("Engines", "JAX Pallas"),
@@ -219,6 +296,9 @@ JAX_PALLAS = Engine(
     compiles=True,
     copy_call=first_pallas_copy,
     empty_call=first_pallas_empty_call,
+    frames_call=blur_frames_pallas,
+    frames_take_levels=True,
+    frames_overlapped=overlapped_frames_pallas,
     program_ready=program_ready,
     offered=compiled_here,
 )

@@ -7,7 +7,8 @@ How the kernel walks the image:
 
 - Planes: a colour photo (height × width × channels) is blurred channel by channel, its planes
   first (channels × height × width): a pixel's 3 channels would fill 3 of a vector register's
-  128 lanes, a plane's row fills them all. A grey photo is one plane.
+  128 lanes, a plane's row fills them all. A grey photo is one plane; a batch of a clip's
+  frames is each frame's planes, one after another (blur_frames).
 - Padding: XLA pads each plane first, repeating its edges (jnp.pad mode "edge") by the kernel's
   radius, and on past it, so that every block is whole vector registers: the rows up to whole
   tiles and one halo more, the width up to whole chunks of 128 lanes and a halo of lanes more.
@@ -238,11 +239,23 @@ def blur(
     pixels; the result has the image's shape. `interpret`: Pallas's interpreter runs the
     kernel (anywhere JAX runs; slow), instead of Mosaic compiling it for a TPU."""
     import jax.numpy as jnp
+
+    channels = image.shape[2:]
+    planes = image[None] if not channels else jnp.moveaxis(image, -1, 0)
+    blurred = _blur_planes(planes, weights, tile_rows, chunk_lanes, interpret)
+    return blurred[0] if not channels else jnp.moveaxis(blurred, 0, -1)
+
+
+def _blur_planes(
+    planes: Any, weights: Any, tile_rows: int, chunk_lanes: int, interpret: bool
+) -> Any:
+    """Each of `planes` (planes × height × width) blurred by one Pallas kernel whose grid runs
+    over (plane, tile of rows): float32, the planes' shape."""
+    import jax.numpy as jnp
     from jax.experimental import pallas as pl
     from jax.experimental.pallas import tpu as pltpu
 
-    height, width, *channels = image.shape
-    planes = image[None] if not channels else jnp.moveaxis(image, -1, 0)
+    count, height, width = planes.shape
     size = weights.shape[0]
     layout = Layout(height, width, size, tile_rows, chunk_lanes)
     radius = layout.radius
@@ -260,8 +273,8 @@ def blur(
     kernel = functools.partial(_kernel, size=size, separable=weights.ndim == 1, layout=layout)
     blurred = pl.pallas_call(
         kernel,
-        out_shape=_float32_shape(planes.shape[0], layout.out_height, layout.out_width),
-        grid=(planes.shape[0], layout.tiles),
+        out_shape=_float32_shape(count, layout.out_height, layout.out_width),
+        grid=(count, layout.tiles),
         in_specs=[
             pl.BlockSpec(memory_space=pltpu.SMEM),
             pl.BlockSpec((None, tile, layout.padded_width), lambda c, i: (c, i, 0)),
@@ -278,8 +291,7 @@ def blur(
         interpret=interpret,
         name="blurapp_blur",
     )(weights.astype(jnp.float32).reshape(-1), padded, padded)
-    blurred = blurred[:, :height, :width]
-    return blurred[0] if not channels else jnp.moveaxis(blurred, 0, -1)
+    return blurred[:, :height, :width]
 
 
 def _float32_shape(*shape: int) -> Any:
@@ -310,3 +322,34 @@ def blur_rows(
         image = image.reshape(height, row_values // step, step)
     blurred = blur(image, weights, tile_rows, chunk_lanes, interpret).reshape(height, row_values)
     return blurred if levels_type is None else (floats_to_levels(blurred, levels_type), blurred)
+
+
+def blur_frames(
+    frames: Any,
+    weights: Any,
+    step: int = 1,
+    tile_rows: int = TILE_ROWS,
+    chunk_lanes: int = CHUNK_LANES,
+    interpret: bool = False,
+) -> Any:
+    """`blur` on each of a batch of frames, as a clip's cross to a device: frames × rows of
+    values (height × width·step, `step` values a pixel), float32 or stored levels (uint8,
+    uint16); the result has their shape, float32, or levels of their type rounded as saving
+    rounds them. jax_frames.frames_program, on the same frames, is its reference in plain JAX.
+
+    Every frame's planes are planes of one kernel: the grid runs over (frame's plane, tile of
+    rows), so a batch is one call with the photo's tiles and chunks, and the frames' planes
+    are as many steps more of the grid's first axis."""
+    import jax.numpy as jnp
+
+    levels_type = frames.dtype if jnp.issubdtype(frames.dtype, jnp.integer) else None
+    count, height, row_values = frames.shape
+    width = row_values // step
+    # Made floats before the kernel, as the host makes them (see levels_to_floats).
+    values = levels_to_floats(frames, apart=True)
+    planes = values.reshape(count, height, width, step)
+    planes = jnp.moveaxis(planes, -1, 1).reshape(count * step, height, width)
+    blurred = _blur_planes(planes, weights, tile_rows, chunk_lanes, interpret)
+    blurred = jnp.moveaxis(blurred.reshape(count, step, height, width), 1, -1)
+    blurred = blurred.reshape(count, height, row_values)
+    return blurred if levels_type is None else floats_to_levels(blurred, levels_type)
