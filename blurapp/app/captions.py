@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from blurapp.app.first_calls import program_of
 from blurapp.app.recompiles import Changed, ProgramGot, Reason
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
+from blurapp.core.engines.engine import Caveat
 from blurapp.core.engines.runs import Compilation, Payer
 from blurapp.core.kernel import auto_kernel_size
 from blurapp.core.measuring.comparison import TIMING
@@ -118,6 +119,25 @@ class Captions:
     def title(self, engine: str) -> str:
         """An engine's title from the registry, in the user's language."""
         return self.session.translate(ENGINES_CONTEXT, get_engine(engine).title)
+
+    def choice(self, engine: str) -> str:
+        """An engine as the window offers it (its check box, the panes' lists): its title, and
+        what this machine makes of it where that matters ('JAX Pallas (interpreted)')."""
+        caveat = self._caveat(engine)
+        if caveat is None:
+            return self.title(engine)
+        words = self.session.translate(ENGINES_CONTEXT, caveat.words)
+        return f"{self.title(engine)} ({words})"
+
+    def choice_tip(self, engine: str) -> str | None:
+        """Why an engine's choice carries words of this machine, or None where it has none."""
+        caveat = self._caveat(engine)
+        return None if caveat is None else self.session.translate(ENGINES_CONTEXT, caveat.why)
+
+    @staticmethod
+    def _caveat(engine: str) -> Caveat | None:
+        caveat_here = get_engine(engine).caveat
+        return None if caveat_here is None else caveat_here()
 
     def out_of_date(self, photo: Photo, parameters: BlurSpec, serial: int) -> str | None:
         """Why figures made from `photo` with `parameters` in run `serial` no longer match

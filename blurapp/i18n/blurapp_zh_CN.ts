@@ -32,170 +32,170 @@
 <context>
     <name>BlurControls</name>
     <message>
-        <location filename="../ui/side_panel.py" line="50"/>
+        <location filename="../ui/side_panel.py" line="52"/>
         <source>Gaussian blur</source>
         <translation>高斯模糊</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="53"/>
+        <location filename="../ui/side_panel.py" line="55"/>
         <source>Kernel size in pixels: odd, so the kernel has a centre</source>
         <translation>卷积核尺寸（像素）：须为奇数，使卷积核有中心</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="54"/>
+        <location filename="../ui/side_panel.py" line="56"/>
         <source>a&amp;uto</source>
         <translation>自动(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="55"/>
+        <location filename="../ui/side_panel.py" line="57"/>
         <source>Choose the size from sigma: 2·ceil(3σ)+1</source>
         <translation>按 sigma 选择尺寸：2·ceil(3σ)+1</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="70"/>
+        <location filename="../ui/side_panel.py" line="72"/>
         <source>2-D: the tutorial&apos;s k × k taps. Separable: k taps along the rows, then k down the columns: the same blur in 2k taps instead of k².</source>
         <translation>二维：教程中的 k × k 次采样。可分离：先沿行 k 次，再沿列 k 次：以 2k 次代替 k² 次得到同样的模糊。</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="74"/>
+        <location filename="../ui/side_panel.py" line="76"/>
         <source>Blur in co&amp;lour</source>
         <translation>彩色模糊(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="77"/>
+        <location filename="../ui/side_panel.py" line="79"/>
         <source>Blur each of red, green and blue (three times the work). Off: the photo is blurred in grey, as in the tutorial.</source>
         <translation>分别模糊红、绿、蓝三个通道（工作量为三倍）。关闭时：照片按教程的做法以灰度模糊。</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="87"/>
+        <location filename="../ui/side_panel.py" line="89"/>
         <source>Time {engine}</source>
         <translation>计时 {engine}</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="89"/>
+        <location filename="../ui/side_panel.py" line="91"/>
         <source>The reference: every other engine is compared with it</source>
         <translation>参照：其他每个引擎都与它比较</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="96"/>
-        <location filename="../ui/side_panel.py" line="152"/>
+        <location filename="../ui/side_panel.py" line="100"/>
+        <location filename="../ui/side_panel.py" line="156"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="98"/>
+        <location filename="../ui/side_panel.py" line="102"/>
         <source>Blur with the chosen engines (Ctrl+R)</source>
         <translation>用所选引擎进行模糊（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="100"/>
-        <location filename="../ui/side_panel.py" line="153"/>
+        <location filename="../ui/side_panel.py" line="104"/>
+        <location filename="../ui/side_panel.py" line="157"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="101"/>
+        <location filename="../ui/side_panel.py" line="105"/>
         <source>Stop the run in progress (Esc)</source>
         <translation>停止正在进行的运行（Esc）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="113"/>
+        <location filename="../ui/side_panel.py" line="117"/>
         <source>&amp;Kernel size</source>
         <translation>卷积核尺寸(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="114"/>
+        <location filename="../ui/side_panel.py" line="118"/>
         <source>&amp;Sigma</source>
         <translation>Sigma(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="115"/>
-        <location filename="../ui/side_panel.py" line="156"/>
+        <location filename="../ui/side_panel.py" line="119"/>
+        <location filename="../ui/side_panel.py" line="160"/>
         <source>Kernel used</source>
         <translation>实际卷积核</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="116"/>
+        <location filename="../ui/side_panel.py" line="120"/>
         <source>Algori&amp;thm</source>
         <translation>算法(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="117"/>
+        <location filename="../ui/side_panel.py" line="121"/>
         <source>Colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="118"/>
+        <location filename="../ui/side_panel.py" line="122"/>
         <source>E&amp;ngines</source>
         <translation>引擎(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="119"/>
+        <location filename="../ui/side_panel.py" line="123"/>
         <source>Sho&amp;w</source>
         <translation>显示(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="139"/>
+        <location filename="../ui/side_panel.py" line="143"/>
         <source>Gaussian sigma in pixels</source>
         <translation>高斯 sigma（像素）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="141"/>
+        <location filename="../ui/side_panel.py" line="145"/>
         <source>Kernel size</source>
         <translation>卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="142"/>
+        <location filename="../ui/side_panel.py" line="146"/>
         <source>Automatic kernel size</source>
         <translation>自动卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="143"/>
+        <location filename="../ui/side_panel.py" line="147"/>
         <source>Sigma</source>
         <translation>Sigma</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="144"/>
+        <location filename="../ui/side_panel.py" line="148"/>
         <source>Sigma slider</source>
         <translation>Sigma 滑块</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="145"/>
+        <location filename="../ui/side_panel.py" line="149"/>
         <source>Algorithm</source>
         <translation>算法</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="146"/>
+        <location filename="../ui/side_panel.py" line="150"/>
         <source>Blur in colour</source>
         <translation>彩色模糊</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="149"/>
+        <location filename="../ui/side_panel.py" line="153"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="150"/>
+        <location filename="../ui/side_panel.py" line="154"/>
         <source>What the panes show: results, original or difference</source>
         <translation>窗格显示的内容：结果、原图或差异</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="157"/>
+        <location filename="../ui/side_panel.py" line="161"/>
         <source>The kernel size a run will use</source>
         <translation>运行时将使用的卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="159"/>
+        <location filename="../ui/side_panel.py" line="163"/>
         <source>Notes on the parameters</source>
         <translation>参数说明</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="166"/>
+        <location filename="../ui/side_panel.py" line="170"/>
         <source>Time this engine in each run, beside the reference</source>
         <translation>每次运行时与参照一起为此引擎计时</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="243"/>
+        <location filename="../ui/side_panel.py" line="247"/>
         <source>A pane shows {engine}, so every run times it: choose another engine for the pane to untick it</source>
         <translation>有一个窗格显示 {engine}，因此每次运行都会为它计时：为该窗格选择其他引擎后才能取消勾选</translation>
     </message>
@@ -286,32 +286,32 @@
 <context>
     <name>ClipTimeline</name>
     <message>
-        <location filename="../app/clip_timeline.py" line="221"/>
+        <location filename="../app/clip_timeline.py" line="240"/>
         <source>starting…</source>
         <translation>正在开始…</translation>
     </message>
     <message>
-        <location filename="../app/clip_timeline.py" line="223"/>
+        <location filename="../app/clip_timeline.py" line="242"/>
         <source>{rate} frames/s · {dropped} dropped</source>
         <translation>{rate} 帧/秒 · 丢弃 {dropped} 帧</translation>
     </message>
     <message>
-        <location filename="../app/clip_timeline.py" line="244"/>
+        <location filename="../app/clip_timeline.py" line="263"/>
         <source>{engine} {rate} frames/s</source>
         <translation>{engine} {rate} 帧/秒</translation>
     </message>
     <message>
-        <location filename="../app/clip_timeline.py" line="253"/>
+        <location filename="../app/clip_timeline.py" line="272"/>
         <source>{faster} {ratio}× {slower}</source>
         <translation>{faster} 是 {slower} 的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../app/clip_timeline.py" line="266"/>
+        <location filename="../app/clip_timeline.py" line="285"/>
         <source>frame {number}</source>
         <translation>第 {number} 帧</translation>
     </message>
     <message>
-        <location filename="../app/clip_timeline.py" line="267"/>
+        <location filename="../app/clip_timeline.py" line="286"/>
         <source>frame {number} of {count}</source>
         <translation>第 {number} 帧，共 {count} 帧</translation>
     </message>
@@ -329,7 +329,7 @@
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="765"/>
+        <location filename="../core/engines/jax_engine.py" line="777"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -339,7 +339,17 @@
         <translation>不用 jit 的 JAX</translation>
     </message>
     <message>
-        <location filename="../core/engines/pallas_engine.py" line="216"/>
+        <location filename="../core/engines/pallas_engine.py" line="63"/>
+        <source>interpreted</source>
+        <translation>解释执行</translation>
+    </message>
+    <message>
+        <location filename="../core/engines/pallas_engine.py" line="64"/>
+        <source>No TPU here: Pallas&apos;s interpreter runs the kernel as a program for this machine&apos;s processor, with the same result, but its times say nothing of the kernel on a chip.</source>
+        <translation>此处没有 TPU：Pallas 的解释器把该内核作为本机处理器的程序运行，结果相同，但其耗时不能说明该内核在芯片上的表现。</translation>
+    </message>
+    <message>
+        <location filename="../core/engines/pallas_engine.py" line="235"/>
         <source>JAX Pallas</source>
         <translation>JAX Pallas</translation>
     </message>
@@ -828,32 +838,32 @@
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="499"/>
+        <location filename="../core/measuring/sweep.py" line="508"/>
         <source>not within the sizes measured</source>
         <translation>在所测尺寸内没有</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="501"/>
+        <location filename="../core/measuring/sweep.py" line="510"/>
         <source>from the smallest size measured</source>
         <translation>从所测最小尺寸起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="502"/>
+        <location filename="../core/measuring/sweep.py" line="511"/>
         <source>from {size}</source>
         <translation>从 {size} 起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="518"/>
+        <location filename="../core/measuring/sweep.py" line="527"/>
         <source>{engine} faster than {reference}: steady {steady}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="520"/>
+        <location filename="../core/measuring/sweep.py" line="529"/>
         <source>{engine} faster than {reference}: steady {steady}, end to end {end_to_end}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="431"/>
+        <location filename="../app/captions.py" line="451"/>
         <source>programs this session</source>
         <translation>本次会话的程序</translation>
     </message>
@@ -880,94 +890,94 @@
     <name>FileProblem</name>
     <message>
         <location filename="../app/jobs.py" line="236"/>
-        <location filename="../app/clip_jobs.py" line="59"/>
+        <location filename="../app/clip_jobs.py" line="60"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="203"/>
+        <location filename="../core/media/photo.py" line="194"/>
         <location filename="../scale/tiled_read.py" line="249"/>
         <source>this kind of image is not supported: {reason}</source>
         <translation>不支持此类图像：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="132"/>
+        <location filename="../core/media/photo_checks.py" line="141"/>
         <source>the image is too large to open safely (over {limit} pixels)</source>
         <translation>图像过大，无法安全打开（超过 {limit} 像素）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="140"/>
+        <location filename="../core/media/photo_checks.py" line="149"/>
         <source>this is not an image file BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的图像文件</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="212"/>
-        <location filename="../core/media/photo.py" line="232"/>
+        <location filename="../core/media/photo.py" line="203"/>
+        <location filename="../core/media/photo.py" line="262"/>
         <source>there is not enough memory to open this image</source>
         <translation>内存不足，无法打开此图像</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="123"/>
+        <location filename="../core/media/photo_checks.py" line="132"/>
         <source>the file is damaged or not a valid image ({reason})</source>
         <translation>文件已损坏或不是有效的图像（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="220"/>
+        <location filename="../core/media/photo.py" line="211"/>
         <location filename="../core/media/clip_checks.py" line="34"/>
         <location filename="../scale/tiled_read.py" line="243"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="49"/>
+        <location filename="../core/media/photo_checks.py" line="58"/>
         <source>the image is {width} × {height} pixels ({megapixels} MP); blurring it needs about {needed} GB of memory, but only {available} GB is available</source>
         <translation>图像为 {width} × {height} 像素（{megapixels} 百万像素）；模糊它约需 {needed} GB 内存，但只有 {available} GB 可用</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="69"/>
+        <location filename="../core/media/photo_checks.py" line="78"/>
         <source>this is a folder, not an image file</source>
         <translation>这是文件夹，不是图像文件</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="73"/>
+        <location filename="../core/media/photo_checks.py" line="82"/>
         <location filename="../scale/zarr_store.py" line="144"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="75"/>
-        <location filename="../scale/batch_plan.py" line="175"/>
+        <location filename="../core/media/photo_checks.py" line="84"/>
+        <location filename="../scale/batch_plan.py" line="187"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../core/media/photo.py" line="164"/>
+        <location filename="../core/media/photo.py" line="178"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="91"/>
+        <location filename="../core/media/photo_checks.py" line="100"/>
         <source>the file cannot hold the image its header declares (it gives {counts} byte counts for {pieces} strips or tiles)</source>
         <translation>文件装不下其文件头声明的图像（{pieces} 个条带或图块只给出 {counts} 个字节数）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="103"/>
+        <location filename="../core/media/photo_checks.py" line="112"/>
         <source>the file cannot hold the image its header declares ({empty} of its {pieces} strips or tiles hold no bytes)</source>
         <translation>文件装不下其文件头声明的图像（{pieces} 个条带或图块中有 {empty} 个没有任何字节）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="114"/>
-        <location filename="../core/media/photo_checks.py" line="148"/>
+        <location filename="../core/media/photo_checks.py" line="123"/>
+        <location filename="../core/media/photo_checks.py" line="157"/>
         <source>the file is truncated (it ends before the image does)</source>
         <translation>文件不完整（在图像结束之前就结束了）</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="153"/>
+        <location filename="../core/media/photo_checks.py" line="162"/>
         <source>permission denied</source>
         <translation>权限不足</translation>
     </message>
     <message>
-        <location filename="../core/media/photo_checks.py" line="154"/>
+        <location filename="../core/media/photo_checks.py" line="163"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
@@ -1038,12 +1048,12 @@
         <translation>磁盘空间不足：它约需 {needed} GB，而只有 {free} GB 可用</translation>
     </message>
     <message>
-        <location filename="../scale/batch_plan.py" line="294"/>
+        <location filename="../scale/batch_plan.py" line="330"/>
         <source>this is one of the photos being blurred ({source}); BlurApp never writes over an input, choose another output folder</source>
         <translation>这是正在模糊的照片之一（{source}）；BlurApp 从不覆盖输入文件，请选择其他输出文件夹</translation>
     </message>
     <message>
-        <location filename="../scale/batch_plan.py" line="306"/>
+        <location filename="../scale/batch_plan.py" line="342"/>
         <source>{other} is written here already; {source} was not blurred (rename one of them)</source>
         <translation>{other} 已写入此处；{source} 未被模糊（请重命名其中之一）</translation>
     </message>
@@ -1108,22 +1118,22 @@
         <translation>读写视频需要 PyAV，但它尚未安装：{how}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_video.py" line="94"/>
+        <location filename="../core/media/clip_video.py" line="102"/>
         <source>the file has no video stream (only {streams})</source>
         <translation>文件没有视频流（只有 {streams}）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_video.py" line="111"/>
+        <location filename="../core/media/clip_video.py" line="119"/>
         <source>this is not a video BlurApp can read ({reason})</source>
         <translation>这不是 BlurApp 能读取的视频（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_video.py" line="182"/>
+        <location filename="../core/media/clip_video.py" line="190"/>
         <source>the clip is closed</source>
         <translation>片段已关闭</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="113"/>
+        <location filename="../core/media/clip_files.py" line="100"/>
         <source>this is not a clip BlurApp can read</source>
         <translation>这不是 BlurApp 能读取的片段</translation>
     </message>
@@ -1138,12 +1148,12 @@
         <translation>片段在第 {frame} 帧处中断：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="190"/>
+        <location filename="../core/media/clip_files.py" line="177"/>
         <source>this TIFF is a photo, not a stack: it has one page, or pages of different sizes</source>
         <translation>此 TIFF 是照片而不是图像栈：它只有一页，或各页尺寸不同</translation>
     </message>
     <message>
-        <location filename="../core/media/clip_files.py" line="220"/>
+        <location filename="../core/media/clip_files.py" line="207"/>
         <source>this kind of image is not supported: BlurApp reads stacks of 8- or 16-bit unsigned integers or floats between 0 and 1, not {kind}</source>
         <translation>不支持此类图像：BlurApp 读取的图像栈须为 8 位或 16 位无符号整数，或 0 到 1 之间的浮点数，而不是 {kind}</translation>
     </message>
@@ -1195,7 +1205,7 @@
         <translation>读取相机 RAW 文件需要 rawpy，但它尚未安装：{how}</translation>
     </message>
     <message>
-        <location filename="../core/media/camera_raw.py" line="58"/>
+        <location filename="../core/media/camera_raw.py" line="62"/>
         <source>LibRaw cannot develop this RAW file: {reason}</source>
         <translation>LibRaw 无法冲洗此 RAW 文件：{reason}</translation>
     </message>
@@ -1203,12 +1213,12 @@
 <context>
     <name>ImageView</name>
     <message>
-        <location filename="../ui/image_view.py" line="258"/>
+        <location filename="../ui/image_view.py" line="257"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/image_view.py" line="258"/>
+        <location filename="../ui/image_view.py" line="257"/>
         <source>After</source>
         <translation>之后</translation>
     </message>
@@ -1410,12 +1420,12 @@
         <translation>将性能分析跟踪录制到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/window_layout.py" line="175"/>
+        <location filename="../ui/window_layout.py" line="177"/>
         <source>Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%</source>
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="187"/>
+        <location filename="../ui/main_window.py" line="190"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
@@ -1435,12 +1445,12 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="438"/>
+        <location filename="../ui/main_window.py" line="441"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="438"/>
+        <location filename="../ui/main_window.py" line="441"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -1460,7 +1470,7 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="464"/>
+        <location filename="../ui/main_window.py" line="467"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1485,12 +1495,12 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="481"/>
+        <location filename="../ui/main_window.py" line="484"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="482"/>
+        <location filename="../ui/main_window.py" line="485"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1571,17 +1581,17 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="582"/>
+        <location filename="../ui/main_window.py" line="585"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/launch.py" line="186"/>
+        <location filename="../ui/launch.py" line="179"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/launch.py" line="190"/>
+        <location filename="../ui/launch.py" line="183"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
@@ -1645,17 +1655,17 @@
         <translation>此窗格显示的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="104"/>
+        <location filename="../ui/image_pane.py" line="106"/>
         <source>Engine of the {engine} pane</source>
         <translation>{engine} 窗格的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="106"/>
+        <location filename="../ui/image_pane.py" line="108"/>
         <source>{engine} image</source>
         <translation>{engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/image_pane.py" line="109"/>
+        <location filename="../ui/image_pane.py" line="111"/>
         <source>{engine}: wheel or Ctrl +/− to zoom, drag or arrow keys to pan; both panes move together</source>
         <translation>{engine}：滚轮或 Ctrl +/− 缩放，拖动或方向键平移；两个窗格同步移动</translation>
     </message>
@@ -1663,339 +1673,339 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../app/captions.py" line="55"/>
+        <location filename="../app/captions.py" line="56"/>
         <source>2-D (tutorial)</source>
         <translation>二维（教程方法）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="56"/>
+        <location filename="../app/captions.py" line="57"/>
         <source>Separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="59"/>
+        <location filename="../app/captions.py" line="60"/>
         <source>Blurred results</source>
         <translation>模糊结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="60"/>
+        <location filename="../app/captions.py" line="61"/>
         <source>Original</source>
         <translation>原图</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="61"/>
+        <location filename="../app/captions.py" line="62"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="63"/>
+        <location filename="../app/captions.py" line="64"/>
         <source>Before/after</source>
         <translation>前后对比</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="66"/>
+        <location filename="../app/captions.py" line="67"/>
         <source>compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="67"/>
+        <location filename="../app/captions.py" line="68"/>
         <source>from cache</source>
         <translation>取自缓存</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="68"/>
+        <location filename="../app/captions.py" line="69"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="128"/>
+        <location filename="../app/captions.py" line="148"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="134"/>
+        <location filename="../app/captions.py" line="154"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="142"/>
+        <location filename="../app/captions.py" line="162"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="148"/>
+        <location filename="../app/captions.py" line="168"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="158"/>
+        <location filename="../app/captions.py" line="178"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="160"/>
+        <location filename="../app/captions.py" line="180"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="167"/>
+        <location filename="../app/captions.py" line="187"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="170"/>
+        <location filename="../app/captions.py" line="190"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="235"/>
+        <location filename="../app/captions.py" line="255"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="242"/>
+        <location filename="../app/captions.py" line="262"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="249"/>
+        <location filename="../app/captions.py" line="269"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="255"/>
+        <location filename="../app/captions.py" line="275"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="270"/>
+        <location filename="../app/captions.py" line="290"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="279"/>
+        <location filename="../app/captions.py" line="299"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="285"/>
+        <location filename="../app/captions.py" line="305"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="289"/>
+        <location filename="../app/captions.py" line="309"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="293"/>
+        <location filename="../app/captions.py" line="313"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="301"/>
+        <location filename="../app/captions.py" line="321"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="307"/>
+        <location filename="../app/captions.py" line="327"/>
         <source>kernel zero-padded to {size}</source>
         <translation>卷积核以零填充至 {size}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="312"/>
+        <location filename="../app/captions.py" line="332"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="319"/>
+        <location filename="../app/captions.py" line="339"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="321"/>
+        <location filename="../app/captions.py" line="341"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="327"/>
+        <location filename="../app/captions.py" line="347"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="341"/>
+        <location filename="../app/captions.py" line="361"/>
         <source>grey: Blur in colour is off</source>
         <translation>灰度：未勾选“彩色模糊”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="462"/>
+        <location filename="../app/captions.py" line="483"/>
         <source>the TPU, opening: the window may not answer for a few seconds</source>
         <translation>TPU 正在打开：窗口可能有几秒钟没有响应</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="466"/>
+        <location filename="../app/captions.py" line="487"/>
         <source>the accelerator when present, else the CPU</source>
         <translation>有加速器时用加速器，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="268"/>
-        <location filename="../app/captions.py" line="338"/>
+        <location filename="../app/captions.py" line="288"/>
+        <location filename="../app/captions.py" line="358"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="349"/>
+        <location filename="../app/captions.py" line="369"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="443"/>
-        <location filename="../app/captions.py" line="450"/>
+        <location filename="../app/captions.py" line="463"/>
+        <location filename="../app/captions.py" line="470"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="336"/>
+        <location filename="../app/captions.py" line="356"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="360"/>
+        <location filename="../app/captions.py" line="380"/>
         <source>programs this session: {count}; last: {why}, compiled in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，编译用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="364"/>
+        <location filename="../app/captions.py" line="384"/>
         <source>programs this session: {count}; last: {why}, loaded from the cache in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，从缓存加载用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="382"/>
+        <location filename="../app/captions.py" line="402"/>
         <source>{why}, in the scaling sweep</source>
         <translation>{why}，在规模扫描中</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="391"/>
+        <location filename="../app/captions.py" line="411"/>
         <source>kernel {old} → {new}</source>
         <translation>卷积核 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="394"/>
+        <location filename="../app/captions.py" line="414"/>
         <source>algorithm {old} → {new}</source>
         <translation>算法 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="399"/>
+        <location filename="../app/captions.py" line="419"/>
         <source>image {old} → {new}</source>
         <translation>图像 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="403"/>
+        <location filename="../app/captions.py" line="423"/>
         <source>grey → colour</source>
         <translation>灰度 → 彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="405"/>
+        <location filename="../app/captions.py" line="425"/>
         <source>colour → grey</source>
         <translation>彩色 → 灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="408"/>
+        <location filename="../app/captions.py" line="428"/>
         <source>device {old} → {new}</source>
         <translation>设备 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="411"/>
+        <location filename="../app/captions.py" line="431"/>
         <source>the first of the session</source>
         <translation>本次会话的第一个</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="412"/>
+        <location filename="../app/captions.py" line="432"/>
         <source>the same program again</source>
         <translation>再次获取同一程序</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="424"/>
+        <location filename="../app/captions.py" line="444"/>
         <source>{engine}; last: {why} ({time}, {how})</source>
         <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="478"/>
+        <location filename="../app/captions.py" line="499"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="481"/>
+        <location filename="../app/captions.py" line="502"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="489"/>
+        <location filename="../app/captions.py" line="510"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="494"/>
+        <location filename="../app/captions.py" line="515"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="502"/>
+        <location filename="../app/captions.py" line="523"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="517"/>
+        <location filename="../app/captions.py" line="538"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="537"/>
+        <location filename="../app/captions.py" line="558"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="543"/>
+        <location filename="../app/captions.py" line="564"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="545"/>
+        <location filename="../app/captions.py" line="566"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="556"/>
+        <location filename="../app/captions.py" line="577"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="558"/>
+        <location filename="../app/captions.py" line="579"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="562"/>
+        <location filename="../app/captions.py" line="583"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="564"/>
+        <location filename="../app/captions.py" line="585"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="570"/>
+        <location filename="../app/captions.py" line="591"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>
     <message>
-        <location filename="../app/pixel_info.py" line="55"/>
+        <location filename="../app/pixel_info.py" line="48"/>
         <source>original</source>
         <translation>原图</translation>
     </message>
     <message>
-        <location filename="../app/pixel_info.py" line="59"/>
+        <location filename="../app/pixel_info.py" line="53"/>
         <source>{what} at x {x}, y {y}: {value}</source>
         <translation>{what} 于 x {x}，y {y}：{value}</translation>
     </message>

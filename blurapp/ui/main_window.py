@@ -115,10 +115,13 @@ class MainWindow(QMainWindow):
         # message_shown.
         self.messages = Messages(self)
         self.messages.shown.connect(self.message_shown)
-        engines = [(name, self.session.captions.title(name)) for name in offered_engine_names()]
+        captions = self.session.captions
+        offered = offered_engine_names()
+        engines = [(name, captions.choice(name)) for name in offered]
+        tips = {name: tip for name in offered if (tip := captions.choice_tip(name)) is not None}
 
         self.runner = BackgroundRunner(self)  # starts no thread until a job comes
-        self.widgets = lay_out(self, engines, self.session.pane_engines, self.session.captions.tr)
+        self.widgets = lay_out(self, engines, self.session.pane_engines, captions.tr, tips)
         self.select_pane(LEFT)
         self.history = ParameterHistory(
             lambda parameters: self.set_parameters(**vars(parameters)),
