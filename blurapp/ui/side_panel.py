@@ -93,11 +93,11 @@ class BlurControls(QGroupBox):
                 check.setToolTip(engine_tips[name])
             check.toggled.connect(lambda on, name=name: self.timed_toggled.emit(name, on))
             self.engine_checks[name] = check
-            row, column = divmod(index, ENGINE_COLUMNS)
+            grid_row, grid_column = divmod(index, ENGINE_COLUMNS)
             # The last check box alone on its row takes the row: its words (JAX Pallas's
             # "(interpreted)") need not be cut to a column's width.
-            span = ENGINE_COLUMNS if column == 0 and index == len(engines) - 1 else 1
-            engines_grid.addWidget(check, row, column, 1, span)
+            span = ENGINE_COLUMNS if grid_column == 0 and index == len(engines) - 1 else 1
+            engines_grid.addWidget(check, grid_row, grid_column, 1, span)
         self.show_combo = QComboBox()
         for key, label in SHOW_LABELS.items():
             self.show_combo.addItem(translate_session(label), key)
