@@ -7,6 +7,7 @@ QT_TRANSLATE_NOOP for pyside6-lupdate; they keep the "Session" context they were
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -104,6 +105,7 @@ class SessionState(Protocol):
     first_calls: FirstCalls
     recompiles: Recompiles
     compiling: dict[str, int]
+    played: dict[str, str]
 
 
 class Captions:
@@ -277,6 +279,20 @@ class Captions:
         return ""
 
     def caption(self, pane: int) -> Caption:
+        """A pane's caption; after a clip played, its engine's frames per second then come
+        first, over the frame paused on, until a Run or the next play."""
+        caption = self._caption(pane)
+        engine = self.session.pane_engines[pane]
+        played = self.session.played.get(engine)
+        shows_engine = self.session.show in ("blurred", "split") or (
+            self.session.show == "difference" and pane != RIGHT
+        )
+        if played is None or not shows_engine:
+            return caption
+        words = self.tr(QT_TRANSLATE_NOOP("Session", "played: {figures}")).format(figures=played)
+        return dataclasses.replace(caption, details=(words, *caption.details))
+
+    def _caption(self, pane: int) -> Caption:
         tr = self.tr
         engine = self.session.pane_engines[pane]
         title = self.title(engine)

@@ -77,125 +77,125 @@
         <translation>参照：其他每个引擎都与它比较</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="100"/>
-        <location filename="../ui/side_panel.py" line="156"/>
+        <location filename="../ui/side_panel.py" line="104"/>
+        <location filename="../ui/side_panel.py" line="160"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="102"/>
+        <location filename="../ui/side_panel.py" line="106"/>
         <source>Blur with the chosen engines (Ctrl+R)</source>
         <translation>用所选引擎进行模糊（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="104"/>
-        <location filename="../ui/side_panel.py" line="157"/>
+        <location filename="../ui/side_panel.py" line="108"/>
+        <location filename="../ui/side_panel.py" line="161"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="105"/>
+        <location filename="../ui/side_panel.py" line="109"/>
         <source>Stop the run in progress (Esc)</source>
         <translation>停止正在进行的运行（Esc）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="117"/>
+        <location filename="../ui/side_panel.py" line="121"/>
         <source>&amp;Kernel size</source>
         <translation>卷积核尺寸(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="118"/>
+        <location filename="../ui/side_panel.py" line="122"/>
         <source>&amp;Sigma</source>
         <translation>Sigma(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="119"/>
-        <location filename="../ui/side_panel.py" line="160"/>
+        <location filename="../ui/side_panel.py" line="123"/>
+        <location filename="../ui/side_panel.py" line="164"/>
         <source>Kernel used</source>
         <translation>实际卷积核</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="120"/>
+        <location filename="../ui/side_panel.py" line="124"/>
         <source>Algori&amp;thm</source>
         <translation>算法(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="121"/>
+        <location filename="../ui/side_panel.py" line="125"/>
         <source>Colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="122"/>
+        <location filename="../ui/side_panel.py" line="126"/>
         <source>E&amp;ngines</source>
         <translation>引擎(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="123"/>
+        <location filename="../ui/side_panel.py" line="127"/>
         <source>Sho&amp;w</source>
         <translation>显示(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="143"/>
+        <location filename="../ui/side_panel.py" line="147"/>
         <source>Gaussian sigma in pixels</source>
         <translation>高斯 sigma（像素）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="145"/>
+        <location filename="../ui/side_panel.py" line="149"/>
         <source>Kernel size</source>
         <translation>卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="146"/>
+        <location filename="../ui/side_panel.py" line="150"/>
         <source>Automatic kernel size</source>
         <translation>自动卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="147"/>
+        <location filename="../ui/side_panel.py" line="151"/>
         <source>Sigma</source>
         <translation>Sigma</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="148"/>
+        <location filename="../ui/side_panel.py" line="152"/>
         <source>Sigma slider</source>
         <translation>Sigma 滑块</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="149"/>
+        <location filename="../ui/side_panel.py" line="153"/>
         <source>Algorithm</source>
         <translation>算法</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="150"/>
+        <location filename="../ui/side_panel.py" line="154"/>
         <source>Blur in colour</source>
         <translation>彩色模糊</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="153"/>
+        <location filename="../ui/side_panel.py" line="157"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="154"/>
+        <location filename="../ui/side_panel.py" line="158"/>
         <source>What the panes show: results, original or difference</source>
         <translation>窗格显示的内容：结果、原图或差异</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="161"/>
+        <location filename="../ui/side_panel.py" line="165"/>
         <source>The kernel size a run will use</source>
         <translation>运行时将使用的卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="163"/>
+        <location filename="../ui/side_panel.py" line="167"/>
         <source>Notes on the parameters</source>
         <translation>参数说明</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="170"/>
+        <location filename="../ui/side_panel.py" line="174"/>
         <source>Time this engine in each run, beside the reference</source>
         <translation>每次运行时与参照一起为此引擎计时</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="247"/>
+        <location filename="../ui/side_panel.py" line="251"/>
         <source>A pane shows {engine}, so every run times it: choose another engine for the pane to untick it</source>
         <translation>有一个窗格显示 {engine}，因此每次运行都会为它计时：为该窗格选择其他引擎后才能取消勾选</translation>
     </message>
@@ -243,12 +243,12 @@
         <translation>下一帧(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="146"/>
+        <location filename="../app/clip_controller.py" line="149"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="162"/>
+        <location filename="../app/clip_controller.py" line="165"/>
         <source>Could not open the clip</source>
         <translation>无法打开片段</translation>
     </message>
@@ -268,17 +268,17 @@
         <translation>正在用每个引擎计时 {frames} 帧…</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="374"/>
+        <location filename="../app/clip_controller.py" line="382"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="432"/>
+        <location filename="../app/clip_controller.py" line="443"/>
         <source>Cannot Read the Frame</source>
         <translation>无法读取该帧</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="305"/>
+        <location filename="../app/clip_controller.py" line="312"/>
         <source>The Clip Stopped</source>
         <translation>片段已停止</translation>
     </message>
@@ -863,7 +863,7 @@
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="451"/>
+        <location filename="../app/captions.py" line="467"/>
         <source>programs this session</source>
         <translation>本次会话的程序</translation>
     </message>
@@ -1425,7 +1425,7 @@
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="190"/>
+        <location filename="../ui/main_window.py" line="191"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
@@ -1445,12 +1445,12 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="441"/>
+        <location filename="../ui/main_window.py" line="442"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="441"/>
+        <location filename="../ui/main_window.py" line="442"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -1470,7 +1470,7 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="467"/>
+        <location filename="../ui/main_window.py" line="468"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1495,12 +1495,12 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="484"/>
+        <location filename="../ui/main_window.py" line="485"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="485"/>
+        <location filename="../ui/main_window.py" line="486"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1581,7 +1581,7 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="585"/>
+        <location filename="../ui/main_window.py" line="586"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1673,329 +1673,334 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../app/captions.py" line="56"/>
+        <location filename="../app/captions.py" line="57"/>
         <source>2-D (tutorial)</source>
         <translation>二维（教程方法）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="57"/>
+        <location filename="../app/captions.py" line="58"/>
         <source>Separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="60"/>
+        <location filename="../app/captions.py" line="61"/>
         <source>Blurred results</source>
         <translation>模糊结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="61"/>
+        <location filename="../app/captions.py" line="62"/>
         <source>Original</source>
         <translation>原图</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="62"/>
+        <location filename="../app/captions.py" line="63"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="64"/>
+        <location filename="../app/captions.py" line="65"/>
         <source>Before/after</source>
         <translation>前后对比</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="67"/>
+        <location filename="../app/captions.py" line="68"/>
         <source>compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="68"/>
+        <location filename="../app/captions.py" line="69"/>
         <source>from cache</source>
         <translation>取自缓存</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="69"/>
+        <location filename="../app/captions.py" line="70"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="148"/>
+        <location filename="../app/captions.py" line="150"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="154"/>
+        <location filename="../app/captions.py" line="156"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="162"/>
+        <location filename="../app/captions.py" line="164"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="168"/>
+        <location filename="../app/captions.py" line="170"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="178"/>
+        <location filename="../app/captions.py" line="180"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="180"/>
+        <location filename="../app/captions.py" line="182"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="187"/>
+        <location filename="../app/captions.py" line="189"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="190"/>
+        <location filename="../app/captions.py" line="192"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="255"/>
+        <location filename="../app/captions.py" line="257"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="262"/>
+        <location filename="../app/captions.py" line="264"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="269"/>
+        <location filename="../app/captions.py" line="271"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="275"/>
+        <location filename="../app/captions.py" line="277"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="290"/>
+        <location filename="../app/captions.py" line="292"/>
+        <source>played: {figures}</source>
+        <translation>播放时：{figures}</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="306"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="299"/>
+        <location filename="../app/captions.py" line="315"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="305"/>
+        <location filename="../app/captions.py" line="321"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="309"/>
+        <location filename="../app/captions.py" line="325"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="313"/>
+        <location filename="../app/captions.py" line="329"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="321"/>
+        <location filename="../app/captions.py" line="337"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="327"/>
+        <location filename="../app/captions.py" line="343"/>
         <source>kernel zero-padded to {size}</source>
         <translation>卷积核以零填充至 {size}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="332"/>
+        <location filename="../app/captions.py" line="348"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="339"/>
+        <location filename="../app/captions.py" line="355"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="341"/>
+        <location filename="../app/captions.py" line="357"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="347"/>
+        <location filename="../app/captions.py" line="363"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="361"/>
+        <location filename="../app/captions.py" line="377"/>
         <source>grey: Blur in colour is off</source>
         <translation>灰度：未勾选“彩色模糊”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="483"/>
+        <location filename="../app/captions.py" line="499"/>
         <source>the TPU, opening: the window may not answer for a few seconds</source>
         <translation>TPU 正在打开：窗口可能有几秒钟没有响应</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="487"/>
+        <location filename="../app/captions.py" line="503"/>
         <source>the accelerator when present, else the CPU</source>
         <translation>有加速器时用加速器，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="288"/>
-        <location filename="../app/captions.py" line="358"/>
+        <location filename="../app/captions.py" line="304"/>
+        <location filename="../app/captions.py" line="374"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="369"/>
+        <location filename="../app/captions.py" line="385"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="463"/>
-        <location filename="../app/captions.py" line="470"/>
+        <location filename="../app/captions.py" line="479"/>
+        <location filename="../app/captions.py" line="486"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="356"/>
+        <location filename="../app/captions.py" line="372"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="380"/>
+        <location filename="../app/captions.py" line="396"/>
         <source>programs this session: {count}; last: {why}, compiled in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，编译用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="384"/>
+        <location filename="../app/captions.py" line="400"/>
         <source>programs this session: {count}; last: {why}, loaded from the cache in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，从缓存加载用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="402"/>
+        <location filename="../app/captions.py" line="418"/>
         <source>{why}, in the scaling sweep</source>
         <translation>{why}，在规模扫描中</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="411"/>
+        <location filename="../app/captions.py" line="427"/>
         <source>kernel {old} → {new}</source>
         <translation>卷积核 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="414"/>
+        <location filename="../app/captions.py" line="430"/>
         <source>algorithm {old} → {new}</source>
         <translation>算法 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="419"/>
+        <location filename="../app/captions.py" line="435"/>
         <source>image {old} → {new}</source>
         <translation>图像 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="423"/>
+        <location filename="../app/captions.py" line="439"/>
         <source>grey → colour</source>
         <translation>灰度 → 彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="425"/>
+        <location filename="../app/captions.py" line="441"/>
         <source>colour → grey</source>
         <translation>彩色 → 灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="428"/>
+        <location filename="../app/captions.py" line="444"/>
         <source>device {old} → {new}</source>
         <translation>设备 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="431"/>
+        <location filename="../app/captions.py" line="447"/>
         <source>the first of the session</source>
         <translation>本次会话的第一个</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="432"/>
+        <location filename="../app/captions.py" line="448"/>
         <source>the same program again</source>
         <translation>再次获取同一程序</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="444"/>
+        <location filename="../app/captions.py" line="460"/>
         <source>{engine}; last: {why} ({time}, {how})</source>
         <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="499"/>
+        <location filename="../app/captions.py" line="515"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="502"/>
+        <location filename="../app/captions.py" line="518"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="510"/>
+        <location filename="../app/captions.py" line="526"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="515"/>
+        <location filename="../app/captions.py" line="531"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="523"/>
+        <location filename="../app/captions.py" line="539"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="538"/>
+        <location filename="../app/captions.py" line="554"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="558"/>
+        <location filename="../app/captions.py" line="574"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="564"/>
+        <location filename="../app/captions.py" line="580"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="566"/>
+        <location filename="../app/captions.py" line="582"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="577"/>
+        <location filename="../app/captions.py" line="593"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="579"/>
+        <location filename="../app/captions.py" line="595"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="583"/>
+        <location filename="../app/captions.py" line="599"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="585"/>
+        <location filename="../app/captions.py" line="601"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="591"/>
+        <location filename="../app/captions.py" line="607"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>

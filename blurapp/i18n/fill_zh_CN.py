@@ -280,6 +280,7 @@ ZH_CN = {
     "JAX without jit": "不用 jit 的 JAX",
     "JAX Pallas": "JAX Pallas",
     "interpreted": "解释执行",
+    "played: {figures}": "播放时：{figures}",
     "No TPU here: Pallas's interpreter runs the kernel as a program for this machine's processor, with the same result, but its times say nothing of the kernel on a chip.": "此处没有 TPU：Pallas 的解释器把该内核作为本机处理器的程序运行，结果相同，但其耗时不能说明该内核在芯片上的表现。",
     "first call {time}": "首次调用 {time}",
     "{speedup} NumPy's speed": "NumPy 速度的 {speedup}",

@@ -165,6 +165,7 @@ class MainWindow(QMainWindow):
             Change.RUNNING: self._on_model_running,
             Change.COMPILING: self._on_model_compiling,
             Change.PROGRAMS: self._on_model_programs,
+            Change.PLAYED: self._show_captions,
         }
         self.session.subscribe(self._on_model_changed)
         restore_window_settings(self)
