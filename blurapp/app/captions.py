@@ -106,6 +106,8 @@ class SessionState(Protocol):
     recompiles: Recompiles
     compiling: dict[str, int]
     played: dict[str, str]
+    opening: str | None
+    opening_step: str | None
 
 
 class Captions:
@@ -253,6 +255,12 @@ class Captions:
         tr = self.tr
         engine = self.session.pane_engines[pane]
         if self.session.photo is None:
+            if self.session.opening is not None:
+                words = tr(QT_TRANSLATE_NOOP("Session", "Opening {name}…")).format(
+                    name=self.session.opening
+                )
+                step = self.session.opening_step
+                return words if step is None else f"{words}\n{tr(step)}"
             return tr(
                 QT_TRANSLATE_NOOP("Session", "Open a photo: File ▸ Open (Ctrl+O), or drop one here")
             )

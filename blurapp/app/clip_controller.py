@@ -145,6 +145,7 @@ class ClipController:
     def open_path(self, path: Path) -> None:
         """Open the clip in the file at `path` (a file that opens as a clip: see
         WindowController.open_path); shown once it has opened."""
+        self.session.opening_started(display_path(path.name))
         self.view.show_status(
             self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "Opening {name}…")).format(
                 name=display_path(path.name)
@@ -162,6 +163,7 @@ class ClipController:
         self.view.remember_file(path)
 
     def _on_clip_file_failed(self, error: BaseException) -> None:
+        self.session.opening_ended()
         self.view.show_status(self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "Could not open the clip")))
         # open_clip_job fails with a PhotoError (a ClipError), naming the file, and no other.
         self.view.show_open_failed(cast(PhotoError, error))
@@ -440,6 +442,7 @@ class ClipController:
                 then(loaded)
 
         def failed(error: BaseException, words: str) -> None:
+            self.session.opening_ended()  # the clip's first frame, perhaps
             title = self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "Cannot Read the Frame"))
             self.view.warn(title, words, error, in_status=True)
 

@@ -65,6 +65,7 @@ class Change(StrEnum):
     PARAMETERS = "parameters"
     PHOTO = "photo"
     PLAYED = "played"  # the figures of a clip's last playing are no longer kept
+    OPENING = "opening"  # a file is opening, or has come to another step, or is no longer
     PROGRAMS = "programs"  # a compiled engine got a program (the live preview, a Run, the sweep)
     RESULTS = "results"
     RUNNING = "running"
@@ -106,7 +107,7 @@ class Newest:
 class Session:
     """The window's state, and its wording. Listeners get the name of what changed:
     "photo", "parameters", "engines", "show", "live", "jax", "results", "outcome", "running",
-    "programs" or "played".
+    "programs", "played" or "opening".
 
     `running` is the one record of a run in flight: whatever drops it (a new photo, a cancel)
     tells listeners "running", and the answers of a run it no longer holds are refused."""
@@ -137,6 +138,10 @@ class Session:
         # engine → what its pane said when a clip last stopped playing ("11.8 frames/s · 37
         # dropped"): its captions keep it, over the frame paused on, until a Run or the next play.
         self.played: dict[str, str] = {}
+        # The name of the file opening, and the step it has come to (English, for translation;
+        # None before one is told): the panes say so while they have no photo to show.
+        self.opening: str | None = None
+        self.opening_step: str | None = None
         self._serial = 0
         self._listeners: list[Callable[[Change], None]] = []
         # What the window shows of this state: pictures, captions and every word about them.
@@ -157,6 +162,7 @@ class Session:
         """A new photo: every result of the old one goes, and a run in flight with it.
         `grey_original`: a colour photo's grey as the view draws it (None for a grey photo)."""
         self.photo, self.original, self.grey_original = photo, original, grey_original
+        self.opening = self.opening_step = None  # what was opening is open
         self.results.clear()
         self.live_rates.clear()
         self.outcome = None
@@ -360,6 +366,23 @@ class Session:
         self._changed(Change.RUNNING)
         self._changed(Change.OUTCOME)
         return True
+
+    def opening_started(self, name: str) -> None:
+        """The file called `name` is opening: set_photo ends it, or opening_ended."""
+        self.opening, self.opening_step = name, None
+        self._changed(Change.OPENING)
+
+    def opening_went(self, step: str) -> None:
+        """The file opening has come to `step` ("reading the file")."""
+        if self.opening is not None:
+            self.opening_step = step
+            self._changed(Change.OPENING)
+
+    def opening_ended(self) -> None:
+        """The file opening will not become the photo (it could not be read)."""
+        if self.opening is not None:
+            self.opening = self.opening_step = None
+            self._changed(Change.OPENING)
 
     def clip_played(self, pane_words: Mapping[str, str]) -> None:
         """A clip stopped playing (paused, or at its end) with each engine's pane saying

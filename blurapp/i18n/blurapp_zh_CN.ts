@@ -243,12 +243,12 @@
         <translation>下一帧(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="149"/>
+        <location filename="../app/clip_controller.py" line="150"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="165"/>
+        <location filename="../app/clip_controller.py" line="167"/>
         <source>Could not open the clip</source>
         <translation>无法打开片段</translation>
     </message>
@@ -268,17 +268,17 @@
         <translation>正在用每个引擎计时 {frames} 帧…</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="382"/>
+        <location filename="../app/clip_controller.py" line="384"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="443"/>
+        <location filename="../app/clip_controller.py" line="446"/>
         <source>Cannot Read the Frame</source>
         <translation>无法读取该帧</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="312"/>
+        <location filename="../app/clip_controller.py" line="314"/>
         <source>The Clip Stopped</source>
         <translation>片段已停止</translation>
     </message>
@@ -863,7 +863,7 @@
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="467"/>
+        <location filename="../app/captions.py" line="475"/>
         <source>programs this session</source>
         <translation>本次会话的程序</translation>
     </message>
@@ -889,7 +889,7 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../app/jobs.py" line="236"/>
+        <location filename="../app/jobs.py" line="251"/>
         <location filename="../app/clip_jobs.py" line="60"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
@@ -1425,12 +1425,12 @@
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="191"/>
+        <location filename="../ui/main_window.py" line="192"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="267"/>
+        <location filename="../app/photo_controller.py" line="274"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
@@ -1445,12 +1445,12 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="442"/>
+        <location filename="../ui/main_window.py" line="449"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="442"/>
+        <location filename="../ui/main_window.py" line="449"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -1460,47 +1460,47 @@
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="116"/>
+        <location filename="../app/photo_controller.py" line="119"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="280"/>
+        <location filename="../app/photo_controller.py" line="288"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="468"/>
+        <location filename="../ui/main_window.py" line="475"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="193"/>
+        <location filename="../app/photo_controller.py" line="196"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="202"/>
+        <location filename="../app/photo_controller.py" line="205"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="214"/>
+        <location filename="../app/photo_controller.py" line="217"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="315"/>
+        <location filename="../app/photo_controller.py" line="323"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="485"/>
+        <location filename="../ui/main_window.py" line="492"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="486"/>
+        <location filename="../ui/main_window.py" line="493"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1581,7 +1581,7 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="586"/>
+        <location filename="../ui/main_window.py" line="593"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1718,289 +1718,294 @@
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="150"/>
+        <location filename="../app/captions.py" line="152"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="156"/>
+        <location filename="../app/captions.py" line="158"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="164"/>
+        <location filename="../app/captions.py" line="166"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="170"/>
+        <location filename="../app/captions.py" line="172"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="180"/>
+        <location filename="../app/captions.py" line="182"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="182"/>
+        <location filename="../app/captions.py" line="184"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="189"/>
+        <location filename="../app/captions.py" line="191"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="192"/>
+        <location filename="../app/captions.py" line="194"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="257"/>
+        <location filename="../app/captions.py" line="259"/>
+        <source>Opening {name}…</source>
+        <translation>正在打开 {name}…</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="265"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="264"/>
+        <location filename="../app/captions.py" line="272"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="271"/>
+        <location filename="../app/captions.py" line="279"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="277"/>
+        <location filename="../app/captions.py" line="285"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="292"/>
+        <location filename="../app/captions.py" line="300"/>
         <source>played: {figures}</source>
         <translation>播放时：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="306"/>
+        <location filename="../app/captions.py" line="314"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="315"/>
+        <location filename="../app/captions.py" line="323"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="321"/>
+        <location filename="../app/captions.py" line="329"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="325"/>
+        <location filename="../app/captions.py" line="333"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="329"/>
+        <location filename="../app/captions.py" line="337"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="337"/>
+        <location filename="../app/captions.py" line="345"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="343"/>
+        <location filename="../app/captions.py" line="351"/>
         <source>kernel zero-padded to {size}</source>
         <translation>卷积核以零填充至 {size}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="348"/>
+        <location filename="../app/captions.py" line="356"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="355"/>
+        <location filename="../app/captions.py" line="363"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="357"/>
+        <location filename="../app/captions.py" line="365"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="363"/>
+        <location filename="../app/captions.py" line="371"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="377"/>
+        <location filename="../app/captions.py" line="385"/>
         <source>grey: Blur in colour is off</source>
         <translation>灰度：未勾选“彩色模糊”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="499"/>
+        <location filename="../app/captions.py" line="507"/>
         <source>the TPU, opening: the window may not answer for a few seconds</source>
         <translation>TPU 正在打开：窗口可能有几秒钟没有响应</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="503"/>
+        <location filename="../app/captions.py" line="511"/>
         <source>the accelerator when present, else the CPU</source>
         <translation>有加速器时用加速器，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="304"/>
-        <location filename="../app/captions.py" line="374"/>
+        <location filename="../app/captions.py" line="312"/>
+        <location filename="../app/captions.py" line="382"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="385"/>
+        <location filename="../app/captions.py" line="393"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="479"/>
-        <location filename="../app/captions.py" line="486"/>
+        <location filename="../app/captions.py" line="487"/>
+        <location filename="../app/captions.py" line="494"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="372"/>
+        <location filename="../app/captions.py" line="380"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="396"/>
+        <location filename="../app/captions.py" line="404"/>
         <source>programs this session: {count}; last: {why}, compiled in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，编译用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="400"/>
+        <location filename="../app/captions.py" line="408"/>
         <source>programs this session: {count}; last: {why}, loaded from the cache in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，从缓存加载用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="418"/>
+        <location filename="../app/captions.py" line="426"/>
         <source>{why}, in the scaling sweep</source>
         <translation>{why}，在规模扫描中</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="427"/>
+        <location filename="../app/captions.py" line="435"/>
         <source>kernel {old} → {new}</source>
         <translation>卷积核 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="430"/>
+        <location filename="../app/captions.py" line="438"/>
         <source>algorithm {old} → {new}</source>
         <translation>算法 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="435"/>
+        <location filename="../app/captions.py" line="443"/>
         <source>image {old} → {new}</source>
         <translation>图像 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="439"/>
+        <location filename="../app/captions.py" line="447"/>
         <source>grey → colour</source>
         <translation>灰度 → 彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="441"/>
+        <location filename="../app/captions.py" line="449"/>
         <source>colour → grey</source>
         <translation>彩色 → 灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="444"/>
+        <location filename="../app/captions.py" line="452"/>
         <source>device {old} → {new}</source>
         <translation>设备 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="447"/>
+        <location filename="../app/captions.py" line="455"/>
         <source>the first of the session</source>
         <translation>本次会话的第一个</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="448"/>
+        <location filename="../app/captions.py" line="456"/>
         <source>the same program again</source>
         <translation>再次获取同一程序</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="460"/>
+        <location filename="../app/captions.py" line="468"/>
         <source>{engine}; last: {why} ({time}, {how})</source>
         <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="515"/>
+        <location filename="../app/captions.py" line="523"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="518"/>
+        <location filename="../app/captions.py" line="526"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="526"/>
+        <location filename="../app/captions.py" line="534"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="531"/>
+        <location filename="../app/captions.py" line="539"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="539"/>
+        <location filename="../app/captions.py" line="547"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="554"/>
+        <location filename="../app/captions.py" line="562"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="574"/>
+        <location filename="../app/captions.py" line="582"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="580"/>
+        <location filename="../app/captions.py" line="588"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="582"/>
+        <location filename="../app/captions.py" line="590"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="593"/>
+        <location filename="../app/captions.py" line="601"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="595"/>
+        <location filename="../app/captions.py" line="603"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="599"/>
+        <location filename="../app/captions.py" line="607"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="601"/>
+        <location filename="../app/captions.py" line="609"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="607"/>
+        <location filename="../app/captions.py" line="615"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>
@@ -2013,6 +2018,16 @@
         <location filename="../app/pixel_info.py" line="53"/>
         <source>{what} at x {x}, y {y}: {value}</source>
         <translation>{what} 于 x {x}，y {y}：{value}</translation>
+    </message>
+    <message>
+        <location filename="../app/jobs.py" line="77"/>
+        <source>reading the file</source>
+        <translation>正在读取文件</translation>
+    </message>
+    <message>
+        <location filename="../app/jobs.py" line="78"/>
+        <source>making the picture to show</source>
+        <translation>正在生成要显示的图像</translation>
     </message>
 </context>
 <context>

@@ -281,6 +281,8 @@ ZH_CN = {
     "JAX Pallas": "JAX Pallas",
     "interpreted": "解释执行",
     "played: {figures}": "播放时：{figures}",
+    "reading the file": "正在读取文件",
+    "making the picture to show": "正在生成要显示的图像",
     "No TPU here: Pallas's interpreter runs the kernel as a program for this machine's processor, with the same result, but its times say nothing of the kernel on a chip.": "此处没有 TPU：Pallas 的解释器把该内核作为本机处理器的程序运行，结果相同，但其耗时不能说明该内核在芯片上的表现。",
     "first call {time}": "首次调用 {time}",
     "{speedup} NumPy's speed": "NumPy 速度的 {speedup}",

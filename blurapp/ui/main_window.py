@@ -166,6 +166,7 @@ class MainWindow(QMainWindow):
             Change.COMPILING: self._on_model_compiling,
             Change.PROGRAMS: self._on_model_programs,
             Change.PLAYED: self._show_captions,
+            Change.OPENING: self._show_placeholders,
         }
         self.session.subscribe(self._on_model_changed)
         restore_window_settings(self)
@@ -291,6 +292,12 @@ class MainWindow(QMainWindow):
             pane.set_placeholder(session.captions.placeholder(index))
         self._show_captions()
         self.actions.save.setEnabled(bool(session.captions.saved_results()))
+
+    def _show_placeholders(self) -> None:
+        if self.controller.playing:
+            return
+        for index, pane in enumerate(self.widgets.panes):
+            pane.set_placeholder(self.session.captions.placeholder(index))
 
     def _show_captions(self) -> None:
         if self.controller.playing:  # each pane's caption is its frames per second
