@@ -7,6 +7,7 @@ QT_TRANSLATE_NOOP for pyside6-lupdate; they keep the "Session" context they were
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from blurapp.app.first_calls import program_of
 from blurapp.app.recompiles import Changed, ProgramGot, Reason
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
+from blurapp.core.engines.engine import Caveat
 from blurapp.core.engines.runs import Compilation, Payer
 from blurapp.core.kernel import auto_kernel_size
 from blurapp.core.measuring.comparison import TIMING
@@ -103,6 +105,9 @@ class SessionState(Protocol):
     first_calls: FirstCalls
     recompiles: Recompiles
     compiling: dict[str, int]
+    played: dict[str, str]
+    opening: str | None
+    opening_step: str | None
 
 
 class Captions:
@@ -118,6 +123,25 @@ class Captions:
     def title(self, engine: str) -> str:
         """An engine's title from the registry, in the user's language."""
         return self.session.translate(ENGINES_CONTEXT, get_engine(engine).title)
+
+    def choice(self, engine: str) -> str:
+        """An engine as the window offers it (its check box, the panes' lists): its title, and
+        what this machine makes of it where that matters ('JAX Pallas (interpreted)')."""
+        caveat = self._caveat(engine)
+        if caveat is None:
+            return self.title(engine)
+        words = self.session.translate(ENGINES_CONTEXT, caveat.words)
+        return f"{self.title(engine)} ({words})"
+
+    def choice_tip(self, engine: str) -> str | None:
+        """Why an engine's choice carries words of this machine, or None where it has none."""
+        caveat = self._caveat(engine)
+        return None if caveat is None else self.session.translate(ENGINES_CONTEXT, caveat.why)
+
+    @staticmethod
+    def _caveat(engine: str) -> Caveat | None:
+        caveat_here = get_engine(engine).caveat
+        return None if caveat_here is None else caveat_here()
 
     def out_of_date(self, photo: Photo, parameters: BlurSpec, serial: int) -> str | None:
         """Why figures made from `photo` with `parameters` in run `serial` no longer match
@@ -231,6 +255,12 @@ class Captions:
         tr = self.tr
         engine = self.session.pane_engines[pane]
         if self.session.photo is None:
+            if self.session.opening is not None:
+                words = tr(QT_TRANSLATE_NOOP("Session", "Opening {name}…")).format(
+                    name=self.session.opening
+                )
+                step = self.session.opening_step
+                return words if step is None else f"{words}\n{tr(step)}"
             return tr(
                 QT_TRANSLATE_NOOP("Session", "Open a photo: File ▸ Open (Ctrl+O), or drop one here")
             )
@@ -257,6 +287,20 @@ class Captions:
         return ""
 
     def caption(self, pane: int) -> Caption:
+        """A pane's caption; after a clip played, its engine's frames per second then come
+        first, over the frame paused on, until a Run or the next play."""
+        caption = self._caption(pane)
+        engine = self.session.pane_engines[pane]
+        played = self.session.played.get(engine)
+        shows_engine = self.session.show in ("blurred", "split") or (
+            self.session.show == "difference" and pane != RIGHT
+        )
+        if played is None or not shows_engine:
+            return caption
+        words = self.tr(QT_TRANSLATE_NOOP("Session", "played: {figures}")).format(figures=played)
+        return dataclasses.replace(caption, details=(words, *caption.details))
+
+    def _caption(self, pane: int) -> Caption:
         tr = self.tr
         engine = self.session.pane_engines[pane]
         title = self.title(engine)

@@ -131,6 +131,9 @@ class ClipController:
         self._to_close: list[Clip] = []
         self._problem_told = False
         self._headline: list[str] = []  # the rates of the last playing, until a frame is shown
+        # Each pane's frames per second at the last look while playing: kept by the session
+        # once playing stops (Session.clip_played).
+        self._pane_figures: dict[str, str] = {}
         self._run_job: JobHandle | None = None  # a Run on the clip
         self._runs = 0  # Runs started: what an older one sends is not wanted
 
@@ -142,6 +145,7 @@ class ClipController:
     def open_path(self, path: Path) -> None:
         """Open the clip in the file at `path` (a file that opens as a clip: see
         WindowController.open_path); shown once it has opened."""
+        self.session.opening_started(display_path(path.name))
         self.view.show_status(
             self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "Opening {name}…")).format(
                 name=display_path(path.name)
@@ -159,6 +163,7 @@ class ClipController:
         self.view.remember_file(path)
 
     def _on_clip_file_failed(self, error: BaseException) -> None:
+        self.session.opening_ended()
         self.view.show_status(self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "Could not open the clip")))
         # open_clip_job fails with a PhotoError (a ClipError), naming the file, and no other.
         self.view.show_open_failed(cast(PhotoError, error))
@@ -178,6 +183,7 @@ class ClipController:
         """Let go of the clip and its threads (another file opens, or the window closes),
         without waiting for them: the clip's file is closed once they have let go of it."""
         self._stop_player()
+        self.session.forget_played()
         if self.clip is not None:
             self._to_close.append(self.clip)
             self._close_unread()
@@ -222,6 +228,8 @@ class ClipController:
             return
         self.photos.forget_frame()
         self.session.run_stopped()  # the panes are the playing's now
+        self.session.forget_played()
+        self._pane_figures = {}
         self.player.set_spec(self.session.parameters)
         self.player.play()
         self.view.start_ticking()
@@ -293,6 +301,7 @@ class ClipController:
         self.view.show_status(state.headline)
         self.view.show_played(state, panes)
         self._headline = [state.headline]
+        self._pane_figures = state.rates
         if state.problem is not None and not self._problem_told:
             # Paused on the last frame that was read, which becomes the photo.
             self._problem_told = True
@@ -322,6 +331,7 @@ class ClipController:
             self.pause(then=self.run)
             return True
         self.cancel_run()
+        self.session.forget_played()
         start = self.player.timeline.position
         number = self._runs + 1
         self._runs = number
@@ -401,6 +411,9 @@ class ClipController:
             log.info("a clip's engine is finishing its frame")
 
     def _on_playing(self, playing: bool) -> None:
+        if not playing:
+            # Before the frame paused on is shown: its captions keep these.
+            self.session.clip_played(self._pane_figures)
         self.view.show_playing(playing)
         self.view.changed_playing(playing)
 
@@ -429,6 +442,7 @@ class ClipController:
                 then(loaded)
 
         def failed(error: BaseException, words: str) -> None:
+            self.session.opening_ended()  # the clip's first frame, perhaps
             title = self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "Cannot Read the Frame"))
             self.view.warn(title, words, error, in_status=True)
 

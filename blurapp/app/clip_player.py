@@ -24,7 +24,7 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -154,6 +154,8 @@ class PlayerState:
     finished: bool  # playing came past the last frame, and every engine is done
     problem: str | None  # why the clip stopped giving frames, in English
     problem_error: BaseException | None = None  # the error itself, for the window's words
+    # Those of pane_words that are frames per second: not "starting…", nor why an engine failed.
+    rates: dict[str, str] = field(default_factory=dict)
 
 
 class ClipPlayer:
@@ -291,12 +293,13 @@ class ClipPlayer:
             frame = due if last is None else min(due, last)
             # Found by reading ahead, why the clip stops is told when playing gets there.
             told = timeline.end is None or due >= timeline.end or not timeline.playing
+            pane_words = {
+                engine: timeline.pane_words(engine, self._translate, now=now)
+                for engine in timeline.engines
+            }
             return PlayerState(
                 shown=shown,
-                pane_words={
-                    engine: timeline.pane_words(engine, self._translate, now=now)
-                    for engine in timeline.engines
-                },
+                pane_words=pane_words,
                 headline=timeline.headline(self._title, self._translate, now=now),
                 frame=frame,
                 frame_words=timeline.frame_words(frame, self._translate),
@@ -304,6 +307,12 @@ class ClipPlayer:
                 finished=finished,
                 problem=timeline.problem if told else None,
                 problem_error=self._problem_error if told else None,
+                rates={
+                    engine: words
+                    for engine, words in pane_words.items()
+                    if timeline.tracks[engine].error is None
+                    and timeline.rate(engine, now) is not None
+                },
             )
 
     def close(self, timeout: float | None = 2.0) -> bool:

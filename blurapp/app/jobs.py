@@ -67,6 +67,18 @@ def ignore(event: Any) -> None:
 
 
 @dataclass(frozen=True)
+class Loading:
+    """A photo's load has come to `step`, in English marked for translation ("reading the
+    file"): its panes say so while they have nothing to show."""
+
+    step: str
+
+
+READING = QT_TRANSLATE_NOOP("Session", "reading the file")
+MAKING_PICTURE = QT_TRANSLATE_NOOP("Session", "making the picture to show")
+
+
+@dataclass(frozen=True)
 class Progress:
     """How far an engine is: `done` of `total` kernel taps (total 0: busy, no count)."""
 
@@ -215,15 +227,18 @@ def load_job(
 ) -> Generator[None, None, LoadedPhoto]:
     """Open `path` in colour, whatever the Colour switch says: Show ▸ Original shows the photo
     as it is. A colour photo whose colour blur would not fit in memory opens in grey. Fails
-    with a PhotoError naming the file, whatever went wrong."""
+    with a PhotoError naming the file, whatever went wrong. Reports each step as a Loading:
+    decoding the file is most of a large photo's wait, one call that cannot count its way."""
     try:
         grey_for_memory = False
+        report(Loading(READING))
         try:
             photo = load_photo(path, color=True)
         except NotEnoughMemory:
             photo, grey_for_memory = load_photo(path), True
             log.info("%s: opened in grey, too large to blur in colour here", path)
         yield None
+        report(Loading(MAKING_PICTURE))
         picture = build_pyramid(to_8bit(photo.pixels))
         grey_picture = None
         if photo.channels > 1:

@@ -21,6 +21,7 @@ from blurapp.app.jobs import (
     EngineResult,
     JaxStart,
     LoadedPhoto,
+    Loading,
     Progress,
     RunOutcome,
     compare_job,
@@ -106,9 +107,11 @@ class PhotoController:
         """Load `path`; the view is shown the photo once it has loaded."""
         self.session.run_stopped()  # a run in flight would hold the photo back
         number = self._loads.next()
+        self.session.opening_started(display_path(path.name))
         self.runner.start(
             load_job,
             path,
+            on_event=lambda event: self._on_load_event(number, event),
             on_return=lambda loaded: self._on_photo_loaded(number, loaded),
             on_error=lambda error: self._on_photo_failed(number, error),
         )
@@ -257,6 +260,10 @@ class PhotoController:
         else:
             self.session.jax_failed(start.problem or "")
 
+    def _on_load_event(self, number: int, event: object) -> None:
+        if self._loads.wanted(number) and isinstance(event, Loading):
+            self.session.opening_went(event.step)
+
     def _on_photo_loaded(self, number: int, loaded: LoadedPhoto) -> None:
         if not self._loads.done(number):
             return
@@ -277,6 +284,7 @@ class PhotoController:
     def _on_photo_failed(self, number: int, error: BaseException) -> None:
         if not self._loads.done(number):
             return
+        self.session.opening_ended()
         self.view.show_status(self.tr(QT_TRANSLATE_NOOP("MainWindow", "Could not open the photo")))
         self.view.show_photo_failed(cast(PhotoError, error))  # load_job fails with no other
 

@@ -64,6 +64,8 @@ class Change(StrEnum):
     OUTCOME = "outcome"
     PARAMETERS = "parameters"
     PHOTO = "photo"
+    PLAYED = "played"  # the figures of a clip's last playing are no longer kept
+    OPENING = "opening"  # a file is opening, or has come to another step, or is no longer
     PROGRAMS = "programs"  # a compiled engine got a program (the live preview, a Run, the sweep)
     RESULTS = "results"
     RUNNING = "running"
@@ -104,8 +106,8 @@ class Newest:
 
 class Session:
     """The window's state, and its wording. Listeners get the name of what changed:
-    "photo", "parameters", "engines", "show", "live", "jax", "results", "outcome", "running" or
-    "programs".
+    "photo", "parameters", "engines", "show", "live", "jax", "results", "outcome", "running",
+    "programs", "played" or "opening".
 
     `running` is the one record of a run in flight: whatever drops it (a new photo, a cancel)
     tells listeners "running", and the answers of a run it no longer holds are refused."""
@@ -133,6 +135,13 @@ class Session:
         self.recompiles = Recompiles()
         self.recompiles.subscribe(lambda got: self._changed(Change.PROGRAMS))
         self.compiling: dict[str, int] = {}  # engine → the kernel size the run in flight compiles
+        # engine → what its pane said when a clip last stopped playing ("11.8 frames/s · 37
+        # dropped"): its captions keep it, over the frame paused on, until a Run or the next play.
+        self.played: dict[str, str] = {}
+        # The name of the file opening, and the step it has come to (English, for translation;
+        # None before one is told): the panes say so while they have no photo to show.
+        self.opening: str | None = None
+        self.opening_step: str | None = None
         self._serial = 0
         self._listeners: list[Callable[[Change], None]] = []
         # What the window shows of this state: pictures, captions and every word about them.
@@ -153,6 +162,7 @@ class Session:
         """A new photo: every result of the old one goes, and a run in flight with it.
         `grey_original`: a colour photo's grey as the view draws it (None for a grey photo)."""
         self.photo, self.original, self.grey_original = photo, original, grey_original
+        self.opening = self.opening_step = None  # what was opening is open
         self.results.clear()
         self.live_rates.clear()
         self.outcome = None
@@ -245,6 +255,7 @@ class Session:
         an engine. A run still going is superseded."""
         if self.photo is None or not self.timed:
             return None
+        self.forget_played()
         self._serial += 1
         self.running = RunPlan(self._serial, self.photo, self.parameters, self.timed, trace=trace)
         self.compiling.clear()
@@ -355,6 +366,37 @@ class Session:
         self._changed(Change.RUNNING)
         self._changed(Change.OUTCOME)
         return True
+
+    def opening_started(self, name: str) -> None:
+        """The file called `name` is opening: set_photo ends it, or opening_ended."""
+        self.opening, self.opening_step = name, None
+        self._changed(Change.OPENING)
+
+    def opening_went(self, step: str) -> None:
+        """The file opening has come to `step` ("reading the file")."""
+        if self.opening is not None:
+            self.opening_step = step
+            self._changed(Change.OPENING)
+
+    def opening_ended(self) -> None:
+        """The file opening will not become the photo (it could not be read)."""
+        if self.opening is not None:
+            self.opening = self.opening_step = None
+            self._changed(Change.OPENING)
+
+    def clip_played(self, pane_words: Mapping[str, str]) -> None:
+        """A clip stopped playing (paused, or at its end) with each engine's pane saying
+        `pane_words` ("11.8 frames/s · 37 dropped"; nothing, or a failure, is not kept).
+        Listeners hear nothing yet: the frame paused on is shown next, as the photo, under
+        these words; until then the panes keep the last frames played, under the same words."""
+        self.played = {engine: words for engine, words in pane_words.items() if words}
+
+    def forget_played(self) -> None:
+        """The figures of the last playing no longer describe the panes: a Run, a play, another
+        file."""
+        if self.played:
+            self.played = {}
+            self._changed(Change.PLAYED)
 
     def paid_first_calls(self) -> dict[str, PaidFirstCall]:
         """For each engine of the last run that found its program compiled, what that program's

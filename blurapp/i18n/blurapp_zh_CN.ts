@@ -32,170 +32,170 @@
 <context>
     <name>BlurControls</name>
     <message>
-        <location filename="../ui/side_panel.py" line="50"/>
+        <location filename="../ui/side_panel.py" line="52"/>
         <source>Gaussian blur</source>
         <translation>高斯模糊</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="53"/>
+        <location filename="../ui/side_panel.py" line="55"/>
         <source>Kernel size in pixels: odd, so the kernel has a centre</source>
         <translation>卷积核尺寸（像素）：须为奇数，使卷积核有中心</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="54"/>
+        <location filename="../ui/side_panel.py" line="56"/>
         <source>a&amp;uto</source>
         <translation>自动(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="55"/>
+        <location filename="../ui/side_panel.py" line="57"/>
         <source>Choose the size from sigma: 2·ceil(3σ)+1</source>
         <translation>按 sigma 选择尺寸：2·ceil(3σ)+1</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="70"/>
+        <location filename="../ui/side_panel.py" line="72"/>
         <source>2-D: the tutorial&apos;s k × k taps. Separable: k taps along the rows, then k down the columns: the same blur in 2k taps instead of k².</source>
         <translation>二维：教程中的 k × k 次采样。可分离：先沿行 k 次，再沿列 k 次：以 2k 次代替 k² 次得到同样的模糊。</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="74"/>
+        <location filename="../ui/side_panel.py" line="76"/>
         <source>Blur in co&amp;lour</source>
         <translation>彩色模糊(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="77"/>
+        <location filename="../ui/side_panel.py" line="79"/>
         <source>Blur each of red, green and blue (three times the work). Off: the photo is blurred in grey, as in the tutorial.</source>
         <translation>分别模糊红、绿、蓝三个通道（工作量为三倍）。关闭时：照片按教程的做法以灰度模糊。</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="87"/>
+        <location filename="../ui/side_panel.py" line="89"/>
         <source>Time {engine}</source>
         <translation>计时 {engine}</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="89"/>
+        <location filename="../ui/side_panel.py" line="91"/>
         <source>The reference: every other engine is compared with it</source>
         <translation>参照：其他每个引擎都与它比较</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="96"/>
-        <location filename="../ui/side_panel.py" line="154"/>
+        <location filename="../ui/side_panel.py" line="104"/>
+        <location filename="../ui/side_panel.py" line="162"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="98"/>
+        <location filename="../ui/side_panel.py" line="106"/>
         <source>Blur with the chosen engines (Ctrl+R)</source>
         <translation>用所选引擎进行模糊（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="100"/>
-        <location filename="../ui/side_panel.py" line="155"/>
+        <location filename="../ui/side_panel.py" line="108"/>
+        <location filename="../ui/side_panel.py" line="163"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="101"/>
+        <location filename="../ui/side_panel.py" line="109"/>
         <source>Stop the run in progress (Esc)</source>
         <translation>停止正在进行的运行（Esc）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="113"/>
+        <location filename="../ui/side_panel.py" line="121"/>
         <source>&amp;Kernel size</source>
         <translation>卷积核尺寸(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="114"/>
+        <location filename="../ui/side_panel.py" line="122"/>
         <source>&amp;Sigma</source>
         <translation>Sigma(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="115"/>
-        <location filename="../ui/side_panel.py" line="158"/>
+        <location filename="../ui/side_panel.py" line="123"/>
+        <location filename="../ui/side_panel.py" line="166"/>
         <source>Kernel used</source>
         <translation>实际卷积核</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="116"/>
+        <location filename="../ui/side_panel.py" line="124"/>
         <source>Algori&amp;thm</source>
         <translation>算法(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="117"/>
+        <location filename="../ui/side_panel.py" line="125"/>
         <source>Colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="118"/>
+        <location filename="../ui/side_panel.py" line="126"/>
         <source>E&amp;ngines</source>
         <translation>引擎(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="119"/>
+        <location filename="../ui/side_panel.py" line="127"/>
         <source>Sho&amp;w</source>
         <translation>显示(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="141"/>
+        <location filename="../ui/side_panel.py" line="149"/>
         <source>Gaussian sigma in pixels</source>
         <translation>高斯 sigma（像素）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="143"/>
+        <location filename="../ui/side_panel.py" line="151"/>
         <source>Kernel size</source>
         <translation>卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="144"/>
+        <location filename="../ui/side_panel.py" line="152"/>
         <source>Automatic kernel size</source>
         <translation>自动卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="145"/>
+        <location filename="../ui/side_panel.py" line="153"/>
         <source>Sigma</source>
         <translation>Sigma</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="146"/>
+        <location filename="../ui/side_panel.py" line="154"/>
         <source>Sigma slider</source>
         <translation>Sigma 滑块</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="147"/>
+        <location filename="../ui/side_panel.py" line="155"/>
         <source>Algorithm</source>
         <translation>算法</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="148"/>
+        <location filename="../ui/side_panel.py" line="156"/>
         <source>Blur in colour</source>
         <translation>彩色模糊</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="151"/>
+        <location filename="../ui/side_panel.py" line="159"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="152"/>
+        <location filename="../ui/side_panel.py" line="160"/>
         <source>What the panes show: results, original or difference</source>
         <translation>窗格显示的内容：结果、原图或差异</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="159"/>
+        <location filename="../ui/side_panel.py" line="167"/>
         <source>The kernel size a run will use</source>
         <translation>运行时将使用的卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="161"/>
+        <location filename="../ui/side_panel.py" line="169"/>
         <source>Notes on the parameters</source>
         <translation>参数说明</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="168"/>
+        <location filename="../ui/side_panel.py" line="176"/>
         <source>Time this engine in each run, beside the reference</source>
         <translation>每次运行时与参照一起为此引擎计时</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="245"/>
+        <location filename="../ui/side_panel.py" line="253"/>
         <source>A pane shows {engine}, so every run times it: choose another engine for the pane to untick it</source>
         <translation>有一个窗格显示 {engine}，因此每次运行都会为它计时：为该窗格选择其他引擎后才能取消勾选</translation>
     </message>
@@ -243,12 +243,12 @@
         <translation>下一帧(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="146"/>
+        <location filename="../app/clip_controller.py" line="150"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="162"/>
+        <location filename="../app/clip_controller.py" line="167"/>
         <source>Could not open the clip</source>
         <translation>无法打开片段</translation>
     </message>
@@ -268,17 +268,17 @@
         <translation>正在用每个引擎计时 {frames} 帧…</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="374"/>
+        <location filename="../app/clip_controller.py" line="384"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="432"/>
+        <location filename="../app/clip_controller.py" line="446"/>
         <source>Cannot Read the Frame</source>
         <translation>无法读取该帧</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="305"/>
+        <location filename="../app/clip_controller.py" line="314"/>
         <source>The Clip Stopped</source>
         <translation>片段已停止</translation>
     </message>
@@ -339,7 +339,17 @@
         <translation>不用 jit 的 JAX</translation>
     </message>
     <message>
-        <location filename="../core/engines/pallas_engine.py" line="216"/>
+        <location filename="../core/engines/pallas_engine.py" line="69"/>
+        <source>interpreted</source>
+        <translation>解释执行</translation>
+    </message>
+    <message>
+        <location filename="../core/engines/pallas_engine.py" line="70"/>
+        <source>No TPU here: Pallas&apos;s interpreter runs the kernel as a program for this machine&apos;s processor, with the same result, but its times say nothing of the kernel on a chip.</source>
+        <translation>此处没有 TPU：Pallas 的解释器把该内核作为本机处理器的程序运行，结果相同，但其耗时不能说明该内核在芯片上的表现。</translation>
+    </message>
+    <message>
+        <location filename="../core/engines/pallas_engine.py" line="312"/>
         <source>JAX Pallas</source>
         <translation>JAX Pallas</translation>
     </message>
@@ -853,7 +863,7 @@
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="431"/>
+        <location filename="../app/captions.py" line="475"/>
         <source>programs this session</source>
         <translation>本次会话的程序</translation>
     </message>
@@ -861,17 +871,17 @@
 <context>
     <name>FiguresPanel</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="214"/>
+        <location filename="../ui/figures_panel.py" line="241"/>
         <source>Figures</source>
         <translation>测量数据</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="224"/>
+        <location filename="../ui/figures_panel.py" line="251"/>
         <source>Time per blur (ms)</source>
         <translation>每次模糊的耗时（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="426"/>
+        <location filename="../ui/figures_panel.py" line="500"/>
         <source>Out of date: {reason}</source>
         <translation>已过期：{reason}</translation>
     </message>
@@ -879,7 +889,7 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../app/jobs.py" line="236"/>
+        <location filename="../app/jobs.py" line="251"/>
         <location filename="../app/clip_jobs.py" line="60"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
@@ -1415,17 +1425,17 @@
         <translation>将性能分析跟踪录制到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/window_layout.py" line="175"/>
+        <location filename="../ui/window_layout.py" line="177"/>
         <source>Both panes share this zoom: Ctrl+0 fits, Ctrl+1 is 100%</source>
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="187"/>
+        <location filename="../ui/main_window.py" line="192"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="267"/>
+        <location filename="../app/photo_controller.py" line="274"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
@@ -1440,12 +1450,12 @@
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="438"/>
+        <location filename="../ui/main_window.py" line="449"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="438"/>
+        <location filename="../ui/main_window.py" line="449"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
@@ -1455,47 +1465,47 @@
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="116"/>
+        <location filename="../app/photo_controller.py" line="119"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="280"/>
+        <location filename="../app/photo_controller.py" line="288"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="464"/>
+        <location filename="../ui/main_window.py" line="475"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="193"/>
+        <location filename="../app/photo_controller.py" line="196"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="202"/>
+        <location filename="../app/photo_controller.py" line="205"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="214"/>
+        <location filename="../app/photo_controller.py" line="217"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="315"/>
+        <location filename="../app/photo_controller.py" line="323"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="481"/>
+        <location filename="../ui/main_window.py" line="492"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="482"/>
+        <location filename="../ui/main_window.py" line="493"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
@@ -1576,7 +1586,7 @@
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="582"/>
+        <location filename="../ui/main_window.py" line="593"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
@@ -1668,329 +1678,339 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../app/captions.py" line="55"/>
+        <location filename="../app/captions.py" line="57"/>
         <source>2-D (tutorial)</source>
         <translation>二维（教程方法）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="56"/>
+        <location filename="../app/captions.py" line="58"/>
         <source>Separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="59"/>
+        <location filename="../app/captions.py" line="61"/>
         <source>Blurred results</source>
         <translation>模糊结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="60"/>
+        <location filename="../app/captions.py" line="62"/>
         <source>Original</source>
         <translation>原图</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="61"/>
+        <location filename="../app/captions.py" line="63"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="63"/>
+        <location filename="../app/captions.py" line="65"/>
         <source>Before/after</source>
         <translation>前后对比</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="66"/>
+        <location filename="../app/captions.py" line="68"/>
         <source>compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="67"/>
+        <location filename="../app/captions.py" line="69"/>
         <source>from cache</source>
         <translation>取自缓存</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="68"/>
+        <location filename="../app/captions.py" line="70"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="128"/>
+        <location filename="../app/captions.py" line="152"/>
         <source>another photo is open</source>
         <translation>已打开另一张照片</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="134"/>
+        <location filename="../app/captions.py" line="158"/>
         <source>kernel size changed from {old} to {new} since this run</source>
         <translation>此次运行后卷积核尺寸已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="142"/>
+        <location filename="../app/captions.py" line="166"/>
         <source>sigma changed from {old} to {new} since this run</source>
         <translation>此次运行后 sigma 已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="148"/>
+        <location filename="../app/captions.py" line="172"/>
         <source>algorithm changed from {old} to {new} since this run</source>
         <translation>此次运行后算法已从 {old} 改为 {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="158"/>
+        <location filename="../app/captions.py" line="182"/>
         <source>colour turned on since this run</source>
         <translation>此次运行后打开了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="160"/>
+        <location filename="../app/captions.py" line="184"/>
         <source>colour turned off since this run</source>
         <translation>此次运行后关闭了彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="167"/>
+        <location filename="../app/captions.py" line="191"/>
         <source>a later run replaced other results</source>
         <translation>之后的运行替换了其他结果</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="170"/>
+        <location filename="../app/captions.py" line="194"/>
         <source>{reasons}; press Run</source>
         <translation>{reasons}；请按“运行”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="235"/>
+        <location filename="../app/captions.py" line="259"/>
+        <source>Opening {name}…</source>
+        <translation>正在打开 {name}…</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="265"/>
         <source>Open a photo: File ▸ Open (Ctrl+O), or drop one here</source>
         <translation>打开一张照片：文件 ▸ 打开（Ctrl+O），或拖放到此处</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="242"/>
+        <location filename="../app/captions.py" line="272"/>
         <source>Choose another engine for this pane to see its difference from {reference}</source>
         <translation>为此窗格选择另一个引擎，以查看它与 {reference} 的差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="249"/>
+        <location filename="../app/captions.py" line="279"/>
         <source>The difference appears after a run with {reference} and {engine}</source>
         <translation>用 {reference} 和 {engine} 运行后显示差异</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="255"/>
+        <location filename="../app/captions.py" line="285"/>
         <source>{engine} could not run:</source>
         <translation>{engine} 无法运行：</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="270"/>
+        <location filename="../app/captions.py" line="300"/>
+        <source>played: {figures}</source>
+        <translation>播放时：{figures}</translation>
+    </message>
+    <message>
+        <location filename="../app/captions.py" line="314"/>
         <source>grayscale</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="279"/>
+        <location filename="../app/captions.py" line="323"/>
         <source>Left: original, right: {engine}</source>
         <translation>左：原图，右：{engine}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="285"/>
+        <location filename="../app/captions.py" line="329"/>
         <source>unavailable</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="289"/>
+        <location filename="../app/captions.py" line="333"/>
         <source>not run yet: the original on both sides, press Run</source>
         <translation>尚未运行：两侧均显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="293"/>
+        <location filename="../app/captions.py" line="337"/>
         <source>not run yet: showing the original, press Run</source>
         <translation>尚未运行：显示原图，请点击运行</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="301"/>
+        <location filename="../app/captions.py" line="345"/>
         <source>live: {time}, one call</source>
         <translation>实时：{time}，单次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="307"/>
+        <location filename="../app/captions.py" line="351"/>
         <source>kernel zero-padded to {size}</source>
         <translation>卷积核以零填充至 {size}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="312"/>
+        <location filename="../app/captions.py" line="356"/>
         <source>{rate} updates/s</source>
         <translation>每秒更新 {rate} 次</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="319"/>
+        <location filename="../app/captions.py" line="363"/>
         <source>timing…</source>
         <translation>正在计时…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="321"/>
+        <location filename="../app/captions.py" line="365"/>
         <source>not timed: the run stopped</source>
         <translation>未计时：运行已停止</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="327"/>
+        <location filename="../app/captions.py" line="371"/>
         <source>steady {steady}</source>
         <translation>稳定 {steady}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="341"/>
+        <location filename="../app/captions.py" line="385"/>
         <source>grey: Blur in colour is off</source>
         <translation>灰度：未勾选“彩色模糊”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="463"/>
+        <location filename="../app/captions.py" line="507"/>
         <source>the TPU, opening: the window may not answer for a few seconds</source>
         <translation>TPU 正在打开：窗口可能有几秒钟没有响应</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="467"/>
+        <location filename="../app/captions.py" line="511"/>
         <source>the accelerator when present, else the CPU</source>
         <translation>有加速器时用加速器，否则用 CPU</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="268"/>
-        <location filename="../app/captions.py" line="338"/>
+        <location filename="../app/captions.py" line="312"/>
+        <location filename="../app/captions.py" line="382"/>
         <source>colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="349"/>
+        <location filename="../app/captions.py" line="393"/>
         <source>compiling for {size}…</source>
         <translation>正在为 {size} 编译…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="443"/>
-        <location filename="../app/captions.py" line="450"/>
+        <location filename="../app/captions.py" line="487"/>
+        <location filename="../app/captions.py" line="494"/>
         <source>first call {first}</source>
         <translation>首次调用 {first}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="336"/>
+        <location filename="../app/captions.py" line="380"/>
         <source>separable</source>
         <translation>可分离</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="360"/>
+        <location filename="../app/captions.py" line="404"/>
         <source>programs this session: {count}; last: {why}, compiled in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，编译用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="364"/>
+        <location filename="../app/captions.py" line="408"/>
         <source>programs this session: {count}; last: {why}, loaded from the cache in {time}</source>
         <translation>本次会话的程序：{count} 个；最近一个：{why}，从缓存加载用时 {time}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="382"/>
+        <location filename="../app/captions.py" line="426"/>
         <source>{why}, in the scaling sweep</source>
         <translation>{why}，在规模扫描中</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="391"/>
+        <location filename="../app/captions.py" line="435"/>
         <source>kernel {old} → {new}</source>
         <translation>卷积核 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="394"/>
+        <location filename="../app/captions.py" line="438"/>
         <source>algorithm {old} → {new}</source>
         <translation>算法 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="399"/>
+        <location filename="../app/captions.py" line="443"/>
         <source>image {old} → {new}</source>
         <translation>图像 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="403"/>
+        <location filename="../app/captions.py" line="447"/>
         <source>grey → colour</source>
         <translation>灰度 → 彩色</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="405"/>
+        <location filename="../app/captions.py" line="449"/>
         <source>colour → grey</source>
         <translation>彩色 → 灰度</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="408"/>
+        <location filename="../app/captions.py" line="452"/>
         <source>device {old} → {new}</source>
         <translation>设备 {old} → {new}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="411"/>
+        <location filename="../app/captions.py" line="455"/>
         <source>the first of the session</source>
         <translation>本次会话的第一个</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="412"/>
+        <location filename="../app/captions.py" line="456"/>
         <source>the same program again</source>
         <translation>再次获取同一程序</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="424"/>
+        <location filename="../app/captions.py" line="468"/>
         <source>{engine}; last: {why} ({time}, {how})</source>
         <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="479"/>
+        <location filename="../app/captions.py" line="523"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="482"/>
+        <location filename="../app/captions.py" line="526"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="490"/>
+        <location filename="../app/captions.py" line="534"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="495"/>
+        <location filename="../app/captions.py" line="539"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="503"/>
+        <location filename="../app/captions.py" line="547"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="518"/>
+        <location filename="../app/captions.py" line="562"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="538"/>
+        <location filename="../app/captions.py" line="582"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="544"/>
+        <location filename="../app/captions.py" line="588"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="546"/>
+        <location filename="../app/captions.py" line="590"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="557"/>
+        <location filename="../app/captions.py" line="601"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="559"/>
+        <location filename="../app/captions.py" line="603"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="563"/>
+        <location filename="../app/captions.py" line="607"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="565"/>
+        <location filename="../app/captions.py" line="609"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="571"/>
+        <location filename="../app/captions.py" line="615"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>
@@ -2003,6 +2023,16 @@
         <location filename="../app/pixel_info.py" line="53"/>
         <source>{what} at x {x}, y {y}: {value}</source>
         <translation>{what} 于 x {x}，y {y}：{value}</translation>
+    </message>
+    <message>
+        <location filename="../app/jobs.py" line="77"/>
+        <source>reading the file</source>
+        <translation>正在读取文件</translation>
+    </message>
+    <message>
+        <location filename="../app/jobs.py" line="78"/>
+        <source>making the picture to show</source>
+        <translation>正在生成要显示的图像</translation>
     </message>
 </context>
 <context>
@@ -2313,12 +2343,12 @@ BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打
 <context>
     <name>TimingChart</name>
     <message>
-        <location filename="../ui/figures_panel.py" line="61"/>
+        <location filename="../ui/figures_panel.py" line="62"/>
         <source>Bar length is proportional to time. A bar with a break is too long to draw to scale; its time is printed beside it.</source>
         <translation>条形长度与耗时成正比。带断口的条形太长，无法按比例绘制；其耗时标在旁边。</translation>
     </message>
     <message>
-        <location filename="../ui/figures_panel.py" line="107"/>
+        <location filename="../ui/figures_panel.py" line="122"/>
         <source>Timings appear after a run</source>
         <translation>运行后显示耗时</translation>
     </message>

@@ -115,10 +115,13 @@ class MainWindow(QMainWindow):
         # message_shown.
         self.messages = Messages(self)
         self.messages.shown.connect(self.message_shown)
-        engines = [(name, self.session.captions.title(name)) for name in offered_engine_names()]
+        captions = self.session.captions
+        offered = offered_engine_names()
+        engines = [(name, captions.choice(name)) for name in offered]
+        tips = {name: tip for name in offered if (tip := captions.choice_tip(name)) is not None}
 
         self.runner = BackgroundRunner(self)  # starts no thread until a job comes
-        self.widgets = lay_out(self, engines, self.session.pane_engines, self.session.captions.tr)
+        self.widgets = lay_out(self, engines, self.session.pane_engines, captions.tr, tips)
         self.select_pane(LEFT)
         self.history = ParameterHistory(
             lambda parameters: self.set_parameters(**vars(parameters)),
@@ -162,6 +165,8 @@ class MainWindow(QMainWindow):
             Change.RUNNING: self._on_model_running,
             Change.COMPILING: self._on_model_compiling,
             Change.PROGRAMS: self._on_model_programs,
+            Change.PLAYED: self._show_captions,
+            Change.OPENING: self._show_placeholders,
         }
         self.session.subscribe(self._on_model_changed)
         restore_window_settings(self)
@@ -287,6 +292,12 @@ class MainWindow(QMainWindow):
             pane.set_placeholder(session.captions.placeholder(index))
         self._show_captions()
         self.actions.save.setEnabled(bool(session.captions.saved_results()))
+
+    def _show_placeholders(self) -> None:
+        if self.controller.playing:
+            return
+        for index, pane in enumerate(self.widgets.panes):
+            pane.set_placeholder(self.session.captions.placeholder(index))
 
     def _show_captions(self) -> None:
         if self.controller.playing:  # each pane's caption is its frames per second

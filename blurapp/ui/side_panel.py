@@ -3,7 +3,7 @@ show, Run and Cancel. The window reads them into the session and writes the sess
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -44,9 +44,11 @@ class BlurControls(QGroupBox):
         engines: list[tuple[str, str]],
         translate_session: Callable[[str], str],
         parent: QWidget | None = None,
+        engine_tips: Mapping[str, str] | None = None,
     ) -> None:
         """`engines`: (name, title) of every engine there is; `translate_session` translates
-        the session's phrases (the algorithm and show labels)."""
+        the session's phrases (the algorithm and show labels); `engine_tips`: what an engine's
+        check box says of it on this machine, where it says more than the others'."""
         super().__init__(self.tr("Gaussian blur"), parent)
         self.size_spin = KernelSizeSpinBox()
         self.size_spin.setValue(DEFAULT_KERNEL_SIZE)
@@ -87,9 +89,15 @@ class BlurControls(QGroupBox):
             check.setAccessibleName(self.tr("Time {engine}").format(engine=title))
             if name == REFERENCE_ENGINE:
                 check.setToolTip(self.tr("The reference: every other engine is compared with it"))
+            elif engine_tips and name in engine_tips:
+                check.setToolTip(engine_tips[name])
             check.toggled.connect(lambda on, name=name: self.timed_toggled.emit(name, on))
             self.engine_checks[name] = check
-            engines_grid.addWidget(check, index // ENGINE_COLUMNS, index % ENGINE_COLUMNS)
+            grid_row, grid_column = divmod(index, ENGINE_COLUMNS)
+            # The last check box alone on its row takes the row: its words (JAX Pallas's
+            # "(interpreted)") need not be cut to a column's width.
+            span = ENGINE_COLUMNS if grid_column == 0 and index == len(engines) - 1 else 1
+            engines_grid.addWidget(check, grid_row, grid_column, 1, span)
         self.show_combo = QComboBox()
         for key, label in SHOW_LABELS.items():
             self.show_combo.addItem(translate_session(label), key)

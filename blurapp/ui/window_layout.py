@@ -5,7 +5,7 @@ back as one record (WindowWidgets). The window connects them (blurapp.ui.main_wi
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
@@ -137,9 +137,11 @@ def lay_out(
     engines: list[tuple[str, str]],
     pane_engines: list[str],
     tr: Callable[[str], str],
+    engine_tips: Mapping[str, str] | None = None,
 ) -> WindowWidgets:
     """Build `window`'s widgets for `engines` ((name, title) each), the panes showing
-    `pane_engines`, the controls' words through `tr`."""
+    `pane_engines`, the controls' words through `tr`, an engine's check box tip from
+    `engine_tips` where it has one."""
     panes = [ResultPane(engines, engine) for engine in pane_engines]
     panes_widget = QWidget()
     layout = QBoxLayout(SIDE_BY_SIDE, panes_widget)
@@ -155,7 +157,7 @@ def lay_out(
     column.addWidget(panes_widget, 1)
     column.addWidget(clip_bar)
 
-    controls = BlurControls(engines, tr)
+    controls = BlurControls(engines, tr, engine_tips=engine_tips)
     figures = FiguresPanel()
     figures.arrange_rows(WINDOW_ROWS)
     side_panel = QWidget()

@@ -225,3 +225,36 @@ def test_a_clip_that_cannot_be_opened_is_told(window, tmp_path):
     [error] = view.said("show_open_failed")
     assert str(broken) in str(error)
     assert view.said("show_status")[-1] == "Could not open the clip" and clips.clip is None
+
+
+def play_to_the_end(clips, runner, view, seconds=120):
+    """Play, ticking as the window's timer does, until the clip pauses at its end; each pane's
+    words at the last look."""
+    clips.play()
+    deadline = time.monotonic() + seconds  # a busy machine's threads may take long to start
+    while clips.playing and time.monotonic() < deadline:
+        clips.tick()
+        time.sleep(0.01)
+    assert not clips.playing, f"the clip did not end in {seconds} s of playing"
+    runner.run_all()  # the last frame, paused on, becomes the photo
+    _, panes = view.said("show_played")[-1]
+    return [words for _, words in panes]
+
+
+def test_a_clips_frame_rates_stay_in_the_captions_after_it_ends_until_play_or_run(
+    window, clip_path
+):
+    session, runner, clips, view = window
+    clips.open_path(clip_path)
+    runner.run_all()
+    last_words = play_to_the_end(clips, runner, view)
+    assert view.said("showed_frame")[-1] == FRAMES - 1
+    for pane, words in enumerate(last_words):
+        assert "frames/s · " in words and words.endswith(" dropped")
+        assert f"played: {words}" in session.captions.caption(pane).text()
+    clips.play()
+    assert not any("played: " in session.captions.caption(pane).text() for pane in (0, 1))
+    play_to_the_end(clips, runner, view)
+    assert "played: " in session.captions.caption(0).text()
+    assert clips.run()
+    assert not any("played: " in session.captions.caption(pane).text() for pane in (0, 1))

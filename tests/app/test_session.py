@@ -353,3 +353,22 @@ def test_setting_the_same_timed_engines_again_is_no_news(session):
     assert heard == []
     session.set_timed_engines(("jax-eager",))
     assert heard == ["engines"] and session.timed == ("numpy", "jax", "jax-eager")
+
+
+def test_the_panes_say_which_file_is_opening_and_how_far_until_it_is_the_photo():
+    from blurapp.app.jobs import READING
+
+    session = Session()
+    heard = []
+    session.subscribe(heard.append)
+    assert session.captions.placeholder(LEFT).startswith("Open a photo")
+    session.opening_started("harbour.jpg")
+    assert session.captions.placeholder(LEFT) == "Opening harbour.jpg…"
+    session.opening_went(READING)
+    assert session.captions.placeholder(RIGHT) == "Opening harbour.jpg…\nreading the file"
+    assert heard == ["opening", "opening"]
+    session.set_photo(photo("harbour.jpg"), original="the photo")
+    assert session.opening is None and session.captions.placeholder(LEFT) != "Opening harbour.jpg…"
+    session.opening_started("missing.png")
+    session.opening_ended()  # it could not be read
+    assert session.captions.placeholder(LEFT) == ""  # the photo open before is still shown

@@ -493,4 +493,4 @@ def test_a_tpu_that_jax_will_open_is_known_before_jax_is_imported(
     else:
         monkeypatch.setenv("JAX_PLATFORMS", platforms)
     assert jax_opens_a_tpu() is expected
-    assert compiled_here() is libtpu  # JAX Pallas is offered wherever the runtime is
+    assert compiled_here() is expected  # JAX Pallas is compiled wherever JAX opens a TPU

@@ -206,25 +206,21 @@ def test_compare_json_shows_the_kernel_beside_xla_s_program(tmp_path):
     assert data["speedup"] == xla["speedup"]  # JAX-jit, named first, stays the headline
 
 
-def test_the_window_offers_jax_pallas_only_where_a_tpu_runtime_is_installed(monkeypatch):
-    import importlib.util
+def test_the_window_offers_jax_pallas_everywhere_and_says_where_it_is_interpreted(monkeypatch):
+    from helpers.tpu_runtime import seem_to_have_libtpu
 
+    from blurapp.app.session import Session
     from blurapp.core.engines import offered_engine_names
 
-    real_find_spec = importlib.util.find_spec
-
-    def installed(*names):
-        """find_spec on a machine with `names` installed and no libtpu otherwise."""
-
-        def find_spec(name, *rest):
-            if name in names:
-                return object()
-            return None if name == "libtpu" else real_find_spec(name, *rest)
-
-        return find_spec
-
-    monkeypatch.setattr(importlib.util, "find_spec", installed())
-    assert "pallas" not in offered_engine_names()
-    assert {"numpy", "jax"} <= set(offered_engine_names())
-    monkeypatch.setattr(importlib.util, "find_spec", installed("libtpu"))
+    captions = Session().captions
+    seem_to_have_libtpu(monkeypatch, False)
+    assert {"numpy", "jax", "pallas"} <= set(offered_engine_names())
+    assert captions.choice("pallas") == "JAX Pallas (interpreted)"
+    assert "say nothing of the kernel on a chip" in (captions.choice_tip("pallas") or "")
+    assert captions.choice("jax") == "JAX-jit" and captions.choice_tip("jax") is None
+    seem_to_have_libtpu(monkeypatch, True)
+    monkeypatch.setenv("JAX_PLATFORMS", "cpu")  # the TPU's runtime there, but not opened
+    assert captions.choice("pallas") == "JAX Pallas (interpreted)"
+    monkeypatch.delenv("JAX_PLATFORMS")
     assert "pallas" in offered_engine_names()
+    assert captions.choice("pallas") == "JAX Pallas" and captions.choice_tip("pallas") is None

@@ -110,6 +110,37 @@ def test_both_panes_show_frames_per_second_and_the_slow_engine_drops_frames(
     assert window.widgets.status_label.text().endswith(" · frame 20 of 20 · " + last.headline)
 
 
+def test_each_panes_frame_rate_stays_after_the_clip_ends_until_it_plays_again_or_runs(
+    qtbot, make_window
+):
+    window = make_window(wait=False, live=True)
+    jax_settled(qtbot, window)
+    open_clip(qtbot, window, FramesInMemory(frames(30), frames_per_second=20))
+    panes = window.widgets.panes
+    last = play_to_the_end(qtbot, window)[-1]
+    # The frame paused on is previewed as a photo, under the rates it played at.
+    qtbot.waitUntil(
+        lambda: all("live: " in pane.caption_text() for pane in panes), timeout=RUN_TIMEOUT_MS
+    )
+    for pane, engine in zip(panes, ("numpy", "jax"), strict=True):
+        words = last.pane_words[engine]
+        assert "frames/s · " in words and words.endswith(" dropped"), words
+        assert f"played: {words}" in pane.caption_text()
+    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+        window.actions.play.trigger()
+    assert not any("played: " in pane.caption_text() for pane in panes)
+    qtbot.waitUntil(
+        lambda: all(" dropped" in pane.caption_text() for pane in panes), timeout=RUN_TIMEOUT_MS
+    )
+    assert not any("played: " in pane.caption_text() for pane in panes)  # the playing's own
+    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
+        window.clips.controller.pause()  # paused, or at its end already: its rates again
+    assert all("played: " in pane.caption_text() for pane in panes)
+    with qtbot.waitSignal(window.clips.clip_compared, timeout=RUN_TIMEOUT_MS):
+        window.run_comparison()
+    assert not any("played: " in pane.caption_text() for pane in panes)
+
+
 def test_space_pauses_and_the_live_preview_blurs_the_frame_paused_on(qtbot, make_window):
     window = make_window(wait=False, live=True)
     jax_settled(qtbot, window)

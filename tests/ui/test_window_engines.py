@@ -167,32 +167,60 @@ def test_saved_engine_names_the_panes_do_not_offer_read_as_the_defaults(qtbot, t
 def test_saved_engines_this_machine_does_not_offer_read_as_the_defaults(
     qtbot, tmp_path, monkeypatch
 ):
-    """Settings saved where JAX Pallas is offered (a TPU machine), read where it is not."""
-    import importlib.util
+    """Settings saved where an engine is offered, read where its Engine.offered says no."""
+    import dataclasses
 
     from blurapp.app.session import DEFAULT_PANE_ENGINES
     from blurapp.app.settings_file import SettingsFile
-    from blurapp.core.engines import offered_engine_names
+    from blurapp.core.engines import get_engine, offered_engine_names
     from blurapp.ui.main_window import MainWindow
     from blurapp.ui.settings import WindowSettings, read_settings
 
-    real_find_spec = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util,
-        "find_spec",
-        lambda name, *rest: None if name == "libtpu" else real_find_spec(name, *rest),
-    )
-    assert "pallas" not in offered_engine_names()
-    path = tmp_path / "settings.json"
-    path.write_text('{"pane_engines": ["numpy", "pallas"], "timed_engines": "numpy,pallas"}')
-    settings = SettingsFile(path)
-    assert read_settings(settings).pane_engines == DEFAULT_PANE_ENGINES
-    assert read_settings(settings).timed_engines == WindowSettings().timed_engines
+    register(dataclasses.replace(get_engine("numpy"), name="elsewhere", offered=lambda: False))
+    try:
+        assert "elsewhere" not in offered_engine_names()
+        path = tmp_path / "settings.json"
+        path.write_text(
+            '{"pane_engines": ["numpy", "elsewhere"], "timed_engines": "numpy,elsewhere"}'
+        )
+        settings = SettingsFile(path)
+        assert read_settings(settings).pane_engines == DEFAULT_PANE_ENGINES
+        assert read_settings(settings).timed_engines == WindowSettings().timed_engines
+        window = MainWindow(settings)
+        qtbot.addWidget(window)
+        try:
+            assert window.session.pane_engines == list(DEFAULT_PANE_ENGINES)
+            assert "elsewhere" not in window.session.timed
+            assert "elsewhere" not in window.widgets.engine_checks
+        finally:
+            window.close()
+    finally:
+        unregister("elsewhere")
+
+
+def test_jax_pallas_is_offered_with_no_tpu_unticked_and_said_to_be_interpreted(
+    qtbot, settings, monkeypatch
+):
+    """The docs' JAX Pallas check box is there on a CPU, as on a TPU, but not ticked in a new
+    window, and it says it is interpreted here, in the panes' lists too."""
+    from helpers.tpu_runtime import seem_to_have_libtpu
+
+    from blurapp.ui.main_window import MainWindow
+
+    seem_to_have_libtpu(monkeypatch, False)
     window = MainWindow(settings)
     qtbot.addWidget(window)
     try:
-        assert window.session.pane_engines == list(DEFAULT_PANE_ENGINES)
+        check = window.widgets.engine_checks["pallas"]
+        assert check.text() == "JAX Pallas (interpreted)"
+        assert check.isEnabled() and not check.isChecked()
         assert "pallas" not in window.session.timed
+        assert "say nothing of the kernel on a chip" in check.toolTip()
+        combo = window.widgets.right_pane.engine_combo
+        assert combo.itemText(combo.findData("pallas")) == "JAX Pallas (interpreted)"
+        assert window.widgets.engine_checks["jax"].text() == "JAX-jit"
+        check.click()
+        assert "pallas" in window.session.timed
     finally:
         window.close()
 

@@ -343,6 +343,44 @@ def test_a_missing_photo_at_launch_says_how_to_open_one(
         assert pane.placeholder.isVisible()
 
 
+def test_while_a_photo_opens_the_panes_say_so_then_show_it(
+    make_window, tmp_path, qtbot, monkeypatch
+):
+    """A 40 MP JPEG takes seconds to decode: the panes say it is opening, not "Open a photo"."""
+    import threading
+
+    from blurapp.app import jobs
+
+    decoding, decode = threading.Event(), threading.Event()
+    real_load_photo = jobs.load_photo
+
+    def slow_load_photo(path, **options):
+        decoding.set()
+        assert decode.wait(RUN_TIMEOUT_MS / 1000), "the test never let the photo decode"
+        return real_load_photo(path, **options)
+
+    monkeypatch.setattr(jobs, "load_photo", slow_load_photo)
+    window = make_window(wait=False)
+    path = photo_file(tmp_path, name="harbour.jpg")
+    window.open_file(path)
+    try:
+        qtbot.waitUntil(decoding.is_set, timeout=RUN_TIMEOUT_MS)
+        qtbot.waitUntil(
+            lambda: all("reading the file" in p.placeholder_text() for p in window.widgets.panes),
+            timeout=RUN_TIMEOUT_MS,
+        )
+        for pane in window.widgets.panes:
+            assert pane.placeholder_text().startswith("Opening harbour.jpg…")
+            assert "Open a photo" not in pane.placeholder_text() and pane.placeholder.isVisible()
+        assert window.widgets.status_label.text() == "Opening harbour.jpg…"
+    finally:
+        decode.set()
+    qtbot.waitUntil(lambda: window.photo is not None, timeout=RUN_TIMEOUT_MS)
+    assert window.photo.path == path
+    for pane in window.widgets.panes:
+        assert pane.placeholder_text() == "" and pane.view.has_picture()
+
+
 # --- E6: languages, errors, settings ----------------------------------------------------------
 
 

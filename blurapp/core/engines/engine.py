@@ -80,6 +80,16 @@ class FramesOverlapped(Protocol):
 
 
 @dataclass(frozen=True)
+class Caveat:
+    """What a user should know of an engine on this machine before ticking it: a few `words`
+    after its title ("interpreted: slow here") and `why`, a sentence; both English, marked
+    for translation in the "Engines" context."""
+
+    words: str
+    why: str
+
+
+@dataclass(frozen=True)
 class Engine:
     """One way to blur: its calls, the devices they run on, its name and its title. `name` is
     the one identifier of the engine: on the command line, in `compare --json` (its key made
@@ -153,6 +163,10 @@ class Engine:
     # window's start imports no JAX); None: everywhere. It stays available by name
     # (`--engines`, the API) where the window does not offer it.
     offered: Callable[[], bool] | None = None
+    # Words the window puts after its title where it offers it, when this machine runs it far
+    # from what its figures mean elsewhere (JAX Pallas with no TPU: its interpreter), told
+    # without starting its device; None: nothing to say here.
+    caveat: Callable[[], Caveat | None] | None = None
 
     @property
     def jitted(self) -> bool:

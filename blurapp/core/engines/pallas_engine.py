@@ -6,8 +6,11 @@ interpreter runs it instead, as a program XLA compiles for that device: the same
 tiles and rotations, so its output can be checked anywhere, but its times say nothing of the
 kernel on a chip. Its device words then say so ("cpu (Pallas interpret mode)"), in the
 captions, the figures and `compare --json`; and it is never one of the default engines, so a
-CPU machine times it only when asked (`--engines numpy,jax,pallas`); the window offers it only
-where a TPU's runtime is installed (compiled_here).
+CPU machine times it only when asked (`--engines numpy,jax,pallas`). The window offers it
+everywhere, as the command line does, unticked at first; where it would be interpreted its
+check box says so ("JAX Pallas (interpreted)"), as its device words do: a user who finds no
+check box cannot tell whether the engine exists, and one who ticks it should know that its
+times are not the chip's.
 
 jax is imported only inside these functions, as in the other JAX engines.
 """
@@ -22,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from blurapp.core.engines.engine import Engine
+from blurapp.core.engines.engine import Caveat, Engine
 from blurapp.core.engines.jax_engine import (
     GotProgram,
     cache_hits,
@@ -42,7 +45,7 @@ from blurapp.core.engines.pallas_program import CHUNK_LANES, TILE_ROWS, blur_row
 from blurapp.core.engines.pallas_program import blur as blur_program
 from blurapp.core.engines.pallas_program import blur_frames as blur_frames_program
 from blurapp.core.engines.runs import BlurredFrames, Cancelled, Compilation, FirstCall, Progress
-from blurapp.core.platforms import tpu_runtime_installed
+from blurapp.core.platforms import jax_opens_a_tpu
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # The platform on which Mosaic compiles the kernel; elsewhere Pallas interprets it.
@@ -56,10 +59,26 @@ def runs_natively(device: Any) -> bool:
 
 
 def compiled_here() -> bool:
-    """Whether this machine has a TPU's runtime (libtpu), where Mosaic compiles the kernel:
-    the window offers JAX Pallas only there, where its figures are the chip's. Told from what
-    is installed, without importing JAX or starting the device."""
-    return tpu_runtime_installed()
+    """Whether JAX opens a TPU here, on which Mosaic compiles the kernel (elsewhere Pallas
+    interprets it). Told from what is installed and JAX_PLATFORMS, without importing JAX or
+    starting the device."""
+    return jax_opens_a_tpu()
+
+
+INTERPRETED = Caveat(
+    QT_TRANSLATE_NOOP("Engines", "interpreted"),
+    QT_TRANSLATE_NOOP(
+        "Engines",
+        "No TPU here: Pallas's interpreter runs the kernel as a program for this machine's"
+        " processor, with the same result, but its times say nothing of the kernel on a chip.",
+    ),
+)
+
+
+def caveat_here() -> Caveat | None:
+    """What the window says of JAX Pallas on this machine: that it is interpreted, unless a
+    TPU compiles it."""
+    return None if compiled_here() else INTERPRETED
 
 
 def pallas_device_words(device: Any) -> str:
@@ -300,6 +319,6 @@ JAX_PALLAS = Engine(
     frames_take_levels=True,
     frames_overlapped=overlapped_frames_pallas,
     program_ready=program_ready,
-    offered=compiled_here,
+    caveat=caveat_here,
 )
 ENGINES = (JAX_PALLAS,)
