@@ -155,15 +155,15 @@ class ClipController:
             open_clip_job,
             path,
             on_return=lambda clip: self._on_clip_file_opened(path, clip),
-            on_error=self._on_clip_file_failed,
+            on_error=lambda error: self._on_clip_file_failed(path, error),
         )
 
     def _on_clip_file_opened(self, path: Path, clip: Clip) -> None:
         self.open_clip(clip)
         self.view.remember_file(path)
 
-    def _on_clip_file_failed(self, error: BaseException) -> None:
-        self.session.opening_ended()
+    def _on_clip_file_failed(self, path: Path, error: BaseException) -> None:
+        self.session.opening_ended(display_path(path.name))
         self.view.show_status(self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "Could not open the clip")))
         # open_clip_job fails with a PhotoError (a ClipError), naming the file, and no other.
         self.view.show_open_failed(cast(PhotoError, error))
@@ -411,9 +411,11 @@ class ClipController:
             log.info("a clip's engine is finishing its frame")
 
     def _on_playing(self, playing: bool) -> None:
-        if not playing:
-            # Before the frame paused on is shown: its captions keep these.
+        if not playing and self._pane_figures:
+            # Before the frame paused on is shown: its captions keep these, handed over once
+            # (a later pause while nothing plays, after a Run, brings back nothing).
             self.session.clip_played(self._pane_figures)
+            self._pane_figures = {}
         self.view.show_playing(playing)
         self.view.changed_playing(playing)
 

@@ -44,7 +44,7 @@ def _english(context: str, text: str) -> str:
 def offered_engine(name: str) -> str:
     """`name` if it is one of the engines the window offers on this machine
     (offered_engine_names(): no @platform variants, which the panes do not list, and no engine
-    whose Engine.offered says no here, such as JAX Pallas without a TPU's runtime), else
+    whose Engine.offered says no here), else
     UnknownEngineError: settings saved on another machine fall back to their defaults."""
     offered = offered_engine_names()
     if name not in offered:
@@ -378,9 +378,10 @@ class Session:
             self.opening_step = step
             self._changed(Change.OPENING)
 
-    def opening_ended(self) -> None:
-        """The file opening will not become the photo (it could not be read)."""
-        if self.opening is not None:
+    def opening_ended(self, name: str | None = None) -> None:
+        """The file opening will not become the photo (it could not be read); given `name`,
+        only when that is the file opening (another may have been opened since)."""
+        if self.opening is not None and name in (None, self.opening):
             self.opening = self.opening_step = None
             self._changed(Change.OPENING)
 

@@ -123,6 +123,9 @@ class Presentation(QObject):
         self._widgets.side_panel_fits = False
         self._widgets.figures.arrange_rows(PRESENTED_ROWS)
         self._widgets.figures.set_font_scale(FIGURES_SCALE, SPEEDUP_SCALE)
+        # The panes' engines, always timed, are named above the panes: their check boxes'
+        # rows go to the figures, which keep a 1600 × 1000 screen without scrolling.
+        self._widgets.controls.hide_held(True)
         for pane in self._widgets.panes:
             pane.set_caption_scale(FIGURES_SCALE)
         self._fit_side_panel(window.screen().geometry().width())
@@ -145,6 +148,7 @@ class Presentation(QObject):
         window = self._window
         self._widgets.figures.arrange_rows(WINDOW_ROWS)
         self._widgets.figures.set_font_scale(1)
+        self._widgets.controls.hide_held(False)
         for pane in self._widgets.panes:
             pane.set_caption_scale(1)
         side = self._widgets.side_panel

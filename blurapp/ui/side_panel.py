@@ -84,7 +84,7 @@ class BlurControls(QGroupBox):
         self.engine_checks: dict[str, QCheckBox] = {}
         engines_grid = QGridLayout()
         engines_grid.setContentsMargins(0, 0, 0, 0)
-        for index, (name, title) in enumerate(engines):
+        for name, title in engines:
             check = QCheckBox(title)
             check.setAccessibleName(self.tr("Time {engine}").format(engine=title))
             if name == REFERENCE_ENGINE:
@@ -93,11 +93,10 @@ class BlurControls(QGroupBox):
                 check.setToolTip(engine_tips[name])
             check.toggled.connect(lambda on, name=name: self.timed_toggled.emit(name, on))
             self.engine_checks[name] = check
-            grid_row, grid_column = divmod(index, ENGINE_COLUMNS)
-            # The last check box alone on its row takes the row: its words (JAX Pallas's
-            # "(interpreted)") need not be cut to a column's width.
-            span = ENGINE_COLUMNS if grid_column == 0 and index == len(engines) - 1 else 1
-            engines_grid.addWidget(check, grid_row, grid_column, 1, span)
+        self._engines_grid = engines_grid
+        self._held: tuple[str, ...] = ()
+        self._held_hidden = False
+        self._arrange_engines()
         self.show_combo = QComboBox()
         for key, label in SHOW_LABELS.items():
             self.show_combo.addItem(translate_session(label), key)
@@ -247,6 +246,33 @@ class BlurControls(QGroupBox):
         self.parameter_note.setText(text)
         self.parameter_note.setVisible(bool(text))
 
+    def hide_held(self, hidden: bool) -> None:
+        """Leave out the check boxes of the engines a pane shows (always timed), or show them
+        again: presenting, the rows they take are the figures'."""
+        self._held_hidden = hidden
+        self._arrange_engines()
+
+    def _arrange_engines(self) -> None:
+        """The engines' check boxes ENGINE_COLUMNS to a row, the held ones left out when
+        hide_held says so."""
+        for check in self.engine_checks.values():
+            self._engines_grid.removeWidget(check)
+        shown = [
+            check
+            for name, check in self.engine_checks.items()
+            if not (self._held_hidden and name in self._held)
+        ]
+        for check in self.engine_checks.values():
+            # Only once in the group: a check box without a parent shown is a window of its own.
+            if check.parentWidget() is not None:
+                check.setHidden(check not in shown)
+        for index, check in enumerate(shown):
+            grid_row, grid_column = divmod(index, ENGINE_COLUMNS)
+            # The last check box alone on its row takes the row: its words (JAX Pallas's
+            # "(interpreted)") need not be cut to a column's width.
+            span = ENGINE_COLUMNS if grid_column == 0 and index == len(shown) - 1 else 1
+            self._engines_grid.addWidget(check, grid_row, grid_column, 1, span)
+
     def show_timed(self, timed: tuple[str, ...], held: tuple[str, ...] = ()) -> None:
         """Tick the engines `timed`; those `held` (a pane shows them) cannot be unticked."""
         held_tip = self.tr(
@@ -260,6 +286,10 @@ class BlurControls(QGroupBox):
             check.setEnabled(name not in held)
             tip = held_tip.format(engine=check.text()) if name in held else self._engine_tips[name]
             check.setToolTip(tip)
+        if held != self._held:
+            self._held = held
+            if self._held_hidden:
+                self._arrange_engines()
 
     def show_showing(self, show: str) -> None:
         index = self.show_combo.findData(show)

@@ -129,7 +129,9 @@ def test_compare_clip_times_pallas_beside_numpy_and_jax_jit(clip):
     data = json.loads(run.stdout)
     pallas = data["pallas"]
     assert pallas["error"] is None and pallas["frames_per_second"] > 0
-    assert set(pallas["batch_sizes_tried"]) == {"1", "2"}
+    # Interpreted (no TPU here), Pallas blurs batches of one, no size measured: each would be
+    # compiled and interpreted in turn; on a TPU the sizes that fit are measured.
+    assert set(pallas["batch_sizes_tried"]) == ({"1", "2"} if NATIVE else set())
     assert pallas["max_abs_diff"] <= TOLERANCE
     assert (INTERPRET_WORDS in pallas["device"]) is not NATIVE
 

@@ -230,10 +230,14 @@ def choose_batch_size(
     counted, among `sizes` that fit in `max_batch_bytes`: each size's first call made apart
     (it compiles, for JAX-jit), then every size timed in `rounds` interleaved rounds, the order
     reversed every other round, and its median a frame kept. An engine without a frames call
-    blurs frame by frame: 1, nothing measured. The frames are made, not read: the same pixels
+    blurs frame by frame, and one with a caveat here (Engine.caveat) in batches of one: 1,
+    nothing measured. The frames are made, not read: the same pixels
     every time, float32 (None) or the stored levels of `dtype` (uint8, uint16) as the clip will give
     them (Clip.levels), so that the program chosen for is the one the clip's frames get."""
-    if engine.frames_call is None:
+    # An engine that runs far from its figures here (JAX Pallas interpreted) is not worth the
+    # batches' first calls and rounds: each size would be compiled and interpreted in turn.
+    caveated = engine.caveat is not None and engine.caveat() is not None
+    if engine.frames_call is None or caveated:
         return BatchChoice(1, {}, {}, {}, {})
     candidates = batch_sizes_for(frame_shape, sizes, max_batch_bytes)
     shape = (max(candidates), *frame_shape)
