@@ -84,7 +84,11 @@ def run(args: argparse.Namespace) -> int:
         _check_outputs(args.out_dir, source, args.engines)  # before the work, not after it
     _check_jax_engines(args.engines, args.device)
     trace = _steady_trace(args) if args.trace is not None else None
-    with staged_progress(_stages(shown(source.name), args.engines)) as progress:
+    # Without --repeat the engines' calls are counted as they are timed: the total moves.
+    estimated = {TIMING} if args.repeat is None else set()
+    with staged_progress(
+        _stages(shown(source.name), args.engines), estimated=estimated
+    ) as progress:
         progress("reading", 0, 1)
         photo = load(source, color=args.color)
         note_short_kernel(args)
@@ -104,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandFailed(
                 f"{shown(photo.path)}: not enough memory to compare the engines on this photo"
             ) from None
+        progress(FINISHING, 1, 1)
     if args.out_dir is not None:
         _write_outputs(args.out_dir, result, args.spec)
     if args.json:
@@ -127,6 +132,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+# The stage after the engines' timed calls, for the command line's progress alone.
+FINISHING = "finishing"
+
+
 class SaysWhereItIs(Watch):
     """A comparison followed on stderr (blurapp.cli.progress): each engine's first call as it
     begins, then the timing."""
@@ -140,6 +149,10 @@ class SaysWhereItIs(Watch):
 
     def progress(self, step: str, done: int, total: int) -> None:
         self._progress(step, done, total)
+        if step == TIMING and done == total:
+            # What follows the engines' calls (the machine's own figures, the differences)
+            # has no count of its own, and takes seconds on a large photo.
+            self._progress(FINISHING, 0, 1)
 
 
 def _stages(name: str, engines) -> dict[str, tuple[str, str]]:
@@ -148,6 +161,7 @@ def _stages(name: str, engines) -> dict[str, tuple[str, str]]:
         "reading": (f"reading {name}", "photo"),
         **{engine.name: (f"{engine.title}'s first call on {name}", "step") for engine in engines},
         TIMING: (f"timing each engine on {name}", "call"),
+        FINISHING: (f"finishing the comparison on {name}", "step"),
     }
 
 
