@@ -3,7 +3,9 @@ in plain lines, where a terminal would show a bar: what is being done and how fa
 
 import contextlib
 import io
+import os
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -228,3 +230,27 @@ def test_a_silent_step_is_said_again_until_it_is_closed(monkeypatch):
     bar.update(1)  # a closed bar says nothing more
     bar.finish()
     assert said.getvalue().splitlines() == lines
+
+
+def test_no_progress_line_comes_after_the_figures(tmp_path):
+    """A process of its own, stderr and stdout in one pipe as a log file gets them, its steps
+    said again every hundredth of a second: every progress line comes before the figures."""
+    source = tmp_path / "street.png"
+    Image.fromarray(np.zeros((40, 60), np.uint8)).save(source)
+    env = {**os.environ, progress.QUIET_SECONDS_VARIABLE: "0.01"}
+    for variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        env[variable] = str(tmp_path / variable.lower())
+    run = subprocess.run(
+        [sys.executable, "-m", "blurapp", "compare", str(source), "--engines", "numpy"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert run.returncode == 0, run.stdout
+    lines = run.stdout.splitlines()
+    figures = next(i for i, line in enumerate(lines) if line.startswith("image "))
+    progress_line = re.compile(r"(… \d+ s|, \d+ s|, done, \d+ s)$")
+    assert not any(progress_line.search(line) for line in lines[figures:]), run.stdout
+    assert all(progress_line.search(line) for line in lines[:figures]), run.stdout
