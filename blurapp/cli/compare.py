@@ -27,6 +27,7 @@ from blurapp.cli.output import (
     source_photo,
 )
 from blurapp.cli.progress import Progress, staged_progress
+from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.jax_engine import JaxUnavailableError, jax_device
 from blurapp.core.measuring.comparison import TIMING, Watch, compare_engines, comparison_dict
 from blurapp.core.measuring.profiler_trace import SteadyTrace, TraceError, make_trace_folder
@@ -159,10 +160,17 @@ def _stages(name: str, engines) -> dict[str, tuple[str, str]]:
     """What each stage of a photo's comparison is doing, for its progress, and what it counts."""
     return {
         "reading": (f"reading {name}", "photo"),
-        **{engine.name: (f"{engine.title}'s first call on {name}", "step") for engine in engines},
+        **{engine.name: (_first_call_words(engine, name), "step") for engine in engines},
         TIMING: (f"timing each engine on {name}", "call"),
         FINISHING: (f"finishing the comparison on {name}", "step"),
     }
+
+
+def _first_call_words(engine: Engine, name: str) -> str:
+    # A compiling engine's first call is seconds of compiling on a large photo, with no step
+    # to count meanwhile: its lines say what is being waited for.
+    compiling = " (compiling)" if engine.compiles else ""
+    return f"{engine.title}'s first call on {name}{compiling}"
 
 
 def _steady_trace(args: argparse.Namespace):
