@@ -27,6 +27,7 @@ from blurapp.cli.output import (
     source_photo,
 )
 from blurapp.cli.progress import Progress, staged_progress
+from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.jax_engine import JaxUnavailableError, jax_device
 from blurapp.core.measuring.comparison import TIMING, Watch, compare_engines, comparison_dict
 from blurapp.core.measuring.profiler_trace import SteadyTrace, TraceError, make_trace_folder
@@ -84,7 +85,11 @@ def run(args: argparse.Namespace) -> int:
         _check_outputs(args.out_dir, source, args.engines)  # before the work, not after it
     _check_jax_engines(args.engines, args.device)
     trace = _steady_trace(args) if args.trace is not None else None
-    with staged_progress(_stages(shown(source.name), args.engines)) as progress:
+    # Without --repeat the engines' calls are counted as they are timed: the total moves.
+    estimated = {TIMING} if args.repeat is None else set()
+    with staged_progress(
+        _stages(shown(source.name), args.engines), estimated=estimated
+    ) as progress:
         progress("reading", 0, 1)
         photo = load(source, color=args.color)
         note_short_kernel(args)
@@ -104,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandFailed(
                 f"{shown(photo.path)}: not enough memory to compare the engines on this photo"
             ) from None
+        progress(FINISHING, 1, 1)
     if args.out_dir is not None:
         _write_outputs(args.out_dir, result, args.spec)
     if args.json:
@@ -127,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+# The stage after the engines' timed calls, for the command line's progress alone.
+FINISHING = "finishing"
+
+
 class SaysWhereItIs(Watch):
     """A comparison followed on stderr (blurapp.cli.progress): each engine's first call as it
     begins, then the timing."""
@@ -140,15 +150,27 @@ class SaysWhereItIs(Watch):
 
     def progress(self, step: str, done: int, total: int) -> None:
         self._progress(step, done, total)
+        if step == TIMING and done == total:
+            # What follows the engines' calls (the machine's own figures, the differences)
+            # has no count of its own, and takes seconds on a large photo.
+            self._progress(FINISHING, 0, 1)
 
 
 def _stages(name: str, engines) -> dict[str, tuple[str, str]]:
     """What each stage of a photo's comparison is doing, for its progress, and what it counts."""
     return {
         "reading": (f"reading {name}", "photo"),
-        **{engine.name: (f"{engine.title}'s first call on {name}", "step") for engine in engines},
+        **{engine.name: (_first_call_words(engine, name), "step") for engine in engines},
         TIMING: (f"timing each engine on {name}", "call"),
+        FINISHING: (f"finishing the comparison on {name}", "step"),
     }
+
+
+def _first_call_words(engine: Engine, name: str) -> str:
+    # A compiling engine's first call is seconds of compiling on a large photo, with no step
+    # to count meanwhile: its lines say what is being waited for.
+    compiling = " (compiling)" if engine.compiles else ""
+    return f"{engine.title}'s first call on {name}{compiling}"
 
 
 def _steady_trace(args: argparse.Namespace):

@@ -497,67 +497,82 @@
         <translation>在规模扫描中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="421"/>
+        <location filename="../core/report/figures.py" line="299"/>
+        <source>first call only</source>
+        <translation>仅首次调用</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="303"/>
+        <source>one sample of {number} calls</source>
+        <translation>一个样本（连续 {number} 次调用的平均）</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="305"/>
+        <source>one call</source>
+        <translation>一次调用</translation>
+    </message>
+    <message>
+        <location filename="../core/report/figures.py" line="430"/>
         <source>under 1×: quicker than the copy as it was timed, so no bound this time (a copy caught by another program, or a photo small enough to stay in the cache between calls)</source>
         <translation>低于 1×：比这次计时的复制还快，所以这次它不是下限（复制被其他程序打扰，或照片小到在两次调用之间一直留在缓存中）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="441"/>
+        <location filename="../core/report/figures.py" line="450"/>
         <source>the CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="442"/>
+        <location filename="../core/report/figures.py" line="451"/>
         <source>the {device}</source>
         <translation>{device}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="452"/>
+        <location filename="../core/report/figures.py" line="461"/>
         <source>{time} on {device}</source>
         <translation>{device} 上 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="458"/>
+        <location filename="../core/report/figures.py" line="467"/>
         <source>an empty jitted call on one number, waited for: the least a call takes</source>
         <translation>对一个数的空 jit 调用，等待其完成：一次调用最少所需的时间</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="469"/>
+        <location filename="../core/report/figures.py" line="478"/>
         <source>{engines}: the time of an empty call</source>
         <translation>{engines}：一次空调用的时间</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="473"/>
+        <location filename="../core/report/figures.py" line="482"/>
         <source>this photo is too small for {device} to matter: the time is the call itself</source>
         <translation>这张照片太小，{device} 发挥不了作用：耗时就是调用本身</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="492"/>
+        <location filename="../core/report/figures.py" line="501"/>
         <source>{time} on {device}, {rate} in a {size} × {size} matrix product</source>
         <translation>{device} 上 {time}，{size} × {size} 矩阵乘法达到 {rate}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="498"/>
+        <location filename="../core/report/figures.py" line="507"/>
         <source>on its matrix unit; the blur runs on its vector unit</source>
         <translation>在其矩阵单元上；模糊运行在其向量单元上</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="511"/>
+        <location filename="../core/report/figures.py" line="520"/>
         <source>{count} multiply-adds a pixel at the device&apos;s float32 rate: the least they can take</source>
         <translation>每像素 {count} 次乘加，按该设备的 float32 速率：这些运算至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="526"/>
+        <location filename="../core/report/figures.py" line="535"/>
         <source>{engines}: the time of the blur&apos;s multiply-adds at that rate</source>
         <translation>{engines}：以按该速率完成模糊的乘加所需的耗时为单位</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="531"/>
+        <location filename="../core/report/figures.py" line="540"/>
         <source>under 1×: quicker than the matrix product&apos;s rate as it was timed, so no bound this time (a product caught by another program, or one too small for the device&apos;s peak)</source>
         <translation>低于 1×：比这次计时的矩阵乘积速率还快，所以这次它不是下限（乘积被其他程序打扰，或矩阵太小，达不到设备的峰值）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="638"/>
+        <location filename="../core/report/figures.py" line="647"/>
         <source>median of {count} rounds, middle half {range}</source>
         <translation>{count} 轮的中位数，中间一半在 {range}</translation>
     </message>
@@ -607,12 +622,12 @@
         <translation>= 追踪 {tracing} + 降级 {lowering} + 编译 {compiling}（{cache}）+ 运行 {run} + 其他 {other}；另有与设备之间的数据传输 {copies}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="340"/>
+        <location filename="../core/report/figures.py" line="349"/>
         <source>({levels} of {count} levels), within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="342"/>
+        <location filename="../core/report/figures.py" line="351"/>
         <source>({levels} of {count} levels), NOT within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
@@ -632,12 +647,12 @@
         <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="301"/>
+        <location filename="../core/report/figures.py" line="310"/>
         <source>median of {count} samples of {number} calls, middle half {low}–{high}</source>
         <translation>{count} 个样本（每个为连续 {number} 次调用的平均）的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="307"/>
+        <location filename="../core/report/figures.py" line="316"/>
         <source>median of {count}, middle half {low}–{high}</source>
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
@@ -657,7 +672,7 @@
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="383"/>
+        <location filename="../core/report/figures.py" line="392"/>
         <source>these times cannot be trusted</source>
         <translation>这些耗时不可信</translation>
     </message>
@@ -722,63 +737,63 @@
         <translation>（仅模糊本身）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="394"/>
+        <location filename="../core/report/figures.py" line="403"/>
         <source>{time} on {device}, {bandwidth}</source>
         <translation>{device} 上 {time}，{bandwidth}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="404"/>
+        <location filename="../core/report/figures.py" line="413"/>
         <source>the image read once and written once: the least any blur can take</source>
         <translation>图像读一次、写一次：任何模糊都至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="417"/>
+        <location filename="../core/report/figures.py" line="426"/>
         <source>{engines}: the time of one copy of the image</source>
         <translation>{engines}：以复制一次图像的耗时为单位</translation>
     </message>
     <message>
         <location filename="../core/report/clip_figures.py" line="73"/>
-        <location filename="../core/report/figures.py" line="572"/>
+        <location filename="../core/report/figures.py" line="581"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="625"/>
+        <location filename="../core/report/figures.py" line="634"/>
         <source>(the largest over the {channels} channels)</source>
         <translation>（{channels} 个通道中的最大值）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="633"/>
+        <location filename="../core/report/figures.py" line="642"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="645"/>
+        <location filename="../core/report/figures.py" line="654"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="648"/>
+        <location filename="../core/report/figures.py" line="657"/>
         <source>the photo in {bands} bands, their copies overlapping the blur</source>
         <translation>照片分为 {bands} 个条带，其传输与模糊计算重叠</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="653"/>
+        <location filename="../core/report/figures.py" line="662"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="683"/>
+        <location filename="../core/report/figures.py" line="692"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="685"/>
+        <location filename="../core/report/figures.py" line="694"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="689"/>
+        <location filename="../core/report/figures.py" line="698"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>

@@ -25,6 +25,7 @@ from blurapp.core.report.figures import (
     comparison_figures,
     format_ms,
     format_speedup,
+    format_timed,
     image_figure,
 )
 from blurapp.core.spec import BlurSpec
@@ -131,6 +132,22 @@ def test_each_rows_number_is_the_comparisons_own():
     assert rows["max_abs_diff"].value == data["jax"]["max_abs_diff"]
     assert rows["engine.jax-eager"].value == data["jax_eager"]["seconds"]
     assert rows["copy"].value == data["floors"]["cpu"]["seconds"]
+
+
+@pytest.mark.parametrize(
+    ("calls", "per_sample", "words"),
+    [
+        # A 40 MP photo's NumPy blur, slower than the timing's budget: timed once.
+        ((2.41,), 1, "2,410 ms (one call)"),
+        ((0.004,), 8, "4.00 ms (one sample of 8 calls)"),
+        ((), 1, "900 ms (first call only)"),
+    ],
+)
+def test_a_time_not_taken_as_a_median_says_how_it_was_measured(calls, per_sample, words):
+    run = EngineRun(
+        np.zeros((2, 2), np.float32), calls, first_call_seconds=0.9, calls_per_sample=per_sample
+    )
+    assert format_timed(run) == words
 
 
 def test_a_rows_figure_is_its_number_and_its_text_says_how_it_was_measured():
