@@ -77,125 +77,125 @@
         <translation>参照：其他每个引擎都与它比较</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="104"/>
-        <location filename="../ui/side_panel.py" line="162"/>
+        <location filename="../ui/side_panel.py" line="103"/>
+        <location filename="../ui/side_panel.py" line="161"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="106"/>
+        <location filename="../ui/side_panel.py" line="105"/>
         <source>Blur with the chosen engines (Ctrl+R)</source>
         <translation>用所选引擎进行模糊（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="108"/>
-        <location filename="../ui/side_panel.py" line="163"/>
+        <location filename="../ui/side_panel.py" line="107"/>
+        <location filename="../ui/side_panel.py" line="162"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="109"/>
+        <location filename="../ui/side_panel.py" line="108"/>
         <source>Stop the run in progress (Esc)</source>
         <translation>停止正在进行的运行（Esc）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="121"/>
+        <location filename="../ui/side_panel.py" line="120"/>
         <source>&amp;Kernel size</source>
         <translation>卷积核尺寸(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="122"/>
+        <location filename="../ui/side_panel.py" line="121"/>
         <source>&amp;Sigma</source>
         <translation>Sigma(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="123"/>
-        <location filename="../ui/side_panel.py" line="166"/>
+        <location filename="../ui/side_panel.py" line="122"/>
+        <location filename="../ui/side_panel.py" line="165"/>
         <source>Kernel used</source>
         <translation>实际卷积核</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="124"/>
+        <location filename="../ui/side_panel.py" line="123"/>
         <source>Algori&amp;thm</source>
         <translation>算法(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="125"/>
+        <location filename="../ui/side_panel.py" line="124"/>
         <source>Colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="126"/>
+        <location filename="../ui/side_panel.py" line="125"/>
         <source>E&amp;ngines</source>
         <translation>引擎(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="127"/>
+        <location filename="../ui/side_panel.py" line="126"/>
         <source>Sho&amp;w</source>
         <translation>显示(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="149"/>
+        <location filename="../ui/side_panel.py" line="148"/>
         <source>Gaussian sigma in pixels</source>
         <translation>高斯 sigma（像素）</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="151"/>
+        <location filename="../ui/side_panel.py" line="150"/>
         <source>Kernel size</source>
         <translation>卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="152"/>
+        <location filename="../ui/side_panel.py" line="151"/>
         <source>Automatic kernel size</source>
         <translation>自动卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="153"/>
+        <location filename="../ui/side_panel.py" line="152"/>
         <source>Sigma</source>
         <translation>Sigma</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="154"/>
+        <location filename="../ui/side_panel.py" line="153"/>
         <source>Sigma slider</source>
         <translation>Sigma 滑块</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="155"/>
+        <location filename="../ui/side_panel.py" line="154"/>
         <source>Algorithm</source>
         <translation>算法</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="156"/>
+        <location filename="../ui/side_panel.py" line="155"/>
         <source>Blur in colour</source>
         <translation>彩色模糊</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="159"/>
+        <location filename="../ui/side_panel.py" line="158"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="160"/>
+        <location filename="../ui/side_panel.py" line="159"/>
         <source>What the panes show: results, original or difference</source>
         <translation>窗格显示的内容：结果、原图或差异</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="167"/>
+        <location filename="../ui/side_panel.py" line="166"/>
         <source>The kernel size a run will use</source>
         <translation>运行时将使用的卷积核尺寸</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="169"/>
+        <location filename="../ui/side_panel.py" line="168"/>
         <source>Notes on the parameters</source>
         <translation>参数说明</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="176"/>
+        <location filename="../ui/side_panel.py" line="175"/>
         <source>Time this engine in each run, beside the reference</source>
         <translation>每次运行时与参照一起为此引擎计时</translation>
     </message>
     <message>
-        <location filename="../ui/side_panel.py" line="253"/>
+        <location filename="../ui/side_panel.py" line="279"/>
         <source>A pane shows {engine}, so every run times it: choose another engine for the pane to untick it</source>
         <translation>有一个窗格显示 {engine}，因此每次运行都会为它计时：为该窗格选择其他引擎后才能取消勾选</translation>
     </message>
@@ -273,7 +273,7 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="446"/>
+        <location filename="../app/clip_controller.py" line="448"/>
         <source>Cannot Read the Frame</source>
         <translation>无法读取该帧</translation>
     </message>
