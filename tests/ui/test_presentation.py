@@ -172,3 +172,18 @@ def test_presentation_mode_is_not_remembered(window, qtbot, settings):
 def test_the_shortcuts_list_has_f11(window):
     rows = {action: keys for _, action, keys in window.shortcut_rows()}
     assert rows["Presentation"] == "F11"
+
+
+def test_presenting_leaves_out_the_check_boxes_of_the_engines_the_panes_show(window, qtbot):
+    """Every Run times the panes' engines: presenting, their check boxes give their rows to
+    the figures; the others stay, and all come back on leaving."""
+    checks = window.widgets.controls.engine_checks
+    shown_by_panes = set(window.session.pane_engines)
+    assert all(checks[name].isVisible() for name in checks)
+    press(qtbot, window, Qt.Key.Key_F11)
+    assert {name for name in checks if not checks[name].isVisible()} == shown_by_panes
+    window.set_pane_engine(0, "jax-eager")  # a pane shows another engine: its box goes
+    QApplication.processEvents()
+    assert not checks["jax-eager"].isVisible() and checks["numpy"].isVisible()
+    press(qtbot, window, Qt.Key.Key_Escape)
+    assert all(checks[name].isVisible() for name in checks)
