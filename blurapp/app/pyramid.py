@@ -35,13 +35,14 @@ def build_pyramid(picture: np.ndarray) -> tuple[np.ndarray, ...]:
     each pixel the mean of 2×2."""
     picture = np.ascontiguousarray(picture, dtype=np.uint8)
     levels = [picture]
-    while max(levels[-1].shape[:2]) > SMALLEST_LEVEL and min(levels[-1].shape[:2]) >= 2:
+    for _ in level_sizes(*picture.shape[:2])[1:]:
         levels.append(_halve(levels[-1]))
     return tuple(levels)
 
 
 def level_sizes(height: int, width: int) -> list[tuple[int, int]]:
-    """The (height, width) of each level build_pyramid makes of a picture of this size."""
+    """The (height, width) of each level of a picture of this size: halvings until it fits in
+    SMALLEST_LEVEL on its longer side (or is a pixel high or wide)."""
     sizes = [(height, width)]
     while max(sizes[-1]) > SMALLEST_LEVEL and min(sizes[-1]) >= 2:
         sizes.append((sizes[-1][0] // 2, sizes[-1][1] // 2))
