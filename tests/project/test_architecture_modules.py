@@ -1,6 +1,6 @@
 """docs/architecture.md names every module of blurapp/ and says what it holds: a new module is a
 line on the page. The page names a module by its file name (`spec.py`) in the section of its
-package (`## blurapp/core`), or by its path from anywhere (`core/blurring/blur_clip.py`); a
+package (`## blurapp/core`), or by its path from anywhere (`core/blurring/blur_clip_file.py`); a
 package's `__init__.py` is told by its package's section."""
 
 import re
@@ -56,5 +56,5 @@ def test_a_module_is_found_by_its_file_name_only_in_its_packages_section():
     assert where_named(PACKAGE / "cli" / "compare.py", text)
     assert where_named(PACKAGE / "start.py", "`start.py`")
     assert where_named(
-        PACKAGE / "core" / "blurring" / "blur_clip.py", "`core/blurring/blur_clip.py`"
+        PACKAGE / "core" / "blurring" / "blur_clip_file.py", "`core/blurring/blur_clip_file.py`"
     )

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from blurapp.core.engines.runs import EngineRun
-from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
+from blurapp.core.wording import QT_TRANSLATE_NOOP, TranslateText, english
 
 # The wall clock at least this many times the CPU clock over a CPU engine's calls…
 WALL_OVER_CPU = 1.3
@@ -200,7 +200,7 @@ class Verdict:
         return self._busy or self.conditions.traced
 
     def reason(
-        self, translate: Translate = english, title: Callable[[str], str] = str
+        self, translate: TranslateText = english, title: Callable[[str], str] = str
     ) -> str | None:
         """Why the figures cannot be trusted, in words; None when they can. `title(engine)`
         names an engine."""
