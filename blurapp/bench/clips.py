@@ -221,17 +221,12 @@ def _moving_frames(width: int, height: int, count: int) -> Iterator[np.ndarray]:
         yield texture[shift : shift + height, :width]
 
 
-def _clip_rate(row: dict) -> float:
-    """The frames a second of the clip a playing row played (rows made before the rate could
-    be chosen: DEFAULT_PLAYING_RATE, the only one then)."""
-    return row.get("clip_frames_per_second", DEFAULT_PLAYING_RATE)
-
-
 def playing_lines(figures: dict) -> list[str]:
-    rates = sorted({_clip_rate(row) for row in figures["rows"]}) or [DEFAULT_PLAYING_RATE]
+    # One rate a run (--playing-rate), each row's.
+    rates = "/".join(sorted({f"{row['clip_frames_per_second']:g}" for row in figures["rows"]}))
     lines = [
         "A clip playing in the window, both panes (9×9, σ 2.5, grey, "
-        f"{'/'.join(f'{rate:g}' for rate in rates)} frames/s), timed from",
+        f"{rates} frames/s), timed from",
         "when both panes have shown a frame (their first calls, JAX-jit's compile, apart):",
     ]
     for row in figures["rows"]:
@@ -296,9 +291,8 @@ def playing_rows(figures: dict, row_of: Callable[..., dict], value: Callable[...
             continue
         what = f"{row['resolution']} ({row['width']}×{row['height']}) grey, both panes playing"
         how = (
-            f"a {_clip_rate(row):g} frames/s clip played in the window for {row['seconds']:g} s"
-            " from when both"
-            " panes had shown a frame"
+            f"a {row['clip_frames_per_second']:g} frames/s clip played in the window for "
+            f"{row['seconds']:g} s from when both panes had shown a frame"
         )
         for name, engine in row["engines"].items():
             title = get_engine(name).title
