@@ -904,7 +904,7 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../app/jobs.py" line="251"/>
+        <location filename="../app/jobs.py" line="258"/>
         <location filename="../app/clip_jobs.py" line="60"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
@@ -1450,7 +1450,7 @@
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="274"/>
+        <location filename="../app/photo_controller.py" line="282"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
@@ -1480,12 +1480,12 @@
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="119"/>
+        <location filename="../app/photo_controller.py" line="127"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="288"/>
+        <location filename="../app/photo_controller.py" line="296"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1495,22 +1495,22 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="196"/>
+        <location filename="../app/photo_controller.py" line="204"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="205"/>
+        <location filename="../app/photo_controller.py" line="213"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="217"/>
+        <location filename="../app/photo_controller.py" line="225"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="323"/>
+        <location filename="../app/photo_controller.py" line="331"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
@@ -1606,14 +1606,19 @@
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/launch.py" line="179"/>
+        <location filename="../ui/launch.py" line="184"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/launch.py" line="183"/>
+        <location filename="../ui/launch.py" line="188"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
+    </message>
+    <message>
+        <location filename="../ui/launch.py" line="230"/>
+        <source>Opening the TPU: the window follows in a few seconds…</source>
+        <translation>正在打开 TPU：窗口将在几秒钟后出现…</translation>
     </message>
     <message>
         <location filename="../ui/undo.py" line="25"/>
