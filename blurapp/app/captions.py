@@ -502,8 +502,9 @@ class Captions:
         if self.session.jax_device:
             return self.session.jax_device
         if jax_opens_a_tpu():
-            # Said before it happens: the window cannot paint while the TPU opens. (Where JAX
-            # failed to start, the pane says "unavailable" before asking for this.)
+            # Said before it happens: the window cannot paint while the TPU opens. A window
+            # opened as `blurapp` opens it has opened the chip before it was shown, and names
+            # the device. (Where JAX failed to start, the pane says "unavailable" before.)
             opening = QT_TRANSLATE_NOOP(
                 "Session", "the TPU, opening: the window may not answer for a few seconds"
             )

@@ -187,6 +187,13 @@ def warm_up_job(
 ) -> Generator[None, None, JaxStart]:
     """Import JAX and find its device, so the first Run does not wait for it."""
     yield None
+    return start_jax()
+
+
+def start_jax() -> JaxStart:
+    """Import JAX and open its default device, here and now: how it went, never raising. The
+    warm-up job's one step; the window calls it itself, before it is shown, where opening the
+    device holds Python's lock for seconds (blurapp.ui.launch.open_window)."""
     try:
         return JaxStart(device=describe_device(jax_device()))
     except JaxUnavailableError as error:

@@ -27,6 +27,7 @@ from blurapp.app.jobs import (
     compare_job,
     failure_words,
     load_job,
+    start_jax,
     stop_preview_job,
     warm_up_job,
 )
@@ -100,8 +101,15 @@ class PhotoController:
     # --- What the user does ------------------------------------------------------------------
 
     def warm_up(self) -> None:
-        """Start JAX now, so the first Run does not wait for it."""
-        self.runner.start(warm_up_job, on_return=self._on_jax_start)
+        """Start JAX on the runner, so the first Run does not wait for it; nothing where it
+        has started (or failed to) already."""
+        if self.session.jax_device is None and self.session.jax_unavailable is None:
+            self.runner.start(warm_up_job, on_return=self._on_jax_start)
+
+    def start_jax_here(self) -> None:
+        """Start JAX on this thread, now: the window does before it is shown where opening
+        the device holds Python's lock for seconds, which no other thread can spare it."""
+        self._on_jax_start(start_jax())
 
     def open_photo(self, path: Path) -> None:
         """Load `path`; the view is shown the photo once it has loaded."""

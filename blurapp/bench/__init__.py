@@ -335,6 +335,7 @@ def _startup(runs: int, env: dict[str, str]) -> dict:
     for _ in range(runs):
         _, took = _blurapp("--version", env=env)
         version.append(took)
+    stalls = [_stall_after_shown(env) for _ in range(runs)]
     return {
         "window_shown_seconds": statistics.median(shown),
         "window_shown_min_seconds": min(shown),
@@ -345,8 +346,28 @@ def _startup(runs: int, env: dict[str, str]) -> dict:
             statistics.median(bare["numpy"]) if bare["numpy"] else None
         ),
         "version_seconds": statistics.median(version),
+        # None where a probe failed or JAX did not start there.
+        "longest_stall_after_shown_seconds": (
+            None if None in stalls else max(s for s in stalls if s is not None)
+        ),
         "runs": runs,
     }
+
+
+def _stall_after_shown(env: dict[str, str]) -> float | None:
+    """The event loop's longest stall in a window opening on the bundled photo as `blurapp`
+    opens it, from its first paint until the photo is shown and JAX has started (see
+    blurapp.ui.probe.measure_start); None when the probe fails."""
+    run = subprocess.run(
+        [sys.executable, "-m", "blurapp.ui.probe", "--start"],
+        capture_output=True,
+        text=True,
+        timeout=SHOWN_TIMEOUT_SECONDS * 2,
+        env=env,
+    )
+    if run.returncode != 0:
+        return None
+    return json.loads(run.stdout.strip().splitlines()[-1])["longest_stall_after_shown_seconds"]
 
 
 def window(photo: Path) -> dict:
@@ -456,7 +477,8 @@ def run_sections(
     rounds of timed calls and the start-up's launches of each program; `on_section_start(name)`
     told as each section begins, `on_section(name, figures)` as it ends; `video_options`:
     blurapp.bench.video.video's keywords, whose resolutions the playing and clip-file sections
-    take too (and clip-file its `clip_frames` and `engines`)."""
+    take too (and clip-file its `clip_frames` and `engines`, playing its `playing_seconds` and
+    `playing_rate`)."""
     report = {}
     with tempfile.TemporaryDirectory(prefix="blurapp-bench-") as folder:
         photo = None
@@ -486,7 +508,7 @@ def run_sections(
                 options = {
                     key: value
                     for key, value in (video_options or {}).items()
-                    if key not in ("clip_frames", "playing_seconds")
+                    if key not in ("clip_frames", "playing_seconds", "playing_rate")
                 }
                 figures = video.video(**options)
             elif name == "playing":
@@ -494,6 +516,7 @@ def run_sections(
                 figures = clips.playing(
                     options.get("resolutions", ["1080p"]),
                     options.get("playing_seconds", clips.DEFAULT_PLAYING_SECONDS),
+                    options.get("playing_rate", clips.DEFAULT_PLAYING_RATE),
                 )
             elif name == "clip-file":
                 options = video_options or {}

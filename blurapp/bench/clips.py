@@ -40,6 +40,8 @@ from blurapp.core.media.clip_saving import (
 
 # How long the playing section times each clip playing, once both panes have shown a frame.
 DEFAULT_PLAYING_SECONDS = 15.0
+# The playing section's clip's frames a second, unless --playing-rate says otherwise.
+DEFAULT_PLAYING_RATE = 30.0
 # The clip-file section's clip: as many frames as a ten-second clip at 30 frames/s.
 DEFAULT_CLIP_FRAMES = (300,)
 CLIP_RATE = 30.0
@@ -52,15 +54,23 @@ CLIP_FILE_ENGINES = ("jax",)
 _DISTINCT_FRAMES = 24
 
 
-def playing(resolutions: Sequence[str], seconds: float = DEFAULT_PLAYING_SECONDS) -> dict:
-    """The window playing a grey clip of each resolution for `seconds`, timed from when both
-    panes have shown a frame (see blurapp.ui.probe.measure_playing)."""
+def playing(
+    resolutions: Sequence[str],
+    seconds: float = DEFAULT_PLAYING_SECONDS,
+    rate: float = DEFAULT_PLAYING_RATE,
+) -> dict:
+    """The window playing a grey clip of each resolution, `rate` frames a second, for
+    `seconds`, timed from when both panes have shown a frame (see
+    blurapp.ui.probe.measure_playing)."""
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     rows = []
     with own_folders(env) as env:
         for text in resolutions:
             label, width, height = parse_resolution(text)
-            probe = ["-m", "blurapp.ui.probe", "--playing", str(width), str(height), str(seconds)]
+            probe = [
+                *("-m", "blurapp.ui.probe", "--playing"),
+                *(str(width), str(height), str(seconds), str(rate)),
+            ]
             run = subprocess.run(
                 [sys.executable, *probe],
                 capture_output=True,
@@ -70,6 +80,7 @@ def playing(resolutions: Sequence[str], seconds: float = DEFAULT_PLAYING_SECONDS
             )
             row: dict = {"resolution": label, "width": width, "height": height}
             row["seconds"] = seconds
+            row["clip_frames_per_second"] = rate
             if run.returncode != 0:
                 lines = run.stderr.strip().splitlines()
                 row["error"] = lines[-1] if lines else "the probe failed"
@@ -211,8 +222,11 @@ def _moving_frames(width: int, height: int, count: int) -> Iterator[np.ndarray]:
 
 
 def playing_lines(figures: dict) -> list[str]:
+    # One rate a run (--playing-rate), each row's.
+    rates = "/".join(sorted({f"{row['clip_frames_per_second']:g}" for row in figures["rows"]}))
     lines = [
-        "A clip playing in the window, both panes (9×9, σ 2.5, grey, 30 frames/s), timed from",
+        "A clip playing in the window, both panes (9×9, σ 2.5, grey, "
+        f"{rates} frames/s), timed from",
         "when both panes have shown a frame (their first calls, JAX-jit's compile, apart):",
     ]
     for row in figures["rows"]:
@@ -277,8 +291,8 @@ def playing_rows(figures: dict, row_of: Callable[..., dict], value: Callable[...
             continue
         what = f"{row['resolution']} ({row['width']}×{row['height']}) grey, both panes playing"
         how = (
-            f"a 30 frames/s clip played in the window for {row['seconds']:g} s from when both"
-            " panes had shown a frame"
+            f"a {row['clip_frames_per_second']:g} frames/s clip played in the window for "
+            f"{row['seconds']:g} s from when both panes had shown a frame"
         )
         for name, engine in row["engines"].items():
             title = get_engine(name).title

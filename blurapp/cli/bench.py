@@ -19,7 +19,12 @@ from blurapp.bench import (
 )
 from blurapp.bench import record as bench_record
 from blurapp.bench import report as bench_report
-from blurapp.bench.clips import CLIP_FILE_ENGINES, DEFAULT_CLIP_FRAMES, DEFAULT_PLAYING_SECONDS
+from blurapp.bench.clips import (
+    CLIP_FILE_ENGINES,
+    DEFAULT_CLIP_FRAMES,
+    DEFAULT_PLAYING_RATE,
+    DEFAULT_PLAYING_SECONDS,
+)
 from blurapp.bench.video import DEFAULT_RESOLUTIONS, DEFAULT_VIDEO_FRAMES, parse_resolution
 from blurapp.cli.options import (
     add_color_option,
@@ -149,6 +154,14 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "frame (default: %(default)s)",
     )
     bench.add_argument(
+        "--playing-rate",
+        type=_rate_argument,
+        default=DEFAULT_PLAYING_RATE,
+        metavar="FPS",
+        help="frames a second of the clip the playing section makes and plays "
+        "(default: %(default)g)",
+    )
+    bench.add_argument(
         "--probe-megapixels",
         type=bench_megapixels_argument,
         default=24.0,
@@ -220,6 +233,22 @@ def _seconds_argument(text: str) -> float:
         value = 0.0
     if not 0 < value <= 3600:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 to 3600)")
+    return value
+
+
+# The playing section's clip rates: up to a fast monitor's refresh rate.
+MAX_PLAYING_RATE = 240.0
+
+
+def _rate_argument(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value <= MAX_PLAYING_RATE:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number of frames a second (more than 0, up to {MAX_PLAYING_RATE:g})"
+        )
     return value
 
 
@@ -307,6 +336,7 @@ def _run_bench(args: argparse.Namespace) -> int:
                 "frames": args.video_frames,
                 "clip_frames": args.clip_frames,
                 "playing_seconds": args.playing_seconds,
+                "playing_rate": args.playing_rate,
                 **({} if args.clip_engines is None else {"engines": args.clip_engines}),
             },
         )

@@ -23,7 +23,8 @@ def jax_opens_a_tpu() -> bool:
     unset or naming tpu among the platforms it opens, the default or not), told without
     importing JAX. Opening a TPU holds Python's lock for seconds at once, so a window stands
     still meanwhile whatever thread opens it (docs/performance.md, "The window, the commands
-    and the host there"): the window says so before."""
+    and the host there"): the window opens it before it is shown (blurapp.ui.launch), and one
+    shown before JAX has started says so."""
     # As JAX reads it: every platform listed is opened, names as written.
     platforms = os.environ.get("JAX_PLATFORMS", "")
     return tpu_runtime_installed() and (not platforms or "tpu" in platforms.split(","))

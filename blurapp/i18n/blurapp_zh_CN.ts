@@ -904,7 +904,7 @@
 <context>
     <name>FileProblem</name>
     <message>
-        <location filename="../app/jobs.py" line="251"/>
+        <location filename="../app/jobs.py" line="258"/>
         <location filename="../app/clip_jobs.py" line="60"/>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
@@ -1450,7 +1450,7 @@
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="274"/>
+        <location filename="../app/photo_controller.py" line="282"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
@@ -1480,12 +1480,12 @@
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="119"/>
+        <location filename="../app/photo_controller.py" line="127"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="288"/>
+        <location filename="../app/photo_controller.py" line="296"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
@@ -1495,22 +1495,22 @@
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="196"/>
+        <location filename="../app/photo_controller.py" line="204"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="205"/>
+        <location filename="../app/photo_controller.py" line="213"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="217"/>
+        <location filename="../app/photo_controller.py" line="225"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="323"/>
+        <location filename="../app/photo_controller.py" line="331"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
@@ -1606,14 +1606,19 @@
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/launch.py" line="179"/>
+        <location filename="../ui/launch.py" line="184"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/launch.py" line="183"/>
+        <location filename="../ui/launch.py" line="188"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
+    </message>
+    <message>
+        <location filename="../ui/launch.py" line="230"/>
+        <source>Opening the TPU: the window follows in a few seconds…</source>
+        <translation>正在打开 TPU：窗口将在几秒钟后出现…</translation>
     </message>
     <message>
         <location filename="../ui/undo.py" line="25"/>
@@ -1868,12 +1873,12 @@
         <translation>灰度：未勾选“彩色模糊”</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="507"/>
+        <location filename="../app/captions.py" line="508"/>
         <source>the TPU, opening: the window may not answer for a few seconds</source>
         <translation>TPU 正在打开：窗口可能有几秒钟没有响应</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="511"/>
+        <location filename="../app/captions.py" line="512"/>
         <source>the accelerator when present, else the CPU</source>
         <translation>有加速器时用加速器，否则用 CPU</translation>
     </message>
@@ -1960,72 +1965,72 @@
         <translation>{engine}；最近一个：{why}（{time}，{how}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="523"/>
+        <location filename="../app/captions.py" line="524"/>
         <source>identical outputs (all black)</source>
         <translation>输出完全相同（全黑）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="526"/>
+        <location filename="../app/captions.py" line="527"/>
         <source>black = 0, white = {white} ({levels} of an 8-bit level), stretched to be seen</source>
         <translation>黑 = 0，白 = {white}（{levels} 个 8 位灰度级），已拉伸以便观察</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="534"/>
+        <location filename="../app/captions.py" line="535"/>
         <source>each pixel its largest over R, G and B</source>
         <translation>每个像素取 R、G、B 中的最大值</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="539"/>
+        <location filename="../app/captions.py" line="540"/>
         <source>out of date</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="547"/>
+        <location filename="../app/captions.py" line="548"/>
         <source>(auto, 2·ceil(3σ)+1 = {size})</source>
         <translation>（自动，2·ceil(3σ)+1 = {size}）</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="562"/>
+        <location filename="../app/captions.py" line="563"/>
         <source>earlier run, out of date</source>
         <translation>较早的运行，已过期</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="582"/>
+        <location filename="../app/captions.py" line="583"/>
         <source>{engine} {time} on {device}</source>
         <translation>{engine} {time}，设备 {device}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="588"/>
+        <location filename="../app/captions.py" line="589"/>
         <source>{engine} unavailable</source>
         <translation>{engine} 不可用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="590"/>
+        <location filename="../app/captions.py" line="591"/>
         <source>Done: {figures}</source>
         <translation>完成：{figures}</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="601"/>
+        <location filename="../app/captions.py" line="602"/>
         <source>timing the engines: {done} of {total} calls</source>
         <translation>正在为引擎计时：已完成 {done} / {total} 次调用</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="603"/>
+        <location filename="../app/captions.py" line="604"/>
         <source>timing %p%</source>
         <translation>计时 %p%</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="607"/>
+        <location filename="../app/captions.py" line="608"/>
         <source>{engine}: {done} of {total} kernel taps</source>
         <translation>{engine}：已完成 {done} / {total} 次采样</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="609"/>
+        <location filename="../app/captions.py" line="610"/>
         <source>{engine}: running…</source>
         <translation>{engine}：正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/captions.py" line="615"/>
+        <location filename="../app/captions.py" line="616"/>
         <source>sample photo ({name})</source>
         <translation>示例照片（{name}）</translation>
     </message>

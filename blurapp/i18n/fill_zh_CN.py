@@ -176,6 +176,7 @@ ZH_CN = {
     "unavailable": "不可用",
     "the accelerator when present, else the CPU": "有加速器时用加速器，否则用 CPU",
     "the TPU, opening: the window may not answer for a few seconds": "TPU 正在打开：窗口可能有几秒钟没有响应",
+    "Opening the TPU: the window follows in a few seconds…": "正在打开 TPU：窗口将在几秒钟后出现…",
     "({time} a frame, reading the clip and copies counted, the copies overlapping the blur)": "（每帧 {time}，含读取片段与数据复制，复制与模糊重叠进行）",
     "the photo in {bands} bands, their copies overlapping the blur": "照片分为 {bands} 个条带，其传输与模糊计算重叠",
     "other programs kept {used} of the {cores} cores busy while the matrix product was timed": "计时矩阵乘法时，其他程序占用了 {cores} 个核心中的 {used} 个",

@@ -10,6 +10,10 @@ job asked to quit stops at its next yield (superqt's own check) or at the core's
 call (a compiled JAX call on a large photo) ends on its own, and the program waits for it
 before it exits.
 
+The first job started begins once superqt has been imported on a thread of its own, which the
+window's event loop hears: imported on the window's thread, it stood the loop still for up to a
+second just after the window's first paint.
+
 Handlers run on the window's thread: the worker's signals are queued to its BackgroundJob, a
 QObject of that thread, which passes them on to the handlers for as long as its
 BackgroundRunner has not stopped.
@@ -38,6 +42,7 @@ log = logging.getLogger(__name__)
 _waiting: deque[BackgroundJob] = deque()  # started, their turn not come yet
 _current: BackgroundJob | None = None  # the one job running
 _retired: list[BackgroundJob] = []  # ended, kept until their threads have let go (see _retire)
+_loaded = threading.Event()  # superqt imported: jobs can begin (see _load_in_background)
 
 
 def running_jobs() -> list[BackgroundJob]:
@@ -84,9 +89,10 @@ def _worker_class() -> type[_Worker]:
     """superqt's GeneratorWorker, which also closes the job's generator once it stops (a job
     quit at a yield runs its `finally` blocks then, on its own thread).
 
-    superqt is imported here, when the first job begins, not with the window: it imports all
-    its widgets through qtpy, a large share of the start-up's imports, and the window's first
-    job begins once the window is on screen.
+    superqt is imported before, not with the window: it imports all its widgets through qtpy,
+    a large share of the start-up's imports. The first job started has it imported on a
+    thread of its own (_load_in_background), or a window that waits anyway imports it itself
+    (load_the_runner); the jobs begin once it is in memory.
     """
     os.environ.setdefault("QT_API", "pyside6")  # superqt speaks through qtpy: our binding
     from superqt.utils import GeneratorWorker
@@ -112,6 +118,52 @@ def _worker_class() -> type[_Worker]:
                 self._gen.close()
 
     return Worker
+
+
+def load_the_runner() -> None:
+    """Import what the runner's jobs need (superqt, through qtpy: 0.3 to 1 s on this project's
+    CPU machine) now, on this thread, rather than on a thread of its own once the first job is
+    started: for a window that waits before it is shown anyway."""
+    _worker_class()
+    _loaded.set()
+
+
+class _Loading(QObject):
+    """Tells the window's thread, through a queued signal, that superqt has been imported."""
+
+    done = Signal()
+
+
+_loading: list[_Loading] = []  # the one that tells, once the import has begun
+
+
+def _load_in_background() -> None:
+    """Import superqt on a thread of its own, once, then begin the first job waiting. Imported
+    on the window's thread as the first job began, just after the window's first paint, it
+    stood the event loop still for as long (0.3 to 1 s on this project's CPU machine): on a
+    thread of its own it is Python code that lets the window's thread run between its turns."""
+    if _loading:
+        return
+    loading = _Loading()
+    loading.done.connect(_on_loaded)
+    _loading.append(loading)
+
+    def load() -> None:
+        os.environ.setdefault("QT_API", "pyside6")  # superqt speaks through qtpy: our binding
+        try:
+            import superqt.utils  # noqa: F401
+        except Exception:  # raised again where the first job begins, on the window's thread
+            log.debug("superqt could not be imported", exc_info=True)
+        finally:
+            _loaded.set()
+            loading.done.emit()
+
+    threading.Thread(target=load, name="blurapp-runner-import", daemon=True).start()
+
+
+def _on_loaded() -> None:
+    if _current is None:  # else a job began as the import ended; the next follows it
+        _next()
 
 
 def _run_on_pool_thread(box: list[_Worker], ended: threading.Event) -> None:
@@ -267,6 +319,9 @@ def _next() -> None:
     """Begin the next job whose turn has come; those quit while they waited are dropped."""
     global _current
     _current = None
+    if not _loaded.is_set():
+        _load_in_background()  # then this again
+        return
     while _waiting:
         job = _waiting.popleft()
         if job._quit.is_set():

@@ -14,15 +14,18 @@ from pathlib import Path
 from typing import cast
 
 import shiboken6
-from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice, QRect, Qt, QTimer
+from PySide6.QtGui import QPainter, QPixmap
+from PySide6.QtWidgets import QApplication, QSplashScreen
 
 from blurapp.app.settings_file import SettingsFile
 from blurapp.core.engines.jax_eager_engine import JAX_EAGER
 from blurapp.core.media.sample import sample_photo_path
 from blurapp.core.media.saving import OutputError, check_output_path, write_atomically
+from blurapp.core.platforms import jax_opens_a_tpu
 from blurapp.core.wording import display_path
-from blurapp.ui.identity import APP_NAME, DESKTOP_ID
+from blurapp.ui.background_runner import load_the_runner
+from blurapp.ui.identity import APP_NAME, DESKTOP_ID, app_icon
 from blurapp.ui.main_window import MainWindow
 from blurapp.ui.screen import has_display, no_screen_for_the_window
 from blurapp.ui.translations import TRANSLATIONS, install_translations
@@ -33,6 +36,8 @@ log = logging.getLogger(__name__)
 SCREENSHOT_TIMEOUT_S = 300
 SCREENSHOT_SIZE = (1360, 700)
 CLIP_SCREENSHOT_SECONDS = 3.0  # a clip plays this long before its screenshot is taken
+# The splash shown while a TPU opens, before the window (open_device_first).
+SPLASH_SIZE = (480, 96)
 
 
 def available_languages() -> list[str]:
@@ -191,15 +196,52 @@ def _report_uncaught_errors(window: MainWindow) -> None:
 
 def open_window(window: MainWindow, image: Path | None) -> MainWindow:
     """Show `window` and, once it has been painted, start loading `image`, or the bundled
-    sample photo when None."""
+    sample photo when None. Where JAX will open a TPU, JAX starts first, before the window is
+    shown, with a splash saying so (see open_device_first)."""
 
     def start_loading() -> None:
         if window.isVisible():  # not closed before the event loop came to it
             window.open_file(image if image is not None else sample_photo_path())
 
+    splash = open_device_first(window) if jax_opens_a_tpu() else None
     window.show()
+    if splash is not None:
+        splash.finish(window)
+        splash.deleteLater()
     window.after_first_paint(start_loading)
     return window
+
+
+def open_device_first(window: MainWindow) -> QSplashScreen:
+    """Start JAX for `window` on this thread, a splash on screen meanwhile that says what is
+    awaited; the splash, for the caller to close once the window is shown.
+
+    Opening a TPU holds Python's lock for seconds (docs/performance.md, "The window, the
+    commands and the host there"): on a worker thread, as JAX starts elsewhere, it froze the
+    shown window as long. Done before the window is shown, nothing is left to freeze it; the
+    splash, painted before the lock is taken, stays on screen through it."""
+    picture = QPixmap(SPLASH_SIZE[0], SPLASH_SIZE[1])
+    picture.fill(QApplication.palette().window().color())
+    painter = QPainter(picture)
+    app_icon().paint(painter, QRect(16, 16, 64, 64))
+    painter.end()
+    splash = QSplashScreen(picture)
+    splash.setWindowIcon(app_icon())
+    words = QCoreApplication.translate(
+        "MainWindow", "Opening the TPU: the window follows in a few seconds…"
+    )
+    splash.showMessage(
+        words,
+        Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
+        QApplication.palette().windowText().color(),
+    )
+    splash.show()
+    QApplication.processEvents()  # painted now: the event loop cannot run until JAX has started
+    window.controller.photos.start_jax_here()
+    # The window waits anyway: the runner's imports too, which its first job would otherwise
+    # make on this thread once the window is shown.
+    load_the_runner()
+    return splash
 
 
 def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, outcome: dict) -> None:

@@ -7,10 +7,13 @@
 - the time to repaint both panes after zooming and panning a big photo;
 - with `--live`, the live preview's latency: from a change of sigma to the JAX-jit pane
   repainted with its blur, while NumPy's pane still computes the change before;
-- with `--playing WIDTH HEIGHT SECONDS [colour]`, a clip of that size playing through both
-  panes: each pane's frames per second and frames dropped, and the event loop's longest stall,
-  over SECONDS timed from when both panes have shown a frame (however long their first calls
-  took).
+- with `--playing WIDTH HEIGHT SECONDS RATE [colour]`, a clip of that size and RATE frames a
+  second playing through both panes: each pane's frames per second and frames dropped, and the
+  event loop's longest stall, over SECONDS timed from when both panes have shown a frame
+  (however long their first calls took);
+- with `--start [PHOTO]`, the window opening on PHOTO (the bundled one by default) as
+  `blurapp` opens it: the time to its first paint, and the event loop's longest stall from
+  then until the photo is shown and JAX has started.
 """
 
 from __future__ import annotations
@@ -54,19 +57,20 @@ def _probe_window():
             window.close()
 
 
-def measure(photo: Path) -> dict:
-    from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
+def _wait_for(signal, timeout_s: float = 600) -> None:
+    """Run the event loop until `signal` comes, or `timeout_s` has passed."""
+    from PySide6.QtCore import QEventLoop, QTimer
 
-    from blurapp.ui.launch import open_window  # PySide6: only when a probe runs
+    loop = QEventLoop()
+    signal.connect(loop.quit)
+    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+    loop.exec()
+
+
+def measure(photo: Path) -> dict:
+    from PySide6.QtCore import QObject, QTimer, Slot
 
     with _probe_window() as (app, window):
-
-        def wait_for(signal, timeout_s: float = 600) -> None:
-            loop = QEventLoop()
-            signal.connect(loop.quit)
-            QTimer.singleShot(int(timeout_s * 1000), loop.quit)
-            loop.exec()
-
         gaps: list[float] = []
         last = [time.perf_counter()]
 
@@ -95,19 +99,14 @@ def measure(photo: Path) -> dict:
         shown: list[tuple[float, ComparisonResult]] = []
         window.results_shown.connect(lambda result: shown.append((time.perf_counter(), result)))
         window.progress_shown.connect(receiver.progress)
-        # Start-up: the photo loads and JAX is imported in the background.
+        # Start-up: the photo loads and JAX starts, in the background once the window is shown.
         timer.start()
-        last[0] = time.perf_counter()
-        open_window(window, photo)
-        wait_for(window.photo_shown)
-        if window.jax_device is None:
-            wait_for(window.jax_ready)
-        startup_stall = max(gaps) - TIMER_MS / 1000 if gaps else None
+        starting = _start(window, photo, gaps, last)
         gaps.clear()
         stalls.clear()
         last[0] = time.perf_counter()
         window.run_comparison()
-        wait_for(window.results_shown)
+        _wait_for(window.results_shown)
         shown_at, result = shown[-1]
         # Render each pane now, through the same paint code the screen's next frame runs.
         for engine, pane in zip(window.session.pane_engines, window.widgets.panes, strict=True):
@@ -138,7 +137,7 @@ def measure(photo: Path) -> dict:
             "photo": str(photo),
             "megapixels": window.photo.width * window.photo.height / 1e6,
             "longest_stall_seconds": max(gaps) - TIMER_MS / 1000 if gaps else None,
-            "longest_stall_while_starting_seconds": startup_stall,
+            "longest_stall_after_shown_seconds": starting["longest_stall_after_shown_seconds"],
             "timer_ticks": len(gaps),
             "result_to_both_panes_painted_seconds": both_painted,
             "engine_result_to_pane_painted_seconds": display,
@@ -147,6 +146,57 @@ def measure(photo: Path) -> dict:
             "jax_seconds": result.jit_run.seconds if result.jit_run else None,
         }
     return report
+
+
+def _start(window, photo: Path | None, gaps: list[float], last: list[float]) -> dict:
+    """Open `window` on `photo` (the bundled one for None) as `blurapp` does and wait until the
+    photo is shown and JAX has started: seconds from the window's opening to its first paint
+    (a TPU is opened before it), and the longest stall of the event loop after that, seen by
+    the running timer that appends its gaps to `gaps` and its last tick to `last`."""
+    from blurapp.ui.launch import open_window  # PySide6: only when a probe runs
+
+    began = time.perf_counter()
+    painted: list[float] = []
+
+    def first_paint() -> None:  # from the event loop, once the window has been painted
+        painted.append(time.perf_counter())
+        gaps.clear()
+        last[0] = painted[0]
+
+    window.after_first_paint(first_paint)  # before open_window: the first callback of the paint
+    open_window(window, photo)
+    _wait_for(window.photo_shown)
+    if window.jax_device is None and window.session.jax_unavailable is None:
+        _wait_for(window.jax_ready)
+    return {
+        "window_shown_seconds": painted[0] - began if painted else None,
+        "longest_stall_after_shown_seconds": max(gaps) - TIMER_MS / 1000 if gaps else None,
+        "jax_device": window.jax_device,
+    }
+
+
+def measure_start(photo: Path | None = None) -> dict:
+    """The window opening on `photo` (the bundled one for None) as `blurapp` opens it: from the
+    call to its first paint, and the event loop's longest stall from then until the photo is
+    shown and JAX has started, seen by a TIMER_MS timer."""
+    from PySide6.QtCore import QTimer
+
+    with _probe_window() as (_app, window):
+        gaps: list[float] = []
+        last = [time.perf_counter()]
+
+        def tick() -> None:
+            now = time.perf_counter()
+            gaps.append(now - last[0])
+            last[0] = now
+
+        timer = QTimer()
+        timer.setInterval(TIMER_MS)
+        timer.timeout.connect(tick)
+        timer.start()
+        starting = _start(window, photo, gaps, last)
+        timer.stop()
+    return starting
 
 
 # Sigma moves this many times, a slider step (0.1) each, this far apart: a slow drag.
@@ -249,9 +299,14 @@ FIRST_FRAMES_TIMEOUT_S = 600.0
 
 
 def measure_playing(
-    width: int, height: int, colour: bool = False, seconds: float = PLAYING_SECONDS
+    width: int,
+    height: int,
+    colour: bool = False,
+    seconds: float = PLAYING_SECONDS,
+    rate: float = PLAYING_RATE,
 ) -> dict:
-    """Play a clip of `width` × `height` frames (grey, or colour) through the window's two
+    """Play a clip of `width` × `height` frames (grey, or colour), `rate` frames a second,
+    through the window's two
     panes (NumPy and JAX-jit, 9 × 9, σ 2.5): what each pane showed and dropped, and the event
     loop's longest stall, over `seconds` timed from when every pane has shown a frame (its
     first call, JAX-jit's compile among them, apart)."""
@@ -266,9 +321,7 @@ def measure_playing(
     class Looping(Clip):
         """The frames over and over, each read as a file's is: a copy of its own."""
 
-        info = ClipInfo(
-            "probe", width, height, None, PLAYING_RATE, colour=colour, levels_of_depth=False
-        )
+        info = ClipInfo("probe", width, height, None, rate, colour=colour, levels_of_depth=False)
 
         def _read(self, start):
             index = start
@@ -348,7 +401,7 @@ def measure_playing(
             "width": width,
             "height": height,
             "colour": colour,
-            "clip_frames_per_second": PLAYING_RATE,
+            "clip_frames_per_second": rate,
             "first_frames_seconds": first_frames,
             "timed_seconds": timed,
             "panes": state.pane_words if state is not None else {},
@@ -359,11 +412,15 @@ def measure_playing(
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--live":  # --live PHOTO ALGORITHM
+    if sys.argv[1] == "--start":  # --start [PHOTO]
+        print(json.dumps(measure_start(Path(sys.argv[2]) if sys.argv[2:] else None)))
+    elif sys.argv[1] == "--live":  # --live PHOTO ALGORITHM
         print(json.dumps(measure_live(Path(sys.argv[2]), sys.argv[3])))
-    elif sys.argv[1] == "--playing":  # --playing WIDTH HEIGHT SECONDS [colour]
-        width, height, seconds, *rest = sys.argv[2:]
-        figures = measure_playing(int(width), int(height), "colour" in rest, float(seconds))
+    elif sys.argv[1] == "--playing":  # --playing WIDTH HEIGHT SECONDS RATE [colour]
+        width, height, seconds, rate, *rest = sys.argv[2:]
+        figures = measure_playing(
+            int(width), int(height), "colour" in rest, float(seconds), float(rate)
+        )
         print(json.dumps(figures))
     else:
         print(json.dumps(measure(Path(sys.argv[1]))))

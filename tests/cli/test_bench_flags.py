@@ -29,6 +29,26 @@ def test_a_size_too_large_for_memory_is_a_usage_error_naming_the_limit(capsys, f
     assert "MP here" in error and "Traceback" not in error
 
 
+@pytest.mark.parametrize("value", ["0", "-30", "241", "fast", "nan"])
+def test_a_playing_rate_it_cannot_play_is_a_two_line_usage_error(capsys, value):
+    with pytest.raises(SystemExit) as exited:
+        main(["bench", "--sections", "playing", "--playing-rate", value])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"blurapp bench: error: argument --playing-rate: {value!r} is not a number of frames a "
+        "second (more than 0, up to 240)",
+        "see 'blurapp bench --help'",
+    ]
+
+
+def test_the_playing_rate_is_30_frames_a_second_unless_given():
+    from blurapp.cli import build_command_parser
+
+    parser = build_command_parser("bench")
+    assert parser.parse_args(["bench"]).playing_rate == 30.0
+    assert parser.parse_args(["bench", "--playing-rate", "59.94"]).playing_rate == 59.94
+
+
 def test_every_json_document_is_strict_json():
     import json
 

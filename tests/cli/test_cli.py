@@ -17,6 +17,8 @@ from helpers.oracle import blur_oracle
 from helpers.tpu_runtime import seem_to_have_libtpu
 from PIL import Image
 
+from blurapp.bench.record import figure_rows
+from blurapp.bench.report import section_lines
 from blurapp.core import gaussian_kernel, load_grayscale, sample_photo_path
 
 
@@ -566,10 +568,21 @@ def test_bench_reports_the_startup_and_the_window_on_small_images(tmp_path, monk
     assert startup["jax_imported_before_shown"] is False
     # The yardsticks beside it: a bare PySide6 window, alone and after NumPy's import.
     assert startup["bare_window_seconds"] > 0 and startup["bare_window_with_numpy_seconds"] > 0
+    # And the event loop's longest stall once the window was shown, until the photo was shown
+    # and JAX had started: both figures a start on an accelerator is judged by.
+    assert startup["longest_stall_after_shown_seconds"] >= 0
+    rows = {row["what"]: row for row in figure_rows({"startup": startup}, [])}
+    assert rows["window shown after launch"]["unit"] == "ms"
+    stall = rows["longest stall after shown"]
+    assert stall["value"] == pytest.approx(
+        startup["longest_stall_after_shown_seconds"] * 1000, rel=1e-3
+    )
+    assert "longest stall" in "\n".join(section_lines("startup", startup))
     window = report["window"]
     assert window["megapixels"] == pytest.approx(0.5, rel=0.01)
     assert (
         window["longest_stall_seconds"] is not None
+        and window["longest_stall_after_shown_seconds"] is not None
         and window["result_to_both_panes_painted_seconds"] > 0
     )
     assert set(window["engine_result_to_pane_painted_seconds"]) == {"numpy", "jax"}

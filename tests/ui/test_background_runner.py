@@ -232,6 +232,15 @@ def job(*, cancelled, report):
         yield None
     return 1
 
+def until_running():
+    # The first job begins once superqt is imported on a thread of its own, which the event
+    # loop hears.
+    end = time.monotonic() + 60
+    while not running.is_set() and time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.001)
+    return running.is_set()
+
 def finish(runner):
     go_on.set()
     while runner.busy() or runner_module._retired:
@@ -241,12 +250,12 @@ def finish(runner):
 
 runner = BackgroundRunner()
 runner.start(job)
-assert running.wait(60)
+assert until_running()
 around = warnings.catch_warnings()
 around.__enter__()  # keeps the first job's, as pytest's catch_warnings around a test does
 finish(runner)
 runner.start(job)
-assert running.wait(60)
+assert until_running()
 around.__exit__(None, None, None)  # puts the first job's back, while the second job runs
 del around
 finish(runner)
@@ -259,3 +268,37 @@ print(sorted(freed))
 def test_a_catch_warnings_spanning_two_jobs_leaves_no_worker_to_the_pools_thread():
     done = run_watched(WARNINGS_KEPT_ACROSS_JOBS, timeout=120)
     assert done.stdout.split() == ["['MainThread',", "'MainThread']"], done.stdout
+
+
+SUPERQT_WATCHED = """
+import sys
+
+class Watch:  # notes the thread that imports superqt, and finds nothing itself
+    def find_spec(self, name, path=None, target=None):
+        if name == "superqt":
+            imported_on.append(threading.current_thread().name)
+        return None
+
+imported_on = []
+sys.meta_path.insert(0, Watch())
+
+def short(*, cancelled, report):
+    yield None
+    return "answer"
+
+runner, told = BackgroundRunner(), []
+runner.start(short, on_return=told.append)
+runner.start(short, on_return=told.append)
+end = time.monotonic() + 60
+while len(told) < 2 and time.monotonic() < end:
+    app.processEvents()
+    time.sleep(0.001)
+print(imported_on, told)
+"""
+
+
+def test_the_first_job_has_superqt_imported_off_the_windows_thread_then_begins():
+    # Imported on the window's thread as the first job began, just after the window's first
+    # paint, superqt stood the event loop still for up to a second.
+    done = run_watched(SUPERQT_WATCHED, timeout=120)
+    assert done.stdout.split("\n")[0] == "['blurapp-runner-import'] ['answer', 'answer']"
