@@ -6,9 +6,8 @@ as Debian and Ubuntu do) hands that memory over in 4 KiB pages that each fault i
 write: on a large photo, more than a 9-tap blur itself. So glibc is asked to back large blocks
 with huge pages. Where JAX will open a TPU, glibc is also asked to keep freed blocks for reuse
 rather than hand them back: the blur runs on the chip, and the host's part of a large photo's
-end to end, its copies into memory, is quicker in memory touched before (on a TPU v5e's host,
-24 MP colour, three runs each way: 18.9–19.7× end to end as glibc hands blocks back, 50.4–58.1×
-as it keeps them, and NumPy's blur 1.4–1.6 times as quick; docs/performance.md, "Glibc keeping
+end to end, its copies into memory, is quicker in memory touched before (on a TPU's host, a
+24 MP colour photo's end to end speed-up more than doubled; docs/performance.md, "Glibc keeping
 freed memory, in colour"). On a CPU the
 same request made JAX-jit's colour blur slower (docs/performance.md, "Huge pages"), so it is
 made only there. `GLIBC_TUNABLES` is read when a process starts, so it is set here and the same

@@ -177,7 +177,7 @@ def make_window(qtbot, settings):
 
     The live preview is off unless live=True: most tests press Run and look at what one run
     shows, which a live preview racing beside it would change under them. Its own tests
-    (tests/ui/test_live_preview.py) turn it on, and check a new window has it on."""
+    (tests/ui/test_live_preview_window.py) turn it on, and check a new window has it on."""
     from helpers.window import RUN_TIMEOUT_MS
 
     from blurapp.ui.launch import open_window

@@ -79,7 +79,7 @@ MAKING_PICTURE = QT_TRANSLATE_NOOP("Session", "making the picture to show")
 
 
 @dataclass(frozen=True)
-class Progress:
+class EngineProgress:
     """How far an engine is: `done` of `total` kernel taps (total 0: busy, no count)."""
 
     engine: str
@@ -312,7 +312,7 @@ def _padded(engine: Engine, size: int) -> Engine:
 
 def compare_job(
     plan: RunPlan, *, cancelled: Cancelled = never, report: Report = ignore
-) -> Generator[Progress | None, None, RunOutcome]:
+) -> Generator[EngineProgress | None, None, RunOutcome]:
     """Run `plan`'s engines on its photo: a timed run, or a live preview (plan.live: one call
     each, no difference pictures; see program_sizes for the kernels of its compiled engines).
     Reports each engine's taps (at most 101 reports a step), each engine's result as it comes
@@ -334,7 +334,7 @@ def compare_job(
         percent = (engine, done * 100 // total)
         if percent != last_percent:
             last_percent = percent
-            report(Progress(engine, done, total))
+            report(EngineProgress(engine, done, total))
 
     pictures: dict[str, Pyramid] = {}
 
@@ -355,7 +355,7 @@ def compare_job(
         if following < len(engines) and not (final and repeats != 0):
             last_percent = None
             # Busy, length unknown, until (unless) the next engine reports its taps.
-            report(Progress(engines[following], 0, 0))
+            report(EngineProgress(engines[following], 0, 0))
             starting(engines[following])
 
     def starting(engine: str) -> None:
@@ -385,7 +385,7 @@ def compare_job(
             engine_done(engine, run, error)
 
     chosen = [engine_for(name) for name in engines]
-    yield Progress(engines[0], 0, 0)
+    yield EngineProgress(engines[0], 0, 0)
     starting(engines[0])
     result = compare_engines(
         plan.photo.to_blur(color=parameters.color),

@@ -18,11 +18,11 @@ import numpy as np
 from blurapp.app.clip_jobs import frame_job
 from blurapp.app.jobs import (
     Compiling,
+    EngineProgress,
     EngineResult,
     JaxStart,
     LoadedPhoto,
     Loading,
-    Progress,
     RunOutcome,
     compare_job,
     failure_words,
@@ -174,7 +174,7 @@ class PhotoController:
         if plan is None:
             return False
         self._start(plan)
-        self._on_progress(Progress(plan.engines[0], 0, 0))
+        self._on_progress(EngineProgress(plan.engines[0], 0, 0))
         return True
 
     def preview(self, moving: bool = False) -> None:
@@ -288,10 +288,10 @@ class PhotoController:
         self.view.show_status(self.tr(QT_TRANSLATE_NOOP("MainWindow", "Could not open the photo")))
         self.view.show_photo_failed(cast(PhotoError, error))  # load_job fails with no other
 
-    def _on_run_event(self, number: int, event: Progress | Compiling | EngineResult) -> None:
+    def _on_run_event(self, number: int, event: EngineProgress | Compiling | EngineResult) -> None:
         if not self._runs.wanted(number):
             return
-        if isinstance(event, Progress):
+        if isinstance(event, EngineProgress):
             self._on_progress(event)
             return
         if isinstance(event, Compiling):
@@ -306,7 +306,7 @@ class PhotoController:
         if self._preview_waiting and not self._compiled_to_come:
             self.preview(moving=True)
 
-    def _on_progress(self, progress: Progress) -> None:
+    def _on_progress(self, progress: EngineProgress) -> None:
         running = self.session.running
         live = running is not None and running.live
         words = None if live else self.session.captions.progress(*_counts(progress))
@@ -324,5 +324,5 @@ class PhotoController:
         self.view.show_run_failed(error, failure_words(error))
 
 
-def _counts(progress: Progress) -> tuple[str, int, int]:
+def _counts(progress: EngineProgress) -> tuple[str, int, int]:
     return progress.engine, progress.done, progress.total

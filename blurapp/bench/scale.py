@@ -136,8 +136,8 @@ def scale(folder: Path) -> dict:
     """`blurapp batch`'s throughput on 1 core and on all, each engine, into PNG; and the
     gigapixel blur by blocks with each engine: its time and its peak memory."""
     # the scale extra's batch layer (75 ms: asyncio, sockets): only when this section runs
-    from blurapp.scale.batch import run_batch
     from blurapp.scale.batch_plan import plan_batch
+    from blurapp.scale.batch_run import run_batch
 
     photos = folder / "scale-photos"
     photos.mkdir()

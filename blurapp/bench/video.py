@@ -16,7 +16,8 @@ from blurapp.core.spec import BlurSpec
 
 RESOLUTIONS = {"720p": (1280, 720), "1080p": (1920, 1080), "4k": (3840, 2160)}
 DEFAULT_RESOLUTIONS = tuple(RESOLUTIONS)
-# Frames of each timed span: on a 2-core CPU, NumPy takes about a second a 4K colour frame.
+# Frames of each timed span: few, since on a small CPU NumPy takes about a second a 4K colour
+# frame (docs/performance.md, "What the code's settings rest on").
 DEFAULT_VIDEO_FRAMES = 8
 VIDEO_KERNEL_SIZE = 9
 

@@ -24,8 +24,8 @@ from blurapp.cli.output import (
 )
 from blurapp.cli.progress import progress_bar, show_progress
 from blurapp.core.wording import frames_words
-from blurapp.scale.batch import MAX_WORKERS_PER_CORE, run_batch
 from blurapp.scale.batch_plan import BATCH_FORMATS, DEFAULT_BATCH_FORMAT, BatchError, plan_batch
+from blurapp.scale.batch_run import MAX_WORKERS_PER_CORE, run_batch
 from blurapp.scale.scheduler import ClusterError, MissingExtraError, require_extra
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from blurapp.cli.output import CommandFailed, grey_note, log, print_line, shown
 from blurapp.cli.progress import progress_bar
-from blurapp.core.blurring.blur_clip import (
+from blurapp.core.blurring.blur_clip_file import (
     blur_clip_to_file,
     blurs_as_levels,
     choose_clip_batch_size,

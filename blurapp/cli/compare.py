@@ -26,7 +26,8 @@ from blurapp.cli.output import (
     shown,
     source_photo,
 )
-from blurapp.cli.progress import Progress, staged_progress
+from blurapp.cli.progress import staged_progress
+from blurapp.core.blurring.blur_file import StagedProgress
 from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.jax_engine import JaxUnavailableError, jax_device
 from blurapp.core.measuring.comparison import TIMING, Watch, compare_engines, comparison_dict
@@ -39,7 +40,8 @@ from blurapp.core.report.figures import comparison_figures
 
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     compare = commands.add_parser(
-        "compare", help="blur a photo or a clip with both engines and print the figures"
+        "compare",
+        help="blur a photo or a clip with each engine --engines names and print the figures",
     )
     compare.set_defaults(command_parser=compare)
     add_common_options(compare, top=False)
@@ -141,7 +143,7 @@ class SaysWhereItIs(Watch):
     """A comparison followed on stderr (blurapp.cli.progress): each engine's first call as it
     begins, then the timing."""
 
-    def __init__(self, progress: Progress) -> None:
+    def __init__(self, progress: StagedProgress) -> None:
         super().__init__()
         self._progress = progress
 

@@ -12,7 +12,7 @@ from blurapp.cli.compare_outputs import engine_output, folder_exists, make_folde
 from blurapp.cli.options import positive_int_argument
 from blurapp.cli.output import CommandFailed, json_text, log, print_line, shown
 from blurapp.cli.progress import staged_progress
-from blurapp.core.blurring.blur_clip import blur_clip_to_file
+from blurapp.core.blurring.blur_clip_file import blur_clip_to_file
 from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.engines.jax_engine import JaxUnavailableError
 from blurapp.core.measuring.clip_comparison import (

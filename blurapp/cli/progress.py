@@ -9,9 +9,12 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from blurapp.core.blurring.blur_file import StagedProgress
 
 # The plain lines come at most this often when the work moves on.
 PLAIN_LINE_SECONDS = 5.0
@@ -183,14 +186,10 @@ def _quiet_seconds() -> float:
     return max(seconds, 0.01)  # never a thread that only prints
 
 
-# What staged_progress gives: progress(stage, done, total).
-Progress = Callable[[str, int, int], None]
-
-
 @contextmanager
 def staged_progress(
     stages: Mapping[str, tuple[str, str]], *, estimated: Collection[str] = ()
-) -> Iterator[Progress]:
+) -> Iterator[StagedProgress]:
     """A `progress(stage, done, total)` for work in stages, each stage's own bar in turn:
     `stages` maps a stage to its description and unit ("frames": ("blurring 120 frames of
     clip.mp4", "frame")); a stage not in it is shown by its own name. The stages `estimated`

@@ -1,4 +1,5 @@
-"""BlurApp's core: photo loading, the kernel, both engines and the comparison. No Qt here.
+"""BlurApp's core: photos and clips read, the kernel, the engines and their comparison. No Qt
+here.
 
 jax is imported lazily, only by the functions that run the JAX engine. Each name below is
 imported when first used: the window and the command line import the submodules they need,

@@ -34,7 +34,7 @@ def tpu_runtime_installed() -> bool:
 def jax_opens_a_tpu() -> bool:
     """Whether JAX, as it starts here, will open a TPU (its runtime installed, and JAX_PLATFORMS
     unset or naming tpu among the platforms it opens, the default or not), told without
-    importing JAX. Opening a TPU v5e held Python's lock for 5 s at once, so a window stands
+    importing JAX. Opening a TPU holds Python's lock for seconds at once, so a window stands
     still meanwhile whatever thread opens it (docs/performance.md, "The window, the commands
     and the host there"): the window says so before."""
     # As JAX reads it: every platform listed is opened, names as written.

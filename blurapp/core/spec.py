@@ -22,7 +22,7 @@ from blurapp.core.kernel import (
     effective_kernel_size,
     kernel_for,
 )
-from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
+from blurapp.core.wording import QT_TRANSLATE_NOOP, TranslateText, english
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ class BlurSpec:
             colour[1],
         )
 
-    def words(self, translate: Translate = english) -> str:
+    def words(self, translate: TranslateText = english) -> str:
         """'9 × 9, sigma 2.5', with how a separable kernel is applied."""
         return describe_kernel(self.size, self.sigma, self.algorithm, translate)
 
@@ -118,7 +118,7 @@ class BlurSpec:
 
 
 def describe_kernel(
-    size: int, sigma: float, algorithm: Algorithm, translate: Translate = english
+    size: int, sigma: float, algorithm: Algorithm, translate: TranslateText = english
 ) -> str:
     """'9 × 9, sigma 2.5' for the 2-D algorithm; separable adds how it is applied."""
     text = translate(QT_TRANSLATE_NOOP("Figures", "{size} × {size}, sigma {sigma}")).format(

@@ -10,7 +10,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-Translate = Callable[[str], str]
+# A text in the language the user reads: the window translates it in a context it chose (the
+# command line and the log keep the English).
+TranslateText = Callable[[str], str]
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
@@ -65,6 +67,6 @@ class FileProblem(Exception):
         self.problem = template.format(**values)
         super().__init__(f"{display_path(self.path)}: {self.problem}")
 
-    def translated(self, translate: Translate) -> str:
+    def translated(self, translate: TranslateText) -> str:
         """The message with its problem put through `translate` (the path is not translated)."""
         return f"{display_path(self.path)}: {translate(self.template).format(**self.values)}"

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from blurapp.core.blurring.blur_clip import blur_clip, blur_clip_to_file
+from blurapp.core.blurring.blur_clip_file import blur_clip, blur_clip_to_file
 from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.engines import get_engine
 from blurapp.core.media.clip import ClipInfo

@@ -41,7 +41,7 @@ from blurapp.scale.scheduler import (
 )
 from blurapp.scale.tiled_read import (
     DEFAULT_BLOCK,
-    Layout,
+    FileLayout,
     lazy_pixels,
     open_samples,
     samples_to_pixels,
@@ -206,7 +206,7 @@ def _blur_stored_block(
     kernel: np.ndarray,
     engine: str,
     device: str,
-    layout: Layout,
+    layout: FileLayout,
     color: bool,
     levels: type[np.unsignedinteger] | None,
     straight: bool,
@@ -224,7 +224,7 @@ def _blur_stored_block(
 
 
 def _straight_to_levels(
-    engine: str, layout: Layout, color: bool, levels: type[np.unsignedinteger] | None
+    engine: str, layout: FileLayout, color: bool, levels: type[np.unsignedinteger] | None
 ) -> bool:
     """Whether the blocks go to the engine's levels_call as they are stored: written as
     levels, by an engine with a levels call, from samples that are those levels."""
@@ -235,7 +235,7 @@ def _straight_to_levels(
     )
 
 
-def _stored_as_levels(layout: Layout, color: bool, levels: type[np.unsignedinteger]) -> bool:
+def _stored_as_levels(layout: FileLayout, color: bool, levels: type[np.unsignedinteger]) -> bool:
     """Whether the stored samples are the pixels' levels as they are: of the levels' type on
     its full range, not inverted, and only the channels blurred (grey's one, or colour's three
     when blurred in colour; no alpha, no grey made from colour)."""
@@ -296,7 +296,7 @@ def blur_file_tiled(
     get_engine(engine)  # an unknown name fails here, not in the first block
     kernel = _check_kernel(kernel)
 
-    def check_fits_from_the_header(layout: Layout) -> None:
+    def check_fits_from_the_header(layout: FileLayout) -> None:
         # Before the values of a float or 32-bit image are read for its white level (hours
         # for a huge one): its smallest possible output (8-bit levels) against the free space.
         channels = (3,) if color and layout.colour else ()

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
 # Blocks of 2048 × 2048: a 9 × 9 kernel's halo adds under 1 % to each, and 16 of them span a
 # 32768-pixel row. Of 1024, 2048 and 4096 (blurapp.bench.scale.measure_gigapixel), 2048 blurred
-# fastest with both engines; smaller blocks use less memory but pay for four times as many.
+# fastest with NumPy and JAX-jit; smaller blocks use less memory but pay for four times as many.
 DEFAULT_BLOCK = 2048
 
 
@@ -61,7 +61,7 @@ _TIFF_EXTENSIONS = {".tif", ".tiff", ".btf", ".tf8"}
 
 
 @dataclass(frozen=True)
-class Layout:
+class FileLayout:
     """How a file's first image stores its pixels, read from its header alone."""
 
     path: Path
@@ -103,7 +103,7 @@ def is_zarr_folder(path: Path) -> bool:
     )
 
 
-def _read_layout(path: str | os.PathLike[str]) -> Layout:
+def _read_layout(path: str | os.PathLike[str]) -> FileLayout:
     """The layout of the TIFF, BigTIFF or zarr array at `path`. Raises PhotoError."""
     # Absolute: a cluster's workers open it from working folders of their own.
     path = Path(os.path.abspath(path))
@@ -117,7 +117,7 @@ def _read_layout(path: str | os.PathLike[str]) -> Layout:
         raise os_problem(path, error) from error
 
 
-def _tiff_layout(path: Path) -> Layout:
+def _tiff_layout(path: Path) -> FileLayout:
     import tifffile
 
     try:
@@ -175,7 +175,7 @@ def _tiff_layout(path: Path) -> Layout:
     alpha = None
     if extrasamples and extrasamples[0] in (ASSOCIATED_ALPHA, UNASSOCIATED_ALPHA):
         alpha = extrasamples[0]
-    layout = Layout(
+    layout = FileLayout(
         path=path,
         kind="tiff",
         height=height,
@@ -193,7 +193,7 @@ def _tiff_layout(path: Path) -> Layout:
     return layout
 
 
-def _zarr_layout(path: Path) -> Layout:
+def _zarr_layout(path: Path) -> FileLayout:
     try:
         array = open_zarr(path)
     except PhotoError:
@@ -215,7 +215,7 @@ def _zarr_layout(path: Path) -> Layout:
         raise _unsupported(path, f"a zarr array of shape {array.shape} is not rows × columns")
     height, width, samples = shape
     chunk = tuple(array.chunks)
-    layout = Layout(
+    layout = FileLayout(
         path=path,
         kind="zarr",
         height=height,
@@ -231,7 +231,7 @@ def _zarr_layout(path: Path) -> Layout:
     return layout
 
 
-def _check_samples(layout: Layout) -> None:
+def _check_samples(layout: FileLayout) -> None:
     dtype = layout.dtype
     if not (dtype == np.bool_ or dtype.kind == "f" or (dtype.kind in "iu" and dtype.itemsize <= 4)):
         raise _unsupported(
@@ -296,7 +296,7 @@ class _StoredSamples:
     It pickles as its layout, so a distributed worker opens the file itself.
     """
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: FileLayout) -> None:
         self.layout = layout
         self.shape: tuple[int, ...] = (layout.height, layout.width, layout.samples)
         self.ndim = 3
@@ -345,7 +345,7 @@ class _StoredSamples:
         return self._read(index[0], index[1])[(slice(None), slice(None), *index[2:])]
 
 
-def _with_white(layout: Layout, block: int) -> Layout:
+def _with_white(layout: FileLayout, block: int) -> FileLayout:
     """`layout` with its white level, as the whole-image loader decides it: from the type
     alone where it can, else from the range of the values, read once by blocks first."""
     dtype = layout.dtype
@@ -396,8 +396,8 @@ def open_samples(
     path: str | os.PathLike[str],
     block: int,
     *,
-    before_reading: Callable[[Layout], object] | None = None,
-) -> tuple[dask.array.Array, Layout]:
+    before_reading: Callable[[FileLayout], object] | None = None,
+) -> tuple[dask.array.Array, FileLayout]:
     """The image at `path` as a lazy Dask array of its stored samples (height × width ×
     samples, upright), in chunks of `block` × `block` pixels, and its layout (white known).
     `before_reading(layout)` is called before any pixel is read (an image whose white is
@@ -428,7 +428,7 @@ def open_samples(
     return UPRIGHT[layout.orientation](samples), layout
 
 
-def samples_to_pixels(samples: np.ndarray, *, layout: Layout, color: bool) -> np.ndarray:
+def samples_to_pixels(samples: np.ndarray, *, layout: FileLayout, color: bool) -> np.ndarray:
     """A block of `layout`'s stored samples as the engines' float32 pixels (the whole-image
     loader's rule, blurapp.core.media.pixels.samples_to_float): grey, or colour when `color` and
     the image has it."""
@@ -443,7 +443,7 @@ def samples_to_pixels(samples: np.ndarray, *, layout: Layout, color: bool) -> np
     )
 
 
-def lazy_pixels(samples: dask.array.Array, layout: Layout, color: bool) -> dask.array.Array:
+def lazy_pixels(samples: dask.array.Array, layout: FileLayout, color: bool) -> dask.array.Array:
     """The lazy float32 pixels of an array of stored samples, block by block."""
     options: dict[str, Any] = {"layout": layout, "color": color}
     if color and layout.colour:  # red, green and blue, whatever else a pixel stores

@@ -120,8 +120,8 @@ def _run_on_pool_thread(box: list[_Worker], ended: threading.Event) -> None:
     The pool is given this function, not the worker: Qt would delete a worker it was given on
     the pool's thread once it had run, and whichever thread drops the last reference to a
     worker deletes its signals' QObject, which lives on the window's thread. Deleted from here
-    while the window's thread handled its last signal, that crashed the program (a stress test
-    of short jobs crashed within seconds, and a CI run once). The window's thread keeps the
+    while the window's thread handled its last signal, that crashes the program (a stress test
+    of short jobs shows it within seconds). The window's thread keeps the
     worker, through its BackgroundJob, until `ended` says this thread holds no reference to it.
     """
     worker = box.pop()

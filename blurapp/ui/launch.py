@@ -29,7 +29,7 @@ from blurapp.ui.translations import TRANSLATIONS, install_translations
 
 log = logging.getLogger(__name__)
 
-# Longer than a first JIT compile plus both engines on a large photo on a slow machine.
+# Longer than a first JIT compile plus the default engines on a large photo on a slow machine.
 SCREENSHOT_TIMEOUT_S = 300
 SCREENSHOT_SIZE = (1360, 700)
 CLIP_SCREENSHOT_SECONDS = 3.0  # a clip plays this long before its screenshot is taken

@@ -10,7 +10,14 @@ import pytest
 from helpers.oracle import blur_oracle
 from PIL import Image
 
-from blurapp.app.jobs import EngineResult, Progress, compare_job, failure_words, load_job, sweep_job
+from blurapp.app.jobs import (
+    EngineProgress,
+    EngineResult,
+    compare_job,
+    failure_words,
+    load_job,
+    sweep_job,
+)
 from blurapp.app.photo_controller import PhotoController
 from blurapp.app.run_records import RunPlan
 from blurapp.app.running import InlineRunner
@@ -88,13 +95,13 @@ def test_a_run_reports_progress_and_each_engine_and_returns_the_comparison(tmp_p
     plan = plan_for(photo_file(tmp_path), kernel_size=5, sigma=1.0, algorithm="2d")
     told = []
     outcome = drain(compare_job(plan, report=told.append), told)
-    assert told[0] == Progress("numpy", 0, 0)
+    assert told[0] == EngineProgress("numpy", 0, 0)
     taps = [
         event
         for event in told
-        if isinstance(event, Progress) and event.engine == "numpy" and event.total
+        if isinstance(event, EngineProgress) and event.engine == "numpy" and event.total
     ]
-    assert taps and taps[-1] == Progress("numpy", 25, 25)
+    assert taps and taps[-1] == EngineProgress("numpy", 25, 25)
     [done] = [event for event in told if isinstance(event, EngineResult) and event.final]
     assert done.engine == "numpy" and done.error is None
     expected = blur_oracle(plan.photo.gray, gaussian_kernel(5, 1.0))
@@ -298,11 +305,11 @@ def test_a_run_stops_between_kernel_taps_when_cancelled(tmp_path):
     told = []
 
     def cancelled():  # as soon as the blur has begun its taps
-        return any(isinstance(event, Progress) and event.done > 0 for event in told)
+        return any(isinstance(event, EngineProgress) and event.done > 0 for event in told)
 
     with pytest.raises(BlurCancelled):
         drain(compare_job(plan, cancelled=cancelled, report=told.append), told)
-    done = max(event.done for event in told if isinstance(event, Progress))
+    done = max(event.done for event in told if isinstance(event, EngineProgress))
     assert 0 < done < 21 * 21
 
 

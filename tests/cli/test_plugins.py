@@ -1,7 +1,7 @@
 """An engine from another package: a real distribution (a dist-info folder with its entry
 point) made in a temporary folder, found through importlib.metadata, and shown everywhere an
 engine of BlurApp's own is: here the command line and the benchmark (the registry in
-tests/core/test_plugins_registry.py, the window, chart and sweep in tests/ui/test_plugins_window.py).
+tests/core/engines/test_plugins_registry.py, the window, chart and sweep in tests/ui/test_plugins_window.py).
 A broken plugin is one warning, and BlurApp still works."""
 
 import json

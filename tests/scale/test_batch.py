@@ -18,8 +18,8 @@ from PIL import Image
 
 from blurapp.core.media.photo import load_photo
 from blurapp.core.media.photo_checks import PhotoError
-from blurapp.scale.batch import run_batch
 from blurapp.scale.batch_plan import PHOTO_SUFFIXES, BatchError, plan_batch
+from blurapp.scale.batch_run import run_batch
 
 
 @pytest.fixture
@@ -313,7 +313,7 @@ def test_a_photo_that_fails_by_blocks_does_not_stop_the_batch(tmp_path, photos, 
     def broken(*args, **kwargs):
         raise RuntimeError("the disk caught fire")
 
-    monkeypatch.setattr("blurapp.scale.batch.blur_file_tiled", broken)
+    monkeypatch.setattr("blurapp.scale.batch_run.blur_file_tiled", broken)
     summary = run_batch(plan_batch([photos], tmp_path / "out", output_format="npy"), SPEC)
     reasons = [failure.reason for failure in summary.failed]
     assert f"{big}: RuntimeError: the disk caught fire" in reasons
@@ -460,22 +460,22 @@ def test_a_huge_number_of_workers_is_capped(tmp_path):
 def test_once_the_cluster_is_lost_the_photos_left_to_blur_by_blocks_are_listed_at_once(
     tmp_path, monkeypatch
 ):
-    from blurapp.scale import batch
+    from blurapp.scale import batch_run
     from blurapp.scale.scheduler import ClusterError
 
     photos = tmp_path / "scans"
     photos.mkdir()
     for name in ("a.tif", "b.tif", "c.tif"):
         Image.fromarray(np.zeros((8, 8), np.uint8)).save(photos / name)
-    monkeypatch.setattr(batch, "needs_tiles", lambda path, color=False: True)
+    monkeypatch.setattr(batch_run, "needs_tiles", lambda path, color=False: True)
     tried = []
 
     def cluster_gone(source, *args, **kwargs):
         tried.append(source)
         raise ClusterError("the Dask cluster at tcp://127.0.0.1:1 had no worker left for 60 s")
 
-    monkeypatch.setattr(batch, "blur_file_tiled", cluster_gone)
-    summary = batch.run_batch(plan_batch([photos], tmp_path / "out", output_format="tif"))
+    monkeypatch.setattr(batch_run, "blur_file_tiled", cluster_gone)
+    summary = batch_run.run_batch(plan_batch([photos], tmp_path / "out", output_format="tif"))
     assert len(tried) == 1  # the others did not wait out the same loss in turn
     assert summary.done == 0 and len(summary.failed) == 3
     for failure in summary.failed:

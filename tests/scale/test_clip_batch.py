@@ -31,8 +31,8 @@ from blurapp.core.media.clip_files import open_clip_file
 from blurapp.core.media.clip_saving import save_clip
 from blurapp.core.media.saving import OutputError
 from blurapp.scale import clip_batch
-from blurapp.scale.batch import run_batch
 from blurapp.scale.batch_plan import BatchJob, plan_batch
+from blurapp.scale.batch_run import run_batch
 
 # FFV1 keeps the levels written: a frame read back is the blurred frame rounded to a level.
 LEVEL = 0.5 / 255 + 1e-5

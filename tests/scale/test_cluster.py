@@ -30,8 +30,8 @@ from PIL import Image
 
 from blurapp.core.kernel import kernel_for
 from blurapp.core.spec import BlurSpec
-from blurapp.scale.batch import run_batch
 from blurapp.scale.batch_plan import plan_batch
+from blurapp.scale.batch_run import run_batch
 
 
 @pytest.fixture(scope="module")
@@ -216,7 +216,7 @@ def test_a_batch_whose_last_worker_dies_ends_listing_the_photos_not_blurred(
     # No worker for 1 s ends it, told from four polls of the cluster, not one or two.
     monkeypatch.setattr("blurapp.scale.scheduler.NO_WORKERS_SECONDS", 1.0)
     monkeypatch.setattr("blurapp.scale.scheduler.CLUSTER_POLL_SECONDS", 0.25)
-    monkeypatch.setattr("blurapp.scale.batch.CLUSTER_POLL_SECONDS", 0.25)
+    monkeypatch.setattr("blurapp.scale.batch_run.CLUSTER_POLL_SECONDS", 0.25)
     if finished == "several together":
         # As on a busy machine: the batch looks late, when two photos have finished, so the
         # worker dies (at the first result) with a finished photo whose result it still holds.

@@ -248,8 +248,8 @@ def test_the_device_asked_for_reaches_every_block_of_a_blur_and_of_a_batch(
     # through its levels call (to a TIFF) or its first call (floats, to .npy).
     from PIL import Image
 
-    from blurapp.scale.batch import run_batch
     from blurapp.scale.batch_plan import plan_batch
+    from blurapp.scale.batch_run import run_batch
 
     platforms = []
 

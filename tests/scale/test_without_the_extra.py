@@ -9,8 +9,8 @@ import tifffile
 from helpers.batch import SPEC, write_photos
 
 from blurapp.scale import tiled_read
-from blurapp.scale.batch import run_batch
 from blurapp.scale.batch_plan import plan_batch
+from blurapp.scale.batch_run import run_batch
 from blurapp.scale.scheduler import MissingExtraError
 
 

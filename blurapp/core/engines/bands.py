@@ -4,9 +4,10 @@ of another, where one copy of the whole photo, its blur and one copy back wait f
 What a user waits for end to end (blurapp.core.engines.jax_engine.first_call_on_device times
 each steady call both ways).
 
-On a TPU v5e (24 MP grey, 9 × 9, stored levels; 2026-12-06) one copy each way around JAX-jit's
-blur took 22.9 ms, in 2 bands 19.9, in 4 bands 15.5, in 8 bands 26.7 ms: BANDS. A photo of
-less than MIN_BAND_BYTES a band crosses whole: its time is mostly the calls themselves.
+BANDS is the count that was quickest end to end on a TPU, against 2 and 8 bands and one copy
+each way (docs/performance/accelerator_copies.py; the figures on the performance page, "Where a
+copy's time goes on that machine"). A photo of less than MIN_BAND_BYTES a band crosses whole:
+its time is mostly the calls themselves.
 """
 
 from __future__ import annotations

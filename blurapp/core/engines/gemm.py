@@ -24,19 +24,19 @@ from blurapp.core.engines.runs import Call, FirstCall
 # best of two calls after an untimed one (for JAX, its compilation), and the size of the best
 # rate is kept. A small product measures the cost of a call, not the arithmetic; a large one
 # can spill out of the caches, and on a CPU shared with other programs the threads of a
-# product wait for each other (on a busy 2-core AMD EPYC, products of 128 × 128 and 256 × 256
-# both took 20 ms, and 1024 × 1024 50 ms). Doubling stops once a size's rate is less than
-# BETTER_RATE × the last one's, at LARGEST_SIZE, once the sizes tried took SIZING_SECONDS or
-# a call took LONGEST_CALL_SECONDS: on a quiet 2-core AMD EPYC, NumPy's 256 × 256 product
-# reached 61 G multiply-adds a second, its 512 × 512 one 67 G (2 ms), its 1024 × 1024 one 44 G.
+# product wait for each other, so a small product's time says nothing of the rate. Doubling
+# stops once a size's rate is less than BETTER_RATE × the last one's, at LARGEST_SIZE, once the
+# sizes tried took SIZING_SECONDS or a call took LONGEST_CALL_SECONDS: on a small CPU the rate
+# peaks at a few hundred rows and falls after (docs/performance.md, "What the code's settings
+# rest on").
 FIRST_SIZE = 128
 LARGEST_SIZE = 8192
 BETTER_RATE = 1.2
 SIZING_SECONDS = 0.2
 LONGEST_CALL_SECONDS = 0.04
 # The floor is the quickest of this many timed products (after an untimed one): the rate of
-# the same product moved between 21 and 30 G multiply-adds a second from run to run on a
-# 2-core virtual machine, and a floor is what the device can do, not what it did on average.
+# the same product moves by a third from run to run on a shared machine, and a floor is what
+# the device can do, not what it did on average.
 GEMM_CALLS = 5
 
 

@@ -71,15 +71,15 @@ def frames_program(
 
     On a CPU (`in_strips`) the frames are blurred one after another inside the program
     (lax.map), each in its strips: mapped side by side (vmap), every tap of the batch streamed
-    through memory at once, and on this 2-core CPU (1080p grey, 9 × 9) a frame took 32 ms in
-    batches of 4 against 18 ms one after another, and 12 ms called alone. A GPU takes the
-    whole batch side by side.
+    through memory at once, was slower a frame than one after another on a CPU
+    (docs/performance.md, "What the code's settings rest on"). A GPU takes the whole batch
+    side by side.
 
     `step` (an accelerator's): the frames come as frames × rows of values (height ×
     width·step), blurred by jax_program.blur_on_accelerator. An accelerator's frames go side
     by side where the batch's values fit in one of its passes (`pass_values`), else one after
-    another (one_frame_at_a_time): on a TPU v5e a pass over more values ran three times
-    slower a value.
+    another (one_frame_at_a_time): on a TPU a pass over more values runs several times slower
+    a value (ACCELERATOR_PASS_VALUES in jax_program says where).
 
     Frames of stored levels (uint8, uint16; Clip.levels) are made float32 here, as the host
     would, and blurred into levels of their type, rounded as saving rounds them: a quarter of

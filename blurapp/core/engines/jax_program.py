@@ -104,13 +104,13 @@ def _blur_block(
 # When every tap is unrolled, the 2-D blur's strips are one batched program, which XLA spreads
 # over the cores (the separable blur's are a loop: _separable_strip_by_strip); with the
 # kernel-row loop, a loop over strips measured faster. Strip heights
-# are the fastest measured on a 24 MP image (`blurapp bench`, 2-core x86 CPU).
+# are the fastest measured on a 24 MP image (`blurapp bench`; the CPU record's machine).
 BATCHED_STRIP_ROWS = 64
 LOOPED_STRIP_ROWS = 128
 # The separable blur's strips on a CPU, looped (_separable_strip_by_strip): a 6,000-pixel grey
-# strip of 32 rows and its padding is about 1 MB, a core's L2 cache on the 2-core AMD EPYC
-# (family 25) where it was timed (24 MP, 9 taps: 16, 24 and 48 rows were slower in grey, 8
-# and 16 in colour).
+# strip of 32 rows and its padding is about 1 MB, a core's L2 cache on the CPU record's machine,
+# where fewer and more rows were slower (docs/performance.md, "What the code's settings rest
+# on").
 SEPARABLE_STRIP_ROWS = 32
 # From this kernel radius up, the CPU's batched strips are gathered from the image directly;
 # for a 3 × 3 kernel XLA fuses that gather into the blur itself, five times slower.
@@ -127,11 +127,9 @@ def blur(image: Any, weights: Any, in_strips: bool = True, pass_values: int | No
 
     `in_strips=False` (an accelerator's) makes the blur blur_on_accelerator's: rows of values
     padded in values, in passes of at most `pass_values` values (pass_values_on), a 2-D
-    kernel's rows a loop (blur_on_accelerator says what was measured on a TPU).
-    On an NVIDIA H200 an earlier version measured the kernel-row loop 2.8× faster in one pass
-    than strip by strip (24 MP, 25×25: 2.4 ms against 6.8 ms), and a 9×9 kernel's 81 taps
-    written out quicker in batched strips than in one pass (0.40 ms against 0.84); the 9×9
-    loop in one pass has not been timed on a GPU.
+    kernel's rows a loop (blur_on_accelerator says why). A GPU runs the kernel-row loop
+    faster in one pass than strip by strip (docs/performance.md, "What the code's settings
+    rest on").
     """
     import jax.numpy as jnp
 
@@ -325,14 +323,12 @@ def blur_levels(
 
 
 # The most float32 values a TPU blurs in one pass: a larger image is blurred strip by strip
-# (lax.map), each strip one pass. On a TPU v5e (9 × 9, 2026-12-06) a pass ran at about 0.2 ms
-# per million values up to 24.9 million (the 24 MP grey photo, 24 million: 4.8 ms in one pass,
-# 5.1 in two strips; a 4K colour frame, 24.9 million: 5.3 ms) and three times that from 36
-# million up, nothing between probed: a 24 MP colour photo (72 million values) took 46.8 ms in
-# one pass, 48.6 in two strips, 17.2 in three (of 24.05 million values), 15.5 in four (of 18
-# million) and 16.6–17.4 in six to 24; its separable blur 15.4 ms in one pass, 7.4 in four.
-# docs/performance/strip_programs.py is the probe. A GPU blurs in one pass whatever the size
-# (pass_values None): an H200 ran the kernel-row loop faster in one pass than strip by strip.
+# (lax.map), each strip one pass. On a TPU a pass runs at one rate a value up to about 25
+# million values (a 24 MP grey photo is one pass) and at about a third of it from 36 million
+# up, so a 24 MP colour photo is quicker in strips than in one pass
+# (docs/performance/strip_programs.py is the probe; its figures are on the performance page).
+# A GPU blurs in one pass whatever the size (pass_values None): there the kernel-row loop ran
+# faster in one pass than strip by strip.
 ACCELERATOR_PASS_VALUES = 24_000_000
 # A strip's rows, but for the last one's, are a multiple of a TPU's 8 rows (sublanes) of a tile.
 _TILE_ROWS = 8
@@ -377,15 +373,14 @@ def blur_on_accelerator(
 
     Unlike the CPU's program (blur), no strips sized for a cache, only passes of at most
     `pass_values` values (pass_values_on: on a TPU a 24 MP grey photo is one), and the 2-D
-    kernel's rows a loop: on a TPU v5e (24 MP grey, 9 × 9, 2026-12-06) the separable blur's two
-    passes over the whole image took 2.35 ms against 3.2 ms looped in strips of 128 rows, and
-    the 2-D blur's kernel rows as a loop over the whole image (each row's taps written out)
-    4.78 ms against 10.77 ms for all 81 taps written out over strips side by side, compiled in 0.6 s
-    against 1.9 s: the first call's most part. The separable blur's taps stay written out (a
-    loop took 4.87 ms). A colour photo stays rows of values: its channels as planes of their own
-    took 53.8 ms moved apart, blurred side by side and moved back, 37.1 ms taken apart and
-    blurred one after another, where rows of values took 46.8 ms in one pass and 15.5 ms in
-    four strips."""
+    kernel's rows a loop: on a TPU the separable blur's two passes over the whole image are
+    quicker than looped in strips, and the 2-D blur's kernel rows as a loop over the whole
+    image (each row's taps written out) run in half the time of all its taps written out over
+    strips side by side, and compile in a third of it: the first call's most part. The
+    separable blur's taps stay written out (a loop was twice as slow). A colour photo stays
+    rows of values: its channels as planes of their own were slower, moved apart or taken
+    apart, than rows of values in strips. The figures, and the probes that gave them, are on
+    the performance page ("Before the programs changed")."""
     import jax.numpy as jnp
 
     levels_type = values.dtype if jnp.issubdtype(values.dtype, jnp.integer) else None

@@ -19,8 +19,9 @@ from blurapp.core.engines.runs import BlurCancelled, Call, Cancelled, FirstCall,
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # Output rows blurred per block. A block of 64 rows of a 6000-wide grey photo is 1.5 MB, and
-# the slices each tap reads lie within 64 + k rows of it. On this 2-core CPU, 24 MP, 9 × 9:
-# 0.63 s in blocks of 64 rows against 1.65 s in one pass per tap (32 rows: 0.64 s, 128: 0.58 s).
+# the slices each tap reads lie within 64 + k rows of it: blocks of 32 to 128 rows run in well
+# under half the time of one pass per tap over the whole image (docs/performance.md, "What the
+# code's settings rest on").
 BLOCK_ROWS = 64
 
 
@@ -242,8 +243,8 @@ def _as_float32_image(image: np.ndarray) -> np.ndarray:
 # What the comparison measures every other engine against: the best formulation of the
 # tutorial's sums that plain NumPy allows, so the speed-up is what `jit` and the device buy.
 # NumPy blurs a clip's frames one by one (no frames_call): a batch of four 1080p grey frames
-# blurred as the channels of one image measured no quicker on this 2-core CPU (73 against
-# 74 ms a frame, 9 × 9), and needs two transposes of the batch.
+# blurred as the channels of one image measured no quicker a frame, and needs two transposes
+# of the batch.
 NUMPY = Engine(
     "numpy",
     QT_TRANSLATE_NOOP("Engines", "NumPy"),
@@ -259,8 +260,8 @@ NUMPY_LOOP = Engine(
     copy_call=first_numpy_copy,
     gemm_call=first_numpy_gemm,
     # One pass over its image per kernel tap: fastest on pieces whose copies stay in the CPU's
-    # cache. Strips of 64 rows of a 2048-wide block (about 0.5 MB each) blur three times faster
-    # on a 2-core machine than the whole block (8 MB a copy).
+    # cache. Strips of 64 rows of a 2048-wide block (about 0.5 MB each) blur several times
+    # faster than the whole block (8 MB a copy), which no CPU's cache holds.
     strip_rows=64,
 )
 ENGINES = (NUMPY, NUMPY_LOOP)

@@ -108,9 +108,9 @@ class OutputOnDevice:
         saving rounds) halved `first` times, and `count` - 1 halvings more, each a level of the
         host's pyramid (blurapp.app.pyramid: each 2 × 2 block's mean rounded half up, an odd
         last row or column left out): height × width uint8, or × 3. Only these cross."""
-        program = _levels_program(self._jax, self.shape, first, count)
         with self._lock:
             values = self._values
+        program = _levels_program(self._jax, self.shape, first, count, _platform(values))
         levels = self._jax.device_get(program(values))
         return [_as_picture(np.asarray(level)) for level in levels]
 
@@ -169,6 +169,11 @@ def _as_picture(planes: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.moveaxis(planes, 0, -1))
 
 
+def _platform(values: Any) -> str:
+    """The platform of the device that holds `values` ("cpu", "tpu", "gpu")."""
+    return str(next(iter(values.devices())).platform)
+
+
 def _to_8bit(jnp: Any, lax: Any, values: Any) -> Any:
     """Floats as 8-bit levels, rounded as blurapp.core.media.saving.to_8bit rounds them."""
     rounded = lax.round(
@@ -184,17 +189,27 @@ def _planes(values: Any, channels: int) -> list[Any]:
     return [values[:, channel::channels] for channel in range(channels)]
 
 
-def _halve(plane: Any) -> Any:
+def _halve(plane: Any, platform: str) -> Any:
     """Each 2 × 2 block's mean of an int32 plane of levels, rounded half up; an odd last row
     or column left out."""
+    from jax import lax
+
     height, width = plane.shape[0] // 2 * 2, plane.shape[1] // 2 * 2
-    # Summed over a reshape, not as four strided slices: XLA reads the plane once.
-    total = plane[:height, :width].reshape(height // 2, 2, width // 2, 2).sum(axis=(1, 3))
+    plane = plane[:height, :width]
+    if platform == "cpu":
+        # XLA's CPU programs sum a reshape in one pass over the plane; a reduce_window there
+        # is a loop several times slower (docs/performance/picture_levels.py).
+        total = plane.reshape(height // 2, 2, width // 2, 2).sum(axis=(1, 3))
+    else:
+        # On an accelerator a reshape whose last axis is 2 lays each pair across a vector
+        # register's lanes (a TPU pads them to 128): reduce_window, a pooling the chip does
+        # natively, is an order of magnitude quicker there (the same probe).
+        total = lax.reduce_window(plane, np.int32(0), lax.add, (2, 2), (2, 2), "VALID")
     return (total + 2) >> 2
 
 
 @functools.lru_cache(maxsize=32)
-def _levels_program(jax: Any, shape: tuple[int, ...], first: int, count: int) -> Any:
+def _levels_program(jax: Any, shape: tuple[int, ...], first: int, count: int, platform: str) -> Any:
     import jax.numpy as jnp
     from jax import lax
 
@@ -207,7 +222,7 @@ def _levels_program(jax: Any, shape: tuple[int, ...], first: int, count: int) ->
         for halving in range(first + count):
             if halving >= first:
                 made.append(planes)
-            planes = [_halve(plane) for plane in planes]
+            planes = [_halve(plane, platform) for plane in planes]
         return tuple(
             (level[0] if channels == 1 else jnp.stack(level)).astype(jnp.uint8) for level in made
         )

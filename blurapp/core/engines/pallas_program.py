@@ -45,13 +45,11 @@ SUBLANES = 8
 # Blocks in VMEM are double-buffered (the next step's are copied in while this one runs): for
 # a 6,000-pixel-wide grey photo, 64 rows make 2 × (64 + 8 halo rows) × 6,272 padded columns ×
 # 4 bytes = 3.6 MB of input and 2 × 64 × 6,144 × 4 = 3.1 MB of output, well under the VMEM a
-# kernel asks for (Layout.vmem_limit, MIN_VMEM_BYTES at least). Chosen on a TPU v5e
-# (2026-12-06, 24 MP, 9 taps, docs/performance/pallas_parts.py): with the rotations shared,
-# tiles of 64 rows took 2.70–2.72 ms in grey 2-D and 7.68–7.92 in colour whatever the chunk
-# (256 to 2,048 lanes), 32 rows 2.78–2.85 and 7.96–8.06; chunks of 512 lanes compiled in 0.61 s,
-# 1,024 in 1.18 s (256 lanes: as quick in grey, 0.45 s, 2 % slower in colour; one compilation
-# each). Before the rotations were shared, tiles of 32 × 1,024 ran the separable
-# kernel in 1.98 ms and 64 × 512 in 1.99; 128 rows of 2,048 lanes or more ran out of VMEM.
+# kernel asks for (Layout.vmem_limit, MIN_VMEM_BYTES at least). Chosen by
+# docs/performance/pallas_parts.py on a TPU (its figures are on the performance page): tiles
+# of 64 rows ran quicker than 32 whatever the chunk, and a chunk of 512 lanes runs as fast as
+# wider ones and compiles in half the time of 1,024; 128 rows of 2,048 lanes or more do not
+# fit in VMEM.
 TILE_ROWS = 64
 CHUNK_LANES = 512
 # Up to this many taps of a 2-D kernel (15 × 15), every tap is unrolled; beyond it, the kernel
@@ -62,11 +60,10 @@ UNROLL_TAPS = 225
 # photo too wide for TILE_ROWS rows gets tiles of fewer, down to one halo of rows.
 BLOCK_BYTES = 32 * 1024 * 1024
 # The least VMEM a kernel asks for. Mosaic keeps a chunk's taps in VMEM beyond what the
-# estimate counts: on a TPU v5e (2026-12-05) the 101-tap separable kernel needed 19.1 MiB where
-# 16 were asked for, and 24 MP colour in 128-row tiles more than 27; asking for more costs
-# nothing while the chip has it.
+# estimate counts (the 101-tap separable kernel needed more than 16 MiB, 24 MP colour in
+# 128-row tiles more than 27); asking for more costs nothing while the chip has it.
 MIN_VMEM_BYTES = 64 * 1024 * 1024
-# The most VMEM a kernel asks for (a TPU v5e has 128 MiB of it).
+# The most VMEM a kernel asks for: below the 128 MiB of the smallest TPU that runs it.
 MAX_VMEM_BYTES = 100 * 1024 * 1024
 
 
@@ -165,9 +162,9 @@ def _blur_chunk(stacked: Any, weights_ref: Any, size: int, separable: bool, rows
         # A rotation is linear, so each tap's shift is made in two halves that taps share:
         # its lanes shift once per kernel column (the chunk's rows with their halo), its rows
         # shift once per kernel row, on that row's weighted sum. 2·size rotations in place of
-        # size·(size + 1): on a TPU v5e (24 MP grey, 9 × 9, tiles of 32 × 1,024) the kernel
-        # ran in 2.78 ms where rotating every tap took 4.69, and its multiply-adds alone 2.01
-        # (docs/performance/pallas_parts.py).
+        # size·(size + 1): rotating every tap cost as much as the whole kernel, and sharing
+        # the rotations took most of that back (docs/performance/pallas_parts.py; its figures
+        # are on the performance page).
         columns = [_lanes_from(stacked, dx, lanes) for dx in range(size)]
         total = None
         for dy in range(size):

@@ -40,9 +40,9 @@ MAX_CALLS = 1000
 # call) is timed fewer times, at least once.
 MAX_MEASURE_SECONDS = 4.0
 # A timed sample lasts at least this long: an engine quicker than that is called several times in
-# a row per sample (timeit's `number`) and the sample is their mean. On this 2-core CPU, JAX-jit's
-# calls on a small photo alternate between two times (0.65 and 1.2 ms on the bundled photo); one
-# call per sample made the median jump between the two from run to run.
+# a row per sample (timeit's `number`) and the sample is their mean. JAX-jit's calls on a small
+# photo can alternate between two times, one about twice the other; one call per sample makes
+# the median jump between the two from run to run.
 SAMPLE_SECONDS = 0.005
 MAX_CALLS_PER_SAMPLE = 100
 # The calls in a sample are chosen from the quickest of up to WARM_UP_CALLS warm-up calls of

@@ -418,14 +418,13 @@ def _timed_pass(
     quarter of the floats' bytes for 8-bit levels, half for 16-bit, made, copied and sent.
 
     They are read in the pass's own thread: read ahead on another, the reading took cores from
-    the blur alone of a CPU's engines (NumPy's 20 % slower on 2 cores) and gained nothing end
-    to end. Where the engine can overlap its copies with its blur on its device (an
+    the blur alone of a CPU's engines (NumPy's a fifth slower on a small CPU) and gained
+    nothing end to end. Where the engine can overlap its copies with its blur on its device (an
     accelerator), a second pass does so, and its wall time is the end to end instead (the
     engine's name is added to `overlapped`). That pass reads in its own thread too: a
     batch's copy to the device is started, not waited for, so reading the next overlaps it;
-    read ahead on another thread, a 4K clip's frames crossed slower in batches of 1 (TPU v5e,
-    8-bit levels, 32 frames, 3 batches in flight: colour 52.8 frames/s against 97.3, grey 261
-    against 281; colour in batches of 2, four times slower throughout, 23.7 against 17.4)."""
+    read ahead on another thread, a 4K clip's frames crossed slower on a TPU, in colour about
+    half as fast in batches of 1 (docs/performance.md, "What the code's settings rest on")."""
     began = time.perf_counter()
     seconds, to_device, from_device = 0.0, None, None
     read = clip.levels if clip.gives_levels else clip.frames

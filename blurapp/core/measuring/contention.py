@@ -12,21 +12,10 @@ BlurApp may run on.
 The load average is told beside them, as people know it, but does not decide: it averages the
 last minute, not the seconds timed, and counts BlurApp's own threads.
 
-The thresholds were measured on a 2-core virtual machine (2026-12-03), `compare` of NumPy and
-JAX-jit, 9 × 9, with nothing else running and with two competing busy loops
-(`python -c "while True: pass"` twice), the machine watched over the whole comparison:
-
-                                   bundled photo (0.24 MP),   24 MP synthetic,
-                                   20 runs each               6 runs quiet, 4 busy
-                                   quiet        busy          quiet        busy
-  calls' wall ÷ CPU time (NumPy)   1.00–1.07    1.23–2.04     1.01–1.06    1.44–2.36
-  other programs' use, of 2 cores  0.00–0.18    1.29–1.51     0.03–0.07    1.33–1.51
-  middle half ÷ median, ≥ 8 calls  0.09–0.40    0.10–1.33     —            —
-  middle half ÷ median, 3–7 calls  —            —             0.01–0.61    0.01–1.02
-
-JAX-jit's calls on the CPU use several threads, so its wall ÷ CPU time is below 1 when quiet
-(0.67–0.91) and says less. A few calls of a large image vary more on a quiet machine (NumPy's
-middle half up to 0.61 of its median over 5 calls), hence the wider bound for few samples.
+The thresholds lie between what a quiet machine and a busy one gave (docs/timing.md, "Can the
+figures be trusted?", has the figures). JAX-jit's calls on the CPU use several threads, so its
+wall ÷ CPU time is below 1 when quiet and says less. A few calls of a large image vary more on
+a quiet machine, hence the wider bound for few samples.
 """
 
 from __future__ import annotations
@@ -38,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from blurapp.core.engines.runs import EngineRun
-from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
+from blurapp.core.wording import QT_TRANSLATE_NOOP, TranslateText, english
 
 # The wall clock at least this many times the CPU clock over a CPU engine's calls…
 WALL_OVER_CPU = 1.3
@@ -47,11 +36,10 @@ MIN_TIMED_SECONDS = 0.05
 # Other programs using at least this share of the cores, and at least PRODUCTS_OTHERS_CORES
 # cores, while the matrix products of the compute floor were timed, over at least
 # MIN_TIMED_SECONDS. A product keeps every core busy with threads that wait for each other, so
-# one core taken is enough to ruin it on a small machine: on a 2-core virtual machine with one
-# other program running, NumPy's product of 256 × 256 took 13 ms instead of 0.15, and the floor
-# read 13 GFLOP/s where the machine does 270, while the engines' own timing (one thread each
-# for NumPy) saw only half the cores used by others, below OTHERS_SHARE. A share on a large
-# machine, where some background use is the rule.
+# one core taken is enough to ruin it on a small machine (docs/timing.md: one other program
+# made a product 90 times slower) while the engines' own timing (one thread each for NumPy)
+# sees only half the cores used by others, below OTHERS_SHARE. A share on a large machine,
+# where some background use is the rule.
 PRODUCTS_OTHERS_SHARE = 0.25
 PRODUCTS_OTHERS_CORES = 0.5
 # Other programs using at least this share of the cores.
@@ -212,7 +200,7 @@ class Verdict:
         return self._busy or self.conditions.traced
 
     def reason(
-        self, translate: Translate = english, title: Callable[[str], str] = str
+        self, translate: TranslateText = english, title: Callable[[str], str] = str
     ) -> str | None:
         """Why the figures cannot be trusted, in words; None when they can. `title(engine)`
         names an engine."""

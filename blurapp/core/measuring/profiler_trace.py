@@ -28,7 +28,13 @@ from types import TracebackType
 from typing import TypeVar
 
 from blurapp.core.engines.jax_engine import import_jax
-from blurapp.core.wording import QT_TRANSLATE_NOOP, FileProblem, Translate, display_path, english
+from blurapp.core.wording import (
+    QT_TRANSLATE_NOOP,
+    FileProblem,
+    TranslateText,
+    display_path,
+    english,
+)
 
 Result = TypeVar("Result")
 
@@ -80,7 +86,7 @@ class WrittenTrace:
     folder: Path
     run_folder: Path | None
 
-    def words(self, translate: Translate = english) -> str:
+    def words(self, translate: TranslateText = english) -> str:
         """Where the trace went, and what opens it: the one wording of the command line's
         line and the window's status bar (`translate`: the window's, in context CONTEXT)."""
         if self.run_folder is None:

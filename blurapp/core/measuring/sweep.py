@@ -46,7 +46,7 @@ from blurapp.core.measuring.comparison import Watch, compare_engines
 from blurapp.core.media.pixels import round_to_levels
 from blurapp.core.media.saving import write_atomically
 from blurapp.core.spec import BlurSpec
-from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
+from blurapp.core.wording import QT_TRANSLATE_NOOP, TranslateText, english
 
 # Log-spaced, from a thumbnail to a 24 MP camera's photo (6000 × 4000).
 SWEEP_MEGAPIXELS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 24.0)
@@ -502,7 +502,7 @@ def accelerator_break_even(points: Sequence[SweepPoint]) -> SweepBreakEven | Non
     return None
 
 
-def break_even_words(found: BreakEven, translate: Translate = english) -> str:
+def break_even_words(found: BreakEven, translate: TranslateText = english) -> str:
     """'from 1.84 MP', 'from the smallest size measured', 'not within the sizes measured'."""
     if found.crossing is Crossing.NEVER:
         return translate(QT_TRANSLATE_NOOP("Figures", "not within the sizes measured"))
@@ -514,7 +514,7 @@ def break_even_words(found: BreakEven, translate: Translate = english) -> str:
 
 
 def sweep_break_even_words(
-    found: SweepBreakEven, title: Callable[[str], str], translate: Translate = english
+    found: SweepBreakEven, title: Callable[[str], str], translate: TranslateText = english
 ) -> str:
     """'JAX-jit faster than NumPy: steady from 1.84 MP, end to end from 3.10 MP'; `title`
     gives an engine's title."""

@@ -328,8 +328,8 @@ def encoder_options(codec: str) -> dict[str, str]:
     """The options a video is encoded with by `codec`, the user asking for no quality of their
     own: chosen for speed where the codec offers the choice (docs/clips.md lists them)."""
     if codec in ("libx264", "h264"):
-        # x264's "veryfast" encodes 1080p about 2.5 times as fast as its default on a 2-core
-        # CPU, its files somewhat larger at the same quality.
+        # x264's "veryfast" encodes 1080p about 2.5 times as fast as its default (docs/clips.md),
+        # its files somewhat larger at the same quality.
         return {"crf": "18", "preset": "veryfast"}
     if codec.startswith("libvpx"):
         return {"crf": "20", "b": "0"}

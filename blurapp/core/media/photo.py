@@ -182,7 +182,7 @@ def load_photo(path: str | os.PathLike[str], *, color: bool = False) -> Photo:
             if _float_tiff_kind(file) is not None:
                 pixels, gray = _float_tiff(path, file, color=color)
                 # Floats are finer than 8-bit levels: written, they keep 16 bits, as a blur
-                # by blocks writes them (blurapp.scale.tiled_read.Layout.bit_depth).
+                # by blocks writes them (blurapp.scale.tiled_read.FileLayout.bit_depth).
                 bit_depth = 16
             else:
                 pixels, gray, bit_depth = _through_pillow(path, file, color=color)

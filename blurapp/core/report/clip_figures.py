@@ -21,7 +21,7 @@ from blurapp.core.report.figures import (
     speedup_figure,
     unavailable_figure,
 )
-from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
+from blurapp.core.wording import QT_TRANSLATE_NOOP, TranslateText, english
 
 # The names of the rows a clip adds to the photo figures' (blurapp.core.report.figures.ROW_NAMES).
 CLIP_ROW_NAMES = (
@@ -40,7 +40,7 @@ def format_frames_per_second(frames_per_second: float | None) -> str:
     return f"{frames_per_second:.1f} frames/s"
 
 
-def clip_figures(result: ClipComparisonResult, translate: Translate = english) -> list[Figure]:
+def clip_figures(result: ClipComparisonResult, translate: TranslateText = english) -> list[Figure]:
     """The rows of a clip comparison, in the order `blurapp compare CLIP` prints them: the clip
     and the span, the kernel; per engine its frames a second (the blur alone), end to end and
     its batch size (or why it did not run); the speed-ups of JAX-jit, its largest difference
@@ -67,7 +67,7 @@ def clip_figures(result: ClipComparisonResult, translate: Translate = english) -
     return rows
 
 
-def _clip_row(result: ClipComparisonResult, translate: Translate) -> Figure:
+def _clip_row(result: ClipComparisonResult, translate: TranslateText) -> Figure:
     info = result.clip
     kind = (
         translate(QT_TRANSLATE_NOOP("Figures", "colour (R, G, B)"))
@@ -86,7 +86,7 @@ def _clip_row(result: ClipComparisonResult, translate: Translate) -> Figure:
     return Figure("clip", "clip", float(result.frames), "frames", text)
 
 
-def _engine_rows(result: ClipComparisonResult, name: str, translate: Translate) -> list[Figure]:
+def _engine_rows(result: ClipComparisonResult, name: str, translate: TranslateText) -> list[Figure]:
     """`name`'s frames a second with how they were measured, end to end, and its batch size."""
     title = result.engine(name).title
     run = result.runs.get(name)
@@ -144,7 +144,7 @@ def _engine_rows(result: ClipComparisonResult, name: str, translate: Translate) 
     return rows
 
 
-def _batch_row(result: ClipComparisonResult, name: str, translate: Translate) -> Figure:
+def _batch_row(result: ClipComparisonResult, name: str, translate: TranslateText) -> Figure:
     size = result.batch_size(name)
     choice = result.batches.get(name)
     if size == 1:
@@ -163,7 +163,7 @@ def _batch_row(result: ClipComparisonResult, name: str, translate: Translate) ->
     return Figure(f"{name}.batch_size", "batch size", float(size), "frames", figure, measured)
 
 
-def _jit_rows(result: ClipComparisonResult, jit: str, translate: Translate) -> list[Figure]:
+def _jit_rows(result: ClipComparisonResult, jit: str, translate: TranslateText) -> list[Figure]:
     """The speed-ups of the jit engine over the reference, its difference and its device."""
     rows = []
     speedup = result.speedup

@@ -20,7 +20,7 @@ from blurapp.core.kernel import (
 )
 from blurapp.core.measuring.comparison import TOLERANCE, ComparisonResult, LedByJit
 from blurapp.core.spec import describe_kernel
-from blurapp.core.wording import QT_TRANSLATE_NOOP, Translate, english
+from blurapp.core.wording import QT_TRANSLATE_NOOP, TranslateText, english
 
 CONTEXT = "Figures"
 
@@ -68,14 +68,14 @@ def figure_of_words(key: str, label: str, text: str, *, alarming: bool = False) 
 
 
 def kernel_figure(
-    size: int, sigma: float, algorithm: Algorithm, translate: Translate = _english
+    size: int, sigma: float, algorithm: Algorithm, translate: TranslateText = _english
 ) -> Figure:
     """The "kernel" row: its size, sigma and algorithm in words."""
     return figure_of_words("kernel", "kernel", describe_kernel(size, sigma, algorithm, translate))
 
 
 def unavailable_figure(
-    key: str, label: str, reason: str, translate: Translate = _english
+    key: str, label: str, reason: str, translate: TranslateText = _english
 ) -> Figure:
     """The row of an engine that did not run, saying why."""
     unavailable = translate(QT_TRANSLATE_NOOP("Figures", "unavailable: {reason}"))
@@ -186,13 +186,13 @@ PAID_WORDS = {
 }
 
 
-def paid_words(paid: PaidFirstCall, translate: Translate = _english) -> str:
+def paid_words(paid: PaidFirstCall, translate: TranslateText = _english) -> str:
     """'1,234 ms, compiled during the live preview': a program's first call, as it was paid."""
     return f"{format_ms(paid.seconds)}, {translate(PAID_WORDS[paid.compilation, paid.paid_by])}"
 
 
 def first_call_figure(
-    run: EngineRun, paid: PaidFirstCall | None, translate: Translate = _english
+    run: EngineRun, paid: PaidFirstCall | None, translate: TranslateText = _english
 ) -> Figure:
     """A compiled engine's first call: its own, with how it got its program; or, when it found
     the program compiled, what that program's first call cost and where, then its own."""
@@ -216,7 +216,7 @@ CACHE_WORDS = {
 }
 
 
-def first_call_parts_figure(run: EngineRun, translate: Translate = _english) -> Figure | None:
+def first_call_parts_figure(run: EngineRun, translate: TranslateText = _english) -> Figure | None:
     """A compiled engine's first call taken apart: '412 ms = trace 18.0 + lower 88.5 + compile
     289 (cache miss) + run 15.0 + other 1.20 ms; copies 0.400 ms besides'; None when it found
     its program compiled (it has no parts then)."""
@@ -245,13 +245,13 @@ def first_call_parts_figure(run: EngineRun, translate: Translate = _english) -> 
 
 
 def first_call_words(
-    run: EngineRun, paid: PaidFirstCall | None, translate: Translate = _english
+    run: EngineRun, paid: PaidFirstCall | None, translate: TranslateText = _english
 ) -> str:
     """first_call_figure's words: '1,234 ms (includes compilation)'."""
     return first_call_figure(run, paid, translate).text
 
 
-def short_kernel_note(size: int, sigma: float, translate: Translate = _english) -> str | None:
+def short_kernel_note(size: int, sigma: float, translate: TranslateText = _english) -> str | None:
     """A warning when a size × size kernel cuts the Gaussian of `sigma` short, else None."""
     if not cuts_gaussian_short(size, sigma):
         return None
@@ -283,14 +283,14 @@ def format_ms(seconds: float | None) -> str:
     return f"{ms:.3f} ms"
 
 
-def format_timed(run: EngineRun, translate: Translate = _english) -> str:
+def format_timed(run: EngineRun, translate: TranslateText = _english) -> str:
     """An engine's steady time with how it was measured: '10.9 ms (median of 23,
     middle half 10.7–11.0 ms)', '2,410 ms (one call)'."""
     figure, measured = _timed(run, translate)
     return f"{figure} {measured}" if measured else figure
 
 
-def _timed(run: EngineRun, translate: Translate) -> tuple[str, str]:
+def _timed(run: EngineRun, translate: TranslateText) -> tuple[str, str]:
     """format_timed's time, and the words in brackets after it saying how it was measured."""
     count = len(run.repeat_seconds)
     # A call slower than the timing's budget is timed once (a 40 MP photo's NumPy blur): said
@@ -333,7 +333,7 @@ def format_speedup(speedup: float | None) -> str:
 
 
 def format_difference(
-    diff: float | None, translate: Translate = _english, *, bit_depth: int = 8
+    diff: float | None, translate: TranslateText = _english, *, bit_depth: int = 8
 ) -> str:
     """'2.4e-07 (6.1e-05 of 255 levels), within 1e-05': the levels are the photo's own
     (65,535 for a 16-bit photo)."""
@@ -341,7 +341,9 @@ def format_difference(
     return f"{figure} {measured}" if measured else figure
 
 
-def difference_parts(diff: float | None, translate: Translate, bit_depth: int) -> tuple[str, str]:
+def difference_parts(
+    diff: float | None, translate: TranslateText, bit_depth: int
+) -> tuple[str, str]:
     """format_difference's number, and the words after it."""
     if diff is None:
         return "—", ""
@@ -383,7 +385,7 @@ def format_multiple(multiple: float | None) -> str:
     return f"{multiple:,.0f}×" if multiple >= 10 else f"{multiple:.1f}×"
 
 
-def noisy_figure(result: LedByJit, translate: Translate = _english) -> Figure | None:
+def noisy_figure(result: LedByJit, translate: TranslateText = _english) -> Figure | None:
     """The warning that the times of a photo's or a clip's comparison cannot be trusted, and
     why; None when they can."""
     verdict = result.verdict
@@ -394,7 +396,7 @@ def noisy_figure(result: LedByJit, translate: Translate = _english) -> Figure | 
     return Figure("warning", "warning", None, "", words, f"({reason})", alarming=True)
 
 
-def floor_figures(result: ComparisonResult, translate: Translate = _english) -> list[Figure]:
+def floor_figures(result: ComparisonResult, translate: TranslateText = _english) -> list[Figure]:
     """The floor rows: each device's copy of the photo (the least any blur there takes), and
     every engine's time as a multiple of its device's copy, with its effective bandwidth; then
     the call floor's (call_floor_figures) and the compute floor's (compute_floor_figures)."""
@@ -442,7 +444,7 @@ def floor_figures(result: ComparisonResult, translate: Translate = _english) -> 
     ]
 
 
-def device_name(device: str, translate: Translate = _english) -> str:
+def device_name(device: str, translate: TranslateText = _english) -> str:
     """A device as a sentence names it: 'the TPU v5 lite', 'the NVIDIA H200' (an engine's
     run's 'tpu: TPU v5 lite'), 'the CPU'."""
     platform, _, name = device.partition(":")
@@ -451,7 +453,9 @@ def device_name(device: str, translate: Translate = _english) -> str:
     return translate(QT_TRANSLATE_NOOP("Figures", "the {device}")).format(device=name.strip())
 
 
-def call_floor_figures(result: ComparisonResult, translate: Translate = _english) -> list[Figure]:
+def call_floor_figures(
+    result: ComparisonResult, translate: TranslateText = _english
+) -> list[Figure]:
     """The call floor's rows: an empty call on each device that has one (the least any call
     there takes), and each engine's time as a multiple of it; where an engine's time is
     mostly the call (floors.MOSTLY_THE_CALL), that the photo is too small for its device to
@@ -490,7 +494,7 @@ def call_floor_figures(result: ComparisonResult, translate: Translate = _english
 
 
 def compute_floor_figures(
-    result: ComparisonResult, translate: Translate = _english
+    result: ComparisonResult, translate: TranslateText = _english
 ) -> list[Figure]:
     """The compute floor's rows: this blur's multiply-adds at each device's float32 rate (a
     matrix product's there: the least its arithmetic can take), and every engine's time as a
@@ -570,7 +574,7 @@ def image_figure(
     width: int,
     height: int,
     channels: int = 1,
-    translate: Translate = _english,
+    translate: TranslateText = _english,
     *,
     note: str | None = None,
 ) -> Figure:
@@ -589,7 +593,7 @@ def comparison_figures(
     image_label: str,
     width: int,
     height: int,
-    translate: Translate = _english,
+    translate: TranslateText = _english,
     *,
     bit_depth: int = 8,
     paid: dict[str, PaidFirstCall] | None = None,
@@ -682,7 +686,7 @@ def _one_row(
     name: str,
     run: EngineRun,
     difference: tuple[str, str],
-    translate: Translate,
+    translate: TranslateText,
 ) -> Figure:
     """An engine beyond the tutorial's pair in one row: steady time, first call, speed-up
     against the reference, difference from it, device."""

@@ -271,7 +271,7 @@ def _run_here(
 ) -> Iterator[JobResult]:
     """Dask's threaded scheduler: each photo a task, results yielded as they finish.
 
-    Threads, not processes: both engines spend their time outside Python's lock (NumPy's
+    Threads, not processes: the engines spend their time outside Python's lock (NumPy's
     array arithmetic, XLA, Pillow's codecs), and threads share one compiled JAX program where
     each process would import JAX and compile its own.
     """

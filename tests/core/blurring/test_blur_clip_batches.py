@@ -1,4 +1,4 @@
-"""A clip blurred in batches (blurapp.core.blurring.blur_clip): every frame still the oracle's, whatever
+"""A clip blurred in batches (blurapp.core.blurring.blur_clip_file): every frame still the oracle's, whatever
 the batch size and its remainder; the batch size measured only where a clip is long enough; a
 failing engine named with its frame; a clip cut short told apart from an engine's failure;
 memory a few batches deep."""
@@ -11,7 +11,11 @@ import pytest
 from helpers.clip_files import random_levels, video_file
 from helpers.oracle import blur_oracle
 
-from blurapp.core.blurring.blur_clip import blur_clip, blur_clip_to_file, choose_clip_batch_size
+from blurapp.core.blurring.blur_clip_file import (
+    blur_clip,
+    blur_clip_to_file,
+    choose_clip_batch_size,
+)
 from blurapp.core.blurring.blur_file import BlurFailed
 from blurapp.core.engines import get_engine
 from blurapp.core.media.clip import ClipError, FramesInMemory

@@ -1,5 +1,5 @@
 """Blurred frames written as clip files (blurapp.core.media.clip_saving) and a clip blurred frame by
-frame (blurapp.core.blurring.blur_clip): what is read back, kept rates and depths, atomic writes."""
+frame (blurapp.core.blurring.blur_clip_file): what is read back, kept rates and depths, atomic writes."""
 
 import os
 import tracemalloc
@@ -10,7 +10,7 @@ from helpers import engine_calls
 from helpers.clip_files import random_levels, smooth_levels, tiff_stack, video_file
 from helpers.oracle import blur_oracle
 
-from blurapp.core.blurring.blur_clip import (
+from blurapp.core.blurring.blur_clip_file import (
     blur_clip,
     blur_clip_to_file,
     blurs_as_levels,

@@ -30,7 +30,7 @@ from helpers.clip_files import (
 from helpers.oracle import blur_oracle
 from PIL import Image
 
-from blurapp.core.blurring.blur_clip import blur_clip
+from blurapp.core.blurring.blur_clip_file import blur_clip
 from blurapp.core.engines import get_engine
 from blurapp.core.media.clip import ClipError
 from blurapp.core.media.clip_files import is_clip, open_clip_file

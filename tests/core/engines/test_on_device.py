@@ -36,9 +36,15 @@ def previewed(image, kernel=KERNEL):
     [(1, 7), (9, 1), (37, 1200), (700, 1300), (301, 513, 3), (5, 3, 3)],
     ids=lambda shape: "x".join(map(str, shape)),
 )
-def test_the_picture_made_on_the_device_is_the_full_result_reduced(shape, monkeypatch):
+# The levels are halved one way on a CPU and another on an accelerator: both, whatever the
+# device the test runs on.
+@pytest.mark.parametrize("halved_as_on", ["cpu", "tpu"])
+def test_the_picture_made_on_the_device_is_the_full_result_reduced(
+    shape, halved_as_on, monkeypatch
+):
     # Levels of 64 pixels or fewer cross at once, so the larger photos keep levels back.
     monkeypatch.setattr(pyramid, "SHOWN_SIDE", 64)
+    monkeypatch.setattr(on_device, "_platform", lambda values: halved_as_on)
     image = levels_photo(shape)
     output = previewed(image)
     assert isinstance(output, OutputOnDevice) and output.shape == shape

@@ -1,0 +1,126 @@
+"""How long a live preview's picture takes to make on its device: the blurred floats made 8-bit
+and halved there (blurapp.core.engines.on_device.OutputOnDevice.picture_levels), with each
+2 × 2 halving written four ways, timed apart from the copy of the levels to the host, for a
+24 MP grey and colour output; each way's levels checked against the host's pyramid
+(blurapp.app.pyramid.build_pyramid), which they must equal.
+
+Run on the machine with the device, from the project's root:
+
+    python docs/performance/picture_levels.py [--small]   # writes $OUT/picture_levels.json
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import jax
+import numpy as np
+from jax import lax
+
+from blurapp.app.pyramid import SHOWN_SIDE, build_pyramid, level_sizes
+from blurapp.core.engines import on_device
+from blurapp.core.media.saving import to_8bit
+
+
+def by_reshape(plane):
+    height, width = plane.shape[0] // 2 * 2, plane.shape[1] // 2 * 2
+    total = plane[:height, :width].reshape(height // 2, 2, width // 2, 2).sum(axis=(1, 3))
+    return (total + 2) >> 2
+
+
+def by_slices(plane):
+    height, width = plane.shape[0] // 2 * 2, plane.shape[1] // 2 * 2
+    plane = plane[:height, :width]
+    total = plane[0::2, 0::2] + plane[1::2, 0::2] + plane[0::2, 1::2] + plane[1::2, 1::2]
+    return (total + 2) >> 2
+
+
+def by_window(plane):
+    height, width = plane.shape[0] // 2 * 2, plane.shape[1] // 2 * 2
+    total = lax.reduce_window(plane[:height, :width], np.int32(0), lax.add, (2, 2), (2, 2), "VALID")
+    return (total + 2) >> 2
+
+
+def by_rows_then_transposed(plane):
+    """Rows paired over a reshape of the row axis (sublanes), then the columns the same way
+    in the transposed plane, transposed back."""
+    height, width = plane.shape[0] // 2 * 2, plane.shape[1] // 2 * 2
+    rows = plane[:height, :width].reshape(height // 2, 2, width).sum(axis=1)
+    columns = rows.T.reshape(width // 2, 2, height // 2).sum(axis=1).T
+    return (columns + 2) >> 2
+
+
+WAYS = {
+    "reshape": by_reshape,
+    "slices": by_slices,
+    "reduce_window": by_window,
+    "rows, transposed": by_rows_then_transposed,
+}
+
+
+def milliseconds(step, times=9) -> float:
+    step()
+    seconds = []
+    for _ in range(times):
+        start = time.perf_counter()
+        step()
+        seconds.append(time.perf_counter() - start)
+    return round(statistics.median(seconds) * 1000, 3)
+
+
+def main(argv: list[str]) -> int:
+    small = "--small" in argv
+    height, width = (400, 600) if small else (4000, 6000)
+    device = jax.devices()[0]
+    rng = np.random.default_rng(0)
+    found: dict = {"device": str(device), "jax": jax.__version__, "shape": [height, width]}
+    copy = jax.jit(lambda x: x + 0)
+    for channels in (1, 3):
+        shape = (height, width) if channels == 1 else (height, width, channels)
+        floats = rng.random(shape, dtype=np.float32)
+        values = jax.device_put(floats.reshape(height, -1), device)
+        expected = build_pyramid(to_8bit(floats))
+        sizes = level_sizes(height, width)
+        first = next(
+            (level for level, size in enumerate(sizes) if max(size) <= SHOWN_SIDE),
+            len(sizes) - 1,
+        )
+        count = len(sizes) - first
+        name = "grey" if channels == 1 else "colour"
+        row: dict = {
+            "levels": [list(size) for size in sizes[first:]],
+            "copy of the floats (x + 0), ms": milliseconds(
+                lambda: jax.block_until_ready(copy(values))
+            ),
+        }
+        for way, halve in WAYS.items():
+            on_device._halve = lambda plane, platform, halve=halve: halve(plane)
+            on_device._levels_program.cache_clear()
+            output = on_device.OutputOnDevice(jax, values, shape)
+            program = on_device._levels_program(jax, shape, first, count, device.platform)
+            made = output.picture_levels(first, count)
+            equal = all(
+                np.array_equal(level, expected[first + index]) for index, level in enumerate(made)
+            )
+            row[way] = {
+                "equal to the host's": equal,
+                "on the device, ms": milliseconds(lambda: jax.block_until_ready(program(values))),
+                "with the copy to the host, ms": milliseconds(
+                    lambda: output.picture_levels(first, count)
+                ),
+            }
+        found[name] = row
+        print(name, json.dumps(row, indent=1))
+    out = Path(os.environ.get("OUT", "/tmp")) / "picture_levels.json"
+    out.write_text(json.dumps(found, indent=2))
+    print("written", out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
