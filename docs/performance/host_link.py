@@ -198,8 +198,8 @@ def main() -> None:
                 )
     found["quickest_pieces"] = quickest_counts(found)
     print(
-        f"\nhost_link quickest at {found['quickest_pieces']['to']} pieces to the device, "
-        f"{found['quickest_pieces']['back']} back (over {', '.join(CHOOSING)}); "
+        f"\nhost_link quickest (pieces, summed over {', '.join(CHOOSING)}): "
+        f"to the device {found['quickest_pieces']['to']}, back {found['quickest_pieces']['back']}; "
         f"LINK_PIECES is {host_link.LINK_PIECES}"
     )
     out = Path(os.environ.get("OUT", "/tmp")) / "host_link.json"
