@@ -29,19 +29,22 @@ from blurapp.core.platforms import on_accelerator
 # once where one array crosses alone, and each piece's call costs a little, so past some count
 # more only add calls. Measured for each count by docs/performance/host_link.py.
 LINK_PIECES = 16
-# A piece holds at least this many bytes: a small picture crosses in fewer pieces (a thumbnail
-# in one), whose calls would cost more than the link's speed gains on so few bytes.
+# A piece holds at least this many bytes: a picture of a few pieces' bytes crosses in fewer
+# pieces, whose calls would cost more than the link's speed gains on so few bytes.
 MIN_PIECE_BYTES = 1 << 20
+# A picture of fewer bytes crosses whole: joining and cutting it on the device costs more than
+# the pieces gain (the probe's 2 MP photo crossed back slower in pieces than whole).
+WHOLE_BELOW_BYTES = 4 << 20
 # Pieces start on whole blocks of this many of the picture's bytes: a value never straddles
 # two pieces, and each piece's start lies as the whole array's does in the host's memory.
 ALIGN_BYTES = 512
 
 
 def pieces_for(nbytes: int, device: Any) -> int:
-    """How many pieces an array of `nbytes` bytes crosses to or from `device` in: 0 on a CPU
-    (it crosses as it is, see the module's docstring), else LINK_PIECES, fewer for a small
-    one (MIN_PIECE_BYTES), 1 at least."""
-    if not on_accelerator(device):
+    """How many pieces an array of `nbytes` bytes crosses to or from `device` in: 0 (as it
+    is) on a CPU (see the module's docstring) or below WHOLE_BELOW_BYTES, else LINK_PIECES,
+    fewer for one of few MIN_PIECE_BYTES."""
+    if not on_accelerator(device) or nbytes < WHOLE_BELOW_BYTES:
         return 0
     return max(1, min(LINK_PIECES, nbytes // MIN_PIECE_BYTES))
 

@@ -123,8 +123,10 @@ class Accelerator:
 
 def test_an_accelerator_takes_a_picture_in_pieces_a_small_one_in_fewer():
     assert host_link.pieces_for(24_000_000, Accelerator()) == host_link.LINK_PIECES
-    assert host_link.pieces_for(2 * host_link.MIN_PIECE_BYTES, Accelerator()) == 2
-    assert host_link.pieces_for(100, Accelerator()) == 1
+    few = host_link.WHOLE_BELOW_BYTES
+    assert host_link.pieces_for(few, Accelerator()) == few // host_link.MIN_PIECE_BYTES
+    assert host_link.pieces_for(few - 1, Accelerator()) == 0
+    assert host_link.pieces_for(100, Accelerator()) == 0
 
 
 @pytest.mark.parametrize("pieces", [1, 4, 16, 100])
