@@ -6,10 +6,23 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from typing import Any
 
 # The platforms a user can choose by name, as JAX names them: `--device tpu`, or an engine name
 # like `jax@gpu`. "cpu" is the host; the others are accelerators.
 PLATFORMS = ("cpu", "gpu", "tpu")
+
+
+def platform_of(device: Any) -> str:
+    """A JAX device's platform as a user names it: CUDA and ROCm devices are both "gpu"."""
+    platform = str(device.platform).lower()
+    return "gpu" if platform in {"gpu", "cuda", "rocm"} else platform
+
+
+def on_accelerator(device: Any) -> bool:
+    """Whether the JAX device `device` is an accelerator (a GPU, a TPU), whose programs and
+    copies are its own (jax_program.blur_on_accelerator, host_link), not the host's CPU."""
+    return platform_of(device) != "cpu"
 
 
 def tpu_runtime_installed() -> bool:

@@ -17,6 +17,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from blurapp.core.engines import host_link
+
 BANDS = 4
 MIN_BAND_BYTES = 2_000_000
 
@@ -77,21 +79,22 @@ def blur_in_bands(
     jax_program.blur_on_accelerator) blurred band by band by `program` (compiled for a band's
     rows), every band's work started before any is waited for, each band's result copied back
     as soon as it is made; the result's rows of values gathered on the host. A program that
-    hands back (levels, floats) gives the levels, which alone cross back."""
+    hands back (levels, floats) gives the levels, which alone cross back. Each band crosses
+    both ways as host_link moves a picture."""
     started = []
     for band in bands.bands:
-        on_device = jax.device_put(rows[band.first_row : band.first_row + bands.rows], device)
-        blurred = program(on_device, kernel_on_device)
+        taken = rows[band.first_row : band.first_row + bands.rows]
+        blurred = program(host_link.send(jax, taken, device), kernel_on_device)
         blurred = blurred[0] if isinstance(blurred, tuple) else blurred
-        blurred.copy_to_host_async()
-        started.append(blurred)
+        started.append((host_link.start_fetch(jax, blurred), blurred.dtype, blurred.shape[1]))
     output: np.ndarray | None = None
-    for band, blurred in zip(bands.bands, started, strict=True):
-        host = np.asarray(blurred)
+    for band, (fetching, dtype, row_values) in zip(bands.bands, started, strict=True):
         if output is None:
-            output = np.empty((rows.shape[0], host.shape[1]), host.dtype)
-        output[band.first_output : band.first_output + band.height] = host[
-            band.skip : band.skip + band.height
-        ]
+            output = np.empty((rows.shape[0], row_values), dtype)
+        # The band's output rows alone, gathered straight into the photo's.
+        fetching.into(
+            output[band.first_output : band.first_output + band.height],
+            first=band.skip * row_values,
+        )
     assert output is not None
     return output

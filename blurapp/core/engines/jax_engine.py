@@ -21,6 +21,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from blurapp.core.engines import host_link
 from blurapp.core.engines.bands import bands_for, blur_in_bands
 from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.gemm import TimedGemm, chosen_gemm
@@ -43,7 +44,7 @@ from blurapp.core.engines.runs import (
     check_cancelled,
 )
 from blurapp.core.paths import private_folder, user_cache_dir
-from blurapp.core.platforms import PLATFORMS
+from blurapp.core.platforms import PLATFORMS, on_accelerator, platform_of
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
@@ -213,26 +214,14 @@ def jax_platforms() -> list[str]:
                 found.append(platform)
         except RuntimeError:  # no such backend in this JAX, or no device for it
             continue
-    default = _platform_of(jax_device())
+    default = platform_of(jax_device())
     return sorted(found, key=lambda platform: platform != default)
-
-
-def _platform_of(device: Any) -> str:
-    """A device's platform as a user names it: CUDA and ROCm devices are both "gpu"."""
-    platform = str(device.platform).lower()
-    return "gpu" if platform in {"gpu", "cuda", "rocm"} else platform
-
-
-def on_accelerator(device: Any) -> bool:
-    """Whether `device` is an accelerator (a GPU, a TPU), whose programs and copies are its own
-    (jax_program.blur_on_accelerator), not the host's CPU."""
-    return _platform_of(device) != "cpu"
 
 
 def describe_device(device: Any) -> str:
     """A device in a user's words: its platform, and an accelerator's own name: 'cpu',
     'gpu: NVIDIA H200', 'tpu: TPU v5 lite'."""
-    platform = _platform_of(device)
+    platform = platform_of(device)
     return platform if platform == "cpu" else f"{platform}: {device.device_kind}"
 
 
@@ -293,8 +282,8 @@ class _CompiledBlurs:
             dtype = np.dtype(np.float32 if levels is None else levels)
             # Strips keep the data in a CPU's cache; an accelerator's loop does better in
             # passes as large as its platform runs at its best rate.
-            static = {"in_strips": _platform_of(device) == "cpu"}
-        static["pass_values"] = pass_values_on(_platform_of(device))
+            static = {"in_strips": platform_of(device) == "cpu"}
+        static["pass_values"] = pass_values_on(platform_of(device))
         key = self._key(program.__name__, program_shape, kernel_shape, device, dtype)
         with self._lock:
             compiled = self._by_key.get(key)
@@ -361,10 +350,10 @@ def blur_jax(image: np.ndarray, kernel: np.ndarray, platform: str | None = None)
     device = jax_device(platform)
     moved = to_move(image, device)
     blur, _, _ = _photo_program(image.shape, kernel, device, moved)
-    output = blur(jax.device_put(moved, device), jax.device_put(kernel, device))
+    output = blur(host_link.send(jax, moved, device), jax.device_put(kernel, device))
     output = output[1] if isinstance(output, tuple) else output  # the floats of levels' pair
-    # A copy: on the CPU, device_get may hand back JAX's own read-only buffer.
-    return np.array(jax.device_get(output), dtype=np.float32).reshape(image.shape)
+    # Its own: on the CPU, JAX may hand back its own read-only buffer.
+    return host_link.fetch(jax, output, own=True).reshape(image.shape)
 
 
 def to_move(image: np.ndarray, device: Any) -> np.ndarray:
@@ -401,11 +390,11 @@ def blur_levels_jax(
     kernel = np.asarray(kernel, dtype=np.float32)
     device = jax_device(platform)
     blur, _ = compiled_blurs.get(levels.shape, kernel.shape, device, levels=levels.dtype)
-    output = blur(jax.device_put(levels, device), jax.device_put(kernel, device))
+    output = blur(host_link.send(jax, levels, device), jax.device_put(kernel, device))
     radius = kernel.shape[0] // 2
     height, width, *channels = levels.shape
-    # A copy: on the CPU, device_get may hand back JAX's own read-only buffer.
-    blurred = np.array(jax.device_get(output))
+    # Its own: on the CPU, JAX may hand back its own read-only buffer.
+    blurred = host_link.fetch(jax, output, own=True)
     return blurred.reshape(height - 2 * radius, width - 2 * radius, *channels)
 
 
@@ -475,7 +464,7 @@ class _SentAhead:
         device = jax_device(platform)
         image = np.ascontiguousarray(image, dtype=np.float32)
         moved = to_move(image, device)
-        on_device = jax.block_until_ready(jax.device_put(moved, device))
+        on_device = jax.block_until_ready(host_link.send(jax, moved, device))
         with self._lock:
             self._sent.append((weakref.ref(image, self._forget), device, on_device, moved))
 
@@ -549,12 +538,14 @@ def first_call_on_device(
     image = np.ascontiguousarray(image, dtype=np.float32)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
     moved = image if moved is None else moved
-    # A device's first copy sets up its runtime (tens of ms on a GPU): not a copy's cost.
+    # A device's first copy sets up its runtime (tens of ms on a GPU): not a copy's cost; nor
+    # is compiling the programs that join and cut the photo's pieces there (host_link).
     jax.block_until_ready(jax.device_put(np.zeros(1, np.float32), device))
     kernel_on_device = jax.block_until_ready(jax.device_put(kernel, device))
+    host_link.prepare(jax, moved.shape, moved.dtype, device)
 
     def put() -> Any:
-        return jax.block_until_ready(jax.device_put(moved, device))
+        return jax.block_until_ready(host_link.send(jax, moved, device))
 
     def to_device(kept: bool = False) -> tuple[Any, float]:
         start = time.perf_counter()
@@ -566,10 +557,10 @@ def first_call_on_device(
     def from_device(output: Any) -> tuple[np.ndarray, float]:
         start = time.perf_counter()
         if isinstance(output, tuple):  # levels, then the floats, which stay there
-            host = np.asarray(jax.device_get(output[0]))
+            host = host_link.fetch(jax, output[0])
         else:
             # No copy on top (it is not part of the transfer): this array is only ever read.
-            host = np.asarray(jax.device_get(output), dtype=np.float32)
+            host = np.asarray(host_link.fetch(jax, output), dtype=np.float32)
         # Reshaped as a view (compiled blurs hand back rows of values: see jax_program.blur).
         return host.reshape(image.shape), time.perf_counter() - start
 
@@ -582,6 +573,9 @@ def first_call_on_device(
     done_at = time.perf_counter()
     first = done_at - start
     check_cancelled(cancelled)
+    if not keep_photo:  # the programs that cut what crosses back, compiled untimed as above
+        for crossing in output if isinstance(output, tuple) else (output,):
+            host_link.prepare(jax, crossing.shape, crossing.dtype, device)
     if keep_photo:
         # A live preview: the pane's picture is made from the output where it is, and the
         # floats cross only if someone reads them (see OutputOnDevice).
@@ -593,7 +587,7 @@ def first_call_on_device(
         # The floats the first call hands back cross too, and it waits for them: counted in
         # its copy back (a steady call's copy back is the levels' alone).
         start = time.perf_counter()
-        floats = np.asarray(jax.device_get(output[1]), dtype=np.float32)
+        floats = np.asarray(host_link.fetch(jax, output[1]), dtype=np.float32)
         from_seconds += time.perf_counter() - start
         host_output = floats.reshape(image.shape)
     parts = None
@@ -615,6 +609,7 @@ def first_call_on_device(
             # one is the timing's untimed warm-up, and a first call that no steady call
             # follows (--repeat 0, a live preview, a clip's frame) compiles nothing unused.
             band_blur.append(get_program((cut.rows, *image.shape[1:]))[0])
+            host_link.prepare(jax, (cut.rows, rows.shape[1]), rows.dtype, device)
             check_cancelled(cancelled)
         on_device, to_seconds = to_device()
         start = time.perf_counter()

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from blurapp.core.engines import host_link
 from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import (
     blur_on_accelerator,
@@ -194,18 +195,22 @@ def blur_frames_on_device(
     as_rows: bool = False,
     programs: FramePrograms | None = None,
 ) -> BlurredFrames:
-    """`frames` copied to `device` in one copy, blurred by one compiled program (compiled on
-    the first batch of its shape), the outputs copied back in one; each step timed, the call's
-    seconds with the program's getting. `device_words` names the device in the answer. Frames
-    of stored levels give levels of their type (see frames_program), others float32.
-    `programs`: where the program comes from (None: JAX-jit's, compiled_frame_blurs)."""
+    """`frames` copied to `device` in one copy (as host_link moves a picture: in pieces on an
+    accelerator), blurred by one compiled program (compiled on the first batch of its shape),
+    the outputs copied back in one; each step timed, the call's seconds with the program's
+    getting. `device_words` names the device in the answer. Frames of stored levels give
+    levels of their type (see frames_program), others float32. `programs`: where the program
+    comes from (None: JAX-jit's, compiled_frame_blurs)."""
     programs = compiled_frame_blurs if programs is None else programs
     frames = _to_send(frames)
     weights = jax.device_put(np.ascontiguousarray(kernel, dtype=np.float32), device)
     # An accelerator's frames cross as rows of values (see jax_program.blur_on_accelerator).
     moved = frames.reshape(*frames.shape[:2], -1) if as_rows else frames
+    # The programs that join and cut the batch's pieces (host_link) compiled untimed: the
+    # copies are timed as copies.
+    host_link.prepare(jax, moved.shape, moved.dtype, device)
     start = time.perf_counter()
-    on_device = jax.block_until_ready(jax.device_put(moved, device))
+    on_device = jax.block_until_ready(host_link.send(jax, moved, device))
     to_seconds = time.perf_counter() - start
     start = time.perf_counter()
     program, compilation = programs.get(
@@ -213,9 +218,10 @@ def blur_frames_on_device(
     )
     blurred = jax.block_until_ready(program(on_device, weights))
     seconds = time.perf_counter() - start
+    host_link.prepare(jax, blurred.shape, blurred.dtype, device)
     start = time.perf_counter()
     # Read-only on the CPU (JAX's own buffer, kept alive by the array): only ever read.
-    output = np.asarray(jax.device_get(blurred), dtype=frames.dtype).reshape(frames.shape)
+    output = np.asarray(host_link.fetch(jax, blurred), dtype=frames.dtype).reshape(frames.shape)
     from_seconds = time.perf_counter() - start
     call = Call(seconds, to_seconds, from_seconds)
     return BlurredFrames(output, call, device_words, compilation)
@@ -241,10 +247,12 @@ def overlapped_frames_on_device(
     is timed apart: the pass is timed whole. `programs` as for blur_frames_on_device."""
     programs = compiled_frame_blurs if programs is None else programs
     weights = jax.device_put(np.ascontiguousarray(kernel, dtype=np.float32), device)
-    in_flight: collections.deque[tuple[Any, tuple[int, ...], np.dtype]] = collections.deque()
+    in_flight: collections.deque[tuple[host_link.Fetching, tuple[int, ...], np.dtype]] = (
+        collections.deque()
+    )
 
-    def waited(blurred: Any, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-        return np.asarray(jax.device_get(blurred), dtype=dtype).reshape(shape)
+    def waited(fetching: host_link.Fetching, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+        return np.asarray(fetching.array(), dtype=dtype).reshape(shape)
 
     for batch in batches:
         batch = _to_send(batch)
@@ -252,9 +260,8 @@ def overlapped_frames_on_device(
             jax, batch.shape, weights.shape, device, cache_hits, as_rows=True, dtype=batch.dtype
         )
         # The host's batch stays referenced until its copy is done: JAX keeps it while it reads.
-        blurred = program(jax.device_put(batch.reshape(*batch.shape[:2], -1), device), weights)
-        blurred.copy_to_host_async()
-        in_flight.append((blurred, batch.shape, batch.dtype))
+        blurred = program(host_link.send(jax, batch.reshape(*batch.shape[:2], -1), device), weights)
+        in_flight.append((host_link.start_fetch(jax, blurred), batch.shape, batch.dtype))
         if len(in_flight) >= BATCHES_IN_FLIGHT:
             yield waited(*in_flight.popleft())
     while in_flight:

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from blurapp.core.engines import host_link
 from blurapp.core.engines.levels import cannot_change
 
 # A part of the picture crosses as a block of whole steps of this many pixels a side, kept: a
@@ -72,7 +73,7 @@ class OutputOnDevice:
         """The float32 pixels on the host, read-only, fetched on the first call."""
         with self._lock:
             if self._fetched is None:
-                host = np.asarray(self._jax.device_get(self._values), dtype=np.float32)
+                host = np.asarray(host_link.fetch(self._jax, self._values), dtype=np.float32)
                 host = host.reshape(self.shape)
                 host.flags.writeable = False
                 self._fetched = host

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from blurapp.core.engines import host_link
 from blurapp.core.engines.engine import Caveat, Engine
 from blurapp.core.engines.jax_engine import (
     GotProgram,
@@ -221,9 +222,9 @@ def blur_pallas(image: np.ndarray, kernel: np.ndarray, platform: str | None = No
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
     device = jax_device(platform)
     blur, _, _ = compiled_kernels.get_in_stages(image.shape, kernel.shape, device)
-    output = blur(jax.device_put(image, device), jax.device_put(kernel, device))
-    # A copy: on the CPU, device_get may hand back JAX's own read-only buffer.
-    return np.array(jax.device_get(output), dtype=np.float32)
+    output = blur(host_link.send(jax, image, device), jax.device_put(kernel, device))
+    # Its own: on the CPU, JAX may hand back its own read-only buffer.
+    return host_link.fetch(jax, output, own=True)
 
 
 def first_pallas_call(

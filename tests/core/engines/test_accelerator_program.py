@@ -195,6 +195,7 @@ def test_an_accelerators_photo_is_blurred_in_the_passes_its_platform_holds(
     as_on_an_accelerator, monkeypatch, channels
 ):
     from blurapp.core.engines import get_engine, jax_engine
+    from blurapp.core.platforms import platform_of
 
     platforms, compiled_with = [], []
 
@@ -213,7 +214,7 @@ def test_an_accelerators_photo_is_blurred_in_the_passes_its_platform_holds(
     image = _as_photo(levels)
     kernel = gaussian_kernel(7, 2.0)
     first = get_engine("jax").start(image, kernel)
-    assert platforms and set(platforms) == {jax_engine._platform_of(jax_engine.jax_device())}
+    assert platforms and set(platforms) == {platform_of(jax_engine.jax_device())}
     assert compiled_with == [16 * 45 * channels]
     np.testing.assert_allclose(first.output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
 

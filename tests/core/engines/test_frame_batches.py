@@ -324,10 +324,13 @@ def test_batches_whose_copies_overlap_the_blur_give_every_frame_in_order(monkeyp
     # JAX-jit on an accelerator (the CPU standing in for one): each batch's copy, blur and copy
     # back started before the ones before it are waited for; 7 frames in batches of 2, the
     # last filled up, more batches than are ever in flight.
+    from blurapp.core.engines import host_link
     from blurapp.core.engines.frame_batches import overlapped_batches
     from blurapp.core.engines.jax_frames import BATCHES_IN_FLIGHT
 
     monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    # Each batch crossing both ways in 1-D pieces, as an accelerator's link takes them.
+    monkeypatch.setattr(host_link, "pieces_for", lambda nbytes, device: 3)
     levels = np.random.default_rng(3).integers(0, 256, (7, 21, 26, 3), dtype=np.uint8)
     frames = levels if dtype == np.uint8 else levels * np.float32(1 / 255)
     kernel = gaussian_kernel(5, 1.5)

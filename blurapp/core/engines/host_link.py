@@ -1,0 +1,217 @@
+"""A picture's bytes between the host and a JAX device, in the layout the link moves fastest.
+
+An accelerator takes a 2-D array (a photo's rows, a batch of frames) in its own tiled layout,
+and a single copy of one is laid out on the way, at a fraction of what the host's link to the
+device moves; the same bytes as 1-D pieces cross as they lie, several at once. So on an
+accelerator a picture crosses as LINK_PIECES pieces of its flat bytes, every piece put before
+any is waited for, and is joined and shaped on the device by a small compiled program; it
+comes back the other way: flattened and cut on the device, every piece's copy started, then
+gathered into one host array. docs/performance/host_link.py measures each way of crossing.
+
+On a CPU the device is the host's own memory: an array crosses as it is, in one copy that
+JAX may even skip (the live preview's kept photo relies on that, on_device._KeptPhoto).
+
+jax is imported by the engines, which hand it to these functions with the device.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import threading
+from typing import Any
+
+import numpy as np
+
+from blurapp.core.platforms import on_accelerator
+
+# The pieces an accelerator's copy of a picture is cut into: the link moves several pieces at
+# once where one array crosses alone, and each piece's call costs a little, so past some count
+# more only add calls. Measured for each count by docs/performance/host_link.py.
+LINK_PIECES = 16
+# A piece holds at least this many bytes: a picture of a few pieces' bytes crosses in fewer
+# pieces, whose calls would cost more than the link's speed gains on so few bytes.
+MIN_PIECE_BYTES = 1 << 20
+# A picture of fewer bytes crosses whole: joining and cutting it on the device costs more than
+# the pieces gain (the probe's 2 MP photo crossed back slower in pieces than whole).
+WHOLE_BELOW_BYTES = 4 << 20
+# Pieces start on whole blocks of this many of the picture's bytes: a value never straddles
+# two pieces, and each piece's start lies as the whole array's does in the host's memory.
+ALIGN_BYTES = 512
+
+
+def pieces_for(nbytes: int, device: Any) -> int:
+    """How many pieces an array of `nbytes` bytes crosses to or from `device` in: 0 (as it
+    is) on a CPU (see the module's docstring) or below WHOLE_BELOW_BYTES, else LINK_PIECES,
+    fewer for one of few MIN_PIECE_BYTES."""
+    if not on_accelerator(device) or nbytes < WHOLE_BELOW_BYTES:
+        return 0
+    return max(1, min(LINK_PIECES, nbytes // MIN_PIECE_BYTES))
+
+
+def piece_edges(size: int, itemsize: int, pieces: int) -> tuple[int, ...]:
+    """Where each piece of a flat array of `size` values of `itemsize` bytes starts, and the
+    last one ends: `pieces` pieces (as many as it has blocks of ALIGN_BYTES, if fewer), of
+    whole blocks each as even as whole blocks allow, the last one taking what is left."""
+    align = max(1, ALIGN_BYTES // itemsize)
+    blocks = -(-size // align)
+    count = max(1, min(pieces, blocks))
+    return (*(align * (blocks * index // count) for index in range(count)), size)
+
+
+def _chosen(pieces: int | None, nbytes: int, device: Any) -> int:
+    return pieces_for(nbytes, device) if pieces is None else pieces
+
+
+def send(jax: Any, host: np.ndarray, device: Any, *, pieces: int | None = None) -> Any:
+    """`host`'s copy on `device`, of its shape and number type (not waited for: wait for the
+    array, as for jax.device_put's, and the whole copy is done). `pieces`: how many 1-D pieces
+    it crosses in (0: as it is; None: pieces_for decides by the device)."""
+    pieces = _chosen(pieces, host.nbytes, device)
+    if pieces == 0 or host.size == 0:
+        return jax.device_put(host, device)
+    # In the number type the device holds it in, as jax.device_put would make it (float64 is
+    # float32 unless JAX is asked for 64 bits).
+    dtype = np.dtype(jax.dtypes.canonicalize_dtype(host.dtype))
+    flat = np.ascontiguousarray(host, dtype=dtype).reshape(-1)
+    edges = piece_edges(flat.size, flat.itemsize, pieces)
+    # Every piece's copy started before the program that joins them waits for them all.
+    parts = [jax.device_put(flat[start:end], device) for start, end in itertools.pairwise(edges)]
+    return _joining(jax, tuple(host.shape), flat.dtype, edges, device)(*parts)
+
+
+class Fetching:
+    """A device array on its way to the host, its copies started (start_fetch): in pieces
+    cut at `edges` of its flat values, or whole (`edges` None)."""
+
+    def __init__(
+        self,
+        jax: Any,
+        parts: list[Any],
+        edges: tuple[int, ...] | None,
+        shape: tuple[int, ...],
+        dtype: np.dtype,
+    ) -> None:
+        self._jax, self._parts, self._edges = jax, parts, edges
+        self.shape, self.dtype = shape, dtype
+
+    @property
+    def whole(self) -> bool:
+        """Whether the array crosses whole, not in pieces."""
+        return self._edges is None
+
+    def array(self) -> np.ndarray:
+        """The whole array on the host, waited for. Crossed whole (a CPU's), it may be JAX's
+        own read-only buffer; gathered from pieces, a fresh array."""
+        if self._edges is None:
+            return np.asarray(self._jax.device_get(self._parts[0]))
+        host = np.empty(self.shape, self.dtype)
+        self.into(host)
+        return host
+
+    def into(self, out: np.ndarray, first: int = 0) -> None:
+        """The array's values from `first` on, in its flat order (row after row), written into
+        `out` (contiguous, any shape) until it is full: a band's rows gathered straight into
+        the photo's, say."""
+        if not out.flags.c_contiguous:
+            raise ValueError("the array to gather into must be contiguous")
+        flat, last = out.reshape(-1), first + out.size
+        if self._edges is None:
+            flat[:] = self.array().reshape(-1)[first:last]
+            return
+        for part, (start, end) in zip(self._parts, itertools.pairwise(self._edges), strict=True):
+            low, high = max(start, first), min(end, last)
+            if low < high:
+                flat[low - first : high - first] = np.asarray(part)[low - start : high - start]
+
+
+def start_fetch(jax: Any, on_device: Any, *, pieces: int | None = None) -> Fetching:
+    """`on_device`'s copy to the host started (in `pieces` pieces, as send's), to be waited
+    for with Fetching.array() or .into()."""
+    device = next(iter(on_device.devices()))
+    nbytes = on_device.size * on_device.dtype.itemsize
+    pieces = _chosen(pieces, nbytes, device)
+    shape, dtype = tuple(on_device.shape), np.dtype(on_device.dtype)
+    if pieces == 0 or on_device.size == 0:
+        on_device.copy_to_host_async()
+        return Fetching(jax, [on_device], None, shape, dtype)
+    edges = piece_edges(on_device.size, dtype.itemsize, pieces)
+    parts = list(_cutting(jax, shape, dtype, edges, device)(on_device))
+    for part in parts:
+        part.copy_to_host_async()
+    return Fetching(jax, parts, edges, shape, dtype)
+
+
+def fetch(jax: Any, on_device: Any, *, pieces: int | None = None, own: bool = False) -> np.ndarray:
+    """`on_device` on the host, waited for (Fetching.array); with `own`, always an array of
+    its own that the caller may write to."""
+    fetching = start_fetch(jax, on_device, pieces=pieces)
+    host = fetching.array()
+    return host.copy() if own and fetching.whole else host
+
+
+def prepare(
+    jax: Any, shape: tuple[int, ...], dtype: Any, device: Any, *, pieces: int | None = None
+) -> None:
+    """The programs that join and cut an array of `shape` and `dtype` on `device` compiled
+    now (or loaded), so that the copies that use them are not timed compiling."""
+    dtype = np.dtype(jax.dtypes.canonicalize_dtype(dtype))
+    size = int(np.prod(shape))
+    pieces = _chosen(pieces, size * dtype.itemsize, device)
+    if pieces == 0 or size == 0:
+        return
+    edges = piece_edges(size, dtype.itemsize, pieces)
+    _joining(jax, tuple(shape), dtype, edges, device)
+    _cutting(jax, tuple(shape), dtype, edges, device)
+
+
+# (joining or cutting, shape, number type, edges, platform, device id) → the compiled program.
+_ProgramKey = tuple[str, tuple[int, ...], str, tuple[int, ...], str, int]
+_programs: dict[_ProgramKey, Any] = {}
+_programs_lock = threading.Lock()
+
+
+def _compiled(
+    jax: Any,
+    what: str,
+    shape: tuple[int, ...],
+    dtype: np.dtype,
+    edges: tuple[int, ...],
+    device: Any,
+) -> Any:
+    key = (what, shape, dtype.str, edges, str(device.platform), int(device.id))
+    with _programs_lock:
+        program = _programs.get(key)
+        if program is not None:
+            return program
+        sharding = jax.sharding.SingleDeviceSharding(device)
+        if what == "join":
+            specs = [
+                jax.ShapeDtypeStruct((end - start,), dtype, sharding=sharding)
+                for start, end in itertools.pairwise(edges)
+            ]
+            jitted = jax.jit(functools.partial(_join, shape=shape))
+        else:
+            specs = [jax.ShapeDtypeStruct(shape, dtype, sharding=sharding)]
+            jitted = jax.jit(functools.partial(_cut, edges=edges))
+        program = _programs[key] = jitted.lower(*specs).compile()
+        return program
+
+
+def _joining(jax: Any, shape: Any, dtype: np.dtype, edges: Any, device: Any) -> Any:
+    return _compiled(jax, "join", shape, dtype, edges, device)
+
+
+def _cutting(jax: Any, shape: Any, dtype: np.dtype, edges: Any, device: Any) -> Any:
+    return _compiled(jax, "cut", shape, dtype, edges, device)
+
+
+def _join(*parts: Any, shape: tuple[int, ...]) -> Any:
+    import jax.numpy as jnp
+
+    return jnp.concatenate(parts).reshape(shape)
+
+
+def _cut(values: Any, edges: tuple[int, ...]) -> tuple[Any, ...]:
+    flat = values.reshape(-1)
+    return tuple(flat[start:end] for start, end in itertools.pairwise(edges))
