@@ -353,3 +353,293 @@ def blur_frames(
     blurred = jnp.moveaxis(blurred.reshape(count, step, height, width), 1, -1)
     blurred = blurred.reshape(count, height, row_values)
     return blurred if levels_type is None else floats_to_levels(blurred, levels_type)
+
+
+# ---- the fused kernel -------------------------------------------------------------------
+
+
+class Tiling:
+    """Where a plane of `rows` × `values` (a row's values: width × step, a colour photo's
+    channels side by side) and a kernel of `size` taps a side lie for the fused kernel: tiles
+    of rows with a halo below, groups of rows inside a tile, chunks of lanes with a halo to the
+    right."""
+
+    def __init__(
+        self,
+        rows: int,
+        values: int,
+        step: int,
+        size: int,
+        tile_rows: int,
+        group_rows: int,
+        chunk_lanes: int,
+    ):
+        for name, value, multiple in (
+            ("tile rows", tile_rows, SUBLANES),
+            ("group rows", group_rows, SUBLANES),
+            ("chunk lanes", chunk_lanes, LANES),
+        ):
+            if value < multiple or value % multiple:
+                raise ValueError(f"{name} must be a multiple of {multiple}, not {value}")
+        self.radius = radius = size // 2
+        self.step = step
+        halo = SUBLANES
+        while halo < 2 * radius:
+            halo *= 2
+        self.halo_rows = halo
+        group = SUBLANES
+        while group * 2 <= group_rows:
+            group *= 2
+        self.group_rows = group
+        # The rows at a tile's foot whose groups read the halo too (a power of two times 8,
+        # so that it is whole groups and divides the tile).
+        self.edge_rows = edge = max(halo, group)
+        tile = _round_up(max(tile_rows, edge), edge)
+        tile = min(tile, _round_up(rows, edge))
+        self.halo_lanes = _round_up(2 * radius * step, LANES)
+        self.chunk_lanes = chunk = min(chunk_lanes, _round_up(values, LANES))
+        self.chunks, self.last_lanes = divmod(values, chunk)
+        self.values = values
+        self.padded_values = _round_up(values, LANES) + self.halo_lanes
+        while tile > edge and self.block_bytes(tile) > BLOCK_BYTES:
+            tile = max(edge, _round_up(tile // 2, edge))
+        self.tile_rows = tile
+        self.tiles = -(-rows // tile)
+        self.padded_rows = self.tiles * tile + halo
+
+    def block_bytes(self, tile: int) -> int:
+        """The bytes of a step's blocks in VMEM, each twice (double-buffered), and the edge's
+        scratch, float32."""
+        edge = self.edge_rows + self.halo_rows
+        values = 2 * (tile + self.halo_rows) * self.padded_values + 2 * tile * self.values
+        return 4 * (values + edge * self.padded_values)
+
+    def vmem_limit(self) -> int:
+        """The VMEM the kernel asks for: its blocks and room for spilled values."""
+        return min(
+            MAX_VMEM_BYTES, max(MIN_VMEM_BYTES, self.block_bytes(self.tile_rows) + (8 << 20))
+        )
+
+
+def _shift_lanes(values: Any, shift: Any, lanes: int) -> Any:
+    """values[:, shift : shift + lanes] (shift a Python int or traced), by rotating lanes."""
+    from jax import lax
+    from jax.experimental.pallas import tpu as pltpu
+
+    width = values.shape[1]
+    if isinstance(shift, int):
+        rotated = values if shift == 0 else pltpu.roll(values, width - shift, 1)
+    else:
+        rotated = pltpu.roll(values, lax.rem(width - shift, width), 1)
+    return rotated[:, :lanes]
+
+
+def _blur_group(
+    source: Any,
+    weights_ref: Any,
+    out_ref: Any,
+    row: Any,
+    start: Any,
+    lanes: int,
+    stored: int,
+    *,
+    size: int,
+    separable: bool,
+    tiling: Tiling,
+    vertical: str,
+) -> None:
+    """One group of output rows, `lanes` of them from `start` (the first `stored` written),
+    from `source`, a view of the input whose first rows are the group's (its halo below)."""
+    from jax import lax
+    from jax.experimental import pallas as pl
+
+    group, step = tiling.group_rows, tiling.step
+    columns = pl.ds(start, lanes + tiling.halo_lanes)
+    if vertical == "load":
+        # A kernel row's band is a load at its row's offset: VMEM reads any row, no rotation.
+        def band(dy: Any) -> Any:
+            return source[pl.ds(dy, group), columns]
+    else:
+        rows = source[pl.ds(0, group + tiling.halo_rows), columns]
+
+        def band(dy: Any) -> Any:
+            return _rows_from(rows, dy, group)
+
+    if separable:
+        # Down the columns on every lane of the chunk and its halo, then along the rows: the
+        # rows' taps are loads, the columns' taps a rotation each, of the group alone.
+        down = _summed(weights_ref[dy] * band(dy) for dy in range(size))
+        total = _summed(
+            weights_ref[dx] * _shift_lanes(down, dx * step, lanes) for dx in range(size)
+        )
+    elif size * size <= UNROLL_TAPS:
+        # Each tap once, a multiply-add: per kernel column, its taps down the column weighed
+        # on the unshifted bands and summed, then rotated once by the column's shift.
+        bands = [band(dy) for dy in range(size)]
+        total = _summed(
+            _shift_lanes(
+                _summed(weights_ref[dy * size + dx] * bands[dy] for dy in range(size)),
+                dx * step,
+                lanes,
+            )
+            for dx in range(size)
+        )
+    else:
+        # A larger kernel's columns are a loop, so that the program stays small.
+        def add_column(dx: Any, total: Any) -> Any:
+            column = _summed(weights_ref[dy * size + dx] * band(dy) for dy in range(size))
+            return total + _shift_lanes(column, dx * step, lanes)
+
+        import jax.numpy as jnp
+
+        zeros = jnp.zeros((group, lanes), jnp.float32)
+        total = lax.fori_loop(0, size, add_column, zeros)
+    out_ref[pl.ds(row, group), pl.ds(start, stored)] = total[:, :stored].astype(out_ref.dtype)
+
+
+def _summed(terms: Any) -> Any:
+    """The terms added one after another."""
+    total = None
+    for term in terms:
+        total = term if total is None else total + term
+    return total
+
+
+def _fused_kernel(
+    weights_ref: Any,
+    tile_ref: Any,
+    halo_ref: Any,
+    out_ref: Any,
+    edge_ref: Any,
+    *,
+    size: int,
+    separable: bool,
+    tiling: Tiling,
+    vertical: str,
+) -> None:
+    """One grid step: a tile of rows of one plane, group by group and chunk by chunk."""
+    from jax import lax
+    from jax.experimental import pallas as pl
+
+    tile, edge, halo = tiling.tile_rows, tiling.edge_rows, tiling.halo_rows
+    group, chunk = tiling.group_rows, tiling.chunk_lanes
+    # The last `edge` rows of the tile, then the halo, side by side in one scratch: every
+    # group reads one contiguous view.
+    edge_ref[pl.ds(0, edge), :] = tile_ref[pl.ds(tile - edge, edge), :]
+    edge_ref[pl.ds(edge, halo), :] = halo_ref[...]
+    blur_group = functools.partial(
+        _blur_group,
+        weights_ref=weights_ref,
+        out_ref=out_ref,
+        size=size,
+        separable=separable,
+        tiling=tiling,
+        vertical=vertical,
+    )
+    span = group + halo
+
+    def chunk_of(start: Any, lanes: int, stored: int) -> None:
+        def main(index: Any, carry: Any) -> Any:
+            row = pl.multiple_of(index * group, SUBLANES)
+            blur_group(
+                tile_ref.at[pl.ds(row, span)], row=row, start=start, lanes=lanes, stored=stored
+            )
+            return carry
+
+        def foot(index: Any, carry: Any) -> Any:
+            row = pl.multiple_of(index * group, SUBLANES)
+            blur_group(
+                edge_ref.at[pl.ds(row, span)],
+                row=row + tile - edge,
+                start=start,
+                lanes=lanes,
+                stored=stored,
+            )
+            return carry
+
+        if tile > edge:
+            lax.fori_loop(0, (tile - edge) // group, main, 0)
+        lax.fori_loop(0, edge // group, foot, 0)
+
+    def full_chunk(index: Any, carry: Any) -> Any:
+        chunk_of(pl.multiple_of(index * chunk, LANES), chunk, chunk)
+        return carry
+
+    if tiling.chunks:
+        lax.fori_loop(0, tiling.chunks, full_chunk, 0)
+    if tiling.last_lanes:
+        chunk_of(tiling.chunks * chunk, _round_up(tiling.last_lanes, LANES), tiling.last_lanes)
+
+
+def blur_planes(
+    planes: Any,
+    weights: Any,
+    step: int = 1,
+    tile_rows: int = 128,
+    group_rows: int = 8,
+    chunk_lanes: int = 512,
+    vertical: str = "load",
+    fuse_padding: bool = False,
+    interpret: bool = False,
+) -> Any:
+    """Each of `planes` (planes × rows × values, `step` values a pixel side by side) blurred by
+    the fused kernel: float32, their shape."""
+    rows, values = planes.shape[1:]
+    tiling = Tiling(rows, values, step, weights.shape[0], tile_rows, group_rows, chunk_lanes)
+    padded = pad_planes(planes, tiling)
+    return blur_padded(padded, weights, tiling, rows, vertical, fuse_padding, interpret)
+
+
+def pad_planes(planes: Any, tiling: Tiling) -> Any:
+    """`planes` as the fused kernel reads them: float32, each pixel's edges repeated by the
+    kernel's radius and on to whole tiles, chunks and halos."""
+    import jax.numpy as jnp
+
+    count, rows, values = planes.shape
+    radius, step = tiling.radius, tiling.step
+    right = -(-(tiling.padded_values - values) // step) - radius
+    pixels = planes.astype(jnp.float32).reshape(count, rows, values // step, step)
+    below = tiling.padded_rows - rows - radius
+    padded = jnp.pad(pixels, ((0, 0), (radius, below), (radius, right), (0, 0)), mode="edge")
+    return padded.reshape(count, tiling.padded_rows, -1)
+
+
+def blur_padded(
+    padded: Any,
+    weights: Any,
+    tiling: Tiling,
+    rows: int,
+    vertical: str = "load",
+    fuse_padding: bool = False,
+    interpret: bool = False,
+) -> Any:
+    """The fused kernel on planes padded by pad_planes: planes × `rows` × values, float32."""
+    import jax
+    import jax.numpy as jnp
+    from jax.experimental import pallas as pl
+    from jax.experimental.pallas import tpu as pltpu
+
+    count, size = padded.shape[0], weights.shape[0]
+    tile, halo, full = tiling.tile_rows, tiling.halo_rows, padded.shape[2]
+    kernel = functools.partial(
+        _fused_kernel, size=size, separable=weights.ndim == 1, tiling=tiling, vertical=vertical
+    )
+    return pl.pallas_call(
+        kernel,
+        out_shape=jax.ShapeDtypeStruct((count, rows, tiling.values), jnp.float32),
+        grid=(count, tiling.tiles),
+        in_specs=[
+            pl.BlockSpec(memory_space=pltpu.SMEM),
+            pl.BlockSpec((None, tile, full), lambda c, i: (c, i, 0)),
+            pl.BlockSpec((None, halo, full), lambda c, i: (c, (i + 1) * (tile // halo), 0)),
+        ],
+        out_specs=pl.BlockSpec((None, tile, tiling.values), lambda c, i: (c, i, 0)),
+        scratch_shapes=[pltpu.VMEM((tiling.edge_rows + halo, full), jnp.float32)],
+        compiler_params=pltpu.CompilerParams(
+            dimension_semantics=("parallel", "parallel"),
+            vmem_limit_bytes=tiling.vmem_limit(),
+            allow_input_fusion=[False, True, True] if fuse_padding else None,
+        ),
+        interpret=interpret,
+        name="blurapp_blur",
+    )(weights.astype(jnp.float32).reshape(-1), padded, padded)

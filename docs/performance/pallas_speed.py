@@ -1,0 +1,174 @@
+"""JAX Pallas's kernels timed on the chip alone, 24 MP, 9 × 9: the engine's kernel before (a
+tile of rows rotated whole, colour as planes) against the fused kernel (pallas_program
+.blur_planes: groups of 8 or 16 rows held in registers, the rows' taps loads at the rows'
+offsets, colour as rows of interleaved values), grey and colour, 2-D and separable, at a few
+tiles, groups and chunks; the fused kernel on an already padded photo (the padding's cost
+apart), and with XLA asked to fuse the padding into the kernel's input. Beside them, a jitted
+copy of each photo and its padding alone: the memory's floor.
+
+Every figure is the chip's work only: the photo already on the device, the median of several
+calls each waited for (block_until_ready), after one left out. Every blur's output is checked
+against SciPy's correlation (or, where SciPy is missing, a float64 NumPy correlation with the
+same edges), and its largest difference written beside its time.
+
+Run on the machine with the accelerator, from the project's root:
+
+    PYTHONPATH=. python docs/performance/pallas_speed.py   # writes $OUT/pallas-speed.json
+
+`--small --interpret`: a small photo, few repeats, Pallas's interpreter (to try it on a CPU).
+"""
+
+import argparse
+import functools
+import sys
+import time
+
+import jax
+import numpy as np
+from probe_timing import figures, log, ms, write
+
+from blurapp.core import TOLERANCE
+from blurapp.core.engines import pallas_program
+from blurapp.core.kernel import gaussian_kernel_1d
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--small", action="store_true", help="a 70 × 300 photo, few repeats")
+parser.add_argument("--interpret", action="store_true", help="Pallas's interpreter runs kernels")
+arguments = parser.parse_args()
+INTERPRET = arguments.interpret
+HEIGHT, WIDTH = (70, 300) if arguments.small else (4000, 6000)
+TIMES = 3 if arguments.small else 9
+SIZE = 9
+
+
+def oracle(photo: np.ndarray, row: np.ndarray) -> np.ndarray:
+    """The photo correlated with the outer product of `row`, edges repeated, in float64."""
+    kernel = np.outer(row, row).astype(np.float64)
+    if photo.ndim == 3:
+        kernel = kernel[:, :, None]
+    try:
+        from scipy import ndimage
+    except ImportError:
+        figures["oracle"] = "numpy float64"
+        radius = len(row) // 2
+        pad = ((radius, radius), (radius, radius)) + ((0, 0),) * (photo.ndim - 2)
+        padded = np.pad(photo.astype(np.float64), pad, mode="edge")
+        total = np.zeros(photo.shape)
+        for dy in range(len(row)):
+            for dx in range(len(row)):
+                window = padded[dy : dy + photo.shape[0], dx : dx + photo.shape[1]]
+                total += kernel[dy, dx] * window
+        return total
+    figures["oracle"] = "scipy.ndimage.correlate float64"
+    return ndimage.correlate(photo.astype(np.float64), kernel, mode="nearest")
+
+
+rng = np.random.default_rng(0)
+row = np.asarray(gaussian_kernel_1d(SIZE), np.float32)
+square = np.outer(row, row).astype(np.float32)
+WEIGHTS = {"sep": jax.device_put(row), "2d": jax.device_put(square)}
+grey = rng.random((HEIGHT, WIDTH), dtype=np.float32)
+colour = rng.random((HEIGHT, WIDTH, 3), dtype=np.float32)
+# On an accelerator a photo crosses as rows of values (jax_program.rows_of_values): colour as
+# height × width·3, its channels side by side.
+PHOTOS = {
+    "grey": (jax.device_put(grey), 1, oracle(grey, row)),
+    "colour": (jax.device_put(colour.reshape(HEIGHT, -1)), 3, oracle(colour, row)),
+}
+log("device", str(jax.devices()[0]))
+log("jax", jax.__version__)
+log("shape", [HEIGHT, WIDTH])
+log("tolerance", TOLERANCE)
+
+
+def measure(key, program, values, weights, expected):
+    """Compile `program` for (values, weights), time it and check its output."""
+    try:
+        jitted = jax.jit(program)
+        start = time.perf_counter()
+        compiled = jitted.lower(values, weights).compile()
+        compile_s = round(time.perf_counter() - start, 3)
+        result = {"ms": ms(lambda: compiled(values, weights), TIMES), "compile_s": compile_s}
+        if expected is not None:
+            output = np.asarray(compiled(values, weights), np.float64).reshape(expected.shape)
+            result["max_difference"] = float(np.abs(output - expected).max())
+            result["within_tolerance"] = result["max_difference"] <= TOLERANCE
+        log(key, result)
+    except Exception as error:  # a variant Mosaic cannot compile says why and the rest go on
+        log(key, {"error": f"{type(error).__name__}: {str(error)[:400]}"})
+    sys.stdout.flush()
+
+
+def fused(values, weights, step, **options):
+    planes = pallas_program.blur_planes(values[None], weights, step, interpret=INTERPRET, **options)
+    return planes[0]
+
+
+# The floor: a copy of each photo (read and write once), and the fused kernel's padding alone.
+copy = jax.jit(lambda x: x + 1.0)
+for label, (values, step, _) in PHOTOS.items():
+    log(f"copy_{label}_ms", ms(lambda v=values: copy(v), TIMES))
+    tiling = pallas_program.Tiling(HEIGHT, values.shape[1], step, SIZE, 128, 8, 512)
+    pad = jax.jit(lambda v, t=tiling: pallas_program.pad_planes(v[None], t))
+    log(f"pad_{label}_ms", ms(lambda v=values, p=pad: p(v), TIMES))
+
+for algorithm, weights in WEIGHTS.items():
+    for label, (values, step, expected) in PHOTOS.items():
+        # The engine's kernel before: tiles rotated whole, colour made planes and back.
+        old = functools.partial(pallas_program.blur_rows, step=step, interpret=INTERPRET)
+        measure(f"old_{algorithm}_{label}", old, values, weights, expected)
+        for vertical in ("load", "roll"):
+            for tile, group, chunk in (
+                (128, 8, 512),
+                (64, 8, 512),
+                (256, 8, 512),
+                (128, 16, 512),
+                (128, 8, 256),
+                (128, 16, 256),
+                (128, 8, 1024),
+            ):
+                key = f"fused_{algorithm}_{label}_{vertical}_t{tile}_g{group}_c{chunk}"
+                program = functools.partial(
+                    fused,
+                    step=step,
+                    tile_rows=tile,
+                    group_rows=group,
+                    chunk_lanes=chunk,
+                    vertical=vertical,
+                )
+                measure(key, program, values, weights, expected)
+            # XLA asked to fuse the padding into the kernel's input.
+            program = functools.partial(fused, step=step, vertical=vertical, fuse_padding=True)
+            measure(
+                f"fused_{algorithm}_{label}_{vertical}_padding_fused",
+                program,
+                values,
+                weights,
+                expected,
+            )
+            # The kernel alone, on a photo padded beforehand.
+            tiling = pallas_program.Tiling(HEIGHT, values.shape[1], step, SIZE, 128, 8, 512)
+            padded = jax.block_until_ready(pallas_program.pad_planes(values[None], tiling))
+            kernel_only = functools.partial(
+                pallas_program.blur_padded,
+                tiling=tiling,
+                rows=HEIGHT,
+                vertical=vertical,
+                interpret=INTERPRET,
+            )
+            measure(
+                f"fused_{algorithm}_{label}_{vertical}_kernel_only",
+                kernel_only,
+                padded,
+                weights,
+                None,
+            )
+
+# A short table: each blur's time, and colour ÷ grey.
+print(f"\n{'kernel':<58} {'ms':>8} {'max diff':>10}")
+for key, value in figures.items():
+    if isinstance(value, dict) and "ms" in value:
+        difference = value.get("max_difference")
+        shown = "" if difference is None else f"{difference:.2e}"
+        print(f"{key:<58} {value['ms']:>8.3f} {shown:>10}")
+write("pallas-speed.json")
