@@ -1,10 +1,14 @@
-"""JAX Pallas's kernels timed on the chip alone, 24 MP, 9 × 9: the engine's kernel before (a
-tile of rows rotated whole, colour as planes) against the fused kernel (pallas_program
-.blur_planes: groups of 8 or 16 rows held in registers, the rows' taps loads at the rows'
-offsets, colour as rows of interleaved values), grey and colour, 2-D and separable, at a few
-tiles, groups and chunks; the fused kernel on an already padded photo (the padding's cost
-apart), and with XLA asked to fuse the padding into the kernel's input. Beside them, a jitted
-copy of each photo and its padding alone: the memory's floor.
+"""JAX Pallas's kernels timed on the chip alone, 24 MP, 9 × 9, grey and colour, 2-D and
+separable: the engine's kernel before (a tile of rows rotated whole, colour made planes and
+back) against the fused kernel (groups of 8 or 16 rows held in registers, the kernel rows' taps
+loads at their rows' offsets or rotations, colour as rows of interleaved values):
+
+- direct: pallas_program.blur_direct, reading the photo unpadded and repeating its edges in
+  VMEM, at a few tiles, groups and chunks;
+- padded: pallas_program.blur_planes, the photo padded by XLA first; with XLA asked to fuse
+  the padding into the kernel's input; and the kernel alone on a photo padded beforehand.
+
+Beside them, a jitted copy of each photo and its padding alone: the memory's floor.
 
 Every figure is the chip's work only: the photo already on the device, the median of several
 calls each waited for (block_until_ready), after one left out. Every blur's output is checked
@@ -20,7 +24,6 @@ Run on the machine with the accelerator, from the project's root:
 
 import argparse
 import functools
-import sys
 import time
 
 import jax
@@ -96,11 +99,17 @@ def measure(key, program, values, weights, expected):
         log(key, result)
     except Exception as error:  # a variant Mosaic cannot compile says why and the rest go on
         log(key, {"error": f"{type(error).__name__}: {str(error)[:400]}"})
-    sys.stdout.flush()
+    # Written after every figure: a run stopped part way keeps what it had measured.
+    write("pallas-speed.json")
 
 
-def fused(values, weights, step, **options):
+def padded_first(values, weights, step, **options):
     planes = pallas_program.blur_planes(values[None], weights, step, interpret=INTERPRET, **options)
+    return planes[0]
+
+
+def direct(values, weights, step, **options):
+    planes = pallas_program.blur_direct(values[None], weights, step, interpret=INTERPRET, **options)
     return planes[0]
 
 
@@ -112,24 +121,28 @@ for label, (values, step, _) in PHOTOS.items():
     pad = jax.jit(lambda v, t=tiling: pallas_program.pad_planes(v[None], t))
     log(f"pad_{label}_ms", ms(lambda v=values, p=pad: p(v), TIMES))
 
+# Tiling: (tile rows, group rows, chunk lanes).
+DEFAULT = (128, 8, 512)
+SWEEP = (
+    DEFAULT,
+    (64, 8, 512),
+    (256, 8, 512),
+    (128, 16, 512),
+    (128, 8, 256),
+    (128, 16, 256),
+    (128, 8, 1024),
+)
 for algorithm, weights in WEIGHTS.items():
     for label, (values, step, expected) in PHOTOS.items():
         # The engine's kernel before: tiles rotated whole, colour made planes and back.
         old = functools.partial(pallas_program.blur_rows, step=step, interpret=INTERPRET)
         measure(f"old_{algorithm}_{label}", old, values, weights, expected)
         for vertical in ("load", "roll"):
-            for tile, group, chunk in (
-                (128, 8, 512),
-                (64, 8, 512),
-                (256, 8, 512),
-                (128, 16, 512),
-                (128, 8, 256),
-                (128, 16, 256),
-                (128, 8, 1024),
-            ):
-                key = f"fused_{algorithm}_{label}_{vertical}_t{tile}_g{group}_c{chunk}"
+            # Unpadded: the kernel repeats the edges in VMEM.
+            for tile, group, chunk in SWEEP if vertical == "load" else (DEFAULT, (128, 16, 512)):
+                key = f"direct_{algorithm}_{label}_{vertical}_t{tile}_g{group}_c{chunk}"
                 program = functools.partial(
-                    fused,
+                    direct,
                     step=step,
                     tile_rows=tile,
                     group_rows=group,
@@ -137,32 +150,32 @@ for algorithm, weights in WEIGHTS.items():
                     vertical=vertical,
                 )
                 measure(key, program, values, weights, expected)
+            # Padded by XLA first.
+            for tile, group, chunk in (
+                (DEFAULT, (128, 8, 1024)) if vertical == "load" else (DEFAULT,)
+            ):
+                key = f"padded_{algorithm}_{label}_{vertical}_t{tile}_g{group}_c{chunk}"
+                program = functools.partial(
+                    padded_first,
+                    step=step,
+                    tile_rows=tile,
+                    group_rows=group,
+                    chunk_lanes=chunk,
+                    vertical=vertical,
+                )
+                measure(key, program, values, weights, expected)
+            if vertical == "roll":
+                continue
             # XLA asked to fuse the padding into the kernel's input.
-            program = functools.partial(fused, step=step, vertical=vertical, fuse_padding=True)
-            measure(
-                f"fused_{algorithm}_{label}_{vertical}_padding_fused",
-                program,
-                values,
-                weights,
-                expected,
-            )
+            program = functools.partial(padded_first, step=step, fuse_padding=True)
+            measure(f"padded_{algorithm}_{label}_padding_fused", program, values, weights, expected)
             # The kernel alone, on a photo padded beforehand.
-            tiling = pallas_program.Tiling(HEIGHT, values.shape[1], step, SIZE, 128, 8, 512)
+            tiling = pallas_program.Tiling(HEIGHT, values.shape[1], step, SIZE, *DEFAULT)
             padded = jax.block_until_ready(pallas_program.pad_planes(values[None], tiling))
             kernel_only = functools.partial(
-                pallas_program.blur_padded,
-                tiling=tiling,
-                rows=HEIGHT,
-                vertical=vertical,
-                interpret=INTERPRET,
+                pallas_program.blur_padded, tiling=tiling, rows=HEIGHT, interpret=INTERPRET
             )
-            measure(
-                f"fused_{algorithm}_{label}_{vertical}_kernel_only",
-                kernel_only,
-                padded,
-                weights,
-                None,
-            )
+            measure(f"padded_{algorithm}_{label}_kernel_only", kernel_only, padded, weights, None)
 
 # A short table: each blur's time, and colour ÷ grey.
 print(f"\n{'kernel':<58} {'ms':>8} {'max diff':>10}")

@@ -447,30 +447,39 @@ def _blur_group(
     separable: bool,
     tiling: Tiling,
     vertical: str,
+    row_offset: int = 0,
+    lane_offset: int = 0,
+    margin_lanes: int | None = None,
+    span_rows: int | None = None,
 ) -> None:
     """One group of output rows, `lanes` of them from `start` (the first `stored` written),
-    from `source`, a view of the input whose first rows are the group's (its halo below)."""
+    from `source`, a view of the input whose rows from `row_offset` are the group's (its halo
+    below), and whose lanes from `start` + `lane_offset` are the chunk's (its halo to the
+    right); `margin_lanes` lanes are read beyond the chunk, `span_rows` rows in all."""
     from jax import lax
     from jax.experimental import pallas as pl
 
     group, step = tiling.group_rows, tiling.step
-    columns = pl.ds(start, lanes + tiling.halo_lanes)
+    margin = tiling.halo_lanes if margin_lanes is None else margin_lanes
+    span = group + tiling.halo_rows if span_rows is None else span_rows
+    columns = pl.ds(start, lanes + margin)
     if vertical == "load":
         # A kernel row's band is a load at its row's offset: VMEM reads any row, no rotation.
         def band(dy: Any) -> Any:
-            return source[pl.ds(dy, group), columns]
+            return source[pl.ds(row_offset + dy, group), columns]
     else:
-        rows = source[pl.ds(0, group + tiling.halo_rows), columns]
+        rows = source[pl.ds(0, span), columns]
 
         def band(dy: Any) -> Any:
-            return _rows_from(rows, dy, group)
+            return _rows_from(rows, row_offset + dy, group)
 
     if separable:
         # Down the columns on every lane of the chunk and its halo, then along the rows: the
         # rows' taps are loads, the columns' taps a rotation each, of the group alone.
         down = _summed(weights_ref[dy] * band(dy) for dy in range(size))
         total = _summed(
-            weights_ref[dx] * _shift_lanes(down, dx * step, lanes) for dx in range(size)
+            weights_ref[dx] * _shift_lanes(down, lane_offset + dx * step, lanes)
+            for dx in range(size)
         )
     elif size * size <= UNROLL_TAPS:
         # Each tap once, a multiply-add: per kernel column, its taps down the column weighed
@@ -479,7 +488,7 @@ def _blur_group(
         total = _summed(
             _shift_lanes(
                 _summed(weights_ref[dy * size + dx] * bands[dy] for dy in range(size)),
-                dx * step,
+                lane_offset + dx * step,
                 lanes,
             )
             for dx in range(size)
@@ -488,7 +497,7 @@ def _blur_group(
         # A larger kernel's columns are a loop, so that the program stays small.
         def add_column(dx: Any, total: Any) -> Any:
             column = _summed(weights_ref[dy * size + dx] * band(dy) for dy in range(size))
-            return total + _shift_lanes(column, dx * step, lanes)
+            return total + _shift_lanes(column, lane_offset + dx * step, lanes)
 
         import jax.numpy as jnp
 
@@ -643,3 +652,228 @@ def blur_padded(
         interpret=interpret,
         name="blurapp_blur",
     )(weights.astype(jnp.float32).reshape(-1), padded, padded)
+
+
+def _channel_of(lanes: int, first: int, step: int) -> Any:
+    """The channel (0 to step − 1) of each of `lanes` lanes of 8 rows whose first is value
+    `first` of a row (negative: before the row), in float32 (exact for these small numbers)."""
+    import jax.numpy as jnp
+    from jax import lax
+
+    index = lax.broadcasted_iota(jnp.int32, (SUBLANES, lanes), 1).astype(jnp.float32)
+    index = index + float(first + step * (1 + abs(first) // step + 1))
+    return index - float(step) * jnp.floor((index + 0.5) * (1.0 / step))
+
+
+def _repeated(values: Any, at: int, step: int, channel: Any) -> Any:
+    """Each lane the value of its `channel` of the pixel whose values begin at lane `at` of
+    `values` (8 rows)."""
+    import jax.numpy as jnp
+
+    shape = channel.shape
+    result = None
+    for c in range(step):
+        picked = _lane(values, at + c)
+        term = jnp.broadcast_to(picked, shape)
+        result = term if result is None else jnp.where(channel == c, term, result)
+    return result
+
+
+def _lane(values: Any, at: int) -> Any:
+    """Lane `at` of each of `values`' rows (rows × 1), by a sum that only it enters: a lane
+    reduction, which the chip does natively, where an unaligned slice might not lower."""
+    import jax.numpy as jnp
+    from jax import lax
+
+    lanes = lax.broadcasted_iota(jnp.int32, values.shape, 1)
+    return jnp.sum(jnp.where(lanes == at, values, 0.0), axis=1, keepdims=True)
+
+
+def _direct_kernel(
+    weights_ref: Any,
+    top_ref: Any,
+    tile_ref: Any,
+    bottom_ref: Any,
+    out_ref: Any,
+    buffer_ref: Any,
+    *,
+    size: int,
+    separable: bool,
+    tiling: Tiling,
+    vertical: str,
+    rows: int,
+    margin: int,
+) -> None:
+    """One grid step on the unpadded plane: its tile, with the halo of rows above and below,
+    copied into `buffer_ref` between margins of lanes, edges repeated there, then blurred
+    group by group and chunk by chunk."""
+    import jax.numpy as jnp
+    from jax import lax
+    from jax.experimental import pallas as pl
+
+    tile, halo, group = tiling.tile_rows, tiling.halo_rows, tiling.group_rows
+    chunk, step, values, radius = tiling.chunk_lanes, tiling.step, tiling.values, tiling.radius
+    width = buffer_ref.shape[1]
+    index = pl.program_id(1)
+
+    def copy_in(source: Any, first: int, count: int) -> None:
+        def copy(block: Any, carry: Any) -> Any:
+            at = pl.multiple_of(block * SUBLANES, SUBLANES)
+            buffer_ref[pl.ds(first + at, SUBLANES), pl.ds(margin, values)] = source[
+                pl.ds(at, SUBLANES), :
+            ]
+            return carry
+
+        lax.fori_loop(0, count // SUBLANES, copy, 0)
+
+    copy_in(top_ref, 0, halo)
+    copy_in(tile_ref, halo, tile)
+    copy_in(bottom_ref, halo + tile, halo)
+
+    if margin:
+        # Each row's first and last pixels repeated into the margins of lanes either side.
+        left_channel = _channel_of(margin, -margin, step)
+        right = margin + (max(values - step, 0) // LANES) * LANES
+        right_channel = _channel_of(width - right, right - margin - values, step)
+        beyond = (
+            lax.broadcasted_iota(jnp.int32, (SUBLANES, width - right), 1) + right >= margin + values
+        )
+
+        def margins(block: Any, carry: Any) -> Any:
+            at = pl.ds(pl.multiple_of(block * SUBLANES, SUBLANES), SUBLANES)
+            first = buffer_ref[at, pl.ds(margin, LANES)]
+            buffer_ref[at, pl.ds(0, margin)] = _repeated(first, 0, step, left_channel)
+            last = buffer_ref[at, pl.ds(right, width - right)]
+            repeated = _repeated(last, margin + values - step - right, step, right_channel)
+            buffer_ref[at, pl.ds(right, width - right)] = jnp.where(beyond, repeated, last)
+            return carry
+
+        lax.fori_loop(0, (2 * halo + tile) // SUBLANES, margins, 0)
+
+    def row_of(source: int) -> Any:
+        """Row `source` of the buffer, as 8 copies of it (picked by a sum over sublanes)."""
+        aligned = source // SUBLANES * SUBLANES
+        block = buffer_ref[pl.ds(aligned, SUBLANES), :]
+        rows_at = lax.broadcasted_iota(jnp.int32, (SUBLANES, width), 0) + aligned
+        line = jnp.sum(jnp.where(rows_at == source, block, 0.0), axis=0, keepdims=True)
+        return jnp.broadcast_to(line, (SUBLANES, width))
+
+    def repeat_row(source: int, first: int) -> None:
+        """Rows from `first` to the buffer's end: copies of row `source`."""
+        line = row_of(source)
+        aligned = first // SUBLANES * SUBLANES
+        if aligned < first:
+            block = buffer_ref[pl.ds(aligned, SUBLANES), :]
+            below = lax.broadcasted_iota(jnp.int32, (SUBLANES, width), 0) + aligned >= first
+            buffer_ref[pl.ds(aligned, SUBLANES), :] = jnp.where(below, line, block)
+            aligned += SUBLANES
+        for at in range(aligned, 2 * halo + tile, SUBLANES):
+            buffer_ref[pl.ds(at, SUBLANES), :] = line
+
+    @pl.when(index == 0)
+    def _() -> None:
+        line = row_of(halo)
+        for at in range(0, halo, SUBLANES):
+            buffer_ref[pl.ds(at, SUBLANES), :] = line
+
+    for last in range(max(0, tiling.tiles - 2), tiling.tiles):
+        # The tiles whose rows or halo below run past the photo's last row.
+        last_row = halo + rows - 1 - last * tile
+        if last_row < 2 * halo + tile - 1:
+
+            @pl.when(index == last)
+            def _(last_row: int = last_row) -> None:
+                repeat_row(last_row, last_row + 1)
+
+    blur_group = functools.partial(
+        _blur_group,
+        weights_ref=weights_ref,
+        out_ref=out_ref,
+        size=size,
+        separable=separable,
+        tiling=tiling,
+        vertical=vertical,
+        row_offset=halo - radius,
+        lane_offset=margin - radius * step,
+        margin_lanes=2 * margin,
+        span_rows=group + 2 * halo,
+    )
+
+    def chunk_of(start: Any, lanes: int, stored: int) -> None:
+        def one(block: Any, carry: Any) -> Any:
+            row = pl.multiple_of(block * group, SUBLANES)
+            source = buffer_ref.at[pl.ds(row, group + 2 * halo)]
+            blur_group(source, row=row, start=start, lanes=lanes, stored=stored)
+            return carry
+
+        lax.fori_loop(0, tile // group, one, 0)
+
+    def full_chunk(block: Any, carry: Any) -> Any:
+        chunk_of(pl.multiple_of(block * chunk, LANES), chunk, chunk)
+        return carry
+
+    if tiling.chunks:
+        lax.fori_loop(0, tiling.chunks, full_chunk, 0)
+    if tiling.last_lanes:
+        chunk_of(tiling.chunks * chunk, _round_up(tiling.last_lanes, LANES), tiling.last_lanes)
+
+
+def blur_direct(
+    planes: Any,
+    weights: Any,
+    step: int = 1,
+    tile_rows: int = 128,
+    group_rows: int = 8,
+    chunk_lanes: int = 512,
+    vertical: str = "load",
+    interpret: bool = False,
+) -> Any:
+    """Each of `planes` (planes × rows × values, `step` values a pixel side by side) blurred by
+    the fused kernel reading them unpadded, its edges repeated in VMEM: float32, their shape."""
+    import jax
+    import jax.numpy as jnp
+    from jax.experimental import pallas as pl
+    from jax.experimental.pallas import tpu as pltpu
+
+    count, rows, values = planes.shape
+    size = weights.shape[0]
+    tiling = Tiling(rows, values, step, size, tile_rows, group_rows, chunk_lanes)
+    tile, halo = tiling.tile_rows, tiling.halo_rows
+    margin = _round_up(tiling.radius * step, LANES)
+    width = margin + _round_up(values, LANES) + margin
+    last_halo = -(-rows // halo) - 1
+    kernel = functools.partial(
+        _direct_kernel,
+        size=size,
+        separable=weights.ndim == 1,
+        tiling=tiling,
+        vertical=vertical,
+        rows=rows,
+        margin=margin,
+    )
+    per_tile = tile // halo
+    return pl.pallas_call(
+        kernel,
+        out_shape=jax.ShapeDtypeStruct((count, rows, values), jnp.float32),
+        grid=(count, tiling.tiles),
+        in_specs=[
+            pl.BlockSpec(memory_space=pltpu.SMEM),
+            pl.BlockSpec(
+                (None, halo, values),
+                lambda c, i: (c, jnp.maximum(i * per_tile - 1, 0), 0),
+            ),
+            pl.BlockSpec((None, tile, values), lambda c, i: (c, i, 0)),
+            pl.BlockSpec(
+                (None, halo, values),
+                lambda c, i: (c, jnp.minimum((i + 1) * per_tile, last_halo), 0),
+            ),
+        ],
+        out_specs=pl.BlockSpec((None, tile, values), lambda c, i: (c, i, 0)),
+        scratch_shapes=[pltpu.VMEM((2 * halo + tile, width), jnp.float32)],
+        compiler_params=pltpu.CompilerParams(
+            dimension_semantics=("parallel", "parallel"),
+            vmem_limit_bytes=tiling.vmem_limit(),
+        ),
+        interpret=interpret,
+        name="blurapp_blur",
+    )(weights.astype(jnp.float32).reshape(-1), planes, planes, planes)
