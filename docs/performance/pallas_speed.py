@@ -84,14 +84,18 @@ log("shape", [HEIGHT, WIDTH])
 log("tolerance", TOLERANCE)
 
 
-def measure(key, program, values, weights, expected):
-    """Compile `program` for (values, weights), time it and check its output."""
+def measure(key, program, values, weights, expected, tiling=None):
+    """Compile `program` for (values, weights), time it and check its output; `tiling`: the
+    tile, group and chunk asked for, written beside the tile rows the kernel took."""
     try:
         jitted = jax.jit(program)
         start = time.perf_counter()
         compiled = jitted.lower(values, weights).compile()
         compile_s = round(time.perf_counter() - start, 3)
         result = {"ms": ms(lambda: compiled(values, weights), TIMES), "compile_s": compile_s}
+        if tiling is not None:
+            taken = pallas_program.Tiling(HEIGHT, values.shape[1], step_of(values), SIZE, *tiling)
+            result["tile_rows_taken"] = taken.tile_rows
         if expected is not None:
             output = np.asarray(compiled(values, weights), np.float64).reshape(expected.shape)
             result["max_difference"] = float(np.abs(output - expected).max())
@@ -101,6 +105,10 @@ def measure(key, program, values, weights, expected):
         log(key, {"error": f"{type(error).__name__}: {str(error)[:400]}"})
     # Written after every figure: a run stopped part way keeps what it had measured.
     write("pallas-speed.json")
+
+
+def step_of(values):
+    return 1 if values.shape[1] == WIDTH else 3
 
 
 def padded_first(values, weights, step, **options):
@@ -149,7 +157,7 @@ for algorithm, weights in WEIGHTS.items():
                     chunk_lanes=chunk,
                     vertical=vertical,
                 )
-                measure(key, program, values, weights, expected)
+                measure(key, program, values, weights, expected, (tile, group, chunk))
             # Padded by XLA first.
             for tile, group, chunk in (
                 (DEFAULT, (128, 8, 1024)) if vertical == "load" else (DEFAULT,)
@@ -163,7 +171,7 @@ for algorithm, weights in WEIGHTS.items():
                     chunk_lanes=chunk,
                     vertical=vertical,
                 )
-                measure(key, program, values, weights, expected)
+                measure(key, program, values, weights, expected, (tile, group, chunk))
             if vertical == "roll":
                 continue
             # XLA asked to fuse the padding into the kernel's input.
