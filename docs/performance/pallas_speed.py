@@ -1,14 +1,11 @@
-"""JAX Pallas's kernels timed on the chip alone, 24 MP, 9 × 9, grey and colour, 2-D and
-separable: the engine's kernel before (a tile of rows rotated whole, colour made planes and
-back) against the fused kernel (groups of 8 or 16 rows held in registers, the kernel rows' taps
-loads at their rows' offsets or rotations, colour as rows of interleaved values):
+"""JAX Pallas's kernel timed on the chip alone, 24 MP, 9 × 9, grey and colour, 2-D and
+separable, as the engine calls it (pallas_program.blur_rows: the photo as rows of values,
+colour's channels side by side), at a few tiles, groups and chunks; beside it, a jitted copy of
+each photo: the memory's floor.
 
-- direct: pallas_program.blur_direct, reading the photo unpadded and repeating its edges in
-  VMEM, at a few tiles, groups and chunks;
-- padded: pallas_program.blur_planes, the photo padded by XLA first; with XLA asked to fuse
-  the padding into the kernel's input; and the kernel alone on a photo padded beforehand.
-
-Beside them, a jitted copy of each photo and its padding alone: the memory's floor.
+The version of this probe that chose the kernel (commit 26ef2bc) also timed the kernel before
+it (tiles rotated whole, colour made planes and back) and the same kernel on a photo XLA padded
+first; that run's figures are in the changelog's and pallas_program's words.
 
 Every figure is the chip's work only: the photo already on the device, the median of several
 calls each waited for (block_until_ready), after one left out. Every blur's output is checked
@@ -84,7 +81,7 @@ log("shape", [HEIGHT, WIDTH])
 log("tolerance", TOLERANCE)
 
 
-def measure(key, program, values, weights, expected, tiling=None):
+def measure(key, program, values, weights, expected, step, tiling):
     """Compile `program` for (values, weights), time it and check its output; `tiling`: the
     tile, group and chunk asked for, written beside the tile rows the kernel took."""
     try:
@@ -93,13 +90,11 @@ def measure(key, program, values, weights, expected, tiling=None):
         compiled = jitted.lower(values, weights).compile()
         compile_s = round(time.perf_counter() - start, 3)
         result = {"ms": ms(lambda: compiled(values, weights), TIMES), "compile_s": compile_s}
-        if tiling is not None:
-            taken = pallas_program.Tiling(HEIGHT, values.shape[1], step_of(values), SIZE, *tiling)
-            result["tile_rows_taken"] = taken.tile_rows
-        if expected is not None:
-            output = np.asarray(compiled(values, weights), np.float64).reshape(expected.shape)
-            result["max_difference"] = float(np.abs(output - expected).max())
-            result["within_tolerance"] = result["max_difference"] <= TOLERANCE
+        taken = pallas_program.Tiling(HEIGHT, values.shape[1], step, SIZE, *tiling)
+        result["tile_rows_taken"] = taken.tile_rows
+        output = np.asarray(compiled(values, weights), np.float64).reshape(expected.shape)
+        result["max_difference"] = float(np.abs(output - expected).max())
+        result["within_tolerance"] = result["max_difference"] <= TOLERANCE
         log(key, result)
     except Exception as error:  # a variant Mosaic cannot compile says why and the rest go on
         log(key, {"error": f"{type(error).__name__}: {str(error)[:400]}"})
@@ -107,89 +102,36 @@ def measure(key, program, values, weights, expected, tiling=None):
     write("pallas-speed.json")
 
 
-def step_of(values):
-    return 1 if values.shape[1] == WIDTH else 3
-
-
-def padded_first(values, weights, step, **options):
-    planes = pallas_program.blur_planes(values[None], weights, step, interpret=INTERPRET, **options)
+def kernel(values, weights, step, **tiling):
+    planes = pallas_program.blur_planes(values[None], weights, step, interpret=INTERPRET, **tiling)
     return planes[0]
 
 
-def direct(values, weights, step, **options):
-    planes = pallas_program.blur_direct(values[None], weights, step, interpret=INTERPRET, **options)
-    return planes[0]
-
-
-# The floor: a copy of each photo (read and write once), and the fused kernel's padding alone.
+# The floor: a copy of each photo (read and write once).
 copy = jax.jit(lambda x: x + 1.0)
-for label, (values, step, _) in PHOTOS.items():
+for label, (values, _, _) in PHOTOS.items():
     log(f"copy_{label}_ms", ms(lambda v=values: copy(v), TIMES))
-    tiling = pallas_program.Tiling(HEIGHT, values.shape[1], step, SIZE, 128, 8, 512)
-    pad = jax.jit(lambda v, t=tiling: pallas_program.pad_planes(v[None], t))
-    log(f"pad_{label}_ms", ms(lambda v=values, p=pad: p(v), TIMES))
 
-# Tiling: (tile rows, group rows, chunk lanes).
-DEFAULT = (128, 8, 512)
-SWEEP = (
-    DEFAULT,
-    (64, 8, 512),
-    (256, 8, 512),
-    (128, 16, 512),
-    (128, 8, 256),
-    (128, 16, 256),
-    (128, 8, 1024),
-)
+# Tiling: (tile rows, group rows, chunk lanes), the engine's first.
+ENGINE = (pallas_program.TILE_ROWS, pallas_program.GROUP_ROWS, pallas_program.CHUNK_LANES)
+SWEEP = (ENGINE, (64, 8, 512), (256, 8, 512), (128, 16, 512), (128, 8, 256), (128, 8, 1024))
 for algorithm, weights in WEIGHTS.items():
     for label, (values, step, expected) in PHOTOS.items():
-        # The engine's kernel before: tiles rotated whole, colour made planes and back.
-        old = functools.partial(pallas_program.blur_rows, step=step, interpret=INTERPRET)
-        measure(f"old_{algorithm}_{label}", old, values, weights, expected)
-        for vertical in ("load", "roll"):
-            # Unpadded: the kernel repeats the edges in VMEM.
-            for tile, group, chunk in SWEEP if vertical == "load" else (DEFAULT, (128, 16, 512)):
-                key = f"direct_{algorithm}_{label}_{vertical}_t{tile}_g{group}_c{chunk}"
-                program = functools.partial(
-                    direct,
-                    step=step,
-                    tile_rows=tile,
-                    group_rows=group,
-                    chunk_lanes=chunk,
-                    vertical=vertical,
-                )
-                measure(key, program, values, weights, expected, (tile, group, chunk))
-            # Padded by XLA first.
-            for tile, group, chunk in (
-                (DEFAULT, (128, 8, 1024)) if vertical == "load" else (DEFAULT,)
-            ):
-                key = f"padded_{algorithm}_{label}_{vertical}_t{tile}_g{group}_c{chunk}"
-                program = functools.partial(
-                    padded_first,
-                    step=step,
-                    tile_rows=tile,
-                    group_rows=group,
-                    chunk_lanes=chunk,
-                    vertical=vertical,
-                )
-                measure(key, program, values, weights, expected, (tile, group, chunk))
-            if vertical == "roll":
-                continue
-            # XLA asked to fuse the padding into the kernel's input.
-            program = functools.partial(padded_first, step=step, fuse_padding=True)
-            measure(f"padded_{algorithm}_{label}_padding_fused", program, values, weights, expected)
-            # The kernel alone, on a photo padded beforehand.
-            tiling = pallas_program.Tiling(HEIGHT, values.shape[1], step, SIZE, *DEFAULT)
-            padded = jax.block_until_ready(pallas_program.pad_planes(values[None], tiling))
-            kernel_only = functools.partial(
-                pallas_program.blur_padded, tiling=tiling, rows=HEIGHT, interpret=INTERPRET
+        for tile, group, chunk in dict.fromkeys(SWEEP):
+            program = functools.partial(
+                kernel, step=step, tile_rows=tile, group_rows=group, chunk_lanes=chunk
             )
-            measure(f"padded_{algorithm}_{label}_kernel_only", kernel_only, padded, weights, None)
+            key = f"{algorithm}_{label}_t{tile}_g{group}_c{chunk}"
+            measure(key, program, values, weights, expected, step, (tile, group, chunk))
 
-# A short table: each blur's time, and colour ÷ grey.
-print(f"\n{'kernel':<58} {'ms':>8} {'max diff':>10}")
-for key, value in figures.items():
+# A short table: each blur's time, its largest difference, and colour ÷ grey.
+print(f"\n{'kernel':<28} {'ms':>8} {'max diff':>10} {'colour ÷ grey':>14}")
+for key, value in list(figures.items()):
     if isinstance(value, dict) and "ms" in value:
-        difference = value.get("max_difference")
-        shown = "" if difference is None else f"{difference:.2e}"
-        print(f"{key:<58} {value['ms']:>8.3f} {shown:>10}")
+        grey_twin = figures.get(key.replace("_colour_", "_grey_"), {})
+        ratio = value["ms"] / grey_twin["ms"] if "_colour_" in key and "ms" in grey_twin else None
+        if ratio is not None:
+            figures.setdefault("colour_over_grey", {})[key] = round(ratio, 2)
+        shown = "" if ratio is None else f"{ratio:.2f}"
+        print(f"{key:<28} {value['ms']:>8.3f} {value['max_difference']:>10.2e} {shown:>14}")
 write("pallas-speed.json")
