@@ -4,8 +4,10 @@ colour's channels side by side), at a few tiles, groups and chunks; beside it, a
 each photo: the memory's floor.
 
 The version of this probe that chose the kernel (commit 26ef2bc) also timed the kernel before
-it (tiles rotated whole, colour made planes and back) and the same kernel on a photo XLA padded
-first; that run's figures are in the changelog's and pallas_program's words.
+it (tiles rotated whole, colour made planes and back), the same kernel on a photo XLA padded
+first (the padding alone as long as a copy in grey, far longer in colour: a pixel's 3 values
+are a poor shape for the chip), and a kernel row's taps as loads at the rows' offsets instead
+of rotations (slower in 2-D); pallas_program's comments give its figures.
 
 Every figure is the chip's work only: the photo already on the device, the median of several
 calls each waited for (block_until_ready), after one left out. Every blur's output is checked
@@ -114,7 +116,7 @@ for label, (values, _, _) in PHOTOS.items():
 
 # Tiling: (tile rows, group rows, chunk lanes), the engine's first.
 ENGINE = (pallas_program.TILE_ROWS, pallas_program.GROUP_ROWS, pallas_program.CHUNK_LANES)
-SWEEP = (ENGINE, (64, 8, 512), (256, 8, 512), (128, 16, 512), (128, 8, 256), (128, 8, 1024))
+SWEEP = (ENGINE, (64, 16, 512), (256, 16, 512), (128, 8, 512), (128, 16, 256), (128, 16, 1024))
 for algorithm, weights in WEIGHTS.items():
     for label, (values, step, expected) in PHOTOS.items():
         for tile, group, chunk in dict.fromkeys(SWEEP):

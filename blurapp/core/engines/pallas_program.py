@@ -8,23 +8,26 @@ How the kernel walks the image:
 - Rows of values: a photo is read as it crosses to an accelerator, rows of values (height ×
   width·channels, a pixel's channels side by side); a kernel column's taps are then `channels`
   lanes apart. No planes are made: moving a colour photo's channels apart and back took two
-  more passes over it in the chip's memory, and made colour cost four times grey. A batch of
-  a clip's frames is one plane a frame (blur_frames).
-- Tiles: the grid runs over (plane, tile of TILE_ROWS rows). A tile and the halo of rows above
-  and below it (HALO rows ≥ the kernel's radius, a multiple of 8 dividing the tile) come as
+  more passes over it in the chip's memory, and made colour 5 to 6 times as slow as grey
+  (on a TPU v5e, 24 MP, 9 × 9: 11.6 ms separable, 13.7 2-D); as rows, 3.3 and 4.2 ms, about
+  twice grey. A batch of a clip's frames is one plane a frame (blur_frames).
+- Tiles: the grid runs over (plane, tile of TILE_ROWS rows). A tile and the halos of rows
+  above and below it (at least the kernel's radius, a multiple of 8 dividing the tile) come as
   three blocks of the unpadded photo, which Pallas copies into VMEM ahead of the step that
   reads them; the halos' block indices are held at the photo's first and last rows.
 - Edges: the kernel copies its three blocks into one buffer in VMEM, between margins of lanes
   either side, and repeats the photo's first and last pixels into the margins and its first
-  and last rows over the halos at its ends: the edges' padding costs no pass over the photo in
-  the chip's memory (XLA padding a copy of it first took as long as a copy).
+  and last rows over the halos at its ends: the edges cost no pass over the photo in the
+  chip's memory. XLA padding a copy first took as long as a copy in grey (0.91 ms at 24 MP),
+  8.7 ms in colour (a pixel's 3 values a poor shape for the chip's registers).
 - Groups: inside a tile, the kernel computes GROUP_ROWS rows by CHUNK_LANES lanes at a time,
   few enough values to stay in vector registers, and writes each output value once.
-- Shifts: a kernel row's taps are a load of the buffer at that row's offset (VMEM reads any
-  row); a kernel column's taps are a rotation of lanes (pltpu.roll), one per kernel column,
-  shared by its taps: the separable blur sums down the columns first and rotates that sum once
-  per tap along the rows, the 2-D blur weighs each kernel column's taps down the rows, sums
-  them, and rotates the sum once.
+- Shifts: a group's rows with their halos are one aligned load; a kernel row's taps are those
+  rows rotated by its offset (pltpu.roll: the chip rotates sublanes and lanes of a register
+  natively), a kernel column's taps a rotation of lanes, one per kernel column, shared by its
+  taps: the separable blur sums down the columns first and rotates that sum once per tap
+  along the rows; the 2-D blur weighs each kernel column's taps down the rows, sums them,
+  and rotates the sum once.
 - Weights: in the scalar memory (SMEM), a weight read as a scalar and multiplied into a whole
   group; sums in float32, as the other engines'.
 
@@ -38,15 +41,21 @@ from typing import Any
 
 from blurapp.core.engines.jax_program import floats_to_levels, levels_to_floats
 
-# A vector register of a TPU holds 8 rows (sublanes) of 128 values (lanes); every block the
-# kernel reads or writes is whole registers.
+# A vector register of a TPU holds 8 rows (sublanes) of 128 values (lanes): tiles, halos,
+# groups, chunks and margins are whole registers (a block's width is the photo's, as blocks
+# may be; the chip masks the last register's lanes past it).
 LANES = 128
 SUBLANES = 8
 # Rows of output a grid step writes; rows and columns the kernel computes at once inside a
 # tile (a group). Blocks in VMEM are double-buffered (the next step's are copied in while this
-# one runs). See docs/performance/pallas_speed.py for the tilings timed.
+# one runs). Timed on a TPU v5e at 24 MP, 9 × 9 (docs/performance/pallas_speed.py): groups of
+# 16 rows took 1.83 ms in grey 2-D where 8 took 2.20, and 1.55 separable against 1.81, more
+# rows a register's load and rotation serving more taps; tiles of 64 to 256 rows were the same
+# within 2 %; chunks of 256 lanes were 35 % slower than 512 (each chunk reads a register of
+# margin either side), 1,024 up to 20 % quicker with the rows loaded at their offsets but
+# not timed with the rows rotated. A colour photo's blocks take 64-row tiles (BLOCK_BYTES).
 TILE_ROWS = 128
-GROUP_ROWS = 8
+GROUP_ROWS = 16
 CHUNK_LANES = 512
 # Up to this many taps of a 2-D kernel (15 × 15), every tap is unrolled; beyond it, the kernel
 # columns are a loop (each column's taps unrolled), so the program stays small. A separable
@@ -127,6 +136,15 @@ class Tiling:
         return min(MAX_VMEM_BYTES, max(MIN_VMEM_BYTES, wanted))
 
 
+def _rows_from(values: Any, first: int, rows: int) -> Any:
+    """values[first : first + rows], by rotating rows (sublanes)."""
+    from jax.experimental.pallas import tpu as pltpu
+
+    height = values.shape[0]
+    rotated = values if first == 0 else pltpu.roll(values, height - first, 0)
+    return rotated[:rows]
+
+
 def _shift_lanes(values: Any, shift: Any, lanes: int) -> Any:
     """values[:, shift : shift + lanes] (shift a Python int or traced), by rotating lanes."""
     from jax import lax
@@ -165,9 +183,14 @@ def _blur_group(
     first_row = tiling.halo_rows - radius
     first_lane = tiling.margin_lanes - radius * step
 
+    # The group's rows with its halos, one aligned load; a kernel row's taps are these rows
+    # rotated by the row's offset. A load at each row's offset instead (VMEM reads any row, but
+    # an unaligned row costs the chip more) took 3.14 ms where rotating took 1.83 in 24 MP
+    # grey 2-D, 1.60 against 1.55 separable (docs/performance/pallas_speed.py).
+    rows = source[pl.ds(0, group + 2 * tiling.halo_rows), columns]
+
     def band(dy: int) -> Any:
-        # A kernel row's taps: a load at its row's offset (VMEM reads any row).
-        return source[pl.ds(first_row + dy, group), columns]
+        return _rows_from(rows, first_row + dy, group)
 
     def along(values: Any, dx: Any) -> Any:
         return _shift_lanes(values, first_lane + dx * step, lanes)
