@@ -278,7 +278,7 @@ def blur_frames_pallas(
     frames: np.ndarray, kernel: np.ndarray, *, platform: str | None = None
 ) -> BlurredFrames:
     """The Pallas kernel's FramesCall (blurapp.core.engines.engine): a batch of frames in one
-    kernel call whose grid holds every frame's planes (pallas_program.blur_frames), one copy
+    kernel call whose grid holds every frame (pallas_program.blur_frames), one copy
     each way, timed as JAX-jit's (jax_frames.blur_frames_on_device); stored levels give levels
     of their type. Raises JaxUnavailableError."""
     jax, device = import_jax(), jax_device(platform)

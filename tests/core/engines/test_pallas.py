@@ -65,7 +65,18 @@ def check(output, image, kernel):
 @pytest.mark.parametrize("size", [3, 9])
 @pytest.mark.parametrize(
     "shape",
-    [(37, 53), (37, 53, 3), (1, 1), (1, 40), (40, 1), (5, 3, 3), (70, 300), (9, 130, 3)],
+    [
+        (37, 53),
+        (37, 53, 3),
+        (1, 1),
+        (1, 40),
+        (40, 1),
+        (5, 3, 3),
+        (70, 300),
+        (9, 130, 3),
+        (20, 43, 3),  # 129 values a row: its last pixel's channels straddle two registers
+        (3, 128),  # rows exactly one register wide, fewer than the kernel's radius
+    ],
 )
 def test_the_kernel_matches_scipy(kernel_blur, shape, size, algorithm):
     image = random_image(shape, seed=sum(shape) + size)
@@ -86,8 +97,8 @@ def test_tiles_and_chunks_meet_without_a_seam(kernel_blur, tiling, algorithm):
     a multiple of none), with halos of rows shorter than, as tall as and taller than the tile
     asked for: every tile reads its halo from the next, every chunk its lanes from the next."""
     image = random_image((43, 300, 3), seed=5)
-    # 15: the largest kernel whose taps are all written out, its halo (16 rows) taller than
-    # the smallest tile; 17: the smallest whose rows are a loop.
+    # 15: the largest kernel whose taps are all written out; 17: the smallest whose columns
+    # are a loop; 19: its halos (16 rows) taller than the tile asked for.
     for size in (9, 15, 17, 19):
         kernel = weights(size, algorithm)
         check(kernel_blur(image, kernel, **tiling), image, kernel)
@@ -95,7 +106,7 @@ def test_tiles_and_chunks_meet_without_a_seam(kernel_blur, tiling, algorithm):
 
 @pytest.mark.parametrize("algorithm", ["2d", "separable"])
 def test_the_largest_kernel_the_app_allows(kernel_blur, algorithm):
-    # 101 × 101: the 2-D kernel's rows are a loop, each row's taps unrolled.
+    # 101 × 101: the 2-D kernel's columns are a loop, each column's taps unrolled.
     image = random_image((61, 47), seed=11)
     kernel = weights(MAX_KERNEL_SIZE, algorithm)
     check(kernel_blur(image, kernel, tile_rows=8), image, kernel)
@@ -114,32 +125,40 @@ def test_a_kernel_of_size_one_returns_the_image(kernel_blur):
     np.testing.assert_array_equal(kernel_blur(image, weights(1, "2d")), image)
 
 
-def test_every_block_is_whole_registers_and_the_halo_divides_the_tile():
+def test_every_block_is_whole_registers_and_the_halos_reach_the_kernel_s_radius():
     for size in (1, 3, 9, 17, 31, 65, MAX_KERNEL_SIZE):
-        for tile_rows in (8, 32, 64, 128, 256):
-            layout = pallas_program.Layout(4000, 6000, size, tile_rows, 512)
-            assert layout.halo_rows >= 2 * (size // 2) and layout.halo_rows % 8 == 0
-            assert layout.tile_rows % layout.halo_rows == 0 and layout.tile_rows >= tile_rows
-            assert layout.out_width % 128 == 0 and layout.padded_width % 128 == 0
-            assert layout.padded_width - layout.out_width >= 2 * (size // 2)
-            assert layout.out_height >= 4000 and layout.out_width >= 6000
-            assert layout.padded_height == layout.out_height + layout.halo_rows
+        for step in (1, 3):
+            for tile_rows in (8, 32, 64, 128, 256):
+                tiling = pallas_program.Tiling(4000, 6000 * step, step, size, tile_rows, 8, 512)
+                radius = size // 2
+                assert tiling.halo_rows >= radius and tiling.halo_rows % 8 == 0
+                assert tiling.tile_rows % tiling.halo_rows == 0
+                assert tiling.tile_rows % tiling.group_rows == 0
+                assert tiling.margin_lanes % 128 == 0 and tiling.margin_lanes >= radius * step
+                assert tiling.buffer_lanes % 128 == 0
+                assert tiling.chunks * tiling.chunk_lanes + tiling.last_lanes == 6000 * step
+                assert tiling.tiles * tiling.tile_rows >= 4000
+
+
+def test_a_tile_is_no_taller_than_the_photo_needs():
+    assert pallas_program.Tiling(1, 40, 1, 3, 128, 8, 512).tile_rows == 8
+    assert pallas_program.Tiling(70, 300, 3, 9, 128, 16, 512).tile_rows == 80
 
 
 def test_a_photo_too_wide_for_the_tile_gets_fewer_rows_and_vmem_enough():
-    wide = pallas_program.Layout(100, 60_000, 9, 256, 512)
+    wide = pallas_program.Tiling(100, 60_000, 1, 9, 256, 8, 512)
     assert 8 <= wide.tile_rows < 256 and wide.tile_rows % wide.halo_rows == 0
     assert wide.block_bytes(wide.tile_rows) <= pallas_program.BLOCK_BYTES
     assert wide.block_bytes(wide.tile_rows) < wide.vmem_limit() <= pallas_program.MAX_VMEM_BYTES
-    photo = pallas_program.Layout(4000, 6000, 9, 64, 512)
-    assert photo.tile_rows == 64 and photo.vmem_limit() >= 16 << 20
+    photo = pallas_program.Tiling(4000, 6000, 1, 9, 128, 8, 512)
+    assert photo.tile_rows == 128 and photo.vmem_limit() >= 16 << 20
 
 
 def test_tiling_that_is_not_whole_registers_is_refused():
     with pytest.raises(ValueError, match="multiple of 8"):
-        pallas_program.Layout(10, 10, 3, 12, 128)
+        pallas_program.Tiling(10, 10, 1, 3, 12, 8, 128)
     with pytest.raises(ValueError, match="multiple of 128"):
-        pallas_program.Layout(10, 10, 3, 8, 100)
+        pallas_program.Tiling(10, 10, 1, 3, 8, 8, 100)
 
 
 @pytest.mark.parametrize(

@@ -54,7 +54,7 @@ def oracle_frames(frames, kernel):
     ("shape", "size"),
     [
         ((3, 11, 19), 5),  # grey
-        ((2, 11, 19, 3), 5),  # colour: each frame's planes are planes of the grid
+        ((2, 11, 19, 3), 5),  # colour: each frame a plane of the grid, its channels side by side
         ((2, 1, 40), 3),  # frames a row high
         ((2, 40, 1, 3), 3),  # frames a column wide, in colour
         ((2, 5, 3), 9),  # a kernel larger than the frame
