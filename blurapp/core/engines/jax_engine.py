@@ -188,14 +188,26 @@ def cache_hits() -> int:
     return _cache_hits
 
 
+_default_device: Any = None
+
+
+def default_device_opened() -> Any:
+    """The device JAX computes on by default, once jax_device has opened it; else None."""
+    return _default_device
+
+
 def jax_device(platform: str | None = None) -> Any:
     """The device JAX computes on: the first of `platform` (one of PLATFORMS), or of its
     default backend (the accelerator when there is one) for None or "auto"."""
+    global _default_device
     jax = import_jax()
     if platform not in (None, "auto") and platform not in PLATFORMS:
         raise ValueError(f"platform must be one of auto, {', '.join(PLATFORMS)}, not {platform!r}")
     try:
-        return jax.devices()[0] if platform in (None, "auto") else jax.devices(platform)[0]
+        if platform in (None, "auto"):
+            _default_device = jax.devices()[0]
+            return _default_device
+        return jax.devices(platform)[0]
     except Exception as error:
         if platform in (None, "auto"):
             raise JaxUnavailableError(f"JAX found no device to run on: {error}") from error

@@ -31,6 +31,7 @@ from blurapp.core.engines.jax_engine import (
     GotProgram,
     cache_hits,
     compile_blur,
+    default_device_opened,
     describe_device,
     first_call_on_device,
     first_jax_copy,
@@ -60,10 +61,11 @@ def runs_natively(device: Any) -> bool:
 
 
 def compiled_here() -> bool:
-    """Whether JAX opens a TPU here, on which Mosaic compiles the kernel (elsewhere Pallas
-    interprets it). Told from what is installed and JAX_PLATFORMS, without importing JAX or
-    starting the device."""
-    return jax_opens_a_tpu()
+    """Whether JAX's default device here is a TPU, for which Mosaic compiles the kernel
+    (elsewhere Pallas interprets it): the device JAX opened, once it has; before, told from
+    what is installed and JAX_PLATFORMS, without importing JAX or starting the device."""
+    opened = default_device_opened()
+    return jax_opens_a_tpu() if opened is None else runs_natively(opened)
 
 
 INTERPRETED = Caveat(

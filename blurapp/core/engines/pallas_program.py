@@ -9,7 +9,8 @@ How the kernel walks the image:
   width·channels, a pixel's channels side by side); a kernel column's taps are then `channels`
   lanes apart. No planes are made: moving a colour photo's channels apart and back took two
   more passes over it in the chip's memory, and made colour 5 to 6 times as slow as grey; as
-  rows, about twice (docs/performance/pallas_speed.py). A batch of a clip's frames is one plane a frame (blur_frames).
+  rows, about twice (docs/performance/pallas_speed.py). A batch of a clip's frames is one
+  plane a frame (blur_frames).
 - Tiles: the grid runs over (plane, tile of TILE_ROWS rows). A tile and the halos of rows
   above and below it (at least the kernel's radius, a multiple of 8 dividing the tile) come as
   three blocks of the unpadded photo, which Pallas copies into VMEM ahead of the step that

@@ -18,8 +18,9 @@ from blurapp.core import (
     get_engine,
 )
 from blurapp.core import engines as registry
+from blurapp.core.engines import pallas_engine
 from blurapp.core.engines.jax_engine import describe_device, jax_device
-from blurapp.core.engines.pallas_engine import compiled_here
+from blurapp.core.engines.pallas_engine import JAX_PALLAS, compiled_here
 from blurapp.core.measuring.comparison import TIMING, Watch
 from blurapp.core.platforms import jax_opens_a_tpu
 from blurapp.core.spec import BlurSpec
@@ -487,6 +488,7 @@ def test_each_engine_keeps_its_chart_colours_bench_heading_and_json_key(
 def test_a_tpu_that_jax_will_open_is_known_before_jax_is_imported(
     monkeypatch, libtpu, platforms, expected
 ):
+    monkeypatch.setattr(pallas_engine, "default_device_opened", lambda: None)  # not yet
     seem_to_have_libtpu(monkeypatch, libtpu)
     if platforms is None:
         monkeypatch.delenv("JAX_PLATFORMS", raising=False)
@@ -494,3 +496,14 @@ def test_a_tpu_that_jax_will_open_is_known_before_jax_is_imported(
         monkeypatch.setenv("JAX_PLATFORMS", platforms)
     assert jax_opens_a_tpu() is expected
     assert compiled_here() is expected  # JAX Pallas is compiled wherever JAX opens a TPU
+
+
+def test_once_jax_has_opened_its_device_pallas_is_compiled_only_if_that_is_a_tpu(monkeypatch):
+    """A process that set JAX_PLATFORMS after JAX had opened its device (the suite's own on a
+    TPU machine) computes on the device opened, whatever the variable says now."""
+    opened = jax_device()
+    seem_to_have_libtpu(monkeypatch, True)
+    monkeypatch.delenv("JAX_PLATFORMS", raising=False)
+    assert jax_opens_a_tpu()
+    assert compiled_here() is (opened.platform == "tpu")
+    assert (JAX_PALLAS.caveat() is None) is (opened.platform == "tpu")
