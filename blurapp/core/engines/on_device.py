@@ -1,5 +1,6 @@
-"""What stays on a JAX device between calls for a live preview: the photo it blurs (kept_photo)
-and the outputs it leaves there (OutputOnDevice).
+"""What stays on a JAX device between calls for a live preview: the photo it blurs (kept_photo),
+the frames sent ahead of their calls (sent_ahead) and the outputs it leaves there
+(OutputOnDevice).
 
 A pane shows a few hundred thousand screen pixels of a photo of millions: the picture it draws
 is made 8-bit and halved on the device (`picture_levels`), so what crosses to the host is what
@@ -16,6 +17,7 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -295,6 +297,67 @@ def _shares_memory(on_device: Any, image: np.ndarray) -> bool:
         return bool(on_device.unsafe_buffer_pointer() == image.ctypes.data)
     except Exception:  # a device whose buffers the host cannot address: a copy
         return False
+
+
+# Copies sent ahead that no call has taken yet, at most this many: a clip playing sends one
+# frame while the frame before it blurs (blurapp.app.clip_player.FRAMES_IN_FLIGHT); more would
+# be frames let go unseen, whose copies wait here until their arrays go.
+SENT_AHEAD_KEPT = 4
+
+
+class _SentAhead:
+    """Images copied to their device ahead of a live preview's call on them (JAX_JIT's
+    send_ahead): the call takes the copy, once, instead of making it, and what crossed
+    (jax_engine.to_move) instead of working it out again."""
+
+    def __init__(self) -> None:
+        # Reentrant: the array's weakref callback may run inside the lock, on a collection.
+        self._lock = threading.RLock()
+        # (the image, its device, its copy there, what crossed), oldest first.
+        self._sent: deque[tuple[weakref.ref[np.ndarray], Any, Any, np.ndarray]] = deque(
+            maxlen=SENT_AHEAD_KEPT
+        )
+
+    def keep(self, image: np.ndarray, device: Any, on_device: Any, moved: np.ndarray) -> None:
+        """`on_device`, `image`'s copy on `device` (of what crossed: `moved`), kept for the
+        call on `image` to take."""
+        with self._lock:
+            self._sent.append((weakref.ref(image, self._forget), device, on_device, moved))
+
+    def _find(self, image: np.ndarray, device: Any) -> int | None:
+        # By identity: deque.remove and `in` compare entries with ==, which compares the
+        # arrays two live weak references point to.
+        for index, (ref, there, _, _) in enumerate(self._sent):
+            if ref() is image and there == device:
+                return index
+        return None
+
+    def moved(self, image: np.ndarray, device: Any) -> np.ndarray | None:
+        """What crossed of `image` when it was sent ahead to `device`, else None."""
+        with self._lock:
+            index = self._find(image, device)
+            return None if index is None else self._sent[index][3]
+
+    def take(self, image: np.ndarray, device: Any) -> Any | None:
+        """`image`'s copy on `device` when it was sent ahead (then no longer kept, nor any
+        sent before it, which a pause or a seek left behind), else None."""
+        with self._lock:
+            index = self._find(image, device)
+            if index is None:
+                return None
+            taken = self._sent[index][2]
+            for _ in range(index + 1):
+                self._sent.popleft()
+            return taken
+
+    def _forget(self, gone: weakref.ref[np.ndarray]) -> None:
+        with self._lock:
+            kept = [entry for entry in self._sent if entry[0] is not gone]
+            self._sent.clear()
+            self._sent.extend(kept)
+
+
+sent_ahead = _SentAhead()
 
 
 def stop_previewing() -> None:

@@ -127,12 +127,13 @@ def test_stopping_the_preview_brings_its_outputs_to_the_host(monkeypatch):
 
 
 def test_frames_sent_ahead_are_taken_once_and_those_left_behind_let_go():
-    from blurapp.core.engines.jax_engine import jax_device, sent_ahead
+    from blurapp.core.engines.jax_engine import jax_device, send_ahead
+    from blurapp.core.engines.on_device import sent_ahead
 
     device = jax_device()
     first, second = levels_photo((20, 30), seed=4), levels_photo((20, 30), seed=5)
-    sent_ahead.send(first)
-    sent_ahead.send(second)  # a seek left `first` behind, still in memory
+    send_ahead(first)
+    send_ahead(second)  # a seek left `first` behind, still in memory
     assert sent_ahead.take(second, device) is not None
     assert sent_ahead.take(second, device) is None  # taken once
     assert sent_ahead.take(first, device) is None  # sent before the one taken: let go
