@@ -30,6 +30,7 @@ from blurapp.core.engines.jax_program import blur_on_accelerator, pass_values_on
 from blurapp.core.engines.levels import stored_levels
 from blurapp.core.engines.on_device import (
     OutputOnDevice,
+    kept_kernels,
     kept_photo,
     sent_ahead,
     stop_previewing,
@@ -486,10 +487,10 @@ def first_call_on_device(
     `in_bands` on an accelerator and a photo large enough, the same call in bands whose
     copies overlap the blur (blurapp.core.engines.bands), which is then its end to end.
     `get_program(shape)`: the blur of an image of that shape (the photo's, a band's), taking
-    what `moved` holds. `keep_photo` (a live preview's call):
-    the first call's copy is the kept one when there is one (see _KeptPhoto), and its output
-    stays on the device (OutputOnDevice: the pane's picture is made there). When the
-    program was got in stages, the first call comes taken apart (FirstCall.parts).
+    what `moved` holds. `keep_photo` (a live preview's call): the first call's copy is the
+    kept one when there is one (see _KeptPhoto), and its output stays on the device
+    (OutputOnDevice: the pane's picture is made there). When the program was got in stages,
+    the first call comes taken apart (FirstCall.parts).
 
     `moved`: what crosses to the device in place of `image`'s float32 pixels (see to_move).
     A program given stored levels hands back a pair, (levels, floats): the levels cross back,
@@ -500,10 +501,9 @@ def first_call_on_device(
     image = np.ascontiguousarray(image, dtype=np.float32)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
     moved = image if moved is None else moved
-    # A device's first copy sets up its runtime (tens of ms on a GPU): not a copy's cost; nor
-    # is compiling the programs that join and cut the photo's pieces there (host_link).
-    jax.block_until_ready(jax.device_put(np.zeros(1, np.float32), device))
-    kernel_on_device = jax.block_until_ready(jax.device_put(kernel, device))
+    # A device's first copy sets up its runtime (kept_kernels): not a copy's cost; nor is
+    # compiling the programs that join and cut the photo's pieces there (host_link).
+    kernel_on_device = kept_kernels.on_device(jax, kernel, device, start=not keep_photo)
     host_link.prepare(jax, moved.shape, moved.dtype, device)
 
     def put() -> Any:

@@ -1,6 +1,6 @@
 """What stays on a JAX device between calls for a live preview: the photo it blurs (kept_photo),
-the frames sent ahead of their calls (sent_ahead) and the outputs it leaves there
-(OutputOnDevice).
+the kernels it blurs with (kept_kernels), the frames sent ahead of their calls (sent_ahead)
+and the outputs it leaves there (OutputOnDevice).
 
 A pane shows a few hundred thousand screen pixels of a photo of millions: the picture it draws
 is made 8-bit and halved on the device (`picture_levels`), so what crosses to the host is what
@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -290,6 +290,49 @@ class _KeptPhoto:
 
 
 kept_photo = _KeptPhoto()
+
+
+# Kernels kept on their devices, the last this many used: a clip's frames, and a live preview
+# back at parameters it has shown, blur with a kernel that has crossed already.
+KERNELS_KEPT = 4
+
+
+class _KeptKernels:
+    """The kernels kept on their devices (the last KERNELS_KEPT used), and the devices that have
+    had a first copy: on an accelerator each copy waited for is a round trip to the device."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._started: set[Any] = set()
+        self._kernels: OrderedDict[tuple[Any, tuple[int, ...], bytes], Any] = OrderedDict()
+
+    def on_device(self, jax: Any, kernel: np.ndarray, device: Any, *, start: bool = True) -> Any:
+        """`kernel` (float32) on `device`: the copy kept, or one made now and waited for.
+
+        A device's first copy sets up its runtime (tens of ms on a GPU), which is no copy's
+        cost: a copy of next to nothing is made first, and waited for, with `start` (a timed
+        first call), or where `device` has had none (a live preview's call, one a change)."""
+        key = (device, kernel.shape, kernel.tobytes())
+        with self._lock:
+            started = device in self._started
+            there = self._kernels.get(key)
+            if there is not None:
+                self._kernels.move_to_end(key)
+        if start or not started:
+            jax.block_until_ready(jax.device_put(np.zeros(1, np.float32), device))
+            with self._lock:
+                self._started.add(device)
+        if there is not None:
+            return there
+        there = jax.block_until_ready(jax.device_put(kernel, device))
+        with self._lock:
+            self._kernels[key] = there
+            while len(self._kernels) > KERNELS_KEPT:
+                self._kernels.popitem(last=False)
+        return there
+
+
+kept_kernels = _KeptKernels()
 
 
 def _shares_memory(on_device: Any, image: np.ndarray) -> bool:
