@@ -21,7 +21,7 @@ from blurapp.app.clip_controller import ClipController, ClipView
 from blurapp.app.clip_jobs import opens_as_clip
 from blurapp.app.jobs import BlocksDone, blur_to_file_job
 from blurapp.app.photo_controller import PhotoController, WindowView
-from blurapp.app.running import JobHandle, JobRunner
+from blurapp.app.running import JobGroup, JobHandle, JobRunner
 from blurapp.app.session import Session
 from blurapp.app.sweep_state import SweepState
 from blurapp.core.media.clip import Clip
@@ -51,6 +51,17 @@ class ControlledWindow(WindowView, Protocol):
     def record_parameters(self, before: BlurSpec, after: BlurSpec) -> None:
         """A step the user can undo: the parameters went from `before` to `after`."""
 
+    def show_run_cancelled(self) -> None:
+        """A timed run was cancelled (by the user, or by a sweep starting): say so at once."""
+
+
+class SweepDialog(Protocol):
+    """The scaling sweep's dialog, which the controller keeps while it is open."""
+
+    state: SweepState
+
+    def is_closed(self) -> bool: ...
+
 
 class BlurByBlocks(Protocol):
     """Start a blur by blocks of `source` into `output` (WindowController.blur_by_blocks)."""
@@ -64,7 +75,6 @@ class BlurByBlocks(Protocol):
         on_done: Callable[[Any], None],
         on_failed: Callable[[BaseException], None],
         on_stopped: Callable[[], None],
-        runner: JobRunner | None = None,
     ) -> JobHandle: ...
 
 
@@ -78,6 +88,7 @@ class WindowController:
         self.session, self.runner, self.view = session, runner, view
         self.photos = PhotoController(session, runner, view)
         self.clips = ClipController(session, runner, self.photos, clip_view)
+        self.sweep_dialog: SweepDialog | None = None  # the scaling sweep's, while it is open
 
     # --- Opening ------------------------------------------------------------------------------
 
@@ -162,6 +173,11 @@ class WindowController:
         """Cancel a Run on the clip or the photo's run in flight; whether there was one."""
         return self.clips.cancel_run() or self.photos.cancel()
 
+    def cancel_by_user(self) -> None:
+        """Cancel pressed: cancel (as `cancel`), and the window says so at once if a run was."""
+        if self.cancel():
+            self.view.show_run_cancelled()
+
     def is_running(self) -> bool:
         return self.session.running is not None
 
@@ -172,7 +188,8 @@ class WindowController:
     ) -> SweepState | None:
         """The scaling sweep of the photo open, with the parameters and the engines ticked now,
         on `runner` (the window's by default), adding to the session's record of first calls
-        and programs; None without a photo."""
+        and programs; each sweep started stops what else measures (sweep_started). None
+        without a photo."""
         photo = self.session.photo
         if photo is None:
             return None
@@ -185,7 +202,30 @@ class WindowController:
             repeats=repeats,
             first_calls=self.session.first_calls,
             recompiles=self.session.recompiles,
+            before_start=self._on_sweep_starting,
         )
+
+    def open_sweep(self, make: Callable[[SweepState, JobGroup], SweepDialog]) -> SweepDialog | None:
+        """Run ▸ Scaling Sweep: the sweep's dialog still open (shown or hidden), on the photo,
+        parameters and engines now unless it is sweeping; else the one `make` makes for a
+        SweepState whose jobs wait their turn on the window's runner. None without a photo."""
+        photo = self.session.photo
+        if photo is None:
+            return None
+        dialog = self.sweep_dialog
+        if dialog is not None and not dialog.is_closed():
+            if not dialog.state.running:
+                dialog.state.set_subject(photo, self.session.parameters, self.session.timed)
+            return dialog
+        jobs = JobGroup(self.runner)
+        state = self.sweep(jobs)
+        assert state is not None  # a photo is open: asked above
+        self.sweep_dialog = make(state, jobs)
+        return self.sweep_dialog
+
+    def _on_sweep_starting(self) -> None:
+        if self.sweep_started():
+            self.view.show_run_cancelled()
 
     def sweep_started(self) -> bool:
         """A sweep measures alone: the live preview's call in flight is dropped, and a timed
@@ -207,11 +247,11 @@ class WindowController:
         on_done: Callable[[Any], None],
         on_failed: Callable[[BaseException], None],
         on_stopped: Callable[[], None],
-        runner: JobRunner | None = None,
     ) -> JobHandle:
         """Blur `source`, an image too large to open, into `output` by blocks, with the
-        parameters now and the right pane's engine, on `runner` (the window's by default)."""
-        return (runner if runner is not None else self.runner).start(
+        parameters now and the right pane's engine, on the window's runner: it waits its turn
+        after the jobs started before it."""
+        return self.runner.start(
             blur_to_file_job,
             source,
             output,

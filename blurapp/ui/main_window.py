@@ -432,8 +432,7 @@ class MainWindow(QMainWindow):
             self.controller.run(trace=folder)
 
     def cancel_run(self) -> None:
-        if self.controller.cancel():
-            self.run_cancelled.emit()
+        self.controller.cancel_by_user()
 
     def is_running(self) -> bool:
         return self.controller.is_running()
@@ -453,6 +452,9 @@ class MainWindow(QMainWindow):
 
     def record_parameters(self, before: BlurSpec, after: BlurSpec) -> None:
         self.history.record(before, after)
+
+    def show_run_cancelled(self) -> None:
+        self.run_cancelled.emit()
 
     def show_status(self, text: str) -> None:
         self.widgets.status_label.setText(text)
