@@ -82,13 +82,37 @@ class WindowController:
     """The window's state and what the user's actions do to it: `photos` for a photo's side,
     `clips` for a clip's, and the decisions between the two."""
 
+    photos: PhotoController
+    clips: ClipController
+    view: ControlledWindow
+
     def __init__(
-        self, session: Session, runner: JobRunner, view: ControlledWindow, clip_view: ClipView
+        self,
+        session: Session,
+        runner: JobRunner,
+        view: ControlledWindow | None = None,
+        clip_view: ClipView | None = None,
     ) -> None:
-        self.session, self.runner, self.view = session, runner, view
-        self.photos = PhotoController(session, runner, view)
-        self.clips = ClipController(session, runner, self.photos, clip_view)
+        """The root of the window, made before it: `session`, and `runner`, the one runner
+        every job of the window and its dialogs waits its turn on. The window is `attach`ed
+        once made (at once, when `view` and `clip_view` are given)."""
+        self.session, self.runner = session, runner
         self.sweep_dialog: SweepDialog | None = None  # the scaling sweep's, while it is open
+        # Until the window is attached, a change (the settings restored) is the session's
+        # alone: no photo or clip is open, so nothing is there to re-blur.
+        self.attached = False
+        if view is not None and clip_view is not None:
+            self.attach(view, clip_view)
+
+    def attach(self, view: ControlledWindow, clip_view: ClipView) -> None:
+        """The window the controller tells what to show: `view`, and `clip_view` for a clip;
+        the photo's and the clip's sides are made for them."""
+        if self.attached:
+            raise RuntimeError("the controller has its window already")
+        self.view = view
+        self.photos = PhotoController(self.session, self.runner, view)
+        self.clips = ClipController(self.session, self.runner, self.photos, clip_view)
+        self.attached = True
 
     # --- Opening ------------------------------------------------------------------------------
 
@@ -120,6 +144,8 @@ class WindowController:
         undo and re-blurs what the live preview shows."""
         before = self.session.parameters
         self.session.set_parameters(parameters)
+        if not self.attached:
+            return
         self.view.show_parameters()
         if self.session.parameters != before:
             self.view.record_parameters(before, self.session.parameters)
@@ -130,14 +156,35 @@ class WindowController:
         and the live preview blurs with it."""
         before = list(self.session.pane_engines)
         self.session.set_pane_engine(pane, engine)
-        if self.session.pane_engines != before:
+        if self.session.pane_engines != before and self.attached:
             self.clips.engines_changed()
             self.preview()
+
+    def set_timed(self, engine: str, timed: bool) -> None:
+        """Tick or untick `engine` under Engines (ValueError for one a pane shows)."""
+        self.session.set_timed(engine, timed)
+
+    def set_timed_engines(self, engines: tuple[str, ...]) -> None:
+        """Time `engines` and the panes' engines (as the settings restore them)."""
+        self.session.set_timed_engines(engines)
+
+    def set_live(self, live: bool) -> None:
+        """Turn the live preview on or off; on, the panes catch up with the parameters now."""
+        if live != self.session.live:
+            self.session.set_live(live)
+            self.preview()
+
+    def set_show(self, show: str) -> None:
+        """Show the blurred results, the original photo, the difference (right pane), or
+        before/after ("split") (ValueError for anything else)."""
+        self.session.set_show(show)
 
     def preview(self, moving: bool = False) -> None:
         """Re-blur the panes that do not show the parameters now, if the live preview is on
         (PhotoController.preview); `moving`: for a change of the parameters. While a clip plays,
         the frames to come take the parameters instead."""
+        if not self.attached:
+            return
         if self.clips.playing:
             self.clips.parameters_changed()
         else:

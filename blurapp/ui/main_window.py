@@ -81,13 +81,28 @@ from blurapp.ui.translations import translated_problem
 from blurapp.ui.undo import ParameterHistory
 from blurapp.ui.window_layout import lay_out
 
-__all__ = ["APP_NAME", "DESKTOP_ID", "ICON_SIZES", "AboutDialog", "MainWindow", "app_icon"]
+__all__ = [
+    "APP_NAME",
+    "DESKTOP_ID",
+    "ICON_SIZES",
+    "AboutDialog",
+    "MainWindow",
+    "app_icon",
+    "window_controller",
+]
 
 log = logging.getLogger(__name__)
 
 CLOSE_WAIT_MS = 1500  # closing must finish within 2 s
 # How long a shown window waits for its first paint before starting its work without it.
 FIRST_PAINT_WAIT_MS = 1000
+
+
+def window_controller() -> WindowController:
+    """The window's root, made before the window: its session, in the user's language, and
+    the one runner (starting no thread until a job comes) of every job of the window and its
+    dialogs."""
+    return WindowController(Session(QCoreApplication.translate), BackgroundRunner())
 
 
 class MainWindow(QMainWindow):
@@ -107,10 +122,19 @@ class MainWindow(QMainWindow):
     # itself), which BlurApp never calls: an attribute where the stubs have a method.
     actions: WindowActions  # type: ignore[assignment]
 
-    def __init__(self, settings: SettingsFile | None = None) -> None:
+    def __init__(
+        self, settings: SettingsFile | None = None, *, controller: WindowController | None = None
+    ) -> None:
+        """The window over `controller` (window_controller's, made here when None), which it
+        attaches itself to as its view."""
         super().__init__()
         self.settings = settings if settings is not None else default_settings()
-        self.session = Session(QCoreApplication.translate)
+        self.controller = controller if controller is not None else window_controller()
+        self.session, runner = self.controller.session, self.controller.runner
+        # Its jobs on threads, which the window stops on closing (an InlineRunner's would run
+        # only when stepped).
+        assert isinstance(runner, BackgroundRunner), runner
+        self.runner = runner
         # Every warning the user is given; with its boxes off (a screenshot), only as
         # message_shown.
         self.messages = Messages(self)
@@ -120,7 +144,6 @@ class MainWindow(QMainWindow):
         engines = [(name, captions.choice(name)) for name in offered]
         tips = {name: tip for name in offered if (tip := captions.choice_tip(name)) is not None}
 
-        self.runner = BackgroundRunner(self)  # starts no thread until a job comes
         self.widgets = lay_out(self, engines, self.session.pane_engines, captions.tr, tips)
         self.select_pane(LEFT)
         self.history = ParameterHistory(
@@ -131,7 +154,7 @@ class MainWindow(QMainWindow):
         self.actions = build_menus(self)
         self.recent = RecentFiles(self.settings, self.open_file, self.actions.recent_menu)
         self.clips = ClipDisplay(self, self.actions)  # a clip, when one is open, and its playing
-        self.controller = WindowController(self.session, self.runner, self, self.clips)
+        self.controller.attach(self, self.clips)
         self.clips.connect_to(self.controller.clips)
         for pane in self.widgets.panes:
             pane.view.zoom_changed.connect(self._on_zoom_changed)
@@ -139,8 +162,8 @@ class MainWindow(QMainWindow):
         self.presentation = Presentation(self, self.widgets, self.actions)
 
         self.widgets.controls.parameters_edited.connect(self._on_view_parameters_edited)
-        self.widgets.controls.timed_toggled.connect(self.session.set_timed)
-        self.widgets.controls.show_chosen.connect(self.set_show)
+        self.widgets.controls.timed_toggled.connect(self.controller.set_timed)
+        self.widgets.controls.show_chosen.connect(self.controller.set_show)
         self.widgets.controls.run_button.clicked.connect(self.run_comparison)
         self.widgets.controls.cancel_button.clicked.connect(self.cancel_run)
         for index, pane in enumerate(self.widgets.panes):
@@ -222,11 +245,11 @@ class MainWindow(QMainWindow):
 
     def set_live(self, live: bool) -> None:
         """Turn the live preview on or off, as View ▸ Live Preview does."""
-        self.session.set_live(live)
+        self.controller.set_live(live)
 
     def set_timed(self, engine: str, timed: bool) -> None:
         """Tick or untick `engine` under Engines (ValueError for one a pane shows)."""
-        self.session.set_timed(engine, timed)
+        self.controller.set_timed(engine, timed)
 
     def _on_view_parameters_edited(self) -> None:
         try:
@@ -261,7 +284,6 @@ class MainWindow(QMainWindow):
 
     def _on_model_live(self) -> None:
         self.actions.live.setChecked(self.session.live)
-        self.controller.preview()  # on: the panes catch up with the parameters now
 
     def _on_model_jax(self) -> None:
         self._on_model_results()
@@ -525,7 +547,7 @@ class MainWindow(QMainWindow):
     def set_show(self, key: str) -> None:
         """Show the blurred results, the original photo, the difference (right pane), or
         before/after ("split": the original and the blur either side of a divider)."""
-        self.session.set_show(key)
+        self.controller.set_show(key)
 
     def showing(self) -> str:
         return self.session.show

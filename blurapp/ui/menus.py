@@ -58,6 +58,8 @@ class MenuWindow(Protocol):
 
     def set_show(self, key: str) -> None: ...
 
+    def set_live(self, live: bool) -> None: ...
+
     def set_panes_stacked(self, stacked: bool) -> None: ...
 
     def run_comparison(self) -> None: ...
@@ -398,7 +400,7 @@ def build_menus(window: MenuWindow) -> WindowActions:
     actions.camera.setVisible(False)
     actions.detail.setChecked(True)
     actions.live.setChecked(window.session.live)
-    actions.live.toggled.connect(window.session.set_live)
+    actions.live.toggled.connect(window.set_live)
     actions.stacked.toggled.connect(window.set_panes_stacked)
     actions.detail.toggled.connect(window.view_link.set_detail_on)
     for action in actions.clip_actions():

@@ -220,3 +220,33 @@ def test_a_dialogs_jobs_stop_without_the_windows():
     assert window_job.wait() and dialog_job.wait()
     # The window's job ran through; the dialog's, quit before its turn, never began or told.
     assert answers == ["window"] and told == [("window", 0), ("window", 1), ("window", 2)]
+
+
+def test_the_controller_is_made_first_and_runs_a_photo_for_a_window_attached_later(tmp_path):
+    # The root without a window: its session, its runner, and no view yet.
+    session, runner = Session(), InlineRunner()
+    controller = WindowController(session, runner)
+    controller.set_pane_engine(0, "numpy")
+    controller.set_pane_engine(1, "numpy-loop")
+    controller.set_timed_engines(("numpy",))
+    controller.set_live(False)
+    controller.set_show("original")
+    assert not runner.busy()  # nothing to run without a photo
+    view, clip_view = RecordingView(), RecordingView()
+    controller.attach(view, clip_view)
+    with pytest.raises(RuntimeError):
+        controller.attach(view, clip_view)  # one window
+    controller.open_path(photo_file(tmp_path, size=(40, 30)))
+    runner.run_all()
+    assert view.said("show_photo") and view.said("show_live") == []  # the preview is off
+    controller.run()
+    runner.run_all()
+    assert set(session.outcome.result.runs) == {"numpy", "numpy-loop"}
+    controller.edit_parameters(BlurSpec(kernel_size=5, sigma=1.5))
+    runner.run_all()
+    assert view.said("show_live") == []  # off: the panes wait
+    controller.set_live(True)  # on: they catch up at once
+    runner.run_all()
+    assert set(view.said("show_live")) == {"numpy", "numpy-loop"}
+    assert session.show == "original"
+    controller.stop()
