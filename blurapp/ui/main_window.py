@@ -43,7 +43,7 @@ from blurapp.core.report.figures import image_figure
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import FileProblem, display_path
 from blurapp.ui.background_runner import BackgroundRunner, after_the_running_job
-from blurapp.ui.camera import offer_camera, open_camera
+from blurapp.ui.camera import open_camera
 from blurapp.ui.clip_display import ClipDisplay
 from blurapp.ui.dialogs import AboutDialog
 from blurapp.ui.identity import APP_NAME, DESKTOP_ID, ICON_SIZES, app_icon
@@ -178,7 +178,7 @@ class MainWindow(QMainWindow):
         # What the window draws again as each part of the session changes.
         self._renderers: dict[Change, Callable[[], None]] = {
             Change.PHOTO: self._on_model_photo,
-            Change.PARAMETERS: self._on_model_parameters,
+            Change.PARAMETERS: self.show_parameters,
             Change.ENGINES: self._on_model_engines,
             Change.SHOW: self._on_model_show,
             Change.LIVE: self._on_model_live,
@@ -186,12 +186,14 @@ class MainWindow(QMainWindow):
             Change.RESULTS: self._on_model_results,
             Change.OUTCOME: self._on_model_outcome,
             Change.RUNNING: self._on_model_running,
-            Change.COMPILING: self._on_model_compiling,
-            Change.PROGRAMS: self._on_model_programs,
+            # The captions say what compiles, and count the session's programs (the sweep's
+            # among them).
+            Change.COMPILING: self._show_captions,
+            Change.PROGRAMS: self._show_captions,
             Change.PLAYED: self._show_captions,
             Change.OPENING: self._show_placeholders,
         }
-        self.session.subscribe(self._on_model_changed)
+        self.session.subscribe(lambda what: self._renderers[what]())
         restore_window_settings(self)
         self.history.stack.clear()  # the parameters of the last launch are no step to undo
         self._update_title()
@@ -223,9 +225,6 @@ class MainWindow(QMainWindow):
     def sigma(self) -> float:
         """The sigma a run uses: the one in the box, as typed so far."""
         return self.session.parameters.sigma
-
-    def effective_kernel_size(self) -> int:
-        return self.session.parameters.size
 
     def algorithm(self) -> Algorithm:
         return self.session.parameters.algorithm
@@ -260,10 +259,9 @@ class MainWindow(QMainWindow):
 
     # --- The session, rendered ---------------------------------------------------------------
 
-    def _on_model_changed(self, what: Change) -> None:
-        self._renderers[what]()
-
-    def _on_model_parameters(self) -> None:
+    def show_parameters(self) -> None:
+        """The parameters' boxes and notes as the session has them: for a change of the
+        parameters, and as the controller tells (a typed text's notes change without them)."""
         session = self.session
         self.widgets.controls.show_parameters(
             session.parameters, session.captions.kernel_used(), session.captions.short_kernel_note()
@@ -338,13 +336,6 @@ class MainWindow(QMainWindow):
         self._show_captions()
         if remaining is not None:
             self._live_rate_timer.start(max(1, math.ceil(remaining * 1000)) + 50)
-
-    def _on_model_compiling(self) -> None:
-        self._show_captions()
-
-    def _on_model_programs(self) -> None:
-        # The live caption counts the session's programs, the sweep's among them.
-        self._show_captions()
 
     def _on_model_outcome(self) -> None:
         outcome, session = self.session.outcome, self.session
@@ -469,9 +460,6 @@ class MainWindow(QMainWindow):
     def show_nothing_to_run(self) -> None:
         self.messages.warn(self.tr("Nothing to Run"), self.tr("Tick at least one engine to time."))
 
-    def show_parameters(self) -> None:
-        self._on_model_parameters()
-
     def record_parameters(self, before: BlurSpec, after: BlurSpec) -> None:
         self.history.record(before, after)
 
@@ -548,9 +536,6 @@ class MainWindow(QMainWindow):
         """Show the blurred results, the original photo, the difference (right pane), or
         before/after ("split": the original and the blur either side of a divider)."""
         self.controller.set_show(key)
-
-    def showing(self) -> str:
-        return self.session.show
 
     def show_pixel(self, pane: int, x: int, y: int, before: bool = False) -> None:
         """The status bar says what pixel (x, y) of `pane` holds, over its usual message."""
@@ -640,9 +625,6 @@ class MainWindow(QMainWindow):
         if clip is not None:
             self.open_clip(clip)
             self.controller.clips.play()
-
-    def offer_camera(self) -> None:
-        offer_camera(self.actions.camera)
 
     def remember_file(self, path: Path) -> None:
         """A file the user opened: Open Recent, and the folder the next Open starts in."""

@@ -20,6 +20,7 @@ from blurapp.app.settings_file import SettingsFile
 from blurapp.core.media.containers import PHOTO_SUFFIXES_BEYOND_PILLOW
 from blurapp.core.paths import log_file_path
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
+from blurapp.ui.camera import offer_camera
 from blurapp.ui.dialogs import AboutDialog, ShortcutsDialog, version_rows
 from blurapp.ui.settings import MAX_RECENT_FILES, open_folder, read_settings, write_settings
 
@@ -71,8 +72,6 @@ class MenuWindow(Protocol):
     def open_sweep(self) -> None: ...
 
     def open_camera(self) -> None: ...
-
-    def offer_camera(self) -> None: ...
 
     def show_shortcuts(self) -> None: ...
 
@@ -359,7 +358,8 @@ def build_menus(window: MenuWindow) -> WindowActions:
         context = "ClipDisplay" if title == "&Clip" else "MainWindow"
         menu = window.menuBar().addMenu(QCoreApplication.translate(context, title))
         if title == "&File":
-            menu.aboutToShow.connect(window.offer_camera)
+            # Open Camera only while a camera is there, asked as the menu opens.
+            menu.aboutToShow.connect(lambda: offer_camera(made[CAMERA]))
         for item in items:
             if item is SEPARATOR:
                 menu.addSeparator()
