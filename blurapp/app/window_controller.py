@@ -1,13 +1,16 @@
 """The window's one owner, without Qt: its session, the photo open or the clip playing, the live
 preview, runs, the scaling sweep, a blur by blocks and the results saved.
 
-The window forwards what the user does to a WindowController and draws what it is told: the
-photo's side through the WindowView (blurapp.app.photo_controller), the clip's through the
-ClipView (blurapp.app.clip_controller), and what only the window as a whole shows through the
-few methods of ControlledWindow. Each decision the window once made itself (what a path opens
-as, what Run runs, what the live preview re-blurs while a clip plays, what a sweep sweeps, what
-is saved and where) is made here, so the tests drive it with blurapp.app.running.InlineRunner
-and plain views, without a QApplication.
+The WindowController is the window's root: made first, with the window's Session and the one
+runner on which every job of the window and its dialogs waits its turn, then handed the window
+as its view (`attach`). The window forwards what the user does to it, and only it changes the
+session; the window draws what it is told: the photo's side through the WindowView
+(blurapp.app.photo_controller), the clip's through the ClipView (blurapp.app.clip_controller),
+and what only the window as a whole shows through the few methods of ControlledWindow. The
+scaling sweep's dialog is kept here while it is open (`open_sweep`). Each decision the window
+once made itself (what a path opens as, what Run runs, what the live preview re-blurs while a
+clip plays, what a sweep sweeps, what is saved and where) is made here, so the tests drive it
+with blurapp.app.running.InlineRunner and plain views, without a QApplication.
 """
 
 from __future__ import annotations

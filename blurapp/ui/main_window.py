@@ -1,6 +1,7 @@
 """BlurApp's main window: widgets over a Session (blurapp.app.session); what an action does,
-its WindowController's (blurapp.app.window_controller), which owns the window's state: the
-window forwards what the user does to it and draws what it is told.
+its WindowController's (blurapp.app.window_controller), which owns the window's state and is
+made before it (window_controller()): the window is its view, forwards what the user does to
+it and draws what it is told.
 
 Handlers are named by direction: `_on_view_*` take what the user did to the session,
 `_on_model_*` show what the session has become; the `show_*` methods what the controller tells.
