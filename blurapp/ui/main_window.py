@@ -236,8 +236,13 @@ class MainWindow(QMainWindow):
     def set_parameters(self, **changes) -> None:
         """Set kernel_size, sigma and/or algorithm as if the user had chosen them."""
         given = {key: value for key, value in changes.items() if value is not None}
-        self.widgets.controls.set_parameters(dataclasses.replace(self.session.parameters, **given))
-        self._on_view_parameters_edited()
+        wanted = dataclasses.replace(self.session.parameters, **given)
+        self.widgets.controls.set_parameters(wanted)
+        # The boxes' own signals have handed the session a change (each draws the window's
+        # captions again, as the live preview's every change waits on): only what they did not
+        # bring is edited here.
+        if self.session.parameters != wanted:
+            self._on_view_parameters_edited()
 
     def set_pane_engine(self, pane: int, engine: str) -> None:
         """Show `engine` in the left (0) or right (1) pane, as if chosen in its list."""
