@@ -44,7 +44,7 @@ from blurapp.core.engines.runs import (
     check_cancelled,
 )
 from blurapp.core.paths import private_folder, user_cache_dir
-from blurapp.core.platforms import PLATFORMS, on_accelerator, platform_of
+from blurapp.core.platforms import PLATFORMS, on_accelerator, platform_of, platform_traits
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
@@ -234,7 +234,7 @@ def describe_device(device: Any) -> str:
     """A device in a user's words: its platform, and an accelerator's own name: 'cpu',
     'gpu: NVIDIA H200', 'tpu: TPU v5 lite'."""
     platform = platform_of(device)
-    return platform if platform == "cpu" else f"{platform}: {device.device_kind}"
+    return f"{platform}: {device.device_kind}" if platform_traits(device).accelerator else platform
 
 
 # (what the program is, image shape, kernel shape, the image's number type, device platform,
@@ -294,7 +294,7 @@ class _CompiledBlurs:
             dtype = np.dtype(np.float32 if levels is None else levels)
             # Strips keep the data in a CPU's cache; an accelerator's loop does better in
             # passes as large as its platform runs at its best rate.
-            static = {"in_strips": platform_of(device) == "cpu"}
+            static = {"in_strips": platform_traits(device).blurs_in_strips}
         static["pass_values"] = pass_values_on(platform_of(device))
         key = self._key(program.__name__, program_shape, kernel_shape, device, dtype)
         with self._lock:

@@ -28,6 +28,7 @@ from blurapp.core.engines.jax_program import (
 )
 from blurapp.core.engines.levels import levels_type
 from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
+from blurapp.core.platforms import platform_of, platform_traits
 
 # (batch shape, its number type, kernel shape, device platform, device id, as rows of values)
 _FramesKey = tuple[tuple[int, ...], str, tuple[int, ...], str, int, bool]
@@ -79,7 +80,7 @@ def frames_program(
     width·step), blurred by jax_program.blur_on_accelerator. An accelerator's frames go side
     by side where the batch's values fit in one of its passes (`pass_values`), else one after
     another (one_frame_at_a_time): on a TPU a pass over more values runs several times slower
-    a value (ACCELERATOR_PASS_VALUES in jax_program says where).
+    a value (blurapp.core.platforms.ACCELERATOR_PASS_VALUES says where).
 
     Frames of stored levels (uint8, uint16; Clip.levels) are made float32 here, as the host
     would, and blurred into levels of their type, rounded as saving rounds them: a quarter of
@@ -146,8 +147,8 @@ class _CompiledFrameBlurs:
             on_device = jax.sharding.SingleDeviceSharding(device)
             # As for one image: strips keep the data in a CPU's cache; an accelerator takes
             # the frames as rows of values (jax_program.blur_on_accelerator).
-            platform = str(device.platform).lower()
-            in_strips = not as_rows and platform == "cpu"
+            platform = platform_of(device)
+            in_strips = not as_rows and platform_traits(platform).blurs_in_strips
             program_shape, step = tuple(shape), 0
             if as_rows:
                 rows, step = rows_of_values(shape[1:])

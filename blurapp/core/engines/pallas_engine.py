@@ -47,17 +47,16 @@ from blurapp.core.engines.pallas_program import CHUNK_LANES, TILE_ROWS, blur_row
 from blurapp.core.engines.pallas_program import blur as blur_program
 from blurapp.core.engines.pallas_program import blur_frames as blur_frames_program
 from blurapp.core.engines.runs import BlurredFrames, Cancelled, Compilation, FirstCall, Progress
-from blurapp.core.platforms import jax_opens_a_tpu
+from blurapp.core.platforms import platform_jax_opens, platform_traits
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
-# The platform on which Mosaic compiles the kernel; elsewhere Pallas interprets it.
-NATIVE_PLATFORM = "tpu"
 INTERPRET_WORDS = "Pallas interpret mode"
 
 
 def runs_natively(device: Any) -> bool:
-    """Whether the kernel is compiled for `device` (a TPU), not interpreted."""
-    return str(device.platform).lower() == NATIVE_PLATFORM
+    """Whether the kernel is compiled for `device` (a TPU: Platform.compiles_pallas), not
+    interpreted."""
+    return platform_traits(device).compiles_pallas
 
 
 def compiled_here() -> bool:
@@ -65,7 +64,10 @@ def compiled_here() -> bool:
     (elsewhere Pallas interprets it): the device JAX opened, once it has; before, told from
     what is installed and JAX_PLATFORMS, without importing JAX or starting the device."""
     opened = default_device_opened()
-    return jax_opens_a_tpu() if opened is None else runs_natively(opened)
+    if opened is not None:
+        return runs_natively(opened)
+    platform = platform_jax_opens()
+    return platform is not None and platform.compiles_pallas
 
 
 INTERPRETED = Caveat(
