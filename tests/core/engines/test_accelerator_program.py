@@ -297,7 +297,7 @@ def test_the_pallas_kernel_takes_a_photos_levels_as_rows_of_values_too(
     np.testing.assert_allclose(first.output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
     # What crossed was the photo's levels: the program was compiled for uint8 rows of values.
     # (the key's last part says whether a kernel is a batch of frames' instead: it is not)
-    assert [key[-2:] for key in compiled_kernels._by_key] == [(np.dtype(np.uint8).str, False)]
+    assert [key[-2:] for key in compiled_kernels.held_keys()] == [(np.dtype(np.uint8).str, False)]
     assert first.again().from_device_seconds is not None
 
 
