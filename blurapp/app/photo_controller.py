@@ -242,6 +242,19 @@ class PhotoController:
         if what == Change.LIVE and not self.session.live and self._previewed:
             self._previewed = False
             self.runner.start(stop_preview_job)
+        if what == Change.PARAMETERS:
+            self._quit_outdated_preview()
+
+    def _quit_outdated_preview(self) -> None:
+        """New parameters while a live preview's engines that do not compile (NumPy) blur the
+        ones before: its job is quit now, to end while the window shows the change (the next
+        preview begins only once it has, one job at a time), not when that preview starts."""
+        running, job = self.session.running, self._run_job
+        if running is None or not running.live or self._compiled_to_come or job is None:
+            return
+        in_colour = running.photo.channels > 1
+        if not running.parameters.same_blur(self.session.parameters, in_colour=in_colour):
+            job.quit()  # its answers are no longer wanted: the panes will show the new ones
 
     def _start(self, plan: RunPlan) -> None:
         if self._run_job is not None:

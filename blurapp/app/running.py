@@ -1,6 +1,7 @@
 """Running the jobs of blurapp.app.jobs one at a time: what a runner promises (JobRunner; the
-window's, blurapp.ui.background_runner, keeps it with threads), and InlineRunner, which keeps
-it in the caller's thread, step by step, for tests and scripts."""
+window's, blurapp.ui.background_runner, keeps it with threads), InlineRunner, which keeps it in
+the caller's thread, step by step, for tests and scripts, and JobGroup, the share of the one
+runner that a dialog's jobs make."""
 
 from __future__ import annotations
 
@@ -47,6 +48,10 @@ class Handlers:
 class JobHandle(Protocol):
     def quit(self) -> None: ...
 
+    def wait(self, ms: int | None = None) -> bool:
+        """Wait up to `ms` (None: as long as it takes) for the job to end; whether it has."""
+        ...
+
 
 class JobRunner(Protocol):
     """Runs jobs one at a time, in the order they were started; `quit()` on a job's handle asks
@@ -72,9 +77,14 @@ class InlineJob:
     handlers: Handlers
     quit_requested: bool = False
     steps: Generator | None = None
+    ended: bool = False
 
     def quit(self) -> None:
         self.quit_requested = True
+
+    def wait(self, ms: int | None = None) -> bool:
+        """Nothing runs it but `step()`, in the caller's thread: whether it has ended."""
+        return self.ended
 
     def cancelled(self) -> bool:
         return self.quit_requested
@@ -145,5 +155,73 @@ class InlineRunner:
         return tell
 
     def _end(self, handler: Callable[..., None], *answer: Any) -> None:
-        self.queue.popleft()
+        self.queue.popleft().ended = True
         handler(*answer)
+
+
+@dataclass(eq=False)
+class _Member:
+    handlers: Handlers
+    handle: JobHandle | None = None
+    silenced: bool = False
+
+
+class JobGroup:
+    """The jobs one dialog (the scaling sweep, a blur by blocks) starts on the window's one
+    runner: they wait their turn there among the window's own, in the order started, and
+    `stop()` quits them and tells nothing more of them, leaving the window's jobs alone."""
+
+    def __init__(self, runner: JobRunner) -> None:
+        self.runner = runner
+        self._members: list[_Member] = []
+
+    def start(
+        self,
+        job: JobFunction,
+        *arguments: Any,
+        on_event: Callable[[Any], None] | None = None,
+        on_return: Callable[[Any], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+        on_stop: Callable[[], None] | None = None,
+    ) -> JobHandle:
+        member = _Member(Handlers.of(on_event, on_return, on_error, on_stop))
+        self._members.append(member)  # before the runner may end it (dropped at once)
+
+        def event(value: Any) -> None:
+            if not member.silenced:
+                member.handlers.event(value)
+
+        def ending(handler: Callable[..., None]) -> Callable[..., None]:
+            def end(*answer: Any) -> None:
+                if member in self._members:
+                    self._members.remove(member)
+                if not member.silenced:
+                    handler(*answer)
+
+            return end
+
+        told = member.handlers
+        member.handle = self.runner.start(
+            job,
+            *arguments,
+            on_event=event,
+            on_return=ending(told.returned),
+            on_error=ending(told.failed),
+            on_stop=ending(told.stopped),
+        )
+        return member.handle
+
+    def busy(self) -> bool:
+        """Whether a job of this group is waiting or running."""
+        return bool(self._members)
+
+    def stop(self, wait_ms: int | None = None) -> bool:
+        """Quit every job of this group, and tell nothing more of them; wait up to `wait_ms`
+        (None: as long as it takes) for them to end. Whether they have (a job still inside one
+        uninterruptible call ends on its own)."""
+        members, self._members = self._members, []
+        for member in members:
+            member.silenced = True
+            if member.handle is not None:
+                member.handle.quit()
+        return all(member.handle.wait(wait_ms) for member in members if member.handle is not None)

@@ -64,11 +64,15 @@ class SweepState:
         repeats: int | None = None,
         first_calls: FirstCalls | None = None,
         recompiles: Recompiles | None = None,
+        before_start: Callable[[], None] | None = None,
     ) -> None:
         """`first_calls`: the window's record of what each compiled program's first call cost
         and who paid it, which the sweep reads and adds to; `recompiles`: the window's count of
-        the programs the compiled engines got, to which the sweep adds those it gets."""
+        the programs the compiled engines got, to which the sweep adds those it gets;
+        `before_start`: called as each sweep starts, before its job is given to the runner
+        (the window's, to stop what else measures)."""
         self.runner, self.translate = runner, translate
+        self.before_start = before_start
         self.first_calls = first_calls if first_calls is not None else FirstCalls()
         self.recompiles = recompiles if recompiles is not None else Recompiles()
         self.repeats = repeats  # None: as many steady calls as each engine needs
@@ -127,6 +131,8 @@ class SweepState:
 
     def start(self) -> None:
         """Start the sweep, from 0.1 MP to `max_megapixels`; one in progress starts over."""
+        if self.before_start is not None:
+            self.before_start()
         if self.job is not None:
             self.job.quit()
         number = self._sweeps.next()

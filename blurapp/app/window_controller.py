@@ -1,13 +1,16 @@
 """The window's one owner, without Qt: its session, the photo open or the clip playing, the live
 preview, runs, the scaling sweep, a blur by blocks and the results saved.
 
-The window forwards what the user does to a WindowController and draws what it is told: the
-photo's side through the WindowView (blurapp.app.photo_controller), the clip's through the
-ClipView (blurapp.app.clip_controller), and what only the window as a whole shows through the
-few methods of ControlledWindow. Each decision the window once made itself (what a path opens
-as, what Run runs, what the live preview re-blurs while a clip plays, what a sweep sweeps, what
-is saved and where) is made here, so the tests drive it with blurapp.app.running.InlineRunner
-and plain views, without a QApplication.
+The WindowController is the window's root: made first, with the window's Session and the one
+runner on which every job of the window and its dialogs waits its turn, then handed the window
+as its view (`attach`). The window forwards what the user does to it, and only it changes the
+session; the window draws what it is told: the photo's side through the WindowView
+(blurapp.app.photo_controller), the clip's through the ClipView (blurapp.app.clip_controller),
+and what only the window as a whole shows through the few methods of ControlledWindow. The
+scaling sweep's dialog is kept here while it is open (`open_sweep`). Each decision the window
+once made itself (what a path opens as, what Run runs, what the live preview re-blurs while a
+clip plays, what a sweep sweeps, what is saved and where) is made here, so the tests drive it
+with blurapp.app.running.InlineRunner and plain views, without a QApplication.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from blurapp.app.clip_controller import ClipController, ClipView
 from blurapp.app.clip_jobs import opens_as_clip
 from blurapp.app.jobs import BlocksDone, blur_to_file_job
 from blurapp.app.photo_controller import PhotoController, WindowView
-from blurapp.app.running import JobHandle, JobRunner
+from blurapp.app.running import JobGroup, JobHandle, JobRunner
 from blurapp.app.session import Session
 from blurapp.app.sweep_state import SweepState
 from blurapp.core.media.clip import Clip
@@ -51,6 +54,17 @@ class ControlledWindow(WindowView, Protocol):
     def record_parameters(self, before: BlurSpec, after: BlurSpec) -> None:
         """A step the user can undo: the parameters went from `before` to `after`."""
 
+    def show_run_cancelled(self) -> None:
+        """A timed run was cancelled (by the user, or by a sweep starting): say so at once."""
+
+
+class SweepDialog(Protocol):
+    """The scaling sweep's dialog, which the controller keeps while it is open."""
+
+    state: SweepState
+
+    def is_closed(self) -> bool: ...
+
 
 class BlurByBlocks(Protocol):
     """Start a blur by blocks of `source` into `output` (WindowController.blur_by_blocks)."""
@@ -64,7 +78,6 @@ class BlurByBlocks(Protocol):
         on_done: Callable[[Any], None],
         on_failed: Callable[[BaseException], None],
         on_stopped: Callable[[], None],
-        runner: JobRunner | None = None,
     ) -> JobHandle: ...
 
 
@@ -72,12 +85,37 @@ class WindowController:
     """The window's state and what the user's actions do to it: `photos` for a photo's side,
     `clips` for a clip's, and the decisions between the two."""
 
+    photos: PhotoController
+    clips: ClipController
+    view: ControlledWindow
+
     def __init__(
-        self, session: Session, runner: JobRunner, view: ControlledWindow, clip_view: ClipView
+        self,
+        session: Session,
+        runner: JobRunner,
+        view: ControlledWindow | None = None,
+        clip_view: ClipView | None = None,
     ) -> None:
-        self.session, self.runner, self.view = session, runner, view
-        self.photos = PhotoController(session, runner, view)
-        self.clips = ClipController(session, runner, self.photos, clip_view)
+        """The root of the window, made before it: `session`, and `runner`, the one runner
+        every job of the window and its dialogs waits its turn on. The window is `attach`ed
+        once made (at once, when `view` and `clip_view` are given)."""
+        self.session, self.runner = session, runner
+        self.sweep_dialog: SweepDialog | None = None  # the scaling sweep's, while it is open
+        # Until the window is attached, a change (the settings restored) is the session's
+        # alone: no photo or clip is open, so nothing is there to re-blur.
+        self.attached = False
+        if view is not None and clip_view is not None:
+            self.attach(view, clip_view)
+
+    def attach(self, view: ControlledWindow, clip_view: ClipView) -> None:
+        """The window the controller tells what to show: `view`, and `clip_view` for a clip;
+        the photo's and the clip's sides are made for them."""
+        if self.attached:
+            raise RuntimeError("the controller has its window already")
+        self.view = view
+        self.photos = PhotoController(self.session, self.runner, view)
+        self.clips = ClipController(self.session, self.runner, self.photos, clip_view)
+        self.attached = True
 
     # --- Opening ------------------------------------------------------------------------------
 
@@ -109,6 +147,8 @@ class WindowController:
         undo and re-blurs what the live preview shows."""
         before = self.session.parameters
         self.session.set_parameters(parameters)
+        if not self.attached:
+            return
         self.view.show_parameters()
         if self.session.parameters != before:
             self.view.record_parameters(before, self.session.parameters)
@@ -119,14 +159,35 @@ class WindowController:
         and the live preview blurs with it."""
         before = list(self.session.pane_engines)
         self.session.set_pane_engine(pane, engine)
-        if self.session.pane_engines != before:
+        if self.session.pane_engines != before and self.attached:
             self.clips.engines_changed()
             self.preview()
+
+    def set_timed(self, engine: str, timed: bool) -> None:
+        """Tick or untick `engine` under Engines (ValueError for one a pane shows)."""
+        self.session.set_timed(engine, timed)
+
+    def set_timed_engines(self, engines: tuple[str, ...]) -> None:
+        """Time `engines` and the panes' engines (as the settings restore them)."""
+        self.session.set_timed_engines(engines)
+
+    def set_live(self, live: bool) -> None:
+        """Turn the live preview on or off; on, the panes catch up with the parameters now."""
+        if live != self.session.live:
+            self.session.set_live(live)
+            self.preview()
+
+    def set_show(self, show: str) -> None:
+        """Show the blurred results, the original photo, the difference (right pane), or
+        before/after ("split") (ValueError for anything else)."""
+        self.session.set_show(show)
 
     def preview(self, moving: bool = False) -> None:
         """Re-blur the panes that do not show the parameters now, if the live preview is on
         (PhotoController.preview); `moving`: for a change of the parameters. While a clip plays,
         the frames to come take the parameters instead."""
+        if not self.attached:
+            return
         if self.clips.playing:
             self.clips.parameters_changed()
         else:
@@ -162,6 +223,11 @@ class WindowController:
         """Cancel a Run on the clip or the photo's run in flight; whether there was one."""
         return self.clips.cancel_run() or self.photos.cancel()
 
+    def cancel_by_user(self) -> None:
+        """Cancel pressed: cancel (as `cancel`), and the window says so at once if a run was."""
+        if self.cancel():
+            self.view.show_run_cancelled()
+
     def is_running(self) -> bool:
         return self.session.running is not None
 
@@ -172,7 +238,8 @@ class WindowController:
     ) -> SweepState | None:
         """The scaling sweep of the photo open, with the parameters and the engines ticked now,
         on `runner` (the window's by default), adding to the session's record of first calls
-        and programs; None without a photo."""
+        and programs; each sweep started stops what else measures (sweep_started). None
+        without a photo."""
         photo = self.session.photo
         if photo is None:
             return None
@@ -185,7 +252,30 @@ class WindowController:
             repeats=repeats,
             first_calls=self.session.first_calls,
             recompiles=self.session.recompiles,
+            before_start=self._on_sweep_starting,
         )
+
+    def open_sweep(self, make: Callable[[SweepState, JobGroup], SweepDialog]) -> SweepDialog | None:
+        """Run ▸ Scaling Sweep: the sweep's dialog still open (shown or hidden), on the photo,
+        parameters and engines now unless it is sweeping; else the one `make` makes for a
+        SweepState whose jobs wait their turn on the window's runner. None without a photo."""
+        photo = self.session.photo
+        if photo is None:
+            return None
+        dialog = self.sweep_dialog
+        if dialog is not None and not dialog.is_closed():
+            if not dialog.state.running:
+                dialog.state.set_subject(photo, self.session.parameters, self.session.timed)
+            return dialog
+        jobs = JobGroup(self.runner)
+        state = self.sweep(jobs)
+        assert state is not None  # a photo is open: asked above
+        self.sweep_dialog = make(state, jobs)
+        return self.sweep_dialog
+
+    def _on_sweep_starting(self) -> None:
+        if self.sweep_started():
+            self.view.show_run_cancelled()
 
     def sweep_started(self) -> bool:
         """A sweep measures alone: the live preview's call in flight is dropped, and a timed
@@ -207,11 +297,11 @@ class WindowController:
         on_done: Callable[[Any], None],
         on_failed: Callable[[BaseException], None],
         on_stopped: Callable[[], None],
-        runner: JobRunner | None = None,
     ) -> JobHandle:
         """Blur `source`, an image too large to open, into `output` by blocks, with the
-        parameters now and the right pane's engine, on `runner` (the window's by default)."""
-        return (runner if runner is not None else self.runner).start(
+        parameters now and the right pane's engine, on the window's runner: it waits its turn
+        after the jobs started before it."""
+        return self.runner.start(
             blur_to_file_job,
             source,
             output,

@@ -26,7 +26,7 @@ from blurapp.core.platforms import jax_opens_a_tpu
 from blurapp.core.wording import display_path
 from blurapp.ui.background_runner import load_the_runner
 from blurapp.ui.identity import APP_NAME, DESKTOP_ID, app_icon
-from blurapp.ui.main_window import MainWindow
+from blurapp.ui.main_window import MainWindow, window_controller
 from blurapp.ui.screen import has_display, no_screen_for_the_window
 from blurapp.ui.translations import TRANSLATIONS, install_translations
 
@@ -106,8 +106,10 @@ def run_window(
         _check_language(language)
     translators = install_translations(app, language)  # noqa: F841 (kept alive with the app)
     outcome = {"status": 0}
+    # The window's root first, without Qt's widgets: the window is its view.
+    controller = window_controller()
     if screenshot is None:
-        window = MainWindow()
+        window = MainWindow(controller=controller)
         if color:
             window.set_parameters(color=True)
         _report_uncaught_errors(window)
@@ -127,7 +129,7 @@ def run_window(
     # A screenshot shows the defaults at a fixed size and leaves the user's settings alone.
     with tempfile.TemporaryDirectory(prefix="blurapp-screenshot-") as folder:
         settings = SettingsFile(Path(folder) / "settings.json")
-        window = MainWindow(settings)
+        window = MainWindow(settings, controller=controller)
         window.resize(*(size or SCREENSHOT_SIZE))
         if color:
             window.set_parameters(color=True)

@@ -1,6 +1,7 @@
 """BlurApp's main window: widgets over a Session (blurapp.app.session); what an action does,
-its WindowController's (blurapp.app.window_controller), which owns the window's state: the
-window forwards what the user does to it and draws what it is told.
+its WindowController's (blurapp.app.window_controller), which owns the window's state and is
+made before it (window_controller()): the window is its view, forwards what the user does to
+it and draws what it is told.
 
 Handlers are named by direction: `_on_view_*` take what the user did to the session,
 `_on_model_*` show what the session has become; the `show_*` methods what the controller tells.
@@ -43,7 +44,7 @@ from blurapp.core.report.figures import image_figure
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import FileProblem, display_path
 from blurapp.ui.background_runner import BackgroundRunner, after_the_running_job
-from blurapp.ui.camera import offer_camera, open_camera
+from blurapp.ui.camera import open_camera
 from blurapp.ui.clip_display import ClipDisplay
 from blurapp.ui.dialogs import AboutDialog
 from blurapp.ui.identity import APP_NAME, DESKTOP_ID, ICON_SIZES, app_icon
@@ -81,13 +82,28 @@ from blurapp.ui.translations import translated_problem
 from blurapp.ui.undo import ParameterHistory
 from blurapp.ui.window_layout import lay_out
 
-__all__ = ["APP_NAME", "DESKTOP_ID", "ICON_SIZES", "AboutDialog", "MainWindow", "app_icon"]
+__all__ = [
+    "APP_NAME",
+    "DESKTOP_ID",
+    "ICON_SIZES",
+    "AboutDialog",
+    "MainWindow",
+    "app_icon",
+    "window_controller",
+]
 
 log = logging.getLogger(__name__)
 
 CLOSE_WAIT_MS = 1500  # closing must finish within 2 s
 # How long a shown window waits for its first paint before starting its work without it.
 FIRST_PAINT_WAIT_MS = 1000
+
+
+def window_controller() -> WindowController:
+    """The window's root, made before the window: its session, in the user's language, and
+    the one runner (starting no thread until a job comes) of every job of the window and its
+    dialogs."""
+    return WindowController(Session(QCoreApplication.translate), BackgroundRunner())
 
 
 class MainWindow(QMainWindow):
@@ -107,10 +123,19 @@ class MainWindow(QMainWindow):
     # itself), which BlurApp never calls: an attribute where the stubs have a method.
     actions: WindowActions  # type: ignore[assignment]
 
-    def __init__(self, settings: SettingsFile | None = None) -> None:
+    def __init__(
+        self, settings: SettingsFile | None = None, *, controller: WindowController | None = None
+    ) -> None:
+        """The window over `controller` (window_controller's, made here when None), which it
+        attaches itself to as its view."""
         super().__init__()
         self.settings = settings if settings is not None else default_settings()
-        self.session = Session(QCoreApplication.translate)
+        self.controller = controller if controller is not None else window_controller()
+        self.session, runner = self.controller.session, self.controller.runner
+        # Its jobs on threads, which the window stops on closing (an InlineRunner's would run
+        # only when stepped).
+        assert isinstance(runner, BackgroundRunner), runner
+        self.runner = runner
         # Every warning the user is given; with its boxes off (a screenshot), only as
         # message_shown.
         self.messages = Messages(self)
@@ -120,7 +145,6 @@ class MainWindow(QMainWindow):
         engines = [(name, captions.choice(name)) for name in offered]
         tips = {name: tip for name in offered if (tip := captions.choice_tip(name)) is not None}
 
-        self.runner = BackgroundRunner(self)  # starts no thread until a job comes
         self.widgets = lay_out(self, engines, self.session.pane_engines, captions.tr, tips)
         self.select_pane(LEFT)
         self.history = ParameterHistory(
@@ -131,7 +155,7 @@ class MainWindow(QMainWindow):
         self.actions = build_menus(self)
         self.recent = RecentFiles(self.settings, self.open_file, self.actions.recent_menu)
         self.clips = ClipDisplay(self, self.actions)  # a clip, when one is open, and its playing
-        self.controller = WindowController(self.session, self.runner, self, self.clips)
+        self.controller.attach(self, self.clips)
         self.clips.connect_to(self.controller.clips)
         for pane in self.widgets.panes:
             pane.view.zoom_changed.connect(self._on_zoom_changed)
@@ -139,8 +163,8 @@ class MainWindow(QMainWindow):
         self.presentation = Presentation(self, self.widgets, self.actions)
 
         self.widgets.controls.parameters_edited.connect(self._on_view_parameters_edited)
-        self.widgets.controls.timed_toggled.connect(self.session.set_timed)
-        self.widgets.controls.show_chosen.connect(self.set_show)
+        self.widgets.controls.timed_toggled.connect(self.controller.set_timed)
+        self.widgets.controls.show_chosen.connect(self.controller.set_show)
         self.widgets.controls.run_button.clicked.connect(self.run_comparison)
         self.widgets.controls.cancel_button.clicked.connect(self.cancel_run)
         for index, pane in enumerate(self.widgets.panes):
@@ -155,7 +179,7 @@ class MainWindow(QMainWindow):
         # What the window draws again as each part of the session changes.
         self._renderers: dict[Change, Callable[[], None]] = {
             Change.PHOTO: self._on_model_photo,
-            Change.PARAMETERS: self._on_model_parameters,
+            Change.PARAMETERS: self.show_parameters,
             Change.ENGINES: self._on_model_engines,
             Change.SHOW: self._on_model_show,
             Change.LIVE: self._on_model_live,
@@ -163,12 +187,14 @@ class MainWindow(QMainWindow):
             Change.RESULTS: self._on_model_results,
             Change.OUTCOME: self._on_model_outcome,
             Change.RUNNING: self._on_model_running,
-            Change.COMPILING: self._on_model_compiling,
-            Change.PROGRAMS: self._on_model_programs,
+            # The captions say what compiles, and count the session's programs (the sweep's
+            # among them).
+            Change.COMPILING: self._show_captions,
+            Change.PROGRAMS: self._show_captions,
             Change.PLAYED: self._show_captions,
             Change.OPENING: self._show_placeholders,
         }
-        self.session.subscribe(self._on_model_changed)
+        self.session.subscribe(lambda what: self._renderers[what]())
         restore_window_settings(self)
         self.history.stack.clear()  # the parameters of the last launch are no step to undo
         self._update_title()
@@ -201,9 +227,6 @@ class MainWindow(QMainWindow):
         """The sigma a run uses: the one in the box, as typed so far."""
         return self.session.parameters.sigma
 
-    def effective_kernel_size(self) -> int:
-        return self.session.parameters.size
-
     def algorithm(self) -> Algorithm:
         return self.session.parameters.algorithm
 
@@ -222,11 +245,11 @@ class MainWindow(QMainWindow):
 
     def set_live(self, live: bool) -> None:
         """Turn the live preview on or off, as View ▸ Live Preview does."""
-        self.session.set_live(live)
+        self.controller.set_live(live)
 
     def set_timed(self, engine: str, timed: bool) -> None:
         """Tick or untick `engine` under Engines (ValueError for one a pane shows)."""
-        self.session.set_timed(engine, timed)
+        self.controller.set_timed(engine, timed)
 
     def _on_view_parameters_edited(self) -> None:
         try:
@@ -237,10 +260,9 @@ class MainWindow(QMainWindow):
 
     # --- The session, rendered ---------------------------------------------------------------
 
-    def _on_model_changed(self, what: Change) -> None:
-        self._renderers[what]()
-
-    def _on_model_parameters(self) -> None:
+    def show_parameters(self) -> None:
+        """The parameters' boxes and notes as the session has them: for a change of the
+        parameters, and as the controller tells (a typed text's notes change without them)."""
         session = self.session
         self.widgets.controls.show_parameters(
             session.parameters, session.captions.kernel_used(), session.captions.short_kernel_note()
@@ -261,7 +283,6 @@ class MainWindow(QMainWindow):
 
     def _on_model_live(self) -> None:
         self.actions.live.setChecked(self.session.live)
-        self.controller.preview()  # on: the panes catch up with the parameters now
 
     def _on_model_jax(self) -> None:
         self._on_model_results()
@@ -316,13 +337,6 @@ class MainWindow(QMainWindow):
         self._show_captions()
         if remaining is not None:
             self._live_rate_timer.start(max(1, math.ceil(remaining * 1000)) + 50)
-
-    def _on_model_compiling(self) -> None:
-        self._show_captions()
-
-    def _on_model_programs(self) -> None:
-        # The live caption counts the session's programs, the sweep's among them.
-        self._show_captions()
 
     def _on_model_outcome(self) -> None:
         outcome, session = self.session.outcome, self.session
@@ -432,8 +446,7 @@ class MainWindow(QMainWindow):
             self.controller.run(trace=folder)
 
     def cancel_run(self) -> None:
-        if self.controller.cancel():
-            self.run_cancelled.emit()
+        self.controller.cancel_by_user()
 
     def is_running(self) -> bool:
         return self.controller.is_running()
@@ -448,11 +461,11 @@ class MainWindow(QMainWindow):
     def show_nothing_to_run(self) -> None:
         self.messages.warn(self.tr("Nothing to Run"), self.tr("Tick at least one engine to time."))
 
-    def show_parameters(self) -> None:
-        self._on_model_parameters()
-
     def record_parameters(self, before: BlurSpec, after: BlurSpec) -> None:
         self.history.record(before, after)
+
+    def show_run_cancelled(self) -> None:
+        self.run_cancelled.emit()
 
     def show_status(self, text: str) -> None:
         self.widgets.status_label.setText(text)
@@ -523,10 +536,7 @@ class MainWindow(QMainWindow):
     def set_show(self, key: str) -> None:
         """Show the blurred results, the original photo, the difference (right pane), or
         before/after ("split": the original and the blur either side of a divider)."""
-        self.session.set_show(key)
-
-    def showing(self) -> str:
-        return self.session.show
+        self.controller.set_show(key)
 
     def show_pixel(self, pane: int, x: int, y: int, before: bool = False) -> None:
         """The status bar says what pixel (x, y) of `pane` holds, over its usual message."""
@@ -616,9 +626,6 @@ class MainWindow(QMainWindow):
         if clip is not None:
             self.open_clip(clip)
             self.controller.clips.play()
-
-    def offer_camera(self) -> None:
-        offer_camera(self.actions.camera)
 
     def remember_file(self, path: Path) -> None:
         """A file the user opened: Open Recent, and the folder the next Open starts in."""

@@ -20,6 +20,7 @@ from blurapp.app.settings_file import SettingsFile
 from blurapp.core.media.containers import PHOTO_SUFFIXES_BEYOND_PILLOW
 from blurapp.core.paths import log_file_path
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
+from blurapp.ui.camera import offer_camera
 from blurapp.ui.dialogs import AboutDialog, ShortcutsDialog, version_rows
 from blurapp.ui.settings import MAX_RECENT_FILES, open_folder, read_settings, write_settings
 
@@ -58,6 +59,8 @@ class MenuWindow(Protocol):
 
     def set_show(self, key: str) -> None: ...
 
+    def set_live(self, live: bool) -> None: ...
+
     def set_panes_stacked(self, stacked: bool) -> None: ...
 
     def run_comparison(self) -> None: ...
@@ -69,8 +72,6 @@ class MenuWindow(Protocol):
     def open_sweep(self) -> None: ...
 
     def open_camera(self) -> None: ...
-
-    def offer_camera(self) -> None: ...
 
     def show_shortcuts(self) -> None: ...
 
@@ -357,7 +358,8 @@ def build_menus(window: MenuWindow) -> WindowActions:
         context = "ClipDisplay" if title == "&Clip" else "MainWindow"
         menu = window.menuBar().addMenu(QCoreApplication.translate(context, title))
         if title == "&File":
-            menu.aboutToShow.connect(window.offer_camera)
+            # Open Camera only while a camera is there, asked as the menu opens.
+            menu.aboutToShow.connect(lambda: offer_camera(made[CAMERA]))
         for item in items:
             if item is SEPARATOR:
                 menu.addSeparator()
@@ -398,7 +400,7 @@ def build_menus(window: MenuWindow) -> WindowActions:
     actions.camera.setVisible(False)
     actions.detail.setChecked(True)
     actions.live.setChecked(window.session.live)
-    actions.live.toggled.connect(window.session.set_live)
+    actions.live.toggled.connect(window.set_live)
     actions.stacked.toggled.connect(window.set_panes_stacked)
     actions.detail.toggled.connect(window.view_link.set_detail_on)
     for action in actions.clip_actions():

@@ -40,6 +40,7 @@ from blurapp.core.spec import BlurSpec
 
 if TYPE_CHECKING:
     from blurapp.app.session import Session
+    from blurapp.app.window_controller import WindowController
 
 
 class SavesGeometry(Protocol):
@@ -51,6 +52,7 @@ class RememberingWindow(Protocol):
 
     settings: SettingsFile
     session: Session
+    controller: WindowController  # what the settings restored change the session through
 
     # blurapp.ui.presentation's, which knows the geometry to keep; read-only here, so that the
     # window's Presentation is one.
@@ -290,7 +292,7 @@ def open_folder(settings: SettingsFile) -> Path:
 
 def restore_window_settings(window: RememberingWindow) -> None:
     """Give `window` the geometry, parameters, engines and live preview it had last."""
-    session, remembered = window.session, read_settings(window.settings)
+    remembered = read_settings(window.settings)
     geometry = remembered.geometry
     # Qt refuses a geometry saved on a screen of another size (restoreGeometry returns False):
     # the window then opens as with fresh settings.
@@ -304,10 +306,11 @@ def restore_window_settings(window: RememberingWindow) -> None:
         color=remembered.color,
     )
     window.set_parameters(**vars(parameters))
+    controller = window.controller
     for index, engine in enumerate(remembered.pane_engines):
-        session.set_pane_engine(index, engine)
-    session.set_timed_engines(remembered.timed_engines)
-    session.set_live(remembered.live_preview)
+        controller.set_pane_engine(index, engine)
+    controller.set_timed_engines(remembered.timed_engines)
+    controller.set_live(remembered.live_preview)
     window.set_panes_stacked(remembered.panes_stacked)
     window.set_detail_shown(remembered.detail_inset)
 

@@ -2,16 +2,20 @@
 time against megapixels for every engine (blurapp.ui.sweep_chart), with each engine's speed-up
 over NumPy below.
 
-The dialog renders a SweepState (blurapp.app.sweep_state), which runs the sweep on the
-window's runner (blurapp.ui.background_runner): points come back as plain data, one per size
-as it finishes, and Stop is honoured between sizes, kernel taps and JAX calls.
+The dialog renders a SweepState (blurapp.app.sweep_state), which its WindowController makes
+(WindowController.open_sweep): the sweep's jobs wait their turn on the window's one runner
+(blurapp.ui.background_runner) behind the window's own, through a JobGroup that the dialog
+stops when it closes. Points come back as plain data, one per size as it finishes, and Stop is
+honoured between sizes, kernel taps and JAX calls. A sweep of a photo alone (`SweepWindow.of`)
+has a runner of its own.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import (
     QBuffer,
@@ -38,6 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from blurapp.app.running import JobGroup
 from blurapp.app.sweep_state import SweepChange, SweepState
 from blurapp.core.measuring.sweep import DEFAULT_MAX_MEGAPIXELS, SweepPoint, write_sweep_csv
 from blurapp.core.media.photo import Photo
@@ -63,27 +68,27 @@ class SweepWindow(QDialog):
     same time, each skewing the other's figures."""
 
     point_shown = Signal(object)  # SweepPoint, once the chart shows it
-    sweep_started = Signal()  # before the first size: whatever else measures should stop
     sweep_finished = Signal(object)  # list[SweepPoint]: every size done
     sweep_stopped = Signal()  # stopped by the user, or closed, before the last size
     sweep_failed = Signal(str)
 
     def __init__(
         self,
-        state_for: Callable[[BackgroundRunner], SweepState],
+        state: SweepState,
+        jobs: JobGroup,
         parent: QWidget | None = None,
         *,
         messages: Messages | None = None,
     ) -> None:
-        """`state_for` makes the sweep's state on the dialog's runner (the main window's
-        WindowController.sweep, or `of` for a photo alone)."""
+        """`state`: the sweep, whose jobs go to `jobs` (from WindowController.open_sweep, or
+        `of` for a photo alone), which the dialog stops when it closes."""
         super().__init__(parent)
         self._messages = messages  # the main window's, when it belongs to one
         self.setWindowTitle(self.tr("Scaling Sweep"))
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self._closed = False  # closed, and deleted soon when WA_DeleteOnClose: never reused
-        self.runner = BackgroundRunner(self)
-        self.state = state_for(self.runner)
+        self.runner = jobs
+        self.state = state
         self.state.subscribe(self._on_model_changed)
 
         self.subject_label = QLabel()
@@ -152,13 +157,13 @@ class SweepWindow(QDialog):
         *,
         repeats: int | None = None,
     ) -> SweepWindow:
-        """The sweep of `photo` alone, with `parameters` and `engines`, belonging to no window."""
-        return cls(
-            lambda runner: SweepState(
-                photo, parameters, engines, runner, QCoreApplication.translate, repeats=repeats
-            ),
-            parent,
+        """The sweep of `photo` alone, with `parameters` and `engines`, belonging to no window:
+        on a runner of its own."""
+        jobs = JobGroup(BackgroundRunner())
+        state = SweepState(
+            photo, parameters, engines, jobs, QCoreApplication.translate, repeats=repeats
         )
+        return cls(state, jobs, parent)
 
     @property
     def photo(self) -> Photo:
@@ -186,8 +191,8 @@ class SweepWindow(QDialog):
         return self.state.running
 
     def run(self) -> None:
-        """Start the sweep; one in progress starts over."""
-        self.sweep_started.emit()
+        """Start the sweep; one in progress starts over (and the window's run in flight is
+        cancelled: SweepState's `before_start`)."""
         self.state.max_megapixels = self.max_spin.value()
         self.state.start()
 
@@ -370,37 +375,19 @@ def _with_extension(path: str, extension: str) -> Path:
     return named if named.suffix.lower() == extension else named.with_name(named.name + extension)
 
 
-def stop_window_run(window) -> None:
-    """A sweep measures alone: the main window's run in flight is cancelled, and its live
-    preview's call dropped (WindowController.sweep_started)."""
-    if window.controller.sweep_started():
-        window.run_cancelled.emit()
-
-
 def open_sweep_window(window) -> SweepWindow | None:
     """Run ▸ Scaling Sweep: the main window's sweep window on its photo, parameters and timed
-    engines, made on first use; None without a photo."""
-    session = window.session
-    if session.photo is None:
-        return None
-    # A closed one is deleted soon (WA_DeleteOnClose): only one still open, shown or hidden,
-    # is reused.
-    sweep = next(
-        (child for child in window.findChildren(SweepWindow) if not child.is_closed()), None
-    )
+    engines, made on first use (WindowController.open_sweep); None without a photo."""
+
+    def make(state: SweepState, jobs: JobGroup) -> SweepWindow:
+        made = SweepWindow(state, jobs, window, messages=window.messages)
+        # A closed one is deleted soon: the controller then makes another.
+        made.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        return made
+
+    sweep = cast(SweepWindow | None, window.controller.open_sweep(make))
     if sweep is None:
-        controller = window.controller
-
-        def state_for(runner: BackgroundRunner) -> SweepState:
-            state = controller.sweep(runner)
-            assert state is not None  # a photo is open: asked above
-            return state
-
-        sweep = SweepWindow(state_for, window, messages=window.messages)
-        sweep.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        sweep.sweep_started.connect(lambda: stop_window_run(window))
-    elif not sweep.is_running():
-        sweep.set_subject(session.photo, session.parameters, session.timed)
+        return None
     sweep.show()
     sweep.raise_()
     sweep.activateWindow()

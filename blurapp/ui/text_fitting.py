@@ -8,6 +8,7 @@ JSON, the command line and the log read them as they are. Only the window's rend
 
 from __future__ import annotations
 
+import functools
 import re
 
 from PySide6.QtCore import QSize, Qt
@@ -28,6 +29,9 @@ _TOGETHER = [
 ]
 
 
+# Captions and figures are rendered again at every change of the parameters and every frame a
+# clip shows, mostly from the phrases they had before.
+@functools.lru_cache(maxsize=1024)
 def keep_whole(text: str) -> str:
     """`text` with the spaces inside a number and its unit or symbol made non-breaking."""
     for pattern, replacement in _TOGETHER:

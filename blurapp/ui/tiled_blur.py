@@ -2,7 +2,8 @@
 
 The window offers it when a TIFF or zarr image is past what it can hold (see
 blurapp.scale.tiled_read.needs_tiles); the blur (blurapp.app.jobs.blur_to_file_job) runs on the
-runner, under a progress dialog whose Cancel stops it between rows of blocks.
+window's one runner (started by WindowController.blur_by_blocks, after the jobs before it),
+under a progress dialog whose Cancel stops it between rows of blocks.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from blurapp.app.jobs import BlocksDone, failure_words, is_foreseen
 from blurapp.app.window_controller import BlurByBlocks
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import display_path
-from blurapp.ui.background_runner import BackgroundRunner
 from blurapp.ui.messages import Messages
 
 log = logging.getLogger(__name__)
@@ -79,7 +79,6 @@ class TiledBlurDialog(QDialog):
         self.output = output
         self.outcome: tuple[str, str] | None = None
         self.source = source
-        self.runner = BackgroundRunner(self)
         self.job = blur(
             source,
             output,
@@ -87,7 +86,6 @@ class TiledBlurDialog(QDialog):
             on_done=self._on_finished,
             on_failed=self._on_failed,
             on_stopped=self._on_cancelled,
-            runner=self.runner,
         )
 
     @Slot(object)
@@ -155,7 +153,8 @@ class TiledBlurDialog(QDialog):
 
     def _let_go(self) -> None:
         # A row of blocks longer than this finishes on its own; its temporary file then goes.
-        self.runner.stop(wait_ms=CLOSE_WAIT_MS)
+        self.job.quit()
+        self.job.wait(CLOSE_WAIT_MS)
 
     def stop_for_exit(self) -> None:
         """The window is closing: stop the blur now, without waiting to say how it ended."""

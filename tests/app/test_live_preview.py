@@ -76,3 +76,47 @@ def test_going_back_to_what_the_panes_show_drops_the_preview_of_the_passing_valu
     session.set_parameters(shown)  # back before the 2.6 preview came
     assert session.start_live_preview(moving=True) is None
     assert session.running is None  # the 2.6 preview is dropped: it would land on the panes
+
+
+class PreviewView:
+    """A PhotoController's view that records the engines whose live preview it was shown, and
+    calls `on_progress(engine, done)` as each engine's taps are counted."""
+
+    def __init__(self, on_progress):
+        self.live, self.stopped, self._on_progress = [], 0, on_progress
+
+    def show_live(self, engine):
+        self.live.append(engine)
+
+    def show_progress(self, engine, done, total, words):
+        self._on_progress(engine, done)
+
+    def show_run_stopped(self):
+        self.stopped += 1
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+def test_new_parameters_stop_the_numpy_preview_of_the_ones_before_at_once(tmp_path):
+    """The parameters change once JAX-jit's pane has its preview, while NumPy's is blurring:
+    NumPy's preview of the parameters before stops there, before any preview of the new ones
+    has started (which would wait for it on the runner); it shows nothing."""
+    from blurapp.app.photo_controller import PhotoController
+    from blurapp.app.running import InlineRunner
+    from blurapp.core import load_photo
+
+    session, runner = Session(), InlineRunner()
+    session.set_photo(load_photo(photo_file(tmp_path)))
+
+    def on_progress(engine, done):
+        if engine == "numpy" and done == 3:  # the slider moves on while NumPy blurs
+            session.set_parameters(BlurSpec(sigma=3.5))
+
+    view = PreviewView(on_progress)
+    controller = PhotoController(session, runner, view)
+    controller.preview()
+    job = runner.queue[0]
+    runner.run_all()
+    assert job.quit_requested and view.live == ["jax"] and view.stopped == 1
+    assert "numpy" not in session.results  # no NumPy pane of the 2.5 blur

@@ -154,3 +154,99 @@ def test_a_photo_a_clip_a_sweep_blocks_and_saving_through_the_controller_alone(
     assert {path.name for path in targets.values()} == {
         session.captions.result_file_name(engine) for engine in results
     }
+
+
+class SweepDialog:
+    """The sweep's dialog as the controller keeps it: its state, open until closed."""
+
+    def __init__(self, state, jobs):
+        self.state, self.jobs, self.closed = state, jobs, False
+        self.heard = []
+        state.subscribe(self.heard.append)
+
+    def is_closed(self):
+        return self.closed
+
+
+def test_a_sweep_started_during_a_run_waits_its_turn_on_the_windows_runner(controller, tmp_path):
+    from blurapp.app.jobs import compare_job, sweep_job
+
+    session, runner, view = controller.session, controller.runner, controller.view
+    controller.open_path(photo_file(tmp_path, size=(40, 30)))
+    runner.run_all()
+    order = []
+    session.subscribe(lambda what: order.append(f"session {what}"))
+    controller.run()
+    assert controller.is_running()
+    sweep = controller.open_sweep(SweepDialog)
+    assert controller.open_sweep(SweepDialog) is sweep  # the one open, not a second
+    sweep.state.subscribe(lambda what: order.append(f"sweep {what}"))
+    sweep.state.repeats, sweep.state.max_megapixels = 1, 0.01
+    sweep.state.start()
+    # The sweep measures alone: the run is cancelled, and the window says so at once…
+    assert view.said("show_run_cancelled") and not controller.is_running()
+    # …but its job is on the one runner, after the run's, which lets go first.
+    assert [job.job for job in runner.queue] == [compare_job, sweep_job]
+    assert sweep.jobs.busy()
+    runner.run_all()
+    assert "sweep finished" in order and sweep.state.points
+    assert view.said("show_run_stopped") and session.outcome is None
+    assert not sweep.jobs.busy()
+    # Closed, the next Scaling Sweep is a dialog of its own.
+    sweep.closed = True
+    assert controller.open_sweep(SweepDialog) is not sweep
+
+
+def test_a_dialogs_jobs_stop_without_the_windows():
+    from blurapp.app.running import JobGroup
+
+    def counting(name, told, *, cancelled, report):
+        for step in range(3):
+            told.append((name, step))
+            yield step
+        return name
+
+    runner, told, answers = InlineRunner(), [], []
+    window_job = runner.start(counting, "window", told, on_return=answers.append)
+    dialog = JobGroup(runner)
+    dialog_job = dialog.start(
+        counting, "dialog", told, on_event=told.append, on_return=answers.append
+    )
+    runner.step()
+    assert dialog.busy() and not dialog_job.wait()
+    assert dialog.stop() is False  # still waiting for its turn: not ended yet
+    assert not dialog.busy()
+    runner.run_all()
+    assert window_job.wait() and dialog_job.wait()
+    # The window's job ran through; the dialog's, quit before its turn, never began or told.
+    assert answers == ["window"] and told == [("window", 0), ("window", 1), ("window", 2)]
+
+
+def test_the_controller_is_made_first_and_runs_a_photo_for_a_window_attached_later(tmp_path):
+    # The root without a window: its session, its runner, and no view yet.
+    session, runner = Session(), InlineRunner()
+    controller = WindowController(session, runner)
+    controller.set_pane_engine(0, "numpy")
+    controller.set_pane_engine(1, "numpy-loop")
+    controller.set_timed_engines(("numpy",))
+    controller.set_live(False)
+    controller.set_show("original")
+    assert not runner.busy()  # nothing to run without a photo
+    view, clip_view = RecordingView(), RecordingView()
+    controller.attach(view, clip_view)
+    with pytest.raises(RuntimeError):
+        controller.attach(view, clip_view)  # one window
+    controller.open_path(photo_file(tmp_path, size=(40, 30)))
+    runner.run_all()
+    assert view.said("show_photo") and view.said("show_live") == []  # the preview is off
+    controller.run()
+    runner.run_all()
+    assert set(session.outcome.result.runs) == {"numpy", "numpy-loop"}
+    controller.edit_parameters(BlurSpec(kernel_size=5, sigma=1.5))
+    runner.run_all()
+    assert view.said("show_live") == []  # off: the panes wait
+    controller.set_live(True)  # on: they catch up at once
+    runner.run_all()
+    assert set(view.said("show_live")) == {"numpy", "numpy-loop"}
+    assert session.show == "original"
+    controller.stop()

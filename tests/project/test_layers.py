@@ -136,6 +136,82 @@ def test_only_the_main_window_sets_its_own_attributes():
     assert set_elsewhere == []
 
 
+def class_methods(path: Path, name: str) -> list[str]:
+    """The methods (properties among them) that class `name` of `path` defines itself."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    [found] = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == name]
+    return [node.name for node in found.body if isinstance(node, ast.FunctionDef)]
+
+
+# The goal is 40: the window renders and forwards, its decisions the WindowController's. Lower
+# this as methods move out; never raise it.
+MAIN_WINDOW_METHODS = 75
+
+
+def test_the_main_window_has_no_more_methods_than_it_had():
+    methods = class_methods(PACKAGE / "ui" / "main_window.py", "MainWindow")
+    assert "closeEvent" in methods and "__init__" in methods  # the finder reads the class
+    assert len(methods) <= MAIN_WINDOW_METHODS, methods
+
+
+def session_changers() -> set[str]:
+    """The Session's public methods that change it: those that tell its listeners, themselves
+    or through another of its methods."""
+    tree = ast.parse((PACKAGE / "app" / "session.py").read_text(encoding="utf-8"))
+    [session] = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Session"]
+    calls = {
+        method.name: {
+            node.func.attr
+            for node in ast.walk(method)
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and ast.unparse(node.func.value) == "self"
+        }
+        for method in session.body
+        if isinstance(method, ast.FunctionDef)
+    }
+    changers = {"_changed"}
+    while grown := {name for name, called in calls.items() if called & changers} - changers:
+        changers |= grown
+    return {name for name in changers if not name.startswith("_")}
+
+
+def session_changes(path: Path, changers: set[str]) -> list[str]:
+    """`….session.name` or `session.name` in `path`, called or handed on (a signal connected
+    to it), for `name` among `changers`."""
+    return [
+        f"{path.name}:{node.lineno}: {ast.unparse(node)}"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute)
+        and node.attr in changers
+        and ast.unparse(node.value).split(".")[-1] == "session"
+    ]
+
+
+def test_the_session_change_finder_finds_one(tmp_path):
+    assert {"set_live", "set_timed", "set_parameters", "run_done"} <= session_changers()
+    assert "subscribe" not in session_changers() and "untimeable" not in session_changers()
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def f(window, session):\n    window.session.set_live(True)\n"
+        "    session.untimeable()\n    connect(session.set_show)\n"
+    )
+    found = session_changes(sample, {"set_live", "set_show"})
+    assert found == ["sample.py:2: window.session.set_live", "sample.py:4: session.set_show"]
+
+
+def test_the_window_changes_its_session_only_through_its_controller():
+    # One way in: the WindowController (blurapp.app.window_controller) makes every change, and
+    # the widgets and the menus ask it; they only read the session and listen to it.
+    changers = session_changers()
+    changed = [
+        line
+        for path in sorted((PACKAGE / "ui").glob("*.py"))
+        for line in session_changes(path, changers)
+    ]
+    assert changed == []
+
+
 @pytest.mark.parametrize("layer", sorted(FORBIDDEN))
 def test_a_layer_imports_nothing_it_must_not(layer):
     found = modules()

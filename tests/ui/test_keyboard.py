@@ -62,11 +62,11 @@ def test_ctrl_o_opens_the_file_dialog(window, qtbot, monkeypatch):
 
 def test_alt_and_a_number_switch_what_the_panes_show(window, qtbot):
     qtbot.keyClick(window, Qt.Key.Key_2, ALT)
-    assert window.showing() == "original"
+    assert window.session.show == "original"
     qtbot.keyClick(window, Qt.Key.Key_3, ALT)
-    assert window.showing() == "difference"
+    assert window.session.show == "difference"
     qtbot.keyClick(window, Qt.Key.Key_1, ALT)
-    assert window.showing() == "blurred"
+    assert window.session.show == "blurred"
 
 
 def test_f6_moves_between_the_panes_and_ctrl_c_copies_the_selected_one(window, qtbot):

@@ -91,7 +91,7 @@ def test_before_after_is_offered_with_the_other_views(make_window, qtbot):
     [action] = [a for a in window.actions.show.actions() if a.data() == "split"]
     assert action.text() == "Before/after"
     action.trigger()
-    assert window.showing() == "split"
+    assert window.session.show == "split"
     assert window.widgets.show_combo.currentData() == "split"
 
 

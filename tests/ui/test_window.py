@@ -714,3 +714,18 @@ def test_the_window_shows_the_figures_compare_prints_for_its_run(make_window, qt
         == result.end_to_end_speedup
         == printed["speedup_end_to_end"].value
     )
+
+
+def test_the_window_is_the_view_of_a_controller_made_before_it(qtbot, settings, tmp_path):
+    from blurapp.ui.main_window import window_controller
+
+    controller = window_controller()  # the root: its session and runner, no widget yet
+    window = MainWindow(settings, controller=controller)
+    qtbot.addWidget(window)
+    assert window.controller is controller and controller.view is window
+    assert window.session is controller.session and window.runner is controller.runner
+    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        window.open_file(photo_file(tmp_path, size=(40, 30)))
+    result = run(qtbot, window, engines=["numpy"])
+    assert set(result.runs) == {"numpy"}
+    window.close()

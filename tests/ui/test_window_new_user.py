@@ -243,7 +243,7 @@ def test_typing_an_even_kernel_size_shows_the_odd_size_it_uses(window, qtbot):
 
 def test_typing_a_kernel_size_above_the_largest_uses_the_largest(window, qtbot):
     type_into(qtbot, window.widgets.size_spin, "250")
-    assert window.effective_kernel_size() == 101
+    assert window.session.parameters.size == 101
     assert (
         "kernel size 250 is above the largest, 101: using 101"
         in window.widgets.parameter_note.text()

@@ -79,14 +79,19 @@ def blur_in_bands(
     jax_program.blur_on_accelerator) blurred band by band by `program` (compiled for a band's
     rows), every band's work started before any is waited for, each band's result copied back
     as soon as it is made; the result's rows of values gathered on the host. A program that
-    hands back (levels, floats) gives the levels, which alone cross back. Each band crosses
-    both ways as host_link moves a picture."""
+    hands back (levels, floats) gives the levels, which alone cross back.
+
+    Each band crosses whole, not in host_link's pieces: the bands already keep the link busy
+    while the chip blurs, and pieces would add a program joining them and one cutting them
+    to each band's blur, which made the whole end to end slower on a TPU."""
     started = []
     for band in bands.bands:
         taken = rows[band.first_row : band.first_row + bands.rows]
-        blurred = program(host_link.send(jax, taken, device), kernel_on_device)
+        blurred = program(host_link.send(jax, taken, device, pieces=0), kernel_on_device)
         blurred = blurred[0] if isinstance(blurred, tuple) else blurred
-        started.append((host_link.start_fetch(jax, blurred), blurred.dtype, blurred.shape[1]))
+        started.append(
+            (host_link.start_fetch(jax, blurred, pieces=0), blurred.dtype, blurred.shape[1])
+        )
     output: np.ndarray | None = None
     for band, (fetching, dtype, row_values) in zip(bands.bands, started, strict=True):
         if output is None:

@@ -13,8 +13,6 @@ import sys
 import threading
 import time
 import warnings
-import weakref
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import Any, cast
@@ -30,7 +28,13 @@ from blurapp.core.engines.jax_program import blur as blur_program
 from blurapp.core.engines.jax_program import blur_levels as levels_program
 from blurapp.core.engines.jax_program import blur_on_accelerator, pass_values_on, rows_of_values
 from blurapp.core.engines.levels import stored_levels
-from blurapp.core.engines.on_device import OutputOnDevice, kept_photo, stop_previewing
+from blurapp.core.engines.on_device import (
+    OutputOnDevice,
+    kept_kernels,
+    kept_photo,
+    sent_ahead,
+    stop_previewing,
+)
 from blurapp.core.engines.programs import GotProgram, compiled_programs
 from blurapp.core.engines.runs import (
     BlurredFrames,
@@ -446,68 +450,15 @@ def first_jax_call(
 preview_jax_call = functools.partial(first_jax_call, keep_photo=True)
 
 
-# Copies sent ahead that no call has taken yet, at most this many: a clip playing sends one
-# frame while the frame before it blurs (blurapp.app.clip_player.FRAMES_IN_FLIGHT); more would
-# be frames let go unseen, whose copies wait here until their arrays go.
-SENT_AHEAD_KEPT = 4
-
-
-class _SentAhead:
-    """Images copied to their device ahead of a live preview's call on them (JAX_JIT's
-    send_ahead): the call takes the copy, once, instead of making it, and what crossed
-    (see to_move) instead of working it out again."""
-
-    def __init__(self) -> None:
-        # Reentrant: the array's weakref callback may run inside the lock, on a collection.
-        self._lock = threading.RLock()
-        # (the image, its device, its copy there, what crossed), oldest first.
-        self._sent: deque[tuple[weakref.ref[np.ndarray], Any, Any, np.ndarray]] = deque(
-            maxlen=SENT_AHEAD_KEPT
-        )
-
-    def send(self, image: np.ndarray, platform: str | None = None) -> None:
-        jax = import_jax()
-        device = jax_device(platform)
-        image = np.ascontiguousarray(image, dtype=np.float32)
-        moved = to_move(image, device)
-        on_device = jax.block_until_ready(host_link.send(jax, moved, device))
-        with self._lock:
-            self._sent.append((weakref.ref(image, self._forget), device, on_device, moved))
-
-    def _find(self, image: np.ndarray, device: Any) -> int | None:
-        # By identity: deque.remove and `in` compare entries with ==, which compares the
-        # arrays two live weak references point to.
-        for index, (ref, there, _, _) in enumerate(self._sent):
-            if ref() is image and there == device:
-                return index
-        return None
-
-    def moved(self, image: np.ndarray, device: Any) -> np.ndarray | None:
-        """What crossed of `image` when it was sent ahead to `device`, else None."""
-        with self._lock:
-            index = self._find(image, device)
-            return None if index is None else self._sent[index][3]
-
-    def take(self, image: np.ndarray, device: Any) -> Any | None:
-        """`image`'s copy on `device` when it was sent ahead (then no longer kept, nor any
-        sent before it, which a pause or a seek left behind), else None."""
-        with self._lock:
-            index = self._find(image, device)
-            if index is None:
-                return None
-            taken = self._sent[index][2]
-            for _ in range(index + 1):
-                self._sent.popleft()
-            return taken
-
-    def _forget(self, gone: weakref.ref[np.ndarray]) -> None:
-        with self._lock:
-            kept = [entry for entry in self._sent if entry[0] is not gone]
-            self._sent.clear()
-            self._sent.extend(kept)
-
-
-sent_ahead = _SentAhead()
+def send_ahead(image: np.ndarray, platform: str | None = None) -> None:
+    """JAX_JIT's send_ahead: `image` copied to its device ahead of a live preview's call on
+    it, kept until the call takes it (on_device.sent_ahead)."""
+    jax = import_jax()
+    device = jax_device(platform)
+    image = np.ascontiguousarray(image, dtype=np.float32)
+    moved = to_move(image, device)
+    on_device = jax.block_until_ready(host_link.send(jax, moved, device))
+    sent_ahead.keep(image, device, on_device, moved)
 
 
 def first_call_on_device(
@@ -526,10 +477,10 @@ def first_call_on_device(
     `in_bands` on an accelerator and a photo large enough, the same call in bands whose
     copies overlap the blur (blurapp.core.engines.bands), which is then its end to end.
     `get_program(shape)`: the blur of an image of that shape (the photo's, a band's), taking
-    what `moved` holds. `keep_photo` (a live preview's call):
-    the first call's copy is the kept one when there is one (see _KeptPhoto), and its output
-    stays on the device (OutputOnDevice: the pane's picture is made there). When the
-    program was got in stages, the first call comes taken apart (FirstCall.parts).
+    what `moved` holds. `keep_photo` (a live preview's call): the first call's copy is the
+    kept one when there is one (see _KeptPhoto), and its output stays on the device
+    (OutputOnDevice: the pane's picture is made there). When the program was got in stages,
+    the first call comes taken apart (FirstCall.parts).
 
     `moved`: what crosses to the device in place of `image`'s float32 pixels (see to_move).
     A program given stored levels hands back a pair, (levels, floats): the levels cross back,
@@ -540,10 +491,9 @@ def first_call_on_device(
     image = np.ascontiguousarray(image, dtype=np.float32)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
     moved = image if moved is None else moved
-    # A device's first copy sets up its runtime (tens of ms on a GPU): not a copy's cost; nor
-    # is compiling the programs that join and cut the photo's pieces there (host_link).
-    jax.block_until_ready(jax.device_put(np.zeros(1, np.float32), device))
-    kernel_on_device = jax.block_until_ready(jax.device_put(kernel, device))
+    # A device's first copy sets up its runtime (kept_kernels): not a copy's cost; nor is
+    # compiling the programs that join and cut the photo's pieces there (host_link).
+    kernel_on_device = kept_kernels.on_device(jax, kernel, device, start=not keep_photo)
     host_link.prepare(jax, moved.shape, moved.dtype, device)
 
     def put() -> Any:
@@ -651,6 +601,11 @@ def _jitted_copy(jax: ModuleType) -> Any:
     return _copy_program
 
 
+# Copies the copy floor queues before it waits (first_jax_copy): enough that the one wait and
+# the calls' dispatch, which an accelerator overlaps with the copies before, are a small share.
+QUEUED_COPIES = 8
+
+
 def first_jax_copy(
     image: np.ndarray,
     kernel: np.ndarray,
@@ -660,8 +615,11 @@ def first_jax_copy(
     cancelled: Cancelled | None = None,
 ) -> FirstCall:
     """The floor of any blur on JAX's device: a jitted copy of the image already there (read
-    once, written once), waited for as the blurs are; the copies to and from the device are
-    not part of it (they are timed apart for the engines too). Raises JaxUnavailableError."""
+    once, written once), timed as the device does copies queued behind one another
+    (QUEUED_COPIES, each of the one before, waited for once: a copy's share), so that what a
+    call costs to make and wait for (the call floor, beside it) is not counted in it; the
+    copies to and from the device are not part of it (they are timed apart for the engines
+    too). Raises JaxUnavailableError."""
     jax = import_jax()
     device = jax_device(platform)
     image_on_device = jax.block_until_ready(
@@ -671,8 +629,11 @@ def first_jax_copy(
 
     def again() -> Call:
         start = time.perf_counter()
-        jax.block_until_ready(copy(image_on_device))
-        return Call(time.perf_counter() - start)
+        copied = image_on_device
+        for _ in range(QUEUED_COPIES):
+            copied = copy(copied)  # each reads the one before: two alive at a time
+        jax.block_until_ready(copied)
+        return Call((time.perf_counter() - start) / QUEUED_COPIES)
 
     jax.block_until_ready(copy(image_on_device))  # compiled outside the timing
     first = again()
@@ -781,7 +742,7 @@ JAX_JIT = Engine(
     levels_call=blur_levels_jax,
     preview_call=preview_jax_call,
     stop_preview=stop_previewing,
-    send_ahead=sent_ahead.send,
+    send_ahead=send_ahead,
     frames_call=blur_frames_jax,
     frames_take_levels=True,
     frames_overlapped=overlapped_frames_jax,

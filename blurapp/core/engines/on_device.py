@@ -1,4 +1,5 @@
-"""What stays on a JAX device between calls for a live preview: the photo it blurs (kept_photo)
+"""What stays on a JAX device between calls for a live preview: the photo it blurs (kept_photo),
+the kernels it blurs with (kept_kernels), the frames sent ahead of their calls (sent_ahead)
 and the outputs it leaves there (OutputOnDevice).
 
 A pane shows a few hundred thousand screen pixels of a photo of millions: the picture it draws
@@ -16,6 +17,7 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -291,11 +293,115 @@ class _KeptPhoto:
 kept_photo = _KeptPhoto()
 
 
+# Kernels kept on their devices, the last this many used: a clip's frames, and a live preview
+# back at parameters it has shown, blur with a kernel that has crossed already.
+KERNELS_KEPT = 4
+
+
+class _KeptKernels:
+    """The kernels kept on their devices (the last KERNELS_KEPT used), and the devices that have
+    had a first copy: on an accelerator each copy waited for is a round trip to the device."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._started: set[Any] = set()
+        self._kernels: OrderedDict[tuple[Any, tuple[int, ...], bytes], Any] = OrderedDict()
+
+    def on_device(self, jax: Any, kernel: np.ndarray, device: Any, *, start: bool = True) -> Any:
+        """`kernel` (float32) on `device`: the copy kept, or one made now and waited for.
+
+        A device's first copy sets up its runtime (tens of ms on a GPU), which is no copy's
+        cost: a copy of next to nothing is made first, and waited for, with `start` (a timed
+        first call), or where `device` has had none (a live preview's call, one a change)."""
+        key = (device, kernel.shape, kernel.tobytes())
+        with self._lock:
+            started = device in self._started
+            there = self._kernels.get(key)
+            if there is not None:
+                self._kernels.move_to_end(key)
+        if start or not started:
+            jax.block_until_ready(jax.device_put(np.zeros(1, np.float32), device))
+            with self._lock:
+                self._started.add(device)
+        if there is not None:
+            return there
+        there = jax.block_until_ready(jax.device_put(kernel, device))
+        with self._lock:
+            self._kernels[key] = there
+            while len(self._kernels) > KERNELS_KEPT:
+                self._kernels.popitem(last=False)
+        return there
+
+
+kept_kernels = _KeptKernels()
+
+
 def _shares_memory(on_device: Any, image: np.ndarray) -> bool:
     try:
         return bool(on_device.unsafe_buffer_pointer() == image.ctypes.data)
     except Exception:  # a device whose buffers the host cannot address: a copy
         return False
+
+
+# Copies sent ahead that no call has taken yet, at most this many: a clip playing sends one
+# frame while the frame before it blurs (blurapp.app.clip_player.FRAMES_IN_FLIGHT); more would
+# be frames let go unseen, whose copies wait here until their arrays go.
+SENT_AHEAD_KEPT = 4
+
+
+class _SentAhead:
+    """Images copied to their device ahead of a live preview's call on them (JAX_JIT's
+    send_ahead): the call takes the copy, once, instead of making it, and what crossed
+    (jax_engine.to_move) instead of working it out again."""
+
+    def __init__(self) -> None:
+        # Reentrant: the array's weakref callback may run inside the lock, on a collection.
+        self._lock = threading.RLock()
+        # (the image, its device, its copy there, what crossed), oldest first.
+        self._sent: deque[tuple[weakref.ref[np.ndarray], Any, Any, np.ndarray]] = deque(
+            maxlen=SENT_AHEAD_KEPT
+        )
+
+    def keep(self, image: np.ndarray, device: Any, on_device: Any, moved: np.ndarray) -> None:
+        """`on_device`, `image`'s copy on `device` (of what crossed: `moved`), kept for the
+        call on `image` to take."""
+        with self._lock:
+            self._sent.append((weakref.ref(image, self._forget), device, on_device, moved))
+
+    def _find(self, image: np.ndarray, device: Any) -> int | None:
+        # By identity: deque.remove and `in` compare entries with ==, which compares the
+        # arrays two live weak references point to.
+        for index, (ref, there, _, _) in enumerate(self._sent):
+            if ref() is image and there == device:
+                return index
+        return None
+
+    def moved(self, image: np.ndarray, device: Any) -> np.ndarray | None:
+        """What crossed of `image` when it was sent ahead to `device`, else None."""
+        with self._lock:
+            index = self._find(image, device)
+            return None if index is None else self._sent[index][3]
+
+    def take(self, image: np.ndarray, device: Any) -> Any | None:
+        """`image`'s copy on `device` when it was sent ahead (then no longer kept, nor any
+        sent before it, which a pause or a seek left behind), else None."""
+        with self._lock:
+            index = self._find(image, device)
+            if index is None:
+                return None
+            taken = self._sent[index][2]
+            for _ in range(index + 1):
+                self._sent.popleft()
+            return taken
+
+    def _forget(self, gone: weakref.ref[np.ndarray]) -> None:
+        with self._lock:
+            kept = [entry for entry in self._sent if entry[0] is not gone]
+            self._sent.clear()
+            self._sent.extend(kept)
+
+
+sent_ahead = _SentAhead()
 
 
 def stop_previewing() -> None:

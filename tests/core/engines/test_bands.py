@@ -98,7 +98,8 @@ def test_a_steady_call_on_an_accelerator_is_timed_end_to_end_in_bands(monkeypatc
 
 def _on_a_stand_in_accelerator(monkeypatch):
     """The CPU standing in for an accelerator, every photo large enough to be cut in bands,
-    and every copy made in 1-D pieces as an accelerator's link takes them (host_link)."""
+    and every copy of a whole photo made in 1-D pieces as an accelerator's link takes them
+    (host_link; its bands cross whole)."""
     from blurapp.core.engines import host_link, jax_engine
 
     monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)

@@ -127,14 +127,70 @@ def test_stopping_the_preview_brings_its_outputs_to_the_host(monkeypatch):
 
 
 def test_frames_sent_ahead_are_taken_once_and_those_left_behind_let_go():
-    from blurapp.core.engines.jax_engine import jax_device, sent_ahead
+    from blurapp.core.engines.jax_engine import jax_device, send_ahead
+    from blurapp.core.engines.on_device import sent_ahead
 
     device = jax_device()
     first, second = levels_photo((20, 30), seed=4), levels_photo((20, 30), seed=5)
-    sent_ahead.send(first)
-    sent_ahead.send(second)  # a seek left `first` behind, still in memory
+    send_ahead(first)
+    send_ahead(second)  # a seek left `first` behind, still in memory
     assert sent_ahead.take(second, device) is not None
     assert sent_ahead.take(second, device) is None  # taken once
     assert sent_ahead.take(first, device) is None  # sent before the one taken: let go
     output = previewed(second)  # not sent: copied by the call itself
     np.testing.assert_allclose(np.asarray(output), blur_oracle(second, KERNEL), atol=1e-5, rtol=0)
+
+
+def test_previews_with_kernels_of_one_shape_each_blur_with_their_own():
+    """A kernel used again is the one kept on the device; another of the same size, or one no
+    longer kept, crosses anew: each preview equals scipy's correlation with its own kernel."""
+    image = levels_photo((40, 50), seed=6)
+    kernels = [gaussian_kernel(9, sigma) for sigma in (1.0, 2.5, 1.0, 3.0, 3.5, 4.0, 4.5, 1.0)]
+    for kernel in kernels:
+        output = previewed(image, kernel)
+        np.testing.assert_allclose(
+            np.asarray(output), blur_oracle(image, kernel), atol=1e-5, rtol=0
+        )
+
+
+class CountingJax:
+    """What kept_kernels asks of jax, counted: the copies made and the waits for them."""
+
+    def __init__(self):
+        self.copies = []
+
+    def device_put(self, values, device):
+        self.copies.append((np.array(values), device))
+        return ("on", device, np.array(values).tobytes())
+
+    def block_until_ready(self, values):
+        return values
+
+
+def test_a_kernel_kept_on_its_device_does_not_cross_again():
+    kept, jax = on_device._KeptKernels(), CountingJax()
+    first, second = gaussian_kernel(9, 2.5), gaussian_kernel(9, 3.0)
+    assert kept.on_device(jax, first, "tpu0", start=False)[2] == first.tobytes()
+    # The device's first copy, then the kernel's.
+    assert [copy.size for copy, _ in jax.copies] == [1, first.size]
+    assert kept.on_device(jax, first, "tpu0", start=False)[2] == first.tobytes()
+    assert len(jax.copies) == 2  # kept: nothing crossed
+    assert kept.on_device(jax, second, "tpu0", start=False)[2] == second.tobytes()
+    assert len(jax.copies) == 3  # another kernel crosses, the device started already
+    assert kept.on_device(jax, first, "tpu1", start=False)[1] == "tpu1"
+    assert [copy.size for copy, _ in jax.copies[3:]] == [1, first.size]  # a device of its own
+    # A timed first call makes its first copy every time, its kernel kept or not.
+    kept.on_device(jax, first, "tpu0")
+    assert [copy.size for copy, _ in jax.copies[5:]] == [1]
+
+
+def test_only_the_last_kernels_used_stay_on_the_device():
+    kept, jax = on_device._KeptKernels(), CountingJax()
+    kernels = [gaussian_kernel(5, 1 + step / 4) for step in range(on_device.KERNELS_KEPT + 1)]
+    for kernel in kernels:
+        kept.on_device(jax, kernel, "cpu0", start=False)
+    crossed = len(jax.copies)
+    kept.on_device(jax, kernels[-1], "cpu0", start=False)
+    assert len(jax.copies) == crossed
+    kept.on_device(jax, kernels[0], "cpu0", start=False)  # the oldest, let go
+    assert len(jax.copies) == crossed + 1
