@@ -21,7 +21,7 @@ import contextlib
 import os
 import sys
 
-from blurapp.core.platforms import jax_opens_a_tpu
+from blurapp.core.platforms import platform_jax_opens
 
 HUGE_PAGES = "glibc.malloc.hugetlb=1"
 # Blocks up to 2 GB come from glibc's heap rather than their own mapping, and the heap is handed
@@ -60,7 +60,9 @@ def main() -> int:
 def memory_settings() -> tuple[str, ...]:
     """The glibc tunables BlurApp starts with here: huge pages, and where JAX will open a TPU,
     freed blocks kept for reuse, by every thread."""
-    return (HUGE_PAGES, *FREED_MEMORY_KEPT) if jax_opens_a_tpu() else (HUGE_PAGES,)
+    opened = platform_jax_opens()
+    keeps_freed = opened is not None and opened.keeps_freed_memory
+    return (HUGE_PAGES, *FREED_MEMORY_KEPT) if keeps_freed else (HUGE_PAGES,)
 
 
 def restart_with_memory_settings() -> None:

@@ -12,6 +12,7 @@ from blurapp.core.engines import DEFAULT_ENGINES, get_engine
 from blurapp.core.kernel import DEFAULT_SIGMA
 from blurapp.core.measuring.clip_comparison import ClipComparisonResult, compare_engines_on_clip
 from blurapp.core.media.photo_checks import WORKING_BYTES_PER_PIXEL, available_memory
+from blurapp.core.platforms import on_accelerator, platform_in_words
 from blurapp.core.spec import BlurSpec
 
 RESOLUTIONS = {"720p": (1280, 720), "1080p": (1920, 1080), "4k": (3840, 2160)}
@@ -157,7 +158,11 @@ def video_lines(figures: dict) -> list[str]:
                     else ""
                 )
                 + (f" (per batch size {sizes})" if sizes else "")
-                + (f" on {engine['device']}" if engine["device"] != "cpu" else "")
+                + (
+                    f" on {engine['device']}"
+                    if on_accelerator(platform_in_words(engine["device"]))
+                    else ""
+                )
             )
         if row["speedup"] is not None:
             lines.append(

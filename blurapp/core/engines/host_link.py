@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from blurapp.core.platforms import on_accelerator
+from blurapp.core.platforms import platform_traits
 
 # The pieces an accelerator's copy of a picture is cut into: the link moves several pieces at
 # once where one array crosses alone, and each piece's call costs a little, so past some count
@@ -44,7 +44,7 @@ def pieces_for(nbytes: int, device: Any) -> int:
     """How many pieces an array of `nbytes` bytes crosses to or from `device` in: 0 (as it
     is) on a CPU (see the module's docstring) or below WHOLE_BELOW_BYTES, else LINK_PIECES,
     fewer for one of few MIN_PIECE_BYTES."""
-    if not on_accelerator(device) or nbytes < WHOLE_BELOW_BYTES:
+    if not platform_traits(device).crosses_in_pieces or nbytes < WHOLE_BELOW_BYTES:
         return 0
     return max(1, min(LINK_PIECES, nbytes // MIN_PIECE_BYTES))
 

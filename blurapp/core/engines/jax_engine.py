@@ -35,6 +35,7 @@ from blurapp.core.engines.on_device import (
     sent_ahead,
     stop_previewing,
 )
+from blurapp.core.engines.programs import GotProgram, compiled_programs
 from blurapp.core.engines.runs import (
     BlurredFrames,
     CacheLookup,
@@ -48,7 +49,7 @@ from blurapp.core.engines.runs import (
     check_cancelled,
 )
 from blurapp.core.paths import private_folder, user_cache_dir
-from blurapp.core.platforms import PLATFORMS, on_accelerator, platform_of
+from blurapp.core.platforms import PLATFORMS, on_accelerator, platform_of, platform_traits
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
@@ -238,24 +239,15 @@ def describe_device(device: Any) -> str:
     """A device in a user's words: its platform, and an accelerator's own name: 'cpu',
     'gpu: NVIDIA H200', 'tpu: TPU v5 lite'."""
     platform = platform_of(device)
-    return platform if platform == "cpu" else f"{platform}: {device.device_kind}"
+    return f"{platform}: {device.device_kind}" if platform_traits(device).accelerator else platform
 
 
-# (what the program is, image shape, kernel shape, the image's number type, device platform,
-# device id)
-_BlurKey = tuple[str, tuple[int, ...], tuple[int, ...], str, str, int]
+class _PhotoBlurs:
+    """JAX-jit's blurs of a photo, from the compiled-program cache (programs): one per image
+    shape, kernel shape, number type and device, with the static arguments that follow from its
+    platform; a new sigma reuses it."""
 
-
-class _CompiledBlurs:
-    """One compiled blur per (image shape, kernel shape, number type); a new sigma reuses it."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._by_key: dict[_BlurKey, Callable[[Any, Any], Any]] = {}
-        self._jitted: dict[Callable[..., Any], Any] = {}  # each program under jax.jit
-        # (image shape, kernel shape, platform, device id) of every photo blur compiled: what
-        # holds() answers, whatever number type the photo crossed to the device in.
-        self._photos: set[tuple[tuple[int, ...], tuple[int, ...], str, int]] = set()
+    FAMILY = "jax-jit"
 
     def get(
         self,
@@ -270,6 +262,7 @@ class _CompiledBlurs:
         with a halo (jax_program.blur_levels), and hands back rows of values (height ×
         width·channels): see jax_program.blur."""
         compiled, how, _ = self.get_in_stages(shape, kernel_shape, device, levels=levels)
+        assert how is not None  # a blur is always got one way or another
         return compiled, how
 
     def get_in_stages(
@@ -280,7 +273,7 @@ class _CompiledBlurs:
         *,
         levels: Any = None,
         moved: np.dtype | None = None,
-    ) -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages | None]:
+    ) -> GotProgram:
         """get(), with how long each stage of getting the program took (None: it was
         compiled already). `moved` (an accelerator's photo, see to_move): the photo of
         `shape` crosses as rows of values of that number type, float32 or stored levels, and
@@ -298,51 +291,52 @@ class _CompiledBlurs:
             dtype = np.dtype(np.float32 if levels is None else levels)
             # Strips keep the data in a CPU's cache; an accelerator's loop does better in
             # passes as large as its platform runs at its best rate.
-            static = {"in_strips": platform_of(device) == "cpu"}
+            static = {"in_strips": platform_traits(device).blurs_in_strips}
         static["pass_values"] = pass_values_on(platform_of(device))
-        key = self._key(program.__name__, program_shape, kernel_shape, device, dtype)
-        with self._lock:
-            compiled = self._by_key.get(key)
-            if compiled is not None:
-                return compiled, Compilation.REUSED, None
-            jitted = self._jitted.get(program)
-            if jitted is None:
-                jitted = self._jitted[program] = jax.jit(program, static_argnames=tuple(static))
-            compiled, how, stages = compile_blur(
-                jitted, program_shape, dtype, kernel_shape, device, **static
-            )
-            self._by_key[key] = compiled
-            if levels is None:
-                self._photos.add((tuple(shape), tuple(kernel_shape), device.platform, device.id))
-            return compiled, how, stages
+        # The photo's own shape, not the program's: flattened into rows of values, a grey photo
+        # and the same in colour would share one; nor a grey photo's 3 × 3 kernel and a colour
+        # one's 3 separable taps.
+        key = (
+            self.FAMILY,
+            program.__name__,
+            tuple(shape),
+            tuple(kernel_shape),
+            dtype.str,
+            *sorted(static.items()),
+            device.platform,
+            device.id,
+        )
 
-    @staticmethod
-    def _key(
-        program: str,
-        shape: tuple[int, ...],
-        kernel_shape: tuple[int, ...],
-        device: Any,
-        dtype: np.dtype,
-    ) -> _BlurKey:
-        # The shapes kept apart: flattened, a grey photo's 3 × 3 kernel and the same photo in
-        # colour with 3 separable taps would share a key, and a program. The platform stands
-        # for the program's other static arguments (its strips, its pass limit), which follow
-        # from it.
-        return (program, tuple(shape), tuple(kernel_shape), dtype.str, device.platform, device.id)
+        def compile_program() -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages]:
+            jitted = compiled_programs.jitted(jax, program, tuple(static))
+            return compile_blur(jitted, program_shape, dtype, kernel_shape, device, **static)
+
+        return compiled_programs.get(key, compile_program)
 
     def holds(self, shape: tuple[int, ...], kernel_shape: tuple[int, ...], device: Any) -> bool:
         """Whether the blur of a photo of `shape` with a kernel of `kernel_shape` on `device`
-        is compiled already (a first call's get() is quick)."""
-        with self._lock:
-            return (tuple(shape), tuple(kernel_shape), device.platform, device.id) in self._photos
+        is compiled already (a first call's get() is quick), whatever number type the photo
+        crossed to the device in."""
+        photo = (tuple(shape), tuple(kernel_shape))
+        blurs = {blur_program.__name__, blur_on_accelerator.__name__}
+        return compiled_programs.holds(
+            lambda key: (
+                key[0] == self.FAMILY
+                and key[1] in blurs
+                and key[2:4] == photo
+                and key[-2:] == (device.platform, device.id)
+            )
+        )
+
+    def held(self) -> int:
+        """How many of JAX-jit's blurs of a photo are compiled."""
+        return len(compiled_programs.keys(self.FAMILY))
 
     def clear(self) -> None:
-        with self._lock:
-            self._by_key.clear()
-            self._photos.clear()
+        compiled_programs.clear(self.FAMILY)
 
 
-compiled_blurs = _CompiledBlurs()
+compiled_blurs = _PhotoBlurs()
 
 
 def program_ready(
@@ -465,10 +459,6 @@ def send_ahead(image: np.ndarray, platform: str | None = None) -> None:
     moved = to_move(image, device)
     on_device = jax.block_until_ready(host_link.send(jax, moved, device))
     sent_ahead.keep(image, device, on_device, moved)
-
-
-# A program to call, how it was got (None: nothing compiled) and its stages (None: none run).
-GotProgram = tuple[Callable[[Any, Any], Any], Compilation | None, ProgramStages | None]
 
 
 def first_call_on_device(

@@ -9,7 +9,6 @@ blurapp.core.engines.jax_engine, which chooses the device.
 from __future__ import annotations
 
 import collections
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
@@ -27,10 +26,9 @@ from blurapp.core.engines.jax_program import (
     rows_of_values,
 )
 from blurapp.core.engines.levels import levels_type
+from blurapp.core.engines.programs import compiled_programs
 from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
-
-# (batch shape, its number type, kernel shape, device platform, device id, as rows of values)
-_FramesKey = tuple[tuple[int, ...], str, tuple[int, ...], str, int, bool]
+from blurapp.core.platforms import platform_of, platform_traits
 
 
 class FramePrograms(Protocol):
@@ -79,7 +77,7 @@ def frames_program(
     width·step), blurred by jax_program.blur_on_accelerator. An accelerator's frames go side
     by side where the batch's values fit in one of its passes (`pass_values`), else one after
     another (one_frame_at_a_time): on a TPU a pass over more values runs several times slower
-    a value (ACCELERATOR_PASS_VALUES in jax_program says where).
+    a value (blurapp.core.platforms.ACCELERATOR_PASS_VALUES says where).
 
     Frames of stored levels (uint8, uint16; Clip.levels) are made float32 here, as the host
     would, and blurred into levels of their type, rounded as saving rounds them: a quarter of
@@ -103,13 +101,11 @@ def frames_program(
     return jax.vmap(blur_one)(frames)
 
 
-class _CompiledFrameBlurs:
-    """One compiled program per (batch shape, kernel shape, device); a new sigma reuses it."""
+class _FrameBlurs:
+    """JAX-jit's programs for batches of frames, from the compiled-program cache (programs):
+    one per batch shape, number type, kernel shape and device; a new sigma reuses it."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._by_key: dict[_FramesKey, Callable[[Any, Any], Any]] = {}
-        self._jitted: Any = None
+    FAMILY = "jax-jit frames"
 
     def get(
         self,
@@ -127,56 +123,48 @@ class _CompiledFrameBlurs:
         persistent cache's hits so far. `as_rows` (an accelerator's): the frames come as rows
         of values (see frames_program)."""
         dtype = np.dtype(np.float32 if dtype is None else dtype)
+        # As for one image: strips keep the data in a CPU's cache; an accelerator takes
+        # the frames as rows of values (jax_program.blur_on_accelerator).
+        platform = platform_of(device)
+        in_strips = not as_rows and platform_traits(platform).blurs_in_strips
+        program_shape, step = tuple(shape), 0
+        if as_rows:
+            rows, step = rows_of_values(shape[1:])
+            program_shape = (shape[0], *rows)
+        static = {"in_strips": in_strips, "step": step, "pass_values": pass_values_on(platform)}
         key = (
+            self.FAMILY,
             tuple(shape),
             dtype.name,
             tuple(kernel_shape),
+            *static.items(),
             str(device.platform),
             int(device.id),
-            as_rows,
         )
-        with self._lock:
-            compiled = self._by_key.get(key)
-            if compiled is not None:
-                return compiled, Compilation.REUSED
-            if self._jitted is None:
-                self._jitted = jax.jit(
-                    frames_program, static_argnames=("in_strips", "step", "pass_values")
-                )
+
+        def compile_program() -> tuple[Callable[[Any, Any], Any], Compilation, None]:
+            jitted = compiled_programs.jitted(jax, frames_program, tuple(static))
             on_device = jax.sharding.SingleDeviceSharding(device)
-            # As for one image: strips keep the data in a CPU's cache; an accelerator takes
-            # the frames as rows of values (jax_program.blur_on_accelerator).
-            platform = str(device.platform).lower()
-            in_strips = not as_rows and platform == "cpu"
-            program_shape, step = tuple(shape), 0
-            if as_rows:
-                rows, step = rows_of_values(shape[1:])
-                program_shape = (shape[0], *rows)
             frames_spec = jax.ShapeDtypeStruct(program_shape, dtype, sharding=on_device)
             weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
             hits_before = cache_hits()
-            compiled = self._jitted.lower(
-                frames_spec,
-                weights_spec,
-                in_strips=in_strips,
-                step=step,
-                pass_values=pass_values_on(platform),
-            ).compile()
+            compiled = jitted.lower(frames_spec, weights_spec, **static).compile()
             how = Compilation.COMPILED if cache_hits() == hits_before else Compilation.FROM_CACHE
-            self._by_key[key] = compiled
-            return compiled, how
+            return compiled, how, None
+
+        compiled, how, _ = compiled_programs.get(key, compile_program)
+        assert how is not None  # a program is always got one way or another
+        return compiled, how
 
     def held(self) -> int:
         """How many programs are compiled (one per batch shape, kernel shape and device)."""
-        with self._lock:
-            return len(self._by_key)
+        return len(compiled_programs.keys(self.FAMILY))
 
     def clear(self) -> None:
-        with self._lock:
-            self._by_key.clear()
+        compiled_programs.clear(self.FAMILY)
 
 
-compiled_frame_blurs = _CompiledFrameBlurs()
+compiled_frame_blurs = _FrameBlurs()
 
 
 def _to_send(frames: np.ndarray) -> np.ndarray:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from blurapp.core.platforms import platform_traits
+
 # Up to this many taps, every tap is unrolled into one fused pass over the image; beyond it,
 # the kernel rows become a loop, so compile time stays short for large kernels. On an
 # accelerator a 2-D kernel's rows are a loop whatever the taps (blur_on_accelerator says why).
@@ -322,22 +324,15 @@ def blur_levels(
     return lax.convert_element_type(rounded, levels.dtype)
 
 
-# The most float32 values a TPU blurs in one pass: a larger image is blurred strip by strip
-# (lax.map), each strip one pass. On a TPU a pass runs at one rate a value up to about 25
-# million values (a 24 MP grey photo is one pass) and at about a third of it from 36 million
-# up, so a 24 MP colour photo is quicker in strips than in one pass
-# (docs/performance/strip_programs.py is the probe; its figures are on the performance page).
-# A GPU blurs in one pass whatever the size (pass_values None): there the kernel-row loop ran
-# faster in one pass than strip by strip.
-ACCELERATOR_PASS_VALUES = 24_000_000
 # A strip's rows, but for the last one's, are a multiple of a TPU's 8 rows (sublanes) of a tile.
 _TILE_ROWS = 8
 
 
 def pass_values_on(platform: str) -> int | None:
     """The most values a pass of the accelerator's program holds on `platform` (JAX's name:
-    "tpu", "gpu"), None for no limit: a TPU's ACCELERATOR_PASS_VALUES, measured there."""
-    return ACCELERATOR_PASS_VALUES if platform == "tpu" else None
+    "tpu", "gpu"), None for no limit (platforms.Platform.pass_values: a TPU's
+    ACCELERATOR_PASS_VALUES, measured there)."""
+    return platform_traits(platform).pass_values
 
 
 def accelerator_strips(height: int, row_values: int, pass_values: int | None) -> tuple[int, int]:

@@ -25,6 +25,7 @@ import numpy as np
 
 from blurapp.core.engines import host_link
 from blurapp.core.engines.levels import cannot_change
+from blurapp.core.platforms import on_accelerator, platform_traits
 
 # A part of the picture crosses as a block of whole steps of this many pixels a side, kept: a
 # new size (the inset's, as the window is resized) compiles no new program, and the next paint
@@ -61,7 +62,7 @@ class OutputOnDevice:
         jax = self._jax
         pixels = self.fetch()
         with self._lock:
-            if all(device.platform == "cpu" for device in self._values.devices()):
+            if not any(on_accelerator(device) for device in self._values.devices()):
                 return
             cpu = jax.devices("cpu")[0]
             self._values = jax.device_put(pixels.reshape(self.shape[0], -1), cpu)
@@ -198,7 +199,7 @@ def _halve(plane: Any, platform: str) -> Any:
 
     height, width = plane.shape[0] // 2 * 2, plane.shape[1] // 2 * 2
     plane = plane[:height, :width]
-    if platform == "cpu":
+    if not platform_traits(platform).halves_by_pooling:
         # XLA's CPU programs sum a reshape in one pass over the plane; a reduce_window there
         # is a loop several times slower (docs/performance/picture_levels.py).
         total = plane.reshape(height // 2, 2, width // 2, 2).sum(axis=(1, 3))

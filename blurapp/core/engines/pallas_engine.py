@@ -18,7 +18,6 @@ jax is imported only inside these functions, as in the other JAX engines.
 from __future__ import annotations
 
 import dataclasses
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import Any
@@ -28,7 +27,6 @@ import numpy as np
 from blurapp.core.engines import host_link
 from blurapp.core.engines.engine import Caveat, Engine
 from blurapp.core.engines.jax_engine import (
-    GotProgram,
     cache_hits,
     compile_blur,
     default_device_opened,
@@ -46,18 +44,25 @@ from blurapp.core.engines.jax_program import rows_of_values
 from blurapp.core.engines.pallas_program import CHUNK_LANES, TILE_ROWS, blur_rows
 from blurapp.core.engines.pallas_program import blur as blur_program
 from blurapp.core.engines.pallas_program import blur_frames as blur_frames_program
-from blurapp.core.engines.runs import BlurredFrames, Cancelled, Compilation, FirstCall, Progress
-from blurapp.core.platforms import jax_opens_a_tpu
+from blurapp.core.engines.programs import GotProgram, compiled_programs
+from blurapp.core.engines.runs import (
+    BlurredFrames,
+    Cancelled,
+    Compilation,
+    FirstCall,
+    ProgramStages,
+    Progress,
+)
+from blurapp.core.platforms import platform_jax_opens, platform_traits
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
-# The platform on which Mosaic compiles the kernel; elsewhere Pallas interprets it.
-NATIVE_PLATFORM = "tpu"
 INTERPRET_WORDS = "Pallas interpret mode"
 
 
 def runs_natively(device: Any) -> bool:
-    """Whether the kernel is compiled for `device` (a TPU), not interpreted."""
-    return str(device.platform).lower() == NATIVE_PLATFORM
+    """Whether the kernel is compiled for `device` (a TPU: Platform.compiles_pallas), not
+    interpreted."""
+    return platform_traits(device).compiles_pallas
 
 
 def compiled_here() -> bool:
@@ -65,7 +70,10 @@ def compiled_here() -> bool:
     (elsewhere Pallas interprets it): the device JAX opened, once it has; before, told from
     what is installed and JAX_PLATFORMS, without importing JAX or starting the device."""
     opened = default_device_opened()
-    return jax_opens_a_tpu() if opened is None else runs_natively(opened)
+    if opened is not None:
+        return runs_natively(opened)
+    platform = platform_jax_opens()
+    return platform is not None and platform.compiles_pallas
 
 
 INTERPRETED = Caveat(
@@ -91,20 +99,12 @@ def pallas_device_words(device: Any) -> str:
     return words if runs_natively(device) else f"{words} ({INTERPRET_WORDS})"
 
 
-# (image shape, kernel shape, device platform, device id, tile rows, chunk lanes, the number
-# type that crosses as rows of values or None: the image as it is, whether it is a batch of
-# frames)
-_KernelKey = tuple[tuple[int, ...], tuple[int, ...], str, int, int, int, str | None, bool]
-
-
 class CompiledKernels:
-    """One compiled kernel per image shape, kernel shape, device and tiling; a new sigma
-    reuses it (the weights are the program's input)."""
+    """The Pallas kernel's programs, from the compiled-program cache (programs): one per image
+    shape, kernel shape, device and tiling, and what crosses; a new sigma reuses it (the
+    weights are the program's input)."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._by_key: dict[_KernelKey, Any] = {}
-        self._jitted: dict[Any, Any] = {}
+    FAMILY = "pallas"
 
     def get_in_stages(
         self,
@@ -125,58 +125,61 @@ class CompiledKernels:
         pallas_program.blur_frames."""
         jax = import_jax()
         moved_type = None if moved is None else np.dtype(moved).str
-        tiling = self._key(shape, kernel_shape, device, tile_rows, chunk_lanes)
-        key = (*tiling, moved_type, frames)
-        with self._lock:
-            compiled = self._by_key.get(key)
-            if compiled is not None:
-                return compiled, Compilation.REUSED, None
-            static: dict[str, Any] = {
-                "tile_rows": tile_rows,
-                "chunk_lanes": chunk_lanes,
-                "interpret": not runs_natively(device),
-            }
-            image_shape, image_type = tuple(shape), np.dtype(np.float32 if moved is None else moved)
-            program: Callable[..., Any]
-            if frames:
-                program = blur_frames_program
-                rows, static["step"] = rows_of_values(tuple(shape[1:]))
-                image_shape = (shape[0], *rows)
-            elif moved is not None:
-                program = blur_rows
-                image_shape, static["step"] = rows_of_values(shape)
-            else:
-                program = blur_program
-            jitted = self._jitted.get(program)
-            if jitted is None:
-                jitted = self._jitted[program] = jax.jit(program, static_argnames=tuple(static))
-            compiled, how, stages = compile_blur(
-                jitted, image_shape, image_type, kernel_shape, device, **static
-            )
-            self._by_key[key] = compiled
-            return compiled, how, stages
+        interpret = not runs_natively(device)
+        # (the key's last part: the number type that crosses as rows of values, or None for
+        # the image as it is; and whether it is a batch of frames)
+        key = (
+            self.FAMILY,
+            tuple(shape),
+            tuple(kernel_shape),
+            device.platform,
+            device.id,
+            tile_rows,
+            chunk_lanes,
+            interpret,
+            moved_type,
+            frames,
+        )
+        static: dict[str, Any] = {
+            "tile_rows": tile_rows,
+            "chunk_lanes": chunk_lanes,
+            "interpret": interpret,
+        }
+        image_shape, image_type = tuple(shape), np.dtype(np.float32 if moved is None else moved)
+        program: Callable[..., Any]
+        if frames:
+            program = blur_frames_program
+            rows, static["step"] = rows_of_values(tuple(shape[1:]))
+            image_shape = (shape[0], *rows)
+        elif moved is not None:
+            program = blur_rows
+            image_shape, static["step"] = rows_of_values(shape)
+        else:
+            program = blur_program
 
-    @staticmethod
-    def _key(
-        shape: tuple[int, ...],
-        kernel_shape: tuple[int, ...],
-        device: Any,
-        tile_rows: int,
-        chunk_lanes: int,
-    ) -> tuple[tuple[int, ...], tuple[int, ...], str, int, int, int]:
-        tiling = (tile_rows, chunk_lanes)
-        return (tuple(shape), tuple(kernel_shape), device.platform, device.id, *tiling)
+        def compile_program() -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages]:
+            jitted = compiled_programs.jitted(jax, program, tuple(static))
+            return compile_blur(jitted, image_shape, image_type, kernel_shape, device, **static)
+
+        return compiled_programs.get(key, compile_program)
 
     def holds(self, shape: tuple[int, ...], kernel_shape: tuple[int, ...], device: Any) -> bool:
         """Whether the kernel for these shapes on `device`, default tiling, is compiled,
         whatever number type the image crossed in."""
-        key = self._key(shape, kernel_shape, device, TILE_ROWS, CHUNK_LANES)
-        with self._lock:
-            return any(held[:6] == key and not held[7] for held in self._by_key)
+        wanted = (tuple(shape), tuple(kernel_shape), device.platform, device.id)
+        tiling = (TILE_ROWS, CHUNK_LANES)
+        return compiled_programs.holds(
+            lambda key: (
+                key[0] == self.FAMILY and key[1:5] == wanted and key[5:7] == tiling and not key[-1]
+            )
+        )
+
+    def held_keys(self) -> list[Any]:
+        """The keys of the kernels compiled so far, oldest first."""
+        return compiled_programs.keys(self.FAMILY)
 
     def clear(self) -> None:
-        with self._lock:
-            self._by_key.clear()
+        compiled_programs.clear(self.FAMILY)
 
 
 compiled_kernels = CompiledKernels()

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from blurapp.core.engines.runs import EngineRun
+from blurapp.core.platforms import on_accelerator, platform_in_words
 from blurapp.core.wording import QT_TRANSLATE_NOOP, TranslateText, english
 
 # The wall clock at least this many times the CPU clock over a CPU engine's calls…
@@ -156,7 +157,7 @@ def conditions_of(
     wall_over_cpu = {
         name: run.calls_wall_seconds / run.calls_cpu_seconds
         for name, run in runs.items()
-        if run.device == "cpu"
+        if not on_accelerator(platform_in_words(run.device))
         and run.calls_wall_seconds >= MIN_TIMED_SECONDS
         and run.calls_cpu_seconds > 0
     }

@@ -16,6 +16,7 @@ import numpy as np
 
 from blurapp.core.engines import REFERENCE_ENGINE, Engine
 from blurapp.core.engines.runs import EngineRun, FirstCall
+from blurapp.core.platforms import platform_in_words, platform_traits
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,7 @@ class ComputeFloor:
         use: a TPU's matrix unit (its float32 products at the highest precision in several
         passes), while the blur's multiply-adds run on its vector unit. The rate is then not
         one the blur can reach; on a CPU or a GPU both run on the same units."""
-        return self.device.partition(":")[0].strip() == "tpu"
+        return platform_traits(platform_in_words(self.device)).products_on_a_matrix_unit
 
     def seconds_for(self, multiply_adds: int) -> float | None:
         """The time `multiply_adds` take at this rate."""

@@ -45,6 +45,7 @@ from blurapp.core.kernel import (
 from blurapp.core.measuring.comparison import Watch, compare_engines
 from blurapp.core.media.pixels import round_to_levels
 from blurapp.core.media.saving import write_atomically
+from blurapp.core.platforms import on_accelerator, platform_in_words
 from blurapp.core.spec import BlurSpec
 from blurapp.core.wording import QT_TRANSLATE_NOOP, TranslateText, english
 
@@ -472,7 +473,7 @@ def platform_in_sweep(points: Sequence[SweepPoint], name: str) -> str | None:
     for point in points:
         call = point.first_calls.get(name)
         if call is not None and call.device:
-            return call.device.partition(":")[0].strip()
+            return platform_in_words(call.device)
     engine = _engine(name)
     return None if engine is None else engine.platform
 
@@ -490,11 +491,14 @@ def accelerator_break_even(points: Sequence[SweepPoint]) -> SweepBreakEven | Non
     for name in engines:
         accelerator = _engine(name)
         platform = platform_in_sweep(points, name)
-        if accelerator is None or not accelerator.jitted or platform in (None, "cpu"):
+        if accelerator is None or not accelerator.jitted or platform is None:
+            continue
+        if not on_accelerator(platform):
             continue
         base = name.partition("@")[0]
         for other in engines:
-            if other.partition("@")[0] == base and platform_in_sweep(points, other) == "cpu":
+            on = platform_in_sweep(points, other)
+            if other.partition("@")[0] == base and on is not None and not on_accelerator(on):
                 found = _crossing_of(points, name, other)
                 if found is None or accelerator.platform == platform:
                     return found

@@ -19,6 +19,7 @@ from blurapp.core.kernel import (
     multiply_adds_per_pixel,
 )
 from blurapp.core.measuring.comparison import TOLERANCE, ComparisonResult, LedByJit
+from blurapp.core.platforms import on_accelerator
 from blurapp.core.spec import describe_kernel
 from blurapp.core.wording import QT_TRANSLATE_NOOP, TranslateText, english
 
@@ -449,7 +450,9 @@ def device_name(device: str, translate: TranslateText = _english) -> str:
     run's 'tpu: TPU v5 lite'), 'the CPU'."""
     platform, _, name = device.partition(":")
     if not name.strip():
-        return translate(QT_TRANSLATE_NOOP("Figures", "the CPU")) if platform == "cpu" else device
+        if on_accelerator(platform):
+            return device
+        return translate(QT_TRANSLATE_NOOP("Figures", "the CPU"))
     return translate(QT_TRANSLATE_NOOP("Figures", "the {device}")).format(device=name.strip())
 
 

@@ -219,6 +219,21 @@ def test_an_accelerators_photo_is_blurred_in_the_passes_its_platform_holds(
     np.testing.assert_allclose(first.output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
 
 
+def test_a_grey_photo_and_a_colour_one_of_the_same_rows_of_values_each_get_their_blur(
+    as_on_an_accelerator,
+):
+    """On an accelerator both cross as 8 rows of 12 values: a grey photo 12 pixels wide and a
+    colour one 4 pixels wide, whose blurs step 1 and 3 values a tap."""
+    from blurapp.core.engines import get_engine
+
+    kernel = gaussian_kernel(3, 1.0)
+    grey = np.random.default_rng(1).random((8, 12), dtype=np.float32)
+    colour = np.random.default_rng(2).random((8, 4, 3), dtype=np.float32)
+    for image in (grey, colour):
+        output = get_engine("jax").start(image, kernel).output
+        np.testing.assert_allclose(output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
+
+
 @pytest.mark.parametrize("bits", [8, 16])
 def test_a_colour_photos_grey_crosses_to_an_accelerator_as_levels_of_its_depth(
     as_on_an_accelerator, tmp_path, bits
@@ -297,7 +312,7 @@ def test_the_pallas_kernel_takes_a_photos_levels_as_rows_of_values_too(
     np.testing.assert_allclose(first.output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
     # What crossed was the photo's levels: the program was compiled for uint8 rows of values.
     # (the key's last part says whether a kernel is a batch of frames' instead: it is not)
-    assert [key[-2:] for key in compiled_kernels._by_key] == [(np.dtype(np.uint8).str, False)]
+    assert [key[-2:] for key in compiled_kernels.held_keys()] == [(np.dtype(np.uint8).str, False)]
     assert first.again().from_device_seconds is not None
 
 

@@ -45,7 +45,7 @@ def test_jax_jit_blurs_the_channels_in_one_compiled_program():
     get_engine("jax").blur(image, gaussian_kernel(5, 1.5), repeats=0)
     from blurapp.core.engines.jax_engine import jax_device
 
-    assert len(compiled_blurs._by_key) == 1
+    assert compiled_blurs.held() == 1
     assert compiled_blurs.holds((64, 48, 3), (5, 5), jax_device())
 
 

@@ -209,8 +209,8 @@ def test_an_accelerators_frames_are_compiled_with_its_platforms_pass_limit(monke
     monkeypatch.setattr(jax_frames, "pass_values_on", a_small_pass)
     monkeypatch.setattr(jax_frames, "frames_program", recorded)
     blurs = jax_frames.compiled_frame_blurs
-    # A program of its own, traced through the recorder and forgotten after.
-    monkeypatch.setattr(blurs, "_jitted", None)
+    # A program of its own (one jit per program function), traced through the recorder and
+    # forgotten after.
     blurs.clear()
     levels = np.random.default_rng(4).integers(0, 256, (2, 40, 23, 3), dtype=np.uint8)
     kernel = gaussian_kernel(9, 3.0)

@@ -229,9 +229,12 @@ def test_the_window_offers_jax_pallas_everywhere_and_says_where_it_is_interprete
     from helpers.tpu_runtime import seem_to_have_libtpu
 
     from blurapp.app.session import Session
-    from blurapp.core.engines import offered_engine_names
+    from blurapp.core.engines import offered_engine_names, pallas_engine
 
     captions = Session().captions
+    # Before JAX has opened its device (a test before this one may have): told from what is
+    # installed and JAX_PLATFORMS.
+    monkeypatch.setattr(pallas_engine, "default_device_opened", lambda: None)
     seem_to_have_libtpu(monkeypatch, False)
     assert {"numpy", "jax", "pallas"} <= set(offered_engine_names())
     assert captions.choice("pallas") == "JAX Pallas (interpreted)"
