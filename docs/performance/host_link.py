@@ -124,7 +124,8 @@ def ways(host: np.ndarray, device) -> dict[str, tuple[Callable, Callable, Callab
         )
     for count in (1, *PIECE_COUNTS, None):
         name = "host_link" if count is None else f"host_link in {count}"
-        host_link.prepare(jax, host.shape, host.dtype, device, pieces=count)
+        host_link.prepare_send(jax, host.shape, host.dtype, device, pieces=count)
+        host_link.prepare_fetch(jax, host.shape, host.dtype, device, pieces=count)
         found[name] = (
             lambda _, count=count: jax.block_until_ready(
                 host_link.send(jax, host, device, pieces=count)

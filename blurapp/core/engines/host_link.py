@@ -150,19 +150,37 @@ def fetch(jax: Any, on_device: Any, *, pieces: int | None = None, own: bool = Fa
     return host.copy() if own and fetching.whole else host
 
 
-def prepare(
+def prepare_send(
     jax: Any, shape: tuple[int, ...], dtype: Any, device: Any, *, pieces: int | None = None
 ) -> None:
-    """The programs that join and cut an array of `shape` and `dtype` on `device` compiled
-    now (or loaded), so that the copies that use them are not timed compiling."""
+    """The program that joins the pieces of an array of `shape` and `dtype` on `device`
+    compiled now (or loaded), so that the copies that use it (send) are not timed compiling."""
+    crossing = _crossing(jax, shape, dtype, device, pieces)
+    if crossing is not None:
+        _joining(jax, *crossing, device)
+
+
+def prepare_fetch(
+    jax: Any, shape: tuple[int, ...], dtype: Any, device: Any, *, pieces: int | None = None
+) -> None:
+    """The program that cuts an array of `shape` and `dtype` on `device` into pieces compiled
+    now (or loaded), so that the copies that use it (start_fetch) are not timed compiling."""
+    crossing = _crossing(jax, shape, dtype, device, pieces)
+    if crossing is not None:
+        _cutting(jax, *crossing, device)
+
+
+def _crossing(
+    jax: Any, shape: tuple[int, ...], dtype: Any, device: Any, pieces: int | None
+) -> tuple[tuple[int, ...], np.dtype, tuple[int, ...]] | None:
+    """The shape, number type and piece edges an array crosses `device`'s link in, as send and
+    start_fetch cut it; None where it crosses whole."""
     dtype = np.dtype(jax.dtypes.canonicalize_dtype(dtype))
     size = int(np.prod(shape))
     pieces = _chosen(pieces, size * dtype.itemsize, device)
     if pieces == 0 or size == 0:
-        return
-    edges = piece_edges(size, dtype.itemsize, pieces)
-    _joining(jax, tuple(shape), dtype, edges, device)
-    _cutting(jax, tuple(shape), dtype, edges, device)
+        return None
+    return tuple(shape), dtype, piece_edges(size, dtype.itemsize, pieces)
 
 
 # (joining or cutting, shape, number type, edges, platform, device id) → the compiled program.

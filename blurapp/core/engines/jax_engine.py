@@ -494,7 +494,7 @@ def first_call_on_device(
     # A device's first copy sets up its runtime (kept_kernels): not a copy's cost; nor is
     # compiling the programs that join and cut the photo's pieces there (host_link).
     kernel_on_device = kept_kernels.on_device(jax, kernel, device, start=not keep_photo)
-    host_link.prepare(jax, moved.shape, moved.dtype, device)
+    host_link.prepare_send(jax, moved.shape, moved.dtype, device)
 
     def put() -> Any:
         return jax.block_until_ready(host_link.send(jax, moved, device))
@@ -527,7 +527,7 @@ def first_call_on_device(
     check_cancelled(cancelled)
     if not keep_photo:  # the programs that cut what crosses back, compiled untimed as above
         for crossing in output if isinstance(output, tuple) else (output,):
-            host_link.prepare(jax, crossing.shape, crossing.dtype, device)
+            host_link.prepare_fetch(jax, crossing.shape, crossing.dtype, device)
     if keep_photo:
         # A live preview: the pane's picture is made from the output where it is, and the
         # floats cross only if someone reads them (see OutputOnDevice).
@@ -561,7 +561,6 @@ def first_call_on_device(
             # one is the timing's untimed warm-up, and a first call that no steady call
             # follows (--repeat 0, a live preview, a clip's frame) compiles nothing unused.
             band_blur.append(get_program((cut.rows, *image.shape[1:]))[0])
-            host_link.prepare(jax, (cut.rows, rows.shape[1]), rows.dtype, device)
             check_cancelled(cancelled)
         on_device, to_seconds = to_device()
         start = time.perf_counter()

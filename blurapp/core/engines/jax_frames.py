@@ -196,7 +196,7 @@ def blur_frames_on_device(
     moved = frames.reshape(*frames.shape[:2], -1) if as_rows else frames
     # The programs that join and cut the batch's pieces (host_link) compiled untimed: the
     # copies are timed as copies.
-    host_link.prepare(jax, moved.shape, moved.dtype, device)
+    host_link.prepare_send(jax, moved.shape, moved.dtype, device)
     start = time.perf_counter()
     on_device = jax.block_until_ready(host_link.send(jax, moved, device))
     to_seconds = time.perf_counter() - start
@@ -206,7 +206,7 @@ def blur_frames_on_device(
     )
     blurred = jax.block_until_ready(program(on_device, weights))
     seconds = time.perf_counter() - start
-    host_link.prepare(jax, blurred.shape, blurred.dtype, device)
+    host_link.prepare_fetch(jax, blurred.shape, blurred.dtype, device)
     start = time.perf_counter()
     # Read-only on the CPU (JAX's own buffer, kept alive by the array): only ever read.
     output = np.asarray(host_link.fetch(jax, blurred), dtype=frames.dtype).reshape(frames.shape)
