@@ -32,7 +32,7 @@ class Platform:
     The defaults are an accelerator's with nothing measured of its own (a GPU's)."""
 
     # An accelerator (a GPU, a TPU) has its memory and its programs of its own: a photo crosses
-    # to it as rows of values (jax_engine.to_move) and its copies can overlap its blurs
+    # to it as rows of values (jax_runtime.to_move) and its copies can overlap its blurs
     # (bands, batches of frames). Otherwise it is the host's CPU.
     accelerator: bool = True
     # JAX-jit blurs strip by strip, each strip sized to stay in a CPU's cache (jax_program.blur),

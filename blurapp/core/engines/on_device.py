@@ -352,7 +352,7 @@ SENT_AHEAD_KEPT = 4
 class _SentAhead:
     """Images copied to their device ahead of a live preview's call on them (JAX_JIT's
     send_ahead): the call takes the copy, once, instead of making it, and what crossed
-    (jax_engine.to_move) instead of working it out again."""
+    (jax_runtime.to_move) instead of working it out again."""
 
     def __init__(self) -> None:
         # Reentrant: the array's weakref callback may run inside the lock, on a collection.

@@ -127,7 +127,8 @@ def test_stopping_the_preview_brings_its_outputs_to_the_host(monkeypatch):
 
 
 def test_frames_sent_ahead_are_taken_once_and_those_left_behind_let_go():
-    from blurapp.core.engines.jax_engine import jax_device, send_ahead
+    from blurapp.core.engines.jax_engine import send_ahead
+    from blurapp.core.engines.jax_runtime import jax_device
     from blurapp.core.engines.on_device import sent_ahead
 
     device = jax_device()
