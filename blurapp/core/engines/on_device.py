@@ -357,16 +357,20 @@ class _SentAhead:
     def __init__(self) -> None:
         # Reentrant: the array's weakref callback may run inside the lock, on a collection.
         self._lock = threading.RLock()
-        # (the image, its device, its copy there, what crossed), oldest first.
-        self._sent: deque[tuple[weakref.ref[np.ndarray], Any, Any, np.ndarray]] = deque(
-            maxlen=SENT_AHEAD_KEPT
-        )
+        # (the image, its device, its copy there, what crossed, or its shape where what
+        # crossed is the image's own values), oldest first.
+        self._sent: deque[
+            tuple[weakref.ref[np.ndarray], Any, Any, np.ndarray | tuple[int, ...]]
+        ] = deque(maxlen=SENT_AHEAD_KEPT)
 
     def keep(self, image: np.ndarray, device: Any, on_device: Any, moved: np.ndarray) -> None:
         """`on_device`, `image`'s copy on `device` (of what crossed: `moved`), kept for the
         call on `image` to take."""
+        # The image's own values (a CPU's photo, an accelerator's rows of floats) kept as their
+        # shape alone: held here, they would hold the image, and its copy, until taken.
+        crossed = moved.shape if np.may_share_memory(moved, image) else moved
         with self._lock:
-            self._sent.append((weakref.ref(image, self._forget), device, on_device, moved))
+            self._sent.append((weakref.ref(image, self._forget), device, on_device, crossed))
 
     def _find(self, image: np.ndarray, device: Any) -> int | None:
         # By identity: deque.remove and `in` compare entries with ==, which compares the
@@ -380,7 +384,12 @@ class _SentAhead:
         """What crossed of `image` when it was sent ahead to `device`, else None."""
         with self._lock:
             index = self._find(image, device)
-            return None if index is None else self._sent[index][3]
+            if index is None:
+                return None
+            crossed = self._sent[index][3]
+        if isinstance(crossed, np.ndarray):
+            return crossed
+        return image if crossed == image.shape else image.reshape(crossed)
 
     def take(self, image: np.ndarray, device: Any) -> Any | None:
         """`image`'s copy on `device` when it was sent ahead (then no longer kept, nor any

@@ -141,6 +141,32 @@ def test_frames_sent_ahead_are_taken_once_and_those_left_behind_let_go():
     np.testing.assert_allclose(np.asarray(output), blur_oracle(second, KERNEL), atol=1e-5, rtol=0)
 
 
+def test_a_frame_sent_ahead_and_let_go_takes_its_copy_with_it():
+    """A frame sent ahead that no call takes (a clip closed, a seek) goes when its array goes:
+    nothing kept for it holds the array, nor so its copy on the device."""
+    import gc
+    import weakref
+
+    from blurapp.core.engines.jax_engine import jax_device, send_ahead
+    from blurapp.core.engines.on_device import sent_ahead
+
+    device = jax_device()
+    # Floats that are not levels: what crosses is the frame's own values (its rows).
+    frame = np.random.default_rng(7).random((20, 30), dtype=np.float32)
+    gone = weakref.ref(frame)
+    send_ahead(frame)
+    kept = sent_ahead.moved(frame, device)
+    assert kept is not None and np.array_equal(kept.reshape(frame.shape), frame)
+    del frame, kept
+    gc.collect()
+    assert gone() is None
+    # The next frame, sent and taken, is blurred as scipy blurs it.
+    frame = np.random.default_rng(8).random((20, 30), dtype=np.float32)
+    send_ahead(frame)
+    output = previewed(frame)
+    np.testing.assert_allclose(np.asarray(output), blur_oracle(frame, KERNEL), atol=1e-5, rtol=0)
+
+
 def test_previews_with_kernels_of_one_shape_each_blur_with_their_own():
     """A kernel used again is the one kept on the device; another of the same size, or one no
     longer kept, crosses anew: each preview equals scipy's correlation with its own kernel."""
