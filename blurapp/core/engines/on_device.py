@@ -393,14 +393,18 @@ class _SentAhead:
 
     def take(self, image: np.ndarray, device: Any) -> Any | None:
         """`image`'s copy on `device` when it was sent ahead (then no longer kept, nor any
-        sent before it, which a pause or a seek left behind), else None."""
+        sent to `device` before it, which a pause or a seek left behind), else None."""
         with self._lock:
             index = self._find(image, device)
             if index is None:
                 return None
             taken = self._sent[index][2]
-            for _ in range(index + 1):
-                self._sent.popleft()
+            # Those sent to another device are another pane's frames, still to be taken.
+            kept = [
+                entry for at, entry in enumerate(self._sent) if at > index or entry[1] != device
+            ]
+            self._sent.clear()
+            self._sent.extend(kept)
             return taken
 
     def _forget(self, gone: weakref.ref[np.ndarray]) -> None:

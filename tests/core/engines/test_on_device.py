@@ -167,6 +167,17 @@ def test_a_frame_sent_ahead_and_let_go_takes_its_copy_with_it():
     np.testing.assert_allclose(np.asarray(output), blur_oracle(frame, KERNEL), atol=1e-5, rtol=0)
 
 
+def test_a_frame_taken_on_one_device_leaves_those_sent_to_another():
+    """Two panes playing a clip on two devices (JAX-jit on the accelerator and on the CPU):
+    one pane's call taking its frame lets go of its own frames left behind, not the other's."""
+    sent = on_device._SentAhead()
+    tpu_frame, cpu_frame = levels_photo((4, 5), seed=1), levels_photo((4, 5), seed=2)
+    sent.keep(tpu_frame, "tpu0", "tpu0's copy", tpu_frame)
+    sent.keep(cpu_frame, "cpu0", "cpu0's copy", cpu_frame)
+    assert sent.take(cpu_frame, "cpu0") == "cpu0's copy"
+    assert sent.take(tpu_frame, "tpu0") == "tpu0's copy"
+
+
 def test_previews_with_kernels_of_one_shape_each_blur_with_their_own():
     """A kernel used again is the one kept on the device; another of the same size, or one no
     longer kept, crosses anew: each preview equals scipy's correlation with its own kernel."""
