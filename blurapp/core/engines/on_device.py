@@ -46,7 +46,8 @@ class OutputOnDevice:
         self._lock = threading.Lock()
         self._fetched: np.ndarray | None = None
         self._block: tuple[int, int, np.ndarray] | None = None  # top, left, the block
-        _living.add(self)
+        with _living_lock:
+            _living.add(self)
 
     @property
     def nbytes(self) -> int:
@@ -154,12 +155,16 @@ class OutputOnDevice:
 
 # Every output still on a device, to settle when the preview that made them stops.
 _living: weakref.WeakSet[OutputOnDevice] = weakref.WeakSet()
+# Outputs are made on the threads that blur (a clip's panes) while a job settles them.
+_living_lock = threading.Lock()
 
 
 def settle_outputs() -> None:
     """Every output still left on a device is fetched and lets go of the device's memory
     (OutputOnDevice.settle): a job that does not preview with the engine needs that memory."""
-    for output in list(_living):
+    with _living_lock:
+        outputs = list(_living)
+    for output in outputs:
         output.settle()
 
 

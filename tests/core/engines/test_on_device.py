@@ -235,3 +235,36 @@ def test_only_the_last_kernels_used_stay_on_the_device():
     assert len(jax.copies) == crossed
     kept.on_device(jax, kernels[0], "cpu0", start=False)  # the oldest, let go
     assert len(jax.copies) == crossed + 1
+
+
+def test_an_output_made_while_a_job_lets_the_device_go_does_not_fail_it(monkeypatch):
+    """A job that does not preview with JAX-jit (a sweep, a blur by blocks) settles the outputs
+    left on the device while a clip's pane may make a new one on its own thread: the job goes
+    on, and settles those it found."""
+    import threading
+    import weakref
+
+    import jax
+
+    values = jax.device_put(np.zeros((4, 6), np.float32), jax.devices("cpu")[0])
+    made = []
+    panes = []
+
+    class Living(weakref.WeakSet):
+        def __iter__(self):
+            for index, output in enumerate(super().__iter__()):
+                if index == 0:  # the pane makes its output as the job goes through them
+                    pane = threading.Thread(
+                        target=lambda: made.append(OutputOnDevice(jax, values, (4, 6)))
+                    )
+                    panes.append(pane)
+                    pane.start()
+                    pane.join(1)
+                yield output
+
+    monkeypatch.setattr(on_device, "_living", Living())
+    left = [OutputOnDevice(jax, values, (4, 6)) for _ in range(3)]
+    on_device.settle_outputs()
+    panes[0].join(60)
+    assert len(made) == 1 and all(output.fetched for output in left)
+    np.testing.assert_array_equal(np.asarray(made[0]), np.zeros((4, 6)))
