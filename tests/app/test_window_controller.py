@@ -275,3 +275,19 @@ def test_a_change_of_the_parameters_is_drawn_once_and_a_typed_note_without_one_i
     assert len(view.said("show_parameters")) == 1
     runner.run_all()
     assert all(session.results[e].parameters.sigma == 1.5 for e in session.pane_engines)
+
+
+def test_a_photo_that_fails_to_open_leaves_the_clip_opened_after_it_opening(controller, tmp_path):
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"not a picture")
+    clip = video_file(tmp_path / "waves.mkv", random_levels(4, size=(32, 24)), rate=25)
+    session, runner, view = controller.session, controller.runner, controller.view
+
+    controller.open_path(broken)
+    controller.open_path(clip)  # chosen before the photo's failure is heard
+    while not view.said("show_photo_failed"):
+        assert runner.step()
+
+    assert session.opening == "waves.mkv"  # the panes still say the clip is opening
+    runner.run_all()
+    assert controller.clip is not None and session.opening is None
