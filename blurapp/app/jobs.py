@@ -313,16 +313,20 @@ def _padded(engine: Engine, size: int) -> Engine:
     return dataclasses.replace(engine, first_call=padded_first_call)
 
 
+# A live preview reports an engine's taps every this many percent (a timed run, every percent).
+LIVE_PROGRESS_STEP = 10
+
+
 def compare_job(
     plan: RunPlan, *, cancelled: Cancelled = never, report: Report = ignore
 ) -> Generator[EngineProgress | None, None, RunOutcome]:
     """Run `plan`'s engines on its photo: a timed run, or a live preview (plan.live: one call
     each, no difference pictures; see program_sizes for the kernels of its compiled engines).
-    Reports each engine's taps (at most 101 reports a step), each engine's result as it comes
-    (its first call's output first, while its steady calls are timed), which engine is busy
-    next, and Compiling before an engine compiles its program. With `plan.trace`, a profiler
-    trace of the steady calls goes in that folder, made first (TraceError, naming it, when it
-    cannot be)."""
+    Reports each engine's taps (at most 101 reports a step, a live preview's 11), each
+    engine's result as it comes (its first call's output first, while its steady calls are
+    timed), which engine is busy next, and Compiling before an engine compiles its program.
+    With `plan.trace`, a profiler trace of the steady calls goes in that folder, made first
+    (TraceError, naming it, when it cannot be)."""
     engines, repeats = plan.engines, plan.repeats
     trace = None
     if plan.trace is not None:
@@ -331,10 +335,13 @@ def compare_job(
     _let_previews_go(engines if plan.live else ())
     sizes, compiles = program_sizes(plan)
     last_percent: tuple[str, int] | None = None
+    # A live preview's taps are shown nowhere (a pane's words say it is coming): each report a
+    # signal the window's thread handles while the engines blur, the next change's among them.
+    step = LIVE_PROGRESS_STEP if plan.live else 1
 
     def progress(engine: str, done: int, total: int) -> None:
         nonlocal last_percent
-        percent = (engine, done * 100 // total)
+        percent = (engine, done * 100 // total // step)
         if percent != last_percent:
             last_percent = percent
             report(EngineProgress(engine, done, total))

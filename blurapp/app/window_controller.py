@@ -149,10 +149,13 @@ class WindowController:
         self.session.set_parameters(parameters)
         if not self.attached:
             return
-        self.view.show_parameters()
-        if self.session.parameters != before:
-            self.view.record_parameters(before, self.session.parameters)
-            self.preview(moving=True)
+        if self.session.parameters == before:
+            # A typed text's notes change without the parameters, which the view then has not
+            # been told of; a change it has, drawing its captions: not twice a change.
+            self.view.show_parameters()
+            return
+        self.view.record_parameters(before, self.session.parameters)
+        self.preview(moving=True)
 
     def set_pane_engine(self, pane: int, engine: str) -> None:
         """Show `engine` in the left (0) or right (1) pane: a clip playing plays on through it,

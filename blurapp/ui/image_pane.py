@@ -7,7 +7,7 @@ import html
 import math
 from typing import cast
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import (
     QTextDocument,
 )
@@ -39,6 +39,41 @@ def caption_html(caption: Caption, out_of_date: str) -> str:
     return text
 
 
+# Caption heights a pane keeps, laid out once each (ResultPane._height_of).
+HEIGHTS_KEPT = 16
+
+
+class _CaptionPlace(QWidget):
+    """Where a pane's caption goes in its layout: the label fills it, and a new text lays out
+    nothing but the label. A label in the pane's layout had the whole window laid out again,
+    and repainted, at every new text (the live preview's every change, twice); the place is
+    laid out again only when the label's narrowest width changes (its longest unbreakable
+    run), which the pane cannot be narrower than."""
+
+    def __init__(self, label: QLabel) -> None:
+        super().__init__()
+        label.setParent(self)
+        self._label = label
+        self._narrowest = label.minimumSizeHint().width()
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self._narrowest, self.minimumHeight())
+
+    def sizeHint(self) -> QSize:
+        return QSize(self._narrowest, self.minimumHeight())
+
+    def follow_label(self) -> None:
+        """The label's text or type changed: lay out again if its narrowest width did."""
+        narrowest = self._label.minimumSizeHint().width()
+        if narrowest != self._narrowest:
+            self._narrowest = narrowest
+            self.updateGeometry()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._label.setGeometry(0, 0, self.width(), self._label.height())
+
+
 class ResultPane(QFrame):
     """A captioned image view under a choice of engine: which engine, on which device, how fast."""
 
@@ -63,13 +98,17 @@ class ResultPane(QFrame):
         self.title = ""
         # caption_height_reserved's answer and the width and type it was laid out at.
         self._reserved: tuple[tuple[int, str], int] | None = None
+        # The heights of the captions laid out lately, by (text, width, type): CaptionLink asks
+        # for both panes' at every change of either's caption.
+        self._heights: dict[tuple[str, int, str], int] = {}
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(Qt.TextFormat.RichText)
         self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         # Room for two lines at least; CaptionLink gives both panes' captions the height of the
         # taller one's whole text.
-        self.caption.setFixedHeight(self.smallest_caption_height())
+        self._caption_place = _CaptionPlace(self.caption)
+        self.set_caption_height(self.smallest_caption_height())
         self.view = ImageView(self)
         self.view.clicked.connect(self.selected)
         self.view.focused.connect(self.selected)
@@ -86,7 +125,7 @@ class ResultPane(QFrame):
         header.addWidget(self.engine_combo)
         header.addStretch(1)
         layout.addLayout(header)
-        layout.addWidget(self.caption)
+        layout.addWidget(self._caption_place)
         layout.addWidget(self.view, 1)
         self.set_engine(engine)
         self.set_selected(False)
@@ -116,12 +155,19 @@ class ResultPane(QFrame):
     def set_caption(self, html: str) -> None:
         if html != self.caption.text():
             self.caption.setText(html)
+            self._caption_place.follow_label()
             self.caption_reflowed.emit()
 
     def set_caption_scale(self, factor: float) -> None:
         """Set the caption in `factor` times the pane's type size; 1 is the normal size."""
         self.caption.setFont(scaled_font(self, factor))
+        self._caption_place.follow_label()
         self.caption_reflowed.emit()  # its lines are taller now, or shorter
+
+    def set_caption_height(self, height: int) -> None:
+        """Give the caption `height` pixels (CaptionLink: both panes' the same)."""
+        self._caption_place.setFixedHeight(height)
+        self.caption.setFixedHeight(height)
 
     def smallest_caption_height(self) -> int:
         return 2 * self.caption.fontMetrics().lineSpacing() + 4
@@ -150,13 +196,21 @@ class ResultPane(QFrame):
         """The height of the caption label showing `html`, wrapped to the pane's width: laid out
         as the label lays it out (the label's own heightForWidth would never go below the
         height it was last fixed at)."""
-        document = QTextDocument()
-        document.setDocumentMargin(0)
-        document.setDefaultFont(self.caption.font())
-        document.setHtml(html)
         margins = self.caption.contentsMargins()
-        document.setTextWidth(max(1, self.caption_width() - margins.left() - margins.right()))
-        return math.ceil(document.size().height()) + margins.top() + margins.bottom()
+        width = max(1, self.caption_width() - margins.left() - margins.right())
+        at = (html, width, self.caption.font().key())
+        height = self._heights.get(at)
+        if height is None:
+            document = QTextDocument()
+            document.setDocumentMargin(0)
+            document.setDefaultFont(self.caption.font())
+            document.setHtml(html)
+            document.setTextWidth(width)
+            height = math.ceil(document.size().height())
+            if len(self._heights) >= HEIGHTS_KEPT:
+                del self._heights[next(iter(self._heights))]  # the oldest
+            self._heights[at] = height
+        return height + margins.top() + margins.bottom()
 
     def caption_text(self) -> str:
         """The caption as a user reads it, without markup."""
@@ -205,4 +259,4 @@ class CaptionLink:
         )
         for pane in self.panes:
             if pane.caption.height() != height:
-                pane.caption.setFixedHeight(height)
+                pane.set_caption_height(height)

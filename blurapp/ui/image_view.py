@@ -64,6 +64,9 @@ class ImageView(QGraphicsView):
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setScene(QGraphicsScene(self))
+        # One item: an index of where items lie finds nothing quicker, and each new picture
+        # would have the scene update it.
+        self.scene().setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self._item = PictureItem()
         self.scene().addItem(self._item)
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)

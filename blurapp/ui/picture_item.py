@@ -48,7 +48,10 @@ class PictureItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
 
     def set_levels(self, levels: Pyramid, before: Pyramid = ()) -> None:
-        self.prepareGeometryChange()
+        if not levels or not self._levels or full_size(levels) != full_size(self._levels):
+            # Only a new size moves the item's bounds: a live preview's every new picture of
+            # the same photo is a repaint, not a change of the scene's geometry.
+            self.prepareGeometryChange()
         self._levels, self._before = levels, before
         self._images, self._before_images = {}, {}
         self.update()

@@ -109,6 +109,29 @@ def test_a_run_reports_progress_and_each_engine_and_returns_the_comparison(tmp_p
     assert done.picture[0].dtype == np.uint8
 
 
+def test_a_live_preview_tells_its_taps_every_tenth_and_its_last_a_run_every_hundredth(
+    tmp_path,
+):
+    # A 21 × 21 kernel: 441 taps, more than a hundred counts for a timed run.
+    path = photo_file(tmp_path)
+    counts = {}
+    for live in (False, True):
+        plan = plan_for(path, kernel_size=21, sigma=4.0, algorithm="2d", live=live)
+        told = []
+        outcome = drain(compare_job(plan, report=told.append), told)
+        taps = [
+            event
+            for event in told
+            if isinstance(event, EngineProgress) and event.engine == "numpy" and event.total
+        ]
+        assert taps[-1] == EngineProgress("numpy", 441, 441)  # the last count always comes
+        counts[live] = len(taps)
+        expected = blur_oracle(plan.photo.gray, gaussian_kernel(21, 4.0))
+        np.testing.assert_allclose(outcome.result.runs["numpy"].output, expected, atol=1e-5)
+    assert counts[False] == 101  # 0 % (the first tap), 1 %, … 100 %
+    assert counts[True] == 11  # 0 %, 10 %, … 100 %
+
+
 @pytest.mark.slow
 def test_a_timed_run_works_out_the_difference_on_the_worker_and_a_preview_never_does(
     tmp_path, monkeypatch

@@ -252,6 +252,31 @@ def test_the_controller_is_made_first_and_runs_a_photo_for_a_window_attached_lat
     controller.stop()
 
 
+def test_a_change_of_the_parameters_is_drawn_once_and_a_typed_note_without_one_is_drawn(
+    controller, tmp_path
+):
+    # The window draws a change of the parameters (the boxes' notes, every caption) when the
+    # session tells its listeners: the controller does not ask for it a second time, inside
+    # the live preview's every change. A text typed that changes no parameter (its note
+    # changes alone) is drawn at the controller's asking.
+    session, runner, view = controller.session, controller.runner, controller.view
+    told = []
+    session.subscribe(told.append)
+    controller.open_path(photo_file(tmp_path, size=(40, 30)))
+    runner.run_all()
+    view.told.clear()
+    told.clear()
+    controller.edit_parameters(BlurSpec(kernel_size=5, sigma=1.5))
+    assert told.count("parameters") == 1
+    assert view.said("show_parameters") == []
+    assert view.said("record_parameters")  # a step to undo, and previewed
+    controller.edit_parameters(BlurSpec(kernel_size=5, sigma=1.5))
+    assert told.count("parameters") == 1
+    assert len(view.said("show_parameters")) == 1
+    runner.run_all()
+    assert all(session.results[e].parameters.sigma == 1.5 for e in session.pane_engines)
+
+
 def test_a_photo_that_fails_to_open_leaves_the_clip_opened_after_it_opening(controller, tmp_path):
     broken = tmp_path / "broken.png"
     broken.write_bytes(b"not a picture")

@@ -4,10 +4,11 @@ tests/app/test_caption_room.py)."""
 import pytest
 from helpers.session import longest_run_caption
 from helpers.window import RUN_TIMEOUT_MS, run
-from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, QObject, QPoint
+from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
 from blurapp.ui.image_pane import ResultPane, caption_html
+from blurapp.ui.text_fitting import WORD_JOINER
 
 
 def settle(window, width, height):
@@ -70,3 +71,59 @@ def test_the_room_kept_follows_the_panes_width_and_type(qtbot):
     assert narrow > wide
     pane.set_caption_scale(1.5)
     assert pane.caption_height_reserved() > narrow
+
+
+class LayoutRequests(QObject):
+    """Counts the layout passes asked of a widget."""
+
+    def __init__(self, widget):
+        super().__init__()
+        self.count = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+
+def pane_in_a_window(qtbot, width=420):
+    window = QWidget()
+    qtbot.addWidget(window)
+    pane = ResultPane([("jax", "JAX-jit")], "jax")
+    QVBoxLayout(window).addWidget(pane)
+    window.resize(width, 400)
+    window.show()
+    qtbot.waitExposed(window)
+    return window, pane
+
+
+def test_a_new_caption_is_shown_whole_without_laying_out_the_window(qtbot):
+    # The live preview changes the panes' captions at every step of a slider: each change
+    # is the label's alone, not a layout pass of the window around the pane (and the repaint
+    # of everything it moves), which took a core from the blur the user waits for.
+    window, pane = pane_in_a_window(qtbot)
+    pane.set_caption("<b>JAX-jit</b> · previewing")
+    qtbot.waitUntil(lambda: pane.caption.width() == pane.caption_width())
+    for _ in range(3):  # the first caption's layout passes, the pane's then the window's
+        QApplication.processEvents()
+    requests = LayoutRequests(window)
+    for details in ("σ 2.6 · 9 × 9 · 4.1 ms", "σ 2.7", "σ 2.8 · 9 × 9 · 4.1 ms · 2 MP · grey"):
+        pane.set_caption(f"<b>JAX-jit</b> · {details} · previewing")
+        QApplication.processEvents()
+        assert pane.caption_text() == f"JAX-jit · {details} · previewing"
+    QApplication.processEvents()
+    assert requests.count == 0
+    assert pane.caption.width() == pane.caption_width()  # wrapped at the pane's width
+    assert pane.caption.height() >= pane.caption_height_needed()
+
+
+def test_a_caption_that_cannot_wrap_keeps_its_pane_wide_enough_to_show_it(qtbot):
+    # A run of words kept whole (a figure and its unit) is never cut off: the pane is at
+    # least as wide as the caption's narrowest width, also after the text changes.
+    _window, pane = pane_in_a_window(qtbot, width=120)
+    long_run = WORD_JOINER.join(["steady", "call", "1234567", "ms", "end", "to", "end"])
+    pane.set_caption(f"<b>JAX-jit</b> · {long_run}")
+    qtbot.waitUntil(lambda: pane.width() >= pane.caption.minimumSizeHint().width())
+    assert pane.caption.width() >= pane.caption.minimumSizeHint().width()
+    assert pane.caption.minimumSizeHint().width() > 120
