@@ -28,6 +28,7 @@ Run on the machine with the accelerator, from the project's root:
 
 `--small`: a small photo, few repeats (to try it on a CPU, where Pallas's interpreter runs
 every kernel, as it does wherever the device is not a TPU or `--interpret` is given).
+`--variants matrix,matrix_columns`: only those variants; `--no-sweep`: only their own tilings.
 """
 
 import argparse
@@ -45,7 +46,17 @@ from blurapp.core.kernel import gaussian_kernel_1d
 parser = argparse.ArgumentParser()
 parser.add_argument("--small", action="store_true", help="a 70 × 300 photo, few repeats")
 parser.add_argument("--interpret", action="store_true", help="Pallas's interpreter runs kernels")
+parser.add_argument(
+    "--variants",
+    default=",".join(pallas_program.VARIANTS),
+    help="the variants to time, by name, with commas (default: all)",
+)
+parser.add_argument("--no-sweep", action="store_true", help="each variant's own tiling only")
 arguments = parser.parse_args()
+CHOSEN = arguments.variants.split(",")
+for name in CHOSEN:
+    if name not in pallas_program.VARIANTS:
+        parser.error(f"no variant {name!r}: {', '.join(pallas_program.VARIANTS)}")
 INTERPRET = arguments.interpret or jax.devices()[0].platform != "tpu"
 HEIGHT, WIDTH = (70, 300) if arguments.small else (4000, 6000)
 TIMES = 2 if arguments.small else 9
@@ -129,7 +140,7 @@ for label, (values, _, _) in PHOTOS.items():
 
 # What is timed: each variant with its own tiling, then a few other tilings (tile rows, group
 # rows, chunk lanes) of a variant's, each part of "wide" apart.
-RUNS = [(name, None) for name in pallas_program.VARIANTS] + [
+SWEEP = [
     ("rotated", (128, 16, 1024)),
     ("rotated", (128, 32, 512)),
     ("tall", (128, 16, 1024)),
@@ -139,6 +150,9 @@ RUNS = [(name, None) for name in pallas_program.VARIANTS] + [
     ("matrix", (240, 8, 256)),
     ("matrix_columns", (240, 16, 512)),
     ("matrix_columns", (112, 16, 1024)),
+]
+RUNS = [(name, None) for name in CHOSEN] + [
+    (name, tiling) for name, tiling in SWEEP if name in CHOSEN and not arguments.no_sweep
 ]
 for algorithm, weights in WEIGHTS.items():
     for label, (values, step, expected) in PHOTOS.items():

@@ -528,8 +528,11 @@ def _blur_staged(
 
         def down(index: Any, carry: Any) -> Any:
             row = pl.multiple_of(index * group, SUBLANES)
+            # The group's sums and their halos from an aligned row, each kernel row's a load at
+            # a fixed offset into them (as the chip's compiler takes an unaligned row).
+            sums = sums_ref.at[pl.ds(row, group + 2 * halo)]
             total = _summed(
-                weights_ref[dy] * sums_ref[pl.ds(row + first_row + dy, group), pl.ds(0, lanes)]
+                weights_ref[dy] * sums[pl.ds(first_row + dy, group), pl.ds(0, lanes)]
                 for dy in range(size)
             )
             out_ref[pl.ds(row, group), pl.ds(start, stored)] = total[:, :stored].astype(
