@@ -100,9 +100,6 @@ class Variant:
     matrix_passes: str = "both"
 
 
-# The matrix unit's tiles: a tile and its halos of 8 rows are 128 rows, the matrix unit's side,
-# and a chunk one register wide (the rows' band is mostly zeros: its cost grows with the chunk).
-_MATRIX = {"tile_rows": 112, "chunk_lanes": LANES}
 VARIANTS = {
     # Groups of 16 rows rotated, chunks of 512 lanes, colour in tiles of 64 rows.
     "rotated": Variant(),
@@ -112,8 +109,11 @@ VARIANTS = {
     # As "rotated", but colour's tiles as tall as grey's: the tiles' share of "wide".
     "tall": Variant(block_bytes=64 * 1024 * 1024),
     "staged": Variant(separable="staged"),
-    "matrix": Variant(**_MATRIX, matrix="highest"),
-    "matrix_high": Variant(**_MATRIX, matrix="high"),
+    # The matrix unit's tiles: a tile and its halos of 8 rows are 128 rows, the matrix unit's
+    # side; chunks one register wide (the rows' band is mostly zeros: its cost grows with the
+    # chunk).
+    "matrix": Variant(tile_rows=112, chunk_lanes=LANES, matrix="highest"),
+    "matrix_high": Variant(tile_rows=112, chunk_lanes=LANES, matrix="high"),
     # The rows' taps on the vector unit (about half the separable blur's work there), the
     # columns' on the matrix unit, where they cost least: a product of K = 128 a value, where
     # the rows' band costs K = 384 (a chunk and its margins).
@@ -342,18 +342,19 @@ def _kernel(
     as `variant` says. `refs`: the weights (SMEM; for the matrix unit, its two bands in VMEM),
     the halo above, the tile, the halo below, the output, the buffer (and for the staged
     separable blur, the rows' sums)."""
-    if variant.matrix is not None and variant.matrix_passes == "columns":
+    precision = variant.matrix
+    if precision is not None and variant.matrix_passes == "columns":
         row, columns_band, top, tile, bottom, out, buffer, sums = refs
         _fill_buffer(top, tile, bottom, buffer, tiling, rows)
 
         def down(values: Any) -> Any:
-            return pallas_matrix.columns_product(columns_band, values, variant.matrix)
+            return pallas_matrix.columns_product(columns_band, values, precision)
 
         _blur_staged(row, buffer, sums, out, size=size, tiling=tiling, down_product=down)
-    elif variant.matrix is not None:
+    elif precision is not None:
         rows_band, columns_band, top, tile, bottom, out, buffer = refs
         _fill_buffer(top, tile, bottom, buffer, tiling, rows)
-        pallas_matrix.blur_tile(buffer, rows_band, columns_band, out, tiling, variant.matrix)
+        pallas_matrix.blur_tile(buffer, rows_band, columns_band, out, tiling, precision)
     elif separable and variant.separable == "staged":
         weights, top, tile, bottom, out, buffer, sums = refs
         _fill_buffer(top, tile, bottom, buffer, tiling, rows)
@@ -603,6 +604,7 @@ def blur_planes(
         _kernel, size=size, separable=separable, tiling=tiling, rows=rows, variant=chosen
     )
     scratch = [pltpu.VMEM((2 * halo + tile, tiling.buffer_lanes), jnp.float32)]
+    bands: tuple[Any, ...]
     if chosen.matrix is not None and chosen.matrix_passes == "columns":
         bands = pallas_matrix.row_and_columns_band(weights, tiling, chosen.matrix)
         weight_specs = [
