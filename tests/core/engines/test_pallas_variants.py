@@ -127,25 +127,31 @@ def test_a_kernel_that_is_not_rank_one_keeps_the_exact_vector_program(variant_bl
 
 @pytest.mark.parametrize("variant", ["matrix", "staged"])
 def test_the_engine_runs_the_default_variant(monkeypatch, variant):
-    """The engine's photos and frames in the variant pallas_program.DEFAULT_VARIANT names,
-    and a kernel that is not rank one still on the vector unit."""
+    """The engine's photos and frames in the variant pallas_program.DEFAULT_VARIANT names;
+    a kernel that is not rank one, where that variant is the matrix unit's, on the vector
+    unit."""
     monkeypatch.setattr(pallas_program, "DEFAULT_VARIANT", variant)
+    pallas_engine.compiled_kernels.clear()
+
+    def variants_compiled(kernel_shape):
+        keys = pallas_engine.compiled_kernels.held_keys()
+        return {key[5] for key in keys if key[2] == kernel_shape}
+
     image = random_image((23, 19, 3), seed=9)
     for kernel in (gaussian_kernel(7, 1.5), gaussian_kernel_1d(7, 1.5)):
         check(pallas_engine.blur_pallas(image, kernel), image, kernel)
         assert pallas_engine.program_ready(image.shape, kernel.shape)
-    variants = {key[5] for key in pallas_engine.compiled_kernels.held_keys()}
-    assert variant in variants
-    odd = np.random.default_rng(3).random((5, 5), dtype=np.float32)
+        assert variants_compiled(kernel.shape) == {variant}
+    odd = np.random.default_rng(3).random((3, 3), dtype=np.float32)
     odd /= odd.sum()
     check(pallas_engine.blur_pallas(image, odd), image, odd)
-    assert pallas_program.VECTOR_VARIANT in {
-        key[5] for key in pallas_engine.compiled_kernels.held_keys()
-    }
+    matrix = pallas_program.VARIANTS[variant].matrix is not None
+    assert variants_compiled(odd.shape) == {pallas_program.VECTOR_VARIANT if matrix else variant}
     frames = np.random.default_rng(1).integers(0, 256, (2, 11, 19, 3), np.uint8)
     kernel = gaussian_kernel(5, 1.2)
     blurred = pallas_engine.blur_frames_pallas(frames, kernel).output
     assert blurred.dtype == np.uint8 and blurred.shape == frames.shape
+    assert variants_compiled(kernel.shape) == {variant}
     expected = np.stack([blur_oracle(frame / 255, kernel) for frame in frames])
     # The nearest level, but for a sum that falls within float32's rounding of a half.
     expected = np.rint(np.clip(expected, 0, 1) * 255)
