@@ -180,12 +180,12 @@ for algorithm, weights in WEIGHTS.items():
             measure(key, program, values, weights, expected, step, taken)
 
 # A short table: each blur's time, its share of a copy, its largest difference, colour ÷ grey.
-print(f"\n{'kernel':<34} {'ms':>8} {'× copy':>7} {'max diff':>10} {'colour ÷ grey':>14}")
+print(f"\n{'kernel':<42} {'ms':>8} {'× copy':>7} {'max diff':>10} {'colour ÷ grey':>14}")
 for key, value in list(figures.items()):
     if not isinstance(value, dict) or not key.startswith(("sep_", "2d_")):
         continue
     if "ms" not in value:
-        print(f"{key:<34} {value.get('error', '')[:60]}")
+        print(f"{key:<42} {value.get('error', '')[:60]}")
         continue
     grey_twin = figures.get(key.replace("_colour_", "_grey_"), {})
     ratio = value["ms"] / grey_twin["ms"] if "_colour_" in key and "ms" in grey_twin else None
@@ -195,7 +195,7 @@ for key, value in list(figures.items()):
     shown = "" if ratio is None else f"{ratio:.2f}"
     default = " (default)" if key.endswith(f"_{pallas_program.DEFAULT_VARIANT}") else ""
     print(
-        f"{key + default:<34} {value['ms']:>8.3f} {value['ms'] / floor:>7.2f}"
+        f"{key + default:<42} {value['ms']:>8.3f} {value['ms'] / floor:>7.2f}"
         f" {value['max_difference']:>10.2e} {shown:>14}"
     )
 write("pallas-speed.json")
