@@ -156,7 +156,7 @@ def main() -> None:
         ),
         "pallas": jax.jit(
             pallas_program.blur_rows,
-            static_argnames=("step", "tile_rows", "chunk_lanes", "interpret"),
+            static_argnames=("step", "tile_rows", "chunk_lanes", "interpret", "variant"),
         ),
     }
     rng = np.random.default_rng(0)

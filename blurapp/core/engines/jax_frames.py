@@ -35,7 +35,7 @@ from blurapp.core.platforms import platform_of, platform_traits
 class FramePrograms(Protocol):
     """Where an engine's programs for batches of frames are got (compiled once per batch
     shape, kernel shape and device): JAX-jit's compiled_frame_blurs, the Pallas kernel's
-    pallas_engine.compiled_frame_kernels."""
+    pallas_engine.frame_kernels_for."""
 
     def get(
         self,

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from blurapp.core.engines import host_link
+from blurapp.core.engines import host_link, pallas_program
 from blurapp.core.engines.engine import Caveat, Engine
 from blurapp.core.engines.jax_calls import (
     first_call_on_device,
@@ -41,9 +41,9 @@ from blurapp.core.engines.jax_runtime import (
     jax_device,
     to_move,
 )
-from blurapp.core.engines.pallas_program import CHUNK_LANES, TILE_ROWS, blur_rows
 from blurapp.core.engines.pallas_program import blur as blur_program
 from blurapp.core.engines.pallas_program import blur_frames as blur_frames_program
+from blurapp.core.engines.pallas_program import blur_rows, variant_for
 from blurapp.core.engines.programs import GotProgram, compiled_programs
 from blurapp.core.engines.runs import (
     BlurredFrames,
@@ -101,8 +101,8 @@ def pallas_device_words(device: Any) -> str:
 
 class CompiledKernels:
     """The Pallas kernel's programs, from the compiled-program cache (programs): one per image
-    shape, kernel shape, device and tiling, and what crosses; a new sigma reuses it (the
-    weights are the program's input)."""
+    shape, kernel shape, device and variant (pallas_program.VARIANTS), and what crosses; a new
+    sigma reuses it (the weights are the program's input)."""
 
     FAMILY = "pallas"
 
@@ -112,20 +112,21 @@ class CompiledKernels:
         kernel_shape: tuple[int, ...],
         device: Any,
         *,
-        tile_rows: int = TILE_ROWS,
-        chunk_lanes: int = CHUNK_LANES,
+        variant: str | None = None,
         moved: np.dtype | None = None,
         frames: bool = False,
     ) -> GotProgram:
         """The compiled kernel for `device`, how it was got, and its stages (None when it
-        was compiled already). `moved`: the image crosses as rows of values of that number
-        type (an accelerator's, jax_runtime.to_move), and the program is blur_rows. `frames`:
-        `shape` is a batch of frames (frames × height × width [× channels]), crossing as
-        frames × rows of values of `moved` (float32 when None), and the program is
-        pallas_program.blur_frames."""
+        was compiled already). `variant`: as pallas_program.variant_for chooses it for the
+        kernel's weights (None: the default). `moved`: the image crosses as rows of values
+        of that number type (an accelerator's, jax_runtime.to_move), and the program is
+        blur_rows. `frames`: `shape` is a batch of frames (frames × height × width
+        [× channels]), crossing as frames × rows of values of `moved` (float32 when None),
+        and the program is pallas_program.blur_frames."""
         jax = import_jax()
         moved_type = None if moved is None else np.dtype(moved).str
         interpret = not runs_natively(device)
+        variant = pallas_program.DEFAULT_VARIANT if variant is None else variant
         # (the key's last part: the number type that crosses as rows of values, or None for
         # the image as it is; and whether it is a batch of frames)
         key = (
@@ -134,17 +135,12 @@ class CompiledKernels:
             tuple(kernel_shape),
             device.platform,
             device.id,
-            tile_rows,
-            chunk_lanes,
+            variant,
             interpret,
             moved_type,
             frames,
         )
-        static: dict[str, Any] = {
-            "tile_rows": tile_rows,
-            "chunk_lanes": chunk_lanes,
-            "interpret": interpret,
-        }
+        static: dict[str, Any] = {"variant": variant, "interpret": interpret}
         image_shape, image_type = tuple(shape), np.dtype(np.float32 if moved is None else moved)
         program: Callable[..., Any]
         if frames:
@@ -164,13 +160,16 @@ class CompiledKernels:
         return compiled_programs.get(key, compile_program)
 
     def holds(self, shape: tuple[int, ...], kernel_shape: tuple[int, ...], device: Any) -> bool:
-        """Whether the kernel for these shapes on `device`, default tiling, is compiled,
-        whatever number type the image crossed in."""
+        """Whether the kernel for these shapes on `device`, the default variant, is compiled,
+        whatever number type the image crossed in: the variant of the app's kernels, which
+        are Gaussians, rank one (pallas_program.variant_for)."""
         wanted = (tuple(shape), tuple(kernel_shape), device.platform, device.id)
-        tiling = (TILE_ROWS, CHUNK_LANES)
         return compiled_programs.holds(
             lambda key: (
-                key[0] == self.FAMILY and key[1:5] == wanted and key[5:7] == tiling and not key[-1]
+                key[0] == self.FAMILY
+                and key[1:5] == wanted
+                and key[5] == pallas_program.DEFAULT_VARIANT
+                and not key[-1]
             )
         )
 
@@ -186,8 +185,12 @@ compiled_kernels = CompiledKernels()
 
 
 class _CompiledFrameKernels:
-    """The kernel for batches of frames (jax_frames.FramePrograms), from compiled_kernels:
-    frames always cross as rows of values, on a CPU as on a TPU (a view on the host)."""
+    """The kernel for batches of frames (jax_frames.FramePrograms) in `variant`, from
+    compiled_kernels: frames always cross as rows of values, on a CPU as on a TPU (a view on
+    the host)."""
+
+    def __init__(self, variant: str):
+        self.variant = variant
 
     def get(
         self,
@@ -200,13 +203,15 @@ class _CompiledFrameKernels:
         dtype: np.dtype | None = None,
     ) -> tuple[Callable[[Any, Any], Any], Compilation]:
         program, how, _ = compiled_kernels.get_in_stages(
-            shape, kernel_shape, device, moved=dtype, frames=True
+            shape, kernel_shape, device, variant=self.variant, moved=dtype, frames=True
         )
         assert how is not None  # a kernel is always got one way or another
         return program, how
 
 
-compiled_frame_kernels = _CompiledFrameKernels()
+def frame_kernels_for(kernel: np.ndarray) -> _CompiledFrameKernels:
+    """The kernels for batches of frames blurred with `kernel`, in its variant."""
+    return _CompiledFrameKernels(variant_for(kernel))
 
 
 def program_ready(
@@ -225,7 +230,9 @@ def blur_pallas(image: np.ndarray, kernel: np.ndarray, platform: str | None = No
     image = np.ascontiguousarray(image, dtype=np.float32)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
     device = jax_device(platform)
-    blur, _, _ = compiled_kernels.get_in_stages(image.shape, kernel.shape, device)
+    blur, _, _ = compiled_kernels.get_in_stages(
+        image.shape, kernel.shape, device, variant=variant_for(kernel)
+    )
     output = blur(host_link.send(jax, image, device), jax.device_put(kernel, device))
     # Its own: on the CPU, JAX may hand back its own read-only buffer.
     return host_link.fetch(jax, output, own=True)
@@ -249,7 +256,9 @@ def first_pallas_call(
     moved_type = None if moved is pixels else moved.dtype
 
     def get_program(shape: tuple[int, ...]) -> GotProgram:
-        return compiled_kernels.get_in_stages(shape, kernel.shape, device, moved=moved_type)
+        return compiled_kernels.get_in_stages(
+            shape, kernel.shape, device, variant=variant_for(kernel), moved=moved_type
+        )
 
     first = first_call_on_device(
         image, kernel, device, get_program, cancelled, moved=moved, in_bands=True
@@ -294,7 +303,7 @@ def blur_frames_pallas(
         device,
         words,
         as_rows=True,
-        programs=compiled_frame_kernels,
+        programs=frame_kernels_for(kernel),
     )
 
 
@@ -307,7 +316,7 @@ def overlapped_frames_pallas(
     if not on_accelerator(device):
         return None
     return overlapped_frames_on_device(
-        jax, batches, kernel, device, programs=compiled_frame_kernels
+        jax, batches, kernel, device, programs=frame_kernels_for(kernel)
     )
 
 

@@ -30,15 +30,23 @@ How the kernel walks the image:
   and rotates the sum once.
 - Weights: in the scalar memory (SMEM), a weight read as a scalar and multiplied into a whole
   group; sums in float32, as the other engines'.
+- Variants (VARIANTS, chosen by name; the engine runs DEFAULT_VARIANT): other tilings, the
+  separable blur staged through VMEM (_blur_staged), and a kernel of rank one as two banded
+  matrix products on the matrix unit (pallas_matrix). docs/performance/pallas_speed.py times
+  every one on the chip, beside a copy of the photo, and checks each against SciPy.
 
 jax is imported only inside these functions, as in the other JAX engines.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any
 
+import numpy as np
+
+from blurapp.core.engines import pallas_matrix
 from blurapp.core.engines.jax_program import floats_to_levels, levels_to_floats
 
 # A vector register of a TPU holds 8 rows (sublanes) of 128 values (lanes): tiles, halos,
@@ -70,6 +78,66 @@ MIN_VMEM_BYTES = 64 * 1024 * 1024
 MAX_VMEM_BYTES = 100 * 1024 * 1024
 
 
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """One way of the kernel's to blur its tiles, chosen by name (VARIANTS): its tiling, and
+    how it takes its taps. `separable`: how the separable blur takes its kernel rows' taps,
+    "rotated" (each a rotation of the group's rows, as the 2-D blur) or "staged" (the rows'
+    taps first, into VMEM, then each kernel row's taps a load at its row's offset: see
+    _blur_staged). `matrix`: None for the vector unit, or the precision (one of
+    pallas_matrix.PRECISIONS) at which a kernel of rank one is blurred on the matrix unit
+    (pallas_matrix), the separable blur's as the 2-D blur's; the caller asks variant_for,
+    which keeps the vector unit for a kernel that is not rank one. `matrix_passes`: both
+    passes products ("both"), or only the columns' ("columns"), the rows' taps rotations as
+    "staged" takes them."""
+
+    tile_rows: int = TILE_ROWS
+    group_rows: int = GROUP_ROWS
+    chunk_lanes: int = CHUNK_LANES
+    block_bytes: int = BLOCK_BYTES
+    separable: str = "rotated"
+    matrix: str | None = None
+    matrix_passes: str = "both"
+
+
+VARIANTS = {
+    # Groups of 16 rows rotated, chunks of 512 lanes, colour in tiles of 64 rows.
+    "rotated": Variant(),
+    # Colour's tiles as tall as grey's (VMEM enough for a colour row's 18,000 values of 128
+    # rows), and groups of 32 rows by chunks of 1,024 lanes: each rotation serves more taps.
+    "wide": Variant(group_rows=32, chunk_lanes=1024, block_bytes=64 * 1024 * 1024),
+    # As "rotated", but colour's tiles as tall as grey's: the tiles' share of "wide".
+    "tall": Variant(block_bytes=64 * 1024 * 1024),
+    "staged": Variant(separable="staged"),
+    # The matrix unit's tiles: a tile and its halos of 8 rows are 128 rows, the matrix unit's
+    # side; chunks one register wide (the rows' band is mostly zeros: its cost grows with the
+    # chunk).
+    "matrix": Variant(tile_rows=112, chunk_lanes=LANES, matrix="highest"),
+    "matrix_high": Variant(tile_rows=112, chunk_lanes=LANES, matrix="high"),
+    # The rows' taps on the vector unit (about half the separable blur's work there), the
+    # columns' on the matrix unit, where they cost least: a product of K = 128 a value, where
+    # the rows' band costs K = 384 (a chunk and its margins).
+    "matrix_columns": Variant(tile_rows=112, matrix="highest", matrix_passes="columns"),
+}
+# The variant the engine runs (pallas_engine), and test_pallas.py's kernel: the quickest on the
+# chip of those whose every output there was within the tolerance of SciPy's
+# (docs/performance/pallas_speed.py times each).
+DEFAULT_VARIANT = "wide"
+# Where the default blurs on the matrix unit, the variant for a kernel that is not rank one.
+VECTOR_VARIANT = "rotated"
+
+
+def variant_for(weights: np.ndarray, name: str | None = None) -> str:
+    """The variant that blurs with `weights` (k × k, or k weights along rows then columns):
+    `name` (DEFAULT_VARIANT when None), unless it blurs on the matrix unit and the kernel is
+    not rank one (decided on the host, from its values: pallas_matrix.rank_one); then
+    VECTOR_VARIANT."""
+    name = DEFAULT_VARIANT if name is None else name
+    if VARIANTS[name].matrix is None or pallas_matrix.rank_one(weights):
+        return name
+    return VECTOR_VARIANT
+
+
 def _round_up(value: int, multiple: int) -> int:
     return -(-value // multiple) * multiple
 
@@ -89,6 +157,7 @@ class Tiling:
         tile_rows: int = TILE_ROWS,
         group_rows: int = GROUP_ROWS,
         chunk_lanes: int = CHUNK_LANES,
+        block_bytes: int = BLOCK_BYTES,
     ):
         for name, value, multiple in (
             ("tile rows", tile_rows, SUBLANES),
@@ -118,7 +187,7 @@ class Tiling:
         self.buffer_lanes = 2 * self.margin_lanes + _round_up(values, LANES)
         self.chunk_lanes = chunk = min(chunk_lanes, _round_up(values, LANES))
         self.chunks, self.last_lanes = divmod(values, chunk)
-        while tile > whole and self.block_bytes(tile) > BLOCK_BYTES:
+        while tile > whole and self.block_bytes(tile) > block_bytes:
             tile = max(whole, _round_up(tile // 2, whole))
         self.tile_rows = tile
         self.tiles = -(-rows // tile)
@@ -261,27 +330,52 @@ def _lane(values: Any, at: int) -> Any:
 
 
 def _kernel(
-    weights_ref: Any,
-    top_ref: Any,
-    tile_ref: Any,
-    bottom_ref: Any,
-    out_ref: Any,
-    buffer_ref: Any,
-    *,
+    *refs: Any,
     size: int,
     separable: bool,
     tiling: Tiling,
     rows: int,
+    variant: Variant,
 ) -> None:
     """One grid step on the unpadded plane: its tile, with the halo of rows above and below,
-    copied into `buffer_ref` between margins of lanes, edges repeated there, then blurred
-    group by group and chunk by chunk."""
+    copied into a buffer in VMEM between margins of lanes, edges repeated there, then blurred
+    as `variant` says. `refs`: the weights (SMEM; for the matrix unit, its two bands in VMEM),
+    the halo above, the tile, the halo below, the output, the buffer (and for the staged
+    separable blur, the rows' sums)."""
+    precision = variant.matrix
+    if precision is not None and variant.matrix_passes == "columns":
+        row, columns_band, top, tile, bottom, out, buffer, sums = refs
+        _fill_buffer(top, tile, bottom, buffer, tiling, rows)
+
+        def down(values: Any) -> Any:
+            return pallas_matrix.columns_product(columns_band, values, precision)
+
+        _blur_staged(row, buffer, sums, out, size=size, tiling=tiling, down_product=down)
+    elif precision is not None:
+        rows_band, columns_band, top, tile, bottom, out, buffer = refs
+        _fill_buffer(top, tile, bottom, buffer, tiling, rows)
+        pallas_matrix.blur_tile(buffer, rows_band, columns_band, out, tiling, precision)
+    elif separable and variant.separable == "staged":
+        weights, top, tile, bottom, out, buffer, sums = refs
+        _fill_buffer(top, tile, bottom, buffer, tiling, rows)
+        _blur_staged(weights, buffer, sums, out, size=size, tiling=tiling)
+    else:
+        weights, top, tile, bottom, out, buffer = refs
+        _fill_buffer(top, tile, bottom, buffer, tiling, rows)
+        _blur_rotated(weights, buffer, out, size=size, separable=separable, tiling=tiling)
+
+
+def _fill_buffer(
+    top_ref: Any, tile_ref: Any, bottom_ref: Any, buffer_ref: Any, tiling: Tiling, rows: int
+) -> None:
+    """The step's tile and its halos copied into `buffer_ref` between margins of lanes, the
+    photo's edge pixels repeated into the margins and its edge rows over the halos past it."""
     import jax.numpy as jnp
     from jax import lax
     from jax.experimental import pallas as pl
 
-    tile, halo, group = tiling.tile_rows, tiling.halo_rows, tiling.group_rows
-    chunk, step, values = tiling.chunk_lanes, tiling.step, tiling.values
+    tile, halo = tiling.tile_rows, tiling.halo_rows
+    step, values = tiling.step, tiling.values
     margin, width = tiling.margin_lanes, tiling.buffer_lanes
     index = pl.program_id(1)
 
@@ -354,6 +448,16 @@ def _kernel(
             def _(last_row: int = last_row) -> None:
                 repeat_row(last_row, last_row + 1)
 
+
+def _blur_rotated(
+    weights_ref: Any, buffer_ref: Any, out_ref: Any, *, size: int, separable: bool, tiling: Tiling
+) -> None:
+    """The tile in `buffer_ref` blurred into `out_ref` group by group and chunk by chunk, each
+    kernel row's taps a rotation of the group's rows (_blur_group)."""
+    from jax import lax
+    from jax.experimental import pallas as pl
+
+    tile, halo, group = tiling.tile_rows, tiling.halo_rows, tiling.group_rows
     blur_group = functools.partial(
         _blur_group,
         weights_ref=weights_ref,
@@ -372,6 +476,84 @@ def _kernel(
 
         lax.fori_loop(0, tile // group, one, 0)
 
+    _each_chunk(tiling, chunk_of)
+
+
+def _blur_staged(
+    weights_ref: Any,
+    buffer_ref: Any,
+    sums_ref: Any,
+    out_ref: Any,
+    *,
+    size: int,
+    tiling: Tiling,
+    down_product: Any = None,
+) -> None:
+    """The separable blur of the tile in `buffer_ref` into `out_ref`, chunk by chunk: first
+    along the rows (each kernel column's taps a rotation of lanes) for every row of the tile
+    and its halos, into `sums_ref` in VMEM; then down the columns, each kernel row's taps a
+    load of those sums at its row's offset, or, given `down_product`, the tile's rows as
+    down_product(the sums) makes them (a product on the matrix unit).
+
+    Why it may reach the memory's speed where "rotated" does not: rotating takes the chip's
+    cross-lane unit, and "rotated" rotates the whole group with its halos (16 + 16 rows for
+    16) once per kernel row, and the group's sums once per kernel column, about 36 rotated
+    registers a register of output at 9 taps; staged, only the rows' taps rotate (about 15),
+    and the kernel rows' taps are loads, which use the load slots, otherwise idle between
+    the tile's copies. The sums cross VMEM once more (a write and 9 loads a value), well
+    within its bandwidth; the photo's memory is read and written once, as before."""
+    from jax import lax
+    from jax.experimental import pallas as pl
+
+    tile, halo, group, step = tiling.tile_rows, tiling.halo_rows, tiling.group_rows, tiling.step
+    margin, radius = tiling.margin_lanes, tiling.radius
+    first_row, first_lane = halo - radius, margin - radius * step
+    # Rows along which the sums are made at once: the group if it divides the rows they cover.
+    block = group if (tile + 2 * halo) % group == 0 else SUBLANES
+
+    def chunk_of(start: Any, lanes: int, stored: int) -> None:
+        def along(index: Any, carry: Any) -> Any:
+            at = pl.ds(pl.multiple_of(index * block, SUBLANES), block)
+            values = buffer_ref[at, pl.ds(start, lanes + 2 * margin)]
+            sums_ref[at, pl.ds(0, lanes)] = _summed(
+                weights_ref[dx] * _shift_lanes(values, first_lane + dx * step, lanes)
+                for dx in range(size)
+            )
+            return carry
+
+        lax.fori_loop(0, (tile + 2 * halo) // block, along, 0)
+        if down_product is not None:
+            blurred = down_product(sums_ref[:, pl.ds(0, lanes)])
+            out_ref[:, pl.ds(start, stored)] = blurred[:, :stored].astype(out_ref.dtype)
+            return
+
+        def down(index: Any, carry: Any) -> Any:
+            row = pl.multiple_of(index * group, SUBLANES)
+            # The group's sums and their halos from an aligned row, each kernel row's a load at
+            # a fixed offset into them (as the chip's compiler takes an unaligned row).
+            sums = sums_ref.at[pl.ds(row, group + 2 * halo)]
+            total = _summed(
+                weights_ref[dy] * sums[pl.ds(first_row + dy, group), pl.ds(0, lanes)]
+                for dy in range(size)
+            )
+            out_ref[pl.ds(row, group), pl.ds(start, stored)] = total[:, :stored].astype(
+                out_ref.dtype
+            )
+            return carry
+
+        lax.fori_loop(0, tile // group, down, 0)
+
+    _each_chunk(tiling, chunk_of)
+
+
+def _each_chunk(tiling: Tiling, chunk_of: Any) -> None:
+    """chunk_of(first lane, lanes, lanes stored) for each chunk of lanes of a row: the full
+    chunks in a loop, then the last, its lanes whole registers."""
+    from jax import lax
+    from jax.experimental import pallas as pl
+
+    chunk = tiling.chunk_lanes
+
     def full_chunk(block: Any, carry: Any) -> Any:
         chunk_of(pl.multiple_of(block * chunk, LANES), chunk, chunk)
         return carry
@@ -386,33 +568,65 @@ def blur_planes(
     planes: Any,
     weights: Any,
     step: int = 1,
-    tile_rows: int = TILE_ROWS,
-    chunk_lanes: int = CHUNK_LANES,
+    tile_rows: int | None = None,
+    chunk_lanes: int | None = None,
     interpret: bool = False,
-    group_rows: int = GROUP_ROWS,
+    group_rows: int | None = None,
+    variant: str = DEFAULT_VARIANT,
 ) -> Any:
     """Each of `planes` (planes × rows × values, `step` values a pixel side by side, float32)
     blurred by one Pallas kernel whose grid runs over (plane, tile of rows): float32, their
-    shape."""
+    shape. `variant`: one of VARIANTS (a matrix unit's blurs a 2-D kernel as the outer
+    product of its factors: variant_for decides); `tile_rows`, `chunk_lanes`, `group_rows`:
+    the variant's unless given."""
     import jax
     import jax.numpy as jnp
     from jax.experimental import pallas as pl
     from jax.experimental.pallas import tpu as pltpu
 
+    chosen = VARIANTS[variant]
     count, rows, values = planes.shape
     size = weights.shape[0]
-    tiling = Tiling(rows, values, step, size, tile_rows, group_rows, chunk_lanes)
+    tiling = Tiling(
+        rows,
+        values,
+        step,
+        size,
+        chosen.tile_rows if tile_rows is None else tile_rows,
+        chosen.group_rows if group_rows is None else group_rows,
+        chosen.chunk_lanes if chunk_lanes is None else chunk_lanes,
+        chosen.block_bytes,
+    )
     tile, halo = tiling.tile_rows, tiling.halo_rows
     per_tile, last_halo = tile // halo, -(-rows // halo) - 1
+    separable = weights.ndim == 1
     kernel = functools.partial(
-        _kernel, size=size, separable=weights.ndim == 1, tiling=tiling, rows=rows
+        _kernel, size=size, separable=separable, tiling=tiling, rows=rows, variant=chosen
     )
+    scratch = [pltpu.VMEM((2 * halo + tile, tiling.buffer_lanes), jnp.float32)]
+    bands: tuple[Any, ...]
+    if chosen.matrix is not None and chosen.matrix_passes == "columns":
+        bands = pallas_matrix.row_and_columns_band(weights, tiling, chosen.matrix)
+        weight_specs = [
+            pl.BlockSpec(memory_space=pltpu.SMEM),
+            pl.BlockSpec(bands[1].shape, lambda c, i: (0, 0, 0)),
+        ]
+        scratch.append(pltpu.VMEM((2 * halo + tile, tiling.chunk_lanes), jnp.float32))
+    elif chosen.matrix is not None:
+        bands = pallas_matrix.band_matrices(weights, tiling, chosen.matrix)
+        # Whole, at the same block every step: copied into VMEM once.
+        weight_specs = [pl.BlockSpec(band.shape, lambda c, i: (0, 0, 0)) for band in bands]
+    else:
+        bands = (weights.astype(jnp.float32).reshape(-1),)
+        weight_specs = [pl.BlockSpec(memory_space=pltpu.SMEM)]
+        if separable and chosen.separable == "staged":
+            scratch.append(pltpu.VMEM((2 * halo + tile, tiling.chunk_lanes), jnp.float32))
     return pl.pallas_call(
         kernel,
         out_shape=jax.ShapeDtypeStruct((count, rows, values), jnp.float32),
         grid=(count, tiling.tiles),
         in_specs=[
-            pl.BlockSpec(memory_space=pltpu.SMEM),
+            *weight_specs,
             # The halo above (held at the first rows), the tile, the halo below (held at the
             # last rows): the kernel repeats the edge rows over what they hold past the photo.
             pl.BlockSpec(
@@ -425,32 +639,34 @@ def blur_planes(
             ),
         ],
         out_specs=pl.BlockSpec((None, tile, values), lambda c, i: (c, i, 0)),
-        scratch_shapes=[pltpu.VMEM((2 * halo + tile, tiling.buffer_lanes), jnp.float32)],
+        scratch_shapes=scratch,
         compiler_params=pltpu.CompilerParams(
             dimension_semantics=("parallel", "parallel"),
             vmem_limit_bytes=tiling.vmem_limit(),
         ),
         interpret=interpret,
         name="blurapp_blur",
-    )(weights.astype(jnp.float32).reshape(-1), planes, planes, planes)
+    )(*bands, planes, planes, planes)
 
 
 def blur(
     image: Any,
     weights: Any,
-    tile_rows: int = TILE_ROWS,
-    chunk_lanes: int = CHUNK_LANES,
+    tile_rows: int | None = None,
+    chunk_lanes: int | None = None,
     interpret: bool = False,
+    variant: str = DEFAULT_VARIANT,
 ) -> Any:
     """The blur as one Pallas kernel, under jax.jit with every argument after `weights`
     static: `image` (float32, height × width, or height × width × channels) correlated with
     `weights` (k × k, or k weights along rows then columns), edges repeating their border
     pixels; the result has the image's shape. `interpret`: Pallas's interpreter runs the
-    kernel (anywhere JAX runs; slow), instead of Mosaic compiling it for a TPU."""
+    kernel (anywhere JAX runs; slow), instead of Mosaic compiling it for a TPU. `variant`:
+    one of VARIANTS, as variant_for chooses it for the weights."""
     height, width = image.shape[:2]
     step = image.shape[2] if image.ndim == 3 else 1
     rows = image.reshape(1, height, width * step)
-    blurred = blur_planes(rows, weights, step, tile_rows, chunk_lanes, interpret)
+    blurred = blur_planes(rows, weights, step, tile_rows, chunk_lanes, interpret, variant=variant)
     return blurred.reshape(image.shape)
 
 
@@ -458,9 +674,10 @@ def blur_rows(
     values: Any,
     weights: Any,
     step: int = 1,
-    tile_rows: int = TILE_ROWS,
-    chunk_lanes: int = CHUNK_LANES,
+    tile_rows: int | None = None,
+    chunk_lanes: int | None = None,
     interpret: bool = False,
+    variant: str = DEFAULT_VARIANT,
 ) -> Any:
     """`blur` on a photo as it crosses to an accelerator: rows of values (height ×
     width·step), float32 or stored levels, as jax_program.blur_on_accelerator takes them and
@@ -469,7 +686,9 @@ def blur_rows(
 
     levels_type = values.dtype if jnp.issubdtype(values.dtype, jnp.integer) else None
     floats = levels_to_floats(values)
-    blurred = blur_planes(floats[None], weights, step, tile_rows, chunk_lanes, interpret)[0]
+    blurred = blur_planes(
+        floats[None], weights, step, tile_rows, chunk_lanes, interpret, variant=variant
+    )[0]
     return blurred if levels_type is None else (floats_to_levels(blurred, levels_type), blurred)
 
 
@@ -477,9 +696,10 @@ def blur_frames(
     frames: Any,
     weights: Any,
     step: int = 1,
-    tile_rows: int = TILE_ROWS,
-    chunk_lanes: int = CHUNK_LANES,
+    tile_rows: int | None = None,
+    chunk_lanes: int | None = None,
     interpret: bool = False,
+    variant: str = DEFAULT_VARIANT,
 ) -> Any:
     """`blur` on each of a batch of frames, as a clip's cross to a device: frames × rows of
     values (height × width·step, `step` values a pixel), float32 or stored levels (uint8,
@@ -494,5 +714,5 @@ def blur_frames(
     levels_type = frames.dtype if jnp.issubdtype(frames.dtype, jnp.integer) else None
     # Made floats before the kernel, as the host makes them (see levels_to_floats).
     values = levels_to_floats(frames, apart=True)
-    blurred = blur_planes(values, weights, step, tile_rows, chunk_lanes, interpret)
+    blurred = blur_planes(values, weights, step, tile_rows, chunk_lanes, interpret, variant=variant)
     return blurred if levels_type is None else floats_to_levels(blurred, levels_type)

@@ -1,0 +1,158 @@
+"""Each of the Pallas kernel's variants (pallas_program.VARIANTS: its tilings, the separable
+blur staged in VMEM, a rank-one kernel on the matrix unit) against the independent oracle
+(scipy's edge-padded correlation) at odd shapes; the host's choice of the vector unit for a
+kernel that is not rank one; and the engine running a variant as its default. Compiled by
+Mosaic where the default device is a TPU, in Pallas's interpret mode anywhere else (small
+images: the interpreter is slow)."""
+
+import jax
+import numpy as np
+import pytest
+from helpers.oracle import blur_oracle
+
+from blurapp.core import TOLERANCE, gaussian_kernel
+from blurapp.core.engines import pallas_engine, pallas_matrix, pallas_program
+from blurapp.core.kernel import MAX_KERNEL_SIZE, MAX_SIGMA, gaussian_kernel_1d, pad_kernel
+
+# Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
+pytestmark = pytest.mark.accelerator
+
+NATIVE = pallas_engine.runs_natively(jax.devices()[0])
+# Every variant but the default (test_pallas.py's) and "tall", whose programs for images this
+# small are "rotated"'s: its taller tiles are only for wide photos (below).
+VARIANTS = [
+    name for name in pallas_program.VARIANTS if name not in (pallas_program.DEFAULT_VARIANT, "tall")
+]
+
+
+def random_image(shape, seed=0):
+    return np.random.default_rng(seed).random(shape, dtype=np.float32)
+
+
+@pytest.fixture(scope="module")
+def variant_blur():
+    """pallas_program.blur under jit in a given variant, native on a TPU, interpreted
+    elsewhere."""
+    jitted = jax.jit(pallas_program.blur, static_argnames=("variant", "interpret"))
+
+    def blur(image, kernel, variant):
+        return np.asarray(jitted(image, kernel, variant=variant, interpret=not NATIVE))
+
+    return blur
+
+
+def check(output, image, kernel):
+    assert output.shape == image.shape and output.dtype == np.float32
+    np.testing.assert_allclose(output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
+
+
+@pytest.mark.parametrize(
+    ("variant", "algorithm"),
+    # "staged" stages the separable blur; its 2-D blur is the default's.
+    [(name, "separable") for name in VARIANTS]
+    + [(name, "2d") for name in VARIANTS if name != "staged"],
+)
+@pytest.mark.parametrize(
+    "shape",
+    [
+        (1, 40),  # a row
+        (40, 1, 3),  # a column, in colour
+        (3, 2, 3),  # smaller than the 5 × 5 kernel
+        (130, 45),  # two tiles of every variant, the last a few rows; a row within a chunk
+        (9, 150, 3),  # 450 values a row: chunks of 128 lanes and a part chunk
+    ],
+)
+def test_every_variant_matches_scipy(variant_blur, variant, shape, algorithm):
+    image = random_image(shape, seed=sum(shape))
+    # 5 × 5: the interpreter's programs grow with the taps (41 × 41 below).
+    kernel = gaussian_kernel(5, 1.2) if algorithm == "2d" else gaussian_kernel_1d(5, 1.2)
+    check(variant_blur(image, kernel, variant), image, kernel)
+
+
+@pytest.mark.parametrize("variant", ["matrix", "matrix_high", "matrix_columns", "staged"])
+def test_a_kernel_wider_than_a_register_s_margin(variant_blur, variant):
+    """A 41 × 41 kernel: halos of 32 rows, margins of two registers of lanes (20 pixels × 3
+    values), a tile of the matrix unit's taller than its 112 rows."""
+    image = random_image((50, 70, 3), seed=4)
+    kernel = gaussian_kernel(41, 7.0)
+    check(variant_blur(image, kernel, variant), image, kernel)
+
+
+def test_tall_and_wide_give_a_colour_photo_tiles_as_tall_as_grey_s():
+    for name in ("tall", "wide"):
+        variant = pallas_program.VARIANTS[name]
+        for step in (1, 3):
+            tiling = pallas_program.Tiling(
+                4000,
+                6000 * step,
+                step,
+                9,
+                variant.tile_rows,
+                variant.group_rows,
+                variant.chunk_lanes,
+                variant.block_bytes,
+            )
+            assert tiling.tile_rows == 128 and tiling.group_rows == variant.group_rows
+            assert tiling.block_bytes(128) < tiling.vmem_limit() <= pallas_program.MAX_VMEM_BYTES
+    rotated = pallas_program.VARIANTS["rotated"]
+    colour = pallas_program.Tiling(4000, 18000, 3, 9, rotated.tile_rows, 16, 512)
+    assert colour.tile_rows == 64
+
+
+def test_the_app_s_gaussians_are_rank_one():
+    for size in (1, 3, 9, 31, MAX_KERNEL_SIZE):
+        for sigma in (0.3, 1.0, 2.5, 10.0, MAX_SIGMA):
+            kernel = gaussian_kernel(size, sigma)
+            assert pallas_matrix.rank_one(kernel), (size, sigma)
+            assert pallas_matrix.rank_one(pad_kernel(kernel, size + 4)), (size, sigma)
+            assert pallas_program.variant_for(kernel, "matrix") == "matrix"
+    assert pallas_program.variant_for(gaussian_kernel_1d(9, 2.5), "matrix_high") == "matrix_high"
+
+
+@pytest.mark.parametrize("variant", ["matrix", "matrix_high"])
+def test_a_kernel_that_is_not_rank_one_keeps_the_exact_vector_program(variant_blur, variant):
+    kernel = np.random.default_rng(7).random((9, 9), dtype=np.float32)
+    kernel /= kernel.sum()
+    # A sum of two outer products: rank two, each part rank one.
+    two = (np.outer(np.hanning(7), np.ones(7)) + np.outer(np.ones(7), np.hanning(7))).astype(
+        np.float32
+    )
+    for weights in (kernel, two / two.sum()):
+        assert not pallas_matrix.rank_one(weights)
+        chosen = pallas_program.variant_for(weights, variant)
+        assert chosen == pallas_program.VECTOR_VARIANT
+        image = random_image((19, 23, 3), seed=8)
+        check(variant_blur(image, weights, chosen), image, weights)
+
+
+@pytest.mark.parametrize("variant", ["matrix", "staged"])
+def test_the_engine_runs_the_default_variant(monkeypatch, variant):
+    """The engine's photos and frames in the variant pallas_program.DEFAULT_VARIANT names;
+    a kernel that is not rank one, where that variant is the matrix unit's, on the vector
+    unit."""
+    monkeypatch.setattr(pallas_program, "DEFAULT_VARIANT", variant)
+    pallas_engine.compiled_kernels.clear()
+
+    def variants_compiled(kernel_shape):
+        keys = pallas_engine.compiled_kernels.held_keys()
+        return {key[5] for key in keys if key[2] == kernel_shape}
+
+    image = random_image((23, 19, 3), seed=9)
+    for kernel in (gaussian_kernel(7, 1.5), gaussian_kernel_1d(7, 1.5)):
+        check(pallas_engine.blur_pallas(image, kernel), image, kernel)
+        assert pallas_engine.program_ready(image.shape, kernel.shape)
+        assert variants_compiled(kernel.shape) == {variant}
+    odd = np.random.default_rng(3).random((3, 3), dtype=np.float32)
+    odd /= odd.sum()
+    check(pallas_engine.blur_pallas(image, odd), image, odd)
+    matrix = pallas_program.VARIANTS[variant].matrix is not None
+    assert variants_compiled(odd.shape) == {pallas_program.VECTOR_VARIANT if matrix else variant}
+    frames = np.random.default_rng(1).integers(0, 256, (2, 11, 19, 3), np.uint8)
+    kernel = gaussian_kernel(5, 1.2)
+    blurred = pallas_engine.blur_frames_pallas(frames, kernel).output
+    assert blurred.dtype == np.uint8 and blurred.shape == frames.shape
+    assert variants_compiled(kernel.shape) == {variant}
+    expected = np.stack([blur_oracle(frame / 255, kernel) for frame in frames])
+    # The nearest level, but for a sum that falls within float32's rounding of a half.
+    expected = np.rint(np.clip(expected, 0, 1) * 255)
+    assert np.abs(blurred.astype(np.int64) - expected).max() <= 1
