@@ -277,7 +277,8 @@ class _PhotoBlurs:
         """get(), with how long each stage of getting the program took (None: it was
         compiled already). `moved` (an accelerator's photo, see to_move): the photo of
         `shape` crosses as rows of values of that number type, float32 or stored levels, and
-        the program is jax_program.blur_on_accelerator."""
+        the program is jax_program.blur_on_accelerator; taking them, and handing its output
+        back, as uint32 words where host_link.words_for says so (a host_link.WordsProgram)."""
         jax = import_jax()
         device = jax_device() if device is None else device
         program_shape: tuple[int, ...] = tuple(shape)
@@ -293,6 +294,7 @@ class _PhotoBlurs:
             # passes as large as its platform runs at its best rate.
             static = {"in_strips": platform_traits(device).blurs_in_strips}
         static["pass_values"] = pass_values_on(platform_of(device))
+        words = None if moved is None else host_link.words_for(program_shape, dtype, device)
         # The photo's own shape, not the program's: flattened into rows of values, a grey photo
         # and the same in colour would share one; nor a grey photo's 3 × 3 kernel and a colour
         # one's 3 separable taps.
@@ -303,13 +305,23 @@ class _PhotoBlurs:
             tuple(kernel_shape),
             dtype.str,
             *sorted(static.items()),
+            ("words", words),
             device.platform,
             device.id,
         )
 
         def compile_program() -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages]:
-            jitted = compiled_programs.jitted(jax, program, tuple(static))
-            return compile_blur(jitted, program_shape, dtype, kernel_shape, device, **static)
+            if words is None:
+                jitted = compiled_programs.jitted(jax, program, tuple(static))
+                return compile_blur(jitted, program_shape, dtype, kernel_shape, device, **static)
+            jitted = compiled_programs.jitted(
+                jax, host_link.in_words, (*host_link.WORD_ARGUMENTS, *static)
+            )
+            link = {"link_program": program, "link_shape": program_shape, "link_dtype": dtype.str}
+            compiled, how, stages = compile_blur(
+                jitted, words, np.dtype(np.uint32), kernel_shape, device, **link, **static
+            )
+            return host_link.WordsProgram(compiled, program_shape, dtype), how, stages
 
         return compiled_programs.get(key, compile_program)
 
@@ -360,7 +372,8 @@ def blur_jax(image: np.ndarray, kernel: np.ndarray, platform: str | None = None)
     device = jax_device(platform)
     moved = to_move(image, device)
     blur, _, _ = _photo_program(image.shape, kernel, device, moved)
-    output = blur(host_link.send(jax, moved, device), jax.device_put(kernel, device))
+    sent = host_link.send(jax, moved, device, words=host_link.takes_words(blur))
+    output = blur(sent, jax.device_put(kernel, device))
     output = output[1] if isinstance(output, tuple) else output  # the floats of levels' pair
     # Its own: on the CPU, JAX may hand back its own read-only buffer.
     return host_link.fetch(jax, output, own=True).reshape(image.shape)
@@ -444,6 +457,7 @@ def first_jax_call(
         keep_photo=keep_photo,
         moved=moved,
         in_bands=not keep_photo,
+        words=True,
     )
 
 
@@ -457,7 +471,8 @@ def send_ahead(image: np.ndarray, platform: str | None = None) -> None:
     device = jax_device(platform)
     image = np.ascontiguousarray(image, dtype=np.float32)
     moved = to_move(image, device)
-    on_device = jax.block_until_ready(host_link.send(jax, moved, device))
+    # In words where the blur takes them (as first_jax_call sends it).
+    on_device = jax.block_until_ready(host_link.send(jax, moved, device, words=True))
     sent_ahead.keep(image, device, on_device, moved)
 
 
@@ -471,6 +486,7 @@ def first_call_on_device(
     keep_photo: bool = False,
     moved: np.ndarray | None = None,
     in_bands: bool = False,
+    words: bool = False,
 ) -> FirstCall:
     """The copy to the device, the first call (getting the program included) and the copy
     back, timed apart; `again()` times a steady call with its own two copies, then, with
@@ -486,7 +502,11 @@ def first_call_on_device(
     A program given stored levels hands back a pair, (levels, floats): the levels cross back,
     as the picture a user sees, and are timed; the floats cross back too in the first call, as
     its output, which is what the engines' difference compares: the first call's copy back
-    counts both, `again()`'s the levels alone."""
+    counts both, `again()`'s the levels alone.
+
+    `words`: `get_program`'s programs take what crosses in uint32 words and hand it back in
+    them where host_link.words_for says so (JAX-jit's: host_link.WordsProgram), so it is sent
+    in them; the floats a first call also fetches cross as they are."""
     jax = import_jax()
     image = np.ascontiguousarray(image, dtype=np.float32)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
@@ -494,10 +514,10 @@ def first_call_on_device(
     # A device's first copy sets up its runtime (kept_kernels): not a copy's cost; nor is
     # compiling the programs that join and cut the photo's pieces there (host_link).
     kernel_on_device = kept_kernels.on_device(jax, kernel, device, start=not keep_photo)
-    host_link.prepare_send(jax, moved.shape, moved.dtype, device)
+    host_link.prepare_send(jax, moved.shape, moved.dtype, device, words=words)
 
     def put() -> Any:
-        return jax.block_until_ready(host_link.send(jax, moved, device))
+        return jax.block_until_ready(host_link.send(jax, moved, device, words=words))
 
     def to_device(kept: bool = False) -> tuple[Any, float]:
         start = time.perf_counter()
@@ -527,11 +547,11 @@ def first_call_on_device(
     check_cancelled(cancelled)
     if not keep_photo:  # the programs that cut what crosses back, compiled untimed as above
         for crossing in output if isinstance(output, tuple) else (output,):
-            host_link.prepare_fetch(jax, crossing.shape, crossing.dtype, device)
+            host_link.prepare_fetch_of(jax, crossing)
     if keep_photo:
         # A live preview: the pane's picture is made from the output where it is, and the
         # floats cross only if someone reads them (see OutputOnDevice).
-        floats = output[1] if isinstance(output, tuple) else output
+        floats = output[1] if isinstance(output, tuple) else host_link.unpacked(jax, output)
         host_output, from_seconds = cast(np.ndarray, OutputOnDevice(jax, floats, image.shape)), 0.0
     else:
         host_output, from_seconds = from_device(output)
