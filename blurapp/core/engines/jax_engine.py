@@ -457,7 +457,8 @@ def first_jax_call(
         keep_photo=keep_photo,
         moved=moved,
         in_bands=not keep_photo,
-        words=True,
+        # An accelerator's programs take what crosses in words (a CPU's take the pixels).
+        words=on_accelerator(device),
     )
 
 
@@ -472,7 +473,8 @@ def send_ahead(image: np.ndarray, platform: str | None = None) -> None:
     image = np.ascontiguousarray(image, dtype=np.float32)
     moved = to_move(image, device)
     # In words where the blur takes them (as first_jax_call sends it).
-    on_device = jax.block_until_ready(host_link.send(jax, moved, device, words=True))
+    words = on_accelerator(device)
+    on_device = jax.block_until_ready(host_link.send(jax, moved, device, words=words))
     sent_ahead.keep(image, device, on_device, moved)
 
 
