@@ -498,3 +498,34 @@ def test_the_default_devices_own_crossing_blurs_a_photo_as_scipy_does(channels):
 
     assert np.max(np.abs(np.asarray(first.output) - expected)) < 1e-5
     assert np.max(np.abs(blurred - expected)) < 1e-5
+
+
+def test_a_cpus_programs_take_the_pixels_themselves_with_words_forced(in_words, monkeypatch):
+    """Words are an accelerator's: a CPU's first call, steady call and live preview send the
+    pixels as they are (the kept photo shares the host's memory), whatever the layout."""
+    from scipy import ndimage
+
+    from blurapp.core.engines import jax_engine
+    from blurapp.core.engines.on_device import stop_previewing
+    from blurapp.core.kernel import gaussian_kernel
+
+    sent = []
+    send = host_link.send
+    monkeypatch.setattr(
+        host_link, "send", lambda *args, **how: sent.append(send(*args, **how)) or sent[-1]
+    )
+    image = picture((40, 64), np.uint8, seed=18).astype(np.float32) * np.float32(1 / 255)
+    kernel = gaussian_kernel(5, 1.2).astype(np.float32)
+    expected = ndimage.correlate(image.astype(np.float64), kernel, mode="nearest")
+
+    first = jax_engine.first_jax_call(image, kernel, platform="cpu")
+    first.again()
+    try:
+        jax_engine.send_ahead(image, platform="cpu")
+        preview = np.asarray(jax_engine.preview_jax_call(image, kernel, platform="cpu").output)
+    finally:
+        stop_previewing()
+
+    assert len(sent) == 3 and not any(isinstance(each, host_link.Packed) for each in sent)
+    for output in (first.output, preview):
+        assert np.max(np.abs(np.asarray(output) - expected)) < 1e-5
