@@ -508,7 +508,8 @@ def run_sections(
                 options = {
                     key: value
                     for key, value in (video_options or {}).items()
-                    if key not in ("clip_frames", "playing_seconds", "playing_rate")
+                    if key
+                    not in ("clip_frames", "playing_seconds", "playing_rate", "playing_colour")
                 }
                 figures = video.video(**options)
             elif name == "playing":
@@ -517,6 +518,7 @@ def run_sections(
                     options.get("resolutions", ["1080p"]),
                     options.get("playing_seconds", clips.DEFAULT_PLAYING_SECONDS),
                     options.get("playing_rate", clips.DEFAULT_PLAYING_RATE),
+                    colour=options.get("playing_colour", False),
                 )
             elif name == "clip-file":
                 options = video_options or {}

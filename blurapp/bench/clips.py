@@ -58,9 +58,11 @@ def playing(
     resolutions: Sequence[str],
     seconds: float = DEFAULT_PLAYING_SECONDS,
     rate: float = DEFAULT_PLAYING_RATE,
+    *,
+    colour: bool = False,
 ) -> dict:
-    """The window playing a grey clip of each resolution, `rate` frames a second, for
-    `seconds`, timed from when both panes have shown a frame (see
+    """The window playing a clip of each resolution, grey (or `colour`, blurred in colour),
+    `rate` frames a second, for `seconds`, timed from when both panes have shown a frame (see
     blurapp.ui.probe.measure_playing)."""
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     rows = []
@@ -70,6 +72,7 @@ def playing(
             probe = [
                 *("-m", "blurapp.ui.probe", "--playing"),
                 *(str(width), str(height), str(seconds), str(rate)),
+                *(("colour",) if colour else ()),
             ]
             run = subprocess.run(
                 [sys.executable, *probe],
@@ -81,6 +84,7 @@ def playing(
             row: dict = {"resolution": label, "width": width, "height": height}
             row["seconds"] = seconds
             row["clip_frames_per_second"] = rate
+            row["colour"] = colour
             if run.returncode != 0:
                 lines = run.stderr.strip().splitlines()
                 row["error"] = lines[-1] if lines else "the probe failed"
@@ -224,8 +228,9 @@ def _moving_frames(width: int, height: int, count: int) -> Iterator[np.ndarray]:
 def playing_lines(figures: dict) -> list[str]:
     # One rate a run (--playing-rate), each row's.
     rates = "/".join(sorted({f"{row['clip_frames_per_second']:g}" for row in figures["rows"]}))
+    kinds = "/".join(sorted({_kind(row) for row in figures["rows"]}))
     lines = [
-        "A clip playing in the window, both panes (9×9, σ 2.5, grey, "
+        f"A clip playing in the window, both panes (9×9, σ 2.5, {kinds}, "
         f"{rates} frames/s), timed from",
         "when both panes have shown a frame (their first calls, JAX-jit's compile, apart):",
     ]
@@ -283,13 +288,21 @@ def clip_file_lines(figures: dict) -> list[str]:
     return lines
 
 
+def _kind(row: dict) -> str:
+    """'grey' or 'colour': how a playing row's clip was blurred (a record made before colour
+    could be asked for played grey)."""
+    return "colour" if row.get("colour") else "grey"
+
+
 def playing_rows(figures: dict, row_of: Callable[..., dict], value: Callable[..., Any]) -> list:
     """The playing section as a bench record's typed rows (see blurapp.bench.video.video_rows)."""
     rows = []
     for row in figures["rows"]:
         if "error" in row:
             continue
-        what = f"{row['resolution']} ({row['width']}×{row['height']}) grey, both panes playing"
+        what = (
+            f"{row['resolution']} ({row['width']}×{row['height']}) {_kind(row)}, both panes playing"
+        )
         how = (
             f"a {row['clip_frames_per_second']:g} frames/s clip played in the window for "
             f"{row['seconds']:g} s from when both panes had shown a frame"

@@ -72,7 +72,11 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="time NumPy against JAX on synthetic images")
     add_common_options(bench, top=False)
     bench.add_argument("--json", action="store_true", help="print one JSON object")
-    add_color_option(bench, "time the engines table on colour images (height × width × 3)")
+    add_color_option(
+        bench,
+        "time the engines table on colour images (height × width × 3), and play the playing "
+        "section's clip in colour",
+    )
 
     bench.add_argument(
         "--engines",
@@ -337,6 +341,7 @@ def _run_bench(args: argparse.Namespace) -> int:
                 "clip_frames": args.clip_frames,
                 "playing_seconds": args.playing_seconds,
                 "playing_rate": args.playing_rate,
+                "playing_colour": args.color,
                 **({} if args.clip_engines is None else {"engines": args.clip_engines}),
             },
         )

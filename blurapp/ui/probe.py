@@ -333,12 +333,17 @@ def measure_playing(
         window.set_live(False)
         window.set_parameters(kernel_size=9, sigma=2.5, color=colour)
         states: list = [None]  # the last look only: each holds its frames
+        # Each pane's shown frames' channels (1: grey, 3: colour): what it blurred, as seen.
+        channels: dict[str, set[int]] = {}
         gaps: list[float] = []
         last = [0.0]
         timing = [False]  # every pane has shown a frame: the clock runs
 
         def played(state) -> None:
             states[0] = state
+            for name, shown in state.shown.items():
+                depth = shown.output.shape[2] if shown.output.ndim == 3 else 1
+                channels.setdefault(name, set()).add(depth)
 
         def tick() -> None:
             now = time.perf_counter()
@@ -395,6 +400,7 @@ def measure_playing(
                 "frames_per_second": shown / timed,
                 "frames_shown": shown,
                 "frames_dropped": after[name][1] - before[name][1],
+                "channels_shown": sorted(channels.get(name, ())),
             }
         return {
             "engines": engines,

@@ -47,6 +47,26 @@ def test_a_clip_playing_says_each_panes_frames_per_second_and_the_longest_stall(
     assert all(figure["how"].startswith("a 60 frames/s clip played") for figure in rows)
 
 
+def test_a_clip_playing_in_colour_is_blurred_and_shown_in_colour_in_both_panes():
+    run = blurapp(
+        "bench", "--sections", "playing", "--color", "--video-resolutions", "96x64",
+        "--playing-seconds", "1", "--json",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    (row,) = json.loads(run.stdout)["playing"]["rows"]
+    assert "error" not in row, row
+    assert row["colour"] is True
+    # What each pane showed while playing was its blur of the frames' three channels.
+    assert {name: engine["channels_shown"] for name, engine in row["engines"].items()} == {
+        "numpy": [3],
+        "jax": [3],
+    }
+    text = "\n".join(section_lines("playing", {"rows": [row]}))
+    assert "(9×9, σ 2.5, colour, 30 frames/s)" in text
+    rows = figure_rows({"playing": {"rows": [row]}}, [get_engine("numpy"), get_engine("jax")])
+    assert all(" colour, both panes playing" in figure["what"] for figure in rows)
+
+
 def test_a_clip_blurred_to_a_file_is_timed_whole_with_its_peak_memory_and_its_codec_floor():
     figures = bench_clips.clip_file(["96x64"], [12])
     rows = figures["rows"]
