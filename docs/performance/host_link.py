@@ -26,7 +26,7 @@ in bands), and a 4K clip's frames blurred with their batches' copies overlapping
 
     python docs/performance/host_link.py           # writes $OUT/host_link.json (or /tmp)
     python docs/performance/host_link.py --small   # small pictures: a quick check on any machine
-    python docs/performance/host_link.py --sections engine   # the engine's end to end alone
+    python docs/performance/host_link.py --sections engine   # $OUT/host_link-engine.json
 
 It prints the piece count that was quickest each way over the three large pictures, from which
 host_link.LINK_PIECES is set, and the layout quickest end to end.
@@ -544,7 +544,9 @@ def main() -> None:
         )
     if "engine" in arguments.sections:
         found["engine"] = engine_figures(arguments.small, rng)
-    out = Path(os.environ.get("OUT", "/tmp")) / "host_link.json"
+    # All sections: host_link.json; some: named for them, so that runs of parts keep apart.
+    some = "" if set(arguments.sections) == set(SECTIONS) else "-" + "-".join(arguments.sections)
+    out = Path(os.environ.get("OUT", "/tmp")) / f"host_link{some}.json"
     out.write_text(json.dumps(found, indent=1), encoding="utf-8")
     print("written", out)
 
