@@ -6,14 +6,14 @@ device moves. Two ways round it, one a platform's (blurapp.core.platforms.Platfo
 
 - "words": the picture's bytes cross as uint32 words (WORDS_A_ROW to a row, or one row), and
   the blur's own compiled program takes the words, makes them the picture's values inside
-  (a bitcast and a reshape XLA fuses into the blur's first step) and hands its output back as
-  words again: no program runs for the crossing alone, and the host views the words it
-  fetched as the picture's levels without a copy. A program takes words (in_words,
-  WordsProgram) where words_for says an array crosses in them.
+  (a bitcast and a reshape, steps of the blur's program that XLA may fuse with its first) and
+  hands its output back as words again: no program runs for the crossing alone, and the host
+  views the words it fetched as the picture's levels without a copy. A program takes words
+  (in_words, WordsProgram) where words_for says an array crosses in them; one that takes the
+  picture itself (the Pallas kernel) is sent it in pieces on such a platform.
 - "pieces": LINK_PIECES pieces of the flat bytes, every piece put before any is waited for,
   joined and shaped on the device by a small compiled program of its own; back the other way:
-  cut on the device, every piece's copy started, gathered into one host array. What a program
-  that takes the picture itself (the Pallas kernel) is sent on a platform of either.
+  cut on the device, every piece's copy started, gathered into one host array.
 
 On a CPU the device is the host's own memory ("as it is"): an array crosses as it is, in one
 copy that JAX may even skip (the live preview's kept photo relies on that,

@@ -478,13 +478,22 @@ def test_frames_crossing_in_words_both_ways_are_blurred_as_scipy_blurs_them(
 
 @pytest.mark.accelerator
 @pytest.mark.parametrize("channels", [(), (3,)])
-def test_the_default_devices_own_crossing_blurs_a_photo_as_scipy_does(channels):
+def test_the_default_devices_own_crossing_blurs_a_photo_as_scipy_does(channels, monkeypatch):
     """JAX's default device, its platform's own layout (in words on a TPU: the blur's program
     takes them), a photo of 8-bit levels, both ways, first and steady calls."""
     from scipy import ndimage
 
     from blurapp.core.engines import jax_engine
     from blurapp.core.kernel import gaussian_kernel
+
+    sent = []
+    send = host_link.send
+
+    def counted(*args, **how):
+        sent.append(send(*args, **how))
+        return sent[-1]
+
+    monkeypatch.setattr(host_link, "send", counted)
 
     levels = picture((480, 640, *channels), np.uint8, seed=17)
     image = levels.astype(np.float32) * np.float32(1 / 255)
@@ -496,6 +505,10 @@ def test_the_default_devices_own_crossing_blurs_a_photo_as_scipy_does(channels):
     first.again()
     blurred = jax_engine.blur_jax(image, kernel)
 
+    # In words (of 1,024 a row: they divide the photo's) where the device's layout is words.
+    in_words = host_link.layout_for(jax_engine.jax_device()) == host_link.WORDS
+    assert len(sent) == 3
+    assert all(isinstance(each, host_link.Packed) == in_words for each in sent)
     assert np.max(np.abs(np.asarray(first.output) - expected)) < 1e-5
     assert np.max(np.abs(blurred - expected)) < 1e-5
 
