@@ -12,7 +12,7 @@ from .core.engines import UnknownEngineError as UnknownEngineError
 from .core.engines import engine_names as engine_names
 from .core.engines import get_engine as get_engine
 from .core.engines import register as register
-from .core.engines.jax_engine import JaxUnavailableError as JaxUnavailableError
+from .core.engines.jax_runtime import JaxUnavailableError as JaxUnavailableError
 from .core.kernel import InvalidKernelError as InvalidKernelError
 from .core.media.clip import Clip as Clip
 from .core.media.clip import ClipError as ClipError

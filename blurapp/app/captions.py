@@ -20,7 +20,7 @@ from blurapp.core.engines.runs import Compilation, Payer
 from blurapp.core.kernel import auto_kernel_size
 from blurapp.core.measuring.comparison import TIMING
 from blurapp.core.measuring.profiler_trace import CONTEXT as TRACE_CONTEXT
-from blurapp.core.platforms import jax_opens_a_tpu
+from blurapp.core.platforms import HOST_PLATFORM, jax_opens_a_tpu
 from blurapp.core.report.figures import CONTEXT as FIGURES_CONTEXT
 from blurapp.core.report.figures import (
     Figure,
@@ -498,7 +498,7 @@ class Captions:
         if described.platform:
             return described.platform
         if not described.uses_jax:
-            return "cpu"
+            return HOST_PLATFORM
         if self.session.jax_device:
             return self.session.jax_device
         if jax_opens_a_tpu():

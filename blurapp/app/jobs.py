@@ -26,11 +26,7 @@ from blurapp.app.pyramid import Pyramid, build_pyramid, output_pyramid
 from blurapp.app.run_records import RunPlan
 from blurapp.app.running import Report
 from blurapp.core.engines import Engine, engine_names, get_engine
-from blurapp.core.engines.jax_engine import (
-    JaxUnavailableError,
-    describe_device,
-    jax_device,
-)
+from blurapp.core.engines.jax_runtime import JaxUnavailableError, describe_device, jax_device
 from blurapp.core.engines.runs import BlurCancelled, Cancelled, EngineRun
 from blurapp.core.kernel import PREVIEW_KERNEL_SIZES, pad_kernel, preview_kernel_size
 from blurapp.core.measuring.comparison import (

@@ -121,7 +121,7 @@ class PhotoController:
             path,
             on_event=lambda event: self._on_load_event(number, event),
             on_return=lambda loaded: self._on_photo_loaded(number, loaded),
-            on_error=lambda error: self._on_photo_failed(number, error),
+            on_error=lambda error: self._on_photo_failed(number, path, error),
         )
         self.view.show_status(
             self.tr(QT_TRANSLATE_NOOP("MainWindow", "Opening {name}…")).format(
@@ -302,10 +302,10 @@ class PhotoController:
             self.view.remember_file(loaded.photo.path)
         self.view.show_photo(loaded)
 
-    def _on_photo_failed(self, number: int, error: BaseException) -> None:
+    def _on_photo_failed(self, number: int, path: Path, error: BaseException) -> None:
         if not self._loads.done(number):
             return
-        self.session.opening_ended()
+        self.session.opening_ended(display_path(path.name))  # not a clip opened since
         self.view.show_status(self.tr(QT_TRANSLATE_NOOP("MainWindow", "Could not open the photo")))
         self.view.show_photo_failed(cast(PhotoError, error))  # load_job fails with no other
 

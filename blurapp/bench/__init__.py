@@ -38,8 +38,8 @@ from blurapp.core.engines import (
     engine_names,
     get_engine,
 )
-from blurapp.core.engines.jax_engine import (
-    JAX_JIT,
+from blurapp.core.engines.jax_engine import JAX_JIT
+from blurapp.core.engines.jax_runtime import (
     JaxUnavailableError,
     describe_device,
     import_jax,

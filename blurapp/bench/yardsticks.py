@@ -22,12 +22,11 @@ import numpy as np
 
 from blurapp.bench.synthetic import synthetic_image
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
-from blurapp.core.engines.jax_engine import (
-    JAX_JIT,
+from blurapp.core.engines.jax_calls import first_jax_gemm
+from blurapp.core.engines.jax_engine import JAX_JIT, compiled_blurs
+from blurapp.core.engines.jax_runtime import (
     JaxUnavailableError,
-    compiled_blurs,
     describe_device,
-    first_jax_gemm,
     import_jax,
     jax_device,
 )

@@ -28,7 +28,7 @@ from blurapp.cli.output import (
 )
 from blurapp.cli.progress import progress_bar, show_progress, staged_progress
 from blurapp.core.blurring.blur_file import BLURRING, WRITING, BlurFailed, blur_to_file
-from blurapp.core.engines.jax_engine import JaxUnavailableError
+from blurapp.core.engines.jax_runtime import JaxUnavailableError
 from blurapp.core.media.clip_files import is_clip
 from blurapp.core.media.photo import has_colour
 from blurapp.core.media.photo_checks import PhotoError

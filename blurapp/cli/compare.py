@@ -29,7 +29,7 @@ from blurapp.cli.output import (
 from blurapp.cli.progress import staged_progress
 from blurapp.core.blurring.blur_file import StagedProgress
 from blurapp.core.engines.engine import Engine
-from blurapp.core.engines.jax_engine import JaxUnavailableError, jax_device
+from blurapp.core.engines.jax_runtime import JaxUnavailableError, jax_device
 from blurapp.core.measuring.comparison import TIMING, Watch, compare_engines, comparison_dict
 from blurapp.core.measuring.profiler_trace import SteadyTrace, TraceError, make_trace_folder
 from blurapp.core.media.clip_files import is_clip

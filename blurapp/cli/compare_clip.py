@@ -14,7 +14,7 @@ from blurapp.cli.output import CommandFailed, json_text, log, print_line, shown
 from blurapp.cli.progress import staged_progress
 from blurapp.core.blurring.blur_clip_file import blur_clip_to_file
 from blurapp.core.blurring.blur_file import BlurFailed
-from blurapp.core.engines.jax_engine import JaxUnavailableError
+from blurapp.core.engines.jax_runtime import JaxUnavailableError
 from blurapp.core.measuring.clip_comparison import (
     DEFAULT_CLIP_FRAMES,
     clip_comparison_dict,

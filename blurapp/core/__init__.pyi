@@ -18,8 +18,8 @@ from .engines import get_engine as get_engine
 from .engines import parse_engines as parse_engines
 from .engines import register as register
 from .engines.jax_eager_engine import blur_jax_eager as blur_jax_eager
-from .engines.jax_engine import JaxUnavailableError as JaxUnavailableError
 from .engines.jax_engine import blur_jax as blur_jax
+from .engines.jax_runtime import JaxUnavailableError as JaxUnavailableError
 from .engines.numpy_engine import blur_numpy as blur_numpy
 from .engines.runs import BlurCancelled as BlurCancelled
 from .engines.runs import Call as Call

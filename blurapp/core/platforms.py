@@ -20,6 +20,11 @@ from typing import Any
 ACCELERATOR_PASS_VALUES = 24_000_000
 
 
+# The host's own platform: where NumPy runs, and how an engine's run names a device that is the
+# host's CPU.
+HOST_PLATFORM = "cpu"
+
+
 @dataclass(frozen=True)
 class Platform:
     """What BlurApp does differently on one platform; each question answered here once.
@@ -27,7 +32,7 @@ class Platform:
     The defaults are an accelerator's with nothing measured of its own (a GPU's)."""
 
     # An accelerator (a GPU, a TPU) has its memory and its programs of its own: a photo crosses
-    # to it as rows of values (jax_engine.to_move) and its copies can overlap its blurs
+    # to it as rows of values (jax_runtime.to_move) and its copies can overlap its blurs
     # (bands, batches of frames). Otherwise it is the host's CPU.
     accelerator: bool = True
     # JAX-jit blurs strip by strip, each strip sized to stay in a CPU's cache (jax_program.blur),
@@ -60,7 +65,7 @@ class Platform:
 # opens that is not here (a backend newer than this table) is taken for an accelerator with
 # nothing measured of its own: Platform()'s defaults, a GPU's.
 PLATFORM_TRAITS: dict[str, Platform] = {
-    "cpu": Platform(
+    HOST_PLATFORM: Platform(
         accelerator=False,
         blurs_in_strips=True,
         link="as it is",

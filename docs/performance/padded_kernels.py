@@ -18,7 +18,8 @@ import time
 
 import numpy as np
 
-from blurapp.core.engines.jax_engine import compiled_blurs, import_jax, jax_device
+from blurapp.core.engines.jax_engine import compiled_blurs
+from blurapp.core.engines.jax_runtime import import_jax, jax_device
 from blurapp.core.kernel import kernel_for, pad_kernel
 
 IMAGE_SIZES = ((600, 400), (1340, 894), (3000, 2000))  # the bundled photo's, 1.2 MP, 6 MP

@@ -250,3 +250,19 @@ def test_the_controller_is_made_first_and_runs_a_photo_for_a_window_attached_lat
     assert set(view.said("show_live")) == {"numpy", "numpy-loop"}
     assert session.show == "original"
     controller.stop()
+
+
+def test_a_photo_that_fails_to_open_leaves_the_clip_opened_after_it_opening(controller, tmp_path):
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"not a picture")
+    clip = video_file(tmp_path / "waves.mkv", random_levels(4, size=(32, 24)), rate=25)
+    session, runner, view = controller.session, controller.runner, controller.view
+
+    controller.open_path(broken)
+    controller.open_path(clip)  # chosen before the photo's failure is heard
+    while not view.said("show_photo_failed"):
+        assert runner.step()
+
+    assert session.opening == "waves.mkv"  # the panes still say the clip is opening
+    runner.run_all()
+    assert controller.clip is not None and session.opening is None

@@ -162,7 +162,7 @@ def test_without_opencv_its_yardsticks_are_missing_and_say_why(monkeypatch):
 def test_without_jax_the_yardsticks_say_why_and_the_others_are_still_timed(monkeypatch):
     from blurapp.bench import yardsticks
     from blurapp.bench.report import section_lines
-    from blurapp.core.engines.jax_engine import JaxUnavailableError
+    from blurapp.core.engines.jax_runtime import JaxUnavailableError
 
     def no_device(platform=None):
         raise JaxUnavailableError("no device here")

@@ -9,7 +9,7 @@ import pytest
 
 import blurapp.bench as bench
 from blurapp.cli import main
-from blurapp.core.engines.jax_engine import describe_device, jax_device
+from blurapp.core.engines.jax_runtime import describe_device, jax_device
 
 
 def test_the_launching_sections_are_told_apart_from_those_in_the_bench_process():
@@ -36,7 +36,7 @@ def test_the_launches_come_before_the_bench_first_uses_jaxs_device(monkeypatch, 
 
         return section
 
-    # Every use of the device by BlurApp asks JAX for it first (jax_engine.jax_device); the
+    # Every use of the device by BlurApp asks JAX for it first (jax_runtime.jax_device); the
     # sections' launches are stood in for by what they would record.
     monkeypatch.setattr(jax, "devices", watched_devices)
     monkeypatch.setattr(bench, "first_call", launch("first-call"))

@@ -24,7 +24,7 @@ from blurapp.core import gaussian_kernel, load_grayscale, sample_photo_path
 
 def _jaxs_device() -> str:
     """JAX's default device in words: "cpu", or an accelerator's "tpu: TPU v5 lite"."""
-    from blurapp.core.engines.jax_engine import describe_device, jax_device
+    from blurapp.core.engines.jax_runtime import describe_device, jax_device
 
     return describe_device(jax_device())
 
@@ -724,7 +724,7 @@ def test_where_jax_will_open_a_tpu_the_restart_keeps_freed_memory_for_reuse(
 
 
 def _platforms_there() -> list[str]:
-    from blurapp.core.engines.jax_engine import jax_platforms
+    from blurapp.core.engines.jax_runtime import jax_platforms
 
     return jax_platforms()
 

@@ -163,7 +163,7 @@ def test_blur_by_blocks_runs_jax_on_the_device_asked_for(tmp_path):
     run = blurapp_in_process("blur", source, "-o", tmp_path / "out.tif", "--tiles", "--engine", "jax",
                   "--device", "gpu")  # fmt: skip
     assert "Traceback" not in run.stderr
-    from blurapp.core.engines.jax_engine import jax_platforms
+    from blurapp.core.engines.jax_runtime import jax_platforms
 
     there = jax_platforms()
     if "gpu" in there:

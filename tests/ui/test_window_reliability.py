@@ -46,12 +46,12 @@ def test_hostile_files_in_the_window_give_a_photo_or_a_message(
 def test_jax_failing_to_import_leaves_the_numpy_side_working(
     qtbot, make_window, monkeypatch, warnings_shown
 ):
-    import blurapp.core.engines.jax_engine as jax_engine
+    import blurapp.core.engines.jax_runtime as jax_runtime
 
     def broken():
         raise JaxUnavailableError("JAX could not be loaded: simulated broken installation")
 
-    monkeypatch.setattr(jax_engine, "import_jax", broken)
+    monkeypatch.setattr(jax_runtime, "import_jax", broken)
     window = make_window()  # made after the patch, so its start-up meets the broken JAX
     qtbot.waitUntil(
         lambda: "unavailable" in window.widgets.right_pane.caption_text(), timeout=RUN_TIMEOUT_MS

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QApplication, QSplashScreen
 
 from blurapp.app import jobs
 from blurapp.app.captions import RIGHT
-from blurapp.core.engines.jax_engine import JaxUnavailableError, describe_device
-from blurapp.core.engines.jax_engine import jax_device as real_jax_device
+from blurapp.core.engines.jax_runtime import JaxUnavailableError, describe_device
+from blurapp.core.engines.jax_runtime import jax_device as real_jax_device
 from blurapp.ui.launch import open_window
 from blurapp.ui.main_window import MainWindow
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 
 from blurapp.core.engines import Engine
-from blurapp.core.engines.jax_engine import JaxUnavailableError
+from blurapp.core.engines.jax_runtime import JaxUnavailableError
 from blurapp.core.engines.runs import Progress
 from blurapp.core.media.photo import Photo
 from blurapp.core.media.saving import save_output

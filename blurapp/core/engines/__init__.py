@@ -20,7 +20,13 @@ import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from blurapp.core.engines import jax_eager_engine, jax_engine, numpy_engine, pallas_engine
+from blurapp.core.engines import (
+    jax_eager_engine,
+    jax_engine,
+    jax_runtime,
+    numpy_engine,
+    pallas_engine,
+)
 from blurapp.core.engines.engine import Engine, EngineOutputError, FirstCallFunction
 
 # What a plugin's first-call function returns, beside Engine: a plugin needs one import.
@@ -257,8 +263,8 @@ def engines_on_every_platform() -> tuple[Engine, ...]:
     registered = _engines()
     if any(engine.uses_jax for engine in registered.values()):
         try:
-            platforms = jax_engine.jax_platforms()
-        except jax_engine.JaxUnavailableError:
+            platforms = jax_runtime.jax_platforms()
+        except jax_runtime.JaxUnavailableError:
             platforms = []
     engines: list[Engine] = []
     for engine in registered.values():

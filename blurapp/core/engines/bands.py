@@ -1,7 +1,7 @@
 """A photo blurred on an accelerator in bands of rows, each band's copy to the device, blur and
 copy back started without waiting for the band before: the copies of one band overlap the blur
 of another, where one copy of the whole photo, its blur and one copy back wait for each other.
-What a user waits for end to end (blurapp.core.engines.jax_engine.first_call_on_device times
+What a user waits for end to end (blurapp.core.engines.jax_calls.first_call_on_device times
 each steady call both ways).
 
 BANDS is the count that was quickest end to end on a TPU, against 2 and 8 bands and one copy

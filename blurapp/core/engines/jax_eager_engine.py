@@ -8,12 +8,8 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines.engine import Engine
-from blurapp.core.engines.jax_engine import (
-    first_call_on_device,
-    first_jax_copy,
-    first_jax_gemm,
-    jax_device,
-)
+from blurapp.core.engines.jax_calls import first_call_on_device, first_jax_copy, first_jax_gemm
+from blurapp.core.engines.jax_runtime import jax_device
 from blurapp.core.engines.runs import (
     Cancelled,
     FirstCall,

@@ -2,8 +2,8 @@
 blurapp.core.engines.jax_program mapped over a leading frame axis, so a batch costs one copy to
 the device, one call and one copy back.
 
-jax is imported only inside these functions, as in the engine, and handed to them by
-blurapp.core.engines.jax_engine, which chooses the device.
+jax is imported only inside these functions, as in the engine, and handed to them by the
+engine (jax_engine, pallas_engine), which chooses the device.
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from blurapp.core.engines.jax_program import (
     pass_values_on,
     rows_of_values,
 )
+from blurapp.core.engines.jax_runtime import compile_blur_program
 from blurapp.core.engines.levels import levels_type
 from blurapp.core.engines.programs import compiled_programs
-from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
+from blurapp.core.engines.runs import BlurredFrames, Call, Compilation, ProgramStages
 from blurapp.core.platforms import platform_of, platform_traits
 
 
@@ -46,7 +47,6 @@ class FramePrograms(Protocol):
         shape: tuple[int, ...],
         kernel_shape: tuple[int, ...],
         device: Any,
-        cache_hits: Callable[[], int],
         *,
         as_rows: bool = False,
         dtype: np.dtype | None = None,
@@ -118,15 +118,15 @@ class _FrameBlurs:
         shape: tuple[int, ...],
         kernel_shape: tuple[int, ...],
         device: Any,
-        cache_hits: Callable[[], int],
         *,
         as_rows: bool = False,
         dtype: np.dtype | None = None,
     ) -> tuple[Callable[[Any, Any], Any], Compilation]:
-        """The program for a batch of `shape` of `dtype` (float32 when None, or stored levels) and a
-        kernel of `kernel_shape` on `device`, and how it was got; `cache_hits()` counts the
-        persistent cache's hits so far. `as_rows` (an accelerator's): the frames come as rows
-        of values (see frames_program), in uint32 words where host_link.words_for says so (a
+        """The program for a batch of `shape` of `dtype` (float32 when None, or stored
+        levels) and a kernel of `kernel_shape` on `device`, and how it was got: compiled, or
+        from JAX's persistent cache, as this compilation itself found it (compile_blur).
+        `as_rows` (an accelerator's): the frames come as rows of values (see
+        frames_program), in uint32 words where host_link.words_for says so (a
         host_link.WordsProgram, handing its output back in them)."""
         dtype = np.dtype(np.float32 if dtype is None else dtype)
         # As for one image: strips keep the data in a CPU's cache; an accelerator takes
@@ -154,29 +154,10 @@ class _FrameBlurs:
             int(device.id),
         )
 
-        def compile_program() -> tuple[Callable[[Any, Any], Any], Compilation, None]:
-            on_device = jax.sharding.SingleDeviceSharding(device)
-            weights_spec = jax.ShapeDtypeStruct(kernel_shape, np.float32, sharding=on_device)
-            hits_before = cache_hits()
-            if words is None:
-                jitted = compiled_programs.jitted(jax, frames_program, tuple(static))
-                frames_spec = jax.ShapeDtypeStruct(program_shape, dtype, sharding=on_device)
-                compiled = jitted.lower(frames_spec, weights_spec, **static).compile()
-            else:
-                jitted = compiled_programs.jitted(
-                    jax, host_link.in_words, (*host_link.WORD_ARGUMENTS, *static)
-                )
-                words_spec = jax.ShapeDtypeStruct(words, np.uint32, sharding=on_device)
-                link = {"link_shape": program_shape, "link_dtype": dtype.str}
-                compiled = host_link.WordsProgram(
-                    jitted.lower(
-                        words_spec, weights_spec, link_program=frames_program, **link, **static
-                    ).compile(),
-                    program_shape,
-                    dtype,
-                )
-            how = Compilation.COMPILED if cache_hits() == hits_before else Compilation.FROM_CACHE
-            return compiled, how, None
+        def compile_program() -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages]:
+            return compile_blur_program(
+                frames_program, program_shape, dtype, kernel_shape, device, words, **static
+            )
 
         compiled, how, _ = compiled_programs.get(key, compile_program)
         assert how is not None  # a program is always got one way or another
@@ -204,7 +185,6 @@ def blur_frames_on_device(
     kernel: np.ndarray,
     device: Any,
     device_words: str,
-    cache_hits: Callable[[], int],
     *,
     as_rows: bool = False,
     programs: FramePrograms | None = None,
@@ -229,7 +209,7 @@ def blur_frames_on_device(
     to_seconds = time.perf_counter() - start
     start = time.perf_counter()
     program, compilation = programs.get(
-        jax, frames.shape, weights.shape, device, cache_hits, as_rows=as_rows, dtype=frames.dtype
+        jax, frames.shape, weights.shape, device, as_rows=as_rows, dtype=frames.dtype
     )
     blurred = jax.block_until_ready(program(on_device, weights))
     seconds = time.perf_counter() - start
@@ -252,7 +232,6 @@ def overlapped_frames_on_device(
     batches: Iterable[np.ndarray],
     kernel: np.ndarray,
     device: Any,
-    cache_hits: Callable[[], int],
     programs: FramePrograms | None = None,
 ) -> Iterator[np.ndarray]:
     """Each of `batches` blurred on the accelerator `device` as blur_frames_on_device blurs it
@@ -272,7 +251,7 @@ def overlapped_frames_on_device(
     for batch in batches:
         batch = _to_send(batch)
         program, _ = programs.get(
-            jax, batch.shape, weights.shape, device, cache_hits, as_rows=True, dtype=batch.dtype
+            jax, batch.shape, weights.shape, device, as_rows=True, dtype=batch.dtype
         )
         # The host's batch stays referenced until its copy is done: JAX keeps it while it reads.
         rows = batch.reshape(*batch.shape[:2], -1)

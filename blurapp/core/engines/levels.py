@@ -1,5 +1,5 @@
 """The stored levels a photo's float32 pixels were made from, told from the pixels: what of a
-photo crosses to an accelerator (blurapp.core.engines.jax_engine.to_move); and a clip's frames
+photo crosses to an accelerator (blurapp.core.engines.jax_runtime.to_move); and a clip's frames
 given as levels (Clip.levels) made floats and back on the host, for an engine that blurs floats
 only."""
 

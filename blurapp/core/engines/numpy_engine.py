@@ -16,6 +16,7 @@ import numpy as np
 from blurapp.core.engines.engine import Engine
 from blurapp.core.engines.gemm import TimedGemm, chosen_gemm
 from blurapp.core.engines.runs import BlurCancelled, Call, Cancelled, FirstCall, Progress
+from blurapp.core.platforms import HOST_PLATFORM
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 # Output rows blurred per block. A block of 64 rows of a 6000-wide grey photo is 1.5 MB, and
@@ -227,7 +228,7 @@ def numpy_product(size: int) -> Callable[[], Call]:
 
 def first_numpy_gemm(platform: str | None = None) -> TimedGemm:
     """The compute floor of the CPU: NumPy's BLAS at a product size that saturates it."""
-    return chosen_gemm("numpy", numpy_product, "cpu")
+    return chosen_gemm("numpy", numpy_product, HOST_PLATFORM)
 
 
 def _as_float32_image(image: np.ndarray) -> np.ndarray:

@@ -46,7 +46,8 @@ class OutputOnDevice:
         self._lock = threading.Lock()
         self._fetched: np.ndarray | None = None
         self._block: tuple[int, int, np.ndarray] | None = None  # top, left, the block
-        _living.add(self)
+        with _living_lock:
+            _living.add(self)
 
     @property
     def nbytes(self) -> int:
@@ -154,12 +155,16 @@ class OutputOnDevice:
 
 # Every output still on a device, to settle when the preview that made them stops.
 _living: weakref.WeakSet[OutputOnDevice] = weakref.WeakSet()
+# Outputs are made on the threads that blur (a clip's panes) while a job settles them.
+_living_lock = threading.Lock()
 
 
 def settle_outputs() -> None:
     """Every output still left on a device is fetched and lets go of the device's memory
     (OutputOnDevice.settle): a job that does not preview with the engine needs that memory."""
-    for output in list(_living):
+    with _living_lock:
+        outputs = list(_living)
+    for output in outputs:
         output.settle()
 
 
@@ -352,21 +357,25 @@ SENT_AHEAD_KEPT = 4
 class _SentAhead:
     """Images copied to their device ahead of a live preview's call on them (JAX_JIT's
     send_ahead): the call takes the copy, once, instead of making it, and what crossed
-    (jax_engine.to_move) instead of working it out again."""
+    (jax_runtime.to_move) instead of working it out again."""
 
     def __init__(self) -> None:
         # Reentrant: the array's weakref callback may run inside the lock, on a collection.
         self._lock = threading.RLock()
-        # (the image, its device, its copy there, what crossed), oldest first.
-        self._sent: deque[tuple[weakref.ref[np.ndarray], Any, Any, np.ndarray]] = deque(
-            maxlen=SENT_AHEAD_KEPT
-        )
+        # (the image, its device, its copy there, what crossed, or its shape where what
+        # crossed is the image's own values), oldest first.
+        self._sent: deque[
+            tuple[weakref.ref[np.ndarray], Any, Any, np.ndarray | tuple[int, ...]]
+        ] = deque(maxlen=SENT_AHEAD_KEPT)
 
     def keep(self, image: np.ndarray, device: Any, on_device: Any, moved: np.ndarray) -> None:
         """`on_device`, `image`'s copy on `device` (of what crossed: `moved`), kept for the
         call on `image` to take."""
+        # The image's own values (a CPU's photo, an accelerator's rows of floats) kept as their
+        # shape alone: held here, they would hold the image, and its copy, until taken.
+        crossed = moved.shape if np.may_share_memory(moved, image) else moved
         with self._lock:
-            self._sent.append((weakref.ref(image, self._forget), device, on_device, moved))
+            self._sent.append((weakref.ref(image, self._forget), device, on_device, crossed))
 
     def _find(self, image: np.ndarray, device: Any) -> int | None:
         # By identity: deque.remove and `in` compare entries with ==, which compares the
@@ -380,18 +389,27 @@ class _SentAhead:
         """What crossed of `image` when it was sent ahead to `device`, else None."""
         with self._lock:
             index = self._find(image, device)
-            return None if index is None else self._sent[index][3]
+            if index is None:
+                return None
+            crossed = self._sent[index][3]
+        if isinstance(crossed, np.ndarray):
+            return crossed
+        return image if crossed == image.shape else image.reshape(crossed)
 
     def take(self, image: np.ndarray, device: Any) -> Any | None:
         """`image`'s copy on `device` when it was sent ahead (then no longer kept, nor any
-        sent before it, which a pause or a seek left behind), else None."""
+        sent to `device` before it, which a pause or a seek left behind), else None."""
         with self._lock:
             index = self._find(image, device)
             if index is None:
                 return None
             taken = self._sent[index][2]
-            for _ in range(index + 1):
-                self._sent.popleft()
+            # Those sent to another device are another pane's frames, still to be taken.
+            kept = [
+                entry for at, entry in enumerate(self._sent) if at > index or entry[1] != device
+            ]
+            self._sent.clear()
+            self._sent.extend(kept)
             return taken
 
     def _forget(self, gone: weakref.ref[np.ndarray]) -> None:

@@ -26,21 +26,21 @@ import numpy as np
 
 from blurapp.core.engines import host_link
 from blurapp.core.engines.engine import Caveat, Engine
-from blurapp.core.engines.jax_engine import (
-    cache_hits,
-    compile_blur,
-    default_device_opened,
-    describe_device,
+from blurapp.core.engines.jax_calls import (
     first_call_on_device,
     first_jax_copy,
     first_jax_empty_call,
-    import_jax,
-    jax_device,
-    on_accelerator,
-    to_move,
 )
 from blurapp.core.engines.jax_frames import blur_frames_on_device, overlapped_frames_on_device
 from blurapp.core.engines.jax_program import rows_of_values
+from blurapp.core.engines.jax_runtime import (
+    compile_blur,
+    default_device_opened,
+    describe_device,
+    import_jax,
+    jax_device,
+    to_move,
+)
 from blurapp.core.engines.pallas_program import CHUNK_LANES, TILE_ROWS, blur_rows
 from blurapp.core.engines.pallas_program import blur as blur_program
 from blurapp.core.engines.pallas_program import blur_frames as blur_frames_program
@@ -53,7 +53,7 @@ from blurapp.core.engines.runs import (
     ProgramStages,
     Progress,
 )
-from blurapp.core.platforms import platform_jax_opens, platform_traits
+from blurapp.core.platforms import on_accelerator, platform_jax_opens, platform_traits
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
 INTERPRET_WORDS = "Pallas interpret mode"
@@ -119,7 +119,7 @@ class CompiledKernels:
     ) -> GotProgram:
         """The compiled kernel for `device`, how it was got, and its stages (None when it
         was compiled already). `moved`: the image crosses as rows of values of that number
-        type (an accelerator's, jax_engine.to_move), and the program is blur_rows. `frames`:
+        type (an accelerator's, jax_runtime.to_move), and the program is blur_rows. `frames`:
         `shape` is a batch of frames (frames × height × width [× channels]), crossing as
         frames × rows of values of `moved` (float32 when None), and the program is
         pallas_program.blur_frames."""
@@ -198,7 +198,6 @@ class _CompiledFrameKernels:
         shape: tuple[int, ...],
         kernel_shape: tuple[int, ...],
         device: Any,
-        cache_hits: Callable[[], int],
         *,
         as_rows: bool = False,
         dtype: np.dtype | None = None,
@@ -269,14 +268,14 @@ def first_pallas_copy(
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
 ) -> FirstCall:
-    """The copy floor of the kernel's device (jax_engine.first_jax_copy), under the device
+    """The copy floor of the kernel's device (jax_calls.first_jax_copy), under the device
     words its runs give, so that the floor stands beside them."""
     copy = first_jax_copy(image, kernel, platform=platform, progress=progress, cancelled=cancelled)
     return dataclasses.replace(copy, device=pallas_device_words(jax_device(platform)))
 
 
 def first_pallas_empty_call(platform: str | None = None) -> FirstCall:
-    """The call floor of the kernel's device (jax_engine.first_jax_empty_call), under the
+    """The call floor of the kernel's device (jax_calls.first_jax_empty_call), under the
     device words its runs give."""
     call = first_jax_empty_call(platform)
     return dataclasses.replace(call, device=pallas_device_words(jax_device(platform)))
@@ -297,7 +296,6 @@ def blur_frames_pallas(
         kernel,
         device,
         words,
-        cache_hits,
         as_rows=True,
         programs=compiled_frame_kernels,
     )
@@ -312,7 +310,7 @@ def overlapped_frames_pallas(
     if not on_accelerator(device):
         return None
     return overlapped_frames_on_device(
-        jax, batches, kernel, device, cache_hits, programs=compiled_frame_kernels
+        jax, batches, kernel, device, programs=compiled_frame_kernels
     )
 
 

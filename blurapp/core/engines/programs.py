@@ -37,7 +37,9 @@ class CompiledPrograms:
         self._compiling: dict[ProgramKey, threading.Lock] = {}
         # Each program function under jax.jit, per set of static arguments, made once.
         self._jitted: dict[tuple[Callable[..., Any], tuple[str, ...]], Any] = {}
-        self._clears = 0  # a program compiled across a clear() is not kept
+        # The clears of all programs, and of each family's: a program compiled across a clear
+        # of its own is not kept.
+        self._clears: dict[Hashable, int] = {}
 
     def jitted(self, jax: Any, program: Callable[..., Any], static: tuple[str, ...]) -> Any:
         """`program` under jax.jit with the static arguments named `static`, made once."""
@@ -55,7 +57,7 @@ class CompiledPrograms:
             if compiled is not None:
                 return compiled, Compilation.REUSED, None
             compiling = self._compiling.setdefault(key, threading.Lock())
-            clears = self._clears
+            clears = self._clears_of(key)
         with compiling:
             with self._lock:
                 compiled = self._by_key.get(key)
@@ -64,13 +66,16 @@ class CompiledPrograms:
             try:
                 compiled, how, stages = compile_program()
                 with self._lock:
-                    if self._clears == clears:
+                    if self._clears_of(key) == clears:
                         self._by_key[key] = compiled
             finally:
                 with self._lock:
                     if self._compiling.get(key) is compiling:
                         del self._compiling[key]
             return compiled, how, stages
+
+    def _clears_of(self, key: ProgramKey) -> tuple[int, int]:
+        return self._clears.get(None, 0), self._clears.get(key[0], 0)
 
     def keys(self, family: str) -> list[ProgramKey]:
         """The keys of the programs of `family` compiled so far, oldest first."""
@@ -85,7 +90,7 @@ class CompiledPrograms:
     def clear(self, family: str | None = None) -> None:
         """Forget the programs of `family` (all of them for None): the next get() compiles."""
         with self._lock:
-            self._clears += 1
+            self._clears[family] = self._clears.get(family, 0) + 1
             for key in [key for key in self._by_key if family is None or key[0] == family]:
                 del self._by_key[key]
 

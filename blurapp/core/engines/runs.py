@@ -10,6 +10,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from blurapp.core.platforms import HOST_PLATFORM
+
 Progress = Callable[[int, int], None]  # (taps done, taps in all)
 Cancelled = Callable[[], bool]
 
@@ -121,7 +123,7 @@ class FirstCall:
     output: np.ndarray
     again: Callable[[], Call]
     seconds: float  # with compilation, for an engine that compiles
-    device: str = "cpu"
+    device: str = HOST_PLATFORM
     compilation: Compilation | None = None  # None: the engine compiles nothing
     to_device_seconds: float | None = None
     from_device_seconds: float | None = None
@@ -138,7 +140,7 @@ class BlurredFrames(NamedTuple):
 
     output: np.ndarray
     call: Call
-    device: str = "cpu"
+    device: str = HOST_PLATFORM
     # How a compiled engine got the program for this batch's shape (REUSED once it has it);
     # None: the engine compiles nothing.
     compilation: Compilation | None = None
@@ -155,7 +157,7 @@ class EngineRun:
 
     output: np.ndarray
     repeat_seconds: tuple[float, ...]
-    device: str = "cpu"
+    device: str = HOST_PLATFORM
     first_call_seconds: float | None = None  # with compilation, or just the run when reused
     compilation: Compilation | None = None  # None: the engine compiles nothing
     to_device_seconds: float | None = None  # the median copy (the first call's, if no steady)

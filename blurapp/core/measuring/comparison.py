@@ -22,7 +22,7 @@ from blurapp.core.engines import (
     get_engine,
 )
 from blurapp.core.engines.gemm import GEMM_CALLS
-from blurapp.core.engines.jax_engine import JaxUnavailableError
+from blurapp.core.engines.jax_runtime import JaxUnavailableError
 from blurapp.core.engines.runs import BlurCancelled, Cancelled, EngineRun, FirstCall, Progress
 from blurapp.core.engines.timing import first_call_run, time_engines
 from blurapp.core.kernel import (

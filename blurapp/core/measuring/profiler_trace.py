@@ -27,7 +27,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TypeVar
 
-from blurapp.core.engines.jax_engine import import_jax
+from blurapp.core.engines.jax_runtime import import_jax
 from blurapp.core.wording import (
     QT_TRANSLATE_NOOP,
     FileProblem,

@@ -48,7 +48,7 @@ def test_too_little_memory_says_so(tmp_path):
 
 
 def test_jax_that_cannot_start_is_named_with_the_photo(tmp_path):
-    from blurapp.core.engines.jax_engine import JaxUnavailableError
+    from blurapp.core.engines.jax_runtime import JaxUnavailableError
 
     photo = load_photo(photo_file(tmp_path, name="street.png"))
     engine = failing(JaxUnavailableError("JAX has no gpu device here (it has: cpu)"))

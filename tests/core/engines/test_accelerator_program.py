@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from helpers.jax_loops import loops_in
 from helpers.oracle import blur_oracle
+from helpers.stand_in_accelerator import take_the_cpu_for_an_accelerator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -168,7 +169,7 @@ def as_on_an_accelerator(monkeypatch):
     """JAX-jit takes its device for an accelerator, whatever it is."""
     from blurapp.core.engines import jax_engine
 
-    monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    take_the_cpu_for_an_accelerator(monkeypatch)
     jax_engine.compiled_blurs.clear()
     yield
     jax_engine.compiled_blurs.clear()
@@ -244,7 +245,7 @@ def test_a_colour_photos_grey_crosses_to_an_accelerator_as_levels_of_its_depth(
 
     from blurapp.core import load_photo
     from blurapp.core.engines import get_engine
-    from blurapp.core.engines.jax_engine import jax_device, to_move
+    from blurapp.core.engines.jax_runtime import jax_device, to_move
 
     dtype = np.uint8 if bits == 8 else np.uint16
     rgb = np.random.default_rng(9).integers(0, 2**bits, (26, 37, 3), dtype=dtype)
@@ -330,7 +331,7 @@ def test_any_small_photo_crosses_and_blurs_as_scipy_says(
     height, width, channels, size, separable, levels, seed
 ):
     """Shapes smaller than the kernel included, levels or floats, on the accelerator's path."""
-    from blurapp.core.engines import get_engine, jax_engine
+    from blurapp.core.engines import get_engine
 
     image = (
         _as_photo(_levels(height, width, channels, seed=seed))
@@ -340,12 +341,9 @@ def test_any_small_photo_crosses_and_blurs_as_scipy_says(
         )
     )
     kernel = gaussian_kernel_1d(size, 1.7) if separable else gaussian_kernel(size, 1.7)
-    real = jax_engine.on_accelerator
-    jax_engine.on_accelerator = lambda device: True
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        take_the_cpu_for_an_accelerator(patch)
         output = get_engine("jax").start(image, kernel).output
-    finally:
-        jax_engine.on_accelerator = real
     np.testing.assert_allclose(output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
 
 
@@ -355,7 +353,7 @@ def test_a_first_calls_copy_back_counts_the_floats_it_waits_for(as_on_an_acceler
     import time
 
     from blurapp.core.engines import get_engine
-    from blurapp.core.engines.jax_engine import import_jax
+    from blurapp.core.engines.jax_runtime import import_jax
 
     jax = import_jax()
     real_device_get = jax.device_get

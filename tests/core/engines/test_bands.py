@@ -3,6 +3,7 @@ same height, and together the blur of the whole photo, as SciPy makes it."""
 
 import numpy as np
 import pytest
+from helpers.stand_in_accelerator import take_the_cpu_for_an_accelerator
 from hypothesis import given
 from hypothesis import strategies as st
 from scipy import ndimage
@@ -79,7 +80,7 @@ def test_a_steady_call_on_an_accelerator_is_timed_end_to_end_in_bands(monkeypatc
     pytest.importorskip("jax")
     from blurapp.core.engines import jax_engine
 
-    monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    take_the_cpu_for_an_accelerator(monkeypatch)
     monkeypatch.setattr(bands, "MIN_BAND_BYTES", 1)
     jax_engine.compiled_blurs.clear()
     levels = np.random.default_rng(5).integers(0, 256, (96, 80), dtype=np.uint8)
@@ -102,7 +103,7 @@ def _on_a_stand_in_accelerator(monkeypatch):
     (host_link; its bands cross whole)."""
     from blurapp.core.engines import host_link, jax_engine
 
-    monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    take_the_cpu_for_an_accelerator(monkeypatch)
     monkeypatch.setattr(bands, "MIN_BAND_BYTES", 1)
     monkeypatch.setattr(host_link, "pieces_for", lambda nbytes, device: 3)
     return jax_engine

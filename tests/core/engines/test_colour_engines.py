@@ -43,7 +43,7 @@ def test_jax_jit_blurs_the_channels_in_one_compiled_program():
     image = colour_image(64, 48, seed=2)
     compiled_blurs.clear()
     get_engine("jax").blur(image, gaussian_kernel(5, 1.5), repeats=0)
-    from blurapp.core.engines.jax_engine import jax_device
+    from blurapp.core.engines.jax_runtime import jax_device
 
     assert compiled_blurs.held() == 1
     assert compiled_blurs.holds((64, 48, 3), (5, 5), jax_device())

@@ -19,7 +19,7 @@ from blurapp.core import (
 )
 from blurapp.core import engines as registry
 from blurapp.core.engines import pallas_engine
-from blurapp.core.engines.jax_engine import describe_device, jax_device
+from blurapp.core.engines.jax_runtime import describe_device, jax_device
 from blurapp.core.engines.pallas_engine import JAX_PALLAS, compiled_here
 from blurapp.core.measuring.comparison import TIMING, Watch
 from blurapp.core.platforms import jax_opens_a_tpu

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from helpers.jax_loops import loops_in
 from helpers.oracle import blur_oracle
+from helpers.stand_in_accelerator import take_the_cpu_for_an_accelerator
 
 from blurapp.core import TOLERANCE, engine_names, gaussian_kernel, get_engine
 from blurapp.core.engines import jax_engine
@@ -15,7 +16,7 @@ from blurapp.core.engines.frame_batches import (
     choose_batch_size,
     frame_batches,
 )
-from blurapp.core.engines.jax_engine import JaxUnavailableError
+from blurapp.core.engines.jax_runtime import JaxUnavailableError
 from blurapp.core.engines.runs import BlurredFrames, Call, Compilation
 from blurapp.core.kernel import kernel_for
 
@@ -216,13 +217,48 @@ def test_an_accelerators_frames_are_compiled_with_its_platforms_pass_limit(monke
     kernel = gaussian_kernel(9, 3.0)
     device = jax.devices("cpu")[0]
     try:
-        blurred = jax_frames.blur_frames_on_device(
-            jax, levels, kernel, device, "cpu", jax_engine.cache_hits, as_rows=True
-        )
+        blurred = jax_frames.blur_frames_on_device(jax, levels, kernel, device, "cpu", as_rows=True)
     finally:
         blurs.clear()
     assert platforms == ["cpu"] and traced_with == [600]
     assert_levels_match_the_oracle(list(blurred.output), levels, kernel)
+
+
+def test_a_batch_compiled_while_another_thread_loads_from_the_cache_says_it_compiled(
+    monkeypatch,
+):
+    """Whether a batch's program came from JAX's persistent cache is what its own compilation
+    found: another thread's cache hit meanwhile (here, reported while this one traces) does not
+    make a program compiled afresh read "from the cache"."""
+    import threading
+
+    import jax
+
+    from blurapp.core.engines import jax_frames
+    from blurapp.core.engines.jax_runtime import CACHE_HIT_EVENT
+
+    frames_program = jax_frames.frames_program
+
+    def raced_frames_program(*arguments, **static):
+        elsewhere = threading.Thread(target=jax.monitoring.record_event, args=(CACHE_HIT_EVENT,))
+        elsewhere.start()
+        elsewhere.join()
+        return frames_program(*arguments, **static)
+
+    # A program function of its own: a program no earlier test can have put in the cache.
+    monkeypatch.setattr(jax_frames, "frames_program", raced_frames_program)
+    blurs = jax_frames.compiled_frame_blurs
+    blurs.clear()
+    frames = random_frames(2, 19, 13, seed=8)
+    kernel = gaussian_kernel(3, 0.9)
+    try:
+        blurred = jax_frames.blur_frames_on_device(
+            jax, frames, kernel, jax.devices("cpu")[0], "cpu"
+        )
+    finally:
+        blurs.clear()
+    assert blurred.compilation is Compilation.COMPILED
+    assert_each_frame_matches_the_oracle(list(blurred.output), frames, kernel)
 
 
 def test_a_measured_first_call_is_the_blur_alone_its_copies_apart_as_for_photos():
@@ -292,9 +328,7 @@ def test_an_accelerators_frame_program_makes_levels_floats_and_back_as_the_host_
     device = jax.devices("cpu")[0]
     _, step = rows_of_values(levels.shape[1:])
     assert step == 3
-    blurred = blur_frames_on_device(
-        jax, levels, kernel, device, "cpu", jax_engine.cache_hits, as_rows=True
-    )
+    blurred = blur_frames_on_device(jax, levels, kernel, device, "cpu", as_rows=True)
     assert_levels_match_the_oracle(blurred.output, levels, kernel)
     # Floats after them: a program of their own, not the levels'.
     floats = blur_frames_on_device(
@@ -303,7 +337,6 @@ def test_an_accelerators_frame_program_makes_levels_floats_and_back_as_the_host_
         kernel,
         device,
         "cpu",
-        jax_engine.cache_hits,
         as_rows=True,
     )
     assert floats.output.dtype == np.float32 and floats.compilation is not Compilation.REUSED
@@ -331,7 +364,7 @@ def test_batches_whose_copies_overlap_the_blur_give_every_frame_in_order(
     from blurapp.core.engines.frame_batches import overlapped_batches
     from blurapp.core.engines.jax_frames import BATCHES_IN_FLIGHT, compiled_frame_blurs
 
-    monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    take_the_cpu_for_an_accelerator(monkeypatch)
     # Each batch crossing both ways in 1-D pieces, as an accelerator's link takes them, or in
     # words that the batch's own program takes and hands back (a TPU's).
     monkeypatch.setattr(host_link, "pieces_for", lambda nbytes, device: 3)
@@ -411,9 +444,7 @@ def test_levels_blurred_on_the_device_are_the_hosts_rounding_of_the_same_floats(
     device = jax.devices("cpu")[0]
 
     def blurred(frames):
-        return blur_frames_on_device(
-            jax, frames, kernel, device, "cpu", jax_engine.cache_hits, as_rows=as_rows
-        ).output
+        return blur_frames_on_device(jax, frames, kernel, device, "cpu", as_rows=as_rows).output
 
     for seed in range(4):
         levels = np.random.default_rng(seed).integers(0, 65536, shape, dtype=np.uint16)

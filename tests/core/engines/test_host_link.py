@@ -7,12 +7,13 @@ import itertools
 
 import numpy as np
 import pytest
+from helpers.stand_in_accelerator import take_the_cpu_for_an_accelerator
 
 from blurapp.core.engines import host_link
 
 jax = pytest.importorskip("jax")
 
-# What BlurApp moves: float32 pixels, stored 8- and 16-bit levels (jax_engine.to_move, a clip's
+# What BlurApp moves: float32 pixels, stored 8- and 16-bit levels (jax_runtime.to_move, a clip's
 # frames), and a number type of 4 bytes that is not a float.
 NUMBER_TYPES = [np.uint8, np.uint16, np.float32, np.int32]
 # A column and a row of one value each side, odd sizes that no block divides, a colour photo
@@ -166,9 +167,8 @@ def test_a_picture_crosses_to_the_default_device_and_back_as_it_went(dtype):
 def stand_in_accelerator(monkeypatch):
     """The CPU standing in for an accelerator whose link takes 3 pieces a copy; the copies'
     sizes, in bytes, as the engines ask host_link for them."""
-    from blurapp.core.engines import jax_engine
 
-    monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    take_the_cpu_for_an_accelerator(monkeypatch)
     asked: list[int] = []
 
     def three_pieces(nbytes, device):
@@ -327,7 +327,7 @@ def stand_in_accelerator_in_words(monkeypatch, in_words):
     there (their shapes), as the engines send them."""
     from blurapp.core.engines import jax_engine
 
-    monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    take_the_cpu_for_an_accelerator(monkeypatch)
     crossed: list[tuple[int, ...]] = []
     send = host_link.send
 

@@ -127,7 +127,8 @@ def test_stopping_the_preview_brings_its_outputs_to_the_host(monkeypatch):
 
 
 def test_frames_sent_ahead_are_taken_once_and_those_left_behind_let_go():
-    from blurapp.core.engines.jax_engine import jax_device, send_ahead
+    from blurapp.core.engines.jax_engine import send_ahead
+    from blurapp.core.engines.jax_runtime import jax_device
     from blurapp.core.engines.on_device import sent_ahead
 
     device = jax_device()
@@ -139,6 +140,47 @@ def test_frames_sent_ahead_are_taken_once_and_those_left_behind_let_go():
     assert sent_ahead.take(first, device) is None  # sent before the one taken: let go
     output = previewed(second)  # not sent: copied by the call itself
     np.testing.assert_allclose(np.asarray(output), blur_oracle(second, KERNEL), atol=1e-5, rtol=0)
+
+
+def test_a_frame_sent_ahead_and_let_go_takes_its_copy_with_it():
+    """A frame sent ahead that no call takes (a clip closed, a seek) goes when its array goes:
+    nothing kept for it holds the array, nor so its copy on the device."""
+    import gc
+    import time
+    import weakref
+
+    from blurapp.core.engines.jax_engine import jax_device, send_ahead
+    from blurapp.core.engines.on_device import sent_ahead
+
+    device = jax_device()
+    # Floats that are not levels: what crosses is the frame's own values (its rows).
+    frame = np.random.default_rng(7).random((20, 30), dtype=np.float32)
+    gone = weakref.ref(frame)
+    send_ahead(frame)
+    kept = sent_ahead.moved(frame, device)
+    assert kept is not None and np.array_equal(kept.reshape(frame.shape), frame)
+    del frame, kept
+    # An accelerator's runtime may let go of the host's array a moment after its copy is done.
+    deadline = time.monotonic() + 30
+    while gc.collect() >= 0 and gone() is not None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert gone() is None
+    # The next frame, sent and taken, is blurred as scipy blurs it.
+    frame = np.random.default_rng(8).random((20, 30), dtype=np.float32)
+    send_ahead(frame)
+    output = previewed(frame)
+    np.testing.assert_allclose(np.asarray(output), blur_oracle(frame, KERNEL), atol=1e-5, rtol=0)
+
+
+def test_a_frame_taken_on_one_device_leaves_those_sent_to_another():
+    """Two panes playing a clip on two devices (JAX-jit on the accelerator and on the CPU):
+    one pane's call taking its frame lets go of its own frames left behind, not the other's."""
+    sent = on_device._SentAhead()
+    tpu_frame, cpu_frame = levels_photo((4, 5), seed=1), levels_photo((4, 5), seed=2)
+    sent.keep(tpu_frame, "tpu0", "tpu0's copy", tpu_frame)
+    sent.keep(cpu_frame, "cpu0", "cpu0's copy", cpu_frame)
+    assert sent.take(cpu_frame, "cpu0") == "cpu0's copy"
+    assert sent.take(tpu_frame, "tpu0") == "tpu0's copy"
 
 
 def test_previews_with_kernels_of_one_shape_each_blur_with_their_own():
@@ -194,3 +236,36 @@ def test_only_the_last_kernels_used_stay_on_the_device():
     assert len(jax.copies) == crossed
     kept.on_device(jax, kernels[0], "cpu0", start=False)  # the oldest, let go
     assert len(jax.copies) == crossed + 1
+
+
+def test_an_output_made_while_a_job_lets_the_device_go_does_not_fail_it(monkeypatch):
+    """A job that does not preview with JAX-jit (a sweep, a blur by blocks) settles the outputs
+    left on the device while a clip's pane may make a new one on its own thread: the job goes
+    on, and settles those it found."""
+    import threading
+    import weakref
+
+    import jax
+
+    values = jax.device_put(np.zeros((4, 6), np.float32), jax.devices("cpu")[0])
+    made = []
+    panes = []
+
+    class Living(weakref.WeakSet):
+        def __iter__(self):
+            for index, output in enumerate(super().__iter__()):
+                if index == 0:  # the pane makes its output as the job goes through them
+                    pane = threading.Thread(
+                        target=lambda: made.append(OutputOnDevice(jax, values, (4, 6)))
+                    )
+                    panes.append(pane)
+                    pane.start()
+                    pane.join(1)
+                yield output
+
+    monkeypatch.setattr(on_device, "_living", Living())
+    left = [OutputOnDevice(jax, values, (4, 6)) for _ in range(3)]
+    on_device.settle_outputs()
+    panes[0].join(60)
+    assert len(made) == 1 and all(output.fetched for output in left)
+    np.testing.assert_array_equal(np.asarray(made[0]), np.zeros((4, 6)))

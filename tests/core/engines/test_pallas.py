@@ -12,7 +12,7 @@ from helpers.oracle import blur_oracle
 
 from blurapp.core import TOLERANCE, gaussian_kernel, get_engine
 from blurapp.core.engines import pallas_program
-from blurapp.core.engines.jax_engine import describe_device
+from blurapp.core.engines.jax_runtime import describe_device
 from blurapp.core.engines.pallas_engine import (
     INTERPRET_WORDS,
     JAX_PALLAS,

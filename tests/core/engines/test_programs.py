@@ -81,3 +81,32 @@ def test_clearing_a_family_forgets_its_programs_alone():
     assert programs.get(("jax-jit", 1), compile_program)[1] is Compilation.COMPILED
     programs.clear()
     assert programs.keys("pallas") == []
+
+
+def test_a_program_compiled_while_another_family_is_cleared_is_kept():
+    programs = CompiledPrograms()
+    compiled, compile_program = counting_compiler()
+
+    def compiled_as_pallas_is_cleared():
+        programs.clear("pallas")  # another thread's, while this one compiles
+        return compile_program()
+
+    assert programs.get(("jax-jit", 1), compiled_as_pallas_is_cleared)[1] is Compilation.COMPILED
+    assert programs.get(("jax-jit", 1), compile_program) == (
+        compiled[0],
+        Compilation.REUSED,
+        None,
+    )
+    assert programs.keys("jax-jit") == [("jax-jit", 1)]
+
+
+def test_a_program_compiled_while_its_family_is_cleared_is_not_kept():
+    programs = CompiledPrograms()
+    _, compile_program = counting_compiler()
+
+    def compiled_as_all_are_cleared():
+        programs.clear("jax-jit")
+        return compile_program()
+
+    assert programs.get(("jax-jit", 1), compiled_as_all_are_cleared)[1] is Compilation.COMPILED
+    assert programs.keys("jax-jit") == []

@@ -139,7 +139,7 @@ def test_jax_without_jit_reports_taps_and_stops_between_them():
 
 @pytest.mark.parametrize("platform", ["gpu", "tpu"])
 def test_a_jax_engine_on_a_platform_there_is_not_says_so(platform):
-    from blurapp.core.engines.jax_engine import jax_platforms
+    from blurapp.core.engines.jax_runtime import jax_platforms
 
     there = jax_platforms()
     if platform in there:
@@ -155,11 +155,11 @@ def test_a_jax_engine_on_a_platform_there_is_not_says_so(platform):
 
 
 def test_jax_engines_appear_once_per_platform_when_there_are_several(monkeypatch):
-    from blurapp.core.engines import jax_engine
+    from blurapp.core.engines import jax_runtime
 
-    monkeypatch.setattr(jax_engine, "jax_platforms", lambda: ["cpu"])
+    monkeypatch.setattr(jax_runtime, "jax_platforms", lambda: ["cpu"])
     assert [e.name for e in engines_on_every_platform()] == list(engine_names())
-    monkeypatch.setattr(jax_engine, "jax_platforms", lambda: ["gpu", "cpu"])
+    monkeypatch.setattr(jax_runtime, "jax_platforms", lambda: ["gpu", "cpu"])
     names = [e.name for e in engines_on_every_platform()]
     assert names == [
         "numpy",
@@ -172,7 +172,7 @@ def test_jax_engines_appear_once_per_platform_when_there_are_several(monkeypatch
         "pallas@cpu",
     ]
     assert get_engine("jax@cpu").title == "JAX-jit (CPU)"
-    monkeypatch.setattr(jax_engine, "jax_platforms", lambda: ["tpu", "cpu"])
+    monkeypatch.setattr(jax_runtime, "jax_platforms", lambda: ["tpu", "cpu"])
     names = [e.name for e in engines_on_every_platform()]
     assert names == [
         "numpy",
@@ -235,10 +235,10 @@ def test_an_engine_not_in_the_registry_still_gets_its_figures():
 
 
 def test_all_engines_means_every_engine_on_every_platform(photo, capsys, monkeypatch):
-    from blurapp.core.engines import jax_engine
+    from blurapp.core.engines import jax_runtime
 
     with monkeypatch.context() as only_the_cpu:
-        only_the_cpu.setattr(jax_engine, "jax_platforms", lambda: ["cpu"])
+        only_the_cpu.setattr(jax_runtime, "jax_platforms", lambda: ["cpu"])
         assert [e.name for e in parse_engines("all")] == list(engine_names())
     from blurapp.core.measuring.comparison import json_key
 

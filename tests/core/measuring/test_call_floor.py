@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from blurapp.core import compare_engines
-from blurapp.core.engines.jax_engine import describe_device, first_jax_empty_call, jax_device
+from blurapp.core.engines.jax_calls import first_jax_empty_call
+from blurapp.core.engines.jax_runtime import describe_device, jax_device
 from blurapp.core.engines.runs import EngineRun
 from blurapp.core.measuring.comparison import ComparisonResult, comparison_dict
 from blurapp.core.measuring.floors import MOSTLY_THE_CALL, CallFloor, mostly_the_call

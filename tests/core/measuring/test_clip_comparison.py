@@ -8,6 +8,7 @@ import weakref
 import numpy as np
 import pytest
 from helpers.oracle import blur_oracle
+from helpers.stand_in_accelerator import take_the_cpu_for_an_accelerator
 
 from blurapp.core import TOLERANCE
 from blurapp.core.engines import jax_engine
@@ -253,7 +254,7 @@ def test_on_an_accelerator_a_clip_is_timed_end_to_end_with_its_copies_overlappin
     clip = SyntheticClip(40, 30, 7)
     quiet = compare_engines_on_clip(clip, engines=["numpy", "jax@cpu"], frames=7, repeats=2)
     assert "jax@cpu" in quiet.runs and quiet.overlapped == frozenset()
-    monkeypatch.setattr(jax_engine, "on_accelerator", lambda device: True)
+    take_the_cpu_for_an_accelerator(monkeypatch)
     real, passes = jax_engine.overlapped_frames_on_device, []
 
     def counted(*args, **kwargs):

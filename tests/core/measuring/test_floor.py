@@ -16,7 +16,7 @@ from blurapp.bench import run_bench
 from blurapp.bench.record import figure_rows
 from blurapp.core import compare_engines, sample_photo_path
 from blurapp.core.engines import get_engine
-from blurapp.core.engines.jax_engine import first_jax_copy
+from blurapp.core.engines.jax_calls import first_jax_copy
 from blurapp.core.engines.numpy_engine import first_numpy_copy
 
 # Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
