@@ -410,7 +410,7 @@ def test_bands_crossing_in_words_give_the_photo_scipy_gives(
 ):
     from scipy import ndimage
 
-    from blurapp.core.engines import bands, jax_engine
+    from blurapp.core.engines import bands, jax_calls, jax_engine
     from blurapp.core.kernel import gaussian_kernel
 
     monkeypatch.setattr(bands, "MIN_BAND_BYTES", 1)
@@ -420,7 +420,7 @@ def test_bands_crossing_in_words_give_the_photo_scipy_gives(
         made.append(bands.blur_in_bands(*args, **kwargs))
         return made[-1]
 
-    monkeypatch.setattr(jax_engine, "blur_in_bands", kept)
+    monkeypatch.setattr(jax_calls, "blur_in_bands", kept)
     levels = picture((61, 40, 3), np.uint8, seed=15)
     image = levels.astype(np.float32) * np.float32(1 / 255)
     kernel = gaussian_kernel(7, 1.5).astype(np.float32)
