@@ -264,7 +264,7 @@ def test_a_colour_photos_grey_crosses_to_an_accelerator_as_levels_of_its_depth(
 
 def test_pixels_that_are_not_levels_cross_as_floats(as_on_an_accelerator):
     from blurapp.core.engines import get_engine
-    from blurapp.core.engines.jax_engine import stored_levels
+    from blurapp.core.engines.levels import stored_levels
 
     image = np.random.default_rng(1).random((21, 30), dtype=np.float32)
     kernel = gaussian_kernel_1d(5, 1.0)
@@ -275,7 +275,7 @@ def test_pixels_that_are_not_levels_cross_as_floats(as_on_an_accelerator):
 
 
 def test_stored_levels_are_found_only_where_every_pixel_is_one():
-    from blurapp.core.engines.jax_engine import stored_levels
+    from blurapp.core.engines.levels import stored_levels
 
     eight = _levels(12, 10, seed=2)
     assert np.array_equal(stored_levels.of(_as_photo(eight)), eight)
@@ -376,7 +376,7 @@ def test_a_first_calls_copy_back_counts_the_floats_it_waits_for(as_on_an_acceler
 def test_the_levels_kept_for_a_photo_cannot_be_written_to():
     """The levels found for a photo are kept and handed out again for it: nothing may change
     them, or a later copy to the device would not be the photo."""
-    from blurapp.core.engines.jax_engine import stored_levels
+    from blurapp.core.engines.levels import stored_levels
 
     photo = _as_photo(_levels(9, 11, seed=8))
     levels = stored_levels.of(photo)

@@ -13,6 +13,7 @@ from helpers.stand_in_accelerator import take_the_cpu_for_an_accelerator
 from blurapp.core import TOLERANCE
 from blurapp.core.engines import jax_engine
 from blurapp.core.engines.jax_frames import BATCHES_IN_FLIGHT
+from blurapp.core.engines.jax_runtime import JaxUnavailableError
 from blurapp.core.measuring.clip_comparison import clip_comparison_dict, compare_engines_on_clip
 from blurapp.core.media.clip import Clip, ClipError, ClipInfo, FramesInMemory
 from blurapp.core.report.clip_figures import clip_figures
@@ -158,7 +159,7 @@ def test_a_clip_with_no_frame_to_read_raises_its_problem():
 
 def test_without_jax_numpy_is_still_timed_and_the_json_says_why(monkeypatch):
     def no_device(platform=None):
-        raise jax_engine.JaxUnavailableError("JAX could not be loaded: simulated")
+        raise JaxUnavailableError("JAX could not be loaded: simulated")
 
     monkeypatch.setattr(jax_engine, "jax_device", no_device)
     result = compare_engines_on_clip(MadeFrames(4), frames=4, repeats=1)
