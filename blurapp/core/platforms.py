@@ -43,9 +43,12 @@ class Platform:
     pass_values: int | None = None
     # Mosaic compiles the Pallas kernel for the chip; elsewhere Pallas's interpreter runs it.
     compiles_pallas: bool = False
-    # A large picture crosses the link in pieces at once (host_link.pieces_for): the link moves
-    # several at a time. On the host's CPU a "copy" is the host's own memory: one piece.
-    crosses_in_pieces: bool = True
+    # How a picture crosses the link (host_link.layout_for): "pieces", a large one's flat bytes
+    # in pieces at once, joined and cut by programs of their own (the link moves several at a
+    # time); "words", its bytes as uint32 words the blur's own program takes and hands back
+    # (pieces for a program that takes the picture itself); "as it is", one copy: on the host's
+    # CPU a "copy" is the host's own memory. docs/performance/host_link.py measures each.
+    link: str = "pieces"
     # A picture's levels are halved by reduce_window, a pooling an accelerator does natively;
     # the CPU's programs sum a reshape in one pass, several times quicker there
     # (docs/performance/picture_levels.py, on_device._halve).
@@ -65,13 +68,19 @@ PLATFORM_TRAITS: dict[str, Platform] = {
     HOST_PLATFORM: Platform(
         accelerator=False,
         blurs_in_strips=True,
-        crosses_in_pieces=False,
+        link="as it is",
         halves_by_pooling=False,
     ),
     "gpu": Platform(),
     "tpu": Platform(
         pass_values=ACCELERATOR_PASS_VALUES,
         compiles_pallas=True,
+        # Pieces, not words: a 24 MP photo's levels as uint32 words cross both ways in about
+        # half the time of pieces, but the blur's program that takes and hands back words ran
+        # several times slower than the one taking the photo's rows (the bitcasts lay the
+        # values out again on the chip), so JAX-jit's end to end doubled: the probe's engine
+        # section (docs/performance/host_link.py --sections engine; figures on the page).
+        link="pieces",
         keeps_freed_memory=True,
         products_on_a_matrix_unit=True,
     ),

@@ -79,7 +79,7 @@ def test_every_platform_a_user_names_has_its_traits_and_only_the_cpu_is_the_host
 def test_a_platform_the_table_does_not_know_is_taken_for_an_accelerator_measured_nowhere():
     unknown = platform_traits(SimpleNamespace(platform="npu"))
     assert unknown == Platform() == PLATFORM_TRAITS["gpu"]
-    assert unknown.accelerator and unknown.crosses_in_pieces and unknown.pass_values is None
+    assert unknown.accelerator and unknown.link == "pieces" and unknown.pass_values is None
     assert not unknown.compiles_pallas and not unknown.blurs_in_strips
 
 
@@ -89,9 +89,7 @@ def test_a_platform_added_to_the_table_is_what_the_engines_ask(monkeypatch):
     # Not in the table: an accelerator's defaults, a large picture crossing in pieces.
     assert host_link.pieces_for(large, device) == host_link.LINK_PIECES
     assert pass_values_on("npu") is None
-    monkeypatch.setitem(
-        PLATFORM_TRAITS, "npu", Platform(crosses_in_pieces=False, pass_values=1_000)
-    )
+    monkeypatch.setitem(PLATFORM_TRAITS, "npu", Platform(link="as it is", pass_values=1_000))
     assert host_link.pieces_for(large, device) == 0
     assert pass_values_on("npu") == 1_000
     assert on_accelerator(device)

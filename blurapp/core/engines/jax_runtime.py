@@ -15,12 +15,15 @@ import sys
 import threading
 import time
 import warnings
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+from blurapp.core.engines import host_link
 from blurapp.core.engines.levels import stored_levels
+from blurapp.core.engines.programs import compiled_programs
 from blurapp.core.engines.runs import CacheLookup, Compilation, ProgramStages
 from blurapp.core.paths import private_folder, user_cache_dir
 from blurapp.core.platforms import PLATFORMS, on_accelerator, platform_of, platform_traits
@@ -128,6 +131,32 @@ def compile_blur(
     compiled, stages = compile_in_stages(jitted, image_spec, weights_spec, **static)
     hit = stages.cache is CacheLookup.HIT
     return compiled, Compilation.FROM_CACHE if hit else Compilation.COMPILED, stages
+
+
+def compile_blur_program(
+    program: Callable[..., Any],
+    shape: tuple[int, ...],
+    dtype: np.dtype,
+    kernel_shape: tuple[int, ...],
+    device: Any,
+    words: tuple[int, ...] | None,
+    **static: Any,
+) -> tuple[Any, Compilation, ProgramStages]:
+    """`program` (a blur taking an image and float32 weights, with its static arguments)
+    under jax.jit, made once (programs.compiled_programs.jitted), compiled for an image of
+    `shape` and `dtype` as compile_blur compiles it; where `words` (host_link.words_for) is
+    not None, taking the image as those uint32 words and handing its output back in them, the
+    bitcasts its own steps (host_link.in_words): a host_link.WordsProgram."""
+    jax = import_jax()
+    if words is None:
+        jitted = compiled_programs.jitted(jax, program, tuple(static))
+        return compile_blur(jitted, shape, dtype, kernel_shape, device, **static)
+    jitted = compiled_programs.jitted(jax, host_link.in_words, (*host_link.WORD_ARGUMENTS, *static))
+    link = {"link_program": program, "link_shape": tuple(shape), "link_dtype": dtype.str}
+    compiled, how, stages = compile_blur(
+        jitted, words, np.dtype(np.uint32), kernel_shape, device, **link, **static
+    )
+    return host_link.WordsProgram(compiled, shape, dtype), how, stages
 
 
 def _use_compilation_cache(jax: ModuleType) -> None:

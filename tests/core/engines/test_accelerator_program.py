@@ -195,7 +195,7 @@ def test_a_photos_levels_cross_to_an_accelerator_and_its_blur_crosses_back_as_le
 def test_an_accelerators_photo_is_blurred_in_the_passes_its_platform_holds(
     as_on_an_accelerator, monkeypatch, channels
 ):
-    from blurapp.core.engines import get_engine, jax_engine
+    from blurapp.core.engines import get_engine, jax_engine, jax_runtime
     from blurapp.core.platforms import platform_of
 
     platforms, compiled_with = [], []
@@ -208,9 +208,10 @@ def test_an_accelerators_photo_is_blurred_in_the_passes_its_platform_holds(
         compiled_with.append(static.get("pass_values"))
         return compile_blur(*arguments, **static)
 
-    compile_blur = jax_engine.compile_blur
+    # Where every JAX-jit program is compiled (jax_runtime.compile_blur_program calls it).
+    compile_blur = jax_runtime.compile_blur
     monkeypatch.setattr(jax_engine, "pass_values_on", passes_of_16_rows)
-    monkeypatch.setattr(jax_engine, "compile_blur", recorded_compile)
+    monkeypatch.setattr(jax_runtime, "compile_blur", recorded_compile)
     levels = _levels(41, 45, channels, seed=8)
     image = _as_photo(levels)
     kernel = gaussian_kernel(7, 2.0)

@@ -116,7 +116,7 @@ def test_a_steady_call_in_bands_gives_the_blur_its_first_call_gave(monkeypatch, 
     programs a run compiles for the bands, on odd heights, grey and colour, give the levels
     of the whole photo's blur."""
     jax = pytest.importorskip("jax")
-    from blurapp.core.engines import pallas_engine
+    from blurapp.core.engines import jax_calls, pallas_engine
     from blurapp.core.engines.jax_program import floats_to_levels
 
     jax_engine = _on_a_stand_in_accelerator(monkeypatch)
@@ -126,7 +126,8 @@ def test_a_steady_call_in_bands_gives_the_blur_its_first_call_gave(monkeypatch, 
         made.append(blur_in_bands(*args, **kwargs))
         return made[-1]
 
-    monkeypatch.setattr(jax_engine, "blur_in_bands", kept)
+    # Where every JAX engine's first call cuts its bands (jax_calls.first_call_on_device).
+    monkeypatch.setattr(jax_calls, "blur_in_bands", kept)
     levels = np.random.default_rng(7).integers(0, 256, shape, dtype=np.uint8)
     image = levels.astype(np.float32) * np.float32(1 / 255)
     kernel = gaussian_kernel(7, 1.5).astype(np.float32)
