@@ -187,11 +187,11 @@ def make_window(qtbot, settings):
 
     def make(image=None, *, wait=True, live=False):
         window = MainWindow(settings)
-        window.set_live(live)
+        window.controller.set_live(live)
         qtbot.addWidget(window)
         windows.append(window)
         if wait:
-            with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+            with qtbot.waitSignal(window.display.photo_shown, timeout=RUN_TIMEOUT_MS):
                 open_window(window, image)
             qtbot.waitExposed(window)
             window.activateWindow()

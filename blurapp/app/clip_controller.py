@@ -4,7 +4,7 @@ and seeks, what each pane and the status line say while it plays, and a Run on t
 The window's WindowController (blurapp.app.window_controller) hands what the user does to a clip
 (Space, ← and →, the slider, Run, another engine in a pane) to a ClipController, which drives
 the clip's ClipPlayer (blurapp.app.clip_player: its threads) and tells the window what to show
-through the ClipView methods. Paused, the frame shown is the window's photo
+through its WindowView (blurapp.app.window_view). Paused, the frame shown is the window's photo
 (PhotoController.show_frame), so everything a photo has works on it. While playing, the window
 calls `tick()` every few milliseconds (the view's ticker), and the controller shows what the
 player's threads have made since. Tests drive it with blurapp.app.running.InlineRunner and a
@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, cast
 
 from blurapp.app.clip_jobs import (
     RUN_FRAMES,
@@ -24,16 +24,16 @@ from blurapp.app.clip_jobs import (
     compare_clip_job,
     open_clip_job,
 )
-from blurapp.app.clip_player import ClipPlayer, PlayerState, close_if_unread, wait_for_playing
+from blurapp.app.clip_player import ClipPlayer, close_if_unread, wait_for_playing
 from blurapp.app.jobs import LoadedPhoto
 from blurapp.app.photo_controller import PhotoController
 from blurapp.app.running import JobHandle, JobRunner
 from blurapp.app.session import Session
+from blurapp.app.window_view import WindowView
 from blurapp.core.media.clip import Clip
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.report.clip_figures import clip_figures
 from blurapp.core.report.figures import CONTEXT as FIGURES_CONTEXT
-from blurapp.core.report.figures import Figure
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 
 if TYPE_CHECKING:  # the comparison itself is imported by the job that runs it
@@ -51,78 +51,11 @@ _RUN_STAGES = {
 }
 
 
-class ClipView(Protocol):
-    """What a ClipController tells the window to show."""
-
-    def show_status(self, text: str) -> None: ...
-
-    def show_clip_bar(self, frame_count: int | None) -> None:
-        """The bar under the panes, for a clip of `frame_count` frames (None: a camera's)."""
-
-    def hide_clip_bar(self) -> None: ...
-
-    def enable_clip_actions(self, enabled: bool) -> None:
-        """Play/Pause, Previous and Next Frame: enabled while a clip is open."""
-
-    def show_playing(self, playing: bool) -> None: ...
-
-    def show_position(self, index: int, words: str) -> None:
-        """The frame the slider is at, and where the clip is in words."""
-
-    def show_played(self, state: PlayerState, pane_words: list[tuple[Any, str]]) -> None:
-        """What a look while playing found: each pane's newest frame (None: none new) and its
-        words (its frames per second), in the panes' order."""
-
-    def show_clip_running(self, running: bool) -> None:
-        """A Run on the clip is going: Cancel and the progress bar."""
-
-    def show_clip_stage(self, done: int, total: int, text: str) -> None: ...
-
-    def show_clip_result(self, result: ClipComparisonResult, rows: list[Figure]) -> None:
-        """A Run on the clip is done: its figures (`rows`, in the user's language) and chart."""
-
-    def show_open_failed(self, error: PhotoError) -> None: ...
-
-    def warn(
-        self, title: str, words: str, error: BaseException | None, *, in_status: bool = False
-    ) -> None:
-        """Tell the user `words` (a file's problem in the user's language where `error` is
-        one), in the status line too when `in_status`."""
-
-    def remember_file(self, path: Path) -> None:
-        """A file the user opened: Open Recent and the folder the next Open starts in."""
-
-    def fit_to_window(self) -> None: ...
-
-    def start_ticking(self) -> None:
-        """Call `tick()` every few milliseconds until stop_ticking."""
-
-    def stop_ticking(self) -> None: ...
-
-    def look_again_later(self, look: Callable[[], bool]) -> None:
-        """Call `look()` now and then until it returns True."""
-
-    # What happened, once it is on screen: what the tests and the bench's probe wait on.
-
-    def opened_clip(self, clip: Clip) -> None: ...
-
-    def showed_frame(self, index: int) -> None:
-        """A paused frame is the window's photo."""
-
-    def changed_playing(self, playing: bool) -> None: ...
-
-    def stopped_clip(self, problem: str) -> None:
-        """The clip stopped giving frames while playing, for this reason."""
-
-    def compared_clip(self, result: ClipComparisonResult) -> None:
-        """A Run on the clip is done and its figures are shown."""
-
-
 class ClipController:
     """The window's clip, if one is open, and its playing."""
 
     def __init__(
-        self, session: Session, runner: JobRunner, photos: PhotoController, view: ClipView
+        self, session: Session, runner: JobRunner, photos: PhotoController, view: WindowView
     ) -> None:
         self.session, self.runner, self.photos, self.view = session, runner, photos, view
         self.clip: Clip | None = None
@@ -345,7 +278,7 @@ class ClipController:
             on_return=lambda result: self._on_run_done(number, result),
             on_error=lambda error: self._on_run_failed(number, error),
         )
-        self.view.show_clip_running(True)
+        self.view.show_running(True)
         self._on_run_stage(number, ClipStage("batch size", 0, len(engines)))
         return True
 
@@ -356,7 +289,7 @@ class ClipController:
         if job is None:
             return False
         job.quit()
-        self.view.show_clip_running(False)
+        self.view.show_running(False)
         return True
 
     def _on_run_stage(self, number: int, stage: ClipStage) -> None:
@@ -369,7 +302,7 @@ class ClipController:
         if number != self._runs:
             return
         self._run_job = None
-        self.view.show_clip_running(False)
+        self.view.show_running(False)
         rows = clip_figures(result, lambda text: self.session.translate(FIGURES_CONTEXT, text))
         self.view.show_clip_result(result, rows)
         headline = [row.label + " " + row.figure for row in rows if row.key == "speedup"]
@@ -380,7 +313,7 @@ class ClipController:
         if number != self._runs:
             return
         self._run_job = None
-        self.view.show_clip_running(False)
+        self.view.show_running(False)
         title = self.tr(QT_TRANSLATE_NOOP("ClipDisplay", "Run Failed"))
         self.view.warn(title, str(error), error, in_status=True)
 

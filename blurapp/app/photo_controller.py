@@ -4,14 +4,15 @@ The window forwards a user's action (open a photo, Run, Cancel, a change the liv
 follows) to a PhotoController, which asks the Session what to do, gives the job to a runner
 (blurapp.app.running.JobRunner), and takes the answers of the newest request only into the
 Session; what the window must show besides (the status bar's words, the progress, a warning)
-it is told through the WindowView methods. Tests drive it with blurapp.app.running.InlineRunner.
+it is told through its WindowView (blurapp.app.window_view). Tests drive it with
+blurapp.app.running.InlineRunner.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol, cast
+from typing import cast
 
 import numpy as np
 
@@ -34,6 +35,7 @@ from blurapp.app.jobs import (
 from blurapp.app.run_records import RunPlan
 from blurapp.app.running import JobHandle, JobRunner
 from blurapp.app.session import Change, Newest, Session
+from blurapp.app.window_view import WindowView
 from blurapp.core.engines import get_engine
 from blurapp.core.media.clip import ClipInfo
 from blurapp.core.media.photo_checks import PhotoError
@@ -49,33 +51,6 @@ def is_sample_photo(path: Path) -> bool:
         return path.resolve() == sample_photo_path().resolve()
     except OSError:
         return False
-
-
-class WindowView(Protocol):
-    """What a PhotoController tells the window to show."""
-
-    def show_status(self, text: str) -> None: ...
-
-    def show_progress(
-        self, engine: str, done: int, total: int, words: tuple[str, str] | None
-    ) -> None:
-        """An engine's progress (total 0: busy, no count); `words` (the status, the bar's
-        format) for a timed run, None for a live preview, whose taps are gone in a blink."""
-
-    def show_photo(self, loaded: LoadedPhoto) -> None: ...
-
-    def remember_file(self, path: Path) -> None:
-        """A file the user opened: Open Recent and the folder the next Open starts in."""
-
-    def show_photo_failed(self, error: PhotoError) -> None: ...
-
-    def show_live(self, engine: str) -> None:
-        """`engine`'s live-preview result is in its pane."""
-
-    def show_run_stopped(self) -> None:
-        """The runner has let go of a run cancelled or superseded."""
-
-    def show_run_failed(self, error: BaseException, words: str) -> None: ...
 
 
 class PhotoController:
@@ -307,7 +282,7 @@ class PhotoController:
             return
         self.session.opening_ended(display_path(path.name))  # not a clip opened since
         self.view.show_status(self.tr(QT_TRANSLATE_NOOP("MainWindow", "Could not open the photo")))
-        self.view.show_photo_failed(cast(PhotoError, error))  # load_job fails with no other
+        self.view.show_open_failed(cast(PhotoError, error))  # load_job fails with no other
 
     def _on_run_event(self, number: int, event: EngineProgress | Compiling | EngineResult) -> None:
         if not self._runs.wanted(number):

@@ -4,13 +4,12 @@ preview, runs, the scaling sweep, a blur by blocks and the results saved.
 The WindowController is the window's root: made first, with the window's Session and the one
 runner on which every job of the window and its dialogs waits its turn, then handed the window
 as its view (`attach`). The window forwards what the user does to it, and only it changes the
-session; the window draws what it is told: the photo's side through the WindowView
-(blurapp.app.photo_controller), the clip's through the ClipView (blurapp.app.clip_controller),
-and what only the window as a whole shows through the few methods of ControlledWindow. The
-scaling sweep's dialog is kept here while it is open (`open_sweep`). Each decision the window
-once made itself (what a path opens as, what Run runs, what the live preview re-blurs while a
-clip plays, what a sweep sweeps, what is saved and where) is made here, so the tests drive it
-with blurapp.app.running.InlineRunner and plain views, without a QApplication.
+session; the window draws what it and its photo's and clip's sides tell it through one
+WindowView (blurapp.app.window_view). The scaling sweep's dialog is kept here while it is
+open (`open_sweep`). Each decision the window once made itself (what a path opens as, what Run
+runs, what the live preview re-blurs while a clip plays, what a sweep sweeps, what is saved and
+where) is made here, so the tests drive it with blurapp.app.running.InlineRunner and plain
+views, without a QApplication.
 """
 
 from __future__ import annotations
@@ -20,13 +19,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from blurapp.app.clip_controller import ClipController, ClipView
+from blurapp.app.clip_controller import ClipController
 from blurapp.app.clip_jobs import opens_as_clip
 from blurapp.app.jobs import BlocksDone, blur_to_file_job
-from blurapp.app.photo_controller import PhotoController, WindowView
+from blurapp.app.photo_controller import PhotoController
 from blurapp.app.running import JobGroup, JobHandle, JobRunner
 from blurapp.app.session import Session
 from blurapp.app.sweep_state import SweepState
+from blurapp.app.window_view import WindowView
 from blurapp.core.media.clip import Clip
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.saving import check_output_path, save_output
@@ -36,26 +36,6 @@ if TYPE_CHECKING:
     from blurapp.app.run_records import KeptResult
 
 log = logging.getLogger(__name__)
-
-
-class ControlledWindow(WindowView, Protocol):
-    """What a WindowController tells the window beyond a photo's side (WindowView)."""
-
-    def take_typed_parameters(self) -> None:
-        """Run pressed while a box is being typed in: take the text as it is."""
-
-    def show_nothing_to_run(self) -> None:
-        """Run with no engine ticked: say so."""
-
-    def show_parameters(self) -> None:
-        """The parameters' boxes and notes as the session has them (a typed text's notes
-        change without the parameters)."""
-
-    def record_parameters(self, before: BlurSpec, after: BlurSpec) -> None:
-        """A step the user can undo: the parameters went from `before` to `after`."""
-
-    def show_run_cancelled(self) -> None:
-        """A timed run was cancelled (by the user, or by a sweep starting): say so at once."""
 
 
 class SweepDialog(Protocol):
@@ -87,34 +67,33 @@ class WindowController:
 
     photos: PhotoController
     clips: ClipController
-    view: ControlledWindow
+    view: WindowView
 
     def __init__(
         self,
         session: Session,
         runner: JobRunner,
-        view: ControlledWindow | None = None,
-        clip_view: ClipView | None = None,
+        view: WindowView | None = None,
     ) -> None:
         """The root of the window, made before it: `session`, and `runner`, the one runner
         every job of the window and its dialogs waits its turn on. The window is `attach`ed
-        once made (at once, when `view` and `clip_view` are given)."""
+        once made (at once, when `view` is given)."""
         self.session, self.runner = session, runner
         self.sweep_dialog: SweepDialog | None = None  # the scaling sweep's, while it is open
         # Until the window is attached, a change (the settings restored) is the session's
         # alone: no photo or clip is open, so nothing is there to re-blur.
         self.attached = False
-        if view is not None and clip_view is not None:
-            self.attach(view, clip_view)
+        if view is not None:
+            self.attach(view)
 
-    def attach(self, view: ControlledWindow, clip_view: ClipView) -> None:
-        """The window the controller tells what to show: `view`, and `clip_view` for a clip;
-        the photo's and the clip's sides are made for them."""
+    def attach(self, view: WindowView) -> None:
+        """The window the controller tells what to show, `view`, for a photo and a clip alike;
+        the photo's and the clip's sides are made for it."""
         if self.attached:
             raise RuntimeError("the controller has its window already")
         self.view = view
         self.photos = PhotoController(self.session, self.runner, view)
-        self.clips = ClipController(self.session, self.runner, self.photos, clip_view)
+        self.clips = ClipController(self.session, self.runner, self.photos, view)
         self.attached = True
 
     # --- Opening ------------------------------------------------------------------------------

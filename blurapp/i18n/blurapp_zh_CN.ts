@@ -223,32 +223,32 @@
         <translation>播放或暂停片段（空格键）</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="297"/>
+        <location filename="../ui/menus.py" line="287"/>
         <source>&amp;Clip</source>
         <translation>片段(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="196"/>
+        <location filename="../ui/menus.py" line="185"/>
         <source>&amp;Play/Pause</source>
         <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="202"/>
+        <location filename="../ui/menus.py" line="191"/>
         <source>P&amp;revious Frame</source>
         <translation>上一帧(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="208"/>
+        <location filename="../ui/menus.py" line="197"/>
         <source>&amp;Next Frame</source>
         <translation>下一帧(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="150"/>
+        <location filename="../app/clip_controller.py" line="83"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="167"/>
+        <location filename="../app/clip_controller.py" line="100"/>
         <source>Could not open the clip</source>
         <translation>无法打开片段</translation>
     </message>
@@ -268,17 +268,17 @@
         <translation>正在用每个引擎计时 {frames} 帧…</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="384"/>
+        <location filename="../app/clip_controller.py" line="317"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="448"/>
+        <location filename="../app/clip_controller.py" line="381"/>
         <source>Cannot Read the Frame</source>
         <translation>无法读取该帧</translation>
     </message>
     <message>
-        <location filename="../app/clip_controller.py" line="314"/>
+        <location filename="../app/clip_controller.py" line="247"/>
         <source>The Clip Stopped</source>
         <translation>片段已停止</translation>
     </message>
@@ -319,17 +319,17 @@
 <context>
     <name>Engines</name>
     <message>
-        <location filename="../core/engines/numpy_engine.py" line="249"/>
+        <location filename="../core/engines/numpy_engine.py" line="250"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/engines/numpy_engine.py" line="257"/>
+        <location filename="../core/engines/numpy_engine.py" line="258"/>
         <source>NumPy, tutorial loop</source>
         <translation>NumPy，教程中的循环</translation>
     </message>
     <message>
-        <location filename="../core/engines/jax_engine.py" line="777"/>
+        <location filename="../core/engines/jax_engine.py" line="734"/>
         <source>JAX-jit</source>
         <translation>JAX-jit</translation>
     </message>
@@ -339,17 +339,17 @@
         <translation>不用 jit 的 JAX</translation>
     </message>
     <message>
-        <location filename="../core/engines/pallas_engine.py" line="69"/>
+        <location filename="../core/engines/pallas_engine.py" line="80"/>
         <source>interpreted</source>
         <translation>解释执行</translation>
     </message>
     <message>
-        <location filename="../core/engines/pallas_engine.py" line="70"/>
+        <location filename="../core/engines/pallas_engine.py" line="81"/>
         <source>No TPU here: Pallas&apos;s interpreter runs the kernel as a program for this machine&apos;s processor, with the same result, but its times say nothing of the kernel on a chip.</source>
         <translation>此处没有 TPU：Pallas 的解释器把该内核作为本机处理器的程序运行，结果相同，但其耗时不能说明该内核在芯片上的表现。</translation>
     </message>
     <message>
-        <location filename="../core/engines/pallas_engine.py" line="312"/>
+        <location filename="../core/engines/pallas_engine.py" line="318"/>
         <source>JAX Pallas</source>
         <translation>JAX Pallas</translation>
     </message>
@@ -357,222 +357,222 @@
 <context>
     <name>Figures</name>
     <message>
-        <location filename="../core/report/figures.py" line="107"/>
+        <location filename="../core/report/figures.py" line="108"/>
         <source>image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="108"/>
+        <location filename="../core/report/figures.py" line="109"/>
         <source>kernel</source>
         <translation>卷积核</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="109"/>
+        <location filename="../core/report/figures.py" line="110"/>
         <source>NumPy</source>
         <translation>NumPy</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="110"/>
+        <location filename="../core/report/figures.py" line="111"/>
         <source>JAX first call</source>
         <translation>JAX 首次调用</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="111"/>
+        <location filename="../core/report/figures.py" line="112"/>
         <source>first call parts</source>
         <translation>首次调用的组成</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="112"/>
+        <location filename="../core/report/figures.py" line="113"/>
         <source>JAX steady</source>
         <translation>JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="113"/>
+        <location filename="../core/report/figures.py" line="114"/>
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="114"/>
+        <location filename="../core/report/figures.py" line="115"/>
         <source>end-to-end speedup</source>
         <translation>端到端加速比</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="115"/>
+        <location filename="../core/report/figures.py" line="116"/>
         <source>transfers</source>
         <translation>数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="116"/>
+        <location filename="../core/report/figures.py" line="117"/>
         <source>max abs diff</source>
         <translation>最大绝对误差</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="117"/>
+        <location filename="../core/report/figures.py" line="118"/>
         <source>device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="118"/>
+        <location filename="../core/report/figures.py" line="119"/>
         <source>JAX</source>
         <translation>JAX</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="119"/>
+        <location filename="../core/report/figures.py" line="120"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="120"/>
+        <location filename="../core/report/figures.py" line="121"/>
         <source>copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="121"/>
+        <location filename="../core/report/figures.py" line="122"/>
         <source>vs copy</source>
         <translation>相对复制</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="122"/>
+        <location filename="../core/report/figures.py" line="123"/>
         <source>compute</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="123"/>
+        <location filename="../core/report/figures.py" line="124"/>
         <source>vs compute</source>
         <translation>相对计算</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="124"/>
+        <location filename="../core/report/figures.py" line="125"/>
         <source>call</source>
         <translation>调用</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="125"/>
+        <location filename="../core/report/figures.py" line="126"/>
         <source>vs call</source>
         <translation>与调用相比</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="160"/>
+        <location filename="../core/report/figures.py" line="161"/>
         <source>includes compilation</source>
         <translation>含编译时间</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="161"/>
+        <location filename="../core/report/figures.py" line="162"/>
         <source>program loaded from the compilation cache</source>
         <translation>程序取自编译缓存</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="164"/>
+        <location filename="../core/report/figures.py" line="165"/>
         <source>already compiled</source>
         <translation>已编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="170"/>
+        <location filename="../core/report/figures.py" line="171"/>
         <source>compiled during the live preview</source>
         <translation>在实时预览中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="173"/>
+        <location filename="../core/report/figures.py" line="174"/>
         <source>compiled during an earlier Run</source>
         <translation>在先前的运行中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="176"/>
+        <location filename="../core/report/figures.py" line="177"/>
         <source>compiled during the sweep</source>
         <translation>在规模扫描中编译</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="177"/>
+        <location filename="../core/report/figures.py" line="178"/>
         <source>loaded from the compilation cache during the live preview</source>
         <translation>在实时预览中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="180"/>
+        <location filename="../core/report/figures.py" line="181"/>
         <source>loaded from the compilation cache during an earlier Run</source>
         <translation>在先前的运行中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="183"/>
+        <location filename="../core/report/figures.py" line="184"/>
         <source>loaded from the compilation cache during the sweep</source>
         <translation>在规模扫描中从编译缓存加载</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="299"/>
+        <location filename="../core/report/figures.py" line="300"/>
         <source>first call only</source>
         <translation>仅首次调用</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="303"/>
+        <location filename="../core/report/figures.py" line="304"/>
         <source>one sample of {number} calls</source>
         <translation>一个样本（连续 {number} 次调用的平均）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="305"/>
+        <location filename="../core/report/figures.py" line="306"/>
         <source>one call</source>
         <translation>一次调用</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="430"/>
+        <location filename="../core/report/figures.py" line="433"/>
         <source>under 1×: quicker than the copy as it was timed, so no bound this time (a copy caught by another program, or a photo small enough to stay in the cache between calls)</source>
         <translation>低于 1×：比这次计时的复制还快，所以这次它不是下限（复制被其他程序打扰，或照片小到在两次调用之间一直留在缓存中）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="450"/>
+        <location filename="../core/report/figures.py" line="455"/>
         <source>the CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="451"/>
+        <location filename="../core/report/figures.py" line="456"/>
         <source>the {device}</source>
         <translation>{device}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="461"/>
+        <location filename="../core/report/figures.py" line="468"/>
         <source>{time} on {device}</source>
         <translation>{device} 上 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="467"/>
+        <location filename="../core/report/figures.py" line="474"/>
         <source>an empty jitted call on one number, waited for: the least a call takes</source>
         <translation>对一个数的空 jit 调用，等待其完成：一次调用最少所需的时间</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="478"/>
+        <location filename="../core/report/figures.py" line="485"/>
         <source>{engines}: the time of an empty call</source>
         <translation>{engines}：一次空调用的时间</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="482"/>
+        <location filename="../core/report/figures.py" line="489"/>
         <source>this photo is too small for {device} to matter: the time is the call itself</source>
         <translation>这张照片太小，{device} 发挥不了作用：耗时就是调用本身</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="501"/>
+        <location filename="../core/report/figures.py" line="508"/>
         <source>{time} on {device}, {rate} in a {size} × {size} matrix product</source>
         <translation>{device} 上 {time}，{size} × {size} 矩阵乘法达到 {rate}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="507"/>
+        <location filename="../core/report/figures.py" line="514"/>
         <source>on its matrix unit; the blur runs on its vector unit</source>
         <translation>在其矩阵单元上；模糊运行在其向量单元上</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="520"/>
+        <location filename="../core/report/figures.py" line="527"/>
         <source>{count} multiply-adds a pixel at the device&apos;s float32 rate: the least they can take</source>
         <translation>每像素 {count} 次乘加，按该设备的 float32 速率：这些运算至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="535"/>
+        <location filename="../core/report/figures.py" line="542"/>
         <source>{engines}: the time of the blur&apos;s multiply-adds at that rate</source>
         <translation>{engines}：以按该速率完成模糊的乘加所需的耗时为单位</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="540"/>
+        <location filename="../core/report/figures.py" line="547"/>
         <source>under 1×: quicker than the matrix product&apos;s rate as it was timed, so no bound this time (a product caught by another program, or one too small for the device&apos;s peak)</source>
         <translation>低于 1×：比这次计时的矩阵乘积速率还快，所以这次它不是下限（乘积被其他程序打扰，或矩阵太小，达不到设备的峰值）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="647"/>
+        <location filename="../core/report/figures.py" line="654"/>
         <source>median of {count} rounds, middle half {range}</source>
         <translation>{count} 轮的中位数，中间一半在 {range}</translation>
     </message>
@@ -597,37 +597,37 @@
         <translation>JAX 首次调用（此前已编译）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="206"/>
+        <location filename="../core/report/figures.py" line="207"/>
         <source>this Run&apos;s first call {own}</source>
         <translation>本次运行的首次调用 {own}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="213"/>
+        <location filename="../core/report/figures.py" line="214"/>
         <source>cache hit</source>
         <translation>缓存命中</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="214"/>
+        <location filename="../core/report/figures.py" line="215"/>
         <source>cache miss</source>
         <translation>缓存未命中</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="215"/>
+        <location filename="../core/report/figures.py" line="216"/>
         <source>cache off</source>
         <translation>未用缓存</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="227"/>
+        <location filename="../core/report/figures.py" line="228"/>
         <source>= trace {tracing} + lower {lowering} + compile {compiling} ({cache}) + run {run} + other {other}; copies to and from the device {copies} besides</source>
         <translation>= 追踪 {tracing} + 降级 {lowering} + 编译 {compiling}（{cache}）+ 运行 {run} + 其他 {other}；另有与设备之间的数据传输 {copies}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="349"/>
+        <location filename="../core/report/figures.py" line="352"/>
         <source>({levels} of {count} levels), within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），在 {tolerance} 以内</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="351"/>
+        <location filename="../core/report/figures.py" line="354"/>
         <source>({levels} of {count} levels), NOT within {tolerance}</source>
         <translation>（{count} 级中的 {levels} 级），超出 {tolerance}</translation>
     </message>
@@ -642,17 +642,17 @@
         <translation>可分离（{size} + {size} 次采样）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="258"/>
+        <location filename="../core/report/figures.py" line="259"/>
         <source>the {size} × {size} kernel reaches only {reach}σ from its centre, so sigma {sigma} is cut short and the blur looks boxy; {auto} × {auto} (auto) would reach 3σ</source>
         <translation>{size} × {size} 的卷积核离中心只有 {reach}σ，sigma {sigma} 被截断，模糊会像方框模糊；{auto} × {auto}（自动）可达 3σ</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="310"/>
+        <location filename="../core/report/figures.py" line="311"/>
         <source>median of {count} samples of {number} calls, middle half {low}–{high}</source>
         <translation>{count} 个样本（每个为连续 {number} 次调用的平均）的中位数，中间一半在 {low}–{high}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="316"/>
+        <location filename="../core/report/figures.py" line="317"/>
         <source>median of {count}, middle half {low}–{high}</source>
         <translation>{count} 次的中位数，中间一半在 {low}–{high}</translation>
     </message>
@@ -672,7 +672,7 @@
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="392"/>
+        <location filename="../core/report/figures.py" line="395"/>
         <source>these times cannot be trusted</source>
         <translation>这些耗时不可信</translation>
     </message>
@@ -737,143 +737,143 @@
         <translation>（仅模糊本身）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="403"/>
+        <location filename="../core/report/figures.py" line="406"/>
         <source>{time} on {device}, {bandwidth}</source>
         <translation>{device} 上 {time}，{bandwidth}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="413"/>
+        <location filename="../core/report/figures.py" line="416"/>
         <source>the image read once and written once: the least any blur can take</source>
         <translation>图像读一次、写一次：任何模糊都至少需要这么久</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="426"/>
+        <location filename="../core/report/figures.py" line="429"/>
         <source>{engines}: the time of one copy of the image</source>
         <translation>{engines}：以复制一次图像的耗时为单位</translation>
     </message>
     <message>
         <location filename="../core/report/clip_figures.py" line="73"/>
-        <location filename="../core/report/figures.py" line="581"/>
+        <location filename="../core/report/figures.py" line="588"/>
         <source>colour (R, G, B)</source>
         <translation>彩色（R、G、B）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="634"/>
+        <location filename="../core/report/figures.py" line="641"/>
         <source>(the largest over the {channels} channels)</source>
         <translation>（{channels} 个通道中的最大值）</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="642"/>
+        <location filename="../core/report/figures.py" line="649"/>
         <source>NumPy ÷ JAX steady</source>
         <translation>NumPy ÷ JAX 稳定耗时</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="654"/>
+        <location filename="../core/report/figures.py" line="661"/>
         <source>copies to and from the device ({device}) included</source>
         <translation>含与设备（{device}）之间的数据传输</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="657"/>
+        <location filename="../core/report/figures.py" line="664"/>
         <source>the photo in {bands} bands, their copies overlapping the blur</source>
         <translation>照片分为 {bands} 个条带，其传输与模糊计算重叠</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="662"/>
+        <location filename="../core/report/figures.py" line="669"/>
         <source>to device {to}, from device {back}</source>
         <translation>传入设备 {to}，传回主机 {back}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="692"/>
+        <location filename="../core/report/figures.py" line="699"/>
         <source>first call {time}</source>
         <translation>首次调用 {time}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="694"/>
+        <location filename="../core/report/figures.py" line="701"/>
         <source>{speedup} NumPy&apos;s speed</source>
         <translation>NumPy 速度的 {speedup}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="698"/>
+        <location filename="../core/report/figures.py" line="705"/>
         <source>max abs diff {difference}</source>
         <translation>最大绝对误差 {difference}</translation>
     </message>
     <message>
-        <location filename="../core/report/figures.py" line="81"/>
+        <location filename="../core/report/figures.py" line="82"/>
         <source>unavailable: {reason}</source>
         <translation>不可用：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="226"/>
+        <location filename="../core/measuring/contention.py" line="215"/>
         <source>the profiler recorded a trace while the calls were timed, which slows them: time them again without it</source>
         <translation>计时期间性能分析器在记录跟踪，这会使调用变慢：请不记录跟踪再计时一次</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="234"/>
+        <location filename="../core/measuring/contention.py" line="223"/>
         <source>timed while the profiler recorded, and another program was using the CPU</source>
         <translation>计时期间性能分析器在记录，且另一个程序正在占用 CPU</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="240"/>
+        <location filename="../core/measuring/contention.py" line="229"/>
         <source>another program was using the CPU</source>
         <translation>另一个程序正在占用 CPU</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="242"/>
+        <location filename="../core/measuring/contention.py" line="231"/>
         <source>timed while the profiler recorded</source>
         <translation>计时期间性能分析器在记录</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="244"/>
+        <location filename="../core/measuring/contention.py" line="233"/>
         <source>the times of the calls varied widely</source>
         <translation>各次调用的耗时差异很大</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="249"/>
+        <location filename="../core/measuring/contention.py" line="238"/>
         <source>{engine}&apos;s calls took {ratio}× their CPU time</source>
         <translation>{engine} 的调用耗时是其 CPU 时间的 {ratio}×</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="254"/>
+        <location filename="../core/measuring/contention.py" line="243"/>
         <source>other programs kept {used} of the {cores} cores busy</source>
         <translation>其他程序占用了 {cores} 个核心中的 {used} 个</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="260"/>
+        <location filename="../core/measuring/contention.py" line="249"/>
         <source>other programs kept {used} of the {cores} cores busy while the matrix product was timed</source>
         <translation>计时矩阵乘法时，其他程序占用了 {cores} 个核心中的 {used} 个</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="272"/>
+        <location filename="../core/measuring/contention.py" line="261"/>
         <source>the middle half of {engine}&apos;s calls spans {spread} of their median</source>
         <translation>{engine} 中间一半调用的耗时跨度为其中位数的 {spread}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/contention.py" line="278"/>
+        <location filename="../core/measuring/contention.py" line="267"/>
         <source>load {load} on {cores} cores</source>
         <translation>{cores} 个核心上的负载为 {load}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="508"/>
+        <location filename="../core/measuring/sweep.py" line="512"/>
         <source>not within the sizes measured</source>
         <translation>在所测尺寸内没有</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="510"/>
+        <location filename="../core/measuring/sweep.py" line="514"/>
         <source>from the smallest size measured</source>
         <translation>从所测最小尺寸起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="511"/>
+        <location filename="../core/measuring/sweep.py" line="515"/>
         <source>from {size}</source>
         <translation>从 {size} 起</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="527"/>
+        <location filename="../core/measuring/sweep.py" line="531"/>
         <source>{engine} faster than {reference}: steady {steady}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/sweep.py" line="529"/>
+        <location filename="../core/measuring/sweep.py" line="533"/>
         <source>{engine} faster than {reference}: steady {steady}, end to end {end_to_end}</source>
         <translation>{engine} 比 {reference} 快：稳定调用{steady}，端到端{end_to_end}</translation>
     </message>
@@ -1183,29 +1183,29 @@
         <translation>摄像头的帧尺寸变为 {width} × {height}</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="52"/>
+        <location filename="../core/measuring/profiler_trace.py" line="58"/>
         <source>the profiler trace&apos;s folder must have a UTF-8 name (JAX&apos;s profiler writes no other)</source>
         <translation>性能分析跟踪的文件夹名必须是 UTF-8 编码（JAX 的性能分析器只能写入这样的文件夹）</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="63"/>
+        <location filename="../core/measuring/profiler_trace.py" line="69"/>
         <source>cannot make the folder for the profiler trace ({reason})</source>
         <translation>无法创建存放性能分析跟踪的文件夹（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="71"/>
+        <location filename="../core/measuring/profiler_trace.py" line="77"/>
         <source>cannot write the profiler trace in this folder</source>
         <translation>无法在此文件夹中写入性能分析跟踪</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="153"/>
+        <location filename="../core/measuring/profiler_trace.py" line="159"/>
         <source>cannot start the profiler trace ({reason})</source>
         <translation>无法开始性能分析跟踪（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="137"/>
-        <location filename="../core/measuring/profiler_trace.py" line="172"/>
-        <location filename="../core/measuring/profiler_trace.py" line="200"/>
+        <location filename="../core/measuring/profiler_trace.py" line="143"/>
+        <location filename="../core/measuring/profiler_trace.py" line="178"/>
+        <location filename="../core/measuring/profiler_trace.py" line="206"/>
         <source>cannot write the profiler trace ({reason})</source>
         <translation>无法写入性能分析跟踪（{reason}）</translation>
     </message>
@@ -1264,12 +1264,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/menus.py" line="466"/>
+        <location filename="../ui/menus.py" line="460"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="467"/>
+        <location filename="../ui/menus.py" line="461"/>
         <source>All files</source>
         <translation>所有文件</translation>
     </message>
@@ -1289,153 +1289,153 @@
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="224"/>
+        <location filename="../ui/menus.py" line="213"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="110"/>
+        <location filename="../ui/menus.py" line="95"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="365"/>
+        <location filename="../ui/menus.py" line="359"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="116"/>
+        <location filename="../ui/menus.py" line="101"/>
         <source>Open &amp;Camera</source>
         <translation>打开摄像头(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="121"/>
+        <location filename="../ui/menus.py" line="106"/>
         <source>&amp;Save Results…</source>
         <translation>保存结果(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="233"/>
+        <location filename="../ui/menus.py" line="222"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="240"/>
+        <location filename="../ui/menus.py" line="229"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="431"/>
+        <location filename="../ui/menus.py" line="425"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="438"/>
+        <location filename="../ui/menus.py" line="432"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="127"/>
+        <location filename="../ui/menus.py" line="116"/>
         <source>&amp;Copy Selected Image</source>
         <translation>复制所选图像(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="249"/>
+        <location filename="../ui/menus.py" line="238"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="253"/>
+        <location filename="../ui/menus.py" line="242"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="258"/>
+        <location filename="../ui/menus.py" line="247"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="263"/>
+        <location filename="../ui/menus.py" line="252"/>
         <source>&amp;Fit to Window</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="268"/>
+        <location filename="../ui/menus.py" line="257"/>
         <source>&amp;Actual Size (100%)</source>
         <translation>实际大小 (100%)(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="133"/>
+        <location filename="../ui/menus.py" line="122"/>
         <source>Select the Other &amp;Pane</source>
         <translation>选择另一个窗格(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="139"/>
+        <location filename="../ui/menus.py" line="128"/>
         <source>Panes One A&amp;bove the Other</source>
         <translation>窗格上下排列(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="141"/>
+        <location filename="../ui/menus.py" line="130"/>
         <source>Wide photos get more room one above the other; tall ones side by side</source>
         <translation>宽照片上下排列更大；高照片左右并排更大</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="148"/>
+        <location filename="../ui/menus.py" line="137"/>
         <source>P&amp;resentation</source>
         <translation>演示模式(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="155"/>
+        <location filename="../ui/menus.py" line="144"/>
         <source>&amp;Live Preview</source>
         <translation>实时预览(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="162"/>
+        <location filename="../ui/menus.py" line="151"/>
         <source>&amp;Detail at 100%</source>
         <translation>100% 细节(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="169"/>
-        <location filename="../ui/menus.py" line="285"/>
+        <location filename="../ui/menus.py" line="158"/>
+        <location filename="../ui/menus.py" line="274"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="175"/>
+        <location filename="../ui/menus.py" line="164"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="181"/>
+        <location filename="../ui/menus.py" line="170"/>
         <source>Record Profiler &amp;Trace…</source>
         <translation>录制性能分析跟踪(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="183"/>
+        <location filename="../ui/menus.py" line="172"/>
         <source>Run, recording a JAX profiler trace of the steady calls into a folder, to open in Perfetto or TensorBoard</source>
         <translation>运行，并把稳定调用的 JAX 性能分析跟踪录制到一个文件夹中，可用 Perfetto 或 TensorBoard 打开</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="191"/>
+        <location filename="../ui/menus.py" line="180"/>
         <source>Scaling &amp;Sweep…</source>
         <translation>规模扫描(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="305"/>
+        <location filename="../ui/menus.py" line="295"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="214"/>
+        <location filename="../ui/menus.py" line="203"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="308"/>
+        <location filename="../ui/menus.py" line="299"/>
         <source>&amp;About BlurApp</source>
         <translation>关于 BlurApp(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="488"/>
+        <location filename="../ui/menus.py" line="482"/>
         <source>Record Profiler Trace in Folder</source>
         <translation>将性能分析跟踪录制到文件夹</translation>
     </message>
@@ -1445,178 +1445,178 @@
         <translation>两个窗格共用此缩放：Ctrl+0 适应窗口，Ctrl+1 为 100%</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="192"/>
+        <location filename="../ui/main_window.py" line="171"/>
         <source>Zoom {percent}</source>
         <translation>缩放 {percent}</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="282"/>
+        <location filename="../app/photo_controller.py" line="270"/>
         <source>opened in grey: there is not enough memory to blur it in colour</source>
         <translation>以灰度打开：内存不足，无法彩色模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="181"/>
+        <location filename="../ui/tiled_blur.py" line="180"/>
         <source>Blurred by Blocks</source>
         <translation>已分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="184"/>
+        <location filename="../ui/tiled_blur.py" line="183"/>
         <source>Cannot Blur by Blocks</source>
         <translation>无法分块模糊</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="449"/>
+        <location filename="../ui/window_display.py" line="361"/>
         <source>Nothing to Run</source>
         <translation>没有可运行的引擎</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="449"/>
+        <location filename="../ui/window_display.py" line="362"/>
         <source>Tick at least one engine to time.</source>
         <translation>请至少勾选一个要计时的引擎。</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="476"/>
+        <location filename="../ui/menus.py" line="470"/>
         <source>Open Photo</source>
         <translation>打开照片</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="127"/>
+        <location filename="../app/photo_controller.py" line="102"/>
         <source>Opening {name}…</source>
         <translation>正在打开 {name}…</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="296"/>
+        <location filename="../app/photo_controller.py" line="284"/>
         <source>Could not open the photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="475"/>
+        <location filename="../ui/window_display.py" line="297"/>
         <source>Cannot Open Photo</source>
         <translation>无法打开照片</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="204"/>
+        <location filename="../app/photo_controller.py" line="179"/>
         <source>The run stopped for the new parameters; press Run to time them</source>
         <translation>运行已因参数更改而停止；请点击运行为新参数计时</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="213"/>
+        <location filename="../app/photo_controller.py" line="188"/>
         <source>Live preview: one call per engine; press Run to time these parameters</source>
         <translation>实时预览：每个引擎调用一次；请点击运行为这些参数计时</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="225"/>
+        <location filename="../app/photo_controller.py" line="200"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/photo_controller.py" line="331"/>
+        <location filename="../app/photo_controller.py" line="319"/>
         <source>The run failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="492"/>
+        <location filename="../ui/window_display.py" line="348"/>
         <source>Run Failed</source>
         <translation>运行失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="493"/>
+        <location filename="../ui/window_display.py" line="349"/>
         <source>The comparison failed: {reason}</source>
         <translation>对比失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="48"/>
+        <location filename="../ui/results_saving.py" line="32"/>
         <source>Save Results Made with Different Parameters?</source>
         <translation>保存用不同参数得到的结果？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="49"/>
+        <location filename="../ui/results_saving.py" line="33"/>
         <source>The two results were not made with the same parameters:</source>
         <translation>两个结果不是用相同参数得到的：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="53"/>
+        <location filename="../ui/results_saving.py" line="37"/>
         <source>Each file&apos;s name and description say which parameters made it. Save both?</source>
         <translation>每个文件的名称和说明都注明了所用参数。两个都保存吗？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="76"/>
+        <location filename="../ui/results_saving.py" line="53"/>
         <source>Save keeps to the current results ({names}); Save All includes these.</source>
         <translation>“保存”只保存当前结果（{names}）；“全部保存”也包括这些。</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="83"/>
+        <location filename="../ui/results_saving.py" line="60"/>
         <source>None is current: Save All saves them as they are.</source>
         <translation>没有当前结果：“全部保存”按原样保存它们。</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="89"/>
+        <location filename="../ui/results_saving.py" line="66"/>
         <source>Save Out-of-Date Results?</source>
         <translation>保存已过期的结果？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="90"/>
+        <location filename="../ui/results_saving.py" line="67"/>
         <source>These results are out of date:</source>
         <translation>以下结果已过期：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="124"/>
+        <location filename="../ui/results_saving.py" line="106"/>
         <source>Save Results to Folder</source>
         <translation>将结果保存到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="134"/>
-        <location filename="../ui/results_saving.py" line="159"/>
+        <location filename="../ui/results_saving.py" line="116"/>
+        <location filename="../ui/results_saving.py" line="141"/>
         <source>Cannot Save Results</source>
         <translation>无法保存结果</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="144"/>
+        <location filename="../ui/results_saving.py" line="126"/>
         <source>Replace Files?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="145"/>
+        <location filename="../ui/results_saving.py" line="127"/>
         <source>These files already exist in {folder}:</source>
         <translation>以下文件已存在于 {folder}：</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="149"/>
+        <location filename="../ui/results_saving.py" line="131"/>
         <source>Replace them?</source>
         <translation>是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="166"/>
+        <location filename="../ui/results_saving.py" line="148"/>
         <source>Saved {files} in {folder}</source>
         <translation>已将 {files} 保存到 {folder}</translation>
     </message>
     <message>
-        <location filename="../ui/results_saving.py" line="183"/>
+        <location filename="../ui/results_saving.py" line="165"/>
         <source>Copied the {engine} image</source>
         <translation>已复制 {engine} 图像</translation>
     </message>
     <message>
-        <location filename="../ui/menus.py" line="551"/>
+        <location filename="../ui/menus.py" line="550"/>
         <source>Clear Menu</source>
         <translation>清空菜单</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.py" line="593"/>
+        <location filename="../ui/window_display.py" line="278"/>
         <source>no photo</source>
         <translation>无照片</translation>
     </message>
     <message>
-        <location filename="../ui/launch.py" line="184"/>
+        <location filename="../ui/launch.py" line="186"/>
         <source>BlurApp is still running; the details are in the log.</source>
         <translation>BlurApp 仍在运行；详情见日志。</translation>
     </message>
     <message>
-        <location filename="../ui/launch.py" line="188"/>
+        <location filename="../ui/launch.py" line="190"/>
         <source>Unexpected Error</source>
         <translation>意外错误</translation>
     </message>
     <message>
-        <location filename="../ui/launch.py" line="230"/>
+        <location filename="../ui/launch.py" line="232"/>
         <source>Opening the TPU: the window follows in a few seconds…</source>
         <translation>正在打开 TPU：窗口将在几秒钟后出现…</translation>
     </message>
@@ -1662,12 +1662,12 @@
 <context>
     <name>ProfilerTrace</name>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="88"/>
+        <location filename="../core/measuring/profiler_trace.py" line="94"/>
         <source>trace: nothing was written to {folder}</source>
         <translation>跟踪：没有向 {folder} 写入任何内容</translation>
     </message>
     <message>
-        <location filename="../core/measuring/profiler_trace.py" line="91"/>
+        <location filename="../core/measuring/profiler_trace.py" line="97"/>
         <source>trace: {run_folder} (the steady calls; open {perfetto} in ui.perfetto.dev, or run: tensorboard --logdir {folder})</source>
         <translation>跟踪：{run_folder}（稳定调用；在 ui.perfetto.dev 中打开 {perfetto}，或运行：tensorboard --logdir {folder}）</translation>
     </message>
@@ -2162,133 +2162,133 @@
 <context>
     <name>SweepWindow</name>
     <message>
-        <location filename="../ui/sweep_window.py" line="82"/>
+        <location filename="../ui/sweep_window.py" line="87"/>
         <source>Scaling Sweep</source>
         <translation>规模扫描</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="102"/>
+        <location filename="../ui/sweep_window.py" line="107"/>
         <source>The sweep runs from 0.1 MP up to this size. The photo is resampled up or down: an engine&apos;s time depends on how many pixels it blurs, not on what they show.</source>
         <translation>扫描从 0.1 百万像素一直到此尺寸。照片会被放大或缩小重采样：引擎的耗时取决于要模糊的像素数量，而与画面内容无关。</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="107"/>
+        <location filename="../ui/sweep_window.py" line="112"/>
         <source>&amp;Largest size:</source>
         <translation>最大尺寸(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="111"/>
-        <location filename="../ui/sweep_window.py" line="229"/>
+        <location filename="../ui/sweep_window.py" line="116"/>
+        <location filename="../ui/sweep_window.py" line="234"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="113"/>
+        <location filename="../ui/sweep_window.py" line="118"/>
         <source>Save &amp;Picture…</source>
         <translation>保存图表(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="114"/>
+        <location filename="../ui/sweep_window.py" line="119"/>
         <source>Save &amp;CSV…</source>
         <translation>保存 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="115"/>
+        <location filename="../ui/sweep_window.py" line="120"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="118"/>
+        <location filename="../app/sweep_state.py" line="122"/>
         <source>{photo}, {size} · kernel {kernel} · {engines}</source>
         <translation>{photo}，{size} · 卷积核 {kernel} · {engines}</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="136"/>
+        <location filename="../app/sweep_state.py" line="142"/>
         <source>Running…</source>
         <translation>正在运行…</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="159"/>
+        <location filename="../app/sweep_state.py" line="165"/>
         <source>Stopped after {count} sizes</source>
         <translation>已在完成 {count} 个尺寸后停止</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="229"/>
+        <location filename="../ui/sweep_window.py" line="234"/>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="185"/>
+        <location filename="../app/sweep_state.py" line="191"/>
         <source>{size} done</source>
         <translation>{size} 已完成</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="195"/>
+        <location filename="../app/sweep_state.py" line="201"/>
         <source>Done: {count} sizes</source>
         <translation>完成：{count} 个尺寸</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="206"/>
+        <location filename="../app/sweep_state.py" line="212"/>
         <source>The sweep failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="243"/>
+        <location filename="../app/sweep_state.py" line="249"/>
         <source>this photo</source>
         <translation>此照片</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="246"/>
+        <location filename="../app/sweep_state.py" line="252"/>
         <source>{engine} first call: {sizes}</source>
         <translation>{engine} 首次调用：{sizes}</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="254"/>
+        <location filename="../app/sweep_state.py" line="260"/>
         <source>Sweep Failed</source>
         <translation>扫描失败</translation>
     </message>
     <message>
-        <location filename="../app/sweep_state.py" line="255"/>
+        <location filename="../app/sweep_state.py" line="261"/>
         <source>The sweep stopped: {reason}</source>
         <translation>扫描已停止：{reason}</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="293"/>
+        <location filename="../ui/sweep_window.py" line="298"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="294"/>
+        <location filename="../ui/sweep_window.py" line="299"/>
         <source>{name} already exists. Do you want to replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="306"/>
+        <location filename="../ui/sweep_window.py" line="311"/>
         <source>Save Sweep Picture</source>
         <translation>保存扫描图表</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="306"/>
+        <location filename="../ui/sweep_window.py" line="311"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="314"/>
+        <location filename="../ui/sweep_window.py" line="319"/>
         <source>Save Sweep as CSV</source>
         <translation>将扫描保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="314"/>
+        <location filename="../ui/sweep_window.py" line="319"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="326"/>
+        <location filename="../ui/sweep_window.py" line="331"/>
         <source>Cannot Save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../ui/sweep_window.py" line="328"/>
+        <location filename="../ui/sweep_window.py" line="333"/>
         <source>Saved {name}</source>
         <translation>已保存 {name}</translation>
     </message>
@@ -2306,32 +2306,32 @@
         <translation>正在将 {name} 分块模糊到 {output}…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="107"/>
+        <location filename="../ui/tiled_blur.py" line="105"/>
         <source>Blurring by blocks into {output}: {done} of {total} blocks, {rate} MP/s</source>
         <translation>正在分块模糊到 {output}：已完成 {done} / {total} 块，{rate} MP/s</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="121"/>
+        <location filename="../ui/tiled_blur.py" line="119"/>
         <source>Wrote {output}: {width} × {height} ({megapixels} MP) in {seconds} s.</source>
         <translation>已写入 {output}：{width} × {height}（{megapixels} 百万像素），用时 {seconds} 秒。</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="137"/>
+        <location filename="../ui/tiled_blur.py" line="135"/>
         <source>The blur by blocks was cancelled.</source>
         <translation>分块模糊已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="140"/>
+        <location filename="../ui/tiled_blur.py" line="138"/>
         <source>Stopping after the blocks in hand…</source>
         <translation>正在处理完当前的块后停止…</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="200"/>
+        <location filename="../ui/tiled_blur.py" line="199"/>
         <source>Photo Too Large to Open</source>
         <translation>照片过大，无法打开</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="201"/>
+        <location filename="../ui/tiled_blur.py" line="200"/>
         <source>{problem}
 
 BlurApp can still blur it with the current parameters by blocks, straight into a file, without opening it. Blur it to a file?</source>
@@ -2340,22 +2340,22 @@ BlurApp can still blur it with the current parameters by blocks, straight into a
 BlurApp 仍可用当前参数分块模糊它，直接写入文件，而无需打开。是否模糊到文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="219"/>
+        <location filename="../ui/tiled_blur.py" line="218"/>
         <source>Blur to File</source>
         <translation>模糊到文件</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="221"/>
+        <location filename="../ui/tiled_blur.py" line="220"/>
         <source>Tiled TIFF (*.tif *.tiff);;NumPy array (*.npy)</source>
         <translation>分块 TIFF (*.tif *.tiff);;NumPy 数组 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="234"/>
+        <location filename="../ui/tiled_blur.py" line="233"/>
         <source>Replace File?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../ui/tiled_blur.py" line="235"/>
+        <location filename="../ui/tiled_blur.py" line="234"/>
         <source>{name} already exists. Replace it?</source>
         <translation>{name} 已存在。是否替换？</translation>
     </message>

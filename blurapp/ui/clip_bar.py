@@ -1,5 +1,5 @@
 """The bar under the panes while a clip is open: Play/Pause, the frame slider and where the
-clip is. The clip display (blurapp.ui.clip_display) drives it."""
+clip is. The window's display (blurapp.ui.window_display) drives it."""
 
 from __future__ import annotations
 

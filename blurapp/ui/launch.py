@@ -290,9 +290,9 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
     window.messages.boxes = False
     window.message_shown.connect(lambda title, text: fail(text))
     # The tutorial's three timings: NumPy, JAX without jit, and JAX-jit (first call, steady).
-    window.set_timed(JAX_EAGER.name, True)
-    window.photo_shown.connect(lambda _: window.run_comparison())
-    window.results_shown.connect(lambda _: QTimer.singleShot(100, save_or_fail))
+    window.controller.set_timed(JAX_EAGER.name, True)
+    window.display.photo_shown.connect(lambda _: window.controller.run())
+    window.display.results_shown.connect(lambda _: QTimer.singleShot(100, save_or_fail))
     # A clip plays instead, and is taken once each pane has shown its frames per second for
     # a while (the Run of a photo above never starts: a clip's frames are no photo_shown).
     played_since: list[float] = []
@@ -303,12 +303,12 @@ def _arrange_screenshot(app: QApplication, window: MainWindow, target: Path, out
         rates_shown = all("frames/s" in words for words in state.pane_words.values())
         played_enough = time.monotonic() - played_since[0] >= CLIP_SCREENSHOT_SECONDS
         if rates_shown and (played_enough or state.finished):
-            window.clips.played.disconnect(on_played)
+            window.display.played.disconnect(on_played)
             save_or_fail()
 
-    window.clips.clip_opened.connect(lambda _: window.controller.clips.play())
-    window.clips.played.connect(on_played)
-    window.run_failed.connect(fail)
+    window.display.clip_opened.connect(lambda _: window.controller.clips.play())
+    window.display.played.connect(on_played)
+    window.display.run_failed.connect(fail)
     QTimer.singleShot(
         SCREENSHOT_TIMEOUT_S * 1000, lambda: fail("the comparison did not finish in time")
     )

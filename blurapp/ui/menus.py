@@ -4,6 +4,7 @@ Recent menu over the settings. Their words are the window's ("MainWindow" to tra
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -12,70 +13,53 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMenuBar, QWidget
+from PySide6.QtWidgets import QFileDialog, QMenu, QMenuBar, QWidget
 
 from blurapp.app.captions import SHOW_LABELS
 from blurapp.app.clip_jobs import VIDEO_SUFFIXES
 from blurapp.app.settings_file import SettingsFile
+from blurapp.app.window_settings import MAX_RECENT_FILES, read_settings, write_settings
 from blurapp.core.media.containers import PHOTO_SUFFIXES_BEYOND_PILLOW
 from blurapp.core.paths import log_file_path
 from blurapp.core.wording import QT_TRANSLATE_NOOP, display_path
 from blurapp.ui.camera import offer_camera
 from blurapp.ui.dialogs import AboutDialog, ShortcutsDialog, version_rows
-from blurapp.ui.settings import MAX_RECENT_FILES, open_folder, read_settings, write_settings
+from blurapp.ui.results_saving import copy_selected, save_results
+from blurapp.ui.settings import open_folder
+from blurapp.ui.sweep_window import open_sweep_window
 
 if TYPE_CHECKING:
     from blurapp.app.session import Session
-    from blurapp.ui.image_view import ViewLink
+    from blurapp.app.window_controller import WindowController
     from blurapp.ui.messages import Messages
     from blurapp.ui.undo import ParameterHistory
+    from blurapp.ui.window_layout import WindowWidgets
 
 
 class MenuWindow(Protocol):
-    """What the menus' actions are bound to: the main window's commands."""
+    """What the menus' actions are bound to: the main window (a QMainWindow), its controller
+    (what Run, Cancel, Show and the live preview do), its parts, and the few commands only the
+    window has."""
 
     session: Session
+    controller: WindowController
+    widgets: WindowWidgets
     history: ParameterHistory
     messages: Messages
     settings: SettingsFile
-
-    @property
-    def view_link(self) -> ViewLink: ...
-
-    @property
-    def jax_device(self) -> str | None: ...
+    selected_pane: int
 
     def menuBar(self) -> QMenuBar: ...
 
     def choose_file(self) -> None: ...
 
-    def save_results(self) -> None: ...
-
-    def copy_selected(self) -> None: ...
-
     def close(self) -> bool: ...
 
     def select_other_pane(self) -> None: ...
 
-    def set_show(self, key: str) -> None: ...
-
-    def set_live(self, live: bool) -> None: ...
-
-    def set_panes_stacked(self, stacked: bool) -> None: ...
-
-    def run_comparison(self) -> None: ...
-
-    def cancel_run(self) -> None: ...
-
     def record_trace(self) -> None: ...
 
-    def open_sweep(self) -> None: ...
-
     def open_camera(self) -> None: ...
-
-    def show_shortcuts(self) -> None: ...
-
-    def show_about(self) -> None: ...
 
 
 # Shortcuts as QKeySequence takes them: a standard key, a key, or text ("Ctrl+L").
@@ -120,13 +104,17 @@ CAMERA = MenuItem(
 
 SAVE = MenuItem(
     QT_TRANSLATE_NOOP("MainWindow", "&Save Results…"),
-    lambda w: w.save_results,
+    lambda w: (
+        lambda: save_results(
+            _parent(w), w.controller, w.settings, w.messages, w.widgets.status_label
+        )
+    ),
     (QKeySequence.StandardKey.Save,),
 )
 
 COPY = MenuItem(
     QT_TRANSLATE_NOOP("MainWindow", "&Copy Selected Image"),
-    lambda w: w.copy_selected,
+    lambda w: lambda: copy_selected(w.widgets.panes[w.selected_pane], w.widgets.status_label),
     (QKeySequence.StandardKey.Copy,),
 )
 
@@ -168,13 +156,13 @@ DETAIL = MenuItem(
 
 RUN = MenuItem(
     QT_TRANSLATE_NOOP("MainWindow", "&Run"),
-    lambda w: w.run_comparison,
+    lambda w: w.controller.run,
     ("Ctrl+R", QKeySequence.StandardKey.Refresh),
 )
 
 CANCEL = MenuItem(
     QT_TRANSLATE_NOOP("MainWindow", "&Cancel"),
-    lambda w: w.cancel_run,
+    lambda w: w.controller.cancel_by_user,
     (Qt.Key.Key_Escape,),
 )
 
@@ -190,7 +178,7 @@ TRACE = MenuItem(
 
 SWEEP = MenuItem(
     QT_TRANSLATE_NOOP("MainWindow", "Scaling &Sweep…"),
-    lambda w: w.open_sweep,
+    lambda w: functools.partial(open_sweep_window, w),
 )
 
 PLAY = MenuItem(
@@ -213,7 +201,7 @@ NEXT_FRAME = MenuItem(
 
 SHORTCUTS = MenuItem(
     QT_TRANSLATE_NOOP("MainWindow", "&Keyboard Shortcuts"),
-    lambda w: w.show_shortcuts,
+    lambda w: functools.partial(show_shortcuts, w),
     (QKeySequence.StandardKey.HelpContents,),
 )
 
@@ -252,22 +240,22 @@ MENUS: tuple[tuple[str, tuple[MenuItem | Part | None, ...]], ...] = (
             # Ctrl+= too: on most keyboards "+" needs Shift.
             MenuItem(
                 QT_TRANSLATE_NOOP("MainWindow", "Zoom &In"),
-                lambda w: lambda: w.view_link.zoom_by(1.25),
+                lambda w: lambda: w.widgets.view_link.zoom_by(1.25),
                 (QKeySequence.StandardKey.ZoomIn, "Ctrl+="),
             ),
             MenuItem(
                 QT_TRANSLATE_NOOP("MainWindow", "Zoom &Out"),
-                lambda w: lambda: w.view_link.zoom_by(0.8),
+                lambda w: lambda: w.widgets.view_link.zoom_by(0.8),
                 (QKeySequence.StandardKey.ZoomOut,),
             ),
             MenuItem(
                 QT_TRANSLATE_NOOP("MainWindow", "&Fit to Window"),
-                lambda w: w.view_link.fit_to_window,
+                lambda w: w.widgets.view_link.fit_to_window,
                 ("Ctrl+0",),
             ),
             MenuItem(
                 QT_TRANSLATE_NOOP("MainWindow", "&Actual Size (100%)"),
-                lambda w: lambda: w.view_link.set_zoom(1.0),
+                lambda w: lambda: w.widgets.view_link.set_zoom(1.0),
                 ("Ctrl+1",),
             ),
             OTHER_PANE,
@@ -294,7 +282,8 @@ MENUS: tuple[tuple[str, tuple[MenuItem | Part | None, ...]], ...] = (
         ),
     ),
     (
-        # Enabled while a clip is open; the clip display (blurapp.ui.clip_display) connects them.
+        # Enabled while a clip is open; the window's display (blurapp.ui.window_display)
+        # connects them.
         QT_TRANSLATE_NOOP("ClipDisplay", "&Clip"),
         (
             PLAY,
@@ -306,7 +295,10 @@ MENUS: tuple[tuple[str, tuple[MenuItem | Part | None, ...]], ...] = (
         QT_TRANSLATE_NOOP("MainWindow", "&Help"),
         (
             SHORTCUTS,
-            MenuItem(QT_TRANSLATE_NOOP("MainWindow", "&About BlurApp"), lambda w: w.show_about),
+            MenuItem(
+                QT_TRANSLATE_NOOP("MainWindow", "&About BlurApp"),
+                lambda w: lambda: show_about(_parent(w), w.session.jax_device),
+            ),
         ),
     ),
 )
@@ -400,9 +392,9 @@ def build_menus(window: MenuWindow) -> WindowActions:
     actions.camera.setVisible(False)
     actions.detail.setChecked(True)
     actions.live.setChecked(window.session.live)
-    actions.live.toggled.connect(window.set_live)
-    actions.stacked.toggled.connect(window.set_panes_stacked)
-    actions.detail.toggled.connect(window.view_link.set_detail_on)
+    actions.live.toggled.connect(window.controller.set_live)
+    actions.stacked.toggled.connect(window.widgets.arrange_panes)
+    actions.detail.toggled.connect(window.widgets.view_link.set_detail_on)
     for action in actions.clip_actions():
         action.setEnabled(False)
     return actions
@@ -449,7 +441,7 @@ def _show_group(menu: QMenu, window: MenuWindow) -> QActionGroup:
     for number, (key, label) in enumerate(SHOW_LABELS.items(), start=1):
         action = menu.addAction(window.session.captions.tr(label))
         action.setShortcut(QKeySequence(f"Alt+{number}"))
-        action.triggered.connect(lambda _=False, key=key: window.set_show(key))
+        action.triggered.connect(lambda _=False, key=key: window.controller.set_show(key))
         action.setCheckable(True)
         action.setData(key)
         action.setChecked(key == window.session.show)
@@ -510,9 +502,14 @@ def shortcut_rows(menu_bar: QMenuBar) -> list[tuple[str, str, str]]:
     return rows
 
 
-def show_shortcuts(window: QMainWindow) -> None:
+def show_shortcuts(window: MenuWindow) -> None:
     """Help ▸ Keyboard Shortcuts: every shortcut of the menus, read from the menus."""
-    ShortcutsDialog(shortcut_rows(window.menuBar()), window).exec()
+    ShortcutsDialog(shortcut_rows(window.menuBar()), _parent(window)).exec()
+
+
+def _parent(window: MenuWindow) -> QWidget:
+    """The window as its dialogs' parent: a QWidget too, which a Protocol cannot say."""
+    return cast(QWidget, window)
 
 
 def show_about(parent: QWidget, jax_device: str | None) -> None:

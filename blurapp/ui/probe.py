@@ -97,16 +97,18 @@ def measure(photo: Path) -> dict:
         receiver = Receiver()
         # What the window tells anyone: when it shows a comparison's results, and which.
         shown: list[tuple[float, ComparisonResult]] = []
-        window.results_shown.connect(lambda result: shown.append((time.perf_counter(), result)))
-        window.progress_shown.connect(receiver.progress)
+        window.display.results_shown.connect(
+            lambda result: shown.append((time.perf_counter(), result))
+        )
+        window.display.progress_shown.connect(receiver.progress)
         # Start-up: the photo loads and JAX starts, in the background once the window is shown.
         timer.start()
         starting = _start(window, photo, gaps, last)
         gaps.clear()
         stalls.clear()
         last[0] = time.perf_counter()
-        window.run_comparison()
-        _wait_for(window.results_shown)
+        window.controller.run()
+        _wait_for(window.display.results_shown)
         shown_at, result = shown[-1]
         # Render each pane now, through the same paint code the screen's next frame runs.
         for engine, pane in zip(window.session.pane_engines, window.widgets.panes, strict=True):
@@ -165,13 +167,13 @@ def _start(window, photo: Path | None, gaps: list[float], last: list[float]) -> 
 
     window.after_first_paint(first_paint)  # before open_window: the first callback of the paint
     open_window(window, photo)
-    _wait_for(window.photo_shown)
-    if window.jax_device is None and window.session.jax_unavailable is None:
-        _wait_for(window.jax_ready)
+    _wait_for(window.display.photo_shown)
+    if window.session.jax_device is None and window.session.jax_unavailable is None:
+        _wait_for(window.display.jax_ready)
     return {
         "window_shown_seconds": painted[0] - began if painted else None,
         "longest_stall_after_shown_seconds": max(gaps) - TIMER_MS / 1000 if gaps else None,
-        "jax_device": window.jax_device,
+        "jax_device": window.session.jax_device,
     }
 
 
@@ -211,10 +213,12 @@ def measure_live(photo: Path, algorithm: str = "2d") -> dict:
     from PySide6.QtCore import QEventLoop, QTimer
 
     with _probe_window() as (_app, window):
-        window.set_live(True)
+        window.controller.set_live(True)
         window.set_parameters(algorithm=algorithm)
         shown: list[tuple[str, float]] = []
-        window.live_shown.connect(lambda engine: shown.append((engine, time.perf_counter())))
+        window.display.live_shown.connect(
+            lambda engine: shown.append((engine, time.perf_counter()))
+        )
 
         def wait_until(condition, timeout_s: float = 600) -> bool:
             # Idle in an event loop, as the window is while a user drags: polling here would
@@ -222,10 +226,10 @@ def measure_live(photo: Path, algorithm: str = "2d") -> dict:
             deadline = time.perf_counter() + timeout_s
             while not condition() and time.perf_counter() < deadline:
                 loop = QEventLoop()
-                window.live_shown.connect(loop.quit)
+                window.display.live_shown.connect(loop.quit)
                 QTimer.singleShot(50, loop.quit)
                 loop.exec()
-                window.live_shown.disconnect(loop.quit)
+                window.display.live_shown.disconnect(loop.quit)
             return condition()
 
         def pause(seconds: float) -> None:
@@ -269,7 +273,7 @@ def _drag_sigma(window, photo: Path, shown: list, wait_until, pause) -> dict:
         "latency_median_seconds": median,
         "latency_max_seconds": max(latencies),
         "latency_seconds": latencies,
-        "jax_device": window.jax_device,
+        "jax_device": window.session.jax_device,
     }
 
 
@@ -330,7 +334,7 @@ def measure_playing(
                 index += 1
 
     with _probe_window() as (_app, window):
-        window.set_live(False)
+        window.controller.set_live(False)
         window.set_parameters(kernel_size=9, sigma=2.5, color=colour)
         states: list = [None]  # the last look only: each holds its frames
         # Each pane's shown frames' channels (1: grey, 3: colour): what it blurred, as seen.
@@ -352,7 +356,7 @@ def measure_playing(
             last[0] = now
 
         def every_pane_shown() -> bool:
-            player = window.clips.player
+            player = window.controller.clips.player
             return player is not None and all(
                 track.frames_shown > 0 for track in player.timeline.tracks.values()
             )
@@ -364,18 +368,18 @@ def measure_playing(
 
         timer = QTimer()
         timer.timeout.connect(tick)
-        window.clips.played.connect(played)
-        window.clips.clip_opened.connect(
+        window.display.played.connect(played)
+        window.display.clip_opened.connect(
             lambda _: (window.controller.clips.play(), timer.start(TIMER_MS))
         )
         window.show()
         opened = time.perf_counter()
-        window.open_clip(Looping())
+        window.controller.open_clip(Looping())
         # Idle in the event loop, as the window is while it plays, until each pane has its
         # first frame: how long that takes is the first calls', not the playing's.
         while not every_pane_shown() and time.perf_counter() - opened < FIRST_FRAMES_TIMEOUT_S:
             wait(0.05)
-        player = window.clips.player
+        player = window.controller.clips.player
         if player is None or not every_pane_shown():
             return {
                 "error": f"the panes showed no frame within {FIRST_FRAMES_TIMEOUT_S:.0f} s "
@@ -413,7 +417,7 @@ def measure_playing(
             "panes": state.pane_words if state is not None else {},
             "headline": state.headline if state is not None else "",
             "stall_max_seconds": max(gaps) if gaps else 0.0,
-            "jax_device": window.jax_device,
+            "jax_device": window.session.jax_device,
         }
 
 

@@ -6,50 +6,34 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMessageBox, QWidget
 
+from blurapp.app.results_to_save import Answer, Question, ResultsToSave, results_to_save
+from blurapp.app.window_settings import read_settings, write_settings
 from blurapp.core.media.saving import OutputError
 from blurapp.core.wording import display_path
-from blurapp.ui.settings import open_folder, read_settings, write_settings
+from blurapp.ui.settings import open_folder
 from blurapp.ui.translations import translated_problem
 
 if TYPE_CHECKING:
-    from blurapp.app.session import Session
     from blurapp.app.settings_file import SettingsFile
     from blurapp.app.window_controller import WindowController
+    from blurapp.ui.image_pane import ResultPane
     from blurapp.ui.messages import Messages
-    from blurapp.ui.window_layout import WindowWidgets
 
 
-class ResultsWindow(Protocol):
-    """What saving and copying results use of the main window (a QWidget, the dialogs' parent)."""
-
-    session: Session
-    controller: WindowController
-    settings: SettingsFile
-    messages: Messages
-    widgets: WindowWidgets
-    selected_pane: int
-
-
-def _parent(window: ResultsWindow) -> QWidget:
-    """The window as its dialogs' parent: a QWidget too, which a Protocol cannot say."""
-    return cast(QWidget, window)
-
-
-def _confirm_mixed_parameters(window: ResultsWindow) -> bool:
+def _confirm_mixed_parameters(parent: QWidget, to_save: ResultsToSave) -> Answer:
     """The results were made with different parameters: say so and ask."""
-    lines = window.session.captions.mixed_parameters()
     answer = QMessageBox.question(
-        _parent(window),
+        parent,
         QCoreApplication.translate("MainWindow", "Save Results Made with Different Parameters?"),
         QCoreApplication.translate(
             "MainWindow", "The two results were not made with the same parameters:"
         )
-        + "\n{}\n\n".format("\n".join(lines))
+        + "\n{}\n\n".format("\n".join(to_save.mixed_parameters))
         + QCoreApplication.translate(
             "MainWindow",
             "Each file's name and description say which parameters made it. Save both?",
@@ -57,26 +41,19 @@ def _confirm_mixed_parameters(window: ResultsWindow) -> bool:
         QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
         QMessageBox.StandardButton.Cancel,
     )
-    return answer == QMessageBox.StandardButton.Save
+    return Answer.SAVE if answer == QMessageBox.StandardButton.Save else Answer.CANCEL
 
 
-def _choose_out_of_date(window: ResultsWindow, results: dict) -> dict | None:
-    """When a result is out of date (made before the parameters or the photo changed), say so
-    and ask: Save keeps to the current results, Save All includes the out-of-date ones too; None
-    for Cancel."""
-    session = window.session
-    reasons = {engine: session.captions.result_out_of_date(engine) for engine in results}
-    stale = [engine for engine, reason in reasons.items() if reason]
-    assert stale, "asked only when a result is out of date"
-    current = {engine: kept for engine, kept in results.items() if not reasons[engine]}
-    lines = "\n".join(f"{session.captions.title(engine)}: {reasons[engine]}" for engine in stale)
+def _choose_out_of_date(parent: QWidget, to_save: ResultsToSave) -> Answer:
+    """Some results are out of date (made before the parameters or the photo changed): say so
+    and ask: Save keeps to the current results, Save All includes the out-of-date ones too."""
+    lines = "\n".join(to_save.out_of_date_lines())
     buttons = QMessageBox.StandardButton.SaveAll | QMessageBox.StandardButton.Cancel
-    if current:
-        names = ", ".join(session.captions.title(engine) for engine in current)
+    if to_save.current:
         advice = QCoreApplication.translate(
             "MainWindow", "Save keeps to the current results ({names}); Save All includes these."
         )
-        advice = advice.format(names=names)
+        advice = advice.format(names=", ".join(to_save.current_titles()))
         buttons |= QMessageBox.StandardButton.Save
         default = QMessageBox.StandardButton.Save
     else:
@@ -85,7 +62,7 @@ def _choose_out_of_date(window: ResultsWindow, results: dict) -> dict | None:
         )
         default = QMessageBox.StandardButton.Cancel
     answer = QMessageBox.question(
-        _parent(window),
+        parent,
         QCoreApplication.translate("MainWindow", "Save Out-of-Date Results?"),
         QCoreApplication.translate("MainWindow", "These results are out of date:")
         + f"\n{lines}\n\n"
@@ -93,34 +70,39 @@ def _choose_out_of_date(window: ResultsWindow, results: dict) -> dict | None:
         buttons,
         default,
     )
-    if answer == QMessageBox.StandardButton.Save and current:
-        return current
+    if answer == QMessageBox.StandardButton.Save:
+        return Answer.SAVE
     if answer == QMessageBox.StandardButton.SaveAll:
-        return results
-    return None
+        return Answer.SAVE_ALL
+    return Answer.CANCEL
 
 
-def save_results(window: ResultsWindow) -> None:
-    """Write each engine's result as PNG, atomically, into a folder the user picks."""
-    session = window.session
-    results = session.captions.saved_results()
-    if not results or session.photo is None:
+def save_results(
+    parent: QWidget,
+    controller: WindowController,
+    settings: SettingsFile,
+    messages: Messages,
+    status: QLabel,
+) -> None:
+    """Write each engine's result as PNG, atomically, into a folder the user picks (a dialog
+    over `parent`), named and written by `controller`; the folder kept in `settings`, a
+    problem told through `messages`, the files saved in `status`."""
+    to_save = results_to_save(controller.session)
+    if to_save is None:
         return
-    if session.captions.mixed_parameters():
-        # Which parameters made each is the question then; each file's name says it too.
-        if not _confirm_mixed_parameters(window):
-            return
-    elif any(session.captions.result_out_of_date(engine) for engine in results):
-        # Made alike, but not what the window shows now (another photo, the colour, a later
-        # run): never saved without a word.
-        chosen = _choose_out_of_date(window, results)
-        if chosen is None:
-            return
-        results = chosen
-    remembered = read_settings(window.settings)
-    start = remembered.last_save_folder or str(open_folder(window.settings))
+    if to_save.question is Question.MIXED_PARAMETERS:
+        choice = _confirm_mixed_parameters(parent, to_save)
+    elif to_save.question is Question.OUT_OF_DATE:
+        choice = _choose_out_of_date(parent, to_save)
+    else:
+        choice = Answer.SAVE
+    results = to_save.chosen(choice)
+    if results is None:
+        return
+    remembered = read_settings(settings)
+    start = remembered.last_save_folder or str(open_folder(settings))
     picked = QFileDialog.getExistingDirectory(
-        _parent(window),
+        parent,
         QCoreApplication.translate("MainWindow", "Save Results to Folder"),
         display_path(start),
     )
@@ -128,9 +110,9 @@ def save_results(window: ResultsWindow) -> None:
         return
     folder = Path(picked)
     try:
-        targets = window.controller.result_files(folder, results)
+        targets = controller.result_files(folder, results)
     except OutputError as error:
-        window.messages.warn(
+        messages.warn(
             QCoreApplication.translate("MainWindow", "Cannot Save Results"),
             _translated(error),
             error=error,
@@ -140,7 +122,7 @@ def save_results(window: ResultsWindow) -> None:
     if existing:
         names = "\n".join(display_path(path.name) for path in existing)
         answer = QMessageBox.question(
-            _parent(window),
+            parent,
             QCoreApplication.translate("MainWindow", "Replace Files?"),
             QCoreApplication.translate(
                 "MainWindow", "These files already exist in {folder}:"
@@ -153,16 +135,16 @@ def save_results(window: ResultsWindow) -> None:
         if answer != QMessageBox.StandardButton.Yes:
             return
     try:
-        window.controller.save_results(targets, results)
+        controller.save_results(targets, results)
     except OutputError as error:
-        window.messages.warn(
+        messages.warn(
             QCoreApplication.translate("MainWindow", "Cannot Save Results"),
             _translated(error),
             error=error,
         )
         return
-    write_settings(window.settings, dataclasses.replace(remembered, last_save_folder=str(folder)))
-    window.widgets.status_label.setText(
+    write_settings(settings, dataclasses.replace(remembered, last_save_folder=str(folder)))
+    status.setText(
         QCoreApplication.translate("MainWindow", "Saved {files} in {folder}").format(
             files=", ".join(display_path(p.name) for p in targets.values()),
             folder=display_path(folder),
@@ -174,12 +156,12 @@ def _translated(error: OutputError) -> str:
     return translated_problem(error)
 
 
-def copy_selected(window: ResultsWindow) -> None:
-    """Edit ▸ Copy Selected Image: the selected pane's picture to the clipboard."""
-    pane = window.widgets.panes[window.selected_pane]
+def copy_selected(pane: ResultPane, status: QLabel) -> None:
+    """Edit ▸ Copy Selected Image: the selected pane's picture to the clipboard, said in
+    `status`."""
     if pane.view.has_picture():
         QApplication.clipboard().setImage(pane.view.image())
-        window.widgets.status_label.setText(
+        status.setText(
             QCoreApplication.translate("MainWindow", "Copied the {engine} image").format(
                 engine=pane.title
             )

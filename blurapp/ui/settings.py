@@ -1,282 +1,32 @@
-"""What the window remembers between launches: WindowSettings, one value with a default for
-each setting, read and written here and nowhere else.
-
-`read_settings` checks each stored value: one that does not pass (a file edited by hand, or
-written by an older version) reads as its default, with one log line. `write_settings` stores
-what differs from the file, and raises ValueError for a value its check refuses. The file
-itself is blurapp.app.settings_file's: plain JSON, never Qt's variants.
+"""What the window does with what it remembers between launches (blurapp.app.window_settings):
+its geometry, parameters, engines and views restored and saved, its place on the screens, and
+the folder File ▸ Open starts in.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import logging
-import os
-import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QRect, QSize, QStandardPaths
+from PySide6.QtCore import QByteArray, QRect, QStandardPaths
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QMainWindow
 
-from blurapp.app.session import DEFAULT_PANE_ENGINES, offered_engine
-from blurapp.app.settings_file import PlainValue, SettingsFile, default_settings_path
+from blurapp.app.settings_file import SettingsFile
 from blurapp.app.window_placement import Frame, Rect, window_rect
-from blurapp.core.engines import DEFAULT_ENGINES, REFERENCE_ENGINE
-from blurapp.core.kernel import (
-    DEFAULT_ALGORITHM,
-    DEFAULT_KERNEL_SIZE,
-    DEFAULT_SIGMA,
-    Algorithm,
-    KernelSize,
-    check_algorithm,
-    check_kernel_size,
-    check_sigma,
+from blurapp.app.window_settings import (
+    WindowSettings,
+    read_settings,
+    with_session,
+    write_settings,
 )
 from blurapp.core.media.sample import sample_photo_path
-from blurapp.core.spec import BlurSpec
 
 if TYPE_CHECKING:
     from blurapp.app.session import Session
     from blurapp.app.window_controller import WindowController
-
-
-class SavesGeometry(Protocol):
-    def geometry_to_save(self) -> QByteArray: ...
-
-
-class RememberingWindow(Protocol):
-    """What a window's settings are read into and saved from."""
-
-    settings: SettingsFile
-    session: Session
-    controller: WindowController  # what the settings restored change the session through
-
-    # blurapp.ui.presentation's, which knows the geometry to keep; read-only here, so that the
-    # window's Presentation is one.
-    @property
-    def presentation(self) -> SavesGeometry: ...
-
-    def restoreGeometry(self, geometry: QByteArray) -> bool: ...
-
-    def geometry(self) -> QRect: ...
-
-    def frameGeometry(self) -> QRect: ...
-
-    def setGeometry(self, rect: QRect, /) -> None: ...
-
-    def minimumSize(self) -> QSize: ...
-
-    def isMaximized(self) -> bool: ...
-
-    def setMinimumSize(self, width: int, height: int, /) -> None: ...
-
-    def winId(self) -> int: ...
-
-    def set_parameters(self, **changes: object) -> None: ...
-
-    def set_panes_stacked(self, stacked: bool) -> None: ...
-
-    def panes_stacked(self) -> bool: ...
-
-    def set_detail_shown(self, shown: bool) -> None: ...
-
-    def detail_shown(self) -> bool: ...
-
-
-log = logging.getLogger(__name__)
-
-MAX_RECENT_FILES = 8
-
-# A path whose bytes are not UTF-8 cannot go into the settings file as text: it is stored as
-# this prefix and the bytes in hex.
-RAW_PATH_PREFIX = "bytes:"
-
-
-def path_to_setting(path: str | os.PathLike[str]) -> str:
-    text = os.fspath(path)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return RAW_PATH_PREFIX + os.fsencode(text).hex()
-    return text
-
-
-def path_from_setting(value: object) -> str | None:
-    if not isinstance(value, str) or not value:
-        return None
-    if value.startswith(RAW_PATH_PREFIX):
-        try:
-            return os.fsdecode(bytes.fromhex(value.removeprefix(RAW_PATH_PREFIX)))
-        except ValueError:
-            return None
-    return value
-
-
-def _path(value: object) -> str | None:
-    if value is None:
-        return None
-    path = path_from_setting(value)
-    if path is None:
-        raise ValueError(f"not a path: {value!r}")
-    return path
-
-
-def _paths(value: Any) -> tuple[str, ...]:
-    """A list of paths; anything else raises ValueError or TypeError."""
-    if isinstance(value, str):  # Qt's settings of earlier versions: a lone string for one
-        value = [value]
-    # The file's lists hold no None, and _path makes None of None only.
-    return tuple(cast(str, _path(item)) for item in value or [])[:MAX_RECENT_FILES]
-
-
-def _engines(value: Any) -> tuple[str, ...]:
-    """'numpy,jax' (or a list) → the names of engines the window offers (no 'jax@cpu': the
-    panes do not list it); raises ValueError otherwise."""
-    given = value.split(",") if isinstance(value, str) else list(value or [])
-    names = tuple(offered_engine(str(name).strip()) for name in given if str(name).strip())
-    if not names:
-        raise ValueError("no engines")
-    return names
-
-
-def _pane_engines(value: object) -> tuple[str, ...]:
-    names = _engines(value)
-    if len(names) != len(DEFAULT_PANE_ENGINES):
-        raise ValueError(f"one engine per pane, not {names!r}")
-    return names
-
-
-def _geometry(value: object) -> QByteArray:
-    """The window's saved geometry, kept as Base64 text."""
-    if not isinstance(value, str):
-        raise ValueError("not a saved geometry")
-    geometry = QByteArray.fromBase64(value.encode("ascii", "replace"))
-    if geometry.isEmpty():
-        raise ValueError("not a saved geometry")
-    return geometry
-
-
-def _geometry_text(geometry: object) -> str:
-    if not isinstance(geometry, QByteArray):
-        raise ValueError("not a window geometry")
-    return bytes(geometry.toBase64().data()).decode("ascii")
-
-
-def _switch(value: object) -> bool:
-    """On or off: an earlier version's Qt settings kept a bool as the text 'true' or 'false'."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.lower() in {"true", "false"}:
-        return value.lower() == "true"
-    raise ValueError(f"not on or off: {value!r}")
-
-
-def _joined(names: tuple[str, ...]) -> str:
-    return ",".join(names)
-
-
-@dataclass(frozen=True)
-class _Kept:
-    """How a setting is kept in the file: `check` takes the stored value to the value to use
-    (ValueError or TypeError if it is bad), `store` the value to what the file keeps."""
-
-    # Each setting's check and store take values of its own type (a kernel size, engines' names).
-    check: Callable[[Any], object]
-    store: Callable[[Any], PlainValue] = lambda value: value
-
-
-def _setting(default: Any, check: Callable[[Any], object], store: Any = None) -> Any:
-    """A field of WindowSettings: its default, and how the file keeps it."""
-    kept = _Kept(check) if store is None else _Kept(check, store)
-    if isinstance(default, QByteArray):
-        return field(default_factory=QByteArray, metadata={"kept": kept})
-    return field(default=default, metadata={"kept": kept})
-
-
-def _kernel_size(value: object) -> KernelSize:
-    return check_kernel_size(str(value))
-
-
-def _folder_text(path: str | None) -> str:
-    return path_to_setting(path) if path else ""
-
-
-@dataclass(frozen=True)
-class WindowSettings:
-    """What the window remembers between launches; each field's default is what a window with
-    fresh settings has."""
-
-    geometry: QByteArray = _setting(QByteArray(), _geometry, _geometry_text)  # saveGeometry()
-    kernel_size: KernelSize = _setting(DEFAULT_KERNEL_SIZE, _kernel_size, str)
-    sigma: float = _setting(DEFAULT_SIGMA, check_sigma)
-    algorithm: Algorithm = _setting(DEFAULT_ALGORITHM, check_algorithm)
-    pane_engines: tuple[str, ...] = _setting(DEFAULT_PANE_ENGINES, _pane_engines, _joined)
-    timed_engines: tuple[str, ...] = _setting(DEFAULT_ENGINES, _engines, _joined)
-    live_preview: bool = _setting(True, _switch)
-    color: bool = _setting(False, _switch)
-    panes_stacked: bool = _setting(False, _switch)  # the panes one above the other
-    detail_inset: bool = _setting(True, _switch)  # View ▸ Detail at 100%
-    last_folder: str | None = _setting(None, _path, _folder_text)  # where File ▸ Open starts
-    last_save_folder: str | None = _setting(None, _path, _folder_text)  # Save Results' start
-    recent_files: tuple[str, ...] = _setting(  # File ▸ Open Recent, newest first
-        (), _paths, lambda paths: [path_to_setting(p) for p in paths]
-    )
-
-
-_DEFAULTS = WindowSettings()
-
-
-def default_settings() -> SettingsFile:
-    return SettingsFile(default_settings_path())
-
-
-# The unusable values already told of, by file: the window reads its settings whole at start,
-# on each photo opened and each save, and a value it cannot use is one log line, not one a read.
-_told: weakref.WeakKeyDictionary[SettingsFile, set[str]] = weakref.WeakKeyDictionary()
-
-
-def _read(settings: SettingsFile, setting: dataclasses.Field, *, quiet: bool = False) -> Any:
-    default = getattr(_DEFAULTS, setting.name)
-    value = settings.value(setting.name)
-    if value is None or value == "" or value == []:
-        return default
-    try:
-        return setting.metadata["kept"].check(value)
-    except (ValueError, TypeError) as error:  # InvalidKernelError, UnknownEngineError too
-        told = _told.setdefault(settings, set())
-        if not quiet and setting.name not in told:
-            told.add(setting.name)
-            log.warning("the setting %r in %s is not usable (%s); using its default",
-                        setting.name, settings.path, error)  # fmt: skip
-        return default
-
-
-def read_settings(settings: SettingsFile) -> WindowSettings:
-    """What `settings` holds, each value checked; a default where there is none or it is bad
-    (with a log line)."""
-    fields = dataclasses.fields(WindowSettings)
-    return WindowSettings(**{setting.name: _read(settings, setting) for setting in fields})
-
-
-def write_settings(settings: SettingsFile, changed: WindowSettings) -> None:
-    """Store each value of `changed` that the file does not hold already (a default it never
-    held is left out: it reads as the default all the same); raises ValueError for a value its
-    check refuses, before anything is stored."""
-    stores = {}
-    for setting in dataclasses.fields(WindowSettings):
-        kept: _Kept = setting.metadata["kept"]
-        value, held = getattr(changed, setting.name), settings.value(setting.name)
-        text = kept.store(value) if value is not None else ""
-        if value == _read(settings, setting, quiet=True) and (held is None or held == text):
-            continue
-        if text != "":
-            kept.check(text)
-        stores[setting.name] = text
-    for name, text in stores.items():
-        settings.set_value(name, text)
 
 
 def open_folder(settings: SettingsFile) -> Path:
@@ -290,36 +40,33 @@ def open_folder(settings: SettingsFile) -> Path:
     return Path(pictures) if pictures and Path(pictures).is_dir() else Path.home()
 
 
-def restore_window_settings(window: RememberingWindow) -> None:
-    """Give `window` the geometry, parameters, engines and live preview it had last."""
-    remembered = read_settings(window.settings)
-    geometry = remembered.geometry
+def restore_window_settings(
+    window: QMainWindow,
+    settings: SettingsFile,
+    controller: WindowController,
+    set_parameters: Callable[..., None],
+) -> WindowSettings:
+    """Give `window` the geometry and place it had last, and its `controller` the parameters
+    (set as the user would set them, by `set_parameters`), engines and live preview; returns
+    what `settings` remembered, for the views the window has."""
+    remembered = read_settings(settings)
     # Qt refuses a geometry saved on a screen of another size (restoreGeometry returns False):
     # the window then opens as with fresh settings.
-    restored = isinstance(geometry, QByteArray) and not geometry.isEmpty()
-    restored = restored and window.restoreGeometry(geometry)
+    restored = bool(remembered.geometry) and window.restoreGeometry(QByteArray(remembered.geometry))
     place_on_screen(window, window.geometry() if restored else None)
-    parameters = BlurSpec(
-        kernel_size=remembered.kernel_size,
-        sigma=remembered.sigma,
-        algorithm=remembered.algorithm,
-        color=remembered.color,
-    )
-    window.set_parameters(**vars(parameters))
-    controller = window.controller
+    set_parameters(**vars(remembered.parameters()))
     for index, engine in enumerate(remembered.pane_engines):
         controller.set_pane_engine(index, engine)
     controller.set_timed_engines(remembered.timed_engines)
     controller.set_live(remembered.live_preview)
-    window.set_panes_stacked(remembered.panes_stacked)
-    window.set_detail_shown(remembered.detail_inset)
+    return remembered
 
 
 def _rect(rect: QRect) -> Rect:
     return Rect(rect.x(), rect.y(), rect.width(), rect.height())
 
 
-def place_on_screen(window: RememberingWindow, saved: QRect | None) -> None:
+def place_on_screen(window: QMainWindow, saved: QRect | None) -> None:
     """Give `window` the place app.window_placement decides for it from the screens' available
     areas (the primary screen first) and `saved`, where it was last (None: fresh settings). A
     maximised window is left to the screen it fills."""
@@ -349,21 +96,21 @@ def place_on_screen(window: RememberingWindow, saved: QRect | None) -> None:
     window.setGeometry(QRect(rect.x, rect.y, rect.width, rect.height))
 
 
-def save_window_settings(window: RememberingWindow) -> None:
-    settings, session = window.settings, window.session
-    parameters = session.parameters
+def save_window_settings(
+    settings: SettingsFile,
+    session: Session,
+    geometry: QByteArray,
+    *,
+    panes_stacked: bool,
+    detail_inset: bool,
+) -> None:
+    """Write what the window remembers into `settings`: `session`'s parameters, engines and
+    live preview, the window's `geometry` (Qt's saveGeometry()) and its views."""
     remembered = dataclasses.replace(
-        read_settings(settings),
-        geometry=window.presentation.geometry_to_save(),
-        sigma=parameters.sigma,
-        kernel_size=parameters.kernel_size,
-        algorithm=parameters.algorithm,
-        color=parameters.color,
-        pane_engines=tuple(session.pane_engines),
-        timed_engines=session.timed or (REFERENCE_ENGINE,),
-        live_preview=session.live,
-        panes_stacked=window.panes_stacked(),
-        detail_inset=window.detail_shown(),
+        with_session(read_settings(settings), session),
+        geometry=bytes(geometry.data()),
+        panes_stacked=panes_stacked,
+        detail_inset=detail_inset,
     )
     write_settings(settings, remembered)
     settings.save()

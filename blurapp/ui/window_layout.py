@@ -53,7 +53,7 @@ class WindowWidgets:
     view_link: ViewLink  # the panes' shared zoom and scroll
     caption_link: CaptionLink
     panes_layout: QBoxLayout
-    clip_bar: ClipBar  # under the panes, shown while a clip is open (blurapp.ui.clip_display)
+    clip_bar: ClipBar  # under the panes, shown while a clip is open (blurapp.ui.window_display)
     controls: BlurControls
     figures: FiguresPanel
     side_panel: QWidget

@@ -83,7 +83,7 @@ def main(argv: list[str]) -> int:
     drag_sigma = probe._drag_sigma
 
     def timed_drag(window, photo, shown, wait_until, pause):
-        window.live_shown.connect(lambda engine: mark("shown " + engine))
+        window.display.live_shown.connect(lambda engine: mark("shown " + engine))
         set_parameters = window.set_parameters
 
         def changed(**parameters):

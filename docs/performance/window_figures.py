@@ -32,21 +32,21 @@ from blurapp.ui.launch import open_window
 from blurapp.ui.main_window import MainWindow
 folder = tempfile.mkdtemp()
 window = MainWindow(SettingsFile(Path(folder) / "settings.json"))
-window.set_live(False)
+window.controller.set_live(False)
 window.resize(1920, 1080)
 results = []
-window.results_shown.connect(results.append)
+window.display.results_shown.connect(results.append)
 def wait(condition):
     while not condition():
         loop = QEventLoop()
         QTimer.singleShot(50, loop.quit)
         loop.exec()
 shown = []
-window.photo_shown.connect(lambda *a: shown.append(1))
+window.display.photo_shown.connect(lambda *a: shown.append(1))
 open_window(window, Path(sys.argv[1]))
 wait(lambda: shown)
 wait(lambda: window.session.jax_device is not None or window.session.jax_unavailable)
-window.run_comparison()
+window.controller.run()
 wait(lambda: window.session.outcome is not None and window.session.running is None)
 print(json.dumps(comparison_dict(window.session.outcome.result)))
 window.close()

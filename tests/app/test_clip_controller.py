@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from helpers.clip_files import random_levels, video_file
 from helpers.photos import photo_file
+from helpers.recording_view import RecordingView
 
 from blurapp.app.running import InlineRunner
 from blurapp.app.session import Session
@@ -16,76 +17,6 @@ from blurapp.core.media.clip_files import open_clip_file
 from blurapp.core.spec import BlurSpec
 
 FRAMES = 12
-
-
-class PhotoView:
-    """The window's photo side (blurapp.app.photo_controller.WindowView), recording."""
-
-    def __init__(self):
-        self.status, self.failed = [], []
-
-    def show_status(self, text):
-        self.status.append(text)
-
-    def show_progress(self, engine, done, total, words):
-        pass
-
-    def show_photo(self, loaded):
-        pass
-
-    def show_photo_failed(self, error):
-        self.failed.append(error)
-
-    def show_live(self, engine):
-        pass
-
-    def show_run_stopped(self):
-        pass
-
-    def show_run_failed(self, error, words):
-        pass
-
-    def take_typed_parameters(self):
-        pass
-
-    def remember_file(self, path):
-        pass
-
-    def show_nothing_to_run(self):
-        self.failed.append("nothing to run")
-
-    def show_parameters(self):
-        pass
-
-    def record_parameters(self, before, after):
-        pass
-
-
-class ClipView:
-    """What a ClipController tells the window, recorded as (what, value) in order."""
-
-    def __init__(self):
-        self.told = []
-        self.ticking = False
-        self.looks = []
-
-    def __getattr__(self, name):
-        def record(*args, **kwargs):
-            self.told.append((name, args[0] if len(args) == 1 else args))
-
-        return record
-
-    def start_ticking(self):
-        self.ticking = True
-
-    def stop_ticking(self):
-        self.ticking = False
-
-    def look_again_later(self, look):
-        self.looks.append(look)
-
-    def said(self, what):
-        return [value for name, value in self.told if name == what]
 
 
 @pytest.fixture
@@ -97,7 +28,7 @@ def controller(tmp_path):
     session.set_pane_engine(1, "numpy")
     session.set_timed_engines(("numpy",))
     session.set_parameters(BlurSpec(kernel_size=3, sigma=1.0))
-    controller = WindowController(session, runner, PhotoView(), ClipView())
+    controller = WindowController(session, runner, RecordingView())
     yield controller
     controller.stop()
 
@@ -105,7 +36,7 @@ def controller(tmp_path):
 @pytest.fixture
 def window(controller):
     """The session, the runner, the clip's controller and what it tells the window."""
-    return controller.session, controller.runner, controller.clips, controller.clips.view
+    return controller.session, controller.runner, controller.clips, controller.view
 
 
 @pytest.fixture
@@ -194,7 +125,7 @@ def test_a_run_on_the_clip_times_its_frames_from_the_one_shown(window, clip_path
     clips.seek(4)
     runner.run_all()
     assert clips.run()
-    assert view.said("show_clip_running") == [True]
+    assert view.said("show_running") == [True]
     assert view.said("show_clip_stage")[0][2] == "Choosing each engine's batch size…"
     runner.run_all()
     [result] = view.said("compared_clip")
@@ -202,7 +133,7 @@ def test_a_run_on_the_clip_times_its_frames_from_the_one_shown(window, clip_path
     assert set(result.runs) == {"numpy"}
     result_shown, rows = view.said("show_clip_result")[-1]
     assert result_shown is result and any(row.key == "numpy.frames_per_second" for row in rows)
-    assert view.said("show_clip_running")[-1] is False
+    assert view.said("show_running")[-1] is False
 
 
 def test_a_run_cancelled_sends_nothing_more(window, clip_path):
@@ -212,7 +143,7 @@ def test_a_run_cancelled_sends_nothing_more(window, clip_path):
     assert clips.run()
     assert clips.cancel_run()
     runner.run_all()
-    assert view.said("compared_clip") == [] and view.said("show_clip_running") == [True, False]
+    assert view.said("compared_clip") == [] and view.said("show_running") == [True, False]
     assert not clips.cancel_run()  # nothing left to cancel
 
 

@@ -454,7 +454,7 @@ class Shown:
     def show_photo(self, loaded):
         self.photos.append(loaded)
 
-    def show_photo_failed(self, error):
+    def show_open_failed(self, error):
         self.failed.append(error)
 
     def show_live(self, engine):

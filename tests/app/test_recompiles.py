@@ -29,7 +29,7 @@ class Unseen:
     def show_photo(self, loaded):
         pass
 
-    def show_photo_failed(self, error):
+    def show_open_failed(self, error):
         pass
 
     def show_live(self, engine):

@@ -10,41 +10,13 @@ import pytest
 import tifffile
 from helpers.clip_files import random_levels, video_file
 from helpers.photos import photo_file
+from helpers.recording_view import RecordingView
 
 from blurapp.app.running import InlineRunner
 from blurapp.app.session import Session
 from blurapp.app.window_controller import WindowController
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.spec import BlurSpec
-
-
-class RecordingView:
-    """The window, recording what it is told as (what, value) in order."""
-
-    def __init__(self):
-        self.told = []
-        self.ticking = False
-
-    def __getattr__(self, name):
-        if name.startswith("_"):
-            raise AttributeError(name)
-
-        def record(*args, **kwargs):
-            self.told.append((name, args[0] if len(args) == 1 else args))
-
-        return record
-
-    def start_ticking(self):
-        self.ticking = True
-
-    def stop_ticking(self):
-        self.ticking = False
-
-    def look_again_later(self, look):
-        pass
-
-    def said(self, what):
-        return [value for name, value in self.told if name == what]
 
 
 @pytest.fixture
@@ -54,13 +26,13 @@ def controller():
     session.set_pane_engine(1, "numpy-loop")
     session.set_timed_engines(("numpy",))
     session.set_parameters(BlurSpec(kernel_size=3, sigma=1.0))
-    controller = WindowController(session, InlineRunner(), RecordingView(), RecordingView())
+    controller = WindowController(session, InlineRunner(), RecordingView())
     yield controller
     controller.stop()
 
 
 def play_until_a_frame_is_shown(controller):
-    clips, view = controller.clips, controller.clips.view
+    clips, view = controller.clips, controller.view
     deadline = time.monotonic() + 120  # a busy machine's threads may take long to start
     while time.monotonic() < deadline:
         clips.tick()  # what the window's timer does
@@ -75,7 +47,6 @@ def test_a_photo_a_clip_a_sweep_blocks_and_saving_through_the_controller_alone(
     controller, tmp_path
 ):
     session, runner, view = controller.session, controller.runner, controller.view
-    clip_view = controller.clips.view
 
     # A photo opens, and the live preview blurs it at once.
     photo = photo_file(tmp_path, size=(40, 30))
@@ -102,23 +73,23 @@ def test_a_photo_a_clip_a_sweep_blocks_and_saving_through_the_controller_alone(
     clip_path = video_file(tmp_path / "waves.mkv", random_levels(8, size=(32, 24)), rate=25)
     controller.open_path(clip_path)
     runner.run_all()
-    assert controller.clip is not None and clip_view.said("showed_frame") == [0]
+    assert controller.clip is not None and view.said("showed_frame") == [0]
     assert not controller.traceable()  # a clip's frame is no photo of its own
 
     # Playing shows each pane's frames; pausing makes the frame due the photo.
     controller.clips.play()
-    assert controller.playing and clip_view.ticking
+    assert controller.playing and view.ticking
     play_until_a_frame_is_shown(controller)
     controller.preview(moving=True)  # playing: the frames to come take the parameters
     controller.clips.pause()
     runner.run_all()
-    paused = clip_view.said("showed_frame")[-1]
-    assert not controller.playing and not clip_view.ticking
+    paused = view.said("showed_frame")[-1]
+    assert not controller.playing and not view.ticking
 
     # Stepping shows the next frame, paused.
     controller.clips.step(1)
     runner.run_all()
-    assert clip_view.said("showed_frame")[-1] == min(paused + 1, 7)
+    assert view.said("showed_frame")[-1] == min(paused + 1, 7)
 
     # The scaling sweep of the frame shown, with the engines ticked.
     sweep = controller.sweep(repeats=1)
@@ -232,10 +203,10 @@ def test_the_controller_is_made_first_and_runs_a_photo_for_a_window_attached_lat
     controller.set_live(False)
     controller.set_show("original")
     assert not runner.busy()  # nothing to run without a photo
-    view, clip_view = RecordingView(), RecordingView()
-    controller.attach(view, clip_view)
+    view = RecordingView()
+    controller.attach(view)
     with pytest.raises(RuntimeError):
-        controller.attach(view, clip_view)  # one window
+        controller.attach(view)  # one window
     controller.open_path(photo_file(tmp_path, size=(40, 30)))
     runner.run_all()
     assert view.said("show_photo") and view.said("show_live") == []  # the preview is off
@@ -285,7 +256,7 @@ def test_a_photo_that_fails_to_open_leaves_the_clip_opened_after_it_opening(cont
 
     controller.open_path(broken)
     controller.open_path(clip)  # chosen before the photo's failure is heard
-    while not view.said("show_photo_failed"):
+    while not view.said("show_open_failed"):
         assert runner.step()
 
     assert session.opening == "waves.mkv"  # the panes still say the clip is opening

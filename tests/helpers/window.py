@@ -13,11 +13,11 @@ def run(qtbot, window, engines=None):
     default the window's own choice."""
     if engines is not None:
         # A pane's engine is always timed: the panes show the first and the last engine to time.
-        window.set_pane_engine(0, engines[0])
-        window.set_pane_engine(1, engines[-1])
+        window.controller.set_pane_engine(0, engines[0])
+        window.controller.set_pane_engine(1, engines[-1])
         for name in window.widgets.engine_checks:
-            window.set_timed(name, name in engines)
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
+            window.controller.set_timed(name, name in engines)
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
         qtbot.mouseClick(window.widgets.run_button, Qt.MouseButton.LeftButton)
     return shown.args[0]
 
@@ -44,6 +44,6 @@ def change_settings(settings, **changes):
     does: the rest as the file holds it."""
     import dataclasses
 
-    from blurapp.ui.settings import read_settings, write_settings
+    from blurapp.app.window_settings import read_settings, write_settings
 
     write_settings(settings, dataclasses.replace(read_settings(settings), **changes))

@@ -28,7 +28,7 @@ def test_a_runs_longer_caption_does_not_move_the_photos(make_window, qtbot, size
     # call was paid, the longest caption of a run.
     window = make_window(live=True)
     previews = []
-    window.live_shown.connect(previews.append)
+    window.display.live_shown.connect(previews.append)
     qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(previews), timeout=RUN_TIMEOUT_MS)
     settle(window, *size)
     jax_pane = window.widgets.right_pane

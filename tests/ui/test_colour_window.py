@@ -28,7 +28,7 @@ def file_rgb(path):
 def test_colour_is_off_by_default_and_the_original_shows_the_photo_in_colour(make_window, qtbot):
     window = make_window()
     assert not window.widgets.controls.color_check.isChecked()
-    window.set_show("original")
+    window.controller.set_show("original")
     shown = window.widgets.left_pane.view.image()
     expected = file_rgb(sample_photo_path())
     points = [(10, 10), (300, 200), (599, 399)]
@@ -38,7 +38,7 @@ def test_colour_is_off_by_default_and_the_original_shows_the_photo_in_colour(mak
     # Grey is still what a run blurs while Colour is off.
     result = run(qtbot, window)
     assert result.reference_run.output.shape == (400, 600)
-    window.set_show("blurred")
+    window.controller.set_show("blurred")
     # Its caption says the blur is grey, and how to keep the colour.
     for pane in window.widgets.panes:
         caption = pane.caption_text()
@@ -53,7 +53,7 @@ def test_colour_is_off_by_default_and_the_original_shows_the_photo_in_colour(mak
 def test_show_original_is_captioned_colour_as_it_is_drawn(make_window, colour_on):
     window = make_window()
     window.set_parameters(color=colour_on)
-    window.set_show("original")
+    window.controller.set_show("original")
     expected = file_rgb(sample_photo_path())
     for pane in (window.widgets.left_pane, window.widgets.right_pane):
         assert pixel(pane.view.image(), 300, 200) == tuple(int(v) for v in expected[200, 300])
@@ -80,7 +80,7 @@ def test_a_colour_run_blurs_each_channel_and_shows_it_in_colour(make_window, qtb
     assert "colour (R, G, B)" in window.widgets.figures.value("image")
     assert "largest over the 3 channels" in window.widgets.figures.value("max_abs_diff")
 
-    window.set_show("difference")
+    window.controller.set_show("difference")
     caption = window.widgets.right_pane.caption_text()
     assert "largest over R, G and B" in caption
     difference = np.abs(result.reference_run.output.astype(np.float64) - result.jit_run.output).max(
@@ -90,7 +90,7 @@ def test_a_colour_run_blurs_each_channel_and_shows_it_in_colour(make_window, qtb
         y, x = np.unravel_index(np.argmax(difference), difference.shape)
         assert window.widgets.right_pane.view.image().pixelColor(int(x), int(y)).red() == 255
 
-    window.set_show("blurred")
+    window.controller.set_show("blurred")
     qtbot.mouseClick(window.widgets.right_pane.view.viewport(), Qt.MouseButton.LeftButton)
     window.actions.copy.trigger()
     copied = QApplication.clipboard().image()
@@ -126,7 +126,7 @@ def test_a_grey_photo_stays_one_channel_with_colour_on(make_window, qtbot, tmp_p
     window.set_parameters(color=False)
     assert window.session.captions.result_out_of_date("jax") is None
     assert "out of date" not in window.widgets.right_pane.caption_text()
-    window.set_show("original")
+    window.controller.set_show("original")
     assert "grayscale" in window.widgets.left_pane.caption_text()
     assert "colour" not in window.widgets.left_pane.caption_text()
 
@@ -161,7 +161,7 @@ def test_the_colour_switch_is_remembered(make_window, tmp_path):
 def test_the_live_preview_follows_the_colour_switch(make_window, qtbot):
     window = make_window(live=True)
     seen = []
-    window.live_shown.connect(seen.append)
+    window.display.live_shown.connect(seen.append)
     window.set_parameters(color=True)
     qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
     for engine in ("numpy", "jax"):
@@ -204,6 +204,6 @@ def test_a_colour_photo_too_large_for_a_colour_blur_opens_in_grey(
         expected = np.asarray(image.convert("L"), dtype=np.float64) / 255
     np.testing.assert_allclose(window.photo.pixels, expected, atol=1 / 255)
     # Show ▸ Original draws it as opened, in grey, and says so.
-    window.set_show("original")
+    window.controller.set_show("original")
     assert window.widgets.left_pane.view.image().isGrayscale()
     assert "grayscale" in window.widgets.left_pane.caption_text()

@@ -31,7 +31,7 @@ def test_the_inset_sits_beside_the_picture_not_on_it(make_window, tmp_path, phot
     settle(window, *window_size)
     for pane in window.widgets.panes:
         view = pane.view
-        assert view.zoom() < 0.5 and window.detail_shown()
+        assert view.zoom() < 0.5 and window.actions.detail.isChecked()
         inset = view.detail_rect()
         assert inset is not None and inset.width() >= 96
         assert view.viewport().rect().toRectF().contains(inset)
@@ -83,7 +83,7 @@ def test_the_inset_hides_none_of_the_photo_and_says_what_it_is(
     if presenting:
         window.actions.presentation.trigger()  # F11
     settle(window, *window_size)  # a full-screen window: the projector's size
-    assert window.detail_shown()
+    assert window.actions.detail.isChecked()
     shown = 0
     for pane in window.widgets.panes:
         view = pane.view
@@ -118,5 +118,5 @@ def test_a_closed_inset_stays_closed_in_the_next_window(make_window, qtbot, tmp_
     window.close()
     again = MainWindow(SettingsFile(settings.path))
     qtbot.addWidget(again)
-    assert not again.detail_shown() and not again.actions.detail.isChecked()
+    assert not again.actions.detail.isChecked() and not again.actions.detail.isChecked()
     again.close()

@@ -16,6 +16,7 @@ from blurapp.core.engines.jax_eager_engine import JAX_EAGER
 from blurapp.core.spec import BlurSpec
 from blurapp.ui import undo
 from blurapp.ui.main_window import MainWindow
+from blurapp.ui.menus import shortcut_rows
 
 CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
 
@@ -55,7 +56,7 @@ def test_hovering_a_pane_shows_the_pixel_and_its_value(window, qtbot):
 
 def test_in_the_difference_view_it_shows_the_difference_itself(window, qtbot):
     result = run(qtbot, window)
-    window.set_show("difference")
+    window.controller.set_show("difference")
     window.widgets.view_link.set_zoom(2.0)
     difference = np.abs(result.reference_run.output.astype(np.float64) - result.jit_run.output)
     y, x = np.unravel_index(np.argmax(difference[150:250, 250:350]), (100, 100))
@@ -136,7 +137,7 @@ def test_each_parameter_changed_is_a_step_of_its_own(window, qtbot, monkeypatch)
 
 def test_the_shortcuts_list_has_undo_and_redo(window):
     window.widgets.sigma_spin.setValue(3.0)
-    keys = {action: keys for _, action, keys in window.shortcut_rows()}
+    keys = {action: keys for _, action, keys in shortcut_rows(window.menuBar())}
     assert keys["Undo Sigma"] == "Ctrl+Z"
     assert keys["Redo"].startswith("Ctrl+Shift+Z")
 
@@ -182,7 +183,7 @@ def test_before_shows_the_original_as_the_blur_saw_it(make_window, qtbot, tmp_pa
     window = make_window(photo_file(tmp_path, size=(90, 60)))
     window.set_parameters(color=colour)
     run(qtbot, window)
-    window.set_show("split")
+    window.controller.set_show("split")
     window.widgets.view_link.set_zoom(4.0)
     view = window.widgets.left_pane.view
     view.centerOn(20, 30)
@@ -208,9 +209,9 @@ def test_before_shows_the_original_as_the_blur_saw_it(make_window, qtbot, tmp_pa
 def with_a_stale_result(window, qtbot):
     """NumPy, JAX-jit and JAX without jit run; then a run without JAX without jit, whose
     result is left over from the earlier run."""
-    window.set_timed(JAX_EAGER.name, True)
+    window.controller.set_timed(JAX_EAGER.name, True)
     run(qtbot, window)
-    window.set_timed(JAX_EAGER.name, False)
+    window.controller.set_timed(JAX_EAGER.name, False)
     run(qtbot, window)
     assert window.session.captions.result_out_of_date(JAX_EAGER.name)
     return window

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from blurapp.ui.dialogs import ShortcutsDialog
+from blurapp.ui.menus import shortcut_rows
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 ALT = Qt.KeyboardModifier.AltModifier
@@ -34,23 +35,23 @@ def controls_in_tab_order(window):
 
 @pytest.mark.slow
 def test_ctrl_r_runs_and_f5_runs_again(window, qtbot):
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS):
         qtbot.keyClick(window, Qt.Key.Key_R, CTRL)
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS):
         qtbot.keyClick(window, Qt.Key.Key_F5)
 
 
 def test_escape_cancels_a_run(window, qtbot):
     window.set_parameters(kernel_size=101, sigma=16.0)
-    window.set_pane_engine(1, "numpy")  # a pane's engine is always timed
-    window.set_timed("jax", False)  # NumPy only: ten thousand taps
+    window.controller.set_pane_engine(1, "numpy")  # a pane's engine is always timed
+    window.controller.set_timed("jax", False)  # NumPy only: ten thousand taps
     with qtbot.waitSignal(
-        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: d > 0
+        window.display.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: d > 0
     ):
-        window.run_comparison()
-    with qtbot.waitSignal(window.run_cancelled, timeout=5000):
+        window.controller.run()
+    with qtbot.waitSignal(window.display.run_cancelled, timeout=5000):
         qtbot.keyClick(window, Qt.Key.Key_Escape)
-    assert not window.is_running()
+    assert not window.controller.is_running()
 
 
 def test_ctrl_o_opens_the_file_dialog(window, qtbot, monkeypatch):
@@ -70,7 +71,7 @@ def test_alt_and_a_number_switch_what_the_panes_show(window, qtbot):
 
 
 def test_f6_moves_between_the_panes_and_ctrl_c_copies_the_selected_one(window, qtbot):
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS):
         qtbot.keyClick(window, Qt.Key.Key_R, CTRL)
     assert window.selected_pane == 0
     qtbot.keyClick(window, Qt.Key.Key_F6)
@@ -126,12 +127,12 @@ def test_f1_lists_every_shortcut(window, qtbot, monkeypatch):
 
 
 def test_the_shortcuts_dialog_shows_every_row_without_scrolling(window, qtbot):
-    dialog = ShortcutsDialog(window.shortcut_rows(), window)
+    dialog = ShortcutsDialog(shortcut_rows(window.menuBar()), window)
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.waitExposed(dialog)
     table = dialog.table
-    assert table.rowCount() == len(window.shortcut_rows()) > 10
+    assert table.rowCount() == len(shortcut_rows(window.menuBar())) > 10
     assert table.verticalScrollBar().maximum() == 0
     last = table.visualItemRect(table.item(table.rowCount() - 1, 0))
     assert table.viewport().rect().contains(last)

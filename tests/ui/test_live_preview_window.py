@@ -26,12 +26,12 @@ def oracle(photo, parameters):
 def wait_for_both(qtbot, window, change):
     """Make `change`, and return once both panes show their live result for it."""
     seen = []
-    window.live_shown.connect(seen.append)
+    window.display.live_shown.connect(seen.append)
     try:
         change()
         qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
     finally:
-        window.live_shown.disconnect(seen.append)
+        window.display.live_shown.disconnect(seen.append)
     return seen
 
 
@@ -75,7 +75,7 @@ def test_opening_a_photo_shows_it_blurred_at_once(make_window, qtbot, tmp_path):
 def test_moving_sigma_reblurs_both_panes_without_run(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path), live=True)
     shown = []
-    window.results_shown.connect(shown.append)
+    window.display.results_shown.connect(shown.append)
     wait_for_both(qtbot, window, lambda: window.widgets.sigma_slider.setValue(30))
     parameters = window.session.parameters
     assert parameters.sigma == 3.0
@@ -111,7 +111,7 @@ def test_the_newest_change_wins_and_numpy_stops_between_taps(
     monkeypatch.setattr(jobs, "compare_engines", recording_compare)
     # A 41 × 41 kernel: NumPy spends a second on its 1,681 taps.
     with qtbot.waitSignal(
-        window.progress_shown,
+        window.display.progress_shown,
         timeout=RUN_TIMEOUT_MS,
         check_params_cb=lambda engine, done, total: engine == "numpy" and done > 0,
     ):
@@ -146,8 +146,8 @@ def test_each_pane_says_how_often_it_updates_while_the_slider_moves(make_window,
     for pane in window.widgets.panes:
         assert " updates/s" in pane.caption_text(), pane.caption_text()
     # The rates' timer fires early, as Qt's coarse timers may: the rates stay until they are due.
-    window._live_rate_timer.stop()
-    window._live_rate_timer.timeout.emit()
+    window.display._live_rate_timer.stop()
+    window.display._live_rate_timer.timeout.emit()
     for pane in window.widgets.panes:
         assert " updates/s" in pane.caption_text(), pane.caption_text()
     # Once the slider has been still a while, the rate goes: it described the moving. The
@@ -174,12 +174,12 @@ def test_the_status_bar_is_not_left_on_a_previews_progress(make_window, qtbot, t
 @pytest.mark.slow
 def test_choosing_a_panes_engine_previews_that_pane_only(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path), live=True)
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
-        window.run_comparison()
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.controller.run()
     timed = window.session.results["numpy"]
     seen = []
-    window.live_shown.connect(seen.append)
-    window.set_pane_engine(1, "jax-eager")
+    window.display.live_shown.connect(seen.append)
+    window.controller.set_pane_engine(1, "jax-eager")
     qtbot.waitUntil(lambda: seen == ["jax-eager"], timeout=RUN_TIMEOUT_MS)
     jobs_done(qtbot, window)
     assert seen == ["jax-eager"]
@@ -192,7 +192,7 @@ def test_choosing_a_panes_engine_previews_that_pane_only(make_window, qtbot, tmp
 def test_with_the_live_preview_off_a_change_waits_for_run(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path))
     live = []
-    window.live_shown.connect(live.append)
+    window.display.live_shown.connect(live.append)
     window.set_parameters(sigma=4.0)
     jobs_done(qtbot, window)  # a preview started would have shown by then
     assert live == [] and window.session.results == {}
@@ -204,8 +204,8 @@ def test_with_the_live_preview_off_a_change_waits_for_run(make_window, qtbot, tm
 def test_a_timed_run_after_a_preview_replaces_the_live_captions(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path), live=True)
     wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=2.0))
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
-        window.run_comparison()
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.controller.run()
     caption = window.widgets.right_pane.caption_text()
     # The preview's one call gives way to the Run's steady figure.
     assert "live: " not in caption and "one call" not in caption and "steady " in caption
@@ -238,10 +238,10 @@ def test_the_bench_measures_the_live_previews_latency(qtbot, tmp_path):
 def test_a_pane_engine_chosen_during_a_run_is_previewed_when_it_ends(make_window, qtbot, tmp_path):
     window = make_window(photo_file(tmp_path), live=True)
     seen = []
-    window.live_shown.connect(seen.append)
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
-        window.run_comparison()
-        window.set_pane_engine(1, "jax-eager")  # the run in flight times numpy and jax
+    window.display.live_shown.connect(seen.append)
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.controller.run()
+        window.controller.set_pane_engine(1, "jax-eager")  # the run in flight times numpy and jax
     qtbot.waitUntil(lambda: "jax-eager" in seen, timeout=RUN_TIMEOUT_MS)
     assert "live: " in window.widgets.right_pane.caption_text()
 
@@ -256,8 +256,8 @@ def test_a_run_after_the_preview_shows_the_first_calls_real_cost(make_window, qt
     wait_for_both(qtbot, window, lambda: window.open_file(photo_file(tmp_path, size=(97, 61))))
     preview = window.session.results["jax"].run
     assert preview.compilation is not None and preview.compiled  # the preview paid
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
-        window.run_comparison()
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.controller.run()
     run = window.session.outcome.result.runs["jax"]
     assert run.compilation.value == "already compiled"
     first = window.widgets.figures.value("jit.first_call")
@@ -282,8 +282,8 @@ def test_the_jax_pane_counts_the_programs_a_new_kernel_size_compiles(make_window
     words = f"programs this session: {count + 1}; last: kernel 9 × 9 → 11 × 11, "
     assert words in caption, caption
     # A Run's figures keep the session's count (the Run found its program compiled).
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
-        window.run_comparison()
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.controller.run()
     programs = window.widgets.figures.value("jax.programs")
     assert programs.startswith(f"{count + 1}, JAX-jit; last: kernel 9 × 9 → 11 × 11 ("), programs
 
@@ -297,7 +297,9 @@ def test_dragging_sigma_with_kernel_size_auto_keeps_the_jax_pane_updating(
     window = make_window(photo_file(tmp_path, size=(1732, 1155)), live=True)  # 2 MP
     wait_for_both(qtbot, window, lambda: window.set_parameters(kernel_size="auto"))
     updates, compiling = [], []
-    window.live_shown.connect(lambda engine: engine == "jax" and updates.append(time.monotonic()))
+    window.display.live_shown.connect(
+        lambda engine: engine == "jax" and updates.append(time.monotonic())
+    )
 
     def caption_while_compiling(what):
         if what == "compiling":

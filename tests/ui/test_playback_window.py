@@ -33,17 +33,17 @@ def slow_engine():
 
 
 def open_clip(qtbot, window, clip):
-    with qtbot.waitSignal(window.clips.clip_opened, timeout=RUN_TIMEOUT_MS):
-        window.open_clip(clip)
+    with qtbot.waitSignal(window.display.clip_opened, timeout=RUN_TIMEOUT_MS):
+        window.controller.open_clip(clip)
 
 
 def play_to_the_end(qtbot, window, seconds=30):
     states = []
-    window.clips.played.connect(states.append)
-    with qtbot.waitSignal(window.clips.playing_changed, timeout=seconds * 1000) as stopped:
+    window.display.played.connect(states.append)
+    with qtbot.waitSignal(window.display.playing_changed, timeout=seconds * 1000) as stopped:
         window.actions.play.trigger()
     assert stopped.args == [True]
-    qtbot.waitUntil(lambda: not window.clips.playing, timeout=seconds * 1000)
+    qtbot.waitUntil(lambda: not window.controller.clips.playing, timeout=seconds * 1000)
     return states
 
 
@@ -64,20 +64,22 @@ def test_both_panes_show_frames_per_second_and_the_slow_engine_drops_frames(
 ):
     window = make_window(wait=False)
     jax_settled(qtbot, window)
-    window.set_pane_engine(0, "numpy")
-    window.set_pane_engine(1, slow_engine)
+    window.controller.set_pane_engine(0, "numpy")
+    window.controller.set_pane_engine(1, slow_engine)
     clip = FramesInMemory(frames(20), frames_per_second=10)
     open_clip(qtbot, window, clip)
     # The window's own timer, beside the playing: it ticks while an engine blurs.
     ticks_while_blurring = []
 
     def tick():
-        tracks = window.clips.player.timeline.tracks if window.clips.player else {}
+        tracks = (
+            window.controller.clips.player.timeline.tracks if window.controller.clips.player else {}
+        )
         if tracks and tracks[slow_engine].busy:
             ticks_while_blurring.append(time.perf_counter())
 
     captions = []
-    window.clips.played.connect(
+    window.display.played.connect(
         lambda _: captions.append([p.caption_text() for p in window.widgets.panes])
     )
     timer = QTimer()
@@ -126,18 +128,18 @@ def test_each_panes_frame_rate_stays_after_the_clip_ends_until_it_plays_again_or
         words = last.pane_words[engine]
         assert "frames/s · " in words and words.endswith(" dropped"), words
         assert f"played: {words}" in pane.caption_text()
-    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.playing_changed, timeout=RUN_TIMEOUT_MS):
         window.actions.play.trigger()
     assert not any("played: " in pane.caption_text() for pane in panes)
     qtbot.waitUntil(
         lambda: all(" dropped" in pane.caption_text() for pane in panes), timeout=RUN_TIMEOUT_MS
     )
     assert not any("played: " in pane.caption_text() for pane in panes)  # the playing's own
-    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
-        window.clips.controller.pause()  # paused, or at its end already: its rates again
+    with qtbot.waitSignal(window.display.frame_shown, timeout=RUN_TIMEOUT_MS):
+        window.controller.clips.pause()  # paused, or at its end already: its rates again
     assert all("played: " in pane.caption_text() for pane in panes)
-    with qtbot.waitSignal(window.clips.clip_compared, timeout=RUN_TIMEOUT_MS):
-        window.run_comparison()
+    with qtbot.waitSignal(window.display.clip_compared, timeout=RUN_TIMEOUT_MS):
+        window.controller.run()
     assert not any("played: " in pane.caption_text() for pane in panes)
 
 
@@ -148,17 +150,17 @@ def test_space_pauses_and_the_live_preview_blurs_the_frame_paused_on(qtbot, make
     open_clip(qtbot, window, clip)
     window.activateWindow()
     window.widgets.panes[0].view.setFocus()
-    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.playing_changed, timeout=RUN_TIMEOUT_MS):
         qtbot.keyClick(window.widgets.panes[0].view, Qt.Key.Key_Space)
     qtbot.waitUntil(
         lambda: "frames/s" in window.widgets.panes[0].caption_text(), timeout=RUN_TIMEOUT_MS
     )
     seen = []
-    window.live_shown.connect(seen.append)
-    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
+    window.display.live_shown.connect(seen.append)
+    with qtbot.waitSignal(window.display.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
         qtbot.keyClick(window.widgets.panes[0].view, Qt.Key.Key_Space)
     index = paused.args[0]
-    assert 0 < index < 299 and not window.clips.playing
+    assert 0 < index < 299 and not window.controller.clips.playing
     assert window.widgets.clip_bar.frame_label.text() == f"frame {index + 1} of 300"
     np.testing.assert_array_equal(window.photo.pixels, clip.frame(index))
     qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
@@ -176,19 +178,19 @@ def test_arrows_step_a_frame_and_the_slider_goes_to_one(qtbot, make_window):
     view = window.widgets.panes[1].view
     view.setFocus()
     for key, index in [(Qt.Key.Key_Right, 1), (Qt.Key.Key_Right, 2), (Qt.Key.Key_Left, 1)]:
-        with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
+        with qtbot.waitSignal(window.display.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
             qtbot.keyClick(view, key)
         assert shown.args == [index]
         np.testing.assert_array_equal(window.photo.pixels, clip.frame(index))
         assert window.widgets.clip_bar.slider.value() == index
-    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
+    with qtbot.waitSignal(window.display.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
         window.widgets.clip_bar.slider.setValue(9)
     assert shown.args == [9] and window.widgets.clip_bar.frame_label.text() == "frame 10 of 12"
     np.testing.assert_array_equal(window.photo.pixels, clip.frame(9))
     # Left at the first frame stays there.
     window.widgets.clip_bar.slider.setValue(0)
     qtbot.waitUntil(lambda: np.array_equal(window.photo.pixels, clip.frame(0)))
-    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
+    with qtbot.waitSignal(window.display.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
         qtbot.keyClick(view, Qt.Key.Key_Left)
     assert shown.args == [0]
 
@@ -200,13 +202,13 @@ def test_run_while_playing_pauses_and_times_a_span_of_frames_from_the_one_paused
     jax_settled(qtbot, window)
     clip = FramesInMemory(frames(400), frames_per_second=20)
     open_clip(qtbot, window, clip)
-    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.playing_changed, timeout=RUN_TIMEOUT_MS):
         window.actions.play.trigger()
-    with qtbot.waitSignal(window.clips.clip_compared, timeout=RUN_TIMEOUT_MS) as compared:
-        window.run_comparison()
-    assert not window.clips.playing
+    with qtbot.waitSignal(window.display.clip_compared, timeout=RUN_TIMEOUT_MS) as compared:
+        window.controller.run()
+    assert not window.controller.clips.playing
     result = compared.args[0]
-    index = window.clips.player.timeline.position
+    index = window.controller.clips.player.timeline.position
     assert (result.start, result.frames) == (index, RUN_FRAMES)
     assert set(result.runs) == {"numpy", "jax"} and not result.errors
     assert result.differences["jax"] <= TOLERANCE
@@ -224,12 +226,12 @@ def test_cancel_stops_a_run_on_a_clip(qtbot, make_window, slow_engine):
     window = make_window(wait=False)
     clip = FramesInMemory(frames(100), frames_per_second=20)
     open_clip(qtbot, window, clip)
-    window.set_timed(slow_engine, True)
+    window.controller.set_timed(slow_engine, True)
     compared = []
-    window.clips.clip_compared.connect(compared.append)
-    window.run_comparison()
+    window.display.clip_compared.connect(compared.append)
+    window.controller.run()
     assert window.widgets.cancel_button.isEnabled()
-    with qtbot.waitSignal(window.run_cancelled, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.run_cancelled, timeout=RUN_TIMEOUT_MS):
         window.widgets.cancel_button.click()
     assert (
         not window.widgets.cancel_button.isEnabled() and not window.widgets.progress_bar.isVisible()
@@ -257,13 +259,13 @@ def test_a_camera_that_goes_away_mid_play_is_said_and_the_window_stays_up(
     window = make_window(wait=False)
     open_clip(qtbot, window, CameraThatGoes())
     assert not window.widgets.clip_bar.slider.isVisible()
-    with qtbot.waitSignal(window.clips.clip_stopped, timeout=RUN_TIMEOUT_MS) as stopped:
+    with qtbot.waitSignal(window.display.clip_stopped, timeout=RUN_TIMEOUT_MS) as stopped:
         window.actions.play.trigger()
     assert stopped.args == ["Camera: the camera went away"]
     assert warnings_shown == [("The Clip Stopped", "Camera: the camera went away")]
-    assert not window.clips.playing and window.isVisible()
+    assert not window.controller.clips.playing and window.isVisible()
     # The window goes on: a photo opens after it.
-    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.photo_shown, timeout=RUN_TIMEOUT_MS):
         window.open_file(photo_file(tmp_path))
     assert not window.widgets.clip_bar.isVisible() and not window.actions.play.isEnabled()
 
@@ -283,24 +285,24 @@ def test_a_file_the_clip_readers_take_opens_as_a_clip(qtbot, make_window, monkey
     window = make_window(wait=False)
     path = tmp_path / "walk.mp4"
     path.write_bytes(b"")
-    with qtbot.waitSignal(window.clips.clip_opened, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.clip_opened, timeout=RUN_TIMEOUT_MS):
         window.open_file(path)
-    assert asked == [(path, True)] and window.clips.clip is clip
-    assert window.recent_files()[0] == str(path.resolve())
+    assert asked == [(path, True)] and window.controller.clips.clip is clip
+    assert window.recent.paths()[0] == str(path.resolve())
 
 
 def test_a_pane_given_another_engine_while_playing_plays_on_with_it(
     qtbot, make_window, slow_engine
 ):
     window = make_window(wait=False)
-    window.set_pane_engine(0, "numpy")
-    window.set_pane_engine(1, "numpy-loop")
+    window.controller.set_pane_engine(0, "numpy")
+    window.controller.set_pane_engine(1, "numpy-loop")
     clip = FramesInMemory(frames(400), frames_per_second=20)
     open_clip(qtbot, window, clip)
-    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.playing_changed, timeout=RUN_TIMEOUT_MS):
         window.actions.play.trigger()
-    window.set_pane_engine(1, slow_engine)
-    assert window.clips.playing
+    window.controller.set_pane_engine(1, slow_engine)
+    assert window.controller.clips.playing
     qtbot.waitUntil(
         lambda: (
             window.widgets.panes[1].caption_text().startswith("Slow · ")
@@ -308,24 +310,24 @@ def test_a_pane_given_another_engine_while_playing_plays_on_with_it(
         ),
         timeout=RUN_TIMEOUT_MS,
     )
-    assert window.clips.player.timeline.engines == ("numpy", slow_engine)
-    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
+    assert window.controller.clips.player.timeline.engines == ("numpy", slow_engine)
+    with qtbot.waitSignal(window.display.frame_shown, timeout=RUN_TIMEOUT_MS):
         window.actions.play.trigger()
 
 
 def test_closing_the_window_while_playing_stops_every_thread(qtbot, make_window, slow_engine):
     window = make_window(wait=False)
     jax_settled(qtbot, window)
-    window.set_pane_engine(0, "numpy")
-    window.set_pane_engine(1, slow_engine)
+    window.controller.set_pane_engine(0, "numpy")
+    window.controller.set_pane_engine(1, slow_engine)
     threads = threading.active_count()
     open_clip(qtbot, window, FramesInMemory(frames(400), frames_per_second=20))
-    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.playing_changed, timeout=RUN_TIMEOUT_MS):
         window.actions.play.trigger()
-    qtbot.waitUntil(lambda: window.clips.player.timeline.tracks[slow_engine].busy)
-    player = window.clips.player
+    qtbot.waitUntil(lambda: window.controller.clips.player.timeline.tracks[slow_engine].busy)
+    player = window.controller.clips.player
     window.close()
-    assert window.clips.player is None and not player.playing
+    assert window.controller.clips.player is None and not player.playing
     assert threading.active_count() == threads
 
 
@@ -348,9 +350,9 @@ def test_a_frame_that_cannot_be_read_is_said_and_the_clip_stays_open(
     qtbot.waitUntil(lambda: bool(warnings_shown), timeout=RUN_TIMEOUT_MS)
     assert warnings_shown == [("Cannot Read the Frame", "cut.mp4: the file ends at frame 3")]
     np.testing.assert_array_equal(window.photo.pixels, clip.frame(0))  # the frame shown stays
-    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
+    with qtbot.waitSignal(window.display.frame_shown, timeout=RUN_TIMEOUT_MS) as shown:
         window.widgets.clip_bar.slider.setValue(2)
-    assert shown.args == [2] and window.clips.clip is clip
+    assert shown.args == [2] and window.controller.clips.clip is clip
 
 
 class OneDecoder(FramesInMemory):
@@ -376,8 +378,8 @@ class OneDecoder(FramesInMemory):
 def test_play_at_once_after_dragging_the_slider_plays_each_frame_as_it_is(qtbot, make_window):
     window = make_window(wait=False)
     jax_settled(qtbot, window)  # the frames read for the slider are the runner's next jobs
-    window.set_pane_engine(0, "numpy")
-    window.set_pane_engine(1, "numpy-loop")
+    window.controller.set_pane_engine(0, "numpy")
+    window.controller.set_pane_engine(1, "numpy-loop")
     ramp = np.arange(80, dtype=np.float32)[:, None, None] / 80 * np.ones((1, *FRAME_SHAPE))
     open_clip(qtbot, window, OneDecoder(ramp, frames_per_second=40))
     wrong = []
@@ -387,7 +389,7 @@ def test_play_at_once_after_dragging_the_slider_plays_each_frame_as_it_is(qtbot,
             if shown.index >= len(ramp) or not np.allclose(shown.output, ramp[shown.index]):
                 wrong.append((shown.engine, shown.index))
 
-    window.clips.played.connect(played)
+    window.display.played.connect(played)
     for index in range(40, 80, 2):  # dragged while paused: a frame read for each place
         window.widgets.clip_bar.slider.setValue(index)
     window.widgets.clip_bar.slider.setValue(0)
@@ -424,18 +426,18 @@ def test_the_window_never_waits_for_an_engine_stuck_in_a_frame(
 ):
     window = make_window(wait=False)
     for pane, engine in enumerate(stuck_engines):
-        window.set_pane_engine(pane, engine)
+        window.controller.set_pane_engine(pane, engine)
     open_clip(qtbot, window, FramesInMemory(frames(400), frames_per_second=20))
-    with qtbot.waitSignal(window.clips.playing_changed, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.playing_changed, timeout=RUN_TIMEOUT_MS):
         window.actions.play.trigger()
-    tracks = window.clips.player.timeline.tracks
+    tracks = window.controller.clips.player.timeline.tracks
     qtbot.waitUntil(lambda: all(tracks[engine].busy for engine in stuck_engines))
     began = time.perf_counter()
     if action == "another engine":
-        window.set_pane_engine(1, "numpy")
-        assert window.clips.playing
+        window.controller.set_pane_engine(1, "numpy")
+        assert window.controller.clips.playing
     elif action == "another clip":
-        window.open_clip(FramesInMemory(frames(5), frames_per_second=20))
+        window.controller.open_clip(FramesInMemory(frames(5), frames_per_second=20))
     else:
         window.close()
     seconds = time.perf_counter() - began
@@ -459,9 +461,9 @@ def test_a_clip_that_stops_playing_pauses_on_the_last_frame_that_decoded(
     window = make_window(wait=False)
     clip = CutShortReading(frames(8), frames_per_second=20, name="cut.mp4")
     open_clip(qtbot, window, clip)
-    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
+    with qtbot.waitSignal(window.display.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
         window.actions.play.trigger()
-    assert paused.args == [2] and not window.clips.playing
+    assert paused.args == [2] and not window.controller.clips.playing
     assert warnings_shown == [("The Clip Stopped", "cut.mp4: the file ends at frame 3")]
     assert window.widgets.clip_bar.frame_label.text() == "frame 3 of 3"
     np.testing.assert_array_equal(window.photo.pixels, clip.frame(2))
@@ -473,13 +475,13 @@ def test_a_clip_cut_short_plays_again_to_where_it_stops_without_a_second_warning
     window = make_window(wait=False)
     clip = CutShortReading(frames(8), frames_per_second=20, name="cut.mp4")
     open_clip(qtbot, window, clip)
-    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.frame_shown, timeout=RUN_TIMEOUT_MS):
         window.actions.play.trigger()
-    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.frame_shown, timeout=RUN_TIMEOUT_MS):
         window.widgets.clip_bar.slider.setValue(0)
     shown = set()
-    window.clips.played.connect(lambda state: shown.update(f.index for f in state.shown.values()))
-    with qtbot.waitSignal(window.clips.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
+    window.display.played.connect(lambda state: shown.update(f.index for f in state.shown.values()))
+    with qtbot.waitSignal(window.display.frame_shown, timeout=RUN_TIMEOUT_MS) as paused:
         window.actions.play.trigger()
     assert paused.args == [2] and {0, 2} <= shown <= {0, 1, 2}
     assert warnings_shown == [("The Clip Stopped", "cut.mp4: the file ends at frame 3")]
@@ -521,13 +523,13 @@ def test_jax_starting_while_a_clips_run_goes_on_leaves_its_cancel_and_progress(
 ):
     window = make_window(wait=False)
     jax_settled(qtbot, window)
-    window.set_pane_engine(1, slow_engine)
+    window.controller.set_pane_engine(1, slow_engine)
     open_clip(qtbot, window, FramesInMemory(frames(12), frames_per_second=10))
-    window.run_comparison()  # a span of the clip's frames, the slow engine's 0.3 s each
+    window.controller.run()  # a span of the clip's frames, the slow engine's 0.3 s each
     qtbot.waitUntil(window.actions.cancel.isEnabled, timeout=RUN_TIMEOUT_MS)
     # JAX's start told while the clip's run goes on (a slow JAX start on a GPU machine).
     window.session.jax_started("cpu")
     assert window.actions.cancel.isEnabled()
     assert window.widgets.progress_bar.isVisible()
-    window.cancel_run()
+    window.controller.cancel_by_user()
     jobs_done(qtbot, window)

@@ -7,6 +7,7 @@ from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QApplication, QLabel
 
 from blurapp.ui.main_window import MainWindow
+from blurapp.ui.menus import shortcut_rows
 
 FULL_SCREEN = Qt.WindowState.WindowFullScreen
 
@@ -14,8 +15,8 @@ FULL_SCREEN = Qt.WindowState.WindowFullScreen
 @pytest.fixture
 def compared(window, qtbot):
     """A window showing the figures of a comparison."""
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
-        window.run_comparison()
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.controller.run()
     assert window.widgets.figures.value("speedup")
     return window
 
@@ -112,8 +113,8 @@ def test_figures_of_a_run_while_presenting_are_large_too(window, qtbot):
     """A run started in presentation mode lays out new rows: they come in presentation type."""
     normal = type_size(window.widgets.left_pane.caption)
     press(qtbot, window, Qt.Key.Key_F11)
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
-        window.run_comparison()
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.controller.run()
     QApplication.processEvents()
     speedup = speedup_label(window)
     assert type_size(speedup) >= 1.8 * normal
@@ -133,14 +134,14 @@ def test_the_view_menu_toggles_it(window):
 
 def test_esc_cancels_a_run_while_presenting_and_leaves_after(window, qtbot):
     window.set_parameters(kernel_size=101, sigma=16.0)
-    window.set_pane_engine(1, "numpy")  # a pane's engine is always timed
-    window.set_timed("jax", False)  # NumPy only: ten thousand taps
+    window.controller.set_pane_engine(1, "numpy")  # a pane's engine is always timed
+    window.controller.set_timed("jax", False)  # NumPy only: ten thousand taps
     press(qtbot, window, Qt.Key.Key_F11)
     with qtbot.waitSignal(
-        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: d > 0
+        window.display.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: d > 0
     ):
-        window.run_comparison()
-    with qtbot.waitSignal(window.run_cancelled, timeout=5000):
+        window.controller.run()
+    with qtbot.waitSignal(window.display.run_cancelled, timeout=5000):
         qtbot.keyClick(window, Qt.Key.Key_Escape)
     assert is_full_screen(window)  # the first Esc was Cancel's
     press(qtbot, window, Qt.Key.Key_Escape)
@@ -170,7 +171,7 @@ def test_presentation_mode_is_not_remembered(window, qtbot, settings):
 
 
 def test_the_shortcuts_list_has_f11(window):
-    rows = {action: keys for _, action, keys in window.shortcut_rows()}
+    rows = {action: keys for _, action, keys in shortcut_rows(window.menuBar())}
     assert rows["Presentation"] == "F11"
 
 
@@ -182,7 +183,7 @@ def test_presenting_leaves_out_the_check_boxes_of_the_engines_the_panes_show(win
     assert all(checks[name].isVisible() for name in checks)
     press(qtbot, window, Qt.Key.Key_F11)
     assert {name for name in checks if not checks[name].isVisible()} == shown_by_panes
-    window.set_pane_engine(0, "jax-eager")  # a pane shows another engine: its box goes
+    window.controller.set_pane_engine(0, "jax-eager")  # a pane shows another engine: its box goes
     QApplication.processEvents()
     assert not checks["jax-eager"].isVisible() and checks["numpy"].isVisible()
     press(qtbot, window, Qt.Key.Key_Escape)

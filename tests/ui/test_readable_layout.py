@@ -160,7 +160,7 @@ def test_the_key_figures_show_after_a_run_without_scrolling(make_window, qtbot, 
     # ("JAX first call (live preview)"), the longest bar name.
     window = make_window(live=True)
     previews = []
-    window.live_shown.connect(previews.append)
+    window.display.live_shown.connect(previews.append)
     qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(previews), timeout=RUN_TIMEOUT_MS)
     settle(window, *size)
     run(qtbot, window)
@@ -215,15 +215,15 @@ def test_a_long_status_message_is_cut_short_before_the_zoom(make_window, tmp_pat
 def test_the_progress_words_fit_their_bar(make_window, qtbot):
     window = make_window()
     settle(window, 800, 600)
-    window.set_timed(JAX_EAGER.name, True)
+    window.controller.set_timed(JAX_EAGER.name, True)
     window.set_parameters(kernel_size=41)
     bar = window.widgets.progress_bar
     with qtbot.waitSignal(
-        window.progress_shown,
+        window.display.progress_shown,
         timeout=RUN_TIMEOUT_MS,
         check_params_cb=lambda engine, done, total: engine == JAX_EAGER.name and done > 0,
     ):
-        window.run_comparison()
+        window.controller.run()
     QApplication.processEvents()
     try:
         assert bar.isVisible() and bar.text().startswith("JAX without jit ")
@@ -231,8 +231,8 @@ def test_the_progress_words_fit_their_bar(make_window, qtbot):
         assert bar.text_rect_width() >= widest
         assert bar.geometry().right() < window.widgets.zoom_label.geometry().left()
     finally:
-        with qtbot.waitSignal(window.run_stopped, timeout=RUN_TIMEOUT_MS):
-            window.cancel_run()
+        with qtbot.waitSignal(window.display.run_stopped, timeout=RUN_TIMEOUT_MS):
+            window.controller.cancel_by_user()
 
 
 WHOLE = ["9 × 9", "σ 2.5", "0.24 MP", "600 × 400", "sigma 2.5", "GB/s"]
@@ -322,7 +322,7 @@ def test_presentation_shows_every_figure_after_the_live_preview_compiled_jax(
 
     window = make_window(photo_file(tmp_path, size=(211, 149)), live=True)
     previews = []
-    window.live_shown.connect(previews.append)
+    window.display.live_shown.connect(previews.append)
     qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(previews), timeout=RUN_TIMEOUT_MS)
     run(qtbot, window)
     assert "compiled during the live preview" in window.widgets.figures.value("jit.first_call")

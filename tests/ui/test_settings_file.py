@@ -7,11 +7,11 @@ import os
 
 import pytest
 from helpers.window import change_settings
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QSettings
 
 from blurapp.app.settings_file import SettingsFile, default_settings_path
+from blurapp.app.window_settings import read_settings
 from blurapp.core.kernel import DEFAULT_SIGMA
-from blurapp.ui.settings import read_settings
 
 
 class _MakesAFolder:
@@ -54,24 +54,13 @@ def test_a_settings_file_holding_a_python_object_runs_nothing(
     window = MainWindow()  # the user's own settings: those of this test's XDG_CONFIG_HOME
     qtbot.addWidget(window)
     try:
-        assert window.sigma() == DEFAULT_SIGMA
-        assert window.kernel_size_setting() == 15  # the plain values are kept
+        assert window.session.parameters.sigma == DEFAULT_SIGMA
+        assert window.session.parameters.kernel_size == 15  # the plain values are kept
     finally:
         window.close()
     assert not marker.exists()
     saved = json.loads(default_settings_path().read_text())
     assert saved["kernel_size"] == "15" and "@Variant" not in json.dumps(saved)
-
-
-def test_a_value_that_is_not_plain_data_reads_as_its_default_with_one_log_line(tmp_path, caplog):
-    path = tmp_path / "settings.json"
-    path.write_text(json.dumps({"sigma": {"__class__": "os.system"}, "kernel_size": "7"}))
-    with caplog.at_level(logging.WARNING):
-        settings = SettingsFile(path)
-        assert read_settings(settings).sigma == DEFAULT_SIGMA
-    assert read_settings(settings).kernel_size == 7
-    lines = [record.getMessage() for record in caplog.records]
-    assert len(lines) == 1 and "'sigma'" in lines[0] and str(path) in lines[0]
 
 
 @pytest.mark.parametrize(
@@ -111,7 +100,7 @@ def test_a_settings_file_blurapp_cannot_read_is_left_as_it_is_with_one_warning(
     with caplog.at_level(logging.WARNING):
         window = MainWindow(SettingsFile(path))
         qtbot.addWidget(window)
-        assert window.sigma() == DEFAULT_SIGMA
+        assert window.session.parameters.sigma == DEFAULT_SIGMA
         window.widgets.sigma_slider.setValue(
             window.widgets.sigma_slider.value() + 3
         )  # something to save
@@ -149,18 +138,6 @@ def test_a_settings_file_that_is_a_fifo_is_ignored_and_left_alone(qtbot, tmp_pat
                for r in caplog.records)  # fmt: skip
 
 
-def test_settings_round_trip_with_the_geometry(tmp_path):
-    path = tmp_path / "settings.json"
-    settings = SettingsFile(path)
-    geometry = QByteArray(b"\x01\xd9\xd0\xcb\x00\x03")
-    change_settings(settings, geometry=geometry)
-    change_settings(settings, recent_files=("/a.png", "/b, c.png"))
-    settings.save()
-    again = SettingsFile(path)
-    assert read_settings(again).geometry == geometry
-    assert read_settings(again).recent_files == ("/a.png", "/b, c.png")
-
-
 def test_a_settings_file_that_is_a_symlink_is_written_where_it_points(tmp_path):
     target = tmp_path / "dotfiles" / "blurapp.json"
     target.parent.mkdir()
@@ -171,15 +148,6 @@ def test_a_settings_file_that_is_a_symlink_is_written_where_it_points(tmp_path):
     change_settings(settings, sigma=3.0)
     settings.save()
     assert link.is_symlink() and json.loads(target.read_text()) == {"sigma": 3.0}
-
-
-def test_a_number_json_cannot_hold_is_left_out_and_the_file_stays_valid(tmp_path):
-    path = tmp_path / "settings.json"
-    path.write_text('{"kernel_size": "9", "extra": 1e999, "sizes": [1, 1e999]}')
-    settings = SettingsFile(path)
-    change_settings(settings, sigma=3.5)
-    settings.save()
-    assert json.loads(path.read_text()) == {"kernel_size": "9", "sigma": 3.5}
 
 
 def test_recent_files_of_an_earlier_version_keep_names_with_commas(tmp_path, own_config_home):
@@ -212,10 +180,10 @@ def test_a_bad_value_is_told_once_however_often_the_window_reads_its_settings(
     from helpers.window import RUN_TIMEOUT_MS
 
     settings.set_value("sigma", "a lot")
-    with caplog.at_level(logging.WARNING, logger="blurapp.ui.settings"):
+    with caplog.at_level(logging.WARNING, logger="blurapp.app.window_settings"):
         window = make_window()
         for name in ("a.png", "b.png"):
-            with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+            with qtbot.waitSignal(window.display.photo_shown, timeout=RUN_TIMEOUT_MS):
                 window.open_file(photo_file(tmp_path, name))
         window.close()
     told = [r.getMessage() for r in caplog.records if "'sigma'" in r.getMessage()]

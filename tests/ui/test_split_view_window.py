@@ -148,7 +148,7 @@ def test_the_divider_stays_at_its_place_in_the_picture_when_zooming(split_window
 def test_before_a_run_both_sides_show_the_original(make_window, checkerboard, qtbot):
     window = make_window(checkerboard)
     jax_settled(qtbot, window)
-    window.set_show("split")
+    window.controller.set_show("split")
     window.widgets.view_link.set_zoom(1.0)
     view = window.widgets.left_pane.view
     original = to_8bit(window.photo.gray)

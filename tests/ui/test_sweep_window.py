@@ -203,14 +203,14 @@ def test_the_sweep_is_modal_and_starting_it_cancels_the_windows_run(window, qtbo
 
     jax_settled(qtbot, window)
     window.set_parameters(kernel_size=51)  # a run still going when the sweep starts
-    window.run_comparison()
-    assert window.is_running()
+    window.controller.run()
+    assert window.controller.is_running()
     window.actions.sweep.trigger()
     sweep = open_sweep(window)
     assert sweep.windowModality() == Qt.WindowModality.WindowModal
-    with qtbot.waitSignal(window.run_cancelled, timeout=1000):
+    with qtbot.waitSignal(window.display.run_cancelled, timeout=1000):
         sweep.run()
-    assert not window.is_running()
+    assert not window.controller.is_running()
     with qtbot.waitSignal(sweep.sweep_finished, timeout=RUN_TIMEOUT_MS):
         pass
     sweep.close()
@@ -225,7 +225,7 @@ def test_starting_the_sweep_drops_a_live_preview_in_flight(make_window, qtbot):
     running = window.session.running
     assert running is not None and running.live
     cancelled = []
-    window.run_cancelled.connect(lambda: cancelled.append(True))
+    window.display.run_cancelled.connect(lambda: cancelled.append(True))
     sweep.run()
     assert window.session.running is None
     assert cancelled == []  # nothing the user cancelled: no "Cancelled" for a preview
@@ -288,7 +288,7 @@ def test_the_sweep_shows_the_first_call_the_live_preview_paid_for_this_photo(
     window = make_window(live=True, wait=False)
     # A size of its own: no other test has compiled JAX-jit's program for it.
     seen = []
-    window.live_shown.connect(seen.append)
+    window.display.live_shown.connect(seen.append)
     window.open_file(photo_file(tmp_path, size=(83, 59)))
     qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
     preview = window.session.results["jax"].run
@@ -311,7 +311,7 @@ def test_the_live_caption_counts_the_programs_the_sweep_compiled(make_window, qt
     window = make_window(live=True, wait=False)
     # A size of its own: the sweep's 0.1 MP program is new to this process.
     seen = []
-    window.live_shown.connect(seen.append)
+    window.display.live_shown.connect(seen.append)
     window.open_file(photo_file(tmp_path, size=(79, 61)))
     qtbot.waitUntil(lambda: {"numpy", "jax"} <= set(seen), timeout=RUN_TIMEOUT_MS)
     count = window.session.recompiles.count("jax")

@@ -49,7 +49,7 @@ def test_record_profiler_trace_runs_the_comparison_and_says_where_the_trace_is(
     asked = answer_folder(monkeypatch, folder)
     assert window.actions.trace.text() == "Record Profiler &Trace…"
     assert window.actions.trace.isEnabled()
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS) as shown:
         window.actions.trace.trigger()
     assert len(asked) == 1
     result = shown.args[0]
@@ -76,7 +76,7 @@ def test_record_profiler_trace_runs_the_comparison_and_says_where_the_trace_is(
         f"ui.perfetto.dev, or run: tensorboard --logdir {folder})"
     )
     assert "Done: " in status  # and the run's figures, as after Run
-    assert not window.is_running()
+    assert not window.controller.is_running()
 
 
 def test_a_trace_folder_that_cannot_be_made_is_named_and_the_window_stays_up(
@@ -87,14 +87,14 @@ def test_a_trace_folder_that_cannot_be_made_is_named_and_the_window_stays_up(
     notes.write_text("a file, not a folder")
     folder = notes / "trace"
     answer_folder(monkeypatch, folder)
-    with qtbot.waitSignal(window.run_failed, timeout=RUN_TIMEOUT_MS) as failed:
+    with qtbot.waitSignal(window.display.run_failed, timeout=RUN_TIMEOUT_MS) as failed:
         window.actions.trace.trigger()
     assert str(folder) in failed.args[0]
     [(title, text)] = warnings_shown
     assert title == "Run Failed" and str(folder) in text and "profiler trace" in text
     assert window.widgets.status_label.text() == "The run failed"
     jobs_done(qtbot, window)
-    assert not window.is_running() and window.isVisible()
+    assert not window.controller.is_running() and window.isVisible()
     assert not window.actions.cancel.isEnabled()  # no run left going
 
 
@@ -102,7 +102,7 @@ def test_choosing_no_folder_records_nothing(make_window, qtbot, monkeypatch):
     window = make_window()
     answer_folder(monkeypatch, "")  # the dialog cancelled
     window.actions.trace.trigger()
-    assert not window.is_running()
+    assert not window.controller.is_running()
 
 
 def test_the_trace_action_needs_a_photo_and_is_off_for_a_clip(make_window, qtbot, monkeypatch):
@@ -114,13 +114,13 @@ def test_the_trace_action_needs_a_photo_and_is_off_for_a_clip(make_window, qtbot
     window = make_window()
     assert window.actions.trace.isEnabled()
     frames = np.random.default_rng(0).random((4, 24, 32), dtype=np.float32)
-    with qtbot.waitSignal(window.clips.clip_opened, timeout=RUN_TIMEOUT_MS):
-        window.open_clip(FramesInMemory(frames, name="frames"))
+    with qtbot.waitSignal(window.display.clip_opened, timeout=RUN_TIMEOUT_MS):
+        window.controller.open_clip(FramesInMemory(frames, name="frames"))
     assert window.actions.run.isEnabled()  # Run times the clip…
     assert not window.actions.trace.isEnabled()  # …a trace is a photo's comparison only
     asked = answer_folder(monkeypatch, "/nowhere")
     window.record_trace()  # even asked directly, a clip's run is not traced
-    assert asked == [] and not window.is_running()
+    assert asked == [] and not window.controller.is_running()
 
 
 def test_the_trace_action_is_off_without_jax(make_window, qtbot):

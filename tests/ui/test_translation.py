@@ -57,8 +57,8 @@ def test_figure_labels_and_values_are_in_chinese(window, qtbot, monkeypatch):
     # Timed as on a quiet machine: on a busy one (the suite's other workers) a row saying so
     # comes second, and the rows' order is what is checked here.
     monkeypatch.setattr(blurapp.core.measuring.comparison, "judge", Verdict)
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
-        window.run_comparison()
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.controller.run()
 
     def names(grid):
         return [

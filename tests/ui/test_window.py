@@ -29,9 +29,9 @@ def slow_setup(window):
 def start_and_wait_for_numpy(qtbot, window):
     """Start a run and return once the NumPy engine has done its first taps."""
     with qtbot.waitSignal(
-        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=numpy_busy
+        window.display.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=numpy_busy
     ):
-        window.run_comparison()
+        window.controller.run()
 
 
 def numpy_busy(engine, done, total):
@@ -73,7 +73,7 @@ def test_open_through_the_file_dialog(make_window, tmp_path, monkeypatch, qtbot)
         return str(path), filters.split(";;")[0]
 
     monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
-    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.photo_shown, timeout=RUN_TIMEOUT_MS):
         window.actions.open.trigger()
     assert window.windowTitle() == "chosen.png — BlurApp"
     assert "*.png" in asked[0] and "*.jpg" in asked[0] and "*.tif" in asked[0]
@@ -92,7 +92,7 @@ def test_open_by_dropping_a_file(make_window, tmp_path, qtbot):
         Qt.MouseButton.LeftButton,
         Qt.KeyboardModifier.NoModifier,
     )
-    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.photo_shown, timeout=RUN_TIMEOUT_MS):
         window.dropEvent(event)
     assert event.isAccepted()
     assert window.windowTitle() == "dropped.png — BlurApp"
@@ -102,11 +102,11 @@ def test_open_recent_reopens_a_photo(make_window, tmp_path, qtbot):
     first = photo_file(tmp_path, "first.png")
     window = make_window(first)
     make_window_second = photo_file(tmp_path, "second.png")
-    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.photo_shown, timeout=RUN_TIMEOUT_MS):
         window.open_file(make_window_second)
     entries = [a for a in window.actions.recent_menu.actions() if a.toolTip()]
     assert [a.toolTip() for a in entries][:2] == [str(make_window_second), str(first)]
-    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.photo_shown, timeout=RUN_TIMEOUT_MS):
         entries[1].trigger()
     assert window.windowTitle() == "first.png — BlurApp"
 
@@ -231,7 +231,7 @@ def test_changing_a_parameter_marks_results_out_of_date(make_window, qtbot):
     run(qtbot, window)
     assert "out of date" not in window.widgets.left_pane.caption_text()
     window.widgets.sigma_slider.setValue(35)
-    assert window.sigma() == pytest.approx(3.5)
+    assert window.session.parameters.sigma == pytest.approx(3.5)
     assert "out of date" in window.widgets.left_pane.caption_text()
     assert "out of date" in window.widgets.right_pane.caption_text()
     assert window.widgets.figures.stale_label.text().startswith("Out of date")
@@ -241,11 +241,11 @@ def test_changing_a_parameter_marks_results_out_of_date(make_window, qtbot):
 def test_numpy_only_keeps_the_jax_result_marked_out_of_date(make_window, qtbot):
     window = make_window()
     first = run(qtbot, window)
-    window.set_pane_engine(1, "numpy")  # a pane's engine is always timed
-    window.set_timed("jax", False)  # NumPy only, same parameters
+    window.controller.set_pane_engine(1, "numpy")  # a pane's engine is always timed
+    window.controller.set_timed("jax", False)  # NumPy only, same parameters
     result = run(qtbot, window)
     assert result.jit_run is None and result.reference_run is not None
-    window.set_pane_engine(1, "jax")  # ticked again, so the next Run refreshes it
+    window.controller.set_pane_engine(1, "jax")  # ticked again, so the next Run refreshes it
     assert window.widgets.engine_checks["jax"].isChecked()
     assert "out of date" not in window.widgets.left_pane.caption_text()
     assert "out of date" in window.widgets.right_pane.caption_text()
@@ -254,7 +254,7 @@ def test_numpy_only_keeps_the_jax_result_marked_out_of_date(make_window, qtbot):
     assert window.widgets.figures.value("jit.steady").endswith("(earlier run, out of date)")
     assert " ms (median of " in window.widgets.figures.value("numpy.steady")
     # The newest run had one engine: there is no difference to show, and the window says so.
-    window.set_show("difference")
+    window.controller.set_show("difference")
     assert (
         window.widgets.right_pane.placeholder_text()
         == "The difference appears after a run with NumPy and JAX-jit"
@@ -286,12 +286,12 @@ def test_cancel_during_a_run(make_window, qtbot, tmp_path):
     window = make_window(big_photo(tmp_path))
     slow_setup(window)
     shown = []
-    window.results_shown.connect(shown.append)
+    window.display.results_shown.connect(shown.append)
     start_and_wait_for_numpy(qtbot, window)
     assert window.widgets.progress_bar.isVisible() and window.widgets.cancel_button.isEnabled()
-    with qtbot.waitSignal(window.run_stopped, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.run_stopped, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(window.widgets.cancel_button, Qt.MouseButton.LeftButton)
-    assert not window.is_running()
+    assert not window.controller.is_running()
     assert window.widgets.status_label.text() == "Cancelled"
     assert not window.widgets.progress_bar.isVisible()
     jobs_done(qtbot, window)
@@ -314,11 +314,11 @@ def test_a_second_run_during_the_first_shows_only_the_second(make_window, qtbot,
     window = make_window(big_photo(tmp_path))
     slow_setup(window)
     shown = []
-    window.results_shown.connect(shown.append)
+    window.display.results_shown.connect(shown.append)
     start_and_wait_for_numpy(qtbot, window)
     window.set_parameters(kernel_size=3, sigma=0.8)
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
-        window.run_comparison()
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.controller.run()
     jobs_done(qtbot, window)
     assert [(r.kernel_size, r.sigma) for r in shown] == [(3, 0.8)]
     assert "3 × 3, σ 0.8" in window.widgets.left_pane.caption_text()
@@ -369,7 +369,7 @@ def test_zoom_shortcuts(make_window, qtbot):
 def test_the_difference_and_original_views(make_window, qtbot):
     window = make_window()
     result = run(qtbot, window)
-    window.set_show("difference")
+    window.controller.set_show("difference")
     caption = window.widgets.right_pane.caption_text()
     assert caption.startswith("Difference |NumPy − JAX-jit|")
     difference = np.abs(result.reference_run.output.astype(np.float64) - result.jit_run.output)
@@ -381,12 +381,12 @@ def test_the_difference_and_original_views(make_window, qtbot):
     else:
         assert "identical" in caption
     assert window.widgets.left_pane.caption_text().startswith("NumPy")
-    window.set_show("original")
+    window.controller.set_show("original")
     assert window.widgets.left_pane.caption_text().startswith("Original")
     original = window.widgets.left_pane.view.image()
     # In colour, as the photo is, whatever the Colour switch (tests/ui/test_colour_window.py).
     assert original.pixelColor(10, 10).red() == to_8bit(window.photo.pixels)[10, 10, 0]
-    window.set_show("blurred")
+    window.controller.set_show("blurred")
     assert window.widgets.right_pane.caption_text().startswith("JAX-jit")
 
 
@@ -447,14 +447,14 @@ def test_settings_survive_a_new_window(make_window, qtbot, tmp_path, settings):
     path = photo_file(tmp_path, "remembered.png")
     window = make_window(path)
     window.set_parameters(kernel_size=15, sigma=3.3)
-    window.set_algorithm("separable")
+    window.set_parameters(algorithm="separable")
     window.resize(window.width(), 640)  # the window as wide as the tests' screen allows
     window.close()
     again = make_window(wait=False)
-    assert again.kernel_size_setting() == 15
-    assert again.sigma() == pytest.approx(3.3)
-    assert again.algorithm() == "separable"
-    assert again.recent_files()[0] == str(path)
+    assert again.session.parameters.kernel_size == 15
+    assert again.session.parameters.sigma == pytest.approx(3.3)
+    assert again.session.parameters.algorithm == "separable"
+    assert again.recent.paths()[0] == str(path)
     assert settings.value("last_folder") == str(tmp_path)
     assert again.size() == window.size()
 
@@ -559,7 +559,7 @@ def test_the_window_without_a_screen_says_so_instead_of_crashing():
 def test_the_separable_algorithm_from_the_window(make_window, qtbot):
     window = make_window()
     run(qtbot, window)
-    window.set_algorithm("separable")
+    window.set_parameters(algorithm="separable")
     assert "out of date" in window.widgets.left_pane.caption_text()
     result = run(qtbot, window)
     assert result.algorithm == "separable" and result.kernel.shape == (9,)
@@ -575,10 +575,12 @@ def test_cancel_after_numpy_marks_the_older_figures_out_of_date(make_window, qtb
     run(qtbot, window)
     window.set_parameters(kernel_size=41, sigma=7.0)
     with qtbot.waitSignal(
-        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: e == "jax"
+        window.display.progress_shown,
+        timeout=RUN_TIMEOUT_MS,
+        check_params_cb=lambda e, d, t: e == "jax",
     ):
-        window.run_comparison()
-    window.cancel_run()
+        window.controller.run()
+    window.controller.cancel_by_user()
     # NumPy's new result is shown; everything from the older run says it is out of date.
     assert "41 × 41" in window.widgets.left_pane.caption_text()
     assert "out of date" not in window.widgets.left_pane.caption_text()
@@ -587,7 +589,7 @@ def test_cancel_after_numpy_marks_the_older_figures_out_of_date(make_window, qtb
         and "out of date" in window.widgets.right_pane.caption_text()
     )
     assert window.widgets.figures.stale_label.isVisibleTo(window)
-    window.set_show("difference")
+    window.controller.set_show("difference")
     assert "out of date" in window.widgets.right_pane.caption_text()
 
 
@@ -595,11 +597,11 @@ def test_opening_a_photo_during_a_run_supersedes_the_run(make_window, qtbot, tmp
     window = make_window(big_photo(tmp_path))
     slow_setup(window)
     shown = []
-    window.results_shown.connect(shown.append)
+    window.display.results_shown.connect(shown.append)
     start_and_wait_for_numpy(qtbot, window)
-    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.photo_shown, timeout=RUN_TIMEOUT_MS):
         window.open_file(sample_photo_path())
-    assert not window.is_running()
+    assert not window.controller.is_running()
     jobs_done(qtbot, window)
     assert shown == []
 
@@ -610,12 +612,14 @@ def test_close_during_a_long_jax_call_hides_the_window_and_the_call_ends_unseen(
 ):
     window = make_window(photo_file(tmp_path, size=(1200, 800)))
     window.set_parameters(kernel_size=101, sigma=16.0)
-    window.set_pane_engine(0, "jax")  # a pane's engine is always timed
-    window.set_timed("numpy", False)  # JAX only: a long compiled call
+    window.controller.set_pane_engine(0, "jax")  # a pane's engine is always timed
+    window.controller.set_timed("numpy", False)  # JAX only: a long compiled call
     with qtbot.waitSignal(
-        window.progress_shown, timeout=RUN_TIMEOUT_MS, check_params_cb=lambda e, d, t: e == "jax"
+        window.display.progress_shown,
+        timeout=RUN_TIMEOUT_MS,
+        check_params_cb=lambda e, d, t: e == "jax",
     ):
-        window.run_comparison()
+        window.controller.run()
     window.close()  # JAX-jit's call under way
     assert not window.isVisible()
     # The worker ends when its call returns; nothing is shown, nothing aborts.
@@ -628,7 +632,7 @@ def test_a_saved_even_kernel_size_falls_back_to_the_default(qtbot, settings):
     settings.set_value("sigma", "not a number")
     window = MainWindow(settings)
     qtbot.addWidget(window)
-    assert window.kernel_size_setting() == 9 and window.sigma() == 2.5
+    assert window.session.parameters.kernel_size == 9 and window.session.parameters.sigma == 2.5
     window.close()
 
 
@@ -722,9 +726,9 @@ def test_the_window_is_the_view_of_a_controller_made_before_it(qtbot, settings, 
     controller = window_controller()  # the root: its session and runner, no widget yet
     window = MainWindow(settings, controller=controller)
     qtbot.addWidget(window)
-    assert window.controller is controller and controller.view is window
+    assert window.controller is controller and controller.view is window.display
     assert window.session is controller.session and window.runner is controller.runner
-    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.photo_shown, timeout=RUN_TIMEOUT_MS):
         window.open_file(photo_file(tmp_path, size=(40, 30)))
     result = run(qtbot, window, engines=["numpy"])
     assert set(result.runs) == {"numpy"}

@@ -17,7 +17,7 @@ INDICATOR = QPoint(6, 8)  # on a check box's box, wherever its layout stretches 
 
 @pytest.mark.slow
 def test_numpy_jax_and_jax_without_jit_read_like_the_tutorials_table(window, qtbot):
-    window.set_timed("jax-eager", True)
+    window.controller.set_timed("jax-eager", True)
     result = run(qtbot, window)
     assert list(result.runs) == ["numpy", "jax", "jax-eager"]
     for engine in ("jax", "jax-eager"):
@@ -66,10 +66,10 @@ def test_a_pane_shows_the_engine_chosen_for_it_and_marks_it_until_run(window, qt
     expected = to_8bit(result.runs["jax-eager"].output)
     assert pane.view.image().pixelColor(7, 9).red() == expected[9, 7]
     # The difference view compares the right pane's engine with NumPy.
-    window.set_show("difference")
+    window.controller.set_show("difference")
     assert pane.caption_text().startswith("Difference |NumPy − JAX without jit|")
     window.set_parameters(sigma=3.0)
-    window.set_show("blurred")
+    window.controller.set_show("blurred")
     assert "out of date" in pane.caption_text()
     assert "sigma changed from 2.5 to 3 since this run" in pane.caption.toolTip()
 
@@ -111,8 +111,8 @@ def test_a_fourth_engine_registered_in_a_few_lines_runs_in_the_window(make_windo
 
 def test_the_engines_chosen_survive_a_new_window(make_window, qtbot, settings):
     window = make_window(wait=False)
-    window.set_pane_engine(0, "jax-eager")
-    window.set_timed("numpy", False)  # no pane shows it now
+    window.controller.set_pane_engine(0, "jax-eager")
+    window.controller.set_timed("numpy", False)  # no pane shows it now
     window.close()
     again = make_window(wait=False)
     assert again.session.pane_engines == ["jax-eager", "jax"]
@@ -121,7 +121,7 @@ def test_the_engines_chosen_survive_a_new_window(make_window, qtbot, settings):
 
 
 def test_settings_are_one_value_and_refuse_unknown_names_and_bad_values(settings):
-    from blurapp.ui.settings import WindowSettings, read_settings
+    from blurapp.app.window_settings import WindowSettings, read_settings
 
     with pytest.raises(TypeError):
         change_settings(settings, colour_scheme="dark")
@@ -140,8 +140,8 @@ def test_settings_are_one_value_and_refuse_unknown_names_and_bad_values(settings
 def test_saved_engine_names_the_panes_do_not_offer_read_as_the_defaults(qtbot, tmp_path):
     from blurapp.app.session import DEFAULT_PANE_ENGINES
     from blurapp.app.settings_file import SettingsFile
+    from blurapp.app.window_settings import WindowSettings, read_settings
     from blurapp.ui.main_window import MainWindow
-    from blurapp.ui.settings import WindowSettings, read_settings
 
     # As a hand-edited file (or a build that offered JAX per platform) leaves them.
     path = tmp_path / "settings.json"
@@ -172,9 +172,9 @@ def test_saved_engines_this_machine_does_not_offer_read_as_the_defaults(
 
     from blurapp.app.session import DEFAULT_PANE_ENGINES
     from blurapp.app.settings_file import SettingsFile
+    from blurapp.app.window_settings import WindowSettings, read_settings
     from blurapp.core.engines import get_engine, offered_engine_names
     from blurapp.ui.main_window import MainWindow
-    from blurapp.ui.settings import WindowSettings, read_settings
 
     register(dataclasses.replace(get_engine("numpy"), name="elsewhere", offered=lambda: False))
     try:
@@ -234,7 +234,7 @@ def test_the_engine_a_pane_shows_cannot_be_unticked(window, qtbot):
     run(qtbot, window)
     assert "not run yet" not in window.widgets.right_pane.caption_text()
     # Another engine for the pane frees JAX-jit's box; the new engine's is held instead.
-    window.set_pane_engine(1, "jax-eager")
+    window.controller.set_pane_engine(1, "jax-eager")
     assert check.isEnabled() and not window.widgets.engine_checks["jax-eager"].isEnabled()
     qtbot.mouseClick(check, Qt.MouseButton.LeftButton, pos=INDICATOR)
     assert not check.isChecked() and window.session.timed == ("numpy", "jax-eager")

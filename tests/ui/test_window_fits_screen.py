@@ -14,7 +14,6 @@ from PySide6.QtCore import QRect
 
 from blurapp.app.settings_file import SettingsFile
 from blurapp.ui.main_window import MainWindow
-from blurapp.ui.settings import save_window_settings
 
 # A window made on a screen of `screen`'s size from the settings file `settings`, its place on
 # screen printed as JSON, and its settings saved as it closes.
@@ -52,7 +51,7 @@ def test_a_place_saved_larger_than_the_screen_is_cut_to_fit(qtbot, settings):
     first.show()
     available = first.screen().availableGeometry()
     first.setGeometry(QRect(available.x() + 200, available.y() + 100, 1300, 900))
-    save_window_settings(first)
+    first.save_settings()
     first.close()
     again = MainWindow(SettingsFile(settings.path))
     qtbot.addWidget(again)

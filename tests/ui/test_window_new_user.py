@@ -188,7 +188,7 @@ def test_a_photo_whose_name_is_not_utf8_reopens_from_open_recent(make_window, tm
         action for action in again.actions.recent_menu.actions() if action.text().startswith("&")
     ]
     assert entry.text() == "&1 caf\ufffd.png"
-    with qtbot.waitSignal(again.photo_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(again.display.photo_shown, timeout=RUN_TIMEOUT_MS):
         entry.trigger()
     assert os.fsencode(again.photo.path) == raw
     assert again.widgets.left_pane.view.picture_size().width() == 40
@@ -208,7 +208,7 @@ def test_typing_a_sigma_above_the_largest_uses_the_largest_and_says_so(window, q
     type_into(qtbot, window.widgets.sigma_spin, "99")
     expected = "sigma 99 is above the largest, 16.5: using 16.5"
     # While typing: what a run would use, and why.
-    assert window.sigma() == MAX_SIGMA
+    assert window.session.parameters.sigma == MAX_SIGMA
     assert (
         expected in window.widgets.parameter_note.text()
         and window.widgets.parameter_note.isVisible()
@@ -225,7 +225,7 @@ def test_typing_a_sigma_of_zero_uses_the_smallest_and_says_so(window, qtbot):
     assert "sigma 0 is below the smallest, 0.1: using 0.1" in window.widgets.parameter_note.text()
     # A value then chosen another way clears the note.
     window.widgets.sigma_slider.setValue(20)
-    assert window.sigma() == 2.0 and window.widgets.parameter_note.isHidden()
+    assert window.session.parameters.sigma == 2.0 and window.widgets.parameter_note.isHidden()
 
 
 def test_typing_an_even_kernel_size_shows_the_odd_size_it_uses(window, qtbot):
@@ -317,7 +317,7 @@ def test_the_sample_photo_is_named_as_such_and_stays_out_of_open_recent(window, 
     status = window.widgets.status_label.text()
     assert status.startswith("sample photo (coffee.png)")
     assert str(sample_photo_path().parent) not in status
-    assert window.recent_files() == []
+    assert window.recent.paths() == []
     assert not window.actions.recent_menu.isEnabled()
     asked = []
 
@@ -458,9 +458,9 @@ def test_a_bad_saved_setting_falls_back_to_its_default(qtbot, settings, name, va
     settings.set_value(name, value)
     window = MainWindow(settings)
     qtbot.addWidget(window)
-    assert window.sigma() == DEFAULT_SIGMA
-    assert window.kernel_size_setting() == DEFAULT_KERNEL_SIZE
-    assert window.algorithm() == DEFAULT_ALGORITHM
+    assert window.session.parameters.sigma == DEFAULT_SIGMA
+    assert window.session.parameters.kernel_size == DEFAULT_KERNEL_SIZE
+    assert window.session.parameters.algorithm == DEFAULT_ALGORITHM
     window.close()
 
 
@@ -473,10 +473,11 @@ def test_about_gives_every_version_a_bug_report_needs_and_copies_them(window, mo
 
     from blurapp import __version__
     from blurapp.ui.dialogs import AboutDialog
+    from blurapp.ui.menus import show_about
 
     shown = []
     monkeypatch.setattr(AboutDialog, "exec", lambda self: shown.append(self) or 0)
-    window.show_about()
+    show_about(window, window.session.jax_device)
     [dialog] = shown
     text = dialog.versions_text
     for name, version in [
@@ -551,7 +552,7 @@ def test_the_window_is_on_screen_before_superqt_is_imported_and_the_photo_loads(
             seen["superqt before"] = "superqt" in sys.modules
         QTimer.singleShot(0, window, on_screen)
         open_window(window, None)
-        window.photo_shown.connect(lambda *_: app.quit())
+        window.display.photo_shown.connect(lambda *_: app.quit())
         QTimer.singleShot(60_000, app.quit)
         app.exec()
         print(seen["shown"], seen["superqt before"], "superqt" in sys.modules, window.photo is not None)
@@ -596,7 +597,7 @@ def test_the_window_is_painted_before_superqt_and_jax_are_imported():
         first_paint = FirstPaint()
         window.installEventFilter(first_paint)
         open_window(window, None)
-        window.photo_shown.connect(lambda *_: app.quit())
+        window.display.photo_shown.connect(lambda *_: app.quit())
         QTimer.singleShot(60_000, app.quit)
         app.exec()
         print(seen.get("painted"), window.photo is not None, "superqt" in sys.modules)

@@ -21,7 +21,7 @@ def test_hostile_files_in_the_window_give_a_photo_or_a_message(
     window, qtbot, tmp_path, warnings_shown
 ):
     answers = []
-    window.photo_shown.connect(lambda photo: answers.append(photo))
+    window.display.photo_shown.connect(lambda photo: answers.append(photo))
     window.message_shown.connect(lambda title, text: answers.append(text))
     for name, data in HOSTILE[::2]:
         path = tmp_path / name
@@ -74,13 +74,13 @@ def test_an_exception_in_the_worker_reaches_the_user_and_the_log(
         raise ValueError("simulated bug in the comparison")
 
     monkeypatch.setattr(jobs, "compare_engines", broken)
-    with qtbot.waitSignal(window.run_failed, timeout=RUN_TIMEOUT_MS):
-        window.run_comparison()
+    with qtbot.waitSignal(window.display.run_failed, timeout=RUN_TIMEOUT_MS):
+        window.controller.run()
     [(title, text)] = warnings_shown
     assert title == "Run Failed" and "ValueError: simulated bug in the comparison" in text
     logged = [r for r in caplog.records if r.levelno >= logging.ERROR and r.exc_info]
     assert any("simulated bug" in str(r.exc_info[1]) for r in logged)
-    assert not window.is_running() and window.widgets.run_button.isEnabled()
+    assert not window.controller.is_running() and window.widgets.run_button.isEnabled()
     monkeypatch.undo()
     assert run(qtbot, window).reference_run is not None  # and the next run works
 
@@ -144,10 +144,11 @@ def test_a_write_failing_midway_leaves_the_old_file_and_no_temporary(
 def test_help_about_names_the_log_file(window, monkeypatch):
     from blurapp.core.paths import log_file_path
     from blurapp.ui.dialogs import AboutDialog
+    from blurapp.ui.menus import show_about
 
     shown = []
     monkeypatch.setattr(AboutDialog, "exec", lambda self: shown.append(self.label.text()) or 0)
-    window.show_about()
+    show_about(window, window.session.jax_device)
     assert str(log_file_path()) in shown[0]
 
 
@@ -208,10 +209,10 @@ def test_two_hundred_runs_in_one_window_do_not_grow_memory(window, qtbot, tmp_pa
     baseline = None
     for number in range(200):
         if number % 50 == 0:
-            with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+            with qtbot.waitSignal(window.display.photo_shown, timeout=RUN_TIMEOUT_MS):
                 window.open_file(photos[(number // 50) % 2])
         window.set_parameters(kernel_size=sizes[number % 4], sigma=0.5 + (number % 13) / 4)
-        window.set_algorithm("separable" if number % 3 == 0 else "2d")
+        window.set_parameters(algorithm="separable" if number % 3 == 0 else "2d")
         result = run(qtbot, window)
         assert result.max_abs_diff <= TOLERANCE
         # By then every program the runs need (4 kernel sizes, 2 algorithms, both photos'
@@ -230,7 +231,7 @@ def test_two_hundred_runs_in_one_window_do_not_grow_memory(window, qtbot, tmp_pa
 @pytest.mark.slow
 def test_a_burst_of_a_thousand_changes_shows_only_the_last(window, qtbot):
     shown = []
-    window.results_shown.connect(shown.append)
+    window.display.results_shown.connect(shown.append)
     ticks = []
     from PySide6.QtCore import QTimer
 
@@ -240,8 +241,8 @@ def test_a_burst_of_a_thousand_changes_shows_only_the_last(window, qtbot):
     timer.start()
     for number in range(1000):
         window.set_parameters(sigma=0.5 + number / 100)
-        window.run_comparison()
-    with qtbot.waitSignal(window.results_shown, timeout=RUN_TIMEOUT_MS):
+        window.controller.run()
+    with qtbot.waitSignal(window.display.results_shown, timeout=RUN_TIMEOUT_MS):
         pass
     jobs_done(qtbot, window)
     timer.stop()
@@ -265,8 +266,8 @@ application = QApplication([])
 window = MainWindow()
 window.closed_while_busy.connect(launch._exit_now)  # as run_window connects it
 window.set_parameters(kernel_size=101, sigma=16.0)
-window.set_pane_engine(0, "jax")  # a pane's engine is always timed
-window.set_timed("numpy", False)  # JAX only: one call takes seconds on a CPU
+window.controller.set_pane_engine(0, "jax")  # a pane's engine is always timed
+window.controller.set_timed("numpy", False)  # JAX only: one call takes seconds on a CPU
 
 def on_progress(engine, done, total):
     if engine == "jax":
@@ -279,15 +280,15 @@ ready = set()
 def start(what):
     ready.add(what)
     if ready == {"photo", "jax"}:  # JAX imported, so the run goes straight to the call
-        window.run_comparison()
+        window.controller.run()
 
 def close():
     print(f"closing {time.monotonic():.3f}", flush=True)
     window.close()
 
-window.progress_shown.connect(on_progress)
-window.photo_shown.connect(lambda photo: start("photo"))
-window.jax_ready.connect(lambda device: start("jax"))
+window.display.progress_shown.connect(on_progress)
+window.display.photo_shown.connect(lambda photo: start("photo"))
+window.display.jax_ready.connect(lambda device: start("jax"))
 launch.open_window(window, sys.argv[1])
 application.exec()
 print("event loop ended normally", flush=True)
@@ -330,9 +331,9 @@ def test_run_asked_for_while_a_new_photo_loads_never_shows_the_old_photos_figure
 
     other = photo_file(tmp_path, "other.png", size=(120, 80))
     with qtbot.capture_exceptions() as exceptions:
-        with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+        with qtbot.waitSignal(window.display.photo_shown, timeout=RUN_TIMEOUT_MS):
             window.open_file(other)
-            window.run_comparison()  # before the new photo has loaded
+            window.controller.run()  # before the new photo has loaded
         # Whatever the worker still has of the old photo's run is let go, or arrives now.
         qtbot.waitUntil(lambda: not window.runner.busy(), timeout=RUN_TIMEOUT_MS)
         qtbot.wait(300)
@@ -340,7 +341,7 @@ def test_run_asked_for_while_a_new_photo_loads_never_shows_the_old_photos_figure
     assert window.widgets.figures.value("image").startswith("other.png")
     assert window.widgets.figures.chart.bars() == []
     assert window.session.outcome is None and window.session.results == {}
-    assert not window.is_running()
+    assert not window.controller.is_running()
     assert not window.widgets.cancel_button.isEnabled() and window.widgets.run_button.isEnabled()
     assert not window.widgets.progress_bar.isVisible()
     assert (

@@ -54,7 +54,7 @@ def opened(monkeypatch):
 @pytest.fixture
 def new_window(qtbot, settings):
     window = MainWindow(settings)
-    window.set_live(False)
+    window.controller.set_live(False)
     qtbot.addWidget(window)
     yield window
     jax_settled(qtbot, window)
@@ -62,7 +62,7 @@ def new_window(qtbot, settings):
 
 
 def _open(qtbot, window) -> None:
-    with qtbot.waitSignal(window.photo_shown, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.display.photo_shown, timeout=RUN_TIMEOUT_MS):
         open_window(window, None)
 
 
@@ -77,7 +77,7 @@ def test_where_jax_opens_a_tpu_it_opens_the_device_before_the_window_under_a_spl
     # Shown with the device open: JAX-jit's pane names it from the first paint, and the
     # splash has gone.
     device = describe_device(real_jax_device())
-    assert new_window.jax_device == device
+    assert new_window.session.jax_device == device
     assert new_window.session.captions.caption(RIGHT).details[0] == device
     qtbot.waitUntil(lambda: not _splashes_shown(), timeout=RUN_TIMEOUT_MS)
 
@@ -89,7 +89,7 @@ def test_elsewhere_jax_starts_on_the_runner_once_the_window_is_shown_and_no_spla
     _open(qtbot, new_window)
     jax_settled(qtbot, new_window)
     assert opened == [{"window_thread": False, "window_shown": True, "splash": []}]
-    assert new_window.jax_device == describe_device(real_jax_device())
+    assert new_window.session.jax_device == describe_device(real_jax_device())
 
 
 def test_a_tpu_that_will_not_open_before_the_window_leaves_the_window_shown_without_jax(
@@ -107,7 +107,7 @@ def test_a_tpu_that_will_not_open_before_the_window_leaves_the_window_shown_with
 
     monkeypatch.setattr(jobs, "jax_device", held)
     _open(qtbot, new_window)
-    assert new_window.isVisible() and new_window.jax_device is None
+    assert new_window.isVisible() and new_window.session.jax_device is None
     assert new_window.session.jax_unavailable == (
         "JAX found no device to run on: the TPU is in use"
     )

@@ -74,7 +74,7 @@ def answers(monkeypatch, tmp_path):
 def test_a_too_large_tiff_is_offered_a_blur_to_a_file(make_window, qtbot, too_large, answers):
     path, levels = too_large
     window = make_window()
-    with qtbot.waitSignal(window.blur_by_blocks_done, timeout=RUN_TIMEOUT_MS) as done:
+    with qtbot.waitSignal(window.display.blur_by_blocks_done, timeout=RUN_TIMEOUT_MS) as done:
         window.open_file(path)
     [(title, text)] = answers["asked"]
     assert title == "Photo Too Large to Open"
@@ -99,7 +99,7 @@ def test_declining_the_offer_leaves_no_file(make_window, qtbot, too_large, answe
     qtbot.waitUntil(lambda: bool(answers["asked"]), timeout=RUN_TIMEOUT_MS)
     jobs_done(qtbot, window)
     assert not answers["output"].exists()
-    assert window.tiled_blur is None
+    assert window.display.tiled_blur is None
 
 
 @pytest.mark.extra("scale")
@@ -133,7 +133,7 @@ def test_cancelling_the_blur_by_blocks_leaves_no_file(
     monkeypatch.setattr(tiled, "DEFAULT_BLOCK", 128)
     window = make_window()
     path = too_large[0]
-    with qtbot.waitSignal(window.blur_by_blocks_done, timeout=RUN_TIMEOUT_MS) as done:
+    with qtbot.waitSignal(window.display.blur_by_blocks_done, timeout=RUN_TIMEOUT_MS) as done:
         window.open_file(path)
     assert done.args[0] == "cancelled", done.args
     assert CancelAtTheFirstRow.rows == 1  # 900 rows in blocks of 128: it stopped after one
@@ -199,7 +199,7 @@ def test_closing_the_window_during_a_blur_by_blocks_ends_it_as_cancelled(tmp_pat
         window.open_file(f"{folder}/scan.tif")
 
         def close_after_the_first_row():
-            dialog = window.tiled_blur
+            dialog = window.display.tiled_blur
             if dialog is not None and dialog.bar.value() > 0:
                 print("closing", flush=True)
                 window.close()
