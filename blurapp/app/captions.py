@@ -140,7 +140,7 @@ class Captions:
 
     @staticmethod
     def _caveat(engine: str) -> Caveat | None:
-        caveat_here = get_engine(engine).caveat
+        caveat_here = get_engine(engine).shown.caveat
         return None if caveat_here is None else caveat_here()
 
     def out_of_date(self, photo: Photo, parameters: BlurSpec, serial: int) -> str | None:

@@ -3,7 +3,7 @@ slowest stage's, not the sum of its stages': one thread reads the frames a littl
 are due (READ_AHEAD), and each engine blurs on a thread of its own, taking the newest frame due
 whenever it is free, or the next one read when it is ahead (blurapp.app.clip_timeline keeps the
 clock and the counts). An engine that can send a frame to its device ahead of its call
-(Engine.send_ahead: JAX-jit) has a second thread that makes the next frame ready and sends it
+(LivePreview.send_ahead: JAX-jit) has a second thread that makes the next frame ready and sends it
 while the one before it blurs, FRAMES_IN_FLIGHT frames at most between them. A frame blurred
 before its time waits for it: none is shown before it is due, none twice, and one read or
 begun before a pause, a seek or a new start is let go unseen.
@@ -555,6 +555,6 @@ def _sends_ahead(engine_name: str) -> bool:
     """Whether `engine_name` can send a frame to its device ahead of its call (then it plays
     in two stages); an engine not found plays in one, and its pane says why."""
     try:
-        return get_engine(engine_name).send_ahead is not None
+        return get_engine(engine_name).preview.send_ahead is not None
     except Exception:
         return False

@@ -213,9 +213,9 @@ def _let_previews_go(previewing: tuple[str, ...] = ()) -> None:
     """Every engine but those `previewing` lets go of what its live preview kept, so a job
     that does not preview with it has the memory: a timed run, a sweep, a blur by blocks, or
     a preview of the other engines."""
-    kept = {get_engine(name).stop_preview for name in previewing}
+    kept = {get_engine(name).preview.stop for name in previewing}
     # JAX-jit on each platform shares one stop (jax@gpu is JAX-jit): each called once.
-    stops = {get_engine(name).stop_preview for name in engine_names()} - kept
+    stops = {get_engine(name).preview.stop for name in engine_names()} - kept
     for stop in stops:
         if stop is None:
             continue
@@ -259,11 +259,9 @@ def load_job(
 
 def _program_ready(engine: Engine, shape: tuple[int, ...], kernel_shape: tuple[int, ...]) -> bool:
     """Whether `engine` has its program for these shapes (True when it cannot tell: see
-    Engine.program_ready)."""
-    if not engine.compiles or engine.program_ready is None:
-        return True
+    Engine.holds_program)."""
     try:
-        return engine.program_ready(shape, kernel_shape, engine.platform)
+        return engine.holds_program(shape, kernel_shape)
     except Exception:  # JAX cannot start: the engine's own call says why
         return True
 

@@ -44,7 +44,7 @@ def _english(context: str, text: str) -> str:
 def offered_engine(name: str) -> str:
     """`name` if it is one of the engines the window offers on this machine
     (offered_engine_names(): no @platform variants, which the panes do not list, and no engine
-    whose Engine.offered says no here), else
+    whose Shown.offered says no here), else
     UnknownEngineError: settings saved on another machine fall back to their defaults."""
     offered = offered_engine_names()
     if name not in offered:

@@ -176,7 +176,7 @@ def _capped(name: str, repeats: int | None) -> Engine:
     engine = get_engine(name)
     if engine.max_repeats is not None:
         calls = SLOW_ENGINE_REPEATS if repeats is None else min(repeats, SLOW_ENGINE_REPEATS)
-        return replace(engine, max_repeats=calls)
+        return replace(engine, computation=replace(engine.computation, max_repeats=calls))
     return engine
 
 

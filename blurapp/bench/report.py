@@ -14,10 +14,6 @@ from blurapp.bench.clips import clip_file_lines, playing_lines
 from blurapp.bench.video import video_lines
 from blurapp.bench.yardsticks import ENTRIES, RATIOS
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
-from blurapp.core.engines.jax_eager_engine import JAX_EAGER
-from blurapp.core.engines.jax_engine import JAX_JIT
-from blurapp.core.engines.numpy_engine import NUMPY, NUMPY_LOOP
-from blurapp.core.engines.pallas_engine import JAX_PALLAS
 from blurapp.core.measuring.comparison import json_key
 from blurapp.core.measuring.sweep import sweep_break_even_words
 from blurapp.core.report.figures import format_ms, format_speedup
@@ -241,22 +237,10 @@ def _ratio(key: str) -> Callable[[dict], str]:
     return lambda row: "—" if row.get(key) is None else f"{row[key]:.1f}×"
 
 
-# Each of BlurApp's engines' name in the table's headings ("NumPy ms", "JAX 1st ms"), on
-# whichever platform it runs.
-ENGINE_COLUMNS = {
-    NUMPY.name: "NumPy",
-    NUMPY_LOOP.name: "loop",
-    JAX_JIT.name: "JAX",
-    JAX_EAGER.name: "eager",
-    JAX_PALLAS.name: "Pallas",
-}
-
-
 def column_label(engine: Engine) -> str:
-    """`engine`'s name in the table's headings: BlurApp's own from ENGINE_COLUMNS, a plugin's
-    the one it asks for (Engine.column), else its name."""
-    base = engine.name.partition("@")[0]
-    return ENGINE_COLUMNS.get(base) or engine.column or engine.name
+    """`engine`'s name in the table's headings ("NumPy ms", "JAX 1st ms"), on whichever
+    platform it runs: the one it asks for (Shown.column), else its name."""
+    return engine.shown.column or engine.name
 
 
 def _bench_columns(engines: Sequence[Engine]) -> list[_Column]:

@@ -136,7 +136,7 @@ def yardstick_functions(
         lambda: reference.first_call(grey, kernels["2d"], **quiet).output, _host, "jax_2d"
     )
     # The floor as compare_engines times it, from the engines' own copy calls; both have one.
-    jax_copy, numpy_copy = JAX_JIT.copy_call, reference.copy_call
+    jax_copy, numpy_copy = JAX_JIT.floors.copy, reference.floors.copy
     assert jax_copy is not None and numpy_copy is not None
     if "jax_copy" not in missing:
         found["jax_copy"] = Yardstick(jax_copy(grey, kernels["2d"], **quiet).again)

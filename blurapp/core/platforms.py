@@ -86,8 +86,9 @@ PLATFORM_TRAITS: dict[str, Platform] = {
     ),
 }
 # The platforms a user can choose by name, as JAX names them: `--device tpu`, or an engine name
-# like `jax@gpu`. "cpu" is the host; the others are accelerators.
-PLATFORMS = tuple(PLATFORM_TRAITS)
+# like `jax@gpu`. "cpu" is the host; the others are accelerators. The table's own keys, so a
+# platform added to the table is one a user can name.
+PLATFORMS = PLATFORM_TRAITS.keys()
 # The names JAX gives a platform that a user names otherwise: CUDA and ROCm devices are GPUs.
 _JAX_NAMES = {"cuda": "gpu", "rocm": "gpu"}
 

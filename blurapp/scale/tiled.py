@@ -5,7 +5,7 @@ A gigapixel TIFF (or a zarr array) is opened lazily as blocks of its stored samp
 is blurred by an engine with a halo of the kernel's radius borrowed from its neighbours, so the
 result has no seams and the image's outer edges are padded as the engines pad them. A block
 becomes the engines' float32 pixels inside its own task, or goes as its levels to an engine's
-levels call (Engine.levels_call). `blur_file_tiled` computes a row of blocks at a time (and,
+levels call (Blocks.levels_call). `blur_file_tiled` computes a row of blocks at a time (and,
 straight to levels, the next while this one is written) and streams them into a tiled BigTIFF or
 a .npy file, so memory holds a band or two, not the image. `open_tiled` and `blur_tiled` give
 the same as lazy float32 arrays. The same graph runs on a `distributed` cluster. Dask,
@@ -88,11 +88,11 @@ def _blur_block(
     block: np.ndarray, *, kernel: np.ndarray, engine: str, device: str = "auto"
 ) -> np.ndarray:
     """One block (halo included) blurred by `engine`, in strips of rows where that is faster
-    (its Engine.strip_rows): each strip carries the kernel's radius of rows above and below,
+    (its Blocks.strip_rows): each strip carries the kernel's radius of rows above and below,
     and keeps its middle."""
     image = np.ascontiguousarray(block, dtype=np.float32)
     runner = get_engine(engine)
-    rows = runner.strip_rows
+    rows = runner.blocks.strip_rows
     radius = kernel.shape[0] // 2
     if rows is None or image.shape[0] <= rows + 2 * radius:
         return np.asarray(
@@ -216,7 +216,7 @@ def _blur_stored_block(
     _straight_to_levels); else as floats (samples_to_pixels, the engine, then rounded to
     levels)."""
     runner = get_engine(engine)
-    if straight and runner.levels_call is not None:  # (it has one when straight)
+    if straight and runner.blocks.levels_call is not None:  # (it has one when straight)
         values = samples[..., 0] if samples.shape[2] == 1 else samples
         return runner.levels(values, kernel, device=device)
     pixels = samples_to_pixels(samples, layout=layout, color=color)
@@ -230,7 +230,7 @@ def _straight_to_levels(
     levels, by an engine with a levels call, from samples that are those levels."""
     return (
         levels is not None
-        and get_engine(engine).levels_call is not None
+        and get_engine(engine).blocks.levels_call is not None
         and _stored_as_levels(layout, color, levels)
     )
 

@@ -424,12 +424,13 @@ def test_the_html_flags_times_that_cannot_be_trusted(comparison):
 
 
 def test_the_html_escapes_every_text():
+    numpy = blurapp.get_engine("numpy")
     shady = register(
         dataclasses.replace(
-            blurapp.get_engine("numpy"),
+            numpy,
             name="shady",
             title="<i>Shady & Co</i>",
-            colour='red"/><x y="',
+            shown=dataclasses.replace(numpy.shown, colour='red"/><x y="'),
         )
     )
 

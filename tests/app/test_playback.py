@@ -14,7 +14,7 @@ from blurapp.app.clip_jobs import frame_job, opens_as_clip
 from blurapp.app.clip_player import FRAMES_IN_FLIGHT, READ_AHEAD, THREAD_NAME, ClipPlayer
 from blurapp.app.clip_timeline import ClipTimeline
 from blurapp.app.running import InlineRunner
-from blurapp.core.engines import Engine, register, unregister
+from blurapp.core.engines import Engine, LivePreview, register, unregister
 from blurapp.core.engines.runs import BlurCancelled, Call, FirstCall
 from blurapp.core.media.clip import Clip, ClipError, ClipInfo, FramesInMemory
 from blurapp.core.spec import BlurSpec
@@ -463,7 +463,9 @@ class EngineThatSendsAhead:
         self._images_sent = []  # a weak reference to each image sent
 
     def __enter__(self):
-        register(Engine("ahead", "Ahead", self.first_call, send_ahead=self.send))
+        register(
+            Engine("ahead", "Ahead", self.first_call, preview=LivePreview(send_ahead=self.send))
+        )
         return self
 
     def __exit__(self, *exc):

@@ -58,7 +58,7 @@ def test_pallas_among_the_engines_asked_for_gives_its_own_rows(capsys):
         assert pallas["error"] is None and pallas["frames_per_second"] > 0
         assert pallas["frames_per_second_end_to_end"] > 0 and pallas["max_abs_diff"] <= TOLERANCE
         # Interpreted (no TPU here: its caveat), Pallas blurs batches of one, none measured.
-        interpreted = get_engine("pallas").caveat() is not None
+        interpreted = get_engine("pallas").shown.caveat() is not None
         assert set(pallas["batch_sizes"]) == (set() if interpreted else {"1", "2"})
     text = "\n".join(section_lines("video", figures))
     assert "64x48 grey     JAX Pallas" in text and "64x48 colour   JAX Pallas" in text

@@ -54,7 +54,7 @@ def test_running_the_jax_engine_does_import_jax():
 @pytest.mark.slow
 def test_jax_is_kept_from_taking_most_of_the_gpu_unless_the_user_chose():
     code = (
-        "import os\nfrom blurapp.core.engines.jax_engine import import_jax\nimport_jax()\n"
+        "import os\nfrom blurapp.core.engines.jax_runtime import import_jax\nimport_jax()\n"
         "print(os.environ['XLA_PYTHON_CLIENT_PREALLOCATE'])"
     )
     import os
@@ -103,7 +103,7 @@ def test_a_tpu_runtimes_notice_while_jax_imports_neither_stops_jax_nor_is_printe
         "            warnings.warn('Transparent hugepages are not enabled. TPU runtime startup "
         "and shutdown time should be significantly improved', UserWarning)\n"
         "sys.meta_path.insert(0, TpuRuntime())\n"
-        "from blurapp.core.engines.jax_engine import import_jax\n"
+        "from blurapp.core.engines.jax_runtime import import_jax\n"
         "print(import_jax().__name__)\n"
         "try:\n"
         "    warnings.warn('another notice', UserWarning)\n"
@@ -122,7 +122,7 @@ def test_loading_jax_again_and_again_leaves_a_warning_shown_once_shown_once():
     # would make it forget, and a NumPy warning in a loop would repeat at every blur.
     code = (
         "import warnings\n"
-        "from blurapp.core.engines.jax_engine import import_jax\n"
+        "from blurapp.core.engines.jax_runtime import import_jax\n"
         "for _ in range(3):\n"
         "    import_jax()\n"
         "    warnings.warn('shown once', RuntimeWarning)\n"

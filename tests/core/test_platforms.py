@@ -2,6 +2,7 @@
 module of blurapp/ tests a device's platform by its name, and a platform added to the table is
 what the engines ask."""
 
+import argparse
 import ast
 from pathlib import Path
 from types import SimpleNamespace
@@ -68,7 +69,7 @@ def test_a_platform_compared_to_its_name_is_found(source, lines):
 
 
 def test_every_platform_a_user_names_has_its_traits_and_only_the_cpu_is_the_host():
-    assert PLATFORMS == ("cpu", "gpu", "tpu")
+    assert tuple(PLATFORMS) == ("cpu", "gpu", "tpu")
     assert [on_accelerator(name) for name in PLATFORMS] == [False, True, True]
     # As JAX names a GPU's platform, and as a user might write a name.
     assert platform_traits("cuda") is platform_traits("rocm") is PLATFORM_TRAITS["gpu"]
@@ -93,3 +94,40 @@ def test_a_platform_added_to_the_table_is_what_the_engines_ask(monkeypatch):
     assert host_link.pieces_for(large, device) == 0
     assert pass_values_on("npu") == 1_000
     assert on_accelerator(device)
+
+
+def test_a_fake_platform_added_to_the_table_alone_answers_every_platform_question(monkeypatch):
+    """One line in the table, and a platform is one a user names (`--device`, `jax@npu`) and
+    every question BlurApp asks of a platform gets its answer."""
+    from blurapp.cli.options import add_engine_options
+    from blurapp.core.engines import get_engine
+    from blurapp.core.engines.pallas_engine import runs_natively
+    from blurapp.core.measuring.floors import ComputeFloor
+
+    npu = Platform(
+        accelerator=True,
+        blurs_in_strips=True,
+        pass_values=1_000,
+        compiles_pallas=True,
+        link="words",
+        halves_by_pooling=False,
+        keeps_freed_memory=True,
+        products_on_a_matrix_unit=True,
+    )
+    monkeypatch.setitem(PLATFORM_TRAITS, "npu", npu)
+    device = SimpleNamespace(platform="npu", id=0, device_kind="NPU 1")
+
+    assert "npu" in PLATFORMS
+    jit_there = get_engine("jax@npu")
+    assert jit_there.platform == "npu" and jit_there.title == "JAX-jit (NPU)"
+    parser = argparse.ArgumentParser()
+    add_engine_options(parser, several=True)
+    assert parser.parse_args(["--device", "npu"]).device == "npu"
+
+    assert platform_traits(device) is platform_traits("NPU") is npu
+    assert on_accelerator(device)
+    assert pass_values_on("npu") == 1_000
+    assert runs_natively(device)
+    assert host_link.layout_for(device) == "words"
+    product = ComputeFloor("npu: NPU 1", 0.5, 3, 1024)
+    assert product.on_a_matrix_unit

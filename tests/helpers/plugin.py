@@ -16,7 +16,7 @@ import time
 import numpy as np
 from scipy import ndimage
 
-from blurapp.core.engines import Call, Engine, FirstCall
+from blurapp.core.engines import Call, Engine, FirstCall, Shown
 
 
 def blur_scipy(image, kernel):
@@ -40,7 +40,7 @@ def first_scipy_call(image, kernel, *, platform, progress, cancelled) -> FirstCa
     return FirstCall(output=output, again=lambda: Call(call()[1]), seconds=seconds)
 
 
-ENGINE = Engine("scipy", "SciPy", first_scipy_call, colour="{PLUGIN_COLOUR}")
+ENGINE = Engine("scipy", "SciPy", first_scipy_call, shown=Shown(colour="{PLUGIN_COLOUR}"))
 '''
 
 

@@ -13,7 +13,7 @@ from helpers.oracle import blur_oracle
 from scipy.ndimage import correlate
 
 from blurapp.core import engines as registry
-from blurapp.core.engines import Engine, get_engine, register
+from blurapp.core.engines import Blocks, Computation, Engine, get_engine, register
 from blurapp.core.engines.jax_engine import blur_jax
 from blurapp.core.engines.runs import Call, FirstCall
 from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
@@ -53,7 +53,11 @@ def levels_engine():
         inner = blurred[radius : levels.shape[0] - radius, radius : levels.shape[1] - radius]
         return np.rint(np.clip(inner, 0, 1) * white).astype(levels.dtype)
 
-    register(Engine("scipy-levels", "SciPy by levels", first_call, levels_call=levels_call))
+    register(
+        Engine(
+            "scipy-levels", "SciPy by levels", first_call, blocks=Blocks(levels_call=levels_call)
+        )
+    )
     yield given
     registry.unregister("scipy-levels")
 
@@ -149,7 +153,7 @@ def test_jax_by_blocks_writes_the_levels_of_the_whole_image_blurred_in_memory(
     # Block by block, the very levels of JAX-jit's blur of the whole image, saved.
     whole = (to_8bit if dtype == np.uint8 else to_16bit)(blur_jax(pixels, kernel))
     np.testing.assert_array_equal(written, whole)
-    assert get_engine("jax").levels_call is not None
+    assert get_engine("jax").blocks.levels_call is not None
 
 
 def test_straight_to_levels_a_blur_cancelled_after_its_first_row_leaves_no_file(
@@ -264,8 +268,8 @@ def test_the_device_asked_for_reaches_every_block_of_a_blur_and_of_a_batch(
 
     register(
         Engine(
-            "platformed", "On a platform", noting_first_call, uses_jax=True,
-            levels_call=noting_levels_call,
+            "platformed", "On a platform", noting_first_call, Computation(uses_jax=True),
+            blocks=Blocks(levels_call=noting_levels_call),
         )
     )  # fmt: skip
     try:
@@ -351,7 +355,7 @@ def test_a_cancel_does_not_wait_for_the_row_blurred_ahead(tmp_path):
         radius = kernel.shape[0] // 2
         return levels[radius : levels.shape[0] - radius, radius : levels.shape[1] - radius]
 
-    register(Engine("slow-levels", "Slow", first_call, levels_call=slow_levels_call))
+    register(Engine("slow-levels", "Slow", first_call, blocks=Blocks(levels_call=slow_levels_call)))
     try:
         tifffile.imwrite(tmp_path / "source.tif", noise((64, 512), np.uint8), tile=(16, 16))
         rows_written = []

@@ -9,7 +9,7 @@ from helpers.window import change_settings, run
 from PySide6.QtCore import QPoint, Qt
 
 from blurapp.core import TOLERANCE, to_8bit
-from blurapp.core.engines import Engine, register, unregister
+from blurapp.core.engines import Engine, Shown, register, unregister
 from blurapp.core.engines.runs import Call, Compilation, FirstCall
 
 INDICATOR = QPoint(6, 8)  # on a check box's box, wherever its layout stretches it
@@ -176,7 +176,8 @@ def test_saved_engines_this_machine_does_not_offer_read_as_the_defaults(
     from blurapp.core.engines import get_engine, offered_engine_names
     from blurapp.ui.main_window import MainWindow
 
-    register(dataclasses.replace(get_engine("numpy"), name="elsewhere", offered=lambda: False))
+    elsewhere = Shown(offered=lambda: False)
+    register(dataclasses.replace(get_engine("numpy"), name="elsewhere", shown=elsewhere))
     try:
         assert "elsewhere" not in offered_engine_names()
         path = tmp_path / "settings.json"

@@ -69,7 +69,7 @@ def choose_clip_batch_size(
     sizes = [
         size for size in BATCH_SIZES if count is None or size * CHOICE_FRAMES_PER_SIZE <= count
     ]
-    if engine.frames_call is None or len(sizes) < 2:
+    if engine.frames is None or len(sizes) < 2:
         return BatchChoice(1, {}, {}, {}, {})
     try:
         choice = choose_batch_size(

@@ -27,10 +27,20 @@ from blurapp.core.engines import (
     numpy_engine,
     pallas_engine,
 )
-from blurapp.core.engines.engine import Engine, EngineOutputError, FirstCallFunction
+from blurapp.core.engines.engine import (
+    Blocks,
+    Computation,
+    Engine,
+    EngineOutputError,
+    FirstCallFunction,
+    Floors,
+    Frames,
+    LivePreview,
+    Shown,
+)
 
-# What a plugin's first-call function returns, beside Engine: a plugin needs one import.
-from blurapp.core.engines.runs import Call, FirstCall
+# What a plugin's calls return, beside Engine: a plugin needs one import.
+from blurapp.core.engines.runs import BlurredFrames, Call, FirstCall
 from blurapp.core.platforms import PLATFORMS
 
 if TYPE_CHECKING:
@@ -42,11 +52,18 @@ __all__ = [
     "DEFAULT_ENGINES",
     "ENTRY_POINT_GROUP",
     "REFERENCE_ENGINE",
+    "Blocks",
+    "BlurredFrames",
     "Call",
+    "Computation",
     "Engine",
     "EngineOutputError",
     "FirstCall",
     "FirstCallFunction",
+    "Floors",
+    "Frames",
+    "LivePreview",
+    "Shown",
     "UnknownEngineError",
     "engine_names",
     "engines_on_every_platform",
@@ -205,9 +222,11 @@ def engine_names() -> tuple[str, ...]:
 
 
 def offered_engine_names() -> tuple[str, ...]:
-    """The registered engines the window offers on this machine (see Engine.offered)."""
+    """The registered engines the window offers on this machine (see Shown.offered)."""
     return tuple(
-        name for name, engine in _engines().items() if engine.offered is None or engine.offered()
+        name
+        for name, engine in _engines().items()
+        if engine.shown.offered is None or engine.shown.offered()
     )
 
 
@@ -229,14 +248,14 @@ def get_engine(name: str) -> Engine:
         raise UnknownEngineError(
             f"{name!r}: only JAX engines take a platform, one of {', '.join(PLATFORMS)}"
         )
-    # Beside the engine on its default platform in one chart, a colour of its own: a plugin's
-    # colour stays with the engine on its default platform (see blurapp.core.report.chart_bars).
+    # Beside the engine on its default platform in one chart, a colour of its own: the
+    # engine's colour stays with it on its default platform (see Shown.colour).
     return dataclasses.replace(
         engine,
         name=f"{base}@{platform}",
         title=f"{engine.title} ({platform.upper()})",
-        platform=platform,
-        colour=None,
+        computation=dataclasses.replace(engine.computation, platform=platform),
+        shown=dataclasses.replace(engine.shown, colour=None),
     )
 
 

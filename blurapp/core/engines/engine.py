@@ -1,7 +1,8 @@
-"""What an engine is: its first-call function and every trait of its computation that the
-command line, the benchmark, the window and the jobs ask of it (how each view shows an engine
-lives with that view). Each engine module declares its own Engine(s); the registry
-(blurapp.core.engines) gathers them and the plugins'.
+"""What an engine is: its name, its title and its first-call function, and beside them small
+objects for what else it does (its computation's traits, its calls for blocks, frames, the live
+preview and its device's floors) and for how the views show it (Shown), so that none of the
+command line, the benchmark, the window or the jobs names an engine. Each engine module
+declares its own Engine(s); the registry (blurapp.core.engines) gathers them and the plugins'.
 
 This module imports no engine, so an engine module, built in or a plugin, can import it."""
 
@@ -89,76 +90,102 @@ class Caveat:
     why: str
 
 
+ProgramReady = Callable[[tuple[int, ...], tuple[int, ...], str | None], bool]
+
+
 @dataclass(frozen=True)
-class Engine:
-    """One way to blur: its calls, the devices they run on, its name and its title. `name` is
-    the one identifier of the engine: on the command line, in `compare --json` (its key made
-    by blurapp.core.measuring.comparison.json_key), in file names and settings; `title` is what
-    people read (marked for translation in the "Engines" context where it is written).
+class Computation:
+    """How an engine computes, as the command line, the timing and the window ask it."""
 
-    How the views show an engine lives with them: its chart colours in
-    blurapp.core.report.chart_bars, its heading in the bench table in blurapp.bench.report. A
-    plugin's engine, which those tables do not know, may still ask for a colour and a heading
-    here (`colour`, `column`); BlurApp's own engines leave both None."""
+    # It needs JAX, and runs on a platform chosen by --device or @platform (jax@gpu).
+    uses_jax: bool = False
+    # It runs one compiled program: fast once compiled (its first call is shown apart).
+    compiles: bool = False
+    # A variant's own platform (jax@gpu); None: --device decides.
+    platform: str | None = None
+    # A slow engine's steady calls are timed at most this many times; None: as the timing chooses.
+    max_repeats: int | None = None
+    # Whether it holds its compiled program for an image of this shape and a kernel of this
+    # shape on a platform (None: its default) in this process, so a call would not compile (or
+    # load) it; None: it cannot tell.
+    program_ready: ProgramReady | None = None
 
-    name: str
-    title: str
-    first_call: FirstCallFunction
-    uses_jax: bool = False  # needs JAX, and runs on a platform chosen by --device or @platform
-    max_repeats: int | None = None  # slow engines: steady calls timed at most this many times
-    platform: str | None = None  # a variant's own platform (jax@gpu); None: --device decides
-    compiles: bool = False  # runs one compiled program: fast once compiled (a preview's first)
-    # A plugin's colour for its bar and line in the charts ('#17becf'); None: the chart's
-    # own choice (blurapp.core.report.chart_bars.chart_colour).
-    colour: str | None = None
-    # Blurring a large image by blocks, it is fastest on strips of this many rows of a block
-    # (None: the whole block at once).
+
+@dataclass(frozen=True)
+class Blocks:
+    """How an engine blurs a large image by blocks (blurapp.scale.tiled)."""
+
+    # It is fastest on strips of this many rows of a block; None: the whole block at once.
     strip_rows: int | None = None
-    # Blurring a large image by blocks into levels (8 or 16 bits), one call from stored
-    # levels to blurred ones (see LevelsCall); None: each block is made floats on the host,
-    # blurred by first_call and rounded there.
+    # One call from a block's stored levels (8 or 16 bits) to blurred ones (see LevelsCall);
+    # None: each block is made floats on the host, blurred by first_call and rounded there.
     levels_call: LevelsCall | None = None
-    # A plugin's heading in `blurapp bench`'s table ("SciPy ms"); None: the table's own choice
-    # (blurapp.bench.report.column_label).
-    column: str | None = None
-    # The floor of any blur on its device: one copy of the image there (read once, written
-    # once), made and timed as a first call is; None: no floor is measured for it.
-    copy_call: FirstCallFunction | None = None
-    # The compute floor of its device: a float32 matrix product there, sized to saturate it
-    # (blurapp.core.engines.gemm), given the platform as first_call is; None: none measured.
-    gemm_call: Callable[[str | None], TimedGemm] | None = None
-    # The floor of a call on its device: an empty call of its kind on a tiny array, waited
-    # for (JAX-jit: a jitted program that hands its input back), given the platform as
-    # first_call is and timed as a first call is; None: none measured.
-    empty_call: Callable[[str | None], FirstCall] | None = None
-    # A live preview's first call, where it can be quicker than first_call there (JAX-jit
-    # keeps the photo on its device between changes); None: first_call.
-    preview_call: FirstCallFunction | None = None
-    # Lets go of what preview_call keeps between changes (JAX-jit: the photo on its device),
-    # once nothing previews with it: the live preview switched off, or a job of the window
-    # that does not preview with this engine; None: it keeps nothing.
-    stop_preview: Callable[[], None] | None = None
-    # Starts the copy of an image to its device ahead of a display call on it (see for_display),
-    # given the platform as first_call is: that call then finds the copy there and copies
-    # nothing (JAX-jit: a clip's next frame crosses while the frame before it blurs). The
-    # caller writes nothing to the image meanwhile. None: the display call copies it itself.
-    send_ahead: Callable[[np.ndarray, str | None], None] | None = None
-    # Blurring frames of a clip, a batch in one call (see FramesCall); None: frame by frame,
-    # each by first_call.
-    frames_call: FramesCall | None = None
-    # Whether frames_call also takes a batch of stored levels (uint8, uint16; Clip.levels) and
+
+
+@dataclass(frozen=True)
+class Frames:
+    """How an engine blurs the frames of a clip a batch at a time; an engine without one blurs
+    them frame by frame, each by its first call."""
+
+    # A batch in one call (see FramesCall).
+    call: FramesCall
+    # Whether `call` also takes a batch of stored levels (uint8, uint16; Clip.levels) and
     # gives levels of their type back, making the floats on its device (JAX-jit); False: a
     # batch of levels is made floats on the host and its outputs rounded there.
-    frames_take_levels: bool = False
-    # Blurring a clip end to end with the copies overlapping the blur (see FramesOverlapped);
-    # None: batch after batch, by frames_call.
-    frames_overlapped: FramesOverlapped | None = None
-    # The distribution a plugin's engine comes from ("blurapp-scipy 0.1"); None: BlurApp's own.
-    package: str | None = None
-    # Whether a compiled engine holds its program for an image of this shape and a kernel of
-    # this shape on a platform (None: its default) in this process, so a call would not
-    # compile (or load) it; None: it cannot tell.
-    program_ready: Callable[[tuple[int, ...], tuple[int, ...], str | None], bool] | None = None
+    takes_levels: bool = False
+    # A clip end to end with the copies overlapping the blur (see FramesOverlapped); None:
+    # batch after batch, by `call`.
+    overlapped: FramesOverlapped | None = None
+
+
+@dataclass(frozen=True)
+class LivePreview:
+    """What an engine does differently for a picture shown at once (a live preview, a clip
+    playing): see Engine.for_display."""
+
+    # Its first call there, where it can be quicker than first_call (JAX-jit keeps the photo
+    # on its device between changes); None: first_call.
+    first_call: FirstCallFunction | None = None
+    # Lets go of what `first_call` keeps between changes (JAX-jit: the photo on its device),
+    # once nothing previews with it: the live preview switched off, or a job of the window
+    # that does not preview with this engine; None: it keeps nothing.
+    stop: Callable[[], None] | None = None
+    # Starts the copy of an image to its device ahead of a display call on it, given the
+    # platform as first_call is: that call then finds the copy there and copies nothing
+    # (JAX-jit: a clip's next frame crosses while the frame before it blurs). The caller
+    # writes nothing to the image meanwhile. None: the display call copies it itself.
+    send_ahead: Callable[[np.ndarray, str | None], None] | None = None
+
+
+@dataclass(frozen=True)
+class Floors:
+    """The floors of an engine's device that the figures set beside its blur
+    (blurapp.core.measuring.floors); each None where none is measured."""
+
+    # Any blur's: one copy of the image there (read once, written once), made and timed as a
+    # first call is.
+    copy: FirstCallFunction | None = None
+    # The compute floor: a float32 matrix product there, sized to saturate it
+    # (blurapp.core.engines.gemm), given the platform as first_call is.
+    gemm: Callable[[str | None], TimedGemm] | None = None
+    # A call's: an empty call of its kind on a tiny array, waited for (JAX-jit: a jitted
+    # program that hands its input back), given the platform and timed as a first call is.
+    empty_call: Callable[[str | None], FirstCall] | None = None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How the views show an engine, beside its title: none of them names an engine."""
+
+    # Its steady bar and sweep line in the charts ('#55a868'); None: a colour by its name
+    # (blurapp.core.report.chart_bars.chart_colour). An engine on a platform of its own
+    # (jax@gpu) has none, so that it is told apart from the same engine on its default one.
+    colour: str | None = None
+    # The bar of a compiled engine's first call, on whichever platform it runs; None: a
+    # colour by its name.
+    first_call_colour: str | None = None
+    # Its heading in `blurapp bench`'s table ("NumPy" makes "NumPy ms"); None: its name.
+    column: str | None = None
     # Whether the window offers it on this machine, told without starting its device (the
     # window's start imports no JAX); None: everywhere. It stays available by name
     # (`--engines`, the API) where the window does not offer it.
@@ -167,6 +194,46 @@ class Engine:
     # from what its figures mean elsewhere (JAX Pallas with no TPU: its interpreter), told
     # without starting its device; None: nothing to say here.
     caveat: Callable[[], Caveat | None] | None = None
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One way to blur: its name, its title, its first call, and what else it can do, each a
+    small object of its own. `name` is the one identifier of the engine: on the command line,
+    in `compare --json` (its key made by blurapp.core.measuring.comparison.json_key), in file
+    names and settings; `title` is what people read (marked for translation in the "Engines"
+    context where it is written); `shown`, how the views show it besides.
+
+    What blurs is `first_call` and, where an engine has them, the calls of `blocks`, `frames`,
+    `preview` and `floors`; the methods below make those calls and check what they give."""
+
+    name: str
+    title: str
+    first_call: FirstCallFunction
+    computation: Computation = Computation()
+    blocks: Blocks = Blocks()
+    frames: Frames | None = None
+    preview: LivePreview = LivePreview()
+    floors: Floors = Floors()
+    shown: Shown = Shown()
+    # The distribution a plugin's engine comes from ("blurapp-scipy 0.1"); None: BlurApp's own.
+    package: str | None = None
+
+    @property
+    def uses_jax(self) -> bool:
+        return self.computation.uses_jax
+
+    @property
+    def compiles(self) -> bool:
+        return self.computation.compiles
+
+    @property
+    def platform(self) -> str | None:
+        return self.computation.platform
+
+    @property
+    def max_repeats(self) -> int | None:
+        return self.computation.max_repeats
 
     @property
     def jitted(self) -> bool:
@@ -180,12 +247,23 @@ class Engine:
         platform = self.platform or (device if self.uses_jax else None)
         return None if platform == "auto" else platform
 
+    def holds_program(
+        self, shape: tuple[int, ...], kernel_shape: tuple[int, ...], *, device: str = "auto"
+    ) -> bool:
+        """Whether a compiled engine holds its program for an image of `shape` and a kernel of
+        `kernel_shape` (Computation.program_ready); True where it compiles nothing or cannot
+        tell, as a call would then compile nothing that can be told in advance."""
+        ready = self.computation.program_ready
+        if not self.compiles or ready is None:
+            return True
+        return ready(shape, kernel_shape, self.platform_for(device))
+
     def for_display(self) -> Engine:
         """This engine as the window calls it for a picture to show at once (a live preview, a
-        clip playing): its preview_call as its first call where it has one."""
-        if self.preview_call is None:
+        clip playing): its live preview's first call as its first call where it has one."""
+        if self.preview.first_call is None:
             return self
-        return dataclasses.replace(self, first_call=self.preview_call)
+        return dataclasses.replace(self, first_call=self.preview.first_call)
 
     def start(
         self,
@@ -212,11 +290,12 @@ class Engine:
         return first
 
     def levels(self, levels: np.ndarray, kernel: np.ndarray, *, device: str = "auto") -> np.ndarray:
-        """Its levels_call on `levels` (see LevelsCall), the output checked."""
-        assert self.levels_call is not None, "only engines with a levels call blur levels"
+        """Its blocks' levels_call on `levels` (see LevelsCall), the output checked."""
+        levels_call = self.blocks.levels_call
+        assert levels_call is not None, "only engines with a levels call blur levels"
         radius = kernel.shape[0] // 2
         try:
-            output = self.levels_call(levels, kernel, platform=self.platform_for(device))
+            output = levels_call(levels, kernel, platform=self.platform_for(device))
         except SystemExit as exit:
             raise EngineOutputError(f"{_who(self)} called sys.exit({exit.code!r})") from None
         shape = (levels.shape[0] - 2 * radius, levels.shape[1] - 2 * radius, *levels.shape[2:])
@@ -226,7 +305,7 @@ class Engine:
         self, frames: np.ndarray, kernel: np.ndarray, *, device: str = "auto"
     ) -> BlurredFrames:
         """Blur a batch of `frames` (frames × height × width, × 3 in colour) by its
-        frames_call, or frame by frame by its first call; the outputs checked. Frames of
+        frames' call, or frame by frame by its first call; the outputs checked. Frames of
         stored levels (uint8, uint16; Clip.levels) give blurred levels of their type, rounded
         as saving rounds them; any others float32."""
         frames = np.asarray(frames)
@@ -239,14 +318,14 @@ class Engine:
                 f"not an array of shape {frames.shape}"
             )
         platform = self.platform_for(device)
-        # Made floats here unless its frames_call takes them (first_call never does).
-        on_host = levels and not (self.frames_take_levels and self.frames_call is not None)
+        # Made floats here unless its frames' call takes them (first_call never does).
+        on_host = levels and not (self.frames is not None and self.frames.takes_levels)
         began = time.perf_counter()
         floats = levels_as_floats(frames) if on_host else frames
         converting = time.perf_counter() - began
         try:
-            if self.frames_call is not None:
-                blurred = self.frames_call(floats, kernel, platform=platform)
+            if self.frames is not None:
+                blurred = self.frames.call(floats, kernel, platform=platform)
             else:
                 blurred = self._frames_one_by_one(floats, kernel, platform)
         except SystemExit as exit:
@@ -286,16 +365,16 @@ class Engine:
 
     def send(self, image: np.ndarray, *, device: str = "auto") -> None:
         """Start the copy of `image` to this engine's device ahead of its display call on it
-        (see send_ahead); nothing for an engine that cannot."""
-        if self.send_ahead is not None:
-            self.send_ahead(image, self.platform_for(device))
+        (LivePreview.send_ahead); nothing for an engine that cannot."""
+        if self.preview.send_ahead is not None:
+            self.preview.send_ahead(image, self.platform_for(device))
 
     def start_copy(self, image: np.ndarray, *, device: str = "auto") -> FirstCall | None:
-        """The first of this engine's copies of `image` on its device (see copy_call), or
+        """The first of this engine's copies of `image` on its device (Floors.copy), or
         None when it has no way to copy."""
-        if self.copy_call is None:
+        if self.floors.copy is None:
             return None
-        return self.copy_call(
+        return self.floors.copy(
             image,
             np.zeros((1, 1), np.float32),
             platform=self.platform_for(device),
@@ -304,14 +383,16 @@ class Engine:
         )
 
     def start_gemm(self, *, device: str = "auto") -> TimedGemm | None:
-        """The first of this engine's matrix products on its device (see gemm_call), or None
+        """The first of this engine's matrix products on its device (Floors.gemm), or None
         when it has none."""
-        return None if self.gemm_call is None else self.gemm_call(self.platform_for(device))
+        gemm = self.floors.gemm
+        return None if gemm is None else gemm(self.platform_for(device))
 
     def start_empty_call(self, *, device: str = "auto") -> FirstCall | None:
-        """The first of this engine's empty calls on its device (see empty_call), or None
+        """The first of this engine's empty calls on its device (Floors.empty_call), or None
         when it has none."""
-        return None if self.empty_call is None else self.empty_call(self.platform_for(device))
+        empty_call = self.floors.empty_call
+        return None if empty_call is None else empty_call(self.platform_for(device))
 
     def blur(
         self,

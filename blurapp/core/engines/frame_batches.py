@@ -156,10 +156,10 @@ def overlapped_batches(
     cancelled: Cancelled | None = None,
 ) -> Iterator[np.ndarray] | None:
     """Each batch of `frames` blurred by `engine` with the copies of the batches overlapping
-    their blur (Engine.frames_overlapped), the outputs in order, batched and filled up as
+    their blur (Frames.overlapped), the outputs in order, batched and filled up as
     blur_batches does; None when the engine or its platform cannot overlap them, and
     blur_batches is the way. Each output is checked as blur_frames checks it."""
-    if engine.frames_overlapped is None:
+    if engine.frames is None or engine.frames.overlapped is None:
         return None
     # Each batch's shape, its levels' type (None: floats) and how many of its frames are the
     # clip's.
@@ -170,7 +170,7 @@ def overlapped_batches(
             sent.append((batch.shape, levels_type(batch), count))
             yield batch
 
-    stream = engine.frames_overlapped(batches(), kernel, platform=engine.platform_for(device))
+    stream = engine.frames.overlapped(batches(), kernel, platform=engine.platform_for(device))
     if stream is None:
         return None
 
@@ -230,14 +230,14 @@ def choose_batch_size(
     counted, among `sizes` that fit in `max_batch_bytes`: each size's first call made apart
     (it compiles, for JAX-jit), then every size timed in `rounds` interleaved rounds, the order
     reversed every other round, and its median a frame kept. An engine without a frames call
-    blurs frame by frame, and one with a caveat here (Engine.caveat) in batches of one: 1,
+    blurs frame by frame, and one with a caveat here (Shown.caveat) in batches of one: 1,
     nothing measured. The frames are made, not read: the same pixels
     every time, float32 (None) or the stored levels of `dtype` (uint8, uint16) as the clip will give
     them (Clip.levels), so that the program chosen for is the one the clip's frames get."""
     # An engine that runs far from its figures here (JAX Pallas interpreted) is not worth the
     # batches' first calls and rounds: each size would be compiled and interpreted in turn.
-    caveated = engine.caveat is not None and engine.caveat() is not None
-    if engine.frames_call is None or caveated:
+    caveated = engine.shown.caveat is not None and engine.shown.caveat() is not None
+    if engine.frames is None or caveated:
         return BatchChoice(1, {}, {}, {}, {})
     candidates = batch_sizes_for(frame_shape, sizes, max_batch_bytes)
     shape = (max(candidates), *frame_shape)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from blurapp.core.engines.engine import Engine
+from blurapp.core.engines.engine import Computation, Engine, Floors, Shown
 from blurapp.core.engines.jax_calls import first_call_on_device, first_jax_copy, first_jax_gemm
 from blurapp.core.engines.jax_runtime import jax_device
 from blurapp.core.engines.runs import (
@@ -91,9 +91,8 @@ JAX_EAGER = Engine(
     "jax-eager",
     QT_TRANSLATE_NOOP("Engines", "JAX without jit"),
     first_jax_eager_call,
-    uses_jax=True,
-    max_repeats=3,
-    copy_call=first_jax_copy,
-    gemm_call=first_jax_gemm,
+    computation=Computation(uses_jax=True, max_repeats=3),
+    floors=Floors(copy=first_jax_copy, gemm=first_jax_gemm),
+    shown=Shown(colour="#da8bc3", column="eager"),
 )
 ENGINES = (JAX_EAGER,)

@@ -15,7 +15,15 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines import host_link
-from blurapp.core.engines.engine import Engine
+from blurapp.core.engines.engine import (
+    Blocks,
+    Computation,
+    Engine,
+    Floors,
+    Frames,
+    LivePreview,
+    Shown,
+)
 from blurapp.core.engines.jax_calls import (
     first_call_on_device,
     first_jax_copy,
@@ -249,8 +257,8 @@ preview_jax_call = functools.partial(first_jax_call, keep_photo=True)
 
 
 def send_ahead(image: np.ndarray, platform: str | None = None) -> None:
-    """JAX_JIT's send_ahead: `image` copied to its device ahead of a live preview's call on
-    it, kept until the call takes it (on_device.sent_ahead)."""
+    """JAX-jit's LivePreview.send_ahead: `image` copied to its device ahead of a live
+    preview's call on it, kept until the call takes it (on_device.sent_ahead)."""
     jax = import_jax()
     device = jax_device(platform)
     image = np.ascontiguousarray(image, dtype=np.float32)
@@ -287,18 +295,11 @@ JAX_JIT = Engine(
     "jax",
     QT_TRANSLATE_NOOP("Engines", "JAX-jit"),
     first_jax_call,
-    uses_jax=True,
-    compiles=True,
-    copy_call=first_jax_copy,
-    gemm_call=first_jax_gemm,
-    empty_call=first_jax_empty_call,
-    levels_call=blur_levels_jax,
-    preview_call=preview_jax_call,
-    stop_preview=stop_previewing,
-    send_ahead=send_ahead,
-    frames_call=blur_frames_jax,
-    frames_take_levels=True,
-    frames_overlapped=overlapped_frames_jax,
-    program_ready=program_ready,
+    computation=Computation(uses_jax=True, compiles=True, program_ready=program_ready),
+    blocks=Blocks(levels_call=blur_levels_jax),
+    frames=Frames(blur_frames_jax, takes_levels=True, overlapped=overlapped_frames_jax),
+    preview=LivePreview(preview_jax_call, stop=stop_previewing, send_ahead=send_ahead),
+    floors=Floors(copy=first_jax_copy, gemm=first_jax_gemm, empty_call=first_jax_empty_call),
+    shown=Shown(colour="#55a868", first_call_colour="#dd8452", column="JAX"),
 )
 ENGINES = (JAX_JIT,)

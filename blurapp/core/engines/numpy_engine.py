@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from blurapp.core.engines.engine import Engine
+from blurapp.core.engines.engine import Blocks, Engine, Floors, Shown
 from blurapp.core.engines.gemm import TimedGemm, chosen_gemm
 from blurapp.core.engines.runs import BlurCancelled, Call, Cancelled, FirstCall, Progress
 from blurapp.core.platforms import HOST_PLATFORM
@@ -243,26 +243,26 @@ def _as_float32_image(image: np.ndarray) -> np.ndarray:
 
 # What the comparison measures every other engine against: the best formulation of the
 # tutorial's sums that plain NumPy allows, so the speed-up is what `jit` and the device buy.
-# NumPy blurs a clip's frames one by one (no frames_call): a batch of four 1080p grey frames
+# NumPy blurs a clip's frames one by one (no Frames): a batch of four 1080p grey frames
 # blurred as the channels of one image measured no quicker a frame, and needs two transposes
 # of the batch.
 NUMPY = Engine(
     "numpy",
     QT_TRANSLATE_NOOP("Engines", "NumPy"),
     first_numpy_call,
-    copy_call=first_numpy_copy,
-    gemm_call=first_numpy_gemm,
+    floors=Floors(copy=first_numpy_copy, gemm=first_numpy_gemm),
+    shown=Shown(colour="#4c72b0", column="NumPy"),
 )
 # The tutorial's own loop, for the seed's exact contrast: about 2.6× slower than NUMPY at 24 MP.
 NUMPY_LOOP = Engine(
     "numpy-loop",
     QT_TRANSLATE_NOOP("Engines", "NumPy, tutorial loop"),
     first_numpy_loop_call,
-    copy_call=first_numpy_copy,
-    gemm_call=first_numpy_gemm,
     # One pass over its image per kernel tap: fastest on pieces whose copies stay in the CPU's
     # cache. Strips of 64 rows of a 2048-wide block (about 0.5 MB each) blur several times
     # faster than the whole block (8 MB a copy), which no CPU's cache holds.
-    strip_rows=64,
+    blocks=Blocks(strip_rows=64),
+    floors=Floors(copy=first_numpy_copy, gemm=first_numpy_gemm),
+    shown=Shown(colour="#8da0cb", column="loop"),
 )
 ENGINES = (NUMPY, NUMPY_LOOP)

@@ -263,7 +263,7 @@ class _KeptPhoto:
     lives, so a closed photo's copy goes with it; and only between previews: any other
     first call of JAX-jit lets it go (clear), leaving the memory to a timed run's own copies,
     and so does the window's every job that does not preview with JAX-jit, and switching the
-    live preview off (JAX_JIT.stop_preview)."""
+    live preview off (JAX-jit's LivePreview.stop)."""
 
     def __init__(self) -> None:
         # Reentrant: the array's weakref callback may run inside the lock, on a collection.
@@ -423,7 +423,7 @@ sent_ahead = _SentAhead()
 
 
 def stop_previewing() -> None:
-    """JAX_JIT.stop_preview: the photo kept for the live preview let go, and the outputs it
+    """JAX-jit's LivePreview.stop: the photo kept for the live preview let go, and the outputs it
     left on the device fetched, so that the device's memory is the next job's."""
     kept_photo.clear()
     settle_outputs()

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines import host_link, pallas_program
-from blurapp.core.engines.engine import Caveat, Engine
+from blurapp.core.engines.engine import Caveat, Computation, Engine, Floors, Frames, Shown
 from blurapp.core.engines.jax_calls import (
     first_call_on_device,
     first_jax_copy,
@@ -326,14 +326,9 @@ JAX_PALLAS = Engine(
     "pallas",
     QT_TRANSLATE_NOOP("Engines", "JAX Pallas"),
     first_pallas_call,
-    uses_jax=True,
-    compiles=True,
-    copy_call=first_pallas_copy,
-    empty_call=first_pallas_empty_call,
-    frames_call=blur_frames_pallas,
-    frames_take_levels=True,
-    frames_overlapped=overlapped_frames_pallas,
-    program_ready=program_ready,
-    caveat=caveat_here,
+    computation=Computation(uses_jax=True, compiles=True, program_ready=program_ready),
+    frames=Frames(blur_frames_pallas, takes_levels=True, overlapped=overlapped_frames_pallas),
+    floors=Floors(copy=first_pallas_copy, empty_call=first_pallas_empty_call),
+    shown=Shown(colour="#2a9d8f", first_call_colour="#e9c46a", column="Pallas", caveat=caveat_here),
 )
 ENGINES = (JAX_PALLAS,)

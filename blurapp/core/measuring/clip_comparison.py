@@ -66,7 +66,7 @@ class ClipComparisonResult(LedByJit):
     from a device timed apart, as for photos); `end_to_end_seconds` holds each pass's wall
     time with the clip's frames read, batched and copied: for an engine in `overlapped`, a pass
     of its own made after each timed one, the batches' copies overlapping their blur
-    (Engine.frames_overlapped), as an accelerator plays a clip best."""
+    (Frames.overlapped), as an accelerator plays a clip best."""
 
     clip: ClipInfo
     spec: BlurSpec
@@ -279,7 +279,7 @@ def _batch_choice(
         if size < 1:
             raise ValueError(f"a batch holds at least one frame, not {size}")
         timed = _timed_type(clip)
-        if not engine.compiles or engine.frames_call is None or timed == np.float32:
+        if not engine.compiles or engine.frames is None or timed == np.float32:
             return BatchChoice(size, {}, {}, {}, {})
         # The program the timed passes run (of the clip's levels) got now, and its first call
         # the one reported: the pass compared with NumPy reads floats, another program.

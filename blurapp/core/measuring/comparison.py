@@ -316,9 +316,9 @@ class ComparisonResult(LedByJit):
 
     def call_floor_of(self, engine: str) -> CallFloor | None:
         """The empty call on `engine`'s device, timed with it, for an engine whose calls are
-        of that kind (Engine.empty_call: JAX-jit's); None otherwise, or not measured."""
+        of that kind (Floors.empty_call: JAX-jit's); None otherwise, or not measured."""
         run = self.runs.get(engine)
-        if run is None or self.engine(engine).empty_call is None:
+        if run is None or self.engine(engine).floors.empty_call is None:
             return None
         return next((floor for floor in self.call_floors if floor.device == run.device), None)
 

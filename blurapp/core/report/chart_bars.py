@@ -10,43 +10,27 @@ import zlib
 from typing import NamedTuple
 
 from blurapp.core.engines import Engine
-from blurapp.core.engines.jax_eager_engine import JAX_EAGER
-from blurapp.core.engines.jax_engine import JAX_JIT
-from blurapp.core.engines.numpy_engine import NUMPY, NUMPY_LOOP
-from blurapp.core.engines.pallas_engine import JAX_PALLAS
 from blurapp.core.engines.runs import Compilation, PaidFirstCall, Payer
 from blurapp.core.measuring.comparison import ComparisonResult
 from blurapp.core.report.figures import steady_label
 from blurapp.core.wording import QT_TRANSLATE_NOOP
 
-# Each of BlurApp's engines' colour in the charts: its steady bar and its sweep line.
-ENGINE_COLOURS = {
-    NUMPY.name: "#4c72b0",
-    NUMPY_LOOP.name: "#8da0cb",
-    JAX_JIT.name: "#55a868",
-    JAX_EAGER.name: "#da8bc3",
-    JAX_PALLAS.name: "#2a9d8f",
-}
-# The bar of a compiled engine's first call, on whichever platform it runs.
-FIRST_CALL_COLOURS = {JAX_JIT.name: "#dd8452", JAX_PALLAS.name: "#e9c46a"}
-# The colours of engines named in neither table (a plugin's that asks for none, an engine on a
-# platform of its own), each engine's by its name's hash: the same in every run and on every
-# machine, whatever else is installed.
+# The colours of engines that ask for none (Shown.colour, Shown.first_call_colour: a plugin's
+# that asks for none, an engine on a platform of its own), each engine's by its name's hash: the
+# same in every run and on every machine, whatever else is installed.
 FALLBACK_COLOURS = ("#8172b3", "#937860", "#8c8c8c", "#64b5cd", "#ccb974", "#c44e52")
 
 
 def chart_colour(engine: Engine) -> str:
-    """The colour of `engine`'s steady bar and sweep line ('#55a868'): BlurApp's own from
-    ENGINE_COLOURS, a plugin's the one it asks for (Engine.colour), else one of
-    FALLBACK_COLOURS by its name. An engine on a platform of its own (jax@gpu) is told apart
-    from the same engine on its default one: a colour by its own name."""
-    return ENGINE_COLOURS.get(engine.name) or engine.colour or _by_name(engine.name)
+    """The colour of `engine`'s steady bar and sweep line ('#55a868'): the one it asks for
+    (Shown.colour), else one of FALLBACK_COLOURS by its name. An engine on a platform of its
+    own (jax@gpu) asks for none: it is told apart from the same engine on its default one."""
+    return engine.shown.colour or _by_name(engine.name)
 
 
 def first_call_colour(engine: Engine) -> str:
     """The colour of a compiled engine's first-call bar, the same on every platform."""
-    base = engine.name.partition("@")[0]
-    return FIRST_CALL_COLOURS.get(base) or _by_name(f"{engine.name} first call")
+    return engine.shown.first_call_colour or _by_name(f"{engine.name} first call")
 
 
 def _by_name(name: str) -> str:

@@ -69,9 +69,11 @@ def test_an_engine_failing_in_a_batch_names_the_clip_and_its_first_frame(tmp_pat
         calls.append(len(frames))
         if len(calls) == 2:
             raise ValueError("no luck")
-        return jax.frames_call(frames, kernel, **options)
+        return jax.frames.call(frames, kernel, **options)
 
-    broken = replace(jax, name="broken", title="Broken", frames_call=frames_call)
+    broken = replace(
+        jax, name="broken", title="Broken", frames=replace(jax.frames, call=frames_call)
+    )
     source = video_file(tmp_path / "in.mkv", random_levels(8))
     with open_clip_file(source) as clip, pytest.raises(BlurFailed) as failed:
         blur_clip_to_file(clip, tmp_path / "out.mkv", BlurSpec(), broken, batch_size=3)

@@ -120,6 +120,7 @@ def test_a_steady_call_in_bands_gives_the_blur_its_first_call_gave(monkeypatch, 
     from blurapp.core.engines.jax_program import floats_to_levels
 
     jax_engine = _on_a_stand_in_accelerator(monkeypatch)
+
     made = []
 
     def kept(*args, **kwargs):

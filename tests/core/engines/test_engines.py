@@ -506,4 +506,4 @@ def test_once_jax_has_opened_its_device_pallas_is_compiled_only_if_that_is_a_tpu
     monkeypatch.delenv("JAX_PLATFORMS", raising=False)
     assert jax_opens_a_tpu()
     assert compiled_here() is (opened.platform == "tpu")
-    assert (JAX_PALLAS.caveat() is None) is (opened.platform == "tpu")
+    assert (JAX_PALLAS.shown.caveat() is None) is (opened.platform == "tpu")

@@ -9,7 +9,7 @@ from helpers.oracle import blur_oracle
 from helpers.stand_in_accelerator import take_the_cpu_for_an_accelerator
 
 from blurapp.core import TOLERANCE, engine_names, gaussian_kernel, get_engine
-from blurapp.core.engines import jax_engine
+from blurapp.core.engines import Frames, jax_engine
 from blurapp.core.engines.frame_batches import (
     batch_sizes_for,
     blurred_frames,
@@ -129,7 +129,7 @@ def test_an_engine_whose_frames_call_gives_the_wrong_shape_is_named():
     def one_frame_short(frames, kernel, *, platform):
         return BlurredFrames(np.zeros(frames.shape[1:], np.float32)[None], Call(0.001))
 
-    careless = replace(get_engine("numpy"), name="careless", frames_call=one_frame_short)
+    careless = replace(get_engine("numpy"), name="careless", frames=Frames(one_frame_short))
     with pytest.raises(EngineOutputError, match="the careless engine gave an output of 1 × 8 × 8"):
         careless.blur_frames(random_frames(3, 8, 8), gaussian_kernel(3, 1.0))
 
@@ -265,7 +265,8 @@ def test_a_measured_first_call_is_the_blur_alone_its_copies_apart_as_for_photos(
     def frames_call(frames, kernel, platform=None):
         return BlurredFrames(frames.copy(), Call(0.5, 0.25, 0.125), "cpu", Compilation.COMPILED)
 
-    engine = dataclasses.replace(get_engine("jax"), frames_call=frames_call)
+    jit = get_engine("jax")
+    engine = dataclasses.replace(jit, frames=dataclasses.replace(jit.frames, call=frames_call))
     choice = choose_batch_size(engine, (6, 8), gaussian_kernel(3, 1.0), sizes=(1, 2), rounds=1)
     assert choice.first_call_seconds == {1: 0.5, 2: 0.5}
     assert choice.blur_seconds_per_frame == {1: 0.5, 2: 0.25}
@@ -409,7 +410,7 @@ def test_the_default_devices_own_crossing_blurs_a_batch_of_frames_as_the_oracle_
     levels = np.random.default_rng(4).integers(0, 256, (3, 72, 128, *channels), dtype=np.uint8)
     kernel = gaussian_kernel(9, 2.5)
 
-    blurred = get_engine("jax").frames_call(levels, kernel.astype(np.float32), platform=None)
+    blurred = get_engine("jax").frames.call(levels, kernel.astype(np.float32), platform=None)
 
     assert blurred.output.shape == levels.shape and blurred.output.dtype == np.uint8
     assert_levels_match_the_oracle(list(blurred.output), levels, kernel)
@@ -458,7 +459,7 @@ def test_a_batch_of_levels_made_floats_on_the_host_counts_that_in_its_blur_alone
     def instant(frames, kernel, *, platform):
         return BlurredFrames(frames.copy(), Call(0.0))
 
-    still = dataclasses.replace(get_engine("numpy"), name="still", frames_call=instant)
+    still = dataclasses.replace(get_engine("numpy"), name="still", frames=Frames(instant))
     levels = np.random.default_rng(4).integers(0, 256, (4, 200, 300), dtype=np.uint8)
     blurred = still.blur_frames(levels, gaussian_kernel(3, 1.0))
     np.testing.assert_array_equal(blurred.output, levels)  # floats and back, exactly

@@ -1,4 +1,4 @@
-"""JAX-jit's levels call (Engine.levels_call): a block of stored 8- or 16-bit levels with its
+"""JAX-jit's levels call (Blocks.levels_call): a block of stored 8- or 16-bit levels with its
 halo, blurred into levels by one compiled program."""
 
 import numpy as np
@@ -50,7 +50,7 @@ def test_levels_are_those_of_the_floats_blurred_and_rounded_on_the_host(kernel_n
     radius = kernel.shape[0] // 2
     white = np.iinfo(dtype).max
 
-    blurred = get_engine("jax").levels_call(levels, kernel, platform=None)
+    blurred = get_engine("jax").blocks.levels_call(levels, kernel, platform=None)
 
     # The halo is left out; the type is kept.
     inner = (slice(radius, shape[0] - radius), slice(radius, shape[1] - radius))
@@ -68,5 +68,7 @@ def test_black_and_white_stay_black_and_white():
     # The rounding's ends: no level below 0 or above white, a flat block stays flat.
     for value in (0, 255):
         levels = np.full((70, 80), value, np.uint8)
-        blurred = get_engine("jax").levels_call(levels, gaussian_kernel(9, 2.5), platform=None)
+        blurred = get_engine("jax").blocks.levels_call(
+            levels, gaussian_kernel(9, 2.5), platform=None
+        )
         assert blurred.shape == (62, 72) and (blurred == value).all()

@@ -119,7 +119,7 @@ def test_stopping_the_preview_brings_its_outputs_to_the_host(monkeypatch):
     image = levels_photo((500, 700), seed=3)
     output = previewed(image)
     picture = output_pyramid(output)
-    JAX_JIT.stop_preview()
+    JAX_JIT.preview.stop()
     assert output.fetched
     expected = build_pyramid(to_8bit(np.asarray(output)))
     np.testing.assert_array_equal(picture[0], expected[0])  # made after it settled

@@ -8,7 +8,7 @@ from dataclasses import replace
 from helpers.plugin import PLUGIN_COLOUR, write_distribution
 
 from blurapp.bench.report import column_label
-from blurapp.core.engines import engine_names, forget_plugins, get_engine
+from blurapp.core.engines import Shown, engine_names, forget_plugins, get_engine
 from blurapp.core.measuring.comparison import json_key
 from blurapp.core.report.chart_bars import FALLBACK_COLOURS, chart_colour
 
@@ -76,9 +76,9 @@ def test_the_chart_and_the_bench_table_show_a_plugins_engine_as_it_asks(installe
     scipy = get_engine("scipy")
     assert chart_colour(scipy) == PLUGIN_COLOUR  # the colour its Engine asks for
     assert column_label(scipy) == "scipy"  # it asks for no heading: its name
-    assert column_label(replace(scipy, column="SciPy")) == "SciPy"
+    assert column_label(replace(scipy, shown=Shown(column="SciPy"))) == "SciPy"
     # One that asks for no colour: one of the fallbacks, chosen by its name alone.
-    plain = replace(scipy, name="scipy-plain", colour=None)
+    plain = replace(scipy, name="scipy-plain", shown=Shown())
     assert chart_colour(plain) in FALLBACK_COLOURS
     assert chart_colour(replace(plain, title="Other")) == chart_colour(plain)
     assert json_key("scipy-plain") == "scipy_plain"

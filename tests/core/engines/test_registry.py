@@ -27,7 +27,7 @@ from blurapp.core import (
     register,
 )
 from blurapp.core import engines as registry
-from blurapp.core.engines import engines_on_every_platform, parse_engines
+from blurapp.core.engines import Shown, engines_on_every_platform, parse_engines
 
 
 def run_scipy(image, kernel, *, platform, progress, cancelled):
@@ -82,6 +82,27 @@ def test_a_fourth_engine_reaches_the_command_line_and_its_json(scipy_engine, pho
     assert "numpy, numpy-loop, jax, jax-eager, pallas, scipy" in " ".join(
         capsys.readouterr().out.split()
     )
+
+
+def test_a_fake_engine_registered_in_one_place_shows_everywhere_engines_are_shown(photo, capsys):
+    """One Engine registered, with how it is shown: `compare --engines` runs it, the chart
+    draws its bar in its colour and the bench table heads its column, none of them told."""
+    from blurapp.bench.report import column_lines
+    from blurapp.core.report.chart_bars import timing_bars
+
+    fake = register(
+        Engine("fake", "Fake", run_scipy, shown=Shown(colour="#123456", column="Phony"))
+    )
+    try:
+        assert cli.main(["compare", str(photo), "--engines", "numpy,fake", "--repeat", "1"]) == 0
+        assert "\nFake " in capsys.readouterr().out
+        image = np.random.default_rng(2).random((12, 10), dtype=np.float32)
+        result = compare_engines(image, engines=("numpy", "fake"), repeats=1)
+        coloured = [bar.label for bar in timing_bars(result) if bar.colour == "#123456"]
+        assert len(coloured) == 1 and "Fake" in coloured[0]
+        assert "Phony ms" in column_lines([get_engine("numpy"), fake])[0]
+    finally:
+        registry.unregister("fake")
 
 
 def test_an_unknown_engine_names_the_ones_there_are(capsys):
@@ -291,7 +312,10 @@ def test_a_slow_engine_keeps_its_cap_on_repeats(monkeypatch):
     def counting(image, kernel, **_):
         return FirstCall(output=image, again=again, seconds=1.0)
 
-    slow = replace(get_engine("jax-eager"), first_call=counting, max_repeats=2)
+    eager = get_engine("jax-eager")
+    slow = replace(
+        eager, first_call=counting, computation=replace(eager.computation, max_repeats=2)
+    )
     run = slow.blur(np.zeros((2, 2), np.float32), gaussian_kernel(1, 1.0))
     assert len(calls) == 3  # a warm-up call, then two timed
     assert run.repeat_seconds == (1.0, 1.0)

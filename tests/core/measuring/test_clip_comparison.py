@@ -203,7 +203,7 @@ def test_the_batch_size_is_the_quickest_for_the_frames_the_span_has(
     per_frame = {1: 1e-3, 4: 0.6e-3, 16: 0.5e-3}
 
     def measured(engine, *args, sizes, **kwargs):
-        if engine.frames_call is None:
+        if engine.frames is None:
             return BatchChoice(1, {}, {}, {}, {})
         kept = {size: per_frame[size] for size in sizes if size in per_frame}
         best = min(kept, key=kept.get)

@@ -12,7 +12,7 @@ import pytest
 
 from blurapp import cli
 from blurapp.core import Call, FirstCall, compare_engines, sample_photo_path
-from blurapp.core.engines import Engine
+from blurapp.core.engines import Engine, Floors
 from blurapp.core.engines.gemm import TimedGemm
 from blurapp.core.measuring import contention
 from blurapp.core.measuring.contention import (
@@ -149,7 +149,7 @@ def product_engine(seconds: float) -> Engine:
     def gemm_call(platform) -> TimedGemm:
         return TimedGemm(FirstCall(output=image, again=product, seconds=seconds), 64)
 
-    return Engine("product", "Product", first_call, gemm_call=gemm_call)
+    return Engine("product", "Product", first_call, floors=Floors(gemm=gemm_call))
 
 
 def test_a_program_busy_while_the_matrix_products_ran_makes_the_figures_untrusted():
