@@ -7,10 +7,11 @@ The variants: "rotated" (the engine's kernel: groups of 16 rows rotated, chunks 
 lanes, colour in tiles of 64 rows), "tall" (colour's tiles of 128 rows, VMEM enough), "wide"
 (those tiles, groups of 32 rows, chunks of 1,024 lanes), "staged" (the separable blur's rows'
 taps first, into VMEM, its columns' taps loads at their rows' offsets; its 2-D blur is
-"rotated"'s), "matrix" and "matrix_high" (the kernel, rank one, as two banded products on the
-matrix unit, at lax.Precision.HIGHEST and at three bfloat16 passes), "matrix_columns" (the
-rows' taps rotated as "staged" does, the columns' a banded product on the matrix unit). The
-engine's default is pallas_program.DEFAULT_VARIANT; the table marks it.
+"rotated"'s), "matrix" (the kernel, rank one, as two banded products on the matrix unit, at
+lax.Precision.HIGHEST), "matrix_columns" (the rows' taps rotated as "staged" does, the
+columns' a banded product on the matrix unit). The engine's default is
+pallas_program.DEFAULT_VARIANT; the table marks it. A variant at three bfloat16 passes was
+timed once and removed: it missed the tolerance (docs/performance.md).
 
 Earlier versions of this probe (git log -p docs/performance/pallas_speed.py) also timed the
 kernel before the fused one, the same kernel on a photo XLA padded first, and a kernel row's

@@ -11,9 +11,9 @@ that is not rank one keeps the exact vector program (pallas_program.variant_for)
 
 The matrix unit multiplies bfloat16: float32 products are made of several passes of it. The
 precisions (PRECISIONS): "highest", float32 as Mosaic makes it (lax.Precision.HIGHEST; about
-six passes); "high", three passes written out here (each float32 the sum of a bfloat16 and
-the bfloat16 of what is left; the product of the two small parts dropped), as XLA's
-Precision.HIGH does, which Pallas does not lower; "default", what Mosaic does unasked.
+six passes); "default", what Mosaic does unasked. Three passes (each float32 the sum of a
+bfloat16 and the bfloat16 of what is left, as XLA's Precision.HIGH, which Pallas does not
+lower) missed the tolerance on the chip (docs/performance.md, the Pallas kernel's variants).
 
 jax is imported only inside these functions, as in the other JAX engines.
 """
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-PRECISIONS = ("highest", "high", "default")
+PRECISIONS = ("highest", "default")
 # How far from the product of its factors (the sum of the differences, against the sum of the
 # weights' sizes) a kernel may be and still be blurred as that product: for pixels from 0 to
 # 1, a tenth of the tolerance against SciPy (blurapp.core.TOLERANCE, 1e-5).
@@ -81,14 +81,8 @@ def _band(taps: Any, inputs: int, outputs: int, first: int, step: int) -> Any:
 
 
 def _parts(matrix: Any, precision: str) -> Any:
-    """`matrix` as the kernel reads it: float32 (1 × its shape), or for "high" its bfloat16
-    part and the bfloat16 of what is left (2 × its shape), split once outside the kernel."""
-    import jax.numpy as jnp
-
-    if precision != "high":
-        return matrix[None]
-    big = matrix.astype(jnp.bfloat16)
-    return jnp.stack([big, (matrix - big.astype(jnp.float32)).astype(jnp.bfloat16)])
+    """`matrix` as the kernel reads it: float32, 1 × its shape, at any precision."""
+    return matrix[None]
 
 
 def band_matrices(weights: Any, tiling: Any, precision: str) -> tuple[Any, Any]:
@@ -124,16 +118,6 @@ def _product(left: Any, right_ref: Any, inputs: int, outputs: int, precision: st
     import jax.numpy as jnp
     from jax import lax
 
-    if precision == "high":
-        big = left.astype(jnp.bfloat16)
-        small = (left - big.astype(jnp.float32)).astype(jnp.bfloat16)
-        right_big = right_ref[0, :inputs, :outputs]
-        right_small = right_ref[1, :inputs, :outputs]
-
-        def dot(a: Any, b: Any) -> Any:
-            return jnp.dot(a, b, preferred_element_type=jnp.float32)
-
-        return dot(big, right_big) + (dot(big, right_small) + dot(small, right_big))
     chosen = lax.Precision.HIGHEST if precision == "highest" else None
     right = right_ref[0, :inputs, :outputs]
     return jnp.dot(left, right, precision=chosen, preferred_element_type=jnp.float32)
@@ -144,15 +128,6 @@ def columns_product(left_ref: Any, right: Any, precision: str) -> Any:
     import jax.numpy as jnp
     from jax import lax
 
-    if precision == "high":
-        big = right.astype(jnp.bfloat16)
-        small = (right - big.astype(jnp.float32)).astype(jnp.bfloat16)
-
-        def dot(a: Any, b: Any) -> Any:
-            return jnp.dot(a, b, preferred_element_type=jnp.float32)
-
-        left_big, left_small = left_ref[0], left_ref[1]
-        return dot(left_big, big) + (dot(left_small, big) + dot(left_big, small))
     chosen = lax.Precision.HIGHEST if precision == "highest" else None
     return jnp.dot(left_ref[0], right, precision=chosen, preferred_element_type=jnp.float32)
 

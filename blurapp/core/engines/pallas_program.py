@@ -113,7 +113,6 @@ VARIANTS = {
     # side; chunks one register wide (the rows' band is mostly zeros: its cost grows with the
     # chunk).
     "matrix": Variant(tile_rows=112, chunk_lanes=LANES, matrix="highest"),
-    "matrix_high": Variant(tile_rows=112, chunk_lanes=LANES, matrix="high"),
     # The rows' taps on the vector unit (about half the separable blur's work there), the
     # columns' on the matrix unit, where they cost least: a product of K = 128 a value, where
     # the rows' band costs K = 384 (a chunk and its margins).
