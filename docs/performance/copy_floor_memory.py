@@ -1,5 +1,5 @@
 """How many of the copy floor's images are alive on the device at once: JAX-jit's copy floor
-(blurapp.core.engines.jax_engine.first_jax_copy) queues QUEUED_COPIES copies, each of the one
+(blurapp.core.engines.jax_calls.first_jax_copy) queues QUEUED_COPIES copies, each of the one
 before, and waits once; its comment says two are alive at a time, which holds only if the
 device lets go of each copy's input as soon as the next copy is queued. This dispatches the
 same chain, reads the device's memory in use just after dispatching and its peak once done,
@@ -23,7 +23,8 @@ from pathlib import Path
 import jax
 import numpy as np
 
-from blurapp.core.engines.jax_engine import QUEUED_COPIES, jax_device
+from blurapp.core.engines.jax_calls import QUEUED_COPIES
+from blurapp.core.engines.jax_runtime import jax_device
 
 SHAPES = {"grey24": (4000, 6000), "colour24": (4000, 6000, 3), "colour96": (8000, 12000, 3)}
 SMALL_SHAPES = {"grey": (200, 300), "colour": (200, 300, 3)}
