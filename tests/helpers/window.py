@@ -1,6 +1,8 @@
 """What the window tests share besides their fixtures (those are in tests/conftest.py)."""
 
-from PySide6.QtCore import Qt
+import math
+
+from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
 # Longer than a first JIT compile on a slow, busy machine.
@@ -46,3 +48,9 @@ def settle(window, width, height):
     window.setGeometry(0, 0, width, height)
     for _ in range(3):
         QApplication.processEvents()
+
+
+def on_screen(view, x, y):
+    """The view's pixel that holds the centre of picture pixel (x, y)."""
+    centre = view.viewportTransform().map(QPointF(x + 0.5, y + 0.5))
+    return QPoint(math.floor(centre.x()), math.floor(centre.y()))
