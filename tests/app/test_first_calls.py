@@ -2,15 +2,13 @@
 call cost and who paid it (the live preview, a Run, the sweep), and the figures, chart and
 captions show that cost with where it was paid. And the live preview's zero-padded kernels."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from helpers.oracle import blur_oracle
+from helpers.session import session_with_photo
 
 from blurapp.app.captions import RIGHT
 from blurapp.app.first_calls import FirstCalls, Program
-from blurapp.app.session import Session
 from blurapp.core.engines.runs import Compilation, EngineRun, PaidFirstCall, Payer
 from blurapp.core.kernel import (
     PREVIEW_KERNEL_SIZES,
@@ -19,14 +17,9 @@ from blurapp.core.kernel import (
     preview_kernel_size,
 )
 from blurapp.core.measuring.comparison import ComparisonResult
-from blurapp.core.media.photo import Photo
 from blurapp.core.report.chart_bars import timing_bars
 from blurapp.core.report.figures import comparison_figures
 from blurapp.core.spec import BlurSpec
-
-
-def photo(shape=(4, 6)):
-    return Photo(path=Path("/photos/street.png"), pixels=np.zeros(shape, np.float32), bit_depth=8)
 
 
 def jax_run(first, compilation, steady=0.172):
@@ -59,9 +52,7 @@ def play(session, runs, *, live=False):
 
 @pytest.fixture
 def session():
-    session = Session()
-    session.set_photo(photo(), original="the photo")
-    return session
+    return session_with_photo()
 
 
 def test_a_run_after_the_preview_shows_what_the_preview_paid(session):

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from helpers.oracle import blur_oracle
+from helpers.photos import photo_file
 from PIL import Image
 
 from blurapp.app.jobs import (
@@ -34,11 +35,8 @@ from blurapp.core.spec import BlurSpec
 TINY = 0.004
 
 
-def photo_file(folder: Path, name="street.png", size=(60, 40)) -> Path:
-    levels = np.random.default_rng(5).integers(0, 256, (size[1], size[0]), dtype=np.uint8)
-    path = folder / name
-    Image.fromarray(levels).save(path)
-    return path
+def grey_photo_file(folder: Path) -> Path:
+    return photo_file(folder, size=(60, 40), seed=5, colour=False)
 
 
 def drain(steps, told):
@@ -57,7 +55,7 @@ def drain(steps, told):
 
 
 def test_loading_gives_the_photo_and_its_picture(tmp_path):
-    path = photo_file(tmp_path)
+    path = grey_photo_file(tmp_path)
     loaded = drain(load_job(path), [])
     assert loaded.photo.path == path and (loaded.photo.width, loaded.photo.height) == (60, 40)
     assert loaded.picture[0].dtype == np.uint8 and loaded.picture[0].shape == (40, 60)
@@ -79,7 +77,7 @@ def test_an_unexpected_error_while_loading_is_a_problem_with_that_file(tmp_path,
         raise ValueError("simulated bug")
 
     monkeypatch.setattr(jobs, "build_pyramid", broken)
-    path = photo_file(tmp_path)
+    path = grey_photo_file(tmp_path)
     with pytest.raises(PhotoError) as raised:
         drain(load_job(path), [])
     assert str(path) in str(raised.value) and "simulated bug" in str(raised.value)
@@ -92,7 +90,7 @@ def plan_for(path, *, engines=("numpy",), live=False, **parameters):
 
 
 def test_a_run_reports_progress_and_each_engine_and_returns_the_comparison(tmp_path):
-    plan = plan_for(photo_file(tmp_path), kernel_size=5, sigma=1.0, algorithm="2d")
+    plan = plan_for(grey_photo_file(tmp_path), kernel_size=5, sigma=1.0, algorithm="2d")
     told = []
     outcome = drain(compare_job(plan, report=told.append), told)
     assert told[0] == EngineProgress("numpy", 0, 0)
@@ -113,7 +111,7 @@ def test_a_live_preview_tells_its_taps_every_tenth_and_its_last_a_run_every_hund
     tmp_path,
 ):
     # A 21 × 21 kernel: 441 taps, more than a hundred counts for a timed run.
-    path = photo_file(tmp_path)
+    path = grey_photo_file(tmp_path)
     counts = {}
     for live in (False, True):
         plan = plan_for(path, kernel_size=21, sigma=4.0, algorithm="2d", live=live)
@@ -146,7 +144,7 @@ def test_a_timed_run_works_out_the_difference_on_the_worker_and_a_preview_never_
     monkeypatch.setattr(
         comparison, "max_abs_difference", lambda a, b: worked_out.append(1) or real(a, b)
     )
-    path = photo_file(tmp_path)
+    path = grey_photo_file(tmp_path)
     engines = ("numpy", "jax")
     timed = drain(compare_job(plan_for(path, engines=engines, kernel_size=3)), [])
     assert len(worked_out) == 1
@@ -180,7 +178,7 @@ def test_a_live_preview_keeps_the_photo_on_the_jax_device_and_a_timed_run_copies
         return on_device
 
     monkeypatch.setattr(jax, "device_put", counting_put)
-    photo = load_photo(photo_file(tmp_path))
+    photo = load_photo(grey_photo_file(tmp_path))
     for sigma in (1.0, 1.5, 2.0):
         plan = RunPlan(1, photo, BlurSpec(kernel_size=5, sigma=sigma), ("jax",), live=True)
         outcome = drain(compare_job(plan), [])
@@ -236,7 +234,7 @@ def test_the_photo_kept_on_the_jax_device_is_let_go(what, tmp_path, monkeypatch)
         expected = blur_oracle(session.photo.gray, gaussian_kernel(5, sigma))
         np.testing.assert_allclose(session.results["jax"].run.output, expected, atol=1e-5)
 
-    controller.open_photo(photo_file(tmp_path))  # and previews it
+    controller.open_photo(grey_photo_file(tmp_path))  # and previews it
     runner.run_all()
     preview(1.5)
     assert len(puts) == 1  # kept
@@ -273,7 +271,7 @@ def test_a_window_that_starts_with_the_live_preview_off_starts_no_job(tmp_path):
     controller = PhotoController(session, runner, Shown())
     session.set_live(False)  # as the settings restore it
     assert not runner.busy()
-    controller.open_photo(photo_file(tmp_path))  # as the window does once it is shown
+    controller.open_photo(grey_photo_file(tmp_path))  # as the window does once it is shown
     assert [job.job for job in runner.queue] == [load_job]
     runner.run_all()
     assert session.photo is not None and session.photo.path.name == "street.png"
@@ -313,7 +311,7 @@ def test_a_preview_of_an_array_that_can_change_copies_it_each_time(kind, monkeyp
 
 
 def test_a_photo_s_pixels_are_read_only(tmp_path):
-    grey = photo_file(tmp_path)
+    grey = grey_photo_file(tmp_path)
     colour = tmp_path / "colour.png"
     rgb = np.random.default_rng(6).integers(0, 256, (40, 60, 3), dtype=np.uint8)
     Image.fromarray(rgb).save(colour)
@@ -324,7 +322,7 @@ def test_a_photo_s_pixels_are_read_only(tmp_path):
 
 
 def test_a_run_stops_between_kernel_taps_when_cancelled(tmp_path):
-    plan = plan_for(photo_file(tmp_path), kernel_size=21, sigma=4.0, algorithm="2d")
+    plan = plan_for(grey_photo_file(tmp_path), kernel_size=21, sigma=4.0, algorithm="2d")
     told = []
 
     def cancelled():  # as soon as the blur has begun its taps
@@ -337,7 +335,7 @@ def test_a_run_stops_between_kernel_taps_when_cancelled(tmp_path):
 
 
 def test_a_sweep_yields_each_size_as_it_finishes(tmp_path):
-    photo = load_photo(photo_file(tmp_path))
+    photo = load_photo(grey_photo_file(tmp_path))
     told = []
     points = drain(sweep_job(photo, BlurSpec(kernel_size=3), ("numpy",), TINY, 1), told)
     assert told == points and len(points) >= 1
@@ -479,7 +477,7 @@ def controlled(tmp_path):
     session.set_pane_engine(0, "numpy")
     session.set_pane_engine(1, "numpy")
     session.set_parameters(BlurSpec(kernel_size=5, sigma=1.0, algorithm="2d"))
-    controller.open_photo(photo_file(tmp_path))
+    controller.open_photo(grey_photo_file(tmp_path))
     runner.run_all()
     return session, runner, shown, controller
 
@@ -662,7 +660,7 @@ def test_the_trace_words_say_when_nothing_was_written(tmp_path):
 
 
 def sweep_state(tmp_path, runner):
-    photo = load_photo(photo_file(tmp_path))
+    photo = load_photo(grey_photo_file(tmp_path))
     state = SweepState(photo, BlurSpec(kernel_size=3), ("numpy",), runner, repeats=1)
     state.max_megapixels = TINY
     heard = []

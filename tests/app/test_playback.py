@@ -8,6 +8,7 @@ import weakref
 
 import numpy as np
 import pytest
+from helpers.clips import CameraThatGoes, OneDecoder
 from helpers.oracle import blur_oracle, slow_oracle_engine
 
 from blurapp.app.clip_jobs import frame_job, opens_as_clip
@@ -221,30 +222,6 @@ def test_a_colour_clip_plays_in_grey_unless_colour_is_asked_for():
         assert {frame.output.ndim for frame in shown["numpy"].values()} == {channels}
 
 
-class CameraThatGoes(Clip):
-    """A camera's frames, then the camera gone: what a real one unplugged mid-play gives."""
-
-    def __init__(self, count):
-        self.info = ClipInfo("Camera", 16, 12, None, 20.0, colour=False)
-        self.count = count
-        self.read = []  # a weak reference to each frame read
-        self.closed = False
-
-    def _read(self, start):
-        for index in range(start, self.count):
-            frame = np.full((12, 16), index / self.count, np.float32)
-            self.read.append(weakref.ref(frame))
-            yield frame
-        raise ClipError("Camera", "the camera went away")
-
-    def close(self):
-        self.closed = True
-
-    def frames_held(self):
-        """How many of the frames read are still held by someone."""
-        return sum(reference() is not None for reference in self.read)
-
-
 def test_a_camera_that_goes_away_stops_the_playing_with_its_reason(slow_engine):
     camera = CameraThatGoes(count=8)
     player = ClipPlayer(camera, SPEC, ("numpy", slow_engine))
@@ -310,25 +287,6 @@ def test_a_path_opens_as_a_clip_when_the_clip_readers_say_so(monkeypatch, tmp_pa
 
     monkeypatch.setattr(clip_files, "is_clip", lambda path: path.suffix == ".tif")
     assert opens_as_clip(tmp_path / "stack.tif") and not opens_as_clip(tmp_path / "walk.png")
-
-
-class OneDecoder(FramesInMemory):
-    """Frames read through one decoder, as a video file's are: every read seeks it, so a read
-    of one frame moves the place the frames being played come from."""
-
-    def __init__(self, frames, **keywords):
-        super().__init__(frames, **keywords)
-        self.place = 0
-
-    def frame(self, index):
-        return Clip.frame(self, index)  # through the decoder, as a file's is
-
-    def _read(self, start):
-        self.place = start
-        while self.place < len(self._frames):
-            frame = self._frames[self.place].copy()
-            self.place += 1
-            yield frame
 
 
 def test_a_paused_frames_read_never_moves_the_frames_being_played():

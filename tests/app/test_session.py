@@ -5,7 +5,7 @@ import sys
 
 import numpy as np
 import pytest
-from helpers.session import finish, jax_run, numpy_run, photo
+from helpers.session import finish, jax_run, numpy_run, photo, session_with_photo
 from helpers.tpu_runtime import seem_to_have_libtpu
 
 from blurapp.app.captions import LEFT, RIGHT
@@ -19,9 +19,7 @@ from blurapp.core.spec import BlurSpec
 
 @pytest.fixture
 def session():
-    session = Session()
-    session.set_photo(photo(), original="the photo")
-    return session
+    return session_with_photo()
 
 
 def test_importing_the_session_does_not_import_qt():

@@ -1,17 +1,14 @@
 """Before/after in the session, without a window: what each side of a pane shows and says."""
 
 import pytest
-from helpers.session import finish, numpy_run, photo
+from helpers.session import finish, numpy_run, session_with_photo
 
 from blurapp.app.captions import LEFT, RIGHT, SHOW_LABELS
-from blurapp.app.session import Session
 
 
 @pytest.fixture
 def session():
-    session = Session()
-    session.set_photo(photo(), original="the photo")
-    return session
+    return session_with_photo()
 
 
 def test_before_a_run_both_sides_show_the_original_and_the_caption_says_so(session):

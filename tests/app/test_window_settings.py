@@ -2,17 +2,14 @@
 that does not pass its check reads as its default, with one log line; what is written is plain
 data the file can hold."""
 
-import dataclasses
 import json
 import logging
+
+from helpers.window_settings import change_settings
 
 from blurapp.app.settings_file import SettingsFile
 from blurapp.app.window_settings import WindowSettings, read_settings, write_settings
 from blurapp.core.kernel import DEFAULT_SIGMA
-
-
-def change_settings(settings, **changes):
-    write_settings(settings, dataclasses.replace(read_settings(settings), **changes))
 
 
 def test_a_value_that_is_not_plain_data_reads_as_its_default_with_one_log_line(tmp_path, caplog):

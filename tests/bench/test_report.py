@@ -3,7 +3,6 @@ rows) in strict JSON; the Markdown tables made from a record; and the performanc
 committed tables, which must be what the renderer makes of the committed records now."""
 
 import html
-import importlib.util
 import json
 import os
 import platform
@@ -13,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from helpers.command_line import blurapp
+from helpers.performance_pages import renderer
 
 import blurapp as blurapp_package
 from blurapp.bench.record import read_record_document, record_document, record_json
@@ -321,15 +321,8 @@ def test_markdown_and_myst_in_a_record_are_shown_as_typed():
     assert "<li><strong>Machine:</strong> Linux x86_64, *fast*, 2 cores" in page
 
 
-def _render_module():
-    spec = importlib.util.spec_from_file_location("render", PERFORMANCE / "render.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_committed_performance_tables_are_what_the_renderer_makes_of_the_records():
-    render = _render_module()
+    render = renderer()
     records = sorted(PERFORMANCE.glob("*.json"))
     assert len(records) >= 2  # this machine's CPU figures, and the GPU's
     page = (PERFORMANCE.parent / "performance.md").read_text(encoding="utf-8")

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from helpers.command_line import blurapp, blurapp_in_process
 from helpers.oracle import blur_oracle
+from helpers.photos import photo_file
 from helpers.tpu_runtime import seem_to_have_libtpu
 from PIL import Image
 
@@ -35,10 +36,7 @@ def assert_no_traceback(run):
 
 @pytest.fixture(scope="module")
 def photo(tmp_path_factory):
-    path = tmp_path_factory.mktemp("photos") / "street.png"
-    rng = np.random.default_rng(1)
-    Image.fromarray(rng.integers(0, 256, (30, 45, 3), dtype=np.uint8)).save(path)
-    return path
+    return photo_file(tmp_path_factory.mktemp("photos"), size=(45, 30), seed=1)
 
 
 def test_version():

@@ -13,6 +13,7 @@ import textwrap
 import numpy as np
 import pytest
 from helpers.command_line import blurapp_in_process
+from helpers.photos import photo_file
 from PIL import Image
 
 from blurapp import cli
@@ -47,10 +48,7 @@ def assert_one_error_line(run, *words):
 
 @pytest.fixture
 def photo(tmp_path):
-    path = tmp_path / "street.png"
-    rng = np.random.default_rng(2)
-    Image.fromarray(rng.integers(0, 256, (30, 45, 3), dtype=np.uint8)).save(path)
-    return path
+    return photo_file(tmp_path, size=(45, 30), seed=2)
 
 
 def test_blur_says_which_file_it_wrote(photo, tmp_path):

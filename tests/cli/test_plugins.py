@@ -13,17 +13,14 @@ import numpy as np
 import pytest
 from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
-from PIL import Image
+from helpers.photos import photo_file
 
 from blurapp.core import TOLERANCE, gaussian_kernel, load_grayscale
 
 
 @pytest.fixture(scope="module")
 def photo(tmp_path_factory):
-    path = tmp_path_factory.mktemp("photos") / "street.png"
-    rng = np.random.default_rng(3)
-    Image.fromarray(rng.integers(0, 256, (30, 45, 3), dtype=np.uint8)).save(path)
-    return path
+    return photo_file(tmp_path_factory.mktemp("photos"), size=(45, 30), seed=3)
 
 
 @pytest.fixture

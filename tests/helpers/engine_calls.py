@@ -1,4 +1,4 @@
-"""What the engines are handed, recorded as a test runs."""
+"""Calls on the engines by name, and what they are handed, recorded as a test runs."""
 
 import numpy as np
 
@@ -17,3 +17,11 @@ def batch_types(monkeypatch):
 
     monkeypatch.setattr(Engine, "blur_frames", recording)
     return seen
+
+
+def first_output(engine, image, kernel):
+    """`engine`'s blur of `image` by `kernel`: its first call's output, no steady call timed
+    after it."""
+    from blurapp.core import get_engine
+
+    return get_engine(engine).blur(image, kernel, repeats=0).output

@@ -25,6 +25,15 @@ def blur_oracle(image, kernel, dtype=np.float64):
     return correlate(pixels, weights, mode="nearest")
 
 
+def check_against_oracle(output, image, kernel):
+    """Asserts `output` is `image` blurred by `kernel`: its shape, in float32, within
+    TOLERANCE of the oracle's."""
+    from blurapp.core import TOLERANCE
+
+    assert output.shape == image.shape and output.dtype == np.float32
+    np.testing.assert_allclose(output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
+
+
 @contextlib.contextmanager
 def slow_oracle_engine(seconds):
     """An engine named "slow", registered while in the block, that blurs right (scipy's

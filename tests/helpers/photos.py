@@ -4,12 +4,20 @@ import numpy as np
 from PIL import Image
 
 
-def photo_file(tmp_path, name="street.png", size=(90, 60), seed=0):
-    """A colour PNG of random pixels, width × height = size."""
+def photo_file(tmp_path, name="street.png", size=(90, 60), seed=0, *, colour=True):
+    """A PNG of random pixels (in colour, or grey unless `colour`), width × height = size."""
     path = tmp_path / name
-    pixels = np.random.default_rng(seed).integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
+    shape = (size[1], size[0], 3) if colour else (size[1], size[0])
+    pixels = np.random.default_rng(seed).integers(0, 256, shape, dtype=np.uint8)
     Image.fromarray(pixels).save(path)
     return path
+
+
+def noise(shape, dtype=np.uint8, seed=13):
+    """Random levels of `dtype` (an unsigned integer type), black to white both included: the
+    samples of a photo file."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, np.iinfo(dtype).max, shape, dtype=dtype, endpoint=True)
 
 
 def as_levels(values, white=255):

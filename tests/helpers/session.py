@@ -17,6 +17,13 @@ def photo(name="street.png", shape=(4, 6)):
     return Photo(path=Path(f"/photos/{name}"), pixels=np.zeros(shape, np.float32), bit_depth=8)
 
 
+def session_with_photo():
+    """A session with a grey photo 6 × 4 open, nothing run yet."""
+    session = Session()
+    session.set_photo(photo(), original="the photo")
+    return session
+
+
 def numpy_run(seconds=0.025):
     return EngineRun(output=np.zeros((4, 6), np.float32), repeat_seconds=(seconds,))
 

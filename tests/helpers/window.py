@@ -1,6 +1,9 @@
 """What the window tests share besides their fixtures (those are in tests/conftest.py)."""
 
-from PySide6.QtCore import Qt
+import math
+
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtWidgets import QApplication
 
 # Longer than a first JIT compile on a slow, busy machine.
 RUN_TIMEOUT_MS = 120_000
@@ -39,11 +42,15 @@ def jobs_done(qtbot, window):
     qtbot.waitUntil(lambda: not window.runner.busy(), timeout=RUN_TIMEOUT_MS)
 
 
-def change_settings(settings, **changes):
-    """Store `changes` (WindowSettings' fields) in the settings file `settings`, as the window
-    does: the rest as the file holds it."""
-    import dataclasses
+def settle(window, width, height):
+    """`window` at width × height, laid out: the panes' sizes and the captions' heights follow
+    a layout pass later, the fit zoom another."""
+    window.setGeometry(0, 0, width, height)
+    for _ in range(3):
+        QApplication.processEvents()
 
-    from blurapp.app.window_settings import read_settings, write_settings
 
-    write_settings(settings, dataclasses.replace(read_settings(settings), **changes))
+def on_screen(view, x, y):
+    """The view's pixel that holds the centre of picture pixel (x, y)."""
+    centre = view.viewportTransform().map(QPointF(x + 0.5, y + 0.5))
+    return QPoint(math.floor(centre.x()), math.floor(centre.y()))

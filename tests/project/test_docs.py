@@ -5,7 +5,6 @@ performance page's record, user text speaks of BlurApp rather than of how it was
 changelog names the current version."""
 
 import argparse
-import importlib.util
 import re
 import tomllib
 import warnings
@@ -13,6 +12,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from helpers.performance_pages import renderer
 
 import blurapp
 from blurapp.cli import COMMANDS, build_command_parser, build_window_parser
@@ -211,19 +211,12 @@ def test_readme_is_short_and_links_to_the_docs():
     assert [link for link in links if not (ROOT / link).exists()] == []
 
 
-def _render_module():
-    spec = importlib.util.spec_from_file_location("render", DOCS / "performance" / "render.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 # A figure as a page prints one: a number and its unit.
 FIGURE = re.compile(r"\d[\d,.]*\s?(?:ms\b|s\b|×|MB\b|GB\b|GiB\b|frames/s\b)")
 
 
 def test_the_readme_headline_figures_are_what_the_renderer_makes_of_the_pages_record():
-    render = _render_module()
+    render = renderer()
     readme = README.read_text(encoding="utf-8")
 
     assert render.readme_headline(readme) == render.headline(), (

@@ -13,17 +13,13 @@ import pytest
 pytest.importorskip("distributed", reason="needs the scale extra (Dask), not installed here")
 import tifffile
 from helpers.oracle import blur_oracle
+from helpers.photos import noise
 
 from blurapp.core.kernel import gaussian_kernel, gaussian_kernel_1d
 from blurapp.core.media.photo import load_photo
 from blurapp.core.media.photo_checks import PhotoError
 from blurapp.core.media.saving import OutputError
 from blurapp.scale import tiled, tiled_read, tiled_write
-
-
-def noise(shape, dtype=np.uint8, seed=13) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    return rng.integers(0, np.iinfo(dtype).max, size=shape, dtype=dtype, endpoint=True)
 
 
 def floats(shape, dtype, seed=13) -> np.ndarray:

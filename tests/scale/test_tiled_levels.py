@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("distributed", reason="needs the scale extra (Dask), not installed here")
 import tifffile
 from helpers.oracle import blur_oracle
+from helpers.photos import noise
 from scipy.ndimage import correlate
 
 from blurapp.core import engines as registry
@@ -62,28 +63,33 @@ def levels_engine():
     registry.unregister("scipy-levels")
 
 
-def noise(shape, dtype, seed=3):
-    rng = np.random.default_rng(seed)
-    return rng.integers(0, np.iinfo(dtype).max, shape, dtype=dtype, endpoint=True)
-
-
 # (stored samples, tifffile options, blurred in colour, whether they are the levels as stored)
 CASES = {
-    "8-bit grey": (noise((150, 130), np.uint8), {}, False, True),
+    "8-bit grey": (noise((150, 130), np.uint8, seed=3), {}, False, True),
     "16-bit colour in colour": (
-        noise((150, 130, 3), np.uint16),
+        noise((150, 130, 3), np.uint16, seed=3),
         {"photometric": "rgb"},
         True,
         True,
     ),
-    "8-bit colour in grey": (noise((150, 130, 3), np.uint8), {"photometric": "rgb"}, False, False),
+    "8-bit colour in grey": (
+        noise((150, 130, 3), np.uint8, seed=3),
+        {"photometric": "rgb"},
+        False,
+        False,
+    ),
     "8-bit colour with alpha in colour": (
-        noise((150, 130, 4), np.uint8),
+        noise((150, 130, 4), np.uint8, seed=3),
         {"photometric": "rgb", "extrasamples": ["unassalpha"]},
         True,
         False,
     ),
-    "8-bit MinIsWhite": (noise((150, 130), np.uint8), {"photometric": "miniswhite"}, False, False),
+    "8-bit MinIsWhite": (
+        noise((150, 130), np.uint8, seed=3),
+        {"photometric": "miniswhite"},
+        False,
+        False,
+    ),
 }
 
 
@@ -110,7 +116,7 @@ def test_only_blocks_stored_as_their_levels_go_to_the_levels_call(tmp_path, leve
 
 
 def test_an_npy_output_is_blurred_as_floats_whatever_the_engine_offers(tmp_path, levels_engine):
-    data = noise((100, 90), np.uint8)
+    data = noise((100, 90), np.uint8, seed=3)
     tifffile.imwrite(tmp_path / "source.tif", data, tile=(32, 32))
     kernel = gaussian_kernel(5, 1.5)
 
@@ -161,7 +167,7 @@ def test_straight_to_levels_a_blur_cancelled_after_its_first_row_leaves_no_file(
 ):
     from blurapp.core.engines.runs import BlurCancelled
 
-    tifffile.imwrite(tmp_path / "source.tif", noise((256, 64), np.uint8), tile=(32, 32))
+    tifffile.imwrite(tmp_path / "source.tif", noise((256, 64), np.uint8, seed=3), tile=(32, 32))
     rows_written = []
 
     with pytest.raises(BlurCancelled):
@@ -186,7 +192,7 @@ def test_straight_to_levels_a_damaged_tile_in_a_later_row_is_named_and_no_file_l
     from blurapp.core.media.photo_checks import PhotoError
 
     source = tmp_path / "cut.tif"
-    tifffile.imwrite(source, noise((256, 128), np.uint8), tile=(64, 64), compression="zlib")
+    tifffile.imwrite(source, noise((256, 128), np.uint8, seed=3), tile=(64, 64), compression="zlib")
     with tifffile.TiffFile(source) as tiff:
         offsets = tiff.pages.first.dataoffsets
     content = bytearray(source.read_bytes())
@@ -222,7 +228,7 @@ def test_blocks_run_on_one_thread_a_core_whichever_thread_starts_the_blur(
         return real(block, **options)
 
     monkeypatch.setattr(tiled, "_blur_stored_block", noting_the_thread)
-    tifffile.imwrite(tmp_path / "source.tif", noise((320, 320), np.uint8), tile=(32, 32))
+    tifffile.imwrite(tmp_path / "source.tif", noise((320, 320), np.uint8, seed=3), tile=(32, 32))
     failures = []
 
     def blur():
@@ -274,7 +280,7 @@ def test_the_device_asked_for_reaches_every_block_of_a_blur_and_of_a_batch(
     )  # fmt: skip
     try:
         source = tmp_path / "scan.tif"
-        tifffile.imwrite(source, noise((90, 80), np.uint8), tile=(32, 32))
+        tifffile.imwrite(source, noise((90, 80), np.uint8, seed=3), tile=(32, 32))
         tiled.blur_file_tiled(
             source, tmp_path / output, kernel=gaussian_kernel(3, 1.0), engine="platformed",
             device="cpu", block=32,
@@ -325,7 +331,7 @@ def test_samples_wider_than_the_pixels_cross_the_halo_as_pixels(tmp_path, monkey
     real_stored = tiled._blur_stored_block
     monkeypatch.setattr(tiled, "_blur_pixels_block", noting)
     monkeypatch.setattr(tiled, "_blur_stored_block", noting_stored)
-    data = noise((100, 90, 4), np.uint16)
+    data = noise((100, 90, 4), np.uint16, seed=3)
     source = tmp_path / "rgba.tif"
     tifffile.imwrite(source, data, tile=(32, 32), photometric="rgb", extrasamples=["unassalpha"])
     kernel = gaussian_kernel(5, 1.5)
@@ -357,7 +363,7 @@ def test_a_cancel_does_not_wait_for_the_row_blurred_ahead(tmp_path):
 
     register(Engine("slow-levels", "Slow", first_call, blocks=Blocks(levels_call=slow_levels_call)))
     try:
-        tifffile.imwrite(tmp_path / "source.tif", noise((64, 512), np.uint8), tile=(16, 16))
+        tifffile.imwrite(tmp_path / "source.tif", noise((64, 512), np.uint8, seed=3), tile=(16, 16))
         rows_written = []
         with pytest.raises(BlurCancelled):
             tiled.blur_file_tiled(

@@ -3,18 +3,12 @@ tests/app/test_caption_room.py)."""
 
 import pytest
 from helpers.session import longest_run_caption
-from helpers.window import RUN_TIMEOUT_MS, run
+from helpers.window import RUN_TIMEOUT_MS, run, settle
 from PySide6.QtCore import QEvent, QObject, QPoint
 from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
 from blurapp.ui.image_pane import ResultPane, caption_html
 from blurapp.ui.text_fitting import WORD_JOINER
-
-
-def settle(window, width, height):
-    window.setGeometry(0, 0, width, height)
-    for _ in range(3):  # the captions' heights follow their widths a layout pass later
-        QApplication.processEvents()
 
 
 def photo_tops(window) -> list[int]:

@@ -3,18 +3,13 @@ the picture is not (what decides: tests/app/test_detail_place.py), and closed, i
 
 import pytest
 from helpers.photos import photo_file
+from helpers.window import settle
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication
 
 from blurapp.app.settings_file import SettingsFile
 from blurapp.ui.main_window import MainWindow
-
-
-def settle(window, width, height):
-    window.setGeometry(0, 0, width, height)
-    for _ in range(3):  # the panes' sizes follow a layout pass later, the fit zoom another
-        QApplication.processEvents()
 
 
 def picture_on_screen(view):

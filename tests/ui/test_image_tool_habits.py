@@ -2,12 +2,10 @@
 status bar, Undo and Redo of the parameters, the panes one above the other, a grey "before"
 beside a grey blur, and Save Results asking about a result that is out of date."""
 
-import math
-
 import numpy as np
 import pytest
 from helpers.photos import photo_file
-from helpers.window import run
+from helpers.window import on_screen, run
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
@@ -19,12 +17,6 @@ from blurapp.ui.main_window import MainWindow
 from blurapp.ui.menus import shortcut_rows
 
 CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
-
-
-def on_screen(view, x, y):
-    """The view's pixel that holds the centre of picture pixel (x, y)."""
-    centre = view.viewportTransform().map(QPointF(x + 0.5, y + 0.5))
-    return QPoint(math.floor(centre.x()), math.floor(centre.y()))
 
 
 def hover(qtbot, window, pane, x, y) -> str:

@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 import pytest
+from helpers.clips import CameraThatGoes, OneDecoder
 from helpers.oracle import blur_oracle, slow_oracle_engine
 from helpers.photos import photo_file
 from helpers.window import RUN_TIMEOUT_MS, jax_settled, jobs_done
@@ -16,7 +17,7 @@ from blurapp.app.clip_jobs import RUN_FRAMES
 from blurapp.core import TOLERANCE
 from blurapp.core.engines import Engine, register, unregister
 from blurapp.core.engines.runs import Call, FirstCall
-from blurapp.core.media.clip import Clip, ClipError, ClipInfo, FramesInMemory
+from blurapp.core.media.clip import ClipError, ClipInfo, FramesInMemory
 
 FRAME_SHAPE = (48, 64)
 
@@ -240,24 +241,11 @@ def test_cancel_stops_a_run_on_a_clip(qtbot, make_window, slow_engine):
     assert compared == []
 
 
-class CameraThatGoes(Clip):
-    """A camera's frames, then the camera gone, as a real one unplugged mid-play."""
-
-    def __init__(self, count=15):
-        self.info = ClipInfo("Camera", FRAME_SHAPE[1], FRAME_SHAPE[0], None, 20.0, colour=False)
-        self.count = count
-
-    def _read(self, start):
-        for index in range(start, self.count):
-            yield np.full(FRAME_SHAPE, index / self.count, np.float32)
-        raise ClipError("Camera", "the camera went away")
-
-
 def test_a_camera_that_goes_away_mid_play_is_said_and_the_window_stays_up(
     qtbot, make_window, warnings_shown, tmp_path
 ):
     window = make_window(wait=False)
-    open_clip(qtbot, window, CameraThatGoes())
+    open_clip(qtbot, window, CameraThatGoes(shape=FRAME_SHAPE))
     assert not window.widgets.clip_bar.slider.isVisible()
     with qtbot.waitSignal(window.display.clip_stopped, timeout=RUN_TIMEOUT_MS) as stopped:
         window.actions.play.trigger()
@@ -355,33 +343,13 @@ def test_a_frame_that_cannot_be_read_is_said_and_the_clip_stays_open(
     assert shown.args == [2] and window.controller.clips.clip is clip
 
 
-class OneDecoder(FramesInMemory):
-    """Frames read through one decoder that takes a while to seek, as a video file's are: every
-    read of a frame moves the place the frames being played come from."""
-
-    def __init__(self, frames, **keywords):
-        super().__init__(frames, **keywords)
-        self.place = 0
-
-    def frame(self, index):
-        return Clip.frame(self, index)
-
-    def _read(self, start):
-        time.sleep(0.01)
-        self.place = start
-        while self.place < len(self._frames):
-            frame = self._frames[self.place].copy()
-            self.place += 1
-            yield frame
-
-
 def test_play_at_once_after_dragging_the_slider_plays_each_frame_as_it_is(qtbot, make_window):
     window = make_window(wait=False)
     jax_settled(qtbot, window)  # the frames read for the slider are the runner's next jobs
     window.controller.set_pane_engine(0, "numpy")
     window.controller.set_pane_engine(1, "numpy-loop")
     ramp = np.arange(80, dtype=np.float32)[:, None, None] / 80 * np.ones((1, *FRAME_SHAPE))
-    open_clip(qtbot, window, OneDecoder(ramp, frames_per_second=40))
+    open_clip(qtbot, window, OneDecoder(ramp, seek_seconds=0.01, frames_per_second=40))
     wrong = []
 
     def played(state):

@@ -6,7 +6,7 @@ import logging
 import os
 
 import pytest
-from helpers.window import change_settings
+from helpers.window_settings import change_settings
 from PySide6.QtCore import QSettings
 
 from blurapp.app.settings_file import SettingsFile, default_settings_path

@@ -2,13 +2,11 @@
 it; the user drags the divider in either pane and both follow (the session's part in
 tests/app/test_split_view.py)."""
 
-import math
-
 import numpy as np
 import pytest
-from helpers.window import jax_settled, run
+from helpers.window import jax_settled, on_screen, run
 from PIL import Image
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QPoint, Qt
 
 from blurapp.core import to_8bit
 
@@ -23,12 +21,6 @@ def checkerboard(tmp_path):
     y, x = np.indices(SIZE[::-1])
     Image.fromarray(((x // 4 + y // 4) % 2 * 255).astype(np.uint8)).save(path)
     return path
-
-
-def on_screen(view, x, y=ROW):
-    """The view's pixel that holds the centre of picture pixel (x, y)."""
-    centre = view.viewportTransform().map(QPointF(x + 0.5, y + 0.5))
-    return QPoint(math.floor(centre.x()), math.floor(centre.y()))
 
 
 def sides_shown(view, original, blurred, y=ROW):
@@ -119,7 +111,7 @@ def test_dragging_the_divider_in_one_pane_moves_it_in_both(split_window, qtbot):
     view = window.widgets.right_pane.view
     viewport = view.viewport()
     center = view.center()
-    start, end = on_screen(view, SIZE[0] // 2), on_screen(view, 40)
+    start, end = on_screen(view, SIZE[0] // 2, ROW), on_screen(view, 40, ROW)
     # Over the divider the cursor says it can be dragged sideways; off it, that goes.
     qtbot.mouseMove(viewport, start)
     assert viewport.cursor().shape() == Qt.CursorShape.SplitHCursor
@@ -155,7 +147,8 @@ def test_before_a_run_both_sides_show_the_original(make_window, checkerboard, qt
     shot = view.viewport().grab().toImage()
     far_from_the_divider = [x for x in range(SIZE[0]) if abs(x - SIZE[0] / 2) > 4]
     assert all(
-        shot.pixelColor(on_screen(view, x)).red() == original[ROW, x] for x in far_from_the_divider
+        shot.pixelColor(on_screen(view, x, ROW)).red() == original[ROW, x]
+        for x in far_from_the_divider
     )
     assert window.widgets.left_pane.caption_text().endswith(
         "not run yet: the original on both sides, press Run"

@@ -5,7 +5,8 @@ import time
 
 import numpy as np
 import pytest
-from helpers.window import change_settings, run
+from helpers.window import run
+from helpers.window_settings import change_settings
 from PySide6.QtCore import QPoint, Qt
 
 from blurapp.core import TOLERANCE, to_8bit

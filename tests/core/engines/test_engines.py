@@ -4,6 +4,8 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from helpers.blur_inputs import random_image
+from helpers.engine_calls import first_output
 from helpers.oracle import blur_oracle
 from helpers.tpu_runtime import seem_to_have_libtpu
 
@@ -31,23 +33,14 @@ pytestmark = pytest.mark.accelerator
 ENGINES = engine_names()
 
 
-def blur(engine, image, kernel):
-    # The output is what is checked: the first call's, no steady call timed after it.
-    return get_engine(engine).blur(image, kernel, repeats=0).output
-
-
-def random_image(height, width, seed=0):
-    return np.random.default_rng(seed).random((height, width), dtype=np.float32)
-
-
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("shape", [(1, 1), (3, 5), (4, 6), (5, 3), (40, 17), (473, 716)])
 @pytest.mark.parametrize("sigma", [0.7, 2.5, 6.0])
 def test_engine_matches_scipy_on_many_shapes(engine, shape, sigma):
     # (1, 1), (3, 5), (4, 6) and (5, 3) are all smaller than the 9 × 9 kernel.
-    image = random_image(*shape, seed=sum(shape))
+    image = random_image(shape, seed=sum(shape))
     kernel = gaussian_kernel(9, sigma)
-    output = blur(engine, image, kernel)
+    output = first_output(engine, image, kernel)
     assert output.dtype == np.float32
     assert output.shape == shape
     np.testing.assert_allclose(output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
@@ -56,31 +49,31 @@ def test_engine_matches_scipy_on_many_shapes(engine, shape, sigma):
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("size", range(1, 32, 2))
 def test_engine_matches_scipy_for_every_kernel_size(engine, size):
-    image = random_image(37, 23, seed=size)
+    image = random_image((37, 23), seed=size)
     kernel = gaussian_kernel(size, 0.3 * size + 0.5)
     np.testing.assert_allclose(
-        blur(engine, image, kernel), blur_oracle(image, kernel), rtol=0, atol=TOLERANCE
+        first_output(engine, image, kernel), blur_oracle(image, kernel), rtol=0, atol=TOLERANCE
     )
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_large_non_square_image_with_a_large_kernel(engine):
-    image = random_image(473, 716, seed=7)
+    image = random_image((473, 716), seed=7)
     kernel = gaussian_kernel(31, 5.0)
     np.testing.assert_allclose(
-        blur(engine, image, kernel), blur_oracle(image, kernel), rtol=0, atol=TOLERANCE
+        first_output(engine, image, kernel), blur_oracle(image, kernel), rtol=0, atol=TOLERANCE
     )
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_kernel_of_size_one_returns_the_image(engine):
-    image = random_image(12, 9)
-    np.testing.assert_array_equal(blur(engine, image, gaussian_kernel(1, 2.0)), image)
+    image = random_image((12, 9))
+    np.testing.assert_array_equal(first_output(engine, image, gaussian_kernel(1, 2.0)), image)
 
 
 def test_engines_agree_with_each_other():
-    image = random_image(120, 80, seed=3)
+    image = random_image((120, 80), seed=3)
     kernel = gaussian_kernel(15, 3.0)
     difference = np.abs(blur_numpy(image, kernel) - blur_jax(image, kernel)).max()
     assert difference <= TOLERANCE
@@ -89,7 +82,7 @@ def test_engines_agree_with_each_other():
 def test_numpy_engine_reports_progress_for_every_tap():
     seen = []
     blur_numpy(
-        random_image(10, 10), gaussian_kernel(3, 1.0), progress=lambda d, t: seen.append((d, t))
+        random_image((10, 10)), gaussian_kernel(3, 1.0), progress=lambda d, t: seen.append((d, t))
     )
     assert seen == [(i, 9) for i in range(1, 10)]
 
@@ -102,12 +95,12 @@ def test_numpy_engine_stops_between_taps_when_cancelled():
         return len(checks) > 5
 
     with pytest.raises(BlurCancelled):
-        blur_numpy(random_image(10, 10), gaussian_kernel(9, 2.0), cancelled=cancelled)
+        blur_numpy(random_image((10, 10)), gaussian_kernel(9, 2.0), cancelled=cancelled)
     assert len(checks) == 6  # five taps ran, the sixth check stopped it
 
 
 def test_comparison_figures_are_separate_and_consistent():
-    image = random_image(200, 300, seed=11)
+    image = random_image((200, 300), seed=11)
     result = compare_engines(image, BlurSpec(kernel_size=9, sigma=2.5), repeats=4)
     kernel = gaussian_kernel(9, 2.5)
     expected = blur_oracle(image, kernel)
@@ -136,7 +129,7 @@ def test_comparison_figures_are_separate_and_consistent():
 
 @pytest.mark.slow
 def test_a_new_sigma_reuses_the_compiled_blur_and_a_new_size_compiles():
-    image = random_image(61, 47, seed=5)
+    image = random_image((61, 47), seed=5)
     first = compare_engines(image, BlurSpec(kernel_size=11, sigma=1.5))
     again = compare_engines(image, BlurSpec(kernel_size=11, sigma=3.5))
     other_size = compare_engines(image, BlurSpec(kernel_size=13, sigma=3.5))
@@ -154,7 +147,7 @@ def test_a_jax_failure_is_reported_and_numpy_still_runs(monkeypatch):
         raise RuntimeError("RESOURCE_EXHAUSTED: out of memory on the device")
 
     monkeypatch.setitem(registry._registry, "jax", replace(get_engine("jax"), first_call=broken))
-    result = compare_engines(random_image(20, 20))
+    result = compare_engines(random_image((20, 20)))
     assert result.jit_run is None
     assert "out of memory" in result.jit_error
     assert result.reference_run is not None and result.max_abs_diff is None
@@ -169,7 +162,7 @@ def test_jax_run_stops_between_steps_when_cancelled():
 
     with pytest.raises(BlurCancelled):
         get_engine("jax").blur(
-            random_image(16, 16), gaussian_kernel(3, 1.0), repeats=5, cancelled=cancelled
+            random_image((16, 16)), gaussian_kernel(3, 1.0), repeats=5, cancelled=cancelled
         )
     assert len(steps) == 3
 
@@ -197,7 +190,7 @@ def test_compare_reports_each_engine_as_it_finishes():
         def engine_done(self, engine, run, error):
             done.append((engine, run is not None, error))
 
-    compare_engines(random_image(8, 8), watch=Following())
+    compare_engines(random_image((8, 8)), watch=Following())
     assert done == [("numpy", True, None), ("jax", True, None)]
 
 
@@ -214,12 +207,12 @@ def test_compare_tells_its_watch_each_step_and_stops_when_the_watch_says_so():
         def engine_done(self, engine, run, error):
             seen.append(("done", engine, run.seconds > 0, error))
 
-    compare_engines(random_image(16, 16), engines=["numpy"], repeats=2, watch=Following())
+    compare_engines(random_image((16, 16)), engines=["numpy"], repeats=2, watch=Following())
     assert seen[0] == ("progress", "numpy")  # its taps
     assert seen.index(("output", "numpy", (16, 16))) < seen.index(("progress", TIMING))
     assert seen[-1] == ("done", "numpy", True, None)
     with pytest.raises(BlurCancelled):
-        compare_engines(random_image(16, 16), engines=["numpy"], watch=Watch(lambda: True))
+        compare_engines(random_image((16, 16)), engines=["numpy"], watch=Watch(lambda: True))
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -228,9 +221,9 @@ def test_compare_tells_its_watch_each_step_and_stops_when_the_watch_says_so():
 def test_separable_engine_matches_scipy(engine, shape, size):
     from blurapp.core import gaussian_kernel_1d
 
-    image = random_image(*shape, seed=size)
+    image = random_image(shape, seed=size)
     sigma = 0.3 * size + 0.5
-    output = blur(engine, image, gaussian_kernel_1d(size, sigma))
+    output = first_output(engine, image, gaussian_kernel_1d(size, sigma))
     assert output.dtype == np.float32 and output.shape == shape
     # The oracle gets the 2-D kernel: separable must give the same 2-D blur.
     np.testing.assert_allclose(
@@ -252,7 +245,7 @@ def test_the_2d_kernel_is_the_outer_product_of_the_1d_one():
 
 @pytest.mark.slow
 def test_separable_and_2d_comparisons_agree():
-    image = random_image(300, 200, seed=9)
+    image = random_image((300, 200), seed=9)
     two_d = compare_engines(image, BlurSpec(kernel_size=15, sigma=3.0))
     separable = compare_engines(image, BlurSpec(kernel_size=15, sigma=3.0, algorithm="separable"))
     assert separable.algorithm == "separable" and separable.kernel_size == 15
@@ -269,7 +262,7 @@ def test_numpy_separable_reports_two_k_taps():
 
     seen = []
     blur_numpy(
-        random_image(6, 6), gaussian_kernel_1d(5, 1.0), progress=lambda d, t: seen.append((d, t))
+        random_image((6, 6)), gaussian_kernel_1d(5, 1.0), progress=lambda d, t: seen.append((d, t))
     )
     assert seen == [(i, 10) for i in range(1, 11)]
 
@@ -277,10 +270,10 @@ def test_numpy_separable_reports_two_k_taps():
 @pytest.mark.parametrize("engine", ENGINES)
 def test_large_kernels_take_the_looped_path_and_stay_exact(engine):
     # 17 × 17 = 289 taps: beyond the JAX engine's unrolling limit.
-    image = random_image(64, 48, seed=17)
+    image = random_image((64, 48), seed=17)
     kernel = gaussian_kernel(17, 4.0)
     np.testing.assert_allclose(
-        blur(engine, image, kernel), blur_oracle(image, kernel), rtol=0, atol=TOLERANCE
+        first_output(engine, image, kernel), blur_oracle(image, kernel), rtol=0, atol=TOLERANCE
     )
 
 
@@ -316,7 +309,7 @@ def test_the_gpus_one_pass_formulation_matches_scipy_too(algorithm, channels):
     from blurapp.core.engines.jax_program import blur
     from blurapp.core.kernel import kernel_for
 
-    planes = [random_image(300, 70, seed=9 + plane) for plane in range(channels)]
+    planes = [random_image((300, 70), seed=9 + plane) for plane in range(channels)]
     image = planes[0] if channels == 1 else np.stack(planes, axis=2)  # taller than a strip
     weights = kernel_for(algorithm, 25, 6.0)
     one_pass = np.asarray(
@@ -369,7 +362,7 @@ def test_the_blocked_numpy_engine_sums_exactly_what_the_tutorials_loop_sums(shap
 def test_the_blocked_numpy_engine_reports_each_whole_tap_once_over_many_blocks():
     seen = []
     blur_numpy(
-        random_image(300, 20), gaussian_kernel(3, 1.0), progress=lambda d, t: seen.append((d, t))
+        random_image((300, 20)), gaussian_kernel(3, 1.0), progress=lambda d, t: seen.append((d, t))
     )
     assert seen == [(i, 9) for i in range(1, 10)]
 
@@ -382,7 +375,7 @@ def test_the_blocked_numpy_engine_stops_between_taps_of_a_block_when_cancelled()
         return len(checks) > 100  # in the second block of 81 taps
 
     with pytest.raises(BlurCancelled):
-        blur_numpy(random_image(300, 20), gaussian_kernel(9, 2.0), cancelled=cancelled)
+        blur_numpy(random_image((300, 20)), gaussian_kernel(9, 2.0), cancelled=cancelled)
     assert len(checks) == 101
 
 
@@ -390,7 +383,7 @@ def test_the_tutorials_loop_is_its_own_engine_beside_the_reference():
     loop = get_engine("numpy-loop")
     assert loop.title == "NumPy, tutorial loop" and not loop.uses_jax
     assert registry.REFERENCE_ENGINE == "numpy"
-    result = compare_engines(random_image(70, 40), engines=["numpy", "numpy-loop"], repeats=2)
+    result = compare_engines(random_image((70, 40)), engines=["numpy", "numpy-loop"], repeats=2)
     assert result.differences["numpy-loop"] == 0.0
 
 

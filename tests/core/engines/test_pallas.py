@@ -7,8 +7,9 @@ import json
 import jax
 import numpy as np
 import pytest
+from helpers.blur_inputs import random_image, weights
 from helpers.command_line import blurapp_in_process
-from helpers.oracle import blur_oracle
+from helpers.oracle import blur_oracle, check_against_oracle
 
 from blurapp.core import TOLERANCE, gaussian_kernel, get_engine
 from blurapp.core.engines import pallas_program
@@ -22,7 +23,7 @@ from blurapp.core.engines.pallas_engine import (
     runs_natively,
 )
 from blurapp.core.engines.runs import Compilation
-from blurapp.core.kernel import MAX_KERNEL_SIZE, MAX_SIGMA
+from blurapp.core.kernel import MAX_KERNEL_SIZE
 
 # Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
 pytestmark = pytest.mark.accelerator
@@ -30,19 +31,6 @@ pytestmark = pytest.mark.accelerator
 # Mosaic compiles the kernel on a TPU; elsewhere only the interpreter runs it.
 NATIVE = runs_natively(jax.devices()[0])
 STATIC = ("tile_rows", "chunk_lanes", "interpret")
-
-
-def random_image(shape, seed=0):
-    return np.random.default_rng(seed).random(shape, dtype=np.float32)
-
-
-def weights(size, algorithm):
-    """The Gaussian of `size` taps a side: k × k, or its k weights for the separable blur."""
-    kernel = gaussian_kernel(size, min(MAX_SIGMA, 0.3 * size + 0.5))
-    if algorithm == "2d":
-        return kernel
-    row = kernel.sum(axis=0, dtype=np.float64)
-    return (row / row.sum()).astype(np.float32)
 
 
 @pytest.fixture(scope="module")
@@ -54,11 +42,6 @@ def kernel_blur():
         return np.asarray(jitted(image, kernel, interpret=not NATIVE, **tiling))
 
     return blur
-
-
-def check(output, image, kernel):
-    assert output.shape == image.shape and output.dtype == np.float32
-    np.testing.assert_allclose(output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
 
 
 @pytest.mark.parametrize("algorithm", ["2d", "separable"])
@@ -81,7 +64,7 @@ def check(output, image, kernel):
 def test_the_kernel_matches_scipy(kernel_blur, shape, size, algorithm):
     image = random_image(shape, seed=sum(shape) + size)
     kernel = weights(size, algorithm)
-    check(kernel_blur(image, kernel), image, kernel)
+    check_against_oracle(kernel_blur(image, kernel), image, kernel)
 
 
 @pytest.mark.parametrize("algorithm", ["2d", "separable"])
@@ -101,7 +84,7 @@ def test_tiles_and_chunks_meet_without_a_seam(kernel_blur, tiling, algorithm):
     # are a loop; 19: its halos (16 rows) taller than the tile asked for.
     for size in (9, 15, 17, 19):
         kernel = weights(size, algorithm)
-        check(kernel_blur(image, kernel, **tiling), image, kernel)
+        check_against_oracle(kernel_blur(image, kernel, **tiling), image, kernel)
 
 
 @pytest.mark.parametrize("algorithm", ["2d", "separable"])
@@ -109,7 +92,7 @@ def test_the_largest_kernel_the_app_allows(kernel_blur, algorithm):
     # 101 × 101: the 2-D kernel's columns are a loop, each column's taps unrolled.
     image = random_image((61, 47), seed=11)
     kernel = weights(MAX_KERNEL_SIZE, algorithm)
-    check(kernel_blur(image, kernel, tile_rows=8), image, kernel)
+    check_against_oracle(kernel_blur(image, kernel, tile_rows=8), image, kernel)
 
 
 @pytest.mark.slow
@@ -117,7 +100,7 @@ def test_the_largest_kernel_the_app_allows(kernel_blur, algorithm):
 def test_the_largest_kernel_on_a_colour_photo_of_many_tiles(kernel_blur, algorithm):
     image = random_image((300, 410, 3), seed=12)
     kernel = weights(MAX_KERNEL_SIZE, algorithm)
-    check(kernel_blur(image, kernel), image, kernel)
+    check_against_oracle(kernel_blur(image, kernel), image, kernel)
 
 
 def test_a_kernel_of_size_one_returns_the_image(kernel_blur):
@@ -200,7 +183,7 @@ def test_a_new_sigma_reuses_the_compiled_kernel_and_a_new_size_compiles():
 def test_blur_pallas_is_the_engine_s_blur():
     image = random_image((23, 19, 3), seed=9)
     kernel = weights(9, "separable")
-    check(blur_pallas(image, kernel), image, kernel)
+    check_against_oracle(blur_pallas(image, kernel), image, kernel)
 
 
 def test_compare_json_shows_the_kernel_beside_xla_s_program(tmp_path):

@@ -9,6 +9,7 @@ import json
 import jax
 import numpy as np
 import pytest
+from helpers.blur_inputs import random_image, weights
 from helpers.clip_files import random_levels, video_file
 from helpers.command_line import blurapp_in_process
 from helpers.oracle import blur_oracle
@@ -32,19 +33,6 @@ pytestmark = pytest.mark.accelerator
 NATIVE = runs_natively(jax.devices()[0])
 
 
-def random_frames(shape, seed=0):
-    return np.random.default_rng(seed).random(shape, dtype=np.float32)
-
-
-def weights(size, algorithm):
-    """The Gaussian of `size` taps a side: k × k, or its k weights for the separable blur."""
-    kernel = gaussian_kernel(size, 0.3 * size + 0.5)
-    if algorithm == "2d":
-        return kernel
-    row = kernel.sum(axis=0, dtype=np.float64)
-    return (row / row.sum()).astype(np.float32)
-
-
 def oracle_frames(frames, kernel):
     return np.stack([blur_oracle(frame, kernel) for frame in frames])
 
@@ -61,7 +49,7 @@ def oracle_frames(frames, kernel):
     ],
 )
 def test_every_frame_of_a_batch_is_the_oracle(shape, size, algorithm):
-    frames = random_frames(shape, seed=sum(shape) + size)
+    frames = random_image(shape, seed=sum(shape) + size)
     kernel = weights(size, algorithm)
     blurred = JAX_PALLAS.blur_frames(frames, kernel)
     assert blurred.output.shape == frames.shape and blurred.output.dtype == np.float32
@@ -72,7 +60,7 @@ def test_every_frame_of_a_batch_is_the_oracle(shape, size, algorithm):
 
 @pytest.mark.parametrize("shape", [(3, 20, 33), (2, 20, 33, 3)])
 def test_frames_through_pallas_are_frames_through_jax_jit(shape):
-    frames = random_frames(shape, seed=7)
+    frames = random_image(shape, seed=7)
     kernel = gaussian_kernel(9, 2.0)
     pallas = JAX_PALLAS.blur_frames(frames, kernel).output
     jit = JAX_JIT.blur_frames(frames, kernel).output
@@ -99,7 +87,7 @@ def test_stored_levels_in_give_levels_of_their_type_out(dtype, colour):
 
 
 def test_a_batch_compiles_once_per_shape_and_is_not_a_photo_of_its_shape():
-    frames = random_frames((5, 3, 3), seed=4)  # as a colour photo 5 × 3 would be
+    frames = random_image((5, 3, 3), seed=4)  # as a colour photo 5 × 3 would be
     compiled_kernels.clear()
     first = JAX_PALLAS.blur_frames(frames, gaussian_kernel(3, 0.8))
     assert first.compilation in (Compilation.COMPILED, Compilation.FROM_CACHE)

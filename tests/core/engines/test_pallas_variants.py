@@ -8,9 +8,10 @@ images: the interpreter is slow)."""
 import jax
 import numpy as np
 import pytest
-from helpers.oracle import blur_oracle
+from helpers.blur_inputs import random_image
+from helpers.oracle import blur_oracle, check_against_oracle
 
-from blurapp.core import TOLERANCE, gaussian_kernel
+from blurapp.core import gaussian_kernel
 from blurapp.core.engines import pallas_engine, pallas_matrix, pallas_program
 from blurapp.core.kernel import MAX_KERNEL_SIZE, MAX_SIGMA, gaussian_kernel_1d, pad_kernel
 
@@ -25,10 +26,6 @@ VARIANTS = [
 ]
 
 
-def random_image(shape, seed=0):
-    return np.random.default_rng(seed).random(shape, dtype=np.float32)
-
-
 @pytest.fixture(scope="module")
 def variant_blur():
     """pallas_program.blur under jit in a given variant, native on a TPU, interpreted
@@ -39,11 +36,6 @@ def variant_blur():
         return np.asarray(jitted(image, kernel, variant=variant, interpret=not NATIVE))
 
     return blur
-
-
-def check(output, image, kernel):
-    assert output.shape == image.shape and output.dtype == np.float32
-    np.testing.assert_allclose(output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
 
 
 @pytest.mark.parametrize(
@@ -66,7 +58,7 @@ def test_every_variant_matches_scipy(variant_blur, variant, shape, algorithm):
     image = random_image(shape, seed=sum(shape))
     # 5 × 5: the interpreter's programs grow with the taps (41 × 41 below).
     kernel = gaussian_kernel(5, 1.2) if algorithm == "2d" else gaussian_kernel_1d(5, 1.2)
-    check(variant_blur(image, kernel, variant), image, kernel)
+    check_against_oracle(variant_blur(image, kernel, variant), image, kernel)
 
 
 @pytest.mark.parametrize("variant", ["matrix", "matrix_columns", "staged"])
@@ -75,7 +67,7 @@ def test_a_kernel_wider_than_a_register_s_margin(variant_blur, variant):
     values), a tile of the matrix unit's taller than its 112 rows."""
     image = random_image((50, 70, 3), seed=4)
     kernel = gaussian_kernel(41, 7.0)
-    check(variant_blur(image, kernel, variant), image, kernel)
+    check_against_oracle(variant_blur(image, kernel, variant), image, kernel)
 
 
 def test_tall_and_wide_give_a_colour_photo_tiles_as_tall_as_grey_s():
@@ -122,7 +114,7 @@ def test_a_kernel_that_is_not_rank_one_keeps_the_exact_vector_program(variant_bl
         chosen = pallas_program.variant_for(weights, variant)
         assert chosen == pallas_program.VECTOR_VARIANT
         image = random_image((19, 23, 3), seed=8)
-        check(variant_blur(image, weights, chosen), image, weights)
+        check_against_oracle(variant_blur(image, weights, chosen), image, weights)
 
 
 @pytest.mark.parametrize("variant", ["matrix", "staged"])
@@ -139,12 +131,12 @@ def test_the_engine_runs_the_default_variant(monkeypatch, variant):
 
     image = random_image((23, 19, 3), seed=9)
     for kernel in (gaussian_kernel(7, 1.5), gaussian_kernel_1d(7, 1.5)):
-        check(pallas_engine.blur_pallas(image, kernel), image, kernel)
+        check_against_oracle(pallas_engine.blur_pallas(image, kernel), image, kernel)
         assert pallas_engine.program_ready(image.shape, kernel.shape)
         assert variants_compiled(kernel.shape) == {variant}
     odd = np.random.default_rng(3).random((3, 3), dtype=np.float32)
     odd /= odd.sum()
-    check(pallas_engine.blur_pallas(image, odd), image, odd)
+    check_against_oracle(pallas_engine.blur_pallas(image, odd), image, odd)
     matrix = pallas_program.VARIANTS[variant].matrix is not None
     assert variants_compiled(odd.shape) == {pallas_program.VECTOR_VARIANT if matrix else variant}
     frames = np.random.default_rng(1).integers(0, 256, (2, 11, 19, 3), np.uint8)

@@ -10,6 +10,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from helpers.oracle import blur_oracle
+from helpers.photos import photo_file
 from scipy.ndimage import correlate
 
 from blurapp import cli
@@ -46,11 +47,7 @@ def scipy_engine():
 
 @pytest.fixture
 def photo(tmp_path):
-    from PIL import Image
-
-    path = tmp_path / "photo.png"
-    Image.fromarray(np.random.default_rng(4).integers(0, 256, (24, 31), np.uint8)).save(path)
-    return path
+    return photo_file(tmp_path, "photo.png", size=(31, 24), seed=4, colour=False)
 
 
 def test_the_built_in_engines_are_registered_in_order():
