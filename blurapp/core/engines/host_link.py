@@ -28,12 +28,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
+from blurapp.core.engines.programs import compiled_programs
+from blurapp.core.engines.runs import Compilation
 from blurapp.core.platforms import platform_traits
 
 # The pieces an accelerator's copy of a picture is cut into: the link moves several pieces at
@@ -310,12 +311,6 @@ def _crossing(
     return tuple(shape), dtype, piece_edges(size, dtype.itemsize, pieces)
 
 
-# (joining or cutting, shape, number type, edges, platform, device id) → the compiled program.
-_ProgramKey = tuple[str, tuple[int, ...], str, tuple[int, ...], str, int]
-_programs: dict[_ProgramKey, Any] = {}
-_programs_lock = threading.Lock()
-
-
 def _compiled(
     jax: Any,
     what: str,
@@ -324,11 +319,11 @@ def _compiled(
     edges: tuple[int, ...],
     device: Any,
 ) -> Any:
-    key = (what, shape, dtype.str, edges, str(device.platform), int(device.id))
-    with _programs_lock:
-        program = _programs.get(key)
-        if program is not None:
-            return program
+    """The program joining ("join") or cutting ("cut") a picture's pieces, compiled once in
+    the JAX engines' one cache (programs.compiled_programs), under the family "host link"."""
+    key = ("host link", what, shape, dtype.str, edges, str(device.platform), int(device.id))
+
+    def compile_program() -> tuple[Any, Compilation, None]:
         sharding = jax.sharding.SingleDeviceSharding(device)
         if what == "join":
             specs = [
@@ -339,8 +334,10 @@ def _compiled(
         else:
             specs = [jax.ShapeDtypeStruct(shape, dtype, sharding=sharding)]
             jitted = jax.jit(functools.partial(_cut, edges=edges))
-        program = _programs[key] = jitted.lower(*specs).compile()
-        return program
+        return jitted.lower(*specs).compile(), Compilation.COMPILED, None
+
+    program, _, _ = compiled_programs.get(key, compile_program)
+    return program
 
 
 def _joining(jax: Any, shape: Any, dtype: np.dtype, edges: Any, device: Any) -> Any:

@@ -1,8 +1,9 @@
 """The programs the JAX engines compile, in one cache: each compiled once for everything it
 depends on and kept for the process, so a new sigma (the weights are a program's input) or a
 second call reuses it. JAX-jit's blurs of a photo (jax_engine.compiled_blurs), its batches of
-frames (jax_frames.compiled_frame_blurs) and the Pallas kernel's (pallas_engine.compiled_kernels)
-are each a key their engine builds, and the engine's own way to compile.
+frames (jax_frames.compiled_frame_blurs), the Pallas kernel's (pallas_engine.compiled_kernels)
+and the host link's programs joining and cutting a picture's pieces (host_link) are each a key
+their module builds, and its own way to compile.
 
 jax is handed in by the engines, which import it.
 """
