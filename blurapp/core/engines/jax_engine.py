@@ -265,7 +265,7 @@ def send_ahead(image: np.ndarray, platform: str | None = None) -> None:
     moved = to_move(image, device)
     # In words where the blur takes them (as first_jax_call sends it).
     words = on_accelerator(device)
-    if not words and np.may_share_memory(moved, image):
+    if not on_accelerator(device) and np.may_share_memory(moved, image):
         # On the host's CPU JAX may take an aligned array itself as its copy, which would then
         # hold the frame for as long as the copy is kept: a frame sent ahead and never taken
         # must go with its array, so the copy kept is one of its own.
