@@ -93,6 +93,18 @@ def frame_to_blur(frame: np.ndarray, *, color: bool, white: int | None = None) -
     return luma(frame, white) if frame.ndim == 3 and not color else frame
 
 
+def levels_to_blur(levels: np.ndarray, *, color: bool) -> np.ndarray:
+    """frame_to_blur of a frame given as its stored levels (Clip.levels): its levels when
+    `color` or it is grey, else the grey of its colours as levels of the same type (the same
+    numbers as frame_to_blur of its frame, made levels)."""
+    if levels.ndim == 2 or color:
+        return levels
+    # The grey of the levels themselves, as a photo's is made, with no float copy of the colours.
+    white = float(np.iinfo(levels.dtype).max)
+    grey = samples_to_float(levels, white=white, colour=True)
+    return floats_as_levels(grey, levels.dtype)
+
+
 class FramesToBlur(Clip):
     """`clip`'s frames as the engines blur them: its colours when `color`, else their grey."""
 
@@ -103,22 +115,14 @@ class FramesToBlur(Clip):
         # A colour clip's frames made grey are levels of the same depth where its own are.
         self.gives_levels = clip.gives_levels
         self._white = info.levels_white
-        self._made_grey = info.colour and not color
 
     def _read(self, start: int) -> Iterator[np.ndarray]:
         for frame in self._clip.frames(start):
             yield frame_to_blur(frame, color=self._color, white=self._white)
 
     def _read_levels(self, start: int) -> Iterator[np.ndarray]:
-        if not self._made_grey:
-            yield from self._clip.levels(start)
-            return
         for levels in self._clip.levels(start):
-            # The grey of the levels themselves, as a photo's is made (the same numbers as
-            # luma of the frames), with no float copy of the colours.
-            white = float(np.iinfo(levels.dtype).max)
-            grey = samples_to_float(levels, white=white, colour=True)
-            yield floats_as_levels(grey, levels.dtype)
+            yield levels_to_blur(levels, color=self._color)
 
 
 @dataclass(frozen=True)

@@ -30,11 +30,12 @@ from typing import Any
 import numpy as np
 
 from blurapp.app.captions import Translate
-from blurapp.app.clip_jobs import frame_to_blur
+from blurapp.app.clip_jobs import frame_to_blur, levels_to_blur
 from blurapp.app.clip_timeline import ClipTimeline
 from blurapp.app.jobs import failure_words, is_foreseen
 from blurapp.app.pyramid import Pyramid, output_pyramid
 from blurapp.core.engines import Engine, get_engine
+from blurapp.core.engines.levels import levels_as_floats
 from blurapp.core.engines.runs import BlurCancelled
 from blurapp.core.media.clip import Clip
 from blurapp.core.spec import BlurSpec
@@ -173,6 +174,10 @@ class ClipPlayer:
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.clip = clip
+        # A clip that gives its stored levels (a video's, a camera's) is played from them: an
+        # engine that takes levels (LivePreview.takes_levels) is sent them as they are, a
+        # quarter of float32's bytes, and the others get floats made on their own threads.
+        self._in_levels = clip.gives_levels
         self.timeline = ClipTimeline(clip.info, engines)
         self._spec, self._titles, self._translate, self._clock = spec, titles, translate, clock
         self._condition = threading.Condition()
@@ -180,7 +185,8 @@ class ClipPlayer:
         self._reading = _reading(clip)
         # Bumped by every pause, seek and close: work begun before it is not shown.
         self._generation = 0
-        # The frames read (index, frame), in order: the newest due and those read ahead.
+        # The frames read (index, frame: its levels where the clip is played from them), in
+        # order: the newest due and those read ahead.
         self._frames: deque[tuple[int, np.ndarray]] = deque()
         # For each engine that sends ahead, the frames made ready for its blur, in order.
         self._ready: dict[str, deque[_ReadyFrame]] = {}
@@ -271,7 +277,7 @@ class ClipPlayer:
                     raise BlurCancelled()
                 last = self._last_read
                 if last is not None and last[0] == index:
-                    return last[1]
+                    return levels_as_floats(last[1]) if self._in_levels else last[1]
             reading.reads += 1
             return self.clip.frame(index)
 
@@ -385,7 +391,8 @@ class ClipPlayer:
                             self._close_frames(frames)
                             frames = None
                         if frames is None:
-                            frames = self.clip.frames(index)
+                            read = self.clip.levels if self._in_levels else self.clip.frames
+                            frames = read(index)
                         reading.reads += 1
                         reads = reading.reads
                         frame = next(frames)
@@ -466,8 +473,13 @@ class ClipPlayer:
             if engine is None:
                 # As the live preview calls it: a frame's picture made where it was blurred.
                 engine = self._looked_up[engine_name] = get_engine(engine_name).for_display()
-            # A colour clip's grey: levels where its frames are.
-            image = frame_to_blur(frame, color=spec.color, white=self.clip.info.levels_white)
+            if self._in_levels:
+                image = levels_to_blur(frame, color=spec.color)
+                if not engine.preview.takes_levels:
+                    image = levels_as_floats(image)
+            else:
+                # A colour clip's grey: levels where its frames are.
+                image = frame_to_blur(frame, color=spec.color, white=self.clip.info.levels_white)
             if send:
                 engine.send(image)
         except Exception as error:

@@ -318,16 +318,22 @@ def measure_playing(
     from PySide6.QtCore import QEventLoop, QTimer
 
     shape = (height + PLAYING_FRAMES, width + PLAYING_FRAMES, *((3,) if colour else ()))
-    noise = np.random.default_rng(0).random(shape, dtype=np.float32)
+    noise = np.random.default_rng(0).integers(0, 256, shape, dtype=np.uint8)
     frames = [noise[i : i + height, i : i + width].copy() for i in range(PLAYING_FRAMES)]
     del noise
 
     class Looping(Clip):
-        """The frames over and over, each read as a file's is: a copy of its own."""
+        """The frames over and over, each read as a video file's is: 8-bit levels, a copy of
+        its own each time (or floats made of them)."""
 
-        info = ClipInfo("probe", width, height, None, rate, colour=colour, levels_of_depth=False)
+        info = ClipInfo("probe", width, height, None, rate, colour=colour)
+        gives_levels = True
 
         def _read(self, start):
+            for levels in self._read_levels(start):
+                yield np.multiply(levels, np.float32(1 / 255), dtype=np.float32)
+
+        def _read_levels(self, start):
             index = start
             while True:
                 yield frames[index % PLAYING_FRAMES].copy()

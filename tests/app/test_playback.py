@@ -658,3 +658,84 @@ def test_a_four_bit_colour_stacks_grey_is_one_grey_whoever_makes_it(tmp_path):
         np.testing.assert_array_equal(shown, grey.frame(1))
         made_grey = list(FramesToBlur(colour, color=False).frames())
         np.testing.assert_array_equal(np.stack(made_grey), np.stack(list(grey.frames())))
+
+
+class EngineThatTakesLevels:
+    """An engine registered as "levels" while in the block whose display call takes a clip's
+    frames as their stored levels (LivePreview.takes_levels, as JAX-jit's does): it records
+    what it was given, and blurs it right (scipy's correlation of the levels' floats)."""
+
+    def __init__(self):
+        self.given = []  # (dtype, a copy of the image) of each call
+
+    def __enter__(self):
+        register(
+            Engine(
+                "levels",
+                "Levels",
+                self.first_call,
+                preview=LivePreview(takes_levels=True),
+            )
+        )
+        return self
+
+    def __exit__(self, *exc):
+        unregister("levels")
+
+    def first_call(self, image, kernel, *, platform, progress, cancelled):
+        self.given.append((image.dtype, image.copy()))
+        floats = (
+            image / np.float32(np.iinfo(image.dtype).max) if image.dtype != np.float32 else image
+        )
+        output = blur_oracle(floats, kernel).astype(np.float32)
+        return FirstCall(output=output, again=lambda: Call(0.001), seconds=0.001)
+
+
+@pytest.mark.parametrize("color", [False, True], ids=["in grey", "in colour"])
+def test_a_video_plays_from_its_levels_sent_as_they_are_to_an_engine_that_takes_them(color):
+    # A decoded video gives 8-bit levels: the pane whose engine takes them is sent them as
+    # they are (a quarter of float32's bytes, no floats made on the host), its grey the
+    # levels of the frame's grey; NumPy's pane gets the frame's floats. Both show the blur.
+    from blurapp.app.clip_jobs import FramesToBlur
+    from blurapp.bench.synthetic import SyntheticClip
+
+    clip = SyntheticClip(14, 9, 6, colour=True)
+    spec = BlurSpec(kernel_size=3, sigma=1.0, color=color)
+    to_blur = FramesToBlur(clip, color=color)
+    levels_to_blur = list(to_blur.levels())
+    with EngineThatTakesLevels() as levels_engine:
+        player = ClipPlayer(clip, spec, ("numpy", "levels"))
+        try:
+            _, shown = play_to_the_end(player)
+        finally:
+            assert player.close()
+    assert levels_engine.given and shown["levels"] and shown["numpy"]
+    for dtype, image in levels_engine.given:
+        assert dtype == np.uint8
+        assert any(np.array_equal(image, levels) for levels in levels_to_blur)
+    for engine in ("numpy", "levels"):
+        for index, frame in shown[engine].items():
+            expected = blur_oracle(to_blur.frame(index), spec.kernel)
+            assert frame.output.shape == expected.shape
+            np.testing.assert_allclose(frame.output, expected, atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("color", [False, True], ids=["in grey", "in colour"])
+def test_jax_jit_plays_a_video_from_its_levels_and_shows_its_blur(color):
+    # JAX-jit takes a frame's levels (sent ahead to its device as they are on an
+    # accelerator, made floats on a CPU): what its pane shows is the blur of the frame.
+    from blurapp.app.clip_jobs import FramesToBlur
+    from blurapp.bench.synthetic import SyntheticClip
+
+    clip = SyntheticClip(20, 12, 5, colour=True)
+    spec = BlurSpec(kernel_size=5, sigma=1.5, color=color)
+    to_blur = FramesToBlur(clip, color=color)
+    player = ClipPlayer(clip, spec, ("jax",))
+    try:
+        _, shown = play_to_the_end(player, timeout=120.0)
+    finally:
+        assert player.close()
+    assert shown["jax"], player.collect().pane_words
+    for index, frame in shown["jax"].items():
+        expected = blur_oracle(to_blur.frame(index), spec.kernel)
+        np.testing.assert_allclose(np.asarray(frame.output), expected, atol=1e-5, rtol=0)

@@ -155,6 +155,11 @@ class LivePreview:
     # (JAX-jit: a clip's next frame crosses while the frame before it blurs). The caller
     # writes nothing to the image meanwhile. None: the display call copies it itself.
     send_ahead: Callable[[np.ndarray, str | None], None] | None = None
+    # Whether its first call there (and send_ahead) also takes a clip's frame as its stored
+    # levels (uint8, uint16; Clip.levels), making the floats on its device (JAX-jit): a
+    # quarter of the bytes cross, and the host makes no floats. False: a frame's levels are
+    # made floats on the host first.
+    takes_levels: bool = False
 
 
 @dataclass(frozen=True)

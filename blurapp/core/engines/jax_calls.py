@@ -18,6 +18,7 @@ from blurapp.core.engines import host_link
 from blurapp.core.engines.bands import bands_for, blur_in_bands
 from blurapp.core.engines.gemm import TimedGemm, chosen_gemm
 from blurapp.core.engines.jax_runtime import describe_device, import_jax, jax_device
+from blurapp.core.engines.levels import levels_type
 from blurapp.core.engines.on_device import OutputOnDevice, kept_kernels, kept_photo, sent_ahead
 from blurapp.core.engines.programs import GotProgram
 from blurapp.core.engines.runs import (
@@ -63,7 +64,8 @@ def first_call_on_device(
     them where host_link.words_for says so (JAX-jit's: host_link.WordsProgram), so it is sent
     in them; the floats a first call also fetches cross as they are."""
     jax = import_jax()
-    image = np.ascontiguousarray(image, dtype=np.float32)
+    if levels_type(image) is None:  # a clip's frame given as its levels stays them (moved)
+        image = np.ascontiguousarray(image, dtype=np.float32)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
     moved = image if moved is None else moved
     # A device's first copy sets up its runtime (kept_kernels): not a copy's cost; nor is

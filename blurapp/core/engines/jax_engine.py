@@ -41,6 +41,7 @@ from blurapp.core.engines.jax_runtime import (
     jax_device,
     to_move,
 )
+from blurapp.core.engines.levels import levels_type
 from blurapp.core.engines.on_device import kept_photo, sent_ahead, stop_previewing
 from blurapp.core.engines.programs import GotProgram, compiled_programs
 from blurapp.core.engines.runs import (
@@ -234,7 +235,7 @@ def first_jax_call(
         kept_photo.clear()
     device = jax_device(platform)
     sent = sent_ahead.moved(image, device) if keep_photo else None
-    moved = sent if sent is not None else to_move(np.ascontiguousarray(image, np.float32), device)
+    moved = sent if sent is not None else to_move(_pixels(image), device)
 
     def get_program(shape: tuple[int, ...]) -> GotProgram:
         return _photo_program(shape, kernel, device, moved)
@@ -256,12 +257,20 @@ def first_jax_call(
 preview_jax_call = functools.partial(first_jax_call, keep_photo=True)
 
 
+def _pixels(image: np.ndarray) -> np.ndarray:
+    """`image` contiguous, as float32 pixels, or as the stored levels a clip's frame is given
+    in (LivePreview.takes_levels), which stay levels: they cross as they are."""
+    if levels_type(image) is not None:
+        return np.ascontiguousarray(image)
+    return np.ascontiguousarray(image, dtype=np.float32)
+
+
 def send_ahead(image: np.ndarray, platform: str | None = None) -> None:
     """JAX-jit's LivePreview.send_ahead: `image` copied to its device ahead of a live
     preview's call on it, kept until the call takes it (on_device.sent_ahead)."""
     jax = import_jax()
     device = jax_device(platform)
-    image = np.ascontiguousarray(image, dtype=np.float32)
+    image = _pixels(image)
     moved = to_move(image, device)
     # In words where the blur takes them (as first_jax_call sends it).
     words = on_accelerator(device)
@@ -303,7 +312,9 @@ JAX_JIT = Engine(
     computation=Computation(uses_jax=True, compiles=True, program_ready=program_ready),
     blocks=Blocks(levels_call=blur_levels_jax),
     frames=Frames(blur_frames_jax, takes_levels=True, overlapped=overlapped_frames_jax),
-    preview=LivePreview(preview_jax_call, stop=stop_previewing, send_ahead=send_ahead),
+    preview=LivePreview(
+        preview_jax_call, stop=stop_previewing, send_ahead=send_ahead, takes_levels=True
+    ),
     floors=Floors(copy=first_jax_copy, gemm=first_jax_gemm, empty_call=first_jax_empty_call),
     shown=Shown(colour="#55a868", first_call_colour="#dd8452", column="JAX"),
 )

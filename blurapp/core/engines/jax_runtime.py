@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from blurapp.core.engines import host_link
-from blurapp.core.engines.levels import stored_levels
+from blurapp.core.engines.levels import levels_as_floats, levels_type, stored_levels
 from blurapp.core.engines.programs import compiled_programs
 from blurapp.core.engines.runs import CacheLookup, Compilation, ProgramStages
 from blurapp.core.paths import private_folder, user_cache_dir
@@ -236,13 +236,15 @@ def describe_device(device: Any) -> str:
 
 
 def to_move(image: np.ndarray, device: Any) -> np.ndarray:
-    """What of `image` (float32 pixels) crosses to `device`: on the CPU the pixels themselves
-    (the device is the host's memory); on an accelerator, rows of values (height ×
-    width·channels, see jax_program.blur_on_accelerator) of the photo's stored levels when
-    its pixels are exactly 8- or 16-bit levels (stored_levels), a quarter or half the bytes
-    of float32, else of float32."""
+    """What of `image` (float32 pixels, or a clip's frame as its stored levels: uint8,
+    uint16) crosses to `device`: on the CPU the pixels themselves (the device is the host's
+    memory; a frame's levels made floats); on an accelerator, rows of values (height ×
+    width·channels, see jax_program.blur_on_accelerator) of the stored levels when there
+    are some (a frame's own, or a photo's pixels that are exactly 8- or 16-bit levels:
+    stored_levels), a quarter or half the bytes of float32, else of float32."""
+    given_levels = levels_type(image) is not None
     if not on_accelerator(device):
-        return image
+        return levels_as_floats(image) if given_levels else image
     rows = image.reshape(image.shape[0], -1)
-    levels = stored_levels.of(image)
+    levels = image if given_levels else stored_levels.of(image)
     return rows if levels is None else levels.reshape(rows.shape)

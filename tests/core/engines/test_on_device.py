@@ -172,6 +172,36 @@ def test_a_frame_sent_ahead_and_let_go_takes_its_copy_with_it():
     np.testing.assert_allclose(np.asarray(output), blur_oracle(frame, KERNEL), atol=1e-5, rtol=0)
 
 
+@pytest.mark.parametrize("shape", [(20, 30), (17, 23, 3)], ids=["grey", "colour"])
+def test_a_frame_given_as_its_levels_crosses_as_them_and_is_blurred_as_its_floats(shape):
+    """A video's frame given as its 8-bit levels (a clip playing): sent ahead, what crosses to
+    an accelerator is those levels themselves (a CPU's copy is their floats), and the blur
+    is that of the frame's floats."""
+    from blurapp.core.engines.jax_engine import jax_device, send_ahead
+    from blurapp.core.engines.on_device import sent_ahead
+    from blurapp.core.platforms import on_accelerator
+
+    device = jax_device()
+    levels = np.random.default_rng(9).integers(0, 256, shape, dtype=np.uint8)
+    floats = np.multiply(levels, np.float32(1 / 255), dtype=np.float32)
+    send_ahead(levels)
+    crossed = sent_ahead.moved(levels, device)
+    assert crossed is not None
+    if on_accelerator(device):
+        assert crossed.dtype == np.uint8
+        np.testing.assert_array_equal(crossed.reshape(shape), levels)
+    else:
+        np.testing.assert_array_equal(crossed.reshape(shape), floats)
+    output = previewed(levels)
+    assert sent_ahead.take(levels, device) is None  # the call took the copy sent ahead
+    assert output.shape == shape
+    np.testing.assert_allclose(np.asarray(output), blur_oracle(floats, KERNEL), atol=1e-5, rtol=0)
+    # Not sent ahead: the call copies the levels itself, with the same result.
+    again = np.random.default_rng(10).integers(0, 256, shape, dtype=np.uint8)
+    expected = blur_oracle(np.multiply(again, np.float32(1 / 255), dtype=np.float32), KERNEL)
+    np.testing.assert_allclose(np.asarray(previewed(again)), expected, atol=1e-5, rtol=0)
+
+
 def test_a_frame_taken_on_one_device_leaves_those_sent_to_another():
     """Two panes playing a clip on two devices (JAX-jit on the accelerator and on the CPU):
     one pane's call taking its frame lets go of its own frames left behind, not the other's."""
