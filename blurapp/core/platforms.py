@@ -45,9 +45,8 @@ class Platform:
     compiles_pallas: bool = False
     # How a picture crosses the link (host_link.layout_for): "pieces", a large one's flat bytes
     # in pieces at once, joined and cut by programs of their own (the link moves several at a
-    # time); "words", its bytes as uint32 words the blur's own program takes and hands back
-    # (pieces for a program that takes the picture itself); "as it is", one copy: on the host's
-    # CPU a "copy" is the host's own memory. docs/performance/host_link.py measures each.
+    # time); "as it is", one copy: on the host's CPU a "copy" is the host's own memory.
+    # docs/performance/host_link.py measures each.
     link: str = "pieces"
     # A picture's levels are halved by reduce_window, a pooling an accelerator does natively;
     # the CPU's programs sum a reshape in one pass, several times quicker there
@@ -75,11 +74,9 @@ PLATFORM_TRAITS: dict[str, Platform] = {
     "tpu": Platform(
         pass_values=ACCELERATOR_PASS_VALUES,
         compiles_pallas=True,
-        # Pieces, not words: a 24 MP photo's levels as uint32 words cross both ways in about
-        # half the time of pieces, but the blur's program that takes and hands back words ran
-        # several times slower than the one taking the photo's rows (the bitcasts lay the
-        # values out again on the chip), so JAX-jit's end to end doubled: the probe's engine
-        # section (docs/performance/host_link.py --sections engine; figures on the page).
+        # Pieces: crossing as uint32 words bitcast in the blur's own program was measured too
+        # and lost (the words crossed quicker, the blur taking them ran several times slower,
+        # JAX-jit's end to end doubled), and was removed: docs/performance.md has the figures.
         link="pieces",
         keeps_freed_memory=True,
         products_on_a_matrix_unit=True,

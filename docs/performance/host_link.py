@@ -1,8 +1,8 @@
 """How fast a picture's bytes cross between the host and JAX's device in each layout, both
 ways: the 2-D array as the engines moved it before blurapp.core.engines.host_link, the flat
 bytes whole, the flat bytes in 4, 8, 16 and 32 pieces (every piece's copy started before any is
-waited for), the same bytes as uint32 words (in the picture's rows, in rows of 1,024, in
-host_link's rows of whole lane groups, as one row, in 4 and 8 pieces, three pictures in flight),
+waited for), the same bytes as uint32 words (in the picture's rows, in rows of 1,024, in rows
+of whole lane groups, as one row, in 4 and 8 pieces, three pictures in flight),
 and host_link's pieces (joined and shaped on the device going, flattened and cut there coming
 back) at each count and at its own. Pictures as the engines move them: rows of 8-bit values (a
 24 MP grey photo, a 24 MP colour one, a 4K colour frame in a batch of one) and a 2 MP grey
@@ -15,13 +15,15 @@ program halving every level, rounded) in each layout the engine may use: the 2-D
 host_link's pieces with their joining and cutting programs, and uint32 words in each shape (and
 in pieces) that the stand-in's own program takes and hands back, bitcast inside it, so no
 program runs for the crossing alone: to the device, the program, back, and the three chained
-without waiting between (end to end), one picture alone and three in flight.
+without waiting between (end to end), one picture alone and three in flight. (The words are
+this probe's own: BlurApp's engines once took them the same way, host_link's "words" layout,
+measured slower end to end on a TPU and removed; see docs/performance.md.)
 
 Last, the engine itself (`--sections engine`): JAX-jit (get_engine("jax")) in each layout
-host_link can be forced to (host_link.forced_layout: "pieces", host_link as it was before its
-words; "words", the blur's program taking words): a first call, then steady calls on a 24 MP
-grey and colour photo of 8-bit levels (to the device, the blur, back, end to end, and end to end
-in bands), and a 4K clip's frames blurred with their batches' copies overlapping the blur
+host_link can be forced to (host_link.forced_layout: "pieces", an accelerator's; "as it is",
+the photo's rows in one copy each way): a first call, then steady calls on a 24 MP grey and
+colour photo of 8-bit levels (to the device, the blur, back, end to end, and end to end in
+bands), and a 4K clip's frames blurred with their batches' copies overlapping the blur
 (frames/s, grey and colour, batches of 1, 2 and 4).
 
     python docs/performance/host_link.py           # writes $OUT/host_link.json (or /tmp)
@@ -77,7 +79,12 @@ CLIP = {"grey4k": (2160, 3840), "colour4k": (2160, 3840, 3)}
 SMALL_CLIP = {"grey4k": (22, 38), "colour4k": (22, 38, 3)}
 CLIP_FRAMES, SMALL_CLIP_FRAMES = 48, 8
 BATCH_SIZES = (1, 2, 4)
-ENGINE_LAYOUTS = (host_link.PIECES, host_link.WORDS)
+ENGINE_LAYOUTS = (host_link.PIECES, host_link.AS_IT_IS)
+# The most uint32 words a row of the probe's "rows of lane groups" holds: whole groups of the
+# 128 lanes an accelerator lays an array's last axis across.
+WORDS_A_ROW = 1024
+LANES = 128
+LANE_ROWS = "words, rows of lane groups"
 
 
 def milliseconds(
@@ -117,13 +124,23 @@ def gather(parts_on_device: list, size: int, dtype) -> np.ndarray:
     return host
 
 
+def lane_rows(words: int) -> tuple[int, ...]:
+    """`words` uint32 words as rows of the widest whole groups of LANES words, up to
+    WORDS_A_ROW, that divide them, else one row."""
+    for width in range(WORDS_A_ROW - WORDS_A_ROW % LANES, 0, -LANES):
+        if words % width == 0:
+            return (words // width, width)
+    return (words,)
+
+
 def word_shapes(host: np.ndarray) -> dict[str, tuple[int, ...]]:
-    """The uint32 word shapes tried for `host`'s bytes, by name: host_link's own (rows of whole
-    lane groups up to host_link.WORDS_A_ROW), rows of 1,024, the picture's own rows, one row."""
-    if host.nbytes % 4:
+    """The uint32 word shapes tried for `host`'s bytes, by name: rows of whole lane groups
+    (lane_rows), rows of 1,024, the picture's own rows, one row; none where its bytes are no
+    whole number of words."""
+    if host.nbytes == 0 or host.nbytes % 4:
         return {}
     words = host.nbytes // 4
-    shapes = {"words, host_link's rows": host_link.word_shape(host.shape, host.dtype)}
+    shapes = {LANE_ROWS: lane_rows(words)}
     if words % 1024 == 0:
         shapes["words, rows of 1024"] = (words // 1024, 1024)
     row_bytes = host.shape[-1] * host.itemsize
@@ -176,7 +193,7 @@ def ways(host: np.ndarray, device) -> dict[str, tuple]:
     for name, shape in word_shapes(host).items():
         words = flat.view(np.uint32).reshape(shape)
         found[name] = whole(words)
-        if name == "words, host_link's rows":
+        if name == LANE_ROWS:
             for count in WORD_PIECE_COUNTS:
                 parts = word_pieces(words, count)
                 found[f"words in {count} pieces"] = (
@@ -224,15 +241,23 @@ def halved(values):
     return jnp.round(values.astype(jnp.float32) * 0.5).astype(values.dtype)
 
 
+def halved_in_words(words, shape, dtype):
+    """The stand-in blur taking the picture (of `shape` and `dtype`) as the uint32 `words` its
+    bytes are, and handing its output back as words of the same shape: the bitcasts are its
+    own first and last steps."""
+    values = lax.bitcast_convert_type(words, np.dtype(dtype)).reshape(shape)
+    output = halved(values)
+    # Each word of the values' bytes, in the order they lie (a bitcast to a wider type takes
+    # the last axis's values as one word's).
+    ratio = 4 // np.dtype(dtype).itemsize
+    grouped = output.reshape(*words.shape, ratio) if ratio > 1 else output.reshape(words.shape)
+    return lax.bitcast_convert_type(grouped, np.uint32)
+
+
 def halved_in_word_pieces(*pieces, shape, dtype, cuts):
     """The stand-in blur taking the picture as uint32 word pieces (blocks of rows) and handing
     it back as pieces cut at the same rows: the joining and cutting are its own steps."""
-    words = jnp.concatenate(pieces)
-    values = lax.bitcast_convert_type(words, np.dtype(dtype)).reshape(shape)
-    output = halved(values)
-    ratio = 4 // np.dtype(dtype).itemsize
-    grouped = output.reshape(*words.shape, ratio) if ratio > 1 else output.reshape(words.shape)
-    packed = lax.bitcast_convert_type(grouped, np.uint32)
+    packed = halved_in_words(jnp.concatenate(pieces), shape, dtype)
     return tuple(packed[start:end] for start, end in itertools.pairwise(cuts))
 
 
@@ -254,28 +279,20 @@ def fused_ways(host: np.ndarray, device) -> dict[str, tuple]:
         plain,
         lambda output: _in_layout(host_link.PIECES, host_link.fetch, jax, output),
     )
-    static = ("link_program", "link_shape", "link_dtype")
-    jitted = jax.jit(host_link.in_words, static_argnames=static)
+    jitted = jax.jit(functools.partial(halved_in_words, shape=host.shape, dtype=host.dtype.str))
     flat = host.reshape(-1)
     for name, shape in word_shapes(host).items():
         words = flat.view(np.uint32).reshape(shape)
-        compiled = jitted.lower(
-            jax.ShapeDtypeStruct(shape, np.uint32),
-            jax.ShapeDtypeStruct((1,), np.float32),
-            link_program=lambda values, _: halved(values),
-            link_shape=host.shape,
-            link_dtype=host.dtype.str,
-        ).compile()
-        program = host_link.WordsProgram(compiled, host.shape, host.dtype)
-        weights = jax.device_put(np.zeros(1, np.float32), device)
+        compiled = jitted.lower(jax.ShapeDtypeStruct(shape, np.uint32)).compile()
         found[f"fused {name}"] = (
-            lambda words=words: host_link.Packed(
-                jax.device_put(words, device), host.shape, host.dtype
+            lambda words=words: jax.device_put(words, device),
+            compiled,
+            # The words fetched, seen as the picture's levels: a view, no copy.
+            lambda output: (
+                np.asarray(jax.device_get(output)).reshape(-1).view(host.dtype).reshape(host.shape)
             ),
-            lambda sent, program=program, weights=weights: program(sent, weights),
-            lambda output: host_link.fetch(jax, output),
         )
-        if name != "words, host_link's rows":
+        if name != LANE_ROWS:
             continue
         for count in WORD_PIECE_COUNTS:
             parts = word_pieces(words, count)
@@ -347,7 +364,7 @@ def picture_figures(shape: tuple[int, ...], device, rng) -> dict:
         "shape": list(shape),
         "bytes": host.nbytes,
         "host_link_pieces": host_link.pieces_for(host.nbytes, device),
-        "host_link_words": host_link.word_shape(host.shape, host.dtype),
+        "lane_rows": word_shapes(host).get(LANE_ROWS),
     }
     for name, (to, to_setup, back, back_setup, count) in ways(host, device).items():
         to_ms = milliseconds(to, to_setup, count)
@@ -519,7 +536,7 @@ def main() -> None:
         "sections": arguments.sections,
         "link_pieces": host_link.LINK_PIECES,
         "min_piece_bytes": host_link.MIN_PIECE_BYTES,
-        "words_a_row": host_link.WORDS_A_ROW,
+        "words_a_row": WORDS_A_ROW,
         "layout": host_link.layout_for(device),
     }
     if "links" in arguments.sections:

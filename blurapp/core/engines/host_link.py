@@ -2,18 +2,13 @@
 
 An accelerator takes a 2-D array (a photo's rows, a batch of frames) in its own tiled layout,
 and a single copy of one is laid out on the way, at a fraction of what the host's link to the
-device moves. Two ways round it, one a platform's (blurapp.core.platforms.Platform.link):
-
-- "words": the picture's bytes cross as uint32 words (WORDS_A_ROW to a row, or one row), and
-  the blur's own compiled program takes the words, makes them the picture's values inside
-  (a bitcast and a reshape, steps of the blur's program that XLA may fuse with its first) and
-  hands its output back as words again: no program runs for the crossing alone, and the host
-  views the words it fetched as the picture's levels without a copy. A program takes words
-  (in_words, WordsProgram) where words_for says an array crosses in them; one that takes the
-  picture itself (the Pallas kernel) is sent it in pieces on such a platform.
-- "pieces": LINK_PIECES pieces of the flat bytes, every piece put before any is waited for,
-  joined and shaped on the device by a small compiled program of its own; back the other way:
-  cut on the device, every piece's copy started, gathered into one host array.
+device moves. The way round it, an accelerator's (blurapp.core.platforms.Platform.link
+"pieces"): LINK_PIECES pieces of the flat bytes, every piece put before any is waited for,
+joined and shaped on the device by a small compiled program of its own; back the other way:
+cut on the device, every piece's copy started, gathered into one host array. (Crossing as
+uint32 words that the blur's own program bitcast was measured too, and removed: the words
+crossed quicker, but the bitcast in the blur's program cost more than they gained; see
+docs/performance.md.)
 
 On a CPU the device is the host's own memory ("as it is"): an array crosses as it is, in one
 copy that JAX may even skip (the live preview's kept photo relies on that,
@@ -28,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -50,15 +45,10 @@ WHOLE_BELOW_BYTES = 4 << 20
 # Pieces start on whole blocks of this many of the picture's bytes: a value never straddles
 # two pieces, and each piece's start lies as the whole array's does in the host's memory.
 ALIGN_BYTES = 512
-# The most uint32 words a row of a picture crossing in words holds: rows of whole groups of
-# the 128 lanes an accelerator lays an array's last axis across, the widest such row that
-# divides the picture's words; where none does, one row (a 1-D array). 0: always one row.
-WORDS_A_ROW = 1024
-LANES = 128
 
 # The ways a picture crosses the link (see the module's docstring), as Platform.link names them.
-AS_IT_IS, PIECES, WORDS = "as it is", "pieces", "words"
-LAYOUTS = (AS_IT_IS, PIECES, WORDS)
+AS_IT_IS, PIECES = "as it is", "pieces"
+LAYOUTS = (AS_IT_IS, PIECES)
 _forced: str | None = None
 
 
@@ -84,9 +74,9 @@ def forced_layout(layout: str | None) -> Iterator[None]:
 
 
 def pieces_for(nbytes: int, device: Any) -> int:
-    """How many pieces an array of `nbytes` bytes crosses to or from `device` in, when it
-    crosses as the array (not in words): 0 (as it is) on a CPU (see the module's docstring) or
-    below WHOLE_BELOW_BYTES, else LINK_PIECES, fewer for one of few MIN_PIECE_BYTES."""
+    """How many pieces an array of `nbytes` bytes crosses to or from `device` in: 0 (as it
+    is) on a CPU (see the module's docstring) or below WHOLE_BELOW_BYTES, else LINK_PIECES,
+    fewer for one of few MIN_PIECE_BYTES."""
     if layout_for(device) == AS_IT_IS or nbytes < WHOLE_BELOW_BYTES:
         return 0
     return max(1, min(LINK_PIECES, nbytes // MIN_PIECE_BYTES))
@@ -106,68 +96,10 @@ def _chosen(pieces: int | None, nbytes: int, device: Any) -> int:
     return pieces_for(nbytes, device) if pieces is None else pieces
 
 
-def word_shape(shape: tuple[int, ...], dtype: Any) -> tuple[int, ...] | None:
-    """The uint32 words an array of `shape` and `dtype` crosses as: rows of the widest whole
-    groups of LANES words, up to WORDS_A_ROW, that divide its words, else one row; None where
-    its bytes are no whole number of words (it crosses as the array)."""
-    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
-    if nbytes == 0 or nbytes % 4:
-        return None
-    words = nbytes // 4
-    for width in range(WORDS_A_ROW - WORDS_A_ROW % LANES, 0, -LANES):
-        if words % width == 0:
-            return (words // width, width)
-    return (words,)
-
-
-def words_for(shape: tuple[int, ...], dtype: Any, device: Any) -> tuple[int, ...] | None:
-    """The words (word_shape) an array of `shape` and `dtype` crosses to and from `device` in,
-    to or from a program that takes words (WordsProgram); None where it crosses as the array
-    (a layout other than words, or bytes that are no whole number of words)."""
-    return word_shape(shape, dtype) if layout_for(device) == WORDS else None
-
-
-class Packed:
-    """An array of `shape` and `dtype` on a device as the uint32 words it crosses in (`words`,
-    word_shape): what send(words=True) makes and a WordsProgram takes and hands back. Waited
-    for as a JAX array is (jax.block_until_ready), fetched by fetch and start_fetch."""
-
-    def __init__(self, words: Any, shape: tuple[int, ...], dtype: Any) -> None:
-        self.words, self.shape, self.dtype = words, tuple(shape), np.dtype(dtype)
-
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape))
-
-    @property
-    def nbytes(self) -> int:
-        return self.size * self.dtype.itemsize
-
-    def devices(self) -> Any:
-        return self.words.devices()
-
-    def block_until_ready(self) -> Packed:
-        self.words.block_until_ready()
-        return self
-
-    def unsafe_buffer_pointer(self) -> Any:
-        return self.words.unsafe_buffer_pointer()
-
-
-def send(
-    jax: Any, host: np.ndarray, device: Any, *, pieces: int | None = None, words: bool = False
-) -> Any:
+def send(jax: Any, host: np.ndarray, device: Any, *, pieces: int | None = None) -> Any:
     """`host`'s copy on `device`, of its shape and number type (not waited for: wait for the
     array, as for jax.device_put's, and the whole copy is done). `pieces`: how many 1-D pieces
-    it crosses in (0: as it is; None: pieces_for decides by the device). `words`: for a
-    program that takes words (WordsProgram), a Packed copy where words_for says so."""
-    if words:
-        shape = words_for(host.shape, host.dtype, device)
-        if shape is not None:
-            # A view of the host's bytes, no copy: the words are the picture's own levels.
-            flat = np.ascontiguousarray(host).reshape(-1).view(np.uint8)
-            packed = jax.device_put(flat.view(np.uint32).reshape(shape), device)
-            return Packed(packed, host.shape, host.dtype)
+    it crosses in (0: as it is; None: pieces_for decides by the device)."""
     pieces = _chosen(pieces, host.nbytes, device)
     if pieces == 0 or host.size == 0:
         return jax.device_put(host, device)
@@ -192,12 +124,9 @@ class Fetching:
         edges: tuple[int, ...] | None,
         shape: tuple[int, ...],
         dtype: np.dtype,
-        *,
-        in_words: bool = False,
     ) -> None:
         self._jax, self._parts, self._edges = jax, parts, edges
         self.shape, self.dtype = shape, dtype
-        self._in_words = in_words
 
     @property
     def whole(self) -> bool:
@@ -208,9 +137,7 @@ class Fetching:
         """The whole array on the host, waited for. Crossed whole (a CPU's), it may be JAX's
         own read-only buffer; gathered from pieces, a fresh array."""
         if self._edges is None:
-            host = np.asarray(self._jax.device_get(self._parts[0]))
-            # Words seen as the values they carry: a view, no copy.
-            return host.reshape(-1).view(self.dtype).reshape(self.shape) if self._in_words else host
+            return np.asarray(self._jax.device_get(self._parts[0]))
         host = np.empty(self.shape, self.dtype)
         self.into(host)
         return host
@@ -232,13 +159,8 @@ class Fetching:
 
 
 def start_fetch(jax: Any, on_device: Any, *, pieces: int | None = None) -> Fetching:
-    """`on_device`'s copy to the host started (in `pieces` pieces, as send's; a Packed array
-    in its words), to be waited for with Fetching.array() or .into()."""
-    if isinstance(on_device, Packed):
-        on_device.words.copy_to_host_async()
-        return Fetching(
-            jax, [on_device.words], None, on_device.shape, on_device.dtype, in_words=True
-        )
+    """`on_device`'s copy to the host started (in `pieces` pieces, as send's), to be waited
+    for with Fetching.array() or .into()."""
     device = next(iter(on_device.devices()))
     nbytes = on_device.size * on_device.dtype.itemsize
     pieces = _chosen(pieces, nbytes, device)
@@ -268,13 +190,9 @@ def prepare_send(
     device: Any,
     *,
     pieces: int | None = None,
-    words: bool = False,
 ) -> None:
     """The program that joins the pieces of an array of `shape` and `dtype` on `device`
-    compiled now (or loaded), so that the copies that use it (send) are not timed compiling;
-    none where it crosses in words (send's `words`: the blur's program takes them)."""
-    if words and words_for(shape, dtype, device) is not None:
-        return
+    compiled now (or loaded), so that the copies that use it (send) are not timed compiling."""
     crossing = _crossing(jax, shape, dtype, device, pieces)
     if crossing is not None:
         _joining(jax, *crossing, device)
@@ -291,11 +209,9 @@ def prepare_fetch(
 
 
 def prepare_fetch_of(jax: Any, on_device: Any) -> None:
-    """prepare_fetch for the array `on_device` (none for a Packed one: its words cross as
-    they are)."""
-    if not isinstance(on_device, Packed):
-        device = next(iter(on_device.devices()))
-        prepare_fetch(jax, tuple(on_device.shape), on_device.dtype, device)
+    """prepare_fetch for the array `on_device`."""
+    device = next(iter(on_device.devices()))
+    prepare_fetch(jax, tuple(on_device.shape), on_device.dtype, device)
 
 
 def _crossing(
@@ -357,85 +273,3 @@ def _join(*parts: Any, shape: tuple[int, ...]) -> Any:
 def _cut(values: Any, edges: tuple[int, ...]) -> tuple[Any, ...]:
     flat = values.reshape(-1)
     return tuple(flat[start:end] for start, end in itertools.pairwise(edges))
-
-
-# The words' static arguments to in_words, beside the program's own.
-WORD_ARGUMENTS = ("link_program", "link_shape", "link_dtype")
-
-
-def in_words(
-    words: Any,
-    weights: Any,
-    *,
-    link_program: Callable[..., Any],
-    link_shape: tuple[int, ...],
-    link_dtype: str,
-    **static: Any,
-) -> Any:
-    """`link_program(values, weights, **static)` taking `values` (of `link_shape` and
-    `link_dtype`) as the uint32 `words` they crossed in, and handing its output back as words
-    of the same shape: compiled under jax.jit, the bitcasts are part of the program, where
-    XLA fuses them into its first and last steps. The program hands back values of the shape
-    and number type it took, or a pair whose first does (levels; the floats after them stay on
-    the device, as they are)."""
-    from jax import lax
-
-    dtype = np.dtype(link_dtype)
-    values = lax.bitcast_convert_type(words, dtype).reshape(link_shape)
-    output = link_program(values, weights, **static)
-    crossing = output[0] if isinstance(output, tuple) else output
-    if tuple(crossing.shape) != tuple(link_shape) or np.dtype(crossing.dtype) != dtype:
-        raise ValueError(
-            f"a program taking words hands back what it took ({link_shape}, {dtype}), "
-            f"not {tuple(crossing.shape)}, {np.dtype(crossing.dtype)}"
-        )
-    # Each word of the values' bytes, in the order they lie (a bitcast to a wider type takes
-    # the last axis's values as one word's).
-    ratio = 4 // dtype.itemsize
-    grouped = crossing.reshape(*words.shape, ratio) if ratio > 1 else crossing.reshape(words.shape)
-    packed = lax.bitcast_convert_type(grouped, np.uint32)
-    return (packed, *output[1:]) if isinstance(output, tuple) else packed
-
-
-class WordsProgram:
-    """A compiled in_words program as the engines call it: given the Packed values it takes
-    (send(words=True)) and the weights, it hands back Packed values of the same shape and type
-    (and a pair's floats as they are)."""
-
-    def __init__(self, compiled: Any, shape: tuple[int, ...], dtype: Any) -> None:
-        self._compiled, self.shape, self.dtype = compiled, tuple(shape), np.dtype(dtype)
-
-    def __call__(self, values: Any, weights: Any) -> Any:
-        if not isinstance(values, Packed) or (values.shape, values.dtype) != (
-            self.shape,
-            self.dtype,
-        ):
-            raise TypeError(
-                f"this program takes {self.shape} {self.dtype} in words (send(words=True)), "
-                f"not {type(values).__name__} {getattr(values, 'shape', '')}"
-            )
-        output = self._compiled(values.words, weights)
-        if isinstance(output, tuple):
-            return (Packed(output[0], self.shape, self.dtype), *output[1:])
-        return Packed(output, self.shape, self.dtype)
-
-
-def takes_words(program: Any) -> bool:
-    """Whether `program` takes its values in words (a WordsProgram): what it is sent in."""
-    return isinstance(program, WordsProgram)
-
-
-def unpacked(jax: Any, on_device: Any) -> Any:
-    """The values a Packed array holds as an array of their own on its device (by a small
-    program: for what is made of them there, as a live preview's picture), any other as it is."""
-    if not isinstance(on_device, Packed):
-        return on_device
-    program = _unpacking(jax, on_device.shape, on_device.dtype.str)
-    return program(on_device.words)
-
-
-@functools.lru_cache(maxsize=16)
-def _unpacking(jax: Any, shape: tuple[int, ...], dtype: str) -> Any:
-    from jax import lax
-
-    return jax.jit(lambda words: lax.bitcast_convert_type(words, np.dtype(dtype)).reshape(shape))

@@ -187,9 +187,7 @@ compiled_kernels = CompiledKernels()
 class _CompiledFrameKernels:
     """The kernel for batches of frames (jax_frames.FramePrograms) in `variant`, from
     compiled_kernels: frames always cross as rows of values, on a CPU as on a TPU (a view on
-    the host), taken as they are (not in words)."""
-
-    takes_words = False
+    the host)."""
 
     def __init__(self, variant: str):
         self.variant = variant
