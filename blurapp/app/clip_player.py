@@ -276,8 +276,9 @@ class ClipPlayer:
                 if self.timeline.playing:
                     raise BlurCancelled()
                 last = self._last_read
-                if last is not None and last[0] == index:
-                    return levels_as_floats(last[1]) if self._in_levels else last[1]
+            if last is not None and last[0] == index:
+                # Its floats made outside the condition: the window takes it for every look.
+                return levels_as_floats(last[1]) if self._in_levels else last[1]
             reading.reads += 1
             return self.clip.frame(index)
 
