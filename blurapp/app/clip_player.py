@@ -176,7 +176,8 @@ class ClipPlayer:
         self.clip = clip
         # A clip that gives its stored levels (a video's, a camera's) is played from them: an
         # engine that takes levels (LivePreview.takes_levels) is sent them as they are, a
-        # quarter of float32's bytes, and the others get floats made on their own threads.
+        # quarter (8-bit) or half (16-bit) of float32's bytes, and the others get floats made
+        # on their own threads.
         self._in_levels = clip.gives_levels
         self.timeline = ClipTimeline(clip.info, engines)
         self._spec, self._titles, self._translate, self._clock = spec, titles, translate, clock
@@ -276,8 +277,9 @@ class ClipPlayer:
                 if self.timeline.playing:
                     raise BlurCancelled()
                 last = self._last_read
-                if last is not None and last[0] == index:
-                    return levels_as_floats(last[1]) if self._in_levels else last[1]
+            if last is not None and last[0] == index:
+                # Its floats made outside the condition: the window takes it for every look.
+                return levels_as_floats(last[1]) if self._in_levels else last[1]
             reading.reads += 1
             return self.clip.frame(index)
 

@@ -560,6 +560,63 @@ def test_a_camera_paused_is_paused_on_the_last_frame_it_gave():
     assert round(float(frame[0, 0]) * 1000) in camera.served[:given]
 
 
+class SlowLevelsCamera(Clip):
+    """A camera that gives its frames as 8-bit levels (as a webcam's decoder does), slower
+    than its rate says: frame n is all level n."""
+
+    gives_levels = True
+
+    def __init__(self):
+        self.info = ClipInfo("Camera", 8, 6, None, 50.0, colour=False)
+        self.served = []
+
+    def _read(self, start):
+        for levels in self._read_levels(start):
+            yield np.multiply(levels, np.float32(1 / 255), dtype=np.float32)
+
+    def _read_levels(self, start):
+        while True:
+            time.sleep(0.05)
+            self.served.append(len(self.served) + 1)
+            yield np.full((6, 8), self.served[-1], np.uint8)
+
+
+def test_a_camera_played_from_its_levels_is_paused_on_its_last_frame_and_the_window_looks_on(
+    monkeypatch,
+):
+    # The photo paused on is the last frame the camera gave, as floats; making them from its
+    # levels never holds up the window, which looks (collect(), on its own thread) meanwhile.
+    from blurapp.app import clip_player
+
+    camera = SlowLevelsCamera()
+    player = ClipPlayer(camera, SPEC, ("numpy",))
+    made = clip_player.levels_as_floats
+    looked = []  # for each frame made floats: whether the window's look came back meanwhile
+
+    def making_floats(levels):
+        look = threading.Thread(target=player.collect, daemon=True)
+        look.start()
+        look.join(10)
+        looked.append(not look.is_alive())
+        return made(levels)
+
+    try:
+        player.play()
+        deadline = time.monotonic() + 30
+        while len(camera.served) < 5:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        index = player.pause()
+        given = len(camera.served)
+        monkeypatch.setattr(clip_player, "levels_as_floats", making_floats)
+        frame = player.read_frame(index)
+    finally:
+        assert player.close()
+    assert looked and all(looked)
+    assert frame.dtype == np.float32 and frame.shape == (6, 8)
+    assert round(float(frame[0, 0]) * 255) in camera.served[:given]
+
+
 @pytest.mark.parametrize(
     ("colour", "color"),
     [(False, False), (True, True)],

@@ -230,6 +230,9 @@ def first_jax_call(
     """
     if not keep_photo:
         kept_photo.clear()
+        # Only the display call takes a clip's frame as its levels (LivePreview.takes_levels):
+        # a timed call blurs the values it is given, integers too, as every engine does.
+        image = np.ascontiguousarray(image, dtype=np.float32)
     device = jax_device(platform)
     sent = sent_ahead.moved(image, device) if keep_photo else None
     moved = sent if sent is not None else to_move(_pixels(image), device)

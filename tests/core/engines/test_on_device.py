@@ -202,6 +202,18 @@ def test_a_frame_given_as_its_levels_crosses_as_them_and_is_blurred_as_its_float
     np.testing.assert_allclose(np.asarray(previewed(again)), expected, atol=1e-5, rtol=0)
 
 
+def test_only_the_display_call_takes_levels_a_timed_call_blurs_the_values_it_is_given():
+    """LivePreview.takes_levels is the display call's: JAX-jit's timed call given integers
+    blurs their values, as NumPy's (and every other engine's) does, not their levels' floats."""
+    from blurapp.core.engines import get_engine
+
+    values = np.random.default_rng(11).integers(0, 256, (12, 15), dtype=np.uint8)
+    expected = blur_oracle(values.astype(np.float32), KERNEL)
+    for engine in (get_engine("numpy"), JAX_JIT):
+        output = np.asarray(engine.start(values, KERNEL).output)
+        np.testing.assert_allclose(output, expected, atol=1e-3, rtol=0, err_msg=engine.name)
+
+
 def test_a_frame_taken_on_one_device_leaves_those_sent_to_another():
     """Two panes playing a clip on two devices (JAX-jit on the accelerator and on the CPU):
     one pane's call taking its frame lets go of its own frames left behind, not the other's."""
