@@ -285,7 +285,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--megapixels", type=float, default=24.0)
     parser.add_argument("--runs", type=int, default=2)
-    parser.add_argument("--variants", default="rotated,wide")
+    parser.add_argument("--variants", default="rotated,wide,wide_overlapped")
     parser.add_argument("--sections", default="programs,bench")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--order", type=int, default=0, help=argparse.SUPPRESS)
