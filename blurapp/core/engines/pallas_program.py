@@ -89,7 +89,11 @@ class Variant:
     (pallas_matrix), the separable blur's as the 2-D blur's; the caller asks variant_for,
     which keeps the vector unit for a kernel that is not rank one. `matrix_passes`: both
     passes products ("both"), or only the columns' ("columns"), the rows' taps rotations as
-    "staged" takes them."""
+    "staged" takes them. `last_chunk`: how a row's lanes past its whole chunks are blurred:
+    "own", as a narrower chunk of their own, or "overlapped", by one more whole chunk that
+    ends at the row's last whole register (overlapping the chunk before) and a chunk of one
+    register for what is left: the chunks' code is then made once, not twice, so Mosaic
+    compiles about half the program, for a few lanes blurred twice."""
 
     tile_rows: int = TILE_ROWS
     group_rows: int = GROUP_ROWS
@@ -98,6 +102,7 @@ class Variant:
     separable: str = "rotated"
     matrix: str | None = None
     matrix_passes: str = "both"
+    last_chunk: str = "own"
 
 
 VARIANTS = {
@@ -106,6 +111,10 @@ VARIANTS = {
     # Colour's tiles as tall as grey's (VMEM enough for a colour row's 18,000 values of 128
     # rows), and groups of 32 rows by chunks of 1,024 lanes: each rotation serves more taps.
     "wide": Variant(group_rows=32, chunk_lanes=1024, block_bytes=64 * 1024 * 1024),
+    # As "wide", its last chunk a whole one overlapping the one before (Variant.last_chunk).
+    "wide_overlapped": Variant(
+        group_rows=32, chunk_lanes=1024, block_bytes=64 * 1024 * 1024, last_chunk="overlapped"
+    ),
     # As "rotated", but colour's tiles as tall as grey's: the tiles' share of "wide".
     "tall": Variant(block_bytes=64 * 1024 * 1024),
     "staged": Variant(separable="staged"),
@@ -157,6 +166,7 @@ class Tiling:
         group_rows: int = GROUP_ROWS,
         chunk_lanes: int = CHUNK_LANES,
         block_bytes: int = BLOCK_BYTES,
+        last_chunk: str = "own",
     ):
         for name, value, multiple in (
             ("tile rows", tile_rows, SUBLANES),
@@ -186,6 +196,7 @@ class Tiling:
         self.buffer_lanes = 2 * self.margin_lanes + _round_up(values, LANES)
         self.chunk_lanes = chunk = min(chunk_lanes, _round_up(values, LANES))
         self.chunks, self.last_lanes = divmod(values, chunk)
+        self.last_chunk = last_chunk
         while tile > whole and self.block_bytes(tile) > block_bytes:
             tile = max(whole, _round_up(tile // 2, whole))
         self.tile_rows = tile
@@ -547,16 +558,29 @@ def _blur_staged(
 
 def _each_chunk(tiling: Tiling, chunk_of: Any) -> None:
     """chunk_of(first lane, lanes, lanes stored) for each chunk of lanes of a row: the full
-    chunks in a loop, then the last, its lanes whole registers."""
+    chunks in a loop, then the last, its lanes whole registers; or, where the tiling's last
+    chunk is "overlapped" (Variant.last_chunk), one more full chunk in the loop, ending at the
+    row's last whole register, then the lanes past that register as a chunk of one."""
+    import jax.numpy as jnp
     from jax import lax
     from jax.experimental import pallas as pl
 
-    chunk = tiling.chunk_lanes
+    chunk, values = tiling.chunk_lanes, tiling.values
+    overlapped = tiling.last_chunk == "overlapped" and tiling.chunks and tiling.last_lanes
+    whole = values - values % LANES  # the lanes of the row's whole registers
 
     def full_chunk(block: Any, carry: Any) -> Any:
-        chunk_of(pl.multiple_of(block * chunk, LANES), chunk, chunk)
+        start = block * chunk
+        if overlapped:
+            start = jnp.minimum(start, whole - chunk)
+        chunk_of(pl.multiple_of(start, LANES), chunk, chunk)
         return carry
 
+    if overlapped:
+        lax.fori_loop(0, tiling.chunks + (whole > tiling.chunks * chunk), full_chunk, 0)
+        if values > whole:
+            chunk_of(whole, LANES, values - whole)
+        return
     if tiling.chunks:
         lax.fori_loop(0, tiling.chunks, full_chunk, 0)
     if tiling.last_lanes:
@@ -595,6 +619,7 @@ def blur_planes(
         chosen.group_rows if group_rows is None else group_rows,
         chosen.chunk_lanes if chunk_lanes is None else chunk_lanes,
         chosen.block_bytes,
+        chosen.last_chunk,
     )
     tile, halo = tiling.tile_rows, tiling.halo_rows
     per_tile, last_halo = tile // halo, -(-rows // halo) - 1

@@ -61,6 +61,26 @@ def test_every_variant_matches_scipy(variant_blur, variant, shape, algorithm):
     check_against_oracle(variant_blur(image, kernel, variant), image, kernel)
 
 
+@pytest.mark.parametrize("algorithm", ["2d", "separable"])
+@pytest.mark.parametrize(
+    "shape",
+    [
+        (12, 1324),  # a whole chunk of 1,024 lanes, one more overlapping it, 44 lanes past
+        (10, 1074),  # a whole chunk, then 50 lanes past its last register
+        (6, 460, 3),  # 1,380 values a row, in colour
+        (5, 2048),  # whole chunks only
+    ],
+)
+def test_rows_past_whole_chunks_in_an_overlapped_last_chunk_match_scipy(
+    variant_blur, shape, algorithm
+):
+    """ "wide_overlapped" blurs the lanes past a row's whole chunks with one more whole chunk,
+    overlapping the one before, and a chunk of one register (Variant.last_chunk)."""
+    image = random_image(shape, seed=sum(shape))
+    kernel = gaussian_kernel(5, 1.2) if algorithm == "2d" else gaussian_kernel_1d(5, 1.2)
+    check_against_oracle(variant_blur(image, kernel, "wide_overlapped"), image, kernel)
+
+
 @pytest.mark.parametrize("variant", ["matrix", "matrix_columns", "staged"])
 def test_a_kernel_wider_than_a_register_s_margin(variant_blur, variant):
     """A 41 × 41 kernel: halos of 32 rows, margins of two registers of lanes (20 pixels × 3
