@@ -59,6 +59,9 @@ class ImageView(QGraphicsView):
     # the picture drawn there ("before"); hover_left: the cursor is off the picture.
     hovered = Signal(int, int, bool)
     hover_left = Signal()
+    # The view's (height, width) in screen pixels, as it changes: what a picture fitted to it
+    # is made for (blurapp.app.pyramid.fit_picture).
+    size_changed = Signal(int, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -327,6 +330,12 @@ class ImageView(QGraphicsView):
         super().resizeEvent(event)
         if self._fit:
             self.fit_to_window()
+        self.size_changed.emit(*self.screen_size())
+
+    def screen_size(self) -> tuple[int, int]:
+        """The (height, width) of the view's picture area in screen pixels."""
+        size, ratio = self.viewport().size(), self.viewport().devicePixelRatioF()
+        return round(size.height() * ratio), round(size.width() * ratio)
 
     def focusInEvent(self, event) -> None:
         super().focusInEvent(event)

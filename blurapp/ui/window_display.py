@@ -144,6 +144,12 @@ class WindowDisplay(QObject):
             Change.OPENING: self._show_placeholders,
         }
         self.session.subscribe(lambda what: renderers[what]())
+        for index, pane in enumerate(self.widgets.panes):
+            # The runs bring each pane its engine's picture fitted to its view, ready to draw.
+            self.session.set_view_size(index, *pane.view.screen_size())
+            pane.view.size_changed.connect(
+                lambda height, width, index=index: self.session.set_view_size(index, height, width)
+            )
 
     def show_all(self) -> None:
         """Everything the session holds drawn at once: the window's first look."""

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from helpers.oracle import blur_oracle
+from helpers.oracle import blur_oracle, covered_mean, halved
 from helpers.photos import photo_file
 from helpers.window import RUN_TIMEOUT_MS, jobs_done
 
@@ -356,6 +356,50 @@ def test_a_reduced_photo_shows_the_pixels_under_the_cursor_at_100_percent(
         assert np.allclose(got, expected, atol=2), (got, expected)
     window.actions.detail.trigger()
     assert view.detail_rect() is None and other.detail_rect() is None
+
+
+def grey_values(image):
+    """A grabbed QImage's grey values (its red channel), rows × columns."""
+    from PySide6.QtGui import QImage
+
+    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
+    rows = np.frombuffer(rgb.constBits(), np.uint8).reshape(rgb.height(), rgb.bytesPerLine())
+    return rows[:, : 3 * rgb.width()].reshape(rgb.height(), rgb.width(), 3)[..., 0]
+
+
+def test_each_pane_gets_its_picture_fitted_to_its_view_and_draws_it_pixel_for_pixel(
+    make_window, qtbot, tmp_path
+):
+    """The pictures a live preview brings are made at the size each pane shows them whole,
+    off the window's thread; at its fitted zoom the pane draws that picture as it is: the
+    full result reduced, as the level it would draw is, to its view's pixels."""
+    from blurapp.app.pyramid import fitted, fitted_size, full_size
+
+    window = make_window(live=True, wait=False)
+    path = photo_file(tmp_path, size=(1200, 800), colour=False)
+    wait_for_both(qtbot, window, lambda: window.open_file(path))
+    wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=1.7))
+    full = to_8bit(oracle(window.photo, window.session.parameters))
+    for pane, engine in zip(window.widgets.panes, window.session.pane_engines, strict=True):
+        view = pane.view
+        picture = window.session.results[engine].picture
+        assert view.is_fitted() and pane.view._item.levels() is picture
+        height, width = fitted_size(full_size(picture), view.screen_size())
+        shown = fitted(picture)
+        assert shown is not None and shown.shape == (height, width)
+        # The level the pane would draw: the smallest halving still as detailed as the view
+        # (the halvings stop at one of 512 pixels or fewer on its longer side).
+        level = full
+        while max(level.shape) > 512 and all(np.greater_equal(halved(level).shape, shown.shape)):
+            level = halved(level)
+        assert level is not full  # the test's photo is reduced to fit
+        assert np.abs(shown - covered_mean(level, height, width)).max() <= 1
+        # Drawn as it is: the view's pixels where the picture lies are the picture's.
+        view.set_detail_on(False)  # the 100% inset would cover some of them
+        drawn = grey_values(view.viewport().grab().toImage())
+        corner = view.mapFromScene(0, 0)
+        left, top = corner.x(), corner.y()
+        np.testing.assert_array_equal(drawn[top : top + height, left : left + width], shown)
 
 
 def test_the_jax_pane_draws_its_picture_made_on_the_device_and_reads_the_full_result_at_100_percent(
