@@ -46,16 +46,18 @@ def caption_html(caption: Caption, out_of_date: str) -> str:
 # (_CaptionPlace.follow_label).
 HEIGHTS_KEPT = 16
 
-_DIGIT = re.compile("[0-9]")
+# A figure: digits, with the points and commas between them.
+_FIGURE = re.compile("[0-9][0-9.,]*")
 # Font keys → whether the font's digits, regular and bold, are all as wide as each other.
 _tabular: dict[str, bool] = {}
 
 
 def layout_key(text: str, font: QFont) -> str:
-    """What `text`'s layout in `font` depends on: the text with every digit a 0 where the font
-    draws all digits as wide (the tabular figures of the usual screen fonts), so captions that
-    differ in their figures only (a live preview's every change) are laid out once; the text
-    itself in a font whose digits differ in width."""
+    """What `text`'s layout in `font` depends on: where the font draws all digits as wide (the
+    tabular figures of the usual screen fonts), the text with each figure as wide as before
+    but the same for all figures of as many digits and points ("16.5" and "6.77" both "000."),
+    so captions that differ in their figures only (a live preview's every change) are laid
+    out once; the text itself in a font whose digits differ in width."""
     key = font.key()
     tabular = _tabular.get(key)
     if tabular is None:
@@ -65,7 +67,13 @@ def layout_key(text: str, font: QFont) -> str:
             len({QFontMetricsF(each).horizontalAdvance(digit) for digit in "0123456789"}) == 1
             for each in (font, bold)
         )
-    return _DIGIT.sub("0", text) if tabular else text
+    return _FIGURE.sub(_same_width, text) if tabular else text
+
+
+def _same_width(figure: re.Match[str]) -> str:
+    """A figure's stand-in in a layout_key: its digits as 0s, then its points and commas."""
+    digits = sum(character.isdigit() for character in figure[0])
+    return "0" * digits + "".join(sorted(c for c in figure[0] if not c.isdigit()))
 
 
 class _CaptionPlace(QWidget):

@@ -220,9 +220,10 @@ class ImageView(QGraphicsView):
         return detail_label_rect(target, self.detail_label(), QFontMetricsF(self.font()))
 
     def _draw_detail(self, painter: QPainter) -> None:
-        target, source = self.detail_rect(), self.detail_source()
-        if target is None or source is None:
+        target = self.detail_rect()
+        if target is None:
             return
+        source = self._detail_source(round(target.width()))  # detail_source(), laid out once
         split = bool(self._item.before())
         painter.setFont(self.font())  # the type detail_label_rect() measures the label in
         draw_detail(

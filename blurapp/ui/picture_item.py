@@ -48,6 +48,9 @@ class PictureItem(QGraphicsItem):
         self._before: Pyramid = ()
         self._before_images: dict[int, QImage] = {}
         self._fitted: QImage | None = None
+        # The part of the picture (and of the picture before) the 100% inset last drew, by
+        # where it lies: a picture is drawn more than once (each paint, each grab).
+        self._regions: dict[tuple[bool, int, int, int, int], QImage] = {}
         self.divider = 0.5  # the fraction of the width left of the divider
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
 
@@ -59,6 +62,7 @@ class PictureItem(QGraphicsItem):
         self._levels, self._before = levels, before
         self._images, self._before_images = {}, {}
         self._fitted = None
+        self._regions = {}
         self.update()
 
     def levels(self) -> Pyramid:
@@ -89,14 +93,22 @@ class PictureItem(QGraphicsItem):
     def region(self, source: QRectF, before: bool = False) -> QImage:
         """The `source` part of the picture at full size (picture pixels, whole ones) as a
         QImage of its own: only that part crosses from a device."""
-        part = picture_region(
-            self._before if before else self._levels,
+        at = (
+            before,
             round(source.top()),
             round(source.left()),
             round(source.height()),
             round(source.width()),
         )
-        return picture_qimage(np.ascontiguousarray(part)).copy()
+        image = self._regions.get(at)
+        if image is None:
+            part = picture_region(self._before if before else self._levels, *at[1:])
+            image = picture_qimage(np.ascontiguousarray(part)).copy()
+            self._regions = {
+                kept: shown for kept, shown in self._regions.items() if kept[0] != before
+            }
+            self._regions[at] = image
+        return image
 
     def set_divider(self, fraction: float) -> None:
         self.divider = fraction
