@@ -453,3 +453,39 @@ def test_the_jax_pane_draws_its_picture_made_on_the_device_and_reads_the_full_re
         colour = shot.pixelColor(math.floor(place.x() * ratio), math.floor(place.y() * ratio))
         assert abs(colour.red() - int(expected[y, x])) <= 1, (x, y, colour.red(), expected[y, x])
     np.testing.assert_array_equal(picture[0], to_8bit(np.asarray(output)))
+
+
+def test_a_change_the_preview_follows_keeps_the_captions_until_its_results_come(
+    make_window, qtbot, tmp_path, monkeypatch
+):
+    """The captions say what the pictures shown are until the live preview's results replace
+    them: a pane that keeps up goes from the old parameters' caption to the new one's, never
+    marked out of date in between, and the blur is not kept waiting for their layout."""
+    from blurapp.ui import window_display
+
+    monkeypatch.setattr(window_display, "LIVE_CAPTIONS_WAIT_MS", 600_000)  # a slow machine's
+    window = make_window(photo_file(tmp_path), live=True)
+    wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=1.8))
+    jax_pane = window.widgets.panes[window.session.pane_engines.index("jax")]
+    captions = [jax_pane.caption_text()]
+    jax_pane.caption_reflowed.connect(lambda: captions.append(jax_pane.caption_text()))
+    wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=2.2))
+    assert "σ 1.8" in captions[0] and "σ 2.2" in captions[-1]
+    assert not any("out of date" in caption for caption in captions), captions
+    assert_panes_show(window, window.session.parameters)
+
+
+def test_captions_say_what_is_out_of_date_when_no_preview_result_comes_soon(
+    make_window, qtbot, tmp_path, monkeypatch
+):
+    from blurapp.ui import window_display
+
+    monkeypatch.setattr(window_display, "LIVE_CAPTIONS_WAIT_MS", 20)
+    window = make_window(photo_file(tmp_path), live=True)
+    wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=1.8))
+    jobs_done(qtbot, window)
+    monkeypatch.setattr(window.controller, "preview", lambda *arguments, **keywords: None)
+    window.set_parameters(sigma=2.2)  # and no preview comes
+    assert "out of date" not in window.widgets.right_pane.caption_text()  # not yet
+    for pane in window.widgets.panes:
+        qtbot.waitUntil(lambda pane=pane: "out of date" in pane.caption_text(), timeout=10_000)
