@@ -354,7 +354,8 @@ def compare_job(
         if picture is None and run is not None:
             # A live preview's output left on its device is halved there (output_pyramid).
             try:
-                picture = pictures[engine] = output_pyramid(run.output)
+                view_size = plan.view_sizes.get(engine)
+                picture = pictures[engine] = output_pyramid(run.output, view_size)
             except Exception as failure:  # the pane says so, as of any engine's failure
                 log.warning("the %s engine's picture could not be made", engine, exc_info=True)
                 run, error = None, failure_words(failure)

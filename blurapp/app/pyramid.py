@@ -1,10 +1,12 @@
 """Pictures at several resolutions, so a zoomed-out 24 MP photo is drawn from a small copy.
 
 Made by the jobs (blurapp.app.jobs) off the window's thread, with Pillow (NumPy for other than 1
-or 3 channels); the panes only pick a level and draw part of it. An output left on its device
-(a live preview's: blurapp.core.engines.on_device) is halved there instead: only the levels a
-pane draws at its usual zoom cross at once (`PictureOnDevice`), a more detailed level or a part
-of the picture at full size when a pane asks for it.
+or 3 channels); the panes only pick a level and draw part of it. Asked for the size of the pane
+that shows it, a pyramid also holds the picture reduced to fit that pane (`fitted`): a pane at
+its fitted zoom draws it as it is, pixel for pixel, where it would scale a level at each paint.
+An output left on its device (a live preview's: blurapp.core.engines.on_device) is halved there
+instead: only the levels a pane draws at its usual zoom cross at once (`PictureOnDevice`), a
+more detailed level or a part of the picture at full size when a pane asks for it.
 """
 
 from __future__ import annotations
@@ -25,9 +27,16 @@ SMALLEST_LEVEL = 512
 # its longer side: what a pane on a large screen draws of it at its fitted zoom.
 SHOWN_SIDE = 2048
 
-# A picture as the panes take it: its levels, the full size first (a tuple, or a
+# A picture as the panes take it: its levels, the full size first (a tuple, a Levels, or a
 # PictureOnDevice, whose levels cross when first read).
 Pyramid = Sequence[np.ndarray]
+
+
+class Levels(tuple[np.ndarray, ...]):
+    """A pyramid made here, with the picture reduced to fit the pane it is for (`fitted`), or
+    None where no pane's size was given."""
+
+    fitted: np.ndarray | None = None
 
 
 def build_pyramid(picture: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -49,12 +58,52 @@ def level_sizes(height: int, width: int) -> list[tuple[int, int]]:
     return sizes
 
 
-def output_pyramid(output: np.ndarray) -> Pyramid:
+def output_pyramid(output: np.ndarray, view_size: tuple[int, int] | None = None) -> Pyramid:
     """An engine's float output ([0, 1]) as the 8-bit pyramid a pane draws: made on its device
-    when it was left there (a PictureOnDevice), else here."""
+    when it was left there (a PictureOnDevice), else here; with `view_size`, the (height, width)
+    in screen pixels of the pane that shows it, holding the picture fitted to it too."""
+    picture: Levels | PictureOnDevice
     if isinstance(output, OutputOnDevice):
-        return PictureOnDevice(output)
-    return build_pyramid(to_8bit(output))
+        picture = PictureOnDevice(output)
+    else:
+        picture = Levels(build_pyramid(to_8bit(output)))
+    if view_size is not None:
+        picture.fitted = fit_picture(picture, view_size)
+    return picture
+
+
+def fitted_size(size: tuple[int, int], view_size: tuple[int, int]) -> tuple[int, int]:
+    """The (height, width) a picture of `size` takes in a view of `view_size` (both height,
+    width) at the zoom that fits it whole: the view's zoom to fit (blurapp.ui.image_view)."""
+    (height, width), (view_height, view_width) = size, view_size
+    zoom = min(view_width / width, view_height / height)
+    return max(1, round(height * zoom)), max(1, round(width * zoom))
+
+
+def fit_picture(picture: Pyramid, view_size: tuple[int, int]) -> np.ndarray | None:
+    """`picture` reduced to fit a view of `view_size` (height, width) from the smallest level
+    at least that detailed (the level a pane would draw at that zoom), each pixel the mean of
+    the level's pixels whose centres fall within it (Pillow's box filter). None for a picture
+    that fits unreduced (the view magnifies it), and for one left on its device whose level
+    has not crossed."""
+    size = full_size(picture)
+    height, width = fitted_size(size, view_size)
+    if height >= size[0] or width >= size[1]:
+        return None
+    sizes = level_sizes(*size)
+    level = 0
+    while (
+        level + 1 < len(sizes)
+        and min(sizes[level + 1][0] - height, sizes[level + 1][1] - width) >= 0
+    ):
+        level += 1
+    if isinstance(picture, PictureOnDevice) and not picture.fetched(level):
+        return None  # only the levels a pane draws at its usual zoom have crossed
+    source = np.ascontiguousarray(picture[level])
+    if source.ndim == 2 or source.shape[2] == 3:
+        reduced = Image.fromarray(source).resize((width, height), Image.Resampling.BOX)
+        return np.asarray(reduced)
+    return _box_reduce(source, height, width)
 
 
 def full_size(picture: Pyramid) -> tuple[int, int]:
@@ -93,6 +142,7 @@ class PictureOnDevice(Sequence[np.ndarray]):
         self._levels: list[np.ndarray | None] = [None] * len(sizes)
         self._levels[shown:] = output.picture_levels(shown, len(sizes) - shown)
         self._lock = threading.Lock()
+        self.fitted: np.ndarray | None = None  # as in Levels
 
     def __len__(self) -> int:
         return len(self._levels)
@@ -123,6 +173,21 @@ class PictureOnDevice(Sequence[np.ndarray]):
         if full is not None:
             return full[top : top + height, left : left + width]
         return self.output.picture_region(top, left, height, width)
+
+
+def fitted(picture: Pyramid) -> np.ndarray | None:
+    """The picture fitted to its pane (see output_pyramid), where it holds one."""
+    return picture.fitted if isinstance(picture, (Levels, PictureOnDevice)) else None
+
+
+def _box_reduce(picture: np.ndarray, height: int, width: int) -> np.ndarray:
+    """Each channel as Pillow's BOX resize gives it, for the channel counts Pillow does not
+    take as colour."""
+    channels = [
+        np.asarray(Image.fromarray(picture[..., c]).resize((width, height), Image.Resampling.BOX))
+        for c in range(picture.shape[2])
+    ]
+    return np.stack(channels, axis=-1)
 
 
 def _halve(picture: np.ndarray) -> np.ndarray:

@@ -63,6 +63,9 @@ class RunPlan:
     moving: bool = False  # a preview of parameters the user is changing (counted per second)
     # Run ▸ Record Profiler Trace: the folder the steady calls' trace goes in (made if missing).
     trace: Path | None = None
+    # engine → the (height, width) in screen pixels of the view of the pane showing it: its
+    # picture comes fitted to that view too (blurapp.app.pyramid.output_pyramid).
+    view_sizes: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def repeats(self) -> int | None:

@@ -119,6 +119,9 @@ class Session:
         self.grey_original: Any = None  # a colour photo's grey, as the view draws it
         self.parameters = BlurSpec()
         self.pane_engines: list[str] = list(DEFAULT_PANE_ENGINES)
+        # Each pane's view's (height, width) in screen pixels, as the window last told it (see
+        # set_view_size): a run's pictures come fitted to them.
+        self.view_sizes: list[tuple[int, int] | None] = [None] * len(self.pane_engines)
         self.timed: tuple[str, ...] = DEFAULT_ENGINES
         self.show = "blurred"
         self.jax_device: str | None = None
@@ -257,7 +260,14 @@ class Session:
             return None
         self.forget_played()
         self._serial += 1
-        self.running = RunPlan(self._serial, self.photo, self.parameters, self.timed, trace=trace)
+        self.running = RunPlan(
+            self._serial,
+            self.photo,
+            self.parameters,
+            self.timed,
+            trace=trace,
+            view_sizes=self._engine_view_sizes(),
+        )
         self.compiling.clear()
         self._changed(Change.RUNNING)
         return self.running
@@ -293,11 +303,30 @@ class Session:
         engines = sorted(self._in_order(stale), key=lambda name: not get_engine(name).compiles)
         self._serial += 1
         self.running = RunPlan(
-            self._serial, self.photo, self.parameters, tuple(engines), live=True, moving=moving
+            self._serial,
+            self.photo,
+            self.parameters,
+            tuple(engines),
+            live=True,
+            moving=moving,
+            view_sizes=self._engine_view_sizes(),
         )
         self.compiling.clear()
         self._changed(Change.RUNNING)
         return self.running
+
+    def set_view_size(self, pane: int, height: int, width: int) -> None:
+        """Pane `pane`'s view shows pictures in `height` × `width` screen pixels now; the runs
+        started from now on bring its engine's picture fitted to that too. Changes nothing
+        shown: the panes draw the pictures they have at any size."""
+        self.view_sizes[pane] = (height, width) if height > 0 and width > 0 else None
+
+    def _engine_view_sizes(self) -> dict[str, tuple[int, int]]:
+        return {
+            engine: size
+            for engine, size in zip(self.pane_engines, self.view_sizes, strict=True)
+            if size is not None
+        }
 
     def engine_done(
         self,

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from typing import cast
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import (
+    QFont,
+    QFontMetricsF,
     QTextDocument,
 )
 from PySide6.QtWidgets import (
@@ -39,8 +42,38 @@ def caption_html(caption: Caption, out_of_date: str) -> str:
     return text
 
 
-# Caption heights a pane keeps, laid out once each (ResultPane._height_of).
+# Caption heights a pane keeps, laid out once each (ResultPane._height_of), and narrowest widths
+# (_CaptionPlace.follow_label).
 HEIGHTS_KEPT = 16
+
+# A figure: digits, with the points and commas between them.
+_FIGURE = re.compile("[0-9][0-9.,]*")
+# Font keys → whether the font's digits, regular and bold, are all as wide as each other.
+_tabular: dict[str, bool] = {}
+
+
+def layout_key(text: str, font: QFont) -> str:
+    """What `text`'s layout in `font` depends on: where the font draws all digits as wide (the
+    tabular figures of the usual screen fonts), the text with each figure as wide as before
+    but the same for all figures of as many digits and points ("16.5" and "6.77" both "000."),
+    so captions that differ in their figures only (a live preview's every change) are laid
+    out once; the text itself in a font whose digits differ in width."""
+    key = font.key()
+    tabular = _tabular.get(key)
+    if tabular is None:
+        bold = QFont(font)
+        bold.setBold(True)
+        tabular = _tabular[key] = all(
+            len({QFontMetricsF(each).horizontalAdvance(digit) for digit in "0123456789"}) == 1
+            for each in (font, bold)
+        )
+    return _FIGURE.sub(_same_width, text) if tabular else text
+
+
+def _same_width(figure: re.Match[str]) -> str:
+    """A figure's stand-in in a layout_key: its digits as 0s, then its points and commas."""
+    digits = sum(character.isdigit() for character in figure[0])
+    return "0" * digits + "".join(sorted(c for c in figure[0] if not c.isdigit()))
 
 
 class _CaptionPlace(QWidget):
@@ -55,6 +88,9 @@ class _CaptionPlace(QWidget):
         label.setParent(self)
         self._label = label
         self._narrowest = label.minimumSizeHint().width()
+        # The label's narrowest width by the layout_key of its text and its font's key: a label
+        # lays out its whole text to answer, at every change of the live preview.
+        self._narrowest_of: dict[tuple[str, str], int] = {}
 
     def minimumSizeHint(self) -> QSize:
         return QSize(self._narrowest, self.minimumHeight())
@@ -64,7 +100,14 @@ class _CaptionPlace(QWidget):
 
     def follow_label(self) -> None:
         """The label's text or type changed: lay out again if its narrowest width did."""
-        narrowest = self._label.minimumSizeHint().width()
+        font = self._label.font()
+        at = (layout_key(self._label.text(), font), font.key())
+        narrowest = self._narrowest_of.get(at)
+        if narrowest is None:
+            narrowest = self._label.minimumSizeHint().width()
+            if len(self._narrowest_of) >= HEIGHTS_KEPT:
+                del self._narrowest_of[next(iter(self._narrowest_of))]  # the oldest
+            self._narrowest_of[at] = narrowest
         if narrowest != self._narrowest:
             self._narrowest = narrowest
             self.updateGeometry()
@@ -198,7 +241,8 @@ class ResultPane(QFrame):
         height it was last fixed at)."""
         margins = self.caption.contentsMargins()
         width = max(1, self.caption_width() - margins.left() - margins.right())
-        at = (html, width, self.caption.font().key())
+        font = self.caption.font()
+        at = (layout_key(html, font), width, font.key())
         height = self._heights.get(at)
         if height is None:
             document = QTextDocument()

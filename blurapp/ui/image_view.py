@@ -59,6 +59,9 @@ class ImageView(QGraphicsView):
     # the picture drawn there ("before"); hover_left: the cursor is off the picture.
     hovered = Signal(int, int, bool)
     hover_left = Signal()
+    # The view's (height, width) in screen pixels, as it changes: what a picture fitted to it
+    # is made for (blurapp.app.pyramid.fit_picture).
+    size_changed = Signal(int, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -217,9 +220,10 @@ class ImageView(QGraphicsView):
         return detail_label_rect(target, self.detail_label(), QFontMetricsF(self.font()))
 
     def _draw_detail(self, painter: QPainter) -> None:
-        target, source = self.detail_rect(), self.detail_source()
-        if target is None or source is None:
+        target = self.detail_rect()
+        if target is None:
             return
+        source = self._detail_source(round(target.width()))  # detail_source(), laid out once
         split = bool(self._item.before())
         painter.setFont(self.font())  # the type detail_label_rect() measures the label in
         draw_detail(
@@ -327,6 +331,12 @@ class ImageView(QGraphicsView):
         super().resizeEvent(event)
         if self._fit:
             self.fit_to_window()
+        self.size_changed.emit(*self.screen_size())
+
+    def screen_size(self) -> tuple[int, int]:
+        """The (height, width) of the view's picture area in screen pixels."""
+        size, ratio = self.viewport().size(), self.viewport().devicePixelRatioF()
+        return round(size.height() * ratio), round(size.width() * ratio)
 
     def focusInEvent(self, event) -> None:
         super().focusInEvent(event)

@@ -4,7 +4,7 @@ picture "before" left of a divider and the picture right of it."""
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QRectF, QSize
+from PySide6.QtCore import QPointF, QRectF, QSize
 from PySide6.QtGui import (
     QImage,
     QPainter,
@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QGraphicsItem,
 )
 
-from blurapp.app.pyramid import Pyramid, full_size, picture_region
+from blurapp.app.pyramid import Pyramid, fitted, full_size, picture_region
 
 
 def picture_qimage(picture: np.ndarray) -> QImage:
@@ -35,7 +35,10 @@ class PictureItem(QGraphicsItem):
     Only the part in view is drawn, from a level at least as detailed as the screen needs,
     so a 24 MP photo pans and zooms as smoothly as a small one. A level becomes a QImage when
     it is first drawn: a picture left on its device (blurapp.app.pyramid.PictureOnDevice)
-    crosses to the host level by level, as the zoom asks for them.
+    crosses to the host level by level, as the zoom asks for them. A picture fitted to the
+    view (blurapp.app.pyramid.output_pyramid) is drawn as it is wherever it is the size the
+    picture takes on screen: at the view's fitted zoom, a new picture costs a copy, not a
+    scaling.
     """
 
     def __init__(self) -> None:
@@ -44,6 +47,10 @@ class PictureItem(QGraphicsItem):
         self._images: dict[int, QImage] = {}
         self._before: Pyramid = ()
         self._before_images: dict[int, QImage] = {}
+        self._fitted: QImage | None = None
+        # The part of the picture (and of the picture before) the 100% inset last drew, by
+        # where it lies: a picture is drawn more than once (each paint, each grab).
+        self._regions: dict[tuple[bool, int, int, int, int], QImage] = {}
         self.divider = 0.5  # the fraction of the width left of the divider
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
 
@@ -54,6 +61,8 @@ class PictureItem(QGraphicsItem):
             self.prepareGeometryChange()
         self._levels, self._before = levels, before
         self._images, self._before_images = {}, {}
+        self._fitted = None
+        self._regions = {}
         self.update()
 
     def levels(self) -> Pyramid:
@@ -71,17 +80,35 @@ class PictureItem(QGraphicsItem):
             image = images[level] = picture_qimage(levels[level])
         return image
 
+    def fitted_image(self) -> QImage | None:
+        """The picture fitted to the view, as the pane draws it at its fitted zoom; None where
+        the picture holds none."""
+        picture = fitted(self._levels) if self._levels else None
+        if picture is None:
+            return None
+        if self._fitted is None:
+            self._fitted = picture_qimage(np.ascontiguousarray(picture))
+        return self._fitted
+
     def region(self, source: QRectF, before: bool = False) -> QImage:
         """The `source` part of the picture at full size (picture pixels, whole ones) as a
         QImage of its own: only that part crosses from a device."""
-        part = picture_region(
-            self._before if before else self._levels,
+        at = (
+            before,
             round(source.top()),
             round(source.left()),
             round(source.height()),
             round(source.width()),
         )
-        return picture_qimage(np.ascontiguousarray(part)).copy()
+        image = self._regions.get(at)
+        if image is None:
+            part = picture_region(self._before if before else self._levels, *at[1:])
+            image = picture_qimage(np.ascontiguousarray(part)).copy()
+            self._regions = {
+                kept: shown for kept, shown in self._regions.items() if kept[0] != before
+            }
+            self._regions[at] = image
+        return image
 
     def set_divider(self, fraction: float) -> None:
         self.divider = fraction
@@ -113,7 +140,8 @@ class PictureItem(QGraphicsItem):
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, scale * 2**level < 1)
         exposed = option.exposedRect.intersected(self.boundingRect())
         if not self._before:
-            self._draw(painter, level, exposed)
+            if not self._draw_fitted(painter):
+                self._draw(painter, level, exposed)
             return
         bounds, x = self.boundingRect(), self.divider_x()
         left = QRectF(0, 0, x, bounds.height())
@@ -134,3 +162,24 @@ class PictureItem(QGraphicsItem):
             target.height() / factor,
         )
         painter.drawImage(target, self.image(level, before), source)
+
+    def _draw_fitted(self, painter: QPainter) -> bool:
+        """Draw the picture fitted to the view, pixel for pixel, where the whole picture takes
+        its size on screen now; whether it did."""
+        image = self.fitted_image()
+        if image is None:
+            return False
+        on_screen = painter.worldTransform().mapRect(self.boundingRect())
+        ratio = painter.device().devicePixelRatioF() if painter.device() is not None else 1.0
+        if (
+            painter.worldTransform().isRotating()
+            or abs(on_screen.width() * ratio - image.width()) >= 1
+            or abs(on_screen.height() * ratio - image.height()) >= 1
+        ):
+            return False
+        image.setDevicePixelRatio(ratio)
+        painter.save()
+        painter.resetTransform()  # in the view's pixels: no scaling, whole pixels
+        painter.drawImage(QPointF(round(on_screen.x()), round(on_screen.y())), image)
+        painter.restore()
+        return True

@@ -59,6 +59,11 @@ log = logging.getLogger(__name__)
 
 TICK_MS = 15  # how often the window looks for frames while playing: more often than 60 a second
 CLOSE_LOOK_MS = 20  # how often a clip let go of is looked at, to close it once nothing reads it
+# A change of the parameters the live preview follows leaves the panes' captions as they are,
+# saying what the pictures shown are, until the preview's first result draws them all again,
+# or this long at most (then they say what is out of date): their layout would hold up the
+# blur, and a pane that keeps up never flickers "out of date".
+LIVE_CAPTIONS_WAIT_MS = 150
 
 
 @dataclasses.dataclass(frozen=True)
@@ -109,6 +114,9 @@ class WindowDisplay(QObject):
         self._live_rate_timer = QTimer(self)
         self._live_rate_timer.setSingleShot(True)
         self._live_rate_timer.timeout.connect(self._live_rates_expired)
+        self._captions_timer = QTimer(self)
+        self._captions_timer.setSingleShot(True)
+        self._captions_timer.timeout.connect(self._show_captions)
         self._ticker = QTimer(self)
         self._ticker.setInterval(TICK_MS)
         self._look: Callable[[], bool] | None = None
@@ -144,6 +152,12 @@ class WindowDisplay(QObject):
             Change.OPENING: self._show_placeholders,
         }
         self.session.subscribe(lambda what: renderers[what]())
+        for index, pane in enumerate(self.widgets.panes):
+            # The runs bring each pane its engine's picture fitted to its view, ready to draw.
+            self.session.set_view_size(index, *pane.view.screen_size())
+            pane.view.size_changed.connect(
+                lambda height, width, index=index: self.session.set_view_size(index, height, width)
+            )
 
     def show_all(self) -> None:
         """Everything the session holds drawn at once: the window's first look."""
@@ -155,6 +169,7 @@ class WindowDisplay(QObject):
         """The window closes: no timer fires, a blur by blocks' temporary file goes, and clips
         let go of are no longer looked at (see look_again_later)."""
         self._live_rate_timer.stop()
+        self._captions_timer.stop()
         self._look_timer.stop()
         if self.tiled_blur is not None:
             self.tiled_blur.stop_for_exit()
@@ -168,6 +183,10 @@ class WindowDisplay(QObject):
         self.widgets.controls.show_parameters(
             session.parameters, session.captions.kernel_used(), session.captions.short_kernel_note()
         )
+        if session.live and session.photo is not None and not self.controller.playing:
+            if not self._captions_timer.isActive():  # a slider dragged: from its first step
+                self._captions_timer.start(LIVE_CAPTIONS_WAIT_MS)
+            return
         self._show_captions()
 
     def _on_model_engines(self) -> None:
@@ -219,6 +238,7 @@ class WindowDisplay(QObject):
             pane.set_placeholder(self.session.captions.placeholder(index))
 
     def _show_captions(self) -> None:
+        self._captions_timer.stop()  # drawn now
         if self.controller.playing:  # each pane's caption is its frames per second
             return
         captions = self.session.captions

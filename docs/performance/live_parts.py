@@ -65,9 +65,9 @@ def main(argv: list[str]) -> int:
     photo_controller.compare_job = timed_compare_job
     output_pyramid = jobs.output_pyramid
 
-    def timed_output_pyramid(output):
+    def timed_output_pyramid(output, *arguments):
         mark("engine done")
-        picture = output_pyramid(output)
+        picture = output_pyramid(output, *arguments)
         mark("picture made")
         return picture
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.oracle import blur_oracle
+from helpers.oracle import blur_oracle, covered_mean, halved
 from helpers.photos import photo_file
 from PIL import Image
 
@@ -20,6 +20,7 @@ from blurapp.app.jobs import (
     sweep_job,
 )
 from blurapp.app.photo_controller import PhotoController
+from blurapp.app.pyramid import fitted, fitted_size
 from blurapp.app.run_records import RunPlan
 from blurapp.app.running import InlineRunner
 from blurapp.app.session import Session
@@ -28,7 +29,7 @@ from blurapp.core.engines.runs import BlurCancelled
 from blurapp.core.kernel import gaussian_kernel
 from blurapp.core.media.photo import load_photo
 from blurapp.core.media.photo_checks import PhotoError
-from blurapp.core.media.saving import OutputError
+from blurapp.core.media.saving import OutputError, to_8bit
 from blurapp.core.spec import BlurSpec
 
 # Two tiny sizes for a sweep: each new shape costs JAX-jit a compilation.
@@ -190,6 +191,47 @@ def test_a_live_preview_keeps_the_photo_on_the_jax_device_and_a_timed_run_copies
     run = drain(compare_job(timed), []).result.runs["jax"]
     # The first call's, and one for each steady call timed.
     assert len(puts) >= 1 + len(run.repeat_seconds) * run.calls_per_sample > 1
+
+
+@pytest.mark.parametrize("live", [True, False])
+def test_each_engines_picture_comes_fitted_to_the_view_of_its_pane(tmp_path, live):
+    """A run given the size of each engine's pane brings the engine's picture reduced to fit
+    it, ready to draw: the full result, 8-bit, reduced from the level the pane would draw."""
+    photo = load_photo(photo_file(tmp_path, size=(1200, 800), seed=3, colour=False))
+    parameters = BlurSpec(kernel_size=5, sigma=1.5)
+    view_sizes = {"numpy": (390, 2000), "jax": (500, 290)}  # (height, width): one fits each side
+    plan = RunPlan(1, photo, parameters, ("numpy", "jax"), live=live, view_sizes=view_sizes)
+    told: list = []
+    drain(compare_job(plan, report=told.append), told)
+    pictures = {
+        event.engine: event.picture
+        for event in told
+        if isinstance(event, EngineResult) and event.picture is not None
+    }
+    full = to_8bit(blur_oracle(photo.gray, gaussian_kernel(5, 1.5)))
+    # The level a pane draws at these sizes: the result halved, once (400 × 600) for NumPy's
+    # pane, twice (200 × 300) for JAX-jit's; each pixel the mean of 2 × 2, rounded half up.
+    once = halved(full)
+    for engine, level, fitted_shape in (
+        ("numpy", once, (390, 585)),
+        ("jax", halved(once), (193, 290)),
+    ):
+        picture = fitted(pictures[engine])
+        assert picture is not None and picture.shape == fitted_shape
+        assert fitted_size(full.shape, view_sizes[engine]) == fitted_shape
+        # Pillow's box filter sums in fixed point: within 1 of the exact mean.
+        difference = np.abs(picture - covered_mean(level, *fitted_shape))
+        assert difference.max() <= 1, (engine, np.argwhere(difference > 1)[:5])
+
+
+def test_a_picture_is_fitted_to_no_view_it_fits_unreduced(tmp_path):
+    photo = load_photo(grey_photo_file(tmp_path))  # 60 × 40
+    plan = RunPlan(1, photo, BlurSpec(kernel_size=5), ("numpy",), view_sizes={"numpy": (80, 90)})
+    told: list = []
+    drain(compare_job(plan, report=told.append), told)
+    results = [event for event in told if isinstance(event, EngineResult)]
+    assert results and all(result.picture is not None for result in results)
+    assert all(fitted(result.picture) is None for result in results)  # drawn as the levels
 
 
 @pytest.mark.slow

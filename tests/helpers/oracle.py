@@ -25,6 +25,28 @@ def blur_oracle(image, kernel, dtype=np.float64):
     return correlate(pixels, weights, mode="nearest")
 
 
+def halved(picture):
+    """An 8-bit picture (2-D) halved: each pixel the mean of 2 × 2, rounded half up; an odd
+    last row or column left out."""
+    height, width = picture.shape[0] // 2, picture.shape[1] // 2
+    blocks = np.asarray(picture[: 2 * height, : 2 * width], np.int64)
+    return (blocks.reshape(height, 2, width, 2).sum(axis=(1, 3)) + 2) // 4
+
+
+def covered_mean(picture, height, width):
+    """`picture` (2-D) reduced to height × width, each pixel the mean of the pixels whose
+    centres fall within it."""
+
+    def weights(count, length):
+        edges = np.arange(count + 1) * (length / count)
+        centres = np.arange(length) + 0.5
+        inside = (centres[None, :] > edges[:-1, None]) & (centres[None, :] <= edges[1:, None])
+        return inside / inside.sum(axis=1, keepdims=True)
+
+    rows, columns = picture.shape
+    return weights(height, rows) @ np.asarray(picture, np.float64) @ weights(width, columns).T
+
+
 def check_against_oracle(output, image, kernel):
     """Asserts `output` is `image` blurred by `kernel`: its shape, in float32, within
     TOLERANCE of the oracle's."""

@@ -1,6 +1,8 @@
 """The photos stay where they are when a Run's longer captions come (what decides:
 tests/app/test_caption_room.py)."""
 
+import math
+
 import pytest
 from helpers.session import longest_run_caption
 from helpers.window import RUN_TIMEOUT_MS, run, settle
@@ -121,3 +123,48 @@ def test_a_caption_that_cannot_wrap_keeps_its_pane_wide_enough_to_show_it(qtbot)
     qtbot.waitUntil(lambda: pane.width() >= pane.caption.minimumSizeHint().width())
     assert pane.caption.width() >= pane.caption.minimumSizeHint().width()
     assert pane.caption.minimumSizeHint().width() > 120
+
+
+def test_captions_that_differ_in_their_figures_only_are_laid_out_once(qtbot, monkeypatch):
+    # A live preview's every change brings captions whose words stay and whose figures change
+    # ("live: 16.5 ms", then "live: 22.4 ms"): in type whose digits are all as wide, they wrap
+    # alike, and the pane lays out the first only; each still shows whole.
+    from PySide6.QtGui import QFontMetricsF
+
+    from blurapp.ui import image_pane
+
+    _window, pane = pane_in_a_window(qtbot, width=260)
+    metrics = QFontMetricsF(pane.caption.font())
+    assert len({metrics.horizontalAdvance(digit) for digit in "0123456789"}) == 1
+    layouts, narrowest = [], []
+    documents = image_pane.QTextDocument
+
+    def counted_document(*arguments):
+        layouts.append(1)
+        return documents(*arguments)
+
+    monkeypatch.setattr(image_pane, "QTextDocument", counted_document)
+    label_narrowest = pane.caption.minimumSizeHint
+    monkeypatch.setattr(
+        pane.caption, "minimumSizeHint", lambda: narrowest.append(1) or label_narrowest()
+    )
+    words = (
+        "<b>JAX-jit</b> · cpu · live: {} ms, one call · 9 × 9, σ {}, grey: Blur in colour is off"
+    )
+    pane.set_caption(words.format("16.5", "3.1"))
+    pane.caption_height_needed()  # as CaptionLink asks at every change of caption
+    first = (len(layouts), len(narrowest))
+    assert first[0] >= 1 and first[1] >= 1  # the first is laid out
+    for figures in (("22.4", "3.2"), ("15.3", "3.3"), ("6.77", "3.4")):
+        pane.set_caption(words.format(*figures))
+        needed = pane.caption_height_needed()
+        QApplication.processEvents()
+        assert (len(layouts), len(narrowest)) == first
+        # Shown whole, as tall as the new text laid out afresh at the label's width.
+        fresh = documents()
+        fresh.setDocumentMargin(0)
+        fresh.setDefaultFont(pane.caption.font())
+        fresh.setHtml(pane.caption.text())
+        fresh.setTextWidth(pane.caption.contentsRect().width())
+        assert needed >= math.ceil(fresh.size().height())
+        assert pane.caption.text() == words.format(*figures)

@@ -115,3 +115,27 @@ def test_a_closed_inset_stays_closed_in_the_next_window(make_window, qtbot, tmp_
     qtbot.addWidget(again)
     assert not again.actions.detail.isChecked() and not again.actions.detail.isChecked()
     again.close()
+
+
+def test_the_inset_shows_each_new_pictures_own_pixels(qtbot):
+    # The inset keeps the part it crops of a picture for the paints that follow; a new picture
+    # of the same size (the live preview's next result) brings its own.
+    import numpy as np
+
+    from blurapp.ui.image_view import ImageView
+
+    view = ImageView()
+    qtbot.addWidget(view)
+    view.resize(400, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    for value in (40, 200):
+        picture = np.full((2000, 500), value, np.uint8)  # tall: room for the inset beside it
+        view.set_picture((picture,))
+        view.set_detail_point(QPointF(250, 1000))
+        target = view.detail_rect()
+        assert target is not None
+        shot = view.viewport().grab().toImage()
+        ratio = shot.width() / view.viewport().width()
+        centre = shot.pixelColor(int(target.center().x() * ratio), int(target.center().y() * ratio))
+        assert centre.red() == value

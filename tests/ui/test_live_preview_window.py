@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from helpers.oracle import blur_oracle
+from helpers.oracle import blur_oracle, covered_mean, halved
 from helpers.photos import photo_file
 from helpers.window import RUN_TIMEOUT_MS, jobs_done
 
@@ -358,6 +358,50 @@ def test_a_reduced_photo_shows_the_pixels_under_the_cursor_at_100_percent(
     assert view.detail_rect() is None and other.detail_rect() is None
 
 
+def grey_values(image):
+    """A grabbed QImage's grey values (its red channel), rows × columns."""
+    from PySide6.QtGui import QImage
+
+    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
+    rows = np.frombuffer(rgb.constBits(), np.uint8).reshape(rgb.height(), rgb.bytesPerLine())
+    return rows[:, : 3 * rgb.width()].reshape(rgb.height(), rgb.width(), 3)[..., 0]
+
+
+def test_each_pane_gets_its_picture_fitted_to_its_view_and_draws_it_pixel_for_pixel(
+    make_window, qtbot, tmp_path
+):
+    """The pictures a live preview brings are made at the size each pane shows them whole,
+    off the window's thread; at its fitted zoom the pane draws that picture as it is: the
+    full result reduced, as the level it would draw is, to its view's pixels."""
+    from blurapp.app.pyramid import fitted, fitted_size, full_size
+
+    window = make_window(live=True, wait=False)
+    path = photo_file(tmp_path, size=(1200, 800), colour=False)
+    wait_for_both(qtbot, window, lambda: window.open_file(path))
+    wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=1.7))
+    full = to_8bit(oracle(window.photo, window.session.parameters))
+    for pane, engine in zip(window.widgets.panes, window.session.pane_engines, strict=True):
+        view = pane.view
+        picture = window.session.results[engine].picture
+        assert view.is_fitted() and pane.view._item.levels() is picture
+        height, width = fitted_size(full_size(picture), view.screen_size())
+        shown = fitted(picture)
+        assert shown is not None and shown.shape == (height, width)
+        # The level the pane would draw: the smallest halving still as detailed as the view
+        # (the halvings stop at one of 512 pixels or fewer on its longer side).
+        level = full
+        while max(level.shape) > 512 and all(np.greater_equal(halved(level).shape, shown.shape)):
+            level = halved(level)
+        assert level is not full  # the test's photo is reduced to fit
+        assert np.abs(shown - covered_mean(level, height, width)).max() <= 1
+        # Drawn as it is: the view's pixels where the picture lies are the picture's.
+        view.set_detail_on(False)  # the 100% inset would cover some of them
+        drawn = grey_values(view.viewport().grab().toImage())
+        corner = view.mapFromScene(0, 0)
+        left, top = corner.x(), corner.y()
+        np.testing.assert_array_equal(drawn[top : top + height, left : left + width], shown)
+
+
 def test_the_jax_pane_draws_its_picture_made_on_the_device_and_reads_the_full_result_at_100_percent(
     make_window, qtbot, tmp_path, monkeypatch
 ):
@@ -409,3 +453,39 @@ def test_the_jax_pane_draws_its_picture_made_on_the_device_and_reads_the_full_re
         colour = shot.pixelColor(math.floor(place.x() * ratio), math.floor(place.y() * ratio))
         assert abs(colour.red() - int(expected[y, x])) <= 1, (x, y, colour.red(), expected[y, x])
     np.testing.assert_array_equal(picture[0], to_8bit(np.asarray(output)))
+
+
+def test_a_change_the_preview_follows_keeps_the_captions_until_its_results_come(
+    make_window, qtbot, tmp_path, monkeypatch
+):
+    """The captions say what the pictures shown are until the live preview's results replace
+    them: a pane that keeps up goes from the old parameters' caption to the new one's, never
+    marked out of date in between, and the blur is not kept waiting for their layout."""
+    from blurapp.ui import window_display
+
+    monkeypatch.setattr(window_display, "LIVE_CAPTIONS_WAIT_MS", 600_000)  # a slow machine's
+    window = make_window(photo_file(tmp_path), live=True)
+    wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=1.8))
+    jax_pane = window.widgets.panes[window.session.pane_engines.index("jax")]
+    captions = [jax_pane.caption_text()]
+    jax_pane.caption_reflowed.connect(lambda: captions.append(jax_pane.caption_text()))
+    wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=2.2))
+    assert "σ 1.8" in captions[0] and "σ 2.2" in captions[-1]
+    assert not any("out of date" in caption for caption in captions), captions
+    assert_panes_show(window, window.session.parameters)
+
+
+def test_captions_say_what_is_out_of_date_when_no_preview_result_comes_soon(
+    make_window, qtbot, tmp_path, monkeypatch
+):
+    from blurapp.ui import window_display
+
+    monkeypatch.setattr(window_display, "LIVE_CAPTIONS_WAIT_MS", 20)
+    window = make_window(photo_file(tmp_path), live=True)
+    wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=1.8))
+    jobs_done(qtbot, window)
+    monkeypatch.setattr(window.controller, "preview", lambda *arguments, **keywords: None)
+    window.set_parameters(sigma=2.2)  # and no preview comes
+    assert "out of date" not in window.widgets.right_pane.caption_text()  # not yet
+    for pane in window.widgets.panes:
+        qtbot.waitUntil(lambda pane=pane: "out of date" in pane.caption_text(), timeout=10_000)
