@@ -12,7 +12,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -201,6 +201,26 @@ class Shown:
     caveat: Callable[[], Caveat | None] | None = None
 
 
+# Engine's keywords of BlurApp 0.1, each now given in one of the small objects beside it.
+_MOVED_FIELDS = {
+    **{
+        key: f"computation=Computation({key}=…)"
+        for key in ("uses_jax", "max_repeats", "platform", "compiles", "program_ready")
+    },
+    **{key: f"shown=Shown({key}=…)" for key in ("colour", "column", "offered", "caveat")},
+    **{key: f"blocks=Blocks({key}=…)" for key in ("strip_rows", "levels_call")},
+    "copy_call": "floors=Floors(copy=…)",
+    "gemm_call": "floors=Floors(gemm=…)",
+    "empty_call": "floors=Floors(empty_call=…)",
+    "preview_call": "preview=LivePreview(first_call=…)",
+    "stop_preview": "preview=LivePreview(stop=…)",
+    "send_ahead": "preview=LivePreview(send_ahead=…)",
+    "frames_call": "frames=Frames(call)",
+    "frames_take_levels": "frames=Frames(call, takes_levels=…)",
+    "frames_overlapped": "frames=Frames(call, overlapped=…)",
+}
+
+
 @dataclass(frozen=True)
 class Engine:
     """One way to blur: its name, its title, its first call, and what else it can do, each a
@@ -223,6 +243,18 @@ class Engine:
     shown: Shown = Shown()
     # The distribution a plugin's engine comes from ("blurapp-scipy 0.1"); None: BlurApp's own.
     package: str | None = None
+
+    def __new__(cls, *args: Any, **fields: Any) -> Engine:
+        # A plugin written for BlurApp 0.1 gives what else its engine does as Engine's own
+        # keywords: it is told where each went, not only that Engine does not take it.
+        moved = [f"{key}= goes in {_MOVED_FIELDS[key]}" for key in fields if key in _MOVED_FIELDS]
+        if moved:
+            raise TypeError(
+                "Engine() no longer takes these keywords: "
+                + "; ".join(moved)
+                + " (docs/plugins.md says what each small object holds)"
+            )
+        return super().__new__(cls)
 
     @property
     def uses_jax(self) -> bool:

@@ -72,6 +72,39 @@ def test_plugins_that_cannot_be_registered_are_each_one_warning(tmp_path, monkey
     assert "numpy-a" not in engine_names()  # discovered again: it is gone
 
 
+def test_a_plugin_written_for_engines_own_keywords_is_told_where_each_went(
+    tmp_path, monkeypatch, caplog
+):
+    # BlurApp 0.1's Engine took colour=, strip_rows=, … itself; such a plugin is left out with
+    # a warning that says where each keyword now goes, and every other engine stays.
+    folder = write_distribution(
+        tmp_path,
+        "blurapp_old_plugin",
+        {"old": "blurapp_old_plugin:OLD"},
+        module="blurapp_old_plugin",
+        code="""
+            from blurapp.core.engines import Engine
+            from blurapp.core.engines.numpy_engine import NUMPY
+
+            OLD = Engine("old", "Old", NUMPY.first_call, colour="#17becf", strip_rows=64)
+        """,
+    )
+    monkeypatch.syspath_prepend(str(folder))
+    forget_plugins()
+    try:
+        with caplog.at_level(logging.WARNING, logger="blurapp.core.engines"):
+            names = engine_names()
+        assert "old" not in names and "numpy" in names
+        (warning,) = [record.getMessage() for record in caplog.records]
+        assert "'old = blurapp_old_plugin:OLD'" in warning
+        assert "colour= goes in shown=Shown(colour=…)" in warning
+        assert "strip_rows= goes in blocks=Blocks(strip_rows=…)" in warning
+    finally:
+        monkeypatch.undo()
+        forget_plugins()
+        sys.modules.pop("blurapp_old_plugin", None)
+
+
 def test_the_chart_and_the_bench_table_show_a_plugins_engine_as_it_asks(installed):
     scipy = get_engine("scipy")
     assert chart_colour(scipy) == PLUGIN_COLOUR  # the colour its Engine asks for
