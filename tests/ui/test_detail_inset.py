@@ -8,9 +8,6 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication
 
-from blurapp.app.settings_file import SettingsFile
-from blurapp.ui.main_window import MainWindow
-
 
 def picture_on_screen(view):
     return view.viewportTransform().mapRect(view._item.boundingRect())
@@ -105,16 +102,16 @@ def test_the_inset_never_covers_the_pixels_it_shows(make_window, tmp_path):
         assert inset is not None and not inset.intersects(shown), (point, inset, shown)
 
 
-def test_a_closed_inset_stays_closed_in_the_next_window(make_window, qtbot, tmp_path, settings):
+def test_a_closed_inset_stays_closed_in_the_next_window(make_window, tmp_path):
     window = make_window(photo_file(tmp_path, "big.png", size=(2400, 1600)))
     assert window.widgets.left_pane.view.detail_rect() is not None
     window.actions.detail.trigger()  # View ▸ Detail at 100%, off
     assert window.widgets.left_pane.view.detail_rect() is None
     window.close()
-    again = MainWindow(SettingsFile(settings.path))
-    qtbot.addWidget(again)
-    assert not again.actions.detail.isChecked() and not again.actions.detail.isChecked()
-    again.close()
+    # The next window, on the same settings and a photo large enough for an inset: none shown.
+    again = make_window(photo_file(tmp_path, "big.png", size=(2400, 1600)))
+    assert not again.actions.detail.isChecked()
+    assert again.widgets.left_pane.view.detail_rect() is None
 
 
 def test_the_inset_shows_each_new_pictures_own_pixels(qtbot):
