@@ -165,6 +165,7 @@ class WindowDisplay(QObject):
     def show_all(self) -> None:
         """Everything the session holds drawn at once: the window's first look."""
         self._update_title()
+        self.show_parameters()  # the kernel a run uses, where no change of them has said it
         self._on_model_engines()
         self._on_model_running()
 
