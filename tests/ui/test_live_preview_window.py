@@ -414,7 +414,7 @@ def test_panes_a_pixel_apart_in_width_both_draw_their_fitted_pictures_pixel_for_
     path = photo_file(tmp_path, size=(1200, 800), colour=False)
     wait_for_both(qtbot, window, lambda: window.open_file(path))
     views = [pane.view for pane in window.widgets.panes]
-    for width in range(window.width(), window.width() + 4):
+    for width in range(window.width(), window.width() + 8):
         window.resize(width, window.height())
         qtbot.waitUntil(lambda width=width: window.width() == width, timeout=10_000)
         if len({view.viewport().width() for view in views}) > 1:
