@@ -59,8 +59,8 @@ class ImageView(QGraphicsView):
     # the picture drawn there ("before"); hover_left: the cursor is off the picture.
     hovered = Signal(int, int, bool)
     hover_left = Signal()
-    # The view's (height, width) in screen pixels, as it changes: what a picture fitted to it
-    # is made for (blurapp.app.pyramid.fit_picture).
+    # The (height, width) in screen pixels the view fits a picture in (screen_size), as it
+    # changes: what a picture fitted to it is made for (blurapp.app.pyramid.fit_picture).
     size_changed = Signal(int, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -79,6 +79,9 @@ class ImageView(QGraphicsView):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._fit = True
+        # Linked with other views (ViewLink), the view shares their zoom: to fit, the one that
+        # fits the picture in each of them.
+        self._link: ViewLink | None = None
         self._dragging_divider = False
         self._detail_on = True
         self._detail_point: QPointF | None = None  # in picture pixels; None: its centre
@@ -308,8 +311,8 @@ class ImageView(QGraphicsView):
             self._fit = True
             return
         size = self.picture_size()
-        viewport = self.viewport().size()
-        zoom = min(viewport.width() / size.width(), viewport.height() / size.height())
+        area = self.fit_area()
+        zoom = min(area.width() / size.width(), area.height() / size.height())
         self.set_zoom(zoom, fit=True)
         self.centerOn(self._item.boundingRect().center())
 
@@ -333,9 +336,16 @@ class ImageView(QGraphicsView):
             self.fit_to_window()
         self.size_changed.emit(*self.screen_size())
 
+    def fit_area(self) -> QSize:
+        """The area (view pixels) the zoom to fit fits the picture in: the view's own, or,
+        linked with other views, the narrowest width and lowest height among them, so that
+        the zoom they share fits it in each."""
+        return self._link.fit_area() if self._link is not None else self.viewport().size()
+
     def screen_size(self) -> tuple[int, int]:
-        """The (height, width) of the view's picture area in screen pixels."""
-        size, ratio = self.viewport().size(), self.viewport().devicePixelRatioF()
+        """The (height, width) in screen pixels of the area the picture is fitted in (see
+        fit_area): a picture fitted to it is the size the view draws it at its fitted zoom."""
+        size, ratio = self.fit_area(), self.viewport().devicePixelRatioF()
         return round(size.height() * ratio), round(size.width() * ratio)
 
     def focusInEvent(self, event) -> None:
@@ -414,9 +424,17 @@ class ViewLink:
         self.views = views
         self._following = False
         for view in views:
+            view._link = self
             view.view_moved.connect(lambda view=view: self._follow(view))
             view.divider_moved.connect(self._move_dividers)
             view.detail_moved.connect(self._move_details)
+
+    def fit_area(self) -> QSize:
+        """The narrowest width and lowest height of the views (view pixels): the zoom to fit
+        that fits a picture in this fits it in each view, a view a pixel wider than another
+        (a window of an odd width) among them."""
+        sizes = [view.viewport().size() for view in self.views]
+        return QSize(min(size.width() for size in sizes), min(size.height() for size in sizes))
 
     def _move_dividers(self, fraction: float) -> None:
         # A view already there does not emit again, so this ends.

@@ -152,16 +152,20 @@ class WindowDisplay(QObject):
             Change.OPENING: self._show_placeholders,
         }
         self.session.subscribe(lambda what: renderers[what]())
+        # The runs bring each pane its engine's picture fitted to its view, ready to draw; the
+        # linked views fit a picture to the smallest of them, so one view's size is each's.
+        self._tell_view_sizes()
+        for pane in self.widgets.panes:
+            pane.view.size_changed.connect(self._tell_view_sizes)
+
+    def _tell_view_sizes(self) -> None:
         for index, pane in enumerate(self.widgets.panes):
-            # The runs bring each pane its engine's picture fitted to its view, ready to draw.
             self.session.set_view_size(index, *pane.view.screen_size())
-            pane.view.size_changed.connect(
-                lambda height, width, index=index: self.session.set_view_size(index, height, width)
-            )
 
     def show_all(self) -> None:
         """Everything the session holds drawn at once: the window's first look."""
         self._update_title()
+        self.show_parameters()  # the kernel a run uses, where no change of them has said it
         self._on_model_engines()
         self._on_model_running()
 

@@ -402,6 +402,39 @@ def test_each_pane_gets_its_picture_fitted_to_its_view_and_draws_it_pixel_for_pi
         np.testing.assert_array_equal(drawn[top : top + height, left : left + width], shown)
 
 
+def test_panes_a_pixel_apart_in_width_both_draw_their_fitted_pictures_pixel_for_pixel(
+    make_window, qtbot, tmp_path
+):
+    """In a window whose panes are not as wide as each other (an odd width leaves one a pixel
+    wider), the panes share the zoom that fits the picture in both, and each is brought its
+    picture fitted at that zoom: each draws it as it is, neither scales a level."""
+    from blurapp.app.pyramid import fitted
+
+    window = make_window(live=True, wait=False)
+    path = photo_file(tmp_path, size=(1200, 800), colour=False)
+    wait_for_both(qtbot, window, lambda: window.open_file(path))
+    views = [pane.view for pane in window.widgets.panes]
+    for width in range(window.width(), window.width() + 8):
+        window.resize(width, window.height())
+        qtbot.waitUntil(lambda width=width: window.width() == width, timeout=10_000)
+        if len({view.viewport().width() for view in views}) > 1:
+            break
+    widths = [view.viewport().width() for view in views]
+    assert len(set(widths)) == 2, widths  # a pane a pixel wider than the other
+    wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=1.7))
+    for view, engine in zip(views, window.session.pane_engines, strict=True):
+        assert view.is_fitted()
+        shown = fitted(window.session.results[engine].picture)
+        on_screen = view.viewportTransform().mapRect(view.sceneRect())
+        assert shown is not None
+        assert shown.shape == (round(on_screen.height()), round(on_screen.width())), engine
+        view.set_detail_on(False)  # the 100% inset would cover some of them
+        drawn = grey_values(view.viewport().grab().toImage())
+        left, top = round(on_screen.x()), round(on_screen.y())
+        height, width = shown.shape
+        np.testing.assert_array_equal(drawn[top : top + height, left : left + width], shown)
+
+
 def test_the_jax_pane_draws_its_picture_made_on_the_device_and_reads_the_full_result_at_100_percent(
     make_window, qtbot, tmp_path, monkeypatch
 ):

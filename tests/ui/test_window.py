@@ -208,6 +208,14 @@ def test_a_new_sigma_reuses_the_compiled_program_and_a_new_size_compiles(
     assert "(compiled)" in window.widgets.right_pane.caption_text()
 
 
+def test_a_new_window_says_which_kernel_a_run_uses(make_window):
+    # The parameters a new window starts with are no change of them: the "Kernel used" row
+    # says the kernel all the same, where it was left empty until one.
+    window = make_window(wait=False)
+    size = window.session.parameters.size
+    assert window.widgets.effective_size_label.text().startswith(f"{size} × {size}")
+
+
 @pytest.mark.slow
 def test_auto_size_follows_sigma(make_window, qtbot):
     window = make_window()
