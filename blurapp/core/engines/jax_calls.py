@@ -18,7 +18,7 @@ from blurapp.core.engines import host_link
 from blurapp.core.engines.bands import bands_for, blur_in_bands
 from blurapp.core.engines.gemm import TimedGemm, chosen_gemm
 from blurapp.core.engines.jax_runtime import describe_device, import_jax, jax_device
-from blurapp.core.engines.levels import levels_type
+from blurapp.core.engines.levels import pixels_or_levels
 from blurapp.core.engines.on_device import OutputOnDevice, kept_kernels, kept_photo, sent_ahead
 from blurapp.core.engines.programs import GotProgram
 from blurapp.core.engines.runs import (
@@ -59,8 +59,7 @@ def first_call_on_device(
     its output, which is what the engines' difference compares: the first call's copy back
     counts both, `again()`'s the levels alone."""
     jax = import_jax()
-    if levels_type(image) is None:  # a clip's frame given as its levels stays them (moved)
-        image = np.ascontiguousarray(image, dtype=np.float32)
+    image = pixels_or_levels(image)  # a clip's frame given as its levels stays them (moved)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
     moved = image if moved is None else moved
     # A device's first copy sets up its runtime (kept_kernels): not a copy's cost; nor is

@@ -41,7 +41,7 @@ from blurapp.core.engines.jax_runtime import (
     jax_device,
     to_move,
 )
-from blurapp.core.engines.levels import levels_type
+from blurapp.core.engines.levels import pixels_or_levels
 from blurapp.core.engines.on_device import kept_photo, sent_ahead, stop_previewing
 from blurapp.core.engines.programs import GotProgram, compiled_programs
 from blurapp.core.engines.runs import (
@@ -235,7 +235,7 @@ def first_jax_call(
         image = np.ascontiguousarray(image, dtype=np.float32)
     device = jax_device(platform)
     sent = sent_ahead.moved(image, device) if keep_photo else None
-    moved = sent if sent is not None else to_move(_pixels(image), device)
+    moved = sent if sent is not None else to_move(pixels_or_levels(image), device)
 
     def get_program(shape: tuple[int, ...]) -> GotProgram:
         return _photo_program(shape, kernel, device, moved)
@@ -255,20 +255,12 @@ def first_jax_call(
 preview_jax_call = functools.partial(first_jax_call, keep_photo=True)
 
 
-def _pixels(image: np.ndarray) -> np.ndarray:
-    """`image` contiguous, as float32 pixels, or as the stored levels a clip's frame is given
-    in (LivePreview.takes_levels), which stay levels: they cross as they are."""
-    if levels_type(image) is not None:
-        return np.ascontiguousarray(image)
-    return np.ascontiguousarray(image, dtype=np.float32)
-
-
 def send_ahead(image: np.ndarray, platform: str | None = None) -> None:
     """JAX-jit's LivePreview.send_ahead: `image` copied to its device ahead of a live
     preview's call on it, kept until the call takes it (on_device.sent_ahead)."""
     jax = import_jax()
     device = jax_device(platform)
-    image = _pixels(image)
+    image = pixels_or_levels(image)
     moved = to_move(image, device)
     if not on_accelerator(device) and np.may_share_memory(moved, image):
         # On the host's CPU JAX may take an aligned array itself as its copy, which would then

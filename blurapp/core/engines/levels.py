@@ -78,6 +78,15 @@ def levels_type(values: np.ndarray) -> np.dtype | None:
     return None
 
 
+def pixels_or_levels(image: np.ndarray) -> np.ndarray:
+    """`image` contiguous: as float32 pixels, or as the stored levels (uint8, uint16) a clip's
+    frame is given in to a display call that takes them (LivePreview.takes_levels), which stay
+    levels and cross as they are."""
+    if levels_type(image) is not None:
+        return np.ascontiguousarray(image)
+    return np.ascontiguousarray(image, dtype=np.float32)
+
+
 def levels_as_floats(levels: np.ndarray) -> np.ndarray:
     """Stored levels (uint8, uint16) as the float32 a photo's or a clip's reader makes of them:
     a level × (1/white), white the type's largest value (blurapp.core.media.pixels)."""
