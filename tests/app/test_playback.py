@@ -537,17 +537,22 @@ class SlowCamera(Clip):
             yield np.full((6, 8), self.served[-1] / 1000, np.float32)
 
 
+def play_then_pause(player, camera, frames=5):
+    """Play until `camera` has given `frames` frames, then pause: the index paused on, how many
+    frames the camera had given then, and a deadline 30 s from the start for what follows."""
+    player.play()
+    deadline = time.monotonic() + 30
+    while len(camera.served) < frames:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    return player.pause(), len(camera.served), deadline
+
+
 def test_a_camera_paused_is_paused_on_the_last_frame_it_gave():
     camera = SlowCamera()
     player = ClipPlayer(camera, SPEC, ("numpy",))
     try:
-        player.play()
-        deadline = time.monotonic() + 30
-        while len(camera.served) < 5:
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
-        index = player.pause()
-        given = len(camera.served)
+        index, given, deadline = play_then_pause(player, camera)
         frame = player.read_frame(index)
         # A read under way as it paused ends (its frame not shown), however long it takes.
         while camera.reading:
@@ -601,13 +606,7 @@ def test_a_camera_played_from_its_levels_is_paused_on_its_last_frame_and_the_win
         return made(levels)
 
     try:
-        player.play()
-        deadline = time.monotonic() + 30
-        while len(camera.served) < 5:
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
-        index = player.pause()
-        given = len(camera.served)
+        index, given, _ = play_then_pause(player, camera)
         monkeypatch.setattr(clip_player, "levels_as_floats", making_floats)
         frame = player.read_frame(index)
     finally:
