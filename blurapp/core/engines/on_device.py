@@ -114,8 +114,14 @@ class OutputOnDevice:
         last row or column left out): height × width uint8, or × 3. Only these cross."""
         with self._lock:
             values = self._values
-        program = _levels_program(self._jax, self.shape, first, count, _platform(values))
+        platform = _platform(values)
+        # An accelerator's link moves a 2-D array of bytes in its tiled layout, several times
+        # slower than flat bytes (host_link): there the levels cross as one flat array.
+        flat = host_link.layout_for(platform) == host_link.PIECES
+        program = _levels_program(self._jax, self.shape, first, count, platform, flat)
         levels = self._jax.device_get(program(values))
+        if flat:
+            levels = _cut_levels(np.asarray(levels), self.shape, first, count)
         return [_as_picture(np.asarray(level)) for level in levels]
 
     def picture_region(self, top: int, left: int, height: int, width: int) -> np.ndarray:
@@ -217,7 +223,9 @@ def _halve(plane: Any, platform: str) -> Any:
 
 
 @functools.lru_cache(maxsize=32)
-def _levels_program(jax: Any, shape: tuple[int, ...], first: int, count: int, platform: str) -> Any:
+def _levels_program(
+    jax: Any, shape: tuple[int, ...], first: int, count: int, platform: str, flat: bool
+) -> Any:
     import jax.numpy as jnp
     from jax import lax
 
@@ -231,11 +239,31 @@ def _levels_program(jax: Any, shape: tuple[int, ...], first: int, count: int, pl
             if halving >= first:
                 made.append(planes)
             planes = [_halve(plane, platform) for plane in planes]
-        return tuple(
+        pictures = tuple(
             (level[0] if channels == 1 else jnp.stack(level)).astype(jnp.uint8) for level in made
         )
+        if flat:
+            return jnp.concatenate([picture.reshape(-1) for picture in pictures])
+        return pictures
 
     return jax.jit(levels)
+
+
+def _cut_levels(
+    flat: np.ndarray, shape: tuple[int, ...], first: int, count: int
+) -> list[np.ndarray]:
+    """The levels _levels_program made one flat array of, each as the device made it: height
+    × width, or channels × height × width (views of `flat`)."""
+    height, width = shape[:2]
+    levels, start = [], 0
+    for halving in range(first + count):
+        if halving >= first:
+            level_shape = (height, width) if len(shape) == 2 else (shape[2], height, width)
+            size = int(np.prod(level_shape))
+            levels.append(flat[start : start + size].reshape(level_shape))
+            start += size
+        height, width = height // 2, width // 2
+    return levels
 
 
 @functools.lru_cache(maxsize=32)

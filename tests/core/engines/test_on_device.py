@@ -36,8 +36,8 @@ def previewed(image, kernel=KERNEL):
     [(1, 7), (9, 1), (37, 1200), (700, 1300), (301, 513, 3), (5, 3, 3)],
     ids=lambda shape: "x".join(map(str, shape)),
 )
-# The levels are halved one way on a CPU and another on an accelerator: both, whatever the
-# device the test runs on.
+# The levels are halved, and cross, one way on a CPU and another on an accelerator (as one
+# flat array): both, whatever the device the test runs on.
 @pytest.mark.parametrize("halved_as_on", ["cpu", "tpu"])
 def test_the_picture_made_on_the_device_is_the_full_result_reduced(
     shape, halved_as_on, monkeypatch
