@@ -1,11 +1,12 @@
 """How many of the copy floor's images are alive on the device at once: JAX-jit's copy floor
 (blurapp.core.engines.jax_calls.first_jax_copy) queues QUEUED_COPIES copies, each of the one
-before, and waits once; its comment says two are alive at a time, which holds only if the
+before, and waits once; its comment said two were alive at a time, which holds only if the
 device lets go of each copy's input as soon as the next copy is queued. This dispatches the
 same chain, reads the device's memory in use just after dispatching and its peak once done,
-and gives both as a multiple of one image's bytes (2 or 3: as the comment says; up to
-QUEUED_COPIES + 1: every copy alive until the last is done, which a sweep's largest photos
-may not have room for).
+and gives both as a multiple of one image's bytes (2 or 3: as the comment said; up to
+QUEUED_COPIES + 1: every copy alive until the last is done). On a TPU it gave QUEUED_COPIES + 1
+at every size, which first_jax_copy's comment now says: the floor of a photo of N bytes holds
+9 N of the chip's memory for a moment (docs/performance.md).
 
 Run on the machine with the accelerator, from the project's root:
 

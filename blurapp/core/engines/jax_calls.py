@@ -201,7 +201,9 @@ def first_jax_copy(
         start = time.perf_counter()
         copied = image_on_device
         for _ in range(QUEUED_COPIES):
-            copied = copy(copied)  # each reads the one before: two alive at a time
+            # Each reads the one before. Every copy stays alive until the chain is waited for
+            # (QUEUED_COPIES + 1 images: docs/performance/copy_floor_memory.py on a TPU).
+            copied = copy(copied)
         jax.block_until_ready(copied)
         return Call((time.perf_counter() - start) / QUEUED_COPIES)
 
