@@ -808,13 +808,25 @@ class HandClock:
 
 
 @pytest.mark.parametrize("engine", ["numpy", "jax"])
-def test_every_frame_shown_after_new_parameters_is_blurred_with_them(engine):
+@pytest.mark.parametrize(
+    ("clip", "new"),
+    [
+        (FramesInMemory(frames(12), frames_per_second=10), BlurSpec(kernel_size=5, sigma=0.6)),
+        (
+            FramesInMemory(
+                np.stack([frames(12, seed=c) for c in range(3)], -1), frames_per_second=10
+            ),
+            BlurSpec(kernel_size=5, sigma=1.5, color=True),
+        ),
+    ],
+    ids=["sigma", "colour"],
+)
+def test_every_frame_shown_after_new_parameters_is_blurred_with_them(engine, clip, new):
     """Frames taken ahead of the clock (JAX-jit's sent to its device, blurred, waiting for their
-    time) when the sigma changes are never shown with the sigma they were taken with."""
+    time) when the sigma or the colour changes are never shown with what they were taken with."""
     from blurapp.core import TOLERANCE
 
-    clip = FramesInMemory(frames(12), frames_per_second=10)
-    old, new = BlurSpec(kernel_size=5, sigma=1.5), BlurSpec(kernel_size=5, sigma=0.6)
+    old = BlurSpec(kernel_size=5, sigma=1.5)
     clock = HandClock()
     player = ClipPlayer(clip, old, (engine,), clock=clock)
     ahead = FRAMES_IN_FLIGHT if engine == "jax" else 1
@@ -823,7 +835,7 @@ def test_every_frame_shown_after_new_parameters_is_blurred_with_them(engine):
     try:
         player.play()
         # The clock stands at frame 0 until the pane has shown it and taken the frames after
-        # it ahead of their time, with the old sigma.
+        # it ahead of their time, with the old parameters.
         deadline = time.monotonic() + 120
         while not (handed and track.in_flight == ahead):
             assert time.monotonic() < deadline, player.collect().pane_words
@@ -844,7 +856,8 @@ def test_every_frame_shown_after_new_parameters_is_blurred_with_them(engine):
     assert after and after[-1].index == 11
     for frame in after:
         expected = blur_oracle(clip.frame(frame.index), new.kernel)
+        assert np.asarray(frame.output).shape == expected.shape
         np.testing.assert_allclose(np.asarray(frame.output), expected, atol=TOLERANCE, rtol=0)
-    # A frame blurred with the old sigma and let go counts as dropped, as a late one does:
+    # A frame blurred with the old parameters and let go counts as dropped, as a late one does:
     # each of the clip's frames was shown or counted dropped.
     assert track.frames_shown + track.dropped == 12
