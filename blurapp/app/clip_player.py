@@ -6,7 +6,9 @@ clock and the counts). An engine that can send a frame to its device ahead of it
 (LivePreview.send_ahead: JAX-jit) has a second thread that makes the next frame ready and sends it
 while the one before it blurs, FRAMES_IN_FLIGHT frames at most between them. A frame blurred
 before its time waits for it: none is shown before it is due, none twice, and one read or
-begun before a pause, a seek or a new start is let go unseen.
+begun before a pause, a seek or a new start is let go unseen. New parameters (set_spec) reach
+the frames already taken too: one not yet begun is blurred with them, and one blurred with the
+parameters before is let go unseen and counted dropped, as a late one is.
 
 Nothing queues for long: the reader keeps the newest frame due and a few ahead, each engine
 the frames in its hands and its last output, so memory is a few frames per engine whatever the
@@ -256,7 +258,8 @@ class ClipPlayer:
             return position
 
     def set_spec(self, spec: BlurSpec) -> None:
-        """Blur the frames to come as `spec` says (an engine that failed tries again)."""
+        """Blur the frames to come as `spec` says (an engine that failed tries again): none
+        shown from now on is blurred otherwise, those taken already included."""
         with self._condition:
             if spec != self._spec:
                 self.timeline.try_failed_again()
@@ -489,17 +492,39 @@ class ClipPlayer:
             return None
         return _ReadyFrame(generation, index, engine, image, spec)
 
+    def _same_blur(self, spec: BlurSpec) -> bool:
+        """Whether `spec` blurs as the parameters asked for now do."""
+        return spec.same_blur(self._spec, in_colour=self.clip.info.colour)
+
     def _blur_and_show(self, engine_name: str, ready: _ReadyFrame) -> None:
-        """Blur `ready` and show it once its time has come; a frame grown stale meanwhile is
-        let go unseen."""
+        """Blur `ready` with the parameters asked for now and show it once its time has come;
+        a frame grown stale meanwhile is let go unseen, and one whose parameters changed
+        meanwhile is let go and counted dropped."""
 
         def stale() -> bool:
             return ready.generation != self._generation
 
+        with self._condition:
+            spec = self._spec
+        # Taken before new parameters: the image made ready (and sent to its device) is blurred
+        # with them, at no cost; only a colour clip's frame made for the other Colour setting
+        # is not the image to blur, and is let go.
+        if ready.spec.color != spec.color and self.clip.info.colour:
+            self._let_go_outdated(engine_name, ready.generation)
+            return
+
+        def outdated() -> bool:
+            return stale() or not self._same_blur(spec)
+
         try:
-            output = ready.engine.start(ready.image, ready.spec.kernel, cancelled=stale).output
+            output = ready.engine.start(ready.image, spec.kernel, cancelled=outdated).output
             picture = output_pyramid(output)
         except BlurCancelled:
+            if stale():
+                return
+            if not self._same_blur(spec):
+                self._let_go_outdated(engine_name, ready.generation)
+                return
             with self._condition:
                 if not stale():
                     self.timeline.not_shown(engine_name)
@@ -510,6 +535,12 @@ class ClipPlayer:
             return
         with self._condition:
             while not stale():  # closing makes it stale too
+                if not self._same_blur(spec):
+                    # Blurred as the parameters were: blurring it again would make this pane
+                    # late for the frames after it; the engine takes the newest frame instead.
+                    self.timeline.let_go_outdated(engine_name)
+                    self._condition.notify_all()
+                    return
                 now = self._clock()
                 wait = self.timeline.time_of(ready.index) - now
                 if wait <= 0:
@@ -520,6 +551,14 @@ class ClipPlayer:
                     self._condition.notify_all()
                     return
                 self._condition.wait(wait)
+
+    def _let_go_outdated(self, engine_name: str, generation: int) -> None:
+        """`engine_name`'s frame was taken or blurred with parameters since changed: let go
+        unseen, counted dropped (unless it is stale)."""
+        with self._condition:
+            if generation == self._generation:
+                self.timeline.let_go_outdated(engine_name)
+                self._condition.notify_all()
 
     def _failed(self, engine_name: str, generation: int, index: int, error: Exception) -> None:
         """`engine_name` failed on frame `index`: its pane says why (unless that is stale)."""

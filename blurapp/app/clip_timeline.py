@@ -197,6 +197,14 @@ class ClipTimeline:
         track.in_flight = max(track.in_flight - 1, 0)
         track.busy = track.in_flight > 0
 
+    def let_go_outdated(self, engine: str) -> None:
+        """`engine` lets go of a frame it took, blurred with parameters since changed: unseen,
+        and counted dropped once it has shown a frame (as the frames it passes over are)."""
+        track = self.tracks[engine]
+        self.not_shown(engine)
+        if track.shown_at:
+            track.dropped += 1
+
     def forget_in_flight(self) -> None:
         """What every engine has taken will not be shown (a pause, a seek, a new start)."""
         for track in self.tracks.values():

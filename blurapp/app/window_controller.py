@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from blurapp.app.captions_wait import CaptionsWait
 from blurapp.app.clip_controller import ClipController
 from blurapp.app.clip_jobs import opens_as_clip
 from blurapp.app.jobs import BlocksDone, blur_to_file_job
@@ -83,6 +84,9 @@ class WindowController:
         # Until the window is attached, a change (the settings restored) is the session's
         # alone: no photo or clip is open, so nothing is there to re-blur.
         self.attached = False
+        # When the captions are drawn after a change of the parameters: a change the live
+        # preview follows leaves them as they are until its result comes, or a moment at most.
+        self.captions_wait = CaptionsWait(self.live_preview_follows)
         if view is not None:
             self.attach(view)
 
@@ -118,6 +122,12 @@ class WindowController:
     def playing(self) -> bool:
         """A clip is playing: its panes show the frames played, not the session's pictures."""
         return self.clips.playing
+
+    def live_preview_follows(self) -> bool:
+        """Whether the live preview re-blurs the panes at a change of the parameters now: it is
+        on, a photo (or a paused frame) is shown, and no clip plays."""
+        session = self.session
+        return session.live and session.photo is not None and not (self.attached and self.playing)
 
     # --- The parameters and the panes' engines -------------------------------------------------
 

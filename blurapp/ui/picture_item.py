@@ -47,7 +47,10 @@ class PictureItem(QGraphicsItem):
         self._images: dict[int, QImage] = {}
         self._before: Pyramid = ()
         self._before_images: dict[int, QImage] = {}
+        # The picture fitted to the view as drawn, and the array its QImage reads: a copy where
+        # the picture was not contiguous, kept here as the levels keep theirs (see image()).
         self._fitted: QImage | None = None
+        self._fitted_picture: np.ndarray | None = None
         # The part of the picture (and of the picture before) the 100% inset last drew, by
         # where it lies: a picture is drawn more than once (each paint, each grab).
         self._regions: dict[tuple[bool, int, int, int, int], QImage] = {}
@@ -61,7 +64,7 @@ class PictureItem(QGraphicsItem):
             self.prepareGeometryChange()
         self._levels, self._before = levels, before
         self._images, self._before_images = {}, {}
-        self._fitted = None
+        self._fitted, self._fitted_picture = None, None
         self._regions = {}
         self.update()
 
@@ -87,7 +90,8 @@ class PictureItem(QGraphicsItem):
         if picture is None:
             return None
         if self._fitted is None:
-            self._fitted = picture_qimage(np.ascontiguousarray(picture))
+            self._fitted_picture = np.ascontiguousarray(picture)
+            self._fitted = picture_qimage(self._fitted_picture)
         return self._fitted
 
     def region(self, source: QRectF, before: bool = False) -> QImage:

@@ -59,11 +59,6 @@ log = logging.getLogger(__name__)
 
 TICK_MS = 15  # how often the window looks for frames while playing: more often than 60 a second
 CLOSE_LOOK_MS = 20  # how often a clip let go of is looked at, to close it once nothing reads it
-# A change of the parameters the live preview follows leaves the panes' captions as they are,
-# saying what the pictures shown are, until the preview's first result draws them all again,
-# or this long at most (then they say what is out of date): their layout would hold up the
-# blur, and a pane that keeps up never flickers "out of date".
-LIVE_CAPTIONS_WAIT_MS = 150
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,9 +109,12 @@ class WindowDisplay(QObject):
         self._live_rate_timer = QTimer(self)
         self._live_rate_timer.setSingleShot(True)
         self._live_rate_timer.timeout.connect(self._live_rates_expired)
+        # Calls back when the captions waiting for a live preview's result are due (the
+        # controller's captions_wait says when).
+        self._captions_wait = controller.captions_wait
         self._captions_timer = QTimer(self)
         self._captions_timer.setSingleShot(True)
-        self._captions_timer.timeout.connect(self._show_captions)
+        self._captions_timer.timeout.connect(self._captions_due)
         self._ticker = QTimer(self)
         self._ticker.setInterval(TICK_MS)
         self._look: Callable[[], bool] | None = None
@@ -187,11 +185,22 @@ class WindowDisplay(QObject):
         self.widgets.controls.show_parameters(
             session.parameters, session.captions.kernel_used(), session.captions.short_kernel_note()
         )
-        if session.live and session.photo is not None and not self.controller.playing:
-            if not self._captions_timer.isActive():  # a slider dragged: from its first step
-                self._captions_timer.start(LIVE_CAPTIONS_WAIT_MS)
-            return
-        self._show_captions()
+        wait = self._captions_wait.parameters_changed()
+        if wait is None:
+            self._show_captions()
+        else:
+            self._call_back_in(self._captions_timer, wait)
+
+    def _captions_due(self) -> None:
+        wait = self._captions_wait.due()
+        if wait is None:
+            self._show_captions()
+        else:  # a timer may fire a little early (Qt's coarse timers, by 5 %)
+            self._call_back_in(self._captions_timer, wait)
+
+    @staticmethod
+    def _call_back_in(timer: QTimer, seconds: float) -> None:
+        timer.start(max(1, math.ceil(seconds * 1000)))
 
     def _on_model_engines(self) -> None:
         for pane, engine in zip(self.widgets.panes, self.session.pane_engines, strict=True):
@@ -243,6 +252,7 @@ class WindowDisplay(QObject):
 
     def _show_captions(self) -> None:
         self._captions_timer.stop()  # drawn now
+        self._captions_wait.drawn()
         if self.controller.playing:  # each pane's caption is its frames per second
             return
         captions = self.session.captions
@@ -257,7 +267,8 @@ class WindowDisplay(QObject):
         # A timer may fire a little early (Qt's coarse timers, by 5 %): a rate still drawn gets
         # another look when it is due to go (asked first: a rate drawn has its look coming).
         remaining = self.session.live_rates.seconds_until_gone()
-        self._show_captions()
+        if self._captions_wait.rates_expired():
+            self._show_captions()
         if remaining is not None:
             self._live_rate_timer.start(max(1, math.ceil(remaining * 1000)) + 50)
 

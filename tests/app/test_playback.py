@@ -795,3 +795,69 @@ def test_jax_jit_plays_a_video_from_its_levels_and_shows_its_blur(color):
     for index, frame in shown["jax"].items():
         expected = blur_oracle(to_blur.frame(index), spec.kernel)
         np.testing.assert_allclose(np.asarray(frame.output), expected, atol=1e-5, rtol=0)
+
+
+class HandClock:
+    """A player's clock that moves only when the test moves it."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.mark.parametrize("engine", ["numpy", "jax"])
+@pytest.mark.parametrize(
+    ("clip", "new"),
+    [
+        (FramesInMemory(frames(12), frames_per_second=10), BlurSpec(kernel_size=5, sigma=0.6)),
+        (
+            FramesInMemory(
+                np.stack([frames(12, seed=c) for c in range(3)], -1), frames_per_second=10
+            ),
+            BlurSpec(kernel_size=5, sigma=1.5, color=True),
+        ),
+    ],
+    ids=["sigma", "colour"],
+)
+def test_every_frame_shown_after_new_parameters_is_blurred_with_them(engine, clip, new):
+    """Frames taken ahead of the clock (JAX-jit's sent to its device, blurred, waiting for their
+    time) when the sigma or the colour changes are never shown with what they were taken with."""
+    from blurapp.core import TOLERANCE
+
+    old = BlurSpec(kernel_size=5, sigma=1.5)
+    clock = HandClock()
+    player = ClipPlayer(clip, old, (engine,), clock=clock)
+    ahead = FRAMES_IN_FLIGHT if engine == "jax" else 1
+    track = player.timeline.tracks[engine]
+    handed = []
+    try:
+        player.play()
+        # The clock stands at frame 0 until the pane has shown it and taken the frames after
+        # it ahead of their time, with the old parameters.
+        deadline = time.monotonic() + 120
+        while not (handed and track.in_flight == ahead):
+            assert time.monotonic() < deadline, player.collect().pane_words
+            handed += player.collect().shown.values()
+            time.sleep(0.005)
+        assert [frame.index for frame in handed] == [0] and track.taken == ahead
+        clock.now = changed_at = 0.5 / clip.info.frames_per_second
+        player.set_spec(new)
+        while not (state := player.collect()).finished:
+            assert time.monotonic() < deadline, state.pane_words
+            handed += state.shown.values()
+            clock.now += 0.25 / clip.info.frames_per_second
+            time.sleep(0.01)
+        handed += state.shown.values()
+    finally:
+        assert player.close()
+    after = [frame for frame in handed if frame.shown_at > changed_at]
+    assert after and after[-1].index == 11
+    for frame in after:
+        expected = blur_oracle(clip.frame(frame.index), new.kernel)
+        assert np.asarray(frame.output).shape == expected.shape
+        np.testing.assert_allclose(np.asarray(frame.output), expected, atol=TOLERANCE, rtol=0)
+    # A frame blurred with the old parameters and let go counts as dropped, as a late one does:
+    # each of the clip's frames was shown or counted dropped.
+    assert track.frames_shown + track.dropped == 12

@@ -494,9 +494,9 @@ def test_a_change_the_preview_follows_keeps_the_captions_until_its_results_come(
     """The captions say what the pictures shown are until the live preview's results replace
     them: a pane that keeps up goes from the old parameters' caption to the new one's, never
     marked out of date in between, and the blur is not kept waiting for their layout."""
-    from blurapp.ui import window_display
+    from blurapp.app import captions_wait
 
-    monkeypatch.setattr(window_display, "LIVE_CAPTIONS_WAIT_MS", 600_000)  # a slow machine's
+    monkeypatch.setattr(captions_wait, "LIVE_CAPTIONS_WAIT_SECONDS", 600.0)  # a slow machine's
     window = make_window(photo_file(tmp_path), live=True)
     wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=1.8))
     jax_pane = window.widgets.panes[window.session.pane_engines.index("jax")]
@@ -508,12 +508,31 @@ def test_a_change_the_preview_follows_keeps_the_captions_until_its_results_come(
     assert_panes_show(window, window.session.parameters)
 
 
+def test_a_live_rate_going_while_the_captions_wait_leaves_them_until_the_wait_ends(
+    make_window, qtbot, tmp_path, monkeypatch
+):
+    """The updates per second going from the captions (their timer) while a change waits for
+    the preview's result draws nothing early: the captions still say what the pictures are."""
+    from blurapp.app import captions_wait
+
+    monkeypatch.setattr(captions_wait, "LIVE_CAPTIONS_WAIT_SECONDS", 600.0)  # a slow machine's
+    window = make_window(photo_file(tmp_path), live=True)
+    wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=1.8))
+    jobs_done(qtbot, window)
+    monkeypatch.setattr(window.controller, "preview", lambda *arguments, **keywords: None)
+    window.set_parameters(sigma=2.2)  # and no preview comes
+    window.display._live_rate_timer.timeout.emit()  # what the rates' timer does when it fires
+    for pane in window.widgets.panes:
+        caption = pane.caption_text()
+        assert "σ 1.8" in caption and "out of date" not in caption, caption
+
+
 def test_captions_say_what_is_out_of_date_when_no_preview_result_comes_soon(
     make_window, qtbot, tmp_path, monkeypatch
 ):
-    from blurapp.ui import window_display
+    from blurapp.app import captions_wait
 
-    monkeypatch.setattr(window_display, "LIVE_CAPTIONS_WAIT_MS", 20)
+    monkeypatch.setattr(captions_wait, "LIVE_CAPTIONS_WAIT_SECONDS", 0.02)
     window = make_window(photo_file(tmp_path), live=True)
     wait_for_both(qtbot, window, lambda: window.set_parameters(sigma=1.8))
     jobs_done(qtbot, window)
