@@ -222,6 +222,9 @@ class ClipController:
         player = self.player
         if player is None:
             return
+        # The panes' sizes as they are now (a window resized while playing): cheap, and the
+        # player takes them for the frames it blurs next.
+        player.set_view_sizes(self.session.engine_view_sizes())
         state = player.collect()
         panes = []
         for engine in self.session.pane_engines:
@@ -329,6 +332,7 @@ class ClipController:
             tuple(dict.fromkeys(session.pane_engines)),
             titles=session.captions.title,
             translate=session.translate,
+            view_sizes=session.engine_view_sizes(),
         )
         return self.player
 

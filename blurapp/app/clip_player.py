@@ -25,7 +25,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -174,8 +174,13 @@ class ClipPlayer:
         titles: Callable[[str], str] = str,
         translate: Translate = _english,
         clock: Callable[[], float] = time.perf_counter,
+        view_sizes: Mapping[str, tuple[int, int]] | None = None,
     ) -> None:
         self.clip = clip
+        # Each engine's pane's view (height, width in screen pixels; set_view_sizes): its
+        # frames come fitted to it, drawn pixel for pixel, where the pane scaled a level at
+        # every paint, on the window's thread, of every frame.
+        self._view_sizes = dict(view_sizes or {})
         # A clip that gives its stored levels (a video's, a camera's) is played from them: an
         # engine that takes levels (LivePreview.takes_levels) is sent them as they are, a
         # quarter (8-bit) or half (16-bit) of float32's bytes, and the others get floats made
@@ -265,6 +270,12 @@ class ClipPlayer:
                 self.timeline.try_failed_again()
                 self._condition.notify_all()
             self._spec = spec
+
+    def set_view_sizes(self, view_sizes: Mapping[str, tuple[int, int]]) -> None:
+        """Each engine's pane shows its pictures in these (height, width) screen pixels now:
+        the frames blurred from now on come fitted to them."""
+        with self._condition:
+            self._view_sizes = dict(view_sizes)
 
     @property
     def playing(self) -> bool:
@@ -505,7 +516,7 @@ class ClipPlayer:
             return ready.generation != self._generation
 
         with self._condition:
-            spec = self._spec
+            spec, view_size = self._spec, self._view_sizes.get(engine_name)
         # Taken before new parameters: the image made ready (and sent to its device) is blurred
         # with them, at no cost; only a colour clip's frame made for the other Colour setting
         # is not the image to blur, and is let go.
@@ -518,7 +529,7 @@ class ClipPlayer:
 
         try:
             output = ready.engine.start(ready.image, spec.kernel, cancelled=outdated).output
-            picture = output_pyramid(output)
+            picture = output_pyramid(output, view_size)
         except BlurCancelled:
             if stale():
                 return

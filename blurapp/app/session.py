@@ -266,7 +266,7 @@ class Session:
             self.parameters,
             self.timed,
             trace=trace,
-            view_sizes=self._engine_view_sizes(),
+            view_sizes=self.engine_view_sizes(),
         )
         self.compiling.clear()
         self._changed(Change.RUNNING)
@@ -309,7 +309,7 @@ class Session:
             tuple(engines),
             live=True,
             moving=moving,
-            view_sizes=self._engine_view_sizes(),
+            view_sizes=self.engine_view_sizes(),
         )
         self.compiling.clear()
         self._changed(Change.RUNNING)
@@ -321,7 +321,8 @@ class Session:
         shown: the panes draw the pictures they have at any size."""
         self.view_sizes[pane] = (height, width) if height > 0 and width > 0 else None
 
-    def _engine_view_sizes(self) -> dict[str, tuple[int, int]]:
+    def engine_view_sizes(self) -> dict[str, tuple[int, int]]:
+        """Each pane's engine and its view's (height, width), where the view has a size."""
         return {
             engine: size
             for engine, size in zip(self.pane_engines, self.view_sizes, strict=True)

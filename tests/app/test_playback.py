@@ -9,7 +9,7 @@ import weakref
 import numpy as np
 import pytest
 from helpers.clips import CameraThatGoes, OneDecoder
-from helpers.oracle import blur_oracle, slow_oracle_engine
+from helpers.oracle import blur_oracle, covered_mean, slow_oracle_engine
 
 from blurapp.app.clip_jobs import frame_job, opens_as_clip
 from blurapp.app.clip_player import FRAMES_IN_FLIGHT, READ_AHEAD, THREAD_NAME, ClipPlayer
@@ -861,3 +861,35 @@ def test_every_frame_shown_after_new_parameters_is_blurred_with_them(engine, cli
     # A frame blurred with the old parameters and let go counts as dropped, as a late one does:
     # each of the clip's frames was shown or counted dropped.
     assert track.frames_shown + track.dropped == 12
+
+
+def test_each_engines_frames_come_fitted_to_its_panes_view():
+    # A pane at its fitted zoom draws a playing clip's frames pixel for pixel: each comes
+    # reduced to fit the pane's view, each pixel within 1 level of the exact mean of the
+    # blur's pixels it covers. Views resized while playing: the frames after fit the new size.
+    from blurapp.app.pyramid import fitted
+    from blurapp.core.media.saving import to_8bit
+
+    clip = FramesInMemory(frames(6, shape=(120, 160)), frames_per_second=20)
+    sizes = {"numpy": (50, 70), "jax": (60, 200)}  # (height, width): one fits each side
+    player = ClipPlayer(clip, SPEC, ("numpy", "jax"), view_sizes=sizes)
+    try:
+        _, first = play_to_the_end(player, timeout=120.0)
+        player.set_view_sizes({"numpy": (40, 40)})  # JAX-jit's pane has no size now
+        player.seek(0)
+        _, second = play_to_the_end(player, timeout=120.0)
+    finally:
+        assert player.close()
+    for shown, engine, fitted_shape in (
+        (first, "numpy", (50, 67)),
+        (first, "jax", (60, 80)),
+        (second, "numpy", (30, 40)),
+    ):
+        assert shown[engine], engine
+        for index, frame in shown[engine].items():
+            picture = fitted(frame.picture)
+            assert picture is not None and picture.shape == fitted_shape, (engine, index)
+            full = to_8bit(blur_oracle(clip.frame(index), SPEC.kernel))
+            difference = np.abs(picture - covered_mean(full, *fitted_shape))
+            assert difference.max() <= 1, (engine, index)
+    assert second["jax"] and all(fitted(frame.picture) is None for frame in second["jax"].values())

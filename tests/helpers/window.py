@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
@@ -54,3 +55,12 @@ def on_screen(view, x, y):
     """The view's pixel that holds the centre of picture pixel (x, y)."""
     centre = view.viewportTransform().map(QPointF(x + 0.5, y + 0.5))
     return QPoint(math.floor(centre.x()), math.floor(centre.y()))
+
+
+def grey_values(image):
+    """A grabbed QImage's grey values (its red channel), rows × columns."""
+    from PySide6.QtGui import QImage
+
+    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
+    rows = np.frombuffer(rgb.constBits(), np.uint8).reshape(rgb.height(), rgb.bytesPerLine())
+    return rows[:, : 3 * rgb.width()].reshape(rgb.height(), rgb.width(), 3)[..., 0]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from helpers.oracle import blur_oracle, covered_mean, halved
 from helpers.photos import photo_file
-from helpers.window import RUN_TIMEOUT_MS, jobs_done
+from helpers.window import RUN_TIMEOUT_MS, grey_values, jobs_done
 
 from blurapp.app.live_rates import LIVE_RATE_SECONDS
 from blurapp.app.settings_file import SettingsFile
@@ -356,15 +356,6 @@ def test_a_reduced_photo_shows_the_pixels_under_the_cursor_at_100_percent(
         assert np.allclose(got, expected, atol=2), (got, expected)
     window.actions.detail.trigger()
     assert view.detail_rect() is None and other.detail_rect() is None
-
-
-def grey_values(image):
-    """A grabbed QImage's grey values (its red channel), rows × columns."""
-    from PySide6.QtGui import QImage
-
-    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
-    rows = np.frombuffer(rgb.constBits(), np.uint8).reshape(rgb.height(), rgb.bytesPerLine())
-    return rows[:, : 3 * rgb.width()].reshape(rgb.height(), rgb.width(), 3)[..., 0]
 
 
 def test_each_pane_gets_its_picture_fitted_to_its_view_and_draws_it_pixel_for_pixel(

@@ -10,7 +10,7 @@ import pytest
 from helpers.clips import CameraThatGoes, OneDecoder
 from helpers.oracle import blur_oracle, slow_oracle_engine
 from helpers.photos import photo_file
-from helpers.window import RUN_TIMEOUT_MS, jax_settled, jobs_done
+from helpers.window import RUN_TIMEOUT_MS, grey_values, jax_settled, jobs_done
 from PySide6.QtCore import Qt, QTimer
 
 from blurapp.app.clip_jobs import RUN_FRAMES
@@ -501,3 +501,41 @@ def test_jax_starting_while_a_clips_run_goes_on_leaves_its_cancel_and_progress(
     assert window.widgets.progress_bar.isVisible()
     window.controller.cancel_by_user()
     jobs_done(qtbot, window)
+
+
+def test_a_playing_clips_frames_come_fitted_to_each_pane_and_are_drawn_pixel_for_pixel(
+    qtbot, make_window
+):
+    """A clip larger than the panes plays as a photo's live preview shows: each pane is
+    brought each frame reduced to fit its view, off the window's thread, and draws it as it is."""
+    from blurapp.app.pyramid import fitted, fitted_size
+
+    window = make_window(wait=False)
+    jax_settled(qtbot, window)
+    shape = (480, 900)
+    clip = FramesInMemory(
+        np.random.default_rng(2).random((6, *shape), dtype=np.float32), frames_per_second=10
+    )
+    open_clip(qtbot, window, clip)
+    checked = []
+
+    def look(state):
+        for pane, engine in zip(window.widgets.panes, window.session.pane_engines, strict=True):
+            frame = state.shown.get(engine)
+            if frame is None or not pane.view.is_fitted():
+                continue
+            picture = fitted(frame.picture)
+            size = fitted_size(shape, pane.view.screen_size())
+            assert picture is not None and picture.shape == size, engine
+            pane.view.set_detail_on(False)  # the 100% inset would cover some of the pixels
+            drawn = grey_values(pane.view.viewport().grab().toImage())
+            corner = pane.view.mapFromScene(0, 0)
+            left, top = corner.x(), corner.y()
+            np.testing.assert_array_equal(
+                drawn[top : top + size[0], left : left + size[1]], picture
+            )
+            checked.append(engine)
+
+    window.display.played.connect(look)
+    play_to_the_end(qtbot, window)
+    assert set(checked) == set(window.session.pane_engines)
