@@ -382,13 +382,19 @@ def yardsticks(
         "missing": missing,
         "ratios": {ratio.key: _ratio(entries, ratio) for ratio in shown},
         "goals": {ratio.key: ratio.goal for ratio in shown},
-        # Each compute floor's rate: float32 multiply-adds a second at its quickest round.
-        "floor_rates": {
-            key: entries[key]["multiply_adds"] / entries[key]["min_seconds"]
-            for key in FLOORS
-            if entries.get(key) is not None and entries[key]["min_seconds"] > 0
-        },
+        "floor_rates": _floor_rates(entries),
     }
+
+
+def _floor_rates(entries: dict[str, dict | None]) -> dict[str, float]:
+    """Each compute floor's rate that was timed: float32 multiply-adds a second at its
+    quickest round (a floor is what the device can do)."""
+    rates = {}
+    for key in FLOORS:
+        entry = entries.get(key)
+        if entry is not None and entry["min_seconds"] > 0:
+            rates[key] = entry["multiply_adds"] / entry["min_seconds"]
+    return rates
 
 
 def _kernel_part(calls: list[Spent]) -> dict[str, float | None]:

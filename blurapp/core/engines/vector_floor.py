@@ -92,6 +92,7 @@ def fma_chain(
     import jax
     import jax.numpy as jnp
     from jax.experimental import pallas as pl
+    from jax.experimental.pallas import tpu as pltpu
 
     if steps % unrolled:
         raise ValueError(f"the chain's {steps} steps are not a multiple of {unrolled}")
@@ -105,6 +106,8 @@ def fma_chain(
         grid=(blocks.shape[0] // rows,),
         in_specs=[block],
         out_specs=block,
+        # As the blur's grid: a chip of two cores shares the steps between them.
+        compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)),
         interpret=interpret,
         name="blurapp_vector_floor",
     )(blocks)
