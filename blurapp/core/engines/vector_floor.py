@@ -21,6 +21,7 @@ jax is imported only inside these functions, as in the other JAX engines.
 from __future__ import annotations
 
 import functools
+import math
 import time
 from typing import Any, NamedTuple
 
@@ -45,9 +46,10 @@ UNROLLED = 16
 # simplified away).
 MULTIPLIER = 1.0 - 2.0**-10
 ADDEND = 2.0**-10
-# The grid's steps double from FIRST_GRID_STEPS until a call takes LEAST_CALL_SECONDS (the
-# call's own cost then a small share of it) or the grid has MOST_GRID_STEPS; the floor is
-# the quickest of FLOOR_CALLS timed calls after an untimed one (its compilation).
+# The grid's steps grow by powers of two from FIRST_GRID_STEPS until a call takes
+# LEAST_CALL_SECONDS (the call's own cost then a small share of it) or the grid has
+# MOST_GRID_STEPS; the floor is the quickest of FLOOR_CALLS timed calls after an untimed one
+# (its compilation).
 FIRST_GRID_STEPS = 8
 MOST_GRID_STEPS = 1 << 16
 LEAST_CALL_SECONDS = 0.005
@@ -177,7 +179,11 @@ def first_vector_floor(platform: str | None = None) -> TimedChain | None:
     grid_steps = _CHOSEN_GRID_STEPS.get(words, FIRST_GRID_STEPS)
     again, call = timed(grid_steps)
     while call.seconds < LEAST_CALL_SECONDS and grid_steps < MOST_GRID_STEPS:
-        grid_steps *= 2
+        # As many times the blocks as the call falls short, in powers of two (each size a
+        # program of its own to compile); the call's own cost makes it fall short again at
+        # most once or twice.
+        short = LEAST_CALL_SECONDS / max(call.seconds, 1e-9)
+        grid_steps = min(MOST_GRID_STEPS, grid_steps * 2 ** max(1, math.ceil(math.log2(short))))
         again, call = timed(grid_steps)
     _CHOSEN_GRID_STEPS[words] = grid_steps
     first = FirstCall(
