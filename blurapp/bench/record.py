@@ -13,7 +13,7 @@ from blurapp.bench import FIRST_CALL_COMPARE, record_machine, record_versions
 from blurapp.bench.clips import clip_file_rows, playing_rows
 from blurapp.bench.report import image_size
 from blurapp.bench.video import video_rows
-from blurapp.bench.yardsticks import ENTRIES, RATIOS
+from blurapp.bench.yardsticks import ENTRIES, FLOORS, RATIOS
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.measuring.comparison import json_key
 
@@ -231,6 +231,8 @@ def _yardstick_rows(figures: dict) -> list[dict]:
     def library(key: str) -> str:
         if key.startswith("jax"):
             return "JAX-jit"
+        if key.startswith(("pallas", "vector")):
+            return "JAX Pallas"
         if key.startswith("opencv"):
             return f"OpenCV {figures['opencv']}" if figures["opencv"] else "OpenCV"
         if key.startswith("scipy"):
@@ -244,6 +246,8 @@ def _yardstick_rows(figures: dict) -> list[dict]:
     how = f"median of {figures['rounds']} interleaved passes over every entry; range: min–max"
     rows = []
     for key, label in ENTRIES:
+        if key not in figures["entries"]:  # left out here (JAX Pallas's, off a TPU)
+            continue
         entry = figures["entries"][key]
         if entry is None:
             rows.append(
@@ -280,13 +284,36 @@ def _yardstick_rows(figures: dict) -> list[dict]:
                     f"threads), and of its page faults: {_page_faults(entry)}",
                 )
             )
+    for key, rate in figures.get("floor_rates", {}).items():
+        rows.append(
+            _row(
+                "yardsticks",
+                f"{FLOORS[key]}, float32 multiply-adds a second",
+                library(key),
+                _value(rate / 1e9),
+                "G multiply-adds/s",
+                "its multiply-adds ÷ its quickest round",
+            )
+        )
+        rows.append(
+            _row(
+                "yardsticks",
+                f"{FLOORS[key]}, float32",
+                library(key),
+                _value(2 * rate / 1e9),
+                GFLOP_S,
+                "two FLOPs a multiply-add, ÷ its quickest round",
+            )
+        )
     for ratio in RATIOS:
+        if ratio.key not in figures["ratios"]:  # its entries left out here
+            continue
         goal = "" if ratio.goal is None else f"; goal ≤ {ratio.goal:g}"
         rows.append(
             _row(
                 "yardsticks",
                 ratio.label,
-                "JAX-jit",
+                "JAX Pallas" if ratio.numerator.startswith("pallas") else "JAX-jit",
                 _value(figures["ratios"][ratio.key]),
                 "×",
                 (

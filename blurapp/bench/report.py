@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from blurapp.bench.clips import clip_file_lines, playing_lines
 from blurapp.bench.video import video_lines
-from blurapp.bench.yardsticks import ENTRIES, RATIOS
+from blurapp.bench.yardsticks import ENTRIES, FLOORS, RATIOS
 from blurapp.core.engines import REFERENCE_ENGINE, get_engine
 from blurapp.core.measuring.comparison import json_key
 from blurapp.core.measuring.sweep import sweep_break_even_words
@@ -150,6 +150,13 @@ def section_lines(name: str, figures: dict) -> list[str]:
     return lines
 
 
+def floor_rate_words(multiply_adds_per_second: float) -> str:
+    """A compute floor's rate in words: float32 multiply-adds a second, and GFLOP/s (a
+    multiply-add two FLOPs)."""
+    rate = multiply_adds_per_second
+    return f"{rate:.3g} float32 multiply-adds/s = {2 * rate / 1e9:,.0f} GFLOP/s (quickest round)"
+
+
 def yardstick_lines(figures: dict) -> list[str]:
     """The yardsticks: a line per entry (median, then min–max of the rounds, and the largest
     difference from JAX-jit's blur), then the speed goals' ratios with each goal."""
@@ -157,7 +164,6 @@ def yardstick_lines(figures: dict) -> list[str]:
     def bare(seconds: float) -> str:
         return format_ms(seconds).removesuffix(" ms")
 
-    labels = dict(ENTRIES)
     used = [f"JAX-jit on {figures['jax_device']}"] if figures["jax_device"] else []
     used += [f"OpenCV {figures['opencv']}"] if figures["opencv"] else []
     used += [f"SciPy {figures['scipy']}"] if figures["scipy"] else []
@@ -172,8 +178,10 @@ def yardstick_lines(figures: dict) -> list[str]:
         "  new to the process; diff: the largest difference from JAX-jit's grey blur by the same",
         "  algorithm)",
     ]
-    width = max(len(label) for label in labels.values())
-    for key, label in ENTRIES:
+    # The entries of this run: one left out here (JAX Pallas's, off a TPU) is not shown.
+    shown = [(key, label) for key, label in ENTRIES if key in figures["entries"]]
+    width = max(len(label) for _, label in shown)
+    for key, label in shown:
         entry = figures["entries"][key]
         if entry is None:
             lines.append(f"  {label:<{width}}  — ({figures['missing'][key]})")
@@ -185,9 +193,13 @@ def yardstick_lines(figures: dict) -> list[str]:
         if entry["max_abs_diff"] is not None:
             line += f"  diff {entry['max_abs_diff']:.1e}"
         lines.append(line.rstrip())
-    ratio_width = max(len(ratio.label) for ratio in RATIOS)
+    # Each compute floor's rate (a record before them has none).
+    for key, rate in figures.get("floor_rates", {}).items():
+        lines.append(f"  {FLOORS[key]}: {floor_rate_words(rate)}")
+    ratios = [ratio for ratio in RATIOS if ratio.key in figures["ratios"]]
+    ratio_width = max(len(ratio.label) for ratio in ratios)
     lines.append(f"  {'ratio (of the medians above)':<{ratio_width}}    now   goal  met")
-    for ratio in RATIOS:
+    for ratio in ratios:
         value = figures["ratios"][ratio.key]
         now = "—" if value is None else f"{value:.2f}"
         goal = "" if ratio.goal is None else f"≤ {ratio.goal:.1f}"

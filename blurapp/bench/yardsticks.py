@@ -1,7 +1,10 @@
 """`blurapp bench --sections yardsticks`: BlurApp's JAX-jit blurs beside what they are measured
 against — OpenCV and SciPy when installed, the NumPy engine, one copy of the image (the copy
 floor), a float32 matrix product on JAX's device (the compute floor) — timed in the same
-interleaved rounds, with the ratios of BlurApp's speed goals.
+interleaved rounds, with the ratios of BlurApp's speed goals. Where Mosaic compiles JAX Pallas
+(a TPU), its blurs too, and the floor of the vector unit that they and JAX-jit's blurs run on
+(blurapp.core.engines.vector_floor): there the matrix product runs on a unit of its own, at a
+rate no blur reaches. Elsewhere those entries and their ratios are left out, not missing.
 
 Every timed function is called once untimed (the outputs of the NumPy engine, OpenCV and SciPy
 checked there against JAX-jit's grey blur by the same algorithm), then once per round, in the
@@ -30,6 +33,9 @@ from blurapp.core.engines.jax_runtime import (
     import_jax,
     jax_device,
 )
+from blurapp.core.engines.pallas_engine import compiled_kernels
+from blurapp.core.engines.pallas_program import variant_for
+from blurapp.core.engines.vector_floor import first_vector_floor
 from blurapp.core.kernel import DEFAULT_SIGMA, Algorithm, multiply_adds_per_pixel
 from blurapp.core.measuring.comparison import max_abs_difference
 from blurapp.core.spec import BlurSpec
@@ -42,14 +48,22 @@ ENTRIES = (
     ("jax_separable", "JAX-jit separable, grey"),
     ("jax_2d_colour", "JAX-jit 2-D, colour"),
     ("jax_separable_colour", "JAX-jit separable, colour"),
+    ("pallas_2d", "JAX Pallas 2-D, grey"),
+    ("pallas_separable", "JAX Pallas separable, grey"),
     ("numpy_2d", "NumPy engine 2-D, grey"),
     ("jax_copy", "one copy, JAX-jit (x + 0)"),
     ("numpy_copy", "one copy, NumPy (copyto)"),
     ("jax_gemm", "float32 matrix product, JAX-jit (jnp.dot)"),
+    ("vector_floor", "float32 multiply-adds, vector unit"),
     ("opencv_filter2d", "OpenCV filter2D"),
     ("opencv_sepfilter2d", "OpenCV sepFilter2D"),
     ("scipy_separable", "SciPy correlate1d ×2"),
 )
+# The entries that exist only where Mosaic compiles JAX Pallas (a TPU): left out elsewhere.
+ON_A_TPU = ("pallas_2d", "pallas_separable", "vector_floor")
+# The compute floors, whose rates (multiply-adds a second, at their quickest round) are given,
+# and their names in the ratios.
+FLOORS = {"jax_gemm": "the compute floor", "vector_floor": "the vector floor"}
 OPENCV_MISSING = "opencv-python-headless is not installed"
 SCIPY_MISSING = "scipy is not installed"
 
@@ -60,7 +74,7 @@ class Ratio:
     `denominator`, both entries of the same run; `goal` the most it should be (None: none).
     `per_multiply_add`: each entry's time for one of its multiply-adds instead (the
     denominator at its quickest round: a floor is what the device can do), so that a blur is
-    divided by its own multiply-adds at the rate of a matrix product."""
+    divided by its own multiply-adds at the rate of a matrix product, or of the vector unit."""
 
     numerator: str
     denominator: str
@@ -85,6 +99,11 @@ RATIOS = (
     Ratio("jax_2d", "jax_gemm", "JAX-jit 2-D ÷ the compute floor", 1.5, per_multiply_add=True),
     Ratio("jax_separable", "jax_gemm", "JAX-jit separable ÷ the compute floor", None, True),
     Ratio("opencv_filter2d", "jax_gemm", "OpenCV filter2D ÷ the compute floor", None, True),
+    Ratio("pallas_2d", "vector_floor", "JAX Pallas 2-D ÷ the vector floor", None, True),
+    Ratio(
+        "pallas_separable", "vector_floor", "JAX Pallas separable ÷ the vector floor", None, True
+    ),
+    Ratio("jax_2d", "vector_floor", "JAX-jit 2-D ÷ the vector floor", None, True),
 )
 
 
@@ -199,14 +218,33 @@ def _jax_functions(
             lambda result: np.asarray(jax.device_get(result)).reshape(image.shape),
         )
 
+    def pallas_on_device(image: np.ndarray, algorithm: Algorithm) -> Yardstick:
+        kernel = kernels[algorithm]
+        blur, _, _ = compiled_kernels.get_in_stages(
+            image.shape, kernel.shape, device, variant=variant_for(kernel)
+        )
+        pixels = jax.block_until_ready(jax.device_put(image, device))
+        weights = jax.block_until_ready(jax.device_put(kernel, device))
+        return Yardstick(
+            lambda: jax.block_until_ready(blur(pixels, weights)),
+            lambda result: np.asarray(jax.device_get(result)),
+            f"jax_{algorithm}",
+        )
+
     gemm = first_jax_gemm()
-    return {
+    found = {
         "jax_gemm": Yardstick(gemm.first.again, multiply_adds=gemm.multiply_adds),
         "jax_2d": on_device(grey, "2d"),
         "jax_separable": on_device(grey, "separable"),
         "jax_2d_colour": on_device(colour, "2d"),
         "jax_separable_colour": on_device(colour, "separable"),
     }
+    vector = first_vector_floor()
+    if vector is not None:  # Mosaic compiles Pallas here: a TPU
+        found["vector_floor"] = Yardstick(vector.first.again, multiply_adds=vector.multiply_adds)
+        found["pallas_2d"] = pallas_on_device(grey, "2d")
+        found["pallas_separable"] = pallas_on_device(grey, "separable")
+    return found
 
 
 @dataclass(frozen=True)
@@ -305,6 +343,8 @@ def yardsticks(
         "jax_2d": "2d",
         "jax_separable": "separable",
         "opencv_filter2d": "2d",
+        "pallas_2d": "2d",
+        "pallas_separable": "separable",
     }
     counted = {
         key: grey.size * multiply_adds_per_pixel(kernel_size, algorithm)
@@ -313,7 +353,8 @@ def yardsticks(
     entries: dict[str, dict | None] = {}
     for key, _ in ENTRIES:
         if key not in functions:
-            entries[key] = None
+            if key not in ON_A_TPU:  # missing, and missing says why
+                entries[key] = None
             continue
         entries[key] = {
             "median_seconds": statistics.median(times[key]),
@@ -325,6 +366,8 @@ def yardsticks(
             "multiply_adds": functions[key].multiply_adds or counted.get(key),
             **_kernel_part(spent[key]),
         }
+    # The ratios of the entries there are (an entry left out here leaves its ratios out).
+    shown = [ratio for ratio in RATIOS if {ratio.numerator, ratio.denominator} <= entries.keys()]
     return {
         "megapixels": grey.size / 1e6,
         "width": int(grey.shape[1]),
@@ -337,9 +380,21 @@ def yardsticks(
         "scipy": versions.get("scipy"),
         "entries": entries,
         "missing": missing,
-        "ratios": {ratio.key: _ratio(entries, ratio) for ratio in RATIOS},
-        "goals": {ratio.key: ratio.goal for ratio in RATIOS},
+        "ratios": {ratio.key: _ratio(entries, ratio) for ratio in shown},
+        "goals": {ratio.key: ratio.goal for ratio in shown},
+        "floor_rates": _floor_rates(entries),
     }
+
+
+def _floor_rates(entries: dict[str, dict | None]) -> dict[str, float]:
+    """Each compute floor's rate that was timed: float32 multiply-adds a second at its
+    quickest round (a floor is what the device can do)."""
+    rates = {}
+    for key in FLOORS:
+        entry = entries.get(key)
+        if entry is not None and entry["min_seconds"] > 0:
+            rates[key] = entry["multiply_adds"] / entry["min_seconds"]
+    return rates
 
 
 def _kernel_part(calls: list[Spent]) -> dict[str, float | None]:

@@ -3,6 +3,7 @@ image, timed in the same rounds, and the speed goals' ratios from those very med
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -52,7 +53,8 @@ def test_every_yardstick_is_timed_in_rounds_and_the_ratios_are_of_its_medians():
     assert run.returncode == 0, run.stderr
     yard = json.loads(run.stdout)["yardsticks"]
     assert (yard["width"], yard["height"], yard["kernel_size"], yard["rounds"]) == (387, 258, 9, 2)
-    assert set(yard["entries"]) == set(ENTRIES)
+    # And, on a TPU, JAX Pallas's blurs and the vector floor (tested below).
+    assert set(yard["entries"]) == set(ENTRIES) | (set(ON_A_TPU_ENTRIES) if _on_a_tpu() else set())
     for key, entry in yard["entries"].items():
         assert entry is not None, yard["missing"].get(key)
         assert len(entry["round_seconds"]) == 2
@@ -76,7 +78,7 @@ def test_every_yardstick_is_timed_in_rounds_and_the_ratios_are_of_its_medians():
         else:
             assert entry["median_page_faults"] is None, key
     medians = {key: entry["median_seconds"] for key, entry in yard["entries"].items()}
-    assert len(yard["ratios"]) == len(RATIOS)
+    assert len(yard["ratios"]) == len(RATIOS) + (len(VECTOR_RATIOS) if _on_a_tpu() else 0)
     gemm = yard["entries"]["jax_gemm"]
     size = round(gemm["multiply_adds"] ** (1 / 3))
     assert size**3 == gemm["multiply_adds"] and size >= 128  # a square product
@@ -249,3 +251,135 @@ def test_a_system_that_counts_no_page_faults_is_told_apart_from_one_that_counts_
         )
     finally:
         yardsticks.counts_page_faults.cache_clear()
+
+
+# The entries and ratios there are only where Mosaic compiles JAX Pallas (a TPU).
+ON_A_TPU_ENTRIES = {
+    "pallas_2d": "JAX Pallas 2-D, grey",
+    "pallas_separable": "JAX Pallas separable, grey",
+    "vector_floor": "float32 multiply-adds, vector unit",
+}
+VECTOR_RATIOS = {
+    "pallas_2d/vector_floor": "JAX Pallas 2-D ÷ the vector floor",
+    "pallas_separable/vector_floor": "JAX Pallas separable ÷ the vector floor",
+    "jax_2d/vector_floor": "JAX-jit 2-D ÷ the vector floor",
+}
+
+
+def _on_a_tpu() -> bool:
+    from blurapp.core.engines.jax_runtime import jax_device
+    from blurapp.core.engines.vector_floor import compiled_for
+
+    return compiled_for(jax_device())
+
+
+def test_off_a_tpu_the_section_and_its_record_leave_the_vector_floor_out(tmp_path):
+    record = tmp_path / "record.json"
+    run = blurapp_in_process(
+        "bench", "--sections", "yardsticks", "--probe-megapixels", str(SMALL_MP),
+        "--repeat", "1", "--record", str(record),
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    rows = json.loads(record.read_text())["records"][0]["rows"]
+    whats = [row["what"] for row in rows]
+    printed = run.stdout.splitlines()
+    # The matrix product's rate, in words and in the record, wherever JAX runs.
+    line = next(line for line in printed if line.strip().startswith("the compute floor:"))
+    assert "float32 multiply-adds/s = " in line and line.endswith(" GFLOP/s (quickest round)")
+    gflops = next(row for row in rows if row["what"] == "the compute floor, float32")
+    assert gflops["unit"] == "GFLOP/s" and gflops["value"] > 0
+    per_second = next(
+        row for row in rows if row["what"] == "the compute floor, float32 multiply-adds a second"
+    )
+    assert gflops["value"] == pytest.approx(2 * per_second["value"], rel=1e-3)
+    words = [*ON_A_TPU_ENTRIES.values(), *VECTOR_RATIOS.values(), "the vector floor"]
+    if _on_a_tpu():
+        for each in words:
+            assert any(line.strip().startswith(each) for line in printed), each
+            assert any(what.startswith(each) for what in whats), each
+    else:
+        for each in words:
+            assert not any(each in line for line in printed), each
+            assert not any(each in what for what in whats), each
+
+
+@pytest.mark.slow
+def test_where_there_is_a_vector_floor_pallas_and_jax_jit_are_divided_by_it(monkeypatch):
+    """The section as a TPU gives it, on this machine: the vector floor's kernel and JAX
+    Pallas's blurs interpreted (their times say nothing of a chip; what is checked is what
+    the section makes of them)."""
+    import functools
+
+    import jax
+
+    from blurapp.bench import yardsticks
+    from blurapp.bench.record import figure_rows
+    from blurapp.bench.report import section_lines
+    from blurapp.core.engines import vector_floor
+    from blurapp.core.engines.runs import Call, FirstCall
+
+    steps, grid_steps = 64, 2
+    kernel = jax.jit(functools.partial(vector_floor.fma_chain, steps=steps, interpret=True))
+    blocks = np.ones((grid_steps * vector_floor.ROWS, vector_floor.LANES), np.float32)
+
+    def interpreted_floor(platform=None):
+        def again():
+            start = time.perf_counter()
+            jax.block_until_ready(kernel(blocks))
+            return Call(time.perf_counter() - start)
+
+        first = FirstCall(output=blocks, again=again, seconds=again().seconds)
+        counted = vector_floor.multiply_adds(grid_steps, steps=steps)
+        return vector_floor.TimedChain(first, grid_steps, counted)
+
+    monkeypatch.setattr(yardsticks, "first_vector_floor", interpreted_floor)
+    yard = yardsticks.yardsticks(SMALL_MP, rounds=1)
+    entries = yard["entries"]
+    floor = entries["vector_floor"]
+    assert floor["multiply_adds"] == blocks.size * vector_floor.ACCUMULATORS * steps
+    for key, same_as, per_pixel in [
+        ("pallas_2d", "jax_2d", 81),
+        ("pallas_separable", "jax_separable", 18),
+    ]:
+        # JAX Pallas's blurs, checked against JAX-jit's by the same algorithm.
+        assert entries[key]["compared_with"] == same_as
+        assert 0 <= entries[key]["max_abs_diff"] < 1e-5, key
+        assert entries[key]["multiply_adds"] == 274 * 183 * per_pixel
+    for key in VECTOR_RATIOS:
+        numerator = entries[key.split("/")[0]]
+        expected = (numerator["median_seconds"] / numerator["multiply_adds"]) / (
+            floor["min_seconds"] / floor["multiply_adds"]
+        )
+        assert yard["ratios"][key] == pytest.approx(expected, rel=1e-9)
+    rate = floor["multiply_adds"] / floor["min_seconds"]
+    assert yard["floor_rates"]["vector_floor"] == pytest.approx(rate)
+    lines = section_lines("yardsticks", yard)
+    line = next(line for line in lines if line.strip().startswith("the vector floor:"))
+    assert f"{rate:.3g} float32 multiply-adds/s = {2 * rate / 1e9:,.0f} GFLOP/s" in line
+    for key, words in VECTOR_RATIOS.items():
+        line = next(line for line in lines if line.strip().startswith(words))
+        assert float(line.split()[-1]) == pytest.approx(yard["ratios"][key], abs=0.006), line
+    for label in ON_A_TPU_ENTRIES.values():
+        assert any(line.strip().startswith(label) for line in lines), label
+    assert max(len(line) for line in lines) <= 100
+    rows = {row["what"]: row for row in figure_rows({"yardsticks": yard}, [])}
+    assert rows["JAX Pallas 2-D ÷ the vector floor"]["engine"] == "JAX Pallas"
+    assert rows["the vector floor, float32"]["value"] == pytest.approx(2 * rate / 1e9, rel=1e-3)
+    assert rows["the vector floor, float32"]["unit"] == "GFLOP/s"
+
+
+@pytest.mark.accelerator
+def test_on_a_tpu_the_section_has_the_vector_floor_and_its_ratios():
+    from blurapp.bench.yardsticks import yardsticks
+
+    yard = yardsticks(SMALL_MP, rounds=2)
+    if not _on_a_tpu():
+        assert not set(ON_A_TPU_ENTRIES) & set(yard["entries"])
+        assert not set(VECTOR_RATIOS) & set(yard["ratios"])
+        return
+    for key in ON_A_TPU_ENTRIES:
+        assert yard["entries"][key]["median_seconds"] > 0, key
+    assert yard["entries"]["vector_floor"]["multiply_adds"] > 0
+    assert yard["floor_rates"]["vector_floor"] > 0
+    for key in VECTOR_RATIOS:
+        assert yard["ratios"][key] > 0, key
