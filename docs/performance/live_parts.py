@@ -10,6 +10,11 @@ competes with the call, and what it costs itself.
 XLA's worker threads take the name of the thread that started them ("Thread (pooled)" when a
 job did): a thread is the jobs' only when a job ran on it.
 
+It starts itself again with the memory settings `blurapp` starts with (blurapp.start: glibc's
+huge pages, and freed memory kept where JAX opens a TPU), as `blurapp bench` hands them to its
+live probe, and says them: without them every JAX-jit call faults its fresh output in 4 KiB
+pages, which its CPU and its time then show. A GLIBC_TUNABLES of one's own is kept.
+
     python docs/performance/live_parts.py PHOTO
 """
 
@@ -27,6 +32,7 @@ from pathlib import Path
 import blurapp.app.jobs as jobs
 import blurapp.app.photo_controller as photo_controller
 from blurapp.app.session import Session
+from blurapp.start import restart_with_memory_settings
 from blurapp.ui import probe
 
 
@@ -138,6 +144,7 @@ def main(argv: list[str]) -> int:
 
     probe._engine_end_to_end = drag_ended
     figures = probe.measure_live(Path(argv[0]), "2d")
+    print(f"memory settings: GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '')}")
     print(
         f"latency median {figures['latency_median_seconds'] * 1e3:.1f} ms; engine end to end "
         f"{figures['engine_end_to_end_median_seconds'] * 1e3:.1f} ms"
@@ -175,4 +182,5 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    restart_with_memory_settings()
     raise SystemExit(main(sys.argv[1:]))
