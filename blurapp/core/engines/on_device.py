@@ -116,9 +116,8 @@ class OutputOnDevice:
             values = self._values
         platform = _platform(values)
         # An accelerator's link moves a 2-D array of bytes in its tiled layout, several times
-        # slower than flat bytes (host_link): there a grey picture's levels cross as one flat
-        # array. A colour picture's crossed no quicker so (docs/performance/picture_levels.py).
-        flat = host_link.layout_for(platform) == host_link.PIECES and self.ndim == 2
+        # slower than flat bytes (host_link): there the levels cross as one flat array.
+        flat = host_link.layout_for(platform) == host_link.PIECES
         program = _levels_program(self._jax, self.shape, first, count, platform, flat)
         levels = self._jax.device_get(program(values))
         if flat:
