@@ -260,10 +260,12 @@ def _cut_levels(
     """The levels _levels_program made one flat array of, each as the device made it: height
     × width, or channels × height × width (views of `flat`)."""
     height, width = shape[:2]
+    # As the program makes them: one channel (of height × width × 1 too) as height × width.
+    channels = shape[2] if len(shape) == 3 else 1
     levels, start = [], 0
     for halving in range(first + count):
         if halving >= first:
-            level_shape = (height, width) if len(shape) == 2 else (shape[2], height, width)
+            level_shape = (height, width) if channels == 1 else (channels, height, width)
             size = int(np.prod(level_shape))
             levels.append(flat[start : start + size].reshape(level_shape))
             start += size

@@ -311,3 +311,27 @@ def test_an_output_made_while_a_job_lets_the_device_go_does_not_fail_it(monkeypa
     panes[0].join(60)
     assert len(made) == 1 and all(output.fetched for output in left)
     np.testing.assert_array_equal(np.asarray(made[0]), np.zeros((4, 6)))
+
+
+@pytest.mark.parametrize("halved_as_on", ["cpu", "tpu"])
+def test_a_picture_of_one_channel_comes_as_height_by_width_however_it_crosses(
+    halved_as_on, monkeypatch
+):
+    # A height × width × 1 output's levels are made as height × width: crossing as one flat
+    # array (an accelerator's way), each is cut in that shape too, the values of its channel.
+    monkeypatch.setattr(on_device, "_platform", lambda values: halved_as_on)
+    image = levels_photo((44, 26, 1), seed=4)
+    output = previewed(image)
+    levels = output.picture_levels(1, 2)
+    assert [level.shape for level in levels] == [(22, 13), (11, 6)]
+    # Each 2 × 2 block's mean rounded half up, an odd last row or column left out.
+    once = _halved(to_8bit(blur_oracle(image[..., 0], KERNEL)))
+    for level, wanted in zip(levels, (once, _halved(once)), strict=True):
+        assert np.abs(level.astype(int) - wanted).max() <= 1  # float32 against float64 at a .5
+
+
+def _halved(picture):
+    height, width = picture.shape[0] // 2 * 2, picture.shape[1] // 2 * 2
+    values = picture[:height, :width].astype(int)
+    total = values[0::2, 0::2] + values[1::2, 0::2] + values[0::2, 1::2] + values[1::2, 1::2]
+    return (total + 2) >> 2
