@@ -309,6 +309,8 @@ def _yardstick_rows(figures: dict) -> list[dict]:
         if ratio.key not in figures["ratios"]:  # its entries left out here
             continue
         goal = "" if ratio.goal is None else f"; goal ≤ {ratio.goal:g}"
+        # The floor divided by: the matrix product, or the vector unit's chains.
+        floor = "the product" if ratio.denominator == "jax_gemm" else FLOORS.get(ratio.denominator)
         rows.append(
             _row(
                 "yardsticks",
@@ -317,7 +319,7 @@ def _yardstick_rows(figures: dict) -> list[dict]:
                 _value(figures["ratios"][ratio.key]),
                 "×",
                 (
-                    "each one's time for a multiply-add: the blur's median, the product's"
+                    f"each one's time for a multiply-add: the blur's median, {floor}'s"
                     f" quickest{goal}"
                     if ratio.per_multiply_add
                     else f"ratio of the two medians above{goal}"

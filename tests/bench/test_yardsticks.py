@@ -364,6 +364,12 @@ def test_where_there_is_a_vector_floor_pallas_and_jax_jit_are_divided_by_it(monk
     assert max(len(line) for line in lines) <= 100
     rows = {row["what"]: row for row in figure_rows({"yardsticks": yard}, [])}
     assert rows["JAX Pallas 2-D ÷ the vector floor"]["engine"] == "JAX Pallas"
+    # Each divided by the vector floor, which the record's words name (no matrix product).
+    for words in VECTOR_RATIOS.values():
+        assert rows[words]["how"].endswith("the blur's median, the vector floor's quickest")
+    assert rows["JAX-jit 2-D ÷ the compute floor"]["how"].startswith(
+        "each one's time for a multiply-add: the blur's median, the product's quickest"
+    )
     assert rows["the vector floor, float32"]["value"] == pytest.approx(2 * rate / 1e9, rel=1e-3)
     assert rows["the vector floor, float32"]["unit"] == "GFLOP/s"
 
