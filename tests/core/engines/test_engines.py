@@ -96,7 +96,25 @@ def test_numpy_engine_stops_between_taps_when_cancelled():
 
     with pytest.raises(BlurCancelled):
         blur_numpy(random_image((10, 10)), gaussian_kernel(9, 2.0), cancelled=cancelled)
-    assert len(checks) == 6  # five taps ran, the sixth check stopped it
+    assert len(checks) == 6  # the pad's check and four taps, the sixth check stopped it
+
+
+def test_numpy_engine_asked_to_stop_while_it_pads_stops_before_its_first_tap(monkeypatch):
+    # A large photo's pad is made a block of rows at a time, the request to stop looked at
+    # before each: a live preview's next change need not wait for the whole pad.
+    from blurapp.core.engines import numpy_engine
+
+    taps, checks = [], []
+    monkeypatch.setattr(numpy_engine, "_add_slices_into", lambda *args: taps.append(args))
+
+    def cancelled():
+        checks.append(1)
+        return len(checks) > 1
+
+    photo = random_image((3 * numpy_engine.PAD_BLOCK_ROWS, 10))
+    with pytest.raises(BlurCancelled):
+        blur_numpy(photo, gaussian_kernel(9, 2.0), cancelled=cancelled)
+    assert taps == [] and len(checks) == 2
 
 
 def test_comparison_figures_are_separate_and_consistent():
