@@ -48,8 +48,7 @@ class CaptionsWait:
 
     def waiting(self, now: float | None = None) -> bool:
         """Whether the captions wait for the live preview's result now."""
-        now = self._clock() if now is None else now
-        return self.until is not None and now < self.until
+        return self.due(now) is not None
 
     def rates_expired(self, now: float | None = None) -> bool:
         """A live preview's updates per second went from the captions (the parameters stayed

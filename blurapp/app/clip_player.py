@@ -549,8 +549,7 @@ class ClipPlayer:
                 if not self._same_blur(spec):
                     # Blurred as the parameters were: blurring it again would make this pane
                     # late for the frames after it; the engine takes the newest frame instead.
-                    self.timeline.let_go_outdated(engine_name)
-                    self._condition.notify_all()
+                    self._let_go_outdated(engine_name, ready.generation)
                     return
                 now = self._clock()
                 wait = self.timeline.time_of(ready.index) - now

@@ -270,7 +270,7 @@ class WindowDisplay(QObject):
         if self._captions_wait.rates_expired():
             self._show_captions()
         if remaining is not None:
-            self._live_rate_timer.start(max(1, math.ceil(remaining * 1000)) + 50)
+            self._call_back_in(self._live_rate_timer, remaining + 0.050)
 
     def _on_model_outcome(self) -> None:
         outcome, session = self.session.outcome, self.session
