@@ -85,17 +85,27 @@ def first_shown(height: int, width: int) -> tuple[int, int]:
     return first, len(sizes) - first
 
 
+def on_the_device(height: int, width: int, channels: int, device, rng):
+    """A blurred output of random floats on `device` as the blur leaves it (rows of values):
+    its shape, the values there, the host's pyramid of it, and the levels a pane gets at once
+    (first, count)."""
+    shape = (height, width) if channels == 1 else (height, width, channels)
+    floats = rng.random(shape, dtype=np.float32)
+    values = jax.device_put(floats.reshape(height, -1), device)
+    return shape, values, build_pyramid(to_8bit(floats)), *first_shown(height, width)
+
+
+def equal_to_the_hosts(made: list, expected: tuple, first: int) -> bool:
+    return all(np.array_equal(level, expected[first + index]) for index, level in enumerate(made))
+
+
 def halving(height: int, width: int, device, rng) -> dict:
     """Each way of halving, on the device and with the copy of its levels to the host."""
     found: dict = {}
     copy = jax.jit(lambda x: x + 0)
     halve_as_written = on_device._halve
     for channels in (1, 3):
-        shape = (height, width) if channels == 1 else (height, width, channels)
-        floats = rng.random(shape, dtype=np.float32)
-        values = jax.device_put(floats.reshape(height, -1), device)
-        expected = build_pyramid(to_8bit(floats))
-        first, count = first_shown(height, width)
+        shape, values, expected, first, count = on_the_device(height, width, channels, device, rng)
         row: dict = {
             "levels": [list(size) for size in level_sizes(height, width)[first:]],
             "copy of the floats (x + 0), ms": milliseconds(
@@ -109,12 +119,8 @@ def halving(height: int, width: int, device, rng) -> dict:
             program = on_device._levels_program(jax, shape, first, count, device.platform, False)
             with host_link.forced_layout(host_link.AS_IT_IS):
                 made = output.picture_levels(first, count)
-                equal = all(
-                    np.array_equal(level, expected[first + index])
-                    for index, level in enumerate(made)
-                )
                 row[way] = {
-                    "equal to the host's": equal,
+                    "equal to the host's": equal_to_the_hosts(made, expected, first),
                     "on the device, ms": milliseconds(
                         lambda: jax.block_until_ready(program(values))
                     ),
@@ -143,21 +149,16 @@ def crossing(shapes: dict, device, rng) -> dict:
     found: dict = {}
     for label, (height, width) in shapes.items():
         for channels in (1, 3):
-            shape = (height, width) if channels == 1 else (height, width, channels)
-            floats = rng.random(shape, dtype=np.float32)
-            values = jax.device_put(floats.reshape(height, -1), device)
-            expected = build_pyramid(to_8bit(floats))
-            first, count = first_shown(height, width)
+            shape, values, expected, first, count = on_the_device(
+                height, width, channels, device, rng
+            )
             row: dict = {}
             for layout, name in ((host_link.AS_IT_IS, "2-D arrays"), (host_link.PIECES, "flat")):
                 with host_link.forced_layout(layout):
                     output = on_device.OutputOnDevice(jax, values, shape)
                     made = output.picture_levels(first, count)
                     row[name] = {
-                        "equal to the host's": all(
-                            np.array_equal(level, expected[first + index])
-                            for index, level in enumerate(made)
-                        ),
+                        "equal to the host's": equal_to_the_hosts(made, expected, first),
                         "levels, ms": milliseconds(lambda: output.picture_levels(first, count)),
                         "the pane's picture, ms": milliseconds(
                             lambda: output_pyramid(output, VIEW_SIZE)

@@ -226,6 +226,18 @@ def test_page_faults_are_counted_where_the_kernels_own_count_of_them_moves():
     assert counts_page_faults() is moved
 
 
+def small_yardsticks_record(tmp_path):
+    """`blurapp bench --sections yardsticks` on a small photo, one round, with --record: the
+    run and the record's rows."""
+    record = tmp_path / "record.json"
+    run = blurapp_in_process(
+        "bench", "--sections", "yardsticks", "--probe-megapixels", str(SMALL_MP),
+        "--repeat", "1", "--record", str(record),
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    return run, json.loads(record.read_text())["records"][0]["rows"]
+
+
 def test_a_system_that_counts_no_page_faults_is_told_apart_from_one_that_counts_them(
     monkeypatch, tmp_path
 ):
@@ -237,13 +249,7 @@ def test_a_system_that_counts_no_page_faults_is_told_apart_from_one_that_counts_
         assert yardsticks.counts_page_faults() is False
         assert yardsticks.spent_on(lambda: None).page_faults is None
         # The record says so in words, where it would have said 0.
-        record = tmp_path / "record.json"
-        run = blurapp_in_process(
-            "bench", "--sections", "yardsticks", "--probe-megapixels", str(SMALL_MP),
-            "--repeat", "1", "--record", str(record),
-        )  # fmt: skip
-        assert run.returncode == 0, run.stderr
-        rows = json.loads(record.read_text())["records"][0]["rows"]
+        _, rows = small_yardsticks_record(tmp_path)
         kernel_rows = [row for row in rows if row["what"].endswith(", in the kernel")]
         assert kernel_rows
         assert all(
@@ -274,13 +280,7 @@ def _on_a_tpu() -> bool:
 
 
 def test_off_a_tpu_the_section_and_its_record_leave_the_vector_floor_out(tmp_path):
-    record = tmp_path / "record.json"
-    run = blurapp_in_process(
-        "bench", "--sections", "yardsticks", "--probe-megapixels", str(SMALL_MP),
-        "--repeat", "1", "--record", str(record),
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr
-    rows = json.loads(record.read_text())["records"][0]["rows"]
+    run, rows = small_yardsticks_record(tmp_path)
     whats = [row["what"] for row in rows]
     printed = run.stdout.splitlines()
     # The matrix product's rate, in words and in the record, wherever JAX runs.
