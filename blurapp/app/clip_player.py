@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import atexit
 import logging
+import os
+import sys
 import threading
 import time
 import weakref
@@ -55,6 +57,12 @@ READ_AHEAD = 2
 # for its time) while the next is made ready and crosses to its device. More would only be
 # frames growing stale in a queue; one would leave its device idle while a frame crosses.
 FRAMES_IN_FLIGHT = 2
+# The niceness of a thread that blurs for an engine that does not compile (NumPy, a second or
+# more a 1080p frame): its pane shows few of a clip's frames whatever it is given, so it takes
+# the cores only when the compiled engines' panes leave them idle. On a machine of two cores
+# JAX-jit's calls otherwise share them with it, and its pane plays at a fraction of its
+# engine's rate (docs/performance.md, "A clip playing on two cores").
+YIELDING_NICENESS = 19
 
 
 def _english(context: str, text: str) -> str:
@@ -581,6 +589,8 @@ class ClipPlayer:
 
     def _blur(self, engine_name: str) -> None:
         """An engine's one thread: take a frame, make it ready, blur it and show it."""
+        if _yields(engine_name):
+            _lower_this_threads_priority()
         while (taken := self._take(engine_name, 1)) is not None:
             ready = self._make_ready(engine_name, taken, send=False)
             del taken
@@ -612,6 +622,26 @@ class ClipPlayer:
                 ready = self._ready[engine_name].popleft()
             self._blur_and_show(engine_name, ready)
             del ready
+
+
+def _yields(engine_name: str) -> bool:
+    """Whether `engine_name`'s thread gives way to the others' (YIELDING_NICENESS): an engine
+    that does not compile; an engine not found does not blur at all."""
+    try:
+        return not get_engine(engine_name).compiles
+    except Exception:
+        return False
+
+
+def _lower_this_threads_priority() -> None:
+    """The calling thread at YIELDING_NICENESS, where the system sets a thread's own (Linux:
+    setpriority takes a thread's id); elsewhere, or where it is refused, as it was."""
+    if not sys.platform.startswith("linux"):
+        return  # elsewhere the call takes a process's id: it would lower the whole program
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), YIELDING_NICENESS)
+    except OSError:
+        log.debug("a playing thread's priority could not be lowered", exc_info=True)
 
 
 def _sends_ahead(engine_name: str) -> bool:

@@ -49,6 +49,8 @@ class ElidedLabel(QLabel):
         self.setTextFormat(Qt.TextFormat.PlainText)
 
     def setText(self, text: str) -> None:
+        if text == self.text():
+            return  # a playing clip's status, set at every look, is mostly what it was
         super().setText(text)
         self._update_tooltip()
 

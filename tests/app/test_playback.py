@@ -893,3 +893,46 @@ def test_each_engines_frames_come_fitted_to_its_panes_view():
             difference = np.abs(picture - covered_mean(full, *fitted_shape))
             assert difference.max() <= 1, (engine, index)
     assert second["jax"] and all(fitted(frame.picture) is None for frame in second["jax"].values())
+
+
+def test_a_pane_whose_engine_does_not_compile_plays_at_the_lowest_priority_a_compiled_ones_not():
+    """On a machine of few cores NumPy's pane, which drops most frames whatever it is given,
+    takes the cores only when the compiled panes leave them idle."""
+    import os
+    import sys
+
+    from blurapp.app.clip_player import YIELDING_NICENESS
+    from blurapp.core.engines import Computation
+
+    niceness: dict[str, set[int]] = {"reference": set(), "compiled": set()}
+
+    def recording(name):
+        def first_call(image, kernel, *, platform, progress, cancelled):
+            niceness[name].add(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+            return FirstCall(output=image.copy(), again=lambda: Call(0.0), seconds=0.0)
+
+        return first_call
+
+    register(Engine("reference", "Reference", recording("reference")))
+    register(
+        Engine(
+            "compiled",
+            "Compiled",
+            recording("compiled"),
+            computation=Computation(compiles=True),
+        )
+    )
+    try:
+        player = ClipPlayer(
+            FramesInMemory(frames(8), frames_per_second=50), SPEC, ("reference", "compiled")
+        )
+        try:
+            play_to_the_end(player)
+        finally:
+            assert player.close()
+    finally:
+        unregister("reference")
+        unregister("compiled")
+    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    lowest = max(own, YIELDING_NICENESS) if sys.platform.startswith("linux") else own
+    assert niceness == {"reference": {lowest}, "compiled": {own}}
