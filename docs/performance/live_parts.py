@@ -15,7 +15,11 @@ huge pages, and freed memory kept where JAX opens a TPU), as `blurapp bench` han
 live probe, and says them: without them every JAX-jit call faults its fresh output in 4 KiB
 pages, which its CPU and its time then show. A GLIBC_TUNABLES of one's own is kept.
 
-    python docs/performance/live_parts.py PHOTO
+Reading every thread's CPU takes time on the job's thread, inside the steps it times: little on
+a Linux kernel, tens of milliseconds a change in a sandbox whose /proc is slow (the TPU
+machine's gVisor). `--steps` leaves the CPU out and times the steps alone.
+
+    python docs/performance/live_parts.py PHOTO [--steps]
 """
 
 from __future__ import annotations
@@ -81,6 +85,7 @@ STEPS = ("job start", "engine done", "picture made", "window got it", "shown jax
 
 
 def main(argv: list[str]) -> int:
+    counting = "--steps" not in argv
     marks: dict[str, list[float]] = {}
     job_threads: set[str] = set()
     # Per change while the drag lasts: (CPU of each thread, page faults) at the job's start,
@@ -95,7 +100,7 @@ def main(argv: list[str]) -> int:
     def timed_compare_job(plan, **keywords):
         mark("job start")
         job_threads.add(str(threading.get_native_id()))  # on the job's own thread
-        if cpu and len(cpu) == 1:  # the drag has begun, and not ended
+        if counting and cpu and len(cpu) == 1:  # the drag has begun, and not ended
             in_call.append([(thread_cpu(), page_faults())])
         return compare_job(plan, **keywords)
 
@@ -103,7 +108,7 @@ def main(argv: list[str]) -> int:
     output_pyramid = jobs.output_pyramid
 
     def timed_output_pyramid(output, *arguments):
-        if in_call and len(in_call[-1]) == 1 and len(cpu) == 1:
+        if counting and in_call and len(in_call[-1]) == 1 and len(cpu) == 1:
             in_call[-1].append((thread_cpu(), page_faults()))
         mark("engine done")
         picture = output_pyramid(output, *arguments)
@@ -143,7 +148,7 @@ def main(argv: list[str]) -> int:
         return engine_end_to_end(window)
 
     probe._engine_end_to_end = drag_ended
-    figures = probe.measure_live(Path(argv[0]), "2d")
+    figures = probe.measure_live(Path(next(a for a in argv if a != "--steps")), "2d")
     print(f"memory settings: GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '')}")
     print(
         f"latency median {figures['latency_median_seconds'] * 1e3:.1f} ms; engine end to end "
