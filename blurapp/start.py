@@ -8,10 +8,10 @@ with huge pages. Where JAX will open a TPU, glibc is also asked to keep freed bl
 rather than hand them back: the blur runs on the chip, and the host's part of a large photo's
 end to end, its copies into memory, is quicker in memory touched before (on a TPU's host, a
 24 MP colour photo's end to end speed-up more than doubled; docs/performance.md, "Glibc keeping
-freed memory, in colour"). On a CPU the
-same request made JAX-jit's colour blur slower (docs/performance.md, "Huge pages"), so it is
-made only there. `GLIBC_TUNABLES` is read when a process starts, so it is set here and the same
-command started again at once (NumPy already asks for huge pages for its own arrays).
+freed memory, in colour"). On a CPU the same request made JAX-jit's colour blur slower
+(docs/performance.md, "Huge pages"), so there only blocks of a clip's frame's size are kept.
+`GLIBC_TUNABLES` is read when a process starts, so it is set here and the same command started
+again at once (NumPy already asks for huge pages for its own arrays).
 BLURAPP_HUGE_PAGES=0 turns the restart off.
 """
 
@@ -34,6 +34,17 @@ FREED_MEMORY_KEPT = (
     "glibc.malloc.mmap_threshold=2147483648",
     "glibc.malloc.trim_threshold=4294967296",
     "glibc.malloc.arena_max=1",
+)
+# Elsewhere (JAX on the host's CPU) blocks up to 32 MB, where glibc's own moving threshold
+# stops, come from its heap from the start, and the heap is handed back only once 4 GB of it is
+# free: a clip's frames (a 1080p frame's floats are 8 MB), each blurred into buffers of its own,
+# reuse those of the frames before, where glibc handed them back and each frame faulted them
+# in again (JAX-jit's pane showed about a fifth more of a 1080p clip's frames on a machine of
+# two cores; docs/performance.md, "A clip playing on two cores"). A photo's larger blocks keep
+# mappings of their own: reused, they made JAX-jit's colour blur slower there ("Huge pages").
+MEDIUM_BLOCKS_KEPT = (
+    "glibc.malloc.mmap_threshold=33554432",
+    "glibc.malloc.trim_threshold=4294967296",
 )
 # The same settings as glibc's older variables: one a user has set is theirs, not replaced.
 _OLDER_NAMES = {
@@ -59,10 +70,10 @@ def main() -> int:
 
 def memory_settings() -> tuple[str, ...]:
     """The glibc tunables BlurApp starts with here: huge pages, and where JAX will open a TPU,
-    freed blocks kept for reuse, by every thread."""
+    freed blocks kept for reuse, by every thread; elsewhere freed blocks of a frame's size."""
     opened = platform_jax_opens()
     keeps_freed = opened is not None and opened.keeps_freed_memory
-    return (HUGE_PAGES, *FREED_MEMORY_KEPT) if keeps_freed else (HUGE_PAGES,)
+    return (HUGE_PAGES, *(FREED_MEMORY_KEPT if keeps_freed else MEDIUM_BLOCKS_KEPT))
 
 
 def restart_with_memory_settings() -> None:

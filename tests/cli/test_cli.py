@@ -629,7 +629,7 @@ def test_the_command_restarts_once_with_huge_pages_for_large_buffers(monkeypatch
         (
             sys.executable,
             ["python", "-m", "blurapp", "compare", "x.png"],
-            "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1",
+            "glibc.malloc.arena_max=2:" + HUGE + ":" + MEDIUM_MMAP + ":" + TRIM,
         )
     ]
     start.restart_with_memory_settings()  # set now: no second restart
@@ -659,18 +659,20 @@ def test_a_restart_whose_settings_glibc_dropped_does_not_start_again(monkeypatch
         monkeypatch, lambda program, arguments: restarts.append(os.environ["GLIBC_TUNABLES"])
     )
     start.restart_with_memory_settings()
-    assert restarts == ["glibc.malloc.hugetlb=1"]
+    on_a_cpu = HUGE + ":" + MEDIUM_MMAP + ":" + TRIM
+    assert restarts == [on_a_cpu]
     monkeypatch.delenv("GLIBC_TUNABLES")  # what such a glibc hands the restarted command
     start.restart_with_memory_settings()
-    assert restarts == ["glibc.malloc.hugetlb=1"]
+    assert restarts == [on_a_cpu]
     # Settings of its own the user changed since (a command it starts, say) restart it anew.
     monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=2")
     start.restart_with_memory_settings()
-    assert restarts[-1] == "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1"
+    assert restarts[-1] == "glibc.malloc.arena_max=2:" + on_a_cpu
 
 
 HUGE = "glibc.malloc.hugetlb=1"
 MMAP = "glibc.malloc.mmap_threshold=2147483648"
+MEDIUM_MMAP = "glibc.malloc.mmap_threshold=33554432"
 TRIM = "glibc.malloc.trim_threshold=4294967296"
 ARENA = "glibc.malloc.arena_max=1"
 
@@ -695,8 +697,9 @@ ARENA = "glibc.malloc.arena_max=1"
             {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"},
             "glibc.malloc.hugetlb=0:" + MMAP + ":" + TRIM + ":" + ARENA,
         ),
-        # JAX on the host's CPU alone: huge pages only, as on any machine without a TPU.
-        ("cpu", {}, HUGE),
+        # JAX on the host's CPU alone: huge pages, and freed blocks of a clip's frame's size
+        # kept, as on any machine without a TPU.
+        ("cpu", {}, HUGE + ":" + MEDIUM_MMAP + ":" + TRIM),
     ],
 )
 def test_where_jax_will_open_a_tpu_the_restart_keeps_freed_memory_for_reuse(
