@@ -515,10 +515,10 @@ class ClipPlayer:
         """Whether `spec` blurs as the parameters asked for now do."""
         return spec.same_blur(self._spec, in_colour=self.clip.info.colour)
 
-    def _blur_and_show(self, engine_name: str, ready: _ReadyFrame) -> None:
+    def _blur_and_show(self, engine_name: str, ready: _ReadyFrame) -> bool:
         """Blur `ready` with the parameters asked for now and show it once its time has come;
         a frame grown stale meanwhile is let go unseen, and one whose parameters changed
-        meanwhile is let go and counted dropped."""
+        meanwhile is let go and counted dropped. Whether the engine blurred it to the end."""
 
         def stale() -> bool:
             return ready.generation != self._generation
@@ -530,7 +530,7 @@ class ClipPlayer:
         # is not the image to blur, and is let go.
         if ready.spec.color != spec.color and self.clip.info.colour:
             self._let_go_outdated(engine_name, ready.generation)
-            return
+            return False
 
         def outdated() -> bool:
             return stale() or not self._same_blur(spec)
@@ -540,25 +540,25 @@ class ClipPlayer:
             picture = output_pyramid(output, view_size)
         except BlurCancelled:
             if stale():
-                return
+                return False
             if not self._same_blur(spec):
                 self._let_go_outdated(engine_name, ready.generation)
-                return
+                return False
             with self._condition:
                 if not stale():
                     self.timeline.not_shown(engine_name)
                     self._condition.notify_all()
-            return
+            return False
         except Exception as error:
             self._failed(engine_name, ready.generation, ready.index, error)
-            return
+            return False
         with self._condition:
             while not stale():  # closing makes it stale too
                 if not self._same_blur(spec):
                     # Blurred as the parameters were: blurring it again would make this pane
                     # late for the frames after it; the engine takes the newest frame instead.
                     self._let_go_outdated(engine_name, ready.generation)
-                    return
+                    return True
                 now = self._clock()
                 wait = self.timeline.time_of(ready.index) - now
                 if wait <= 0:
@@ -567,8 +567,9 @@ class ClipPlayer:
                         engine_name, ready.index, output, picture, shown_at=now
                     )
                     self._condition.notify_all()
-                    return
+                    return True
                 self._condition.wait(wait)
+        return True
 
     def _let_go_outdated(self, engine_name: str, generation: int) -> None:
         """`engine_name`'s frame was taken or blurred with parameters since changed: let go
@@ -588,14 +589,18 @@ class ClipPlayer:
                 self._condition.notify_all()
 
     def _blur(self, engine_name: str) -> None:
-        """An engine's one thread: take a frame, make it ready, blur it and show it."""
-        if _yields(engine_name):
-            _lower_this_threads_priority()
+        """An engine's one thread: take a frame, make it ready, blur it and show it. One that
+        does not compile yields (YIELDING_NICENESS) once it has blurred a frame: a thread
+        inherits the priority of the thread that starts it, and an engine's first call may
+        start threads the whole program keeps (JAX without jit, the first to call JAX, starts
+        XLA's, on which JAX-jit's pane and the photo's jobs then ran at the lowest priority)."""
+        lower = _yields(engine_name)
         while (taken := self._take(engine_name, 1)) is not None:
             ready = self._make_ready(engine_name, taken, send=False)
             del taken
-            if ready is not None:
-                self._blur_and_show(engine_name, ready)
+            if ready is not None and self._blur_and_show(engine_name, ready) and lower:
+                _lower_this_threads_priority()
+                lower = False
             del ready
 
     def _make_ready_ahead(self, engine_name: str) -> None:

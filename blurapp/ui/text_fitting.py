@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import QLabel, QProgressBar, QStyle, QStyleOptionProgressBar, QWidget
 
@@ -70,6 +70,13 @@ class ElidedLabel(QLabel):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._update_tooltip()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        # Type of another size or weight (presentation mode's, a style sheet's bold) cuts the
+        # same words elsewhere; setText leaves words it has unchanged alone.
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._update_tooltip()
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)

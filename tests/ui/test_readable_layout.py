@@ -8,7 +8,7 @@ import itertools
 import pytest
 from helpers.window import RUN_TIMEOUT_MS, run
 from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtGui import QFontMetrics, QTextDocument
+from PySide6.QtGui import QFont, QFontMetrics, QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
 
 from blurapp.core.engines.jax_eager_engine import JAX_EAGER
@@ -350,3 +350,26 @@ def test_a_rate_keeps_its_unit_whole_at_every_width(qtbot):
     for width in range(100, 400, 3):
         label.setFixedWidth(width)
         assert parted(label) == [], (width, shown_lines(label))
+
+
+def test_a_status_cut_short_by_larger_type_has_its_whole_text_a_hover_away(qtbot):
+    """The same words, set again or not, in type that no longer fits: the tooltip follows
+    the type as it follows the width."""
+    from blurapp.ui.text_fitting import ElidedLabel
+
+    label = ElidedLabel()
+    qtbot.addWidget(label)
+    words = "Playing: JAX-jit 35.6 frames/s, NumPy 1.2 frames/s"
+    label.setText(words)
+    label.resize(QFontMetrics(label.font()).horizontalAdvance(words) + 20, 30)
+    label.show()
+    qtbot.waitExposed(label)
+    assert label.shown_text() == words and label.toolTip() == ""
+    normal = label.font()
+    large = QFont(normal)
+    large.setPointSizeF(normal.pointSizeF() * 3)
+    label.setFont(large)
+    label.setText(words)  # a playing clip's status, set again at its next look
+    assert label.shown_text() != words and label.toolTip() == words
+    label.setFont(normal)
+    assert label.shown_text() == words and label.toolTip() == ""
