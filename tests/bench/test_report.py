@@ -33,8 +33,13 @@ def strict_json(text: str):
 def test_a_quick_bench_records_its_command_machine_versions_date_and_typed_rows(tmp_path):
     out = tmp_path / "record.json"
     start = datetime.now(UTC).replace(microsecond=0)
-    # The user's own glibc setting, which the start keeps as it is: the record says it.
-    env = {**os.environ, "GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"}
+    # The user's own glibc settings, each of those the start would add among them, which it
+    # keeps as they are: the record says them.
+    own = (
+        "glibc.malloc.hugetlb=0:glibc.malloc.mmap_threshold=65536:"
+        "glibc.malloc.trim_threshold=131072:glibc.malloc.arena_max=2"
+    )
+    env = {**os.environ, "GLIBC_TUNABLES": own}
     run = blurapp(
         "bench", *QUICK, "--engines", "numpy,jax", "--record", out, "--note", "a test", env=env
     )
@@ -54,7 +59,7 @@ def test_a_quick_bench_records_its_command_machine_versions_date_and_typed_rows(
     machine = record["machine"]
     assert machine["cores"] >= 1 and machine["cpu"] and machine["device"]
     assert machine["memory_bytes"] > 2**28
-    assert machine["glibc_tunables"] == "glibc.malloc.hugetlb=0"
+    assert machine["glibc_tunables"] == own
     versions = record["versions"]
     assert versions["blurapp"] == blurapp_package.__version__
     assert versions["python"] == platform.python_version()
