@@ -24,27 +24,29 @@ import sys
 from blurapp.core.platforms import platform_jax_opens
 
 HUGE_PAGES = "glibc.malloc.hugetlb=1"
-# Blocks up to 2 GB come from glibc's heap rather than their own mapping, and the heap is handed
-# back only once 4 GB of it is free: a 24 MP colour photo's buffers (72 to 288 MB) are reused.
+# The heap handed back to the system only once 4 GB of it is free: the blocks kept below reuse it.
+HEAP_KEPT = "glibc.malloc.trim_threshold=4294967296"
+# Blocks up to 2 GB come from glibc's heap rather than their own mapping, the heap kept
+# (HEAP_KEPT): a 24 MP colour photo's buffers (72 to 288 MB) are reused.
 # Those thresholds govern the main heap; another thread's arena gives a block over 64 MB a
 # mapping of its own whatever they say. One arena for every thread puts the window's jobs,
 # which run on a thread of their own, under them too: its Run then times NumPy as `compare`
 # does (docs/performance.md, "The window's figures and compare's").
 FREED_MEMORY_KEPT = (
     "glibc.malloc.mmap_threshold=2147483648",
-    "glibc.malloc.trim_threshold=4294967296",
+    HEAP_KEPT,
     "glibc.malloc.arena_max=1",
 )
 # Elsewhere (JAX on the host's CPU) blocks up to 32 MB, where glibc's own moving threshold
-# stops, come from its heap from the start, and the heap is handed back only once 4 GB of it is
-# free: a clip's frames (a 1080p frame's floats are 8 MB), each blurred into buffers of its own,
-# reuse those of the frames before, where glibc handed them back and each frame faulted them
-# in again (JAX-jit's pane showed about a fifth more of a 1080p clip's frames on a machine of
-# two cores; docs/performance.md, "A clip playing on two cores"). A photo's larger blocks keep
-# mappings of their own: reused, they made JAX-jit's colour blur slower there ("Huge pages").
+# stops, come from its heap from the start, the heap kept (HEAP_KEPT): a clip's frames (a 1080p
+# frame's floats are 8 MB), each blurred into buffers of its own, reuse those of the frames
+# before, where glibc handed them back and each frame faulted them in again (JAX-jit's pane
+# showed about a fifth more of a 1080p clip's frames on a machine of two cores;
+# docs/performance.md, "A clip playing on two cores"). A photo's larger blocks keep mappings of
+# their own: reused, they made JAX-jit's colour blur slower there ("Huge pages").
 MEDIUM_BLOCKS_KEPT = (
     "glibc.malloc.mmap_threshold=33554432",
-    "glibc.malloc.trim_threshold=4294967296",
+    HEAP_KEPT,
 )
 # The same settings as glibc's older variables: one a user has set is theirs, not replaced.
 _OLDER_NAMES = {
