@@ -45,8 +45,9 @@ class Platform:
     compiles_pallas: bool = False
     # How a picture crosses the link (host_link.layout_for): "pieces", a large one's flat bytes
     # in pieces at once, joined and cut by programs of their own (the link moves several at a
-    # time); "as it is", one copy: on the host's CPU a "copy" is the host's own memory.
-    # docs/performance/host_link.py measures each.
+    # time); "words", 8-bit levels as 32-bit words the blur's own program takes and hands back
+    # (anything else in pieces); "as it is", one copy: on the host's CPU a "copy" is the host's
+    # own memory. docs/performance/host_link.py measures each.
     link: str = "pieces"
     # A picture's levels are halved by reduce_window, a pooling an accelerator does natively;
     # the CPU's programs sum a reshape in one pass, several times quicker there
@@ -74,10 +75,11 @@ PLATFORM_TRAITS: dict[str, Platform] = {
     "tpu": Platform(
         pass_values=ACCELERATOR_PASS_VALUES,
         compiles_pallas=True,
-        # Pieces: crossing as uint32 words bitcast in the blur's own program was measured too
-        # and lost (the words crossed quicker, the blur taking them ran several times slower,
-        # JAX-jit's end to end doubled), and was removed: docs/performance.md has the figures.
-        link="pieces",
+        # Words: a 24 MP photo's 8-bit levels as 32-bit words in the photo's rows cross both ways
+        # in about half the time of the uint8 array, and the Pallas kernels that make them floats
+        # and round them back on the chip take about a copy's time each, inside the blur's own
+        # program (host_link.in_words; docs/performance/host_link.py, figures on the page).
+        link="words",
         keeps_freed_memory=True,
         products_on_a_matrix_unit=True,
     ),

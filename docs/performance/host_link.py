@@ -15,16 +15,17 @@ program halving every level, rounded) in each layout the engine may use: the 2-D
 host_link's pieces with their joining and cutting programs, and uint32 words in each shape (and
 in pieces) that the stand-in's own program takes and hands back, bitcast inside it, so no
 program runs for the crossing alone: to the device, the program, back, and the three chained
-without waiting between (end to end), one picture alone and three in flight. (The words are
-this probe's own: BlurApp's engines once took them the same way, host_link's "words" layout,
-measured slower end to end on a TPU and removed; see docs/performance.md.)
+without waiting between (end to end), one picture alone and three in flight. (These words are
+the probe's own, bitcast by XLA: BlurApp's engines once took them the same way, measured slower
+end to end on a TPU; its "words" layout now has the word kernels make them floats instead.)
 
-Last, the engine itself (`--sections engine`): JAX-jit (get_engine("jax")) in each layout
-host_link can be forced to (host_link.forced_layout: "pieces", an accelerator's; "as it is",
-the photo's rows in one copy each way): a first call, then steady calls on a 24 MP grey and
-colour photo of 8-bit levels (to the device, the blur, back, end to end, and end to end in
-bands), and a 4K clip's frames blurred with their batches' copies overlapping the blur
-(frames/s, grey and colour, batches of 1, 2 and 4).
+Last, the engines themselves (`--sections engine`): JAX-jit and JAX Pallas in each layout
+host_link can be forced to (host_link.forced_layout: "words", a TPU's, 8-bit levels as 32-bit
+words that the blur's own program takes, made floats and rounded back by the word kernels;
+"pieces"; "as it is", the photo's rows in one copy each way): a first call, then steady calls
+on a 24 MP grey and colour photo of 8-bit levels (to the device, the blur, back, end to end,
+and end to end in bands), and a 4K clip's frames blurred with their batches' copies
+overlapping the blur (frames/s, grey and colour, batches of 1, 2 and 4).
 
     python docs/performance/host_link.py           # writes $OUT/host_link.json (or /tmp)
     python docs/performance/host_link.py --small   # small pictures: a quick check on any machine
@@ -79,7 +80,8 @@ CLIP = {"grey4k": (2160, 3840), "colour4k": (2160, 3840, 3)}
 SMALL_CLIP = {"grey4k": (22, 38), "colour4k": (22, 38, 3)}
 CLIP_FRAMES, SMALL_CLIP_FRAMES = 48, 8
 BATCH_SIZES = (1, 2, 4)
-ENGINE_LAYOUTS = (host_link.PIECES, host_link.AS_IT_IS)
+ENGINE_LAYOUTS = (host_link.WORDS, host_link.PIECES, host_link.AS_IT_IS)
+ENGINES = {"jax": "JAX-jit", "pallas": "JAX Pallas"}
 # The most uint32 words a row of the probe's "rows of lane groups" holds: whole groups of the
 # 128 lanes an accelerator lays an array's last axis across.
 WORDS_A_ROW = 1024
@@ -407,10 +409,11 @@ def median_ms(values: list[float]) -> float:
     return round(statistics.median(values) * 1000, 3)
 
 
-def engine_photo_figures(shape: tuple[int, ...], rng) -> dict:
-    """JAX-jit's first call and TIMES steady calls on a photo of 8-bit levels, in each of
-    ENGINE_LAYOUTS: to the device, the blur, back, end to end, and in bands."""
-    engine = get_engine("jax")
+def engine_photo_figures(shape: tuple[int, ...], rng, name: str = "jax") -> dict:
+    """An engine's (JAX-jit's unless `name` says) first call and TIMES steady calls on a photo
+    of 8-bit levels, in each of ENGINE_LAYOUTS: to the device, the blur, back, end to end, and
+    in bands."""
+    engine = get_engine(name)
     levels = rng.integers(0, 256, shape, dtype=np.uint8)
     image = levels.astype(np.float32) * np.float32(1 / 255)
     kernel = np.asarray(gaussian_kernel(9, 2.5), np.float32)
@@ -440,11 +443,12 @@ def engine_photo_figures(shape: tuple[int, ...], rng) -> dict:
     return figures
 
 
-def engine_clip_figures(shape: tuple[int, ...], frames: int, rng) -> dict:
-    """A clip of `frames` frames of 8-bit levels blurred by JAX-jit with its batches' copies
-    overlapping the blur (frame_batches.overlapped_batches), in each of ENGINE_LAYOUTS and
-    BATCH_SIZES: frames a second, decoding excluded (the frames are made beforehand)."""
-    engine = get_engine("jax")
+def engine_clip_figures(shape: tuple[int, ...], frames: int, rng, name: str = "jax") -> dict:
+    """A clip of `frames` frames of 8-bit levels blurred by an engine (JAX-jit's unless `name`
+    says) with its batches' copies overlapping the blur (frame_batches.overlapped_batches), in
+    each of ENGINE_LAYOUTS and BATCH_SIZES: frames a second, decoding excluded (the frames are
+    made beforehand)."""
+    engine = get_engine(name)
     distinct = [rng.integers(0, 256, shape, dtype=np.uint8) for _ in range(4)]
     clip = [distinct[index % len(distinct)] for index in range(frames)]
     kernel = np.asarray(gaussian_kernel(9, 2.5), np.float32)
@@ -472,25 +476,32 @@ def engine_figures(small: bool, rng) -> dict:
     photos, clip = (SMALL_PHOTOS, SMALL_CLIP) if small else (PHOTOS, CLIP)
     frames = SMALL_CLIP_FRAMES if small else CLIP_FRAMES
     found: dict = {"photos": {}, "clip": {}}
-    for label, shape in photos.items():
-        found["photos"][label] = figures = engine_photo_figures(shape, rng)
-        print(f"\nengine: {label} {shape} 8-bit, JAX-jit on {figures[ENGINE_LAYOUTS[0]]['device']}")
-        print(f"  {'':8} {'to ms':>8} {'blur ms':>8} {'back ms':>8} {'end ms':>8} {'bands ms':>8}")
-        for layout in ENGINE_LAYOUTS:
-            row = figures[layout]
-            bands = "" if row["in_bands_ms"] is None else f"{row['in_bands_ms']:8.3f}"
+    for name, words in ENGINES.items():
+        for label, shape in photos.items():
+            found["photos"][f"{name} {label}"] = figures = engine_photo_figures(shape, rng, name)
+            device = figures[ENGINE_LAYOUTS[0]]["device"]
+            print(f"\nengine: {label} {shape} 8-bit, {words} on {device}")
             print(
-                f"  {layout:8} {row['to_ms']:8.3f} {row['blur_ms']:8.3f} {row['back_ms']:8.3f}"
-                f" {row['end_to_end_ms']:8.3f} {bands:>8}",
-                flush=True,
+                f"  {'':9} {'to ms':>8} {'blur ms':>8} {'back ms':>8} {'end ms':>8} {'bands ms':>8}"
             )
-        print(f"  max difference between layouts {figures['max_difference_between_layouts']:.2e}")
-    for label, shape in clip.items():
-        found["clip"][label] = figures = engine_clip_figures(shape, frames, rng)
-        print(f"\nengine: clip {label} {shape}, {frames} frames, frames/s overlapped")
-        for layout in ENGINE_LAYOUTS:
-            rates = ", ".join(f"{name} {rate}" for name, rate in figures[layout].items())
-            print(f"  {layout:8} {rates or 'no overlapped batches on this device'}", flush=True)
+            for layout in ENGINE_LAYOUTS:
+                row = figures[layout]
+                bands = "" if row["in_bands_ms"] is None else f"{row['in_bands_ms']:8.3f}"
+                print(
+                    f"  {layout:9} {row['to_ms']:8.3f} {row['blur_ms']:8.3f} {row['back_ms']:8.3f}"
+                    f" {row['end_to_end_ms']:8.3f} {bands:>8}",
+                    flush=True,
+                )
+            difference = figures["max_difference_between_layouts"]
+            print(f"  max difference between layouts {difference:.2e}")
+        for label, shape in clip.items():
+            found["clip"][f"{name} {label}"] = figures = engine_clip_figures(
+                shape, frames, rng, name
+            )
+            print(f"\nengine: clip {label} {shape}, {frames} frames, {words}, frames/s overlapped")
+            for layout in ENGINE_LAYOUTS:
+                rates = ", ".join(f"{batch} {rate}" for batch, rate in figures[layout].items())
+                print(f"  {layout:9} {rates or 'no overlapped batches on this device'}", flush=True)
     return found
 
 

@@ -109,7 +109,7 @@ def test_a_fake_platform_added_to_the_table_alone_answers_every_platform_questio
         blurs_in_strips=True,
         pass_values=1_000,
         compiles_pallas=True,
-        link="as it is",
+        link="words",
         halves_by_pooling=False,
         keeps_freed_memory=True,
         products_on_a_matrix_unit=True,
@@ -128,6 +128,6 @@ def test_a_fake_platform_added_to_the_table_alone_answers_every_platform_questio
     assert on_accelerator(device)
     assert pass_values_on("npu") == 1_000
     assert runs_natively(device)
-    assert host_link.layout_for(device) == "as it is"
+    assert host_link.layout_for(device) == "words"
     product = ComputeFloor("npu: NPU 1", 0.5, 3, 1024)
     assert product.on_a_matrix_unit

@@ -2,13 +2,20 @@
 
 An accelerator takes a 2-D array (a photo's rows, a batch of frames) in its own tiled layout,
 and a single copy of one is laid out on the way, at a fraction of what the host's link to the
-device moves. The way round it, an accelerator's (blurapp.core.platforms.Platform.link
-"pieces"): LINK_PIECES pieces of the flat bytes, every piece put before any is waited for,
-joined and shaped on the device by a small compiled program of its own; back the other way:
-cut on the device, every piece's copy started, gathered into one host array. (Crossing as
-uint32 words that the blur's own program bitcast was measured too, and removed: the words
-crossed quicker, but the bitcast in the blur's program cost more than they gained; see
-docs/performance.md.)
+device moves. Two ways round it, one a platform's (blurapp.core.platforms.Platform.link):
+
+- "words": a picture of 8-bit levels, each row a whole number of 32-bit words, crosses as
+  those words (the picture's rows, a quarter as many values: word_shape), which the link moves
+  at about twice the speed of the same bytes as a uint8 array; the host sees the picture as
+  its words, and the words it fetches as the picture, without a copy. The blur's own compiled
+  program takes the words (in_words, WordsProgram): two small Pallas kernels
+  (blurapp.core.engines.word_kernels) make them floats on the device before its blur and its
+  rounded levels words again after it, so no program runs for the crossing alone. Anything
+  else (16-bit levels, floats, rows of odd bytes) and a program that takes the picture itself
+  crosses as "pieces".
+- "pieces": LINK_PIECES pieces of the flat bytes, every piece put before any is waited for,
+  joined and shaped on the device by a small compiled program of its own; back the other way:
+  cut on the device, every piece's copy started, gathered into one host array.
 
 On a CPU the device is the host's own memory ("as it is"): an array crosses as it is, in one
 copy that JAX may even skip (the live preview's kept photo relies on that,
@@ -23,11 +30,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
+from blurapp.core.engines import word_kernels
+from blurapp.core.engines.jax_program import floats_to_levels, levels_to_floats
 from blurapp.core.engines.programs import compiled_programs
 from blurapp.core.engines.runs import Compilation
 from blurapp.core.platforms import platform_traits
@@ -45,10 +54,13 @@ WHOLE_BELOW_BYTES = 4 << 20
 # Pieces start on whole blocks of this many of the picture's bytes: a value never straddles
 # two pieces, and each piece's start lies as the whole array's does in the host's memory.
 ALIGN_BYTES = 512
+# The number type of the words a picture crosses in: the chip's 32-bit integer (what the host
+# sees them as does not matter, the bytes are the picture's).
+WORD = np.dtype(np.int32)
 
 # The ways a picture crosses the link (see the module's docstring), as Platform.link names them.
-AS_IT_IS, PIECES = "as it is", "pieces"
-LAYOUTS = (AS_IT_IS, PIECES)
+AS_IT_IS, PIECES, WORDS = "as it is", "pieces", "words"
+LAYOUTS = (AS_IT_IS, PIECES, WORDS)
 _forced: str | None = None
 
 
@@ -74,9 +86,9 @@ def forced_layout(layout: str | None) -> Iterator[None]:
 
 
 def pieces_for(nbytes: int, device: Any) -> int:
-    """How many pieces an array of `nbytes` bytes crosses to or from `device` in: 0 (as it
-    is) on a CPU (see the module's docstring) or below WHOLE_BELOW_BYTES, else LINK_PIECES,
-    fewer for one of few MIN_PIECE_BYTES."""
+    """How many pieces an array of `nbytes` bytes crosses to or from `device` in, when it
+    crosses as the array (not in words): 0 (as it is) on a CPU (see the module's docstring) or
+    below WHOLE_BELOW_BYTES, else LINK_PIECES, fewer for one of few MIN_PIECE_BYTES."""
     if layout_for(device) == AS_IT_IS or nbytes < WHOLE_BELOW_BYTES:
         return 0
     return max(1, min(LINK_PIECES, nbytes // MIN_PIECE_BYTES))
@@ -96,10 +108,62 @@ def _chosen(pieces: int | None, nbytes: int, device: Any) -> int:
     return pieces_for(nbytes, device) if pieces is None else pieces
 
 
-def send(jax: Any, host: np.ndarray, device: Any, *, pieces: int | None = None) -> Any:
+def word_shape(shape: tuple[int, ...], dtype: Any) -> tuple[int, ...] | None:
+    """The words an array of `shape` and `dtype` crosses as (WORD): its rows of 8-bit levels
+    with four levels a word, the last axis a quarter as long; None where it is not levels of 8
+    bits, or its rows are no whole number of words (it crosses as the array)."""
+    if np.dtype(dtype) != np.uint8 or not shape or 0 in shape or shape[-1] % 4:
+        return None
+    return (*shape[:-1], shape[-1] // 4)
+
+
+def words_for(shape: tuple[int, ...], dtype: Any, device: Any) -> tuple[int, ...] | None:
+    """The words (word_shape) an array of `shape` and `dtype` crosses to and from `device` in,
+    to or from a program that takes words (WordsProgram); None where it crosses as the array
+    (a layout other than words, or bytes that are no whole number of words)."""
+    return word_shape(shape, dtype) if layout_for(device) == WORDS else None
+
+
+class Packed:
+    """An array of `shape` and `dtype` on a device as the words it crosses in (`words`,
+    word_shape): what send(words=True) makes and a WordsProgram takes and hands back. Waited
+    for as a JAX array is (jax.block_until_ready), fetched by fetch and start_fetch."""
+
+    def __init__(self, words: Any, shape: tuple[int, ...], dtype: Any) -> None:
+        self.words, self.shape, self.dtype = words, tuple(shape), np.dtype(dtype)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    def devices(self) -> Any:
+        return self.words.devices()
+
+    def block_until_ready(self) -> Packed:
+        self.words.block_until_ready()
+        return self
+
+    def unsafe_buffer_pointer(self) -> Any:
+        return self.words.unsafe_buffer_pointer()
+
+
+def send(
+    jax: Any, host: np.ndarray, device: Any, *, pieces: int | None = None, words: bool = False
+) -> Any:
     """`host`'s copy on `device`, of its shape and number type (not waited for: wait for the
     array, as for jax.device_put's, and the whole copy is done). `pieces`: how many 1-D pieces
-    it crosses in (0: as it is; None: pieces_for decides by the device)."""
+    it crosses in (0: as it is; None: pieces_for decides by the device). `words`: for a
+    program that takes words (WordsProgram), a Packed copy where words_for says so."""
+    if words:
+        shape = words_for(host.shape, host.dtype, device)
+        if shape is not None:
+            # A view of the host's bytes, no copy: the words are the picture's own levels.
+            packed = jax.device_put(np.ascontiguousarray(host).view(WORD), device)
+            return Packed(packed, host.shape, host.dtype)
     pieces = _chosen(pieces, host.nbytes, device)
     if pieces == 0 or host.size == 0:
         return jax.device_put(host, device)
@@ -124,9 +188,12 @@ class Fetching:
         edges: tuple[int, ...] | None,
         shape: tuple[int, ...],
         dtype: np.dtype,
+        *,
+        in_words: bool = False,
     ) -> None:
         self._jax, self._parts, self._edges = jax, parts, edges
         self.shape, self.dtype = shape, dtype
+        self._in_words = in_words
 
     @property
     def whole(self) -> bool:
@@ -137,7 +204,9 @@ class Fetching:
         """The whole array on the host, waited for. Crossed whole (a CPU's), it may be JAX's
         own read-only buffer; gathered from pieces, a fresh array."""
         if self._edges is None:
-            return np.asarray(self._jax.device_get(self._parts[0]))
+            host = np.asarray(self._jax.device_get(self._parts[0]))
+            # Words seen as the values they carry: a view, no copy.
+            return host.reshape(-1).view(self.dtype).reshape(self.shape) if self._in_words else host
         host = np.empty(self.shape, self.dtype)
         self.into(host)
         return host
@@ -159,8 +228,13 @@ class Fetching:
 
 
 def start_fetch(jax: Any, on_device: Any, *, pieces: int | None = None) -> Fetching:
-    """`on_device`'s copy to the host started (in `pieces` pieces, as send's), to be waited
-    for with Fetching.array() or .into()."""
+    """`on_device`'s copy to the host started (in `pieces` pieces, as send's; a Packed array
+    in its words), to be waited for with Fetching.array() or .into()."""
+    if isinstance(on_device, Packed):
+        on_device.words.copy_to_host_async()
+        return Fetching(
+            jax, [on_device.words], None, on_device.shape, on_device.dtype, in_words=True
+        )
     device = next(iter(on_device.devices()))
     nbytes = on_device.size * on_device.dtype.itemsize
     pieces = _chosen(pieces, nbytes, device)
@@ -190,9 +264,13 @@ def prepare_send(
     device: Any,
     *,
     pieces: int | None = None,
+    words: bool = False,
 ) -> None:
     """The program that joins the pieces of an array of `shape` and `dtype` on `device`
-    compiled now (or loaded), so that the copies that use it (send) are not timed compiling."""
+    compiled now (or loaded), so that the copies that use it (send) are not timed compiling;
+    none where it crosses in words (send's `words`: the blur's program takes them)."""
+    if words and words_for(shape, dtype, device) is not None:
+        return
     crossing = _crossing(jax, shape, dtype, device, pieces)
     if crossing is not None:
         _joining(jax, *crossing, device)
@@ -209,9 +287,11 @@ def prepare_fetch(
 
 
 def prepare_fetch_of(jax: Any, on_device: Any) -> None:
-    """prepare_fetch for the array `on_device`."""
-    device = next(iter(on_device.devices()))
-    prepare_fetch(jax, tuple(on_device.shape), on_device.dtype, device)
+    """prepare_fetch for the array `on_device` (none for a Packed one: its words cross as
+    they are)."""
+    if not isinstance(on_device, Packed):
+        device = next(iter(on_device.devices()))
+        prepare_fetch(jax, tuple(on_device.shape), on_device.dtype, device)
 
 
 def _crossing(
@@ -273,3 +353,96 @@ def _join(*parts: Any, shape: tuple[int, ...]) -> Any:
 def _cut(values: Any, edges: tuple[int, ...]) -> tuple[Any, ...]:
     flat = values.reshape(-1)
     return tuple(flat[start:end] for start, end in itertools.pairwise(edges))
+
+
+# The words' static arguments to in_words, beside the program's own.
+WORD_ARGUMENTS = ("link_program", "link_shape", "link_kernels")
+
+
+def in_words(
+    words: Any,
+    weights: Any,
+    *,
+    link_program: Callable[..., Any],
+    link_shape: tuple[int, ...],
+    link_kernels: bool = True,
+    **static: Any,
+) -> Any:
+    """`link_program(values, weights, **static)`, a blur of 8-bit levels of `link_shape` (rows
+    of values, or frames of them) that hands back its levels (or a pair, its levels and its
+    floats), taking the levels as the `words` they crossed in and handing them back in words
+    of the same shape: the program is given the floats the levels stand for, made on the device
+    by word_kernels.unpacked_floats, and its floats are rounded into levels and packed into
+    words by word_kernels.packed_levels, its floats after them where it hands back a pair.
+    `link_kernels` False (a CPU standing in for a TPU in the tests): XLA's bitcasts do what the
+    kernels do, which Mosaic compiles for a TPU alone (Pallas's interpreter, fused with a batch
+    of frames' blur, stopped XLA's CPU compiler: "Failed to translate module")."""
+    import jax
+
+    as_levels = jax.ShapeDtypeStruct(tuple(link_shape), np.uint8)
+    as_weights = jax.ShapeDtypeStruct(weights.shape, weights.dtype)
+    gives = jax.eval_shape(functools.partial(link_program, **static), as_levels, as_weights)
+    crossing = gives[0] if isinstance(gives, tuple) else gives
+    if tuple(crossing.shape) != tuple(link_shape) or crossing.dtype != np.uint8:
+        raise ValueError(
+            f"a program taking words hands back levels of the shape it took ({link_shape}), "
+            f"not {tuple(crossing.shape)} {crossing.dtype}"
+        )
+    stacked = (-1, *words.shape[-2:])
+    if link_kernels:
+        floats = word_kernels.unpacked_floats(words.reshape(stacked), link_shape[-1])
+    else:
+        floats = levels_to_floats(jax.lax.bitcast_convert_type(words, np.uint8))
+    blurred = link_program(floats.reshape(link_shape), weights, **static)
+    if link_kernels:
+        packed = word_kernels.packed_levels(blurred.reshape(-1, *blurred.shape[-2:]))
+    else:
+        levels = floats_to_levels(blurred, np.uint8).reshape(*words.shape, 4)
+        packed = jax.lax.bitcast_convert_type(levels, WORD)
+    packed = packed.reshape(words.shape)
+    return (packed, blurred) if isinstance(gives, tuple) else packed
+
+
+class WordsProgram:
+    """A compiled in_words program as the engines call it: given the Packed values it takes
+    (send(words=True)) and the weights, it hands back Packed values of the same shape and type
+    (and a pair's floats as they are)."""
+
+    def __init__(self, compiled: Any, shape: tuple[int, ...], dtype: Any) -> None:
+        self._compiled, self.shape, self.dtype = compiled, tuple(shape), np.dtype(dtype)
+
+    def __call__(self, values: Any, weights: Any) -> Any:
+        if not isinstance(values, Packed) or (values.shape, values.dtype) != (
+            self.shape,
+            self.dtype,
+        ):
+            raise TypeError(
+                f"this program takes {self.shape} {self.dtype} in words (send(words=True)), "
+                f"not {type(values).__name__} {getattr(values, 'shape', '')}"
+            )
+        output = self._compiled(values.words, weights)
+        if isinstance(output, tuple):
+            return (Packed(output[0], self.shape, self.dtype), *output[1:])
+        return Packed(output, self.shape, self.dtype)
+
+
+def takes_words(program: Any) -> bool:
+    """Whether `program` takes its values in words (a WordsProgram): what it is sent in."""
+    return isinstance(program, WordsProgram)
+
+
+def unpacked(jax: Any, on_device: Any) -> Any:
+    """The values a Packed array holds as an array of their own on its device (by a small
+    program, a bitcast: for what is made of them there, as a live preview's picture), any
+    other as it is."""
+    if not isinstance(on_device, Packed):
+        return on_device
+    program = _unpacking(jax, on_device.shape, on_device.dtype.str)
+    return program(on_device.words)
+
+
+@functools.lru_cache(maxsize=16)
+def _unpacking(jax: Any, shape: tuple[int, ...], dtype: str) -> Any:
+    from jax import lax
+
+    return jax.jit(lambda words: lax.bitcast_convert_type(words, np.dtype(dtype)).reshape(shape))

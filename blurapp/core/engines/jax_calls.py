@@ -42,6 +42,7 @@ def first_call_on_device(
     keep_photo: bool = False,
     moved: np.ndarray | None = None,
     in_bands: bool = False,
+    words: bool = False,
 ) -> FirstCall:
     """The copy to the device, the first call (getting the program included) and the copy
     back, timed apart; `again()` times a steady call with its own two copies, then, with
@@ -57,7 +58,11 @@ def first_call_on_device(
     A program given stored levels hands back a pair, (levels, floats): the levels cross back,
     as the picture a user sees, and are timed; the floats cross back too in the first call, as
     its output, which is what the engines' difference compares: the first call's copy back
-    counts both, `again()`'s the levels alone."""
+    counts both, `again()`'s the levels alone.
+
+    `words`: `get_program`'s programs take what crosses in uint32 words and hand it back in
+    them where host_link.words_for says so (JAX-jit's: host_link.WordsProgram), so it is sent
+    in them; the floats a first call also fetches cross as they are."""
     jax = import_jax()
     image = pixels_or_levels(image)  # a clip's frame given as its levels stays them (moved)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
@@ -65,10 +70,10 @@ def first_call_on_device(
     # A device's first copy sets up its runtime (kept_kernels): not a copy's cost; nor is
     # compiling the programs that join and cut the photo's pieces there (host_link).
     kernel_on_device = kept_kernels.on_device(jax, kernel, device, start=not keep_photo)
-    host_link.prepare_send(jax, moved.shape, moved.dtype, device)
+    host_link.prepare_send(jax, moved.shape, moved.dtype, device, words=words)
 
     def put() -> Any:
-        return jax.block_until_ready(host_link.send(jax, moved, device))
+        return jax.block_until_ready(host_link.send(jax, moved, device, words=words))
 
     def to_device(kept: bool = False) -> tuple[Any, float]:
         start = time.perf_counter()
@@ -102,7 +107,7 @@ def first_call_on_device(
     if keep_photo:
         # A live preview: the pane's picture is made from the output where it is, and the
         # floats cross only if someone reads them (see OutputOnDevice).
-        floats = output[1] if isinstance(output, tuple) else output
+        floats = output[1] if isinstance(output, tuple) else host_link.unpacked(jax, output)
         host_output, from_seconds = cast(np.ndarray, OutputOnDevice(jax, floats, image.shape)), 0.0
     else:
         host_output, from_seconds = from_device(output)

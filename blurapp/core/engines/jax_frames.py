@@ -37,6 +37,10 @@ class FramePrograms(Protocol):
     shape, kernel shape and device): JAX-jit's compiled_frame_blurs, the Pallas kernel's
     pallas_engine.frame_kernels_for."""
 
+    # Whether its programs take the batch in uint32 words where host_link.words_for says so
+    # (host_link.WordsProgram), and so are sent it in them.
+    takes_words: bool
+
     def get(
         self,
         jax: ModuleType,
@@ -106,6 +110,7 @@ class _FrameBlurs:
     one per batch shape, number type, kernel shape and device; a new sigma reuses it."""
 
     FAMILY = "jax-jit frames"
+    takes_words = True
 
     def get(
         self,
@@ -121,7 +126,8 @@ class _FrameBlurs:
         levels) and a kernel of `kernel_shape` on `device`, and how it was got: compiled, or
         from JAX's persistent cache, as this compilation itself found it (compile_blur).
         `as_rows` (an accelerator's): the frames come as rows of values (see
-        frames_program)."""
+        frames_program), in uint32 words where host_link.words_for says so (a
+        host_link.WordsProgram, handing its output back in them)."""
         dtype = np.dtype(np.float32 if dtype is None else dtype)
         # As for one image: strips keep the data in a CPU's cache; an accelerator takes
         # the frames as rows of values (jax_program.blur_on_accelerator).
@@ -136,19 +142,21 @@ class _FrameBlurs:
             "step": step,
             "pass_values": pass_values_on(platform),
         }
+        words = host_link.words_for(program_shape, dtype, device) if as_rows else None
         key = (
             self.FAMILY,
             tuple(shape),
             dtype.name,
             tuple(kernel_shape),
             *static.items(),
+            ("words", words),
             str(device.platform),
             int(device.id),
         )
 
         def compile_program() -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages]:
             return compile_blur_program(
-                frames_program, program_shape, dtype, kernel_shape, device, **static
+                frames_program, program_shape, dtype, kernel_shape, device, words, **static
             )
 
         compiled, how, _ = compiled_programs.get(key, compile_program)
@@ -193,10 +201,11 @@ def blur_frames_on_device(
     # An accelerator's frames cross as rows of values (see jax_program.blur_on_accelerator).
     moved = frames.reshape(*frames.shape[:2], -1) if as_rows else frames
     # The programs that join and cut the batch's pieces (host_link) compiled untimed: the
-    # copies are timed as copies.
-    host_link.prepare_send(jax, moved.shape, moved.dtype, device)
+    # copies are timed as copies. None where the blur's own program takes the batch in words.
+    words = programs.takes_words and as_rows
+    host_link.prepare_send(jax, moved.shape, moved.dtype, device, words=words)
     start = time.perf_counter()
-    on_device = jax.block_until_ready(host_link.send(jax, moved, device))
+    on_device = jax.block_until_ready(host_link.send(jax, moved, device, words=words))
     to_seconds = time.perf_counter() - start
     start = time.perf_counter()
     program, compilation = programs.get(
@@ -246,7 +255,7 @@ def overlapped_frames_on_device(
         )
         # The host's batch stays referenced until its copy is done: JAX keeps it while it reads.
         rows = batch.reshape(*batch.shape[:2], -1)
-        sent = host_link.send(jax, rows, device)
+        sent = host_link.send(jax, rows, device, words=programs.takes_words)
         blurred = program(sent, weights)
         in_flight.append((host_link.start_fetch(jax, blurred), batch.shape, batch.dtype))
         if len(in_flight) >= BATCHES_IN_FLIGHT:

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from blurapp.core.engines import host_link
 from blurapp.core.engines.levels import levels_as_floats, levels_type, stored_levels
 from blurapp.core.engines.programs import compiled_programs
 from blurapp.core.engines.runs import CacheLookup, Compilation, ProgramStages
@@ -138,14 +139,30 @@ def compile_blur_program(
     dtype: np.dtype,
     kernel_shape: tuple[int, ...],
     device: Any,
+    words: tuple[int, ...] | None,
     **static: Any,
 ) -> tuple[Any, Compilation, ProgramStages]:
     """`program` (a blur taking an image and float32 weights, with its static arguments)
     under jax.jit, made once (programs.compiled_programs.jitted), compiled for an image of
-    `shape` and `dtype` as compile_blur compiles it."""
+    `shape` and `dtype` as compile_blur compiles it; where `words` (host_link.words_for) is
+    not None, taking the image as those words and handing its levels back in them, the
+    kernels that make words floats and floats words its own steps (host_link.in_words): a
+    host_link.WordsProgram."""
     jax = import_jax()
-    jitted = compiled_programs.jitted(jax, program, tuple(static))
-    return compile_blur(jitted, shape, dtype, kernel_shape, device, **static)
+    if words is None:
+        jitted = compiled_programs.jitted(jax, program, tuple(static))
+        return compile_blur(jitted, shape, dtype, kernel_shape, device, **static)
+    jitted = compiled_programs.jitted(jax, host_link.in_words, (*host_link.WORD_ARGUMENTS, *static))
+    # The word kernels where Mosaic compiles them (a TPU's); XLA's bitcasts elsewhere.
+    link = {
+        "link_program": program,
+        "link_shape": tuple(shape),
+        "link_kernels": platform_traits(device).compiles_pallas,
+    }
+    compiled, how, stages = compile_blur(
+        jitted, words, host_link.WORD, kernel_shape, device, **link, **static
+    )
+    return host_link.WordsProgram(compiled, shape, dtype), how, stages
 
 
 def _use_compilation_cache(jax: ModuleType) -> None:

@@ -34,7 +34,7 @@ from blurapp.core.engines.jax_calls import (
 from blurapp.core.engines.jax_frames import blur_frames_on_device, overlapped_frames_on_device
 from blurapp.core.engines.jax_program import rows_of_values
 from blurapp.core.engines.jax_runtime import (
-    compile_blur,
+    compile_blur_program,
     default_device_opened,
     describe_device,
     import_jax,
@@ -123,23 +123,9 @@ class CompiledKernels:
         blur_rows. `frames`: `shape` is a batch of frames (frames × height × width
         [× channels]), crossing as frames × rows of values of `moved` (float32 when None),
         and the program is pallas_program.blur_frames."""
-        jax = import_jax()
         moved_type = None if moved is None else np.dtype(moved).str
         interpret = not runs_natively(device)
         variant = pallas_program.DEFAULT_VARIANT if variant is None else variant
-        # (the key's last part: the number type that crosses as rows of values, or None for
-        # the image as it is; and whether it is a batch of frames)
-        key = (
-            self.FAMILY,
-            tuple(shape),
-            tuple(kernel_shape),
-            device.platform,
-            device.id,
-            variant,
-            interpret,
-            moved_type,
-            frames,
-        )
         static: dict[str, Any] = {"variant": variant, "interpret": interpret}
         image_shape, image_type = tuple(shape), np.dtype(np.float32 if moved is None else moved)
         program: Callable[..., Any]
@@ -152,10 +138,28 @@ class CompiledKernels:
             image_shape, static["step"] = rows_of_values(shape)
         else:
             program = blur_program
+        # Levels cross in words where the device's link takes them (host_link.words_for).
+        crossing = frames or moved is not None
+        words = host_link.words_for(image_shape, image_type, device) if crossing else None
+        # (the key's last parts: the number type that crosses as rows of values, or None for
+        # the image as it is; the words it crosses in, if any; whether it is a batch of frames)
+        key = (
+            self.FAMILY,
+            tuple(shape),
+            tuple(kernel_shape),
+            device.platform,
+            device.id,
+            variant,
+            interpret,
+            moved_type,
+            words,
+            frames,
+        )
 
         def compile_program() -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages]:
-            jitted = compiled_programs.jitted(jax, program, tuple(static))
-            return compile_blur(jitted, image_shape, image_type, kernel_shape, device, **static)
+            return compile_blur_program(
+                program, image_shape, image_type, kernel_shape, device, words, **static
+            )
 
         return compiled_programs.get(key, compile_program)
 
@@ -187,7 +191,9 @@ compiled_kernels = CompiledKernels()
 class _CompiledFrameKernels:
     """The kernel for batches of frames (jax_frames.FramePrograms) in `variant`, from
     compiled_kernels: frames always cross as rows of values, on a CPU as on a TPU (a view on
-    the host)."""
+    the host), in words where host_link.words_for says so."""
+
+    takes_words = True
 
     def __init__(self, variant: str):
         self.variant = variant
@@ -261,7 +267,15 @@ def first_pallas_call(
         )
 
     first = first_call_on_device(
-        image, kernel, device, get_program, cancelled, moved=moved, in_bands=True
+        image,
+        kernel,
+        device,
+        get_program,
+        cancelled,
+        moved=moved,
+        in_bands=True,
+        # An accelerator's programs take what crosses in words (a CPU's take the pixels).
+        words=on_accelerator(device),
     )
     return dataclasses.replace(first, device=pallas_device_words(device))
 

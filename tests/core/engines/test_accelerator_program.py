@@ -312,9 +312,11 @@ def test_the_pallas_kernel_takes_a_photos_levels_as_rows_of_values_too(
     compiled_kernels.clear()
     first = get_engine("pallas").start(image, kernel)
     np.testing.assert_allclose(first.output, blur_oracle(image, kernel), rtol=0, atol=TOLERANCE)
-    # What crossed was the photo's levels: the program was compiled for uint8 rows of values.
-    # (the key's last part says whether a kernel is a batch of frames' instead: it is not)
-    assert [key[-2:] for key in compiled_kernels.held_keys()] == [(np.dtype(np.uint8).str, False)]
+    # What crossed was the photo's levels: the program was compiled for uint8 rows of values
+    # (in words where the device's link takes them; the key's last part says whether a kernel
+    # is a batch of frames' instead: it is not).
+    (key,) = compiled_kernels.held_keys()
+    assert (key[-3], key[-1]) == (np.dtype(np.uint8).str, False)
     assert first.again().from_device_seconds is not None
 
 

@@ -11,7 +11,6 @@ import pytest
 from helpers.stand_in_accelerator import take_the_cpu_for_an_accelerator
 
 from blurapp.core.engines import host_link
-from blurapp.core.platforms import PLATFORM_TRAITS, Platform
 
 jax = pytest.importorskip("jax")
 
@@ -229,35 +228,204 @@ def test_frames_crossing_in_pieces_both_ways_are_blurred_as_scipy_blurs_them(
         assert np.max(np.abs(output - expected)) < 1e-5
 
 
-def test_the_layout_follows_the_platform_table_unless_one_is_forced(monkeypatch):
-    monkeypatch.setitem(PLATFORM_TRAITS, "plain", Platform(link=host_link.AS_IT_IS))
-    assert host_link.pieces_for(24_000_000, SimpleNamespace(platform="plain")) == 0
-    assert host_link.layout_for(Accelerator()) == host_link.PIECES
-    assert host_link.layout_for(cpu()) == host_link.AS_IT_IS
-    assert host_link.pieces_for(24_000_000, cpu()) == 0
+# Crossing in words (host_link's "words" layout, a TPU's): 8-bit levels four to a word, which the
+# blur's own program makes floats and rounds back (word_kernels); forced here to run on the CPU,
+# where Pallas's interpreter runs the word kernels.
+
+
+@pytest.fixture
+def in_words():
+    with host_link.forced_layout(host_link.WORDS):
+        yield
+
+
+@pytest.mark.parametrize("dtype", NUMBER_TYPES)
+@pytest.mark.parametrize("shape", [*SHAPES, (1, 4100), (4100, 4), (3, 20, 36, 3)])
+def test_a_picture_crossed_in_words_comes_back_as_it_went(in_words, shape, dtype):
+    host = picture(shape, dtype, seed=3)
+    counted = CountedPuts()
+
+    on_device = host_link.send(counted, host, cpu(), words=True)
+    back = host_link.fetch(jax, on_device)
+
+    assert back.shape == host.shape and back.dtype == host.dtype
+    assert back.view(np.uint8).tobytes() == host.view(np.uint8).tobytes()
+    if dtype != np.uint8 or shape[-1] % 4:
+        # Not 8-bit levels, or rows that are no whole number of words: it crossed as the
+        # array (whole, as a picture under WHOLE_BELOW_BYTES does when it does not cross in
+        # words).
+        assert not isinstance(on_device, host_link.Packed)
+        assert counted.puts == [host.shape]
+    else:
+        # One copy, of the picture's bytes as words, seen on the host without a copy.
+        assert isinstance(on_device, host_link.Packed)
+        assert counted.puts == [(*shape[:-1], shape[-1] // 4)]
+        assert np.shares_memory(back, np.asarray(on_device.words))
+
+
+def test_words_are_the_rows_of_8_bit_levels_four_to_a_word():
+    # A 24 MP grey photo's rows, and a 4K colour frame's in a batch of two as rows of values.
+    assert host_link.word_shape((4000, 6000), np.uint8) == (4000, 1500)
+    assert host_link.word_shape((2, 2160, 3840 * 3), np.uint8) == (2, 2160, 2880)
+    # 16-bit levels and floats cross as they are, as do rows of odd bytes, and nothing at all.
+    assert host_link.word_shape((4000, 6000), np.uint16) is None
+    assert host_link.word_shape((4000, 6000), np.float32) is None
+    assert host_link.word_shape((37, 41), np.uint8) is None
+    assert host_link.word_shape((0, 8), np.uint8) is None
+
+
+def test_words_follow_the_platform_table_unless_a_layout_is_forced():
+    shape = (4000, 6000)
+    # A TPU's link takes words; a GPU's pieces (the word kernels are a TPU's); a CPU's neither.
+    assert host_link.words_for(shape, np.uint8, Accelerator()) == (4000, 1500)
+    assert host_link.words_for(shape, np.uint8, SimpleNamespace(platform="gpu")) is None
+    assert host_link.words_for(shape, np.uint8, cpu()) is None
     with host_link.forced_layout(host_link.PIECES):
+        assert host_link.words_for(shape, np.uint8, Accelerator()) is None
         assert host_link.pieces_for(24_000_000, cpu()) == host_link.LINK_PIECES
-    with host_link.forced_layout(host_link.AS_IT_IS):
-        assert host_link.pieces_for(24_000_000, Accelerator()) == 0
+    with host_link.forced_layout(host_link.WORDS):
+        assert host_link.words_for(shape, np.uint8, cpu()) == (4000, 1500)
     assert host_link.layout_for(cpu()) == host_link.AS_IT_IS
-    # Crossing as uint32 words was measured and removed (docs/performance.md): no layout now.
-    for unknown in ("bytes", "words"):
-        with pytest.raises(ValueError, match="layout"), host_link.forced_layout(unknown):
-            pass
+    with pytest.raises(ValueError, match="layout"), host_link.forced_layout("bytes"):
+        pass
 
 
-def test_a_live_preview_of_floats_on_an_accelerator_draws_its_picture_on_the_device(
-    stand_in_accelerator,
+def _flipped(values, weights):
+    """A stand-in blur as the engines' programs are: the rows upside down, the weights unused;
+    given levels, a pair (its levels rounded back, its floats), given floats, its floats."""
+    import jax.numpy as jnp
+
+    from blurapp.core.engines.jax_program import floats_to_levels, levels_to_floats
+
+    floats = jnp.flip(levels_to_floats(values), axis=0)
+    if jnp.issubdtype(values.dtype, jnp.integer):
+        return floats_to_levels(floats, values.dtype), floats
+    return floats
+
+
+@pytest.mark.parametrize("shape", [(1, 4), (4100, 4), (61, 48), (20, 12, 3), (3, 20, 516)])
+def test_a_program_taking_words_is_given_the_floats_and_hands_back_words(in_words, shape):
+    """The word kernels are the program's own steps: it is given the floats the levels stand
+    for, in the picture's shape, and its floats come back rounded into words, seen on the host
+    as levels again, its floats beside them."""
+    host = picture(shape, np.uint8, seed=4)
+    rows = host.reshape(host.shape[0], -1) if host.ndim == 3 and shape[-1] == 3 else host
+    words = host_link.word_shape(rows.shape, rows.dtype)
+    assert words is not None
+    jitted = jax.jit(host_link.in_words, static_argnames=host_link.WORD_ARGUMENTS)
+    spec = jax.ShapeDtypeStruct(words, np.int32)
+    weights = jax.ShapeDtypeStruct((2,), np.float32)
+    compiled = jitted.lower(
+        spec, weights, link_program=_flipped, link_shape=rows.shape, link_kernels=False
+    ).compile()
+    program = host_link.WordsProgram(compiled, rows.shape, rows.dtype)
+
+    output = program(host_link.send(jax, rows, cpu(), words=True), np.zeros(2, np.float32))
+
+    assert isinstance(output, tuple) and host_link.takes_words(program)
+    assert isinstance(output[0], host_link.Packed)
+    back = host_link.fetch(jax, output[0], own=True)
+    np.testing.assert_array_equal(back, np.flip(rows, axis=0))
+    floats = np.asarray(output[1])
+    np.testing.assert_array_equal(floats, np.flip(rows, axis=0) * np.float32(1 / 255))
+    back[0] = 0  # the caller's own
+    with pytest.raises(TypeError, match="words"):
+        program(jax.device_put(rows, cpu()), np.zeros(2, np.float32))
+
+
+@pytest.fixture
+def stand_in_accelerator_in_words(monkeypatch, in_words):
+    """The CPU standing in for an accelerator whose link takes words; the words that crossed
+    there (their shapes), as the engines send them."""
+    from blurapp.core.engines import jax_engine, pallas_engine
+
+    take_the_cpu_for_an_accelerator(monkeypatch)
+    crossed: list[tuple[int, ...]] = []
+    send = host_link.send
+
+    def counted(jax_module, host, device, **how):
+        sent = send(jax_module, host, device, **how)
+        if isinstance(sent, host_link.Packed):
+            crossed.append(tuple(sent.words.shape))
+        return sent
+
+    monkeypatch.setattr(host_link, "send", counted)
+    yield crossed
+    jax_engine.compiled_blurs.clear()
+    pallas_engine.compiled_kernels.clear()
+
+
+# Grey and colour, 8- and 16-bit, a row and a column, a width whose bytes are no whole number
+# of words (it crosses as the array).
+PHOTOS = [((61, 48), np.uint8), ((47, 32, 3), np.uint16), ((1, 4100), np.uint8)]
+PHOTOS += [((4100, 4), np.uint8), ((37, 41), np.uint8), ((29, 31, 3), np.uint8)]
+
+
+@pytest.mark.parametrize(("shape", "dtype"), PHOTOS)
+def test_a_photo_crossing_in_words_both_ways_is_blurred_as_scipy_blurs_it(
+    stand_in_accelerator_in_words, shape, dtype
 ):
-    """Pixels that are no stored levels cross as float32 rows of values, and the blurred
-    floats stay where they are: the preview's picture is made from them there."""
+    from scipy import ndimage
+
+    from blurapp.core.engines import jax_engine
+    from blurapp.core.kernel import gaussian_kernel
+
+    levels = picture(shape, dtype, seed=13)
+    image = levels.astype(np.float32) * np.float32(1 / np.iinfo(dtype).max)
+    kernel = gaussian_kernel(5, 1.2).astype(np.float32)
+    weights = kernel if levels.ndim == 2 else kernel[..., np.newaxis]
+    expected = ndimage.correlate(image.astype(np.float64), weights, mode="nearest")
+
+    first = jax_engine.first_jax_call(image, kernel, platform="cpu")
+    steady = first.again()
+    blurred = jax_engine.blur_jax(image, kernel, platform="cpu")
+
+    rows = levels.reshape(levels.shape[0], -1)
+    words = host_link.word_shape(rows.shape, dtype)
+    # The levels went as words for the first call, the steady one and blur_jax's; as the
+    # array where they are 16-bit or their rows' bytes are no whole number of words.
+    assert stand_in_accelerator_in_words == ([words] * 3 if words else [])
+    assert first.to_device_seconds > 0 and steady.from_device_seconds > 0
+    assert np.max(np.abs(np.asarray(first.output) - expected)) < 1e-5
+    assert np.max(np.abs(blurred - expected)) < 1e-5
+
+
+@pytest.mark.parametrize("shape", [(29, 32, 3), (1, 4100), (37, 41)])
+def test_pallas_given_a_photo_in_words_blurs_it_as_scipy_does(stand_in_accelerator_in_words, shape):
+    """The Pallas kernel's program takes words as JAX-jit's does: its first call and a steady
+    one send the photo's levels in them, and its blur, between the word kernels, is SciPy's."""
+    from scipy import ndimage
+
+    from blurapp.core.engines import get_engine
+    from blurapp.core.kernel import gaussian_kernel
+
+    levels = picture(shape, np.uint8, seed=19)
+    image = levels.astype(np.float32) * np.float32(1 / 255)
+    kernel = gaussian_kernel(5, 1.2).astype(np.float32)
+    weights = kernel if levels.ndim == 2 else kernel[..., np.newaxis]
+    expected = ndimage.correlate(image.astype(np.float64), weights, mode="nearest")
+
+    first = get_engine("pallas").first_call(image, kernel, platform="cpu")
+    first.again()
+
+    words = host_link.word_shape(levels.reshape(shape[0], -1).shape, np.uint8)
+    assert stand_in_accelerator_in_words == ([words] * 2 if words else [])
+    assert np.max(np.abs(np.asarray(first.output) - expected)) < 1e-5
+
+
+def test_a_live_preview_crossing_in_words_draws_its_picture_on_the_device(
+    stand_in_accelerator_in_words,
+):
+    """A photo of 8-bit levels crosses in words, and the blurred floats stay where they are
+    made: the preview's picture is made from them there."""
     from scipy import ndimage
 
     from blurapp.core.engines import jax_engine
     from blurapp.core.engines.on_device import stop_previewing
     from blurapp.core.kernel import gaussian_kernel
 
-    image = np.random.default_rng(14).random((33, 40, 3), dtype=np.float32)
+    levels = picture((33, 40, 3), np.uint8, seed=14)
+    image = levels.astype(np.float32) * np.float32(1 / 255)
     kernel = gaussian_kernel(5, 1.2).astype(np.float32)
     expected = ndimage.correlate(image.astype(np.float64), kernel[..., None], mode="nearest")
 
@@ -267,21 +435,94 @@ def test_a_live_preview_of_floats_on_an_accelerator_draws_its_picture_on_the_dev
         floats = np.asarray(first.output)
     finally:
         stop_previewing()
-        jax_engine.compiled_blurs.clear()
 
-    # The float32 pixels went in pieces; nothing of the photo's size came back to draw it.
-    assert image.nbytes in stand_in_accelerator
+    assert stand_in_accelerator_in_words == [(33, 30)]
     assert np.max(np.abs(floats - expected)) < 1e-5
     as_saved = np.round(np.clip(expected, 0, 1) * 255)
     assert picture_there.shape == image.shape and picture_there.dtype == np.uint8
     assert np.max(np.abs(picture_there - as_saved)) <= 1
 
 
+def test_bands_crossing_in_words_give_the_photo_scipy_gives(
+    stand_in_accelerator_in_words, monkeypatch
+):
+    from scipy import ndimage
+
+    from blurapp.core.engines import bands, jax_calls, jax_engine
+    from blurapp.core.kernel import gaussian_kernel
+
+    monkeypatch.setattr(bands, "MIN_BAND_BYTES", 1)
+    made = []
+
+    def kept(*args, **kwargs):
+        made.append(bands.blur_in_bands(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(jax_calls, "blur_in_bands", kept)
+    levels = picture((61, 40, 3), np.uint8, seed=15)
+    image = levels.astype(np.float32) * np.float32(1 / 255)
+    kernel = gaussian_kernel(7, 1.5).astype(np.float32)
+
+    call = jax_engine.first_jax_call(image, kernel, platform="cpu").again()
+
+    assert call.bands == bands.BANDS
+    # Each band's rows (16 rows and a halo of 3 either side, of 120 levels: 30 words each)
+    # crossed in words, after the whole photo's own.
+    assert stand_in_accelerator_in_words.count((22, 30)) == bands.BANDS
+    expected = ndimage.correlate(image.astype(np.float64), kernel[..., None], mode="nearest")
+    as_saved = np.round(np.clip(expected, 0, 1) * 255).reshape(61, -1)
+    assert made[0].dtype == np.uint8
+    assert np.max(np.abs(made[0].astype(np.int16) - as_saved)) <= 1
+
+
+@pytest.mark.parametrize("engine_name", ["jax", "pallas"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_frames_crossing_in_words_both_ways_are_blurred_as_scipy_blurs_them(
+    stand_in_accelerator_in_words, dtype, engine_name
+):
+    from scipy import ndimage
+
+    from blurapp.core.engines import get_engine
+    from blurapp.core.engines.frame_batches import overlapped_batches
+    from blurapp.core.engines.jax_frames import compiled_frame_blurs
+    from blurapp.core.kernel import gaussian_kernel
+
+    levels = picture((5, 21, 24, 3), np.uint8, seed=16)
+    frames = levels if dtype == np.uint8 else levels * np.float32(1 / 255)
+    kernel = gaussian_kernel(5, 1.2).astype(np.float32)
+    engine = get_engine(engine_name)
+
+    try:
+        blurred = engine.frames.call(frames, kernel, platform="cpu")
+        stream = overlapped_batches(engine, iter(frames), kernel, batch_size=2)
+        assert stream is not None
+        overlapped = [frame for batch in stream for frame in batch]
+    finally:
+        compiled_frame_blurs.clear()
+
+    # 8-bit levels: the batch of 5, then batches of 2 (the last filled up), each in words of
+    # its rows of values; floats as they are.
+    if dtype == np.uint8:
+        assert stand_in_accelerator_in_words == [(5, 21, 18), *[(2, 21, 18)] * 3]
+    else:
+        assert stand_in_accelerator_in_words == []
+    assert blurred.output.shape == frames.shape and blurred.output.dtype == frames.dtype
+    for frame, output, again in zip(frames, blurred.output, overlapped, strict=True):
+        floats = frame.astype(np.float64) / (255 if dtype == np.uint8 else 1)
+        expected = ndimage.correlate(floats, kernel[..., np.newaxis], mode="nearest")
+        if dtype == np.uint8:
+            expected = np.round(np.clip(expected, 0, 1) * 255)
+            assert np.max(np.abs(output.astype(np.int16) - expected)) <= 1
+        else:
+            assert np.max(np.abs(output - expected)) < 1e-5
+        np.testing.assert_array_equal(again, output)
+
+
 @pytest.mark.accelerator
 @pytest.mark.parametrize("channels", [(), (3,)])
 def test_the_default_devices_own_crossing_blurs_a_photo_as_scipy_does(channels, monkeypatch):
-    """JAX's default device, its platform's own layout (in pieces on a TPU), a photo of 8-bit
-    levels, both ways, first and steady calls."""
+    """JAX's default device, its platform's own layout (in words on a TPU: the blur's program
+    takes them), a photo of 8-bit levels, both ways, first and steady calls."""
     from scipy import ndimage
 
     from blurapp.core.engines import jax_engine
@@ -306,17 +547,17 @@ def test_the_default_devices_own_crossing_blurs_a_photo_as_scipy_does(channels, 
     first.again()
     blurred = jax_engine.blur_jax(image, kernel)
 
-    # The first call's copy, the steady call's and blur_jax's, each of the photo's shape or
-    # its rows of values (an accelerator's).
+    # In words (the photo's rows of levels, four to a word) where the device's layout is words.
+    in_words = host_link.layout_for(jax_engine.jax_device()) == host_link.WORDS
     assert len(sent) == 3
-    assert all(each.shape in {levels.shape, (480, 640 * max(channels, default=1))} for each in sent)
+    assert all(isinstance(each, host_link.Packed) == in_words for each in sent)
     assert np.max(np.abs(np.asarray(first.output) - expected)) < 1e-5
     assert np.max(np.abs(blurred - expected)) < 1e-5
 
 
-def test_a_cpus_programs_take_the_pixels_themselves(monkeypatch):
-    """A CPU's first call, steady call and live preview send the float32 pixels as they are
-    (the kept photo shares the host's memory), not an accelerator's rows of levels."""
+def test_a_cpus_programs_take_the_pixels_themselves_with_words_forced(in_words, monkeypatch):
+    """Words are an accelerator's: a CPU's first call, steady call and live preview send the
+    pixels as they are (the kept photo shares the host's memory), whatever the layout."""
     from scipy import ndimage
 
     from blurapp.core.engines import jax_engine
@@ -340,7 +581,6 @@ def test_a_cpus_programs_take_the_pixels_themselves(monkeypatch):
     finally:
         stop_previewing()
 
-    assert len(sent) == 3
-    assert all(each.shape == image.shape and each.dtype == np.float32 for each in sent)
+    assert len(sent) == 3 and not any(isinstance(each, host_link.Packed) for each in sent)
     for output in (first.output, preview):
         assert np.max(np.abs(np.asarray(output) - expected)) < 1e-5
