@@ -36,7 +36,7 @@ def first_call_on_device(
     image: np.ndarray,
     kernel: np.ndarray,
     device: Any,
-    get_program: Callable[[tuple[int, ...]], GotProgram],
+    get_program: Callable[..., GotProgram],
     cancelled: Cancelled | None,
     *,
     keep_photo: bool = False,
@@ -48,11 +48,12 @@ def first_call_on_device(
     back, timed apart; `again()` times a steady call with its own two copies, then, with
     `in_bands` on an accelerator and a photo large enough, the same call in bands whose
     copies overlap the blur (blurapp.core.engines.bands), which is then its end to end.
-    `get_program(shape)`: the blur of an image of that shape (the photo's, a band's), taking
-    what `moved` holds. `keep_photo` (a live preview's call): the first call's copy is the
-    kept one when there is one (see on_device.kept_photo), and its output stays on the device
-    (OutputOnDevice: the pane's picture is made there). When the program was got in stages,
-    the first call comes taken apart (FirstCall.parts).
+    `get_program(shape, in_words=True)`: the blur of an image of that shape (the photo's, a
+    band's), taking what `moved` holds, in words where host_link.words_for says so unless
+    `in_words` is False (a band's). `keep_photo` (a live preview's call): the first call's
+    copy is the kept one when there is one (see on_device.kept_photo), and its output stays on
+    the device (OutputOnDevice: the pane's picture is made there). When the program was got in
+    stages, the first call comes taken apart (FirstCall.parts).
 
     `moved`: what crosses to the device in place of `image`'s float32 pixels (see to_move).
     A program given stored levels hands back a pair, (levels, floats): the levels cross back,
@@ -136,7 +137,9 @@ def first_call_on_device(
             # Got (compiled or loaded) by the first steady call, outside what it times: that
             # one is the timing's untimed warm-up, and a first call that no steady call
             # follows (--repeat 0, a live preview, a clip's frame) compiles nothing unused.
-            band_blur.append(get_program((cut.rows, *image.shape[1:]))[0])
+            # A band crosses as it is, not in words: bands in words, each band's copies in
+            # flight with the others', made the end to end slower on a TPU.
+            band_blur.append(get_program((cut.rows, *image.shape[1:]), in_words=False)[0])
             check_cancelled(cancelled)
         on_device, to_seconds = to_device()
         start = time.perf_counter()

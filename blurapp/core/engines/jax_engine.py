@@ -87,12 +87,14 @@ class _PhotoBlurs:
         *,
         levels: Any = None,
         moved: np.dtype | None = None,
+        in_words: bool = True,
     ) -> GotProgram:
         """get(), with how long each stage of getting the program took (None: it was
         compiled already). `moved` (an accelerator's photo, see to_move): the photo of
         `shape` crosses as rows of values of that number type, float32 or stored levels, and
         the program is jax_program.blur_on_accelerator; taking them, and handing its output
-        back, as uint32 words where host_link.words_for says so (a host_link.WordsProgram)."""
+        back, as words where host_link.words_for says so and `in_words` (a
+        host_link.WordsProgram)."""
         device = jax_device() if device is None else device
         program_shape: tuple[int, ...] = tuple(shape)
         if moved is not None:
@@ -107,7 +109,9 @@ class _PhotoBlurs:
             # passes as large as its platform runs at its best rate.
             static = {"in_strips": platform_traits(device).blurs_in_strips}
         static["pass_values"] = pass_values_on(platform_of(device))
-        words = None if moved is None else host_link.words_for(program_shape, dtype, device)
+        words = None
+        if moved is not None and in_words:
+            words = host_link.words_for(program_shape, dtype, device)
         # The photo's own shape, not the program's: flattened into rows of values, a grey photo
         # and the same in colour would share one; nor a grey photo's 3 × 3 kernel and a colour
         # one's 3 separable taps.
@@ -185,12 +189,21 @@ def blur_jax(image: np.ndarray, kernel: np.ndarray, platform: str | None = None)
 
 
 def _photo_program(
-    shape: tuple[int, ...], kernel: np.ndarray, device: Any, moved: np.ndarray
+    shape: tuple[int, ...],
+    kernel: np.ndarray,
+    device: Any,
+    moved: np.ndarray,
+    in_words: bool = True,
 ) -> GotProgram:
     """The compiled blur of a photo of `shape` (or a band of one) on `device`, taking what
-    `moved` holds (see to_move)."""
+    `moved` holds (see to_move), in words where host_link.words_for says so unless
+    `in_words` is False."""
     return compiled_blurs.get_in_stages(
-        shape, kernel.shape, device, moved=moved.dtype if on_accelerator(device) else None
+        shape,
+        kernel.shape,
+        device,
+        moved=moved.dtype if on_accelerator(device) else None,
+        in_words=in_words,
     )
 
 
@@ -240,8 +253,8 @@ def first_jax_call(
     sent = sent_ahead.moved(image, device) if keep_photo else None
     moved = sent if sent is not None else to_move(pixels_or_levels(image), device)
 
-    def get_program(shape: tuple[int, ...]) -> GotProgram:
-        return _photo_program(shape, kernel, device, moved)
+    def get_program(shape: tuple[int, ...], in_words: bool = True) -> GotProgram:
+        return _photo_program(shape, kernel, device, moved, in_words)
 
     return first_call_on_device(
         image,

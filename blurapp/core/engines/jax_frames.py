@@ -37,10 +37,6 @@ class FramePrograms(Protocol):
     shape, kernel shape and device): JAX-jit's compiled_frame_blurs, the Pallas kernel's
     pallas_engine.frame_kernels_for."""
 
-    # Whether its programs take the batch in uint32 words where host_link.words_for says so
-    # (host_link.WordsProgram), and so are sent it in them.
-    takes_words: bool
-
     def get(
         self,
         jax: ModuleType,
@@ -110,7 +106,6 @@ class _FrameBlurs:
     one per batch shape, number type, kernel shape and device; a new sigma reuses it."""
 
     FAMILY = "jax-jit frames"
-    takes_words = True
 
     def get(
         self,
@@ -126,8 +121,9 @@ class _FrameBlurs:
         levels) and a kernel of `kernel_shape` on `device`, and how it was got: compiled, or
         from JAX's persistent cache, as this compilation itself found it (compile_blur).
         `as_rows` (an accelerator's): the frames come as rows of values (see
-        frames_program), in uint32 words where host_link.words_for says so (a
-        host_link.WordsProgram, handing its output back in them)."""
+        frames_program). A batch never crosses in words (host_link.WORDS): batches in flight
+        in words crossed slower than as they are on a TPU (docs/performance/host_link.py,
+        its engine section)."""
         dtype = np.dtype(np.float32 if dtype is None else dtype)
         # As for one image: strips keep the data in a CPU's cache; an accelerator takes
         # the frames as rows of values (jax_program.blur_on_accelerator).
@@ -142,21 +138,19 @@ class _FrameBlurs:
             "step": step,
             "pass_values": pass_values_on(platform),
         }
-        words = host_link.words_for(program_shape, dtype, device) if as_rows else None
         key = (
             self.FAMILY,
             tuple(shape),
             dtype.name,
             tuple(kernel_shape),
             *static.items(),
-            ("words", words),
             str(device.platform),
             int(device.id),
         )
 
         def compile_program() -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages]:
             return compile_blur_program(
-                frames_program, program_shape, dtype, kernel_shape, device, words, **static
+                frames_program, program_shape, dtype, kernel_shape, device, None, **static
             )
 
         compiled, how, _ = compiled_programs.get(key, compile_program)
@@ -201,11 +195,10 @@ def blur_frames_on_device(
     # An accelerator's frames cross as rows of values (see jax_program.blur_on_accelerator).
     moved = frames.reshape(*frames.shape[:2], -1) if as_rows else frames
     # The programs that join and cut the batch's pieces (host_link) compiled untimed: the
-    # copies are timed as copies. None where the blur's own program takes the batch in words.
-    words = programs.takes_words and as_rows
-    host_link.prepare_send(jax, moved.shape, moved.dtype, device, words=words)
+    # copies are timed as copies.
+    host_link.prepare_send(jax, moved.shape, moved.dtype, device)
     start = time.perf_counter()
-    on_device = jax.block_until_ready(host_link.send(jax, moved, device, words=words))
+    on_device = jax.block_until_ready(host_link.send(jax, moved, device))
     to_seconds = time.perf_counter() - start
     start = time.perf_counter()
     program, compilation = programs.get(
@@ -255,9 +248,13 @@ def overlapped_frames_on_device(
         )
         # The host's batch stays referenced until its copy is done: JAX keeps it while it reads.
         rows = batch.reshape(*batch.shape[:2], -1)
-        sent = host_link.send(jax, rows, device, words=programs.takes_words)
+        # Whole, not in pieces nor words: in flight with each other, batches crossed quicker
+        # as they are on a TPU, where pieces add programs that join and cut them (the probe's
+        # engine section, docs/performance/host_link.py; figures on the performance page).
+        sent = host_link.send(jax, rows, device, pieces=0)
         blurred = program(sent, weights)
-        in_flight.append((host_link.start_fetch(jax, blurred), batch.shape, batch.dtype))
+        fetching = host_link.start_fetch(jax, blurred, pieces=0)
+        in_flight.append((fetching, batch.shape, batch.dtype))
         if len(in_flight) >= BATCHES_IN_FLIGHT:
             yield waited(*in_flight.popleft())
     while in_flight:

@@ -115,6 +115,7 @@ class CompiledKernels:
         variant: str | None = None,
         moved: np.dtype | None = None,
         frames: bool = False,
+        in_words: bool = True,
     ) -> GotProgram:
         """The compiled kernel for `device`, how it was got, and its stages (None when it
         was compiled already). `variant`: as pallas_program.variant_for chooses it for the
@@ -138,8 +139,10 @@ class CompiledKernels:
             image_shape, static["step"] = rows_of_values(shape)
         else:
             program = blur_program
-        # Levels cross in words where the device's link takes them (host_link.words_for).
-        crossing = frames or moved is not None
+        # A photo's levels cross in words where the device's link takes them
+        # (host_link.words_for), unless asked not to (a band); a clip's frames never do (in
+        # flight with each other, they crossed quicker as they are).
+        crossing = moved is not None and not frames and in_words
         words = host_link.words_for(image_shape, image_type, device) if crossing else None
         # (the key's last parts: the number type that crosses as rows of values, or None for
         # the image as it is; the words it crosses in, if any; whether it is a batch of frames)
@@ -191,9 +194,7 @@ compiled_kernels = CompiledKernels()
 class _CompiledFrameKernels:
     """The kernel for batches of frames (jax_frames.FramePrograms) in `variant`, from
     compiled_kernels: frames always cross as rows of values, on a CPU as on a TPU (a view on
-    the host), in words where host_link.words_for says so."""
-
-    takes_words = True
+    the host), never in words (see jax_frames)."""
 
     def __init__(self, variant: str):
         self.variant = variant
@@ -261,9 +262,14 @@ def first_pallas_call(
     moved = to_move(pixels, device)
     moved_type = None if moved is pixels else moved.dtype
 
-    def get_program(shape: tuple[int, ...]) -> GotProgram:
+    def get_program(shape: tuple[int, ...], in_words: bool = True) -> GotProgram:
         return compiled_kernels.get_in_stages(
-            shape, kernel.shape, device, variant=variant_for(kernel), moved=moved_type
+            shape,
+            kernel.shape,
+            device,
+            variant=variant_for(kernel),
+            moved=moved_type,
+            in_words=in_words,
         )
 
     first = first_call_on_device(

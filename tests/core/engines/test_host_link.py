@@ -443,7 +443,7 @@ def test_a_live_preview_crossing_in_words_draws_its_picture_on_the_device(
     assert np.max(np.abs(picture_there - as_saved)) <= 1
 
 
-def test_bands_crossing_in_words_give_the_photo_scipy_gives(
+def test_bands_of_a_photo_crossing_in_words_give_the_photo_scipy_gives(
     stand_in_accelerator_in_words, monkeypatch
 ):
     from scipy import ndimage
@@ -466,9 +466,9 @@ def test_bands_crossing_in_words_give_the_photo_scipy_gives(
     call = jax_engine.first_jax_call(image, kernel, platform="cpu").again()
 
     assert call.bands == bands.BANDS
-    # Each band's rows (16 rows and a halo of 3 either side, of 120 levels: 30 words each)
-    # crossed in words, after the whole photo's own.
-    assert stand_in_accelerator_in_words.count((22, 30)) == bands.BANDS
+    # The whole photo's rows (of 120 levels: 30 words) crossed in words for the first call and
+    # the steady one; its bands as they are (in flight, words crossed slower on a TPU).
+    assert stand_in_accelerator_in_words == [(61, 30), (61, 30)]
     expected = ndimage.correlate(image.astype(np.float64), kernel[..., None], mode="nearest")
     as_saved = np.round(np.clip(expected, 0, 1) * 255).reshape(61, -1)
     assert made[0].dtype == np.uint8
@@ -477,7 +477,7 @@ def test_bands_crossing_in_words_give_the_photo_scipy_gives(
 
 @pytest.mark.parametrize("engine_name", ["jax", "pallas"])
 @pytest.mark.parametrize("dtype", [np.uint8, np.float32])
-def test_frames_crossing_in_words_both_ways_are_blurred_as_scipy_blurs_them(
+def test_frames_where_photos_cross_in_words_cross_as_they_are_and_are_blurred_as_scipy_does(
     stand_in_accelerator_in_words, dtype, engine_name
 ):
     from scipy import ndimage
@@ -500,12 +500,8 @@ def test_frames_crossing_in_words_both_ways_are_blurred_as_scipy_blurs_them(
     finally:
         compiled_frame_blurs.clear()
 
-    # 8-bit levels: the batch of 5, then batches of 2 (the last filled up), each in words of
-    # its rows of values; floats as they are.
-    if dtype == np.uint8:
-        assert stand_in_accelerator_in_words == [(5, 21, 18), *[(2, 21, 18)] * 3]
-    else:
-        assert stand_in_accelerator_in_words == []
+    # Never in words: a clip's batches in flight crossed quicker as they are on a TPU.
+    assert stand_in_accelerator_in_words == []
     assert blurred.output.shape == frames.shape and blurred.output.dtype == frames.dtype
     for frame, output, again in zip(frames, blurred.output, overlapped, strict=True):
         floats = frame.astype(np.float64) / (255 if dtype == np.uint8 else 1)
