@@ -429,20 +429,3 @@ class WordsProgram:
 def takes_words(program: Any) -> bool:
     """Whether `program` takes its values in words (a WordsProgram): what it is sent in."""
     return isinstance(program, WordsProgram)
-
-
-def unpacked(jax: Any, on_device: Any) -> Any:
-    """The values a Packed array holds as an array of their own on its device (by a small
-    program, a bitcast: for what is made of them there, as a live preview's picture), any
-    other as it is."""
-    if not isinstance(on_device, Packed):
-        return on_device
-    program = _unpacking(jax, on_device.shape, on_device.dtype.str)
-    return program(on_device.words)
-
-
-@functools.lru_cache(maxsize=16)
-def _unpacking(jax: Any, shape: tuple[int, ...], dtype: str) -> Any:
-    from jax import lax
-
-    return jax.jit(lambda words: lax.bitcast_convert_type(words, np.dtype(dtype)).reshape(shape))

@@ -48,9 +48,8 @@ def first_call_on_device(
     back, timed apart; `again()` times a steady call with its own two copies, then, with
     `in_bands` on an accelerator and a photo large enough, the same call in bands whose
     copies overlap the blur (blurapp.core.engines.bands), which is then its end to end.
-    `get_program(shape, in_words=True)`: the blur of an image of that shape (the photo's, a
-    band's), taking what `moved` holds, in words where host_link.words_for says so unless
-    `in_words` is False (a band's). `keep_photo` (a live preview's call): the first call's
+    `get_program(shape)`: the blur of an image of that shape (the photo's, a band's), taking
+    what `moved` holds. `keep_photo` (a live preview's call): the first call's
     copy is the kept one when there is one (see on_device.kept_photo), and its output stays on
     the device (OutputOnDevice: the pane's picture is made there). When the program was got in
     stages, the first call comes taken apart (FirstCall.parts).
@@ -61,9 +60,10 @@ def first_call_on_device(
     its output, which is what the engines' difference compares: the first call's copy back
     counts both, `again()`'s the levels alone.
 
-    `words`: `get_program`'s programs take what crosses in uint32 words and hand it back in
-    them where host_link.words_for says so (JAX-jit's: host_link.WordsProgram), so it is sent
-    in them; the floats a first call also fetches cross as they are."""
+    `words`: `get_program`'s programs take a photo's levels in words and hand them back in
+    them where host_link.words_for says so (JAX Pallas's: host_link.WordsProgram), so the photo
+    is sent in them; a band's program, `get_program(shape, in_words=False)`, takes the band as
+    it is; the floats a first call also fetches cross as they are."""
     jax = import_jax()
     image = pixels_or_levels(image)  # a clip's frame given as its levels stays them (moved)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
@@ -108,7 +108,7 @@ def first_call_on_device(
     if keep_photo:
         # A live preview: the pane's picture is made from the output where it is, and the
         # floats cross only if someone reads them (see OutputOnDevice).
-        floats = output[1] if isinstance(output, tuple) else host_link.unpacked(jax, output)
+        floats = output[1] if isinstance(output, tuple) else output
         host_output, from_seconds = cast(np.ndarray, OutputOnDevice(jax, floats, image.shape)), 0.0
     else:
         host_output, from_seconds = from_device(output)
@@ -139,7 +139,9 @@ def first_call_on_device(
             # follows (--repeat 0, a live preview, a clip's frame) compiles nothing unused.
             # A band crosses as it is, not in words: bands in words, each band's copies in
             # flight with the others', made the end to end slower on a TPU.
-            band_blur.append(get_program((cut.rows, *image.shape[1:]), in_words=False)[0])
+            band_shape = (cut.rows, *image.shape[1:])
+            got = get_program(band_shape, in_words=False) if words else get_program(band_shape)
+            band_blur.append(got[0])
             check_cancelled(cancelled)
         on_device, to_seconds = to_device()
         start = time.perf_counter()

@@ -87,14 +87,11 @@ class _PhotoBlurs:
         *,
         levels: Any = None,
         moved: np.dtype | None = None,
-        in_words: bool = True,
     ) -> GotProgram:
         """get(), with how long each stage of getting the program took (None: it was
         compiled already). `moved` (an accelerator's photo, see to_move): the photo of
         `shape` crosses as rows of values of that number type, float32 or stored levels, and
-        the program is jax_program.blur_on_accelerator; taking them, and handing its output
-        back, as words where host_link.words_for says so and `in_words` (a
-        host_link.WordsProgram)."""
+        the program is jax_program.blur_on_accelerator."""
         device = jax_device() if device is None else device
         program_shape: tuple[int, ...] = tuple(shape)
         if moved is not None:
@@ -109,9 +106,6 @@ class _PhotoBlurs:
             # passes as large as its platform runs at its best rate.
             static = {"in_strips": platform_traits(device).blurs_in_strips}
         static["pass_values"] = pass_values_on(platform_of(device))
-        words = None
-        if moved is not None and in_words:
-            words = host_link.words_for(program_shape, dtype, device)
         # The photo's own shape, not the program's: flattened into rows of values, a grey photo
         # and the same in colour would share one; nor a grey photo's 3 × 3 kernel and a colour
         # one's 3 separable taps.
@@ -122,14 +116,13 @@ class _PhotoBlurs:
             tuple(kernel_shape),
             dtype.str,
             *sorted(static.items()),
-            ("words", words),
             device.platform,
             device.id,
         )
 
         def compile_program() -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages]:
             return compile_blur_program(
-                program, program_shape, dtype, kernel_shape, device, words, **static
+                program, program_shape, dtype, kernel_shape, device, None, **static
             )
 
         return compiled_programs.get(key, compile_program)
@@ -181,7 +174,7 @@ def blur_jax(image: np.ndarray, kernel: np.ndarray, platform: str | None = None)
     device = jax_device(platform)
     moved = to_move(image, device)
     blur, _, _ = _photo_program(image.shape, kernel, device, moved)
-    sent = host_link.send(jax, moved, device, words=host_link.takes_words(blur))
+    sent = host_link.send(jax, moved, device)
     output = blur(sent, jax.device_put(kernel, device))
     output = output[1] if isinstance(output, tuple) else output  # the floats of levels' pair
     # Its own: on the CPU, JAX may hand back its own read-only buffer.
@@ -189,21 +182,12 @@ def blur_jax(image: np.ndarray, kernel: np.ndarray, platform: str | None = None)
 
 
 def _photo_program(
-    shape: tuple[int, ...],
-    kernel: np.ndarray,
-    device: Any,
-    moved: np.ndarray,
-    in_words: bool = True,
+    shape: tuple[int, ...], kernel: np.ndarray, device: Any, moved: np.ndarray
 ) -> GotProgram:
     """The compiled blur of a photo of `shape` (or a band of one) on `device`, taking what
-    `moved` holds (see to_move), in words where host_link.words_for says so unless
-    `in_words` is False."""
+    `moved` holds (see to_move)."""
     return compiled_blurs.get_in_stages(
-        shape,
-        kernel.shape,
-        device,
-        moved=moved.dtype if on_accelerator(device) else None,
-        in_words=in_words,
+        shape, kernel.shape, device, moved=moved.dtype if on_accelerator(device) else None
     )
 
 
@@ -253,8 +237,8 @@ def first_jax_call(
     sent = sent_ahead.moved(image, device) if keep_photo else None
     moved = sent if sent is not None else to_move(pixels_or_levels(image), device)
 
-    def get_program(shape: tuple[int, ...], in_words: bool = True) -> GotProgram:
-        return _photo_program(shape, kernel, device, moved, in_words)
+    def get_program(shape: tuple[int, ...]) -> GotProgram:
+        return _photo_program(shape, kernel, device, moved)
 
     return first_call_on_device(
         image,
@@ -265,8 +249,6 @@ def first_jax_call(
         keep_photo=keep_photo,
         moved=moved,
         in_bands=not keep_photo,
-        # An accelerator's programs take what crosses in words (a CPU's take the pixels).
-        words=on_accelerator(device),
     )
 
 
@@ -280,14 +262,12 @@ def send_ahead(image: np.ndarray, platform: str | None = None) -> None:
     device = jax_device(platform)
     image = pixels_or_levels(image)
     moved = to_move(image, device)
-    # In words where the blur takes them (as first_jax_call sends it).
-    words = on_accelerator(device)
     if not on_accelerator(device) and np.may_share_memory(moved, image):
         # On the host's CPU JAX may take an aligned array itself as its copy, which would then
         # hold the frame for as long as the copy is kept: a frame sent ahead and never taken
         # must go with its array, so the copy kept is one of its own.
         moved = moved.copy()
-    on_device = jax.block_until_ready(host_link.send(jax, moved, device, words=words))
+    on_device = jax.block_until_ready(host_link.send(jax, moved, device))
     sent_ahead.keep(image, device, on_device, moved)
 
 

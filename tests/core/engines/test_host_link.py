@@ -362,12 +362,14 @@ PHOTOS += [((4100, 4), np.uint8), ((37, 41), np.uint8), ((29, 31, 3), np.uint8)]
 
 
 @pytest.mark.parametrize(("shape", "dtype"), PHOTOS)
-def test_a_photo_crossing_in_words_both_ways_is_blurred_as_scipy_blurs_it(
+def test_pallas_given_a_photo_in_words_both_ways_blurs_it_as_scipy_does(
     stand_in_accelerator_in_words, shape, dtype
 ):
+    """JAX Pallas's program takes a photo's 8-bit levels in words: its first call and a steady
+    one send them in words, and its blur, between the word kernels, is SciPy's."""
     from scipy import ndimage
 
-    from blurapp.core.engines import jax_engine
+    from blurapp.core.engines import get_engine
     from blurapp.core.kernel import gaussian_kernel
 
     levels = picture(shape, dtype, seed=13)
@@ -376,48 +378,23 @@ def test_a_photo_crossing_in_words_both_ways_is_blurred_as_scipy_blurs_it(
     weights = kernel if levels.ndim == 2 else kernel[..., np.newaxis]
     expected = ndimage.correlate(image.astype(np.float64), weights, mode="nearest")
 
-    first = jax_engine.first_jax_call(image, kernel, platform="cpu")
+    first = get_engine("pallas").first_call(image, kernel, platform="cpu")
     steady = first.again()
-    blurred = jax_engine.blur_jax(image, kernel, platform="cpu")
 
-    rows = levels.reshape(levels.shape[0], -1)
-    words = host_link.word_shape(rows.shape, dtype)
-    # The levels went as words for the first call, the steady one and blur_jax's; as the
-    # array where they are 16-bit or their rows' bytes are no whole number of words.
-    assert stand_in_accelerator_in_words == ([words] * 3 if words else [])
+    words = host_link.word_shape(levels.reshape(shape[0], -1).shape, dtype)
+    # The levels went as words for the first call and the steady one; as the array where they
+    # are 16-bit or their rows' bytes are no whole number of words.
+    assert stand_in_accelerator_in_words == ([words] * 2 if words else [])
     assert first.to_device_seconds > 0 and steady.from_device_seconds > 0
     assert np.max(np.abs(np.asarray(first.output) - expected)) < 1e-5
-    assert np.max(np.abs(blurred - expected)) < 1e-5
 
 
-@pytest.mark.parametrize("shape", [(29, 32, 3), (1, 4100), (37, 41)])
-def test_pallas_given_a_photo_in_words_blurs_it_as_scipy_does(stand_in_accelerator_in_words, shape):
-    """The Pallas kernel's program takes words as JAX-jit's does: its first call and a steady
-    one send the photo's levels in them, and its blur, between the word kernels, is SciPy's."""
-    from scipy import ndimage
-
-    from blurapp.core.engines import get_engine
-    from blurapp.core.kernel import gaussian_kernel
-
-    levels = picture(shape, np.uint8, seed=19)
-    image = levels.astype(np.float32) * np.float32(1 / 255)
-    kernel = gaussian_kernel(5, 1.2).astype(np.float32)
-    weights = kernel if levels.ndim == 2 else kernel[..., np.newaxis]
-    expected = ndimage.correlate(image.astype(np.float64), weights, mode="nearest")
-
-    first = get_engine("pallas").first_call(image, kernel, platform="cpu")
-    first.again()
-
-    words = host_link.word_shape(levels.reshape(shape[0], -1).shape, np.uint8)
-    assert stand_in_accelerator_in_words == ([words] * 2 if words else [])
-    assert np.max(np.abs(np.asarray(first.output) - expected)) < 1e-5
-
-
-def test_a_live_preview_crossing_in_words_draws_its_picture_on_the_device(
+def test_jax_jit_takes_a_photo_as_it_is_where_photos_cross_in_words(
     stand_in_accelerator_in_words,
 ):
-    """A photo of 8-bit levels crosses in words, and the blurred floats stay where they are
-    made: the preview's picture is made from them there."""
+    """XLA's program fuses making the levels floats into its first pass and rounding them into
+    its last, which the word kernels would add as passes of their own: JAX-jit's first call,
+    steady call, blur_jax and live preview send the photo's levels as they are."""
     from scipy import ndimage
 
     from blurapp.core.engines import jax_engine
@@ -429,15 +406,19 @@ def test_a_live_preview_crossing_in_words_draws_its_picture_on_the_device(
     kernel = gaussian_kernel(5, 1.2).astype(np.float32)
     expected = ndimage.correlate(image.astype(np.float64), kernel[..., None], mode="nearest")
 
+    first = jax_engine.first_jax_call(image, kernel, platform="cpu")
+    first.again()
+    blurred = jax_engine.blur_jax(image, kernel, platform="cpu")
     try:
-        first = jax_engine.preview_jax_call(image, kernel, platform="cpu")
-        picture_there = first.output.picture_levels(0, 1)[0]
-        floats = np.asarray(first.output)
+        preview = jax_engine.preview_jax_call(image, kernel, platform="cpu")
+        picture_there = preview.output.picture_levels(0, 1)[0]
+        floats = np.asarray(preview.output)
     finally:
         stop_previewing()
 
-    assert stand_in_accelerator_in_words == [(33, 30)]
-    assert np.max(np.abs(floats - expected)) < 1e-5
+    assert stand_in_accelerator_in_words == []
+    for output in (first.output, blurred, floats):
+        assert np.max(np.abs(np.asarray(output) - expected)) < 1e-5
     as_saved = np.round(np.clip(expected, 0, 1) * 255)
     assert picture_there.shape == image.shape and picture_there.dtype == np.uint8
     assert np.max(np.abs(picture_there - as_saved)) <= 1
@@ -448,7 +429,7 @@ def test_bands_of_a_photo_crossing_in_words_give_the_photo_scipy_gives(
 ):
     from scipy import ndimage
 
-    from blurapp.core.engines import bands, jax_calls, jax_engine
+    from blurapp.core.engines import bands, get_engine, jax_calls
     from blurapp.core.kernel import gaussian_kernel
 
     monkeypatch.setattr(bands, "MIN_BAND_BYTES", 1)
@@ -463,7 +444,7 @@ def test_bands_of_a_photo_crossing_in_words_give_the_photo_scipy_gives(
     image = levels.astype(np.float32) * np.float32(1 / 255)
     kernel = gaussian_kernel(7, 1.5).astype(np.float32)
 
-    call = jax_engine.first_jax_call(image, kernel, platform="cpu").again()
+    call = get_engine("pallas").first_call(image, kernel, platform="cpu").again()
 
     assert call.bands == bands.BANDS
     # The whole photo's rows (of 120 levels: 30 words) crossed in words for the first call and
@@ -517,11 +498,11 @@ def test_frames_where_photos_cross_in_words_cross_as_they_are_and_are_blurred_as
 @pytest.mark.accelerator
 @pytest.mark.parametrize("channels", [(), (3,)])
 def test_the_default_devices_own_crossing_blurs_a_photo_as_scipy_does(channels, monkeypatch):
-    """JAX's default device, its platform's own layout (in words on a TPU: the blur's program
-    takes them), a photo of 8-bit levels, both ways, first and steady calls."""
+    """JAX's default device, its platform's own layout (on a TPU JAX Pallas's photo in words,
+    JAX-jit's as it is), a photo of 8-bit levels, both ways, first and steady calls."""
     from scipy import ndimage
 
-    from blurapp.core.engines import jax_engine
+    from blurapp.core.engines import get_engine, jax_engine
     from blurapp.core.kernel import gaussian_kernel
 
     sent = []
@@ -542,13 +523,16 @@ def test_the_default_devices_own_crossing_blurs_a_photo_as_scipy_does(channels, 
     first = jax_engine.first_jax_call(image, kernel)
     first.again()
     blurred = jax_engine.blur_jax(image, kernel)
+    pallas = get_engine("pallas").first_call(image, kernel)
+    pallas.again()
 
-    # In words (the photo's rows of levels, four to a word) where the device's layout is words.
+    # JAX Pallas's in words (the photo's rows of levels, four to a word) where the device's
+    # layout is words; JAX-jit's never.
     in_words = host_link.layout_for(jax_engine.jax_device()) == host_link.WORDS
-    assert len(sent) == 3
-    assert all(isinstance(each, host_link.Packed) == in_words for each in sent)
-    assert np.max(np.abs(np.asarray(first.output) - expected)) < 1e-5
-    assert np.max(np.abs(blurred - expected)) < 1e-5
+    assert len(sent) == 5
+    assert [isinstance(each, host_link.Packed) for each in sent] == [False] * 3 + [in_words] * 2
+    for output in (first.output, blurred, pallas.output):
+        assert np.max(np.abs(np.asarray(output) - expected)) < 1e-5
 
 
 def test_a_cpus_programs_take_the_pixels_themselves_with_words_forced(in_words, monkeypatch):
