@@ -61,9 +61,10 @@ def first_call_on_device(
     its output, which is what the engines' difference compares: the first call's copy back
     counts both, `again()`'s the levels alone.
 
-    `words`: `get_program`'s programs take what crosses in uint32 words and hand it back in
-    them where host_link.words_for says so (JAX-jit's: host_link.WordsProgram), so it is sent
-    in them; the floats a first call also fetches cross as they are."""
+    `words`: `get_program`'s programs take what crosses in 32-bit words (host_link.WORD) and
+    hand it back in them where host_link.words_for says so (host_link.WordsProgram, JAX-jit's
+    and JAX Pallas's), so it is sent in them; the floats a first call also fetches cross as
+    they are."""
     jax = import_jax()
     image = pixels_or_levels(image)  # a clip's frame given as its levels stays them (moved)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)
