@@ -3,9 +3,10 @@ as blurapp sets them on a TPU's host (every thread on one heap: glibc.malloc.are
 without that one setting (glibc's own arenas, one a thread up to 8 a core).
 
 A cold first call of JAX-jit or JAX Pallas (an empty compilation cache) is mostly one compile:
-JAX-jit's blur of the photo (the same program before and after the host link's pieces: its
-lowered text is unchanged), or the Pallas kernel in one of its variants (pallas_program.VARIANTS),
-whose Mosaic program grows with its groups of rows and chunks of lanes: each vector operation of
+JAX-jit's blur of the photo, or the Pallas kernel in one of its variants
+(pallas_program.VARIANTS), which on a TPU takes the photo's 8-bit levels in words, with the
+kernels that make them floats and round them back (host_link.in_words). The kernel's Mosaic
+program grows with its groups of rows and chunks of lanes: each vector operation of
 the kernel becomes one operation a vector register it spans, so a group of 32 rows by 1,024
 lanes ("wide") is four times the registers of 16 by 512 ("rotated").
 
@@ -122,7 +123,7 @@ def child(megapixels: float, variants: list[str], order: int) -> None:
     import jax
 
     from blurapp.bench.synthetic import synthetic_image
-    from blurapp.core.engines import pallas_program
+    from blurapp.core.engines import host_link, pallas_program
     from blurapp.core.engines.jax_engine import compiled_blurs
     from blurapp.core.engines.jax_program import rows_of_values
     from blurapp.core.engines.jax_runtime import import_jax, jax_device, to_move
@@ -153,7 +154,8 @@ def child(megapixels: float, variants: list[str], order: int) -> None:
                 image.shape, kernel.shape, device, variant=variant, moved=moved_type
             )
         program, how, stages = got
-        sent = jax.device_put(moved, device)
+        # As the engines send it: in words where the program takes them (a TPU's 8-bit levels).
+        sent = host_link.send(jax, moved, device, words=host_link.takes_words(program))
         weights = jax.device_put(kernel, device)
         started = time.perf_counter()
         jax.block_until_ready(program(sent, weights))

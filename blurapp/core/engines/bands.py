@@ -84,8 +84,8 @@ def blur_in_bands(
     Each band crosses whole, not in host_link's pieces: the bands already keep the link busy
     while the chip blurs, and pieces would add a program joining them and one cutting them
     to each band's blur, which made the whole end to end slower on a TPU. A program that takes
-    words (host_link.WordsProgram) is sent the band in them, and hands its output back in
-    them: the bitcasts are the band's blur's own steps, no program of their own."""
+    words (host_link.WordsProgram) would be sent the band in them; the engines' band programs
+    take the band as it is (see jax_calls)."""
     words = host_link.takes_words(program)
     started = []
     for band in bands.bands:

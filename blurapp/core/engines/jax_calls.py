@@ -60,10 +60,11 @@ def first_call_on_device(
     its output, which is what the engines' difference compares: the first call's copy back
     counts both, `again()`'s the levels alone.
 
-    `words`: `get_program`'s programs take a photo's levels in words and hand them back in
-    them where host_link.words_for says so (JAX Pallas's: host_link.WordsProgram), so the photo
-    is sent in them; a band's program, `get_program(shape, in_words=False)`, takes the band as
-    it is; the floats a first call also fetches cross as they are."""
+    `words`: `get_program`'s programs take a photo's levels in 32-bit words (host_link.WORD)
+    and hand them back in them where host_link.words_for says so (JAX Pallas's:
+    host_link.WordsProgram), so the photo is sent in them; a band's program,
+    `get_program(shape, in_words=False)`, takes the band as it is; the floats a first call also
+    fetches cross as they are."""
     jax = import_jax()
     image = pixels_or_levels(image)  # a clip's frame given as its levels stays them (moved)
     kernel = np.ascontiguousarray(kernel, dtype=np.float32)

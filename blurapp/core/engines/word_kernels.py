@@ -49,8 +49,10 @@ def _spread() -> np.ndarray:
 
 def _rows_a_step(rows: int, values: int) -> int:
     """Rows of a grid step for rows of `values` float32 values: a multiple of 8, or all of
-    them."""
-    wanted = max(8, STEP_BYTES // (4 * max(values, 1)) // 8 * 8)
+    them. A row narrower than a chunk is counted as one: each step's chunk is a whole one
+    (its planes, its product) whatever the row holds, so a tall picture of narrow rows would
+    otherwise take every row in one step, and that chunk many times what VMEM holds."""
+    wanted = max(8, STEP_BYTES // (4 * max(values, CHUNK_VALUES)) // 8 * 8)
     return rows if rows <= wanted else wanted
 
 

@@ -72,7 +72,12 @@ def test_rows_that_are_no_whole_number_of_words_are_refused():
 
 
 @pytest.mark.accelerator
-@pytest.mark.parametrize("shape", [(1, 4000, 6000), (1, 4000, 18000), (2, 2160, 11520)])
+@pytest.mark.parametrize(
+    "shape",
+    # A camera's grey and colour photos, a batch of 4K frames, and tall pictures of narrow
+    # rows (a strip of one word a row, a long scroll 100 values wide).
+    [(1, 4000, 6000), (1, 4000, 18000), (2, 2160, 11520), (1, 60000, 4), (1, 30000, 100)],
+)
 def test_a_camera_sized_photo_and_a_4k_batch_round_trip_on_the_device(shape):
     host = levels(shape, seed=4)
     floats = word_kernels.unpacked_floats(
