@@ -564,3 +564,36 @@ def test_a_cpus_programs_take_the_pixels_themselves_with_words_forced(in_words, 
     assert len(sent) == 3 and not any(isinstance(each, host_link.Packed) for each in sent)
     for output in (first.output, preview):
         assert np.max(np.abs(np.asarray(output) - expected)) < 1e-5
+
+
+@pytest.mark.parametrize("shape", [(37, 48), (20, 16, 3), (1, 4100)])
+def test_the_levels_a_photos_program_hands_back_in_words_are_scipys_rounded(in_words, shape):
+    """JAX Pallas's photo program taking words, called as the engine calls it: the words it
+    hands back, seen on the host as levels, are SciPy's blur rounded as saving rounds it (the
+    word kernels on a TPU, XLA's bitcasts standing in for them elsewhere)."""
+    from scipy import ndimage
+
+    from blurapp.core.engines import pallas_engine
+    from blurapp.core.engines.jax_program import rows_of_values
+    from blurapp.core.kernel import gaussian_kernel
+
+    device = jax.devices()[0]
+    levels = picture(shape, np.uint8, seed=20)
+    rows = levels.reshape(rows_of_values(shape)[0])
+    kernel = gaussian_kernel(5, 1.2).astype(np.float32)
+    weights = kernel if levels.ndim == 2 else kernel[..., np.newaxis]
+    expected = ndimage.correlate(levels.astype(np.float64) / 255, weights, mode="nearest")
+    try:
+        program, _, _ = pallas_engine.compiled_kernels.get_in_stages(
+            shape, kernel.shape, device, moved=np.dtype(np.uint8)
+        )
+        assert host_link.takes_words(program)
+        output = program(host_link.send(jax, rows, device, words=True), kernel)
+    finally:
+        pallas_engine.compiled_kernels.clear()
+
+    back = host_link.fetch(jax, output[0]).reshape(shape)
+    assert back.dtype == np.uint8
+    as_saved = np.round(np.clip(expected, 0, 1) * 255)
+    assert np.max(np.abs(back.astype(np.int16) - as_saved)) <= 1
+    assert np.max(np.abs(np.asarray(output[1]).reshape(shape) - expected)) < 1e-5
