@@ -83,14 +83,12 @@ def blur_in_bands(
 
     Each band crosses whole, not in host_link's pieces: the bands already keep the link busy
     while the chip blurs, and pieces would add a program joining them and one cutting them
-    to each band's blur, which made the whole end to end slower on a TPU. A program that takes
-    words (host_link.WordsProgram) would be sent the band in them; the engines' band programs
-    take the band as it is (see jax_calls)."""
-    words = host_link.takes_words(program)
+    to each band's blur, which made the whole end to end slower on a TPU; nor in words (the
+    engines' band programs take the band as it is: see jax_calls)."""
     started = []
     for band in bands.bands:
         taken = rows[band.first_row : band.first_row + bands.rows]
-        sent = host_link.send(jax, taken, device, pieces=0, words=words)
+        sent = host_link.send(jax, taken, device, pieces=0)
         blurred = program(sent, kernel_on_device)
         blurred = blurred[0] if isinstance(blurred, tuple) else blurred
         started.append(

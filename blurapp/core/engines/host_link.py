@@ -132,23 +132,9 @@ class Packed:
     def __init__(self, words: Any, shape: tuple[int, ...], dtype: Any) -> None:
         self.words, self.shape, self.dtype = words, tuple(shape), np.dtype(dtype)
 
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape))
-
-    @property
-    def nbytes(self) -> int:
-        return self.size * self.dtype.itemsize
-
-    def devices(self) -> Any:
-        return self.words.devices()
-
     def block_until_ready(self) -> Packed:
         self.words.block_until_ready()
         return self
-
-    def unsafe_buffer_pointer(self) -> Any:
-        return self.words.unsafe_buffer_pointer()
 
 
 def send(

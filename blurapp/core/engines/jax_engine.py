@@ -122,7 +122,7 @@ class _PhotoBlurs:
 
         def compile_program() -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages]:
             return compile_blur_program(
-                program, program_shape, dtype, kernel_shape, device, None, **static
+                program, program_shape, dtype, kernel_shape, device, **static
             )
 
         return compiled_programs.get(key, compile_program)

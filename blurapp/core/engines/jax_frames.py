@@ -150,7 +150,7 @@ class _FrameBlurs:
 
         def compile_program() -> tuple[Callable[[Any, Any], Any], Compilation, ProgramStages]:
             return compile_blur_program(
-                frames_program, program_shape, dtype, kernel_shape, device, None, **static
+                frames_program, program_shape, dtype, kernel_shape, device, **static
             )
 
         compiled, how, _ = compiled_programs.get(key, compile_program)

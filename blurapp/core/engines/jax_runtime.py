@@ -139,7 +139,7 @@ def compile_blur_program(
     dtype: np.dtype,
     kernel_shape: tuple[int, ...],
     device: Any,
-    words: tuple[int, ...] | None,
+    words: tuple[int, ...] | None = None,
     **static: Any,
 ) -> tuple[Any, Compilation, ProgramStages]:
     """`program` (a blur taking an image and float32 weights, with its static arguments)
