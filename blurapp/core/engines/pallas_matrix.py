@@ -55,7 +55,7 @@ def rank_one(weights: np.ndarray) -> bool:
     return bool(np.abs(kernel - np.outer(column, row)).sum() <= RANK_ONE_TOLERANCE * max(size, 1))
 
 
-def _traced_factors(weights: Any) -> tuple[Any, Any]:
+def traced_factors(weights: Any) -> tuple[Any, Any]:
     """factors, traced: the program's weights are its input."""
     import jax.numpy as jnp
 
@@ -90,7 +90,7 @@ def band_matrices(weights: Any, tiling: Any, precision: str) -> tuple[Any, Any]:
     ((chunk + 2 margins) × chunk: a chunk's output lane o takes the row's tap t from buffer
     lane o + margin − radius·step + t·step) and the columns' (columns_band), as _parts gives
     them."""
-    column, row = _traced_factors(weights.astype(np.float32))
+    column, row = traced_factors(weights.astype(np.float32))
     radius, step = tiling.radius, tiling.step
     chunk, margin = tiling.chunk_lanes, tiling.margin_lanes
     rows = _band(row, chunk + 2 * margin, chunk, margin - radius * step, step)
@@ -100,7 +100,7 @@ def band_matrices(weights: Any, tiling: Any, precision: str) -> tuple[Any, Any]:
 def row_and_columns_band(weights: Any, tiling: Any, precision: str) -> tuple[Any, Any]:
     """The row's taps (float32, for the vector unit) and the columns' band (as _parts gives
     it): the kernel whose rows' taps are rotations and whose columns' taps are a product."""
-    column, row = _traced_factors(weights.astype(np.float32))
+    column, row = traced_factors(weights.astype(np.float32))
     return row, _columns_band(column, tiling, precision)
 
 

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from blurapp.core.engines import pallas_matrix
+from blurapp.core.engines import pallas_matrix, pallas_strided
 from blurapp.core.engines.jax_program import floats_to_levels, levels_to_floats
 
 # A vector register of a TPU holds 8 rows (sublanes) of 128 values (lanes): tiles, halos,
@@ -103,6 +103,8 @@ class Variant:
     matrix: str | None = None
     matrix_passes: str = "both"
     last_chunk: str = "own"
+    strided: bool = False
+    chunk_columns: int = pallas_strided.CHUNK_COLUMNS
 
 
 VARIANTS = {
@@ -126,6 +128,10 @@ VARIANTS = {
     # columns' on the matrix unit, where they cost least: a product of K = 128 a value, where
     # the rows' band costs K = 384 (a chunk and its margins).
     "matrix_columns": Variant(tile_rows=112, matrix="highest", matrix_passes="columns"),
+    # Each kernel row's taps a strided load rather than a rotation (pallas_strided), 16 output
+    # registers along a row at once; a 2-D kernel of rank one blurred as its factors,
+    # separably. Slower than "wide" on the chip (docs/performance.md).
+    "strided": Variant(block_bytes=64 * 1024 * 1024, strided=True),
 }
 # The variant the engine runs (pallas_engine), and test_pallas.py's kernel: the quickest on the
 # chip of those whose every output there was within the tolerance of SciPy's
@@ -141,7 +147,8 @@ def variant_for(weights: np.ndarray, name: str | None = None) -> str:
     not rank one (decided on the host, from its values: pallas_matrix.rank_one); then
     VECTOR_VARIANT."""
     name = DEFAULT_VARIANT if name is None else name
-    if VARIANTS[name].matrix is None or pallas_matrix.rank_one(weights):
+    chosen = VARIANTS[name]
+    if (chosen.matrix is None and not chosen.strided) or pallas_matrix.rank_one(weights):
         return name
     return VECTOR_VARIANT
 
@@ -167,6 +174,7 @@ class Tiling:
         chunk_lanes: int = CHUNK_LANES,
         block_bytes: int = BLOCK_BYTES,
         last_chunk: str = "own",
+        strided: bool = False,
     ):
         for name, value, multiple in (
             ("tile rows", tile_rows, SUBLANES),
@@ -197,6 +205,7 @@ class Tiling:
         self.chunk_lanes = chunk = min(chunk_lanes, _round_up(values, LANES))
         self.chunks, self.last_lanes = divmod(values, chunk)
         self.last_chunk = last_chunk
+        self.strided = strided
         while tile > whole and self.block_bytes(tile) > block_bytes:
             tile = max(whole, _round_up(tile // 2, whole))
         self.tile_rows = tile
@@ -206,7 +215,11 @@ class Tiling:
         """The bytes of a step's blocks in VMEM, each twice (double-buffered), and of its
         buffer, float32."""
         blocks = 2 * (tile + 2 * self.halo_rows) * self.values + 2 * tile * self.values
-        return 4 * (blocks + (tile + 2 * self.halo_rows) * self.buffer_lanes)
+        buffers = (tile + 2 * self.halo_rows) * self.buffer_lanes
+        if self.strided:
+            # pallas_strided's columns (the buffer's values again) and blurred tile.
+            buffers = 2 * buffers + tile * _round_up(self.values, LANES)
+        return 4 * (blocks + buffers)
 
     def vmem_limit(self) -> int:
         """The VMEM the kernel asks for: its blocks, and room for values spilled."""
@@ -353,7 +366,20 @@ def _kernel(
     the halo above, the tile, the halo below, the output, the buffer (and for the staged
     separable blur, the rows' sums)."""
     precision = variant.matrix
-    if precision is not None and variant.matrix_passes == "columns":
+    if variant.strided:
+        weights, top, tile, bottom, out, buffer, columns, blurred = refs
+        _fill_buffer(top, tile, bottom, buffer, tiling, rows)
+        pallas_strided.blur_tile(
+            weights,
+            buffer,
+            columns,
+            blurred,
+            out,
+            size=size,
+            tiling=tiling,
+            chunk_columns=variant.chunk_columns,
+        )
+    elif precision is not None and variant.matrix_passes == "columns":
         row, columns_band, top, tile, bottom, out, buffer, sums = refs
         _fill_buffer(top, tile, bottom, buffer, tiling, rows)
 
@@ -620,6 +646,7 @@ def blur_planes(
         chosen.chunk_lanes if chunk_lanes is None else chunk_lanes,
         chosen.block_bytes,
         chosen.last_chunk,
+        chosen.strided,
     )
     tile, halo = tiling.tile_rows, tiling.halo_rows
     per_tile, last_halo = tile // halo, -(-rows // halo) - 1
@@ -629,7 +656,12 @@ def blur_planes(
     )
     scratch = [pltpu.VMEM((2 * halo + tile, tiling.buffer_lanes), jnp.float32)]
     bands: tuple[Any, ...]
-    if chosen.matrix is not None and chosen.matrix_passes == "columns":
+    if chosen.strided:
+        bands = (pallas_strided.weights(weights),)
+        weight_specs = [pl.BlockSpec(memory_space=pltpu.SMEM)]
+        scratch.append(pltpu.VMEM(pallas_strided.columns_shape(tiling), jnp.float32))
+        scratch.append(pltpu.VMEM(pallas_strided.blurred_shape(tiling), jnp.float32))
+    elif chosen.matrix is not None and chosen.matrix_passes == "columns":
         bands = pallas_matrix.row_and_columns_band(weights, tiling, chosen.matrix)
         weight_specs = [
             pl.BlockSpec(memory_space=pltpu.SMEM),

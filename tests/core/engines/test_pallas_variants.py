@@ -81,7 +81,7 @@ def test_rows_past_whole_chunks_in_an_overlapped_last_chunk_match_scipy(
     check_against_oracle(variant_blur(image, kernel, "wide_overlapped"), image, kernel)
 
 
-@pytest.mark.parametrize("variant", ["matrix", "matrix_columns", "staged"])
+@pytest.mark.parametrize("variant", ["matrix", "matrix_columns", "staged", "strided"])
 def test_a_kernel_wider_than_a_register_s_margin(variant_blur, variant):
     """A 41 × 41 kernel: halos of 32 rows, margins of two registers of lanes (20 pixels × 3
     values), a tile of the matrix unit's taller than its 112 rows."""
@@ -121,7 +121,7 @@ def test_the_app_s_gaussians_are_rank_one():
     assert pallas_program.variant_for(gaussian_kernel_1d(9, 2.5), "matrix") == "matrix"
 
 
-@pytest.mark.parametrize("variant", ["matrix"])
+@pytest.mark.parametrize("variant", ["matrix", "strided"])
 def test_a_kernel_that_is_not_rank_one_keeps_the_exact_vector_program(variant_blur, variant):
     kernel = np.random.default_rng(7).random((9, 9), dtype=np.float32)
     kernel /= kernel.sum()
