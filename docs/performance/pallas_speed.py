@@ -11,7 +11,8 @@ compiles the chunks' code once: about 30% less of it at 24 MP), "staged" (the se
 taps first, into VMEM, its columns' taps loads at their rows' offsets; its 2-D blur is
 "rotated"'s), "matrix" (the kernel, rank one, as two banded products on the matrix unit, at
 lax.Precision.HIGHEST), "matrix_columns" (the rows' taps rotated as "staged" does, the
-columns' a banded product on the matrix unit). The engine's default is
+columns' a banded product on the matrix unit), "strided" (each kernel row's taps a strided
+load from VMEM rather than a rotation: pallas_strided). The engine's default is
 pallas_program.DEFAULT_VARIANT; the table marks it. A variant at three bfloat16 passes was
 timed once and removed: it missed the tolerance (docs/performance.md).
 
@@ -179,7 +180,7 @@ for algorithm, weights in WEIGHTS.items():
             key = f"{algorithm}_{label}_{name}" + (
                 "" if tiling is None else f"_t{tile}_g{group}_c{chunk}"
             )
-            taken = (tile, group, chunk, variant.block_bytes)
+            taken = (tile, group, chunk, variant.block_bytes, variant.last_chunk, variant.strided)
             measure(key, program, values, weights, expected, step, taken)
 
 # A short table: each blur's time, its share of a copy, its largest difference, colour ÷ grey.
