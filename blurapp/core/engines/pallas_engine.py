@@ -169,13 +169,22 @@ class CompiledKernels:
     def holds(self, shape: tuple[int, ...], kernel_shape: tuple[int, ...], device: Any) -> bool:
         """Whether the kernel for these shapes on `device`, the default variant, is compiled,
         whatever number type the image crossed in: the variant of the app's kernels, which
-        are Gaussians, rank one (pallas_program.variant_for)."""
+        are Gaussians, rank one (pallas_program.variant_for). A program that took the photo's
+        levels as they are does not count where a photo of that type crosses in words (it was
+        a band's: get_in_stages, in_words)."""
         wanted = (tuple(shape), tuple(kernel_shape), device.platform, device.id)
+        rows = rows_of_values(tuple(shape))[0]
+
+        def photo_words(moved: str | None) -> tuple[int, ...] | None:
+            """The words a photo of these shapes crossing as `moved` takes (None: as it is)."""
+            return None if moved is None else host_link.words_for(rows, np.dtype(moved), device)
+
         return compiled_programs.holds(
             lambda key: (
                 key[0] == self.FAMILY
                 and key[1:5] == wanted
                 and key[5] == pallas_program.DEFAULT_VARIANT
+                and key[8] == photo_words(key[7])
                 and not key[-1]
             )
         )

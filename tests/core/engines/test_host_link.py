@@ -389,6 +389,19 @@ def test_pallas_given_a_photo_in_words_both_ways_blurs_it_as_scipy_does(
     assert np.max(np.abs(np.asarray(first.output) - expected)) < 1e-5
 
 
+def test_a_band_s_program_does_not_make_a_photo_in_words_ready(stand_in_accelerator_in_words):
+    """A band crosses as it is, so its program for a band shaped as a later photo is not the
+    program that photo's call takes, in words: the window would say no compile is coming."""
+    from blurapp.core.engines import pallas_engine
+
+    shape, kernel_shape = (16, 24), (3, 3)
+    kernels = pallas_engine.compiled_kernels
+    kernels.get_in_stages(shape, kernel_shape, cpu(), moved=np.uint8, in_words=False)
+    assert not pallas_engine.program_ready(shape, kernel_shape, "cpu")
+    kernels.get_in_stages(shape, kernel_shape, cpu(), moved=np.uint8)
+    assert pallas_engine.program_ready(shape, kernel_shape, "cpu")
+
+
 def test_jax_jit_takes_a_photo_as_it_is_where_photos_cross_in_words(
     stand_in_accelerator_in_words,
 ):
