@@ -31,8 +31,9 @@ How the kernel walks the image:
 - Weights: in the scalar memory (SMEM), a weight read as a scalar and multiplied into a whole
   group; sums in float32, as the other engines'.
 - Variants (VARIANTS, chosen by name; the engine runs DEFAULT_VARIANT): other tilings, the
-  separable blur staged through VMEM (_blur_staged), and a kernel of rank one as two banded
-  matrix products on the matrix unit (pallas_matrix). docs/performance/pallas_speed.py times
+  separable blur staged through VMEM (_blur_staged), a kernel of rank one as two banded
+  matrix products on the matrix unit (pallas_matrix), and kernel rows' taps as strided loads
+  rather than rotations (pallas_strided). docs/performance/pallas_speed.py times
   every one on the chip, beside a copy of the photo, and checks each against SciPy.
 
 jax is imported only inside these functions, as in the other JAX engines.
