@@ -1,9 +1,9 @@
 """Each of the Pallas kernel's variants (pallas_program.VARIANTS: its tilings, the separable
-blur staged in VMEM, a rank-one kernel on the matrix unit) against the independent oracle
-(scipy's edge-padded correlation) at odd shapes; the host's choice of the vector unit for a
-kernel that is not rank one; and the engine running a variant as its default. Compiled by
-Mosaic where the default device is a TPU, in Pallas's interpret mode anywhere else (small
-images: the interpreter is slow)."""
+blur staged in VMEM, a rank-one kernel on the matrix unit, a kernel row's taps as strided loads)
+against the independent oracle (scipy's edge-padded correlation) at odd shapes; the host's
+choice of the vector unit for a kernel that is not rank one; and the engine running a variant
+as its default. Compiled by Mosaic where the default device is a TPU, in Pallas's interpret
+mode anywhere else (small images: the interpreter is slow)."""
 
 import jax
 import numpy as np
@@ -137,11 +137,11 @@ def test_a_kernel_that_is_not_rank_one_keeps_the_exact_vector_program(variant_bl
         check_against_oracle(variant_blur(image, weights, chosen), image, weights)
 
 
-@pytest.mark.parametrize("variant", ["matrix", "staged"])
+@pytest.mark.parametrize("variant", ["matrix", "staged", "strided"])
 def test_the_engine_runs_the_default_variant(monkeypatch, variant):
     """The engine's photos and frames in the variant pallas_program.DEFAULT_VARIANT names;
-    a kernel that is not rank one, where that variant is the matrix unit's, on the vector
-    unit."""
+    a kernel that is not rank one, where that variant blurs a 2-D kernel as its factors (the
+    matrix unit's, "strided"), in the exact vector program."""
     monkeypatch.setattr(pallas_program, "DEFAULT_VARIANT", variant)
     pallas_engine.compiled_kernels.clear()
 
@@ -157,8 +157,8 @@ def test_the_engine_runs_the_default_variant(monkeypatch, variant):
     odd = np.random.default_rng(3).random((3, 3), dtype=np.float32)
     odd /= odd.sum()
     check_against_oracle(pallas_engine.blur_pallas(image, odd), image, odd)
-    matrix = pallas_program.VARIANTS[variant].matrix is not None
-    assert variants_compiled(odd.shape) == {pallas_program.VECTOR_VARIANT if matrix else variant}
+    factored = pallas_program.VARIANTS[variant].factored
+    assert variants_compiled(odd.shape) == {pallas_program.VECTOR_VARIANT if factored else variant}
     frames = np.random.default_rng(1).integers(0, 256, (2, 11, 19, 3), np.uint8)
     kernel = gaussian_kernel(5, 1.2)
     blurred = pallas_engine.blur_frames_pallas(frames, kernel).output
