@@ -223,11 +223,11 @@ class Tiling:
         """The bytes of a step's blocks in VMEM, each twice (double-buffered), and of its
         buffer, float32."""
         blocks = 2 * (tile + 2 * self.halo_rows) * self.values + 2 * tile * self.values
-        buffers = (tile + 2 * self.halo_rows) * self.buffer_lanes
+        total = 4 * (blocks + (tile + 2 * self.halo_rows) * self.buffer_lanes)
         if self.strided:
             # pallas_strided's columns (the buffer's values again) and blurred tile.
-            buffers = 2 * buffers + tile * _round_up(self.values, LANES)
-        return 4 * (blocks + buffers)
+            total += pallas_strided.scratch_bytes(self, tile)
+        return total
 
     def vmem_limit(self) -> int:
         """The VMEM the kernel asks for: its blocks, and room for values spilled."""

@@ -12,7 +12,7 @@ from helpers.blur_inputs import random_image
 from helpers.oracle import blur_oracle, check_against_oracle
 
 from blurapp.core import gaussian_kernel
-from blurapp.core.engines import pallas_engine, pallas_matrix, pallas_program
+from blurapp.core.engines import pallas_engine, pallas_matrix, pallas_program, pallas_strided
 from blurapp.core.kernel import MAX_KERNEL_SIZE, MAX_SIGMA, gaussian_kernel_1d, pad_kernel
 
 # Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
@@ -109,6 +109,28 @@ def test_tall_and_wide_give_a_colour_photo_tiles_as_tall_as_grey_s():
     rotated = pallas_program.VARIANTS["rotated"]
     colour = pallas_program.Tiling(4000, 18000, 3, 9, rotated.tile_rows, 16, 512)
     assert colour.tile_rows == 64
+
+
+def test_strided_tiles_leave_vmem_for_its_scratch():
+    """ "strided" copies the tile into columns and blurs it into others (pallas_strided): a 24 MP
+    photo's tiles, grey and colour, are as short as make room for them in its blocks' VMEM."""
+    variant = pallas_program.VARIANTS["strided"]
+    for step, tile_rows in ((1, 128), (3, 64), (4, 64)):
+        tiling = pallas_program.Tiling(
+            4000, 6000 * step, step, 9, block_bytes=variant.block_bytes, strided=True
+        )
+        plain = pallas_program.Tiling(4000, 6000 * step, step, 9)
+        scratch = [
+            np.prod(shape) * 4
+            for shape in (
+                pallas_strided.columns_shape(tiling),
+                pallas_strided.blurred_shape(tiling),
+            )
+        ]
+        counted = tiling.block_bytes(tiling.tile_rows)
+        assert counted == plain.block_bytes(tiling.tile_rows) + sum(scratch)
+        assert tiling.tile_rows == tile_rows and counted <= variant.block_bytes
+        assert counted < tiling.vmem_limit() <= pallas_program.MAX_VMEM_BYTES
 
 
 def test_the_app_s_gaussians_are_rank_one():
