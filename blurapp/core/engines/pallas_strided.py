@@ -32,7 +32,7 @@ LANES = 128
 SUBLANES = 8
 # Output registers blurred at once along a row: each takes its column sums and those of the
 # margins' registers either side; more share those margins, fewer keep the registers free.
-# 16 ran 12 % quicker than 8 on the chip (docs/performance.md).
+# 16 took 7 to 12 % less time than 8 on the chip (docs/performance.md).
 CHUNK_COLUMNS = 16
 
 
