@@ -33,8 +33,8 @@ How the kernel walks the image:
 - Variants (VARIANTS, chosen by name; the engine runs DEFAULT_VARIANT): other tilings, the
   separable blur staged through VMEM (_blur_staged), a kernel of rank one as two banded
   matrix products on the matrix unit (pallas_matrix), and kernel rows' taps as strided loads
-  rather than rotations (pallas_strided). docs/performance/pallas_speed.py times
-  every one on the chip, beside a copy of the photo, and checks each against SciPy.
+  rather than rotations (pallas_strided). docs/performance/pallas_speed.py times every one
+  on the chip, beside a copy of the photo, and checks each against SciPy.
 
 jax is imported only inside these functions, as in the other JAX engines.
 """
@@ -94,7 +94,9 @@ class Variant:
     "own", as a narrower chunk of their own, or "overlapped", by one more whole chunk that
     ends at the row's last whole register (overlapping the chunk before) and a chunk of one
     register for what is left: the chunks' code is then made once, not twice, so Mosaic
-    compiles about half the program, for a few lanes blurred twice."""
+    compiles about half the program, for a few lanes blurred twice. `strided`: each kernel
+    row's taps a strided load from VMEM rather than a rotation (pallas_strided), a 2-D kernel
+    blurred as its factors, `chunk_columns` output registers along a row at once."""
 
     tile_rows: int = TILE_ROWS
     group_rows: int = GROUP_ROWS
@@ -106,6 +108,12 @@ class Variant:
     last_chunk: str = "own"
     strided: bool = False
     chunk_columns: int = pallas_strided.CHUNK_COLUMNS
+
+    @property
+    def factored(self) -> bool:
+        """Whether it blurs a 2-D kernel as the outer product of its factors (the matrix
+        unit's variants and "strided"): right only for a kernel of rank one (variant_for)."""
+        return self.matrix is not None or self.strided
 
 
 VARIANTS = {
@@ -144,12 +152,11 @@ VECTOR_VARIANT = "rotated"
 
 def variant_for(weights: np.ndarray, name: str | None = None) -> str:
     """The variant that blurs with `weights` (k × k, or k weights along rows then columns):
-    `name` (DEFAULT_VARIANT when None), unless it blurs on the matrix unit and the kernel is
-    not rank one (decided on the host, from its values: pallas_matrix.rank_one); then
-    VECTOR_VARIANT."""
+    `name` (DEFAULT_VARIANT when None), unless it blurs a 2-D kernel as its factors
+    (Variant.factored) and the kernel is not rank one (decided on the host, from its values:
+    pallas_matrix.rank_one); then VECTOR_VARIANT."""
     name = DEFAULT_VARIANT if name is None else name
-    chosen = VARIANTS[name]
-    if (chosen.matrix is None and not chosen.strided) or pallas_matrix.rank_one(weights):
+    if not VARIANTS[name].factored or pallas_matrix.rank_one(weights):
         return name
     return VECTOR_VARIANT
 
@@ -216,11 +223,11 @@ class Tiling:
         """The bytes of a step's blocks in VMEM, each twice (double-buffered), and of its
         buffer, float32."""
         blocks = 2 * (tile + 2 * self.halo_rows) * self.values + 2 * tile * self.values
-        buffers = (tile + 2 * self.halo_rows) * self.buffer_lanes
+        total = 4 * (blocks + (tile + 2 * self.halo_rows) * self.buffer_lanes)
         if self.strided:
             # pallas_strided's columns (the buffer's values again) and blurred tile.
-            buffers = 2 * buffers + tile * _round_up(self.values, LANES)
-        return 4 * (blocks + buffers)
+            total += pallas_strided.scratch_bytes(self, tile)
+        return total
 
     def vmem_limit(self) -> int:
         """The VMEM the kernel asks for: its blocks, and room for values spilled."""

@@ -32,25 +32,28 @@ LANES = 128
 SUBLANES = 8
 # Output registers blurred at once along a row: each takes its column sums and those of the
 # margins' registers either side; more share those margins, fewer keep the registers free.
-# 16 ran 12 % quicker than 8 on the chip (docs/performance.md).
+# 16 took 7 to 12 % less time than 8 on the chip (docs/performance.md).
 CHUNK_COLUMNS = 16
 
 
-def columns_shape(tiling: Any) -> tuple[int, int, int]:
-    """The VMEM columns the tile and its halos are copied into: the buffer's lanes in columns of
-    128 × its rows × 128."""
-    return (tiling.buffer_lanes // LANES, tiling.tile_rows + 2 * tiling.halo_rows, LANES)
+def columns_shape(tiling: Any, tile_rows: int | None = None) -> tuple[int, int, int]:
+    """The VMEM columns the tile (of `tile_rows`, the tiling's unless given) and its halos are
+    copied into: the buffer's lanes in columns of 128 × its rows × 128."""
+    tile = tiling.tile_rows if tile_rows is None else tile_rows
+    return (tiling.buffer_lanes // LANES, tile + 2 * tiling.halo_rows, LANES)
 
 
-def blurred_shape(tiling: Any) -> tuple[int, int, int]:
-    """The VMEM columns the blurred tile is stored into: a row's output registers × the tile's
-    rows × 128."""
-    return (-(-tiling.values // LANES), tiling.tile_rows, LANES)
+def blurred_shape(tiling: Any, tile_rows: int | None = None) -> tuple[int, int, int]:
+    """The VMEM columns the blurred tile (of `tile_rows`, the tiling's unless given) is stored
+    into: a row's output registers × the tile's rows × 128."""
+    tile = tiling.tile_rows if tile_rows is None else tile_rows
+    return (-(-tiling.values // LANES), tile, LANES)
 
 
-def scratch_bytes(tiling: Any) -> int:
-    """The bytes of the two scratch arrays (float32)."""
-    shapes = (columns_shape(tiling), blurred_shape(tiling))
+def scratch_bytes(tiling: Any, tile_rows: int) -> int:
+    """The bytes of the two scratch arrays (float32) for tiles of `tile_rows`, which the
+    tiling counts in VMEM (pallas_program.Tiling.block_bytes)."""
+    shapes = (columns_shape(tiling, tile_rows), blurred_shape(tiling, tile_rows))
     return sum(4 * a * b * c for a, b, c in shapes)
 
 

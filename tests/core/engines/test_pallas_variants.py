@@ -1,9 +1,9 @@
 """Each of the Pallas kernel's variants (pallas_program.VARIANTS: its tilings, the separable
-blur staged in VMEM, a rank-one kernel on the matrix unit) against the independent oracle
-(scipy's edge-padded correlation) at odd shapes; the host's choice of the vector unit for a
-kernel that is not rank one; and the engine running a variant as its default. Compiled by
-Mosaic where the default device is a TPU, in Pallas's interpret mode anywhere else (small
-images: the interpreter is slow)."""
+blur staged in VMEM, a rank-one kernel on the matrix unit, a kernel row's taps as strided loads)
+against the independent oracle (scipy's edge-padded correlation) at odd shapes; the host's
+choice of the vector unit for a kernel that is not rank one; and the engine running a variant
+as its default. Compiled by Mosaic where the default device is a TPU, in Pallas's interpret
+mode anywhere else (small images: the interpreter is slow)."""
 
 import jax
 import numpy as np
@@ -12,7 +12,7 @@ from helpers.blur_inputs import random_image
 from helpers.oracle import blur_oracle, check_against_oracle
 
 from blurapp.core import gaussian_kernel
-from blurapp.core.engines import pallas_engine, pallas_matrix, pallas_program
+from blurapp.core.engines import pallas_engine, pallas_matrix, pallas_program, pallas_strided
 from blurapp.core.kernel import MAX_KERNEL_SIZE, MAX_SIGMA, gaussian_kernel_1d, pad_kernel
 
 # Run where the accelerator is: `pytest -m accelerator` (docs/contributing.md).
@@ -111,6 +111,28 @@ def test_tall_and_wide_give_a_colour_photo_tiles_as_tall_as_grey_s():
     assert colour.tile_rows == 64
 
 
+def test_strided_tiles_leave_vmem_for_its_scratch():
+    """ "strided" copies the tile into columns and blurs it into others (pallas_strided): a 24 MP
+    photo's tiles, grey and colour, are as short as make room for them in its blocks' VMEM."""
+    variant = pallas_program.VARIANTS["strided"]
+    for step, tile_rows in ((1, 128), (3, 64), (4, 64)):
+        tiling = pallas_program.Tiling(
+            4000, 6000 * step, step, 9, block_bytes=variant.block_bytes, strided=True
+        )
+        plain = pallas_program.Tiling(4000, 6000 * step, step, 9)
+        scratch = [
+            np.prod(shape) * 4
+            for shape in (
+                pallas_strided.columns_shape(tiling),
+                pallas_strided.blurred_shape(tiling),
+            )
+        ]
+        counted = tiling.block_bytes(tiling.tile_rows)
+        assert counted == plain.block_bytes(tiling.tile_rows) + sum(scratch)
+        assert tiling.tile_rows == tile_rows and counted <= variant.block_bytes
+        assert counted < tiling.vmem_limit() <= pallas_program.MAX_VMEM_BYTES
+
+
 def test_the_app_s_gaussians_are_rank_one():
     for size in (1, 3, 9, 31, MAX_KERNEL_SIZE):
         for sigma in (0.3, 1.0, 2.5, 10.0, MAX_SIGMA):
@@ -137,11 +159,11 @@ def test_a_kernel_that_is_not_rank_one_keeps_the_exact_vector_program(variant_bl
         check_against_oracle(variant_blur(image, weights, chosen), image, weights)
 
 
-@pytest.mark.parametrize("variant", ["matrix", "staged"])
+@pytest.mark.parametrize("variant", ["matrix", "staged", "strided"])
 def test_the_engine_runs_the_default_variant(monkeypatch, variant):
     """The engine's photos and frames in the variant pallas_program.DEFAULT_VARIANT names;
-    a kernel that is not rank one, where that variant is the matrix unit's, on the vector
-    unit."""
+    a kernel that is not rank one, where that variant blurs a 2-D kernel as its factors (the
+    matrix unit's, "strided"), in the exact vector program."""
     monkeypatch.setattr(pallas_program, "DEFAULT_VARIANT", variant)
     pallas_engine.compiled_kernels.clear()
 
@@ -157,8 +179,8 @@ def test_the_engine_runs_the_default_variant(monkeypatch, variant):
     odd = np.random.default_rng(3).random((3, 3), dtype=np.float32)
     odd /= odd.sum()
     check_against_oracle(pallas_engine.blur_pallas(image, odd), image, odd)
-    matrix = pallas_program.VARIANTS[variant].matrix is not None
-    assert variants_compiled(odd.shape) == {pallas_program.VECTOR_VARIANT if matrix else variant}
+    factored = pallas_program.VARIANTS[variant].factored
+    assert variants_compiled(odd.shape) == {pallas_program.VECTOR_VARIANT if factored else variant}
     frames = np.random.default_rng(1).integers(0, 256, (2, 11, 19, 3), np.uint8)
     kernel = gaussian_kernel(5, 1.2)
     blurred = pallas_engine.blur_frames_pallas(frames, kernel).output
