@@ -175,8 +175,9 @@ class CompiledKernels:
         wanted = (tuple(shape), tuple(kernel_shape), device.platform, device.id)
         rows = rows_of_values(tuple(shape))[0]
 
-        def photo_words(moved: str | None) -> tuple[int, ...] | None:
-            """The words a photo of these shapes crossing as `moved` takes (None: as it is)."""
+        def photo_words(moved: Any) -> tuple[int, ...] | None:
+            """The words a photo of these shapes crossing as `moved` (a key's number type)
+            takes (None: as it is)."""
             return None if moved is None else host_link.words_for(rows, np.dtype(moved), device)
 
         return compiled_programs.holds(
