@@ -197,7 +197,8 @@ for key, value in list(figures.items()):
         figures.setdefault("colour_over_grey", {})[key] = round(ratio, 2)
     floor = figures["copy_colour_ms" if "_colour_" in key else "copy_grey_ms"]
     shown = "" if ratio is None else f"{ratio:.2f}"
-    default = " (default)" if key.endswith(f"_{pallas_program.DEFAULT_VARIANT}") else ""
+    # keys are algorithm_photo_variant, a sweep's tiling after it
+    default = " (default)" if key.split("_", 2)[2] == pallas_program.DEFAULT_VARIANT else ""
     print(
         f"{key + default:<42} {value['ms']:>8.3f} {value['ms'] / floor:>7.2f}"
         f" {value['max_difference']:>10.2e} {shown:>14}"
