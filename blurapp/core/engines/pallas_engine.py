@@ -139,11 +139,10 @@ class CompiledKernels:
             image_shape, static["step"] = rows_of_values(shape)
         else:
             program = blur_program
-        # A photo's levels cross in words where the device's link takes them
-        # (host_link.words_for), unless asked not to (a band); a clip's frames never do (in
-        # flight with each other, they crossed quicker as they are).
-        crossing = moved is not None and not frames and in_words
-        words = host_link.words_for(image_shape, image_type, device) if crossing else None
+        # A photo's levels cross in words where the device's link takes them, unless asked not
+        # to (a band); a clip's frames never do (in flight with each other, they crossed
+        # quicker as they are).
+        words = _photo_words(shape, moved_type, device) if in_words and not frames else None
         # (the key's last parts: the number type that crosses as rows of values, or None for
         # the image as it is; the words it crosses in, if any; whether it is a batch of frames)
         key = (
@@ -173,19 +172,12 @@ class CompiledKernels:
         levels as they are does not count where a photo of that type crosses in words (it was
         a band's: get_in_stages, in_words)."""
         wanted = (tuple(shape), tuple(kernel_shape), device.platform, device.id)
-        rows = rows_of_values(tuple(shape))[0]
-
-        def photo_words(moved: Any) -> tuple[int, ...] | None:
-            """The words a photo of these shapes crossing as `moved` (a key's number type)
-            takes (None: as it is)."""
-            return None if moved is None else host_link.words_for(rows, np.dtype(moved), device)
-
         return compiled_programs.holds(
             lambda key: (
                 key[0] == self.FAMILY
                 and key[1:5] == wanted
                 and key[5] == pallas_program.DEFAULT_VARIANT
-                and key[8] == photo_words(key[7])
+                and key[8] == _photo_words(shape, key[7], device)
                 and not key[-1]
             )
         )
@@ -199,6 +191,15 @@ class CompiledKernels:
 
 
 compiled_kernels = CompiledKernels()
+
+
+def _photo_words(shape: tuple[int, ...], moved: Any, device: Any) -> tuple[int, ...] | None:
+    """The words a photo of `shape` takes to `device` crossing as rows of values of the number
+    type `moved` (a dtype's string, as a compiled kernel's key holds it), where its link takes
+    them (host_link.words_for); None where it crosses as it is."""
+    if moved is None:
+        return None
+    return host_link.words_for(rows_of_values(tuple(shape))[0], np.dtype(moved), device)
 
 
 class _CompiledFrameKernels:
