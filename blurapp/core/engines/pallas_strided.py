@@ -24,6 +24,8 @@ jax is imported only inside these functions, as in the other JAX engines.
 
 from __future__ import annotations
 
+import operator
+from functools import reduce
 from typing import Any
 
 from blurapp.core.engines import pallas_matrix
@@ -121,7 +123,9 @@ def blur_tile(
                 columns_ref[column, pl.ds(row + halo - radius + dy, SUBLANES, stride=stride), :]
                 for dy in range(size)
             )
-            sums.append(_summed(weights_ref[dy] * load for dy, load in enumerate(loads)))
+            sums.append(
+                reduce(operator.add, (weights_ref[dy] * load for dy, load in enumerate(loads)))
+            )
         totals: list[Any] = [None] * count
         for dx, (first, rotation, kept) in enumerate(taps):
             weight = weights_ref[size + dx]
@@ -180,10 +184,3 @@ def blur_tile(
             return carry
 
         lax.fori_loop(0, tile // SUBLANES, last_rows, 0)
-
-
-def _summed(terms: Any) -> Any:
-    total = None
-    for term in terms:
-        total = term if total is None else total + term
-    return total
