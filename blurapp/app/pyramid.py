@@ -127,8 +127,9 @@ def picture_region(picture: Pyramid, top: int, left: int, height: int, width: in
 
 class PictureOnDevice(Sequence[np.ndarray]):
     """The 8-bit pyramid of an output left on its device: the levels of SHOWN_SIDE or less
-    fetched at once (halved there), each more detailed level fetched when first read, and a
-    part of the full-size picture fetched alone (`region`)."""
+    fetched at once (halved there), with the parts of the full-size picture last asked of a
+    picture this size (the 100% inset's); each more detailed level fetched when first read, and
+    any other part of the full-size picture fetched alone (`region`)."""
 
     def __init__(self, output: OutputOnDevice) -> None:
         self.output = output
@@ -141,6 +142,8 @@ class PictureOnDevice(Sequence[np.ndarray]):
         )
         self._levels: list[np.ndarray | None] = [None] * len(sizes)
         self._levels[shown:] = output.picture_levels(shown, len(sizes) - shown)
+        # The 100% inset's part too, on this thread (the window's paint would wait for it).
+        output.fetch_wanted_parts()
         self._lock = threading.Lock()
         self.fitted: np.ndarray | None = None  # as in Levels
 

@@ -27,10 +27,15 @@ from blurapp.core.engines import host_link
 from blurapp.core.engines.levels import cannot_change
 from blurapp.core.platforms import on_accelerator, platform_traits
 
-# A part of the picture crosses as a block of whole steps of this many pixels a side, kept: a
-# new size (the inset's, as the window is resized) compiles no new program, and the next paint
-# of the inset, or a pixel under the cursor inside it, reads the block that crossed.
+# A part of the picture crosses as a block of whole steps of this many pixels a side, and at
+# least REGION_BLOCK, kept: the inset's part (at most 220 pixels a side) and the pixel under the
+# cursor are blocks of one size, one program for a picture's shape, and the next paint of the
+# inset, or a pixel under the cursor inside it, reads the block that crossed.
 REGION_STEP = 128
+REGION_BLOCK = 2 * REGION_STEP
+# The blocks last asked of a picture of each shape that the next output of that shape brings
+# with its picture (fetch_wanted_parts): the inset's, and the one under the cursor.
+WANTED_BLOCKS = 2
 
 
 class OutputOnDevice:
@@ -45,7 +50,8 @@ class OutputOnDevice:
         self.size = int(np.prod(self.shape))
         self._lock = threading.Lock()
         self._fetched: np.ndarray | None = None
-        self._block: tuple[int, int, np.ndarray] | None = None  # top, left, the block
+        # The blocks that crossed (top, left, the block), the latest last.
+        self._blocks: deque[tuple[int, int, np.ndarray]] = deque(maxlen=WANTED_BLOCKS)
         with _living_lock:
             _living.add(self)
 
@@ -126,37 +132,89 @@ class OutputOnDevice:
 
     def picture_region(self, top: int, left: int, height: int, width: int) -> np.ndarray:
         """Rows top … top + height, columns left … left + width of the 8-bit picture at full
-        size (uint8, height × width, or × 3); only they cross."""
+        size (uint8, height × width, or × 3); only they cross, in a block kept for the next
+        part asked (and asked of this shape's next output: fetch_wanted_parts)."""
         full_height, full_width = self.shape[:2]
         if min(top, left) < 0 or min(height, width) <= 0 or top + height > full_height:
             raise IndexError(f"rows {top}:{top + height} are not inside {full_height}")
         if left + width > full_width:
             raise IndexError(f"columns {left}:{left + width} are not inside {full_width}")
         with self._lock:
-            kept = self._block
-        if kept is not None:
-            block_top, block_left, block = kept
+            kept = list(self._blocks)
+        for block_top, block_left, block in kept:
             row, column = top - block_top, left - block_left
             fits = row + height <= block.shape[0] and column + width <= block.shape[1]
             if min(row, column) >= 0 and fits:
                 return block[row : row + height, column : column + width]
-        block_height = min(full_height, -(-height // REGION_STEP) * REGION_STEP)
-        block_width = min(full_width, -(-width // REGION_STEP) * REGION_STEP)
+        block_height, block_width = (
+            min(full, max(REGION_BLOCK, -(-side // REGION_STEP) * REGION_STEP))
+            for full, side in ((full_height, height), (full_width, width))
+        )
         # Kept inside the picture, as the device's slice would keep it.
-        block_top, block_left = (
+        place = (
             min(top, full_height - block_height),
             min(left, full_width - block_width),
+            block_height,
+            block_width,
         )
-        program = _region_program(self._jax, self.shape, block_height, block_width)
+        _wanted_parts.asked(self.shape, place)
+        block = self._fetch_block(place)
+        row, column = top - place[0], left - place[1]
+        return block[row : row + height, column : column + width]
+
+    def fetch_wanted_parts(self) -> None:
+        """Fetch now, and keep, the blocks last asked of an output of this shape (the
+        picture's centre when none was): called on the thread that makes the pane's picture,
+        so the window's paint of the next frame's inset finds its part here, where it would
+        wait for the device (behind the blur of the frames in flight, or for the region's
+        program to compile on the first picture of a shape: seconds on a TPU)."""
+        height, width = self.shape[:2]
+        centre = (min(height, REGION_BLOCK), min(width, REGION_BLOCK))
+        wanted = _wanted_parts.of(self.shape) or [
+            ((height - centre[0]) // 2, (width - centre[1]) // 2, *centre)
+        ]
+        for place in wanted:
+            self._fetch_block(place)
+
+    def _fetch_block(self, place: tuple[int, int, int, int]) -> np.ndarray:
+        """The 8-bit block at `place` (top, left, height, width), crossed and kept."""
+        top, left, height, width = place
+        program = _region_program(self._jax, self.shape, height, width)
         with self._lock:
             values = self._values
-        block = _as_picture(
-            np.asarray(self._jax.device_get(program(values, block_top, block_left)))
-        )
+        block = _as_picture(np.asarray(self._jax.device_get(program(values, top, left))))
         with self._lock:
-            self._block = (block_top, block_left, block)
-        top, left = top - block_top, left - block_left
-        return block[top : top + height, left : left + width]
+            self._blocks.append((top, left, block))
+        return block
+
+
+class _WantedParts:
+    """The blocks last asked of a picture of each shape (OutputOnDevice.picture_region), the
+    latest last, WANTED_BLOCKS of them: asked on the window's thread, fetched on the threads
+    that make the pictures."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._places: OrderedDict[tuple[int, ...], deque[tuple[int, int, int, int]]] = OrderedDict()
+
+    def asked(self, shape: tuple[int, ...], place: tuple[int, int, int, int]) -> None:
+        with self._lock:
+            places = self._places.setdefault(shape, deque(maxlen=WANTED_BLOCKS))
+            if place in places:
+                places.remove(place)
+            places.append(place)
+            self._places.move_to_end(shape)
+            while len(self._places) > _WANTED_SHAPES:
+                self._places.popitem(last=False)
+
+    def of(self, shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+        with self._lock:
+            return list(self._places.get(shape, ()))
+
+
+# The shapes whose wanted parts are remembered: a window's panes show pictures of one or two.
+_WANTED_SHAPES = 4
+_wanted_parts = _WantedParts()
 
 
 # Every output still on a device, to settle when the preview that made them stops.

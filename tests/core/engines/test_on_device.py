@@ -107,9 +107,57 @@ def test_parts_cross_as_blocks_kept_so_a_new_size_compiles_nothing(monkeypatch):
         part = output.picture_region(top, left, height, width)
         near = wanted[top : top + part.shape[0], left : left + width]
         assert part.shape == near.shape and np.abs(part.astype(int) - near).max() <= 1
-    # Every size above crossed as a block of 128 × 128: one program, whatever the sizes.
+    # Every size above crossed as a block of REGION_BLOCK a side: one program, whatever the sizes.
     assert on_device._region_program.cache_info().misses - compiled <= 1
     assert not output.fetched
+
+
+def test_a_new_picture_brings_the_parts_last_asked_so_the_window_s_paint_waits_for_nothing(
+    monkeypatch,
+):
+    """The 100% inset of a clip's next frame (or a live preview's next change) is painted on the
+    window's thread: its part crosses with the picture, on the thread that made it, the first
+    picture of a shape's at the centre, where the inset starts."""
+    monkeypatch.setattr(pyramid, "SHOWN_SIDE", 64)
+    monkeypatch.setattr(on_device, "_wanted_parts", on_device._WantedParts())  # none asked yet
+    shape = (700, 900, 3)
+    images = [levels_photo(shape, seed=seed) for seed in (4, 5, 6)]
+    pictures = [output_pyramid(previewed(image)) for image in images]  # the threads that blur
+    wanted = [to_8bit(blur_oracle(image, KERNEL)) for image in images]
+
+    def asked_on_the_window_s_thread(picture, top, left, side):
+        calls = []
+        real = on_device._region_program
+
+        def counted(*arguments):
+            calls.append(arguments)
+            return real(*arguments)
+
+        monkeypatch.setattr(on_device, "_region_program", counted)
+        part = picture.region(top, left, side, side)
+        monkeypatch.setattr(on_device, "_region_program", real)
+        return part, len(calls)
+
+    def near(part, expected):  # float32 against float64 at a .5
+        return part.shape == expected.shape and np.abs(part.astype(int) - expected).max() <= 1
+
+    # The inset's default: a part of 220 pixels a side around the centre.
+    part, calls = asked_on_the_window_s_thread(pictures[0], 350 - 110, 450 - 110, 220)
+    assert calls == 0 and near(part, wanted[0][240:460, 340:560])
+    # Moved to a corner: that part crosses now, and comes with the next picture of this shape.
+    part, calls = asked_on_the_window_s_thread(pictures[0], 480, 680, 220)
+    assert calls == 1 and near(part, wanted[0][480:700, 680:900])
+    picture = output_pyramid(previewed(images[1]))
+    part, calls = asked_on_the_window_s_thread(picture, 480, 680, 220)
+    assert calls == 0 and near(part, wanted[1][480:700, 680:900])
+    # A pixel under the cursor elsewhere: the next picture brings both parts.
+    part, calls = asked_on_the_window_s_thread(picture, 5, 7, 1)
+    assert calls == 1 and near(part, wanted[1][5:6, 7:8])
+    picture = output_pyramid(previewed(images[2]))
+    for top, left, side, expected in ((480, 680, 220, wanted[2]), (5, 7, 1, wanted[2])):
+        part, calls = asked_on_the_window_s_thread(picture, top, left, side)
+        assert calls == 0 and near(part, expected[top : top + side, left : left + side])
+    assert not picture.output.fetched
 
 
 def test_stopping_the_preview_brings_its_outputs_to_the_host(monkeypatch):
