@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import time
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -27,6 +28,9 @@ from blurapp.core.engines import host_link
 from blurapp.core.engines.levels import cannot_change
 from blurapp.core.platforms import on_accelerator, platform_traits
 
+# A block of the picture: its top, left, height and width (pixels).
+Place = tuple[int, int, int, int]
+
 # A part of the picture crosses as a block of whole steps of this many pixels a side, and at
 # least REGION_BLOCK, kept: the inset's part (at most 220 pixels a side) and the pixel under the
 # cursor are blocks of one size, one program for a picture's shape, and the next paint of the
@@ -34,8 +38,10 @@ from blurapp.core.platforms import on_accelerator, platform_traits
 REGION_STEP = 128
 REGION_BLOCK = 2 * REGION_STEP
 # The blocks last asked of a picture of each shape that the next output of that shape brings
-# with its picture (fetch_wanted_parts): the inset's, and the one under the cursor.
+# with its picture (fetch_wanted_parts): the inset's, and the one under the cursor; each while
+# it was asked within WANTED_SECONDS (a pane still painting it: a playing clip's every frame).
 WANTED_BLOCKS = 2
+WANTED_SECONDS = 2.0
 
 
 class OutputOnDevice:
@@ -50,8 +56,9 @@ class OutputOnDevice:
         self.size = int(np.prod(self.shape))
         self._lock = threading.Lock()
         self._fetched: np.ndarray | None = None
-        # The blocks that crossed (top, left, the block), the latest last.
-        self._blocks: deque[tuple[int, int, np.ndarray]] = deque(maxlen=WANTED_BLOCKS)
+        # The blocks that crossed (their place: top, left, height, width; the block), the
+        # latest last.
+        self._blocks: deque[tuple[Place, np.ndarray]] = deque(maxlen=WANTED_BLOCKS)
         with _living_lock:
             _living.add(self)
 
@@ -141,10 +148,11 @@ class OutputOnDevice:
             raise IndexError(f"columns {left}:{left + width} are not inside {full_width}")
         with self._lock:
             kept = list(self._blocks)
-        for block_top, block_left, block in kept:
-            row, column = top - block_top, left - block_left
+        for place, block in kept:
+            row, column = top - place[0], left - place[1]
             fits = row + height <= block.shape[0] and column + width <= block.shape[1]
             if min(row, column) >= 0 and fits:
+                _wanted_parts.asked(self.shape, place)
                 return block[row : row + height, column : column + width]
         block_height, block_width = (
             min(full, max(REGION_BLOCK, -(-side // REGION_STEP) * REGION_STEP))
@@ -163,53 +171,66 @@ class OutputOnDevice:
         return block[row : row + height, column : column + width]
 
     def fetch_wanted_parts(self) -> None:
-        """Fetch now, and keep, the blocks last asked of an output of this shape (the
-        picture's centre when none was): called on the thread that makes the pane's picture,
-        so the window's paint of the next frame's inset finds its part here, where it would
-        wait for the device (behind the blur of the frames in flight, or for the region's
-        program to compile on the first picture of a shape: seconds on a TPU)."""
-        height, width = self.shape[:2]
-        centre = (min(height, REGION_BLOCK), min(width, REGION_BLOCK))
-        wanted = _wanted_parts.of(self.shape) or [
-            ((height - centre[0]) // 2, (width - centre[1]) // 2, *centre)
-        ]
+        """Fetch now, and keep, the blocks asked of an output of this shape in the last
+        WANTED_SECONDS (on the first picture of a shape, the one at its centre, where the
+        inset starts): called on the thread that makes the pane's picture, so the window's
+        paint of the next frame's inset finds its part here, where it would wait for the
+        device (behind the blur of the frames in flight, or for the part's program to compile
+        on the first picture of a shape: seconds on a TPU)."""
+        wanted = _wanted_parts.recent(self.shape)
+        if wanted is None:
+            height, width = self.shape[:2]
+            side = (min(height, REGION_BLOCK), min(width, REGION_BLOCK))
+            wanted = [((height - side[0]) // 2, (width - side[1]) // 2, *side)]
         for place in wanted:
             self._fetch_block(place)
 
-    def _fetch_block(self, place: tuple[int, int, int, int]) -> np.ndarray:
-        """The 8-bit block at `place` (top, left, height, width), crossed and kept."""
+    def _fetch_block(self, place: Place) -> np.ndarray:
+        """The 8-bit block at `place`, crossed and kept."""
         top, left, height, width = place
         program = _region_program(self._jax, self.shape, height, width)
         with self._lock:
             values = self._values
         block = _as_picture(np.asarray(self._jax.device_get(program(values, top, left))))
         with self._lock:
-            self._blocks.append((top, left, block))
+            self._blocks.append((place, block))
         return block
 
 
 class _WantedParts:
-    """The blocks last asked of a picture of each shape (OutputOnDevice.picture_region), the
-    latest last, WANTED_BLOCKS of them: asked on the window's thread, fetched on the threads
-    that make the pictures."""
+    """When each block of a picture of each shape was last asked (OutputOnDevice.picture_region),
+    WANTED_BLOCKS of them a shape, on the window's thread; read on the threads that make the
+    pictures. `clock`: seconds, as time.monotonic counts them."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
         self._lock = threading.Lock()
-        self._places: OrderedDict[tuple[int, ...], deque[tuple[int, int, int, int]]] = OrderedDict()
+        self._asked: OrderedDict[tuple[int, ...], OrderedDict[Place, float]] = OrderedDict()
 
-    def asked(self, shape: tuple[int, ...], place: tuple[int, int, int, int]) -> None:
+    def asked(self, shape: tuple[int, ...], place: Place) -> None:
         with self._lock:
-            places = self._places.setdefault(shape, deque(maxlen=WANTED_BLOCKS))
-            if place in places:
-                places.remove(place)
-            places.append(place)
-            self._places.move_to_end(shape)
-            while len(self._places) > _WANTED_SHAPES:
-                self._places.popitem(last=False)
+            places = self._of(shape)
+            places[place] = self._clock()
+            places.move_to_end(place)
+            while len(places) > WANTED_BLOCKS:
+                places.popitem(last=False)
 
-    def of(self, shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+    def recent(self, shape: tuple[int, ...]) -> list[Place] | None:
+        """The blocks asked of this shape within WANTED_SECONDS; None for a shape never seen
+        (seen from now on)."""
         with self._lock:
-            return list(self._places.get(shape, ()))
+            if shape not in self._asked:
+                self._of(shape)
+                return None
+            since = self._clock() - WANTED_SECONDS
+            return [place for place, at in self._of(shape).items() if at >= since]
+
+    def _of(self, shape: tuple[int, ...]) -> OrderedDict[Place, float]:
+        places = self._asked.setdefault(shape, OrderedDict())
+        self._asked.move_to_end(shape)
+        while len(self._asked) > _WANTED_SHAPES:
+            self._asked.popitem(last=False)
+        return places
 
 
 # The shapes whose wanted parts are remembered: a window's panes show pictures of one or two.

@@ -116,13 +116,13 @@ def test_a_new_picture_brings_the_parts_last_asked_so_the_window_s_paint_waits_f
     monkeypatch,
 ):
     """The 100% inset of a clip's next frame (or a live preview's next change) is painted on the
-    window's thread: its part crosses with the picture, on the thread that made it, the first
-    picture of a shape's at the centre, where the inset starts."""
+    window's thread: its part crosses with the picture, on the thread that made it (the first
+    picture of a shape's at the centre, where the inset starts), while a pane asks for it."""
     monkeypatch.setattr(pyramid, "SHOWN_SIDE", 64)
-    monkeypatch.setattr(on_device, "_wanted_parts", on_device._WantedParts())  # none asked yet
+    now = [0.0]  # the seconds the parts were asked at
+    monkeypatch.setattr(on_device, "_wanted_parts", on_device._WantedParts(clock=lambda: now[0]))
     shape = (700, 900, 3)
-    images = [levels_photo(shape, seed=seed) for seed in (4, 5, 6)]
-    pictures = [output_pyramid(previewed(image)) for image in images]  # the threads that blur
+    images = [levels_photo(shape, seed=seed) for seed in (4, 5, 6, 7)]
     wanted = [to_8bit(blur_oracle(image, KERNEL)) for image in images]
 
     def asked_on_the_window_s_thread(picture, top, left, side):
@@ -142,10 +142,11 @@ def test_a_new_picture_brings_the_parts_last_asked_so_the_window_s_paint_waits_f
         return part.shape == expected.shape and np.abs(part.astype(int) - expected).max() <= 1
 
     # The inset's default: a part of 220 pixels a side around the centre.
-    part, calls = asked_on_the_window_s_thread(pictures[0], 350 - 110, 450 - 110, 220)
+    picture = output_pyramid(previewed(images[0]))  # made where the engine blurred it
+    part, calls = asked_on_the_window_s_thread(picture, 350 - 110, 450 - 110, 220)
     assert calls == 0 and near(part, wanted[0][240:460, 340:560])
     # Moved to a corner: that part crosses now, and comes with the next picture of this shape.
-    part, calls = asked_on_the_window_s_thread(pictures[0], 480, 680, 220)
+    part, calls = asked_on_the_window_s_thread(picture, 480, 680, 220)
     assert calls == 1 and near(part, wanted[0][480:700, 680:900])
     picture = output_pyramid(previewed(images[1]))
     part, calls = asked_on_the_window_s_thread(picture, 480, 680, 220)
@@ -154,10 +155,15 @@ def test_a_new_picture_brings_the_parts_last_asked_so_the_window_s_paint_waits_f
     part, calls = asked_on_the_window_s_thread(picture, 5, 7, 1)
     assert calls == 1 and near(part, wanted[1][5:6, 7:8])
     picture = output_pyramid(previewed(images[2]))
-    for top, left, side, expected in ((480, 680, 220, wanted[2]), (5, 7, 1, wanted[2])):
+    for top, left, side in ((480, 680, 220), (5, 7, 1)):
         part, calls = asked_on_the_window_s_thread(picture, top, left, side)
-        assert calls == 0 and near(part, expected[top : top + side, left : left + side])
+        assert calls == 0 and near(part, wanted[2][top : top + side, left : left + side])
     assert not picture.output.fetched
+    # A part no pane has asked for a while (the inset hidden) is no longer fetched ahead.
+    now[0] += on_device.WANTED_SECONDS + 1
+    picture = output_pyramid(previewed(images[3]))
+    part, calls = asked_on_the_window_s_thread(picture, 480, 680, 220)
+    assert calls == 1 and near(part, wanted[3][480:700, 680:900])
 
 
 def test_stopping_the_preview_brings_its_outputs_to_the_host(monkeypatch):
