@@ -5,7 +5,8 @@ and the outputs it leaves there (OutputOnDevice).
 A pane shows a few hundred thousand screen pixels of a photo of millions: the picture it draws
 is made 8-bit and halved on the device (`picture_levels`), so what crosses to the host is what
 is seen; a part at full size (`picture_region`: the 100% inset, the value under the cursor)
-crosses alone. The float output itself crosses only when a caller reads it (saving, the
+crosses alone, and with the next picture of its size while a pane still asks for it
+(`fetch_wanted_parts`). The float output itself crosses only when a caller reads it (saving, the
 difference): `OutputOnDevice` reads as the float32 array it stands for (`np.asarray`, its
 shape, indexing, any array method), fetched once and kept.
 

@@ -166,6 +166,36 @@ def test_a_new_picture_brings_the_parts_last_asked_so_the_window_s_paint_waits_f
     assert calls == 1 and near(part, wanted[3][480:700, 680:900])
 
 
+def test_a_new_picture_brings_no_part_while_no_pane_asks_for_one(monkeypatch):
+    """The 100% inset hidden (or never shown): a clip's frames after the first of its size, and a
+    live preview's changes, cost the engine's thread no part's call."""
+    monkeypatch.setattr(pyramid, "SHOWN_SIDE", 64)
+    now = [0.0]  # the seconds the parts were asked at
+    monkeypatch.setattr(on_device, "_wanted_parts", on_device._WantedParts(clock=lambda: now[0]))
+    real = on_device._region_program
+    calls = []
+
+    def counted(*arguments):
+        calls.append(arguments)
+        return real(*arguments)
+
+    monkeypatch.setattr(on_device, "_region_program", counted)
+
+    def parts_brought(seed):
+        calls.clear()
+        picture = output_pyramid(previewed(levels_photo((300, 400), seed=seed)))
+        return picture, len(calls)
+
+    picture, brought = parts_brought(8)
+    assert brought == 1  # the first of its size: its centre, where the inset starts
+    now[0] += 1
+    assert parts_brought(9)[1] == 0  # no pane asked for the centre's part
+    # Asked, then no more for WANTED_SECONDS (the inset hidden): the next brings nothing.
+    picture.region(10, 20, 30, 40)
+    now[0] += on_device.WANTED_SECONDS + 1
+    assert parts_brought(10)[1] == 0
+
+
 def test_stopping_the_preview_brings_its_outputs_to_the_host(monkeypatch):
     """A job that does not preview with JAX-jit has the device's memory: the preview's outputs
     are fetched, and what is made of them from then on is made on the host."""
