@@ -142,8 +142,9 @@ class PictureOnDevice(Sequence[np.ndarray]):
         )
         self._levels: list[np.ndarray | None] = [None] * len(sizes)
         self._levels[shown:] = output.picture_levels(shown, len(sizes) - shown)
-        # The 100% inset's part too, on this thread (the window's paint would wait for it).
-        output.fetch_wanted_parts()
+        if shown > 0:
+            # The 100% inset's part too, on this thread (the window's paint would wait for it).
+            output.fetch_wanted_parts()
         self._lock = threading.Lock()
         self.fitted: np.ndarray | None = None  # as in Levels
 

@@ -21,6 +21,7 @@ import time
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,9 @@ REGION_STEP = 128
 REGION_BLOCK = 2 * REGION_STEP
 # The blocks last asked of a picture of each shape that the next output of that shape brings
 # with its picture (fetch_wanted_parts): the inset's, and the one under the cursor; each while
-# it was asked within WANTED_SECONDS (a pane still painting it: a playing clip's every frame).
+# a pane still paints it: asked within WANTED_SECONDS, or since the last picture of that shape
+# was made, where they come slower (a playing clip's every frame, a live preview's changes).
+# An inset hidden then costs the engine's thread nothing a picture.
 WANTED_BLOCKS = 2
 WANTED_SECONDS = 2.0
 
@@ -159,10 +162,11 @@ class OutputOnDevice:
             min(full, max(REGION_BLOCK, -(-side // REGION_STEP) * REGION_STEP))
             for full, side in ((full_height, height), (full_width, width))
         )
-        # Kept inside the picture, as the device's slice would keep it.
+        # Around the part (a pixel under the cursor can move a while before it leaves its
+        # block), kept inside the picture, as the device's slice would keep it.
         place = (
-            min(top, full_height - block_height),
-            min(left, full_width - block_width),
+            min(max(top - (block_height - height) // 2, 0), full_height - block_height),
+            min(max(left - (block_width - width) // 2, 0), full_width - block_width),
             block_height,
             block_width,
         )
@@ -172,18 +176,16 @@ class OutputOnDevice:
         return block[row : row + height, column : column + width]
 
     def fetch_wanted_parts(self) -> None:
-        """Fetch now, and keep, the blocks asked of an output of this shape in the last
-        WANTED_SECONDS (on the first picture of a shape, the one at its centre, where the
-        inset starts): called on the thread that makes the pane's picture, so the window's
-        paint of the next frame's inset finds its part here, where it would wait for the
-        device (behind the blur of the frames in flight, or for the part's program to compile
-        on the first picture of a shape: seconds on a TPU)."""
-        wanted = _wanted_parts.recent(self.shape)
-        if wanted is None:
-            height, width = self.shape[:2]
-            side = (min(height, REGION_BLOCK), min(width, REGION_BLOCK))
-            wanted = [((height - side[0]) // 2, (width - side[1]) // 2, *side)]
-        for place in wanted:
+        """Fetch now, and keep, the blocks a pane still asks of the pictures of this shape
+        (WANTED_SECONDS says how recently; the first picture of a shape counts the one at its
+        centre as asked, where the inset starts): called on the thread that makes the pane's
+        picture, so the window's paint of the next frame's inset finds its part here, where it
+        would wait for the device (behind the blur of the frames in flight, or for the part's
+        program to compile on the first picture of a shape: seconds on a TPU)."""
+        height, width = self.shape[:2]
+        side = (min(height, REGION_BLOCK), min(width, REGION_BLOCK))
+        centre = ((height - side[0]) // 2, (width - side[1]) // 2, *side)
+        for place in _wanted_parts.recent(self.shape, first=centre):
             self._fetch_block(place)
 
     def _fetch_block(self, place: Place) -> np.ndarray:
@@ -198,40 +200,55 @@ class OutputOnDevice:
         return block
 
 
+@dataclass
+class _Asked:
+    """What the window asked of the pictures of one shape: each block and when (the latest
+    last), and when the last picture of that shape was made."""
+
+    places: OrderedDict[Place, float]
+    made: float
+
+
 class _WantedParts:
-    """When each block of a picture of each shape was last asked (OutputOnDevice.picture_region),
-    WANTED_BLOCKS of them a shape, on the window's thread; read on the threads that make the
-    pictures. `clock`: seconds, as time.monotonic counts them."""
+    """The blocks asked of a picture of each shape (OutputOnDevice.picture_region, on the
+    window's thread), WANTED_BLOCKS of them a shape, read as the pictures are made (on the
+    threads that make them). `clock`: seconds, as time.monotonic counts them."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._lock = threading.Lock()
-        self._asked: OrderedDict[tuple[int, ...], OrderedDict[Place, float]] = OrderedDict()
+        self._shapes: OrderedDict[tuple[int, ...], _Asked] = OrderedDict()
 
     def asked(self, shape: tuple[int, ...], place: Place) -> None:
         with self._lock:
-            places = self._of(shape)
-            places[place] = self._clock()
-            places.move_to_end(place)
-            while len(places) > WANTED_BLOCKS:
-                places.popitem(last=False)
+            self._ask(shape, place, self._clock())
 
-    def recent(self, shape: tuple[int, ...]) -> list[Place] | None:
-        """The blocks asked of this shape within WANTED_SECONDS; None for a shape never seen
-        (seen from now on)."""
+    def recent(self, shape: tuple[int, ...], first: Place) -> list[Place]:
+        """The blocks a pane still asks of this shape, as a picture of it is made: those asked
+        within WANTED_SECONDS, or since the last picture of it was made; for the first picture
+        of a shape, `first`, counted as asked now."""
         with self._lock:
-            if shape not in self._asked:
-                self._of(shape)
-                return None
-            since = self._clock() - WANTED_SECONDS
-            return [place for place, at in self._of(shape).items() if at >= since]
+            now = self._clock()
+            if shape not in self._shapes:
+                self._ask(shape, first, now)
+                return [first]
+            asked = self._shapes[shape]
+            since, asked.made = asked.made, now
+            return [
+                place
+                for place, at in asked.places.items()
+                if at >= now - WANTED_SECONDS or at > since
+            ]
 
-    def _of(self, shape: tuple[int, ...]) -> OrderedDict[Place, float]:
-        places = self._asked.setdefault(shape, OrderedDict())
-        self._asked.move_to_end(shape)
-        while len(self._asked) > _WANTED_SHAPES:
-            self._asked.popitem(last=False)
-        return places
+    def _ask(self, shape: tuple[int, ...], place: Place, at: float) -> None:
+        asked = self._shapes.setdefault(shape, _Asked(OrderedDict(), made=at))
+        self._shapes.move_to_end(shape)
+        while len(self._shapes) > _WANTED_SHAPES:
+            self._shapes.popitem(last=False)
+        asked.places[place] = at
+        asked.places.move_to_end(place)
+        while len(asked.places) > WANTED_BLOCKS:
+            asked.places.popitem(last=False)
 
 
 # The shapes whose wanted parts are remembered: a window's panes show pictures of one or two.

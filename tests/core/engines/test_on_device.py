@@ -181,19 +181,55 @@ def test_a_new_picture_brings_no_part_while_no_pane_asks_for_one(monkeypatch):
 
     monkeypatch.setattr(on_device, "_region_program", counted)
 
-    def parts_brought(seed):
+    def parts_brought(seed, shape=(700, 900)):
         calls.clear()
-        picture = output_pyramid(previewed(levels_photo((300, 400), seed=seed)))
+        picture = output_pyramid(previewed(levels_photo(shape, seed=seed)))
         return picture, len(calls)
+
+    # A picture whose full size crossed (64 pixels a side or fewer) has every part on the host.
+    assert parts_brought(7, shape=(60, 50))[1] == 0
 
     picture, brought = parts_brought(8)
     assert brought == 1  # the first of its size: its centre, where the inset starts
     now[0] += 1
-    assert parts_brought(9)[1] == 0  # no pane asked for the centre's part
-    # Asked, then no more for WANTED_SECONDS (the inset hidden): the next brings nothing.
+    # Still, for a while: another pane's first picture, or frames made before the first paint.
+    assert parts_brought(9)[1] == 1
+    now[0] += on_device.WANTED_SECONDS
+    assert parts_brought(10)[1] == 0  # no pane asked for the centre's part
+    # Asked, then no more (the inset hidden): brought until WANTED_SECONDS have passed.
     picture.region(10, 20, 30, 40)
-    now[0] += on_device.WANTED_SECONDS + 1
-    assert parts_brought(10)[1] == 0
+    now[0] += 1
+    assert parts_brought(11)[1] == 1
+    now[0] += on_device.WANTED_SECONDS
+    assert parts_brought(12)[1] == 0
+
+
+def test_a_part_asked_after_each_picture_comes_with_the_next_however_slowly_they_come(
+    monkeypatch,
+):
+    """A live preview whose changes come seconds apart, a clip of a slow blur: the inset is
+    painted after each picture, so its part comes with the next however long that takes."""
+    monkeypatch.setattr(pyramid, "SHOWN_SIDE", 64)
+    now = [0.0]
+    monkeypatch.setattr(on_device, "_wanted_parts", on_device._WantedParts(clock=lambda: now[0]))
+    images = [levels_photo((700, 900), seed=seed) for seed in (12, 13, 14)]
+    picture = output_pyramid(previewed(images[0]))
+    for image in images[1:]:
+        now[0] += 0.5
+        picture.region(200, 300, 60, 60)  # painted, some time after the picture came
+        now[0] += 2 * on_device.WANTED_SECONDS
+        picture = output_pyramid(previewed(image))  # made much later still
+        real, calls = on_device._region_program, []
+
+        def counted(*arguments, real=real, calls=calls):
+            calls.append(arguments)
+            return real(*arguments)
+
+        monkeypatch.setattr(on_device, "_region_program", counted)
+        part = picture.region(200, 300, 60, 60)
+        monkeypatch.setattr(on_device, "_region_program", real)
+        wanted = to_8bit(blur_oracle(image, KERNEL))[200:260, 300:360]
+        assert not calls and np.abs(part.astype(int) - wanted).max() <= 1
 
 
 def test_stopping_the_preview_brings_its_outputs_to_the_host(monkeypatch):
