@@ -562,8 +562,6 @@ class ClipPlayer:
                 now = self._clock()
                 wait = self.timeline.time_of(ready.index) - now
                 if wait <= 0:
-                    if engine_name in self._shown:  # the window has not taken the one before
-                        self.timeline.unseen(engine_name)
                     self.timeline.shown(engine_name, ready.index, now)
                     self._shown[engine_name] = ShownFrame(
                         engine_name, ready.index, output, picture, shown_at=now

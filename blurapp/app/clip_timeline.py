@@ -191,20 +191,6 @@ class ClipTimeline:
         if track.first_shown_at is None:
             track.first_shown_at = now
 
-    def unseen(self, engine: str) -> None:
-        """The frame `engine` showed last was never seen: a later one took its place before the
-        window took it (the window's thread busy). It counts as dropped, not shown, as a frame
-        passed over does; the first frame shown, unseen, leaves every frame before the next one
-        its first call's (uncounted), as though it had not come."""
-        track = self.tracks[engine]
-        track.frames_shown -= 1
-        if track.shown_at:
-            track.shown_at.pop()
-        if track.frames_shown > 0:
-            track.dropped += 1
-        else:
-            track.first_shown_at, track.dropped, track.counting = None, 0, False
-
     def not_shown(self, engine: str) -> None:
         """`engine` is done with a frame it took (shown, or let go unseen)."""
         track = self.tracks[engine]

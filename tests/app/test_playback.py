@@ -210,32 +210,6 @@ def test_a_clip_plays_through_two_engines_the_slow_one_dropping_frames(slow_engi
     assert state.frame_words == "frame 12 of 12"
 
 
-def test_a_frame_the_window_did_not_take_before_the_next_came_counts_dropped_not_shown():
-    """The window's thread busy (a long paint, a stall): an engine's frames came and went
-    before the window took them. A pane's frames a second and its frames dropped count what
-    the window showed, as its figures say, not what the engine handed over."""
-    clip = FramesInMemory(frames(12), frames_per_second=20)
-    player = ClipPlayer(clip, SPEC, ("numpy",))
-    track = player.timeline.tracks["numpy"]
-    try:
-        player.play()
-        deadline = time.monotonic() + 120
-        while not (taken := player.collect().shown):  # the first frame, as the window takes it
-            assert time.monotonic() < deadline
-            time.sleep(0.005)
-        # Then the window looks away until the engine has shown the clip's last frame.
-        while not (track.taken == 11 and not track.busy):
-            assert time.monotonic() < deadline
-            time.sleep(0.005)
-        state = player.collect()
-    finally:
-        assert player.close()
-    first, last = taken["numpy"].index, state.shown["numpy"].index
-    assert last == 11
-    assert track.frames_shown == 2  # the two the window took
-    assert track.dropped == last - first - 1  # every frame between them
-
-
 def test_a_colour_clip_plays_in_grey_unless_colour_is_asked_for():
     rgb = np.random.default_rng(1).random((3, 10, 12, 3), dtype=np.float32)
     clip = FramesInMemory(rgb, frames_per_second=20)

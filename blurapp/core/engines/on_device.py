@@ -233,6 +233,7 @@ class _WantedParts:
                 self._ask(shape, first, now)
                 return [first]
             asked = self._shapes[shape]
+            self._shapes.move_to_end(shape)  # a shape still made is kept, asked or not
             since, asked.made = asked.made, now
             return [
                 place
