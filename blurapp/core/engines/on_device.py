@@ -158,18 +158,7 @@ class OutputOnDevice:
             if min(row, column) >= 0 and fits:
                 _wanted_parts.asked(self.shape, place)
                 return block[row : row + height, column : column + width]
-        block_height, block_width = (
-            min(full, max(REGION_BLOCK, -(-side // REGION_STEP) * REGION_STEP))
-            for full, side in ((full_height, height), (full_width, width))
-        )
-        # Around the part (a pixel under the cursor can move a while before it leaves its
-        # block), kept inside the picture, as the device's slice would keep it.
-        place = (
-            min(max(top - (block_height - height) // 2, 0), full_height - block_height),
-            min(max(left - (block_width - width) // 2, 0), full_width - block_width),
-            block_height,
-            block_width,
-        )
+        place = self._block_around(top, left, height, width)
         _wanted_parts.asked(self.shape, place)
         block = self._fetch_block(place)
         row, column = top - place[0], left - place[1]
@@ -183,10 +172,26 @@ class OutputOnDevice:
         would wait for the device (behind the blur of the frames in flight, or for the part's
         program to compile on the first picture of a shape: seconds on a TPU)."""
         height, width = self.shape[:2]
-        side = (min(height, REGION_BLOCK), min(width, REGION_BLOCK))
-        centre = ((height - side[0]) // 2, (width - side[1]) // 2, *side)
+        centre = self._block_around(height // 2, width // 2, 0, 0)
         for place in _wanted_parts.recent(self.shape, first=centre):
             self._fetch_block(place)
+
+    def _block_around(self, top: int, left: int, height: int, width: int) -> Place:
+        """The block a part (top, left, height, width) crosses in: at least REGION_BLOCK a side,
+        in whole REGION_STEPs, around the part (a pixel under the cursor can move a while
+        before it leaves its block), kept inside the picture, as the device's slice would
+        keep it."""
+        full_height, full_width = self.shape[:2]
+        block_height, block_width = (
+            min(full, max(REGION_BLOCK, -(-side // REGION_STEP) * REGION_STEP))
+            for full, side in ((full_height, height), (full_width, width))
+        )
+        return (
+            min(max(top - (block_height - height) // 2, 0), full_height - block_height),
+            min(max(left - (block_width - width) // 2, 0), full_width - block_width),
+            block_height,
+            block_width,
+        )
 
     def _fetch_block(self, place: Place) -> np.ndarray:
         """The 8-bit block at `place`, crossed and kept."""
